@@ -1,0 +1,226 @@
+"""A document split into top-level units, each parsed once per text.
+
+The module is cut at lines that start a new top-level statement. Each unit is parsed on its
+own and the result cached by the unit's text, so an edit inside one function re-parses that
+function only. A unit that does not parse (half-typed code) is repaired by blanking the
+offending lines, so one broken line hides as little of the file as possible.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import warnings
+from collections import OrderedDict
+from dataclasses import dataclass, field
+
+from jax_lsp.analysis.text import split_lines
+
+# Lines at column 0 that continue the previous statement rather than start one.
+_CONTINUATION = re.compile(r"(else|elif|except|finally)\b")
+_INCOMPLETE_ERRORS = ("was never closed", "unexpected EOF", "unterminated triple-quoted")
+_MAX_MERGE = 8
+_MAX_REPAIRS = 12
+_CACHE_SIZE = 50_000
+
+
+@dataclass(frozen=True)
+class SyntaxProblem:
+    line: int  # 0-based, document-absolute
+    column: int
+    message: str
+
+
+@dataclass
+class UnitSource:
+    """The parse of one unit's text. Shared by every place that text appears (any line)."""
+
+    text: str
+    line_count: int
+    tree: ast.Module | None
+    problem: SyntaxProblem | None = None  # unit-relative; set when the text needed repair
+    blanked_lines: frozenset[int] = frozenset()  # unit-relative lines removed by repair
+    # Memo for the analysis layers, keyed by what each layer depends on beyond the text.
+    memo: dict = field(default_factory=dict, repr=False, compare=False)
+
+
+@dataclass(frozen=True)
+class Unit:
+    """One top-level statement (with its decorators and trailing comments) at a place."""
+
+    source: UnitSource
+    start_line: int  # 0-based line of the unit's first line in the document
+
+    @property
+    def tree(self) -> ast.Module | None:
+        return self.source.tree
+
+    @property
+    def problem(self) -> SyntaxProblem | None:
+        problem = self.source.problem
+        if problem is None:
+            return None
+        return SyntaxProblem(problem.line + self.start_line, problem.column, problem.message)
+
+
+@dataclass(frozen=True)
+class _Parsed:
+    tree: ast.Module | None
+    error: SyntaxError | None
+    blanked: frozenset[int]
+
+
+class _ParseCache:
+    """Text -> parse result, bounded LRU shared by every document."""
+
+    def __init__(self, size: int) -> None:
+        self._size = size
+        self._items: OrderedDict[str, _Parsed] = OrderedDict()
+
+    def parse(self, text: str) -> _Parsed:
+        hit = self._items.get(text)
+        if hit is not None:
+            self._items.move_to_end(text)
+            return hit
+        result = _parse(text)
+        self._items[text] = result
+        if len(self._items) > self._size:
+            self._items.popitem(last=False)
+        return result
+
+
+def _parse(text: str) -> _Parsed:
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # invalid escape sequences etc. are not ours to report
+            return _Parsed(ast.parse(text), None, frozenset())
+    except SyntaxError as error:
+        return _Parsed(None, error, frozenset())
+    except (ValueError, RecursionError, MemoryError) as error:  # NUL bytes, deep nesting
+        return _Parsed(None, SyntaxError(str(error) or type(error).__name__), frozenset())
+
+
+_CACHE = _ParseCache(_CACHE_SIZE)
+_SOURCE_CACHE: OrderedDict[str, UnitSource] = OrderedDict()
+
+
+def _is_code_start(line: str) -> bool:
+    return bool(line) and line[0] not in " \t\f#)]}" and not _CONTINUATION.match(line)
+
+
+def _candidate_ranges(lines: list[str]) -> list[tuple[int, int]]:
+    """Half-open line ranges, each starting at a column-0 statement (decorators stay attached)."""
+    starts: list[int] = []
+    after_decorator = False
+    for index, line in enumerate(lines):
+        if not _is_code_start(line):
+            continue
+        if not after_decorator or not starts:
+            starts.append(index)
+        after_decorator = line.startswith("@")
+    if not starts or starts[0] != 0:
+        starts.insert(0, 0)
+    ends = [*starts[1:], len(lines)]
+    return list(zip(starts, ends, strict=True))
+
+
+def _join(lines: list[str], start: int, end: int) -> str:
+    return "\n".join(lines[start:end]) + "\n"
+
+
+def _is_incomplete(error: SyntaxError | None) -> bool:
+    return error is not None and any(part in (error.msg or "") for part in _INCOMPLETE_ERRORS)
+
+
+def _repair(text: str) -> _Parsed:
+    """Blank the lines a SyntaxError points at until the text parses (or give up)."""
+    lines = text.split("\n")
+    blanked: set[int] = set()
+    first_error: SyntaxError | None = None
+    for _ in range(_MAX_REPAIRS):
+        parsed = _CACHE.parse("\n".join(lines))
+        if parsed.tree is not None:
+            return _Parsed(parsed.tree, first_error, frozenset(blanked))
+        error = parsed.error
+        first_error = first_error or error
+        line = (error.lineno or len(lines)) - 1 if error else len(lines) - 1
+        line = min(max(line, 0), len(lines) - 1)
+        while line in blanked and line > 0:
+            line -= 1
+        if line in blanked:
+            break
+        original = lines[line]
+        indent = original[: len(original) - len(original.lstrip())]
+        message = (error.msg or "") if error is not None else ""
+        if message == "expected ':'":
+            lines[line] = original.rstrip() + ":"
+        elif "expected an indented block" in message:
+            # `if x:` with nothing under it yet: give it a body rather than drop the header.
+            lines[line] = f"{original} pass" if original.rstrip().endswith(":") else f"{indent}pass"
+        else:
+            lines[line] = f"{indent}pass" if original.strip() else ""
+        blanked.add(line)
+    return _Parsed(None, first_error, frozenset(blanked))
+
+
+def _unit_source(text: str, line_count: int) -> UnitSource:
+    cached = _SOURCE_CACHE.get(text)
+    if cached is not None:
+        _SOURCE_CACHE.move_to_end(text)
+        return cached
+    parsed = _CACHE.parse(text)
+    source = UnitSource(text, line_count, parsed.tree)
+    if parsed.tree is None:
+        repaired = _repair(text)
+        error = parsed.error or SyntaxError("invalid syntax")
+        source.tree, source.blanked_lines = repaired.tree, repaired.blanked
+        source.problem = SyntaxProblem(
+            max((error.lineno or 1) - 1, 0),
+            max((error.offset or 1) - 1, 0),
+            error.msg or "invalid syntax",
+        )
+    _SOURCE_CACHE[text] = source
+    if len(_SOURCE_CACHE) > _CACHE_SIZE:
+        _SOURCE_CACHE.popitem(last=False)
+    return source
+
+
+def split_units(text: str) -> list[Unit]:
+    """Cut `text` into parsed top-level units, merging candidates that only parse together."""
+    lines = split_lines(text)
+    ranges = _candidate_ranges(lines)
+    units: list[Unit] = []
+    index = 0
+    while index < len(ranges):
+        start = ranges[index][0]
+        chosen = index
+        for candidate in range(index, min(index + _MAX_MERGE, len(ranges))):
+            parsed = _CACHE.parse(_join(lines, start, ranges[candidate][1]))
+            if parsed.tree is not None:
+                chosen = candidate
+                break
+            if not _is_incomplete(parsed.error):
+                break
+        end = ranges[chosen][1]
+        units.append(Unit(_unit_source(_join(lines, start, end), end - start), start))
+        index = chosen + 1
+    return units
+
+
+@dataclass
+class Document:
+    """A text and its units. Immutable once built: a new text makes a new Document."""
+
+    text: str
+    path: str = "<unknown>"
+    version: int | None = None
+    units: list[Unit] = field(init=False)
+    lines: list[str] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.lines = split_lines(self.text)
+        self.units = split_units(self.text)
+
+    @property
+    def problems(self) -> list[SyntaxProblem]:
+        return [unit.problem for unit in self.units if unit.problem is not None]

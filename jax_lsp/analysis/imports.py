@@ -1,0 +1,91 @@
+"""Import aliases: which module or object each local name stands for.
+
+`import jax.numpy as np` makes `np.zeros` resolve to `jax.numpy.zeros`; `from jax import jit
+as J` makes `J` resolve to `jax.jit`. Names nobody imported resolve to builtins.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+from collections.abc import Iterable, Mapping
+
+# Public spellings that name the same object; resolution returns the canonical one.
+_CANONICAL = {
+    "jax.remat": "jax.checkpoint",
+    "jax.ad_checkpoint.checkpoint": "jax.checkpoint",
+    "jax.ad_checkpoint.remat": "jax.checkpoint",
+    "jax.api.jit": "jax.jit",
+    "jax.numpy.ndarray": "jax.Array",
+    "jax.experimental.shard_map.shard_map": "jax.shard_map",
+    "jax.experimental.enable_x64": "jax.enable_x64",
+    "jaxtyping.Array": "jax.Array",
+    "flax.nnx.nn.jit": "flax.nnx.jit",
+    "eqx": "equinox",
+}
+_BUILTINS = frozenset(dir(builtins))
+
+
+def canonical(qualname: str) -> str:
+    hit = _CANONICAL.get(qualname)
+    if hit:
+        return hit
+    head, _, tail = qualname.rpartition(".")
+    while head:
+        mapped = _CANONICAL.get(head)
+        if mapped:
+            return f"{mapped}.{tail}" if tail else mapped
+        head, _, rest = head.rpartition(".")
+        tail = f"{rest}.{tail}" if tail else rest
+    return qualname
+
+
+def import_bindings(statements: Iterable[ast.stmt]) -> dict[str, str]:
+    """Local name -> qualified name for the import statements among `statements`."""
+    bindings: dict[str, str] = {}
+    for statement in statements:
+        if isinstance(statement, ast.Import):
+            for alias in statement.names:
+                if alias.asname:
+                    bindings[alias.asname] = alias.name
+                else:
+                    top = alias.name.split(".")[0]
+                    bindings[top] = top
+        elif isinstance(statement, ast.ImportFrom) and statement.module and not statement.level:
+            for alias in statement.names:
+                if alias.name != "*":
+                    bindings[alias.asname or alias.name] = f"{statement.module}.{alias.name}"
+    return bindings
+
+
+class Resolver:
+    """Resolves expressions such as `jnp.zeros` to qualified names, within one scope."""
+
+    def __init__(self, bindings: Mapping[str, str], shadowed: frozenset[str] = frozenset()):
+        self._bindings = bindings
+        self._shadowed = shadowed  # names assigned locally, hiding an import or builtin
+
+    def child(self, local_bindings: Mapping[str, str], local_names: frozenset[str]) -> Resolver:
+        if not local_bindings and not local_names:
+            return self
+        merged = {k: v for k, v in self._bindings.items() if k not in local_names}
+        merged.update(local_bindings)
+        return Resolver(merged, (self._shadowed | local_names) - frozenset(local_bindings))
+
+    def qualname(self, node: ast.AST) -> str | None:
+        if isinstance(node, ast.Name):
+            if node.id in self._bindings:
+                return canonical(self._bindings[node.id])
+            if node.id in _BUILTINS and node.id not in self._shadowed:
+                return f"builtins.{node.id}"
+            return None
+        if isinstance(node, ast.Attribute):
+            base = self.qualname(node.value)
+            return canonical(f"{base}.{node.attr}") if base else None
+        return None
+
+    def binds_module(self, prefix: str) -> bool:
+        """Does any import bring in `prefix` or something inside it?"""
+        return any(
+            value == prefix or value.startswith(prefix + ".") for value in self._bindings.values()
+        )

@@ -1,0 +1,191 @@
+"""What kind of value an expression holds: a traced value, a JAX array, a NumPy array, ...
+
+Rules must stay quiet when unsure, so anything the model cannot establish is UNKNOWN and
+merging different kinds gives UNKNOWN (a traced value merged with a JAX array stays traced).
+"""
+
+from __future__ import annotations
+
+import enum
+
+
+class Kind(enum.Enum):
+    TRACED = "traced"  # a tracer while JAX traces the function: no concrete value
+    ARRAY = "array"  # a concrete jax.Array
+    NUMPY = "numpy"  # a NumPy array or scalar: mutable, concrete, never a JAX gotcha
+    STATIC = "static"  # a concrete Python value (literal, shape, len(), static argument)
+    SEQUENCE = "sequence"  # a Python list/tuple built here (literal, comprehension, list())
+    ITERATOR = "iterator"  # a stateful Python iterator or generator
+    UNKNOWN = "unknown"
+
+    @property
+    def is_jax(self) -> bool:
+        return self in (Kind.TRACED, Kind.ARRAY)
+
+
+def merge(first: Kind, second: Kind) -> Kind:
+    if first is second:
+        return first
+    if {first, second} == {Kind.TRACED, Kind.ARRAY}:
+        return Kind.TRACED
+    return Kind.UNKNOWN
+
+
+def merge_all(kinds: list[Kind]) -> Kind:
+    if not kinds:
+        return Kind.UNKNOWN
+    result = kinds[0]
+    for kind in kinds[1:]:
+        result = merge(result, kind)
+    return result
+
+
+# Modules whose functions return JAX arrays.
+ARRAY_MODULES = ("jax.numpy", "jax.random", "jax.lax", "jax.nn", "jax.scipy")
+# ... except these, which answer questions about shapes and dtypes with Python values.
+STATIC_RESULTS = frozenset(
+    f"jax.numpy.{name}"
+    for name in [
+        "shape",
+        "ndim",
+        "size",
+        "result_type",
+        "dtype",
+        "issubdtype",
+        "iinfo",
+        "finfo",
+        "promote_types",
+        "can_cast",
+        "isdtype",
+        "isscalar",
+        "iscomplexobj",
+        "isrealobj",
+        "broadcast_shapes",
+    ]
+) | frozenset({"jax.lax.broadcast_shapes"})
+ARRAY_FUNCTIONS = frozenset(
+    {"jax.device_put", "jax.lax.stop_gradient", "jax.block_until_ready", "jax.Array"}
+)
+# Array attributes that are Python values even on a tracer.
+STATIC_ATTRIBUTES = frozenset(
+    [
+        "shape",
+        "ndim",
+        "dtype",
+        "size",
+        "itemsize",
+        "nbytes",
+        "weak_type",
+        "sharding",
+        "aval",
+        "committed",
+    ]
+)
+SAME_KIND_ATTRIBUTES = frozenset({"T", "mT", "real", "imag"})
+# Array methods that return arrays of the receiver's kind.
+ARRAY_METHODS = frozenset(
+    [
+        "all",
+        "any",
+        "argmax",
+        "argmin",
+        "argpartition",
+        "argsort",
+        "astype",
+        "choose",
+        "clip",
+        "compress",
+        "conj",
+        "conjugate",
+        "copy",
+        "cumprod",
+        "cumsum",
+        "cumulative_sum",
+        "diagonal",
+        "dot",
+        "flatten",
+        "max",
+        "mean",
+        "min",
+        "nonzero",
+        "prod",
+        "ptp",
+        "ravel",
+        "repeat",
+        "reshape",
+        "round",
+        "searchsorted",
+        "sort",
+        "squeeze",
+        "std",
+        "sum",
+        "swapaxes",
+        "take",
+        "trace",
+        "transpose",
+        "var",
+        "view",
+        "block_until_ready",
+        "get",
+        "set",
+        "add",
+        "subtract",
+        "multiply",
+        "mul",
+        "divide",
+        "power",
+        "apply",
+        "__getitem__",
+        "__add__",
+        "__mul__",
+    ]
+)
+# Methods that turn an array into a Python value (they concretize).
+CONCRETIZING_METHODS = frozenset({"item", "tolist", "__int__", "__float__", "__bool__"})
+STATIC_BUILTINS = frozenset(
+    [
+        "builtins.len",
+        "builtins.isinstance",
+        "builtins.issubclass",
+        "builtins.hasattr",
+        "builtins.callable",
+        "builtins.type",
+        "builtins.id",
+        "builtins.str",
+        "builtins.repr",
+        "builtins.range",
+        "builtins.int",
+        "builtins.float",
+        "builtins.bool",
+        "builtins.complex",
+        "builtins.getattr",
+    ]
+)
+ARRAY_ANNOTATIONS = frozenset({"jax.Array", "jax.numpy.ndarray"})
+JAXTYPING_DTYPES = frozenset(
+    [
+        "Float",
+        "Int",
+        "UInt",
+        "Integer",
+        "Bool",
+        "Complex",
+        "Inexact",
+        "Real",
+        "Num",
+        "Shaped",
+        "Key",
+        "Float32",
+        "Float64",
+        "Float16",
+        "BFloat16",
+        "Int32",
+        "Int64",
+        "Int8",
+        "Int16",
+        "UInt8",
+        "UInt32",
+        "Complex64",
+        "Complex128",
+    ]
+)

@@ -1,0 +1,312 @@
+"""Per-unit summary: the functions a unit defines, the transformations it applies, the calls it
+makes and the module-level names it binds or mutates. Module facts are rebuilt from these.
+
+A summary depends only on the unit's text and the module's import aliases, so it is cached
+on the unit and reused until one of the two changes.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+
+from jax_lsp.analysis.imports import Resolver, import_bindings
+from jax_lsp.analysis.transforms import PARTIAL, TRANSFORMS, TransformSpec
+
+FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
+_MUTATING_METHODS = frozenset(
+    [
+        "append",
+        "extend",
+        "insert",
+        "pop",
+        "remove",
+        "clear",
+        "update",
+        "setdefault",
+        "add",
+        "discard",
+        "popitem",
+        "sort",
+        "reverse",
+    ]
+)
+
+
+@dataclass(frozen=True)
+class FunctionRef:
+    """How a transformation or a call names its function, resolved later against all defs."""
+
+    name: str  # bare name, "Cls.method" for self.method / Cls.method
+    scopes: tuple[str, ...]  # enclosing function paths, innermost last
+    node: ast.Lambda | None = None  # an inline lambda
+
+
+@dataclass
+class Application:
+    """A transformation applied to a function: decorator, `jax.jit(f)`, `lax.scan(body, ...)`."""
+
+    spec: TransformSpec
+    target: FunctionRef
+    keywords: dict[str, ast.expr]
+    enclosing: FunctionNode | None  # the function whose body applies it (None: module level)
+    node: ast.AST
+
+
+@dataclass
+class CallSite:
+    caller: FunctionNode | None
+    callee: FunctionRef
+    node: ast.Call
+
+
+@dataclass
+class FunctionRecord:
+    path: str  # "f", "outer.body", "Model.calc"
+    node: FunctionNode
+    class_name: str | None  # the class it is a method of
+    parent: FunctionNode | None  # the enclosing function
+
+
+@dataclass
+class ClassRecord:
+    name: str
+    node: ast.ClassDef
+    decorators: tuple[str, ...]  # resolved qualnames of the decorators
+    bases: tuple[str, ...]  # resolved qualnames of the bases
+
+
+@dataclass
+class UnitSummary:
+    functions: list[FunctionRecord] = field(default_factory=list)
+    applications: list[Application] = field(default_factory=list)
+    calls: list[CallSite] = field(default_factory=list)
+    classes: list[ClassRecord] = field(default_factory=list)
+    # Module-level names: bound at the top level, or written through `global` / mutated anywhere.
+    top_level_bindings: list[str] = field(default_factory=list)
+    global_writes: set[str] = field(default_factory=set)
+    mutated_names: set[str] = field(default_factory=set)
+    # Calls at module level whose qualname matters to module facts, e.g. register_pytree_node.
+    module_calls: list[tuple[str, ast.Call]] = field(default_factory=list)
+
+
+def _function_ref(expr: ast.expr, scopes: tuple[str, ...], class_name: str | None):
+    if isinstance(expr, ast.Lambda):
+        return FunctionRef("<lambda>", scopes, expr)
+    if isinstance(expr, ast.Name):
+        return FunctionRef(expr.id, scopes)
+    if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name):
+        owner = expr.value.id
+        if owner in ("self", "cls") and class_name:
+            return FunctionRef(f"{class_name}.{expr.attr}", ())
+        return FunctionRef(f"{owner}.{expr.attr}", ())
+    return None
+
+
+def transform_of(expr: ast.expr, resolver: Resolver):
+    """The spec and keywords of `jax.jit`, `jax.jit(**kw)` or `partial(jax.jit, **kw)`."""
+    qualname = resolver.qualname(expr)
+    if qualname in TRANSFORMS:
+        return TRANSFORMS[qualname], {}
+    if isinstance(expr, ast.Call):
+        keywords = {kw.arg: kw.value for kw in expr.keywords if kw.arg}
+        callee = resolver.qualname(expr.func)
+        if callee in PARTIAL and expr.args:
+            inner = resolver.qualname(expr.args[0])
+            if inner in TRANSFORMS:
+                return TRANSFORMS[inner], keywords
+        elif callee in TRANSFORMS and not expr.args:
+            return TRANSFORMS[callee], keywords  # jax.jit(static_argnames=...) as a decorator
+    return None
+
+
+class _Collector(ast.NodeVisitor):
+    def __init__(self, resolver: Resolver) -> None:
+        self.resolver = resolver
+        self.summary = UnitSummary()
+        self._functions: list[FunctionNode] = []
+        self._records: list[FunctionRecord] = []  # the records of self._functions
+        # Name segments of the enclosing scopes; True marks a class.
+        self._segments: list[tuple[str, bool]] = []
+
+    @property
+    def _at_top(self) -> bool:
+        return not self._segments
+
+    @property
+    def _scopes(self) -> tuple[str, ...]:
+        return tuple(record.path for record in self._records)
+
+    @property
+    def _method_class(self) -> str | None:
+        """The class of the innermost method, for resolving `self.method`."""
+        return self._records[-1].class_name if self._records else None
+
+    def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        for decorator in node.decorator_list:
+            self.visit(decorator)
+        if self._at_top:
+            self.summary.top_level_bindings.append(node.name)
+        path = ".".join([*(name for name, _ in self._segments), node.name])
+        class_name = None
+        if self._segments and self._segments[-1][1]:
+            class_name = ".".join(name for name, _ in self._segments)
+        record = FunctionRecord(
+            path, node, class_name, self._functions[-1] if self._functions else None
+        )
+        self.summary.functions.append(record)
+        for decorator in node.decorator_list:
+            found = transform_of(decorator, self.resolver)
+            if found:
+                spec, keywords = found
+                self.summary.applications.append(
+                    Application(
+                        spec,
+                        FunctionRef(path, ()),
+                        keywords,
+                        self._functions[-1] if self._functions else None,
+                        decorator,
+                    )
+                )
+        self._functions.append(node)
+        self._records.append(record)
+        self._segments.append((node.name, False))
+        self.visit(node.args)
+        if node.returns:
+            self.visit(node.returns)
+        for statement in node.body:
+            self.visit(statement)
+        self._segments.pop()
+        self._records.pop()
+        self._functions.pop()
+
+    visit_AsyncFunctionDef = visit_FunctionDef
+
+    def visit_Lambda(self, node: ast.Lambda) -> None:
+        # Lambdas belong to their enclosing function for calls; transforms record them inline.
+        self.generic_visit(node)
+
+    def visit_ClassDef(self, node: ast.ClassDef) -> None:
+        for expr in [*node.decorator_list, *node.bases, *(k.value for k in node.keywords)]:
+            self.visit(expr)
+        if self._at_top:
+            self.summary.top_level_bindings.append(node.name)
+            self.summary.classes.append(
+                ClassRecord(
+                    node.name,
+                    node,
+                    tuple(self._qualname_of_decorator(d) for d in node.decorator_list),
+                    tuple(self.resolver.qualname(b) or "" for b in node.bases),
+                )
+            )
+        self._segments.append((node.name, True))
+        for statement in node.body:
+            self.visit(statement)
+        self._segments.pop()
+
+    def _qualname_of_decorator(self, decorator: ast.expr) -> str:
+        if isinstance(decorator, ast.Call):
+            callee = self.resolver.qualname(decorator.func) or ""
+            if callee in PARTIAL and decorator.args:
+                return self.resolver.qualname(decorator.args[0]) or ""
+            return callee
+        return self.resolver.qualname(decorator) or ""
+
+    def visit_Call(self, node: ast.Call) -> None:
+        self.generic_visit(node)
+        scopes = self._scopes
+        enclosing = self._functions[-1] if self._functions else None
+        method_class = self._method_class
+        found = transform_of(node.func, self.resolver)
+        if found:
+            spec, base_keywords = found
+            keywords = dict(base_keywords)
+            keywords.update({kw.arg: kw.value for kw in node.keywords if kw.arg})
+            for target in self._transform_targets(spec, node):
+                ref = _function_ref(target, scopes, method_class)
+                if ref:
+                    self.summary.applications.append(
+                        Application(spec, ref, keywords, enclosing, node)
+                    )
+        ref = _function_ref(node.func, scopes, method_class)
+        if ref and ref.node is None:
+            self.summary.calls.append(CallSite(enclosing, ref, node))
+        if self._at_top:
+            qualname = self.resolver.qualname(node.func)
+            if qualname:
+                self.summary.module_calls.append((qualname, node))
+        func = node.func
+        if (
+            isinstance(func, ast.Attribute)
+            and func.attr in _MUTATING_METHODS
+            and isinstance(func.value, ast.Name)
+        ):
+            self.summary.mutated_names.add(func.value.id)
+
+    @staticmethod
+    def _transform_targets(spec: TransformSpec, node: ast.Call) -> list[ast.expr]:
+        keywords = {kw.arg: kw.value for kw in node.keywords if kw.arg}
+        targets = [node.args[i] for i in spec.function_positions if i < len(node.args)]
+        targets += [keywords[name] for name in spec.function_keywords if name in keywords]
+        if spec.branches_position is not None:
+            branches = (
+                node.args[spec.branches_position]
+                if spec.branches_position < len(node.args)
+                else keywords.get("branches")
+            )
+            if isinstance(branches, ast.List | ast.Tuple):
+                targets += branches.elts
+        return targets
+
+    def _note_store(self, target: ast.expr) -> None:
+        if isinstance(target, ast.Name):
+            if self._at_top:
+                self.summary.top_level_bindings.append(target.id)
+        elif isinstance(target, ast.Tuple | ast.List):
+            for element in target.elts:
+                self._note_store(element)
+        elif isinstance(target, ast.Starred):
+            self._note_store(target.value)
+        elif isinstance(target, ast.Subscript | ast.Attribute):
+            base = target.value
+            while isinstance(base, ast.Subscript | ast.Attribute):
+                base = base.value
+            if isinstance(base, ast.Name) and base.id not in ("self", "cls"):
+                self.summary.mutated_names.add(base.id)
+
+    def visit_Assign(self, node: ast.Assign) -> None:
+        self.generic_visit(node)
+        for target in node.targets:
+            self._note_store(target)
+
+    def visit_AugAssign(self, node: ast.AugAssign) -> None:
+        self.generic_visit(node)
+        self._note_store(node.target)
+        if isinstance(node.target, ast.Name) and self._at_top:
+            self.summary.top_level_bindings.append(node.target.id)
+
+    def visit_AnnAssign(self, node: ast.AnnAssign) -> None:
+        self.generic_visit(node)
+        if node.value is not None:
+            self._note_store(node.target)
+
+    def visit_For(self, node: ast.For | ast.AsyncFor) -> None:
+        self.generic_visit(node)
+        self._note_store(node.target)
+
+    visit_AsyncFor = visit_For
+
+    def visit_Global(self, node: ast.Global) -> None:
+        self.summary.global_writes.update(node.names)
+
+    def visit_Import(self, node: ast.Import | ast.ImportFrom) -> None:
+        if self._at_top:
+            self.summary.top_level_bindings.extend(import_bindings([node]))
+
+    visit_ImportFrom = visit_Import
+
+
+def summarize(tree: ast.Module, resolver: Resolver) -> UnitSummary:
+    collector = _Collector(resolver)
+    collector.visit(tree)
+    return collector.summary

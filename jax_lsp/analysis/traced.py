@@ -1,0 +1,153 @@
+"""Which functions JAX traces, how, and which of their parameters hold traced values.
+
+Seeds are the transformations applied in the module (decorators, `jax.jit(f)`, functions and
+lambdas passed to `lax` control flow). Functions that traced code calls are traced too; their
+parameters are traced where a call site passes a traced value. The result is a fixpoint over
+the module's call graph, computed from the per-unit summaries.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+
+from jax_lsp.analysis.kinds import Kind
+from jax_lsp.analysis.summary import Application, FunctionNode
+from jax_lsp.analysis.transforms import ParamPolicy
+
+
+@dataclass(frozen=True)
+class TraceInfo:
+    """How a function is traced. Hashable: it is part of the per-unit cache key."""
+
+    via: str  # "jit", "lax.scan", "called from f", ...
+    abstract: bool
+    traced_params: frozenset[str]
+    static_params: frozenset[str]
+    direct: bool  # a transformation applies to it (not only reached through calls)
+
+    def merged(self, other: TraceInfo) -> TraceInfo:
+        if other == self:
+            return self
+        return TraceInfo(
+            self.via if self.direct or not other.direct else other.via,
+            self.abstract or other.abstract,
+            self.traced_params | other.traced_params,
+            (self.static_params | other.static_params) - (self.traced_params | other.traced_params),
+            self.direct or other.direct,
+        )
+
+
+def positional_params(node: FunctionNode) -> list[str]:
+    return [arg.arg for arg in [*node.args.posonlyargs, *node.args.args]]
+
+
+def all_params(node: FunctionNode) -> list[str]:
+    names = positional_params(node) + [arg.arg for arg in node.args.kwonlyargs]
+    names += [arg.arg for arg in (node.args.vararg, node.args.kwarg) if arg is not None]
+    return names
+
+
+def _literal(expr: ast.expr | None):
+    if expr is None:
+        return None
+    try:
+        return ast.literal_eval(expr)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return _UNREADABLE
+
+
+_UNREADABLE = object()
+
+
+def _as_tuple(value) -> tuple | None:
+    if value is None:
+        return ()
+    if value is _UNREADABLE:
+        return None
+    if isinstance(value, list | tuple):
+        return tuple(value)
+    return (value,)
+
+
+def static_parameters(node: FunctionNode, keywords: dict[str, ast.expr], names: tuple[str, ...]):
+    """Parameters named static by `static_argnums`/`static_argnames` (None: not readable)."""
+    positional = positional_params(node)
+    static: set[str] = set()
+    for keyword in names:
+        value = _as_tuple(_literal(keywords.get(keyword)))
+        if value is None:
+            return None
+        for item in value:
+            if isinstance(item, bool):
+                continue
+            if isinstance(item, int) and -len(positional) <= item < len(positional):
+                static.add(positional[item])
+            elif isinstance(item, str):
+                static.add(item)
+    return frozenset(static)
+
+
+def _annotated_arrays(node: FunctionNode, is_array) -> frozenset[str]:
+    arguments = [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]
+    return frozenset(arg.arg for arg in arguments if is_array(arg.annotation))
+
+
+def trace_info_for(application: Application, node: FunctionNode, is_array) -> TraceInfo:
+    """The TraceInfo that one transformation gives the function `node`."""
+    spec = application.spec
+    params = all_params(node)
+    positional = positional_params(node)
+    keywords = application.keywords
+    static: frozenset[str] = frozenset()
+    if spec.policy is ParamPolicy.ALL_BUT_STATIC:
+        found = static_parameters(node, keywords, spec.static_keywords)
+        if found is None:
+            return TraceInfo(spec.label, spec.abstract, frozenset(), frozenset(), True)
+        static = found
+        traced = frozenset(params) - static
+    elif spec.policy is ParamPolicy.IN_AXES:
+        traced = _in_axes_traced(keywords.get("in_axes"), positional, params)
+    elif spec.policy is ParamPolicy.ARGNUMS:
+        argnums = _as_tuple(_literal(keywords.get("argnums"))) if "argnums" in keywords else (0,)
+        traced = frozenset(
+            positional[i]
+            for i in argnums or ()
+            if isinstance(i, int) and -len(positional) <= i < len(positional)
+        )
+    elif spec.policy is ParamPolicy.ARRAY_ANNOTATED:
+        traced = _annotated_arrays(node, is_array)
+    else:
+        traced = frozenset(params)
+    return TraceInfo(spec.label, spec.abstract, traced, static, True)
+
+
+def _in_axes_traced(in_axes: ast.expr | None, positional: list[str], params: list[str]):
+    if in_axes is None:
+        return frozenset(params)
+    value = _literal(in_axes)
+    if isinstance(value, int):
+        return frozenset(params)
+    if isinstance(value, list | tuple):
+        return frozenset(
+            name for name, axis in zip(positional, value, strict=False) if axis is not None
+        )
+    return frozenset()
+
+
+def call_site_params(node: FunctionNode, call: ast.Call, kinds: dict[ast.AST, Kind], method: bool):
+    """Parameters of `node` that this call passes a traced value to."""
+    positional = positional_params(node)
+    if method and positional:
+        positional = positional[1:]  # self.method(x): x lands on the second parameter
+    traced: set[str] = set()
+    for index, arg in enumerate(call.args):
+        if isinstance(arg, ast.Starred):
+            break
+        if index < len(positional) and kinds.get(arg) is Kind.TRACED:
+            traced.add(positional[index])
+    known = set(all_params(node))
+    for keyword in call.keywords:
+        if keyword.arg in known and kinds.get(keyword.value) is Kind.TRACED:
+            traced.add(keyword.arg)
+    return frozenset(traced)

@@ -1,0 +1,81 @@
+"""The JAX transformations that trace a function, and how each decides which parameters trace.
+
+`abstract` transformations (jit, vmap, lax control flow, ...) give parameters without a
+concrete value: Python `if`, `int()` and value-dependent shapes fail on them. Differentiation
+alone (grad) gives tracers that still carry a concrete value, so only conversions fail there.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+
+class ParamPolicy(enum.Enum):
+    ALL_BUT_STATIC = "all but static_argnums/static_argnames"
+    IN_AXES = "all but in_axes=None positions"
+    ARGNUMS = "the argnums positions (default 0)"
+    ALL = "every parameter"
+    ARRAY_ANNOTATED = "parameters annotated as arrays (filtered transformations)"
+
+
+@dataclass(frozen=True)
+class TransformSpec:
+    label: str  # what users call it, e.g. "jit" or "lax.fori_loop"
+    abstract: bool
+    policy: ParamPolicy
+    function_positions: tuple[int, ...] = (0,)
+    function_keywords: tuple[str, ...] = ("fun", "f")
+    # `lax.switch` takes a sequence of functions at this position.
+    branches_position: int | None = None
+    static_keywords: tuple[str, ...] = ("static_argnums", "static_argnames")
+
+
+_JIT = TransformSpec("jit", True, ParamPolicy.ALL_BUT_STATIC)
+_FILTERED = ParamPolicy.ARRAY_ANNOTATED
+
+TRANSFORMS: dict[str, TransformSpec] = {
+    "jax.jit": _JIT,
+    "jax.pjit": _JIT,
+    "jax.experimental.pjit.pjit": _JIT,
+    "jax.pmap": TransformSpec(
+        "pmap", True, ParamPolicy.ALL_BUT_STATIC, static_keywords=("static_broadcasted_argnums",)
+    ),
+    "jax.checkpoint": TransformSpec("checkpoint", True, ParamPolicy.ALL_BUT_STATIC),
+    "jax.make_jaxpr": TransformSpec("make_jaxpr", True, ParamPolicy.ALL_BUT_STATIC),
+    "jax.eval_shape": TransformSpec("eval_shape", True, ParamPolicy.ALL),
+    "jax.vmap": TransformSpec("vmap", True, ParamPolicy.IN_AXES),
+    "jax.shard_map": TransformSpec("shard_map", True, ParamPolicy.ALL),
+    "jax.grad": TransformSpec("grad", False, ParamPolicy.ARGNUMS),
+    "jax.value_and_grad": TransformSpec("value_and_grad", False, ParamPolicy.ARGNUMS),
+    "jax.jacfwd": TransformSpec("jacfwd", False, ParamPolicy.ARGNUMS),
+    "jax.jacrev": TransformSpec("jacrev", False, ParamPolicy.ARGNUMS),
+    "jax.hessian": TransformSpec("hessian", False, ParamPolicy.ARGNUMS),
+    "jax.lax.fori_loop": TransformSpec("lax.fori_loop", True, ParamPolicy.ALL, (2,), ("body_fun",)),
+    "jax.lax.while_loop": TransformSpec(
+        "lax.while_loop", True, ParamPolicy.ALL, (0, 1), ("cond_fun", "body_fun")
+    ),
+    "jax.lax.scan": TransformSpec("lax.scan", True, ParamPolicy.ALL, (0,), ("f",)),
+    "jax.lax.cond": TransformSpec(
+        "lax.cond", True, ParamPolicy.ALL, (1, 2), ("true_fun", "false_fun")
+    ),
+    "jax.lax.switch": TransformSpec(
+        "lax.switch", True, ParamPolicy.ALL, (), ("branches",), branches_position=1
+    ),
+    "jax.lax.map": TransformSpec("lax.map", True, ParamPolicy.ALL, (0,), ("f",)),
+    "jax.lax.associative_scan": TransformSpec("lax.associative_scan", True, ParamPolicy.ALL),
+    "equinox.filter_jit": TransformSpec("eqx.filter_jit", True, _FILTERED),
+    "equinox.filter_vmap": TransformSpec("eqx.filter_vmap", True, _FILTERED),
+    "equinox.filter_pmap": TransformSpec("eqx.filter_pmap", True, _FILTERED),
+    "equinox.filter_grad": TransformSpec("eqx.filter_grad", False, _FILTERED),
+    "equinox.filter_value_and_grad": TransformSpec("eqx.filter_value_and_grad", False, _FILTERED),
+    "equinox.filter_checkpoint": TransformSpec("eqx.filter_checkpoint", True, _FILTERED),
+    "flax.nnx.jit": TransformSpec("nnx.jit", True, _FILTERED),
+    "flax.nnx.vmap": TransformSpec("nnx.vmap", True, _FILTERED),
+    "flax.nnx.grad": TransformSpec("nnx.grad", False, _FILTERED),
+    "flax.nnx.value_and_grad": TransformSpec("nnx.value_and_grad", False, _FILTERED),
+    "flax.nnx.scan": TransformSpec("nnx.scan", True, _FILTERED),
+    "flax.nnx.remat": TransformSpec("nnx.remat", True, _FILTERED),
+}
+
+PARTIAL = frozenset({"functools.partial"})

@@ -1,0 +1,234 @@
+"""The command line: `jax-lsp serve | check | rules | explain`."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from jax_lsp import __version__
+from jax_lsp.analysis.document import Document
+from jax_lsp.config import ConfigError, Settings, load_settings
+from jax_lsp.diagnostics import ALL_RULES, RULES_BY_CODE
+from jax_lsp.engine import analyze
+from jax_lsp.files import UnreadableFile, iter_python_files, read_source
+from jax_lsp.findings import Finding
+from jax_lsp.fixes import fix_text
+from jax_lsp.reporting import FORMATTERS
+
+EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
+_PARALLEL_THRESHOLD = 32  # below this many files, worker start-up costs more than it saves
+
+
+@dataclass
+class FileResult:
+    path: str
+    findings: list[Finding] = field(default_factory=list)
+    error: str | None = None  # the file could not be read
+    syntax_error: str | None = None
+    fixed: int = 0
+    text: str = ""
+
+
+def check_file(path: str, settings: Settings, fix: bool, unsafe: bool) -> FileResult:
+    result = FileResult(path)
+    try:
+        text = read_source(Path(path))
+    except UnreadableFile as error:
+        result.error = str(error)
+        return result
+    rules = settings.rules_for(path)
+    severities = settings.severities()
+
+    def run(source: str) -> list[Finding]:
+        return analyze(Document(source, path), rules, severities).findings
+
+    if fix:
+        fixed_text, result.fixed = fix_text(text, run, unsafe)
+        if fixed_text != text:
+            Path(path).write_text(fixed_text, encoding="utf-8", newline="")
+            text = fixed_text
+    analysis = analyze(Document(text, path), rules, severities)
+    result.findings = analysis.findings
+    result.text = text
+    if analysis.problems:
+        problem = analysis.problems[0]
+        result.syntax_error = f"{problem.message} at {problem.line + 1}:{problem.column + 1}"
+    return result
+
+
+def _check_batch(args: tuple[list[str], Settings, bool, bool]) -> list[FileResult]:
+    paths, settings, fix, unsafe = args
+    results = [check_file(path, settings, fix, unsafe) for path in paths]
+    for result in results:
+        result.text = ""  # don't ship file contents back between processes
+    return results
+
+
+def check_paths(
+    files: list[str], settings: Settings, fix: bool, unsafe: bool, jobs: int
+) -> list[FileResult]:
+    if jobs <= 1 or len(files) < _PARALLEL_THRESHOLD:
+        return [check_file(path, settings, fix, unsafe) for path in files]
+    batches = [files[i :: jobs * 4] for i in range(jobs * 4)]
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        parts = pool.map(_check_batch, [(b, settings, fix, unsafe) for b in batches if b])
+        results = [result for part in parts for result in part]
+    order = {path: index for index, path in enumerate(files)}
+    return sorted(results, key=lambda r: order[r.path])
+
+
+def _display_path(path: str) -> str:
+    try:
+        relative = os.path.relpath(path)
+    except ValueError:
+        return path
+    return path if relative.startswith("..") else relative
+
+
+def _cmd_check(args: argparse.Namespace) -> int:
+    paths = [Path(p) for p in args.paths] or [Path(".")]
+    for path in paths:
+        if not path.exists():
+            print(f"jax-lsp: error: {path}: no such file or directory", file=sys.stderr)
+            return EXIT_USAGE
+    try:
+        settings = load_settings(paths[0])
+        overrides = {
+            "select": args.select.split(",") if args.select else None,
+            "extend-select": args.extend_select.split(",") if args.extend_select else None,
+            "ignore": (list(settings.ignore) + args.ignore.split(",")) if args.ignore else None,
+            "extend-exclude": (
+                list(settings.extend_exclude) + args.extend_exclude.split(",")
+                if args.extend_exclude
+                else None
+            ),
+        }
+        settings = settings.merged(overrides)
+    except ConfigError as error:
+        print(f"jax-lsp: error: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    files = [str(path) for path in iter_python_files(paths, settings)]
+    jobs = args.jobs or os.cpu_count() or 1
+    results = check_paths(files, settings, args.fix, args.unsafe_fixes, jobs)
+    failed = False
+    for result in results:
+        shown = _display_path(result.path)
+        if result.error:
+            print(f"jax-lsp: {shown}: {result.error}", file=sys.stderr)
+            failed = True
+        elif result.syntax_error:
+            print(f"jax-lsp: {shown}: syntax error: {result.syntax_error}", file=sys.stderr)
+            failed = True
+    formatter = FORMATTERS[args.output_format]
+    findings = [(r.path, f) for r in results for f in r.findings]
+    output = formatter(findings, statistics=args.statistics, fixed=sum(r.fixed for r in results))
+    if output:
+        sys.stdout.write(output)
+    if args.exit_zero:
+        return EXIT_CLEAN
+    return EXIT_FINDINGS if findings or failed else EXIT_CLEAN
+
+
+def _cmd_rules(args: argparse.Namespace) -> int:
+    if args.output_format == "json":
+        rows = [
+            {
+                "code": rule.code,
+                "name": rule.name,
+                "summary": rule.summary,
+                "severity": rule.severity.value,
+                "default": rule.default_enabled,
+                "url": rule.url(),
+            }
+            for rule in ALL_RULES
+        ]
+        print(json.dumps(rows, indent=2))
+        return EXIT_CLEAN
+    width = max(len(rule.name) for rule in ALL_RULES)
+    for rule in ALL_RULES:
+        default = "" if rule.default_enabled else " (off by default)"
+        print(f"{rule.code:<8}{rule.name:<{width + 2}}{rule.summary}{default}")
+    return EXIT_CLEAN
+
+
+def _cmd_explain(args: argparse.Namespace) -> int:
+    rule = RULES_BY_CODE.get(args.code.upper())
+    if rule is None:
+        print(f"jax-lsp: error: unknown rule code {args.code!r}", file=sys.stderr)
+        return EXIT_USAGE
+    print(rule.docs())
+    return EXIT_CLEAN
+
+
+def _cmd_serve(args: argparse.Namespace) -> int:
+    from jax_lsp.server import serve
+
+    return serve(tcp=args.tcp, log_file=args.log_file)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="jax-lsp", description="Catch JAX's common gotchas, in the editor and in CI."
+    )
+    parser.add_argument("--version", action="version", version=f"jax-lsp {__version__}")
+    commands = parser.add_subparsers(dest="command")
+
+    serve = commands.add_parser("serve", help="run the language server (stdio by default)")
+    serve.add_argument("--tcp", metavar="HOST:PORT", help="listen on TCP instead of stdio")
+    serve.add_argument("--log-file", metavar="PATH", help="also write the server log here")
+    serve.set_defaults(handler=_cmd_serve)
+
+    check = commands.add_parser("check", help="check files and folders")
+    check.add_argument("paths", nargs="*", help="files or folders (default: .)")
+    check.add_argument("--select", metavar="CODES", help="only these codes (comma-separated)")
+    check.add_argument("--extend-select", metavar="CODES", help="also these codes")
+    check.add_argument("--ignore", metavar="CODES", help="skip these codes")
+    check.add_argument("--extend-exclude", metavar="GLOBS", help="also skip these paths")
+    check.add_argument(
+        "--output-format", choices=sorted(FORMATTERS), default="text", help="default: text"
+    )
+    check.add_argument("--fix", action="store_true", help="apply safe fixes in place")
+    check.add_argument(
+        "--unsafe-fixes", action="store_true", help="with --fix, apply unsafe fixes too"
+    )
+    check.add_argument("--statistics", action="store_true", help="count findings per code")
+    check.add_argument("--exit-zero", action="store_true", help="exit 0 even with findings")
+    check.add_argument(
+        "--jobs", "-j", type=int, default=0, help="worker processes (default: all cores)"
+    )
+    check.set_defaults(handler=_cmd_check)
+
+    rules = commands.add_parser("rules", help="list the rules")
+    rules.add_argument("--output-format", choices=("text", "json"), default="text")
+    rules.set_defaults(handler=_cmd_rules)
+
+    explain = commands.add_parser("explain", help="show a rule's documentation")
+    explain.add_argument("code", help="a rule code, e.g. JAX201")
+    explain.set_defaults(handler=_cmd_explain)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exit_:
+        return int(exit_.code or 0) and EXIT_USAGE
+    if args.command is None:
+        args = parser.parse_args(["serve", *(argv or [])])
+    try:
+        return args.handler(args)
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return EXIT_CLEAN
+
+
+if __name__ == "__main__":
+    sys.exit(main())

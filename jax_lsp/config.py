@@ -1,0 +1,232 @@
+"""Settings: `[tool.jax-lsp]` in pyproject.toml, then the editor's settings on top.
+
+Keys (kebab-case in pyproject, camelCase accepted from editors): `select`, `ignore`,
+`extend-select`, `per-file-ignores`, `exclude`, `extend-exclude`, `severity`, `fix-all`,
+`unsafe-fixes`, `enable-x64`. Codes match by prefix: "JAX7" selects JAX701-JAX703.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+import sys
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path, PurePath
+from typing import Any
+
+from jax_lsp.diagnostics import ALL_RULES
+from jax_lsp.diagnostics.base import Rule
+from jax_lsp.findings import Severity
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+DEFAULT_EXCLUDE = (
+    ".git",
+    ".hg",
+    ".svn",
+    ".venv",
+    "venv",
+    ".tox",
+    ".nox",
+    "__pycache__",
+    "node_modules",
+    "build",
+    "dist",
+    ".eggs",
+    "site-packages",
+    ".mypy_cache",
+    ".ruff_cache",
+    ".pytest_cache",
+)
+
+
+class ConfigError(ValueError):
+    """A setting with a value we cannot use."""
+
+
+def _codes(value: Any, key: str) -> tuple[str, ...]:
+    if value is None:
+        return ()
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value):
+        raise ConfigError(f"`{key}` must be a list of rule codes")
+    known = {rule.code for rule in ALL_RULES}
+    codes = tuple(v.strip().upper() for v in value if v.strip())
+    for code in codes:
+        if code != "ALL" and not any(k.startswith(code) for k in known):
+            raise ConfigError(f"`{key}`: unknown rule code {code!r}")
+    return codes
+
+
+def _matches(code: str, selectors: tuple[str, ...]) -> bool:
+    return any(s == "ALL" or code.startswith(s) for s in selectors)
+
+
+@dataclass(frozen=True)
+class Settings:
+    select: tuple[str, ...] = ()  # empty: the rules that are on by default
+    extend_select: tuple[str, ...] = ()
+    ignore: tuple[str, ...] = ()
+    per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    exclude: tuple[str, ...] = DEFAULT_EXCLUDE
+    extend_exclude: tuple[str, ...] = ()
+    severity: tuple[tuple[str, Severity], ...] = ()
+    fix_all: bool = True
+    unsafe_fixes: bool = False
+    enable_x64: bool = False  # the project runs with JAX_ENABLE_X64 set
+    root: str | None = None  # the folder of the pyproject.toml it came from
+    extra: dict = field(default_factory=dict, compare=False, repr=False)
+
+    def rules_for(self, path: str | None = None) -> tuple[type[Rule], ...]:
+        ignored = self.ignore + self._per_file_ignores(path)
+        chosen = []
+        for rule in ALL_RULES:
+            selected = (
+                _matches(rule.code, self.select) if self.select else rule.default_enabled
+            ) or _matches(rule.code, self.extend_select)
+            if selected and not _matches(rule.code, ignored):
+                chosen.append(rule)
+        return tuple(chosen)
+
+    def _per_file_ignores(self, path: str | None) -> tuple[str, ...]:
+        if not path or not self.per_file_ignores:
+            return ()
+        relative = self.relative(path)
+        codes: list[str] = []
+        for pattern, ignored in self.per_file_ignores:
+            if _glob(relative, pattern):
+                codes.extend(ignored)
+        return tuple(codes)
+
+    def relative(self, path: str) -> str:
+        if self.root:
+            try:
+                return PurePath(os.path.relpath(path, self.root)).as_posix()
+            except ValueError:
+                pass
+        return PurePath(path).as_posix()
+
+    def severities(self) -> dict[str, Severity]:
+        result: dict[str, Severity] = {}
+        for selector, severity in self.severity:
+            for rule in ALL_RULES:
+                if _matches(rule.code, (selector,)):
+                    result[rule.code] = severity
+        return result
+
+    def is_excluded(self, path: str) -> bool:
+        relative = self.relative(path)
+        parts = PurePath(relative).parts
+        for pattern in self.exclude + self.extend_exclude:
+            if any(fnmatch.fnmatch(part, pattern) for part in parts) or _glob(relative, pattern):
+                return True
+        return False
+
+    def merged(self, overrides: Mapping[str, Any]) -> Settings:
+        """These settings with `overrides` (editor or command-line settings) on top."""
+        return replace(self, **_parse(overrides)) if overrides else self
+
+
+def _glob(relative: str, pattern: str) -> bool:
+    pattern = pattern.rstrip("/")
+    return (
+        fnmatch.fnmatch(relative, pattern)
+        or fnmatch.fnmatch(relative, f"{pattern}/*")
+        or fnmatch.fnmatch(relative, f"*/{pattern}")
+        or fnmatch.fnmatch(relative, f"*/{pattern}/*")
+    )
+
+
+_KEYS = {
+    "select": "select",
+    "extend-select": "extend_select",
+    "extendSelect": "extend_select",
+    "ignore": "ignore",
+    "per-file-ignores": "per_file_ignores",
+    "perFileIgnores": "per_file_ignores",
+    "exclude": "exclude",
+    "extend-exclude": "extend_exclude",
+    "extendExclude": "extend_exclude",
+    "severity": "severity",
+    "fix-all": "fix_all",
+    "fixAll": "fix_all",
+    "unsafe-fixes": "unsafe_fixes",
+    "unsafeFixes": "unsafe_fixes",
+    "enable-x64": "enable_x64",
+    "enableX64": "enable_x64",
+}
+
+
+def _parse(raw: Mapping[str, Any]) -> dict[str, Any]:
+    values: dict[str, Any] = {}
+    for key, value in raw.items():
+        name = _KEYS.get(key)
+        if name is None or value is None:
+            continue
+        if name in ("select", "extend_select", "ignore"):
+            values[name] = _codes(value, key)
+        elif name in ("exclude", "extend_exclude"):
+            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+                raise ConfigError(f"`{key}` must be a list of glob patterns")
+            values[name] = tuple(value)
+        elif name == "per_file_ignores":
+            if not isinstance(value, Mapping):
+                raise ConfigError(f"`{key}` must map glob patterns to lists of codes")
+            values[name] = tuple((p, _codes(c, f"{key}.{p}")) for p, c in value.items())
+        elif name == "severity":
+            if not isinstance(value, Mapping):
+                raise ConfigError(f"`{key}` must map rule codes to error/warning/info")
+            try:
+                values[name] = tuple(
+                    (code.upper(), Severity(str(level).lower())) for code, level in value.items()
+                )
+            except ValueError as error:
+                raise ConfigError(f"`{key}`: {error}") from None
+        elif not isinstance(value, bool):
+            raise ConfigError(f"`{key}` must be true or false")
+        else:
+            values[name] = value
+    return values
+
+
+def find_pyproject(start: Path) -> Path | None:
+    start = start.resolve()
+    for folder in [start, *start.parents] if start.is_dir() else start.parents:
+        candidate = folder / "pyproject.toml"
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def _pytest_env_sets_x64(data: Mapping[str, Any]) -> bool:
+    """pytest-env's `env = ["JAX_ENABLE_X64=1"]` (optionally with its D:/R: prefixes)."""
+    env = data.get("tool", {}).get("pytest", {}).get("ini_options", {}).get("env", [])
+    for entry in env if isinstance(env, list) else []:
+        name, _, value = str(entry).partition("=")
+        name = name.strip().removeprefix("D:").removeprefix("R:")
+        if name == "JAX_ENABLE_X64" and value.strip().lower() in ("1", "true", "yes"):
+            return True
+    return False
+
+
+def load_settings(start: Path) -> Settings:
+    """Settings from the nearest pyproject.toml at or above `start` (defaults if none)."""
+    pyproject = find_pyproject(start)
+    x64_env = os.environ.get("JAX_ENABLE_X64", "").lower() in ("1", "true", "yes")
+    if pyproject is None:
+        return Settings(enable_x64=x64_env)
+    try:
+        data = tomllib.loads(pyproject.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
+        raise ConfigError(f"{pyproject}: {error}") from None
+    table = data.get("tool", {}).get("jax-lsp", {})
+    settings = Settings(root=str(pyproject.parent), enable_x64=x64_env)
+    settings = replace(settings, **_parse(table))
+    if _pytest_env_sets_x64(data):
+        settings = replace(settings, enable_x64=True)
+    return settings

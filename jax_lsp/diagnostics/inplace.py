@@ -1,0 +1,329 @@
+"""In-place updates of JAX arrays (JAX201-JAX203): JAX arrays are immutable."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+
+from jax_lsp.analysis.kinds import Kind
+from jax_lsp.diagnostics.base import Example, Rule, RuleContext
+from jax_lsp.findings import Applicability, Finding, Fix, Severity
+
+_AUG_METHODS: dict[type[ast.operator], str] = {
+    ast.Add: "add",
+    ast.Sub: "subtract",
+    ast.Mult: "multiply",
+    ast.Div: "divide",
+    ast.Pow: "power",
+}
+_MIN_MAX = {"jax.numpy.minimum": "min", "jax.numpy.maximum": "max"}
+UPDATE_METHODS = frozenset(
+    ["set", "add", "subtract", "multiply", "mul", "divide", "power", "min", "max", "apply"]
+)
+_NOT_JAX = (Kind.NUMPY, Kind.STATIC, Kind.SEQUENCE, Kind.ITERATOR)
+
+
+def min_max_update(node: ast.Assign, ctx: RuleContext) -> str | None:
+    """ "min"/"max" for `x[i] = jnp.minimum(x[i], v)` / `jnp.maximum`, else None."""
+    target, value = node.targets[0], node.value
+    if not (
+        len(node.targets) == 1
+        and isinstance(target, ast.Subscript)
+        and isinstance(value, ast.Call)
+        and len(value.args) == 2
+        and not value.keywords
+        and ctx.segment(value.args[0]) == ctx.segment(target)
+    ):
+        return None
+    return _MIN_MAX.get(ctx.qualname(value.func) or "")
+
+
+def _plain_target(node: ast.expr) -> bool:
+    """A name or attribute chain (`x`, `self.buf`): safe to read and rebind."""
+    while isinstance(node, ast.Attribute):
+        node = node.value
+    return isinstance(node, ast.Name)
+
+
+def _rebind_fix(
+    ctx: RuleContext, statement: ast.stmt, target: ast.Subscript, method: str, argument: str
+) -> Fix | None:
+    """`x = x.at[idx].method(argument)` replacing `statement`, when `x` is a plain target."""
+    if not _plain_target(target.value):
+        return None  # x[i][j] += v: the rewrite would change what is updated
+    base = ctx.segment(target.value)
+    index = ctx.segment(target.slice)
+    replacement = f"{base} = {base}.at[{index}].{method}({argument})"
+    safety = Applicability.SAFE if isinstance(target.value, ast.Name) else Applicability.UNSAFE
+    return Fix(f"Replace with `{replacement}`", (ctx.edit(statement, replacement),), safety)
+
+
+class IndexAssign(Rule):
+    code = "JAX201"
+    name = "index-assign"
+    summary = "Item assignment `x[idx] = v` on a JAX array"
+    severity = Severity.ERROR
+    what_it_does = "Flags item assignment (`x[idx] = v`) to a value known to be a JAX array."
+    why_bad = """
+        JAX arrays are immutable: `x[idx] = v` raises `TypeError: JAX arrays are immutable and
+        do not support in-place item assignment`, inside `jax.jit` and out. The functional
+        equivalent `x.at[idx].set(v)` returns an updated copy (which XLA updates in place when
+        it can).
+    """
+    fix_safety = """
+        Rewrites the statement to `x = x.at[idx].set(v)`. Safe for a plain name; unsafe for an
+        attribute target such as `self.buf[i] = v`, which is read and rebound.
+    """
+    node_types = (ast.Assign,)
+    invalid = (
+        Example(
+            """
+            import jax.numpy as jnp
+
+            x = jnp.zeros((3, 3))
+            x[1, :] = 1.0  # error
+            """,
+            raises="TypeError",
+            fixed="""
+            import jax.numpy as jnp
+
+            x = jnp.zeros((3, 3))
+            x = x.at[1, :].set(1.0)
+            """,
+        ),
+        Example(
+            """
+            import jax
+
+            @jax.jit
+            def reset_first(x):
+                x[0] = 0.0  # error
+                return x
+
+            reset_first(jax.numpy.ones(3))
+            """,
+            raises="TypeError",
+        ),
+    )
+    valid = (
+        Example(
+            """
+            import jax.numpy as jnp
+
+            x = jnp.zeros((3, 3))
+            x = x.at[1, :].set(1.0)
+            """,
+            check="assert (x[1] == 1.0).all() and (x[0] == 0.0).all()",
+        ),
+        Example(
+            """
+            import numpy as np
+
+            x = np.zeros(3)
+            x[0] = 1  # NumPy arrays are mutable
+            """,
+            check="assert x[0] == 1",
+        ),
+    )
+
+    def check(self, node: ast.Assign, ctx: RuleContext) -> Iterator[Finding]:
+        for target in node.targets:
+            if isinstance(target, ast.Subscript) and ctx.kind(target.value).is_jax:
+                if min_max_update(node, ctx):
+                    continue  # JAX202's pattern
+                fix = None
+                if len(node.targets) == 1:
+                    fix = _rebind_fix(ctx, node, target, "set", ctx.segment(node.value))
+                name = ctx.segment(target.value)
+                yield ctx.finding(
+                    self,
+                    target,
+                    f"`{name}` is a JAX array, which is immutable: item assignment raises "
+                    f"TypeError. Use `{name} = {name}.at[...].set(...)`",
+                    fix=fix,
+                )
+
+
+class IndexAugAssign(Rule):
+    code = "JAX202"
+    name = "index-augassign"
+    summary = "Augmented item assignment `x[idx] += v` on a JAX array"
+    severity = Severity.ERROR
+    what_it_does = """
+        Flags augmented item assignment (`x[idx] += v`, `-=`, `*=`, `/=`, `**=`, ...) and
+        `x[idx] = jnp.minimum(x[idx], v)` / `jnp.maximum` on a JAX array.
+    """
+    why_bad = """
+        `x[idx] += v` reads `x[idx]`, then assigns the item back, which JAX arrays do not
+        support: it raises `TypeError`. `x.at[idx].add(v)` (and `subtract`, `multiply`,
+        `divide`, `power`, `min`, `max`) computes the update functionally. Note that with
+        repeated indices `.at[].add` accumulates every update, where NumPy keeps only one.
+    """
+    fix_safety = """
+        Rewrites to `x = x.at[idx].add(v)` (or the matching method). Safe for a plain name;
+        unsafe for attribute targets. Operators without an `.at` method (`//=`, `%=`, `@=`,
+        bitwise) are flagged without a fix.
+    """
+    node_types = (ast.AugAssign, ast.Assign)
+    invalid = (
+        Example(
+            """
+            import jax.numpy as jnp
+
+            x = jnp.arange(5.0)
+            x[1] += 5.0  # error
+            """,
+            raises="TypeError",
+            fixed="""
+            import jax.numpy as jnp
+
+            x = jnp.arange(5.0)
+            x = x.at[1].add(5.0)
+            """,
+        ),
+        Example(
+            """
+            import jax.numpy as jnp
+
+            x = jnp.arange(5.0)
+            x[2] = jnp.minimum(x[2], 1.0)  # error
+            """,
+            raises="TypeError",
+            fixed="""
+            import jax.numpy as jnp
+
+            x = jnp.arange(5.0)
+            x = x.at[2].min(1.0)
+            """,
+        ),
+    )
+    valid = (
+        Example(
+            """
+            import jax.numpy as jnp
+
+            x = jnp.arange(5.0)
+            x = x.at[1].add(5.0)
+            """,
+            check="assert float(x[1]) == 6.0",
+        ),
+        Example(
+            """
+            import jax.numpy as jnp
+
+            x = jnp.arange(3.0)
+            x += 1.0  # rebinding the whole array is fine
+            """,
+            check="assert float(x[0]) == 1.0",
+        ),
+    )
+
+    def check(self, node: ast.AugAssign | ast.Assign, ctx: RuleContext) -> Iterator[Finding]:
+        if isinstance(node, ast.Assign):
+            yield from self._min_max(node, ctx)
+            return
+        target = node.target
+        if not (isinstance(target, ast.Subscript) and ctx.kind(target.value).is_jax):
+            return
+        method = _AUG_METHODS.get(type(node.op))
+        fix = _rebind_fix(ctx, node, target, method, ctx.segment(node.value)) if method else None
+        name = ctx.segment(target.value)
+        remedy = f"Use `{name} = {name}.at[...].{method}(...)`" if method else "Compute a new array"
+        yield ctx.finding(
+            self,
+            target,
+            f"`{name}` is a JAX array, which is immutable: augmented item assignment raises "
+            f"TypeError. {remedy}",
+            fix=fix,
+        )
+
+    def _min_max(self, node: ast.Assign, ctx: RuleContext) -> Iterator[Finding]:
+        method = min_max_update(node, ctx)
+        target = node.targets[0]
+        if method is None or not ctx.kind(target.value).is_jax:
+            return
+        fix = _rebind_fix(ctx, node, target, method, ctx.segment(node.value.args[1]))
+        name = ctx.segment(target.value)
+        yield ctx.finding(
+            self,
+            target,
+            f"`{name}` is a JAX array, which is immutable: item assignment raises TypeError. "
+            f"Use `{name} = {name}.at[...].{method}(...)`",
+            fix=fix,
+        )
+
+
+class DiscardedUpdate(Rule):
+    code = "JAX203"
+    name = "discarded-update"
+    summary = "An `.at[...]` update whose result is thrown away"
+    severity = Severity.WARNING
+    what_it_does = "Flags a statement `x.at[idx].set(v)` (any `.at` update) whose result is unused."
+    why_bad = """
+        `.at[idx].set(v)` does not modify `x`: it returns a new array. Used as a statement, the
+        update is silently lost and `x` keeps its old values.
+    """
+    fix_safety = "Assigns the result back: `x = x.at[idx].set(v)`. Safe for a plain name."
+    node_types = (ast.Expr,)
+    invalid = (
+        Example(
+            """
+            import jax.numpy as jnp
+
+            x = jnp.zeros(3)
+            x.at[0].set(1.0)  # error
+            """,
+            check="assert float(x[0]) == 0.0  # the update was lost",
+            fixed="""
+            import jax.numpy as jnp
+
+            x = jnp.zeros(3)
+            x = x.at[0].set(1.0)
+            """,
+        ),
+    )
+    valid = (
+        Example(
+            """
+            import jax.numpy as jnp
+
+            x = jnp.zeros(3)
+            x = x.at[0].set(1.0)
+            """,
+            check="assert float(x[0]) == 1.0",
+        ),
+    )
+
+    def check(self, node: ast.Expr, ctx: RuleContext) -> Iterator[Finding]:
+        call = node.value
+        if not (
+            isinstance(call, ast.Call)
+            and isinstance(call.func, ast.Attribute)
+            and call.func.attr in UPDATE_METHODS
+            and isinstance(call.func.value, ast.Subscript)
+            and isinstance(call.func.value.value, ast.Attribute)
+            and call.func.value.value.attr == "at"
+        ):
+            return
+        array = call.func.value.value.value
+        if ctx.kind(array) in _NOT_JAX:
+            return
+        fix = None
+        if _plain_target(array):
+            base = ctx.segment(array)
+            safety = Applicability.SAFE if isinstance(array, ast.Name) else Applicability.UNSAFE
+            fix = Fix(
+                f"Assign the result: `{base} = ...`",
+                (ctx.edit(node, f"{base} = {ctx.segment(call)}"),),
+                safety,
+            )
+        yield ctx.finding(
+            self,
+            call,
+            f"The result of `.at[...].{call.func.attr}()` is discarded: the update is "
+            f"out-of-place and `{ctx.segment(array)}` is unchanged",
+            fix=fix,
+        )
+
+
+RULES: tuple[type[Rule], ...] = (IndexAssign, IndexAugAssign, DiscardedUpdate)

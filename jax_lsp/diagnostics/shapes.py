@@ -1,0 +1,7 @@
+"""Rules of the shapes family (see RULES.md)."""
+
+from __future__ import annotations
+
+from jax_lsp.diagnostics.base import Rule
+
+RULES: tuple[type[Rule], ...] = ()

@@ -1,0 +1,192 @@
+"""Runs the enabled rules over a document: one walk per unit, findings cached per unit.
+
+The walk visits every node once and hands it to the rules registered for its type. A rule
+that raises is reported once and skipped for that unit; the other rules still report.
+"""
+
+from __future__ import annotations
+
+import ast
+import logging
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+
+from jax_lsp.analysis.document import Document, SyntaxProblem, Unit
+from jax_lsp.analysis.model import ModuleModel, local_imports
+from jax_lsp.diagnostics import ALL_RULES
+from jax_lsp.diagnostics.base import Rule, RuleContext
+from jax_lsp.findings import Edit, Finding, Fix, Position, Severity, Span
+
+log = logging.getLogger(__name__)
+
+_NOQA = re.compile(
+    r"#\s*noqa(?::\s*(?P<codes>[A-Za-z]+[0-9]+(?:\s*,\s*[A-Za-z]+[0-9]+)*))?", re.IGNORECASE
+)
+_FUNCTION_TYPES = (ast.FunctionDef, ast.AsyncFunctionDef)
+_LOOP_TYPES = (ast.For, ast.AsyncFor, ast.While)
+
+
+@dataclass(frozen=True)
+class RuleFailure:
+    code: str
+    line: int
+    error: str
+
+
+@dataclass
+class Analysis:
+    findings: list[Finding]
+    problems: list[SyntaxProblem]
+    failures: list[RuleFailure] = field(default_factory=list)
+    model: ModuleModel | None = None
+
+
+class _Walker:
+    def __init__(self, model: ModuleModel, unit: Unit, rules: Sequence[Rule]) -> None:
+        self.model = model
+        self.unit = unit
+        self.ctx = RuleContext(model, unit.source.text.split("\n"))
+        self.dispatch: dict[type[ast.AST], list[Rule]] = {}
+        for rule in rules:
+            for node_type in rule.node_types:
+                self.dispatch.setdefault(node_type, []).append(rule)
+        self.findings: list[Finding] = []
+        self.failures: list[RuleFailure] = []
+        self.broken: set[str] = set()
+
+    def run(self) -> None:
+        self.ctx.kind_maps.append(self.model.module_kinds(self.unit.source))
+        self.visit(self.unit.tree)
+
+    def visit(self, node: ast.AST) -> None:
+        for rule in self.dispatch.get(type(node), ()):
+            if rule.code in self.broken:
+                continue
+            try:
+                self.findings.extend(rule.check(node, self.ctx))
+            except Exception as error:  # a rule bug must not cost the other rules' findings
+                self.broken.add(rule.code)
+                line = getattr(node, "lineno", 1) - 1 + self.unit.start_line
+                self.failures.append(
+                    RuleFailure(rule.code, line, f"{type(error).__name__}: {error}")
+                )
+                log.exception("rule %s failed at line %d", rule.code, line + 1)
+        entered = self._enter(node)
+        self.ctx.ancestors.append(node)
+        for child in ast.iter_child_nodes(node):
+            self.visit(child)
+        self.ctx.ancestors.pop()
+        if entered:
+            self._leave(node)
+
+    def _enter(self, node: ast.AST) -> bool:
+        ctx = self.ctx
+        if isinstance(node, _FUNCTION_TYPES):
+            ctx.functions.append(node)
+            ctx.traces.append(self.model.context_of(node))
+            ctx.kind_maps.append(self.model.scope_kinds(node).kinds)
+            ctx.resolvers.append(ctx.resolvers[-1].child(local_imports(node), frozenset()))
+            return True
+        if isinstance(node, ast.Lambda):
+            ctx.functions.append(node)
+            info = self.model.trace.get(node) or ctx.trace
+            ctx.traces.append(info)
+            return True
+        if isinstance(node, _LOOP_TYPES):
+            ctx.loops.append(node)
+            return True
+        return False
+
+    def _leave(self, node: ast.AST) -> None:
+        ctx = self.ctx
+        if isinstance(node, _FUNCTION_TYPES):
+            ctx.functions.pop()
+            ctx.traces.pop()
+            ctx.kind_maps.pop()
+            ctx.resolvers.pop()
+        elif isinstance(node, ast.Lambda):
+            ctx.functions.pop()
+            ctx.traces.pop()
+        else:
+            ctx.loops.pop()
+
+
+def _shift_span(span: Span, lines: int) -> Span:
+    return Span(
+        Position(span.start.line + lines, span.start.column),
+        Position(span.end.line + lines, span.end.column),
+    )
+
+
+def _shift(finding: Finding, lines: int) -> Finding:
+    def shift_fix(fix: Fix | None) -> Fix | None:
+        if fix is None:
+            return None
+        edits = tuple(Edit(_shift_span(e.span, lines), e.content) for e in fix.edits)
+        return replace(fix, edits=edits)
+
+    if lines == 0:
+        return finding
+    return replace(
+        finding,
+        span=_shift_span(finding.span, lines),
+        fix=shift_fix(finding.fix),
+        alternatives=tuple(shift_fix(f) for f in finding.alternatives),
+    )
+
+
+def noqa_codes(line: str) -> frozenset[str] | None:
+    """None: no noqa comment; empty set: a bare `# noqa`; else the codes it names."""
+    if "noqa" not in line.lower():
+        return None
+    match = _NOQA.search(line)
+    if match is None:
+        return None
+    codes = match.group("codes")
+    if not codes:
+        return frozenset()
+    return frozenset(code.strip().upper() for code in codes.split(","))
+
+
+def is_suppressed(finding: Finding, lines: list[str]) -> bool:
+    line = finding.span.start.line
+    if line >= len(lines):
+        return False
+    codes = noqa_codes(lines[line])
+    return codes is not None and (not codes or finding.code in codes)
+
+
+def analyze(
+    document: Document,
+    rules: Sequence[type[Rule]] = ALL_RULES,
+    severities: dict[str, Severity] | None = None,
+) -> Analysis:
+    """Findings of `rules` on `document`, sorted by position, `# noqa` honoured."""
+    model = ModuleModel(document)
+    instances = [rule() for rule in rules]
+    rules_key = tuple(rule.code for rule in rules)
+    findings: list[Finding] = []
+    failures: list[RuleFailure] = []
+    for unit in document.units:
+        if unit.tree is None:
+            continue
+        key = ("findings", rules_key, model.unit_key(unit))
+        cached = unit.source.memo.get(key)
+        if cached is None:
+            walker = _Walker(model, unit, instances)
+            walker.run()
+            # Failures carry absolute lines; recompute them if the unit moves.
+            cached = (walker.findings, walker.failures, unit.start_line)
+            if not walker.failures:
+                unit.source.memo[key] = cached
+        unit_findings, unit_failures, _ = cached
+        failures.extend(unit_failures)
+        findings.extend(_shift(f, unit.start_line) for f in unit_findings)
+    findings = [f for f in findings if not is_suppressed(f, document.lines)]
+    if severities:
+        findings = [
+            replace(f, severity=severities[f.code]) if f.code in severities else f for f in findings
+        ]
+    findings.sort(key=lambda f: (f.span.start, f.code))
+    return Analysis(findings, document.problems, failures, model)

@@ -1,0 +1,72 @@
+"""What a rule reports: a Finding with an optional Fix. Shared by the CLI, the server and tests.
+
+Positions are 0-based lines and code point columns within the document; faces convert them
+(1-based for the terminal, UTF-16 or UTF-8 units for LSP).
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+
+
+class Severity(enum.Enum):
+    ERROR = "error"
+    WARNING = "warning"
+    INFO = "info"
+
+
+class Applicability(enum.Enum):
+    SAFE = "safe"  # keeps behaviour: applied by fix-all
+    UNSAFE = "unsafe"  # may change behaviour: only on request
+
+
+@dataclass(frozen=True, order=True)
+class Position:
+    line: int
+    column: int
+
+
+@dataclass(frozen=True, order=True)
+class Span:
+    start: Position
+    end: Position
+
+    @classmethod
+    def of(cls, line: int, column: int, end_line: int, end_column: int) -> Span:
+        return cls(Position(line, column), Position(end_line, end_column))
+
+    def overlaps(self, other: Span) -> bool:
+        return self.start < other.end and other.start < self.end
+
+
+@dataclass(frozen=True)
+class Edit:
+    span: Span
+    content: str
+
+
+@dataclass(frozen=True)
+class Fix:
+    title: str
+    edits: tuple[Edit, ...]
+    applicability: Applicability = Applicability.SAFE
+
+    @property
+    def is_safe(self) -> bool:
+        return self.applicability is Applicability.SAFE
+
+
+@dataclass(frozen=True)
+class Finding:
+    code: str
+    message: str
+    span: Span
+    severity: Severity
+    fix: Fix | None = None
+    # Extra fixes offered in the editor beside the main one (e.g. alternative rewrites).
+    alternatives: tuple[Fix, ...] = field(default=())
+
+    @property
+    def line(self) -> int:
+        return self.span.start.line

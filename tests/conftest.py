@@ -1,0 +1,26 @@
+"""Shared helpers for the test suite."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from jax_lsp.analysis.document import Document
+from jax_lsp.diagnostics import ALL_RULES, RULES_BY_CODE
+from jax_lsp.engine import analyze
+from jax_lsp.findings import Finding
+
+
+def findings_of(source: str, codes: tuple[str, ...] | None = None) -> list[Finding]:
+    rules = ALL_RULES if codes is None else tuple(RULES_BY_CODE[c] for c in codes)
+    return analyze(Document(textwrap.dedent(source)), rules).findings
+
+
+def codes_of(source: str) -> list[str]:
+    return [finding.code for finding in findings_of(source)]
+
+
+@pytest.fixture
+def lint():
+    return findings_of
