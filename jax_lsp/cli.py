@@ -46,14 +46,14 @@ def check_file(path: str, settings: Settings, fix: bool, unsafe: bool) -> FileRe
     severities = settings.severities()
 
     def run(source: str) -> list[Finding]:
-        return analyze(Document(source, path), rules, severities).findings
+        return analyze(Document(source, path), rules, severities, settings.enable_x64).findings
 
     if fix:
         fixed_text, result.fixed = fix_text(text, run, unsafe)
         if fixed_text != text:
             Path(path).write_text(fixed_text, encoding="utf-8", newline="")
             text = fixed_text
-    analysis = analyze(Document(text, path), rules, severities)
+    analysis = analyze(Document(text, path), rules, severities, settings.enable_x64)
     result.findings = analysis.findings
     result.text = text
     if analysis.problems:

@@ -47,6 +47,7 @@ class _Walker:
         self.model = model
         self.unit = unit
         self.ctx = RuleContext(model, unit.source.text.split("\n"))
+        self.ctx.unit_start = unit.start_line
         self.dispatch: dict[type[ast.AST], list[Rule]] = {}
         for rule in rules:
             for node_type in rule.node_types:
@@ -161,9 +162,13 @@ def analyze(
     document: Document,
     rules: Sequence[type[Rule]] = ALL_RULES,
     severities: dict[str, Severity] | None = None,
+    x64: bool = False,
 ) -> Analysis:
-    """Findings of `rules` on `document`, sorted by position, `# noqa` honoured."""
-    model = ModuleModel(document)
+    """Findings of `rules` on `document`, sorted by position, `# noqa` honoured.
+
+    `x64`: the project runs with `jax_enable_x64` on (Settings.enable_x64).
+    """
+    model = ModuleModel(document, x64)
     instances = [rule() for rule in rules]
     rules_key = tuple(rule.code for rule in rules)
     findings: list[Finding] = []

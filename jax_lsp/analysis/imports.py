@@ -84,6 +84,19 @@ class Resolver:
             return canonical(f"{base}.{node.attr}") if base else None
         return None
 
+    def spelling(self, qualname: str) -> str | None:
+        """The shortest local expression for `qualname` (`jr.split` for jax.random.split after
+        `import jax.random as jr`), or None when no import reaches it."""
+        best: str | None = None
+        for name, target in self._bindings.items():
+            if name in self._shadowed:
+                continue
+            if qualname == target or qualname.startswith(target + "."):
+                text = name + qualname[len(target) :]
+                if best is None or len(text) < len(best):
+                    best = text
+        return best
+
     def binds_module(self, prefix: str) -> bool:
         """Does any import bring in `prefix` or something inside it?"""
         return any(

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from jax_lsp.analysis.document import Document, Unit, UnitSource
 from jax_lsp.analysis.flow import FlowInterpreter, ScopeContext, annotation_kind
 from jax_lsp.analysis.imports import Resolver, import_bindings
+from jax_lsp.analysis.keys import drawn_params
 from jax_lsp.analysis.kinds import Kind, merge
 from jax_lsp.analysis.summary import (
     Application,
@@ -25,6 +26,7 @@ from jax_lsp.analysis.summary import (
     summarize,
 )
 from jax_lsp.analysis.traced import TraceInfo, all_params, call_site_params, trace_info_for
+from jax_lsp.analysis.x64 import X64Facts, combine_x64_facts, statement_facts
 
 _MAX_FIXPOINT_ROUNDS = 20
 
@@ -41,6 +43,8 @@ class ScopeKinds:
 @dataclass
 class ModuleModel:
     document: Document
+    # The project enables 64-bit mode (config `enable-x64`, JAX_ENABLE_X64 in the environment).
+    x64_setting: bool = False
     resolver: Resolver = field(init=False)
     alias_key: tuple = field(init=False)
     summaries: list[UnitSummary] = field(init=False)
@@ -53,6 +57,8 @@ class ModuleModel:
     # Module-level names rebound, written through `global`, or mutated in place.
     mutable_globals: frozenset[str] = field(init=False)
     _source_of: dict[ast.AST, UnitSource] = field(init=False, repr=False)
+    _x64: X64Facts | None = field(init=False, default=None, repr=False)
+    _key_helpers: dict[str, frozenset[str]] | None = field(init=False, default=None, repr=False)
 
     def __post_init__(self) -> None:
         units = [unit for unit in self.document.units if unit.tree is not None]
@@ -273,10 +279,51 @@ class ModuleModel:
             source.memo[key] = kinds
         return source.memo[key]
 
+    @property
+    def x64(self) -> X64Facts:
+        """Where 64-bit mode is enabled, the imports end, the first array is made (lazy)."""
+        if self._x64 is None:
+            statements = []
+            for unit in self.document.units:
+                if unit.tree is None:
+                    continue
+                key = ("x64", self.alias_key)
+                if key not in unit.source.memo:
+                    unit.source.memo[key] = [
+                        (s.lineno - 1, statement_facts(s, self.resolver)) for s in unit.tree.body
+                    ]
+                statements += [(unit.start_line + at, f) for at, f in unit.source.memo[key]]
+            self._x64 = combine_x64_facts(statements, self.x64_setting)
+        return self._x64
+
+    @property
+    def key_helpers(self) -> dict[str, frozenset[str]]:
+        """Module functions -> the parameters they pass straight to a `jax.random` sampler."""
+        if self._key_helpers is None:
+            helpers: dict[str, frozenset[str]] = {}
+            for unit in self.document.units:
+                if unit.tree is None:
+                    continue
+                key = ("key-helpers", self.alias_key)
+                if key not in unit.source.memo:
+                    unit.source.memo[key] = {
+                        record.path: drawn
+                        for record in self._summary(unit.source).functions
+                        if not isinstance(record.node, ast.Lambda)
+                        and (drawn := drawn_params(record.node, self.resolver))
+                    }
+                helpers.update(unit.source.memo[key])
+            self._key_helpers = helpers
+        return self._key_helpers
+
     def unit_key(self, unit: Unit) -> tuple:
         """Everything a rule may read about this unit beyond its text."""
         summary = self._summary(unit.source)
+        # 64-bit rules read module facts at absolute lines: only units that mention 64 bits.
+        x64 = (self.x64, unit.start_line) if "64" in unit.source.text else ()
         return (
+            x64,
+            tuple(sorted(self.key_helpers.items())),
             self.alias_key,
             self.globals_key,
             self.mutable_globals,

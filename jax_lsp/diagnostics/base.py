@@ -112,6 +112,8 @@ class RuleContext:
         self.resolvers: list[Resolver] = [model.resolver]
         self.kind_maps: list[dict[ast.AST, Kind]] = []
         self.loops: list[ast.AST] = []  # enclosing for/while/comprehension nodes
+        # The unit's first document line: module facts (model.x64) use absolute lines.
+        self.unit_start = 0
 
     # -- facts ----------------------------------------------------------------------------
     @property
