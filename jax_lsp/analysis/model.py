@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from jax_lsp.analysis.document import Document, Unit, UnitSource
+from jax_lsp.analysis.dtypes import FloatOracle, assigned_values
 from jax_lsp.analysis.flow import FlowInterpreter, ScopeContext, annotation_kind
 from jax_lsp.analysis.imports import Resolver, import_bindings
 from jax_lsp.analysis.keys import drawn_params
@@ -26,7 +27,7 @@ from jax_lsp.analysis.summary import (
     summarize,
 )
 from jax_lsp.analysis.traced import TraceInfo, all_params, call_site_params, trace_info_for
-from jax_lsp.analysis.x64 import X64Facts, combine_x64_facts, statement_facts
+from jax_lsp.analysis.x64 import X64Facts, combine_x64_facts, is_test_path, statement_facts
 
 _MAX_FIXPOINT_ROUNDS = 20
 
@@ -59,6 +60,7 @@ class ModuleModel:
     _source_of: dict[ast.AST, UnitSource] = field(init=False, repr=False)
     _x64: X64Facts | None = field(init=False, default=None, repr=False)
     _key_helpers: dict[str, frozenset[str]] | None = field(init=False, default=None, repr=False)
+    _float_globals: frozenset[str] | None = field(init=False, default=None, repr=False)
 
     def __post_init__(self) -> None:
         units = [unit for unit in self.document.units if unit.tree is not None]
@@ -293,7 +295,9 @@ class ModuleModel:
                         (s.lineno - 1, statement_facts(s, self.resolver)) for s in unit.tree.body
                     ]
                 statements += [(unit.start_line + at, f) for at, f in unit.source.memo[key]]
-            self._x64 = combine_x64_facts(statements, self.x64_setting)
+            # Test suites commonly enable x64 in a conftest or through flags we cannot see.
+            test_file = is_test_path(self.document.path)
+            self._x64 = combine_x64_facts(statements, self.x64_setting or test_file)
         return self._x64
 
     @property
@@ -316,13 +320,45 @@ class ModuleModel:
             self._key_helpers = helpers
         return self._key_helpers
 
+    @property
+    def float_globals(self) -> frozenset[str]:
+        """Module-level names every top-level assignment of which is a known float value."""
+        if self._float_globals is None:
+            assigned: dict[str, list[ast.expr]] = {}
+            for unit in self.document.units:
+                if unit.tree is None:
+                    continue
+                for name in {
+                    n.id
+                    for s in unit.tree.body
+                    if isinstance(s, ast.Assign | ast.AnnAssign)
+                    for n in ast.walk(s)
+                    if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
+                }:
+                    values = assigned_values(name, unit.tree) or []
+                    assigned.setdefault(name, []).extend(values)
+
+            def bindings(name: str) -> list[ast.expr] | None:
+                return assigned.get(name)
+
+            oracle = FloatOracle(self.resolver, bindings)
+            self._float_globals = frozenset(
+                name
+                for name in assigned
+                if name not in self.mutable_globals and oracle.is_float(ast.Name(name))
+            )
+        return self._float_globals
+
     def unit_key(self, unit: Unit) -> tuple:
         """Everything a rule may read about this unit beyond its text."""
         summary = self._summary(unit.source)
         # 64-bit rules read module facts at absolute lines: only units that mention 64 bits.
         x64 = (self.x64, unit.start_line) if "64" in unit.source.text else ()
+        text = unit.source.text
+        casts = self.float_globals if "astype" in text or "dtype" in text else ()
         return (
             x64,
+            casts,
             tuple(sorted(self.key_helpers.items())),
             self.alias_key,
             self.globals_key,

@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import PurePath
 
 from jax_lsp.analysis.imports import Resolver
 from jax_lsp.analysis.kinds import ARRAY_MODULES, STATIC_RESULTS
@@ -28,15 +29,24 @@ _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
 
 @dataclass(frozen=True)
 class X64Facts:
-    settings_enabled: bool = False  # the project config or the environment sets JAX_ENABLE_X64
+    # The project config or the environment sets JAX_ENABLE_X64, or this is a test file.
+    settings_enabled: bool = False
     module_enable_line: int | None = None  # first module-level update("jax_enable_x64", True)
-    # Function code may run with x64 on: the module enables it somewhere, reads the flag
-    # (library code that adapts to it), sets the environment variable or uses the context.
+    # Function code may run with x64 on: the module enables it somewhere (in a function, or
+    # to a value that is not a literal), reads the flag (library code that adapts to it) or
+    # sets the environment variable.
     maybe_enabled_at_call_time: bool = False
     reads_flag: bool = False
     imports_end: int | None = None  # the line after the leading import block
     jax_name: str | None = None  # the local name bound to the `jax` module by an import
     first_array_line: int | None = None  # first module-level statement creating a JAX array
+    # Functions called by name inside `with jax.enable_x64(...)` bodies: they run with x64.
+    x64_callees: frozenset[str] = frozenset()
+
+
+def is_test_path(path: str) -> bool:
+    name = PurePath(path).name
+    return name.startswith(("test_", "conftest")) or name.endswith("_test.py")
 
 
 def is_x64_update(call: ast.Call, resolver: Resolver) -> bool:
@@ -107,22 +117,31 @@ class _StatementFacts:
     at_call_time: bool
     reads: bool
     array_line: int | None
+    x64_callees: frozenset[str]
 
 
 def statement_facts(statement: ast.stmt, resolver: Resolver) -> _StatementFacts:
     enable_line: int | None = None
     array_line: int | None = None
     at_call_time = reads = False
+    callees: set[str] = set()
     top_level = set(module_level_nodes(statement))
     for node in ast.walk(statement):
         if isinstance(node, ast.Call) and is_x64_update(node, resolver):
             enabled = enables_x64(node, resolver)
             if node in top_level and enabled and enable_line is None:
                 enable_line = node.lineno - statement.lineno
-            at_call_time = at_call_time or enabled is not False
+            # Enabled in a function (it may run first) or to a value we cannot read.
+            at_call_time = at_call_time or enabled is None or (enabled and node not in top_level)
             continue
-        if isinstance(node, ast.Call) and resolver.qualname(node.func) == _CONTEXT:
-            at_call_time = True
+        if isinstance(node, ast.With | ast.AsyncWith) and any(
+            is_x64_context(item.context_expr, resolver) for item in node.items
+        ):
+            callees.update(
+                call.func.id
+                for call in ast.walk(node)
+                if isinstance(call, ast.Call) and isinstance(call.func, ast.Name)
+            )
         elif _mentions_flag(node) and not _is_update_argument(node, statement, resolver):
             reads = True
         if array_line is None and node in top_level and creates_array(node, resolver):
@@ -141,6 +160,7 @@ def statement_facts(statement: ast.stmt, resolver: Resolver) -> _StatementFacts:
         at_call_time,
         reads,
         array_line,
+        frozenset(callees),
     )
 
 
@@ -153,6 +173,7 @@ def combine_x64_facts(
     imports_end: int | None = None
     jax_name: str | None = None
     at_call_time = reads = False
+    callees: set[str] = set()
     leading = True
     for start, facts in statements:
         if leading and facts.is_import:
@@ -166,6 +187,7 @@ def combine_x64_facts(
             first_array = start + facts.array_line
         at_call_time = at_call_time or facts.at_call_time
         reads = reads or facts.reads
+        callees |= facts.x64_callees
     return X64Facts(
         settings_enabled,
         module_enable,
@@ -174,6 +196,7 @@ def combine_x64_facts(
         imports_end,
         jax_name,
         first_array,
+        frozenset(callees),
     )
 
 
