@@ -15,6 +15,7 @@ from jax_lsp.analysis.document import Document, Unit, UnitSource
 from jax_lsp.analysis.dtypes import FloatOracle, assigned_values
 from jax_lsp.analysis.flow import FlowInterpreter, ScopeContext, annotation_kind
 from jax_lsp.analysis.imports import Resolver, import_bindings
+from jax_lsp.analysis.jitted import StaticSignature, unit_signatures
 from jax_lsp.analysis.keys import drawn_params
 from jax_lsp.analysis.kinds import Kind, merge
 from jax_lsp.analysis.summary import (
@@ -61,6 +62,7 @@ class ModuleModel:
     _x64: X64Facts | None = field(init=False, default=None, repr=False)
     _key_helpers: dict[str, frozenset[str]] | None = field(init=False, default=None, repr=False)
     _float_globals: frozenset[str] | None = field(init=False, default=None, repr=False)
+    _signatures: dict[str, StaticSignature] | None = field(init=False, default=None, repr=False)
 
     def __post_init__(self) -> None:
         units = [unit for unit in self.document.units if unit.tree is not None]
@@ -349,6 +351,27 @@ class ModuleModel:
             )
         return self._float_globals
 
+    @property
+    def static_signatures(self) -> dict[str, StaticSignature]:
+        """Module-level names bound to jitted callables with static arguments."""
+        if self._signatures is None:
+            signatures: dict[str, StaticSignature] = {}
+
+            def resolve(name: str) -> FunctionNode | None:
+                record = self.functions.get(name)
+                return record.node if record is not None else None
+
+            for unit in self.document.units:
+                if unit.tree is None:
+                    continue
+                key = ("static-signatures", self.alias_key)
+                if key not in unit.source.memo:
+                    unit.source.memo[key] = unit_signatures(unit.tree, self.resolver, resolve)
+                signatures.update(unit.source.memo[key])
+            rebound = self.mutable_globals
+            self._signatures = {k: v for k, v in signatures.items() if k not in rebound}
+        return self._signatures
+
     def unit_key(self, unit: Unit) -> tuple:
         """Everything a rule may read about this unit beyond its text."""
         summary = self._summary(unit.source)
@@ -360,6 +383,7 @@ class ModuleModel:
             x64,
             casts,
             tuple(sorted(self.key_helpers.items())),
+            tuple(sorted(self.static_signatures.items(), key=lambda item: item[0])),
             self.alias_key,
             self.globals_key,
             self.mutable_globals,
