@@ -57,8 +57,6 @@ FLOAT_RESULTS = frozenset(
     + [f"jax.numpy.{name}" for name in _FLOAT_MATH]
     + ["jax.nn.sigmoid", "jax.nn.softmax", "jax.nn.tanh"]
 )
-# Constructors whose default dtype is floating point.
-FLOAT_BY_DEFAULT = frozenset(f"jax.numpy.{name}" for name in ["zeros", "ones", "empty"])
 _FLOAT_METHODS = frozenset(["reshape", "ravel", "flatten", "squeeze", "transpose", "sum", "mean"])
 _MAX_DEPTH = 4
 
@@ -166,8 +164,6 @@ class FloatOracle:
             return self.is_float(func.value, depth + 1)
         qualname = self.resolver.qualname(func) or ""
         if qualname in FLOAT_RESULTS:
-            return dtype_argument(call, qualname) is None
-        if qualname in FLOAT_BY_DEFAULT:
             return dtype_argument(call, qualname) is None
         if qualname in ("jax.numpy.array", "jax.numpy.asarray") and call.args:
             return dtype_argument(call, qualname) is None and self.is_float(call.args[0], depth + 1)

@@ -18,6 +18,7 @@ from jax_lsp.analysis.imports import Resolver, import_bindings
 from jax_lsp.analysis.jitted import StaticSignature, unit_signatures
 from jax_lsp.analysis.keys import drawn_params
 from jax_lsp.analysis.kinds import Kind, merge
+from jax_lsp.analysis.paths import is_test_path
 from jax_lsp.analysis.summary import (
     Application,
     ClassRecord,
@@ -28,7 +29,7 @@ from jax_lsp.analysis.summary import (
     summarize,
 )
 from jax_lsp.analysis.traced import TraceInfo, all_params, call_site_params, trace_info_for
-from jax_lsp.analysis.x64 import X64Facts, combine_x64_facts, is_test_path, statement_facts
+from jax_lsp.analysis.x64 import X64Facts, combine_x64_facts, statement_facts
 
 _MAX_FIXPOINT_ROUNDS = 20
 

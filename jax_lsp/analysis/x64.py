@@ -10,7 +10,6 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 from dataclasses import dataclass
-from pathlib import PurePath
 
 from jax_lsp.analysis.imports import Resolver
 from jax_lsp.analysis.kinds import ARRAY_MODULES, STATIC_RESULTS
@@ -42,11 +41,6 @@ class X64Facts:
     first_array_line: int | None = None  # first module-level statement creating a JAX array
     # Functions called by name inside `with jax.enable_x64(...)` bodies: they run with x64.
     x64_callees: frozenset[str] = frozenset()
-
-
-def is_test_path(path: str) -> bool:
-    name = PurePath(path).name
-    return name.startswith(("test_", "conftest")) or name.endswith("_test.py")
 
 
 def is_x64_update(call: ast.Call, resolver: Resolver) -> bool:

@@ -6,11 +6,12 @@ import ast
 from collections.abc import Iterator
 
 from jax_lsp.analysis.jitted import StaticSignature, jit_call_signature
+from jax_lsp.analysis.paths import is_test_path
 from jax_lsp.analysis.summary import FunctionNode, transform_of
 from jax_lsp.diagnostics.base import Example, Rule, RuleContext
 from jax_lsp.findings import Applicability, Finding, Fix, Severity
 
-_JITS = frozenset({"jit", "pmap", "eqx.filter_jit", "nnx.jit"})
+_JITS = frozenset({"jit", "eqx.filter_jit", "nnx.jit"})
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
 _LOOPS = (ast.For, ast.AsyncFor, ast.While, *_COMPREHENSIONS)
@@ -63,8 +64,8 @@ def _only_called_once_outside_loops(name: str, function: ast.AST) -> bool:
     node = parent
     while node is not function:
         node = parents[node]
-        if isinstance(node, _LOOPS):
-            return False
+        if isinstance(node, (*_LOOPS, *_FUNCTIONS)) and node is not function:
+            return False  # called in a loop, or from a closure that may run many times
     return True
 
 
@@ -230,7 +231,7 @@ class JitInLoop(Rule):
             return
         if loops:
             yield self._finding(node, ctx, f"`jax.jit` of {what} created inside a loop")
-        elif function is not None and not _is_main(function) and self._single_use(node, ctx):
+        elif function is not None and not _runs_once(function, ctx) and self._single_use(node, ctx):
             yield self._finding(node, ctx, f"`jax.jit` of {what} created on every call")
 
     def _decorated(self, node: ast.FunctionDef, ctx: RuleContext) -> Iterator[Finding]:
@@ -248,7 +249,7 @@ class JitInLoop(Rule):
         message = f"`jax.jit` of the nested function `{node.name}`"
         if _local_loops(ctx):
             yield self._finding(decorator, ctx, f"{message} defined inside a loop")
-        elif not _is_main(function) and _only_called_once_outside_loops(node.name, function):
+        elif not _runs_once(function, ctx) and _only_called_once_outside_loops(node.name, function):
             yield self._finding(decorator, ctx, f"{message} created on every call")
 
     @staticmethod
@@ -275,9 +276,11 @@ class JitInLoop(Rule):
         )
 
 
-def _is_main(function: ast.AST) -> bool:
-    """`main()` runs once: a jit created there is not recreated."""
-    return getattr(function, "name", None) == "main"
+def _runs_once(function: ast.AST, ctx: RuleContext) -> bool:
+    """`main()`, test functions and test files run once: a jit created there is not
+    recreated."""
+    name = getattr(function, "name", "")
+    return name == "main" or name.startswith("test") or is_test_path(ctx.model.document.path)
 
 
 class UnhashableStaticArg(Rule):

@@ -381,7 +381,11 @@ def _fresh(names: set[str]) -> str:
 def _split_fix(
     reuse: Reuse, statement: ast.stmt | None, resolver: Resolver, names: set[str], ctx: RuleContext
 ) -> Fix | None:
-    split = resolver.spelling("jax.random.split")
+    func = reuse.call.func
+    if isinstance(func, ast.Attribute) and resolver.qualname(func.value) == "jax.random":
+        split = f"{ctx.segment(func.value)}.split"  # the spelling the code already uses
+    else:
+        split = resolver.spelling("jax.random.split")
     if statement is None or split is None or isinstance(statement, ast.While):
         return None
     line = statement.lineno - 1
