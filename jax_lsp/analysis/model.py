@@ -32,6 +32,9 @@ from jax_lsp.analysis.traced import TraceInfo, all_params, call_site_params, tra
 from jax_lsp.analysis.x64 import X64Facts, combine_x64_facts, statement_facts
 
 _MAX_FIXPOINT_ROUNDS = 20
+# Substrings of every spelling of a 64-bit dtype ("float64", "complex128", "f8", "double")
+# and of the x64 flag.
+_X64_MARKERS = ("64", "128", "double", "8'", '8"', "c16")
 
 
 @dataclass
@@ -64,6 +67,7 @@ class ModuleModel:
     _key_helpers: dict[str, frozenset[str]] | None = field(init=False, default=None, repr=False)
     _float_globals: frozenset[str] | None = field(init=False, default=None, repr=False)
     _signatures: dict[str, StaticSignature] | None = field(init=False, default=None, repr=False)
+    _callee_key: tuple | None = field(init=False, default=None, repr=False)
 
     def __post_init__(self) -> None:
         units = [unit for unit in self.document.units if unit.tree is not None]
@@ -331,14 +335,9 @@ class ModuleModel:
             for unit in self.document.units:
                 if unit.tree is None:
                     continue
-                for name in {
-                    n.id
-                    for s in unit.tree.body
-                    if isinstance(s, ast.Assign | ast.AnnAssign)
-                    for n in ast.walk(s)
-                    if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
-                }:
-                    values = assigned_values(name, unit.tree) or []
+                if "assigned" not in unit.source.memo:
+                    unit.source.memo["assigned"] = _top_level_assignments(unit.tree)
+                for name, values in unit.source.memo["assigned"].items():
                     assigned.setdefault(name, []).extend(values)
 
             def bindings(name: str) -> list[ast.expr] | None:
@@ -373,18 +372,27 @@ class ModuleModel:
             self._signatures = {k: v for k, v in signatures.items() if k not in rebound}
         return self._signatures
 
+    def _callee_facts_key(self) -> tuple:
+        """Facts about module functions that rules read at call sites in any unit."""
+        if self._callee_key is None:
+            self._callee_key = (
+                tuple(sorted(self.key_helpers.items())),
+                tuple(sorted(self.static_signatures.items(), key=lambda item: item[0])),
+            )
+        return self._callee_key
+
     def unit_key(self, unit: Unit) -> tuple:
         """Everything a rule may read about this unit beyond its text."""
         summary = self._summary(unit.source)
-        # 64-bit rules read module facts at absolute lines: only units that mention 64 bits.
-        x64 = (self.x64, unit.start_line) if "64" in unit.source.text else ()
+        # 64-bit rules read module facts at absolute lines: only units that may name a 64-bit
+        # dtype or the flag pay for it.
         text = unit.source.text
+        x64 = (self.x64, unit.start_line) if any(m in text for m in _X64_MARKERS) else ()
         casts = self.float_globals if "astype" in text or "dtype" in text else ()
         return (
             x64,
             casts,
-            tuple(sorted(self.key_helpers.items())),
-            tuple(sorted(self.static_signatures.items(), key=lambda item: item[0])),
+            self._callee_facts_key(),
             self.alias_key,
             self.globals_key,
             self.mutable_globals,
@@ -395,6 +403,18 @@ class ModuleModel:
 
     def functions_in(self, source: UnitSource) -> Iterator[FunctionRecord]:
         yield from self._summary(source).functions
+
+
+def _top_level_assignments(tree: ast.Module) -> dict[str, list[ast.expr]]:
+    """Values assigned to each name by a unit's top-level assignments."""
+    names = {
+        n.id
+        for statement in tree.body
+        if isinstance(statement, ast.Assign | ast.AnnAssign)
+        for n in ast.walk(statement)
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
+    }
+    return {name: assigned_values(name, tree) or [] for name in names}
 
 
 def local_imports(node: FunctionNode) -> dict[str, str]:
