@@ -6,6 +6,7 @@ import ast
 from collections.abc import Iterator
 
 from jax_lsp.analysis.jitted import StaticSignature, jit_call_signature
+from jax_lsp.analysis.names import binds_locally
 from jax_lsp.analysis.paths import is_test_path
 from jax_lsp.analysis.summary import FunctionNode, transform_of
 from jax_lsp.diagnostics.base import Example, Rule, RuleContext
@@ -411,7 +412,7 @@ class UnhashableStaticArg(Rule):
             return jit_call_signature(func, ctx.resolvers[-1], _module_function(ctx))
         if not isinstance(func, ast.Name):
             return None
-        if ctx.functions and _binds_locally(func.id, ctx.functions[-1]):
+        if ctx.functions and binds_locally(func.id, ctx.functions[-1]):
             return None
         return ctx.model.static_signatures.get(func.id)
 
@@ -422,20 +423,6 @@ def _module_function(ctx: RuleContext):
         return record.node if record is not None else None
 
     return resolve
-
-
-def _binds_locally(name: str, function: ast.AST) -> bool:
-    arguments = function.args
-    params = {a.arg for a in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]}
-    if name in params:
-        return True
-    return (
-        any(
-            isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store)
-            for n in ast.walk(function)
-        )
-        or _defined_in(name, function) is not None
-    )
 
 
 RULES: tuple[type[Rule], ...] = (JitInLoop, UnhashableStaticArg)

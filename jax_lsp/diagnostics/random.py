@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from jax_lsp.analysis.imports import Resolver
 from jax_lsp.analysis.keys import PASS, SAMPLERS, KeyFlow, Reuse, key_argument
 from jax_lsp.analysis.model import local_imports
+from jax_lsp.analysis.names import binds_locally
 from jax_lsp.analysis.traced import all_params, positional_params
 from jax_lsp.diagnostics.base import Example, Rule, RuleContext
 from jax_lsp.findings import Applicability, Edit, Finding, Fix, Severity, Span
@@ -128,7 +129,7 @@ class StatefulRandomInTraced(Rule):
         qualname = ctx.qualname(node.func) or ""
         if not qualname.startswith(_STATEFUL_PREFIXES):
             return
-        if qualname.rpartition(".")[2] in _NOT_DRAWS:
+        if qualname.rpartition(".")[2] in _NOT_DRAWS or _shadowed_root(node.func, ctx):
             return
         name = ctx.segment(node.func)
         via = ctx.trace.via if ctx.trace else "jit"
@@ -139,6 +140,15 @@ class StatefulRandomInTraced(Rule):
             "drawn becomes a constant, the same at every call. Use `jax.random` with a key "
             "argument",
         )
+
+
+def _shadowed_root(func: ast.expr, ctx: RuleContext) -> bool:
+    """`random.uniform()` where `random` is a parameter or local of the function."""
+    while isinstance(func, ast.Attribute):
+        func = func.value
+    if not isinstance(func, ast.Name) or not ctx.functions:
+        return False
+    return binds_locally(func.id, ctx.functions[-1])
 
 
 class PrngKeyReuse(Rule):
