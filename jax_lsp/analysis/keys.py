@@ -13,9 +13,13 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from jax_lsp.analysis.imports import Resolver
-from jax_lsp.analysis.traced import all_params
+from jax_lsp.analysis.traced import all_params, positional_params
+
+if TYPE_CHECKING:
+    from jax_lsp.analysis.model import ModuleModel
 
 SAMPLERS = frozenset(
     f"jax.random.{name}"
@@ -61,6 +65,8 @@ SAMPLERS = frozenset(
         "weibull_min",
     ]
 )
+# Calls into these never consume a key (split/fold_in derive new keys, jnp computes).
+_NON_CONSUMING_PREFIXES = ("jax.random.", "jax.numpy.", "jax.lax.", "builtins.", "numpy.", "math.")
 _UNSURE = "unsure"
 PASS = "pass"
 _TERMINATORS = (ast.Return, ast.Raise, ast.Continue, ast.Break)
@@ -110,8 +116,14 @@ class KeyFlow:
         self.reuses: dict[ast.Call, Reuse] = {}
         self._iteration = 0  # >0 while re-walking a loop body
 
-    def run(self, statements: list[ast.stmt]) -> list[Reuse]:
-        self.block(statements, {})
+    def run(self, statements: list[ast.stmt], state: State | None = None) -> list[Reuse]:
+        """Reuses in `statements`, walked from `state` (updated in place: the state after)."""
+        self.reuses = {}
+        state = {} if state is None else state
+        after = self.block(statements, state)
+        if after is not state:
+            state.clear()
+            state.update(after)
         return sorted(self.reuses.values(), key=lambda r: (r.call.lineno, r.call.col_offset))
 
     # -- statements -----------------------------------------------------------------------
@@ -271,3 +283,36 @@ def drawn_params(function: ast.FunctionDef, resolver: Resolver) -> frozenset[str
             if isinstance(key, ast.Name) and key.id in params and key.id not in rebound:
                 drawn.add(key.id)
     return frozenset(drawn)
+
+
+def classify_call(call: ast.Call, resolver: Resolver, model: ModuleModel):
+    """The KeyFlow role of a call in a module: the key a sampler or a key helper of the
+    module draws with, None for calls that consume no key, else PASS."""
+    qualname = resolver.qualname(call.func)
+    if qualname in SAMPLERS:
+        return key_argument(call)
+    if qualname and qualname.startswith(_NON_CONSUMING_PREFIXES):
+        return None
+    if isinstance(call.func, ast.Name):
+        record = model.functions.get(call.func.id)
+        drawn = model.key_helpers.get(call.func.id)
+        if record is not None and drawn:
+            argument = _argument_for(call, record.node, drawn)
+            if argument is not None:
+                return argument
+    return PASS
+
+
+def _argument_for(call: ast.Call, function: ast.FunctionDef, drawn: frozenset[str]):
+    if not drawn:
+        return None
+    positional = positional_params(function)
+    for index, arg in enumerate(call.args):
+        if isinstance(arg, ast.Starred):
+            return None
+        if index < len(positional) and positional[index] in drawn:
+            return arg
+    for keyword in call.keywords:
+        if keyword.arg in drawn:
+            return keyword.value
+    return None

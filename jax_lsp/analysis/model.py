@@ -16,7 +16,7 @@ from jax_lsp.analysis.dtypes import FloatOracle, assigned_values
 from jax_lsp.analysis.flow import FlowInterpreter, ScopeContext, annotation_kind
 from jax_lsp.analysis.imports import Resolver, import_bindings
 from jax_lsp.analysis.jitted import StaticSignature, unit_signatures
-from jax_lsp.analysis.keys import drawn_params
+from jax_lsp.analysis.keys import KeyFlow, Reuse, classify_call, drawn_params
 from jax_lsp.analysis.kinds import Kind, merge
 from jax_lsp.analysis.paths import is_test_path
 from jax_lsp.analysis.summary import (
@@ -68,6 +68,9 @@ class ModuleModel:
     _float_globals: frozenset[str] | None = field(init=False, default=None, repr=False)
     _signatures: dict[str, StaticSignature] | None = field(init=False, default=None, repr=False)
     _callee_key: tuple | None = field(init=False, default=None, repr=False)
+    _module_reuses: dict[int, tuple[Reuse, ...]] | None = field(
+        init=False, default=None, repr=False
+    )
 
     def __post_init__(self) -> None:
         units = [unit for unit in self.document.units if unit.tree is not None]
@@ -372,6 +375,35 @@ class ModuleModel:
             self._signatures = {k: v for k, v in signatures.items() if k not in rebound}
         return self._signatures
 
+    @property
+    def module_key_reuses(self) -> dict[int, tuple[Reuse, ...]]:
+        """PRNG key reuses in module-level code (a script's top-level statements), by the
+        first line of the unit holding the second use."""
+        if self._module_reuses is None:
+            reuses: dict[int, tuple[Reuse, ...]] = {}
+            if self.resolver.binds_module("jax"):
+                flow = KeyFlow(lambda call: classify_call(call, self.resolver, self))
+                state: dict = {}
+                for unit in self.document.units:
+                    if unit.tree is not None:
+                        found = flow.run(unit.tree.body, state)
+                        if found:
+                            reuses[unit.start_line] = tuple(found)
+            self._module_reuses = reuses
+        return self._module_reuses
+
+    def _module_reuse_key(self, unit: Unit) -> tuple:
+        return tuple(
+            (
+                r.call.lineno,
+                r.call.col_offset,
+                r.key.id,
+                ast.unparse(r.first.func),
+                r.across_iterations,
+            )
+            for r in self.module_key_reuses.get(unit.start_line, ())
+        )
+
     def _callee_facts_key(self) -> tuple:
         """Facts about module functions that rules read at call sites in any unit."""
         if self._callee_key is None:
@@ -393,6 +425,7 @@ class ModuleModel:
             x64,
             casts,
             self._callee_facts_key(),
+            self._module_reuse_key(unit),
             self.alias_key,
             self.globals_key,
             self.mutable_globals,

@@ -6,10 +6,10 @@ import ast
 from collections.abc import Iterator
 
 from jax_lsp.analysis.imports import Resolver
-from jax_lsp.analysis.keys import PASS, SAMPLERS, KeyFlow, Reuse, key_argument
+from jax_lsp.analysis.keys import KeyFlow, Reuse, classify_call
 from jax_lsp.analysis.model import local_imports
 from jax_lsp.analysis.names import binds_locally
-from jax_lsp.analysis.traced import all_params, positional_params
+from jax_lsp.analysis.traced import all_params
 from jax_lsp.diagnostics.base import Example, Rule, RuleContext
 from jax_lsp.findings import Applicability, Edit, Finding, Fix, Severity, Span
 
@@ -35,8 +35,6 @@ _NOT_DRAWS = frozenset(
         "BitGenerator",
     ]
 )
-# Calls into these never consume a key (split/fold_in derive new keys, jnp computes).
-_NON_CONSUMING_PREFIXES = ("jax.random.", "jax.numpy.", "jax.lax.", "builtins.", "numpy.", "math.")
 
 
 class StatefulRandomInTraced(Rule):
@@ -298,14 +296,15 @@ class PrngKeyReuse(Rule):
 
     def check(self, node: ast.AST, ctx: RuleContext) -> Iterator[Finding]:
         if isinstance(node, ast.Module):
+            # Module-level code flows across units: the model follows keys through them all.
             body, resolver, scope = node.body, ctx.resolvers[-1], node
+            reuses = list(ctx.model.module_key_reuses.get(ctx.unit_start, ()))
         else:
             body, scope = node.body, node
             resolver = ctx.resolvers[-1].child(local_imports(node), frozenset(all_params(node)))
-        if not resolver.binds_module("jax"):
-            return
-        flow = KeyFlow(lambda call: _classify(call, resolver, ctx))
-        reuses = flow.run(body)
+            if not resolver.binds_module("jax"):
+                return
+            reuses = KeyFlow(lambda call: classify_call(call, resolver, ctx.model)).run(body)
         if not reuses:
             return
         statements = _statement_of(body)
@@ -326,42 +325,11 @@ def _message(reuse: Reuse, ctx: RuleContext) -> str:
             "each iteration draws the same random numbers. Split it in the loop body: "
             f"`{key}, subkey = jax.random.split({key})`"
         )
-    first = ctx.segment(reuse.first.func)
+    first = ast.unparse(reuse.first.func)  # it may sit in another unit
     return (
         f"`{key}` was already used by `{first}(...)`: the same key gives the same random "
         f"numbers. Split it first: `{key}, subkey = jax.random.split({key})`"
     )
-
-
-def _classify(call: ast.Call, resolver: Resolver, ctx: RuleContext):
-    qualname = resolver.qualname(call.func)
-    if qualname in SAMPLERS:
-        return key_argument(call)
-    if qualname and qualname.startswith(_NON_CONSUMING_PREFIXES):
-        return None
-    if isinstance(call.func, ast.Name):
-        record = ctx.model.functions.get(call.func.id)
-        drawn = ctx.model.key_helpers.get(call.func.id)
-        if record is not None and drawn:
-            argument = _argument_for(call, record.node, drawn)
-            if argument is not None:
-                return argument
-    return PASS
-
-
-def _argument_for(call: ast.Call, function: ast.FunctionDef, drawn: frozenset[str]):
-    if not drawn:
-        return None
-    positional = positional_params(function)
-    for index, arg in enumerate(call.args):
-        if isinstance(arg, ast.Starred):
-            return None
-        if index < len(positional) and positional[index] in drawn:
-            return arg
-    for keyword in call.keywords:
-        if keyword.arg in drawn:
-            return keyword.value
-    return None
 
 
 def _statement_of(body: list[ast.stmt]) -> dict[ast.AST, ast.stmt]:

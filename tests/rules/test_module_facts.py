@@ -42,3 +42,11 @@ def test_float_global_in_another_unit():
     user = "\nsmall = VALUES.astype(jnp.uint8)\n"
     assert codes("VALUES = jnp.array([1.5, 300.0])\n" + user, "JAX903") == [2]
     assert codes("VALUES = jnp.array([1, 300])\n" + user, "JAX903") == []
+
+
+def test_key_reuse_across_top_level_statements():
+    script = "key = jax.random.key(0)\nx = jax.random.normal(key)\ny = jax.random.normal(key)\n"
+    assert codes(script, "JAX602") == [2]
+    split = script.replace("y =", "key, sub = jax.random.split(key)\ny =")
+    assert codes(split, "JAX602") == []
+    assert codes(script, "JAX602") == [2]
