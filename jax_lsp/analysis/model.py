@@ -8,6 +8,7 @@ re-analyses that function; the module facts are recombined from cached pieces.
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
@@ -34,7 +35,7 @@ from jax_lsp.analysis.x64 import X64Facts, combine_x64_facts, statement_facts
 _MAX_FIXPOINT_ROUNDS = 20
 # Substrings of every spelling of a 64-bit dtype ("float64", "complex128", "f8", "double")
 # and of the x64 flag.
-_X64_MARKERS = ("64", "128", "double", "8'", '8"', "c16")
+_X64_MARKERS = re.compile(r"64|128|double|8'|8\"|c16")
 
 
 @dataclass
@@ -384,11 +385,20 @@ class ModuleModel:
             if self.resolver.binds_module("jax"):
                 flow = KeyFlow(lambda call: classify_call(call, self.resolver, self))
                 state: dict = {}
+                helpers = tuple(self.key_helpers)
                 for unit in self.document.units:
-                    if unit.tree is not None:
-                        found = flow.run(unit.tree.body, state)
-                        if found:
-                            reuses[unit.start_line] = tuple(found)
+                    text = unit.source.text
+                    # A unit that neither samples nor names a tracked key or a key helper
+                    # cannot change what matters of the state: skip it.
+                    if unit.tree is None or not (
+                        "random" in text
+                        or any(name in text for name in state)
+                        or any(name in text for name in helpers)
+                    ):
+                        continue
+                    found = flow.run(unit.tree.body, state)
+                    if found:
+                        reuses[unit.start_line] = tuple(found)
             self._module_reuses = reuses
         return self._module_reuses
 
@@ -419,7 +429,7 @@ class ModuleModel:
         # 64-bit rules read module facts at absolute lines: only units that may name a 64-bit
         # dtype or the flag pay for it.
         text = unit.source.text
-        x64 = (self.x64, unit.start_line) if any(m in text for m in _X64_MARKERS) else ()
+        x64 = (self.x64, unit.start_line) if _X64_MARKERS.search(text) else ()
         casts = self.float_globals if "astype" in text or "dtype" in text else ()
         return (
             x64,
