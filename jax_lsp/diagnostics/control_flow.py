@@ -14,34 +14,11 @@ from collections.abc import Iterator
 
 from jax_lsp.analysis.kinds import Kind
 from jax_lsp.diagnostics.base import Example, Rule, RuleContext
+from jax_lsp.diagnostics.booleans import is_boolean
 from jax_lsp.diagnostics.imports_fix import module_prefix_and_edits
 from jax_lsp.findings import Applicability, Finding, Fix, Severity
 
 _LOGIC_FUNCTIONS = {ast.And: "logical_and", ast.Or: "logical_or"}
-# jax.numpy functions whose result is a boolean array.
-BOOLEAN_FUNCTIONS = frozenset(
-    f"jax.numpy.{name}"
-    for name in [
-        "isnan",
-        "isfinite",
-        "isinf",
-        "isneginf",
-        "isposinf",
-        "isclose",
-        "signbit",
-        "logical_and",
-        "logical_or",
-        "logical_not",
-        "logical_xor",
-        "equal",
-        "not_equal",
-        "greater",
-        "greater_equal",
-        "less",
-        "less_equal",
-        "isin",
-    ]
-)
 
 
 def is_traced(ctx: RuleContext, node: ast.AST) -> bool:
@@ -86,21 +63,6 @@ def _in_test_position(node: ast.AST, ctx: RuleContext) -> bool:
         if not _is_logic(ancestor):
             return False
         child = ancestor
-    return False
-
-
-def looks_boolean(node: ast.expr, ctx: RuleContext) -> bool:
-    """A boolean-valued expression: comparison, `not`, `~mask`, `jnp.isnan(...)`, ..."""
-    if isinstance(node, ast.Compare):
-        return not any(isinstance(op, ast.Is | ast.IsNot | ast.In | ast.NotIn) for op in node.ops)
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not | ast.Invert):
-        return looks_boolean(node.operand, ctx)
-    if isinstance(node, ast.BoolOp):
-        return all(looks_boolean(value, ctx) for value in node.values)
-    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitAnd | ast.BitOr | ast.BitXor):
-        return looks_boolean(node.left, ctx) and looks_boolean(node.right, ctx)
-    if isinstance(node, ast.Call):
-        return ctx.qualname(node.func) in BOOLEAN_FUNCTIONS
     return False
 
 
@@ -446,7 +408,7 @@ class PythonLogicOnTraced(Rule):
 
     def _fix(self, node: ast.BoolOp | ast.UnaryOp, function: str, ctx: RuleContext) -> Fix | None:
         operands = node.values if isinstance(node, ast.BoolOp) else [node.operand]
-        boolean = all(looks_boolean(operand, ctx) for operand in operands)
+        boolean = all(is_boolean(operand, ctx) for operand in operands)
         if isinstance(node, ast.BoolOp) and not boolean:
             return None
         if any(isinstance(operand, ast.NamedExpr) for operand in operands):
