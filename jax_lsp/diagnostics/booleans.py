@@ -67,16 +67,20 @@ def _local_bindings(name: str, ctx: RuleContext) -> list[ast.expr]:
     for node in ast.walk(function):
         if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Store):
             stores += 1
-        elif isinstance(node, ast.Assign) and any(_is_name(t, name) for t in node.targets):
-            values.append(node.value)
-        elif (
-            isinstance(node, ast.AnnAssign | ast.NamedExpr)
-            and _is_name(node.target, name)
-            and node.value is not None
-        ):
-            values.append(node.value)
+        value = _bound_value(node, name)
+        if value is not None:
+            values.append(value)
     return values if stores == len(values) else []
 
 
 def _is_name(target: ast.expr, name: str) -> bool:
     return isinstance(target, ast.Name) and target.id == name
+
+
+def _bound_value(node: ast.AST, name: str) -> ast.expr | None:
+    """The value `node` binds to the plain name `name` (`name = v`, `name: T = v`, `name := v`)."""
+    if isinstance(node, ast.Assign) and any(_is_name(t, name) for t in node.targets):
+        return node.value
+    if isinstance(node, ast.AnnAssign | ast.NamedExpr) and _is_name(node.target, name):
+        return node.value
+    return None
