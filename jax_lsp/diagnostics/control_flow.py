@@ -12,17 +12,13 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-from jax_lsp.analysis.kinds import Kind
 from jax_lsp.diagnostics.base import Example, Rule, RuleContext
 from jax_lsp.diagnostics.booleans import is_boolean
 from jax_lsp.diagnostics.imports_fix import module_prefix_and_edits
+from jax_lsp.diagnostics.traced_values import is_traced
 from jax_lsp.findings import Applicability, Finding, Fix, Severity
 
 _LOGIC_FUNCTIONS = {ast.And: "logical_and", ast.Or: "logical_or"}
-
-
-def is_traced(ctx: RuleContext, node: ast.AST) -> bool:
-    return ctx.kind(node) is Kind.TRACED
 
 
 def _is_logic(node: ast.AST) -> bool:

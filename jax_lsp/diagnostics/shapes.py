@@ -10,14 +10,10 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-from jax_lsp.analysis.kinds import Kind
 from jax_lsp.diagnostics.base import Example, Rule, RuleContext
 from jax_lsp.diagnostics.booleans import is_boolean
+from jax_lsp.diagnostics.traced_values import is_traced
 from jax_lsp.findings import Finding, Severity
-
-
-def _traced(ctx: RuleContext, node: ast.AST | None) -> bool:
-    return node is not None and ctx.kind(node) is Kind.TRACED
 
 
 def _index_parts(index: ast.expr) -> list[ast.expr]:
@@ -145,7 +141,7 @@ class BooleanMaskInTraced(Rule):
         if not ctx.kind(node.value).is_jax:
             return
         for part in _index_parts(node.slice):
-            if _traced(ctx, part) and is_boolean(part, ctx):
+            if is_traced(ctx, part) and is_boolean(part, ctx):
                 break
         else:
             return
@@ -320,18 +316,18 @@ class SizeDependentOp(Rule):
         qualname = ctx.qualname(func)
         if qualname is None:
             is_method = isinstance(func, ast.Attribute) and func.attr == "nonzero"
-            if is_method and _traced(ctx, func.value) and not node.args:
+            if is_method and is_traced(ctx, func.value) and not node.args:
                 return "jax.numpy.nonzero"
             return None
         if qualname == "jax.numpy.where":
             one_argument = len(node.args) == 1 and all(
                 kw.arg in ("size", "fill_value") for kw in node.keywords
             )
-            return qualname if one_argument and _traced(ctx, node.args[0]) else None
+            return qualname if one_argument and is_traced(ctx, node.args[0]) else None
         positions = _SIZE_DEPENDENT.get(qualname)
         if positions is None:
             return None
-        if any(_traced(ctx, _argument(node, position)) for position in positions):
+        if any(is_traced(ctx, _argument(node, position)) for position in positions):
             return qualname
         return None
 
@@ -346,8 +342,8 @@ def _traced_in_shape(shape: ast.expr | None, ctx: RuleContext) -> ast.expr | Non
     if shape is None:
         return None
     if isinstance(shape, ast.Tuple | ast.List):
-        return next((element for element in shape.elts if _traced(ctx, element)), None)
-    return shape if _traced(ctx, shape) else None
+        return next((element for element in shape.elts if is_traced(ctx, element)), None)
+    return shape if is_traced(ctx, shape) else None
 
 
 class TracedShape(Rule):
@@ -492,7 +488,7 @@ class TracedShape(Rule):
         for part in _index_parts(node.slice):
             if isinstance(part, ast.Slice):
                 bounds = (part.lower, part.upper, part.step)
-                traced = next((b for b in bounds if _traced(ctx, b)), None)
+                traced = next((b for b in bounds if is_traced(ctx, b)), None)
                 if traced is not None:
                     return (
                         traced,
@@ -516,7 +512,7 @@ class TracedShape(Rule):
             )
         if qualname == "jax.numpy.arange":
             bounds = [*node.args, *(kw.value for kw in node.keywords if kw.arg != "dtype")]
-            traced = next((b for b in bounds if _traced(ctx, b)), None)
+            traced = next((b for b in bounds if is_traced(ctx, b)), None)
             if traced is None:
                 return None
             return (traced, "`jnp.arange`", "ConcretizationTypeError", static_remedy)
@@ -525,7 +521,7 @@ class TracedShape(Rule):
             return (traced, "A `reshape`", "TypeError", static_remedy) if traced else None
         if qualname == "jax.numpy.repeat":
             return self._repeat(node, _argument(node, 1, "repeats"), ctx)
-        if qualname is None and isinstance(func, ast.Attribute) and _traced(ctx, func.value):
+        if qualname is None and isinstance(func, ast.Attribute) and is_traced(ctx, func.value):
             if func.attr == "reshape" and not node.keywords:
                 shape = node.args[0] if len(node.args) == 1 else ast.Tuple(elts=node.args)
                 traced = _traced_in_shape(shape, ctx)
@@ -535,7 +531,7 @@ class TracedShape(Rule):
         return None
 
     def _repeat(self, node: ast.Call, repeats: ast.expr | None, ctx: RuleContext):
-        if _has_keyword(node, "total_repeat_length") or not _traced(ctx, repeats):
+        if _has_keyword(node, "total_repeat_length") or not is_traced(ctx, repeats):
             return None
         return (
             repeats,

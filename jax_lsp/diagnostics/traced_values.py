@@ -1,0 +1,40 @@
+"""Which expressions the tracing rules treat as traced.
+
+A parameter with a literal default (`training=False`, `n=3`) is traced only when a caller
+passes it, which the model cannot see for calls made outside the module: such a bare
+parameter is not treated as traced, trading a few misses for precision.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from jax_lsp.analysis.kinds import Kind
+from jax_lsp.diagnostics.base import RuleContext
+
+
+def is_traced(ctx: RuleContext, node: ast.AST | None) -> bool:
+    """`node` is certainly a tracer here."""
+    if node is None or ctx.kind(node) is not Kind.TRACED:
+        return False
+    return not (isinstance(node, ast.Name) and _has_literal_default(node.id, ctx))
+
+
+def _has_literal_default(name: str, ctx: RuleContext) -> bool:
+    function = ctx.functions[-1] if ctx.functions else None
+    if function is None:
+        return False
+    arguments = function.args
+    positional = [*arguments.posonlyargs, *arguments.args]
+    defaults = dict(
+        zip(
+            [a.arg for a in positional[len(positional) - len(arguments.defaults) :]],
+            arguments.defaults,
+            strict=True,
+        )
+    )
+    for arg, default in zip(arguments.kwonlyargs, arguments.kw_defaults, strict=True):
+        if default is not None:
+            defaults[arg.arg] = default
+    default = defaults.get(name)
+    return isinstance(default, ast.Constant)
