@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from jax_lsp.diagnostics.base import Example, Rule, RuleContext
 from jax_lsp.diagnostics.booleans import is_boolean
 from jax_lsp.diagnostics.imports_fix import module_prefix_and_edits
-from jax_lsp.diagnostics.traced_values import is_traced
+from jax_lsp.diagnostics.traced_values import Misuse, is_traced
 from jax_lsp.findings import Applicability, Finding, Fix, Severity
 
 _LOGIC_FUNCTIONS = {ast.And: "logical_and", ast.Or: "logical_or"}
@@ -537,10 +537,12 @@ _MATH_CONVERTING = frozenset(
         "hypot",
     ]
 )
-# Conversions that fail under every trace (grad included) vs only abstract ones (measured:
-# under jax.grad alone `int(x)` and `x.item()` still see the concrete value).
-_FLOAT_LIKE = frozenset({"builtins.float", "builtins.complex"})
-_INDEX_LIKE = frozenset({"builtins.int", "builtins.range"})
+# `float()`, `.tolist()`, `math.*` and NumPy fail under every trace, `jax.grad` included;
+# `int()`, `.item()` and `range()` only under abstract tracing (measured: under jax.grad alone
+# they still see the concrete value).
+_CONCRETIZATION = "ConcretizationTypeError"
+_KEEP_ARRAY = "Keep the value as an array, or make it a static argument (`static_argnames`)"
+_RANGE = "Make the bound static (`static_argnames`) or loop with `lax.fori_loop`"
 
 
 class ConcretizeTraced(Rule):
@@ -676,80 +678,40 @@ class ConcretizeTraced(Rule):
     def check(self, node: ast.Call, ctx: RuleContext) -> Iterator[Finding]:
         if not ctx.in_traced or any(keyword.arg is None for keyword in node.keywords):
             return
-        found = self._conversion(node, ctx)
-        if found is None:
-            return
-        traced, what, error, remedy = found
-        yield ctx.finding(
-            self,
-            node,
-            f"{what} on the traced value `{ctx.segment(traced)}` raises {error} under "
-            f"{ctx.trace.via}. {remedy}",
-        )
+        misuse = self._conversion(node, ctx)
+        if misuse is not None:
+            yield misuse.finding(self, node, ctx, "on")
 
-    def _conversion(self, node: ast.Call, ctx: RuleContext):
-        """(traced argument, description, exception, remedy) or None."""
+    def _conversion(self, node: ast.Call, ctx: RuleContext) -> Misuse | None:
         func = node.func
         qualname = ctx.qualname(func)
         args = [arg for arg in node.args if not isinstance(arg, ast.Starred)]
-        if isinstance(func, ast.Attribute) and qualname is None and not node.args:
-            if func.attr in ("item", "tolist") and is_traced(ctx, func.value):
-                if func.attr == "item" and not ctx.abstract:
-                    return None
-                return (
-                    func.value,
-                    f"`.{func.attr}()`",
-                    "ConcretizationTypeError",
-                    "Keep the value as an array, or compute it outside the traced function",
-                )
+        if isinstance(func, ast.Attribute) and qualname is None:
+            concretizing = func.attr == "tolist" or (func.attr == "item" and ctx.abstract)
+            if concretizing and not node.args and is_traced(ctx, func.value):
+                return Misuse(func.value, f"`.{func.attr}()`", _CONCRETIZATION, _KEEP_ARRAY)
             return None
-        if qualname in _FLOAT_LIKE | _INDEX_LIKE and len(args) == 1 and not node.keywords:
-            if qualname in _INDEX_LIKE and not ctx.abstract:
-                return None
-            if not is_traced(ctx, args[0]):
-                return None
-            name = qualname.removeprefix("builtins.")
-            if name == "range":
-                return (
-                    args[0],
-                    "`range()`",
-                    "TracerIntegerConversionError",
-                    "Make the bound static (`static_argnames`) or use `lax.fori_loop`",
-                )
-            return (
-                args[0],
-                f"`{name}()`",
-                "ConcretizationTypeError",
-                "Keep the value as an array (`x.astype(...)`), or make it static",
-            )
         if qualname == "builtins.range" and ctx.abstract:
             traced = next((arg for arg in args if is_traced(ctx, arg)), None)
-            if traced is not None:
-                return (
-                    traced,
-                    "`range()`",
-                    "TracerIntegerConversionError",
-                    "Make the bound static (`static_argnames`) or use `lax.fori_loop`",
-                )
-            return None
+            return (
+                Misuse(traced, "`range()`", "TracerIntegerConversionError", _RANGE)
+                if traced
+                else None
+            )
+        scalar = qualname == "builtins.float" or (qualname == "builtins.int" and ctx.abstract)
+        if scalar and len(args) == 1 and not node.keywords and is_traced(ctx, args[0]):
+            return Misuse(
+                args[0], f"`{qualname.removeprefix('builtins.')}()`", _CONCRETIZATION, _KEEP_ARRAY
+            )
         if qualname in _NUMPY_CONVERTING or qualname in _MATH_CONVERTING:
             traced = _traced_argument(args, ctx)
             if traced is None:
                 return None
             module, _, name = qualname.partition(".")
             if module == "math":
-                return (
-                    traced,
-                    f"`math.{name}()`",
-                    "ConcretizationTypeError",
-                    f"Use `jnp.{name}`",
-                )
-            return (
-                traced,
-                f"`np.{name}()`",
-                "TracerArrayConversionError",
-                f"Use `jnp.{name}` (NumPy converts its argument to a NumPy array)",
-            )
+                return Misuse(traced, f"`math.{name}()`", _CONCRETIZATION, f"Use `jnp.{name}`")
+            remedy = f"Use `jnp.{name}`: NumPy converts its argument to a NumPy array"
+            return Misuse(traced, f"`np.{name}()`", "TracerArrayConversionError", remedy)
         return None
 
 

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 
 from jax_lsp.diagnostics.base import Example, Rule, RuleContext
 from jax_lsp.diagnostics.booleans import is_boolean
-from jax_lsp.diagnostics.traced_values import is_traced
+from jax_lsp.diagnostics.traced_values import Misuse, is_traced
 from jax_lsp.findings import Finding, Severity
 
 
@@ -471,18 +471,15 @@ class TracedShape(Rule):
     def check(self, node: ast.Call | ast.Subscript, ctx: RuleContext) -> Iterator[Finding]:
         if not ctx.abstract:
             return
-        found = self._slice(node, ctx) if isinstance(node, ast.Subscript) else self._call(node, ctx)
-        if found is None:
-            return
-        traced, what, error, remedy = found
-        yield ctx.finding(
-            self,
-            node,
-            f"{what} built from the traced value `{ctx.segment(traced)}` raises {error} under "
-            f"{ctx.trace.via}: shapes must be concrete while tracing. {remedy}",
+        misuse = (
+            self._slice(node, ctx) if isinstance(node, ast.Subscript) else self._call(node, ctx)
         )
+        if misuse is not None:
+            yield misuse.finding(
+                self, node, ctx, "built from", "shapes must be concrete while tracing"
+            )
 
-    def _slice(self, node: ast.Subscript, ctx: RuleContext):
+    def _slice(self, node: ast.Subscript, ctx: RuleContext) -> Misuse | None:
         if not (isinstance(node.ctx, ast.Load) and ctx.kind(node.value).is_jax):
             return None
         for part in _index_parts(node.slice):
@@ -490,55 +487,51 @@ class TracedShape(Rule):
                 bounds = (part.lower, part.upper, part.step)
                 traced = next((b for b in bounds if is_traced(ctx, b)), None)
                 if traced is not None:
-                    return (
-                        traced,
-                        "A slice",
-                        "IndexError",
-                        "Slice a fixed size with `lax.dynamic_slice`, or make the bound "
-                        "static (`static_argnames`)",
-                    )
+                    return Misuse(traced, "A slice", "IndexError", _SLICE_REMEDY)
         return None
 
-    def _call(self, node: ast.Call, ctx: RuleContext):
-        static_remedy = "Make it static (`static_argnames`) or derive it from `x.shape`"
+    def _call(self, node: ast.Call, ctx: RuleContext) -> Misuse | None:
         func = node.func
         qualname = ctx.qualname(func)
+        is_method = qualname is None and isinstance(func, ast.Attribute)
+        if is_method and not is_traced(ctx, func.value):
+            return None
         if qualname in _SHAPE_CREATORS:
             shape = _argument(node, 0, *_SHAPE_CREATORS[qualname])
-            traced = _traced_in_shape(shape, ctx)
-            short = qualname.replace("jax.numpy.", "jnp.")
-            return (
-                (traced, f"`{short}` with a shape", "TypeError", static_remedy) if traced else None
-            )
+            what = f"`{qualname.replace('jax.numpy.', 'jnp.')}` with a shape"
+            return _misuse(_traced_in_shape(shape, ctx), what, "TypeError", _STATIC_REMEDY)
         if qualname == "jax.numpy.arange":
             bounds = [*node.args, *(kw.value for kw in node.keywords if kw.arg != "dtype")]
             traced = next((b for b in bounds if is_traced(ctx, b)), None)
-            if traced is None:
+            return _misuse(traced, "`jnp.arange`", "ConcretizationTypeError", _STATIC_REMEDY)
+        if qualname == "jax.numpy.reshape" or (is_method and func.attr == "reshape"):
+            if qualname:
+                shape = _argument(node, 1, "shape", "newshape")
+            elif node.keywords:
                 return None
-            return (traced, "`jnp.arange`", "ConcretizationTypeError", static_remedy)
-        if qualname == "jax.numpy.reshape":
-            traced = _traced_in_shape(_argument(node, 1, "shape", "newshape"), ctx)
-            return (traced, "A `reshape`", "TypeError", static_remedy) if traced else None
-        if qualname == "jax.numpy.repeat":
-            return self._repeat(node, _argument(node, 1, "repeats"), ctx)
-        if qualname is None and isinstance(func, ast.Attribute) and is_traced(ctx, func.value):
-            if func.attr == "reshape" and not node.keywords:
+            else:
                 shape = node.args[0] if len(node.args) == 1 else ast.Tuple(elts=node.args)
-                traced = _traced_in_shape(shape, ctx)
-                return (traced, "A `reshape`", "TypeError", static_remedy) if traced else None
-            if func.attr == "repeat":
-                return self._repeat(node, _argument(node, 0, "repeats"), ctx)
+            traced = _traced_in_shape(shape, ctx)
+            return _misuse(traced, "A `reshape`", "TypeError", _STATIC_REMEDY)
+        if qualname == "jax.numpy.repeat" or (is_method and func.attr == "repeat"):
+            if _has_keyword(node, "total_repeat_length"):
+                return None
+            repeats = _argument(node, 1 if qualname else 0, "repeats")
+            traced = repeats if is_traced(ctx, repeats) else None
+            what = "`repeat` with a repeat count"
+            return _misuse(traced, what, "ConcretizationTypeError", _REPEAT_REMEDY)
         return None
 
-    def _repeat(self, node: ast.Call, repeats: ast.expr | None, ctx: RuleContext):
-        if _has_keyword(node, "total_repeat_length") or not is_traced(ctx, repeats):
-            return None
-        return (
-            repeats,
-            "`repeat` with a repeat count",
-            "ConcretizationTypeError",
-            "Pass `total_repeat_length=` or make the count static (`static_argnames`)",
-        )
+
+_STATIC_REMEDY = "Make it static (`static_argnames`) or derive it from `x.shape`"
+_SLICE_REMEDY = (
+    "Slice a fixed size with `lax.dynamic_slice`, or make the bound static (`static_argnames`)"
+)
+_REPEAT_REMEDY = "Pass `total_repeat_length=` or make the count static (`static_argnames`)"
+
+
+def _misuse(traced: ast.expr | None, what: str, error: str, remedy: str) -> Misuse | None:
+    return Misuse(traced, what, error, remedy) if traced is not None else None
 
 
 RULES: tuple[type[Rule], ...] = (BooleanMaskInTraced, SizeDependentOp, TracedShape)

@@ -8,9 +8,32 @@ parameter is not treated as traced, trading a few misses for precision.
 from __future__ import annotations
 
 import ast
+from dataclasses import dataclass
 
 from jax_lsp.analysis.kinds import Kind
-from jax_lsp.diagnostics.base import RuleContext
+from jax_lsp.diagnostics.base import Rule, RuleContext
+from jax_lsp.findings import Finding
+
+
+@dataclass(frozen=True)
+class Misuse:
+    """A traced value used where a concrete one is needed, and what happens at run time."""
+
+    traced: ast.expr  # the traced value at fault
+    what: str  # "`float()`", "A slice", ...
+    error: str  # the exception JAX raises (measured)
+    remedy: str
+
+    def finding(
+        self, rule: Rule, node: ast.AST, ctx: RuleContext, relation: str, why: str = ""
+    ) -> Finding:
+        reason = f": {why}" if why else ""
+        return ctx.finding(
+            rule,
+            node,
+            f"{self.what} {relation} the traced value `{ctx.segment(self.traced)}` raises "
+            f"{self.error} under {ctx.trace.via}{reason}. {self.remedy}",
+        )
 
 
 def is_traced(ctx: RuleContext, node: ast.AST | None) -> bool:
