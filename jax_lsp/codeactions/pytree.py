@@ -209,9 +209,12 @@ def _annotations(facts: _Class) -> dict[str, ast.expr]:
     """Attribute -> annotation, from class fields, `self.a: T` and annotated `__init__` params."""
     found: dict[str, ast.expr] = {}
     for statement in facts.node.body:
-        if isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name):
-            if not _is_class_var(facts.module, statement.annotation):
-                found[statement.target.id] = statement.annotation
+        if (
+            isinstance(statement, ast.AnnAssign)
+            and isinstance(statement.target, ast.Name)
+            and not _is_class_var(facts.module, statement.annotation)
+        ):
+            found[statement.target.id] = statement.annotation
     init = facts.init
     if init is None or facts.dataclass:
         return found
@@ -319,9 +322,12 @@ def _deciding_expressions(function: _FunctionNode) -> list[ast.expr]:
             found.extend(node.values)
         elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
             found.append(node.operand)
-        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
-            if node.func.id in ("range", "bool", "int"):
-                found.extend(node.args)
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id in ("range", "bool", "int")
+        ):
+            found.extend(node.args)
     return found
 
 
@@ -547,8 +553,9 @@ def _helper(facts: _Class, method: _FunctionNode, name: str) -> tuple[str, str] 
     static = [a for a in rewriter.used if a in facts.aux]
     if static:
         partial = facts.module.alias("functools.partial")
-        jit = f"{partial}({jit}, static_argnames={_tuple([f'"{a}"' for a in static])})"
-    source = f"@{jit}\n" + cst.Module(body=[helper]).code.replace("'", '"')
+        names = _tuple([f'"{a}"' for a in static])
+        jit = f"{partial}({jit}, static_argnames={names})"
+    source = f"@{jit}\n" + cst.Module(body=[helper]).code
     return source, f"{name}({', '.join(_call_arguments(method, rewriter.used, self_name))})"
 
 
