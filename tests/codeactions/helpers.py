@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import itertools
+import sys
 import textwrap
+import types
 
 from jax_lsp.findings import Fix
 from jax_lsp.fixes import apply_edits
+from tests.runtime import Outcome, run_snippet
 
 
 def source(text: str) -> str:
@@ -27,3 +30,13 @@ def applied(text: str, fix: Fix | None) -> str:
     spans = sorted(edit.span for edit in fix.edits)
     assert all(not a.overlaps(b) for a, b in itertools.pairwise(spans)), "overlapping edits"
     return apply_edits(text, fix.edits)
+
+
+def run_as_module(text: str, check: str) -> Outcome:
+    """`run_snippet`, with the snippet's module in sys.modules (dataclasses look it up)."""
+    module = types.ModuleType("__example__")
+    sys.modules["__example__"] = module
+    try:
+        return run_snippet(text, check)
+    finally:
+        del sys.modules["__example__"]
