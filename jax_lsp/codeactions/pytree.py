@@ -30,7 +30,7 @@ cached `ast` units.
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import libcst as cst
 
@@ -103,18 +103,34 @@ class _Class:
 
 def pytree_fixes(source: str, line: int, column: int) -> tuple[Fix, ...]:
     """Every fix for the class at (line, column), the PyTree registration first."""
-    fixes = (
-        register_fix(source, line, column),
-        static_helper_fix(source, line, column),
-        static_self_fix(source, line, column),
-    )
+    facts = _analyse(ModuleSource(source), line, column)
+    if facts is None:
+        return ()
+    builders = (_register, _static_helper, _static_self)
+    fixes = [build(replace(facts, module=facts.module.fork())) for build in builders]
     return tuple(fix for fix in fixes if fix is not None)
 
 
 def register_fix(source: str, line: int, column: int) -> Fix | None:
     """Register the class as a PyTree (dataclass fields or generated flatten/unflatten)."""
     facts = _analyse(ModuleSource(source), line, column)
-    if facts is None or not facts.attributes:
+    return None if facts is None else _register(facts)
+
+
+def static_helper_fix(source: str, line: int, column: int) -> Fix | None:
+    """Move each jitted method's body to a module-level helper jitted with `static_argnames`."""
+    facts = _analyse(ModuleSource(source), line, column)
+    return None if facts is None else _static_helper(facts)
+
+
+def static_self_fix(source: str, line: int, column: int) -> Fix | None:
+    """`partial(jax.jit, static_argnums=0)` on the jitted methods, plus `__hash__`/`__eq__`."""
+    facts = _analyse(ModuleSource(source), line, column)
+    return None if facts is None else _static_self(facts)
+
+
+def _register(facts: _Class) -> Fix | None:
+    if not facts.attributes:
         return None
     if facts.dataclass:
         return _dataclass_fix(facts)
@@ -428,11 +444,6 @@ def _append_to_class(facts: _Class, lines: list[str]) -> Edit:
     return edit(end, end, block)
 
 
-def _with_imports(module: ModuleSource, edits: list[Edit]) -> tuple[Edit, ...]:
-    import_edit = module.import_edit()
-    return tuple([import_edit, *edits] if import_edit else edits)
-
-
 def _node_class_fix(facts: _Class) -> Fix | None:
     methods = facts.methods()
     if facts.init is None:
@@ -445,7 +456,7 @@ def _node_class_fix(facts: _Class) -> Fix | None:
         edits.append(_append_to_class(facts, ["", *_flatten_methods(facts)]))
     return Fix(
         "Register the class as a PyTree (register_pytree_node_class)",
-        _with_imports(facts.module, edits),
+        facts.module.with_imports(edits),
     )
 
 
@@ -462,7 +473,7 @@ def _dataclass_fix(facts: _Class) -> Fix | None:
     safety = Applicability.UNSAFE if "__post_init__" in facts.methods() else Applicability.SAFE
     return Fix(
         "Register the dataclass as a PyTree (register_dataclass)",
-        _with_imports(facts.module, [_insert_decorator(facts, decorator)]),
+        facts.module.with_imports([_insert_decorator(facts, decorator)]),
         safety,
     )
 
@@ -572,20 +583,23 @@ def _call_arguments(method: _FunctionNode, used: list[str], self_name: str) -> l
 
 
 def _top_level_names(module: ModuleSource) -> set[str]:
+    """Names bound at module level (function and class bodies are not walked)."""
     names = set(module.bindings)
     for unit in module.document.units:
-        for node in ast.walk(unit.tree) if unit.tree else ():
-            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-                names.add(node.name)
-            elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
-                names.add(node.id)
+        for statement in unit.tree.body if unit.tree else ():
+            if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                names.add(statement.name)
+                continue
+            for node in ast.walk(statement):
+                if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                    names.add(node.name)
+                elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+                    names.add(node.id)
     return names
 
 
-def static_helper_fix(source: str, line: int, column: int) -> Fix | None:
-    """Move each jitted method's body to a module-level helper jitted with `static_argnames`."""
-    facts = _analyse(ModuleSource(source), line, column)
-    if facts is None or not facts.jitted or facts.indent:
+def _static_helper(facts: _Class) -> Fix | None:
+    if not facts.jitted or facts.indent:
         return None  # a nested class has no module level beside it
     taken = _top_level_names(facts.module)
     helpers: list[str] = []
@@ -607,7 +621,7 @@ def static_helper_fix(source: str, line: int, column: int) -> Fix | None:
     end = (last, len(facts.module.lines[last]))
     edits.append(edit(end, end, "".join(f"\n\n\n{h.rstrip()}" for h in helpers)))
     return Fix(
-        "Move the jitted method body to a module-level helper", _with_imports(facts.module, edits)
+        "Move the jitted method body to a module-level helper", facts.module.with_imports(edits)
     )
 
 
@@ -628,10 +642,8 @@ def _delegate(facts: _Class, method: _FunctionNode, call: str) -> list[Edit]:
 # Fix 3: static self (unsafe) ----------------------------------------------------------------
 
 
-def static_self_fix(source: str, line: int, column: int) -> Fix | None:
-    """`partial(jax.jit, static_argnums=0)` on the jitted methods, plus `__hash__`/`__eq__`."""
-    facts = _analyse(ModuleSource(source), line, column)
-    if facts is None or not facts.jitted or not facts.attributes:
+def _static_self(facts: _Class) -> Fix | None:
+    if not facts.jitted or not facts.attributes:
         return None
     edits: list[Edit] = []
     for method in facts.jitted:
@@ -661,6 +673,6 @@ def static_self_fix(source: str, line: int, column: int) -> Fix | None:
         )
     return Fix(
         "Mark `self` static (stale results if the object is mutated)",
-        _with_imports(facts.module, edits),
+        facts.module.with_imports(edits),
         Applicability.UNSAFE,
     )

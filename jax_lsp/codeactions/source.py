@@ -116,6 +116,18 @@ class ModuleSource:
             return edit(position, position, "\n" + block.rstrip("\n"))
         return edit((line, 0), (line, 0), block)
 
+    def with_imports(self, edits: list[Edit]) -> tuple[Edit, ...]:
+        """`edits` plus the import edit, merged with an insertion at the same place (so the
+        imports come first whatever order a client applies same-position insertions in)."""
+        import_edit = self.import_edit()
+        if import_edit is None:
+            return tuple(edits)
+        for index, other in enumerate(edits):
+            if other.span.start == other.span.end == import_edit.span.start:
+                merged = Edit(other.span, import_edit.content + other.content)
+                return (*edits[:index], merged, *edits[index + 1 :])
+        return (import_edit, *edits)
+
     def _insertion_line(self) -> int:
         last_import: int | None = None
         docstring_end = 0

@@ -271,8 +271,7 @@ def _replace(module: ModuleSource, match: _Match, node: ast.AST, new: str) -> li
     edits = [minimal_edit(start, module.segment(start, end), new)]
     if match.binding is not None:
         edits.append(_delete_statement(module, match.binding, match.offset))
-    import_edit = module.import_edit()
-    return [*edits, import_edit] if import_edit else edits
+    return list(module.with_imports(edits))
 
 
 def _delete_statement(module: ModuleSource, statement: ast.stmt, offset: int) -> Edit:

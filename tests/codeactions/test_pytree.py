@@ -337,3 +337,13 @@ def test_nested_class_keeps_its_indentation():
     assert "\n        def tree_flatten(self):\n" in fixed
     assert static_helper_fix(text, *position_of(text, "class")) is None
     assert run_snippet(fixed, "assert float(build()) == 3.0").error is None
+
+
+def test_import_and_decorator_at_one_place_are_one_edit():
+    text = "from jax import jit\nclass C:\n    def __init__(self, x):\n        self.x = x\n"
+    fix = register_fix(text, 1, 0)
+    assert fix is not None
+    assert fix.edits[0].content == "import jax\n@jax.tree_util.register_pytree_node_class\n"
+    assert applied(text, fix).startswith(
+        "from jax import jit\nimport jax\n@jax.tree_util.register_pytree_node_class\nclass C:\n"
+    )
