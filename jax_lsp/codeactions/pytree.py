@@ -35,7 +35,7 @@ from dataclasses import dataclass, field, replace
 import libcst as cst
 
 from jax_lsp.analysis.summary import transform_of
-from jax_lsp.codeactions.source import ModuleSource, edit
+from jax_lsp.codeactions.source import ModuleSource, edit, is_docstring
 from jax_lsp.findings import Applicability, Edit, Fix
 
 _REGISTERED = frozenset(
@@ -385,7 +385,7 @@ def _just_assigns_parameters(init: _FunctionNode | None) -> bool:
         return False
     self_name = _self_name(init)
     params = [a.arg for a in [*init.args.args[1:], *init.args.kwonlyargs]]
-    body = init.body[1:] if init.body and _is_docstring(init.body[0]) else init.body
+    body = init.body[1:] if init.body and is_docstring(init.body[0]) else init.body
     assigned = []
     for statement in body:
         if not (
@@ -397,10 +397,6 @@ def _just_assigns_parameters(init: _FunctionNode | None) -> bool:
             return False
         assigned.append(statement.value.id)
     return sorted(assigned) == sorted(params)
-
-
-def _is_docstring(statement: ast.stmt) -> bool:
-    return isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Constant)
 
 
 def _flatten_methods(facts: _Class) -> list[str]:
@@ -630,9 +626,7 @@ def _delegate(facts: _Class, method: _FunctionNode, call: str) -> list[Edit]:
     decorator = method.decorator_list[0]
     first = decorator.lineno - 1 + facts.offset
     edits = [edit((first, 0), (method.lineno - 1 + facts.offset, 0), "")]
-    body = (
-        method.body[1:] if len(method.body) > 1 and _is_docstring(method.body[0]) else method.body
-    )
+    body = method.body[1:] if len(method.body) > 1 and is_docstring(method.body[0]) else method.body
     start = facts.module.start(body[0], facts.offset)
     end = facts.module.end(body[-1], facts.offset)
     edits.append(edit(start, end, f"return {call}"))

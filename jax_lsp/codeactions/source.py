@@ -136,7 +136,7 @@ class ModuleSource:
                 if isinstance(statement, ast.Import | ast.ImportFrom):
                     last_import = statement.end_lineno + unit.start_line
                 elif (
-                    _is_docstring(statement)
+                    is_docstring(statement)
                     and unit.start_line == 0
                     and statement is unit.tree.body[0]
                 ):
@@ -144,7 +144,7 @@ class ModuleSource:
         return docstring_end if last_import is None else last_import
 
 
-def _is_docstring(statement: ast.stmt) -> bool:
+def is_docstring(statement: ast.stmt) -> bool:
     return (
         isinstance(statement, ast.Expr)
         and isinstance(statement.value, ast.Constant)

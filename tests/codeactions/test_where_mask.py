@@ -182,6 +182,23 @@ PAIRS = [
         Applicability.SAFE,
     ),
     (
+        "code-point columns after non-ASCII text; import after the module docstring",
+        '''
+        """Totals."""
+
+        总和 = x[x > 0].sum()  # 求和 😀
+        ''',
+        "x[x > 0]",
+        0,
+        '''
+        """Totals."""
+        import jax.numpy as jnp
+
+        总和 = jnp.where(x > 0, x, 0).sum()  # 求和 😀
+        ''',
+        Applicability.SAFE,
+    ),
+    (
         "multi-line subscript keeps its inner layout",
         """
         import jax.numpy as jnp
