@@ -44,6 +44,9 @@ class Span:
 class Edit:
     span: Span
     content: str
+    # Rules build spans relative to their top-level statement; an edit elsewhere in the module
+    # (an added import) is anchored to the document instead and is not shifted.
+    document_anchored: bool = False
 
 
 @dataclass(frozen=True)
