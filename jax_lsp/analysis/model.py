@@ -58,6 +58,8 @@ class ModuleModel:
     trace: dict[ast.AST, TraceInfo] = field(init=False)
     # Module-level names rebound, written through `global`, or mutated in place.
     mutable_globals: frozenset[str] = field(init=False)
+    # Classes of the module passed to some module-level call (maybe a PyTree registration).
+    classes_passed_to_calls: frozenset[str] = field(init=False)
     _source_of: dict[ast.AST, UnitSource] = field(init=False, repr=False)
     _contexts: dict[ast.AST, TraceInfo | None] = field(init=False, repr=False)
 
@@ -78,9 +80,22 @@ class ModuleModel:
             for record in summary.classes:
                 self.classes[record.name] = record
         self._contexts = {}  # memo of context_of; cleared whenever the trace changes
+        self.classes_passed_to_calls = frozenset(
+            name
+            for summary in self.summaries
+            for name in summary.module_call_arguments
+            if name in self.classes
+        )
         self._compute_globals(units)
         self._compute_trace(units)
         self._classes_key = intern_key(tuple(sorted(self.classes)))
+        # What makes a class a PyTree may sit in another statement (JAX401/JAX402).
+        self._class_facts_key = intern_key(
+            (
+                tuple(sorted(self.classes_passed_to_calls)),
+                tuple(sorted((c.name, c.decorators, c.bases) for c in self.classes.values())),
+            )
+        )
 
     # -- summaries and globals ------------------------------------------------------------
     def _summary(self, source: UnitSource) -> UnitSummary:
@@ -299,6 +314,7 @@ class ModuleModel:
             tuple(self.context_of(record.node) for record in summary.functions),
             tuple(self.trace.get(n) for n in self._lambdas_in(unit.source)),
             self._classes_key,
+            self._class_facts_key,
         )
 
     def functions_in(self, source: UnitSource) -> Iterator[FunctionRecord]:
