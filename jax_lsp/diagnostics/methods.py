@@ -369,10 +369,32 @@ def _attribute_writes(record: ClassRecord) -> Iterator[tuple[str, str]]:
                     yield statement.name, target.attr
 
 
-def _value_hash(record: ClassRecord) -> bool:
-    """Does the class define `__hash__` and `__eq__` itself (not `__hash__ = None`)?"""
-    hash_definition = _defines(record.node, "__hash__")
-    if hash_definition is None or _defines(record.node, "__eq__") is None:
+def _lineage(record: ClassRecord, model: ModuleModel) -> list[ClassRecord]:
+    """The class and its ancestors defined in this module, nearest first."""
+    lineage, pending = [], [record]
+    while pending:
+        current = pending.pop(0)
+        if current in lineage:
+            continue
+        lineage.append(current)
+        for base in current.node.bases:
+            if isinstance(base, ast.Name) and base.id in model.classes:
+                pending.append(model.classes[base.id])
+    return lineage
+
+
+def _inherited(lineage: list[ClassRecord], name: str) -> ast.stmt | None:
+    for record in lineage:
+        found = _defines(record.node, name)
+        if found is not None:
+            return found
+    return None
+
+
+def _value_hash(lineage: list[ClassRecord]) -> bool:
+    """Does the class define or inherit `__hash__` and `__eq__` (not `__hash__ = None`)?"""
+    hash_definition = _inherited(lineage, "__hash__")
+    if hash_definition is None or _inherited(lineage, "__eq__") is None:
         return False
     return not (
         isinstance(hash_definition, ast.Assign)
@@ -533,7 +555,7 @@ class StaticSelfMutable(Rule):
             record = transform.class_record
             if not is_plain_class(record, ctx.model):
                 return
-            problem = _static_self_problem(record)
+            problem = _static_self_problem(record, ctx.model)
             if problem is None:
                 return
             yield ctx.finding(
@@ -544,8 +566,9 @@ class StaticSelfMutable(Rule):
             )
 
 
-def _static_self_problem(record: ClassRecord) -> str | None:
+def _static_self_problem(record: ClassRecord, model: ModuleModel) -> str | None:
     """Why a static `self` of this class misbehaves under jit; None if it is fine."""
+    lineage = _lineage(record, model)
     options = _dataclass_options(record)
     if options and options.get("frozen") is True:
         return None
@@ -555,14 +578,14 @@ def _static_self_problem(record: ClassRecord) -> str | None:
             f"the dataclass `{record.name}` is unhashable, so the call raises ValueError "
             f"(non-hashable static arguments)"
         )
-    writes = list(_attribute_writes(record))
+    writes = [write for ancestor in lineage for write in _attribute_writes(ancestor)]
     if writes:
         method, attribute = writes[0]
         return (
             f"`{record.name}.{method}` assigns `self.{attribute}`, and jit keeps returning the "
             f"result cached for the old value (stale results, no error)"
         )
-    if not _value_hash(record):
+    if not _value_hash(lineage):
         return (
             f"`{record.name}` hashes by identity, so after an attribute changes jit silently "
             f"returns the result cached for the old values"
