@@ -58,6 +58,10 @@ class ModuleModel:
     trace: dict[ast.AST, TraceInfo] = field(init=False)
     # Module-level names rebound, written through `global`, or mutated in place.
     mutable_globals: frozenset[str] = field(init=False)
+    # Module-level names bound once, by a top-level `name = value`, and never rebound or
+    # mutated: their value expression (in document order), and a cache key for them.
+    stable_globals: dict[str, ast.expr] = field(init=False)
+    stable_globals_key: int = field(init=False)
     # Classes of the module passed to some module-level call (maybe a PyTree registration).
     classes_passed_to_calls: frozenset[str] = field(init=False)
     _source_of: dict[ast.AST, UnitSource] = field(init=False, repr=False)
@@ -120,6 +124,27 @@ class ModuleModel:
         self.globals_key = intern_key(tuple(sorted((n, k.value) for n, k in kinds.items())))
         rebound = {name for name, count in counts.items() if count > 1}
         self.mutable_globals = frozenset((rebound | global_writes | mutated) & counts.keys())
+        self._compute_stable_globals(units, counts)
+
+    def _compute_stable_globals(self, units: list[Unit], counts: dict[str, int]) -> None:
+        values: dict[str, ast.expr] = {}
+        key = []
+        for unit in units:
+            for statement in unit.tree.body:
+                if isinstance(statement, ast.Assign) and len(statement.targets) == 1:
+                    target, value = statement.targets[0], statement.value
+                elif isinstance(statement, ast.AnnAssign) and statement.value is not None:
+                    target, value = statement.target, statement.value
+                else:
+                    continue
+                if not isinstance(target, ast.Name) or counts.get(target.id) != 1:
+                    continue
+                if target.id in self.mutable_globals:
+                    continue
+                values[target.id] = value
+                key.append((target.id, hash(unit.source.text)))
+        self.stable_globals = values
+        self.stable_globals_key = intern_key(tuple(key))
 
     def _top_level_bindings(self, source: UnitSource, known: dict[str, Kind]) -> dict[str, Kind]:
         loads = source.memo.get("loads")
@@ -315,6 +340,7 @@ class ModuleModel:
             tuple(self.trace.get(n) for n in self._lambdas_in(unit.source)),
             self._classes_key,
             self._class_facts_key,
+            self.stable_globals_key,
         )
 
     def functions_in(self, source: UnitSource) -> Iterator[FunctionRecord]:

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from jax_lsp.analysis.imports import Resolver
-from jax_lsp.analysis.model import local_imports
+from jax_lsp.analysis.model import ModuleModel, local_imports
 from jax_lsp.analysis.traced import all_params
 from jax_lsp.diagnostics.base import Example, Rule, RuleContext
 from jax_lsp.diagnostics.inplace import UPDATE_METHODS
@@ -142,6 +142,17 @@ class ShapeTracker:
                 return None
             default = function != "full" or isinstance(_number(_arg(call, 1)), float)
             return ArrayShape(shape, bool(_dtype_floating(call, self.resolver, default)))
+        if function == "linspace" and 2 <= len(call.args) <= 3:
+            num = _arg(call, 2)
+            num = next((kw.value for kw in call.keywords if kw.arg == "num"), num)
+            size = 50 if num is None else _int(num)
+            if (
+                size is None
+                or size < 0
+                or any(k.arg not in ("num", "dtype") for k in call.keywords)
+            ):
+                return None
+            return ArrayShape((size,), bool(_dtype_floating(call, self.resolver, True)))
         if function in ("eye", "identity") and call.args:
             rows, columns = _int(call.args[0]), _int(_arg(call, 1)) if function == "eye" else None
             if rows is None or rows < 0 or (len(call.args) > 1 and columns is None):
@@ -203,6 +214,15 @@ def _stored_names(node: ast.AST) -> set[str]:
             names.add(current.name)
         if not isinstance(current, ast.Lambda):
             stack.extend(ast.iter_child_nodes(current))
+    return names
+
+
+def _local_names(function: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> set[str]:
+    """Parameters and names bound in the function's own body: they hide module-level names."""
+    names = set(all_params(function))
+    body = function.body if isinstance(function.body, list) else [function.body]
+    for statement in body:
+        names |= _stored_names(statement)
     return names
 
 
@@ -384,15 +404,32 @@ class ConstantOutOfBounds(Rule):
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> Iterator[Finding]:
-        untracked = _declared_elsewhere(node)
         resolver = ctx.resolvers[-1]
-        if isinstance(node, ast.Module):
-            # Module-level names that some function rebinds through `global`.
-            untracked |= {name for s in ctx.model.summaries for name in s.global_writes}
-        else:
+        # Module-level names bound once and never rebound keep their shape everywhere, unless
+        # a parameter or a local binding hides them.
+        inherited = dict(self._global_shapes(ctx.model))
+        if not isinstance(node, ast.Module):
             resolver = resolver.child(local_imports(node), frozenset(all_params(node)))
+            for scope in [*ctx.model.enclosing_chain(node), node]:
+                for name in _local_names(scope):
+                    inherited.pop(name, None)
+        untracked = _declared_elsewhere(node)
+        if isinstance(node, ast.Module):  # a function may rebind these through `global`
+            untracked |= {name for s in ctx.model.summaries for name in s.global_writes}
         tracker = ShapeTracker(resolver, frozenset(untracked))
+        tracker.env.update(inherited)
         yield from self._block(node.body, tracker, ctx)
+
+    def _global_shapes(self, model: ModuleModel) -> dict[str, ArrayShape]:
+        """Shapes of the module-level names bound once and never rebound (memoised per model)."""
+        cached = getattr(self, "_globals", None)
+        if cached is not None and cached[0] is model:
+            return cached[1]
+        tracker = ShapeTracker(model.resolver, frozenset())
+        for name, value in model.stable_globals.items():
+            tracker.bind(ast.Name(name, ast.Store()), value)
+        self._globals = (model, tracker.env)
+        return tracker.env
 
     # -- walking one scope in program order ----------------------------------------------
     def _block(self, statements: list[ast.stmt], tracker: ShapeTracker, ctx: RuleContext):
