@@ -286,8 +286,10 @@ class ConstantOutOfBounds(Rule):
     what_it_does = """
         Flags a literal integer index (`x[11]`, `x[3, 0]`, `x[-11]`, `x.at[5].set(v)`) outside
         the shape of an array whose shape is known from a literal (`jnp.arange(10)`,
-        `jnp.zeros((3, 3))`, `jnp.array([1, 2, 3])`) in the same scope. Slices are not
-        flagged: they clip as in NumPy.
+        `jnp.zeros((3, 3))`, `jnp.array([1, 2, 3])`) earlier in the same scope, or bound
+        once at module level and never rebound. A name rebound to anything else, or bound in
+        a loop, a `try` or only one branch, loses its shape. Slices are not flagged: they clip
+        as in NumPy.
     """
     why_bad = """
         JAX never raises on out-of-bounds indices. A read is clamped: `jnp.arange(10)[11]`
@@ -301,6 +303,15 @@ class ConstantOutOfBounds(Rule):
     """
     node_types = (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef)
     invalid = (
+        Example(
+            """
+            import jax.numpy as jnp
+
+            x = jnp.arange(10)
+            last = x[11]  # error
+            """,
+            check="assert int(last) == 9  # NumPy would raise IndexError",
+        ),
         Example(
             """
             import jax.numpy as jnp
