@@ -23,6 +23,8 @@ _FILLED = {"zeros", "ones", "empty", "full"}
 _LIKE = {"zeros_like", "ones_like", "empty_like", "full_like"}
 _FLOAT_DTYPES = ("float", "bfloat16", "complex")
 _NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
+# Statements whose blocks may run zero, one or several times, or be left half-way.
+_BRANCHING = (ast.For, ast.AsyncFor, ast.While, ast.Try, ast.TryStar, ast.Match)
 _OTHER_SCOPES = (*_NESTED, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 
 
@@ -470,7 +472,7 @@ class ConstantOutOfBounds(Rule):
             tracker.env = {
                 name: shape for name, shape in tracker.env.items() if after_body.get(name) == shape
             }
-        elif isinstance(node, ast.For | ast.AsyncFor | ast.While | ast.Try | ast.TryStar):
+        elif isinstance(node, _BRANCHING):
             # Anything bound inside may hold another value on the next pass or after a jump.
             tracker.forget([node])
             for child in ast.iter_child_nodes(node):
@@ -487,8 +489,6 @@ class ConstantOutOfBounds(Rule):
                     yield from self._statement(child, tracker, ctx)
                 elif isinstance(child, ast.withitem):
                     yield from self._expression(child.context_expr, tracker, ctx)
-                elif isinstance(child, ast.match_case):
-                    yield from self._block(child.body, tracker, ctx)
             tracker.forget([node])
 
     def _target(self, target: ast.expr, tracker: ShapeTracker, ctx: RuleContext):
@@ -554,6 +554,8 @@ def _defaults(node: ast.AST) -> list[ast.expr]:
 
 
 def _blocks(node: ast.stmt) -> list[list[ast.stmt]]:
+    if isinstance(node, ast.Match):
+        return [case.body for case in node.cases]
     blocks = [node.body, node.orelse]
     if isinstance(node, ast.Try | ast.TryStar):
         blocks += [handler.body for handler in node.handlers] + [node.finalbody]

@@ -60,7 +60,7 @@ _NOT_METHODS = frozenset(["builtins.staticmethod", "builtins.classmethod", "buil
 _CHECKED_TRANSFORMS = frozenset(
     ["jit", "pmap", "vmap", "grad", "value_and_grad", "jacfwd", "jacrev", "hessian"]
 )
-_JIT_LIKE = frozenset(["jit", "pmap"])
+_JIT_LIKE = frozenset(["jit"])
 # Methods that may set attributes while the object is being built.
 _CONSTRUCTORS = frozenset(["__init__", "__post_init__", "__new__", "__setstate__"])
 
