@@ -59,6 +59,12 @@ class ModuleModel:
     # Module-level names rebound, written through `global`, or mutated in place.
     mutable_globals: frozenset[str] = field(init=False)
     import_line: int = field(init=False)  # where an added import goes (0-based, absolute)
+    # Module-level names bound once, by a top-level `name = value`, and never rebound or
+    # mutated: their value expression (in document order), and a cache key for them.
+    stable_globals: dict[str, ast.expr] = field(init=False)
+    stable_globals_key: int = field(init=False)
+    # Classes of the module passed to some module-level call (maybe a PyTree registration).
+    classes_passed_to_calls: frozenset[str] = field(init=False)
     _source_of: dict[ast.AST, UnitSource] = field(init=False, repr=False)
     _contexts: dict[ast.AST, TraceInfo | None] = field(init=False, repr=False)
 
@@ -80,9 +86,21 @@ class ModuleModel:
                 self.classes[record.name] = record
         self.import_line = _import_insertion_line(self.document)
         self._contexts = {}  # memo of context_of; cleared whenever the trace changes
+        self.classes_passed_to_calls = frozenset(
+            name
+            for summary in self.summaries
+            for name in summary.module_call_arguments
+            if name in self.classes
+        )
         self._compute_globals(units)
         self._compute_trace(units)
-        self._classes_key = intern_key(tuple(sorted(self.classes)))
+        # What makes a class a PyTree may sit in another statement (JAX401/JAX402).
+        self._class_facts_key = intern_key(
+            (
+                tuple(sorted(self.classes_passed_to_calls)),
+                tuple(sorted((c.name, c.decorators, c.bases) for c in self.classes.values())),
+            )
+        )
 
     # -- summaries and globals ------------------------------------------------------------
     def _summary(self, source: UnitSource) -> UnitSummary:
@@ -107,6 +125,27 @@ class ModuleModel:
         self.globals_key = intern_key(tuple(sorted((n, k.value) for n, k in kinds.items())))
         rebound = {name for name, count in counts.items() if count > 1}
         self.mutable_globals = frozenset((rebound | global_writes | mutated) & counts.keys())
+        self._compute_stable_globals(units, counts)
+
+    def _compute_stable_globals(self, units: list[Unit], counts: dict[str, int]) -> None:
+        values: dict[str, ast.expr] = {}
+        key = []
+        for unit in units:
+            for statement in unit.tree.body:
+                if isinstance(statement, ast.Assign) and len(statement.targets) == 1:
+                    target, value = statement.targets[0], statement.value
+                elif isinstance(statement, ast.AnnAssign) and statement.value is not None:
+                    target, value = statement.target, statement.value
+                else:
+                    continue
+                if not isinstance(target, ast.Name) or counts.get(target.id) != 1:
+                    continue
+                if target.id in self.mutable_globals:
+                    continue
+                values[target.id] = value
+                key.append((target.id, hash(unit.source.text)))
+        self.stable_globals = values
+        self.stable_globals_key = intern_key(tuple(key))
 
     def _top_level_bindings(self, source: UnitSource, known: dict[str, Kind]) -> dict[str, Kind]:
         loads = source.memo.get("loads")
@@ -300,8 +339,9 @@ class ModuleModel:
             self.mutable_globals,
             tuple(self.context_of(record.node) for record in summary.functions),
             tuple(self.trace.get(n) for n in self._lambdas_in(unit.source)),
-            self._classes_key,
             self.import_line,
+            self._class_facts_key,
+            self.stable_globals_key,
         )
 
     def functions_in(self, source: UnitSource) -> Iterator[FunctionRecord]:
