@@ -136,6 +136,10 @@ def _shift(finding: Finding, lines: int) -> Finding:
         span=_shift_span(finding.span, lines),
         fix=shift_fix(finding.fix),
         alternatives=tuple(shift_fix(f) for f in finding.alternatives),
+        deferred=tuple(
+            replace(d, anchor=Position(d.anchor.line + lines, d.anchor.column))
+            for d in finding.deferred
+        ),
     )
 
 

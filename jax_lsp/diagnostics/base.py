@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.text import byte_col_to_char
-from jax_lsp.findings import Edit, Finding, Fix, Severity, Span
+from jax_lsp.findings import DeferredFix, Edit, Finding, Fix, Severity, Span
 
 if TYPE_CHECKING:
     from jax_lsp.analysis.imports import Resolver
@@ -34,13 +34,15 @@ class Example:
     `raises` names the exception JAX raises when the snippet runs ("TypeError",
     "jax.errors.TracerBoolConversionError"); `check` is code run after the snippet that
     asserts the silent misbehaviour (or, for VALID examples, the intended result).
-    `fixed` is the snippet after the rule's fix, where it has one.
+    `fixed` is the snippet after the rule's fix, where it has one, and `fixed_check` asserts
+    that the fixed snippet computes what its author meant.
     """
 
     source: str
     raises: str | None = None
     check: str | None = None
     fixed: str | None = None
+    fixed_check: str | None = None
     runnable: bool = True
 
     @property
@@ -180,8 +182,14 @@ class RuleContext:
         end: ast.AST | None = None,
         fix: Fix | None = None,
         alternatives: tuple[Fix, ...] = (),
+        deferred: tuple[DeferredFix, ...] = (),
     ) -> Finding:
-        return Finding(rule.code, message, self.span(node, end), rule.severity, fix, alternatives)
+        span = self.span(node, end)
+        return Finding(rule.code, message, span, rule.severity, fix, alternatives, deferred)
+
+    def deferred(self, codemod: str, node: ast.AST) -> DeferredFix:
+        """A codemod to run on demand, starting from `node`."""
+        return DeferredFix(codemod, self.span(node).start)
 
 
 def iter_examples(rules: Iterable[type[Rule]]) -> Iterator[tuple[type[Rule], str, Example]]:

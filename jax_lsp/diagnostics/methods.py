@@ -171,6 +171,14 @@ class JitMethodSelf(Rule):
         data), or jit a module-level function and pass it the arrays. Marking `self` static
         instead needs an immutable, hashable class (see JAX402).
     """
+    fix_safety = """
+        Three rewrites are offered. Safe: register the class as a PyTree
+        (`@jax.tree_util.register_pytree_node_class` with generated `tree_flatten` and
+        `tree_unflatten`; attributes used in Python control flow or annotated bool/int/str
+        become aux data, the rest children; a `@dataclass` gets `register_dataclass`). Safe:
+        move the method body into a module-level helper jitted with `static_argnums`. Unsafe:
+        mark `self` static and add `__hash__`/`__eq__` (stale results if the object mutates).
+    """
     node_types = (ast.FunctionDef, ast.AsyncFunctionDef)
     invalid = (
         Example(
@@ -187,9 +195,43 @@ class JitMethodSelf(Rule):
                 def calc(self, y):
                     return self.x * 2 + y if self.mul else y
 
-            Model(jnp.array(2.0), True).calc(1.0)
+            model = Model(jnp.array(2.0), True)
+            before = model.calc(1.0)
+            model.mul = False
+            after = model.calc(1.0)
             """,
             raises="TypeError",
+            fixed="""
+            import jax
+            import jax.numpy as jnp
+
+            @jax.tree_util.register_pytree_node_class
+            class Model:
+                def __init__(self, x, mul):
+                    self.x = x
+                    self.mul = mul
+
+                @jax.jit
+                def calc(self, y):
+                    return self.x * 2 + y if self.mul else y
+
+                def tree_flatten(self):
+                    children = (self.x,)
+                    aux_data = (self.mul,)
+                    return children, aux_data
+
+                @classmethod
+                def tree_unflatten(cls, aux_data, children):
+                    (x,) = children
+                    (mul,) = aux_data
+                    return cls(x=x, mul=mul)
+
+            model = Model(jnp.array(2.0), True)
+            before = model.calc(1.0)
+            model.mul = False
+            after = model.calc(1.0)
+            """,
+            fixed_check="assert float(before) == 5.0 and float(after) == 1.0",
         ),
         Example(
             """
@@ -322,6 +364,7 @@ class JitMethodSelf(Rule):
                 f"raises TypeError (not a valid JAX type). Register `{record.name}` as a PyTree "
                 f"(`@jax.tree_util.register_pytree_node_class` with `tree_flatten`/"
                 f"`tree_unflatten`), or transform a module-level function that takes the arrays",
+                deferred=(ctx.deferred("pytree", node),),
             )
 
 

@@ -61,6 +61,14 @@ class BooleanMaskInTraced(Rule):
         min +inf), a `where=` argument (`jnp.sum(x, where=mask)`), or for a mean
         `jnp.sum(jnp.where(mask, x, 0.0)) / mask.sum()`. For updates, `jnp.where(mask, v, x)`.
     """
+    fix_safety = """
+        For a reduction of the masked array (`x[mask].sum()`, `jnp.sum(x[mask])`, prod, max,
+        min, any, all, mean, and `y = x[mask]` followed by one `y.sum()`), rewrites it to
+        `jnp.where(mask, x, identity)` reduced (mean: a masked sum over `mask.sum()`), or to
+        the reduction's own `where=` argument. Safe when the mask is visibly elementwise in `x`
+        (`x > 0`, `~jnp.isnan(x)`); unsafe otherwise, and always for max/min (an empty mask
+        gives -inf/inf where eager code raises). A bare `y = x[mask]` gets no fix.
+    """
     node_types = (ast.Subscript,)
     invalid = (
         Example(
@@ -72,9 +80,20 @@ class BooleanMaskInTraced(Rule):
             def positive_sum(x):
                 return x[x > 0].sum()  # error
 
-            positive_sum(jnp.array([-1.0, 2.0, -3.0, 4.0]))
+            result = positive_sum(jnp.array([-1.0, 2.0, -3.0, 4.0]))
             """,
             raises="jax.errors.NonConcreteBooleanIndexError",
+            fixed="""
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def positive_sum(x):
+                return jnp.where(x > 0, x, 0).sum()
+
+            result = positive_sum(jnp.array([-1.0, 2.0, -3.0, 4.0]))
+            """,
+            fixed_check="assert float(result) == 6.0",
         ),
         Example(
             """
@@ -86,9 +105,21 @@ class BooleanMaskInTraced(Rule):
                 valid = ~jnp.isnan(x)
                 return x[valid].mean()  # error
 
-            nan_mean(jnp.array([1.0, jnp.nan, 3.0]))
+            result = nan_mean(jnp.array([1.0, jnp.nan, 3.0]))
             """,
             raises="jax.errors.NonConcreteBooleanIndexError",
+            fixed="""
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def nan_mean(x):
+                valid = ~jnp.isnan(x)
+                return jnp.where(valid, x, 0).sum() / valid.sum()
+
+            result = nan_mean(jnp.array([1.0, jnp.nan, 3.0]))
+            """,
+            fixed_check="assert float(result) == 2.0",
         ),
         Example(
             """
@@ -153,13 +184,45 @@ class BooleanMaskInTraced(Rule):
                 f"Use `jnp.where({mask}, {ctx.segment(node.value)}, 0.0)` feeding the "
                 f"reduction, or a `where={mask}` argument"
             )
+        reduction = None if _is_at(node.value) else _reduction_of(node, ctx)
         yield ctx.finding(
             self,
             node,
             f"Indexing with the traced boolean mask `{mask}` raises "
             f"NonConcreteBooleanIndexError under {ctx.trace.via}: the result's shape depends "
             f"on the mask's values. {remedy}",
+            deferred=(ctx.deferred("where_mask", reduction),) if reduction else (),
         )
+
+
+def _reduction_of(subscript: ast.Subscript, ctx: RuleContext) -> ast.Call | None:
+    """The reduction call consuming `x[mask]` (`x[mask].sum()`, `jnp.sum(x[mask])`, or a later
+    `y.sum()` after `y = x[mask]`), where the where-mask codemod starts; None if there is none."""
+    parent = ctx.parent
+    if isinstance(parent, ast.Call) and subscript in parent.args:
+        return parent
+    if isinstance(parent, ast.Attribute) and len(ctx.ancestors) > 1:
+        grandparent = ctx.ancestors[-2]
+        if isinstance(grandparent, ast.Call) and grandparent.func is parent:
+            return grandparent
+    if (
+        isinstance(parent, ast.Assign)
+        and len(parent.targets) == 1
+        and isinstance(parent.targets[0], ast.Name)
+        and ctx.functions
+    ):
+        name = parent.targets[0].id
+        for node in ast.walk(ctx.functions[-1]):
+            if isinstance(node, ast.Call) and _reads_name(node, name):
+                return node
+    return None
+
+
+def _reads_name(call: ast.Call, name: str) -> bool:
+    func = call.func
+    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+        return func.value.id == name
+    return len(call.args) == 1 and isinstance(call.args[0], ast.Name) and call.args[0].id == name
 
 
 # jax.numpy functions whose output size depends on values, and the position of the argument
