@@ -124,7 +124,10 @@ def _shift(finding: Finding, lines: int) -> Finding:
     def shift_fix(fix: Fix | None) -> Fix | None:
         if fix is None:
             return None
-        edits = tuple(Edit(_shift_span(e.span, lines), e.content) for e in fix.edits)
+        edits = tuple(
+            e if e.document_anchored else Edit(_shift_span(e.span, lines), e.content)
+            for e in fix.edits
+        )
         return replace(fix, edits=edits)
 
     if lines == 0:
@@ -134,6 +137,10 @@ def _shift(finding: Finding, lines: int) -> Finding:
         span=_shift_span(finding.span, lines),
         fix=shift_fix(finding.fix),
         alternatives=tuple(shift_fix(f) for f in finding.alternatives),
+        deferred=tuple(
+            replace(d, anchor=Position(d.anchor.line + lines, d.anchor.column))
+            for d in finding.deferred
+        ),
     )
 
 

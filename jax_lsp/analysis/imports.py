@@ -84,17 +84,17 @@ class Resolver:
             return canonical(f"{base}.{node.attr}") if base else None
         return None
 
-    def spelling(self, qualname: str) -> str | None:
-        """The shortest local expression for `qualname` (`jr.split` for jax.random.split after
-        `import jax.random as jr`), or None when no import reaches it."""
+    def alias_of(self, qualname: str) -> str | None:
+        """How this scope spells `qualname` ("jnp" for jax.numpy after `import jax.numpy as
+        jnp`, "jax.numpy" after `import jax`), or None when nothing imported reaches it."""
         best: str | None = None
-        for name, target in self._bindings.items():
+        for name, bound in self._bindings.items():
             if name in self._shadowed:
                 continue
-            if qualname == target or qualname.startswith(target + "."):
-                text = name + qualname[len(target) :]
-                if best is None or len(text) < len(best):
-                    best = text
+            if bound == qualname:
+                return name
+            if qualname.startswith(bound + ".") and best is None:
+                best = name + qualname[len(bound) :]
         return best
 
     def binds_module(self, prefix: str) -> bool:

@@ -36,6 +36,12 @@ _MAX_FIXPOINT_ROUNDS = 20
 # Substrings of every spelling of a 64-bit dtype ("float64", "complex128", "f8", "double")
 # and of the x64 flag.
 _X64_MARKERS = re.compile(r"64|128|double|8'|8\"|c16")
+_INTERNED: dict[tuple, int] = {}
+
+
+def intern_key(value: tuple) -> int:
+    """A small int standing for a large hashable tuple, so memo keys hash in O(1)."""
+    return _INTERNED.setdefault(value, len(_INTERNED))
 
 
 @dataclass
@@ -53,16 +59,23 @@ class ModuleModel:
     # The project enables 64-bit mode (config `enable-x64`, JAX_ENABLE_X64 in the environment).
     x64_setting: bool = False
     resolver: Resolver = field(init=False)
-    alias_key: tuple = field(init=False)
+    alias_key: int = field(init=False)
     summaries: list[UnitSummary] = field(init=False)
     functions: dict[str, FunctionRecord] = field(init=False)
     records: dict[FunctionNode, FunctionRecord] = field(init=False)
     classes: dict[str, ClassRecord] = field(init=False)
     global_kinds: dict[str, Kind] = field(init=False)
-    globals_key: tuple = field(init=False)
+    globals_key: int = field(init=False)
     trace: dict[ast.AST, TraceInfo] = field(init=False)
     # Module-level names rebound, written through `global`, or mutated in place.
     mutable_globals: frozenset[str] = field(init=False)
+    import_line: int = field(init=False)  # where an added import goes (0-based, absolute)
+    # Module-level names bound once, by a top-level `name = value`, and never rebound or
+    # mutated: their value expression (in document order), and a cache key for them.
+    stable_globals: dict[str, ast.expr] = field(init=False)
+    stable_globals_key: int = field(init=False)
+    # Classes of the module passed to some module-level call (maybe a PyTree registration).
+    classes_passed_to_calls: frozenset[str] = field(init=False)
     _source_of: dict[ast.AST, UnitSource] = field(init=False, repr=False)
     _x64: X64Facts | None = field(init=False, default=None, repr=False)
     _key_helpers: dict[str, frozenset[str]] | None = field(init=False, default=None, repr=False)
@@ -72,6 +85,7 @@ class ModuleModel:
     _module_reuses: dict[int, tuple[Reuse, ...]] | None = field(
         init=False, default=None, repr=False
     )
+    _contexts: dict[ast.AST, TraceInfo | None] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         units = [unit for unit in self.document.units if unit.tree is not None]
@@ -79,7 +93,7 @@ class ModuleModel:
         for unit in units:
             bindings.update(import_bindings(unit.tree.body))
         self.resolver = Resolver(bindings)
-        self.alias_key = tuple(sorted(bindings.items()))
+        self.alias_key = intern_key(tuple(sorted(bindings.items())))
         self.summaries = [self._summary(unit.source) for unit in units]
         self.functions, self.records, self.classes, self._source_of = {}, {}, {}, {}
         for unit, summary in zip(units, self.summaries, strict=True):
@@ -89,8 +103,23 @@ class ModuleModel:
                 self._source_of[record.node] = unit.source
             for record in summary.classes:
                 self.classes[record.name] = record
+        self.import_line = _import_insertion_line(self.document)
+        self._contexts = {}  # memo of context_of; cleared whenever the trace changes
+        self.classes_passed_to_calls = frozenset(
+            name
+            for summary in self.summaries
+            for name in summary.module_call_arguments
+            if name in self.classes
+        )
         self._compute_globals(units)
         self._compute_trace(units)
+        # What makes a class a PyTree may sit in another statement (JAX401/JAX402).
+        self._class_facts_key = intern_key(
+            (
+                tuple(sorted(self.classes_passed_to_calls)),
+                tuple(sorted((c.name, c.decorators, c.bases) for c in self.classes.values())),
+            )
+        )
 
     # -- summaries and globals ------------------------------------------------------------
     def _summary(self, source: UnitSource) -> UnitSummary:
@@ -112,9 +141,30 @@ class ModuleModel:
             global_writes |= summary.global_writes
             mutated |= summary.mutated_names
         self.global_kinds = kinds
-        self.globals_key = tuple(sorted((name, kind.value) for name, kind in kinds.items()))
+        self.globals_key = intern_key(tuple(sorted((n, k.value) for n, k in kinds.items())))
         rebound = {name for name, count in counts.items() if count > 1}
         self.mutable_globals = frozenset((rebound | global_writes | mutated) & counts.keys())
+        self._compute_stable_globals(units, counts)
+
+    def _compute_stable_globals(self, units: list[Unit], counts: dict[str, int]) -> None:
+        values: dict[str, ast.expr] = {}
+        key = []
+        for unit in units:
+            for statement in unit.tree.body:
+                if isinstance(statement, ast.Assign) and len(statement.targets) == 1:
+                    target, value = statement.targets[0], statement.value
+                elif isinstance(statement, ast.AnnAssign) and statement.value is not None:
+                    target, value = statement.target, statement.value
+                else:
+                    continue
+                if not isinstance(target, ast.Name) or counts.get(target.id) != 1:
+                    continue
+                if target.id in self.mutable_globals:
+                    continue
+                values[target.id] = value
+                key.append((target.id, hash(unit.source.text)))
+        self.stable_globals = values
+        self.stable_globals_key = intern_key(tuple(key))
 
     def _top_level_bindings(self, source: UnitSource, known: dict[str, Kind]) -> dict[str, Kind]:
         loads = source.memo.get("loads")
@@ -187,6 +237,7 @@ class ModuleModel:
                     self.trace[target] = TraceInfo(
                         old.via, True, old.traced_params, old.static_params, old.direct
                     )
+                    self._contexts.clear()
                     pending.append(target)
             for call in calls_by_caller.get(node, []):
                 callee = self.resolve(call.callee)
@@ -206,6 +257,7 @@ class ModuleModel:
                 combined = old.merged(new) if old else new
                 if combined != old:
                     self.trace[callee] = combined
+                    self._contexts.clear()
                     pending.append(callee)
 
     # -- kinds ----------------------------------------------------------------------------
@@ -219,6 +271,11 @@ class ModuleModel:
 
     def context_of(self, node: FunctionNode) -> TraceInfo | None:
         """The trace of a function, or of the nearest traced function enclosing it."""
+        if node not in self._contexts:
+            self._contexts[node] = self._context_of(node)
+        return self._contexts[node]
+
+    def _context_of(self, node: FunctionNode) -> TraceInfo | None:
         if node in self.trace:
             return self.trace[node]
         for outer in reversed(self.enclosing_chain(node)):
@@ -441,7 +498,9 @@ class ModuleModel:
             self.mutable_globals,
             tuple(self.context_of(record.node) for record in summary.functions),
             tuple(self.trace.get(n) for n in self._lambdas_in(unit.source)),
-            tuple(sorted(self.classes)),
+            self.import_line,
+            self._class_facts_key,
+            self.stable_globals_key,
         )
 
     def functions_in(self, source: UnitSource) -> Iterator[FunctionRecord]:
@@ -460,8 +519,35 @@ def _top_level_assignments(tree: ast.Module) -> dict[str, list[ast.expr]]:
     return {name: assigned_values(name, tree) or [] for name in names}
 
 
+def _is_preamble(statement: ast.stmt) -> bool:
+    """Docstrings and imports: what new imports go after."""
+    if isinstance(statement, ast.Import | ast.ImportFrom):
+        return True
+    return isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Constant)
+
+
+def _import_insertion_line(document: Document) -> int:
+    """The line after the module's leading docstring and imports, where a new import goes."""
+    line = 0
+    for unit in document.units:
+        if unit.tree is None or not unit.tree.body:
+            continue
+        if not all(_is_preamble(statement) for statement in unit.tree.body):
+            break
+        line = unit.start_line + unit.tree.body[-1].end_lineno
+    return line
+
+
 def local_imports(node: FunctionNode) -> dict[str, str]:
+    """Imports written in a function's own body (not in nested functions)."""
     if isinstance(node, ast.Lambda):
         return {}
-    statements = [n for n in ast.walk(node) if isinstance(n, ast.Import | ast.ImportFrom)]
+    statements: list[ast.stmt] = []
+    pending = list(node.body)
+    while pending:
+        statement = pending.pop()
+        if isinstance(statement, ast.Import | ast.ImportFrom):
+            statements.append(statement)
+        elif not isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            pending.extend(c for c in ast.iter_child_nodes(statement) if isinstance(c, ast.stmt))
     return import_bindings(statements) if statements else {}

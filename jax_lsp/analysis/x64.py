@@ -36,8 +36,7 @@ class X64Facts:
     # sets the environment variable.
     maybe_enabled_at_call_time: bool = False
     reads_flag: bool = False
-    imports_end: int | None = None  # the line after the leading import block
-    jax_name: str | None = None  # the local name bound to the `jax` module by an import
+    jax_name: str | None = None  # the local name a leading `import jax` binds
     first_array_line: int | None = None  # first module-level statement creating a JAX array
     # Functions called by name inside `with jax.enable_x64(...)` bodies: they run with x64.
     x64_callees: frozenset[str] = frozenset()
@@ -105,7 +104,6 @@ class _StatementFacts:
 
     is_import: bool
     is_docstring: bool
-    line_count: int
     binds_jax: str | None
     enable_line: int | None
     at_call_time: bool
@@ -148,7 +146,6 @@ def statement_facts(statement: ast.stmt, resolver: Resolver) -> _StatementFacts:
     return _StatementFacts(
         isinstance(statement, ast.Import | ast.ImportFrom),
         isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Constant),
-        statement.end_lineno - statement.lineno + 1,
         binds_jax,
         enable_line,
         at_call_time,
@@ -164,14 +161,12 @@ def combine_x64_facts(
     """Module facts from each top-level statement's facts and absolute first line."""
     module_enable: int | None = None
     first_array: int | None = None
-    imports_end: int | None = None
     jax_name: str | None = None
     at_call_time = reads = False
     callees: set[str] = set()
     leading = True
     for start, facts in statements:
         if leading and facts.is_import:
-            imports_end = start + facts.line_count
             jax_name = facts.binds_jax or jax_name
         elif not facts.is_docstring:
             leading = False
@@ -187,7 +182,6 @@ def combine_x64_facts(
         module_enable,
         at_call_time or reads,
         reads,
-        imports_end,
         jax_name,
         first_array,
         frozenset(callees),

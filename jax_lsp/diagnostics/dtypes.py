@@ -18,7 +18,7 @@ from jax_lsp.analysis.x64 import X64Facts, is_x64_context, is_x64_update
 from jax_lsp.diagnostics.base import Example, Rule, RuleContext
 from jax_lsp.findings import Applicability, Edit, Finding, Fix, Severity, Span
 
-_ENABLE = '{jax}.config.update("jax_enable_x64", True)\n'
+_ENABLE = '{jax}.config.update("jax_enable_x64", True)'
 
 
 def _absolute_line(node: ast.AST, ctx: RuleContext) -> int:
@@ -49,15 +49,12 @@ def x64_enabled_at(node: ast.AST, ctx: RuleContext) -> bool:
 
 def _enable_fix(facts: X64Facts, node: ast.AST, ctx: RuleContext) -> Fix | None:
     """Insert `jax.config.update("jax_enable_x64", True)` right after the leading imports."""
-    if facts.imports_end is None or facts.jax_name is None:
+    if facts.jax_name is None or ctx.model.import_line > _absolute_line(node, ctx):
         return None
-    if facts.imports_end > _absolute_line(node, ctx):
-        return None
-    line = facts.imports_end - ctx.unit_start
-    text = _ENABLE.format(jax=facts.jax_name)
+    statement = _ENABLE.format(jax=facts.jax_name)
     return Fix(
         "Enable 64-bit mode after the imports",
-        (Edit(Span.of(line, 0, line, 0), text),),
+        (ctx.import_edit(statement),),
         Applicability.UNSAFE,
     )
 
@@ -269,17 +266,14 @@ class LateX64Enable(Rule):
         if not (
             isinstance(statement, ast.Expr)
             and len(ctx.ancestors) == 2  # Module > Expr: a plain top-level statement
-            and facts.imports_end is not None
             and facts.first_array_line is not None
-            and facts.imports_end <= facts.first_array_line
+            and ctx.model.import_line <= facts.first_array_line
         ):
             return None
         start, end = statement.lineno - 1, statement.end_lineno
-        target = facts.imports_end - ctx.unit_start
-        moved = ctx.segment(statement) + "\n"
         return Fix(
             "Move the x64 switch right after the imports",
-            (Edit(Span.of(target, 0, target, 0), moved), Edit(Span.of(start, 0, end, 0), "")),
+            (ctx.import_edit(ctx.segment(statement)), Edit(Span.of(start, 0, end, 0), "")),
             Applicability.UNSAFE,
         )
 

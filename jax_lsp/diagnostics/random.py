@@ -363,7 +363,7 @@ def _split_fix(
     if isinstance(func, ast.Attribute) and resolver.qualname(func.value) == "jax.random":
         split = f"{ctx.segment(func.value)}.split"  # the spelling the code already uses
     else:
-        split = resolver.spelling("jax.random.split")
+        split = resolver.alias_of("jax.random.split")
     if statement is None or split is None or isinstance(statement, ast.While):
         return None
     line = statement.lineno - 1
