@@ -123,7 +123,9 @@ def _shift(finding: Finding, lines: int) -> Finding:
     def shift_fix(fix: Fix | None) -> Fix | None:
         if fix is None:
             return None
-        edits = tuple(Edit(_shift_span(e.span, lines), e.content) for e in fix.edits)
+        edits = tuple(
+            e if e.absolute else Edit(_shift_span(e.span, lines), e.content) for e in fix.edits
+        )
         return replace(fix, edits=edits)
 
     if lines == 0:

@@ -44,6 +44,9 @@ class Span:
 class Edit:
     span: Span
     content: str
+    # True when `span` is already in document coordinates (e.g. an import added at the top of
+    # the module by a rule running on a later unit): the engine does not shift it.
+    absolute: bool = False
 
 
 @dataclass(frozen=True)

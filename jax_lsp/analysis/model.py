@@ -52,6 +52,8 @@ class ModuleModel:
     trace: dict[ast.AST, TraceInfo] = field(init=False)
     # Module-level names rebound, written through `global`, or mutated in place.
     mutable_globals: frozenset[str] = field(init=False)
+    # Document line after the last top-level import: where a fix adds a missing import.
+    import_insertion_line: int = field(init=False)
     _source_of: dict[ast.AST, UnitSource] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -71,6 +73,7 @@ class ModuleModel:
             for record in summary.classes:
                 self.classes[record.name] = record
         self._compute_globals(units)
+        self.import_insertion_line = import_insertion_line(units)
         self._compute_trace(units)
 
     # -- summaries and globals ------------------------------------------------------------
@@ -283,6 +286,7 @@ class ModuleModel:
             tuple(self.context_of(record.node) for record in summary.functions),
             tuple(self.trace.get(n) for n in self._lambdas_in(unit.source)),
             tuple(sorted(self.classes)),
+            self.import_insertion_line,
         )
 
     def functions_in(self, source: UnitSource) -> Iterator[FunctionRecord]:
@@ -294,3 +298,23 @@ def local_imports(node: FunctionNode) -> dict[str, str]:
         return {}
     statements = [n for n in ast.walk(node) if isinstance(n, ast.Import | ast.ImportFrom)]
     return import_bindings(statements) if statements else {}
+
+
+def import_insertion_line(units: list[Unit]) -> int:
+    """The document line after the last top-level import (after a docstring if none)."""
+    line = 0
+    for unit in units:
+        for index, statement in enumerate(unit.tree.body):
+            if isinstance(statement, ast.Import | ast.ImportFrom):
+                line = unit.start_line + statement.end_lineno
+            elif line == 0 and index == 0 and unit.start_line == 0 and _is_docstring(statement):
+                line = statement.end_lineno
+    return line
+
+
+def _is_docstring(statement: ast.stmt) -> bool:
+    return (
+        isinstance(statement, ast.Expr)
+        and isinstance(statement.value, ast.Constant)
+        and isinstance(statement.value.value, str)
+    )

@@ -1,0 +1,34 @@
+"""Fix helpers for rewrites that need a module name: reuse the file's alias, or add an import."""
+
+from __future__ import annotations
+
+import ast
+
+from jax_lsp.diagnostics.base import RuleContext
+from jax_lsp.findings import Edit, Span
+
+
+def module_alias(ctx: RuleContext, module: str) -> str | None:
+    """A name that refers to `module` here (`jax` for `import jax`), or None."""
+    for name, qualname in ctx.model.alias_key:
+        if qualname == module and ctx.qualname(ast.Name(name, ast.Load())) == module:
+            return name
+    return None
+
+
+def ensure_import(ctx: RuleContext, module: str) -> tuple[str, tuple[Edit, ...]] | None:
+    """The name to write for `module`, and the edits adding `import module` if it is missing.
+
+    None when the name `module` is taken by something else (the import would shadow it).
+
+    The import goes after the module's last top-level import; its edit is in document
+    coordinates, so it stays right whichever unit the rule runs on.
+    """
+    alias = module_alias(ctx, module)
+    if alias is not None:
+        return alias, ()
+    if module in dict(ctx.model.alias_key) or module in ctx.model.global_kinds:
+        return None
+    line = ctx.model.import_insertion_line
+    span = Span.of(line, 0, line, 0)
+    return module, (Edit(span, f"import {module}\n", absolute=True),)

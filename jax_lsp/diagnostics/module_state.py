@@ -1,0 +1,246 @@
+"""Module-level state as the purity rules see it: which names are local to a function, which
+module-level names hold containers, and which change after traced code may have read them.
+
+A global read inside `jax.jit` is only stale if the value changes after the first trace. So a
+name counts as changing when a function rebinds it through `global` or mutates it, or when
+top-level code rebinds or mutates it after a top-level call that follows the reading function.
+Bindings at import time (`if`/`else` choices, `CONFIG["k"] = v` right after `CONFIG = {}`) are
+not changes.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from jax_lsp.analysis.model import ModuleModel
+from jax_lsp.analysis.summary import MUTATING_METHODS, FunctionNode
+from jax_lsp.analysis.traced import all_params
+
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+_CONTAINER_CALLS = frozenset(
+    [
+        "builtins.list",
+        "builtins.dict",
+        "builtins.set",
+        "collections.defaultdict",
+        "collections.OrderedDict",
+        "collections.deque",
+        "collections.Counter",
+    ]
+)
+
+
+def declared_outside(function: FunctionNode) -> frozenset[str]:
+    """Names a function declares `global` or `nonlocal`."""
+    if isinstance(function, ast.Lambda):
+        return frozenset()
+    return frozenset(
+        name
+        for node in _walk_scope(function.body)
+        if isinstance(node, ast.Global | ast.Nonlocal)
+        for name in node.names
+    )
+
+
+def bound_names(function: FunctionNode) -> frozenset[str]:
+    """Parameters and names the function binds itself (nested scopes count too: quieter)."""
+    names = set(all_params(function))
+    if isinstance(function, ast.Lambda):
+        return frozenset(names)
+    for node in ast.walk(function):
+        if node is function:
+            continue
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store | ast.Del):
+            names.add(node.id)
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            names.add(node.name)
+        elif isinstance(node, ast.arg):
+            names.add(node.arg)
+        elif isinstance(node, ast.alias):
+            names.add(node.asname or node.name.split(".")[0])
+    return frozenset(names - declared_outside(function))
+
+
+def _walk_scope(statements: list[ast.stmt]) -> Iterator[ast.AST]:
+    """Nodes of these statements, not descending into nested functions or classes."""
+    stack: list[ast.AST] = list(reversed(statements))
+    while stack:
+        node = stack.pop()
+        yield node
+        if not isinstance(node, _SCOPES):
+            stack.extend(reversed(list(ast.iter_child_nodes(node))))
+
+
+def is_container_value(value: ast.expr, model: ModuleModel) -> bool:
+    """A list/dict/set display, comprehension, or `list()`/`dict()`/`defaultdict()` call."""
+    if isinstance(value, ast.List | ast.Dict | ast.Set | ast.ListComp | ast.DictComp | ast.SetComp):
+        return True
+    return isinstance(value, ast.Call) and model.resolver.qualname(value.func) in _CONTAINER_CALLS
+
+
+def mutated_name(node: ast.AST) -> str | None:
+    """`x` for `x.append(...)`-style calls and `x[k] = v` / `x.attr = v` stores."""
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr in MUTATING_METHODS
+        and isinstance(node.func.value, ast.Name)
+    ):
+        return node.func.value.id
+    if isinstance(node, ast.Subscript | ast.Attribute) and isinstance(node.ctx, ast.Store):
+        base = node.value
+        while isinstance(base, ast.Subscript | ast.Attribute):
+            base = base.value
+        return base.id if isinstance(base, ast.Name) else None
+    return None
+
+
+@dataclass(frozen=True)
+class _UnitFacts:
+    # Top-level events in order: ("bind", name), ("mutate", name) or ("call", "").
+    events: tuple[tuple[str, str], ...]
+    defined: frozenset[str]  # names bound by def, class or import at module level
+    containers: frozenset[str]  # names bound at module level to a container value
+    others: frozenset[str]  # names bound at module level to anything else
+    runtime_writes: frozenset[str]  # rebound through `global` or mutated inside a function
+
+
+class _UnitScanner:
+    def __init__(self, model: ModuleModel) -> None:
+        self.model = model
+        self.events: list[tuple[str, str]] = []
+        self.defined: set[str] = set()
+        self.containers: set[str] = set()
+        self.others: set[str] = set()
+        self.runtime_writes: set[str] = set()
+
+    def scan(self, tree: ast.Module) -> _UnitFacts:
+        self.block(tree.body)
+        for node in ast.walk(tree):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                self._function_writes(node)
+        return _UnitFacts(
+            tuple(self.events),
+            frozenset(self.defined),
+            frozenset(self.containers),
+            frozenset(self.others),
+            frozenset(self.runtime_writes),
+        )
+
+    def _function_writes(self, function: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        local = bound_names(function)
+        globals_ = declared_outside(function)
+        for node in _walk_scope(function.body):
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+                if node.id in globals_:
+                    self.runtime_writes.add(node.id)
+            name = mutated_name(node)
+            if name is not None and name not in local and name not in ("self", "cls"):
+                self.runtime_writes.add(name)
+
+    def block(self, statements: list[ast.stmt]) -> None:
+        for statement in statements:
+            self.statement(statement)
+
+    def statement(self, node: ast.stmt) -> None:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            self._calls_in(node.decorator_list)
+            self.defined.add(node.name)
+        elif isinstance(node, ast.Import | ast.ImportFrom):
+            for alias in node.names:
+                self.defined.add(alias.asname or alias.name.split(".")[0])
+        elif isinstance(node, ast.If | ast.While):
+            self._calls_in([node.test])
+            loops = 2 if isinstance(node, ast.While) else 1
+            for _ in range(loops):
+                self.block(node.body)
+            self.block(node.orelse)
+        elif isinstance(node, ast.For | ast.AsyncFor):
+            self._calls_in([node.iter])
+            for _ in range(2):  # twice: a later iteration follows the calls of an earlier one
+                self._bind(node.target, None)
+                self.block(node.body)
+            self.block(node.orelse)
+        elif isinstance(node, ast.Try | ast.TryStar):
+            self.block(node.body)
+            for handler in node.handlers:
+                self.block(handler.body)
+            self.block(node.orelse)
+            self.block(node.finalbody)
+        elif isinstance(node, ast.With | ast.AsyncWith):
+            self._calls_in([item.context_expr for item in node.items])
+            self.block(node.body)
+        else:
+            self._simple(node)
+
+    def _simple(self, node: ast.stmt) -> None:
+        self._calls_in([node])
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                self._bind(target, node.value)
+        elif isinstance(node, ast.AugAssign | ast.AnnAssign) and node.value is not None:
+            self._bind(node.target, None)
+        for child in ast.walk(node):
+            name = mutated_name(child)
+            if name is not None:
+                self.events.append(("mutate", name))
+
+    def _bind(self, target: ast.expr, value: ast.expr | None) -> None:
+        if isinstance(target, ast.Name):
+            self.events.append(("bind", target.id))
+            if value is not None and is_container_value(value, self.model):
+                self.containers.add(target.id)
+            else:
+                self.others.add(target.id)
+        elif isinstance(target, ast.Tuple | ast.List | ast.Starred):
+            for element in target.elts if not isinstance(target, ast.Starred) else [target.value]:
+                self._bind(element, None)
+
+    def _calls_in(self, nodes: list[ast.AST]) -> None:
+        for node in nodes:
+            if any(isinstance(child, ast.Call) for child in _walk_scope([node])):
+                self.events.append(("call", ""))
+                return
+
+
+class ModuleState:
+    """Facts about one module's top-level names, computed once per analysis."""
+
+    def __init__(self, model: ModuleModel) -> None:
+        self.model = model
+        self.trees = [unit.tree for unit in model.document.units if unit.tree is not None]
+        self.facts = [self._facts(unit.source) for unit in model.document.units if unit.tree]
+        self.defined = frozenset().union(*(f.defined for f in self.facts))
+        self.runtime_writes = frozenset().union(*(f.runtime_writes for f in self.facts))
+        containers = frozenset().union(*(f.containers for f in self.facts))
+        others = frozenset().union(*(f.others for f in self.facts))
+        self.containers = containers - others - self.defined
+        self._changed_after: dict[int, frozenset[str]] = {}
+
+    def _facts(self, source) -> _UnitFacts:
+        key = ("purity-facts", self.model.alias_key)
+        if key not in source.memo:
+            source.memo[key] = _UnitScanner(self.model).scan(source.tree)
+        return source.memo[key]
+
+    def changing_globals(self, unit_tree: ast.AST) -> frozenset[str]:
+        """Module-level values that may change after functions of this unit were traced."""
+        index = next((i for i, tree in enumerate(self.trees) if tree is unit_tree), 0)
+        if index not in self._changed_after:
+            changed = set(self.runtime_writes)
+            bound: set[str] = set()
+            armed: set[str] = set()  # bound, then a call that may have traced the reader
+            for position, facts in enumerate(self.facts):
+                for event, name in facts.events:
+                    if event == "call":
+                        if position > index:
+                            armed |= bound
+                    else:
+                        if name in armed:
+                            changed.add(name)
+                        bound.add(name)
+            result = frozenset(changed & self.model.mutable_globals) - self.defined
+            self._changed_after[index] = result
+        return self._changed_after[index]
