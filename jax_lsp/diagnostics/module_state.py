@@ -133,9 +133,9 @@ class _UnitScanner:
         local = bound_names(function)
         globals_ = declared_outside(function)
         for node in _walk_scope(function.body):
-            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
-                if node.id in globals_:
-                    self.runtime_writes.add(node.id)
+            is_store = isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store)
+            if is_store and node.id in globals_:
+                self.runtime_writes.add(node.id)
             name = mutated_name(node)
             if name is not None and name not in local and name not in ("self", "cls"):
                 self.runtime_writes.add(name)
@@ -200,9 +200,25 @@ class _UnitScanner:
 
     def _calls_in(self, nodes: list[ast.AST]) -> None:
         for node in nodes:
-            if any(isinstance(child, ast.Call) for child in _walk_scope([node])):
+            if any(self._may_run_module_code(child) for child in _walk_scope([node])):
                 self.events.append(("call", ""))
                 return
+
+    def _may_run_module_code(self, node: ast.AST) -> bool:
+        """A call that may run this module's functions: not a library or builtin call, or one
+        handed a module-level name (`jax.jit(step)(x)`)."""
+        if not isinstance(node, ast.Call):
+            return False
+        root = node.func
+        while isinstance(root, ast.Attribute | ast.Call | ast.Subscript):
+            root = root.func if isinstance(root, ast.Call) else root.value
+        if isinstance(root, ast.Name) and self.model.resolver.qualname(root) is None:
+            return True
+        arguments = [*node.args, *(keyword.value for keyword in node.keywords)]
+        return any(
+            isinstance(argument, ast.Name) and self.model.resolver.qualname(argument) is None
+            for argument in arguments
+        )
 
 
 class ModuleState:

@@ -10,6 +10,7 @@ import ast
 from collections.abc import Iterator
 
 from jax_lsp.analysis.kinds import Kind
+from jax_lsp.analysis.model import ModuleModel
 from jax_lsp.analysis.summary import FunctionNode, transform_of
 from jax_lsp.diagnostics.base import Example, Rule, RuleContext
 from jax_lsp.diagnostics.imports_fix import ensure_import
@@ -17,7 +18,6 @@ from jax_lsp.diagnostics.module_state import (
     ModuleState,
     bound_names,
     declared_outside,
-    is_container_value,
 )
 from jax_lsp.findings import Applicability, Finding, Fix, Severity
 
@@ -64,6 +64,39 @@ def carries_tracer(expr: ast.expr, ctx: RuleContext) -> bool:
             for part in expr.values
         )
     return False
+
+
+# Transformations that compile once and reuse the result for same-shaped arguments.
+_CACHING_TRANSFORMS = frozenset(["jit", "pmap", "eqx.filter_jit", "nnx.jit"])
+_MAX_CALL_DEPTH = 8
+
+
+def compiled_once(function: FunctionNode, model: ModuleModel, depth: int = 0) -> bool:
+    """Is this function's trace reused across calls (so trace-time effects happen once)?
+
+    `jax.jit` caches by function and argument shapes; `lax` control flow caches the trace of
+    a named body function by identity, but a lambda made inside a plain function is new (and
+    retraced) on every call.
+    """
+    info = model.trace.get(function)
+    if info is not None and depth < _MAX_CALL_DEPTH:
+        record = model.records.get(function)
+        if info.via in _CACHING_TRANSFORMS:
+            return True
+        if info.via.startswith("lax.") and record is not None and record.parent is None:
+            return True
+        caller = model.functions.get(info.via.removeprefix("called from "))
+        if info.via.startswith("called from ") and caller is not None:
+            return compiled_once(caller.node, model, depth + 1)
+    return any(
+        compiled_once(outer, model, depth + 1)
+        for outer in model.enclosing_chain(function)
+        if depth < _MAX_CALL_DEPTH
+    )
+
+
+def _compiled_context(ctx: RuleContext) -> bool:
+    return any(compiled_once(function, ctx.model) for function in ctx.functions)
 
 
 def _where(ctx: RuleContext) -> str:
@@ -276,8 +309,9 @@ class PrintInTraced(Rule):
             return
         if not any(carries_tracer(argument, ctx) for argument in node.args):
             return  # print(x.shape) and other static values are deliberate trace-time output
-        once = "only once per compilation (cached calls print nothing)" if ctx.abstract else ""
-        timing = f" and {once}" if once else ""
+        once = "only once per compilation (cached calls print nothing)"
+        once = once if _compiled_context(ctx) else ""
+        timing = f", and {once}" if once else ""
         yield ctx.finding(
             self,
             node,
@@ -456,6 +490,8 @@ class GlobalReadInTraced(_StateRule):
             return
         if name not in self.state(ctx).changing_globals(ctx.ancestors[0]):
             return
+        if not _compiled_context(ctx):
+            return  # retraced on every call (vmap alone, a fresh lambda): never stale
         key = (id(ctx.functions[0]), name)
         if key in self._seen:
             return  # one report per global per function
