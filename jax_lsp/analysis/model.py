@@ -10,11 +10,13 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from jax_lsp.analysis.document import Document, Unit, UnitSource
 from jax_lsp.analysis.flow import FlowInterpreter, ScopeContext, annotation_kind
 from jax_lsp.analysis.imports import Resolver, import_bindings
 from jax_lsp.analysis.kinds import Kind, merge
+from jax_lsp.analysis.module_state import ModuleState
 from jax_lsp.analysis.summary import (
     Application,
     ClassRecord,
@@ -118,6 +120,11 @@ class ModuleModel:
                 name: kind for name, kind in interpreter.env.items() if not name.startswith("<")
             }
         return source.memo[key]
+
+    @cached_property
+    def module_state(self) -> ModuleState:
+        """Which module-level names are containers, and which change after a trace."""
+        return ModuleState(self)
 
     # -- traced functions -----------------------------------------------------------------
     def resolve(self, ref: FunctionRef) -> FunctionNode | None:
@@ -287,6 +294,7 @@ class ModuleModel:
             tuple(self.trace.get(n) for n in self._lambdas_in(unit.source)),
             tuple(sorted(self.classes)),
             self.import_insertion_line,
+            self.module_state.key,
         )
 
     def functions_in(self, source: UnitSource) -> Iterator[FunctionRecord]:

@@ -11,14 +11,10 @@ from collections.abc import Iterator
 
 from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.model import ModuleModel
+from jax_lsp.analysis.module_state import bound_names, declared_outside
 from jax_lsp.analysis.summary import FunctionNode, transform_of
 from jax_lsp.diagnostics.base import Example, Rule, RuleContext
 from jax_lsp.diagnostics.imports_fix import ensure_import
-from jax_lsp.diagnostics.module_state import (
-    ModuleState,
-    bound_names,
-    declared_outside,
-)
 from jax_lsp.findings import Applicability, Finding, Fix, Severity
 
 # Container methods that store their argument in the container.
@@ -340,16 +336,10 @@ class PrintInTraced(Rule):
 
 # -- JAX102 ------------------------------------------------------------------------------------
 class _StateRule(Rule):
-    """Shares the per-analysis module facts between the global read and write rules."""
+    """Shares the per-analysis scope cache between the global read and write rules."""
 
     def __init__(self) -> None:
         self._scopes = _Scopes()
-        self._state: ModuleState | None = None
-
-    def state(self, ctx: RuleContext) -> ModuleState:
-        if self._state is None or self._state.model is not ctx.model:
-            self._state = ModuleState(ctx.model)
-        return self._state
 
 
 def _is_write_receiver(node: ast.Name, ctx: RuleContext) -> bool:
@@ -488,7 +478,7 @@ class GlobalReadInTraced(_StateRule):
             return  # `global g` here: JAX103 reports the write
         if _is_write_receiver(node, ctx):
             return
-        if name not in self.state(ctx).changing_globals(ctx.ancestors[0]):
+        if name not in ctx.model.module_state.changing_globals(ctx.ancestors[0]):
             return
         if not _compiled_context(ctx):
             return  # retraced on every call (vmap alone, a fresh lambda): never stale
@@ -700,7 +690,7 @@ class GlobalWriteInTraced(_StateRule):
         return None
 
     def _outer_container(self, name: str, ctx: RuleContext) -> str | None:
-        if self._scopes.is_local(ctx, name) or name not in self.state(ctx).containers:
+        if self._scopes.is_local(ctx, name) or name not in ctx.model.module_state.containers:
             return None
         return f"the module-level container `{name}`"
 

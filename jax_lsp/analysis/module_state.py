@@ -13,10 +13,13 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from jax_lsp.analysis.model import ModuleModel
 from jax_lsp.analysis.summary import MUTATING_METHODS, FunctionNode
 from jax_lsp.analysis.traced import all_params
+
+if TYPE_CHECKING:
+    from jax_lsp.analysis.model import ModuleModel
 
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 _CONTAINER_CALLS = frozenset(
@@ -222,41 +225,58 @@ class _UnitScanner:
 
 
 class ModuleState:
-    """Facts about one module's top-level names, computed once per analysis."""
+    """Facts about one module's top-level names, computed once per model.
+
+    `key` is part of every unit's cache key: a reader's findings depend on other units.
+    """
 
     def __init__(self, model: ModuleModel) -> None:
         self.model = model
-        self.trees = [unit.tree for unit in model.document.units if unit.tree is not None]
-        self.facts = [self._facts(unit.source) for unit in model.document.units if unit.tree]
-        self.defined = frozenset().union(*(f.defined for f in self.facts))
-        self.runtime_writes = frozenset().union(*(f.runtime_writes for f in self.facts))
-        containers = frozenset().union(*(f.containers for f in self.facts))
-        others = frozenset().union(*(f.others for f in self.facts))
+        units = [unit for unit in model.document.units if unit.tree is not None]
+        self._index = {id(unit.tree): index for index, unit in enumerate(units)}
+        facts = [self._facts(unit.source) for unit in units]
+        self.defined = frozenset().union(*(f.defined for f in facts))
+        self.runtime_writes = frozenset().union(*(f.runtime_writes for f in facts))
+        containers = frozenset().union(*(f.containers for f in facts))
+        others = frozenset().union(*(f.others for f in facts))
         self.containers = containers - others - self.defined
-        self._changed_after: dict[int, frozenset[str]] = {}
+        self._last_call = self._last_call_before_change(facts)
+        self.key = (
+            tuple(sorted(self._last_call.items())),
+            self.runtime_writes,
+            self.containers,
+            self.defined,
+        )
 
     def _facts(self, source) -> _UnitFacts:
-        key = ("purity-facts", self.model.alias_key)
+        key = ("module-state", self.model.alias_key)
         if key not in source.memo:
             source.memo[key] = _UnitScanner(self.model).scan(source.tree)
         return source.memo[key]
 
+    @staticmethod
+    def _last_call_before_change(facts: list[_UnitFacts]) -> dict[str, int]:
+        """Per name: the unit of the latest top-level call that falls between a binding of
+        the name and a later rebinding or mutation of it."""
+        first_bound: dict[str, int] = {}  # name -> event number of its first binding
+        last_call: tuple[int, int] | None = None  # (event number, unit index)
+        result: dict[str, int] = {}
+        number = 0
+        for unit_index, unit_facts in enumerate(facts):
+            for event, name in unit_facts.events:
+                number += 1
+                if event == "call":
+                    last_call = (number, unit_index)
+                    continue
+                if name in first_bound and last_call and first_bound[name] < last_call[0]:
+                    result[name] = max(result.get(name, -1), last_call[1])
+                first_bound.setdefault(name, number)
+        return result
+
     def changing_globals(self, unit_tree: ast.AST) -> frozenset[str]:
         """Module-level values that may change after functions of this unit were traced."""
-        index = next((i for i, tree in enumerate(self.trees) if tree is unit_tree), 0)
-        if index not in self._changed_after:
-            changed = set(self.runtime_writes)
-            bound: set[str] = set()
-            armed: set[str] = set()  # bound, then a call that may have traced the reader
-            for position, facts in enumerate(self.facts):
-                for event, name in facts.events:
-                    if event == "call":
-                        if position > index:
-                            armed |= bound
-                    else:
-                        if name in armed:
-                            changed.add(name)
-                        bound.add(name)
-            result = frozenset(changed & self.model.mutable_globals) - self.defined
-            self._changed_after[index] = result
-        return self._changed_after[index]
+        index = self._index.get(id(unit_tree), 0)
+        changed = {name for name, call in self._last_call.items() if call > index}
+        return frozenset((changed | self.runtime_writes) & self.model.mutable_globals) - (
+            self.defined
+        )
