@@ -724,7 +724,9 @@ class GlobalWriteInTraced(_StateRule):
 
 # -- JAX104 ------------------------------------------------------------------------------------
 def _operands(call: ast.Call) -> list[ast.expr]:
-    return [*call.args, *(keyword.value for keyword in call.keywords)]
+    """Arguments passed as values (`*it` unpacks an iterator in Python: fine)."""
+    arguments = [argument for argument in call.args if not isinstance(argument, ast.Starred)]
+    return [*arguments, *(keyword.value for keyword in call.keywords if keyword.arg)]
 
 
 def _jitted_definition(call: ast.Call, ctx: RuleContext) -> FunctionNode | None:
