@@ -156,6 +156,20 @@ def _shadowed(ctx: RuleContext, name: str, scopes: _Scopes) -> bool:
     return name in ctx.model.global_kinds or scopes.is_local(ctx, name)
 
 
+# The first INVALID example after its fix, and the first VALID example.
+_STEP_WITH_DEBUG_PRINT = """
+    import jax
+
+    @jax.jit
+    def step(x):
+        jax.debug.print("inside step, x = {}", x)
+        return x + 1
+
+    step(1.0)
+    step(2.0)
+"""
+
+
 class PrintInTraced(Rule):
     code = "JAX101"
     name = "print-in-traced"
@@ -197,17 +211,7 @@ class PrintInTraced(Rule):
                 "assert 'Tracer' in _stdout, _stdout\n"
                 "assert _stdout.count('inside step') == 1, _stdout"
             ),
-            fixed="""
-            import jax
-
-            @jax.jit
-            def step(x):
-                jax.debug.print("inside step, x = {}", x)
-                return x + 1
-
-            step(1.0)
-            step(2.0)
-            """,
+            fixed=_STEP_WITH_DEBUG_PRINT,
         ),
         Example(
             """
@@ -255,17 +259,7 @@ class PrintInTraced(Rule):
     )
     valid = (
         Example(
-            """
-            import jax
-
-            @jax.jit
-            def step(x):
-                jax.debug.print("inside step, x = {}", x)
-                return x + 1
-
-            step(1.0)
-            step(2.0)
-            """,
+            _STEP_WITH_DEBUG_PRINT,
             check="assert 'inside step, x = 1.0' in _stdout and 'x = 2.0' in _stdout, _stdout",
         ),
         Example(
