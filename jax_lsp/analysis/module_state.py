@@ -102,9 +102,13 @@ def mutated_name(node: ast.AST) -> str | None:
 
 @dataclass(frozen=True)
 class _UnitFacts:
-    # Top-level events in order: ("bind", name), ("mutate", name) or ("call", "").
-    events: tuple[tuple[str, str], ...]
+    # Top-level events in order: ("bind", name), ("mutate", name), or ("call", the module
+    # names a statement's calls mention: `f` in `f(x)`, `step` in `jax.jit(step)(x)`).
+    events: tuple[tuple[str, str | frozenset[str]], ...]
     defined: frozenset[str]  # names bound by def, class or import at module level
+    code: frozenset[str]  # names bound by def or class
+    # Top-level names bound from values that mention these names (`model = MLP(3)`).
+    derived: tuple[tuple[str, frozenset[str]], ...]
     containers: frozenset[str]  # names bound at module level to a container value
     others: frozenset[str]  # names bound at module level to anything else
     runtime_writes: frozenset[str]  # rebound through `global` or mutated inside a function
@@ -113,8 +117,10 @@ class _UnitFacts:
 class _UnitScanner:
     def __init__(self, model: ModuleModel) -> None:
         self.model = model
-        self.events: list[tuple[str, str]] = []
+        self.events: list[tuple[str, str | frozenset[str]]] = []
         self.defined: set[str] = set()
+        self.code: set[str] = set()
+        self.derived: list[tuple[str, frozenset[str]]] = []
         self.containers: set[str] = set()
         self.others: set[str] = set()
         self.runtime_writes: set[str] = set()
@@ -127,6 +133,8 @@ class _UnitScanner:
         return _UnitFacts(
             tuple(self.events),
             frozenset(self.defined),
+            frozenset(self.code),
+            tuple(self.derived),
             frozenset(self.containers),
             frozenset(self.others),
             frozenset(self.runtime_writes),
@@ -151,6 +159,7 @@ class _UnitScanner:
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
             self._calls_in(node.decorator_list)
             self.defined.add(node.name)
+            self.code.add(node.name)
         elif isinstance(node, ast.Import | ast.ImportFrom):
             for alias in node.names:
                 self.defined.add(alias.asname or alias.name.split(".")[0])
@@ -193,6 +202,8 @@ class _UnitScanner:
     def _bind(self, target: ast.expr, value: ast.expr | None) -> None:
         if isinstance(target, ast.Name):
             self.events.append(("bind", target.id))
+            if value is not None:
+                self.derived.append((target.id, self._module_names(value)))
             if value is not None and is_container_value(value, self.model):
                 self.containers.add(target.id)
             else:
@@ -203,24 +214,19 @@ class _UnitScanner:
 
     def _calls_in(self, nodes: list[ast.AST]) -> None:
         for node in nodes:
-            if any(self._may_run_module_code(child) for child in _walk_scope([node])):
-                self.events.append(("call", ""))
-                return
+            if any(isinstance(child, ast.Call) for child in _walk_scope([node])):
+                names = self._module_names(node)
+                if names:
+                    self.events.append(("call", names))
 
-    def _may_run_module_code(self, node: ast.AST) -> bool:
-        """A call that may run this module's functions: not a library or builtin call, or one
-        handed a module-level name (`jax.jit(step)(x)`)."""
-        if not isinstance(node, ast.Call):
-            return False
-        root = node.func
-        while isinstance(root, ast.Attribute | ast.Call | ast.Subscript):
-            root = root.func if isinstance(root, ast.Call) else root.value
-        if isinstance(root, ast.Name) and self.model.resolver.qualname(root) is None:
-            return True
-        arguments = [*node.args, *(keyword.value for keyword in node.keywords)]
-        return any(
-            isinstance(argument, ast.Name) and self.model.resolver.qualname(argument) is None
-            for argument in arguments
+    def _module_names(self, node: ast.AST) -> frozenset[str]:
+        """Names read here that are not imports or builtins (so may be this module's)."""
+        return frozenset(
+            child.id
+            for child in _walk_scope([node])
+            if isinstance(child, ast.Name)
+            and isinstance(child.ctx, ast.Load)
+            and self.model.resolver.qualname(child) is None
         )
 
 
@@ -240,7 +246,7 @@ class ModuleState:
         containers = frozenset().union(*(f.containers for f in facts))
         others = frozenset().union(*(f.others for f in facts))
         self.containers = containers - others - self.defined
-        self._last_call = self._last_call_before_change(facts)
+        self._last_call = self._last_call_before_change(facts, self._module_code(facts))
         self.key = (
             tuple(sorted(self._last_call.items())),
             self.runtime_writes,
@@ -255,22 +261,34 @@ class ModuleState:
         return source.memo[key]
 
     @staticmethod
-    def _last_call_before_change(facts: list[_UnitFacts]) -> dict[str, int]:
-        """Per name: the unit of the latest top-level call that falls between a binding of
-        the name and a later rebinding or mutation of it."""
+    def _module_code(facts: list[_UnitFacts]) -> frozenset[str]:
+        """Functions and classes of the module, and names bound from them (`step =
+        jax.jit(train)`, `model = MLP(3)`): calling these may run traced code."""
+        code = set().union(*(f.code for f in facts))
+        for unit_facts in facts:
+            for name, mentions in unit_facts.derived:
+                if mentions & code:
+                    code.add(name)
+        return frozenset(code)
+
+    @staticmethod
+    def _last_call_before_change(facts: list[_UnitFacts], code: frozenset[str]) -> dict[str, int]:
+        """Per name: the unit of the latest top-level call of module code that falls between
+        a binding of the name and a later rebinding or mutation of it."""
         first_bound: dict[str, int] = {}  # name -> event number of its first binding
         last_call: tuple[int, int] | None = None  # (event number, unit index)
         result: dict[str, int] = {}
         number = 0
         for unit_index, unit_facts in enumerate(facts):
-            for event, name in unit_facts.events:
+            for _, payload in unit_facts.events:
                 number += 1
-                if event == "call":
-                    last_call = (number, unit_index)
+                if isinstance(payload, frozenset):  # a call
+                    if payload & code:
+                        last_call = (number, unit_index)
                     continue
-                if name in first_bound and last_call and first_bound[name] < last_call[0]:
-                    result[name] = max(result.get(name, -1), last_call[1])
-                first_bound.setdefault(name, number)
+                if payload in first_bound and last_call and first_bound[payload] < last_call[0]:
+                    result[payload] = max(result.get(payload, -1), last_call[1])
+                first_bound.setdefault(payload, number)
         return result
 
     def changing_globals(self, unit_tree: ast.AST) -> frozenset[str]:

@@ -191,7 +191,8 @@ class PrintInTraced(Rule):
         with spaces as `print` does, f-strings become `{}` placeholders. Adds `import jax`
         when the module has no `jax` name. Unsafe: the output changes (values on every call
         instead of tracers once). `print` with `sep=`, `end=` or `file=`, star arguments or
-        f-string format specs is flagged without a fix.
+        f-string format specs is flagged without a fix. `jax.debug.print` output is unordered
+        relative to other prints unless `ordered=True` is passed.
     """
     node_types = (ast.Call,)
     invalid = (

@@ -116,6 +116,28 @@ def test_global_changed_after_a_call_is_stale_and_cache_follows_edits():
     assert codes(base) == []  # the cached findings of the unchanged unit are not reused
 
 
+def test_rebinding_after_library_calls_only_is_not_stale():
+    source = """
+        import argparse
+        import jax
+
+        @jax.jit
+        def f(x):
+            return x * args.scale
+
+        parser = argparse.ArgumentParser()
+        args = parser.parse_args([])
+        args = parser.parse_args(["--scale", "2"])
+        step = jax.jit(f)
+        step(1.0)
+        args.scale = 3.0
+    """
+    # Only `step(1.0)` can trace `f`; the rebinding before it is harmless, the mutation after
+    # it is not.
+    assert codes(source) == [(6, "JAX102")]
+    assert codes(source.replace("        args.scale = 3.0\n", "")) == []
+
+
 def test_fresh_lambda_in_lax_outside_jit_is_retraced_not_stale():
     source = """
         from jax import lax
