@@ -100,6 +100,40 @@ def mutated_name(node: ast.AST) -> str | None:
     return None
 
 
+def _free_writes(statements: list[ast.stmt]) -> set[str]:
+    """Names that functions among `statements` write without owning them: assigned after
+    `global`, or mutated (`x.append(v)`, `x[k] = v`) while not local. One walk per scope;
+    a nested function's free writes are resolved against its enclosing function."""
+    writes: set[str] = set()
+    for node in _walk_scope(statements):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            writes |= _function_free_writes(node)
+        elif isinstance(node, ast.ClassDef):
+            writes |= _free_writes(node.body)
+    return writes
+
+
+def _function_free_writes(function: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
+    local: set[str] = set(all_params(function))
+    declared: set[str] = set()
+    free: set[str] = set()
+    for child in _walk_scope(function.body):
+        if isinstance(child, ast.Name):
+            if not isinstance(child.ctx, ast.Load):
+                local.add(child.id)
+                free.add(child.id)  # kept only if declared global (filtered below)
+        elif isinstance(child, ast.Global | ast.Nonlocal):
+            declared.update(child.names)
+        elif isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            local.add(child.name)
+            free |= _free_writes([child])
+        elif isinstance(child, ast.Call | ast.Subscript | ast.Attribute):
+            name = mutated_name(child)
+            if name is not None and name not in ("self", "cls"):
+                free.add(name)
+    return {name for name in free if name in declared or name not in local}
+
+
 @dataclass(frozen=True)
 class _UnitFacts:
     # Top-level events in order: ("bind", name), ("mutate", name), or ("call", the module
@@ -127,9 +161,7 @@ class _UnitScanner:
 
     def scan(self, tree: ast.Module) -> _UnitFacts:
         self.block(tree.body)
-        for node in ast.walk(tree):
-            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
-                self._function_writes(node)
+        self.runtime_writes = set(_free_writes(tree.body))
         return _UnitFacts(
             tuple(self.events),
             frozenset(self.defined),
@@ -139,17 +171,6 @@ class _UnitScanner:
             frozenset(self.others),
             frozenset(self.runtime_writes),
         )
-
-    def _function_writes(self, function: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
-        local = bound_names(function)
-        globals_ = declared_outside(function)
-        for node in _walk_scope(function.body):
-            is_store = isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store)
-            if is_store and node.id in globals_:
-                self.runtime_writes.add(node.id)
-            name = mutated_name(node)
-            if name is not None and name not in local and name not in ("self", "cls"):
-                self.runtime_writes.add(name)
 
     def block(self, statements: list[ast.stmt]) -> None:
         for statement in statements:
