@@ -14,7 +14,7 @@ from functools import cached_property
 
 from jax_lsp.analysis.document import Document, Unit, UnitSource
 from jax_lsp.analysis.flow import FlowInterpreter, ScopeContext, annotation_kind
-from jax_lsp.analysis.imports import Resolver, import_bindings
+from jax_lsp.analysis.imports import Resolver, import_bindings, import_insertion_line
 from jax_lsp.analysis.kinds import Kind, merge
 from jax_lsp.analysis.module_state import ModuleState
 from jax_lsp.analysis.summary import (
@@ -29,6 +29,12 @@ from jax_lsp.analysis.summary import (
 from jax_lsp.analysis.traced import TraceInfo, all_params, call_site_params, trace_info_for
 
 _MAX_FIXPOINT_ROUNDS = 20
+_INTERNED: dict[tuple, int] = {}
+
+
+def intern_key(value: tuple) -> int:
+    """A small int standing for a large hashable tuple, so memo keys hash in O(1)."""
+    return _INTERNED.setdefault(value, len(_INTERNED))
 
 
 @dataclass
@@ -44,19 +50,20 @@ class ScopeKinds:
 class ModuleModel:
     document: Document
     resolver: Resolver = field(init=False)
-    alias_key: tuple = field(init=False)
+    alias_key: int = field(init=False)
     summaries: list[UnitSummary] = field(init=False)
     functions: dict[str, FunctionRecord] = field(init=False)
     records: dict[FunctionNode, FunctionRecord] = field(init=False)
     classes: dict[str, ClassRecord] = field(init=False)
     global_kinds: dict[str, Kind] = field(init=False)
-    globals_key: tuple = field(init=False)
+    globals_key: int = field(init=False)
     trace: dict[ast.AST, TraceInfo] = field(init=False)
     # Module-level names rebound, written through `global`, or mutated in place.
     mutable_globals: frozenset[str] = field(init=False)
     # Document line after the last top-level import: where a fix adds a missing import.
     import_insertion_line: int = field(init=False)
     _source_of: dict[ast.AST, UnitSource] = field(init=False, repr=False)
+    _contexts: dict[ast.AST, TraceInfo | None] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         units = [unit for unit in self.document.units if unit.tree is not None]
@@ -64,7 +71,7 @@ class ModuleModel:
         for unit in units:
             bindings.update(import_bindings(unit.tree.body))
         self.resolver = Resolver(bindings)
-        self.alias_key = tuple(sorted(bindings.items()))
+        self.alias_key = intern_key(tuple(sorted(bindings.items())))
         self.summaries = [self._summary(unit.source) for unit in units]
         self.functions, self.records, self.classes, self._source_of = {}, {}, {}, {}
         for unit, summary in zip(units, self.summaries, strict=True):
@@ -74,9 +81,11 @@ class ModuleModel:
                 self._source_of[record.node] = unit.source
             for record in summary.classes:
                 self.classes[record.name] = record
+        self._contexts = {}  # memo of context_of; cleared whenever the trace changes
         self._compute_globals(units)
         self.import_insertion_line = import_insertion_line(units)
         self._compute_trace(units)
+        self._classes_key = intern_key(tuple(sorted(self.classes)))
 
     # -- summaries and globals ------------------------------------------------------------
     def _summary(self, source: UnitSource) -> UnitSummary:
@@ -98,7 +107,7 @@ class ModuleModel:
             global_writes |= summary.global_writes
             mutated |= summary.mutated_names
         self.global_kinds = kinds
-        self.globals_key = tuple(sorted((name, kind.value) for name, kind in kinds.items()))
+        self.globals_key = intern_key(tuple(sorted((n, k.value) for n, k in kinds.items())))
         rebound = {name for name, count in counts.items() if count > 1}
         self.mutable_globals = frozenset((rebound | global_writes | mutated) & counts.keys())
 
@@ -125,6 +134,10 @@ class ModuleModel:
     def module_state(self) -> ModuleState:
         """Which module-level names are containers, and which change after a trace."""
         return ModuleState(self)
+
+    @cached_property
+    def _module_state_key(self) -> int:
+        return intern_key(self.module_state.key)
 
     # -- traced functions -----------------------------------------------------------------
     def resolve(self, ref: FunctionRef) -> FunctionNode | None:
@@ -178,6 +191,7 @@ class ModuleModel:
                     self.trace[target] = TraceInfo(
                         old.via, True, old.traced_params, old.static_params, old.direct
                     )
+                    self._contexts.clear()
                     pending.append(target)
             for call in calls_by_caller.get(node, []):
                 callee = self.resolve(call.callee)
@@ -197,6 +211,7 @@ class ModuleModel:
                 combined = old.merged(new) if old else new
                 if combined != old:
                     self.trace[callee] = combined
+                    self._contexts.clear()
                     pending.append(callee)
 
     # -- kinds ----------------------------------------------------------------------------
@@ -210,6 +225,11 @@ class ModuleModel:
 
     def context_of(self, node: FunctionNode) -> TraceInfo | None:
         """The trace of a function, or of the nearest traced function enclosing it."""
+        if node not in self._contexts:
+            self._contexts[node] = self._context_of(node)
+        return self._contexts[node]
+
+    def _context_of(self, node: FunctionNode) -> TraceInfo | None:
         if node in self.trace:
             return self.trace[node]
         for outer in reversed(self.enclosing_chain(node)):
@@ -292,9 +312,9 @@ class ModuleModel:
             self.mutable_globals,
             tuple(self.context_of(record.node) for record in summary.functions),
             tuple(self.trace.get(n) for n in self._lambdas_in(unit.source)),
-            tuple(sorted(self.classes)),
+            self._classes_key,
             self.import_insertion_line,
-            self.module_state.key,
+            self._module_state_key,
         )
 
     def functions_in(self, source: UnitSource) -> Iterator[FunctionRecord]:
@@ -302,27 +322,15 @@ class ModuleModel:
 
 
 def local_imports(node: FunctionNode) -> dict[str, str]:
+    """Imports written in a function's own body (not in nested functions)."""
     if isinstance(node, ast.Lambda):
         return {}
-    statements = [n for n in ast.walk(node) if isinstance(n, ast.Import | ast.ImportFrom)]
+    statements: list[ast.stmt] = []
+    pending = list(node.body)
+    while pending:
+        statement = pending.pop()
+        if isinstance(statement, ast.Import | ast.ImportFrom):
+            statements.append(statement)
+        elif not isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            pending.extend(c for c in ast.iter_child_nodes(statement) if isinstance(c, ast.stmt))
     return import_bindings(statements) if statements else {}
-
-
-def import_insertion_line(units: list[Unit]) -> int:
-    """The document line after the last top-level import (after a docstring if none)."""
-    line = 0
-    for unit in units:
-        for index, statement in enumerate(unit.tree.body):
-            if isinstance(statement, ast.Import | ast.ImportFrom):
-                line = unit.start_line + statement.end_lineno
-            elif line == 0 and index == 0 and unit.start_line == 0 and _is_docstring(statement):
-                line = statement.end_lineno
-    return line
-
-
-def _is_docstring(statement: ast.stmt) -> bool:
-    return (
-        isinstance(statement, ast.Expr)
-        and isinstance(statement.value, ast.Constant)
-        and isinstance(statement.value.value, str)
-    )

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from jax_lsp.analysis.model import ModuleModel
     from jax_lsp.analysis.traced import TraceInfo
 
-DOCS_URL = "https://github.com/jax-lsp/jax-lsp/blob/main/docs/rules.md#{code}"
+DOCS_URL = "https://github.com/jax-lsp/jax-lsp/blob/main/docs/rules/{code}.md"
 ERROR_MARKER = "# error"
 
 
@@ -76,7 +76,7 @@ class Rule:
 
     @classmethod
     def url(cls) -> str:
-        return DOCS_URL.format(code=cls.code.lower())
+        return DOCS_URL.format(code=cls.code)
 
     @classmethod
     def docs(cls) -> str:

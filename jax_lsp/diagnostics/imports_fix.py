@@ -10,9 +10,9 @@ from jax_lsp.findings import Edit, Span
 
 def module_alias(ctx: RuleContext, module: str) -> str | None:
     """A name that refers to `module` here (`jax` for `import jax`), or None."""
-    for name, qualname in ctx.model.alias_key:
-        if qualname == module and ctx.qualname(ast.Name(name, ast.Load())) == module:
-            return name
+    name = ctx.resolvers[-1].name_for(module)
+    if name is not None and ctx.qualname(ast.Name(name, ast.Load())) == module:
+        return name
     return None
 
 
@@ -27,8 +27,11 @@ def ensure_import(ctx: RuleContext, module: str) -> tuple[str, tuple[Edit, ...]]
     alias = module_alias(ctx, module)
     if alias is not None:
         return alias, ()
-    if module in dict(ctx.model.alias_key) or module in ctx.model.global_kinds:
+    if ctx.model.resolver.binds(module) or module in ctx.model.global_kinds:
         return None
     line = ctx.model.import_insertion_line
-    span = Span.of(line, 0, line, 0)
-    return module, (Edit(span, f"import {module}\n", absolute=True),)
+    lines = ctx.model.document.lines
+    if line >= len(lines):  # the last import ends a text without a final newline
+        end = Span.of(len(lines) - 1, len(lines[-1]), len(lines) - 1, len(lines[-1]))
+        return module, (Edit(end, f"\nimport {module}", absolute=True),)
+    return module, (Edit(Span.of(line, 0, line, 0), f"import {module}\n", absolute=True),)

@@ -1,0 +1,1 @@
+"""Code actions: libcst codemods turning one finding into minimal text edits."""
