@@ -88,17 +88,6 @@ class Resolver:
             return canonical(f"{base}.{node.attr}") if base else None
         return None
 
-    def name_for(self, qualname: str) -> str | None:
-        """A local name bound to exactly `qualname` (`jax` for `import jax`), or None."""
-        for name, bound in self._bindings.items():
-            if canonical(bound) == qualname:
-                return name
-        return None
-
-    def binds(self, name: str) -> bool:
-        """Is `name` bound by an import here?"""
-        return name in self._bindings
-
     def binds_module(self, prefix: str) -> bool:
         """Does any import bring in `prefix` or something inside it?"""
         return any(

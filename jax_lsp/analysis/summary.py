@@ -224,6 +224,9 @@ class _Collector(ast.NodeVisitor):
             spec, base_keywords = found
             keywords = dict(base_keywords)
             keywords.update({kw.arg: kw.value for kw in node.keywords if kw.arg})
+            if spec.function_positions == (0,):
+                options = zip(spec.positional_options, node.args[1:], strict=False)
+                keywords.update({name: value for name, value in options if name not in keywords})
             for target in self._transform_targets(spec, node):
                 ref = _function_ref(target, scopes, method_class)
                 if ref:
