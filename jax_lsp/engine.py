@@ -124,7 +124,8 @@ def _shift(finding: Finding, lines: int) -> Finding:
         if fix is None:
             return None
         edits = tuple(
-            e if e.absolute else Edit(_shift_span(e.span, lines), e.content) for e in fix.edits
+            e if e.document_anchored else Edit(_shift_span(e.span, lines), e.content)
+            for e in fix.edits
         )
         return replace(fix, edits=edits)
 

@@ -44,9 +44,9 @@ class Span:
 class Edit:
     span: Span
     content: str
-    # True when `span` is already in document coordinates (e.g. an import added at the top of
-    # the module by a rule running on a later unit): the engine does not shift it.
-    absolute: bool = False
+    # Rules build spans relative to their top-level statement; an edit elsewhere in the module
+    # (an added import) is anchored to the document instead and is not shifted.
+    document_anchored: bool = False
 
 
 @dataclass(frozen=True)

@@ -9,10 +9,6 @@ from __future__ import annotations
 import ast
 import builtins
 from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from jax_lsp.analysis.document import Unit
 
 # Public spellings that name the same object; resolution returns the canonical one.
 _CANONICAL = {
@@ -93,25 +89,3 @@ class Resolver:
         return any(
             value == prefix or value.startswith(prefix + ".") for value in self._bindings.values()
         )
-
-
-def is_docstring(statement: ast.stmt) -> bool:
-    return (
-        isinstance(statement, ast.Expr)
-        and isinstance(statement.value, ast.Constant)
-        and isinstance(statement.value.value, str)
-    )
-
-
-def import_insertion_line(units: Iterable[Unit]) -> int:
-    """The document line after the last top-level import (after the docstring if none)."""
-    last_import: int | None = None
-    docstring_end = 0
-    for unit in units:
-        body = unit.tree.body if unit.tree else []
-        for statement in body:
-            if isinstance(statement, ast.Import | ast.ImportFrom):
-                last_import = statement.end_lineno + unit.start_line
-            elif is_docstring(statement) and unit.start_line == 0 and statement is body[0]:
-                docstring_end = statement.end_lineno
-    return docstring_end if last_import is None else last_import

@@ -14,7 +14,7 @@ from functools import cached_property
 
 from jax_lsp.analysis.document import Document, Unit, UnitSource
 from jax_lsp.analysis.flow import FlowInterpreter, ScopeContext, annotation_kind
-from jax_lsp.analysis.imports import Resolver, import_bindings, import_insertion_line
+from jax_lsp.analysis.imports import Resolver, import_bindings
 from jax_lsp.analysis.kinds import Kind, merge
 from jax_lsp.analysis.module_state import ModuleState
 from jax_lsp.analysis.summary import (
@@ -60,8 +60,7 @@ class ModuleModel:
     trace: dict[ast.AST, TraceInfo] = field(init=False)
     # Module-level names rebound, written through `global`, or mutated in place.
     mutable_globals: frozenset[str] = field(init=False)
-    # Document line after the last top-level import: where a fix adds a missing import.
-    import_insertion_line: int = field(init=False)
+    import_line: int = field(init=False)  # where an added import goes (0-based, absolute)
     _source_of: dict[ast.AST, UnitSource] = field(init=False, repr=False)
     _contexts: dict[ast.AST, TraceInfo | None] = field(init=False, repr=False)
 
@@ -81,9 +80,9 @@ class ModuleModel:
                 self._source_of[record.node] = unit.source
             for record in summary.classes:
                 self.classes[record.name] = record
+        self.import_line = _import_insertion_line(self.document)
         self._contexts = {}  # memo of context_of; cleared whenever the trace changes
         self._compute_globals(units)
-        self.import_insertion_line = import_insertion_line(units)
         self._compute_trace(units)
         self._classes_key = intern_key(tuple(sorted(self.classes)))
 
@@ -313,12 +312,31 @@ class ModuleModel:
             tuple(self.context_of(record.node) for record in summary.functions),
             tuple(self.trace.get(n) for n in self._lambdas_in(unit.source)),
             self._classes_key,
-            self.import_insertion_line,
+            self.import_line,
             self._module_state_key,
         )
 
     def functions_in(self, source: UnitSource) -> Iterator[FunctionRecord]:
         yield from self._summary(source).functions
+
+
+def _is_preamble(statement: ast.stmt) -> bool:
+    """Docstrings and imports: what new imports go after."""
+    if isinstance(statement, ast.Import | ast.ImportFrom):
+        return True
+    return isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Constant)
+
+
+def _import_insertion_line(document: Document) -> int:
+    """The line after the module's leading docstring and imports, where a new import goes."""
+    line = 0
+    for unit in document.units:
+        if unit.tree is None or not unit.tree.body:
+            continue
+        if not all(_is_preamble(statement) for statement in unit.tree.body):
+            break
+        line = unit.start_line + unit.tree.body[-1].end_lineno
+    return line
 
 
 def local_imports(node: FunctionNode) -> dict[str, str]:

@@ -34,9 +34,8 @@ from dataclasses import dataclass, field, replace
 
 import libcst as cst
 
-from jax_lsp.analysis.imports import is_docstring
 from jax_lsp.analysis.summary import transform_of
-from jax_lsp.codeactions.source import ModuleSource, edit
+from jax_lsp.codeactions.source import ModuleSource, edit, is_docstring
 from jax_lsp.findings import Applicability, Edit, Fix
 
 _REGISTERED = frozenset(

@@ -12,12 +12,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from jax_lsp.analysis.document import Document, Unit
-from jax_lsp.analysis.imports import (
-    Resolver,
-    canonical,
-    import_bindings,
-    import_insertion_line,
-)
+from jax_lsp.analysis.imports import Resolver, canonical, import_bindings
 from jax_lsp.analysis.text import byte_col_to_char
 from jax_lsp.findings import Edit, Span
 
@@ -134,7 +129,27 @@ class ModuleSource:
         return (import_edit, *edits)
 
     def _insertion_line(self) -> int:
-        return import_insertion_line(self.document.units)
+        last_import: int | None = None
+        docstring_end = 0
+        for unit in self.document.units:
+            for statement in unit.tree.body if unit.tree else ():
+                if isinstance(statement, ast.Import | ast.ImportFrom):
+                    last_import = statement.end_lineno + unit.start_line
+                elif (
+                    is_docstring(statement)
+                    and unit.start_line == 0
+                    and statement is unit.tree.body[0]
+                ):
+                    docstring_end = statement.end_lineno
+        return docstring_end if last_import is None else last_import
+
+
+def is_docstring(statement: ast.stmt) -> bool:
+    return (
+        isinstance(statement, ast.Expr)
+        and isinstance(statement.value, ast.Constant)
+        and isinstance(statement.value.value, str)
+    )
 
 
 def edit(start: tuple[int, int], end: tuple[int, int], content: str) -> Edit:

@@ -166,6 +166,11 @@ class RuleContext:
     def edit(self, node: ast.AST, content: str) -> Edit:
         return Edit(self.span(node), content)
 
+    def import_edit(self, statement: str) -> Edit:
+        """An edit adding `statement` (e.g. "import jax") after the module's imports."""
+        line = self.model.import_line
+        return Edit(Span.of(line, 0, line, 0), f"{statement}\n", document_anchored=True)
+
     def finding(
         self,
         rule: Rule,

@@ -1,9 +1,8 @@
 """Fix helpers for rewrites that call a module function (`jnp.logical_and(...)`).
 
 `module_prefix` reuses the module's existing alias for a module; when there is none,
-`add_import_edit` inserts the import. The import goes right before the enclosing top-level
-statement, not after the last import: findings are cached per top-level unit with unit-relative
-positions, so an edit elsewhere in the file would go stale when lines above the unit change.
+`add_import_edit` inserts the import after the module's leading imports (a document-anchored
+edit: the engine keys cached findings on that position, so it never goes stale).
 """
 
 from __future__ import annotations
@@ -12,7 +11,7 @@ import ast
 
 from jax_lsp.analysis.imports import canonical, import_bindings
 from jax_lsp.diagnostics.base import RuleContext
-from jax_lsp.findings import Edit, Span
+from jax_lsp.findings import Edit
 
 
 def _module_bindings(ctx: RuleContext) -> dict[str, str]:
@@ -42,13 +41,13 @@ def module_prefix(ctx: RuleContext, module: str) -> str | None:
 
 
 def add_import_edit(ctx: RuleContext, module: str, alias: str) -> Edit | None:
-    """An Edit inserting `import module as alias` before the enclosing top-level statement,
-    or None when `alias` is already taken in the module."""
+    """An Edit inserting `import module as alias` after the module's imports, or None when
+    `alias` is already taken in the module."""
     if alias in _module_bindings(ctx) or alias in ctx.model.global_kinds:
         return None
     if ctx.qualname(ast.Name(id=alias, ctx=ast.Load())) is not None:
         return None  # a builtin of that name
-    return Edit(Span.of(0, 0, 0, 0), f"import {module} as {alias}\n")
+    return ctx.import_edit(f"import {module} as {alias}")
 
 
 def module_prefix_and_edits(
@@ -64,20 +63,10 @@ def module_prefix_and_edits(
 
 def ensure_import(ctx: RuleContext, module: str) -> tuple[str, tuple[Edit, ...]] | None:
     """The name to write for `module` (`jax`, or the module's alias for it), and the edit
-    adding `import module` after the module's last top-level import when there is none.
-
-    The edit is in document coordinates (`absolute`), and the insertion line is part of each
-    unit's cache key, so a cached fix stays right when lines above move. None when the name
-    `module` is taken by something else.
-    """
+    adding a plain `import module` when there is none; None when the name is taken."""
     prefix = module_prefix(ctx, module)
     if prefix is not None:
         return prefix, ()
     if module in _module_bindings(ctx) or module in ctx.model.global_kinds:
         return None
-    line = ctx.model.import_insertion_line
-    lines = ctx.model.document.lines
-    if line >= len(lines):  # the last import ends a text without a final newline
-        end = Span.of(len(lines) - 1, len(lines[-1]), len(lines) - 1, len(lines[-1]))
-        return module, (Edit(end, f"\nimport {module}", absolute=True),)
-    return module, (Edit(Span.of(line, 0, line, 0), f"import {module}\n", absolute=True),)
+    return module, (ctx.import_edit(f"import {module}"),)
