@@ -11,6 +11,7 @@ import ast
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from jax_lsp.analysis.document import Document, Unit, UnitSource
 from jax_lsp.analysis.dtypes import FloatOracle, assigned_values
@@ -19,6 +20,7 @@ from jax_lsp.analysis.imports import Resolver, import_bindings
 from jax_lsp.analysis.jitted import StaticSignature, unit_signatures
 from jax_lsp.analysis.keys import KeyFlow, Reuse, classify_call, drawn_params
 from jax_lsp.analysis.kinds import Kind, merge
+from jax_lsp.analysis.module_state import ModuleState
 from jax_lsp.analysis.paths import is_test_path
 from jax_lsp.analysis.summary import (
     Application,
@@ -184,6 +186,15 @@ class ModuleModel:
                 name: kind for name, kind in interpreter.env.items() if not name.startswith("<")
             }
         return source.memo[key]
+
+    @cached_property
+    def module_state(self) -> ModuleState:
+        """Which module-level names are containers, and which change after a trace."""
+        return ModuleState(self)
+
+    @cached_property
+    def _module_state_key(self) -> int:
+        return intern_key(self.module_state.key)
 
     # -- traced functions -----------------------------------------------------------------
     def resolve(self, ref: FunctionRef) -> FunctionNode | None:
@@ -501,6 +512,7 @@ class ModuleModel:
             self.import_line,
             self._class_facts_key,
             self.stable_globals_key,
+            self._module_state_key,
         )
 
     def functions_in(self, source: UnitSource) -> Iterator[FunctionRecord]:

@@ -32,6 +32,8 @@ _MUTATING_METHODS = frozenset(
     ]
 )
 
+MUTATING_METHODS = _MUTATING_METHODS  # public name for the rules
+
 
 @dataclass(frozen=True)
 class FunctionRef:

@@ -59,3 +59,14 @@ def module_prefix_and_edits(
         return prefix, ()
     edit = add_import_edit(ctx, module, alias)
     return (alias, (edit,)) if edit is not None else None
+
+
+def ensure_import(ctx: RuleContext, module: str) -> tuple[str, tuple[Edit, ...]] | None:
+    """The name to write for `module` (`jax`, or the module's alias for it), and the edit
+    adding a plain `import module` when there is none; None when the name is taken."""
+    prefix = module_prefix(ctx, module)
+    if prefix is not None:
+        return prefix, ()
+    if module in _module_bindings(ctx) or module in ctx.model.global_kinds:
+        return None
+    return module, (ctx.import_edit(f"import {module}"),)
