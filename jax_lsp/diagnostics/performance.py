@@ -412,9 +412,10 @@ class UnhashableStaticArg(Rule):
             return jit_call_signature(func, ctx.resolvers[-1], _module_function(ctx))
         if not isinstance(func, ast.Name):
             return None
-        if ctx.functions and binds_locally(func.id, ctx.functions[-1]):
+        signature = ctx.model.static_signatures.get(func.id)
+        if signature is None or (ctx.functions and binds_locally(func.id, ctx.functions[-1])):
             return None
-        return ctx.model.static_signatures.get(func.id)
+        return signature
 
 
 def _module_function(ctx: RuleContext):
