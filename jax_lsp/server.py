@@ -316,7 +316,8 @@ def build_server() -> JaxLanguageServer:
 
     @server.feature(types.INITIALIZE)
     def initialize(ls: JaxLanguageServer, params: types.InitializeParams) -> None:
-        ls.encoding = ls.workspace.position_encoding or UTF16
+        encoding = ls.workspace.position_encoding or UTF16
+        ls.encoding = getattr(encoding, "value", encoding)  # a plain "utf-16", not the enum
         ls.pull = ls.supports("text_document", "diagnostic")
         if params.root_uri:
             ls.settings.root = to_fs_path(params.root_uri)
@@ -451,6 +452,7 @@ def serve(tcp: str | None = None, log_file: str | None = None) -> int:
             level=logging.INFO,
             format="%(asctime)s %(levelname)s %(name)s: %(message)s",
         )
+        logging.getLogger("pygls").setLevel(logging.WARNING)  # it logs every message at INFO
     server = build_server()
     if tcp:
         host, _, port = tcp.rpartition(":")
