@@ -264,7 +264,11 @@ class JaxLanguageServer(LanguageServer):
         if actions.wanted(actions.QUICKFIX, only):
             found += self._quickfixes(document, diagnostics)
         settings = self.settings.for_path(document.path)
-        if settings.fix_all and actions.wanted(actions.FIX_ALL, only):
+        if (
+            settings.fix_all
+            and actions.wanted(actions.FIX_ALL, only)
+            and _fixable(document, settings, self.settings.generation)
+        ):
             found.append(await self.source_action(document, actions.FIX_ALL))
         if "jax_debug_nans" not in document.text and actions.wanted(actions.DEBUG_NANS, only):
             found.append(await self.source_action(document, actions.DEBUG_NANS))
@@ -302,6 +306,17 @@ class JaxLanguageServer(LanguageServer):
             return action  # stale or already complete: no edit for an older text
         action.edit = self.workspace_edit(document, await self.source_edit(document, action.kind))
         return action
+
+
+def _fixable(document: OpenDocument, settings: Settings, generation: int) -> bool:
+    """Whether fix-all may change the document (True when not analysed yet): spares clients
+    that ask for code actions at every cursor move a fix-all run per request."""
+    result = document.current(generation)
+    if result is None:
+        return True
+    return any(
+        f.fix is not None and (f.fix.is_safe or settings.unsafe_fixes) for f in result.findings
+    )
 
 
 def _touches(a: types.Range, b: types.Range) -> bool:

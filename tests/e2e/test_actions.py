@@ -183,3 +183,27 @@ async def test_hover(client, tmp_path):
         )
     )
     assert nothing is None
+
+
+UNSAFE_ONLY = "class Model:\n    def reset(self):\n        self.buf.at[0].set(0.0)\n"
+
+
+@pytest.mark.parametrize("unsafe", [False, True])
+async def test_unsafe_fixes_setting(client, tmp_path, unsafe):
+    await start(client, options={"unsafeFixes": unsafe})
+    uri = open_document(client, tmp_path / "a.py", UNSAFE_ONLY)
+    (diagnostic,) = await diagnostics_for(client, uri, bool)
+    assert diagnostic.data["fixes"][0]["safe"] is False
+    quickfix = by_title(await client.text_document_code_action_async(request(uri, [diagnostic])))[
+        "jax-lsp (JAX203): Assign the result: `self.buf = ...`"
+    ]
+    assert not quickfix.is_preferred
+    actions = await client.text_document_code_action_async(
+        request(uri, [], [types.CodeActionKind.SourceFixAll], line=2)
+    )
+    if not unsafe:
+        assert actions is None  # nothing fix-all may touch: not offered
+        return
+    (fix_all,) = actions
+    fixed = apply_edits(UNSAFE_ONLY, edits_of(fix_all.edit, uri), "utf-16")
+    assert fixed.splitlines()[2] == "        self.buf = self.buf.at[0].set(0.0)"
