@@ -33,7 +33,7 @@ from jax_lsp.lsp.settings import SECTION, SettingsStore
 
 log = logging.getLogger(__name__)
 
-DEBOUNCE_SECONDS = 0.05  # coalesces a burst of keystrokes into one analysis
+DEBOUNCE_SECONDS = 0.01  # coalesces a burst of keystrokes; stale results are dropped anyway
 _FIX_ALL_TITLE = f"{SECTION}: Fix all auto-fixable problems"
 _DEBUG_NANS_TITLE = f"{SECTION}: Enable jax_debug_nans (raise at the first NaN)"
 
@@ -46,6 +46,24 @@ class JaxLspProtocol(LanguageServerProtocol):
         if general is not None and general.position_encodings:
             general.position_encodings = [choose_encoding(general.position_encodings)]
         return (yield from super().lsp_initialize(params))
+
+    # Text documents live in our DocumentStore only: pygls's own copy would cost a second,
+    # line-by-line pass per keystroke and the memory of every open file twice.
+    def _user_handler(self, method: str, params: Any):
+        if (handler := self.fm.features.get(method)) is not None:
+            yield handler, (params,), None
+
+    @lsp_method(types.TEXT_DOCUMENT_DID_OPEN)
+    def lsp_text_document__did_open(self, params: types.DidOpenTextDocumentParams):
+        yield from self._user_handler(types.TEXT_DOCUMENT_DID_OPEN, params)
+
+    @lsp_method(types.TEXT_DOCUMENT_DID_CHANGE)
+    def lsp_text_document__did_change(self, params: types.DidChangeTextDocumentParams):
+        yield from self._user_handler(types.TEXT_DOCUMENT_DID_CHANGE, params)
+
+    @lsp_method(types.TEXT_DOCUMENT_DID_CLOSE)
+    def lsp_text_document__did_close(self, params: types.DidCloseTextDocumentParams):
+        yield from self._user_handler(types.TEXT_DOCUMENT_DID_CLOSE, params)
 
 
 def _has(capabilities: Any, *path: str) -> Any:

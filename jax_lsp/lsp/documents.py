@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import cached_property
+from itertools import accumulate
 
 from lsprotocol import types
 from pygls.uris import to_fs_path
@@ -37,12 +38,19 @@ class OpenDocument:
     result: AnalysisResult | None = field(default=None, repr=False)
 
     @cached_property
+    def _has_cr(self) -> bool:
+        return "\r" in self.text
+
+    @cached_property
     def lines(self) -> list[str]:
-        return split_lines(self.text)
+        # str.split is ~4x faster than the regex split; equal when there is no \r.
+        return split_lines(self.text) if self._has_cr else self.text.split("\n")
 
     @cached_property
     def line_starts(self) -> list[int]:
-        return [0, *(match.end() for match in _NEWLINE.finditer(self.text))]
+        if self._has_cr:
+            return [0, *(match.end() for match in _NEWLINE.finditer(self.text))]
+        return list(accumulate((len(line) + 1 for line in self.lines[:-1]), initial=0))
 
     @property
     def path(self) -> str | None:
@@ -68,8 +76,8 @@ class OpenDocument:
     def set_text(self, text: str, version: int | None) -> None:
         self.text = text
         self.version = version
-        self.__dict__.pop("lines", None)
-        self.__dict__.pop("line_starts", None)
+        for cached in ("_has_cr", "lines", "line_starts"):
+            self.__dict__.pop(cached, None)
 
     def apply(
         self,
