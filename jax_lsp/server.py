@@ -145,7 +145,23 @@ class JaxLanguageServer(LanguageServer):
         return result
 
     async def current_result(self, document: OpenDocument) -> AnalysisResult:
-        return document.current(self.settings.generation) or await self.analyse(document)
+        """The analysis of the current version; if the engine crashes, the last good one."""
+        current = document.current(self.settings.generation)
+        if current is not None:
+            return current
+        try:
+            return await self.analyse(document)
+        except Exception as error:  # an engine bug: keep serving the last good result
+            log.exception("analysis of %s failed", document.uri)
+            key = ("engine", document.uri)
+            if key not in self._reported_failures:
+                self._reported_failures.add(key)
+                self.log_to_client(
+                    f"jax-lsp: analysing {document.path or document.uri} failed: "
+                    f"{type(error).__name__}: {error}",
+                    types.MessageType.Error,
+                )
+            return document.result or AnalysisResult(document.version, -1, [], [])
 
     def cancel_pending(self, uri: str) -> None:
         pending = self._pending.pop(uri, None)
@@ -236,7 +252,7 @@ class JaxLanguageServer(LanguageServer):
         return "edit" in properties
 
     async def source_edit(self, document: OpenDocument, kind: str) -> list[types.TextEdit]:
-        """The edits of a source action on the document as it is now."""
+        """The edits of a source action on `document`, a snapshot the client cannot change."""
         encoding = self.encoding
         if kind == actions.DEBUG_NANS:
             edit = await self.run_engine(edits.debug_nans_edit, document, encoding)
@@ -256,6 +272,7 @@ class JaxLanguageServer(LanguageServer):
         return [edits.replacement_edit(document, fixed, encoding)]
 
     async def source_action(self, document: OpenDocument, kind: str) -> types.CodeAction:
+        document = document.snapshot()
         title = _FIX_ALL_TITLE if kind == actions.FIX_ALL else _DEBUG_NANS_TITLE
         action = types.CodeAction(
             title=title, kind=kind, data={"uri": document.uri, "version": document.version}
@@ -268,7 +285,7 @@ class JaxLanguageServer(LanguageServer):
         document = self.documents.get(params.text_document.uri)
         if document is None:
             return None
-        diagnostics = actions.ours(params.context.diagnostics)
+        diagnostics = self._with_data(document, actions.ours(params.context.diagnostics))
         if any(version_of(d) != document.version for d in diagnostics):
             log.info("refused code actions computed for an older version of %s", document.uri)
             return None
@@ -291,6 +308,28 @@ class JaxLanguageServer(LanguageServer):
         if "jax_debug_nans" not in document.text and actions.wanted(actions.DEBUG_NANS, only):
             found.append(await self.source_action(document, actions.DEBUG_NANS))
         return found or None
+
+    def _with_data(
+        self, document: OpenDocument, diagnostics: list[types.Diagnostic]
+    ) -> list[types.Diagnostic]:
+        """Diagnostics as we published them: a client that drops `data` gets ours back."""
+        result = document.current(self.settings.generation)
+        published = {
+            (d.range.start.line, d.range.start.character, d.code): d
+            for d in (result.diagnostics if result else [])
+        }
+        restored = []
+        for diagnostic in diagnostics:
+            if not isinstance(diagnostic.data, dict):
+                key = (
+                    diagnostic.range.start.line,
+                    diagnostic.range.start.character,
+                    diagnostic.code,
+                )
+                diagnostic = published.get(key)
+            if diagnostic is not None:
+                restored.append(diagnostic)
+        return restored
 
     def _quickfixes(
         self, document: OpenDocument, diagnostics: list[types.Diagnostic]
@@ -322,6 +361,7 @@ class JaxLanguageServer(LanguageServer):
         document = self.documents.get(data.get("uri", ""))
         if document is None or document.version != data.get("version") or action.edit:
             return action  # stale or already complete: no edit for an older text
+        document = document.snapshot()
         action.edit = self.workspace_edit(document, await self.source_edit(document, action.kind))
         return action
 

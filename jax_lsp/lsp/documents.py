@@ -73,6 +73,10 @@ class OpenDocument:
             return result
         return None
 
+    def snapshot(self) -> OpenDocument:
+        """A frozen copy for work that outlives the current message (edits keep arriving)."""
+        return OpenDocument(self.uri, self.text, self.version, self.result)
+
     def set_text(self, text: str, version: int | None) -> None:
         self.text = text
         self.version = version

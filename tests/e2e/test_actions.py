@@ -207,3 +207,13 @@ async def test_unsafe_fixes_setting(client, tmp_path, unsafe):
     (fix_all,) = actions
     fixed = apply_edits(UNSAFE_ONLY, edits_of(fix_all.edit, uri), "utf-16")
     assert fixed.splitlines()[2] == "        self.buf = self.buf.at[0].set(0.0)"
+
+
+async def test_client_that_drops_data_still_gets_fixes(client, tmp_path):
+    await start(client)
+    uri = open_document(client, tmp_path / "a.py", GOTCHAS)
+    found = await diagnostics_for(client, uri, bool)
+    (jax202,) = [d for d in found if d.code == "JAX202"]
+    jax202.data = None
+    actions = by_title(await client.text_document_code_action_async(request(uri, [jax202])))
+    assert "jax-lsp (JAX202): Replace with `x = x.at[1].add(5.0)`" in actions
