@@ -28,14 +28,25 @@ from jax_lsp.lsp import actions, edits
 from jax_lsp.lsp.diagnostics import to_diagnostic, version_of
 from jax_lsp.lsp.documents import AnalysisResult, DocumentStore, OpenDocument
 from jax_lsp.lsp.hover import findings_at, hover_markdown
-from jax_lsp.lsp.positions import UTF16, choose_encoding, from_lsp_position, to_lsp_range
+from jax_lsp.lsp.positions import (
+    UTF16,
+    choose_encoding,
+    from_lsp_position,
+    to_lsp_position,
+    to_lsp_range,
+)
 from jax_lsp.lsp.settings import SECTION, SettingsStore
+from jax_lsp.lsp.tracing import TracedFunction, traced_functions
 
 log = logging.getLogger(__name__)
 
 DEBOUNCE_SECONDS = 0.01  # coalesces a burst of keystrokes; stale results are dropped anyway
 _FIX_ALL_TITLE = f"{SECTION}: Fix all auto-fixable problems"
 _DEBUG_NANS_TITLE = f"{SECTION}: Enable jax_debug_nans (raise at the first NaN)"
+_HINT_TOOLTIPS = {
+    "traced": "Traced ({via}): an abstract tracer inside, not a concrete value",
+    "static": "Static ({via}): a concrete Python value; a new value recompiles",
+}
 
 
 class JaxLspProtocol(LanguageServerProtocol):
@@ -197,6 +208,16 @@ class JaxLanguageServer(LanguageServer):
             return
         for document in self.documents:
             self.schedule(document, 0)
+
+    async def traced(self, document: OpenDocument) -> list[TracedFunction]:
+        """The traced functions of the current version (for inlay hints and code lenses)."""
+        if document.traced is None or document.traced[0] != document.version:
+            version = document.version
+            found = await self.run_engine(traced_functions, document.text, document.path)
+            if document.version != version:
+                return found
+            document.traced = (version, found)
+        return document.traced[1]
 
     # -- settings -----------------------------------------------------------------------------
     async def fetch_configuration(self) -> None:
@@ -493,6 +514,43 @@ def build_server() -> JaxLanguageServer:
             ),
             range=to_lsp_range(document.lines, found[0].span, ls.encoding),
         )
+
+    @server.feature(types.TEXT_DOCUMENT_INLAY_HINT)
+    async def inlay_hints(
+        ls: JaxLanguageServer, params: types.InlayHintParams
+    ) -> list[types.InlayHint] | None:
+        document = ls.documents.get(params.text_document.uri)
+        if document is None:
+            return None
+        lines, encoding = document.lines, ls.encoding
+        first, last = params.range.start.line, params.range.end.line
+        return [
+            types.InlayHint(
+                position=to_lsp_position(lines, param.end, encoding),
+                label=param.kind,
+                kind=types.InlayHintKind.Parameter,
+                padding_left=True,
+                tooltip=_HINT_TOOLTIPS[param.kind].format(via=function.via),
+            )
+            for function in await ls.traced(document)
+            for param in function.params
+            if first <= param.end.line <= last and param.end.line < len(lines)
+        ]
+
+    @server.feature(types.TEXT_DOCUMENT_CODE_LENS)
+    async def code_lens(
+        ls: JaxLanguageServer, params: types.CodeLensParams
+    ) -> list[types.CodeLens] | None:
+        document = ls.documents.get(params.text_document.uri)
+        if document is None:
+            return None
+        return [
+            types.CodeLens(
+                range=to_lsp_range(document.lines, function.name_span, ls.encoding),
+                command=types.Command(title=function.summary(), command=""),
+            )
+            for function in await ls.traced(document)
+        ]
 
     @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
     async def did_change_configuration(

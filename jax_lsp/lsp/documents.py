@@ -36,6 +36,7 @@ class OpenDocument:
     text: str
     version: int | None
     result: AnalysisResult | None = field(default=None, repr=False)
+    traced: tuple[int | None, list] | None = field(default=None, repr=False)  # (version, facts)
 
     @cached_property
     def _has_cr(self) -> bool:
