@@ -24,7 +24,7 @@ from jax_lsp.analysis.document import Document
 from jax_lsp.config import Settings
 from jax_lsp.engine import Analysis, analyze
 from jax_lsp.fixes import fix_text
-from jax_lsp.lsp import actions, edits
+from jax_lsp.lsp import actions, edits, notebooks
 from jax_lsp.lsp.diagnostics import to_diagnostic, version_of
 from jax_lsp.lsp.documents import AnalysisResult, DocumentStore, OpenDocument
 from jax_lsp.lsp.hover import findings_at, hover_markdown
@@ -98,6 +98,14 @@ class JaxLanguageServer(LanguageServer):
             __version__,
             protocol_cls=JaxLspProtocol,
             text_document_sync_kind=types.TextDocumentSyncKind.Incremental,
+            notebook_document_sync=types.NotebookDocumentSyncOptions(
+                notebook_selector=[
+                    types.NotebookDocumentFilterWithCells(
+                        cells=[types.NotebookCellLanguage(language="python")], notebook="*"
+                    )
+                ],
+                save=True,
+            ),
         )
         self.documents = DocumentStore()
         self.settings = SettingsStore()
@@ -155,12 +163,41 @@ class JaxLanguageServer(LanguageServer):
             document.result = result
         return result
 
+    async def analyse_notebook(self, notebook_uri: str) -> bool:
+        """Analyse a notebook's code cells as one module; store each cell's part if the notebook
+        is unchanged meanwhile (then True)."""
+        notebook = self.workspace.get_notebook_document(notebook_uri=notebook_uri)
+        if notebook is None:
+            return False
+        code_cells = [c.document for c in notebook.cells if c.kind == types.NotebookCellKind.Code]
+        cells = [doc for doc in map(self.documents.get, code_cells) if doc is not None]
+        text, slices = notebooks.combine([(c.uri, c.version, c.text) for c in cells])
+        generation, encoding = self.settings.generation, self.encoding
+        settings = self.settings.for_path(to_fs_path(notebook_uri))
+        self.report_settings_errors()
+        analysis = await self.run_engine(_analyse, text, to_fs_path(notebook_uri), settings)
+        self._report_failures(analysis, to_fs_path(notebook_uri))
+        if self.settings.generation != generation or any(
+            self.documents.get(cell.uri) is not cell or cell.version != piece.version
+            for cell, piece in zip(cells, slices, strict=True)
+        ):
+            return False
+        by_cell = notebooks.findings_by_cell(analysis.findings, slices)
+        for cell in cells:
+            findings = by_cell[cell.uri]
+            diagnostics = [to_diagnostic(f, cell.lines, encoding, cell.version) for f in findings]
+            cell.result = AnalysisResult(cell.version, generation, findings, diagnostics)
+        return True
+
     async def current_result(self, document: OpenDocument) -> AnalysisResult:
         """The analysis of the current version; if the engine crashes, the last good one."""
         current = document.current(self.settings.generation)
         if current is not None:
             return current
         try:
+            if document.notebook:
+                await self.analyse_notebook(document.notebook)
+                return document.current(self.settings.generation) or _empty(document)
             return await self.analyse(document)
         except Exception as error:  # an engine bug: keep serving the last good result
             log.exception("analysis of %s failed", document.uri)
@@ -172,7 +209,7 @@ class JaxLanguageServer(LanguageServer):
                     f"{type(error).__name__}: {error}",
                     types.MessageType.Error,
                 )
-            return document.result or AnalysisResult(document.version, -1, [], [])
+            return document.result or _empty(document)
 
     def cancel_pending(self, uri: str) -> None:
         pending = self._pending.pop(uri, None)
@@ -181,6 +218,9 @@ class JaxLanguageServer(LanguageServer):
 
     def schedule(self, document: OpenDocument, delay: float = DEBOUNCE_SECONDS) -> None:
         """Analyse and publish soon; a newer call for the document replaces this one."""
+        if document.notebook:
+            self.schedule_notebook(document.notebook, delay)
+            return
         self.cancel_pending(document.uri)
         if self.pull:
             return  # the client asks when it wants them
@@ -194,11 +234,40 @@ class JaxLanguageServer(LanguageServer):
         if document.current(self.settings.generation) is not result:
             return  # edited or reconfigured meanwhile: a newer analysis is on its way
         self._pending.pop(document.uri, None)
+        self.publish(document.uri, result.diagnostics, result.version)
+
+    def schedule_notebook(self, uri: str, delay: float = DEBOUNCE_SECONDS) -> None:
+        self.cancel_pending(uri)
+        if not self.pull:
+            self._pending[uri] = asyncio.ensure_future(self._publish_notebook_later(uri, delay))
+
+    async def _publish_notebook_later(self, uri: str, delay: float) -> None:
+        await asyncio.sleep(delay)
+        try:
+            if not await self.analyse_notebook(uri):
+                return  # changed meanwhile: a newer analysis is on its way
+        except Exception as error:  # an engine bug: keep what is shown
+            log.exception("analysis of %s failed", uri)
+            self.log_to_client(f"jax-lsp: analysing {uri} failed: {error}", types.MessageType.Error)
+            return
+        self._pending.pop(uri, None)
+        for cell in self.documents:
+            if cell.notebook == uri and cell.result is not None:
+                self.publish(cell.uri, cell.result.diagnostics, cell.result.version)
+
+    def publish(
+        self, uri: str, diagnostics: list[types.Diagnostic], version: int | None = None
+    ) -> None:
         self.text_document_publish_diagnostics(
-            types.PublishDiagnosticsParams(
-                uri=document.uri, diagnostics=result.diagnostics, version=result.version
-            )
+            types.PublishDiagnosticsParams(uri=uri, diagnostics=diagnostics, version=version)
         )
+
+    def close(self, uri: str) -> None:
+        """Forget a document (or cell) and, in push mode, clear its diagnostics."""
+        self.cancel_pending(uri)
+        self.documents.close(uri)
+        if not self.pull:
+            self.publish(uri, [])
 
     def refresh_all(self) -> None:
         """Settings changed: every open document's diagnostics may have changed."""
@@ -319,6 +388,8 @@ class JaxLanguageServer(LanguageServer):
         found: list[types.CodeAction] = []
         if actions.wanted(actions.QUICKFIX, only):
             found += self._quickfixes(document, diagnostics)
+        if document.notebook:
+            return found or None  # source actions work on files, not on single cells
         settings = self.settings.for_path(document.path)
         if (
             settings.fix_all
@@ -398,6 +469,10 @@ def _fixable(document: OpenDocument, settings: Settings, generation: int) -> boo
     )
 
 
+def _empty(document: OpenDocument) -> AnalysisResult:
+    return AnalysisResult(document.version, -1, [], [])
+
+
 def _touches(a: types.Range, b: types.Range) -> bool:
     def key(position: types.Position) -> tuple[int, int]:
         return position.line, position.character
@@ -451,13 +526,41 @@ def build_server() -> JaxLanguageServer:
 
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(ls: JaxLanguageServer, params: types.DidCloseTextDocumentParams) -> None:
-        uri = params.text_document.uri
-        ls.cancel_pending(uri)
-        ls.documents.close(uri)
-        if not ls.pull:
-            ls.text_document_publish_diagnostics(
-                types.PublishDiagnosticsParams(uri=uri, diagnostics=[])
-            )
+        ls.close(params.text_document.uri)
+
+    @server.feature(types.NOTEBOOK_DOCUMENT_DID_OPEN)
+    def notebook_open(ls: JaxLanguageServer, params: types.DidOpenNotebookDocumentParams) -> None:
+        uri = params.notebook_document.uri
+        for item in params.cell_text_documents:
+            ls.documents.open(item, notebook=uri)
+        ls.schedule_notebook(uri, 0)
+
+    @server.feature(types.NOTEBOOK_DOCUMENT_DID_CHANGE)
+    def notebook_change(
+        ls: JaxLanguageServer, params: types.DidChangeNotebookDocumentParams
+    ) -> None:
+        uri = params.notebook_document.uri
+        cells = params.change.cells
+        if cells and cells.structure:
+            for item in cells.structure.did_open or []:
+                ls.documents.open(item, notebook=uri)
+            for closed in cells.structure.did_close or []:
+                ls.close(closed.uri)
+        for content in (cells.text_content if cells else None) or []:
+            cell = ls.documents.get(content.document.uri)
+            if cell is not None:
+                cell.apply(content.changes, content.document.version, ls.encoding)
+        ls.schedule_notebook(uri)
+
+    @server.feature(types.NOTEBOOK_DOCUMENT_DID_SAVE)
+    def notebook_save(ls: JaxLanguageServer, params: types.DidSaveNotebookDocumentParams) -> None:
+        ls.schedule_notebook(params.notebook_document.uri, 0)
+
+    @server.feature(types.NOTEBOOK_DOCUMENT_DID_CLOSE)
+    def notebook_close(ls: JaxLanguageServer, params: types.DidCloseNotebookDocumentParams) -> None:
+        ls.cancel_pending(params.notebook_document.uri)
+        for cell in params.cell_text_documents:
+            ls.close(cell.uri)
 
     @server.feature(
         types.TEXT_DOCUMENT_DIAGNOSTIC,
@@ -520,7 +623,7 @@ def build_server() -> JaxLanguageServer:
         ls: JaxLanguageServer, params: types.InlayHintParams
     ) -> list[types.InlayHint] | None:
         document = ls.documents.get(params.text_document.uri)
-        if document is None:
+        if document is None or document.notebook:
             return None
         lines, encoding = document.lines, ls.encoding
         first, last = params.range.start.line, params.range.end.line
@@ -542,7 +645,7 @@ def build_server() -> JaxLanguageServer:
         ls: JaxLanguageServer, params: types.CodeLensParams
     ) -> list[types.CodeLens] | None:
         document = ls.documents.get(params.text_document.uri)
-        if document is None:
+        if document is None or document.notebook:
             return None
         return [
             types.CodeLens(

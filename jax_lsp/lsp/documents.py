@@ -37,6 +37,7 @@ class OpenDocument:
     version: int | None
     result: AnalysisResult | None = field(default=None, repr=False)
     traced: tuple[int | None, list] | None = field(default=None, repr=False)  # (version, facts)
+    notebook: str | None = None  # the notebook's uri, for a notebook cell
 
     @cached_property
     def _has_cr(self) -> bool:
@@ -76,7 +77,7 @@ class OpenDocument:
 
     def snapshot(self) -> OpenDocument:
         """A frozen copy for work that outlives the current message (edits keep arriving)."""
-        return OpenDocument(self.uri, self.text, self.version, self.result)
+        return OpenDocument(self.uri, self.text, self.version, self.result, notebook=self.notebook)
 
     def set_text(self, text: str, version: int | None) -> None:
         self.text = text
@@ -105,8 +106,8 @@ class DocumentStore:
     def __init__(self) -> None:
         self._documents: dict[str, OpenDocument] = {}
 
-    def open(self, item: types.TextDocumentItem) -> OpenDocument:
-        document = OpenDocument(item.uri, item.text, item.version)
+    def open(self, item: types.TextDocumentItem, notebook: str | None = None) -> OpenDocument:
+        document = OpenDocument(item.uri, item.text, item.version, notebook=notebook)
         self._documents[item.uri] = document
         return document
 
