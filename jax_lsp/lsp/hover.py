@@ -3,9 +3,16 @@
 from __future__ import annotations
 
 import textwrap
+from typing import TYPE_CHECKING
+
+from lsprotocol import types
 
 from jax_lsp.diagnostics import RULES_BY_CODE
 from jax_lsp.findings import Finding, Position
+from jax_lsp.lsp.positions import from_lsp_position, to_lsp_range
+
+if TYPE_CHECKING:
+    from jax_lsp.lsp.language_server import JaxLanguageServer
 
 
 def findings_at(findings: list[Finding], position: Position) -> list[Finding]:
@@ -27,3 +34,21 @@ def hover_markdown(finding: Finding) -> str:
         parts += ["", "Right:", "```python", rule.valid[0].display.rstrip(), "```"]
     parts += ["", f"[{rule.code} documentation]({rule.url()})"]
     return "\n".join(parts)
+
+
+async def hover(server: JaxLanguageServer, params: types.HoverParams) -> types.Hover | None:
+    document = server.documents.get(params.text_document.uri)
+    if document is None:
+        return None
+    result = await server.current_result(document)
+    position = from_lsp_position(document.lines, params.position, server.encoding)
+    found = findings_at(result.findings, position)
+    if not found:
+        return None
+    return types.Hover(
+        contents=types.MarkupContent(
+            kind=types.MarkupKind.Markdown,
+            value="\n\n---\n\n".join(hover_markdown(f) for f in found),
+        ),
+        range=to_lsp_range(document.lines, found[0].span, server.encoding),
+    )
