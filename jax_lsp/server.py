@@ -15,7 +15,7 @@ from pygls.uris import to_fs_path
 
 from jax_lsp import __version__
 from jax_lsp.lsp import actions, hints
-from jax_lsp.lsp.hover import hover as hover_at
+from jax_lsp.lsp.hover import hover
 from jax_lsp.lsp.language_server import JaxLanguageServer
 from jax_lsp.lsp.positions import UTF16
 from jax_lsp.lsp.settings import SECTION
@@ -125,39 +125,16 @@ def build_server() -> JaxLanguageServer:
             items=result.diagnostics, result_id=result_id
         )
 
-    @server.feature(
-        types.TEXT_DOCUMENT_CODE_ACTION,
-        types.CodeActionOptions(
-            code_action_kinds=[actions.QUICKFIX, actions.FIX_ALL, actions.DEBUG_NANS],
-            resolve_provider=True,
-        ),
+    # Handlers living in their own modules (their first parameter, `ls`, receives the server).
+    code_action_options = types.CodeActionOptions(
+        code_action_kinds=[actions.QUICKFIX, actions.FIX_ALL, actions.DEBUG_NANS],
+        resolve_provider=True,
     )
-    async def code_action(
-        ls: JaxLanguageServer, params: types.CodeActionParams
-    ) -> list[types.CodeAction] | None:
-        return await actions.code_actions(ls, params)
-
-    @server.feature(types.CODE_ACTION_RESOLVE)
-    async def code_action_resolve(
-        ls: JaxLanguageServer, params: types.CodeAction
-    ) -> types.CodeAction:
-        return await actions.resolve(ls, params)
-
-    @server.feature(types.TEXT_DOCUMENT_HOVER)
-    async def hover(ls: JaxLanguageServer, params: types.HoverParams) -> types.Hover | None:
-        return await hover_at(ls, params)
-
-    @server.feature(types.TEXT_DOCUMENT_INLAY_HINT)
-    async def inlay_hint(
-        ls: JaxLanguageServer, params: types.InlayHintParams
-    ) -> list[types.InlayHint] | None:
-        return await hints.inlay_hints(ls, params)
-
-    @server.feature(types.TEXT_DOCUMENT_CODE_LENS)
-    async def code_lens(
-        ls: JaxLanguageServer, params: types.CodeLensParams
-    ) -> list[types.CodeLens] | None:
-        return await hints.code_lenses(ls, params)
+    server.feature(types.TEXT_DOCUMENT_CODE_ACTION, code_action_options)(actions.code_actions)
+    server.feature(types.CODE_ACTION_RESOLVE)(actions.resolve)
+    server.feature(types.TEXT_DOCUMENT_HOVER)(hover)
+    server.feature(types.TEXT_DOCUMENT_INLAY_HINT)(hints.inlay_hints)
+    server.feature(types.TEXT_DOCUMENT_CODE_LENS)(hints.code_lenses)
 
     @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
     async def did_change_configuration(

@@ -60,14 +60,14 @@ def quickfixes(diagnostic: types.Diagnostic, make_edit) -> list[types.CodeAction
 
 
 async def source_edit(
-    server: JaxLanguageServer, document: OpenDocument, kind: str
+    ls: JaxLanguageServer, document: OpenDocument, kind: str
 ) -> list[types.TextEdit]:
     """The edits of a source action on `document`, a snapshot the client cannot change."""
-    encoding = server.encoding
+    encoding = ls.encoding
     if kind == DEBUG_NANS:
-        edit = await server.run_engine(edits.debug_nans_edit, document, encoding)
+        edit = await ls.run_engine(edits.debug_nans_edit, document, encoding)
         return [edit] if edit else []
-    settings = server.settings.for_path(document.path)
+    settings = ls.settings.for_path(document.path)
     path, text = document.path, document.text
 
     def fix_all() -> str:
@@ -76,63 +76,63 @@ async def source_edit(
 
         return fix_text(text, findings, settings.unsafe_fixes)[0]
 
-    fixed = await server.run_engine(fix_all)
+    fixed = await ls.run_engine(fix_all)
     if fixed == document.text:
         return []
     return [edits.replacement_edit(document, fixed, encoding)]
 
 
 async def source_action(
-    server: JaxLanguageServer, document: OpenDocument, kind: str
+    ls: JaxLanguageServer, document: OpenDocument, kind: str
 ) -> types.CodeAction:
     document = document.snapshot()
     title = _FIX_ALL_TITLE if kind == FIX_ALL else _DEBUG_NANS_TITLE
     action = types.CodeAction(
         title=title, kind=kind, data={"uri": document.uri, "version": document.version}
     )
-    if not server.lazy_edits():
-        action.edit = server.workspace_edit(document, await source_edit(server, document, kind))
+    if not ls.lazy_edits():
+        action.edit = ls.workspace_edit(document, await source_edit(ls, document, kind))
     return action
 
 
 async def code_actions(
-    server: JaxLanguageServer, params: types.CodeActionParams
+    ls: JaxLanguageServer, params: types.CodeActionParams
 ) -> list[types.CodeAction] | None:
-    document = server.documents.get(params.text_document.uri)
+    document = ls.documents.get(params.text_document.uri)
     if document is None:
         return None
-    diagnostics = _with_data(server, document, ours(params.context.diagnostics))
+    diagnostics = _with_data(ls, document, ours(params.context.diagnostics))
     if any(version_of(d) != document.version for d in diagnostics):
         log.info("refused code actions computed for an older version of %s", document.uri)
         return None
     if not params.context.diagnostics:  # some clients send none: use ours at the range
-        result = document.current(server.settings.generation)
+        result = document.current(ls.settings.generation)
         diagnostics = [
             d for d in (result.diagnostics if result else []) if _touches(d.range, params.range)
         ]
     only = params.context.only
     found: list[types.CodeAction] = []
     if wanted(QUICKFIX, only):
-        found += _quickfixes(server, document, diagnostics)
+        found += _quickfixes(ls, document, diagnostics)
     if document.notebook:
         return found or None  # source actions work on files, not on single cells
-    settings = server.settings.for_path(document.path)
+    settings = ls.settings.for_path(document.path)
     if (
         settings.fix_all
         and wanted(FIX_ALL, only)
-        and _fixable(document, settings, server.settings.generation)
+        and _fixable(document, settings, ls.settings.generation)
     ):
-        found.append(await source_action(server, document, FIX_ALL))
+        found.append(await source_action(ls, document, FIX_ALL))
     if "jax_debug_nans" not in document.text and wanted(DEBUG_NANS, only):
-        found.append(await source_action(server, document, DEBUG_NANS))
+        found.append(await source_action(ls, document, DEBUG_NANS))
     return found or None
 
 
 def _with_data(
-    server: JaxLanguageServer, document: OpenDocument, diagnostics: list[types.Diagnostic]
+    ls: JaxLanguageServer, document: OpenDocument, diagnostics: list[types.Diagnostic]
 ) -> list[types.Diagnostic]:
     """Diagnostics as we published them: a client that drops `data` gets ours back."""
-    result = document.current(server.settings.generation)
+    result = document.current(ls.settings.generation)
     published = {
         (d.range.start.line, d.range.start.character, d.code): d
         for d in (result.diagnostics if result else [])
@@ -152,38 +152,36 @@ def _with_data(
 
 
 def _quickfixes(
-    server: JaxLanguageServer, document: OpenDocument, diagnostics: list[types.Diagnostic]
+    ls: JaxLanguageServer, document: OpenDocument, diagnostics: list[types.Diagnostic]
 ) -> list[types.CodeAction]:
     found: list[types.CodeAction] = []
     silenced: set[tuple[int, str]] = set()
     for diagnostic in diagnostics:
-        found += quickfixes(
-            diagnostic, lambda text_edits: server.workspace_edit(document, text_edits)
-        )
+        found += quickfixes(diagnostic, lambda text_edits: ls.workspace_edit(document, text_edits))
     for diagnostic in diagnostics:
         key = (diagnostic.range.start.line, str(diagnostic.code))
         if key in silenced or key[0] >= len(document.lines):
             continue
         silenced.add(key)
-        edit = edits.noqa_edit(document, key[0], key[1], server.encoding)
+        edit = edits.noqa_edit(document, key[0], key[1], ls.encoding)
         found.append(
             types.CodeAction(
                 title=f"Disable {key[1]} for this line",
                 kind=QUICKFIX,
                 diagnostics=[diagnostic],
-                edit=server.workspace_edit(document, [edit]),
+                edit=ls.workspace_edit(document, [edit]),
             )
         )
     return found
 
 
-async def resolve(server: JaxLanguageServer, action: types.CodeAction) -> types.CodeAction:
+async def resolve(ls: JaxLanguageServer, action: types.CodeAction) -> types.CodeAction:
     data = action.data if isinstance(action.data, dict) else {}
-    document = server.documents.get(data.get("uri", ""))
+    document = ls.documents.get(data.get("uri", ""))
     if document is None or document.version != data.get("version") or action.edit:
         return action  # stale or already complete: no edit for an older text
     document = document.snapshot()
-    action.edit = server.workspace_edit(document, await source_edit(server, document, action.kind))
+    action.edit = ls.workspace_edit(document, await source_edit(ls, document, action.kind))
     return action
 
 

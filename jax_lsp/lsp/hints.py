@@ -21,24 +21,24 @@ _TOOLTIPS = {
 
 
 async def _traced(
-    server: JaxLanguageServer, uri: str
+    ls: JaxLanguageServer, uri: str
 ) -> tuple[OpenDocument | None, list[TracedFunction]]:
-    document = server.documents.get(uri)
+    document = ls.documents.get(uri)
     if document is None or document.notebook:  # a cell alone misses the earlier cells
         return None, []
-    return document, await server.traced(document)
+    return document, await ls.traced(document)
 
 
 async def inlay_hints(
-    server: JaxLanguageServer, params: types.InlayHintParams
+    ls: JaxLanguageServer, params: types.InlayHintParams
 ) -> list[types.InlayHint] | None:
-    document, functions = await _traced(server, params.text_document.uri)
+    document, functions = await _traced(ls, params.text_document.uri)
     if document is None:
         return None
     first, last = params.range.start.line, params.range.end.line
     return [
         types.InlayHint(
-            position=to_lsp_position(document.lines, param.end, server.encoding),
+            position=to_lsp_position(document.lines, param.end, ls.encoding),
             label=param.kind,
             kind=types.InlayHintKind.Parameter,
             padding_left=True,
@@ -51,14 +51,14 @@ async def inlay_hints(
 
 
 async def code_lenses(
-    server: JaxLanguageServer, params: types.CodeLensParams
+    ls: JaxLanguageServer, params: types.CodeLensParams
 ) -> list[types.CodeLens] | None:
-    document, functions = await _traced(server, params.text_document.uri)
+    document, functions = await _traced(ls, params.text_document.uri)
     if document is None:
         return None
     return [
         types.CodeLens(
-            range=to_lsp_range(document.lines, function.name_span, server.encoding),
+            range=to_lsp_range(document.lines, function.name_span, ls.encoding),
             command=types.Command(title=function.summary(), command=""),
         )
         for function in functions

@@ -36,12 +36,12 @@ def hover_markdown(finding: Finding) -> str:
     return "\n".join(parts)
 
 
-async def hover(server: JaxLanguageServer, params: types.HoverParams) -> types.Hover | None:
-    document = server.documents.get(params.text_document.uri)
+async def hover(ls: JaxLanguageServer, params: types.HoverParams) -> types.Hover | None:
+    document = ls.documents.get(params.text_document.uri)
     if document is None:
         return None
-    result = await server.current_result(document)
-    position = from_lsp_position(document.lines, params.position, server.encoding)
+    result = await ls.current_result(document)
+    position = from_lsp_position(document.lines, params.position, ls.encoding)
     found = findings_at(result.findings, position)
     if not found:
         return None
@@ -50,5 +50,5 @@ async def hover(server: JaxLanguageServer, params: types.HoverParams) -> types.H
             kind=types.MarkupKind.Markdown,
             value="\n\n---\n\n".join(hover_markdown(f) for f in found),
         ),
-        range=to_lsp_range(document.lines, found[0].span, server.encoding),
+        range=to_lsp_range(document.lines, found[0].span, ls.encoding),
     )
