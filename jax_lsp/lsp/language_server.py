@@ -120,13 +120,15 @@ class JaxLanguageServer(LanguageServer):
             document.result = result
         return result
 
+    def _code_cells(self, notebook_uri: str) -> list[str]:
+        notebook = self.workspace.get_notebook_document(notebook_uri=notebook_uri)
+        cells = notebook.cells if notebook is not None else []
+        return [cell.document for cell in cells if cell.kind == types.NotebookCellKind.Code]
+
     async def analyse_notebook(self, notebook_uri: str) -> bool:
         """Analyse a notebook's code cells as one module; store each cell's part if the notebook
         is unchanged meanwhile (then True)."""
-        notebook = self.workspace.get_notebook_document(notebook_uri=notebook_uri)
-        if notebook is None:
-            return False
-        code_cells = [c.document for c in notebook.cells if c.kind == types.NotebookCellKind.Code]
+        code_cells = self._code_cells(notebook_uri)
         cells = [doc for doc in map(self.documents.get, code_cells) if doc is not None]
         text, slices = notebooks.combine([(c.uri, c.version, c.text) for c in cells])
         generation, encoding = self.settings.generation, self.encoding
@@ -134,9 +136,13 @@ class JaxLanguageServer(LanguageServer):
         self.report_settings_errors()
         analysis = await self.run_engine(analyse_text, text, to_fs_path(notebook_uri), settings)
         self._report_failures(analysis, to_fs_path(notebook_uri))
-        if self.settings.generation != generation or any(
-            self.documents.get(cell.uri) is not cell or cell.version != piece.version
-            for cell, piece in zip(cells, slices, strict=True)
+        if (
+            self.settings.generation != generation
+            or code_cells != self._code_cells(notebook_uri)
+            or any(
+                self.documents.get(cell.uri) is not cell or cell.version != piece.version
+                for cell, piece in zip(cells, slices, strict=True)
+            )
         ):
             return False
         by_cell = notebooks.findings_by_cell(analysis.findings, slices)

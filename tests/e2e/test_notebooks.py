@@ -105,3 +105,28 @@ async def test_cells_pulled(client, tmp_path):
     )
     assert codes(report.items) == ["JAX202"]
     assert cells[2] not in client.diagnostics  # pull clients are never pushed to
+
+
+async def test_removing_the_import_cell(client, tmp_path):
+    await start(client)
+    notebook_uri, cells = open_notebook(client, tmp_path)
+    await diagnostics_for(client, cells[2], bool)
+    client.notebook_document_did_change(
+        types.DidChangeNotebookDocumentParams(
+            notebook_document=types.VersionedNotebookDocumentIdentifier(
+                uri=notebook_uri, version=2
+            ),
+            change=types.NotebookDocumentChangeEvent(
+                cells=types.NotebookDocumentCellChanges(
+                    structure=types.NotebookDocumentCellChangeStructure(
+                        array=types.NotebookCellArrayChange(start=0, delete_count=1),
+                        did_close=[types.TextDocumentIdentifier(uri=cells[0])],
+                    )
+                )
+            ),
+        )
+    )
+    # Without the import cell `jnp` is unknown: `x[1] += 5.0` is no longer known to be wrong.
+    await diagnostics_for(client, cells[2], lambda found: found == [])
+    await diagnostics_for(client, cells[0], lambda found: found == [])  # closed: cleared
+    assert codes(client.diagnostics[cells[3]]) == ["JAX203"]
