@@ -93,8 +93,8 @@ class JaxLanguageServer(LanguageServer):
             self._reported_failures.add(key)
             self.log_to_client(
                 f"jax-lsp: rule {failure.code} failed on {path or 'an unsaved file'} "
-                f"(line {failure.line + 1}): {failure.error}. Its other findings in this file "
-                "are missing; the other rules still ran."
+                f"(line {failure.line + 1}): {failure.error}. Its findings in this file may be "
+                "incomplete; the other rules still ran."
             )
 
     # -- analysis -----------------------------------------------------------------------------
