@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from lsprotocol import types
 
+from jax_lsp.diagnostics import RULES_BY_CODE
 from tests.e2e.conftest import (
     apply_edits,
     change,
@@ -176,7 +177,7 @@ async def test_hover(client, tmp_path):
         "Right:\n```python\nimport jax.numpy as jnp\n\n"
         "x = jnp.arange(5.0)\nx = x.at[1].add(5.0)\n```" in value
     )
-    assert "(https://github.com/jax-lsp/jax-lsp/blob/main/docs/rules.md#jax202)" in value
+    assert f"[JAX202 documentation]({RULES_BY_CODE['JAX202'].url()})" in value
     nothing = await client.text_document_hover_async(
         types.HoverParams(
             text_document=types.TextDocumentIdentifier(uri=uri), position=types.Position(2, 1)
