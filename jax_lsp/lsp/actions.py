@@ -6,14 +6,22 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 
+from jax_lsp.codeactions import build_deferred
 from jax_lsp.config import Settings
 from jax_lsp.fixes import fix_text
 from jax_lsp.lsp import edits
-from jax_lsp.lsp.diagnostics import SOURCE, fixes_of, text_edits, version_of
+from jax_lsp.lsp.diagnostics import (
+    SOURCE,
+    deferred_of,
+    fix_data,
+    fixes_of,
+    text_edits,
+    version_of,
+)
 from jax_lsp.lsp.documents import OpenDocument
 from jax_lsp.lsp.language_server import analyse_text
 
@@ -40,11 +48,14 @@ def ours(diagnostics: Sequence[types.Diagnostic]) -> list[types.Diagnostic]:
     return [d for d in diagnostics if d.source == SOURCE and isinstance(d.code, str)]
 
 
-def quickfixes(diagnostic: types.Diagnostic, make_edit) -> list[types.CodeAction]:
-    """One action per fix in the diagnostic's data; the first safe one is preferred."""
+def quickfixes(
+    diagnostic: types.Diagnostic, make_edit, built: Sequence[dict[str, Any]] = ()
+) -> list[types.CodeAction]:
+    """One action per fix in the diagnostic's data (then per `built` deferred fix); the first
+    safe one is preferred."""
     actions = []
     preferred_taken = False
-    for fix in fixes_of(diagnostic):
+    for fix in [*fixes_of(diagnostic), *built]:
         preferred = bool(fix.get("safe")) and not preferred_taken
         preferred_taken = preferred_taken or preferred
         actions.append(
@@ -113,7 +124,7 @@ async def code_actions(
     only = params.context.only
     found: list[types.CodeAction] = []
     if wanted(QUICKFIX, only):
-        found += _quickfixes(ls, document, diagnostics)
+        found += await _quickfixes(ls, document, diagnostics)
     if document.notebook:
         return found or None  # source actions work on files, not on single cells
     settings = ls.settings.for_path(document.path)
@@ -151,13 +162,35 @@ def _with_data(
     return restored
 
 
-def _quickfixes(
+async def _built_fixes(
+    ls: JaxLanguageServer, document: OpenDocument, diagnostic: types.Diagnostic
+) -> list[dict[str, Any]]:
+    """The diagnostic's deferred codemod fixes, built now on the current text (as data)."""
+    deferred = deferred_of(diagnostic)
+    if not deferred or document.notebook:  # a cell alone is not the module the codemod needs
+        return []
+    snapshot, encoding = document.snapshot(), ls.encoding
+
+    def build() -> list[dict[str, Any]]:
+        return [
+            fix_data(fix, snapshot.lines, encoding)
+            for item in deferred
+            for fix in build_deferred(item, snapshot.text)
+        ]
+
+    return await ls.run_engine(build)
+
+
+async def _quickfixes(
     ls: JaxLanguageServer, document: OpenDocument, diagnostics: list[types.Diagnostic]
 ) -> list[types.CodeAction]:
     found: list[types.CodeAction] = []
     silenced: set[tuple[int, str]] = set()
     for diagnostic in diagnostics:
-        found += quickfixes(diagnostic, lambda text_edits: ls.workspace_edit(document, text_edits))
+        built = await _built_fixes(ls, document, diagnostic)
+        found += quickfixes(
+            diagnostic, lambda text_edits: ls.workspace_edit(document, text_edits), built
+        )
     for diagnostic in diagnostics:
         key = (diagnostic.range.start.line, str(diagnostic.code))
         if key in silenced or key[0] >= len(document.lines):
@@ -192,7 +225,8 @@ def _fixable(document: OpenDocument, settings: Settings, generation: int) -> boo
     if result is None:
         return True
     return any(
-        f.fix is not None and (f.fix.is_safe or settings.unsafe_fixes) for f in result.findings
+        bool(f.deferred) or (f.fix is not None and (f.fix.is_safe or settings.unsafe_fixes))
+        for f in result.findings
     )
 
 

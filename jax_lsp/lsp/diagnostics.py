@@ -9,7 +9,7 @@ from typing import Any
 from lsprotocol import types
 
 from jax_lsp.diagnostics import RULES_BY_CODE
-from jax_lsp.findings import Finding, Fix, Severity
+from jax_lsp.findings import DeferredFix, Finding, Fix, Position, Severity
 from jax_lsp.lsp.positions import to_lsp_range
 
 SOURCE = "jax-lsp"
@@ -21,7 +21,7 @@ _SEVERITIES = {
 }
 
 
-def _fix_data(fix: Fix, lines: Sequence[str], encoding: str) -> dict[str, Any]:
+def fix_data(fix: Fix, lines: Sequence[str], encoding: str) -> dict[str, Any]:
     return {
         "title": fix.title,
         "safe": fix.is_safe,
@@ -47,6 +47,15 @@ def to_diagnostic(
 ) -> types.Diagnostic:
     fixes = [fix for fix in (finding.fix, *finding.alternatives) if fix is not None]
     rule = RULES_BY_CODE.get(finding.code)
+    data: dict[str, Any] = {
+        "version": version,
+        "fixes": [fix_data(fix, lines, encoding) for fix in fixes],
+    }
+    if finding.deferred:  # codemods built only when asked: named, with their anchor
+        data["deferred"] = [
+            {"codemod": d.codemod, "line": d.anchor.line, "column": d.anchor.column}
+            for d in finding.deferred
+        ]
     return types.Diagnostic(
         range=to_lsp_range(lines, finding.span, encoding),
         message=finding.message,
@@ -54,13 +63,19 @@ def to_diagnostic(
         code=finding.code,
         code_description=types.CodeDescription(href=rule.url()) if rule else None,
         source=SOURCE,
-        data={"version": version, "fixes": [_fix_data(fix, lines, encoding) for fix in fixes]},
+        data=data,
     )
 
 
 def fixes_of(diagnostic: types.Diagnostic) -> list[dict[str, Any]]:
     data = diagnostic.data
     return list(data.get("fixes", [])) if isinstance(data, dict) else []
+
+
+def deferred_of(diagnostic: types.Diagnostic) -> list[DeferredFix]:
+    data = diagnostic.data
+    entries = data.get("deferred", []) if isinstance(data, dict) else []
+    return [DeferredFix(e["codemod"], Position(e["line"], e["column"])) for e in entries]
 
 
 def version_of(diagnostic: types.Diagnostic) -> int | None:

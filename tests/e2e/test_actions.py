@@ -218,3 +218,28 @@ async def test_client_that_drops_data_still_gets_fixes(client, tmp_path):
     jax202.data = None
     actions = by_title(await client.text_document_code_action_async(request(uri, [jax202])))
     assert "jax-lsp (JAX202): Replace with `x = x.at[1].add(5.0)`" in actions
+
+
+MASKED_SUM = (
+    "import jax\n"
+    "import jax.numpy as jnp\n\n"
+    "@jax.jit\n"
+    "def positive_sum(x):\n"
+    "    return x[x > 0].sum()\n"
+)
+
+
+async def test_deferred_codemod_fixes_are_built_on_request(client, tmp_path):
+    await start(client)
+    uri = open_document(client, tmp_path / "a.py", MASKED_SUM)
+    (diagnostic,) = await diagnostics_for(client, uri, bool)
+    assert diagnostic.code == "JAX801"
+    assert diagnostic.data["fixes"] == []
+    assert diagnostic.data["deferred"] == [{"codemod": "where_mask", "line": 5, "column": 11}]
+    actions = await client.text_document_code_action_async(
+        request(uri, [diagnostic], [types.CodeActionKind.QuickFix], line=5)
+    )
+    fixes = [a for a in actions if a.title.startswith("jax-lsp (JAX801)")]
+    assert len(fixes) == 2 and fixes[0].is_preferred and not fixes[1].is_preferred
+    fixed = apply_edits(MASKED_SUM, edits_of(fixes[0].edit, uri), "utf-16")
+    assert fixed.splitlines()[5] == "    return jnp.where(x > 0, x, 0).sum()"
