@@ -42,6 +42,17 @@ def open_notebook(client, tmp_path):
     return notebook_uri, cell_uris
 
 
+def change_cells(client, notebook_uri: str, cells: types.NotebookDocumentCellChanges) -> None:
+    client.notebook_document_did_change(
+        types.DidChangeNotebookDocumentParams(
+            notebook_document=types.VersionedNotebookDocumentIdentifier(
+                uri=notebook_uri, version=2
+            ),
+            change=types.NotebookDocumentChangeEvent(cells=cells),
+        )
+    )
+
+
 async def test_cells_analysed_together(client, tmp_path):
     await start(client)
     notebook_uri, cells = open_notebook(client, tmp_path)
@@ -55,27 +66,20 @@ async def test_cells_analysed_together(client, tmp_path):
     assert list(client.diagnostics[cells[0]]) == []  # the magic line costs nothing
 
     # Edit the third cell: the fix goes away there, the fourth cell keeps its finding.
-    client.notebook_document_did_change(
-        types.DidChangeNotebookDocumentParams(
-            notebook_document=types.VersionedNotebookDocumentIdentifier(
-                uri=notebook_uri, version=2
-            ),
-            change=types.NotebookDocumentChangeEvent(
-                cells=types.NotebookDocumentCellChanges(
-                    text_content=[
-                        types.NotebookDocumentCellContentChanges(
-                            document=types.VersionedTextDocumentIdentifier(uri=cells[2], version=2),
-                            changes=[
-                                types.TextDocumentContentChangePartial(
-                                    range=types.Range(types.Position(2, 0), types.Position(2, 11)),
-                                    text="x = x.at[1].add(5.0)",
-                                )
-                            ],
-                        )
-                    ]
+    edit = types.TextDocumentContentChangePartial(
+        range=types.Range(types.Position(2, 0), types.Position(2, 11)), text="x = x.at[1].add(5.0)"
+    )
+    change_cells(
+        client,
+        notebook_uri,
+        types.NotebookDocumentCellChanges(
+            text_content=[
+                types.NotebookDocumentCellContentChanges(
+                    document=types.VersionedTextDocumentIdentifier(uri=cells[2], version=2),
+                    changes=[edit],
                 )
-            ),
-        )
+            ]
+        ),
     )
     await diagnostics_for(client, cells[2], lambda found: found == [])
     assert codes(client.diagnostics[cells[3]]) == ["JAX203"]
@@ -111,20 +115,15 @@ async def test_removing_the_import_cell(client, tmp_path):
     await start(client)
     notebook_uri, cells = open_notebook(client, tmp_path)
     await diagnostics_for(client, cells[2], bool)
-    client.notebook_document_did_change(
-        types.DidChangeNotebookDocumentParams(
-            notebook_document=types.VersionedNotebookDocumentIdentifier(
-                uri=notebook_uri, version=2
-            ),
-            change=types.NotebookDocumentChangeEvent(
-                cells=types.NotebookDocumentCellChanges(
-                    structure=types.NotebookDocumentCellChangeStructure(
-                        array=types.NotebookCellArrayChange(start=0, delete_count=1),
-                        did_close=[types.TextDocumentIdentifier(uri=cells[0])],
-                    )
-                )
-            ),
-        )
+    change_cells(
+        client,
+        notebook_uri,
+        types.NotebookDocumentCellChanges(
+            structure=types.NotebookDocumentCellChangeStructure(
+                array=types.NotebookCellArrayChange(start=0, delete_count=1),
+                did_close=[types.TextDocumentIdentifier(uri=cells[0])],
+            )
+        ),
     )
     # Without the import cell `jnp` is unknown: `x[1] += 5.0` is no longer known to be wrong.
     await diagnostics_for(client, cells[2], lambda found: found == [])
