@@ -202,3 +202,9 @@ def analyze(
         ]
     findings.sort(key=lambda f: (f.span.start, f.code))
     return Analysis(findings, document.problems, failures, model)
+
+
+def shift_finding(finding: Finding, lines: int) -> Finding:
+    """`finding` moved down by `lines` (up when negative), fixes included: for the server's
+    notebook cells, which are analysed together and reported one by one."""
+    return _shift(finding, lines)

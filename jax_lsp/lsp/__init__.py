@@ -1,0 +1,1 @@
+"""The language server's parts: positions, documents, diagnostics, actions, hover, settings."""

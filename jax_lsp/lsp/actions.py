@@ -1,0 +1,237 @@
+"""Code actions: per-diagnostic quickfixes and noqa, and the source actions fix-all and
+enable-debug-NaNs. Quickfix edits come from the diagnostic's `data`; source actions may be
+resolved lazily (`codeAction/resolve`)."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from lsprotocol import types
+
+from jax_lsp.codeactions import build_deferred
+from jax_lsp.config import Settings
+from jax_lsp.fixes import fix_text
+from jax_lsp.lsp import edits
+from jax_lsp.lsp.diagnostics import (
+    SOURCE,
+    deferred_of,
+    fix_data,
+    fixes_of,
+    text_edits,
+    version_of,
+)
+from jax_lsp.lsp.documents import OpenDocument
+from jax_lsp.lsp.language_server import analyse_text
+
+if TYPE_CHECKING:
+    from jax_lsp.lsp.language_server import JaxLanguageServer
+
+log = logging.getLogger(__name__)
+
+QUICKFIX = types.CodeActionKind.QuickFix
+FIX_ALL = f"{types.CodeActionKind.SourceFixAll.value}.{SOURCE}"  # source.fixAll.jax-lsp
+DEBUG_NANS = f"{types.CodeActionKind.Source.value}.{SOURCE}.enableDebugNans"
+_FIX_ALL_TITLE = f"{SOURCE}: Fix all auto-fixable problems"
+_DEBUG_NANS_TITLE = f"{SOURCE}: Enable jax_debug_nans (raise at the first NaN)"
+
+
+def wanted(kind: str, only: Sequence[str] | None) -> bool:
+    """Whether an action of `kind` answers a request limited to `only` (kinds are hierarchical)."""
+    if not only:
+        return True
+    return any(kind == prefix or kind.startswith(f"{prefix}.") for prefix in only)
+
+
+def ours(diagnostics: Sequence[types.Diagnostic]) -> list[types.Diagnostic]:
+    return [d for d in diagnostics if d.source == SOURCE and isinstance(d.code, str)]
+
+
+def quickfixes(
+    diagnostic: types.Diagnostic, make_edit, built: Sequence[dict[str, Any]] = ()
+) -> list[types.CodeAction]:
+    """One action per fix in the diagnostic's data (then per `built` deferred fix); the first
+    safe one is preferred."""
+    actions = []
+    preferred_taken = False
+    for fix in [*fixes_of(diagnostic), *built]:
+        preferred = bool(fix.get("safe")) and not preferred_taken
+        preferred_taken = preferred_taken or preferred
+        actions.append(
+            types.CodeAction(
+                title=f"{SOURCE} ({diagnostic.code}): {fix['title']}",
+                kind=QUICKFIX,
+                diagnostics=[diagnostic],
+                is_preferred=preferred,
+                edit=make_edit(text_edits(fix)),
+            )
+        )
+    return actions
+
+
+async def source_edit(
+    ls: JaxLanguageServer, document: OpenDocument, kind: str
+) -> list[types.TextEdit]:
+    """The edits of a source action on `document`, a snapshot the client cannot change."""
+    encoding = ls.encoding
+    if kind == DEBUG_NANS:
+        edit = await ls.run_engine(edits.debug_nans_edit, document, encoding)
+        return [edit] if edit else []
+    settings = ls.settings.for_path(document.path)
+    path, text = document.path, document.text
+
+    def fix_all() -> str:
+        def findings(source: str):
+            return analyse_text(source, path, settings).findings
+
+        return fix_text(text, findings, settings.unsafe_fixes)[0]
+
+    fixed = await ls.run_engine(fix_all)
+    if fixed == document.text:
+        return []
+    return [edits.replacement_edit(document, fixed, encoding)]
+
+
+async def source_action(
+    ls: JaxLanguageServer, document: OpenDocument, kind: str
+) -> types.CodeAction:
+    document = document.snapshot()
+    title = _FIX_ALL_TITLE if kind == FIX_ALL else _DEBUG_NANS_TITLE
+    action = types.CodeAction(
+        title=title, kind=kind, data={"uri": document.uri, "version": document.version}
+    )
+    if not ls.lazy_edits():
+        action.edit = ls.workspace_edit(document, await source_edit(ls, document, kind))
+    return action
+
+
+async def code_actions(
+    ls: JaxLanguageServer, params: types.CodeActionParams
+) -> list[types.CodeAction] | None:
+    document = ls.documents.get(params.text_document.uri)
+    if document is None:
+        return None
+    diagnostics = _with_data(ls, document, ours(params.context.diagnostics))
+    if any(version_of(d) != document.version for d in diagnostics):
+        log.info("refused code actions computed for an older version of %s", document.uri)
+        return None
+    if not params.context.diagnostics:  # some clients send none: use ours at the range
+        result = document.current(ls.settings.generation)
+        diagnostics = [
+            d for d in (result.diagnostics if result else []) if _touches(d.range, params.range)
+        ]
+    only = params.context.only
+    found: list[types.CodeAction] = []
+    if wanted(QUICKFIX, only):
+        found += await _quickfixes(ls, document, diagnostics)
+    if document.notebook:
+        return found or None  # source actions work on files, not on single cells
+    settings = ls.settings.for_path(document.path)
+    if (
+        settings.fix_all
+        and wanted(FIX_ALL, only)
+        and _fixable(document, settings, ls.settings.generation)
+    ):
+        found.append(await source_action(ls, document, FIX_ALL))
+    if "jax_debug_nans" not in document.text and wanted(DEBUG_NANS, only):
+        found.append(await source_action(ls, document, DEBUG_NANS))
+    return found or None
+
+
+def _with_data(
+    ls: JaxLanguageServer, document: OpenDocument, diagnostics: list[types.Diagnostic]
+) -> list[types.Diagnostic]:
+    """Diagnostics as we published them: a client that drops `data` gets ours back."""
+    result = document.current(ls.settings.generation)
+    published = {
+        (d.range.start.line, d.range.start.character, d.code): d
+        for d in (result.diagnostics if result else [])
+    }
+    restored = []
+    for diagnostic in diagnostics:
+        if not isinstance(diagnostic.data, dict):
+            key = (
+                diagnostic.range.start.line,
+                diagnostic.range.start.character,
+                diagnostic.code,
+            )
+            diagnostic = published.get(key)
+        if diagnostic is not None:
+            restored.append(diagnostic)
+    return restored
+
+
+async def _built_fixes(
+    ls: JaxLanguageServer, document: OpenDocument, diagnostic: types.Diagnostic
+) -> list[dict[str, Any]]:
+    """The diagnostic's deferred codemod fixes, built now on the current text (as data)."""
+    deferred = deferred_of(diagnostic)
+    if not deferred or document.notebook:  # a cell alone is not the module the codemod needs
+        return []
+    snapshot, encoding = document.snapshot(), ls.encoding
+
+    def build() -> list[dict[str, Any]]:
+        return [
+            fix_data(fix, snapshot.lines, encoding)
+            for item in deferred
+            for fix in build_deferred(item, snapshot.text)
+        ]
+
+    return await ls.run_engine(build)
+
+
+async def _quickfixes(
+    ls: JaxLanguageServer, document: OpenDocument, diagnostics: list[types.Diagnostic]
+) -> list[types.CodeAction]:
+    found: list[types.CodeAction] = []
+    silenced: set[tuple[int, str]] = set()
+    for diagnostic in diagnostics:
+        built = await _built_fixes(ls, document, diagnostic)
+        found += quickfixes(
+            diagnostic, lambda text_edits: ls.workspace_edit(document, text_edits), built
+        )
+    for diagnostic in diagnostics:
+        key = (diagnostic.range.start.line, str(diagnostic.code))
+        if key in silenced or key[0] >= len(document.lines):
+            continue
+        silenced.add(key)
+        edit = edits.noqa_edit(document, key[0], key[1], ls.encoding)
+        found.append(
+            types.CodeAction(
+                title=f"Disable {key[1]} for this line",
+                kind=QUICKFIX,
+                diagnostics=[diagnostic],
+                edit=ls.workspace_edit(document, [edit]),
+            )
+        )
+    return found
+
+
+async def resolve(ls: JaxLanguageServer, action: types.CodeAction) -> types.CodeAction:
+    data = action.data if isinstance(action.data, dict) else {}
+    document = ls.documents.get(data.get("uri", ""))
+    if document is None or document.version != data.get("version") or action.edit:
+        return action  # stale or already complete: no edit for an older text
+    document = document.snapshot()
+    action.edit = ls.workspace_edit(document, await source_edit(ls, document, action.kind))
+    return action
+
+
+def _fixable(document: OpenDocument, settings: Settings, generation: int) -> bool:
+    """Whether fix-all may change the document (True when not analysed yet): spares clients
+    that ask for code actions at every cursor move a fix-all run per request."""
+    result = document.current(generation)
+    if result is None:
+        return True
+    return any(
+        bool(f.deferred) or (f.fix is not None and (f.fix.is_safe or settings.unsafe_fixes))
+        for f in result.findings
+    )
+
+
+def _touches(a: types.Range, b: types.Range) -> bool:
+    def key(position: types.Position) -> tuple[int, int]:
+        return position.line, position.character
+
+    return key(a.start) <= key(b.end) and key(b.start) <= key(a.end)

@@ -1,0 +1,95 @@
+"""Findings as LSP diagnostics. Each diagnostic carries its fixes as ready-made edits in `data`,
+so a code action request is answered from the diagnostic alone, without re-analysis."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from lsprotocol import types
+
+from jax_lsp.diagnostics import RULES_BY_CODE
+from jax_lsp.findings import DeferredFix, Finding, Fix, Position, Severity
+from jax_lsp.lsp.positions import to_lsp_range
+
+SOURCE = "jax-lsp"
+
+_SEVERITIES = {
+    Severity.ERROR: types.DiagnosticSeverity.Error,
+    Severity.WARNING: types.DiagnosticSeverity.Warning,
+    Severity.INFO: types.DiagnosticSeverity.Information,
+}
+
+
+def fix_data(fix: Fix, lines: Sequence[str], encoding: str) -> dict[str, Any]:
+    return {
+        "title": fix.title,
+        "safe": fix.is_safe,
+        "edits": [
+            {
+                "range": _range_data(to_lsp_range(lines, edit.span, encoding)),
+                "newText": edit.content,
+            }
+            for edit in fix.edits
+        ],
+    }
+
+
+def _range_data(range_: types.Range) -> dict[str, Any]:
+    return {
+        "start": {"line": range_.start.line, "character": range_.start.character},
+        "end": {"line": range_.end.line, "character": range_.end.character},
+    }
+
+
+def to_diagnostic(
+    finding: Finding, lines: Sequence[str], encoding: str, version: int | None
+) -> types.Diagnostic:
+    fixes = [fix for fix in (finding.fix, *finding.alternatives) if fix is not None]
+    rule = RULES_BY_CODE.get(finding.code)
+    data: dict[str, Any] = {
+        "version": version,
+        "fixes": [fix_data(fix, lines, encoding) for fix in fixes],
+    }
+    if finding.deferred:  # codemods built only when asked: named, with their anchor
+        data["deferred"] = [
+            {"codemod": d.codemod, "line": d.anchor.line, "column": d.anchor.column}
+            for d in finding.deferred
+        ]
+    return types.Diagnostic(
+        range=to_lsp_range(lines, finding.span, encoding),
+        message=finding.message,
+        severity=_SEVERITIES[finding.severity],
+        code=finding.code,
+        code_description=types.CodeDescription(href=rule.url()) if rule else None,
+        source=SOURCE,
+        data=data,
+    )
+
+
+def fixes_of(diagnostic: types.Diagnostic) -> list[dict[str, Any]]:
+    data = diagnostic.data
+    return list(data.get("fixes", [])) if isinstance(data, dict) else []
+
+
+def deferred_of(diagnostic: types.Diagnostic) -> list[DeferredFix]:
+    data = diagnostic.data
+    entries = data.get("deferred", []) if isinstance(data, dict) else []
+    return [DeferredFix(e["codemod"], Position(e["line"], e["column"])) for e in entries]
+
+
+def version_of(diagnostic: types.Diagnostic) -> int | None:
+    data = diagnostic.data
+    return data.get("version") if isinstance(data, dict) else None
+
+
+def text_edits(fix: dict[str, Any]) -> list[types.TextEdit]:
+    return [
+        types.TextEdit(
+            range=types.Range(
+                types.Position(**edit["range"]["start"]), types.Position(**edit["range"]["end"])
+            ),
+            new_text=edit["newText"],
+        )
+        for edit in fix.get("edits", [])
+    ]

@@ -1,0 +1,121 @@
+"""Open documents: text kept in sync with the client's incremental edits.
+
+Our own store rather than pygls's workspace copy, so that lines split exactly where the
+engine and LSP split them (\\r\\n, \\r, \\n; not form feeds or U+2028).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import cached_property
+from itertools import accumulate
+
+from lsprotocol import types
+from pygls.uris import to_fs_path
+
+from jax_lsp.analysis.text import split_lines
+from jax_lsp.lsp.positions import from_lsp_position
+
+_NEWLINE = re.compile(r"\r\n|\r|\n")
+
+
+@dataclass
+class AnalysisResult:
+    """What one analysis of one document version produced, ready for every feature."""
+
+    version: int | None
+    generation: int  # settings generation it was computed under
+    findings: list  # list[Finding]
+    diagnostics: list[types.Diagnostic]
+
+
+@dataclass
+class OpenDocument:
+    uri: str
+    text: str
+    version: int | None
+    result: AnalysisResult | None = field(default=None, repr=False)
+    traced: tuple[int | None, list] | None = field(default=None, repr=False)  # (version, facts)
+    notebook: str | None = None  # the notebook's uri, for a notebook cell
+
+    @cached_property
+    def _has_cr(self) -> bool:
+        return "\r" in self.text
+
+    @cached_property
+    def lines(self) -> list[str]:
+        # str.split is ~4x faster than the regex split; equal when there is no \r.
+        return split_lines(self.text) if self._has_cr else self.text.split("\n")
+
+    @cached_property
+    def line_starts(self) -> list[int]:
+        if self._has_cr:
+            return [0, *(match.end() for match in _NEWLINE.finditer(self.text))]
+        return list(accumulate((len(line) + 1 for line in self.lines[:-1]), initial=0))
+
+    @property
+    def path(self) -> str | None:
+        return to_fs_path(self.uri) if self.uri.startswith("file:") else None
+
+    @property
+    def newline(self) -> str:
+        match = _NEWLINE.search(self.text)
+        return match.group() if match else "\n"
+
+    def offset(self, position: types.Position, encoding: str) -> int:
+        """A client position as an index into `text`."""
+        point = from_lsp_position(self.lines, position, encoding)
+        return self.line_starts[point.line] + point.column
+
+    def current(self, generation: int) -> AnalysisResult | None:
+        """The analysis of exactly this version under the current settings, if there is one."""
+        result = self.result
+        if result and result.version == self.version and result.generation == generation:
+            return result
+        return None
+
+    def snapshot(self) -> OpenDocument:
+        """A frozen copy for work that outlives the current message (edits keep arriving)."""
+        return OpenDocument(self.uri, self.text, self.version, self.result, notebook=self.notebook)
+
+    def set_text(self, text: str, version: int | None) -> None:
+        self.text = text
+        self.version = version
+        for cached in ("_has_cr", "lines", "line_starts"):
+            self.__dict__.pop(cached, None)
+
+    def apply(
+        self,
+        changes: list[types.TextDocumentContentChangeEvent],
+        version: int | None,
+        encoding: str,
+    ) -> None:
+        text = self.text
+        for change in changes:
+            if isinstance(change, types.TextDocumentContentChangePartial):
+                start = self.offset(change.range.start, encoding)
+                end = self.offset(change.range.end, encoding)
+                text = text[:start] + change.text + text[max(start, end) :]
+            else:
+                text = change.text
+            self.set_text(text, version)
+
+
+class DocumentStore:
+    def __init__(self) -> None:
+        self._documents: dict[str, OpenDocument] = {}
+
+    def open(self, item: types.TextDocumentItem, notebook: str | None = None) -> OpenDocument:
+        document = OpenDocument(item.uri, item.text, item.version, notebook=notebook)
+        self._documents[item.uri] = document
+        return document
+
+    def get(self, uri: str) -> OpenDocument | None:
+        return self._documents.get(uri)
+
+    def close(self, uri: str) -> OpenDocument | None:
+        return self._documents.pop(uri, None)
+
+    def __iter__(self):
+        return iter(list(self._documents.values()))

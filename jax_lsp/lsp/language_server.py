@@ -1,0 +1,309 @@
+"""The server's state and its analysis loop.
+
+Analysis runs on one worker thread (the engine's caches are not shared between threads) and
+never blocks the event loop. Every result is tagged with the document version and the settings
+generation it was computed from; a result that is no longer current is dropped, never published.
+Which settings apply is documented in `jax_lsp.lsp.settings`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from lsprotocol import types
+from pygls.lsp.server import LanguageServer
+from pygls.uris import to_fs_path
+
+from jax_lsp import __version__
+from jax_lsp.analysis.document import Document
+from jax_lsp.config import Settings
+from jax_lsp.engine import Analysis, analyze
+from jax_lsp.lsp import notebooks
+from jax_lsp.lsp.diagnostics import to_diagnostic
+from jax_lsp.lsp.documents import AnalysisResult, DocumentStore, OpenDocument
+from jax_lsp.lsp.positions import UTF16
+from jax_lsp.lsp.protocol import JaxLspProtocol
+from jax_lsp.lsp.settings import SECTION, SettingsStore
+from jax_lsp.lsp.tracing import TracedFunction, traced_functions
+
+log = logging.getLogger(__name__)
+
+DEBOUNCE_SECONDS = 0.01  # coalesces a burst of keystrokes; stale results are dropped anyway
+
+
+def _has(capabilities: Any, *path: str) -> Any:
+    for name in path:
+        capabilities = getattr(capabilities, name, None)
+        if capabilities is None:
+            return None
+    return capabilities
+
+
+def analyse_text(text: str, path: str | None, settings: Settings) -> Analysis:
+    if path and settings.root and settings.is_excluded(path):
+        return Analysis([], [])
+    return analyze(Document(text, path), settings.rules_for(path), settings.severities())
+
+
+class JaxLanguageServer(LanguageServer):
+    def __init__(self) -> None:
+        super().__init__(
+            "jax-lsp",
+            __version__,
+            protocol_cls=JaxLspProtocol,
+            text_document_sync_kind=types.TextDocumentSyncKind.Incremental,
+            notebook_document_sync=types.NotebookDocumentSyncOptions(
+                notebook_selector=[
+                    types.NotebookDocumentFilterWithCells(
+                        cells=[types.NotebookCellLanguage(language="python")], notebook="*"
+                    )
+                ],
+                save=True,
+            ),
+        )
+        self.documents = DocumentStore()
+        self.settings = SettingsStore()
+        self.encoding: str = UTF16
+        self.pull = False  # the client pulls diagnostics: never push to it
+        self._pending: dict[str, asyncio.Task] = {}
+        self._engine = ThreadPoolExecutor(max_workers=1, thread_name_prefix="jax-lsp-engine")
+        self._reported_failures: set[tuple[str, str]] = set()
+
+    # -- capabilities -------------------------------------------------------------------------
+    def supports(self, *path: str) -> bool:
+        return bool(_has(self.client_capabilities, *path))
+
+    # -- messages -----------------------------------------------------------------------------
+    def log_to_client(self, message: str, kind=types.MessageType.Warning) -> None:
+        log.warning("%s", message)
+        self.window_log_message(types.LogMessageParams(type=kind, message=message))
+
+    def report_settings_errors(self) -> None:
+        for message in self.settings.take_errors():
+            self.log_to_client(message, types.MessageType.Error)
+
+    def _report_failures(self, analysis: Analysis, path: str | None) -> None:
+        for failure in analysis.failures:
+            key = (failure.code, path or "")
+            if key in self._reported_failures:
+                continue
+            self._reported_failures.add(key)
+            self.log_to_client(
+                f"jax-lsp: rule {failure.code} failed on {path or 'an unsaved file'} "
+                f"(line {failure.line + 1}): {failure.error}. Its findings in this file may be "
+                "incomplete; the other rules still ran."
+            )
+
+    # -- analysis -----------------------------------------------------------------------------
+    async def run_engine(self, function, *args):
+        return await asyncio.get_running_loop().run_in_executor(self._engine, function, *args)
+
+    async def analyse(self, document: OpenDocument) -> AnalysisResult:
+        """Analyse the document as it is now; store the result if it is still current."""
+        text, version, generation = document.text, document.version, self.settings.generation
+        lines, path, encoding = document.lines, document.path, self.encoding
+        settings = self.settings.for_path(path)
+        self.report_settings_errors()
+
+        def work() -> tuple[Analysis, list[types.Diagnostic]]:
+            analysis = analyse_text(text, path, settings)
+            diagnostics = [to_diagnostic(f, lines, encoding, version) for f in analysis.findings]
+            return analysis, diagnostics
+
+        analysis, diagnostics = await self.run_engine(work)
+        self._report_failures(analysis, path)
+        result = AnalysisResult(version, generation, analysis.findings, diagnostics)
+        if document.version == version and self.settings.generation == generation:
+            document.result = result
+        return result
+
+    def _code_cells(self, notebook_uri: str) -> list[str]:
+        notebook = self.workspace.get_notebook_document(notebook_uri=notebook_uri)
+        cells = notebook.cells if notebook is not None else []
+        return [cell.document for cell in cells if cell.kind == types.NotebookCellKind.Code]
+
+    async def analyse_notebook(self, notebook_uri: str) -> bool:
+        """Analyse a notebook's code cells as one module; store each cell's part if the notebook
+        is unchanged meanwhile (then True)."""
+        code_cells = self._code_cells(notebook_uri)
+        cells = [doc for doc in map(self.documents.get, code_cells) if doc is not None]
+        text, slices = notebooks.combine([(c.uri, c.version, c.text) for c in cells])
+        generation, encoding = self.settings.generation, self.encoding
+        settings = self.settings.for_path(to_fs_path(notebook_uri))
+        self.report_settings_errors()
+        analysis = await self.run_engine(analyse_text, text, to_fs_path(notebook_uri), settings)
+        self._report_failures(analysis, to_fs_path(notebook_uri))
+        if (
+            self.settings.generation != generation
+            or code_cells != self._code_cells(notebook_uri)
+            or any(
+                self.documents.get(cell.uri) is not cell or cell.version != piece.version
+                for cell, piece in zip(cells, slices, strict=True)
+            )
+        ):
+            return False
+        by_cell = notebooks.findings_by_cell(analysis.findings, slices)
+        for cell in cells:
+            findings = by_cell[cell.uri]
+            diagnostics = [to_diagnostic(f, cell.lines, encoding, cell.version) for f in findings]
+            cell.result = AnalysisResult(cell.version, generation, findings, diagnostics)
+        return True
+
+    async def current_result(self, document: OpenDocument) -> AnalysisResult:
+        """The analysis of the current version; if the engine crashes, the last good one."""
+        current = document.current(self.settings.generation)
+        if current is not None:
+            return current
+        try:
+            if document.notebook:
+                await self.analyse_notebook(document.notebook)
+                return document.current(self.settings.generation) or _empty(document)
+            return await self.analyse(document)
+        except Exception as error:  # an engine bug: keep serving the last good result
+            log.exception("analysis of %s failed", document.uri)
+            key = ("engine", document.uri)
+            if key not in self._reported_failures:
+                self._reported_failures.add(key)
+                self.log_to_client(
+                    f"jax-lsp: analysing {document.path or document.uri} failed: "
+                    f"{type(error).__name__}: {error}",
+                    types.MessageType.Error,
+                )
+            return document.result or _empty(document)
+
+    def cancel_pending(self, uri: str) -> None:
+        pending = self._pending.pop(uri, None)
+        if pending is not None:
+            pending.cancel()
+
+    def schedule(self, document: OpenDocument, delay: float = DEBOUNCE_SECONDS) -> None:
+        """Analyse and publish soon; a newer call for the document replaces this one."""
+        if document.notebook:
+            self.schedule_notebook(document.notebook, delay)
+            return
+        self.cancel_pending(document.uri)
+        if self.pull:
+            return  # the client asks when it wants them
+        self._pending[document.uri] = asyncio.ensure_future(self._publish_later(document, delay))
+
+    async def _publish_later(self, document: OpenDocument, delay: float) -> None:
+        await asyncio.sleep(delay)
+        result = await self.current_result(document)
+        if self.documents.get(document.uri) is not document:
+            return  # closed meanwhile
+        if document.current(self.settings.generation) is not result:
+            return  # edited or reconfigured meanwhile: a newer analysis is on its way
+        self._pending.pop(document.uri, None)
+        self.publish(document.uri, result.diagnostics, result.version)
+
+    def schedule_notebook(self, uri: str, delay: float = DEBOUNCE_SECONDS) -> None:
+        self.cancel_pending(uri)
+        if not self.pull:
+            self._pending[uri] = asyncio.ensure_future(self._publish_notebook_later(uri, delay))
+
+    async def _publish_notebook_later(self, uri: str, delay: float) -> None:
+        await asyncio.sleep(delay)
+        try:
+            if not await self.analyse_notebook(uri):
+                return  # changed meanwhile: a newer analysis is on its way
+        except Exception as error:  # an engine bug: keep what is shown
+            log.exception("analysis of %s failed", uri)
+            self.log_to_client(f"jax-lsp: analysing {uri} failed: {error}", types.MessageType.Error)
+            return
+        self._pending.pop(uri, None)
+        for cell in self.documents:
+            if cell.notebook == uri and cell.result is not None:
+                self.publish(cell.uri, cell.result.diagnostics, cell.result.version)
+
+    def publish(
+        self, uri: str, diagnostics: list[types.Diagnostic], version: int | None = None
+    ) -> None:
+        self.text_document_publish_diagnostics(
+            types.PublishDiagnosticsParams(uri=uri, diagnostics=diagnostics, version=version)
+        )
+
+    def close(self, uri: str) -> None:
+        """Forget a document (or cell) and, in push mode, clear its diagnostics."""
+        self.cancel_pending(uri)
+        self.documents.close(uri)
+        if not self.pull:
+            self.publish(uri, [])
+
+    def refresh_all(self) -> None:
+        """Settings changed: every open document's diagnostics may have changed."""
+        if self.pull:
+            if self.supports("workspace", "diagnostics", "refresh_support"):
+                self.workspace_diagnostic_refresh(None)
+            return
+        for document in self.documents:
+            self.schedule(document, 0)
+
+    async def traced(self, document: OpenDocument) -> list[TracedFunction]:
+        """The traced functions of the current version (for inlay hints and code lenses)."""
+        if document.traced is None or document.traced[0] != document.version:
+            version = document.version
+            found = await self.run_engine(traced_functions, document.text, document.path)
+            if document.version != version:
+                return found
+            document.traced = (version, found)
+        return document.traced[1]
+
+    # -- settings -----------------------------------------------------------------------------
+    async def fetch_configuration(self) -> None:
+        if not self.supports("workspace", "configuration"):
+            return
+        try:
+            values = await self.workspace_configuration_async(
+                types.ConfigurationParams(items=[types.ConfigurationItem(section=SECTION)])
+            )
+        except Exception as error:  # a client bug must not stop the server
+            self.log_to_client(f"jax-lsp: could not read the editor settings: {error}")
+            return
+        if values:
+            self.settings.set_editor(values[0] or {})
+        self.report_settings_errors()
+
+    async def register_pyproject_watcher(self) -> None:
+        if not self.supports("workspace", "did_change_watched_files", "dynamic_registration"):
+            return
+        options = types.DidChangeWatchedFilesRegistrationOptions(
+            watchers=[types.FileSystemWatcher(glob_pattern="**/pyproject.toml")]
+        )
+        registration = types.Registration(
+            id="jax-lsp-pyproject",
+            method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+            register_options=options,
+        )
+        try:
+            await self.client_register_capability_async(
+                types.RegistrationParams(registrations=[registration])
+            )
+        except Exception as error:
+            log.warning("could not watch pyproject.toml files: %s", error)
+
+    def workspace_edit(
+        self, document: OpenDocument, text_edits: list[types.TextEdit]
+    ) -> types.WorkspaceEdit:
+        if self.supports("workspace", "workspace_edit", "document_changes"):
+            identifier = types.OptionalVersionedTextDocumentIdentifier(
+                uri=document.uri, version=document.version
+            )
+            return types.WorkspaceEdit(
+                document_changes=[
+                    types.TextDocumentEdit(text_document=identifier, edits=text_edits)
+                ]
+            )
+        return types.WorkspaceEdit(changes={document.uri: text_edits})
+
+    def lazy_edits(self) -> bool:
+        """The client resolves code action edits lazily (`codeAction/resolve`)."""
+        properties = _has(self.client_capabilities, "text_document", "code_action")
+        properties = _has(properties, "resolve_support", "properties") or []
+        return "edit" in properties
+
+
+def _empty(document: OpenDocument) -> AnalysisResult:
+    return AnalysisResult(document.version, -1, [], [])

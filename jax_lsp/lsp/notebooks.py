@@ -1,0 +1,73 @@
+"""Notebooks: the code cells, in order, analysed as one module (earlier cells' imports and
+definitions count); findings go back to the cell and line they fall in."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+
+from jax_lsp.analysis.text import split_lines
+from jax_lsp.engine import shift_finding
+from jax_lsp.findings import Finding, Fix
+
+# IPython magics and shell escapes: not Python, blanked so they cost no syntax error.
+_MAGIC = re.compile(r"^(\s*)[%!]")
+
+
+@dataclass(frozen=True)
+class CellSlice:
+    uri: str
+    version: int | None
+    start_line: int  # the cell's first line in the combined module
+    line_count: int
+
+
+def _blank_magics(lines: list[str]) -> list[str]:
+    blanked = []
+    for line in lines:
+        match = _MAGIC.match(line)
+        if match is None:
+            blanked.append(line)
+        else:
+            blanked.append(f"{match.group(1)}pass" if match.group(1) else "")
+    return blanked
+
+
+def combine(cells: list[tuple[str, int | None, str]]) -> tuple[str, list[CellSlice]]:
+    """(uri, version, text) of each code cell -> the module text and where each cell sits."""
+    parts: list[str] = []
+    slices: list[CellSlice] = []
+    line = 0
+    for uri, version, text in cells:
+        lines = split_lines(text)
+        if lines[-1] == "":  # the text ended with a newline
+            lines.pop()
+        slices.append(CellSlice(uri, version, line, max(len(lines), 1)))
+        parts.extend(_blank_magics(lines) or [""])
+        line += max(len(lines), 1)
+    return "\n".join(parts) + "\n", slices
+
+
+def _within_cell(finding: Finding) -> Finding:
+    """Without the fixes that edit elsewhere in the module (an added import: another cell)."""
+
+    def local(fix: Fix | None) -> bool:
+        return fix is not None and not any(edit.document_anchored for edit in fix.edits)
+
+    return replace(
+        finding,
+        fix=finding.fix if local(finding.fix) else None,
+        alternatives=tuple(fix for fix in finding.alternatives if local(fix)),
+        deferred=(),  # codemods need the module; a cell's text alone is not it
+    )
+
+
+def findings_by_cell(findings: list[Finding], slices: list[CellSlice]) -> dict[str, list[Finding]]:
+    """Each finding moved into the coordinates of the cell it starts in."""
+    by_cell: dict[str, list[Finding]] = {cell.uri: [] for cell in slices}
+    for finding in findings:
+        for cell in slices:
+            if cell.start_line <= finding.line < cell.start_line + cell.line_count:
+                by_cell[cell.uri].append(_within_cell(shift_finding(finding, -cell.start_line)))
+                break
+    return by_cell

@@ -1,0 +1,83 @@
+"""Which settings apply to a document in the editor.
+
+Precedence, highest first:
+1. editor settings: the `jax-lsp` section of `workspace/configuration` (re-read on
+   `workspace/didChangeConfiguration`), else the settings sent with `didChangeConfiguration`,
+   else `initializationOptions`. Keys: `select`, `ignore`, `severity`, `fixAll`, `unsafeFixes`
+   (plus the other `config.py` keys, camelCase or kebab-case); a key the editor sets replaces
+   the project's value, it does not extend it;
+2. `[tool.jax-lsp]` in the nearest pyproject.toml above the document (reloaded when the client
+   reports a pyproject.toml change through `workspace/didChangeWatchedFiles`);
+3. the defaults (`config.Settings()`: the rules on by default, fix-all on, unsafe fixes off).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from jax_lsp.config import ConfigError, Settings, load_settings
+
+SECTION = "jax-lsp"
+
+
+def editor_section(raw: Any) -> dict[str, Any]:
+    """The jax-lsp settings inside what an editor sent: `{"jax-lsp": {...}}`,
+    `{"settings": {...}}` or the bare mapping."""
+    if not isinstance(raw, Mapping):
+        return {}
+    for key in (SECTION, "settings"):
+        inner = raw.get(key)
+        if isinstance(inner, Mapping):
+            return editor_section(inner) if key == "settings" else dict(inner)
+    return dict(raw)
+
+
+class SettingsStore:
+    def __init__(self, root: str | None = None) -> None:
+        self.root = root
+        self.editor: dict[str, Any] = {}
+        self.generation = 0  # bumped on every change: analyses under older settings are stale
+        self._projects: dict[str, Settings] = {}
+        self.errors: list[str] = []  # problems not yet reported to the client
+
+    def set_editor(self, raw: Any) -> None:
+        section = editor_section(raw)
+        try:
+            Settings().merged(section)
+        except ConfigError as error:
+            self.errors.append(f"jax-lsp: editor settings ignored: {error}")
+            section = {}
+        if section != self.editor:
+            self.editor = section
+            self.generation += 1
+
+    def reload_projects(self) -> None:
+        self._projects.clear()
+        self.generation += 1
+
+    def _project(self, path: str | None) -> Settings:
+        folder = str(Path(path).parent) if path else (self.root or "")
+        if not folder:
+            return Settings()
+        cached = self._projects.get(folder)
+        if cached is None:
+            try:
+                cached = load_settings(Path(folder))
+            except ConfigError as error:
+                self.errors.append(f"jax-lsp: {error}; using the defaults")
+                cached = Settings()
+            self._projects[folder] = cached
+        return cached
+
+    def for_path(self, path: str | None) -> Settings:
+        project = self._project(path)
+        try:
+            return project.merged(self.editor)
+        except ConfigError:  # checked in set_editor; kept for safety
+            return project
+
+    def take_errors(self) -> list[str]:
+        errors, self.errors = self.errors, []
+        return errors

@@ -1,0 +1,84 @@
+"""Which functions JAX traces, and how each parameter arrives: for inlay hints and code lenses."""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+
+from jax_lsp.analysis.document import Document, Unit
+from jax_lsp.analysis.model import ModuleModel
+from jax_lsp.analysis.text import byte_col_to_char
+from jax_lsp.analysis.traced import TraceInfo
+from jax_lsp.findings import Position, Span
+
+
+@dataclass(frozen=True)
+class TracedParam:
+    name: str
+    kind: str  # "traced" or "static"
+    end: Position  # just after the parameter's name
+
+
+@dataclass(frozen=True)
+class TracedFunction:
+    name: str
+    name_span: Span
+    via: str
+    params: tuple[TracedParam, ...]
+
+    def summary(self) -> str:
+        """E.g. `jit · traced: x, y · static: n`."""
+        parts = [self.via]
+        for kind in ("traced", "static"):
+            names = [p.name for p in self.params if p.kind == kind]
+            if names:
+                parts.append(f"{kind}: {', '.join(names)}")
+        return " · ".join(parts)
+
+
+def _arguments(node: ast.FunctionDef | ast.AsyncFunctionDef) -> list[ast.arg]:
+    args = node.args
+    extra = [a for a in (args.vararg, args.kwarg) if a is not None]
+    return [*args.posonlyargs, *args.args, *args.kwonlyargs, *extra]
+
+
+def _position(unit: Unit, lines: list[str], line: int, byte_col: int) -> Position:
+    """An `ast` (unit-relative line, UTF-8 byte column) as a document position."""
+    absolute = unit.start_line + line - 1
+    return Position(absolute, byte_col_to_char(lines[absolute], byte_col))
+
+
+def _describe(
+    node: ast.FunctionDef | ast.AsyncFunctionDef, info: TraceInfo, unit: Unit, lines: list[str]
+) -> TracedFunction:
+    def_start = _position(unit, lines, node.lineno, node.col_offset)
+    name_column = max(lines[def_start.line].find(node.name, def_start.column), 0)
+    params = []
+    for arg in _arguments(node):
+        if arg.arg in info.traced_params:
+            kind = "traced"
+        elif arg.arg in info.static_params:
+            kind = "static"
+        else:
+            continue
+        start = _position(unit, lines, arg.lineno, arg.col_offset)
+        params.append(TracedParam(arg.arg, kind, Position(start.line, start.column + len(arg.arg))))
+    return TracedFunction(
+        node.name,
+        Span.of(def_start.line, name_column, def_start.line, name_column + len(node.name)),
+        info.via,
+        tuple(params),
+    )
+
+
+def traced_functions(text: str, path: str | None = None) -> list[TracedFunction]:
+    document = Document(text, path)
+    model = ModuleModel(document)
+    found = [
+        _describe(node, model.trace[node], unit, document.lines)
+        for unit in document.units
+        if unit.tree is not None
+        for node in ast.walk(unit.tree)
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node in model.trace
+    ]
+    return sorted(found, key=lambda f: f.name_span.start)

@@ -1,0 +1,245 @@
+"""Code actions: quickfixes from diagnostic data, noqa, fix-all, debug NaNs, stale requests."""
+
+from __future__ import annotations
+
+import pytest
+from lsprotocol import types
+
+from jax_lsp.diagnostics import RULES_BY_CODE
+from tests.e2e.conftest import (
+    apply_edits,
+    change,
+    codes,
+    diagnostics_for,
+    edits_of,
+    open_document,
+    start,
+)
+
+GOTCHAS = (
+    "import jax.numpy as jnp\n\n"
+    "x = jnp.arange(5.0)\n"
+    "x[1] += 5.0\n"
+    "x.at[0].set(1.0)\n"
+    "x[2] = 3.0  # noqa: JAX999\n"
+)
+
+
+def request(uri, diagnostics, only=None, line=3):
+    return types.CodeActionParams(
+        text_document=types.TextDocumentIdentifier(uri=uri),
+        range=types.Range(types.Position(line, 0), types.Position(line, 0)),
+        context=types.CodeActionContext(diagnostics=diagnostics, only=only),
+    )
+
+
+def by_title(actions) -> dict[str, types.CodeAction]:
+    return {action.title: action for action in actions or []}
+
+
+@pytest.mark.parametrize("document_changes", [False, True])
+async def test_quickfix_applies(client, tmp_path, document_changes):
+    await start(client, document_changes=document_changes)
+    uri = open_document(client, tmp_path / "a.py", GOTCHAS)
+    found = await diagnostics_for(client, uri, bool)
+    jax202 = [d for d in found if d.code == "JAX202"]
+    actions = by_title(
+        await client.text_document_code_action_async(
+            request(uri, jax202, [types.CodeActionKind.QuickFix])
+        )
+    )
+    assert set(actions) == {
+        "jax-lsp (JAX202): Replace with `x = x.at[1].add(5.0)`",
+        "Disable JAX202 for this line",
+    }
+    fix = actions["jax-lsp (JAX202): Replace with `x = x.at[1].add(5.0)`"]
+    assert fix.is_preferred and fix.kind == types.CodeActionKind.QuickFix
+    assert list(fix.diagnostics) == jax202
+    assert (fix.edit.document_changes is not None) == document_changes
+    fixed = apply_edits(GOTCHAS, edits_of(fix.edit, uri), "utf-16")
+    assert fixed.splitlines()[3] == "x = x.at[1].add(5.0)"
+    assert fixed.replace("x = x.at[1].add(5.0)", "x[1] += 5.0") == GOTCHAS
+
+
+async def test_noqa_inserts_and_extends(client, tmp_path):
+    await start(client)
+    uri = open_document(client, tmp_path / "a.py", GOTCHAS)
+    found = await diagnostics_for(client, uri, bool)
+    by_code = {d.code: d for d in found}
+    assert codes(found) == ["JAX201", "JAX202", "JAX203"]
+
+    action = by_title(
+        await client.text_document_code_action_async(request(uri, [by_code["JAX202"]]))
+    )["Disable JAX202 for this line"]
+    text = apply_edits(GOTCHAS, edits_of(action.edit, uri), "utf-16")
+    assert text.splitlines()[3] == "x[1] += 5.0  # noqa: JAX202"
+
+    action = by_title(
+        await client.text_document_code_action_async(request(uri, [by_code["JAX201"]], line=5))
+    )["Disable JAX201 for this line"]
+    text = apply_edits(GOTCHAS, edits_of(action.edit, uri), "utf-16")
+    assert text.splitlines()[5] == "x[2] = 3.0  # noqa: JAX999, JAX201"
+
+    # The editor applies it: the finding goes away.
+    client.text_document_did_change(
+        types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=2),
+            content_changes=[types.TextDocumentContentChangeWholeDocument(text=text)],
+        )
+    )
+    after = await diagnostics_for(client, uri, lambda found: len(found) == 2)
+    assert codes(after) == ["JAX202", "JAX203"]
+
+
+@pytest.mark.parametrize("lazy", [False, True])
+async def test_fix_all(client, tmp_path, lazy):
+    await start(client, resolve=lazy)
+    uri = open_document(client, tmp_path / "a.py", GOTCHAS)
+    await diagnostics_for(client, uri, bool)
+    actions = await client.text_document_code_action_async(
+        request(uri, [], [types.CodeActionKind.SourceFixAll])
+    )
+    (action,) = actions
+    assert action.kind == "source.fixAll.jax-lsp"
+    if lazy:
+        assert action.edit is None
+        action = await client.code_action_resolve_async(action)
+    fixed = apply_edits(GOTCHAS, edits_of(action.edit, uri), "utf-16")
+    assert fixed == (
+        "import jax.numpy as jnp\n\n"
+        "x = jnp.arange(5.0)\n"
+        "x = x.at[1].add(5.0)\n"
+        "x = x.at[0].set(1.0)\n"
+        "x = x.at[2].set(3.0)  # noqa: JAX999\n"
+    )
+
+
+async def test_stale_requests_are_refused(client, tmp_path):
+    await start(client, resolve=True)
+    uri = open_document(client, tmp_path / "a.py", GOTCHAS)
+    found = await diagnostics_for(client, uri, bool)
+    fix_all = (
+        await client.text_document_code_action_async(
+            request(uri, [], [types.CodeActionKind.SourceFixAll])
+        )
+    )[0]
+    change(client, uri, 2, "\n", (0, 0))  # every line moves down: version 1's edits are wrong
+    assert await client.text_document_code_action_async(request(uri, found)) is None
+    resolved = await client.code_action_resolve_async(fix_all)
+    assert resolved.edit is None
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            '"""Doc."""\nimport jax.numpy as jnp\n\nx = 1\n',
+            '"""Doc."""\nimport jax.numpy as jnp\nimport jax\n'
+            'jax.config.update("jax_debug_nans", True)\n\nx = 1\n',
+        ),
+        (
+            "import jax\r\nfrom jax import numpy as jnp\r\nx = 1\r\n",
+            "import jax\r\nfrom jax import numpy as jnp\r\n"
+            'jax.config.update("jax_debug_nans", True)\r\nx = 1\r\n',
+        ),
+        ("import jax", 'import jax\njax.config.update("jax_debug_nans", True)'),
+    ],
+)
+async def test_enable_debug_nans(client, tmp_path, text, expected):
+    await start(client)
+    uri = open_document(client, tmp_path / "a.py", text)
+    (action,) = await client.text_document_code_action_async(
+        request(uri, [], ["source.jax-lsp"], line=0)
+    )
+    assert action.kind == "source.jax-lsp.enableDebugNans"
+    assert apply_edits(text, edits_of(action.edit, uri), "utf-16") == expected
+
+
+async def test_hover(client, tmp_path):
+    await start(client)
+    uri = open_document(client, tmp_path / "a.py", GOTCHAS)
+    await diagnostics_for(client, uri, bool)
+    hover = await client.text_document_hover_async(
+        types.HoverParams(
+            text_document=types.TextDocumentIdentifier(uri=uri), position=types.Position(3, 1)
+        )
+    )
+    value = hover.contents.value
+    assert hover.contents.kind == types.MarkupKind.Markdown
+    assert hover.range == types.Range(types.Position(3, 0), types.Position(3, 4))
+    assert value.startswith("**JAX202** `index-augassign`: `x` is a JAX array")
+    assert "**At run time:** `x[idx] += v` reads `x[idx]`" in value
+    assert (
+        "Wrong:\n```python\nimport jax.numpy as jnp\n\nx = jnp.arange(5.0)\nx[1] += 5.0\n```"
+        in value
+    )
+    assert (
+        "Right:\n```python\nimport jax.numpy as jnp\n\n"
+        "x = jnp.arange(5.0)\nx = x.at[1].add(5.0)\n```" in value
+    )
+    assert f"[JAX202 documentation]({RULES_BY_CODE['JAX202'].url()})" in value
+    nothing = await client.text_document_hover_async(
+        types.HoverParams(
+            text_document=types.TextDocumentIdentifier(uri=uri), position=types.Position(2, 1)
+        )
+    )
+    assert nothing is None
+
+
+UNSAFE_ONLY = "class Model:\n    def reset(self):\n        self.buf.at[0].set(0.0)\n"
+
+
+@pytest.mark.parametrize("unsafe", [False, True])
+async def test_unsafe_fixes_setting(client, tmp_path, unsafe):
+    await start(client, options={"unsafeFixes": unsafe})
+    uri = open_document(client, tmp_path / "a.py", UNSAFE_ONLY)
+    (diagnostic,) = await diagnostics_for(client, uri, bool)
+    assert diagnostic.data["fixes"][0]["safe"] is False
+    quickfix = by_title(await client.text_document_code_action_async(request(uri, [diagnostic])))[
+        "jax-lsp (JAX203): Assign the result: `self.buf = ...`"
+    ]
+    assert not quickfix.is_preferred
+    actions = await client.text_document_code_action_async(
+        request(uri, [], [types.CodeActionKind.SourceFixAll], line=2)
+    )
+    if not unsafe:
+        assert actions is None  # nothing fix-all may touch: not offered
+        return
+    (fix_all,) = actions
+    fixed = apply_edits(UNSAFE_ONLY, edits_of(fix_all.edit, uri), "utf-16")
+    assert fixed.splitlines()[2] == "        self.buf = self.buf.at[0].set(0.0)"
+
+
+async def test_client_that_drops_data_still_gets_fixes(client, tmp_path):
+    await start(client)
+    uri = open_document(client, tmp_path / "a.py", GOTCHAS)
+    found = await diagnostics_for(client, uri, bool)
+    (jax202,) = [d for d in found if d.code == "JAX202"]
+    jax202.data = None
+    actions = by_title(await client.text_document_code_action_async(request(uri, [jax202])))
+    assert "jax-lsp (JAX202): Replace with `x = x.at[1].add(5.0)`" in actions
+
+
+MASKED_SUM = (
+    "import jax\n"
+    "import jax.numpy as jnp\n\n"
+    "@jax.jit\n"
+    "def positive_sum(x):\n"
+    "    return x[x > 0].sum()\n"
+)
+
+
+async def test_deferred_codemod_fixes_are_built_on_request(client, tmp_path):
+    await start(client)
+    uri = open_document(client, tmp_path / "a.py", MASKED_SUM)
+    (diagnostic,) = await diagnostics_for(client, uri, bool)
+    assert diagnostic.code == "JAX801"
+    assert diagnostic.data["fixes"] == []
+    assert diagnostic.data["deferred"] == [{"codemod": "where_mask", "line": 5, "column": 11}]
+    actions = await client.text_document_code_action_async(
+        request(uri, [diagnostic], [types.CodeActionKind.QuickFix], line=5)
+    )
+    fixes = [a for a in actions if a.title.startswith("jax-lsp (JAX801)")]
+    assert len(fixes) == 2 and fixes[0].is_preferred and not fixes[1].is_preferred
+    fixed = apply_edits(MASKED_SUM, edits_of(fixes[0].edit, uri), "utf-16")
+    assert fixed.splitlines()[5] == "    return jnp.where(x > 0, x, 0).sum()"
