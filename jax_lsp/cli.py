@@ -15,7 +15,7 @@ from jax_lsp import __version__
 from jax_lsp.analysis.document import Document
 from jax_lsp.config import ConfigError, Settings, load_settings
 from jax_lsp.diagnostics import ALL_RULES, RULES_BY_CODE
-from jax_lsp.engine import analyze
+from jax_lsp.engine import analyze_with
 from jax_lsp.files import UnreadableFile, iter_python_files, read_source
 from jax_lsp.findings import Finding, Fix, Span
 from jax_lsp.fixes import fix_text
@@ -47,11 +47,9 @@ def check_file(path: str, settings: Settings, fix: bool, unsafe: bool) -> FileRe
     except (UnreadableFile, NotebookError) as error:
         result.error = str(error)
         return result
-    rules = settings.rules_for(path)
-    severities = settings.severities()
 
     def run(source: str) -> list[Finding]:
-        return analyze(Document(source, path), rules, severities, settings.enable_x64).findings
+        return analyze_with(Document(source, path), settings).findings
 
     if fix:
         fixed_text, result.fixed = fix_text(text, run, unsafe)
@@ -63,7 +61,7 @@ def check_file(path: str, settings: Settings, fix: bool, unsafe: bool) -> FileRe
                 return result
             Path(path).write_text(new_content, encoding="utf-8", newline="")
             text = fixed_text
-    analysis = analyze(Document(text, path), rules, severities, settings.enable_x64)
+    analysis = analyze_with(Document(text, path), settings)
     result.findings = analysis.findings
     if notebook is not None:
         located = [notebook.locate(f.span.start) for f in result.findings]

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 
 from jax_lsp.analysis.document import Document, SyntaxProblem, Unit
 from jax_lsp.analysis.model import ModuleModel, local_imports
+from jax_lsp.config import Settings
 from jax_lsp.diagnostics import ALL_RULES
 from jax_lsp.diagnostics.base import Rule, RuleContext
 from jax_lsp.findings import Edit, Finding, Fix, Position, Severity, Span
@@ -208,3 +209,13 @@ def shift_finding(finding: Finding, lines: int) -> Finding:
     """`finding` moved down by `lines` (up when negative), fixes included: for the server's
     notebook cells, which are analysed together and reported one by one."""
     return _shift(finding, lines)
+
+
+def analyze_with(document: Document, settings: Settings) -> Analysis:
+    """`analyze` with the rules, severities and x64 flag that `settings` choose for this file."""
+    return analyze(
+        document,
+        settings.rules_for(document.path),
+        settings.severities(),
+        settings.enable_x64,
+    )

@@ -20,7 +20,7 @@ from pygls.uris import to_fs_path
 from jax_lsp import __version__
 from jax_lsp.analysis.document import Document
 from jax_lsp.config import Settings
-from jax_lsp.engine import Analysis, analyze
+from jax_lsp.engine import Analysis, analyze_with
 from jax_lsp.lsp import notebooks
 from jax_lsp.lsp.diagnostics import to_diagnostic
 from jax_lsp.lsp.documents import AnalysisResult, DocumentStore, OpenDocument
@@ -45,7 +45,7 @@ def _has(capabilities: Any, *path: str) -> Any:
 def analyse_text(text: str, path: str | None, settings: Settings) -> Analysis:
     if path and settings.root and settings.is_excluded(path):
         return Analysis([], [])
-    return analyze(Document(text, path), settings.rules_for(path), settings.severities())
+    return analyze_with(Document(text, path or "<unknown>"), settings)
 
 
 class JaxLanguageServer(LanguageServer):
