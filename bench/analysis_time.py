@@ -1,0 +1,111 @@
+"""Analysis time of one real ~2,000-line module: parse, analysis, and re-analysis after an edit.
+
+Run `python bench/analysis_time.py [--file PKG/PATH] [--runs 21] [--profile]`.
+- parse: `Document(text)` with every cache cleared (splitting into units and parsing them);
+- analysis: `analyze(document)` right after, cold (model + all rules); the target is at most
+  30 ms median;
+- edit: a one-line edit inside one function of an already analysed text, then
+  `analyze(Document(edited))`: the incremental path, where unchanged units come from caches.
+With `--profile`, cProfile's hot spots of the cold analysis.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import gc
+import json
+import pstats
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+if __package__ in (None, ""):  # run as a script: make `bench` and `jax_lsp` importable
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.corpus import REPO_ROOT, ensure_corpus
+from jax_lsp.analysis.document import Document, clear_caches
+from jax_lsp.diagnostics import ALL_RULES
+from jax_lsp.engine import analyze
+
+RESULTS = REPO_ROOT / "bench" / "results"
+DEFAULT_FILE = "numpyro/numpyro/distributions/discrete.py"  # 2,139 lines of jnp-heavy code
+
+
+def _ms(seconds: list[float]) -> dict[str, float]:
+    ordered = sorted(seconds)
+    return {
+        "median_ms": 1000 * statistics.median(ordered),
+        "p95_ms": 1000 * ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))],
+        "min_ms": 1000 * ordered[0],
+    }
+
+
+def _timed(action: Callable[[], object]) -> tuple[float, object]:
+    start = time.perf_counter()
+    result = action()
+    return time.perf_counter() - start, result
+
+
+def edit_line(text: str, nth: int) -> str:
+    """The text with a comment appended to a statement line deep inside a function body."""
+    lines = text.split("\n")
+    body = [i for i, line in enumerate(lines) if line.startswith("        ") and line.strip()]
+    target = body[len(body) // 2]
+    lines[target] += f"  # edit {nth}"
+    return "\n".join(lines)
+
+
+def measure(text: str, runs: int) -> dict[str, dict[str, float]]:
+    parse, analysis, edit = [], [], []
+    for _ in range(runs):
+        clear_caches()
+        gc.collect()
+        seconds, document = _timed(lambda: Document(text))
+        parse.append(seconds)
+        analysis.append(_timed(lambda document=document: analyze(document, ALL_RULES))[0])
+    for nth in range(runs):
+        edited = edit_line(text, nth)
+        edit.append(_timed(lambda edited=edited: analyze(Document(edited), ALL_RULES))[0])
+    return {"parse": _ms(parse), "analysis": _ms(analysis), "edit": _ms(edit)}
+
+
+def profile(text: str, runs: int, top: int) -> None:
+    profiler = cProfile.Profile()
+    for _ in range(runs):
+        clear_caches()
+        document = Document(text)
+        profiler.enable()
+        analyze(document, ALL_RULES)
+        profiler.disable()
+    stats = pstats.Stats(profiler).strip_dirs().sort_stats("tottime")
+    stats.print_stats(top)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--file", default=DEFAULT_FILE, help="path under bench/.cache/corpus")
+    parser.add_argument("--runs", type=int, default=21)
+    parser.add_argument("--profile", action="store_true", help="print cProfile hot spots")
+    args = parser.parse_args()
+    corpus = ensure_corpus()
+    path = corpus.root / args.file
+    text = path.read_text(encoding="utf-8")
+    line_count = text.count("\n")
+    if args.profile:
+        profile(text, args.runs, top=25)
+        return
+    figures = measure(text, args.runs)
+    print(f"{args.file}: {line_count} lines, {len(ALL_RULES)} rules, {args.runs} runs")
+    print(f"{'step':<12}{'median ms':>10}{'p95 ms':>10}{'min ms':>10}")
+    for step, row in figures.items():
+        print(f"{step:<12}{row['median_ms']:>10.1f}{row['p95_ms']:>10.1f}{row['min_ms']:>10.1f}")
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    record = {"file": args.file, "lines": line_count, "rules": len(ALL_RULES), **figures}
+    (RESULTS / "analysis-time.json").write_text(json.dumps(record, indent=1) + "\n", "utf-8")
+
+
+if __name__ == "__main__":
+    main()
