@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import re
+import weakref
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
@@ -29,6 +30,7 @@ from jax_lsp.analysis.traced import TraceInfo, all_params, call_site_params, tra
 
 _MAX_FIXPOINT_ROUNDS = 20
 _WORD = re.compile(r"[^\W\d]\w*")
+_LOCAL_IMPORTS: weakref.WeakKeyDictionary[ast.AST, dict[str, str]] = weakref.WeakKeyDictionary()
 
 
 @dataclass
@@ -294,11 +296,17 @@ class ModuleModel:
 
 
 def local_imports(node: FunctionNode) -> dict[str, str]:
+    """Names bound by imports anywhere inside a function (memoised: asked per walk)."""
     if isinstance(node, ast.Lambda):
         return {}
-    statements = [n for n in _nested_statements(node) if isinstance(n, ast.Import | ast.ImportFrom)]
-    statements.sort(key=lambda n: (n.lineno, n.col_offset))  # later imports win, as in ast.walk
-    return import_bindings(statements) if statements else {}
+    bindings = _LOCAL_IMPORTS.get(node)
+    if bindings is None:
+        statements = [
+            n for n in _nested_statements(node) if isinstance(n, ast.Import | ast.ImportFrom)
+        ]
+        statements.sort(key=lambda n: (n.lineno, n.col_offset))  # source order: later ones win
+        bindings = _LOCAL_IMPORTS[node] = import_bindings(statements) if statements else {}
+    return bindings
 
 
 def _nested_statements(node: ast.FunctionDef | ast.AsyncFunctionDef) -> Iterator[ast.stmt]:
