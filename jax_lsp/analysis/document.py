@@ -136,8 +136,8 @@ def _string_interior_lines(lines: list[str]) -> set[int]:
             interior.update(pending)
             pending.clear()
             position, inside = close.end(), None
-        elif '"' not in line and "'" not in line:
-            continue
+        elif '"""' not in line and "'''" not in line:
+            continue  # one-line strings and comments only matter around a triple quote
         while (token := _CODE_TOKEN.search(line, position)) is not None:
             quote = token.group()
             if quote == "#":
@@ -230,9 +230,9 @@ def _unit_source(text: str, line_count: int) -> UnitSource:
     return source
 
 
-def split_units(text: str) -> list[Unit]:
+def split_units(text: str, lines: list[str] | None = None) -> list[Unit]:
     """Cut `text` into parsed top-level units, merging candidates that only parse together."""
-    lines = split_lines(text)
+    lines = split_lines(text) if lines is None else lines
     ranges = _candidate_ranges(lines)
     units: list[Unit] = []
     index = 0
@@ -264,7 +264,7 @@ class Document:
 
     def __post_init__(self) -> None:
         self.lines = split_lines(self.text)
-        self.units = split_units(self.text)
+        self.units = split_units(self.text, self.lines)
 
     @property
     def problems(self) -> list[SyntaxProblem]:
