@@ -254,14 +254,7 @@ class ModuleModel:
         return result
 
     def _lambdas_in(self, source: UnitSource) -> tuple[ast.Lambda, ...]:
-        lambdas = source.memo.get("lambdas")
-        if lambdas is None:
-            lambdas = source.memo["lambdas"] = (
-                tuple(n for n in ast.walk(source.tree) if isinstance(n, ast.Lambda))
-                if "lambda" in source.text  # most units have none: skip the walk
-                else ()
-            )
-        return lambdas
+        return tuple(self._summary(source).lambdas)
 
     def module_kinds(self, source: UnitSource) -> dict[ast.AST, Kind]:
         """Kinds of a unit's top-level statements (outside any function)."""

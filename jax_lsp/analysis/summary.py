@@ -88,6 +88,7 @@ class UnitSummary:
     mutated_names: set[str] = field(default_factory=set)
     # Calls at module level whose qualname matters to module facts, e.g. register_pytree_node.
     module_calls: list[tuple[str, ast.Call]] = field(default_factory=list)
+    lambdas: list[ast.Lambda] = field(default_factory=list)  # every lambda of the unit
 
 
 def _function_ref(expr: ast.expr, scopes: tuple[str, ...], class_name: str | None):
@@ -211,7 +212,11 @@ class _Collector(ast.NodeVisitor):
 
     def visit_Lambda(self, node: ast.Lambda) -> None:
         # Lambdas belong to their enclosing function for calls; transforms record them inline.
+        self.summary.lambdas.append(node)
         self.generic_visit(node)
+
+    def visit_Constant(self, node: ast.Constant) -> None:
+        pass  # no children; NodeVisitor's version looks for deprecated visit_Num & co.
 
     def visit_ClassDef(self, node: ast.ClassDef) -> None:
         for expr in [*node.decorator_list, *node.bases, *(k.value for k in node.keywords)]:
