@@ -130,10 +130,21 @@ MARKER_NODE_TYPES = frozenset(
 )
 
 
+# Fields that never hold a child node worth visiting (names, flags, marker operators).
+_SCALAR_FIELDS = ("id", "attr", "arg", "module", "kind", "conversion", "level", "simple")
+_LEAF_FIELDS = frozenset(("ctx", "op", "ops", "is_async", "type_comment", *_SCALAR_FIELDS))
+_CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
 def child_nodes(node: ast.AST) -> list[ast.AST]:
     """`ast.iter_child_nodes(node)` without marker nodes, as a list (faster than a generator)."""
+    fields = _CHILD_FIELDS.get(type(node))
+    if fields is None:
+        fields = _CHILD_FIELDS[type(node)] = tuple(
+            name for name in node._fields if name not in _LEAF_FIELDS
+        )
     children = []
-    for name in node._fields:
+    for name in fields:
         value = getattr(node, name, None)
         if isinstance(value, list):
             for item in value:
