@@ -15,11 +15,13 @@ import argparse
 import cProfile
 import gc
 import json
+import os
 import pstats
 import statistics
 import sys
 import time
 from collections.abc import Callable
+from datetime import datetime, timezone
 from pathlib import Path
 
 if __package__ in (None, ""):  # run as a script: make `bench` and `jax_lsp` importable
@@ -112,7 +114,12 @@ def main() -> None:
             f"{row['cpu_median_ms']:>15.1f}"
         )
     RESULTS.mkdir(parents=True, exist_ok=True)
-    record = {"file": args.file, "lines": line_count, "rules": len(ALL_RULES), **figures}
+    record = {
+        "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "load_average_1min": os.getloadavg()[0],
+        **{"file": args.file, "lines": line_count, "rules": len(ALL_RULES)},
+        **figures,
+    }
     (RESULTS / "analysis-time.json").write_text(json.dumps(record, indent=1) + "\n", "utf-8")
 
 

@@ -82,11 +82,11 @@ def _children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def time_once(command: list[str]) -> tuple[float, float]:
+def time_once(command: list[str], cwd: Path = REPO_ROOT) -> tuple[float, float]:
     """Wall and CPU seconds of one run (output discarded)."""
     cpu_before = _children_cpu()
     start = time.perf_counter()
-    subprocess.run(command, cwd=REPO_ROOT, stdout=subprocess.DEVNULL, check=True)
+    subprocess.run(command, cwd=cwd, stdout=subprocess.DEVNULL, check=True)
     wall = time.perf_counter() - start
     return wall, _children_cpu() - cpu_before
 
@@ -127,25 +127,30 @@ def main() -> None:
         if not args.only or any(part in name for part in args.only)
     }
     time_once(tools.get("ast.parse floor", [sys.executable, "-c", _PARSE_FLOOR]) + files)  # warm
-    timings = []
-    for name, command in tools.items():
-        runs = [time_once(command + files) for _ in range(args.repeat)]
-        walls, cpus = [wall for wall, _ in runs], [cpu for _, cpu in runs]
-        timings.append(Timing(name, " ".join(command[1:]), walls, cpus))
-        print(f"{name}: wall {timings[-1].wall}  cpu {timings[-1].cpu}", file=sys.stderr)
+    timings = {name: Timing(name, " ".join(command[1:]), [], []) for name, command in tools.items()}
+    load_before = os.getloadavg()
+    for _ in range(args.repeat):  # round-robin, so a busy spell on a shared machine hits all
+        for name, command in tools.items():
+            wall, cpu = time_once(command + files)
+            timings[name].wall.append(wall)
+            timings[name].cpu.append(cpu)
+            print(f"{name}: wall {wall:.2f} s, CPU {cpu:.2f} s", file=sys.stderr)
+    load_after = os.getloadavg()
     print(f"{len(files)} files, {corpus.total_lines:,} lines, {os.cpu_count()} cores")
-    print(format_table(timings, corpus.total_lines))
+    print(format_table(list(timings.values()), corpus.total_lines))
+    print(f"load average (1 min) before {load_before[0]:.2f}, after {load_after[0]:.2f}")
     RESULTS.mkdir(parents=True, exist_ok=True)
     record = {
         "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         "machine": {"cores": os.cpu_count(), "platform": platform.platform(),
-                    "python": platform.python_version()},
+                    "python": platform.python_version(),
+                    "load_average_1min": [load_before[0], load_after[0]]},
         "corpus": {"files": len(files), "lines": corpus.total_lines},
         "versions": {name: _version(command) for name, command in tools.items()
                      if "floor" not in name},
         "timings": [
             {**asdict(t), "wall_median": t.wall_median, "cpu_median": t.cpu_median}
-            for t in timings
+            for t in timings.values()
         ],
     }  # fmt: skip
     (RESULTS / "throughput.json").write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
