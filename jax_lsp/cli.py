@@ -8,7 +8,7 @@ import os
 import sys
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from jax_lsp import __version__
@@ -17,8 +17,9 @@ from jax_lsp.config import ConfigError, Settings, load_settings
 from jax_lsp.diagnostics import ALL_RULES, RULES_BY_CODE
 from jax_lsp.engine import analyze
 from jax_lsp.files import UnreadableFile, iter_python_files, read_source
-from jax_lsp.findings import Finding
+from jax_lsp.findings import Finding, Fix, Span
 from jax_lsp.fixes import fix_text
+from jax_lsp.notebook import Notebook, NotebookError
 from jax_lsp.reporting import FORMATTERS
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
@@ -29,45 +30,77 @@ _PARALLEL_THRESHOLD = 32  # below this many files, worker start-up costs more th
 class FileResult:
     path: str
     findings: list[Finding] = field(default_factory=list)
+    cells: list[int | None] = field(default_factory=list)  # notebook cell of each finding
     error: str | None = None  # the file could not be read
     syntax_error: str | None = None
     fixed: int = 0
-    text: str = ""
 
 
 def check_file(path: str, settings: Settings, fix: bool, unsafe: bool) -> FileResult:
     result = FileResult(path)
+    notebook: Notebook | None = None
     try:
         text = read_source(Path(path))
-    except UnreadableFile as error:
+        if path.endswith(".ipynb"):
+            notebook = Notebook.parse(text)
+            text = notebook.text
+    except (UnreadableFile, NotebookError) as error:
         result.error = str(error)
         return result
     rules = settings.rules_for(path)
     severities = settings.severities()
 
     def run(source: str) -> list[Finding]:
-        return analyze(Document(source, path), rules, severities).findings
+        return analyze(Document(source, path), rules, severities, settings.enable_x64).findings
 
     if fix:
         fixed_text, result.fixed = fix_text(text, run, unsafe)
         if fixed_text != text:
-            Path(path).write_text(fixed_text, encoding="utf-8", newline="")
+            try:
+                new_content = notebook.with_text(fixed_text) if notebook else fixed_text
+            except NotebookError as error:
+                result.error = f"fixes not written: {error}"
+                return result
+            Path(path).write_text(new_content, encoding="utf-8", newline="")
             text = fixed_text
-    analysis = analyze(Document(text, path), rules, severities)
+    analysis = analyze(Document(text, path), rules, severities, settings.enable_x64)
     result.findings = analysis.findings
-    result.text = text
+    if notebook is not None:
+        located = [notebook.locate(f.span.start) for f in result.findings]
+        result.cells = [cell for cell, _ in located]
+        result.findings = [_in_cell(f, notebook) for f in result.findings]
+    else:
+        result.cells = [None] * len(result.findings)
     if analysis.problems:
         problem = analysis.problems[0]
         result.syntax_error = f"{problem.message} at {problem.line + 1}:{problem.column + 1}"
     return result
 
 
+def _in_cell(finding: Finding, notebook: Notebook) -> Finding:
+    """The finding with its positions (and its fix's) relative to its notebook cell."""
+
+    def span_in_cell(span: Span) -> Span:
+        return Span(notebook.locate(span.start)[1], notebook.locate(span.end)[1])
+
+    def fix_in_cell(fix: Fix | None) -> Fix | None:
+        if fix is None:
+            return None
+        edits = tuple(replace(e, span=span_in_cell(e.span)) for e in fix.edits)
+        return replace(fix, edits=edits)
+
+    return replace(
+        finding,
+        span=span_in_cell(finding.span),
+        fix=fix_in_cell(finding.fix),
+        alternatives=(),
+        deferred=(),
+    )
+
+
 def _check_batch(args: tuple[list[str], Settings, bool, bool]) -> list[FileResult]:
     paths, settings, fix, unsafe = args
-    results = [check_file(path, settings, fix, unsafe) for path in paths]
-    for result in results:
-        result.text = ""  # don't ship file contents back between processes
-    return results
+    return [check_file(path, settings, fix, unsafe) for path in paths]
 
 
 def check_paths(
@@ -126,7 +159,9 @@ def _cmd_check(args: argparse.Namespace) -> int:
             print(f"jax-lsp: {shown}: syntax error: {result.syntax_error}", file=sys.stderr)
             failed = True
     formatter = FORMATTERS[args.output_format]
-    findings = [(r.path, f) for r in results for f in r.findings]
+    findings = [
+        (r.path, f, cell) for r in results for f, cell in zip(r.findings, r.cells, strict=True)
+    ]
     output = formatter(findings, statistics=args.statistics, fixed=sum(r.fixed for r in results))
     if output:
         sys.stdout.write(output)

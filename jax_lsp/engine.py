@@ -49,6 +49,7 @@ class _Walker:
         self.model = model
         self.unit = unit
         self.ctx = RuleContext(model, unit.source.text.split("\n"))
+        self.ctx.unit_start = unit.start_line
         self.dispatch: dict[type[ast.AST], list[Rule]] = {}
         for rule in rules:
             for node_type in rule.node_types:
@@ -128,7 +129,10 @@ def _shift(finding: Finding, lines: int) -> Finding:
     def shift_fix(fix: Fix | None) -> Fix | None:
         if fix is None:
             return None
-        edits = tuple(Edit(_shift_span(e.span, lines), e.content) for e in fix.edits)
+        edits = tuple(
+            e if e.document_anchored else Edit(_shift_span(e.span, lines), e.content)
+            for e in fix.edits
+        )
         return replace(fix, edits=edits)
 
     if lines == 0:
@@ -138,6 +142,10 @@ def _shift(finding: Finding, lines: int) -> Finding:
         span=_shift_span(finding.span, lines),
         fix=shift_fix(finding.fix),
         alternatives=tuple(shift_fix(f) for f in finding.alternatives),
+        deferred=tuple(
+            replace(d, anchor=Position(d.anchor.line + lines, d.anchor.column))
+            for d in finding.deferred
+        ),
     )
 
 
@@ -166,9 +174,13 @@ def analyze(
     document: Document,
     rules: Sequence[type[Rule]] = ALL_RULES,
     severities: dict[str, Severity] | None = None,
+    x64: bool = False,
 ) -> Analysis:
-    """Findings of `rules` on `document`, sorted by position, `# noqa` honoured."""
-    model = ModuleModel(document)
+    """Findings of `rules` on `document`, sorted by position, `# noqa` honoured.
+
+    `x64`: the project runs with `jax_enable_x64` on (Settings.enable_x64).
+    """
+    model = ModuleModel(document, x64)
     instances = [rule() for rule in rules]
     rules_key = tuple(rule.code for rule in rules)
     findings: list[Finding] = []

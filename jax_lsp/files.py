@@ -47,7 +47,7 @@ def iter_python_files(paths: list[Path], settings: Settings) -> Iterator[Path]:
         for folder, dirs, files in os.walk(path):
             dirs[:] = sorted(d for d in dirs if not settings.is_excluded(os.path.join(folder, d)))
             for name in sorted(files):
-                if not name.endswith((".py", ".pyi")):
+                if not name.endswith((".py", ".pyi", ".ipynb")):
                     continue
                 file = Path(folder, name)
                 if file not in seen and not settings.is_excluded(str(file)):

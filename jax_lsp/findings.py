@@ -44,6 +44,9 @@ class Span:
 class Edit:
     span: Span
     content: str
+    # Rules build spans relative to their top-level statement; an edit elsewhere in the module
+    # (an added import) is anchored to the document instead and is not shifted.
+    document_anchored: bool = False
 
 
 @dataclass(frozen=True)
@@ -58,6 +61,15 @@ class Fix:
 
 
 @dataclass(frozen=True)
+class DeferredFix:
+    """A fix too costly to build on every keystroke (a libcst codemod over the module): named
+    here, built from the document text only when a client asks (`jax_lsp.codeactions`)."""
+
+    codemod: str  # a key of jax_lsp.codeactions.CODEMODS
+    anchor: Position  # the node the codemod starts from
+
+
+@dataclass(frozen=True)
 class Finding:
     code: str
     message: str
@@ -66,6 +78,7 @@ class Finding:
     fix: Fix | None = None
     # Extra fixes offered in the editor beside the main one (e.g. alternative rewrites).
     alternatives: tuple[Fix, ...] = field(default=())
+    deferred: tuple[DeferredFix, ...] = field(default=())
 
     @property
     def line(self) -> int:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from jax_lsp.analysis.text import split_lines
+from jax_lsp.codeactions import with_deferred_fixes
 from jax_lsp.findings import Edit, Finding, Fix, Position
 
 _MAX_PASSES = 10
@@ -60,7 +61,8 @@ def fix_text(
     """Apply fixes until none is left (or a pass changes nothing). Returns (text, fixes applied)."""
     applied = 0
     for _ in range(_MAX_PASSES):
-        fixes = select_fixes(analyze(text), unsafe)
+        findings = [with_deferred_fixes(finding, text) for finding in analyze(text)]
+        fixes = select_fixes(findings, unsafe)
         if not fixes:
             break
         new_text = apply_edits(text, [edit for fix in fixes for edit in fix.edits])

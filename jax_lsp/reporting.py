@@ -12,7 +12,7 @@ from jax_lsp import __version__
 from jax_lsp.diagnostics import RULES_BY_CODE
 from jax_lsp.findings import Finding, Fix, Position, Severity
 
-Entry = tuple[str, Finding]  # (path, finding)
+Entry = tuple[str, Finding, int | None]  # (path, finding, notebook cell number or None)
 
 
 def _location(position: Position) -> dict[str, int]:
@@ -33,8 +33,8 @@ def _url(code: str) -> str | None:
 
 
 def _statistics(entries: Sequence[Entry]) -> str:
-    counts = Counter(finding.code for _, finding in entries)
-    fixable = Counter(f.code for _, f in entries if f.fix is not None and f.fix.is_safe)
+    counts = Counter(finding.code for _, finding, _ in entries)
+    fixable = Counter(f.code for _, f, _ in entries if f.fix is not None and f.fix.is_safe)
     lines = []
     for code, count in sorted(counts.items(), key=lambda item: (-item[1], item[0])):
         rule = RULES_BY_CODE.get(code)
@@ -47,15 +47,16 @@ def format_text(entries: Sequence[Entry], statistics: bool = False, fixed: int =
     if statistics:
         return _statistics(entries)
     lines = []
-    for path, finding in entries:
+    for path, finding, cell in entries:
         start = finding.span.start
         mark = " [*]" if finding.fix is not None and finding.fix.is_safe else ""
+        where = f"cell {cell}:" if cell is not None else ""
         lines.append(
-            f"{_display(path)}:{start.line + 1}:{start.column + 1}: "
+            f"{_display(path)}:{where}{start.line + 1}:{start.column + 1}: "
             f"{finding.code}{mark} {finding.message}"
         )
-    safe = sum(1 for _, f in entries if f.fix is not None and f.fix.is_safe)
-    unsafe = sum(1 for _, f in entries if f.fix is not None and not f.fix.is_safe)
+    safe = sum(1 for _, f, _ in entries if f.fix is not None and f.fix.is_safe)
+    unsafe = sum(1 for _, f, _ in entries if f.fix is not None and not f.fix.is_safe)
     if entries:
         noun = "error" if len(entries) == 1 else "errors"
         lines.append(f"Found {len(entries)} {noun}.")
@@ -89,7 +90,7 @@ def _fix_json(fix: Fix | None) -> dict | None:
 
 def format_json(entries: Sequence[Entry], statistics: bool = False, fixed: int = 0) -> str:
     if statistics:
-        counts = Counter(finding.code for _, finding in entries)
+        counts = Counter(finding.code for _, finding, _ in entries)
         rows = [
             {"code": code, "name": RULES_BY_CODE[code].name, "count": count}
             for code, count in sorted(counts.items(), key=lambda item: (-item[1], item[0]))
@@ -97,7 +98,7 @@ def format_json(entries: Sequence[Entry], statistics: bool = False, fixed: int =
         return json.dumps(rows, indent=2) + "\n"
     rows = [
         {
-            "cell": None,
+            "cell": cell,
             "code": finding.code,
             "end_location": _location(finding.span.end),
             "filename": str(Path(path).resolve()),
@@ -107,7 +108,7 @@ def format_json(entries: Sequence[Entry], statistics: bool = False, fixed: int =
             "noqa_row": finding.span.start.line + 1,
             "url": _url(finding.code),
         }
-        for path, finding in entries
+        for path, finding, cell in entries
     ]
     return json.dumps(rows, indent=2, ensure_ascii=False) + "\n"
 
@@ -119,10 +120,11 @@ def format_sarif(entries: Sequence[Entry], statistics: bool = False, fixed: int 
     rules = sorted(RULES_BY_CODE.values(), key=lambda rule: int(rule.code[3:]))
     rule_index = {rule.code: index for index, rule in enumerate(rules)}
     results = []
-    for path, finding in entries:
+    for path, finding, cell in entries:
         start, end = finding.span.start, finding.span.end
         results.append(
             {
+                **({"properties": {"cell": cell}} if cell is not None else {}),
                 "ruleId": finding.code,
                 "ruleIndex": rule_index.get(finding.code, -1),
                 "level": _SARIF_LEVEL[finding.severity],

@@ -5,6 +5,8 @@ from __future__ import annotations
 import contextlib
 import importlib
 import io
+import sys
+import types
 import warnings
 from dataclasses import dataclass
 
@@ -18,9 +20,12 @@ class Outcome:
 
 def run_snippet(source: str, check: str | None = None) -> Outcome:
     """Exec `source` (then `check`, with `_stdout` holding what was printed) in a fresh module."""
-    namespace: dict = {"__name__": "__example__"}
+    module = types.ModuleType("__example__")  # registered: dataclasses look their module up
+    namespace: dict = module.__dict__
     buffer = io.StringIO()
     error: BaseException | None = None
+    previous = sys.modules.get(module.__name__)
+    sys.modules[module.__name__] = module
     with contextlib.redirect_stdout(buffer), warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:
@@ -30,6 +35,11 @@ def run_snippet(source: str, check: str | None = None) -> Outcome:
                 exec(compile(check, "<check>", "exec"), namespace)
         except Exception as caught:
             error = caught
+        finally:
+            if previous is None:
+                del sys.modules[module.__name__]
+            else:
+                sys.modules[module.__name__] = previous
     return Outcome(error, buffer.getvalue(), namespace)
 
 

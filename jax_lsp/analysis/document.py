@@ -114,7 +114,9 @@ _SOURCE_CACHE: OrderedDict[str, UnitSource] = OrderedDict()
 
 
 def _is_code_start(line: str) -> bool:
-    return bool(line) and line[0] not in " \t\f#)]}" and not _CONTINUATION.match(line)
+    if not line or line[0] in " \t\f#)]}":
+        return False
+    return line[0] not in "eft" or not _CONTINUATION.match(line)
 
 
 def _string_interior_lines(lines: list[str]) -> set[int]:

@@ -84,6 +84,19 @@ class Resolver:
             return canonical(f"{base}.{node.attr}") if base else None
         return None
 
+    def alias_of(self, qualname: str) -> str | None:
+        """How this scope spells `qualname` ("jnp" for jax.numpy after `import jax.numpy as
+        jnp`, "jax.numpy" after `import jax`), or None when nothing imported reaches it."""
+        best: str | None = None
+        for name, bound in self._bindings.items():
+            if name in self._shadowed:
+                continue
+            if bound == qualname:
+                return name
+            if qualname.startswith(bound + ".") and best is None:
+                best = name + qualname[len(bound) :]
+        return best
+
     def binds_module(self, prefix: str) -> bool:
         """Does any import bring in `prefix` or something inside it?"""
         return any(

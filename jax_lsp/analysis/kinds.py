@@ -62,7 +62,7 @@ STATIC_RESULTS = frozenset(
         "isrealobj",
         "broadcast_shapes",
     ]
-) | frozenset({"jax.lax.broadcast_shapes"})
+) | frozenset({"jax.lax.broadcast_shapes", "jax.lax.axis_size"})
 ARRAY_FUNCTIONS = frozenset(
     {"jax.device_put", "jax.lax.stop_gradient", "jax.block_until_ready", "jax.Array"}
 )

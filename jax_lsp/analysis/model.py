@@ -9,14 +9,19 @@ from __future__ import annotations
 
 import ast
 import re
-import weakref
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from jax_lsp.analysis.document import Document, Unit, UnitSource
+from jax_lsp.analysis.dtypes import FloatOracle, assigned_values
 from jax_lsp.analysis.flow import FlowInterpreter, ScopeContext, annotation_kind
 from jax_lsp.analysis.imports import Resolver, import_bindings
+from jax_lsp.analysis.jitted import StaticSignature, unit_signatures
+from jax_lsp.analysis.keys import KeyFlow, Reuse, classify_call, drawn_params
 from jax_lsp.analysis.kinds import Kind, merge
+from jax_lsp.analysis.module_state import ModuleState
+from jax_lsp.analysis.paths import is_test_path
 from jax_lsp.analysis.summary import (
     Application,
     ClassRecord,
@@ -27,10 +32,19 @@ from jax_lsp.analysis.summary import (
     summarize,
 )
 from jax_lsp.analysis.traced import TraceInfo, all_params, call_site_params, trace_info_for
+from jax_lsp.analysis.x64 import X64Facts, combine_x64_facts, statement_facts
 
 _MAX_FIXPOINT_ROUNDS = 20
 _WORD = re.compile(r"[^\W\d]\w*")
-_LOCAL_IMPORTS: weakref.WeakKeyDictionary[ast.AST, dict[str, str]] = weakref.WeakKeyDictionary()
+# Substrings of every spelling of a 64-bit dtype ("float64", "complex128", "f8", "double")
+# and of the x64 flag.
+_X64_MARKERS = re.compile(r"64|128|double|8'|8\"|c16")
+_INTERNED: dict[tuple, int] = {}
+
+
+def intern_key(value: tuple) -> int:
+    """A small int standing for a large hashable tuple, so memo keys hash in O(1)."""
+    return _INTERNED.setdefault(value, len(_INTERNED))
 
 
 @dataclass
@@ -45,18 +59,36 @@ class ScopeKinds:
 @dataclass
 class ModuleModel:
     document: Document
+    # The project enables 64-bit mode (config `enable-x64`, JAX_ENABLE_X64 in the environment).
+    x64_setting: bool = False
     resolver: Resolver = field(init=False)
-    alias_key: tuple = field(init=False)
+    alias_key: int = field(init=False)
     summaries: list[UnitSummary] = field(init=False)
     functions: dict[str, FunctionRecord] = field(init=False)
     records: dict[FunctionNode, FunctionRecord] = field(init=False)
     classes: dict[str, ClassRecord] = field(init=False)
     global_kinds: dict[str, Kind] = field(init=False)
-    globals_key: tuple = field(init=False)
+    globals_key: int = field(init=False)
     trace: dict[ast.AST, TraceInfo] = field(init=False)
     # Module-level names rebound, written through `global`, or mutated in place.
     mutable_globals: frozenset[str] = field(init=False)
+    import_line: int = field(init=False)  # where an added import goes (0-based, absolute)
+    # Module-level names bound once, by a top-level `name = value`, and never rebound or
+    # mutated: their value expression (in document order), and a cache key for them.
+    stable_globals: dict[str, ast.expr] = field(init=False)
+    stable_globals_key: int = field(init=False)
+    # Classes of the module passed to some module-level call (maybe a PyTree registration).
+    classes_passed_to_calls: frozenset[str] = field(init=False)
     _source_of: dict[ast.AST, UnitSource] = field(init=False, repr=False)
+    _x64: X64Facts | None = field(init=False, default=None, repr=False)
+    _key_helpers: dict[str, frozenset[str]] | None = field(init=False, default=None, repr=False)
+    _float_globals: frozenset[str] | None = field(init=False, default=None, repr=False)
+    _signatures: dict[str, StaticSignature] | None = field(init=False, default=None, repr=False)
+    _callee_key: tuple | None = field(init=False, default=None, repr=False)
+    _module_reuses: dict[int, tuple[Reuse, ...]] | None = field(
+        init=False, default=None, repr=False
+    )
+    _contexts: dict[ast.AST, TraceInfo | None] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         units = [unit for unit in self.document.units if unit.tree is not None]
@@ -64,7 +96,7 @@ class ModuleModel:
         for unit in units:
             bindings.update(import_bindings(unit.tree.body))
         self.resolver = Resolver(bindings)
-        self.alias_key = tuple(sorted(bindings.items()))
+        self.alias_key = intern_key(tuple(sorted(bindings.items())))
         self.summaries = [self._summary(unit.source) for unit in units]
         self.functions, self.records, self.classes, self._source_of = {}, {}, {}, {}
         for unit, summary in zip(units, self.summaries, strict=True):
@@ -74,8 +106,23 @@ class ModuleModel:
                 self._source_of[record.node] = unit.source
             for record in summary.classes:
                 self.classes[record.name] = record
+        self.import_line = _import_insertion_line(self.document)
+        self._contexts = {}  # memo of context_of; cleared whenever the trace changes
+        self.classes_passed_to_calls = frozenset(
+            name
+            for summary in self.summaries
+            for name in summary.module_call_arguments
+            if name in self.classes
+        )
         self._compute_globals(units)
         self._compute_trace(units)
+        # What makes a class a PyTree may sit in another statement (JAX401/JAX402).
+        self._class_facts_key = intern_key(
+            (
+                tuple(sorted(self.classes_passed_to_calls)),
+                tuple(sorted((c.name, c.decorators, c.bases) for c in self.classes.values())),
+            )
+        )
 
     # -- summaries and globals ------------------------------------------------------------
     def _summary(self, source: UnitSource) -> UnitSummary:
@@ -97,9 +144,30 @@ class ModuleModel:
             global_writes |= summary.global_writes
             mutated |= summary.mutated_names
         self.global_kinds = kinds
-        self.globals_key = tuple(sorted((name, kind.value) for name, kind in kinds.items()))
+        self.globals_key = intern_key(tuple(sorted((n, k.value) for n, k in kinds.items())))
         rebound = {name for name, count in counts.items() if count > 1}
         self.mutable_globals = frozenset((rebound | global_writes | mutated) & counts.keys())
+        self._compute_stable_globals(units, counts)
+
+    def _compute_stable_globals(self, units: list[Unit], counts: dict[str, int]) -> None:
+        values: dict[str, ast.expr] = {}
+        key = []
+        for unit in units:
+            for statement in unit.tree.body:
+                if isinstance(statement, ast.Assign) and len(statement.targets) == 1:
+                    target, value = statement.targets[0], statement.value
+                elif isinstance(statement, ast.AnnAssign) and statement.value is not None:
+                    target, value = statement.target, statement.value
+                else:
+                    continue
+                if not isinstance(target, ast.Name) or counts.get(target.id) != 1:
+                    continue
+                if target.id in self.mutable_globals:
+                    continue
+                values[target.id] = value
+                key.append((target.id, hash(unit.source.text)))
+        self.stable_globals = values
+        self.stable_globals_key = intern_key(tuple(key))
 
     def _top_level_bindings(self, source: UnitSource, known: dict[str, Kind]) -> dict[str, Kind]:
         loads = source.memo.get("loads")
@@ -119,6 +187,15 @@ class ModuleModel:
                 name: kind for name, kind in interpreter.env.items() if not name.startswith("<")
             }
         return source.memo[key]
+
+    @cached_property
+    def module_state(self) -> ModuleState:
+        """Which module-level names are containers, and which change after a trace."""
+        return ModuleState(self)
+
+    @cached_property
+    def _module_state_key(self) -> int:
+        return intern_key(self.module_state.key)
 
     # -- traced functions -----------------------------------------------------------------
     def resolve(self, ref: FunctionRef) -> FunctionNode | None:
@@ -172,6 +249,7 @@ class ModuleModel:
                     self.trace[target] = TraceInfo(
                         old.via, True, old.traced_params, old.static_params, old.direct
                     )
+                    self._contexts.clear()
                     pending.append(target)
             for call in calls_by_caller.get(node, []):
                 callee = self.resolve(call.callee)
@@ -191,6 +269,7 @@ class ModuleModel:
                 combined = old.merged(new) if old else new
                 if combined != old:
                     self.trace[callee] = combined
+                    self._contexts.clear()
                     pending.append(callee)
 
     # -- kinds ----------------------------------------------------------------------------
@@ -204,6 +283,11 @@ class ModuleModel:
 
     def context_of(self, node: FunctionNode) -> TraceInfo | None:
         """The trace of a function, or of the nearest traced function enclosing it."""
+        if node not in self._contexts:
+            self._contexts[node] = self._context_of(node)
+        return self._contexts[node]
+
+    def _context_of(self, node: FunctionNode) -> TraceInfo | None:
         if node in self.trace:
             return self.trace[node]
         for outer in reversed(self.enclosing_chain(node)):
@@ -272,43 +356,206 @@ class ModuleModel:
             source.memo[key] = kinds
         return source.memo[key]
 
+    @property
+    def x64(self) -> X64Facts:
+        """Where 64-bit mode is enabled, the imports end, the first array is made (lazy)."""
+        if self._x64 is None:
+            statements = []
+            for unit in self.document.units:
+                if unit.tree is None:
+                    continue
+                key = ("x64", self.alias_key)
+                if key not in unit.source.memo:
+                    unit.source.memo[key] = [
+                        (s.lineno - 1, statement_facts(s, self.resolver)) for s in unit.tree.body
+                    ]
+                statements += [(unit.start_line + at, f) for at, f in unit.source.memo[key]]
+            # Test suites commonly enable x64 in a conftest or through flags we cannot see.
+            test_file = is_test_path(self.document.path)
+            self._x64 = combine_x64_facts(statements, self.x64_setting or test_file)
+        return self._x64
+
+    @property
+    def key_helpers(self) -> dict[str, frozenset[str]]:
+        """Module functions -> the parameters they pass straight to a `jax.random` sampler."""
+        if self._key_helpers is None:
+            helpers: dict[str, frozenset[str]] = {}
+            for unit in self.document.units:
+                if unit.tree is None:
+                    continue
+                key = ("key-helpers", self.alias_key)
+                if key not in unit.source.memo:
+                    unit.source.memo[key] = {
+                        record.path: drawn
+                        for record in self._summary(unit.source).functions
+                        if not isinstance(record.node, ast.Lambda)
+                        and (drawn := drawn_params(record.node, self.resolver))
+                    }
+                helpers.update(unit.source.memo[key])
+            self._key_helpers = helpers
+        return self._key_helpers
+
+    @property
+    def float_globals(self) -> frozenset[str]:
+        """Module-level names every top-level assignment of which is a known float value."""
+        if self._float_globals is None:
+            assigned: dict[str, list[ast.expr]] = {}
+            for unit in self.document.units:
+                if unit.tree is None:
+                    continue
+                if "assigned" not in unit.source.memo:
+                    unit.source.memo["assigned"] = _top_level_assignments(unit.tree)
+                for name, values in unit.source.memo["assigned"].items():
+                    assigned.setdefault(name, []).extend(values)
+
+            def bindings(name: str) -> list[ast.expr] | None:
+                return assigned.get(name)
+
+            oracle = FloatOracle(self.resolver, bindings)
+            self._float_globals = frozenset(
+                name
+                for name in assigned
+                if name not in self.mutable_globals and oracle.is_float(ast.Name(name))
+            )
+        return self._float_globals
+
+    @property
+    def static_signatures(self) -> dict[str, StaticSignature]:
+        """Module-level names bound to jitted callables with static arguments."""
+        if self._signatures is None:
+            signatures: dict[str, StaticSignature] = {}
+
+            def resolve(name: str) -> FunctionNode | None:
+                record = self.functions.get(name)
+                return record.node if record is not None else None
+
+            for unit in self.document.units:
+                if unit.tree is None:
+                    continue
+                key = ("static-signatures", self.alias_key)
+                if key not in unit.source.memo:
+                    unit.source.memo[key] = unit_signatures(unit.tree, self.resolver, resolve)
+                signatures.update(unit.source.memo[key])
+            rebound = self.mutable_globals
+            self._signatures = {k: v for k, v in signatures.items() if k not in rebound}
+        return self._signatures
+
+    @property
+    def module_key_reuses(self) -> dict[int, tuple[Reuse, ...]]:
+        """PRNG key reuses in module-level code (a script's top-level statements), by the
+        first line of the unit holding the second use."""
+        if self._module_reuses is None:
+            reuses: dict[int, tuple[Reuse, ...]] = {}
+            if self.resolver.binds_module("jax"):
+                flow = KeyFlow(lambda call: classify_call(call, self.resolver, self))
+                state: dict = {}
+                helpers = tuple(self.key_helpers)
+                for unit in self.document.units:
+                    text = unit.source.text
+                    # A unit that neither samples nor names a tracked key or a key helper
+                    # cannot change what matters of the state: skip it.
+                    if unit.tree is None or not (
+                        "random" in text
+                        or any(name in text for name in state)
+                        or any(name in text for name in helpers)
+                    ):
+                        continue
+                    found = flow.run(unit.tree.body, state)
+                    if found:
+                        reuses[unit.start_line] = tuple(found)
+            self._module_reuses = reuses
+        return self._module_reuses
+
+    def _module_reuse_key(self, unit: Unit) -> tuple:
+        return tuple(
+            (
+                r.call.lineno,
+                r.call.col_offset,
+                r.key.id,
+                ast.unparse(r.first.func),
+                r.across_iterations,
+            )
+            for r in self.module_key_reuses.get(unit.start_line, ())
+        )
+
+    def _callee_facts_key(self) -> tuple:
+        """Facts about module functions that rules read at call sites in any unit."""
+        if self._callee_key is None:
+            self._callee_key = (
+                tuple(sorted(self.key_helpers.items())),
+                tuple(sorted(self.static_signatures.items(), key=lambda item: item[0])),
+            )
+        return self._callee_key
+
     def unit_key(self, unit: Unit) -> tuple:
         """Everything a rule may read about this unit beyond its text."""
         summary = self._summary(unit.source)
+        # 64-bit rules read module facts at absolute lines: only units that may name a 64-bit
+        # dtype or the flag pay for it.
+        text = unit.source.text
+        x64 = (self.x64, unit.start_line) if _X64_MARKERS.search(text) else ()
+        casts = self.float_globals if "astype" in text or "dtype" in text else ()
         return (
+            x64,
+            casts,
+            self._callee_facts_key(),
+            self._module_reuse_key(unit),
             self.alias_key,
             self.globals_key,
             self.mutable_globals,
             tuple(self.context_of(record.node) for record in summary.functions),
             tuple(self.trace.get(n) for n in self._lambdas_in(unit.source)),
-            tuple(sorted(self.classes)),
+            self.import_line,
+            self._class_facts_key,
+            self.stable_globals_key,
+            self._module_state_key,
         )
 
     def functions_in(self, source: UnitSource) -> Iterator[FunctionRecord]:
         yield from self._summary(source).functions
 
 
+def _top_level_assignments(tree: ast.Module) -> dict[str, list[ast.expr]]:
+    """Values assigned to each name by a unit's top-level assignments."""
+    names = {
+        n.id
+        for statement in tree.body
+        if isinstance(statement, ast.Assign | ast.AnnAssign)
+        for n in ast.walk(statement)
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
+    }
+    return {name: assigned_values(name, tree) or [] for name in names}
+
+
+def _is_preamble(statement: ast.stmt) -> bool:
+    """Docstrings and imports: what new imports go after."""
+    if isinstance(statement, ast.Import | ast.ImportFrom):
+        return True
+    return isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Constant)
+
+
+def _import_insertion_line(document: Document) -> int:
+    """The line after the module's leading docstring and imports, where a new import goes."""
+    line = 0
+    for unit in document.units:
+        if unit.tree is None or not unit.tree.body:
+            continue
+        if not all(_is_preamble(statement) for statement in unit.tree.body):
+            break
+        line = unit.start_line + unit.tree.body[-1].end_lineno
+    return line
+
+
 def local_imports(node: FunctionNode) -> dict[str, str]:
-    """Names bound by imports anywhere inside a function (memoised: asked per walk)."""
+    """Imports written in a function's own body (not in nested functions)."""
     if isinstance(node, ast.Lambda):
         return {}
-    bindings = _LOCAL_IMPORTS.get(node)
-    if bindings is None:
-        statements = [
-            n for n in _nested_statements(node) if isinstance(n, ast.Import | ast.ImportFrom)
-        ]
-        statements.sort(key=lambda n: (n.lineno, n.col_offset))  # source order: later ones win
-        bindings = _LOCAL_IMPORTS[node] = import_bindings(statements) if statements else {}
-    return bindings
-
-
-def _nested_statements(node: ast.FunctionDef | ast.AsyncFunctionDef) -> Iterator[ast.stmt]:
-    """Every statement under `node`, without visiting expressions (imports are statements)."""
-    stack: list[ast.stmt] = list(node.body)
-    while stack:
-        statement = stack.pop()
-        yield statement
-        for name in ("body", "orelse", "finalbody"):
-            stack.extend(getattr(statement, name, ()))
-        for clause in (*getattr(statement, "handlers", ()), *getattr(statement, "cases", ())):
-            stack.extend(clause.body)
+    statements: list[ast.stmt] = []
+    pending = list(node.body)
+    while pending:
+        statement = pending.pop()
+        if isinstance(statement, ast.Import | ast.ImportFrom):
+            statements.append(statement)
+        elif not isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            pending.extend(c for c in ast.iter_child_nodes(statement) if isinstance(c, ast.stmt))
+    return import_bindings(statements) if statements else {}

@@ -32,6 +32,8 @@ _MUTATING_METHODS = frozenset(
     ]
 )
 
+MUTATING_METHODS = _MUTATING_METHODS  # public name for the rules
+
 
 @dataclass(frozen=True)
 class FunctionRef:
@@ -89,6 +91,8 @@ class UnitSummary:
     # Calls at module level whose qualname matters to module facts, e.g. register_pytree_node.
     module_calls: list[tuple[str, ast.Call]] = field(default_factory=list)
     lambdas: list[ast.Lambda] = field(default_factory=list)  # every lambda of the unit
+    # Names passed as positional arguments to any module-level call (`register(Model, ...)`).
+    module_call_arguments: set[str] = field(default_factory=set)
 
 
 def _function_ref(expr: ast.expr, scopes: tuple[str, ...], class_name: str | None):
@@ -265,6 +269,9 @@ class _Collector(ast.NodeVisitor):
             spec, base_keywords = found
             keywords = dict(base_keywords)
             keywords.update({kw.arg: kw.value for kw in node.keywords if kw.arg})
+            if spec.function_positions == (0,):
+                options = zip(spec.positional_options, node.args[1:], strict=False)
+                keywords.update({name: value for name, value in options if name not in keywords})
             for target in self._transform_targets(spec, node):
                 ref = _function_ref(target, scopes, method_class)
                 if ref:
@@ -278,6 +285,9 @@ class _Collector(ast.NodeVisitor):
             qualname = self.resolver.qualname(node.func)
             if qualname:
                 self.summary.module_calls.append((qualname, node))
+            self.summary.module_call_arguments.update(
+                arg.id for arg in node.args if isinstance(arg, ast.Name)
+            )
         func = node.func
         if (
             isinstance(func, ast.Attribute)

@@ -117,6 +117,8 @@ def trace_info_for(application: Application, node: FunctionNode, is_array) -> Tr
         )
     elif spec.policy is ParamPolicy.ARRAY_ANNOTATED:
         traced = _annotated_arrays(node, is_array)
+    elif spec.arity is not None and not node.args.vararg:
+        traced = frozenset(positional[: spec.arity])
     else:
         traced = frozenset(params)
     return TraceInfo(spec.label, spec.abstract, traced, static, True)

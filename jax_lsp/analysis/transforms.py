@@ -29,10 +29,16 @@ class TransformSpec:
     # `lax.switch` takes a sequence of functions at this position.
     branches_position: int | None = None
     static_keywords: tuple[str, ...] = ("static_argnums", "static_argnames")
+    # Options that may also be passed positionally after the function: `vmap(f, (0, None))`.
+    positional_options: tuple[str, ...] = ()
+    # How many positional arguments the transformation passes to the function (None: any).
+    # `fori_loop` calls `body(i, carry)`: further parameters keep their defaults, untraced.
+    arity: int | None = None
 
 
 _JIT = TransformSpec("jit", True, ParamPolicy.ALL_BUT_STATIC)
 _FILTERED = ParamPolicy.ARRAY_ANNOTATED
+_ARGNUMS = ("argnums",)
 
 TRANSFORMS: dict[str, TransformSpec] = {
     "jax.jit": _JIT,
@@ -44,25 +50,33 @@ TRANSFORMS: dict[str, TransformSpec] = {
     "jax.checkpoint": TransformSpec("checkpoint", True, ParamPolicy.ALL_BUT_STATIC),
     "jax.make_jaxpr": TransformSpec("make_jaxpr", True, ParamPolicy.ALL_BUT_STATIC),
     "jax.eval_shape": TransformSpec("eval_shape", True, ParamPolicy.ALL),
-    "jax.vmap": TransformSpec("vmap", True, ParamPolicy.IN_AXES),
-    "jax.shard_map": TransformSpec("shard_map", True, ParamPolicy.ALL),
-    "jax.grad": TransformSpec("grad", False, ParamPolicy.ARGNUMS),
-    "jax.value_and_grad": TransformSpec("value_and_grad", False, ParamPolicy.ARGNUMS),
-    "jax.jacfwd": TransformSpec("jacfwd", False, ParamPolicy.ARGNUMS),
-    "jax.jacrev": TransformSpec("jacrev", False, ParamPolicy.ARGNUMS),
-    "jax.hessian": TransformSpec("hessian", False, ParamPolicy.ARGNUMS),
-    "jax.lax.fori_loop": TransformSpec("lax.fori_loop", True, ParamPolicy.ALL, (2,), ("body_fun",)),
-    "jax.lax.while_loop": TransformSpec(
-        "lax.while_loop", True, ParamPolicy.ALL, (0, 1), ("cond_fun", "body_fun")
+    "jax.vmap": TransformSpec(
+        "vmap", True, ParamPolicy.IN_AXES, positional_options=("in_axes", "out_axes")
     ),
-    "jax.lax.scan": TransformSpec("lax.scan", True, ParamPolicy.ALL, (0,), ("f",)),
+    "jax.shard_map": TransformSpec("shard_map", True, ParamPolicy.ALL),
+    "jax.grad": TransformSpec("grad", False, ParamPolicy.ARGNUMS, positional_options=_ARGNUMS),
+    "jax.value_and_grad": TransformSpec(
+        "value_and_grad", False, ParamPolicy.ARGNUMS, positional_options=_ARGNUMS
+    ),
+    "jax.jacfwd": TransformSpec("jacfwd", False, ParamPolicy.ARGNUMS, positional_options=_ARGNUMS),
+    "jax.jacrev": TransformSpec("jacrev", False, ParamPolicy.ARGNUMS, positional_options=_ARGNUMS),
+    "jax.hessian": TransformSpec(
+        "hessian", False, ParamPolicy.ARGNUMS, positional_options=_ARGNUMS
+    ),
+    "jax.lax.fori_loop": TransformSpec(
+        "lax.fori_loop", True, ParamPolicy.ALL, (2,), ("body_fun",), arity=2
+    ),
+    "jax.lax.while_loop": TransformSpec(
+        "lax.while_loop", True, ParamPolicy.ALL, (0, 1), ("cond_fun", "body_fun"), arity=1
+    ),
+    "jax.lax.scan": TransformSpec("lax.scan", True, ParamPolicy.ALL, (0,), ("f",), arity=2),
     "jax.lax.cond": TransformSpec(
         "lax.cond", True, ParamPolicy.ALL, (1, 2), ("true_fun", "false_fun")
     ),
     "jax.lax.switch": TransformSpec(
         "lax.switch", True, ParamPolicy.ALL, (), ("branches",), branches_position=1
     ),
-    "jax.lax.map": TransformSpec("lax.map", True, ParamPolicy.ALL, (0,), ("f",)),
+    "jax.lax.map": TransformSpec("lax.map", True, ParamPolicy.ALL, (0,), ("f",), arity=1),
     "jax.lax.associative_scan": TransformSpec("lax.associative_scan", True, ParamPolicy.ALL),
     "equinox.filter_jit": TransformSpec("eqx.filter_jit", True, _FILTERED),
     "equinox.filter_vmap": TransformSpec("eqx.filter_vmap", True, _FILTERED),

@@ -15,14 +15,14 @@ from typing import TYPE_CHECKING, ClassVar
 
 from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.text import byte_col_to_char
-from jax_lsp.findings import Edit, Finding, Fix, Severity, Span
+from jax_lsp.findings import DeferredFix, Edit, Finding, Fix, Severity, Span
 
 if TYPE_CHECKING:
     from jax_lsp.analysis.imports import Resolver
     from jax_lsp.analysis.model import ModuleModel
     from jax_lsp.analysis.traced import TraceInfo
 
-DOCS_URL = "https://github.com/jax-lsp/jax-lsp/blob/main/docs/rules.md#{code}"
+DOCS_URL = "https://github.com/jax-lsp/jax-lsp/blob/main/docs/rules/{code}.md"
 ERROR_MARKER = "# error"
 
 
@@ -34,13 +34,15 @@ class Example:
     `raises` names the exception JAX raises when the snippet runs ("TypeError",
     "jax.errors.TracerBoolConversionError"); `check` is code run after the snippet that
     asserts the silent misbehaviour (or, for VALID examples, the intended result).
-    `fixed` is the snippet after the rule's fix, where it has one.
+    `fixed` is the snippet after the rule's fix, where it has one, and `fixed_check` asserts
+    that the fixed snippet computes what its author meant.
     """
 
     source: str
     raises: str | None = None
     check: str | None = None
     fixed: str | None = None
+    fixed_check: str | None = None
     runnable: bool = True
 
     @property
@@ -76,7 +78,7 @@ class Rule:
 
     @classmethod
     def url(cls) -> str:
-        return DOCS_URL.format(code=cls.code.lower())
+        return DOCS_URL.format(code=cls.code)
 
     @classmethod
     def docs(cls) -> str:
@@ -112,6 +114,8 @@ class RuleContext:
         self.resolvers: list[Resolver] = [model.resolver]
         self.kind_maps: list[dict[ast.AST, Kind]] = []
         self.loops: list[ast.AST] = []  # enclosing for/while/comprehension nodes
+        # The unit's first document line: module facts (model.x64) use absolute lines.
+        self.unit_start = 0
 
     # -- facts ----------------------------------------------------------------------------
     @property
@@ -166,6 +170,11 @@ class RuleContext:
     def edit(self, node: ast.AST, content: str) -> Edit:
         return Edit(self.span(node), content)
 
+    def import_edit(self, statement: str) -> Edit:
+        """An edit adding `statement` (e.g. "import jax") after the module's imports."""
+        line = self.model.import_line
+        return Edit(Span.of(line, 0, line, 0), f"{statement}\n", document_anchored=True)
+
     def finding(
         self,
         rule: Rule,
@@ -175,8 +184,14 @@ class RuleContext:
         end: ast.AST | None = None,
         fix: Fix | None = None,
         alternatives: tuple[Fix, ...] = (),
+        deferred: tuple[DeferredFix, ...] = (),
     ) -> Finding:
-        return Finding(rule.code, message, self.span(node, end), rule.severity, fix, alternatives)
+        span = self.span(node, end)
+        return Finding(rule.code, message, span, rule.severity, fix, alternatives, deferred)
+
+    def deferred(self, codemod: str, node: ast.AST) -> DeferredFix:
+        """A codemod to run on demand, starting from `node`."""
+        return DeferredFix(codemod, self.span(node).start)
 
 
 def iter_examples(rules: Iterable[type[Rule]]) -> Iterator[tuple[type[Rule], str, Example]]:

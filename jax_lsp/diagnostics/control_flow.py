@@ -1,7 +1,728 @@
-"""Rules of the control_flow family (see RULES.md)."""
+"""Python control flow and conversions on traced values (JAX701-JAX703).
+
+While JAX traces a function abstractly (jit, vmap, lax control flow) a traced value has a shape
+and dtype but no value: Python cannot branch on it, combine it with `and`/`or`/`not`, or turn
+it into an `int`. Ownership of `if x > 0 and y > 0:` goes to JAX701: the branch is what must
+change (`jnp.where`, `lax.cond`), and rewriting the `and` alone would not make it trace.
+JAX702 reports `and`/`or`/`not` only where their result is used as a value.
+"""
 
 from __future__ import annotations
 
-from jax_lsp.diagnostics.base import Rule
+import ast
+from collections.abc import Iterator
 
-RULES: tuple[type[Rule], ...] = ()
+from jax_lsp.diagnostics.base import Example, Rule, RuleContext
+from jax_lsp.diagnostics.booleans import is_boolean
+from jax_lsp.diagnostics.imports_fix import module_prefix_and_edits
+from jax_lsp.diagnostics.traced_values import Misuse, is_traced
+from jax_lsp.findings import Applicability, Finding, Fix, Severity
+
+_LOGIC_FUNCTIONS = {ast.And: "logical_and", ast.Or: "logical_or"}
+
+
+def _is_logic(node: ast.AST) -> bool:
+    return isinstance(node, ast.BoolOp) or (
+        isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not)
+    )
+
+
+def truth_tested_traced(node: ast.expr, ctx: RuleContext) -> ast.expr | None:
+    """The traced value whose truth Python certainly tests when it tests `node`'s truth.
+
+    `a and b` always tests `a` (and `b` only if `a` holds), `not a` tests `a`.
+    """
+    if isinstance(node, ast.BoolOp):
+        return truth_tested_traced(node.values[0], ctx)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+        return truth_tested_traced(node.operand, ctx)
+    return node if is_traced(ctx, node) else None
+
+
+def _test_of(parent: ast.AST | None, child: ast.AST, ctx: RuleContext) -> bool:
+    """Is `child` the condition that `parent` tests?"""
+    if isinstance(parent, ast.If | ast.While | ast.Assert | ast.IfExp):
+        return parent.test is child
+    if isinstance(parent, ast.comprehension):
+        return child in parent.ifs
+    if isinstance(parent, ast.Call):
+        return ctx.qualname(parent.func) == "builtins.bool" and child in parent.args
+    return False
+
+
+def _in_test_position(node: ast.AST, ctx: RuleContext) -> bool:
+    """Is `node` (a logic operator) part of a condition JAX701 owns?"""
+    child = node
+    for ancestor in reversed(ctx.ancestors):
+        if _test_of(ancestor, child, ctx):
+            return True
+        if not _is_logic(ancestor):
+            return False
+        child = ancestor
+    return False
+
+
+_CONSTRUCTS = {
+    ast.If: ("`if`", "use `jnp.where(cond, a, b)` or `lax.cond`"),
+    ast.While: ("`while`", "use `lax.while_loop`"),
+    ast.Assert: ("`assert`", "use `jax.experimental.checkify.check`, or check outside `jit`"),
+    ast.IfExp: ("a conditional expression", "use `jnp.where(cond, a, b)`"),
+    ast.comprehension: ("a comprehension `if`", "use `jnp.where` or a `where=` mask"),
+    ast.Call: ("`bool()`", "keep the value as an array (`jnp.where`, `lax.cond`)"),
+}
+
+
+class PythonBranchOnTraced(Rule):
+    code = "JAX701"
+    name = "python-branch-on-traced"
+    summary = "`if`, `while`, `assert`, conditional expression or `bool()` on a traced value"
+    severity = Severity.ERROR
+    what_it_does = """
+        Flags Python branching on a value that is traced abstractly: the condition of `if`,
+        `while`, `assert`, a conditional expression `a if cond else b`, a comprehension `if`,
+        and `bool(x)`, inside `jax.jit`, `jax.vmap` or `lax` control flow. A condition that
+        starts with `and`/`or`/`not` on a traced value is reported here (not as JAX702).
+        Static facts (`x.shape[0] > 2`, `len(x)`, `x.ndim`, `x.dtype`, `x is None`, static
+        arguments) are never flagged.
+    """
+    why_bad = """
+        Under `jit` a traced value has no concrete value, so Python cannot decide the branch:
+        JAX raises `jax.errors.TracerBoolConversionError` ("Attempted boolean conversion of
+        traced array"). The same code works eagerly and under `jax.grad` alone, so the failure
+        appears only once the function is jitted or vmapped. Select values with
+        `jnp.where(cond, a, b)`, branch with `lax.cond` / loop with `lax.while_loop`, or make
+        the argument static with `static_argnames` when it really is a Python setting.
+    """
+    node_types = (ast.If, ast.While, ast.Assert, ast.IfExp, ast.comprehension, ast.Call)
+    invalid = (
+        Example(
+            """
+            import jax
+
+            @jax.jit
+            def relu(x):
+                if x > 0:  # error
+                    return x
+                return 0.0 * x
+
+            relu(2.0)
+            """,
+            raises="jax.errors.TracerBoolConversionError",
+        ),
+        Example(
+            """
+            import jax
+
+            @jax.jit
+            def grow(x):
+                while x < 10:  # error
+                    x = x * 2
+                return x
+
+            grow(1.0)
+            """,
+            raises="jax.errors.TracerBoolConversionError",
+        ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            def soft_abs(x):
+                return x if x > 0 else -x  # error
+
+            jax.vmap(soft_abs)(jnp.array([-1.0, 2.0]))
+            """,
+            raises="jax.errors.TracerBoolConversionError",
+        ),
+        Example(
+            """
+            import jax
+
+            @jax.jit
+            def in_range(x, lo, hi):
+                if x > lo and x < hi:  # error
+                    return x
+                return lo
+
+            in_range(0.5, 0.0, 1.0)
+            """,
+            raises="jax.errors.TracerBoolConversionError",
+        ),
+        Example(
+            """
+            import jax
+
+            @jax.jit
+            def checked_log(x):
+                assert x > 0, "log of a non-positive number"  # error
+                return jax.numpy.log(x)
+
+            checked_log(2.0)
+            """,
+            raises="jax.errors.TracerBoolConversionError",
+        ),
+    )
+    valid = (
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def relu(x):
+                return jnp.where(x > 0, x, 0.0)
+
+            result = relu(2.0)
+            """,
+            check="assert float(result) == 2.0",
+        ),
+        Example(
+            """
+            from functools import partial
+
+            import jax
+            import jax.numpy as jnp
+
+            @partial(jax.jit, static_argnames=("training",))
+            def dropout(x, key, training, rate=0.5):
+                if not training or x.ndim == 0:
+                    return x
+                if x.shape[0] > 2 and x.dtype == jnp.float32:
+                    keep = jax.random.bernoulli(key, 1.0 - rate, x.shape)
+                    return jnp.where(keep, x / (1.0 - rate), 0.0)
+                return x
+
+            out = dropout(jnp.ones(4), jax.random.key(0), training=False)
+            """,
+            check="assert out.shape == (4,)",
+        ),
+        Example(
+            """
+            import jax
+
+            def relu(x):
+                if x > 0:  # concrete under jax.grad alone
+                    return x
+                return 0.0 * x
+
+            slope = jax.grad(relu)(2.0)
+            """,
+            check="assert float(slope) == 1.0",
+        ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def maybe_scale(x, scale=None):
+                if scale is None:
+                    return x
+                return x * scale
+
+            out = maybe_scale(jnp.ones(2))
+            """,
+            check="assert out.shape == (2,)",
+        ),
+    )
+
+    def check(self, node: ast.AST, ctx: RuleContext) -> Iterator[Finding]:
+        if not ctx.abstract:
+            return
+        if isinstance(node, ast.comprehension):
+            conditions = node.ifs
+        elif isinstance(node, ast.Call):
+            if ctx.qualname(node.func) != "builtins.bool" or len(node.args) != 1:
+                return
+            conditions = node.args
+        else:
+            conditions = [node.test]
+        construct, remedy = _CONSTRUCTS[type(node)]
+        for condition in conditions:
+            traced = truth_tested_traced(condition, ctx)
+            if traced is None:
+                continue
+            yield ctx.finding(
+                self,
+                node if isinstance(node, ast.Call) else condition,
+                f"{construct} on the traced value `{ctx.segment(traced)}` raises "
+                f"TracerBoolConversionError under {ctx.trace.via}: it has no concrete value "
+                f"while tracing. Instead, {remedy}; or make it static (`static_argnames`)",
+            )
+
+
+class PythonLogicOnTraced(Rule):
+    code = "JAX702"
+    name = "python-logic-on-traced"
+    summary = "`and` / `or` / `not` on traced values"
+    severity = Severity.ERROR
+    what_it_does = """
+        Flags `a and b`, `a or b` and `not a` whose result is used as a value when `a` is
+        traced abstractly (jit, vmap, lax control flow). When the operator is the condition of
+        `if`/`while`/`assert`, JAX701 reports it instead.
+    """
+    why_bad = """
+        `and`, `or` and `not` call `bool()` on their operand, which a traced value cannot
+        answer: JAX raises `jax.errors.TracerBoolConversionError`. The element-wise
+        `jnp.logical_and` / `jnp.logical_or` / `jnp.logical_not` (or `&`, `|`, `~` on boolean
+        arrays) compute the same truth values without leaving the trace.
+    """
+    fix_safety = """
+        Rewrites to `jnp.logical_and(a, b)` / `jnp.logical_or` / `jnp.logical_not`, adding
+        `import jax.numpy as jnp` when needed. Safe when every operand is boolean (a
+        comparison, `jnp.isnan(...)`, ...). When an operand is not boolean the rewrite is
+        unsafe: `x or default` returns `x` in Python but a boolean from `jnp.logical_or`, so
+        for `and`/`or` no fix is offered then, and `not x` is rewritten as an unsafe fix.
+    """
+    node_types = (ast.BoolOp, ast.UnaryOp)
+    invalid = (
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def in_unit_interval(x):
+                inside = x >= 0 and x <= 1  # error
+                return jnp.where(inside, x, 0.0)
+
+            in_unit_interval(0.5)
+            """,
+            raises="jax.errors.TracerBoolConversionError",
+            fixed="""
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def in_unit_interval(x):
+                inside = jnp.logical_and(x >= 0, x <= 1)
+                return jnp.where(inside, x, 0.0)
+
+            in_unit_interval(0.5)
+            """,
+        ),
+        Example(
+            """
+            import jax
+
+            @jax.jit
+            def outside(x):
+                return not (x > 0)  # error
+
+            outside(1.0)
+            """,
+            raises="jax.errors.TracerBoolConversionError",
+            fixed="""
+            import jax
+
+            @jax.jit
+            def outside(x):
+                return jax.numpy.logical_not(x > 0)
+
+            outside(1.0)
+            """,
+        ),
+        Example(
+            """
+            import jax.numpy as jnp
+            from jax import vmap
+
+            def either_negative(a, b):
+                return a < 0 or b < 0  # error
+
+            vmap(either_negative)(jnp.ones(2), -jnp.ones(2))
+            """,
+            raises="jax.errors.TracerBoolConversionError",
+            fixed="""
+            import jax.numpy as jnp
+            from jax import vmap
+
+            def either_negative(a, b):
+                return jnp.logical_or(a < 0, b < 0)
+
+            vmap(either_negative)(jnp.ones(2), -jnp.ones(2))
+            """,
+        ),
+    )
+    valid = (
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def in_unit_interval(x):
+                inside = jnp.logical_and(x >= 0, x <= 1)
+                return jnp.where(inside, x, 0.0)
+
+            result = in_unit_interval(0.5)
+            """,
+            check="assert float(result) == 0.5",
+        ),
+        Example(
+            """
+            from functools import partial
+
+            import jax
+            import jax.numpy as jnp
+
+            @partial(jax.jit, static_argnames=("center", "scale"))
+            def normalize(x, center=True, scale=True):
+                both = center and scale and x.ndim > 0
+                return (x - x.mean()) / x.std() if both else x
+
+            out = normalize(jnp.arange(4.0))
+            """,
+            check="assert abs(float(out.mean())) < 1e-6",
+        ),
+    )
+
+    def check(self, node: ast.AST, ctx: RuleContext) -> Iterator[Finding]:
+        if not (ctx.abstract and _is_logic(node)):
+            return
+        parent = ctx.parent
+        if _is_logic(parent) and _first_operand(parent) is node:
+            return  # the enclosing operator's finding covers this operand
+        if _in_test_position(node, ctx):
+            return  # JAX701 owns conditions
+        traced = truth_tested_traced(_first_operand(node), ctx)
+        if traced is None:
+            return
+        if isinstance(node, ast.BoolOp):
+            word = "and" if isinstance(node.op, ast.And) else "or"
+            function = _LOGIC_FUNCTIONS[type(node.op)]
+        else:
+            word, function = "not", "logical_not"
+        yield ctx.finding(
+            self,
+            node,
+            f"`{word}` on the traced value `{ctx.segment(traced)}` raises "
+            f"TracerBoolConversionError under {ctx.trace.via}. Use `jnp.{function}`",
+            fix=self._fix(node, function, ctx),
+        )
+
+    def _fix(self, node: ast.BoolOp | ast.UnaryOp, function: str, ctx: RuleContext) -> Fix | None:
+        operands = node.values if isinstance(node, ast.BoolOp) else [node.operand]
+        boolean = all(is_boolean(operand, ctx) for operand in operands)
+        if isinstance(node, ast.BoolOp) and not boolean:
+            return None
+        if any(isinstance(operand, ast.NamedExpr) for operand in operands):
+            return None
+        spelled = module_prefix_and_edits(ctx, "jax.numpy", "jnp")
+        if spelled is None:
+            return None
+        prefix, import_edits = spelled
+        call = f"{prefix}.{function}"
+        texts = [ctx.segment(operand) for operand in operands]
+        replacement = texts[-1]
+        for text in reversed(texts[:-1]):  # a and b and c -> f(a, f(b, c))
+            replacement = f"{call}({text}, {replacement})"
+        if len(texts) == 1:
+            replacement = f"{call}({replacement})"
+        safety = Applicability.SAFE if boolean else Applicability.UNSAFE
+        return Fix(
+            f"Replace with `{call}(...)`",
+            (ctx.edit(node, replacement), *import_edits),
+            safety,
+        )
+
+
+def _first_operand(node: ast.AST) -> ast.expr | None:
+    if isinstance(node, ast.BoolOp):
+        return node.values[0]
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+        return node.operand
+    return None
+
+
+# NumPy functions measured to convert a tracer with `__array__` (TracerArrayConversionError).
+# Reductions such as np.sum/np.mean/np.max dispatch to the array's method and do trace.
+_NUMPY_CONVERTING = frozenset(
+    f"numpy.{name}"
+    for name in [
+        "array",
+        "asarray",
+        "asanyarray",
+        "ascontiguousarray",
+        "copy",
+        "exp",
+        "exp2",
+        "expm1",
+        "log",
+        "log1p",
+        "log2",
+        "log10",
+        "sin",
+        "cos",
+        "tan",
+        "tanh",
+        "sqrt",
+        "square",
+        "abs",
+        "absolute",
+        "sign",
+        "floor",
+        "ceil",
+        "isnan",
+        "isfinite",
+        "dot",
+        "matmul",
+        "outer",
+        "where",
+        "concatenate",
+        "stack",
+        "vstack",
+        "hstack",
+        "maximum",
+        "minimum",
+        "clip",
+        "power",
+        "add",
+        "multiply",
+        "subtract",
+        "divide",
+        "arctan2",
+        "hypot",
+        "sort",
+        "ravel",
+        "diff",
+        "median",
+        "percentile",
+        "quantile",
+        "unique",
+        "nonzero",
+        "histogram",
+        "interp",
+        "allclose",
+        "isclose",
+        "logical_and",
+        "logical_not",
+        "zeros_like",
+        "ones_like",
+        "full_like",
+        "float16",
+        "float32",
+        "float64",
+        "int8",
+        "int16",
+        "int32",
+        "int64",
+        "uint8",
+        "uint32",
+        "bool_",
+        "linalg.norm",
+    ]
+)
+_MATH_CONVERTING = frozenset(
+    f"math.{name}"
+    for name in [
+        "sqrt",
+        "exp",
+        "log",
+        "log2",
+        "log10",
+        "log1p",
+        "expm1",
+        "sin",
+        "cos",
+        "tan",
+        "tanh",
+        "fabs",
+        "isnan",
+        "isfinite",
+        "isinf",
+        "pow",
+        "atan2",
+        "hypot",
+    ]
+)
+# `float()`, `.tolist()`, `math.*` and NumPy fail under every trace, `jax.grad` included;
+# `int()`, `.item()` and `range()` only under abstract tracing (measured: under jax.grad alone
+# they still see the concrete value).
+_CONCRETIZATION = "ConcretizationTypeError"
+_KEEP_ARRAY = "Keep the value as an array, or make it a static argument (`static_argnames`)"
+_RANGE = "Make the bound static (`static_argnames`) or loop with `lax.fori_loop`"
+
+
+class ConcretizeTraced(Rule):
+    code = "JAX703"
+    name = "concretize-traced"
+    summary = "`int()`, `float()`, `.item()`, `.tolist()`, `range()` or NumPy on a traced value"
+    severity = Severity.ERROR
+    what_it_does = """
+        Flags conversions of a traced value to a Python or NumPy value: `float(x)`, `int(x)`,
+        `x.item()`, `x.tolist()`, `range(n)`, `math.sqrt(x)`, `np.asarray(x)` and NumPy
+        functions that convert their argument (`np.exp(x)`, `np.dot(x, y)`, ...). `float`,
+        `.tolist()`, `math.*` and NumPy fail under any transformation, `jax.grad` included;
+        `int`, `.item()` and `range` only under abstract tracing (jit, vmap, lax).
+    """
+    why_bad = """
+        A tracer cannot become a concrete number or a NumPy array: `float(x)`, `int(x)`,
+        `.item()` and `.tolist()` raise `jax.errors.ConcretizationTypeError`, `range(n)` raises
+        `jax.errors.TracerIntegerConversionError`, and `np.asarray(x)` or `np.exp(x)` raise
+        `jax.errors.TracerArrayConversionError`. Use the `jnp.` function instead of the `np.`
+        one, keep values as arrays, and pass sizes as static arguments (`static_argnames`) or
+        loop with `lax.fori_loop`.
+    """
+    node_types = (ast.Call,)
+    invalid = (
+        Example(
+            """
+            import jax
+            import numpy as np
+
+            @jax.jit
+            def activation(x):
+                return np.tanh(x)  # error
+
+            activation(jax.numpy.ones(3))
+            """,
+            raises="jax.errors.TracerArrayConversionError",
+        ),
+        Example(
+            """
+            import jax
+
+            def loss(w):
+                scale = float(w)  # error
+                return scale * w
+
+            jax.grad(loss)(2.0)
+            """,
+            raises="jax.errors.ConcretizationTypeError",
+        ),
+        Example(
+            """
+            from functools import partial
+
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def power_sum(x, n):
+                total = jnp.zeros_like(x)
+                for k in range(n):  # error
+                    total = total + x**k
+                return total
+
+            power_sum(jnp.ones(3), 4)
+            """,
+            raises="jax.errors.TracerIntegerConversionError",
+        ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def log_mean(x):
+                m = x.mean().item()  # error
+                return jnp.log(x) - m
+
+            log_mean(jnp.ones(3))
+            """,
+            raises="jax.errors.ConcretizationTypeError",
+        ),
+    )
+    valid = (
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def activation(x):
+                return jnp.tanh(x)
+
+            out = activation(jnp.ones(3))
+            """,
+            check="assert out.shape == (3,)",
+        ),
+        Example(
+            """
+            from functools import partial
+
+            import jax
+            import jax.numpy as jnp
+            import numpy as np
+
+            @partial(jax.jit, static_argnames="n")
+            def power_sum(x, n):
+                total = jnp.zeros_like(x)
+                for k in range(n):
+                    total = total + x**k
+                rows = int(x.shape[0])
+                return total.reshape(rows), np.float32(2.0)
+
+            out, two = power_sum(jnp.ones(3), n=4)
+            """,
+            check="assert float(out[0]) == 4.0",
+        ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+            import numpy as np
+
+            def summarize(x):
+                y = jnp.asarray(x)
+                return float(y.mean()), np.asarray(y).tolist()
+
+            mean, values = summarize(np.arange(3.0))
+            """,
+            check="assert mean == 1.0 and values == [0.0, 1.0, 2.0]",
+        ),
+    )
+
+    def check(self, node: ast.Call, ctx: RuleContext) -> Iterator[Finding]:
+        if not ctx.in_traced or any(keyword.arg is None for keyword in node.keywords):
+            return
+        misuse = self._conversion(node, ctx)
+        if misuse is not None:
+            yield misuse.finding(self, node, ctx, "on")
+
+    def _conversion(self, node: ast.Call, ctx: RuleContext) -> Misuse | None:
+        func = node.func
+        qualname = ctx.qualname(func)
+        args = [arg for arg in node.args if not isinstance(arg, ast.Starred)]
+        if isinstance(func, ast.Attribute) and qualname is None:
+            concretizing = func.attr == "tolist" or (func.attr == "item" and ctx.abstract)
+            if concretizing and not node.args and is_traced(ctx, func.value):
+                return Misuse(func.value, f"`.{func.attr}()`", _CONCRETIZATION, _KEEP_ARRAY)
+            return None
+        if qualname == "builtins.range" and ctx.abstract:
+            traced = next((arg for arg in args if is_traced(ctx, arg)), None)
+            return (
+                Misuse(traced, "`range()`", "TracerIntegerConversionError", _RANGE)
+                if traced
+                else None
+            )
+        scalar = qualname == "builtins.float" or (qualname == "builtins.int" and ctx.abstract)
+        if scalar and len(args) == 1 and not node.keywords and is_traced(ctx, args[0]):
+            return Misuse(
+                args[0], f"`{qualname.removeprefix('builtins.')}()`", _CONCRETIZATION, _KEEP_ARRAY
+            )
+        if qualname in _NUMPY_CONVERTING or qualname in _MATH_CONVERTING:
+            traced = _traced_argument(args, ctx)
+            if traced is None:
+                return None
+            module, _, name = qualname.partition(".")
+            if module == "math":
+                return Misuse(traced, f"`math.{name}()`", _CONCRETIZATION, f"Use `jnp.{name}`")
+            remedy = f"Use `jnp.{name}`: NumPy converts its argument to a NumPy array"
+            return Misuse(traced, f"`np.{name}()`", "TracerArrayConversionError", remedy)
+        return None
+
+
+def _traced_argument(args: list[ast.expr], ctx: RuleContext) -> ast.expr | None:
+    """The first traced argument, looking inside list/tuple arguments (`np.stack([x, y])`)."""
+    for arg in args:
+        elements = arg.elts if isinstance(arg, ast.List | ast.Tuple) else [arg]
+        for element in elements:
+            if is_traced(ctx, element):
+                return element
+    return None
+
+
+RULES: tuple[type[Rule], ...] = (PythonBranchOnTraced, PythonLogicOnTraced, ConcretizeTraced)

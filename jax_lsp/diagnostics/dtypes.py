@@ -1,7 +1,373 @@
-"""Rules of the dtypes family (see RULES.md)."""
+"""Dtypes (JAX901-JAX903): 64-bit requests without x64, enabling x64 late, saturating casts."""
 
 from __future__ import annotations
 
-from jax_lsp.diagnostics.base import Rule
+import ast
+from collections.abc import Iterator
 
-RULES: tuple[type[Rule], ...] = ()
+from jax_lsp.analysis.dtypes import (
+    FloatOracle,
+    assigned_values,
+    dtype_argument,
+    is_integer,
+    is_wide,
+    short_dtype,
+)
+from jax_lsp.analysis.kinds import ARRAY_MODULES, STATIC_RESULTS
+from jax_lsp.analysis.x64 import X64Facts, is_x64_context, is_x64_update
+from jax_lsp.diagnostics.base import Example, Rule, RuleContext
+from jax_lsp.findings import Applicability, Edit, Finding, Fix, Severity, Span
+
+_ENABLE = '{jax}.config.update("jax_enable_x64", True)'
+
+
+def _absolute_line(node: ast.AST, ctx: RuleContext) -> int:
+    return ctx.unit_start + node.lineno - 1
+
+
+def _in_x64_context(ctx: RuleContext) -> bool:
+    return any(
+        isinstance(node, ast.With | ast.AsyncWith)
+        and any(is_x64_context(item.context_expr, ctx.resolvers[-1]) for item in node.items)
+        for node in ctx.ancestors
+    )
+
+
+def x64_enabled_at(node: ast.AST, ctx: RuleContext) -> bool:
+    """Could 64-bit mode be on when this code runs? Unsure means yes."""
+    facts = ctx.model.x64
+    if facts.settings_enabled or facts.reads_flag or facts.maybe_enabled_at_call_time:
+        return True
+    enabled_line = facts.module_enable_line
+    if enabled_line is not None and (ctx.functions or enabled_line < _absolute_line(node, ctx)):
+        return True
+    outermost = ctx.functions[0] if ctx.functions else None
+    if getattr(outermost, "name", None) in facts.x64_callees:
+        return True  # called inside `with jax.enable_x64(...)`
+    return _in_x64_context(ctx)
+
+
+def _enable_fix(facts: X64Facts, node: ast.AST, ctx: RuleContext) -> Fix | None:
+    """Insert `jax.config.update("jax_enable_x64", True)` right after the leading imports."""
+    if facts.jax_name is None or ctx.model.import_line > _absolute_line(node, ctx):
+        return None
+    statement = _ENABLE.format(jax=facts.jax_name)
+    return Fix(
+        "Enable 64-bit mode after the imports",
+        (ctx.import_edit(statement),),
+        Applicability.UNSAFE,
+    )
+
+
+class Float64WithoutX64(Rule):
+    code = "JAX901"
+    name = "float64-without-x64"
+    summary = "A 64-bit dtype asked of JAX while `jax_enable_x64` is off"
+    severity = Severity.WARNING
+    what_it_does = """
+        Flags a 64-bit dtype (`jnp.float64`, `"float64"`, `np.int64`, `complex128`, ...)
+        passed as `dtype=` to a JAX function, to `.astype()` of a JAX array, or a
+        `jnp.float64(...)` scalar, when nothing enables 64-bit mode: no
+        `jax.config.update("jax_enable_x64", True)` earlier in the module, not inside
+        `with jax.enable_x64(True):`, and no `enable-x64` / `JAX_ENABLE_X64` in the project
+        configuration. Modules that read the flag (library code adapting to it) and test
+        files are left alone.
+    """
+    why_bad = """
+        By default JAX computes in 32 bits: the request is silently truncated to
+        `float32`/`int32`, with only a `UserWarning` ("Explicitly requested dtype float64 is
+        not available"). Code written for double precision then loses accuracy without an
+        error. Enable x64 at startup (`jax.config.update("jax_enable_x64", True)` right after
+        the imports, or `JAX_ENABLE_X64=1`), or ask for a 32-bit dtype.
+    """
+    fix_safety = """
+        Inserts `jax.config.update("jax_enable_x64", True)` right after the imports. Unsafe:
+        it changes the default dtypes of the whole program (and every module imported later).
+    """
+    node_types = (ast.Call,)
+    invalid = (
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            x = jnp.zeros(3, dtype=jnp.float64)  # error
+            """,
+            check="assert x.dtype == jnp.float32  # silently 32-bit",
+        ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+            import numpy as np
+
+            def sample(key):
+                return jax.random.uniform(key, (3,), dtype=np.float64)  # error
+
+            def widen(x):
+                return jnp.asarray(x).astype("float64")  # error
+
+            u = sample(jax.random.key(0))
+            w = widen([1.0, 2.0])
+            """,
+            check="assert u.dtype == jnp.float32 and w.dtype == jnp.float32",
+        ),
+    )
+    valid = (
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            with jax.enable_x64(True):
+                x = jnp.zeros(3, dtype=jnp.float64)
+            """,
+            check="assert x.dtype == jnp.float64",
+        ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            jax.config.update("jax_enable_x64", True)
+
+            x = jnp.zeros(3, dtype=jnp.float64)
+            """,
+            runnable=False,  # would switch x64 on for the whole test process
+        ),
+        Example(
+            """
+            import jax.numpy as jnp
+            import numpy as np
+
+            host = np.zeros(3, dtype=np.float64)  # NumPy keeps 64 bits
+            device = jnp.asarray(host, dtype=jnp.float32)
+            """,
+            check="assert host.dtype == np.float64 and device.dtype == jnp.float32",
+        ),
+    )
+
+    def check(self, node: ast.Call, ctx: RuleContext) -> Iterator[Finding]:
+        requested = self._requested(node, ctx)
+        if requested is None or x64_enabled_at(node, ctx):
+            return
+        dtype = short_dtype(requested, ctx.resolvers[-1])
+        narrow = dtype.replace("64", "32").replace("complex128", "complex64")
+        yield ctx.finding(
+            self,
+            requested,
+            f"`{dtype}` is silently truncated to `{narrow}` (with a UserWarning): 64-bit mode "
+            'is off. Call `jax.config.update("jax_enable_x64", True)` at startup or set '
+            "JAX_ENABLE_X64=1",
+            fix=_enable_fix(ctx.model.x64, node, ctx),
+        )
+
+    @staticmethod
+    def _requested(node: ast.Call, ctx: RuleContext) -> ast.expr | None:
+        """The 64-bit dtype expression this call asks JAX for, if any."""
+        resolver = ctx.resolvers[-1]
+        func = node.func
+        qualname = ctx.qualname(func) or ""
+        if qualname and is_wide(func, resolver) and qualname.startswith("jax.numpy."):
+            return func  # jnp.float64(1.0)
+        if isinstance(func, ast.Attribute) and func.attr == "astype" and not qualname:
+            if ctx.kind(func.value).is_jax and node.args and is_wide(node.args[0], resolver):
+                return node.args[0]
+            return None
+        if not qualname.startswith(ARRAY_MODULES) or qualname in STATIC_RESULTS:
+            return None
+        dtype = dtype_argument(node, qualname)
+        return dtype if dtype is not None and is_wide(dtype, resolver) else None
+
+
+class LateX64Enable(Rule):
+    code = "JAX902"
+    name = "late-x64-enable"
+    summary = "`jax_enable_x64` switched after JAX arrays were created at module level"
+    severity = Severity.WARNING
+    what_it_does = """
+        Flags a module-level `jax.config.update("jax_enable_x64", ...)` that comes after
+        module-level code created JAX arrays.
+    """
+    why_bad = """
+        Arrays created before the switch keep their 32-bit dtype, and functions already
+        traced keep their compiled 32-bit versions, while arrays created afterwards are 64-bit:
+        the program mixes precisions depending on import order. Switch the flag first thing,
+        right after the imports.
+    """
+    fix_safety = """
+        Moves the statement right after the imports. Unsafe: the arrays created above it change
+        dtype.
+    """
+    node_types = (ast.Call,)
+    invalid = (
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            weights = jnp.ones(3)
+            jax.config.update("jax_enable_x64", True)  # error
+            bias = jnp.ones(3)
+            """,
+            check=(
+                "try:\n"
+                "    assert weights.dtype == jnp.float32 and bias.dtype == jnp.float64\n"
+                "finally:\n"
+                '    jax.config.update("jax_enable_x64", False)  # keep the tests 32-bit\n'
+            ),
+        ),
+    )
+    valid = (
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            jax.config.update("jax_enable_x64", True)
+
+            weights = jnp.ones(3)
+            bias = jnp.ones(3)
+            """,
+            runnable=False,  # would switch x64 on for the whole test process
+        ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            def main():
+                jax.config.update("jax_enable_x64", True)
+                return jnp.ones(3)
+            """,
+            check="assert callable(main)",
+        ),
+    )
+
+    def check(self, node: ast.Call, ctx: RuleContext) -> Iterator[Finding]:
+        if ctx.functions or not is_x64_update(node, ctx.resolvers[-1]):
+            return
+        facts = ctx.model.x64
+        line = _absolute_line(node, ctx)
+        if facts.first_array_line is None or facts.first_array_line >= line:
+            return
+        yield ctx.finding(
+            self,
+            node,
+            f"JAX arrays were already created above (line {facts.first_array_line + 1}): they "
+            "keep their old dtype, and functions already compiled keep their old precision. "
+            "Set `jax_enable_x64` first thing, right after the imports",
+            fix=self._move_fix(node, facts, ctx),
+        )
+
+    @staticmethod
+    def _move_fix(node: ast.Call, facts: X64Facts, ctx: RuleContext) -> Fix | None:
+        statement = ctx.parent
+        if not (
+            isinstance(statement, ast.Expr)
+            and len(ctx.ancestors) == 2  # Module > Expr: a plain top-level statement
+            and facts.first_array_line is not None
+            and ctx.model.import_line <= facts.first_array_line
+        ):
+            return None
+        start, end = statement.lineno - 1, statement.end_lineno
+        return Fix(
+            "Move the x64 switch right after the imports",
+            (ctx.import_edit(ctx.segment(statement)), Edit(Span.of(start, 0, end, 0), "")),
+            Applicability.UNSAFE,
+        )
+
+
+class UnsafeCast(Rule):
+    code = "JAX903"
+    name = "unsafe-cast"
+    summary = "Floats cast to an integer dtype: out-of-range values saturate"
+    severity = Severity.INFO
+    what_it_does = """
+        Points out `.astype(<integer dtype>)` and `jnp.asarray(..., dtype=<integer dtype>)`
+        applied to values known to be floating point (float literals, `jax.random.normal`,
+        `jnp.linspace`, true division, ...).
+    """
+    why_bad = """
+        JAX (XLA) saturates out-of-range float-to-integer casts: `300.0` becomes 255 as
+        `uint8`, `-1.5` becomes 0, NaN becomes 0, `1e10` becomes `INT32_MAX`, where NumPy wraps
+        around or gives `INT_MIN` (with a RuntimeWarning). Code ported from NumPy can change
+        results silently. Clip (and handle NaN) explicitly when values may fall outside the
+        target range: `jnp.clip(x, 0, 255).astype(jnp.uint8)`.
+    """
+    node_types = (ast.Call,)
+    invalid = (
+        Example(
+            """
+            import jax.numpy as jnp
+
+            pixels = jnp.array([300.0, -1.5, 128.0])
+            as_bytes = pixels.astype(jnp.uint8)  # error
+            """,
+            check="assert as_bytes.tolist() == [255, 0, 128]  # saturated, NumPy would wrap",
+        ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            noise = jax.random.normal(jax.random.key(0), (4,)) * 1e12
+            counts = jnp.asarray(noise, dtype=jnp.int32)  # error
+            """,
+            check="assert set(counts.tolist()) <= {2147483647, -2147483648}  # clamped",
+        ),
+    )
+    valid = (
+        Example(
+            """
+            import jax.numpy as jnp
+
+            pixels = jnp.array([300.0, -1.5, 128.0])
+            as_bytes = jnp.clip(pixels, 0, 255).astype(jnp.uint8)
+            """,
+            check="assert as_bytes.tolist() == [255, 0, 128]",
+        ),
+        Example(
+            """
+            import jax.numpy as jnp
+
+            counts = jnp.arange(4)
+            small = counts.astype(jnp.uint8)  # integers: wraps like NumPy
+            """,
+            check="assert small.tolist() == [0, 1, 2, 3]",
+        ),
+    )
+
+    def check(self, node: ast.Call, ctx: RuleContext) -> Iterator[Finding]:
+        resolver = ctx.resolvers[-1]
+        func = node.func
+        qualname = ctx.qualname(func)
+        if isinstance(func, ast.Attribute) and func.attr == "astype" and qualname is None:
+            source, dtype = func.value, (node.args[0] if node.args else None)
+            if not ctx.kind(source).is_jax:
+                return
+        elif qualname in ("jax.numpy.asarray", "jax.numpy.array") and node.args:
+            source, dtype = node.args[0], dtype_argument(node, qualname)
+        else:
+            return
+        if dtype is None or not is_integer(dtype, resolver):
+            return
+        scope = ctx.functions[-1] if ctx.functions else None
+
+        def bindings(name: str) -> list[ast.expr] | None:
+            return assigned_values(name, scope) if scope is not None else None
+
+        oracle = FloatOracle(resolver, bindings, ctx.model.float_globals)
+        if not oracle.is_float(source):
+            return
+        target = short_dtype(dtype, resolver)
+        yield ctx.finding(
+            self,
+            node,
+            f"Float to `{target}` saturates in JAX: out-of-range values clamp to the limits of "
+            f"`{target}` and NaN becomes 0, where NumPy wraps. Clip first if values may fall "
+            "outside the range",
+        )
+
+
+RULES: tuple[type[Rule], ...] = (Float64WithoutX64, LateX64Enable, UnsafeCast)

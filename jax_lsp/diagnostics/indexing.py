@@ -1,7 +1,594 @@
-"""Rules of the indexing family (see RULES.md)."""
+"""Indexing (JAX301): out-of-bounds constant indices are clamped or dropped, never raised.
+
+The rule tracks the literal shapes of arrays built in one scope (`x = jnp.arange(10)`,
+`jnp.zeros((3, 3))`) in program order. A name loses its shape as soon as it is rebound to
+something else, bound in a loop, a `try` or only one branch, or declared global/nonlocal.
+"""
 
 from __future__ import annotations
 
-from jax_lsp.diagnostics.base import Rule
+import ast
+import math
+from collections.abc import Iterator
+from dataclasses import dataclass
 
-RULES: tuple[type[Rule], ...] = ()
+from jax_lsp.analysis.imports import Resolver
+from jax_lsp.analysis.model import ModuleModel, local_imports
+from jax_lsp.analysis.traced import all_params
+from jax_lsp.diagnostics.base import Example, Rule, RuleContext
+from jax_lsp.diagnostics.inplace import UPDATE_METHODS
+from jax_lsp.findings import Applicability, Finding, Fix, Severity
+
+_FILLED = {"zeros", "ones", "empty", "full"}
+_LIKE = {"zeros_like", "ones_like", "empty_like", "full_like"}
+_FLOAT_DTYPES = ("float", "bfloat16", "complex")
+_NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
+# Statements whose blocks may run zero, one or several times, or be left half-way.
+_BRANCHING = (ast.For, ast.AsyncFor, ast.While, ast.Try, ast.TryStar, ast.Match)
+_OTHER_SCOPES = (*_NESTED, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+
+
+@dataclass(frozen=True)
+class ArrayShape:
+    shape: tuple[int, ...]
+    floating: bool  # known to hold floats (a NaN fill value fits)
+
+
+# -- literal evaluation ----------------------------------------------------------------------
+def _int(expr: ast.expr | None) -> int | None:
+    number = _number(expr)
+    return number if isinstance(number, int) else None
+
+
+def _number(expr: ast.expr | None) -> int | float | None:
+    if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, ast.USub):
+        inner = _number(expr.operand)
+        return -inner if inner is not None else None
+    if isinstance(expr, ast.Constant) and type(expr.value) in (int, float):
+        return expr.value
+    return None
+
+
+def _shape_literal(expr: ast.expr | None) -> tuple[int, ...] | None:
+    if isinstance(expr, ast.Tuple | ast.List):
+        dims = [_int(element) for element in expr.elts]
+        if all(d is not None and d >= 0 for d in dims):
+            return tuple(dims)
+        return None
+    size = _int(expr)
+    return (size,) if size is not None and size >= 0 else None
+
+
+def _nested_shape(expr: ast.expr) -> tuple[tuple[int, ...], bool] | None:
+    """Shape and float-ness of a rectangular nested list of number literals."""
+    if not isinstance(expr, ast.List | ast.Tuple):
+        number = _number(expr)
+        return None if number is None else ((), isinstance(number, float))
+    parts = [_nested_shape(element) for element in expr.elts]
+    if not parts or any(p is None for p in parts) or len({p[0] for p in parts}) != 1:
+        return None
+    return (len(parts), *parts[0][0]), any(p[1] for p in parts)
+
+
+def _dtype_floating(call: ast.Call, resolver: Resolver, default: bool) -> bool | None:
+    """Is the `dtype=` of a creation call a float type (None: can't tell)?"""
+    dtype = next((kw.value for kw in call.keywords if kw.arg == "dtype"), None)
+    if dtype is None:
+        return default
+    name = resolver.qualname(dtype) or ""
+    if isinstance(dtype, ast.Constant) and isinstance(dtype.value, str):
+        name = dtype.value
+    leaf = name.rpartition(".")[2]
+    if not leaf:
+        return None
+    return leaf.startswith(_FLOAT_DTYPES)
+
+
+def _arange_length(call: ast.Call) -> tuple[int, bool] | None:
+    if len(call.args) > 3 or any(kw.arg != "dtype" for kw in call.keywords):
+        return None
+    numbers = [_number(arg) for arg in call.args]
+    if not numbers or any(n is None for n in numbers):
+        return None
+    start, stop, step = (0, numbers[0], 1) if len(numbers) == 1 else (*numbers[:2], 1)
+    if len(numbers) == 3:
+        step = numbers[2]
+    if step == 0:
+        return None
+    return max(0, math.ceil((stop - start) / step)), any(isinstance(n, float) for n in numbers)
+
+
+class ShapeTracker:
+    """Literal shapes of the names of one scope, updated statement by statement."""
+
+    def __init__(self, resolver: Resolver, untracked: frozenset[str]) -> None:
+        self.resolver = resolver
+        self.untracked = untracked  # names another scope may rebind (global/nonlocal)
+        self.env: dict[str, ArrayShape] = {}
+
+    def shape_of(self, expr: ast.expr) -> ArrayShape | None:
+        if isinstance(expr, ast.Name):
+            return self.env.get(expr.id)
+        if isinstance(expr, ast.BinOp) and not isinstance(expr.op, ast.MatMult):
+            # An array combined with a number keeps its shape.
+            for array, other in ((expr.left, expr.right), (expr.right, expr.left)):
+                known = self.shape_of(array)
+                if known is not None and _number(other) is not None:
+                    floating = known.floating or isinstance(_number(other), float)
+                    if isinstance(expr.op, ast.Div):
+                        floating = True
+                    return ArrayShape(known.shape, floating)
+            return None
+        if isinstance(expr, ast.Call):
+            return self._call_shape(expr)
+        return None
+
+    def _call_shape(self, call: ast.Call) -> ArrayShape | None:
+        qualname = self.resolver.qualname(call.func) or ""
+        module, _, function = qualname.rpartition(".")
+        if module == "jax.random" and function in ("normal", "uniform") and len(call.args) >= 2:
+            shape = _shape_literal(call.args[1])
+            floating = _dtype_floating(call, self.resolver, True)
+            return ArrayShape(shape, floating) if shape is not None and floating else None
+        if module != "jax.numpy":
+            return None
+        if function == "arange":
+            found = _arange_length(call)
+            if found is None:
+                return None
+            floating = _dtype_floating(call, self.resolver, found[1])
+            return ArrayShape((found[0],), bool(floating))
+        if function in _FILLED and call.args:
+            shape = _shape_literal(call.args[0])
+            if shape is None:
+                return None
+            default = function != "full" or isinstance(_number(_arg(call, 1)), float)
+            return ArrayShape(shape, bool(_dtype_floating(call, self.resolver, default)))
+        if function == "linspace" and 2 <= len(call.args) <= 3:
+            num = _arg(call, 2)
+            num = next((kw.value for kw in call.keywords if kw.arg == "num"), num)
+            size = 50 if num is None else _int(num)
+            if (
+                size is None
+                or size < 0
+                or any(k.arg not in ("num", "dtype") for k in call.keywords)
+            ):
+                return None
+            return ArrayShape((size,), bool(_dtype_floating(call, self.resolver, True)))
+        if function in ("eye", "identity") and call.args:
+            rows, columns = _int(call.args[0]), _int(_arg(call, 1)) if function == "eye" else None
+            if rows is None or rows < 0 or (len(call.args) > 1 and columns is None):
+                return None
+            floating = bool(_dtype_floating(call, self.resolver, True))
+            return ArrayShape((rows, rows if columns is None else columns), floating)
+        if function in ("array", "asarray") and len(call.args) == 1:
+            nested = _nested_shape(call.args[0])
+            if nested is None or not nested[0]:
+                return None
+            return ArrayShape(nested[0], bool(_dtype_floating(call, self.resolver, nested[1])))
+        if function in _LIKE and call.args:
+            like = self.shape_of(call.args[0])
+            if like is None or any(kw.arg in ("shape", "dtype") for kw in call.keywords):
+                return None
+            return like
+        return None
+
+    # -- statements ---------------------------------------------------------------------
+    def bind(self, target: ast.expr, value: ast.expr | None) -> None:
+        if isinstance(target, ast.Name):
+            shape = self.shape_of(value) if value is not None else None
+            if shape is None or target.id in self.untracked:
+                self.env.pop(target.id, None)
+            else:
+                self.env[target.id] = shape
+        else:
+            for name in _stored_names(target):
+                self.env.pop(name, None)
+
+    def forget(self, nodes: list[ast.AST]) -> None:
+        for node in nodes:
+            for name in _stored_names(node):
+                self.env.pop(name, None)
+
+
+def _arg(call: ast.Call, index: int) -> ast.expr | None:
+    return call.args[index] if index < len(call.args) else None
+
+
+def _stored_names(node: ast.AST) -> set[str]:
+    """Names bound anywhere in `node` (not inside nested scopes)."""
+    names: set[str] = set()
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, ast.Name) and isinstance(current.ctx, ast.Store | ast.Del):
+            names.add(current.id)
+        elif isinstance(current, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            names.add(current.name)
+            continue
+        elif isinstance(current, ast.alias):
+            names.add((current.asname or current.name).split(".")[0])
+        elif isinstance(current, ast.ExceptHandler) and current.name:
+            names.add(current.name)
+        elif isinstance(current, ast.Global | ast.Nonlocal):
+            names.update(current.names)
+        elif isinstance(current, ast.MatchAs | ast.MatchStar) and current.name:
+            names.add(current.name)
+        if not isinstance(current, ast.Lambda):
+            stack.extend(ast.iter_child_nodes(current))
+    return names
+
+
+def _local_names(function: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> set[str]:
+    """Parameters and names bound in the function's own body: they hide module-level names."""
+    names = set(all_params(function))
+    body = function.body if isinstance(function.body, list) else [function.body]
+    for statement in body:
+        names |= _stored_names(statement)
+    return names
+
+
+def _declared_elsewhere(scope: ast.AST) -> frozenset[str]:
+    """Names that `global`/`nonlocal` lets another scope rebind behind this one's back."""
+    names: set[str] = set()
+    for node in ast.walk(scope):
+        if isinstance(node, ast.Global | ast.Nonlocal):
+            names.update(node.names)
+    return frozenset(names)
+
+
+# -- the rule --------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class _OutOfBounds:
+    index: int
+    axis: int
+    size: int
+
+
+def _out_of_bounds(index: ast.expr, shape: tuple[int, ...]) -> _OutOfBounds | None:
+    """The first literal integer index outside `shape`; None if all fit or it can't tell."""
+    elements = index.elts if isinstance(index, ast.Tuple) else [index]
+    if sum(isinstance(e, ast.Constant) and e.value is Ellipsis for e in elements) > 1:
+        return None
+    axes: list[tuple[int, ast.expr]] = []
+    axis = 0
+    for position, element in enumerate(elements):
+        if isinstance(element, ast.Constant) and element.value is Ellipsis:
+            rest = [e for e in elements[position + 1 :] if not _is_none(e)]
+            axis = len(shape) - len(rest)
+            continue
+        if _is_none(element):
+            continue
+        if isinstance(element, ast.Slice):
+            axis += 1
+            continue
+        value = _int(element)
+        if value is None or (isinstance(element, ast.Constant) and type(element.value) is bool):
+            return None  # an array or a name: it may consume several axes
+        axes.append((axis, element))
+        axis += 1
+    if axis > len(shape):
+        return None  # too many indices: JAX raises IndexError itself
+    for axis, element in axes:
+        value, size = _int(element), shape[axis]
+        if value >= size or value < -size:
+            return _OutOfBounds(value, axis, size)
+    return None
+
+
+def _is_none(expr: ast.expr) -> bool:
+    return isinstance(expr, ast.Constant) and expr.value is None
+
+
+class ConstantOutOfBounds(Rule):
+    code = "JAX301"
+    name = "constant-out-of-bounds"
+    summary = "A literal index outside an array's statically known shape"
+    severity = Severity.WARNING
+    what_it_does = """
+        Flags a literal integer index (`x[11]`, `x[3, 0]`, `x[-11]`, `x.at[5].set(v)`) outside
+        the shape of an array whose shape is known from a literal (`jnp.arange(10)`,
+        `jnp.zeros((3, 3))`, `jnp.array([1, 2, 3])`) earlier in the same scope, or bound
+        once at module level and never rebound. A name rebound to anything else, or bound in
+        a loop, a `try` or only one branch, loses its shape. Slices are not flagged: they clip
+        as in NumPy.
+    """
+    why_bad = """
+        JAX never raises on out-of-bounds indices. A read is clamped: `jnp.arange(10)[11]`
+        returns 9, the last element, where NumPy raises `IndexError`. An update out of bounds
+        (`.at[11].set(v)`) is silently dropped, leaving the array unchanged. Either way the bug
+        surfaces far away as a wrong number.
+    """
+    fix_safety = """
+        For float arrays, offers `x.at[idx].get(mode="fill", fill_value=jnp.nan)`, which makes
+        the mistake visible as NaN. Unsafe: it changes the value returned. Updates get no fix.
+    """
+    node_types = (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef)
+    invalid = (
+        Example(
+            """
+            import jax.numpy as jnp
+
+            x = jnp.arange(10)
+            last = x[11]  # error
+            """,
+            check="assert int(last) == 9  # NumPy would raise IndexError",
+        ),
+        Example(
+            """
+            import jax.numpy as jnp
+
+            def last_score():
+                scores = jnp.arange(10)
+                return scores[11]  # error
+
+            value = last_score()
+            """,
+            check="assert int(value) == 9  # clamped to the last element, no IndexError",
+        ),
+        Example(
+            """
+            import jax.numpy as jnp
+
+            def corner():
+                grid = jnp.zeros((3, 3))
+                grid = grid + 1.0
+                return grid[3, 0]  # error
+
+            value = corner()
+            """,
+            check="assert float(value) == 1.0  # row 3 does not exist; row 2 was read",
+            fixed="""
+            import jax.numpy as jnp
+
+            def corner():
+                grid = jnp.zeros((3, 3))
+                grid = grid + 1.0
+                return grid.at[3, 0].get(mode="fill", fill_value=jnp.nan)
+
+            value = corner()
+            """,
+        ),
+        Example(
+            """
+            import jax.numpy as jnp
+
+            def set_bias():
+                weights = jnp.ones(4)
+                return weights.at[5].set(0.0)  # error
+
+            weights = set_bias()
+            """,
+            check="assert weights.tolist() == [1.0, 1.0, 1.0, 1.0]  # the update was dropped",
+        ),
+        Example(
+            """
+            import jax.numpy as jnp
+
+            def first():
+                values = jnp.array([3, 1, 2])
+                return values[-4]  # error
+
+            value = first()
+            """,
+            check="assert int(value) == 3  # clamped to the first element",
+        ),
+    )
+    valid = (
+        Example(
+            """
+            import jax.numpy as jnp
+
+            def tail():
+                scores = jnp.arange(10)
+                return scores[9], scores[-10], scores[8:20]  # in bounds; slices clip
+
+            last, first, window = tail()
+            """,
+            check="assert int(last) == 9 and int(first) == 0 and window.tolist() == [8, 9]",
+        ),
+        Example(
+            """
+            import jax.numpy as jnp
+            import numpy as np
+
+            def padded(n):
+                host = np.arange(10)
+                scores = jnp.arange(10)
+                scores = jnp.concatenate([scores, jnp.zeros(n)])  # shape no longer known
+                return host[9], scores[11]
+
+            host, value = padded(5)
+            """,
+            check="assert int(host) == 9 and float(value) == 0.0",
+        ),
+        Example(
+            """
+            import jax.numpy as jnp
+
+            def explicit():
+                values = jnp.arange(4.0)
+                return values.at[5].get(mode="fill", fill_value=jnp.nan)
+
+            value = explicit()
+            """,
+            check="assert jnp.isnan(value)",
+        ),
+    )
+
+    def check(self, node: ast.AST, ctx: RuleContext) -> Iterator[Finding]:
+        resolver = ctx.resolvers[-1]
+        # Module-level names bound once and never rebound keep their shape everywhere, unless
+        # a parameter or a local binding hides them.
+        inherited = dict(self._global_shapes(ctx.model))
+        if not isinstance(node, ast.Module):
+            resolver = resolver.child(local_imports(node), frozenset(all_params(node)))
+            for scope in [*ctx.model.enclosing_chain(node), node]:
+                for name in _local_names(scope):
+                    inherited.pop(name, None)
+        untracked = _declared_elsewhere(node)
+        if isinstance(node, ast.Module):  # a function may rebind these through `global`
+            untracked |= {name for s in ctx.model.summaries for name in s.global_writes}
+        tracker = ShapeTracker(resolver, frozenset(untracked))
+        tracker.env.update(inherited)
+        yield from self._block(node.body, tracker, ctx)
+
+    def _global_shapes(self, model: ModuleModel) -> dict[str, ArrayShape]:
+        """Shapes of the module-level names bound once and never rebound (memoised per model)."""
+        cached = getattr(self, "_globals", None)
+        if cached is not None and cached[0] is model:
+            return cached[1]
+        tracker = ShapeTracker(model.resolver, frozenset())
+        for name, value in model.stable_globals.items():
+            tracker.bind(ast.Name(name, ast.Store()), value)
+        self._globals = (model, tracker.env)
+        return tracker.env
+
+    # -- walking one scope in program order ----------------------------------------------
+    def _block(self, statements: list[ast.stmt], tracker: ShapeTracker, ctx: RuleContext):
+        for statement in statements:
+            yield from self._statement(statement, tracker, ctx)
+
+    def _statement(self, node: ast.stmt, tracker: ShapeTracker, ctx: RuleContext):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            for expr in [*node.decorator_list, *_defaults(node)]:
+                yield from self._expression(expr, tracker, ctx)
+            tracker.forget([node])
+        elif isinstance(node, ast.Assign):
+            yield from self._expression(node.value, tracker, ctx)
+            for target in node.targets:
+                yield from self._target(target, tracker, ctx)
+                tracker.bind(target, node.value if len(node.targets) == 1 else None)
+        elif isinstance(node, ast.AnnAssign):
+            if node.value is not None:
+                yield from self._expression(node.value, tracker, ctx)
+                tracker.bind(node.target, node.value)
+        elif isinstance(node, ast.If):
+            yield from self._expression(node.test, tracker, ctx)
+            before = dict(tracker.env)
+            yield from self._block(node.body, tracker, ctx)
+            after_body, tracker.env = tracker.env, dict(before)
+            yield from self._block(node.orelse, tracker, ctx)
+            tracker.env = {
+                name: shape for name, shape in tracker.env.items() if after_body.get(name) == shape
+            }
+        elif isinstance(node, _BRANCHING):
+            # Anything bound inside may hold another value on the next pass or after a jump.
+            tracker.forget([node])
+            for child in ast.iter_child_nodes(node):
+                if isinstance(child, ast.expr):
+                    yield from self._expression(child, tracker, ctx)
+            for block in _blocks(node):
+                yield from self._block(block, tracker, ctx)
+                tracker.forget(block)
+        else:
+            for child in ast.iter_child_nodes(node):
+                if isinstance(child, ast.expr):
+                    yield from self._expression(child, tracker, ctx)
+                elif isinstance(child, ast.stmt):
+                    yield from self._statement(child, tracker, ctx)
+                elif isinstance(child, ast.withitem):
+                    yield from self._expression(child.context_expr, tracker, ctx)
+            tracker.forget([node])
+
+    def _target(self, target: ast.expr, tracker: ShapeTracker, ctx: RuleContext):
+        """Index expressions inside an assignment target (`y[x[11]] = ...`)."""
+        if isinstance(target, ast.Subscript):
+            yield from self._expression(target.value, tracker, ctx)
+            yield from self._expression(target.slice, tracker, ctx)
+
+    def _expression(self, expr: ast.expr, tracker: ShapeTracker, ctx: RuleContext):
+        # (node, parent, grandparent): `x.at[i].set(v)` is recognised from `x.at[i]` upwards.
+        stack: list[tuple[ast.AST, ast.AST | None, ast.AST | None]] = [(expr, None, None)]
+        while stack:
+            node, parent, grandparent = stack.pop()
+            if isinstance(node, _OTHER_SCOPES):
+                continue  # other scopes (comprehension targets may shadow tracked names)
+            if isinstance(node, ast.NamedExpr):
+                tracker.bind(node.target, None)
+            if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load):
+                finding = self._subscript(node, _at_method(node, parent, grandparent), tracker, ctx)
+                if finding is not None:
+                    yield finding
+            children = [(child, node, parent) for child in ast.iter_child_nodes(node)]
+            stack.extend(reversed(children))
+
+    def _subscript(
+        self, node: ast.Subscript, update: str | None, tracker: ShapeTracker, ctx: RuleContext
+    ) -> Finding | None:
+        base = node.value
+        array = base.value if update else base
+        if not update and isinstance(base, ast.Attribute) and base.attr == "at":
+            return None  # `.at[i]` with a mode=, or not followed by a call
+        known = tracker.shape_of(array)
+        if known is None:
+            return None
+        hit = _out_of_bounds(node.slice, known.shape)
+        if hit is None:
+            return None
+        name = ctx.segment(array)
+        where = f"index {hit.index} is out of bounds for axis {hit.axis} with size {hit.size}"
+        if update in (None, "get"):
+            clamped = "the last" if hit.index >= 0 else "the first"
+            return ctx.finding(
+                self,
+                node,
+                f"`{name}` has shape {known.shape}: {where}. JAX does not raise: the read is "
+                f"clamped and returns {clamped} element. Fix the index, or read with "
+                f'`.at[...].get(mode="fill", fill_value=...)` to get a fill value instead',
+                fix=_fill_fix(node, array, known, update, ctx),
+            )
+        return ctx.finding(
+            self,
+            node,
+            f"`{name}` has shape {known.shape}: {where}. JAX does not raise: the "
+            f"`.at[...].{update}(...)` update is silently dropped and the array is unchanged",
+        )
+
+
+def _defaults(node: ast.AST) -> list[ast.expr]:
+    if isinstance(node, ast.ClassDef):
+        return [*node.bases, *(k.value for k in node.keywords)]
+    args = node.args
+    return [*args.defaults, *(d for d in args.kw_defaults if d is not None)]
+
+
+def _blocks(node: ast.stmt) -> list[list[ast.stmt]]:
+    if isinstance(node, ast.Match):
+        return [case.body for case in node.cases]
+    blocks = [node.body, node.orelse]
+    if isinstance(node, ast.Try | ast.TryStar):
+        blocks += [handler.body for handler in node.handlers] + [node.finalbody]
+    return blocks
+
+
+def _at_method(node: ast.Subscript, parent: ast.AST | None, grandparent: ast.AST | None):
+    """The method of `x.at[idx].method(...)` when `node` is `x.at[idx]` and no mode= is given."""
+    if not (
+        isinstance(node.value, ast.Attribute)
+        and node.value.attr == "at"
+        and isinstance(parent, ast.Attribute)
+        and isinstance(grandparent, ast.Call)
+        and grandparent.func is parent
+        and parent.attr in UPDATE_METHODS | {"get"}
+    ):
+        return None
+    if any(keyword.arg == "mode" for keyword in grandparent.keywords):
+        return None
+    return parent.attr
+
+
+def _fill_fix(
+    node: ast.Subscript, array: ast.expr, known: ArrayShape, update: str | None, ctx: RuleContext
+) -> Fix | None:
+    numpy = ctx.resolvers[-1].alias_of("jax.numpy")
+    if update is not None or not known.floating or numpy is None:
+        return None
+    replacement = (
+        f'{ctx.segment(array)}.at[{ctx.segment(node.slice)}].get(mode="fill", '
+        f"fill_value={numpy}.nan)"
+    )
+    return Fix("Read with a NaN fill value", (ctx.edit(node, replacement),), Applicability.UNSAFE)
+
+
+RULES: tuple[type[Rule], ...] = (ConstantOutOfBounds,)

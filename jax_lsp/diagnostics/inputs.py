@@ -1,7 +1,255 @@
-"""Rules of the inputs family (see RULES.md)."""
+"""Non-array inputs (JAX501): most `jax.numpy` functions reject Python lists and tuples."""
 
 from __future__ import annotations
 
-from jax_lsp.diagnostics.base import Rule
+import ast
+from collections.abc import Iterator
 
-RULES: tuple[type[Rule], ...] = ()
+from jax_lsp.analysis.kinds import Kind
+from jax_lsp.diagnostics.base import Example, Rule, RuleContext
+from jax_lsp.findings import Applicability, Edit, Finding, Fix, Severity
+
+_ELEMENTWISE = [
+    "abs",
+    "absolute",
+    "exp",
+    "log",
+    "log1p",
+    "sqrt",
+    "square",
+    "sin",
+    "cos",
+    "tan",
+    "tanh",
+    "sign",
+    "floor",
+    "round",
+    "isnan",
+    "cumsum",
+    "cumprod",
+    "sort",
+    "argsort",
+    "ravel",
+    "transpose",
+    "reshape",
+    "expand_dims",
+    "zeros_like",
+    "ones_like",
+    "full_like",
+    "diff",
+    "sum",
+    "mean",
+    "prod",
+    "std",
+    "var",
+    "median",
+    "max",
+    "min",
+    "argmax",
+    "argmin",
+    "any",
+]
+_BINARY = [
+    "add",
+    "subtract",
+    "multiply",
+    "divide",
+    "maximum",
+    "minimum",
+    "dot",
+    "matmul",
+    "outer",
+    "allclose",
+]
+
+# Which positional arguments must be arrays: TypeError "<name> requires ndarray or scalar
+# arguments, got <class 'list'>" when a list or tuple is passed there. Measured with
+# jax 0.10.2; tests/rules/test_inputs_table.py re-checks every entry against the installed JAX.
+REJECTS_SEQUENCES: dict[str, tuple[int, ...]] = {
+    **{f"jax.numpy.{name}": (0,) for name in _ELEMENTWISE},
+    **{f"jax.numpy.{name}": (0, 1) for name in _BINARY},
+    "jax.numpy.where": (0, 1, 2),
+    "jax.numpy.clip": (0,),
+    "jax.numpy.take": (0, 1),
+    "jax.numpy.einsum": (1, 2),
+    "jax.numpy.linalg.norm": (0,),
+    "jax.numpy.linalg.inv": (0,),
+    "jax.numpy.linalg.det": (0,),
+    "jax.numpy.linalg.solve": (0, 1),
+    "jax.nn.relu": (0,),
+    "jax.nn.softmax": (0,),
+    "jax.nn.log_softmax": (0,),
+    "jax.nn.gelu": (0,),
+    "jax.nn.sigmoid": (0,),
+    "jax.nn.logsumexp": (0,),
+}
+# Functions that take a sequence of arrays (or of scalars) but reject a sequence of lists.
+JOINS = frozenset(
+    f"jax.numpy.{name}" for name in ("concatenate", "stack", "vstack", "hstack", "column_stack")
+)
+_LITERALS = (ast.List, ast.Tuple, ast.ListComp)
+
+
+def _is_sequence(arg: ast.expr, ctx: RuleContext) -> bool:
+    if isinstance(arg, _LITERALS):
+        return True
+    return isinstance(arg, ast.Name) and ctx.kind(arg) is Kind.SEQUENCE
+
+
+def _inner_lists(arg: ast.expr) -> list[ast.expr] | None:
+    """The elements of `[[1., 2.], [3.]]` when every one is itself a list or tuple literal."""
+    if not isinstance(arg, ast.List | ast.Tuple) or not arg.elts:
+        return None
+    if all(isinstance(element, ast.List | ast.Tuple) for element in arg.elts):
+        return list(arg.elts)
+    return None
+
+
+def _wrap_fix(ctx: RuleContext, args: list[ast.expr]) -> Fix | None:
+    numpy = ctx.resolvers[-1].alias_of("jax.numpy")
+    if numpy is None:
+        return None
+    edits = tuple(Edit(ctx.span(a), f"{numpy}.asarray({ctx.segment(a)})") for a in args)
+    title = f"Wrap in `{numpy}.asarray(...)`"
+    return Fix(title, edits, Applicability.SAFE)
+
+
+class NonArrayInput(Rule):
+    code = "JAX501"
+    name = "non-array-input"
+    summary = "A Python list or tuple passed where a `jax.numpy` function needs an array"
+    severity = Severity.ERROR
+    what_it_does = """
+        Flags a list or tuple literal, a list comprehension, or a name bound to one, passed
+        positionally to a `jax.numpy` (or `jax.nn`) function that rejects sequences, such as
+        `jnp.sum([1, 2, 3])`; and a sequence of lists passed to `jnp.stack`/`concatenate`.
+    """
+    why_bad = """
+        Unlike NumPy, `jax.numpy` functions do not convert lists implicitly: `jnp.sum([1, 2,
+        3])` raises `TypeError: sum requires ndarray or scalar arguments`. Converting silently
+        would hide a performance trap: a list passed through `jax.jit` becomes one traced input
+        per element. Convert explicitly with `jnp.asarray(...)`. A list of arrays (or of
+        scalars) given to `jnp.stack`/`jnp.concatenate` is fine.
+    """
+    fix_safety = "Wraps the argument in `jnp.asarray(...)`, which is what NumPy does implicitly."
+    node_types = (ast.Call,)
+    invalid = (
+        Example(
+            """
+            import jax.numpy as jnp
+
+            total = jnp.sum([1.0, 2.0, 3.0])  # error
+            """,
+            raises="TypeError",
+            fixed="""
+            import jax.numpy as jnp
+
+            total = jnp.sum(jnp.asarray([1.0, 2.0, 3.0]))
+            """,
+        ),
+        Example(
+            """
+            import jax.numpy as jnp
+
+            def weighted(values, weights):
+                return jnp.dot(values, weights)
+
+            weights = [0.2, 0.3, 0.5]
+            scores = jnp.exp([x / 10 for x in range(3)])  # error
+            result = jnp.dot(scores, weights)  # error
+            """,
+            raises="TypeError",
+        ),
+        Example(
+            """
+            import jax.numpy as jnp
+
+            batch = jnp.stack([[1.0, 2.0], [3.0, 4.0]])  # error
+            """,
+            raises="TypeError",
+            fixed="""
+            import jax.numpy as jnp
+
+            batch = jnp.stack([jnp.asarray([1.0, 2.0]), jnp.asarray([3.0, 4.0])])
+            """,
+        ),
+        Example(
+            """
+            import jax
+
+            activations = jax.nn.relu([-1.0, 0.5])  # error
+            """,
+            raises="TypeError",
+        ),
+    )
+    valid = (
+        Example(
+            """
+            import jax.numpy as jnp
+
+            total = jnp.sum(jnp.asarray([1.0, 2.0, 3.0]))
+            """,
+            check="assert float(total) == 6.0",
+        ),
+        Example(
+            """
+            import jax.numpy as jnp
+            import numpy as np
+
+            a, b = jnp.ones(2), jnp.zeros(2)
+            rows = jnp.stack([a, b])  # a list of arrays is fine
+            flat = jnp.concatenate((a, b))
+            coords = jnp.stack([1.0, 2.0])  # so is a list of scalars
+            host = np.sum([1, 2, 3])  # NumPy converts lists
+            """,
+            check="assert rows.shape == (2, 2) and flat.shape == (4,) and int(host) == 6",
+        ),
+        Example(
+            """
+            import jax.numpy as jnp
+
+            x = jnp.ones((2, 3))
+            y = jnp.reshape(x, (3, 2))  # the shape is a tuple, not an array argument
+            s = jnp.sum(x, (0, 1))
+            """,
+            check="assert y.shape == (3, 2) and float(s) == 6.0",
+        ),
+    )
+
+    def check(self, node: ast.Call, ctx: RuleContext) -> Iterator[Finding]:
+        qualname = ctx.qualname(node.func)
+        if qualname is None:
+            return
+        numpy = ctx.resolvers[-1].alias_of("jax.numpy") or "jnp"
+        function = qualname.removeprefix("jax.numpy.").removeprefix("jax.")
+        if qualname in JOINS and node.args:
+            inner = _inner_lists(node.args[0])
+            if inner:
+                yield ctx.finding(
+                    self,
+                    node.args[0],
+                    f"`{function}` of a sequence of lists raises TypeError (`{function} "
+                    f"requires ndarray or scalar arguments`). Convert each element with "
+                    f"`{numpy}.asarray(...)`",
+                    fix=_wrap_fix(ctx, inner),
+                )
+            return
+        for position in REJECTS_SEQUENCES.get(qualname, ()):
+            if position >= len(node.args) or any(
+                isinstance(a, ast.Starred) for a in node.args[: position + 1]
+            ):
+                continue
+            arg = node.args[position]
+            if not _is_sequence(arg, ctx):
+                continue
+            yield ctx.finding(
+                self,
+                arg,
+                f"`{function}` does not accept a Python list or tuple: it raises TypeError "
+                f"(`requires ndarray or scalar arguments`). Wrap it: "
+                f"`{numpy}.asarray({ctx.segment(arg)})`",
+                fix=_wrap_fix(ctx, [arg]),
+            )
+
+
+RULES: tuple[type[Rule], ...] = (NonArrayInput,)

@@ -1,7 +1,639 @@
-"""Rules of the methods family (see RULES.md)."""
+"""Transformations on methods (JAX401, JAX402): `self` must be a PyTree, or an immutable
+hashable static value."""
 
 from __future__ import annotations
 
-from jax_lsp.diagnostics.base import Rule
+import ast
+from collections.abc import Iterator
+from dataclasses import dataclass
 
-RULES: tuple[type[Rule], ...] = ()
+from jax_lsp.analysis.model import ModuleModel
+from jax_lsp.analysis.summary import (
+    Application,
+    ClassRecord,
+    FunctionRef,
+    transform_of,
+)
+from jax_lsp.analysis.traced import TraceInfo, positional_params, trace_info_for
+from jax_lsp.diagnostics.base import Example, Rule, RuleContext
+from jax_lsp.findings import Finding, Severity
+
+_TREE_UTIL = "jax.tree_util"
+# Decorators and base classes that make a class a PyTree (or a registered static type).
+PYTREE_DECORATORS = frozenset(
+    [
+        f"{_TREE_UTIL}.register_pytree_node_class",
+        f"{_TREE_UTIL}.register_pytree_with_keys_class",
+        f"{_TREE_UTIL}.register_dataclass",
+        f"{_TREE_UTIL}.register_static",
+        "flax.struct.dataclass",
+        "chex.dataclass",
+    ]
+)
+PYTREE_BASES = frozenset(
+    [
+        "equinox.Module",
+        "flax.nnx.Module",
+        "flax.nnx.Object",
+        "flax.nnx.Pytree",
+        "flax.linen.Module",
+        "flax.struct.PyTreeNode",
+        "typing.NamedTuple",
+    ]
+)
+PYTREE_REGISTRATIONS = frozenset(
+    [
+        f"{_TREE_UTIL}.register_pytree_node",
+        f"{_TREE_UTIL}.register_pytree_with_keys",
+        f"{_TREE_UTIL}.register_pytree_node_class",
+        f"{_TREE_UTIL}.register_pytree_with_keys_class",
+        f"{_TREE_UTIL}.register_dataclass",
+        f"{_TREE_UTIL}.register_static",
+    ]
+)
+# What a class may be decorated with or derive from and still be an ordinary Python class.
+_PLAIN_DECORATORS = frozenset(["dataclasses.dataclass", "functools.total_ordering", "typing.final"])
+_PLAIN_BASES = frozenset(["builtins.object", "abc.ABC"])
+_DATACLASS = "dataclasses.dataclass"
+_NOT_METHODS = frozenset(["builtins.staticmethod", "builtins.classmethod", "builtins.property"])
+# Transformations whose traced arguments must be valid JAX types.
+_CHECKED_TRANSFORMS = frozenset(
+    ["jit", "pmap", "vmap", "grad", "value_and_grad", "jacfwd", "jacrev", "hessian"]
+)
+_JIT_LIKE = frozenset(["jit"])
+# Methods that may set attributes while the object is being built.
+_CONSTRUCTORS = frozenset(["__init__", "__post_init__", "__new__", "__setstate__"])
+
+
+def is_registered_pytree(record: ClassRecord, model: ModuleModel) -> bool:
+    """Is the class registered as a PyTree (or as a static type) in this module?"""
+    if any(decorator in PYTREE_DECORATORS for decorator in record.decorators):
+        return True
+    if any(base in PYTREE_BASES for base in record.bases):
+        return True
+    for summary in model.summaries:
+        for qualname, call in summary.module_calls:
+            if qualname in PYTREE_REGISTRATIONS and _names_class(call, record.name):
+                return True
+    return False
+
+
+def is_plain_class(record: ClassRecord, model: ModuleModel, _seen: frozenset[str] = frozenset()):
+    """Is the class known to be an ordinary Python class, not a PyTree? Unknown decorators,
+    bases, metaclasses, or the class being handed to some module-level call all answer no."""
+    if record.name in _seen or is_registered_pytree(record, model):
+        return False
+    if record.node.keywords or record.name in model.classes_passed_to_calls:
+        return False
+    if any(decorator not in _PLAIN_DECORATORS for decorator in record.decorators):
+        return False
+    if any(_defines(record.node, name) for name in ("__init_subclass__", "tree_flatten")):
+        return False
+    for base, qualname in zip(record.node.bases, record.bases, strict=True):
+        if qualname in _PLAIN_BASES:
+            continue
+        local = model.classes.get(base.id) if isinstance(base, ast.Name) else None
+        if local is None or not is_plain_class(local, model, _seen | {record.name}):
+            return False
+    return True
+
+
+def _names_class(call: ast.Call, name: str) -> bool:
+    return bool(call.args) and isinstance(call.args[0], ast.Name) and call.args[0].id == name
+
+
+def _defines(node: ast.ClassDef, name: str) -> ast.stmt | None:
+    """The `def name` or `name = ...` statement of a class body."""
+    for statement in node.body:
+        if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef) and statement.name == name:
+            return statement
+        if isinstance(statement, ast.Assign) and any(
+            isinstance(t, ast.Name) and t.id == name for t in statement.targets
+        ):
+            return statement
+    return None
+
+
+@dataclass(frozen=True)
+class MethodTransform:
+    """A transformation decorating a method, and what it does with `self`."""
+
+    decorator: ast.expr
+    label: str
+    info: TraceInfo
+    class_record: ClassRecord
+
+
+def method_transforms(node: ast.FunctionDef, ctx: RuleContext) -> Iterator[MethodTransform]:
+    """The transformations decorating a method of a module-level class whose first
+    parameter is `self`."""
+    record = ctx.model.records.get(node)
+    if record is None or record.class_name not in ctx.model.classes:
+        return
+    positional = positional_params(node)
+    if not positional or positional[0] != "self":
+        return
+    qualnames = [ctx.qualname(d) for d in node.decorator_list]
+    if any(qualname in _NOT_METHODS for qualname in qualnames):
+        return
+    class_record = ctx.model.classes[record.class_name]
+    for decorator in node.decorator_list:
+        found = transform_of(decorator, ctx.resolvers[-1])
+        if found is None or found[0].label not in _CHECKED_TRANSFORMS:
+            continue
+        spec, keywords = found
+        application = Application(spec, FunctionRef(record.path, ()), keywords, None, decorator)
+        info = trace_info_for(application, node, lambda annotation: False)
+        yield MethodTransform(decorator, spec.label, info, class_record)
+
+
+def _decorator_text(transform: MethodTransform, ctx: RuleContext) -> str:
+    return "@" + ctx.segment(transform.decorator)
+
+
+class JitMethodSelf(Rule):
+    code = "JAX401"
+    name = "jit-method-self"
+    summary = "`@jax.jit` (or vmap/grad) on a method whose class is not a PyTree"
+    severity = Severity.ERROR
+    what_it_does = """
+        Flags `@jax.jit`, `@jax.vmap`, `@jax.grad` (and `partial(jax.jit, ...)`) on a method
+        when `self` is one of the transformed arguments and the class is an ordinary Python
+        class: not registered as a PyTree (`register_pytree_node_class`, `register_dataclass`,
+        `register_pytree_node(Cls, ...)`, `flax.struct.dataclass`) and not an `equinox.Module`
+        or Flax module.
+    """
+    why_bad = """
+        A transformation decorating a method receives `self` as its first argument, and JAX
+        only accepts arrays and PyTrees there: the call raises `TypeError: Error interpreting
+        argument to <function Model.calc> as an abstract array` ("not a valid JAX type").
+        Register the class as a PyTree (arrays as children, other attributes as auxiliary
+        data), or jit a module-level function and pass it the arrays. Marking `self` static
+        instead needs an immutable, hashable class (see JAX402).
+    """
+    fix_safety = """
+        Three rewrites are offered. Safe: register the class as a PyTree
+        (`@jax.tree_util.register_pytree_node_class` with generated `tree_flatten` and
+        `tree_unflatten`; attributes used in Python control flow or annotated bool/int/str
+        become aux data, the rest children; a `@dataclass` gets `register_dataclass`). Safe:
+        move the method body into a module-level helper jitted with `static_argnums`. Unsafe:
+        mark `self` static and add `__hash__`/`__eq__` (stale results if the object mutates).
+    """
+    node_types = (ast.FunctionDef, ast.AsyncFunctionDef)
+    invalid = (
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            class Model:
+                def __init__(self, x, mul):
+                    self.x = x
+                    self.mul = mul
+
+                @jax.jit  # error
+                def calc(self, y):
+                    return self.x * 2 + y if self.mul else y
+
+            model = Model(jnp.array(2.0), True)
+            before = model.calc(1.0)
+            model.mul = False
+            after = model.calc(1.0)
+            """,
+            raises="TypeError",
+            fixed="""
+            import jax
+            import jax.numpy as jnp
+
+            @jax.tree_util.register_pytree_node_class
+            class Model:
+                def __init__(self, x, mul):
+                    self.x = x
+                    self.mul = mul
+
+                @jax.jit
+                def calc(self, y):
+                    return self.x * 2 + y if self.mul else y
+
+                def tree_flatten(self):
+                    children = (self.x,)
+                    aux_data = (self.mul,)
+                    return children, aux_data
+
+                @classmethod
+                def tree_unflatten(cls, aux_data, children):
+                    (x,) = children
+                    (mul,) = aux_data
+                    return cls(x=x, mul=mul)
+
+            model = Model(jnp.array(2.0), True)
+            before = model.calc(1.0)
+            model.mul = False
+            after = model.calc(1.0)
+            """,
+            fixed_check="assert float(before) == 5.0 and float(after) == 1.0",
+        ),
+        Example(
+            """
+            from functools import partial
+
+            import jax
+            import jax.numpy as jnp
+
+            class Layer:
+                def __init__(self, weights):
+                    self.weights = weights
+
+                @partial(jax.jit, static_argnames=("training",))  # error
+                def forward(self, x, training=False):
+                    return self.weights @ x
+
+                @jax.grad  # error
+                def loss(self, x):
+                    return jnp.sum(self.weights @ x)
+
+            Layer(jnp.eye(2)).forward(jnp.ones(2))
+            """,
+            raises="TypeError",
+        ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            class Scaler:
+                scale = 2.0
+
+                @jax.vmap  # error
+                def apply(self, x):
+                    return self.scale * x
+
+            Scaler().apply(jnp.ones(3))
+            """,
+            raises="TypeError",
+        ),
+    )
+    valid = (
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            @jax.tree_util.register_pytree_node_class
+            class Model:
+                def __init__(self, x, mul):
+                    self.x = x
+                    self.mul = mul
+
+                def tree_flatten(self):
+                    return (self.x,), (self.mul,)
+
+                @classmethod
+                def tree_unflatten(cls, aux, children):
+                    return cls(*children, *aux)
+
+                @jax.jit
+                def calc(self, y):
+                    return self.x * 2 + y if self.mul else y
+
+            m = Model(jnp.array(2.0), True)
+            first = m.calc(1.0)
+            m.mul = False
+            second = m.calc(1.0)
+            """,
+            check="assert float(first) == 5.0 and float(second) == 1.0",
+        ),
+        Example(
+            """
+            import equinox as eqx
+            import jax
+            import jax.numpy as jnp
+
+            class Linear(eqx.Module):
+                weight: jax.Array
+
+                @jax.jit
+                def __call__(self, x):
+                    return self.weight @ x
+
+            out = Linear(jnp.eye(2))(jnp.ones(2))
+            """,
+            check="assert out.tolist() == [1.0, 1.0]",
+        ),
+        Example(
+            """
+            from functools import partial
+
+            import jax
+            import jax.numpy as jnp
+
+            class Model:
+                def __init__(self, x):
+                    self.x = x
+
+                @partial(jax.grad, argnums=1)  # self is not differentiated
+                def slope(self, y):
+                    return self.x * y
+
+                def calc(self, y):
+                    return _calc(self.x, y)
+
+            @jax.jit
+            def _calc(x, y):
+                return x * 2 + y
+
+            m = Model(jnp.array(2.0))
+            value, slope = m.calc(1.0), m.slope(1.0)
+            """,
+            check="assert float(value) == 5.0 and float(slope) == 2.0",
+        ),
+    )
+
+    def check(self, node: ast.FunctionDef, ctx: RuleContext) -> Iterator[Finding]:
+        for transform in method_transforms(node, ctx):
+            if "self" not in transform.info.traced_params:
+                continue  # self static (JAX402's business), not differentiated or not mapped
+            record = transform.class_record
+            if not is_plain_class(record, ctx.model):
+                return
+            yield ctx.finding(
+                self,
+                transform.decorator,
+                f"`{_decorator_text(transform, ctx)}` on method `{node.name}` passes `self` to "
+                f"{transform.label}, but `{record.name}` is not a registered PyTree: calling it "
+                f"raises TypeError (not a valid JAX type). Register `{record.name}` as a PyTree "
+                f"(`@jax.tree_util.register_pytree_node_class` with `tree_flatten`/"
+                f"`tree_unflatten`), or transform a module-level function that takes the arrays",
+                deferred=(ctx.deferred("pytree", node),),
+            )
+
+
+def _dataclass_options(record: ClassRecord) -> dict[str, object] | None:
+    """The literal keyword options of the class's `@dataclass(...)`; None if it has none."""
+    for decorator, qualname in zip(record.node.decorator_list, record.decorators, strict=True):
+        if qualname != _DATACLASS:
+            continue
+        if not isinstance(decorator, ast.Call):
+            return {}
+        return {
+            k.arg: k.value.value for k in decorator.keywords if isinstance(k.value, ast.Constant)
+        }
+    return None
+
+
+def _attribute_writes(record: ClassRecord) -> Iterator[tuple[str, str]]:
+    """(method, attribute) for each `self.attr = ...` outside the constructors."""
+    for statement in record.node.body:
+        if not isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef):
+            continue
+        if statement.name in _CONSTRUCTORS:
+            continue
+        for node in ast.walk(statement):
+            targets: list[ast.expr] = []
+            if isinstance(node, ast.Assign):
+                targets = node.targets
+            elif isinstance(node, ast.AugAssign | ast.AnnAssign):
+                targets = [node.target]
+            elif (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Name)
+                and node.func.id == "setattr"
+                and node.args
+                and isinstance(node.args[0], ast.Name)
+                and node.args[0].id == "self"
+            ):
+                yield statement.name, "..."
+            for target in targets:
+                if (
+                    isinstance(target, ast.Attribute)
+                    and isinstance(target.value, ast.Name)
+                    and target.value.id == "self"
+                ):
+                    yield statement.name, target.attr
+
+
+def _lineage(record: ClassRecord, model: ModuleModel) -> list[ClassRecord]:
+    """The class and its ancestors defined in this module, nearest first."""
+    lineage, pending = [], [record]
+    while pending:
+        current = pending.pop(0)
+        if current in lineage:
+            continue
+        lineage.append(current)
+        for base in current.node.bases:
+            if isinstance(base, ast.Name) and base.id in model.classes:
+                pending.append(model.classes[base.id])
+    return lineage
+
+
+def _inherited(lineage: list[ClassRecord], name: str) -> ast.stmt | None:
+    for record in lineage:
+        found = _defines(record.node, name)
+        if found is not None:
+            return found
+    return None
+
+
+def _value_hash(lineage: list[ClassRecord]) -> bool:
+    """Does the class define or inherit `__hash__` and `__eq__` (not `__hash__ = None`)?"""
+    hash_definition = _inherited(lineage, "__hash__")
+    if hash_definition is None or _inherited(lineage, "__eq__") is None:
+        return False
+    return not (
+        isinstance(hash_definition, ast.Assign)
+        and isinstance(hash_definition.value, ast.Constant)
+        and hash_definition.value.value is None
+    )
+
+
+class StaticSelfMutable(Rule):
+    code = "JAX402"
+    name = "static-self-mutable"
+    summary = "`self` marked static on a method of a mutable or identity-hashed class"
+    severity = Severity.WARNING
+    what_it_does = """
+        Flags `partial(jax.jit, static_argnums=0)` (or `static_argnames=("self",)`) on a method
+        of a class that has no value-based `__hash__`/`__eq__`, or that assigns its attributes
+        outside `__init__`. `@dataclass(frozen=True)` classes are fine.
+    """
+    why_bad = """
+        A static argument is part of jit's cache key, through its hash and equality. With the
+        default identity hash, changing an attribute of the same object leaves the key
+        unchanged: jit silently returns the result compiled for the old attribute values. A
+        value-based `__hash__` does not help when the object is mutated after use, since the
+        cached key then aliases the mutated object. A non-frozen `@dataclass` is unhashable
+        and raises `ValueError: Non-hashable static arguments are not supported`. Register
+        the class as a PyTree instead, or make it immutable (`@dataclass(frozen=True)` and
+        `dataclasses.replace`).
+    """
+    node_types = (ast.FunctionDef, ast.AsyncFunctionDef)
+    invalid = (
+        Example(
+            """
+            from functools import partial
+
+            import jax
+
+            class Model:
+                def __init__(self, x, mul):
+                    self.x = x
+                    self.mul = mul
+
+                @partial(jax.jit, static_argnums=0)  # error
+                def calc(self, y):
+                    return self.x * 2 + y if self.mul else y
+
+            m = Model(2.0, True)
+            first = m.calc(1.0)
+            m.mul = False
+            second = m.calc(1.0)
+            """,
+            check="assert float(first) == 5.0 and float(second) == 5.0  # stale: should be 1.0",
+        ),
+        Example(
+            """
+            from functools import partial
+
+            import jax
+
+            class Scaled:
+                def __init__(self, x):
+                    self.x = x
+
+                def __hash__(self):
+                    return hash(self.x)
+
+                def __eq__(self, other):
+                    return isinstance(other, Scaled) and self.x == other.x
+
+                def set_x(self, x):
+                    self.x = x
+
+                @partial(jax.jit, static_argnames=("self",))  # error
+                def calc(self, y):
+                    return self.x * 2 + y
+
+            a = Scaled(5.0)
+            before = a.calc(1.0)
+            a.set_x(7.0)
+            after = Scaled(7.0).calc(1.0)
+            """,
+            check="assert float(before) == 11.0 and float(after) == 11.0  # stale: should be 15",
+        ),
+        Example(
+            """
+            from dataclasses import dataclass
+            from functools import partial
+
+            import jax
+
+            @dataclass
+            class Config:
+                scale: float
+
+                @partial(jax.jit, static_argnums=0)  # error
+                def apply(self, y):
+                    return self.scale * y
+
+            Config(2.0).apply(1.0)
+            """,
+            raises="ValueError",
+        ),
+    )
+    valid = (
+        Example(
+            """
+            import dataclasses
+            from functools import partial
+
+            import jax
+
+            @dataclasses.dataclass(frozen=True)
+            class Model:
+                x: float
+                mul: bool
+
+                @partial(jax.jit, static_argnums=0)
+                def calc(self, y):
+                    return self.x * 2 + y if self.mul else y
+
+            m = Model(2.0, True)
+            first = m.calc(1.0)
+            m = dataclasses.replace(m, mul=False)
+            second = m.calc(1.0)
+            """,
+            check="assert float(first) == 5.0 and float(second) == 1.0",
+        ),
+        Example(
+            """
+            import dataclasses
+            from functools import partial
+
+            import jax
+            import jax.numpy as jnp
+
+            @partial(jax.tree_util.register_dataclass, data_fields=["x"], meta_fields=["mul"])
+            @dataclasses.dataclass
+            class Model:
+                x: jax.Array
+                mul: bool
+
+                @jax.jit
+                def calc(self, y):
+                    return self.x * 2 + y if self.mul else y
+
+            m = Model(jnp.array(2.0), True)
+            first = m.calc(1.0)
+            m.mul = False
+            second = m.calc(1.0)
+            """,
+            check="assert float(first) == 5.0 and float(second) == 1.0",
+        ),
+    )
+
+    def check(self, node: ast.FunctionDef, ctx: RuleContext) -> Iterator[Finding]:
+        for transform in method_transforms(node, ctx):
+            if transform.label not in _JIT_LIKE or "self" not in transform.info.static_params:
+                continue
+            record = transform.class_record
+            if not is_plain_class(record, ctx.model):
+                return
+            problem = _static_self_problem(record, ctx.model)
+            if problem is None:
+                return
+            yield ctx.finding(
+                self,
+                transform.decorator,
+                f"`self` is static in `{node.name}`: {problem}. Register `{record.name}` as a "
+                f"PyTree instead, or make it immutable (`@dataclass(frozen=True)`)",
+            )
+
+
+def _static_self_problem(record: ClassRecord, model: ModuleModel) -> str | None:
+    """Why a static `self` of this class misbehaves under jit; None if it is fine."""
+    lineage = _lineage(record, model)
+    options = _dataclass_options(record)
+    if options and options.get("frozen") is True:
+        return None
+    unhashable = options is not None and options.get("eq", True) and not options.get("unsafe_hash")
+    if unhashable and _defines(record.node, "__hash__") is None:
+        return (
+            f"the dataclass `{record.name}` is unhashable, so the call raises ValueError "
+            f"(non-hashable static arguments)"
+        )
+    writes = [write for ancestor in lineage for write in _attribute_writes(ancestor)]
+    if writes:
+        method, attribute = writes[0]
+        return (
+            f"`{record.name}.{method}` assigns `self.{attribute}`, and jit keeps returning the "
+            f"result cached for the old value (stale results, no error)"
+        )
+    if not _value_hash(lineage):
+        return (
+            f"`{record.name}` hashes by identity, so after an attribute changes jit silently "
+            f"returns the result cached for the old values"
+        )
+    return None
+
+
+RULES: tuple[type[Rule], ...] = (JitMethodSelf, StaticSelfMutable)

@@ -1,7 +1,428 @@
-"""Rules of the performance family (see RULES.md)."""
+"""Performance (JAX1001-JAX1002): recompiling jits, unhashable static arguments."""
 
 from __future__ import annotations
 
-from jax_lsp.diagnostics.base import Rule
+import ast
+from collections.abc import Iterator
 
-RULES: tuple[type[Rule], ...] = ()
+from jax_lsp.analysis.jitted import StaticSignature, jit_call_signature
+from jax_lsp.analysis.names import binds_locally
+from jax_lsp.analysis.paths import is_test_path
+from jax_lsp.analysis.summary import FunctionNode, transform_of
+from jax_lsp.diagnostics.base import Example, Rule, RuleContext
+from jax_lsp.findings import Applicability, Finding, Fix, Severity
+
+_JITS = frozenset({"jit", "eqx.filter_jit", "nnx.jit"})
+_FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
+_LOOPS = (ast.For, ast.AsyncFor, ast.While, *_COMPREHENSIONS)
+_UNHASHABLE = (ast.List, ast.Dict, ast.Set, ast.ListComp, ast.DictComp, ast.SetComp)
+
+
+def _local_loops(ctx: RuleContext) -> list[ast.AST]:
+    """Loops (and comprehensions) around the node inside the innermost function."""
+    loops: list[ast.AST] = []
+    for node in reversed(ctx.ancestors):
+        if isinstance(node, _FUNCTIONS):
+            break
+        if isinstance(node, _LOOPS):
+            loops.append(node)
+    return loops
+
+
+def _defined_in(name: str, scope: ast.AST) -> FunctionNode | None:
+    """A def named `name` directly in `scope`'s body (any depth of compound statements)."""
+    stack = list(ast.iter_child_nodes(scope))
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name == name:
+            return node
+        if not isinstance(node, (*_FUNCTIONS, ast.ClassDef)):
+            stack.extend(ast.iter_child_nodes(node))
+    return None
+
+
+def _uses(name: str, scope: ast.AST) -> list[ast.Name]:
+    return [
+        node
+        for node in ast.walk(scope)
+        if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Load)
+    ]
+
+
+def _only_called_once_outside_loops(name: str, function: ast.AST) -> bool:
+    """`name` is used only as the callee of one call, not in a loop: never reused."""
+    uses = _uses(name, function)
+    if len(uses) != 1:
+        return False
+    use = uses[0]
+    parents = {
+        child: parent for parent in ast.walk(function) for child in ast.iter_child_nodes(parent)
+    }
+    parent = parents.get(use)
+    if not (isinstance(parent, ast.Call) and parent.func is use):
+        return False
+    node = parent
+    while node is not function:
+        node = parents[node]
+        if isinstance(node, (*_LOOPS, *_FUNCTIONS)) and node is not function:
+            return False  # called in a loop, or from a closure that may run many times
+    return True
+
+
+class JitInLoop(Rule):
+    code = "JAX1001"
+    name = "jit-in-loop"
+    summary = "`jax.jit` of a lambda or closure created in a loop or on every call"
+    severity = Severity.WARNING
+    what_it_does = """
+        Flags `jax.jit(lambda ...)` and `jax.jit(inner)` (or `@jax.jit` on a nested `def`)
+        where the function is created anew inside a loop body, or inside a function that jits
+        it and calls it once (so every call of the function pays a compilation). A
+        module-level `jax.jit(f)`, and `jax.jit(f)` of a module-level `f`, are not flagged:
+        JAX caches compilations on the function object. Factories that return the jitted
+        function are not flagged either.
+    """
+    why_bad = """
+        JAX caches a compiled function on the Python function object it was given. A lambda
+        or a nested `def` is a new object each time its definition runs, so `jax.jit` traces
+        and compiles it again every iteration (or every call): the cost of compilation, often
+        far above the computation itself, is paid over and over. Create the jitted function
+        once, outside the loop or at module level, and pass the changing values as arguments.
+    """
+    node_types = (ast.Call, ast.FunctionDef, ast.AsyncFunctionDef)
+    invalid = (
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            traces = []
+
+            def double(v):
+                traces.append(1)  # runs once per trace
+                return v * 2
+
+            x = jnp.ones(3)
+            for step in range(3):
+                x = jax.jit(lambda v: double(v))(x)  # error
+            """,
+            check="assert len(traces) == 3  # traced and compiled on every iteration",
+        ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            traces = []
+
+            def scaled_norm(x, scale):
+                def norm(v):
+                    traces.append(1)
+                    return jnp.linalg.norm(v) * scale
+
+                return jax.jit(norm)(x)  # error
+
+            for _ in range(3):
+                scaled_norm(jnp.ones(3), 2.0)
+            """,
+            check="assert len(traces) == 3  # a new closure, a new compilation, every call",
+        ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            traces = []
+
+            def apply_twice(x):
+                @jax.jit  # error
+                def double(v):
+                    traces.append(1)
+                    return v * 2
+
+                return double(x)
+
+            for _ in range(3):
+                apply_twice(jnp.ones(3))
+            """,
+            check="assert len(traces) == 3",
+        ),
+    )
+    valid = (
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def double(v):
+                return v * 2
+
+            x = jnp.ones(3)
+            for step in range(3):
+                x = double(x)
+            """,
+            check="assert double._cache_size() == 1",
+        ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            def make_update(lr):
+                @jax.jit
+                def update(params, grads):
+                    return params - lr * grads
+
+                return update  # a factory: called once, the result reused
+
+            update = make_update(0.1)
+            params = jnp.ones(3)
+            for _ in range(3):
+                params = update(params, jnp.ones(3))
+            """,
+            check="assert update._cache_size() == 1",
+        ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            def double(v):
+                return v * 2
+
+            def run(x, steps):
+                step = jax.jit(lambda v: double(v))  # created once per run, reused below
+                for _ in range(steps):
+                    x = step(x)
+                return x, step
+
+            result, step = run(jnp.ones(3), 3)
+            """,
+            check="assert step._cache_size() == 1",
+        ),
+    )
+
+    def check(self, node: ast.AST, ctx: RuleContext) -> Iterator[Finding]:
+        if isinstance(node, ast.Call):
+            yield from self._jit_call(node, ctx)
+        else:
+            yield from self._decorated(node, ctx)
+
+    def _jit_call(self, node: ast.Call, ctx: RuleContext) -> Iterator[Finding]:
+        found = transform_of(node.func, ctx.resolvers[-1])
+        if found is None or found[0].label not in _JITS or not node.args:
+            return
+        target = node.args[0]
+        function = ctx.functions[-1] if ctx.functions else None
+        loops = _local_loops(ctx)
+        if isinstance(target, ast.Lambda):
+            what = "a lambda"
+        elif isinstance(target, ast.Name):
+            inner = _defined_in(target.id, loops[-1]) if loops else None
+            if inner is None and function is not None:
+                inner = _defined_in(target.id, function)
+                if inner is not None and loops:
+                    return  # defined once per call, jitted in a loop: one compilation per call
+            if inner is None:
+                return
+            what = f"the nested function `{target.id}`"
+        else:
+            return
+        if loops:
+            yield self._finding(node, ctx, f"`jax.jit` of {what} created inside a loop")
+        elif function is not None and not _runs_once(function, ctx) and self._single_use(node, ctx):
+            yield self._finding(node, ctx, f"`jax.jit` of {what} created on every call")
+
+    def _decorated(self, node: ast.FunctionDef, ctx: RuleContext) -> Iterator[Finding]:
+        decorator = next(
+            (
+                d
+                for d in node.decorator_list
+                if (found := transform_of(d, ctx.resolvers[-1])) and found[0].label in _JITS
+            ),
+            None,
+        )
+        if decorator is None or not ctx.functions:
+            return
+        function = ctx.functions[-1]
+        message = f"`jax.jit` of the nested function `{node.name}`"
+        if _local_loops(ctx):
+            yield self._finding(decorator, ctx, f"{message} defined inside a loop")
+        elif not _runs_once(function, ctx) and _only_called_once_outside_loops(node.name, function):
+            yield self._finding(decorator, ctx, f"{message} created on every call")
+
+    @staticmethod
+    def _single_use(node: ast.Call, ctx: RuleContext) -> bool:
+        """The jitted result is called right away, or bound to a name called once."""
+        parent = ctx.parent
+        if isinstance(parent, ast.Call) and parent.func is node:
+            return True
+        if (
+            isinstance(parent, ast.Assign)
+            and len(parent.targets) == 1
+            and isinstance(parent.targets[0], ast.Name)
+        ):
+            return _only_called_once_outside_loops(parent.targets[0].id, ctx.functions[-1])
+        return False
+
+    def _finding(self, node: ast.AST, ctx: RuleContext, what: str) -> Finding:
+        return ctx.finding(
+            self,
+            node,
+            f"{what}: a new function object each time, so JAX traces and compiles it again "
+            "every time. Create the jitted function once (outside the loop, at module level) "
+            "and pass changing values as arguments",
+        )
+
+
+def _runs_once(function: ast.AST, ctx: RuleContext) -> bool:
+    """`main()`, test functions and test files run once: a jit created there is not
+    recreated."""
+    name = getattr(function, "name", "")
+    return name == "main" or name.startswith("test") or is_test_path(ctx.model.document.path)
+
+
+class UnhashableStaticArg(Rule):
+    code = "JAX1002"
+    name = "unhashable-static-arg"
+    summary = "A list, dict or set passed as a static argument of a jitted function"
+    severity = Severity.ERROR
+    what_it_does = """
+        Flags a list, dict or set literal (or comprehension) passed at a `static_argnums` /
+        `static_argnames` position of a function jitted in this module.
+    """
+    why_bad = """
+        Static arguments key the compilation cache, so they must be hashable: a list, dict or
+        set raises `ValueError: Non-hashable static arguments are not supported`. Pass a tuple
+        (or a frozenset, or a hashable dataclass) instead.
+    """
+    fix_safety = "Rewrites a list literal to a tuple (`[0, 1]` to `(0, 1)`). Safe."
+    node_types = (ast.Call,)
+    invalid = (
+        Example(
+            """
+            from functools import partial
+
+            import jax
+            import jax.numpy as jnp
+
+            @partial(jax.jit, static_argnums=1)
+            def total(x, axes):
+                return x.sum(axes)
+
+            total(jnp.ones((2, 3)), [0, 1])  # error
+            """,
+            raises="ValueError",
+            fixed="""
+            from functools import partial
+
+            import jax
+            import jax.numpy as jnp
+
+            @partial(jax.jit, static_argnums=1)
+            def total(x, axes):
+                return x.sum(axes)
+
+            total(jnp.ones((2, 3)), (0, 1))
+            """,
+        ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            def pad(x, widths):
+                return jnp.pad(x, widths["pad"])
+
+            pad_jit = jax.jit(pad, static_argnames="widths")
+            padded = pad_jit(jnp.ones(3), widths={"pad": 1})  # error
+            """,
+            raises="ValueError",
+        ),
+    )
+    valid = (
+        Example(
+            """
+            from functools import partial
+
+            import jax
+            import jax.numpy as jnp
+
+            @partial(jax.jit, static_argnums=1)
+            def total(x, axes):
+                return x.sum(axes)
+
+            result = total(jnp.ones((2, 3)), (0, 1))
+            """,
+            check="assert float(result) == 6.0",
+        ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def total(x, weights):
+                return (x * jnp.asarray(weights)).sum()
+
+            result = total(jnp.ones(2), [1.0, 2.0])  # not static: the list is a pytree
+            """,
+            check="assert float(result) == 3.0",
+        ),
+    )
+
+    def check(self, node: ast.Call, ctx: RuleContext) -> Iterator[Finding]:
+        signature = self._signature(node, ctx)
+        if signature is None:
+            return
+        arguments: list[tuple[ast.expr, str]] = []
+        for index, arg in enumerate(node.args):
+            if isinstance(arg, ast.Starred):
+                break  # later positions are unknown
+            if index in signature.positions:
+                arguments.append((arg, f"position {index}"))
+        arguments += [
+            (kw.value, f"`{kw.arg}`") for kw in node.keywords if kw.arg in signature.names
+        ]
+        for value, where in arguments:
+            if isinstance(value, _UNHASHABLE):
+                yield self._finding(value, where, ctx)
+
+    def _finding(self, value: ast.expr, where: str, ctx: RuleContext) -> Finding:
+        kind = type(value).__name__.removesuffix("Comp").lower()
+        fix = None
+        if isinstance(value, ast.List):
+            items = [ctx.segment(element) for element in value.elts]
+            text = f"({items[0]},)" if len(items) == 1 else f"({', '.join(items)})"
+            fix = Fix(f"Pass a tuple: `{text}`", (ctx.edit(value, text),), Applicability.SAFE)
+        return ctx.finding(
+            self,
+            value,
+            f"A {kind} passed as a static argument ({where}) of a jitted function raises "
+            "ValueError: static arguments must be hashable. Pass a tuple",
+            fix=fix,
+        )
+
+    @staticmethod
+    def _signature(node: ast.Call, ctx: RuleContext) -> StaticSignature | None:
+        func = node.func
+        if isinstance(func, ast.Call):  # jax.jit(f, static_argnums=1)(x, [0])
+            return jit_call_signature(func, ctx.resolvers[-1], _module_function(ctx))
+        if not isinstance(func, ast.Name):
+            return None
+        if ctx.functions and binds_locally(func.id, ctx.functions[-1]):
+            return None
+        return ctx.model.static_signatures.get(func.id)
+
+
+def _module_function(ctx: RuleContext):
+    def resolve(name: str) -> FunctionNode | None:
+        record = ctx.model.functions.get(name)
+        return record.node if record is not None else None
+
+    return resolve
+
+
+RULES: tuple[type[Rule], ...] = (JitInLoop, UnhashableStaticArg)

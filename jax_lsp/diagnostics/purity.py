@@ -1,7 +1,893 @@
-"""Rules of the purity family (see RULES.md)."""
+"""Side effects in traced code (JAX101-JAX104): JAX runs the Python function once, to trace it.
+
+Prints, global reads and writes, and iterator steps happen at trace time only; the compiled
+function replays the recorded array operations without them.
+"""
 
 from __future__ import annotations
 
-from jax_lsp.diagnostics.base import Rule
+import ast
+from collections.abc import Iterator
 
-RULES: tuple[type[Rule], ...] = ()
+from jax_lsp.analysis.kinds import Kind
+from jax_lsp.analysis.model import ModuleModel
+from jax_lsp.analysis.module_state import bound_names, declared_outside
+from jax_lsp.analysis.summary import FunctionNode, transform_of
+from jax_lsp.diagnostics.base import Example, Rule, RuleContext
+from jax_lsp.diagnostics.imports_fix import ensure_import
+from jax_lsp.findings import Applicability, Finding, Fix, Severity
+
+# Container methods that store their argument in the container.
+_STORING_METHODS = frozenset(["append", "extend", "insert", "update", "setdefault"])
+_LAX_OPERAND_CALLS = frozenset(
+    f"jax.lax.{name}" for name in ["scan", "cond", "fori_loop", "while_loop", "switch", "map"]
+)
+# Methods that build or configure an object: setting attributes there is not a leak.
+_SETUP_METHODS = frozenset(["__init__", "__post_init__", "setup", "__setattr__", "__call__"])
+# Frameworks whose modules manage state under their own transformations.
+_STATEFUL_FRAMEWORKS = ("flax.", "haiku.", "equinox.", "penzai.")
+
+
+class _Scopes:
+    """Per-analysis cache of each function's own names."""
+
+    def __init__(self) -> None:
+        self._bound: dict[ast.AST, frozenset[str]] = {}
+
+    def bound(self, function: FunctionNode) -> frozenset[str]:
+        if function not in self._bound:
+            self._bound[function] = bound_names(function)
+        return self._bound[function]
+
+    def is_local(self, ctx: RuleContext, name: str) -> bool:
+        """Bound by any enclosing function (so not a module-level name)."""
+        return any(name in self.bound(function) for function in ctx.functions)
+
+
+def carries_tracer(expr: ast.expr, ctx: RuleContext) -> bool:
+    """A traced value, or a display (list, tuple, dict, f-string) holding one."""
+    if ctx.kind(expr) is Kind.TRACED:
+        return True
+    if isinstance(expr, ast.List | ast.Tuple | ast.Set):
+        return any(carries_tracer(element, ctx) for element in expr.elts)
+    if isinstance(expr, ast.Dict):
+        return any(carries_tracer(value, ctx) for value in expr.values)
+    if isinstance(expr, ast.Starred):
+        return carries_tracer(expr.value, ctx)
+    if isinstance(expr, ast.JoinedStr):
+        return any(
+            isinstance(part, ast.FormattedValue) and carries_tracer(part.value, ctx)
+            for part in expr.values
+        )
+    return False
+
+
+# Transformations that compile once and reuse the result for same-shaped arguments.
+_CACHING_TRANSFORMS = frozenset(["jit", "pmap", "eqx.filter_jit", "nnx.jit"])
+_MAX_CALL_DEPTH = 8
+
+
+def compiled_once(function: FunctionNode, model: ModuleModel, depth: int = 0) -> bool:
+    """Is this function's trace reused across calls (so trace-time effects happen once)?
+
+    `jax.jit` caches by function and argument shapes; `lax` control flow caches the trace of
+    a named body function by identity, but a lambda made inside a plain function is new (and
+    retraced) on every call.
+    """
+    info = model.trace.get(function)
+    if info is not None and depth < _MAX_CALL_DEPTH:
+        record = model.records.get(function)
+        if info.via in _CACHING_TRANSFORMS:
+            return True
+        if info.via.startswith("lax.") and record is not None and record.parent is None:
+            return True
+        caller = model.functions.get(info.via.removeprefix("called from "))
+        if info.via.startswith("called from ") and caller is not None:
+            return compiled_once(caller.node, model, depth + 1)
+    return any(
+        compiled_once(outer, model, depth + 1)
+        for outer in model.enclosing_chain(function)
+        if depth < _MAX_CALL_DEPTH
+    )
+
+
+def _compiled_context(ctx: RuleContext) -> bool:
+    return any(compiled_once(function, ctx.model) for function in ctx.functions)
+
+
+def _where(ctx: RuleContext) -> str:
+    via = ctx.trace.via if ctx.trace else "a transformation"
+    return f"code traced by `{via}`" if not via.startswith("called from") else f"code {via}"
+
+
+# -- JAX101 ------------------------------------------------------------------------------------
+def _escape(text: str) -> str:
+    return text.replace("{", "{{").replace("}", "}}")
+
+
+def _quote(text: str) -> str:
+    """A Python string literal for `text`, double-quoted where possible."""
+    literal = repr(text)
+    if literal.startswith("'") and '"' not in text:
+        literal = '"' + literal[1:-1].replace("\\'", "'") + '"'
+    return literal
+
+
+def _source_of(expr: ast.expr, ctx: RuleContext) -> str:
+    """The expression's own text when positions are trustworthy, else its unparsed form."""
+    text = ctx.segment(expr)
+    try:
+        if ast.dump(ast.parse(text.strip(), mode="eval").body) == ast.dump(expr):
+            return text
+    except SyntaxError:
+        pass
+    return ast.unparse(expr)
+
+
+def _format_arguments(call: ast.Call, ctx: RuleContext) -> tuple[str, list[str]] | None:
+    """`print`'s arguments as a `str.format` string and its operands; None if not expressible."""
+    if any(keyword.arg != "flush" for keyword in call.keywords):
+        return None  # sep=, end=, file= have no jax.debug.print equivalent
+    pieces: list[str] = []
+    operands: list[str] = []
+    for argument in call.args:
+        if isinstance(argument, ast.Starred):
+            return None
+        if isinstance(argument, ast.Constant) and isinstance(argument.value, str):
+            pieces.append(_escape(argument.value))
+        elif isinstance(argument, ast.JoinedStr):
+            text = ""
+            for part in argument.values:
+                if isinstance(part, ast.Constant):
+                    text += _escape(str(part.value))
+                elif part.conversion != -1 or part.format_spec is not None:
+                    return None  # f"{x!r}", f"{x:.3f}": keep the user's formatting by hand
+                else:
+                    text += "{}"
+                    operands.append(_source_of(part.value, ctx))
+            pieces.append(text)
+        else:
+            pieces.append("{}")
+            operands.append(ctx.segment(argument))
+    return " ".join(pieces), operands
+
+
+def _shadowed(ctx: RuleContext, name: str, scopes: _Scopes) -> bool:
+    return name in ctx.model.global_kinds or scopes.is_local(ctx, name)
+
+
+# The first INVALID example after its fix, and the first VALID example.
+_STEP_WITH_DEBUG_PRINT = """
+    import jax
+
+    @jax.jit
+    def step(x):
+        jax.debug.print("inside step, x = {}", x)
+        return x + 1
+
+    step(1.0)
+    step(2.0)
+"""
+
+
+class PrintInTraced(Rule):
+    code = "JAX101"
+    name = "print-in-traced"
+    summary = "`print(...)` of a traced value inside traced code"
+    severity = Severity.WARNING
+    what_it_does = """
+        Flags `print(...)` calls inside functions JAX traces (`jax.jit`, `jax.vmap`, `lax`
+        loop bodies, functions they call) when an argument is a traced value.
+    """
+    why_bad = """
+        `print` is a Python side effect: it runs while JAX traces the function, not when the
+        compiled function runs. It prints the tracer (`JitTracer(float32[])`), not the value,
+        and under `jax.jit` only on the first call for each input shape; cached calls print
+        nothing. `jax.debug.print("x = {}", x)` is staged into the computation and prints the
+        runtime value on every call.
+    """
+    fix_safety = """
+        Rewrites the call to `jax.debug.print` with a format string: the arguments are joined
+        with spaces as `print` does, f-strings become `{}` placeholders. Adds `import jax`
+        when the module has no `jax` name. Unsafe: the output changes (values on every call
+        instead of tracers once). `print` with `sep=`, `end=` or `file=`, star arguments or
+        f-string format specs is flagged without a fix. `jax.debug.print` output is unordered
+        relative to other prints unless `ordered=True` is passed.
+    """
+    node_types = (ast.Call,)
+    invalid = (
+        Example(
+            """
+            import jax
+
+            @jax.jit
+            def step(x):
+                print("inside step, x =", x)  # error
+                return x + 1
+
+            step(1.0)
+            step(2.0)
+            """,
+            check=(
+                "assert 'Tracer' in _stdout, _stdout\n"
+                "assert _stdout.count('inside step') == 1, _stdout"
+            ),
+            fixed=_STEP_WITH_DEBUG_PRINT,
+        ),
+        Example(
+            """
+            from jax import jit
+            import jax.numpy as jnp
+
+            @jit
+            def loss(w, x):
+                y = jnp.tanh(w * x)
+                print(f"loss={y.sum()} w={w}")  # error
+                return y.sum()
+
+            loss(jnp.ones(3), jnp.arange(3.0))
+            loss(jnp.ones(3), jnp.arange(3.0))
+            """,
+            check="assert _stdout.count('loss=') == 1 and 'Tracer' in _stdout, _stdout",
+            fixed="""
+            from jax import jit
+            import jax.numpy as jnp
+            import jax
+
+            @jit
+            def loss(w, x):
+                y = jnp.tanh(w * x)
+                jax.debug.print("loss={} w={}", y.sum(), w)
+                return y.sum()
+
+            loss(jnp.ones(3), jnp.arange(3.0))
+            loss(jnp.ones(3), jnp.arange(3.0))
+            """,
+        ),
+        Example(
+            """
+            import jax
+            from jax import lax
+
+            def body(i, total):
+                print("step", i, total, sep=": ")  # error
+                return total + i
+
+            result = lax.fori_loop(0, 3, body, 0)
+            """,
+            check="assert 'Tracer' in _stdout and _stdout.count('step') == 1, _stdout",
+        ),
+    )
+    valid = (
+        Example(
+            _STEP_WITH_DEBUG_PRINT,
+            check="assert 'inside step, x = 1.0' in _stdout and 'x = 2.0' in _stdout, _stdout",
+        ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def normalize(x):
+                print("tracing normalize for shape", x.shape)  # a trace-time message
+                return x / jnp.linalg.norm(x)
+
+            normalize(jnp.ones(4))
+            """,
+            check="assert '(4,)' in _stdout",
+        ),
+        Example(
+            """
+            import jax.numpy as jnp
+
+            def report(x):
+                print("mean:", jnp.mean(x))  # not traced: prints the value
+
+            report(jnp.arange(4.0))
+            """,
+            check="assert 'mean: 1.5' in _stdout, _stdout",
+        ),
+    )
+
+    def __init__(self) -> None:
+        self._scopes = _Scopes()
+
+    def check(self, node: ast.Call, ctx: RuleContext) -> Iterator[Finding]:
+        if not ctx.in_traced or ctx.qualname(node.func) != "builtins.print":
+            return
+        if _shadowed(ctx, "print", self._scopes):
+            return
+        if not any(carries_tracer(argument, ctx) for argument in node.args):
+            return  # print(x.shape) and other static values are deliberate trace-time output
+        once = "only once per compilation (cached calls print nothing)"
+        once = once if _compiled_context(ctx) else ""
+        timing = f", and {once}" if once else ""
+        yield ctx.finding(
+            self,
+            node,
+            f"`print` in {_where(ctx)} runs at trace time: it prints tracer objects, not "
+            f'values{timing}. Use `jax.debug.print("... {{}}", x)` to print runtime values',
+            fix=self._fix(node, ctx),
+        )
+
+    @staticmethod
+    def _fix(node: ast.Call, ctx: RuleContext) -> Fix | None:
+        formatted = _format_arguments(node, ctx)
+        if formatted is None:
+            return None
+        template, operands = formatted
+        imported = ensure_import(ctx, "jax")
+        if imported is None:
+            return None
+        jax_name, import_edits = imported
+        replacement = f"{jax_name}.debug.print({', '.join([_quote(template), *operands])})"
+        return Fix(
+            "Replace with `jax.debug.print`",
+            (ctx.edit(node, replacement), *import_edits),
+            Applicability.UNSAFE,
+        )
+
+
+# -- JAX102 ------------------------------------------------------------------------------------
+class _StateRule(Rule):
+    """Shares the per-analysis scope cache between the global read and write rules."""
+
+    def __init__(self) -> None:
+        self._scopes = _Scopes()
+
+
+def _is_write_receiver(node: ast.Name, ctx: RuleContext) -> bool:
+    """`g` in `g.append(x)`, `g[k] = x`, `g.attr = x`: a write, reported by JAX103."""
+    ancestors = ctx.ancestors
+    parent = ancestors[-1] if ancestors else None
+    if isinstance(parent, ast.Subscript | ast.Attribute) and isinstance(parent.ctx, ast.Store):
+        return parent.value is node
+    grandparent = ancestors[-2] if len(ancestors) > 1 else None
+    return (
+        isinstance(parent, ast.Attribute)
+        and parent.attr in _STORING_METHODS
+        and isinstance(grandparent, ast.Call)
+        and grandparent.func is parent
+    )
+
+
+class GlobalReadInTraced(_StateRule):
+    code = "JAX102"
+    name = "global-read-in-traced"
+    summary = "Traced code reads a module-level value that the module changes"
+    severity = Severity.WARNING
+    what_it_does = """
+        Flags reads, inside `jax.jit`-like traced code, of module-level names that the module
+        changes later: rebound by top-level code after a call, assigned through `global`, or
+        mutated (`CONFIG["lr"] = ...`, `items.append(...)`). Functions, classes, modules,
+        constants bound once and local names are not flagged.
+    """
+    why_bad = """
+        JAX reads the global while tracing and bakes its value into the compiled function as a
+        constant. Later calls with the same argument shapes hit the compilation cache, so a
+        changed global is silently ignored: `f(1.0)` gives the old result until a new shape
+        forces a retrace.
+    """
+    node_types = (ast.Name,)
+    invalid = (
+        Example(
+            """
+            import jax
+
+            scale = 2.0
+
+            @jax.jit
+            def apply(x):
+                return x * scale  # error
+
+            first = apply(1.0)
+            scale = 10.0
+            second = apply(1.0)
+            """,
+            check="assert float(first) == 2.0 and float(second) == 2.0  # not 10.0",
+        ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            config = {"temperature": 1.0}
+
+            def set_temperature(value):
+                config["temperature"] = value
+
+            @jax.jit
+            def softmax(logits):
+                return jax.nn.softmax(logits / config["temperature"])  # error
+
+            before = softmax(jnp.array([0.0, 1.0]))
+            set_temperature(100.0)
+            after = softmax(jnp.array([0.0, 1.0]))
+            """,
+            check="assert (before == after).all()  # the new temperature is ignored",
+        ),
+        Example(
+            """
+            import jax
+
+            threshold = 0.5
+
+            def configure(value):
+                global threshold
+                threshold = value
+
+            @jax.jit
+            def clip(x):
+                return jax.numpy.minimum(x, threshold)  # error
+
+            clip(3.0)
+            configure(2.0)
+            result = clip(3.0)
+            """,
+            check="assert float(result) == 0.5  # still the old threshold",
+        ),
+    )
+    valid = (
+        Example(
+            """
+            import jax
+
+            @jax.jit
+            def apply(x, scale):
+                return x * scale
+
+            first = apply(1.0, 2.0)
+            second = apply(1.0, 10.0)
+            """,
+            check="assert float(second) == 10.0",
+        ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            EPS = 1e-6  # bound once: a constant
+
+            @jax.jit
+            def safe_log(x):
+                return jnp.log(x + EPS)
+
+            safe_log(jnp.ones(3))
+            """,
+            check="assert float(safe_log(jnp.ones(3))[0]) < 1e-5",
+        ),
+    )
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._seen: set[tuple[int, str]] = set()
+
+    def check(self, node: ast.Name, ctx: RuleContext) -> Iterator[Finding]:
+        if not (ctx.abstract and isinstance(node.ctx, ast.Load) and ctx.functions):
+            return
+        name = node.id
+        if name not in ctx.model.mutable_globals or self._scopes.is_local(ctx, name):
+            return
+        if any(name in declared_outside(function) for function in ctx.functions):
+            return  # `global g` here: JAX103 reports the write
+        if _is_write_receiver(node, ctx):
+            return
+        if name not in ctx.model.module_state.changing_globals(ctx.ancestors[0]):
+            return
+        if not _compiled_context(ctx):
+            return  # retraced on every call (vmap alone, a fresh lambda): never stale
+        key = (id(ctx.functions[0]), name)
+        if key in self._seen:
+            return  # one report per global per function
+        self._seen.add(key)
+        yield ctx.finding(
+            self,
+            node,
+            f"`{name}` is a module-level value this module changes, read in {_where(ctx)}: "
+            f"its value at the first trace is compiled in, and later calls with the same "
+            f"shapes silently keep using it. Pass `{name}` as an argument instead",
+        )
+
+
+# -- JAX103 ------------------------------------------------------------------------------------
+class GlobalWriteInTraced(_StateRule):
+    code = "JAX103"
+    name = "global-write-in-traced"
+    summary = "Traced code stores a traced value outside the function (global, container, self)"
+    severity = Severity.WARNING
+    what_it_does = """
+        Flags traced code that stores a traced value where it outlives the trace: a `global`
+        or `nonlocal` name, a module-level list or dict (`history.append(x)`,
+        `cache[k] = x`), or `self.attr = x` in a traced method. Containers created inside the
+        function are fine.
+    """
+    why_bad = """
+        The stored value is a tracer, valid only while JAX traces the function. The call
+        itself succeeds, but the tracer leaks: later use (`leaked + 1`, `jnp.sin(leaked)`,
+        passing it to another jitted function) raises `jax.errors.UnexpectedTracerError`, and
+        `float(leaked)` raises `ConcretizationTypeError`. Return the value from the function
+        instead (or use `jax.debug.callback` to hand runtime values to Python).
+    """
+    node_types = (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Call)
+    invalid = (
+        Example(
+            """
+            import jax
+
+            leaked = None
+
+            @jax.jit
+            def double(x):
+                global leaked
+                leaked = x  # error
+                return x * 2
+
+            double(3.0)
+            """,
+            check="assert isinstance(leaked, jax.core.Tracer)",
+        ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            history = []
+
+            @jax.jit
+            def train_step(w, g):
+                new_w = w - 0.1 * g
+                history.append(new_w)  # error
+                return new_w
+
+            train_step(jnp.ones(2), jnp.ones(2))
+            jnp.sin(history[0])
+            """,
+            raises="jax.errors.UnexpectedTracerError",
+        ),
+        Example(
+            """
+            import functools
+            import jax
+
+            class Counter:
+                def __init__(self):
+                    self.last = None
+
+                @functools.partial(jax.jit, static_argnums=0)
+                def observe(self, x):
+                    self.last = x  # error
+                    return x + 1
+
+            counter = Counter()
+            counter.observe(1.0)
+            """,
+            check="assert isinstance(counter.last, jax.core.Tracer)",
+        ),
+        Example(
+            """
+            import jax
+
+            cache = {}
+
+            @jax.jit
+            def embed(x):
+                y = jax.numpy.tanh(x)
+                cache["last"] = y  # error
+                return y
+
+            embed(1.0)
+            """,
+            check="assert isinstance(cache['last'], jax.core.Tracer)",
+        ),
+    )
+    valid = (
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def train_step(w, g):
+                new_w = w - 0.1 * g
+                return new_w, jnp.linalg.norm(g)
+
+            w, norm = train_step(jnp.ones(2), jnp.ones(2))
+            history = [norm]
+            """,
+            check="assert float(jnp.sin(history[0])) != 0.0",
+        ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def stats(x):
+                state = dict(mean=None, total=None)  # a local container
+                state["mean"] = jnp.mean(x)
+                state["total"] = jnp.sum(x)
+                return state
+
+            result = stats(jnp.arange(4.0))
+            """,
+            check="assert float(result['total']) == 6.0",
+        ),
+        Example(
+            """
+            import jax
+
+            trace_count = 0
+
+            @jax.jit
+            def f(x):
+                global trace_count
+                trace_count += 1  # a Python int, counted at trace time
+                return x * 2
+
+            f(1.0)
+            f(2.0)
+            """,
+            check="assert trace_count == 1",
+        ),
+    )
+
+    def check(self, node: ast.AST, ctx: RuleContext) -> Iterator[Finding]:
+        if not ctx.in_traced or not ctx.functions:
+            return
+        if isinstance(node, ast.Call):
+            yield from self._storing_call(node, ctx)
+            return
+        value = node.value
+        if value is None or not carries_tracer(value, ctx):
+            return
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+        for target in targets:
+            reason = self._leak(target, ctx)
+            if reason:
+                yield self._report(target, reason, ctx)
+
+    def _report(self, node: ast.AST, where: str, ctx: RuleContext) -> Finding:
+        return ctx.finding(
+            self,
+            node,
+            f"A traced value is stored in {where} inside {_where(ctx)}: the tracer leaks out "
+            f"of the trace, and using it later raises jax.errors.UnexpectedTracerError. Return "
+            f"the value instead",
+        )
+
+    def _leak(self, target: ast.expr, ctx: RuleContext) -> str | None:
+        function = ctx.functions[-1]
+        if isinstance(target, ast.Name):
+            if target.id in declared_outside(function):
+                return self._declared_leak(target.id, function, ctx)
+            return None
+        if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name):
+            return self._outer_container(target.value.id, ctx)
+        if (
+            isinstance(target, ast.Attribute)
+            and isinstance(target.value, ast.Name)
+            and target.value.id == "self"
+            and self._self_leaks(function, ctx)
+        ):
+            return f"`self.{target.attr}`"
+        return None
+
+    def _declared_leak(self, name: str, function: FunctionNode, ctx: RuleContext) -> str | None:
+        owners = [f for f in ctx.functions[:-1] if name in self._scopes.bound(f)]
+        if not owners:
+            return f"the global `{name}`"
+        # nonlocal: a leak when the owner is not traced, or when this function has its own
+        # trace (a lax body); a helper called inside the same trace shares the owner's trace.
+        info = ctx.model.trace.get(function)
+        if ctx.model.context_of(owners[-1]) is None or (info is not None and info.direct):
+            return f"the enclosing variable `{name}`"
+        return None
+
+    def _outer_container(self, name: str, ctx: RuleContext) -> str | None:
+        if self._scopes.is_local(ctx, name) or name not in ctx.model.module_state.containers:
+            return None
+        return f"the module-level container `{name}`"
+
+    def _self_leaks(self, function: FunctionNode, ctx: RuleContext) -> bool:
+        record = ctx.model.records.get(function)
+        if record is None or record.class_name is None or function.name in _SETUP_METHODS:
+            return False
+        cls = ctx.model.classes.get(record.class_name)
+        if cls is None or any(base.startswith(_STATEFUL_FRAMEWORKS) for base in cls.bases):
+            return False
+        info = ctx.model.trace.get(function)
+        if info is None:
+            return False
+        return info.direct or info.via.startswith(f"called from {record.class_name}.")
+
+    def _storing_call(self, node: ast.Call, ctx: RuleContext) -> Iterator[Finding]:
+        func = node.func
+        if not (
+            isinstance(func, ast.Attribute)
+            and func.attr in _STORING_METHODS
+            and isinstance(func.value, ast.Name)
+        ):
+            return
+        stored = [*node.args, *(keyword.value for keyword in node.keywords)]
+        if not any(carries_tracer(value, ctx) for value in stored):
+            return
+        where = self._outer_container(func.value.id, ctx)
+        if where:
+            yield self._report(node, where, ctx)
+
+
+# -- JAX104 ------------------------------------------------------------------------------------
+def _operands(call: ast.Call) -> list[ast.expr]:
+    """Arguments passed as values (`*it` unpacks an iterator in Python: fine)."""
+    arguments = [argument for argument in call.args if not isinstance(argument, ast.Starred)]
+    return [*arguments, *(keyword.value for keyword in call.keywords if keyword.arg)]
+
+
+def _jitted_definition(call: ast.Call, ctx: RuleContext) -> FunctionNode | None:
+    """The module function a call invokes when it is decorated with a jit-like transform."""
+    if not isinstance(call.func, ast.Name) or call.func.id not in ctx.model.functions:
+        return None
+    node = ctx.model.functions[call.func.id].node
+    for decorator in getattr(node, "decorator_list", ()):
+        found = transform_of(decorator, ctx.model.resolver)
+        if found and found[0].abstract:
+            return node
+    return None
+
+
+class IteratorInTraced(Rule):
+    code = "JAX104"
+    name = "iterator-in-traced"
+    summary = "A Python iterator stepped inside a `lax` body, or passed as a traced operand"
+    severity = Severity.ERROR
+    what_it_does = """
+        Flags `next(it)` on an outside iterator inside a function traced by `lax.fori_loop`,
+        `while_loop`, `scan`, `cond`, `switch` or `map`, and an iterator or generator passed
+        as an operand of those functions or as an argument of a jitted function.
+    """
+    why_bad = """
+        A `lax` body is traced once, so `next(it)` runs once and its first value is baked into
+        every iteration: `lax.fori_loop(0, 10, lambda i, x: x + next(it), 0)` silently returns
+        0 where the Python loop gives 45. An iterator is not a JAX type: as a `lax.scan` or
+        `lax.cond` operand, or a jitted function's argument, it raises `TypeError`. Put the
+        values in an array and index it (`arr[i]`), or scan over the array.
+    """
+    node_types = (ast.Call,)
+    invalid = (
+        Example(
+            """
+            from jax import lax
+
+            it = iter(range(10))
+            total = lax.fori_loop(0, 10, lambda i, x: x + next(it), 0)  # error
+            """,
+            check="assert int(total) == 0  # Python's loop gives 45",
+        ),
+        Example(
+            """
+            from jax import lax
+
+            carry, ys = lax.scan(lambda c, x: (c + x, x), 0, iter(range(10)))  # error
+            """,
+            raises="TypeError",
+        ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def total(xs):
+                return sum(xs)
+
+            batches = (jnp.ones(2) * i for i in range(3))
+            total(batches)  # error
+            """,
+            raises="TypeError",
+        ),
+        Example(
+            """
+            import jax.numpy as jnp
+            from jax import lax
+
+            noise = iter([0.1, 0.2, 0.3])
+
+            def body(state):
+                i, x = state
+                return i + 1, x + next(noise)  # error
+
+            i, x = lax.while_loop(lambda s: s[0] < 3, body, (0, jnp.float32(0.0)))
+            """,
+            check="assert abs(float(x) - 0.3) < 1e-6  # 0.1 three times, not 0.6",
+        ),
+    )
+    valid = (
+        Example(
+            """
+            import jax.numpy as jnp
+            from jax import lax
+
+            arr = jnp.arange(10)
+            total = lax.fori_loop(0, 10, lambda i, x: x + arr[i], 0)
+            """,
+            check="assert int(total) == 45",
+        ),
+        Example(
+            """
+            import jax.numpy as jnp
+            from jax import lax
+
+            carry, ys = lax.scan(lambda c, x: (c + x, x), 0, jnp.arange(10))
+            """,
+            check="assert int(carry) == 45",
+        ),
+        Example(
+            """
+            import itertools
+
+            it = iter(range(10))
+            first_three = [next(it) for _ in range(3)]  # plain Python
+            pairs = list(itertools.islice(it, 2))
+            """,
+            check="assert first_three == [0, 1, 2] and pairs == [3, 4]",
+        ),
+    )
+
+    def check(self, node: ast.Call, ctx: RuleContext) -> Iterator[Finding]:
+        qualname = ctx.qualname(node.func)
+        if qualname == "builtins.next":
+            yield from self._next_in_body(node, ctx)
+        elif qualname in _LAX_OPERAND_CALLS:
+            for operand in _operands(node):
+                if ctx.kind(operand) is Kind.ITERATOR:
+                    yield ctx.finding(
+                        self,
+                        operand,
+                        f"An iterator passed to `{qualname.removeprefix('jax.')}` is not a JAX "
+                        f"type: this raises TypeError. Pass an array (`jnp.asarray(list(...))`) "
+                        f"and index it",
+                    )
+        else:
+            yield from self._jitted_call(node, ctx)
+
+    def _next_in_body(self, node: ast.Call, ctx: RuleContext) -> Iterator[Finding]:
+        trace = ctx.trace
+        if trace is None or not trace.via.startswith("lax.") or not node.args:
+            return
+        source = node.args[0]
+        base = source
+        while isinstance(base, ast.Attribute):
+            base = base.value
+        if not isinstance(base, ast.Name) or base.id in bound_names(ctx.functions[-1]):
+            return  # an iterator created inside the body is stepped each trace consistently
+        yield ctx.finding(
+            self,
+            node,
+            f"`next({ctx.segment(source)})` runs once, while `{trace.via}` traces its body: "
+            f"the first value is reused in every iteration (silently wrong result). Index "
+            f"an array instead (`values[i]`)",
+        )
+
+    def _jitted_call(self, node: ast.Call, ctx: RuleContext) -> Iterator[Finding]:
+        inline = isinstance(node.func, ast.Call) and transform_of(
+            node.func.func, ctx.model.resolver
+        )
+        if not (inline and inline[0].abstract) and _jitted_definition(node, ctx) is None:
+            return
+        for operand in _operands(node):
+            if ctx.kind(operand) is Kind.ITERATOR:
+                yield ctx.finding(
+                    self,
+                    operand,
+                    "An iterator passed to a jitted function is not a JAX type: this raises "
+                    "TypeError. Pass an array or a list of arrays",
+                )
+
+
+RULES: tuple[type[Rule], ...] = (
+    PrintInTraced,
+    GlobalReadInTraced,
+    GlobalWriteInTraced,
+    IteratorInTraced,
+)

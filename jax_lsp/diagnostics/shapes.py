@@ -1,7 +1,600 @@
-"""Rules of the shapes family (see RULES.md)."""
+"""Shapes that depend on traced values (JAX801-JAX803).
+
+Under abstract tracing (jit, vmap, lax control flow) every array shape must be known before
+any value is: boolean-mask indexing, size-dependent functions and shapes or slices computed
+from traced numbers all fail while tracing.
+"""
 
 from __future__ import annotations
 
-from jax_lsp.diagnostics.base import Rule
+import ast
+from collections.abc import Iterator
 
-RULES: tuple[type[Rule], ...] = ()
+from jax_lsp.diagnostics.base import Example, Rule, RuleContext
+from jax_lsp.diagnostics.booleans import is_boolean
+from jax_lsp.diagnostics.traced_values import Misuse, is_traced
+from jax_lsp.findings import Finding, Severity
+
+
+def _index_parts(index: ast.expr) -> list[ast.expr]:
+    return list(index.elts) if isinstance(index, ast.Tuple) else [index]
+
+
+def _is_at(node: ast.expr) -> bool:
+    return isinstance(node, ast.Attribute) and node.attr == "at"
+
+
+def _argument(node: ast.Call, position: int, *names: str) -> ast.expr | None:
+    """The argument passed at `position` or by one of `names`."""
+    positional = [arg for arg in node.args if not isinstance(arg, ast.Starred)]
+    if len(positional) == len(node.args) and position < len(positional):
+        return positional[position]
+    return next((kw.value for kw in node.keywords if kw.arg in names), None)
+
+
+def _has_keyword(node: ast.Call, name: str) -> bool:
+    """`name=` is passed (and not as `name=None`), or may be, through `**kwargs`."""
+    for keyword in node.keywords:
+        if keyword.arg is None:
+            return True
+        if keyword.arg == name:
+            return not (isinstance(keyword.value, ast.Constant) and keyword.value.value is None)
+    return False
+
+
+class BooleanMaskInTraced(Rule):
+    code = "JAX801"
+    name = "boolean-mask-in-traced"
+    summary = "`x[mask]` with a boolean array index in traced code"
+    severity = Severity.ERROR
+    what_it_does = """
+        Flags indexing a JAX array with a traced boolean array (`x[x > 0]`, `x[~jnp.isnan(x)]`,
+        `x[mask]` where `mask` is such an expression, `x.at[mask].set(v)`) inside `jax.jit`,
+        `jax.vmap` or `lax` control flow.
+    """
+    why_bad = """
+        The result of `x[mask]` has as many elements as `mask` has `True` values, which is
+        unknown while tracing: JAX raises `jax.errors.NonConcreteBooleanIndexError` ("Array
+        boolean indices must be concrete"). It works eagerly, so the error appears only under
+        `jit`/`vmap`. Keep the shape and mask the values instead: `jnp.where(mask, x, 0.0)`
+        feeding the reduction (the identity of the reduction: sum 0, prod 1, max -inf,
+        min +inf), a `where=` argument (`jnp.sum(x, where=mask)`), or for a mean
+        `jnp.sum(jnp.where(mask, x, 0.0)) / mask.sum()`. For updates, `jnp.where(mask, v, x)`.
+    """
+    fix_safety = """
+        For a reduction of the masked array (`x[mask].sum()`, `jnp.sum(x[mask])`, prod, max,
+        min, any, all, mean, and `y = x[mask]` followed by one `y.sum()`), rewrites it to
+        `jnp.where(mask, x, identity)` reduced (mean: a masked sum over `mask.sum()`), or to
+        the reduction's own `where=` argument. Safe when the mask is visibly elementwise in `x`
+        (`x > 0`, `~jnp.isnan(x)`); unsafe otherwise, and always for max/min (an empty mask
+        gives -inf/inf where eager code raises). A bare `y = x[mask]` gets no fix.
+    """
+    node_types = (ast.Subscript,)
+    invalid = (
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def positive_sum(x):
+                return x[x > 0].sum()  # error
+
+            result = positive_sum(jnp.array([-1.0, 2.0, -3.0, 4.0]))
+            """,
+            raises="jax.errors.NonConcreteBooleanIndexError",
+            fixed="""
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def positive_sum(x):
+                return jnp.where(x > 0, x, 0).sum()
+
+            result = positive_sum(jnp.array([-1.0, 2.0, -3.0, 4.0]))
+            """,
+            fixed_check="assert float(result) == 6.0",
+        ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def nan_mean(x):
+                valid = ~jnp.isnan(x)
+                return x[valid].mean()  # error
+
+            result = nan_mean(jnp.array([1.0, jnp.nan, 3.0]))
+            """,
+            raises="jax.errors.NonConcreteBooleanIndexError",
+            fixed="""
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def nan_mean(x):
+                valid = ~jnp.isnan(x)
+                return jnp.where(valid, x, 0).sum() / valid.sum()
+
+            result = nan_mean(jnp.array([1.0, jnp.nan, 3.0]))
+            """,
+            fixed_check="assert float(result) == 2.0",
+        ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def clip_negative(x):
+                return x.at[x < 0].set(0.0)  # error
+
+            clip_negative(jnp.array([-1.0, 2.0]))
+            """,
+            raises="jax.errors.NonConcreteBooleanIndexError",
+        ),
+    )
+    valid = (
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def nan_mean(x):
+                valid = ~jnp.isnan(x)
+                return jnp.sum(jnp.where(valid, x, 0.0)) / valid.sum()
+
+            result = nan_mean(jnp.array([1.0, jnp.nan, 3.0]))
+            """,
+            check="assert float(result) == 2.0",
+        ),
+        Example(
+            """
+            import jax.numpy as jnp
+            import numpy as np
+
+            def positive_sum(x):
+                return x[x > 0].sum()  # eager: fine
+
+            eager = positive_sum(jnp.array([-1.0, 2.0]))
+            table = np.arange(4.0)
+            host = table[table > 1]
+            """,
+            check="assert float(eager) == 2.0 and host.tolist() == [2.0, 3.0]",
+        ),
+    )
+
+    def check(self, node: ast.Subscript, ctx: RuleContext) -> Iterator[Finding]:
+        if not (ctx.abstract and isinstance(node.ctx, ast.Load)):
+            return
+        if not ctx.kind(node.value).is_jax:
+            return
+        for part in _index_parts(node.slice):
+            if is_traced(ctx, part) and is_boolean(part, ctx):
+                break
+        else:
+            return
+        mask = ctx.segment(part)
+        if _is_at(node.value):
+            remedy = f"Use `jnp.where({mask}, new_values, {ctx.segment(node.value.value)})`"
+        else:
+            remedy = (
+                f"Use `jnp.where({mask}, {ctx.segment(node.value)}, 0.0)` feeding the "
+                f"reduction, or a `where={mask}` argument"
+            )
+        reduction = None if _is_at(node.value) else _reduction_of(node, ctx)
+        yield ctx.finding(
+            self,
+            node,
+            f"Indexing with the traced boolean mask `{mask}` raises "
+            f"NonConcreteBooleanIndexError under {ctx.trace.via}: the result's shape depends "
+            f"on the mask's values. {remedy}",
+            deferred=(ctx.deferred("where_mask", reduction),) if reduction else (),
+        )
+
+
+def _reduction_of(subscript: ast.Subscript, ctx: RuleContext) -> ast.Call | None:
+    """The reduction call consuming `x[mask]` (`x[mask].sum()`, `jnp.sum(x[mask])`, or a later
+    `y.sum()` after `y = x[mask]`), where the where-mask codemod starts; None if there is none."""
+    parent = ctx.parent
+    if isinstance(parent, ast.Call) and subscript in parent.args:
+        return parent
+    if isinstance(parent, ast.Attribute) and len(ctx.ancestors) > 1:
+        grandparent = ctx.ancestors[-2]
+        if isinstance(grandparent, ast.Call) and grandparent.func is parent:
+            return grandparent
+    if (
+        isinstance(parent, ast.Assign)
+        and len(parent.targets) == 1
+        and isinstance(parent.targets[0], ast.Name)
+        and ctx.functions
+    ):
+        name = parent.targets[0].id
+        for node in ast.walk(ctx.functions[-1]):
+            if isinstance(node, ast.Call) and _reads_name(node, name):
+                return node
+    return None
+
+
+def _reads_name(call: ast.Call, name: str) -> bool:
+    func = call.func
+    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+        return func.value.id == name
+    return len(call.args) == 1 and isinstance(call.args[0], ast.Name) and call.args[0].id == name
+
+
+# jax.numpy functions whose output size depends on values, and the position of the argument
+# that makes it so.
+_SIZE_DEPENDENT: dict[str, tuple[int, ...]] = {
+    **{
+        f"jax.numpy.{name}": (0,)
+        for name in [
+            "nonzero",
+            "argwhere",
+            "flatnonzero",
+            "unique",
+            "unique_values",
+            "unique_counts",
+            "unique_all",
+            "unique_inverse",
+            "compress",
+            "extract",
+        ]
+    },
+    **{f"jax.numpy.{name}": (0, 1) for name in ["union1d", "intersect1d", "setdiff1d"]},
+}
+# compress/extract convert the condition to a Python bool (measured).
+_BOOL_CONVERTING = frozenset({"jax.numpy.compress", "jax.numpy.extract"})
+
+
+class SizeDependentOp(Rule):
+    code = "JAX802"
+    name = "size-dependent-op"
+    summary = "`jnp.nonzero`, one-argument `jnp.where`, `unique`, ... without `size=` when traced"
+    severity = Severity.ERROR
+    what_it_does = """
+        Flags `jnp.nonzero`, one-argument `jnp.where`, `jnp.argwhere`, `jnp.flatnonzero`,
+        `jnp.unique` (and `unique_values`/`unique_counts`/`unique_all`/`unique_inverse`),
+        `jnp.union1d`, `jnp.intersect1d`, `jnp.setdiff1d`, `jnp.compress`, `jnp.extract` and
+        `x.nonzero()` on traced values without a `size=` argument, inside `jax.jit`,
+        `jax.vmap` or `lax` control flow.
+    """
+    why_bad = """
+        Their output length depends on the input's values, which are unknown while tracing:
+        JAX raises `jax.errors.ConcretizationTypeError` ("The size argument of jnp.nonzero
+        must be statically specified"); `jnp.compress` and `jnp.extract` raise its subclass
+        `jax.errors.TracerBoolConversionError`. Pass a static upper bound, `size=n`, and
+        `fill_value=` for the padding.
+    """
+    node_types = (ast.Call,)
+    invalid = (
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def positive_positions(x):
+                return jnp.nonzero(x > 0)  # error
+
+            positive_positions(jnp.array([-1.0, 2.0, 0.0, 4.0]))
+            """,
+            raises="jax.errors.ConcretizationTypeError",
+        ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def labels(x):
+                return jnp.unique(x)  # error
+
+            labels(jnp.array([1, 2, 2]))
+            """,
+            raises="jax.errors.ConcretizationTypeError",
+        ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def positives(x):
+                return jnp.extract(x > 0, x)  # error
+
+            positives(jnp.array([-1.0, 2.0]))
+            """,
+            raises="jax.errors.TracerBoolConversionError",
+        ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            def first_hit(x):
+                (hits,) = jnp.where(x > 0)  # error
+                return hits[0]
+
+            jax.vmap(first_hit)(jnp.ones((2, 3)))
+            """,
+            raises="jax.errors.ConcretizationTypeError",
+        ),
+    )
+    valid = (
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def positive_positions(x):
+                return jnp.nonzero(x > 0, size=x.shape[0], fill_value=-1)
+
+            (positions,) = positive_positions(jnp.array([-1.0, 2.0, 0.0, 4.0]))
+            """,
+            check="assert positions.tolist() == [1, 3, -1, -1]",
+        ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def relu(x):
+                return jnp.where(x > 0, x, 0.0)
+
+            def labels(x):
+                return jnp.unique(x)  # eager: fine
+
+            out, found = relu(jnp.array([-1.0, 2.0])), labels(jnp.array([1, 2, 2]))
+            """,
+            check="assert out.tolist() == [0.0, 2.0] and found.tolist() == [1, 2]",
+        ),
+    )
+
+    def check(self, node: ast.Call, ctx: RuleContext) -> Iterator[Finding]:
+        if not ctx.abstract or _has_keyword(node, "size"):
+            return
+        name = self._size_dependent(node, ctx)
+        if name is None:
+            return
+        error = (
+            "TracerBoolConversionError" if name in _BOOL_CONVERTING else "ConcretizationTypeError"
+        )
+        short = name.replace("jax.numpy.", "jnp.")
+        yield ctx.finding(
+            self,
+            node,
+            f"`{short}` on a traced value without `size=` raises {error} under "
+            f"{ctx.trace.via}: its output size depends on the values. Pass a static "
+            f"`size=...` (and `fill_value=...` for the padding)",
+        )
+
+    def _size_dependent(self, node: ast.Call, ctx: RuleContext) -> str | None:
+        """The function's qualified name when this call is size-dependent on a traced value."""
+        func = node.func
+        qualname = ctx.qualname(func)
+        if qualname is None:
+            is_method = isinstance(func, ast.Attribute) and func.attr == "nonzero"
+            if is_method and is_traced(ctx, func.value) and not node.args:
+                return "jax.numpy.nonzero"
+            return None
+        if qualname == "jax.numpy.where":
+            one_argument = len(node.args) == 1 and all(
+                kw.arg in ("size", "fill_value") for kw in node.keywords
+            )
+            return qualname if one_argument and is_traced(ctx, node.args[0]) else None
+        positions = _SIZE_DEPENDENT.get(qualname)
+        if positions is None:
+            return None
+        if any(is_traced(ctx, _argument(node, position)) for position in positions):
+            return qualname
+        return None
+
+
+_SHAPE_CREATORS = {
+    f"jax.numpy.{name}": ("shape",) for name in ["zeros", "ones", "empty", "full"]
+} | {"jax.numpy.eye": ("N",), "jax.numpy.identity": ("n",)}
+
+
+def _traced_in_shape(shape: ast.expr | None, ctx: RuleContext) -> ast.expr | None:
+    """The traced value a shape (`n` or `(n, 3)`) is built from, if any."""
+    if shape is None:
+        return None
+    if isinstance(shape, ast.Tuple | ast.List):
+        return next((element for element in shape.elts if is_traced(ctx, element)), None)
+    return shape if is_traced(ctx, shape) else None
+
+
+class TracedShape(Rule):
+    code = "JAX803"
+    name = "traced-shape"
+    summary = "A shape, length or slice built from a traced value"
+    severity = Severity.ERROR
+    what_it_does = """
+        Flags shapes and sizes computed from traced values inside `jax.jit`, `jax.vmap` or
+        `lax` control flow: `jnp.zeros(n)` / `ones` / `empty` / `full` / `eye` / `identity`,
+        `jnp.arange(n)`, `x.reshape(n, -1)` / `jnp.reshape(x, (n, -1))`, `jnp.repeat(x, r)`
+        without `total_repeat_length`, and slices `x[:n]` / `x[i:i + 2]`.
+    """
+    why_bad = """
+        Array shapes must be concrete while tracing. `jnp.zeros(n)` and `reshape` raise
+        `TypeError` ("Shapes must be 1D sequences of concrete values of integer type"),
+        `jnp.arange(n)` and `jnp.repeat` raise `jax.errors.ConcretizationTypeError`, and
+        `x[:n]` raises `IndexError` ("Slice entries must be static integers"). Mark the size
+        argument static (`static_argnames`), derive it from `x.shape`, pass
+        `total_repeat_length=` to `repeat`, or slice a fixed size with
+        `lax.dynamic_slice(x, (i,), (size,))`.
+    """
+    node_types = (ast.Call, ast.Subscript)
+    invalid = (
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def padded(x, n):
+                return jnp.concatenate([x, jnp.zeros(n)])  # error
+
+            padded(jnp.ones(3), 2)
+            """,
+            raises="TypeError",
+        ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def positions(n):
+                return jnp.arange(n)  # error
+
+            positions(5)
+            """,
+            raises="jax.errors.ConcretizationTypeError",
+        ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def split_heads(x, heads):
+                return x.reshape(heads, -1)  # error
+
+            split_heads(jnp.ones(8), 2)
+            """,
+            raises="TypeError",
+        ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def prefix(x, n):
+                return x[:n]  # error
+
+            prefix(jnp.arange(5.0), 2)
+            """,
+            raises="IndexError",
+        ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def stretch(x, times):
+                return jnp.repeat(x, times)  # error
+
+            stretch(jnp.arange(3.0), 2)
+            """,
+            raises="jax.errors.ConcretizationTypeError",
+        ),
+    )
+    valid = (
+        Example(
+            """
+            from functools import partial
+
+            import jax
+            import jax.numpy as jnp
+
+            @partial(jax.jit, static_argnames=("n", "heads"))
+            def padded_heads(x, n, heads):
+                rows = x.shape[0] + n
+                y = jnp.concatenate([x, jnp.zeros(n)])[: rows - 1]
+                return y.reshape(heads, -1), jnp.arange(len(x)), jnp.zeros(x.shape)
+
+            heads, idx, z = padded_heads(jnp.ones(5), n=3, heads=7)
+            """,
+            check="assert heads.shape == (7, 1) and idx.shape == (5,) and z.shape == (5,)",
+        ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+            from jax import lax
+
+            @jax.jit
+            def window(x, i):
+                return lax.dynamic_slice(x, (i,), (2,)), jnp.repeat(x, 2)
+
+            win, rep = window(jnp.arange(5.0), 1)
+            """,
+            check="assert win.tolist() == [1.0, 2.0] and rep.shape == (10,)",
+        ),
+    )
+
+    def check(self, node: ast.Call | ast.Subscript, ctx: RuleContext) -> Iterator[Finding]:
+        if not ctx.abstract:
+            return
+        misuse = (
+            self._slice(node, ctx) if isinstance(node, ast.Subscript) else self._call(node, ctx)
+        )
+        if misuse is not None:
+            yield misuse.finding(
+                self, node, ctx, "built from", "shapes must be concrete while tracing"
+            )
+
+    def _slice(self, node: ast.Subscript, ctx: RuleContext) -> Misuse | None:
+        if not (isinstance(node.ctx, ast.Load) and ctx.kind(node.value).is_jax):
+            return None
+        for part in _index_parts(node.slice):
+            if isinstance(part, ast.Slice):
+                bounds = (part.lower, part.upper, part.step)
+                traced = next((b for b in bounds if is_traced(ctx, b)), None)
+                if traced is not None:
+                    return Misuse(traced, "A slice", "IndexError", _SLICE_REMEDY)
+        return None
+
+    def _call(self, node: ast.Call, ctx: RuleContext) -> Misuse | None:
+        func = node.func
+        qualname = ctx.qualname(func)
+        is_method = qualname is None and isinstance(func, ast.Attribute)
+        if is_method and not is_traced(ctx, func.value):
+            return None
+        if qualname in _SHAPE_CREATORS:
+            shape = _argument(node, 0, *_SHAPE_CREATORS[qualname])
+            what = f"`{qualname.replace('jax.numpy.', 'jnp.')}` with a shape"
+            return _misuse(_traced_in_shape(shape, ctx), what, "TypeError", _STATIC_REMEDY)
+        if qualname == "jax.numpy.arange":
+            bounds = [*node.args, *(kw.value for kw in node.keywords if kw.arg != "dtype")]
+            traced = next((b for b in bounds if is_traced(ctx, b)), None)
+            return _misuse(traced, "`jnp.arange`", "ConcretizationTypeError", _STATIC_REMEDY)
+        if qualname == "jax.numpy.reshape" or (is_method and func.attr == "reshape"):
+            if qualname:
+                shape = _argument(node, 1, "shape", "newshape")
+            elif node.keywords:
+                return None
+            else:
+                shape = node.args[0] if len(node.args) == 1 else ast.Tuple(elts=node.args)
+            traced = _traced_in_shape(shape, ctx)
+            return _misuse(traced, "A `reshape`", "TypeError", _STATIC_REMEDY)
+        if qualname == "jax.numpy.repeat" or (is_method and func.attr == "repeat"):
+            if _has_keyword(node, "total_repeat_length"):
+                return None
+            repeats = _argument(node, 1 if qualname else 0, "repeats")
+            traced = repeats if is_traced(ctx, repeats) else None
+            what = "`repeat` with a repeat count"
+            return _misuse(traced, what, "ConcretizationTypeError", _REPEAT_REMEDY)
+        return None
+
+
+_STATIC_REMEDY = "Make it static (`static_argnames`) or derive it from `x.shape`"
+_SLICE_REMEDY = (
+    "Slice a fixed size with `lax.dynamic_slice`, or make the bound static (`static_argnames`)"
+)
+_REPEAT_REMEDY = "Pass `total_repeat_length=` or make the count static (`static_argnames`)"
+
+
+def _misuse(traced: ast.expr | None, what: str, error: str, remedy: str) -> Misuse | None:
+    return Misuse(traced, what, error, remedy) if traced is not None else None
+
+
+RULES: tuple[type[Rule], ...] = (BooleanMaskInTraced, SizeDependentOp, TracedShape)

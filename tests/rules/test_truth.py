@@ -40,5 +40,5 @@ FIXED = [item for item in RUNNABLE if item[2].fixed is not None]
 
 @pytest.mark.parametrize(("rule", "name", "example"), FIXED, ids=[n for _, n, _ in FIXED])
 def test_fixed_example_runs(rule, name, example):
-    outcome = run_snippet(textwrap.dedent(example.fixed))
+    outcome = run_snippet(textwrap.dedent(example.fixed), example.fixed_check)
     assert outcome.error is None, f"{name}: the fixed code failed: {outcome.error!r}"

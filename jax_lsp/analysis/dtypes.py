@@ -1,0 +1,200 @@
+"""Dtype facts for the dtype rules: which expressions name 64-bit or integer dtypes, and which
+expressions are known to hold floating-point values."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable
+
+from jax_lsp.analysis.imports import Resolver
+from jax_lsp.analysis.traced import all_params
+
+_WIDE = ("float64", "int64", "uint64", "complex128")
+WIDE_DTYPES = frozenset(
+    [f"{module}.{name}" for module in ("jax.numpy", "numpy") for name in _WIDE]
+    + ["numpy.double", "numpy.longlong", "numpy.ulonglong", "numpy.cdouble"]
+)
+WIDE_STRINGS = frozenset([*_WIDE, "f8", "i8", "u8", "c16", "double"])
+_INTS = ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64")
+INT_DTYPES = frozenset(
+    [f"{module}.{name}" for module in ("jax.numpy", "numpy") for name in _INTS] + ["builtins.int"]
+)
+INT_STRINGS = frozenset([*_INTS, "int", "i1", "i2", "i4", "i8", "u1", "u2", "u4", "u8"])
+
+# Constructors taking the dtype as a positional argument, and its index.
+DTYPE_POSITION = {
+    "jax.numpy.array": 1,
+    "jax.numpy.asarray": 1,
+    "jax.numpy.zeros": 1,
+    "jax.numpy.ones": 1,
+    "jax.numpy.empty": 1,
+    "jax.numpy.full": 2,
+    "jax.numpy.zeros_like": 1,
+    "jax.numpy.ones_like": 1,
+    "jax.numpy.full_like": 2,
+    "jax.lax.convert_element_type": 1,
+}
+_SAMPLERS = ["normal", "uniform", "truncated_normal", "exponential", "gamma", "beta", "laplace"]
+_FLOAT_MATH = [
+    "sin",
+    "cos",
+    "tan",
+    "tanh",
+    "exp",
+    "log",
+    "log1p",
+    "expm1",
+    "sqrt",
+    "linspace",
+    "logspace",
+    "mean",
+    "std",
+    "var",
+    "sigmoid",
+]
+FLOAT_RESULTS = frozenset(
+    [f"jax.random.{name}" for name in _SAMPLERS]
+    + [f"jax.numpy.{name}" for name in _FLOAT_MATH]
+    + ["jax.nn.sigmoid", "jax.nn.softmax", "jax.nn.tanh"]
+)
+_FLOAT_METHODS = frozenset(["reshape", "ravel", "flatten", "squeeze", "transpose", "sum", "mean"])
+_MAX_DEPTH = 4
+
+
+def dtype_argument(call: ast.Call, qualname: str) -> ast.expr | None:
+    """The dtype a JAX constructor call asks for (keyword or known positional)."""
+    for keyword in call.keywords:
+        if keyword.arg == "dtype":
+            return keyword.value
+    position = DTYPE_POSITION.get(qualname)
+    if position is not None and len(call.args) > position:
+        argument = call.args[position]
+        return None if isinstance(argument, ast.Starred) else argument
+    return None
+
+
+def dtype_name(expr: ast.expr, resolver: Resolver) -> str | None:
+    """The dtype an expression names, as a qualname or a string, else None."""
+    if isinstance(expr, ast.Constant) and isinstance(expr.value, str):
+        return expr.value
+    return resolver.qualname(expr)
+
+
+def is_wide(expr: ast.expr, resolver: Resolver) -> bool:
+    name = dtype_name(expr, resolver)
+    return name in WIDE_DTYPES or name in WIDE_STRINGS
+
+
+def is_integer(expr: ast.expr, resolver: Resolver) -> bool:
+    name = dtype_name(expr, resolver)
+    return name in INT_DTYPES or name in INT_STRINGS
+
+
+def short_dtype(expr: ast.expr, resolver: Resolver) -> str:
+    name = dtype_name(expr, resolver) or "?"
+    return "int" if name == "builtins.int" else name.rpartition(".")[2]
+
+
+class FloatOracle:
+    """Is an expression known to hold floating-point values? Unsure means no.
+
+    `bindings(name)` gives the values a name is assigned in the scope (all of them; an empty
+    list when it is bound some other way, None when the scope does not bind it), so a name is
+    float when every assignment is. Names the scope does not bind are float when they are in
+    `float_globals`.
+    """
+
+    def __init__(
+        self,
+        resolver: Resolver,
+        bindings: Callable[[str], list[ast.expr] | None],
+        float_globals: frozenset[str] = frozenset(),
+    ) -> None:
+        self.resolver = resolver
+        self.bindings = bindings
+        self.float_globals = float_globals
+
+    def is_float(self, expr: ast.expr, depth: int = 0) -> bool:
+        if depth > _MAX_DEPTH:
+            return False
+        if isinstance(expr, ast.Constant):
+            return isinstance(expr.value, float)
+        if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, ast.USub | ast.UAdd):
+            return self.is_float(expr.operand, depth + 1)
+        if isinstance(expr, ast.List | ast.Tuple):
+            return self._float_literals(expr)
+        if isinstance(expr, ast.BinOp):
+            if isinstance(expr.op, ast.Div):
+                return True  # true division gives floats, even of integers
+            if isinstance(expr.op, ast.Add | ast.Sub | ast.Mult | ast.Pow):
+                return self.is_float(expr.left, depth + 1) or self.is_float(expr.right, depth + 1)
+            return False
+        if isinstance(expr, ast.Name):
+            values = self.bindings(expr.id)
+            if values is None:
+                return expr.id in self.float_globals
+            return bool(values) and all(self.is_float(v, depth + 1) for v in values)
+        if isinstance(expr, ast.Subscript):
+            return self.is_float(expr.value, depth + 1)
+        if isinstance(expr, ast.Attribute) and expr.attr in ("T", "real"):
+            return self.is_float(expr.value, depth + 1)
+        if isinstance(expr, ast.Call):
+            return self._call_is_float(expr, depth)
+        return False
+
+    def _float_literals(self, expr: ast.List | ast.Tuple) -> bool:
+        values = []
+        for element in expr.elts:
+            if isinstance(element, ast.UnaryOp) and isinstance(element.op, ast.USub):
+                element = element.operand
+            if not isinstance(element, ast.Constant) or isinstance(element.value, bool):
+                return False
+            values.append(element.value)
+        return any(isinstance(v, float) for v in values) and all(
+            isinstance(v, int | float) for v in values
+        )
+
+    def _call_is_float(self, call: ast.Call, depth: int) -> bool:
+        func = call.func
+        if (
+            isinstance(func, ast.Attribute)
+            and func.attr in _FLOAT_METHODS
+            and self.resolver.qualname(func) is None
+        ):
+            return self.is_float(func.value, depth + 1)
+        qualname = self.resolver.qualname(func) or ""
+        if qualname in FLOAT_RESULTS:
+            return dtype_argument(call, qualname) is None
+        if qualname in ("jax.numpy.array", "jax.numpy.asarray") and call.args:
+            return dtype_argument(call, qualname) is None and self.is_float(call.args[0], depth + 1)
+        return False
+
+
+def assigned_values(name: str, scope: ast.AST) -> list[ast.expr] | None:
+    """Every value `name` is assigned in `scope` (a function or module tree): None if the
+    scope never binds it, an empty list if it binds it other than by plain assignment."""
+    if isinstance(scope, ast.Lambda):
+        return []
+    params = set() if isinstance(scope, ast.Module) else set(all_params(scope))
+    if name in params:
+        return []
+    values: list[ast.expr] = []
+    plain: set[int] = set()
+    bound = False
+    for node in ast.walk(scope):
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                if isinstance(target, ast.Name) and target.id == name:
+                    values.append(node.value)
+                    plain.add(id(target))
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            if node.target.id == name and node.value is not None:
+                values.append(node.value)
+                plain.add(id(node.target))
+        elif isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Store):
+            bound = True
+            if id(node) not in plain:
+                values.append(ast.Constant(None))  # a loop target, tuple unpacking, ...
+    if not values and not bound:
+        return None
+    return values

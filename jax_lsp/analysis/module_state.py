@@ -1,0 +1,321 @@
+"""Module-level state as the purity rules see it: which names are local to a function, which
+module-level names hold containers, and which change after traced code may have read them.
+
+A global read inside `jax.jit` is only stale if the value changes after the first trace. So a
+name counts as changing when a function rebinds it through `global` or mutates it, or when
+top-level code rebinds or mutates it after a top-level call that follows the reading function.
+Bindings at import time (`if`/`else` choices, `CONFIG["k"] = v` right after `CONFIG = {}`) are
+not changes.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from jax_lsp.analysis.summary import MUTATING_METHODS, FunctionNode
+from jax_lsp.analysis.traced import all_params
+
+if TYPE_CHECKING:
+    from jax_lsp.analysis.model import ModuleModel
+
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+_CONTAINER_CALLS = frozenset(
+    [
+        "builtins.list",
+        "builtins.dict",
+        "builtins.set",
+        "collections.defaultdict",
+        "collections.OrderedDict",
+        "collections.deque",
+        "collections.Counter",
+    ]
+)
+
+
+def declared_outside(function: FunctionNode) -> frozenset[str]:
+    """Names a function declares `global` or `nonlocal`."""
+    if isinstance(function, ast.Lambda):
+        return frozenset()
+    return frozenset(
+        name
+        for node in _walk_scope(function.body)
+        if isinstance(node, ast.Global | ast.Nonlocal)
+        for name in node.names
+    )
+
+
+def bound_names(function: FunctionNode) -> frozenset[str]:
+    """Parameters and names the function binds itself (nested scopes count too: quieter)."""
+    names = set(all_params(function))
+    if isinstance(function, ast.Lambda):
+        return frozenset(names)
+    for node in ast.walk(function):
+        if node is function:
+            continue
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store | ast.Del):
+            names.add(node.id)
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            names.add(node.name)
+        elif isinstance(node, ast.arg):
+            names.add(node.arg)
+        elif isinstance(node, ast.alias):
+            names.add(node.asname or node.name.split(".")[0])
+    return frozenset(names - declared_outside(function))
+
+
+def _walk_scope(statements: list[ast.stmt]) -> Iterator[ast.AST]:
+    """Nodes of these statements, not descending into nested functions or classes."""
+    stack: list[ast.AST] = list(reversed(statements))
+    while stack:
+        node = stack.pop()
+        yield node
+        if not isinstance(node, _SCOPES):
+            stack.extend(reversed(list(ast.iter_child_nodes(node))))
+
+
+def is_container_value(value: ast.expr, model: ModuleModel) -> bool:
+    """A list/dict/set display, comprehension, or `list()`/`dict()`/`defaultdict()` call."""
+    if isinstance(value, ast.List | ast.Dict | ast.Set | ast.ListComp | ast.DictComp | ast.SetComp):
+        return True
+    return isinstance(value, ast.Call) and model.resolver.qualname(value.func) in _CONTAINER_CALLS
+
+
+def mutated_name(node: ast.AST) -> str | None:
+    """`x` for `x.append(...)`-style calls and `x[k] = v` / `x.attr = v` stores."""
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr in MUTATING_METHODS
+        and isinstance(node.func.value, ast.Name)
+    ):
+        return node.func.value.id
+    if isinstance(node, ast.Subscript | ast.Attribute) and isinstance(node.ctx, ast.Store):
+        base = node.value
+        while isinstance(base, ast.Subscript | ast.Attribute):
+            base = base.value
+        return base.id if isinstance(base, ast.Name) else None
+    return None
+
+
+def _free_writes(statements: list[ast.stmt]) -> set[str]:
+    """Names that functions among `statements` write without owning them: assigned after
+    `global`, or mutated (`x.append(v)`, `x[k] = v`) while not local. One walk per scope;
+    a nested function's free writes are resolved against its enclosing function."""
+    writes: set[str] = set()
+    for node in _walk_scope(statements):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            writes |= _function_free_writes(node)
+        elif isinstance(node, ast.ClassDef):
+            writes |= _free_writes(node.body)
+    return writes
+
+
+def _function_free_writes(function: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
+    local: set[str] = set(all_params(function))
+    declared: set[str] = set()
+    free: set[str] = set()
+    for child in _walk_scope(function.body):
+        if isinstance(child, ast.Name):
+            if not isinstance(child.ctx, ast.Load):
+                local.add(child.id)
+                free.add(child.id)  # kept only if declared global (filtered below)
+        elif isinstance(child, ast.Global | ast.Nonlocal):
+            declared.update(child.names)
+        elif isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            local.add(child.name)
+            free |= _free_writes([child])
+        elif isinstance(child, ast.Call | ast.Subscript | ast.Attribute):
+            name = mutated_name(child)
+            if name is not None and name not in ("self", "cls"):
+                free.add(name)
+    return {name for name in free if name in declared or name not in local}
+
+
+@dataclass(frozen=True)
+class _UnitFacts:
+    # Top-level events in order: ("bind", name), ("mutate", name), or ("call", the module
+    # names a statement's calls mention: `f` in `f(x)`, `step` in `jax.jit(step)(x)`).
+    events: tuple[tuple[str, str | frozenset[str]], ...]
+    defined: frozenset[str]  # names bound by def, class or import at module level
+    code: frozenset[str]  # names bound by def or class
+    # Top-level names bound from values that mention these names (`model = MLP(3)`).
+    derived: tuple[tuple[str, frozenset[str]], ...]
+    containers: frozenset[str]  # names bound at module level to a container value
+    others: frozenset[str]  # names bound at module level to anything else
+    runtime_writes: frozenset[str]  # rebound through `global` or mutated inside a function
+
+
+class _UnitScanner:
+    def __init__(self, model: ModuleModel) -> None:
+        self.model = model
+        self.events: list[tuple[str, str | frozenset[str]]] = []
+        self.defined: set[str] = set()
+        self.code: set[str] = set()
+        self.derived: list[tuple[str, frozenset[str]]] = []
+        self.containers: set[str] = set()
+        self.others: set[str] = set()
+        self.runtime_writes: set[str] = set()
+
+    def scan(self, tree: ast.Module) -> _UnitFacts:
+        self.block(tree.body)
+        self.runtime_writes = set(_free_writes(tree.body))
+        return _UnitFacts(
+            tuple(self.events),
+            frozenset(self.defined),
+            frozenset(self.code),
+            tuple(self.derived),
+            frozenset(self.containers),
+            frozenset(self.others),
+            frozenset(self.runtime_writes),
+        )
+
+    def block(self, statements: list[ast.stmt]) -> None:
+        for statement in statements:
+            self.statement(statement)
+
+    def statement(self, node: ast.stmt) -> None:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            self._calls_in(node.decorator_list)
+            self.defined.add(node.name)
+            self.code.add(node.name)
+        elif isinstance(node, ast.Import | ast.ImportFrom):
+            for alias in node.names:
+                self.defined.add(alias.asname or alias.name.split(".")[0])
+        elif isinstance(node, ast.If | ast.While):
+            self._calls_in([node.test])
+            loops = 2 if isinstance(node, ast.While) else 1
+            for _ in range(loops):
+                self.block(node.body)
+            self.block(node.orelse)
+        elif isinstance(node, ast.For | ast.AsyncFor):
+            self._calls_in([node.iter])
+            for _ in range(2):  # twice: a later iteration follows the calls of an earlier one
+                self._bind(node.target, None)
+                self.block(node.body)
+            self.block(node.orelse)
+        elif isinstance(node, ast.Try | ast.TryStar):
+            self.block(node.body)
+            for handler in node.handlers:
+                self.block(handler.body)
+            self.block(node.orelse)
+            self.block(node.finalbody)
+        elif isinstance(node, ast.With | ast.AsyncWith):
+            self._calls_in([item.context_expr for item in node.items])
+            self.block(node.body)
+        else:
+            self._simple(node)
+
+    def _simple(self, node: ast.stmt) -> None:
+        self._calls_in([node])
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                self._bind(target, node.value)
+        elif isinstance(node, ast.AugAssign | ast.AnnAssign) and node.value is not None:
+            self._bind(node.target, None)
+        for child in ast.walk(node):
+            name = mutated_name(child)
+            if name is not None:
+                self.events.append(("mutate", name))
+
+    def _bind(self, target: ast.expr, value: ast.expr | None) -> None:
+        if isinstance(target, ast.Name):
+            self.events.append(("bind", target.id))
+            if value is not None:
+                self.derived.append((target.id, self._module_names(value)))
+            if value is not None and is_container_value(value, self.model):
+                self.containers.add(target.id)
+            else:
+                self.others.add(target.id)
+        elif isinstance(target, ast.Tuple | ast.List | ast.Starred):
+            for element in target.elts if not isinstance(target, ast.Starred) else [target.value]:
+                self._bind(element, None)
+
+    def _calls_in(self, nodes: list[ast.AST]) -> None:
+        for node in nodes:
+            if any(isinstance(child, ast.Call) for child in _walk_scope([node])):
+                names = self._module_names(node)
+                if names:
+                    self.events.append(("call", names))
+
+    def _module_names(self, node: ast.AST) -> frozenset[str]:
+        """Names read here that are not imports or builtins (so may be this module's)."""
+        return frozenset(
+            child.id
+            for child in _walk_scope([node])
+            if isinstance(child, ast.Name)
+            and isinstance(child.ctx, ast.Load)
+            and self.model.resolver.qualname(child) is None
+        )
+
+
+class ModuleState:
+    """Facts about one module's top-level names, computed once per model.
+
+    `key` is part of every unit's cache key: a reader's findings depend on other units.
+    """
+
+    def __init__(self, model: ModuleModel) -> None:
+        self.model = model
+        units = [unit for unit in model.document.units if unit.tree is not None]
+        self._index = {id(unit.tree): index for index, unit in enumerate(units)}
+        facts = [self._facts(unit.source) for unit in units]
+        self.defined = frozenset().union(*(f.defined for f in facts))
+        self.runtime_writes = frozenset().union(*(f.runtime_writes for f in facts))
+        containers = frozenset().union(*(f.containers for f in facts))
+        others = frozenset().union(*(f.others for f in facts))
+        self.containers = containers - others - self.defined
+        self._last_call = self._last_call_before_change(facts, self._module_code(facts))
+        self.key = (
+            tuple(sorted(self._last_call.items())),
+            self.runtime_writes,
+            self.containers,
+            self.defined,
+        )
+
+    def _facts(self, source) -> _UnitFacts:
+        key = ("module-state", self.model.alias_key)
+        if key not in source.memo:
+            source.memo[key] = _UnitScanner(self.model).scan(source.tree)
+        return source.memo[key]
+
+    @staticmethod
+    def _module_code(facts: list[_UnitFacts]) -> frozenset[str]:
+        """Functions and classes of the module, and names bound from them (`step =
+        jax.jit(train)`, `model = MLP(3)`): calling these may run traced code."""
+        code = set().union(*(f.code for f in facts))
+        for unit_facts in facts:
+            for name, mentions in unit_facts.derived:
+                if mentions & code:
+                    code.add(name)
+        return frozenset(code)
+
+    @staticmethod
+    def _last_call_before_change(facts: list[_UnitFacts], code: frozenset[str]) -> dict[str, int]:
+        """Per name: the unit of the latest top-level call of module code that falls between
+        a binding of the name and a later rebinding or mutation of it."""
+        first_bound: dict[str, int] = {}  # name -> event number of its first binding
+        last_call: tuple[int, int] | None = None  # (event number, unit index)
+        result: dict[str, int] = {}
+        number = 0
+        for unit_index, unit_facts in enumerate(facts):
+            for _, payload in unit_facts.events:
+                number += 1
+                if isinstance(payload, frozenset):  # a call
+                    if payload & code:
+                        last_call = (number, unit_index)
+                    continue
+                if payload in first_bound and last_call and first_bound[payload] < last_call[0]:
+                    result[payload] = max(result.get(payload, -1), last_call[1])
+                first_bound.setdefault(payload, number)
+        return result
+
+    def changing_globals(self, unit_tree: ast.AST) -> frozenset[str]:
+        """Module-level values that may change after functions of this unit were traced."""
+        index = self._index.get(id(unit_tree), 0)
+        changed = {name for name, call in self._last_call.items() if call > index}
+        return frozenset((changed | self.runtime_writes) & self.model.mutable_globals) - (
+            self.defined
+        )

@@ -1,0 +1,196 @@
+"""Module facts about 64-bit mode: where `jax_enable_x64` is switched on, whether the module
+reads the flag, where the imports end and where the first JAX array is created at module level.
+
+Lines are document-absolute (0-based). Statements inside functions, lambdas and classes'
+methods do not run at import time, so only module-level code counts as "before" something.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from jax_lsp.analysis.imports import Resolver
+from jax_lsp.analysis.kinds import ARRAY_MODULES, STATIC_RESULTS
+
+FLAG = "jax_enable_x64"
+_FLAG_SPELLINGS = frozenset({FLAG, "JAX_ENABLE_X64"})
+_UPDATE = "jax.config.update"
+_CONTEXT = "jax.enable_x64"
+# jax.random functions that make or reshape keys: their result is uint32 either way.
+KEY_MAKERS = frozenset(
+    f"jax.random.{name}"
+    for name in ["key", "PRNGKey", "split", "fold_in", "key_data", "wrap_key_data", "clone"]
+)
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+
+
+@dataclass(frozen=True)
+class X64Facts:
+    # The project config or the environment sets JAX_ENABLE_X64, or this is a test file.
+    settings_enabled: bool = False
+    module_enable_line: int | None = None  # first module-level update("jax_enable_x64", True)
+    # Function code may run with x64 on: the module enables it somewhere (in a function, or
+    # to a value that is not a literal), reads the flag (library code that adapts to it) or
+    # sets the environment variable.
+    maybe_enabled_at_call_time: bool = False
+    reads_flag: bool = False
+    jax_name: str | None = None  # the local name a leading `import jax` binds
+    first_array_line: int | None = None  # first module-level statement creating a JAX array
+    # Functions called by name inside `with jax.enable_x64(...)` bodies: they run with x64.
+    x64_callees: frozenset[str] = frozenset()
+
+
+def is_x64_update(call: ast.Call, resolver: Resolver) -> bool:
+    """`jax.config.update("jax_enable_x64", ...)` (any value)."""
+    return (
+        resolver.qualname(call.func) == _UPDATE
+        and bool(call.args)
+        and isinstance(call.args[0], ast.Constant)
+        and call.args[0].value == FLAG
+    )
+
+
+def enables_x64(call: ast.Call, resolver: Resolver) -> bool | None:
+    """True/False for a literal value of an x64 update, None when the value is not literal."""
+    if len(call.args) < 2 or not isinstance(call.args[1], ast.Constant):
+        return None
+    value = call.args[1].value
+    if isinstance(value, str):
+        return value.lower() in ("1", "true", "yes")
+    return bool(value)
+
+
+def is_x64_context(expr: ast.expr, resolver: Resolver) -> bool:
+    """`jax.enable_x64()` / `jax.enable_x64(True)` as a `with` item."""
+    if not (isinstance(expr, ast.Call) and resolver.qualname(expr.func) == _CONTEXT):
+        return False
+    if not expr.args:
+        return True
+    first = expr.args[0]
+    return not (isinstance(first, ast.Constant) and not first.value)
+
+
+def module_level_nodes(statement: ast.stmt) -> Iterator[ast.AST]:
+    """Nodes of a top-level statement that run at import time (not inside def/lambda)."""
+    stack: list[ast.AST] = [statement]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, _SCOPES):
+            continue
+        yield node
+        stack.extend(ast.iter_child_nodes(node))
+
+
+def creates_array(node: ast.AST, resolver: Resolver) -> bool:
+    if not isinstance(node, ast.Call):
+        return False
+    qualname = resolver.qualname(node.func) or ""
+    if qualname in STATIC_RESULTS or qualname in KEY_MAKERS:
+        return False
+    return qualname.startswith(ARRAY_MODULES) or qualname == "jax.device_put"
+
+
+def _mentions_flag(node: ast.AST) -> bool:
+    if isinstance(node, ast.Constant) and node.value in _FLAG_SPELLINGS:
+        return True
+    return isinstance(node, ast.Attribute) and node.attr in (FLAG, "x64_enabled")
+
+
+@dataclass(frozen=True)
+class _StatementFacts:
+    """What one top-level statement contributes; lines relative to its first line."""
+
+    is_import: bool
+    is_docstring: bool
+    binds_jax: str | None
+    enable_line: int | None
+    at_call_time: bool
+    reads: bool
+    array_line: int | None
+    x64_callees: frozenset[str]
+
+
+def statement_facts(statement: ast.stmt, resolver: Resolver) -> _StatementFacts:
+    enable_line: int | None = None
+    array_line: int | None = None
+    at_call_time = reads = False
+    callees: set[str] = set()
+    top_level = set(module_level_nodes(statement))
+    for node in ast.walk(statement):
+        if isinstance(node, ast.Call) and is_x64_update(node, resolver):
+            enabled = enables_x64(node, resolver)
+            if node in top_level and enabled and enable_line is None:
+                enable_line = node.lineno - statement.lineno
+            # Enabled in a function (it may run first) or to a value we cannot read.
+            at_call_time = at_call_time or enabled is None or (enabled and node not in top_level)
+            continue
+        if isinstance(node, ast.With | ast.AsyncWith) and any(
+            is_x64_context(item.context_expr, resolver) for item in node.items
+        ):
+            callees.update(
+                call.func.id
+                for call in ast.walk(node)
+                if isinstance(call, ast.Call) and isinstance(call.func, ast.Name)
+            )
+        elif _mentions_flag(node) and not _is_update_argument(node, statement, resolver):
+            reads = True
+        if array_line is None and node in top_level and creates_array(node, resolver):
+            array_line = node.lineno - statement.lineno
+    binds_jax = None
+    if isinstance(statement, ast.Import):
+        for alias in statement.names:
+            if alias.name == "jax":
+                binds_jax = alias.asname or "jax"
+    return _StatementFacts(
+        isinstance(statement, ast.Import | ast.ImportFrom),
+        isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Constant),
+        binds_jax,
+        enable_line,
+        at_call_time,
+        reads,
+        array_line,
+        frozenset(callees),
+    )
+
+
+def combine_x64_facts(
+    statements: list[tuple[int, _StatementFacts]], settings_enabled: bool
+) -> X64Facts:
+    """Module facts from each top-level statement's facts and absolute first line."""
+    module_enable: int | None = None
+    first_array: int | None = None
+    jax_name: str | None = None
+    at_call_time = reads = False
+    callees: set[str] = set()
+    leading = True
+    for start, facts in statements:
+        if leading and facts.is_import:
+            jax_name = facts.binds_jax or jax_name
+        elif not facts.is_docstring:
+            leading = False
+        if module_enable is None and facts.enable_line is not None:
+            module_enable = start + facts.enable_line
+        if first_array is None and facts.array_line is not None:
+            first_array = start + facts.array_line
+        at_call_time = at_call_time or facts.at_call_time
+        reads = reads or facts.reads
+        callees |= facts.x64_callees
+    return X64Facts(
+        settings_enabled,
+        module_enable,
+        at_call_time or reads,
+        reads,
+        jax_name,
+        first_array,
+        frozenset(callees),
+    )
+
+
+def _is_update_argument(node: ast.AST, statement: ast.stmt, resolver: Resolver) -> bool:
+    """The flag-name string of an update call (not a read of the flag)."""
+    return any(
+        isinstance(call, ast.Call) and is_x64_update(call, resolver) and call.args[0] is node
+        for call in ast.walk(statement)
+    )

@@ -1,0 +1,58 @@
+"""Codemods that build fixes from the whole module on demand (libcst), by name.
+
+Rules name them in `Finding.deferred`; the server builds them when a client asks for code actions
+(or resolves one), `check --fix` when it fixes a file.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import replace
+
+from jax_lsp.findings import DeferredFix, Finding, Fix
+
+log = logging.getLogger(__name__)
+
+
+def _pytree(source: str, line: int, column: int) -> tuple[Fix, ...]:
+    from jax_lsp.codeactions.pytree import pytree_fixes
+
+    return pytree_fixes(source, line, column)
+
+
+def _where_mask(source: str, line: int, column: int) -> tuple[Fix, ...]:
+    from jax_lsp.codeactions.where_mask import mask_reduction_fixes
+
+    return mask_reduction_fixes(source, line, column)
+
+
+# Imported lazily: libcst costs start-up time the server should not pay before it is needed.
+CODEMODS: dict[str, Callable[[str, int, int], tuple[Fix, ...]]] = {
+    "pytree": _pytree,
+    "where_mask": _where_mask,
+}
+
+
+def build_deferred(deferred: DeferredFix, source: str) -> tuple[Fix, ...]:
+    """The fixes a deferred codemod offers on `source` (none if it cannot rewrite safely)."""
+    codemod = CODEMODS.get(deferred.codemod)
+    if codemod is None:
+        return ()
+    try:
+        return codemod(source, deferred.anchor.line, deferred.anchor.column)
+    except Exception:  # a codemod bug must never cost the user their diagnostics
+        log.exception("codemod %s failed at %s", deferred.codemod, deferred.anchor)
+        return ()
+
+
+def with_deferred_fixes(finding: Finding, source: str) -> Finding:
+    """`finding` with its deferred fixes built: the first becomes `fix` if it had none."""
+    if not finding.deferred:
+        return finding
+    built = [fix for deferred in finding.deferred for fix in build_deferred(deferred, source)]
+    if not built:
+        return finding
+    if finding.fix is None:
+        return replace(finding, fix=built[0], alternatives=(*finding.alternatives, *built[1:]))
+    return replace(finding, alternatives=(*finding.alternatives, *built))

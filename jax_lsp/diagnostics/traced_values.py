@@ -1,0 +1,63 @@
+"""Which expressions the tracing rules treat as traced.
+
+A parameter with a literal default (`training=False`, `n=3`) is traced only when a caller
+passes it, which the model cannot see for calls made outside the module: such a bare
+parameter is not treated as traced, trading a few misses for precision.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+
+from jax_lsp.analysis.kinds import Kind
+from jax_lsp.diagnostics.base import Rule, RuleContext
+from jax_lsp.findings import Finding
+
+
+@dataclass(frozen=True)
+class Misuse:
+    """A traced value used where a concrete one is needed, and what happens at run time."""
+
+    traced: ast.expr  # the traced value at fault
+    what: str  # "`float()`", "A slice", ...
+    error: str  # the exception JAX raises (measured)
+    remedy: str
+
+    def finding(
+        self, rule: Rule, node: ast.AST, ctx: RuleContext, relation: str, why: str = ""
+    ) -> Finding:
+        reason = f": {why}" if why else ""
+        return ctx.finding(
+            rule,
+            node,
+            f"{self.what} {relation} the traced value `{ctx.segment(self.traced)}` raises "
+            f"{self.error} under {ctx.trace.via}{reason}. {self.remedy}",
+        )
+
+
+def is_traced(ctx: RuleContext, node: ast.AST | None) -> bool:
+    """`node` is certainly a tracer here."""
+    if node is None or ctx.kind(node) is not Kind.TRACED:
+        return False
+    return not (isinstance(node, ast.Name) and _has_literal_default(node.id, ctx))
+
+
+def _has_literal_default(name: str, ctx: RuleContext) -> bool:
+    function = ctx.functions[-1] if ctx.functions else None
+    if function is None:
+        return False
+    arguments = function.args
+    positional = [*arguments.posonlyargs, *arguments.args]
+    defaults = dict(
+        zip(
+            [a.arg for a in positional[len(positional) - len(arguments.defaults) :]],
+            arguments.defaults,
+            strict=True,
+        )
+    )
+    for arg, default in zip(arguments.kwonlyargs, arguments.kw_defaults, strict=True):
+        if default is not None:
+            defaults[arg.arg] = default
+    default = defaults.get(name)
+    return isinstance(default, ast.Constant)

@@ -1,0 +1,127 @@
+"""Splitting a document into units, and recovering from half-typed code."""
+
+from __future__ import annotations
+
+import ast
+import textwrap
+
+from jax_lsp.analysis.document import Document
+from jax_lsp.analysis.text import byte_col_to_char, char_col_to_units, units_to_char_col
+
+
+def _starts(text: str) -> list[int]:
+    return [unit.start_line for unit in Document(textwrap.dedent(text)).units]
+
+
+def test_top_level_statements_are_units_with_decorators_attached():
+    assert _starts(
+        """\
+        import jax
+        x = 1
+
+        @jax.jit
+        @other
+        def f(x):
+            return x
+        class A:
+            pass
+        """
+    ) == [0, 1, 3, 7]
+
+
+def test_else_and_except_continue_their_statement():
+    assert _starts(
+        """\
+        if a:
+            pass
+        else:
+            pass
+        try:
+            pass
+        except ValueError:
+            pass
+        finally:
+            pass
+        """
+    ) == [0, 4]
+
+
+def test_multiline_strings_and_brackets_at_column_zero_merge_into_one_unit():
+    text = 'doc = """\nnot = code\n"""\ny = [\n1,\n]\nz = 1\n'
+    document = Document(text)
+    assert [unit.start_line for unit in document.units] == [0, 3, 6]
+    assert all(unit.problem is None for unit in document.units)
+
+
+def test_units_parse_like_the_whole_module():
+    text = textwrap.dedent(
+        """\
+        import jax.numpy as jnp
+        x = jnp.zeros(3)
+        def f(y):
+            return y + \\
+                1
+        """
+    )
+    document = Document(text)
+    whole = ast.parse(text)
+    dumped = [ast.dump(stmt) for unit in document.units for stmt in unit.tree.body]
+    # Same statements; line numbers are unit-relative, so compare without attributes.
+    assert [d.split("(")[0] for d in dumped] == [type(s).__name__ for s in whole.body]
+
+
+def test_half_typed_attribute_keeps_the_rest_of_the_function():
+    text = "def f(x):\n    y = jnp.\n    return x[0]\n\ndef g():\n    pass\n"
+    document = Document(text)
+    assert [unit.tree is not None for unit in document.units] == [True, True]
+    problem = document.units[0].problem
+    assert problem is not None and problem.line == 1
+    # The repaired tree still has the return statement.
+    body = document.units[0].tree.body[0].body
+    assert isinstance(body[-1], ast.Return)
+
+
+def test_unclosed_call_and_missing_colon_are_repaired():
+    for broken in ("    z = f(1,\n", "    if x > 0\n        return 1\n"):
+        text = f"def f(x):\n{broken}    return x\n"
+        unit = Document(text).units[0]
+        assert unit.tree is not None
+        assert unit.problem is not None
+
+
+def test_unparsable_unit_does_not_hide_the_others():
+    text = "x = (((\n\ndef g():\n    return 1\n"
+    document = Document(text)
+    assert document.units[-1].tree is not None
+    assert document.problems
+
+
+def test_same_text_reuses_the_parse():
+    first = Document("def f():\n    return 1\n")
+    second = Document("x = 1\ndef f():\n    return 1\n")
+    assert first.units[0].source is second.units[1].source
+    assert second.units[1].start_line == 1
+
+
+def test_nul_bytes_and_deep_nesting_do_not_raise():
+    assert Document("x = 1\x00\n").problems
+    assert Document("x = " + "(" * 5000 + ")" * 5000 + "\n").problems
+
+
+def test_column_conversions_round_trip_with_astral_characters():
+    line = "s = '中文😀' ; x"
+    char_col = line.index("x")
+    byte_col = len(line[:char_col].encode())
+    assert byte_col_to_char(line, byte_col) == char_col
+    utf16 = char_col_to_units(line, char_col, "utf-16")
+    assert utf16 == char_col + 1  # the emoji takes two UTF-16 units
+    assert units_to_char_col(line, utf16, "utf-16") == char_col
+    utf8 = char_col_to_units(line, char_col, "utf-8")
+    assert utf8 == byte_col
+    assert units_to_char_col(line, utf8, "utf-8") == char_col
+
+
+def test_crlf_and_lone_cr_split_lines_like_python():
+    document = Document("import jax\r\nx = 1\ry = 2\n")
+    assert len(document.lines) == 4
+    assert [unit.start_line for unit in document.units] == [0, 1, 2]

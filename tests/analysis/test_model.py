@@ -1,0 +1,240 @@
+"""The module model: import aliases, traced functions and their parameters, value kinds."""
+
+from __future__ import annotations
+
+import ast
+import textwrap
+
+import pytest
+
+from jax_lsp.analysis.document import Document
+from jax_lsp.analysis.kinds import Kind
+from jax_lsp.analysis.model import ModuleModel
+
+
+def model_of(source: str) -> ModuleModel:
+    return ModuleModel(Document(textwrap.dedent(source)))
+
+
+def trace_of(model: ModuleModel, path: str):
+    return model.trace.get(model.functions[path].node)
+
+
+@pytest.mark.parametrize(
+    "header",
+    [
+        "import jax\n@jax.jit",
+        "from jax import jit\n@jit",
+        "from jax import jit as J\n@J",
+        "import jax as j\n@j.jit",
+        "import jax, functools\n@functools.partial(jax.jit)",
+        "import jax\nfrom functools import partial\n@partial(jax.jit, donate_argnums=0)",
+        "import jax\n@jax.jit(inline=True)",
+        "import jax\n@jax.vmap",
+        "import equinox as eqx\n@eqx.filter_jit",
+        "import jax\n@jax.checkpoint",
+        "import jax\n@jax.remat",
+    ],
+)
+def test_decorator_spellings_trace_the_function(header):
+    model = model_of(f"{header}\ndef f(x):\n    return x\n")
+    info = trace_of(model, "f")
+    assert info is not None and info.abstract
+
+
+def test_static_argnums_and_argnames_are_not_traced():
+    model = model_of(
+        """
+        import jax
+        from functools import partial
+
+        @partial(jax.jit, static_argnums=(1,), static_argnames="mode")
+        def f(x, n, *, mode="a", scale=1.0):
+            return x
+        """
+    )
+    info = trace_of(model, "f")
+    assert info.traced_params == {"x", "scale"}
+    assert info.static_params == {"n", "mode"}
+
+
+def test_rebinding_and_wrapping_calls_trace_the_function():
+    model = model_of(
+        """
+        import jax
+
+        def f(x, n):
+            return x
+
+        f = jax.jit(f, static_argnums=1)
+
+        def g(x):
+            return x
+
+        result = jax.jit(g)(1.0)
+        """
+    )
+    assert trace_of(model, "f").static_params == {"n"}
+    assert trace_of(model, "g").traced_params == {"x"}
+
+
+def test_lax_bodies_and_nested_functions_are_traced():
+    model = model_of(
+        """
+        import jax
+        from jax import lax
+
+        def outer(xs):
+            def body(i, carry):
+                return carry + i
+            def cond_true(x):
+                return x
+            total = lax.fori_loop(0, 10, body, 0.0)
+            lax.cond(total > 0, cond_true, lambda x: -x, total)
+            return total
+        """
+    )
+    assert trace_of(model, "outer.body").traced_params == {"i", "carry"}
+    assert trace_of(model, "outer.cond_true").via == "lax.cond"
+    assert trace_of(model, "outer") is None
+
+
+def test_grad_traces_only_argnums_and_is_not_abstract():
+    model = model_of(
+        """
+        import jax
+
+        def loss(params, batch, n):
+            return params
+
+        grads = jax.grad(loss, argnums=(0, 1))
+        """
+    )
+    info = trace_of(model, "loss")
+    assert info.traced_params == {"params", "batch"}
+    assert not info.abstract
+
+
+def test_vmap_in_axes_none_is_not_traced():
+    model = model_of(
+        """
+        import jax
+
+        def f(x, n):
+            return x * n
+
+        g = jax.vmap(f, in_axes=(0, None))
+        """
+    )
+    assert trace_of(model, "f").traced_params == {"x"}
+
+
+def test_callees_of_traced_code_trace_where_a_traced_value_is_passed():
+    model = model_of(
+        """
+        import jax
+
+        def helper(a, b, flag):
+            return a
+
+        def deeper(z):
+            return z
+
+        @jax.jit
+        def f(x):
+            y = x * 2
+            deeper(helper(y, x.shape[0], True))
+            return helper(y, 3, flag=x > 0)
+        """
+    )
+    helper = trace_of(model, "helper")
+    assert helper.traced_params == {"a", "flag"}
+    assert not helper.direct and helper.abstract
+    assert trace_of(model, "deeper").traced_params == frozenset()
+
+
+def test_methods_called_through_self_are_resolved():
+    model = model_of(
+        """
+        import jax
+
+        class Model:
+            @jax.jit
+            def __call__(self, x):
+                return self.step(x)
+
+            def step(self, h):
+                return h
+        """
+    )
+    assert trace_of(model, "Model.step").traced_params == {"h"}
+
+
+def kinds_by_name(model: ModuleModel, path: str) -> dict[str, Kind]:
+    node = model.functions[path].node
+    kinds = model.scope_kinds(node).kinds
+    return {n.id: kinds[n] for n in ast.walk(node) if isinstance(n, ast.Name) and n in kinds}
+
+
+def test_kinds_follow_assignments_and_static_shapes():
+    model = model_of(
+        """
+        import jax
+        import jax.numpy as jnp
+        import numpy as np
+
+        @jax.jit
+        def f(x, mask=None):
+            n = x.shape[0]
+            m = len(x)
+            y = jnp.sin(x) + 1
+            z = np.zeros(3)
+            if mask is not None:
+                w = mask
+            total = y.sum()
+            return n, m, y, z, total
+        """
+    )
+    kinds = kinds_by_name(model, "f")
+    assert kinds["n"] is Kind.STATIC
+    assert kinds["m"] is Kind.STATIC
+    assert kinds["y"] is Kind.TRACED
+    assert kinds["z"] is Kind.NUMPY
+    assert kinds["total"] is Kind.TRACED
+
+
+def test_module_level_arrays_and_numpy_are_told_apart():
+    model = model_of(
+        """
+        import jax.numpy as jnp
+        import numpy as np
+
+        a = jnp.zeros(3)
+        b = np.zeros(3)
+        c = jnp.zeros(3)
+        c = np.zeros(3)
+        """
+    )
+    assert model.global_kinds["a"] is Kind.ARRAY
+    assert model.global_kinds["b"] is Kind.NUMPY
+    assert model.global_kinds["c"] is Kind.UNKNOWN
+    assert "c" in model.mutable_globals
+
+
+def test_import_jax_numpy_as_np_is_jax():
+    model = model_of("import jax.numpy as np\nx = np.zeros(3)\n")
+    assert model.global_kinds["x"] is Kind.ARRAY
+
+
+def test_annotations_mark_arrays_including_jaxtyping():
+    model = model_of(
+        """
+        import jax
+        from jaxtyping import Array, Float
+
+        def f(a: jax.Array, b: Float[Array, "n"], c: "jax.Array", d: int):
+            return a, b, c, d
+        """
+    )
+    kinds = kinds_by_name(model, "f")
+    assert [kinds[n] for n in "abcd"] == [Kind.ARRAY] * 3 + [Kind.UNKNOWN]

@@ -1,0 +1,42 @@
+"""Shared by the codemod tests: positions by needle, applying a fix to a dedented snippet."""
+
+from __future__ import annotations
+
+import itertools
+import sys
+import textwrap
+import types
+
+from jax_lsp.findings import Fix
+from jax_lsp.fixes import apply_edits
+from tests.runtime import Outcome, run_snippet
+
+
+def source(text: str) -> str:
+    return textwrap.dedent(text).lstrip("\n")
+
+
+def position_of(text: str, needle: str, occurrence: int = 0) -> tuple[int, int]:
+    """0-based line and column of the `occurrence`-th `needle` in `text`."""
+    index = -1
+    for _ in range(occurrence + 1):
+        index = text.index(needle, index + 1)
+    line = text.count("\n", 0, index)
+    return line, index - (text.rfind("\n", 0, index) + 1)
+
+
+def applied(text: str, fix: Fix | None) -> str:
+    assert fix is not None, "expected a fix"
+    spans = sorted(edit.span for edit in fix.edits)
+    assert all(not a.overlaps(b) for a, b in itertools.pairwise(spans)), "overlapping edits"
+    return apply_edits(text, fix.edits)
+
+
+def run_as_module(text: str, check: str) -> Outcome:
+    """`run_snippet`, with the snippet's module in sys.modules (dataclasses look it up)."""
+    module = types.ModuleType("__example__")
+    sys.modules["__example__"] = module
+    try:
+        return run_snippet(text, check)
+    finally:
+        del sys.modules["__example__"]

@@ -1,0 +1,349 @@
+"""Jitted method to PyTree: exact in/out pairs, and the fixed classes run under JAX."""
+
+from __future__ import annotations
+
+import ast
+
+import pytest
+
+from jax_lsp.codeactions.pytree import (
+    pytree_fixes,
+    register_fix,
+    static_helper_fix,
+    static_self_fix,
+)
+from jax_lsp.findings import Applicability
+from tests.codeactions.helpers import applied, position_of, run_as_module, source
+from tests.runtime import run_snippet
+
+GUIDE = source(
+    """
+    import jax.numpy as jnp
+    from jax import jit
+
+
+    class CustomClass:
+        def __init__(self, x: jnp.ndarray, mul: bool):
+            self.x = x
+            self.mul = mul
+
+        @jit  # how to do this correctly?
+        def calc(self, y):
+            if self.mul:
+                return self.x * y
+            return y
+    """
+)
+GUIDE_CHECK = """
+c = CustomClass(2, True)
+assert c.calc(3) == 6
+c.mul = False
+assert c.calc(3) == 3  # the attribute change is seen on the next call
+c = CustomClass(jnp.array(2), True)
+assert c.calc(3) == 6
+c.x = jnp.array(100)
+assert c.calc(3) == 300
+"""
+CLASS_AT = position_of(GUIDE, "class CustomClass")
+
+
+def test_guide_class_fails_unfixed():
+    outcome = run_snippet(GUIDE, GUIDE_CHECK)
+    assert isinstance(outcome.error, TypeError)
+    assert "Error interpreting argument" in str(outcome.error)
+
+
+def test_guide_class_registered_exactly():
+    fixed = applied(GUIDE, register_fix(GUIDE, *CLASS_AT))
+    assert fixed == source(
+        """
+        import jax.numpy as jnp
+        from jax import jit
+        import jax
+
+
+        @jax.tree_util.register_pytree_node_class
+        class CustomClass:
+            def __init__(self, x: jnp.ndarray, mul: bool):
+                self.x = x
+                self.mul = mul
+
+            @jit  # how to do this correctly?
+            def calc(self, y):
+                if self.mul:
+                    return self.x * y
+                return y
+
+            def tree_flatten(self):
+                children = (self.x,)
+                aux_data = (self.mul,)
+                return children, aux_data
+
+            @classmethod
+            def tree_unflatten(cls, aux_data, children):
+                (x,) = children
+                (mul,) = aux_data
+                return cls(x=x, mul=mul)
+        """
+    )
+    outcome = run_snippet(fixed, GUIDE_CHECK)
+    assert outcome.error is None, outcome.error
+
+
+def test_position_of_the_jitted_method_finds_the_class():
+    at_method = register_fix(GUIDE, *position_of(GUIDE, "@jit"))
+    assert at_method == register_fix(GUIDE, *CLASS_AT)
+
+
+def test_static_helper_is_the_guides_strategy_one():
+    fix = static_helper_fix(GUIDE, *CLASS_AT)
+    assert fix is not None and fix.applicability is Applicability.SAFE
+    fixed = applied(GUIDE, fix)
+    assert fixed == source(
+        """
+        import jax.numpy as jnp
+        from jax import jit
+        import functools
+
+
+        class CustomClass:
+            def __init__(self, x: jnp.ndarray, mul: bool):
+                self.x = x
+                self.mul = mul
+
+            def calc(self, y):
+                return _calc(self.mul, self.x, y)
+
+
+        @functools.partial(jit, static_argnames=("mul",))
+        def _calc(mul, x, y):
+            if mul:
+                return x * y
+            return y
+        """
+    )
+    assert run_snippet(fixed, GUIDE_CHECK).error is None
+
+
+def test_static_self_is_unsafe_and_goes_stale():
+    fix = static_self_fix(GUIDE, *CLASS_AT)
+    assert fix is not None and fix.applicability is Applicability.UNSAFE
+    fixed = applied(GUIDE, fix)
+    assert "@functools.partial(jit, static_argnums=0)  # how to do this correctly?" in fixed
+    assert "return hash((self.x, self.mul))" in fixed
+    # Why it is unsafe (measured): the mutated object hits the stale cache entry.
+    stale = run_snippet(
+        fixed, "c = CustomClass(2, True)\nfirst = c.calc(3)\nc.mul = False\nsecond = c.calc(3)"
+    )
+    assert stale.error is None
+    assert int(stale.namespace["first"]) == 6 and int(stale.namespace["second"]) == 6
+
+
+def test_fix_order_and_titles():
+    fixes = pytree_fixes(GUIDE, *CLASS_AT)
+    assert [f.applicability for f in fixes] == [
+        Applicability.SAFE,
+        Applicability.SAFE,
+        Applicability.UNSAFE,
+    ]
+    assert "PyTree" in fixes[0].title
+
+
+WORKING_INIT = source(
+    """
+    import jax
+    import jax.numpy as jnp
+
+    CALLS = []
+
+
+    class Scaler:
+        \"\"\"Scales inputs.\"\"\"
+
+        def __init__(self, weights, mode: str, steps=3):
+            CALLS.append(1)  # work a rebuild must not repeat
+            self.weights = jnp.asarray(weights) * 2.0
+            self.mode = mode
+            self.steps = steps
+            self.offset = 1.0
+
+        def _step(self, y):
+            for _ in range(self.steps):
+                y = y + self.offset
+            return y
+
+        @jax.jit
+        def apply(self, y):
+            if self.mode == "double":
+                y = y * 2
+            return self._step(y) * self.weights.sum()
+    """
+)
+
+
+def test_working_init_is_never_rerun_and_statics_are_found():
+    fixed = applied(WORKING_INIT, register_fix(WORKING_INIT, *position_of(WORKING_INIT, "class")))
+    assert "import jax\n" in fixed and fixed.count("import jax\n") == 1  # no import added
+    assert "\n@jax.tree_util.register_pytree_node_class\nclass Scaler:\n" in fixed
+    assert source(
+        """
+        def tree_flatten(self):
+            children = (self.weights, self.offset)
+            aux_data = (self.mode, self.steps)
+            return children, aux_data
+
+        @classmethod
+        def tree_unflatten(cls, aux_data, children):
+            obj = object.__new__(cls)
+            obj.weights, obj.offset = children
+            obj.mode, obj.steps = aux_data
+            return obj
+        """
+    ) in source(fixed[fixed.index("    def tree_flatten") :])
+    check = """
+s = Scaler(jnp.ones(2), "double")
+assert float(s.apply(1.0)) == (2.0 + 3.0) * 4.0
+s.mode = "single"
+s.offset = 10.0
+assert float(s.apply(1.0)) == (1.0 + 30.0) * 4.0
+assert len(CALLS) == 1, CALLS
+"""
+    outcome = run_snippet(fixed, check)
+    assert outcome.error is None, outcome.error
+
+
+DATACLASS = source(
+    """
+    import enum
+    from dataclasses import dataclass
+
+    import jax
+
+
+    class Mode(enum.Enum):
+        FAST = 1
+        SLOW = 2
+
+
+    @dataclass
+    class Model:
+        x: jax.Array
+        mul: bool
+        mode: Mode = Mode.FAST
+
+        @jax.jit
+        def calc(self, y):
+            return self.x * y if self.mul else y
+    """
+)
+
+
+def test_dataclass_gets_register_dataclass():
+    fix = register_fix(DATACLASS, *position_of(DATACLASS, "class Model"))
+    fixed = applied(DATACLASS, fix)
+    assert fixed == DATACLASS.replace("import jax\n", "import jax\nimport functools\n", 1).replace(
+        "@dataclass\nclass Model",
+        "@functools.partial(jax.tree_util.register_dataclass, "
+        'data_fields=["x"], meta_fields=["mul", "mode"])\n@dataclass\nclass Model',
+    )
+    check = """
+import jax.numpy as jnp
+m = Model(jnp.array(2.0), True)
+assert float(m.calc(3.0)) == 6.0
+m.mul = False
+assert float(m.calc(3.0)) == 3.0
+"""
+    assert run_as_module(fixed, check).error is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Already registered.
+        """
+        import jax
+
+        @jax.tree_util.register_pytree_node_class
+        class A:
+            def __init__(self, x):
+                self.x = x
+        """,
+        # No attributes to derive the PyTree from.
+        """
+        import jax
+
+        class A:
+            @jax.jit
+            def f(self, y):
+                return y
+        """,
+        # Half of the protocol already written: leave it to the author.
+        """
+        import jax
+
+        class A:
+            def __init__(self, x):
+                self.x = x
+
+            def tree_flatten(self):
+                return (self.x,), None
+        """,
+    ],
+)
+def test_no_registration(text):
+    text = source(text)
+    assert register_fix(text, *position_of(text, "class")) is None
+
+
+def test_helper_refused_when_self_is_used_otherwise():
+    text = source(
+        """
+        import jax
+
+        class A:
+            def __init__(self, x):
+                self.x = x
+
+            @jax.jit
+            def f(self, y):
+                return self.g(y) + self.x
+        """
+    )
+    assert static_helper_fix(text, *position_of(text, "class")) is None
+    assert register_fix(text, *position_of(text, "class")) is not None
+
+
+def test_nested_class_keeps_its_indentation():
+    text = source(
+        """
+        import jax
+
+
+        def build():
+            class Inner:
+                def __init__(self, x):
+                    self.x = x
+
+                @jax.jit
+                def f(self, y):
+                    return self.x + y
+
+            return Inner(1.0).f(2.0)
+        """
+    )
+    fixed = applied(text, register_fix(text, *position_of(text, "class")))
+    ast.parse(fixed)
+    assert "    @jax.tree_util.register_pytree_node_class\n    class Inner:" in fixed
+    assert "\n        def tree_flatten(self):\n" in fixed
+    assert static_helper_fix(text, *position_of(text, "class")) is None
+    assert run_snippet(fixed, "assert float(build()) == 3.0").error is None
+
+
+def test_import_and_decorator_at_one_place_are_one_edit():
+    text = "from jax import jit\nclass C:\n    def __init__(self, x):\n        self.x = x\n"
+    fix = register_fix(text, 1, 0)
+    assert fix is not None
+    assert fix.edits[0].content == "import jax\n@jax.tree_util.register_pytree_node_class\n"
+    assert applied(text, fix).startswith(
+        "from jax import jit\nimport jax\n@jax.tree_util.register_pytree_node_class\nclass C:\n"
+    )

@@ -1,0 +1,180 @@
+"""Edge cases of JAX701-703 and JAX801-803 beyond the documented examples."""
+
+from __future__ import annotations
+
+import textwrap
+
+from jax_lsp.analysis.document import Document
+from jax_lsp.diagnostics.control_flow import PythonLogicOnTraced
+from jax_lsp.engine import analyze
+from jax_lsp.fixes import fix_text
+from tests.conftest import findings_of
+
+CODES = ("JAX701", "JAX702", "JAX703", "JAX801", "JAX802", "JAX803")
+
+
+def flagged(source: str) -> list[tuple[int, str]]:
+    return [(f.span.start.line, f.code) for f in findings_of(source, CODES)]
+
+
+def test_condition_with_and_is_reported_once_as_a_branch():
+    source = """
+        import jax
+
+        @jax.jit
+        def f(x, y):
+            if x > 0 and not y > 0:
+                return x
+            return y
+    """
+    assert flagged(source) == [(5, "JAX701")]
+
+
+def test_logic_in_value_position_is_jax702_once_for_nested_operators():
+    source = """
+        import jax
+
+        @jax.jit
+        def f(x, y):
+            return not (x > 0 and y > 0)
+    """
+    assert flagged(source) == [(5, "JAX702")]
+
+
+def test_static_first_operand_is_not_flagged():
+    source = """
+        from functools import partial
+        import jax
+
+        @partial(jax.jit, static_argnames="use")
+        def f(x, use):
+            keep = use and x > 0
+            return keep
+    """
+    assert flagged(source) == []
+
+
+def test_logic_fix_adds_the_import_when_jax_numpy_is_not_imported():
+    source = textwrap.dedent(
+        """
+        from jax import jit
+
+        @jit
+        def f(x):
+            return x > 0 and x < 1
+        """
+    ).lstrip()
+
+    def run(text: str):
+        return analyze(Document(text), (PythonLogicOnTraced,)).findings
+
+    fixed, applied = fix_text(source, run)
+    assert applied == 1
+    assert fixed.startswith("from jax import jit\nimport jax.numpy as jnp\n\n@jit")
+    assert "return jnp.logical_and(x > 0, x < 1)" in fixed
+
+
+def test_non_boolean_or_gets_no_fix():
+    source = """
+        import jax
+
+        @jax.jit
+        def f(x, default):
+            return x or default
+    """
+    (finding,) = findings_of(source, ("JAX702",))
+    assert finding.fix is None
+
+
+def test_positional_in_axes_keep_unbatched_arguments_static():
+    source = """
+        import jax
+        import jax.numpy as jnp
+
+        def pool(x, size):
+            if size > 2:
+                return jnp.zeros(size)
+            return x[:size]
+
+        batched = jax.vmap(pool, (0, None))
+    """
+    assert flagged(source) == []
+
+
+def test_loop_body_parameters_beyond_the_carry_are_not_traced():
+    source = """
+        from jax import lax
+
+        def body(i, carry, causal=None):
+            if causal:
+                return carry
+            return carry + i
+
+        out = lax.fori_loop(0, 3, body, 0)
+    """
+    assert flagged(source) == []
+
+
+def test_positional_argnums_of_grad():
+    source = """
+        import jax
+
+        def loss(a, w):
+            return float(w) * a + float(a)
+
+        g = jax.grad(loss, 1)
+    """
+    assert flagged(source) == [(4, "JAX703")]
+
+
+def test_int_and_item_are_fine_under_grad_alone():
+    source = """
+        import jax
+
+        def loss(w):
+            return w * int(w) * w.item()
+
+        g = jax.grad(loss)
+    """
+    assert flagged(source) == []
+
+
+def test_axis_size_is_static():
+    source = """
+        import jax
+        import jax.numpy as jnp
+        from jax import lax
+
+        def shard(x, axis_name):
+            n = lax.axis_size(axis_name)
+            return jnp.zeros(n) if n > 1 else x
+
+        f = jax.jit(shard, static_argnames="axis_name")
+    """
+    assert flagged(source) == []
+
+
+def test_mask_name_rebound_to_a_non_boolean_is_not_a_mask():
+    source = """
+        import jax
+        import jax.numpy as jnp
+
+        @jax.jit
+        def f(x):
+            idx = x > 0
+            idx = jnp.argmax(x)
+            return x[idx]
+    """
+    assert flagged(source) == []
+
+
+def test_numpy_reductions_that_dispatch_to_the_array_are_not_flagged():
+    source = """
+        import jax
+        import numpy as np
+
+        @jax.jit
+        def f(x):
+            return np.sum(x), np.mean(x), np.max(x), np.shape(x)
+    """
+    assert flagged(source) == []

@@ -1,0 +1,52 @@
+"""Rules that read facts of other units (x64 switches, key helpers, jitted signatures, float
+globals) must see those facts change even when the unit they report in is unchanged."""
+
+from __future__ import annotations
+
+from jax_lsp.analysis.document import Document
+from jax_lsp.diagnostics import RULES_BY_CODE
+from jax_lsp.engine import analyze
+
+IMPORTS = "import jax\nimport jax.numpy as jnp\nfrom functools import partial\n\n"
+
+
+def codes(text: str, code: str) -> list[int]:
+    findings = analyze(Document(IMPORTS + text), (RULES_BY_CODE[code],)).findings
+    return [f.span.start.line - 4 for f in findings]
+
+
+def test_x64_switch_in_another_unit():
+    user = "def f():\n    return jnp.zeros(3, dtype=jnp.float64)\n"
+    assert codes(user, "JAX901") == [1]
+    assert codes('jax.config.update("jax_enable_x64", True)\n' + user, "JAX901") == []
+    assert codes(user, "JAX901") == [1]
+
+
+def test_key_helper_in_another_unit():
+    sampling = "def noise(key):\n    return jax.random.normal(key)\n"
+    splitting = "def noise(key):\n    return jax.random.split(key)\n"
+    user = "\ndef g(key):\n    a = noise(key)\n    return noise(key), a\n"
+    assert codes(sampling + user, "JAX602") == [5]
+    assert codes(splitting + user, "JAX602") == []
+
+
+def test_jitted_signature_in_another_unit():
+    user = "\nresult = total(jnp.ones(3), [0])\n"
+    static = "@partial(jax.jit, static_argnums=1)\ndef total(x, axes):\n    return x.sum(axes)\n"
+    traced = "@jax.jit\ndef total(x, axes):\n    return x.sum(axes)\n"
+    assert codes(static + user, "JAX1002") == [4]
+    assert codes(traced + user, "JAX1002") == []
+
+
+def test_float_global_in_another_unit():
+    user = "\nsmall = VALUES.astype(jnp.uint8)\n"
+    assert codes("VALUES = jnp.array([1.5, 300.0])\n" + user, "JAX903") == [2]
+    assert codes("VALUES = jnp.array([1, 300])\n" + user, "JAX903") == []
+
+
+def test_key_reuse_across_top_level_statements():
+    script = "key = jax.random.key(0)\nx = jax.random.normal(key)\ny = jax.random.normal(key)\n"
+    assert codes(script, "JAX602") == [2]
+    split = script.replace("y =", "key, sub = jax.random.split(key)\ny =")
+    assert codes(split, "JAX602") == []
+    assert codes(script, "JAX602") == [2]

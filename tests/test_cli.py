@@ -1,0 +1,177 @@
+"""The `jax-lsp` command line, run as a real subprocess."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+BUGGY = textwrap.dedent(
+    """\
+    import jax.numpy as jnp
+
+    x = jnp.zeros(3)
+    x[0] = 1.0
+    x.at[1].set(2.0)
+    """
+)
+
+
+def run(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "jax_lsp", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "buggy.py").write_text(BUGGY)
+    (tmp_path / "pkg" / "clean.py").write_text("import numpy as np\nx = np.zeros(3)\nx[0] = 1\n")
+    (tmp_path / ".venv" / "lib").mkdir(parents=True)
+    (tmp_path / ".venv" / "lib" / "ignored.py").write_text(BUGGY)
+    return tmp_path
+
+
+def test_text_output_and_exit_code(project: Path):
+    result = run("check", ".", cwd=project)
+    assert result.returncode == 1
+    lines = result.stdout.splitlines()
+    assert lines[0] == (
+        "pkg/buggy.py:4:1: JAX201 [*] `x` is a JAX array, which is immutable: item assignment "
+        "raises TypeError. Use `x = x.at[...].set(...)`"
+    )
+    assert lines[1].startswith("pkg/buggy.py:5:1: JAX203 [*]")
+    assert "Found 2 errors." in result.stdout
+    assert ".venv" not in result.stdout
+
+
+def test_clean_file_exits_zero(project: Path):
+    result = run("check", "pkg/clean.py", cwd=project)
+    assert result.returncode == 0
+    assert "All checks passed!" in result.stdout
+
+
+def test_json_output_has_ruffs_shape(project: Path):
+    result = run("check", "pkg", "--output-format", "json", cwd=project)
+    rows = json.loads(result.stdout)
+    assert {row["code"] for row in rows} == {"JAX201", "JAX203"}
+    row = next(r for r in rows if r["code"] == "JAX201")
+    assert set(row) >= {"code", "message", "filename", "location", "end_location", "fix", "url"}
+    assert row["location"] == {"row": 4, "column": 1}
+    assert row["end_location"] == {"row": 4, "column": 5}
+    assert row["filename"] == str((project / "pkg" / "buggy.py").resolve())
+    assert row["fix"]["applicability"] == "safe"
+    assert row["fix"]["edits"] == [
+        {
+            "content": "x = x.at[0].set(1.0)",
+            "location": {"row": 4, "column": 1},
+            "end_location": {"row": 4, "column": 11},
+        }
+    ]
+
+
+def test_sarif_output_is_sarif_2_1_0(project: Path):
+    result = run("check", "pkg", "--output-format", "sarif", cwd=project)
+    sarif = json.loads(result.stdout)
+    assert sarif["version"] == "2.1.0"
+    run_ = sarif["runs"][0]
+    rule_ids = [rule["id"] for rule in run_["tool"]["driver"]["rules"]]
+    assert "JAX201" in rule_ids
+    results = run_["results"]
+    assert {r["ruleId"] for r in results} == {"JAX201", "JAX203"}
+    region = results[0]["locations"][0]["physicalLocation"]["region"]
+    assert region["startLine"] == 4
+    for result_ in results:
+        assert rule_ids[result_["ruleIndex"]] == result_["ruleId"]
+
+
+def test_fix_rewrites_the_file_and_leaves_nothing(project: Path):
+    result = run("check", "pkg", "--fix", cwd=project)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "Fixed 2 errors." in result.stdout
+    fixed = (project / "pkg" / "buggy.py").read_text()
+    assert fixed == BUGGY.replace("x[0] = 1.0", "x = x.at[0].set(1.0)").replace(
+        "x.at[1].set(2.0)", "x = x.at[1].set(2.0)"
+    )
+
+
+def test_select_ignore_and_statistics(project: Path):
+    only = run("check", "pkg", "--select", "JAX203", "--output-format", "json", cwd=project)
+    assert [row["code"] for row in json.loads(only.stdout)] == ["JAX203"]
+    ignored = run("check", "pkg", "--ignore", "JAX2", cwd=project)
+    assert ignored.returncode == 0
+    stats = run("check", "pkg", "--statistics", cwd=project)
+    assert "JAX201" in stats.stdout and "JAX203" in stats.stdout
+
+
+def test_unreadable_files_get_one_line_and_the_rest_is_checked(project: Path):
+    (project / "pkg" / "binary.py").write_bytes(b"x = 1\x00\x01\n")
+    (project / "pkg" / "latin.py").write_bytes(b"s = '\xff\xfe'\n")
+    (project / "pkg" / "broken.py").write_text("def f(:\n")
+    result = run("check", "pkg", cwd=project)
+    assert result.returncode == 1
+    errors = result.stderr.splitlines()
+    assert len(errors) == 3, result.stderr
+    assert any("binary.py" in line and "NUL" in line for line in errors)
+    assert any("latin.py" in line and "decode" in line for line in errors)
+    assert any("broken.py" in line and "syntax error" in line for line in errors)
+    assert "Traceback" not in result.stderr
+    assert "JAX201" in result.stdout
+
+
+def test_coding_cookie_is_honoured(project: Path):
+    source = (
+        "# -*- coding: latin-1 -*-\nimport jax.numpy as jnp\ns = '\xe9'\n"
+        "x = jnp.zeros(2)\nx[0] = 1\n"
+    )
+    (project / "pkg" / "cookie.py").write_bytes(source.encode("latin-1"))
+    result = run("check", "pkg/cookie.py", cwd=project)
+    assert "cookie.py:5:1: JAX201" in result.stdout
+
+
+def test_usage_errors_exit_two(project: Path):
+    assert run("check", "missing-folder", cwd=project).returncode == 2
+    assert run("check", "--select", "NOPE1", cwd=project).returncode == 2
+    assert run("check", "--output-format", "xml", cwd=project).returncode == 2
+    assert run("explain", "JAX999", cwd=project).returncode == 2
+
+
+def test_pyproject_configuration_applies(project: Path):
+    (project / "pyproject.toml").write_text(
+        '[tool.jax-lsp]\nignore = ["JAX203"]\nper-file-ignores = { "pkg/buggy.py" = ["JAX201"] }\n'
+    )
+    result = run("check", ".", cwd=project)
+    assert result.returncode == 0, result.stdout
+    (project / "pyproject.toml").write_text('[tool.jax-lsp]\nextend-exclude = ["pkg"]\n')
+    assert run("check", ".", cwd=project).returncode == 0
+    (project / "pyproject.toml").write_text('[tool.jax-lsp]\nselect = "oops"\n')
+    assert run("check", ".", cwd=project).returncode == 2
+
+
+def test_rules_and_explain(project: Path):
+    rules = run("rules", cwd=project)
+    assert rules.returncode == 0 and "JAX201" in rules.stdout
+    table = json.loads(run("rules", "--output-format", "json", cwd=project).stdout)
+    assert any(row["code"] == "JAX202" for row in table)
+    explain = run("explain", "jax201", cwd=project)
+    assert explain.returncode == 0
+    for heading in ("## What it does", "## Why is this bad?", "## Example", "## Use instead"):
+        assert heading in explain.stdout
+
+
+def test_parallel_jobs_give_the_same_result(project: Path):
+    for index in range(40):
+        (project / "pkg" / f"copy{index}.py").write_text(BUGGY)
+    serial = run("check", "pkg", "--jobs", "1", "--output-format", "json", cwd=project)
+    parallel = run("check", "pkg", "--jobs", "2", "--output-format", "json", cwd=project)
+    assert json.loads(serial.stdout) == json.loads(parallel.stdout)
+    assert len(json.loads(serial.stdout)) == 82
