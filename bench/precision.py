@@ -177,13 +177,18 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("requirements", nargs="?", type=Path, default=None)
     parser.add_argument("--triage", type=Path, default=TRIAGE)
+    parser.add_argument(
+        "--reuse", action="store_true", help="compare the saved findings, don't run check"
+    )
     args = parser.parse_args()
     corpus = ensure_corpus(args.requirements)
-    findings = run_check(corpus)
+    saved = RESULTS / "corpus-findings.json"
+    if args.reuse and saved.is_file():
+        findings = [CorpusFinding(**item) for item in json.loads(saved.read_text("utf-8"))]
+    else:
+        findings = run_check(corpus)
     RESULTS.mkdir(parents=True, exist_ok=True)
-    (RESULTS / "corpus-findings.json").write_text(
-        json.dumps([asdict(f) for f in findings], indent=1) + "\n", encoding="utf-8"
-    )
+    saved.write_text(json.dumps([asdict(f) for f in findings], indent=1) + "\n", "utf-8")
     counts = Counter(f.code for f in findings)
     table = "\n".join(f"{code}\t{count}" for code, count in sorted(counts.items()))
     (RESULTS / "corpus-findings-by-code.tsv").write_text(
