@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 
 from jax_lsp.analysis.document import Document, SyntaxProblem, Unit
 from jax_lsp.analysis.model import ModuleModel, local_imports
+from jax_lsp.analysis.summary import MARKER_NODE_TYPES, child_nodes
 from jax_lsp.config import Settings
 from jax_lsp.diagnostics import ALL_RULES
 from jax_lsp.diagnostics.base import Rule, RuleContext
@@ -26,6 +27,7 @@ _NOQA = re.compile(
 )
 _FUNCTION_TYPES = (ast.FunctionDef, ast.AsyncFunctionDef)
 _LOOP_TYPES = (ast.For, ast.AsyncFor, ast.While)
+_SCOPE_TYPES = frozenset((*_FUNCTION_TYPES, ast.Lambda, *_LOOP_TYPES))
 
 
 @dataclass(frozen=True)
@@ -53,6 +55,9 @@ class _Walker:
         for rule in rules:
             for node_type in rule.node_types:
                 self.dispatch.setdefault(node_type, []).append(rule)
+        # Marker nodes (Load, Add, ...) are skipped unless a rule asks for them.
+        wants_markers = not MARKER_NODE_TYPES.isdisjoint(self.dispatch)
+        self.children = ast.iter_child_nodes if wants_markers else child_nodes
         self.findings: list[Finding] = []
         self.failures: list[RuleFailure] = []
         self.broken: set[str] = set()
@@ -74,9 +79,9 @@ class _Walker:
                     RuleFailure(rule.code, line, f"{type(error).__name__}: {error}")
                 )
                 log.exception("rule %s failed at line %d", rule.code, line + 1)
-        entered = self._enter(node)
+        entered = type(node) in _SCOPE_TYPES and self._enter(node)
         self.ctx.ancestors.append(node)
-        for child in ast.iter_child_nodes(node):
+        for child in self.children(node):
             self.visit(child)
         self.ctx.ancestors.pop()
         if entered:

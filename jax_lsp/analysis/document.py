@@ -19,6 +19,12 @@ from jax_lsp.analysis.text import split_lines
 # Lines at column 0 that continue the previous statement rather than start one.
 _CONTINUATION = re.compile(r"(else|elif|except|finally)\b")
 _INCOMPLETE_ERRORS = ("was never closed", "unexpected EOF", "unterminated triple-quoted")
+# A comment, a triple quote, or a one-line string (whose quotes must not count).
+_CODE_TOKEN = re.compile(r"""#|\"\"\"|'''|"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'""")
+_TRIPLE_CLOSE = {
+    '"""': re.compile(r'(?:[^\\]|\\.)*?"""'),
+    "'''": re.compile(r"(?:[^\\]|\\.)*?'''"),
+}
 _MAX_MERGE = 8
 _MAX_REPAIRS = 12
 _CACHE_SIZE = 50_000
@@ -88,6 +94,9 @@ class _ParseCache:
             self._items.popitem(last=False)
         return result
 
+    def clear(self) -> None:
+        self._items.clear()
+
 
 def _parse(text: str) -> _Parsed:
     try:
@@ -110,12 +119,48 @@ def _is_code_start(line: str) -> bool:
     return line[0] not in "eft" or not _CONTINUATION.match(line)
 
 
+def _string_interior_lines(lines: list[str]) -> set[int]:
+    """Lines that begin inside a closed triple-quoted string (docstring text at column 0).
+
+    A light scan, not a tokenizer: comments and one-line strings are skipped so their quotes
+    do not count. A string still open at the end of the text (being typed) marks nothing.
+    """
+    interior: set[int] = set()
+    pending: list[int] = []
+    inside: str | None = None
+    for index, line in enumerate(lines):
+        position = 0
+        if inside is not None:
+            pending.append(index)
+            close = _TRIPLE_CLOSE[inside].match(line) if inside in line else None
+            if close is None:
+                continue
+            interior.update(pending)
+            pending.clear()
+            position, inside = close.end(), None
+        elif '"""' not in line and "'''" not in line:
+            continue  # one-line strings and comments only matter around a triple quote
+        while (token := _CODE_TOKEN.search(line, position)) is not None:
+            quote = token.group()
+            if quote == "#":
+                break
+            position = token.end()
+            if quote in _TRIPLE_CLOSE:
+                close = _TRIPLE_CLOSE[quote].match(line, position)
+                if close is None:
+                    inside = quote
+                    break
+                position = close.end()
+    return interior
+
+
 def _candidate_ranges(lines: list[str]) -> list[tuple[int, int]]:
     """Half-open line ranges, each starting at a column-0 statement (decorators stay attached)."""
     starts: list[int] = []
     after_decorator = False
+    in_strings = _string_interior_lines(lines)
     for index, line in enumerate(lines):
-        if not _is_code_start(line):
+        if index in in_strings or not _is_code_start(line):
             continue
         if not after_decorator or not starts:
             starts.append(index)
@@ -187,9 +232,9 @@ def _unit_source(text: str, line_count: int) -> UnitSource:
     return source
 
 
-def split_units(text: str) -> list[Unit]:
+def split_units(text: str, lines: list[str] | None = None) -> list[Unit]:
     """Cut `text` into parsed top-level units, merging candidates that only parse together."""
-    lines = split_lines(text)
+    lines = split_lines(text) if lines is None else lines
     ranges = _candidate_ranges(lines)
     units: list[Unit] = []
     index = 0
@@ -221,8 +266,14 @@ class Document:
 
     def __post_init__(self) -> None:
         self.lines = split_lines(self.text)
-        self.units = split_units(self.text)
+        self.units = split_units(self.text, self.lines)
 
     @property
     def problems(self) -> list[SyntaxProblem]:
         return [unit.problem for unit in self.units if unit.problem is not None]
+
+
+def clear_caches() -> None:
+    """Forget every cached parse and unit (benchmarks measure cold parsing with this)."""
+    _CACHE.clear()
+    _SOURCE_CACHE.clear()

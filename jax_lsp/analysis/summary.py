@@ -90,6 +90,7 @@ class UnitSummary:
     mutated_names: set[str] = field(default_factory=set)
     # Calls at module level whose qualname matters to module facts, e.g. register_pytree_node.
     module_calls: list[tuple[str, ast.Call]] = field(default_factory=list)
+    lambdas: list[ast.Lambda] = field(default_factory=list)  # every lambda of the unit
     # Names passed as positional arguments to any module-level call (`register(Model, ...)`).
     module_call_arguments: set[str] = field(default_factory=set)
 
@@ -124,6 +125,40 @@ def transform_of(expr: ast.expr, resolver: Resolver):
     return None
 
 
+# Childless marker nodes (Load, Add, Eq, And, ...): over a third of a tree's nodes, and of no
+# interest to the walks, which skip them.
+MARKER_NODE_TYPES = frozenset(
+    subclass
+    for base in (ast.expr_context, ast.operator, ast.unaryop, ast.cmpop, ast.boolop)
+    for subclass in base.__subclasses__()
+)
+
+
+# Fields that never hold a child node worth visiting (names, flags, marker operators).
+_SCALAR_FIELDS = ("id", "attr", "arg", "module", "kind", "conversion", "level", "simple")
+_LEAF_FIELDS = frozenset(("ctx", "op", "ops", "is_async", "type_comment", *_SCALAR_FIELDS))
+_CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def child_nodes(node: ast.AST) -> list[ast.AST]:
+    """`ast.iter_child_nodes(node)` without marker nodes, as a list (faster than a generator)."""
+    fields = _CHILD_FIELDS.get(type(node))
+    if fields is None:
+        fields = _CHILD_FIELDS[type(node)] = tuple(
+            name for name in node._fields if name not in _LEAF_FIELDS
+        )
+    children = []
+    for name in fields:
+        value = getattr(node, name, None)
+        if isinstance(value, list):
+            for item in value:
+                if isinstance(item, ast.AST) and type(item) not in MARKER_NODE_TYPES:
+                    children.append(item)
+        elif isinstance(value, ast.AST) and type(value) not in MARKER_NODE_TYPES:
+            children.append(value)
+    return children
+
+
 class _Collector(ast.NodeVisitor):
     def __init__(self, resolver: Resolver) -> None:
         self.resolver = resolver
@@ -132,6 +167,10 @@ class _Collector(ast.NodeVisitor):
         self._records: list[FunctionRecord] = []  # the records of self._functions
         # Name segments of the enclosing scopes; True marks a class.
         self._segments: list[tuple[str, bool]] = []
+
+    def generic_visit(self, node: ast.AST) -> None:
+        for child in child_nodes(node):
+            self.visit(child)
 
     @property
     def _at_top(self) -> bool:
@@ -188,7 +227,11 @@ class _Collector(ast.NodeVisitor):
 
     def visit_Lambda(self, node: ast.Lambda) -> None:
         # Lambdas belong to their enclosing function for calls; transforms record them inline.
+        self.summary.lambdas.append(node)
         self.generic_visit(node)
+
+    def visit_Constant(self, node: ast.Constant) -> None:
+        pass  # no children; NodeVisitor's version looks for deprecated visit_Num & co.
 
     def visit_ClassDef(self, node: ast.ClassDef) -> None:
         for expr in [*node.decorator_list, *node.bases, *(k.value for k in node.keywords)]:

@@ -1,0 +1,1 @@
+"""Benchmarks: corpus, precision, throughput and analysis time (see README.md)."""

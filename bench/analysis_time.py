@@ -1,0 +1,127 @@
+"""Analysis time of one real ~2,000-line module: parse, analysis, and re-analysis after an edit.
+
+Run `python bench/analysis_time.py [--file PKG/PATH] [--runs 21] [--profile]`.
+- parse: `Document(text)` with every cache cleared (splitting into units and parsing them);
+- analysis: `analyze(document)` right after, cold (model + all rules); the target is at most
+  30 ms median;
+- edit: a one-line edit inside one function of an already analysed text, then
+  `analyze(Document(edited))`: the incremental path, where unchanged units come from caches.
+With `--profile`, cProfile's hot spots of the cold analysis.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import gc
+import json
+import os
+import pstats
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from datetime import datetime, timezone
+from pathlib import Path
+
+if __package__ in (None, ""):  # run as a script: make `bench` and `jax_lsp` importable
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.corpus import REPO_ROOT, ensure_corpus
+from jax_lsp.analysis.document import Document, clear_caches
+from jax_lsp.diagnostics import ALL_RULES
+from jax_lsp.engine import analyze
+
+RESULTS = REPO_ROOT / "bench" / "results"
+DEFAULT_FILE = "numpyro/numpyro/distributions/discrete.py"  # 2,139 lines of jnp-heavy code
+
+
+def _ms(samples: list[tuple[float, float]]) -> dict[str, float]:
+    """Wall-clock median, p95 and min, and the median of the process's CPU time.
+
+    On a shared machine the CPU time is the steadier figure: waiting for a core is not in it.
+    """
+    wall = sorted(w for w, _ in samples)
+    return {
+        "median_ms": 1000 * statistics.median(wall),
+        "p95_ms": 1000 * wall[min(len(wall) - 1, round(0.95 * (len(wall) - 1)))],
+        "min_ms": 1000 * wall[0],
+        "cpu_median_ms": 1000 * statistics.median(c for _, c in samples),
+    }
+
+
+def _timed(action: Callable[[], object]) -> tuple[tuple[float, float], object]:
+    """((wall seconds, CPU seconds), result) of one call."""
+    cpu, wall = time.process_time(), time.perf_counter()
+    result = action()
+    return (time.perf_counter() - wall, time.process_time() - cpu), result
+
+
+def edit_line(text: str, nth: int) -> str:
+    """The text with a comment appended to a statement line deep inside a function body."""
+    lines = text.split("\n")
+    body = [i for i, line in enumerate(lines) if line.startswith("        ") and line.strip()]
+    target = body[len(body) // 2]
+    lines[target] += f"  # edit {nth}"
+    return "\n".join(lines)
+
+
+def measure(text: str, runs: int) -> dict[str, dict[str, float]]:
+    parse, analysis, edit = [], [], []
+    for _ in range(runs):
+        clear_caches()
+        gc.collect()
+        seconds, document = _timed(lambda: Document(text))
+        parse.append(seconds)
+        analysis.append(_timed(lambda document=document: analyze(document, ALL_RULES))[0])
+    for nth in range(runs):
+        edited = edit_line(text, nth)
+        edit.append(_timed(lambda edited=edited: analyze(Document(edited), ALL_RULES))[0])
+    return {"parse": _ms(parse), "analysis": _ms(analysis), "edit": _ms(edit)}
+
+
+def profile(text: str, runs: int, top: int) -> None:
+    profiler = cProfile.Profile()
+    for _ in range(runs):
+        clear_caches()
+        document = Document(text)
+        profiler.enable()
+        analyze(document, ALL_RULES)
+        profiler.disable()
+    stats = pstats.Stats(profiler).strip_dirs().sort_stats("tottime")
+    stats.print_stats(top)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--file", default=DEFAULT_FILE, help="path under bench/.cache/corpus")
+    parser.add_argument("--runs", type=int, default=21)
+    parser.add_argument("--profile", action="store_true", help="print cProfile hot spots")
+    args = parser.parse_args()
+    corpus = ensure_corpus()
+    path = corpus.root / args.file
+    text = path.read_text(encoding="utf-8")
+    line_count = text.count("\n")
+    if args.profile:
+        profile(text, args.runs, top=25)
+        return
+    figures = measure(text, args.runs)
+    print(f"{args.file}: {line_count} lines, {len(ALL_RULES)} rules, {args.runs} runs")
+    print(f"{'step':<10}{'median ms':>10}{'p95 ms':>8}{'min ms':>8}{'CPU median ms':>15}")
+    for step, row in figures.items():
+        print(
+            f"{step:<10}{row['median_ms']:>10.1f}{row['p95_ms']:>8.1f}{row['min_ms']:>8.1f}"
+            f"{row['cpu_median_ms']:>15.1f}"
+        )
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    record = {
+        "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "load_average_1min": os.getloadavg()[0],
+        **{"file": args.file, "lines": line_count, "rules": len(ALL_RULES)},
+        **figures,
+    }
+    (RESULTS / "analysis-time.json").write_text(json.dumps(record, indent=1) + "\n", "utf-8")
+
+
+if __name__ == "__main__":
+    main()

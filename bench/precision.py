@@ -1,0 +1,205 @@
+"""Precision on real code: every finding of `jax-lsp check` on the pinned corpus, judged.
+
+Run `python bench/precision.py`. It checks the corpus with all rules, saves the findings to
+`bench/results/corpus-findings.json` and a per-code table, then compares them with the
+human judgements in `bench/triage.csv` (package, path, line, code, verdict, note):
+findings per code, how many are triaged, false findings per 10,000 lines, and the findings
+nobody has judged yet (exit status 1 while there are any).
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import subprocess
+import sys
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+if __package__ in (None, ""):  # run as a script: make `bench` and `jax_lsp` importable
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.corpus import REPO_ROOT, Corpus, ensure_corpus
+
+TRIAGE = REPO_ROOT / "bench" / "triage.csv"
+RESULTS = REPO_ROOT / "bench" / "results"
+TRIAGE_COLUMNS = ("package", "path", "line", "code", "verdict", "note")
+_VERDICTS = {"true": True, "false": False}
+
+
+@dataclass(frozen=True)
+class CorpusFinding:
+    package: str
+    path: str  # relative to the package root, e.g. "flax/linen/module.py"
+    line: int  # 1-based
+    code: str
+    message: str = ""
+
+    @property
+    def key(self) -> tuple[str, str, int, str]:
+        return (self.package, self.path, self.line, self.code)
+
+
+@dataclass(frozen=True)
+class Judgement:
+    package: str
+    path: str
+    line: int
+    code: str
+    verdict: bool  # True: a real JAX gotcha; False: a false finding
+    note: str
+
+    @property
+    def key(self) -> tuple[str, str, int, str]:
+        return (self.package, self.path, self.line, self.code)
+
+
+@dataclass
+class CodeRow:
+    findings: int = 0
+    triaged: int = 0
+    true: int = 0
+    false: int = 0
+
+
+@dataclass
+class Report:
+    lines: int
+    by_code: dict[str, CodeRow] = field(default_factory=dict)
+    untriaged: list[CorpusFinding] = field(default_factory=list)
+    stale: list[Judgement] = field(default_factory=list)  # judged, but no longer found
+
+    @property
+    def false_findings(self) -> int:
+        return sum(row.false for row in self.by_code.values())
+
+    @property
+    def false_per_10k_lines(self) -> float:
+        return 10_000 * self.false_findings / self.lines if self.lines else 0.0
+
+
+def read_triage(rows: Iterable[str]) -> list[Judgement]:
+    """Parse triage CSV text (header row first; blank lines and `#` lines skipped)."""
+    content = (row for row in rows if row.strip() and not row.lstrip().startswith("#"))
+    reader = csv.DictReader(content)
+    missing = set(TRIAGE_COLUMNS) - set(reader.fieldnames or ())
+    if missing:
+        raise ValueError(f"triage file lacks columns: {', '.join(sorted(missing))}")
+    judgements = []
+    for row in reader:
+        verdict = row["verdict"].strip().lower()
+        if verdict not in _VERDICTS:
+            raise ValueError(f"triage verdict must be true or false, got {row['verdict']!r}")
+        judgements.append(
+            Judgement(
+                row["package"].strip(),
+                row["path"].strip(),
+                int(row["line"]),
+                row["code"].strip().upper(),
+                _VERDICTS[verdict],
+                (row["note"] or "").strip(),
+            )
+        )
+    return judgements
+
+
+def compare(findings: list[CorpusFinding], judgements: list[Judgement], lines: int) -> Report:
+    """Match findings to judgements by (package, path, line, code)."""
+    by_key = {judgement.key: judgement for judgement in judgements}
+    report = Report(lines)
+    found = set()
+    for finding in findings:
+        row = report.by_code.setdefault(finding.code, CodeRow())
+        row.findings += 1
+        judgement = by_key.get(finding.key)
+        if judgement is None:
+            report.untriaged.append(finding)
+            continue
+        found.add(finding.key)
+        row.triaged += 1
+        if judgement.verdict:
+            row.true += 1
+        else:
+            row.false += 1
+    report.stale = [j for j in judgements if j.key not in found]
+    report.by_code = dict(sorted(report.by_code.items()))
+    return report
+
+
+def run_check(corpus: Corpus) -> list[CorpusFinding]:
+    """`jax-lsp check --select ALL --output-format json` over the corpus folder."""
+    command = [
+        sys.executable, "-m", "jax_lsp", "check", "--select", "ALL",
+        "--output-format", "json", "--exit-zero", str(corpus.root),
+    ]  # fmt: skip
+    output = subprocess.run(
+        command, cwd=REPO_ROOT, capture_output=True, text=True, check=True
+    ).stdout
+    findings = []
+    for item in json.loads(output or "[]"):
+        package, path = corpus.package_of(Path(item["filename"]))
+        findings.append(
+            CorpusFinding(package, path, item["location"]["row"], item["code"], item["message"])
+        )
+    return findings
+
+
+def format_report(report: Report) -> str:
+    out = [
+        "| code | findings | triaged | true | false |",
+        "|------|---------:|--------:|-----:|------:|",
+    ]
+    for code, row in report.by_code.items():
+        out.append(f"| {code} | {row.findings} | {row.triaged} | {row.true} | {row.false} |")
+    rows = report.by_code.values()
+    totals = [sum(getattr(r, name) for r in rows) for name in ("findings", "triaged", "true")]
+    out.append(f"| all | {' | '.join(map(str, totals))} | {report.false_findings} |")
+    out.append("")
+    out.append(
+        f"{report.false_findings} false findings in {report.lines:,} lines: "
+        f"{report.false_per_10k_lines:.2f} per 10,000 lines (target: at most 1)"
+    )
+    if report.untriaged:
+        out.append(f"\n{len(report.untriaged)} untriaged findings (add them to bench/triage.csv):")
+        out.extend(
+            f"{f.package},{f.path},{f.line},{f.code},,  # {f.message}" for f in report.untriaged
+        )
+    if report.stale:
+        out.append(f"\n{len(report.stale)} triage rows no longer found (fixed or moved):")
+        out.extend(f"{j.package},{j.path},{j.line},{j.code}" for j in report.stale)
+    return "\n".join(out)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("requirements", nargs="?", type=Path, default=None)
+    parser.add_argument("--triage", type=Path, default=TRIAGE)
+    parser.add_argument(
+        "--reuse", action="store_true", help="compare the saved findings, don't run check"
+    )
+    args = parser.parse_args()
+    corpus = ensure_corpus(args.requirements)
+    saved = RESULTS / "corpus-findings.json"
+    if args.reuse and saved.is_file():
+        findings = [CorpusFinding(**item) for item in json.loads(saved.read_text("utf-8"))]
+    else:
+        findings = run_check(corpus)
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    saved.write_text(json.dumps([asdict(f) for f in findings], indent=1) + "\n", "utf-8")
+    counts = Counter(f.code for f in findings)
+    table = "\n".join(f"{code}\t{count}" for code, count in sorted(counts.items()))
+    (RESULTS / "corpus-findings-by-code.tsv").write_text(
+        f"code\tfindings\n{table}\n", encoding="utf-8"
+    )
+    triage_text = args.triage.read_text(encoding="utf-8") if args.triage.exists() else ""
+    judgements = read_triage(triage_text.splitlines()) if triage_text else []
+    report = compare(findings, judgements, corpus.total_lines)
+    print(format_report(report))
+    return 1 if report.untriaged else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
