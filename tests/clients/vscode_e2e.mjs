@@ -1,0 +1,163 @@
+// Drives a real VS Code (code-server) in headless Chromium: open a file with a JAX gotcha, see it
+// in the Problems panel, apply the quick fix from Ctrl+., save, and check the file on disk.
+// Run by tests/clients/test_vscode.py; configured through environment variables:
+//   CODE_SERVER (code-server's out/node/entry.js), VSIX, PYTHON (the interpreter for the server),
+//   CHROMIUM, ARTIFACTS (folder for screenshots and logs), PLAYWRIGHT (playwright-core's folder).
+import { execFileSync, spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import { createRequire } from 'node:module';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+const env = (name) => {
+  const value = process.env[name];
+  if (!value) throw new Error(`${name} is not set`);
+  return value;
+};
+const { chromium } = createRequire(import.meta.url)(env('PLAYWRIGHT'));
+const artifacts = env('ARTIFACTS');
+const GOTCHA = 'import jax.numpy as jnp\n\nx = jnp.zeros(3)\nx[0] = 1.0\n';
+const FIXED = 'import jax.numpy as jnp\n\nx = jnp.zeros(3)\nx = x.at[0].set(1.0)\n';
+const started = Date.now();
+const log = (message) => console.log(`[${((Date.now() - started) / 1000).toFixed(1)}s] ${message}`);
+
+function prepare() {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'jax-lsp-vscode-'));
+  const dirs = {
+    root,
+    workspace: path.join(root, 'workspace'),
+    userData: path.join(root, 'user-data'),
+    extensions: path.join(root, 'extensions'),
+  };
+  fs.mkdirSync(path.join(dirs.userData, 'User'), { recursive: true });
+  fs.mkdirSync(dirs.workspace);
+  fs.writeFileSync(path.join(dirs.workspace, 'gotcha.py'), GOTCHA);
+  const settings = {
+    'jax-lsp.interpreter': [env('PYTHON'), '-s'], // no user site: only the bundled libs
+    'jax-lsp.importStrategy': 'useBundled',
+    'jax-lsp.trace.server': 'messages',
+    'security.workspace.trust.enabled': false,
+    'workbench.startupEditor': 'none',
+    'workbench.tips.enabled': false,
+    'workbench.enableExperiments': false,
+    'extensions.ignoreRecommendations': true,
+    'update.mode': 'none',
+    'telemetry.telemetryLevel': 'off',
+    'chat.disableAIFeatures': true,
+    'files.autoSave': 'off',
+  };
+  fs.writeFileSync(path.join(dirs.userData, 'User', 'settings.json'), JSON.stringify(settings));
+  return dirs;
+}
+
+function codeServerArgs(dirs) {
+  return [
+    env('CODE_SERVER'),
+    '--user-data-dir', dirs.userData,
+    '--extensions-dir', dirs.extensions,
+    '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust',
+    '--disable-getting-started-override',
+  ];
+}
+
+function startCodeServer(dirs) {
+  execFileSync('node', [...codeServerArgs(dirs), '--install-extension', env('VSIX')], {
+    stdio: 'inherit',
+  });
+  const server = spawn(
+    'node',
+    [...codeServerArgs(dirs), '--auth', 'none', '--bind-addr', '127.0.0.1:0', dirs.workspace],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  const output = fs.createWriteStream(path.join(artifacts, 'code-server.log'));
+  server.stdout.pipe(output);
+  server.stderr.pipe(output);
+  const url = new Promise((resolve, reject) => {
+    let seen = '';
+    server.stdout.on('data', (chunk) => {
+      seen += chunk;
+      const match = /HTTP server listening on (http:\/\/[\d.:]+)/.exec(seen);
+      if (match) resolve(match[1]);
+    });
+    server.on('exit', (code) => reject(new Error(`code-server exited with ${code}`)));
+    setTimeout(() => reject(new Error('code-server did not listen within 60 s')), 60000);
+  });
+  return { server, url };
+}
+
+async function main() {
+  fs.mkdirSync(artifacts, { recursive: true });
+  const dirs = prepare();
+  const { server, url } = startCodeServer(dirs);
+  const browser = await chromium.launch({
+    executablePath: env('CHROMIUM'),
+    args: [
+      '--no-sandbox', '--disable-gpu', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync', '--no-first-run',
+    ],
+  });
+  const page = await browser.newPage({ viewport: { width: 1400, height: 860 } });
+  const file = path.join(dirs.workspace, 'gotcha.py');
+  try {
+    const base = await url;
+    log(`code-server at ${base}`);
+    await page.goto(`${base}/?folder=${encodeURIComponent(dirs.workspace)}`);
+    await page.locator('.monaco-workbench').waitFor({ timeout: 60000 });
+    log('workbench loaded');
+
+    // Open the file through Quick Open.
+    await page.locator('.part.editor').click();
+    await page.keyboard.press('Control+P');
+    await page.locator('.quick-input-widget input').fill('gotcha.py');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'gotcha.py' }).first().waitFor();
+    await page.keyboard.press('Enter');
+    await page.locator('.monaco-editor .view-lines', { hasText: 'jnp.zeros' }).waitFor();
+    log('file open');
+
+    // The finding in the Problems panel.
+    await page.keyboard.press('Control+Shift+M');
+    const problem = page.locator('.markers-panel .monaco-list-row', { hasText: 'JAX201' });
+    await problem.first().waitFor({ timeout: 90000 });
+    log(`problems panel: ${(await problem.first().innerText()).replace(/\s+/g, ' ')}`);
+
+    // Ctrl+. on the flagged line offers the quick fix.
+    await page.locator('.monaco-editor .view-line', { hasText: 'x[0] = 1.0' }).click();
+    await page.keyboard.press('Control+.');
+    // The preferred (safe) fix comes focused: Enter applies it, as a user would.
+    const action = page.locator('.action-widget .monaco-list-row.focused', { hasText: 'JAX201' });
+    await action.waitFor({ timeout: 30000 });
+    log(`quick fix offered: ${(await action.innerText()).replace(/\s+/g, ' ')}`);
+    await page.screenshot({ path: path.join(artifacts, 'vscode-quickfix.png') });
+    await page.keyboard.press('Enter');
+    await page.locator('.monaco-editor .view-lines', { hasText: 'x.at[0].set(1.0)' }).waitFor();
+    await page.keyboard.press('Control+S');
+
+    const deadline = Date.now() + 20000;
+    while (fs.readFileSync(file, 'utf8') !== FIXED) {
+      if (Date.now() > deadline) {
+        throw new Error(`file on disk not fixed:\n${fs.readFileSync(file, 'utf8')}`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    log('saved file on disk is fixed');
+    await problem.first().waitFor({ state: 'detached', timeout: 30000 });
+    log('problem cleared');
+    const status = page.locator('.statusbar-item', { hasText: 'jax-lsp' }).locator('.codicon-check');
+    await status.waitFor({ timeout: 5000 });
+    log('status bar: jax-lsp running');
+    await page.screenshot({ path: path.join(artifacts, 'vscode-fixed.png') });
+    console.log('VSCODE E2E OK');
+  } catch (error) {
+    await page.screenshot({ path: path.join(artifacts, 'vscode-failure.png') }).catch(() => {});
+    throw error;
+  } finally {
+    await browser.close();
+    server.kill();
+    fs.rmSync(dirs.root, { recursive: true, force: true });
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
