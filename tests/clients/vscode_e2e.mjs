@@ -18,6 +18,8 @@ const { chromium } = createRequire(import.meta.url)(env('PLAYWRIGHT'));
 const artifacts = env('ARTIFACTS');
 const GOTCHA = 'import jax.numpy as jnp\n\nx = jnp.zeros(3)\nx[0] = 1.0\n';
 const FIXED = 'import jax.numpy as jnp\n\nx = jnp.zeros(3)\nx = x.at[0].set(1.0)\n';
+const TWO = 'import jax.numpy as jnp\n\ny = jnp.ones(4)\ny[1] = 0.0\ny[2] += 5.0\n';
+const TWO_FIXED = 'import jax.numpy as jnp\n\ny = jnp.ones(4)\ny = y.at[1].set(0.0)\ny = y.at[2].add(5.0)\n';
 const started = Date.now();
 const log = (message) => console.log(`[${((Date.now() - started) / 1000).toFixed(1)}s] ${message}`);
 
@@ -32,9 +34,11 @@ function prepare() {
   fs.mkdirSync(path.join(dirs.userData, 'User'), { recursive: true });
   fs.mkdirSync(dirs.workspace);
   fs.writeFileSync(path.join(dirs.workspace, 'gotcha.py'), GOTCHA);
+  fs.writeFileSync(path.join(dirs.workspace, 'two.py'), TWO);
   const settings = {
-    'jax-lsp.interpreter': [env('PYTHON'), '-s'], // no user site: only the bundled libs
-    'jax-lsp.importStrategy': 'useBundled',
+    // An interpreter without jax_lsp: the extension must offer its bundled copy.
+    'jax-lsp.interpreter': [env('PYTHON'), '-s'],
+    'jax-lsp.importStrategy': 'fromEnvironment',
     'jax-lsp.trace.server': 'messages',
     'security.workspace.trust.enabled': false,
     'workbench.startupEditor': 'none',
@@ -85,6 +89,33 @@ function startCodeServer(dirs) {
   return { server, url };
 }
 
+async function openFile(page, name, text) {
+  await page.locator('.part.editor').click();
+  await page.keyboard.press('Control+P');
+  await page.locator('.quick-input-widget input').fill(name);
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor();
+  await page.keyboard.press('Enter');
+  await page.locator('.monaco-editor .view-lines', { hasText: text }).waitFor();
+  log(`${name} open`);
+}
+
+async function runCommand(page, title) {
+  await page.keyboard.press('F1');
+  await page.locator('.quick-input-widget input').fill(`>${title}`);
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor();
+  await page.keyboard.press('Enter');
+}
+
+async function waitForFile(file, expected) {
+  const deadline = Date.now() + 20000;
+  while (fs.readFileSync(file, 'utf8') !== expected) {
+    if (Date.now() > deadline) {
+      throw new Error(`${file} on disk is not as expected:\n${fs.readFileSync(file, 'utf8')}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
 async function main() {
   fs.mkdirSync(artifacts, { recursive: true });
   const dirs = prepare();
@@ -105,14 +136,20 @@ async function main() {
     await page.locator('.monaco-workbench').waitFor({ timeout: 60000 });
     log('workbench loaded');
 
-    // Open the file through Quick Open.
-    await page.locator('.part.editor').click();
-    await page.keyboard.press('Control+P');
-    await page.locator('.quick-input-widget input').fill('gotcha.py');
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'gotcha.py' }).first().waitFor();
-    await page.keyboard.press('Enter');
-    await page.locator('.monaco-editor .view-lines', { hasText: 'jnp.zeros' }).waitFor();
-    log('file open');
+    // The interpreter lacks jax_lsp: the status bar says the server is stopped, and a
+    // notification (a toast, or in the notification centre when VS Code holds toasts back at
+    // start-up) offers the bundled server.
+    await page.locator('.statusbar-item', { hasText: 'jax-lsp' }).locator('.codicon-circle-slash')
+      .waitFor({ timeout: 60000 });
+    const offer = page.locator('.notification-list-item', { hasText: 'has no jax_lsp module' });
+    if (!(await offer.first().isVisible())) {
+      await runCommand(page, 'Notifications: Show Notifications');
+    }
+    await offer.first().waitFor({ timeout: 10000 });
+    log(`offered: ${(await offer.first().locator('.notification-list-item-message').innerText()).trim()}`);
+    await offer.first().locator('.monaco-button', { hasText: 'Use the bundled server' }).click();
+
+    await openFile(page, 'gotcha.py', 'jnp.zeros');
 
     // The finding in the Problems panel.
     await page.keyboard.press('Control+Shift+M');
@@ -132,13 +169,7 @@ async function main() {
     await page.locator('.monaco-editor .view-lines', { hasText: 'x.at[0].set(1.0)' }).waitFor();
     await page.keyboard.press('Control+S');
 
-    const deadline = Date.now() + 20000;
-    while (fs.readFileSync(file, 'utf8') !== FIXED) {
-      if (Date.now() > deadline) {
-        throw new Error(`file on disk not fixed:\n${fs.readFileSync(file, 'utf8')}`);
-      }
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
+    await waitForFile(file, FIXED);
     log('saved file on disk is fixed');
     await problem.first().waitFor({ state: 'detached', timeout: 30000 });
     log('problem cleared');
@@ -146,6 +177,15 @@ async function main() {
     await status.waitFor({ timeout: 5000 });
     log('status bar: jax-lsp running');
     await page.screenshot({ path: path.join(artifacts, 'vscode-fixed.png') });
+
+    // The "Fix All" command applies every safe fix in the active file.
+    await openFile(page, 'two.py', 'jnp.ones');
+    await page.locator('.markers-panel .monaco-list-row', { hasText: 'JAX202' }).first().waitFor();
+    await runCommand(page, 'jax-lsp: Fix All');
+    await page.locator('.monaco-editor .view-lines', { hasText: 'y.at[2].add(5.0)' }).waitFor();
+    await page.keyboard.press('Control+S');
+    await waitForFile(path.join(dirs.workspace, 'two.py'), TWO_FIXED);
+    log('fix all: both findings fixed and saved');
     console.log('VSCODE E2E OK');
   } catch (error) {
     await page.screenshot({ path: path.join(artifacts, 'vscode-failure.png') }).catch(() => {});

@@ -59,7 +59,8 @@ export async function resolveLaunch(
   const env = bundled ? bundledEnvironment(extensionPath) : undefined;
   let facts: InterpreterFacts;
   try {
-    facts = await probeInterpreter(interpreter, env);
+    // In the folder the server will run in: `python -c` finds modules there too.
+    facts = await probeInterpreter(interpreter, env, resource?.fsPath);
   } catch (error) {
     return { kind: 'failed', reason: (error as Error).message };
   }

@@ -53,26 +53,27 @@ export async function onInterpreterChange(
 export interface InterpreterFacts {
   version: string;
   supported: boolean; // Python >= 3.10
-  hasServer: boolean; // `import jax_lsp` would succeed
+  hasServer: boolean; // jax_lsp and its protocol library pygls are importable
 }
 
 const PROBE = [
   'import importlib.util, json, sys',
   'print(json.dumps({"version": "%d.%d.%d" % sys.version_info[:3],',
   ' "supported": sys.version_info >= (3, 10),',
-  ' "hasServer": importlib.util.find_spec("jax_lsp") is not None}))',
+  ' "hasServer": all(importlib.util.find_spec(m) for m in ("jax_lsp", "pygls"))}))',
 ].join('\n');
 
 /** Runs the interpreter once to learn its version and whether it has jax_lsp. */
 export function probeInterpreter(
   command: string[],
   env?: NodeJS.ProcessEnv,
+  cwd?: string,
 ): Promise<InterpreterFacts> {
   return new Promise((resolve, reject) => {
     execFile(
       command[0],
       [...command.slice(1), '-c', PROBE],
-      { timeout: 20000, env: env ?? process.env },
+      { timeout: 20000, env: env ?? process.env, cwd },
       (error, stdout, stderr) => {
         if (error) {
           reject(new Error(`${command.join(' ')} did not run: ${stderr.trim() || error.message}`));
