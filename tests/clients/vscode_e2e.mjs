@@ -118,6 +118,7 @@ async function waitForFile(file, expected) {
 
 async function main() {
   fs.mkdirSync(artifacts, { recursive: true });
+  fs.rmSync(path.join(artifacts, 'vscode-failure.png'), { force: true });
   const dirs = prepare();
   const { server, url } = startCodeServer(dirs);
   const browser = await chromium.launch({
