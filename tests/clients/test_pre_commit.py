@@ -10,14 +10,15 @@ from pathlib import Path
 
 import pytest
 
-from tests.clients.tools import REPO
+from tests.clients.tools import REPO, require
 
 PRE_COMMIT = shutil.which("pre-commit", path=str(Path(sys.executable).parent)) or shutil.which(
     "pre-commit"
 )
-pytestmark = pytest.mark.skipif(
-    PRE_COMMIT is None or shutil.which("git") is None,
-    reason="pre-commit or git not installed (pre-commit is in the test extra)",
+MISSING = (
+    "pre-commit or git not installed (pre-commit is in the test extra)"
+    if PRE_COMMIT is None or shutil.which("git") is None
+    else None
 )
 
 GOTCHA = "import jax.numpy as jnp\n\nx = jnp.zeros(3)\nx[0] = 1.0\n"
@@ -32,6 +33,7 @@ def pre_commit_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def sample_repo(root: Path) -> Path:
+    require(MISSING)
     root.mkdir()
     (root / "gotcha.py").write_text(GOTCHA)
     (root / "clean.py").write_text(CLEAN)
@@ -41,6 +43,7 @@ def sample_repo(root: Path) -> Path:
 
 
 def try_repo(sample: Path, hook: str, home: Path) -> subprocess.CompletedProcess[str]:
+    require(MISSING)
     environment = {**os.environ, "PRE_COMMIT_HOME": str(home), "PYTHONPATH": ""}
     return subprocess.run(
         [str(PRE_COMMIT), "try-repo", str(REPO), hook, "--all-files", "--verbose"],

@@ -9,8 +9,6 @@ import os
 import subprocess
 from pathlib import Path
 
-import pytest
-
 from tests.clients.tools import (
     ARTIFACTS,
     CHROMIUM,
@@ -20,10 +18,7 @@ from tests.clients.tools import (
     base_python,
     built_vsix,
     missing_vscode_tools,
-)
-
-pytestmark = pytest.mark.skipif(
-    missing_vscode_tools() is not None, reason=str(missing_vscode_tools())
+    require,
 )
 
 
@@ -34,6 +29,7 @@ def bare_python(folder: Path) -> str:
 
 
 def test_quick_fix_in_vscode(tmp_path: Path) -> None:
+    require(missing_vscode_tools())
     vsix = built_vsix()
     environment = {
         **{key: value for key, value in os.environ.items() if key != "PYTHONPATH"},
@@ -52,5 +48,6 @@ def test_quick_fix_in_vscode(tmp_path: Path) -> None:
         timeout=300,
     )
     assert run.returncode == 0, f"{run.stdout}\n{run.stderr}"
+    print(run.stdout)  # the steps with their timings (pytest -s or -rP shows them)
     assert "VSCODE E2E OK" in run.stdout
     assert (ARTIFACTS / "vscode-quickfix.png").is_file()

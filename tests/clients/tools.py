@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 REPO = Path(__file__).resolve().parents[2]
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 EXTENSION = REPO / "vscode-extension"
@@ -52,3 +54,13 @@ def built_vsix() -> Path:
 def base_python() -> str:
     """The interpreter without this virtualenv's packages (so only the bundled libs serve)."""
     return getattr(sys, "_base_executable", None) or sys.executable
+
+
+def require(reason: str | None) -> None:
+    """Skip with `reason` when a tool is missing; fail instead where CI promised the tools
+    (JAX_LSP_REQUIRE_CLIENT_TOOLS=1, set after scripts/ci-clients.sh ran)."""
+    if reason is None:
+        return
+    if os.environ.get("JAX_LSP_REQUIRE_CLIENT_TOOLS") == "1":
+        pytest.fail(f"client tool missing although required: {reason}")
+    pytest.skip(reason)

@@ -39,7 +39,7 @@ function prepare() {
     // An interpreter without jax_lsp: the extension must offer its bundled copy.
     'jax-lsp.interpreter': [env('PYTHON'), '-s'],
     'jax-lsp.importStrategy': 'fromEnvironment',
-    'jax-lsp.trace.server': 'messages',
+    'jax-lsp.trace.server': 'off', // 'messages' would flood the output this test reads
     'security.workspace.trust.enabled': false,
     'workbench.startupEditor': 'none',
     'workbench.tips.enabled': false,
@@ -187,6 +187,23 @@ async function main() {
     await page.keyboard.press('Control+S');
     await waitForFile(path.join(dirs.workspace, 'two.py'), TWO_FIXED);
     log('fix all: both findings fixed and saved');
+
+    // Restart Server, then Show Output: the log names the interpreter and the bundled copy.
+    await runCommand(page, 'jax-lsp: Restart Server');
+    await runCommand(page, 'jax-lsp: Show Output');
+    const output = page.locator('.part.panel .view-lines').first();
+    let text = '';
+    const deadline = Date.now() + 30000;
+    // Two starts logged (the first and the restart), each naming the bundled copy.
+    while ((text.match(/bundled jax_lsp/g) ?? []).length < 2) {
+      if (Date.now() > deadline) throw new Error(`output after restart:\n${text}`);
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      text = (await output.innerText()).replace(/[\s\u00a0]+/g, ' ');
+    }
+    const lines = text.split(/(?=\d{4}-\d\d-\d\d \d\d:\d\d)/).filter((l) => l.includes('starting:'));
+    log(`output after restart: ${lines.at(-1).trim()}`);
+    await page.locator('.statusbar-item', { hasText: 'jax-lsp' }).locator('.codicon-check').waitFor();
+    log('status bar: running again after the restart');
     console.log('VSCODE E2E OK');
   } catch (error) {
     await page.screenshot({ path: path.join(artifacts, 'vscode-failure.png') }).catch(() => {});
