@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from jax_lsp.diagnostics.base import Example, Rule, RuleContext
 from jax_lsp.diagnostics.booleans import is_boolean
 from jax_lsp.diagnostics.imports_fix import module_prefix_and_edits
+from jax_lsp.diagnostics.static_fix import parameter_names, static_argnames_fix
 from jax_lsp.diagnostics.traced_values import Misuse, is_traced
 from jax_lsp.diagnostics.where_fix import where_fix
 from jax_lsp.findings import Applicability, Edit, Finding, Fix, Severity
@@ -294,7 +295,28 @@ class PythonBranchOnTraced(Rule):
                 f"TracerBoolConversionError under {ctx.trace.via}: it has no concrete value "
                 f"while tracing. Instead, {remedy}; or make it static (`static_argnames`)",
                 fix=self._where_fix(node, ctx),
+                alternatives=self._static_fix(condition, ctx),
             )
+
+    @staticmethod
+    def _static_fix(condition: ast.expr, ctx: RuleContext) -> tuple[Fix, ...]:
+        """Making the tested parameters static, when the condition only compares them with
+        constants (`if training:`, `if n > 0 and not flag:`)."""
+        operands: list[ast.expr] = []
+        stack = [condition]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, ast.BoolOp):
+                stack.extend(node.values)
+            elif isinstance(node, ast.UnaryOp):
+                stack.append(node.operand)
+            elif isinstance(node, ast.Compare):
+                stack.extend([node.left, *node.comparators])
+            elif not isinstance(node, ast.Constant):
+                operands.append(node)
+        names = parameter_names(operands)
+        fix = static_argnames_fix(names, ctx) if len(names) == len(operands) else None
+        return (fix,) if fix is not None else ()
 
     @staticmethod
     def _where_fix(node: ast.AST, ctx: RuleContext) -> Fix | None:
@@ -640,6 +662,12 @@ class ConcretizeTraced(Rule):
         one, keep values as arrays, and pass sizes as static arguments (`static_argnames`) or
         loop with `lax.fori_loop`.
     """
+    fix_safety = """
+        When the converted value is a parameter of a function jitted by its own decorator
+        (`range(n)`, `int(n)` in `@jax.jit def f(x, n)`), and it looks like a Python setting,
+        adds it to `static_argnames` exactly as JAX803's fix does (unsafe: callers must pass
+        hashable Python values; each new value compiles again). Other conversions get no fix.
+    """
     node_types = (ast.Call,)
     invalid = (
         Example(
@@ -681,9 +709,25 @@ class ConcretizeTraced(Rule):
                     total = total + x**k
                 return total
 
-            power_sum(jnp.ones(3), 4)
+            out = power_sum(jnp.ones(3), 4)
             """,
             raises="jax.errors.TracerIntegerConversionError",
+            fixed="""
+            from functools import partial
+
+            import jax
+            import jax.numpy as jnp
+
+            @partial(jax.jit, static_argnames=("n",))
+            def power_sum(x, n):
+                total = jnp.zeros_like(x)
+                for k in range(n):
+                    total = total + x**k
+                return total
+
+            out = power_sum(jnp.ones(3), 4)
+            """,
+            fixed_check="assert out.tolist() == [4.0, 4.0, 4.0]",
         ),
         Example(
             """
@@ -755,7 +799,8 @@ class ConcretizeTraced(Rule):
             return
         misuse = self._conversion(node, ctx)
         if misuse is not None:
-            yield misuse.finding(self, node, ctx, "on")
+            fix = static_argnames_fix(parameter_names([misuse.traced]), ctx)
+            yield misuse.finding(self, node, ctx, "on", fix=fix)
 
     def _conversion(self, node: ast.Call, ctx: RuleContext) -> Misuse | None:
         func = node.func

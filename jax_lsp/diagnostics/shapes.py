@@ -12,6 +12,7 @@ from collections.abc import Iterator
 
 from jax_lsp.diagnostics.base import Example, Rule, RuleContext
 from jax_lsp.diagnostics.booleans import is_boolean
+from jax_lsp.diagnostics.static_fix import parameter_names, static_argnames_fix
 from jax_lsp.diagnostics.traced_values import Misuse, is_traced
 from jax_lsp.findings import Applicability, Edit, Finding, Fix, Severity, Span
 
@@ -556,6 +557,17 @@ class TracedShape(Rule):
         `total_repeat_length=` to `repeat`, or slice a fixed size with
         `lax.dynamic_slice(x, (i,), (size,))`.
     """
+    fix_safety = """
+        When the traced value is a parameter of a function jitted by its own decorator, and
+        the parameter looks like a Python setting (annotated `int`/`bool`/`str`/`float`, or
+        never indexed nor used through an attribute), adds it to `static_argnames`: extends
+        the `static_argnames=` literal of `@partial(jax.jit, ...)` / `@jax.jit(...)`
+        (`"n"` to `("n", "m")`), or turns `@jax.jit` into
+        `@partial(jax.jit, static_argnames=("n",))`, importing `partial` if needed. Unsafe:
+        callers must pass a hashable Python value, and each new value compiles again. No fix
+        when the function is jitted elsewhere (`f = jax.jit(f)`), when `static_argnums=` is
+        given, or for other transformations.
+    """
     node_types = (ast.Call, ast.Subscript)
     invalid = (
         Example(
@@ -567,9 +579,21 @@ class TracedShape(Rule):
             def padded(x, n):
                 return jnp.concatenate([x, jnp.zeros(n)])  # error
 
-            padded(jnp.ones(3), 2)
+            out = padded(jnp.ones(3), 2)
             """,
             raises="TypeError",
+            fixed="""
+            import jax
+            import jax.numpy as jnp
+            from functools import partial
+
+            @partial(jax.jit, static_argnames=("n",))
+            def padded(x, n):
+                return jnp.concatenate([x, jnp.zeros(n)])
+
+            out = padded(jnp.ones(3), 2)
+            """,
+            fixed_check="assert out.tolist() == [1.0, 1.0, 1.0, 0.0, 0.0]",
         ),
         Example(
             """
@@ -602,13 +626,24 @@ class TracedShape(Rule):
             import jax
             import jax.numpy as jnp
 
-            @jax.jit
-            def prefix(x, n):
-                return x[:n]  # error
+            @jax.jit(static_argnames="m")
+            def prefix(x, n, m=1):
+                return x[:n] * m  # error
 
-            prefix(jnp.arange(5.0), 2)
+            out = prefix(jnp.arange(5.0), 2)
             """,
             raises="IndexError",
+            fixed="""
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit(static_argnames=("m", "n"))
+            def prefix(x, n, m=1):
+                return x[:n] * m
+
+            out = prefix(jnp.arange(5.0), 2)
+            """,
+            fixed_check="assert out.tolist() == [0.0, 1.0]",
         ),
         Example(
             """
@@ -666,7 +701,12 @@ class TracedShape(Rule):
         )
         if misuse is not None:
             yield misuse.finding(
-                self, node, ctx, "built from", "shapes must be concrete while tracing"
+                self,
+                node,
+                ctx,
+                "built from",
+                "shapes must be concrete while tracing",
+                fix=static_argnames_fix(parameter_names([misuse.traced]), ctx),
             )
 
     def _slice(self, node: ast.Subscript, ctx: RuleContext) -> Misuse | None:

@@ -1,0 +1,166 @@
+"""Making a parameter static: the fix JAX701, JAX703 and JAX803 offer when the traced value is
+a parameter of a function jitted by its own decorator and looks like a Python setting.
+
+`@jax.jit` becomes `@partial(jax.jit, static_argnames=("n",))` (the spelling every JAX version
+accepts); an existing `static_argnames=` literal of `partial(jax.jit, ...)` or
+`jax.jit(...)` is extended (`"n"` to `("n", "m")`). Unsafe: callers must now pass hashable
+Python values, and each new value compiles again. A function jitted elsewhere (`f = jax.jit(f)`)
+or with `static_argnums=` gets no fix.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from jax_lsp.analysis.summary import transform_of
+from jax_lsp.diagnostics.base import RuleContext
+from jax_lsp.diagnostics.imports_fix import module_prefix, name_is_free
+from jax_lsp.findings import Applicability, Edit, Fix, Span
+
+# Annotations of parameters that may be static; unannotated ones are judged by their uses.
+_SETTING_ANNOTATIONS = frozenset({"int", "bool", "str", "float"})
+
+
+def parameter_names(values: list[ast.expr]) -> list[str]:
+    """The names among `values` (the fix applies only when every traced value is a name)."""
+    return [value.id for value in values if isinstance(value, ast.Name)]
+
+
+def static_argnames_fix(names: list[str], ctx: RuleContext) -> Fix | None:
+    """Add `names` (parameters of the enclosing function) to its jit's `static_argnames`."""
+    function = ctx.functions[-1] if ctx.functions else None
+    trace = ctx.trace
+    if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef) or not names:
+        return None
+    if trace is None or not trace.direct or not set(names) <= trace.traced_params:
+        return None
+    if not all(_looks_like_setting(name, function) for name in names):
+        return None
+    decorator = _jit_decorator(function, ctx)
+    if decorator is None:
+        return None
+    names = sorted(set(names), key=names.index)
+    if isinstance(decorator, ast.Call):
+        edits = _extend_call(decorator, names, ctx)
+    else:
+        edits = _wrap_in_partial(decorator, names, ctx)
+    if edits is None:
+        return None
+    listed = ", ".join(f"`{name}`" for name in names)
+    return Fix(f"Make {listed} static (`static_argnames`)", edits, Applicability.UNSAFE)
+
+
+def _looks_like_setting(name: str, function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """A parameter (not positional-only) annotated as a Python scalar, or unannotated and never
+    used as an array (`n.shape`, `n[0]`, `n.sum()`)."""
+    arguments = function.args
+    parameter = next((a for a in [*arguments.args, *arguments.kwonlyargs] if a.arg == name), None)
+    if parameter is None:
+        return False
+    annotation = parameter.annotation
+    if annotation is not None:
+        return isinstance(annotation, ast.Name) and annotation.id in _SETTING_ANNOTATIONS
+    for node in ast.walk(function):
+        if isinstance(node, ast.Attribute | ast.Subscript) and _is_name(node.value, name):
+            return False
+    return True
+
+
+def _is_name(node: ast.AST, name: str) -> bool:
+    return isinstance(node, ast.Name) and node.id == name
+
+
+def _jit_decorator(function: ast.FunctionDef | ast.AsyncFunctionDef, ctx: RuleContext):
+    """The function's only transforming decorator, when it is `jax.jit` in some form."""
+    # Decorators are evaluated in the enclosing scope.
+    resolver = ctx.resolvers[-2] if len(ctx.resolvers) > 1 else ctx.resolvers[-1]
+    found = [
+        (decorator, spec)
+        for decorator in function.decorator_list
+        if (spec := transform_of(decorator, resolver)) is not None
+    ]
+    if len(found) != 1 or found[0][1][0].label != "jit":
+        return None
+    decorator, (_, keywords) = found[0]
+    if "static_argnums" in keywords or any(
+        keyword.arg is None for keyword in getattr(decorator, "keywords", ())
+    ):
+        return None  # both given: JAX no longer maps names to positions; **kwargs: unknown
+    return decorator
+
+
+def _wrap_in_partial(decorator: ast.expr, names: list[str], ctx: RuleContext):
+    """`@jax.jit` -> `@partial(jax.jit, static_argnames=(...))`, importing partial if needed."""
+    spelled = _partial_spelling(ctx)
+    if spelled is None:
+        return None
+    partial, import_edits = spelled
+    span = ctx.span(decorator)
+    return (
+        Edit(Span(span.start, span.start), f"{partial}("),
+        Edit(Span(span.end, span.end), f", static_argnames={_literal(names)})"),
+        *import_edits,
+    )
+
+
+def _partial_spelling(ctx: RuleContext) -> tuple[str, tuple[Edit, ...]] | None:
+    if ctx.qualname(ast.Name(id="partial", ctx=ast.Load())) == "functools.partial":
+        return "partial", ()
+    prefix = module_prefix(ctx, "functools")
+    if prefix is not None:
+        return f"{prefix}.partial", ()
+    if not name_is_free(ctx, "partial"):
+        return None
+    return "partial", (ctx.import_edit("from functools import partial"),)
+
+
+def _extend_call(call: ast.Call, names: list[str], ctx: RuleContext) -> tuple[Edit, ...] | None:
+    """Extend `static_argnames=` of `partial(jax.jit, ...)` / `jax.jit(...)`, or add it."""
+    existing = next((kw.value for kw in call.keywords if kw.arg == "static_argnames"), None)
+    if existing is None:
+        text = f"static_argnames={_literal(names)}"
+        arguments = [*call.args, *call.keywords]
+        if arguments:
+            last = max(arguments, key=lambda a: (a.end_lineno, a.end_col_offset))
+            end = ctx.span(last).end
+            return (Edit(Span(end, end), f", {text}"),)
+        if ctx.segment(call)[len(ctx.segment(call.func)) :] != "()":
+            return None
+        end = ctx.span(call).end
+        return (Edit(Span.of(end.line, end.column - 1, end.line, end.column - 1), text),)
+    if isinstance(existing, ast.Constant) and isinstance(existing.value, str):
+        elements = [existing]
+    elif isinstance(existing, ast.Tuple | ast.List) and all(
+        isinstance(e, ast.Constant) and isinstance(e.value, str) for e in existing.elts
+    ):
+        elements = existing.elts
+    else:
+        return None  # a variable: its value is not ours to change
+    span = ctx.span(existing)
+    if span.start.line != span.end.line:
+        if not elements:
+            return None
+        end = ctx.span(elements[-1]).end
+        added = "".join(f", {_quoted(name, elements, ctx)}" for name in names)
+        return (Edit(Span(end, end), added),)
+    kept = [ctx.segment(element) for element in elements]
+    brackets = "[]" if isinstance(existing, ast.List) else "()"
+    new = [_quoted(name, elements, ctx) for name in names]
+    return (ctx.edit(existing, _sequence([*kept, *new], brackets)),)
+
+
+def _literal(names: list[str]) -> str:
+    return _sequence([f'"{name}"' for name in names], "()")
+
+
+def _sequence(items: list[str], brackets: str) -> str:
+    inner = ", ".join(items)
+    if brackets == "()" and len(items) == 1:
+        inner += ","
+    return f"{brackets[0]}{inner}{brackets[1]}"
+
+
+def _quoted(name: str, elements: list[ast.expr], ctx: RuleContext) -> str:
+    """`name` quoted like the existing strings (single or double quotes)."""
+    quote = "'" if elements and ctx.segment(elements[0]).startswith("'") else '"'
+    return f"{quote}{name}{quote}"
