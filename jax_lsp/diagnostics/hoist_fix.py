@@ -1,8 +1,8 @@
 """JAX1001's fix: a `jax.jit(lambda ...)` created in a loop is created once, before the loop.
 
-`step = jax.jit(lambda v: ...)` directly in the loop body moves above the loop; a jit called
-where it is made (`x = jax.jit(lambda v: ...)(x)`) is bound to a fresh name above the loop and
-called through it. Only when the jit call reads no name the loop binds (its target, or any name
+`step = jax.jit(lambda v: ...)` directly in the loop body moves above the loop; any other jit
+of a lambda in a loop that is not nested in another (`x = jax.jit(lambda v: ...)(x)`) is bound
+to a fresh name above the loop and used through it. Only when the jit call reads no name the loop binds (its target, or any name
 assigned in its body): the function then computes the same thing on every iteration. Unsafe:
 the lambda now reads the names it uses once per loop, not once per iteration (a global rebound
 inside a called function would be missed), and the jit is created even if the loop never runs.
@@ -18,8 +18,9 @@ from jax_lsp.findings import Applicability, Edit, Fix, Span
 _LOOPS = (ast.For, ast.AsyncFor, ast.While)
 
 
-def hoist_fix(call: ast.Call, loop: ast.AST, ctx: RuleContext) -> Fix | None:
-    """Move the jit of a lambda `call` out of `loop` (the innermost loop around it)."""
+def hoist_fix(call: ast.Call, loops: list[ast.AST], ctx: RuleContext) -> Fix | None:
+    """Move the jit of a lambda `call` out of the innermost of `loops` (innermost first)."""
+    loop = loops[0]
     if not isinstance(loop, _LOOPS) or _reads_loop_names(call, loop):
         return None
     loop_line = loop.lineno - 1
@@ -40,6 +41,10 @@ def hoist_fix(call: ast.Call, loop: ast.AST, ctx: RuleContext) -> Fix | None:
         text, removed = moved
         edits = (Edit(above, text), Edit(removed, ""))
         return Fix("Create the jitted function once, before the loop", edits, Applicability.UNSAFE)
+    if len(loops) > 1:
+        # A fresh name bound inside an outer loop could clash with one another fix of the
+        # same pass binds around it; names above outermost loops are bound in sequence.
+        return None
     name = _fresh_name("jitted", ctx)
     edits = (Edit(above, f"{indent}{name} = {ctx.segment(call)}\n"), ctx.edit(call, name))
     return Fix(f"Jit once before the loop, as `{name}`", edits, Applicability.UNSAFE)

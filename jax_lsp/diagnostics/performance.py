@@ -94,11 +94,12 @@ class JitInLoop(Rule):
     fix_safety = """
         For `jax.jit(lambda ...)` in a `for`/`while` body that reads no name the loop binds
         (its target or anything assigned in its body): `step = jax.jit(lambda ...)` directly
-        in the loop body moves above the loop; a jit called where it is made
-        (`x = jax.jit(lambda v: ...)(x)`) is bound to a fresh name (`jitted`) above the loop
-        and called through it. Unsafe: the jitted function is created even when the loop runs
-        zero times, and a lambda that reads a global some call in the loop rebinds would see
-        the value at its first trace only. Nested `def`s get no fix.
+        in the loop body moves above the loop; another jit of a lambda in a loop not nested
+        in another one (`x = jax.jit(lambda v: ...)(x)`) is bound to a fresh name
+        (`jitted`) above the loop and used through it. Unsafe: the jitted function is created
+        even when the loop runs zero times, and a lambda reading a global that some call in
+        the loop rebinds would see its value at the first trace only. Nested `def`s get no
+        fix.
     """
     node_types = (ast.Call, ast.FunctionDef, ast.AsyncFunctionDef)
     invalid = (
@@ -299,7 +300,7 @@ class JitInLoop(Rule):
         else:
             return
         if loops:
-            fix = hoist_fix(node, loops[0], ctx) if isinstance(target, ast.Lambda) else None
+            fix = hoist_fix(node, loops, ctx) if isinstance(target, ast.Lambda) else None
             yield self._finding(node, ctx, f"`jax.jit` of {what} created inside a loop", fix)
         elif function is not None and not _runs_once(function, ctx) and self._single_use(node, ctx):
             yield self._finding(node, ctx, f"`jax.jit` of {what} created on every call")

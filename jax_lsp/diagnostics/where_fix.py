@@ -31,6 +31,8 @@ def where_fix(
     for `and`/`or`/`not`), the edits that text needs and its safety; None if not a selection."""
     if isinstance(node, ast.IfExp):
         selection = (None, node.body, node.orelse, node, node)
+    elif _is_elif(node, ctx):
+        return None
     else:
         selection = _statement_selection(node, ctx)
     if selection is None:
@@ -80,6 +82,15 @@ def _statement_selection(node: ast.If, ctx: RuleContext):
     if name is not None and name == _assigned_name(otherwise):
         return name, then.value, otherwise.value, node, otherwise
     return None
+
+
+def _is_elif(node: ast.If, ctx: RuleContext) -> bool:
+    parent = ctx.parent
+    return (
+        isinstance(parent, ast.If)
+        and parent.orelse == [node]
+        and not ctx.segment(node).startswith("if")
+    )
 
 
 def _assigned_name(statement: ast.stmt | None) -> str | None:
