@@ -2,8 +2,9 @@
 
 `step = jax.jit(lambda v: ...)` directly in the loop body moves above the loop; any other jit
 of a lambda in a loop that is not nested in another (`x = jax.jit(lambda v: ...)(x)`) is bound
-to a fresh name above the loop and used through it. Only when the jit call reads no name the loop binds (its target, or any name
-assigned in its body): the function then computes the same thing on every iteration. Unsafe:
+to a fresh name above the loop and used through it. Only when the jit call reads no name the
+loop binds (its target, or any name assigned in its body): the function then computes the same
+thing on every iteration. Unsafe:
 the lambda now reads the names it uses once per loop, not once per iteration (a global rebound
 inside a called function would be missed), and the jit is created even if the loop never runs.
 """
