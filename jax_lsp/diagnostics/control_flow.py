@@ -300,22 +300,21 @@ class PythonBranchOnTraced(Rule):
 
     @staticmethod
     def _static_fix(condition: ast.expr, ctx: RuleContext) -> tuple[Fix, ...]:
-        """Making the tested parameters static, when the condition only compares them with
-        constants (`if training:`, `if n > 0 and not flag:`)."""
+        """Making the tested parameters static, when the condition only compares arithmetic
+        on them with constants (`if training:`, `if n > 0 and not flag:`)."""
         operands: list[ast.expr] = []
         stack = [condition]
         while stack:
             node = stack.pop()
             if isinstance(node, ast.BoolOp):
                 stack.extend(node.values)
-            elif isinstance(node, ast.UnaryOp):
+            elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
                 stack.append(node.operand)
             elif isinstance(node, ast.Compare):
                 stack.extend([node.left, *node.comparators])
-            elif not isinstance(node, ast.Constant):
+            else:
                 operands.append(node)
-        names = parameter_names(operands)
-        fix = static_argnames_fix(names, ctx) if len(names) == len(operands) else None
+        fix = static_argnames_fix(parameter_names(operands), ctx)
         return (fix,) if fix is not None else ()
 
     @staticmethod

@@ -558,15 +558,15 @@ class TracedShape(Rule):
         `lax.dynamic_slice(x, (i,), (size,))`.
     """
     fix_safety = """
-        When the traced value is a parameter of a function jitted by its own decorator, and
-        the parameter looks like a Python setting (annotated `int`/`bool`/`str`/`float`, or
-        never indexed nor used through an attribute), adds it to `static_argnames`: extends
-        the `static_argnames=` literal of `@partial(jax.jit, ...)` / `@jax.jit(...)`
-        (`"n"` to `("n", "m")`), or turns `@jax.jit` into
-        `@partial(jax.jit, static_argnames=("n",))`, importing `partial` if needed. Unsafe:
-        callers must pass a hashable Python value, and each new value compiles again. No fix
-        when the function is jitted elsewhere (`f = jax.jit(f)`), when `static_argnums=` is
-        given, or for other transformations.
+        When the traced value is a parameter (or arithmetic on parameters: `start + width`)
+        of a function jitted by its own decorator, and each parameter looks like a Python
+        setting (annotated `int`/`bool`/`str`/`float`, or never indexed nor used through an
+        attribute), adds them to `static_argnames`: extends the `static_argnames=` literal of
+        `@partial(jax.jit, ...)` / `@jax.jit(...)` (`"n"` to `("n", "m")`), or turns
+        `@jax.jit` into `@partial(jax.jit, static_argnames=("n",))`, importing `partial` if
+        needed. Unsafe: callers must pass hashable Python values, and each new value compiles
+        again. No fix when the function is jitted elsewhere (`f = jax.jit(f)`), when
+        `static_argnums=` is given, or for other transformations.
     """
     node_types = (ast.Call, ast.Subscript)
     invalid = (

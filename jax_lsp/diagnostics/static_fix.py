@@ -22,8 +22,21 @@ _SETTING_ANNOTATIONS = frozenset({"int", "bool", "str", "float"})
 
 
 def parameter_names(values: list[ast.expr]) -> list[str]:
-    """The names among `values` (the fix applies only when every traced value is a name)."""
-    return [value.id for value in values if isinstance(value, ast.Name)]
+    """The names `values` compute from (`n`, `start + width`), when they are only arithmetic
+    on names and constants; otherwise none (the fix then does not apply)."""
+    names: list[str] = []
+    stack = list(values)
+    while stack:
+        value = stack.pop()
+        if isinstance(value, ast.Name):
+            names.append(value.id)
+        elif isinstance(value, ast.BinOp):
+            stack += [value.left, value.right]
+        elif isinstance(value, ast.UnaryOp):
+            stack.append(value.operand)
+        elif not isinstance(value, ast.Constant):
+            return []
+    return sorted(set(names), key=names.index)
 
 
 def static_argnames_fix(names: list[str], ctx: RuleContext) -> Fix | None:
@@ -32,14 +45,15 @@ def static_argnames_fix(names: list[str], ctx: RuleContext) -> Fix | None:
     trace = ctx.trace
     if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef) or not names:
         return None
-    if trace is None or not trace.direct or not set(names) <= trace.traced_params:
+    if trace is None or not trace.direct:
         return None
-    if not all(_looks_like_setting(name, function) for name in names):
+    # Names that are static already (a literal default, a static argument) need no change.
+    names = [name for name in names if name in trace.traced_params]
+    if not names or not all(_looks_like_setting(name, function) for name in names):
         return None
     decorator = _jit_decorator(function, ctx)
     if decorator is None:
         return None
-    names = sorted(set(names), key=names.index)
     if isinstance(decorator, ast.Call):
         edits = _extend_call(decorator, names, ctx)
     else:
