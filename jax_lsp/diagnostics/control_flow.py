@@ -11,11 +11,16 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterator
+from dataclasses import replace
 
 from jax_lsp.diagnostics.base import Example, Rule, RuleContext
 from jax_lsp.diagnostics.booleans import is_boolean
 from jax_lsp.diagnostics.imports_fix import module_prefix_and_edits
-from jax_lsp.diagnostics.static_fix import parameter_names, static_argnames_fix
+from jax_lsp.diagnostics.static_fix import (
+    parameter_names,
+    static_argnames_deferred,
+    static_argnames_fix,
+)
 from jax_lsp.diagnostics.traced_values import Misuse, is_traced
 from jax_lsp.diagnostics.where_fix import where_fix
 from jax_lsp.findings import Applicability, Edit, Finding, Fix, Severity
@@ -296,25 +301,14 @@ class PythonBranchOnTraced(Rule):
                 f"while tracing. Instead, {remedy}; or make it static (`static_argnames`)",
                 fix=self._where_fix(node, ctx),
                 alternatives=self._static_fix(condition, ctx),
+                deferred=static_argnames_deferred(_tested_operands(condition), ctx),
             )
 
     @staticmethod
     def _static_fix(condition: ast.expr, ctx: RuleContext) -> tuple[Fix, ...]:
         """Making the tested parameters static, when the condition only compares arithmetic
         on them with constants (`if training:`, `if n > 0 and not flag:`)."""
-        operands: list[ast.expr] = []
-        stack = [condition]
-        while stack:
-            node = stack.pop()
-            if isinstance(node, ast.BoolOp):
-                stack.extend(node.values)
-            elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
-                stack.append(node.operand)
-            elif isinstance(node, ast.Compare):
-                stack.extend([node.left, *node.comparators])
-            else:
-                operands.append(node)
-        fix = static_argnames_fix(parameter_names(operands), ctx)
+        fix = static_argnames_fix(parameter_names(_tested_operands(condition)), ctx)
         return (fix,) if fix is not None else ()
 
     @staticmethod
@@ -323,6 +317,23 @@ class PythonBranchOnTraced(Rule):
             return None
         condition = _condition_text(node.test, ctx)
         return where_fix(node, condition, ctx) if condition is not None else None
+
+
+def _tested_operands(condition: ast.expr) -> list[ast.expr]:
+    """The values a condition compares (`n` and `0` in `n > 0 and not flag`, and `flag`)."""
+    operands: list[ast.expr] = []
+    stack = [condition]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.BoolOp):
+            stack.extend(node.values)
+        elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+            stack.append(node.operand)
+        elif isinstance(node, ast.Compare):
+            stack.extend([node.left, *node.comparators])
+        elif not isinstance(node, ast.Constant):
+            operands.append(node)
+    return operands
 
 
 class PythonLogicOnTraced(Rule):
@@ -799,7 +810,8 @@ class ConcretizeTraced(Rule):
         misuse = self._conversion(node, ctx)
         if misuse is not None:
             fix = static_argnames_fix(parameter_names([misuse.traced]), ctx)
-            yield misuse.finding(self, node, ctx, "on", fix=fix)
+            finding = misuse.finding(self, node, ctx, "on", fix=fix)
+            yield replace(finding, deferred=static_argnames_deferred([misuse.traced], ctx))
 
     def _conversion(self, node: ast.Call, ctx: RuleContext) -> Misuse | None:
         func = node.func

@@ -9,10 +9,15 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterator
+from dataclasses import replace
 
 from jax_lsp.diagnostics.base import Example, Rule, RuleContext
 from jax_lsp.diagnostics.booleans import is_boolean
-from jax_lsp.diagnostics.static_fix import parameter_names, static_argnames_fix
+from jax_lsp.diagnostics.static_fix import (
+    parameter_names,
+    static_argnames_deferred,
+    static_argnames_fix,
+)
 from jax_lsp.diagnostics.traced_values import Misuse, is_traced
 from jax_lsp.findings import Applicability, Edit, Finding, Fix, Severity, Span
 
@@ -565,8 +570,10 @@ class TracedShape(Rule):
         `@partial(jax.jit, ...)` / `@jax.jit(...)` (`"n"` to `("n", "m")`), or turns
         `@jax.jit` into `@partial(jax.jit, static_argnames=("n",))`, importing `partial` if
         needed. Unsafe: callers must pass hashable Python values, and each new value compiles
-        again. No fix when the function is jitted elsewhere (`f = jax.jit(f)`), when
-        `static_argnums=` is given, or for other transformations.
+        again. A module-level function jitted by a statement of its own (`f = jax.jit(f)`)
+        gets the keyword there instead (built when the fix is asked for). No fix when
+        `static_argnums=` is given, for nested functions jitted by a call, for several jits of
+        the function, or for other transformations.
     """
     node_types = (ast.Call, ast.Subscript)
     invalid = (
@@ -700,7 +707,7 @@ class TracedShape(Rule):
             self._slice(node, ctx) if isinstance(node, ast.Subscript) else self._call(node, ctx)
         )
         if misuse is not None:
-            yield misuse.finding(
+            finding = misuse.finding(
                 self,
                 node,
                 ctx,
@@ -708,6 +715,7 @@ class TracedShape(Rule):
                 "shapes must be concrete while tracing",
                 fix=static_argnames_fix(parameter_names([misuse.traced]), ctx),
             )
+            yield replace(finding, deferred=static_argnames_deferred([misuse.traced], ctx))
 
     def _slice(self, node: ast.Subscript, ctx: RuleContext) -> Misuse | None:
         if not (isinstance(node.ctx, ast.Load) and ctx.kind(node.value).is_jax):

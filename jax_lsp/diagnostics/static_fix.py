@@ -4,18 +4,20 @@ a parameter of a function jitted by its own decorator and looks like a Python se
 `@jax.jit` becomes `@partial(jax.jit, static_argnames=("n",))` (the spelling every JAX version
 accepts); an existing `static_argnames=` literal of `partial(jax.jit, ...)` or
 `jax.jit(...)` is extended (`"n"` to `("n", "m")`). Unsafe: callers must now pass hashable
-Python values, and each new value compiles again. A function jitted elsewhere (`f = jax.jit(f)`)
-or with `static_argnums=` gets no fix.
+Python values, and each new value compiles again. A module-level function jitted by a statement
+of its own (`f = jax.jit(f)`) gets a deferred fix (jax_lsp.codeactions.static_jit); one with
+`static_argnums=` gets none.
 """
 
 from __future__ import annotations
 
 import ast
+from typing import Protocol
 
 from jax_lsp.analysis.summary import transform_of
 from jax_lsp.diagnostics.base import RuleContext
 from jax_lsp.diagnostics.imports_fix import module_prefix, name_is_free
-from jax_lsp.findings import Applicability, Edit, Fix, Span
+from jax_lsp.findings import Applicability, DeferredFix, Edit, Fix, Span
 
 # Annotations of parameters that may be static; unannotated ones are judged by their uses.
 _SETTING_ANNOTATIONS = frozenset({"int", "bool", "str", "float"})
@@ -49,13 +51,13 @@ def static_argnames_fix(names: list[str], ctx: RuleContext) -> Fix | None:
         return None
     # Names that are static already (a literal default, a static argument) need no change.
     names = [name for name in names if name in trace.traced_params]
-    if not names or not all(_looks_like_setting(name, function) for name in names):
+    if not names or not all(looks_like_setting(name, function) for name in names):
         return None
     decorator = _jit_decorator(function, ctx)
     if decorator is None:
         return None
     if isinstance(decorator, ast.Call):
-        edits = _extend_call(decorator, names, ctx)
+        edits = extend_jit_call(decorator, names, ctx)
     else:
         edits = _wrap_in_partial(decorator, names, ctx)
     if edits is None:
@@ -64,7 +66,21 @@ def static_argnames_fix(names: list[str], ctx: RuleContext) -> Fix | None:
     return Fix(f"Make {listed} static (`static_argnames`)", edits, Applicability.UNSAFE)
 
 
-def _looks_like_setting(name: str, function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+def static_argnames_deferred(values: list[ast.expr], ctx: RuleContext) -> tuple[DeferredFix, ...]:
+    """The on-demand fix for a parameter of a module-level function jitted by a statement of
+    its own (`f = jax.jit(f)`): that statement's position is not in this unit's cache key."""
+    function = ctx.functions[0] if len(ctx.functions) == 1 else None
+    trace = ctx.trace
+    if len(values) != 1 or not isinstance(values[0], ast.Name) or trace is None:
+        return ()
+    if not isinstance(function, ast.FunctionDef) or function.decorator_list:
+        return ()
+    if not trace.direct or values[0].id not in trace.traced_params:
+        return ()
+    return (ctx.deferred("static_jit", values[0]),)
+
+
+def looks_like_setting(name: str, function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
     """A parameter (not positional-only) annotated as a Python scalar, or unannotated and never
     used as an array (`n.shape`, `n[0]`, `n.sum()`)."""
     arguments = function.args
@@ -128,10 +144,20 @@ def _partial_spelling(ctx: RuleContext) -> tuple[str, tuple[Edit, ...]] | None:
     return "partial", (ctx.import_edit("from functools import partial"),)
 
 
-def _extend_call(call: ast.Call, names: list[str], ctx: RuleContext) -> tuple[Edit, ...] | None:
+class Located(Protocol):
+    """Where nodes are and what they say: a RuleContext, or a codemod's module view."""
+
+    def span(self, node: ast.AST) -> Span: ...
+
+    def segment(self, node: ast.AST) -> str: ...
+
+
+def extend_jit_call(call: ast.Call, names: list[str], ctx: Located) -> tuple[Edit, ...] | None:
     """Extend `static_argnames=` of `partial(jax.jit, ...)` / `jax.jit(...)`, or add it."""
     existing = next((kw.value for kw in call.keywords if kw.arg == "static_argnames"), None)
     if existing is None:
+        if any(kw.arg in (None, "static_argnums") for kw in call.keywords):
+            return None  # JAX maps names to positions only when one of the two is given
         text = f"static_argnames={_literal(names)}"
         arguments = [*call.args, *call.keywords]
         if arguments:
@@ -160,7 +186,7 @@ def _extend_call(call: ast.Call, names: list[str], ctx: RuleContext) -> tuple[Ed
     kept = [ctx.segment(element) for element in elements]
     brackets = "[]" if isinstance(existing, ast.List) else "()"
     new = [_quoted(name, elements, ctx) for name in names]
-    return (ctx.edit(existing, _sequence([*kept, *new], brackets)),)
+    return (Edit(span, _sequence([*kept, *new], brackets)),)
 
 
 def _literal(names: list[str]) -> str:
@@ -174,7 +200,7 @@ def _sequence(items: list[str], brackets: str) -> str:
     return f"{brackets[0]}{inner}{brackets[1]}"
 
 
-def _quoted(name: str, elements: list[ast.expr], ctx: RuleContext) -> str:
+def _quoted(name: str, elements: list[ast.expr], ctx: Located) -> str:
     """`name` quoted like the existing strings (single or double quotes)."""
     quote = "'" if elements and ctx.segment(elements[0]).startswith("'") else '"'
     return f"{quote}{name}{quote}"
