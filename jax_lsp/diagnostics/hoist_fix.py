@@ -14,6 +14,7 @@ from __future__ import annotations
 import ast
 
 from jax_lsp.diagnostics.base import RuleContext
+from jax_lsp.diagnostics.indexing import _stored_names
 from jax_lsp.findings import Applicability, Edit, Fix, Span
 
 _LOOPS = (ast.For, ast.AsyncFor, ast.While)
@@ -59,24 +60,7 @@ def _reads_loop_names(call: ast.Call, loop: ast.AST) -> bool:
         for node in ast.walk(call)
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)
     }
-    return not (read - parameters).isdisjoint(_bound_names(loop))
-
-
-def _bound_names(tree: ast.AST) -> set[str]:
-    """Names a statement (or target) binds, at any depth."""
-    names: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store | ast.Del):
-            names.add(node.id)
-        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-            names.add(node.name)
-        elif isinstance(node, ast.alias):
-            names.add((node.asname or node.name).partition(".")[0])
-        elif isinstance(node, ast.ExceptHandler) and node.name:
-            names.add(node.name)
-        elif isinstance(node, ast.Global | ast.Nonlocal):
-            names.update(node.names)
-    return names
+    return not (read - parameters).isdisjoint(_stored_names(loop))
 
 
 def _bound_once(name: str, loop: ast.AST) -> bool:
@@ -87,7 +71,7 @@ def _bound_once(name: str, loop: ast.AST) -> bool:
         for node in ast.walk(statement)
         if isinstance(node, ast.Name) and node.id == name and not isinstance(node.ctx, ast.Load)
     ]
-    return len(stores) == 1 and sum(name in _bound_names(s) for s in loop.body) == 1
+    return len(stores) == 1 and sum(name in _stored_names(s) for s in loop.body) == 1
 
 
 def _whole_lines(statement: ast.stmt, indent: str, ctx: RuleContext) -> tuple[str, Span] | None:
@@ -122,7 +106,10 @@ def _fresh_name(base: str, ctx: RuleContext) -> str:
             used.add(node.id)
         elif isinstance(node, ast.arg):
             used.add(node.arg)
-    used |= _bound_names(tree) if tree is not None else set()
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            used.add(node.name)
+        elif isinstance(node, ast.alias):
+            used.add((node.asname or node.name).partition(".")[0])
     name, suffix = base, 1
     while name in used or ctx.qualname(ast.Name(id=name, ctx=ast.Load())) is not None:
         suffix += 1

@@ -13,13 +13,14 @@ from dataclasses import replace
 
 from jax_lsp.diagnostics.base import Example, Rule, RuleContext
 from jax_lsp.diagnostics.booleans import is_boolean
+from jax_lsp.diagnostics.call_edits import append_arguments
 from jax_lsp.diagnostics.static_fix import (
     parameter_names,
     static_argnames_deferred,
     static_argnames_fix,
 )
 from jax_lsp.diagnostics.traced_values import Misuse, is_traced
-from jax_lsp.findings import Applicability, Edit, Finding, Fix, Severity, Span
+from jax_lsp.findings import Applicability, Finding, Fix, Severity
 
 
 def _index_parts(index: ast.expr) -> list[ast.expr]:
@@ -487,17 +488,9 @@ def _size_fix(node: ast.Call, qualname: str, ctx: RuleContext) -> Fix | None:
     if fill is not None and not _has_keyword(node, "fill_value"):
         added.append(f"fill_value={fill}")
     text = ", ".join(added)
-    arguments = [*node.args, *node.keywords]
-    if arguments:
-        last = max(arguments, key=lambda a: (a.end_lineno, a.end_col_offset))
-        end = ctx.span(last).end
-        edit = Edit(Span(end, end), f", {text}")
-    else:
-        if ctx.segment(node)[len(ctx.segment(node.func)) :] != "()":
-            return None
-        end = ctx.span(node).end
-        inside = Span.of(end.line, end.column - 1, end.line, end.column - 1)
-        edit = Edit(inside, text)
+    edit = append_arguments(node, text, ctx)
+    if edit is None:
+        return None
     return Fix(f"Pass `{text}`", (edit,), Applicability.UNSAFE)
 
 

@@ -12,10 +12,10 @@ of its own (`f = jax.jit(f)`) gets a deferred fix (jax_lsp.codeactions.static_ji
 from __future__ import annotations
 
 import ast
-from typing import Protocol
 
 from jax_lsp.analysis.summary import transform_of
 from jax_lsp.diagnostics.base import RuleContext
+from jax_lsp.diagnostics.call_edits import Located, append_arguments
 from jax_lsp.diagnostics.imports_fix import module_prefix, name_is_free
 from jax_lsp.findings import Applicability, DeferredFix, Edit, Fix, Span
 
@@ -111,12 +111,7 @@ def _jit_decorator(function: ast.FunctionDef | ast.AsyncFunctionDef, ctx: RuleCo
     ]
     if len(found) != 1 or found[0][1][0].label != "jit":
         return None
-    decorator, (_, keywords) = found[0]
-    if "static_argnums" in keywords or any(
-        keyword.arg is None for keyword in getattr(decorator, "keywords", ())
-    ):
-        return None  # both given: JAX no longer maps names to positions; **kwargs: unknown
-    return decorator
+    return found[0][0]
 
 
 def _wrap_in_partial(decorator: ast.expr, names: list[str], ctx: RuleContext):
@@ -144,30 +139,14 @@ def _partial_spelling(ctx: RuleContext) -> tuple[str, tuple[Edit, ...]] | None:
     return "partial", (ctx.import_edit("from functools import partial"),)
 
 
-class Located(Protocol):
-    """Where nodes are and what they say: a RuleContext, or a codemod's module view."""
-
-    def span(self, node: ast.AST) -> Span: ...
-
-    def segment(self, node: ast.AST) -> str: ...
-
-
 def extend_jit_call(call: ast.Call, names: list[str], ctx: Located) -> tuple[Edit, ...] | None:
     """Extend `static_argnames=` of `partial(jax.jit, ...)` / `jax.jit(...)`, or add it."""
+    if any(kw.arg in (None, "static_argnums") for kw in call.keywords):
+        return None  # JAX maps names to positions only when one of the two is given
     existing = next((kw.value for kw in call.keywords if kw.arg == "static_argnames"), None)
     if existing is None:
-        if any(kw.arg in (None, "static_argnums") for kw in call.keywords):
-            return None  # JAX maps names to positions only when one of the two is given
-        text = f"static_argnames={_literal(names)}"
-        arguments = [*call.args, *call.keywords]
-        if arguments:
-            last = max(arguments, key=lambda a: (a.end_lineno, a.end_col_offset))
-            end = ctx.span(last).end
-            return (Edit(Span(end, end), f", {text}"),)
-        if ctx.segment(call)[len(ctx.segment(call.func)) :] != "()":
-            return None
-        end = ctx.span(call).end
-        return (Edit(Span.of(end.line, end.column - 1, end.line, end.column - 1), text),)
+        edit = append_arguments(call, f"static_argnames={_literal(names)}", ctx)
+        return (edit,) if edit is not None else None
     if isinstance(existing, ast.Constant) and isinstance(existing.value, str):
         elements = [existing]
     elif isinstance(existing, ast.Tuple | ast.List) and all(
