@@ -111,7 +111,7 @@ class PythonBranchOnTraced(Rule):
         (Under `jax.grad`, a value that is NaN or infinite in the branch not taken can still
         make the gradient NaN.) No fix for `elif` chains, tuples or `None` values. When the
         condition is a parameter of a function jitted by its decorator (`if training:`,
-        `if n > 0:`) an unsafe alternative adds it to `static_argnames` (see JAX703).
+        `if n > 0:`) an unsafe alternative adds it to `static_argnames` (see JAX803).
     """
     node_types = (ast.If, ast.While, ast.Assert, ast.IfExp, ast.comprehension, ast.Call)
     invalid = (
