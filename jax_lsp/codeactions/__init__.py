@@ -28,10 +28,17 @@ def _where_mask(source: str, line: int, column: int) -> tuple[Fix, ...]:
     return mask_reduction_fixes(source, line, column)
 
 
+def _static_jit(source: str, line: int, column: int) -> tuple[Fix, ...]:
+    from jax_lsp.codeactions.static_jit import static_jit_fixes
+
+    return static_jit_fixes(source, line, column)
+
+
 # Imported lazily: libcst costs start-up time the server should not pay before it is needed.
 CODEMODS: dict[str, Callable[[str, int, int], tuple[Fix, ...]]] = {
     "pytree": _pytree,
     "where_mask": _where_mask,
+    "static_jit": _static_jit,
 }
 
 
