@@ -43,6 +43,7 @@ def build_server() -> JaxLanguageServer:
             ls.encoding,
             "pull" if ls.pull else "push",
         )
+        ls.cross.warm(ls.settings.root)  # jedi loads on its own thread meanwhile
         generation = ls.settings.generation
         await ls.fetch_configuration()
         await ls.register_pyproject_watcher()
