@@ -16,12 +16,24 @@ import os
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from jax_lsp.analysis.document import Document
 from jax_lsp.analysis.flow import annotation_kind, dotted_name
 from jax_lsp.analysis.jitted import StaticSignature
 from jax_lsp.analysis.kinds import Kind
-from jax_lsp.analysis.summary import transform_of
+from jax_lsp.analysis.summary import FunctionNode, transform_of
+from jax_lsp.analysis.workspace import (
+    Target,
+    absolute_module,
+    module_file,
+    package_of,
+    read_disk,
+    search_roots,
+)
+
+if TYPE_CHECKING:
+    from jax_lsp.analysis.model import ModuleModel
 
 # Libraries whose functions the local model already knows (or must not guess about).
 _KNOWN_ROOTS = frozenset({"jax", "jaxlib", "numpy", "builtins", "flax", "equinox", "optax"})
@@ -42,73 +54,11 @@ class ExternalFacts:
 
 
 @dataclass(frozen=True)
-class Target:
-    """An imported callable: `attribute` of the module `module` (absolute dotted name)."""
-
-    module: str
-    attribute: str
-
-
-@dataclass(frozen=True)
 class CallSite:
     """Where the document calls an imported name (0-based line, column of the last part)."""
 
     line: int
     column: int
-
-
-def _package_of(path: str | None, roots: list[Path]) -> list[str] | None:
-    """The package of a module file (dotted parts), relative to the first root holding it."""
-    if not path:
-        return None
-    file = Path(path).resolve()
-    for root in roots:
-        try:
-            relative = file.relative_to(root)
-        except ValueError:
-            continue
-        return list(relative.parts[:-1])
-    return None
-
-
-def _absolute_module(node: ast.ImportFrom, package: list[str] | None) -> str | None:
-    if not node.level:
-        return node.module
-    if package is None or node.level - 1 > len(package):
-        return None
-    base = package[: len(package) - (node.level - 1)]
-    parts = [*base, *(node.module.split(".") if node.module else [])]
-    return ".".join(parts) or None
-
-
-def search_roots(root: str | None, path: str | None) -> list[Path]:
-    """Where workspace modules live: the root, its `src/`, and the document's folder."""
-    candidates = []
-    if root:
-        candidates += [Path(root), Path(root) / "src"]
-    if path:
-        candidates.append(Path(path).parent)
-    roots: list[Path] = []
-    for candidate in candidates:
-        resolved = candidate.resolve()
-        if resolved.is_dir() and resolved not in roots:
-            roots.append(resolved)
-    return roots
-
-
-def module_file(module: str, roots: list[Path]) -> Path | None:
-    """The source file of a workspace module, found by path alone."""
-    parts = module.split(".")
-    for root in roots:
-        base = root.joinpath(*parts)
-        for candidate in (base.with_suffix(".py"), base / "__init__.py"):
-            if candidate.is_file():
-                return candidate
-    return None
-
-
-def _is_module(module: str, roots: list[Path]) -> bool:
-    return module_file(module, roots) is not None
 
 
 def imported_callables(
@@ -119,7 +69,7 @@ def imported_callables(
     Only absolute and relative imports of workspace modules count; jax, numpy and friends are
     the local model's business.
     """
-    package = _package_of(path, roots)
+    package = package_of(path)
     names: dict[str, Target] = {}  # `from m import f`: f
     modules: dict[str, str] = {}  # module aliases: `import m.sub as s`, `from m import sub`
     for tree in trees:
@@ -131,14 +81,14 @@ def imported_callables(
                     local = alias.asname or alias.name
                     modules[local] = alias.name
             elif isinstance(node, ast.ImportFrom):
-                module = _absolute_module(node, package)
+                module = absolute_module(node, package)
                 if module is None or module.split(".")[0] in _KNOWN_ROOTS:
                     continue
                 for alias in node.names:
                     if alias.name == "*":
                         continue
                     local = alias.asname or alias.name
-                    if _is_module(f"{module}.{alias.name}", roots):
+                    if module_file(f"{module}.{alias.name}", roots):
                         modules[local] = f"{module}.{alias.name}"
                     else:
                         names[local] = Target(module, alias.name)
@@ -184,10 +134,10 @@ class ModuleFactsCache:
     """Models of imported modules, rebuilt only when a module's text changes."""
 
     def __init__(self, read_text: ReadText | None = None) -> None:
-        self._read_text = read_text or _read_disk
-        self._models: dict[str, tuple[str, object]] = {}
+        self._read_text = read_text or read_disk
+        self._models: dict[str, tuple[str, ModuleModel]] = {}
 
-    def model(self, file: Path):
+    def model(self, file: Path) -> ModuleModel | None:
         from jax_lsp.analysis.model import ModuleModel  # the model imports this module
 
         text = self._read_text(str(file))
@@ -199,14 +149,6 @@ class ModuleFactsCache:
         model = ModuleModel(Document(text, str(file)))
         self._models[str(file)] = (text, model)
         return model
-
-
-def _read_disk(path: str) -> str | None:
-    try:
-        with open(path, encoding="utf-8") as handle:
-            return handle.read()
-    except (OSError, UnicodeDecodeError):
-        return None
 
 
 def _returns(node: ast.FunctionDef | ast.AsyncFunctionDef) -> Iterator[ast.Return]:
@@ -221,7 +163,7 @@ def _returns(node: ast.FunctionDef | ast.AsyncFunctionDef) -> Iterator[ast.Retur
         pending.extend(ast.iter_child_nodes(current))
 
 
-def _returns_array(model, node) -> bool | None:
+def _returns_array(model: ModuleModel, node: FunctionNode) -> bool | None:
     """True: every return is a JAX array; False: known not to be; None: cannot tell."""
     declared = annotation_kind(node.returns, model.resolver)
     if declared is Kind.ARRAY:
@@ -233,7 +175,7 @@ def _returns_array(model, node) -> bool | None:
         return None  # its kinds depend on what this module's traced callers pass
     returns = [r.value for r in _returns(node)]
     if not returns or any(value is None for value in returns):
-        return None if not returns else False
+        return False  # it returns None (or yields)
     kinds = model.scope_kinds(node).kinds
     found = [kinds.get(value, Kind.UNKNOWN) for value in returns]
     if all(kind.is_jax for kind in found):
@@ -243,7 +185,7 @@ def _returns_array(model, node) -> bool | None:
     return None
 
 
-def _jit_binding(model, name: str) -> tuple[str, str] | None:
+def _jit_binding(model: ModuleModel, name: str) -> tuple[str, str] | None:
     """`name = jax.jit(f, ...)` at module level: (transform label, f)."""
     for unit in model.document.units:
         if unit.tree is None:
@@ -265,7 +207,7 @@ def _jit_binding(model, name: str) -> tuple[str, str] | None:
     return None
 
 
-def _facts_in_model(model, name: str) -> ExternalFacts | None:
+def _facts_in_model(model: ModuleModel, name: str) -> ExternalFacts | None:
     record = model.functions.get(name)
     transform: str | None = None
     if record is None:
@@ -285,10 +227,10 @@ def _facts_in_model(model, name: str) -> ExternalFacts | None:
     return ExternalFacts(returns, transform, model.static_signatures.get(name))
 
 
-def _reexport(model, name: str, file: Path, roots: list[Path]) -> Target | None:
+def _reexport(model: ModuleModel, name: str, file: Path) -> Target | None:
     """`from .impl import name` (or `import`) in the module: where `name` really lives."""
     # `pkg/__init__.py` and `pkg/impl.py` both have the package `pkg`, which `.` names.
-    package = _package_of(str(file), roots)
+    package = package_of(str(file))
     for unit in model.document.units:
         if unit.tree is None:
             continue
@@ -297,30 +239,28 @@ def _reexport(model, name: str, file: Path, roots: list[Path]) -> Target | None:
                 continue
             for alias in statement.names:
                 if (alias.asname or alias.name) == name:
-                    module = _absolute_module(statement, package)
+                    module = absolute_module(statement, package)
                     return Target(module, alias.name) if module else None
     return None
 
 
 def engine_facts(
     target: Target, roots: list[Path], cache: ModuleFactsCache
-) -> tuple[ExternalFacts | None, Path | None]:
-    """The engine's answer for one imported callable, and the file it found it in."""
+) -> ExternalFacts | None:
+    """The engine's answer for one imported callable (following re-exports), if it has one."""
     for _ in range(_MAX_REEXPORT_DEPTH):
         file = module_file(target.module, roots)
-        if file is None:
-            return None, None
-        model = cache.model(file)
+        model = cache.model(file) if file is not None else None
         if model is None:
-            return None, file
+            return None
         facts = _facts_in_model(model, target.attribute)
         if facts is not None or target.attribute in model.functions:
-            return facts, file
-        moved = _reexport(model, target.attribute, file, roots)
+            return facts
+        moved = _reexport(model, target.attribute, file)
         if moved is None:
-            return None, file
+            return None
         target = moved
-    return None, None
+    return None
 
 
 def facts_key(external: Mapping[str, ExternalFacts] | None) -> tuple:
@@ -328,8 +268,10 @@ def facts_key(external: Mapping[str, ExternalFacts] | None) -> tuple:
     return tuple(sorted((external or {}).items()))
 
 
-def document_trees(document: Document) -> list[ast.Module]:
-    return [unit.tree for unit in document.units if unit.tree is not None]
+def document_file(document: Document) -> str | None:
+    """The document's file as an absolute path (None for "<unknown>" and the like)."""
+    path = document.path
+    return os.path.abspath(path) if path and not path.startswith("<") else None
 
 
 def local_external_facts(
@@ -337,15 +279,16 @@ def local_external_facts(
 ) -> tuple[dict[str, ExternalFacts], dict[str, Target]]:
     """The engine's facts for the document's imported callables, and those it could not
     answer (for jedi)."""
-    path = document.path if os.path.isabs(document.path) else None
+    path = document_file(document)
     roots = search_roots(root, path)
     if not roots:
         return {}, {}
-    callables = imported_callables(document_trees(document), path, roots)
+    trees = [unit.tree for unit in document.units if unit.tree is not None]
+    callables = imported_callables(trees, path, roots)
     facts: dict[str, ExternalFacts] = {}
     unanswered: dict[str, Target] = {}
     for spelling, target in callables.items():
-        found, _ = engine_facts(target, roots, cache)
+        found = engine_facts(target, roots, cache)
         if found is not None:
             facts[spelling] = found
         else:

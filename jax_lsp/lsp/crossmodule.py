@@ -23,13 +23,12 @@ from jax_lsp.analysis.infer import (
     CallSite,
     ExternalFacts,
     ModuleFactsCache,
-    Target,
     call_sites,
+    document_file,
     local_external_facts,
-    module_file,
-    search_roots,
 )
 from jax_lsp.analysis.jedi_oracle import JediOracle
+from jax_lsp.analysis.workspace import Target, module_file, read_disk, search_roots
 from jax_lsp.lsp.documents import DocumentStore
 
 log = logging.getLogger(__name__)
@@ -56,26 +55,25 @@ class CrossModuleFacts:
         self._jedi = ThreadPoolExecutor(max_workers=1, thread_name_prefix="jax-lsp-jedi")
         self._oracles: dict[str | None, JediOracle] = {}
         self._answers: dict[AnswerKey, ExternalFacts | None] = {}
+        self._warming: Future | None = None
+        self._in_flight: dict[AnswerKey, asyncio.Future] = {}  # jedi jobs running or queued
 
     def _read_text(self, path: str) -> str | None:
         """An open document's current text, else the file on disk."""
         document = self._documents.get(from_fs_path(path) or "")
-        if document is not None:
-            return document.text
-        try:
-            with open(path, encoding="utf-8") as handle:
-                return handle.read()
-        except (OSError, UnicodeDecodeError):
-            return None
+        return document.text if document is not None else read_disk(path)
 
     def _oracle(self, root: str | None) -> JediOracle:
         if root not in self._oracles:
             self._oracles[root] = JediOracle(root)
         return self._oracles[root]
 
-    def warm(self, root: str | None) -> Future:
-        """Start loading jedi in the background (it takes seconds when cold)."""
-        return self._jedi.submit(self._oracle(root).warm)
+    def warm(self, root: str | None) -> None:
+        """Start loading jedi in the background (it takes seconds when cold), once. The
+        server calls this after the first analysis, or a moment after start-up: jedi's
+        Python work shares the GIL, and the first diagnostics must not wait for it."""
+        if self._warming is None:
+            self._warming = self._jedi.submit(self._oracle(root).warm)
 
     # -- engine thread -------------------------------------------------------------------------
     def engine_side(
@@ -86,7 +84,7 @@ class CrossModuleFacts:
         facts, unanswered = local_external_facts(document, root, self._modules)
         if not unanswered:
             return facts, {}
-        path = document.path if os.path.isabs(document.path) else None
+        path = document_file(document)
         roots = search_roots(root, path)
         pending: dict[AnswerKey, str] = {}
         for spelling, target in unanswered.items():
@@ -103,19 +101,35 @@ class CrossModuleFacts:
     # -- jedi thread ---------------------------------------------------------------------------
     def ask_jedi(
         self, text: str, path: str | None, root: str | None, questions: dict[AnswerKey, CallSite]
-    ) -> asyncio.Future:
-        """Ask jedi in the background; the future resolves to the facts found (and caches
-        every answer, negative ones too)."""
+    ) -> tuple[asyncio.Future, bool]:
+        """Ask jedi in the background (event loop only). The future resolves to the facts
+        found; every answer, negative ones too, is cached. A question already in flight (asked
+        for an earlier version) is not asked again: then the bool is False, and waiting for
+        it again would only delay this version's diagnostics."""
         oracle = self._oracle(root)
-        sites = {key[1]: site for key, site in questions.items()}
+        fresh = {key: site for key, site in questions.items() if key not in self._in_flight}
+        if fresh:
+            sites = {key[1]: site for key, site in fresh.items()}
 
-        def work() -> dict[str, ExternalFacts]:
-            found = oracle.returns_array(text, path, sites)
-            for key in questions:
-                self._answers[key] = found.get(key[1])
-            return found
+            def work() -> dict[str, ExternalFacts]:
+                found = oracle.returns_array(text, path, sites)
+                for key in fresh:
+                    self._answers[key] = found.get(key[1])
+                return found
 
-        return asyncio.wrap_future(self._jedi.submit(work))
+            job = asyncio.wrap_future(self._jedi.submit(work))
+            for key in fresh:
+                self._in_flight[key] = job
+            job.add_done_callback(lambda _: [self._in_flight.pop(key, None) for key in fresh])
+        jobs = {id(job): job for job in (self._in_flight[key] for key in questions)}
+
+        async def collect() -> dict[str, ExternalFacts]:
+            found: dict[str, ExternalFacts] = {}
+            for answer in await asyncio.gather(*jobs.values()):
+                found.update(answer)
+            return {key[1]: found[key[1]] for key in questions if key[1] in found}
+
+        return asyncio.ensure_future(collect()), bool(fresh)
 
     def shutdown(self) -> None:
         self._jedi.shutdown(wait=False, cancel_futures=True)

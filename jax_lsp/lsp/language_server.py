@@ -131,8 +131,9 @@ class JaxLanguageServer(LanguageServer):
             return analysis, diagnostics, external, questions
 
         analysis, diagnostics, external, questions = await self.run_engine(work)
+        self.cross.warm(root)
         if questions:
-            found = await self._jedi_within_budget(document, version, path, root, questions)
+            found = await self._jedi_within_budget(document, version, text, root, questions)
             if found:
                 analysis, diagnostics, *_ = await self.run_engine(work, {**external, **found})
         self._report_failures(analysis, path)
@@ -141,12 +142,15 @@ class JaxLanguageServer(LanguageServer):
             document.result = result
         return result
 
-    async def _jedi_within_budget(self, document, version, path, root, questions) -> dict:
+    async def _jedi_within_budget(
+        self, document: OpenDocument, version: int | None, text: str, root: str | None, questions
+    ) -> dict[str, ExternalFacts]:
         """jedi's facts if they arrive within the budget; otherwise none now, and a new
-        analysis of this version when they arrive."""
-        answers = self.cross.ask_jedi(document.text, path, root, questions)
+        analysis of this version (`text`) when they arrive."""
+        answers, fresh = self.cross.ask_jedi(text, document.path, root, questions)
         try:
-            return await asyncio.wait_for(asyncio.shield(answers), crossmodule.BUDGET)
+            budget = crossmodule.BUDGET if fresh else 0
+            return await asyncio.wait_for(asyncio.shield(answers), budget)
         except TimeoutError:
             answers.add_done_callback(lambda done: self._facts_arrived(document, version, done))
             return {}
