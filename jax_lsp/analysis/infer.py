@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from jax_lsp.analysis.document import Document
+from jax_lsp.analysis.document import Document, UnitSource
 from jax_lsp.analysis.flow import annotation_kind, dotted_name
 from jax_lsp.analysis.jitted import StaticSignature
 from jax_lsp.analysis.kinds import Kind
@@ -38,6 +38,7 @@ if TYPE_CHECKING:
 # Libraries whose functions the local model already knows (or must not guess about).
 _KNOWN_ROOTS = frozenset({"jax", "jaxlib", "numpy", "builtins", "flax", "equinox", "optax"})
 _MAX_REEXPORT_DEPTH = 4
+_MAX_BINDINGS = 1024  # memoised import sets (documents x their import versions)
 
 ReadText = Callable[[str], str | None]
 
@@ -61,39 +62,70 @@ class CallSite:
     column: int
 
 
+ImportSignature = tuple[tuple[str | None, int, tuple[tuple[str, str | None], ...]], ...]
+Bindings = tuple[dict[str, Target], dict[str, str]]
+
+
+def _unit_imports(source: UnitSource) -> tuple[ImportSignature, frozenset[str]]:
+    """A unit's imports (module, level, (name, asname)...) and the spellings it calls, found
+    in one walk and memoised with the unit's text."""
+    found = source.memo.get("cross-module")
+    if found is None:
+        imports = []
+        called = set()
+        for node in ast.walk(source.tree):
+            if isinstance(node, ast.Call) and (spelling := dotted_name(node.func)):
+                called.add(spelling)
+            elif isinstance(node, ast.Import | ast.ImportFrom):
+                module = node.module if isinstance(node, ast.ImportFrom) else None
+                level = node.level if isinstance(node, ast.ImportFrom) else -1
+                imports.append((module, level, tuple((a.name, a.asname) for a in node.names)))
+        found = source.memo["cross-module"] = (tuple(imports), frozenset(called))
+    return found
+
+
+def _bindings(imports: ImportSignature, path: str | None, roots: list[Path]) -> Bindings:
+    """Local names bound to functions of workspace modules, and to workspace modules."""
+    package = package_of(path)
+    names: dict[str, Target] = {}  # `from m import f`: f
+    modules: dict[str, str] = {}  # module aliases: `import m.sub as s`, `from m import sub`
+    for module, level, aliases in imports:
+        if level < 0:  # `import m.sub [as s]`
+            for name, asname in aliases:
+                if name.split(".")[0] not in _KNOWN_ROOTS:
+                    modules[asname or name] = name
+            continue
+        module = absolute_module(module, level, package)
+        if module is None or module.split(".")[0] in _KNOWN_ROOTS:
+            continue
+        for name, asname in aliases:
+            if name == "*":
+                continue
+            if module_file(f"{module}.{name}", roots):
+                modules[asname or name] = f"{module}.{name}"
+            else:
+                names[asname or name] = Target(module, name)
+    return names, modules
+
+
 def imported_callables(
-    trees: list[ast.Module], path: str | None, roots: list[Path]
+    document: Document, path: str | None, roots: list[Path], cache: ModuleFactsCache
 ) -> dict[str, Target]:
     """Call spellings in the document (`make_state`, `ops.step`) -> what they import.
 
     Only absolute and relative imports of workspace modules count; jax, numpy and friends are
     the local model's business.
     """
-    package = package_of(path)
-    names: dict[str, Target] = {}  # `from m import f`: f
-    modules: dict[str, str] = {}  # module aliases: `import m.sub as s`, `from m import sub`
-    for tree in trees:
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Import):
-                for alias in node.names:
-                    if alias.name.split(".")[0] in _KNOWN_ROOTS:
-                        continue
-                    local = alias.asname or alias.name
-                    modules[local] = alias.name
-            elif isinstance(node, ast.ImportFrom):
-                module = absolute_module(node, package)
-                if module is None or module.split(".")[0] in _KNOWN_ROOTS:
-                    continue
-                for alias in node.names:
-                    if alias.name == "*":
-                        continue
-                    local = alias.asname or alias.name
-                    if module_file(f"{module}.{alias.name}", roots):
-                        modules[local] = f"{module}.{alias.name}"
-                    else:
-                        names[local] = Target(module, alias.name)
+    imports: list = []
+    called: set[str] = set()
+    for unit in document.units:
+        if unit.tree is not None:
+            unit_imports, unit_called = _unit_imports(unit.source)
+            imports += unit_imports
+            called |= unit_called
+    names, modules = cache.bindings(tuple(imports), path, roots)
     spelled: dict[str, Target] = {}
-    for spelling in _called_spellings(trees):
+    for spelling in called:
         if spelling in names:
             spelled[spelling] = names[spelling]
             continue
@@ -101,15 +133,6 @@ def imported_callables(
         if head in modules:
             spelled[spelling] = Target(modules[head], attribute)
     return spelled
-
-
-def _called_spellings(trees: list[ast.Module]) -> set[str]:
-    return {
-        spelling
-        for tree in trees
-        for node in ast.walk(tree)
-        if isinstance(node, ast.Call) and (spelling := dotted_name(node.func))
-    }
 
 
 def call_sites(document: Document, spellings: set[str]) -> dict[str, CallSite]:
@@ -130,25 +153,56 @@ def call_sites(document: Document, spellings: set[str]) -> dict[str, CallSite]:
 
 
 # -- the engine's answer -----------------------------------------------------------------------
+@dataclass
+class _ModuleEntry:
+    stamp: object  # the open document's text, or the file's (mtime, size)
+    model: ModuleModel
+    facts: dict[str, ExternalFacts | Target | None]  # by name: facts, re-export, unknown
+
+
 class ModuleFactsCache:
-    """Models of imported modules, rebuilt only when a module's text changes."""
+    """Models of imported modules and the facts read from them, rebuilt only when a module
+    changes. `open_text` gives an open document's current text (None: read the file)."""
 
-    def __init__(self, read_text: ReadText | None = None) -> None:
-        self._read_text = read_text or read_disk
-        self._models: dict[str, tuple[str, ModuleModel]] = {}
+    def __init__(self, open_text: ReadText | None = None) -> None:
+        self._open_text = open_text
+        self._entries: dict[Path, _ModuleEntry] = {}
+        self._bindings: dict[tuple, Bindings] = {}
 
-    def model(self, file: Path) -> ModuleModel | None:
+    def bindings(self, imports: ImportSignature, path: str | None, roots: list[Path]) -> Bindings:
+        key = (imports, path, tuple(roots))
+        if key not in self._bindings:
+            if len(self._bindings) > _MAX_BINDINGS:
+                self._bindings.clear()
+            self._bindings[key] = _bindings(imports, path, roots)
+        return self._bindings[key]
+
+    def entry(self, file: Path) -> _ModuleEntry | None:
         from jax_lsp.analysis.model import ModuleModel  # the model imports this module
 
-        text = self._read_text(str(file))
+        text = self._open_text(str(file)) if self._open_text else None
+        stamp: object = text if text is not None else file_stamp(file)
+        entry = self._entries.get(file)
+        if entry is not None and entry.stamp == stamp:
+            return entry
         if text is None:
-            return None
-        cached = self._models.get(str(file))
-        if cached is not None and cached[0] == text:
-            return cached[1]
-        model = ModuleModel(Document(text, str(file)))
-        self._models[str(file)] = (text, model)
-        return model
+            text = read_disk(str(file))
+            if text is None:
+                return None
+        entry = _ModuleEntry(stamp, ModuleModel(Document(text, str(file))), {})
+        self._entries[file] = entry
+        return entry
+
+
+def file_stamp(file: Path | None) -> tuple[int, int] | None:
+    """(mtime, size) of a file: changes when it is saved."""
+    try:
+        status = file.stat() if file is not None else None
+    except OSError:
+        return None
+    if status is None:
+        return None
+    return (status.st_mtime_ns, status.st_size)
 
 
 def _returns(node: ast.FunctionDef | ast.AsyncFunctionDef) -> Iterator[ast.Return]:
@@ -239,9 +293,20 @@ def _reexport(model: ModuleModel, name: str, file: Path) -> Target | None:
                 continue
             for alias in statement.names:
                 if (alias.asname or alias.name) == name:
-                    module = absolute_module(statement, package)
+                    module = absolute_module(statement.module, statement.level, package)
                     return Target(module, alias.name) if module else None
     return None
+
+
+def _answer(entry: _ModuleEntry, name: str, file: Path) -> ExternalFacts | Target | None:
+    """The facts of `name` in one module, or where it is re-exported from (memoised)."""
+    if name not in entry.facts:
+        facts = _facts_in_model(entry.model, name)
+        if facts is None and name not in entry.model.functions:
+            entry.facts[name] = _reexport(entry.model, name, file)
+        else:
+            entry.facts[name] = facts
+    return entry.facts[name]
 
 
 def engine_facts(
@@ -250,16 +315,13 @@ def engine_facts(
     """The engine's answer for one imported callable (following re-exports), if it has one."""
     for _ in range(_MAX_REEXPORT_DEPTH):
         file = module_file(target.module, roots)
-        model = cache.model(file) if file is not None else None
-        if model is None:
+        entry = cache.entry(file) if file is not None else None
+        if entry is None:
             return None
-        facts = _facts_in_model(model, target.attribute)
-        if facts is not None or target.attribute in model.functions:
-            return facts
-        moved = _reexport(model, target.attribute, file)
-        if moved is None:
-            return None
-        target = moved
+        answer = _answer(entry, target.attribute, file)
+        if not isinstance(answer, Target):
+            return answer
+        target = answer
     return None
 
 
@@ -283,8 +345,7 @@ def local_external_facts(
     roots = search_roots(root, path)
     if not roots:
         return {}, {}
-    trees = [unit.tree for unit in document.units if unit.tree is not None]
-    callables = imported_callables(trees, path, roots)
+    callables = imported_callables(document, path, roots, cache)
     facts: dict[str, ExternalFacts] = {}
     unanswered: dict[str, Target] = {}
     for spelling, target in callables.items():

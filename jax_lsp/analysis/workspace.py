@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import ast
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -28,14 +27,14 @@ def package_of(path: str | None) -> list[str] | None:
     return parts
 
 
-def absolute_module(node: ast.ImportFrom, package: list[str] | None) -> str | None:
-    """The module a `from ... import` names, relative imports resolved within `package`."""
-    if not node.level:
-        return node.module
-    if package is None or node.level - 1 > len(package):
+def absolute_module(module: str | None, level: int, package: list[str] | None) -> str | None:
+    """The module `from <level dots><module> import` names, relative to `package`."""
+    if not level:
+        return module
+    if package is None or level - 1 > len(package):
         return None
-    base = package[: len(package) - (node.level - 1)]
-    parts = [*base, *(node.module.split(".") if node.module else [])]
+    base = package[: len(package) - (level - 1)]
+    parts = [*base, *(module.split(".") if module else [])]
     return ".".join(parts) or None
 
 

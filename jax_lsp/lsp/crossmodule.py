@@ -12,9 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
 from concurrent.futures import Future, ThreadPoolExecutor
-from pathlib import Path
 
 from pygls.uris import from_fs_path
 
@@ -25,10 +23,11 @@ from jax_lsp.analysis.infer import (
     ModuleFactsCache,
     call_sites,
     document_file,
+    file_stamp,
     local_external_facts,
 )
 from jax_lsp.analysis.jedi_oracle import JediOracle
-from jax_lsp.analysis.workspace import Target, module_file, read_disk, search_roots
+from jax_lsp.analysis.workspace import Target, module_file, search_roots
 from jax_lsp.lsp.documents import DocumentStore
 
 log = logging.getLogger(__name__)
@@ -39,29 +38,21 @@ BUDGET = 0.3  # seconds an analysis waits for jedi per document version
 AnswerKey = tuple[str | None, str, Target, tuple[int, int] | None]
 
 
-def _stamp(file: Path | None) -> tuple[int, int] | None:
-    try:
-        status = os.stat(file) if file else None
-    except OSError:
-        return None
-    return (status.st_mtime_ns, status.st_size) if status else None
-
-
 class CrossModuleFacts:
     def __init__(self, documents: DocumentStore) -> None:
         self._documents = documents
         # Engine thread only: the engine's caches are not shared between threads.
-        self._modules = ModuleFactsCache(self._read_text)
+        self._modules = ModuleFactsCache(self._open_text)
         self._jedi = ThreadPoolExecutor(max_workers=1, thread_name_prefix="jax-lsp-jedi")
         self._oracles: dict[str | None, JediOracle] = {}
         self._answers: dict[AnswerKey, ExternalFacts | None] = {}
         self._warming: Future | None = None
         self._in_flight: dict[AnswerKey, asyncio.Future] = {}  # jedi jobs running or queued
 
-    def _read_text(self, path: str) -> str | None:
-        """An open document's current text, else the file on disk."""
+    def _open_text(self, path: str) -> str | None:
+        """An open document's current text (its unsaved edits count)."""
         document = self._documents.get(from_fs_path(path) or "")
-        return document.text if document is not None else read_disk(path)
+        return document.text if document is not None else None
 
     def _oracle(self, root: str | None) -> JediOracle:
         if root not in self._oracles:
@@ -88,7 +79,7 @@ class CrossModuleFacts:
         roots = search_roots(root, path)
         pending: dict[AnswerKey, str] = {}
         for spelling, target in unanswered.items():
-            key = (path, spelling, target, _stamp(module_file(target.module, roots)))
+            key = (path, spelling, target, file_stamp(module_file(target.module, roots)))
             if key in self._answers:
                 answer = self._answers[key]
                 if answer is not None:
@@ -130,6 +121,3 @@ class CrossModuleFacts:
             return {key[1]: found[key[1]] for key in questions if key[1] in found}
 
         return asyncio.ensure_future(collect()), bool(fresh)
-
-    def shutdown(self) -> None:
-        self._jedi.shutdown(wait=False, cancel_futures=True)
