@@ -13,9 +13,10 @@ from pathlib import Path
 
 from jax_lsp import __version__
 from jax_lsp.analysis.document import Document
+from jax_lsp.analysis.infer import ModuleFactsCache, local_external_facts
 from jax_lsp.config import ConfigError, Settings, load_settings
 from jax_lsp.diagnostics import ALL_RULES, RULES_BY_CODE
-from jax_lsp.engine import analyze_with
+from jax_lsp.engine import Analysis, analyze_with
 from jax_lsp.files import UnreadableFile, iter_python_files, read_source
 from jax_lsp.findings import Finding, Fix, Span
 from jax_lsp.fixes import fix_text
@@ -24,6 +25,7 @@ from jax_lsp.reporting import FORMATTERS, display_path
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 _PARALLEL_THRESHOLD = 32  # below this many files, worker start-up costs more than it saves
+_IMPORTED_MODULES = ModuleFactsCache()  # models of imported workspace modules, per process
 
 
 @dataclass
@@ -49,7 +51,7 @@ def check_file(path: str, settings: Settings, fix: bool, unsafe: bool) -> FileRe
         return result
 
     def run(source: str) -> list[Finding]:
-        return analyze_with(Document(source, path), settings).findings
+        return _analyse(source, path, settings).findings
 
     if fix:
         fixed_text, result.fixed = fix_text(text, run, unsafe)
@@ -61,7 +63,7 @@ def check_file(path: str, settings: Settings, fix: bool, unsafe: bool) -> FileRe
                 return result
             Path(path).write_text(new_content, encoding="utf-8", newline="")
             text = fixed_text
-    analysis = analyze_with(Document(text, path), settings)
+    analysis = _analyse(text, path, settings)
     result.findings = analysis.findings
     if notebook is not None:
         located = [notebook.locate(f.span.start) for f in result.findings]
@@ -73,6 +75,15 @@ def check_file(path: str, settings: Settings, fix: bool, unsafe: bool) -> FileRe
         problem = analysis.problems[0]
         result.syntax_error = f"{problem.message} at {problem.line + 1}:{problem.column + 1}"
     return result
+
+
+def _analyse(text: str, path: str, settings: Settings) -> Analysis:
+    """The analysis with the engine's cross-module facts (no jedi: `check` stays fast and
+    deterministic): what functions imported from sibling workspace modules return."""
+    document = Document(text, path)
+    root = settings.root or os.getcwd()
+    external, _ = local_external_facts(document, root, _IMPORTED_MODULES)
+    return analyze_with(document, settings, external)
 
 
 def _in_cell(finding: Finding, notebook: Notebook) -> Finding:

@@ -9,10 +9,11 @@ from __future__ import annotations
 import ast
 import logging
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from jax_lsp.analysis.document import Document, SyntaxProblem, Unit
+from jax_lsp.analysis.infer import ExternalFacts
 from jax_lsp.analysis.model import ModuleModel, local_imports
 from jax_lsp.analysis.summary import MARKER_NODE_TYPES, child_nodes
 from jax_lsp.config import Settings
@@ -176,12 +177,15 @@ def analyze(
     rules: Sequence[type[Rule]] = ALL_RULES,
     severities: dict[str, Severity] | None = None,
     x64: bool = False,
+    external: Mapping[str, ExternalFacts] | None = None,
 ) -> Analysis:
     """Findings of `rules` on `document`, sorted by position, `# noqa` honoured.
 
     `x64`: the project runs with `jax_enable_x64` on (Settings.enable_x64).
+    `external`: facts about functions imported from other workspace modules
+    (`jax_lsp.analysis.infer`), by call spelling.
     """
-    model = ModuleModel(document, x64)
+    model = ModuleModel(document, x64, external)
     instances = [rule() for rule in rules]
     rules_key = tuple(rule.code for rule in rules)
     findings: list[Finding] = []
@@ -216,11 +220,16 @@ def shift_finding(finding: Finding, lines: int) -> Finding:
     return _shift(finding, lines)
 
 
-def analyze_with(document: Document, settings: Settings) -> Analysis:
+def analyze_with(
+    document: Document,
+    settings: Settings,
+    external: Mapping[str, ExternalFacts] | None = None,
+) -> Analysis:
     """`analyze` with the rules, severities and x64 flag that `settings` choose for this file."""
     return analyze(
         document,
         settings.rules_for(document.path),
         settings.severities(),
         settings.enable_x64,
+        external,
     )

@@ -8,6 +8,7 @@ precedence is documented in `jax_lsp.lsp.settings`.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 
 from lsprotocol import types
@@ -21,6 +22,8 @@ from jax_lsp.lsp.positions import UTF16
 from jax_lsp.lsp.settings import SECTION
 
 log = logging.getLogger(__name__)
+
+WARM_JEDI_AFTER = 1.0  # seconds after start-up, unless a first analysis starts it sooner
 
 
 def build_server() -> JaxLanguageServer:
@@ -43,6 +46,8 @@ def build_server() -> JaxLanguageServer:
             ls.encoding,
             "pull" if ls.pull else "push",
         )
+        # jedi loads on its own thread, after the first analysis or in a moment.
+        asyncio.get_running_loop().call_later(WARM_JEDI_AFTER, ls.cross.warm, ls.settings.root)
         generation = ls.settings.generation
         await ls.fetch_configuration()
         await ls.register_pyproject_watcher()
