@@ -9,6 +9,7 @@ precedence is documented in `jax_lsp.lsp.settings`.
 from __future__ import annotations
 
 import logging
+import sys
 
 from lsprotocol import types
 from pygls.uris import to_fs_path
@@ -19,6 +20,7 @@ from jax_lsp.lsp.hover import hover
 from jax_lsp.lsp.language_server import JaxLanguageServer
 from jax_lsp.lsp.positions import UTF16
 from jax_lsp.lsp.settings import SECTION
+from jax_lsp.lsp.transport import ResyncingInput, watch_parent
 
 log = logging.getLogger(__name__)
 
@@ -34,6 +36,7 @@ def build_server() -> JaxLanguageServer:
         if params.root_uri:
             ls.settings.root = to_fs_path(params.root_uri)
         ls.settings.set_editor(params.initialization_options or {})
+        watch_parent(params.process_id)
 
     @server.feature(types.INITIALIZED)
     async def initialized(ls: JaxLanguageServer, params: types.InitializedParams) -> None:
@@ -157,6 +160,10 @@ def build_server() -> JaxLanguageServer:
             ls.settings.reload_projects()
             ls.refresh_all()
 
+    @server.feature(types.SHUTDOWN)
+    def shutdown(ls: JaxLanguageServer, params: None) -> None:
+        ls.shut_down = True
+
     return server
 
 
@@ -173,5 +180,6 @@ def serve(tcp: str | None = None, log_file: str | None = None) -> int:
         host, _, port = tcp.rpartition(":")
         server.start_tcp(host or "127.0.0.1", int(port))
     else:
-        server.start_io()
-    return 0
+        server.start_io(stdin=ResyncingInput(sys.stdin.buffer))
+    # LSP: exit status 0 after `shutdown`, 1 otherwise (pygls's own status is swallowed).
+    return 0 if server.shut_down else 1
