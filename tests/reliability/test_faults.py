@@ -22,14 +22,6 @@ METHOD_NOT_FOUND = -32601
 INVALID_PARAMS = -32602
 
 
-@pytest.fixture
-def server():
-    raw = RawServer()
-    raw.initialize()
-    yield raw
-    raw.close()
-
-
 @pytest.mark.parametrize(
     "garbage",
     [

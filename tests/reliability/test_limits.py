@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.reliability.rawclient import ROOT, RawServer, hover_params
+from tests.reliability.rawclient import ROOT, hover_params
 
 GOTCHA = "import jax.numpy as jnp\n\nx = jnp.arange(5.0)\nx[1] += 5.0\n"
 TAIL = "\nz = jnp.zeros(3)\nz[0] = 1.0\n"  # JAX201 after whatever comes before it
@@ -64,14 +64,6 @@ DEEP = {
     + "    " * 120
     + "pass\n",
 }
-
-
-@pytest.fixture
-def server():
-    raw = RawServer()
-    raw.initialize()
-    yield raw
-    raw.close()
 
 
 def codes(diagnostics: list[dict]) -> list[str]:
