@@ -20,7 +20,7 @@ from jax_lsp.files import UnreadableFile, iter_python_files, read_source
 from jax_lsp.findings import Finding, Fix, Span
 from jax_lsp.fixes import fix_text
 from jax_lsp.notebook import Notebook, NotebookError
-from jax_lsp.reporting import FORMATTERS
+from jax_lsp.reporting import FORMATTERS, display_path
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 _PARALLEL_THRESHOLD = 32  # below this many files, worker start-up costs more than it saves
@@ -124,14 +124,6 @@ def check_paths(
     return sorted(results, key=lambda r: order[r.path])
 
 
-def _display_path(path: str) -> str:
-    try:
-        relative = os.path.relpath(path)
-    except ValueError:
-        return path
-    return path if relative.startswith("..") else relative
-
-
 def _cmd_check(args: argparse.Namespace) -> int:
     paths = [Path(p) for p in args.paths] or [Path(".")]
     for path in paths:
@@ -159,7 +151,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
     results = check_paths(files, settings, args.fix, args.unsafe_fixes, jobs)
     failed = False
     for result in results:
-        shown = _display_path(result.path)
+        shown = display_path(result.path)
         if result.error:
             print(f"jax-lsp: {shown}: {result.error}", file=sys.stderr)
             failed = True

@@ -6,6 +6,7 @@ Rules name them in `Finding.deferred`; the server builds them when a client asks
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections.abc import Callable
 from dataclasses import replace
@@ -34,6 +35,11 @@ CODEMODS: dict[str, Callable[[str, int, int], tuple[Fix, ...]]] = {
 }
 
 
+@functools.cache
+def _warn_missing(module: str) -> None:
+    log.warning("%s is not installed: the fixes that need it are not offered", module)
+
+
 def build_deferred(deferred: DeferredFix, source: str) -> tuple[Fix, ...]:
     """The fixes a deferred codemod offers on `source` (none if it cannot rewrite safely)."""
     codemod = CODEMODS.get(deferred.codemod)
@@ -41,6 +47,9 @@ def build_deferred(deferred: DeferredFix, source: str) -> tuple[Fix, ...]:
         return ()
     try:
         return codemod(source, deferred.anchor.line, deferred.anchor.column)
+    except ModuleNotFoundError as error:  # e.g. libcst, left out of the VS Code extension's bundle
+        _warn_missing(error.name or str(error))
+        return ()
     except Exception:  # a codemod bug must never cost the user their diagnostics
         log.exception("codemod %s failed at %s", deferred.codemod, deferred.anchor)
         return ()
