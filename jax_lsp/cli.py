@@ -36,9 +36,17 @@ class FileResult:
     error: str | None = None  # the file could not be read
     syntax_error: str | None = None
     fixed: int = 0
+    rule_failures: dict[str, str] = field(default_factory=dict)  # rule code -> first error
 
 
 def check_file(path: str, settings: Settings, fix: bool, unsafe: bool) -> FileResult:
+    try:
+        return _check_file(path, settings, fix, unsafe)
+    except Exception as error:  # an engine bug: one line for this file, the others still run
+        return FileResult(path, error=f"internal error: {type(error).__name__}: {error}")
+
+
+def _check_file(path: str, settings: Settings, fix: bool, unsafe: bool) -> FileResult:
     result = FileResult(path)
     notebook: Notebook | None = None
     try:
@@ -65,6 +73,8 @@ def check_file(path: str, settings: Settings, fix: bool, unsafe: bool) -> FileRe
             text = fixed_text
     analysis = _analyse(text, path, settings)
     result.findings = analysis.findings
+    for failure in analysis.failures:
+        result.rule_failures.setdefault(failure.code, f"{failure.error} (line {failure.line + 1})")
     if notebook is not None:
         located = [notebook.locate(f.span.start) for f in result.findings]
         result.cells = [cell for cell, _ in located]
@@ -158,6 +168,9 @@ def _cmd_check(args: argparse.Namespace) -> int:
             failed = True
         elif result.syntax_error:
             print(f"jax-lsp: {shown}: syntax error: {result.syntax_error}", file=sys.stderr)
+            failed = True
+        for code, error in result.rule_failures.items():
+            print(f"jax-lsp: {shown}: rule {code} failed: {error}", file=sys.stderr)
             failed = True
     formatter = FORMATTERS[args.output_format]
     findings = [

@@ -74,6 +74,7 @@ class JaxLanguageServer(LanguageServer):
         self.settings = SettingsStore()
         self.encoding: str = UTF16
         self.pull = False  # the client pulls diagnostics: never push to it
+        self.shut_down = False  # `shutdown` received: exit with status 0
         self._pending: dict[str, asyncio.Task] = {}
         self._engine = ThreadPoolExecutor(max_workers=1, thread_name_prefix="jax-lsp-engine")
         self._reported_failures: set[tuple[str, str]] = set()
