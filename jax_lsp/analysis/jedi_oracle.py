@@ -9,6 +9,9 @@ compiled modules; with `load_unsafe_extensions=False` (jedi's default, kept here
 extensions are loaded only from the environment's own `sys.path`, never from the project's
 folders. Project `.py` files are read, never imported. Slow (seconds cold, tens of ms warm):
 the server runs it on its own thread with a time budget.
+
+jedi would also pickle every parsed file into its disk cache (~/.cache/jedi); the server keeps
+its parses in memory only, so it writes nothing outside the files a user's fix applies to.
 """
 
 from __future__ import annotations
@@ -25,6 +28,18 @@ JAX_ARRAY = "jax._src.basearray.Array"
 _WARM_UP = "import jax.numpy as jnp\nx = jnp.zeros(3)\nx\n"
 
 
+def _keep_parses_in_memory() -> None:
+    """Keep parso (under jedi) off the disk cache: no pickles written, none read (reading
+    creates the cache folder); its memory cache stays."""
+    import parso.cache
+
+    for disk_access in ("_save_to_file_system", "_remove_cache_and_update_lock"):
+        if hasattr(parso.cache, disk_access):
+            setattr(parso.cache, disk_access, lambda *args, **kwargs: None)
+    if hasattr(parso.cache, "_load_from_file_system"):
+        parso.cache._load_from_file_system = lambda *args, **kwargs: None
+
+
 class JediOracle:
     """One jedi project per workspace root. Use from one thread at a time."""
 
@@ -35,6 +50,8 @@ class JediOracle:
 
     def _jedi_project(self):
         import jedi  # imported lazily: 150-250 ms
+
+        _keep_parses_in_memory()
 
         if self._project is None:
             path = Path(self.root) if self.root else Path.cwd()
