@@ -18,7 +18,7 @@ from jax_lsp.analysis.dtypes import FloatOracle, assigned_values
 from jax_lsp.analysis.flow import FlowInterpreter, ScopeContext, annotation_kind
 from jax_lsp.analysis.imports import Resolver, import_bindings
 from jax_lsp.analysis.jitted import StaticSignature, unit_signatures
-from jax_lsp.analysis.keys import KeyFlow, Reuse, classify_call, drawn_params
+from jax_lsp.analysis.keys import KeyFlow, Reuse, classify_call, drawn_params, may_draw
 from jax_lsp.analysis.kinds import Kind, merge
 from jax_lsp.analysis.module_state import ModuleState
 from jax_lsp.analysis.paths import is_test_path
@@ -32,7 +32,12 @@ from jax_lsp.analysis.summary import (
     summarize,
 )
 from jax_lsp.analysis.traced import TraceInfo, all_params, call_site_params, trace_info_for
-from jax_lsp.analysis.x64 import X64Facts, combine_x64_facts, statement_facts
+from jax_lsp.analysis.x64 import (
+    X64Facts,
+    combine_x64_facts,
+    may_mention_x64,
+    statement_facts,
+)
 
 _MAX_FIXPOINT_ROUNDS = 20
 _WORD = re.compile(r"[^\W\d]\w*")
@@ -366,8 +371,10 @@ class ModuleModel:
                     continue
                 key = ("x64", self.alias_key)
                 if key not in unit.source.memo:
+                    mentions = may_mention_x64(unit.source.text, self.resolver)
                     unit.source.memo[key] = [
-                        (s.lineno - 1, statement_facts(s, self.resolver)) for s in unit.tree.body
+                        (s.lineno - 1, statement_facts(s, self.resolver, mentions))
+                        for s in unit.tree.body
                     ]
                 statements += [(unit.start_line + at, f) for at, f in unit.source.memo[key]]
             # Test suites commonly enable x64 in a conftest or through flags we cannot see.
@@ -385,12 +392,16 @@ class ModuleModel:
                     continue
                 key = ("key-helpers", self.alias_key)
                 if key not in unit.source.memo:
-                    unit.source.memo[key] = {
-                        record.path: drawn
-                        for record in self._summary(unit.source).functions
-                        if not isinstance(record.node, ast.Lambda)
-                        and (drawn := drawn_params(record.node, self.resolver))
-                    }
+                    unit.source.memo[key] = (
+                        {
+                            record.path: drawn
+                            for record in self._summary(unit.source).functions
+                            if not isinstance(record.node, ast.Lambda)
+                            and (drawn := drawn_params(record.node, self.resolver))
+                        }
+                        if may_draw(unit.source.text, self.resolver)
+                        else {}
+                    )
                 helpers.update(unit.source.memo[key])
             self._key_helpers = helpers
         return self._key_helpers

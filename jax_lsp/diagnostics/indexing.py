@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from jax_lsp.analysis.imports import Resolver
 from jax_lsp.analysis.model import ModuleModel, local_imports
+from jax_lsp.analysis.names import declared_elsewhere, scope_bound_names, stored_names
 from jax_lsp.analysis.traced import all_params
 from jax_lsp.diagnostics.base import Example, Rule, RuleContext
 from jax_lsp.diagnostics.inplace import UPDATE_METHODS
@@ -182,59 +183,17 @@ class ShapeTracker:
             else:
                 self.env[target.id] = shape
         else:
-            for name in _stored_names(target):
+            for name in stored_names(target):
                 self.env.pop(name, None)
 
     def forget(self, nodes: list[ast.AST]) -> None:
         for node in nodes:
-            for name in _stored_names(node):
+            for name in stored_names(node):
                 self.env.pop(name, None)
 
 
 def _arg(call: ast.Call, index: int) -> ast.expr | None:
     return call.args[index] if index < len(call.args) else None
-
-
-def _stored_names(node: ast.AST) -> set[str]:
-    """Names bound anywhere in `node` (not inside nested scopes)."""
-    names: set[str] = set()
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        if isinstance(current, ast.Name) and isinstance(current.ctx, ast.Store | ast.Del):
-            names.add(current.id)
-        elif isinstance(current, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-            names.add(current.name)
-            continue
-        elif isinstance(current, ast.alias):
-            names.add((current.asname or current.name).split(".")[0])
-        elif isinstance(current, ast.ExceptHandler) and current.name:
-            names.add(current.name)
-        elif isinstance(current, ast.Global | ast.Nonlocal):
-            names.update(current.names)
-        elif isinstance(current, ast.MatchAs | ast.MatchStar) and current.name:
-            names.add(current.name)
-        if not isinstance(current, ast.Lambda):
-            stack.extend(ast.iter_child_nodes(current))
-    return names
-
-
-def _local_names(function: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> set[str]:
-    """Parameters and names bound in the function's own body: they hide module-level names."""
-    names = set(all_params(function))
-    body = function.body if isinstance(function.body, list) else [function.body]
-    for statement in body:
-        names |= _stored_names(statement)
-    return names
-
-
-def _declared_elsewhere(scope: ast.AST) -> frozenset[str]:
-    """Names that `global`/`nonlocal` lets another scope rebind behind this one's back."""
-    names: set[str] = set()
-    for node in ast.walk(scope):
-        if isinstance(node, ast.Global | ast.Nonlocal):
-            names.update(node.names)
-    return frozenset(names)
 
 
 # -- the rule --------------------------------------------------------------------------------
@@ -424,9 +383,16 @@ class ConstantOutOfBounds(Rule):
         if not isinstance(node, ast.Module):
             resolver = resolver.child(local_imports(node), frozenset(all_params(node)))
             for scope in [*ctx.model.enclosing_chain(node), node]:
-                for name in _local_names(scope):
+                for name in scope_bound_names(scope):
                     inherited.pop(name, None)
-        untracked = _declared_elsewhere(node)
+        # Only a scope whose text says `global` or `nonlocal` can declare either.
+        lines = (
+            ctx.lines
+            if isinstance(node, ast.Module)
+            else ctx.lines[node.lineno - 1 : node.end_lineno]
+        )
+        declares = any("global" in line or "nonlocal" in line for line in lines)
+        untracked = declared_elsewhere(node) if declares else frozenset()
         if isinstance(node, ast.Module):  # a function may rebind these through `global`
             untracked |= {name for s in ctx.model.summaries for name in s.global_writes}
         tracker = ShapeTracker(resolver, frozenset(untracked))
