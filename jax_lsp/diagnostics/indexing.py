@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import math
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -23,6 +24,11 @@ from jax_lsp.findings import Applicability, Finding, Fix, Severity
 _FILLED = {"zeros", "ones", "empty", "full"}
 _LIKE = {"zeros_like", "ones_like", "empty_like", "full_like"}
 _FLOAT_DTYPES = ("float", "bfloat16", "complex")
+# Every function `ShapeTracker._call_shape` reads a shape from (the `_like` ones need another).
+_SHAPE_MAKERS = frozenset(
+    {"arange", *_FILLED, "linspace", "eye", "identity", "array", "asarray", "normal", "uniform"}
+)
+_WORD = re.compile(r"[^\W\d]\w*")
 _NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
 # Statements whose blocks may run zero, one or several times, or be left half-way.
 _BRANCHING = (ast.For, ast.AsyncFor, ast.While, ast.Try, ast.TryStar, ast.Match)
@@ -194,6 +200,17 @@ class ShapeTracker:
 
 def _arg(call: ast.Call, index: int) -> ast.expr | None:
     return call.args[index] if index < len(call.args) else None
+
+
+def _may_make_shape(lines: list[str], resolver: Resolver) -> bool:
+    """Does this text name a constructor `ShapeTracker` knows, or an alias of one? Every
+    known shape starts from such a call."""
+    makers = _SHAPE_MAKERS | {
+        name
+        for name, value in resolver.bindings_items()
+        if value.rpartition(".")[2] in _SHAPE_MAKERS
+    }
+    return any(not makers.isdisjoint(_WORD.findall(line)) for line in lines)
 
 
 # -- the rule --------------------------------------------------------------------------------
@@ -382,7 +399,7 @@ class ConstantOutOfBounds(Rule):
         inherited = dict(self._global_shapes(ctx.model))
         if not isinstance(node, ast.Module):
             resolver = resolver.child(local_imports(node), frozenset(all_params(node)))
-            for scope in [*ctx.model.enclosing_chain(node), node]:
+            for scope in [*ctx.model.enclosing_chain(node), node] if inherited else ():
                 for name in scope_bound_names(scope):
                     inherited.pop(name, None)
         # Only a scope whose text says `global` or `nonlocal` can declare either.
@@ -391,6 +408,8 @@ class ConstantOutOfBounds(Rule):
             if isinstance(node, ast.Module)
             else ctx.lines[node.lineno - 1 : node.end_lineno]
         )
+        if not inherited and not _may_make_shape(lines, resolver):
+            return  # no known shape can arise here: nothing to flag
         declares = any("global" in line or "nonlocal" in line for line in lines)
         untracked = declared_elsewhere(node) if declares else frozenset()
         if isinstance(node, ast.Module):  # a function may rebind these through `global`
