@@ -87,14 +87,19 @@ class LspClient:
         del self._responses[request_id]
         return arrived - sent, message
 
-    def wait_for(self, method: str, uri: str | None = None, timeout: float = 60) -> tuple[float, Message]:
+    def wait_for(
+        self, method: str, uri: str | None = None, timeout: float = 60
+    ) -> tuple[float, Message]:
         """The next notification `method` (for `uri`), dropping others: (arrival, message)."""
         deadline = time.perf_counter() + timeout
         while True:
             remaining = deadline - time.perf_counter()
             if remaining <= 0:
                 raise TimeoutError(f"no {method} for {uri} within {timeout} s")
-            arrived, message = self.notifications.get(timeout=remaining)
+            try:
+                arrived, message = self.notifications.get(timeout=remaining)
+            except queue.Empty:
+                raise TimeoutError(f"no {method} for {uri} within {timeout} s") from None
             if message.get("method") != method:
                 continue
             if uri is None or message.get("params", {}).get("uri") == uri:

@@ -113,8 +113,11 @@ _CACHE = _ParseCache(_CACHE_SIZE)
 _SOURCE_CACHE: OrderedDict[str, UnitSource] = OrderedDict()
 
 
+_NOT_CODE_START = " \t\f#)]}"
+
+
 def _is_code_start(line: str) -> bool:
-    if not line or line[0] in " \t\f#)]}":
+    if not line or line[0] in _NOT_CODE_START:
         return False
     return line[0] not in "eft" or not _CONTINUATION.match(line)
 
@@ -124,22 +127,20 @@ def _string_interior_lines(lines: list[str]) -> set[int]:
 
     A light scan, not a tokenizer: comments and one-line strings are skipped so their quotes
     do not count. A string still open at the end of the text (being typed) marks nothing.
+    Only lines holding a triple quote can open or close a string, so only they are scanned.
     """
     interior: set[int] = set()
-    pending: list[int] = []
+    opened: int | None = None  # the line where the string still open started
     inside: str | None = None
-    for index, line in enumerate(lines):
+    for index in [i for i, line in enumerate(lines) if '"""' in line or "'''" in line]:
+        line = lines[index]
         position = 0
         if inside is not None:
-            pending.append(index)
             close = _TRIPLE_CLOSE[inside].match(line) if inside in line else None
             if close is None:
                 continue
-            interior.update(pending)
-            pending.clear()
+            interior.update(range(opened + 1, index + 1))
             position, inside = close.end(), None
-        elif '"""' not in line and "'''" not in line:
-            continue  # one-line strings and comments only matter around a triple quote
         while (token := _CODE_TOKEN.search(line, position)) is not None:
             quote = token.group()
             if quote == "#":
@@ -148,7 +149,7 @@ def _string_interior_lines(lines: list[str]) -> set[int]:
             if quote in _TRIPLE_CLOSE:
                 close = _TRIPLE_CLOSE[quote].match(line, position)
                 if close is None:
-                    inside = quote
+                    inside, opened = quote, index
                     break
                 position = close.end()
     return interior
@@ -159,7 +160,10 @@ def _candidate_ranges(lines: list[str]) -> list[tuple[int, int]]:
     starts: list[int] = []
     after_decorator = False
     in_strings = _string_interior_lines(lines)
-    for index, line in enumerate(lines):
+    # Cheap first cut (most lines are indented), then the exact test on the few left.
+    column_zero = [i for i, line in enumerate(lines) if line and line[0] not in _NOT_CODE_START]
+    for index in column_zero:
+        line = lines[index]
         if index in in_strings or not _is_code_start(line):
             continue
         if not after_decorator or not starts:

@@ -503,23 +503,38 @@ class ModuleModel:
         summary = self._summary(unit.source)
         # 64-bit rules read module facts at absolute lines: only units that may name a 64-bit
         # dtype or the flag pay for it.
-        text = unit.source.text
-        x64 = (self.x64, unit.start_line) if _X64_MARKERS.search(text) else ()
-        casts = self.float_globals if "astype" in text or "dtype" in text else ()
+        markers = unit.source.memo.get("key-markers")
+        if markers is None:
+            text = unit.source.text
+            markers = unit.source.memo["key-markers"] = (
+                bool(_X64_MARKERS.search(text)),
+                "astype" in text or "dtype" in text,
+            )
+        x64 = (self.x64, unit.start_line) if markers[0] else ()
+        casts = self.float_globals if markers[1] else ()
         return (
             x64,
             casts,
-            self._callee_facts_key(),
+            self._module_facts_key,
             self._module_reuse_key(unit),
-            self.alias_key,
-            self.globals_key,
-            self.mutable_globals,
             tuple(self.context_of(record.node) for record in summary.functions),
             tuple(self.trace.get(n) for n in self._lambdas_in(unit.source)),
-            self.import_line,
-            self._class_facts_key,
-            self.stable_globals_key,
-            self._module_state_key,
+        )
+
+    @cached_property
+    def _module_facts_key(self) -> int:
+        """The facts of unit_key that are the same for every unit, interned once per model."""
+        return intern_key(
+            (
+                self._callee_facts_key(),
+                self.alias_key,
+                self.globals_key,
+                self.mutable_globals,
+                self.import_line,
+                self._class_facts_key,
+                self.stable_globals_key,
+                self._module_state_key,
+            )
         )
 
     def functions_in(self, source: UnitSource) -> Iterator[FunctionRecord]:

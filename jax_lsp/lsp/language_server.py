@@ -31,7 +31,9 @@ from jax_lsp.lsp.tracing import TracedFunction, traced_functions
 
 log = logging.getLogger(__name__)
 
-DEBOUNCE_SECONDS = 0.0  # no wait: a burst of edits still coalesces (one analysis runs, the latest waits)
+DEBOUNCE_SECONDS = (
+    0.0  # no wait: a burst of edits still coalesces (one analysis runs, the latest waits)
+)
 
 
 def _has(capabilities: Any, *path: str) -> Any:
