@@ -27,7 +27,9 @@ _TRIPLE_CLOSE = {
 }
 _MAX_MERGE = 8
 _MAX_REPAIRS = 12
-_CACHE_SIZE = 50_000
+# Lines of unit text whose parses (and analyses, memoised on them) are kept: about 100 MB of
+# trees and memos, several times the largest files people edit.
+_CACHE_LINES = 50_000
 
 
 @dataclass(frozen=True)
@@ -76,26 +78,52 @@ class _Parsed:
     blanked: frozenset[int]
 
 
-class _ParseCache:
-    """Text -> parse result, bounded LRU shared by every document."""
+class _LineBoundedCache:
+    """Text -> value, least recently used first out, bounded by the lines of text it holds.
 
-    def __init__(self, size: int) -> None:
-        self._size = size
-        self._items: OrderedDict[str, _Parsed] = OrderedDict()
+    Lines, not entries: what a parsed unit costs in memory grows with its length, and a
+    server with hundreds of open files must not keep every tree (the most recently analysed
+    files stay; a file edited again after being evicted is parsed again).
+    """
 
-    def parse(self, text: str) -> _Parsed:
+    def __init__(self, max_lines: int) -> None:
+        self._max_lines = max_lines
+        self._lines = 0
+        self._items: OrderedDict[str, tuple[object, int]] = OrderedDict()
+
+    def get(self, text: str):
         hit = self._items.get(text)
-        if hit is not None:
-            self._items.move_to_end(text)
-            return hit
-        result = _parse(text)
-        self._items[text] = result
-        if len(self._items) > self._size:
-            self._items.popitem(last=False)
-        return result
+        if hit is None:
+            return None
+        self._items.move_to_end(text)
+        return hit[0]
+
+    def put(self, text: str, value: object) -> None:
+        lines = text.count("\n") + 1
+        self._items[text] = (value, lines)
+        self._lines += lines
+        while self._lines > self._max_lines and len(self._items) > 1:
+            _, (_, dropped) = self._items.popitem(last=False)
+            self._lines -= dropped
+
+    def __len__(self) -> int:
+        return len(self._items)
 
     def clear(self) -> None:
         self._items.clear()
+        self._lines = 0
+
+
+class _ParseCache(_LineBoundedCache):
+    """Text -> parse result, shared by every document."""
+
+    def parse(self, text: str) -> _Parsed:
+        hit = self.get(text)
+        if hit is not None:
+            return hit
+        result = _parse(text)
+        self.put(text, result)
+        return result
 
 
 def _parse(text: str) -> _Parsed:
@@ -109,8 +137,8 @@ def _parse(text: str) -> _Parsed:
         return _Parsed(None, SyntaxError(str(error) or type(error).__name__), frozenset())
 
 
-_CACHE = _ParseCache(_CACHE_SIZE)
-_SOURCE_CACHE: OrderedDict[str, UnitSource] = OrderedDict()
+_CACHE = _ParseCache(_CACHE_LINES)
+_SOURCE_CACHE = _LineBoundedCache(_CACHE_LINES)
 
 
 _NOT_CODE_START = " \t\f#)]}"
@@ -217,7 +245,6 @@ def _repair(text: str) -> _Parsed:
 def _unit_source(text: str, line_count: int) -> UnitSource:
     cached = _SOURCE_CACHE.get(text)
     if cached is not None:
-        _SOURCE_CACHE.move_to_end(text)
         return cached
     parsed = _CACHE.parse(text)
     source = UnitSource(text, line_count, parsed.tree)
@@ -230,9 +257,7 @@ def _unit_source(text: str, line_count: int) -> UnitSource:
             max((error.offset or 1) - 1, 0),
             error.msg or "invalid syntax",
         )
-    _SOURCE_CACHE[text] = source
-    if len(_SOURCE_CACHE) > _CACHE_SIZE:
-        _SOURCE_CACHE.popitem(last=False)
+    _SOURCE_CACHE.put(text, source)
     return source
 
 
