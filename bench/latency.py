@@ -6,7 +6,8 @@ side by side; each edit (a comment appended to a statement line inside a functio
 line each time, sent as an incremental didChange) goes to jax-lsp, then to ruff, and the time
 until each publishes diagnostics for that version is recorded, then the time of a
 `textDocument/codeAction` request on the edited line. The first edits are warm-up. Also
-recorded: seconds from spawning each server to its first diagnostics (on the first file).
+recorded: seconds from spawning each server to its first diagnostics on each file, and the
+CPU seconds the server used by then.
 Results: `results/latency.json`, and with `--plot` `results/latency.png` (needs matplotlib).
 """
 
@@ -79,6 +80,7 @@ class Session:
         self.uri = self.client.open(path, text)
         arrived, message = self.client.wait_for("textDocument/publishDiagnostics", self.uri)
         self.startup = arrived - self.client.started
+        self.startup_cpu = self.client.cpu_seconds()
         self.version = 0
         self.diagnostics = message["params"]["diagnostics"]
 
@@ -147,6 +149,7 @@ def measure_file(path: Path, edits: int) -> dict:
     return {
         "lines": text.count("\n") + 1,
         "startup_s": {s.name: s.startup for s in sessions},
+        "startup_cpu_s": {s.name: s.startup_cpu for s in sessions},
         **{
             name: {kind: _summary(values) for kind, values in per.items()}
             for name, per in samples.items()
@@ -193,7 +196,7 @@ def main() -> None:
         "files": {},
     }
     print(f"{'file':<48}{'lines':>6}  {'server':<8}{'diag median':>12}{'p95':>8}"
-          f"{'action median':>15}{'p95':>8}{'startup s':>11}")  # fmt: skip
+          f"{'action median':>15}{'p95':>8}{'startup s':>11}{'(CPU s)':>9}")  # fmt: skip
     for name in FILES:
         figures = measure_file(corpus.root / name, args.edits)
         record["files"][name] = figures
@@ -203,7 +206,7 @@ def main() -> None:
                 f"{name:<48}{figures['lines']:>6}  {server:<8}"
                 f"{diagnostics['median_ms']:>12.1f}{diagnostics['p95_ms']:>8.1f}"
                 f"{action['median_ms']:>15.1f}{action['p95_ms']:>8.1f}"
-                f"{figures['startup_s'][server]:>11.2f}"
+                f"{figures['startup_s'][server]:>11.2f}{figures['startup_cpu_s'][server]:>9.2f}"
             )
     record["load_average_1min_after"] = os.getloadavg()[0]
     RESULTS.mkdir(parents=True, exist_ok=True)

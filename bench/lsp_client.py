@@ -147,6 +147,11 @@ class LspClient:
                 return int(line.split()[1]) / 1024
         raise RuntimeError("no VmRSS")
 
+    def cpu_seconds(self) -> float:
+        """User + system CPU seconds the server process has used so far (Linux)."""
+        fields = Path(f"/proc/{self.pid}/stat").read_text().rpartition(")")[2].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
     def close(self) -> None:
         try:
             self.request("shutdown", None, timeout=10)

@@ -142,19 +142,27 @@ def statement_facts(
 ) -> _StatementFacts:
     """`mentions_x64`: False when the statement's unit cannot touch the flag (may_mention_x64),
     so only the import facts and the first array creation are looked for."""
-    if not mentions_x64:
-        return _StatementFacts(
-            isinstance(statement, ast.Import | ast.ImportFrom),
-            isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Constant),
-            _binds_jax(statement),
-            None,
-            False,
-            False,
-            _first_array_line(statement, resolver),
-            frozenset(),
-        )
+    enable_line, at_call_time, reads, callees = (
+        _flag_facts(statement, resolver) if mentions_x64 else (None, False, False, frozenset())
+    )
+    return _StatementFacts(
+        isinstance(statement, ast.Import | ast.ImportFrom),
+        isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Constant),
+        _binds_jax(statement),
+        enable_line,
+        at_call_time,
+        reads,
+        _first_array_line(statement, resolver),
+        callees,
+    )
+
+
+def _flag_facts(
+    statement: ast.stmt, resolver: Resolver
+) -> tuple[int | None, bool, bool, frozenset[str]]:
+    """(line of the first import-time enable, enabled maybe at call time, reads the flag,
+    functions called inside `with jax.enable_x64()`)."""
     enable_line: int | None = None
-    array_line: int | None = None
     at_call_time = reads = False
     callees: set[str] = set()
     top_level = set(module_level_nodes(statement))
@@ -176,18 +184,7 @@ def statement_facts(
             )
         elif _mentions_flag(node) and not _is_update_argument(node, statement, resolver):
             reads = True
-        if array_line is None and node in top_level and creates_array(node, resolver):
-            array_line = node.lineno - statement.lineno
-    return _StatementFacts(
-        isinstance(statement, ast.Import | ast.ImportFrom),
-        isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Constant),
-        _binds_jax(statement),
-        enable_line,
-        at_call_time,
-        reads,
-        array_line,
-        frozenset(callees),
-    )
+    return enable_line, at_call_time, reads, frozenset(callees)
 
 
 def _binds_jax(statement: ast.stmt) -> str | None:
