@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 import math
 import re
+import weakref
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -202,15 +203,22 @@ def _arg(call: ast.Call, index: int) -> ast.expr | None:
     return call.args[index] if index < len(call.args) else None
 
 
+_MAKER_ALIASES: weakref.WeakKeyDictionary[Resolver, frozenset[str]] = weakref.WeakKeyDictionary()
+
+
 def _may_make_shape(lines: list[str], resolver: Resolver) -> bool:
-    """Does this text name a constructor `ShapeTracker` knows, or an alias of one? Every
-    known shape starts from such a call."""
-    makers = _SHAPE_MAKERS | {
-        name
-        for name, value in resolver.bindings_items()
-        if value.rpartition(".")[2] in _SHAPE_MAKERS
-    }
-    return any(not makers.isdisjoint(_WORD.findall(line)) for line in lines)
+    """Does this text name a constructor `ShapeTracker` knows, or an alias `resolver` (the
+    enclosing scope's) binds to one? Every known shape starts from such a call; the scope's
+    own imports name the constructor in its text."""
+    aliases = _MAKER_ALIASES.get(resolver)
+    if aliases is None:
+        aliases = _MAKER_ALIASES[resolver] = frozenset(
+            name
+            for name, value in resolver.bindings_items()
+            if value.rpartition(".")[2] in _SHAPE_MAKERS
+        )
+    words = set(_WORD.findall("\n".join(lines)))
+    return not (words.isdisjoint(_SHAPE_MAKERS) and words.isdisjoint(aliases))
 
 
 # -- the rule --------------------------------------------------------------------------------
@@ -394,22 +402,22 @@ class ConstantOutOfBounds(Rule):
 
     def check(self, node: ast.AST, ctx: RuleContext) -> Iterator[Finding]:
         resolver = ctx.resolvers[-1]
+        lines = (
+            ctx.lines
+            if isinstance(node, ast.Module)
+            else ctx.lines[node.lineno - 1 : node.end_lineno]
+        )
         # Module-level names bound once and never rebound keep their shape everywhere, unless
         # a parameter or a local binding hides them.
         inherited = dict(self._global_shapes(ctx.model))
+        if not inherited and not _may_make_shape(lines, resolver):
+            return  # no known shape can arise here: nothing to flag
         if not isinstance(node, ast.Module):
             resolver = resolver.child(local_imports(node), frozenset(all_params(node)))
             for scope in [*ctx.model.enclosing_chain(node), node] if inherited else ():
                 for name in scope_bound_names(scope):
                     inherited.pop(name, None)
         # Only a scope whose text says `global` or `nonlocal` can declare either.
-        lines = (
-            ctx.lines
-            if isinstance(node, ast.Module)
-            else ctx.lines[node.lineno - 1 : node.end_lineno]
-        )
-        if not inherited and not _may_make_shape(lines, resolver):
-            return  # no known shape can arise here: nothing to flag
         declares = any("global" in line or "nonlocal" in line for line in lines)
         untracked = declared_elsewhere(node) if declares else frozenset()
         if isinstance(node, ast.Module):  # a function may rebind these through `global`
