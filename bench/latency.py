@@ -177,6 +177,8 @@ def plot(record: dict, output: Path) -> None:
     axes.set_ylabel("didChange to publishDiagnostics (ms)")
     axes.set_xscale("log")
     axes.set_yscale("log")
+    axes.set_xticks([f["lines"] for f in files], [str(f["lines"]) for f in files])
+    axes.minorticks_off()
     axes.set_title(f"Edit latency (median, shaded to p95), load {record['load_average_1min']:.1f}")
     axes.legend()
     figure.tight_layout()
