@@ -13,17 +13,19 @@ from pathlib import Path
 
 from jax_lsp import __version__
 from jax_lsp.analysis.document import Document
+from jax_lsp.analysis.infer import ModuleFactsCache, local_external_facts
 from jax_lsp.config import ConfigError, Settings, load_settings
 from jax_lsp.diagnostics import ALL_RULES, RULES_BY_CODE
-from jax_lsp.engine import analyze_with
+from jax_lsp.engine import Analysis, analyze_with
 from jax_lsp.files import UnreadableFile, iter_python_files, read_source
 from jax_lsp.findings import Finding, Fix, Span
 from jax_lsp.fixes import fix_text
 from jax_lsp.notebook import Notebook, NotebookError
-from jax_lsp.reporting import FORMATTERS
+from jax_lsp.reporting import FORMATTERS, display_path
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 _PARALLEL_THRESHOLD = 32  # below this many files, worker start-up costs more than it saves
+_IMPORTED_MODULES = ModuleFactsCache()  # models of imported workspace modules, per process
 
 
 @dataclass
@@ -34,9 +36,17 @@ class FileResult:
     error: str | None = None  # the file could not be read
     syntax_error: str | None = None
     fixed: int = 0
+    rule_failures: dict[str, str] = field(default_factory=dict)  # rule code -> first error
 
 
 def check_file(path: str, settings: Settings, fix: bool, unsafe: bool) -> FileResult:
+    try:
+        return _check_file(path, settings, fix, unsafe)
+    except Exception as error:  # an engine bug: one line for this file, the others still run
+        return FileResult(path, error=f"internal error: {type(error).__name__}: {error}")
+
+
+def _check_file(path: str, settings: Settings, fix: bool, unsafe: bool) -> FileResult:
     result = FileResult(path)
     notebook: Notebook | None = None
     try:
@@ -49,7 +59,7 @@ def check_file(path: str, settings: Settings, fix: bool, unsafe: bool) -> FileRe
         return result
 
     def run(source: str) -> list[Finding]:
-        return analyze_with(Document(source, path), settings).findings
+        return _analyse(source, path, settings).findings
 
     if fix:
         fixed_text, result.fixed = fix_text(text, run, unsafe)
@@ -61,8 +71,10 @@ def check_file(path: str, settings: Settings, fix: bool, unsafe: bool) -> FileRe
                 return result
             Path(path).write_text(new_content, encoding="utf-8", newline="")
             text = fixed_text
-    analysis = analyze_with(Document(text, path), settings)
+    analysis = _analyse(text, path, settings)
     result.findings = analysis.findings
+    for failure in analysis.failures:
+        result.rule_failures.setdefault(failure.code, f"{failure.error} (line {failure.line + 1})")
     if notebook is not None:
         located = [notebook.locate(f.span.start) for f in result.findings]
         result.cells = [cell for cell, _ in located]
@@ -73,6 +85,15 @@ def check_file(path: str, settings: Settings, fix: bool, unsafe: bool) -> FileRe
         problem = analysis.problems[0]
         result.syntax_error = f"{problem.message} at {problem.line + 1}:{problem.column + 1}"
     return result
+
+
+def _analyse(text: str, path: str, settings: Settings) -> Analysis:
+    """The analysis with the engine's cross-module facts (no jedi: `check` stays fast and
+    deterministic): what functions imported from sibling workspace modules return."""
+    document = Document(text, path)
+    root = settings.root or os.getcwd()
+    external, _ = local_external_facts(document, root, _IMPORTED_MODULES)
+    return analyze_with(document, settings, external)
 
 
 def _in_cell(finding: Finding, notebook: Notebook) -> Finding:
@@ -114,14 +135,6 @@ def check_paths(
     return sorted(results, key=lambda r: order[r.path])
 
 
-def _display_path(path: str) -> str:
-    try:
-        relative = os.path.relpath(path)
-    except ValueError:
-        return path
-    return path if relative.startswith("..") else relative
-
-
 def _cmd_check(args: argparse.Namespace) -> int:
     paths = [Path(p) for p in args.paths] or [Path(".")]
     for path in paths:
@@ -149,12 +162,15 @@ def _cmd_check(args: argparse.Namespace) -> int:
     results = check_paths(files, settings, args.fix, args.unsafe_fixes, jobs)
     failed = False
     for result in results:
-        shown = _display_path(result.path)
+        shown = display_path(result.path)
         if result.error:
             print(f"jax-lsp: {shown}: {result.error}", file=sys.stderr)
             failed = True
         elif result.syntax_error:
             print(f"jax-lsp: {shown}: syntax error: {result.syntax_error}", file=sys.stderr)
+            failed = True
+        for code, error in result.rule_failures.items():
+            print(f"jax-lsp: {shown}: rule {code} failed: {error}", file=sys.stderr)
             failed = True
     formatter = FORMATTERS[args.output_format]
     findings = [

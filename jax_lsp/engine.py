@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import ast
 import logging
+import os
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from jax_lsp.analysis.document import Document, SyntaxProblem, Unit
+from jax_lsp.analysis.infer import ExternalFacts
 from jax_lsp.analysis.model import ModuleModel, local_imports
 from jax_lsp.analysis.summary import MARKER_NODE_TYPES, child_nodes
 from jax_lsp.config import Settings
@@ -28,6 +30,11 @@ _NOQA = re.compile(
 _FUNCTION_TYPES = (ast.FunctionDef, ast.AsyncFunctionDef)
 _LOOP_TYPES = (ast.For, ast.AsyncFor, ast.While)
 _SCOPE_TYPES = frozenset((*_FUNCTION_TYPES, ast.Lambda, *_LOOP_TYPES))
+# A test and diagnostic aid: JAX_LSP_FAIL_RULE=JAX201[,JAX202] makes those rules raise on
+# every node they check, to see how a broken rule is isolated and reported end to end.
+_FAIL_RULES = frozenset(
+    code.strip().upper() for code in os.environ.get("JAX_LSP_FAIL_RULE", "").split(",") if code
+)
 
 
 @dataclass(frozen=True)
@@ -78,7 +85,8 @@ class _Walker:
                 self.failures.append(
                     RuleFailure(rule.code, line, f"{type(error).__name__}: {error}")
                 )
-                log.exception("rule %s failed at line %d", rule.code, line + 1)
+                # Reported by the caller (CLI line, LSP logMessage); the traceback for --log-file.
+                log.info("rule %s failed at line %d", rule.code, line + 1, exc_info=True)
         entered = type(node) in _SCOPE_TYPES and self._enter(node)
         self.ctx.ancestors.append(node)
         for child in self.children(node):
@@ -150,6 +158,10 @@ def _shift(finding: Finding, lines: int) -> Finding:
     )
 
 
+def _fail_on_purpose(node: ast.AST, ctx: RuleContext) -> list[Finding]:
+    raise RuntimeError("failing on purpose (JAX_LSP_FAIL_RULE)")
+
+
 def noqa_codes(line: str) -> frozenset[str] | None:
     """None: no noqa comment; empty set: a bare `# noqa`; else the codes it names."""
     if "noqa" not in line.lower():
@@ -176,13 +188,19 @@ def analyze(
     rules: Sequence[type[Rule]] = ALL_RULES,
     severities: dict[str, Severity] | None = None,
     x64: bool = False,
+    external: Mapping[str, ExternalFacts] | None = None,
 ) -> Analysis:
     """Findings of `rules` on `document`, sorted by position, `# noqa` honoured.
 
     `x64`: the project runs with `jax_enable_x64` on (Settings.enable_x64).
+    `external`: facts about functions imported from other workspace modules
+    (`jax_lsp.analysis.infer`), by call spelling.
     """
-    model = ModuleModel(document, x64)
+    model = ModuleModel(document, x64, external)
     instances = [rule() for rule in rules]
+    for instance in instances:
+        if instance.code in _FAIL_RULES:
+            instance.check = _fail_on_purpose  # type: ignore[method-assign]
     rules_key = tuple(rule.code for rule in rules)
     findings: list[Finding] = []
     failures: list[RuleFailure] = []
@@ -216,11 +234,16 @@ def shift_finding(finding: Finding, lines: int) -> Finding:
     return _shift(finding, lines)
 
 
-def analyze_with(document: Document, settings: Settings) -> Analysis:
+def analyze_with(
+    document: Document,
+    settings: Settings,
+    external: Mapping[str, ExternalFacts] | None = None,
+) -> Analysis:
     """`analyze` with the rules, severities and x64 flag that `settings` choose for this file."""
     return analyze(
         document,
         settings.rules_for(document.path),
         settings.severities(),
         settings.enable_x64,
+        external,
     )

@@ -19,7 +19,8 @@ def _location(position: Position) -> dict[str, int]:
     return {"row": position.line + 1, "column": position.column + 1}
 
 
-def _display(path: str) -> str:
+def display_path(path: str) -> str:
+    """`path` relative to the working folder when it lies inside it."""
     try:
         relative = os.path.relpath(path)
     except ValueError:
@@ -52,7 +53,7 @@ def format_text(entries: Sequence[Entry], statistics: bool = False, fixed: int =
         mark = " [*]" if finding.fix is not None and finding.fix.is_safe else ""
         where = f"cell {cell}:" if cell is not None else ""
         lines.append(
-            f"{_display(path)}:{where}{start.line + 1}:{start.column + 1}: "
+            f"{display_path(path)}:{where}{start.line + 1}:{start.column + 1}: "
             f"{finding.code}{mark} {finding.message}"
         )
     safe = sum(1 for _, f, _ in entries if f.fix is not None and f.fix.is_safe)
@@ -132,7 +133,7 @@ def format_sarif(entries: Sequence[Entry], statistics: bool = False, fixed: int 
                 "locations": [
                     {
                         "physicalLocation": {
-                            "artifactLocation": {"uri": Path(_display(path)).as_posix()},
+                            "artifactLocation": {"uri": Path(display_path(path)).as_posix()},
                             "region": {
                                 "startLine": start.line + 1,
                                 "startColumn": start.column + 1,

@@ -8,7 +8,9 @@ precedence is documented in `jax_lsp.lsp.settings`.
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import sys
 
 from lsprotocol import types
 from pygls.uris import to_fs_path
@@ -19,8 +21,11 @@ from jax_lsp.lsp.hover import hover
 from jax_lsp.lsp.language_server import JaxLanguageServer
 from jax_lsp.lsp.positions import UTF16
 from jax_lsp.lsp.settings import SECTION
+from jax_lsp.lsp.transport import ResyncingInput, watch_parent
 
 log = logging.getLogger(__name__)
+
+WARM_JEDI_AFTER = 1.0  # seconds after start-up, unless a first analysis starts it sooner
 
 
 def build_server() -> JaxLanguageServer:
@@ -34,6 +39,7 @@ def build_server() -> JaxLanguageServer:
         if params.root_uri:
             ls.settings.root = to_fs_path(params.root_uri)
         ls.settings.set_editor(params.initialization_options or {})
+        watch_parent(params.process_id)
 
     @server.feature(types.INITIALIZED)
     async def initialized(ls: JaxLanguageServer, params: types.InitializedParams) -> None:
@@ -43,6 +49,8 @@ def build_server() -> JaxLanguageServer:
             ls.encoding,
             "pull" if ls.pull else "push",
         )
+        # jedi loads on its own thread, after the first analysis or in a moment.
+        asyncio.get_running_loop().call_later(WARM_JEDI_AFTER, ls.cross.warm, ls.settings.root)
         generation = ls.settings.generation
         await ls.fetch_configuration()
         await ls.register_pyproject_watcher()
@@ -157,6 +165,10 @@ def build_server() -> JaxLanguageServer:
             ls.settings.reload_projects()
             ls.refresh_all()
 
+    @server.feature(types.SHUTDOWN)
+    def shutdown(ls: JaxLanguageServer, params: None) -> None:
+        ls.shut_down = True
+
     return server
 
 
@@ -173,5 +185,6 @@ def serve(tcp: str | None = None, log_file: str | None = None) -> int:
         host, _, port = tcp.rpartition(":")
         server.start_tcp(host or "127.0.0.1", int(port))
     else:
-        server.start_io()
-    return 0
+        server.start_io(stdin=ResyncingInput(sys.stdin.buffer))
+    # LSP: exit status 0 after `shutdown`, 1 otherwise (pygls's own status is swallowed).
+    return 0 if server.shut_down else 1

@@ -175,3 +175,16 @@ def test_parallel_jobs_give_the_same_result(project: Path):
     parallel = run("check", "pkg", "--jobs", "2", "--output-format", "json", cwd=project)
     assert json.loads(serial.stdout) == json.loads(parallel.stdout)
     assert len(json.loads(serial.stdout)) == 82
+
+
+def test_check_reads_imported_workspace_modules(tmp_path: Path):
+    """Engine-only cross-module facts (no jedi): `make_state` returns a JAX array."""
+    (tmp_path / "a.py").write_text(
+        "import jax.numpy as jnp\n\ndef make_state():\n    return jnp.zeros(3)\n"
+    )
+    (tmp_path / "b.py").write_text(
+        "from a import make_state\n\nstate = make_state()\nstate[0] = 1.0\n"
+    )
+    result = run("check", "b.py", "--output-format", "json", cwd=tmp_path)
+    rows = json.loads(result.stdout)
+    assert [(row["code"], row["location"]["row"]) for row in rows] == [("JAX201", 4)]

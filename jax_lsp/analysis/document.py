@@ -30,6 +30,9 @@ _MAX_REPAIRS = 12
 # Lines of unit text whose parses (and analyses, memoised on them) are kept: about 100 MB of
 # trees and memos, several times the largest files people edit.
 _CACHE_LINES = 50_000
+# Deeper trees are refused: the analysis walks trees recursively, a few frames per level, and
+# must stay well inside Python's recursion limit (`1+1+...` 600 terms deep parses fine).
+MAX_TREE_DEPTH = 200
 
 
 @dataclass(frozen=True)
@@ -130,11 +133,31 @@ def _parse(text: str) -> _Parsed:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # invalid escape sequences etc. are not ours to report
-            return _Parsed(ast.parse(text), None, frozenset())
+            tree = ast.parse(text)
     except SyntaxError as error:
         return _Parsed(None, error, frozenset())
     except (ValueError, RecursionError, MemoryError) as error:  # NUL bytes, deep nesting
-        return _Parsed(None, SyntaxError(str(error) or type(error).__name__), frozenset())
+        # A NUL byte: point at its line, so that repair blanks that line only.
+        line = text.count("\n", 0, text.find("\x00")) + 1 if "\x00" in text else None
+        message = str(error) or type(error).__name__
+        return _Parsed(None, SyntaxError(message, (None, line, 1, None)), frozenset())
+    deep_line = _too_deep(tree) if len(text) > MAX_TREE_DEPTH else None
+    if deep_line is not None:
+        message = f"nested too deeply to analyse (over {MAX_TREE_DEPTH} levels)"
+        return _Parsed(None, SyntaxError(message, (None, deep_line, 1, None)), frozenset())
+    return _Parsed(tree, None, frozenset())
+
+
+def _too_deep(tree: ast.AST) -> int | None:
+    """The line of a node nested deeper than MAX_TREE_DEPTH, if there is one (no recursion)."""
+    stack = [(tree, 0)]
+    children = ast.iter_child_nodes
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_TREE_DEPTH:
+            return getattr(node, "lineno", 1)
+        stack.extend((child, depth + 1) for child in children(node))
+    return None
 
 
 _CACHE = _ParseCache(_CACHE_LINES)

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from jax_lsp.analysis.imports import Resolver
 from jax_lsp.analysis.kinds import (
@@ -28,6 +29,9 @@ from jax_lsp.analysis.kinds import (
     merge_all,
 )
 
+if TYPE_CHECKING:
+    from jax_lsp.analysis.infer import ExternalFacts
+
 Env = dict[str, Kind]
 _TERMINATORS = (ast.Return, ast.Raise, ast.Continue, ast.Break)
 
@@ -39,6 +43,8 @@ class ScopeContext:
     outer: Mapping[str, Kind]  # closure and module-level kinds, for names not bound here
     # Kinds for the parameters of a lambda that a transformation traces, by lambda node.
     lambda_params: Callable[[ast.Lambda], Mapping[str, Kind] | None] = lambda node: None
+    # Facts about functions imported from other workspace modules, by call spelling.
+    external: Mapping[str, ExternalFacts] = field(default_factory=dict)
 
 
 def annotation_kind(annotation: ast.expr | None, resolver: Resolver) -> Kind | None:
@@ -444,6 +450,8 @@ class FlowInterpreter:
             self.eval(func)
         args = [self.eval(arg) for arg in node.args]
         args += [self.eval(keyword.value) for keyword in node.keywords]
+        if self.context.external and self._imported_returns_array(func):
+            return self._array_result(args)
         qualname = self.resolver.qualname(func)
         if qualname:
             return self._call_kind(qualname, args)
@@ -451,6 +459,16 @@ class FlowInterpreter:
             self.kinds[func] = receiver
             return self._method_kind(receiver, func.attr)
         return Kind.UNKNOWN
+
+    def _imported_returns_array(self, func: ast.expr) -> bool:
+        """`make_state()` / `ops.make_state()`, imported from a module known to return arrays
+        (and not rebound here)."""
+        spelling = dotted_name(func)
+        facts = self.context.external.get(spelling) if spelling else None
+        if facts is None or not facts.returns_array:
+            return False
+        head = spelling.split(".")[0]
+        return head not in self.env and head not in self.context.outer
 
     def _call_kind(self, qualname: str, args: list[Kind]) -> Kind:
         if qualname in STATIC_BUILTINS or qualname in STATIC_RESULTS:
@@ -476,6 +494,16 @@ class FlowInterpreter:
                     return Kind.NUMPY
                 return self._array_result([receiver])
         return Kind.UNKNOWN
+
+
+def dotted_name(node: ast.expr) -> str | None:
+    """`a.b.c` for a chain of attributes on a name, else None."""
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        base = dotted_name(node.value)
+        return f"{base}.{node.attr}" if base else None
+    return None
 
 
 def _pattern_names(pattern: ast.pattern) -> list[str]:

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from jax_lsp.analysis.imports import Resolver
 from jax_lsp.analysis.traced import all_params, positional_params
+from jax_lsp.compat import TRY_STATEMENTS
 
 if TYPE_CHECKING:
     from jax_lsp.analysis.model import ModuleModel
@@ -151,7 +152,7 @@ class KeyFlow:
         if isinstance(node, ast.While):
             self.expression(node.test, state)
             return self._loop(node.body, node.orelse, state, None)
-        if isinstance(node, ast.Try | ast.TryStar):
+        if isinstance(node, TRY_STATEMENTS):
             after = self.block(node.body, dict(state))
             after = self.block(node.orelse, after)
             merged = _merge(state, after)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -17,6 +17,7 @@ from jax_lsp.analysis.document import Document, Unit, UnitSource
 from jax_lsp.analysis.dtypes import FloatOracle, assigned_values
 from jax_lsp.analysis.flow import FlowInterpreter, ScopeContext, annotation_kind
 from jax_lsp.analysis.imports import Resolver, import_bindings
+from jax_lsp.analysis.infer import ExternalFacts, facts_key
 from jax_lsp.analysis.jitted import StaticSignature, unit_signatures
 from jax_lsp.analysis.keys import KeyFlow, Reuse, classify_call, drawn_params, may_draw
 from jax_lsp.analysis.kinds import Kind, merge
@@ -66,6 +67,9 @@ class ModuleModel:
     document: Document
     # The project enables 64-bit mode (config `enable-x64`, JAX_ENABLE_X64 in the environment).
     x64_setting: bool = False
+    # Facts about functions imported from other workspace modules, by call spelling
+    # (`make_state`, `ops.step`): see `jax_lsp.analysis.infer`. None: no such facts.
+    external: Mapping[str, ExternalFacts] | None = None
     resolver: Resolver = field(init=False)
     alias_key: int = field(init=False)
     summaries: list[UnitSummary] = field(init=False)
@@ -101,7 +105,9 @@ class ModuleModel:
         for unit in units:
             bindings.update(import_bindings(unit.tree.body))
         self.resolver = Resolver(bindings)
-        self.alias_key = intern_key(tuple(sorted(bindings.items())))
+        # Imported names' facts belong with the import aliases: every cache keyed by what
+        # names stand for is keyed by both.
+        self.alias_key = intern_key((tuple(sorted(bindings.items())), facts_key(self.external)))
         self.summaries = [self._summary(unit.source) for unit in units]
         self.functions, self.records, self.classes, self._source_of = {}, {}, {}, {}
         for unit, summary in zip(units, self.summaries, strict=True):
@@ -184,7 +190,12 @@ class ModuleModel:
         key = ("bindings", self.alias_key, used)
         if key not in source.memo:
             interpreter = FlowInterpreter(
-                ScopeContext(self.resolver, False, {n: known[n] for n in loads if n in known}),
+                ScopeContext(
+                    self.resolver,
+                    False,
+                    {n: known[n] for n in loads if n in known},
+                    external=self.external or {},
+                ),
                 {},
             )
             interpreter.run_block(source.tree.body)
@@ -334,7 +345,9 @@ class ModuleModel:
             elif info and name in info.static_params:
                 params[name] = Kind.STATIC
         resolver = self.resolver.child(local_imports(node), frozenset(params))
-        context = ScopeContext(resolver, bool(info and info.abstract), outer, self._lambda_params)
+        context = ScopeContext(
+            resolver, bool(info and info.abstract), outer, self._lambda_params, self.external or {}
+        )
         kinds: dict[ast.AST, Kind] = {}
         interpreter = FlowInterpreter(context, kinds)
         final = interpreter.run_function(node, params)
@@ -355,7 +368,9 @@ class ModuleModel:
         )
         if key not in source.memo:
             kinds: dict[ast.AST, Kind] = {}
-            context = ScopeContext(self.resolver, False, self.global_kinds, self._lambda_params)
+            context = ScopeContext(
+                self.resolver, False, self.global_kinds, self._lambda_params, self.external or {}
+            )
             interpreter = FlowInterpreter(context, kinds)
             interpreter.run_block(source.tree.body)
             source.memo[key] = kinds
@@ -447,6 +462,9 @@ class ModuleModel:
                 if key not in unit.source.memo:
                     unit.source.memo[key] = unit_signatures(unit.tree, self.resolver, resolve)
                 signatures.update(unit.source.memo[key])
+            for name, facts in (self.external or {}).items():
+                if facts.static is not None and "." not in name:
+                    signatures.setdefault(name, facts.static)  # imported jitted functions
             rebound = self.mutable_globals
             self._signatures = {k: v for k, v in signatures.items() if k not in rebound}
         return self._signatures

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from jax_lsp.analysis.summary import MUTATING_METHODS, FunctionNode, child_nodes
 from jax_lsp.analysis.traced import all_params
+from jax_lsp.compat import TRY_STATEMENTS
 
 if TYPE_CHECKING:
     from jax_lsp.analysis.model import ModuleModel
@@ -209,7 +210,7 @@ class _UnitScanner:
                 self._bind(node.target, None)
                 self.block(node.body)
             self.block(node.orelse)
-        elif isinstance(node, ast.Try | ast.TryStar):
+        elif isinstance(node, TRY_STATEMENTS):
             self.block(node.body)
             for handler in node.handlers:
                 self.block(handler.body)

@@ -8,7 +8,7 @@ on the unit and reused until one of the two changes.
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from jax_lsp.analysis.imports import Resolver, import_bindings
 from jax_lsp.analysis.transforms import PARTIAL, TRANSFORMS, TransformSpec
@@ -42,6 +42,9 @@ class FunctionRef:
     name: str  # bare name, "Cls.method" for self.method / Cls.method
     scopes: tuple[str, ...]  # enclosing function paths, innermost last
     node: ast.Lambda | None = None  # an inline lambda
+    # Arguments fixed by `functools.partial(f, *args, **kwargs)`: Python values, not traced.
+    bound_positional: int = 0
+    bound_keywords: frozenset[str] = frozenset()
 
 
 @dataclass
@@ -93,6 +96,24 @@ class UnitSummary:
     lambdas: list[ast.Lambda] = field(default_factory=list)  # every lambda of the unit
     # Names passed as positional arguments to any module-level call (`register(Model, ...)`).
     module_call_arguments: set[str] = field(default_factory=set)
+
+
+def _partial_ref(
+    call: ast.Call, scopes: tuple[str, ...], class_name: str | None
+) -> FunctionRef | None:
+    """`functools.partial(f, a, k=v)`: a reference to `f` with its first argument and `k` bound."""
+    if not call.args or any(isinstance(a, ast.Starred) for a in call.args):
+        return None
+    if any(keyword.arg is None for keyword in call.keywords):
+        return None
+    inner = _function_ref(call.args[0], scopes, class_name)
+    if inner is None:
+        return None
+    return replace(
+        inner,
+        bound_positional=inner.bound_positional + len(call.args) - 1,
+        bound_keywords=inner.bound_keywords | {k.arg for k in call.keywords if k.arg},
+    )
 
 
 def _function_ref(expr: ast.expr, scopes: tuple[str, ...], class_name: str | None):
@@ -167,6 +188,9 @@ class _Collector(ast.NodeVisitor):
         self._records: list[FunctionRecord] = []  # the records of self._functions
         # Name segments of the enclosing scopes; True marks a class.
         self._segments: list[tuple[str, bool]] = []
+        # Names assigned so far, by (scopes, name): the function they still refer to (through
+        # `partial` or a transformation), or None when they no longer name a function.
+        self._bindings: dict[tuple[tuple[str, ...], str], FunctionRef | None] = {}
 
     def generic_visit(self, node: ast.AST) -> None:
         for child in child_nodes(node):
@@ -197,6 +221,7 @@ class _Collector(ast.NodeVisitor):
         record = FunctionRecord(
             path, node, class_name, self._functions[-1] if self._functions else None
         )
+        self._bindings.pop((self._scopes, node.name), None)
         self.summary.functions.append(record)
         for decorator in node.decorator_list:
             found = transform_of(decorator, self.resolver)
@@ -273,7 +298,7 @@ class _Collector(ast.NodeVisitor):
                 options = zip(spec.positional_options, node.args[1:], strict=False)
                 keywords.update({name: value for name, value in options if name not in keywords})
             for target in self._transform_targets(spec, node):
-                ref = _function_ref(target, scopes, method_class)
+                ref = self._target_ref(target, scopes, method_class)
                 if ref:
                     self.summary.applications.append(
                         Application(spec, ref, keywords, enclosing, node)
@@ -295,6 +320,28 @@ class _Collector(ast.NodeVisitor):
             and isinstance(func.value, ast.Name)
         ):
             self.summary.mutated_names.add(func.value.id)
+
+    def _target_ref(
+        self, target: ast.expr, scopes: tuple[str, ...], method_class: str | None
+    ) -> FunctionRef | None:
+        """The function a transformation receives, seeing through `partial`."""
+        if isinstance(target, ast.Call) and self.resolver.qualname(target.func) in PARTIAL:
+            return _partial_ref(target, scopes, method_class)
+        if isinstance(target, ast.Name) and (scopes, target.id) in self._bindings:
+            return self._bindings[(scopes, target.id)]
+        return _function_ref(target, scopes, method_class)
+
+    def _bound_function(self, value: ast.expr) -> FunctionRef | None:
+        """What a name assigned `value` refers to as a function: `partial(f, ...)` and
+        `jax.jit(f)` keep referring to `f` (with its bound arguments); anything else, nothing."""
+        if not isinstance(value, ast.Call):
+            return None
+        if self.resolver.qualname(value.func) in PARTIAL:
+            return _partial_ref(value, self._scopes, self._method_class)
+        found = transform_of(value.func, self.resolver)
+        if found and value.args and found[0].function_positions[:1] == (0,):
+            return self._target_ref(value.args[0], self._scopes, self._method_class)
+        return None
 
     @staticmethod
     def _transform_targets(spec: TransformSpec, node: ast.Call) -> list[ast.expr]:
@@ -331,6 +378,9 @@ class _Collector(ast.NodeVisitor):
         self.generic_visit(node)
         for target in node.targets:
             self._note_store(target)
+        if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            key = (self._scopes, node.targets[0].id)
+            self._bindings[key] = self._bound_function(node.value)
 
     def visit_AugAssign(self, node: ast.AugAssign) -> None:
         self.generic_visit(node)

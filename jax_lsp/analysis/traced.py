@@ -70,9 +70,16 @@ def _as_tuple(value) -> tuple | None:
     return (value,)
 
 
-def static_parameters(node: FunctionNode, keywords: dict[str, ast.expr], names: tuple[str, ...]):
-    """Parameters named static by `static_argnums`/`static_argnames` (None: not readable)."""
-    positional = positional_params(node)
+def static_parameters(
+    node: FunctionNode,
+    keywords: dict[str, ast.expr],
+    names: tuple[str, ...],
+    positional: list[str] | None = None,
+):
+    """Parameters named static by `static_argnums`/`static_argnames` (None: not readable).
+    `positional` overrides the function's positional parameters (after `partial` binds some)."""
+    if positional is None:
+        positional = positional_params(node)
     static: set[str] = set()
     for keyword in names:
         value = _as_tuple(_literal(keywords.get(keyword)))
@@ -96,15 +103,19 @@ def _annotated_arrays(node: FunctionNode, is_array) -> frozenset[str]:
 def trace_info_for(application: Application, node: FunctionNode, is_array) -> TraceInfo:
     """The TraceInfo that one transformation gives the function `node`."""
     spec = application.spec
-    params = all_params(node)
-    positional = positional_params(node)
+    target = application.target
+    # Arguments bound by `functools.partial` are Python values: never traced, and the
+    # transformation's positions count from the first unbound parameter.
+    bound = set(positional_params(node)[: target.bound_positional]) | target.bound_keywords
+    params = [name for name in all_params(node) if name not in bound]
+    positional = [name for name in positional_params(node) if name not in bound]
     keywords = application.keywords
-    static: frozenset[str] = frozenset()
+    static: frozenset[str] = frozenset(bound)
     if spec.policy is ParamPolicy.ALL_BUT_STATIC:
-        found = static_parameters(node, keywords, spec.static_keywords)
+        found = static_parameters(node, keywords, spec.static_keywords, positional)
         if found is None:
-            return TraceInfo(spec.label, spec.abstract, frozenset(), frozenset(), True)
-        static = found
+            return TraceInfo(spec.label, spec.abstract, frozenset(), static, True)
+        static |= found
         traced = frozenset(params) - static
     elif spec.policy is ParamPolicy.IN_AXES:
         traced = _in_axes_traced(keywords.get("in_axes"), positional, params)
@@ -116,7 +127,7 @@ def trace_info_for(application: Application, node: FunctionNode, is_array) -> Tr
             if isinstance(i, int) and -len(positional) <= i < len(positional)
         )
     elif spec.policy is ParamPolicy.ARRAY_ANNOTATED:
-        traced = _annotated_arrays(node, is_array)
+        traced = _annotated_arrays(node, is_array) - bound
     elif spec.arity is not None and not node.args.vararg:
         traced = frozenset(positional[: spec.arity])
     else:

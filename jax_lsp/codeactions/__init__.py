@@ -6,6 +6,7 @@ Rules name them in `Finding.deferred`; the server builds them when a client asks
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections.abc import Callable
 from dataclasses import replace
@@ -27,11 +28,23 @@ def _where_mask(source: str, line: int, column: int) -> tuple[Fix, ...]:
     return mask_reduction_fixes(source, line, column)
 
 
+def _static_jit(source: str, line: int, column: int) -> tuple[Fix, ...]:
+    from jax_lsp.codeactions.static_jit import static_jit_fixes
+
+    return static_jit_fixes(source, line, column)
+
+
 # Imported lazily: libcst costs start-up time the server should not pay before it is needed.
 CODEMODS: dict[str, Callable[[str, int, int], tuple[Fix, ...]]] = {
     "pytree": _pytree,
     "where_mask": _where_mask,
+    "static_jit": _static_jit,
 }
+
+
+@functools.cache
+def _warn_missing(module: str) -> None:
+    log.warning("%s is not installed: the fixes that need it are not offered", module)
 
 
 def build_deferred(deferred: DeferredFix, source: str) -> tuple[Fix, ...]:
@@ -41,6 +54,9 @@ def build_deferred(deferred: DeferredFix, source: str) -> tuple[Fix, ...]:
         return ()
     try:
         return codemod(source, deferred.anchor.line, deferred.anchor.column)
+    except ModuleNotFoundError as error:  # e.g. libcst, left out of the VS Code extension's bundle
+        _warn_missing(error.name or str(error))
+        return ()
     except Exception:  # a codemod bug must never cost the user their diagnostics
         log.exception("codemod %s failed at %s", deferred.codemod, deferred.anchor)
         return ()

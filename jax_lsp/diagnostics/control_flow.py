@@ -11,12 +11,19 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterator
+from dataclasses import replace
 
 from jax_lsp.diagnostics.base import Example, Rule, RuleContext
 from jax_lsp.diagnostics.booleans import is_boolean
 from jax_lsp.diagnostics.imports_fix import module_prefix_and_edits
+from jax_lsp.diagnostics.static_fix import (
+    parameter_names,
+    static_argnames_deferred,
+    static_argnames_fix,
+)
 from jax_lsp.diagnostics.traced_values import Misuse, is_traced
-from jax_lsp.findings import Applicability, Finding, Fix, Severity
+from jax_lsp.diagnostics.where_fix import where_fix
+from jax_lsp.findings import Applicability, Edit, Finding, Fix, Severity
 
 _LOGIC_FUNCTIONS = {ast.And: "logical_and", ast.Or: "logical_or"}
 
@@ -93,6 +100,19 @@ class PythonBranchOnTraced(Rule):
         `jnp.where(cond, a, b)`, branch with `lax.cond` / loop with `lax.while_loop`, or make
         the argument static with `static_argnames` when it really is a Python setting.
     """
+    fix_safety = """
+        A branch that only selects a value becomes `jnp.where(cond, a, b)`: a conditional
+        expression `a if cond else b`; an `if`/`else` whose branches each only assign the same
+        name (`y = jnp.where(cond, a, b)`) or each only `return` a value; and `if cond: return a`
+        followed by `return b`. `and`/`or`/`not` in the condition become `jnp.logical_*`.
+        Comments of the replaced lines are kept. `jnp.where` evaluates both values, so the fix
+        is safe only when both are free of side effects (names, constants, arithmetic,
+        indexing, `jnp`/`lax` calls) and the condition is boolean; otherwise it is unsafe.
+        (Under `jax.grad`, a value that is NaN or infinite in the branch not taken can still
+        make the gradient NaN.) No fix for `elif` chains, tuples or `None` values. When the
+        condition is a parameter of a function jitted by its decorator (`if training:`,
+        `if n > 0:`) an unsafe alternative adds it to `static_argnames` (see JAX803).
+    """
     node_types = (ast.If, ast.While, ast.Assert, ast.IfExp, ast.comprehension, ast.Call)
     invalid = (
         Example(
@@ -105,9 +125,19 @@ class PythonBranchOnTraced(Rule):
                     return x
                 return 0.0 * x
 
-            relu(2.0)
+            out = relu(2.0)
             """,
             raises="jax.errors.TracerBoolConversionError",
+            fixed="""
+            import jax
+
+            @jax.jit
+            def relu(x):
+                return jax.numpy.where(x > 0, x, 0.0 * x)
+
+            out = relu(2.0)
+            """,
+            fixed_check="assert float(out) == 2.0 and float(relu(-1.0)) == 0.0",
         ),
         Example(
             """
@@ -131,9 +161,19 @@ class PythonBranchOnTraced(Rule):
             def soft_abs(x):
                 return x if x > 0 else -x  # error
 
-            jax.vmap(soft_abs)(jnp.array([-1.0, 2.0]))
+            out = jax.vmap(soft_abs)(jnp.array([-1.0, 2.0]))
             """,
             raises="jax.errors.TracerBoolConversionError",
+            fixed="""
+            import jax
+            import jax.numpy as jnp
+
+            def soft_abs(x):
+                return jnp.where(x > 0, x, -x)
+
+            out = jax.vmap(soft_abs)(jnp.array([-1.0, 2.0]))
+            """,
+            fixed_check="assert out.tolist() == [1.0, 2.0]",
         ),
         Example(
             """
@@ -145,9 +185,19 @@ class PythonBranchOnTraced(Rule):
                     return x
                 return lo
 
-            in_range(0.5, 0.0, 1.0)
+            out = in_range(0.5, 0.0, 1.0)
             """,
             raises="jax.errors.TracerBoolConversionError",
+            fixed="""
+            import jax
+
+            @jax.jit
+            def in_range(x, lo, hi):
+                return jax.numpy.where(jax.numpy.logical_and(x > lo, x < hi), x, lo)
+
+            out = in_range(0.5, 0.0, 1.0)
+            """,
+            fixed_check="assert float(out) == 0.5 and float(in_range(2.0, 0.0, 1.0)) == 0.0",
         ),
         Example(
             """
@@ -249,7 +299,41 @@ class PythonBranchOnTraced(Rule):
                 f"{construct} on the traced value `{ctx.segment(traced)}` raises "
                 f"TracerBoolConversionError under {ctx.trace.via}: it has no concrete value "
                 f"while tracing. Instead, {remedy}; or make it static (`static_argnames`)",
+                fix=self._where_fix(node, ctx),
+                alternatives=self._static_fix(condition, ctx),
+                deferred=static_argnames_deferred(_tested_operands(condition), ctx),
             )
+
+    @staticmethod
+    def _static_fix(condition: ast.expr, ctx: RuleContext) -> tuple[Fix, ...]:
+        """Making the tested parameters static, when the condition only compares arithmetic
+        on them with constants (`if training:`, `if n > 0 and not flag:`)."""
+        fix = static_argnames_fix(parameter_names(_tested_operands(condition)), ctx)
+        return (fix,) if fix is not None else ()
+
+    @staticmethod
+    def _where_fix(node: ast.AST, ctx: RuleContext) -> Fix | None:
+        if not isinstance(node, ast.If | ast.IfExp):
+            return None
+        condition = _condition_text(node.test, ctx)
+        return where_fix(node, condition, ctx) if condition is not None else None
+
+
+def _tested_operands(condition: ast.expr) -> list[ast.expr]:
+    """The values a condition compares (`n` and `0` in `n > 0 and not flag`, and `flag`)."""
+    operands: list[ast.expr] = []
+    stack = [condition]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.BoolOp):
+            stack.extend(node.values)
+        elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+            stack.append(node.operand)
+        elif isinstance(node, ast.Compare):
+            stack.extend([node.left, *node.comparators])
+        elif not isinstance(node, ast.Constant):
+            operands.append(node)
+    return operands
 
 
 class PythonLogicOnTraced(Rule):
@@ -403,29 +487,52 @@ class PythonLogicOnTraced(Rule):
         )
 
     def _fix(self, node: ast.BoolOp | ast.UnaryOp, function: str, ctx: RuleContext) -> Fix | None:
-        operands = node.values if isinstance(node, ast.BoolOp) else [node.operand]
-        boolean = all(is_boolean(operand, ctx) for operand in operands)
-        if isinstance(node, ast.BoolOp) and not boolean:
+        rewrite = logic_rewrite(node, function, ctx)
+        if rewrite is None:
             return None
-        if any(isinstance(operand, ast.NamedExpr) for operand in operands):
-            return None
-        spelled = module_prefix_and_edits(ctx, "jax.numpy", "jnp")
-        if spelled is None:
-            return None
-        prefix, import_edits = spelled
-        call = f"{prefix}.{function}"
-        texts = [ctx.segment(operand) for operand in operands]
-        replacement = texts[-1]
-        for text in reversed(texts[:-1]):  # a and b and c -> f(a, f(b, c))
-            replacement = f"{call}({text}, {replacement})"
-        if len(texts) == 1:
-            replacement = f"{call}({replacement})"
-        safety = Applicability.SAFE if boolean else Applicability.UNSAFE
+        replacement, import_edits, safety = rewrite
+        call = replacement.partition("(")[0]
         return Fix(
             f"Replace with `{call}(...)`",
             (ctx.edit(node, replacement), *import_edits),
             safety,
         )
+
+
+def logic_rewrite(
+    node: ast.BoolOp | ast.UnaryOp, function: str, ctx: RuleContext
+) -> tuple[str, tuple[Edit, ...], Applicability] | None:
+    """`a and b` as `jnp.logical_and(a, b)` (nested for more operands), the import edits it
+    needs, and its safety; None when the rewrite could change the value (non-boolean `or`)."""
+    operands = node.values if isinstance(node, ast.BoolOp) else [node.operand]
+    boolean = all(is_boolean(operand, ctx) for operand in operands)
+    if isinstance(node, ast.BoolOp) and not boolean:
+        return None
+    if any(isinstance(operand, ast.NamedExpr) for operand in operands):
+        return None
+    spelled = module_prefix_and_edits(ctx, "jax.numpy", "jnp")
+    if spelled is None:
+        return None
+    prefix, import_edits = spelled
+    call = f"{prefix}.{function}"
+    texts = [ctx.segment(operand) for operand in operands]
+    replacement = texts[-1]
+    for text in reversed(texts[:-1]):  # a and b and c -> f(a, f(b, c))
+        replacement = f"{call}({text}, {replacement})"
+    if len(texts) == 1:
+        replacement = f"{call}({replacement})"
+    return replacement, import_edits, Applicability.SAFE if boolean else Applicability.UNSAFE
+
+
+def _condition_text(
+    condition: ast.expr, ctx: RuleContext
+) -> tuple[str, tuple[Edit, ...], Applicability] | None:
+    """The condition as a `jnp.where` argument: `and`/`or`/`not` rewritten to `jnp.logical_*`."""
+    if isinstance(condition, ast.BoolOp):
+        return logic_rewrite(condition, _LOGIC_FUNCTIONS[type(condition.op)], ctx)
+    if _is_logic(condition):
+        return logic_rewrite(condition, "logical_not", ctx)
+    return ctx.segment(condition), (), Applicability.SAFE
 
 
 def _first_operand(node: ast.AST) -> ast.expr | None:
@@ -565,6 +672,12 @@ class ConcretizeTraced(Rule):
         one, keep values as arrays, and pass sizes as static arguments (`static_argnames`) or
         loop with `lax.fori_loop`.
     """
+    fix_safety = """
+        When the converted value is a parameter of a function jitted by its own decorator
+        (`range(n)`, `int(n)` in `@jax.jit def f(x, n)`), and it looks like a Python setting,
+        adds it to `static_argnames` exactly as JAX803's fix does (unsafe: callers must pass
+        hashable Python values; each new value compiles again). Other conversions get no fix.
+    """
     node_types = (ast.Call,)
     invalid = (
         Example(
@@ -606,9 +719,25 @@ class ConcretizeTraced(Rule):
                     total = total + x**k
                 return total
 
-            power_sum(jnp.ones(3), 4)
+            out = power_sum(jnp.ones(3), 4)
             """,
             raises="jax.errors.TracerIntegerConversionError",
+            fixed="""
+            from functools import partial
+
+            import jax
+            import jax.numpy as jnp
+
+            @partial(jax.jit, static_argnames=("n",))
+            def power_sum(x, n):
+                total = jnp.zeros_like(x)
+                for k in range(n):
+                    total = total + x**k
+                return total
+
+            out = power_sum(jnp.ones(3), 4)
+            """,
+            fixed_check="assert out.tolist() == [4.0, 4.0, 4.0]",
         ),
         Example(
             """
@@ -680,7 +809,9 @@ class ConcretizeTraced(Rule):
             return
         misuse = self._conversion(node, ctx)
         if misuse is not None:
-            yield misuse.finding(self, node, ctx, "on")
+            fix = static_argnames_fix(parameter_names([misuse.traced]), ctx)
+            finding = misuse.finding(self, node, ctx, "on", fix=fix)
+            yield replace(finding, deferred=static_argnames_deferred([misuse.traced], ctx))
 
     def _conversion(self, node: ast.Call, ctx: RuleContext) -> Misuse | None:
         func = node.func

@@ -40,13 +40,18 @@ def module_prefix(ctx: RuleContext, module: str) -> str | None:
     return None
 
 
+def name_is_free(ctx: RuleContext, name: str) -> bool:
+    """No import, global or builtin of the module is called `name`: an import may bind it."""
+    if name in _module_bindings(ctx) or name in ctx.model.global_kinds:
+        return False
+    return ctx.qualname(ast.Name(id=name, ctx=ast.Load())) is None
+
+
 def add_import_edit(ctx: RuleContext, module: str, alias: str) -> Edit | None:
     """An Edit inserting `import module as alias` after the module's imports, or None when
     `alias` is already taken in the module."""
-    if alias in _module_bindings(ctx) or alias in ctx.model.global_kinds:
+    if not name_is_free(ctx, alias):
         return None
-    if ctx.qualname(ast.Name(id=alias, ctx=ast.Load())) is not None:
-        return None  # a builtin of that name
     return ctx.import_edit(f"import {module} as {alias}")
 
 

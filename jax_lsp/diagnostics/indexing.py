@@ -18,6 +18,7 @@ from jax_lsp.analysis.imports import Resolver
 from jax_lsp.analysis.model import ModuleModel, local_imports
 from jax_lsp.analysis.names import declared_elsewhere, scope_bound_names, stored_names
 from jax_lsp.analysis.traced import all_params
+from jax_lsp.compat import TRY_STATEMENTS
 from jax_lsp.diagnostics.base import Example, Rule, RuleContext
 from jax_lsp.diagnostics.inplace import UPDATE_METHODS
 from jax_lsp.findings import Applicability, Finding, Fix, Severity
@@ -32,7 +33,7 @@ _SHAPE_MAKERS = frozenset(
 _WORD = re.compile(r"[^\W\d]\w*")
 _NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
 # Statements whose blocks may run zero, one or several times, or be left half-way.
-_BRANCHING = (ast.For, ast.AsyncFor, ast.While, ast.Try, ast.TryStar, ast.Match)
+_BRANCHING = (ast.For, ast.AsyncFor, ast.While, *TRY_STATEMENTS, ast.Match)
 _OTHER_SCOPES = (*_NESTED, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 
 
@@ -550,7 +551,7 @@ def _blocks(node: ast.stmt) -> list[list[ast.stmt]]:
     if isinstance(node, ast.Match):
         return [case.body for case in node.cases]
     blocks = [node.body, node.orelse]
-    if isinstance(node, ast.Try | ast.TryStar):
+    if isinstance(node, TRY_STATEMENTS):
         blocks += [handler.body for handler in node.handlers] + [node.finalbody]
     return blocks
 

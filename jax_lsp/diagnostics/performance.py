@@ -10,6 +10,7 @@ from jax_lsp.analysis.names import binds_locally
 from jax_lsp.analysis.paths import is_test_path
 from jax_lsp.analysis.summary import FunctionNode, transform_of
 from jax_lsp.diagnostics.base import Example, Rule, RuleContext
+from jax_lsp.diagnostics.hoist_fix import hoist_fix
 from jax_lsp.findings import Applicability, Finding, Fix, Severity
 
 _JITS = frozenset({"jit", "eqx.filter_jit", "nnx.jit"})
@@ -90,6 +91,16 @@ class JitInLoop(Rule):
         far above the computation itself, is paid over and over. Create the jitted function
         once, outside the loop or at module level, and pass the changing values as arguments.
     """
+    fix_safety = """
+        For `jax.jit(lambda ...)` in a `for`/`while` body that reads no name the loop binds
+        (its target or anything assigned in its body): `step = jax.jit(lambda ...)` directly
+        in the loop body moves above the loop; another jit of a lambda in a loop not nested
+        in another one (`x = jax.jit(lambda v: ...)(x)`) is bound to a fresh name
+        (`jitted`) above the loop and used through it. Unsafe: the jitted function is created
+        even when the loop runs zero times, and a lambda reading a global that some call in
+        the loop rebinds would see its value at the first trace only. Nested `def`s get no
+        fix.
+    """
     node_types = (ast.Call, ast.FunctionDef, ast.AsyncFunctionDef)
     invalid = (
         Example(
@@ -108,6 +119,64 @@ class JitInLoop(Rule):
                 x = jax.jit(lambda v: double(v))(x)  # error
             """,
             check="assert len(traces) == 3  # traced and compiled on every iteration",
+            fixed="""
+            import jax
+            import jax.numpy as jnp
+
+            traces = []
+
+            def double(v):
+                traces.append(1)  # runs once per trace
+                return v * 2
+
+            x = jnp.ones(3)
+            jitted = jax.jit(lambda v: double(v))
+            for step in range(3):
+                x = jitted(x)
+            """,
+            fixed_check="assert len(traces) == 1 and x.tolist() == [8.0, 8.0, 8.0]",
+        ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            traces = []
+
+            def sgd(p, g, lr):
+                traces.append(1)  # runs once per trace
+                return p - lr * g
+
+            def train(params, batches, lr):
+                for batch in batches:
+                    # one update per batch
+                    update = jax.jit(lambda p, g: sgd(p, g, lr))  # error
+                    params = update(params, batch)
+                return params
+
+            params = train(jnp.ones(2), [jnp.ones(2)] * 3, 0.5)
+            """,
+            check="assert len(traces) == 3",
+            fixed="""
+            import jax
+            import jax.numpy as jnp
+
+            traces = []
+
+            def sgd(p, g, lr):
+                traces.append(1)  # runs once per trace
+                return p - lr * g
+
+            def train(params, batches, lr):
+                update = jax.jit(lambda p, g: sgd(p, g, lr))
+                for batch in batches:
+                    # one update per batch
+                    params = update(params, batch)
+                return params
+
+            params = train(jnp.ones(2), [jnp.ones(2)] * 3, 0.5)
+            """,
+            fixed_check="assert len(traces) == 1 and params.tolist() == [-0.5, -0.5]",
         ),
         Example(
             """
@@ -231,7 +300,8 @@ class JitInLoop(Rule):
         else:
             return
         if loops:
-            yield self._finding(node, ctx, f"`jax.jit` of {what} created inside a loop")
+            fix = hoist_fix(node, loops, ctx) if isinstance(target, ast.Lambda) else None
+            yield self._finding(node, ctx, f"`jax.jit` of {what} created inside a loop", fix)
         elif function is not None and not _runs_once(function, ctx) and self._single_use(node, ctx):
             yield self._finding(node, ctx, f"`jax.jit` of {what} created on every call")
 
@@ -267,13 +337,16 @@ class JitInLoop(Rule):
             return _only_called_once_outside_loops(parent.targets[0].id, ctx.functions[-1])
         return False
 
-    def _finding(self, node: ast.AST, ctx: RuleContext, what: str) -> Finding:
+    def _finding(
+        self, node: ast.AST, ctx: RuleContext, what: str, fix: Fix | None = None
+    ) -> Finding:
         return ctx.finding(
             self,
             node,
             f"{what}: a new function object each time, so JAX traces and compiles it again "
             "every time. Create the jitted function once (outside the loop, at module level) "
             "and pass changing values as arguments",
+            fix=fix,
         )
 
 

@@ -9,11 +9,18 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterator
+from dataclasses import replace
 
 from jax_lsp.diagnostics.base import Example, Rule, RuleContext
 from jax_lsp.diagnostics.booleans import is_boolean
+from jax_lsp.diagnostics.call_edits import append_arguments
+from jax_lsp.diagnostics.static_fix import (
+    parameter_names,
+    static_argnames_deferred,
+    static_argnames_fix,
+)
 from jax_lsp.diagnostics.traced_values import Misuse, is_traced
-from jax_lsp.findings import Finding, Severity
+from jax_lsp.findings import Applicability, Finding, Fix, Severity
 
 
 def _index_parts(index: ast.expr) -> list[ast.expr]:
@@ -268,6 +275,18 @@ class SizeDependentOp(Rule):
         `jax.errors.TracerBoolConversionError`. Pass a static upper bound, `size=n`, and
         `fill_value=` for the padding.
     """
+    fix_safety = """
+        Adds `size=` with the input's static element count (`x.size`, written from the
+        argument: `jnp.nonzero(x > 0)` gets `size=x.size`; `union1d(a, b)` gets
+        `size=a.size + b.size`; `compress`/`extract` the size of the array they select from),
+        an upper bound of the output length. `fill_value=` pads the rest: `-1` for the index
+        functions (`nonzero`, one-argument `where`, `argwhere`, `flatnonzero`), so padding
+        never looks like a real index; `0` for `compress`/`extract` (JAX's own default, written
+        out). `unique`, `unique_*` and the set operations get no `fill_value`: JAX then pads
+        with the smallest value found, which keeps the result a set of input values. Unsafe:
+        the output now always has `size` entries, so code using its length (or reducing over
+        the padding) sees a different result. No fix with `axis=` or `*args`.
+    """
     node_types = (ast.Call,)
     invalid = (
         Example(
@@ -279,9 +298,20 @@ class SizeDependentOp(Rule):
             def positive_positions(x):
                 return jnp.nonzero(x > 0)  # error
 
-            positive_positions(jnp.array([-1.0, 2.0, 0.0, 4.0]))
+            (positions,) = positive_positions(jnp.array([-1.0, 2.0, 0.0, 4.0]))
             """,
             raises="jax.errors.ConcretizationTypeError",
+            fixed="""
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def positive_positions(x):
+                return jnp.nonzero(x > 0, size=x.size, fill_value=-1)
+
+            (positions,) = positive_positions(jnp.array([-1.0, 2.0, 0.0, 4.0]))
+            """,
+            fixed_check="assert positions.tolist() == [1, 3, -1, -1]",
         ),
         Example(
             """
@@ -292,9 +322,20 @@ class SizeDependentOp(Rule):
             def labels(x):
                 return jnp.unique(x)  # error
 
-            labels(jnp.array([1, 2, 2]))
+            found = labels(jnp.array([1, 2, 2]))
             """,
             raises="jax.errors.ConcretizationTypeError",
+            fixed="""
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def labels(x):
+                return jnp.unique(x, size=x.size)
+
+            found = labels(jnp.array([1, 2, 2]))
+            """,
+            fixed_check="assert found.tolist() == [1, 2, 1]",
         ),
         Example(
             """
@@ -305,9 +346,20 @@ class SizeDependentOp(Rule):
             def positives(x):
                 return jnp.extract(x > 0, x)  # error
 
-            positives(jnp.array([-1.0, 2.0]))
+            kept = positives(jnp.array([-1.0, 2.0]))
             """,
             raises="jax.errors.TracerBoolConversionError",
+            fixed="""
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def positives(x):
+                return jnp.extract(x > 0, x, size=x.size, fill_value=0)
+
+            kept = positives(jnp.array([-1.0, 2.0]))
+            """,
+            fixed_check="assert kept.tolist() == [2.0, 0.0]",
         ),
         Example(
             """
@@ -371,6 +423,7 @@ class SizeDependentOp(Rule):
             f"`{short}` on a traced value without `size=` raises {error} under "
             f"{ctx.trace.via}: its output size depends on the values. Pass a static "
             f"`size=...` (and `fill_value=...` for the padding)",
+            fix=_size_fix(node, name, ctx),
         )
 
     def _size_dependent(self, node: ast.Call, ctx: RuleContext) -> str | None:
@@ -393,6 +446,79 @@ class SizeDependentOp(Rule):
         if any(is_traced(ctx, _argument(node, position)) for position in positions):
             return qualname
         return None
+
+
+# Padding per function (see JAX802's fix safety): -1 is no valid index; None leaves JAX's default
+# (the smallest value found) for unique and the set operations.
+_INDEX_FUNCTIONS = ("nonzero", "where", "argwhere", "flatnonzero")
+_FILL_VALUES: dict[str, str | None] = {
+    **{f"jax.numpy.{name}": "-1" for name in _INDEX_FUNCTIONS},
+    "jax.numpy.compress": "0",
+    "jax.numpy.extract": "0",
+}
+# The argument(s) whose element count bounds the output: (position, keyword names).
+_BOUNDING_ARGUMENT: dict[str, tuple[tuple[int, tuple[str, ...]], ...]] = {
+    "jax.numpy.compress": ((1, ("a",)),),
+    "jax.numpy.extract": ((1, ("arr",)),),
+    "jax.numpy.union1d": ((0, ("ar1",)), (1, ("ar2",))),
+    "jax.numpy.intersect1d": ((0, ("ar1",)),),
+    "jax.numpy.setdiff1d": ((0, ("ar1",)),),
+}
+_AXIS_POSITION = {"jax.numpy.unique": 4, "jax.numpy.compress": 2}
+_FIRST_ARGUMENT = ((0, ("a", "ar", "x", "condition")),)
+
+
+def _size_fix(node: ast.Call, qualname: str, ctx: RuleContext) -> Fix | None:
+    """`size=<input's element count>, fill_value=<padding>` added to a size-dependent call."""
+    if _has_keyword(node, "axis") or any(isinstance(a, ast.Starred) for a in node.args):
+        return None
+    if len(node.args) > _AXIS_POSITION.get(qualname, len(node.args)):
+        return None
+    method = ctx.qualname(node.func) is None
+    if method:
+        sources = [node.func.value]
+    else:
+        bounding = _BOUNDING_ARGUMENT.get(qualname, _FIRST_ARGUMENT)
+        sources = [_argument(node, position, *names) for position, names in bounding]
+        if None in sources:
+            return None
+    size = " + ".join(_element_count(source, ctx) for source in sources)
+    added = [f"size={size}"]
+    fill = _FILL_VALUES.get(qualname)
+    if fill is not None and not _has_keyword(node, "fill_value"):
+        added.append(f"fill_value={fill}")
+    text = ", ".join(added)
+    edit = append_arguments(node, text, ctx)
+    if edit is None:
+        return None
+    return Fix(f"Pass `{text}`", (edit,), Applicability.UNSAFE)
+
+
+def _element_count(node: ast.expr, ctx: RuleContext) -> str:
+    """Source text of the static element count of `node`: `x.size` for `x`, `x > 0`, `-x`."""
+    base = _elementwise_base(node)
+    text = ctx.segment(base)
+    if isinstance(base, ast.Name | ast.Attribute | ast.Subscript | ast.Call):
+        return f"{text}.size"
+    return f"({text}).size"
+
+
+def _elementwise_base(node: ast.expr) -> ast.expr:
+    """The array an elementwise expression with constants keeps the shape of (`x` in
+    `x > 0`, `~x`, `2 * x`), or `node` itself."""
+    if isinstance(node, ast.UnaryOp) and not isinstance(node.op, ast.Not):
+        return _elementwise_base(node.operand)
+    if isinstance(node, ast.Compare) and len(node.comparators) == 1:
+        left, right = node.left, node.comparators[0]
+    elif isinstance(node, ast.BinOp):
+        left, right = node.left, node.right
+    else:
+        return node
+    if isinstance(right, ast.Constant):
+        return _elementwise_base(left)
+    if isinstance(left, ast.Constant):
+        return _elementwise_base(right)
+    return node
 
 
 _SHAPE_CREATORS = {
@@ -429,6 +555,19 @@ class TracedShape(Rule):
         `total_repeat_length=` to `repeat`, or slice a fixed size with
         `lax.dynamic_slice(x, (i,), (size,))`.
     """
+    fix_safety = """
+        When the traced value is a parameter (or arithmetic on parameters: `start + width`)
+        of a function jitted by its own decorator, and each parameter looks like a Python
+        setting (annotated `int`/`bool`/`str`/`float`, or never indexed nor used through an
+        attribute), adds them to `static_argnames`: extends the `static_argnames=` literal of
+        `@partial(jax.jit, ...)` / `@jax.jit(...)` (`"n"` to `("n", "m")`), or turns
+        `@jax.jit` into `@partial(jax.jit, static_argnames=("n",))`, importing `partial` if
+        needed. Unsafe: callers must pass hashable Python values, and each new value compiles
+        again. A module-level function jitted by a statement of its own (`f = jax.jit(f)`)
+        gets the keyword there instead (built when the fix is asked for). No fix when
+        `static_argnums=` is given, for nested functions jitted by a call, for several jits of
+        the function, or for other transformations.
+    """
     node_types = (ast.Call, ast.Subscript)
     invalid = (
         Example(
@@ -440,9 +579,21 @@ class TracedShape(Rule):
             def padded(x, n):
                 return jnp.concatenate([x, jnp.zeros(n)])  # error
 
-            padded(jnp.ones(3), 2)
+            out = padded(jnp.ones(3), 2)
             """,
             raises="TypeError",
+            fixed="""
+            import jax
+            import jax.numpy as jnp
+            from functools import partial
+
+            @partial(jax.jit, static_argnames=("n",))
+            def padded(x, n):
+                return jnp.concatenate([x, jnp.zeros(n)])
+
+            out = padded(jnp.ones(3), 2)
+            """,
+            fixed_check="assert out.tolist() == [1.0, 1.0, 1.0, 0.0, 0.0]",
         ),
         Example(
             """
@@ -475,13 +626,24 @@ class TracedShape(Rule):
             import jax
             import jax.numpy as jnp
 
-            @jax.jit
-            def prefix(x, n):
-                return x[:n]  # error
+            @jax.jit(static_argnames="m")
+            def prefix(x, n, m=1):
+                return x[:n] * m  # error
 
-            prefix(jnp.arange(5.0), 2)
+            out = prefix(jnp.arange(5.0), 2)
             """,
             raises="IndexError",
+            fixed="""
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit(static_argnames=("m", "n"))
+            def prefix(x, n, m=1):
+                return x[:n] * m
+
+            out = prefix(jnp.arange(5.0), 2)
+            """,
+            fixed_check="assert out.tolist() == [0.0, 1.0]",
         ),
         Example(
             """
@@ -538,9 +700,15 @@ class TracedShape(Rule):
             self._slice(node, ctx) if isinstance(node, ast.Subscript) else self._call(node, ctx)
         )
         if misuse is not None:
-            yield misuse.finding(
-                self, node, ctx, "built from", "shapes must be concrete while tracing"
+            finding = misuse.finding(
+                self,
+                node,
+                ctx,
+                "built from",
+                "shapes must be concrete while tracing",
+                fix=static_argnames_fix(parameter_names([misuse.traced]), ctx),
             )
+            yield replace(finding, deferred=static_argnames_deferred([misuse.traced], ctx))
 
     def _slice(self, node: ast.Subscript, ctx: RuleContext) -> Misuse | None:
         if not (isinstance(node.ctx, ast.Load) and ctx.kind(node.value).is_jax):

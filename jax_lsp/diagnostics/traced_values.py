@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from jax_lsp.analysis.kinds import Kind
 from jax_lsp.diagnostics.base import Rule, RuleContext
-from jax_lsp.findings import Finding
+from jax_lsp.findings import Finding, Fix
 
 
 @dataclass(frozen=True)
@@ -25,7 +25,13 @@ class Misuse:
     remedy: str
 
     def finding(
-        self, rule: Rule, node: ast.AST, ctx: RuleContext, relation: str, why: str = ""
+        self,
+        rule: Rule,
+        node: ast.AST,
+        ctx: RuleContext,
+        relation: str,
+        why: str = "",
+        fix: Fix | None = None,
     ) -> Finding:
         reason = f": {why}" if why else ""
         return ctx.finding(
@@ -33,6 +39,7 @@ class Misuse:
             node,
             f"{self.what} {relation} the traced value `{ctx.segment(self.traced)}` raises "
             f"{self.error} under {ctx.trace.via}{reason}. {self.remedy}",
+            fix=fix,
         )
 
 

@@ -19,9 +19,11 @@ from pygls.uris import to_fs_path
 
 from jax_lsp import __version__
 from jax_lsp.analysis.document import Document
+from jax_lsp.analysis.infer import ExternalFacts
 from jax_lsp.config import Settings
 from jax_lsp.engine import Analysis, analyze_with
-from jax_lsp.lsp import notebooks
+from jax_lsp.lsp import crossmodule, notebooks
+from jax_lsp.lsp.crossmodule import CrossModuleFacts
 from jax_lsp.lsp.diagnostics import to_diagnostic
 from jax_lsp.lsp.documents import AnalysisResult, DocumentStore, OpenDocument
 from jax_lsp.lsp.positions import UTF16
@@ -31,9 +33,8 @@ from jax_lsp.lsp.tracing import TracedFunction, traced_functions
 
 log = logging.getLogger(__name__)
 
-DEBOUNCE_SECONDS = (
-    0.0  # no wait: a burst of edits still coalesces (one analysis runs, the latest waits)
-)
+# No wait: a burst of edits still coalesces (one analysis runs, the latest waits).
+DEBOUNCE_SECONDS = 0.0
 
 
 def _has(capabilities: Any, *path: str) -> Any:
@@ -48,6 +49,10 @@ def analyse_text(text: str, path: str | None, settings: Settings) -> Analysis:
     if path and settings.root and settings.is_excluded(path):
         return Analysis([], [])
     return analyze_with(Document(text, path or "<unknown>"), settings)
+
+
+def _excluded(path: str | None, settings: Settings) -> bool:
+    return bool(path and settings.root and settings.is_excluded(path))
 
 
 class JaxLanguageServer(LanguageServer):
@@ -70,9 +75,11 @@ class JaxLanguageServer(LanguageServer):
         self.settings = SettingsStore()
         self.encoding: str = UTF16
         self.pull = False  # the client pulls diagnostics: never push to it
+        self.shut_down = False  # `shutdown` received: exit with status 0
         self._pending: dict[str, asyncio.Task] = {}
         self._engine = ThreadPoolExecutor(max_workers=1, thread_name_prefix="jax-lsp-engine")
         self._reported_failures: set[tuple[str, str]] = set()
+        self.cross = CrossModuleFacts(self.documents)
 
     # -- capabilities -------------------------------------------------------------------------
     def supports(self, *path: str) -> bool:
@@ -110,17 +117,57 @@ class JaxLanguageServer(LanguageServer):
         settings = self.settings.for_path(path)
         self.report_settings_errors()
 
-        def work() -> tuple[Analysis, list[types.Diagnostic]]:
-            analysis = analyse_text(text, path, settings)
-            diagnostics = [to_diagnostic(f, lines, encoding, version) for f in analysis.findings]
-            return analysis, diagnostics
+        root = self.settings.root
 
-        analysis, diagnostics = await self.run_engine(work)
+        def work(external: dict[str, ExternalFacts] | None = None):
+            """The analysis, with the cross-module facts known now (or `external`), and the
+            questions left for jedi."""
+            if _excluded(path, settings):
+                return Analysis([], []), [], {}, {}
+            parsed = Document(text, path or "<unknown>")
+            questions = {}
+            if external is None:
+                external, questions = self.cross.engine_side(parsed, root)
+            analysis = analyze_with(parsed, settings, external)
+            diagnostics = [to_diagnostic(f, lines, encoding, version) for f in analysis.findings]
+            return analysis, diagnostics, external, questions
+
+        analysis, diagnostics, external, questions = await self.run_engine(work)
+        self.cross.warm(root)
+        if questions:
+            found = await self._jedi_within_budget(document, version, text, root, questions)
+            if found:
+                analysis, diagnostics, *_ = await self.run_engine(work, {**external, **found})
         self._report_failures(analysis, path)
         result = AnalysisResult(version, generation, analysis.findings, diagnostics)
         if document.version == version and self.settings.generation == generation:
             document.result = result
         return result
+
+    async def _jedi_within_budget(
+        self, document: OpenDocument, version: int | None, text: str, root: str | None, questions
+    ) -> dict[str, ExternalFacts]:
+        """jedi's facts if they arrive within the budget; otherwise none now, and a new
+        analysis of this version (`text`) when they arrive."""
+        answers, fresh = self.cross.ask_jedi(text, document.path, root, questions)
+        try:
+            budget = crossmodule.BUDGET if fresh else 0
+            return await asyncio.wait_for(asyncio.shield(answers), budget)
+        except TimeoutError:
+            answers.add_done_callback(lambda done: self._facts_arrived(document, version, done))
+            return {}
+
+    def _facts_arrived(self, document: OpenDocument, version, answers: asyncio.Future) -> None:
+        if answers.cancelled() or answers.exception() is not None or not answers.result():
+            return
+        if self.documents.get(document.uri) is not document or document.version != version:
+            return  # a newer version is analysed with the cached answers
+        document.result = None  # this version's facts changed: analyse it again
+        if self.pull:
+            if self.supports("workspace", "diagnostics", "refresh_support"):
+                self.workspace_diagnostic_refresh(None)
+        else:
+            self.schedule(document, 0)
 
     def _code_cells(self, notebook_uri: str) -> list[str]:
         notebook = self.workspace.get_notebook_document(notebook_uri=notebook_uri)

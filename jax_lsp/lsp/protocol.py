@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from lsprotocol import types
+from pygls.exceptions import JsonRpcException
 from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.language_server import lsp_method
 
@@ -12,6 +13,16 @@ from jax_lsp.lsp.positions import choose_encoding
 
 
 class JaxLspProtocol(LanguageServerProtocol):
+    def structure_message(self, data: dict[str, Any]):
+        # pygls drops a request whose params have the wrong shape without answering it, and
+        # the client would wait forever: answer it with the error (InvalidParams) first.
+        try:
+            return super().structure_message(data)
+        except JsonRpcException as error:
+            if isinstance(data, dict) and "id" in data and "method" in data:
+                self._send_response(data["id"], error=error.to_response_error())
+            raise
+
     @lsp_method(types.INITIALIZE)
     def lsp_initialize(self, params: types.InitializeParams):
         # pygls takes the client's first preference; we want UTF-8 whenever it is offered.

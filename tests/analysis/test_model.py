@@ -238,3 +238,43 @@ def test_annotations_mark_arrays_including_jaxtyping():
     )
     kinds = kinds_by_name(model, "f")
     assert [kinds[n] for n in "abcd"] == [Kind.ARRAY] * 3 + [Kind.UNKNOWN]
+
+
+def test_arguments_bound_by_partial_are_not_traced():
+    model = model_of(
+        """
+        import functools
+        import jax
+
+        def step(n, x, flag):
+            return x
+
+        inline = jax.jit(functools.partial(step, 3))
+
+        def make():
+            def body(x, y, flag):
+                return x
+            body = functools.partial(body, flag=True)
+            body = jax.pmap(body)
+            return jax.jit(body)
+        """
+    )
+    assert trace_of(model, "step").traced_params == {"x", "flag"}
+    assert trace_of(model, "step").static_params == {"n"}
+    assert trace_of(model, "make.body").traced_params == {"x", "y"}
+
+
+def test_a_name_rebound_to_something_else_no_longer_names_the_function():
+    model = model_of(
+        """
+        import jax
+
+        def outer(make_something_else):
+            def f(x):
+                return x
+
+            f = make_something_else(f)
+            return jax.jit(f)
+        """
+    )
+    assert trace_of(model, "outer.f") is None

@@ -1,0 +1,357 @@
+"""Cross-module facts: does a function imported from another workspace module return a JAX
+array, and is it transformed (jitted) where it is defined?
+
+The engine answers first: it finds the imported module's file under the workspace root (no
+import, no `sys.path` search beyond the workspace) and builds our own ModuleModel on its
+text, which tells exactly whether the function is decorated with a transformation and what
+kind each of its `return` values has. Only names the engine cannot answer are left for jedi
+(`jax_lsp.analysis.jedi_oracle`), which infers by reading sources too. Nothing here imports or
+executes the code it reads.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from jax_lsp.analysis.document import Document, UnitSource
+from jax_lsp.analysis.flow import annotation_kind, dotted_name
+from jax_lsp.analysis.jitted import StaticSignature
+from jax_lsp.analysis.kinds import Kind
+from jax_lsp.analysis.summary import FunctionNode, transform_of
+from jax_lsp.analysis.workspace import (
+    Target,
+    absolute_module,
+    module_file,
+    package_of,
+    read_disk,
+    search_roots,
+)
+
+if TYPE_CHECKING:
+    from jax_lsp.analysis.model import ModuleModel
+
+# Libraries whose functions the local model already knows (or must not guess about).
+_KNOWN_ROOTS = frozenset({"jax", "jaxlib", "numpy", "builtins", "flax", "equinox", "optax"})
+_MAX_REEXPORT_DEPTH = 4
+_MAX_BINDINGS = 1024  # memoised import sets (documents x their import versions)
+
+ReadText = Callable[[str], str | None]
+
+
+@dataclass(frozen=True)
+class ExternalFacts:
+    """What the model may assume about calling one imported function. Hashable: it is part
+    of the per-unit cache key."""
+
+    returns_array: bool  # a call returns a jax.Array (a tracer inside traced code)
+    transform: str | None = None  # "jit", "vmap", ...: transformed where it is defined
+    static: StaticSignature | None = None  # its static arguments, when jitted with some
+    origin: str = "engine"  # "engine" or "jedi": who answered
+
+
+@dataclass(frozen=True)
+class CallSite:
+    """Where the document calls an imported name (0-based line, column of the last part)."""
+
+    line: int
+    column: int
+
+
+ImportSignature = tuple[tuple[str | None, int, tuple[tuple[str, str | None], ...]], ...]
+Bindings = tuple[dict[str, Target], dict[str, str]]
+
+
+def _unit_imports(source: UnitSource) -> tuple[ImportSignature, frozenset[str]]:
+    """A unit's imports (module, level, (name, asname)...) and the spellings it calls, found
+    in one walk and memoised with the unit's text."""
+    found = source.memo.get("cross-module")
+    if found is None:
+        imports = []
+        called = set()
+        for node in ast.walk(source.tree):
+            if isinstance(node, ast.Call) and (spelling := dotted_name(node.func)):
+                called.add(spelling)
+            elif isinstance(node, ast.Import | ast.ImportFrom):
+                module = node.module if isinstance(node, ast.ImportFrom) else None
+                level = node.level if isinstance(node, ast.ImportFrom) else -1
+                imports.append((module, level, tuple((a.name, a.asname) for a in node.names)))
+        found = source.memo["cross-module"] = (tuple(imports), frozenset(called))
+    return found
+
+
+def _bindings(imports: ImportSignature, path: str | None, roots: list[Path]) -> Bindings:
+    """Local names bound to functions of workspace modules, and to workspace modules."""
+    package = package_of(path)
+    names: dict[str, Target] = {}  # `from m import f`: f
+    modules: dict[str, str] = {}  # module aliases: `import m.sub as s`, `from m import sub`
+    for module, level, aliases in imports:
+        if level < 0:  # `import m.sub [as s]`
+            for name, asname in aliases:
+                if name.split(".")[0] not in _KNOWN_ROOTS:
+                    modules[asname or name] = name
+            continue
+        module = absolute_module(module, level, package)
+        if module is None or module.split(".")[0] in _KNOWN_ROOTS:
+            continue
+        for name, asname in aliases:
+            if name == "*":
+                continue
+            if module_file(f"{module}.{name}", roots):
+                modules[asname or name] = f"{module}.{name}"
+            else:
+                names[asname or name] = Target(module, name)
+    return names, modules
+
+
+def imported_callables(
+    document: Document, path: str | None, roots: list[Path], cache: ModuleFactsCache
+) -> dict[str, Target]:
+    """Call spellings in the document (`make_state`, `ops.step`) -> what they import.
+
+    Only absolute and relative imports of workspace modules count; jax, numpy and friends are
+    the local model's business.
+    """
+    imports: list = []
+    called: set[str] = set()
+    for unit in document.units:
+        if unit.tree is not None:
+            unit_imports, unit_called = _unit_imports(unit.source)
+            imports += unit_imports
+            called |= unit_called
+    names, modules = cache.bindings(tuple(imports), path, roots)
+    spelled: dict[str, Target] = {}
+    for spelling in called:
+        if spelling in names:
+            spelled[spelling] = names[spelling]
+            continue
+        head, _, attribute = spelling.rpartition(".")
+        if head in modules:
+            spelled[spelling] = Target(modules[head], attribute)
+    return spelled
+
+
+def call_sites(document: Document, spellings: set[str]) -> dict[str, CallSite]:
+    """The first call of each spelling, in absolute document coordinates (for jedi)."""
+    sites: dict[str, CallSite] = {}
+    for unit in document.units:
+        if unit.tree is None:
+            continue
+        for node in ast.walk(unit.tree):
+            if not isinstance(node, ast.Call):
+                continue
+            spelling = dotted_name(node.func)
+            if spelling in spellings and spelling not in sites:
+                func = node.func
+                column = func.end_col_offset - 1 if func.end_col_offset else func.col_offset
+                sites[spelling] = CallSite(unit.start_line + func.end_lineno - 1, column)
+    return sites
+
+
+# -- the engine's answer -----------------------------------------------------------------------
+@dataclass
+class _ModuleEntry:
+    stamp: object  # the open document's text, or the file's (mtime, size)
+    model: ModuleModel
+    facts: dict[str, ExternalFacts | Target | None]  # by name: facts, re-export, unknown
+
+
+class ModuleFactsCache:
+    """Models of imported modules and the facts read from them, rebuilt only when a module
+    changes. `open_text` gives an open document's current text (None: read the file)."""
+
+    def __init__(self, open_text: ReadText | None = None) -> None:
+        self._open_text = open_text
+        self._entries: dict[Path, _ModuleEntry] = {}
+        self._bindings: dict[tuple, Bindings] = {}
+
+    def bindings(self, imports: ImportSignature, path: str | None, roots: list[Path]) -> Bindings:
+        key = (imports, path, tuple(roots))
+        if key not in self._bindings:
+            if len(self._bindings) > _MAX_BINDINGS:
+                self._bindings.clear()
+            self._bindings[key] = _bindings(imports, path, roots)
+        return self._bindings[key]
+
+    def entry(self, file: Path) -> _ModuleEntry | None:
+        from jax_lsp.analysis.model import ModuleModel  # the model imports this module
+
+        text = self._open_text(str(file)) if self._open_text else None
+        stamp: object = text if text is not None else file_stamp(file)
+        entry = self._entries.get(file)
+        if entry is not None and entry.stamp == stamp:
+            return entry
+        if text is None:
+            text = read_disk(str(file))
+            if text is None:
+                return None
+        entry = _ModuleEntry(stamp, ModuleModel(Document(text, str(file))), {})
+        self._entries[file] = entry
+        return entry
+
+
+def file_stamp(file: Path | None) -> tuple[int, int] | None:
+    """(mtime, size) of a file: changes when it is saved."""
+    try:
+        status = file.stat() if file is not None else None
+    except OSError:
+        return None
+    if status is None:
+        return None
+    return (status.st_mtime_ns, status.st_size)
+
+
+def _returns(node: ast.FunctionDef | ast.AsyncFunctionDef) -> Iterator[ast.Return]:
+    """The function's own `return` statements (not those of nested functions)."""
+    pending: list[ast.AST] = list(node.body)
+    while pending:
+        current = pending.pop()
+        if isinstance(current, ast.Return):
+            yield current
+        if isinstance(current, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Lambda):
+            continue
+        pending.extend(ast.iter_child_nodes(current))
+
+
+def _returns_array(model: ModuleModel, node: FunctionNode) -> bool | None:
+    """True: every return is a JAX array; False: known not to be; None: cannot tell."""
+    declared = annotation_kind(node.returns, model.resolver)
+    if declared is Kind.ARRAY:
+        return True
+    if declared is Kind.NUMPY:
+        return False
+    info = model.trace.get(node)
+    if info is not None and not info.direct:
+        return None  # its kinds depend on what this module's traced callers pass
+    returns = [r.value for r in _returns(node)]
+    if not returns or any(value is None for value in returns):
+        return False  # it returns None (or yields)
+    kinds = model.scope_kinds(node).kinds
+    found = [kinds.get(value, Kind.UNKNOWN) for value in returns]
+    if all(kind.is_jax for kind in found):
+        return True
+    if any(kind in (Kind.NUMPY, Kind.STATIC, Kind.SEQUENCE, Kind.ITERATOR) for kind in found):
+        return False
+    return None
+
+
+def _jit_binding(model: ModuleModel, name: str) -> tuple[str, str] | None:
+    """`name = jax.jit(f, ...)` at module level: (transform label, f)."""
+    for unit in model.document.units:
+        if unit.tree is None:
+            continue
+        for statement in unit.tree.body:
+            if not (
+                isinstance(statement, ast.Assign)
+                and len(statement.targets) == 1
+                and isinstance(statement.targets[0], ast.Name)
+                and statement.targets[0].id == name
+                and isinstance(statement.value, ast.Call)
+                and statement.value.args
+                and isinstance(statement.value.args[0], ast.Name)
+            ):
+                continue
+            found = transform_of(statement.value.func, model.resolver)
+            if found is not None:
+                return found[0].label, statement.value.args[0].id
+    return None
+
+
+def _facts_in_model(model: ModuleModel, name: str) -> ExternalFacts | None:
+    record = model.functions.get(name)
+    transform: str | None = None
+    if record is None:
+        binding = _jit_binding(model, name)
+        if binding is None:
+            return None
+        transform, inner = binding
+        record = model.functions.get(inner)
+        if record is None:
+            return None
+    info = model.trace.get(record.node)
+    if info is not None and info.direct:
+        transform = transform or info.via
+    returns = _returns_array(model, record.node)
+    if returns is None:
+        return None
+    return ExternalFacts(returns, transform, model.static_signatures.get(name))
+
+
+def _reexport(model: ModuleModel, name: str, file: Path) -> Target | None:
+    """`from .impl import name` (or `import`) in the module: where `name` really lives."""
+    # `pkg/__init__.py` and `pkg/impl.py` both have the package `pkg`, which `.` names.
+    package = package_of(str(file))
+    for unit in model.document.units:
+        if unit.tree is None:
+            continue
+        for statement in unit.tree.body:
+            if not isinstance(statement, ast.ImportFrom):
+                continue
+            for alias in statement.names:
+                if (alias.asname or alias.name) == name:
+                    module = absolute_module(statement.module, statement.level, package)
+                    return Target(module, alias.name) if module else None
+    return None
+
+
+def _answer(entry: _ModuleEntry, name: str, file: Path) -> ExternalFacts | Target | None:
+    """The facts of `name` in one module, or where it is re-exported from (memoised)."""
+    if name not in entry.facts:
+        facts = _facts_in_model(entry.model, name)
+        if facts is None and name not in entry.model.functions:
+            entry.facts[name] = _reexport(entry.model, name, file)
+        else:
+            entry.facts[name] = facts
+    return entry.facts[name]
+
+
+def engine_facts(
+    target: Target, roots: list[Path], cache: ModuleFactsCache
+) -> ExternalFacts | None:
+    """The engine's answer for one imported callable (following re-exports), if it has one."""
+    for _ in range(_MAX_REEXPORT_DEPTH):
+        file = module_file(target.module, roots)
+        entry = cache.entry(file) if file is not None else None
+        if entry is None:
+            return None
+        answer = _answer(entry, target.attribute, file)
+        if not isinstance(answer, Target):
+            return answer
+        target = answer
+    return None
+
+
+def facts_key(external: Mapping[str, ExternalFacts] | None) -> tuple:
+    """A hashable summary of `external`, for cache keys."""
+    return tuple(sorted((external or {}).items()))
+
+
+def document_file(document: Document) -> str | None:
+    """The document's file as an absolute path (None for "<unknown>" and the like)."""
+    path = document.path
+    return os.path.abspath(path) if path and not path.startswith("<") else None
+
+
+def local_external_facts(
+    document: Document, root: str | None, cache: ModuleFactsCache
+) -> tuple[dict[str, ExternalFacts], dict[str, Target]]:
+    """The engine's facts for the document's imported callables, and those it could not
+    answer (for jedi)."""
+    path = document_file(document)
+    roots = search_roots(root, path)
+    if not roots:
+        return {}, {}
+    callables = imported_callables(document, path, roots, cache)
+    facts: dict[str, ExternalFacts] = {}
+    unanswered: dict[str, Target] = {}
+    for spelling, target in callables.items():
+        found = engine_facts(target, roots, cache)
+        if found is not None:
+            facts[spelling] = found
+        else:
+            unanswered[spelling] = target
+    return facts, unanswered

@@ -1,0 +1,82 @@
+"""jedi, for the imported functions our engine cannot answer (a return built by yet another
+module's helper, say): does calling it return a `jax.Array`?
+
+Safe by construction: `jedi.Script` with a `jedi.Project` (never `jedi.Interpreter`) parses
+sources with parso and infers statically. jedi's default environment starts one subprocess
+of the same Python (or of $VIRTUAL_ENV / $CONDA_PREFIX's) to read its `sys.path`, locate modules
+with importlib's path finders (which read the file system, not module code) and introspect
+compiled modules; with `load_unsafe_extensions=False` (jedi's default, kept here) compiled
+extensions are loaded only from the environment's own `sys.path`, never from the project's
+folders. Project `.py` files are read, never imported. Slow (seconds cold, tens of ms warm):
+the server runs it on its own thread with a time budget.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from pathlib import Path
+
+from jax_lsp.analysis.infer import CallSite, ExternalFacts
+
+log = logging.getLogger(__name__)
+
+JAX_ARRAY = "jax._src.basearray.Array"
+_WARM_UP = "import jax.numpy as jnp\nx = jnp.zeros(3)\nx\n"
+
+
+class JediOracle:
+    """One jedi project per workspace root. Use from one thread at a time."""
+
+    def __init__(self, root: str | None) -> None:
+        self.root = root
+        self._project = None
+        self._lock = threading.Lock()
+
+    def _jedi_project(self):
+        import jedi  # imported lazily: 150-250 ms
+
+        if self._project is None:
+            path = Path(self.root) if self.root else Path.cwd()
+            self._project = jedi.Project(path=path, smart_sys_path=True)
+        return self._project
+
+    def warm(self) -> None:
+        """Load jedi and the jax stubs it infers with (seconds when cold)."""
+        import jedi
+
+        with self._lock:
+            try:
+                jedi.Script(_WARM_UP, project=self._jedi_project()).infer(3, 0)
+            except Exception:  # a jedi bug costs the extra facts only
+                log.exception("warming jedi failed")
+
+    def returns_array(
+        self, text: str, path: str | None, sites: dict[str, CallSite]
+    ) -> dict[str, ExternalFacts]:
+        """Facts for the callables called at `sites` whose return jedi infers as jax.Array."""
+        import jedi
+
+        facts: dict[str, ExternalFacts] = {}
+        with self._lock:
+            try:
+                script = jedi.Script(text, path=path, project=self._jedi_project())
+                for spelling, site in sites.items():
+                    if self._infers_array(script, site):
+                        facts[spelling] = ExternalFacts(True, origin="jedi")
+            except Exception:
+                log.exception("jedi inference failed on %s", path)
+        return facts
+
+    def _infers_array(self, script, site: CallSite) -> bool:
+        definitions = script.goto(site.line + 1, site.column, follow_imports=True)
+        functions = [d for d in definitions if d.type == "function"]
+        if not functions or not all(self._in_workspace(d.module_path) for d in functions):
+            return False
+        results = [r for d in functions for r in d.execute()]
+        return bool(results) and all(r.full_name == JAX_ARRAY for r in results)
+
+    def _in_workspace(self, module_path) -> bool:
+        if module_path is None or not self.root:
+            return module_path is not None
+        return Path(self.root).resolve() in Path(module_path).resolve().parents

@@ -1,0 +1,185 @@
+"""Making a parameter static: the fix JAX701, JAX703 and JAX803 offer when the traced value is
+a parameter of a function jitted by its own decorator and looks like a Python setting.
+
+`@jax.jit` becomes `@partial(jax.jit, static_argnames=("n",))` (the spelling every JAX version
+accepts); an existing `static_argnames=` literal of `partial(jax.jit, ...)` or
+`jax.jit(...)` is extended (`"n"` to `("n", "m")`). Unsafe: callers must now pass hashable
+Python values, and each new value compiles again. A module-level function jitted by a statement
+of its own (`f = jax.jit(f)`) gets a deferred fix (jax_lsp.codeactions.static_jit); one with
+`static_argnums=` gets none.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from jax_lsp.analysis.summary import transform_of
+from jax_lsp.diagnostics.base import RuleContext
+from jax_lsp.diagnostics.call_edits import Located, append_arguments
+from jax_lsp.diagnostics.imports_fix import module_prefix, name_is_free
+from jax_lsp.findings import Applicability, DeferredFix, Edit, Fix, Span
+
+# Annotations of parameters that may be static; unannotated ones are judged by their uses.
+_SETTING_ANNOTATIONS = frozenset({"int", "bool", "str", "float"})
+
+
+def parameter_names(values: list[ast.expr]) -> list[str]:
+    """The names `values` compute from (`n`, `start + width`), when they are only arithmetic
+    on names and constants; otherwise none (the fix then does not apply)."""
+    names: list[str] = []
+    stack = list(values)
+    while stack:
+        value = stack.pop()
+        if isinstance(value, ast.Name):
+            names.append(value.id)
+        elif isinstance(value, ast.BinOp):
+            stack += [value.left, value.right]
+        elif isinstance(value, ast.UnaryOp):
+            stack.append(value.operand)
+        elif not isinstance(value, ast.Constant):
+            return []
+    return sorted(set(names), key=names.index)
+
+
+def static_argnames_fix(names: list[str], ctx: RuleContext) -> Fix | None:
+    """Add `names` (parameters of the enclosing function) to its jit's `static_argnames`."""
+    function = ctx.functions[-1] if ctx.functions else None
+    trace = ctx.trace
+    if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef) or not names:
+        return None
+    if trace is None or not trace.direct:
+        return None
+    # Names that are static already (a literal default, a static argument) need no change.
+    names = [name for name in names if name in trace.traced_params]
+    if not names or not all(looks_like_setting(name, function) for name in names):
+        return None
+    decorator = _jit_decorator(function, ctx)
+    if decorator is None:
+        return None
+    if isinstance(decorator, ast.Call):
+        edits = extend_jit_call(decorator, names, ctx)
+    else:
+        edits = _wrap_in_partial(decorator, names, ctx)
+    if edits is None:
+        return None
+    listed = ", ".join(f"`{name}`" for name in names)
+    return Fix(f"Make {listed} static (`static_argnames`)", edits, Applicability.UNSAFE)
+
+
+def static_argnames_deferred(values: list[ast.expr], ctx: RuleContext) -> tuple[DeferredFix, ...]:
+    """The on-demand fix for a parameter of a module-level function jitted by a statement of
+    its own (`f = jax.jit(f)`): that statement's position is not in this unit's cache key."""
+    function = ctx.functions[0] if len(ctx.functions) == 1 else None
+    trace = ctx.trace
+    if len(values) != 1 or not isinstance(values[0], ast.Name) or trace is None:
+        return ()
+    if not isinstance(function, ast.FunctionDef) or function.decorator_list:
+        return ()
+    if not trace.direct or values[0].id not in trace.traced_params:
+        return ()
+    return (ctx.deferred("static_jit", values[0]),)
+
+
+def looks_like_setting(name: str, function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """A parameter (not positional-only) annotated as a Python scalar, or unannotated and never
+    used as an array (`n.shape`, `n[0]`, `n.sum()`)."""
+    arguments = function.args
+    parameter = next((a for a in [*arguments.args, *arguments.kwonlyargs] if a.arg == name), None)
+    if parameter is None:
+        return False
+    annotation = parameter.annotation
+    if annotation is not None:
+        return isinstance(annotation, ast.Name) and annotation.id in _SETTING_ANNOTATIONS
+    for node in ast.walk(function):
+        if isinstance(node, ast.Attribute | ast.Subscript) and _is_name(node.value, name):
+            return False
+    return True
+
+
+def _is_name(node: ast.AST, name: str) -> bool:
+    return isinstance(node, ast.Name) and node.id == name
+
+
+def _jit_decorator(function: ast.FunctionDef | ast.AsyncFunctionDef, ctx: RuleContext):
+    """The function's only transforming decorator, when it is `jax.jit` in some form."""
+    # Decorators are evaluated in the enclosing scope.
+    resolver = ctx.resolvers[-2] if len(ctx.resolvers) > 1 else ctx.resolvers[-1]
+    found = [
+        (decorator, spec)
+        for decorator in function.decorator_list
+        if (spec := transform_of(decorator, resolver)) is not None
+    ]
+    if len(found) != 1 or found[0][1][0].label != "jit":
+        return None
+    return found[0][0]
+
+
+def _wrap_in_partial(decorator: ast.expr, names: list[str], ctx: RuleContext):
+    """`@jax.jit` -> `@partial(jax.jit, static_argnames=(...))`, importing partial if needed."""
+    spelled = _partial_spelling(ctx)
+    if spelled is None:
+        return None
+    partial, import_edits = spelled
+    span = ctx.span(decorator)
+    return (
+        Edit(Span(span.start, span.start), f"{partial}("),
+        Edit(Span(span.end, span.end), f", static_argnames={_literal(names)})"),
+        *import_edits,
+    )
+
+
+def _partial_spelling(ctx: RuleContext) -> tuple[str, tuple[Edit, ...]] | None:
+    if ctx.qualname(ast.Name(id="partial", ctx=ast.Load())) == "functools.partial":
+        return "partial", ()
+    prefix = module_prefix(ctx, "functools")
+    if prefix is not None:
+        return f"{prefix}.partial", ()
+    if not name_is_free(ctx, "partial"):
+        return None
+    return "partial", (ctx.import_edit("from functools import partial"),)
+
+
+def extend_jit_call(call: ast.Call, names: list[str], ctx: Located) -> tuple[Edit, ...] | None:
+    """Extend `static_argnames=` of `partial(jax.jit, ...)` / `jax.jit(...)`, or add it."""
+    if any(kw.arg in (None, "static_argnums") for kw in call.keywords):
+        return None  # JAX maps names to positions only when one of the two is given
+    existing = next((kw.value for kw in call.keywords if kw.arg == "static_argnames"), None)
+    if existing is None:
+        edit = append_arguments(call, f"static_argnames={_literal(names)}", ctx)
+        return (edit,) if edit is not None else None
+    if isinstance(existing, ast.Constant) and isinstance(existing.value, str):
+        elements = [existing]
+    elif isinstance(existing, ast.Tuple | ast.List) and all(
+        isinstance(e, ast.Constant) and isinstance(e.value, str) for e in existing.elts
+    ):
+        elements = existing.elts
+    else:
+        return None  # a variable: its value is not ours to change
+    span = ctx.span(existing)
+    if span.start.line != span.end.line:
+        if not elements:
+            return None
+        end = ctx.span(elements[-1]).end
+        added = "".join(f", {_quoted(name, elements, ctx)}" for name in names)
+        return (Edit(Span(end, end), added),)
+    kept = [ctx.segment(element) for element in elements]
+    brackets = "[]" if isinstance(existing, ast.List) else "()"
+    new = [_quoted(name, elements, ctx) for name in names]
+    return (Edit(span, _sequence([*kept, *new], brackets)),)
+
+
+def _literal(names: list[str]) -> str:
+    return _sequence([f'"{name}"' for name in names], "()")
+
+
+def _sequence(items: list[str], brackets: str) -> str:
+    inner = ", ".join(items)
+    if brackets == "()" and len(items) == 1:
+        inner += ","
+    return f"{brackets[0]}{inner}{brackets[1]}"
+
+
+def _quoted(name: str, elements: list[ast.expr], ctx: Located) -> str:
+    """`name` quoted like the existing strings (single or double quotes)."""
+    quote = "'" if elements and ctx.segment(elements[0]).startswith("'") else '"'
+    return f"{quote}{name}{quote}"

@@ -1,0 +1,170 @@
+"""JAX701's fix: a Python branch that only selects a value becomes `jnp.where(cond, a, b)`.
+
+Handled: `a if cond else b`; an `if`/`else` whose branches each only assign the same single
+name, or each only `return` a value; `if cond: return a` followed by `return b`. Both values are
+computed by `jnp.where`, so the fix is safe only when neither can have a side effect.
+"""
+
+from __future__ import annotations
+
+import ast
+import io
+import textwrap
+import tokenize
+
+from jax_lsp.diagnostics.base import RuleContext
+from jax_lsp.diagnostics.imports_fix import module_prefix_and_edits
+from jax_lsp.findings import Applicability, Edit, Fix, Span
+
+# Modules whose functions compute values without side effects (jnp.log, lax.select, ...).
+_PURE_MODULES = ("jax.numpy.", "jax.lax.", "jax.nn.", "jax.scipy.special.")
+# Values `jnp.where` cannot stand for: containers and None change the result's structure.
+_NOT_ARRAYS = (ast.Tuple, ast.List, ast.Dict, ast.Set, ast.Lambda, ast.Starred, ast.JoinedStr)
+
+
+def where_fix(
+    node: ast.If | ast.IfExp,
+    condition: tuple[str, tuple[Edit, ...], Applicability],
+    ctx: RuleContext,
+) -> Fix | None:
+    """The rewrite of `node` to `jnp.where`, given the condition's text (already rewritten
+    for `and`/`or`/`not`), the edits that text needs and its safety; None if not a selection."""
+    if isinstance(node, ast.IfExp):
+        selection = (None, node.body, node.orelse, node, node)
+    elif _is_elif(node, ctx):
+        return None
+    else:
+        selection = _statement_selection(node, ctx)
+    if selection is None:
+        return None
+    target, first, second, start, end = selection
+    if any(_not_an_array(value) for value in (first, second)):
+        return None
+    spelled = module_prefix_and_edits(ctx, "jax.numpy", "jnp")
+    if spelled is None:
+        return None
+    prefix, import_edits = spelled
+    condition_text, condition_edits, condition_safety = condition
+    call = f"{prefix}.where({condition_text}, {ctx.segment(first)}, {ctx.segment(second)})"
+    pure = _pure(first, ctx) and _pure(second, ctx)
+    safe = pure and condition_safety is Applicability.SAFE
+    safety = Applicability.SAFE if safe else Applicability.UNSAFE
+    if isinstance(node, ast.IfExp):
+        edit = ctx.edit(node, call)
+    else:
+        statement = f"return {call}" if target == "return" else f"{target} = {call}"
+        edit = _statement_edit(start, end, statement, ctx)
+        if edit is None:
+            return None
+    title = f"Select with `{prefix}.where(...)`"
+    return Fix(title, (edit, *condition_edits, *import_edits), safety)
+
+
+def _statement_selection(node: ast.If, ctx: RuleContext):
+    """(assigned name or "return", value if true, value if false, first statement,
+    last statement) for an `if` statement that only selects a value; None otherwise."""
+    if len(node.body) != 1 or len(node.orelse) > 1:
+        return None
+    (then,) = node.body
+    if node.orelse:
+        otherwise = node.orelse[0]
+        if isinstance(otherwise, ast.If):
+            return None  # elif chains
+    else:
+        otherwise = _next_statement(node, ctx)
+        if not (isinstance(then, ast.Return) and isinstance(otherwise, ast.Return)):
+            return None
+    if isinstance(then, ast.Return) and isinstance(otherwise, ast.Return):
+        if then.value is None or otherwise.value is None:
+            return None
+        return "return", then.value, otherwise.value, node, otherwise
+    name = _assigned_name(then)
+    if name is not None and name == _assigned_name(otherwise):
+        return name, then.value, otherwise.value, node, otherwise
+    return None
+
+
+def _is_elif(node: ast.If, ctx: RuleContext) -> bool:
+    parent = ctx.parent
+    return (
+        isinstance(parent, ast.If)
+        and parent.orelse == [node]
+        and not ctx.segment(node).startswith("if")
+    )
+
+
+def _assigned_name(statement: ast.stmt | None) -> str | None:
+    if (
+        isinstance(statement, ast.Assign)
+        and len(statement.targets) == 1
+        and isinstance(statement.targets[0], ast.Name)
+    ):
+        return statement.targets[0].id
+    return None
+
+
+def _next_statement(node: ast.stmt, ctx: RuleContext) -> ast.stmt | None:
+    parent = ctx.parent
+    for _, value in ast.iter_fields(parent) if parent is not None else ():
+        if isinstance(value, list) and node in value:
+            index = value.index(node)
+            return value[index + 1] if index + 1 < len(value) else None
+    return None
+
+
+def _not_an_array(value: ast.expr) -> bool:
+    if isinstance(value, ast.Constant):
+        return not isinstance(value.value, bool | int | float | complex)
+    return isinstance(value, _NOT_ARRAYS)
+
+
+def _pure(node: ast.expr, ctx: RuleContext) -> bool:
+    """Evaluating `node` cannot have a side effect: names, constants, arithmetic, indexing
+    and calls of jax.numpy / lax functions."""
+    if isinstance(node, ast.Constant | ast.Name):
+        return True
+    if isinstance(node, ast.Attribute):
+        return _pure(node.value, ctx)
+    if isinstance(node, ast.BinOp):
+        return _pure(node.left, ctx) and _pure(node.right, ctx)
+    if isinstance(node, ast.UnaryOp):
+        return _pure(node.operand, ctx)
+    if isinstance(node, ast.Compare):
+        return all(_pure(part, ctx) for part in (node.left, *node.comparators))
+    if isinstance(node, ast.Subscript):
+        return _pure(node.value, ctx) and _pure(node.slice, ctx)
+    if isinstance(node, ast.Slice):
+        return all(_pure(part, ctx) for part in (node.lower, node.upper, node.step) if part)
+    if isinstance(node, ast.Tuple):
+        return all(_pure(element, ctx) for element in node.elts)
+    if isinstance(node, ast.Call):
+        qualname = ctx.qualname(node.func) or ""
+        arguments = [*node.args, *(keyword.value for keyword in node.keywords)]
+        return qualname.startswith(_PURE_MODULES) and all(_pure(a, ctx) for a in arguments)
+    return False
+
+
+def _statement_edit(start: ast.stmt, end: ast.stmt, text: str, ctx: RuleContext) -> Edit | None:
+    """An edit replacing the statements from `start` to the end of `end`'s line by `text`,
+    keeping their comments (one as a trailing comment, several on lines of their own)."""
+    first, last = start.lineno - 1, end.end_lineno - 1
+    comments = _comments(ctx.lines[first : last + 1])
+    if comments is None:
+        return None
+    start_column = ctx.span(start).start.column
+    indent = ctx.lines[first][:start_column]
+    if len(comments) == 1:
+        text = f"{text}  {comments[0]}"
+    elif comments:
+        text = "".join(f"{comment}\n{indent}" for comment in comments) + text
+    span = Span.of(first, start_column, last, len(ctx.lines[last]))
+    return Edit(span, text)
+
+
+def _comments(lines: list[str]) -> list[str] | None:
+    """The comments in `lines` (a run of whole statements); None if they do not tokenize."""
+    try:
+        tokens = tokenize.generate_tokens(io.StringIO(textwrap.dedent("\n".join(lines))).readline)
+        return [token.string for token in tokens if token.type == tokenize.COMMENT]
+    except (tokenize.TokenError, IndentationError, SyntaxError):
+        return None

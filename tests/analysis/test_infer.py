@@ -1,0 +1,229 @@
+"""Cross-module facts (jax_lsp.analysis.infer): a temporary workspace of real module files."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from jax_lsp.analysis.document import Document
+from jax_lsp.analysis.infer import ExternalFacts, ModuleFactsCache, local_external_facts
+from jax_lsp.analysis.jedi_oracle import JediOracle
+from jax_lsp.engine import analyze
+from jax_lsp.lsp.crossmodule import CrossModuleFacts
+from jax_lsp.lsp.documents import DocumentStore
+
+OPS = """
+import functools
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from mypkg.helpers import helper
+
+
+def make_state():
+    return jnp.zeros(3)
+
+
+def make_numpy():
+    return np.zeros(3)
+
+
+def annotated(n) -> jax.Array:
+    return build(n)
+
+
+@functools.partial(jax.jit, static_argnums=1)
+def step(x, shape):
+    return jnp.reshape(x, shape)
+
+
+def _norm(x):
+    return jnp.sqrt(jnp.sum(x * x))
+
+
+norm = jax.jit(_norm)
+
+
+def indirect():
+    return helper()
+"""
+
+HELPERS = """
+import jax.numpy as jnp
+
+
+def helper():
+    out = jnp.ones(3)
+    return out
+"""
+
+
+def write(root: Path, files: dict[str, str]) -> None:
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text))
+
+
+@pytest.fixture
+def workspace(tmp_path: Path) -> Path:
+    write(
+        tmp_path,
+        {
+            "mypkg/__init__.py": "from .ops import make_state as fresh_state\n",
+            "mypkg/ops.py": OPS,
+            "mypkg/helpers.py": HELPERS,
+        },
+    )
+    return tmp_path
+
+
+def facts_of(root: Path, name: str, text: str):
+    path = root / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    text = textwrap.dedent(text)
+    path.write_text(text)
+    document = Document(text, str(path))
+    return document, *local_external_facts(document, str(root), ModuleFactsCache())
+
+
+def codes(document: Document, external) -> list[tuple[str, int]]:
+    return [(f.code, f.span.start.line) for f in analyze(document, external=external).findings]
+
+
+def test_engine_reads_the_imported_module(workspace: Path):
+    _, facts, unanswered = facts_of(
+        workspace,
+        "b.py",
+        """
+        from mypkg.ops import make_state, make_numpy, annotated, step, norm, indirect
+        import mypkg.ops as ops
+        from mypkg import fresh_state
+
+        make_state(); make_numpy(); annotated(3); step(1, (3,)); norm(2); indirect()
+        ops.make_state(); fresh_state()
+        """,
+    )
+    assert facts["make_state"] == ExternalFacts(True)
+    assert facts["ops.make_state"] == ExternalFacts(True)
+    assert facts["fresh_state"] == ExternalFacts(True)  # re-exported by the package
+    assert facts["make_numpy"] == ExternalFacts(False)
+    assert facts["annotated"].returns_array
+    assert facts["step"].transform == "jit"
+    assert facts["step"].static.positions == frozenset({1})
+    assert facts["norm"].transform == "jit" and facts["norm"].returns_array
+    assert set(unanswered) == {"indirect"}  # its value comes from a third module
+
+
+def test_relative_imports(workspace: Path):
+    _, facts, _ = facts_of(
+        workspace,
+        "mypkg/user.py",
+        """
+        from .ops import make_state
+        from . import ops
+
+        make_state(); ops.make_numpy()
+        """,
+    )
+    assert facts["make_state"].returns_array
+    assert facts["ops.make_numpy"] == ExternalFacts(False)
+
+
+def test_facts_reach_the_rules(workspace: Path):
+    document, facts, _ = facts_of(
+        workspace,
+        "b.py",
+        """
+        import jax
+        from mypkg.ops import make_state, make_numpy, step, norm
+
+        state = make_state()
+        state[0] = 1.0
+        other = make_numpy()
+        other[0] = 1.0
+        step(state, [3])
+
+
+        @jax.jit
+        def f(x):
+            n = norm(x)
+            if n > 0:
+                return x / n
+            return x
+
+
+        def g(make_state):
+            s = make_state()
+            s[0] = 1.0
+        """,
+    )
+    found = codes(document, facts)
+    assert ("JAX201", 5) in found  # state[0] = 1.0
+    assert ("JAX1002", 8) in found  # a list as a static argument of an imported jitted fn
+    assert ("JAX701", 14) in found  # `if` on what an imported jitted function returns
+    assert not [c for c in found if c[1] in (7, 21)]  # a NumPy array; a shadowing parameter
+    assert codes(document, None) == []  # without the facts: today's behaviour
+
+
+def test_jedi_answers_what_the_engine_cannot(workspace: Path):
+    document, facts, _ = facts_of(
+        workspace, "b.py", "from mypkg.ops import indirect\n\nstate = indirect()\nstate[0] = 1\n"
+    )
+    cross = CrossModuleFacts(DocumentStore())
+    known, questions = cross.engine_side(document, str(workspace))
+    assert known == facts and [key[1] for key in questions] == ["indirect"]
+    sites = {key[1]: site for key, site in questions.items()}
+    found = JediOracle(str(workspace)).returns_array(document.text, document.path, sites)
+    assert found == {"indirect": ExternalFacts(True, origin="jedi")}
+    assert [f.code for f in analyze(document, external=found).findings] == ["JAX201"]
+
+
+def test_nothing_is_imported_or_executed(tmp_path: Path):
+    marker = tmp_path / "MARKER"
+    write(
+        tmp_path,
+        {
+            "evil.py": f"""
+                import jax.numpy as jnp
+                open({str(marker)!r}, "w").write("imported")
+
+                def make_state():
+                    open({str(marker)!r}, "w").write("called")
+                    return jnp.zeros(3)
+
+                def indirect():
+                    return make_state()
+                """,
+        },
+    )
+    document, facts, _ = facts_of(
+        tmp_path,
+        "b.py",
+        "from evil import make_state, indirect\n\nx = make_state()\ny = indirect()\n",
+    )
+    assert facts["make_state"].returns_array
+    cross = CrossModuleFacts(DocumentStore())
+    _, questions = cross.engine_side(document, str(tmp_path))
+    sites = {key[1]: site for key, site in questions.items()}
+    assert list(sites) == ["indirect"]
+    found = JediOracle(str(tmp_path)).returns_array(document.text, document.path, sites)
+    assert found["indirect"].returns_array  # jedi read evil.py ...
+    assert not marker.exists()  # ... without running it
+
+
+async def test_jedi_questions_are_asked_once_and_cached(workspace: Path):
+    document, _, _ = facts_of(workspace, "b.py", "from mypkg.ops import indirect\n\nindirect()\n")
+    cross = CrossModuleFacts(DocumentStore())
+    _, questions = cross.engine_side(document, str(workspace))
+    first, asked = cross.ask_jedi(document.text, document.path, str(workspace), questions)
+    second, asked_again = cross.ask_jedi(document.text, document.path, str(workspace), questions)
+    assert asked and not asked_again  # the second version waits for the same jedi job
+    expected = {"indirect": ExternalFacts(True, origin="jedi")}
+    assert await first == expected and await second == expected
+    known, questions = cross.engine_side(document, str(workspace))
+    assert known == expected and not questions  # the next version: cached, no jedi

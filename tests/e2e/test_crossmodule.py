@@ -1,0 +1,45 @@
+"""Cross-module facts over LSP: what an imported workspace function returns decides JAX201."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.e2e.conftest import codes, diagnostics_for, open_document, start
+
+USER = "from a import make_state\n\nstate = make_state()\nstate[0] = 1.0\n"
+
+
+def write_module(root: Path, body: str) -> None:
+    (root / "a.py").write_text(f"import jax.numpy as jnp\nimport numpy as np\n\n{body}")
+
+
+async def test_imported_jax_array_is_flagged(client, tmp_path):
+    write_module(tmp_path, "def make_state():\n    return jnp.zeros(3)\n")
+    await start(client, root=tmp_path)
+    uri = open_document(client, tmp_path / "b.py", USER)
+    found = await diagnostics_for(client, uri, bool)
+    assert codes(found) == ["JAX201"]
+    assert found[0].range.start.line == 3
+
+
+async def test_imported_numpy_array_is_not_flagged(client, tmp_path):
+    write_module(tmp_path, "def make_state():\n    return np.zeros(3)\n")
+    await start(client, root=tmp_path)
+    uri = open_document(client, tmp_path / "b.py", USER + "jnp_like = 1\n")
+    assert await diagnostics_for(client, uri, lambda found: found == []) == []
+
+
+async def test_jedi_answer_arrives_and_is_published(client, tmp_path):
+    """The engine cannot tell (the value comes from a third module): jedi can, possibly after
+    the budget, and the server publishes again. The module writes a marker if imported."""
+    marker = tmp_path / "MARKER"
+    (tmp_path / "c.py").write_text(
+        f"import jax.numpy as jnp\nopen({str(marker)!r}, 'w')\n\n"
+        "def helper():\n    return jnp.ones(3)\n"
+    )
+    write_module(tmp_path, "from c import helper\n\ndef make_state():\n    return helper()\n")
+    await start(client, root=tmp_path)
+    uri = open_document(client, tmp_path / "b.py", USER)
+    found = await diagnostics_for(client, uri, bool)
+    assert codes(found) == ["JAX201"]
+    assert not marker.exists()

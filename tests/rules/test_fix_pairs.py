@@ -1,0 +1,612 @@
+"""In/out pairs for the fixes of JAX701 (jnp.where), JAX701/703/803 (static_argnames), JAX802
+(size=/fill_value=) and JAX1001 (hoisting a jit): exact output text, comments and formatting
+kept; and what gets no fix."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable
+
+import pytest
+
+from jax_lsp.analysis.document import Document
+from jax_lsp.diagnostics.performance import JitInLoop
+from jax_lsp.engine import analyze
+from jax_lsp.findings import Applicability, Finding, Fix
+from jax_lsp.fixes import apply_edits, fix_text
+from tests.codeactions.helpers import source
+from tests.conftest import findings_of
+
+
+def main_fix(finding: Finding) -> Fix | None:
+    return finding.fix
+
+
+def static_fix(finding: Finding) -> Fix | None:
+    chosen = [fix for fix in (finding.fix, *finding.alternatives) if fix and "static" in fix.title]
+    return chosen[0] if chosen else None
+
+
+def fixed(text: str, code: str, pick: Callable[[Finding], Fix | None]) -> tuple[str, list[Fix]]:
+    """`text` with the picked fix of every `code` finding applied (they must not overlap)."""
+    fixes = [fix for finding in findings_of(text, (code,)) if (fix := pick(finding))]
+    return apply_edits(text, [edit for fix in fixes for edit in fix.edits]), fixes
+
+
+SAFE, UNSAFE = Applicability.SAFE, Applicability.UNSAFE
+
+# (id, code, picker, input, expected output, applicability of every applied fix)
+PAIRS = [
+    (
+        "802-index-functions",
+        "JAX802",
+        main_fix,
+        """
+        import jax
+        import jax.numpy as jnp
+
+        @jax.jit
+        def sparse(x, ids, other):
+            nz = jnp.nonzero(x > 0)  # positives
+            (where_idx,) = jnp.where(~x)
+            hits = jnp.argwhere(x)
+            flat = jnp.flatnonzero(x.T)
+            method = (x > 1).nonzero()
+            return nz, where_idx, hits, flat, method
+        """,
+        """
+        import jax
+        import jax.numpy as jnp
+
+        @jax.jit
+        def sparse(x, ids, other):
+            nz = jnp.nonzero(x > 0, size=x.size, fill_value=-1)  # positives
+            (where_idx,) = jnp.where(~x, size=x.size, fill_value=-1)
+            hits = jnp.argwhere(x, size=x.size, fill_value=-1)
+            flat = jnp.flatnonzero(x.T, size=x.T.size, fill_value=-1)
+            method = (x > 1).nonzero(size=x.size, fill_value=-1)
+            return nz, where_idx, hits, flat, method
+        """,
+        UNSAFE,
+    ),
+    (
+        "802-sets-and-selection",
+        "JAX802",
+        main_fix,
+        """
+        import jax
+        import jax.numpy as np
+
+        @jax.jit
+        def sets(x, a, b):
+            u = np.unique(a, return_counts=True)
+            v, c = np.unique_counts(a)
+            both = np.union1d(a, b)
+            common = np.intersect1d(a, b)
+            only = np.setdiff1d(a + 1, b)
+            kept = np.compress(x > 0, x[0])
+            picked = np.extract(
+                x > 0,
+                x,  # the values
+            )
+            return u, v, c, both, common, only, kept, picked
+        """,
+        """
+        import jax
+        import jax.numpy as np
+
+        @jax.jit
+        def sets(x, a, b):
+            u = np.unique(a, return_counts=True, size=a.size)
+            v, c = np.unique_counts(a, size=a.size)
+            both = np.union1d(a, b, size=a.size + b.size)
+            common = np.intersect1d(a, b, size=a.size)
+            only = np.setdiff1d(a + 1, b, size=a.size)
+            kept = np.compress(x > 0, x[0], size=x[0].size, fill_value=0)
+            picked = np.extract(
+                x > 0,
+                x, size=x.size, fill_value=0,  # the values
+            )
+            return u, v, c, both, common, only, kept, picked
+        """,
+        UNSAFE,
+    ),
+    (
+        "802-fill-value-given-axis-no-fix",
+        "JAX802",
+        main_fix,
+        """
+        import jax
+        import jax.numpy as jnp
+
+        @jax.jit
+        def f(x, y):
+            a = jnp.nonzero(x, fill_value=0)
+            b = jnp.unique(x, axis=0)
+            c = jnp.compress(x > 0, y, 0)
+            return a, b, c
+        """,
+        """
+        import jax
+        import jax.numpy as jnp
+
+        @jax.jit
+        def f(x, y):
+            a = jnp.nonzero(x, fill_value=0, size=x.size)
+            b = jnp.unique(x, axis=0)
+            c = jnp.compress(x > 0, y, 0)
+            return a, b, c
+        """,
+        UNSAFE,
+    ),
+    (
+        "701-if-else-assign-comments-kept",
+        "JAX701",
+        main_fix,
+        """
+        import jax
+        import jax.numpy as jnp
+
+        @jax.jit
+        def f(x, lo):
+            # before
+            if x > lo:  # inside
+                y = jnp.sin(x) * 2
+            else:
+                y = lo
+            return y  # after
+        """,
+        """
+        import jax
+        import jax.numpy as jnp
+
+        @jax.jit
+        def f(x, lo):
+            # before
+            y = jnp.where(x > lo, jnp.sin(x) * 2, lo)  # inside
+            return y  # after
+        """,
+        SAFE,
+    ),
+    (
+        "701-if-else-return-several-comments",
+        "JAX701",
+        main_fix,
+        """
+        import jax
+        from jax import numpy as jn
+
+        @jax.vmap
+        def f(x):
+            if x > 0:
+                # positive
+                return x
+            else:
+                return -x  # negative
+        """,
+        """
+        import jax
+        from jax import numpy as jn
+
+        @jax.vmap
+        def f(x):
+            # positive
+            # negative
+            return jn.where(x > 0, x, -x)
+        """,
+        SAFE,
+    ),
+    (
+        "701-if-return-then-return",
+        "JAX701",
+        main_fix,
+        """
+        import jax
+
+        @jax.jit
+        def relu(x):
+            if x > 0:
+                return x
+            return 0.0 * x
+        """,
+        """
+        import jax
+
+        @jax.jit
+        def relu(x):
+            return jax.numpy.where(x > 0, x, 0.0 * x)
+        """,
+        SAFE,
+    ),
+    (
+        "701-conditional-expression-adds-import",
+        "JAX701",
+        main_fix,
+        """
+        from jax import jit
+
+        @jit
+        def soft_abs(x):
+            return (x if x > 0 else -x) + 1
+        """,
+        """
+        from jax import jit
+        import jax.numpy as jnp
+
+        @jit
+        def soft_abs(x):
+            return (jnp.where(x > 0, x, -x)) + 1
+        """,
+        SAFE,
+    ),
+    (
+        "701-side-effects-are-unsafe",
+        "JAX701",
+        main_fix,
+        """
+        import jax
+        import jax.numpy as jnp
+
+        @jax.jit
+        def f(x, log):
+            if x > 0:
+                y = record(x, log)
+            else:
+                y = x
+            return y
+        """,
+        """
+        import jax
+        import jax.numpy as jnp
+
+        @jax.jit
+        def f(x, log):
+            y = jnp.where(x > 0, record(x, log), x)
+            return y
+        """,
+        UNSAFE,
+    ),
+    (
+        "701-logic-condition-rewritten",
+        "JAX701",
+        main_fix,
+        """
+        import jax
+        import jax.numpy as jnp
+
+        @jax.jit
+        def f(x, lo, hi):
+            return x if x > lo and not x > hi else lo
+        """,
+        """
+        import jax
+        import jax.numpy as jnp
+
+        @jax.jit
+        def f(x, lo, hi):
+            return jnp.where(jnp.logical_and(x > lo, not x > hi), x, lo)
+        """,
+        SAFE,
+    ),
+    (
+        "701-no-where-fix-for-elif-tuples-other-names",
+        "JAX701",
+        main_fix,
+        """
+        import jax
+
+        @jax.jit
+        def f(x):
+            if x > 0:
+                a = 1
+            elif x < -1:
+                a = 2
+            else:
+                a = 3
+            if x > 1:
+                b = x
+            else:
+                c = x
+            if x > 2:
+                return x, x
+            else:
+                return x, -x
+            return None if x > 3 else x
+        """,
+        None,
+        None,
+    ),
+    (
+        "701-static-alternative-wraps-jit-in-partial",
+        "JAX701",
+        static_fix,
+        """
+        import jax
+
+        @jax.jit
+        def scale(x, training):
+            if training:
+                x = x * 0.5
+            return x
+        """,
+        """
+        import jax
+        from functools import partial
+
+        @partial(jax.jit, static_argnames=("training",))
+        def scale(x, training):
+            if training:
+                x = x * 0.5
+            return x
+        """,
+        UNSAFE,
+    ),
+    (
+        "703-static-extends-a-string",
+        "JAX703",
+        static_fix,
+        """
+        import functools
+
+        import jax
+        import jax.numpy as jnp
+
+        @functools.partial(jax.jit, static_argnames='k', donate_argnums=0)
+        def power_sum(x, n, k):
+            return sum(x**i for i in range(n)) * k
+        """,
+        """
+        import functools
+
+        import jax
+        import jax.numpy as jnp
+
+        @functools.partial(jax.jit, static_argnames=('k', 'n'), donate_argnums=0)
+        def power_sum(x, n, k):
+            return sum(x**i for i in range(n)) * k
+        """,
+        UNSAFE,
+    ),
+    (
+        "803-static-extends-list-and-adds-keyword",
+        "JAX803",
+        static_fix,
+        """
+        from functools import partial
+
+        import jax
+        import jax.numpy as jnp
+
+        @partial(jax.jit, static_argnames=["m"])
+        def pad(x, n: int, m):
+            return jnp.zeros(n) * m
+
+        @jax.jit(donate_argnums=0)
+        def head(x, n):
+            return x[:n]
+
+        @jax.jit()
+        def grid(n):
+            return jnp.ones((n, 3))
+
+        @partial(
+            jax.jit,
+            static_argnames=(
+                "a",
+            ),
+        )
+        def multi(a, n):
+            return jnp.arange(n) * a
+        """,
+        """
+        from functools import partial
+
+        import jax
+        import jax.numpy as jnp
+
+        @partial(jax.jit, static_argnames=["m", "n"])
+        def pad(x, n: int, m):
+            return jnp.zeros(n) * m
+
+        @jax.jit(donate_argnums=0, static_argnames=("n",))
+        def head(x, n):
+            return x[:n]
+
+        @jax.jit(static_argnames=("n",))
+        def grid(n):
+            return jnp.ones((n, 3))
+
+        @partial(
+            jax.jit,
+            static_argnames=(
+                "a", "n",
+            ),
+        )
+        def multi(a, n):
+            return jnp.arange(n) * a
+        """,
+        UNSAFE,
+    ),
+    (
+        "803-no-static-fix",
+        "JAX803",
+        static_fix,
+        """
+        import jax
+        import jax.numpy as jnp
+        from functools import partial
+
+        def body(x, n):
+            return jnp.zeros(n)
+
+        jitted = jax.jit(body)
+
+        @partial(jax.jit, static_argnums=0)
+        def by_position(x, n):
+            return jnp.zeros(n)
+
+        @jax.jit
+        def array_like(x, n):
+            return jnp.zeros(n[0]) + jnp.zeros(n)
+
+        @jax.jit
+        def annotated(x, n: jax.Array):
+            return jnp.zeros(n)
+
+        @jax.jit
+        @jax.vmap
+        def mapped(n):
+            return jnp.zeros(n)
+
+        @jax.jit
+        def derived(x, n):
+            return jnp.zeros(abs(n))
+        """,
+        None,
+        None,
+    ),
+    (
+        "1001-assignment-moves-above-the-loop",
+        "JAX1001",
+        main_fix,
+        """
+        import jax
+
+        def run(x, steps, scale):
+            total = 0
+            for i in range(steps):
+                # jitted per step
+                step = jax.jit(
+                    lambda v: v * scale  # scaled
+                )
+                x = step(x) + i
+            return x
+        """,
+        """
+        import jax
+
+        def run(x, steps, scale):
+            total = 0
+            step = jax.jit(
+                lambda v: v * scale  # scaled
+            )
+            for i in range(steps):
+                # jitted per step
+                x = step(x) + i
+            return x
+        """,
+        UNSAFE,
+    ),
+    (
+        "1001-immediate-call-gets-a-fresh-name",
+        "JAX1001",
+        main_fix,
+        """
+        import jax
+
+        jitted = None
+        while x.sum() < 10:
+            x = jax.jit(lambda v: v * 2)(x)
+        """,
+        """
+        import jax
+
+        jitted = None
+        jitted_2 = jax.jit(lambda v: v * 2)
+        while x.sum() < 10:
+            x = jitted_2(x)
+        """,
+        UNSAFE,
+    ),
+    (
+        "1001-loop-names-keep-it-in-place",
+        "JAX1001",
+        main_fix,
+        """
+        import jax
+
+        def run(x, scales):
+            for scale in scales:
+                step = jax.jit(lambda v: v * scale)
+                x = step(x)
+            for _ in range(3):
+                factor = 2
+                x = jax.jit(lambda v: v * factor)(x)
+            for _ in range(3):
+                x = jax.jit(lambda v: v * 2)(x); y = 1
+            for _ in range(3):
+                step = jax.jit(lambda v: v)
+                step = step if x else None
+            return x
+        """,
+        # Hoisted whatever shares its line; `step`, bound twice, keeps its binding.
+        """
+        import jax
+
+        def run(x, scales):
+            for scale in scales:
+                step = jax.jit(lambda v: v * scale)
+                x = step(x)
+            for _ in range(3):
+                factor = 2
+                x = jax.jit(lambda v: v * factor)(x)
+            jitted = jax.jit(lambda v: v * 2)
+            for _ in range(3):
+                x = jitted(x); y = 1
+            jitted = jax.jit(lambda v: v)
+            for _ in range(3):
+                step = jitted
+                step = step if x else None
+            return x
+        """,
+        UNSAFE,
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("code", "pick", "text", "expected", "applicability"),
+    [pair[1:] for pair in PAIRS],
+    ids=[pair[0] for pair in PAIRS],
+)
+def test_fix_pair(code, pick, text, expected, applicability):
+    text = source(text)
+    output, fixes = fixed(text, code, pick)
+    if expected is None:
+        assert fixes == []
+        return
+    assert output == source(expected)
+    assert {fix.applicability for fix in fixes} == {applicability}
+    ast.parse(output)
+
+
+def test_two_jits_in_one_loop_get_distinct_names_through_fix_text():
+    """Same-place insertions go to separate passes; the nested loop's jit is left alone."""
+    text = source(
+        """
+        import jax
+
+        for _ in range(3):
+            x = jax.jit(lambda v: v * 2)(x)
+            for _ in range(2):
+                y = jax.jit(lambda v: v + 1)(y)
+            z = jax.jit(lambda v: v - 1)(z)
+        """
+    )
+    output, applied = fix_text(
+        text, lambda t: analyze(Document(t), (JitInLoop,)).findings, unsafe=True
+    )
+    assert output == source(
+        """
+        import jax
+
+        jitted = jax.jit(lambda v: v * 2)
+        jitted_2 = jax.jit(lambda v: v - 1)
+        for _ in range(3):
+            x = jitted(x)
+            for _ in range(2):
+                y = jax.jit(lambda v: v + 1)(y)
+            z = jitted_2(z)
+        """
+    )
+    assert applied == 2
