@@ -27,7 +27,9 @@ _TRIPLE_CLOSE = {
 }
 _MAX_MERGE = 8
 _MAX_REPAIRS = 12
-_CACHE_SIZE = 50_000
+# Lines of unit text whose parses (and analyses, memoised on them) are kept: about 100 MB of
+# trees and memos, several times the largest files people edit.
+_CACHE_LINES = 50_000
 # Deeper trees are refused: the analysis walks trees recursively, a few frames per level, and
 # must stay well inside Python's recursion limit (`1+1+...` 600 terms deep parses fine).
 MAX_TREE_DEPTH = 200
@@ -79,26 +81,52 @@ class _Parsed:
     blanked: frozenset[int]
 
 
-class _ParseCache:
-    """Text -> parse result, bounded LRU shared by every document."""
+class _LineBoundedCache:
+    """Text -> value, least recently used first out, bounded by the lines of text it holds.
 
-    def __init__(self, size: int) -> None:
-        self._size = size
-        self._items: OrderedDict[str, _Parsed] = OrderedDict()
+    Lines, not entries: what a parsed unit costs in memory grows with its length, and a
+    server with hundreds of open files must not keep every tree (the most recently analysed
+    files stay; a file edited again after being evicted is parsed again).
+    """
 
-    def parse(self, text: str) -> _Parsed:
+    def __init__(self, max_lines: int) -> None:
+        self._max_lines = max_lines
+        self._lines = 0
+        self._items: OrderedDict[str, tuple[object, int]] = OrderedDict()
+
+    def get(self, text: str):
         hit = self._items.get(text)
-        if hit is not None:
-            self._items.move_to_end(text)
-            return hit
-        result = _parse(text)
-        self._items[text] = result
-        if len(self._items) > self._size:
-            self._items.popitem(last=False)
-        return result
+        if hit is None:
+            return None
+        self._items.move_to_end(text)
+        return hit[0]
+
+    def put(self, text: str, value: object) -> None:
+        lines = text.count("\n") + 1
+        self._items[text] = (value, lines)
+        self._lines += lines
+        while self._lines > self._max_lines and len(self._items) > 1:
+            _, (_, dropped) = self._items.popitem(last=False)
+            self._lines -= dropped
+
+    def __len__(self) -> int:
+        return len(self._items)
 
     def clear(self) -> None:
         self._items.clear()
+        self._lines = 0
+
+
+class _ParseCache(_LineBoundedCache):
+    """Text -> parse result, shared by every document."""
+
+    def parse(self, text: str) -> _Parsed:
+        hit = self.get(text)
+        if hit is not None:
+            return hit
+        result = _parse(text)
+        self.put(text, result)
+        return result
 
 
 def _parse(text: str) -> _Parsed:
@@ -132,12 +160,15 @@ def _too_deep(tree: ast.AST) -> int | None:
     return None
 
 
-_CACHE = _ParseCache(_CACHE_SIZE)
-_SOURCE_CACHE: OrderedDict[str, UnitSource] = OrderedDict()
+_CACHE = _ParseCache(_CACHE_LINES)
+_SOURCE_CACHE = _LineBoundedCache(_CACHE_LINES)
+
+
+_NOT_CODE_START = " \t\f#)]}"
 
 
 def _is_code_start(line: str) -> bool:
-    if not line or line[0] in " \t\f#)]}":
+    if not line or line[0] in _NOT_CODE_START:
         return False
     return line[0] not in "eft" or not _CONTINUATION.match(line)
 
@@ -147,22 +178,20 @@ def _string_interior_lines(lines: list[str]) -> set[int]:
 
     A light scan, not a tokenizer: comments and one-line strings are skipped so their quotes
     do not count. A string still open at the end of the text (being typed) marks nothing.
+    Only lines holding a triple quote can open or close a string, so only they are scanned.
     """
     interior: set[int] = set()
-    pending: list[int] = []
+    opened: int | None = None  # the line where the string still open started
     inside: str | None = None
-    for index, line in enumerate(lines):
+    for index in [i for i, line in enumerate(lines) if '"""' in line or "'''" in line]:
+        line = lines[index]
         position = 0
         if inside is not None:
-            pending.append(index)
             close = _TRIPLE_CLOSE[inside].match(line) if inside in line else None
             if close is None:
                 continue
-            interior.update(pending)
-            pending.clear()
+            interior.update(range(opened + 1, index + 1))
             position, inside = close.end(), None
-        elif '"""' not in line and "'''" not in line:
-            continue  # one-line strings and comments only matter around a triple quote
         while (token := _CODE_TOKEN.search(line, position)) is not None:
             quote = token.group()
             if quote == "#":
@@ -171,7 +200,7 @@ def _string_interior_lines(lines: list[str]) -> set[int]:
             if quote in _TRIPLE_CLOSE:
                 close = _TRIPLE_CLOSE[quote].match(line, position)
                 if close is None:
-                    inside = quote
+                    inside, opened = quote, index
                     break
                 position = close.end()
     return interior
@@ -182,7 +211,10 @@ def _candidate_ranges(lines: list[str]) -> list[tuple[int, int]]:
     starts: list[int] = []
     after_decorator = False
     in_strings = _string_interior_lines(lines)
-    for index, line in enumerate(lines):
+    # Cheap first cut (most lines are indented), then the exact test on the few left.
+    column_zero = [i for i, line in enumerate(lines) if line and line[0] not in _NOT_CODE_START]
+    for index in column_zero:
+        line = lines[index]
         if index in in_strings or not _is_code_start(line):
             continue
         if not after_decorator or not starts:
@@ -236,7 +268,6 @@ def _repair(text: str) -> _Parsed:
 def _unit_source(text: str, line_count: int) -> UnitSource:
     cached = _SOURCE_CACHE.get(text)
     if cached is not None:
-        _SOURCE_CACHE.move_to_end(text)
         return cached
     parsed = _CACHE.parse(text)
     source = UnitSource(text, line_count, parsed.tree)
@@ -249,9 +280,7 @@ def _unit_source(text: str, line_count: int) -> UnitSource:
             max((error.offset or 1) - 1, 0),
             error.msg or "invalid syntax",
         )
-    _SOURCE_CACHE[text] = source
-    if len(_SOURCE_CACHE) > _CACHE_SIZE:
-        _SOURCE_CACHE.popitem(last=False)
+    _SOURCE_CACHE.put(text, source)
     return source
 
 

@@ -97,6 +97,18 @@ class Resolver:
                 best = name + qualname[len(bound) :]
         return best
 
+    def bindings_items(self) -> Iterable[tuple[str, str]]:
+        """(local name, qualified name) of every import in scope."""
+        return self._bindings.items()
+
+    def names_bound_under(self, prefix: str) -> frozenset[str]:
+        """Local names bound to `prefix` or to something inside it."""
+        return frozenset(
+            name
+            for name, value in self._bindings.items()
+            if value == prefix or value.startswith(prefix + ".")
+        )
+
     def binds_module(self, prefix: str) -> bool:
         """Does any import bring in `prefix` or something inside it?"""
         return any(

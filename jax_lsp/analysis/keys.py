@@ -11,6 +11,7 @@ pass (every iteration draws the same numbers). A key handed to an unknown functi
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -274,16 +275,25 @@ def _is_target(statement: ast.stmt, child: ast.expr) -> bool:
 def drawn_params(function: ast.FunctionDef, resolver: Resolver) -> frozenset[str]:
     """Parameters the function passes, never rebound, straight to a sampler."""
     params = set(all_params(function))
-    rebound = {
-        n.id for n in ast.walk(function) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
-    }
-    drawn = set()
+    rebound: set[str] = set()
+    keys: list[str] = []
     for node in ast.walk(function):
-        if isinstance(node, ast.Call) and resolver.qualname(node.func) in SAMPLERS:
+        if isinstance(node, ast.Name):
+            if isinstance(node.ctx, ast.Store):
+                rebound.add(node.id)
+        elif isinstance(node, ast.Call) and resolver.qualname(node.func) in SAMPLERS:
             key = key_argument(node)
-            if isinstance(key, ast.Name) and key.id in params and key.id not in rebound:
-                drawn.add(key.id)
-    return frozenset(drawn)
+            if isinstance(key, ast.Name) and key.id in params:
+                keys.append(key.id)
+    return frozenset(key for key in keys if key not in rebound)
+
+
+def may_draw(text: str, resolver: Resolver) -> bool:
+    """Can code with this text call a `jax.random` sampler? Every spelling of one contains
+    "random" or a name bound to `jax.random` or inside it (`jr.normal`, `from jax.random
+    import normal`)."""
+    aliases = resolver.names_bound_under("jax.random")
+    return "random" in text or any(re.search(rf"\b{re.escape(n)}\b", text) for n in aliases)
 
 
 def classify_call(call: ast.Call, resolver: Resolver, model: ModuleModel):

@@ -19,7 +19,7 @@ from jax_lsp.analysis.flow import FlowInterpreter, ScopeContext, annotation_kind
 from jax_lsp.analysis.imports import Resolver, import_bindings
 from jax_lsp.analysis.infer import ExternalFacts, facts_key
 from jax_lsp.analysis.jitted import StaticSignature, unit_signatures
-from jax_lsp.analysis.keys import KeyFlow, Reuse, classify_call, drawn_params
+from jax_lsp.analysis.keys import KeyFlow, Reuse, classify_call, drawn_params, may_draw
 from jax_lsp.analysis.kinds import Kind, merge
 from jax_lsp.analysis.module_state import ModuleState
 from jax_lsp.analysis.paths import is_test_path
@@ -33,7 +33,12 @@ from jax_lsp.analysis.summary import (
     summarize,
 )
 from jax_lsp.analysis.traced import TraceInfo, all_params, call_site_params, trace_info_for
-from jax_lsp.analysis.x64 import X64Facts, combine_x64_facts, statement_facts
+from jax_lsp.analysis.x64 import (
+    X64Facts,
+    combine_x64_facts,
+    may_mention_x64,
+    statement_facts,
+)
 
 _MAX_FIXPOINT_ROUNDS = 20
 _WORD = re.compile(r"[^\W\d]\w*")
@@ -381,8 +386,10 @@ class ModuleModel:
                     continue
                 key = ("x64", self.alias_key)
                 if key not in unit.source.memo:
+                    mentions = may_mention_x64(unit.source.text, self.resolver)
                     unit.source.memo[key] = [
-                        (s.lineno - 1, statement_facts(s, self.resolver)) for s in unit.tree.body
+                        (s.lineno - 1, statement_facts(s, self.resolver, mentions))
+                        for s in unit.tree.body
                     ]
                 statements += [(unit.start_line + at, f) for at, f in unit.source.memo[key]]
             # Test suites commonly enable x64 in a conftest or through flags we cannot see.
@@ -400,12 +407,16 @@ class ModuleModel:
                     continue
                 key = ("key-helpers", self.alias_key)
                 if key not in unit.source.memo:
-                    unit.source.memo[key] = {
-                        record.path: drawn
-                        for record in self._summary(unit.source).functions
-                        if not isinstance(record.node, ast.Lambda)
-                        and (drawn := drawn_params(record.node, self.resolver))
-                    }
+                    unit.source.memo[key] = (
+                        {
+                            record.path: drawn
+                            for record in self._summary(unit.source).functions
+                            if not isinstance(record.node, ast.Lambda)
+                            and (drawn := drawn_params(record.node, self.resolver))
+                        }
+                        if may_draw(unit.source.text, self.resolver)
+                        else {}
+                    )
                 helpers.update(unit.source.memo[key])
             self._key_helpers = helpers
         return self._key_helpers
@@ -510,23 +521,38 @@ class ModuleModel:
         summary = self._summary(unit.source)
         # 64-bit rules read module facts at absolute lines: only units that may name a 64-bit
         # dtype or the flag pay for it.
-        text = unit.source.text
-        x64 = (self.x64, unit.start_line) if _X64_MARKERS.search(text) else ()
-        casts = self.float_globals if "astype" in text or "dtype" in text else ()
+        markers = unit.source.memo.get("key-markers")
+        if markers is None:
+            text = unit.source.text
+            markers = unit.source.memo["key-markers"] = (
+                bool(_X64_MARKERS.search(text)),
+                "astype" in text or "dtype" in text,
+            )
+        x64 = (self.x64, unit.start_line) if markers[0] else ()
+        casts = self.float_globals if markers[1] else ()
         return (
             x64,
             casts,
-            self._callee_facts_key(),
+            self._module_facts_key,
             self._module_reuse_key(unit),
-            self.alias_key,
-            self.globals_key,
-            self.mutable_globals,
             tuple(self.context_of(record.node) for record in summary.functions),
             tuple(self.trace.get(n) for n in self._lambdas_in(unit.source)),
-            self.import_line,
-            self._class_facts_key,
-            self.stable_globals_key,
-            self._module_state_key,
+        )
+
+    @cached_property
+    def _module_facts_key(self) -> int:
+        """The facts of unit_key that are the same for every unit, interned once per model."""
+        return intern_key(
+            (
+                self._callee_facts_key(),
+                self.alias_key,
+                self.globals_key,
+                self.mutable_globals,
+                self.import_line,
+                self._class_facts_key,
+                self.stable_globals_key,
+                self._module_state_key,
+            )
         )
 
     def functions_in(self, source: UnitSource) -> Iterator[FunctionRecord]:

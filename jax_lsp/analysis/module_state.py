@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from jax_lsp.analysis.summary import MUTATING_METHODS, FunctionNode
+from jax_lsp.analysis.summary import MUTATING_METHODS, FunctionNode, child_nodes
 from jax_lsp.analysis.traced import all_params
 from jax_lsp.compat import TRY_STATEMENTS
 
@@ -77,6 +77,19 @@ def _walk_scope(statements: list[ast.stmt]) -> Iterator[ast.AST]:
             stack.extend(reversed(list(ast.iter_child_nodes(node))))
 
 
+def _scope_nodes(statements: list[ast.stmt]) -> list[ast.AST]:
+    """The nodes `_walk_scope` yields, in no particular order and without marker nodes (`Load`,
+    `Add`): a cheaper walk where only the set of nodes matters."""
+    nodes: list[ast.AST] = []
+    stack: list[ast.AST] = list(statements)
+    while stack:
+        node = stack.pop()
+        nodes.append(node)
+        if not isinstance(node, _SCOPES):
+            stack.extend(child_nodes(node))
+    return nodes
+
+
 def is_container_value(value: ast.expr, model: ModuleModel) -> bool:
     """A list/dict/set display, comprehension, or `list()`/`dict()`/`defaultdict()` call."""
     if isinstance(value, ast.List | ast.Dict | ast.Set | ast.ListComp | ast.DictComp | ast.SetComp):
@@ -118,7 +131,7 @@ def _function_free_writes(function: ast.FunctionDef | ast.AsyncFunctionDef) -> s
     local: set[str] = set(all_params(function))
     declared: set[str] = set()
     free: set[str] = set()
-    for child in _walk_scope(function.body):
+    for child in _scope_nodes(function.body):
         if isinstance(child, ast.Name):
             if not isinstance(child.ctx, ast.Load):
                 local.add(child.id)

@@ -4,6 +4,7 @@ module-level or imported name of the same spelling."""
 from __future__ import annotations
 
 import ast
+import weakref
 from functools import lru_cache
 
 from jax_lsp.analysis.summary import FunctionNode
@@ -24,3 +25,77 @@ def local_names(function: FunctionNode) -> frozenset[str]:
 
 def binds_locally(name: str, function: FunctionNode) -> bool:
     return name in local_names(function)
+
+
+# Per-node memos (trees are immutable once parsed and shared by every document holding the
+# same text); weak keys so a forgotten tree takes its entries with it.
+_STORED: weakref.WeakKeyDictionary[ast.AST, frozenset[str]] = weakref.WeakKeyDictionary()
+_SCOPE_NAMES: weakref.WeakKeyDictionary[ast.AST, frozenset[str]] = weakref.WeakKeyDictionary()
+_DECLARED: weakref.WeakKeyDictionary[ast.AST, frozenset[str]] = weakref.WeakKeyDictionary()
+_DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+
+
+def stored_names(node: ast.AST) -> frozenset[str]:
+    """Names bound anywhere in `node` (not inside nested scopes; a def binds its own name).
+
+    Memoised per statement, so asking again for an enclosing statement costs one union per
+    child statement instead of a walk of everything under it.
+    """
+    if not isinstance(node, ast.stmt):
+        return _collect_stored(node)
+    cached = _STORED.get(node)
+    if cached is None:
+        cached = _STORED[node] = _collect_stored(node)
+    return cached
+
+
+def _collect_stored(root: ast.AST) -> frozenset[str]:
+    if isinstance(root, _DEFINITIONS):
+        return frozenset((root.name,))
+    names: set[str] = set()
+    stack = [root]
+    while stack:
+        current = stack.pop()
+        if current is not root and isinstance(current, ast.stmt):
+            names |= stored_names(current)
+            continue
+        if isinstance(current, ast.Name):
+            if isinstance(current.ctx, ast.Store | ast.Del):
+                names.add(current.id)
+            continue  # only a context under it
+        if isinstance(current, ast.alias):
+            names.add((current.asname or current.name).split(".")[0])
+        elif isinstance(current, ast.ExceptHandler) and current.name:
+            names.add(current.name)
+        elif isinstance(current, ast.Global | ast.Nonlocal):
+            names.update(current.names)
+        elif isinstance(current, ast.MatchAs | ast.MatchStar) and current.name:
+            names.add(current.name)
+        elif isinstance(current, ast.Lambda):
+            continue
+        stack.extend(ast.iter_child_nodes(current))
+    return frozenset(names)
+
+
+def scope_bound_names(function: FunctionNode) -> frozenset[str]:
+    """Parameters and names bound in the function's own body: they hide module-level names."""
+    cached = _SCOPE_NAMES.get(function)
+    if cached is None:
+        names = set(all_params(function))
+        body = function.body if isinstance(function.body, list) else [function.body]
+        for statement in body:
+            names |= stored_names(statement)
+        cached = _SCOPE_NAMES[function] = frozenset(names)
+    return cached
+
+
+def declared_elsewhere(scope: ast.AST) -> frozenset[str]:
+    """Names that `global`/`nonlocal` anywhere under `scope` let another scope rebind."""
+    cached = _DECLARED.get(scope)
+    if cached is None:
+        names: set[str] = set()
+        for node in ast.walk(scope):
+            if isinstance(node, ast.Global | ast.Nonlocal):
+                names.update(node.names)
+        cached = _DECLARED[scope] = frozenset(names)
+    return cached

@@ -14,6 +14,8 @@ _NEWLINE = re.compile(r"\r\n|\r|\n")
 
 def split_lines(text: str) -> list[str]:
     """Split on the newlines Python's tokenizer and LSP agree on (not form feeds)."""
+    if "\r" not in text:
+        return text.split("\n")  # the same lines, several times faster than the regex
     return _NEWLINE.split(text)
 
 

@@ -8,6 +8,8 @@ methods do not run at import time, so only module-level code counts as "before" 
 from __future__ import annotations
 
 import ast
+import re
+from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -112,9 +114,55 @@ class _StatementFacts:
     x64_callees: frozenset[str]
 
 
-def statement_facts(statement: ast.stmt, resolver: Resolver) -> _StatementFacts:
+def may_mention_x64(text: str, resolver: Resolver) -> bool:
+    """Can code with this text update, read or enable 64-bit mode? Every spelling of the flag
+    and of `jax.enable_x64` contains "x64", or a name bound to something that does."""
+    if "x64" in text.lower():
+        return True
+    aliases = [name for name, value in resolver.bindings_items() if "x64" in value.lower()]
+    return any(re.search(rf"\b{re.escape(name)}\b", text) for name in aliases)
+
+
+def _first_array_line(statement: ast.stmt, resolver: Resolver) -> int | None:
+    """Line (relative) of the first node creating an array at import time, in `ast.walk`
+    order (breadth first), not looking inside functions."""
+    queue = deque([statement])
+    while queue:
+        node = queue.popleft()
+        if isinstance(node, _SCOPES):
+            continue
+        if creates_array(node, resolver):
+            return node.lineno - statement.lineno
+        queue.extend(ast.iter_child_nodes(node))
+    return None
+
+
+def statement_facts(
+    statement: ast.stmt, resolver: Resolver, mentions_x64: bool = True
+) -> _StatementFacts:
+    """`mentions_x64`: False when the statement's unit cannot touch the flag (may_mention_x64),
+    so only the import facts and the first array creation are looked for."""
+    enable_line, at_call_time, reads, callees = (
+        _flag_facts(statement, resolver) if mentions_x64 else (None, False, False, frozenset())
+    )
+    return _StatementFacts(
+        isinstance(statement, ast.Import | ast.ImportFrom),
+        isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Constant),
+        _binds_jax(statement),
+        enable_line,
+        at_call_time,
+        reads,
+        _first_array_line(statement, resolver),
+        callees,
+    )
+
+
+def _flag_facts(
+    statement: ast.stmt, resolver: Resolver
+) -> tuple[int | None, bool, bool, frozenset[str]]:
+    """(line of the first import-time enable, enabled maybe at call time, reads the flag,
+    functions called inside `with jax.enable_x64()`)."""
     enable_line: int | None = None
-    array_line: int | None = None
     at_call_time = reads = False
     callees: set[str] = set()
     top_level = set(module_level_nodes(statement))
@@ -136,23 +184,16 @@ def statement_facts(statement: ast.stmt, resolver: Resolver) -> _StatementFacts:
             )
         elif _mentions_flag(node) and not _is_update_argument(node, statement, resolver):
             reads = True
-        if array_line is None and node in top_level and creates_array(node, resolver):
-            array_line = node.lineno - statement.lineno
+    return enable_line, at_call_time, reads, frozenset(callees)
+
+
+def _binds_jax(statement: ast.stmt) -> str | None:
     binds_jax = None
     if isinstance(statement, ast.Import):
         for alias in statement.names:
             if alias.name == "jax":
                 binds_jax = alias.asname or "jax"
-    return _StatementFacts(
-        isinstance(statement, ast.Import | ast.ImportFrom),
-        isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Constant),
-        binds_jax,
-        enable_line,
-        at_call_time,
-        reads,
-        array_line,
-        frozenset(callees),
-    )
+    return binds_jax
 
 
 def combine_x64_facts(

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import ast
 
+from jax_lsp.analysis.names import stored_names
 from jax_lsp.diagnostics.base import RuleContext
-from jax_lsp.diagnostics.indexing import _stored_names
 from jax_lsp.findings import Applicability, Edit, Fix, Span
 
 _LOOPS = (ast.For, ast.AsyncFor, ast.While)
@@ -60,7 +60,7 @@ def _reads_loop_names(call: ast.Call, loop: ast.AST) -> bool:
         for node in ast.walk(call)
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)
     }
-    return not (read - parameters).isdisjoint(_stored_names(loop))
+    return not (read - parameters).isdisjoint(stored_names(loop))
 
 
 def _bound_once(name: str, loop: ast.AST) -> bool:
@@ -71,7 +71,7 @@ def _bound_once(name: str, loop: ast.AST) -> bool:
         for node in ast.walk(statement)
         if isinstance(node, ast.Name) and node.id == name and not isinstance(node.ctx, ast.Load)
     ]
-    return len(stores) == 1 and sum(name in _stored_names(s) for s in loop.body) == 1
+    return len(stores) == 1 and sum(name in stored_names(s) for s in loop.body) == 1
 
 
 def _whole_lines(statement: ast.stmt, indent: str, ctx: RuleContext) -> tuple[str, Span] | None:

@@ -9,11 +9,14 @@ from __future__ import annotations
 
 import ast
 import math
+import re
+import weakref
 from collections.abc import Iterator
 from dataclasses import dataclass
 
 from jax_lsp.analysis.imports import Resolver
 from jax_lsp.analysis.model import ModuleModel, local_imports
+from jax_lsp.analysis.names import declared_elsewhere, scope_bound_names, stored_names
 from jax_lsp.analysis.traced import all_params
 from jax_lsp.compat import TRY_STATEMENTS
 from jax_lsp.diagnostics.base import Example, Rule, RuleContext
@@ -23,6 +26,11 @@ from jax_lsp.findings import Applicability, Finding, Fix, Severity
 _FILLED = {"zeros", "ones", "empty", "full"}
 _LIKE = {"zeros_like", "ones_like", "empty_like", "full_like"}
 _FLOAT_DTYPES = ("float", "bfloat16", "complex")
+# Every function `ShapeTracker._call_shape` reads a shape from (the `_like` ones need another).
+_SHAPE_MAKERS = frozenset(
+    {"arange", *_FILLED, "linspace", "eye", "identity", "array", "asarray", "normal", "uniform"}
+)
+_WORD = re.compile(r"[^\W\d]\w*")
 _NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
 # Statements whose blocks may run zero, one or several times, or be left half-way.
 _BRANCHING = (ast.For, ast.AsyncFor, ast.While, *TRY_STATEMENTS, ast.Match)
@@ -183,12 +191,12 @@ class ShapeTracker:
             else:
                 self.env[target.id] = shape
         else:
-            for name in _stored_names(target):
+            for name in stored_names(target):
                 self.env.pop(name, None)
 
     def forget(self, nodes: list[ast.AST]) -> None:
         for node in nodes:
-            for name in _stored_names(node):
+            for name in stored_names(node):
                 self.env.pop(name, None)
 
 
@@ -196,46 +204,22 @@ def _arg(call: ast.Call, index: int) -> ast.expr | None:
     return call.args[index] if index < len(call.args) else None
 
 
-def _stored_names(node: ast.AST) -> set[str]:
-    """Names bound anywhere in `node` (not inside nested scopes)."""
-    names: set[str] = set()
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        if isinstance(current, ast.Name) and isinstance(current.ctx, ast.Store | ast.Del):
-            names.add(current.id)
-        elif isinstance(current, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-            names.add(current.name)
-            continue
-        elif isinstance(current, ast.alias):
-            names.add((current.asname or current.name).split(".")[0])
-        elif isinstance(current, ast.ExceptHandler) and current.name:
-            names.add(current.name)
-        elif isinstance(current, ast.Global | ast.Nonlocal):
-            names.update(current.names)
-        elif isinstance(current, ast.MatchAs | ast.MatchStar) and current.name:
-            names.add(current.name)
-        if not isinstance(current, ast.Lambda):
-            stack.extend(ast.iter_child_nodes(current))
-    return names
+_MAKER_ALIASES: weakref.WeakKeyDictionary[Resolver, frozenset[str]] = weakref.WeakKeyDictionary()
 
 
-def _local_names(function: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> set[str]:
-    """Parameters and names bound in the function's own body: they hide module-level names."""
-    names = set(all_params(function))
-    body = function.body if isinstance(function.body, list) else [function.body]
-    for statement in body:
-        names |= _stored_names(statement)
-    return names
-
-
-def _declared_elsewhere(scope: ast.AST) -> frozenset[str]:
-    """Names that `global`/`nonlocal` lets another scope rebind behind this one's back."""
-    names: set[str] = set()
-    for node in ast.walk(scope):
-        if isinstance(node, ast.Global | ast.Nonlocal):
-            names.update(node.names)
-    return frozenset(names)
+def _may_make_shape(lines: list[str], resolver: Resolver) -> bool:
+    """Does this text name a constructor `ShapeTracker` knows, or an alias `resolver` (the
+    enclosing scope's) binds to one? Every known shape starts from such a call; the scope's
+    own imports name the constructor in its text."""
+    aliases = _MAKER_ALIASES.get(resolver)
+    if aliases is None:
+        aliases = _MAKER_ALIASES[resolver] = frozenset(
+            name
+            for name, value in resolver.bindings_items()
+            if value.rpartition(".")[2] in _SHAPE_MAKERS
+        )
+    words = set(_WORD.findall("\n".join(lines)))
+    return not (words.isdisjoint(_SHAPE_MAKERS) and words.isdisjoint(aliases))
 
 
 # -- the rule --------------------------------------------------------------------------------
@@ -419,15 +403,24 @@ class ConstantOutOfBounds(Rule):
 
     def check(self, node: ast.AST, ctx: RuleContext) -> Iterator[Finding]:
         resolver = ctx.resolvers[-1]
+        lines = (
+            ctx.lines
+            if isinstance(node, ast.Module)
+            else ctx.lines[node.lineno - 1 : node.end_lineno]
+        )
         # Module-level names bound once and never rebound keep their shape everywhere, unless
         # a parameter or a local binding hides them.
         inherited = dict(self._global_shapes(ctx.model))
+        if not inherited and not _may_make_shape(lines, resolver):
+            return  # no known shape can arise here: nothing to flag
         if not isinstance(node, ast.Module):
             resolver = resolver.child(local_imports(node), frozenset(all_params(node)))
-            for scope in [*ctx.model.enclosing_chain(node), node]:
-                for name in _local_names(scope):
+            for scope in [*ctx.model.enclosing_chain(node), node] if inherited else ():
+                for name in scope_bound_names(scope):
                     inherited.pop(name, None)
-        untracked = _declared_elsewhere(node)
+        # Only a scope whose text says `global` or `nonlocal` can declare either.
+        declares = any("global" in line or "nonlocal" in line for line in lines)
+        untracked = declared_elsewhere(node) if declares else frozenset()
         if isinstance(node, ast.Module):  # a function may rebind these through `global`
             untracked |= {name for s in ctx.model.summaries for name in s.global_writes}
         tracker = ShapeTracker(resolver, frozenset(untracked))

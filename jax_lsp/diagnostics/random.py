@@ -6,7 +6,7 @@ import ast
 from collections.abc import Iterator
 
 from jax_lsp.analysis.imports import Resolver
-from jax_lsp.analysis.keys import KeyFlow, Reuse, classify_call
+from jax_lsp.analysis.keys import KeyFlow, Reuse, classify_call, may_draw
 from jax_lsp.analysis.model import local_imports
 from jax_lsp.analysis.names import binds_locally
 from jax_lsp.analysis.traced import all_params
@@ -303,6 +303,10 @@ class PrngKeyReuse(Rule):
             body, scope = node.body, node
             resolver = ctx.resolvers[-1].child(local_imports(node), frozenset(all_params(node)))
             if not resolver.binds_module("jax"):
+                return
+            # A reuse needs a sampler or a key helper of the module: skip text naming neither.
+            text = "\n".join(ctx.lines[node.lineno - 1 : node.end_lineno])
+            if not may_draw(text, resolver) and not any(h in text for h in ctx.model.key_helpers):
                 return
             reuses = KeyFlow(lambda call: classify_call(call, resolver, ctx.model)).run(body)
         if not reuses:

@@ -33,7 +33,8 @@ from jax_lsp.lsp.tracing import TracedFunction, traced_functions
 
 log = logging.getLogger(__name__)
 
-DEBOUNCE_SECONDS = 0.01  # coalesces a burst of keystrokes; stale results are dropped anyway
+# No wait: a burst of edits still coalesces (one analysis runs, the latest waits).
+DEBOUNCE_SECONDS = 0.0
 
 
 def _has(capabilities: Any, *path: str) -> Any:

@@ -1,0 +1,221 @@
+"""Editor latency: didChange-to-publishDiagnostics and the code-action round trip, jax-lsp
+against `ruff server`, on the same edits of real corpus files, in one run.
+
+Run `python bench/latency.py [--edits 20] [--plot]`. For each file both servers are started
+side by side; each edit (a comment appended to a statement line inside a function, a different
+line each time, sent as an incremental didChange) goes to jax-lsp, then to ruff, and the time
+until each publishes diagnostics for that version is recorded, then the time of a
+`textDocument/codeAction` request on the edited line. The first edits are warm-up. Also
+recorded: seconds from spawning each server to its first diagnostics on each file, and the
+CPU seconds the server used by then.
+Results: `results/latency.json`, and with `--plot` `results/latency.png` (needs matplotlib).
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import os
+import shutil
+import statistics
+import sys
+import tokenize
+from datetime import datetime, timezone
+from pathlib import Path
+
+if __package__ in (None, ""):  # run as a script: make `bench` and `jax_lsp` importable
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.corpus import REPO_ROOT, ensure_corpus
+from bench.lsp_client import LspClient
+
+RESULTS = REPO_ROOT / "bench" / "results"
+# About 200, 1,000 and 4,000 lines of real code (the 201- and 3,779-line files are those ruff
+# was first measured on in issue 8).
+FILES = (
+    "diffrax/diffrax/_solution.py",
+    "numpyro/numpyro/distributions/constraints.py",
+    "flax/flax/nnx/graphlib.py",
+)
+WARMUP = 3
+
+
+def servers() -> dict[str, list[str]]:
+    ruff = shutil.which("ruff", path=str(Path(sys.executable).parent)) or "ruff"
+    return {
+        "jax-lsp": [sys.executable, "-m", "jax_lsp", "serve"],
+        "ruff": [ruff, "server"],
+    }
+
+
+def edit_lines(text: str, count: int) -> list[int]:
+    """`count` 0-based lines, spread over the file, that end a logical line inside a
+    function body (indented 8+): appending a comment there never changes the code."""
+    ends = []
+    lines = text.split("\n")
+    for token in tokenize.generate_tokens(io.StringIO(text).readline):
+        if token.type == tokenize.NEWLINE:
+            row = token.start[0] - 1
+            if lines[row].startswith("        ") and token.start[1] == len(lines[row].rstrip()):
+                ends.append(row)
+    if not ends:
+        raise ValueError("no editable line")
+    return [ends[(i * len(ends)) // count] for i in range(count)]  # repeats in small files
+
+
+def _utf16_length(text: str) -> int:
+    return len(text.encode("utf-16-le")) // 2
+
+
+class Session:
+    """One server with one open document, edited in place."""
+
+    def __init__(self, name: str, command: list[str], path: Path, text: str) -> None:
+        env = {"PYTHONPATH": str(REPO_ROOT)}
+        self.name = name
+        self.client = LspClient(command, cwd=path.parent, env=env)
+        self.client.initialize(path.parent)
+        self.lines = text.split("\n")
+        self.uri = self.client.open(path, text)
+        arrived, message = self.client.wait_for("textDocument/publishDiagnostics", self.uri)
+        self.startup = arrived - self.client.started
+        self.startup_cpu = self.client.cpu_seconds()
+        self.version = 0
+        self.diagnostics = message["params"]["diagnostics"]
+
+    def edit(self, line: int, suffix: str) -> float:
+        """Append `suffix` to `line`; seconds until diagnostics of the new version arrive."""
+        self.version += 1
+        column = _utf16_length(self.lines[line])
+        self.lines[line] += suffix
+        position = {"line": line, "character": column}
+        self.client.drain()
+        sent = self.client.notify(
+            "textDocument/didChange",
+            {
+                "textDocument": {"uri": self.uri, "version": self.version},
+                "contentChanges": [{"range": {"start": position, "end": position}, "text": suffix}],
+            },
+        )
+        while True:
+            arrived, message = self.client.wait_for("textDocument/publishDiagnostics", self.uri)
+            version = message["params"].get("version")
+            if version is None or version == self.version:
+                self.diagnostics = message["params"]["diagnostics"]
+                return arrived - sent
+
+    def code_action(self, line: int) -> float:
+        end = {"line": line, "character": _utf16_length(self.lines[line])}
+        on_line = [d for d in self.diagnostics if d["range"]["start"]["line"] == line]
+        seconds, _ = self.client.request(
+            "textDocument/codeAction",
+            {
+                "textDocument": {"uri": self.uri},
+                "range": {"start": {"line": line, "character": 0}, "end": end},
+                "context": {"diagnostics": on_line},
+            },
+        )
+        return seconds
+
+
+def _summary(seconds: list[float]) -> dict[str, float]:
+    ms = sorted(1000 * s for s in seconds)
+    return {
+        "median_ms": statistics.median(ms),
+        "p95_ms": ms[min(len(ms) - 1, round(0.95 * (len(ms) - 1)))],
+        "min_ms": ms[0],
+        "n": len(ms),
+    }
+
+
+def measure_file(path: Path, edits: int) -> dict:
+    text = path.read_text(encoding="utf-8")
+    sessions = [Session(name, command, path, text) for name, command in servers().items()]
+    samples: dict[str, dict[str, list[float]]] = {
+        s.name: {"diagnostics": [], "code_action": []} for s in sessions
+    }
+    try:
+        for index, line in enumerate(edit_lines(text, edits + WARMUP)):
+            for session in sessions:  # the same edit, one server after the other
+                diagnostics = session.edit(line, f"  # edit {index}")
+                action = session.code_action(line)
+                if index >= WARMUP:
+                    samples[session.name]["diagnostics"].append(diagnostics)
+                    samples[session.name]["code_action"].append(action)
+    finally:
+        for session in sessions:
+            session.client.close()
+    return {
+        "lines": text.count("\n") + 1,
+        "startup_s": {s.name: s.startup for s in sessions},
+        "startup_cpu_s": {s.name: s.startup_cpu for s in sessions},
+        **{
+            name: {kind: _summary(values) for kind, values in per.items()}
+            for name, per in samples.items()
+        },
+    }
+
+
+def plot(record: dict, output: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    figure, axes = plt.subplots(figsize=(6.5, 4))
+    files = sorted(record["files"].values(), key=lambda f: f["lines"])
+    for name, style in (("jax-lsp", "o-"), ("ruff", "s--")):
+        sizes = [f["lines"] for f in files]
+        medians = [f[name]["diagnostics"]["median_ms"] for f in files]
+        p95 = [f[name]["diagnostics"]["p95_ms"] for f in files]
+        axes.plot(sizes, medians, style, label=f"{name} median")
+        axes.fill_between(sizes, medians, p95, alpha=0.15)
+    target = [2 * f["ruff"]["diagnostics"]["median_ms"] for f in files]
+    axes.plot([f["lines"] for f in files], target, ":", color="grey", label="target: 2x ruff")
+    axes.set_xlabel("file size (lines)")
+    axes.set_ylabel("didChange to publishDiagnostics (ms)")
+    axes.set_xscale("log")
+    axes.set_yscale("log")
+    axes.set_xticks([f["lines"] for f in files], [str(f["lines"]) for f in files])
+    axes.minorticks_off()
+    axes.set_title(f"Edit latency (median, shaded to p95), load {record['load_average_1min']:.1f}")
+    axes.legend()
+    figure.tight_layout()
+    figure.savefig(output, dpi=110)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--edits", type=int, default=20, help="measured edits per file")
+    parser.add_argument("--plot", action="store_true", help="write results/latency.png")
+    args = parser.parse_args()
+    corpus = ensure_corpus()
+    record = {
+        "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "load_average_1min": os.getloadavg()[0],
+        "edits": args.edits,
+        "files": {},
+    }
+    print(f"{'file':<48}{'lines':>6}  {'server':<8}{'diag median':>12}{'p95':>8}"
+          f"{'action median':>15}{'p95':>8}{'startup s':>11}{'(CPU s)':>9}")  # fmt: skip
+    for name in FILES:
+        figures = measure_file(corpus.root / name, args.edits)
+        record["files"][name] = figures
+        for server in servers():
+            diagnostics, action = figures[server]["diagnostics"], figures[server]["code_action"]
+            print(
+                f"{name:<48}{figures['lines']:>6}  {server:<8}"
+                f"{diagnostics['median_ms']:>12.1f}{diagnostics['p95_ms']:>8.1f}"
+                f"{action['median_ms']:>15.1f}{action['p95_ms']:>8.1f}"
+                f"{figures['startup_s'][server]:>11.2f}{figures['startup_cpu_s'][server]:>9.2f}"
+            )
+    record["load_average_1min_after"] = os.getloadavg()[0]
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    (RESULTS / "latency.json").write_text(json.dumps(record, indent=1) + "\n", "utf-8")
+    if args.plot:
+        plot(record, RESULTS / "latency.png")
+
+
+if __name__ == "__main__":
+    main()
