@@ -168,6 +168,7 @@ def build_server() -> JaxLanguageServer:
     @server.feature(types.SHUTDOWN)
     def shutdown(ls: JaxLanguageServer, params: None) -> None:
         ls.shut_down = True
+        ls.cross.close()
 
     return server
 
@@ -186,5 +187,6 @@ def serve(tcp: str | None = None, log_file: str | None = None) -> int:
         server.start_tcp(host or "127.0.0.1", int(port))
     else:
         server.start_io(stdin=ResyncingInput(sys.stdin.buffer))
+    server.cross.close()  # the jedi worker must not outlive the server
     # LSP: exit status 0 after `shutdown`, 1 otherwise (pygls's own status is swallowed).
     return 0 if server.shut_down else 1

@@ -2,17 +2,23 @@
 
 The engine's answers (it reads the imported module and builds our own model of it) cost a few
 milliseconds and are computed with the analysis, on the engine thread. What the engine cannot
-answer goes to jedi, on a thread of its own: the analysis waits for it at most `BUDGET`
-seconds, then publishes without those facts and publishes again when jedi's answer arrives.
-jedi's answers are cached per imported name and imported module file, so the next versions of
-the document reuse them.
+answer goes to jedi, in a worker process of its own (`jedi_worker`: jedi is pure Python, and on
+a thread its seconds of cold inference would hold the GIL and slow every keystroke): the analysis
+waits for it at most `BUDGET` seconds, then publishes without those facts and publishes again
+when jedi's answer arrives. jedi's answers are cached per imported name and imported module
+file, so the next versions of the document reuse them.
 """
 
 from __future__ import annotations
 
 import asyncio
+import itertools
+import json
 import logging
-from concurrent.futures import Future, ThreadPoolExecutor
+import subprocess
+import sys
+import threading
+from concurrent.futures import Future
 
 from pygls.uris import from_fs_path
 
@@ -26,7 +32,6 @@ from jax_lsp.analysis.infer import (
     file_stamp,
     local_external_facts,
 )
-from jax_lsp.analysis.jedi_oracle import JediOracle
 from jax_lsp.analysis.workspace import Target, module_file, search_roots
 from jax_lsp.lsp.documents import DocumentStore
 
@@ -38,13 +43,77 @@ BUDGET = 0.3  # seconds an analysis waits for jedi per document version
 AnswerKey = tuple[str | None, str, Target, tuple[int, int] | None]
 
 
+class JediWorker:
+    """The jedi worker process (`jax_lsp.lsp.jedi_worker`), started on first use. Requests
+    are answered in order; each returns a concurrent Future of the spellings found."""
+
+    def __init__(self) -> None:
+        self._process: subprocess.Popen | None = None
+        self._lock = threading.Lock()
+        self._waiting: dict[int, Future] = {}
+        self._ids = itertools.count(1)
+
+    def _start(self) -> subprocess.Popen:
+        if self._process is None or self._process.poll() is not None:
+            self._process = subprocess.Popen(
+                [sys.executable, "-m", "jax_lsp.lsp.jedi_worker"],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+                text=True,
+                encoding="utf-8",
+            )
+            threading.Thread(
+                target=self._read, args=(self._process,), name="jax-lsp-jedi", daemon=True
+            ).start()
+        return self._process
+
+    def request(self, **payload) -> Future:
+        future: Future = Future()
+        with self._lock:
+            try:
+                process = self._start()
+                number = next(self._ids)
+                self._waiting[number] = future
+                process.stdin.write(json.dumps({"id": number, **payload}) + "\n")
+                process.stdin.flush()
+            except OSError as error:
+                future.set_exception(error)
+        return future
+
+    def _read(self, process: subprocess.Popen) -> None:
+        for line in process.stdout:
+            try:
+                answer = json.loads(line)
+            except json.JSONDecodeError:
+                continue
+            with self._lock:
+                future = self._waiting.pop(answer.get("id"), None)
+            if future is not None and not future.done():
+                future.set_result(answer.get("arrays", []))
+        with self._lock:  # the worker died: nobody answers what is still waiting
+            waiting, self._waiting = self._waiting, {}
+        for future in waiting.values():
+            if not future.done():
+                future.set_exception(RuntimeError("the jedi worker exited"))
+
+    def close(self) -> None:
+        with self._lock:
+            process, self._process = self._process, None
+        if process is not None and process.poll() is None:
+            process.stdin.close()  # the worker exits on end of input
+            try:
+                process.wait(timeout=2)
+            except subprocess.TimeoutExpired:
+                process.kill()
+
+
 class CrossModuleFacts:
     def __init__(self, documents: DocumentStore) -> None:
         self._documents = documents
         # Engine thread only: the engine's caches are not shared between threads.
         self._modules = ModuleFactsCache(self._open_text)
-        self._jedi = ThreadPoolExecutor(max_workers=1, thread_name_prefix="jax-lsp-jedi")
-        self._oracles: dict[str | None, JediOracle] = {}
+        self._jedi = JediWorker()  # started on first use
         self._answers: dict[AnswerKey, ExternalFacts | None] = {}
         self._warming: Future | None = None
         self._in_flight: dict[AnswerKey, asyncio.Future] = {}  # jedi jobs running or queued
@@ -54,17 +123,16 @@ class CrossModuleFacts:
         document = self._documents.get(from_fs_path(path) or "")
         return document.text if document is not None else None
 
-    def _oracle(self, root: str | None) -> JediOracle:
-        if root not in self._oracles:
-            self._oracles[root] = JediOracle(root)
-        return self._oracles[root]
-
     def warm(self, root: str | None) -> None:
         """Start loading jedi in the background (it takes seconds when cold), once. The
         server calls this after the first analysis, or a moment after start-up: jedi's
         Python work shares the GIL, and the first diagnostics must not wait for it."""
         if self._warming is None:
-            self._warming = self._jedi.submit(self._oracle(root).warm)
+            self._warming = self._jedi.request(op="warm", root=root)
+
+    def close(self) -> None:
+        """Stop the jedi worker (at shutdown)."""
+        self._jedi.close()
 
     # -- engine thread -------------------------------------------------------------------------
     def engine_side(
@@ -97,27 +165,37 @@ class CrossModuleFacts:
         found; every answer, negative ones too, is cached. A question already in flight (asked
         for an earlier version) is not asked again: then the bool is False, and waiting for
         it again would only delay this version's diagnostics."""
-        oracle = self._oracle(root)
         fresh = {key: site for key, site in questions.items() if key not in self._in_flight}
         if fresh:
             sites = {key[1]: site for key, site in fresh.items()}
+            request = self._jedi.request(
+                op="returns_array",
+                root=root,
+                text=text,
+                path=path,
+                sites={name: [site.line, site.column] for name, site in sites.items()},
+            )
+            job = asyncio.wrap_future(request)
 
-            def work() -> dict[str, ExternalFacts]:
-                found = oracle.returns_array(text, path, sites)
+            def remember(done: asyncio.Future) -> None:
+                if not done.cancelled() and done.exception() is None:
+                    arrays = set(done.result())
+                    for key in fresh:
+                        found = key[1] in arrays
+                        self._answers[key] = ExternalFacts(True, origin="jedi") if found else None
                 for key in fresh:
-                    self._answers[key] = found.get(key[1])
-                return found
+                    self._in_flight.pop(key, None)
 
-            job = asyncio.wrap_future(self._jedi.submit(work))
             for key in fresh:
                 self._in_flight[key] = job
-            job.add_done_callback(lambda _: [self._in_flight.pop(key, None) for key in fresh])
+            job.add_done_callback(remember)
         jobs = {id(job): job for job in (self._in_flight[key] for key in questions)}
 
         async def collect() -> dict[str, ExternalFacts]:
             found: dict[str, ExternalFacts] = {}
-            for answer in await asyncio.gather(*jobs.values()):
-                found.update(answer)
+            for arrays in await asyncio.gather(*jobs.values(), return_exceptions=True):
+                if isinstance(arrays, list):
+                    found.update({name: ExternalFacts(True, origin="jedi") for name in arrays})
             return {key[1]: found[key[1]] for key in questions if key[1] in found}
 
         return asyncio.ensure_future(collect()), bool(fresh)
