@@ -22,6 +22,13 @@ def _pytree(source: str, line: int, column: int) -> tuple[Fix, ...]:
     return pytree_fixes(source, line, column)
 
 
+def _pytree_unstatic(source: str, line: int, column: int) -> tuple[Fix, ...]:
+    from jax_lsp.codeactions.pytree import unstatic_register_fix
+
+    fix = unstatic_register_fix(source, line, column)
+    return (fix,) if fix is not None else ()
+
+
 def _where_mask(source: str, line: int, column: int) -> tuple[Fix, ...]:
     from jax_lsp.codeactions.where_mask import mask_reduction_fixes
 
@@ -37,6 +44,7 @@ def _static_jit(source: str, line: int, column: int) -> tuple[Fix, ...]:
 # Imported lazily: libcst costs start-up time the server should not pay before it is needed.
 CODEMODS: dict[str, Callable[[str, int, int], tuple[Fix, ...]]] = {
     "pytree": _pytree,
+    "pytree_unstatic": _pytree_unstatic,
     "where_mask": _where_mask,
     "static_jit": _static_jit,
 }

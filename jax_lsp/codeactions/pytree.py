@@ -117,6 +117,40 @@ def register_fix(source: str, line: int, column: int) -> Fix | None:
     return None if facts is None else _register(facts)
 
 
+def unstatic_register_fix(source: str, line: int, column: int) -> Fix | None:
+    """For a method jitted with a static `self` (the decorator starts at line, column):
+    register the class as a PyTree and jit the method plainly, so `self` is traced as a PyTree
+    (its arrays as children, its flags as aux data) instead of hashed by identity."""
+    module = ModuleSource(source)
+    decorator = _static_self_decorator(module, line, column)
+    if decorator is None:
+        return None
+    node, offset, jit = decorator
+    register = register_fix(source, line, column)
+    if register is None:
+        return None
+    plain = edit(module.start(node, offset), module.end(node, offset), jit)
+    return Fix(
+        "Register the class as a PyTree and jit the method with a traced `self`",
+        (*register.edits, plain),
+        register.applicability,
+    )
+
+
+def _static_self_decorator(module: ModuleSource, line: int, column: int):
+    """(node, unit offset, jit spelling) of `partial(jax.jit, static_argnums=0)` at the place."""
+    for node, _, offset in module.nodes_at(line):
+        if not (isinstance(node, ast.Call) and module.start(node, offset) == (line, column)):
+            continue
+        if module.resolver.qualname(node.func) != "functools.partial" or not node.args:
+            continue
+        jit = node.args[0]
+        if module.resolver.qualname(jit) != "jax.jit" or len(node.keywords) != 1:
+            continue  # other options (donate_argnums, ...) would need keeping: no fix
+        return node, offset, module.segment(module.start(jit, offset), module.end(jit, offset))
+    return None
+
+
 def static_helper_fix(source: str, line: int, column: int) -> Fix | None:
     """Move each jitted method's body to a module-level helper jitted with `static_argnames`."""
     facts = _analyse(ModuleSource(source), line, column)

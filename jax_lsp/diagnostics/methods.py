@@ -466,6 +466,13 @@ class StaticSelfMutable(Rule):
         the class as a PyTree instead, or make it immutable (`@dataclass(frozen=True)` and
         `dataclasses.replace`).
     """
+    fix_safety = """
+        Safe: register the class as a PyTree (generated `tree_flatten`/`tree_unflatten`, as for
+        JAX401) and jit the method plainly, so `self` is traced: arrays become children and the
+        attributes used in Python control flow aux data, and a changed attribute is seen on the
+        next call. Offered when the decorator is `partial(jax.jit, static_argnums=0)` with no
+        other option.
+    """
     node_types = (ast.FunctionDef, ast.AsyncFunctionDef)
     invalid = (
         Example(
@@ -489,6 +496,38 @@ class StaticSelfMutable(Rule):
             second = m.calc(1.0)
             """,
             check="assert float(first) == 5.0 and float(second) == 5.0  # stale: should be 1.0",
+            fixed="""
+            from functools import partial
+
+            import jax
+
+            @jax.tree_util.register_pytree_node_class
+            class Model:
+                def __init__(self, x, mul):
+                    self.x = x
+                    self.mul = mul
+
+                @jax.jit
+                def calc(self, y):
+                    return self.x * 2 + y if self.mul else y
+
+                def tree_flatten(self):
+                    children = (self.x,)
+                    aux_data = (self.mul,)
+                    return children, aux_data
+
+                @classmethod
+                def tree_unflatten(cls, aux_data, children):
+                    (x,) = children
+                    (mul,) = aux_data
+                    return cls(x=x, mul=mul)
+
+            m = Model(2.0, True)
+            first = m.calc(1.0)
+            m.mul = False
+            second = m.calc(1.0)
+            """,
+            fixed_check="assert float(first) == 5.0 and float(second) == 1.0",
         ),
         Example(
             """
@@ -606,6 +645,7 @@ class StaticSelfMutable(Rule):
                 transform.decorator,
                 f"`self` is static in `{node.name}`: {problem}. Register `{record.name}` as a "
                 f"PyTree instead, or make it immutable (`@dataclass(frozen=True)`)",
+                deferred=(ctx.deferred("pytree_unstatic", transform.decorator),),
             )
 
 
