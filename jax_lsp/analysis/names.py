@@ -99,3 +99,14 @@ def declared_elsewhere(scope: ast.AST) -> frozenset[str]:
                 names.update(node.names)
         cached = _DECLARED[scope] = frozenset(names)
     return cached
+
+
+def assigned_name(statement: ast.AST | None) -> str | None:
+    """The name of a plain single-target assignment `name = value`, else None."""
+    if (
+        isinstance(statement, ast.Assign)
+        and len(statement.targets) == 1
+        and isinstance(statement.targets[0], ast.Name)
+    ):
+        return statement.targets[0].id
+    return None

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import ast
 
-from jax_lsp.analysis.names import stored_names
+from jax_lsp.analysis.names import assigned_name, stored_names
 from jax_lsp.diagnostics.base import RuleContext
 from jax_lsp.findings import Applicability, Edit, Fix, Span
 
@@ -33,9 +33,8 @@ def hoist_fix(call: ast.Call, loops: list[ast.AST], ctx: RuleContext) -> Fix | N
         isinstance(statement, ast.Assign)
         and statement in loop.body
         and len(loop.body) > 1
-        and len(statement.targets) == 1
-        and isinstance(statement.targets[0], ast.Name)
-        and _bound_once(statement.targets[0].id, loop)
+        and assigned_name(statement) is not None
+        and _bound_once(assigned_name(statement), loop)
     ):
         moved = _whole_lines(statement, indent, ctx)
         if moved is None:

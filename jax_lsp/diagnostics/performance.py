@@ -6,7 +6,7 @@ import ast
 from collections.abc import Iterator
 
 from jax_lsp.analysis.jitted import StaticSignature, jit_call_signature
-from jax_lsp.analysis.names import binds_locally
+from jax_lsp.analysis.names import assigned_name, binds_locally
 from jax_lsp.analysis.paths import is_test_path
 from jax_lsp.analysis.summary import FunctionNode, transform_of
 from jax_lsp.diagnostics.base import Example, Rule, RuleContext
@@ -329,12 +329,9 @@ class JitInLoop(Rule):
         parent = ctx.parent
         if isinstance(parent, ast.Call) and parent.func is node:
             return True
-        if (
-            isinstance(parent, ast.Assign)
-            and len(parent.targets) == 1
-            and isinstance(parent.targets[0], ast.Name)
-        ):
-            return _only_called_once_outside_loops(parent.targets[0].id, ctx.functions[-1])
+        name = assigned_name(parent)
+        if name is not None:
+            return _only_called_once_outside_loops(name, ctx.functions[-1])
         return False
 
     def _finding(

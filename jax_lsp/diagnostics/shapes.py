@@ -11,6 +11,7 @@ import ast
 from collections.abc import Iterator
 from dataclasses import replace
 
+from jax_lsp.analysis.names import assigned_name
 from jax_lsp.diagnostics.base import Example, Rule, RuleContext
 from jax_lsp.diagnostics.booleans import is_boolean
 from jax_lsp.diagnostics.call_edits import append_arguments
@@ -212,13 +213,8 @@ def _reduction_of(subscript: ast.Subscript, ctx: RuleContext) -> ast.Call | None
         grandparent = ctx.ancestors[-2]
         if isinstance(grandparent, ast.Call) and grandparent.func is parent:
             return grandparent
-    if (
-        isinstance(parent, ast.Assign)
-        and len(parent.targets) == 1
-        and isinstance(parent.targets[0], ast.Name)
-        and ctx.functions
-    ):
-        name = parent.targets[0].id
+    name = assigned_name(parent)
+    if name is not None and ctx.functions:
         for node in ast.walk(ctx.functions[-1]):
             if isinstance(node, ast.Call) and _reads_name(node, name):
                 return node

@@ -12,6 +12,7 @@ import io
 import textwrap
 import tokenize
 
+from jax_lsp.analysis.names import assigned_name
 from jax_lsp.diagnostics.base import RuleContext
 from jax_lsp.diagnostics.imports_fix import module_prefix_and_edits
 from jax_lsp.findings import Applicability, Edit, Fix, Span
@@ -78,8 +79,8 @@ def _statement_selection(node: ast.If, ctx: RuleContext):
         if then.value is None or otherwise.value is None:
             return None
         return "return", then.value, otherwise.value, node, otherwise
-    name = _assigned_name(then)
-    if name is not None and name == _assigned_name(otherwise):
+    name = assigned_name(then)
+    if name is not None and name == assigned_name(otherwise):
         return name, then.value, otherwise.value, node, otherwise
     return None
 
@@ -91,16 +92,6 @@ def _is_elif(node: ast.If, ctx: RuleContext) -> bool:
         and parent.orelse == [node]
         and not ctx.segment(node).startswith("if")
     )
-
-
-def _assigned_name(statement: ast.stmt | None) -> str | None:
-    if (
-        isinstance(statement, ast.Assign)
-        and len(statement.targets) == 1
-        and isinstance(statement.targets[0], ast.Name)
-    ):
-        return statement.targets[0].id
-    return None
 
 
 def _next_statement(node: ast.stmt, ctx: RuleContext) -> ast.stmt | None:
