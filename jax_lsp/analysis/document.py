@@ -156,6 +156,12 @@ def _too_deep(tree: ast.AST) -> int | None:
         node, depth = stack.pop()
         if depth > MAX_TREE_DEPTH:
             return getattr(node, "lineno", 1)
+        # Below a one-line node, every level of nesting takes at least one of its characters
+        # (a few wrappers share their child's span: twice the width bounds them too), so a
+        # short line cannot hide a deep subtree and is not walked.
+        one_line = getattr(node, "end_lineno", None) is not None and node.end_lineno == node.lineno
+        if one_line and depth + 2 * (node.end_col_offset - node.col_offset) + 4 <= MAX_TREE_DEPTH:
+            continue
         stack.extend((child, depth + 1) for child in children(node))
     return None
 

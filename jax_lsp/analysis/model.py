@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import re
+import weakref
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -186,7 +187,7 @@ class ModuleModel:
             # Every identifier-like word of the text: a superset of the names the unit reads,
             # found far faster than by walking its tree (extra words only narrow the memo key).
             loads = source.memo["loads"] = frozenset(_WORD.findall(source.text))
-        used = tuple(sorted((name, known[name].value) for name in loads if name in known))
+        used = tuple(sorted((name, known[name].value) for name in loads & known.keys()))
         key = ("bindings", self.alias_key, used)
         if key not in source.memo:
             interpreter = FlowInterpreter(
@@ -590,10 +591,22 @@ def _import_insertion_line(document: Document) -> int:
     return line
 
 
+# Several layers ask for a function's own imports on every analysis; trees are immutable
+# once parsed, and weak keys let a forgotten tree take its entry with it.
+_LOCAL_IMPORTS: weakref.WeakKeyDictionary[ast.AST, dict[str, str]] = weakref.WeakKeyDictionary()
+
+
 def local_imports(node: FunctionNode) -> dict[str, str]:
     """Imports written in a function's own body (not in nested functions)."""
     if isinstance(node, ast.Lambda):
         return {}
+    found = _LOCAL_IMPORTS.get(node)
+    if found is None:
+        found = _LOCAL_IMPORTS[node] = _own_imports(node)
+    return found
+
+
+def _own_imports(node: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, str]:
     statements: list[ast.stmt] = []
     pending = list(node.body)
     while pending:
