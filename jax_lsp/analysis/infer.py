@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import ast
 import os
+import sys
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,8 +36,11 @@ from jax_lsp.analysis.workspace import (
 if TYPE_CHECKING:
     from jax_lsp.analysis.model import ModuleModel
 
-# Libraries whose functions the local model already knows (or must not guess about).
-_KNOWN_ROOTS = frozenset({"jax", "jaxlib", "numpy", "builtins", "flax", "equinox", "optax"})
+# Libraries whose functions the local model already knows (or must not guess about), and the
+# standard library (never a workspace module, and no source of JAX arrays).
+_KNOWN_ROOTS = frozenset(
+    {"jax", "jaxlib", "numpy", "builtins", "flax", "equinox", "optax", *sys.stdlib_module_names}
+)
 _MAX_REEXPORT_DEPTH = 4
 _MAX_BINDINGS = 1024  # memoised import sets (documents x their import versions)
 

@@ -187,7 +187,7 @@ class ModuleModel:
             # Every identifier-like word of the text: a superset of the names the unit reads,
             # found far faster than by walking its tree (extra words only narrow the memo key).
             loads = source.memo["loads"] = frozenset(_WORD.findall(source.text))
-        used = tuple(sorted((name, known[name].value) for name in loads & known.keys()))
+        used = frozenset((name, known[name]) for name in loads & known.keys())
         key = ("bindings", self.alias_key, used)
         if key not in source.memo:
             interpreter = FlowInterpreter(
