@@ -408,19 +408,26 @@ class ModuleModel:
                     continue
                 key = ("key-helpers", self.alias_key)
                 if key not in unit.source.memo:
-                    unit.source.memo[key] = (
-                        {
-                            record.path: drawn
-                            for record in self._summary(unit.source).functions
-                            if not isinstance(record.node, ast.Lambda)
-                            and (drawn := drawn_params(record.node, self.resolver))
-                        }
-                        if may_draw(unit.source.text, self.resolver)
-                        else {}
-                    )
+                    unit.source.memo[key] = self._unit_key_helpers(unit.source)
                 helpers.update(unit.source.memo[key])
             self._key_helpers = helpers
         return self._key_helpers
+
+    def _unit_key_helpers(self, source: UnitSource) -> dict[str, frozenset[str]]:
+        if not may_draw(source.text, self.resolver):
+            return {}
+        lines = source.text.split("\n")
+        helpers = {}
+        for record in self._summary(source).functions:
+            node = record.node
+            if isinstance(node, ast.Lambda) or not all_params(node):
+                continue
+            # Only a function whose own text can name a sampler passes a key to one.
+            if not may_draw("\n".join(lines[node.lineno - 1 : node.end_lineno]), self.resolver):
+                continue
+            if drawn := drawn_params(node, self.resolver):
+                helpers[record.path] = drawn
+        return helpers
 
     @property
     def float_globals(self) -> frozenset[str]:
