@@ -87,8 +87,8 @@ class _Walker:
         self.broken: set[str] = set()
 
     def run(self) -> None:
-        source = self.unit.source
-        self.ctx.kind_maps.append(_LazyKinds(lambda: self.model.module_kinds(source)))
+        model, source = self.model, self.unit.source  # no closure over the walker: no cycle
+        self.ctx.kind_maps.append(_LazyKinds(lambda: model.module_kinds(source)))
         self.visit(self.unit.tree)
 
     def visit(self, node: ast.AST) -> None:
@@ -118,7 +118,8 @@ class _Walker:
         if isinstance(node, _FUNCTION_TYPES):
             ctx.functions.append(node)
             ctx.traces.append(self.model.context_of(node))
-            ctx.kind_maps.append(_LazyKinds(lambda: self.model.scope_kinds(node).kinds))
+            model = self.model
+            ctx.kind_maps.append(_LazyKinds(lambda: model.scope_kinds(node).kinds))
             ctx.resolvers.append(ctx.resolvers[-1].child(local_imports(node), frozenset()))
             return True
         if isinstance(node, ast.Lambda):

@@ -11,6 +11,7 @@ not changes.
 from __future__ import annotations
 
 import ast
+import weakref
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -272,7 +273,9 @@ class ModuleState:
     """
 
     def __init__(self, model: ModuleModel) -> None:
-        self.model = model
+        # The model holds this object: a strong reference back would make every model
+        # garbage that only the cycle collector frees (once per keystroke in the server).
+        self.model = weakref.proxy(model)
         units = [unit for unit in model.document.units if unit.tree is not None]
         self._index = {id(unit.tree): index for index, unit in enumerate(units)}
         facts = [self._facts(unit.source) for unit in units]
