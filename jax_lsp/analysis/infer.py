@@ -23,7 +23,7 @@ from jax_lsp.analysis.document import Document, UnitSource
 from jax_lsp.analysis.flow import annotation_kind, dotted_name
 from jax_lsp.analysis.jitted import StaticSignature
 from jax_lsp.analysis.kinds import Kind
-from jax_lsp.analysis.summary import FunctionNode, transform_of
+from jax_lsp.analysis.summary import FunctionNode, transform_of, walk_nodes
 from jax_lsp.analysis.workspace import (
     Target,
     absolute_module,
@@ -78,7 +78,7 @@ def _unit_imports(source: UnitSource) -> tuple[ImportSignature, dict[str, tuple[
     if found is None:
         imports = []
         called: dict[str, tuple[int, int]] = {}
-        for node in ast.walk(source.tree):
+        for node in walk_nodes(source.tree):
             if isinstance(node, ast.Call) and (spelling := dotted_name(node.func)):
                 if spelling not in called:
                     func = node.func

@@ -32,6 +32,7 @@ from jax_lsp.analysis.summary import (
     FunctionRef,
     UnitSummary,
     summarize,
+    walk_nodes,
 )
 from jax_lsp.analysis.traced import TraceInfo, all_params, call_site_params, trace_info_for
 from jax_lsp.analysis.x64 import (
@@ -573,7 +574,7 @@ def _top_level_assignments(tree: ast.Module) -> dict[str, list[ast.expr]]:
         n.id
         for statement in tree.body
         if isinstance(statement, ast.Assign | ast.AnnAssign)
-        for n in ast.walk(statement)
+        for n in walk_nodes(statement)
         if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
     }
     return {name: assigned_values(name, tree) or [] for name in names}
