@@ -14,6 +14,7 @@ from __future__ import annotations
 import ast
 import os
 import sys
+from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -43,6 +44,7 @@ _KNOWN_ROOTS = frozenset(
 )
 _MAX_REEXPORT_DEPTH = 4
 _MAX_BINDINGS = 1024  # memoised import sets (documents x their import versions)
+_MAX_MODEL_LINES = 20_000  # lines of imported modules whose models are kept
 
 ReadText = Callable[[str], str | None]
 
@@ -70,25 +72,21 @@ ImportSignature = tuple[tuple[str | None, int, tuple[tuple[str, str | None], ...
 Bindings = tuple[dict[str, Target], dict[str, str]]
 
 
-def _unit_imports(source: UnitSource) -> tuple[ImportSignature, dict[str, tuple[int, int]]]:
-    """A unit's imports (module, level, (name, asname)...) and the spellings it calls, each
-    with its first call site (unit-relative 0-based line, column of the callee's last
-    character), found in one walk and memoised with the unit's text."""
+def _unit_imports(source: UnitSource) -> tuple[ImportSignature, frozenset[str]]:
+    """A unit's imports (module, level, (name, asname)...) and the spellings it calls, found
+    in one walk and memoised with the unit's text."""
     found = source.memo.get("cross-module")
     if found is None:
         imports = []
-        called: dict[str, tuple[int, int]] = {}
+        called = set()
         for node in walk_nodes(source.tree):
             if isinstance(node, ast.Call) and (spelling := dotted_name(node.func)):
-                if spelling not in called:
-                    func = node.func
-                    end = func.end_col_offset
-                    called[spelling] = (func.end_lineno - 1, end - 1 if end else func.col_offset)
+                called.add(spelling)
             elif isinstance(node, ast.Import | ast.ImportFrom):
                 module = node.module if isinstance(node, ast.ImportFrom) else None
                 level = node.level if isinstance(node, ast.ImportFrom) else -1
                 imports.append((module, level, tuple((a.name, a.asname) for a in node.names)))
-        found = source.memo["cross-module"] = (tuple(imports), called)
+        found = source.memo["cross-module"] = (tuple(imports), frozenset(called))
     return found
 
 
@@ -130,7 +128,7 @@ def imported_callables(
         if unit.tree is not None:
             unit_imports, unit_called = _unit_imports(unit.source)
             imports += unit_imports
-            called.update(unit_called)
+            called |= unit_called
     names, modules = cache.bindings(tuple(imports), path, roots)
     spelled: dict[str, Target] = {}
     for spelling in called:
@@ -144,14 +142,20 @@ def imported_callables(
 
 
 def call_sites(document: Document, spellings: set[str]) -> dict[str, CallSite]:
-    """The first call of each spelling, in absolute document coordinates (for jedi)."""
+    """The first call of each spelling, in absolute document coordinates (for jedi). Only
+    the units that call one of them are walked."""
     sites: dict[str, CallSite] = {}
     for unit in document.units:
-        if unit.tree is None:
+        if unit.tree is None or _unit_imports(unit.source)[1].isdisjoint(spellings):
             continue
-        for spelling, (line, column) in _unit_imports(unit.source)[1].items():
+        for node in walk_nodes(unit.tree):
+            if not isinstance(node, ast.Call):
+                continue
+            spelling = dotted_name(node.func)
             if spelling in spellings and spelling not in sites:
-                sites[spelling] = CallSite(unit.start_line + line, column)
+                func = node.func
+                column = func.end_col_offset - 1 if func.end_col_offset else func.col_offset
+                sites[spelling] = CallSite(unit.start_line + func.end_lineno - 1, column)
     return sites
 
 
@@ -159,18 +163,25 @@ def call_sites(document: Document, spellings: set[str]) -> dict[str, CallSite]:
 @dataclass
 class _ModuleEntry:
     stamp: object  # the open document's text, or the file's (mtime, size)
-    model: ModuleModel
     facts: dict[str, ExternalFacts | Target | None]  # by name: facts, re-export, unknown
+    model: ModuleModel | None = None  # dropped when newer models need the memory
 
 
 class ModuleFactsCache:
     """Models of imported modules and the facts read from them, rebuilt only when a module
-    changes. `open_text` gives an open document's current text (None: read the file)."""
+    changes. `open_text` gives an open document's current text (None: read the file).
+
+    The facts found are kept per module version; the models they come from are kept for the
+    modules used most recently, up to _MAX_MODEL_LINES lines (a workspace's imported modules
+    would otherwise hold every tree they parsed).
+    """
 
     def __init__(self, open_text: ReadText | None = None) -> None:
         self._open_text = open_text
         self._entries: dict[Path, _ModuleEntry] = {}
         self._bindings: dict[tuple, Bindings] = {}
+        self._models: OrderedDict[Path, int] = OrderedDict()  # files with a model: lines
+        self._model_lines = 0
 
     def bindings(
         self, imports: ImportSignature, path: str | None, roots: tuple[Path, ...]
@@ -182,21 +193,44 @@ class ModuleFactsCache:
             self._bindings[key] = _bindings(imports, path, roots)
         return self._bindings[key]
 
-    def entry(self, file: Path) -> _ModuleEntry | None:
-        from jax_lsp.analysis.model import ModuleModel  # the model imports this module
+    def _text(self, file: Path) -> str | None:
+        text = self._open_text(str(file)) if self._open_text else None
+        return text if text is not None else read_disk(str(file))
 
+    def entry(self, file: Path) -> _ModuleEntry | None:
         text = self._open_text(str(file)) if self._open_text else None
         stamp: object = text if text is not None else file_stamp(file)
         entry = self._entries.get(file)
         if entry is not None and entry.stamp == stamp:
             return entry
+        text = text if text is not None else read_disk(str(file))
         if text is None:
-            text = read_disk(str(file))
+            return None
+        entry = self._entries[file] = _ModuleEntry(stamp, {})
+        self._keep_model(file, entry, text)
+        return entry
+
+    def model(self, file: Path, entry: _ModuleEntry) -> ModuleModel | None:
+        """The entry's model, built again if it was dropped."""
+        if entry.model is None:
+            text = self._text(file)
             if text is None:
                 return None
-        entry = _ModuleEntry(stamp, ModuleModel(Document(text, str(file))), {})
-        self._entries[file] = entry
-        return entry
+            self._keep_model(file, entry, text)
+        self._models.move_to_end(file)
+        return entry.model
+
+    def _keep_model(self, file: Path, entry: _ModuleEntry, text: str) -> None:
+        from jax_lsp.analysis.model import ModuleModel  # the model imports this module
+
+        entry.model = ModuleModel(Document(text, str(file)))
+        self._model_lines += len(entry.model.document.lines) - self._models.pop(file, 0)
+        self._models[file] = len(entry.model.document.lines)
+        while self._model_lines > _MAX_MODEL_LINES and len(self._models) > 1:
+            dropped, lines = self._models.popitem(last=False)
+            self._model_lines -= lines
+            if (old := self._entries.get(dropped)) is not None:
+                old.model = None
 
 
 def file_stamp(file: Path | None) -> tuple[int, int] | None:
@@ -303,12 +337,17 @@ def _reexport(model: ModuleModel, name: str, file: Path) -> Target | None:
     return None
 
 
-def _answer(entry: _ModuleEntry, name: str, file: Path) -> ExternalFacts | Target | None:
+def _answer(
+    cache: ModuleFactsCache, entry: _ModuleEntry, name: str, file: Path
+) -> ExternalFacts | Target | None:
     """The facts of `name` in one module, or where it is re-exported from (memoised)."""
     if name not in entry.facts:
-        facts = _facts_in_model(entry.model, name)
-        if facts is None and name not in entry.model.functions:
-            entry.facts[name] = _reexport(entry.model, name, file)
+        model = cache.model(file, entry)
+        if model is None:
+            return None
+        facts = _facts_in_model(model, name)
+        if facts is None and name not in model.functions:
+            entry.facts[name] = _reexport(model, name, file)
         else:
             entry.facts[name] = facts
     return entry.facts[name]
@@ -323,7 +362,7 @@ def engine_facts(
         entry = cache.entry(file) if file is not None else None
         if entry is None:
             return None
-        answer = _answer(entry, target.attribute, file)
+        answer = _answer(cache, entry, target.attribute, file)
         if not isinstance(answer, Target):
             return answer
         target = answer

@@ -602,6 +602,7 @@ def _import_insertion_line(document: Document) -> int:
 # Several layers ask for a function's own imports on every analysis; trees are immutable
 # once parsed, and weak keys let a forgotten tree take its entry with it.
 _LOCAL_IMPORTS: weakref.WeakKeyDictionary[ast.AST, dict[str, str]] = weakref.WeakKeyDictionary()
+_NO_IMPORTS: dict[str, str] = {}  # shared by the many functions without imports (never mutated)
 
 
 def local_imports(node: FunctionNode) -> dict[str, str]:
@@ -610,7 +611,7 @@ def local_imports(node: FunctionNode) -> dict[str, str]:
         return {}
     found = _LOCAL_IMPORTS.get(node)
     if found is None:
-        found = _LOCAL_IMPORTS[node] = _own_imports(node)
+        found = _LOCAL_IMPORTS[node] = _own_imports(node) or _NO_IMPORTS
     return found
 
 

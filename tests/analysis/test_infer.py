@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from jax_lsp.analysis import infer
 from jax_lsp.analysis.document import Document
 from jax_lsp.analysis.infer import ExternalFacts, ModuleFactsCache, local_external_facts
 from jax_lsp.analysis.jedi_oracle import JediOracle
@@ -117,6 +118,26 @@ def test_engine_reads_the_imported_module(workspace: Path):
     assert facts["step"].static.positions == frozenset({1})
     assert facts["norm"].transform == "jit" and facts["norm"].returns_array
     assert set(unanswered) == {"indirect"}  # its value comes from a third module
+
+
+def test_models_dropped_for_memory_are_rebuilt_when_a_new_name_is_asked(workspace, monkeypatch):
+    monkeypatch.setattr(infer, "_MAX_MODEL_LINES", 1)  # keep only the newest module's model
+    cache = ModuleFactsCache()
+    path = workspace / "b.py"
+
+    def ask(calls: str) -> dict:
+        imports = "from mypkg.ops import make_state, make_numpy\nfrom mypkg.helpers import helper"
+        text = f"{imports}\n{calls}\n"
+        path.write_text(text)
+        return local_external_facts(Document(text, str(path)), str(workspace), cache)[0]
+
+    first = ask("make_state(); helper()")
+    assert first["make_state"] == ExternalFacts(True) and first["helper"] == ExternalFacts(True)
+    ops = cache._entries[workspace / "mypkg" / "ops.py"]
+    assert ops.model is None  # dropped for the helpers module's model
+    again = ask("make_state(); make_numpy(); helper()")  # make_numpy: never asked before
+    assert again["make_state"] == ExternalFacts(True)
+    assert again["make_numpy"] == ExternalFacts(False)
 
 
 def test_relative_imports(workspace: Path):
