@@ -119,7 +119,7 @@ class JaxLanguageServer(LanguageServer):
         """Analyse the document as it is now; store the result if it is still current."""
         text, version, generation = document.text, document.version, self.settings.generation
         uri = document.uri
-        lines, path, encoding = document.lines, document.path, self.encoding
+        path, encoding = document.path, self.encoding
         settings = self.settings.for_path(path)
         self.report_settings_errors()
 
@@ -138,6 +138,9 @@ class JaxLanguageServer(LanguageServer):
             if external is None:
                 external, questions = self.cross.engine_side(parsed, root)
             analysis = analyze_with(parsed, settings, external)
+            # The parse's lines, not the open document's: those are split only when a request
+            # needs them (most open files are never edited).
+            lines = parsed.lines
             diagnostics = [to_diagnostic(f, lines, encoding, version) for f in analysis.findings]
             return analysis, diagnostics, external, questions
 
