@@ -21,7 +21,12 @@ from jax_lsp.files import UnreadableFile, iter_python_files, read_source
 from jax_lsp.findings import Finding, Fix, Span
 from jax_lsp.fixes import fix_text
 from jax_lsp.notebook import Notebook, NotebookError
-from jax_lsp.parallel import available_cores, map_with_locality, tune_gc_for_batch
+from jax_lsp.parallel import (
+    available_cores,
+    collect_after_item,
+    map_with_locality,
+    tune_gc_for_batch,
+)
 from jax_lsp.reporting import FORMATTERS, display_path
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
@@ -133,7 +138,11 @@ def check_paths(
     files: list[str], settings: Settings, fix: bool, unsafe: bool, jobs: int
 ) -> list[FileResult]:
     if jobs <= 1 or len(files) < _PARALLEL_THRESHOLD:
-        return [check_file(path, settings, fix, unsafe) for path in files]
+        results = []
+        for done, path in enumerate(files, 1):
+            results.append(check_file(path, settings, fix, unsafe))
+            collect_after_item(done)
+        return results
     # Sorted by path: a package's modules (which import each other) go to the same worker.
     ordered = sorted(range(len(files)), key=lambda i: files[i])
     paths = [files[i] for i in ordered]
