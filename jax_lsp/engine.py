@@ -10,11 +10,12 @@ import ast
 import logging
 import os
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from jax_lsp.analysis.document import Document, SyntaxProblem, Unit
 from jax_lsp.analysis.infer import ExternalFacts
+from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.model import ModuleModel, local_imports
 from jax_lsp.analysis.summary import MARKER_NODE_TYPES, child_nodes
 from jax_lsp.config import Settings
@@ -52,6 +53,22 @@ class Analysis:
     model: ModuleModel | None = None
 
 
+class _LazyKinds:
+    """A scope's kinds, interpreted when a rule first asks: most scopes are never asked (rules
+    look at traced code, or at a few node shapes), and interpreting them is the walk's cost."""
+
+    __slots__ = ("_interpret", "_kinds")
+
+    def __init__(self, interpret: Callable[[], Mapping[ast.AST, Kind]]) -> None:
+        self._interpret = interpret
+        self._kinds: Mapping[ast.AST, Kind] | None = None
+
+    def get(self, node: ast.AST) -> Kind | None:
+        if self._kinds is None:
+            self._kinds = self._interpret()
+        return self._kinds.get(node)
+
+
 class _Walker:
     def __init__(self, model: ModuleModel, unit: Unit, rules: Sequence[Rule]) -> None:
         self.model = model
@@ -70,7 +87,8 @@ class _Walker:
         self.broken: set[str] = set()
 
     def run(self) -> None:
-        self.ctx.kind_maps.append(self.model.module_kinds(self.unit.source))
+        model, source = self.model, self.unit.source  # no closure over the walker: no cycle
+        self.ctx.kind_maps.append(_LazyKinds(lambda: model.module_kinds(source)))
         self.visit(self.unit.tree)
 
     def visit(self, node: ast.AST) -> None:
@@ -100,7 +118,8 @@ class _Walker:
         if isinstance(node, _FUNCTION_TYPES):
             ctx.functions.append(node)
             ctx.traces.append(self.model.context_of(node))
-            ctx.kind_maps.append(self.model.scope_kinds(node).kinds)
+            model = self.model
+            ctx.kind_maps.append(_LazyKinds(lambda: model.scope_kinds(node).kinds))
             ctx.resolvers.append(ctx.resolvers[-1].child(local_imports(node), frozenset()))
             return True
         if isinstance(node, ast.Lambda):

@@ -11,8 +11,9 @@ from __future__ import annotations
 import ast
 import re
 import warnings
+from bisect import bisect_left, bisect_right
 from collections import OrderedDict
-from dataclasses import dataclass, field
+from dataclasses import InitVar, dataclass, field
 
 from jax_lsp.analysis.text import split_lines
 
@@ -156,6 +157,12 @@ def _too_deep(tree: ast.AST) -> int | None:
         node, depth = stack.pop()
         if depth > MAX_TREE_DEPTH:
             return getattr(node, "lineno", 1)
+        # Below a one-line node, every level of nesting takes at least one of its characters
+        # (a few wrappers share their child's span: twice the width bounds them too), so a
+        # short line cannot hide a deep subtree and is not walked.
+        one_line = getattr(node, "end_lineno", None) is not None and node.end_lineno == node.lineno
+        if one_line and depth + 2 * (node.end_col_offset - node.col_offset) + 4 <= MAX_TREE_DEPTH:
+            continue
         stack.extend((child, depth + 1) for child in children(node))
     return None
 
@@ -306,19 +313,76 @@ def split_units(text: str, lines: list[str] | None = None) -> list[Unit]:
     return units
 
 
+def _has_triple_quote(lines: list[str]) -> bool:
+    return any('"""' in line or "'''" in line for line in lines)
+
+
+def _changed_lines(old: list[str], new: list[str]) -> tuple[int, int, int]:
+    """(first, old_end, new_end): `old[first:old_end]` became `new[first:new_end]`."""
+    limit = min(len(old), len(new))
+    first = 0
+    while first < limit and old[first] == new[first]:
+        first += 1
+    tail = 0
+    while tail < limit - first and old[-1 - tail] == new[-1 - tail]:
+        tail += 1
+    return first, len(old) - tail, len(new) - tail
+
+
+def resplit_units(previous: Document, lines: list[str]) -> list[Unit] | None:
+    """The units of `lines` (an edit of `previous`), re-splitting only the units the edit
+    touched and shifting the rest; the same units `split_units` would give, or None when the
+    edit may move boundaries elsewhere (a triple quote added or removed, a decorator at the
+    seam, code that needs repair near the edit): then split the whole text."""
+    old, units = previous.lines, previous.units
+    first, old_end, new_end = _changed_lines(old, lines)
+    if first == len(old) == len(lines):
+        return list(units)
+    if _has_triple_quote(old[first:old_end]) or _has_triple_quote(lines[first:new_end]):
+        return None  # string interiors, hence unit starts, may change anywhere after
+    starts = [unit.start_line for unit in units]
+    start = bisect_right(starts, first) - 1
+    if start > 0 and starts[start] == first:
+        start -= 1  # the unit's own first line changed: it may now continue the previous one
+    while start > 0 and units[start - 1].source.problem is not None:
+        start -= 1  # a repaired unit looked ahead into the edited lines when merging
+    stop = bisect_left(starts, old_end, lo=start + 1)
+    shift = new_end - old_end
+    window_start = starts[start]
+    window_end = starts[stop] + shift if stop < len(units) else len(lines)
+    if window_end <= window_start:
+        return None  # the document's first lines were deleted
+    window = lines[window_start:window_end]
+    middle = split_units("\n".join(window), window)
+    if any(unit.source.problem is not None for unit in middle):
+        # Repair may merge across the seam (a decorator left last in the window is one).
+        return None
+    return [
+        *units[:start],
+        *(Unit(unit.source, unit.start_line + window_start) for unit in middle),
+        *(Unit(unit.source, unit.start_line + shift) for unit in units[stop:]),
+    ]
+
+
 @dataclass
 class Document:
-    """A text and its units. Immutable once built: a new text makes a new Document."""
+    """A text and its units. Immutable once built: a new text makes a new Document.
+
+    `previous`: an earlier version of the same document, whose units outside the edited
+    lines are reused instead of splitting the whole text again (the server's keystrokes).
+    """
 
     text: str
     path: str = "<unknown>"
     version: int | None = None
+    previous: InitVar[Document | None] = None
     units: list[Unit] = field(init=False)
     lines: list[str] = field(init=False)
 
-    def __post_init__(self) -> None:
+    def __post_init__(self, previous: Document | None) -> None:
         self.lines = split_lines(self.text)
-        self.units = split_units(self.text, self.lines)
+        units = resplit_units(previous, self.lines) if previous is not None else None
+        self.units = units if units is not None else split_units(self.text, self.lines)
 
     @property
     def problems(self) -> list[SyntaxProblem]:

@@ -7,6 +7,7 @@ import ast
 from collections.abc import Callable
 
 from jax_lsp.analysis.imports import Resolver
+from jax_lsp.analysis.summary import walk_nodes
 from jax_lsp.analysis.traced import all_params
 
 _WIDE = ("float64", "int64", "uint64", "complex128")
@@ -181,7 +182,7 @@ def assigned_values(name: str, scope: ast.AST) -> list[ast.expr] | None:
     values: list[ast.expr] = []
     plain: set[int] = set()
     bound = False
-    for node in ast.walk(scope):
+    for node in walk_nodes(scope):
         if isinstance(node, ast.Assign):
             for target in node.targets:
                 if isinstance(target, ast.Name) and target.id == name:

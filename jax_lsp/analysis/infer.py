@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import ast
 import os
+import sys
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,7 +23,7 @@ from jax_lsp.analysis.document import Document, UnitSource
 from jax_lsp.analysis.flow import annotation_kind, dotted_name
 from jax_lsp.analysis.jitted import StaticSignature
 from jax_lsp.analysis.kinds import Kind
-from jax_lsp.analysis.summary import FunctionNode, transform_of
+from jax_lsp.analysis.summary import FunctionNode, transform_of, walk_nodes
 from jax_lsp.analysis.workspace import (
     Target,
     absolute_module,
@@ -35,8 +36,11 @@ from jax_lsp.analysis.workspace import (
 if TYPE_CHECKING:
     from jax_lsp.analysis.model import ModuleModel
 
-# Libraries whose functions the local model already knows (or must not guess about).
-_KNOWN_ROOTS = frozenset({"jax", "jaxlib", "numpy", "builtins", "flax", "equinox", "optax"})
+# Libraries whose functions the local model already knows (or must not guess about), and the
+# standard library (never a workspace module, and no source of JAX arrays).
+_KNOWN_ROOTS = frozenset(
+    {"jax", "jaxlib", "numpy", "builtins", "flax", "equinox", "optax", *sys.stdlib_module_names}
+)
 _MAX_REEXPORT_DEPTH = 4
 _MAX_BINDINGS = 1024  # memoised import sets (documents x their import versions)
 
@@ -66,25 +70,29 @@ ImportSignature = tuple[tuple[str | None, int, tuple[tuple[str, str | None], ...
 Bindings = tuple[dict[str, Target], dict[str, str]]
 
 
-def _unit_imports(source: UnitSource) -> tuple[ImportSignature, frozenset[str]]:
-    """A unit's imports (module, level, (name, asname)...) and the spellings it calls, found
-    in one walk and memoised with the unit's text."""
+def _unit_imports(source: UnitSource) -> tuple[ImportSignature, dict[str, tuple[int, int]]]:
+    """A unit's imports (module, level, (name, asname)...) and the spellings it calls, each
+    with its first call site (unit-relative 0-based line, column of the callee's last
+    character), found in one walk and memoised with the unit's text."""
     found = source.memo.get("cross-module")
     if found is None:
         imports = []
-        called = set()
-        for node in ast.walk(source.tree):
+        called: dict[str, tuple[int, int]] = {}
+        for node in walk_nodes(source.tree):
             if isinstance(node, ast.Call) and (spelling := dotted_name(node.func)):
-                called.add(spelling)
+                if spelling not in called:
+                    func = node.func
+                    end = func.end_col_offset
+                    called[spelling] = (func.end_lineno - 1, end - 1 if end else func.col_offset)
             elif isinstance(node, ast.Import | ast.ImportFrom):
                 module = node.module if isinstance(node, ast.ImportFrom) else None
                 level = node.level if isinstance(node, ast.ImportFrom) else -1
                 imports.append((module, level, tuple((a.name, a.asname) for a in node.names)))
-        found = source.memo["cross-module"] = (tuple(imports), frozenset(called))
+        found = source.memo["cross-module"] = (tuple(imports), called)
     return found
 
 
-def _bindings(imports: ImportSignature, path: str | None, roots: list[Path]) -> Bindings:
+def _bindings(imports: ImportSignature, path: str | None, roots: tuple[Path, ...]) -> Bindings:
     """Local names bound to functions of workspace modules, and to workspace modules."""
     package = package_of(path)
     names: dict[str, Target] = {}  # `from m import f`: f
@@ -109,7 +117,7 @@ def _bindings(imports: ImportSignature, path: str | None, roots: list[Path]) -> 
 
 
 def imported_callables(
-    document: Document, path: str | None, roots: list[Path], cache: ModuleFactsCache
+    document: Document, path: str | None, roots: tuple[Path, ...], cache: ModuleFactsCache
 ) -> dict[str, Target]:
     """Call spellings in the document (`make_state`, `ops.step`) -> what they import.
 
@@ -122,7 +130,7 @@ def imported_callables(
         if unit.tree is not None:
             unit_imports, unit_called = _unit_imports(unit.source)
             imports += unit_imports
-            called |= unit_called
+            called.update(unit_called)
     names, modules = cache.bindings(tuple(imports), path, roots)
     spelled: dict[str, Target] = {}
     for spelling in called:
@@ -141,14 +149,9 @@ def call_sites(document: Document, spellings: set[str]) -> dict[str, CallSite]:
     for unit in document.units:
         if unit.tree is None:
             continue
-        for node in ast.walk(unit.tree):
-            if not isinstance(node, ast.Call):
-                continue
-            spelling = dotted_name(node.func)
+        for spelling, (line, column) in _unit_imports(unit.source)[1].items():
             if spelling in spellings and spelling not in sites:
-                func = node.func
-                column = func.end_col_offset - 1 if func.end_col_offset else func.col_offset
-                sites[spelling] = CallSite(unit.start_line + func.end_lineno - 1, column)
+                sites[spelling] = CallSite(unit.start_line + line, column)
     return sites
 
 
@@ -169,7 +172,9 @@ class ModuleFactsCache:
         self._entries: dict[Path, _ModuleEntry] = {}
         self._bindings: dict[tuple, Bindings] = {}
 
-    def bindings(self, imports: ImportSignature, path: str | None, roots: list[Path]) -> Bindings:
+    def bindings(
+        self, imports: ImportSignature, path: str | None, roots: tuple[Path, ...]
+    ) -> Bindings:
         key = (imports, path, tuple(roots))
         if key not in self._bindings:
             if len(self._bindings) > _MAX_BINDINGS:
@@ -310,7 +315,7 @@ def _answer(entry: _ModuleEntry, name: str, file: Path) -> ExternalFacts | Targe
 
 
 def engine_facts(
-    target: Target, roots: list[Path], cache: ModuleFactsCache
+    target: Target, roots: tuple[Path, ...], cache: ModuleFactsCache
 ) -> ExternalFacts | None:
     """The engine's answer for one imported callable (following re-exports), if it has one."""
     for _ in range(_MAX_REEXPORT_DEPTH):

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from jax_lsp.analysis.imports import Resolver
+from jax_lsp.analysis.summary import walk_nodes
 from jax_lsp.analysis.traced import all_params, positional_params
 from jax_lsp.compat import TRY_STATEMENTS
 
@@ -277,7 +278,7 @@ def drawn_params(function: ast.FunctionDef, resolver: Resolver) -> frozenset[str
     params = set(all_params(function))
     rebound: set[str] = set()
     keys: list[str] = []
-    for node in ast.walk(function):
+    for node in walk_nodes(function):
         if isinstance(node, ast.Name):
             if isinstance(node.ctx, ast.Store):
                 rebound.add(node.id)

@@ -18,6 +18,10 @@ class Kind(enum.Enum):
     ITERATOR = "iterator"  # a stateful Python iterator or generator
     UNKNOWN = "unknown"
 
+    # Members are singletons compared by identity: hash them in C. Enum's own `__hash__` is a
+    # Python call, and kinds are hashed in every memo key of the incremental analysis.
+    __hash__ = object.__hash__
+
     @property
     def is_jax(self) -> bool:
         return self in (Kind.TRACED, Kind.ARRAY)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import re
+import weakref
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -31,6 +32,7 @@ from jax_lsp.analysis.summary import (
     FunctionRef,
     UnitSummary,
     summarize,
+    walk_nodes,
 )
 from jax_lsp.analysis.traced import TraceInfo, all_params, call_site_params, trace_info_for
 from jax_lsp.analysis.x64 import (
@@ -186,7 +188,7 @@ class ModuleModel:
             # Every identifier-like word of the text: a superset of the names the unit reads,
             # found far faster than by walking its tree (extra words only narrow the memo key).
             loads = source.memo["loads"] = frozenset(_WORD.findall(source.text))
-        used = tuple(sorted((name, known[name].value) for name in loads if name in known))
+        used = frozenset((name, known[name]) for name in loads & known.keys())
         key = ("bindings", self.alias_key, used)
         if key not in source.memo:
             interpreter = FlowInterpreter(
@@ -407,19 +409,26 @@ class ModuleModel:
                     continue
                 key = ("key-helpers", self.alias_key)
                 if key not in unit.source.memo:
-                    unit.source.memo[key] = (
-                        {
-                            record.path: drawn
-                            for record in self._summary(unit.source).functions
-                            if not isinstance(record.node, ast.Lambda)
-                            and (drawn := drawn_params(record.node, self.resolver))
-                        }
-                        if may_draw(unit.source.text, self.resolver)
-                        else {}
-                    )
+                    unit.source.memo[key] = self._unit_key_helpers(unit.source)
                 helpers.update(unit.source.memo[key])
             self._key_helpers = helpers
         return self._key_helpers
+
+    def _unit_key_helpers(self, source: UnitSource) -> dict[str, frozenset[str]]:
+        if not may_draw(source.text, self.resolver):
+            return {}
+        lines = source.text.split("\n")
+        helpers = {}
+        for record in self._summary(source).functions:
+            node = record.node
+            if isinstance(node, ast.Lambda) or not all_params(node):
+                continue
+            # Only a function whose own text can name a sampler passes a key to one.
+            if not may_draw("\n".join(lines[node.lineno - 1 : node.end_lineno]), self.resolver):
+                continue
+            if drawn := drawn_params(node, self.resolver):
+                helpers[record.path] = drawn
+        return helpers
 
     @property
     def float_globals(self) -> frozenset[str]:
@@ -565,7 +574,7 @@ def _top_level_assignments(tree: ast.Module) -> dict[str, list[ast.expr]]:
         n.id
         for statement in tree.body
         if isinstance(statement, ast.Assign | ast.AnnAssign)
-        for n in ast.walk(statement)
+        for n in walk_nodes(statement)
         if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
     }
     return {name: assigned_values(name, tree) or [] for name in names}
@@ -590,10 +599,22 @@ def _import_insertion_line(document: Document) -> int:
     return line
 
 
+# Several layers ask for a function's own imports on every analysis; trees are immutable
+# once parsed, and weak keys let a forgotten tree take its entry with it.
+_LOCAL_IMPORTS: weakref.WeakKeyDictionary[ast.AST, dict[str, str]] = weakref.WeakKeyDictionary()
+
+
 def local_imports(node: FunctionNode) -> dict[str, str]:
     """Imports written in a function's own body (not in nested functions)."""
     if isinstance(node, ast.Lambda):
         return {}
+    found = _LOCAL_IMPORTS.get(node)
+    if found is None:
+        found = _LOCAL_IMPORTS[node] = _own_imports(node)
+    return found
+
+
+def _own_imports(node: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, str]:
     statements: list[ast.stmt] = []
     pending = list(node.body)
     while pending:

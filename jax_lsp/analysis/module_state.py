@@ -11,11 +11,12 @@ not changes.
 from __future__ import annotations
 
 import ast
+import weakref
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from jax_lsp.analysis.summary import MUTATING_METHODS, FunctionNode, child_nodes
+from jax_lsp.analysis.summary import MUTATING_METHODS, FunctionNode, child_nodes, walk_nodes
 from jax_lsp.analysis.traced import all_params
 from jax_lsp.compat import TRY_STATEMENTS
 
@@ -53,7 +54,7 @@ def bound_names(function: FunctionNode) -> frozenset[str]:
     names = set(all_params(function))
     if isinstance(function, ast.Lambda):
         return frozenset(names)
-    for node in ast.walk(function):
+    for node in walk_nodes(function):
         if node is function:
             continue
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store | ast.Del):
@@ -229,7 +230,7 @@ class _UnitScanner:
                 self._bind(target, node.value)
         elif isinstance(node, ast.AugAssign | ast.AnnAssign) and node.value is not None:
             self._bind(node.target, None)
-        for child in ast.walk(node):
+        for child in walk_nodes(node):
             name = mutated_name(child)
             if name is not None:
                 self.events.append(("mutate", name))
@@ -272,7 +273,9 @@ class ModuleState:
     """
 
     def __init__(self, model: ModuleModel) -> None:
-        self.model = model
+        # The model holds this object: a strong reference back would make every model
+        # garbage that only the cycle collector frees (once per keystroke in the server).
+        self.model = weakref.proxy(model)
         units = [unit for unit in model.document.units if unit.tree is not None]
         self._index = {id(unit.tree): index for index, unit in enumerate(units)}
         facts = [self._facts(unit.source) for unit in units]

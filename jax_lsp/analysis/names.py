@@ -7,7 +7,7 @@ import ast
 import weakref
 from functools import lru_cache
 
-from jax_lsp.analysis.summary import FunctionNode
+from jax_lsp.analysis.summary import FunctionNode, walk_nodes
 from jax_lsp.analysis.traced import all_params
 
 
@@ -15,7 +15,7 @@ from jax_lsp.analysis.traced import all_params
 def local_names(function: FunctionNode) -> frozenset[str]:
     """Parameters, assigned names and nested defs anywhere in `function`."""
     names = set(all_params(function))
-    for node in ast.walk(function):
+    for node in walk_nodes(function):
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
             names.add(node.id)
         elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node is not function:
@@ -94,7 +94,7 @@ def declared_elsewhere(scope: ast.AST) -> frozenset[str]:
     cached = _DECLARED.get(scope)
     if cached is None:
         names: set[str] = set()
-        for node in ast.walk(scope):
+        for node in walk_nodes(scope):
             if isinstance(node, ast.Global | ast.Nonlocal):
                 names.update(node.names)
         cached = _DECLARED[scope] = frozenset(names)

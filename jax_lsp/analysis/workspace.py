@@ -2,8 +2,37 @@
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import wraps
 from pathlib import Path
+from typing import TypeVar
+
+_Result = TypeVar("_Result")
+# Answers about the file system are reused for this long: the server asks the same questions
+# on every keystroke, and a new module or folder is then noticed within a second.
+_FRESH_SECONDS = 1.0
+_MAX_REMEMBERED = 4096
+
+
+def _recently_asked(function: Callable[..., _Result]) -> Callable[..., _Result]:
+    """Memoise a file-system lookup by its (hashable) arguments for _FRESH_SECONDS."""
+    answers: dict[tuple, tuple[float, _Result]] = {}
+
+    @wraps(function)
+    def lookup(*args):
+        now = time.monotonic()
+        known = answers.get(args)
+        if known is not None and now - known[0] < _FRESH_SECONDS:
+            return known[1]
+        if len(answers) > _MAX_REMEMBERED:
+            answers.clear()
+        result = function(*args)
+        answers[args] = (now, result)
+        return result
+
+    return lookup
 
 
 @dataclass(frozen=True)
@@ -14,7 +43,8 @@ class Target:
     attribute: str
 
 
-def package_of(path: str | None) -> list[str] | None:
+@_recently_asked
+def package_of(path: str | None) -> tuple[str, ...] | None:
     """The dotted parts of a module file's package: its folders that hold an `__init__.py`
     (`pkg/__init__.py` and `pkg/impl.py` both belong to `pkg`, which `.` names)."""
     if not path:
@@ -24,10 +54,10 @@ def package_of(path: str | None) -> list[str] | None:
     while (folder / "__init__.py").is_file() and folder.parent != folder:
         parts.insert(0, folder.name)
         folder = folder.parent
-    return parts
+    return tuple(parts)
 
 
-def absolute_module(module: str | None, level: int, package: list[str] | None) -> str | None:
+def absolute_module(module: str | None, level: int, package: tuple[str, ...] | None) -> str | None:
     """The module `from <level dots><module> import` names, relative to `package`."""
     if not level:
         return module
@@ -38,7 +68,8 @@ def absolute_module(module: str | None, level: int, package: list[str] | None) -
     return ".".join(parts) or None
 
 
-def search_roots(root: str | None, path: str | None) -> list[Path]:
+@_recently_asked
+def search_roots(root: str | None, path: str | None) -> tuple[Path, ...]:
     """Where workspace modules live: the root, its `src/`, the document's folder and the
     folder holding the document's top package."""
     candidates = []
@@ -55,10 +86,11 @@ def search_roots(root: str | None, path: str | None) -> list[Path]:
         resolved = candidate.resolve()
         if resolved.is_dir() and resolved not in roots:
             roots.append(resolved)
-    return roots
+    return tuple(roots)
 
 
-def module_file(module: str, roots: list[Path]) -> Path | None:
+@_recently_asked
+def module_file(module: str, roots: tuple[Path, ...]) -> Path | None:
     """The source file of a workspace module, found by path alone."""
     parts = module.split(".")
     for root in roots:

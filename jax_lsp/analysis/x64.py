@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from jax_lsp.analysis.imports import Resolver
 from jax_lsp.analysis.kinds import ARRAY_MODULES, STATIC_RESULTS
+from jax_lsp.analysis.summary import walk_nodes
 
 FLAG = "jax_enable_x64"
 _FLAG_SPELLINGS = frozenset({FLAG, "JAX_ENABLE_X64"})
@@ -166,7 +167,7 @@ def _flag_facts(
     at_call_time = reads = False
     callees: set[str] = set()
     top_level = set(module_level_nodes(statement))
-    for node in ast.walk(statement):
+    for node in walk_nodes(statement):
         if isinstance(node, ast.Call) and is_x64_update(node, resolver):
             enabled = enables_x64(node, resolver)
             if node in top_level and enabled and enable_line is None:
@@ -179,7 +180,7 @@ def _flag_facts(
         ):
             callees.update(
                 call.func.id
-                for call in ast.walk(node)
+                for call in walk_nodes(node)
                 if isinstance(call, ast.Call) and isinstance(call.func, ast.Name)
             )
         elif _mentions_flag(node) and not _is_update_argument(node, statement, resolver):
@@ -233,5 +234,5 @@ def _is_update_argument(node: ast.AST, statement: ast.stmt, resolver: Resolver) 
     """The flag-name string of an update call (not a read of the flag)."""
     return any(
         isinstance(call, ast.Call) and is_x64_update(call, resolver) and call.args[0] is node
-        for call in ast.walk(statement)
+        for call in walk_nodes(statement)
     )

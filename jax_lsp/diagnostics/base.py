@@ -11,7 +11,7 @@ import ast
 import textwrap
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, Protocol
 
 from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.text import byte_col_to_char
@@ -102,6 +102,12 @@ class Rule:
         return "\n".join(parts)
 
 
+class KindLookup(Protocol):
+    """A scope's kinds by node (a dict, or the walker's lazily interpreted scopes)."""
+
+    def get(self, node: ast.AST, /) -> Kind | None: ...
+
+
 class RuleContext:
     """What a rule may ask while the walker stands on a node."""
 
@@ -112,7 +118,7 @@ class RuleContext:
         self.functions: list[ast.AST] = []  # enclosing FunctionDef/Lambda nodes, innermost last
         self.traces: list[TraceInfo | None] = []
         self.resolvers: list[Resolver] = [model.resolver]
-        self.kind_maps: list[dict[ast.AST, Kind]] = []
+        self.kind_maps: list[KindLookup] = []  # innermost last
         self.loops: list[ast.AST] = []  # enclosing for/while/comprehension nodes
         # The unit's first document line: module facts (model.x64) use absolute lines.
         self.unit_start = 0

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 
+from jax_lsp.analysis.summary import walk_nodes
 from jax_lsp.diagnostics.base import RuleContext
 
 # jax.numpy functions whose result is a boolean array.
@@ -64,7 +65,7 @@ def _local_bindings(name: str, ctx: RuleContext) -> list[ast.expr]:
         return []
     values: list[ast.expr] = []
     stores = 0
-    for node in ast.walk(function):
+    for node in walk_nodes(function):
         if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Store):
             stores += 1
         value = _bound_value(node, name)

@@ -31,6 +31,8 @@ _SHAPE_MAKERS = frozenset(
     {"arange", *_FILLED, "linspace", "eye", "identity", "array", "asarray", "normal", "uniform"}
 )
 _WORD = re.compile(r"[^\W\d]\w*")
+# Only literal integer indices are judged, so a scope with no digit inside brackets has none.
+_LITERAL_INDEX = re.compile(r"\[[^\]]*\d")
 _NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
 # Statements whose blocks may run zero, one or several times, or be left half-way.
 _BRANCHING = (ast.For, ast.AsyncFor, ast.While, *TRY_STATEMENTS, ast.Match)
@@ -207,7 +209,7 @@ def _arg(call: ast.Call, index: int) -> ast.expr | None:
 _MAKER_ALIASES: weakref.WeakKeyDictionary[Resolver, frozenset[str]] = weakref.WeakKeyDictionary()
 
 
-def _may_make_shape(lines: list[str], resolver: Resolver) -> bool:
+def _may_make_shape(text: str, resolver: Resolver) -> bool:
     """Does this text name a constructor `ShapeTracker` knows, or an alias `resolver` (the
     enclosing scope's) binds to one? Every known shape starts from such a call; the scope's
     own imports name the constructor in its text."""
@@ -218,7 +220,7 @@ def _may_make_shape(lines: list[str], resolver: Resolver) -> bool:
             for name, value in resolver.bindings_items()
             if value.rpartition(".")[2] in _SHAPE_MAKERS
         )
-    words = set(_WORD.findall("\n".join(lines)))
+    words = set(_WORD.findall(text))
     return not (words.isdisjoint(_SHAPE_MAKERS) and words.isdisjoint(aliases))
 
 
@@ -410,8 +412,11 @@ class ConstantOutOfBounds(Rule):
         )
         # Module-level names bound once and never rebound keep their shape everywhere, unless
         # a parameter or a local binding hides them.
+        text = "\n".join(lines)
+        if not _LITERAL_INDEX.search(text):
+            return  # no literal index here: nothing to judge
         inherited = dict(self._global_shapes(ctx.model))
-        if not inherited and not _may_make_shape(lines, resolver):
+        if not inherited and not _may_make_shape(text, resolver):
             return  # no known shape can arise here: nothing to flag
         if not isinstance(node, ast.Module):
             resolver = resolver.child(local_imports(node), frozenset(all_params(node)))

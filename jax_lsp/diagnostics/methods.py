@@ -13,6 +13,7 @@ from jax_lsp.analysis.summary import (
     ClassRecord,
     FunctionRef,
     transform_of,
+    walk_nodes,
 )
 from jax_lsp.analysis.traced import TraceInfo, positional_params, trace_info_for
 from jax_lsp.diagnostics.base import Example, Rule, RuleContext
@@ -388,7 +389,7 @@ def _attribute_writes(record: ClassRecord) -> Iterator[tuple[str, str]]:
             continue
         if statement.name in _CONSTRUCTORS:
             continue
-        for node in ast.walk(statement):
+        for node in walk_nodes(statement):
             targets: list[ast.expr] = []
             if isinstance(node, ast.Assign):
                 targets = node.targets

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from jax_lsp.analysis.jitted import StaticSignature, jit_call_signature
 from jax_lsp.analysis.names import assigned_name, binds_locally
 from jax_lsp.analysis.paths import is_test_path
-from jax_lsp.analysis.summary import FunctionNode, transform_of
+from jax_lsp.analysis.summary import FunctionNode, transform_of, walk_nodes
 from jax_lsp.diagnostics.base import Example, Rule, RuleContext
 from jax_lsp.diagnostics.hoist_fix import hoist_fix
 from jax_lsp.findings import Applicability, Finding, Fix, Severity
@@ -46,7 +46,7 @@ def _defined_in(name: str, scope: ast.AST) -> FunctionNode | None:
 def _uses(name: str, scope: ast.AST) -> list[ast.Name]:
     return [
         node
-        for node in ast.walk(scope)
+        for node in walk_nodes(scope)
         if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Load)
     ]
 

@@ -9,6 +9,7 @@ from jax_lsp.analysis.imports import Resolver
 from jax_lsp.analysis.keys import KeyFlow, Reuse, classify_call, may_draw
 from jax_lsp.analysis.model import local_imports
 from jax_lsp.analysis.names import binds_locally
+from jax_lsp.analysis.summary import walk_nodes
 from jax_lsp.analysis.traced import all_params
 from jax_lsp.diagnostics.base import Example, Rule, RuleContext
 from jax_lsp.findings import Applicability, Edit, Finding, Fix, Severity, Span
@@ -312,7 +313,7 @@ class PrngKeyReuse(Rule):
         if not reuses:
             return
         statements = _statement_of(body)
-        names = {n.id for n in ast.walk(scope) if isinstance(n, ast.Name)}
+        names = {n.id for n in walk_nodes(scope) if isinstance(n, ast.Name)}
         names |= set(ctx.model.global_kinds) | set(ctx.model.functions)
         if not isinstance(node, ast.Module):
             names |= set(all_params(node))

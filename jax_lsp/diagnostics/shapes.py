@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from dataclasses import replace
 
 from jax_lsp.analysis.names import assigned_name
+from jax_lsp.analysis.summary import walk_nodes
 from jax_lsp.diagnostics.base import Example, Rule, RuleContext
 from jax_lsp.diagnostics.booleans import is_boolean
 from jax_lsp.diagnostics.call_edits import append_arguments
@@ -215,7 +216,7 @@ def _reduction_of(subscript: ast.Subscript, ctx: RuleContext) -> ast.Call | None
             return grandparent
     name = assigned_name(parent)
     if name is not None and ctx.functions:
-        for node in ast.walk(ctx.functions[-1]):
+        for node in walk_nodes(ctx.functions[-1]):
             if isinstance(node, ast.Call) and _reads_name(node, name):
                 return node
     return None

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -35,6 +36,7 @@ log = logging.getLogger(__name__)
 
 # No wait: a burst of edits still coalesces (one analysis runs, the latest waits).
 DEBOUNCE_SECONDS = 0.0
+_REMEMBERED_PARSES = 16  # documents whose last parse is kept for incremental re-splitting
 
 
 def _has(capabilities: Any, *path: str) -> Any:
@@ -80,6 +82,9 @@ class JaxLanguageServer(LanguageServer):
         self._engine = ThreadPoolExecutor(max_workers=1, thread_name_prefix="jax-lsp-engine")
         self._reported_failures: set[tuple[str, str]] = set()
         self.cross = CrossModuleFacts(self.documents)
+        # The last text parsed of the documents edited most recently (engine thread): the
+        # next version re-splits only the units an edit touched.
+        self._parsed: OrderedDict[str, Document] = OrderedDict()
 
     # -- capabilities -------------------------------------------------------------------------
     def supports(self, *path: str) -> bool:
@@ -113,6 +118,7 @@ class JaxLanguageServer(LanguageServer):
     async def analyse(self, document: OpenDocument) -> AnalysisResult:
         """Analyse the document as it is now; store the result if it is still current."""
         text, version, generation = document.text, document.version, self.settings.generation
+        uri = document.uri
         lines, path, encoding = document.lines, document.path, self.encoding
         settings = self.settings.for_path(path)
         self.report_settings_errors()
@@ -124,7 +130,10 @@ class JaxLanguageServer(LanguageServer):
             questions left for jedi."""
             if _excluded(path, settings):
                 return Analysis([], []), [], {}, {}
-            parsed = Document(text, path or "<unknown>")
+            parsed = Document(text, path or "<unknown>", previous=self._parsed.pop(uri, None))
+            self._parsed[uri] = parsed
+            if len(self._parsed) > _REMEMBERED_PARSES:
+                self._parsed.popitem(last=False)
             questions = {}
             if external is None:
                 external, questions = self.cross.engine_side(parsed, root)
@@ -278,6 +287,7 @@ class JaxLanguageServer(LanguageServer):
         """Forget a document (or cell) and, in push mode, clear its diagnostics."""
         self.cancel_pending(uri)
         self.documents.close(uri)
+        self._engine.submit(self._parsed.pop, uri, None)  # engine-thread state
         if not self.pull:
             self.publish(uri, [])
 
