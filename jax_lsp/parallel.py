@@ -19,7 +19,8 @@ Item = TypeVar("Item")
 Result = TypeVar("Result")
 
 
-_FULL_COLLECTION_EVERY = 1000  # items
+# Items between collections of the objects made since the last one, and of everything.
+_YOUNG_COLLECTION_EVERY, _FULL_COLLECTION_EVERY = 100, 1000
 
 
 def tune_gc_for_batch() -> None:
@@ -30,13 +31,16 @@ def tune_gc_for_batch() -> None:
 
 
 def collect_after_item(done: int) -> None:
-    """Collect what the item just done left in reference cycles (its module model), looking
-    at the young objects only. Most of a batch run's objects are trees and memos that live
-    until their cache evicts them, and reference counting frees nearly all the rest; the
-    default automatic collections kept traversing that large heap, a fifth of the run, for
-    almost nothing. A full collection every `_FULL_COLLECTION_EVERY` items is the safety
-    net for cycles that outlive their item (none on the benchmark corpus)."""
-    gc.collect(2 if done % _FULL_COLLECTION_EVERY == 0 else 0)
+    """A batch run's objects are mostly trees and memos that live until their cache evicts
+    them, and reference counting frees the rest (the engine's models hold no reference
+    cycles): the default automatic collections kept traversing that large heap, a fifth of
+    the run, and found nothing. Collecting every so many items is the safety net for
+    cycles; a young collection looks only at what was made since the last one and still
+    lives (much of it evicted again by then)."""
+    if done % _FULL_COLLECTION_EVERY == 0:
+        gc.collect()
+    elif done % _YOUNG_COLLECTION_EVERY == 0:
+        gc.collect(0)
 
 
 def available_cores() -> int:
