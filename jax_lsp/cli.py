@@ -7,8 +7,8 @@ import json
 import os
 import sys
 from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
+from functools import partial
 from pathlib import Path
 
 from jax_lsp import __version__
@@ -21,6 +21,12 @@ from jax_lsp.files import UnreadableFile, iter_python_files, read_source
 from jax_lsp.findings import Finding, Fix, Span
 from jax_lsp.fixes import fix_text
 from jax_lsp.notebook import Notebook, NotebookError
+from jax_lsp.parallel import (
+    available_cores,
+    collect_after_item,
+    map_with_locality,
+    tune_gc_for_batch,
+)
 from jax_lsp.reporting import FORMATTERS, display_path
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
@@ -117,22 +123,33 @@ def _in_cell(finding: Finding, notebook: Notebook) -> Finding:
     )
 
 
-def _check_batch(args: tuple[list[str], Settings, bool, bool]) -> list[FileResult]:
-    paths, settings, fix, unsafe = args
-    return [check_file(path, settings, fix, unsafe) for path in paths]
+def _lost(path: str, reason: str) -> FileResult:
+    return FileResult(path, error=f"internal error: {reason}")
+
+
+def _size(path: str) -> int:
+    try:
+        return os.path.getsize(path)
+    except OSError:
+        return 0
 
 
 def check_paths(
     files: list[str], settings: Settings, fix: bool, unsafe: bool, jobs: int
 ) -> list[FileResult]:
     if jobs <= 1 or len(files) < _PARALLEL_THRESHOLD:
-        return [check_file(path, settings, fix, unsafe) for path in files]
-    batches = [files[i :: jobs * 4] for i in range(jobs * 4)]
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        parts = pool.map(_check_batch, [(b, settings, fix, unsafe) for b in batches if b])
-        results = [result for part in parts for result in part]
-    order = {path: index for index, path in enumerate(files)}
-    return sorted(results, key=lambda r: order[r.path])
+        results = []
+        for done, path in enumerate(files, 1):
+            results.append(check_file(path, settings, fix, unsafe))
+            collect_after_item(done)
+        return results
+    # Sorted by path: a package's modules (which import each other) go to the same worker.
+    ordered = sorted(range(len(files)), key=lambda i: files[i])
+    paths = [files[i] for i in ordered]
+    check = partial(check_file, settings=settings, fix=fix, unsafe=unsafe)
+    results = map_with_locality(check, paths, [_size(p) for p in paths], jobs, _lost)
+    by_index = dict(zip(ordered, results, strict=True))
+    return [by_index[i] for i in range(len(files))]
 
 
 def _cmd_check(args: argparse.Namespace) -> int:
@@ -158,7 +175,8 @@ def _cmd_check(args: argparse.Namespace) -> int:
         print(f"jax-lsp: error: {error}", file=sys.stderr)
         return EXIT_USAGE
     files = [str(path) for path in iter_python_files(paths, settings)]
-    jobs = args.jobs or os.cpu_count() or 1
+    jobs = args.jobs or available_cores()
+    tune_gc_for_batch()  # a one-shot batch: the process (and its workers) ends with the check
     results = check_paths(files, settings, args.fix, args.unsafe_fixes, jobs)
     failed = False
     for result in results:

@@ -8,9 +8,11 @@ Keys (kebab-case in pyproject, camelCase accepted from editors): `select`, `igno
 from __future__ import annotations
 
 import fnmatch
+import functools
 import os
+import re
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePath
 from typing import Any
@@ -120,26 +122,46 @@ class Settings:
         return result
 
     def is_excluded(self, path: str) -> bool:
-        relative = self.relative(path)
-        parts = PurePath(relative).parts
-        for pattern in self.exclude + self.extend_exclude:
-            if any(fnmatch.fnmatch(part, pattern) for part in parts) or _glob(relative, pattern):
-                return True
-        return False
+        """A path matching an exclude pattern whole (see `_glob`), or one of its parts."""
+        relative = os.path.normcase(self.relative(path))
+        matches_part, matches_path = _exclusion_matchers(self.exclude + self.extend_exclude)
+        return matches_path(relative) or any(matches_part(p) for p in PurePath(relative).parts)
 
     def merged(self, overrides: Mapping[str, Any]) -> Settings:
         """These settings with `overrides` (editor or command-line settings) on top."""
         return replace(self, **_parse(overrides)) if overrides else self
 
 
-def _glob(relative: str, pattern: str) -> bool:
+def _glob_variants(pattern: str) -> tuple[str, ...]:
+    """The path itself, anything under it, and both again at any depth."""
     pattern = pattern.rstrip("/")
-    return (
-        fnmatch.fnmatch(relative, pattern)
-        or fnmatch.fnmatch(relative, f"{pattern}/*")
-        or fnmatch.fnmatch(relative, f"*/{pattern}")
-        or fnmatch.fnmatch(relative, f"*/{pattern}/*")
-    )
+    return (pattern, f"{pattern}/*", f"*/{pattern}", f"*/{pattern}/*")
+
+
+def _glob(relative: str, pattern: str) -> bool:
+    return any(fnmatch.fnmatch(relative, variant) for variant in _glob_variants(pattern))
+
+
+def _never(name: str) -> bool:
+    return False
+
+
+@functools.lru_cache(maxsize=16)
+def _exclusion_matchers(
+    patterns: tuple[str, ...],
+) -> tuple[Callable[[str], bool], Callable[[str], bool]]:
+    """What `fnmatch` tests one pattern at a time (file discovery asks for every file and
+    folder), as one regex for path parts and one for whole paths; the names they are given
+    must be `os.path.normcase`d, as fnmatch does."""
+
+    def any_of(globs: list[str]) -> Callable[[str], bool]:
+        if not globs:
+            return _never
+        regex = re.compile("|".join(fnmatch.translate(os.path.normcase(g)) for g in globs))
+        return lambda name: regex.match(name) is not None
+
+    variants = [variant for pattern in patterns for variant in _glob_variants(pattern)]
+    return any_of(list(patterns)), any_of(variants)
 
 
 _KEYS = {
