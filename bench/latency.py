@@ -7,13 +7,17 @@ line each time, sent as an incremental didChange) goes to jax-lsp, then to ruff,
 until each publishes diagnostics for that version is recorded, then the time of a
 `textDocument/codeAction` request on the edited line. The first edits are warm-up. Also
 recorded: seconds from spawning each server to its first diagnostics on each file, and the
-CPU seconds the server used by then.
+CPU seconds the server used by then (medians of `--startup-runs` fresh starts). jax_lsp is
+byte-compiled first, as `pip install` does, so the server starts as installed even where
+PYTHONDONTWRITEBYTECODE is set.
 Results: `results/latency.json`, and with `--plot` `results/latency.png` (needs matplotlib).
+`--startup-only` measures the starts alone (`results/startup.json`).
 """
 
 from __future__ import annotations
 
 import argparse
+import compileall
 import io
 import json
 import os
@@ -21,6 +25,7 @@ import shutil
 import statistics
 import sys
 import tokenize
+from collections.abc import Sequence
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -129,7 +134,25 @@ def _summary(seconds: list[float]) -> dict[str, float]:
     }
 
 
-def measure_file(path: Path, edits: int) -> dict:
+def startup_medians(path: Path, text: str, count: int, first: Sequence[Session] = ()) -> dict:
+    """Median seconds from spawn to the first diagnostics, and CPU seconds by then, per
+    server over `count` starts (the `first` sessions, one per server, count as one)."""
+    starts: dict[str, list[tuple[float, float]]] = {name: [] for name in servers()}
+    for session in first:
+        starts[session.name].append((session.startup, session.startup_cpu))
+    for _ in range(count - (1 if first else 0)):
+        for name, command in servers().items():
+            session = Session(name, command, path, text)
+            session.client.close()
+            starts[name].append((session.startup, session.startup_cpu))
+
+    def medians(index: int) -> dict[str, float]:
+        return {name: statistics.median(r[index] for r in runs) for name, runs in starts.items()}
+
+    return {"startup_s": medians(0), "startup_cpu_s": medians(1)}
+
+
+def measure_file(path: Path, edits: int, startup_runs: int) -> dict:
     text = path.read_text(encoding="utf-8")
     sessions = [Session(name, command, path, text) for name, command in servers().items()]
     samples: dict[str, dict[str, list[float]]] = {
@@ -148,8 +171,7 @@ def measure_file(path: Path, edits: int) -> dict:
             session.client.close()
     return {
         "lines": text.count("\n") + 1,
-        "startup_s": {s.name: s.startup for s in sessions},
-        "startup_cpu_s": {s.name: s.startup_cpu for s in sessions},
+        **startup_medians(path, text, startup_runs, sessions),
         **{
             name: {kind: _summary(values) for kind, values in per.items()}
             for name, per in samples.items()
@@ -185,22 +207,47 @@ def plot(record: dict, output: Path) -> None:
     figure.savefig(output, dpi=110)
 
 
+def measure_startup(root: Path, runs: int, record: dict) -> None:
+    print(f"{'file':<48}{'lines':>6}  {'server':<8}{'startup s':>11}{'(CPU s)':>9}")
+    for name in FILES:
+        text = (root / name).read_text(encoding="utf-8")
+        figures = {"lines": text.count("\n") + 1, **startup_medians(root / name, text, runs)}
+        record["files"][name] = figures
+        for server in servers():
+            print(
+                f"{name:<48}{figures['lines']:>6}  {server:<8}"
+                f"{figures['startup_s'][server]:>11.2f}{figures['startup_cpu_s'][server]:>9.2f}"
+            )
+    record["load_average_1min_after"] = os.getloadavg()[0]
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    (RESULTS / "startup.json").write_text(json.dumps(record, indent=1) + "\n", "utf-8")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--edits", type=int, default=20, help="measured edits per file")
     parser.add_argument("--plot", action="store_true", help="write results/latency.png")
+    parser.add_argument(
+        "--startup-runs", type=int, default=5, help="fresh starts per server and file (median)"
+    )
+    parser.add_argument("--startup-only", action="store_true", help="no edits: starts only")
     args = parser.parse_args()
     corpus = ensure_corpus()
+    compileall.compile_dir(REPO_ROOT / "jax_lsp", quiet=1)
     record = {
         "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         "load_average_1min": os.getloadavg()[0],
-        "edits": args.edits,
+        "edits": 0 if args.startup_only else args.edits,
+        "startup_runs": args.startup_runs,
         "files": {},
     }
+    if args.startup_only:
+        measure_startup(corpus.root, args.startup_runs, record)
+        return
     print(f"{'file':<48}{'lines':>6}  {'server':<8}{'diag median':>12}{'p95':>8}"
           f"{'action median':>15}{'p95':>8}{'startup s':>11}{'(CPU s)':>9}")  # fmt: skip
     for name in FILES:
-        figures = measure_file(corpus.root / name, args.edits)
+        figures = measure_file(corpus.root / name, args.edits, args.startup_runs)
         record["files"][name] = figures
         for server in servers():
             diagnostics, action = figures[server]["diagnostics"], figures[server]["code_action"]

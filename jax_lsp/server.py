@@ -26,7 +26,9 @@ from jax_lsp.lsp.transport import ResyncingInput, watch_parent
 
 log = logging.getLogger(__name__)
 
-WARM_JEDI_AFTER = 1.0  # seconds after start-up, unless a first analysis starts it sooner
+# jedi starts once the first diagnostics are out, or this many seconds after start-up when no
+# analysis is pending.
+WARM_JEDI_AFTER = 1.0
 
 
 def build_server() -> JaxLanguageServer:
@@ -50,8 +52,9 @@ def build_server() -> JaxLanguageServer:
             ls.encoding,
             "pull" if ls.pull else "push",
         )
-        # jedi loads on its own thread, after the first analysis or in a moment.
-        asyncio.get_running_loop().call_later(WARM_JEDI_AFTER, ls.cross.warm, ls.settings.root)
+        asyncio.get_running_loop().call_later(
+            WARM_JEDI_AFTER, ls.start_jedi_when_idle, WARM_JEDI_AFTER
+        )
         generation = ls.settings.generation
         await ls.fetch_configuration()
         await ls.register_pyproject_watcher()
@@ -127,6 +130,7 @@ def build_server() -> JaxLanguageServer:
         if document is None:
             return types.RelatedFullDocumentDiagnosticReport(items=[])
         result = await ls.current_result(document)
+        ls.start_jedi()  # once: the first diagnostics are (about to be) out
         result_id = f"{result.version}:{result.generation}"
         if params.previous_result_id == result_id:
             return types.RelatedUnchangedDocumentDiagnosticReport(result_id=result_id)

@@ -188,3 +188,23 @@ def test_check_reads_imported_workspace_modules(tmp_path: Path):
     result = run("check", "b.py", "--output-format", "json", cwd=tmp_path)
     rows = json.loads(result.stdout)
     assert [(row["code"], row["location"]["row"]) for row in rows] == [("JAX201", 4)]
+
+
+def test_output_formats_are_the_reporters():
+    from jax_lsp.cli import OUTPUT_FORMATS
+    from jax_lsp.reporting import FORMATTERS
+
+    assert tuple(sorted(FORMATTERS)) == OUTPUT_FORMATS
+
+
+def test_serve_imports_no_check_machinery_jedi_or_libcst():
+    """What `jax-lsp serve` imports before its first diagnostics: nothing they do not need."""
+    probe = (
+        "import sys, jax_lsp.cli, jax_lsp.server; "
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('jedi', 'libcst', 'parso') "
+        "or m in ('jax_lsp.checking', 'jax_lsp.reporting', 'concurrent.futures.process')))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=True
+    )
+    assert result.stdout.strip() == "[]"

@@ -3,18 +3,21 @@
 The engine's answers (it reads the imported module and builds our own model of it) cost a few
 milliseconds and are computed with the analysis, on the engine thread. What the engine cannot
 answer goes to jedi, in a worker process of its own (`jedi_worker`: jedi is pure Python, and on
-a thread its seconds of cold inference would hold the GIL and slow every keystroke): the analysis
-waits for it at most `BUDGET` seconds, then publishes without those facts and publishes again
-when jedi's answer arrives. jedi's answers are cached per imported name and imported module
+a thread its seconds of cold inference would hold the GIL and slow every keystroke). The worker
+starts once the server's first diagnostics are out; once jedi is loaded in it, an analysis waits
+for it at most `BUDGET` seconds, then publishes without those facts and publishes again when
+jedi's answer arrives. jedi's answers are cached per imported name and imported module
 file, so the next versions of the document reuse them.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import json
 import logging
+import queue
 import subprocess
 import sys
 import threading
@@ -45,16 +48,23 @@ AnswerKey = tuple[str | None, str, Target, tuple[int, int] | None]
 
 class JediWorker:
     """The jedi worker process (`jax_lsp.lsp.jedi_worker`), started on first use. Requests
-    are answered in order; each returns a concurrent Future of the spellings found."""
+    are answered in order; each returns a concurrent Future of the spellings found.
+
+    Requests are written by a thread of their own: while the worker is busy (loading jedi takes
+    seconds) a large document fills the pipe, and the event loop must never wait for that."""
 
     def __init__(self) -> None:
         self._process: subprocess.Popen | None = None
+        self._outbox: queue.SimpleQueue[tuple[int, str] | None] | None = None
         self._lock = threading.Lock()
         self._waiting: dict[int, Future] = {}
         self._ids = itertools.count(1)
 
-    def _start(self) -> subprocess.Popen:
+    def _start(self) -> queue.SimpleQueue[tuple[int, str] | None]:
+        """The running worker's outbox (caller holds the lock)."""
         if self._process is None or self._process.poll() is not None:
+            if self._outbox is not None:
+                self._outbox.put(None)  # the dead worker's writer stops
             self._process = subprocess.Popen(
                 [sys.executable, "-m", "jax_lsp.lsp.jedi_worker"],
                 stdin=subprocess.PIPE,
@@ -63,23 +73,36 @@ class JediWorker:
                 text=True,
                 encoding="utf-8",
             )
-            threading.Thread(
-                target=self._read, args=(self._process,), name="jax-lsp-jedi", daemon=True
-            ).start()
-        return self._process
+            self._outbox = queue.SimpleQueue()
+            for target, args in ((self._read, ()), (self._write, (self._outbox,))):
+                threading.Thread(
+                    target=target, args=(self._process, *args), name="jax-lsp-jedi", daemon=True
+                ).start()
+        return self._outbox
 
     def request(self, **payload) -> Future:
         future: Future = Future()
         with self._lock:
             try:
-                process = self._start()
-                number = next(self._ids)
-                self._waiting[number] = future
-                process.stdin.write(json.dumps({"id": number, **payload}) + "\n")
-                process.stdin.flush()
+                outbox = self._start()
             except OSError as error:
                 future.set_exception(error)
+                return future
+            number = next(self._ids)
+            self._waiting[number] = future
+            outbox.put((number, json.dumps({"id": number, **payload}) + "\n"))
         return future
+
+    def _write(self, process: subprocess.Popen, outbox: queue.SimpleQueue) -> None:
+        while (item := outbox.get()) is not None:
+            number, line = item
+            try:
+                process.stdin.write(line)
+                process.stdin.flush()
+            except (OSError, ValueError):  # the worker died, or its input is closed
+                self._fail([number])
+        with contextlib.suppress(OSError):
+            process.stdin.close()  # the worker exits on end of input
 
     def _read(self, process: subprocess.Popen) -> None:
         for line in process.stdout:
@@ -91,17 +114,26 @@ class JediWorker:
                 future = self._waiting.pop(answer.get("id"), None)
             if future is not None and not future.done():
                 future.set_result(answer.get("arrays", []))
-        with self._lock:  # the worker died: nobody answers what is still waiting
-            waiting, self._waiting = self._waiting, {}
-        for future in waiting.values():
+        self._fail(None)  # the worker exited: nobody answers what is still waiting
+
+    def _fail(self, numbers: list[int] | None) -> None:
+        """Fail the requests `numbers` (None: all waiting) with an exception."""
+        with self._lock:
+            if numbers is None:
+                failed, self._waiting = list(self._waiting.values()), {}
+            else:
+                failed = [self._waiting.pop(n) for n in numbers if n in self._waiting]
+        for future in failed:
             if not future.done():
                 future.set_exception(RuntimeError("the jedi worker exited"))
 
     def close(self) -> None:
         with self._lock:
             process, self._process = self._process, None
+            outbox, self._outbox = self._outbox, None
+        if outbox is not None:
+            outbox.put(None)  # the writer closes the worker's input after what is queued
         if process is not None and process.poll() is None:
-            process.stdin.close()  # the worker exits on end of input
             try:
                 process.wait(timeout=2)
             except subprocess.TimeoutExpired:
@@ -124,11 +156,21 @@ class CrossModuleFacts:
         return document.text if document is not None else None
 
     def warm(self, root: str | None) -> None:
-        """Start loading jedi in the background (it takes seconds when cold), once. The
-        server calls this after the first analysis, or a moment after start-up: jedi's
-        Python work shares the GIL, and the first diagnostics must not wait for it."""
+        """Start the jedi worker and load jedi in it (seconds when cold), once. The server
+        calls this once its first diagnostics are out (or when idle after start-up): on a
+        loaded machine the worker's start-up would compete with them for a core."""
         if self._warming is None:
             self._warming = self._jedi.request(op="warm", root=root)
+
+    @property
+    def started(self) -> bool:
+        """`warm` was called: jedi may be asked."""
+        return self._warming is not None
+
+    @property
+    def warm_done(self) -> bool:
+        """jedi is loaded: it answers within tens of milliseconds, worth waiting for."""
+        return self._warming is not None and self._warming.done()
 
     def close(self) -> None:
         """Stop the jedi worker (at shutdown)."""

@@ -12,6 +12,7 @@ import asyncio
 import logging
 from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 from typing import Any
 
 from lsprotocol import types
@@ -85,6 +86,10 @@ class JaxLanguageServer(LanguageServer):
         # The last text parsed of the documents edited most recently (engine thread): the
         # next version re-splits only the units an edit touched.
         self._parsed: OrderedDict[str, Document] = OrderedDict()
+        self._engine_jobs = 0  # engine calls in flight
+        # Analyses that had questions for jedi before it was started: (document, version, text,
+        # root, questions), asked once the first diagnostics are out.
+        self._jedi_backlog: list[tuple[OpenDocument, int | None, str, str | None, Any]] = []
 
     # -- capabilities -------------------------------------------------------------------------
     def supports(self, *path: str) -> bool:
@@ -113,7 +118,11 @@ class JaxLanguageServer(LanguageServer):
 
     # -- analysis -----------------------------------------------------------------------------
     async def run_engine(self, function, *args):
-        return await asyncio.get_running_loop().run_in_executor(self._engine, function, *args)
+        self._engine_jobs += 1
+        try:
+            return await asyncio.get_running_loop().run_in_executor(self._engine, function, *args)
+        finally:
+            self._engine_jobs -= 1
 
     async def analyse(self, document: OpenDocument) -> AnalysisResult:
         """Analyse the document as it is now; store the result if it is still current."""
@@ -145,7 +154,6 @@ class JaxLanguageServer(LanguageServer):
             return analysis, diagnostics, external, questions
 
         analysis, diagnostics, external, questions = await self.run_engine(work)
-        self.cross.warm(root)
         if questions:
             found = await self._jedi_within_budget(document, version, text, root, questions)
             if found:
@@ -160,14 +168,40 @@ class JaxLanguageServer(LanguageServer):
         self, document: OpenDocument, version: int | None, text: str, root: str | None, questions
     ) -> dict[str, ExternalFacts]:
         """jedi's facts if they arrive within the budget; otherwise none now, and a new
-        analysis of this version (`text`) when they arrive."""
+        analysis of this version (`text`) when they arrive. Until jedi is loaded it cannot
+        answer within the budget: no wait; until it is started (after the first diagnostics
+        are out) it is not even asked yet."""
+        if not self.cross.started:
+            self._jedi_backlog.append((document, version, text, root, questions))
+            return {}
         answers, fresh = self.cross.ask_jedi(text, document.path, root, questions)
         try:
-            budget = crossmodule.BUDGET if fresh else 0
+            budget = crossmodule.BUDGET if fresh and self.cross.warm_done else 0
             return await asyncio.wait_for(asyncio.shield(answers), budget)
         except TimeoutError:
-            answers.add_done_callback(lambda done: self._facts_arrived(document, version, done))
+            answers.add_done_callback(partial(self._facts_arrived, document, version))
             return {}
+
+    def start_jedi(self) -> None:
+        """Start jedi (once) and ask it what the analyses so far left for it."""
+        if self.cross.started:
+            return
+        self.cross.warm(self.settings.root)
+        backlog, self._jedi_backlog = self._jedi_backlog, []
+        for document, version, text, root, questions in backlog:
+            if self.documents.get(document.uri) is document and document.version == version:
+                answers, _ = self.cross.ask_jedi(text, document.path, root, questions)
+                answers.add_done_callback(partial(self._facts_arrived, document, version))
+
+    def start_jedi_when_idle(self, retry: float) -> None:
+        """Start jedi now unless an analysis is pending (its diagnostics will start it), in
+        which case look again in `retry` seconds."""
+        if self.cross.started:
+            return
+        if any(not task.done() for task in self._pending.values()) or self._engine_jobs:
+            asyncio.get_running_loop().call_later(retry, self.start_jedi_when_idle, retry)
+        else:
+            self.start_jedi()
 
     def _facts_arrived(self, document: OpenDocument, version, answers: asyncio.Future) -> None:
         if answers.cancelled() or answers.exception() is not None or not answers.result():
@@ -285,6 +319,7 @@ class JaxLanguageServer(LanguageServer):
         self.text_document_publish_diagnostics(
             types.PublishDiagnosticsParams(uri=uri, diagnostics=diagnostics, version=version)
         )
+        self.start_jedi()  # once: the first diagnostics are out
 
     def close(self, uri: str) -> None:
         """Forget a document (or cell) and, in push mode, clear its diagnostics."""
