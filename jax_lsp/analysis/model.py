@@ -505,6 +505,9 @@ class ModuleModel:
         return self._module_reuses
 
     def _module_reuse_key(self, unit: Unit) -> tuple:
+        reuses = self.module_key_reuses.get(unit.start_line)
+        if not reuses:
+            return ()
         return tuple(
             (
                 r.call.lineno,
@@ -513,7 +516,7 @@ class ModuleModel:
                 ast.unparse(r.first.func),
                 r.across_iterations,
             )
-            for r in self.module_key_reuses.get(unit.start_line, ())
+            for r in reuses
         )
 
     def _callee_facts_key(self) -> tuple:
@@ -539,13 +542,14 @@ class ModuleModel:
             )
         x64 = (self.x64, unit.start_line) if markers[0] else ()
         casts = self.float_globals if markers[1] else ()
+        context_of, trace = self.context_of, self.trace
         return (
             x64,
             casts,
             self._module_facts_key,
             self._module_reuse_key(unit),
-            tuple(self.context_of(record.node) for record in summary.functions),
-            tuple(self.trace.get(n) for n in self._lambdas_in(unit.source)),
+            tuple([context_of(record.node) for record in summary.functions]),
+            tuple([trace.get(n) for n in summary.lambdas]) if summary.lambdas else (),
         )
 
     @cached_property
