@@ -69,18 +69,37 @@ class _LazyKinds:
         return self._kinds.get(node)
 
 
+# Which rules run, by the innermost trace: none, traced (grad-like), abstract (jit-like).
+_ALLOWED_RULES: dict[str | None, tuple[str | None, ...]] = {
+    None: (None,),
+    "traced": (None, "traced"),
+    "abstract": (None, "traced", "abstract"),
+}
+
+
+def _dispatch(rules: Sequence[Rule]) -> dict[type[ast.AST], list[Rule]]:
+    table: dict[type[ast.AST], list[Rule]] = {}
+    for rule in rules:
+        for node_type in rule.node_types:
+            table.setdefault(node_type, []).append(rule)
+    return table
+
+
 class _Walker:
     def __init__(self, model: ModuleModel, unit: Unit, rules: Sequence[Rule]) -> None:
         self.model = model
         self.unit = unit
         self.ctx = RuleContext(model, unit.source.text.split("\n"))
         self.ctx.unit_start = unit.start_line
-        self.dispatch: dict[type[ast.AST], list[Rule]] = {}
-        for rule in rules:
-            for node_type in rule.node_types:
-                self.dispatch.setdefault(node_type, []).append(rule)
+        # Rules by node type, one table per kind of code: outside traced code, most rules
+        # have nothing to say and are not called at all.
+        self._tables = {
+            scope: _dispatch([r for r in rules if r.needs_trace in allowed])
+            for scope, allowed in _ALLOWED_RULES.items()
+        }
+        self.dispatch = self._tables[None]
         # Marker nodes (Load, Add, ...) are skipped unless a rule asks for them.
-        wants_markers = not MARKER_NODE_TYPES.isdisjoint(self.dispatch)
+        wants_markers = not MARKER_NODE_TYPES.isdisjoint(self._tables["abstract"])
         self.children = ast.iter_child_nodes if wants_markers else child_nodes
         self.findings: list[Finding] = []
         self.failures: list[RuleFailure] = []
@@ -121,11 +140,13 @@ class _Walker:
             model = self.model
             ctx.kind_maps.append(_LazyKinds(lambda: model.scope_kinds(node).kinds))
             ctx.resolvers.append(ctx.resolvers[-1].child(local_imports(node), frozenset()))
+            self._retable()
             return True
         if isinstance(node, ast.Lambda):
             ctx.functions.append(node)
             info = self.model.trace.get(node) or ctx.trace
             ctx.traces.append(info)
+            self._retable()
             return True
         if isinstance(node, _LOOP_TYPES):
             ctx.loops.append(node)
@@ -144,6 +165,13 @@ class _Walker:
             ctx.traces.pop()
         else:
             ctx.loops.pop()
+            return
+        self._retable()
+
+    def _retable(self) -> None:
+        trace = self.ctx.trace
+        scope = None if trace is None else "abstract" if trace.abstract else "traced"
+        self.dispatch = self._tables[scope]
 
 
 def _shift_span(span: Span, lines: int) -> Span:

@@ -72,6 +72,9 @@ class Rule:
     valid: ClassVar[tuple[Example, ...]] = ()
     invalid: ClassVar[tuple[Example, ...]] = ()
     node_types: ClassVar[tuple[type[ast.AST], ...]] = ()
+    # Where the rule can find anything: None (anywhere), "traced" (inside traced code) or
+    # "abstract" (where values are abstract tracers). The walker calls it nowhere else.
+    needs_trace: ClassVar[str | None] = None
 
     def check(self, node: ast.AST, ctx: RuleContext) -> Iterable[Finding]:
         raise NotImplementedError

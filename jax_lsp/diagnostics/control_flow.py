@@ -81,6 +81,7 @@ _CONSTRUCTS = {
 
 class PythonBranchOnTraced(Rule):
     code = "JAX701"
+    needs_trace = "abstract"
     name = "python-branch-on-traced"
     summary = "`if`, `while`, `assert`, conditional expression or `bool()` on a traced value"
     severity = Severity.ERROR
@@ -338,6 +339,7 @@ def _tested_operands(condition: ast.expr) -> list[ast.expr]:
 
 class PythonLogicOnTraced(Rule):
     code = "JAX702"
+    needs_trace = "abstract"
     name = "python-logic-on-traced"
     summary = "`and` / `or` / `not` on traced values"
     severity = Severity.ERROR
@@ -654,6 +656,7 @@ _RANGE = "Make the bound static (`static_argnames`) or loop with `lax.fori_loop`
 
 class ConcretizeTraced(Rule):
     code = "JAX703"
+    needs_trace = "traced"
     name = "concretize-traced"
     summary = "`int()`, `float()`, `.item()`, `.tolist()`, `range()` or NumPy on a traced value"
     severity = Severity.ERROR

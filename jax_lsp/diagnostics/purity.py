@@ -172,6 +172,7 @@ _STEP_WITH_DEBUG_PRINT = """
 
 class PrintInTraced(Rule):
     code = "JAX101"
+    needs_trace = "traced"
     name = "print-in-traced"
     summary = "`print(...)` of a traced value inside traced code"
     severity = Severity.WARNING
@@ -354,6 +355,7 @@ def _is_write_receiver(node: ast.Name, ctx: RuleContext) -> bool:
 
 class GlobalReadInTraced(_StateRule):
     code = "JAX102"
+    needs_trace = "abstract"
     name = "global-read-in-traced"
     summary = "Traced code reads a module-level value that the module changes"
     severity = Severity.WARNING
@@ -493,6 +495,7 @@ class GlobalReadInTraced(_StateRule):
 # -- JAX103 ------------------------------------------------------------------------------------
 class GlobalWriteInTraced(_StateRule):
     code = "JAX103"
+    needs_trace = "traced"
     name = "global-write-in-traced"
     summary = "Traced code stores a traced value outside the function (global, container, self)"
     severity = Severity.WARNING

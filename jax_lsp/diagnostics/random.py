@@ -40,6 +40,7 @@ _NOT_DRAWS = frozenset(
 
 class StatefulRandomInTraced(Rule):
     code = "JAX601"
+    needs_trace = "abstract"
     name = "stateful-random-in-traced"
     summary = "`np.random.*` or stdlib `random.*` in traced code"
     severity = Severity.WARNING

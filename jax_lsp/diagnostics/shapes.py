@@ -53,6 +53,7 @@ def _has_keyword(node: ast.Call, name: str) -> bool:
 
 class BooleanMaskInTraced(Rule):
     code = "JAX801"
+    needs_trace = "abstract"
     name = "boolean-mask-in-traced"
     summary = "`x[mask]` with a boolean array index in traced code"
     severity = Severity.ERROR
@@ -255,6 +256,7 @@ _BOOL_CONVERTING = frozenset({"jax.numpy.compress", "jax.numpy.extract"})
 
 class SizeDependentOp(Rule):
     code = "JAX802"
+    needs_trace = "abstract"
     name = "size-dependent-op"
     summary = "`jnp.nonzero`, one-argument `jnp.where`, `unique`, ... without `size=` when traced"
     severity = Severity.ERROR
@@ -534,6 +536,7 @@ def _traced_in_shape(shape: ast.expr | None, ctx: RuleContext) -> ast.expr | Non
 
 class TracedShape(Rule):
     code = "JAX803"
+    needs_trace = "abstract"
     name = "traced-shape"
     summary = "A shape, length or slice built from a traced value"
     severity = Severity.ERROR
