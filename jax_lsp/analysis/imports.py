@@ -24,9 +24,20 @@ _CANONICAL = {
     "eqx": "equinox",
 }
 _BUILTINS = frozenset(dir(builtins))
+# Answers of `canonical`, by spelling: a module's spellings are few and asked again and again.
+_CANONICAL_MEMO: dict[str, str] = {}
 
 
 def canonical(qualname: str) -> str:
+    hit = _CANONICAL_MEMO.get(qualname)
+    if hit is None:
+        if len(_CANONICAL_MEMO) > 100_000:  # bounded: long-running servers see many spellings
+            _CANONICAL_MEMO.clear()
+        hit = _CANONICAL_MEMO[qualname] = _canonical(qualname)
+    return hit
+
+
+def _canonical(qualname: str) -> str:
     hit = _CANONICAL.get(qualname)
     if hit:
         return hit
@@ -64,6 +75,9 @@ class Resolver:
     def __init__(self, bindings: Mapping[str, str], shadowed: frozenset[str] = frozenset()):
         self._bindings = bindings
         self._shadowed = shadowed  # names assigned locally, hiding an import or builtin
+        # Answers by node: several rules ask about the same call in the same scope.
+        self._answers: dict[ast.AST, str | None] = {}
+        self._bound_under: dict[str, frozenset[str]] = {}
 
     def child(self, local_bindings: Mapping[str, str], local_names: frozenset[str]) -> Resolver:
         if not local_bindings and not local_names:
@@ -73,6 +87,13 @@ class Resolver:
         return Resolver(merged, (self._shadowed | local_names) - frozenset(local_bindings))
 
     def qualname(self, node: ast.AST) -> str | None:
+        try:
+            return self._answers[node]
+        except KeyError:
+            answer = self._answers[node] = self._qualname(node)
+            return answer
+
+    def _qualname(self, node: ast.AST) -> str | None:
         if isinstance(node, ast.Name):
             if node.id in self._bindings:
                 return canonical(self._bindings[node.id])
@@ -103,11 +124,15 @@ class Resolver:
 
     def names_bound_under(self, prefix: str) -> frozenset[str]:
         """Local names bound to `prefix` or to something inside it."""
-        return frozenset(
-            name
-            for name, value in self._bindings.items()
-            if value == prefix or value.startswith(prefix + ".")
-        )
+        names = self._bound_under.get(prefix)
+        if names is None:
+            inside = prefix + "."
+            names = self._bound_under[prefix] = frozenset(
+                name
+                for name, value in self._bindings.items()
+                if value == prefix or value.startswith(inside)
+            )
+        return names
 
     def binds_module(self, prefix: str) -> bool:
         """Does any import bring in `prefix` or something inside it?"""

@@ -11,13 +11,13 @@ pass (every iteration draws the same numbers). A key handed to an unknown functi
 from __future__ import annotations
 
 import ast
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from jax_lsp.analysis.imports import Resolver
 from jax_lsp.analysis.summary import walk_nodes
+from jax_lsp.analysis.text import word_pattern
 from jax_lsp.analysis.traced import all_params, positional_params
 from jax_lsp.compat import TRY_STATEMENTS
 
@@ -293,8 +293,10 @@ def may_draw(text: str, resolver: Resolver) -> bool:
     """Can code with this text call a `jax.random` sampler? Every spelling of one contains
     "random" or a name bound to `jax.random` or inside it (`jr.normal`, `from jax.random
     import normal`)."""
-    aliases = resolver.names_bound_under("jax.random")
-    return "random" in text or any(re.search(rf"\b{re.escape(n)}\b", text) for n in aliases)
+    if "random" in text:
+        return True
+    pattern = word_pattern(resolver.names_bound_under("jax.random"))
+    return pattern is not None and pattern.search(text) is not None
 
 
 def classify_call(call: ast.Call, resolver: Resolver, model: ModuleModel):

@@ -627,5 +627,14 @@ def _own_imports(node: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, str]
         if isinstance(statement, ast.Import | ast.ImportFrom):
             statements.append(statement)
         elif not isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-            pending.extend(c for c in ast.iter_child_nodes(statement) if isinstance(c, ast.stmt))
+            # Only compound statements hold statements: in their blocks, handlers and cases.
+            for field in _BLOCK_FIELDS:
+                for child in getattr(statement, field, ()):
+                    if isinstance(child, ast.stmt):
+                        pending.append(child)
+                    else:  # an except handler or a match case: statements in its body
+                        pending.extend(child.body)
     return import_bindings(statements) if statements else {}
+
+
+_BLOCK_FIELDS = ("body", "orelse", "finalbody", "handlers", "cases")

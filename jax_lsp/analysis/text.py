@@ -7,6 +7,7 @@ conversion goes through here.
 
 from __future__ import annotations
 
+import functools
 import re
 
 _NEWLINE = re.compile(r"\r\n|\r|\n")
@@ -49,3 +50,14 @@ def units_to_char_col(line: str, units: int, encoding: str) -> int:
         else:
             count += 2 if ord(char) > 0xFFFF else 1
     return len(line)
+
+
+@functools.lru_cache(maxsize=256)
+def word_pattern(words: frozenset[str]) -> re.Pattern[str] | None:
+    """A pattern finding any of `words` as a whole identifier in source text (or also after
+    digits: `2zeros` finds `zeros`, for prefilters that may say yes too often, never too
+    rarely); None for no words."""
+    if not words:
+        return None
+    alternatives = "|".join(re.escape(word) for word in sorted(words))
+    return re.compile(rf"(?<![^\W\d])(?:{alternatives})(?!\w)")

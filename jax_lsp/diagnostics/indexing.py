@@ -10,13 +10,14 @@ from __future__ import annotations
 import ast
 import math
 import re
-import weakref
 from collections.abc import Iterator
 from dataclasses import dataclass
 
 from jax_lsp.analysis.imports import Resolver
 from jax_lsp.analysis.model import ModuleModel, local_imports
 from jax_lsp.analysis.names import declared_elsewhere, scope_bound_names, stored_names
+from jax_lsp.analysis.nodes import child_nodes
+from jax_lsp.analysis.text import word_pattern
 from jax_lsp.analysis.traced import all_params
 from jax_lsp.compat import TRY_STATEMENTS
 from jax_lsp.diagnostics.base import Example, Rule, RuleContext
@@ -30,7 +31,6 @@ _FLOAT_DTYPES = ("float", "bfloat16", "complex")
 _SHAPE_MAKERS = frozenset(
     {"arange", *_FILLED, "linspace", "eye", "identity", "array", "asarray", "normal", "uniform"}
 )
-_WORD = re.compile(r"[^\W\d]\w*")
 # Only literal integer indices are judged, so a scope with no digit inside brackets has none.
 _LITERAL_INDEX = re.compile(r"\[[^\]]*\d")
 _NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
@@ -206,22 +206,17 @@ def _arg(call: ast.Call, index: int) -> ast.expr | None:
     return call.args[index] if index < len(call.args) else None
 
 
-_MAKER_ALIASES: weakref.WeakKeyDictionary[Resolver, frozenset[str]] = weakref.WeakKeyDictionary()
-
-
 def _may_make_shape(text: str, resolver: Resolver) -> bool:
     """Does this text name a constructor `ShapeTracker` knows, or an alias `resolver` (the
     enclosing scope's) binds to one? Every known shape starts from such a call; the scope's
     own imports name the constructor in its text."""
-    aliases = _MAKER_ALIASES.get(resolver)
-    if aliases is None:
-        aliases = _MAKER_ALIASES[resolver] = frozenset(
-            name
-            for name, value in resolver.bindings_items()
-            if value.rpartition(".")[2] in _SHAPE_MAKERS
-        )
-    words = set(_WORD.findall(text))
-    return not (words.isdisjoint(_SHAPE_MAKERS) and words.isdisjoint(aliases))
+    aliases = frozenset(
+        name
+        for name, value in resolver.bindings_items()
+        if value.rpartition(".")[2] in _SHAPE_MAKERS
+    )
+    pattern = word_pattern(_SHAPE_MAKERS | aliases)
+    return pattern is not None and pattern.search(text) is not None
 
 
 # -- the rule --------------------------------------------------------------------------------
@@ -424,7 +419,7 @@ class ConstantOutOfBounds(Rule):
                 for name in scope_bound_names(scope):
                     inherited.pop(name, None)
         # Only a scope whose text says `global` or `nonlocal` can declare either.
-        declares = any("global" in line or "nonlocal" in line for line in lines)
+        declares = "global" in text or "nonlocal" in text
         untracked = declared_elsewhere(node) if declares else frozenset()
         if isinstance(node, ast.Module):  # a function may rebind these through `global`
             untracked |= {name for s in ctx.model.summaries for name in s.global_writes}
@@ -509,8 +504,8 @@ class ConstantOutOfBounds(Rule):
                 finding = self._subscript(node, _at_method(node, parent, grandparent), tracker, ctx)
                 if finding is not None:
                     yield finding
-            children = [(child, node, parent) for child in ast.iter_child_nodes(node)]
-            stack.extend(reversed(children))
+            children = child_nodes(node)  # no marker node holds an index
+            stack.extend((child, node, parent) for child in reversed(children))
 
     def _subscript(
         self, node: ast.Subscript, update: str | None, tracker: ShapeTracker, ctx: RuleContext

@@ -220,6 +220,8 @@ class NonArrayInput(Rule):
         qualname = ctx.qualname(node.func)
         if qualname is None:
             return
+        if qualname not in JOINS and qualname not in REJECTS_SEQUENCES:
+            return
         numpy = ctx.resolvers[-1].alias_of("jax.numpy") or "jnp"
         function = qualname.removeprefix("jax.numpy.").removeprefix("jax.")
         if qualname in JOINS and node.args:

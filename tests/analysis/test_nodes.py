@@ -1,0 +1,71 @@
+"""`child_nodes` (children read by functions made from each node class's grammar line) must
+list exactly what `ast.iter_child_nodes` lists, less the marker nodes."""
+
+from __future__ import annotations
+
+import ast
+import sys
+from pathlib import Path
+
+import pytest
+
+from jax_lsp.analysis.nodes import MARKER_NODE_TYPES, child_nodes, walk_nodes
+
+REPO = Path(__file__).resolve().parents[2]
+SOURCES = sorted(
+    [*REPO.glob("jax_lsp/**/*.py"), *REPO.glob("tests/fixtures/*.py"), *REPO.glob("examples/*.py")]
+)
+# Syntax the repository's own files may not use.
+EXTRA = """
+match command:
+    case [x, *rest] if x: pass
+    case {"k": v, **others}: pass
+    case Point(x=0, y=y) | None: pass
+    case _: pass
+async def f(a, /, b=1, *args, c, d=2, **kwargs) -> int:
+    async with a as b, c: pass
+    async for i in b: yield i
+    global g
+    return {**kwargs, "x": [i async for i in args if i], **{}}
+x = f"{a!r:>{width}}" + b"bytes"
+del x[1:2, ...]
+"""
+EXCEPT_STAR = """
+try:
+    pass
+except* ValueError as error:
+    raise
+"""
+
+
+def _expected(node: ast.AST) -> list[ast.AST]:
+    return [c for c in ast.iter_child_nodes(node) if type(c) not in MARKER_NODE_TYPES]
+
+
+@pytest.mark.parametrize("path", SOURCES, ids=lambda p: str(p.relative_to(REPO)))
+def test_children_match_the_ast_module(path: Path) -> None:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    for node in ast.walk(tree):
+        assert child_nodes(node) == _expected(node), type(node).__name__
+
+
+def test_rare_syntax() -> None:
+    star = sys.version_info >= (3, 11)
+    tree = ast.parse(EXTRA + EXCEPT_STAR if star else EXTRA)
+    seen = set()
+    for node in ast.walk(tree):
+        seen.add(type(node).__name__)
+        assert child_nodes(node) == _expected(node), type(node).__name__
+    assert {"MatchMapping", "MatchClass", "JoinedStr", "Dict", "arguments"} <= seen
+    assert "TryStar" in seen or not star
+
+
+def test_a_node_built_by_hand_without_all_fields() -> None:
+    partial = ast.Call(func=ast.Name("f", ast.Load()))  # no args, no keywords
+    assert [type(c) for c in child_nodes(partial)] == [ast.Name]
+
+
+def test_walk_is_breadth_first_without_markers() -> None:
+    tree = ast.parse("a = b + c(d)")
+    expected = [n for n in ast.walk(tree) if type(n) not in MARKER_NODE_TYPES]
+    assert walk_nodes(tree) == expected
