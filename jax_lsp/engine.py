@@ -17,7 +17,7 @@ from jax_lsp.analysis.document import Document, SyntaxProblem, Unit
 from jax_lsp.analysis.infer import ExternalFacts
 from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.model import ModuleModel, local_imports
-from jax_lsp.analysis.summary import MARKER_NODE_TYPES, child_nodes
+from jax_lsp.analysis.nodes import LEAF_NODE_TYPES, MARKER_NODE_TYPES, child_nodes
 from jax_lsp.config import Settings
 from jax_lsp.diagnostics import ALL_RULES
 from jax_lsp.diagnostics.base import Rule, RuleContext
@@ -101,6 +101,8 @@ class _Walker:
         # Marker nodes (Load, Add, ...) are skipped unless a rule asks for them.
         wants_markers = not MARKER_NODE_TYPES.isdisjoint(self._tables["abstract"])
         self.children = ast.iter_child_nodes if wants_markers else child_nodes
+        # Childless once markers are skipped: visited only when a rule asks for them.
+        self.leaves = frozenset() if wants_markers else LEAF_NODE_TYPES
         self.findings: list[Finding] = []
         self.failures: list[RuleFailure] = []
         self.broken: set[str] = set()
@@ -111,7 +113,23 @@ class _Walker:
         self.visit(self.unit.tree)
 
     def visit(self, node: ast.AST) -> None:
-        for rule in self.dispatch.get(type(node), ()):
+        rules = self.dispatch.get(type(node))
+        if rules:
+            self._check(node, rules)
+        entered = type(node) in _SCOPE_TYPES and self._enter(node)
+        ancestors = self.ctx.ancestors
+        ancestors.append(node)
+        leaves = self.leaves
+        for child in self.children(node):
+            # A leaf no rule here looks at needs no visit (nor a place among the ancestors).
+            if type(child) not in leaves or type(child) in self.dispatch:
+                self.visit(child)
+        ancestors.pop()
+        if entered:
+            self._leave(node)
+
+    def _check(self, node: ast.AST, rules: list[Rule]) -> None:
+        for rule in rules:
             if rule.code in self.broken:
                 continue
             try:
@@ -124,13 +142,6 @@ class _Walker:
                 )
                 # Reported by the caller (CLI line, LSP logMessage); the traceback for --log-file.
                 log.info("rule %s failed at line %d", rule.code, line + 1, exc_info=True)
-        entered = type(node) in _SCOPE_TYPES and self._enter(node)
-        self.ctx.ancestors.append(node)
-        for child in self.children(node):
-            self.visit(child)
-        self.ctx.ancestors.pop()
-        if entered:
-            self._leave(node)
 
     def _enter(self, node: ast.AST) -> bool:
         ctx = self.ctx

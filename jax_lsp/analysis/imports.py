@@ -80,8 +80,12 @@ class Resolver:
         self._bound_under: dict[str, frozenset[str]] = {}
 
     def child(self, local_bindings: Mapping[str, str], local_names: frozenset[str]) -> Resolver:
-        if not local_bindings and not local_names:
-            return self
+        if (
+            not local_bindings
+            and local_names.isdisjoint(self._bindings)
+            and (local_names.isdisjoint(_BUILTINS) or local_names <= self._shadowed)
+        ):
+            return self  # nothing resolves differently: share this scope's answers
         merged = {k: v for k, v in self._bindings.items() if k not in local_names}
         merged.update(local_bindings)
         return Resolver(merged, (self._shadowed | local_names) - frozenset(local_bindings))

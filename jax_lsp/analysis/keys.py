@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from jax_lsp.analysis.imports import Resolver
+from jax_lsp.analysis.nodes import child_nodes
 from jax_lsp.analysis.summary import walk_nodes
 from jax_lsp.analysis.text import word_pattern
 from jax_lsp.analysis.traced import all_params, positional_params
@@ -176,7 +177,7 @@ class KeyFlow:
                 merged = _merge(merged, self.block(case.body, dict(state)))
             return merged
         # Simple statements: the value is evaluated before the targets are rebound.
-        for child in ast.iter_child_nodes(node):
+        for child in child_nodes(node):
             if isinstance(child, ast.expr) and not _is_target(node, child):
                 self.expression(child, state)
         for target in _targets(node):
@@ -231,7 +232,7 @@ class KeyFlow:
             self.expression(node.value, state)
             self._forget(state, [node.target.id])
             return
-        for child in ast.iter_child_nodes(node):
+        for child in child_nodes(node):
             if isinstance(child, ast.expr):
                 self.expression(child, state)
         if isinstance(node, ast.Call):
