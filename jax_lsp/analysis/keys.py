@@ -296,7 +296,10 @@ def may_draw(text: str, resolver: Resolver) -> bool:
     import normal`)."""
     if "random" in text:
         return True
-    pattern = word_pattern(resolver.names_bound_under("jax.random"))
+    aliases = resolver.names_bound_under("jax.random")
+    if not any(alias in text for alias in aliases):  # substrings first: cheaper than words
+        return False
+    pattern = word_pattern(aliases)
     return pattern is not None and pattern.search(text) is not None
 
 

@@ -16,7 +16,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from jax_lsp.analysis.summary import MUTATING_METHODS, FunctionNode, child_nodes, walk_nodes
+from jax_lsp.analysis.free_writes import mutated_name
+from jax_lsp.analysis.summary import FunctionNode, UnitSummary, walk_nodes
 from jax_lsp.analysis.traced import all_params
 from jax_lsp.compat import TRY_STATEMENTS
 
@@ -78,75 +79,11 @@ def _walk_scope(statements: list[ast.stmt]) -> Iterator[ast.AST]:
             stack.extend(reversed(list(ast.iter_child_nodes(node))))
 
 
-def _scope_nodes(statements: list[ast.stmt]) -> list[ast.AST]:
-    """The nodes `_walk_scope` yields, in no particular order and without marker nodes (`Load`,
-    `Add`): a cheaper walk where only the set of nodes matters."""
-    nodes: list[ast.AST] = []
-    stack: list[ast.AST] = list(statements)
-    while stack:
-        node = stack.pop()
-        nodes.append(node)
-        if not isinstance(node, _SCOPES):
-            stack.extend(child_nodes(node))
-    return nodes
-
-
 def is_container_value(value: ast.expr, model: ModuleModel) -> bool:
     """A list/dict/set display, comprehension, or `list()`/`dict()`/`defaultdict()` call."""
     if isinstance(value, ast.List | ast.Dict | ast.Set | ast.ListComp | ast.DictComp | ast.SetComp):
         return True
     return isinstance(value, ast.Call) and model.resolver.qualname(value.func) in _CONTAINER_CALLS
-
-
-def mutated_name(node: ast.AST) -> str | None:
-    """`x` for `x.append(...)`-style calls and `x[k] = v` / `x.attr = v` stores."""
-    if (
-        isinstance(node, ast.Call)
-        and isinstance(node.func, ast.Attribute)
-        and node.func.attr in MUTATING_METHODS
-        and isinstance(node.func.value, ast.Name)
-    ):
-        return node.func.value.id
-    if isinstance(node, ast.Subscript | ast.Attribute) and isinstance(node.ctx, ast.Store):
-        base = node.value
-        while isinstance(base, ast.Subscript | ast.Attribute):
-            base = base.value
-        return base.id if isinstance(base, ast.Name) else None
-    return None
-
-
-def _free_writes(statements: list[ast.stmt]) -> set[str]:
-    """Names that functions among `statements` write without owning them: assigned after
-    `global`, or mutated (`x.append(v)`, `x[k] = v`) while not local. One walk per scope;
-    a nested function's free writes are resolved against its enclosing function."""
-    writes: set[str] = set()
-    for node in _walk_scope(statements):
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
-            writes |= _function_free_writes(node)
-        elif isinstance(node, ast.ClassDef):
-            writes |= _free_writes(node.body)
-    return writes
-
-
-def _function_free_writes(function: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
-    local: set[str] = set(all_params(function))
-    declared: set[str] = set()
-    free: set[str] = set()
-    for child in _scope_nodes(function.body):
-        if isinstance(child, ast.Name):
-            if not isinstance(child.ctx, ast.Load):
-                local.add(child.id)
-                free.add(child.id)  # kept only if declared global (filtered below)
-        elif isinstance(child, ast.Global | ast.Nonlocal):
-            declared.update(child.names)
-        elif isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-            local.add(child.name)
-            free |= _free_writes([child])
-        elif isinstance(child, ast.Call | ast.Subscript | ast.Attribute):
-            name = mutated_name(child)
-            if name is not None and name not in ("self", "cls"):
-                free.add(name)
-    return {name for name in free if name in declared or name not in local}
 
 
 @dataclass(frozen=True)
@@ -174,9 +111,9 @@ class _UnitScanner:
         self.others: set[str] = set()
         self.runtime_writes: set[str] = set()
 
-    def scan(self, tree: ast.Module) -> _UnitFacts:
+    def scan(self, tree: ast.Module, free_writes: frozenset[str]) -> _UnitFacts:
         self.block(tree.body)
-        self.runtime_writes = set(_free_writes(tree.body))
+        self.runtime_writes = set(free_writes)
         return _UnitFacts(
             tuple(self.events),
             frozenset(self.defined),
@@ -278,7 +215,10 @@ class ModuleState:
         self.model = weakref.proxy(model)
         units = [unit for unit in model.document.units if unit.tree is not None]
         self._index = {id(unit.tree): index for index, unit in enumerate(units)}
-        facts = [self._facts(unit.source) for unit in units]
+        facts = [
+            self._facts(unit.source, summary)
+            for unit, summary in zip(units, model.summaries, strict=True)
+        ]
         self.defined = frozenset().union(*(f.defined for f in facts))
         self.runtime_writes = frozenset().union(*(f.runtime_writes for f in facts))
         containers = frozenset().union(*(f.containers for f in facts))
@@ -292,10 +232,11 @@ class ModuleState:
             self.defined,
         )
 
-    def _facts(self, source) -> _UnitFacts:
+    def _facts(self, source, summary: UnitSummary) -> _UnitFacts:
         key = ("module-state", self.model.alias_key)
         if key not in source.memo:
-            source.memo[key] = _UnitScanner(self.model).scan(source.tree)
+            scanner = _UnitScanner(self.model)
+            source.memo[key] = scanner.scan(source.tree, summary.free_writes)
         return source.memo[key]
 
     @staticmethod

@@ -66,6 +66,16 @@ def walk_nodes(node: ast.AST) -> list[ast.AST]:
     return nodes
 
 
+def positional_params(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> list[str]:
+    return [arg.arg for arg in [*node.args.posonlyargs, *node.args.args]]
+
+
+def all_params(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> list[str]:
+    names = positional_params(node) + [arg.arg for arg in node.args.kwonlyargs]
+    names += [arg.arg for arg in (node.args.vararg, node.args.kwarg) if arg is not None]
+    return names
+
+
 def _make_getter(node_type: type) -> ChildGetter:
     """A function listing a node's children, compiled from the grammar line its class
     documents (`Call(expr func, expr* args, keyword* keywords)`)."""

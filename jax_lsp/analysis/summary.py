@@ -10,30 +10,12 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field, replace
 
+from jax_lsp.analysis.free_writes import MUTATING_METHODS, FreeWrites
 from jax_lsp.analysis.imports import Resolver, import_bindings
 from jax_lsp.analysis.nodes import LEAF_NODE_TYPES, MARKER_NODE_TYPES, child_nodes, walk_nodes  # noqa: F401 (re-exported)
 from jax_lsp.analysis.transforms import PARTIAL, TRANSFORMS, TransformSpec
 
 FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
-_MUTATING_METHODS = frozenset(
-    [
-        "append",
-        "extend",
-        "insert",
-        "pop",
-        "remove",
-        "clear",
-        "update",
-        "setdefault",
-        "add",
-        "discard",
-        "popitem",
-        "sort",
-        "reverse",
-    ]
-)
-
-MUTATING_METHODS = _MUTATING_METHODS  # public name for the rules
 
 
 @dataclass(frozen=True)
@@ -97,6 +79,8 @@ class UnitSummary:
     lambdas: list[ast.Lambda] = field(default_factory=list)  # every lambda of the unit
     # Names passed as positional arguments to any module-level call (`register(Model, ...)`).
     module_call_arguments: set[str] = field(default_factory=set)
+    # Names its functions write without owning them (`jax_lsp.analysis.free_writes`).
+    free_writes: frozenset[str] = frozenset()
 
 
 def _partial_ref(
@@ -158,6 +142,7 @@ class _Collector(ast.NodeVisitor):
         # Names assigned so far, by (scopes, name): the function they still refer to (through
         # `partial` or a transformation), or None when they no longer name a function.
         self._bindings: dict[tuple[tuple[str, ...], str], FunctionRef | None] = {}
+        self.writes = FreeWrites()
 
     def visit(self, node: ast.AST) -> None:
         handler = _HANDLERS.get(type(node))
@@ -185,6 +170,7 @@ class _Collector(ast.NodeVisitor):
         return self._records[-1].class_name if self._records else None
 
     def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        self.writes.enter_opaque()  # decorators and signature run in the enclosing scope
         for decorator in node.decorator_list:
             self.visit(decorator)
         if self._at_top:
@@ -217,8 +203,11 @@ class _Collector(ast.NodeVisitor):
         self.visit(node.args)
         if node.returns:
             self.visit(node.returns)
+        self.writes.leave()
+        self.writes.enter_function(node)
         for statement in node.body:
             self.visit(statement)
+        self.writes.leave(node.name)
         self._segments.pop()
         self._records.pop()
         self._functions.pop()
@@ -228,9 +217,12 @@ class _Collector(ast.NodeVisitor):
     def visit_Lambda(self, node: ast.Lambda) -> None:
         # Lambdas belong to their enclosing function for calls; transforms record them inline.
         self.summary.lambdas.append(node)
+        self.writes.enter_opaque()
         self.generic_visit(node)
+        self.writes.leave()
 
     def visit_ClassDef(self, node: ast.ClassDef) -> None:
+        self.writes.enter_opaque()
         for expr in [*node.decorator_list, *node.bases, *(k.value for k in node.keywords)]:
             self.visit(expr)
         if self._at_top:
@@ -247,6 +239,7 @@ class _Collector(ast.NodeVisitor):
         for statement in node.body:
             self.visit(statement)
         self._segments.pop()
+        self.writes.leave(node.name)
 
     def _qualname_of_decorator(self, decorator: ast.expr) -> str:
         if isinstance(decorator, ast.Call):
@@ -258,6 +251,7 @@ class _Collector(ast.NodeVisitor):
 
     def visit_Call(self, node: ast.Call) -> None:
         self.generic_visit(node)
+        self.writes.mutation(node)
         scopes = self._scopes
         enclosing = self._functions[-1] if self._functions else None
         method_class = self._method_class
@@ -288,7 +282,7 @@ class _Collector(ast.NodeVisitor):
         func = node.func
         if (
             isinstance(func, ast.Attribute)
-            and func.attr in _MUTATING_METHODS
+            and func.attr in MUTATING_METHODS
             and isinstance(func.value, ast.Name)
         ):
             self.summary.mutated_names.add(func.value.id)
@@ -373,6 +367,20 @@ class _Collector(ast.NodeVisitor):
 
     def visit_Global(self, node: ast.Global) -> None:
         self.summary.global_writes.update(node.names)
+        self.writes.declare(node.names)
+
+    def visit_Nonlocal(self, node: ast.Nonlocal) -> None:
+        self.writes.declare(node.names)
+
+    def visit_Name(self, node: ast.Name) -> None:
+        self.writes.name(node)
+
+    def visit_Subscript(self, node: ast.Subscript | ast.Attribute) -> None:
+        if type(node.ctx) is ast.Store:
+            self.writes.mutation(node)
+        self.generic_visit(node)
+
+    visit_Attribute = visit_Subscript
 
     def visit_Import(self, node: ast.Import | ast.ImportFrom) -> None:
         if self._at_top:
@@ -392,4 +400,5 @@ _HANDLERS = {
 def summarize(tree: ast.Module, resolver: Resolver) -> UnitSummary:
     collector = _Collector(resolver)
     collector.visit(tree)
+    collector.summary.free_writes = collector.writes.result
     return collector.summary

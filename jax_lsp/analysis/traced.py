@@ -12,6 +12,7 @@ import ast
 from dataclasses import dataclass
 
 from jax_lsp.analysis.kinds import Kind
+from jax_lsp.analysis.nodes import all_params, positional_params
 from jax_lsp.analysis.summary import Application, FunctionNode
 from jax_lsp.analysis.transforms import ParamPolicy
 
@@ -36,16 +37,6 @@ class TraceInfo:
             (self.static_params | other.static_params) - (self.traced_params | other.traced_params),
             self.direct or other.direct,
         )
-
-
-def positional_params(node: FunctionNode) -> list[str]:
-    return [arg.arg for arg in [*node.args.posonlyargs, *node.args.args]]
-
-
-def all_params(node: FunctionNode) -> list[str]:
-    names = positional_params(node) + [arg.arg for arg in node.args.kwonlyargs]
-    names += [arg.arg for arg in (node.args.vararg, node.args.kwarg) if arg is not None]
-    return names
 
 
 def _literal(expr: ast.expr | None):
