@@ -85,24 +85,33 @@ def _dispatch(rules: Sequence[Rule]) -> dict[type[ast.AST], list[Rule]]:
     return table
 
 
+class _RuleTables:
+    """The rules by node type, one table per kind of code (outside traced code, most rules
+    have nothing to say and are not called at all), and how to walk for them: built once per
+    analysis, shared by every unit's walk."""
+
+    def __init__(self, rules: Sequence[Rule]) -> None:
+        self.by_scope = {
+            scope: _dispatch([r for r in rules if r.needs_trace in allowed])
+            for scope, allowed in _ALLOWED_RULES.items()
+        }
+        # Marker nodes (Load, Add, ...) are skipped unless a rule asks for them.
+        wants_markers = not MARKER_NODE_TYPES.isdisjoint(self.by_scope["abstract"])
+        self.children = ast.iter_child_nodes if wants_markers else child_nodes
+        # Childless once markers are skipped: visited only when a rule asks for them.
+        self.leaves = frozenset() if wants_markers else LEAF_NODE_TYPES
+
+
 class _Walker:
-    def __init__(self, model: ModuleModel, unit: Unit, rules: Sequence[Rule]) -> None:
+    def __init__(self, model: ModuleModel, unit: Unit, tables: _RuleTables) -> None:
         self.model = model
         self.unit = unit
         self.ctx = RuleContext(model, unit.source.text.split("\n"))
         self.ctx.unit_start = unit.start_line
-        # Rules by node type, one table per kind of code: outside traced code, most rules
-        # have nothing to say and are not called at all.
-        self._tables = {
-            scope: _dispatch([r for r in rules if r.needs_trace in allowed])
-            for scope, allowed in _ALLOWED_RULES.items()
-        }
+        self._tables = tables.by_scope
         self.dispatch = self._tables[None]
-        # Marker nodes (Load, Add, ...) are skipped unless a rule asks for them.
-        wants_markers = not MARKER_NODE_TYPES.isdisjoint(self._tables["abstract"])
-        self.children = ast.iter_child_nodes if wants_markers else child_nodes
-        # Childless once markers are skipped: visited only when a rule asks for them.
-        self.leaves = frozenset() if wants_markers else LEAF_NODE_TYPES
+        self.children = tables.children
+        self.leaves = tables.leaves
         self.findings: list[Finding] = []
         self.failures: list[RuleFailure] = []
         self.broken: set[str] = set()
@@ -260,6 +269,7 @@ def analyze(
         if instance.code in _FAIL_RULES:
             instance.check = _fail_on_purpose  # type: ignore[method-assign]
     rules_key = tuple(rule.code for rule in rules)
+    tables: _RuleTables | None = None  # built when a unit is not in the cache
     findings: list[Finding] = []
     failures: list[RuleFailure] = []
     for unit in document.units:
@@ -268,7 +278,8 @@ def analyze(
         key = ("findings", rules_key, model.unit_key(unit))
         cached = unit.source.memo.get(key)
         if cached is None:
-            walker = _Walker(model, unit, instances)
+            tables = tables or _RuleTables(instances)
+            walker = _Walker(model, unit, tables)
             walker.run()
             # Failures carry absolute lines; recompute them if the unit moves.
             cached = (walker.findings, walker.failures, unit.start_line)

@@ -137,6 +137,7 @@ class _Collector(ast.NodeVisitor):
         self.summary = UnitSummary()
         self._functions: list[FunctionNode] = []
         self._records: list[FunctionRecord] = []  # the records of self._functions
+        self._scope_paths: list[tuple[str, ...]] = [()]  # their paths, for each depth
         # Name segments of the enclosing scopes; True marks a class.
         self._segments: list[tuple[str, bool]] = []
         # Names assigned so far, by (scopes, name): the function they still refer to (through
@@ -145,10 +146,15 @@ class _Collector(ast.NodeVisitor):
         self.writes = FreeWrites()
 
     def visit(self, node: ast.AST) -> None:
-        handler = _HANDLERS.get(type(node))
+        node_type = type(node)
+        if node_type is ast.Name:  # the commonest node: only a store matters (free writes)
+            if type(node.ctx) is not ast.Load:
+                self.writes.name(node)
+            return
+        handler = _HANDLERS.get(node_type)
         if handler is not None:
             handler(self, node)
-        elif type(node) not in LEAF_NODE_TYPES:
+        elif node_type not in LEAF_NODE_TYPES:
             for child in child_nodes(node):
                 self.visit(child)
 
@@ -162,7 +168,8 @@ class _Collector(ast.NodeVisitor):
 
     @property
     def _scopes(self) -> tuple[str, ...]:
-        return tuple(record.path for record in self._records)
+        """Paths of the enclosing functions, innermost last (kept beside `_records`)."""
+        return self._scope_paths[-1]
 
     @property
     def _method_class(self) -> str | None:
@@ -199,6 +206,7 @@ class _Collector(ast.NodeVisitor):
                 )
         self._functions.append(node)
         self._records.append(record)
+        self._scope_paths.append((*self._scope_paths[-1], record.path))
         self._segments.append((node.name, False))
         self.visit(node.args)
         if node.returns:
@@ -210,6 +218,7 @@ class _Collector(ast.NodeVisitor):
         self.writes.leave(node.name)
         self._segments.pop()
         self._records.pop()
+        self._scope_paths.pop()
         self._functions.pop()
 
     visit_AsyncFunctionDef = visit_FunctionDef
@@ -371,9 +380,6 @@ class _Collector(ast.NodeVisitor):
 
     def visit_Nonlocal(self, node: ast.Nonlocal) -> None:
         self.writes.declare(node.names)
-
-    def visit_Name(self, node: ast.Name) -> None:
-        self.writes.name(node)
 
     def visit_Subscript(self, node: ast.Subscript | ast.Attribute) -> None:
         if type(node.ctx) is ast.Store:

@@ -128,6 +128,8 @@ class MethodTransform:
 def method_transforms(node: ast.FunctionDef, ctx: RuleContext) -> Iterator[MethodTransform]:
     """The transformations decorating a method of a module-level class whose first
     parameter is `self`."""
+    if not node.decorator_list:
+        return
     record = ctx.model.records.get(node)
     if record is None or record.class_name not in ctx.model.classes:
         return
