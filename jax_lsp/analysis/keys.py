@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from jax_lsp.analysis.imports import Resolver
 from jax_lsp.analysis.nodes import child_nodes
 from jax_lsp.analysis.summary import walk_nodes
-from jax_lsp.analysis.text import word_pattern
+from jax_lsp.analysis.text import contains_word
 from jax_lsp.analysis.traced import all_params, positional_params
 from jax_lsp.compat import TRY_STATEMENTS
 
@@ -296,11 +296,7 @@ def may_draw(text: str, resolver: Resolver) -> bool:
     import normal`)."""
     if "random" in text:
         return True
-    aliases = resolver.names_bound_under("jax.random")
-    if not any(alias in text for alias in aliases):  # substrings first: cheaper than words
-        return False
-    pattern = word_pattern(aliases)
-    return pattern is not None and pattern.search(text) is not None
+    return any(contains_word(text, alias) for alias in resolver.names_bound_under("jax.random"))
 
 
 def classify_call(call: ast.Call, resolver: Resolver, model: ModuleModel):

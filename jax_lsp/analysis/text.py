@@ -7,7 +7,6 @@ conversion goes through here.
 
 from __future__ import annotations
 
-import functools
 import re
 
 _NEWLINE = re.compile(r"\r\n|\r|\n")
@@ -52,12 +51,16 @@ def units_to_char_col(line: str, units: int, encoding: str) -> int:
     return len(line)
 
 
-@functools.lru_cache(maxsize=256)
-def word_pattern(words: frozenset[str]) -> re.Pattern[str] | None:
-    """A pattern finding any of `words` as a whole identifier in source text (or also after
-    digits: `2zeros` finds `zeros`, for prefilters that may say yes too often, never too
-    rarely); None for no words."""
-    if not words:
-        return None
-    alternatives = "|".join(re.escape(word) for word in sorted(words))
-    return re.compile(rf"(?<![^\W\d])(?:{alternatives})(?!\w)")
+def contains_word(text: str, word: str) -> bool:
+    """Does `word` occur in `text` as an identifier (or right after digits: `2zeros` has
+    `zeros`, for prefilters that may say yes too often, never too rarely)? A substring search
+    per occurrence: several times faster than a regular expression with word boundaries."""
+    at = text.find(word)
+    while at >= 0:
+        end = at + len(word)
+        before_ok = at == 0 or not (text[at - 1].isalpha() or text[at - 1] == "_")
+        after_ok = end == len(text) or not (text[end].isalnum() or text[end] == "_")
+        if before_ok and after_ok:
+            return True
+        at = text.find(word, at + 1)
+    return False

@@ -17,7 +17,7 @@ from jax_lsp.analysis.imports import Resolver
 from jax_lsp.analysis.model import ModuleModel, local_imports
 from jax_lsp.analysis.names import declared_elsewhere, scope_bound_names, stored_names
 from jax_lsp.analysis.nodes import child_nodes
-from jax_lsp.analysis.text import word_pattern
+from jax_lsp.analysis.text import contains_word
 from jax_lsp.analysis.traced import all_params
 from jax_lsp.compat import TRY_STATEMENTS
 from jax_lsp.diagnostics.base import Example, Rule, RuleContext
@@ -215,8 +215,7 @@ def _may_make_shape(text: str, resolver: Resolver) -> bool:
         for name, value in resolver.bindings_items()
         if value.rpartition(".")[2] in _SHAPE_MAKERS
     )
-    pattern = word_pattern(_SHAPE_MAKERS | aliases)
-    return pattern is not None and pattern.search(text) is not None
+    return any(contains_word(text, word) for word in _SHAPE_MAKERS | aliases)
 
 
 # -- the rule --------------------------------------------------------------------------------

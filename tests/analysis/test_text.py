@@ -1,0 +1,30 @@
+"""Word prefilters over source text: they may say yes too often, never too rarely."""
+
+from __future__ import annotations
+
+import re
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from jax_lsp.analysis.text import contains_word
+
+
+def test_whole_identifiers_only() -> None:
+    assert contains_word("x = jr.normal(key)", "jr")
+    assert contains_word("jr", "jr")
+    assert not contains_word("x = jrandom.normal(key)", "jr")
+    assert not contains_word("mjr = 1", "jr")
+    assert not contains_word("jr_key = 1", "jr")
+    assert contains_word("a = zeros_like(x); b = zeros(3)", "zeros")  # the second occurrence
+
+
+def test_after_digits_counts() -> None:
+    assert contains_word("2zeros", "zeros")  # a superset of the tokenizer's words is fine
+
+
+@given(st.text(alphabet="ab_1 .(\n", max_size=30), st.sampled_from(["a", "ab", "b_", "a1"]))
+def test_never_misses_an_identifier(text: str, word: str) -> None:
+    identifiers = set(re.findall(r"[^\W\d]\w*", text))
+    if word in identifiers:
+        assert contains_word(text, word)
