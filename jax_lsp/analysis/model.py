@@ -34,6 +34,7 @@ from jax_lsp.analysis.summary import (
     summarize,
     walk_nodes,
 )
+from jax_lsp.analysis.text import identifiers
 from jax_lsp.analysis.traced import TraceInfo, all_params, call_site_params, trace_info_for
 from jax_lsp.analysis.x64 import (
     X64Facts,
@@ -43,7 +44,6 @@ from jax_lsp.analysis.x64 import (
 )
 
 _MAX_FIXPOINT_ROUNDS = 20
-_WORD = re.compile(r"[^\W\d]\w*")
 # Substrings of every spelling of a 64-bit dtype ("float64", "complex128", "f8", "double")
 # and of the x64 flag.
 _X64_MARKERS = re.compile(r"64|128|double|8'|8\"|c16")
@@ -187,7 +187,7 @@ class ModuleModel:
         if loads is None:
             # Every identifier-like word of the text: a superset of the names the unit reads,
             # found far faster than by walking its tree (extra words only narrow the memo key).
-            loads = source.memo["loads"] = frozenset(_WORD.findall(source.text))
+            loads = source.memo["loads"] = identifiers(source.text)
         used = frozenset((name, known[name]) for name in loads & known.keys())
         key = ("bindings", self.alias_key, used)
         if key not in source.memo:

@@ -51,6 +51,19 @@ def units_to_char_col(line: str, units: int, encoding: str) -> int:
     return len(line)
 
 
+# ASCII characters that cannot be part of an identifier, mapped to spaces.
+_NOT_IDENTIFIER = str.maketrans(
+    {chr(c): " " for c in range(128) if not (chr(c).isalnum() or chr(c) == "_")}
+)
+
+
+def identifiers(text: str) -> frozenset[str]:
+    """Every identifier of the text, and more (numbers, words of strings and comments): a
+    superset found several times faster than with a regular expression. (A name cannot follow
+    a digit in Python code: only keywords can, as in `1if`.)"""
+    return frozenset(text.translate(_NOT_IDENTIFIER).split())
+
+
 def contains_word(text: str, word: str) -> bool:
     """Does `word` occur in `text` as an identifier (or right after digits: `2zeros` has
     `zeros`, for prefilters that may say yes too often, never too rarely)? A substring search

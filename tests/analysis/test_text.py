@@ -7,7 +7,7 @@ import re
 from hypothesis import given
 from hypothesis import strategies as st
 
-from jax_lsp.analysis.text import contains_word
+from jax_lsp.analysis.text import contains_word, identifiers
 
 
 def test_whole_identifiers_only() -> None:
@@ -28,3 +28,14 @@ def test_never_misses_an_identifier(text: str, word: str) -> None:
     identifiers = set(re.findall(r"[^\W\d]\w*", text))
     if word in identifiers:
         assert contains_word(text, word)
+
+
+@given(st.text(alphabet="ab_1 .(\n'é#", max_size=40))
+def test_identifiers_are_a_superset(text: str) -> None:
+    assert set(re.findall(r"[^\W\d]\w*", text)) <= identifiers(text) | _after_digits(text)
+
+
+def _after_digits(text: str) -> set[str]:
+    """Words the regular expression finds inside `1abc` (not Python code: only keywords can
+    follow a digit there)."""
+    return {m.group(1) for m in re.finditer(r"\d([^\W\d]\w*)", text)}
