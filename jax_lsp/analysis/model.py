@@ -187,7 +187,7 @@ class ModuleModel:
         if loads is None:
             # Every identifier-like word of the text: a superset of the names the unit reads,
             # found far faster than by walking its tree (extra words only narrow the memo key).
-            loads = source.memo["loads"] = identifiers(source.text)
+            loads = source.memo["loads"] = identifiers(_evaluated_text(source))
         used = frozenset((name, known[name]) for name in loads & known.keys())
         key = ("bindings", self.alias_key, used)
         if key not in source.memo:
@@ -570,6 +570,23 @@ class ModuleModel:
 
     def functions_in(self, source: UnitSource) -> Iterator[FunctionRecord]:
         yield from self._summary(source).functions
+
+
+_DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+
+
+def _evaluated_text(source: UnitSource) -> str:
+    """The text whose names a unit's top-level code reads: for a lone def or class, only its
+    decorators and signature (or bases), since the body runs later (or is a scope of its own
+    for the interpreter); the whole text otherwise."""
+    body = source.tree.body
+    if len(body) == 1 and isinstance(
+        body[0], ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
+    ):
+        header_lines = body[0].body[0].lineno - 1  # decorators and signature, unit-relative
+        if header_lines >= body[0].lineno:  # the body starts on a line of its own
+            return "\n".join(source.text.split("\n", header_lines)[:header_lines])
+    return source.text
 
 
 def _top_level_assignments(tree: ast.Module) -> dict[str, list[ast.expr]]:

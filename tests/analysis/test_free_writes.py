@@ -67,7 +67,8 @@ CASES = {
     "parameter": ("def f(cache):\n    cache[1] = 2\n", set()),
     "attribute store": ("def f():\n    config.value = 2\n    self.x = 1\n", {"config"}),
     "nested function": (
-        "def outer():\n    acc = []\n    def inner():\n        acc.append(1)\n        seen.add(2)\n",
+        "def outer():\n    acc = []\n    def inner():\n"
+        "        acc.append(1)\n        seen.add(2)\n",
         {"seen"},
     ),
     "nonlocal": (

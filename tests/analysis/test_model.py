@@ -278,3 +278,16 @@ def test_a_name_rebound_to_something_else_no_longer_names_the_function():
         """
     )
     assert trace_of(model, "outer.f") is None
+
+
+def test_a_definition_reads_only_its_header_at_import_time() -> None:
+    """The top-level kinds of a def or class unit depend on its decorators and signature only:
+    a global used in the body alone does not key its memo."""
+    source = (
+        "import jax.numpy as jnp\nscale = jnp.ones(3)\n\n"
+        "@decorate(scale)\ndef f(x):\n    return x * offset\n"
+    )
+    model = ModuleModel(Document(source), False, None)
+    unit = next(u for u in model.document.units if u.tree is not None and "def f" in u.source.text)
+    assert unit.source.memo["loads"] >= {"decorate", "scale", "f", "x"}
+    assert "offset" not in unit.source.memo["loads"]
