@@ -140,6 +140,53 @@ class Resolver:
 
     def binds_module(self, prefix: str) -> bool:
         """Does any import bring in `prefix` or something inside it?"""
-        return any(
-            value == prefix or value.startswith(prefix + ".") for value in self._bindings.values()
-        )
+        return bool(self.names_bound_under(prefix))
+
+
+# A function's own imports, kept on its node: several layers ask on every analysis, trees are
+# immutable once parsed, and the summary walk records them while it passes by.
+_LOCAL_IMPORTS = "_jax_lsp_local_imports"
+_NO_IMPORTS: dict[str, str] = {}  # shared by the many functions without imports (never mutated)
+
+
+def local_imports(node: ast.AST) -> dict[str, str]:
+    """Imports written in a function's own body (not in nested functions or classes)."""
+    if isinstance(node, ast.Lambda):
+        return _NO_IMPORTS
+    found = node.__dict__.get(_LOCAL_IMPORTS)
+    if found is None:
+        found = record_local_imports(node, _own_import_statements(node))
+    return found
+
+
+def record_local_imports(node: ast.AST, statements: list[ast.stmt]) -> dict[str, str]:
+    """Keep a function's own import statements (in source order) on its node. Where two bind
+    one name, the first wins."""
+    found = import_bindings(reversed(statements)) if statements else _NO_IMPORTS
+    node.__dict__[_LOCAL_IMPORTS] = found
+    return found
+
+
+def _own_import_statements(node: ast.AST) -> list[ast.stmt]:
+    """A function's own import statements in source order, for trees the summary walk has not
+    seen."""
+    statements: list[ast.stmt] = []
+    pending = list(reversed(node.body))
+    while pending:
+        statement = pending.pop()
+        if isinstance(statement, ast.Import | ast.ImportFrom):
+            statements.append(statement)
+        elif not isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            # Only compound statements hold statements: in their blocks, handlers and cases.
+            blocks: list[ast.stmt] = []
+            for field in _BLOCK_FIELDS:
+                for child in getattr(statement, field, ()):
+                    if isinstance(child, ast.stmt):
+                        blocks.append(child)
+                    else:  # an except handler or a match case: statements in its body
+                        blocks.extend(child.body)
+            pending.extend(reversed(blocks))
+    return statements
+
+
+_BLOCK_FIELDS = ("body", "handlers", "orelse", "finalbody", "cases")

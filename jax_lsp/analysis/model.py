@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import ast
 import re
-import weakref
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -17,7 +16,7 @@ from functools import cached_property
 from jax_lsp.analysis.document import Document, Unit, UnitSource
 from jax_lsp.analysis.dtypes import FloatOracle, assigned_values
 from jax_lsp.analysis.flow import FlowInterpreter, ScopeContext, annotation_kind
-from jax_lsp.analysis.imports import Resolver, import_bindings
+from jax_lsp.analysis.imports import Resolver, import_bindings, local_imports
 from jax_lsp.analysis.infer import ExternalFacts, facts_key
 from jax_lsp.analysis.jitted import StaticSignature, unit_signatures
 from jax_lsp.analysis.keys import KeyFlow, Reuse, classify_call, drawn_params, may_draw
@@ -618,40 +617,3 @@ def _import_insertion_line(document: Document) -> int:
             break
         line = unit.start_line + unit.tree.body[-1].end_lineno
     return line
-
-
-# Several layers ask for a function's own imports on every analysis; trees are immutable
-# once parsed, and weak keys let a forgotten tree take its entry with it.
-_LOCAL_IMPORTS: weakref.WeakKeyDictionary[ast.AST, dict[str, str]] = weakref.WeakKeyDictionary()
-_NO_IMPORTS: dict[str, str] = {}  # shared by the many functions without imports (never mutated)
-
-
-def local_imports(node: FunctionNode) -> dict[str, str]:
-    """Imports written in a function's own body (not in nested functions)."""
-    if isinstance(node, ast.Lambda):
-        return {}
-    found = _LOCAL_IMPORTS.get(node)
-    if found is None:
-        found = _LOCAL_IMPORTS[node] = _own_imports(node) or _NO_IMPORTS
-    return found
-
-
-def _own_imports(node: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, str]:
-    statements: list[ast.stmt] = []
-    pending = list(node.body)
-    while pending:
-        statement = pending.pop()
-        if isinstance(statement, ast.Import | ast.ImportFrom):
-            statements.append(statement)
-        elif not isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-            # Only compound statements hold statements: in their blocks, handlers and cases.
-            for field in _BLOCK_FIELDS:
-                for child in getattr(statement, field, ()):
-                    if isinstance(child, ast.stmt):
-                        pending.append(child)
-                    else:  # an except handler or a match case: statements in its body
-                        pending.extend(child.body)
-    return import_bindings(statements) if statements else {}
-
-
-_BLOCK_FIELDS = ("body", "orelse", "finalbody", "handlers", "cases")

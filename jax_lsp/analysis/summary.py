@@ -11,7 +11,7 @@ import ast
 from dataclasses import dataclass, field, replace
 
 from jax_lsp.analysis.free_writes import MUTATING_METHODS, FreeWrites
-from jax_lsp.analysis.imports import Resolver, import_bindings
+from jax_lsp.analysis.imports import Resolver, import_bindings, record_local_imports
 from jax_lsp.analysis.nodes import LEAF_NODE_TYPES, MARKER_NODE_TYPES, child_nodes, walk_nodes  # noqa: F401 (re-exported)
 from jax_lsp.analysis.transforms import PARTIAL, TRANSFORMS, TransformSpec
 
@@ -144,6 +144,8 @@ class _Collector(ast.NodeVisitor):
         # `partial` or a transformation), or None when they no longer name a function.
         self._bindings: dict[tuple[tuple[str, ...], str], FunctionRef | None] = {}
         self.writes = FreeWrites()
+        # Import statements of each enclosing function's own body (None for a class body).
+        self._imports: list[list[ast.stmt] | None] = []
 
     def visit(self, node: ast.AST) -> None:
         node_type = type(node)
@@ -213,8 +215,10 @@ class _Collector(ast.NodeVisitor):
             self.visit(node.returns)
         self.writes.leave()
         self.writes.enter_function(node)
+        self._imports.append([])
         for statement in node.body:
             self.visit(statement)
+        record_local_imports(node, self._imports.pop())
         self.writes.leave(node.name)
         self._segments.pop()
         self._records.pop()
@@ -245,8 +249,10 @@ class _Collector(ast.NodeVisitor):
                 )
             )
         self._segments.append((node.name, True))
+        self._imports.append(None)
         for statement in node.body:
             self.visit(statement)
+        self._imports.pop()
         self._segments.pop()
         self.writes.leave(node.name)
 
@@ -391,6 +397,8 @@ class _Collector(ast.NodeVisitor):
     def visit_Import(self, node: ast.Import | ast.ImportFrom) -> None:
         if self._at_top:
             self.summary.top_level_bindings.extend(import_bindings([node]))
+        elif self._imports and self._imports[-1] is not None:
+            self._imports[-1].append(node)
 
     visit_ImportFrom = visit_Import
 

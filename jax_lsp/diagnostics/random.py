@@ -303,12 +303,17 @@ class PrngKeyReuse(Rule):
             reuses = list(ctx.model.module_key_reuses.get(ctx.unit_start, ()))
         else:
             body, scope = node.body, node
-            resolver = ctx.resolvers[-1].child(local_imports(node), frozenset(all_params(node)))
-            if not resolver.binds_module("jax"):
+            # Cheap tests first, with the enclosing scope's names: the function's own imports
+            # spell "random" when they bring in a sampler, and its parameters only hide names.
+            outer, local = ctx.resolvers[-1], local_imports(node)
+            if not local and not outer.binds_module("jax"):
                 return
             # A reuse needs a sampler or a key helper of the module: skip text naming neither.
             text = "\n".join(ctx.lines[node.lineno - 1 : node.end_lineno])
-            if not may_draw(text, resolver) and not any(h in text for h in ctx.model.key_helpers):
+            if not may_draw(text, outer) and not any(h in text for h in ctx.model.key_helpers):
+                return
+            resolver = outer.child(local, frozenset(all_params(node)))
+            if not resolver.binds_module("jax"):
                 return
             reuses = KeyFlow(lambda call: classify_call(call, resolver, ctx.model)).run(body)
         if not reuses:
