@@ -210,12 +210,13 @@ def _may_make_shape(text: str, resolver: Resolver) -> bool:
     """Does this text name a constructor `ShapeTracker` knows, or an alias `resolver` (the
     enclosing scope's) binds to one? Every known shape starts from such a call; the scope's
     own imports name the constructor in its text."""
-    aliases = frozenset(
-        name
+    if any(contains_word(text, word) for word in _SHAPE_MAKERS):
+        return True
+    return any(
+        contains_word(text, name)
         for name, value in resolver.bindings_items()
         if value.rpartition(".")[2] in _SHAPE_MAKERS
     )
-    return any(contains_word(text, word) for word in _SHAPE_MAKERS | aliases)
 
 
 # -- the rule --------------------------------------------------------------------------------
