@@ -6,19 +6,25 @@ Run `python bench/analysis_time.py [--file PKG/PATH] [--runs 21] [--profile]`.
   30 ms median;
 - edit: a one-line edit inside one function of an already analysed text, then
   `analyze(Document(edited))`: the incremental path, where unchanged units come from caches.
-With `--profile`, cProfile's hot spots of the cold analysis.
+With `--profile`, cProfile's hot spots of the cold analysis. With `--instructions`, the
+machine instructions one cold analysis executes, counted by valgrind's callgrind: a figure that
+does not move with the machine's load (its speed on a shared machine varies 1.5x minute to
+minute), for comparing two versions of the code.
 """
 
 from __future__ import annotations
 
 import argparse
 import cProfile
+import functools
 import gc
 import json
 import os
 import pstats
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from datetime import datetime, timezone
@@ -92,14 +98,60 @@ def profile(text: str, runs: int, top: int) -> None:
     stats.print_stats(top)
 
 
+def count_instructions(path: Path) -> int:
+    """Instructions of one cold analysis of `path` (after two warm-up analyses: imports and
+    first-use caches are not counted), under callgrind."""
+    with tempfile.TemporaryDirectory() as scratch:
+        out = Path(scratch) / "callgrind.out"
+        command = [
+            "valgrind",
+            "--tool=callgrind",
+            # Collect only inside functools.reduce, which the measured child calls once.
+            "--collect-atstart=no",
+            "--toggle-collect=functools_reduce",
+            f"--callgrind-out-file={out}",
+            sys.executable,
+            __file__,
+            "--one-cold-analysis",
+            str(path),
+        ]
+        env = {**os.environ, "PYTHONHASHSEED": "0"}  # set and dict orders fixed between runs
+        subprocess.run(command, check=True, capture_output=True, env=env)
+        for line in out.read_text().splitlines():
+            if line.startswith("summary:") or line.startswith("totals:"):
+                return int(line.split()[1])
+    raise RuntimeError("callgrind wrote no totals")
+
+
+def one_cold_analysis(path: Path) -> None:
+    """The child of `count_instructions`: warm up, then one cold analysis inside reduce."""
+    text = path.read_text(encoding="utf-8")
+    for _ in range(2):
+        clear_caches()
+        analyze(Document(text), ALL_RULES)
+    clear_caches()
+    document = Document(text)
+    functools.reduce(lambda _, __: analyze(document, ALL_RULES), [0, 0])
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--file", default=DEFAULT_FILE, help="path under bench/.cache/corpus")
     parser.add_argument("--runs", type=int, default=21)
     parser.add_argument("--profile", action="store_true", help="print cProfile hot spots")
+    parser.add_argument(
+        "--instructions", action="store_true", help="count one cold analysis's instructions"
+    )
+    parser.add_argument("--one-cold-analysis", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.one_cold_analysis:
+        one_cold_analysis(args.one_cold_analysis)
+        return
     corpus = ensure_corpus()
     path = corpus.root / args.file
+    if args.instructions:
+        print(f"{args.file}: {count_instructions(path) / 1e6:.1f} M instructions (callgrind)")
+        return
     text = path.read_text(encoding="utf-8")
     line_count = text.count("\n")
     if args.profile:
