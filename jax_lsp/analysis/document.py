@@ -15,6 +15,7 @@ from bisect import bisect_left, bisect_right
 from collections import OrderedDict
 from dataclasses import InitVar, dataclass, field
 
+from jax_lsp.analysis.lineage import Lineage
 from jax_lsp.analysis.text import split_lines
 
 # Lines at column 0 that continue the previous statement rather than start one.
@@ -378,8 +379,11 @@ class Document:
     previous: InitVar[Document | None] = None
     units: list[Unit] = field(init=False)
     lines: list[str] = field(init=False)
+    # Module-wide facts of the last model of this document's versions, for the next to reuse.
+    lineage: Lineage = field(init=False, repr=False, compare=False)
 
     def __post_init__(self, previous: Document | None) -> None:
+        self.lineage = previous.lineage if previous is not None else Lineage()
         self.lines = split_lines(self.text)
         units = resplit_units(previous, self.lines) if previous is not None else None
         self.units = units if units is not None else split_units(self.text, self.lines)
