@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from jax_lsp.analysis.document import Document
+from jax_lsp.analysis.infer import ModuleFactsCache, imported_callables
 from jax_lsp.analysis.lineage import Lineage
 from jax_lsp.analysis.model import ModuleModel
 from jax_lsp.engine import analyze
@@ -44,6 +45,9 @@ SNIPPETS = [
     "import numpy as jnp",
     "import jax.numpy as jnp",
     "from jax import numpy as np",
+    "from control_flow import helper",
+    "import inputs as ops",
+    "    ops.step(x)",
     "key = jax.random.PRNGKey(0)",
     "a = jax.random.normal(key, (3,))",
     "b = jax.random.uniform(key)",
@@ -103,9 +107,15 @@ def _edit(lines: list[str], start: int, removed: int, inserted: list[str]) -> li
     return [*lines[:start], *inserted, *lines[start + removed :]]
 
 
+def _callables(document: Document) -> dict:
+    """Imported workspace functions, by call spelling (the fixtures' folder as workspace)."""
+    return imported_callables(document, None, (TESTS / "fixtures",), ModuleFactsCache())
+
+
 def _check_edits(text: str, edits) -> None:
     document = Document(text)
     analyze(document)
+    _callables(document)
     for where, removed, inserted in edits:
         lines = document.lines
         start = int(where * len(lines))
@@ -113,6 +123,7 @@ def _check_edits(text: str, edits) -> None:
         edited = Document(edited_text, previous=document)
         incremental = analyze(edited)
         fresh_document = Document(edited_text)
+        assert _callables(edited) == _callables(fresh_document)
         assert _facts(incremental.model) == _facts(ModuleModel(edited))
         # The same parses without the lineage: a fully fresh model over them.
         edited.lineage = Lineage()
@@ -163,3 +174,16 @@ def test_an_edit_inside_a_method_reuses_the_module_facts():
     assert edited.module_state.key is model.module_state.key
     assert _facts(edited) == _facts(ModuleModel(Document(after.text)))
     assert isinstance(edited.trace, dict) and all(isinstance(n, ast.AST) for n in edited.trace)
+
+
+def test_imported_callables_follow_the_edits():
+    text = "from inputs import step\n\n\ndef f(x):\n    return x\n"
+    before = Document(text)
+    assert _callables(before) == {}
+    called = Document(text.replace("return x", "return step(x)"), previous=before)
+    assert set(_callables(called)) == {"step"}
+    unimported = Document(
+        called.text.replace("from inputs import step", "step = 1"), previous=called
+    )
+    assert _callables(unimported) == {}
+    assert set(_callables(Document(called.text, previous=unimported))) == {"step"}
