@@ -171,19 +171,11 @@ class ModuleModel:
         values: dict[str, ast.expr] = {}
         key = []
         for unit in units:
-            for statement in unit.tree.body:
-                if isinstance(statement, ast.Assign) and len(statement.targets) == 1:
-                    target, value = statement.targets[0], statement.value
-                elif isinstance(statement, ast.AnnAssign) and statement.value is not None:
-                    target, value = statement.target, statement.value
-                else:
+            for name, value in _single_assignments(unit.source):
+                if counts.get(name) != 1 or name in self.mutable_globals:
                     continue
-                if not isinstance(target, ast.Name) or counts.get(target.id) != 1:
-                    continue
-                if target.id in self.mutable_globals:
-                    continue
-                values[target.id] = value
-                key.append((target.id, hash(unit.source.text)))
+                values[name] = value
+                key.append((name, hash(unit.source.text)))
         self.stable_globals = values
         self.stable_globals_key = intern_key(tuple(key))
 
@@ -504,8 +496,8 @@ class ModuleModel:
                     # cannot change what matters of the state: skip it.
                     if unit.tree is None or not (
                         "random" in text
-                        or any(name in text for name in state)
-                        or any(name in text for name in helpers)
+                        or (state and any(name in text for name in state))
+                        or (helpers and any(name in text for name in helpers))
                     ):
                         continue
                     found = flow.run(unit.tree.body, state)
@@ -597,6 +589,23 @@ def _evaluated_text(source: UnitSource) -> str:
         if header_lines >= body[0].lineno:  # the body starts on a line of its own
             return "\n".join(source.text.split("\n", header_lines)[:header_lines])
     return source.text
+
+
+def _single_assignments(source: UnitSource) -> list[tuple[str, ast.expr]]:
+    """(name, value) of a unit's top-level `name = value` and `name: T = value` statements."""
+    found = source.memo.get("single-assignments")
+    if found is None:
+        found = source.memo["single-assignments"] = []
+        for statement in source.tree.body:
+            if isinstance(statement, ast.Assign) and len(statement.targets) == 1:
+                target, value = statement.targets[0], statement.value
+            elif isinstance(statement, ast.AnnAssign) and statement.value is not None:
+                target, value = statement.target, statement.value
+            else:
+                continue
+            if isinstance(target, ast.Name):
+                found.append((target.id, value))
+    return found
 
 
 def _unit_import_bindings(source: UnitSource) -> dict[str, str]:
