@@ -103,9 +103,11 @@ class ModuleModel:
     def __post_init__(self) -> None:
         units = [unit for unit in self.document.units if unit.tree is not None]
         imports = tuple([_unit_import_bindings(unit.source) for unit in units])
-        self.resolver, self.alias_key = self.document.lineage.reuse(
+        bindings, self.alias_key = self.document.lineage.reuse(
             "aliases", (imports, self.external), lambda: _aliases(imports, self.external)
         )
+        # A resolver of its own: it memoises answers by node, which must go with this model.
+        self.resolver = Resolver(bindings)
         self.summaries = [self._summary(unit.source) for unit in units]
         self.functions, self.records, self.classes, self._source_of = {}, {}, {}, {}
         for unit, summary in zip(units, self.summaries, strict=True):
@@ -617,14 +619,14 @@ def _unit_import_bindings(source: UnitSource) -> dict[str, str]:
 
 def _aliases(
     imports: tuple[dict[str, str], ...], external: Mapping[str, ExternalFacts] | None
-) -> tuple[Resolver, int]:
-    """The module's import resolver, and its cache key (with the imported names' facts)."""
+) -> tuple[dict[str, str], int]:
+    """The module's import bindings, and their cache key (with the imported names' facts)."""
     bindings: dict[str, str] = {}
     for unit_bindings in imports:
         bindings.update(unit_bindings)
     # Imported names' facts belong with the import aliases: every cache keyed by what names
     # stand for is keyed by both.
-    return Resolver(bindings), intern_key((tuple(sorted(bindings.items())), facts_key(external)))
+    return bindings, intern_key((tuple(sorted(bindings.items())), facts_key(external)))
 
 
 def _merge_bindings(kinds: dict[str, Kind], bound: dict[str, Kind]) -> None:

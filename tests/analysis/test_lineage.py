@@ -172,6 +172,8 @@ def test_an_edit_inside_a_method_reuses_the_module_facts():
     assert edited.global_kinds is model.global_kinds
     assert edited.float_globals is model.float_globals
     assert edited.module_state.key is model.module_state.key
+    # Never shared: a resolver memoises its answers by node, for one model's trees.
+    assert edited.resolver is not model.resolver
     assert _facts(edited) == _facts(ModuleModel(Document(after.text)))
     assert isinstance(edited.trace, dict) and all(isinstance(n, ast.AST) for n in edited.trace)
 
