@@ -14,6 +14,7 @@ from jax_lsp.analysis.infer import ModuleFactsCache, imported_callables
 from jax_lsp.analysis.lineage import Lineage
 from jax_lsp.analysis.model import ModuleModel
 from jax_lsp.engine import analyze
+from tests.analysis.editing import edit_sequences, edited_lines
 
 TESTS = Path(__file__).parent.parent
 FIXTURES = sorted((TESTS / "fixtures").glob("*.py"))
@@ -103,10 +104,6 @@ def _facts(model: ModuleModel) -> dict:
     }
 
 
-def _edit(lines: list[str], start: int, removed: int, inserted: list[str]) -> list[str]:
-    return [*lines[:start], *inserted, *lines[start + removed :]]
-
-
 def _callables(document: Document) -> dict:
     """Imported workspace functions, by call spelling (the fixtures' folder as workspace)."""
     return imported_callables(document, None, (TESTS / "fixtures",), ModuleFactsCache())
@@ -117,9 +114,7 @@ def _check_edits(text: str, edits) -> None:
     analyze(document)
     _callables(document)
     for where, removed, inserted in edits:
-        lines = document.lines
-        start = int(where * len(lines))
-        edited_text = "\n".join(_edit(lines, start, removed, inserted))
+        edited_text = "\n".join(edited_lines(document.lines, where, removed, inserted))
         edited = Document(edited_text, previous=document)
         incremental = analyze(edited)
         fresh_document = Document(edited_text)
@@ -133,15 +128,7 @@ def _check_edits(text: str, edits) -> None:
         document = edited
 
 
-EDITS = st.lists(
-    st.tuples(
-        st.floats(0, 1),
-        st.integers(0, 2),
-        st.lists(st.sampled_from(SNIPPETS), max_size=3),
-    ),
-    min_size=1,
-    max_size=5,
-)
+EDITS = edit_sequences(SNIPPETS, 2, 5)
 
 
 @settings(max_examples=150, deadline=None)
