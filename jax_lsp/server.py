@@ -21,7 +21,7 @@ from jax_lsp.lsp.hover import hover
 from jax_lsp.lsp.language_server import JaxLanguageServer
 from jax_lsp.lsp.positions import UTF16
 from jax_lsp.lsp.settings import SECTION
-from jax_lsp.lsp.transport import ResyncingInput, watch_parent
+from jax_lsp.lsp.transport import serve_stdio, watch_parent
 
 log = logging.getLogger(__name__)
 
@@ -190,7 +190,7 @@ def serve(tcp: str | None = None, log_file: str | None = None) -> int:
         host, _, port = tcp.rpartition(":")
         server.start_tcp(host or "127.0.0.1", int(port))
     else:
-        server.start_io(stdin=ResyncingInput(sys.stdin.buffer))
+        serve_stdio(server, sys.stdin.buffer, sys.stdout.buffer)
     server.cross.close()  # the jedi worker must not outlive the server
     # LSP: exit status 0 after `shutdown`, 1 otherwise (pygls's own status is swallowed).
     return 0 if server.shut_down else 1

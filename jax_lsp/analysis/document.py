@@ -15,6 +15,7 @@ from bisect import bisect_left, bisect_right
 from collections import OrderedDict
 from dataclasses import InitVar, dataclass, field
 
+from jax_lsp.analysis.lineage import Lineage
 from jax_lsp.analysis.text import split_lines
 
 # Lines at column 0 that continue the previous statement rather than start one.
@@ -317,16 +318,29 @@ def _has_triple_quote(lines: list[str]) -> bool:
     return any('"""' in line or "'''" in line for line in lines)
 
 
+# Lines compared at once (as list slices, in C) before the line-by-line search.
+_CHUNK = 64
+
+
 def _changed_lines(old: list[str], new: list[str]) -> tuple[int, int, int]:
     """(first, old_end, new_end): `old[first:old_end]` became `new[first:new_end]`."""
     limit = min(len(old), len(new))
     first = 0
+    while first + _CHUNK <= limit and old[first : first + _CHUNK] == new[first : first + _CHUNK]:
+        first += _CHUNK
     while first < limit and old[first] == new[first]:
         first += 1
     tail = 0
+    old_end, new_end = len(old), len(new)
+    while (
+        tail + _CHUNK <= limit - first
+        and old[old_end - tail - _CHUNK : old_end - tail]
+        == new[new_end - tail - _CHUNK : new_end - tail]
+    ):
+        tail += _CHUNK
     while tail < limit - first and old[-1 - tail] == new[-1 - tail]:
         tail += 1
-    return first, len(old) - tail, len(new) - tail
+    return first, old_end - tail, new_end - tail
 
 
 def resplit_units(previous: Document, lines: list[str]) -> list[Unit] | None:
@@ -370,17 +384,23 @@ class Document:
 
     `previous`: an earlier version of the same document, whose units outside the edited
     lines are reused instead of splitting the whole text again (the server's keystrokes).
+    `known_lines`: `split_lines(text)` when the caller has it already (the server keeps the lines
+    of open documents up to date edit by edit).
     """
 
     text: str
     path: str = "<unknown>"
     version: int | None = None
     previous: InitVar[Document | None] = None
+    known_lines: InitVar[list[str] | None] = None
     units: list[Unit] = field(init=False)
     lines: list[str] = field(init=False)
+    # Module-wide facts of the last model of this document's versions, for the next to reuse.
+    lineage: Lineage = field(init=False, repr=False, compare=False)
 
-    def __post_init__(self, previous: Document | None) -> None:
-        self.lines = split_lines(self.text)
+    def __post_init__(self, previous: Document | None, known_lines: list[str] | None) -> None:
+        self.lineage = previous.lineage if previous is not None else Lineage()
+        self.lines = known_lines if known_lines is not None else split_lines(self.text)
         units = resplit_units(previous, self.lines) if previous is not None else None
         self.units = units if units is not None else split_units(self.text, self.lines)
 

@@ -122,14 +122,10 @@ def imported_callables(
     Only absolute and relative imports of workspace modules count; jax, numpy and friends are
     the local model's business.
     """
-    imports: list = []
-    called: set[str] = set()
-    for unit in document.units:
-        if unit.tree is not None:
-            unit_imports, unit_called = _unit_imports(unit.source)
-            imports += unit_imports
-            called |= unit_called
-    names, modules = cache.bindings(tuple(imports), path, roots)
+    pieces = tuple([_unit_imports(unit.source) for unit in document.units if unit.tree is not None])
+    # A keystroke rarely changes the document's imports or call spellings: the last version's.
+    imports, called = document.lineage.reuse("imports-and-calls", pieces, lambda: _merged(pieces))
+    names, modules = cache.bindings(imports, path, roots)
     spelled: dict[str, Target] = {}
     for spelling in called:
         if spelling in names:
@@ -139,6 +135,14 @@ def imported_callables(
         if head in modules:
             spelled[spelling] = Target(modules[head], attribute)
     return spelled
+
+
+def _merged(
+    pieces: tuple[tuple[ImportSignature, frozenset[str]], ...],
+) -> tuple[ImportSignature, frozenset[str]]:
+    """All units' imports, in order, and call spellings."""
+    imports = tuple(entry for unit_imports, _ in pieces for entry in unit_imports)
+    return imports, frozenset().union(*(called for _, called in pieces))
 
 
 def call_sites(document: Document, spellings: set[str]) -> dict[str, CallSite]:

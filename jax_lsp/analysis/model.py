@@ -102,13 +102,12 @@ class ModuleModel:
 
     def __post_init__(self) -> None:
         units = [unit for unit in self.document.units if unit.tree is not None]
-        bindings: dict[str, str] = {}
-        for unit in units:
-            bindings.update(import_bindings(unit.tree.body))
+        imports = tuple([_unit_import_bindings(unit.source) for unit in units])
+        bindings, self.alias_key = self.document.lineage.reuse(
+            "aliases", (imports, self.external), lambda: _aliases(imports, self.external)
+        )
+        # A resolver of its own: it memoises answers by node, which must go with this model.
         self.resolver = Resolver(bindings)
-        # Imported names' facts belong with the import aliases: every cache keyed by what
-        # names stand for is keyed by both.
-        self.alias_key = intern_key((tuple(sorted(bindings.items())), facts_key(self.external)))
         self.summaries = [self._summary(unit.source) for unit in units]
         self.functions, self.records, self.classes, self._source_of = {}, {}, {}, {}
         for unit, summary in zip(units, self.summaries, strict=True):
@@ -144,19 +143,28 @@ class ModuleModel:
         return source.memo[key]
 
     def _compute_globals(self, units: list[Unit]) -> None:
-        kinds: dict[str, Kind] = {}
         counts: dict[str, int] = {}
         global_writes: set[str] = set()
         mutated: set[str] = set()
-        for unit, summary in zip(units, self.summaries, strict=True):
-            for name, kind in self._top_level_bindings(unit.source, kinds).items():
-                kinds[name] = merge(kinds[name], kind) if name in kinds else kind
+        for summary in self.summaries:
             for name in summary.top_level_bindings:
                 counts[name] = counts.get(name, 0) + 1
             global_writes |= summary.global_writes
             mutated |= summary.mutated_names
+        # Each unit's bindings depend on the kinds of the names bound before it: a fold.
+        _, kinds = self.document.lineage.fold(
+            "global-kinds",
+            self.alias_key,
+            [unit.source for unit in units],
+            self._top_level_bindings,
+            _merge_bindings,
+        )
         self.global_kinds = kinds
-        self.globals_key = intern_key(tuple(sorted((n, k.value) for n, k in kinds.items())))
+        self.globals_key = self.document.lineage.reuse(
+            "globals-key",
+            kinds,
+            lambda: intern_key(tuple(sorted((n, k.value) for n, k in kinds.items()))),
+        )
         rebound = {name for name, count in counts.items() if count > 1}
         self.mutable_globals = frozenset((rebound | global_writes | mutated) & counts.keys())
         self._compute_stable_globals(units, counts)
@@ -165,19 +173,11 @@ class ModuleModel:
         values: dict[str, ast.expr] = {}
         key = []
         for unit in units:
-            for statement in unit.tree.body:
-                if isinstance(statement, ast.Assign) and len(statement.targets) == 1:
-                    target, value = statement.targets[0], statement.value
-                elif isinstance(statement, ast.AnnAssign) and statement.value is not None:
-                    target, value = statement.target, statement.value
-                else:
+            for name, value in _single_assignments(unit.source):
+                if counts.get(name) != 1 or name in self.mutable_globals:
                     continue
-                if not isinstance(target, ast.Name) or counts.get(target.id) != 1:
-                    continue
-                if target.id in self.mutable_globals:
-                    continue
-                values[target.id] = value
-                key.append((target.id, hash(unit.source.text)))
+                values[name] = value
+                key.append((name, hash(unit.source.text)))
         self.stable_globals = values
         self.stable_globals_key = intern_key(tuple(key))
 
@@ -445,12 +445,17 @@ class ModuleModel:
             def bindings(name: str) -> list[ast.expr] | None:
                 return assigned.get(name)
 
-            oracle = FloatOracle(self.resolver, bindings)
-            self._float_globals = frozenset(
-                name
-                for name in assigned
-                if name not in self.mutable_globals and oracle.is_float(ast.Name(name))
-            )
+            def compute() -> frozenset[str]:
+                oracle = FloatOracle(self.resolver, bindings)
+                return frozenset(
+                    name
+                    for name in assigned
+                    if name not in self.mutable_globals and oracle.is_float(ast.Name(name))
+                )
+
+            # Equal assignments (the same nodes: unchanged units) give the same answer.
+            inputs = (self.alias_key, self.mutable_globals, assigned)
+            self._float_globals = self.document.lineage.reuse("float-globals", inputs, compute)
         return self._float_globals
 
     @property
@@ -493,8 +498,8 @@ class ModuleModel:
                     # cannot change what matters of the state: skip it.
                     if unit.tree is None or not (
                         "random" in text
-                        or any(name in text for name in state)
-                        or any(name in text for name in helpers)
+                        or (state and any(name in text for name in state))
+                        or (helpers and any(name in text for name in helpers))
                     ):
                         continue
                     found = flow.run(unit.tree.body, state)
@@ -586,6 +591,47 @@ def _evaluated_text(source: UnitSource) -> str:
         if header_lines >= body[0].lineno:  # the body starts on a line of its own
             return "\n".join(source.text.split("\n", header_lines)[:header_lines])
     return source.text
+
+
+def _single_assignments(source: UnitSource) -> list[tuple[str, ast.expr]]:
+    """(name, value) of a unit's top-level `name = value` and `name: T = value` statements."""
+    found = source.memo.get("single-assignments")
+    if found is None:
+        found = source.memo["single-assignments"] = []
+        for statement in source.tree.body:
+            if isinstance(statement, ast.Assign) and len(statement.targets) == 1:
+                target, value = statement.targets[0], statement.value
+            elif isinstance(statement, ast.AnnAssign) and statement.value is not None:
+                target, value = statement.target, statement.value
+            else:
+                continue
+            if isinstance(target, ast.Name):
+                found.append((target.id, value))
+    return found
+
+
+def _unit_import_bindings(source: UnitSource) -> dict[str, str]:
+    found = source.memo.get("imports")
+    if found is None:
+        found = source.memo["imports"] = import_bindings(source.tree.body)
+    return found
+
+
+def _aliases(
+    imports: tuple[dict[str, str], ...], external: Mapping[str, ExternalFacts] | None
+) -> tuple[dict[str, str], int]:
+    """The module's import bindings, and their cache key (with the imported names' facts)."""
+    bindings: dict[str, str] = {}
+    for unit_bindings in imports:
+        bindings.update(unit_bindings)
+    # Imported names' facts belong with the import aliases: every cache keyed by what names
+    # stand for is keyed by both.
+    return bindings, intern_key((tuple(sorted(bindings.items())), facts_key(external)))
+
+
+def _merge_bindings(kinds: dict[str, Kind], bound: dict[str, Kind]) -> None:
+    for name, kind in bound.items():
+        kinds[name] = merge(kinds[name], kind) if name in kinds else kind
 
 
 def _top_level_assignments(tree: ast.Module) -> dict[str, list[ast.expr]]:

@@ -215,22 +215,27 @@ class ModuleState:
         self.model = weakref.proxy(model)
         units = [unit for unit in model.document.units if unit.tree is not None]
         self._index = {id(unit.tree): index for index, unit in enumerate(units)}
-        facts = [
-            self._facts(unit.source, summary)
-            for unit, summary in zip(units, model.summaries, strict=True)
-        ]
-        self.defined = frozenset().union(*(f.defined for f in facts))
-        self.runtime_writes = frozenset().union(*(f.runtime_writes for f in facts))
+        facts = tuple(
+            [
+                self._facts(unit.source, summary)
+                for unit, summary in zip(units, model.summaries, strict=True)
+            ]
+        )
+        # The same facts in the same order (a keystroke inside a function body): the same state.
+        self.defined, self.runtime_writes, self.containers, self._last_call, self.key = (
+            model.document.lineage.reuse("module-state", facts, lambda: self._combine(facts))
+        )
+
+    @classmethod
+    def _combine(cls, facts: tuple[_UnitFacts, ...]) -> tuple:
+        defined = frozenset().union(*(f.defined for f in facts))
+        runtime_writes = frozenset().union(*(f.runtime_writes for f in facts))
         containers = frozenset().union(*(f.containers for f in facts))
         others = frozenset().union(*(f.others for f in facts))
-        self.containers = containers - others - self.defined
-        self._last_call = self._last_call_before_change(facts, self._module_code(facts))
-        self.key = (
-            tuple(sorted(self._last_call.items())),
-            self.runtime_writes,
-            self.containers,
-            self.defined,
-        )
+        containers = containers - others - defined
+        last_call = cls._last_call_before_change(facts, cls._module_code(facts))
+        key = (tuple(sorted(last_call.items())), runtime_writes, containers, defined)
+        return defined, runtime_writes, containers, last_call, key
 
     def _facts(self, source, summary: UnitSummary) -> _UnitFacts:
         key = ("module-state", self.model.alias_key)
@@ -240,7 +245,7 @@ class ModuleState:
         return source.memo[key]
 
     @staticmethod
-    def _module_code(facts: list[_UnitFacts]) -> frozenset[str]:
+    def _module_code(facts: tuple[_UnitFacts, ...]) -> frozenset[str]:
         """Functions and classes of the module, and names bound from them (`step =
         jax.jit(train)`, `model = MLP(3)`): calling these may run traced code."""
         code = set().union(*(f.code for f in facts))
@@ -251,7 +256,9 @@ class ModuleState:
         return frozenset(code)
 
     @staticmethod
-    def _last_call_before_change(facts: list[_UnitFacts], code: frozenset[str]) -> dict[str, int]:
+    def _last_call_before_change(
+        facts: tuple[_UnitFacts, ...], code: frozenset[str]
+    ) -> dict[str, int]:
         """Per name: the unit of the latest top-level call of module code that falls between
         a binding of the name and a later rebinding or mutation of it."""
         first_bound: dict[str, int] = {}  # name -> event number of its first binding

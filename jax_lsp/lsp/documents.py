@@ -15,6 +15,7 @@ from lsprotocol import types
 from pygls.uris import to_fs_path
 
 from jax_lsp.analysis.text import split_lines
+from jax_lsp.findings import Position
 from jax_lsp.lsp.positions import from_lsp_position
 
 _NEWLINE = re.compile(r"\r\n|\r|\n")
@@ -48,6 +49,10 @@ class OpenDocument:
         # str.split is ~4x faster than the regex split; equal when there is no \r.
         return split_lines(self.text) if self._has_cr else self.text.split("\n")
 
+    def split_already(self) -> list[str] | None:
+        """`lines` if they were needed already (edited documents), without splitting now."""
+        return self.__dict__.get("lines")
+
     @cached_property
     def line_starts(self) -> list[int]:
         if self._has_cr:
@@ -65,8 +70,14 @@ class OpenDocument:
 
     def offset(self, position: types.Position, encoding: str) -> int:
         """A client position as an index into `text`."""
-        point = from_lsp_position(self.lines, position, encoding)
-        return self.line_starts[point.line] + point.column
+        return self._offset(from_lsp_position(self.lines, position, encoding))
+
+    def _offset(self, point: Position) -> int:
+        if self._has_cr:
+            return self.line_starts[point.line] + point.column
+        # The lines are the text cut at each "\n": their lengths give the offset, without
+        # the start of every line (a keystroke needs one or two offsets).
+        return sum(map(len, self.lines[: point.line])) + point.line + point.column
 
     def current(self, generation: int) -> AnalysisResult | None:
         """The analysis of exactly this version under the current settings, if there is one."""
@@ -79,11 +90,15 @@ class OpenDocument:
         """A frozen copy for work that outlives the current message (edits keep arriving)."""
         return OpenDocument(self.uri, self.text, self.version, self.result, notebook=self.notebook)
 
-    def set_text(self, text: str, version: int | None) -> None:
+    def set_text(self, text: str, version: int | None, lines: list[str] | None = None) -> None:
+        """`lines`: the text's lines, when known and the text has no "\r"."""
         self.text = text
         self.version = version
         for cached in ("_has_cr", "lines", "line_starts"):
             self.__dict__.pop(cached, None)
+        if lines is not None:
+            self.__dict__["_has_cr"] = False
+            self.__dict__["lines"] = lines
 
     def apply(
         self,
@@ -91,15 +106,28 @@ class OpenDocument:
         version: int | None,
         encoding: str,
     ) -> None:
-        text = self.text
         for change in changes:
-            if isinstance(change, types.TextDocumentContentChangePartial):
-                start = self.offset(change.range.start, encoding)
-                end = self.offset(change.range.end, encoding)
-                text = text[:start] + change.text + text[max(start, end) :]
-            else:
-                text = change.text
-            self.set_text(text, version)
+            if not isinstance(change, types.TextDocumentContentChangePartial):
+                self.set_text(change.text, version)
+                continue
+            start = from_lsp_position(self.lines, change.range.start, encoding)
+            end = from_lsp_position(self.lines, change.range.end, encoding)
+            start_offset, end_offset = self._offset(start), self._offset(end)
+            if end_offset < start_offset:
+                end, end_offset = start, start_offset
+            text = self.text[:start_offset] + change.text + self.text[end_offset:]
+            lines = None
+            if not self._has_cr and "\r" not in change.text:
+                # Only the lines the change touches are cut anew; the others are kept (the
+                # engine finds the edited lines among unchanged ones by identity).
+                edited = self.lines[start.line][: start.column] + change.text
+                edited += self.lines[end.line][end.column :]
+                lines = [
+                    *self.lines[: start.line],
+                    *edited.split("\n"),
+                    *self.lines[end.line + 1 :],
+                ]
+            self.set_text(text, version, lines)
 
 
 class DocumentStore:

@@ -11,11 +11,15 @@ jax.Array). The worker exits when stdin closes, so it never outlives the server.
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import sys
 
 from jax_lsp.analysis.infer import CallSite
 from jax_lsp.analysis.jedi_oracle import JediOracle
+
+_NICENESS = 10  # CPU shares about a tenth of the server's when both want the same core
 
 
 def serve(stdin=sys.stdin, stdout=sys.stdout) -> None:
@@ -39,5 +43,14 @@ def serve(stdin=sys.stdin, stdout=sys.stdout) -> None:
         stdout.flush()
 
 
+def _yield_the_cpu() -> None:
+    """Run at a lower priority than the server: on a machine with few cores, warming jedi
+    (seconds of CPU) must not take a core from the analysis of the user's keystrokes."""
+    # No os.nice (Windows), or not permitted: run as is.
+    with contextlib.suppress(AttributeError, OSError):
+        os.nice(_NICENESS)
+
+
 if __name__ == "__main__":
+    _yield_the_cpu()
     serve()

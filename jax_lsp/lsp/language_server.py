@@ -127,6 +127,7 @@ class JaxLanguageServer(LanguageServer):
     async def analyse(self, document: OpenDocument) -> AnalysisResult:
         """Analyse the document as it is now; store the result if it is still current."""
         text, version, generation = document.text, document.version, self.settings.generation
+        known_lines = document.split_already()  # kept up to date edit by edit: no re-split
         uri = document.uri
         path, encoding = document.path, self.encoding
         settings = self.settings.for_path(path)
@@ -139,7 +140,8 @@ class JaxLanguageServer(LanguageServer):
             questions left for jedi."""
             if _excluded(path, settings):
                 return Analysis([], []), [], {}, {}
-            parsed = Document(text, path or "<unknown>", previous=self._parsed.pop(uri, None))
+            previous = self._parsed.pop(uri, None)
+            parsed = Document(text, path or "<unknown>", previous=previous, known_lines=known_lines)
             self._parsed[uri] = parsed
             if len(self._parsed) > _REMEMBERED_PARSES:
                 self._parsed.popitem(last=False)

@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from jax_lsp.analysis.document import Document, resplit_units
+from tests.analysis.editing import edit_sequences, edited_lines
 
 FIXTURES = sorted((Path(__file__).parent.parent / "fixtures").glob("*.py"))
 # Lines that move unit boundaries in every way the splitter knows: new top-level statements,
@@ -44,29 +45,12 @@ def _layout(document: Document) -> list[tuple[int, str]]:
     return [(unit.start_line, unit.source.text) for unit in document.units]
 
 
-def _edit(lines: list[str], start: int, removed: int, inserted: list[str]) -> list[str]:
-    return [*lines[:start], *inserted, *lines[start + removed :]]
-
-
 @settings(max_examples=300, deadline=None)
-@given(
-    fixture=st.sampled_from(FIXTURES),
-    edits=st.lists(
-        st.tuples(
-            st.floats(0, 1),
-            st.integers(0, 3),
-            st.lists(st.sampled_from(SNIPPETS), max_size=3),
-        ),
-        min_size=1,
-        max_size=4,
-    ),
-)
+@given(fixture=st.sampled_from(FIXTURES), edits=edit_sequences(SNIPPETS, 3, 4))
 def test_resplit_equals_a_whole_split(fixture, edits):
     document = Document(fixture.read_text(encoding="utf-8"))
     for where, removed, inserted in edits:
-        lines = document.lines
-        start = int(where * len(lines))
-        text = "\n".join(_edit(lines, start, removed, inserted))
+        text = "\n".join(edited_lines(document.lines, where, removed, inserted))
         edited = Document(text, previous=document)
         assert _layout(edited) == _layout(Document(text))
         document = edited

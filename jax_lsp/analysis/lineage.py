@@ -1,0 +1,101 @@
+"""Module-wide facts carried from one version of a document to the next.
+
+A keystroke changes one unit, yet every module-wide fact (the kinds of module-level names,
+which globals change, which names hold floats, each unit's cache key) is a pass over all
+units. Each such fact is recorded here with the inputs it was computed from; the next
+version's model reuses it when its own inputs compare equal. Inputs are mostly the per-unit
+pieces memoised on each unit's parse, so the comparison is an identity check per unchanged
+unit. Reuse is an optimisation only: whatever is reused equals what computing it afresh
+would give (tests/analysis/test_lineage.py compares both on random edit sequences).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Sequence
+from typing import TypeVar
+
+T = TypeVar("T")
+S = TypeVar("S")
+R = TypeVar("R")
+
+
+class Lineage:
+    """Facts of the last model built for one document's versions (shared by the versions
+    built from each other with `Document(text, previous=...)`)."""
+
+    __slots__ = ("_facts",)
+
+    def __init__(self) -> None:
+        self._facts: dict[str, tuple[object, object]] = {}
+
+    def reuse(self, name: str, inputs: object, compute: Callable[[], T]) -> T:
+        """The fact `name` as last computed, if from inputs equal to `inputs`; else computed
+        now. `compute` must depend on nothing but `inputs` (and constants)."""
+        old = self._facts.get(name)
+        result = old[1] if old is not None and old[0] == inputs else compute()
+        # Keep the new inputs: the old ones may hold the parses of replaced units.
+        self._facts[name] = (inputs, result)
+        return result  # type: ignore[return-value]
+
+    def fold(
+        self,
+        name: str,
+        context: Hashable,
+        items: Sequence[S],
+        step: Callable[[S, dict], R],
+        apply: Callable[[dict, R], None],
+    ) -> tuple[list[R], dict]:
+        """A left fold over `items` with a mutable state (a dict, starting empty): each item's
+        result is `step(item, state)`, then `apply(state, result)` updates the state.
+
+        `step` must depend only on the item, the state and `context`. Items compare by
+        identity. The results of the unchanged items before an edit are the last fold's; after
+        the edit they are the last fold's too when the edited items' results came out equal
+        (the state is then the same again). Returns the results and the final state (not to
+        be mutated: it may be the last fold's)."""
+        old = self._facts.get(name)
+        if old is None or old[0] != context:
+            results, state = _fold(items, {}, step, apply)
+            self._facts[name] = (context, (list(items), results, state))
+            return results, state
+        old_items, old_results, old_state = old[1]  # type: ignore[misc]
+        head = _common_prefix(items, old_items)
+        tail = _common_suffix(items, old_items, head)
+        state: dict = {}
+        for result in old_results[:head]:
+            apply(state, result)
+        middle, state = _fold(items[head : len(items) - tail], state, step, apply)
+        old_middle = old_results[head : len(old_items) - tail]
+        if middle == old_middle:
+            results = old_results[:head] + middle + old_results[len(old_items) - tail :]
+            state = old_state  # equal states before the tail: equal after it
+        else:
+            rest, state = _fold(items[len(items) - tail :], state, step, apply)
+            results = old_results[:head] + middle + rest
+        self._facts[name] = (context, (list(items), results, state))
+        return results, state
+
+
+def _fold(items: Sequence[S], state: dict, step, apply) -> tuple[list, dict]:
+    results = []
+    for item in items:
+        result = step(item, state)
+        apply(state, result)
+        results.append(result)
+    return results, state
+
+
+def _common_prefix(new: Sequence, old: Sequence) -> int:
+    limit = min(len(new), len(old))
+    index = 0
+    while index < limit and new[index] is old[index]:
+        index += 1
+    return index
+
+
+def _common_suffix(new: Sequence, old: Sequence, prefix: int) -> int:
+    limit = min(len(new), len(old)) - prefix
+    count = 0
+    while count < limit and new[-1 - count] is old[-1 - count]:
+        count += 1
+    return count

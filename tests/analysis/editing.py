@@ -1,0 +1,23 @@
+"""Random edit sequences for the incremental-analysis property tests: each edit replaces
+`removed` lines at a relative position `where` (0 to 1) with some of the given snippets."""
+
+from __future__ import annotations
+
+from hypothesis import strategies as st
+
+
+def edit_sequences(snippets: list[str], max_removed: int, max_edits: int) -> st.SearchStrategy:
+    return st.lists(
+        st.tuples(
+            st.floats(0, 1),
+            st.integers(0, max_removed),
+            st.lists(st.sampled_from(snippets), max_size=3),
+        ),
+        min_size=1,
+        max_size=max_edits,
+    )
+
+
+def edited_lines(lines: list[str], where: float, removed: int, inserted: list[str]) -> list[str]:
+    start = int(where * len(lines))
+    return [*lines[:start], *inserted, *lines[start + removed :]]

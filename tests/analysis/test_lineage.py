@@ -1,0 +1,178 @@
+"""A model built from the previous version's facts (the server's keystrokes) equals a model
+built afresh, and so do the findings, after any sequence of edits."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from jax_lsp.analysis.document import Document
+from jax_lsp.analysis.infer import ModuleFactsCache, imported_callables
+from jax_lsp.analysis.lineage import Lineage
+from jax_lsp.analysis.model import ModuleModel
+from jax_lsp.engine import analyze
+from tests.analysis.editing import edit_sequences, edited_lines
+
+TESTS = Path(__file__).parent.parent
+FIXTURES = sorted((TESTS / "fixtures").glob("*.py"))
+# Real files of the pinned corpus, when it has been fetched (bench/corpus.py).
+CORPUS = TESTS.parent / "bench" / ".cache" / "corpus"
+REAL_FILES = [
+    CORPUS / name
+    for name in (
+        "numpyro/numpyro/distributions/constraints.py",
+        "diffrax/diffrax/_solution.py",
+        "optax/optax/_src/transform.py",
+    )
+    if (CORPUS / name).is_file()
+]
+# Lines that change module-wide facts: imports, module-level bindings of every kind (floats,
+# containers, keys, jitted functions), rebinding and mutation of globals, calls between
+# functions, 64-bit dtypes, transformations, plus code that only changes a function body.
+SNIPPETS = [
+    "",
+    "# a comment",
+    "x = 1",
+    "x = 1.5",
+    "SCALE = 2.0",
+    "CONFIG = {}",
+    "CONFIG['k'] = 1",
+    "    CONFIG.append(x)",
+    "    global SCALE",
+    "    SCALE = 3",
+    "import numpy as jnp",
+    "import jax.numpy as jnp",
+    "from jax import numpy as np",
+    "from control_flow import helper",
+    "import inputs as ops",
+    "    ops.step(x)",
+    "key = jax.random.PRNGKey(0)",
+    "a = jax.random.normal(key, (3,))",
+    "b = jax.random.uniform(key)",
+    "step = jax.jit(f, static_argnums=1)",
+    "f = jax.jit(f)",
+    "@jax.jit",
+    "def f(x, n):",
+    "    return helper(x) + n",
+    "def helper(y):",
+    "    return y.astype(jnp.float64)",
+    "    if y > 0:",
+    "        y = y.at[0].set(1)",
+    "    for i in range(3):",
+    "        y[i] = i",
+    "class C:",
+    "    def m(self, x):",
+    "        return self.n * x",
+    "jax.config.update('jax_enable_x64', True)",
+    "jax.tree_util.register_pytree_node(C, None, None)",
+    "run(f)",
+    "    pass",
+    "value = jnp.",
+    "call(1,",
+]
+
+
+def _nodes(mapping) -> dict:
+    return {id(node): value for node, value in mapping.items()}
+
+
+def _facts(model: ModuleModel) -> dict:
+    """Every module-wide fact of a model, nodes by identity (both models share the parses)."""
+    units = [unit for unit in model.document.units if unit.tree is not None]
+    state = model.module_state
+    return {
+        "alias_key": model.alias_key,
+        "import_line": model.import_line,
+        "global_kinds": model.global_kinds,
+        "globals_key": model.globals_key,
+        "mutable_globals": model.mutable_globals,
+        "stable_globals": {name: id(value) for name, value in model.stable_globals.items()},
+        "stable_globals_key": model.stable_globals_key,
+        "classes_passed_to_calls": model.classes_passed_to_calls,
+        "trace": _nodes(model.trace),
+        "module_state": state.key,
+        "changing": [state.changing_globals(unit.tree) for unit in units],
+        "float_globals": model.float_globals,
+        "x64": model.x64,
+        "key_helpers": model.key_helpers,
+        "static_signatures": model.static_signatures,
+        "module_key_reuses": model.module_key_reuses,
+        "unit_keys": [model.unit_key(unit) for unit in units],
+    }
+
+
+def _callables(document: Document) -> dict:
+    """Imported workspace functions, by call spelling (the fixtures' folder as workspace)."""
+    return imported_callables(document, None, (TESTS / "fixtures",), ModuleFactsCache())
+
+
+def _check_edits(text: str, edits) -> None:
+    document = Document(text)
+    analyze(document)
+    _callables(document)
+    for where, removed, inserted in edits:
+        edited_text = "\n".join(edited_lines(document.lines, where, removed, inserted))
+        edited = Document(edited_text, previous=document)
+        incremental = analyze(edited)
+        fresh_document = Document(edited_text)
+        assert _callables(edited) == _callables(fresh_document)
+        assert _facts(incremental.model) == _facts(ModuleModel(edited))
+        # The same parses without the lineage: a fully fresh model over them.
+        edited.lineage = Lineage()
+        assert _facts(ModuleModel(edited)) == _facts(incremental.model)
+        assert incremental.findings == analyze(fresh_document).findings
+        edited.lineage = document.lineage
+        document = edited
+
+
+EDITS = edit_sequences(SNIPPETS, 2, 5)
+
+
+@settings(max_examples=150, deadline=None)
+@given(fixture=st.sampled_from(FIXTURES), edits=EDITS)
+def test_incremental_model_equals_a_fresh_one_on_fixtures(fixture, edits):
+    _check_edits(fixture.read_text(encoding="utf-8"), edits)
+
+
+@settings(max_examples=40, deadline=None)
+@given(data=st.data(), edits=EDITS)
+def test_incremental_model_equals_a_fresh_one_on_real_files(data, edits):
+    if not REAL_FILES:
+        return  # the corpus is not fetched here
+    path = data.draw(st.sampled_from(REAL_FILES))
+    _check_edits(path.read_text(encoding="utf-8"), edits)
+
+
+def test_an_edit_inside_a_method_reuses_the_module_facts():
+    text = (
+        "import jax\nimport jax.numpy as jnp\n\nSCALE = 2.0\n\n\n"
+        "class C:\n    def m(self, x):\n        return x * SCALE\n\n\n"
+        "@jax.jit\ndef f(x):\n    return C().m(x)\n"
+    )
+    before = Document(text)
+    model = analyze(before).model
+    after = Document(text.replace("x * SCALE", "x * SCALE  # typed"), previous=before)
+    edited = analyze(after).model
+    assert edited.global_kinds is model.global_kinds
+    assert edited.float_globals is model.float_globals
+    assert edited.module_state.key is model.module_state.key
+    # Never shared: a resolver memoises its answers by node, for one model's trees.
+    assert edited.resolver is not model.resolver
+    assert _facts(edited) == _facts(ModuleModel(Document(after.text)))
+    assert isinstance(edited.trace, dict) and all(isinstance(n, ast.AST) for n in edited.trace)
+
+
+def test_imported_callables_follow_the_edits():
+    text = "from inputs import step\n\n\ndef f(x):\n    return x\n"
+    before = Document(text)
+    assert _callables(before) == {}
+    called = Document(text.replace("return x", "return step(x)"), previous=before)
+    assert set(_callables(called)) == {"step"}
+    unimported = Document(
+        called.text.replace("from inputs import step", "step = 1"), previous=called
+    )
+    assert _callables(unimported) == {}
+    assert set(_callables(Document(called.text, previous=unimported))) == {"step"}
