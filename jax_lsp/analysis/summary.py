@@ -390,7 +390,10 @@ class _Collector(ast.NodeVisitor):
     def visit_Subscript(self, node: ast.Subscript | ast.Attribute) -> None:
         if type(node.ctx) is ast.Store:
             self.writes.mutation(node)
-        self.generic_visit(node)
+        if type(node.value) is not ast.Name:  # `name.attr`: a loaded name, nothing to note
+            self.visit(node.value)
+        if type(node) is ast.Subscript:
+            self.visit(node.slice)
 
     visit_Attribute = visit_Subscript
 
