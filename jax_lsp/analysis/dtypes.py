@@ -7,7 +7,7 @@ import ast
 from collections.abc import Callable
 
 from jax_lsp.analysis.imports import Resolver
-from jax_lsp.analysis.summary import walk_nodes
+from jax_lsp.analysis.nodes import walk_nodes
 from jax_lsp.analysis.traced import all_params
 
 _WIDE = ("float64", "int64", "uint64", "complex128")

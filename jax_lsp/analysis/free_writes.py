@@ -94,9 +94,8 @@ class FreeWrites:
         if scope.recording:
             scope.declared.update(names)
 
-    def mutation(self, node: ast.Call | ast.Subscript | ast.Attribute) -> None:
+    def mutated(self, name: str | None) -> None:
+        """`name` is mutated here (`mutated_name` of a call or a store)."""
         scope = self._scopes[-1]
-        if scope.recording:
-            name = mutated_name(node)
-            if name is not None and name not in ("self", "cls"):
-                scope.free.add(name)
+        if scope.recording and name is not None and name not in ("self", "cls"):
+            scope.free.add(name)

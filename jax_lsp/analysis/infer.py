@@ -24,7 +24,8 @@ from jax_lsp.analysis.document import Document, UnitSource
 from jax_lsp.analysis.flow import annotation_kind, dotted_name
 from jax_lsp.analysis.jitted import StaticSignature
 from jax_lsp.analysis.kinds import Kind
-from jax_lsp.analysis.summary import FunctionNode, transform_of, walk_nodes
+from jax_lsp.analysis.nodes import walk_nodes
+from jax_lsp.analysis.summary import FunctionNode, transform_of
 from jax_lsp.analysis.workspace import (
     Target,
     absolute_module,

@@ -16,8 +16,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from jax_lsp.analysis.imports import Resolver
-from jax_lsp.analysis.nodes import child_nodes
-from jax_lsp.analysis.summary import walk_nodes
+from jax_lsp.analysis.nodes import child_nodes, walk_nodes
 from jax_lsp.analysis.text import contains_word
 from jax_lsp.analysis.traced import all_params, positional_params
 from jax_lsp.compat import TRY_STATEMENTS

@@ -22,6 +22,7 @@ from jax_lsp.analysis.jitted import StaticSignature, unit_signatures
 from jax_lsp.analysis.keys import KeyFlow, Reuse, classify_call, drawn_params, may_draw
 from jax_lsp.analysis.kinds import Kind, merge
 from jax_lsp.analysis.module_state import ModuleState
+from jax_lsp.analysis.nodes import walk_nodes
 from jax_lsp.analysis.paths import is_test_path
 from jax_lsp.analysis.summary import (
     Application,
@@ -31,7 +32,6 @@ from jax_lsp.analysis.summary import (
     FunctionRef,
     UnitSummary,
     summarize,
-    walk_nodes,
 )
 from jax_lsp.analysis.text import identifiers
 from jax_lsp.analysis.traced import TraceInfo, all_params, call_site_params, trace_info_for
@@ -327,7 +327,7 @@ class ModuleModel:
             self.alias_key,
             self.globals_key,
             tuple((fn, self.context_of(fn)) for fn in chain),
-            tuple(self.trace.get(n) for n in self._lambdas_in(source)),
+            self._lambda_traces(source),
         )
         if key in source.memo:
             return source.memo[key]
@@ -356,8 +356,10 @@ class ModuleModel:
         source.memo[key] = result
         return result
 
-    def _lambdas_in(self, source: UnitSource) -> tuple[ast.Lambda, ...]:
-        return tuple(self._summary(source).lambdas)
+    def _lambda_traces(self, source: UnitSource) -> tuple[TraceInfo | None, ...]:
+        """How each lambda of the unit is traced: part of the keys of its cached kinds."""
+        trace = self.trace
+        return tuple([trace.get(node) for node in self._summary(source).lambdas])
 
     def module_kinds(self, source: UnitSource) -> dict[ast.AST, Kind]:
         """Kinds of a unit's top-level statements (outside any function)."""
@@ -365,7 +367,7 @@ class ModuleModel:
             "module-scope",
             self.alias_key,
             self.globals_key,
-            tuple(self.trace.get(n) for n in self._lambdas_in(source)),
+            self._lambda_traces(source),
         )
         if key not in source.memo:
             kinds: dict[ast.AST, Kind] = {}
@@ -546,14 +548,14 @@ class ModuleModel:
             )
         x64 = (self.x64, unit.start_line) if markers[0] else ()
         casts = self.float_globals if markers[1] else ()
-        context_of, trace = self.context_of, self.trace
+        context_of = self.context_of
         return (
             x64,
             casts,
             self._module_facts_key,
             self._module_reuse_key(unit),
             tuple([context_of(record.node) for record in summary.functions]),
-            tuple([trace.get(n) for n in summary.lambdas]) if summary.lambdas else (),
+            self._lambda_traces(unit.source),
         )
 
     @cached_property
@@ -584,9 +586,7 @@ def _evaluated_text(source: UnitSource) -> str:
     decorators and signature (or bases), since the body runs later (or is a scope of its own
     for the interpreter); the whole text otherwise."""
     body = source.tree.body
-    if len(body) == 1 and isinstance(
-        body[0], ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
-    ):
+    if len(body) == 1 and isinstance(body[0], _DEFINITIONS):
         header_lines = body[0].body[0].lineno - 1  # decorators and signature, unit-relative
         if header_lines >= body[0].lineno:  # the body starts on a line of its own
             return "\n".join(source.text.split("\n", header_lines)[:header_lines])

@@ -17,7 +17,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from jax_lsp.analysis.free_writes import mutated_name
-from jax_lsp.analysis.summary import FunctionNode, UnitSummary, walk_nodes
+from jax_lsp.analysis.nodes import walk_nodes
+from jax_lsp.analysis.summary import FunctionNode, UnitSummary
 from jax_lsp.analysis.traced import all_params
 from jax_lsp.compat import TRY_STATEMENTS
 

@@ -7,7 +7,8 @@ import ast
 import weakref
 from functools import lru_cache
 
-from jax_lsp.analysis.summary import FunctionNode, walk_nodes
+from jax_lsp.analysis.nodes import walk_nodes
+from jax_lsp.analysis.summary import FunctionNode
 from jax_lsp.analysis.traced import all_params
 
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field, replace
 
-from jax_lsp.analysis.free_writes import MUTATING_METHODS, FreeWrites
+from jax_lsp.analysis.free_writes import FreeWrites, mutated_name
 from jax_lsp.analysis.imports import Resolver, import_bindings, record_local_imports
-from jax_lsp.analysis.nodes import LEAF_NODE_TYPES, MARKER_NODE_TYPES, child_nodes, walk_nodes  # noqa: F401 (re-exported)
+from jax_lsp.analysis.nodes import LEAF_NODE_TYPES, child_nodes
 from jax_lsp.analysis.transforms import PARTIAL, TRANSFORMS, TransformSpec
 
 FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
@@ -131,7 +131,7 @@ def transform_of(expr: ast.expr, resolver: Resolver):
     return None
 
 
-class _Collector(ast.NodeVisitor):
+class _Collector:
     def __init__(self, resolver: Resolver) -> None:
         self.resolver = resolver
         self.summary = UnitSummary()
@@ -266,7 +266,10 @@ class _Collector(ast.NodeVisitor):
 
     def visit_Call(self, node: ast.Call) -> None:
         self.generic_visit(node)
-        self.writes.mutation(node)
+        mutated = mutated_name(node)  # `x.append(...)`
+        if mutated is not None:
+            self.summary.mutated_names.add(mutated)
+            self.writes.mutated(mutated)
         scopes = self._scopes
         enclosing = self._functions[-1] if self._functions else None
         method_class = self._method_class
@@ -294,13 +297,6 @@ class _Collector(ast.NodeVisitor):
             self.summary.module_call_arguments.update(
                 arg.id for arg in node.args if isinstance(arg, ast.Name)
             )
-        func = node.func
-        if (
-            isinstance(func, ast.Attribute)
-            and func.attr in MUTATING_METHODS
-            and isinstance(func.value, ast.Name)
-        ):
-            self.summary.mutated_names.add(func.value.id)
 
     def _target_ref(
         self, target: ast.expr, scopes: tuple[str, ...], method_class: str | None
@@ -389,7 +385,7 @@ class _Collector(ast.NodeVisitor):
 
     def visit_Subscript(self, node: ast.Subscript | ast.Attribute) -> None:
         if type(node.ctx) is ast.Store:
-            self.writes.mutation(node)
+            self.writes.mutated(mutated_name(node))
         if type(node.value) is not ast.Name:  # `name.attr`: a loaded name, nothing to note
             self.visit(node.value)
         if type(node) is ast.Subscript:

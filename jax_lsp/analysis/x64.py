@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from jax_lsp.analysis.imports import Resolver
 from jax_lsp.analysis.kinds import ARRAY_MODULES, STATIC_RESULTS
-from jax_lsp.analysis.summary import walk_nodes
+from jax_lsp.analysis.nodes import walk_nodes
 
 FLAG = "jax_enable_x64"
 _FLAG_SPELLINGS = frozenset({FLAG, "JAX_ENABLE_X64"})

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import ast
 
-from jax_lsp.analysis.summary import walk_nodes
+from jax_lsp.analysis.nodes import walk_nodes
 from jax_lsp.diagnostics.base import RuleContext
 
 # jax.numpy functions whose result is a boolean array.

@@ -8,12 +8,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from jax_lsp.analysis.model import ModuleModel
+from jax_lsp.analysis.nodes import walk_nodes
 from jax_lsp.analysis.summary import (
     Application,
     ClassRecord,
     FunctionRef,
     transform_of,
-    walk_nodes,
 )
 from jax_lsp.analysis.traced import TraceInfo, positional_params, trace_info_for
 from jax_lsp.diagnostics.base import Example, Rule, RuleContext

@@ -7,8 +7,9 @@ from collections.abc import Iterator
 
 from jax_lsp.analysis.jitted import StaticSignature, jit_call_signature
 from jax_lsp.analysis.names import assigned_name, binds_locally
+from jax_lsp.analysis.nodes import walk_nodes
 from jax_lsp.analysis.paths import is_test_path
-from jax_lsp.analysis.summary import FunctionNode, transform_of, walk_nodes
+from jax_lsp.analysis.summary import FunctionNode, transform_of
 from jax_lsp.diagnostics.base import Example, Rule, RuleContext
 from jax_lsp.diagnostics.hoist_fix import hoist_fix
 from jax_lsp.findings import Applicability, Finding, Fix, Severity

@@ -9,7 +9,7 @@ from jax_lsp.analysis.imports import Resolver
 from jax_lsp.analysis.keys import KeyFlow, Reuse, classify_call, may_draw
 from jax_lsp.analysis.model import local_imports
 from jax_lsp.analysis.names import binds_locally
-from jax_lsp.analysis.summary import walk_nodes
+from jax_lsp.analysis.nodes import walk_nodes
 from jax_lsp.analysis.traced import all_params
 from jax_lsp.diagnostics.base import Example, Rule, RuleContext
 from jax_lsp.findings import Applicability, Edit, Finding, Fix, Severity, Span

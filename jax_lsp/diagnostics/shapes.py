@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from dataclasses import replace
 
 from jax_lsp.analysis.names import assigned_name
-from jax_lsp.analysis.summary import walk_nodes
+from jax_lsp.analysis.nodes import walk_nodes
 from jax_lsp.diagnostics.base import Example, Rule, RuleContext
 from jax_lsp.diagnostics.booleans import is_boolean
 from jax_lsp.diagnostics.call_edits import append_arguments
