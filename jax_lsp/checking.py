@@ -13,13 +13,18 @@ from functools import partial
 from pathlib import Path
 
 from jax_lsp.analysis.document import Document
-from jax_lsp.analysis.infer import ModuleFactsCache, local_external_facts
+from jax_lsp.analysis.infer import ExternalFacts, ModuleFactsCache, local_external_facts
 from jax_lsp.cli import EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE
 from jax_lsp.config import ConfigError, Settings, load_settings
-from jax_lsp.engine import Analysis, analyze_with
-from jax_lsp.files import UnreadableFile, iter_python_files, read_source
-from jax_lsp.findings import Finding, Fix, Span
-from jax_lsp.fixes import fix_text
+from jax_lsp.engine import WorkspaceFacts, check_source, fix_source, with_fixes_built
+from jax_lsp.files import (
+    UnreadableFile,
+    UnwritableFile,
+    iter_python_files,
+    read_file,
+    write_atomically,
+)
+from jax_lsp.findings import Finding, Fix, Position, Span
 from jax_lsp.notebook import Notebook, NotebookError
 from jax_lsp.parallel import (
     available_cores,
@@ -55,29 +60,27 @@ def _check_file(path: str, settings: Settings, fix: bool, unsafe: bool) -> FileR
     result = FileResult(path)
     notebook: Notebook | None = None
     try:
-        text = read_source(Path(path))
+        source = read_file(Path(path))
+        text = source.text
         if path.endswith(".ipynb"):
             notebook = Notebook.parse(text)
             text = notebook.text
     except (UnreadableFile, NotebookError) as error:
         result.error = str(error)
         return result
-
-    def run(source: str) -> list[Finding]:
-        return _analyse(source, path, settings).findings
-
+    workspace = _workspace_facts(settings)
     if fix:
-        fixed_text, result.fixed = fix_text(text, run, unsafe)
+        fixed_text, fixed = fix_source(text, path, settings, workspace, unsafe)
         if fixed_text != text:
             try:
                 new_content = notebook.with_text(fixed_text) if notebook else fixed_text
-            except NotebookError as error:
+                write_atomically(Path(path), source.encode(new_content))
+            except (NotebookError, UnwritableFile, OSError) as error:
                 result.error = f"fixes not written: {error}"
                 return result
-            Path(path).write_text(new_content, encoding="utf-8", newline="")
-            text = fixed_text
-    analysis = _analyse(text, path, settings)
-    result.findings = analysis.findings
+            text, result.fixed = fixed_text, fixed
+    analysis = check_source(text, path, settings, workspace)
+    result.findings = with_fixes_built(analysis, text)
     for failure in analysis.failures:
         result.rule_failures.setdefault(failure.code, f"{failure.error} (line {failure.line + 1})")
     if notebook is not None:
@@ -88,17 +91,25 @@ def _check_file(path: str, settings: Settings, fix: bool, unsafe: bool) -> FileR
         result.cells = [None] * len(result.findings)
     if analysis.problems:
         problem = analysis.problems[0]
-        result.syntax_error = f"{problem.message} at {problem.line + 1}:{problem.column + 1}"
+        where = Position(problem.line, problem.column)
+        if notebook is not None:
+            cell, where = notebook.locate(where)
+            prefix = f"cell {cell}:"
+        else:
+            prefix = ""
+        result.syntax_error = f"{problem.message} at {prefix}{where.line + 1}:{where.column + 1}"
     return result
 
 
-def _analyse(text: str, path: str, settings: Settings) -> Analysis:
-    """The analysis with the engine's cross-module facts (no jedi: `check` stays fast and
-    deterministic): what functions imported from sibling workspace modules return."""
-    document = Document(text, path)
+def _workspace_facts(settings: Settings) -> WorkspaceFacts:
+    """The engine's cross-module facts (no jedi: `check` stays fast and deterministic): what
+    functions imported from sibling workspace modules return."""
     root = settings.root or os.getcwd()
-    external, _ = local_external_facts(document, root, _IMPORTED_MODULES)
-    return analyze_with(document, settings, external)
+
+    def facts(document: Document) -> dict[str, ExternalFacts]:
+        return local_external_facts(document, root, _IMPORTED_MODULES)[0]
+
+    return facts
 
 
 def _in_cell(finding: Finding, notebook: Notebook) -> Finding:

@@ -10,6 +10,7 @@ import ast
 import logging
 import os
 import re
+import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
@@ -18,10 +19,12 @@ from jax_lsp.analysis.infer import ExternalFacts
 from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.model import ModuleModel, local_imports
 from jax_lsp.analysis.nodes import LEAF_NODE_TYPES, MARKER_NODE_TYPES, child_nodes
+from jax_lsp.codeactions import with_deferred_fixes
 from jax_lsp.config import Settings
 from jax_lsp.diagnostics import ALL_RULES
 from jax_lsp.diagnostics.base import Rule, RuleContext
 from jax_lsp.findings import Edit, Finding, Fix, Position, Severity, Span
+from jax_lsp.fixes import fix_text
 
 log = logging.getLogger(__name__)
 
@@ -316,3 +319,65 @@ def analyze_with(
         settings.enable_x64,
         external,
     )
+
+
+# What a face knows about the functions a document imports from other workspace modules: the
+# CLI reads the modules from disk, the server from its open documents (and jedi's answers).
+WorkspaceFacts = Callable[[Document], Mapping[str, ExternalFacts]]
+
+
+def check_source(
+    text: str,
+    path: str | None,
+    settings: Settings,
+    workspace: WorkspaceFacts | None = None,
+    document: Document | None = None,
+) -> Analysis:
+    """The findings every face reports for `text` (the file at `path`): the rules `settings`
+    choose for it, with the facts `workspace` gives about imported functions. `document`: the
+    text already parsed (the server re-splits only what an edit touched)."""
+    document = document or Document(text, path or "<unknown>")
+    external = workspace(document) if workspace is not None else None
+    return analyze_with(document, settings, external)
+
+
+def parses(text: str) -> bool:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # SyntaxWarnings are the user's business
+        try:
+            compile(text, "<fixed>", "exec", ast.PyCF_ONLY_AST)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            return False
+    return True
+
+
+def with_fixes_built(analysis: Analysis, text: str) -> list[Finding]:
+    """The findings with the fixes `fix_source` would apply: deferred codemods built (so a
+    finding shows the fix it gets), and no fix at all in a text that does not parse (fixes are
+    never written into one)."""
+    if analysis.problems:
+        return [replace(f, fix=None, alternatives=(), deferred=()) for f in analysis.findings]
+    return [with_deferred_fixes(finding, text) for finding in analysis.findings]
+
+
+def fix_source(
+    text: str,
+    path: str | None,
+    settings: Settings,
+    workspace: WorkspaceFacts | None = None,
+    unsafe: bool = False,
+) -> tuple[str, int]:
+    """`text` with its fixes applied (unsafe ones too if `unsafe`), and how many: the CLI's
+    `--fix` and the server's fix-all. A text that does not parse is left alone, and so is one
+    whose fixes would not parse."""
+
+    def findings(source: str) -> list[Finding]:
+        return check_source(source, path, settings, workspace).findings
+
+    if check_source(text, path, settings, workspace).problems:
+        return text, 0  # the same test as `with_fixes_built`'s (the analysis is memoised)
+    fixed, applied = fix_text(text, findings, unsafe)
+    if fixed != text and not parses(fixed):
+        log.warning("fixes to %s not applied: the result would not parse", path)
+        return text, 0
+    return fixed, applied

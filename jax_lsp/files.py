@@ -1,11 +1,19 @@
-"""Finding and reading the files `check` looks at."""
+"""Finding, reading and writing the files `check` looks at.
+
+A file is written back as it was read: its declared encoding (PEP 263 cookie), its UTF-8 byte
+order mark, its line endings and its permissions; the write is atomic (a temporary file in the
+same folder, then a rename), so a crash or a full disk never leaves half a file.
+"""
 
 from __future__ import annotations
 
 import io
 import os
+import stat
+import tempfile
 import tokenize
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 from jax_lsp.config import Settings
@@ -15,7 +23,46 @@ class UnreadableFile(Exception):
     """A file that cannot be read or decoded as Python source."""
 
 
-def decode_source(data: bytes) -> str:
+class UnwritableFile(Exception):
+    """A fixed text that cannot be written back as its file was (encoding, disk)."""
+
+
+@dataclass(frozen=True)
+class SourceFile:
+    """A file's text and what it takes to write a new text back the same way."""
+
+    text: str  # decoded, byte order mark removed, line endings as in the file
+    encoding: str  # the codec the file was decoded with ("utf-8-sig" when it had a BOM)
+    newline: str | None  # the file's one line ending ("\n", "\r\n", "\r"); None if mixed or none
+
+    def encode(self, text: str) -> bytes:
+        """`text` as this file's bytes: its encoding, its BOM, its line endings."""
+        if self.newline is not None:
+            text = newlines_as(text, self.newline)
+        try:
+            return text.encode(self.encoding)
+        except UnicodeEncodeError as error:
+            raise UnwritableFile(
+                f"the fixed text cannot be written in the file's encoding: {error}"
+            ) from None
+
+
+def newlines_as(text: str, newline: str) -> str:
+    """Every line ending of `text` made `newline`."""
+    unified = text.replace("\r\n", "\n").replace("\r", "\n")
+    return unified if newline == "\n" else unified.replace("\n", newline)
+
+
+def line_ending(text: str) -> str | None:
+    """The one line ending `text` uses (None when it mixes several or has none)."""
+    crlf = text.count("\r\n")
+    cr = text.count("\r") - crlf
+    lf = text.count("\n") - crlf
+    used = [ending for ending, count in (("\r\n", crlf), ("\r", cr), ("\n", lf)) if count]
+    return used[0] if len(used) == 1 else None
+
+
+def decode_source(data: bytes) -> SourceFile:
     """Bytes to text as Python would read them (BOM and coding cookie honoured)."""
     if b"\x00" in data:
         raise UnreadableFile("contains NUL bytes")
@@ -24,15 +71,35 @@ def decode_source(data: bytes) -> str:
         text = data.decode(encoding)
     except (SyntaxError, LookupError, UnicodeDecodeError) as error:
         raise UnreadableFile(f"cannot decode: {error}") from None
-    return text.removeprefix("\ufeff")
+    return SourceFile(text, encoding, line_ending(text))
 
 
-def read_source(path: Path) -> str:
+def read_file(path: Path) -> SourceFile:
     try:
         data = path.read_bytes()
     except OSError as error:
         raise UnreadableFile(error.strerror or str(error)) from None
     return decode_source(data)
+
+
+def read_source(path: Path) -> str:
+    return read_file(path).text
+
+
+def write_atomically(path: Path, data: bytes) -> None:
+    """Replace `path`'s content with `data` in one rename, keeping its permissions."""
+    mode = stat.S_IMODE(path.stat().st_mode)
+    descriptor, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(descriptor, "wb") as out:
+            out.write(data)
+            out.flush()
+            os.fsync(out.fileno())
+        os.chmod(temporary, mode)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
 
 
 def iter_python_files(paths: list[Path], settings: Settings) -> Iterator[Path]:

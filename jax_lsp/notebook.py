@@ -2,22 +2,29 @@
 
 Cells are joined with a marker comment line between them, so a fixed text splits back into the
 same cells, and an edit inserted at a cell's start (an import) stays in the cell before it.
-IPython magics and shell escapes are blanked: they are not Python, and blanking keeps lines.
+IPython's syntax is blanked (`jax_lsp.ipython`): it is not Python, and blanking keeps lines.
+
+A fixed notebook is written back as it was: only the changed cells' sources change, and the JSON
+keeps its indentation, key order, escaping and final newline.
 """
 
 from __future__ import annotations
 
+import difflib
 import json
+import re
 from dataclasses import dataclass
 
 from jax_lsp.findings import Position
+from jax_lsp.ipython import blank_ipython
 
 CELL_MARKER = "# jax-lsp: cell boundary"
-_MAGIC_PREFIXES = ("%", "!", "?")
+_LINES = re.compile(r"[^\n]*\n|[^\n]+")  # as Jupyter stores a source: lines with their \n
+_INDENT = re.compile(r"\{\s*?\n([ \t]+)\"")
 
 
 class NotebookError(ValueError):
-    """Not a notebook we can read."""
+    """Not a notebook we can read, or a fix we cannot put back into its cells."""
 
 
 def _cell_source(cell: dict) -> str:
@@ -25,14 +32,36 @@ def _cell_source(cell: dict) -> str:
     return "".join(source) if isinstance(source, list) else str(source)
 
 
-def _blank_magics(source: str) -> str:
-    lines = source.split("\n")
-    if lines and lines[0].lstrip().startswith("%%"):
-        return "\n".join("" for _ in lines)  # a cell magic: the cell is not Python
-    return "\n".join(
-        "" if line.lstrip().startswith(_MAGIC_PREFIXES) or line.rstrip().endswith("?") else line
-        for line in lines
-    )
+def _blanked(source: str) -> str:
+    return "\n".join(blank_ipython(source.split("\n")))
+
+
+@dataclass(frozen=True)
+class _Layout:
+    """How the notebook's JSON was written, to write it again the same way."""
+
+    indent: int | str | None
+    ensure_ascii: bool
+    final_newline: bool
+
+    @classmethod
+    def of(cls, raw: str) -> _Layout:
+        match = _INDENT.search(raw)
+        indent: int | str | None = None
+        if match:
+            spaces = match.group(1)
+            indent = len(spaces) if set(spaces) == {" "} else spaces
+        # json escapes non-ASCII text as \uXXXX when told to: an all-ASCII file that has such
+        # escapes was written that way.
+        ensure_ascii = raw.isascii() and "\\u" in raw
+        return cls(indent, ensure_ascii, raw.endswith("\n"))
+
+    def dump(self, data: dict) -> str:
+        separators = (",", ": ") if self.indent is not None else None
+        text = json.dumps(
+            data, indent=self.indent, ensure_ascii=self.ensure_ascii, separators=separators
+        )
+        return text + "\n" if self.final_newline else text
 
 
 @dataclass
@@ -41,15 +70,16 @@ class Notebook:
     code_cells: list[int]  # indexes into data["cells"] of the code cells, in order
     text: str  # the joined module
     first_lines: list[int]  # line of the joined text where each code cell starts
+    layout: _Layout
 
     @classmethod
     def parse(cls, raw: str) -> Notebook:
         try:
             data = json.loads(raw)
             cells = data["cells"]
-        except (json.JSONDecodeError, KeyError, TypeError) as error:
+            code_cells = [i for i, c in enumerate(cells) if c.get("cell_type") == "code"]
+        except (json.JSONDecodeError, KeyError, TypeError, AttributeError) as error:
             raise NotebookError(f"not a notebook: {error}") from None
-        code_cells = [i for i, c in enumerate(cells) if c.get("cell_type") == "code"]
         parts: list[str] = []
         first_lines: list[int] = []
         line = 0
@@ -57,11 +87,11 @@ class Notebook:
             if parts:
                 parts.append(CELL_MARKER)
                 line += 1
-            source = _blank_magics(_cell_source(cells[index]).removesuffix("\n"))
+            source = _blanked(_cell_source(cells[index]).removesuffix("\n"))
             first_lines.append(line)
             parts.append(source)
             line += source.count("\n") + 1
-        return cls(data, code_cells, "\n".join(parts) + "\n", first_lines)
+        return cls(data, code_cells, "\n".join(parts) + "\n", first_lines, _Layout.of(raw))
 
     def locate(self, position: Position) -> tuple[int, Position]:
         """(1-based code cell number, position within that cell) of a joined-text position."""
@@ -72,30 +102,43 @@ class Notebook:
         return cell + 1, Position(position.line - self.first_lines[cell], position.column)
 
     def with_text(self, text: str) -> str:
-        """The notebook JSON with its code cells replaced by the cells of `text`."""
+        """The notebook JSON with its code cells replaced by the cells of `text` (only the
+        cells that changed are touched)."""
         chunks = text.removesuffix("\n").split(f"\n{CELL_MARKER}\n")
         if len(chunks) != len(self.code_cells):
             raise NotebookError("the fixed text no longer splits into the notebook's cells")
         data = json.loads(json.dumps(self.data))
         for index, chunk in zip(self.code_cells, chunks, strict=True):
-            original = _cell_source(data["cells"][index])
-            lines = _restore_magics(original, chunk).split("\n")
-            data["cells"][index]["source"] = [f"{line}\n" for line in lines[:-1]] + [lines[-1]]
-        return json.dumps(data, indent=1, ensure_ascii=False) + "\n"
+            cell = data["cells"][index]
+            original = _cell_source(cell)
+            body = original.removesuffix("\n")
+            if chunk == _blanked(body):
+                continue  # unchanged: its source stays exactly as it was
+            new = _restore_ipython(body, chunk) + original[len(body) :]
+            if isinstance(cell.get("source"), list):
+                cell["source"] = _LINES.findall(new)
+            else:
+                cell["source"] = new
+        return self.layout.dump(data)
 
 
-def _restore_magics(original: str, fixed: str) -> str:
-    """Put back the magic lines that parsing blanked (fixes never touch blank lines)."""
-    original_lines = original.rstrip("\n").split("\n")
-    blanked_lines = _blank_magics(original.rstrip("\n")).split("\n")
-    magic = {
-        i: line
-        for i, (line, blank) in enumerate(zip(original_lines, blanked_lines, strict=True))
-        if line != blank
-    }
-    if not magic:
-        return fixed
+def _restore_ipython(original: str, fixed: str) -> str:
+    """`fixed` with the IPython lines that parsing blanked put back where they now are (fixes
+    never edit the blanked lines, but may add or remove lines around them)."""
+    original_lines = original.split("\n")
+    blanked_lines = _blanked(original).split("\n")
+    pairs = zip(original_lines, blanked_lines, strict=True)
+    ipython = {i for i, (line, blanked) in enumerate(pairs) if line != blanked}
     fixed_lines = fixed.split("\n")
-    if len(fixed_lines) != len(original_lines):
-        return original.rstrip("\n")  # lines moved around the magics: leave this cell alone
-    return "\n".join(magic.get(i, line) for i, line in enumerate(fixed_lines))
+    if not ipython:
+        return fixed
+    matcher = difflib.SequenceMatcher(None, blanked_lines, fixed_lines, autojunk=False)
+    moved: dict[int, int] = {}
+    for block in matcher.get_matching_blocks():
+        for offset in range(block.size):
+            moved[block.a + offset] = block.b + offset
+    if not ipython <= moved.keys():
+        raise NotebookError("a fix changed a line next to IPython syntax")
+    for line in ipython:
+        fixed_lines[moved[line]] = original_lines[line]
+    return "\n".join(fixed_lines)
