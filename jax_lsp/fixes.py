@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterable
 
 from jax_lsp.analysis.text import split_lines
@@ -44,9 +45,9 @@ def select_fixes(findings: Iterable[Finding], unsafe: bool) -> list[Fix]:
     chosen: list[Fix] = []
     taken: list = []
     for finding in sorted(findings, key=lambda f: f.span.start):
-        fix = finding.fix
-        if fix is None or not (fix.is_safe or unsafe):
+        if not fixable(finding, unsafe):
             continue
+        fix = finding.fix
         spans = [edit.span for edit in fix.edits]
         if any(span.overlaps(other) or span == other for span in spans for other in taken):
             continue
@@ -55,19 +56,51 @@ def select_fixes(findings: Iterable[Finding], unsafe: bool) -> list[Fix]:
     return chosen
 
 
+def _keys(findings: list[Finding], text: str) -> Counter[tuple[str, str]]:
+    """Findings by code and the source they point at: what stays the same when a fix elsewhere
+    moves them (their messages may quote line numbers)."""
+    lines = split_lines(text)
+
+    def spanned(finding: Finding) -> str:
+        start, end = finding.span.start, finding.span.end
+        if start.line >= len(lines):
+            return ""
+        if start.line == end.line:
+            return lines[start.line][start.column : end.column]
+        return "\n".join([lines[start.line][start.column :], *lines[start.line + 1 : end.line]])
+
+    return Counter((finding.code, spanned(finding)) for finding in findings)
+
+
+def fixable(finding: Finding, unsafe: bool) -> bool:
+    """Whether `fix_text` applies the finding's fix (deferred ones built first)."""
+    return finding.fix is not None and (finding.fix.is_safe or unsafe)
+
+
 def fix_text(
     text: str, analyze: Callable[[str], list[Finding]], unsafe: bool = False
 ) -> tuple[str, int]:
-    """Apply fixes until none is left (or a pass changes nothing). Returns (text, fixes applied)."""
-    applied = 0
+    """Apply fixes until none is left (or a pass changes nothing). Returns (text, findings
+    fixed): the fixable findings that a pass made disappear, whether by their own fix or by
+    another's (two findings may share one fix, like one `static_argnames` for two uses), so
+    that the count is the one `check` predicts, each fixable finding once."""
+    fixed = 0
+    findings = [with_deferred_fixes(finding, text) for finding in analyze(text)]
     for _ in range(_MAX_PASSES):
-        findings = [with_deferred_fixes(finding, text) for finding in analyze(text)]
         fixes = select_fixes(findings, unsafe)
         if not fixes:
             break
         new_text = apply_edits(text, [edit for fix in fixes for edit in fix.edits])
         if new_text == text:
             break
+        before_all = _keys(findings, text)
+        before_fixable = _keys([f for f in findings if fixable(f, unsafe)], text)
         text = new_text
-        applied += len(fixes)
-    return text, applied
+        after = [with_deferred_fixes(finding, text) for finding in analyze(text)]
+        remaining = _keys(after, text)
+        fixed += sum(
+            min(count, max(before_all[key] - remaining[key], 0))
+            for key, count in before_fixable.items()
+        )
+        findings = after
+    return text, fixed

@@ -10,9 +10,10 @@ from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 
+from jax_lsp.analysis.document import Document
 from jax_lsp.codeactions import build_deferred
 from jax_lsp.config import Settings
-from jax_lsp.fixes import fix_text
+from jax_lsp.engine import fix_source
 from jax_lsp.lsp import edits
 from jax_lsp.lsp.diagnostics import (
     SOURCE,
@@ -23,7 +24,6 @@ from jax_lsp.lsp.diagnostics import (
     version_of,
 )
 from jax_lsp.lsp.documents import OpenDocument
-from jax_lsp.lsp.language_server import analyse_text
 
 if TYPE_CHECKING:
     from jax_lsp.lsp.language_server import JaxLanguageServer
@@ -81,11 +81,16 @@ async def source_edit(
     settings = ls.settings.for_path(document.path)
     path, text = document.path, document.text
 
-    def fix_all() -> str:
-        def findings(source: str):
-            return analyse_text(source, path, settings).findings
+    root = ls.settings.root
 
-        return fix_text(text, findings, settings.unsafe_fixes)[0]
+    def fix_all() -> str:
+        if path and settings.root and settings.is_excluded(path):
+            return text
+
+        def workspace(parsed: Document):  # what the diagnostics were computed with
+            return ls.cross.engine_side(parsed, root)[0]
+
+        return fix_source(text, path, settings, workspace, settings.unsafe_fixes)[0]
 
     fixed = await ls.run_engine(fix_all)
     if fixed == document.text:

@@ -23,7 +23,7 @@ from jax_lsp import __version__
 from jax_lsp.analysis.document import Document
 from jax_lsp.analysis.infer import ExternalFacts
 from jax_lsp.config import Settings
-from jax_lsp.engine import Analysis, analyze_with
+from jax_lsp.engine import Analysis, check_source
 from jax_lsp.lsp import crossmodule, notebooks
 from jax_lsp.lsp.crossmodule import CrossModuleFacts
 from jax_lsp.lsp.diagnostics import to_diagnostic
@@ -51,7 +51,7 @@ def _has(capabilities: Any, *path: str) -> Any:
 def analyse_text(text: str, path: str | None, settings: Settings) -> Analysis:
     if path and settings.root and settings.is_excluded(path):
         return Analysis([], [])
-    return analyze_with(Document(text, path or "<unknown>"), settings)
+    return check_source(text, path, settings)
 
 
 def _excluded(path: str | None, settings: Settings) -> bool:
@@ -148,7 +148,7 @@ class JaxLanguageServer(LanguageServer):
             questions = {}
             if external is None:
                 external, questions = self.cross.engine_side(parsed, root)
-            analysis = analyze_with(parsed, settings, external)
+            analysis = check_source(text, path, settings, lambda _: external, parsed)
             # The parse's lines, not the open document's: those are split only when a request
             # needs them (most open files are never edited).
             lines = parsed.lines
