@@ -6,14 +6,17 @@ Kept out of `jax_lsp.cli` so that `jax-lsp serve` does not import it."""
 from __future__ import annotations
 
 import argparse
+import difflib
 import os
 import sys
 from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
+from typing import Literal
 
 from jax_lsp.analysis.document import Document
 from jax_lsp.analysis.infer import ExternalFacts, ModuleFactsCache, local_external_facts
+from jax_lsp.analysis.text import split_lines
 from jax_lsp.cli import EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE
 from jax_lsp.config import ConfigError, Settings, load_settings
 from jax_lsp.engine import WorkspaceFacts, check_source, fix_source, with_fixes_built
@@ -24,7 +27,7 @@ from jax_lsp.files import (
     read_file,
     write_atomically,
 )
-from jax_lsp.findings import Finding, Fix, Position, Span
+from jax_lsp.findings import Finding, Fix, Position, Severity, Span
 from jax_lsp.notebook import Notebook, NotebookError
 from jax_lsp.parallel import (
     available_cores,
@@ -32,7 +35,7 @@ from jax_lsp.parallel import (
     map_with_locality,
     tune_gc_for_batch,
 )
-from jax_lsp.reporting import FORMATTERS, display_path
+from jax_lsp.reporting import FORMATTERS, Entry, ReportOptions, display_path, use_color
 
 _PARALLEL_THRESHOLD = 32  # below this many files, worker start-up costs more than it saves
 _IMPORTED_MODULES = ModuleFactsCache()  # models of imported workspace modules, per process
@@ -46,17 +49,22 @@ class FileResult:
     error: str | None = None  # the file could not be read
     syntax_error: str | None = None
     fixed: int = 0
+    lines: list[str] = field(default_factory=list)  # the line each finding starts on
+    diff: str = ""  # --diff: what --fix would change, as a unified diff
     rule_failures: dict[str, str] = field(default_factory=dict)  # rule code -> first error
 
 
-def check_file(path: str, settings: Settings, fix: bool, unsafe: bool) -> FileResult:
+FixMode = Literal["write", "diff"] | None  # --fix, --diff, or neither
+
+
+def check_file(path: str, settings: Settings, fix: FixMode, unsafe: bool) -> FileResult:
     try:
         return _check_file(path, settings, fix, unsafe)
     except Exception as error:  # an engine bug: one line for this file, the others still run
         return FileResult(path, error=f"internal error: {type(error).__name__}: {error}")
 
 
-def _check_file(path: str, settings: Settings, fix: bool, unsafe: bool) -> FileResult:
+def _check_file(path: str, settings: Settings, fix: FixMode, unsafe: bool) -> FileResult:
     result = FileResult(path)
     notebook: Notebook | None = None
     try:
@@ -74,15 +82,24 @@ def _check_file(path: str, settings: Settings, fix: bool, unsafe: bool) -> FileR
         if fixed_text != text:
             try:
                 new_content = notebook.with_text(fixed_text) if notebook else fixed_text
-                write_atomically(Path(path), source.encode(new_content))
+                data = source.encode(new_content)
+                if fix == "diff":
+                    result.diff = _unified_diff(path, source.text, new_content)
+                    result.fixed = fixed
+                    return result
+                write_atomically(Path(path), data)
             except (NotebookError, UnwritableFile, OSError) as error:
                 result.error = f"fixes not written: {error}"
                 return result
             text, result.fixed = fixed_text, fixed
+        elif fix == "diff":
+            return result
     analysis = check_source(text, path, settings, workspace)
     result.findings = with_fixes_built(analysis, text)
     for failure in analysis.failures:
         result.rule_failures.setdefault(failure.code, f"{failure.error} (line {failure.line + 1})")
+    lines = split_lines(text)
+    result.lines = [lines[f.line] if f.line < len(lines) else "" for f in result.findings]
     if notebook is not None:
         located = [notebook.locate(f.span.start) for f in result.findings]
         result.cells = [cell for cell, _ in located]
@@ -99,6 +116,19 @@ def _check_file(path: str, settings: Settings, fix: bool, unsafe: bool) -> FileR
             prefix = ""
         result.syntax_error = f"{problem.message} at {prefix}{where.line + 1}:{where.column + 1}"
     return result
+
+
+def _unified_diff(path: str, before: str, after: str) -> str:
+    shown = display_path(path)
+    lines = difflib.unified_diff(
+        before.splitlines(keepends=True),
+        after.splitlines(keepends=True),
+        fromfile=f"a/{shown}",
+        tofile=f"b/{shown}",
+    )
+    return "".join(
+        line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines
+    )
 
 
 def _workspace_facts(settings: Settings) -> WorkspaceFacts:
@@ -146,7 +176,7 @@ def _size(path: str) -> int:
 
 
 def check_paths(
-    files: list[str], settings: Settings, fix: bool, unsafe: bool, jobs: int
+    files: list[str], settings: Settings, fix: FixMode, unsafe: bool, jobs: int
 ) -> list[FileResult]:
     if jobs <= 1 or len(files) < _PARALLEL_THRESHOLD:
         results = []
@@ -163,52 +193,127 @@ def check_paths(
     return [by_index[i] for i in range(len(files))]
 
 
-def run_check(args: argparse.Namespace) -> int:
-    """`jax-lsp check`: the exit status."""
-    paths = [Path(p) for p in args.paths] or [Path(".")]
-    for path in paths:
-        if not path.exists():
-            print(f"jax-lsp: error: {path}: no such file or directory", file=sys.stderr)
-            return EXIT_USAGE
-    try:
-        settings = load_settings(paths[0])
-        overrides = {
-            "select": args.select.split(",") if args.select else None,
-            "extend-select": args.extend_select.split(",") if args.extend_select else None,
-            "ignore": (list(settings.ignore) + args.ignore.split(",")) if args.ignore else None,
-            "extend-exclude": (
-                list(settings.extend_exclude) + args.extend_exclude.split(",")
-                if args.extend_exclude
-                else None
-            ),
-        }
-        settings = settings.merged(overrides)
-    except ConfigError as error:
-        print(f"jax-lsp: error: {error}", file=sys.stderr)
-        return EXIT_USAGE
-    files = [str(path) for path in iter_python_files(paths, settings)]
-    jobs = args.jobs or available_cores()
-    tune_gc_for_batch()  # a one-shot batch: the process (and its workers) ends with the check
-    results = check_paths(files, settings, args.fix, args.unsafe_fixes, jobs)
-    failed = False
+_SEVERITY_RANK = {Severity.INFO: 0, Severity.WARNING: 1, Severity.ERROR: 2}
+
+
+def _settings(args: argparse.Namespace, paths: list[Path]) -> Settings:
+    settings = load_settings(paths[0], Path(args.config) if args.config else None)
+    settings = settings.with_command_line(
+        _split(args.select), _split(args.extend_select), _split(args.ignore)
+    )
+    overrides: dict[str, object] = {}
+    if args.extend_exclude:
+        overrides["extend-exclude"] = [*settings.extend_exclude, *_split(args.extend_exclude)]
+    if args.respect_gitignore is not None:
+        overrides["respect-gitignore"] = args.respect_gitignore
+    if args.unsafe_fixes is not None:
+        overrides["unsafe-fixes"] = args.unsafe_fixes
+    return settings.merged(overrides)
+
+
+def _split(codes: str | None) -> list[str]:
+    return [code for code in codes.split(",") if code.strip()] if codes else []
+
+
+def _report_problems(results: list[FileResult]) -> tuple[int, bool]:
+    """Each file's problems on stderr: (files that could not be checked, any problem)."""
+    unchecked, failed = 0, False
     for result in results:
         shown = display_path(result.path)
         if result.error:
             print(f"jax-lsp: {shown}: {result.error}", file=sys.stderr)
-            failed = True
+            unchecked += 1
         elif result.syntax_error:
             print(f"jax-lsp: {shown}: syntax error: {result.syntax_error}", file=sys.stderr)
             failed = True
         for code, error in result.rule_failures.items():
             print(f"jax-lsp: {shown}: rule {code} failed: {error}", file=sys.stderr)
             failed = True
-    formatter = FORMATTERS[args.output_format]
-    findings = [
-        (r.path, f, cell) for r in results for f, cell in zip(r.findings, r.cells, strict=True)
+    return unchecked, failed or bool(unchecked)
+
+
+def check_once(args: argparse.Namespace) -> int:
+    """One `jax-lsp check` run: the exit status."""
+    paths = [Path(p) for p in args.paths] or [Path(".")]
+    for path in paths:
+        if not path.exists():
+            print(f"jax-lsp: error: {path}: no such file or directory", file=sys.stderr)
+            return EXIT_USAGE
+    try:
+        settings = _settings(args, paths)
+    except ConfigError as error:
+        print(f"jax-lsp: error: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    files = [str(path) for path in iter_python_files(paths, settings)]
+    jobs = args.jobs or available_cores()
+    mode = "diff" if args.diff else "write" if args.fix else None
+    results = check_paths(files, settings, mode, settings.unsafe_fixes, jobs)
+    unchecked, failed = _report_problems(results)
+    if args.diff:
+        return _report_diffs(results, unchecked)
+    output_format = args.output_format or ("full" if sys.stdout.isatty() else "concise")
+    entries = [
+        Entry(r.path, f, cell, line)
+        for r in results
+        for f, cell, line in zip(r.findings, r.cells, r.lines, strict=True)
     ]
-    output = formatter(findings, statistics=args.statistics, fixed=sum(r.fixed for r in results))
+    options = ReportOptions(
+        statistics=args.statistics,
+        fixed=sum(r.fixed for r in results),
+        unchecked=unchecked,
+        unsafe=settings.unsafe_fixes,
+        color=use_color(sys.stdout),
+        show_source=output_format == "full",
+        quiet=args.quiet,
+    )
+    output = FORMATTERS[output_format](entries, options)
     if output:
         sys.stdout.write(output)
     if args.exit_zero:
         return EXIT_CLEAN
-    return EXIT_FINDINGS if findings or failed else EXIT_CLEAN
+    threshold = _SEVERITY_RANK[Severity(args.exit_non_zero_on)]
+    failing = any(_SEVERITY_RANK[e.finding.severity] >= threshold for e in entries)
+    return EXIT_FINDINGS if failing or failed else EXIT_CLEAN
+
+
+def _report_diffs(results: list[FileResult], unchecked: int) -> int:
+    """`--diff`: what `--fix` would change, nothing written; 1 if it would change anything."""
+    diffs = [r.diff for r in results if r.diff]
+    sys.stdout.write("".join(diffs))
+    would_fix = sum(r.fixed for r in results)
+    if would_fix:
+        print(f"Would fix {would_fix} finding{'s' if would_fix != 1 else ''}.", file=sys.stderr)
+    if unchecked:
+        print(
+            f"{unchecked} file{'s' if unchecked != 1 else ''} could not be checked.",
+            file=sys.stderr,
+        )
+    return EXIT_FINDINGS if diffs or unchecked else EXIT_CLEAN
+
+
+def run_check(args: argparse.Namespace) -> int:
+    """`jax-lsp check`: the exit status (with `--watch`, of the last run before an interrupt)."""
+    tune_gc_for_batch()  # a one-shot batch: the process (and its workers) ends with the check
+    if not args.watch:
+        return check_once(args)
+    try:
+        import watchfiles
+    except ImportError:
+        print(
+            "jax-lsp: error: --watch needs the `watchfiles` package: "
+            "pip install watchfiles (or the `watch` extra)",
+            file=sys.stderr,
+        )
+        return EXIT_USAGE
+    status = check_once(args)
+    paths = [str(p) for p in args.paths] or ["."]
+    print("Watching for file changes.", flush=True)
+    for _ in watchfiles.watch(*paths, watch_filter=_watched, raise_interrupt=False):
+        print("File change detected: checking again.", flush=True)
+        status = check_once(args)
+        sys.stdout.flush()
+    return status
+
+
+def _watched(change: object, path: str) -> bool:
+    return path.endswith((".py", ".pyi", ".ipynb", "pyproject.toml", ".gitignore", ".ignore"))

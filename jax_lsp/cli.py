@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from jax_lsp import __version__
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
-OUTPUT_FORMATS = ("json", "sarif", "text")  # jax_lsp.reporting.FORMATTERS
+OUTPUT_FORMATS = ("concise", "full", "json", "sarif", "text")  # jax_lsp.reporting.FORMATTERS
 
 
 def _cmd_check(args: argparse.Namespace) -> int:
@@ -86,19 +86,48 @@ def build_parser() -> argparse.ArgumentParser:
 
     check = commands.add_parser("check", help="check files and folders")
     check.add_argument("paths", nargs="*", help="files or folders (default: .)")
+    check.add_argument(
+        "--config", metavar="PATH", help="settings from this pyproject.toml or TOML file"
+    )
     check.add_argument("--select", metavar="CODES", help="only these codes (comma-separated)")
     check.add_argument("--extend-select", metavar="CODES", help="also these codes")
     check.add_argument("--ignore", metavar="CODES", help="skip these codes")
     check.add_argument("--extend-exclude", metavar="GLOBS", help="also skip these paths")
     check.add_argument(
-        "--output-format", choices=OUTPUT_FORMATS, default="text", help="default: text"
+        "--respect-gitignore",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="skip what .gitignore and .ignore files name (default: on)",
+    )
+    check.add_argument(
+        "--output-format",
+        choices=OUTPUT_FORMATS,
+        help="full (with the source line) on a terminal, else concise",
     )
     check.add_argument("--fix", action="store_true", help="apply safe fixes in place")
     check.add_argument(
-        "--unsafe-fixes", action="store_true", help="with --fix, apply unsafe fixes too"
+        "--unsafe-fixes",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="count unsafe fixes as fixable, and apply them with --fix",
     )
+    check.add_argument(
+        "--diff", action="store_true", help="show what --fix would change; write nothing"
+    )
+    check.add_argument("--watch", action="store_true", help="check again when files change")
     check.add_argument("--statistics", action="store_true", help="count findings per code")
+    check.add_argument(
+        "--quiet", "-q", action="store_true", help="print the findings only, no summary"
+    )
     check.add_argument("--exit-zero", action="store_true", help="exit 0 even with findings")
+    check.add_argument(
+        "--exit-non-zero-on",
+        choices=("error", "warning", "info"),
+        default="info",
+        metavar="SEVERITY",
+        help="exit 1 only for findings of this severity or worse: error, warning or info "
+        "(default: info, any finding)",
+    )
     check.add_argument(
         "--jobs", "-j", type=int, default=0, help="worker processes (default: all cores)"
     )
@@ -121,7 +150,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as exit_:
         return int(exit_.code or 0) and EXIT_USAGE
     if args.command is None:
-        args = parser.parse_args(["serve", *(argv or [])])
+        parser.print_usage(sys.stderr)
+        print(
+            "jax-lsp: error: a command is required (serve, check, rules, explain)", file=sys.stderr
+        )
+        return EXIT_USAGE
     try:
         return args.handler(args)
     except KeyboardInterrupt:

@@ -81,17 +81,25 @@ class Settings:
     fix_all: bool = True
     unsafe_fixes: bool = False
     enable_x64: bool = False  # the project runs with JAX_ENABLE_X64 set
+    respect_gitignore: bool = True  # `check` skips what .gitignore and .ignore files name
+    # The command line's selection, applied after the file's (as ruff does): rules it adds
+    # even if the file ignores them, and rules it removes.
+    late_select: tuple[str, ...] = ()
+    late_ignore: tuple[str, ...] = ()
     root: str | None = None  # the folder of the pyproject.toml it came from
     extra: dict = field(default_factory=dict, compare=False, repr=False)
 
     def rules_for(self, path: str | None = None) -> tuple[type[Rule], ...]:
-        ignored = self.ignore + self._per_file_ignores(path)
+        removed = self.late_ignore + self._per_file_ignores(path)
         chosen = []
         for rule in ALL_RULES:
             selected = (
                 _matches(rule.code, self.select) if self.select else rule.default_enabled
             ) or _matches(rule.code, self.extend_select)
-            if selected and not _matches(rule.code, ignored):
+            selected = (selected and not _matches(rule.code, self.ignore)) or _matches(
+                rule.code, self.late_select
+            )
+            if selected and not _matches(rule.code, removed):
                 chosen.append(rule)
         return tuple(chosen)
 
@@ -126,6 +134,24 @@ class Settings:
         relative = os.path.normcase(self.relative(path))
         matches_part, matches_path = _exclusion_matchers(self.exclude + self.extend_exclude)
         return matches_path(relative) or any(matches_part(p) for p in PurePath(relative).parts)
+
+    def with_command_line(
+        self,
+        select: list[str] | None = None,
+        extend_select: list[str] | None = None,
+        ignore: list[str] | None = None,
+    ) -> Settings:
+        """The command line's choice of rules on top of the file's, in ruff's order: `--select`
+        replaces the file's choice (its ignores too), `--extend-select` adds rules (even ones
+        the file ignores), `--ignore` removes rules. Per-file ignores still apply."""
+        settings = self
+        if select:
+            settings = replace(self, select=_codes(select, "--select"), extend_select=(), ignore=())
+        return replace(
+            settings,
+            late_select=_codes(extend_select, "--extend-select"),
+            late_ignore=_codes(ignore, "--ignore"),
+        )
 
     def merged(self, overrides: Mapping[str, Any]) -> Settings:
         """These settings with `overrides` (editor or command-line settings) on top."""
@@ -181,6 +207,8 @@ _KEYS = {
     "unsafeFixes": "unsafe_fixes",
     "enable-x64": "enable_x64",
     "enableX64": "enable_x64",
+    "respect-gitignore": "respect_gitignore",
+    "respectGitignore": "respect_gitignore",
 }
 
 
@@ -236,9 +264,12 @@ def _pytest_env_sets_x64(data: Mapping[str, Any]) -> bool:
     return False
 
 
-def load_settings(start: Path) -> Settings:
-    """Settings from the nearest pyproject.toml at or above `start` (defaults if none)."""
-    pyproject = find_pyproject(start)
+def load_settings(start: Path, config: Path | None = None) -> Settings:
+    """Settings from `config` (a pyproject.toml's `[tool.jax-lsp]`, or a TOML file of those
+    keys), else from the nearest pyproject.toml at or above `start` (defaults if none)."""
+    pyproject = config if config is not None else find_pyproject(start)
+    if config is not None and not config.is_file():
+        raise ConfigError(f"{config}: no such file")
     x64_env = os.environ.get("JAX_ENABLE_X64", "").lower() in ("1", "true", "yes")
     if pyproject is None:
         return Settings(enable_x64=x64_env)
@@ -246,8 +277,10 @@ def load_settings(start: Path) -> Settings:
         data = tomllib.loads(pyproject.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
         raise ConfigError(f"{pyproject}: {error}") from None
-    table = data.get("tool", {}).get("jax-lsp", {})
-    settings = Settings(root=str(pyproject.parent), enable_x64=x64_env)
+    table = data.get("tool", {}).get("jax-lsp")
+    if table is None:
+        table = {} if pyproject.name == "pyproject.toml" else data
+    settings = Settings(root=str(pyproject.parent.resolve()), enable_x64=x64_env)
     settings = replace(settings, **_parse(table))
     if _pytest_env_sets_x64(data):
         settings = replace(settings, enable_x64=True)

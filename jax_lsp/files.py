@@ -7,6 +7,7 @@ same folder, then a rename), so a crash or a full disk never leaves half a file.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import os
 import stat
@@ -15,6 +16,8 @@ import tokenize
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+
+import pathspec
 
 from jax_lsp.config import Settings
 
@@ -102,21 +105,78 @@ def write_atomically(path: Path, data: bytes) -> None:
         raise
 
 
+_IGNORE_FILES = (".gitignore", ".ignore")  # as ruff and ripgrep read them
+
+
+class _IgnoreRules:
+    """The .gitignore and .ignore files of the folders walked (and of their parents up to the
+    repository's root), read once each, through `pathspec` (git's own matching rules)."""
+
+    def __init__(self) -> None:
+        self._specs: dict[Path, pathspec.GitIgnoreSpec | None] = {}
+
+    def _spec(self, folder: Path) -> pathspec.GitIgnoreSpec | None:
+        if folder not in self._specs:
+            lines: list[str] = []
+            for name in _IGNORE_FILES:
+                with contextlib.suppress(OSError, UnicodeDecodeError):
+                    lines += (folder / name).read_text(encoding="utf-8").splitlines()
+            self._specs[folder] = pathspec.GitIgnoreSpec.from_lines(lines) if lines else None
+        return self._specs[folder]
+
+    @staticmethod
+    def parents(start: Path) -> list[Path]:
+        """`start`'s parent folders up to the repository root (none outside a repository)."""
+        parents = []
+        for folder in start.resolve().parents:
+            parents.append(folder)
+            if (folder / ".git").exists():
+                return parents[::-1]
+        return []
+
+    def ignored(self, path: Path, is_dir: bool, folders: list[Path]) -> bool:
+        """Whether the ignore files of `folders` (outermost first) leave `path` out: the
+        innermost file that says anything about it decides, as in git."""
+        for folder in reversed(folders):
+            spec = self._spec(folder)
+            if spec is None:
+                continue
+            relative = path.relative_to(folder).as_posix() + ("/" if is_dir else "")
+            include = spec.check_file(relative).include
+            if include is not None:
+                return include
+        return False
+
+
 def iter_python_files(paths: list[Path], settings: Settings) -> Iterator[Path]:
-    """Python files under `paths`, skipping excluded folders. Explicit files are kept."""
+    """Python files under `paths`, skipping excluded folders (and, unless turned off, what
+    .gitignore and .ignore files name). Explicit files are kept."""
     seen: set[Path] = set()
+    rules = _IgnoreRules() if settings.respect_gitignore else None
     for path in paths:
         if path.is_file():
             if path not in seen:
                 seen.add(path)
                 yield path
             continue
+        above = rules.parents(path) if rules else []
+        chains: dict[str, list[Path]] = {}  # folder -> the folders whose ignore files apply
         for folder, dirs, files in os.walk(path):
-            dirs[:] = sorted(d for d in dirs if not settings.is_excluded(os.path.join(folder, d)))
+            here = Path(folder).resolve()
+            chain = chains.pop(folder, None) or [*above, here]
+
+            def skipped(name: str, is_dir: bool) -> bool:
+                if settings.is_excluded(os.path.join(folder, name)):  # noqa: B023 (called here)
+                    return True
+                return bool(rules and rules.ignored(here / name, is_dir, chain))  # noqa: B023
+
+            dirs[:] = sorted(d for d in dirs if not skipped(d, True))
+            for name in dirs:
+                chains[os.path.join(folder, name)] = [*chain, here / name]
             for name in sorted(files):
                 if not name.endswith((".py", ".pyi", ".ipynb")):
                     continue
                 file = Path(folder, name)
-                if file not in seen and not settings.is_excluded(str(file)):
+                if file not in seen and not skipped(name, False):
                     seen.add(file)
                     yield file

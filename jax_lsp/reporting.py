@@ -6,13 +6,43 @@ import json
 import os
 from collections import Counter
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple, TextIO
 
 from jax_lsp import __version__
 from jax_lsp.diagnostics import RULES_BY_CODE
 from jax_lsp.findings import Finding, Fix, Position, Severity, Span
+from jax_lsp.fixes import fixable
 
-Entry = tuple[str, Finding, int | None]  # (path, finding, notebook cell number or None)
+
+class Entry(NamedTuple):
+    path: str
+    finding: Finding
+    cell: int | None  # the notebook cell number (1-based), or None
+    source_line: str = ""  # the line the finding starts on, for the `full` text output
+
+
+@dataclass(frozen=True)
+class ReportOptions:
+    statistics: bool = False
+    fixed: int = 0  # findings fixed by --fix
+    unchecked: int = 0  # files that could not be read, decoded or fixed
+    unsafe: bool = False  # unsafe fixes enabled: they count as fixable
+    color: bool = False
+    show_source: bool = False  # the `full` text output: the source line and a caret
+    quiet: bool = False  # findings only: no summary
+
+
+def use_color(stream: TextIO) -> bool:
+    """Colour on a terminal, unless NO_COLOR is set; always when FORCE_COLOR is set
+    (https://no-color.org, https://force-color.org)."""
+    if os.environ.get("NO_COLOR"):
+        return False
+    if os.environ.get("FORCE_COLOR"):
+        return True
+    isatty = getattr(stream, "isatty", None)
+    return bool(isatty and isatty())
 
 
 def _location(position: Position) -> dict[str, int]:
@@ -33,43 +63,103 @@ def _url(code: str) -> str | None:
     return rule.url() if rule else None
 
 
-def _statistics(entries: Sequence[Entry]) -> str:
-    counts = Counter(finding.code for _, finding, _ in entries)
-    fixable = Counter(f.code for _, f, _ in entries if f.fix is not None and f.fix.is_safe)
+def _plural(count: int, noun: str) -> str:
+    return f"{count} {noun}" if count == 1 or noun == "info" else f"{count} {noun}s"
+
+
+class _Style:
+    """ANSI styles, or none."""
+
+    def __init__(self, color: bool) -> None:
+        self.color = color
+
+    def __call__(self, text: str, *codes: int) -> str:
+        if not self.color or not codes:
+            return text
+        return f"\x1b[{';'.join(map(str, codes))}m{text}\x1b[0m"
+
+
+_BOLD, _RED, _YELLOW, _CYAN = 1, 31, 33, 36
+_SEVERITY_COLOR = {Severity.ERROR: _RED, Severity.WARNING: _YELLOW, Severity.INFO: _CYAN}
+
+
+def _statistics(entries: Sequence[Entry], options: ReportOptions) -> str:
+    counts = Counter(entry.finding.code for entry in entries)
+    fixable_codes = Counter(e.finding.code for e in entries if fixable(e.finding, options.unsafe))
     lines = []
     for code, count in sorted(counts.items(), key=lambda item: (-item[1], item[0])):
         rule = RULES_BY_CODE.get(code)
-        mark = "[*]" if fixable[code] else "   "
+        mark = "[*]" if fixable_codes[code] else "   "
         lines.append(f"{count:>5}\t{code:<8}{mark} {rule.name if rule else ''}")
     return "\n".join(lines) + "\n" if lines else ""
 
 
-def format_text(entries: Sequence[Entry], statistics: bool = False, fixed: int = 0) -> str:
-    if statistics:
-        return _statistics(entries)
+def _snippet(entry: Entry, style: _Style) -> list[str]:
+    """The finding's first line with a caret under what it points at (ruff's `full` output)."""
+    span = entry.finding.span
+    line = entry.source_line.expandtabs(1)
+    number = str(span.start.line + 1)
+    gutter = " " * len(number)
+    end = span.end.column if span.end.line == span.start.line else len(line)
+    carets = "^" * max(end - span.start.column, 1)
+    color = _SEVERITY_COLOR[entry.finding.severity]
+    return [
+        style(f"{gutter} |", _CYAN),
+        f"{style(f'{number} |', _CYAN)} {line}",
+        f"{style(f'{gutter} |', _CYAN)} {' ' * span.start.column}{style(carets, color, _BOLD)}",
+        "",
+    ]
+
+
+def summary_counts(entries: Sequence[Entry]) -> str:
+    """'3 errors, 1 warning, 2 info': the findings by severity."""
+    counts = Counter(entry.finding.severity for entry in entries)
+    parts = [_plural(counts[severity], severity.value) for severity in Severity if counts[severity]]
+    return ", ".join(parts)
+
+
+def format_text(entries: Sequence[Entry], options: ReportOptions = ReportOptions()) -> str:
+    if options.statistics:
+        return _statistics(entries, options)
+    style = _Style(options.color)
     lines = []
-    for path, finding, cell in entries:
+    for entry in entries:
+        finding = entry.finding
         start = finding.span.start
-        mark = " [*]" if finding.fix is not None and finding.fix.is_safe else ""
-        where = f"cell {cell}:" if cell is not None else ""
+        mark = f" {style('[*]', _CYAN)}" if fixable(finding, options.unsafe) else ""
+        where = f"cell {entry.cell}:" if entry.cell is not None else ""
+        severity = style(finding.severity.value, _SEVERITY_COLOR[finding.severity], _BOLD)
         lines.append(
-            f"{display_path(path)}:{where}{start.line + 1}:{start.column + 1}: "
-            f"{finding.code}{mark} {finding.message}"
+            f"{style(display_path(entry.path), _BOLD)}:{where}{start.line + 1}:{start.column + 1}: "
+            f"{severity}: {style(finding.code, _BOLD)}{mark} {finding.message}"
         )
-    safe = sum(1 for _, f, _ in entries if f.fix is not None and f.fix.is_safe)
-    unsafe = sum(1 for _, f, _ in entries if f.fix is not None and not f.fix.is_safe)
+        if options.show_source and entry.source_line:
+            lines += _snippet(entry, style)
+    if not options.quiet:
+        lines += _summary(entries, options)
+    return "\n".join(lines) + "\n" if lines else ""
+
+
+def _summary(entries: Sequence[Entry], options: ReportOptions) -> list[str]:
+    lines = []
     if entries:
-        noun = "error" if len(entries) == 1 else "errors"
-        lines.append(f"Found {len(entries)} {noun}.")
-        if safe:
-            lines.append(f"[*] {safe} fixable with the `--fix` option.")
-        if unsafe:
-            lines.append(f"{unsafe} more fixable with `--fix --unsafe-fixes`.")
-    if fixed:
-        lines.append(f"Fixed {fixed} {'error' if fixed == 1 else 'errors'}.")
-    if not entries and not fixed:
+        lines.append(f"Found {_plural(len(entries), 'finding')}: {summary_counts(entries)}.")
+        count = sum(1 for e in entries if fixable(e.finding, options.unsafe))
+        hidden = sum(1 for e in entries if e.finding.fix is not None) - count
+        if count:
+            lines.append(f"[*] {count} fixable with the `--fix` option.")
+        if hidden:
+            lines.append(
+                f"({_plural(hidden, 'hidden fix')} can be enabled with the `--unsafe-fixes` "
+                "option.)"
+            )
+    if options.fixed:
+        lines.append(f"Fixed {_plural(options.fixed, 'finding')}.")
+    if options.unchecked:
+        lines.append(f"{_plural(options.unchecked, 'file')} could not be checked (see above).")
+    elif not entries and not options.fixed:
         lines.append("All checks passed!")
-    return "\n".join(lines) + "\n"
+    return lines
 
 
 def _fix_json(fix: Fix | None) -> dict | None:
@@ -89,9 +179,9 @@ def _fix_json(fix: Fix | None) -> dict | None:
     }
 
 
-def format_json(entries: Sequence[Entry], statistics: bool = False, fixed: int = 0) -> str:
-    if statistics:
-        counts = Counter(finding.code for _, finding, _ in entries)
+def format_json(entries: Sequence[Entry], options: ReportOptions = ReportOptions()) -> str:
+    if options.statistics:
+        counts = Counter(entry.finding.code for entry in entries)
         rows = [
             {"code": code, "name": RULES_BY_CODE[code].name, "count": count}
             for code, count in sorted(counts.items(), key=lambda item: (-item[1], item[0]))
@@ -107,6 +197,9 @@ def format_json(entries: Sequence[Entry], statistics: bool = False, fixed: int =
             "location": _location(finding.span.start),
             "message": finding.message,
             "noqa_row": finding.span.start.line + 1,
+            "severity": finding.severity.value,
+            # Beside ruff's shape: the other fixes the editor offers for this finding.
+            "alternatives": [_fix_json(alternative) for alternative in finding.alternatives],
             "related": [
                 {
                     "message": related.message,
@@ -117,7 +210,7 @@ def format_json(entries: Sequence[Entry], statistics: bool = False, fixed: int =
             ],
             "url": _url(finding.code),
         }
-        for path, finding, cell in entries
+        for path, finding, cell, _ in entries
     ]
     return json.dumps(rows, indent=2, ensure_ascii=False) + "\n"
 
@@ -138,11 +231,31 @@ def _sarif_physical(path: str, span: Span) -> dict:
     }
 
 
-def format_sarif(entries: Sequence[Entry], statistics: bool = False, fixed: int = 0) -> str:
+def _sarif_fix(path: str, fix: Fix) -> dict:
+    """A SARIF fix, with whether `--fix` applies it alone or only with `--unsafe-fixes`."""
+    return {
+        "description": {"text": fix.title},
+        "artifactChanges": [
+            {
+                "artifactLocation": {"uri": Path(display_path(path)).as_posix()},
+                "replacements": [
+                    {
+                        "deletedRegion": _sarif_physical(path, edit.span)["region"],
+                        "insertedContent": {"text": edit.content},
+                    }
+                    for edit in fix.edits
+                ],
+            }
+        ],
+        "properties": {"applicability": fix.applicability.value},
+    }
+
+
+def format_sarif(entries: Sequence[Entry], options: ReportOptions = ReportOptions()) -> str:
     rules = sorted(RULES_BY_CODE.values(), key=lambda rule: int(rule.code[3:]))
     rule_index = {rule.code: index for index, rule in enumerate(rules)}
     results = []
-    for path, finding, cell in entries:
+    for path, finding, cell, _ in entries:
         results.append(
             {
                 **({"properties": {"cell": cell}} if cell is not None else {}),
@@ -165,6 +278,7 @@ def format_sarif(entries: Sequence[Entry], statistics: bool = False, fixed: int 
                     if finding.related
                     else {}
                 ),
+                **({"fixes": [_sarif_fix(path, finding.fix)]} if finding.fix else {}),
             }
         )
     document = {
@@ -201,8 +315,10 @@ def format_sarif(entries: Sequence[Entry], statistics: bool = False, fixed: int 
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
 
 
-FORMATTERS: dict[str, Callable[..., str]] = {
-    "text": format_text,
+FORMATTERS: dict[str, Callable[[Sequence[Entry], ReportOptions], str]] = {
+    "concise": format_text,
+    "full": format_text,  # with ReportOptions.show_source
+    "text": format_text,  # the older name of `concise`
     "json": format_json,
     "sarif": format_sarif,
 }

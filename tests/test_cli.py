@@ -46,11 +46,11 @@ def test_text_output_and_exit_code(project: Path):
     assert result.returncode == 1
     lines = result.stdout.splitlines()
     assert lines[0] == (
-        "pkg/buggy.py:4:1: JAX201 [*] `x` is a JAX array, which is immutable: item assignment "
+        "pkg/buggy.py:4:1: error: JAX201 [*] `x` is a JAX array, which is immutable: item assignment "
         "raises TypeError. Use `x = x.at[...].set(...)`"
     )
-    assert lines[1].startswith("pkg/buggy.py:5:1: JAX203 [*]")
-    assert "Found 2 errors." in result.stdout
+    assert lines[1].startswith("pkg/buggy.py:5:1: warning: JAX203 [*]")
+    assert "Found 2 findings: 1 error, 1 warning." in result.stdout
     assert ".venv" not in result.stdout
 
 
@@ -97,7 +97,7 @@ def test_sarif_output_is_sarif_2_1_0(project: Path):
 def test_fix_rewrites_the_file_and_leaves_nothing(project: Path):
     result = run("check", "pkg", "--fix", cwd=project)
     assert result.returncode == 0, result.stdout + result.stderr
-    assert "Fixed 2 errors." in result.stdout
+    assert "Fixed 2 findings." in result.stdout
     fixed = (project / "pkg" / "buggy.py").read_text()
     assert fixed == BUGGY.replace("x[0] = 1.0", "x = x.at[0].set(1.0)").replace(
         "x.at[1].set(2.0)", "x = x.at[1].set(2.0)"
@@ -135,7 +135,7 @@ def test_coding_cookie_is_honoured(project: Path):
     )
     (project / "pkg" / "cookie.py").write_bytes(source.encode("latin-1"))
     result = run("check", "pkg/cookie.py", cwd=project)
-    assert "cookie.py:5:1: JAX201" in result.stdout
+    assert "cookie.py:5:1: error: JAX201" in result.stdout
 
 
 def test_usage_errors_exit_two(project: Path):

@@ -63,8 +63,8 @@ def test_check_reports_cells_and_fix_writes_cells_back(tmp_path: Path):
 
     result = run()
     assert result.returncode == 1
-    assert "demo.ipynb:cell 2:2:1: JAX201" in result.stdout
-    assert "demo.ipynb:cell 2:3:1: JAX203" in result.stdout
+    assert "demo.ipynb:cell 2:2:1: error: JAX201" in result.stdout
+    assert "demo.ipynb:cell 2:3:1: warning: JAX203" in result.stdout
     rows = json.loads(run("--output-format", "json").stdout)
     assert [(r["cell"], r["location"]["row"]) for r in rows] == [(2, 2), (2, 3)]
 
@@ -88,4 +88,4 @@ def test_a_broken_notebook_is_one_line_on_stderr(tmp_path: Path):
         timeout=120,
     )
     assert result.stderr.count("\n") == 1 and "broken.ipynb" in result.stderr
-    assert "ok.py:3:1: JAX201" in result.stdout
+    assert "ok.py:3:1: error: JAX201" in result.stdout

@@ -11,17 +11,15 @@ from pathlib import Path
 from lsprotocol import types
 
 from tests.cli.helpers import jax_lsp
-from tests.e2e.conftest import (  # noqa: F401 (client: the server fixture)
-    apply_edits,
-    client,
-    diagnostics_for,
-    edits_of,
-    open_document,
-    start,
-)
+from tests.e2e.conftest import apply_edits, diagnostics_for, edits_of, open_document, start
 
 ROOT = Path(__file__).resolve().parents[2]
 FIX_ALL = "source.fixAll.jax-lsp"
+_SEVERITY = {
+    types.DiagnosticSeverity.Error: "error",
+    types.DiagnosticSeverity.Warning: "warning",
+    types.DiagnosticSeverity.Information: "info",
+}
 MAKER = "import jax.numpy as jnp\n\n\ndef make():\n    return jnp.zeros(3)\n"
 USER = "from maker import make\n\nx = make()\nx[0] = 1.0\n"
 
@@ -32,14 +30,25 @@ def _project(tmp_path: Path) -> list[Path]:
     (tmp_path / "maker.py").write_text(MAKER)
     (tmp_path / "user.py").write_text(USER)
     (tmp_path / "pyproject.toml").write_text('[tool.jax-lsp]\nselect = ["ALL"]\n')
-    return sorted(tmp_path.glob("*/*.py")) + [tmp_path / "user.py"]
+    return [*sorted(tmp_path.glob("*/*.py")), tmp_path / "user.py"]
 
 
-def _cli_findings(path: Path, root: Path) -> list[tuple[int, int, str, bool]]:
+Fixes = tuple[str, ...]  # the title of each fix offered, sorted (fix-all tests their safety)
+
+
+def _cli_findings(path: Path, root: Path) -> list[tuple[int, int, str, str, Fixes]]:
     run = jax_lsp("check", "--output-format", "json", str(path.relative_to(root)), cwd=root)
     rows = json.loads(run.stdout)
     return sorted(
-        (r["location"]["row"] - 1, r["location"]["column"] - 1, r["code"], r["fix"] is not None)
+        (
+            r["location"]["row"] - 1,
+            r["location"]["column"] - 1,
+            r["code"],
+            r["severity"],
+            tuple(
+                sorted(fix["message"] for fix in [r["fix"], *r["alternatives"]] if fix is not None)
+            ),
+        )
         for r in rows
     )
 
@@ -53,12 +62,13 @@ def _cli_fixed(path: Path, root: Path) -> str:
     return fixed
 
 
-async def _server_fixable(client, uri: str, diagnostic: types.Diagnostic) -> bool:
+async def _server_fixes(client, uri: str, diagnostic: types.Diagnostic) -> Fixes:
+    """The fixes the editor offers for `diagnostic`: those in its data, and the deferred
+    codemods it builds when asked."""
     data = diagnostic.data if isinstance(diagnostic.data, dict) else {}
-    if data.get("fixes"):
-        return True
+    fixes = [fix["title"] for fix in data.get("fixes", [])]
     if not data.get("deferred"):
-        return False
+        return tuple(sorted(fixes))
     actions = await client.text_document_code_action_async(
         types.CodeActionParams(
             text_document=types.TextDocumentIdentifier(uri=uri),
@@ -68,7 +78,9 @@ async def _server_fixable(client, uri: str, diagnostic: types.Diagnostic) -> boo
             ),
         )
     )
-    return any(not a.title.startswith("Disable ") for a in actions or [])
+    prefix = f"jax-lsp ({diagnostic.code}): "
+    titles = [a.title.removeprefix(prefix) for a in actions or [] if a.title.startswith(prefix)]
+    return tuple(sorted({*fixes, *titles}))
 
 
 async def _server_fixed(client, uri: str, text: str) -> str:
@@ -93,9 +105,10 @@ async def test_server_and_cli_agree_on_every_fixture_and_example(client, tmp_pat
         published = await diagnostics_for(client, uri, lambda found: True)
         server = sorted(
             [
-                (d.range.start.line, d.range.start.character, str(d.code), fixable)
+                (d.range.start.line, d.range.start.character, str(d.code), severity, fixes)
                 for d in published
-                for fixable in [await _server_fixable(client, uri, d)]
+                for severity in [_SEVERITY[d.severity]]
+                for fixes in [await _server_fixes(client, uri, d)]
             ]
         )
         cli = _cli_findings(path, tmp_path)
