@@ -46,7 +46,8 @@ def test_text_output_and_exit_code(project: Path):
     assert result.returncode == 1
     lines = result.stdout.splitlines()
     assert lines[0] == (
-        "pkg/buggy.py:4:1: error: JAX201 [*] `x` is a JAX array, which is immutable: item assignment "
+        "pkg/buggy.py:4:1: error: JAX201 [*] `x` is a JAX array, which is immutable: item "
+        "assignment "
         "raises TypeError. Use `x = x.at[...].set(...)`"
     )
     assert lines[1].startswith("pkg/buggy.py:5:1: warning: JAX203 [*]")
