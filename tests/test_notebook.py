@@ -89,3 +89,139 @@ def test_a_broken_notebook_is_one_line_on_stderr(tmp_path: Path):
     )
     assert result.stderr.count("\n") == 1 and "broken.ipynb" in result.stderr
     assert "ok.py:3:1: error: JAX201" in result.stdout
+
+
+# -- IPython syntax: one implementation for the CLI and the server ---------------------------
+
+from jax_lsp.ipython import blank_ipython  # noqa: E402
+from jax_lsp.lsp.notebooks import combine  # noqa: E402
+
+
+def blank(source: str) -> str:
+    return "\n".join(blank_ipython(source.split("\n")))
+
+
+def test_a_block_whose_only_line_is_shell_stays_a_block():
+    source = "try:\n    import optax\nexcept ImportError:\n    !pip install optax\n"
+    blanked = blank(source)
+    assert blanked == "try:\n    import optax\nexcept ImportError:\n    pass\n"
+    compile(blanked, "<cell>", "exec")
+
+
+def test_magics_shell_and_help_are_blanked_keeping_lines():
+    source = "\n".join(
+        [
+            "%matplotlib inline",
+            "files = !ls -la",
+            "timing = %timeit -o f(x)",
+            "!pip install \\",
+            "    optax",
+            "jnp.where?",
+            "jnp.where??",
+            "?jnp.where",
+            "if True:",
+            "    %time f(x)",
+            "    jnp.sum?",
+        ]
+    )
+    assert blank(source).split("\n") == [
+        "",
+        "",
+        "",
+        "",
+        "",
+        "",
+        "",
+        "",
+        "if True:",
+        "    pass",
+        "    pass",
+    ]
+
+
+def test_question_marks_in_strings_and_comments_and_brackets_are_python():
+    source = "\n".join(
+        [
+            'label = "what?"',
+            "x = 1  # why?",
+            'doc = """',
+            "%not a magic",
+            "!not shell",
+            "really?",
+            '"""',
+            "total = (a",
+            "         % b)",
+            "flag = x != y",
+            "bits = x % 2",
+        ]
+    )
+    assert blank(source) == source
+
+
+def test_cell_magics_blank_foreign_bodies_and_keep_python_ones():
+    assert blank("%%bash\necho hi\nls") == "\n\n"
+    assert blank("%%timeit\ny = jnp.sum(x)") == "\ny = jnp.sum(x)"
+    assert blank("%%capture out\nimport jax") == "\nimport jax"
+
+
+def test_cli_and_server_read_notebook_cells_the_same_way():
+    cells = [
+        "import jax.numpy as jnp\n%matplotlib inline\nx = jnp.zeros(3)\n",
+        "try:\n    import optax\nexcept ImportError:\n    !pip install optax\n",
+        "%%timeit\nx.sum()\n",
+        "jnp.where?\nx[0] = 1.0  # what?\n",
+        "%%bash\necho hi\n",
+    ]
+    raw = json.dumps({"cells": [{"cell_type": "code", "source": c, "metadata": {}} for c in cells]})
+    cli = Notebook.parse(raw).text.removesuffix("\n").split(f"\n{CELL_MARKER}\n")
+    server_text, slices = combine([(f"cell{i}", 1, c) for i, c in enumerate(cells)])
+    server_lines = server_text.split("\n")
+    server = ["\n".join(server_lines[s.start_line : s.start_line + s.line_count]) for s in slices]
+    assert cli == server
+    compile("\n".join(server), "<notebook>", "exec")
+
+
+def test_notebook_syntax_errors_are_reported_in_cell_coordinates(tmp_path: Path):
+    cells = [("code", "import jax.numpy as jnp\n"), ("code", "x = 1\ndef broken(:\n    pass\n")]
+    (tmp_path / "broken_cell.ipynb").write_text(notebook_json(*cells))
+    result = subprocess.run(
+        [sys.executable, "-m", "jax_lsp", "check", "broken_cell.ipynb"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert "broken_cell.ipynb: syntax error:" in result.stderr
+    assert " at cell 2:2:" in result.stderr
+
+
+def test_a_fix_that_adds_lines_keeps_the_ipython_lines_in_place(tmp_path: Path):
+    cell = (
+        "%matplotlib inline\nimport jax\nimport jax.numpy as jnp\n!nvidia-smi\n"
+        "x = jnp.zeros(3, dtype=jnp.float64)\n"
+    )
+    path = tmp_path / "x64.ipynb"
+    path.write_text(notebook_json(("code", cell)))
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "jax_lsp",
+            "check",
+            "--select",
+            "JAX901",
+            "--fix",
+            "--unsafe-fixes",
+            str(path),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    source = "".join(json.loads(path.read_text())["cells"][0]["source"])
+    assert source == (
+        "%matplotlib inline\nimport jax\nimport jax.numpy as jnp\n"
+        'jax.config.update("jax_enable_x64", True)\n!nvidia-smi\n'
+        "x = jnp.zeros(3, dtype=jnp.float64)\n"
+    )

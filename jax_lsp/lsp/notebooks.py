@@ -3,15 +3,12 @@ definitions count); findings go back to the cell and line they fall in."""
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, replace
 
 from jax_lsp.analysis.text import split_lines
 from jax_lsp.engine import shift_finding
 from jax_lsp.findings import Finding, Fix
-
-# IPython magics and shell escapes: not Python, blanked so they cost no syntax error.
-_MAGIC = re.compile(r"^(\s*)[%!]")
+from jax_lsp.ipython import blank_ipython
 
 
 @dataclass(frozen=True)
@@ -20,17 +17,6 @@ class CellSlice:
     version: int | None
     start_line: int  # the cell's first line in the combined module
     line_count: int
-
-
-def _blank_magics(lines: list[str]) -> list[str]:
-    blanked = []
-    for line in lines:
-        match = _MAGIC.match(line)
-        if match is None:
-            blanked.append(line)
-        else:
-            blanked.append(f"{match.group(1)}pass" if match.group(1) else "")
-    return blanked
 
 
 def combine(cells: list[tuple[str, int | None, str]]) -> tuple[str, list[CellSlice]]:
@@ -43,7 +29,7 @@ def combine(cells: list[tuple[str, int | None, str]]) -> tuple[str, list[CellSli
         if lines[-1] == "":  # the text ended with a newline
             lines.pop()
         slices.append(CellSlice(uri, version, line, max(len(lines), 1)))
-        parts.extend(_blank_magics(lines) or [""])
+        parts.extend(blank_ipython(lines) or [""])  # IPython syntax: as the CLI reads it
         line += max(len(lines), 1)
     return "\n".join(parts) + "\n", slices
 
