@@ -1,10 +1,11 @@
 """Precision on real code: every finding of `jax-lsp check` on the pinned corpus, judged.
 
-Run `python bench/precision.py`. It checks the corpus with all rules, saves the findings to
+Run `python bench/precision.py [REQUIREMENTS...]` (default: both pinned lists in bench/). It
+checks each list's packages with all rules, saves the findings to
 `bench/results/corpus-findings.json` and a per-code table, then compares them with the
 human judgements in `bench/triage.csv` (package, path, line, code, verdict, note):
 findings per code, how many are triaged, false findings per 10,000 lines, and the findings
-nobody has judged yet (exit status 1 while there are any).
+nobody has judged yet (exit status 1 while there are any); per list, then over all lists.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from pathlib import Path
 if __package__ in (None, ""):  # run as a script: make `bench` and `jax_lsp` importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.corpus import REPO_ROOT, Corpus, ensure_corpus
+from bench.corpus import LISTS, REPO_ROOT, Corpus, ensure_corpus
 
 TRIAGE = REPO_ROOT / "bench" / "triage.csv"
 RESULTS = REPO_ROOT / "bench" / "results"
@@ -133,7 +134,8 @@ def run_check(corpus: Corpus) -> list[CorpusFinding]:
     """`jax-lsp check --select ALL --output-format json` over the corpus folder."""
     command = [
         sys.executable, "-m", "jax_lsp", "check", "--select", "ALL",
-        "--output-format", "json", "--exit-zero", str(corpus.root),
+        "--output-format", "json", "--exit-zero",
+        *(str(corpus.root / package) for package in corpus.lines),
     ]  # fmt: skip
     output = subprocess.run(
         command, cwd=REPO_ROOT, capture_output=True, text=True, check=True
@@ -175,18 +177,24 @@ def format_report(report: Report) -> str:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("requirements", nargs="?", type=Path, default=None)
+    parser.add_argument("requirements", nargs="*", type=Path, default=list(LISTS))
     parser.add_argument("--triage", type=Path, default=TRIAGE)
     parser.add_argument(
         "--reuse", action="store_true", help="compare the saved findings, don't run check"
     )
     args = parser.parse_args()
-    corpus = ensure_corpus(args.requirements)
+    corpora = [
+        (requirements.name, ensure_corpus(requirements)) for requirements in args.requirements
+    ]
     saved = RESULTS / "corpus-findings.json"
     if args.reuse and saved.is_file():
-        findings = [CorpusFinding(**item) for item in json.loads(saved.read_text("utf-8"))]
+        everything = [CorpusFinding(**item) for item in json.loads(saved.read_text("utf-8"))]
+        found = {
+            name: [f for f in everything if f.package in corpus.lines] for name, corpus in corpora
+        }
     else:
-        findings = run_check(corpus)
+        found = {name: run_check(corpus) for name, corpus in corpora}
+    findings = [finding for name, _ in corpora for finding in found[name]]
     RESULTS.mkdir(parents=True, exist_ok=True)
     saved.write_text(json.dumps([asdict(f) for f in findings], indent=1) + "\n", "utf-8")
     counts = Counter(f.code for f in findings)
@@ -196,8 +204,14 @@ def main() -> int:
     )
     triage_text = args.triage.read_text(encoding="utf-8") if args.triage.exists() else ""
     judgements = read_triage(triage_text.splitlines()) if triage_text else []
-    report = compare(findings, judgements, corpus.total_lines)
-    print(format_report(report))
+    for name, corpus in corpora:
+        print(f"## {name}\n")
+        print(format_report(compare(found[name], judgements, corpus.total_lines)) + "\n")
+    lines = sum(corpus.total_lines for _, corpus in corpora)
+    report = compare(findings, judgements, lines)
+    if len(corpora) > 1:
+        print("## all lists\n")
+        print(format_report(report))
     return 1 if report.untriaged else 0
 
 

@@ -160,6 +160,8 @@ def iter_python_files(paths: list[Path], settings: Settings) -> Iterator[Path]:
                 yield path
             continue
         above = rules.parents(path) if rules else []
+        if rules and above and rules.ignored(path.resolve(), True, above):
+            above = []  # a folder named on the command line is checked even if ignored
         chains: dict[str, list[Path]] = {}  # folder -> the folders whose ignore files apply
         for folder, dirs, files in os.walk(path):
             here = Path(folder).resolve()

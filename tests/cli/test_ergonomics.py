@@ -117,6 +117,7 @@ def test_gitignore_and_ignore_files_are_respected_unless_turned_off(tmp_path: Pa
 
     assert checked(".") == {"src/kept.pyi", "src/b.py"}
     assert checked("src", cwd=tmp_path) == {"src/kept.pyi", "src/b.py"}  # the root's file too
+    assert checked("generated") == {"generated/a.py"}  # named on the command line: checked
     everything = {"generated/a.py", "src/stub.pyi", "src/kept.pyi", "src/scratch.py", "src/b.py"}
     assert checked("--no-respect-gitignore", ".") == everything
     (tmp_path / "pyproject.toml").write_text("[tool.jax-lsp]\nrespect-gitignore = false\n")
