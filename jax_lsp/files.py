@@ -15,6 +15,7 @@ import tempfile
 import tokenize
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 import pathspec
@@ -148,6 +149,22 @@ class _IgnoreRules:
         return False
 
 
+def _skipped(
+    folder: str,
+    here: Path,
+    chain: list[Path],
+    settings: Settings,
+    rules: _IgnoreRules | None,
+    name: str,
+    is_dir: bool,
+) -> bool:
+    """Whether `name` in `folder` (resolved: `here`) is excluded or ignored by the ignore
+    files of `chain`."""
+    if settings.is_excluded(os.path.join(folder, name)):
+        return True
+    return bool(rules and rules.ignored(here / name, is_dir, chain))
+
+
 def iter_python_files(paths: list[Path], settings: Settings) -> Iterator[Path]:
     """Python files under `paths`, skipping excluded folders (and, unless turned off, what
     .gitignore and .ignore files name). Explicit files are kept."""
@@ -166,12 +183,7 @@ def iter_python_files(paths: list[Path], settings: Settings) -> Iterator[Path]:
         for folder, dirs, files in os.walk(path):
             here = Path(folder).resolve()
             chain = chains.pop(folder, None) or [*above, here]
-
-            def skipped(name: str, is_dir: bool) -> bool:
-                if settings.is_excluded(os.path.join(folder, name)):  # noqa: B023 (called here)
-                    return True
-                return bool(rules and rules.ignored(here / name, is_dir, chain))  # noqa: B023
-
+            skipped = partial(_skipped, folder, here, chain, settings, rules)
             dirs[:] = sorted(d for d in dirs if not skipped(d, True))
             for name in dirs:
                 chains[os.path.join(folder, name)] = [*chain, here / name]

@@ -23,6 +23,11 @@ class Entry(NamedTuple):
     source_line: str = ""  # the line the finding starts on, for the `full` text output
 
 
+def _entries(entries: Sequence[tuple]) -> list[Entry]:
+    """Entries from (path, finding, cell) or (path, finding, cell, source_line) tuples."""
+    return [entry if isinstance(entry, Entry) else Entry(*entry) for entry in entries]
+
+
 @dataclass(frozen=True)
 class ReportOptions:
     statistics: bool = False
@@ -119,6 +124,7 @@ def summary_counts(entries: Sequence[Entry]) -> str:
 
 
 def format_text(entries: Sequence[Entry], options: ReportOptions = ReportOptions()) -> str:
+    entries = _entries(entries)
     if options.statistics:
         return _statistics(entries, options)
     style = _Style(options.color)
@@ -180,6 +186,7 @@ def _fix_json(fix: Fix | None) -> dict | None:
 
 
 def format_json(entries: Sequence[Entry], options: ReportOptions = ReportOptions()) -> str:
+    entries = _entries(entries)
     if options.statistics:
         counts = Counter(entry.finding.code for entry in entries)
         rows = [
@@ -252,6 +259,7 @@ def _sarif_fix(path: str, fix: Fix) -> dict:
 
 
 def format_sarif(entries: Sequence[Entry], options: ReportOptions = ReportOptions()) -> str:
+    entries = _entries(entries)
     rules = sorted(RULES_BY_CODE.values(), key=lambda rule: int(rule.code[3:]))
     rule_index = {rule.code: index for index, rule in enumerate(rules)}
     results = []
