@@ -109,20 +109,21 @@ def test_fixed_programs_parse(fixed_and_run):
         compile(text, name, "exec")
 
 
-def test_no_fix_breaks_a_program_that_ran(fixed_and_run):
-    broken = {
-        name: after.output[-1500:]
+def _failing(fixed_and_run, failed) -> str:
+    """What the programs for which `failed(before, after)` holds printed (none tolerated)."""
+    return "\n\n".join(
+        f"{name}:\n{after.output[-1500:]}"
         for name, (before, after, _) in fixed_and_run.items()
-        if before.ran and not after.ran and name not in _TOLERATED
-    }
-    assert not broken, "\n\n".join(f"{name}:\n{output}" for name, output in broken.items())
+        if failed(before, after) and name not in _TOLERATED
+    )
+
+
+def test_no_fix_breaks_a_program_that_ran(fixed_and_run):
+    broken = _failing(fixed_and_run, lambda before, after: before.ran and not after.ran)
+    assert not broken, broken
 
 
 def test_programs_failing_with_a_jax_error_run_after_their_fix(fixed_and_run):
-    still = {
-        name: after.output[-1500:]
-        for name, (before, after, _) in fixed_and_run.items()
-        if before.jax_error and not after.ran and name not in _TOLERATED
-    }
-    assert not still, "\n\n".join(f"{name}:\n{output}" for name, output in still.items())
+    still = _failing(fixed_and_run, lambda before, after: before.jax_error and not after.ran)
+    assert not still, still
     assert any(before.jax_error for before, _, _ in fixed_and_run.values())
