@@ -10,8 +10,14 @@ and code-point column anywhere in it, e.g. of its `class` keyword or of the jitt
    `functools.partial(jax.tree_util.register_dataclass, data_fields=..., meta_fields=...)`.
    Attributes that must stay Python values become aux data (meta fields): those used in Python
    control flow in the class's traced methods (`if self.mul:`, `range(self.n)`), those annotated
-   bool/int/str/Literal/Callable/an enum of the module, and str/bool literals. An attribute
-   annotated as an array stays a child whatever its use. Everything else is a child (traced).
+   bool/int/str/Literal/Callable/an enum of the module, and those whose values are settings,
+   functions or objects of unregistered classes (`codeactions.placement`, from the kinds of the
+   values assigned and of the arguments that construct the class). An attribute annotated as an
+   array stays a child whatever its use. Everything else is a child (traced). Attributes set
+   by other methods than `__init__` are included (unsafe: flattening before they are set
+   fails), and so is an aux object holding arrays (unsafe: its arrays become constants of the
+   compiled code; the title names its class for registration). A class whose traced methods
+   assign `self.x` gets no fix at all: the assignment cannot survive tracing.
    `tree_unflatten` calls `cls(**fields)` only when `__init__` merely assigns its parameters
    to same-named attributes: then construction is exactly the object's state. Any other
    `__init__` may validate, convert or compute, and JAX calls `tree_unflatten` with tracers and
@@ -30,24 +36,21 @@ cached `ast` units.
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
 import libcst as cst
 
 from jax_lsp.analysis.summary import transform_of
+from jax_lsp.codeactions.placement import (
+    REGISTERED_DECORATORS,
+    HeldObject,
+    Placement,
+    ValuePlacement,
+)
 from jax_lsp.codeactions.source import ModuleSource, edit, is_docstring
 from jax_lsp.findings import Applicability, Edit, Fix
 
-_REGISTERED = frozenset(
-    {
-        "jax.tree_util.register_pytree_node_class",
-        "jax.tree_util.register_pytree_with_keys_class",
-        "jax.tree_util.register_dataclass",
-        "jax.tree_util.register_static",
-        "flax.struct.dataclass",
-        "chex.dataclass",
-    }
-)
 _DATACLASS = frozenset({"dataclasses.dataclass"})
 _STATIC_TYPES = frozenset(
     {"builtins.bool", "builtins.int", "builtins.str", "typing.Literal", "typing.Callable"}
@@ -71,6 +74,14 @@ class _Class:
     jitted: list[_FunctionNode] = field(default_factory=list)
     init: _FunctionNode | None = None
     dataclass: bool = False
+    # Attributes only methods other than `__init__` assign: an object flattened before they
+    # are set has none (AttributeError), so the registration is unsafe then.
+    set_later: set[str] = field(default_factory=set)
+    # Aux attributes holding an object of an unregistered module class that holds arrays
+    # (attribute -> class): JAX sees those arrays as constants of the compiled code.
+    held_objects: dict[str, str] = field(default_factory=dict)
+    # Attributes a traced method assigns on `self`: lost (or a leaked tracer) whatever the fix.
+    assigned_in_trace: list[str] = field(default_factory=list)
 
     @property
     def first_line(self) -> int:
@@ -104,7 +115,7 @@ class _Class:
 def pytree_fixes(source: str, line: int, column: int) -> tuple[Fix, ...]:
     """Every fix for the class at (line, column), the PyTree registration first."""
     facts = _analyse(ModuleSource(source), line, column)
-    if facts is None:
+    if facts is None or facts.assigned_in_trace:
         return ()
     builders = (_register, _static_helper, _static_self)
     fixes = [build(replace(facts, module=facts.module.fork())) for build in builders]
@@ -154,17 +165,17 @@ def _static_self_decorator(module: ModuleSource, line: int, column: int):
 def static_helper_fix(source: str, line: int, column: int) -> Fix | None:
     """Move each jitted method's body to a module-level helper jitted with `static_argnames`."""
     facts = _analyse(ModuleSource(source), line, column)
-    return None if facts is None else _static_helper(facts)
+    return None if facts is None or facts.assigned_in_trace else _static_helper(facts)
 
 
 def static_self_fix(source: str, line: int, column: int) -> Fix | None:
     """`partial(jax.jit, static_argnums=0)` on the jitted methods, plus `__hash__`/`__eq__`."""
     facts = _analyse(ModuleSource(source), line, column)
-    return None if facts is None else _static_self(facts)
+    return None if facts is None or facts.assigned_in_trace else _static_self(facts)
 
 
 def _register(facts: _Class) -> Fix | None:
-    if not facts.attributes:
+    if not facts.attributes or facts.assigned_in_trace:
         return None
     if facts.dataclass:
         return _dataclass_fix(facts)
@@ -195,7 +206,7 @@ def _analyse(module: ModuleSource, line: int, column: int) -> _Class | None:
     node, offset = located
     resolver = module.resolver
     decorators = [resolver.qualname(_callee(d)) for d in node.decorator_list]
-    if any(name in _REGISTERED for name in decorators):
+    if any(name in REGISTERED_DECORATORS for name in decorators):
         return None  # already a PyTree
     facts = _Class(node, offset, module, dataclass=any(name in _DATACLASS for name in decorators))
     methods = facts.methods()
@@ -208,11 +219,24 @@ def _analyse(module: ModuleSource, line: int, column: int) -> _Class | None:
         facts.attributes = list(annotations)
     elif facts.init is not None:
         facts.attributes = _init_attributes(facts.init)
+        later = [a for a in _assigned_attributes(methods.values()) if a not in facts.attributes]
+        facts.set_later = set(later)
+        facts.attributes += later
+    traced = _traced_methods(facts, methods)
+    facts.assigned_in_trace = _assigned_attributes(traced)
     controlling = _control_flow_attributes(facts, methods)
+    placements = ValuePlacement(module).of_class(node) if not facts.dataclass else {}
     for name in facts.attributes:
         kind = _annotation_kind(module, annotations.get(name))
-        if kind == "static" or (kind != "array" and name in controlling):
+        placed = placements.get(name)
+        if kind == "array":
+            continue
+        if kind == "static" or name in controlling or placed in (Placement.AUX, Placement.NEUTRAL):
             facts.aux.add(name)
+        elif isinstance(placed, HeldObject):
+            facts.aux.add(name)
+            if placed.holds_arrays:
+                facts.held_objects[name] = placed.class_name
     facts.aux |= _literal_static_attributes(facts)
     return facts
 
@@ -234,6 +258,14 @@ def _self_attribute(node: ast.AST, self_name: str | None) -> str | None:
     ):
         return node.attr
     return None
+
+
+def _assigned_attributes(methods: Iterable[_FunctionNode]) -> list[str]:
+    """Attributes the methods assign on their `self`, in order of first assignment."""
+    names: list[str] = []
+    for method in methods:
+        names += [name for name in _init_attributes(method) if name not in names]
+    return names
 
 
 def _init_attributes(init: _FunctionNode) -> list[str]:
@@ -442,7 +474,7 @@ def _flatten_methods(facts: _Class) -> list[str]:
         f"    aux_data = {_tuple([f'self.{a}' for a in aux])}",
         "    return children, aux_data",
     ]
-    if _just_assigns_parameters(facts.init):
+    if _just_assigns_parameters(facts.init) and not facts.set_later:
         # Construction is exactly the state: rebuild through the constructor.
         body = _unpack(children, "children") + _unpack(aux, "aux_data")
         keywords = ", ".join(f"{a}={a}" for a in facts.attributes)
@@ -485,9 +517,26 @@ def _node_class_fix(facts: _Class) -> Fix | None:
             return None  # half a protocol: leave it to the author
         edits.append(_append_to_class(facts, ["", *_flatten_methods(facts)]))
     return Fix(
-        "Register the class as a PyTree (register_pytree_node_class)",
+        _registration_title(facts, "Register the class as a PyTree (register_pytree_node_class)"),
         facts.module.with_imports(edits),
+        _registration_safety(facts),
     )
+
+
+def _registration_safety(facts: _Class) -> Applicability:
+    """Unsafe when flattening may meet a missing attribute (one set after `__init__`) or an
+    object whose arrays JAX would bake into the compiled code (stale once they change)."""
+    if facts.set_later or facts.held_objects:
+        return Applicability.UNSAFE
+    return Applicability.SAFE
+
+
+def _registration_title(facts: _Class, title: str) -> str:
+    held = sorted(set(facts.held_objects.values()))
+    if held:
+        names = ", ".join(f"`{name}`" for name in held)
+        title += f"; register {names} as a PyTree too"
+    return title
 
 
 def _dataclass_fix(facts: _Class) -> Fix | None:

@@ -104,11 +104,17 @@ class PythonBranchOnTraced(Rule):
     fix_safety = """
         A branch that only selects a value becomes `jnp.where(cond, a, b)`: a conditional
         expression `a if cond else b`; an `if`/`else` whose branches each only assign the same
-        name (`y = jnp.where(cond, a, b)`) or each only `return` a value; and `if cond: return a`
-        followed by `return b`. `and`/`or`/`not` in the condition become `jnp.logical_*`.
-        Comments of the replaced lines are kept. `jnp.where` evaluates both values, so the fix
-        is safe only when both are free of side effects (names, constants, arithmetic,
-        indexing, `jnp`/`lax` calls) and the condition is boolean; otherwise it is unsafe.
+        name (`y = jnp.where(cond, a, b)`) or each only `return` a value; `if cond: return a`
+        followed by `return b`; and `if cond: y = y * 2` (or `y *= 2`) with no `else`, when
+        `y` is bound before (`y = jnp.where(cond, y * 2, y)`). `and`/`or`/`not` in the
+        condition become `jnp.logical_*`. Comments of the replaced lines are kept. `jnp.where`
+        evaluates both values, so the fix is safe only when both are free of side effects
+        (names, constants, arithmetic, indexing, `jnp`/`lax` calls) and the condition is
+        boolean. A value that calls another function (effectful or costly) is selected with
+        `lax.cond(cond, lambda: a, lambda: b)` instead, which runs only the branch taken:
+        unsafe, since both branches are traced, the condition must be a scalar and both values
+        of the same shape and dtype. A branch that calls back into its own function
+        (recursion) gets no rewrite: tracing it recurses forever under either form.
         (Under `jax.grad`, a value that is NaN or infinite in the branch not taken can still
         make the gradient NaN.) No fix for `elif` chains, tuples or `None` values. When the
         condition is a parameter of a function jitted by its decorator (`if training:`,
@@ -294,15 +300,17 @@ class PythonBranchOnTraced(Rule):
             traced = truth_tested_traced(condition, ctx)
             if traced is None:
                 continue
+            start, end = _reported(node, condition)
             yield ctx.finding(
                 self,
-                node if isinstance(node, ast.Call) else condition,
+                start,
                 f"{construct} on the traced value `{ctx.segment(traced)}` raises "
                 f"TracerBoolConversionError under {ctx.trace.via}: it has no concrete value "
                 f"while tracing. Instead, {remedy}; or make it static (`static_argnames`)",
                 fix=self._where_fix(node, ctx),
                 alternatives=self._static_fix(condition, ctx),
                 deferred=static_argnames_deferred(_tested_operands(condition), ctx),
+                end=end,
             )
 
     @staticmethod
@@ -318,6 +326,17 @@ class PythonBranchOnTraced(Rule):
             return None
         condition = _condition_text(node.test, ctx)
         return where_fix(node, condition, ctx) if condition is not None else None
+
+
+def _reported(node: ast.AST, condition: ast.expr) -> tuple[ast.AST, ast.AST | None]:
+    """(first node, last node) of what JAX701 underlines: from the `if`/`elif`/`while`/`assert`
+    keyword to the end of its condition, where a user puts the cursor (not the whole block);
+    the `bool()` call; the condition of a conditional expression or comprehension."""
+    if isinstance(node, ast.If | ast.While | ast.Assert):
+        return node, condition
+    if isinstance(node, ast.Call):
+        return node, None
+    return condition, None
 
 
 def _tested_operands(condition: ast.expr) -> list[ast.expr]:

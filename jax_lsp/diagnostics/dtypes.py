@@ -19,6 +19,21 @@ from jax_lsp.diagnostics.base import Example, Rule, RuleContext
 from jax_lsp.findings import Applicability, Edit, Finding, Fix, Severity, Span
 
 _ENABLE = '{jax}.config.update("jax_enable_x64", True)'
+# The 32-bit dtype JAX computes in when a 64-bit one is asked for with x64 off.
+_NARROW = {
+    "float64": "float32",
+    "int64": "int32",
+    "uint64": "uint32",
+    "complex128": "complex64",
+    "double": "float32",
+    "longlong": "int32",
+    "ulonglong": "uint32",
+    "cdouble": "complex64",
+    "f8": "f4",
+    "i8": "i4",
+    "u8": "u4",
+    "c16": "c8",
+}
 
 
 def _absolute_line(node: ast.AST, ctx: RuleContext) -> int:
@@ -47,13 +62,50 @@ def x64_enabled_at(node: ast.AST, ctx: RuleContext) -> bool:
     return _in_x64_context(ctx)
 
 
+def _x64_fixes(
+    requested: ast.expr, node: ast.AST, ctx: RuleContext
+) -> tuple[Fix | None, tuple[Fix, ...]]:
+    """(main fix, alternatives): asking for the 32-bit dtype first (safe), enabling 64-bit
+    mode for the whole program second (unsafe)."""
+    fixes = [
+        fix
+        for fix in (_narrow_fix(requested, ctx), _enable_fix(ctx.model.x64, node, ctx))
+        if fix is not None
+    ]
+    return (fixes[0], tuple(fixes[1:])) if fixes else (None, ())
+
+
+def _narrow_fix(requested: ast.expr, ctx: RuleContext) -> Fix | None:
+    """Ask for the 32-bit dtype JAX computes in anyway with x64 off: the same values, without
+    the warning, and no change when the code is later run with x64 on elsewhere."""
+    if isinstance(requested, ast.Constant) and isinstance(requested.value, str):
+        narrow = _NARROW.get(requested.value)
+        text = ctx.segment(requested)
+        replacement = text.replace(requested.value, narrow) if narrow else None
+    elif isinstance(requested, ast.Attribute):
+        narrow = _NARROW.get(requested.attr)
+        replacement = f"{ctx.segment(requested.value)}.{narrow}" if narrow else None
+    elif isinstance(requested, ast.Name):
+        module, _, name = (ctx.qualname(requested) or "").rpartition(".")
+        narrow = _NARROW.get(name)
+        spelled = ctx.qualname(ast.Name(id=narrow, ctx=ast.Load())) if narrow else None
+        replacement = narrow if spelled == f"{module}.{narrow}" else None  # imported too
+    else:
+        replacement = None
+    if replacement is None:
+        return None
+    return Fix(
+        f"Use `{replacement}` (what JAX computes in now)", (ctx.edit(requested, replacement),)
+    )
+
+
 def _enable_fix(facts: X64Facts, node: ast.AST, ctx: RuleContext) -> Fix | None:
     """Insert `jax.config.update("jax_enable_x64", True)` right after the leading imports."""
     if facts.jax_name is None or ctx.model.import_line > _absolute_line(node, ctx):
         return None
     statement = _ENABLE.format(jax=facts.jax_name)
     return Fix(
-        "Enable 64-bit mode after the imports",
+        "Enable 64-bit mode for the whole program (every importer of this module)",
         (ctx.import_edit(statement),),
         Applicability.UNSAFE,
     )
@@ -81,8 +133,11 @@ class Float64WithoutX64(Rule):
         the imports, or `JAX_ENABLE_X64=1`), or ask for a 32-bit dtype.
     """
     fix_safety = """
-        Inserts `jax.config.update("jax_enable_x64", True)` right after the imports. Unsafe:
-        it changes the default dtypes of the whole program (and every module imported later).
+        The main fix asks for the 32-bit dtype instead (`jnp.float64` -> `jnp.float32`,
+        `"int64"` -> `"int32"`, `"f8"` -> `"f4"`): safe, since that is what JAX computes in
+        today, so the values stay the same and the warning goes. An unsafe alternative inserts
+        `jax.config.update("jax_enable_x64", True)` right after the imports: it changes the
+        default dtypes of the whole program, and of every program importing the module.
     """
     node_types = (ast.Call,)
     invalid = (
@@ -94,6 +149,13 @@ class Float64WithoutX64(Rule):
             x = jnp.zeros(3, dtype=jnp.float64)  # error
             """,
             check="assert x.dtype == jnp.float32  # silently 32-bit",
+            fixed="""
+            import jax
+            import jax.numpy as jnp
+
+            x = jnp.zeros(3, dtype=jnp.float32)
+            """,
+            fixed_check="assert x.dtype == jnp.float32",
         ),
         Example(
             """
@@ -111,6 +173,21 @@ class Float64WithoutX64(Rule):
             w = widen([1.0, 2.0])
             """,
             check="assert u.dtype == jnp.float32 and w.dtype == jnp.float32",
+            fixed="""
+            import jax
+            import jax.numpy as jnp
+            import numpy as np
+
+            def sample(key):
+                return jax.random.uniform(key, (3,), dtype=np.float32)
+
+            def widen(x):
+                return jnp.asarray(x).astype("float32")
+
+            u = sample(jax.random.key(0))
+            w = widen([1.0, 2.0])
+            """,
+            fixed_check="assert u.dtype == jnp.float32 and w.dtype == jnp.float32",
         ),
     )
     valid = (
@@ -153,13 +230,15 @@ class Float64WithoutX64(Rule):
             return
         dtype = short_dtype(requested, ctx.resolvers[-1])
         narrow = dtype.replace("64", "32").replace("complex128", "complex64")
+        fixes = _x64_fixes(requested, node, ctx)
         yield ctx.finding(
             self,
             requested,
             f"`{dtype}` is silently truncated to `{narrow}` (with a UserWarning): 64-bit mode "
             'is off. Call `jax.config.update("jax_enable_x64", True)` at startup or set '
             "JAX_ENABLE_X64=1",
-            fix=_enable_fix(ctx.model.x64, node, ctx),
+            fix=fixes[0],
+            alternatives=fixes[1],
         )
 
     @staticmethod

@@ -1,8 +1,14 @@
 """JAX701's fix: a Python branch that only selects a value becomes `jnp.where(cond, a, b)`.
 
 Handled: `a if cond else b`; an `if`/`else` whose branches each only assign the same single
-name, or each only `return` a value; `if cond: return a` followed by `return b`. Both values are
-computed by `jnp.where`, so the fix is safe only when neither can have a side effect.
+name, or each only `return` a value; `if cond: return a` followed by `return b`; and
+`if cond: y = f(y)` (or `y *= 2`) with no `else`, when `y` is bound before it (the value if
+false is `y` itself). Both values are computed by `jnp.where`, so the fix is safe only when
+neither can have a side effect. A value that calls a function (effectful or costly) is selected
+with `lax.cond(cond, lambda: a, lambda: b)` instead, which runs only the branch taken (unsafe:
+both branches are traced, the condition must be a scalar and both values of one type). A
+branch that calls back into the function it is in (recursion) gets no rewrite: tracing it
+recurses forever under either form.
 """
 
 from __future__ import annotations
@@ -13,6 +19,7 @@ import textwrap
 import tokenize
 
 from jax_lsp.analysis.names import assigned_name
+from jax_lsp.analysis.nodes import all_params
 from jax_lsp.diagnostics.base import RuleContext
 from jax_lsp.diagnostics.imports_fix import module_prefix_and_edits
 from jax_lsp.findings import Applicability, Edit, Fix, Span
@@ -31,23 +38,34 @@ def where_fix(
     """The rewrite of `node` to `jnp.where`, given the condition's text (already rewritten
     for `and`/`or`/`not`), the edits that text needs and its safety; None if not a selection."""
     if isinstance(node, ast.IfExp):
-        selection = (None, node.body, node.orelse, node, node)
+        values = ((node.body, ctx.segment(node.body)), (node.orelse, ctx.segment(node.orelse)))
+        selection = (None, values, node, node)
     elif _is_elif(node, ctx):
         return None
     else:
         selection = _statement_selection(node, ctx)
     if selection is None:
         return None
-    target, first, second, start, end = selection
-    if any(_not_an_array(value) for value in (first, second)):
+    target, values, start, end = selection
+    if any(_not_an_array(value) for value, _ in values):
         return None
-    spelled = module_prefix_and_edits(ctx, "jax.numpy", "jnp")
+    (first, first_text), (second, second_text) = values
+    pure = _pure(first, ctx) and _pure(second, ctx)
+    calls = [n for value, _ in values for n in ast.walk(value) if isinstance(n, ast.Call)]
+    if not pure and calls:
+        if _recursive(calls, ctx) or _unliftable(values):
+            return None
+        module, alias, function = "jax.lax", "lax", "cond"
+        arguments = f"lambda: {first_text}, lambda: {second_text}"
+    else:
+        module, alias, function = "jax.numpy", "jnp", "where"
+        arguments = f"{first_text}, {second_text}"
+    spelled = module_prefix_and_edits(ctx, module, alias)
     if spelled is None:
         return None
     prefix, import_edits = spelled
     condition_text, condition_edits, condition_safety = condition
-    call = f"{prefix}.where({condition_text}, {ctx.segment(first)}, {ctx.segment(second)})"
-    pure = _pure(first, ctx) and _pure(second, ctx)
+    call = f"{prefix}.{function}({condition_text}, {arguments})"
     safe = pure and condition_safety is Applicability.SAFE
     safety = Applicability.SAFE if safe else Applicability.UNSAFE
     if isinstance(node, ast.IfExp):
@@ -57,13 +75,19 @@ def where_fix(
         edit = _statement_edit(start, end, statement, ctx)
         if edit is None:
             return None
-    title = f"Select with `{prefix}.where(...)`"
+    verb = "Select" if function == "where" else "Branch"
+    title = f"{verb} with `{prefix}.{function}(...)`"
     return Fix(title, (edit, *condition_edits, *import_edits), safety)
 
 
+def _value(node: ast.expr, ctx: RuleContext) -> tuple[ast.expr, str]:
+    return node, ctx.segment(node)
+
+
 def _statement_selection(node: ast.If, ctx: RuleContext):
-    """(assigned name or "return", value if true, value if false, first statement,
-    last statement) for an `if` statement that only selects a value; None otherwise."""
+    """(assigned name or "return", ((value, its text) if true, (value, its text) if false),
+    first statement, last statement) for an `if` statement that only selects a value; None
+    otherwise."""
     if len(node.body) != 1 or len(node.orelse) > 1:
         return None
     (then,) = node.body
@@ -74,15 +98,113 @@ def _statement_selection(node: ast.If, ctx: RuleContext):
     else:
         otherwise = _next_statement(node, ctx)
         if not (isinstance(then, ast.Return) and isinstance(otherwise, ast.Return)):
-            return None
+            return _update_selection(node, then, ctx)
     if isinstance(then, ast.Return) and isinstance(otherwise, ast.Return):
         if then.value is None or otherwise.value is None:
             return None
-        return "return", then.value, otherwise.value, node, otherwise
+        return "return", (_value(then.value, ctx), _value(otherwise.value, ctx)), node, otherwise
     name = assigned_name(then)
     if name is not None and name == assigned_name(otherwise):
-        return name, then.value, otherwise.value, node, otherwise
+        values = (_value(then.value, ctx), _value(otherwise.value, ctx))
+        return name, values, node, otherwise
     return None
+
+
+# `y op= v` as the value `y op (v)`.
+_OPERATORS = {
+    ast.Add: "+",
+    ast.Sub: "-",
+    ast.Mult: "*",
+    ast.Div: "/",
+    ast.FloorDiv: "//",
+    ast.Mod: "%",
+    ast.Pow: "**",
+    ast.MatMult: "@",
+    ast.BitAnd: "&",
+    ast.BitOr: "|",
+    ast.BitXor: "^",
+    ast.LShift: "<<",
+    ast.RShift: ">>",
+}
+_ATOMS = (ast.Name, ast.Constant, ast.Call, ast.Attribute, ast.Subscript)
+
+
+def _update_selection(node: ast.If, then: ast.stmt, ctx: RuleContext):
+    """`if cond: y = value` / `if cond: y op= value` with no `else`: the value if false is `y`
+    itself, which must be bound before the `if`."""
+    if isinstance(then, ast.AugAssign) and isinstance(then.target, ast.Name):
+        name = then.target.id
+        value = ctx.segment(then.value)
+        if not isinstance(then.value, _ATOMS):
+            value = f"({value})"
+        text = f"{name} {_OPERATORS[type(then.op)]} {value}"
+        first = ast.BinOp(left=ast.Name(id=name, ctx=ast.Load()), op=then.op, right=then.value)
+    else:
+        name = assigned_name(then)
+        if name is None:
+            return None
+        first, text = _value(then.value, ctx)
+    if not _bound_before(name, node, ctx):
+        return None
+    unchanged = ast.Name(id=name, ctx=ast.Load())
+    return name, ((first, text), (unchanged, name)), node, node
+
+
+def _bound_before(name: str, node: ast.stmt, ctx: RuleContext) -> bool:
+    """Is `name` a parameter of the enclosing function, or stored before `node` in it?"""
+    if not ctx.functions:
+        return False
+    function = ctx.functions[-1]
+    if name in all_params(function):
+        return True
+    here = (node.lineno, node.col_offset)
+    return any(
+        isinstance(other, ast.Name)
+        and isinstance(other.ctx, ast.Store)
+        and other.id == name
+        and (other.lineno, other.col_offset) < here
+        for other in ast.walk(function)
+    )
+
+
+def _recursive(calls: list[ast.Call], ctx: RuleContext) -> bool:
+    """Does a call reach a function the branch is in (directly or through module functions)?
+    Tracing such a branch calls it again while it is being traced, forever."""
+    enclosing = {getattr(function, "name", None) for function in ctx.functions} - {None}
+    defined = {
+        statement.name: statement
+        for unit in ctx.model.document.units
+        for statement in (unit.tree.body if unit.tree else ())
+        if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef)
+    }
+    pending = [_called_name(call) for call in calls]
+    seen: set[str] = set()
+    while pending:
+        name = pending.pop()
+        if name is None or name in seen:
+            continue
+        if name in enclosing:
+            return True
+        seen.add(name)
+        if name in defined:
+            body = ast.walk(defined[name])
+            pending += [_called_name(n) for n in body if isinstance(n, ast.Call)]
+    return False
+
+
+def _called_name(call: ast.Call) -> str | None:
+    """`f` of `f(...)`, `method` of `self.method(...)`."""
+    if isinstance(call.func, ast.Name):
+        return call.func.id
+    if isinstance(call.func, ast.Attribute):
+        return call.func.attr
+    return None
+
+
+def _unliftable(values) -> bool:
+    """A value that cannot move into a `lambda`: it binds a name or suspends the function."""
+    barred = (ast.NamedExpr, ast.Yield, ast.YieldFrom, ast.Await)
+    return any(isinstance(n, barred) for value, _ in values for n in ast.walk(value))
 
 
 def _is_elif(node: ast.If, ctx: RuleContext) -> bool:

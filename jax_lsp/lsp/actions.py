@@ -60,7 +60,8 @@ def quickfixes(
         preferred_taken = preferred_taken or preferred
         actions.append(
             types.CodeAction(
-                title=f"{SOURCE} ({diagnostic.code}): {fix['title']}",
+                title=f"{SOURCE} ({diagnostic.code}): {fix['title']}"
+                + ("" if fix.get("safe") else " (unsafe)"),
                 kind=QUICKFIX,
                 diagnostics=[diagnostic],
                 is_preferred=preferred,
@@ -204,7 +205,7 @@ async def _quickfixes(
         edit = edits.noqa_edit(document, key[0], key[1], ls.encoding)
         found.append(
             types.CodeAction(
-                title=f"Disable {key[1]} for this line",
+                title=f"{SOURCE} ({key[1]}): Disable for this line",
                 kind=QUICKFIX,
                 diagnostics=[diagnostic],
                 edit=ls.workspace_edit(document, [edit]),

@@ -347,3 +347,149 @@ def test_import_and_decorator_at_one_place_are_one_edit():
     assert applied(text, fix).startswith(
         "from jax import jit\nimport jax\n@jax.tree_util.register_pytree_node_class\nclass C:\n"
     )
+
+
+# Attributes go where their values belong ----------------------------------------------------
+
+REAL_CLASS = source(
+    """
+    from functools import partial
+
+    import jax
+    import jax.numpy as jnp
+
+
+    class Config:
+        def __init__(self):
+            self.name = "cfg"
+
+
+    class Reservoir:
+        def __init__(self, units, lr=0.5, config=None):
+            self.units = units
+            self.lr = lr
+            self.activation = jnp.tanh
+            self.scale = partial(jnp.multiply, 2.0)
+            self.config = config
+            self.weights = jnp.ones((units,))
+            self.state = {"out": jnp.zeros((units,))}
+
+        @jax.jit
+        def step(self, x):
+            out = jnp.zeros((self.units,)) + self.activation(self.weights * x) * self.lr
+            return self.scale(out) + self.state["out"]
+
+
+    node = Reservoir(3, config=Config())
+    """
+)
+
+
+def test_settings_functions_and_plain_objects_are_aux_arrays_children():
+    fix = register_fix(REAL_CLASS, *position_of(REAL_CLASS, "class Reservoir"))
+    assert fix is not None and fix.applicability is Applicability.SAFE
+    fixed = applied(REAL_CLASS, fix)
+    assert "children = (self.lr, self.weights, self.state)" in fixed
+    assert "aux_data = (self.units, self.activation, self.scale, self.config)" in fixed
+    outcome = run_snippet(fixed, "out = node.step(1.0)")
+    assert outcome.error is None, f"{outcome.error!r}\n{fixed}"
+    assert outcome.namespace["out"].shape == (3,)
+    # Unfixed, the jit of the method cannot take `self` at all.
+    assert isinstance(run_snippet(REAL_CLASS, "node.step(1.0)").error, TypeError)
+
+
+def test_an_object_holding_arrays_is_named_for_registration_and_unsafe():
+    text = source(
+        """
+        import jax
+        import jax.numpy as jnp
+
+
+        class Net:
+            def __init__(self):
+                self.param = jnp.ones(3)
+
+
+        class Trainer:
+            def __init__(self, net, data):
+                self.net = net
+                self.data = data
+
+            @jax.jit
+            def loss(self):
+                return jnp.sum(self.net.param * self.data)
+
+
+        trainer = Trainer(Net(), jnp.ones(3))
+        """
+    )
+    fix = register_fix(text, *position_of(text, "class Trainer"))
+    assert fix is not None and fix.applicability is Applicability.UNSAFE
+    assert "register `Net` as a PyTree too" in fix.title
+    fixed = applied(text, fix)
+    assert "children = (self.data,)" in fixed and "aux_data = (self.net,)" in fixed
+    outcome = run_snippet(fixed, "total = trainer.loss()")
+    assert outcome.error is None and float(outcome.namespace["total"]) == 3.0
+
+
+def test_attributes_set_after_init_are_kept_and_make_the_fix_unsafe():
+    text = source(
+        """
+        import jax
+        import jax.numpy as jnp
+
+
+        class Model:
+            def __init__(self, size):
+                self.size = size
+
+            def initialize(self, x):
+                self.width = x.shape[-1]
+                self.w = jnp.ones((self.size, self.width))
+
+            @jax.jit
+            def apply(self, x):
+                return self.w @ x + jnp.zeros((self.width,))[0]
+
+
+        model = Model(2)
+        model.initialize(jnp.ones(4))
+        """
+    )
+    fix = register_fix(text, *position_of(text, "class Model"))
+    assert fix is not None and fix.applicability is Applicability.UNSAFE
+    fixed = applied(text, fix)
+    assert "children = (self.w,)" in fixed
+    assert "aux_data = (self.size, self.width)" in fixed
+    assert "obj = object.__new__(cls)" in fixed  # never `cls(size=...)`: it would drop `w`
+    outcome = run_snippet(fixed, "out = model.apply(jnp.ones(4))")
+    assert outcome.error is None, f"{outcome.error!r}\n{fixed}"
+    assert outcome.namespace["out"].tolist() == [4.0, 4.0]
+
+
+def test_a_traced_method_assigning_self_is_not_rewritten():
+    text = source(
+        """
+        import functools
+
+        import jax
+        import jax.numpy as jnp
+
+
+        class Opt:
+            def __init__(self, param):
+                self.param = param
+
+            @functools.partial(jax.jit, static_argnums=(0,))
+            def step(self):
+                self.param = self.param - 0.1
+                return self.param
+
+
+        opt = Opt(jnp.ones(2))
+        """
+    )
+    at = position_of(text, "class Opt")
+    assert pytree_fixes(text, *at) == ()
+    assert register_fix(text, *at) is None
+    assert static_helper_fix(text, *at) is None and static_self_fix(text, *at) is None

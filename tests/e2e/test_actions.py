@@ -50,7 +50,7 @@ async def test_quickfix_applies(client, tmp_path, document_changes):
     )
     assert set(actions) == {
         "jax-lsp (JAX202): Replace with `x = x.at[1].add(5.0)`",
-        "Disable JAX202 for this line",
+        "jax-lsp (JAX202): Disable for this line",
     }
     fix = actions["jax-lsp (JAX202): Replace with `x = x.at[1].add(5.0)`"]
     assert fix.is_preferred and fix.kind == types.CodeActionKind.QuickFix
@@ -70,13 +70,13 @@ async def test_noqa_inserts_and_extends(client, tmp_path):
 
     action = by_title(
         await client.text_document_code_action_async(request(uri, [by_code["JAX202"]]))
-    )["Disable JAX202 for this line"]
+    )["jax-lsp (JAX202): Disable for this line"]
     text = apply_edits(GOTCHAS, edits_of(action.edit, uri), "utf-16")
     assert text.splitlines()[3] == "x[1] += 5.0  # noqa: JAX202"
 
     action = by_title(
         await client.text_document_code_action_async(request(uri, [by_code["JAX201"]], line=5))
-    )["Disable JAX201 for this line"]
+    )["jax-lsp (JAX201): Disable for this line"]
     text = apply_edits(GOTCHAS, edits_of(action.edit, uri), "utf-16")
     assert text.splitlines()[5] == "x[2] = 3.0  # noqa: JAX999, JAX201"
 
@@ -196,7 +196,7 @@ async def test_unsafe_fixes_setting(client, tmp_path, unsafe):
     (diagnostic,) = await diagnostics_for(client, uri, bool)
     assert diagnostic.data["fixes"][0]["safe"] is False
     quickfix = by_title(await client.text_document_code_action_async(request(uri, [diagnostic])))[
-        "jax-lsp (JAX203): Assign the result: `self.buf = ...`"
+        "jax-lsp (JAX203): Assign the result: `self.buf = ...` (unsafe)"
     ]
     assert not quickfix.is_preferred
     actions = await client.text_document_code_action_async(
@@ -239,7 +239,9 @@ async def test_deferred_codemod_fixes_are_built_on_request(client, tmp_path):
     actions = await client.text_document_code_action_async(
         request(uri, [diagnostic], [types.CodeActionKind.QuickFix], line=5)
     )
-    fixes = [a for a in actions if a.title.startswith("jax-lsp (JAX801)")]
+    fixes = [
+        a for a in actions if a.title.startswith("jax-lsp (JAX801)") and "Disable" not in a.title
+    ]
     assert len(fixes) == 2 and fixes[0].is_preferred and not fixes[1].is_preferred
     fixed = apply_edits(MASKED_SUM, edits_of(fixes[0].edit, uri), "utf-16")
     assert fixed.splitlines()[5] == "    return jnp.where(x > 0, x, 0).sum()"

@@ -261,10 +261,104 @@ PAIRS = [
 
         @jax.jit
         def f(x, log):
-            y = jnp.where(x > 0, record(x, log), x)
+            y = jax.lax.cond(x > 0, lambda: record(x, log), lambda: x)
             return y
         """,
         UNSAFE,
+    ),
+    (
+        "701-if-without-else-selects-the-unchanged-value",
+        "JAX701",
+        main_fix,
+        """
+        import jax
+        import jax.numpy as jnp
+
+        @jax.jit
+        def f(x, c):
+            y = x + 1
+            if c > 0:  # double it
+                y = y * 2
+            for i in range(2):
+                if x > i:
+                    x -= jnp.abs(y - i)
+            return x, y
+        """,
+        """
+        import jax
+        import jax.numpy as jnp
+
+        @jax.jit
+        def f(x, c):
+            y = x + 1
+            y = jnp.where(c > 0, y * 2, y)  # double it
+            for i in range(2):
+                x = jnp.where(x > i, x - jnp.abs(y - i), x)
+            return x, y
+        """,
+        SAFE,
+    ),
+    (
+        "701-calls-branch-with-lax-cond",
+        "JAX701",
+        main_fix,
+        """
+        from jax import jit, lax
+        import jax.numpy as jnp
+
+        def expensive(x):
+            return jnp.linalg.inv(x)
+
+        @jit
+        def f(x, flag):
+            if flag:
+                x @= expensive(x)
+            if flag > 1:
+                return expensive(x) + 1
+            return x
+        """,
+        """
+        from jax import jit, lax
+        import jax.numpy as jnp
+
+        def expensive(x):
+            return jnp.linalg.inv(x)
+
+        @jit
+        def f(x, flag):
+            x = lax.cond(flag, lambda: x @ expensive(x), lambda: x)
+            return lax.cond(flag > 1, lambda: expensive(x) + 1, lambda: x)
+        """,
+        UNSAFE,
+    ),
+    (
+        "701-no-rewrite-for-recursion-or-an-unbound-name",
+        "JAX701",
+        main_fix,
+        """
+        import jax
+
+        @jax.jit
+        def is_even(n):
+            if n == 0:
+                return True
+            return is_odd(n - 1)
+
+        @jax.jit
+        def is_odd(n):
+            return False if n == 0 else check_even(n - 1)
+
+        def check_even(n):
+            return is_even(n)
+
+        @jax.jit
+        def f(x):
+            if x > 0:
+                z = x
+            return x
+        """,
+        None,
+        None,
     ),
     (
         "701-logic-condition-rewritten",

@@ -68,6 +68,49 @@ CASES = [
         "np.testing.assert_allclose(eager, [0.0, 0.5**0.5, 4.0, 6.0], rtol=1e-6)",
     ),
     (
+        "701-if-without-else-keeps-the-value",
+        "JAX701",
+        """
+        import jax
+        import jax.numpy as jnp
+
+        def step(y, c):
+            if c > 0:
+                y = y * 2
+            return y
+
+        out = jax.vmap(step)(jnp.array([1.0, 2.0, 3.0]), jnp.array([1, 0, 1]))
+        """,
+        "jax.errors.TracerBoolConversionError",
+        None,
+        "assert out.tolist() == [2.0, 2.0, 6.0]",
+    ),
+    (
+        "701-lax-cond-runs-only-the-branch-taken",
+        "JAX701",
+        """
+        import jax
+
+        def noisy(x):
+            jax.debug.print("computed {}", x)
+            return x * 10
+
+        @jax.jit
+        def f(x):
+            y = x
+            if x > 0:
+                y = noisy(x)
+            return y
+
+        out = f(-1.0)
+        jax.effects_barrier()
+        """,
+        "jax.errors.TracerBoolConversionError",
+        None,
+        # jnp.where would have called `noisy` (and printed) for the branch not taken.
+        'assert float(out) == -1.0 and "computed" not in _stdout\nassert float(f(2.0)) == 20.0',
+    ),
+    (
         "703-static-extends-existing-names",
         "JAX703",
         """

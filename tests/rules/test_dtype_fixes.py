@@ -1,0 +1,72 @@
+"""JAX901's fixes: the 32-bit dtype (safe, main) and enabling x64 for the program (unsafe)."""
+
+from __future__ import annotations
+
+import pytest
+
+from jax_lsp.findings import Applicability
+from jax_lsp.fixes import apply_edits
+from tests.codeactions.helpers import source
+from tests.conftest import findings_of
+from tests.runtime import run_snippet
+
+PROGRAM = source(
+    """
+    import jax
+    import jax.numpy as jnp
+    import numpy as np
+    from jax.numpy import float64
+
+    def make(key, x):
+        a = jnp.zeros(3, dtype=jnp.float64)  # zeros
+        b = jax.random.uniform(key, (3,), dtype=np.double)
+        c = jnp.asarray(x).astype('f8')
+        d = jnp.ones(2, dtype=float64)
+        e = jnp.float64(1.5)
+        f = jnp.arange(3, dtype="int64")
+        return a, b, c, d, e, f
+
+    out = make(jax.random.key(0), [1.0])
+    """
+)
+# `float32` is not imported beside `float64`: that one keeps only the unsafe fix.
+NARROWINGS = [
+    ("dtype=jnp.float64", "dtype=jnp.float32"),
+    ("dtype=np.double", "dtype=np.float32"),
+    ("astype('f8')", "astype('f4')"),
+    ("jnp.float64(1.5)", "jnp.float32(1.5)"),
+    ('dtype="int64"', 'dtype="int32"'),
+]
+NARROWED = PROGRAM
+for wide, narrow in NARROWINGS:
+    NARROWED = NARROWED.replace(wide, narrow)
+
+
+def test_main_fix_asks_for_the_32_bit_dtype_safely():
+    findings = findings_of(PROGRAM, ("JAX901",))
+    assert len(findings) == 6
+    fixes = [f.fix for f in findings if f.fix is not None and f.fix.is_safe]
+    assert len(fixes) == 5
+    assert fixes[0].title == "Use `jnp.float32` (what JAX computes in now)"
+    fixed = apply_edits(PROGRAM, [edit for fix in fixes for edit in fix.edits])
+    assert fixed == NARROWED and fixed != PROGRAM
+    (unnarrowed,) = [f for f in findings if not f.fix.is_safe]
+    assert unnarrowed.fix.applicability is Applicability.UNSAFE and not unnarrowed.alternatives
+
+
+def test_enabling_x64_is_the_unsafe_alternative_and_says_so():
+    for finding in findings_of(PROGRAM, ("JAX901",)):
+        enable = [fix for fix in (finding.fix, *finding.alternatives) if "64-bit" in fix.title]
+        assert len(enable) == 1 and enable[0].applicability is Applicability.UNSAFE
+        assert "whole program" in enable[0].title
+        assert 'jax.config.update("jax_enable_x64", True)' in enable[0].edits[0].content
+
+
+def test_narrowed_program_computes_what_it_did():
+    pytest.importorskip("jax")
+    check = "assert [v.dtype.name for v in out] == ['float32'] * 5 + ['int32']"
+    before = run_snippet(PROGRAM, check)
+    after = run_snippet(NARROWED, check)
+    assert before.error is None and after.error is None, (before.error, after.error)
+    for old, new in zip(before.namespace["out"], after.namespace["out"], strict=True):
+        assert old.tolist() == new.tolist()
