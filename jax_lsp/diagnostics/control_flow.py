@@ -13,9 +13,11 @@ import ast
 from collections.abc import Iterator
 from dataclasses import replace
 
+from jax_lsp.analysis.kinds import Kind
 from jax_lsp.diagnostics.base import Example, Rule, RuleContext
 from jax_lsp.diagnostics.booleans import is_boolean
 from jax_lsp.diagnostics.imports_fix import module_prefix_and_edits
+from jax_lsp.diagnostics.static_arguments import traced_static_argument
 from jax_lsp.diagnostics.static_fix import (
     parameter_names,
     static_argnames_deferred,
@@ -651,6 +653,7 @@ _MATH_CONVERTING = frozenset(
 # they still see the concrete value).
 _CONCRETIZATION = "ConcretizationTypeError"
 _KEEP_ARRAY = "Keep the value as an array, or make it a static argument (`static_argnames`)"
+_STATIC_VALUE = "Pass a Python value: make it static (`static_argnames`) or a constant"
 _RANGE = "Make the bound static (`static_argnames`) or loop with `lax.fori_loop`"
 
 
@@ -681,7 +684,7 @@ class ConcretizeTraced(Rule):
         adds it to `static_argnames` exactly as JAX803's fix does (unsafe: callers must pass
         hashable Python values; each new value compiles again). Other conversions get no fix.
     """
-    node_types = (ast.Call,)
+    node_types = (ast.Call, ast.Subscript)
     invalid = (
         Example(
             """
@@ -807,13 +810,21 @@ class ConcretizeTraced(Rule):
         ),
     )
 
-    def check(self, node: ast.Call, ctx: RuleContext) -> Iterator[Finding]:
-        if not ctx.in_traced or any(keyword.arg is None for keyword in node.keywords):
+    def check(self, node: ast.Call | ast.Subscript, ctx: RuleContext) -> Iterator[Finding]:
+        if not ctx.in_traced:
             return
-        misuse = self._conversion(node, ctx)
+        relation = "on"
+        if isinstance(node, ast.Subscript):
+            misuse, relation = (_host_index(node, ctx) if ctx.abstract else None), "with"
+        elif any(keyword.arg is None for keyword in node.keywords):
+            return
+        else:
+            misuse = self._conversion(node, ctx)
+            if misuse is None and ctx.abstract:
+                misuse, relation = self._static_argument(node, ctx), "set to"
         if misuse is not None:
             fix = static_argnames_fix(parameter_names([misuse.traced]), ctx)
-            finding = misuse.finding(self, node, ctx, "on", fix=fix)
+            finding = misuse.finding(self, node, ctx, relation, fix=fix)
             yield replace(finding, deferred=static_argnames_deferred([misuse.traced], ctx))
 
     def _conversion(self, node: ast.Call, ctx: RuleContext) -> Misuse | None:
@@ -847,6 +858,47 @@ class ConcretizeTraced(Rule):
             remedy = f"Use `jnp.{name}`: NumPy converts its argument to a NumPy array"
             return Misuse(traced, f"`np.{name}()`", "TracerArrayConversionError", remedy)
         return None
+
+    def _static_argument(self, node: ast.Call, ctx: RuleContext) -> Misuse | None:
+        """A traced axis, flag or offset where JAX needs a Python value (`jnp.sum(x, axis=a)`)."""
+        found = traced_static_argument(node, ctx, self.code)
+        if found is None:
+            return None
+        what = f"The `{found.parameter}` of {found.function}"
+        return Misuse(found.traced, what, found.error, _STATIC_VALUE)
+
+
+def _host_index(node: ast.Subscript, ctx: RuleContext) -> Misuse | None:
+    """A NumPy array, list or tuple indexed (or sliced) with a traced value: NumPy converts
+    the index with `__array__`, Python with `__index__`; a tracer answers neither."""
+    container = ctx.kind(node.value)
+    if container not in (Kind.NUMPY, Kind.SEQUENCE):
+        return None
+    parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+    bounds = [
+        bound
+        for part in parts
+        for bound in (
+            (part.lower, part.upper, part.step) if isinstance(part, ast.Slice) else (part,)
+        )
+    ]
+    traced = next((bound for bound in bounds if is_traced(ctx, bound)), None)
+    if traced is None:
+        return None
+    name = ctx.segment(node.value)
+    sliced = any(isinstance(part, ast.Slice) for part in parts)
+    if container is Kind.NUMPY:
+        error = "TracerIntegerConversionError" if sliced else "TracerArrayConversionError"
+        what = f"Indexing the NumPy array `{name}`"
+        remedy = f"Index a JAX array instead (`jnp.asarray({name})`)"
+    else:
+        error = "TracerIntegerConversionError"
+        what = f"Indexing the Python sequence `{name}`"
+        remedy = (
+            "Index an array instead (`jnp.stack(...)` of its elements), select with "
+            "`lax.switch` for functions, or make the index static (`static_argnames`)"
+        )
+    return Misuse(traced, what, error, remedy)
 
 
 def _traced_argument(args: list[ast.expr], ctx: RuleContext) -> ast.expr | None:

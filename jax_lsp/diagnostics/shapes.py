@@ -16,6 +16,7 @@ from jax_lsp.analysis.nodes import walk_nodes
 from jax_lsp.diagnostics.base import Example, Rule, RuleContext
 from jax_lsp.diagnostics.booleans import is_boolean
 from jax_lsp.diagnostics.call_edits import append_arguments
+from jax_lsp.diagnostics.static_arguments import traced_part, traced_static_argument
 from jax_lsp.diagnostics.static_fix import (
     parameter_names,
     static_argnames_deferred,
@@ -520,20 +521,6 @@ def _elementwise_base(node: ast.expr) -> ast.expr:
     return node
 
 
-_SHAPE_CREATORS = {
-    f"jax.numpy.{name}": ("shape",) for name in ["zeros", "ones", "empty", "full"]
-} | {"jax.numpy.eye": ("N",), "jax.numpy.identity": ("n",)}
-
-
-def _traced_in_shape(shape: ast.expr | None, ctx: RuleContext) -> ast.expr | None:
-    """The traced value a shape (`n` or `(n, 3)`) is built from, if any."""
-    if shape is None:
-        return None
-    if isinstance(shape, ast.Tuple | ast.List):
-        return next((element for element in shape.elts if is_traced(ctx, element)), None)
-    return shape if is_traced(ctx, shape) else None
-
-
 class TracedShape(Rule):
     code = "JAX803"
     needs_trace = "abstract"
@@ -723,35 +710,27 @@ class TracedShape(Rule):
 
     def _call(self, node: ast.Call, ctx: RuleContext) -> Misuse | None:
         func = node.func
-        qualname = ctx.qualname(func)
-        is_method = qualname is None and isinstance(func, ast.Attribute)
-        if is_method and not is_traced(ctx, func.value):
-            return None
-        if qualname in _SHAPE_CREATORS:
-            shape = _argument(node, 0, *_SHAPE_CREATORS[qualname])
-            what = f"`{qualname.replace('jax.numpy.', 'jnp.')}` with a shape"
-            return _misuse(_traced_in_shape(shape, ctx), what, "TypeError", _STATIC_REMEDY)
-        if qualname == "jax.numpy.arange":
-            bounds = [*node.args, *(kw.value for kw in node.keywords if kw.arg != "dtype")]
-            traced = next((b for b in bounds if is_traced(ctx, b)), None)
-            return _misuse(traced, "`jnp.arange`", "ConcretizationTypeError", _STATIC_REMEDY)
-        if qualname == "jax.numpy.reshape" or (is_method and func.attr == "reshape"):
-            if qualname:
-                shape = _argument(node, 1, "shape", "newshape")
-            elif node.keywords:
+        if ctx.qualname(func) is None and isinstance(func, ast.Attribute):
+            if not is_traced(ctx, func.value):
                 return None
-            else:
+            if func.attr == "reshape":
+                if node.keywords:
+                    return None
                 shape = node.args[0] if len(node.args) == 1 else ast.Tuple(elts=node.args)
-            traced = _traced_in_shape(shape, ctx)
-            return _misuse(traced, "A `reshape`", "TypeError", _STATIC_REMEDY)
-        if qualname == "jax.numpy.repeat" or (is_method and func.attr == "repeat"):
-            if _has_keyword(node, "total_repeat_length"):
-                return None
-            repeats = _argument(node, 1 if qualname else 0, "repeats")
-            traced = repeats if is_traced(ctx, repeats) else None
-            what = "`repeat` with a repeat count"
-            return _misuse(traced, what, "ConcretizationTypeError", _REPEAT_REMEDY)
-        return None
+                traced = traced_part(shape, ctx)
+                return _misuse(traced, "A `reshape`", "TypeError", _STATIC_REMEDY)
+            if func.attr == "repeat":
+                if _has_keyword(node, "total_repeat_length"):
+                    return None
+                traced = traced_part(_argument(node, 0, "repeats"), ctx)
+                what = "`repeat` with a repeat count"
+                return _misuse(traced, what, "ConcretizationTypeError", _REPEAT_REMEDY)
+        found = traced_static_argument(node, ctx, self.code)
+        if found is None:
+            return None
+        what = f"The `{found.parameter}` of {found.function}"
+        remedy = _REPEAT_REMEDY if found.parameter == "repeats" else _STATIC_REMEDY
+        return Misuse(found.traced, what, found.error, remedy)
 
 
 _STATIC_REMEDY = "Make it static (`static_argnames`) or derive it from `x.shape`"
