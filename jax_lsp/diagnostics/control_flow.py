@@ -666,15 +666,21 @@ class ConcretizeTraced(Rule):
     what_it_does = """
         Flags conversions of a traced value to a Python or NumPy value: `float(x)`, `int(x)`,
         `x.item()`, `x.tolist()`, `range(n)`, `math.sqrt(x)`, `np.asarray(x)` and NumPy
-        functions that convert their argument (`np.exp(x)`, `np.dot(x, y)`, ...). `float`,
-        `.tolist()`, `math.*` and NumPy fail under any transformation, `jax.grad` included;
-        `int`, `.item()` and `range` only under abstract tracing (jit, vmap, lax).
+        functions that convert their arguments (`np.exp(x)`, `np.dot(a, x)`, ...); a NumPy
+        array, list or tuple indexed or sliced with a traced value (`table[i]`); and traced
+        values given where `jax.numpy`/`lax`/`jax.random`/`jax.nn` need a Python value that
+        is not a shape (the `axis` and `keepdims` of reductions, `axis1`, `k` of
+        `tril`, `reverse` of `lax.cumsum`, ...: a table measured on JAX; shapes and lengths
+        are JAX803). `float`, `.tolist()`, `math.*` and NumPy fail under any transformation,
+        `jax.grad` included; the others only under abstract tracing (jit, vmap, lax).
     """
     why_bad = """
         A tracer cannot become a concrete number or a NumPy array: `float(x)`, `int(x)`,
-        `.item()` and `.tolist()` raise `jax.errors.ConcretizationTypeError`, `range(n)` raises
-        `jax.errors.TracerIntegerConversionError`, and `np.asarray(x)` or `np.exp(x)` raise
-        `jax.errors.TracerArrayConversionError`. Use the `jnp.` function instead of the `np.`
+        `.item()` and `.tolist()` raise `jax.errors.ConcretizationTypeError`, `range(n)` and
+        `my_list[i]` raise `jax.errors.TracerIntegerConversionError`, and `np.asarray(x)`,
+        `np.exp(x)` or `numpy_array[i]` raise `jax.errors.TracerArrayConversionError`. A
+        traced `axis` raises `ConcretizationTypeError` (or `ValueError`: JAX passes it on as
+        a static argument, which must be hashable). Use the `jnp.` function instead of the `np.`
         one, keep values as arrays, and pass sizes as static arguments (`static_argnames`) or
         loop with `lax.fori_loop`.
     """
@@ -759,6 +765,47 @@ class ConcretizeTraced(Rule):
             """,
             raises="jax.errors.ConcretizationTypeError",
         ),
+        Example(
+            """
+            import jax
+            import numpy as np
+
+            WEIGHTS = np.array([0.5, 1.0, 2.0])
+
+            @jax.jit
+            def weighted(x, i):
+                return x * WEIGHTS[i]  # error
+
+            weighted(1.0, 2)
+            """,
+            raises="jax.errors.TracerArrayConversionError",
+        ),
+        Example(
+            """
+            import jax
+
+            @jax.jit
+            def pick(x, i):
+                scales = [1.0, 10.0, 100.0]
+                return x * scales[i]  # error
+
+            pick(1.0, 1)
+            """,
+            raises="jax.errors.TracerIntegerConversionError",
+        ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def total(x, axis):
+                return jnp.sum(x, axis=axis)  # error
+
+            total(jnp.ones((2, 3)), 0)
+            """,
+            raises="jax.errors.ConcretizationTypeError",
+        ),
     )
     valid = (
         Example(
@@ -807,6 +854,26 @@ class ConcretizeTraced(Rule):
             mean, values = summarize(np.arange(3.0))
             """,
             check="assert mean == 1.0 and values == [0.0, 1.0, 2.0]",
+        ),
+        Example(
+            """
+            from functools import partial
+
+            import jax
+            import jax.numpy as jnp
+            import numpy as np
+
+            WEIGHTS = np.array([0.5, 1.0, 2.0])
+
+            @partial(jax.jit, static_argnames="axis")
+            def weighted(x, i, axis):
+                scales = (1.0, 10.0)
+                total = jnp.asarray(WEIGHTS)[i] * scales[0] * x.sum(axis=axis)
+                return total, WEIGHTS[1], jnp.max(x, axis=x.ndim - 1)
+
+            total, w, m = weighted(jnp.ones((2, 3)), 2, axis=0)
+            """,
+            check="assert total.tolist() == [4.0, 4.0, 4.0] and m.shape == (2,)",
         ),
     )
 

@@ -529,14 +529,21 @@ class TracedShape(Rule):
     severity = Severity.ERROR
     what_it_does = """
         Flags shapes and sizes computed from traced values inside `jax.jit`, `jax.vmap` or
-        `lax` control flow: `jnp.zeros(n)` / `ones` / `empty` / `full` / `eye` / `identity`,
-        `jnp.arange(n)`, `x.reshape(n, -1)` / `jnp.reshape(x, (n, -1))`, `jnp.repeat(x, r)`
-        without `total_repeat_length`, and slices `x[:n]` / `x[i:i + 2]`.
+        `lax` control flow: the shape, length and slice parameters of `jax.numpy`, `jax.lax`,
+        `jax.random` and `jax.nn` functions (`jnp.zeros(n)` / `ones` / `full` / `eye` /
+        `tri`, `jnp.arange(n)`, `jnp.linspace(a, b, n)`, `x.reshape(n, -1)`,
+        `jnp.broadcast_to`, `jnp.repeat(x, r)` without `total_repeat_length`, `jnp.split`
+        sections, `jnp.pad` widths, `lax.full`, `lax.dynamic_slice` sizes, `lax.top_k`'s
+        `k`, `jax.random.normal(key, (n, 3))`, ...), and slices `x[:n]` / `x[i:i + 2]`. The
+        parameters come from a table measured on JAX (each one raises when traced). A traced
+        value counts inside a tuple (`(n, 3)`), through arithmetic (`n * 2`, `x.sum()`) and
+        through `int()`.
     """
     why_bad = """
-        Array shapes must be concrete while tracing. `jnp.zeros(n)` and `reshape` raise
-        `TypeError` ("Shapes must be 1D sequences of concrete values of integer type"),
-        `jnp.arange(n)` and `jnp.repeat` raise `jax.errors.ConcretizationTypeError`, and
+        Array shapes must be concrete while tracing. `jnp.zeros(n)`, `reshape`, `lax.full`
+        and the `jax.random` samplers raise `TypeError` ("Shapes must be 1D sequences of
+        concrete values of integer type"), `jnp.arange(n)`, `linspace` and `jnp.repeat`
+        raise `jax.errors.ConcretizationTypeError` (or a subclass of it), and
         `x[:n]` raises `IndexError` ("Slice entries must be static integers"). Mark the size
         argument static (`static_argnames`), derive it from `x.shape`, pass
         `total_repeat_length=` to `repeat`, or slice a fixed size with
@@ -645,6 +652,47 @@ class TracedShape(Rule):
             """,
             raises="jax.errors.ConcretizationTypeError",
         ),
+        Example(
+            """
+            import jax
+            from jax import lax
+
+            def pad_rows(first_row, pad_to_length):
+                width = first_row.shape[0]
+                return lax.full((pad_to_length, width), 0.0)  # error
+
+            jax.jit(pad_rows)(jax.numpy.ones(2), 4)
+            """,
+            raises="TypeError",
+        ),
+        Example(
+            """
+            from functools import partial
+
+            import jax
+            import jax.numpy as jnp
+
+            @partial(jax.jit, static_argnums=1)
+            def draw(key, m, lengths):
+                return jax.random.randint(key, (jnp.sum(lengths), m), 0, m)  # error
+
+            draw(jax.random.key(0), 3, jnp.array([1, 2]))
+            """,
+            raises="TypeError",
+        ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def grid(x, steps):
+                return x * jnp.linspace(0.0, 1.0, steps)  # error
+
+            grid(2.0, 5)
+            """,
+            raises="jax.errors.ConcretizationTypeError",
+        ),
     )
     valid = (
         Example(
@@ -677,6 +725,21 @@ class TracedShape(Rule):
             win, rep = window(jnp.arange(5.0), 1)
             """,
             check="assert win.tolist() == [1.0, 2.0] and rep.shape == (10,)",
+        ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def sample(key, x, times):
+                noise = jax.random.normal(key, x.shape)  # a shape read from x is static
+                grid = jnp.linspace(0.0, 1.0, x.shape[0])
+                return jnp.repeat(x + noise * grid, times, total_repeat_length=2 * x.size)
+
+            out = sample(jax.random.key(0), jnp.ones(3), 2)
+            """,
+            check="assert out.shape == (6,)",
         ),
     )
 

@@ -21,6 +21,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+Table = dict[str, tuple[tuple[str, int | None, str, str], ...]]
 TABLE_PATH = Path(__file__).parents[2] / "jax_lsp" / "diagnostics" / "static_parameters.py"
 
 
@@ -361,25 +362,26 @@ def code_of(qualname: str, name: str) -> str:
     return "JAX803" if name in SHAPE_PARAMETERS and (qualname, name) not in _NOT_SHAPE else "JAX703"
 
 
-def measure() -> dict[str, tuple[tuple[str, int | None, str, str], ...]]:
-    """qualname -> (parameter, position or None when keyword-only, code, error) per static
-    parameter, measured on the installed JAX."""
-    table: dict[str, tuple[tuple[str, int | None, str, str], ...]] = {}
-    for qualname in sorted(CALLS):
-        signature = inspect.signature(function(qualname))
-        positions = {
-            name: index
-            for index, (name, parameter) in enumerate(signature.parameters.items())
-            if parameter.kind in (parameter.POSITIONAL_ONLY, parameter.POSITIONAL_OR_KEYWORD)
-        }
-        entries = []
-        for name in probed_parameters(qualname):
-            error = probe_parameter(qualname, name)
-            if error is not None:
-                entries.append((name, positions.get(name), code_of(qualname, name), error))
-        if entries:
-            table[qualname] = tuple(entries)
-    return table
+def measure_one(qualname: str) -> tuple[tuple[str, int | None, str, str], ...]:
+    """(parameter, position or None when keyword-only, code, error) per static parameter of
+    `qualname`, measured on the installed JAX."""
+    signature = inspect.signature(function(qualname))
+    positions = {
+        name: index
+        for index, (name, parameter) in enumerate(signature.parameters.items())
+        if parameter.kind in (parameter.POSITIONAL_ONLY, parameter.POSITIONAL_OR_KEYWORD)
+    }
+    entries = []
+    for name in probed_parameters(qualname):
+        error = probe_parameter(qualname, name)
+        if error is not None:
+            entries.append((name, positions.get(name), code_of(qualname, name), error))
+    return tuple(entries)
+
+
+def measure() -> Table:
+    """qualname -> its static parameters (`measure_one`), for every function of CALLS."""
+    return {q: entries for q in sorted(CALLS) if (entries := measure_one(q))}
 
 
 def method_names() -> list[str]:
@@ -397,7 +399,7 @@ def method_names() -> list[str]:
     )
 
 
-def measure_methods() -> dict[str, tuple[tuple[str, int | None, str, str], ...]]:
+def measure_methods() -> Table:
     """method name -> static parameters, as `measure` (positions count after the array)."""
     import jax
 
@@ -408,7 +410,7 @@ def measure_methods() -> dict[str, tuple[tuple[str, int | None, str, str], ...]]
         names = [n for n in signature.parameters if n != "self"]
         parameters = signature.parameters
         entries = []
-        for name in probed_parameters(qualname)[0:]:
+        for name in probed_parameters(qualname):
             if name not in parameters:
                 continue
             error = probe_method(qualname, name)
@@ -419,9 +421,6 @@ def measure_methods() -> dict[str, tuple[tuple[str, int | None, str, str], ...]]
         if entries:
             table[method] = tuple(entries)
     return table
-
-
-Table = dict[str, tuple[tuple[str, int | None, str, str], ...]]
 
 
 def render(table: Table, methods: Table) -> str:
