@@ -17,6 +17,7 @@ from jax_lsp.analysis.kinds import Kind
 from jax_lsp.diagnostics.base import Example, Rule, RuleContext
 from jax_lsp.diagnostics.booleans import is_boolean
 from jax_lsp.diagnostics.imports_fix import module_prefix_and_edits
+from jax_lsp.diagnostics.numpy_table import CONVERTS_TRACERS
 from jax_lsp.diagnostics.static_arguments import traced_static_argument
 from jax_lsp.diagnostics.static_fix import (
     parameter_names,
@@ -547,7 +548,9 @@ def _first_operand(node: ast.AST) -> ast.expr | None:
     return None
 
 
-# NumPy functions measured to convert a tracer with `__array__` (TracerArrayConversionError).
+# NumPy functions measured to convert a tracer with `__array__` (TracerArrayConversionError)
+# under every trace, `jax.grad` included. numpy_table.py adds the positions measured under
+# `jax.jit` for every public NumPy function (reported under abstract tracing only).
 # Reductions such as np.sum/np.mean/np.max dispatch to the array's method and do trace.
 _NUMPY_CONVERTING = frozenset(
     f"numpy.{name}"
@@ -666,7 +669,9 @@ class ConcretizeTraced(Rule):
     what_it_does = """
         Flags conversions of a traced value to a Python or NumPy value: `float(x)`, `int(x)`,
         `x.item()`, `x.tolist()`, `range(n)`, `math.sqrt(x)`, `np.asarray(x)` and NumPy
-        functions that convert their arguments (`np.exp(x)`, `np.dot(a, x)`, ...); a NumPy
+        functions that convert their arguments, in any position (`np.exp(x)`, `np.dot(a,
+        x)`, `np.searchsorted(edges, x)`: a table measured on every public NumPy function;
+        `np.sum(x)`, which calls `x.sum()`, traces and is not flagged); a NumPy
         array, list or tuple indexed or sliced with a traced value (`table[i]`); and traced
         values given where `jax.numpy`/`lax`/`jax.random`/`jax.nn` need a Python value that
         is not a shape (the `axis` and `keepdims` of reductions, `axis1`, `k` of
@@ -806,6 +811,21 @@ class ConcretizeTraced(Rule):
             """,
             raises="jax.errors.ConcretizationTypeError",
         ),
+        Example(
+            """
+            import jax
+            import numpy as np
+
+            EDGES = np.linspace(0.0, 1.0, 5)
+
+            @jax.jit
+            def bucket(x):
+                return np.searchsorted(EDGES, x)  # error
+
+            bucket(jax.numpy.array([0.3, 0.7]))
+            """,
+            raises="jax.errors.TracerArrayConversionError",
+        ),
     )
     valid = (
         Example(
@@ -875,6 +895,22 @@ class ConcretizeTraced(Rule):
             """,
             check="assert total.tolist() == [4.0, 4.0, 4.0] and m.shape == (2,)",
         ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+            import numpy as np
+
+            EDGES = np.linspace(0.0, 1.0, 5)
+
+            @jax.jit
+            def bucket(x):
+                return jnp.searchsorted(EDGES, x), np.sum(x), np.shape(x)
+
+            found, total, shape = bucket(jnp.array([0.3, 0.7]))
+            """,
+            check="assert found.tolist() == [2, 3] and shape == (2,)",
+        ),
     )
 
     def check(self, node: ast.Call | ast.Subscript, ctx: RuleContext) -> Iterator[Finding]:
@@ -924,6 +960,19 @@ class ConcretizeTraced(Rule):
                 return Misuse(traced, f"`math.{name}()`", _CONCRETIZATION, f"Use `jnp.{name}`")
             remedy = f"Use `jnp.{name}`: NumPy converts its argument to a NumPy array"
             return Misuse(traced, f"`np.{name}()`", "TracerArrayConversionError", remedy)
+        positions = CONVERTS_TRACERS.get(qualname or "")
+        if positions and ctx.abstract:
+            converted = [args[p] for p in positions if p < len(args)]
+            traced = _traced_argument(converted, ctx)
+            if traced is None:
+                return None
+            name = qualname.removeprefix("numpy.")
+            remedy = (
+                "NumPy converts it to a NumPy array or a Python number. Use the `jnp.` "
+                "counterpart, or compute it outside the traced function"
+            )
+            error = "TracerArrayConversionError (or ConcretizationTypeError)"
+            return Misuse(traced, f"`np.{name}()`", error, remedy)
         return None
 
     def _static_argument(self, node: ast.Call, ctx: RuleContext) -> Misuse | None:
