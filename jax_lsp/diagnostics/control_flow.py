@@ -13,9 +13,12 @@ import ast
 from collections.abc import Iterator
 from dataclasses import replace
 
+from jax_lsp.analysis.kinds import Kind
 from jax_lsp.diagnostics.base import Example, Rule, RuleContext
 from jax_lsp.diagnostics.booleans import is_boolean
 from jax_lsp.diagnostics.imports_fix import module_prefix_and_edits
+from jax_lsp.diagnostics.numpy_table import CONVERTS_TRACERS
+from jax_lsp.diagnostics.static_arguments import traced_static_argument
 from jax_lsp.diagnostics.static_fix import (
     parameter_names,
     static_argnames_deferred,
@@ -564,7 +567,9 @@ def _first_operand(node: ast.AST) -> ast.expr | None:
     return None
 
 
-# NumPy functions measured to convert a tracer with `__array__` (TracerArrayConversionError).
+# NumPy functions measured to convert a tracer with `__array__` (TracerArrayConversionError)
+# under every trace, `jax.grad` included. numpy_table.py adds the positions measured under
+# `jax.jit` for every public NumPy function (reported under abstract tracing only).
 # Reductions such as np.sum/np.mean/np.max dispatch to the array's method and do trace.
 _NUMPY_CONVERTING = frozenset(
     f"numpy.{name}"
@@ -670,6 +675,7 @@ _MATH_CONVERTING = frozenset(
 # they still see the concrete value).
 _CONCRETIZATION = "ConcretizationTypeError"
 _KEEP_ARRAY = "Keep the value as an array, or make it a static argument (`static_argnames`)"
+_STATIC_VALUE = "Pass a Python value: make it static (`static_argnames`) or a constant"
 _RANGE = "Make the bound static (`static_argnames`) or loop with `lax.fori_loop`"
 
 
@@ -682,15 +688,23 @@ class ConcretizeTraced(Rule):
     what_it_does = """
         Flags conversions of a traced value to a Python or NumPy value: `float(x)`, `int(x)`,
         `x.item()`, `x.tolist()`, `range(n)`, `math.sqrt(x)`, `np.asarray(x)` and NumPy
-        functions that convert their argument (`np.exp(x)`, `np.dot(x, y)`, ...). `float`,
-        `.tolist()`, `math.*` and NumPy fail under any transformation, `jax.grad` included;
-        `int`, `.item()` and `range` only under abstract tracing (jit, vmap, lax).
+        functions that convert their arguments, in any position (`np.exp(x)`, `np.dot(a,
+        x)`, `np.searchsorted(edges, x)`: a table measured on every public NumPy function;
+        `np.sum(x)`, which calls `x.sum()`, traces and is not flagged); a NumPy
+        array, list or tuple indexed or sliced with a traced value (`table[i]`); and traced
+        values given where `jax.numpy`/`lax`/`jax.random`/`jax.nn` need a Python value that
+        is not a shape (the `axis` and `keepdims` of reductions, `axis1`, `k` of
+        `tril`, `reverse` of `lax.cumsum`, ...: a table measured on JAX; shapes and lengths
+        are JAX803). `float`, `.tolist()`, `math.*` and NumPy fail under any transformation,
+        `jax.grad` included; the others only under abstract tracing (jit, vmap, lax).
     """
     why_bad = """
         A tracer cannot become a concrete number or a NumPy array: `float(x)`, `int(x)`,
-        `.item()` and `.tolist()` raise `jax.errors.ConcretizationTypeError`, `range(n)` raises
-        `jax.errors.TracerIntegerConversionError`, and `np.asarray(x)` or `np.exp(x)` raise
-        `jax.errors.TracerArrayConversionError`. Use the `jnp.` function instead of the `np.`
+        `.item()` and `.tolist()` raise `jax.errors.ConcretizationTypeError`, `range(n)` and
+        `my_list[i]` raise `jax.errors.TracerIntegerConversionError`, and `np.asarray(x)`,
+        `np.exp(x)` or `numpy_array[i]` raise `jax.errors.TracerArrayConversionError`. A
+        traced `axis` raises `ConcretizationTypeError` (or `ValueError`: JAX passes it on as
+        a static argument, which must be hashable). Use the `jnp.` function instead of the `np.`
         one, keep values as arrays, and pass sizes as static arguments (`static_argnames`) or
         loop with `lax.fori_loop`.
     """
@@ -700,7 +714,7 @@ class ConcretizeTraced(Rule):
         adds it to `static_argnames` exactly as JAX803's fix does (unsafe: callers must pass
         hashable Python values; each new value compiles again). Other conversions get no fix.
     """
-    node_types = (ast.Call,)
+    node_types = (ast.Call, ast.Subscript)
     invalid = (
         Example(
             """
@@ -775,6 +789,62 @@ class ConcretizeTraced(Rule):
             """,
             raises="jax.errors.ConcretizationTypeError",
         ),
+        Example(
+            """
+            import jax
+            import numpy as np
+
+            WEIGHTS = np.array([0.5, 1.0, 2.0])
+
+            @jax.jit
+            def weighted(x, i):
+                return x * WEIGHTS[i]  # error
+
+            weighted(1.0, 2)
+            """,
+            raises="jax.errors.TracerArrayConversionError",
+        ),
+        Example(
+            """
+            import jax
+
+            @jax.jit
+            def pick(x, i):
+                scales = [1.0, 10.0, 100.0]
+                return x * scales[i]  # error
+
+            pick(1.0, 1)
+            """,
+            raises="jax.errors.TracerIntegerConversionError",
+        ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def total(x, axis):
+                return jnp.sum(x, axis=axis)  # error
+
+            total(jnp.ones((2, 3)), 0)
+            """,
+            raises="jax.errors.ConcretizationTypeError",
+        ),
+        Example(
+            """
+            import jax
+            import numpy as np
+
+            EDGES = np.linspace(0.0, 1.0, 5)
+
+            @jax.jit
+            def bucket(x):
+                return np.searchsorted(EDGES, x)  # error
+
+            bucket(jax.numpy.array([0.3, 0.7]))
+            """,
+            raises="jax.errors.TracerArrayConversionError",
+        ),
     )
     valid = (
         Example(
@@ -824,15 +894,59 @@ class ConcretizeTraced(Rule):
             """,
             check="assert mean == 1.0 and values == [0.0, 1.0, 2.0]",
         ),
+        Example(
+            """
+            from functools import partial
+
+            import jax
+            import jax.numpy as jnp
+            import numpy as np
+
+            WEIGHTS = np.array([0.5, 1.0, 2.0])
+
+            @partial(jax.jit, static_argnames="axis")
+            def weighted(x, i, axis):
+                scales = (1.0, 10.0)
+                total = jnp.asarray(WEIGHTS)[i] * scales[0] * x.sum(axis=axis)
+                return total, WEIGHTS[1], jnp.max(x, axis=x.ndim - 1)
+
+            total, w, m = weighted(jnp.ones((2, 3)), 2, axis=0)
+            """,
+            check="assert total.tolist() == [4.0, 4.0, 4.0] and m.shape == (2,)",
+        ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+            import numpy as np
+
+            EDGES = np.linspace(0.0, 1.0, 5)
+
+            @jax.jit
+            def bucket(x):
+                return jnp.searchsorted(EDGES, x), np.sum(x), np.shape(x)
+
+            found, total, shape = bucket(jnp.array([0.3, 0.7]))
+            """,
+            check="assert found.tolist() == [2, 3] and shape == (2,)",
+        ),
     )
 
-    def check(self, node: ast.Call, ctx: RuleContext) -> Iterator[Finding]:
-        if not ctx.in_traced or any(keyword.arg is None for keyword in node.keywords):
+    def check(self, node: ast.Call | ast.Subscript, ctx: RuleContext) -> Iterator[Finding]:
+        if not ctx.in_traced:
             return
-        misuse = self._conversion(node, ctx)
+        relation = "on"
+        if isinstance(node, ast.Subscript):
+            misuse, relation = (_host_index(node, ctx) if ctx.abstract else None), "with"
+        elif any(keyword.arg is None for keyword in node.keywords):
+            return
+        else:
+            misuse = self._conversion(node, ctx)
+            if misuse is None and ctx.abstract:
+                misuse, relation = self._static_argument(node, ctx), "set to"
         if misuse is not None:
             fix = static_argnames_fix(parameter_names([misuse.traced]), ctx)
-            finding = misuse.finding(self, node, ctx, "on", fix=fix)
+            finding = misuse.finding(self, node, ctx, relation, fix=fix)
             yield replace(finding, deferred=static_argnames_deferred([misuse.traced], ctx))
 
     def _conversion(self, node: ast.Call, ctx: RuleContext) -> Misuse | None:
@@ -865,7 +979,61 @@ class ConcretizeTraced(Rule):
                 return Misuse(traced, f"`math.{name}()`", _CONCRETIZATION, f"Use `jnp.{name}`")
             remedy = f"Use `jnp.{name}`: NumPy converts its argument to a NumPy array"
             return Misuse(traced, f"`np.{name}()`", "TracerArrayConversionError", remedy)
+        positions = CONVERTS_TRACERS.get(qualname or "")
+        if positions and ctx.abstract:
+            converted = [args[p] for p in positions if p < len(args)]
+            traced = _traced_argument(converted, ctx)
+            if traced is None:
+                return None
+            name = qualname.removeprefix("numpy.")
+            remedy = (
+                "NumPy converts it to a NumPy array or a Python number. Use the `jnp.` "
+                "counterpart, or compute it outside the traced function"
+            )
+            error = "TracerArrayConversionError (or ConcretizationTypeError)"
+            return Misuse(traced, f"`np.{name}()`", error, remedy)
         return None
+
+    def _static_argument(self, node: ast.Call, ctx: RuleContext) -> Misuse | None:
+        """A traced axis, flag or offset where JAX needs a Python value (`jnp.sum(x, axis=a)`)."""
+        found = traced_static_argument(node, ctx, self.code)
+        if found is None:
+            return None
+        what = f"The `{found.parameter}` of {found.function}"
+        return Misuse(found.traced, what, found.error, _STATIC_VALUE)
+
+
+def _host_index(node: ast.Subscript, ctx: RuleContext) -> Misuse | None:
+    """A NumPy array, list or tuple indexed (or sliced) with a traced value: NumPy converts
+    the index with `__array__`, Python with `__index__`; a tracer answers neither."""
+    container = ctx.kind(node.value)
+    if container not in (Kind.NUMPY, Kind.SEQUENCE):
+        return None
+    parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+    bounds = [
+        bound
+        for part in parts
+        for bound in (
+            (part.lower, part.upper, part.step) if isinstance(part, ast.Slice) else (part,)
+        )
+    ]
+    traced = next((bound for bound in bounds if is_traced(ctx, bound)), None)
+    if traced is None:
+        return None
+    name = ctx.segment(node.value)
+    sliced = any(isinstance(part, ast.Slice) for part in parts)
+    if container is Kind.NUMPY:
+        error = "TracerIntegerConversionError" if sliced else "TracerArrayConversionError"
+        what = f"Indexing the NumPy array `{name}`"
+        remedy = f"Index a JAX array instead (`jnp.asarray({name})`)"
+    else:
+        error = "TracerIntegerConversionError"
+        what = f"Indexing the Python sequence `{name}`"
+        remedy = (
+            "Index an array instead (`jnp.stack(...)` of its elements), select with "
+            "`lax.switch` for functions, or make the index static (`static_argnames`)"
+        )
+    return Misuse(traced, what, error, remedy)
 
 
 def _traced_argument(args: list[ast.expr], ctx: RuleContext) -> ast.expr | None:

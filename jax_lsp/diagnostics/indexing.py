@@ -31,8 +31,9 @@ _FLOAT_DTYPES = ("float", "bfloat16", "complex")
 _SHAPE_MAKERS = frozenset(
     {"arange", *_FILLED, "linspace", "eye", "identity", "array", "asarray", "normal", "uniform"}
 )
-# Only literal integer indices are judged, so a scope with no digit inside brackets has none.
-_LITERAL_INDEX = re.compile(r"\[[^\]]*\d")
+# Only literal integer indices are judged, so a scope with no digit inside brackets (nor a
+# `take(` call) has none.
+_LITERAL_INDEX = re.compile(r"\[[^\]]*\d|\btake\(")
 _NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
 # Statements whose blocks may run zero, one or several times, or be left half-way.
 _BRANCHING = (ast.For, ast.AsyncFor, ast.While, *TRY_STATEMENTS, ast.Match)
@@ -43,6 +44,9 @@ _OTHER_SCOPES = (*_NESTED, ast.ListComp, ast.SetComp, ast.DictComp, ast.Generato
 class ArrayShape:
     shape: tuple[int, ...]
     floating: bool  # known to hold floats (a NaN fill value fits)
+    # A Python list of `shape[0]` arrays of shape `shape[1:]` (`jnp.split`): indexing it
+    # raises IndexError, so only `jnp.array(...)` of it gives an array of `shape`.
+    pieces: bool = False
 
 
 # -- literal evaluation ----------------------------------------------------------------------
@@ -51,12 +55,19 @@ def _int(expr: ast.expr | None) -> int | None:
     return number if isinstance(number, int) else None
 
 
+_INT_ARITHMETIC = {ast.Add: int.__add__, ast.Sub: int.__sub__, ast.Mult: int.__mul__}
+
+
 def _number(expr: ast.expr | None) -> int | float | None:
     if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, ast.USub):
         inner = _number(expr.operand)
         return -inner if inner is not None else None
     if isinstance(expr, ast.Constant) and type(expr.value) in (int, float):
         return expr.value
+    if isinstance(expr, ast.BinOp) and type(expr.op) in _INT_ARITHMETIC:
+        left, right = _number(expr.left), _number(expr.right)
+        if type(left) is int and type(right) is int:  # `500 * 32 * 32`
+            return _INT_ARITHMETIC[type(expr.op)](left, right)
     return None
 
 
@@ -116,8 +127,19 @@ class ShapeTracker:
         self.resolver = resolver
         self.untracked = untracked  # names another scope may rebind (global/nonlocal)
         self.env: dict[str, ArrayShape] = {}
+        self.integers: dict[str, int] = {}  # names bound to an int literal (`chunks = 5`)
+
+    def integer(self, expr: ast.expr | None) -> int | None:
+        if isinstance(expr, ast.Name):
+            return self.integers.get(expr.id)
+        return _int(expr)
 
     def shape_of(self, expr: ast.expr) -> ArrayShape | None:
+        known = self._shape_of(expr)
+        return None if known is not None and known.pieces else known
+
+    def _shape_of(self, expr: ast.expr) -> ArrayShape | None:
+        """The shape of `expr`, or of the pieces it lists (ArrayShape.pieces)."""
         if isinstance(expr, ast.Name):
             return self.env.get(expr.id)
         if isinstance(expr, ast.BinOp) and not isinstance(expr.op, ast.MatMult):
@@ -137,6 +159,14 @@ class ShapeTracker:
     def _call_shape(self, call: ast.Call) -> ArrayShape | None:
         qualname = self.resolver.qualname(call.func) or ""
         module, _, function = qualname.rpartition(".")
+        if not qualname and isinstance(call.func, ast.Attribute) and call.func.attr == "reshape":
+            return self._reshaped(call)
+        if qualname in ("jax.numpy.split", "jax.numpy.array_split"):
+            return self._split(call)
+        if qualname in ("jax.numpy.array", "jax.numpy.asarray", "jax.numpy.stack"):
+            listed = self._shape_of(call.args[0]) if len(call.args) == 1 else None
+            if listed is not None and listed.pieces and not call.keywords:
+                return ArrayShape(listed.shape, listed.floating)
         if module == "jax.random" and function in ("normal", "uniform") and len(call.args) >= 2:
             shape = _shape_literal(call.args[1])
             floating = _dtype_floating(call, self.resolver, True)
@@ -184,10 +214,43 @@ class ShapeTracker:
             return like
         return None
 
+    def _reshaped(self, call: ast.Call) -> ArrayShape | None:
+        """`x.reshape(500, 32, 32)` / `x.reshape((5, -1))` of a known `x`."""
+        known = self.shape_of(call.func.value)
+        if known is None or call.keywords or not call.args:
+            return None
+        dims_node = call.args[0] if len(call.args) == 1 else ast.Tuple(elts=call.args)
+        elements = dims_node.elts if isinstance(dims_node, ast.Tuple | ast.List) else [dims_node]
+        dims = [self.integer(element) for element in elements]
+        if any(d is None or d < -1 for d in dims) or dims.count(-1) > 1:
+            return None
+        size, rest = math.prod(known.shape), math.prod(d for d in dims if d != -1)
+        if -1 in dims:
+            if rest == 0 or size % rest:
+                return None
+            dims[dims.index(-1)] = size // rest
+        return ArrayShape(tuple(dims), known.floating) if math.prod(dims) == size else None
+
+    def _split(self, call: ast.Call) -> ArrayShape | None:
+        """`jnp.split(x, 5)`: a list of 5 equal pieces (only along the first axis)."""
+        known = self.shape_of(call.args[0]) if call.args else None
+        sections = self.integer(_arg(call, 1))
+        if known is None or not known.shape or sections is None or sections <= 0:
+            return None
+        if len(call.args) != 2 or call.keywords or known.shape[0] % sections:
+            return None
+        piece = (sections, known.shape[0] // sections, *known.shape[1:])
+        return ArrayShape(piece, known.floating, pieces=True)
+
     # -- statements ---------------------------------------------------------------------
     def bind(self, target: ast.expr, value: ast.expr | None) -> None:
         if isinstance(target, ast.Name):
-            shape = self.shape_of(value) if value is not None else None
+            shape = self._shape_of(value) if value is not None else None
+            number = _int(value) if value is not None else None
+            if number is None or target.id in self.untracked:
+                self.integers.pop(target.id, None)
+            else:
+                self.integers[target.id] = number
             if shape is None or target.id in self.untracked:
                 self.env.pop(target.id, None)
             else:
@@ -195,11 +258,13 @@ class ShapeTracker:
         else:
             for name in stored_names(target):
                 self.env.pop(name, None)
+                self.integers.pop(name, None)
 
     def forget(self, nodes: list[ast.AST]) -> None:
         for node in nodes:
             for name in stored_names(node):
                 self.env.pop(name, None)
+                self.integers.pop(name, None)
 
 
 def _arg(call: ast.Call, index: int) -> ast.expr | None:
@@ -268,16 +333,19 @@ class ConstantOutOfBounds(Rule):
     summary = "A literal index outside an array's statically known shape"
     severity = Severity.WARNING
     what_it_does = """
-        Flags a literal integer index (`x[11]`, `x[3, 0]`, `x[-11]`, `x.at[5].set(v)`) outside
-        the shape of an array whose shape is known from a literal (`jnp.arange(10)`,
-        `jnp.zeros((3, 3))`, `jnp.array([1, 2, 3])`) earlier in the same scope, or bound
+        Flags a literal integer index (`x[11]`, `x[3, 0]`, `x[-11]`, `x.at[5].set(v)`,
+        `x.at[5].get()`, `jnp.take(x, 11)`, `x.take(11, axis=0)`) outside the shape of an
+        array whose shape is known from literals (`jnp.arange(10)`, `jnp.zeros((3, 3))`,
+        `jnp.array([1, 2, 3])`, `.reshape(5, -1)` of a known shape, `jnp.array` of the
+        `jnp.split(x, n)` pieces of one) earlier in the same scope, or bound
         once at module level and never rebound. A name rebound to anything else, or bound in
         a loop, a `try` or only one branch, loses its shape. Slices are not flagged: they clip
         as in NumPy.
     """
     why_bad = """
         JAX never raises on out-of-bounds indices. A read is clamped: `jnp.arange(10)[11]`
-        returns 9, the last element, where NumPy raises `IndexError`. An update out of bounds
+        returns 9, the last element, where NumPy raises `IndexError`; `jnp.take` fills
+        the result with NaN (the smallest integer for integer arrays). An update out of bounds
         (`.at[11].set(v)`) is silently dropped, leaving the array unchanged. Either way the bug
         surfaces far away as a wrong number.
     """
@@ -355,6 +423,32 @@ class ConstantOutOfBounds(Rule):
             """,
             check="assert int(value) == 3  # clamped to the first element",
         ),
+        Example(
+            """
+            import jax.numpy as jnp
+
+            def pick():
+                scores = jnp.arange(10.0)
+                return jnp.take(scores, 11), scores.take(-11)  # error
+
+            value, other = pick()
+            """,
+            check="assert jnp.isnan(value) and jnp.isnan(other)  # filled with NaN, no error",
+        ),
+        Example(
+            """
+            import jax.numpy as jnp
+
+            def batches():
+                data = jnp.arange(5 * 4 * 2, dtype=jnp.float32).reshape(5, 4, -1)
+                chunks = 5
+                pieces = jnp.array(jnp.split(data, chunks))
+                return pieces[5]  # error
+
+            batch = batches()
+            """,
+            check="assert batch.shape == (1, 4, 2) and float(batch[0, 0, 0]) == 32.0",
+        ),
     )
     valid = (
         Example(
@@ -395,6 +489,20 @@ class ConstantOutOfBounds(Rule):
             value = explicit()
             """,
             check="assert jnp.isnan(value)",
+        ),
+        Example(
+            """
+            import jax.numpy as jnp
+
+            def pieces():
+                data = jnp.arange(12.0).reshape(3, -1)
+                parts = jnp.split(data, 3)
+                clipped = jnp.take(data, 7, mode="clip")
+                return jnp.take(data, 11), data.take(2, axis=0), parts[2], clipped
+
+            last, row, part, clipped = pieces()
+            """,
+            check="assert float(last) == 11.0 and row.shape == (4,) and part.shape == (1, 4)",
         ),
     )
 
@@ -459,12 +567,18 @@ class ConstantOutOfBounds(Rule):
                 tracker.bind(node.target, node.value)
         elif isinstance(node, ast.If):
             yield from self._expression(node.test, tracker, ctx)
-            before = dict(tracker.env)
+            before, integers_before = dict(tracker.env), dict(tracker.integers)
             yield from self._block(node.body, tracker, ctx)
             after_body, tracker.env = tracker.env, dict(before)
+            integers_after_body, tracker.integers = tracker.integers, integers_before
             yield from self._block(node.orelse, tracker, ctx)
             tracker.env = {
                 name: shape for name, shape in tracker.env.items() if after_body.get(name) == shape
+            }
+            tracker.integers = {
+                name: value
+                for name, value in tracker.integers.items()
+                if integers_after_body.get(name) == value
             }
         elif isinstance(node, _BRANCHING):
             # Anything bound inside may hold another value on the next pass or after a jump.
@@ -504,6 +618,10 @@ class ConstantOutOfBounds(Rule):
                 finding = self._subscript(node, _at_method(node, parent, grandparent), tracker, ctx)
                 if finding is not None:
                     yield finding
+            elif isinstance(node, ast.Call):
+                finding = self._take(node, tracker, ctx)
+                if finding is not None:
+                    yield finding
             children = child_nodes(node)  # no marker node holds an index
             stack.extend((child, node, parent) for child in reversed(children))
 
@@ -538,6 +656,45 @@ class ConstantOutOfBounds(Rule):
             f"`{name}` has shape {known.shape}: {where}. JAX does not raise: the "
             f"`.at[...].{update}(...)` update is silently dropped and the array is unchanged",
         )
+
+    def _take(self, call: ast.Call, tracker: ShapeTracker, ctx: RuleContext) -> Finding | None:
+        """`jnp.take(x, 11)` / `x.take(11, axis=0)` with a literal index out of bounds."""
+        func = call.func
+        qualname = ctx.resolvers[-1].qualname(func)
+        if qualname == "jax.numpy.take":
+            array, rest = _arg(call, 0), call.args[1:]
+        elif qualname is None and isinstance(func, ast.Attribute) and func.attr == "take":
+            array, rest = func.value, call.args
+        else:
+            return None
+        known = tracker.shape_of(array) if array is not None else None
+        if known is None or not rest or len(rest) > 2:
+            return None
+        keywords = {keyword.arg: keyword.value for keyword in call.keywords}
+        if set(keywords) - {"axis"}:
+            return None  # `mode=` / `fill_value=` say what out of bounds should do
+        axis_node = rest[1] if len(rest) == 2 else keywords.get("axis")
+        axis = _int(axis_node) if axis_node is not None else None
+        if axis_node is not None and (
+            axis is None or not -len(known.shape) <= axis < len(known.shape)
+        ):
+            return None
+        shape = (math.prod(known.shape),) if axis is None else (known.shape[axis],)
+        for index in rest[:1]:  # a list of indices is JAX501's (take rejects lists)
+            value = _int(index)
+            if value is None or (isinstance(index, ast.Constant) and type(index.value) is bool):
+                return None
+            if value >= shape[0] or value < -shape[0]:
+                where = "the flattened array" if axis is None else f"axis {axis % len(known.shape)}"
+                return ctx.finding(
+                    self,
+                    call,
+                    f"`{ctx.segment(array)}` has shape {known.shape}: `take` index {value} is out "
+                    f"of bounds for {where} with size {shape[0]}. JAX does not raise: `take` "
+                    f"fills the result with NaN (the smallest integer for integer arrays). Fix "
+                    f"the index",
+                )
+        return None
 
 
 def _defaults(node: ast.AST) -> list[ast.expr]:

@@ -16,6 +16,7 @@ from jax_lsp.analysis.nodes import walk_nodes
 from jax_lsp.diagnostics.base import Example, Rule, RuleContext
 from jax_lsp.diagnostics.booleans import is_boolean
 from jax_lsp.diagnostics.call_edits import append_arguments
+from jax_lsp.diagnostics.static_arguments import traced_part, traced_static_argument
 from jax_lsp.diagnostics.static_fix import (
     parameter_names,
     static_argnames_deferred,
@@ -520,20 +521,6 @@ def _elementwise_base(node: ast.expr) -> ast.expr:
     return node
 
 
-_SHAPE_CREATORS = {
-    f"jax.numpy.{name}": ("shape",) for name in ["zeros", "ones", "empty", "full"]
-} | {"jax.numpy.eye": ("N",), "jax.numpy.identity": ("n",)}
-
-
-def _traced_in_shape(shape: ast.expr | None, ctx: RuleContext) -> ast.expr | None:
-    """The traced value a shape (`n` or `(n, 3)`) is built from, if any."""
-    if shape is None:
-        return None
-    if isinstance(shape, ast.Tuple | ast.List):
-        return next((element for element in shape.elts if is_traced(ctx, element)), None)
-    return shape if is_traced(ctx, shape) else None
-
-
 class TracedShape(Rule):
     code = "JAX803"
     needs_trace = "abstract"
@@ -542,14 +529,21 @@ class TracedShape(Rule):
     severity = Severity.ERROR
     what_it_does = """
         Flags shapes and sizes computed from traced values inside `jax.jit`, `jax.vmap` or
-        `lax` control flow: `jnp.zeros(n)` / `ones` / `empty` / `full` / `eye` / `identity`,
-        `jnp.arange(n)`, `x.reshape(n, -1)` / `jnp.reshape(x, (n, -1))`, `jnp.repeat(x, r)`
-        without `total_repeat_length`, and slices `x[:n]` / `x[i:i + 2]`.
+        `lax` control flow: the shape, length and slice parameters of `jax.numpy`, `jax.lax`,
+        `jax.random` and `jax.nn` functions (`jnp.zeros(n)` / `ones` / `full` / `eye` /
+        `tri`, `jnp.arange(n)`, `jnp.linspace(a, b, n)`, `x.reshape(n, -1)`,
+        `jnp.broadcast_to`, `jnp.repeat(x, r)` without `total_repeat_length`, `jnp.split`
+        sections, `jnp.pad` widths, `lax.full`, `lax.dynamic_slice` sizes, `lax.top_k`'s
+        `k`, `jax.random.normal(key, (n, 3))`, ...), and slices `x[:n]` / `x[i:i + 2]`. The
+        parameters come from a table measured on JAX (each one raises when traced). A traced
+        value counts inside a tuple (`(n, 3)`), through arithmetic (`n * 2`, `x.sum()`) and
+        through `int()`.
     """
     why_bad = """
-        Array shapes must be concrete while tracing. `jnp.zeros(n)` and `reshape` raise
-        `TypeError` ("Shapes must be 1D sequences of concrete values of integer type"),
-        `jnp.arange(n)` and `jnp.repeat` raise `jax.errors.ConcretizationTypeError`, and
+        Array shapes must be concrete while tracing. `jnp.zeros(n)`, `reshape`, `lax.full`
+        and the `jax.random` samplers raise `TypeError` ("Shapes must be 1D sequences of
+        concrete values of integer type"), `jnp.arange(n)`, `linspace` and `jnp.repeat`
+        raise `jax.errors.ConcretizationTypeError` (or a subclass of it), and
         `x[:n]` raises `IndexError` ("Slice entries must be static integers"). Mark the size
         argument static (`static_argnames`), derive it from `x.shape`, pass
         `total_repeat_length=` to `repeat`, or slice a fixed size with
@@ -658,6 +652,47 @@ class TracedShape(Rule):
             """,
             raises="jax.errors.ConcretizationTypeError",
         ),
+        Example(
+            """
+            import jax
+            from jax import lax
+
+            def pad_rows(first_row, pad_to_length):
+                width = first_row.shape[0]
+                return lax.full((pad_to_length, width), 0.0)  # error
+
+            jax.jit(pad_rows)(jax.numpy.ones(2), 4)
+            """,
+            raises="TypeError",
+        ),
+        Example(
+            """
+            from functools import partial
+
+            import jax
+            import jax.numpy as jnp
+
+            @partial(jax.jit, static_argnums=1)
+            def draw(key, m, lengths):
+                return jax.random.randint(key, (jnp.sum(lengths), m), 0, m)  # error
+
+            draw(jax.random.key(0), 3, jnp.array([1, 2]))
+            """,
+            raises="TypeError",
+        ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def grid(x, steps):
+                return x * jnp.linspace(0.0, 1.0, steps)  # error
+
+            grid(2.0, 5)
+            """,
+            raises="jax.errors.ConcretizationTypeError",
+        ),
     )
     valid = (
         Example(
@@ -691,6 +726,21 @@ class TracedShape(Rule):
             """,
             check="assert win.tolist() == [1.0, 2.0] and rep.shape == (10,)",
         ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def sample(key, x, times):
+                noise = jax.random.normal(key, x.shape)  # a shape read from x is static
+                grid = jnp.linspace(0.0, 1.0, x.shape[0])
+                return jnp.repeat(x + noise * grid, times, total_repeat_length=2 * x.size)
+
+            out = sample(jax.random.key(0), jnp.ones(3), 2)
+            """,
+            check="assert out.shape == (6,)",
+        ),
     )
 
     def check(self, node: ast.Call | ast.Subscript, ctx: RuleContext) -> Iterator[Finding]:
@@ -723,35 +773,27 @@ class TracedShape(Rule):
 
     def _call(self, node: ast.Call, ctx: RuleContext) -> Misuse | None:
         func = node.func
-        qualname = ctx.qualname(func)
-        is_method = qualname is None and isinstance(func, ast.Attribute)
-        if is_method and not is_traced(ctx, func.value):
-            return None
-        if qualname in _SHAPE_CREATORS:
-            shape = _argument(node, 0, *_SHAPE_CREATORS[qualname])
-            what = f"`{qualname.replace('jax.numpy.', 'jnp.')}` with a shape"
-            return _misuse(_traced_in_shape(shape, ctx), what, "TypeError", _STATIC_REMEDY)
-        if qualname == "jax.numpy.arange":
-            bounds = [*node.args, *(kw.value for kw in node.keywords if kw.arg != "dtype")]
-            traced = next((b for b in bounds if is_traced(ctx, b)), None)
-            return _misuse(traced, "`jnp.arange`", "ConcretizationTypeError", _STATIC_REMEDY)
-        if qualname == "jax.numpy.reshape" or (is_method and func.attr == "reshape"):
-            if qualname:
-                shape = _argument(node, 1, "shape", "newshape")
-            elif node.keywords:
+        if ctx.qualname(func) is None and isinstance(func, ast.Attribute):
+            if not is_traced(ctx, func.value):
                 return None
-            else:
+            if func.attr == "reshape":
+                if node.keywords:
+                    return None
                 shape = node.args[0] if len(node.args) == 1 else ast.Tuple(elts=node.args)
-            traced = _traced_in_shape(shape, ctx)
-            return _misuse(traced, "A `reshape`", "TypeError", _STATIC_REMEDY)
-        if qualname == "jax.numpy.repeat" or (is_method and func.attr == "repeat"):
-            if _has_keyword(node, "total_repeat_length"):
-                return None
-            repeats = _argument(node, 1 if qualname else 0, "repeats")
-            traced = repeats if is_traced(ctx, repeats) else None
-            what = "`repeat` with a repeat count"
-            return _misuse(traced, what, "ConcretizationTypeError", _REPEAT_REMEDY)
-        return None
+                traced = traced_part(shape, ctx)
+                return _misuse(traced, "A `reshape`", "TypeError", _STATIC_REMEDY)
+            if func.attr == "repeat":
+                if _has_keyword(node, "total_repeat_length"):
+                    return None
+                traced = traced_part(_argument(node, 0, "repeats"), ctx)
+                what = "`repeat` with a repeat count"
+                return _misuse(traced, what, "ConcretizationTypeError", _REPEAT_REMEDY)
+        found = traced_static_argument(node, ctx, self.code)
+        if found is None:
+            return None
+        what = f"The `{found.parameter}` of {found.function}"
+        remedy = _REPEAT_REMEDY if found.parameter == "repeats" else _STATIC_REMEDY
+        return Misuse(found.traced, what, found.error, remedy)
 
 
 _STATIC_REMEDY = "Make it static (`static_argnames`) or derive it from `x.shape`"

@@ -1,0 +1,49 @@
+"""JAX703's table of NumPy functions that fail on a tracer, checked against the installed
+NumPy and JAX, and each of its positions reported in a jitted function."""
+
+from __future__ import annotations
+
+import pytest
+
+from jax_lsp.analysis.document import Document
+from jax_lsp.diagnostics import ALL_RULES
+from jax_lsp.diagnostics.numpy_table import CONVERTS_TRACERS
+from jax_lsp.engine import analyze
+from tests.rules import numpy_probe
+
+pytest.importorskip("jax")
+
+CANDIDATES = numpy_probe.candidates()
+
+
+@pytest.mark.parametrize(("qualname", "target"), CANDIDATES, ids=[q for q, _ in CANDIDATES])
+def test_table_matches_installed_numpy_and_jax(qualname, target):
+    """(Regenerate with `python -m tests.rules.numpy_probe --write` when this fails after
+    an upgrade.)"""
+    assert numpy_probe.converting_positions(target) == CONVERTS_TRACERS.get(qualname, ())
+
+
+ENTRIES = [(q, p) for q, positions in sorted(CONVERTS_TRACERS.items()) for p in positions]
+
+
+@pytest.mark.parametrize(("qualname", "position"), ENTRIES, ids=[f"{q}-{p}" for q, p in ENTRIES])
+def test_traced_argument_is_reported(qualname: str, position: int):
+    args = ", ".join("x" if index == position else "HOST" for index in range(position + 1))
+    source = (
+        "import jax\nimport numpy as np\n\nHOST = np.ones(2)\n\n\n@jax.jit\ndef probe(x):\n"
+        f"    return {qualname.replace('numpy.', 'np.', 1)}({args})\n"
+    )
+    findings = analyze(Document(source), ALL_RULES).findings
+    assert "JAX703" in {f.code for f in findings if f.span.start.line == 8}, source
+
+
+def test_host_values_are_not_reported():
+    calls = "\n".join(
+        f"    {q.replace('numpy.', 'np.', 1)}(HOST, x.shape[0])" for q in sorted(CONVERTS_TRACERS)
+    )
+    source = (
+        "import jax\nimport numpy as np\n\nHOST = np.ones(2)\n\n\n@jax.jit\ndef probe(x):\n"
+        f"{calls}\n    return x\n"
+    )
+    findings = analyze(Document(source), ALL_RULES).findings
+    assert [f for f in findings if f.code == "JAX703"] == []
