@@ -20,7 +20,7 @@ from jax_lsp.analysis.imports import Resolver, import_bindings, local_imports
 from jax_lsp.analysis.infer import ExternalFacts, facts_key
 from jax_lsp.analysis.jitted import StaticSignature, unit_signatures
 from jax_lsp.analysis.keys import KeyFlow, Reuse, classify_call, drawn_params, may_draw
-from jax_lsp.analysis.kinds import Kind, merge
+from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.module_state import ModuleState
 from jax_lsp.analysis.nodes import walk_nodes
 from jax_lsp.analysis.paths import is_test_path
@@ -35,6 +35,7 @@ from jax_lsp.analysis.summary import (
 )
 from jax_lsp.analysis.text import identifiers
 from jax_lsp.analysis.traced import TraceInfo, all_params, call_site_params, trace_info_for
+from jax_lsp.analysis.values import Function, Value, kind_of, merge_values, merge_values_all
 from jax_lsp.analysis.x64 import (
     X64Facts,
     combine_x64_facts,
@@ -60,7 +61,8 @@ class ScopeKinds:
     functions)."""
 
     kinds: dict[ast.AST, Kind]
-    final_env: dict[str, Kind]
+    final_env: dict[str, Value]
+    values: dict[ast.AST, Value] = field(default_factory=dict)  # richer than their Kind
 
 
 @dataclass
@@ -78,6 +80,7 @@ class ModuleModel:
     records: dict[FunctionNode, FunctionRecord] = field(init=False)
     classes: dict[str, ClassRecord] = field(init=False)
     global_kinds: dict[str, Kind] = field(init=False)
+    global_values: dict[str, Value] = field(init=False)  # the same, with pytrees, refs, ...
     globals_key: int = field(init=False)
     trace: dict[ast.AST, TraceInfo] = field(init=False)
     # Module-level names rebound, written through `global`, or mutated in place.
@@ -159,11 +162,14 @@ class ModuleModel:
             self._top_level_bindings,
             _merge_bindings,
         )
-        self.global_kinds = kinds
-        self.globals_key = self.document.lineage.reuse(
+        self.global_values = kinds
+        self.global_kinds, self.globals_key = self.document.lineage.reuse(
             "globals-key",
             kinds,
-            lambda: intern_key(tuple(sorted((n, k.value) for n, k in kinds.items()))),
+            lambda: (
+                {name: kind_of(value) for name, value in kinds.items()},
+                intern_key(tuple(sorted(kinds.items(), key=lambda item: item[0]))),
+            ),
         )
         rebound = {name for name, count in counts.items() if count > 1}
         self.mutable_globals = frozenset((rebound | global_writes | mutated) & counts.keys())
@@ -181,7 +187,7 @@ class ModuleModel:
         self.stable_globals = values
         self.stable_globals_key = intern_key(tuple(key))
 
-    def _top_level_bindings(self, source: UnitSource, known: dict[str, Kind]) -> dict[str, Kind]:
+    def _top_level_bindings(self, source: UnitSource, known: dict[str, Value]) -> dict[str, Value]:
         loads = source.memo.get("loads")
         if loads is None:
             # Every identifier-like word of the text: a superset of the names the unit reads,
@@ -328,14 +334,15 @@ class ModuleModel:
             self.globals_key,
             tuple((fn, self.context_of(fn)) for fn in chain),
             self._lambda_traces(source),
+            self._returns_key(source),
         )
         if key in source.memo:
             return source.memo[key]
-        outer = dict(self.global_kinds)
+        outer = dict(self.global_values)
         if len(chain) > 1:
             outer.update(self.scope_kinds(chain[-2]).final_env)
         info = self.context_of(node)
-        params: dict[str, Kind] = {}
+        params: dict[str, Value] = {}
         for arg in [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]:
             declared = annotation_kind(arg.annotation, self.resolver)
             params[arg.arg] = declared or Kind.UNKNOWN
@@ -347,14 +354,77 @@ class ModuleModel:
                 params[name] = Kind.STATIC
         resolver = self.resolver.child(local_imports(node), frozenset(params))
         context = ScopeContext(
-            resolver, bool(info and info.abstract), outer, self._lambda_params, self.external or {}
+            resolver,
+            bool(info and info.abstract),
+            outer,
+            self._lambda_params,
+            self.external or {},
+            self.return_value,
+            self.records[node].path if node in self.records else "",
         )
         kinds: dict[ast.AST, Kind] = {}
-        interpreter = FlowInterpreter(context, kinds)
+        values: dict[ast.AST, Value] = {}
+        interpreter = FlowInterpreter(context, kinds, values)
         final = interpreter.run_function(node, params)
-        result = ScopeKinds(kinds, final)
+        result = ScopeKinds(kinds, final, values)
         source.memo[key] = result
         return result
+
+    # -- return summaries -----------------------------------------------------------------
+    def return_value(self, path: str) -> Value | None:
+        """What calling the module function `path` returns, interpreted on its own (its
+        parameters unknown, outside any trace): JAX arrays it makes, pytrees it builds, Python
+        values. Calls of other module functions inside are not followed, so the summary
+        depends only on the function's own unit (and the module facts every key holds)."""
+        record = self.functions.get(path)
+        if record is None or record.class_name or isinstance(record.node, ast.Lambda):
+            return None
+        node = record.node
+        source = self._source_of[node]
+        key = ("returns", self.alias_key, self.globals_key, path)
+        if key not in source.memo:
+            source.memo[key] = self._interpret_returns(node)
+        return source.memo[key]
+
+    def _interpret_returns(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> Value | None:
+        if isinstance(node, ast.AsyncFunctionDef):
+            return None  # a call gives a coroutine
+        returns = _own_returns(node)
+        if returns is None:
+            return None
+        params: dict[str, Value] = {name: Kind.UNKNOWN for name in all_params(node)}
+        for arg in [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]:
+            params[arg.arg] = annotation_kind(arg.annotation, self.resolver) or Kind.UNKNOWN
+        resolver = self.resolver.child(local_imports(node), frozenset(params))
+        kinds: dict[ast.AST, Kind] = {}
+        values: dict[ast.AST, Value] = {}
+        context = ScopeContext(resolver, False, self.global_values, external=self.external or {})
+        FlowInterpreter(context, kinds, values).run_function(node, params)
+        found = [
+            Kind.UNKNOWN
+            if value is None or (isinstance(value, ast.Constant) and value.value is None)
+            else values.get(value, kinds.get(value, Kind.UNKNOWN))
+            for value in returns
+        ]
+        return merge_values_all(found) if found else Kind.UNKNOWN
+
+    def _returns_key(self, source: UnitSource) -> tuple:
+        """The units defining the module functions this unit may call (by name, or through
+        a module-level `step = jax.jit(f)`): their return summaries shape its values."""
+        names = source.memo.get("identifiers")
+        if names is None:
+            names = source.memo["identifiers"] = identifiers(source.text)
+        found = []
+        own = {record.path for record in self._summary(source).functions}
+        global_values = self.global_values
+        for name in names & global_values.keys():
+            value = global_values[name]
+            if type(value) is not Function or value.path is None or value.path in own:
+                continue
+            record = self.functions.get(value.path)
+            if record is not None:
+                found.append((name, hash(self._source_of[record.node].text)))
+        return tuple(sorted(found))
 
     def _lambda_traces(self, source: UnitSource) -> tuple[TraceInfo | None, ...]:
         """How each lambda of the unit is traced: part of the keys of its cached kinds."""
@@ -372,7 +442,7 @@ class ModuleModel:
         if key not in source.memo:
             kinds: dict[ast.AST, Kind] = {}
             context = ScopeContext(
-                self.resolver, False, self.global_kinds, self._lambda_params, self.external or {}
+                self.resolver, False, self.global_values, self._lambda_params, self.external or {}
             )
             interpreter = FlowInterpreter(context, kinds)
             interpreter.run_block(source.tree.body)
@@ -556,6 +626,7 @@ class ModuleModel:
             self._module_reuse_key(unit),
             tuple([context_of(record.node) for record in summary.functions]),
             self._lambda_traces(unit.source),
+            self._returns_key(unit.source),
         )
 
     @cached_property
@@ -629,9 +700,26 @@ def _aliases(
     return bindings, intern_key((tuple(sorted(bindings.items())), facts_key(external)))
 
 
-def _merge_bindings(kinds: dict[str, Kind], bound: dict[str, Kind]) -> None:
-    for name, kind in bound.items():
-        kinds[name] = merge(kinds[name], kind) if name in kinds else kind
+def _merge_bindings(values: dict[str, Value], bound: dict[str, Value]) -> None:
+    for name, value in bound.items():
+        values[name] = merge_values(values[name], value) if name in values else value
+
+
+def _own_returns(node: ast.FunctionDef) -> list[ast.expr | None] | None:
+    """The values of a function's own `return` statements (None for a bare `return`); None
+    for a generator."""
+    found: list[ast.expr | None] = []
+    pending: list[ast.AST] = list(node.body)
+    while pending:
+        current = pending.pop()
+        if isinstance(current, ast.Return):
+            found.append(current.value)
+        elif isinstance(current, ast.Yield | ast.YieldFrom):
+            return None
+        if isinstance(current, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Lambda):
+            continue
+        pending.extend(ast.iter_child_nodes(current))
+    return found
 
 
 def _top_level_assignments(tree: ast.Module) -> dict[str, list[ast.expr]]:

@@ -217,8 +217,12 @@ def test_nothing_is_imported_or_executed(tmp_path: Path):
                     open({str(marker)!r}, "w").write("called")
                     return jnp.zeros(3)
 
+                class Factory:
+                    def make(self):
+                        return make_state()
+
                 def indirect():
-                    return make_state()
+                    return Factory().make()  # through a method: the engine does not follow it
                 """,
         },
     )
