@@ -81,9 +81,11 @@ _GRADIENTS = {
     "jacrev": "jacobian",
     "hessian": "jacobian",
 }
-_NEW_REF = frozenset({"jax.new_ref", "jax.empty_ref", "jax.ref.new_ref", "jax.ref.empty_ref"})
+NEW_REF = frozenset({"jax.new_ref", "jax.empty_ref", "jax.ref.new_ref", "jax.ref.empty_ref"})
 # lax loops: the position and keyword of the initial carry, whose structure the result keeps.
 _GRADIENT_RESULTS = frozenset(_GRADIENTS.values())
+# lax branching: the branch functions are `cond`'s 2nd and 3rd arguments, `switch`'s 2nd (a list).
+_BRANCHING = {"jax.lax.cond": "cond", "jax.lax.switch": "switch"}
 _CARRY_LOOPS = {
     "jax.lax.while_loop": (2, "init_val"),
     "jax.lax.fori_loop": (3, "init_val"),
@@ -254,20 +256,28 @@ class FlowInterpreter:
         self.eval(node.test)
         before = dict(self.env)
         narrowed, negated = self._narrowing(node.test)
-        if narrowed and not negated:
-            self.env.update(narrowed)
-        self.run_block(node.body)
+        self._run_narrowed(node.body, narrowed if not negated else {}, before)
         after_body = self.env
         self.env = dict(before)
-        if narrowed and negated:
-            self.env.update(narrowed)
-        self.run_block(node.orelse)
+        self._run_narrowed(node.orelse, narrowed if negated else {}, before)
         if _terminates(node.body):
             return
         if _terminates(node.orelse):
             self.env = after_body
             return
         self.env = _merge_envs(after_body, self.env)
+
+    def _run_narrowed(self, body: list[ast.stmt], narrowed: Env, before: Env) -> None:
+        """Runs a branch with the narrowed values; a name the branch did not rebind leaves it
+        with its value from before (a narrowing says nothing about the code after the `if`)."""
+        self.env.update(narrowed)
+        self.run_block(body)
+        for name, value in narrowed.items():
+            if self.env.get(name) is value:
+                if name in before:
+                    self.env[name] = before[name]
+                else:
+                    del self.env[name]  # a closure or module name: theirs again
 
     def _narrowing(self, test: ast.expr) -> tuple[Env, bool]:
         """`isinstance(x, T)` (or `not isinstance(...)`): the value of `x` where it holds,
@@ -708,10 +718,6 @@ class FlowInterpreter:
         keywords: dict[str | None, Value],
         every: list[Value],
     ) -> Value:
-        spec = _TRANSFORM_SPECS.get(qualname)
-        if spec is not None:
-            options = {keyword.arg: keyword.value for keyword in node.keywords if keyword.arg}
-            return _transformed(spec, options, args[0]) if args else Kind.UNKNOWN
         carry = _CARRY_LOOPS.get(qualname)
         if carry is not None:
             position, keyword = carry
@@ -722,7 +728,13 @@ class FlowInterpreter:
             if qualname.endswith("scan"):
                 return Container("tuple", (result, Kind.UNKNOWN))  # (carry, stacked outputs)
             return result
-        if qualname in _NEW_REF:
+        if qualname in _BRANCHING:
+            return self._branches_result(_BRANCHING[qualname], args, every)
+        spec = _TRANSFORM_SPECS.get(qualname)
+        if spec is not None:
+            options = {keyword.arg: keyword.value for keyword in node.keywords if keyword.arg}
+            return _transformed(spec, options, args[0]) if args else Kind.UNKNOWN
+        if qualname in NEW_REF:
             return REF
         if qualname == "builtins.dict":
             return _dict_call(args, keywords)
@@ -733,6 +745,28 @@ class FlowInterpreter:
                 return Container(form, source.items, None, source.leaf)
             return Container(form, None, None, _element_value(source))
         return self._call_kind(qualname, [kind_of(value) for value in every])
+
+    def _branches_result(self, how: str, args: list[Value], every: list[Value]) -> Value:
+        """`lax.cond(p, f, g, x)` / `lax.switch(i, [f, g], x)`: what the branches return,
+        as JAX arrays (the branches must agree in structure)."""
+        if how == "cond":
+            branches = args[1:3]
+        elif len(args) > 1 and type(args[1]) is Container and args[1].items is not None:
+            branches = list(args[1].items)
+        else:
+            return Kind.UNKNOWN
+        found = []
+        for branch in branches:
+            if type(branch) is not Function or branch.transform or branch.path is None:
+                return Kind.UNKNOWN
+            summary = self.context.returns(branch.path)
+            if summary is None:
+                return Kind.UNKNOWN
+            found.append(summary)
+        if not found:
+            return Kind.UNKNOWN
+        traced = self.context.abstract or any(map(contains_traced, every))
+        return as_jax(merge_values_all(found), traced)
 
     def _call_kind(self, qualname: str, args: list[Kind]) -> Kind:
         if qualname in STATIC_BUILTINS or qualname in STATIC_RESULTS:

@@ -15,14 +15,14 @@ from functools import cached_property
 
 from jax_lsp.analysis.document import Document, Unit, UnitSource
 from jax_lsp.analysis.dtypes import FloatOracle, assigned_values
-from jax_lsp.analysis.flow import FlowInterpreter, ScopeContext, annotation_kind
+from jax_lsp.analysis.flow import NEW_REF, FlowInterpreter, ScopeContext, annotation_kind
 from jax_lsp.analysis.imports import Resolver, import_bindings, local_imports
 from jax_lsp.analysis.infer import ExternalFacts, facts_key
 from jax_lsp.analysis.jitted import StaticSignature, unit_signatures
 from jax_lsp.analysis.keys import KeyFlow, Reuse, classify_call, drawn_params, may_draw
 from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.module_state import ModuleState
-from jax_lsp.analysis.nodes import walk_nodes
+from jax_lsp.analysis.nodes import positional_params, walk_nodes
 from jax_lsp.analysis.paths import is_test_path
 from jax_lsp.analysis.summary import (
     Application,
@@ -35,7 +35,14 @@ from jax_lsp.analysis.summary import (
 )
 from jax_lsp.analysis.text import identifiers
 from jax_lsp.analysis.traced import TraceInfo, all_params, call_site_params, trace_info_for
-from jax_lsp.analysis.values import Function, Value, kind_of, merge_values, merge_values_all
+from jax_lsp.analysis.values import (
+    REF,
+    Function,
+    Value,
+    kind_of,
+    merge_values,
+    merge_values_all,
+)
 from jax_lsp.analysis.x64 import (
     X64Facts,
     combine_x64_facts,
@@ -335,6 +342,7 @@ class ModuleModel:
             tuple((fn, self.context_of(fn)) for fn in chain),
             self._lambda_traces(source),
             self._returns_key(source),
+            tuple([self.ref_params.get(fn) for fn in chain]),
         )
         if key in source.memo:
             return source.memo[key]
@@ -352,6 +360,8 @@ class ModuleModel:
                 params[name] = Kind.TRACED
             elif info and name in info.static_params:
                 params[name] = Kind.STATIC
+        for name in self.ref_params.get(node, ()):
+            params[name] = REF
         resolver = self.resolver.child(local_imports(node), frozenset(params))
         context = ScopeContext(
             resolver,
@@ -369,6 +379,52 @@ class ModuleModel:
         result = ScopeKinds(kinds, final, values)
         source.memo[key] = result
         return result
+
+    @cached_property
+    def ref_params(self) -> dict[FunctionNode, frozenset[str]]:
+        """Parameters of module functions that a call in the module passes a `jax.Ref` (a name
+        bound by `jax.new_ref(...)` at module level or in the caller, or a parameter that
+        receives one): `ref[...] = v` is legal on them."""
+        sources = [unit.source for unit in self.document.units if unit.tree is not None]
+        if not any(_may_make_refs(source) for source in sources):
+            return {}
+        module_refs = frozenset(n for n, v in self.global_values.items() if v is REF)
+        local_refs = {
+            record.node: _local_refs(record.node, self.resolver)
+            for record in self.functions.values()
+            if not isinstance(record.node, ast.Lambda)
+        }
+        calls = [call for summary in self.summaries for call in summary.calls]
+        found: dict[FunctionNode, frozenset[str]] = {}
+        changed = True
+        while changed:  # a parameter that receives a ref may pass it on
+            changed = False
+            for call in calls:
+                callee = self.resolve(call.callee)
+                if callee is None or isinstance(callee, ast.Lambda):
+                    continue
+                refs = (
+                    module_refs
+                    if call.caller is None
+                    else self._refs_in(call.caller, module_refs, local_refs, found)
+                )
+                record = self.records.get(callee)
+                method = bool(record and record.class_name and "." in call.callee.name)
+                passed = _params_passed(callee, call.node, refs, method)
+                passed -= found.get(callee, frozenset())
+                if passed:
+                    found[callee] = found.get(callee, frozenset()) | passed
+                    changed = True
+        return found
+
+    @staticmethod
+    def _refs_in(caller, module_refs, local_refs, found) -> frozenset[str]:
+        """Names that hold a ref in `caller`: its own refs and ref parameters, and the
+        module's refs that it does not shadow with a parameter."""
+        own = local_refs.get(caller, frozenset()) | found.get(caller, frozenset())
+        if isinstance(caller, ast.Lambda):
+            return module_refs | own
+        return (module_refs - frozenset(all_params(caller))) | own
 
     # -- return summaries -----------------------------------------------------------------
     def return_value(self, path: str) -> Value | None:
@@ -627,6 +683,7 @@ class ModuleModel:
             tuple([context_of(record.node) for record in summary.functions]),
             self._lambda_traces(unit.source),
             self._returns_key(unit.source),
+            tuple([self.ref_params.get(record.node) for record in summary.functions]),
         )
 
     @cached_property
@@ -703,6 +760,47 @@ def _aliases(
 def _merge_bindings(values: dict[str, Value], bound: dict[str, Value]) -> None:
     for name, value in bound.items():
         values[name] = merge_values(values[name], value) if name in values else value
+
+
+def _may_make_refs(source: UnitSource) -> bool:
+    found = source.memo.get("makes-refs")
+    if found is None:
+        found = source.memo["makes-refs"] = "_ref" in source.text
+    return found
+
+
+def _local_refs(node: FunctionNode, resolver: Resolver) -> frozenset[str]:
+    """Names a function binds to `jax.new_ref(...)` / `jax.empty_ref(...)`."""
+    names = set()
+    for child in walk_nodes(node):
+        if (
+            isinstance(child, ast.Assign)
+            and isinstance(child.value, ast.Call)
+            and resolver.qualname(child.value.func) in NEW_REF
+        ):
+            names.update(t.id for t in child.targets if isinstance(t, ast.Name))
+    return frozenset(names)
+
+
+def _params_passed(
+    callee: FunctionNode, call: ast.Call, names: frozenset[str], method: bool
+) -> frozenset[str]:
+    """Parameters of `callee` to which `call` passes one of `names`."""
+    positional = positional_params(callee)
+    if method and positional:
+        positional = positional[1:]  # self.method(x): x lands on the second parameter
+    passed = set()
+    for index, arg in enumerate(call.args):
+        if isinstance(arg, ast.Starred):
+            break
+        if isinstance(arg, ast.Name) and arg.id in names and index < len(positional):
+            passed.add(positional[index])
+    known = set(all_params(callee))
+    for keyword in call.keywords:
+        value = keyword.value
+        if keyword.arg in known and isinstance(value, ast.Name) and value.id in names:
+            passed.add(keyword.arg)
+    return frozenset(passed)
 
 
 def _own_returns(node: ast.FunctionDef) -> list[ast.expr | None] | None:
