@@ -34,6 +34,7 @@ from jax_lsp.analysis.nodes import child_nodes
 from jax_lsp.analysis.summary import transform_of
 from jax_lsp.analysis.transforms import TRANSFORMS, TransformSpec
 from jax_lsp.analysis.values import (
+    DERIVED,
     REF,
     Container,
     Function,
@@ -104,6 +105,62 @@ _NARROWED = {
     "builtins.list": Container("list"),
     "builtins.dict": Container("dict"),
 }
+# A call the model cannot see, of traced values inside traced code: DERIVED ("ops": traced once
+# compared or computed with), TRACED ("traced": traced as it is) or left unknown ("").
+UNSEEN_CALLS = "ops"
+# ... except these, which may give Python values, pytrees or objects.
+_NOT_ARRAY_CALLS = frozenset(
+    [
+        "replace",
+        "_replace",
+        "partial",
+        "print",
+        "format",
+        "zip",
+        "enumerate",
+        "items",
+        "keys",
+        "values",
+        "update",
+        "copy",
+        "append",
+        "extend",
+        "pop",
+        "setdefault",
+        "split",
+        "join",
+        "tree_map",
+        "tree_flatten",
+        "tree_unflatten",
+        "tree_leaves",
+        "tree_structure",
+        "map",
+        "filter",
+        "combine",
+        "partition",
+        "callback",
+        "apply",
+        "init",
+        "shape",
+        "ndim",
+        "size",
+        "dtype",
+    ]
+)
+_NOT_ARRAY_MODULES = (
+    "builtins.",
+    "functools.",
+    "dataclasses.",
+    "typing.",
+    "logging.",
+    "jax.tree",
+    "jax.debug.",
+    "equinox.",
+    "flax.",
+    "optax.",
+    "chex.",
+    "jaxtyping.",
+)
 _JAX_ARRAY_TYPES = frozenset({"jax.Array", "jax.numpy.ndarray"})
 _TRANSFORM_SPECS = TRANSFORMS
 
@@ -485,7 +542,7 @@ class FlowInterpreter:
     def _combine(self, values: list[Value]) -> Kind:
         """The kind of an arithmetic result of operands of these values."""
         kinds = [value if type(value) is Kind else value.kind for value in values]
-        if Kind.TRACED in kinds:
+        if Kind.TRACED in kinds or DERIVED in values:
             return Kind.TRACED
         if Kind.ARRAY in kinds:
             return Kind.TRACED if self.context.abstract else Kind.ARRAY
@@ -672,6 +729,23 @@ class FlowInterpreter:
         every = [*args, *keywords.values()]
         if any(isinstance(arg, ast.Starred) for arg in node.args):
             args = []  # positions unknown
+        value = self._call(node, receiver, callee, args, keywords, every)
+        if value is Kind.UNKNOWN and UNSEEN_CALLS and self.context.abstract:
+            inputs = every if receiver is None else [receiver, *every]
+            if any(map(contains_traced, inputs)) and not _may_be_static(node, self.resolver):
+                return Kind.TRACED if UNSEEN_CALLS == "traced" else DERIVED
+        return value
+
+    def _call(
+        self,
+        node: ast.Call,
+        receiver: Value | None,
+        callee: Value,
+        args: list[Value],
+        keywords: dict[str | None, Value],
+        every: list[Value],
+    ) -> Value:
+        func = node.func
         if self.context.external and self._imported_returns_array(func):
             return self._array_result(every)
         if type(callee) is Function:
@@ -810,6 +884,16 @@ def _transformed(spec: TransformSpec, keywords: Mapping[str, ast.expr], target: 
             return target if target.transform else Function(target.path, "jit")
         return Function(None, "jit")
     return Kind.UNKNOWN
+
+
+def _may_be_static(node: ast.Call, resolver: Resolver) -> bool:
+    """A call that may give a Python value or a pytree even from traced arguments."""
+    func = node.func
+    name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+    if name in _NOT_ARRAY_CALLS or name[:1].isupper():
+        return True  # a class: an object
+    qualname = resolver.qualname(func) or ""
+    return qualname.startswith(_NOT_ARRAY_MODULES)
 
 
 def _dict_call(args: list[Value], keywords: dict[str | None, Value]) -> Value:

@@ -342,7 +342,7 @@ class ModuleModel:
             tuple((fn, self.context_of(fn)) for fn in chain),
             self._lambda_traces(source),
             self._returns_key(source),
-            tuple([self.ref_params.get(fn) for fn in chain]),
+            tuple([self.ref_params.get(fn) for fn in chain]) if self.ref_params else (),
         )
         if key in source.memo:
             return source.memo[key]
@@ -467,20 +467,27 @@ class ModuleModel:
     def _returns_key(self, source: UnitSource) -> tuple:
         """The units defining the module functions this unit may call (by name, or through
         a module-level `step = jax.jit(f)`): their return summaries shape its values."""
+        defined = self._function_units
+        if not defined:
+            return ()
         names = source.memo.get("identifiers")
         if names is None:
             names = source.memo["identifiers"] = identifiers(source.text)
-        found = []
-        own = {record.path for record in self._summary(source).functions}
-        global_values = self.global_values
-        for name in names & global_values.keys():
-            value = global_values[name]
-            if type(value) is not Function or value.path is None or value.path in own:
-                continue
-            record = self.functions.get(value.path)
-            if record is not None:
-                found.append((name, hash(self._source_of[record.node].text)))
-        return tuple(sorted(found))
+        found = [(name, defined[name]) for name in names & defined.keys()]
+        own = hash(source.text)
+        return tuple(sorted(item for item in found if item[1][1] != own))
+
+    @cached_property
+    def _function_units(self) -> dict[str, tuple[str, int]]:
+        """Module-level names bound to module functions (`def f`, `step = jax.jit(f)`): the
+        function's path and the hash of the text of the unit that defines it."""
+        found = {}
+        for name, value in self.global_values.items():
+            if type(value) is Function and value.path is not None:
+                record = self.functions.get(value.path)
+                if record is not None:
+                    found[name] = (value.path, hash(self._source_of[record.node].text))
+        return found
 
     def _lambda_traces(self, source: UnitSource) -> tuple[TraceInfo | None, ...]:
         """How each lambda of the unit is traced: part of the keys of its cached kinds."""
@@ -683,8 +690,14 @@ class ModuleModel:
             tuple([context_of(record.node) for record in summary.functions]),
             self._lambda_traces(unit.source),
             self._returns_key(unit.source),
-            tuple([self.ref_params.get(record.node) for record in summary.functions]),
+            self._unit_ref_params(summary),
         )
+
+    def _unit_ref_params(self, summary: UnitSummary) -> tuple:
+        ref_params = self.ref_params
+        if not ref_params:
+            return ()
+        return tuple([ref_params.get(record.node) for record in summary.functions])
 
     @cached_property
     def _module_facts_key(self) -> int:

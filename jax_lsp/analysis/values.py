@@ -81,8 +81,20 @@ class Function:
         return Kind.UNKNOWN
 
 
-Value = Kind | Container | Ref | Function
+@dataclass(frozen=True, slots=True)
+class Derived:
+    """The result of a call the model cannot see, of traced values inside traced code: most
+    likely a traced array, so what is computed or compared with it is traced; itself it may be
+    a pytree or an object (`if result:` may be a truthy tuple), so its own Kind is unknown."""
+
+    @property
+    def kind(self) -> Kind:
+        return Kind.UNKNOWN
+
+
+Value = Kind | Container | Ref | Function | Derived
 REF = Ref()
+DERIVED = Derived()
 
 
 def kind_of(value: Value) -> Kind:

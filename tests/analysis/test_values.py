@@ -298,3 +298,29 @@ def test_lax_cond_and_switch_give_what_their_branches_return():
     assert values["a"] == Container("tuple", (Kind.ARRAY, Kind.ARRAY))
     assert values["b"] == values["a"]
     assert values["c"] is Kind.UNKNOWN  # a lambda branch: not summarised
+
+
+def test_an_unseen_call_of_traced_values_is_traced_once_computed_with():
+    source = """
+    import jax
+    from mylib import norm, is_array
+
+    @jax.jit
+    def f(v, tol):
+        residual = norm(v)
+        bigger = residual > 1.0
+        shape = len(v)
+        same = is_array(v)
+        return residual
+    """
+    values = final_values(source, "f")
+    assert kind_of(values["residual"]) is Kind.UNKNOWN  # maybe a pytree or an object ...
+    assert values["bigger"] is Kind.TRACED  # ... but compared, only a tracer gives this
+    assert values["shape"] is Kind.STATIC  # a static escape
+
+
+def test_no_unseen_call_rule_outside_abstract_tracing():
+    values = final_values(
+        "from mylib import norm\n\ndef f(v):\n    big = norm(v) > 1.0\n    return big\n", "f"
+    )
+    assert values["big"] is Kind.UNKNOWN
