@@ -346,7 +346,8 @@ class PythonLogicOnTraced(Rule):
     what_it_does = """
         Flags `a and b`, `a or b` and `not a` whose result is used as a value when `a` is
         traced abstractly (jit, vmap, lax control flow). When the operator is the condition of
-        `if`/`while`/`assert`, JAX701 reports it instead.
+        `if`/`while`/`assert`, JAX701 reports it instead. A chained comparison `a < x <= b`
+        is an implicit `a < x and x <= b`, flagged the same way when `a < x` is traced.
     """
     why_bad = """
         `and`, `or` and `not` call `bool()` on their operand, which a traced value cannot
@@ -361,7 +362,7 @@ class PythonLogicOnTraced(Rule):
         unsafe: `x or default` returns `x` in Python but a boolean from `jnp.logical_or`, so
         for `and`/`or` no fix is offered then, and `not x` is rewritten as an unsafe fix.
     """
-    node_types = (ast.BoolOp, ast.UnaryOp)
+    node_types = (ast.BoolOp, ast.UnaryOp, ast.Compare)
     invalid = (
         Example(
             """
@@ -430,6 +431,19 @@ class PythonLogicOnTraced(Rule):
             vmap(either_negative)(jnp.ones(2), -jnp.ones(2))
             """,
         ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def in_unit_interval(x):
+                return jnp.where(0 <= x <= 1, x, 0.0)  # error
+
+            in_unit_interval(0.5)
+            """,
+            raises="jax.errors.TracerBoolConversionError",
+        ),
     )
     valid = (
         Example(
@@ -462,9 +476,29 @@ class PythonLogicOnTraced(Rule):
             """,
             check="assert abs(float(out.mean())) < 1e-6",
         ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            LOW, HIGH = 0.0, 1.0
+
+            @jax.jit
+            def in_unit_interval(x):
+                assert 0.0 <= LOW < HIGH  # Python values: a chain is fine
+                inside = (LOW <= x) & (x <= HIGH)
+                return jnp.where(inside, x, 0.0)
+
+            result = in_unit_interval(0.5)
+            """,
+            check="assert float(result) == 0.5",
+        ),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> Iterator[Finding]:
+        if isinstance(node, ast.Compare) and ctx.abstract:
+            yield from self._chained(node, ctx)
+            return
         if not (ctx.abstract and _is_logic(node)):
             return
         parent = ctx.parent
@@ -486,6 +520,25 @@ class PythonLogicOnTraced(Rule):
             f"`{word}` on the traced value `{ctx.segment(traced)}` raises "
             f"TracerBoolConversionError under {ctx.trace.via}. Use `jnp.{function}`",
             fix=self._fix(node, function, ctx),
+        )
+
+    def _chained(self, node: ast.Compare, ctx: RuleContext) -> Iterator[Finding]:
+        """`a < x <= b` is `a < x and x <= b`: Python tests the truth of `a < x`."""
+        if len(node.ops) < 2 or _in_test_position(node, ctx):
+            return  # JAX701 owns conditions
+        operands = [node.left, *node.comparators]
+        if not any(is_traced(ctx, operand) for operand in operands[:2]):
+            return
+        links = [
+            f"{ctx.segment(left)} {_COMPARISONS.get(type(op), '?')} {ctx.segment(right)}"
+            for left, op, right in zip(operands, node.ops, operands[1:], strict=False)
+        ]
+        yield ctx.finding(
+            self,
+            node,
+            f"The chained comparison `{ctx.segment(node)}` means `{' and '.join(links)}`: "
+            f"`and` on the traced value `{links[0]}` raises TracerBoolConversionError under "
+            f"{ctx.trace.via}. Use `{' & '.join(f'({link})' for link in links)}`",
         )
 
     def _fix(self, node: ast.BoolOp | ast.UnaryOp, function: str, ctx: RuleContext) -> Fix | None:
@@ -535,6 +588,20 @@ def _condition_text(
     if _is_logic(condition):
         return logic_rewrite(condition, "logical_not", ctx)
     return ctx.segment(condition), (), Applicability.SAFE
+
+
+_COMPARISONS = {
+    ast.Lt: "<",
+    ast.LtE: "<=",
+    ast.Gt: ">",
+    ast.GtE: ">=",
+    ast.Eq: "==",
+    ast.NotEq: "!=",
+    ast.Is: "is",
+    ast.IsNot: "is not",
+    ast.In: "in",
+    ast.NotIn: "not in",
+}
 
 
 def _first_operand(node: ast.AST) -> ast.expr | None:
