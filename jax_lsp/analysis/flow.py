@@ -241,13 +241,18 @@ def _runs_at_least_once(iterable: ast.expr) -> bool:
     return (bounds[0] > 0) if len(bounds) == 1 else bounds[0] < bounds[1]
 
 
-def _literal(node: ast.expr | None, default: object) -> object:
+def _argnums(node: ast.expr | None) -> int | tuple[int, ...] | None:
+    """`argnums=1` / `argnums=(0, 2)` (default 0); None when not a literal."""
     if node is None:
-        return default
-    try:
-        return ast.literal_eval(node)
-    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return 0
+    elements = node.elts if isinstance(node, ast.Tuple) else None
+    constants = [node] if elements is None else elements
+    if not constants or not all(
+        isinstance(c, ast.Constant) and type(c.value) is int for c in constants
+    ):
         return None
+    numbers = tuple(c.value for c in constants)
+    return numbers if elements is not None else numbers[0]
 
 
 class FlowInterpreter:
@@ -874,11 +879,9 @@ def _transformed(spec: TransformSpec, keywords: Mapping[str, ast.expr], target: 
     gradient = _GRADIENTS.get(label)
     if gradient is not None:
         path = target.path if type(target) is Function and target.transform is None else None
-        argnums = _literal(keywords.get("argnums"), 0)
-        if not (type(argnums) is int or (type(argnums) is tuple and argnums)):
-            argnums = None
-        has_aux = _literal(keywords.get("has_aux"), False) is True
-        return Function(path, gradient, argnums, has_aux)
+        aux = keywords.get("has_aux")
+        has_aux = isinstance(aux, ast.Constant) and aux.value is True
+        return Function(path, gradient, _argnums(keywords.get("argnums")), has_aux)
     if label in _PASSTHROUGH:
         if type(target) is Function:
             return target if target.transform else Function(target.path, "jit")

@@ -37,8 +37,10 @@ from jax_lsp.analysis.text import identifiers
 from jax_lsp.analysis.traced import TraceInfo, all_params, call_site_params, trace_info_for
 from jax_lsp.analysis.values import (
     REF,
+    Container,
     Function,
     Value,
+    as_jax,
     kind_of,
     merge_values,
     merge_values_all,
@@ -109,6 +111,7 @@ class ModuleModel:
         init=False, default=None, repr=False
     )
     _contexts: dict[ast.AST, TraceInfo | None] = field(init=False, repr=False)
+    _carries: dict[ast.AST, tuple] = field(init=False, default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
         units = [unit for unit in self.document.units if unit.tree is not None]
@@ -137,6 +140,7 @@ class ModuleModel:
         )
         self._compute_globals(units)
         self._compute_trace(units)
+        self._carries.clear()  # shaped while the trace was still growing
         # What makes a class a PyTree may sit in another statement (JAX401/JAX402).
         self._class_facts_key = intern_key(
             (
@@ -343,6 +347,7 @@ class ModuleModel:
             self._lambda_traces(source),
             self._returns_key(source),
             tuple([self.ref_params.get(fn) for fn in chain]) if self.ref_params else (),
+            tuple([self.carry_values(fn) for fn in chain]) if self._loop_bodies else (),
         )
         if key in source.memo:
             return source.memo[key]
@@ -362,6 +367,7 @@ class ModuleModel:
                 params[name] = Kind.STATIC
         for name in self.ref_params.get(node, ()):
             params[name] = REF
+        params.update(self.carry_values(node))
         resolver = self.resolver.child(local_imports(node), frozenset(params))
         context = ScopeContext(
             resolver,
@@ -378,6 +384,48 @@ class ModuleModel:
         final = interpreter.run_function(node, params)
         result = ScopeKinds(kinds, final, values)
         source.memo[key] = result
+        return result
+
+    @cached_property
+    def _loop_bodies(self) -> dict[FunctionNode, list[tuple[Application, int]]]:
+        """Functions given to `lax.while_loop`/`fori_loop`/`scan` inside a function: each
+        application, and which of the function's parameters receives the carry."""
+        found: dict[FunctionNode, list[tuple[Application, int]]] = {}
+        for summary in self.summaries:
+            for application in summary.applications:
+                place = _CARRY_PARAMS.get(application.spec.label)
+                if place is None or application.enclosing is None:
+                    continue
+                target = self.resolve(application.target)
+                if target is None or isinstance(target, ast.Lambda):
+                    continue
+                found.setdefault(target, []).append((application, place))
+        return found
+
+    def carry_values(self, node: FunctionNode) -> tuple[tuple[str, Value], ...]:
+        """The loop body's carry parameter, shaped like the initial carry where the loop is
+        called (a dict carried through `lax.while_loop` is a dict of tracers in the body)."""
+        uses = self._loop_bodies.get(node)
+        if not uses or isinstance(node, ast.Lambda):
+            return ()
+        if node in self._carries:
+            return self._carries[node]
+        self._carries[node] = ()  # a loop inside its own body: no structure
+        found: list[Value] = []
+        positional = positional_params(node)
+        for application, place in uses:
+            call = application.node
+            position, keyword = _CARRY_ARGUMENTS[application.spec.label]
+            init = call.args[position] if position < len(call.args) else None
+            init = init or next((k.value for k in call.keywords if k.arg == keyword), None)
+            if init is None or place >= len(positional):
+                return ()
+            scope = self.scope_kinds(application.enclosing)
+            value = scope.values.get(init, scope.kinds.get(init, Kind.UNKNOWN))
+            found.append(as_jax(value, True))
+        carry = merge_values_all(found)
+        result = ((positional[place], carry),) if type(carry) is Container else ()
+        self._carries[node] = result
         return result
 
     @cached_property
@@ -691,7 +739,13 @@ class ModuleModel:
             self._lambda_traces(unit.source),
             self._returns_key(unit.source),
             self._unit_ref_params(summary),
+            self._unit_carries(summary),
         )
+
+    def _unit_carries(self, summary: UnitSummary) -> tuple:
+        if not self._loop_bodies:
+            return ()
+        return tuple([self.carry_values(record.node) for record in summary.functions])
 
     def _unit_ref_params(self, summary: UnitSummary) -> tuple:
         ref_params = self.ref_params
@@ -773,6 +827,16 @@ def _aliases(
 def _merge_bindings(values: dict[str, Value], bound: dict[str, Value]) -> None:
     for name, value in bound.items():
         values[name] = merge_values(values[name], value) if name in values else value
+
+
+# Which parameter of the function given to a lax loop receives the carry, and where the
+# loop's call passes the initial carry (position, keyword).
+_CARRY_PARAMS = {"lax.while_loop": 0, "lax.fori_loop": 1, "lax.scan": 0}
+_CARRY_ARGUMENTS = {
+    "lax.while_loop": (2, "init_val"),
+    "lax.fori_loop": (3, "init_val"),
+    "lax.scan": (1, "init"),
+}
 
 
 def _may_make_refs(source: UnitSource) -> bool:

@@ -12,6 +12,7 @@ rules read, so a rule that only knows Kinds keeps working.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 from jax_lsp.analysis.kinds import Kind, merge
@@ -120,12 +121,7 @@ def merge_values(first: Value, second: Value) -> Value:
 
 
 def merge_values_all(values: list[Value]) -> Value:
-    if not values:
-        return Kind.UNKNOWN
-    result = values[0]
-    for value in values[1:]:
-        result = merge_values(result, value)
-    return result
+    return functools.reduce(merge_values, values) if values else Kind.UNKNOWN
 
 
 def contains_traced(value: Value) -> bool:

@@ -213,6 +213,44 @@ class PythonBranchOnTraced(Rule):
             """,
             raises="jax.errors.TracerBoolConversionError",
         ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            def loss_fn(params, x, y):
+                return jnp.mean((x * params - y) ** 2)
+
+            @jax.jit
+            def step(params, x, y):
+                loss, grads = jax.value_and_grad(loss_fn)(params, x, y)
+                if loss < 1e-3:  # error
+                    return params
+                return params - 0.1 * grads
+
+            step(1.0, jnp.ones(3), jnp.ones(3))
+            """,
+            raises="jax.errors.TracerBoolConversionError",
+        ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            def energy(w):
+                return jnp.sum(w**2)
+
+            @jax.jit
+            def descend(w):
+                g = jax.grad(energy)(w)
+                if g.sum() > 0:  # error
+                    return w - g
+                return w
+
+            descend(jnp.ones(3))
+            """,
+            raises="jax.errors.TracerBoolConversionError",
+        ),
     )
     valid = (
         Example(
@@ -275,6 +313,25 @@ class PythonBranchOnTraced(Rule):
             out = maybe_scale(jnp.ones(2))
             """,
             check="assert out.shape == (2,)",
+        ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+            from jax import lax
+
+            @jax.jit
+            def count_up(x):
+                def body(carry):
+                    if carry:  # a non-empty tuple of tracers is truthy: nothing is converted
+                        carry = (carry[0] + 1, jnp.clip(carry[1] + 1.0, 0.0, 2.0))
+                    return carry
+
+                return lax.while_loop(lambda c: c[0] < 3, body, (0, x))
+
+            steps, out = count_up(jnp.array(0.0))
+            """,
+            check="assert int(steps) == 3 and float(out) == 2.0",
         ),
     )
 
@@ -820,6 +877,24 @@ class ConcretizeTraced(Rule):
                 return jnp.log(x) - m
 
             log_mean(jnp.ones(3))
+            """,
+            raises="jax.errors.ConcretizationTypeError",
+        ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            def mse(prediction, target):
+                error = prediction - target
+                return jnp.mean(error**2)
+
+            @jax.jit
+            def report(w, x):
+                loss = mse(w * x, 1.0)
+                return {"loss": float(loss)}  # error
+
+            report(jnp.ones(3), jnp.ones(3))
             """,
             raises="jax.errors.ConcretizationTypeError",
         ),

@@ -36,9 +36,9 @@ def kind_at(source: str, path: str, segment: str) -> Kind:
     text = model._source_of[node].text  # node positions are relative to their unit
     kinds = model.scope_kinds(node).kinds
     for child in ast.walk(node):
-        if isinstance(child, ast.expr) and ast.get_source_segment(text, child) == segment:
-            if child in kinds:
-                return kinds[child]
+        found = isinstance(child, ast.expr) and ast.get_source_segment(text, child) == segment
+        if found and child in kinds:
+            return kinds[child]
     raise AssertionError(f"no expression {segment!r}")
 
 
@@ -91,6 +91,7 @@ def step(params, x, y):
     assert values["grads"] is Kind.TRACED  # params is a traced array
     aux_value, aux_grads = values["pair"].items
     assert aux_value == Container("tuple", (Kind.TRACED, Kind.UNKNOWN))
+    assert aux_grads is Kind.TRACED
 
 
 def test_grad_outside_any_trace_gives_concrete_arrays():
@@ -202,8 +203,11 @@ def test_a_dict_carry_indexed_by_str_is_no_array():
         return lax.while_loop(lambda c: c["x"] < 3, body, {"x": a})
     """
     assert kind_at(source, "f.body", 'carry["x"] + 1') is Kind.TRACED
-    values = final_values(source, "f.body")
-    assert values["carry"] == Container("dict", leaf=Kind.TRACED)
+    # The call site shows the structure ...
+    assert final_values(source, "f.body")["carry"] == Container("dict", (Kind.TRACED,), ("x",))
+    # ... and where it does not, `carry["x"]` is evidence enough.
+    unseen = "import jax\n\n@jax.jit\ndef g(carry):\n    carry['x'] = carry['x'] + 1\n"
+    assert final_values(unseen, "g")["carry"] == Container("dict", leaf=Kind.TRACED)
 
 
 def test_refs_and_parameters_that_receive_them():
@@ -324,3 +328,24 @@ def test_no_unseen_call_rule_outside_abstract_tracing():
         "from mylib import norm\n\ndef f(v):\n    big = norm(v) > 1.0\n    return big\n", "f"
     )
     assert values["big"] is Kind.UNKNOWN
+
+
+def test_a_loop_body_carry_is_shaped_like_the_initial_carry():
+    source = """
+    import jax
+    from jax import lax
+
+    @jax.jit
+    def f(x):
+        def body(carry):
+            return carry
+
+        def count(i, state):
+            return state
+
+        out = lax.while_loop(lambda c: c[0] < 3, body, (0, x))
+        return lax.fori_loop(0, 3, count, {"n": x})
+    """
+    assert final_values(source, "f.body")["carry"] == Container("tuple", (Kind.TRACED, Kind.TRACED))
+    assert final_values(source, "f.count")["state"] == Container("dict", (Kind.TRACED,), ("n",))
+    assert final_values(source, "f.count")["i"] is Kind.TRACED
