@@ -39,9 +39,9 @@ from jax_lsp.analysis.values import (
     Container,
     Function,
     Value,
+    any_traced,
     as_jax,
     called_result,
-    contains_traced,
     kind_of,
     merge_values,
     merge_values_all,
@@ -558,7 +558,7 @@ class FlowInterpreter:
         return Kind.UNKNOWN
 
     def _array_result(self, arguments: list[Value]) -> Kind:
-        if self.context.abstract or any(contains_traced(value) for value in arguments):
+        if self.context.abstract or any_traced(arguments):
             return Kind.TRACED
         return Kind.ARRAY
 
@@ -737,7 +737,7 @@ class FlowInterpreter:
         value = self._call(node, receiver, callee, args, keywords, every)
         if value is Kind.UNKNOWN and UNSEEN_CALLS and self.context.abstract:
             inputs = every if receiver is None else [receiver, *every]
-            if any(map(contains_traced, inputs)) and not _may_be_static(node, self.resolver):
+            if any_traced(inputs) and not _may_be_static(node, self.resolver):
                 return Kind.TRACED if UNSEEN_CALLS == "traced" else DERIVED
         return value
 
@@ -779,7 +779,7 @@ class FlowInterpreter:
 
     def _call_function(self, function: Function, args: list[Value], every: list[Value]) -> Value:
         """The result of calling a module function, transformed or not."""
-        traced = self.context.abstract or any(contains_traced(value) for value in every)
+        traced = self.context.abstract or any_traced(every)
         if function.transform in _GRADIENT_RESULTS:
             return _gradient_result(function, args, traced)
         summary = self.context.returns(function.path) if function.path else None
@@ -803,7 +803,7 @@ class FlowInterpreter:
             init = args[position] if position < len(args) else keywords.get(keyword)
             if init is None:
                 return Kind.UNKNOWN
-            result = as_jax(init, self.context.abstract or any(map(contains_traced, every)))
+            result = as_jax(init, self.context.abstract or any_traced(every))
             if qualname.endswith("scan"):
                 return Container("tuple", (result, Kind.UNKNOWN))  # (carry, stacked outputs)
             return result
@@ -844,7 +844,7 @@ class FlowInterpreter:
             found.append(summary)
         if not found:
             return Kind.UNKNOWN
-        traced = self.context.abstract or any(map(contains_traced, every))
+        traced = self.context.abstract or any_traced(every)
         return as_jax(merge_values_all(found), traced)
 
     def _call_kind(self, qualname: str, args: list[Kind]) -> Kind:

@@ -518,12 +518,12 @@ class ModuleModel:
         defined = self._function_units
         if not defined:
             return ()
-        names = source.memo.get("identifiers")
-        if names is None:
-            names = source.memo["identifiers"] = identifiers(source.text)
-        found = [(name, defined[name]) for name in names & defined.keys()]
-        own = hash(source.text)
-        return tuple(sorted(item for item in found if item[1][1] != own))
+        text = source.text
+        own = hash(text)
+        # A name in the text (maybe inside a longer word: a harmless superset) may be called.
+        return tuple(
+            [(name, unit) for name, unit in defined.items() if unit[1] != own and name in text]
+        )
 
     @cached_property
     def _function_units(self) -> dict[str, tuple[str, int]]:

@@ -135,6 +135,12 @@ def contains_traced(value: Value) -> bool:
     return False
 
 
+def any_traced(values: list[Value]) -> bool:
+    if Kind.TRACED in values:
+        return True
+    return any(type(value) is Container and contains_traced(value) for value in values)
+
+
 def as_jax(value: Value, traced: bool) -> Value:
     """What JAX gives back for `value` through a transformation (jit outputs, while_loop
     carries, gradients): every array-like leaf becomes a JAX array, a tracer when `traced`;
