@@ -1,8 +1,12 @@
-"""A small abstract interpreter: the Kind of every expression in one scope, in program order.
+"""A small abstract interpreter: the value of every expression in one scope, in program order.
 
-Straight-line code updates the kinds of names as it goes; branches are merged, loop bodies are
+Straight-line code updates the values of names as it goes; branches are merged, loop bodies are
 walked twice so loop-carried values settle. Nested functions are analysed separately, seeing
-the final kinds of this scope as their closure.
+the final values of this scope as their closure.
+
+Values are `Kind`s or the richer values of `jax_lsp.analysis.values` (pytree containers, refs,
+transformed functions). Each expression's Kind goes to `kinds` (what most rules read); its
+richer value, when it has one, to `values`.
 """
 
 from __future__ import annotations
@@ -25,27 +29,154 @@ from jax_lsp.analysis.kinds import (
     STATIC_BUILTINS,
     STATIC_RESULTS,
     Kind,
-    merge,
-    merge_all,
 )
 from jax_lsp.analysis.nodes import child_nodes
+from jax_lsp.analysis.summary import transform_of
+from jax_lsp.analysis.transforms import TRANSFORMS, TransformSpec
+from jax_lsp.analysis.values import (
+    DERIVED,
+    REF,
+    Container,
+    Function,
+    Value,
+    any_traced,
+    as_jax,
+    called_result,
+    kind_of,
+    merge_values,
+    merge_values_all,
+    pytree_of,
+)
 
 if TYPE_CHECKING:
     from jax_lsp.analysis.infer import ExternalFacts
 
-Env = dict[str, Kind]
+Env = dict[str, Value]
 _TERMINATORS = (ast.Return, ast.Raise, ast.Continue, ast.Break)
+# Transformations whose result, called, returns what the function returns (as JAX arrays).
+_PASSTHROUGH = frozenset(
+    [
+        "jit",
+        "pmap",
+        "checkpoint",
+        "vmap",
+        "shard_map",
+        "eqx.filter_jit",
+        "eqx.filter_vmap",
+        "eqx.filter_pmap",
+        "eqx.filter_checkpoint",
+        "nnx.jit",
+        "nnx.vmap",
+        "nnx.remat",
+    ]
+)
+# Differentiation: the result is shaped like the differentiated arguments.
+_GRADIENTS = {
+    "grad": "grad",
+    "eqx.filter_grad": "grad",
+    "nnx.grad": "grad",
+    "value_and_grad": "value_and_grad",
+    "eqx.filter_value_and_grad": "value_and_grad",
+    "nnx.value_and_grad": "value_and_grad",
+    "jacfwd": "jacobian",
+    "jacrev": "jacobian",
+    "hessian": "jacobian",
+}
+NEW_REF = frozenset({"jax.new_ref", "jax.empty_ref", "jax.ref.new_ref", "jax.ref.empty_ref"})
+# lax loops: the position and keyword of the initial carry, whose structure the result keeps.
+_GRADIENT_RESULTS = frozenset(_GRADIENTS.values())
+# lax branching: the branch functions are `cond`'s 2nd and 3rd arguments, `switch`'s 2nd (a list).
+_BRANCHING = {"jax.lax.cond": "cond", "jax.lax.switch": "switch"}
+_CARRY_LOOPS = {
+    "jax.lax.while_loop": (2, "init_val"),
+    "jax.lax.fori_loop": (3, "init_val"),
+    "jax.lax.scan": (1, "init"),
+}
+# `isinstance(x, T)`: the value `x` has in the branch where it holds.
+_NARROWED = {
+    "numpy.ndarray": Kind.NUMPY,
+    "numpy.generic": Kind.NUMPY,
+    "builtins.int": Kind.STATIC,
+    "builtins.float": Kind.STATIC,
+    "builtins.bool": Kind.STATIC,
+    "builtins.complex": Kind.STATIC,
+    "builtins.str": Kind.STATIC,
+    "builtins.tuple": Container("tuple"),
+    "builtins.list": Container("list"),
+    "builtins.dict": Container("dict"),
+}
+# A call the model cannot see, of traced values inside traced code: DERIVED ("ops": traced once
+# compared or computed with), TRACED ("traced": traced as it is) or left unknown ("").
+UNSEEN_CALLS = "ops"
+# ... except these, which may give Python values, pytrees or objects.
+_NOT_ARRAY_CALLS = frozenset(
+    [
+        "replace",
+        "_replace",
+        "partial",
+        "print",
+        "format",
+        "zip",
+        "enumerate",
+        "items",
+        "keys",
+        "values",
+        "update",
+        "copy",
+        "append",
+        "extend",
+        "pop",
+        "setdefault",
+        "split",
+        "join",
+        "tree_map",
+        "tree_flatten",
+        "tree_unflatten",
+        "tree_leaves",
+        "tree_structure",
+        "map",
+        "filter",
+        "combine",
+        "partition",
+        "callback",
+        "apply",
+        "init",
+        "shape",
+        "ndim",
+        "size",
+        "dtype",
+    ]
+)
+_NOT_ARRAY_MODULES = (
+    "builtins.",
+    "functools.",
+    "dataclasses.",
+    "typing.",
+    "logging.",
+    "jax.tree",
+    "jax.debug.",
+    "equinox.",
+    "flax.",
+    "optax.",
+    "chex.",
+    "jaxtyping.",
+)
+_JAX_ARRAY_TYPES = frozenset({"jax.Array", "jax.numpy.ndarray"})
+_TRANSFORM_SPECS = TRANSFORMS
 
 
 @dataclass(frozen=True)
 class ScopeContext:
     resolver: Resolver
     abstract: bool  # values created here are tracers (inside jit-like tracing)
-    outer: Mapping[str, Kind]  # closure and module-level kinds, for names not bound here
+    outer: Mapping[str, Value]  # closure and module-level values, for names not bound here
     # Kinds for the parameters of a lambda that a transformation traces, by lambda node.
-    lambda_params: Callable[[ast.Lambda], Mapping[str, Kind] | None] = lambda node: None
+    lambda_params: Callable[[ast.Lambda], Mapping[str, Value] | None] = lambda node: None
     # Facts about functions imported from other workspace modules, by call spelling.
     external: Mapping[str, ExternalFacts] = field(default_factory=dict)
+    # The return summary of a module function by its path ("f", "outer.inner"); None: unknown.
+    returns: Callable[[str], Value | None] = lambda path: None
+    scope_path: str = ""  # the path of the function interpreted ("" at module level)
 
 
 def annotation_kind(annotation: ast.expr | None, resolver: Resolver) -> Kind | None:
@@ -72,10 +203,12 @@ def annotation_kind(annotation: ast.expr | None, resolver: Resolver) -> Kind | N
     return None
 
 
-def _element_kind(kind: Kind) -> Kind:
-    """The kind of one element when iterating or unpacking a value of `kind`."""
-    if kind in (Kind.TRACED, Kind.ARRAY, Kind.NUMPY, Kind.STATIC):
-        return kind
+def _element_value(value: Value) -> Value:
+    """The value of one element when iterating or unpacking `value`."""
+    if type(value) is Container:
+        return value.element()
+    if value in (Kind.TRACED, Kind.ARRAY, Kind.NUMPY, Kind.STATIC):
+        return value
     return Kind.UNKNOWN
 
 
@@ -83,7 +216,7 @@ def _merge_envs(first: Env, second: Env) -> Env:
     merged = {}
     for name in first.keys() | second.keys():
         if name in first and name in second:
-            merged[name] = merge(first[name], second[name])
+            merged[name] = merge_values(first[name], second[name])
         else:
             merged[name] = Kind.UNKNOWN
     return merged
@@ -93,13 +226,49 @@ def _terminates(body: list[ast.stmt]) -> bool:
     return bool(body) and isinstance(body[-1], _TERMINATORS)
 
 
-class FlowInterpreter:
-    """Walks one scope's statements, recording `kinds[node]` for every expression."""
+def _runs_at_least_once(iterable: ast.expr) -> bool:
+    """`range(3)`, `range(1, 4)`: a loop over it runs its body at least once."""
+    if not (
+        isinstance(iterable, ast.Call)
+        and isinstance(iterable.func, ast.Name)
+        and iterable.func.id == "range"
+        and 1 <= len(iterable.args) <= 2
+        and not iterable.keywords
+        and all(isinstance(a, ast.Constant) and type(a.value) is int for a in iterable.args)
+    ):
+        return False
+    bounds = [a.value for a in iterable.args]
+    return (bounds[0] > 0) if len(bounds) == 1 else bounds[0] < bounds[1]
 
-    def __init__(self, context: ScopeContext, kinds: dict[ast.AST, Kind]) -> None:
+
+def _argnums(node: ast.expr | None) -> int | tuple[int, ...] | None:
+    """`argnums=1` / `argnums=(0, 2)` (default 0); None when not a literal."""
+    if node is None:
+        return 0
+    elements = node.elts if isinstance(node, ast.Tuple) else None
+    constants = [node] if elements is None else elements
+    if not constants or not all(
+        isinstance(c, ast.Constant) and type(c.value) is int for c in constants
+    ):
+        return None
+    numbers = tuple(c.value for c in constants)
+    return numbers if elements is not None else numbers[0]
+
+
+class FlowInterpreter:
+    """Walks one scope's statements, recording `kinds[node]` for every expression (and
+    `values[node]` for those with a richer value than a Kind)."""
+
+    def __init__(
+        self,
+        context: ScopeContext,
+        kinds: dict[ast.AST, Kind],
+        values: dict[ast.AST, Value] | None = None,
+    ) -> None:
         self.context = context
         self.resolver = context.resolver
         self.kinds = kinds
+        self.values: dict[ast.AST, Value] = {} if values is None else values
         self.env: Env = {}
         self.nested: list[ast.AST] = []  # nested defs/classes, analysed by the caller
 
@@ -127,18 +296,18 @@ class FlowInterpreter:
                     self.statement(child)
 
     def _stmt_Assign(self, node: ast.Assign) -> None:
-        kind = self.eval(node.value)
+        value = self.eval(node.value)
         for target in node.targets:
-            self.bind(target, kind, node.value)
+            self.bind(target, value, node.value)
 
     def _stmt_AnnAssign(self, node: ast.AnnAssign) -> None:
         self.eval(node.annotation)
         declared = annotation_kind(node.annotation, self.resolver)
         if node.value is not None:
-            kind = self.eval(node.value)
-            if declared is Kind.ARRAY and kind is Kind.TRACED:
+            value = self.eval(node.value)
+            if declared is Kind.ARRAY and value is Kind.TRACED:
                 declared = Kind.TRACED
-            self.bind(node.target, declared or kind, node.value)
+            self.bind(node.target, declared or value, node.value)
 
     def _stmt_AugAssign(self, node: ast.AugAssign) -> None:
         kind = self._combine([self.eval(node.target), self.eval(node.value)])
@@ -148,10 +317,11 @@ class FlowInterpreter:
     def _stmt_If(self, node: ast.If) -> None:
         self.eval(node.test)
         before = dict(self.env)
-        self.run_block(node.body)
+        narrowed, negated = self._narrowing(node.test)
+        self._run_narrowed(node.body, narrowed if not negated else {}, before)
         after_body = self.env
         self.env = dict(before)
-        self.run_block(node.orelse)
+        self._run_narrowed(node.orelse, narrowed if negated else {}, before)
         if _terminates(node.body):
             return
         if _terminates(node.orelse):
@@ -159,18 +329,62 @@ class FlowInterpreter:
             return
         self.env = _merge_envs(after_body, self.env)
 
-    def _loop(self, body: list[ast.stmt], bind_target: Callable[[], None]) -> None:
+    def _run_narrowed(self, body: list[ast.stmt], narrowed: Env, before: Env) -> None:
+        """Runs a branch with the narrowed values; a name the branch did not rebind leaves it
+        with its value from before (a narrowing says nothing about the code after the `if`)."""
+        self.env.update(narrowed)
+        self.run_block(body)
+        for name, value in narrowed.items():
+            if self.env.get(name) is value:
+                if name in before:
+                    self.env[name] = before[name]
+                else:
+                    del self.env[name]  # a closure or module name: theirs again
+
+    def _narrowing(self, test: ast.expr) -> tuple[Env, bool]:
+        """`isinstance(x, T)` (or `not isinstance(...)`): the value of `x` where it holds,
+        and whether that is the `else` branch."""
+        negated = False
+        if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+            test, negated = test.operand, True
+        if not (
+            isinstance(test, ast.Call)
+            and isinstance(test.func, ast.Name)
+            and test.func.id == "isinstance"
+            and len(test.args) == 2
+            and isinstance(test.args[0], ast.Name)
+        ):
+            return {}, False
+        types = test.args[1]
+        elements = types.elts if isinstance(types, ast.Tuple) else [types]
+        found = [self._narrowed_to(element, test.args[0].id) for element in elements]
+        if not found or any(value is None for value in found):
+            return {}, False
+        return {test.args[0].id: merge_values_all(found)}, negated
+
+    def _narrowed_to(self, class_expr: ast.expr, name: str) -> Value | None:
+        qualname = self.resolver.qualname(class_expr)
+        if qualname in _JAX_ARRAY_TYPES:
+            current = self._expr_Name(ast.Name(name, ast.Load()))
+            return Kind.TRACED if current is Kind.TRACED else Kind.ARRAY
+        return _NARROWED.get(qualname or "")
+
+    def _loop(
+        self, body: list[ast.stmt], bind_target: Callable[[], None], runs_once: bool = False
+    ) -> None:
         before = dict(self.env)
         bind_target()
         self.run_block(body)
-        self.env = _merge_envs(before, self.env)
+        first = self.env
+        self.env = first if runs_once else _merge_envs(before, first)
         bind_target()
         self.run_block(body)
-        self.env = _merge_envs(before, self.env)
+        self.env = _merge_envs(first if runs_once else before, self.env)
 
     def _stmt_For(self, node: ast.For | ast.AsyncFor) -> None:
-        element = _element_kind(self.eval(node.iter))
-        self._loop(node.body, lambda: self.bind(node.target, element, None))
+        element = _element_value(self.eval(node.iter))
+        runs_once = _runs_at_least_once(node.iter)
+        self._loop(node.body, lambda: self.bind(node.target, element, None), runs_once)
         self.run_block(node.orelse)
 
     _stmt_AsyncFor = _stmt_For
@@ -226,10 +440,21 @@ class FlowInterpreter:
         self._visit_defaults(node.args)
         if node.returns is not None:
             self.eval(node.returns)
-        self.env[node.name] = Kind.UNKNOWN
+        self.env[node.name] = self._function_value(node)
         self.nested.append(node)
 
     _stmt_AsyncFunctionDef = _stmt_FunctionDef
+
+    def _function_value(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> Value:
+        """The function a `def` binds, with the transformations its decorators apply."""
+        scope = self.context.scope_path
+        value: Value = Function(f"{scope}.{node.name}" if scope else node.name)
+        for decorator in reversed(node.decorator_list):
+            found = transform_of(decorator, self.resolver)
+            if found is None:
+                return Kind.UNKNOWN
+            value = _transformed(found[0], found[1], value)
+        return value
 
     def _stmt_ClassDef(self, node: ast.ClassDef) -> None:
         for expr in [*node.decorator_list, *node.bases, *(k.value for k in node.keywords)]:
@@ -258,19 +483,26 @@ class FlowInterpreter:
     _stmt_Nonlocal = _stmt_Global
 
     # -- binding --------------------------------------------------------------------------
-    def bind(self, target: ast.expr, kind: Kind, value: ast.expr | None) -> None:
+    def bind(self, target: ast.expr, value: Value, value_node: ast.expr | None) -> None:
         if isinstance(target, ast.Name):
-            self.env[target.id] = kind
-            self.kinds[target] = kind
+            self.env[target.id] = value
+            self._record(target, value)
         elif isinstance(target, ast.Tuple | ast.List):
-            values = value.elts if isinstance(value, ast.Tuple | ast.List) else None
-            if values is not None and len(values) == len(target.elts):
-                pairs = zip(target.elts, values, strict=True)
-                for element, element_value in pairs:
-                    self.bind(element, self.kinds.get(element_value, Kind.UNKNOWN), None)
+            elements = target.elts
+            starred = any(isinstance(element, ast.Starred) for element in elements)
+            if (
+                not starred
+                and type(value) is Container
+                and value.items is not None
+                and value.keys is None
+                and len(value.items) == len(elements)
+            ):
+                for element, element_value in zip(elements, value.items, strict=True):
+                    self.bind(element, element_value, None)
             else:
-                for element in target.elts:
-                    self.bind(element, _element_kind(kind), None)
+                element_value = _element_value(value)
+                for element in elements:
+                    self.bind(element, element_value, None)
         elif isinstance(target, ast.Starred):
             self.bind(target.value, Kind.UNKNOWN, None)
         else:
@@ -286,23 +518,36 @@ class FlowInterpreter:
                 self.eval(arg.annotation)
 
     # -- expressions ----------------------------------------------------------------------
-    def eval(self, node: ast.expr) -> Kind:
+    def eval(self, node: ast.expr) -> Value:
         handler = _EXPRESSION_HANDLERS.get(type(node))
         if handler is not None:
-            kind = handler(self, node)
+            value = handler(self, node)
         else:
             for child in child_nodes(node):
                 if isinstance(child, ast.expr):
                     self.eval(child)
                 elif isinstance(child, ast.comprehension):
                     self._comprehension(child)
-            kind = Kind.UNKNOWN
-        self.kinds[node] = kind
-        return kind
+            value = Kind.UNKNOWN
+        if type(value) is Kind:
+            self.kinds[node] = value
+        else:
+            self.kinds[node] = value.kind
+            self.values[node] = value
+        return value
 
-    def _combine(self, kinds: list[Kind]) -> Kind:
-        """The kind of an arithmetic result of operands of these kinds."""
-        if Kind.TRACED in kinds:
+    def _record(self, node: ast.expr, value: Value) -> None:
+        if type(value) is Kind:
+            self.kinds[node] = value
+            self.values.pop(node, None)
+        else:
+            self.kinds[node] = value.kind
+            self.values[node] = value
+
+    def _combine(self, values: list[Value]) -> Kind:
+        """The kind of an arithmetic result of operands of these values."""
+        kinds = [value if type(value) is Kind else value.kind for value in values]
+        if Kind.TRACED in kinds or DERIVED in values:
             return Kind.TRACED
         if Kind.ARRAY in kinds:
             return Kind.TRACED if self.context.abstract else Kind.ARRAY
@@ -312,70 +557,84 @@ class FlowInterpreter:
             return Kind.NUMPY
         return Kind.UNKNOWN
 
-    def _array_result(self, argument_kinds: list[Kind]) -> Kind:
-        if self.context.abstract or Kind.TRACED in argument_kinds:
+    def _array_result(self, arguments: list[Value]) -> Kind:
+        if self.context.abstract or any_traced(arguments):
             return Kind.TRACED
         return Kind.ARRAY
 
-    def _expr_Constant(self, node: ast.Constant) -> Kind:
+    def _expr_Constant(self, node: ast.Constant) -> Value:
         return Kind.STATIC
 
-    def _expr_JoinedStr(self, node: ast.JoinedStr) -> Kind:
+    def _expr_JoinedStr(self, node: ast.JoinedStr) -> Value:
         for value in node.values:
             self.eval(value)
         return Kind.STATIC
 
-    def _expr_Name(self, node: ast.Name) -> Kind:
+    def _expr_Name(self, node: ast.Name) -> Value:
         if isinstance(node.ctx, ast.Store):
             return self.env.get(node.id, Kind.UNKNOWN)
         if node.id in self.env:
             return self.env[node.id]
         return self.context.outer.get(node.id, Kind.UNKNOWN)
 
-    def _expr_BinOp(self, node: ast.BinOp) -> Kind:
+    def _expr_BinOp(self, node: ast.BinOp) -> Value:
         return self._combine([self.eval(node.left), self.eval(node.right)])
 
-    def _expr_UnaryOp(self, node: ast.UnaryOp) -> Kind:
+    def _expr_UnaryOp(self, node: ast.UnaryOp) -> Value:
         operand = self.eval(node.operand)
         if isinstance(node.op, ast.Not):
             return Kind.STATIC
         return self._combine([operand])
 
-    def _expr_BoolOp(self, node: ast.BoolOp) -> Kind:
-        return merge_all([self.eval(value) for value in node.values])
+    def _expr_BoolOp(self, node: ast.BoolOp) -> Value:
+        return merge_values_all([self.eval(value) for value in node.values])
 
-    def _expr_Compare(self, node: ast.Compare) -> Kind:
-        kinds = [self.eval(node.left), *(self.eval(c) for c in node.comparators)]
+    def _expr_Compare(self, node: ast.Compare) -> Value:
+        values = [self.eval(node.left), *(self.eval(c) for c in node.comparators)]
         if all(isinstance(op, ast.Is | ast.IsNot) for op in node.ops):
             return Kind.STATIC
         if any(isinstance(op, ast.In | ast.NotIn | ast.Is | ast.IsNot) for op in node.ops):
             return Kind.UNKNOWN
-        return self._combine(kinds)
+        return self._combine(values)
 
-    def _expr_IfExp(self, node: ast.IfExp) -> Kind:
+    def _expr_IfExp(self, node: ast.IfExp) -> Value:
         self.eval(node.test)
-        return merge(self.eval(node.body), self.eval(node.orelse))
+        return merge_values(self.eval(node.body), self.eval(node.orelse))
 
-    def _expr_NamedExpr(self, node: ast.NamedExpr) -> Kind:
-        kind = self.eval(node.value)
-        self.bind(node.target, kind, node.value)
-        return kind
+    def _expr_NamedExpr(self, node: ast.NamedExpr) -> Value:
+        value = self.eval(node.value)
+        self.bind(node.target, value, node.value)
+        return value
 
-    def _expr_Tuple(self, node: ast.Tuple | ast.List) -> Kind:
-        for element in node.elts:
-            self.eval(element)
-        return Kind.SEQUENCE if isinstance(node.ctx, ast.Load) else Kind.UNKNOWN
+    def _expr_Tuple(self, node: ast.Tuple | ast.List) -> Value:
+        items = [self.eval(element) for element in node.elts]
+        if not isinstance(node.ctx, ast.Load):
+            return Kind.UNKNOWN
+        form = "tuple" if isinstance(node, ast.Tuple) else "list"
+        if any(isinstance(element, ast.Starred) for element in node.elts):
+            return Container(form)
+        return Container(form, tuple(items))
 
     _expr_List = _expr_Tuple
 
-    def _expr_Slice(self, node: ast.Slice) -> Kind:
+    def _expr_Dict(self, node: ast.Dict) -> Value:
+        for key in node.keys:
+            if key is not None:
+                self.eval(key)
+        items = tuple([self.eval(value) for value in node.values])
+        names = tuple([key.value if isinstance(key, ast.Constant) else None for key in node.keys])
+        if all(type(name) is str for name in names):
+            return Container("dict", items, names)
+        return Container("dict")
+
+    def _expr_Slice(self, node: ast.Slice) -> Value:
         parts = [self.eval(p) for p in (node.lower, node.upper, node.step) if p is not None]
         if Kind.TRACED in parts:
             return Kind.TRACED
         return Kind.STATIC if all(kind is Kind.STATIC for kind in parts) else Kind.UNKNOWN
 
-    def _expr_Attribute(self, node: ast.Attribute) -> Kind:
-        value = self.eval(node.value)
+    def _expr_Attribute(self, node: ast.Attribute) -> Value:
+        value = kind_of(self.eval(node.value))
         if value.is_jax or value is Kind.NUMPY:
             if node.attr in STATIC_ATTRIBUTES:
                 return Kind.STATIC
@@ -386,10 +645,22 @@ class FlowInterpreter:
             return Kind.STATIC
         return Kind.UNKNOWN
 
-    def _expr_Subscript(self, node: ast.Subscript) -> Kind:
+    def _expr_Subscript(self, node: ast.Subscript) -> Value:
         value = self.eval(node.value)
         index = self.eval(node.slice)
+        key = node.slice.value if isinstance(node.slice, ast.Constant) else None
+        if type(value) is Container:
+            if isinstance(node.slice, ast.Constant):
+                return value.item(key)
+            return value.element() if index is Kind.STATIC else Kind.UNKNOWN
+        if value is REF:
+            return self._array_result([])  # `ref[...]`: the array it holds
+        if type(value) is not Kind:
+            return Kind.UNKNOWN
         if value.is_jax:
+            if type(key) is str or isinstance(node.slice, ast.JoinedStr):
+                # `x["key"]`: no JAX array is indexed by a str, so `x` is a pytree (a dict).
+                self._refine(node.value, pytree_of(value))
             return Kind.TRACED if self.context.abstract or value is Kind.TRACED else Kind.ARRAY
         if value is Kind.NUMPY:
             return Kind.NUMPY
@@ -397,10 +668,16 @@ class FlowInterpreter:
             return Kind.STATIC
         return Kind.UNKNOWN
 
-    def _expr_Starred(self, node: ast.Starred) -> Kind:
+    def _refine(self, node: ast.expr, value: Value) -> None:
+        """What `node` was found to hold: recorded for it, and for its name from here on."""
+        self._record(node, value)
+        if isinstance(node, ast.Name):
+            self.env[node.id] = value
+
+    def _expr_Starred(self, node: ast.Starred) -> Value:
         return self.eval(node.value)
 
-    def _expr_Lambda(self, node: ast.Lambda) -> Kind:
+    def _expr_Lambda(self, node: ast.Lambda) -> Value:
         self._visit_defaults(node.args)
         saved = self.env
         params = self.context.lambda_params(node)
@@ -415,12 +692,12 @@ class FlowInterpreter:
         return Kind.UNKNOWN
 
     def _comprehension(self, generator: ast.comprehension) -> None:
-        element = _element_kind(self.eval(generator.iter))
+        element = _element_value(self.eval(generator.iter))
         self.bind(generator.target, element, None)
         for condition in generator.ifs:
             self.eval(condition)
 
-    def _expr_ListComp(self, node: ast.ListComp | ast.SetComp | ast.GeneratorExp) -> Kind:
+    def _expr_ListComp(self, node: ast.ListComp | ast.SetComp | ast.GeneratorExp) -> Value:
         saved = self.env
         self.env = dict(saved)
         for generator in node.generators:
@@ -434,7 +711,7 @@ class FlowInterpreter:
     _expr_SetComp = _expr_ListComp
     _expr_GeneratorExp = _expr_ListComp
 
-    def _expr_DictComp(self, node: ast.DictComp) -> Kind:
+    def _expr_DictComp(self, node: ast.DictComp) -> Value:
         saved = self.env
         self.env = dict(saved)
         for generator in node.generators:
@@ -442,23 +719,52 @@ class FlowInterpreter:
         self.eval(node.key)
         self.eval(node.value)
         self.env = saved
-        return Kind.UNKNOWN
+        return Container("dict")
 
-    def _expr_Call(self, node: ast.Call) -> Kind:
+    def _expr_Call(self, node: ast.Call) -> Value:
         func = node.func
-        receiver = self.eval(func.value) if isinstance(func, ast.Attribute) else None
-        if not isinstance(func, ast.Attribute):
-            self.eval(func)
+        if isinstance(func, ast.Attribute):
+            receiver = self.eval(func.value)
+            callee: Value = Kind.UNKNOWN
+        else:
+            receiver = None
+            callee = self.eval(func)
         args = [self.eval(arg) for arg in node.args]
-        args += [self.eval(keyword.value) for keyword in node.keywords]
+        keywords = {keyword.arg: self.eval(keyword.value) for keyword in node.keywords}
+        every = [*args, *keywords.values()]
+        if any(isinstance(arg, ast.Starred) for arg in node.args):
+            args = []  # positions unknown
+        value = self._call(node, receiver, callee, args, keywords, every)
+        if value is Kind.UNKNOWN and UNSEEN_CALLS and self.context.abstract:
+            inputs = every if receiver is None else [receiver, *every]
+            if any_traced(inputs) and not _may_be_static(node, self.resolver):
+                return Kind.TRACED if UNSEEN_CALLS == "traced" else DERIVED
+        return value
+
+    def _call(
+        self,
+        node: ast.Call,
+        receiver: Value | None,
+        callee: Value,
+        args: list[Value],
+        keywords: dict[str | None, Value],
+        every: list[Value],
+    ) -> Value:
+        func = node.func
         if self.context.external and self._imported_returns_array(func):
-            return self._array_result(args)
+            return self._array_result(every)
+        if type(callee) is Function:
+            return self._call_function(callee, args, every)
         qualname = self.resolver.qualname(func)
         if qualname:
-            return self._call_kind(qualname, args)
+            return self._call_value(qualname, node, args, keywords, every)
+        if isinstance(func, ast.Call):
+            found = transform_of(func, self.resolver)  # partial(jax.jit, ...)(f)
+            if found is not None and args:
+                return _transformed(found[0], found[1], args[0])
         if receiver is not None and isinstance(func, ast.Attribute):
-            self.kinds[func] = receiver
-            return self._method_kind(receiver, func.attr)
+            self._record(func, receiver)
+            return self._method_kind(kind_of(receiver), func.attr)
         return Kind.UNKNOWN
 
     def _imported_returns_array(self, func: ast.expr) -> bool:
@@ -470,6 +776,76 @@ class FlowInterpreter:
             return False
         head = spelling.split(".")[0]
         return head not in self.env and head not in self.context.outer
+
+    def _call_function(self, function: Function, args: list[Value], every: list[Value]) -> Value:
+        """The result of calling a module function, transformed or not."""
+        traced = self.context.abstract or any_traced(every)
+        if function.transform in _GRADIENT_RESULTS:
+            return _gradient_result(function, args, traced)
+        summary = self.context.returns(function.path) if function.path else None
+        if summary is None:
+            return Kind.UNKNOWN
+        if function.transform is None:
+            return called_result(summary, traced)
+        return as_jax(summary, traced)
+
+    def _call_value(
+        self,
+        qualname: str,
+        node: ast.Call,
+        args: list[Value],
+        keywords: dict[str | None, Value],
+        every: list[Value],
+    ) -> Value:
+        carry = _CARRY_LOOPS.get(qualname)
+        if carry is not None:
+            position, keyword = carry
+            init = args[position] if position < len(args) else keywords.get(keyword)
+            if init is None:
+                return Kind.UNKNOWN
+            result = as_jax(init, self.context.abstract or any_traced(every))
+            if qualname.endswith("scan"):
+                return Container("tuple", (result, Kind.UNKNOWN))  # (carry, stacked outputs)
+            return result
+        if qualname in _BRANCHING:
+            return self._branches_result(_BRANCHING[qualname], args, every)
+        spec = _TRANSFORM_SPECS.get(qualname)
+        if spec is not None:
+            options = {keyword.arg: keyword.value for keyword in node.keywords if keyword.arg}
+            return _transformed(spec, options, args[0]) if args else Kind.UNKNOWN
+        if qualname in NEW_REF:
+            return REF
+        if qualname == "builtins.dict":
+            return _dict_call(args, keywords)
+        if qualname in ("builtins.list", "builtins.tuple") and len(args) == 1:
+            source = args[0]
+            form = qualname.removeprefix("builtins.")
+            if type(source) is Container and source.keys is None:
+                return Container(form, source.items, None, source.leaf)
+            return Container(form, None, None, _element_value(source))
+        return self._call_kind(qualname, [kind_of(value) for value in every])
+
+    def _branches_result(self, how: str, args: list[Value], every: list[Value]) -> Value:
+        """`lax.cond(p, f, g, x)` / `lax.switch(i, [f, g], x)`: what the branches return,
+        as JAX arrays (the branches must agree in structure)."""
+        if how == "cond":
+            branches = args[1:3]
+        elif len(args) > 1 and type(args[1]) is Container and args[1].items is not None:
+            branches = list(args[1].items)
+        else:
+            return Kind.UNKNOWN
+        found = []
+        for branch in branches:
+            if type(branch) is not Function or branch.transform or branch.path is None:
+                return Kind.UNKNOWN
+            summary = self.context.returns(branch.path)
+            if summary is None:
+                return Kind.UNKNOWN
+            found.append(summary)
+        if not found:
+            return Kind.UNKNOWN
+        traced = self.context.abstract or any_traced(every)
+        return as_jax(merge_values_all(found), traced)
 
     def _call_kind(self, qualname: str, args: list[Kind]) -> Kind:
         if qualname in STATIC_BUILTINS or qualname in STATIC_RESULTS:
@@ -495,6 +871,74 @@ class FlowInterpreter:
                     return Kind.NUMPY
                 return self._array_result([receiver])
         return Kind.UNKNOWN
+
+
+def _transformed(spec: TransformSpec, keywords: Mapping[str, ast.expr], target: Value) -> Value:
+    """The callable `jax.jit(f)`, `jax.grad(f, argnums=1)`, ... gives for the function `f`."""
+    label = spec.label
+    gradient = _GRADIENTS.get(label)
+    if gradient is not None:
+        path = target.path if type(target) is Function and target.transform is None else None
+        aux = keywords.get("has_aux")
+        has_aux = isinstance(aux, ast.Constant) and aux.value is True
+        return Function(path, gradient, _argnums(keywords.get("argnums")), has_aux)
+    if label in _PASSTHROUGH:
+        if type(target) is Function:
+            return target if target.transform else Function(target.path, "jit")
+        return Function(None, "jit")
+    return Kind.UNKNOWN
+
+
+def _may_be_static(node: ast.Call, resolver: Resolver) -> bool:
+    """A call that may give a Python value or a pytree even from traced arguments."""
+    func = node.func
+    name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+    if name in _NOT_ARRAY_CALLS or name[:1].isupper():
+        return True  # a class: an object
+    qualname = resolver.qualname(func) or ""
+    return qualname.startswith(_NOT_ARRAY_MODULES)
+
+
+def _dict_call(args: list[Value], keywords: dict[str | None, Value]) -> Value:
+    """`dict(a=x, b=y)`, `dict(other)`: a dict, with its items where known."""
+    if not args and None not in keywords:
+        return Container("dict", tuple(keywords.values()), tuple(keywords))
+    if len(args) == 1 and not keywords:
+        source = args[0]
+        if type(source) is Container and source.form == "dict":
+            return source
+        if type(source) is Kind and source.is_jax:
+            return Container("dict", leaf=source)  # a pytree of arrays copied into a dict
+    return Container("dict")
+
+
+def _gradient_result(function: Function, args: list[Value], traced: bool) -> Value:
+    """`grad(f)(x)` is shaped like `x`; `value_and_grad(f)(x)` is `(value, gradient)`."""
+    argnums = function.argnums
+    if argnums is None:
+        grads: Value = Kind.UNKNOWN
+    elif type(argnums) is int:
+        inside = -len(args) <= argnums < len(args)
+        grads = as_jax(args[argnums], traced) if inside else Kind.UNKNOWN
+    else:
+        grads = Container(
+            "tuple",
+            tuple(
+                as_jax(args[i], traced) if -len(args) <= i < len(args) else Kind.UNKNOWN
+                for i in argnums
+            ),
+        )
+    if function.transform == "jacobian":
+        # jacfwd/jacrev/hessian of an array is an array; of a pytree, a nested pytree.
+        if type(grads) is not Kind:
+            grads = Kind.UNKNOWN
+        return Container("tuple", (grads, Kind.UNKNOWN)) if function.has_aux else grads
+    if function.transform == "grad":
+        return Container("tuple", (grads, Kind.UNKNOWN)) if function.has_aux else grads
+    value: Value = Kind.TRACED if traced else Kind.ARRAY
+    if function.has_aux:
+        value = Container("tuple", (value, Kind.UNKNOWN))
+    return Container("tuple", (value, grads))
 
 
 def _handlers(prefix: str) -> dict[type, Callable]:

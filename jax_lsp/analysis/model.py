@@ -15,14 +15,14 @@ from functools import cached_property
 
 from jax_lsp.analysis.document import Document, Unit, UnitSource
 from jax_lsp.analysis.dtypes import FloatOracle, assigned_values
-from jax_lsp.analysis.flow import FlowInterpreter, ScopeContext, annotation_kind
+from jax_lsp.analysis.flow import NEW_REF, FlowInterpreter, ScopeContext, annotation_kind
 from jax_lsp.analysis.imports import Resolver, import_bindings, local_imports
 from jax_lsp.analysis.infer import ExternalFacts, facts_key
 from jax_lsp.analysis.jitted import StaticSignature, unit_signatures
 from jax_lsp.analysis.keys import KeyFlow, Reuse, classify_call, drawn_params, may_draw
-from jax_lsp.analysis.kinds import Kind, merge
+from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.module_state import ModuleState
-from jax_lsp.analysis.nodes import walk_nodes
+from jax_lsp.analysis.nodes import positional_params, walk_nodes
 from jax_lsp.analysis.paths import is_test_path
 from jax_lsp.analysis.summary import (
     Application,
@@ -35,6 +35,16 @@ from jax_lsp.analysis.summary import (
 )
 from jax_lsp.analysis.text import identifiers
 from jax_lsp.analysis.traced import TraceInfo, all_params, call_site_params, trace_info_for
+from jax_lsp.analysis.values import (
+    REF,
+    Container,
+    Function,
+    Value,
+    as_jax,
+    kind_of,
+    merge_values,
+    merge_values_all,
+)
 from jax_lsp.analysis.x64 import (
     X64Facts,
     combine_x64_facts,
@@ -60,7 +70,8 @@ class ScopeKinds:
     functions)."""
 
     kinds: dict[ast.AST, Kind]
-    final_env: dict[str, Kind]
+    final_env: dict[str, Value]
+    values: dict[ast.AST, Value] = field(default_factory=dict)  # richer than their Kind
 
 
 @dataclass
@@ -78,6 +89,7 @@ class ModuleModel:
     records: dict[FunctionNode, FunctionRecord] = field(init=False)
     classes: dict[str, ClassRecord] = field(init=False)
     global_kinds: dict[str, Kind] = field(init=False)
+    global_values: dict[str, Value] = field(init=False)  # the same, with pytrees, refs, ...
     globals_key: int = field(init=False)
     trace: dict[ast.AST, TraceInfo] = field(init=False)
     # Module-level names rebound, written through `global`, or mutated in place.
@@ -99,6 +111,7 @@ class ModuleModel:
         init=False, default=None, repr=False
     )
     _contexts: dict[ast.AST, TraceInfo | None] = field(init=False, repr=False)
+    _carries: dict[ast.AST, tuple] = field(init=False, default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
         units = [unit for unit in self.document.units if unit.tree is not None]
@@ -127,6 +140,7 @@ class ModuleModel:
         )
         self._compute_globals(units)
         self._compute_trace(units)
+        self._carries.clear()  # shaped while the trace was still growing
         # What makes a class a PyTree may sit in another statement (JAX401/JAX402).
         self._class_facts_key = intern_key(
             (
@@ -159,11 +173,14 @@ class ModuleModel:
             self._top_level_bindings,
             _merge_bindings,
         )
-        self.global_kinds = kinds
-        self.globals_key = self.document.lineage.reuse(
+        self.global_values = kinds
+        self.global_kinds, self.globals_key = self.document.lineage.reuse(
             "globals-key",
             kinds,
-            lambda: intern_key(tuple(sorted((n, k.value) for n, k in kinds.items()))),
+            lambda: (
+                {name: kind_of(value) for name, value in kinds.items()},
+                intern_key(tuple(sorted(kinds.items(), key=lambda item: item[0]))),
+            ),
         )
         rebound = {name for name, count in counts.items() if count > 1}
         self.mutable_globals = frozenset((rebound | global_writes | mutated) & counts.keys())
@@ -181,7 +198,7 @@ class ModuleModel:
         self.stable_globals = values
         self.stable_globals_key = intern_key(tuple(key))
 
-    def _top_level_bindings(self, source: UnitSource, known: dict[str, Kind]) -> dict[str, Kind]:
+    def _top_level_bindings(self, source: UnitSource, known: dict[str, Value]) -> dict[str, Value]:
         loads = source.memo.get("loads")
         if loads is None:
             # Every identifier-like word of the text: a superset of the names the unit reads,
@@ -328,14 +345,17 @@ class ModuleModel:
             self.globals_key,
             tuple((fn, self.context_of(fn)) for fn in chain),
             self._lambda_traces(source),
+            self._returns_key(source),
+            tuple([self.ref_params.get(fn) for fn in chain]) if self.ref_params else (),
+            tuple([self.carry_values(fn) for fn in chain]) if self._loop_bodies else (),
         )
         if key in source.memo:
             return source.memo[key]
-        outer = dict(self.global_kinds)
+        outer = dict(self.global_values)
         if len(chain) > 1:
             outer.update(self.scope_kinds(chain[-2]).final_env)
         info = self.context_of(node)
-        params: dict[str, Kind] = {}
+        params: dict[str, Value] = {}
         for arg in [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]:
             declared = annotation_kind(arg.annotation, self.resolver)
             params[arg.arg] = declared or Kind.UNKNOWN
@@ -345,16 +365,177 @@ class ModuleModel:
                 params[name] = Kind.TRACED
             elif info and name in info.static_params:
                 params[name] = Kind.STATIC
+        for name in self.ref_params.get(node, ()):
+            params[name] = REF
+        params.update(self.carry_values(node))
         resolver = self.resolver.child(local_imports(node), frozenset(params))
         context = ScopeContext(
-            resolver, bool(info and info.abstract), outer, self._lambda_params, self.external or {}
+            resolver,
+            bool(info and info.abstract),
+            outer,
+            self._lambda_params,
+            self.external or {},
+            self.return_value,
+            self.records[node].path if node in self.records else "",
         )
         kinds: dict[ast.AST, Kind] = {}
-        interpreter = FlowInterpreter(context, kinds)
+        values: dict[ast.AST, Value] = {}
+        interpreter = FlowInterpreter(context, kinds, values)
         final = interpreter.run_function(node, params)
-        result = ScopeKinds(kinds, final)
+        result = ScopeKinds(kinds, final, values)
         source.memo[key] = result
         return result
+
+    @cached_property
+    def _loop_bodies(self) -> dict[FunctionNode, list[tuple[Application, int]]]:
+        """Functions given to `lax.while_loop`/`fori_loop`/`scan` inside a function: each
+        application, and which of the function's parameters receives the carry."""
+        found: dict[FunctionNode, list[tuple[Application, int]]] = {}
+        for summary in self.summaries:
+            for application in summary.applications:
+                place = _CARRY_PARAMS.get(application.spec.label)
+                if place is None or application.enclosing is None:
+                    continue
+                target = self.resolve(application.target)
+                if target is None or isinstance(target, ast.Lambda):
+                    continue
+                found.setdefault(target, []).append((application, place))
+        return found
+
+    def carry_values(self, node: FunctionNode) -> tuple[tuple[str, Value], ...]:
+        """The loop body's carry parameter, shaped like the initial carry where the loop is
+        called (a dict carried through `lax.while_loop` is a dict of tracers in the body)."""
+        uses = self._loop_bodies.get(node)
+        if not uses or isinstance(node, ast.Lambda):
+            return ()
+        if node in self._carries:
+            return self._carries[node]
+        self._carries[node] = ()  # a loop inside its own body: no structure
+        found: list[Value] = []
+        positional = positional_params(node)
+        for application, place in uses:
+            call = application.node
+            position, keyword = _CARRY_ARGUMENTS[application.spec.label]
+            init = call.args[position] if position < len(call.args) else None
+            init = init or next((k.value for k in call.keywords if k.arg == keyword), None)
+            if init is None or place >= len(positional):
+                return ()
+            scope = self.scope_kinds(application.enclosing)
+            value = scope.values.get(init, scope.kinds.get(init, Kind.UNKNOWN))
+            found.append(as_jax(value, True))
+        carry = merge_values_all(found)
+        result = ((positional[place], carry),) if type(carry) is Container else ()
+        self._carries[node] = result
+        return result
+
+    @cached_property
+    def ref_params(self) -> dict[FunctionNode, frozenset[str]]:
+        """Parameters of module functions that a call in the module passes a `jax.Ref` (a name
+        bound by `jax.new_ref(...)` at module level or in the caller, or a parameter that
+        receives one): `ref[...] = v` is legal on them."""
+        sources = [unit.source for unit in self.document.units if unit.tree is not None]
+        if not any(_may_make_refs(source) for source in sources):
+            return {}
+        module_refs = frozenset(n for n, v in self.global_values.items() if v is REF)
+        local_refs = {
+            record.node: _local_refs(record.node, self.resolver)
+            for record in self.functions.values()
+            if not isinstance(record.node, ast.Lambda)
+        }
+        calls = [call for summary in self.summaries for call in summary.calls]
+        found: dict[FunctionNode, frozenset[str]] = {}
+        changed = True
+        while changed:  # a parameter that receives a ref may pass it on
+            changed = False
+            for call in calls:
+                callee = self.resolve(call.callee)
+                if callee is None or isinstance(callee, ast.Lambda):
+                    continue
+                refs = (
+                    module_refs
+                    if call.caller is None
+                    else self._refs_in(call.caller, module_refs, local_refs, found)
+                )
+                record = self.records.get(callee)
+                method = bool(record and record.class_name and "." in call.callee.name)
+                passed = _params_passed(callee, call.node, refs, method)
+                passed -= found.get(callee, frozenset())
+                if passed:
+                    found[callee] = found.get(callee, frozenset()) | passed
+                    changed = True
+        return found
+
+    @staticmethod
+    def _refs_in(caller, module_refs, local_refs, found) -> frozenset[str]:
+        """Names that hold a ref in `caller`: its own refs and ref parameters, and the
+        module's refs that it does not shadow with a parameter."""
+        own = local_refs.get(caller, frozenset()) | found.get(caller, frozenset())
+        if isinstance(caller, ast.Lambda):
+            return module_refs | own
+        return (module_refs - frozenset(all_params(caller))) | own
+
+    # -- return summaries -----------------------------------------------------------------
+    def return_value(self, path: str) -> Value | None:
+        """What calling the module function `path` returns, interpreted on its own (its
+        parameters unknown, outside any trace): JAX arrays it makes, pytrees it builds, Python
+        values. Calls of other module functions inside are not followed, so the summary
+        depends only on the function's own unit (and the module facts every key holds)."""
+        record = self.functions.get(path)
+        if record is None or record.class_name or isinstance(record.node, ast.Lambda):
+            return None
+        node = record.node
+        source = self._source_of[node]
+        key = ("returns", self.alias_key, self.globals_key, path)
+        if key not in source.memo:
+            source.memo[key] = self._interpret_returns(node)
+        return source.memo[key]
+
+    def _interpret_returns(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> Value | None:
+        if isinstance(node, ast.AsyncFunctionDef):
+            return None  # a call gives a coroutine
+        returns = _own_returns(node)
+        if returns is None:
+            return None
+        params: dict[str, Value] = {name: Kind.UNKNOWN for name in all_params(node)}
+        for arg in [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]:
+            params[arg.arg] = annotation_kind(arg.annotation, self.resolver) or Kind.UNKNOWN
+        resolver = self.resolver.child(local_imports(node), frozenset(params))
+        kinds: dict[ast.AST, Kind] = {}
+        values: dict[ast.AST, Value] = {}
+        context = ScopeContext(resolver, False, self.global_values, external=self.external or {})
+        FlowInterpreter(context, kinds, values).run_function(node, params)
+        found = [
+            Kind.UNKNOWN
+            if value is None or (isinstance(value, ast.Constant) and value.value is None)
+            else values.get(value, kinds.get(value, Kind.UNKNOWN))
+            for value in returns
+        ]
+        return merge_values_all(found) if found else Kind.UNKNOWN
+
+    def _returns_key(self, source: UnitSource) -> tuple:
+        """The units defining the module functions this unit may call (by name, or through
+        a module-level `step = jax.jit(f)`): their return summaries shape its values."""
+        defined = self._function_units
+        if not defined:
+            return ()
+        text = source.text
+        own = hash(text)
+        # A name in the text (maybe inside a longer word: a harmless superset) may be called.
+        return tuple(
+            [(name, unit) for name, unit in defined.items() if unit[1] != own and name in text]
+        )
+
+    @cached_property
+    def _function_units(self) -> dict[str, tuple[str, int]]:
+        """Module-level names bound to module functions (`def f`, `step = jax.jit(f)`): the
+        function's path and the hash of the text of the unit that defines it."""
+        found = {}
+        for name, value in self.global_values.items():
+            if type(value) is Function and value.path is not None:
+                record = self.functions.get(value.path)
+                if record is not None:
+                    found[name] = (value.path, hash(self._source_of[record.node].text))
+        return found
 
     def _lambda_traces(self, source: UnitSource) -> tuple[TraceInfo | None, ...]:
         """How each lambda of the unit is traced: part of the keys of its cached kinds."""
@@ -372,7 +553,7 @@ class ModuleModel:
         if key not in source.memo:
             kinds: dict[ast.AST, Kind] = {}
             context = ScopeContext(
-                self.resolver, False, self.global_kinds, self._lambda_params, self.external or {}
+                self.resolver, False, self.global_values, self._lambda_params, self.external or {}
             )
             interpreter = FlowInterpreter(context, kinds)
             interpreter.run_block(source.tree.body)
@@ -556,7 +737,21 @@ class ModuleModel:
             self._module_reuse_key(unit),
             tuple([context_of(record.node) for record in summary.functions]),
             self._lambda_traces(unit.source),
+            self._returns_key(unit.source),
+            self._unit_ref_params(summary),
+            self._unit_carries(summary),
         )
+
+    def _unit_carries(self, summary: UnitSummary) -> tuple:
+        if not self._loop_bodies:
+            return ()
+        return tuple([self.carry_values(record.node) for record in summary.functions])
+
+    def _unit_ref_params(self, summary: UnitSummary) -> tuple:
+        ref_params = self.ref_params
+        if not ref_params:
+            return ()
+        return tuple([ref_params.get(record.node) for record in summary.functions])
 
     @cached_property
     def _module_facts_key(self) -> int:
@@ -629,9 +824,77 @@ def _aliases(
     return bindings, intern_key((tuple(sorted(bindings.items())), facts_key(external)))
 
 
-def _merge_bindings(kinds: dict[str, Kind], bound: dict[str, Kind]) -> None:
-    for name, kind in bound.items():
-        kinds[name] = merge(kinds[name], kind) if name in kinds else kind
+def _merge_bindings(values: dict[str, Value], bound: dict[str, Value]) -> None:
+    for name, value in bound.items():
+        values[name] = merge_values(values[name], value) if name in values else value
+
+
+# Which parameter of the function given to a lax loop receives the carry, and where the
+# loop's call passes the initial carry (position, keyword).
+_CARRY_PARAMS = {"lax.while_loop": 0, "lax.fori_loop": 1, "lax.scan": 0}
+_CARRY_ARGUMENTS = {
+    "lax.while_loop": (2, "init_val"),
+    "lax.fori_loop": (3, "init_val"),
+    "lax.scan": (1, "init"),
+}
+
+
+def _may_make_refs(source: UnitSource) -> bool:
+    found = source.memo.get("makes-refs")
+    if found is None:
+        found = source.memo["makes-refs"] = "_ref" in source.text
+    return found
+
+
+def _local_refs(node: FunctionNode, resolver: Resolver) -> frozenset[str]:
+    """Names a function binds to `jax.new_ref(...)` / `jax.empty_ref(...)`."""
+    names = set()
+    for child in walk_nodes(node):
+        if (
+            isinstance(child, ast.Assign)
+            and isinstance(child.value, ast.Call)
+            and resolver.qualname(child.value.func) in NEW_REF
+        ):
+            names.update(t.id for t in child.targets if isinstance(t, ast.Name))
+    return frozenset(names)
+
+
+def _params_passed(
+    callee: FunctionNode, call: ast.Call, names: frozenset[str], method: bool
+) -> frozenset[str]:
+    """Parameters of `callee` to which `call` passes one of `names`."""
+    positional = positional_params(callee)
+    if method and positional:
+        positional = positional[1:]  # self.method(x): x lands on the second parameter
+    passed = set()
+    for index, arg in enumerate(call.args):
+        if isinstance(arg, ast.Starred):
+            break
+        if isinstance(arg, ast.Name) and arg.id in names and index < len(positional):
+            passed.add(positional[index])
+    known = set(all_params(callee))
+    for keyword in call.keywords:
+        value = keyword.value
+        if keyword.arg in known and isinstance(value, ast.Name) and value.id in names:
+            passed.add(keyword.arg)
+    return frozenset(passed)
+
+
+def _own_returns(node: ast.FunctionDef) -> list[ast.expr | None] | None:
+    """The values of a function's own `return` statements (None for a bare `return`); None
+    for a generator."""
+    found: list[ast.expr | None] = []
+    pending: list[ast.AST] = list(node.body)
+    while pending:
+        current = pending.pop()
+        if isinstance(current, ast.Return):
+            found.append(current.value)
+        elif isinstance(current, ast.Yield | ast.YieldFrom):
+            return None
+        if isinstance(current, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Lambda):
+            continue
+        pending.extend(ast.iter_child_nodes(current))
+    return found
 
 
 def _top_level_assignments(tree: ast.Module) -> dict[str, list[ast.expr]]:

@@ -222,6 +222,44 @@ class PythonBranchOnTraced(Rule):
             """,
             raises="jax.errors.TracerBoolConversionError",
         ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            def loss_fn(params, x, y):
+                return jnp.mean((x * params - y) ** 2)
+
+            @jax.jit
+            def step(params, x, y):
+                loss, grads = jax.value_and_grad(loss_fn)(params, x, y)
+                if loss < 1e-3:  # error
+                    return params
+                return params - 0.1 * grads
+
+            step(1.0, jnp.ones(3), jnp.ones(3))
+            """,
+            raises="jax.errors.TracerBoolConversionError",
+        ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            def energy(w):
+                return jnp.sum(w**2)
+
+            @jax.jit
+            def descend(w):
+                g = jax.grad(energy)(w)
+                if g.sum() > 0:  # error
+                    return w - g
+                return w
+
+            descend(jnp.ones(3))
+            """,
+            raises="jax.errors.TracerBoolConversionError",
+        ),
     )
     valid = (
         Example(
@@ -284,6 +322,25 @@ class PythonBranchOnTraced(Rule):
             out = maybe_scale(jnp.ones(2))
             """,
             check="assert out.shape == (2,)",
+        ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+            from jax import lax
+
+            @jax.jit
+            def count_up(x):
+                def body(carry):
+                    if carry:  # a non-empty tuple of tracers is truthy: nothing is converted
+                        carry = (carry[0] + 1, jnp.clip(carry[1] + 1.0, 0.0, 2.0))
+                    return carry
+
+                return lax.while_loop(lambda c: c[0] < 3, body, (0, x))
+
+            steps, out = count_up(jnp.array(0.0))
+            """,
+            check="assert int(steps) == 3 and float(out) == 2.0",
         ),
     )
 
@@ -368,7 +425,8 @@ class PythonLogicOnTraced(Rule):
     what_it_does = """
         Flags `a and b`, `a or b` and `not a` whose result is used as a value when `a` is
         traced abstractly (jit, vmap, lax control flow). When the operator is the condition of
-        `if`/`while`/`assert`, JAX701 reports it instead.
+        `if`/`while`/`assert`, JAX701 reports it instead. A chained comparison `a < x <= b`
+        is an implicit `a < x and x <= b`, flagged the same way when `a < x` is traced.
     """
     why_bad = """
         `and`, `or` and `not` call `bool()` on their operand, which a traced value cannot
@@ -383,7 +441,7 @@ class PythonLogicOnTraced(Rule):
         unsafe: `x or default` returns `x` in Python but a boolean from `jnp.logical_or`, so
         for `and`/`or` no fix is offered then, and `not x` is rewritten as an unsafe fix.
     """
-    node_types = (ast.BoolOp, ast.UnaryOp)
+    node_types = (ast.BoolOp, ast.UnaryOp, ast.Compare)
     invalid = (
         Example(
             """
@@ -452,6 +510,19 @@ class PythonLogicOnTraced(Rule):
             vmap(either_negative)(jnp.ones(2), -jnp.ones(2))
             """,
         ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def in_unit_interval(x):
+                return jnp.where(0 <= x <= 1, x, 0.0)  # error
+
+            in_unit_interval(0.5)
+            """,
+            raises="jax.errors.TracerBoolConversionError",
+        ),
     )
     valid = (
         Example(
@@ -484,9 +555,29 @@ class PythonLogicOnTraced(Rule):
             """,
             check="assert abs(float(out.mean())) < 1e-6",
         ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            LOW, HIGH = 0.0, 1.0
+
+            @jax.jit
+            def in_unit_interval(x):
+                assert 0.0 <= LOW < HIGH  # Python values: a chain is fine
+                inside = (LOW <= x) & (x <= HIGH)
+                return jnp.where(inside, x, 0.0)
+
+            result = in_unit_interval(0.5)
+            """,
+            check="assert float(result) == 0.5",
+        ),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> Iterator[Finding]:
+        if isinstance(node, ast.Compare) and ctx.abstract:
+            yield from self._chained(node, ctx)
+            return
         if not (ctx.abstract and _is_logic(node)):
             return
         parent = ctx.parent
@@ -508,6 +599,25 @@ class PythonLogicOnTraced(Rule):
             f"`{word}` on the traced value `{ctx.segment(traced)}` raises "
             f"TracerBoolConversionError under {ctx.trace.via}. Use `jnp.{function}`",
             fix=self._fix(node, function, ctx),
+        )
+
+    def _chained(self, node: ast.Compare, ctx: RuleContext) -> Iterator[Finding]:
+        """`a < x <= b` is `a < x and x <= b`: Python tests the truth of `a < x`."""
+        if len(node.ops) < 2 or _in_test_position(node, ctx):
+            return  # JAX701 owns conditions
+        operands = [node.left, *node.comparators]
+        if not any(is_traced(ctx, operand) for operand in operands[:2]):
+            return
+        links = [
+            f"{ctx.segment(left)} {_COMPARISONS.get(type(op), '?')} {ctx.segment(right)}"
+            for left, op, right in zip(operands, node.ops, operands[1:], strict=False)
+        ]
+        yield ctx.finding(
+            self,
+            node,
+            f"The chained comparison `{ctx.segment(node)}` means `{' and '.join(links)}`: "
+            f"`and` on the traced value `{links[0]}` raises TracerBoolConversionError under "
+            f"{ctx.trace.via}. Use `{' & '.join(f'({link})' for link in links)}`",
         )
 
     def _fix(self, node: ast.BoolOp | ast.UnaryOp, function: str, ctx: RuleContext) -> Fix | None:
@@ -557,6 +667,20 @@ def _condition_text(
     if _is_logic(condition):
         return logic_rewrite(condition, "logical_not", ctx)
     return ctx.segment(condition), (), Applicability.SAFE
+
+
+_COMPARISONS = {
+    ast.Lt: "<",
+    ast.LtE: "<=",
+    ast.Gt: ">",
+    ast.GtE: ">=",
+    ast.Eq: "==",
+    ast.NotEq: "!=",
+    ast.Is: "is",
+    ast.IsNot: "is not",
+    ast.In: "in",
+    ast.NotIn: "not in",
+}
 
 
 def _first_operand(node: ast.AST) -> ast.expr | None:
@@ -844,6 +968,24 @@ class ConcretizeTraced(Rule):
             bucket(jax.numpy.array([0.3, 0.7]))
             """,
             raises="jax.errors.TracerArrayConversionError",
+        ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            def mse(prediction, target):
+                error = prediction - target
+                return jnp.mean(error**2)
+
+            @jax.jit
+            def report(w, x):
+                loss = mse(w * x, 1.0)
+                return {"loss": float(loss)}  # error
+
+            report(jnp.ones(3), jnp.ones(3))
+            """,
+            raises="jax.errors.ConcretizationTypeError",
         ),
     )
     valid = (

@@ -124,6 +124,54 @@ class IndexAssign(Rule):
             """,
             check="assert x[0] == 1",
         ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+            from jax import lax
+
+            @jax.jit
+            def newton_sqrt(a):
+                def body(carry):
+                    carry["x"] = 0.5 * (carry["x"] + a / carry["x"])  # a dict, not an array
+                    carry["i"] = carry["i"] + 1
+                    return carry
+
+                return lax.while_loop(lambda c: c["i"] < 20, body, {"x": a, "i": 0})["x"]
+
+            root = newton_sqrt(jnp.array(2.0))
+            """,
+            check="assert abs(float(root) - 2.0**0.5) < 1e-5",
+        ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def ema_update(ref, x):
+                ref[...] = 0.9 * ref[...] + 0.1 * x  # a jax.Ref accepts item assignment
+
+            average = jax.new_ref(jnp.zeros(2))
+            ema_update(average, jnp.ones(2))
+            """,
+            check="assert abs(float(average[...][0]) - 0.1) < 1e-6",
+        ),
+        Example(
+            """
+            import jax
+            import numpy as np
+
+            @jax.jit
+            def first_zeroed(x):
+                if isinstance(x, np.ndarray):  # never a tracer: NumPy code
+                    x[0] = 0
+                return x * 2
+
+            out = first_zeroed(np.ones(3))
+            """,
+            check="assert float(out[0]) == 2.0",
+        ),
     )
 
     def check(self, node: ast.Assign, ctx: RuleContext) -> Iterator[Finding]:
@@ -215,6 +263,22 @@ class IndexAugAssign(Rule):
             x += 1.0  # rebinding the whole array is fine
             """,
             check="assert float(x[0]) == 1.0",
+        ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            counts = jax.new_ref(jnp.zeros(3, jnp.int32))
+
+            @jax.jit
+            def record(labels):
+                for c in range(3):
+                    counts[c] += jnp.sum(labels == c).astype(jnp.int32)
+
+            record(jnp.array([0, 1, 1]))
+            """,
+            check="assert counts[...].tolist() == [1, 2, 0]",
         ),
     )
 

@@ -258,6 +258,28 @@ class PrintInTraced(Rule):
             """,
             check="assert 'Tracer' in _stdout and _stdout.count('step') == 1, _stdout",
         ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def train_step(w, x):
+                loss, grads = jax.value_and_grad(lambda w: jnp.mean((x * w) ** 2))(w)
+                return w - 0.1 * grads, loss
+
+            @jax.jit
+            def main(w, x):
+                for epoch in range(2):
+                    w, loss = train_step(w, x)
+                    print("epoch", epoch, "loss", loss)  # error
+                return w
+
+            main(1.0, jnp.ones(3))
+            main(1.0, jnp.ones(3))
+            """,
+            check="assert _stdout.count('Tracer') == 2, _stdout  # at trace time, once",
+        ),
     )
     valid = (
         Example(

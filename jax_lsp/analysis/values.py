@@ -1,0 +1,179 @@
+"""Abstract values: what the flow interpreter knows about a value beyond its Kind.
+
+Most values are plain `Kind` members (a traced value, a JAX or NumPy array, a Python value,
+unknown). The richer ones below keep what rules and calls need to follow values the way JAX
+does: a pytree container with its leaves, a `jax.Ref`, a function with the transformation
+applied to it (so that calling `jax.value_and_grad(f)` gives a known result).
+
+Every value is hashable (frozen dataclasses of strings, Kinds and other values): values of
+module-level names are part of cache keys. `kind_of` maps any value to the Kind the existing
+rules read, so a rule that only knows Kinds keeps working.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+
+from jax_lsp.analysis.kinds import Kind, merge
+
+_JAX_LIKE = (Kind.TRACED, Kind.ARRAY, Kind.STATIC, Kind.NUMPY)
+
+
+@dataclass(frozen=True, slots=True)
+class Container:
+    """A Python tuple, list or dict (a pytree node): its items where known.
+
+    `items` are the element values in order (tuple, list) or the values of `keys` (a dict with
+    string keys); None when not known. `leaf` is the value of any element not listed (a pytree
+    of tracers seen only through `x["key"]`)."""
+
+    form: str  # "tuple", "list" or "dict"
+    items: tuple[Value, ...] | None = None
+    keys: tuple[str, ...] | None = None
+    leaf: Value = Kind.UNKNOWN
+
+    @property
+    def kind(self) -> Kind:
+        # Tuples and lists keep the Kind they always had; a dict is no array (nor a sequence).
+        return Kind.SEQUENCE if self.form in ("tuple", "list") else Kind.UNKNOWN
+
+    def item(self, key: object) -> Value:
+        """The value of `container[key]` for a constant key."""
+        if self.items is not None:
+            if self.keys is not None and isinstance(key, str) and key in self.keys:
+                return self.items[self.keys.index(key)]
+            if (
+                self.keys is None
+                and isinstance(key, int)
+                and -len(self.items) <= key < len(self.items)
+            ):
+                return self.items[key]
+        return self.element()
+
+    def element(self) -> Value:
+        """The value of an element whose position is not known."""
+        if self.items:
+            return merge_values_all([*self.items, self.leaf] if self.keys is None else self.items)
+        return self.leaf
+
+
+@dataclass(frozen=True, slots=True)
+class Ref:
+    """A `jax.Ref` (`jax.new_ref(x)`): mutable, `ref[...] = v` and `ref[i] += v` are legal."""
+
+    @property
+    def kind(self) -> Kind:
+        return Kind.UNKNOWN
+
+
+@dataclass(frozen=True, slots=True)
+class Function:
+    """A callable the model can follow: a function of this module (by its path, "f" or
+    "outer.inner") and the transformation applied to it ("jit", "grad", ...; None: plain)."""
+
+    path: str | None
+    transform: str | None = None
+    argnums: int | tuple[int, ...] | None = 0  # grad-like: differentiated positions (None: unread)
+    has_aux: bool = False
+
+    @property
+    def kind(self) -> Kind:
+        return Kind.UNKNOWN
+
+
+@dataclass(frozen=True, slots=True)
+class Derived:
+    """The result of a call the model cannot see, of traced values inside traced code: most
+    likely a traced array, so what is computed or compared with it is traced; itself it may be
+    a pytree or an object (`if result:` may be a truthy tuple), so its own Kind is unknown."""
+
+    @property
+    def kind(self) -> Kind:
+        return Kind.UNKNOWN
+
+
+Value = Kind | Container | Ref | Function | Derived
+REF = Ref()
+DERIVED = Derived()
+
+
+def kind_of(value: Value) -> Kind:
+    return value if type(value) is Kind else value.kind
+
+
+def merge_values(first: Value, second: Value) -> Value:
+    if first == second:
+        return first
+    if type(first) is Kind and type(second) is Kind:
+        return merge(first, second)
+    if type(first) is Container and type(second) is Container and first.form == second.form:
+        if (
+            first.items is not None
+            and second.items is not None
+            and first.keys == second.keys
+            and len(first.items) == len(second.items)
+        ):
+            items = tuple(map(merge_values, first.items, second.items))
+            return Container(first.form, items, first.keys, merge_values(first.leaf, second.leaf))
+        return Container(first.form, None, None, merge_values(first.element(), second.element()))
+    return merge(kind_of(first), kind_of(second))
+
+
+def merge_values_all(values: list[Value]) -> Value:
+    return functools.reduce(merge_values, values) if values else Kind.UNKNOWN
+
+
+def contains_traced(value: Value) -> bool:
+    """A traced value, or a container with a traced leaf."""
+    if type(value) is Kind:
+        return value is Kind.TRACED
+    if type(value) is Container:
+        if contains_traced(value.leaf):
+            return True
+        return value.items is not None and any(contains_traced(item) for item in value.items)
+    return False
+
+
+def any_traced(values: list[Value]) -> bool:
+    if Kind.TRACED in values:
+        return True
+    return any(type(value) is Container and contains_traced(value) for value in values)
+
+
+def as_jax(value: Value, traced: bool) -> Value:
+    """What JAX gives back for `value` through a transformation (jit outputs, while_loop
+    carries, gradients): every array-like leaf becomes a JAX array, a tracer when `traced`;
+    containers keep their structure."""
+    if type(value) is Kind:
+        if value in _JAX_LIKE:
+            return Kind.TRACED if traced else Kind.ARRAY
+        return Kind.UNKNOWN
+    if type(value) is Container:
+        items = None if value.items is None else tuple(as_jax(v, traced) for v in value.items)
+        return Container(value.form, items, value.keys, as_jax(value.leaf, traced))
+    return Kind.UNKNOWN
+
+
+def called_result(value: Value, traced: bool) -> Value:
+    """What a call of a plain module function gives, from its return summary: leaves that are
+    JAX arrays there are arrays here (tracers when `traced`); Python and NumPy values stay."""
+    if type(value) is Kind:
+        if value.is_jax:
+            return Kind.TRACED if traced else Kind.ARRAY
+        return value
+    if type(value) is Container:
+        items = (
+            None if value.items is None else tuple(called_result(v, traced) for v in value.items)
+        )
+        return Container(value.form, items, value.keys, called_result(value.leaf, traced))
+    return value
+
+
+def pytree_of(value: Value) -> Value:
+    """`x` once `x["key"]` was read: no JAX array (an array cannot be indexed by a str), so a
+    dict-like pytree whose leaves have the kind `x` was given."""
+    if type(value) is Kind:
+        leaf = value if value.is_jax else Kind.UNKNOWN
+        return Container("dict", leaf=leaf)
+    return value

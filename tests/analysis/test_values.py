@@ -1,0 +1,351 @@
+"""The value model: pytrees, refs, transformed functions, results of calls, narrowing."""
+
+from __future__ import annotations
+
+import ast
+import textwrap
+
+from jax_lsp.analysis.document import Document
+from jax_lsp.analysis.kinds import Kind
+from jax_lsp.analysis.model import ModuleModel
+from jax_lsp.analysis.values import (
+    REF,
+    Container,
+    Function,
+    as_jax,
+    kind_of,
+    merge_values,
+    pytree_of,
+)
+
+
+def model_of(source: str) -> ModuleModel:
+    return ModuleModel(Document(textwrap.dedent(source)))
+
+
+def final_values(source: str, path: str) -> dict:
+    """The values of the names of function `path` at its end."""
+    model = model_of(source)
+    return model.scope_kinds(model.functions[path].node).final_env
+
+
+def kind_at(source: str, path: str, segment: str) -> Kind:
+    """The Kind recorded for the first expression of `path` whose text is `segment`."""
+    model = model_of(source)
+    node = model.functions[path].node
+    text = model._source_of[node].text  # node positions are relative to their unit
+    kinds = model.scope_kinds(node).kinds
+    for child in ast.walk(node):
+        found = isinstance(child, ast.expr) and ast.get_source_segment(text, child) == segment
+        if found and child in kinds:
+            return kinds[child]
+    raise AssertionError(f"no expression {segment!r}")
+
+
+# -- the values themselves -----------------------------------------------------------------
+def test_containers_merge_item_by_item_and_keep_their_kind():
+    first = Container("tuple", (Kind.TRACED, Kind.STATIC))
+    second = Container("tuple", (Kind.ARRAY, Kind.STATIC))
+    assert merge_values(first, second) == Container("tuple", (Kind.TRACED, Kind.STATIC))
+    assert kind_of(first) is Kind.SEQUENCE
+    assert kind_of(Container("dict")) is Kind.UNKNOWN  # a dict is no array nor sequence
+    assert merge_values(first, Kind.TRACED) is Kind.UNKNOWN
+
+
+def test_as_jax_makes_array_leaves_and_keeps_structure():
+    init = Container("dict", (Kind.STATIC, Kind.NUMPY, Kind.UNKNOWN), ("i", "x", "aux"))
+    assert as_jax(init, traced=True) == Container(
+        "dict", (Kind.TRACED, Kind.TRACED, Kind.UNKNOWN), ("i", "x", "aux")
+    )
+    assert as_jax(Kind.STATIC, traced=False) is Kind.ARRAY
+
+
+def test_a_str_index_makes_a_pytree_of_the_same_leaves():
+    assert pytree_of(Kind.TRACED) == Container("dict", leaf=Kind.TRACED)
+    assert pytree_of(Kind.TRACED).item("x") is Kind.TRACED
+
+
+# -- through calls -------------------------------------------------------------------------
+LOSS = """
+import jax
+import jax.numpy as jnp
+
+def loss_fn(params, x, y):
+    return jnp.mean((x @ params - y) ** 2)
+"""
+
+
+def test_value_and_grad_gives_a_traced_loss_and_gradients_like_params():
+    values = final_values(
+        LOSS
+        + """
+@jax.jit
+def step(params, x, y):
+    loss, grads = jax.value_and_grad(loss_fn)(params, x, y)
+    pair = jax.value_and_grad(loss_fn, has_aux=True)(params, x, y)
+    return loss
+""",
+        "step",
+    )
+    assert values["loss"] is Kind.TRACED
+    assert values["grads"] is Kind.TRACED  # params is a traced array
+    aux_value, aux_grads = values["pair"].items
+    assert aux_value == Container("tuple", (Kind.TRACED, Kind.UNKNOWN))
+    assert aux_grads is Kind.TRACED
+
+
+def test_grad_outside_any_trace_gives_concrete_arrays():
+    values = final_values(
+        LOSS + "\ndef run(w):\n    g = jax.grad(loss_fn)(jnp.ones(3), 1.0, 2.0)\n    return g\n",
+        "run",
+    )
+    assert values["g"] is Kind.ARRAY
+
+
+def test_a_plain_module_function_gives_what_it_returns():
+    values = final_values(
+        LOSS
+        + """
+import numpy as np
+
+def stats(x):
+    return np.mean(x), x.shape
+
+@jax.jit
+def step(w):
+    loss = loss_fn(w, 1.0, 2.0)
+    mean, shape = stats(w)
+    return loss
+""",
+        "step",
+    )
+    assert values["loss"] is Kind.TRACED  # jnp.mean there: a tracer under jit here
+    assert values["mean"] is Kind.NUMPY
+    assert values["shape"] is Kind.UNKNOWN  # `x.shape` of an unknown parameter
+
+
+def test_a_jitted_function_returns_arrays_of_its_structure():
+    values = final_values(
+        """
+        import jax
+        import jax.numpy as jnp
+
+        @jax.jit
+        def train_step(state, batch):
+            loss = jnp.mean(batch)
+            return state, loss
+
+        @jax.jit
+        def main(data):
+            state, loss = train_step(None, data)
+            return state
+
+        def eager(data):
+            out = train_step(None, data)
+            return out
+        """,
+        "main",
+    )
+    assert values["loss"] is Kind.TRACED
+    assert values["state"] is Kind.UNKNOWN
+
+
+def test_lax_loops_keep_the_carry_structure():
+    values = final_values(
+        """
+        import jax.numpy as jnp
+        from jax import lax
+
+        def run(xs):
+            out = lax.while_loop(cond, body, {"x": 1.0, "i": jnp.array(0)})
+            total, ys = lax.scan(step, (0.0, jnp.zeros(3)), xs)
+            count = lax.fori_loop(0, 3, body, 0)
+            return out
+        """,
+        "run",
+    )
+    assert values["out"] == Container("dict", (Kind.ARRAY, Kind.ARRAY), ("x", "i"))
+    assert values["total"] == Container("tuple", (Kind.ARRAY, Kind.ARRAY))
+    assert values["ys"] is Kind.UNKNOWN
+    assert values["count"] is Kind.ARRAY
+
+
+def test_transformed_functions_are_values():
+    values = final_values(
+        LOSS
+        + """
+from functools import partial
+
+def make():
+    fast = jax.jit(loss_fn)
+    grad_fn = jax.grad(loss_fn, argnums=(0, 1))
+    static = partial(jax.jit, static_argnums=1)(loss_fn)
+    return fast
+""",
+        "make",
+    )
+    assert values["fast"] == Function("loss_fn", "jit")
+    assert values["grad_fn"] == Function("loss_fn", "grad", (0, 1))
+    assert values["static"] == Function("loss_fn", "jit")
+
+
+# -- pytrees and refs ----------------------------------------------------------------------
+def test_a_dict_carry_indexed_by_str_is_no_array():
+    source = """
+    import jax
+    from jax import lax
+
+    @jax.jit
+    def f(a):
+        def body(carry):
+            carry["x"] = carry["x"] + 1
+            return carry
+        return lax.while_loop(lambda c: c["x"] < 3, body, {"x": a})
+    """
+    assert kind_at(source, "f.body", 'carry["x"] + 1') is Kind.TRACED
+    # The call site shows the structure ...
+    assert final_values(source, "f.body")["carry"] == Container("dict", (Kind.TRACED,), ("x",))
+    # ... and where it does not, `carry["x"]` is evidence enough.
+    unseen = "import jax\n\n@jax.jit\ndef g(carry):\n    carry['x'] = carry['x'] + 1\n"
+    assert final_values(unseen, "g")["carry"] == Container("dict", leaf=Kind.TRACED)
+
+
+def test_refs_and_parameters_that_receive_them():
+    source = """
+    import jax
+    import jax.numpy as jnp
+
+    counts = jax.new_ref(jnp.zeros(3))
+
+    @jax.jit
+    def update(ref, x):
+        ref[0] += x
+        return ref[...]
+
+    def outer(x):
+        local = jax.new_ref(x)
+        update(local, x)
+        update(counts, x)
+    """
+    model = model_of(source)
+    assert model.global_values["counts"] is REF
+    assert model.ref_params[model.functions["update"].node] == frozenset({"ref"})
+    assert final_values(source, "update")["ref"] is REF
+
+
+# -- flow ----------------------------------------------------------------------------------
+def test_isinstance_narrows_in_its_branch():
+    source = """
+    import jax
+    import numpy as np
+
+    @jax.jit
+    def f(x):
+        if isinstance(x, np.ndarray):
+            a = x
+        else:
+            b = x
+        if not isinstance(x, (int, float)):
+            c = x
+        else:
+            d = x
+        return x
+    """
+    values = final_values(source, "f")
+    assert kind_at(source, "f", "a") is Kind.NUMPY
+    assert kind_at(source, "f", "b") is Kind.TRACED
+    assert kind_at(source, "f", "c") is Kind.TRACED
+    assert kind_at(source, "f", "d") is Kind.STATIC
+    assert values["x"] is Kind.TRACED  # unchanged after the branches
+
+
+def test_a_loop_over_a_positive_range_runs_at_least_once():
+    source = """
+    import jax
+    import jax.numpy as jnp
+
+    @jax.jit
+    def f(x):
+        done = 0
+        for i in range(8):
+            done += x
+        maybe = 0
+        for i in range(n):
+            maybe += x
+        return done
+    """
+    values = final_values(source, "f")
+    assert values["done"] is Kind.TRACED
+    assert values["maybe"] is Kind.UNKNOWN  # zero iterations keep the Python int
+
+
+def test_lax_cond_and_switch_give_what_their_branches_return():
+    values = final_values(
+        """
+        import jax.numpy as jnp
+        from jax import lax
+
+        def double(x):
+            return (jnp.zeros(3), 1)
+
+        def halve(x):
+            return (jnp.ones(3), 2)
+
+        def run(p, x):
+            a = lax.cond(p, double, halve, x)
+            b = lax.switch(p, [double, halve], x)
+            c = lax.cond(p, lambda v: v, halve, x)
+            return a
+        """,
+        "run",
+    )
+    assert values["a"] == Container("tuple", (Kind.ARRAY, Kind.ARRAY))
+    assert values["b"] == values["a"]
+    assert values["c"] is Kind.UNKNOWN  # a lambda branch: not summarised
+
+
+def test_an_unseen_call_of_traced_values_is_traced_once_computed_with():
+    source = """
+    import jax
+    from mylib import norm, is_array
+
+    @jax.jit
+    def f(v, tol):
+        residual = norm(v)
+        bigger = residual > 1.0
+        shape = len(v)
+        same = is_array(v)
+        return residual
+    """
+    values = final_values(source, "f")
+    assert kind_of(values["residual"]) is Kind.UNKNOWN  # maybe a pytree or an object ...
+    assert values["bigger"] is Kind.TRACED  # ... but compared, only a tracer gives this
+    assert values["shape"] is Kind.STATIC  # a static escape
+
+
+def test_no_unseen_call_rule_outside_abstract_tracing():
+    values = final_values(
+        "from mylib import norm\n\ndef f(v):\n    big = norm(v) > 1.0\n    return big\n", "f"
+    )
+    assert values["big"] is Kind.UNKNOWN
+
+
+def test_a_loop_body_carry_is_shaped_like_the_initial_carry():
+    source = """
+    import jax
+    from jax import lax
+
+    @jax.jit
+    def f(x):
+        def body(carry):
+            return carry
+
+        def count(i, state):
+            return state
+
+        out = lax.while_loop(lambda c: c[0] < 3, body, (0, x))
+        return lax.fori_loop(0, 3, count, {"n": x})
+    """
+    assert final_values(source, "f.body")["carry"] == Container("tuple", (Kind.TRACED, Kind.TRACED))
+    assert final_values(source, "f.count")["state"] == Container("dict", (Kind.TRACED,), ("n",))
+    assert final_values(source, "f.count")["i"] is Kind.TRACED
