@@ -10,7 +10,7 @@ from __future__ import annotations
 import ast
 import re
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 
 from jax_lsp.analysis.document import Document, Unit, UnitSource
@@ -26,6 +26,7 @@ from jax_lsp.analysis.nodes import walk_nodes
 from jax_lsp.analysis.paths import is_test_path
 from jax_lsp.analysis.summary import (
     Application,
+    CallSite,
     ClassRecord,
     FunctionNode,
     FunctionRecord,
@@ -34,7 +35,15 @@ from jax_lsp.analysis.summary import (
     summarize,
 )
 from jax_lsp.analysis.text import identifiers
-from jax_lsp.analysis.traced import TraceInfo, all_params, call_site_params, trace_info_for
+from jax_lsp.analysis.pytrees import LINEN_MODULE, is_registered_pytree
+from jax_lsp.analysis.traced import (
+    TraceInfo,
+    TraceOrigin,
+    all_params,
+    call_site_params,
+    positional_params,
+    trace_info_for,
+)
 from jax_lsp.analysis.x64 import (
     X64Facts,
     combine_x64_facts,
@@ -99,6 +108,8 @@ class ModuleModel:
         init=False, default=None, repr=False
     )
     _contexts: dict[ast.AST, TraceInfo | None] = field(init=False, repr=False)
+    # Each function path's definitions in document order: (first line, node).
+    _definitions: dict[str, list[tuple[int, FunctionNode]]] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         units = [unit for unit in self.document.units if unit.tree is not None]
@@ -215,78 +226,160 @@ class ModuleModel:
         return intern_key(self.module_state.key)
 
     # -- traced functions -----------------------------------------------------------------
-    def resolve(self, ref: FunctionRef) -> FunctionNode | None:
+    def resolve(self, ref: FunctionRef, line: int | None = None) -> FunctionNode | None:
+        found = self.resolve_ref(ref, line)
+        return found[0] if found is not None else None
+
+    def resolve_ref(
+        self, ref: FunctionRef, line: int | None = None
+    ) -> tuple[FunctionNode, FunctionRef] | None:
+        """The definition a reference names, seen from document `line` (None: the last one),
+        and the reference as the call sees it (a bound method fixes `self`; a linen
+        module's `apply` passes the variables first)."""
         if ref.node is not None:
-            return ref.node
+            return ref.node, ref
         for scope in reversed(ref.scopes):
-            record = self.functions.get(f"{scope}.{ref.name}")
-            if record is not None:
-                return record.node
-        record = self.functions.get(ref.name)
-        return record.node if record is not None else None
+            node = self._definition(f"{scope}.{ref.name}", line)
+            if node is not None:
+                return node, ref
+        node = self._definition(ref.name, line)
+        if node is not None:
+            return node, ref
+        owner, _, attribute = ref.name.rpartition(".")
+        if ref.scopes and not owner:
+            return None  # a local name: no module-level instance
+        class_name = self.instances.get(owner or ref.name)
+        if class_name is None:
+            return None
+        record = self.classes[class_name]
+        if not owner:  # `model(x)`
+            attribute = "__call__"
+        elif attribute == "apply" and LINEN_MODULE in record.bases:
+            attribute, ref = "__call__", replace(ref, leading_args=ref.leading_args + 1)
+        node = self._definition(f"{class_name}.{attribute}", line)
+        if node is None:
+            return None
+        return node, replace(ref, bound_positional=ref.bound_positional + 1)
+
+    def _definition(self, path: str, line: int | None) -> FunctionNode | None:
+        """The definition of `path` bound at document `line`: the last one before it (a
+        function defined twice, in a notebook or a script), else the first."""
+        definitions = self._definitions.get(path)
+        if not definitions:
+            return None
+        if line is None or len(definitions) == 1:
+            return definitions[-1][1]
+        before = [node for start, node in definitions if start <= line]
+        return before[-1] if before else definitions[0][1]
+
+    @cached_property
+    def instances(self) -> dict[str, str]:
+        """Module-level names bound once to an instance of a class of the module."""
+        return {
+            name: value.func.id
+            for name, value in self.stable_globals.items()
+            if isinstance(value, ast.Call)
+            and isinstance(value.func, ast.Name)
+            and value.func.id in self.classes
+        }
 
     def _is_array_annotation(self, annotation: ast.expr | None) -> bool:
         return annotation_kind(annotation, self.resolver) is Kind.ARRAY
 
+    def _admitted(self, node: FunctionNode, info: TraceInfo) -> TraceInfo:
+        """`self` holds tracers only in methods of PyTree classes: any other object cannot be
+        passed to a transformation (JAX raises), so it is never traced."""
+        record = self.records.get(node)
+        if record is None or record.class_name is None or isinstance(node, ast.Lambda):
+            return info
+        positional = positional_params(node)
+        if not positional or positional[0] not in info.traced_params:
+            return info
+        cls = self.classes.get(record.class_name)
+        if cls is not None and is_registered_pytree(cls, self.summaries):
+            return info
+        return replace(info, traced_params=info.traced_params - {positional[0]})
+
+    def _set_trace(self, node: FunctionNode, info: TraceInfo) -> bool:
+        """Merge `info` into the trace of `node`; True if that changed it."""
+        info = self._admitted(node, info)
+        old = self.trace.get(node)
+        combined = old.merged(info) if old is not None else info
+        if combined == old:
+            return False
+        self.trace[node] = combined
+        self._contexts.clear()
+        return True
+
     def _compute_trace(self, units: list[Unit]) -> None:
-        trace: dict[ast.AST, TraceInfo] = {}
-        applications: list[Application] = [a for s in self.summaries for a in s.applications]
-        # Applications inside a function only trace when that function runs; inside traced
-        # code they inherit its abstractness (jax.grad inside jax.jit traces abstractly).
-        for application in applications:
-            target = self.resolve(application.target)
-            if target is None:
+        self._definitions = {}
+        for unit, summary in zip(units, self.summaries, strict=True):
+            for record in summary.functions:
+                start = unit.start_line + record.node.lineno
+                self._definitions.setdefault(record.path, []).append((start, record.node))
+        self.trace = {}
+        applications: list[tuple[Application, int]] = []
+        calls_by_caller: dict[ast.AST | None, list[tuple[CallSite, int]]] = {}
+        for unit, summary in zip(units, self.summaries, strict=True):
+            applications += [(a, unit.start_line) for a in summary.applications]
+            for call in summary.calls:
+                calls_by_caller.setdefault(call.caller, []).append((call, unit.start_line))
+        apps_by_enclosing: dict[ast.AST | None, list[tuple[Application, int]]] = {}
+        for application, unit_start in applications:
+            apps_by_enclosing.setdefault(application.enclosing, []).append(
+                (application, unit_start)
+            )
+            found = self.resolve_ref(application.target, unit_start + application.node.lineno)
+            if found is None:
                 continue
-            info = trace_info_for(application, target, self._is_array_annotation)
-            trace[target] = trace[target].merged(info) if target in trace else info
+            target, ref = found
+            info = trace_info_for(application, target, self._is_array_annotation, ref)
+            origin = TraceOrigin(application.node, unit_start, None)
+            self._set_trace(target, replace(info, origin=origin))
             if isinstance(target, ast.Lambda):
                 self._source_of.setdefault(target, self._source_of.get(application.enclosing))
-        self.trace = trace
-        calls_by_caller: dict[ast.AST | None, list] = {}
-        for summary in self.summaries:
-            for call in summary.calls:
-                calls_by_caller.setdefault(call.caller, []).append(call)
-        apps_by_enclosing: dict[ast.AST | None, list[Application]] = {}
-        for application in applications:
-            apps_by_enclosing.setdefault(application.enclosing, []).append(application)
 
-        pending = list(trace)
+        pending = list(self.trace)
         rounds = 0
-        while pending and rounds < _MAX_FIXPOINT_ROUNDS * max(len(trace), 1):
+        while pending and rounds < _MAX_FIXPOINT_ROUNDS * max(len(self.trace), 1):
             rounds += 1
             node = pending.pop()
             info = self.trace[node]
             if isinstance(node, ast.Lambda):
                 continue  # lambda bodies are analysed with their enclosing function
             kinds = self.scope_kinds(node).kinds
-            for application in apps_by_enclosing.get(node, []):
-                target = self.resolve(application.target)
-                if target is not None and info.abstract and not self.trace[target].abstract:
-                    old = self.trace[target]
-                    self.trace[target] = TraceInfo(
-                        old.via, True, old.traced_params, old.static_params, old.direct
-                    )
-                    self._contexts.clear()
-                    pending.append(target)
-            for call in calls_by_caller.get(node, []):
-                callee = self.resolve(call.callee)
-                if callee is None or callee is node or isinstance(callee, ast.Lambda):
+            # Transformations applied here trace their function inside this trace: abstractly
+            # if this is abstract, and in every argument the call passes a tracer to.
+            for application, unit_start in apps_by_enclosing.get(node, []):
+                line = unit_start + application.node.lineno
+                found = self.resolve_ref(application.target, line)
+                if found is None:
                     continue
-                record = self.records.get(callee)
-                method = bool(record and record.class_name and "." in call.callee.name)
-                traced = call_site_params(callee, call.node, kinds, method)
+                target, ref = found
+                old = self.trace[target]
+                traced = old.traced_params
+                if application.call is not None:
+                    traced |= call_site_params(target, application.call, kinds, ref)
+                    traced -= old.static_params
+                new = replace(old, abstract=old.abstract or info.abstract, traced_params=traced)
+                if self._set_trace(target, new) and not isinstance(target, ast.Lambda):
+                    pending.append(target)
+            for call, unit_start in calls_by_caller.get(node, []):
+                found = self.resolve_ref(call.callee, unit_start + call.node.lineno)
+                if found is None:
+                    continue
+                callee, ref = found
+                if callee is node or isinstance(callee, ast.Lambda):
+                    continue
                 new = TraceInfo(
                     f"called from {self.records[node].path}",
                     info.abstract,
-                    traced,
+                    call_site_params(callee, call.node, kinds, ref),
                     frozenset(),
                     False,
+                    TraceOrigin(call.node, unit_start, node),
                 )
-                old = self.trace.get(callee)
-                combined = old.merged(new) if old else new
-                if combined != old:
-                    self.trace[callee] = combined
-                    self._contexts.clear()
+                if self._set_trace(callee, new):
                     pending.append(callee)
 
     # -- kinds ----------------------------------------------------------------------------

@@ -16,18 +16,22 @@ from jax_lsp.analysis.nodes import LEAF_NODE_TYPES, child_nodes
 from jax_lsp.analysis.transforms import PARTIAL, TRANSFORMS, TransformSpec
 
 FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
+_UNBOUND = object()
 
 
 @dataclass(frozen=True)
 class FunctionRef:
     """How a transformation or a call names its function, resolved later against all defs."""
 
-    name: str  # bare name, "Cls.method" for self.method / Cls.method
+    name: str  # bare name, "Cls.method" for self.method / Cls.method, "obj.attr"
     scopes: tuple[str, ...]  # enclosing function paths, innermost last
-    node: ast.Lambda | None = None  # an inline lambda
-    # Arguments fixed by `functools.partial(f, *args, **kwargs)`: Python values, not traced.
+    node: FunctionNode | None = None  # an inline lambda, or the definition a decorator names
+    # Arguments fixed by `functools.partial(f, *args, **kwargs)` (or the `self` of a bound
+    # method): Python values, not traced.
     bound_positional: int = 0
     bound_keywords: frozenset[str] = frozenset()
+    # Leading call arguments that are not the function's own (`model.apply(variables, x)`).
+    leading_args: int = 0
 
 
 @dataclass
@@ -39,6 +43,9 @@ class Application:
     keywords: dict[str, ast.expr]
     enclosing: FunctionNode | None  # the function whose body applies it (None: module level)
     node: ast.AST
+    # The call that runs the transformed function at once: `jax.grad(f)(x)` (None: not called
+    # where it is made).
+    call: ast.Call | None = None
 
 
 @dataclass
@@ -108,9 +115,14 @@ def _function_ref(expr: ast.expr, scopes: tuple[str, ...], class_name: str | Non
         return FunctionRef(expr.id, scopes)
     if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name):
         owner = expr.value.id
-        if owner in ("self", "cls") and class_name:
+        if owner == "self" and class_name:  # a bound method: `self` is fixed, not passed
+            return FunctionRef(f"{class_name}.{expr.attr}", (), bound_positional=1)
+        if owner == "cls" and class_name:
             return FunctionRef(f"{class_name}.{expr.attr}", ())
         return FunctionRef(f"{owner}.{expr.attr}", ())
+    if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name):
+        # `Model(...)(x)`: the new instance's `__call__` (found only if `Model` is a class).
+        return FunctionRef(f"{expr.func.id}.__call__", (), bound_positional=1)
     return None
 
 
@@ -200,7 +212,7 @@ class _Collector:
                 self.summary.applications.append(
                     Application(
                         spec,
-                        FunctionRef(path, ()),
+                        FunctionRef(path, (), node),
                         keywords,
                         self._functions[-1] if self._functions else None,
                         decorator,
@@ -287,8 +299,13 @@ class _Collector:
                     self.summary.applications.append(
                         Application(spec, ref, keywords, enclosing, node)
                     )
-        ref = _function_ref(node.func, scopes, method_class)
-        if ref and ref.node is None:
+        if type(node.func) is ast.Call:  # `jax.grad(f)(x)`: the transformed `f` runs here
+            for application in reversed(self.summary.applications):
+                if application.node is not node.func:
+                    break
+                application.call = node
+        ref = self._called_ref(node.func, scopes, method_class)
+        if ref and (ref.node is None or not isinstance(ref.node, ast.Lambda)):
             self.summary.calls.append(CallSite(enclosing, ref, node))
         if self._at_top:
             qualname = self.resolver.qualname(node.func)
@@ -297,6 +314,18 @@ class _Collector:
             self.summary.module_call_arguments.update(
                 arg.id for arg in node.args if isinstance(arg, ast.Name)
             )
+
+    def _called_ref(
+        self, func: ast.expr, scopes: tuple[str, ...], method_class: str | None
+    ) -> FunctionRef | None:
+        """The function a call runs: a name bound to `partial(f, ...)` or `jax.grad(f)` runs
+        `f` (with the partial's arguments fixed)."""
+        if isinstance(func, ast.Name):
+            for depth in range(len(scopes), -1, -1):
+                bound = self._bindings.get((scopes[:depth], func.id), _UNBOUND)
+                if bound is not _UNBOUND:
+                    return bound or _function_ref(func, scopes, method_class)
+        return _function_ref(func, scopes, method_class)
 
     def _target_ref(
         self, target: ast.expr, scopes: tuple[str, ...], method_class: str | None

@@ -9,12 +9,23 @@ the module's call graph, computed from the per-unit summaries.
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
 from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.nodes import all_params, positional_params
-from jax_lsp.analysis.summary import Application, FunctionNode
+from jax_lsp.analysis.summary import Application, FunctionNode, FunctionRef
 from jax_lsp.analysis.transforms import ParamPolicy
+
+
+@dataclass(frozen=True)
+class TraceOrigin:
+    """Where a function becomes traced: the transformation that traces it (a decorator, a
+    `jax.jit(f)` or `lax.scan(body, ...)` call) or a call from traced code."""
+
+    node: ast.AST
+    unit_start: int  # the document line where the node's unit starts
+    caller: FunctionNode | None  # the traced function making the call (None: a transformation)
 
 
 @dataclass(frozen=True)
@@ -26,16 +37,21 @@ class TraceInfo:
     traced_params: frozenset[str]
     static_params: frozenset[str]
     direct: bool  # a transformation applies to it (not only reached through calls)
+    # Why: kept out of equality, so that moving the site keeps the kinds cached; the unit key
+    # holds its place (`ModuleModel.unit_key`).
+    origin: TraceOrigin | None = field(default=None, compare=False)
 
     def merged(self, other: TraceInfo) -> TraceInfo:
         if other == self:
             return self
+        first = self.direct or not other.direct
         return TraceInfo(
-            self.via if self.direct or not other.direct else other.via,
+            self.via if first else other.via,
             self.abstract or other.abstract,
             self.traced_params | other.traced_params,
             (self.static_params | other.static_params) - (self.traced_params | other.traced_params),
             self.direct or other.direct,
+            (self.origin or other.origin) if first else (other.origin or self.origin),
         )
 
 
@@ -49,6 +65,7 @@ def _literal(expr: ast.expr | None):
 
 
 _UNREADABLE = object()
+_NO_PARAM = ""  # a position that names no parameter of the function
 
 
 def _as_tuple(value) -> tuple | None:
@@ -91,22 +108,28 @@ def _annotated_arrays(node: FunctionNode, is_array) -> frozenset[str]:
     return frozenset(arg.arg for arg in arguments if is_array(arg.annotation))
 
 
-def trace_info_for(application: Application, node: FunctionNode, is_array) -> TraceInfo:
-    """The TraceInfo that one transformation gives the function `node`."""
+def trace_info_for(
+    application: Application, node: FunctionNode, is_array, target: FunctionRef | None = None
+) -> TraceInfo:
+    """The TraceInfo that one transformation gives the function `node` (named by `target`,
+    which defaults to the application's own reference)."""
     spec = application.spec
-    target = application.target
+    target = target or application.target
     # Arguments bound by `functools.partial` are Python values: never traced, and the
     # transformation's positions count from the first unbound parameter.
     bound = set(positional_params(node)[: target.bound_positional]) | target.bound_keywords
     params = [name for name in all_params(node) if name not in bound]
-    positional = [name for name in positional_params(node) if name not in bound]
+    # Leading arguments that are not the function's (`jax.jit(model.apply)`'s variables)
+    # hold positions that name no parameter.
+    positional = [_NO_PARAM] * target.leading_args
+    positional += [name for name in positional_params(node) if name not in bound]
     keywords = application.keywords
     static: frozenset[str] = frozenset(bound)
     if spec.policy is ParamPolicy.ALL_BUT_STATIC:
         found = static_parameters(node, keywords, spec.static_keywords, positional)
         if found is None:
             return TraceInfo(spec.label, spec.abstract, frozenset(), static, True)
-        static |= found
+        static |= found - {_NO_PARAM}
         traced = frozenset(params) - static
     elif spec.policy is ParamPolicy.IN_AXES:
         traced = _in_axes_traced(keywords.get("in_axes"), positional, params)
@@ -123,7 +146,7 @@ def trace_info_for(application: Application, node: FunctionNode, is_array) -> Tr
         traced = frozenset(positional[: spec.arity])
     else:
         traced = frozenset(params)
-    return TraceInfo(spec.label, spec.abstract, traced, static, True)
+    return TraceInfo(spec.label, spec.abstract, traced - {_NO_PARAM}, static, True)
 
 
 def _in_axes_traced(in_axes: ast.expr | None, positional: list[str], params: list[str]):
@@ -139,18 +162,20 @@ def _in_axes_traced(in_axes: ast.expr | None, positional: list[str], params: lis
     return frozenset()
 
 
-def call_site_params(node: FunctionNode, call: ast.Call, kinds: dict[ast.AST, Kind], method: bool):
-    """Parameters of `node` that this call passes a traced value to."""
-    positional = positional_params(node)
-    if method and positional:
-        positional = positional[1:]  # self.method(x): x lands on the second parameter
+def call_site_params(
+    node: FunctionNode, call: ast.Call, kinds: Mapping[ast.AST, Kind], target: FunctionRef
+) -> frozenset[str]:
+    """Parameters of `node` that this call passes a traced value to. `target` tells how the
+    call names the function: `self.method(x)` and `partial(f, a)(x)` fix leading parameters,
+    `model.apply(variables, x)` passes leading arguments of its own."""
+    positional = positional_params(node)[target.bound_positional :]
     traced: set[str] = set()
-    for index, arg in enumerate(call.args):
+    for index, arg in enumerate(call.args[target.leading_args :]):
         if isinstance(arg, ast.Starred):
             break
         if index < len(positional) and kinds.get(arg) is Kind.TRACED:
             traced.add(positional[index])
-    known = set(all_params(node))
+    known = set(all_params(node)) - target.bound_keywords
     for keyword in call.keywords:
         if keyword.arg in known and kinds.get(keyword.value) is Kind.TRACED:
             traced.add(keyword.arg)
