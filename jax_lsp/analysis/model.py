@@ -39,10 +39,12 @@ from jax_lsp.analysis.pytrees import LINEN_MODULE, is_registered_pytree
 from jax_lsp.analysis.traced import (
     TraceInfo,
     TraceOrigin,
+    TraceStep,
     all_params,
     call_site_params,
     positional_params,
     trace_info_for,
+    transform_name,
 )
 from jax_lsp.analysis.x64 import (
     X64Facts,
@@ -52,6 +54,7 @@ from jax_lsp.analysis.x64 import (
 )
 
 _MAX_FIXPOINT_ROUNDS = 20
+_MAX_EXPLAINED = 5  # links of a "why is this traced?" chain
 # Substrings of every spelling of a 64-bit dtype ("float64", "complex128", "f8", "double")
 # and of the x64 flag.
 _X64_MARKERS = re.compile(r"64|128|double|8'|8\"|c16")
@@ -334,7 +337,7 @@ class ModuleModel:
                 continue
             target, ref = found
             info = trace_info_for(application, target, self._is_array_annotation, ref)
-            origin = TraceOrigin(application.node, unit_start, None)
+            origin = TraceOrigin(application.node, unit_start, application.enclosing)
             self._set_trace(target, replace(info, origin=origin))
             if isinstance(target, ast.Lambda):
                 self._source_of.setdefault(target, self._source_of.get(application.enclosing))
@@ -377,10 +380,56 @@ class ModuleModel:
                     call_site_params(callee, call.node, kinds, ref),
                     frozenset(),
                     False,
-                    TraceOrigin(call.node, unit_start, node),
+                    TraceOrigin(call.node, unit_start, node, called=True),
                 )
                 if self._set_trace(callee, new):
                     pending.append(callee)
+
+    def explain(self, node: FunctionNode) -> tuple[TraceStep, ...]:
+        """Why a function is traced: the transformation that traces it, or the traced caller
+        and why that one is traced, and so on (a few links at most)."""
+        steps: list[TraceStep] = []
+        seen: set[ast.AST] = set()
+        current: FunctionNode | None = node
+        while current is not None and current not in seen and len(steps) < _MAX_EXPLAINED:
+            seen.add(current)
+            info = self.trace.get(current)
+            origin = info.origin if info is not None else None
+            if origin is None:
+                break
+            caller = origin.caller
+            steps.append(
+                TraceStep(
+                    self._display_name(current),
+                    None if origin.called else transform_name(info.via),
+                    self._display_name(caller) if caller is not None else None,
+                    origin.node,
+                    origin.unit_start,
+                )
+            )
+            # A transformation applied in traced code is there because that code runs.
+            current = caller if caller is not None and caller in self.trace else None
+        return tuple(steps)
+
+    def _display_name(self, node: FunctionNode) -> str:
+        record = self.records.get(node)
+        return record.path if record is not None else "<lambda>"
+
+    def explanation_key(self, node: FunctionNode, unit_start: int) -> tuple:
+        """What the explanation of `node` shows a unit starting at `unit_start`: names and
+        transformations, and the place of each site in another unit (its related place is in
+        document coordinates; a site of the same unit moves with it)."""
+        return tuple(
+            (
+                step.function,
+                step.label,
+                step.caller,
+                step.unit_start if step.unit_start != unit_start else None,
+                step.site.lineno,
+                step.site.col_offset,
+            )
+            for step in self.explain(node)
+        )
 
     # -- kinds ----------------------------------------------------------------------------
     def enclosing_chain(self, node: ast.AST) -> list[FunctionNode]:
@@ -649,6 +698,8 @@ class ModuleModel:
             self._module_reuse_key(unit),
             tuple([context_of(record.node) for record in summary.functions]),
             self._lambda_traces(unit.source),
+            tuple([self.explanation_key(record.node, unit.start_line) for record in summary.functions]),
+            tuple([self.explanation_key(node, unit.start_line) for node in summary.lambdas]),
         )
 
     @cached_property

@@ -25,7 +25,27 @@ class TraceOrigin:
 
     node: ast.AST
     unit_start: int  # the document line where the node's unit starts
-    caller: FunctionNode | None  # the traced function making the call (None: a transformation)
+    # The function whose body holds the site (None: module level); for a call, the traced
+    # function making it; for a transformation, where it is applied (traced or not).
+    caller: FunctionNode | None
+    called: bool = False  # a call from traced code, not a transformation
+
+
+@dataclass(frozen=True)
+class TraceStep:
+    """One link of the answer to "why is this traced?": `function` is traced by `label`
+    (a transformation) at `site`, or called there from the traced `caller`."""
+
+    function: str
+    label: str | None  # the transformation as users spell it ("jax.jit"); None: a call
+    caller: str | None
+    site: ast.AST
+    unit_start: int
+
+
+def transform_name(label: str) -> str:
+    """A transformation as users spell it: `jax.jit`, `lax.scan`, `eqx.filter_jit`."""
+    return label if "." in label else f"jax.{label}"
 
 
 @dataclass(frozen=True)

@@ -298,7 +298,7 @@ class PythonBranchOnTraced(Rule):
                 self,
                 node if isinstance(node, ast.Call) else condition,
                 f"{construct} on the traced value `{ctx.segment(traced)}` raises "
-                f"TracerBoolConversionError under {ctx.trace.via}: it has no concrete value "
+                f"TracerBoolConversionError in {ctx.where_traced}: it has no concrete value "
                 f"while tracing. Instead, {remedy}; or make it static (`static_argnames`)",
                 fix=self._where_fix(node, ctx),
                 alternatives=self._static_fix(condition, ctx),
@@ -484,7 +484,7 @@ class PythonLogicOnTraced(Rule):
             self,
             node,
             f"`{word}` on the traced value `{ctx.segment(traced)}` raises "
-            f"TracerBoolConversionError under {ctx.trace.via}. Use `jnp.{function}`",
+            f"TracerBoolConversionError in {ctx.where_traced}. Use `jnp.{function}`",
             fix=self._fix(node, function, ctx),
         )
 
