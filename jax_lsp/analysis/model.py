@@ -24,6 +24,7 @@ from jax_lsp.analysis.kinds import Kind, merge
 from jax_lsp.analysis.module_state import ModuleState
 from jax_lsp.analysis.nodes import walk_nodes
 from jax_lsp.analysis.paths import is_test_path
+from jax_lsp.analysis.pytrees import LINEN_MODULE, is_registered_pytree
 from jax_lsp.analysis.summary import (
     Application,
     CallSite,
@@ -35,7 +36,6 @@ from jax_lsp.analysis.summary import (
     summarize,
 )
 from jax_lsp.analysis.text import identifiers
-from jax_lsp.analysis.pytrees import LINEN_MODULE, is_registered_pytree
 from jax_lsp.analysis.traced import (
     TraceInfo,
     TraceOrigin,
@@ -698,7 +698,9 @@ class ModuleModel:
             self._module_reuse_key(unit),
             tuple([context_of(record.node) for record in summary.functions]),
             self._lambda_traces(unit.source),
-            tuple([self.explanation_key(record.node, unit.start_line) for record in summary.functions]),
+            tuple(
+                [self.explanation_key(record.node, unit.start_line) for record in summary.functions]
+            ),
             tuple([self.explanation_key(node, unit.start_line) for node in summary.lambdas]),
         )
 

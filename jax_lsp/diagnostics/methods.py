@@ -9,13 +9,13 @@ from dataclasses import dataclass
 
 from jax_lsp.analysis.model import ModuleModel
 from jax_lsp.analysis.nodes import walk_nodes
+from jax_lsp.analysis.pytrees import is_registered_pytree as registered_pytree
 from jax_lsp.analysis.summary import (
     Application,
     ClassRecord,
     FunctionRef,
     transform_of,
 )
-from jax_lsp.analysis.pytrees import is_registered_pytree as registered_pytree
 from jax_lsp.analysis.traced import TraceInfo, positional_params, trace_info_for
 from jax_lsp.diagnostics.base import Example, Rule, RuleContext
 from jax_lsp.findings import Finding, Severity
