@@ -690,7 +690,7 @@ class ModuleModel:
             )
         x64 = (self.x64, unit.start_line) if markers[0] else ()
         casts = self.float_globals if markers[1] else ()
-        context_of, explained = self.context_of, self.explanation_key
+        context_of = self.context_of
         return (
             x64,
             casts,
