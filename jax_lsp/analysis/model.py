@@ -314,6 +314,28 @@ class ModuleModel:
         self._contexts.clear()
         return True
 
+    def _apply(self, application: Application, unit_start: int) -> TraceInfo | None:
+        """Trace the function a transformation is applied to; its trace (None: not found)."""
+        found = self.resolve_ref(application.target, unit_start + application.node.lineno)
+        if found is None:
+            return None
+        target, ref = found
+        info = trace_info_for(application, target, self._is_array_annotation, ref)
+        origin = TraceOrigin(application.node, unit_start, application.enclosing)
+        self._set_trace(target, replace(info, origin=origin))
+        if isinstance(target, ast.Lambda):
+            self._source_of.setdefault(target, self._source_of.get(application.enclosing))
+        return self.trace[target]
+
+    def _jit_disabled_from(self, units: list[Unit]) -> float:
+        """The document line after which `jax.config.update("jax_disable_jit", True)` has
+        switched jit off for the rest of the module (infinity: never)."""
+        for unit, summary in zip(units, self.summaries, strict=True):
+            for qualname, call in summary.module_calls:
+                if qualname == "jax.config.update" and _sets_disable_jit(call):
+                    return unit.start_line + call.lineno
+        return float("inf")
+
     def _compute_trace(self, units: list[Unit]) -> None:
         self._definitions = {}
         for unit, summary in zip(units, self.summaries, strict=True):
@@ -327,20 +349,20 @@ class ModuleModel:
             applications += [(a, unit.start_line) for a in summary.applications]
             for call in summary.calls:
                 calls_by_caller.setdefault(call.caller, []).append((call, unit.start_line))
+        jit_disabled_from = self._jit_disabled_from(units)
         apps_by_enclosing: dict[ast.AST | None, list[tuple[Application, int]]] = {}
         for application, unit_start in applications:
+            if (
+                application.spec.disabled_with_jit
+                and unit_start + application.node.lineno > jit_disabled_from
+            ):
+                continue  # runs eagerly: `jax_disable_jit` is on
             apps_by_enclosing.setdefault(application.enclosing, []).append(
                 (application, unit_start)
             )
-            found = self.resolve_ref(application.target, unit_start + application.node.lineno)
-            if found is None:
-                continue
-            target, ref = found
-            info = trace_info_for(application, target, self._is_array_annotation, ref)
-            origin = TraceOrigin(application.node, unit_start, application.enclosing)
-            self._set_trace(target, replace(info, origin=origin))
-            if isinstance(target, ast.Lambda):
-                self._source_of.setdefault(target, self._source_of.get(application.enclosing))
+            if application.spec.eager_outside_trace:
+                continue  # traced only where the code applying it is (see below)
+            self._apply(application, unit_start)
 
         pending = list(self.trace)
         rounds = 0
@@ -359,13 +381,15 @@ class ModuleModel:
                 if found is None:
                     continue
                 target, ref = found
-                old = self.trace[target]
+                first = target not in self.trace  # `shard_map`: traced only in traced code
+                old = self.trace[target] if not first else self._apply(application, unit_start)
                 traced = old.traced_params
                 if application.call is not None:
                     traced |= call_site_params(target, application.call, kinds, ref)
                     traced -= old.static_params
                 new = replace(old, abstract=old.abstract or info.abstract, traced_params=traced)
-                if self._set_trace(target, new) and not isinstance(target, ast.Lambda):
+                changed = self._set_trace(target, new) or first
+                if changed and not isinstance(target, ast.Lambda):
                     pending.append(target)
             for call, unit_start in calls_by_caller.get(node, []):
                 found = self.resolve_ref(call.callee, unit_start + call.node.lineno)
@@ -737,6 +761,12 @@ def _evaluated_text(source: UnitSource) -> str:
         if header_lines >= body[0].lineno:  # the body starts on a line of its own
             return "\n".join(source.text.split("\n", header_lines)[:header_lines])
     return source.text
+
+
+def _sets_disable_jit(call: ast.Call) -> bool:
+    """`jax.config.update("jax_disable_jit", True)`."""
+    values = [a.value if isinstance(a, ast.Constant) else None for a in call.args[:2]]
+    return values == ["jax_disable_jit", True]
 
 
 def _single_assignments(source: UnitSource) -> list[tuple[str, ast.expr]]:
