@@ -249,8 +249,6 @@ class ModuleModel:
         if node is not None:
             return node, ref
         owner, _, attribute = ref.name.rpartition(".")
-        if ref.scopes and not owner:
-            return None  # a local name: no module-level instance
         class_name = self.instances.get(owner or ref.name)
         if class_name is None:
             return None
