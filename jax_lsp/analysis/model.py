@@ -43,6 +43,7 @@ from jax_lsp.analysis.traced import (
     all_params,
     call_site_params,
     positional_params,
+    python_value_params,
     trace_info_for,
     transform_name,
 )
@@ -301,11 +302,24 @@ class ModuleModel:
             return info
         return replace(info, traced_params=info.traced_params - {positional[0]})
 
-    def _set_trace(self, node: FunctionNode, info: TraceInfo) -> bool:
-        """Merge `info` into the trace of `node`; True if that changed it."""
+    def _set_trace(self, node: FunctionNode, info: TraceInfo, call: ast.Call | None = None) -> bool:
+        """Merge `info` into the trace of `node` (from the traced `call`, if given); True if
+        that changed it. A parameter is static where a transformation says so, or where every
+        traced call gives it a Python value."""
         info = self._admitted(node, info)
         old = self.trace.get(node)
         combined = old.merged(info) if old is not None else info
+        if call is not None:
+            self._call_statics.setdefault(node, {})[call] = info.static_params
+        else:
+            self._direct_statics[node] = self._direct_statics.get(node, frozenset()) | (
+                info.static_params
+            )
+        votes = self._call_statics.get(node)
+        static = self._direct_statics.get(node, frozenset())
+        if votes:
+            static |= frozenset.intersection(*votes.values())
+        combined = replace(combined, static_params=static - combined.traced_params)
         if combined == old:
             return False
         self.trace[node] = combined
@@ -341,6 +355,8 @@ class ModuleModel:
                 start = unit.start_line + record.node.lineno
                 self._definitions.setdefault(record.path, []).append((start, record.node))
         self.trace = {}
+        self._call_statics: dict[ast.AST, dict[ast.Call, frozenset[str]]] = {}
+        self._direct_statics: dict[ast.AST, frozenset[str]] = {}
         applications: list[tuple[Application, int]] = []
         calls_by_caller: dict[ast.AST | None, list[tuple[CallSite, int]]] = {}
         for unit, summary in zip(units, self.summaries, strict=True):
@@ -400,11 +416,11 @@ class ModuleModel:
                     f"called from {self.records[node].path}",
                     info.abstract,
                     call_site_params(callee, call.node, kinds, ref),
-                    frozenset(),
+                    python_value_params(callee, call.node, kinds, ref),
                     False,
                     TraceOrigin(call.node, unit_start, node, called=True),
                 )
-                if self._set_trace(callee, new):
+                if self._set_trace(callee, new, call.node):
                     pending.append(callee)
 
     def explain(self, node: FunctionNode) -> tuple[TraceStep, ...]:

@@ -183,20 +183,49 @@ def _in_axes_traced(in_axes: ast.expr | None, positional: list[str], params: lis
 
 
 def call_site_params(
-    node: FunctionNode, call: ast.Call, kinds: Mapping[ast.AST, Kind], target: FunctionRef
+    node: FunctionNode,
+    call: ast.Call,
+    kinds: Mapping[ast.AST, Kind],
+    target: FunctionRef,
+    kind: Kind = Kind.TRACED,
 ) -> frozenset[str]:
-    """Parameters of `node` that this call passes a traced value to. `target` tells how the
-    call names the function: `self.method(x)` and `partial(f, a)(x)` fix leading parameters,
-    `model.apply(variables, x)` passes leading arguments of its own."""
+    """Parameters of `node` that this call passes a value of `kind` to. `target` tells how
+    the call names the function: `self.method(x)` and `partial(f, a)(x)` fix leading
+    parameters, `model.apply(variables, x)` passes leading arguments of its own."""
     positional = positional_params(node)[target.bound_positional :]
-    traced: set[str] = set()
+    found: set[str] = set()
     for index, arg in enumerate(call.args[target.leading_args :]):
         if isinstance(arg, ast.Starred):
             break
-        if index < len(positional) and kinds.get(arg) is Kind.TRACED:
-            traced.add(positional[index])
+        if index < len(positional) and kinds.get(arg) is kind:
+            found.add(positional[index])
     known = set(all_params(node)) - target.bound_keywords
     for keyword in call.keywords:
-        if keyword.arg in known and kinds.get(keyword.value) is Kind.TRACED:
-            traced.add(keyword.arg)
-    return frozenset(traced)
+        if keyword.arg in known and kinds.get(keyword.value) is kind:
+            found.add(keyword.arg)
+    return frozenset(found)
+
+
+def python_value_params(
+    node: FunctionNode, call: ast.Call, kinds: Mapping[ast.AST, Kind], target: FunctionRef
+) -> frozenset[str]:
+    """Parameters that this call gives a Python value: an argument known static (a literal, a
+    `range` index), or a constant default the call leaves alone. Nothing when `*args` or
+    `**kwargs` may fill any of them."""
+    if any(isinstance(a, ast.Starred) for a in call.args) or any(
+        k.arg is None for k in call.keywords
+    ):
+        return frozenset()
+    passed = call_site_params(node, call, kinds, target, Kind.STATIC)
+    positional = positional_params(node)[target.bound_positional :]
+    given = set(positional[: max(len(call.args) - target.leading_args, 0)])
+    given |= {k.arg for k in call.keywords} | target.bound_keywords
+    args = node.args
+    defaults = zip(reversed(args.posonlyargs + args.args), reversed(args.defaults), strict=False)
+    keyword_defaults = zip(args.kwonlyargs, args.kw_defaults, strict=True)
+    untouched = {
+        arg.arg
+        for arg, default in [*defaults, *keyword_defaults]
+        if isinstance(default, ast.Constant) and arg.arg not in given
+    }
+    return passed | untouched

@@ -330,3 +330,28 @@ def test_related_place_in_the_same_statement_moves_with_the_finding():
     (finding,) = findings_of(source, ("JAX701",))
     assert finding.related[0].span == Span.of(3, 1, 3, 8)  # the decorator `jax.jit`
     assert "`step` (traced by `jax.jit`)" in finding.message
+
+
+def test_helper_parameter_given_python_values_at_every_traced_call_is_static():
+    source = """
+    import jax
+    import jax.numpy as jnp
+
+    def layer(x, i, scale=2.0):
+        return x * i * scale
+
+    def other(x, n):
+        return x * n
+
+    @jax.jit
+    def forward(x):
+        total = 0.0
+        for i in range(3):
+            total = total + layer(x, i)
+        return other(x, 3) + other(x, x.shape[0] + x)
+    """
+    model = model_of(source)
+    layer = trace_of(model, "layer")
+    assert layer.traced_params == {"x"} and layer.static_params == {"i", "scale"}
+    other = trace_of(model, "other")
+    assert other.traced_params == {"x", "n"} and other.static_params == set()
