@@ -250,11 +250,26 @@ class ModuleModel:
         if node is not None:
             return node, ref
         owner, _, attribute = ref.name.rpartition(".")
-        class_name = self.instances.get(owner or ref.name)
+        if ref.owner_class is not None:  # `self.encoder.apply`
+            class_name = self.attribute_classes.get((ref.owner_class, owner))
+        elif owner in self.classes:  # `self.encoder(x)`: the object in an attribute
+            class_name = self.attribute_classes.get((owner, attribute))
+            if class_name is None:
+                return None
+            return self._method_of(class_name, "", replace(ref, bound_positional=0), line)
+        else:  # `model.apply`, `model(x)`
+            class_name = self.instances.get(owner or ref.name)
         if class_name is None:
             return None
+        return self._method_of(class_name, attribute if owner else "", ref, line)
+
+    def _method_of(
+        self, class_name: str, attribute: str, ref: FunctionRef, line: int | None
+    ) -> tuple[FunctionNode, FunctionRef] | None:
+        """The method `attribute` (the object called: `__call__`) of an instance of the
+        class, bound to it; a linen module's `apply` runs `__call__`."""
         record = self.classes[class_name]
-        if not owner:  # `model(x)`
+        if not attribute:
             attribute = "__call__"
         elif attribute == "apply" and LINEN_MODULE in record.bases:
             attribute, ref = "__call__", replace(ref, leading_args=ref.leading_args + 1)
@@ -284,6 +299,33 @@ class ModuleModel:
             and isinstance(value.func, ast.Name)
             and value.func.id in self.classes
         }
+
+    @cached_property
+    def attribute_classes(self) -> dict[tuple[str, str], str]:
+        """(class, attribute) -> the class of the module whose instance the attribute holds:
+        from `self.attr = Cls(...)` in its methods, `attr: Cls` in its body, and module-level
+        `obj = Owner(attr=instance)`."""
+        found: dict[tuple[str, str], str] = {}
+        for record in self.classes.values():
+            for attribute, class_name in _attribute_constructors(record.node):
+                if class_name in self.classes:
+                    found.setdefault((record.name, attribute), class_name)
+        for value in self.stable_globals.values():
+            if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Name)):
+                continue
+            if value.func.id not in self.classes:
+                continue
+            for keyword in value.keywords:
+                held = keyword.value
+                if isinstance(held, ast.Name) and held.id in self.instances:
+                    class_name = self.instances[held.id]
+                elif isinstance(held, ast.Call) and isinstance(held.func, ast.Name):
+                    class_name = held.func.id
+                else:
+                    continue
+                if keyword.arg and class_name in self.classes:
+                    found.setdefault((value.func.id, keyword.arg), class_name)
+        return found
 
     def _is_array_annotation(self, annotation: ast.expr | None) -> bool:
         return annotation_kind(annotation, self.resolver) is Kind.ARRAY
@@ -775,6 +817,32 @@ def _evaluated_text(source: UnitSource) -> str:
         if header_lines >= body[0].lineno:  # the body starts on a line of its own
             return "\n".join(source.text.split("\n", header_lines)[:header_lines])
     return source.text
+
+
+def _attribute_constructors(node: ast.ClassDef) -> list[tuple[str, str]]:
+    """(attribute, class name) of a class body's `attr: Cls` fields and its methods'
+    `self.attr = Cls(...)` assignments."""
+    found = []
+    for statement in node.body:
+        if isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name):
+            if isinstance(statement.annotation, ast.Name):
+                found.append((statement.target.id, statement.annotation.id))
+        elif isinstance(statement, ast.FunctionDef):
+            for inner in ast.walk(statement):
+                if not (
+                    isinstance(inner, ast.Assign)
+                    and isinstance(inner.value, ast.Call)
+                    and isinstance(inner.value.func, ast.Name)
+                ):
+                    continue
+                for target in inner.targets:
+                    if (
+                        isinstance(target, ast.Attribute)
+                        and isinstance(target.value, ast.Name)
+                        and target.value.id == "self"
+                    ):
+                        found.append((target.attr, inner.value.func.id))
+    return found
 
 
 def _sets_disable_jit(call: ast.Call) -> bool:

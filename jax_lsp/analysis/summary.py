@@ -32,6 +32,9 @@ class FunctionRef:
     bound_keywords: frozenset[str] = frozenset()
     # Leading call arguments that are not the function's own (`model.apply(variables, x)`).
     leading_args: int = 0
+    # `self.encoder.apply`: the class whose attribute (`encoder`) holds the object; `name` is
+    # then "encoder.apply".
+    owner_class: str | None = None
 
 
 @dataclass
@@ -120,6 +123,14 @@ def _function_ref(expr: ast.expr, scopes: tuple[str, ...], class_name: str | Non
         if owner == "cls" and class_name:
             return FunctionRef(f"{class_name}.{expr.attr}", ())
         return FunctionRef(f"{owner}.{expr.attr}", ())
+    if (
+        isinstance(expr, ast.Attribute)
+        and isinstance(expr.value, ast.Attribute)
+        and isinstance(expr.value.value, ast.Name)
+        and expr.value.value.id == "self"
+        and class_name
+    ):  # `self.encoder.apply(...)`: a method of the object an attribute holds
+        return FunctionRef(f"{expr.value.attr}.{expr.attr}", (), owner_class=class_name)
     if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name):
         # `Model(...)(x)`: the new instance's `__call__` (found only if `Model` is a class).
         return FunctionRef(f"{expr.func.id}.__call__", (), bound_positional=1)

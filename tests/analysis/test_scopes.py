@@ -355,3 +355,41 @@ def test_helper_parameter_given_python_values_at_every_traced_call_is_static():
     assert layer.traced_params == {"x"} and layer.static_params == {"i", "scale"}
     other = trace_of(model, "other")
     assert other.traced_params == {"x", "n"} and other.static_params == set()
+
+
+def test_objects_held_in_attributes_reach_their_methods():
+    source = """
+    import jax
+    import equinox as eqx
+    import flax.linen as nn
+    from flax import struct
+
+    class Head(nn.Module):
+        @nn.compact
+        def __call__(self, x, train):
+            return x
+
+    class Layer(eqx.Module):
+        def __call__(self, x):
+            return x
+
+    class Net(eqx.Module):
+        def __init__(self):
+            self.layer = Layer()
+
+        @jax.jit
+        def __call__(self, x):
+            return self.layer(x)
+
+    class World(struct.PyTreeNode):
+        head: nn.Module = struct.field(pytree_node=False)
+
+        @jax.jit
+        def q(self, params, z, train):
+            return self.head.apply(params, z, train)
+
+    world = World(head=Head())
+    """
+    model = model_of(source)
+    assert trace_of(model, "Layer.__call__").traced_params == {"x"}
+    assert trace_of(model, "Head.__call__").traced_params == {"x", "train"}
