@@ -341,9 +341,14 @@ class _Collector:
     def _target_ref(
         self, target: ast.expr, scopes: tuple[str, ...], method_class: str | None
     ) -> FunctionRef | None:
-        """The function a transformation receives, seeing through `partial`."""
+        """The function a transformation receives, seeing through `partial` and through
+        another transformation (`jax.jit(jax.grad(f))` traces `f` as jit does)."""
         if isinstance(target, ast.Call) and self.resolver.qualname(target.func) in PARTIAL:
             return _partial_ref(target, scopes, method_class)
+        if isinstance(target, ast.Call) and target.args:
+            found = transform_of(target.func, self.resolver)
+            if found and found[0].function_positions[:1] == (0,):
+                return self._target_ref(target.args[0], scopes, method_class)
         if isinstance(target, ast.Name) and (scopes, target.id) in self._bindings:
             return self._bindings[(scopes, target.id)]
         return _function_ref(target, scopes, method_class)

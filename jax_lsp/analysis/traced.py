@@ -64,7 +64,8 @@ class TraceInfo:
     def merged(self, other: TraceInfo) -> TraceInfo:
         if other == self:
             return self
-        first = self.direct or not other.direct
+        # The explanation shown: a transformation before a call, an abstract one first.
+        first = (self.direct, self.abstract) >= (other.direct, other.abstract)
         return TraceInfo(
             self.via if first else other.via,
             self.abstract or other.abstract,

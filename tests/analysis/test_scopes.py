@@ -393,3 +393,19 @@ def test_objects_held_in_attributes_reach_their_methods():
     model = model_of(source)
     assert trace_of(model, "Layer.__call__").traced_params == {"x"}
     assert trace_of(model, "Head.__call__").traced_params == {"x", "train"}
+
+
+def test_jit_of_a_transformed_function_traces_it_as_jit_does():
+    source = """
+    import jax
+    import jax.numpy as jnp
+
+    def functional(x, m, n):
+        return jnp.reshape(x, (m, n)).sum()
+
+    gradient = jax.jit(jax.grad(functional))
+    """
+    info = trace_of(model_of(source), "functional")
+    assert info.abstract and info.via == "jit"
+    assert info.traced_params == {"x", "m", "n"}
+    assert lines_of(source, "JAX803") == [5]
