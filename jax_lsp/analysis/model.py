@@ -235,11 +235,11 @@ class ModuleModel:
         return found[0] if found is not None else None
 
     def resolve_ref(
-        self, ref: FunctionRef, line: int | None = None
+        self, ref: FunctionRef, line: int | None = None, caller: FunctionNode | None = None
     ) -> tuple[FunctionNode, FunctionRef] | None:
-        """The definition a reference names, seen from document `line` (None: the last one),
-        and the reference as the call sees it (a bound method fixes `self`; a linen
-        module's `apply` passes the variables first)."""
+        """The definition a reference names, seen from document `line` (None: the last one)
+        in `caller`, and the reference as the call sees it (a bound method fixes `self`; a
+        linen module's `apply` passes the variables first)."""
         if ref.node is not None:
             return ref.node, ref
         for scope in reversed(ref.scopes):
@@ -252,6 +252,10 @@ class ModuleModel:
         owner, _, attribute = ref.name.rpartition(".")
         if ref.owner_class is not None:  # `self.encoder.apply`
             class_name = self.attribute_classes.get((ref.owner_class, owner))
+        elif attribute == "apply_fn" and owner:  # `state.apply_fn(variables, x)`
+            class_name, attribute = self.apply_fn_class, "apply"
+        elif caller is not None and (owner or ref.name) in self._annotated_params(caller):
+            class_name = self._annotated_params(caller)[owner or ref.name]  # `model: MLP`
         elif owner in self.classes:  # `self.encoder(x)`: the object in an attribute
             class_name = self.attribute_classes.get((owner, attribute))
             if class_name is None:
@@ -298,6 +302,26 @@ class ModuleModel:
             if isinstance(value, ast.Call)
             and isinstance(value.func, ast.Name)
             and value.func.id in self.classes
+        }
+
+    @cached_property
+    def apply_fn_class(self) -> str | None:
+        """The class of the objects whose `apply` the module passes as `apply_fn=`, when
+        there is one such class."""
+        classes = {
+            self.instances.get(name) for summary in self.summaries for name in summary.apply_fns
+        }
+        return classes.pop() if len(classes) == 1 else None
+
+    def _annotated_params(self, function: FunctionNode) -> dict[str, str]:
+        """Parameters annotated with a class of the module (`model: MLP`)."""
+        if isinstance(function, ast.Lambda):
+            return {}
+        args = function.args
+        return {
+            arg.arg: arg.annotation.id
+            for arg in [*args.posonlyargs, *args.args, *args.kwonlyargs]
+            if isinstance(arg.annotation, ast.Name) and arg.annotation.id in self.classes
         }
 
     @cached_property
@@ -448,7 +472,7 @@ class ModuleModel:
                 if changed and not isinstance(target, ast.Lambda):
                     pending.append(target)
             for call, unit_start in calls_by_caller.get(node, []):
-                found = self.resolve_ref(call.callee, unit_start + call.node.lineno)
+                found = self.resolve_ref(call.callee, unit_start + call.node.lineno, node)
                 if found is None:
                     continue
                 callee, ref = found

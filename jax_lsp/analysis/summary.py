@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from jax_lsp.analysis.free_writes import FreeWrites, mutated_name
 from jax_lsp.analysis.imports import Resolver, import_bindings, record_local_imports
 from jax_lsp.analysis.nodes import LEAF_NODE_TYPES, child_nodes
-from jax_lsp.analysis.transforms import PARTIAL, TRANSFORMS, TransformSpec
+from jax_lsp.analysis.transforms import PARTIAL, TRANSFORMS, TREE_MAPS, TransformSpec
 
 FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
 _UNBOUND = object()
@@ -91,6 +91,8 @@ class UnitSummary:
     module_call_arguments: set[str] = field(default_factory=set)
     # Names its functions write without owning them (`jax_lsp.analysis.free_writes`).
     free_writes: frozenset[str] = frozenset()
+    # Objects whose `apply` is passed as `apply_fn=` (a flax TrainState's `state.apply_fn`).
+    apply_fns: list[str] = field(default_factory=list)
 
 
 def _partial_ref(
@@ -318,6 +320,21 @@ class _Collector:
         ref = self._called_ref(node.func, scopes, method_class)
         if ref and (ref.node is None or not isinstance(ref.node, ast.Lambda)):
             self.summary.calls.append(CallSite(enclosing, ref, node))
+        if node.args and self.resolver.qualname(node.func) in TREE_MAPS:
+            # `tree_map(f, tree, ...)` calls `f` with the trees' leaves.
+            mapped = self._target_ref(node.args[0], scopes, method_class)
+            if mapped and mapped.node is None:
+                mapped = replace(mapped, leading_args=mapped.leading_args + 1)
+                self.summary.calls.append(CallSite(enclosing, mapped, node))
+        for keyword in node.keywords:
+            value = keyword.value
+            if (
+                keyword.arg == "apply_fn"
+                and isinstance(value, ast.Attribute)
+                and value.attr == "apply"
+                and isinstance(value.value, ast.Name)
+            ):  # `TrainState.create(apply_fn=model.apply, ...)`
+                self.summary.apply_fns.append(value.value.id)
         if self._at_top:
             qualname = self.resolver.qualname(node.func)
             if qualname:

@@ -113,3 +113,6 @@ TRANSFORMS: dict[str, TransformSpec] = {
 }
 
 PARTIAL = frozenset({"functools.partial"})
+# Not transformations: they call a function on the leaves of their trees (traced leaves of
+# traced trees).
+TREE_MAPS = frozenset({"jax.tree_util.tree_map", "jax.tree.map"})

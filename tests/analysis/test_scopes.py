@@ -409,3 +409,49 @@ def test_jit_of_a_transformed_function_traces_it_as_jit_does():
     assert info.abstract and info.via == "jit"
     assert info.traced_params == {"x", "m", "n"}
     assert lines_of(source, "JAX803") == [5]
+
+
+def test_module_parameter_annotated_with_its_class_reaches_call():
+    source = """
+    import equinox as eqx
+    import jax
+
+    class MLP(eqx.Module):
+        def __call__(self, x):
+            return x
+
+    @eqx.filter_jit
+    def step(model: MLP, x: jax.Array):
+        return model(x)
+    """
+    assert trace_of(model_of(source), "MLP.__call__").traced_params == {"x"}
+
+
+def test_train_state_apply_fn_reaches_the_linen_module():
+    source = LINEN + textwrap.dedent(
+        """
+        from flax.training import train_state
+
+        state = train_state.TrainState.create(apply_fn=model.apply, params={}, tx=None)
+
+        @jax.jit
+        def train_step(state, x, training):
+            return state.apply_fn(state.params, x, training)
+        """
+    )
+    assert trace_of(model_of(source), "Model.__call__").traced_params == {"x", "training"}
+
+
+def test_tree_map_calls_the_function_with_traced_leaves():
+    source = """
+    import jax
+
+    def update(p, g, lr=0.1):
+        return p - lr * g
+
+    @jax.jit
+    def sgd(params, grads):
+        return jax.tree_util.tree_map(update, params, grads)
+    """
+    info = trace_of(model_of(source), "update")
+    assert info.traced_params == {"p", "g"} and info.static_params == {"lr"}
