@@ -17,6 +17,7 @@ from jax_lsp.analysis.transforms import PARTIAL, TRANSFORMS, TREE_MAPS, Transfor
 
 FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
 _UNBOUND = object()
+_TREE_MAP_NAMES = frozenset(name.rpartition(".")[2] for name in TREE_MAPS)
 
 
 @dataclass(frozen=True)
@@ -320,7 +321,9 @@ class _Collector:
         ref = self._called_ref(node.func, scopes, method_class)
         if ref and (ref.node is None or not isinstance(ref.node, ast.Lambda)):
             self.summary.calls.append(CallSite(enclosing, ref, node))
-        if node.args and self.resolver.qualname(node.func) in TREE_MAPS:
+        func = node.func
+        named = func.attr if type(func) is ast.Attribute else getattr(func, "id", None)
+        if named in _TREE_MAP_NAMES and node.args and self.resolver.qualname(func) in TREE_MAPS:
             # `tree_map(f, tree, ...)` calls `f` with the trees' leaves.
             mapped = self._target_ref(node.args[0], scopes, method_class)
             if mapped and mapped.node is None:
