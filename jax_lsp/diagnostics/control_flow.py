@@ -213,6 +213,25 @@ class PythonBranchOnTraced(Rule):
             """,
             raises="jax.errors.TracerBoolConversionError",
         ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            def loss_fn(w, x):
+                if x.sum() > 0:  # error
+                    return jnp.sum(w * x)
+                return jnp.sum(w)
+
+            @jax.jit
+            def step(w, x):
+                loss, grads = jax.value_and_grad(loss_fn)(w, x)
+                return w - 0.1 * grads, loss
+
+            step(jnp.ones(3), jnp.ones(3))
+            """,
+            raises="jax.errors.TracerBoolConversionError",
+        ),
     )
     valid = (
         Example(
@@ -429,6 +448,26 @@ class PythonLogicOnTraced(Rule):
 
             vmap(either_negative)(jnp.ones(2), -jnp.ones(2))
             """,
+        ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            class Dropout:
+                def __call__(self, x, training):
+                    keep = not training  # error
+                    return x if keep else x * 0.5
+
+            layer = Dropout()
+
+            @jax.jit
+            def forward(x, training):
+                return layer(x, training)
+
+            forward(jnp.ones(4), True)
+            """,
+            raises="jax.errors.TracerBoolConversionError",
         ),
     )
     valid = (
