@@ -137,7 +137,7 @@ def test_linen_apply_in_a_jitted_step_reaches_the_module():
     assert lines_of(source, "JAX702") == [8]
 
 
-def test_module_instance_called_in_traced_code_reaches_its_call():
+def test_module_instance_or_annotated_parameter_called_in_traced_code_reaches_call():
     source = """
     import jax
     import equinox as eqx
@@ -146,13 +146,23 @@ def test_module_instance_called_in_traced_code_reaches_its_call():
         def __call__(self, x):
             return x
 
+    class Head(eqx.Module):
+        def __call__(self, y):
+            return y
+
     mlp = MLP()
 
     @jax.jit
     def f(x):
         return mlp(x)
+
+    @eqx.filter_jit
+    def step(head: Head, y: jax.Array):
+        return head(y)
     """
-    assert trace_of(model_of(source), "MLP.__call__").traced_params == {"x"}
+    model = model_of(source)
+    assert trace_of(model, "MLP.__call__").traced_params == {"x"}
+    assert trace_of(model, "Head.__call__").traced_params == {"y"}
 
 
 def test_bound_method_given_to_jit_fixes_self():
@@ -409,22 +419,6 @@ def test_jit_of_a_transformed_function_traces_it_as_jit_does():
     assert info.abstract and info.via == "jit"
     assert info.traced_params == {"x", "m", "n"}
     assert lines_of(source, "JAX803") == [5]
-
-
-def test_module_parameter_annotated_with_its_class_reaches_call():
-    source = """
-    import equinox as eqx
-    import jax
-
-    class MLP(eqx.Module):
-        def __call__(self, x):
-            return x
-
-    @eqx.filter_jit
-    def step(model: MLP, x: jax.Array):
-        return model(x)
-    """
-    assert trace_of(model_of(source), "MLP.__call__").traced_params == {"x"}
 
 
 def test_train_state_apply_fn_reaches_the_linen_module():
