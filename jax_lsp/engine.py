@@ -34,6 +34,7 @@ _NOQA = re.compile(
 _FUNCTION_TYPES = (ast.FunctionDef, ast.AsyncFunctionDef)
 _LOOP_TYPES = (ast.For, ast.AsyncFor, ast.While)
 _SCOPE_TYPES = frozenset((*_FUNCTION_TYPES, ast.Lambda, *_LOOP_TYPES))
+_DEFINITION_TYPES = frozenset((*_FUNCTION_TYPES, ast.Lambda))
 # A test and diagnostic aid: JAX_LSP_FAIL_RULE=JAX201[,JAX202] makes those rules raise on
 # every node they check, to see how a broken rule is isolated and reported end to end.
 _FAIL_RULES = frozenset(
@@ -128,11 +129,20 @@ class _Walker:
         rules = self.dispatch.get(type(node))
         if rules:
             self._check(node, rules)
-        entered = type(node) in _SCOPE_TYPES and self._enter(node)
         ancestors = self.ctx.ancestors
+        children = self.children(node)
+        if type(node) in _DEFINITION_TYPES:
+            # Decorators, defaults and annotations run once, where the function is defined:
+            # in the enclosing scope, not in the function's (traced) body.
+            ancestors.append(node)
+            for child in _evaluated_at_definition(node):
+                self.visit(child)
+            ancestors.pop()
+            children = node.body if type(node) is not ast.Lambda else (node.body,)
+        entered = type(node) in _SCOPE_TYPES and self._enter(node)
         ancestors.append(node)
         leaves = self.leaves
-        for child in self.children(node):
+        for child in children:
             # A leaf no rule here looks at needs no visit (nor a place among the ancestors).
             if type(child) not in leaves or type(child) in self.dispatch:
                 self.visit(child)
@@ -195,6 +205,21 @@ class _Walker:
         trace = self.ctx.trace
         scope = None if trace is None else "abstract" if trace.abstract else "traced"
         self.dispatch = self._tables[scope]
+
+
+def _evaluated_at_definition(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
+    """The parts of a definition evaluated when it runs: decorators, default values,
+    annotations (unless postponed, they are evaluated too)."""
+    args = node.args
+    yield from getattr(node, "decorator_list", ())
+    yield from args.defaults
+    yield from (default for default in args.kw_defaults if default is not None)
+    for arg in (*args.posonlyargs, *args.args, args.vararg, *args.kwonlyargs, args.kwarg):
+        if arg is not None and arg.annotation is not None:
+            yield arg.annotation
+    returns = getattr(node, "returns", None)
+    if returns is not None:
+        yield returns
 
 
 def _shift_span(span: Span, lines: int) -> Span:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import ast
 import re
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 
 from jax_lsp.analysis.document import Document, Unit, UnitSource
@@ -24,8 +24,10 @@ from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.module_state import ModuleState
 from jax_lsp.analysis.nodes import positional_params, walk_nodes
 from jax_lsp.analysis.paths import is_test_path
+from jax_lsp.analysis.pytrees import LINEN_MODULE, is_registered_pytree
 from jax_lsp.analysis.summary import (
     Application,
+    CallSite,
     ClassRecord,
     FunctionNode,
     FunctionRecord,
@@ -34,7 +36,16 @@ from jax_lsp.analysis.summary import (
     summarize,
 )
 from jax_lsp.analysis.text import identifiers
-from jax_lsp.analysis.traced import TraceInfo, all_params, call_site_params, trace_info_for
+from jax_lsp.analysis.traced import (
+    TraceInfo,
+    TraceOrigin,
+    TraceStep,
+    all_params,
+    call_site_params,
+    python_value_params,
+    trace_info_for,
+    transform_name,
+)
 from jax_lsp.analysis.values import (
     REF,
     Container,
@@ -53,6 +64,7 @@ from jax_lsp.analysis.x64 import (
 )
 
 _MAX_FIXPOINT_ROUNDS = 20
+_MAX_EXPLAINED = 5  # links of a "why is this traced?" chain
 # Substrings of every spelling of a 64-bit dtype ("float64", "complex128", "f8", "double")
 # and of the x64 flag.
 _X64_MARKERS = re.compile(r"64|128|double|8'|8\"|c16")
@@ -112,6 +124,8 @@ class ModuleModel:
     )
     _contexts: dict[ast.AST, TraceInfo | None] = field(init=False, repr=False)
     _carries: dict[ast.AST, tuple] = field(init=False, default_factory=dict, repr=False)
+    # Each function path's definitions in document order: (first line, node).
+    _definitions: dict[str, list[tuple[int, FunctionNode]]] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         units = [unit for unit in self.document.units if unit.tree is not None]
@@ -232,79 +246,310 @@ class ModuleModel:
         return intern_key(self.module_state.key)
 
     # -- traced functions -----------------------------------------------------------------
-    def resolve(self, ref: FunctionRef) -> FunctionNode | None:
+    def resolve(self, ref: FunctionRef, line: int | None = None) -> FunctionNode | None:
+        found = self.resolve_ref(ref, line)
+        return found[0] if found is not None else None
+
+    def resolve_ref(
+        self, ref: FunctionRef, line: int | None = None, caller: FunctionNode | None = None
+    ) -> tuple[FunctionNode, FunctionRef] | None:
+        """The definition a reference names, seen from document `line` (None: the last one)
+        in `caller`, and the reference as the call sees it (a bound method fixes `self`; a
+        linen module's `apply` passes the variables first)."""
         if ref.node is not None:
-            return ref.node
+            return ref.node, ref
         for scope in reversed(ref.scopes):
-            record = self.functions.get(f"{scope}.{ref.name}")
-            if record is not None:
-                return record.node
-        record = self.functions.get(ref.name)
-        return record.node if record is not None else None
+            node = self._definition(f"{scope}.{ref.name}", line)
+            if node is not None:
+                return node, ref
+        node = self._definition(ref.name, line)
+        if node is not None:
+            return node, ref
+        owner, _, attribute = ref.name.rpartition(".")
+        if ref.owner_class is not None:  # `self.encoder.apply`
+            class_name = self.attribute_classes.get((ref.owner_class, owner))
+        elif attribute == "apply_fn" and owner:  # `state.apply_fn(variables, x)`
+            class_name, attribute = self.apply_fn_class, "apply"
+        elif caller is not None and (owner or ref.name) in self._annotated_params(caller):
+            class_name = self._annotated_params(caller)[owner or ref.name]  # `model: MLP`
+        elif owner in self.classes:  # `self.encoder(x)`: the object in an attribute
+            class_name = self.attribute_classes.get((owner, attribute))
+            if class_name is None:
+                return None
+            return self._method_of(class_name, "", replace(ref, bound_positional=0), line)
+        else:  # `model.apply`, `model(x)`
+            class_name = self.instances.get(owner or ref.name)
+        if class_name is None:
+            return None
+        return self._method_of(class_name, attribute if owner else "", ref, line)
+
+    def _method_of(
+        self, class_name: str, attribute: str, ref: FunctionRef, line: int | None
+    ) -> tuple[FunctionNode, FunctionRef] | None:
+        """The method `attribute` (the object called: `__call__`) of an instance of the
+        class, bound to it; a linen module's `apply` runs `__call__`."""
+        record = self.classes[class_name]
+        if not attribute:
+            attribute = "__call__"
+        elif attribute == "apply" and LINEN_MODULE in record.bases:
+            attribute, ref = "__call__", replace(ref, leading_args=ref.leading_args + 1)
+        node = self._definition(f"{class_name}.{attribute}", line)
+        if node is None:
+            return None
+        return node, replace(ref, bound_positional=ref.bound_positional + 1)
+
+    def _definition(self, path: str, line: int | None) -> FunctionNode | None:
+        """The definition of `path` bound at document `line`: the last one before it (a
+        function defined twice, in a notebook or a script), else the first."""
+        definitions = self._definitions.get(path)
+        if not definitions:
+            return None
+        if line is None or len(definitions) == 1:
+            return definitions[-1][1]
+        before = [node for start, node in definitions if start <= line]
+        return before[-1] if before else definitions[0][1]
+
+    @cached_property
+    def instances(self) -> dict[str, str]:
+        """Module-level names bound once to an instance of a class of the module."""
+        return {
+            name: value.func.id
+            for name, value in self.stable_globals.items()
+            if isinstance(value, ast.Call)
+            and isinstance(value.func, ast.Name)
+            and value.func.id in self.classes
+        }
+
+    @cached_property
+    def apply_fn_class(self) -> str | None:
+        """The class of the objects whose `apply` the module passes as `apply_fn=`, when
+        there is one such class."""
+        classes = {
+            self.instances.get(name) for summary in self.summaries for name in summary.apply_fns
+        }
+        return classes.pop() if len(classes) == 1 else None
+
+    def _annotated_params(self, function: FunctionNode) -> dict[str, str]:
+        """Parameters annotated with a class of the module (`model: MLP`)."""
+        if isinstance(function, ast.Lambda):
+            return {}
+        args = function.args
+        return {
+            arg.arg: arg.annotation.id
+            for arg in [*args.posonlyargs, *args.args, *args.kwonlyargs]
+            if isinstance(arg.annotation, ast.Name) and arg.annotation.id in self.classes
+        }
+
+    @cached_property
+    def attribute_classes(self) -> dict[tuple[str, str], str]:
+        """(class, attribute) -> the class of the module whose instance the attribute holds:
+        from `self.attr = Cls(...)` in its methods, `attr: Cls` in its body, and module-level
+        `obj = Owner(attr=instance)`."""
+        found: dict[tuple[str, str], str] = {}
+        for record in self.classes.values():
+            for attribute, class_name in _attribute_constructors(record.node):
+                if class_name in self.classes:
+                    found.setdefault((record.name, attribute), class_name)
+        for value in self.stable_globals.values():
+            if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Name)):
+                continue
+            if value.func.id not in self.classes:
+                continue
+            for keyword in value.keywords:
+                held = keyword.value
+                if isinstance(held, ast.Name) and held.id in self.instances:
+                    class_name = self.instances[held.id]
+                elif isinstance(held, ast.Call) and isinstance(held.func, ast.Name):
+                    class_name = held.func.id
+                else:
+                    continue
+                if keyword.arg and class_name in self.classes:
+                    found.setdefault((value.func.id, keyword.arg), class_name)
+        return found
 
     def _is_array_annotation(self, annotation: ast.expr | None) -> bool:
         return annotation_kind(annotation, self.resolver) is Kind.ARRAY
 
-    def _compute_trace(self, units: list[Unit]) -> None:
-        trace: dict[ast.AST, TraceInfo] = {}
-        applications: list[Application] = [a for s in self.summaries for a in s.applications]
-        # Applications inside a function only trace when that function runs; inside traced
-        # code they inherit its abstractness (jax.grad inside jax.jit traces abstractly).
-        for application in applications:
-            target = self.resolve(application.target)
-            if target is None:
-                continue
-            info = trace_info_for(application, target, self._is_array_annotation)
-            trace[target] = trace[target].merged(info) if target in trace else info
-            if isinstance(target, ast.Lambda):
-                self._source_of.setdefault(target, self._source_of.get(application.enclosing))
-        self.trace = trace
-        calls_by_caller: dict[ast.AST | None, list] = {}
-        for summary in self.summaries:
-            for call in summary.calls:
-                calls_by_caller.setdefault(call.caller, []).append(call)
-        apps_by_enclosing: dict[ast.AST | None, list[Application]] = {}
-        for application in applications:
-            apps_by_enclosing.setdefault(application.enclosing, []).append(application)
+    def _admitted(self, node: FunctionNode, info: TraceInfo) -> TraceInfo:
+        """`self` holds tracers only in methods of PyTree classes: any other object cannot be
+        passed to a transformation (JAX raises), so it is never traced."""
+        record = self.records.get(node)
+        if record is None or record.class_name is None or isinstance(node, ast.Lambda):
+            return info
+        positional = positional_params(node)
+        if not positional or positional[0] not in info.traced_params:
+            return info
+        cls = self.classes.get(record.class_name)
+        if cls is not None and is_registered_pytree(cls, self.summaries):
+            return info
+        return replace(info, traced_params=info.traced_params - {positional[0]})
 
-        pending = list(trace)
+    def _set_trace(self, node: FunctionNode, info: TraceInfo, call: ast.Call | None = None) -> bool:
+        """Merge `info` into the trace of `node` (from the traced `call`, if given); True if
+        that changed it. A parameter is static where a transformation says so, or where every
+        traced call gives it a Python value."""
+        info = self._admitted(node, info)
+        old = self.trace.get(node)
+        combined = old.merged(info) if old is not None else info
+        if call is not None:
+            self._call_statics.setdefault(node, {})[call] = info.static_params
+        else:
+            self._direct_statics[node] = self._direct_statics.get(node, frozenset()) | (
+                info.static_params
+            )
+        votes = self._call_statics.get(node)
+        static = self._direct_statics.get(node, frozenset())
+        if votes:
+            static |= frozenset.intersection(*votes.values())
+        combined = replace(combined, static_params=static - combined.traced_params)
+        if combined == old:
+            return False
+        self.trace[node] = combined
+        self._contexts.clear()
+        return True
+
+    def _apply(self, application: Application, unit_start: int) -> TraceInfo | None:
+        """Trace the function a transformation is applied to; its trace (None: not found)."""
+        found = self.resolve_ref(application.target, unit_start + application.node.lineno)
+        if found is None:
+            return None
+        target, ref = found
+        info = trace_info_for(application, target, self._is_array_annotation, ref)
+        origin = TraceOrigin(application.node, unit_start, application.enclosing)
+        self._set_trace(target, replace(info, origin=origin))
+        if isinstance(target, ast.Lambda):
+            self._source_of.setdefault(target, self._source_of.get(application.enclosing))
+        return self.trace[target]
+
+    def _jit_disabled_from(self, units: list[Unit]) -> float:
+        """The document line after which `jax.config.update("jax_disable_jit", True)` has
+        switched jit off for the rest of the module (infinity: never)."""
+        for unit, summary in zip(units, self.summaries, strict=True):
+            for qualname, call in summary.module_calls:
+                if qualname == "jax.config.update" and _sets_disable_jit(call):
+                    return unit.start_line + call.lineno
+        return float("inf")
+
+    def _compute_trace(self, units: list[Unit]) -> None:
+        self._definitions = {}
+        for unit, summary in zip(units, self.summaries, strict=True):
+            for record in summary.functions:
+                start = unit.start_line + record.node.lineno
+                self._definitions.setdefault(record.path, []).append((start, record.node))
+        self.trace = {}
+        self._call_statics: dict[ast.AST, dict[ast.Call, frozenset[str]]] = {}
+        self._direct_statics: dict[ast.AST, frozenset[str]] = {}
+        applications: list[tuple[Application, int]] = []
+        calls_by_caller: dict[ast.AST | None, list[tuple[CallSite, int]]] = {}
+        for unit, summary in zip(units, self.summaries, strict=True):
+            applications += [(a, unit.start_line) for a in summary.applications]
+            for call in summary.calls:
+                calls_by_caller.setdefault(call.caller, []).append((call, unit.start_line))
+        jit_disabled_from = self._jit_disabled_from(units)
+        apps_by_enclosing: dict[ast.AST | None, list[tuple[Application, int]]] = {}
+        for application, unit_start in applications:
+            if (
+                application.spec.disabled_with_jit
+                and unit_start + application.node.lineno > jit_disabled_from
+            ):
+                continue  # runs eagerly: `jax_disable_jit` is on
+            apps_by_enclosing.setdefault(application.enclosing, []).append(
+                (application, unit_start)
+            )
+            if application.spec.eager_outside_trace:
+                continue  # traced only where the code applying it is (see below)
+            self._apply(application, unit_start)
+
+        pending = list(self.trace)
         rounds = 0
-        while pending and rounds < _MAX_FIXPOINT_ROUNDS * max(len(trace), 1):
+        while pending and rounds < _MAX_FIXPOINT_ROUNDS * max(len(self.trace), 1):
             rounds += 1
             node = pending.pop()
             info = self.trace[node]
             if isinstance(node, ast.Lambda):
                 continue  # lambda bodies are analysed with their enclosing function
             kinds = self.scope_kinds(node).kinds
-            for application in apps_by_enclosing.get(node, []):
-                target = self.resolve(application.target)
-                if target is not None and info.abstract and not self.trace[target].abstract:
-                    old = self.trace[target]
-                    self.trace[target] = TraceInfo(
-                        old.via, True, old.traced_params, old.static_params, old.direct
-                    )
-                    self._contexts.clear()
-                    pending.append(target)
-            for call in calls_by_caller.get(node, []):
-                callee = self.resolve(call.callee)
-                if callee is None or callee is node or isinstance(callee, ast.Lambda):
+            # Transformations applied here trace their function inside this trace: abstractly
+            # if this is abstract, and in every argument the call passes a tracer to.
+            for application, unit_start in apps_by_enclosing.get(node, []):
+                line = unit_start + application.node.lineno
+                found = self.resolve_ref(application.target, line)
+                if found is None:
                     continue
-                record = self.records.get(callee)
-                method = bool(record and record.class_name and "." in call.callee.name)
-                traced = call_site_params(callee, call.node, kinds, method)
+                target, ref = found
+                first = target not in self.trace  # `shard_map`: traced only in traced code
+                old = self.trace[target] if not first else self._apply(application, unit_start)
+                traced = old.traced_params
+                if application.call is not None:
+                    traced |= call_site_params(target, application.call, kinds, ref)
+                    traced -= old.static_params
+                new = replace(old, abstract=old.abstract or info.abstract, traced_params=traced)
+                changed = self._set_trace(target, new) or first
+                if changed and not isinstance(target, ast.Lambda):
+                    pending.append(target)
+            for call, unit_start in calls_by_caller.get(node, []):
+                found = self.resolve_ref(call.callee, unit_start + call.node.lineno, node)
+                if found is None:
+                    continue
+                callee, ref = found
+                if callee is node or isinstance(callee, ast.Lambda):
+                    continue
                 new = TraceInfo(
                     f"called from {self.records[node].path}",
                     info.abstract,
-                    traced,
-                    frozenset(),
+                    call_site_params(callee, call.node, kinds, ref),
+                    python_value_params(callee, call.node, kinds, ref),
                     False,
+                    TraceOrigin(call.node, unit_start, node, called=True),
                 )
-                old = self.trace.get(callee)
-                combined = old.merged(new) if old else new
-                if combined != old:
-                    self.trace[callee] = combined
-                    self._contexts.clear()
+                if self._set_trace(callee, new, call.node):
                     pending.append(callee)
+
+    def explain(self, node: FunctionNode) -> tuple[TraceStep, ...]:
+        """Why a function is traced: the transformation that traces it, or the traced caller
+        and why that one is traced, and so on (a few links at most)."""
+        steps: list[TraceStep] = []
+        seen: set[ast.AST] = set()
+        current: FunctionNode | None = node
+        while current is not None and current not in seen and len(steps) < _MAX_EXPLAINED:
+            seen.add(current)
+            info = self.trace.get(current)
+            origin = info.origin if info is not None else None
+            if origin is None:
+                break
+            caller = origin.caller
+            steps.append(
+                TraceStep(
+                    self._display_name(current),
+                    None if origin.called else transform_name(info.via),
+                    self._display_name(caller) if caller is not None else None,
+                    origin.node,
+                    origin.unit_start,
+                )
+            )
+            # A transformation applied in traced code is there because that code runs.
+            current = caller if caller is not None and caller in self.trace else None
+        return tuple(steps)
+
+    def _display_name(self, node: FunctionNode) -> str:
+        record = self.records.get(node)
+        return record.path if record is not None else "<lambda>"
+
+    def explanation_key(self, node: FunctionNode, unit_start: int) -> tuple:
+        """What the explanation of `node` shows a unit starting at `unit_start`: names and
+        transformations, and the place of each site in another unit (its related place is in
+        document coordinates; a site of the same unit moves with it)."""
+        return tuple(
+            (
+                step.function,
+                step.label,
+                step.caller,
+                step.unit_start if step.unit_start != unit_start else None,
+                step.site.lineno,
+                step.site.col_offset,
+            )
+            for step in self.explain(node)
+        )
 
     # -- kinds ----------------------------------------------------------------------------
     def enclosing_chain(self, node: ast.AST) -> list[FunctionNode]:
@@ -740,6 +985,10 @@ class ModuleModel:
             self._returns_key(unit.source),
             self._unit_ref_params(summary),
             self._unit_carries(summary),
+            tuple(
+                [self.explanation_key(record.node, unit.start_line) for record in summary.functions]
+            ),
+            tuple([self.explanation_key(node, unit.start_line) for node in summary.lambdas]),
         )
 
     def _unit_carries(self, summary: UnitSummary) -> tuple:
@@ -786,6 +1035,38 @@ def _evaluated_text(source: UnitSource) -> str:
         if header_lines >= body[0].lineno:  # the body starts on a line of its own
             return "\n".join(source.text.split("\n", header_lines)[:header_lines])
     return source.text
+
+
+def _attribute_constructors(node: ast.ClassDef) -> list[tuple[str, str]]:
+    """(attribute, class name) of a class body's `attr: Cls` fields and its methods'
+    `self.attr = Cls(...)` assignments."""
+    found = []
+    for statement in node.body:
+        if isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name):
+            if isinstance(statement.annotation, ast.Name):
+                found.append((statement.target.id, statement.annotation.id))
+        elif isinstance(statement, ast.FunctionDef):
+            for inner in ast.walk(statement):
+                if not (
+                    isinstance(inner, ast.Assign)
+                    and isinstance(inner.value, ast.Call)
+                    and isinstance(inner.value.func, ast.Name)
+                ):
+                    continue
+                for target in inner.targets:
+                    if (
+                        isinstance(target, ast.Attribute)
+                        and isinstance(target.value, ast.Name)
+                        and target.value.id == "self"
+                    ):
+                        found.append((target.attr, inner.value.func.id))
+    return found
+
+
+def _sets_disable_jit(call: ast.Call) -> bool:
+    """`jax.config.update("jax_disable_jit", True)`."""
+    values = [a.value if isinstance(a, ast.Constant) else None for a in call.args[:2]]
+    return values == ["jax_disable_jit", True]
 
 
 def _single_assignments(source: UnitSource) -> list[tuple[str, ast.expr]]:

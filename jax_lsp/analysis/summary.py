@@ -13,21 +13,29 @@ from dataclasses import dataclass, field, replace
 from jax_lsp.analysis.free_writes import FreeWrites, mutated_name
 from jax_lsp.analysis.imports import Resolver, import_bindings, record_local_imports
 from jax_lsp.analysis.nodes import LEAF_NODE_TYPES, child_nodes
-from jax_lsp.analysis.transforms import PARTIAL, TRANSFORMS, TransformSpec
+from jax_lsp.analysis.transforms import PARTIAL, TRANSFORMS, TREE_MAPS, TransformSpec
 
 FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
+_UNBOUND = object()
+_TREE_MAP_NAMES = frozenset(name.rpartition(".")[2] for name in TREE_MAPS)
 
 
 @dataclass(frozen=True)
 class FunctionRef:
     """How a transformation or a call names its function, resolved later against all defs."""
 
-    name: str  # bare name, "Cls.method" for self.method / Cls.method
+    name: str  # bare name, "Cls.method" for self.method / Cls.method, "obj.attr"
     scopes: tuple[str, ...]  # enclosing function paths, innermost last
-    node: ast.Lambda | None = None  # an inline lambda
-    # Arguments fixed by `functools.partial(f, *args, **kwargs)`: Python values, not traced.
+    node: FunctionNode | None = None  # an inline lambda, or the definition a decorator names
+    # Arguments fixed by `functools.partial(f, *args, **kwargs)` (or the `self` of a bound
+    # method): Python values, not traced.
     bound_positional: int = 0
     bound_keywords: frozenset[str] = frozenset()
+    # Leading call arguments that are not the function's own (`model.apply(variables, x)`).
+    leading_args: int = 0
+    # `self.encoder.apply`: the class whose attribute (`encoder`) holds the object; `name` is
+    # then "encoder.apply".
+    owner_class: str | None = None
 
 
 @dataclass
@@ -39,6 +47,9 @@ class Application:
     keywords: dict[str, ast.expr]
     enclosing: FunctionNode | None  # the function whose body applies it (None: module level)
     node: ast.AST
+    # The call that runs the transformed function at once: `jax.grad(f)(x)` (None: not called
+    # where it is made).
+    call: ast.Call | None = None
 
 
 @dataclass
@@ -81,6 +92,8 @@ class UnitSummary:
     module_call_arguments: set[str] = field(default_factory=set)
     # Names its functions write without owning them (`jax_lsp.analysis.free_writes`).
     free_writes: frozenset[str] = frozenset()
+    # Objects whose `apply` is passed as `apply_fn=` (a flax TrainState's `state.apply_fn`).
+    apply_fns: list[str] = field(default_factory=list)
 
 
 def _partial_ref(
@@ -108,9 +121,22 @@ def _function_ref(expr: ast.expr, scopes: tuple[str, ...], class_name: str | Non
         return FunctionRef(expr.id, scopes)
     if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name):
         owner = expr.value.id
-        if owner in ("self", "cls") and class_name:
+        if owner == "self" and class_name:  # a bound method: `self` is fixed, not passed
+            return FunctionRef(f"{class_name}.{expr.attr}", (), bound_positional=1)
+        if owner == "cls" and class_name:
             return FunctionRef(f"{class_name}.{expr.attr}", ())
         return FunctionRef(f"{owner}.{expr.attr}", ())
+    if (
+        isinstance(expr, ast.Attribute)
+        and isinstance(expr.value, ast.Attribute)
+        and isinstance(expr.value.value, ast.Name)
+        and expr.value.value.id == "self"
+        and class_name
+    ):  # `self.encoder.apply(...)`: a method of the object an attribute holds
+        return FunctionRef(f"{expr.value.attr}.{expr.attr}", (), owner_class=class_name)
+    if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name):
+        # `Model(...)(x)`: the new instance's `__call__` (found only if `Model` is a class).
+        return FunctionRef(f"{expr.func.id}.__call__", (), bound_positional=1)
     return None
 
 
@@ -200,7 +226,7 @@ class _Collector:
                 self.summary.applications.append(
                     Application(
                         spec,
-                        FunctionRef(path, ()),
+                        FunctionRef(path, (), node),
                         keywords,
                         self._functions[-1] if self._functions else None,
                         decorator,
@@ -287,9 +313,31 @@ class _Collector:
                     self.summary.applications.append(
                         Application(spec, ref, keywords, enclosing, node)
                     )
-        ref = _function_ref(node.func, scopes, method_class)
-        if ref and ref.node is None:
+        if type(node.func) is ast.Call:  # `jax.grad(f)(x)`: the transformed `f` runs here
+            for application in reversed(self.summary.applications):
+                if application.node is not node.func:
+                    break
+                application.call = node
+        ref = self._called_ref(node.func, scopes, method_class)
+        if ref and (ref.node is None or not isinstance(ref.node, ast.Lambda)):
             self.summary.calls.append(CallSite(enclosing, ref, node))
+        func = node.func
+        named = func.attr if type(func) is ast.Attribute else getattr(func, "id", None)
+        if named in _TREE_MAP_NAMES and node.args and self.resolver.qualname(func) in TREE_MAPS:
+            # `tree_map(f, tree, ...)` calls `f` with the trees' leaves.
+            mapped = self._target_ref(node.args[0], scopes, method_class)
+            if mapped and mapped.node is None:
+                mapped = replace(mapped, leading_args=mapped.leading_args + 1)
+                self.summary.calls.append(CallSite(enclosing, mapped, node))
+        for keyword in node.keywords:
+            value = keyword.value
+            if (
+                keyword.arg == "apply_fn"
+                and isinstance(value, ast.Attribute)
+                and value.attr == "apply"
+                and isinstance(value.value, ast.Name)
+            ):  # `TrainState.create(apply_fn=model.apply, ...)`
+                self.summary.apply_fns.append(value.value.id)
         if self._at_top:
             qualname = self.resolver.qualname(node.func)
             if qualname:
@@ -298,12 +346,29 @@ class _Collector:
                 arg.id for arg in node.args if isinstance(arg, ast.Name)
             )
 
+    def _called_ref(
+        self, func: ast.expr, scopes: tuple[str, ...], method_class: str | None
+    ) -> FunctionRef | None:
+        """The function a call runs: a name bound to `partial(f, ...)` or `jax.grad(f)` runs
+        `f` (with the partial's arguments fixed)."""
+        if isinstance(func, ast.Name):
+            for depth in range(len(scopes), -1, -1):
+                bound = self._bindings.get((scopes[:depth], func.id), _UNBOUND)
+                if bound is not _UNBOUND:
+                    return bound or _function_ref(func, scopes, method_class)
+        return _function_ref(func, scopes, method_class)
+
     def _target_ref(
         self, target: ast.expr, scopes: tuple[str, ...], method_class: str | None
     ) -> FunctionRef | None:
-        """The function a transformation receives, seeing through `partial`."""
+        """The function a transformation receives, seeing through `partial` and through
+        another transformation (`jax.jit(jax.grad(f))` traces `f` as jit does)."""
         if isinstance(target, ast.Call) and self.resolver.qualname(target.func) in PARTIAL:
             return _partial_ref(target, scopes, method_class)
+        if isinstance(target, ast.Call) and target.args:
+            found = transform_of(target.func, self.resolver)
+            if found and found[0].function_positions[:1] == (0,):
+                return self._target_ref(target.args[0], scopes, method_class)
         if isinstance(target, ast.Name) and (scopes, target.id) in self._bindings:
             return self._bindings[(scopes, target.id)]
         return _function_ref(target, scopes, method_class)

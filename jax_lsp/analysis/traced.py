@@ -9,12 +9,43 @@ the module's call graph, computed from the per-unit summaries.
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
 from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.nodes import all_params, positional_params
-from jax_lsp.analysis.summary import Application, FunctionNode
+from jax_lsp.analysis.summary import Application, FunctionNode, FunctionRef
 from jax_lsp.analysis.transforms import ParamPolicy
+
+
+@dataclass(frozen=True)
+class TraceOrigin:
+    """Where a function becomes traced: the transformation that traces it (a decorator, a
+    `jax.jit(f)` or `lax.scan(body, ...)` call) or a call from traced code."""
+
+    node: ast.AST
+    unit_start: int  # the document line where the node's unit starts
+    # The function whose body holds the site (None: module level); for a call, the traced
+    # function making it; for a transformation, where it is applied (traced or not).
+    caller: FunctionNode | None
+    called: bool = False  # a call from traced code, not a transformation
+
+
+@dataclass(frozen=True)
+class TraceStep:
+    """One link of the answer to "why is this traced?": `function` is traced by `label`
+    (a transformation) at `site`, or called there from the traced `caller`."""
+
+    function: str
+    label: str | None  # the transformation as users spell it ("jax.jit"); None: a call
+    caller: str | None
+    site: ast.AST
+    unit_start: int
+
+
+def transform_name(label: str) -> str:
+    """A transformation as users spell it: `jax.jit`, `lax.scan`, `eqx.filter_jit`."""
+    return label if "." in label else f"jax.{label}"
 
 
 @dataclass(frozen=True)
@@ -26,16 +57,22 @@ class TraceInfo:
     traced_params: frozenset[str]
     static_params: frozenset[str]
     direct: bool  # a transformation applies to it (not only reached through calls)
+    # Why: kept out of equality, so that moving the site keeps the kinds cached; the unit key
+    # holds its place (`ModuleModel.unit_key`).
+    origin: TraceOrigin | None = field(default=None, compare=False)
 
     def merged(self, other: TraceInfo) -> TraceInfo:
         if other == self:
             return self
+        # The explanation shown: a transformation before a call, an abstract one first.
+        first = (self.direct, self.abstract) >= (other.direct, other.abstract)
         return TraceInfo(
-            self.via if self.direct or not other.direct else other.via,
+            self.via if first else other.via,
             self.abstract or other.abstract,
             self.traced_params | other.traced_params,
             (self.static_params | other.static_params) - (self.traced_params | other.traced_params),
             self.direct or other.direct,
+            (self.origin or other.origin) if first else (other.origin or self.origin),
         )
 
 
@@ -49,6 +86,7 @@ def _literal(expr: ast.expr | None):
 
 
 _UNREADABLE = object()
+_NO_PARAM = ""  # a position that names no parameter of the function
 
 
 def _as_tuple(value) -> tuple | None:
@@ -91,22 +129,28 @@ def _annotated_arrays(node: FunctionNode, is_array) -> frozenset[str]:
     return frozenset(arg.arg for arg in arguments if is_array(arg.annotation))
 
 
-def trace_info_for(application: Application, node: FunctionNode, is_array) -> TraceInfo:
-    """The TraceInfo that one transformation gives the function `node`."""
+def trace_info_for(
+    application: Application, node: FunctionNode, is_array, target: FunctionRef | None = None
+) -> TraceInfo:
+    """The TraceInfo that one transformation gives the function `node` (named by `target`,
+    which defaults to the application's own reference)."""
     spec = application.spec
-    target = application.target
+    target = target or application.target
     # Arguments bound by `functools.partial` are Python values: never traced, and the
     # transformation's positions count from the first unbound parameter.
     bound = set(positional_params(node)[: target.bound_positional]) | target.bound_keywords
     params = [name for name in all_params(node) if name not in bound]
-    positional = [name for name in positional_params(node) if name not in bound]
+    # Leading arguments that are not the function's (`jax.jit(model.apply)`'s variables)
+    # hold positions that name no parameter.
+    positional = [_NO_PARAM] * target.leading_args
+    positional += [name for name in positional_params(node) if name not in bound]
     keywords = application.keywords
     static: frozenset[str] = frozenset(bound)
     if spec.policy is ParamPolicy.ALL_BUT_STATIC:
         found = static_parameters(node, keywords, spec.static_keywords, positional)
         if found is None:
             return TraceInfo(spec.label, spec.abstract, frozenset(), static, True)
-        static |= found
+        static |= found - {_NO_PARAM}
         traced = frozenset(params) - static
     elif spec.policy is ParamPolicy.IN_AXES:
         traced = _in_axes_traced(keywords.get("in_axes"), positional, params)
@@ -123,7 +167,7 @@ def trace_info_for(application: Application, node: FunctionNode, is_array) -> Tr
         traced = frozenset(positional[: spec.arity])
     else:
         traced = frozenset(params)
-    return TraceInfo(spec.label, spec.abstract, traced, static, True)
+    return TraceInfo(spec.label, spec.abstract, traced - {_NO_PARAM}, static, True)
 
 
 def _in_axes_traced(in_axes: ast.expr | None, positional: list[str], params: list[str]):
@@ -139,19 +183,50 @@ def _in_axes_traced(in_axes: ast.expr | None, positional: list[str], params: lis
     return frozenset()
 
 
-def call_site_params(node: FunctionNode, call: ast.Call, kinds: dict[ast.AST, Kind], method: bool):
-    """Parameters of `node` that this call passes a traced value to."""
-    positional = positional_params(node)
-    if method and positional:
-        positional = positional[1:]  # self.method(x): x lands on the second parameter
-    traced: set[str] = set()
-    for index, arg in enumerate(call.args):
+def call_site_params(
+    node: FunctionNode,
+    call: ast.Call,
+    kinds: Mapping[ast.AST, Kind],
+    target: FunctionRef,
+    kind: Kind = Kind.TRACED,
+) -> frozenset[str]:
+    """Parameters of `node` that this call passes a value of `kind` to. `target` tells how
+    the call names the function: `self.method(x)` and `partial(f, a)(x)` fix leading
+    parameters, `model.apply(variables, x)` passes leading arguments of its own."""
+    positional = positional_params(node)[target.bound_positional :]
+    found: set[str] = set()
+    for index, arg in enumerate(call.args[target.leading_args :]):
         if isinstance(arg, ast.Starred):
             break
-        if index < len(positional) and kinds.get(arg) is Kind.TRACED:
-            traced.add(positional[index])
-    known = set(all_params(node))
+        if index < len(positional) and kinds.get(arg) is kind:
+            found.add(positional[index])
+    known = set(all_params(node)) - target.bound_keywords
     for keyword in call.keywords:
-        if keyword.arg in known and kinds.get(keyword.value) is Kind.TRACED:
-            traced.add(keyword.arg)
-    return frozenset(traced)
+        if keyword.arg in known and kinds.get(keyword.value) is kind:
+            found.add(keyword.arg)
+    return frozenset(found)
+
+
+def python_value_params(
+    node: FunctionNode, call: ast.Call, kinds: Mapping[ast.AST, Kind], target: FunctionRef
+) -> frozenset[str]:
+    """Parameters that this call gives a Python value: an argument known static (a literal, a
+    `range` index), or a constant default the call leaves alone. Nothing when `*args` or
+    `**kwargs` may fill any of them."""
+    if any(isinstance(a, ast.Starred) for a in call.args) or any(
+        k.arg is None for k in call.keywords
+    ):
+        return frozenset()
+    passed = call_site_params(node, call, kinds, target, Kind.STATIC)
+    positional = positional_params(node)[target.bound_positional :]
+    given = set(positional[: max(len(call.args) - target.leading_args, 0)])
+    given |= {k.arg for k in call.keywords} | target.bound_keywords
+    args = node.args
+    defaults = zip(reversed(args.posonlyargs + args.args), reversed(args.defaults), strict=False)
+    keyword_defaults = zip(args.kwonlyargs, args.kw_defaults, strict=True)
+    untouched = {
+        arg.arg
+        for arg, default in [*defaults, *keyword_defaults]
+        if isinstance(default, ast.Constant) and arg.arg not in given
+    }
+    return passed | untouched

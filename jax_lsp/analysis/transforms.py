@@ -34,9 +34,13 @@ class TransformSpec:
     # How many positional arguments the transformation passes to the function (None: any).
     # `fori_loop` calls `body(i, carry)`: further parameters keep their defaults, untraced.
     arity: int | None = None
+    # Outside traced code it runs the function eagerly, on concrete values (`shard_map`).
+    eager_outside_trace: bool = False
+    # `jax.config.update("jax_disable_jit", True)` makes it run the function eagerly.
+    disabled_with_jit: bool = False
 
 
-_JIT = TransformSpec("jit", True, ParamPolicy.ALL_BUT_STATIC)
+_JIT = TransformSpec("jit", True, ParamPolicy.ALL_BUT_STATIC, disabled_with_jit=True)
 _FILTERED = ParamPolicy.ARRAY_ANNOTATED
 _ARGNUMS = ("argnums",)
 
@@ -53,7 +57,7 @@ TRANSFORMS: dict[str, TransformSpec] = {
     "jax.vmap": TransformSpec(
         "vmap", True, ParamPolicy.IN_AXES, positional_options=("in_axes", "out_axes")
     ),
-    "jax.shard_map": TransformSpec("shard_map", True, ParamPolicy.ALL),
+    "jax.shard_map": TransformSpec("shard_map", True, ParamPolicy.ALL, eager_outside_trace=True),
     "jax.grad": TransformSpec("grad", False, ParamPolicy.ARGNUMS, positional_options=_ARGNUMS),
     "jax.value_and_grad": TransformSpec(
         "value_and_grad", False, ParamPolicy.ARGNUMS, positional_options=_ARGNUMS
@@ -64,27 +68,43 @@ TRANSFORMS: dict[str, TransformSpec] = {
         "hessian", False, ParamPolicy.ARGNUMS, positional_options=_ARGNUMS
     ),
     "jax.lax.fori_loop": TransformSpec(
-        "lax.fori_loop", True, ParamPolicy.ALL, (2,), ("body_fun",), arity=2
+        "lax.fori_loop", True, ParamPolicy.ALL, (2,), ("body_fun",), arity=2, disabled_with_jit=True
     ),
     "jax.lax.while_loop": TransformSpec(
-        "lax.while_loop", True, ParamPolicy.ALL, (0, 1), ("cond_fun", "body_fun"), arity=1
+        "lax.while_loop",
+        True,
+        ParamPolicy.ALL,
+        (0, 1),
+        ("cond_fun", "body_fun"),
+        arity=1,
+        disabled_with_jit=True,
     ),
-    "jax.lax.scan": TransformSpec("lax.scan", True, ParamPolicy.ALL, (0,), ("f",), arity=2),
+    "jax.lax.scan": TransformSpec(
+        "lax.scan", True, ParamPolicy.ALL, (0,), ("f",), arity=2, disabled_with_jit=True
+    ),
     "jax.lax.cond": TransformSpec(
-        "lax.cond", True, ParamPolicy.ALL, (1, 2), ("true_fun", "false_fun")
+        "lax.cond", True, ParamPolicy.ALL, (1, 2), ("true_fun", "false_fun"), disabled_with_jit=True
     ),
     "jax.lax.switch": TransformSpec(
-        "lax.switch", True, ParamPolicy.ALL, (), ("branches",), branches_position=1
+        "lax.switch",
+        True,
+        ParamPolicy.ALL,
+        (),
+        ("branches",),
+        branches_position=1,
+        disabled_with_jit=True,
     ),
-    "jax.lax.map": TransformSpec("lax.map", True, ParamPolicy.ALL, (0,), ("f",), arity=1),
+    "jax.lax.map": TransformSpec(
+        "lax.map", True, ParamPolicy.ALL, (0,), ("f",), arity=1, disabled_with_jit=True
+    ),
     "jax.lax.associative_scan": TransformSpec("lax.associative_scan", True, ParamPolicy.ALL),
-    "equinox.filter_jit": TransformSpec("eqx.filter_jit", True, _FILTERED),
+    "equinox.filter_jit": TransformSpec("eqx.filter_jit", True, _FILTERED, disabled_with_jit=True),
     "equinox.filter_vmap": TransformSpec("eqx.filter_vmap", True, _FILTERED),
     "equinox.filter_pmap": TransformSpec("eqx.filter_pmap", True, _FILTERED),
     "equinox.filter_grad": TransformSpec("eqx.filter_grad", False, _FILTERED),
     "equinox.filter_value_and_grad": TransformSpec("eqx.filter_value_and_grad", False, _FILTERED),
     "equinox.filter_checkpoint": TransformSpec("eqx.filter_checkpoint", True, _FILTERED),
-    "flax.nnx.jit": TransformSpec("nnx.jit", True, _FILTERED),
+    "flax.nnx.jit": TransformSpec("nnx.jit", True, _FILTERED, disabled_with_jit=True),
     "flax.nnx.vmap": TransformSpec("nnx.vmap", True, _FILTERED),
     "flax.nnx.grad": TransformSpec("nnx.grad", False, _FILTERED),
     "flax.nnx.value_and_grad": TransformSpec("nnx.value_and_grad", False, _FILTERED),
@@ -93,3 +113,6 @@ TRANSFORMS: dict[str, TransformSpec] = {
 }
 
 PARTIAL = frozenset({"functools.partial"})
+# Not transformations: they call a function on the leaves of their trees (traced leaves of
+# traced trees).
+TREE_MAPS = frozenset({"jax.tree_util.tree_map", "jax.tree.map"})

@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING, ClassVar, Protocol
 
 from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.text import byte_col_to_char
-from jax_lsp.findings import DeferredFix, Edit, Finding, Fix, Severity, Span
+from jax_lsp.analysis.traced import TraceStep, transform_name
+from jax_lsp.findings import DeferredFix, Edit, Finding, Fix, Related, Severity, Span
 
 if TYPE_CHECKING:
     from jax_lsp.analysis.imports import Resolver
@@ -196,11 +197,69 @@ class RuleContext:
         deferred: tuple[DeferredFix, ...] = (),
     ) -> Finding:
         span = self.span(node, end)
-        return Finding(rule.code, message, span, rule.severity, fix, alternatives, deferred)
+        related = self.trace_related() if rule.needs_trace is not None else ()
+        return Finding(
+            rule.code, message, span, rule.severity, fix, alternatives, deferred, related
+        )
+
+    # -- why is this traced? --------------------------------------------------------------
+    def _explained(self) -> tuple[TraceStep, ...]:
+        """Why the innermost traced function around the walker is traced."""
+        trace = self.model.trace
+        for function in reversed(self.functions):
+            if function in trace:
+                return self.model.explain(function)
+        return ()
+
+    @property
+    def where_traced(self) -> str:
+        """Where the walker stands, and what traces it, for messages: "`f` (traced by
+        `jax.jit`)", "`helper` (called from `step`; `step` traced by `jax.jit`)"."""
+        steps = self._explained()
+        if not steps:
+            via = self.trace.via if self.trace else "a transformation"
+            return f"code traced by `{transform_name(via)}`"
+        parts = []
+        for index, step in enumerate(steps):
+            subject = "" if index == 0 else f"{_display(step.function)} "
+            if step.label is None:
+                parts.append(f"{subject}called from `{step.caller}`")
+            elif step.caller is not None and index + 1 < len(steps):
+                parts.append(f"{subject}traced by `{step.label}` in `{step.caller}`")
+            else:
+                parts.append(f"{subject}traced by `{step.label}`")
+        return f"{_display(steps[0].function)} ({'; '.join(parts)})"
+
+    def trace_related(self) -> tuple[Related, ...]:
+        """The places that make this code traced: the transformation, through the calls."""
+        related = []
+        lines = self.model.document.lines
+        for step in self._explained():
+            site = step.site
+            if step.label is None:
+                message = f"{_display(step.function)} is called here from `{step.caller}`"
+            else:
+                message = f"`{step.label}` traces {_display(step.function)} here"
+            if step.unit_start == self.unit_start:
+                related.append(Related(self.span(site), message))
+                continue
+            start, end = step.unit_start + site.lineno - 1, step.unit_start + site.end_lineno - 1
+            span = Span.of(
+                start,
+                byte_col_to_char(lines[start], site.col_offset),
+                end,
+                byte_col_to_char(lines[end], site.end_col_offset),
+            )
+            related.append(Related(span, message, document_anchored=True))
+        return tuple(related)
 
     def deferred(self, codemod: str, node: ast.AST) -> DeferredFix:
         """A codemod to run on demand, starting from `node`."""
         return DeferredFix(codemod, self.span(node).start)
+
+
+def _display(function: str) -> str:
+    return "the lambda" if function == "<lambda>" else f"`{function}`"
 
 
 def iter_examples(rules: Iterable[type[Rule]]) -> Iterator[tuple[type[Rule], str, Example]]:

@@ -260,6 +260,25 @@ class PythonBranchOnTraced(Rule):
             """,
             raises="jax.errors.TracerBoolConversionError",
         ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            def loss_fn(w, x):
+                if x.sum() > 0:  # error
+                    return jnp.sum(w * x)
+                return jnp.sum(w)
+
+            @jax.jit
+            def step(w, x):
+                loss, grads = jax.value_and_grad(loss_fn)(w, x)
+                return w - 0.1 * grads, loss
+
+            step(jnp.ones(3), jnp.ones(3))
+            """,
+            raises="jax.errors.TracerBoolConversionError",
+        ),
     )
     valid = (
         Example(
@@ -365,7 +384,7 @@ class PythonBranchOnTraced(Rule):
                 self,
                 start,
                 f"{construct} on the traced value `{ctx.segment(traced)}` raises "
-                f"TracerBoolConversionError under {ctx.trace.via}: it has no concrete value "
+                f"TracerBoolConversionError in {ctx.where_traced}: it has no concrete value "
                 f"while tracing. Instead, {remedy}; or make it static (`static_argnames`)",
                 fix=self._where_fix(node, ctx),
                 alternatives=self._static_fix(condition, ctx),
@@ -523,6 +542,26 @@ class PythonLogicOnTraced(Rule):
             """,
             raises="jax.errors.TracerBoolConversionError",
         ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            class Dropout:
+                def __call__(self, x, training):
+                    keep = not training  # error
+                    return x if keep else x * 0.5
+
+            layer = Dropout()
+
+            @jax.jit
+            def forward(x, training):
+                return layer(x, training)
+
+            forward(jnp.ones(4), True)
+            """,
+            raises="jax.errors.TracerBoolConversionError",
+        ),
     )
     valid = (
         Example(
@@ -597,7 +636,7 @@ class PythonLogicOnTraced(Rule):
             self,
             node,
             f"`{word}` on the traced value `{ctx.segment(traced)}` raises "
-            f"TracerBoolConversionError under {ctx.trace.via}. Use `jnp.{function}`",
+            f"TracerBoolConversionError in {ctx.where_traced}. Use `jnp.{function}`",
             fix=self._fix(node, function, ctx),
         )
 

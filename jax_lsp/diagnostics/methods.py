@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from jax_lsp.analysis.model import ModuleModel
 from jax_lsp.analysis.nodes import walk_nodes
+from jax_lsp.analysis.pytrees import is_registered_pytree as registered_pytree
 from jax_lsp.analysis.summary import (
     Application,
     ClassRecord,
@@ -19,39 +20,6 @@ from jax_lsp.analysis.traced import TraceInfo, positional_params, trace_info_for
 from jax_lsp.diagnostics.base import Example, Rule, RuleContext
 from jax_lsp.findings import Finding, Severity
 
-_TREE_UTIL = "jax.tree_util"
-# Decorators and base classes that make a class a PyTree (or a registered static type).
-PYTREE_DECORATORS = frozenset(
-    [
-        f"{_TREE_UTIL}.register_pytree_node_class",
-        f"{_TREE_UTIL}.register_pytree_with_keys_class",
-        f"{_TREE_UTIL}.register_dataclass",
-        f"{_TREE_UTIL}.register_static",
-        "flax.struct.dataclass",
-        "chex.dataclass",
-    ]
-)
-PYTREE_BASES = frozenset(
-    [
-        "equinox.Module",
-        "flax.nnx.Module",
-        "flax.nnx.Object",
-        "flax.nnx.Pytree",
-        "flax.linen.Module",
-        "flax.struct.PyTreeNode",
-        "typing.NamedTuple",
-    ]
-)
-PYTREE_REGISTRATIONS = frozenset(
-    [
-        f"{_TREE_UTIL}.register_pytree_node",
-        f"{_TREE_UTIL}.register_pytree_with_keys",
-        f"{_TREE_UTIL}.register_pytree_node_class",
-        f"{_TREE_UTIL}.register_pytree_with_keys_class",
-        f"{_TREE_UTIL}.register_dataclass",
-        f"{_TREE_UTIL}.register_static",
-    ]
-)
 # What a class may be decorated with or derive from and still be an ordinary Python class.
 _PLAIN_DECORATORS = frozenset(["dataclasses.dataclass", "functools.total_ordering", "typing.final"])
 _PLAIN_BASES = frozenset(["builtins.object", "abc.ABC"])
@@ -68,15 +36,7 @@ _CONSTRUCTORS = frozenset(["__init__", "__post_init__", "__new__", "__setstate__
 
 def is_registered_pytree(record: ClassRecord, model: ModuleModel) -> bool:
     """Is the class registered as a PyTree (or as a static type) in this module?"""
-    if any(decorator in PYTREE_DECORATORS for decorator in record.decorators):
-        return True
-    if any(base in PYTREE_BASES for base in record.bases):
-        return True
-    for summary in model.summaries:
-        for qualname, call in summary.module_calls:
-            if qualname in PYTREE_REGISTRATIONS and _names_class(call, record.name):
-                return True
-    return False
+    return registered_pytree(record, model.summaries)
 
 
 def is_plain_class(record: ClassRecord, model: ModuleModel, _seen: frozenset[str] = frozenset()):
@@ -97,10 +57,6 @@ def is_plain_class(record: ClassRecord, model: ModuleModel, _seen: frozenset[str
         if local is None or not is_plain_class(local, model, _seen | {record.name}):
             return False
     return True
-
-
-def _names_class(call: ast.Call, name: str) -> bool:
-    return bool(call.args) and isinstance(call.args[0], ast.Name) and call.args[0].id == name
 
 
 def _defines(node: ast.ClassDef, name: str) -> ast.stmt | None:

@@ -96,8 +96,7 @@ def _compiled_context(ctx: RuleContext) -> bool:
 
 
 def _where(ctx: RuleContext) -> str:
-    via = ctx.trace.via if ctx.trace else "a transformation"
-    return f"code traced by `{via}`" if not via.startswith("called from") else f"code {via}"
+    return ctx.where_traced
 
 
 # -- JAX101 ------------------------------------------------------------------------------------

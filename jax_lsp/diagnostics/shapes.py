@@ -200,7 +200,7 @@ class BooleanMaskInTraced(Rule):
             self,
             node,
             f"Indexing with the traced boolean mask `{mask}` raises "
-            f"NonConcreteBooleanIndexError under {ctx.trace.via}: the result's shape depends "
+            f"NonConcreteBooleanIndexError in {ctx.where_traced}: the result's shape depends "
             f"on the mask's values. {remedy}",
             deferred=(ctx.deferred("where_mask", reduction),) if reduction else (),
         )
@@ -420,8 +420,8 @@ class SizeDependentOp(Rule):
         yield ctx.finding(
             self,
             node,
-            f"`{short}` on a traced value without `size=` raises {error} under "
-            f"{ctx.trace.via}: its output size depends on the values. Pass a static "
+            f"`{short}` on a traced value without `size=` raises {error} in "
+            f"{ctx.where_traced}: its output size depends on the values. Pass a static "
             f"`size=...` (and `fill_value=...` for the padding)",
             fix=_size_fix(node, name, ctx),
         )

@@ -38,7 +38,7 @@ class Misuse:
             rule,
             node,
             f"{self.what} {relation} the traced value `{ctx.segment(self.traced)}` raises "
-            f"{self.error} under {ctx.trace.via}{reason}. {self.remedy}",
+            f"{self.error} in {ctx.where_traced}{reason}. {self.remedy}",
             fix=fix,
         )
 

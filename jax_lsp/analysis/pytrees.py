@@ -1,0 +1,62 @@
+"""Which classes of a module are PyTrees: registered, decorated or derived so that JAX flattens
+their instances into leaves (a traced instance's array fields are tracers)."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterable
+
+from jax_lsp.analysis.summary import ClassRecord, UnitSummary
+
+_TREE_UTIL = "jax.tree_util"
+# Decorators and base classes that make a class a PyTree (or a registered static type).
+PYTREE_DECORATORS = frozenset(
+    [
+        f"{_TREE_UTIL}.register_pytree_node_class",
+        f"{_TREE_UTIL}.register_pytree_with_keys_class",
+        f"{_TREE_UTIL}.register_dataclass",
+        f"{_TREE_UTIL}.register_static",
+        "flax.struct.dataclass",
+        "chex.dataclass",
+    ]
+)
+PYTREE_BASES = frozenset(
+    [
+        "equinox.Module",
+        "flax.nnx.Module",
+        "flax.nnx.Object",
+        "flax.nnx.Pytree",
+        "flax.linen.Module",
+        "flax.struct.PyTreeNode",
+        "typing.NamedTuple",
+    ]
+)
+PYTREE_REGISTRATIONS = frozenset(
+    [
+        f"{_TREE_UTIL}.register_pytree_node",
+        f"{_TREE_UTIL}.register_pytree_with_keys",
+        f"{_TREE_UTIL}.register_pytree_node_class",
+        f"{_TREE_UTIL}.register_pytree_with_keys_class",
+        f"{_TREE_UTIL}.register_dataclass",
+        f"{_TREE_UTIL}.register_static",
+    ]
+)
+LINEN_MODULE = "flax.linen.Module"
+
+
+def is_registered_pytree(record: ClassRecord, summaries: Iterable[UnitSummary]) -> bool:
+    """Is the class registered as a PyTree (or as a static type) in this module?"""
+    if any(decorator in PYTREE_DECORATORS for decorator in record.decorators):
+        return True
+    if any(base in PYTREE_BASES for base in record.bases):
+        return True
+    for summary in summaries:
+        for qualname, call in summary.module_calls:
+            if qualname in PYTREE_REGISTRATIONS and names_class(call, record.name):
+                return True
+    return False
+
+
+def names_class(call: ast.Call, name: str) -> bool:
+    """Does the call pass the class `name` as its first argument?"""
+    return bool(call.args) and isinstance(call.args[0], ast.Name) and call.args[0].id == name
