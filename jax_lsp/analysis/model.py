@@ -19,7 +19,15 @@ from jax_lsp.analysis.flow import FlowInterpreter, ScopeContext, annotation_kind
 from jax_lsp.analysis.imports import Resolver, import_bindings, local_imports
 from jax_lsp.analysis.infer import ExternalFacts, facts_key
 from jax_lsp.analysis.jitted import StaticSignature, unit_signatures
-from jax_lsp.analysis.keys import KeyFlow, Reuse, classify_call, drawn_params, may_draw
+from jax_lsp.analysis.keys import (
+    KeyFlow,
+    Reuse,
+    classify_call,
+    consumed_params,
+    consumer_key,
+    helper_key,
+    may_draw,
+)
 from jax_lsp.analysis.kinds import Kind, merge
 from jax_lsp.analysis.module_state import ModuleState
 from jax_lsp.analysis.nodes import walk_nodes
@@ -402,7 +410,8 @@ class ModuleModel:
 
     @property
     def key_helpers(self) -> dict[str, frozenset[str]]:
-        """Module functions -> the parameters they pass straight to a `jax.random` sampler."""
+        """Module functions -> the parameters whose key they consume (sample with or split),
+        themselves or through other such functions of the module."""
         if self._key_helpers is None:
             helpers: dict[str, frozenset[str]] = {}
             for unit in self.document.units:
@@ -412,7 +421,7 @@ class ModuleModel:
                 if key not in unit.source.memo:
                     unit.source.memo[key] = self._unit_key_helpers(unit.source)
                 helpers.update(unit.source.memo[key])
-            self._key_helpers = helpers
+            self._key_helpers = self._helpers_through_calls(helpers)
         return self._key_helpers
 
     def _unit_key_helpers(self, source: UnitSource) -> dict[str, frozenset[str]]:
@@ -427,8 +436,42 @@ class ModuleModel:
             # Only a function whose own text can name a sampler passes a key to one.
             if not may_draw("\n".join(lines[node.lineno - 1 : node.end_lineno]), self.resolver):
                 continue
-            if drawn := drawn_params(node, self.resolver):
+            if drawn := consumed_params(node, lambda call: consumer_key(call, self.resolver)):
                 helpers[record.path] = drawn
+        return helpers
+
+    def _helpers_through_calls(
+        self, helpers: dict[str, frozenset[str]]
+    ) -> dict[str, frozenset[str]]:
+        """Add the functions that hand a parameter to a key helper (a few rounds: helpers of
+        helpers; deeper chains are rare and each round walks the candidates again)."""
+        if not helpers:
+            return helpers
+        helpers = dict(helpers)
+        functions = self.functions
+
+        def classify(call: ast.Call):
+            return consumer_key(call, self.resolver) or helper_key(call, functions, helpers)
+
+        for _ in range(3):
+            added = False
+            for name, record in functions.items():
+                node = record.node
+                if "." in name or isinstance(node, ast.Lambda) or not all_params(node):
+                    continue
+                called = {
+                    c.func.id
+                    for c in walk_nodes(node)
+                    if isinstance(c, ast.Call) and isinstance(c.func, ast.Name)
+                }
+                if not called & helpers.keys():
+                    continue
+                drawn = consumed_params(node, classify) | helpers.get(name, frozenset())
+                if drawn != helpers.get(name, frozenset()):
+                    helpers[name] = drawn
+                    added = True
+            if not added:
+                break
         return helpers
 
     @property
@@ -499,12 +542,12 @@ class ModuleModel:
                     # A unit that neither samples nor names a tracked key or a key helper
                     # cannot change what matters of the state: skip it.
                     if unit.tree is None or not (
-                        "random" in text
+                        may_draw(text, self.resolver)
                         or (state and any(name in text for name in state))
                         or (helpers and any(name in text for name in helpers))
                     ):
                         continue
-                    found = flow.run(unit.tree.body, state)
+                    found = flow.run(unit.tree.body, state, unit.start_line)
                     if found:
                         reuses[unit.start_line] = tuple(found)
             self._module_reuses = reuses
@@ -521,6 +564,9 @@ class ModuleModel:
                 r.key.id,
                 ast.unparse(r.first.func),
                 r.across_iterations,
+                # the first use is shown (and fixed) where it sits, perhaps in another unit
+                r.first_unit + r.first.lineno - unit.start_line,
+                r.first.col_offset,
             )
             for r in reuses
         )

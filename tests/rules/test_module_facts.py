@@ -24,10 +24,12 @@ def test_x64_switch_in_another_unit():
 
 def test_key_helper_in_another_unit():
     sampling = "def noise(key):\n    return jax.random.normal(key)\n"
-    splitting = "def noise(key):\n    return jax.random.split(key)\n"
+    splitting = "def noise(key):\n    return jax.random.split(key)\n"  # split consumes too
+    folding = "def noise(key):\n    return jax.random.fold_in(key, 1)\n"  # fold_in does not
     user = "\ndef g(key):\n    a = noise(key)\n    return noise(key), a\n"
     assert codes(sampling + user, "JAX602") == [5]
-    assert codes(splitting + user, "JAX602") == []
+    assert codes(folding + user, "JAX602") == []
+    assert codes(splitting + user, "JAX602") == [5]
 
 
 def test_jitted_signature_in_another_unit():
@@ -47,6 +49,9 @@ def test_float_global_in_another_unit():
 def test_key_reuse_across_top_level_statements():
     script = "key = jax.random.key(0)\nx = jax.random.normal(key)\ny = jax.random.normal(key)\n"
     assert codes(script, "JAX602") == [2]
-    split = script.replace("y =", "key, sub = jax.random.split(key)\ny =")
-    assert codes(split, "JAX602") == []
+    split = script.replace("\ny =", "\nkey, sub = jax.random.split(key)\ny =")
+    assert codes(split, "JAX602") == [2]  # the split consumes `key` again; `y` draws afresh
+    split_first = script.replace("\nx =", "\nkey, sub = jax.random.split(key)\nx =")
+    split_first = split_first.replace("normal(key)\ny", "normal(sub)\ny")
+    assert codes(split_first, "JAX602") == []
     assert codes(script, "JAX602") == [2]
