@@ -13,6 +13,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 
+from jax_lsp.analysis.attributes import assigned_attributes
 from jax_lsp.analysis.document import Document, Unit, UnitSource
 from jax_lsp.analysis.dtypes import FloatOracle, assigned_values
 from jax_lsp.analysis.flow import FlowInterpreter, ScopeContext, annotation_kind
@@ -474,6 +475,18 @@ class ModuleModel:
                 break
         return helpers
 
+    @cached_property
+    def assigned_attributes(self) -> frozenset[str]:
+        """Attribute names the module assigns outside constructors (`obj.attr = ...`)."""
+        names: set[str] = set()
+        for unit in self.document.units:
+            if unit.tree is None:
+                continue
+            if "assigned-attributes" not in unit.source.memo:
+                unit.source.memo["assigned-attributes"] = assigned_attributes(unit.tree)
+            names |= unit.source.memo["assigned-attributes"]
+        return frozenset(names)
+
     @property
     def float_globals(self) -> frozenset[str]:
         """Module-level names every top-level assignment of which is a known float value."""
@@ -591,13 +604,16 @@ class ModuleModel:
             markers = unit.source.memo["key-markers"] = (
                 bool(_X64_MARKERS.search(text)),
                 "astype" in text or "dtype" in text,
+                "static_arg" in text,  # a static `self` (JAX402) reads attribute writes
             )
         x64 = (self.x64, unit.start_line) if markers[0] else ()
         casts = self.float_globals if markers[1] else ()
+        attributes = self.assigned_attributes if markers[2] else ()
         context_of = self.context_of
         return (
             x64,
             casts,
+            attributes,
             self._module_facts_key,
             self._module_reuse_key(unit),
             tuple([context_of(record.node) for record in summary.functions]),

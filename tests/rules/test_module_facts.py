@@ -55,3 +55,20 @@ def test_key_reuse_across_top_level_statements():
     split_first = split_first.replace("normal(key)\ny", "normal(sub)\ny")
     assert codes(split_first, "JAX602") == []
     assert codes(script, "JAX602") == [2]
+
+
+def test_attribute_write_in_another_unit():
+    model = (
+        "class Model:\n"
+        "    def __init__(self, rate):\n"
+        "        self.rate = rate\n"
+        "        self.steps = 0\n\n"
+        "    @partial(jax.jit, static_argnums=0)\n"
+        "    def apply(self, x):\n"
+        "        return self.rate * x\n"
+    )
+    model_and_use = model + "\nm = Model(0.1)\n"
+    assert codes(model_and_use, "JAX402") == []
+    assert codes(model_and_use + "m.rate = 0.2\n", "JAX402") == [5]  # read by apply: stale
+    assert codes(model_and_use + "m.steps = 1\n", "JAX402") == []  # never read by apply
+    assert codes(model_and_use, "JAX402") == []
