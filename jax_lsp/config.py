@@ -181,6 +181,7 @@ _KEYS = {
     "unsafeFixes": "unsafe_fixes",
     "enable-x64": "enable_x64",
     "enableX64": "enable_x64",
+    "x64": "enable_x64",  # `x64 = true`: the project's 64-bit mode, stated
 }
 
 

@@ -11,14 +11,21 @@ from jax_lsp.analysis.nodes import walk_nodes
 from jax_lsp.analysis.traced import all_params
 
 _WIDE = ("float64", "int64", "uint64", "complex128")
+# Aliases of 64-bit types (checked against the installed JAX and NumPy: each is truncated to
+# 32 bits, with a UserWarning, when x64 is off).
+_WIDE_INT_ALIASES = ["jax.numpy.int_", "jax.numpy.uint", "numpy.int_", "numpy.uint"]
+_WIDE_INT_ALIASES += ["numpy.intp", "numpy.uintp", "numpy.longlong", "numpy.ulonglong"]
 WIDE_DTYPES = frozenset(
     [f"{module}.{name}" for module in ("jax.numpy", "numpy") for name in _WIDE]
-    + ["numpy.double", "numpy.longlong", "numpy.ulonglong", "numpy.cdouble"]
+    + _WIDE_INT_ALIASES
+    + ["numpy.double", "numpy.cdouble", "jax.numpy.double", "jax.numpy.cdouble"]
+    + ["jax.numpy.float_", "jax.numpy.complex_"]
 )
 WIDE_STRINGS = frozenset([*_WIDE, "f8", "i8", "u8", "c16", "double"])
 _INTS = ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64")
 INT_DTYPES = frozenset(
-    [f"{module}.{name}" for module in ("jax.numpy", "numpy") for name in _INTS] + ["builtins.int"]
+    [f"{module}.{name}" for module in ("jax.numpy", "numpy") for name in _INTS]
+    + ["builtins.int", *_WIDE_INT_ALIASES]
 )
 INT_STRINGS = frozenset([*_INTS, "int", "i1", "i2", "i4", "i8", "u1", "u2", "u4", "u8"])
 
@@ -91,9 +98,34 @@ def is_integer(expr: ast.expr, resolver: Resolver) -> bool:
     return name in INT_DTYPES or name in INT_STRINGS
 
 
+# The dtype behind an alias or a short string name.
+_ALIASED = {
+    "int_": "int64",
+    "intp": "int64",
+    "longlong": "int64",
+    "i8": "int64",
+    "uint": "uint64",
+    "uintp": "uint64",
+    "ulonglong": "uint64",
+    "u8": "uint64",
+    "float_": "float64",
+    "double": "float64",
+    "f8": "float64",
+    "complex_": "complex128",
+    "cdouble": "complex128",
+    "c16": "complex128",
+}
+
+
 def short_dtype(expr: ast.expr, resolver: Resolver) -> str:
     name = dtype_name(expr, resolver) or "?"
     return "int" if name == "builtins.int" else name.rpartition(".")[2]
+
+
+def wide_dtype(expr: ast.expr, resolver: Resolver) -> str:
+    """The 64-bit dtype a wide dtype expression stands for (`jnp.int_` -> "int64")."""
+    short = short_dtype(expr, resolver)
+    return _ALIASED.get(short, short)
 
 
 class FloatOracle:

@@ -48,6 +48,7 @@ from jax_lsp.analysis.x64 import (
     X64Facts,
     combine_x64_facts,
     may_mention_x64,
+    project_enables_x64,
     statement_facts,
 )
 
@@ -404,9 +405,11 @@ class ModuleModel:
                         for s in unit.tree.body
                     ]
                 statements += [(unit.start_line + at, f) for at, f in unit.source.memo[key]]
-            # Test suites commonly enable x64 in a conftest or through flags we cannot see.
-            test_file = is_test_path(self.document.path)
-            self._x64 = combine_x64_facts(statements, self.x64_setting or test_file)
+            # Test suites commonly enable x64 in a conftest or through flags we cannot see;
+            # another module of the package or the test configuration may switch it on.
+            path = self.document.path
+            enabled = self.x64_setting or is_test_path(path) or project_enables_x64(path)
+            self._x64 = combine_x64_facts(statements, enabled)
         return self._x64
 
     @property
