@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from jax_lsp.analysis.document import Document
 from jax_lsp.analysis import x64
+from jax_lsp.analysis.document import Document
 from jax_lsp.analysis.x64 import project_enables_x64
 from jax_lsp.config import load_settings
 from jax_lsp.diagnostics import RULES_BY_CODE
