@@ -15,7 +15,7 @@ from functools import cached_property
 
 from jax_lsp.analysis.attributes import assigned_attributes
 from jax_lsp.analysis.document import Document, Unit, UnitSource
-from jax_lsp.analysis.dtypes import FloatOracle, assigned_values
+from jax_lsp.analysis.dtypes import FloatOracle, IntArrayOracle, assigned_values
 from jax_lsp.analysis.flow import FlowInterpreter, ScopeContext, annotation_kind
 from jax_lsp.analysis.imports import Resolver, import_bindings, local_imports
 from jax_lsp.analysis.infer import ExternalFacts, facts_key
@@ -490,18 +490,28 @@ class ModuleModel:
             names |= unit.source.memo["assigned-attributes"]
         return frozenset(names)
 
+    @cached_property
+    def int_array_globals(self) -> frozenset[str]:
+        """Module-level names every top-level assignment of which is an integer JAX array."""
+        oracle = IntArrayOracle(self.resolver, self._top_level_values().get)
+        return frozenset(n for n in self._top_level_values() if oracle.is_int_array(ast.Name(n)))
+
+    def _top_level_values(self) -> dict[str, list[ast.expr]]:
+        assigned: dict[str, list[ast.expr]] = {}
+        for unit in self.document.units:
+            if unit.tree is None:
+                continue
+            if "assigned" not in unit.source.memo:
+                unit.source.memo["assigned"] = _top_level_assignments(unit.tree)
+            for name, values in unit.source.memo["assigned"].items():
+                assigned.setdefault(name, []).extend(values)
+        return assigned
+
     @property
     def float_globals(self) -> frozenset[str]:
         """Module-level names every top-level assignment of which is a known float value."""
         if self._float_globals is None:
-            assigned: dict[str, list[ast.expr]] = {}
-            for unit in self.document.units:
-                if unit.tree is None:
-                    continue
-                if "assigned" not in unit.source.memo:
-                    unit.source.memo["assigned"] = _top_level_assignments(unit.tree)
-                for name, values in unit.source.memo["assigned"].items():
-                    assigned.setdefault(name, []).extend(values)
+            assigned = self._top_level_values()
 
             def bindings(name: str) -> list[ast.expr] | None:
                 return assigned.get(name)
@@ -606,11 +616,11 @@ class ModuleModel:
             text = unit.source.text
             markers = unit.source.memo["key-markers"] = (
                 bool(_X64_MARKERS.search(text)),
-                "astype" in text or "dtype" in text,
+                "astype" in text or "dtype" in text or ".at[" in text,
                 "static_arg" in text,  # a static `self` (JAX402) reads attribute writes
             )
         x64 = (self.x64, unit.start_line) if markers[0] else ()
-        casts = self.float_globals if markers[1] else ()
+        casts = (self.float_globals, self.int_array_globals) if markers[1] else ()
         attributes = self.assigned_attributes if markers[2] else ()
         context_of = self.context_of
         return (

@@ -7,7 +7,9 @@ from collections.abc import Iterator
 
 from jax_lsp.analysis.dtypes import (
     FloatOracle,
+    IntArrayOracle,
     assigned_values,
+    at_update_target,
     dtype_argument,
     is_integer,
     is_wide,
@@ -345,8 +347,10 @@ class UnsafeCast(Rule):
     severity = Severity.INFO
     what_it_does = """
         Points out `.astype(<integer dtype>)` and `jnp.asarray(..., dtype=<integer dtype>)`
-        applied to values known to be floating point (float literals, `jax.random.normal`,
-        `jnp.linspace`, true division, ...).
+        applied to values known to be floating point (float literals, arrays made with a
+        float `dtype=`, `jax.random.normal`, `jnp.linspace`, true division, `jnp.nan`, names
+        bound to such values, ...), and float values written into an integer array with
+        `x.at[i].set(...)` (or `.add`, `.multiply`, ...), which casts them to its dtype.
     """
     why_bad = """
         JAX (XLA) saturates out-of-range float-to-integer casts: `300.0` becomes 255 as
@@ -376,6 +380,17 @@ class UnsafeCast(Rule):
             """,
             check="assert set(counts.tolist()) <= {2147483647, -2147483648}  # clamped",
         ),
+        Example(
+            """
+            import jax.numpy as jnp
+
+            counts = jnp.zeros(3, dtype=int)
+            counts = counts.at[0].set(jnp.nan)  # error
+            weights = jnp.array([0.5, 1e10], dtype=jnp.float32)
+            scaled = weights.astype(jnp.int32)  # error
+            """,
+            check="assert counts.tolist()[0] == 0 and scaled.tolist() == [0, 2147483647]",
+        ),
     )
     valid = (
         Example(
@@ -396,12 +411,43 @@ class UnsafeCast(Rule):
             """,
             check="assert small.tolist() == [0, 1, 2, 3]",
         ),
+        Example(
+            """
+            import jax.numpy as jnp
+
+            counts = jnp.zeros(3, dtype=int)
+            counts = counts.at[0].set(7)  # an integer into an integer array
+            totals = jnp.zeros(3).at[0].set(jnp.nan)  # a float array keeps NaN
+            """,
+            check="assert counts.tolist()[0] == 7 and bool(jnp.isnan(totals[0]))",
+        ),
     )
 
     def check(self, node: ast.Call, ctx: RuleContext) -> Iterator[Finding]:
         resolver = ctx.resolvers[-1]
         func = node.func
         qualname = ctx.qualname(func)
+        scope = ctx.functions[-1] if ctx.functions else None
+
+        def bindings(name: str) -> list[ast.expr] | None:
+            return assigned_values(name, scope) if scope is not None else None
+
+        updated = at_update_target(node)
+        if updated is not None and qualname is None:
+            # `ints.at[i].set(jnp.nan)`: the value is cast to the array's integer dtype.
+            value = node.args[0] if node.args else None
+            value = next((k.value for k in node.keywords if k.arg == "values"), value)
+            oracle = FloatOracle(resolver, bindings, ctx.model.float_globals)
+            ints = IntArrayOracle(resolver, bindings, ctx.model.int_array_globals)
+            if value is not None and oracle.is_float(value) and ints.is_int_array(updated):
+                yield ctx.finding(
+                    self,
+                    node,
+                    f"Floats written into an integer array are cast to its dtype: NaN becomes "
+                    f"0 and out-of-range values clamp (NumPy raises for NaN). Make "
+                    f"`{ctx.segment(updated)}` a float array, or round and clip the value",
+                )
+            return
         if isinstance(func, ast.Attribute) and func.attr == "astype" and qualname is None:
             source, dtype = func.value, (node.args[0] if node.args else None)
             if not ctx.kind(source).is_jax:
@@ -412,11 +458,6 @@ class UnsafeCast(Rule):
             return
         if dtype is None or not is_integer(dtype, resolver):
             return
-        scope = ctx.functions[-1] if ctx.functions else None
-
-        def bindings(name: str) -> list[ast.expr] | None:
-            return assigned_values(name, scope) if scope is not None else None
-
         oracle = FloatOracle(resolver, bindings, ctx.model.float_globals)
         if not oracle.is_float(source):
             return
