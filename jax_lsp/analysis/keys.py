@@ -382,6 +382,20 @@ class RepeatedUse:
     runner_name: str  # its last name: "while_loop", "tree_map", ...
 
 
+def aligned_pair(first: ast.Call, second: ast.Call, resolver: Resolver) -> bool:
+    """The same `permutation`/`choice`/`shuffle` call, differing only in the array: one key
+    picks the same rows of two arrays that must stay aligned (inputs and labels)."""
+    qualname = resolver.qualname(first.func)
+    if qualname not in _ALIGNING or resolver.qualname(second.func) != qualname:
+        return False
+
+    def rest(call: ast.Call) -> str:
+        keywords = [k for k in call.keywords if k.arg not in ("key", "a", "x")]
+        return ast.dump(ast.Call(ast.Name("_"), call.args[2:], keywords))
+
+    return rest(first) == rest(second)
+
+
 def repeated_uses(
     statements: list[ast.stmt],
     resolver: Resolver,

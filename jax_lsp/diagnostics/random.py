@@ -11,6 +11,7 @@ from jax_lsp.analysis.keys import (
     KeyFlow,
     RepeatedUse,
     Reuse,
+    aligned_pair,
     classify_call,
     may_draw,
     repeated_uses,
@@ -176,9 +177,11 @@ class PrngKeyReuse(Rule):
         of the same module that consumes its key parameter (itself or through another such
         function) counts as a use. Also flags a key that a `lax.while_loop`, `fori_loop`,
         `scan` or `lax.map` body, or a function given to `jax.tree.map`, closes over and
-        consumes: it is consumed again on every iteration or leaf (for a tree map,
-        `permutation`, `shuffle` and `choice` are left alone: one key for every leaf keeps
-        the leaves aligned, the usual intent). The finding links the earlier use.
+        consumes: it is consumed again on every iteration or leaf. One key given to the same
+        `permutation`, `shuffle` or `choice` of several arrays (or of every leaf of a tree
+        map) is left alone: it picks the same rows of each, keeping inputs and labels
+        aligned, the usual intent (JAX's checker counts it). The finding links the earlier
+        use.
     """
     why_bad = """
         JAX's random numbers are a pure function of the key: the same key gives the same
@@ -476,6 +479,21 @@ class PrngKeyReuse(Rule):
             """,
             check="assert (shuffled['y'] == shuffled['x'] * 10).all()",
         ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            def sample_batch(key, x, y, size):
+                # The same rows of inputs and labels.
+                xb = jax.random.choice(key, x, (size,), replace=False)
+                yb = jax.random.choice(key, y, (size,), replace=False)
+                return xb, yb
+
+            xb, yb = sample_batch(jax.random.key(8), jnp.arange(6), jnp.arange(6) * 10, 3)
+            """,
+            check="assert (yb == xb * 10).all()",
+        ),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> Iterator[Finding]:
@@ -501,6 +519,8 @@ class PrngKeyReuse(Rule):
                 return
             flow = KeyFlow(lambda call: classify_call(call, resolver, ctx.model))
             reuses = flow.run(body, unit=ctx.unit_start)
+        # The same shuffle or choice of two arrays with one key keeps them aligned: by intent.
+        reuses = [r for r in reuses if not aligned_pair(r.first, r.call, resolver)]
         repeated = repeated_uses(body, resolver, lambda c: classify_call(c, resolver, ctx.model))
         if not reuses and not repeated:
             return
