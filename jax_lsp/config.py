@@ -209,6 +209,7 @@ _KEYS = {
     "enableX64": "enable_x64",
     "respect-gitignore": "respect_gitignore",
     "respectGitignore": "respect_gitignore",
+    "x64": "enable_x64",  # `x64 = true`: the project's 64-bit mode, stated
 }
 
 

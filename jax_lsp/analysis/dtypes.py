@@ -11,16 +11,30 @@ from jax_lsp.analysis.nodes import walk_nodes
 from jax_lsp.analysis.traced import all_params
 
 _WIDE = ("float64", "int64", "uint64", "complex128")
+# Aliases of 64-bit types (checked against the installed JAX and NumPy: each is truncated to
+# 32 bits, with a UserWarning, when x64 is off).
+_WIDE_INT_ALIASES = ["jax.numpy.int_", "jax.numpy.uint", "numpy.int_", "numpy.uint"]
+_WIDE_INT_ALIASES += ["numpy.intp", "numpy.uintp", "numpy.longlong", "numpy.ulonglong"]
 WIDE_DTYPES = frozenset(
     [f"{module}.{name}" for module in ("jax.numpy", "numpy") for name in _WIDE]
-    + ["numpy.double", "numpy.longlong", "numpy.ulonglong", "numpy.cdouble"]
+    + _WIDE_INT_ALIASES
+    + ["numpy.double", "numpy.cdouble", "jax.numpy.double", "jax.numpy.cdouble"]
+    + ["jax.numpy.float_", "jax.numpy.complex_"]
 )
 WIDE_STRINGS = frozenset([*_WIDE, "f8", "i8", "u8", "c16", "double"])
 _INTS = ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64")
 INT_DTYPES = frozenset(
-    [f"{module}.{name}" for module in ("jax.numpy", "numpy") for name in _INTS] + ["builtins.int"]
+    [f"{module}.{name}" for module in ("jax.numpy", "numpy") for name in _INTS]
+    + ["builtins.int", *_WIDE_INT_ALIASES]
 )
 INT_STRINGS = frozenset([*_INTS, "int", "i1", "i2", "i4", "i8", "u1", "u2", "u4", "u8"])
+
+_FLOATS = ("float16", "bfloat16", "float32", "float64")
+FLOAT_DTYPES = frozenset(
+    [f"{module}.{name}" for module in ("jax.numpy", "numpy") for name in _FLOATS]
+    + ["builtins.float", "jax.numpy.float_", "jax.numpy.double", "numpy.double"]
+)
+FLOAT_STRINGS = frozenset([*_FLOATS, "float", "f2", "f4", "f8", "double"])
 
 # Constructors taking the dtype as a positional argument, and its index.
 DTYPE_POSITION = {
@@ -59,6 +73,18 @@ FLOAT_RESULTS = frozenset(
     + ["jax.nn.sigmoid", "jax.nn.softmax", "jax.nn.tanh"]
 )
 _FLOAT_METHODS = frozenset(["reshape", "ravel", "flatten", "squeeze", "transpose", "sum", "mean"])
+FLOAT_CONSTANTS = frozenset(
+    f"{module}.{name}"
+    for module in ("jax.numpy", "numpy", "math")
+    for name in ("nan", "inf", "pi", "e")
+)
+# Constructors whose result has the dtype their `dtype` argument names.
+_ARRAY_CONSTRUCTORS = frozenset(
+    f"jax.numpy.{name}"
+    for name in ("zeros", "ones", "empty", "full", "array", "asarray", "arange", "full_like")
+) | frozenset(f"jax.numpy.{name}" for name in ("zeros_like", "ones_like", "empty_like"))
+# `x.at[i].<method>(value)`: the result keeps the dtype of `x`, the value is cast to it.
+AT_UPDATES = frozenset(["set", "add", "subtract", "multiply", "divide", "power", "min", "max"])
 _MAX_DEPTH = 4
 
 
@@ -91,9 +117,34 @@ def is_integer(expr: ast.expr, resolver: Resolver) -> bool:
     return name in INT_DTYPES or name in INT_STRINGS
 
 
+# The dtype behind an alias or a short string name.
+_ALIASED = {
+    "int_": "int64",
+    "intp": "int64",
+    "longlong": "int64",
+    "i8": "int64",
+    "uint": "uint64",
+    "uintp": "uint64",
+    "ulonglong": "uint64",
+    "u8": "uint64",
+    "float_": "float64",
+    "double": "float64",
+    "f8": "float64",
+    "complex_": "complex128",
+    "cdouble": "complex128",
+    "c16": "complex128",
+}
+
+
 def short_dtype(expr: ast.expr, resolver: Resolver) -> str:
     name = dtype_name(expr, resolver) or "?"
     return "int" if name == "builtins.int" else name.rpartition(".")[2]
+
+
+def wide_dtype(expr: ast.expr, resolver: Resolver) -> str:
+    """The 64-bit dtype a wide dtype expression stands for (`jnp.int_` -> "int64")."""
+    short = short_dtype(expr, resolver)
+    return _ALIASED.get(short, short)
 
 
 class FloatOracle:
@@ -137,8 +188,10 @@ class FloatOracle:
             return bool(values) and all(self.is_float(v, depth + 1) for v in values)
         if isinstance(expr, ast.Subscript):
             return self.is_float(expr.value, depth + 1)
-        if isinstance(expr, ast.Attribute) and expr.attr in ("T", "real"):
-            return self.is_float(expr.value, depth + 1)
+        if isinstance(expr, ast.Attribute):
+            if self.resolver.qualname(expr) in FLOAT_CONSTANTS:
+                return True  # jnp.nan, math.inf, ...
+            return expr.attr in ("T", "real") and self.is_float(expr.value, depth + 1)
         if isinstance(expr, ast.Call):
             return self._call_is_float(expr, depth)
         return False
@@ -164,11 +217,72 @@ class FloatOracle:
         ):
             return self.is_float(func.value, depth + 1)
         qualname = self.resolver.qualname(func) or ""
+        if qualname == "builtins.float":
+            return True
         if qualname in FLOAT_RESULTS:
             return dtype_argument(call, qualname) is None
+        dtype = dtype_argument(call, qualname)
+        if qualname in _ARRAY_CONSTRUCTORS and dtype is not None:
+            return dtype_name(dtype, self.resolver) in FLOAT_DTYPES | FLOAT_STRINGS
         if qualname in ("jax.numpy.array", "jax.numpy.asarray") and call.args:
-            return dtype_argument(call, qualname) is None and self.is_float(call.args[0], depth + 1)
+            return dtype is None and self.is_float(call.args[0], depth + 1)
         return False
+
+
+class IntArrayOracle:
+    """Is an expression known to be a JAX array of an integer dtype? Unsure means no.
+
+    `bindings` as for FloatOracle; names the scope does not bind are integer arrays when they
+    are in `int_globals`. `x = x.at[i].set(v)` keeps the dtype of `x`."""
+
+    def __init__(
+        self,
+        resolver: Resolver,
+        bindings: Callable[[str], list[ast.expr] | None],
+        int_globals: frozenset[str] = frozenset(),
+    ) -> None:
+        self.resolver = resolver
+        self.bindings = bindings
+        self.int_globals = int_globals
+
+    def is_int_array(self, expr: ast.expr, depth: int = 0, assumed: frozenset = frozenset()):
+        if depth > _MAX_DEPTH:
+            return False
+        if isinstance(expr, ast.Name):
+            if expr.id in assumed:
+                return True  # `x = x.at[0].set(v)`: as the other bindings of x decide
+            values = self.bindings(expr.id)
+            if values is None:
+                return expr.id in self.int_globals
+            inner = assumed | {expr.id}
+            return bool(values) and all(self.is_int_array(v, depth + 1, inner) for v in values)
+        if not isinstance(expr, ast.Call):
+            return False
+        func = expr.func
+        updated = at_update_target(expr)
+        if updated is not None:
+            return self.is_int_array(updated, depth + 1, assumed)
+        if isinstance(func, ast.Attribute) and func.attr == "astype" and expr.args:
+            return self.resolver.qualname(func) is None and is_integer(expr.args[0], self.resolver)
+        qualname = self.resolver.qualname(func) or ""
+        if qualname in _ARRAY_CONSTRUCTORS:
+            dtype = dtype_argument(expr, qualname)
+            return dtype is not None and is_integer(dtype, self.resolver)
+        return False
+
+
+def at_update_target(call: ast.Call) -> ast.expr | None:
+    """`x` of `x.at[i].set(v)` (and the other `.at` updates), else None."""
+    func = call.func
+    if not (isinstance(func, ast.Attribute) and func.attr in AT_UPDATES):
+        return None
+    indexed = func.value
+    if not isinstance(indexed, ast.Subscript):
+        return None
+    at = indexed.value
+    if isinstance(at, ast.Attribute) and at.attr == "at":
+        return at.value
+    return None
 
 
 def assigned_values(name: str, scope: ast.AST) -> list[ast.expr] | None:

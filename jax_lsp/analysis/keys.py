@@ -1,7 +1,10 @@
 """PRNG key reuse: a small flow walk over one scope, tracking which key names were consumed.
 
-A key name is *consumed* once a `jax.random` sampler draws with it (or a helper of this module
-does). Rebinding the name (`key, sub = jax.random.split(key)`, a loop target) makes it fresh.
+What consumes a key follows JAX's own checker (`jax.experimental.key_reuse`): a `jax.random`
+sampler and `jax.random.split` consume their key (`random_bits` and `random_split` are sinks
+there), `fold_in`, `clone` and `key_data` do not; a helper of this module that consumes its
+key parameter consumes the argument. Rebinding the name (`key, sub = jax.random.split(key)`,
+a loop target) makes it fresh.
 Exclusive branches start from the same state and merge afterwards; loop bodies are walked
 twice, so a key drawn from in the body and never rebound there is reported on the second
 pass (every iteration draws the same numbers). A key handed to an unknown function is
@@ -16,7 +19,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from jax_lsp.analysis.imports import Resolver
-from jax_lsp.analysis.nodes import child_nodes, walk_nodes
+from jax_lsp.analysis.names import local_names
+from jax_lsp.analysis.nodes import child_nodes
 from jax_lsp.analysis.text import contains_word
 from jax_lsp.analysis.traced import all_params, positional_params
 from jax_lsp.compat import TRY_STATEMENTS
@@ -68,7 +72,9 @@ SAMPLERS = frozenset(
         "weibull_min",
     ]
 )
-# Calls into these never consume a key (split/fold_in derive new keys, jnp computes).
+# What JAX's key-reuse checker counts as consuming a key: samplers and `split`.
+CONSUMERS = SAMPLERS | {"jax.random.split"}
+# Calls into these never consume a key (fold_in/clone derive new keys, jnp computes).
 _NON_CONSUMING_PREFIXES = ("jax.random.", "jax.numpy.", "jax.lax.", "builtins.", "numpy.", "math.")
 _UNSURE = "unsure"
 PASS = "pass"
@@ -85,6 +91,9 @@ class Reuse:
     key: ast.Name  # its key argument
     first: ast.Call  # the draw that consumed the key before
     across_iterations: bool
+    # The document line of the unit holding `first` (module-level flows cross units).
+    first_unit: int = 0
+    first_key: ast.expr | None = None  # the argument `first` consumed the key through
 
 
 def key_argument(call: ast.Call) -> ast.expr | None:
@@ -118,10 +127,16 @@ class KeyFlow:
         self.classify = classify
         self.reuses: dict[ast.Call, Reuse] = {}
         self._iteration = 0  # >0 while re-walking a loop body
+        self.unit = 0  # the document line of the unit being walked
+        # consuming call -> the unit it sits in and the argument it consumed the key through
+        self._uses: dict[ast.Call, tuple[int, ast.expr]] = {}
 
-    def run(self, statements: list[ast.stmt], state: State | None = None) -> list[Reuse]:
+    def run(
+        self, statements: list[ast.stmt], state: State | None = None, unit: int = 0
+    ) -> list[Reuse]:
         """Reuses in `statements`, walked from `state` (updated in place: the state after)."""
         self.reuses = {}
+        self.unit = unit
         state = {} if state is None else state
         after = self.block(statements, state)
         if after is not state:
@@ -252,9 +267,12 @@ class KeyFlow:
         if isinstance(previous, ast.Call):
             if call not in self.reuses:
                 across = self._iteration > 0 and previous is call
-                self.reuses[call] = Reuse(call, role, previous, across)
+                first_unit, first_key = self._uses.get(previous, (self.unit, None))
+                reuse = Reuse(call, role, previous, across, first_unit, first_key)
+                self.reuses[call] = reuse
         else:
             state[role.id] = call
+            self._uses[call] = (self.unit, role)
 
 
 def _targets(node: ast.stmt) -> list[ast.expr]:
@@ -273,20 +291,23 @@ def _is_target(statement: ast.stmt, child: ast.expr) -> bool:
     return any(child is target for target in _targets(statement))
 
 
-def drawn_params(function: ast.FunctionDef, resolver: Resolver) -> frozenset[str]:
-    """Parameters the function passes, never rebound, straight to a sampler."""
-    params = set(all_params(function))
-    rebound: set[str] = set()
-    keys: list[str] = []
-    for node in walk_nodes(function):
-        if isinstance(node, ast.Name):
-            if isinstance(node.ctx, ast.Store):
-                rebound.add(node.id)
-        elif isinstance(node, ast.Call) and resolver.qualname(node.func) in SAMPLERS:
-            key = key_argument(node)
-            if isinstance(key, ast.Name) and key.id in params:
-                keys.append(key.id)
-    return frozenset(key for key in keys if key not in rebound)
+def consumed_params(
+    function: ast.FunctionDef | ast.AsyncFunctionDef,
+    classify: Callable[[ast.Call], ast.expr | str | None],
+) -> frozenset[str]:
+    """Parameters whose value (as passed in, before any rebinding) the function consumes:
+    the flow starts with each parameter marked as consumed by a stand-in call, so a use
+    of it shows as a reuse of that stand-in."""
+    marks = {name: ast.Call(ast.Name(name), [], []) for name in all_params(function)}
+    flow = KeyFlow(classify)
+    reuses = flow.run(function.body, dict(marks))
+    originals = {id(call): name for name, call in marks.items()}
+    return frozenset(originals[id(r.first)] for r in reuses if id(r.first) in originals)
+
+
+def consumer_key(call: ast.Call, resolver: Resolver) -> ast.expr | None:
+    """The key a `jax.random` sampler or `split` consumes, else None."""
+    return key_argument(call) if resolver.qualname(call.func) in CONSUMERS else None
 
 
 def may_draw(text: str, resolver: Resolver) -> bool:
@@ -302,18 +323,21 @@ def classify_call(call: ast.Call, resolver: Resolver, model: ModuleModel):
     """The KeyFlow role of a call in a module: the key a sampler or a key helper of the
     module draws with, None for calls that consume no key, else PASS."""
     qualname = resolver.qualname(call.func)
-    if qualname in SAMPLERS:
+    if qualname in CONSUMERS:
         return key_argument(call)
     if qualname and qualname.startswith(_NON_CONSUMING_PREFIXES):
         return None
+    return helper_key(call, model.functions, model.key_helpers) or PASS
+
+
+def helper_key(call: ast.Call, functions: dict, helpers: dict[str, frozenset[str]]):
+    """The argument a call of a module function gives to a parameter it consumes."""
     if isinstance(call.func, ast.Name):
-        record = model.functions.get(call.func.id)
-        drawn = model.key_helpers.get(call.func.id)
+        record = functions.get(call.func.id)
+        drawn = helpers.get(call.func.id)
         if record is not None and drawn:
-            argument = _argument_for(call, record.node, drawn)
-            if argument is not None:
-                return argument
-    return PASS
+            return _argument_for(call, record.node, drawn)
+    return None
 
 
 def _argument_for(call: ast.Call, function: ast.FunctionDef, drawn: frozenset[str]):
@@ -329,3 +353,113 @@ def _argument_for(call: ast.Call, function: ast.FunctionDef, drawn: frozenset[st
         if keyword.arg in drawn:
             return keyword.value
     return None
+
+
+# Calls that run a function argument again and again, by the positions and keywords of that
+# argument. A key the function closes over and consumes is consumed on every run: JAX's
+# checker rejects scan/while bodies that consume "key constants", and a tree map calls the
+# function once per leaf. (`vmap` runs it once, batched: not a reuse for JAX.)
+_REPEATING: dict[str, tuple[tuple[int, ...], tuple[str, ...]]] = {
+    "jax.lax.while_loop": ((0, 1), ("cond_fun", "body_fun")),
+    "jax.lax.fori_loop": ((2,), ("body_fun",)),
+    "jax.lax.scan": ((0,), ("f",)),
+    "jax.lax.map": ((0,), ("f",)),
+    "jax.tree.map": ((0,), ("f",)),
+    "jax.tree_util.tree_map": ((0,), ("f",)),
+    "jax.tree_map": ((0,), ("f",)),
+}
+_FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+# Mapped over a pytree with one key, these reorder or pick the same rows of every leaf: the
+# usual way to shuffle a batch whose leaves must stay aligned, not a reuse by intent.
+_ALIGNING = frozenset({"jax.random.permutation", "jax.random.shuffle", "jax.random.choice"})
+
+
+@dataclass(frozen=True)
+class RepeatedUse:
+    call: ast.Call  # the consuming call inside the repeated function
+    key: ast.Name  # the key it closes over
+    runner: ast.Call  # the loop or tree map that runs the function repeatedly
+    runner_name: str  # its last name: "while_loop", "tree_map", ...
+
+
+def aligned_pair(first: ast.Call, second: ast.Call, resolver: Resolver) -> bool:
+    """The same `permutation`/`choice`/`shuffle` call, differing only in the array: one key
+    picks the same rows of two arrays that must stay aligned (inputs and labels)."""
+    qualname = resolver.qualname(first.func)
+    if qualname not in _ALIGNING or resolver.qualname(second.func) != qualname:
+        return False
+
+    def rest(call: ast.Call) -> str:
+        keywords = [k for k in call.keywords if k.arg not in ("key", "a", "x")]
+        return ast.dump(ast.Call(ast.Name("_"), call.args[2:], keywords))
+
+    return rest(first) == rest(second)
+
+
+def repeated_uses(
+    statements: list[ast.stmt],
+    resolver: Resolver,
+    classify: Callable[[ast.Call], ast.expr | str | None],
+) -> list[RepeatedUse]:
+    """Keys that a function run by a `lax` loop or a tree map (a lambda, or a def or lambda
+    bound in the same scope) closes over and consumes."""
+    local: dict[str, ast.AST] = {}  # functions and lambdas bound in the scope
+    aliases: dict[str, str] = {}  # `tree_map = jax.tree_util.tree_map`
+    calls: list[ast.Call] = []
+    for node in _scope_nodes(statements):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            local[node.name] = node
+        elif isinstance(node, ast.Assign) and len(node.targets) == 1:
+            target = node.targets[0]
+            if isinstance(target, ast.Name) and isinstance(node.value, ast.Lambda):
+                local[target.id] = node.value
+            elif isinstance(target, ast.Name) and resolver.qualname(node.value) in _REPEATING:
+                aliases[target.id] = resolver.qualname(node.value)
+        elif isinstance(node, ast.Call):
+            calls.append(node)
+    runners: list[tuple[ast.Call, str]] = []
+    for call in calls:
+        qualname = resolver.qualname(call.func)
+        if qualname is None and isinstance(call.func, ast.Name):
+            qualname = aliases.get(call.func.id)
+        if qualname in _REPEATING:
+            runners.append((call, qualname))
+    found: dict[ast.Call, RepeatedUse] = {}
+    for runner, qualname in runners:
+        positions, keywords = _REPEATING[qualname]
+        label = "tree_map" if qualname.startswith("jax.tree") else qualname.rpartition(".")[2]
+        arguments = [runner.args[i] for i in positions if i < len(runner.args)]
+        arguments += [kw.value for kw in runner.keywords if kw.arg in keywords]
+        for argument in arguments:
+            function = local.get(argument.id) if isinstance(argument, ast.Name) else argument
+            if not isinstance(function, _FUNCTIONS):
+                continue
+            for call, key in _consumed_free_keys(function, classify):
+                if label == "tree_map" and resolver.qualname(call.func) in _ALIGNING:
+                    continue
+                if call not in found:
+                    found[call] = RepeatedUse(call, key, runner, label)
+    return sorted(found.values(), key=lambda r: (r.call.lineno, r.call.col_offset))
+
+
+def _scope_nodes(statements: list[ast.stmt]):
+    """The nodes of a scope's statements, not inside nested functions or classes (their
+    definitions themselves are included)."""
+    stack: list[ast.AST] = list(reversed(statements))
+    while stack:
+        node = stack.pop()
+        yield node
+        if not isinstance(node, _NESTED):
+            stack.extend(reversed(list(ast.iter_child_nodes(node))))
+
+
+def _consumed_free_keys(function: ast.AST, classify) -> list[tuple[ast.Call, ast.Name]]:
+    statements = [ast.Expr(function.body)] if isinstance(function, ast.Lambda) else function.body
+    bound = local_names(function)
+    uses = []
+    for node in _scope_nodes(statements):
+        if isinstance(node, ast.Call):
+            role = classify(node)
+            if isinstance(role, ast.Name) and role.id not in bound:
+                uses.append((node, role))
+    return uses

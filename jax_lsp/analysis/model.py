@@ -13,13 +13,22 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 
+from jax_lsp.analysis.attributes import assigned_attributes
 from jax_lsp.analysis.document import Document, Unit, UnitSource
-from jax_lsp.analysis.dtypes import FloatOracle, assigned_values
+from jax_lsp.analysis.dtypes import FloatOracle, IntArrayOracle, assigned_values
 from jax_lsp.analysis.flow import NEW_REF, FlowInterpreter, ScopeContext, annotation_kind
 from jax_lsp.analysis.imports import Resolver, import_bindings, local_imports
 from jax_lsp.analysis.infer import ExternalFacts, facts_key
 from jax_lsp.analysis.jitted import StaticSignature, unit_signatures
-from jax_lsp.analysis.keys import KeyFlow, Reuse, classify_call, drawn_params, may_draw
+from jax_lsp.analysis.keys import (
+    KeyFlow,
+    Reuse,
+    classify_call,
+    consumed_params,
+    consumer_key,
+    helper_key,
+    may_draw,
+)
 from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.module_state import ModuleState
 from jax_lsp.analysis.nodes import positional_params, walk_nodes
@@ -60,6 +69,7 @@ from jax_lsp.analysis.x64 import (
     X64Facts,
     combine_x64_facts,
     may_mention_x64,
+    project_enables_x64,
     statement_facts,
 )
 
@@ -821,14 +831,17 @@ class ModuleModel:
                         for s in unit.tree.body
                     ]
                 statements += [(unit.start_line + at, f) for at, f in unit.source.memo[key]]
-            # Test suites commonly enable x64 in a conftest or through flags we cannot see.
-            test_file = is_test_path(self.document.path)
-            self._x64 = combine_x64_facts(statements, self.x64_setting or test_file)
+            # Test suites commonly enable x64 in a conftest or through flags we cannot see;
+            # another module of the package or the test configuration may switch it on.
+            path = self.document.path
+            enabled = self.x64_setting or is_test_path(path) or project_enables_x64(path)
+            self._x64 = combine_x64_facts(statements, enabled)
         return self._x64
 
     @property
     def key_helpers(self) -> dict[str, frozenset[str]]:
-        """Module functions -> the parameters they pass straight to a `jax.random` sampler."""
+        """Module functions -> the parameters whose key they consume (sample with or split),
+        themselves or through other such functions of the module."""
         if self._key_helpers is None:
             helpers: dict[str, frozenset[str]] = {}
             for unit in self.document.units:
@@ -838,7 +851,7 @@ class ModuleModel:
                 if key not in unit.source.memo:
                     unit.source.memo[key] = self._unit_key_helpers(unit.source)
                 helpers.update(unit.source.memo[key])
-            self._key_helpers = helpers
+            self._key_helpers = self._helpers_through_calls(helpers)
         return self._key_helpers
 
     def _unit_key_helpers(self, source: UnitSource) -> dict[str, frozenset[str]]:
@@ -853,22 +866,78 @@ class ModuleModel:
             # Only a function whose own text can name a sampler passes a key to one.
             if not may_draw("\n".join(lines[node.lineno - 1 : node.end_lineno]), self.resolver):
                 continue
-            if drawn := drawn_params(node, self.resolver):
+            if drawn := consumed_params(node, lambda call: consumer_key(call, self.resolver)):
                 helpers[record.path] = drawn
         return helpers
+
+    def _helpers_through_calls(
+        self, helpers: dict[str, frozenset[str]]
+    ) -> dict[str, frozenset[str]]:
+        """Add the functions that hand a parameter to a key helper (a few rounds: helpers of
+        helpers; deeper chains are rare and each round walks the candidates again)."""
+        if not helpers:
+            return helpers
+        helpers = dict(helpers)
+        functions = self.functions
+
+        def classify(call: ast.Call):
+            return consumer_key(call, self.resolver) or helper_key(call, functions, helpers)
+
+        for _ in range(3):
+            added = False
+            for name, record in functions.items():
+                node = record.node
+                if "." in name or isinstance(node, ast.Lambda) or not all_params(node):
+                    continue
+                called = {
+                    c.func.id
+                    for c in walk_nodes(node)
+                    if isinstance(c, ast.Call) and isinstance(c.func, ast.Name)
+                }
+                if not called & helpers.keys():
+                    continue
+                drawn = consumed_params(node, classify) | helpers.get(name, frozenset())
+                if drawn != helpers.get(name, frozenset()):
+                    helpers[name] = drawn
+                    added = True
+            if not added:
+                break
+        return helpers
+
+    @cached_property
+    def assigned_attributes(self) -> frozenset[str]:
+        """Attribute names the module assigns outside constructors (`obj.attr = ...`)."""
+        names: set[str] = set()
+        for unit in self.document.units:
+            if unit.tree is None:
+                continue
+            if "assigned-attributes" not in unit.source.memo:
+                unit.source.memo["assigned-attributes"] = assigned_attributes(unit.tree)
+            names |= unit.source.memo["assigned-attributes"]
+        return frozenset(names)
+
+    @cached_property
+    def int_array_globals(self) -> frozenset[str]:
+        """Module-level names every top-level assignment of which is an integer JAX array."""
+        oracle = IntArrayOracle(self.resolver, self._top_level_values().get)
+        return frozenset(n for n in self._top_level_values() if oracle.is_int_array(ast.Name(n)))
+
+    def _top_level_values(self) -> dict[str, list[ast.expr]]:
+        assigned: dict[str, list[ast.expr]] = {}
+        for unit in self.document.units:
+            if unit.tree is None:
+                continue
+            if "assigned" not in unit.source.memo:
+                unit.source.memo["assigned"] = _top_level_assignments(unit.tree)
+            for name, values in unit.source.memo["assigned"].items():
+                assigned.setdefault(name, []).extend(values)
+        return assigned
 
     @property
     def float_globals(self) -> frozenset[str]:
         """Module-level names every top-level assignment of which is a known float value."""
         if self._float_globals is None:
-            assigned: dict[str, list[ast.expr]] = {}
-            for unit in self.document.units:
-                if unit.tree is None:
-                    continue
-                if "assigned" not in unit.source.memo:
-                    unit.source.memo["assigned"] = _top_level_assignments(unit.tree)
-                for name, values in unit.source.memo["assigned"].items():
-                    assigned.setdefault(name, []).extend(values)
+            assigned = self._top_level_values()
 
             def bindings(name: str) -> list[ast.expr] | None:
                 return assigned.get(name)
@@ -925,12 +994,12 @@ class ModuleModel:
                     # A unit that neither samples nor names a tracked key or a key helper
                     # cannot change what matters of the state: skip it.
                     if unit.tree is None or not (
-                        "random" in text
+                        may_draw(text, self.resolver)
                         or (state and any(name in text for name in state))
                         or (helpers and any(name in text for name in helpers))
                     ):
                         continue
-                    found = flow.run(unit.tree.body, state)
+                    found = flow.run(unit.tree.body, state, unit.start_line)
                     if found:
                         reuses[unit.start_line] = tuple(found)
             self._module_reuses = reuses
@@ -947,6 +1016,9 @@ class ModuleModel:
                 r.key.id,
                 ast.unparse(r.first.func),
                 r.across_iterations,
+                # the first use is shown (and fixed) where it sits, perhaps in another unit
+                r.first_unit + r.first.lineno - unit.start_line,
+                r.first.col_offset,
             )
             for r in reuses
         )
@@ -970,14 +1042,17 @@ class ModuleModel:
             text = unit.source.text
             markers = unit.source.memo["key-markers"] = (
                 bool(_X64_MARKERS.search(text)),
-                "astype" in text or "dtype" in text,
+                "astype" in text or "dtype" in text or ".at[" in text,
+                "static_arg" in text,  # a static `self` (JAX402) reads attribute writes
             )
         x64 = (self.x64, unit.start_line) if markers[0] else ()
-        casts = self.float_globals if markers[1] else ()
+        casts = (self.float_globals, self.int_array_globals) if markers[1] else ()
+        attributes = self.assigned_attributes if markers[2] else ()
         context_of = self.context_of
         return (
             x64,
             casts,
+            attributes,
             self._module_facts_key,
             self._module_reuse_key(unit),
             tuple([context_of(record.node) for record in summary.functions]),

@@ -8,10 +8,13 @@ methods do not run at import time, so only module-level code counts as "before" 
 from __future__ import annotations
 
 import ast
+import os
 import re
+import time
 from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 
 from jax_lsp.analysis.imports import Resolver
 from jax_lsp.analysis.kinds import ARRAY_MODULES, STATIC_RESULTS
@@ -236,3 +239,148 @@ def _is_update_argument(node: ast.AST, statement: ast.stmt, resolver: Resolver) 
         isinstance(call, ast.Call) and is_x64_update(call, resolver) and call.args[0] is node
         for call in walk_nodes(statement)
     )
+
+
+# -- the project's x64 mode ---------------------------------------------------------------------
+# A program runs with x64 on when any module of its package switches it on (a script or entry
+# point that `jax.config.update("jax_enable_x64", True)`), or its test and tool configuration
+# sets JAX_ENABLE_X64 (tox.ini, pytest.ini, setup.cfg, a conftest.py). Found from files alone:
+# nothing is imported. The answer for a folder is reused for a few seconds (the server asks on
+# every keystroke); a file is read again only when its size or time stamp changes.
+_PROJECT_FRESH_SECONDS = 5.0
+_MAX_FILES = 3000  # a package larger than this is scanned only this far
+_CONFIG_FILES = ("tox.ini", "pytest.ini", "setup.cfg", ".env")
+_ENV_SETTING = re.compile(r"JAX_ENABLE_X64\s*[=:]\s*[\"']?(1|true|yes)\b", re.IGNORECASE)
+_SKIPPED_FOLDERS = frozenset({"node_modules", "site-packages", "build", "dist", "__pycache__"})
+_project_answers: dict[str, tuple[float, frozenset[Path]]] = {}
+_file_answers: dict[str, tuple[tuple[int, int], bool]] = {}
+
+
+def project_enables_x64(path: str | None) -> bool:
+    """Does another file of the package holding `path` (or its project's test configuration)
+    switch x64 on? The file's own switch is a module fact, placed by line (JAX902)."""
+    if not path:
+        return False
+    try:
+        file = Path(path).resolve()
+        package, project = _package_and_project(file)
+    except OSError:
+        return False
+    key = str(package)
+    now = time.monotonic()
+    known = _project_answers.get(key)
+    if known is None or now - known[0] >= _PROJECT_FRESH_SECONDS:
+        if len(_project_answers) > 1024:
+            _project_answers.clear()
+        enabling = frozenset(f for f in _candidate_files(package, project) if _file_enables_x64(f))
+        known = _project_answers[key] = (now, enabling)
+    others = known[1] - {file}
+    if package != project or not others:
+        return bool(others)
+    # A folder of scripts: each is its own program. A configuration file or conftest counts;
+    # a sibling script only when it imports this module (it starts the program).
+    return any(
+        f.suffix != ".py" or f.name == "conftest.py" or _imports(f, file.stem) for f in others
+    )
+
+
+def _package_and_project(file: Path) -> tuple[Path, Path]:
+    """The outermost package folder holding `file` (its own folder for a lone script) and the
+    folder above it, where a project keeps its configuration and tests."""
+    folder = file.parent
+    while (folder / "__init__.py").is_file() and (folder.parent / "__init__.py").is_file():
+        folder = folder.parent
+    if not (folder / "__init__.py").is_file():
+        return folder, folder  # a script folder: its own files only
+    return folder, folder.parent
+
+
+def _candidate_files(package: Path, project: Path) -> Iterator[Path]:
+    for name in _CONFIG_FILES:
+        yield project / name
+    yield project / "conftest.py"
+    if package == project:  # a folder of scripts: not recursive (it may be a home folder)
+        yield from sorted(package.glob("*.py"))[:_MAX_FILES]
+        return
+    tests = project / "tests"
+    if tests.is_dir():
+        yield from sorted(tests.rglob("conftest.py"))[:_MAX_FILES]
+    count = 0
+    for folder, subfolders, files in os.walk(package):
+        subfolders[:] = [s for s in subfolders if s not in _SKIPPED_FOLDERS and s[0] != "."]
+        for name in files:
+            if name.endswith(".py"):
+                count += 1
+                if count > _MAX_FILES:
+                    return
+                yield Path(folder) / name
+
+
+def _imports(script: Path, module: str) -> bool:
+    try:
+        text = script.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return False
+    pattern = (
+        rf"^\s*(from\s+{re.escape(module)}\s+import\b|import\s+[\w., ]*\b{re.escape(module)}\b)"
+    )
+    return re.search(pattern, text, re.MULTILINE) is not None
+
+
+def _file_enables_x64(file: Path) -> bool:
+    try:
+        stat = file.stat()
+    except OSError:
+        return False
+    stamp = (stat.st_size, stat.st_mtime_ns)
+    known = _file_answers.get(str(file))
+    if known is not None and known[0] == stamp:
+        return known[1]
+    answer = _text_enables_x64(file)
+    if len(_file_answers) > 65536:
+        _file_answers.clear()
+    _file_answers[str(file)] = (stamp, answer)
+    return answer
+
+
+def _text_enables_x64(file: Path) -> bool:
+    try:
+        text = file.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return False
+    if file.suffix != ".py":
+        return bool(_ENV_SETTING.search(text))
+    if "jax_enable_x64" not in text and "JAX_ENABLE_X64" not in text:
+        return False
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return False
+    return any(_switches_x64_on(node) for node in ast.walk(tree))
+
+
+def _switches_x64_on(node: ast.AST) -> bool:
+    """`<...>.config.update("jax_enable_x64", True)`, `os.environ["JAX_ENABLE_X64"] = "1"` or
+    `os.environ.setdefault("JAX_ENABLE_X64", "1")`, spelled any way (no resolver here)."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and len(node.args) == 2:
+        name, value = node.args
+        if not (isinstance(name, ast.Constant) and name.value in _FLAG_SPELLINGS):
+            return False
+        return node.func.attr in ("update", "setdefault") and _truthy(value)
+    if isinstance(node, ast.Assign) and len(node.targets) == 1:
+        target = node.targets[0]
+        return (
+            isinstance(target, ast.Subscript)
+            and isinstance(target.slice, ast.Constant)
+            and target.slice.value == "JAX_ENABLE_X64"
+            and _truthy(node.value)
+        )
+    return False
+
+
+def _truthy(value: ast.expr) -> bool:
+    if not isinstance(value, ast.Constant):
+        return False
+    if isinstance(value.value, str):
+        return value.value.lower() in ("1", "true", "yes")
+    return value.value is True or value.value == 1

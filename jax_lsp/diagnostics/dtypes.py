@@ -7,13 +7,17 @@ from collections.abc import Iterator
 
 from jax_lsp.analysis.dtypes import (
     FloatOracle,
+    IntArrayOracle,
     assigned_values,
+    at_update_target,
     dtype_argument,
     is_integer,
     is_wide,
     short_dtype,
+    wide_dtype,
 )
 from jax_lsp.analysis.kinds import ARRAY_MODULES, STATIC_RESULTS
+from jax_lsp.analysis.nodes import walk_nodes
 from jax_lsp.analysis.x64 import X64Facts, is_x64_context, is_x64_update
 from jax_lsp.diagnostics.base import Example, Rule, RuleContext
 from jax_lsp.findings import Applicability, Edit, Finding, Fix, Severity, Span
@@ -111,6 +115,38 @@ def _enable_fix(facts: X64Facts, node: ast.AST, ctx: RuleContext) -> Fix | None:
     )
 
 
+def _wide_dtype_defaults(
+    function: ast.FunctionDef | ast.AsyncFunctionDef, ctx: RuleContext
+) -> Iterator[ast.expr]:
+    """64-bit dtype defaults of parameters that the function passes, never rebound, as the
+    dtype of a JAX call."""
+    resolver = ctx.resolvers[-1]
+    args = function.args
+    positional = [*args.posonlyargs, *args.args]
+    pairs = list(
+        zip(positional[len(positional) - len(args.defaults) :], args.defaults, strict=True)
+    )
+    pairs += [
+        (a, d) for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True) if d is not None
+    ]
+    wide = {arg.arg: default for arg, default in pairs if is_wide(default, resolver)}
+    if not wide:
+        return
+    used: set[str] = set()
+    for node in walk_nodes(function):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            wide.pop(node.id, None)  # rebound: the default may not reach JAX
+        elif isinstance(node, ast.Call):
+            qualname = resolver.qualname(node.func) or ""
+            if qualname.startswith(ARRAY_MODULES) and qualname not in STATIC_RESULTS:
+                dtype = dtype_argument(node, qualname)
+                if isinstance(dtype, ast.Name):
+                    used.add(dtype.id)
+    for name, default in wide.items():
+        if name in used:
+            yield default
+
+
 class Float64WithoutX64(Rule):
     code = "JAX901"
     name = "float64-without-x64"
@@ -119,11 +155,16 @@ class Float64WithoutX64(Rule):
     what_it_does = """
         Flags a 64-bit dtype (`jnp.float64`, `"float64"`, `np.int64`, `complex128`, ...)
         passed as `dtype=` to a JAX function, to `.astype()` of a JAX array, or a
-        `jnp.float64(...)` scalar, when nothing enables 64-bit mode: no
-        `jax.config.update("jax_enable_x64", True)` earlier in the module, not inside
-        `with jax.enable_x64(True):`, and no `enable-x64` / `JAX_ENABLE_X64` in the project
-        configuration. Modules that read the flag (library code adapting to it) and test
-        files are left alone.
+        `jnp.float64(...)` scalar (aliases too: `jnp.int_`, `jnp.float_`, `np.intp`, ...),
+        or as the default of a parameter that the function passes as a JAX dtype
+        (`def init(key, dtype=jnp.float_)`), when nothing enables 64-bit mode: no
+        `jax.config.update("jax_enable_x64", True)` earlier in the module or in another
+        module of its package (a script that imports it, for a folder of scripts), not
+        inside `with jax.enable_x64(True):`, no `JAX_ENABLE_X64` in the project's test or
+        tool configuration (pytest `env`, `tox.ini`, `pytest.ini`, `setup.cfg`, a
+        `conftest.py`), and no `enable-x64 = true` (or `x64 = true`) under `[tool.jax-lsp]`.
+        Modules that read the flag (`jax.config.jax_enable_x64`, `jax.config.read(...)`,
+        `jax.config.x64_enabled`: library code adapting to it) and test files are left alone.
     """
     why_bad = """
         By default JAX computes in 32 bits: the request is silently truncated to
@@ -139,7 +180,7 @@ class Float64WithoutX64(Rule):
         `jax.config.update("jax_enable_x64", True)` right after the imports: it changes the
         default dtypes of the whole program, and of every program importing the module.
     """
-    node_types = (ast.Call,)
+    node_types = (ast.Call, ast.FunctionDef, ast.AsyncFunctionDef)
     invalid = (
         Example(
             """
@@ -189,6 +230,19 @@ class Float64WithoutX64(Rule):
             """,
             fixed_check="assert u.dtype == jnp.float32 and w.dtype == jnp.float32",
         ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            def init(key, shape, dtype=jnp.float_):  # error
+                return jax.random.normal(key, shape, dtype=dtype)
+
+            counts = jnp.asarray([1, 2], jnp.int_)  # error
+            w = init(jax.random.key(0), (2,))
+            """,
+            check="assert w.dtype == jnp.float32 and counts.dtype == jnp.int32",
+        ),
     )
     valid = (
         Example(
@@ -224,14 +278,22 @@ class Float64WithoutX64(Rule):
         ),
     )
 
-    def check(self, node: ast.Call, ctx: RuleContext) -> Iterator[Finding]:
-        requested = self._requested(node, ctx)
-        if requested is None or x64_enabled_at(node, ctx):
+    def check(self, node: ast.AST, ctx: RuleContext) -> Iterator[Finding]:
+        if isinstance(node, ast.Call):
+            requested = self._requested(node, ctx)
+            if requested is not None and not x64_enabled_at(node, ctx):
+                yield self._finding(node, requested, ctx)
             return
-        dtype = short_dtype(requested, ctx.resolvers[-1])
+        # `def init(key, dtype=jnp.float64)`: the body, run later, asks JAX for the default.
+        for default in _wide_dtype_defaults(node, ctx):
+            if not x64_enabled_at(node, ctx) and ctx.model.x64.module_enable_line is None:
+                yield self._finding(node, default, ctx)
+
+    def _finding(self, node: ast.AST, requested: ast.expr, ctx: RuleContext) -> Finding:
+        dtype = wide_dtype(requested, ctx.resolvers[-1])
         narrow = dtype.replace("64", "32").replace("complex128", "complex64")
         fixes = _x64_fixes(requested, node, ctx)
-        yield ctx.finding(
+        return ctx.finding(
             self,
             requested,
             f"`{dtype}` is silently truncated to `{narrow}` (with a UserWarning): 64-bit mode "
@@ -364,8 +426,10 @@ class UnsafeCast(Rule):
     severity = Severity.INFO
     what_it_does = """
         Points out `.astype(<integer dtype>)` and `jnp.asarray(..., dtype=<integer dtype>)`
-        applied to values known to be floating point (float literals, `jax.random.normal`,
-        `jnp.linspace`, true division, ...).
+        applied to values known to be floating point (float literals, arrays made with a
+        float `dtype=`, `jax.random.normal`, `jnp.linspace`, true division, `jnp.nan`, names
+        bound to such values, ...), and float values written into an integer array with
+        `x.at[i].set(...)` (or `.add`, `.multiply`, ...), which casts them to its dtype.
     """
     why_bad = """
         JAX (XLA) saturates out-of-range float-to-integer casts: `300.0` becomes 255 as
@@ -395,6 +459,17 @@ class UnsafeCast(Rule):
             """,
             check="assert set(counts.tolist()) <= {2147483647, -2147483648}  # clamped",
         ),
+        Example(
+            """
+            import jax.numpy as jnp
+
+            counts = jnp.zeros(3, dtype=int)
+            counts = counts.at[0].set(jnp.nan)  # error
+            weights = jnp.array([0.5, 1e10], dtype=jnp.float32)
+            scaled = weights.astype(jnp.int32)  # error
+            """,
+            check="assert counts.tolist()[0] == 0 and scaled.tolist() == [0, 2147483647]",
+        ),
     )
     valid = (
         Example(
@@ -415,12 +490,43 @@ class UnsafeCast(Rule):
             """,
             check="assert small.tolist() == [0, 1, 2, 3]",
         ),
+        Example(
+            """
+            import jax.numpy as jnp
+
+            counts = jnp.zeros(3, dtype=int)
+            counts = counts.at[0].set(7)  # an integer into an integer array
+            totals = jnp.zeros(3).at[0].set(jnp.nan)  # a float array keeps NaN
+            """,
+            check="assert counts.tolist()[0] == 7 and bool(jnp.isnan(totals[0]))",
+        ),
     )
 
     def check(self, node: ast.Call, ctx: RuleContext) -> Iterator[Finding]:
         resolver = ctx.resolvers[-1]
         func = node.func
         qualname = ctx.qualname(func)
+        scope = ctx.functions[-1] if ctx.functions else None
+
+        def bindings(name: str) -> list[ast.expr] | None:
+            return assigned_values(name, scope) if scope is not None else None
+
+        updated = at_update_target(node)
+        if updated is not None and qualname is None:
+            # `ints.at[i].set(jnp.nan)`: the value is cast to the array's integer dtype.
+            value = node.args[0] if node.args else None
+            value = next((k.value for k in node.keywords if k.arg == "values"), value)
+            oracle = FloatOracle(resolver, bindings, ctx.model.float_globals)
+            ints = IntArrayOracle(resolver, bindings, ctx.model.int_array_globals)
+            if value is not None and oracle.is_float(value) and ints.is_int_array(updated):
+                yield ctx.finding(
+                    self,
+                    node,
+                    f"Floats written into an integer array are cast to its dtype: NaN becomes "
+                    f"0 and out-of-range values clamp (NumPy raises for NaN). Make "
+                    f"`{ctx.segment(updated)}` a float array, or round and clip the value",
+                )
+            return
         if isinstance(func, ast.Attribute) and func.attr == "astype" and qualname is None:
             source, dtype = func.value, (node.args[0] if node.args else None)
             if not ctx.kind(source).is_jax:
@@ -431,11 +537,6 @@ class UnsafeCast(Rule):
             return
         if dtype is None or not is_integer(dtype, resolver):
             return
-        scope = ctx.functions[-1] if ctx.functions else None
-
-        def bindings(name: str) -> list[ast.expr] | None:
-            return assigned_values(name, scope) if scope is not None else None
-
         oracle = FloatOracle(resolver, bindings, ctx.model.float_globals)
         if not oracle.is_float(source):
             return

@@ -7,6 +7,7 @@ import ast
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from jax_lsp.analysis.attributes import CONSTRUCTORS, self_reads
 from jax_lsp.analysis.model import ModuleModel
 from jax_lsp.analysis.nodes import walk_nodes
 from jax_lsp.analysis.pytrees import is_registered_pytree as registered_pytree
@@ -31,7 +32,6 @@ _CHECKED_TRANSFORMS = frozenset(
 )
 _JIT_LIKE = frozenset(["jit"])
 # Methods that may set attributes while the object is being built.
-_CONSTRUCTORS = frozenset(["__init__", "__post_init__", "__new__", "__setstate__"])
 
 
 def is_registered_pytree(record: ClassRecord, model: ModuleModel) -> bool:
@@ -345,7 +345,7 @@ def _attribute_writes(record: ClassRecord) -> Iterator[tuple[str, str]]:
     for statement in record.node.body:
         if not isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef):
             continue
-        if statement.name in _CONSTRUCTORS:
+        if statement.name in CONSTRUCTORS:
             continue
         for node in walk_nodes(statement):
             targets: list[ast.expr] = []
@@ -393,18 +393,6 @@ def _inherited(lineage: list[ClassRecord], name: str) -> ast.stmt | None:
     return None
 
 
-def _value_hash(lineage: list[ClassRecord]) -> bool:
-    """Does the class define or inherit `__hash__` and `__eq__` (not `__hash__ = None`)?"""
-    hash_definition = _inherited(lineage, "__hash__")
-    if hash_definition is None or _inherited(lineage, "__eq__") is None:
-        return False
-    return not (
-        isinstance(hash_definition, ast.Assign)
-        and isinstance(hash_definition.value, ast.Constant)
-        and hash_definition.value.value is None
-    )
-
-
 class StaticSelfMutable(Rule):
     code = "JAX402"
     name = "static-self-mutable"
@@ -412,8 +400,12 @@ class StaticSelfMutable(Rule):
     severity = Severity.WARNING
     what_it_does = """
         Flags `partial(jax.jit, static_argnums=0)` (or `static_argnames=("self",)`) on a method
-        of a class that has no value-based `__hash__`/`__eq__`, or that assigns its attributes
-        outside `__init__`. `@dataclass(frozen=True)` classes are fine.
+        when an attribute the method reads (itself, or through the methods and properties it
+        reaches through `self`) is assigned after construction: by a method of the class
+        other than `__init__`/`__post_init__`, or anywhere in the module (`model.rate = 0.1`).
+        Also flags a non-frozen `@dataclass` without `__hash__`, which jit rejects. Classes
+        whose attributes are set only in the constructor, or whose changing attributes the
+        method never reads, are fine, as are `@dataclass(frozen=True)` classes.
     """
     why_bad = """
         A static argument is part of jit's cache key, through its hash and equality. With the
@@ -537,6 +529,35 @@ class StaticSelfMutable(Rule):
             """,
             raises="ValueError",
         ),
+        Example(
+            """
+            from functools import partial
+
+            import jax
+
+            class Schedule:
+                def __init__(self, base):
+                    self.base = base
+                    self.decay = 1.0
+
+                @property
+                def rate(self):
+                    return self.base * self.decay
+
+                def anneal(self):
+                    self.decay = self.decay / 2
+
+                @partial(jax.jit, static_argnums=0)  # error
+                def step(self, x):
+                    return x - self.rate * x
+
+            schedule = Schedule(0.5)
+            before = schedule.step(1.0)
+            schedule.anneal()
+            after = schedule.step(1.0)
+            """,
+            check="assert float(before) == float(after) == 0.5  # stale: should be 0.75",
+        ),
     )
     valid = (
         Example(
@@ -587,6 +608,34 @@ class StaticSelfMutable(Rule):
             """,
             check="assert float(first) == 5.0 and float(second) == 1.0",
         ),
+        Example(
+            """
+            from functools import partial
+
+            import jax
+            import jax.numpy as jnp
+
+            class Trainer:
+                def __init__(self, lr):
+                    self.lr = lr  # set once: the compiled step never goes stale
+                    self.done = False
+                    self.history = []
+
+                @partial(jax.jit, static_argnums=0)
+                def step(self, w, g):
+                    return w - self.lr * g
+
+                def fit(self, w, steps):
+                    for _ in range(steps):
+                        w = self.step(w, jnp.ones_like(w))
+                        self.history.append(float(w.sum()))
+                    self.done = True  # never read by the compiled step
+                    return w
+
+            w = Trainer(0.5).fit(jnp.zeros(2), 3)
+            """,
+            check="assert w.tolist() == [-1.5, -1.5]",
+        ),
     )
 
     def check(self, node: ast.FunctionDef, ctx: RuleContext) -> Iterator[Finding]:
@@ -596,7 +645,7 @@ class StaticSelfMutable(Rule):
             record = transform.class_record
             if not is_plain_class(record, ctx.model):
                 return
-            problem = _static_self_problem(record, ctx.model)
+            problem = _static_self_problem(record, ctx.model, node)
             if problem is None:
                 return
             yield ctx.finding(
@@ -608,7 +657,9 @@ class StaticSelfMutable(Rule):
             )
 
 
-def _static_self_problem(record: ClassRecord, model: ModuleModel) -> str | None:
+def _static_self_problem(
+    record: ClassRecord, model: ModuleModel, method: ast.FunctionDef | ast.AsyncFunctionDef
+) -> str | None:
     """Why a static `self` of this class misbehaves under jit; None if it is fine."""
     lineage = _lineage(record, model)
     options = _dataclass_options(record)
@@ -620,19 +671,39 @@ def _static_self_problem(record: ClassRecord, model: ModuleModel) -> str | None:
             f"the dataclass `{record.name}` is unhashable, so the call raises ValueError "
             f"(non-hashable static arguments)"
         )
-    writes = [write for ancestor in lineage for write in _attribute_writes(ancestor)]
-    if writes:
-        method, attribute = writes[0]
+    # Stale results need an attribute the compiled method reads to change after the object
+    # is built: attributes set only in `__init__`, or never read here, change nothing.
+    reads = self_reads(method, lambda name: _method_of(lineage, name))
+    inside = [
+        (writer.startswith(_LAZY_INIT), attribute, writer)
+        for ancestor in lineage
+        for writer, attribute in _attribute_writes(ancestor)
+        if attribute in reads or attribute == "..."
+    ]
+    if inside:
+        # Name a write by an ordinary method before one by a lazy initialiser.
+        _, attribute, writer = min(inside)
+        shown = "an attribute (`setattr`)" if attribute == "..." else f"`self.{attribute}`"
         return (
-            f"`{record.name}.{method}` assigns `self.{attribute}`, and jit keeps returning the "
-            f"result cached for the old value (stale results, no error)"
+            f"`{record.name}.{writer}` assigns {shown}, which `{method.name}` reads, and jit "
+            f"keeps returning the result cached for the old value (stale results, no error)"
         )
-    if not _value_hash(lineage):
+    outside = sorted(reads & model.assigned_attributes)
+    if outside:
         return (
-            f"`{record.name}` hashes by identity, so after an attribute changes jit silently "
-            f"returns the result cached for the old values"
+            f"`.{outside[0]}`, which `{method.name}` reads, is assigned after construction, "
+            f"and jit keeps returning the result cached for the old value (stale results, no "
+            f"error)"
         )
     return None
+
+
+_LAZY_INIT = ("init", "_init", "setup", "_setup", "build", "_build")
+
+
+def _method_of(lineage: list[ClassRecord], name: str) -> ast.FunctionDef | None:
+    found = _inherited(lineage, name)
+    return found if isinstance(found, ast.FunctionDef | ast.AsyncFunctionDef) else None
 
 
 RULES: tuple[type[Rule], ...] = (JitMethodSelf, StaticSelfMutable)

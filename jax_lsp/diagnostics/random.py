@@ -4,15 +4,25 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterator
+from dataclasses import replace
 
 from jax_lsp.analysis.imports import Resolver
-from jax_lsp.analysis.keys import KeyFlow, Reuse, classify_call, may_draw
+from jax_lsp.analysis.keys import (
+    KeyFlow,
+    RepeatedUse,
+    Reuse,
+    aligned_pair,
+    classify_call,
+    may_draw,
+    repeated_uses,
+)
 from jax_lsp.analysis.model import local_imports
 from jax_lsp.analysis.names import binds_locally
 from jax_lsp.analysis.nodes import walk_nodes
+from jax_lsp.analysis.text import byte_col_to_char
 from jax_lsp.analysis.traced import all_params
 from jax_lsp.diagnostics.base import Example, Rule, RuleContext
-from jax_lsp.findings import Applicability, Edit, Finding, Fix, Severity, Span
+from jax_lsp.findings import Applicability, Edit, Finding, Fix, Related, Severity, Span
 
 _STATEFUL_PREFIXES = ("numpy.random.", "random.")
 # Seeding and generator construction draw nothing.
@@ -154,25 +164,41 @@ def _shadowed_root(func: ast.expr, ctx: RuleContext) -> bool:
 class PrngKeyReuse(Rule):
     code = "JAX602"
     name = "prng-key-reuse"
-    summary = "One PRNG key passed to two `jax.random` sampling calls"
+    summary = "A PRNG key consumed twice (sampled from or split, then used again)"
     severity = Severity.WARNING
     what_it_does = """
-        Flags a `jax.random` sampling call (`normal`, `uniform`, `randint`, `bernoulli`,
-        `choice`, `permutation`, ...) whose key was already used by another sampling call
-        with no rebinding in between, following straight-line code, branches (exclusive
-        `if`/`else` branches may each use the key) and loops (a key drawn from in a loop body
-        that is not split or rebound in the body is reused on every iteration). A call of a
-        function of the same module that samples with the key counts as a use.
+        Follows JAX's own key-reuse checker (`jax_debug_key_reuse`,
+        `jax.experimental.key_reuse`): a `jax.random` sampler (`normal`, `uniform`,
+        `bernoulli`, `permutation`, ...) and `jax.random.split` *consume* their key;
+        `fold_in`, `clone` and `key_data` do not. Flags a call that consumes a key already
+        consumed with no rebinding in between, following straight-line code, branches
+        (exclusive `if`/`else` branches may each use the key) and loops (a key consumed in a
+        loop body that does not rebind it is reused on every iteration). A call of a function
+        of the same module that consumes its key parameter (itself or through another such
+        function) counts as a use. Also flags a key that a `lax.while_loop`, `fori_loop`,
+        `scan` or `lax.map` body, or a function given to `jax.tree.map`, closes over and
+        consumes: it is consumed again on every iteration or leaf. One key given to the same
+        `permutation`, `shuffle` or `choice` of several arrays (or of every leaf of a tree
+        map) is left alone: it picks the same rows of each, keeping inputs and labels
+        aligned, the usual intent (JAX's checker counts it). The finding links the earlier
+        use.
     """
     why_bad = """
         JAX's random numbers are a pure function of the key: the same key gives the same
-        numbers (identical for the same sampler and shape, silently correlated otherwise).
-        Split the key before each use: `key, subkey = jax.random.split(key)`.
+        numbers (identical for the same sampler and shape, silently correlated otherwise,
+        and a key that was split gives numbers correlated with its subkeys). JAX's checker
+        raises `KeyReuseError` on such code. Split the key before each use:
+        `key, subkey = jax.random.split(key)`, or give a loop body the key through its
+        carry and split it every step.
     """
     fix_safety = """
-        Inserts `key, subkey = jax.random.split(key)` before the second use and passes
-        `subkey` there. Unsafe: the numbers drawn change (that is the point), and `key` is
-        rebound for the code after it.
+        Inserts `key, subkey = jax.random.split(key)` before the first use and
+        `key, subkey2 = jax.random.split(key)` before the reuse (before the use alone, in the
+        loop body, for a reuse across iterations), and passes each use its own subkey, so
+        no key is consumed twice. Not offered where the key is closed over (rebinding it
+        would make it local) or a use sits where a line cannot go before it (a `while`
+        test, an `elif`, several statements on one line). Unsafe: the numbers drawn change
+        (that is the point), and `key` is rebound for the code after it.
     """
     node_types = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Module)
     invalid = (
@@ -192,13 +218,15 @@ class PrngKeyReuse(Rule):
             import jax
 
             def init_layer(key, n):
-                w = jax.random.normal(key, (n,))
                 key, subkey = jax.random.split(key)
-                b = jax.random.normal(subkey, (n,))
+                w = jax.random.normal(subkey, (n,))
+                key, subkey2 = jax.random.split(key)
+                b = jax.random.normal(subkey2, (n,))
                 return w, b
 
             w, b = init_layer(jax.random.key(0), 3)
             """,
+            fixed_check="assert not (w == b).any()",
         ),
         Example(
             """
@@ -227,6 +255,7 @@ class PrngKeyReuse(Rule):
 
             copies = noisy_copies(jax.random.key(1), jnp.zeros(2), 3)
             """,
+            fixed_check="assert not (copies[0] == copies[1]).any()",
         ),
         Example(
             """
@@ -243,6 +272,115 @@ class PrngKeyReuse(Rule):
             a, b = two_masks(jax.random.key(2), jnp.ones(16))
             """,
             check="assert (a == b).all()  # the same dropout mask twice",
+            fixed="""
+            import jax
+            import jax.numpy as jnp
+
+            def dropout(key, x, rate):
+                keep = jax.random.bernoulli(key, 1.0 - rate, x.shape)
+                return jnp.where(keep, x / (1.0 - rate), 0.0)
+
+            def two_masks(key, x):
+                key, subkey = jax.random.split(key)
+                key, subkey2 = jax.random.split(key)
+                return dropout(subkey, x, 0.5), dropout(subkey2, x, 0.5)
+
+            a, b = two_masks(jax.random.key(2), jnp.ones(16))
+            """,
+            fixed_check="assert not (a == b).all()",
+        ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            def noisy_dropout(rng, x):
+                noise_key, mask_key = jax.random.split(rng)
+                x = x + jax.random.normal(noise_key, x.shape)
+                keep = jax.random.bernoulli(rng, 0.5, x.shape)  # error
+                return jnp.where(keep, x, 0.0), mask_key
+
+            y, mask_key = noisy_dropout(jax.random.key(3), jnp.zeros(8))
+            """,
+            check=(
+                "from jax.errors import KeyReuseError\n"
+                "try:\n"
+                "    with jax.debug_key_reuse(True):\n"
+                "        noisy_dropout(jax.random.key(3), jnp.zeros(8))\n"
+                "    raise AssertionError('no KeyReuseError')\n"
+                "except KeyReuseError:\n"
+                "    pass  # split consumed `rng`: JAX's checker rejects the second use"
+            ),
+            fixed="""
+            import jax
+            import jax.numpy as jnp
+
+            def noisy_dropout(rng, x):
+                rng, subkey = jax.random.split(rng)
+                noise_key, mask_key = jax.random.split(subkey)
+                x = x + jax.random.normal(noise_key, x.shape)
+                rng, subkey2 = jax.random.split(rng)
+                keep = jax.random.bernoulli(subkey2, 0.5, x.shape)
+                return jnp.where(keep, x, 0.0), mask_key
+
+            y, mask_key = noisy_dropout(jax.random.key(3), jnp.zeros(8))
+            """,
+        ),
+        Example(
+            """
+            import jax
+
+            def two_batches(key, n):
+                first = jax.random.split(key, n)
+                second = jax.random.split(key, n)  # error
+                return first, second
+
+            first, second = two_batches(jax.random.key(4), 3)
+            """,
+            check="assert (jax.random.key_data(first) == jax.random.key_data(second)).all()",
+            fixed="""
+            import jax
+
+            def two_batches(key, n):
+                key, subkey = jax.random.split(key)
+                first = jax.random.split(subkey, n)
+                key, subkey2 = jax.random.split(key)
+                second = jax.random.split(subkey2, n)
+                return first, second
+
+            first, second = two_batches(jax.random.key(4), 3)
+            """,
+            fixed_check=(
+                "assert not (jax.random.key_data(first) == jax.random.key_data(second)).all()"
+            ),
+        ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            def random_walk(key, steps):
+                def step(i, position):
+                    return position + jax.random.normal(key)  # error
+
+                return jax.lax.fori_loop(0, steps, step, 0.0)
+
+            end = random_walk(jax.random.key(5), 4)
+            one = jax.random.normal(jax.random.key(5))
+            """,
+            check="assert jnp.allclose(end, 4 * one)  # four times the same step",
+        ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            def add_noise(params, key):
+                return jax.tree.map(lambda p: p + jax.random.normal(key, p.shape), params)  # error
+
+            noisy = add_noise({"a": jnp.zeros(3), "b": jnp.zeros(3)}, jax.random.key(6))
+            """,
+            check="assert (noisy['a'] == noisy['b']).all()  # the same noise on every leaf",
         ),
     )
     valid = (
@@ -294,6 +432,68 @@ class PrngKeyReuse(Rule):
             """,
             check="assert len({float(d) for d in draws}) == 3",
         ),
+        Example(
+            """
+            import jax
+
+            def per_task(key):
+                # fold_in derives a key without consuming its input (JAX's checker agrees)
+                a = jax.random.normal(jax.random.fold_in(key, 0))
+                b = jax.random.normal(jax.random.fold_in(key, 1))
+                return a, b, jax.random.uniform(key)
+
+            with jax.debug_key_reuse(True):
+                a, b, c = per_task(jax.random.key(4))
+            """,
+            check="assert a != b",
+        ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            def random_walk(key, steps):
+                def step(i, carry):
+                    position, key = carry
+                    key, subkey = jax.random.split(key)
+                    return position + jax.random.normal(subkey), key
+
+                return jax.lax.fori_loop(0, steps, step, (0.0, key))[0]
+
+            with jax.debug_key_reuse(True):
+                end = random_walk(jax.random.key(5), 4)
+            """,
+            check="assert jnp.isfinite(end)",
+        ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            def shuffle_batch(batch, key):
+                # One permutation for every leaf: inputs and labels stay aligned.
+                return jax.tree.map(lambda x: jax.random.permutation(key, x), batch)
+
+            batch = {"x": jnp.arange(5), "y": jnp.arange(5) * 10}
+            shuffled = shuffle_batch(batch, jax.random.key(7))
+            """,
+            check="assert (shuffled['y'] == shuffled['x'] * 10).all()",
+        ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            def sample_batch(key, x, y, size):
+                # The same rows of inputs and labels.
+                xb = jax.random.choice(key, x, (size,), replace=False)
+                yb = jax.random.choice(key, y, (size,), replace=False)
+                return xb, yb
+
+            xb, yb = sample_batch(jax.random.key(8), jnp.arange(6), jnp.arange(6) * 10, 3)
+            """,
+            check="assert (yb == xb * 10).all()",
+        ),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> Iterator[Finding]:
@@ -301,6 +501,8 @@ class PrngKeyReuse(Rule):
             # Module-level code flows across units: the model follows keys through them all.
             body, resolver, scope = node.body, ctx.resolvers[-1], node
             reuses = list(ctx.model.module_key_reuses.get(ctx.unit_start, ()))
+            if not may_draw("\n".join(ctx.lines), resolver) and not reuses:
+                return
         else:
             body, scope = node.body, node
             # Cheap tests first, with the enclosing scope's names: the function's own imports
@@ -315,31 +517,77 @@ class PrngKeyReuse(Rule):
             resolver = outer.child(local, frozenset(all_params(node)))
             if not resolver.binds_module("jax"):
                 return
-            reuses = KeyFlow(lambda call: classify_call(call, resolver, ctx.model)).run(body)
-        if not reuses:
+            flow = KeyFlow(lambda call: classify_call(call, resolver, ctx.model))
+            reuses = flow.run(body, unit=ctx.unit_start)
+        # The same shuffle or choice of two arrays with one key keeps them aligned: by intent.
+        reuses = [r for r in reuses if not aligned_pair(r.first, r.call, resolver)]
+        repeated = repeated_uses(body, resolver, lambda c: classify_call(c, resolver, ctx.model))
+        if not reuses and not repeated:
             return
-        statements = _statement_of(body)
         names = {n.id for n in walk_nodes(scope) if isinstance(n, ast.Name)}
         names |= set(ctx.model.global_kinds) | set(ctx.model.functions)
         if not isinstance(node, ast.Module):
             names |= set(all_params(node))
+        fixer = _SplitFixer(ctx, resolver, body, names, node)
         for reuse in reuses:
-            fix = _split_fix(reuse, statements.get(reuse.call), resolver, names, ctx)
-            yield ctx.finding(self, reuse.call, _message(reuse, ctx), fix=fix)
+            yield replace(
+                ctx.finding(self, reuse.call, _message(reuse), fix=fixer.fix(reuse)),
+                related=(_first_use(reuse, ctx),),
+            )
+        for use in repeated:
+            message = _repeated_message(use)
+            where = f"the `{use.runner_name}` that runs it repeatedly"
+            yield replace(
+                ctx.finding(self, use.call, message),
+                related=(Related(ctx.span(use.runner.func), where),),
+            )
 
 
-def _message(reuse: Reuse, ctx: RuleContext) -> str:
+def _message(reuse: Reuse) -> str:
     key = reuse.key.id
     if reuse.across_iterations:
         return (
-            f"`{key}` is used on every iteration of the loop without being split or rebound: "
-            "each iteration draws the same random numbers. Split it in the loop body: "
-            f"`{key}, subkey = jax.random.split({key})`"
+            f"Split `{key}` in the loop body and use the new subkey here "
+            f"(`{key}, subkey = jax.random.split({key})`): the loop consumes `{key}` on "
+            "every iteration without rebinding it, so each iteration draws the same numbers"
         )
     first = ast.unparse(reuse.first.func)  # it may sit in another unit
     return (
-        f"`{key}` was already used by `{first}(...)`: the same key gives the same random "
-        f"numbers. Split it first: `{key}, subkey = jax.random.split({key})`"
+        f"Split `{key}` before its first use and give each use its own subkey: "
+        f"`{first}(...)` already consumed it, and the same key gives the same random numbers"
+    )
+
+
+def _repeated_message(use: RepeatedUse) -> str:
+    key = use.key.id
+    if use.runner_name == "tree_map":
+        return (
+            f"Split `{key}` into one key per leaf: the function given to `tree_map` closes "
+            f"over `{key}` and consumes it for every leaf, so all leaves get the same numbers"
+        )
+    return (
+        f"Carry `{key}` through the `{use.runner_name}` and split it every step: the body "
+        f"closes over `{key}` and consumes it on every iteration, so each iteration draws "
+        "the same numbers"
+    )
+
+
+def _first_use(reuse: Reuse, ctx: RuleContext) -> Related:
+    message = f"`{reuse.key.id}` first consumed here"
+    if reuse.first_unit == ctx.unit_start:
+        return Related(ctx.span(reuse.first), message)
+    lines = ctx.model.document.lines
+    return Related(_document_span(lines, reuse.first_unit, reuse.first), message, True)
+
+
+def _document_span(lines: list[str], unit: int, node: ast.AST) -> Span:
+    """A node's span in document coordinates, for a node of the unit starting at `unit`."""
+    start, end = unit + node.lineno - 1, unit + node.end_lineno - 1
+    return Span.of(
+        start,
+        byte_col_to_char(lines[start], node.col_offset),
+        end,
+        byte_col_to_char(lines[end], node.end_col_offset),
     )
 
 
@@ -364,31 +612,105 @@ def _fresh(names: set[str]) -> str:
     while candidate in names:
         index += 1
         candidate = f"subkey{index}"
+    names.add(candidate)
     return candidate
 
 
-def _split_fix(
-    reuse: Reuse, statement: ast.stmt | None, resolver: Resolver, names: set[str], ctx: RuleContext
-) -> Fix | None:
-    func = reuse.call.func
-    if isinstance(func, ast.Attribute) and resolver.qualname(func.value) == "jax.random":
-        split = f"{ctx.segment(func.value)}.split"  # the spelling the code already uses
-    else:
-        split = resolver.alias_of("jax.random.split")
-    if statement is None or split is None or isinstance(statement, ast.While):
+# Statements a line cannot be inserted before to run once per use: a `while` test runs on
+# every iteration, a decorated def's line is not its first.
+_NO_INSERT = (ast.While, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+
+
+class _SplitFixer:
+    """The JAX602 fix: before the first use and before the reuse, split the key (rebinding
+    it) and give that use the new subkey, so every use draws from a key nothing else
+    consumed: `key, subkey = jax.random.split(key)`."""
+
+    def __init__(
+        self,
+        ctx: RuleContext,
+        resolver: Resolver,
+        body: list[ast.stmt],
+        names: set[str],
+        scope: ast.AST,
+    ) -> None:
+        self.ctx, self.resolver, self.names, self.scope = ctx, resolver, names, scope
+        self.statements = _statement_of(body)
+
+    def fix(self, reuse: Reuse) -> Fix | None:
+        ctx, key = self.ctx, reuse.key.id
+        split = self._split_spelling(reuse.call)
+        if split is None or reuse.first_key is None:
+            return None
+        if not isinstance(self.scope, ast.Module) and not binds_locally(key, self.scope):
+            return None  # a closed-over key: rebinding it here would make it local
+        names = set(self.names)
+        second = self._place(self.statements.get(reuse.call), ctx.lines, 0)
+        if second is None:
+            return None
+        if reuse.across_iterations:
+            second_sub = _fresh(names)
+            inserts = [(second, f"{key}, {second_sub} = {split}({key})")]
+            replacements = [ctx.edit(reuse.key, second_sub)]
+        else:
+            first = self._first_place(reuse)
+            if first is None:
+                return None
+            first_sub, second_sub = _fresh(names), _fresh(names)
+            anchored = first[2]
+            first_edit = Edit(
+                _document_span(ctx.model.document.lines, reuse.first_unit, reuse.first_key)
+                if anchored
+                else ctx.span(reuse.first_key),
+                first_sub,
+                anchored,
+            )
+            inserts = [
+                (first, f"{key}, {first_sub} = {split}({key})"),
+                (second, f"{key}, {second_sub} = {split}({key})"),
+            ]
+            replacements = [first_edit, ctx.edit(reuse.key, second_sub)]
+        edits: list[Edit] = []
+        if len(inserts) == 2 and inserts[0][0] == inserts[1][0]:
+            inserts = [(inserts[0][0], f"{inserts[0][1]}\n{inserts[0][0][1]}{inserts[1][1]}")]
+        for (line, indent, anchored), text in inserts:
+            edits.append(Edit(Span.of(line, 0, line, 0), f"{indent}{text}\n", anchored))
+        return Fix(
+            f"Split `{key}` before each use and draw from the new subkeys",
+            (*edits, *replacements),
+            Applicability.UNSAFE,
+        )
+
+    def _split_spelling(self, call: ast.Call) -> str | None:
+        func = call.func
+        if isinstance(func, ast.Attribute) and self.resolver.qualname(func.value) == "jax.random":
+            return f"{self.ctx.segment(func.value)}.split"  # the spelling the code already uses
+        return self.resolver.alias_of("jax.random.split")
+
+    def _first_place(self, reuse: Reuse) -> tuple[int, str, bool] | None:
+        if reuse.first_unit == self.ctx.unit_start:
+            return self._place(self.statements.get(reuse.first), self.ctx.lines, 0)
+        # The first use sits in an earlier top-level statement: edit it in the document.
+        for unit in self.ctx.model.document.units:
+            if unit.start_line == reuse.first_unit and unit.tree is not None:
+                statement = _statement_of(unit.tree.body).get(reuse.first)
+                lines = self.ctx.model.document.lines
+                return self._place(statement, lines, unit.start_line, anchored=True)
         return None
-    line = statement.lineno - 1
-    text = ctx.lines[line]
-    indent = text[: len(text) - len(text.lstrip())]
-    if text.lstrip().startswith("elif") or len(indent) != ctx.span(statement).start.column:
-        return None  # an `elif` header, or several statements on the line
-    key, subkey = reuse.key.id, _fresh(names)
-    insert = f"{indent}{key}, {subkey} = {split}({key})\n"
-    return Fix(
-        f"Split `{key}` and use `{subkey}` here",
-        (Edit(Span.of(line, 0, line, 0), insert), ctx.edit(reuse.key, subkey)),
-        Applicability.UNSAFE,
-    )
+
+    @staticmethod
+    def _place(
+        statement: ast.stmt | None, lines: list[str], offset: int, anchored: bool = False
+    ) -> tuple[int, str, bool] | None:
+        """Where a line goes before `statement`: (line, indentation, document-anchored)."""
+        if statement is None or isinstance(statement, _NO_INSERT):
+            return None
+        line = offset + statement.lineno - 1
+        text = lines[line]
+        indent = text[: len(text) - len(text.lstrip())]
+        if text.lstrip().startswith("elif") or len(indent) != statement.col_offset:
+            return None  # an `elif` header, or several statements on the line
+        return line, indent, anchored
 
 
 RULES: tuple[type[Rule], ...] = (StatefulRandomInTraced, PrngKeyReuse)

@@ -24,10 +24,12 @@ def test_x64_switch_in_another_unit():
 
 def test_key_helper_in_another_unit():
     sampling = "def noise(key):\n    return jax.random.normal(key)\n"
-    splitting = "def noise(key):\n    return jax.random.split(key)\n"
+    splitting = "def noise(key):\n    return jax.random.split(key)\n"  # split consumes too
+    folding = "def noise(key):\n    return jax.random.fold_in(key, 1)\n"  # fold_in does not
     user = "\ndef g(key):\n    a = noise(key)\n    return noise(key), a\n"
     assert codes(sampling + user, "JAX602") == [5]
-    assert codes(splitting + user, "JAX602") == []
+    assert codes(folding + user, "JAX602") == []
+    assert codes(splitting + user, "JAX602") == [5]
 
 
 def test_jitted_signature_in_another_unit():
@@ -47,6 +49,26 @@ def test_float_global_in_another_unit():
 def test_key_reuse_across_top_level_statements():
     script = "key = jax.random.key(0)\nx = jax.random.normal(key)\ny = jax.random.normal(key)\n"
     assert codes(script, "JAX602") == [2]
-    split = script.replace("y =", "key, sub = jax.random.split(key)\ny =")
-    assert codes(split, "JAX602") == []
+    split = script.replace("\ny =", "\nkey, sub = jax.random.split(key)\ny =")
+    assert codes(split, "JAX602") == [2]  # the split consumes `key` again; `y` draws afresh
+    split_first = script.replace("\nx =", "\nkey, sub = jax.random.split(key)\nx =")
+    split_first = split_first.replace("normal(key)\ny", "normal(sub)\ny")
+    assert codes(split_first, "JAX602") == []
     assert codes(script, "JAX602") == [2]
+
+
+def test_attribute_write_in_another_unit():
+    model = (
+        "class Model:\n"
+        "    def __init__(self, rate):\n"
+        "        self.rate = rate\n"
+        "        self.steps = 0\n\n"
+        "    @partial(jax.jit, static_argnums=0)\n"
+        "    def apply(self, x):\n"
+        "        return self.rate * x\n"
+    )
+    model_and_use = model + "\nm = Model(0.1)\n"
+    assert codes(model_and_use, "JAX402") == []
+    assert codes(model_and_use + "m.rate = 0.2\n", "JAX402") == [5]  # read by apply: stale
+    assert codes(model_and_use + "m.steps = 1\n", "JAX402") == []  # never read by apply
+    assert codes(model_and_use, "JAX402") == []

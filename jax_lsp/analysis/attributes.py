@@ -1,0 +1,101 @@
+"""Attribute writes after construction: which attribute names a module assigns outside the
+constructors (`obj.attr = ...`, `self.attr += ...`, `setattr(obj, "attr", ...)`), and which
+attributes of `self` a method reads, itself or through the methods it calls on `self`.
+
+A static `self` under jit is stale only when an attribute the compiled method reads changes
+after the object is built (JAX402)."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable
+
+from jax_lsp.analysis.nodes import walk_nodes
+
+CONSTRUCTORS = frozenset(["__init__", "__post_init__", "__new__", "__setstate__"])
+ANY_ATTRIBUTE = "*"  # `setattr(obj, name, ...)` with a name we cannot read
+
+
+def assigned_attributes(tree: ast.AST) -> frozenset[str]:
+    """Attribute names assigned in `tree` to objects other than a method's own `self`
+    (`model.rate = 0.1`), outside constructors. A method's writes to its `self` belong to
+    its class: JAX402 reads those from the class and its ancestors."""
+    names: set[str] = set()
+    # (node, skipped: inside a constructor, the name of the enclosing method's self)
+    stack: list[tuple[ast.AST, bool, str | None]] = [(tree, False, None)]
+    while stack:
+        node, skipped, me = stack.pop()
+        if isinstance(node, ast.ClassDef):
+            for statement in node.body:
+                if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef):
+                    first = statement.args.args[0].arg if statement.args.args else None
+                    stack.append((statement, statement.name in CONSTRUCTORS, first))
+                else:
+                    stack.append((statement, skipped, None))
+            continue
+        if not skipped:
+            names.update(_written(node, me))
+        stack.extend((child, skipped, me) for child in ast.iter_child_nodes(node))
+    return frozenset(names)
+
+
+def _written(node: ast.AST, me: str | None) -> list[str]:
+    targets: list[ast.expr] = []
+    if isinstance(node, ast.Assign):
+        targets = [t for target in node.targets for t in _unpacked(target)]
+    elif isinstance(node, ast.AugAssign | ast.AnnAssign):
+        targets = [node.target]
+    elif _is_setattr(node) and not _is_name(node.args[0], me):
+        name = node.args[1]
+        if isinstance(name, ast.Constant) and isinstance(name.value, str):
+            return [name.value]
+        return [ANY_ATTRIBUTE]
+    return [t.attr for t in targets if isinstance(t, ast.Attribute) and not _is_name(t.value, me)]
+
+
+def _is_name(node: ast.expr, name: str | None) -> bool:
+    return name is not None and isinstance(node, ast.Name) and node.id == name
+
+
+def _is_setattr(node: ast.AST) -> bool:
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "setattr"
+        and len(node.args) >= 2
+    )
+
+
+def _unpacked(target: ast.expr) -> list[ast.expr]:
+    if isinstance(target, ast.Tuple | ast.List):
+        return [t for element in target.elts for t in _unpacked(element)]
+    return [target]
+
+
+def self_reads(
+    method: ast.FunctionDef | ast.AsyncFunctionDef,
+    find_method: Callable[[str], ast.FunctionDef | ast.AsyncFunctionDef | None],
+) -> frozenset[str]:
+    """Attributes of `self` (the first parameter) the method reads, itself or through the
+    methods and properties of its class it reaches through `self` (`find_method(name)`)."""
+    reads: set[str] = set()
+    seen: set[int] = set()
+    pending = [method]
+    while pending:
+        current = pending.pop()
+        if id(current) in seen or not current.args.args:
+            continue
+        seen.add(id(current))
+        me = current.args.args[0].arg
+        for node in walk_nodes(current):
+            if (
+                isinstance(node, ast.Attribute)
+                and isinstance(node.ctx, ast.Load)
+                and isinstance(node.value, ast.Name)
+                and node.value.id == me
+            ):
+                reads.add(node.attr)
+                called = find_method(node.attr)
+                if called is not None:
+                    pending.append(called)
+    return frozenset(reads)

@@ -1,0 +1,87 @@
+"""64-bit mode switched on elsewhere in the program: another module of the package, a script
+that imports the module, the project's test or tool configuration (JAX901 then stays quiet)."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from jax_lsp.analysis import x64
+from jax_lsp.analysis.document import Document
+from jax_lsp.analysis.x64 import project_enables_x64
+from jax_lsp.config import load_settings
+from jax_lsp.diagnostics import RULES_BY_CODE
+from jax_lsp.engine import analyze
+
+USER = "import jax.numpy as jnp\n\nx = jnp.zeros(3, dtype=jnp.float64)\n"
+ENABLES = 'import jax\n\njax.config.update("jax_enable_x64", True)\n'
+
+
+def _write(folder: Path, files: dict[str, str]) -> None:
+    for name, text in files.items():
+        path = folder / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text), encoding="utf-8")
+    # Folder answers are reused for a few seconds; a test cannot wait: forget them.
+    x64._project_answers.clear()
+
+
+def _jax901_lines(path: Path, rule: str = "JAX901") -> list[int]:
+    document = Document(path.read_text(encoding="utf-8"), str(path))
+    findings = analyze(document, (RULES_BY_CODE[rule],)).findings
+    return [f.span.start.line for f in findings]
+
+
+def test_another_module_of_the_package_enables_x64(tmp_path):
+    _write(tmp_path, {"pkg/__init__.py": "", "pkg/sub/__init__.py": "", "pkg/sub/ops.py": USER})
+    ops = tmp_path / "pkg" / "sub" / "ops.py"
+    assert _jax901_lines(ops) == [2]
+    _write(tmp_path, {"pkg/workflow.py": ENABLES})
+    assert project_enables_x64(str(ops))
+    assert _jax901_lines(ops) == []
+
+
+def test_the_file_s_own_switch_is_not_a_project_fact(tmp_path):
+    late = "import jax\nimport jax.numpy as jnp\n\nw = jnp.ones(3)\n" + ENABLES.split("\n\n")[1]
+    _write(tmp_path, {"pkg/__init__.py": "", "pkg/main.py": late})
+    main = tmp_path / "pkg" / "main.py"
+    assert not project_enables_x64(str(main))
+    assert _jax901_lines(main, "JAX902") == [4]
+
+
+def test_scripts_in_a_folder_are_separate_programs(tmp_path):
+    _write(tmp_path, {"model.py": USER, "other_script.py": ENABLES})
+    model = tmp_path / "model.py"
+    assert _jax901_lines(model) == [2]  # the other script does not run this one
+    _write(tmp_path, {"train.py": "import model\n" + ENABLES})
+    assert _jax901_lines(model) == []  # train.py starts the program with x64 on
+
+
+@pytest.mark.parametrize(
+    ("name", "text"),
+    [
+        ("tox.ini", "[testenv]\nsetenv =\n    JAX_ENABLE_X64=1\n"),
+        ("pytest.ini", "[pytest]\nenv =\n    JAX_ENABLE_X64=True\n"),
+        ("conftest.py", 'import os\nos.environ["JAX_ENABLE_X64"] = "1"\n'),
+        ("conftest.py", 'from jax import config\nconfig.update("jax_enable_x64", True)\n'),
+    ],
+)
+def test_test_configuration_enables_x64(tmp_path, name, text):
+    _write(tmp_path, {"pkg/__init__.py": "", "pkg/ops.py": USER})
+    ops = tmp_path / "pkg" / "ops.py"
+    assert _jax901_lines(ops) == [2]
+    _write(tmp_path, {name: text})
+    assert _jax901_lines(ops) == []
+
+
+def test_switching_x64_off_is_not_enabling(tmp_path):
+    off = 'import jax\njax.config.update("jax_enable_x64", False)\n'
+    _write(tmp_path, {"pkg/__init__.py": "", "pkg/ops.py": USER, "pkg/cli.py": off})
+    assert _jax901_lines(tmp_path / "pkg" / "ops.py") == [2]
+
+
+def test_tool_setting_states_x64(tmp_path):
+    (tmp_path / "pyproject.toml").write_text("[tool.jax-lsp]\nx64 = true\n", encoding="utf-8")
+    assert load_settings(tmp_path).enable_x64

@@ -1,0 +1,193 @@
+"""JAX602 against JAX's own key-reuse checker (`jax.debug_key_reuse`): what the rule flags,
+the checker rejects; what it leaves alone, the checker accepts; and the program its fix makes
+(unsafe fixes included) passes the checker and draws distinct numbers."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from jax_lsp.analysis.document import Document
+from jax_lsp.diagnostics import ALL_RULES
+from jax_lsp.diagnostics.random import PrngKeyReuse
+from jax_lsp.engine import analyze
+from jax_lsp.fixes import fix_text
+from tests.runtime import run_snippet
+
+jax = pytest.importorskip("jax")
+from jax.errors import KeyReuseError  # noqa: E402  (after the skip: JAX may be missing)
+
+RULE = PrngKeyReuse
+
+# Programs beyond the rule's examples: (id, program, check of the fixed program). Each one
+# reuses a typed key (`jax.random.key`: the checker tracks only those) and is flagged.
+PROGRAMS = [
+    (
+        "script-across-statements",
+        """
+        import jax
+        import jax.random as jr
+
+        key = jr.key(0)
+        x = jr.uniform(key=key, shape=(4,))
+        scale = 2.0
+        y = jr.normal(key, shape=(4,)) * scale
+        """,
+        "import jax.numpy as jnp\nassert not jnp.allclose(x, y / 2.0)",
+    ),
+    (
+        "helper-that-splits",
+        """
+        import jax
+
+        def init(rng):
+            w_key, b_key = jax.random.split(rng)
+            return jax.random.normal(w_key, (3,)), jax.random.normal(b_key, (3,))
+
+        def model(rng):
+            params = init(rng)
+            mask = jax.random.bernoulli(rng, 0.5, (3,))
+            return params, mask
+
+        params, mask = model(jax.random.key(1))
+        """,
+        "assert mask.shape == (3,)",
+    ),
+    (
+        "helper-of-a-helper",
+        """
+        import jax
+
+        def noise(key):
+            return jax.random.normal(key, (2,))
+
+        def layer(key):
+            return noise(key) * 2.0
+
+        def net(key):
+            return layer(key) + noise(key)
+
+        out = net(jax.random.key(2))
+        """,
+        "assert out.shape == (2,)",
+    ),
+    (
+        "first-use-in-a-branch",
+        """
+        import jax
+
+        def sample(key, warm):
+            start = 0.0
+            if warm:
+                start = jax.random.uniform(key)
+            return start + jax.random.normal(key)
+
+        a = sample(jax.random.key(3), True)
+        b = sample(jax.random.key(3), False)
+        """,
+        "assert a.shape == b.shape == ()",
+    ),
+    (
+        "two-uses-in-a-loop",
+        """
+        import jax
+
+        def walk(key, steps):
+            out = []
+            for _ in range(steps):
+                dx = jax.random.normal(key)
+                dy = jax.random.uniform(key)
+                out.append((dx, dy))
+            return out
+
+        out = walk(jax.random.key(4), 3)
+        """,
+        "assert len({float(dx) for dx, _ in out}) == 3",
+    ),
+]
+
+
+def _findings(text: str):
+    return analyze(Document(text), (RULE,)).findings
+
+
+def _rejected_by_checker(source: str) -> bool:
+    with jax.debug_key_reuse(True):
+        outcome = run_snippet(source)
+    return isinstance(outcome.error, KeyReuseError)
+
+
+INVALID = [(f"invalid-{i}", e.code) for i, e in enumerate(RULE.invalid) if e.runnable]
+VALID = [(f"valid-{i}", e.code) for i, e in enumerate(RULE.valid) if e.runnable]
+FIXABLE = [(f"invalid-{i}", e.code, e.fixed_check) for i, e in enumerate(RULE.invalid) if e.fixed]
+PROGRAM_SOURCES = [(name, textwrap.dedent(source), check) for name, source, check in PROGRAMS]
+
+
+@pytest.mark.parametrize(("name", "source"), INVALID, ids=[n for n, _ in INVALID])
+def test_checker_rejects_every_invalid_example(name, source):
+    assert _rejected_by_checker(source), f"{name}: JAX's checker accepts it"
+
+
+# Where the rule is deliberately laxer than the checker: one key for the same shuffle or
+# choice of several arrays keeps them aligned, which is what such code means.
+ALIGNED = {"valid-5": "permutation", "valid-6": "choice"}
+
+
+@pytest.mark.parametrize(("name", "source"), VALID, ids=[n for n, _ in VALID])
+def test_checker_accepts_every_valid_example(name, source):
+    if name in ALIGNED:
+        assert ALIGNED[name] in source
+        assert _rejected_by_checker(source)  # the checker counts it; the rule does not
+    else:
+        assert not _rejected_by_checker(source)
+
+
+@pytest.mark.parametrize(
+    ("name", "source", "check"),
+    FIXABLE + PROGRAM_SOURCES,
+    ids=[n for n, _, _ in FIXABLE + PROGRAM_SOURCES],
+)
+def test_fixed_program_passes_the_checker(name, source, check):
+    assert _findings(source), f"{name}: not flagged"
+    assert _rejected_by_checker(source), f"{name}: JAX's checker accepts the buggy program"
+    fixed, applied = fix_text(source, _findings, unsafe=True)
+    assert applied >= 1
+    assert _findings(fixed) == []
+    assert analyze(Document(fixed), ALL_RULES).findings == []
+    with jax.debug_key_reuse(True):
+        outcome = run_snippet(fixed, check)
+    assert outcome.error is None, f"{name}: the fixed program failed: {outcome.error!r}\n{fixed}"
+
+
+def test_finding_links_the_first_use():
+    source = textwrap.dedent(PROGRAMS[0][1])
+    (finding,) = _findings(source)
+    assert finding.message.startswith("Split `key` before its first use")
+    (related,) = finding.related
+    lines = source.split("\n")
+    assert "jr.uniform" in lines[related.span.start.line]
+    assert related.span.start.line < finding.span.start.line
+
+
+def test_repeated_body_links_the_loop():
+    source = textwrap.dedent(RULE.invalid[5].code)
+    (finding,) = _findings(source)
+    (related,) = finding.related
+    assert "fori_loop" in source.split("\n")[related.span.start.line]
+    assert finding.fix is None  # the key must go through the carry: no mechanical fix
+
+
+def test_closed_over_key_gets_no_fix():
+    source = textwrap.dedent(
+        """
+        import jax
+
+        def outer(key):
+            def inner():
+                return jax.random.normal(key), jax.random.normal(key)
+            return inner()
+        """
+    )
+    (finding,) = _findings(source)
+    assert finding.fix is None  # rebinding `key` in inner() would make it a local
