@@ -16,9 +16,10 @@ from functools import cached_property
 from jax_lsp.analysis.document import Document, Unit, UnitSource
 from jax_lsp.analysis.dtypes import FloatOracle, assigned_values
 from jax_lsp.analysis.flow import FlowInterpreter, ScopeContext, annotation_kind
+from jax_lsp.analysis.hashing import EMPTY_FACTS, HashFacts, compute_hash_facts, wrapped_statics
 from jax_lsp.analysis.imports import Resolver, import_bindings, local_imports
 from jax_lsp.analysis.infer import ExternalFacts, facts_key
-from jax_lsp.analysis.jitted import StaticSignature, unit_signatures
+from jax_lsp.analysis.jitted import StaticSignature, jit_call_signature, unit_signatures
 from jax_lsp.analysis.keys import KeyFlow, Reuse, classify_call, drawn_params, may_draw
 from jax_lsp.analysis.kinds import Kind, merge
 from jax_lsp.analysis.module_state import ModuleState
@@ -484,6 +485,34 @@ class ModuleModel:
             self._signatures = {k: v for k, v in signatures.items() if k not in rebound}
         return self._signatures
 
+    @cached_property
+    def hash_facts(self) -> HashFacts:
+        """Unhashable module values and classes, and wrapper parameters given them (read
+        across statements by the static-argument rules): only where static arguments are."""
+        units = [unit for unit in self.document.units if unit.tree is not None]
+        if not any("static_arg" in unit.source.text for unit in units):
+            return EMPTY_FACTS
+        signatures = self.static_signatures
+
+        def resolve(name: str) -> FunctionNode | None:
+            record = self.functions.get(name)
+            return record.node if record is not None else None
+
+        def signature_of_call(call: ast.Call) -> StaticSignature | None:
+            if isinstance(call.func, ast.Call):
+                return jit_call_signature(call.func, self.resolver, resolve)
+            return signatures.get(call.func.id) if isinstance(call.func, ast.Name) else None
+
+        global_writes = frozenset().union(*(summary.global_writes for summary in self.summaries))
+        return compute_hash_facts(
+            [(unit.tree, unit.start_line) for unit in units],
+            self.resolver,
+            self.classes,
+            {path: record.node for path, record in self.functions.items()},
+            lambda function: wrapped_statics(function, signature_of_call),
+            global_writes,
+        )
+
     @property
     def module_key_reuses(self) -> dict[int, tuple[Reuse, ...]]:
         """PRNG key reuses in module-level code (a script's top-level statements), by the
@@ -571,6 +600,7 @@ class ModuleModel:
                 self._class_facts_key,
                 self.stable_globals_key,
                 self._module_state_key,
+                self.hash_facts.key,
             )
         )
 

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterator
+from dataclasses import replace
 
+from jax_lsp.analysis.hashing import Binding, ValueJudge, dominating_binding, static_arguments
 from jax_lsp.analysis.jitted import StaticSignature, jit_call_signature
 from jax_lsp.analysis.names import assigned_name, binds_locally
 from jax_lsp.analysis.nodes import walk_nodes
@@ -12,7 +14,7 @@ from jax_lsp.analysis.paths import is_test_path
 from jax_lsp.analysis.summary import FunctionNode, transform_of
 from jax_lsp.diagnostics.base import Example, Rule, RuleContext
 from jax_lsp.diagnostics.hoist_fix import hoist_fix
-from jax_lsp.findings import Applicability, Finding, Fix, Severity
+from jax_lsp.findings import Applicability, Finding, Fix, Related, Severity, Span
 
 _JITS = frozenset({"jit", "eqx.filter_jit", "nnx.jit"})
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
@@ -358,19 +360,27 @@ def _runs_once(function: ast.AST, ctx: RuleContext) -> bool:
 class UnhashableStaticArg(Rule):
     code = "JAX1002"
     name = "unhashable-static-arg"
-    summary = "A list, dict or set passed as a static argument of a jitted function"
+    summary = "An unhashable value (list, dict, set, array, mutable dataclass) made static"
     severity = Severity.ERROR
     what_it_does = """
-        Flags a list, dict or set literal (or comprehension) passed at a `static_argnums` /
-        `static_argnames` position of a function jitted in this module.
+        Flags an unhashable value passed at a `static_argnums` / `static_argnames` position of
+        a function jitted in this module: a list, dict or set (a literal, or a name whose value
+        where it is passed is one), a NumPy or JAX array, an instance of a dataclass that is
+        not frozen or of a class defining `__eq__` without `__hash__`, an optimizer state
+        (`tx.init(params)`, `opt_init(params)`); also a wrapper's parameter passed on in a
+        static position when a call of the wrapper gives it such a value. Flags, too, a field
+        of a PyTree class annotated as an array and marked static
+        (`eqx.field(static=True)`, `flax.struct.field(pytree_node=False)`).
     """
     why_bad = """
-        Static arguments key the compilation cache, so they must be hashable: a list, dict or
-        set raises `ValueError: Non-hashable static arguments are not supported`. Pass a tuple
-        (or a frozenset, or a hashable dataclass) instead.
+        Static arguments key the compilation cache, so they must be hashable: a list, dict,
+        set or array raises `ValueError: Non-hashable static arguments are not supported`.
+        Static fields of a pytree are compared as metadata on every jitted call, and arrays
+        cannot be compared: the second call with another instance raises `ValueError`. Pass a
+        tuple (or a frozenset, or a frozen dataclass) instead, and keep arrays as leaves.
     """
     fix_safety = "Rewrites a list literal to a tuple (`[0, 1]` to `(0, 1)`). Safe."
-    node_types = (ast.Call,)
+    node_types = (ast.Call, ast.ClassDef)
     invalid = (
         Example(
             """
@@ -412,6 +422,95 @@ class UnhashableStaticArg(Rule):
             """,
             raises="ValueError",
         ),
+        Example(
+            """
+            from functools import partial
+
+            import jax
+            import jax.numpy as jnp
+
+            @partial(jax.jit, static_argnums=(0,))
+            def add_one(dummy, x):
+                return x + 1
+
+            dummy_arg = [0]
+            add_one(dummy_arg, jnp.zeros(3))  # error
+            """,
+            raises="ValueError",
+        ),
+        Example(
+            """
+            from functools import partial
+
+            import jax
+            import jax.numpy as jnp
+
+            @partial(jax.jit, static_argnums=(0, 1))
+            def _grid(x_limits, num):
+                return jnp.linspace(*x_limits, num=num)
+
+            def grid(x_limits, num=5):
+                return _grid(x_limits, num)  # error
+
+            limits = [-2, 2]
+            grid(limits)
+            """,
+            raises="ValueError",
+        ),
+        Example(
+            """
+            import dataclasses
+            from functools import partial
+
+            import jax
+
+            @dataclasses.dataclass
+            class Config:
+                scale: float = 2.0
+
+            @partial(jax.jit, static_argnames="config")
+            def scaled(x, config):
+                return x * config.scale
+
+            config = Config()
+            scaled(1.0, config=config)  # error
+            """,
+            raises="ValueError",
+        ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+            from jax.example_libraries import optimizers
+
+            def run(lr, opt_state):
+                return opt_state
+
+            run_jit = jax.jit(run, static_argnums=(1,))
+            opt_init, opt_update, get_params = optimizers.sgd(0.1)
+            opt_state = opt_init(jnp.ones(3))
+            run_jit(0.1, opt_state)  # error
+            """,
+            raises="ValueError",
+        ),
+        Example(
+            """
+            import equinox as eqx
+            import jax
+            import jax.numpy as jnp
+
+            class Data(eqx.Module):
+                values: jax.Array = eqx.field(static=True)  # error
+
+            @eqx.filter_jit
+            def total(data):
+                return 1.0
+
+            total(Data(jnp.arange(3.0)))
+            total(Data(jnp.arange(3.0) + 1))
+            """,
+            raises="ValueError",
+        ),
     )
     valid = (
         Example(
@@ -442,24 +541,90 @@ class UnhashableStaticArg(Rule):
             """,
             check="assert float(result) == 3.0",
         ),
+        Example(
+            """
+            import dataclasses
+            from functools import partial
+
+            import jax
+
+            @dataclasses.dataclass(frozen=True)
+            class Config:
+                scale: float = 2.0
+
+            @partial(jax.jit, static_argnames="config")
+            def scaled(x, config):
+                return x * config.scale
+
+            config = Config()
+            result = scaled(1.0, config=config)
+            """,
+            check="assert float(result) == 2.0",
+        ),
+        Example(
+            """
+            from functools import partial
+
+            import jax
+            import jax.numpy as jnp
+
+            @partial(jax.jit, static_argnums=(0, 1))
+            def _grid(x_limits, num):
+                return jnp.linspace(*x_limits, num=num)
+
+            def grid(x_limits, num=5):
+                return _grid(x_limits, num)
+
+            limits = [-2, 2]
+            limits = tuple(limits)  # the value passed is a tuple
+            result = grid(limits)
+            """,
+            check="assert result.tolist() == [-2.0, -1.0, 0.0, 1.0, 2.0]",
+        ),
+        Example(
+            """
+            import equinox as eqx
+            import jax
+            import jax.numpy as jnp
+
+            class Data(eqx.Module):
+                values: jax.Array
+                size: int = eqx.field(static=True)
+
+            @eqx.filter_jit
+            def total(data):
+                return data.values.sum() * data.size
+
+            first = total(Data(jnp.arange(3.0), 3))
+            second = total(Data(jnp.arange(3.0) + 1, 3))
+            """,
+            check="assert float(second) == 18.0",
+        ),
     )
 
-    def check(self, node: ast.Call, ctx: RuleContext) -> Iterator[Finding]:
+    def check(self, node: ast.AST, ctx: RuleContext) -> Iterator[Finding]:
+        if isinstance(node, ast.ClassDef):
+            yield from self._static_fields(node, ctx)
+            return
         signature = self._signature(node, ctx)
         if signature is None:
             return
-        arguments: list[tuple[ast.expr, str]] = []
-        for index, arg in enumerate(node.args):
-            if isinstance(arg, ast.Starred):
-                break  # later positions are unknown
-            if index in signature.positions:
-                arguments.append((arg, f"position {index}"))
-        arguments += [
-            (kw.value, f"`{kw.arg}`") for kw in node.keywords if kw.arg in signature.names
-        ]
-        for value, where in arguments:
+        facts = ctx.model.hash_facts
+        judge = ValueJudge(ctx.resolvers[-1], facts.classes, facts.module_values)
+        for value, where in static_arguments(node, signature):
             if isinstance(value, _UNHASHABLE):
                 yield self._finding(value, where, ctx)
+                continue
+            chain = [*ctx.ancestors, node, value]
+
+            def lookup(name: str, chain: list[ast.AST] = chain) -> Binding | None:
+                return dominating_binding(name, chain)
+
+            what = judge.unhashable(value, lookup)
+            if what is not None:
+                yield self._value_finding(value, what, where, ctx)
+            elif isinstance(value, ast.Name):
+                yield from self._through_parameter(value, lookup(value.id), where, ctx)
 
     def _finding(self, value: ast.expr, where: str, ctx: RuleContext) -> Finding:
         kind = type(value).__name__.removesuffix("Comp").lower()
@@ -476,6 +641,63 @@ class UnhashableStaticArg(Rule):
             fix=fix,
         )
 
+    def _value_finding(self, value: ast.expr, what: str, where: str, ctx: RuleContext) -> Finding:
+        holds = f"`{ctx.segment(value)}` holds {what}" if isinstance(value, ast.Name) else what
+        return ctx.finding(
+            self,
+            value,
+            f"{holds[0].upper()}{holds[1:]}, passed as a static argument ({where}) of a jitted "
+            "function: static arguments must be hashable, so this raises ValueError. Pass a "
+            "hashable value (a tuple, a frozen dataclass), or pass arrays as traced arguments",
+        )
+
+    def _through_parameter(
+        self, value: ast.Name, binding: Binding | None, where: str, ctx: RuleContext
+    ) -> Iterator[Finding]:
+        if binding is None or binding.parameter is None:
+            return
+        function, parameter = binding.parameter
+        record = ctx.model.records.get(function)
+        passed = record and ctx.model.hash_facts.parameters.get((record.path, parameter))
+        if not passed:
+            return
+        what, (line, column, end_line, end_column) = passed
+        finding = ctx.finding(
+            self,
+            value,
+            f"`{parameter}` is passed on as a static argument ({where}) of a jitted function, "
+            f"and a call of `{record.path}` gives it {what} (line {line + 1}): static "
+            "arguments must be hashable, so that call raises ValueError. Pass a hashable value "
+            "(a tuple)",
+        )
+        related = Related(
+            Span.of(line, column, end_line, end_column),
+            f"{what[0].upper()}{what[1:]} passed as `{parameter}`",
+            document_anchored=True,
+        )
+        yield replace(finding, related=(*finding.related, related))
+
+    def _static_fields(self, node: ast.ClassDef, ctx: RuleContext) -> Iterator[Finding]:
+        """Array-annotated fields of a PyTree class marked static (`eqx.field(static=True)`,
+        `flax.struct.field(pytree_node=False)`): arrays cannot be compared as metadata."""
+        for statement in node.body:
+            if not (
+                isinstance(statement, ast.AnnAssign)
+                and isinstance(statement.value, ast.Call)
+                and _static_field(statement.value, ctx)
+                and _array_annotation(statement.annotation, ctx)
+            ):
+                continue
+            yield ctx.finding(
+                self,
+                statement,
+                f"`{ctx.segment(statement.target)}` is an array in a static field: JAX "
+                "compares static fields of a pytree as metadata when a jitted function is "
+                "called, and arrays cannot be compared, so a call with another instance raises "
+                "ValueError (and equal metadata is never cached). Make the field a pytree leaf "
+                "(drop `static=True` / `pytree_node=False`), or store a tuple",
+            )
+
     @staticmethod
     def _signature(node: ast.Call, ctx: RuleContext) -> StaticSignature | None:
         func = node.func
@@ -487,6 +709,35 @@ class UnhashableStaticArg(Rule):
         if signature is None or (ctx.functions and binds_locally(func.id, ctx.functions[-1])):
             return None
         return signature
+
+
+# Field specifiers that mark a field static, with the keyword and value that do so.
+_STATIC_FIELDS = {
+    "equinox.field": ("static", True),
+    "flax.struct.field": ("pytree_node", False),
+}
+_ARRAY_ANNOTATIONS = frozenset(
+    {"jax.Array", "jax.numpy.ndarray", "numpy.ndarray", "jaxtyping.Array", "jax.typing.ArrayLike"}
+)
+_JAXTYPING_DTYPES = ("jaxtyping.",)
+
+
+def _static_field(call: ast.Call, ctx: RuleContext) -> bool:
+    spec = _STATIC_FIELDS.get(ctx.qualname(call.func) or "")
+    if spec is None:
+        return False
+    return any(
+        kw.arg == spec[0] and isinstance(kw.value, ast.Constant) and kw.value.value is spec[1]
+        for kw in call.keywords
+    )
+
+
+def _array_annotation(annotation: ast.expr, ctx: RuleContext) -> bool:
+    """`jax.Array`, `np.ndarray`, `Float[Array, "n"]` (a jaxtyping array type)."""
+    if isinstance(annotation, ast.Subscript):
+        qualname = ctx.qualname(annotation.value) or ""
+        return qualname.startswith(_JAXTYPING_DTYPES) and qualname != "jaxtyping.PyTree"
+    return ctx.qualname(annotation) in _ARRAY_ANNOTATIONS
 
 
 def _module_function(ctx: RuleContext):
