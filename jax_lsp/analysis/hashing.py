@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from jax_lsp.analysis.imports import Resolver
 from jax_lsp.analysis.kinds import STATIC_RESULTS
@@ -82,6 +82,7 @@ class Binding:
     index: int | None = None  # `a, b = value`: the element taken
     parameter: tuple[FunctionNode, str] | None = None
     module_level: bool = False
+    statement: ast.stmt | None = field(default=None, compare=False)  # the assignment
 
 
 def dominating_binding(name: str, chain: Sequence[ast.AST]) -> Binding | None:
@@ -136,8 +137,8 @@ def _rebound_anywhere(name: str, function: FunctionNode) -> bool:
 
 
 def _bodies(node: ast.AST) -> Iterator[list[ast.stmt]]:
-    for field in ("body", "orelse", "finalbody"):
-        body = getattr(node, field, None)
+    for attribute in ("body", "orelse", "finalbody"):
+        body = getattr(node, attribute, None)
         if isinstance(body, list):
             yield body
     for handler in getattr(node, "handlers", ()):
@@ -155,13 +156,13 @@ def _statement_binding(name: str, statement: ast.stmt) -> Binding | None:
         return None
     for target in targets:
         if isinstance(target, ast.Name) and target.id == name:
-            return Binding(value=value)
+            return Binding(value=value, statement=statement)
         if isinstance(target, ast.Tuple | ast.List) and not any(
             isinstance(element, ast.Starred) for element in target.elts
         ):
             for index, element in enumerate(target.elts):
                 if isinstance(element, ast.Name) and element.id == name:
-                    return Binding(value=value, index=index)
+                    return Binding(value=value, index=index, statement=statement)
     return None
 
 
@@ -323,6 +324,7 @@ class HashFacts:
     classes: dict[str, str]  # class -> why its instances cannot be hashed
     identity_classes: frozenset[str]  # classes whose instances hash (and compare) by identity
     module_values: dict[str, str]  # module-level name -> the unhashable value it holds
+    instances: dict[str, str]  # module-level name -> the module class it is an instance of
     # (wrapper function, parameter) -> what a call passes for it, and that argument's place
     # in the document (line, column, end line, end column; 0-based)
     parameters: dict[tuple[str, str], tuple[str, tuple[int, int, int, int]]]
@@ -333,11 +335,12 @@ class HashFacts:
             tuple(sorted(self.classes.items())),
             tuple(sorted(self.identity_classes)),
             tuple(sorted(self.module_values.items())),
+            tuple(sorted(self.instances.items())),
             tuple(sorted(self.parameters.items())),
         )
 
 
-EMPTY_FACTS = HashFacts({}, frozenset(), {}, {})
+EMPTY_FACTS = HashFacts({}, frozenset(), {}, {}, {})
 
 
 def walk_with_chain(root: ast.AST) -> Iterator[tuple[ast.AST, list[ast.AST]]]:
@@ -393,9 +396,13 @@ def compute_hash_facts(
         return Binding(module_level=True)
 
     judge = ValueJudge(resolver, unhashable_classes, {})
+    instances: dict[str, str] = {}
     for name, bindings in assignments.items():
         if name in unknown:
             continue
+        made = instance_of(bindings[0], classes) if len(bindings) == 1 else None
+        if made is not None:
+            instances[name] = made
         whats = [judge.binding_value(binding, module_lookup) for binding in bindings]
         if whats and all(whats):
             judge.module_values[name] = whats[0]
@@ -430,7 +437,20 @@ def compute_hash_facts(
                         argument.end_col_offset,
                     )
                     parameters[(node.func.id, parameter)] = (what, place)
-    return HashFacts(unhashable_classes, identity, judge.module_values, parameters)
+    return HashFacts(unhashable_classes, identity, judge.module_values, instances, parameters)
+
+
+def instance_of(binding: Binding, classes: dict[str, ClassRecord] | frozenset[str]) -> str | None:
+    """The module class whose instance a plain `name = Class(...)` assignment makes."""
+    value = binding.value
+    if (
+        binding.index is None
+        and isinstance(value, ast.Call)
+        and isinstance(value.func, ast.Name)
+        and value.func.id in classes
+    ):
+        return value.func.id
+    return None
 
 
 def static_arguments(call: ast.Call, signature) -> list[tuple[ast.expr, str]]:

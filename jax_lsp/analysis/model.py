@@ -487,10 +487,11 @@ class ModuleModel:
 
     @cached_property
     def hash_facts(self) -> HashFacts:
-        """Unhashable module values and classes, and wrapper parameters given them (read
-        across statements by the static-argument rules): only where static arguments are."""
+        """Unhashable module values and classes, instances, and wrapper parameters given
+        unhashable values (read across statements by the JAX1001/JAX1002 rules): only in
+        modules that jit."""
         units = [unit for unit in self.document.units if unit.tree is not None]
-        if not any("static_arg" in unit.source.text for unit in units):
+        if not any("jit" in unit.source.text for unit in units):
             return EMPTY_FACTS
         signatures = self.static_signatures
 

@@ -6,9 +6,16 @@ import ast
 from collections.abc import Iterator
 from dataclasses import replace
 
-from jax_lsp.analysis.hashing import Binding, ValueJudge, dominating_binding, static_arguments
+from jax_lsp.analysis.hashing import (
+    Binding,
+    ValueJudge,
+    dominating_binding,
+    identity_hashed,
+    instance_of,
+    static_arguments,
+)
 from jax_lsp.analysis.jitted import StaticSignature, jit_call_signature
-from jax_lsp.analysis.names import assigned_name, binds_locally
+from jax_lsp.analysis.names import assigned_name, binds_locally, stored_names
 from jax_lsp.analysis.nodes import walk_nodes
 from jax_lsp.analysis.paths import is_test_path
 from jax_lsp.analysis.summary import FunctionNode, transform_of
@@ -85,7 +92,12 @@ class JitInLoop(Rule):
         it and calls it once (so every call of the function pays a compilation). A
         module-level `jax.jit(f)`, and `jax.jit(f)` of a module-level `f`, are not flagged:
         JAX caches compilations on the function object. Factories that return the jitted
-        function are not flagged either.
+        function are not flagged either. Also flags `jax.jit(obj.method)` of a bound method in
+        a loop (a new bound-method object on every access), `self.f = jax.jit(g)` in
+        `__init__` of an `eqx.Module` (a new wrapper in every instance's static structure),
+        and a static argument that hashes by identity (an optax transformation, a
+        `functools.partial`, a lambda, an instance of a plain class) built anew in the loop
+        around the jitted call, from values the loop does not change.
     """
     why_bad = """
         JAX caches a compiled function on the Python function object it was given. A lambda
@@ -104,7 +116,7 @@ class JitInLoop(Rule):
         the loop rebinds would see its value at the first trace only. Nested `def`s get no
         fix.
     """
-    node_types = (ast.Call, ast.FunctionDef, ast.AsyncFunctionDef)
+    node_types = (ast.Call, ast.FunctionDef, ast.AsyncFunctionDef, ast.Assign)
     invalid = (
         Example(
             """
@@ -220,6 +232,75 @@ class JitInLoop(Rule):
             """,
             check="assert len(traces) == 3",
         ),
+        Example(
+            """
+            import jax
+
+            traces = []
+
+            class Model:
+                def forward(self, x):
+                    traces.append(1)
+                    return x * 2
+
+            model = Model()
+            for step in range(3):
+                jax.jit(model.forward)(1.0)  # error
+            """,
+            check="assert len(traces) == 3  # a new bound method, a new compilation, each time",
+        ),
+        Example(
+            """
+            import functools
+
+            import jax
+
+            traces = []
+
+            class Schedule:
+                def __init__(self, rate):
+                    self.rate = rate
+
+            @functools.partial(jax.jit, static_argnums=0)
+            def step(schedule, x):
+                traces.append(1)
+                return x * schedule.rate
+
+            for _ in range(3):
+                schedule = Schedule(0.5)
+                step(schedule, 1.0)  # error
+            """,
+            check="assert len(traces) == 3",
+        ),
+        Example(
+            """
+            import equinox as eqx
+            import jax
+            import jax.numpy as jnp
+
+            traces = []
+
+            def double(v):
+                return v * 2
+
+            class Scaler(eqx.Module):
+                weight: jax.Array
+                forward: object
+
+                def __init__(self):
+                    self.weight = jnp.ones(2)
+                    self.forward = jax.jit(double)  # error
+
+            @eqx.filter_jit
+            def apply(model, x):
+                traces.append(1)
+                return model.forward(model.weight * x)
+
+            for _ in range(3):
+                apply(Scaler(), jnp.ones(2))
+            """,
+            check="assert len(traces) == 3  # retraced for every new instance",
+        ),
     )
     valid = (
         Example(
@@ -274,11 +355,85 @@ class JitInLoop(Rule):
             """,
             check="assert step._cache_size() == 1",
         ),
+        Example(
+            """
+            import jax
+
+            class Model:
+                def forward(self, x):
+                    return x * 2
+
+            model = Model()
+            forward = jax.jit(model.forward)  # jitted once, reused
+            for step in range(3):
+                forward(1.0)
+            """,
+            check="assert forward._cache_size() == 1",
+        ),
+        Example(
+            """
+            import functools
+
+            import jax
+
+            traces = []
+
+            class Schedule:
+                def __init__(self, rate):
+                    self.rate = rate
+
+            @functools.partial(jax.jit, static_argnums=0)
+            def step(schedule, x):
+                traces.append(1)
+                return x * schedule.rate
+
+            schedule = Schedule(0.5)  # built once
+            for _ in range(3):
+                step(schedule, 1.0)
+            for rate in (0.1, 0.2):
+                step(Schedule(rate), 1.0)  # a different schedule each time: compiled for each
+            """,
+            check="assert len(traces) == 3",
+        ),
+        Example(
+            """
+            import equinox as eqx
+            import jax
+            import jax.numpy as jnp
+
+            traces = []
+
+            def double(v):
+                return v * 2
+
+            jitted_double = jax.jit(double)
+
+            class Scaler(eqx.Module):
+                weight: jax.Array
+                forward: object
+
+                def __init__(self):
+                    self.weight = jnp.ones(2)
+                    self.forward = jitted_double  # created once, shared by every instance
+
+            @eqx.filter_jit
+            def apply(model, x):
+                traces.append(1)
+                return model.forward(model.weight * x)
+
+            for _ in range(3):
+                apply(Scaler(), jnp.ones(2))
+            """,
+            check="assert len(traces) == 1",
+        ),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> Iterator[Finding]:
         if isinstance(node, ast.Call):
             yield from self._jit_call(node, ctx)
+            yield from self._rebuilt_static(node, ctx)
+        elif isinstance(node, ast.Assign):
+            yield from self._jit_in_module_init(node, ctx)
         else:
             yield from self._decorated(node, ctx)
 
@@ -300,6 +455,8 @@ class JitInLoop(Rule):
             if inner is None:
                 return
             what = f"the nested function `{target.id}`"
+        elif isinstance(target, ast.Attribute) and loops and _bound_method(target, node, ctx):
+            what = f"the bound method `{ctx.segment(target)}` (a new object on every access)"
         else:
             return
         if loops:
@@ -307,6 +464,65 @@ class JitInLoop(Rule):
             yield self._finding(node, ctx, f"`jax.jit` of {what} created inside a loop", fix)
         elif function is not None and not _runs_once(function, ctx) and self._single_use(node, ctx):
             yield self._finding(node, ctx, f"`jax.jit` of {what} created on every call")
+
+    def _rebuilt_static(self, node: ast.Call, ctx: RuleContext) -> Iterator[Finding]:
+        """A static argument that hashes by identity, built anew in the loop around the call:
+        each iteration misses the cache and compiles again."""
+        loops = _local_loops(ctx)
+        if not loops:
+            return
+        signature = _static_signature(node, ctx)
+        if signature is None:
+            return
+        identity = ctx.model.hash_facts.identity_classes
+        for value, where in static_arguments(node, signature):
+            built = value
+            if isinstance(value, ast.Name):
+                binding = dominating_binding(value.id, [*ctx.ancestors, node, value])
+                if binding is None or binding.value is None or binding.index is not None:
+                    continue
+                if not any(_contains(loop, binding.statement) for loop in loops):
+                    continue
+                built = binding.value
+            what = identity_hashed(built, ctx.resolvers[-1], identity)
+            if what is None or _reads_loop_names(built, loops):
+                continue  # a value the loop changes: each iteration needs its own compilation
+            yield ctx.finding(
+                self,
+                value,
+                f"{what[0].upper()}{what[1:]}, built anew on every iteration, is a static "
+                f"argument ({where}) of a jitted function: it hashes by identity, so every "
+                "iteration misses the compilation cache and JAX traces and compiles again. "
+                "Build it once, before the loop",
+            )
+
+    def _jit_in_module_init(self, node: ast.Assign, ctx: RuleContext) -> Iterator[Finding]:
+        """`self.f = jax.jit(g)` in `__init__` of an `eqx.Module`: a new wrapper per instance
+        in the module's static structure."""
+        function = ctx.functions[-1] if ctx.functions else None
+        if getattr(function, "name", None) != "__init__" or not isinstance(node.value, ast.Call):
+            return
+        if not any(
+            isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == "self"
+            for t in node.targets
+        ):
+            return
+        found = transform_of(node.value.func, ctx.resolvers[-1])
+        if found is None or found[0].label not in _JITS or not node.value.args:
+            return
+        record = ctx.model.records.get(function)
+        cls = ctx.model.classes.get(record.class_name) if record and record.class_name else None
+        if cls is None or not any(base in _PYTREE_MODULES for base in cls.bases):
+            return
+        yield ctx.finding(
+            self,
+            node.value,
+            f"`jax.jit` in `__init__` of `{cls.name}` stores a new jitted wrapper in every "
+            "instance: the wrapper is part of the module's static structure and compares by "
+            "identity, so each new instance makes the jitted functions that take the module "
+            "trace and compile again. Jit the function once at module level and store that "
+            "(or store the plain function: the outer jit compiles it anyway)",
+        )
 
     def _decorated(self, node: ast.FunctionDef, ctx: RuleContext) -> Iterator[Finding]:
         decorator = next(
@@ -348,6 +564,66 @@ class JitInLoop(Rule):
             "and pass changing values as arguments",
             fix=fix,
         )
+
+
+# Bases whose instances are pytrees with the non-array attributes as static structure.
+_PYTREE_MODULES = frozenset({"equinox.Module"})
+
+
+def _bound_method(target: ast.Attribute, call: ast.Call, ctx: RuleContext) -> bool:
+    """`obj.method` where `obj` is `self` or an instance of a class of this module that
+    defines `method` (not a staticmethod): a new bound-method object on each access."""
+    receiver = target.value
+    if not isinstance(receiver, ast.Name):
+        return False
+    class_name = None
+    if receiver.id == "self":
+        for function in reversed(ctx.functions):
+            record = ctx.model.records.get(function)
+            if record is not None and record.class_name:
+                class_name = record.class_name
+                break
+    else:
+        binding = dominating_binding(receiver.id, [*ctx.ancestors, call, target])
+        if binding is not None and binding.module_level:
+            class_name = ctx.model.hash_facts.instances.get(receiver.id)
+        elif binding is not None:
+            class_name = instance_of(binding, ctx.model.classes)
+    cls = ctx.model.classes.get(class_name) if class_name else None
+    if cls is None:
+        return False
+    return any(
+        isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef)
+        and statement.name == target.attr
+        and not any(
+            ctx.qualname(d) in ("builtins.staticmethod", "builtins.classmethod")
+            for d in statement.decorator_list
+        )
+        for statement in cls.node.body
+    )
+
+
+def _static_signature(node: ast.Call, ctx: RuleContext) -> StaticSignature | None:
+    """The static positions of the jitted function a call invokes, if known."""
+    func = node.func
+    if isinstance(func, ast.Call):  # jax.jit(f, static_argnums=1)(x, [0])
+        return jit_call_signature(func, ctx.resolvers[-1], _module_function(ctx))
+    if not isinstance(func, ast.Name):
+        return None
+    signature = ctx.model.static_signatures.get(func.id)
+    if signature is None or (ctx.functions and binds_locally(func.id, ctx.functions[-1])):
+        return None
+    return signature
+
+
+def _contains(root: ast.AST, node: ast.AST | None) -> bool:
+    return node is not None and any(child is node for child in walk_nodes(root))
+
+
+def _reads_loop_names(value: ast.expr, loops: list[ast.AST]) -> bool:
+    """`value` reads a name some enclosing loop binds (its target or its body)."""
+    read = {n.id for n in walk_nodes(value) if isinstance(n, ast.Name)}
+    return any(read & stored_names(loop) for loop in loops)
 
 
 def _runs_once(function: ast.AST, ctx: RuleContext) -> bool:
@@ -606,7 +882,7 @@ class UnhashableStaticArg(Rule):
         if isinstance(node, ast.ClassDef):
             yield from self._static_fields(node, ctx)
             return
-        signature = self._signature(node, ctx)
+        signature = _static_signature(node, ctx)
         if signature is None:
             return
         facts = ctx.model.hash_facts
@@ -697,18 +973,6 @@ class UnhashableStaticArg(Rule):
                 "ValueError (and equal metadata is never cached). Make the field a pytree leaf "
                 "(drop `static=True` / `pytree_node=False`), or store a tuple",
             )
-
-    @staticmethod
-    def _signature(node: ast.Call, ctx: RuleContext) -> StaticSignature | None:
-        func = node.func
-        if isinstance(func, ast.Call):  # jax.jit(f, static_argnums=1)(x, [0])
-            return jit_call_signature(func, ctx.resolvers[-1], _module_function(ctx))
-        if not isinstance(func, ast.Name):
-            return None
-        signature = ctx.model.static_signatures.get(func.id)
-        if signature is None or (ctx.functions and binds_locally(func.id, ctx.functions[-1])):
-            return None
-        return signature
 
 
 # Field specifiers that mark a field static, with the keyword and value that do so.
