@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
+from jax_lsp.analysis.hashing import dominating_binding
 from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.model import ModuleModel
 from jax_lsp.analysis.module_state import bound_names, declared_outside
@@ -44,14 +45,29 @@ class _Scopes:
         return any(name in self.bound(function) for function in ctx.functions)
 
 
+# Calls that turn a value into text (and so carry the tracer's text along).
+_TEXT_CALLS = frozenset({"builtins.str", "builtins.repr", "builtins.format"})
+# Array-producing expressions: under a staging trace (jit, lax bodies) each is a new tracer,
+# whatever its operands; reading a closed-over array (a name, an attribute) is not.
+_OPERATIONS = (ast.Call, ast.BinOp, ast.UnaryOp, ast.Subscript)
+
+
 def carries_tracer(expr: ast.expr, ctx: RuleContext) -> bool:
-    """A traced value, or a display (list, tuple, dict, f-string) holding one."""
-    if ctx.kind(expr) is Kind.TRACED:
+    """A traced value, or an expression that holds or formats one: a display (list, tuple,
+    dict), a comprehension, an f-string, `str(y)`, `"{}".format(y)`, `"a" + str(y)`."""
+    kind = ctx.kind(expr)
+    if kind is Kind.TRACED:
+        return True
+    if kind is Kind.ARRAY and isinstance(expr, _OPERATIONS) and _staged_context(ctx):
         return True
     if isinstance(expr, ast.List | ast.Tuple | ast.Set):
         return any(carries_tracer(element, ctx) for element in expr.elts)
     if isinstance(expr, ast.Dict):
         return any(carries_tracer(value, ctx) for value in expr.values)
+    if isinstance(expr, ast.ListComp | ast.SetComp | ast.GeneratorExp):
+        return carries_tracer(expr.elt, ctx)
+    if isinstance(expr, ast.DictComp):
+        return carries_tracer(expr.value, ctx)
     if isinstance(expr, ast.Starred):
         return carries_tracer(expr.value, ctx)
     if isinstance(expr, ast.JoinedStr):
@@ -59,7 +75,90 @@ def carries_tracer(expr: ast.expr, ctx: RuleContext) -> bool:
             isinstance(part, ast.FormattedValue) and carries_tracer(part.value, ctx)
             for part in expr.values
         )
+    if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Add | ast.Mod):
+        return _is_text(expr.left) and (
+            carries_tracer(expr.left, ctx) or carries_tracer(expr.right, ctx)
+        )
+    if isinstance(expr, ast.Call):
+        return _formats_tracer(expr, ctx)
+    if isinstance(expr, ast.Name) and _staged_context(ctx):
+        return _jitted_result(expr, ctx)
     return False
+
+
+def _is_text(expr: ast.expr) -> bool:
+    """A string literal, f-string, or text-making call: `+`/`%` on it build text."""
+    if isinstance(expr, ast.Constant):
+        return isinstance(expr.value, str)
+    if isinstance(expr, ast.JoinedStr):
+        return True
+    if isinstance(expr, ast.BinOp):
+        return _is_text(expr.left)
+    return isinstance(expr, ast.Call) and (
+        (isinstance(expr.func, ast.Name) and expr.func.id in ("str", "repr", "format"))
+        or (isinstance(expr.func, ast.Attribute) and expr.func.attr == "format")
+    )
+
+
+def _formats_tracer(call: ast.Call, ctx: RuleContext) -> bool:
+    """`str(y)`, `repr(y)`, `format(y)`, `"...".format(y)` of a traced value."""
+    func = call.func
+    text_call = ctx.qualname(func) in _TEXT_CALLS or (
+        isinstance(func, ast.Attribute) and func.attr == "format" and _is_text(func.value)
+    )
+    if not text_call:
+        return False
+    arguments = [*call.args, *(keyword.value for keyword in call.keywords)]
+    return any(carries_tracer(argument, ctx) for argument in arguments)
+
+
+def _jitted_result(name: ast.Name, ctx: RuleContext) -> bool:
+    """A name bound (where it is read) to the result of calling a jitted function of this
+    module: under a staging trace, its outputs are tracers whatever its inputs."""
+    binding = dominating_binding(name.id, [*ctx.ancestors, name])
+    if binding is None or not isinstance(binding.value, ast.Call):
+        return False
+    func = binding.value.func
+    if not isinstance(func, ast.Name) or any(
+        func.id in bound_names(function) for function in ctx.functions
+    ):
+        return False
+    record = ctx.model.functions.get(func.id)
+    if record is None or isinstance(record.node, ast.Lambda):
+        return False
+    return any(
+        (found := transform_of(decorator, ctx.model.resolver)) is not None
+        and found[0].label in _STAGING_TRANSFORMS
+        for decorator in record.node.decorator_list
+    )
+
+
+# Transformations that trace into a jaxpr: every JAX operation under them gives a tracer.
+_STAGING_TRANSFORMS = frozenset(["jit", "pmap", "eqx.filter_jit", "nnx.jit", "make_jaxpr"])
+
+
+def staged(function: FunctionNode, model: ModuleModel, depth: int = 0) -> bool:
+    """Does JAX stage this function out (jit, `lax` bodies, functions they call)? There every
+    operation gives a tracer; under `vmap` or `grad` alone, operations on unbatched
+    constants still compute concrete arrays."""
+    if depth >= _MAX_CALL_DEPTH:
+        return False
+    info = model.trace.get(function)
+    if info is not None:
+        if info.via in _STAGING_TRANSFORMS or info.via.startswith("lax."):
+            return True
+        caller = model.functions.get(info.via.removeprefix("called from "))
+        if (
+            info.via.startswith("called from ")
+            and caller is not None
+            and staged(caller.node, model, depth + 1)
+        ):
+            return True
+    return any(staged(outer, model, depth + 1) for outer in model.enclosing_chain(function))
+
+
+def _staged_context(ctx: RuleContext) -> bool:
+    return ctx.abstract and any(staged(function, ctx.model) for function in ctx.functions)
 
 
 # Transformations that compile once and reuse the result for same-shaped arguments.
@@ -146,6 +245,8 @@ def _format_arguments(call: ast.Call, ctx: RuleContext) -> tuple[str, list[str]]
                     text += "{}"
                     operands.append(_source_of(part.value, ctx))
             pieces.append(text)
+        elif _is_text(argument):
+            return None  # `str(y)`, `"{}".format(y)`: text made at trace time, tracer and all
         else:
             pieces.append("{}")
             operands.append(ctx.segment(argument))
@@ -154,6 +255,25 @@ def _format_arguments(call: ast.Call, ctx: RuleContext) -> tuple[str, list[str]]
 
 def _shadowed(ctx: RuleContext, name: str, scopes: _Scopes) -> bool:
     return name in ctx.model.global_kinds or scopes.is_local(ctx, name)
+
+
+_LOG_LEVELS = ("debug", "info", "warning", "warn", "error", "critical", "exception", "log")
+_LOGGING_FUNCTIONS = frozenset(
+    f"{module}.{level}" for module in ("logging", "absl.logging") for level in _LOG_LEVELS
+)
+_LOGGER_FACTORIES = frozenset({"logging.getLogger", "absl.logging.get_absl_logger"})
+
+
+def _logger_call(func: ast.expr, ctx: RuleContext) -> bool:
+    """`logger.info(...)` on a module-level `logger = logging.getLogger(...)`."""
+    if not (
+        isinstance(func, ast.Attribute)
+        and func.attr in _LOG_LEVELS
+        and isinstance(func.value, ast.Name)
+    ):
+        return False
+    value = ctx.model.stable_globals.get(func.value.id)
+    return isinstance(value, ast.Call) and ctx.qualname(value.func) in _LOGGER_FACTORIES
 
 
 # The first INVALID example after its fix, and the first VALID example.
@@ -178,7 +298,11 @@ class PrintInTraced(Rule):
     severity = Severity.WARNING
     what_it_does = """
         Flags `print(...)` calls inside functions JAX traces (`jax.jit`, `jax.vmap`, `lax`
-        loop bodies, functions they call) when an argument is a traced value.
+        loop bodies, functions they call) when an argument is a traced value or text made
+        from one (`str(y)`, `"{}".format(y)`, `"a" + str(y)`, an f-string); the same for
+        logging calls (`logging.info(y)`, `logger.info("%s", y)` on a module-level
+        `logging.getLogger(...)`), which log the tracer's text. Under `jax.jit` every JAX
+        operation gives a tracer, even on constants, and so does calling a jitted function.
     """
     why_bad = """
         `print` is a Python side effect: it runs while JAX traces the function, not when the
@@ -258,6 +382,68 @@ class PrintInTraced(Rule):
             """,
             check="assert 'Tracer' in _stdout and _stdout.count('step') == 1, _stdout",
         ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def train_step(w):
+                loss = jnp.sum(w**2)
+                print("loss: " + str(loss))  # error
+                return w - 0.1 * loss
+
+            train_step(jnp.ones(2))
+            """,
+            check="assert 'Tracer' in _stdout, _stdout",
+        ),
+        Example(
+            """
+            import logging
+
+            import jax
+            import jax.numpy as jnp
+
+            messages = []
+
+            class Collect(logging.Handler):
+                def emit(self, record):
+                    messages.append(record.getMessage())
+
+            logger = logging.getLogger("train")
+            logger.addHandler(Collect())
+            logger.setLevel(logging.INFO)
+
+            @jax.jit
+            def train_step(w):
+                loss = jnp.mean(w**2)
+                logger.info("loss %s", loss)  # error
+                return w - 0.1 * loss
+
+            train_step(jnp.ones(2))
+            train_step(jnp.ones(2))
+            """,
+            check="assert len(messages) == 1 and 'Tracer' in messages[0], messages",
+        ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def predict(x):
+                return jnp.tanh(x)
+
+            @jax.jit
+            def evaluate(x):
+                y = predict(x)
+                print("prediction {}".format(y))  # error
+                return y
+
+            evaluate(jnp.ones(2))
+            """,
+            check="assert 'Tracer' in _stdout, _stdout",
+        ),
     )
     valid = (
         Example(
@@ -289,27 +475,73 @@ class PrintInTraced(Rule):
             """,
             check="assert 'mean: 1.5' in _stdout, _stdout",
         ),
+        Example(
+            """
+            import logging
+
+            import jax
+            import jax.numpy as jnp
+
+            messages = []
+
+            class Collect(logging.Handler):
+                def emit(self, record):
+                    messages.append(record.getMessage())
+
+            logger = logging.getLogger("shapes")
+            logger.addHandler(Collect())
+            logger.setLevel(logging.INFO)
+
+            @jax.jit
+            def normalize(x):
+                logger.info("tracing normalize for shape %s", x.shape)  # a trace-time message
+                return x / jnp.linalg.norm(x)
+
+            normalize(jnp.ones(4))
+            """,
+            check="assert messages == ['tracing normalize for shape (4,)'], messages",
+        ),
     )
 
     def __init__(self) -> None:
         self._scopes = _Scopes()
 
     def check(self, node: ast.Call, ctx: RuleContext) -> Iterator[Finding]:
-        if not ctx.in_traced or ctx.qualname(node.func) != "builtins.print":
+        if not ctx.in_traced:
             return
-        if _shadowed(ctx, "print", self._scopes):
+        qualname = ctx.qualname(node.func)
+        if qualname == "builtins.print":
+            if _shadowed(ctx, "print", self._scopes):
+                return
+            output, fix = "`print`", self._fix
+        elif qualname in _LOGGING_FUNCTIONS or _logger_call(node.func, ctx):
+            output, fix = f"`{ctx.segment(node.func)}`", None
+        else:
             return
-        if not any(carries_tracer(argument, ctx) for argument in node.args):
+        arguments = [*node.args, *(keyword.value for keyword in node.keywords)]
+        if not any(carries_tracer(argument, ctx) for argument in arguments):
             return  # print(x.shape) and other static values are deliberate trace-time output
         once = "only once per compilation (cached calls print nothing)"
         once = once if _compiled_context(ctx) else ""
         timing = f", and {once}" if once else ""
+        if fix is None:
+            advice = (
+                'Use `jax.debug.print("... {}", x)`, or `jax.debug.callback` to hand runtime '
+                "values to the logger"
+            )
+            yield ctx.finding(
+                self,
+                node,
+                f"{output} in {_where(ctx)} runs at trace time: it logs tracer objects, not "
+                f"values{timing}. {advice}",
+            )
+            return
         yield ctx.finding(
             self,
             node,
             f"`print` in {_where(ctx)} runs at trace time: it prints tracer objects, not "
             f'values{timing}. Use `jax.debug.print("... {{}}", x)` to print runtime values',
-            fix=self._fix(node, ctx),
+            fix=fix(node, ctx),
         )
 
     @staticmethod
@@ -583,6 +815,26 @@ class GlobalWriteInTraced(_StateRule):
             """,
             check="assert isinstance(cache['last'], jax.core.Tracer)",
         ),
+        Example(
+            """
+            import functools
+
+            import jax
+
+            class KeySequence:
+                def __init__(self, key):
+                    self._key = key
+
+                @functools.partial(jax.jit, static_argnums=0)
+                def next_key(self):
+                    self._key, subkey = jax.random.split(self._key)  # error
+                    return subkey
+
+            keys = KeySequence(jax.random.PRNGKey(0))
+            keys.next_key()
+            """,
+            check="assert isinstance(keys._key, jax.core.Tracer)",
+        ),
     )
     valid = (
         Example(
@@ -633,6 +885,21 @@ class GlobalWriteInTraced(_StateRule):
             """,
             check="assert trace_count == 1",
         ),
+        Example(
+            """
+            import jax
+
+            @jax.jit
+            def next_key(key):
+                key, subkey = jax.random.split(key)  # returned, not stored
+                return key, subkey
+
+            key = jax.random.PRNGKey(0)
+            key, first = next_key(key)
+            key, second = next_key(key)
+            """,
+            check="assert not (first == second).all()",
+        ),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> Iterator[Finding]:
@@ -642,10 +909,12 @@ class GlobalWriteInTraced(_StateRule):
             yield from self._storing_call(node, ctx)
             return
         value = node.value
-        if value is None or not carries_tracer(value, ctx):
+        if value is None:
             return
         targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-        for target in targets:
+        for target, stored in _stores(targets, value):
+            if not carries_tracer(stored, ctx):
+                continue
             reason = self._leak(target, ctx)
             if reason:
                 yield self._report(target, reason, ctx)
@@ -718,6 +987,26 @@ class GlobalWriteInTraced(_StateRule):
         where = self._outer_container(func.value.id, ctx)
         if where:
             yield self._report(node, where, ctx)
+
+
+def _stores(targets: list[ast.expr], value: ast.expr) -> Iterator[tuple[ast.expr, ast.expr]]:
+    """Each simple target with the value it receives: `a, self.k = x, y` pairs them up; a
+    target unpacked from one expression (`self.k, sub = split(k)`) gets a part of it, which
+    carries a tracer when the whole does."""
+    for target in targets:
+        if not isinstance(target, ast.Tuple | ast.List):
+            yield target, value
+            continue
+        elements = [e.value if isinstance(e, ast.Starred) else e for e in target.elts]
+        if (
+            isinstance(value, ast.Tuple | ast.List)
+            and len(value.elts) == len(elements)
+            and not any(isinstance(e, ast.Starred) for e in [*target.elts, *value.elts])
+        ):
+            for element, part in zip(elements, value.elts, strict=True):
+                yield from _stores([element], part)
+        else:
+            yield from _stores(elements, value)
 
 
 # -- JAX104 ------------------------------------------------------------------------------------
