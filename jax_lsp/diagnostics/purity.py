@@ -9,7 +9,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-from jax_lsp.analysis.hashing import dominating_binding
+from jax_lsp.analysis.hashing import Binding, dominating_binding, instance_of, static_arguments
 from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.model import ModuleModel
 from jax_lsp.analysis.module_state import bound_names, declared_outside
@@ -1028,6 +1028,35 @@ def _jitted_definition(call: ast.Call, ctx: RuleContext) -> FunctionNode | None:
     return None
 
 
+_ITERATION_METHODS = frozenset({"__iter__", "__next__"})
+
+
+def _iterable_instance(operand: ast.expr, call: ast.Call, ctx: RuleContext) -> str | None:
+    """The class of this module, iterable and not a PyTree, whose instance `operand` is."""
+    if isinstance(operand, ast.Call):
+        binding = Binding(value=operand)
+    elif isinstance(operand, ast.Name):
+        binding = dominating_binding(operand.id, [*ctx.ancestors, call, operand])
+    else:
+        return None
+    if binding is None:
+        return None
+    if binding.module_level:
+        class_name = ctx.model.hash_facts.instances.get(operand.id)
+    else:
+        class_name = instance_of(binding, ctx.model.classes)
+    record = ctx.model.classes.get(class_name) if class_name else None
+    if (
+        record is None
+        or record.decorators
+        or any(base not in ("builtins.object", "object") for base in record.bases)
+        or record.name in ctx.model.classes_passed_to_calls
+    ):
+        return None  # a dataclass, a subclass or a registered class may well be a PyTree
+    methods = {s.name for s in record.node.body if isinstance(s, ast.FunctionDef)}
+    return record.name if methods & _ITERATION_METHODS else None
+
+
 class IteratorInTraced(Rule):
     code = "JAX104"
     name = "iterator-in-traced"
@@ -1036,7 +1065,9 @@ class IteratorInTraced(Rule):
     what_it_does = """
         Flags `next(it)` on an outside iterator inside a function traced by `lax.fori_loop`,
         `while_loop`, `scan`, `cond`, `switch` or `map`, and an iterator or generator passed
-        as an operand of those functions or as an argument of a jitted function.
+        as an operand of those functions or as an argument of a jitted function; also an
+        instance of an iterable class of this module (a data loader defining `__iter__`) that
+        is not a PyTree, passed to a jitted function in a traced position.
     """
     why_bad = """
         A `lax` body is traced once, so `next(it)` runs once and its first value is baked into
@@ -1093,6 +1124,28 @@ class IteratorInTraced(Rule):
             """,
             check="assert abs(float(x) - 0.3) < 1e-6  # 0.1 three times, not 0.6",
         ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            class Loader:
+                def __init__(self, data, batch_size):
+                    self.data, self.batch_size = data, batch_size
+
+                def __iter__(self):
+                    for i in range(0, len(self.data), self.batch_size):
+                        yield self.data[i : i + self.batch_size]
+
+            @jax.jit
+            def first_batch_mean(loader):
+                return next(iter(loader)).mean()
+
+            loader = Loader(jnp.arange(8.0), 4)
+            first_batch_mean(loader)  # error
+            """,
+            raises="TypeError",
+        ),
     )
     valid = (
         Example(
@@ -1123,6 +1176,28 @@ class IteratorInTraced(Rule):
             pairs = list(itertools.islice(it, 2))
             """,
             check="assert first_three == [0, 1, 2] and pairs == [3, 4]",
+        ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            class Loader:
+                def __init__(self, data, batch_size):
+                    self.data, self.batch_size = data, batch_size
+
+                def __iter__(self):
+                    for i in range(0, len(self.data), self.batch_size):
+                        yield self.data[i : i + self.batch_size]
+
+            @jax.jit
+            def batch_mean(batch):
+                return batch.mean()
+
+            loader = Loader(jnp.arange(8.0), 4)
+            means = [float(batch_mean(batch)) for batch in loader]  # iterated outside jit
+            """,
+            check="assert means == [1.5, 5.5]",
         ),
     )
 
@@ -1167,6 +1242,9 @@ class IteratorInTraced(Rule):
         )
         if not (inline and inline[0].abstract) and _jitted_definition(node, ctx) is None:
             return
+        func = node.func
+        signature = ctx.model.static_signatures.get(func.id) if isinstance(func, ast.Name) else None
+        static = {id(value) for value, _ in static_arguments(node, signature)} if signature else ()
         for operand in _operands(node):
             if ctx.kind(operand) is Kind.ITERATOR:
                 yield ctx.finding(
@@ -1174,6 +1252,15 @@ class IteratorInTraced(Rule):
                     operand,
                     "An iterator passed to a jitted function is not a JAX type: this raises "
                     "TypeError. Pass an array or a list of arrays",
+                )
+            elif id(operand) not in static and (loader := _iterable_instance(operand, node, ctx)):
+                yield ctx.finding(
+                    self,
+                    operand,
+                    f"An instance of `{loader}`, an iterable class that is not a PyTree, passed "
+                    "to a jitted function is not a JAX type: this raises TypeError (and marked "
+                    "static, its batches would be drawn once, at trace time). Iterate it outside "
+                    "and pass each batch's arrays",
                 )
 
 
