@@ -319,12 +319,18 @@ def argument_for(call: ast.Call, function: FunctionNode, parameter: str) -> ast.
 
 @dataclass(frozen=True)
 class HashFacts:
-    """Module facts the static-argument rules read across statements (all in `key`)."""
+    """Module facts about values that rules read across statements (static arguments,
+    instances, constants, configuration objects); all of them are in `key`."""
 
     classes: dict[str, str]  # class -> why its instances cannot be hashed
     identity_classes: frozenset[str]  # classes whose instances hash (and compare) by identity
     module_values: dict[str, str]  # module-level name -> the unhashable value it holds
     instances: dict[str, str]  # module-level name -> the module class it is an instance of
+    # Module-level names every binding of which is the same constant (never really changed).
+    constant_globals: frozenset[str]
+    # Module-level names bound to a command-line configuration object (absl `FLAGS`, flag
+    # holders): set once at startup, before anything is traced.
+    config_globals: frozenset[str]
     # (wrapper function, parameter) -> what a call passes for it, and that argument's place
     # in the document (line, column, end line, end column; 0-based)
     parameters: dict[tuple[str, str], tuple[str, tuple[int, int, int, int]]]
@@ -336,11 +342,13 @@ class HashFacts:
             tuple(sorted(self.identity_classes)),
             tuple(sorted(self.module_values.items())),
             tuple(sorted(self.instances.items())),
+            tuple(sorted(self.constant_globals)),
+            tuple(sorted(self.config_globals)),
             tuple(sorted(self.parameters.items())),
         )
 
 
-EMPTY_FACTS = HashFacts({}, frozenset(), {}, {}, {})
+EMPTY_FACTS = HashFacts({}, frozenset(), {}, {}, frozenset(), frozenset(), {})
 
 
 def walk_with_chain(root: ast.AST) -> Iterator[tuple[ast.AST, list[ast.AST]]]:
@@ -437,7 +445,48 @@ def compute_hash_facts(
                         argument.end_col_offset,
                     )
                     parameters[(node.func.id, parameter)] = (what, place)
-    return HashFacts(unhashable_classes, identity, judge.module_values, instances, parameters)
+    known = {name: b for name, b in assignments.items() if name not in unknown}
+    constants = frozenset(
+        name
+        for name, bindings in known.items()
+        if len(bindings) > 1
+        and len({_constant(binding) for binding in bindings}) == 1
+        and _constant(bindings[0]) is not None
+    )
+    configs = frozenset(
+        name
+        for name, bindings in known.items()
+        if all(_configuration(binding, resolver) for binding in bindings)
+    )
+    return HashFacts(
+        unhashable_classes,
+        identity,
+        judge.module_values,
+        instances,
+        constants,
+        configs,
+        parameters,
+    )
+
+
+def _constant(binding: Binding) -> tuple | None:
+    """A literal constant's type and value (`0.1`, `"adam"`, `True`), else None."""
+    value = binding.value
+    if binding.index is None and isinstance(value, ast.Constant):
+        return (type(value.value).__name__, repr(value.value))
+    return None
+
+
+_CONFIGURATION_MODULES = ("absl.flags.", "ml_collections.config_flags.")
+
+
+def _configuration(binding: Binding, resolver: Resolver) -> bool:
+    """`FLAGS = flags.FLAGS`, `LR = flags.DEFINE_float(...)`, `config_flags.DEFINE_config_*`."""
+    value = binding.value
+    if binding.index is not None or value is None:
+        return False
+    qualname = resolver.qualname(value.func if isinstance(value, ast.Call) else value) or ""
+    return qualname.startswith(_CONFIGURATION_MODULES)
 
 
 def instance_of(binding: Binding, classes: dict[str, ClassRecord] | frozenset[str]) -> str | None:

@@ -8,15 +8,17 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterator
+from dataclasses import replace
 
 from jax_lsp.analysis.hashing import Binding, dominating_binding, instance_of, static_arguments
 from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.model import ModuleModel
 from jax_lsp.analysis.module_state import bound_names, declared_outside
+from jax_lsp.analysis.nodes import walk_nodes
 from jax_lsp.analysis.summary import FunctionNode, transform_of
 from jax_lsp.diagnostics.base import Example, Rule, RuleContext
 from jax_lsp.diagnostics.imports_fix import ensure_import
-from jax_lsp.findings import Applicability, Finding, Fix, Severity
+from jax_lsp.findings import Applicability, Finding, Fix, Related, Severity
 
 # Container methods that store their argument in the container.
 _STORING_METHODS = frozenset(["append", "extend", "insert", "update", "setdefault"])
@@ -595,7 +597,11 @@ class GlobalReadInTraced(_StateRule):
         Flags reads, inside `jax.jit`-like traced code, of module-level names that the module
         changes later: rebound by top-level code after a call, assigned through `global`, or
         mutated (`CONFIG["lr"] = ...`, `items.append(...)`). Functions, classes, modules,
-        constants bound once and local names are not flagged.
+        constants bound once (or rebound to the same constant) and local names are not
+        flagged, nor are absl `FLAGS` and flag holders (parsed once, at startup). Also flags
+        a variable of an enclosing function read by a jitted closure and rebound after the
+        closure was created, and `self.attr` read in a method jitted as a bound method
+        (`self.f = jax.jit(self.step)`) when another method of the class assigns it.
     """
     why_bad = """
         JAX reads the global while tracing and bakes its value into the compiled function as a
@@ -603,7 +609,7 @@ class GlobalReadInTraced(_StateRule):
         changed global is silently ignored: `f(1.0)` gives the old result until a new shape
         forces a retrace.
     """
-    node_types = (ast.Name,)
+    node_types = (ast.Name, ast.Attribute)
     invalid = (
         Example(
             """
@@ -661,6 +667,46 @@ class GlobalReadInTraced(_StateRule):
             """,
             check="assert float(result) == 0.5  # still the old threshold",
         ),
+        Example(
+            """
+            import jax
+
+            def decay(xs):
+                scale = 1.0
+                step = jax.jit(lambda x: x * scale)  # error
+                out = []
+                for x in xs:
+                    out.append(float(step(x)))
+                    scale = scale * 0.5
+                return out
+
+            result = decay([1.0, 1.0, 1.0])
+            """,
+            check="assert result == [1.0, 1.0, 1.0]  # not [1.0, 0.5, 0.25]",
+        ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            class Sampler:
+                def __init__(self):
+                    self.key = jax.random.PRNGKey(0)
+                    self.step = jax.jit(self._step)
+
+                def _step(self, x):
+                    return x + jax.random.normal(self.key, x.shape)  # error
+
+                def sample(self, x):
+                    self.key, _ = jax.random.split(self.key)
+                    return self.step(x)
+
+            sampler = Sampler()
+            first = sampler.sample(jnp.zeros(2))
+            second = sampler.sample(jnp.zeros(2))
+            """,
+            check="assert (first == second).all()  # the new key is ignored",
+        ),
     )
     valid = (
         Example(
@@ -691,18 +737,75 @@ class GlobalReadInTraced(_StateRule):
             """,
             check="assert float(safe_log(jnp.ones(3))[0]) < 1e-5",
         ),
+        Example(
+            """
+            import jax
+
+            def run(x):
+                scale = 1.0
+                scale = scale * 2  # rebound before the closure is made
+                step = jax.jit(lambda v: v * scale)
+                return float(step(x)), step
+
+            result, step = run(1.0)
+            """,
+            check="assert result == 2.0",
+        ),
+        Example(
+            """
+            import jax
+
+            LEARNING_RATE = 0.1
+
+            @jax.jit
+            def update(w, g):
+                return w - LEARNING_RATE * g
+
+            first = update(1.0, 1.0)
+            LEARNING_RATE = 0.1  # set again to the same value: nothing changes
+            second = update(1.0, 1.0)
+            """,
+            check="assert float(first) == float(second) and abs(float(first) - 0.9) < 1e-6",
+        ),
+        Example(
+            """
+            from absl import flags
+            import jax
+
+            FLAGS = flags.FLAGS
+            flags.DEFINE_float("scale", 2.0, "how much to scale")
+
+            @jax.jit
+            def apply(x):
+                return x * FLAGS.scale  # flags are parsed once, before anything is traced
+
+            def main(argv):
+                FLAGS.scale = 3.0
+                return apply(1.0)
+            """,
+            runnable=False,
+        ),
     )
 
     def __init__(self) -> None:
         super().__init__()
         self._seen: set[tuple[int, str]] = set()
 
-    def check(self, node: ast.Name, ctx: RuleContext) -> Iterator[Finding]:
+    def check(self, node: ast.Name | ast.Attribute, ctx: RuleContext) -> Iterator[Finding]:
         if not (ctx.abstract and isinstance(node.ctx, ast.Load) and ctx.functions):
             return
-        name = node.id
-        if name not in ctx.model.mutable_globals or self._scopes.is_local(ctx, name):
+        if isinstance(node, ast.Attribute):
+            yield from self._self_attribute(node, ctx)
             return
+        name = node.id
+        if self._scopes.is_local(ctx, name):
+            yield from self._stale_closure(node, ctx)
+            return
+        facts = ctx.model.hash_facts
+        if name not in ctx.model.mutable_globals:
+            return
+        if name in facts.constant_globals or name in facts.config_globals:
+            return  # rebound to the same constant; or flags, set before anything is traced
         if any(name in declared_outside(function) for function in ctx.functions):
             return  # `global g` here: JAX103 reports the write
         if _is_write_receiver(node, ctx):
@@ -722,6 +825,145 @@ class GlobalReadInTraced(_StateRule):
             f"its value at the first trace is compiled in, and later calls with the same "
             f"shapes silently keep using it. Pass `{name}` as an argument instead",
         )
+
+    def _stale_closure(self, node: ast.Name, ctx: RuleContext) -> Iterator[Finding]:
+        """A variable of an enclosing (untraced) function, rebound after the jitted closure
+        reading it was created: the compiled closure keeps the value of its first trace."""
+        name, functions = node.id, ctx.functions
+        owner_index = next(
+            (
+                i
+                for i in range(len(functions) - 2, -1, -1)
+                if name in self._scopes.bound(functions[i])
+            ),
+            None,
+        )
+        if owner_index is None or any(
+            name in self._scopes.bound(f) for f in functions[owner_index + 1 :]
+        ):
+            return
+        owner, closure = functions[owner_index], functions[owner_index + 1]
+        if ctx.model.context_of(owner) is not None or name in declared_outside(closure):
+            return
+        if not any(compiled_once(f, ctx.model) for f in functions[owner_index + 1 :]):
+            return
+        rebound = _rebound_after(name, owner, closure)
+        key = (id(closure), name)
+        if rebound is None or key in self._seen:
+            return
+        self._seen.add(key)
+        owner_name = getattr(owner, "name", "the enclosing function")
+        finding = ctx.finding(
+            self,
+            node,
+            f"`{name}` is a variable of `{owner_name}` rebound after the jitted closure "
+            "reading it was created: the value at the first trace is compiled in, and later "
+            f"calls with the same shapes silently keep using it. Pass `{name}` as an argument "
+            "instead",
+        )
+        yield replace(finding, related=(Related(ctx.span(rebound), f"`{name}` rebound here"),))
+
+    def _self_attribute(self, node: ast.Attribute, ctx: RuleContext) -> Iterator[Finding]:
+        """`self.key` read in a method jitted as a bound method (`jax.jit(self.step)`) when
+        another method of the class assigns it: `self` is closed over, so its attributes at
+        trace time are compiled in."""
+        if not (isinstance(node.value, ast.Name) and node.value.id == "self"):
+            return
+        method = next((f for f in reversed(ctx.functions) if not isinstance(f, ast.Lambda)), None)
+        record = ctx.model.records.get(method) if method is not None else None
+        cls = ctx.model.classes.get(record.class_name) if record and record.class_name else None
+        if cls is None or not compiled_once(method, ctx.model):
+            return
+        if not _jitted_as_bound_method(method.name, cls.node, ctx):
+            return
+        writer = _assigned_after_construction(node.attr, cls.node)
+        key = (id(method), f"self.{node.attr}")
+        if writer is None or key in self._seen:
+            return
+        self._seen.add(key)
+        finding = ctx.finding(
+            self,
+            node,
+            f"`self.{node.attr}` is read by `{method.name}`, jitted as a bound method, and "
+            f"`{writer[0].name}` assigns it: `self` is closed over, so its value at the first "
+            "trace is compiled in, and later calls silently keep using it. Pass "
+            f"`{node.attr}` as an argument instead",
+        )
+        related = Related(ctx.span(writer[1]), f"`self.{node.attr}` assigned here")
+        yield replace(finding, related=(related,))
+
+
+_SETUP = frozenset({"__init__", "__post_init__", "setup"})
+_NESTED_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+
+
+def _jitted_as_bound_method(method: str, cls: ast.ClassDef, ctx: RuleContext) -> bool:
+    """The class applies a caching jit to `self.<method>` (`self.f = jax.jit(self.step)`)."""
+    for node in walk_nodes(cls):
+        if not (isinstance(node, ast.Call) and node.args):
+            continue
+        target = node.args[0]
+        if not (
+            isinstance(target, ast.Attribute)
+            and target.attr == method
+            and isinstance(target.value, ast.Name)
+            and target.value.id == "self"
+        ):
+            continue
+        found = transform_of(node.func, ctx.model.resolver)
+        if found is not None and found[0].label in _CACHING_TRANSFORMS:
+            return True
+    return False
+
+
+def _assigned_after_construction(
+    attribute: str, cls: ast.ClassDef
+) -> tuple[FunctionNode, ast.Attribute] | None:
+    """A method of the class, not a constructor, that assigns `self.<attribute>` (and
+    where)."""
+    for method in cls.body:
+        if not isinstance(method, ast.FunctionDef | ast.AsyncFunctionDef) or method.name in _SETUP:
+            continue
+        for node in walk_nodes(method):
+            if (
+                isinstance(node, ast.Attribute)
+                and isinstance(node.ctx, ast.Store)
+                and node.attr == attribute
+                and isinstance(node.value, ast.Name)
+                and node.value.id == "self"
+            ):
+                return method, node
+    return None
+
+
+def _rebound_after(name: str, owner: FunctionNode, closure: ast.AST) -> ast.Name | None:
+    """A binding of `name` in `owner`'s own code after `closure` ends, not in a loop that
+    also recreates the closure (a new closure traces the new value)."""
+    found: list[tuple[ast.Name, tuple[ast.AST, ...]]] = []
+    closure_loops: list[ast.AST] = []
+
+    def visit(node: ast.AST, loops: tuple[ast.AST, ...]) -> None:
+        if node is closure:
+            closure_loops.extend(loops)
+            return
+        if node is not owner and isinstance(node, _NESTED_SCOPES):
+            return
+        if (
+            isinstance(node, ast.Name)
+            and node.id == name
+            and isinstance(node.ctx, ast.Store)
+            and node.lineno > closure.end_lineno
+        ):
+            found.append((node, loops))
+        inner = (*loops, node) if isinstance(node, ast.For | ast.While | ast.AsyncFor) else loops
+        for child in ast.iter_child_nodes(node):
+            visit(child, inner)
+
+    visit(owner, ())
+    for rebinding, loops in found:
+        if not set(loops) & set(closure_loops):
+            return rebinding
+    return None
 
 
 # -- JAX103 ------------------------------------------------------------------------------------
