@@ -97,9 +97,10 @@ def dominating_binding(name: str, chain: Sequence[ast.AST]) -> Binding | None:
         if isinstance(parent, ast.ClassDef):
             return None
         for body in _bodies(parent):
-            if child not in body:
+            position = _position_in(body, child)
+            if position is None:
                 continue
-            for statement in reversed(body[: body.index(child)]):
+            for statement in reversed(body[:position]):
                 if name not in stored_names(statement):
                     continue
                 return _statement_binding(name, statement)
@@ -112,6 +113,21 @@ def dominating_binding(name: str, chain: Sequence[ast.AST]) -> Binding | None:
                 return Binding(parameter=(parent, name))
             return None  # bound in the function, but not before this statement in its block
     return Binding(module_level=True)
+
+
+def _position_in(body: list[ast.stmt], node: ast.AST) -> int | None:
+    """The index of the statement of `body` that is or contains `node` (the chain may skip
+    the statements between a node and its function)."""
+    for index, statement in enumerate(body):
+        if statement is node:
+            return index
+    line = getattr(node, "lineno", None)
+    if line is None or isinstance(node, ast.stmt):
+        return None
+    for index, statement in enumerate(body):
+        if statement.lineno <= line <= statement.end_lineno:
+            return index
+    return None
 
 
 def _nested(chain: Sequence[ast.AST]) -> bool:

@@ -67,7 +67,7 @@ def carries_tracer(expr: ast.expr, ctx: RuleContext) -> bool:
     if isinstance(expr, ast.Dict):
         return any(carries_tracer(value, ctx) for value in expr.values)
     if isinstance(expr, ast.ListComp | ast.SetComp | ast.GeneratorExp):
-        return carries_tracer(expr.elt, ctx)
+        return carries_tracer(expr.elt, ctx) or _arithmetic_on_traced_items(expr, ctx)
     if isinstance(expr, ast.DictComp):
         return carries_tracer(expr.value, ctx)
     if isinstance(expr, ast.Starred):
@@ -86,6 +86,36 @@ def carries_tracer(expr: ast.expr, ctx: RuleContext) -> bool:
     if isinstance(expr, ast.Name) and _staged_context(ctx):
         return _jitted_result(expr, ctx)
     return False
+
+
+_ITEM_CALLS = frozenset({"builtins.zip", "builtins.enumerate", "builtins.reversed"})
+
+
+def _arithmetic_on_traced_items(comprehension: ast.ListComp, ctx: RuleContext) -> bool:
+    """`[w - lr * g for w, g in zip(params, grads)]` with `grads` traced, under a staging
+    trace: arithmetic on an item of a traced pytree gives a tracer."""
+    if not _staged_context(ctx):
+        return False
+    items: set[str] = set()
+    for generator in comprehension.generators:
+        sources = [generator.iter]
+        if (
+            isinstance(generator.iter, ast.Call)
+            and ctx.qualname(generator.iter.func) in _ITEM_CALLS
+        ):
+            sources = generator.iter.args
+        if any(carries_tracer(source, ctx) for source in sources):
+            items |= {n.id for n in walk_nodes(generator.target) if isinstance(n, ast.Name)}
+    if not items:
+        return False
+    results = (
+        comprehension.elt.elts if isinstance(comprehension.elt, ast.Tuple) else [comprehension.elt]
+    )
+    return any(
+        isinstance(result, ast.BinOp | ast.UnaryOp)
+        and any(isinstance(n, ast.Name) and n.id in items for n in walk_nodes(result))
+        for result in results
+    )
 
 
 def _is_text(expr: ast.expr) -> bool:
@@ -121,6 +151,8 @@ def _jitted_result(name: ast.Name, ctx: RuleContext) -> bool:
     if binding is None or not isinstance(binding.value, ast.Call):
         return False
     func = binding.value.func
+    if isinstance(func, ast.Call) and transform_of(func.func, ctx.resolvers[-1]) is not None:
+        return True  # `jax.grad(f)(w)`, `jax.jit(f)(x)`: staged outputs
     if not isinstance(func, ast.Name) or any(
         func.id in bound_names(function) for function in ctx.functions
     ):
@@ -1076,6 +1108,27 @@ class GlobalWriteInTraced(_StateRule):
             keys.next_key()
             """,
             check="assert isinstance(keys._key, jax.core.Tracer)",
+        ),
+        Example(
+            """
+            import functools
+
+            import jax
+            import jax.numpy as jnp
+
+            class Trainer:
+                def __init__(self):
+                    self.params = [jnp.ones(2), jnp.ones(2)]
+
+                @functools.partial(jax.jit, static_argnums=0)
+                def update(self, x):
+                    grads = jax.grad(lambda ps: sum((p * x).sum() for p in ps))(self.params)
+                    self.params = [p - 0.1 * g for p, g in zip(self.params, grads)]  # error
+
+            trainer = Trainer()
+            trainer.update(jnp.ones(2))
+            """,
+            check="assert isinstance(trainer.params[0], jax.core.Tracer)",
         ),
     )
     valid = (
