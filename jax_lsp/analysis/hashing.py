@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from jax_lsp.analysis.imports import Resolver
 from jax_lsp.analysis.kinds import STATIC_RESULTS
 from jax_lsp.analysis.names import stored_names
-from jax_lsp.analysis.summary import ClassRecord, FunctionNode
+from jax_lsp.analysis.summary import ClassRecord, FunctionNode, transform_of
 from jax_lsp.analysis.traced import positional_params
 
 _CONTAINERS = {
@@ -347,6 +347,10 @@ class HashFacts:
     # Module-level names bound to a command-line configuration object (absl `FLAGS`, flag
     # holders): set once at startup, before anything is traced.
     config_globals: frozenset[str]
+    # Class -> the methods it defines that bind to instances (not static or class methods).
+    methods: dict[str, frozenset[str]]
+    # Module functions decorated with a staging transformation (jit, pmap, filter_jit, ...).
+    jitted_functions: frozenset[str]
     # (wrapper function, parameter) -> what a call passes for it, and that argument's place
     # in the document (line, column, end line, end column; 0-based)
     parameters: dict[tuple[str, str], tuple[str, tuple[int, int, int, int]]]
@@ -360,11 +364,13 @@ class HashFacts:
             tuple(sorted(self.instances.items())),
             tuple(sorted(self.constant_globals)),
             tuple(sorted(self.config_globals)),
+            tuple(sorted((name, tuple(sorted(m))) for name, m in self.methods.items())),
+            tuple(sorted(self.jitted_functions)),
             tuple(sorted(self.parameters.items())),
         )
 
 
-EMPTY_FACTS = HashFacts({}, frozenset(), {}, {}, frozenset(), frozenset(), {})
+EMPTY_FACTS = HashFacts({}, frozenset(), {}, {}, frozenset(), frozenset(), {}, frozenset(), {})
 
 
 def walk_with_chain(root: ast.AST) -> Iterator[tuple[ast.AST, list[ast.AST]]]:
@@ -481,7 +487,37 @@ def compute_hash_facts(
         instances,
         constants,
         configs,
+        {name: _instance_methods(record, resolver) for name, record in classes.items()},
+        frozenset(
+            name
+            for name, node in functions.items()
+            if "." not in name and _staged_by_decorator(node, resolver)
+        ),
         parameters,
+    )
+
+
+# Transformations that trace into a jaxpr: every JAX operation under them gives a tracer.
+STAGING_TRANSFORMS = frozenset(["jit", "pmap", "eqx.filter_jit", "nnx.jit", "make_jaxpr"])
+
+
+def _staged_by_decorator(function: FunctionNode, resolver: Resolver) -> bool:
+    return any(
+        (found := transform_of(decorator, resolver)) is not None
+        and found[0].label in STAGING_TRANSFORMS
+        for decorator in getattr(function, "decorator_list", ())
+    )
+
+
+def _instance_methods(record: ClassRecord, resolver: Resolver) -> frozenset[str]:
+    return frozenset(
+        statement.name
+        for statement in record.node.body
+        if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef)
+        and not any(
+            resolver.qualname(d) in ("builtins.staticmethod", "builtins.classmethod")
+            for d in statement.decorator_list
+        )
     )
 
 

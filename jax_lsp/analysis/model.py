@@ -491,7 +491,7 @@ class ModuleModel:
         unhashable values (read across statements by the JAX1001/JAX1002 rules): only in
         modules that jit."""
         units = [unit for unit in self.document.units if unit.tree is not None]
-        if not any("jit" in unit.source.text for unit in units):
+        if not any("jit" in unit.source.text or "pmap" in unit.source.text for unit in units):
             return EMPTY_FACTS
         signatures = self.static_signatures
 

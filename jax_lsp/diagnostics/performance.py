@@ -589,18 +589,9 @@ def _bound_method(target: ast.Attribute, call: ast.Call, ctx: RuleContext) -> bo
             class_name = ctx.model.hash_facts.instances.get(receiver.id)
         elif binding is not None:
             class_name = instance_of(binding, ctx.model.classes)
-    cls = ctx.model.classes.get(class_name) if class_name else None
-    if cls is None:
+    if class_name is None:
         return False
-    return any(
-        isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef)
-        and statement.name == target.attr
-        and not any(
-            ctx.qualname(d) in ("builtins.staticmethod", "builtins.classmethod")
-            for d in statement.decorator_list
-        )
-        for statement in cls.node.body
-    )
+    return target.attr in ctx.model.hash_facts.methods.get(class_name, frozenset())
 
 
 def _static_signature(node: ast.Call, ctx: RuleContext) -> StaticSignature | None:

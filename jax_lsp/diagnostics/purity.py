@@ -10,7 +10,13 @@ import ast
 from collections.abc import Iterator
 from dataclasses import replace
 
-from jax_lsp.analysis.hashing import Binding, dominating_binding, instance_of, static_arguments
+from jax_lsp.analysis.hashing import (
+    STAGING_TRANSFORMS,
+    Binding,
+    dominating_binding,
+    instance_of,
+    static_arguments,
+)
 from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.model import ModuleModel
 from jax_lsp.analysis.module_state import bound_names, declared_outside
@@ -157,18 +163,7 @@ def _jitted_result(name: ast.Name, ctx: RuleContext) -> bool:
         func.id in bound_names(function) for function in ctx.functions
     ):
         return False
-    record = ctx.model.functions.get(func.id)
-    if record is None or isinstance(record.node, ast.Lambda):
-        return False
-    return any(
-        (found := transform_of(decorator, ctx.model.resolver)) is not None
-        and found[0].label in _STAGING_TRANSFORMS
-        for decorator in record.node.decorator_list
-    )
-
-
-# Transformations that trace into a jaxpr: every JAX operation under them gives a tracer.
-_STAGING_TRANSFORMS = frozenset(["jit", "pmap", "eqx.filter_jit", "nnx.jit", "make_jaxpr"])
+    return func.id in ctx.model.hash_facts.jitted_functions
 
 
 def staged(function: FunctionNode, model: ModuleModel, depth: int = 0) -> bool:
@@ -179,7 +174,7 @@ def staged(function: FunctionNode, model: ModuleModel, depth: int = 0) -> bool:
         return False
     info = model.trace.get(function)
     if info is not None:
-        if info.via in _STAGING_TRANSFORMS or info.via.startswith("lax."):
+        if info.via in STAGING_TRANSFORMS or info.via.startswith("lax."):
             return True
         caller = model.functions.get(info.via.removeprefix("called from "))
         if (
@@ -1348,7 +1343,7 @@ def _iterable_instance(operand: ast.expr, call: ast.Call, ctx: RuleContext) -> s
         or record.name in ctx.model.classes_passed_to_calls
     ):
         return None  # a dataclass, a subclass or a registered class may well be a PyTree
-    methods = {s.name for s in record.node.body if isinstance(s, ast.FunctionDef)}
+    methods = ctx.model.hash_facts.methods.get(record.name, frozenset())
     return record.name if methods & _ITERATION_METHODS else None
 
 
