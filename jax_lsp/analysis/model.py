@@ -17,9 +17,10 @@ from jax_lsp.analysis.attributes import assigned_attributes
 from jax_lsp.analysis.document import Document, Unit, UnitSource
 from jax_lsp.analysis.dtypes import FloatOracle, IntArrayOracle, assigned_values
 from jax_lsp.analysis.flow import NEW_REF, FlowInterpreter, ScopeContext, annotation_kind
+from jax_lsp.analysis.hashing import EMPTY_FACTS, HashFacts, compute_hash_facts, wrapped_statics
 from jax_lsp.analysis.imports import Resolver, import_bindings, local_imports
 from jax_lsp.analysis.infer import ExternalFacts, facts_key
-from jax_lsp.analysis.jitted import StaticSignature, unit_signatures
+from jax_lsp.analysis.jitted import StaticSignature, jit_call_signature, unit_signatures
 from jax_lsp.analysis.keys import (
     KeyFlow,
     Reuse,
@@ -979,6 +980,35 @@ class ModuleModel:
             self._signatures = {k: v for k, v in signatures.items() if k not in rebound}
         return self._signatures
 
+    @cached_property
+    def hash_facts(self) -> HashFacts:
+        """Unhashable module values and classes, instances, and wrapper parameters given
+        unhashable values (read across statements by the JAX1001/JAX1002 rules): only in
+        modules that jit."""
+        units = [unit for unit in self.document.units if unit.tree is not None]
+        if not any("jit" in unit.source.text or "pmap" in unit.source.text for unit in units):
+            return EMPTY_FACTS
+        signatures = self.static_signatures
+
+        def resolve(name: str) -> FunctionNode | None:
+            record = self.functions.get(name)
+            return record.node if record is not None else None
+
+        def signature_of_call(call: ast.Call) -> StaticSignature | None:
+            if isinstance(call.func, ast.Call):
+                return jit_call_signature(call.func, self.resolver, resolve)
+            return signatures.get(call.func.id) if isinstance(call.func, ast.Name) else None
+
+        global_writes = frozenset().union(*(summary.global_writes for summary in self.summaries))
+        return compute_hash_facts(
+            [(unit.tree, unit.start_line) for unit in units],
+            self.resolver,
+            self.classes,
+            {path: record.node for path, record in self.functions.items()},
+            lambda function: wrapped_statics(function, signature_of_call),
+            global_writes,
+        )
+
     @property
     def module_key_reuses(self) -> dict[int, tuple[Reuse, ...]]:
         """PRNG key reuses in module-level code (a script's top-level statements), by the
@@ -1090,6 +1120,7 @@ class ModuleModel:
                 self._class_facts_key,
                 self.stable_globals_key,
                 self._module_state_key,
+                self.hash_facts.key,
             )
         )
 

@@ -4,15 +4,24 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterator
+from dataclasses import replace
 
+from jax_lsp.analysis.hashing import (
+    Binding,
+    ValueJudge,
+    dominating_binding,
+    identity_hashed,
+    instance_of,
+    static_arguments,
+)
 from jax_lsp.analysis.jitted import StaticSignature, jit_call_signature
-from jax_lsp.analysis.names import assigned_name, binds_locally
+from jax_lsp.analysis.names import assigned_name, binds_locally, stored_names
 from jax_lsp.analysis.nodes import walk_nodes
 from jax_lsp.analysis.paths import is_test_path
 from jax_lsp.analysis.summary import FunctionNode, transform_of
 from jax_lsp.diagnostics.base import Example, Rule, RuleContext
 from jax_lsp.diagnostics.hoist_fix import hoist_fix
-from jax_lsp.findings import Applicability, Finding, Fix, Severity
+from jax_lsp.findings import Applicability, Finding, Fix, Related, Severity, Span
 
 _JITS = frozenset({"jit", "eqx.filter_jit", "nnx.jit"})
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
@@ -83,7 +92,12 @@ class JitInLoop(Rule):
         it and calls it once (so every call of the function pays a compilation). A
         module-level `jax.jit(f)`, and `jax.jit(f)` of a module-level `f`, are not flagged:
         JAX caches compilations on the function object. Factories that return the jitted
-        function are not flagged either.
+        function are not flagged either. Also flags `jax.jit(obj.method)` of a bound method in
+        a loop (a new bound-method object on every access), `self.f = jax.jit(g)` in
+        `__init__` of an `eqx.Module` (a new wrapper in every instance's static structure),
+        and a static argument that hashes by identity (an optax transformation, a
+        `functools.partial`, a lambda, an instance of a plain class) built anew in the loop
+        around the jitted call, from values the loop does not change.
     """
     why_bad = """
         JAX caches a compiled function on the Python function object it was given. A lambda
@@ -102,7 +116,7 @@ class JitInLoop(Rule):
         the loop rebinds would see its value at the first trace only. Nested `def`s get no
         fix.
     """
-    node_types = (ast.Call, ast.FunctionDef, ast.AsyncFunctionDef)
+    node_types = (ast.Call, ast.FunctionDef, ast.AsyncFunctionDef, ast.Assign)
     invalid = (
         Example(
             """
@@ -218,6 +232,75 @@ class JitInLoop(Rule):
             """,
             check="assert len(traces) == 3",
         ),
+        Example(
+            """
+            import jax
+
+            traces = []
+
+            class Model:
+                def forward(self, x):
+                    traces.append(1)
+                    return x * 2
+
+            model = Model()
+            for step in range(3):
+                jax.jit(model.forward)(1.0)  # error
+            """,
+            check="assert len(traces) == 3  # a new bound method, a new compilation, each time",
+        ),
+        Example(
+            """
+            import functools
+
+            import jax
+
+            traces = []
+
+            class Schedule:
+                def __init__(self, rate):
+                    self.rate = rate
+
+            @functools.partial(jax.jit, static_argnums=0)
+            def step(schedule, x):
+                traces.append(1)
+                return x * schedule.rate
+
+            for _ in range(3):
+                schedule = Schedule(0.5)
+                step(schedule, 1.0)  # error
+            """,
+            check="assert len(traces) == 3",
+        ),
+        Example(
+            """
+            import equinox as eqx
+            import jax
+            import jax.numpy as jnp
+
+            traces = []
+
+            def double(v):
+                return v * 2
+
+            class Scaler(eqx.Module):
+                weight: jax.Array
+                forward: object
+
+                def __init__(self):
+                    self.weight = jnp.ones(2)
+                    self.forward = jax.jit(double)  # error
+
+            @eqx.filter_jit
+            def apply(model, x):
+                traces.append(1)
+                return model.forward(model.weight * x)
+
+            for _ in range(3):
+                apply(Scaler(), jnp.ones(2))
+            """,
+            check="assert len(traces) == 3  # retraced for every new instance",
+        ),
     )
     valid = (
         Example(
@@ -272,11 +355,85 @@ class JitInLoop(Rule):
             """,
             check="assert step._cache_size() == 1",
         ),
+        Example(
+            """
+            import jax
+
+            class Model:
+                def forward(self, x):
+                    return x * 2
+
+            model = Model()
+            forward = jax.jit(model.forward)  # jitted once, reused
+            for step in range(3):
+                forward(1.0)
+            """,
+            check="assert forward._cache_size() == 1",
+        ),
+        Example(
+            """
+            import functools
+
+            import jax
+
+            traces = []
+
+            class Schedule:
+                def __init__(self, rate):
+                    self.rate = rate
+
+            @functools.partial(jax.jit, static_argnums=0)
+            def step(schedule, x):
+                traces.append(1)
+                return x * schedule.rate
+
+            schedule = Schedule(0.5)  # built once
+            for _ in range(3):
+                step(schedule, 1.0)
+            for rate in (0.1, 0.2):
+                step(Schedule(rate), 1.0)  # a different schedule each time: compiled for each
+            """,
+            check="assert len(traces) == 3",
+        ),
+        Example(
+            """
+            import equinox as eqx
+            import jax
+            import jax.numpy as jnp
+
+            traces = []
+
+            def double(v):
+                return v * 2
+
+            jitted_double = jax.jit(double)
+
+            class Scaler(eqx.Module):
+                weight: jax.Array
+                forward: object
+
+                def __init__(self):
+                    self.weight = jnp.ones(2)
+                    self.forward = jitted_double  # created once, shared by every instance
+
+            @eqx.filter_jit
+            def apply(model, x):
+                traces.append(1)
+                return model.forward(model.weight * x)
+
+            for _ in range(3):
+                apply(Scaler(), jnp.ones(2))
+            """,
+            check="assert len(traces) == 1",
+        ),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> Iterator[Finding]:
         if isinstance(node, ast.Call):
             yield from self._jit_call(node, ctx)
+            yield from self._rebuilt_static(node, ctx)
+        elif isinstance(node, ast.Assign):
+            yield from self._jit_in_module_init(node, ctx)
         else:
             yield from self._decorated(node, ctx)
 
@@ -298,6 +455,8 @@ class JitInLoop(Rule):
             if inner is None:
                 return
             what = f"the nested function `{target.id}`"
+        elif isinstance(target, ast.Attribute) and loops and _bound_method(target, node, ctx):
+            what = f"the bound method `{ctx.segment(target)}` (a new object on every access)"
         else:
             return
         if loops:
@@ -305,6 +464,65 @@ class JitInLoop(Rule):
             yield self._finding(node, ctx, f"`jax.jit` of {what} created inside a loop", fix)
         elif function is not None and not _runs_once(function, ctx) and self._single_use(node, ctx):
             yield self._finding(node, ctx, f"`jax.jit` of {what} created on every call")
+
+    def _rebuilt_static(self, node: ast.Call, ctx: RuleContext) -> Iterator[Finding]:
+        """A static argument that hashes by identity, built anew in the loop around the call:
+        each iteration misses the cache and compiles again."""
+        loops = _local_loops(ctx)
+        if not loops:
+            return
+        signature = _static_signature(node, ctx)
+        if signature is None:
+            return
+        identity = ctx.model.hash_facts.identity_classes
+        for value, where in static_arguments(node, signature):
+            built = value
+            if isinstance(value, ast.Name):
+                binding = dominating_binding(value.id, [*ctx.ancestors, node, value])
+                if binding is None or binding.value is None or binding.index is not None:
+                    continue
+                if not any(_contains(loop, binding.statement) for loop in loops):
+                    continue
+                built = binding.value
+            what = identity_hashed(built, ctx.resolvers[-1], identity)
+            if what is None or _reads_loop_names(built, loops):
+                continue  # a value the loop changes: each iteration needs its own compilation
+            yield ctx.finding(
+                self,
+                value,
+                f"{what[0].upper()}{what[1:]}, built anew on every iteration, is a static "
+                f"argument ({where}) of a jitted function: it hashes by identity, so every "
+                "iteration misses the compilation cache and JAX traces and compiles again. "
+                "Build it once, before the loop",
+            )
+
+    def _jit_in_module_init(self, node: ast.Assign, ctx: RuleContext) -> Iterator[Finding]:
+        """`self.f = jax.jit(g)` in `__init__` of an `eqx.Module`: a new wrapper per instance
+        in the module's static structure."""
+        function = ctx.functions[-1] if ctx.functions else None
+        if getattr(function, "name", None) != "__init__" or not isinstance(node.value, ast.Call):
+            return
+        if not any(
+            isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == "self"
+            for t in node.targets
+        ):
+            return
+        found = transform_of(node.value.func, ctx.resolvers[-1])
+        if found is None or found[0].label not in _JITS or not node.value.args:
+            return
+        record = ctx.model.records.get(function)
+        cls = ctx.model.classes.get(record.class_name) if record and record.class_name else None
+        if cls is None or not any(base in _PYTREE_MODULES for base in cls.bases):
+            return
+        yield ctx.finding(
+            self,
+            node.value,
+            f"`jax.jit` in `__init__` of `{cls.name}` stores a new jitted wrapper in every "
+            "instance: the wrapper is part of the module's static structure and compares by "
+            "identity, so each new instance makes the jitted functions that take the module "
+            "trace and compile again. Jit the function once at module level and store that "
+            "(or store the plain function: the outer jit compiles it anyway)",
+        )
 
     def _decorated(self, node: ast.FunctionDef, ctx: RuleContext) -> Iterator[Finding]:
         decorator = next(
@@ -348,6 +566,57 @@ class JitInLoop(Rule):
         )
 
 
+# Bases whose instances are pytrees with the non-array attributes as static structure.
+_PYTREE_MODULES = frozenset({"equinox.Module"})
+
+
+def _bound_method(target: ast.Attribute, call: ast.Call, ctx: RuleContext) -> bool:
+    """`obj.method` where `obj` is `self` or an instance of a class of this module that
+    defines `method` (not a staticmethod): a new bound-method object on each access."""
+    receiver = target.value
+    if not isinstance(receiver, ast.Name):
+        return False
+    class_name = None
+    if receiver.id == "self":
+        for function in reversed(ctx.functions):
+            record = ctx.model.records.get(function)
+            if record is not None and record.class_name:
+                class_name = record.class_name
+                break
+    else:
+        binding = dominating_binding(receiver.id, [*ctx.ancestors, call, target])
+        if binding is not None and binding.module_level:
+            class_name = ctx.model.hash_facts.instances.get(receiver.id)
+        elif binding is not None:
+            class_name = instance_of(binding, ctx.model.classes)
+    if class_name is None:
+        return False
+    return target.attr in ctx.model.hash_facts.methods.get(class_name, frozenset())
+
+
+def _static_signature(node: ast.Call, ctx: RuleContext) -> StaticSignature | None:
+    """The static positions of the jitted function a call invokes, if known."""
+    func = node.func
+    if isinstance(func, ast.Call):  # jax.jit(f, static_argnums=1)(x, [0])
+        return jit_call_signature(func, ctx.resolvers[-1], _module_function(ctx))
+    if not isinstance(func, ast.Name):
+        return None
+    signature = ctx.model.static_signatures.get(func.id)
+    if signature is None or (ctx.functions and binds_locally(func.id, ctx.functions[-1])):
+        return None
+    return signature
+
+
+def _contains(root: ast.AST, node: ast.AST | None) -> bool:
+    return node is not None and any(child is node for child in walk_nodes(root))
+
+
+def _reads_loop_names(value: ast.expr, loops: list[ast.AST]) -> bool:
+    """`value` reads a name some enclosing loop binds (its target or its body)."""
+    read = {n.id for n in walk_nodes(value) if isinstance(n, ast.Name)}
+    return any(read & stored_names(loop) for loop in loops)
+
+
 def _runs_once(function: ast.AST, ctx: RuleContext) -> bool:
     """`main()`, test functions and test files run once: a jit created there is not
     recreated."""
@@ -358,19 +627,27 @@ def _runs_once(function: ast.AST, ctx: RuleContext) -> bool:
 class UnhashableStaticArg(Rule):
     code = "JAX1002"
     name = "unhashable-static-arg"
-    summary = "A list, dict or set passed as a static argument of a jitted function"
+    summary = "An unhashable value (list, dict, set, array, mutable dataclass) made static"
     severity = Severity.ERROR
     what_it_does = """
-        Flags a list, dict or set literal (or comprehension) passed at a `static_argnums` /
-        `static_argnames` position of a function jitted in this module.
+        Flags an unhashable value passed at a `static_argnums` / `static_argnames` position of
+        a function jitted in this module: a list, dict or set (a literal, or a name whose value
+        where it is passed is one), a NumPy or JAX array, an instance of a dataclass that is
+        not frozen or of a class defining `__eq__` without `__hash__`, an optimizer state
+        (`tx.init(params)`, `opt_init(params)`); also a wrapper's parameter passed on in a
+        static position when a call of the wrapper gives it such a value. Flags, too, a field
+        of a PyTree class annotated as an array and marked static
+        (`eqx.field(static=True)`, `flax.struct.field(pytree_node=False)`).
     """
     why_bad = """
-        Static arguments key the compilation cache, so they must be hashable: a list, dict or
-        set raises `ValueError: Non-hashable static arguments are not supported`. Pass a tuple
-        (or a frozenset, or a hashable dataclass) instead.
+        Static arguments key the compilation cache, so they must be hashable: a list, dict,
+        set or array raises `ValueError: Non-hashable static arguments are not supported`.
+        Static fields of a pytree are compared as metadata on every jitted call, and arrays
+        cannot be compared: the second call with another instance raises `ValueError`. Pass a
+        tuple (or a frozenset, or a frozen dataclass) instead, and keep arrays as leaves.
     """
     fix_safety = "Rewrites a list literal to a tuple (`[0, 1]` to `(0, 1)`). Safe."
-    node_types = (ast.Call,)
+    node_types = (ast.Call, ast.ClassDef)
     invalid = (
         Example(
             """
@@ -412,6 +689,95 @@ class UnhashableStaticArg(Rule):
             """,
             raises="ValueError",
         ),
+        Example(
+            """
+            from functools import partial
+
+            import jax
+            import jax.numpy as jnp
+
+            @partial(jax.jit, static_argnums=(0,))
+            def add_one(dummy, x):
+                return x + 1
+
+            dummy_arg = [0]
+            add_one(dummy_arg, jnp.zeros(3))  # error
+            """,
+            raises="ValueError",
+        ),
+        Example(
+            """
+            from functools import partial
+
+            import jax
+            import jax.numpy as jnp
+
+            @partial(jax.jit, static_argnums=(0, 1))
+            def _grid(x_limits, num):
+                return jnp.linspace(*x_limits, num=num)
+
+            def grid(x_limits, num=5):
+                return _grid(x_limits, num)  # error
+
+            limits = [-2, 2]
+            grid(limits)
+            """,
+            raises="ValueError",
+        ),
+        Example(
+            """
+            import dataclasses
+            from functools import partial
+
+            import jax
+
+            @dataclasses.dataclass
+            class Config:
+                scale: float = 2.0
+
+            @partial(jax.jit, static_argnames="config")
+            def scaled(x, config):
+                return x * config.scale
+
+            config = Config()
+            scaled(1.0, config=config)  # error
+            """,
+            raises="ValueError",
+        ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+            from jax.example_libraries import optimizers
+
+            def run(lr, opt_state):
+                return opt_state
+
+            run_jit = jax.jit(run, static_argnums=(1,))
+            opt_init, opt_update, get_params = optimizers.sgd(0.1)
+            opt_state = opt_init(jnp.ones(3))
+            run_jit(0.1, opt_state)  # error
+            """,
+            raises="ValueError",
+        ),
+        Example(
+            """
+            import equinox as eqx
+            import jax
+            import jax.numpy as jnp
+
+            class Data(eqx.Module):
+                values: jax.Array = eqx.field(static=True)  # error
+
+            @eqx.filter_jit
+            def total(data):
+                return 1.0
+
+            total(Data(jnp.arange(3.0)))
+            total(Data(jnp.arange(3.0) + 1))
+            """,
+            raises="ValueError",
+        ),
     )
     valid = (
         Example(
@@ -442,24 +808,90 @@ class UnhashableStaticArg(Rule):
             """,
             check="assert float(result) == 3.0",
         ),
+        Example(
+            """
+            import dataclasses
+            from functools import partial
+
+            import jax
+
+            @dataclasses.dataclass(frozen=True)
+            class Config:
+                scale: float = 2.0
+
+            @partial(jax.jit, static_argnames="config")
+            def scaled(x, config):
+                return x * config.scale
+
+            config = Config()
+            result = scaled(1.0, config=config)
+            """,
+            check="assert float(result) == 2.0",
+        ),
+        Example(
+            """
+            from functools import partial
+
+            import jax
+            import jax.numpy as jnp
+
+            @partial(jax.jit, static_argnums=(0, 1))
+            def _grid(x_limits, num):
+                return jnp.linspace(*x_limits, num=num)
+
+            def grid(x_limits, num=5):
+                return _grid(x_limits, num)
+
+            limits = [-2, 2]
+            limits = tuple(limits)  # the value passed is a tuple
+            result = grid(limits)
+            """,
+            check="assert result.tolist() == [-2.0, -1.0, 0.0, 1.0, 2.0]",
+        ),
+        Example(
+            """
+            import equinox as eqx
+            import jax
+            import jax.numpy as jnp
+
+            class Data(eqx.Module):
+                values: jax.Array
+                size: int = eqx.field(static=True)
+
+            @eqx.filter_jit
+            def total(data):
+                return data.values.sum() * data.size
+
+            first = total(Data(jnp.arange(3.0), 3))
+            second = total(Data(jnp.arange(3.0) + 1, 3))
+            """,
+            check="assert float(second) == 18.0",
+        ),
     )
 
-    def check(self, node: ast.Call, ctx: RuleContext) -> Iterator[Finding]:
-        signature = self._signature(node, ctx)
+    def check(self, node: ast.AST, ctx: RuleContext) -> Iterator[Finding]:
+        if isinstance(node, ast.ClassDef):
+            yield from self._static_fields(node, ctx)
+            return
+        signature = _static_signature(node, ctx)
         if signature is None:
             return
-        arguments: list[tuple[ast.expr, str]] = []
-        for index, arg in enumerate(node.args):
-            if isinstance(arg, ast.Starred):
-                break  # later positions are unknown
-            if index in signature.positions:
-                arguments.append((arg, f"position {index}"))
-        arguments += [
-            (kw.value, f"`{kw.arg}`") for kw in node.keywords if kw.arg in signature.names
-        ]
-        for value, where in arguments:
+        facts = ctx.model.hash_facts
+        judge = ValueJudge(ctx.resolvers[-1], facts.classes, facts.module_values)
+        for value, where in static_arguments(node, signature):
             if isinstance(value, _UNHASHABLE):
                 yield self._finding(value, where, ctx)
+                continue
+            chain = [*ctx.ancestors, node, value]
+
+            def lookup(name: str, chain: list[ast.AST] = chain) -> Binding | None:
+                return dominating_binding(name, chain)
+
+            what = judge.unhashable(value, lookup)
+            if what is not None:
+                yield self._value_finding(value, what, where, ctx)
+            elif isinstance(value, ast.Name):
+                yield from self._through_parameter(value, lookup(value.id), where, ctx)
 
     def _finding(self, value: ast.expr, where: str, ctx: RuleContext) -> Finding:
         kind = type(value).__name__.removesuffix("Comp").lower()
@@ -476,17 +908,91 @@ class UnhashableStaticArg(Rule):
             fix=fix,
         )
 
-    @staticmethod
-    def _signature(node: ast.Call, ctx: RuleContext) -> StaticSignature | None:
-        func = node.func
-        if isinstance(func, ast.Call):  # jax.jit(f, static_argnums=1)(x, [0])
-            return jit_call_signature(func, ctx.resolvers[-1], _module_function(ctx))
-        if not isinstance(func, ast.Name):
-            return None
-        signature = ctx.model.static_signatures.get(func.id)
-        if signature is None or (ctx.functions and binds_locally(func.id, ctx.functions[-1])):
-            return None
-        return signature
+    def _value_finding(self, value: ast.expr, what: str, where: str, ctx: RuleContext) -> Finding:
+        holds = f"`{ctx.segment(value)}` holds {what}" if isinstance(value, ast.Name) else what
+        return ctx.finding(
+            self,
+            value,
+            f"{holds[0].upper()}{holds[1:]}, passed as a static argument ({where}) of a jitted "
+            "function: static arguments must be hashable, so this raises ValueError. Pass a "
+            "hashable value (a tuple, a frozen dataclass), or pass arrays as traced arguments",
+        )
+
+    def _through_parameter(
+        self, value: ast.Name, binding: Binding | None, where: str, ctx: RuleContext
+    ) -> Iterator[Finding]:
+        if binding is None or binding.parameter is None:
+            return
+        function, parameter = binding.parameter
+        record = ctx.model.records.get(function)
+        passed = record and ctx.model.hash_facts.parameters.get((record.path, parameter))
+        if not passed:
+            return
+        what, (line, column, end_line, end_column) = passed
+        finding = ctx.finding(
+            self,
+            value,
+            f"`{parameter}` is passed on as a static argument ({where}) of a jitted function, "
+            f"and a call of `{record.path}` gives it {what} (line {line + 1}): static "
+            "arguments must be hashable, so that call raises ValueError. Pass a hashable value "
+            "(a tuple)",
+        )
+        related = Related(
+            Span.of(line, column, end_line, end_column),
+            f"{what[0].upper()}{what[1:]} passed as `{parameter}`",
+            document_anchored=True,
+        )
+        yield replace(finding, related=(*finding.related, related))
+
+    def _static_fields(self, node: ast.ClassDef, ctx: RuleContext) -> Iterator[Finding]:
+        """Array-annotated fields of a PyTree class marked static (`eqx.field(static=True)`,
+        `flax.struct.field(pytree_node=False)`): arrays cannot be compared as metadata."""
+        for statement in node.body:
+            if not (
+                isinstance(statement, ast.AnnAssign)
+                and isinstance(statement.value, ast.Call)
+                and _static_field(statement.value, ctx)
+                and _array_annotation(statement.annotation, ctx)
+            ):
+                continue
+            yield ctx.finding(
+                self,
+                statement,
+                f"`{ctx.segment(statement.target)}` is an array in a static field: JAX "
+                "compares static fields of a pytree as metadata when a jitted function is "
+                "called, and arrays cannot be compared, so a call with another instance raises "
+                "ValueError (and equal metadata is never cached). Make the field a pytree leaf "
+                "(drop `static=True` / `pytree_node=False`), or store a tuple",
+            )
+
+
+# Field specifiers that mark a field static, with the keyword and value that do so.
+_STATIC_FIELDS = {
+    "equinox.field": ("static", True),
+    "flax.struct.field": ("pytree_node", False),
+}
+_ARRAY_ANNOTATIONS = frozenset(
+    {"jax.Array", "jax.numpy.ndarray", "numpy.ndarray", "jaxtyping.Array", "jax.typing.ArrayLike"}
+)
+_JAXTYPING_DTYPES = ("jaxtyping.",)
+
+
+def _static_field(call: ast.Call, ctx: RuleContext) -> bool:
+    spec = _STATIC_FIELDS.get(ctx.qualname(call.func) or "")
+    if spec is None:
+        return False
+    return any(
+        kw.arg == spec[0] and isinstance(kw.value, ast.Constant) and kw.value.value is spec[1]
+        for kw in call.keywords
+    )
+
+
+def _array_annotation(annotation: ast.expr, ctx: RuleContext) -> bool:
+    """`jax.Array`, `np.ndarray`, `Float[Array, "n"]` (a jaxtyping array type)."""
+    if isinstance(annotation, ast.Subscript):
+        qualname = ctx.qualname(annotation.value) or ""
+        return qualname.startswith(_JAXTYPING_DTYPES) and qualname != "jaxtyping.PyTree"
+    return ctx.qualname(annotation) in _ARRAY_ANNOTATIONS
 
 
 def _module_function(ctx: RuleContext):

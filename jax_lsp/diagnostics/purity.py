@@ -8,14 +8,23 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterator
+from dataclasses import replace
 
+from jax_lsp.analysis.hashing import (
+    STAGING_TRANSFORMS,
+    Binding,
+    dominating_binding,
+    instance_of,
+    static_arguments,
+)
 from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.model import ModuleModel
 from jax_lsp.analysis.module_state import bound_names, declared_outside
+from jax_lsp.analysis.nodes import walk_nodes
 from jax_lsp.analysis.summary import FunctionNode, transform_of
 from jax_lsp.diagnostics.base import Example, Rule, RuleContext
 from jax_lsp.diagnostics.imports_fix import ensure_import
-from jax_lsp.findings import Applicability, Finding, Fix, Severity
+from jax_lsp.findings import Applicability, Finding, Fix, Related, Severity
 
 # Container methods that store their argument in the container.
 _STORING_METHODS = frozenset(["append", "extend", "insert", "update", "setdefault"])
@@ -44,14 +53,29 @@ class _Scopes:
         return any(name in self.bound(function) for function in ctx.functions)
 
 
+# Calls that turn a value into text (and so carry the tracer's text along).
+_TEXT_CALLS = frozenset({"builtins.str", "builtins.repr", "builtins.format"})
+# Array-producing expressions: under a staging trace (jit, lax bodies) each is a new tracer,
+# whatever its operands; reading a closed-over array (a name, an attribute) is not.
+_OPERATIONS = (ast.Call, ast.BinOp, ast.UnaryOp, ast.Subscript)
+
+
 def carries_tracer(expr: ast.expr, ctx: RuleContext) -> bool:
-    """A traced value, or a display (list, tuple, dict, f-string) holding one."""
-    if ctx.kind(expr) is Kind.TRACED:
+    """A traced value, or an expression that holds or formats one: a display (list, tuple,
+    dict), a comprehension, an f-string, `str(y)`, `"{}".format(y)`, `"a" + str(y)`."""
+    kind = ctx.kind(expr)
+    if kind is Kind.TRACED:
+        return True
+    if kind is Kind.ARRAY and isinstance(expr, _OPERATIONS) and _staged_context(ctx):
         return True
     if isinstance(expr, ast.List | ast.Tuple | ast.Set):
         return any(carries_tracer(element, ctx) for element in expr.elts)
     if isinstance(expr, ast.Dict):
         return any(carries_tracer(value, ctx) for value in expr.values)
+    if isinstance(expr, ast.ListComp | ast.SetComp | ast.GeneratorExp):
+        return carries_tracer(expr.elt, ctx) or _arithmetic_on_traced_items(expr, ctx)
+    if isinstance(expr, ast.DictComp):
+        return carries_tracer(expr.value, ctx)
     if isinstance(expr, ast.Starred):
         return carries_tracer(expr.value, ctx)
     if isinstance(expr, ast.JoinedStr):
@@ -59,7 +83,111 @@ def carries_tracer(expr: ast.expr, ctx: RuleContext) -> bool:
             isinstance(part, ast.FormattedValue) and carries_tracer(part.value, ctx)
             for part in expr.values
         )
+    if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Add | ast.Mod):
+        return _is_text(expr.left) and (
+            carries_tracer(expr.left, ctx) or carries_tracer(expr.right, ctx)
+        )
+    if isinstance(expr, ast.Call):
+        return _formats_tracer(expr, ctx)
+    if isinstance(expr, ast.Name) and _staged_context(ctx):
+        return _jitted_result(expr, ctx)
     return False
+
+
+_ITEM_CALLS = frozenset({"builtins.zip", "builtins.enumerate", "builtins.reversed"})
+
+
+def _arithmetic_on_traced_items(comprehension: ast.ListComp, ctx: RuleContext) -> bool:
+    """`[w - lr * g for w, g in zip(params, grads)]` with `grads` traced, under a staging
+    trace: arithmetic on an item of a traced pytree gives a tracer."""
+    if not _staged_context(ctx):
+        return False
+    items: set[str] = set()
+    for generator in comprehension.generators:
+        sources = [generator.iter]
+        if (
+            isinstance(generator.iter, ast.Call)
+            and ctx.qualname(generator.iter.func) in _ITEM_CALLS
+        ):
+            sources = generator.iter.args
+        if any(carries_tracer(source, ctx) for source in sources):
+            items |= {n.id for n in walk_nodes(generator.target) if isinstance(n, ast.Name)}
+    if not items:
+        return False
+    results = (
+        comprehension.elt.elts if isinstance(comprehension.elt, ast.Tuple) else [comprehension.elt]
+    )
+    return any(
+        isinstance(result, ast.BinOp | ast.UnaryOp)
+        and any(isinstance(n, ast.Name) and n.id in items for n in walk_nodes(result))
+        for result in results
+    )
+
+
+def _is_text(expr: ast.expr) -> bool:
+    """A string literal, f-string, or text-making call: `+`/`%` on it build text."""
+    if isinstance(expr, ast.Constant):
+        return isinstance(expr.value, str)
+    if isinstance(expr, ast.JoinedStr):
+        return True
+    if isinstance(expr, ast.BinOp):
+        return _is_text(expr.left)
+    return isinstance(expr, ast.Call) and (
+        (isinstance(expr.func, ast.Name) and expr.func.id in ("str", "repr", "format"))
+        or (isinstance(expr.func, ast.Attribute) and expr.func.attr == "format")
+    )
+
+
+def _formats_tracer(call: ast.Call, ctx: RuleContext) -> bool:
+    """`str(y)`, `repr(y)`, `format(y)`, `"...".format(y)` of a traced value."""
+    func = call.func
+    text_call = ctx.qualname(func) in _TEXT_CALLS or (
+        isinstance(func, ast.Attribute) and func.attr == "format" and _is_text(func.value)
+    )
+    if not text_call:
+        return False
+    arguments = [*call.args, *(keyword.value for keyword in call.keywords)]
+    return any(carries_tracer(argument, ctx) for argument in arguments)
+
+
+def _jitted_result(name: ast.Name, ctx: RuleContext) -> bool:
+    """A name bound (where it is read) to the result of calling a jitted function of this
+    module: under a staging trace, its outputs are tracers whatever its inputs."""
+    binding = dominating_binding(name.id, [*ctx.ancestors, name])
+    if binding is None or not isinstance(binding.value, ast.Call):
+        return False
+    func = binding.value.func
+    if isinstance(func, ast.Call) and transform_of(func.func, ctx.resolvers[-1]) is not None:
+        return True  # `jax.grad(f)(w)`, `jax.jit(f)(x)`: staged outputs
+    if not isinstance(func, ast.Name) or any(
+        func.id in bound_names(function) for function in ctx.functions
+    ):
+        return False
+    return func.id in ctx.model.hash_facts.jitted_functions
+
+
+def staged(function: FunctionNode, model: ModuleModel, depth: int = 0) -> bool:
+    """Does JAX stage this function out (jit, `lax` bodies, functions they call)? There every
+    operation gives a tracer; under `vmap` or `grad` alone, operations on unbatched
+    constants still compute concrete arrays."""
+    if depth >= _MAX_CALL_DEPTH:
+        return False
+    info = model.trace.get(function)
+    if info is not None:
+        if info.via in STAGING_TRANSFORMS or info.via.startswith("lax."):
+            return True
+        caller = model.functions.get(info.via.removeprefix("called from "))
+        if (
+            info.via.startswith("called from ")
+            and caller is not None
+            and staged(caller.node, model, depth + 1)
+        ):
+            return True
+    return any(staged(outer, model, depth + 1) for outer in model.enclosing_chain(function))
+
+
+def _staged_context(ctx: RuleContext) -> bool:
+    return ctx.abstract and any(staged(function, ctx.model) for function in ctx.functions)
 
 
 # Transformations that compile once and reuse the result for same-shaped arguments.
@@ -145,6 +273,8 @@ def _format_arguments(call: ast.Call, ctx: RuleContext) -> tuple[str, list[str]]
                     text += "{}"
                     operands.append(_source_of(part.value, ctx))
             pieces.append(text)
+        elif _is_text(argument):
+            return None  # `str(y)`, `"{}".format(y)`: text made at trace time, tracer and all
         else:
             pieces.append("{}")
             operands.append(ctx.segment(argument))
@@ -153,6 +283,25 @@ def _format_arguments(call: ast.Call, ctx: RuleContext) -> tuple[str, list[str]]
 
 def _shadowed(ctx: RuleContext, name: str, scopes: _Scopes) -> bool:
     return name in ctx.model.global_kinds or scopes.is_local(ctx, name)
+
+
+_LOG_LEVELS = ("debug", "info", "warning", "warn", "error", "critical", "exception", "log")
+_LOGGING_FUNCTIONS = frozenset(
+    f"{module}.{level}" for module in ("logging", "absl.logging") for level in _LOG_LEVELS
+)
+_LOGGER_FACTORIES = frozenset({"logging.getLogger", "absl.logging.get_absl_logger"})
+
+
+def _logger_call(func: ast.expr, ctx: RuleContext) -> bool:
+    """`logger.info(...)` on a module-level `logger = logging.getLogger(...)`."""
+    if not (
+        isinstance(func, ast.Attribute)
+        and func.attr in _LOG_LEVELS
+        and isinstance(func.value, ast.Name)
+    ):
+        return False
+    value = ctx.model.stable_globals.get(func.value.id)
+    return isinstance(value, ast.Call) and ctx.qualname(value.func) in _LOGGER_FACTORIES
 
 
 # The first INVALID example after its fix, and the first VALID example.
@@ -177,7 +326,11 @@ class PrintInTraced(Rule):
     severity = Severity.WARNING
     what_it_does = """
         Flags `print(...)` calls inside functions JAX traces (`jax.jit`, `jax.vmap`, `lax`
-        loop bodies, functions they call) when an argument is a traced value.
+        loop bodies, functions they call) when an argument is a traced value or text made
+        from one (`str(y)`, `"{}".format(y)`, `"a" + str(y)`, an f-string); the same for
+        logging calls (`logging.info(y)`, `logger.info("%s", y)` on a module-level
+        `logging.getLogger(...)`), which log the tracer's text. Under `jax.jit` every JAX
+        operation gives a tracer, even on constants, and so does calling a jitted function.
     """
     why_bad = """
         `print` is a Python side effect: it runs while JAX traces the function, not when the
@@ -279,6 +432,68 @@ class PrintInTraced(Rule):
             """,
             check="assert _stdout.count('Tracer') == 2, _stdout  # at trace time, once",
         ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def train_step(w):
+                loss = jnp.sum(w**2)
+                print("loss: " + str(loss))  # error
+                return w - 0.1 * loss
+
+            train_step(jnp.ones(2))
+            """,
+            check="assert 'Tracer' in _stdout, _stdout",
+        ),
+        Example(
+            """
+            import logging
+
+            import jax
+            import jax.numpy as jnp
+
+            messages = []
+
+            class Collect(logging.Handler):
+                def emit(self, record):
+                    messages.append(record.getMessage())
+
+            logger = logging.getLogger("train")
+            logger.addHandler(Collect())
+            logger.setLevel(logging.INFO)
+
+            @jax.jit
+            def train_step(w):
+                loss = jnp.mean(w**2)
+                logger.info("loss %s", loss)  # error
+                return w - 0.1 * loss
+
+            train_step(jnp.ones(2))
+            train_step(jnp.ones(2))
+            """,
+            check="assert len(messages) == 1 and 'Tracer' in messages[0], messages",
+        ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def predict(x):
+                return jnp.tanh(x)
+
+            @jax.jit
+            def evaluate(x):
+                y = predict(x)
+                print("prediction {}".format(y))  # error
+                return y
+
+            evaluate(jnp.ones(2))
+            """,
+            check="assert 'Tracer' in _stdout, _stdout",
+        ),
     )
     valid = (
         Example(
@@ -310,27 +525,73 @@ class PrintInTraced(Rule):
             """,
             check="assert 'mean: 1.5' in _stdout, _stdout",
         ),
+        Example(
+            """
+            import logging
+
+            import jax
+            import jax.numpy as jnp
+
+            messages = []
+
+            class Collect(logging.Handler):
+                def emit(self, record):
+                    messages.append(record.getMessage())
+
+            logger = logging.getLogger("shapes")
+            logger.addHandler(Collect())
+            logger.setLevel(logging.INFO)
+
+            @jax.jit
+            def normalize(x):
+                logger.info("tracing normalize for shape %s", x.shape)  # a trace-time message
+                return x / jnp.linalg.norm(x)
+
+            normalize(jnp.ones(4))
+            """,
+            check="assert messages == ['tracing normalize for shape (4,)'], messages",
+        ),
     )
 
     def __init__(self) -> None:
         self._scopes = _Scopes()
 
     def check(self, node: ast.Call, ctx: RuleContext) -> Iterator[Finding]:
-        if not ctx.in_traced or ctx.qualname(node.func) != "builtins.print":
+        if not ctx.in_traced:
             return
-        if _shadowed(ctx, "print", self._scopes):
+        qualname = ctx.qualname(node.func)
+        if qualname == "builtins.print":
+            if _shadowed(ctx, "print", self._scopes):
+                return
+            output, fix = "`print`", self._fix
+        elif qualname in _LOGGING_FUNCTIONS or _logger_call(node.func, ctx):
+            output, fix = f"`{ctx.segment(node.func)}`", None
+        else:
             return
-        if not any(carries_tracer(argument, ctx) for argument in node.args):
+        arguments = [*node.args, *(keyword.value for keyword in node.keywords)]
+        if not any(carries_tracer(argument, ctx) for argument in arguments):
             return  # print(x.shape) and other static values are deliberate trace-time output
         once = "only once per compilation (cached calls print nothing)"
         once = once if _compiled_context(ctx) else ""
         timing = f", and {once}" if once else ""
+        if fix is None:
+            advice = (
+                'Use `jax.debug.print("... {}", x)`, or `jax.debug.callback` to hand runtime '
+                "values to the logger"
+            )
+            yield ctx.finding(
+                self,
+                node,
+                f"{output} in {_where(ctx)} runs at trace time: it logs tracer objects, not "
+                f"values{timing}. {advice}",
+            )
+            return
         yield ctx.finding(
             self,
             node,
             f"`print` in {_where(ctx)} runs at trace time: it prints tracer objects, not "
             f'values{timing}. Use `jax.debug.print("... {{}}", x)` to print runtime values',
-            fix=self._fix(node, ctx),
+            fix=fix(node, ctx),
         )
 
     @staticmethod
@@ -384,7 +645,11 @@ class GlobalReadInTraced(_StateRule):
         Flags reads, inside `jax.jit`-like traced code, of module-level names that the module
         changes later: rebound by top-level code after a call, assigned through `global`, or
         mutated (`CONFIG["lr"] = ...`, `items.append(...)`). Functions, classes, modules,
-        constants bound once and local names are not flagged.
+        constants bound once (or rebound to the same constant) and local names are not
+        flagged, nor are absl `FLAGS` and flag holders (parsed once, at startup). Also flags
+        a variable of an enclosing function read by a jitted closure and rebound after the
+        closure was created, and `self.attr` read in a method jitted as a bound method
+        (`self.f = jax.jit(self.step)`) when another method of the class assigns it.
     """
     why_bad = """
         JAX reads the global while tracing and bakes its value into the compiled function as a
@@ -392,7 +657,7 @@ class GlobalReadInTraced(_StateRule):
         changed global is silently ignored: `f(1.0)` gives the old result until a new shape
         forces a retrace.
     """
-    node_types = (ast.Name,)
+    node_types = (ast.Name, ast.Attribute)
     invalid = (
         Example(
             """
@@ -450,6 +715,46 @@ class GlobalReadInTraced(_StateRule):
             """,
             check="assert float(result) == 0.5  # still the old threshold",
         ),
+        Example(
+            """
+            import jax
+
+            def decay(xs):
+                scale = 1.0
+                step = jax.jit(lambda x: x * scale)  # error
+                out = []
+                for x in xs:
+                    out.append(float(step(x)))
+                    scale = scale * 0.5
+                return out
+
+            result = decay([1.0, 1.0, 1.0])
+            """,
+            check="assert result == [1.0, 1.0, 1.0]  # not [1.0, 0.5, 0.25]",
+        ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            class Sampler:
+                def __init__(self):
+                    self.key = jax.random.PRNGKey(0)
+                    self.step = jax.jit(self._step)
+
+                def _step(self, x):
+                    return x + jax.random.normal(self.key, x.shape)  # error
+
+                def sample(self, x):
+                    self.key, _ = jax.random.split(self.key)
+                    return self.step(x)
+
+            sampler = Sampler()
+            first = sampler.sample(jnp.zeros(2))
+            second = sampler.sample(jnp.zeros(2))
+            """,
+            check="assert (first == second).all()  # the new key is ignored",
+        ),
     )
     valid = (
         Example(
@@ -480,18 +785,75 @@ class GlobalReadInTraced(_StateRule):
             """,
             check="assert float(safe_log(jnp.ones(3))[0]) < 1e-5",
         ),
+        Example(
+            """
+            import jax
+
+            def run(x):
+                scale = 1.0
+                scale = scale * 2  # rebound before the closure is made
+                step = jax.jit(lambda v: v * scale)
+                return float(step(x)), step
+
+            result, step = run(1.0)
+            """,
+            check="assert result == 2.0",
+        ),
+        Example(
+            """
+            import jax
+
+            LEARNING_RATE = 0.1
+
+            @jax.jit
+            def update(w, g):
+                return w - LEARNING_RATE * g
+
+            first = update(1.0, 1.0)
+            LEARNING_RATE = 0.1  # set again to the same value: nothing changes
+            second = update(1.0, 1.0)
+            """,
+            check="assert float(first) == float(second) and abs(float(first) - 0.9) < 1e-6",
+        ),
+        Example(
+            """
+            from absl import flags
+            import jax
+
+            FLAGS = flags.FLAGS
+            flags.DEFINE_float("scale", 2.0, "how much to scale")
+
+            @jax.jit
+            def apply(x):
+                return x * FLAGS.scale  # flags are parsed once, before anything is traced
+
+            def main(argv):
+                FLAGS.scale = 3.0
+                return apply(1.0)
+            """,
+            runnable=False,
+        ),
     )
 
     def __init__(self) -> None:
         super().__init__()
         self._seen: set[tuple[int, str]] = set()
 
-    def check(self, node: ast.Name, ctx: RuleContext) -> Iterator[Finding]:
+    def check(self, node: ast.Name | ast.Attribute, ctx: RuleContext) -> Iterator[Finding]:
         if not (ctx.abstract and isinstance(node.ctx, ast.Load) and ctx.functions):
             return
-        name = node.id
-        if name not in ctx.model.mutable_globals or self._scopes.is_local(ctx, name):
+        if isinstance(node, ast.Attribute):
+            yield from self._self_attribute(node, ctx)
             return
+        name = node.id
+        if self._scopes.is_local(ctx, name):
+            yield from self._stale_closure(node, ctx)
+            return
+        facts = ctx.model.hash_facts
+        if name not in ctx.model.mutable_globals:
+            return
+        if name in facts.constant_globals or name in facts.config_globals:
+            return  # rebound to the same constant; or flags, set before anything is traced
         if any(name in declared_outside(function) for function in ctx.functions):
             return  # `global g` here: JAX103 reports the write
         if _is_write_receiver(node, ctx):
@@ -511,6 +873,145 @@ class GlobalReadInTraced(_StateRule):
             f"its value at the first trace is compiled in, and later calls with the same "
             f"shapes silently keep using it. Pass `{name}` as an argument instead",
         )
+
+    def _stale_closure(self, node: ast.Name, ctx: RuleContext) -> Iterator[Finding]:
+        """A variable of an enclosing (untraced) function, rebound after the jitted closure
+        reading it was created: the compiled closure keeps the value of its first trace."""
+        name, functions = node.id, ctx.functions
+        owner_index = next(
+            (
+                i
+                for i in range(len(functions) - 2, -1, -1)
+                if name in self._scopes.bound(functions[i])
+            ),
+            None,
+        )
+        if owner_index is None or any(
+            name in self._scopes.bound(f) for f in functions[owner_index + 1 :]
+        ):
+            return
+        owner, closure = functions[owner_index], functions[owner_index + 1]
+        if ctx.model.context_of(owner) is not None or name in declared_outside(closure):
+            return
+        if not any(compiled_once(f, ctx.model) for f in functions[owner_index + 1 :]):
+            return
+        rebound = _rebound_after(name, owner, closure)
+        key = (id(closure), name)
+        if rebound is None or key in self._seen:
+            return
+        self._seen.add(key)
+        owner_name = getattr(owner, "name", "the enclosing function")
+        finding = ctx.finding(
+            self,
+            node,
+            f"`{name}` is a variable of `{owner_name}` rebound after the jitted closure "
+            "reading it was created: the value at the first trace is compiled in, and later "
+            f"calls with the same shapes silently keep using it. Pass `{name}` as an argument "
+            "instead",
+        )
+        yield replace(finding, related=(Related(ctx.span(rebound), f"`{name}` rebound here"),))
+
+    def _self_attribute(self, node: ast.Attribute, ctx: RuleContext) -> Iterator[Finding]:
+        """`self.key` read in a method jitted as a bound method (`jax.jit(self.step)`) when
+        another method of the class assigns it: `self` is closed over, so its attributes at
+        trace time are compiled in."""
+        if not (isinstance(node.value, ast.Name) and node.value.id == "self"):
+            return
+        method = next((f for f in reversed(ctx.functions) if not isinstance(f, ast.Lambda)), None)
+        record = ctx.model.records.get(method) if method is not None else None
+        cls = ctx.model.classes.get(record.class_name) if record and record.class_name else None
+        if cls is None or not compiled_once(method, ctx.model):
+            return
+        if not _jitted_as_bound_method(method.name, cls.node, ctx):
+            return
+        writer = _assigned_after_construction(node.attr, cls.node)
+        key = (id(method), f"self.{node.attr}")
+        if writer is None or key in self._seen:
+            return
+        self._seen.add(key)
+        finding = ctx.finding(
+            self,
+            node,
+            f"`self.{node.attr}` is read by `{method.name}`, jitted as a bound method, and "
+            f"`{writer[0].name}` assigns it: `self` is closed over, so its value at the first "
+            "trace is compiled in, and later calls silently keep using it. Pass "
+            f"`{node.attr}` as an argument instead",
+        )
+        related = Related(ctx.span(writer[1]), f"`self.{node.attr}` assigned here")
+        yield replace(finding, related=(related,))
+
+
+_SETUP = frozenset({"__init__", "__post_init__", "setup"})
+_NESTED_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+
+
+def _jitted_as_bound_method(method: str, cls: ast.ClassDef, ctx: RuleContext) -> bool:
+    """The class applies a caching jit to `self.<method>` (`self.f = jax.jit(self.step)`)."""
+    for node in walk_nodes(cls):
+        if not (isinstance(node, ast.Call) and node.args):
+            continue
+        target = node.args[0]
+        if not (
+            isinstance(target, ast.Attribute)
+            and target.attr == method
+            and isinstance(target.value, ast.Name)
+            and target.value.id == "self"
+        ):
+            continue
+        found = transform_of(node.func, ctx.model.resolver)
+        if found is not None and found[0].label in _CACHING_TRANSFORMS:
+            return True
+    return False
+
+
+def _assigned_after_construction(
+    attribute: str, cls: ast.ClassDef
+) -> tuple[FunctionNode, ast.Attribute] | None:
+    """A method of the class, not a constructor, that assigns `self.<attribute>` (and
+    where)."""
+    for method in cls.body:
+        if not isinstance(method, ast.FunctionDef | ast.AsyncFunctionDef) or method.name in _SETUP:
+            continue
+        for node in walk_nodes(method):
+            if (
+                isinstance(node, ast.Attribute)
+                and isinstance(node.ctx, ast.Store)
+                and node.attr == attribute
+                and isinstance(node.value, ast.Name)
+                and node.value.id == "self"
+            ):
+                return method, node
+    return None
+
+
+def _rebound_after(name: str, owner: FunctionNode, closure: ast.AST) -> ast.Name | None:
+    """A binding of `name` in `owner`'s own code after `closure` ends, not in a loop that
+    also recreates the closure (a new closure traces the new value)."""
+    found: list[tuple[ast.Name, tuple[ast.AST, ...]]] = []
+    closure_loops: list[ast.AST] = []
+
+    def visit(node: ast.AST, loops: tuple[ast.AST, ...]) -> None:
+        if node is closure:
+            closure_loops.extend(loops)
+            return
+        if node is not owner and isinstance(node, _NESTED_SCOPES):
+            return
+        if (
+            isinstance(node, ast.Name)
+            and node.id == name
+            and isinstance(node.ctx, ast.Store)
+            and node.lineno > closure.end_lineno
+        ):
+            found.append((node, loops))
+        inner = (*loops, node) if isinstance(node, ast.For | ast.While | ast.AsyncFor) else loops
+        for child in ast.iter_child_nodes(node):
+            visit(child, inner)
+
+    visit(owner, ())
+    for rebinding, loops in found:
+        if not set(loops) & set(closure_loops):
+            return rebinding
+    return None
 
 
 # -- JAX103 ------------------------------------------------------------------------------------
@@ -604,6 +1105,47 @@ class GlobalWriteInTraced(_StateRule):
             """,
             check="assert isinstance(cache['last'], jax.core.Tracer)",
         ),
+        Example(
+            """
+            import functools
+
+            import jax
+
+            class KeySequence:
+                def __init__(self, key):
+                    self._key = key
+
+                @functools.partial(jax.jit, static_argnums=0)
+                def next_key(self):
+                    self._key, subkey = jax.random.split(self._key)  # error
+                    return subkey
+
+            keys = KeySequence(jax.random.PRNGKey(0))
+            keys.next_key()
+            """,
+            check="assert isinstance(keys._key, jax.core.Tracer)",
+        ),
+        Example(
+            """
+            import functools
+
+            import jax
+            import jax.numpy as jnp
+
+            class Trainer:
+                def __init__(self):
+                    self.params = [jnp.ones(2), jnp.ones(2)]
+
+                @functools.partial(jax.jit, static_argnums=0)
+                def update(self, x):
+                    grads = jax.grad(lambda ps: sum((p * x).sum() for p in ps))(self.params)
+                    self.params = [p - 0.1 * g for p, g in zip(self.params, grads)]  # error
+
+            trainer = Trainer()
+            trainer.update(jnp.ones(2))
+            """,
+            check="assert isinstance(trainer.params[0], jax.core.Tracer)",
+        ),
     )
     valid = (
         Example(
@@ -654,6 +1196,21 @@ class GlobalWriteInTraced(_StateRule):
             """,
             check="assert trace_count == 1",
         ),
+        Example(
+            """
+            import jax
+
+            @jax.jit
+            def next_key(key):
+                key, subkey = jax.random.split(key)  # returned, not stored
+                return key, subkey
+
+            key = jax.random.PRNGKey(0)
+            key, first = next_key(key)
+            key, second = next_key(key)
+            """,
+            check="assert not (first == second).all()",
+        ),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> Iterator[Finding]:
@@ -663,10 +1220,12 @@ class GlobalWriteInTraced(_StateRule):
             yield from self._storing_call(node, ctx)
             return
         value = node.value
-        if value is None or not carries_tracer(value, ctx):
+        if value is None:
             return
         targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-        for target in targets:
+        for target, stored in _stores(targets, value):
+            if not carries_tracer(stored, ctx):
+                continue
             reason = self._leak(target, ctx)
             if reason:
                 yield self._report(target, reason, ctx)
@@ -741,6 +1300,26 @@ class GlobalWriteInTraced(_StateRule):
             yield self._report(node, where, ctx)
 
 
+def _stores(targets: list[ast.expr], value: ast.expr) -> Iterator[tuple[ast.expr, ast.expr]]:
+    """Each simple target with the value it receives: `a, self.k = x, y` pairs them up; a
+    target unpacked from one expression (`self.k, sub = split(k)`) gets a part of it, which
+    carries a tracer when the whole does."""
+    for target in targets:
+        if not isinstance(target, ast.Tuple | ast.List):
+            yield target, value
+            continue
+        elements = [e.value if isinstance(e, ast.Starred) else e for e in target.elts]
+        if (
+            isinstance(value, ast.Tuple | ast.List)
+            and len(value.elts) == len(elements)
+            and not any(isinstance(e, ast.Starred) for e in [*target.elts, *value.elts])
+        ):
+            for element, part in zip(elements, value.elts, strict=True):
+                yield from _stores([element], part)
+        else:
+            yield from _stores(elements, value)
+
+
 # -- JAX104 ------------------------------------------------------------------------------------
 def _operands(call: ast.Call) -> list[ast.expr]:
     """Arguments passed as values (`*it` unpacks an iterator in Python: fine)."""
@@ -760,6 +1339,35 @@ def _jitted_definition(call: ast.Call, ctx: RuleContext) -> FunctionNode | None:
     return None
 
 
+_ITERATION_METHODS = frozenset({"__iter__", "__next__"})
+
+
+def _iterable_instance(operand: ast.expr, call: ast.Call, ctx: RuleContext) -> str | None:
+    """The class of this module, iterable and not a PyTree, whose instance `operand` is."""
+    if isinstance(operand, ast.Call):
+        binding = Binding(value=operand)
+    elif isinstance(operand, ast.Name):
+        binding = dominating_binding(operand.id, [*ctx.ancestors, call, operand])
+    else:
+        return None
+    if binding is None:
+        return None
+    if binding.module_level:
+        class_name = ctx.model.hash_facts.instances.get(operand.id)
+    else:
+        class_name = instance_of(binding, ctx.model.classes)
+    record = ctx.model.classes.get(class_name) if class_name else None
+    if (
+        record is None
+        or record.decorators
+        or any(base not in ("builtins.object", "object") for base in record.bases)
+        or record.name in ctx.model.classes_passed_to_calls
+    ):
+        return None  # a dataclass, a subclass or a registered class may well be a PyTree
+    methods = ctx.model.hash_facts.methods.get(record.name, frozenset())
+    return record.name if methods & _ITERATION_METHODS else None
+
+
 class IteratorInTraced(Rule):
     code = "JAX104"
     name = "iterator-in-traced"
@@ -768,7 +1376,9 @@ class IteratorInTraced(Rule):
     what_it_does = """
         Flags `next(it)` on an outside iterator inside a function traced by `lax.fori_loop`,
         `while_loop`, `scan`, `cond`, `switch` or `map`, and an iterator or generator passed
-        as an operand of those functions or as an argument of a jitted function.
+        as an operand of those functions or as an argument of a jitted function; also an
+        instance of an iterable class of this module (a data loader defining `__iter__`) that
+        is not a PyTree, passed to a jitted function in a traced position.
     """
     why_bad = """
         A `lax` body is traced once, so `next(it)` runs once and its first value is baked into
@@ -825,6 +1435,28 @@ class IteratorInTraced(Rule):
             """,
             check="assert abs(float(x) - 0.3) < 1e-6  # 0.1 three times, not 0.6",
         ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            class Loader:
+                def __init__(self, data, batch_size):
+                    self.data, self.batch_size = data, batch_size
+
+                def __iter__(self):
+                    for i in range(0, len(self.data), self.batch_size):
+                        yield self.data[i : i + self.batch_size]
+
+            @jax.jit
+            def first_batch_mean(loader):
+                return next(iter(loader)).mean()
+
+            loader = Loader(jnp.arange(8.0), 4)
+            first_batch_mean(loader)  # error
+            """,
+            raises="TypeError",
+        ),
     )
     valid = (
         Example(
@@ -855,6 +1487,28 @@ class IteratorInTraced(Rule):
             pairs = list(itertools.islice(it, 2))
             """,
             check="assert first_three == [0, 1, 2] and pairs == [3, 4]",
+        ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            class Loader:
+                def __init__(self, data, batch_size):
+                    self.data, self.batch_size = data, batch_size
+
+                def __iter__(self):
+                    for i in range(0, len(self.data), self.batch_size):
+                        yield self.data[i : i + self.batch_size]
+
+            @jax.jit
+            def batch_mean(batch):
+                return batch.mean()
+
+            loader = Loader(jnp.arange(8.0), 4)
+            means = [float(batch_mean(batch)) for batch in loader]  # iterated outside jit
+            """,
+            check="assert means == [1.5, 5.5]",
         ),
     )
 
@@ -899,6 +1553,9 @@ class IteratorInTraced(Rule):
         )
         if not (inline and inline[0].abstract) and _jitted_definition(node, ctx) is None:
             return
+        func = node.func
+        signature = ctx.model.static_signatures.get(func.id) if isinstance(func, ast.Name) else None
+        static = {id(value) for value, _ in static_arguments(node, signature)} if signature else ()
         for operand in _operands(node):
             if ctx.kind(operand) is Kind.ITERATOR:
                 yield ctx.finding(
@@ -906,6 +1563,15 @@ class IteratorInTraced(Rule):
                     operand,
                     "An iterator passed to a jitted function is not a JAX type: this raises "
                     "TypeError. Pass an array or a list of arrays",
+                )
+            elif id(operand) not in static and (loader := _iterable_instance(operand, node, ctx)):
+                yield ctx.finding(
+                    self,
+                    operand,
+                    f"An instance of `{loader}`, an iterable class that is not a PyTree, passed "
+                    "to a jitted function is not a JAX type: this raises TypeError (and marked "
+                    "static, its batches would be drawn once, at trace time). Iterate it outside "
+                    "and pass each batch's arrays",
                 )
 
 
