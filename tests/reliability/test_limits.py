@@ -132,8 +132,8 @@ def test_cli_one_clean_line_per_file_it_cannot_analyse(tmp_path):
     for name in DEEP:
         # One line for the statement it cannot analyse; the rest of the file is checked.
         assert len([line for line in errors if f"deep_{name}.py" in line]) <= 1, errors
-        assert f"deep_{name}.py:4:1: JAX202" in done.stdout
-    assert "gotcha.py:4:1: JAX202" in done.stdout
+        assert f"deep_{name}.py:4:1: error: JAX202" in done.stdout
+    assert "gotcha.py:4:1: error: JAX202" in done.stdout
     assert done.returncode == 1
 
 

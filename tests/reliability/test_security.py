@@ -167,4 +167,7 @@ def test_cli_check_and_fix_write_only_the_fixed_file(workspace: Path, tmp_path: 
     events = _audit(tmp_path)
     _assert_nothing_ran(workspace, events)
     written = {str(workspace / e.removeprefix("write ")) for e in events if e.startswith("write ")}
-    assert written <= {str(workspace / "main.py")}, written
+    # The atomic write: a temporary file beside main.py, renamed onto it (none is left).
+    temporary = {path for path in written if Path(path).name.startswith(".main.py.")}
+    assert not any(Path(path).exists() for path in temporary)
+    assert written - temporary <= {str(workspace / "main.py")}, written
