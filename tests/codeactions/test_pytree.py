@@ -11,6 +11,7 @@ from jax_lsp.codeactions.pytree import (
     register_fix,
     static_helper_fix,
     static_self_fix,
+    unstatic_register_fix,
 )
 from jax_lsp.findings import Applicability
 from tests.codeactions.helpers import applied, position_of, run_as_module, source
@@ -493,3 +494,39 @@ def test_a_traced_method_assigning_self_is_not_rewritten():
     assert pytree_fixes(text, *at) == ()
     assert register_fix(text, *at) is None
     assert static_helper_fix(text, *at) is None and static_self_fix(text, *at) is None
+
+
+def test_unstatic_registration_names_the_held_class_and_runs():
+    text = source(
+        """
+        from functools import partial
+
+        import jax
+        import jax.numpy as jnp
+
+
+        class Net:
+            def __init__(self):
+                self.param = jnp.ones(3)
+
+
+        class Trainer:
+            def __init__(self, net, scale):
+                self.net = net
+                self.scale = scale
+
+            @partial(jax.jit, static_argnums=0)
+            def loss(self, x):
+                return jnp.sum(self.net.param * x) * self.scale
+
+
+        trainer = Trainer(Net(), 2.0)
+        """
+    )
+    fix = unstatic_register_fix(text, *position_of(text, "partial(jax.jit"))
+    assert fix is not None and fix.applicability is Applicability.UNSAFE
+    assert fix.title.endswith("; register `Net` as a PyTree too")
+    fixed = applied(text, fix)
+    assert "    @jax.jit\n" in fixed and "aux_data = (self.net,)" in fixed
+    outcome = run_snippet(fixed, "total = trainer.loss(jnp.ones(3))")
+    assert outcome.error is None and float(outcome.namespace["total"]) == 6.0
