@@ -134,15 +134,18 @@ def unstatic_register_fix(source: str, line: int, column: int) -> Fix | None:
     (its arrays as children, its flags as aux data) instead of hashed by identity."""
     module = ModuleSource(source)
     decorator = _static_self_decorator(module, line, column)
-    if decorator is None:
+    facts = _analyse(module, line, column)
+    if decorator is None or facts is None:
         return None
     node, offset, jit = decorator
-    register = register_fix(source, line, column)
+    register = _register(facts)
     if register is None:
         return None
     plain = edit(module.start(node, offset), module.end(node, offset), jit)
     return Fix(
-        "Register the class as a PyTree and jit the method with a traced `self`",
+        _registration_title(
+            facts, "Register the class as a PyTree and jit the method with a traced `self`"
+        ),
         (*register.edits, plain),
         register.applicability,
     )

@@ -11,6 +11,7 @@ from jax_lsp.codeactions.pytree import (
     register_fix,
     static_helper_fix,
     static_self_fix,
+    unstatic_register_fix,
 )
 from jax_lsp.findings import Applicability
 from tests.codeactions.helpers import applied, position_of, run_as_module, source
@@ -398,38 +399,48 @@ def test_settings_functions_and_plain_objects_are_aux_arrays_children():
     assert isinstance(run_snippet(REAL_CLASS, "node.step(1.0)").error, TypeError)
 
 
-def test_an_object_holding_arrays_is_named_for_registration_and_unsafe():
-    text = source(
-        """
-        import jax
-        import jax.numpy as jnp
+HELD = source(
+    """
+    from functools import partial
+
+    import jax
+    import jax.numpy as jnp
 
 
-        class Net:
-            def __init__(self):
-                self.param = jnp.ones(3)
+    class Net:
+        def __init__(self):
+            self.param = jnp.ones(3)
 
 
-        class Trainer:
-            def __init__(self, net, data):
-                self.net = net
-                self.data = data
+    class Trainer:
+        def __init__(self, net, scale):
+            self.net = net
+            self.scale = scale
 
-            @jax.jit
-            def loss(self):
-                return jnp.sum(self.net.param * self.data)
+        @JIT
+        def loss(self, x):
+            return jnp.sum(self.net.param * x) * self.scale
 
 
-        trainer = Trainer(Net(), jnp.ones(3))
-        """
-    )
-    fix = register_fix(text, *position_of(text, "class Trainer"))
+    trainer = Trainer(Net(), 2.0)
+    """
+)
+
+
+@pytest.mark.parametrize("jit", ["jax.jit", "partial(jax.jit, static_argnums=0)"])
+def test_an_object_holding_arrays_is_named_for_registration_and_unsafe(jit):
+    text = HELD.replace("JIT", jit)
+    if jit == "jax.jit":  # JAX401's fix
+        fix = register_fix(text, *position_of(text, "class Trainer"))
+    else:  # JAX402's
+        fix = unstatic_register_fix(text, *position_of(text, "partial(jax.jit"))
     assert fix is not None and fix.applicability is Applicability.UNSAFE
-    assert "register `Net` as a PyTree too" in fix.title
+    assert fix.title.endswith("; register `Net` as a PyTree too")
     fixed = applied(text, fix)
-    assert "children = (self.data,)" in fixed and "aux_data = (self.net,)" in fixed
-    outcome = run_snippet(fixed, "total = trainer.loss()")
-    assert outcome.error is None and float(outcome.namespace["total"]) == 3.0
+    assert "    @jax.jit\n" in fixed
+    assert "children = (self.scale,)" in fixed and "aux_data = (self.net,)" in fixed
+    outcome = run_snippet(fixed, "total = trainer.loss(jnp.ones(3))")
+    assert outcome.error is None and float(outcome.namespace["total"]) == 6.0
 
 
 def test_attributes_set_after_init_are_kept_and_make_the_fix_unsafe():
