@@ -33,7 +33,7 @@ _SHAPE_MAKERS = frozenset(
 )
 # Only literal integer indices are judged, so a scope with no digit inside brackets (nor a
 # `take(` call) has none.
-_LITERAL_INDEX = re.compile(r"\[[^\]]*\d|\btake\(")
+_LITERAL_INDEX = re.compile(r"\[[^\]]*\d")
 _NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
 # Statements whose blocks may run zero, one or several times, or be left half-way.
 _BRANCHING = (ast.For, ast.AsyncFor, ast.While, *TRY_STATEMENTS, ast.Match)
@@ -516,7 +516,7 @@ class ConstantOutOfBounds(Rule):
         # Module-level names bound once and never rebound keep their shape everywhere, unless
         # a parameter or a local binding hides them.
         text = "\n".join(lines)
-        if not _LITERAL_INDEX.search(text):
+        if "take(" not in text and not _LITERAL_INDEX.search(text):
             return  # no literal index here: nothing to judge
         inherited = dict(self._global_shapes(ctx.model))
         if not inherited and not _may_make_shape(text, resolver):

@@ -179,11 +179,11 @@ class NonArrayInput(Rule):
             return
         if qualname not in JOINS and qualname not in REJECTS_SEQUENCES:
             return
-        numpy = ctx.resolvers[-1].alias_of("jax.numpy") or "jnp"
         function = qualname.removeprefix("jax.numpy.").removeprefix("jax.")
         if qualname in JOINS and node.args:
             inner = _inner_lists(node.args[0])
             if inner:
+                numpy = ctx.resolvers[-1].alias_of("jax.numpy") or "jnp"
                 yield ctx.finding(
                     self,
                     node.args[0],
@@ -201,6 +201,7 @@ class NonArrayInput(Rule):
             arg = node.args[position]
             if not _is_sequence(arg, ctx):
                 continue
+            numpy = ctx.resolvers[-1].alias_of("jax.numpy") or "jnp"
             yield ctx.finding(
                 self,
                 arg,

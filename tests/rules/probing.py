@@ -1,0 +1,57 @@
+"""What the table probes share: calling a function with 1, 2 and 3 arrays, each position in
+turn given something else, and writing the measured table as a Python module."""
+
+from __future__ import annotations
+
+import sys
+import warnings
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+PositionTable = dict[str, tuple[int, ...]]
+
+
+def failing_positions(
+    target: Any, make_array: Callable[[], Any], fails: Callable[[Any, list[Any], int], bool]
+) -> tuple[int, ...]:
+    """The positions where `fails(target, args, position)`, over the arities (1 to 3) at
+    which `target` runs on arrays."""
+    positions: set[int] = set()
+    for arity in (1, 2, 3):
+        args = [make_array() for _ in range(arity)]
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                target(*args)
+        except Exception:  # this arity does not work with arrays
+            continue
+        positions |= {p for p in range(arity) if fails(target, args, p)}
+    return tuple(sorted(positions))
+
+
+def measure(
+    candidates: Iterable[tuple[str, Any]], positions_of: Callable[[Any], tuple[int, ...]]
+) -> PositionTable:
+    return {q: positions for q, target in candidates if (positions := positions_of(target))}
+
+
+def render(docstring: list[str], name: str, table: PositionTable) -> str:
+    lines = [
+        f'"""{docstring[0]}',
+        *docstring[1:],
+        '"""',
+        "",
+        f"{name}: dict[str, tuple[int, ...]] = {{",
+        *(f'    "{qualname}": {positions!r},' for qualname, positions in table.items()),
+        "}",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def main(text: Callable[[], str], path: Path) -> None:
+    """`--write` the table to `path`, or print it."""
+    if "--write" in sys.argv:
+        path.write_text(text())
+    else:
+        print(text())
