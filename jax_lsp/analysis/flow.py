@@ -206,6 +206,8 @@ def annotation_kind(annotation: ast.expr | None, resolver: Resolver) -> Kind | N
 def _element_value(value: Value) -> Value:
     """The value of one element when iterating or unpacking `value`."""
     if type(value) is Container:
+        if value.form == "dict":  # iterating a dict gives its keys
+            return Kind.STATIC if value.keys is not None else Kind.UNKNOWN
         return value.element()
     if value in (Kind.TRACED, Kind.ARRAY, Kind.NUMPY, Kind.STATIC):
         return value
@@ -652,6 +654,10 @@ class FlowInterpreter:
         if type(value) is Container:
             if isinstance(node.slice, ast.Constant):
                 return value.item(key)
+            if isinstance(node.slice, ast.Slice):  # `items[1:]`: a tuple or list again
+                if value.form == "dict":
+                    return Kind.UNKNOWN
+                return Container(value.form, leaf=value.element())
             return value.element() if index is Kind.STATIC else Kind.UNKNOWN
         if value is REF:
             return self._array_result([])  # `ref[...]`: the array it holds

@@ -54,7 +54,7 @@ class Container:
     def element(self) -> Value:
         """The value of an element whose position is not known."""
         if self.items:
-            return merge_values_all([*self.items, self.leaf] if self.keys is None else self.items)
+            return merge_values_all(list(self.items))
         return self.leaf
 
 

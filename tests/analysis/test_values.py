@@ -349,3 +349,23 @@ def test_a_loop_body_carry_is_shaped_like_the_initial_carry():
     assert final_values(source, "f.body")["carry"] == Container("tuple", (Kind.TRACED, Kind.TRACED))
     assert final_values(source, "f.count")["state"] == Container("dict", (Kind.TRACED,), ("n",))
     assert final_values(source, "f.count")["i"] is Kind.TRACED
+
+
+def test_slices_and_iteration_of_containers():
+    source = """
+    import jax
+    from jax import lax
+
+    @jax.jit
+    def f(x):
+        pair = (x, x)
+        rest = pair[1:]
+        first = pair[0]
+        for key in {"a": x}:
+            name = key
+        return rest
+    """
+    values = final_values(source, "f")
+    assert values["rest"] == Container("tuple", leaf=Kind.TRACED)  # a tuple: truthy
+    assert values["first"] is Kind.TRACED
+    assert kind_at(source, "f", "name") is Kind.STATIC  # iterating a dict gives its keys
