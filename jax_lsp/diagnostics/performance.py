@@ -116,7 +116,7 @@ class JitInLoop(Rule):
         the loop rebinds would see its value at the first trace only. Nested `def`s get no
         fix.
     """
-    node_types = (ast.Call, ast.FunctionDef, ast.AsyncFunctionDef, ast.Assign)
+    node_types = (ast.Call, ast.FunctionDef, ast.AsyncFunctionDef)
     invalid = (
         Example(
             """
@@ -432,8 +432,8 @@ class JitInLoop(Rule):
         if isinstance(node, ast.Call):
             yield from self._jit_call(node, ctx)
             yield from self._rebuilt_static(node, ctx)
-        elif isinstance(node, ast.Assign):
-            yield from self._jit_in_module_init(node, ctx)
+            if isinstance(ctx.parent, ast.Assign) and ctx.parent.value is node:
+                yield from self._jit_in_module_init(ctx.parent, ctx)
         else:
             yield from self._decorated(node, ctx)
 
@@ -468,6 +468,8 @@ class JitInLoop(Rule):
     def _rebuilt_static(self, node: ast.Call, ctx: RuleContext) -> Iterator[Finding]:
         """A static argument that hashes by identity, built anew in the loop around the call:
         each iteration misses the cache and compiles again."""
+        if not ctx.loops:
+            return
         loops = _local_loops(ctx)
         if not loops:
             return

@@ -42,6 +42,13 @@ class _Scopes:
 
     def __init__(self) -> None:
         self._bound: dict[ast.AST, frozenset[str]] = {}
+        self._declared: dict[ast.AST, frozenset[str]] = {}
+
+    def declared(self, function: FunctionNode) -> frozenset[str]:
+        """Names the function declares `global` or `nonlocal`."""
+        if function not in self._declared:
+            self._declared[function] = declared_outside(function)
+        return self._declared[function]
 
     def bound(self, function: FunctionNode) -> frozenset[str]:
         if function not in self._bound:
@@ -636,7 +643,7 @@ class GlobalReadInTraced(_StateRule):
         changed global is silently ignored: `f(1.0)` gives the old result until a new shape
         forces a retrace.
     """
-    node_types = (ast.Name, ast.Attribute)
+    node_types = (ast.Name,)
     invalid = (
         Example(
             """
@@ -818,22 +825,29 @@ class GlobalReadInTraced(_StateRule):
         super().__init__()
         self._seen: set[tuple[int, str]] = set()
 
-    def check(self, node: ast.Name | ast.Attribute, ctx: RuleContext) -> Iterator[Finding]:
+    def check(self, node: ast.Name, ctx: RuleContext) -> Iterator[Finding]:
         if not (ctx.abstract and isinstance(node.ctx, ast.Load) and ctx.functions):
             return
-        if isinstance(node, ast.Attribute):
-            yield from self._self_attribute(node, ctx)
-            return
         name = node.id
-        if self._scopes.is_local(ctx, name):
+        if name == "self":
+            if isinstance(ctx.parent, ast.Attribute) and ctx.parent.value is node:
+                yield from self._self_attribute(ctx.parent, ctx)
+            return
+        if (
+            len(ctx.functions) > 1
+            and ctx.model.context_of(ctx.functions[0]) is None
+            and name not in self._scopes.bound(ctx.functions[-1])
+            and self._scopes.is_local(ctx, name)
+        ):
+            # A closure inside an untraced function: maybe a variable it rebinds later.
             yield from self._stale_closure(node, ctx)
             return
-        facts = ctx.model.hash_facts
-        if name not in ctx.model.mutable_globals:
+        if name not in ctx.model.mutable_globals or self._scopes.is_local(ctx, name):
             return
+        facts = ctx.model.hash_facts
         if name in facts.constant_globals or name in facts.config_globals:
             return  # rebound to the same constant; or flags, set before anything is traced
-        if any(name in declared_outside(function) for function in ctx.functions):
+        if any(name in self._scopes.declared(function) for function in ctx.functions):
             return  # `global g` here: JAX103 reports the write
         if _is_write_receiver(node, ctx):
             return
@@ -870,10 +884,12 @@ class GlobalReadInTraced(_StateRule):
         ):
             return
         owner, closure = functions[owner_index], functions[owner_index + 1]
-        if ctx.model.context_of(owner) is not None or name in declared_outside(closure):
+        if ctx.model.context_of(owner) is not None:
             return
         if not any(compiled_once(f, ctx.model) for f in functions[owner_index + 1 :]):
             return
+        if name in self._scopes.declared(closure):
+            return  # `nonlocal`: a write, reported by JAX103
         rebound = _rebound_after(name, owner, closure)
         key = (id(closure), name)
         if rebound is None or key in self._seen:
@@ -894,7 +910,7 @@ class GlobalReadInTraced(_StateRule):
         """`self.key` read in a method jitted as a bound method (`jax.jit(self.step)`) when
         another method of the class assigns it: `self` is closed over, so its attributes at
         trace time are compiled in."""
-        if not (isinstance(node.value, ast.Name) and node.value.id == "self"):
+        if not isinstance(node.ctx, ast.Load):
             return
         method = next((f for f in reversed(ctx.functions) if not isinstance(f, ast.Lambda)), None)
         record = ctx.model.records.get(method) if method is not None else None
@@ -1221,7 +1237,7 @@ class GlobalWriteInTraced(_StateRule):
     def _leak(self, target: ast.expr, ctx: RuleContext) -> str | None:
         function = ctx.functions[-1]
         if isinstance(target, ast.Name):
-            if target.id in declared_outside(function):
+            if target.id in self._scopes.declared(function):
                 return self._declared_leak(target.id, function, ctx)
             return None
         if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name):
