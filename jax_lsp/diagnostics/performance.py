@@ -81,6 +81,44 @@ def _only_called_once_outside_loops(name: str, function: ast.AST) -> bool:
     return True
 
 
+# Shared parts of the JAX1001 examples (each example stays a whole runnable program).
+_SCHEDULED_STEP = """
+            import functools
+
+            import jax
+
+            traces = []
+
+            class Schedule:
+                def __init__(self, rate):
+                    self.rate = rate
+
+            @functools.partial(jax.jit, static_argnums=0)
+            def step(schedule, x):
+                traces.append(1)
+                return x * schedule.rate
+"""
+_EQX_DOUBLE = """
+            import equinox as eqx
+            import jax
+            import jax.numpy as jnp
+
+            traces = []
+
+            def double(v):
+                return v * 2
+"""
+_EQX_APPLY = """
+            @eqx.filter_jit
+            def apply(model, x):
+                traces.append(1)
+                return model.forward(model.weight * x)
+
+            for _ in range(3):
+                apply(Scaler(), jnp.ones(2))
+"""
+
+
 class JitInLoop(Rule):
     code = "JAX1001"
     name = "jit-in-loop"
@@ -250,21 +288,8 @@ class JitInLoop(Rule):
             check="assert len(traces) == 3  # a new bound method, a new compilation, each time",
         ),
         Example(
-            """
-            import functools
-
-            import jax
-
-            traces = []
-
-            class Schedule:
-                def __init__(self, rate):
-                    self.rate = rate
-
-            @functools.partial(jax.jit, static_argnums=0)
-            def step(schedule, x):
-                traces.append(1)
-                return x * schedule.rate
+            _SCHEDULED_STEP
+            + """
 
             for _ in range(3):
                 schedule = Schedule(0.5)
@@ -273,15 +298,8 @@ class JitInLoop(Rule):
             check="assert len(traces) == 3",
         ),
         Example(
-            """
-            import equinox as eqx
-            import jax
-            import jax.numpy as jnp
-
-            traces = []
-
-            def double(v):
-                return v * 2
+            _EQX_DOUBLE
+            + """
 
             class Scaler(eqx.Module):
                 weight: jax.Array
@@ -291,14 +309,8 @@ class JitInLoop(Rule):
                     self.weight = jnp.ones(2)
                     self.forward = jax.jit(double)  # error
 
-            @eqx.filter_jit
-            def apply(model, x):
-                traces.append(1)
-                return model.forward(model.weight * x)
-
-            for _ in range(3):
-                apply(Scaler(), jnp.ones(2))
-            """,
+            """
+            + _EQX_APPLY,
             check="assert len(traces) == 3  # retraced for every new instance",
         ),
     )
@@ -371,21 +383,8 @@ class JitInLoop(Rule):
             check="assert forward._cache_size() == 1",
         ),
         Example(
-            """
-            import functools
-
-            import jax
-
-            traces = []
-
-            class Schedule:
-                def __init__(self, rate):
-                    self.rate = rate
-
-            @functools.partial(jax.jit, static_argnums=0)
-            def step(schedule, x):
-                traces.append(1)
-                return x * schedule.rate
+            _SCHEDULED_STEP
+            + """
 
             schedule = Schedule(0.5)  # built once
             for _ in range(3):
@@ -396,15 +395,8 @@ class JitInLoop(Rule):
             check="assert len(traces) == 3",
         ),
         Example(
-            """
-            import equinox as eqx
-            import jax
-            import jax.numpy as jnp
-
-            traces = []
-
-            def double(v):
-                return v * 2
+            _EQX_DOUBLE
+            + """
 
             jitted_double = jax.jit(double)
 
@@ -416,14 +408,8 @@ class JitInLoop(Rule):
                     self.weight = jnp.ones(2)
                     self.forward = jitted_double  # created once, shared by every instance
 
-            @eqx.filter_jit
-            def apply(model, x):
-                traces.append(1)
-                return model.forward(model.weight * x)
-
-            for _ in range(3):
-                apply(Scaler(), jnp.ones(2))
-            """,
+            """
+            + _EQX_APPLY,
             check="assert len(traces) == 1",
         ),
     )
@@ -626,6 +612,19 @@ def _runs_once(function: ast.AST, ctx: RuleContext) -> bool:
     return name == "main" or name.startswith("test") or is_test_path(ctx.model.document.path)
 
 
+# The shared start of two JAX1002 examples: a jitted function with static list-like limits.
+_JITTED_GRID = """
+            from functools import partial
+
+            import jax
+            import jax.numpy as jnp
+
+            @partial(jax.jit, static_argnums=(0, 1))
+            def _grid(x_limits, num):
+                return jnp.linspace(*x_limits, num=num)
+"""
+
+
 class UnhashableStaticArg(Rule):
     code = "JAX1002"
     name = "unhashable-static-arg"
@@ -708,15 +707,8 @@ class UnhashableStaticArg(Rule):
             raises="ValueError",
         ),
         Example(
-            """
-            from functools import partial
-
-            import jax
-            import jax.numpy as jnp
-
-            @partial(jax.jit, static_argnums=(0, 1))
-            def _grid(x_limits, num):
-                return jnp.linspace(*x_limits, num=num)
+            _JITTED_GRID
+            + """
 
             def grid(x_limits, num=5):
                 return _grid(x_limits, num)  # error
@@ -817,29 +809,21 @@ class UnhashableStaticArg(Rule):
 
             import jax
 
-            @dataclasses.dataclass(frozen=True)
-            class Config:
-                scale: float = 2.0
-
             @partial(jax.jit, static_argnames="config")
             def scaled(x, config):
                 return x * config.scale
 
-            config = Config()
-            result = scaled(1.0, config=config)
+            @dataclasses.dataclass(frozen=True)
+            class Config:  # frozen: hashed by value
+                scale: float = 2.0
+
+            result = scaled(1.0, config=Config())
             """,
             check="assert float(result) == 2.0",
         ),
         Example(
-            """
-            from functools import partial
-
-            import jax
-            import jax.numpy as jnp
-
-            @partial(jax.jit, static_argnums=(0, 1))
-            def _grid(x_limits, num):
-                return jnp.linspace(*x_limits, num=num)
+            _JITTED_GRID
+            + """
 
             def grid(x_limits, num=5):
                 return _grid(x_limits, num)

@@ -312,6 +312,25 @@ def _logger_call(func: ast.expr, ctx: RuleContext) -> bool:
     return isinstance(value, ast.Call) and ctx.qualname(value.func) in _LOGGER_FACTORIES
 
 
+# The shared start of the logging examples: a handler that keeps the logged messages.
+_LOG_COLLECTOR = """
+            import logging
+
+            import jax
+            import jax.numpy as jnp
+
+            messages = []
+
+            class Collect(logging.Handler):
+                def emit(self, record):
+                    messages.append(record.getMessage())
+
+            logger = logging.getLogger("app")
+            logger.addHandler(Collect())
+            logger.setLevel(logging.INFO)
+
+"""
+
 # The first INVALID example after its fix, and the first VALID example.
 _STEP_WITH_DEBUG_PRINT = """
     import jax
@@ -434,22 +453,8 @@ class PrintInTraced(Rule):
             check="assert 'Tracer' in _stdout, _stdout",
         ),
         Example(
-            """
-            import logging
-
-            import jax
-            import jax.numpy as jnp
-
-            messages = []
-
-            class Collect(logging.Handler):
-                def emit(self, record):
-                    messages.append(record.getMessage())
-
-            logger = logging.getLogger("train")
-            logger.addHandler(Collect())
-            logger.setLevel(logging.INFO)
-
+            _LOG_COLLECTOR
+            + """
             @jax.jit
             def train_step(w):
                 loss = jnp.mean(w**2)
@@ -512,22 +517,8 @@ class PrintInTraced(Rule):
             check="assert 'mean: 1.5' in _stdout, _stdout",
         ),
         Example(
-            """
-            import logging
-
-            import jax
-            import jax.numpy as jnp
-
-            messages = []
-
-            class Collect(logging.Handler):
-                def emit(self, record):
-                    messages.append(record.getMessage())
-
-            logger = logging.getLogger("shapes")
-            logger.addHandler(Collect())
-            logger.setLevel(logging.INFO)
-
+            _LOG_COLLECTOR
+            + """
             @jax.jit
             def normalize(x):
                 logger.info("tracing normalize for shape %s", x.shape)  # a trace-time message
@@ -1363,6 +1354,21 @@ def _iterable_instance(operand: ast.expr, call: ast.Call, ctx: RuleContext) -> s
     return record.name if methods & _ITERATION_METHODS else None
 
 
+# The shared start of the JAX104 loader examples: an iterable class that is not a PyTree.
+_LOADER = """
+            import jax
+            import jax.numpy as jnp
+
+            class Loader:
+                def __init__(self, data, batch_size):
+                    self.data, self.batch_size = data, batch_size
+
+                def __iter__(self):
+                    for i in range(0, len(self.data), self.batch_size):
+                        yield self.data[i : i + self.batch_size]
+"""
+
+
 class IteratorInTraced(Rule):
     code = "JAX104"
     name = "iterator-in-traced"
@@ -1431,17 +1437,8 @@ class IteratorInTraced(Rule):
             check="assert abs(float(x) - 0.3) < 1e-6  # 0.1 three times, not 0.6",
         ),
         Example(
-            """
-            import jax
-            import jax.numpy as jnp
-
-            class Loader:
-                def __init__(self, data, batch_size):
-                    self.data, self.batch_size = data, batch_size
-
-                def __iter__(self):
-                    for i in range(0, len(self.data), self.batch_size):
-                        yield self.data[i : i + self.batch_size]
+            _LOADER
+            + """
 
             @jax.jit
             def first_batch_mean(loader):
@@ -1484,17 +1481,8 @@ class IteratorInTraced(Rule):
             check="assert first_three == [0, 1, 2] and pairs == [3, 4]",
         ),
         Example(
-            """
-            import jax
-            import jax.numpy as jnp
-
-            class Loader:
-                def __init__(self, data, batch_size):
-                    self.data, self.batch_size = data, batch_size
-
-                def __iter__(self):
-                    for i in range(0, len(self.data), self.batch_size):
-                        yield self.data[i : i + self.batch_size]
+            _LOADER
+            + """
 
             @jax.jit
             def batch_mean(batch):
