@@ -958,7 +958,7 @@ _STATIC_FIELDS = {
     "flax.struct.field": ("pytree_node", False),
 }
 _ARRAY_ANNOTATIONS = frozenset(
-    {"jax.Array", "jax.numpy.ndarray", "numpy.ndarray", "jaxtyping.Array", "jax.typing.ArrayLike"}
+    {"jax.Array", "jax.numpy.ndarray", "numpy.ndarray", "jaxtyping.Array"}
 )
 _JAXTYPING_DTYPES = ("jaxtyping.",)
 
@@ -975,9 +975,12 @@ def _static_field(call: ast.Call, ctx: RuleContext) -> bool:
 
 def _array_annotation(annotation: ast.expr, ctx: RuleContext) -> bool:
     """`jax.Array`, `np.ndarray`, `Float[Array, "n"]` (a jaxtyping array type)."""
-    if isinstance(annotation, ast.Subscript):
+    if isinstance(annotation, ast.Subscript):  # `Float[Array, "n"]`; not `Float[ArrayLike, ...]`
         qualname = ctx.qualname(annotation.value) or ""
-        return qualname.startswith(_JAXTYPING_DTYPES) and qualname != "jaxtyping.PyTree"
+        if not qualname.startswith(_JAXTYPING_DTYPES) or qualname == "jaxtyping.PyTree":
+            return False
+        inner = annotation.slice.elts[0] if isinstance(annotation.slice, ast.Tuple) else None
+        return inner is not None and ctx.qualname(inner) in _ARRAY_ANNOTATIONS
     return ctx.qualname(annotation) in _ARRAY_ANNOTATIONS
 
 
