@@ -81,6 +81,44 @@ def _only_called_once_outside_loops(name: str, function: ast.AST) -> bool:
     return True
 
 
+# Shared parts of the JAX1001 examples (each example stays a whole runnable program).
+_SCHEDULED_STEP = """
+            import functools
+
+            import jax
+
+            traces = []
+
+            class Schedule:
+                def __init__(self, rate):
+                    self.rate = rate
+
+            @functools.partial(jax.jit, static_argnums=0)
+            def step(schedule, x):
+                traces.append(1)
+                return x * schedule.rate
+"""
+_EQX_DOUBLE = """
+            import equinox as eqx
+            import jax
+            import jax.numpy as jnp
+
+            traces = []
+
+            def double(v):
+                return v * 2
+"""
+_EQX_APPLY = """
+            @eqx.filter_jit
+            def apply(model, x):
+                traces.append(1)
+                return model.forward(model.weight * x)
+
+            for _ in range(3):
+                apply(Scaler(), jnp.ones(2))
+"""
+
+
 class JitInLoop(Rule):
     code = "JAX1001"
     name = "jit-in-loop"
@@ -116,7 +154,7 @@ class JitInLoop(Rule):
         the loop rebinds would see its value at the first trace only. Nested `def`s get no
         fix.
     """
-    node_types = (ast.Call, ast.FunctionDef, ast.AsyncFunctionDef, ast.Assign)
+    node_types = (ast.Call, ast.FunctionDef, ast.AsyncFunctionDef)
     invalid = (
         Example(
             """
@@ -250,21 +288,8 @@ class JitInLoop(Rule):
             check="assert len(traces) == 3  # a new bound method, a new compilation, each time",
         ),
         Example(
-            """
-            import functools
-
-            import jax
-
-            traces = []
-
-            class Schedule:
-                def __init__(self, rate):
-                    self.rate = rate
-
-            @functools.partial(jax.jit, static_argnums=0)
-            def step(schedule, x):
-                traces.append(1)
-                return x * schedule.rate
+            _SCHEDULED_STEP
+            + """
 
             for _ in range(3):
                 schedule = Schedule(0.5)
@@ -273,15 +298,8 @@ class JitInLoop(Rule):
             check="assert len(traces) == 3",
         ),
         Example(
-            """
-            import equinox as eqx
-            import jax
-            import jax.numpy as jnp
-
-            traces = []
-
-            def double(v):
-                return v * 2
+            _EQX_DOUBLE
+            + """
 
             class Scaler(eqx.Module):
                 weight: jax.Array
@@ -291,14 +309,8 @@ class JitInLoop(Rule):
                     self.weight = jnp.ones(2)
                     self.forward = jax.jit(double)  # error
 
-            @eqx.filter_jit
-            def apply(model, x):
-                traces.append(1)
-                return model.forward(model.weight * x)
-
-            for _ in range(3):
-                apply(Scaler(), jnp.ones(2))
-            """,
+            """
+            + _EQX_APPLY,
             check="assert len(traces) == 3  # retraced for every new instance",
         ),
     )
@@ -371,21 +383,8 @@ class JitInLoop(Rule):
             check="assert forward._cache_size() == 1",
         ),
         Example(
-            """
-            import functools
-
-            import jax
-
-            traces = []
-
-            class Schedule:
-                def __init__(self, rate):
-                    self.rate = rate
-
-            @functools.partial(jax.jit, static_argnums=0)
-            def step(schedule, x):
-                traces.append(1)
-                return x * schedule.rate
+            _SCHEDULED_STEP
+            + """
 
             schedule = Schedule(0.5)  # built once
             for _ in range(3):
@@ -396,15 +395,8 @@ class JitInLoop(Rule):
             check="assert len(traces) == 3",
         ),
         Example(
-            """
-            import equinox as eqx
-            import jax
-            import jax.numpy as jnp
-
-            traces = []
-
-            def double(v):
-                return v * 2
+            _EQX_DOUBLE
+            + """
 
             jitted_double = jax.jit(double)
 
@@ -416,14 +408,8 @@ class JitInLoop(Rule):
                     self.weight = jnp.ones(2)
                     self.forward = jitted_double  # created once, shared by every instance
 
-            @eqx.filter_jit
-            def apply(model, x):
-                traces.append(1)
-                return model.forward(model.weight * x)
-
-            for _ in range(3):
-                apply(Scaler(), jnp.ones(2))
-            """,
+            """
+            + _EQX_APPLY,
             check="assert len(traces) == 1",
         ),
     )
@@ -432,8 +418,8 @@ class JitInLoop(Rule):
         if isinstance(node, ast.Call):
             yield from self._jit_call(node, ctx)
             yield from self._rebuilt_static(node, ctx)
-        elif isinstance(node, ast.Assign):
-            yield from self._jit_in_module_init(node, ctx)
+            if isinstance(ctx.parent, ast.Assign) and ctx.parent.value is node:
+                yield from self._jit_in_module_init(ctx.parent, ctx)
         else:
             yield from self._decorated(node, ctx)
 
@@ -468,6 +454,8 @@ class JitInLoop(Rule):
     def _rebuilt_static(self, node: ast.Call, ctx: RuleContext) -> Iterator[Finding]:
         """A static argument that hashes by identity, built anew in the loop around the call:
         each iteration misses the cache and compiles again."""
+        if not ctx.loops:
+            return
         loops = _local_loops(ctx)
         if not loops:
             return
@@ -624,6 +612,19 @@ def _runs_once(function: ast.AST, ctx: RuleContext) -> bool:
     return name == "main" or name.startswith("test") or is_test_path(ctx.model.document.path)
 
 
+# The shared start of two JAX1002 examples: a jitted function with static list-like limits.
+_JITTED_GRID = """
+            from functools import partial
+
+            import jax
+            import jax.numpy as jnp
+
+            @partial(jax.jit, static_argnums=(0, 1))
+            def _grid(x_limits, num):
+                return jnp.linspace(*x_limits, num=num)
+"""
+
+
 class UnhashableStaticArg(Rule):
     code = "JAX1002"
     name = "unhashable-static-arg"
@@ -706,15 +707,8 @@ class UnhashableStaticArg(Rule):
             raises="ValueError",
         ),
         Example(
-            """
-            from functools import partial
-
-            import jax
-            import jax.numpy as jnp
-
-            @partial(jax.jit, static_argnums=(0, 1))
-            def _grid(x_limits, num):
-                return jnp.linspace(*x_limits, num=num)
+            _JITTED_GRID
+            + """
 
             def grid(x_limits, num=5):
                 return _grid(x_limits, num)  # error
@@ -815,29 +809,21 @@ class UnhashableStaticArg(Rule):
 
             import jax
 
-            @dataclasses.dataclass(frozen=True)
-            class Config:
-                scale: float = 2.0
-
             @partial(jax.jit, static_argnames="config")
             def scaled(x, config):
                 return x * config.scale
 
-            config = Config()
-            result = scaled(1.0, config=config)
+            @dataclasses.dataclass(frozen=True)
+            class Config:  # frozen: hashed by value
+                scale: float = 2.0
+
+            result = scaled(1.0, config=Config())
             """,
             check="assert float(result) == 2.0",
         ),
         Example(
-            """
-            from functools import partial
-
-            import jax
-            import jax.numpy as jnp
-
-            @partial(jax.jit, static_argnums=(0, 1))
-            def _grid(x_limits, num):
-                return jnp.linspace(*x_limits, num=num)
+            _JITTED_GRID
+            + """
 
             def grid(x_limits, num=5):
                 return _grid(x_limits, num)
@@ -972,7 +958,7 @@ _STATIC_FIELDS = {
     "flax.struct.field": ("pytree_node", False),
 }
 _ARRAY_ANNOTATIONS = frozenset(
-    {"jax.Array", "jax.numpy.ndarray", "numpy.ndarray", "jaxtyping.Array", "jax.typing.ArrayLike"}
+    {"jax.Array", "jax.numpy.ndarray", "numpy.ndarray", "jaxtyping.Array"}
 )
 _JAXTYPING_DTYPES = ("jaxtyping.",)
 
@@ -989,9 +975,12 @@ def _static_field(call: ast.Call, ctx: RuleContext) -> bool:
 
 def _array_annotation(annotation: ast.expr, ctx: RuleContext) -> bool:
     """`jax.Array`, `np.ndarray`, `Float[Array, "n"]` (a jaxtyping array type)."""
-    if isinstance(annotation, ast.Subscript):
+    if isinstance(annotation, ast.Subscript):  # `Float[Array, "n"]`; not `Float[ArrayLike, ...]`
         qualname = ctx.qualname(annotation.value) or ""
-        return qualname.startswith(_JAXTYPING_DTYPES) and qualname != "jaxtyping.PyTree"
+        if not qualname.startswith(_JAXTYPING_DTYPES) or qualname == "jaxtyping.PyTree":
+            return False
+        inner = annotation.slice.elts[0] if isinstance(annotation.slice, ast.Tuple) else None
+        return inner is not None and ctx.qualname(inner) in _ARRAY_ANNOTATIONS
     return ctx.qualname(annotation) in _ARRAY_ANNOTATIONS
 
 

@@ -42,6 +42,13 @@ class _Scopes:
 
     def __init__(self) -> None:
         self._bound: dict[ast.AST, frozenset[str]] = {}
+        self._declared: dict[ast.AST, frozenset[str]] = {}
+
+    def declared(self, function: FunctionNode) -> frozenset[str]:
+        """Names the function declares `global` or `nonlocal`."""
+        if function not in self._declared:
+            self._declared[function] = declared_outside(function)
+        return self._declared[function]
 
     def bound(self, function: FunctionNode) -> frozenset[str]:
         if function not in self._bound:
@@ -304,6 +311,25 @@ def _logger_call(func: ast.expr, ctx: RuleContext) -> bool:
     return isinstance(value, ast.Call) and ctx.qualname(value.func) in _LOGGER_FACTORIES
 
 
+# The shared start of the logging examples: a handler that keeps the logged messages.
+_LOG_COLLECTOR = """
+            import logging
+
+            import jax
+            import jax.numpy as jnp
+
+            messages = []
+
+            class Collect(logging.Handler):
+                def emit(self, record):
+                    messages.append(record.getMessage())
+
+            logger = logging.getLogger("app")
+            logger.addHandler(Collect())
+            logger.setLevel(logging.INFO)
+
+"""
+
 # The first INVALID example after its fix, and the first VALID example.
 _STEP_WITH_DEBUG_PRINT = """
     import jax
@@ -448,22 +474,8 @@ class PrintInTraced(Rule):
             check="assert 'Tracer' in _stdout, _stdout",
         ),
         Example(
-            """
-            import logging
-
-            import jax
-            import jax.numpy as jnp
-
-            messages = []
-
-            class Collect(logging.Handler):
-                def emit(self, record):
-                    messages.append(record.getMessage())
-
-            logger = logging.getLogger("train")
-            logger.addHandler(Collect())
-            logger.setLevel(logging.INFO)
-
+            _LOG_COLLECTOR
+            + """
             @jax.jit
             def train_step(w):
                 loss = jnp.mean(w**2)
@@ -526,22 +538,8 @@ class PrintInTraced(Rule):
             check="assert 'mean: 1.5' in _stdout, _stdout",
         ),
         Example(
-            """
-            import logging
-
-            import jax
-            import jax.numpy as jnp
-
-            messages = []
-
-            class Collect(logging.Handler):
-                def emit(self, record):
-                    messages.append(record.getMessage())
-
-            logger = logging.getLogger("shapes")
-            logger.addHandler(Collect())
-            logger.setLevel(logging.INFO)
-
+            _LOG_COLLECTOR
+            + """
             @jax.jit
             def normalize(x):
                 logger.info("tracing normalize for shape %s", x.shape)  # a trace-time message
@@ -657,7 +655,7 @@ class GlobalReadInTraced(_StateRule):
         changed global is silently ignored: `f(1.0)` gives the old result until a new shape
         forces a retrace.
     """
-    node_types = (ast.Name, ast.Attribute)
+    node_types = (ast.Name,)
     invalid = (
         Example(
             """
@@ -839,22 +837,29 @@ class GlobalReadInTraced(_StateRule):
         super().__init__()
         self._seen: set[tuple[int, str]] = set()
 
-    def check(self, node: ast.Name | ast.Attribute, ctx: RuleContext) -> Iterator[Finding]:
+    def check(self, node: ast.Name, ctx: RuleContext) -> Iterator[Finding]:
         if not (ctx.abstract and isinstance(node.ctx, ast.Load) and ctx.functions):
             return
-        if isinstance(node, ast.Attribute):
-            yield from self._self_attribute(node, ctx)
-            return
         name = node.id
-        if self._scopes.is_local(ctx, name):
+        if name == "self":
+            if isinstance(ctx.parent, ast.Attribute) and ctx.parent.value is node:
+                yield from self._self_attribute(ctx.parent, ctx)
+            return
+        if (
+            len(ctx.functions) > 1
+            and ctx.model.context_of(ctx.functions[0]) is None
+            and name not in self._scopes.bound(ctx.functions[-1])
+            and self._scopes.is_local(ctx, name)
+        ):
+            # A closure inside an untraced function: maybe a variable it rebinds later.
             yield from self._stale_closure(node, ctx)
             return
-        facts = ctx.model.hash_facts
-        if name not in ctx.model.mutable_globals:
+        if name not in ctx.model.mutable_globals or self._scopes.is_local(ctx, name):
             return
+        facts = ctx.model.hash_facts
         if name in facts.constant_globals or name in facts.config_globals:
             return  # rebound to the same constant; or flags, set before anything is traced
-        if any(name in declared_outside(function) for function in ctx.functions):
+        if any(name in self._scopes.declared(function) for function in ctx.functions):
             return  # `global g` here: JAX103 reports the write
         if _is_write_receiver(node, ctx):
             return
@@ -891,10 +896,12 @@ class GlobalReadInTraced(_StateRule):
         ):
             return
         owner, closure = functions[owner_index], functions[owner_index + 1]
-        if ctx.model.context_of(owner) is not None or name in declared_outside(closure):
+        if ctx.model.context_of(owner) is not None:
             return
         if not any(compiled_once(f, ctx.model) for f in functions[owner_index + 1 :]):
             return
+        if name in self._scopes.declared(closure):
+            return  # `nonlocal`: a write, reported by JAX103
         rebound = _rebound_after(name, owner, closure)
         key = (id(closure), name)
         if rebound is None or key in self._seen:
@@ -915,7 +922,7 @@ class GlobalReadInTraced(_StateRule):
         """`self.key` read in a method jitted as a bound method (`jax.jit(self.step)`) when
         another method of the class assigns it: `self` is closed over, so its attributes at
         trace time are compiled in."""
-        if not (isinstance(node.value, ast.Name) and node.value.id == "self"):
+        if not isinstance(node.ctx, ast.Load):
             return
         method = next((f for f in reversed(ctx.functions) if not isinstance(f, ast.Lambda)), None)
         record = ctx.model.records.get(method) if method is not None else None
@@ -1242,7 +1249,7 @@ class GlobalWriteInTraced(_StateRule):
     def _leak(self, target: ast.expr, ctx: RuleContext) -> str | None:
         function = ctx.functions[-1]
         if isinstance(target, ast.Name):
-            if target.id in declared_outside(function):
+            if target.id in self._scopes.declared(function):
                 return self._declared_leak(target.id, function, ctx)
             return None
         if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name):
@@ -1368,6 +1375,21 @@ def _iterable_instance(operand: ast.expr, call: ast.Call, ctx: RuleContext) -> s
     return record.name if methods & _ITERATION_METHODS else None
 
 
+# The shared start of the JAX104 loader examples: an iterable class that is not a PyTree.
+_LOADER = """
+            import jax
+            import jax.numpy as jnp
+
+            class Loader:
+                def __init__(self, data, batch_size):
+                    self.data, self.batch_size = data, batch_size
+
+                def __iter__(self):
+                    for i in range(0, len(self.data), self.batch_size):
+                        yield self.data[i : i + self.batch_size]
+"""
+
+
 class IteratorInTraced(Rule):
     code = "JAX104"
     name = "iterator-in-traced"
@@ -1436,17 +1458,8 @@ class IteratorInTraced(Rule):
             check="assert abs(float(x) - 0.3) < 1e-6  # 0.1 three times, not 0.6",
         ),
         Example(
-            """
-            import jax
-            import jax.numpy as jnp
-
-            class Loader:
-                def __init__(self, data, batch_size):
-                    self.data, self.batch_size = data, batch_size
-
-                def __iter__(self):
-                    for i in range(0, len(self.data), self.batch_size):
-                        yield self.data[i : i + self.batch_size]
+            _LOADER
+            + """
 
             @jax.jit
             def first_batch_mean(loader):
@@ -1489,17 +1502,8 @@ class IteratorInTraced(Rule):
             check="assert first_three == [0, 1, 2] and pairs == [3, 4]",
         ),
         Example(
-            """
-            import jax
-            import jax.numpy as jnp
-
-            class Loader:
-                def __init__(self, data, batch_size):
-                    self.data, self.batch_size = data, batch_size
-
-                def __iter__(self):
-                    for i in range(0, len(self.data), self.batch_size):
-                        yield self.data[i : i + self.batch_size]
+            _LOADER
+            + """
 
             @jax.jit
             def batch_mean(batch):
