@@ -51,6 +51,25 @@ class Corpus:
         return relative.parts[0], Path(*relative.parts[1:]).as_posix()
 
 
+def shared_folder() -> Path:
+    """The team's `shared/` folder beside the repository (or beside its main checkout, when this
+    is a git worktree elsewhere); it holds the material measured on but not carried here, such
+    as the real-bugs corpus."""
+    roots = [REPO_ROOT]
+    try:
+        common = subprocess.run(
+            ["git", "rev-parse", "--path-format=absolute", "--git-common-dir"],
+            cwd=REPO_ROOT, capture_output=True, text=True, check=True,
+        ).stdout.strip()  # fmt: skip
+        roots.append(Path(common).parent)
+    except (OSError, subprocess.CalledProcessError):
+        pass
+    for root in roots:
+        if (root.parent / "shared").is_dir():
+            return root.parent / "shared"
+    return REPO_ROOT.parent / "shared"
+
+
 def default_requirements() -> Path:
     """The first pinned list (the corpus the other bench scripts measure on)."""
     return LISTS[0]

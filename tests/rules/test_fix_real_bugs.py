@@ -18,23 +18,17 @@ from pathlib import Path
 
 import pytest
 
-from bench.corpus import default_requirements
+from bench.corpus import shared_folder
 
 pytest.importorskip("jax")
 
-REAL_BUGS = default_requirements().parent / "real-bugs"
+REAL_BUGS = shared_folder() / "corpus" / "real-bugs"
 _TIMEOUT = 180  # seconds per program run; the slowest takes ~10 s alone on a loaded machine
 _WORKERS = 2
 # Known defects outside the fixes this test was written with, tolerated by name (with the
 # reason) so that any other failure fails the test. False findings of the detection: the `ok_`
 # programs must get no finding at all (the real-bugs score counts them).
-_TOLERATED = {
-    "ok_while_loop_dict_carry.py": "JAX201 false finding on a dict carried through while_loop",
-    "ok_new_ref_accumulator.py": "JAX201 false finding on a jax.new_ref written by `ref[...] =`",
-    # JAX602's fix splits the key after its first use (`key, sub = split(key)` before the
-    # second use): jax.debug_key_reuse still sees the consumed key being split.
-    "kr602_jasmine214_noise_key_twice.py": "JAX602 fix splits an already consumed key",
-}
+_TOLERATED: dict[str, str] = {}
 
 
 @dataclass(frozen=True)
