@@ -24,7 +24,7 @@ async def _traced(
     ls: JaxLanguageServer, uri: str
 ) -> tuple[OpenDocument | None, list[TracedFunction]]:
     document = ls.documents.get(uri)
-    if document is None or document.notebook:  # a cell alone misses the earlier cells
+    if document is None:
         return None, []
     return document, await ls.traced(document)
 
