@@ -393,6 +393,11 @@ class JaxLanguageServer(LanguageServer):
         """Settings changed: every open document's diagnostics may have changed."""
         if self.pull and self.supports("workspace", "diagnostics", "refresh_support"):
             self.workspace_diagnostic_refresh(None)
+        # The lens and hint switches may have changed too.
+        if self.supports("workspace", "code_lens", "refresh_support"):
+            self.workspace_code_lens_refresh(None)
+        if self.supports("workspace", "inlay_hint", "refresh_support"):
+            self.workspace_inlay_hint_refresh(None)
         for document in self.documents:
             if self.pushes_to(document):
                 self.schedule(document, 0)

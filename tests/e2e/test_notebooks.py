@@ -212,7 +212,7 @@ async def test_fix_all_fixes_every_cell(client, tmp_path, lazy):
 
 async def test_hints_and_lenses_in_a_cell(client, tmp_path):
     """`jax` comes from the first cell: the jitted function in the fourth is known traced."""
-    await start(client)
+    await start(client, options={"inlayHints": True})
     _, cells = open_notebook(client, tmp_path, TRACED_CELLS)
     cell = types.TextDocumentIdentifier(uri=cells[3])
     lenses = await client.text_document_code_lens_async(types.CodeLensParams(text_document=cell))
