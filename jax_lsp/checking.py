@@ -119,6 +119,7 @@ def _in_cell(finding: Finding, notebook: Notebook) -> Finding:
         fix=fix_in_cell(finding.fix),
         alternatives=(),
         deferred=(),
+        related=(),  # the SARIF/JSON locations of a notebook are cell-relative; keep it simple
     )
 
 

@@ -21,7 +21,7 @@ from jax_lsp.analysis.nodes import LEAF_NODE_TYPES, MARKER_NODE_TYPES, child_nod
 from jax_lsp.config import Settings
 from jax_lsp.diagnostics import ALL_RULES
 from jax_lsp.diagnostics.base import Rule, RuleContext
-from jax_lsp.findings import Edit, Finding, Fix, Position, Severity, Span
+from jax_lsp.findings import Edit, Finding, Fix, Position, Related, Severity, Span
 
 log = logging.getLogger(__name__)
 
@@ -212,6 +212,8 @@ def _shift(finding: Finding, lines: int) -> Finding:
         return replace(fix, edits=edits)
 
     if lines == 0:
+        if any(r.document_anchored for r in finding.related):
+            return replace(finding, related=_related_in_document(finding.related, 0))
         return finding
     return replace(
         finding,
@@ -222,6 +224,16 @@ def _shift(finding: Finding, lines: int) -> Finding:
             replace(d, anchor=Position(d.anchor.line + lines, d.anchor.column))
             for d in finding.deferred
         ),
+        related=_related_in_document(finding.related, lines),
+    )
+
+
+def _related_in_document(related: tuple[Related, ...], lines: int) -> tuple[Related, ...]:
+    """Related places moved from their statement's coordinates into the document's; from here
+    on every span of the finding is in the same coordinates (so none is anchored any more)."""
+    return tuple(
+        Related(r.span if r.document_anchored else _shift_span(r.span, lines), r.message)
+        for r in related
     )
 
 

@@ -70,6 +70,18 @@ class DeferredFix:
 
 
 @dataclass(frozen=True)
+class Related:
+    """A place that explains a finding: the transform that traces the function, where a value's
+    traced-ness comes from, the earlier use of a PRNG key."""
+
+    span: Span
+    message: str
+    # Rules build spans relative to their top-level statement; a place in another statement
+    # (a `jax.jit(f)` call further down) is anchored to the document instead and not shifted.
+    document_anchored: bool = False
+
+
+@dataclass(frozen=True)
 class Finding:
     code: str
     message: str
@@ -79,6 +91,8 @@ class Finding:
     # Extra fixes offered in the editor beside the main one (e.g. alternative rewrites).
     alternatives: tuple[Fix, ...] = field(default=())
     deferred: tuple[DeferredFix, ...] = field(default=())
+    # Places in the same document that explain the finding (LSP relatedInformation).
+    related: tuple[Related, ...] = field(default=())
 
     @property
     def line(self) -> int:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from jax_lsp import __version__
 from jax_lsp.diagnostics import RULES_BY_CODE
-from jax_lsp.findings import Finding, Fix, Position, Severity
+from jax_lsp.findings import Finding, Fix, Position, Severity, Span
 
 Entry = tuple[str, Finding, int | None]  # (path, finding, notebook cell number or None)
 
@@ -107,6 +107,14 @@ def format_json(entries: Sequence[Entry], statistics: bool = False, fixed: int =
             "location": _location(finding.span.start),
             "message": finding.message,
             "noqa_row": finding.span.start.line + 1,
+            "related": [
+                {
+                    "message": related.message,
+                    "location": _location(related.span.start),
+                    "end_location": _location(related.span.end),
+                }
+                for related in finding.related
+            ],
             "url": _url(finding.code),
         }
         for path, finding, cell in entries
@@ -117,12 +125,24 @@ def format_json(entries: Sequence[Entry], statistics: bool = False, fixed: int =
 _SARIF_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
 
 
+def _sarif_physical(path: str, span: Span) -> dict:
+    start, end = span.start, span.end
+    return {
+        "artifactLocation": {"uri": Path(display_path(path)).as_posix()},
+        "region": {
+            "startLine": start.line + 1,
+            "startColumn": start.column + 1,
+            "endLine": end.line + 1,
+            "endColumn": end.column + 1,
+        },
+    }
+
+
 def format_sarif(entries: Sequence[Entry], statistics: bool = False, fixed: int = 0) -> str:
     rules = sorted(RULES_BY_CODE.values(), key=lambda rule: int(rule.code[3:]))
     rule_index = {rule.code: index for index, rule in enumerate(rules)}
     results = []
     for path, finding, cell in entries:
-        start, end = finding.span.start, finding.span.end
         results.append(
             {
                 **({"properties": {"cell": cell}} if cell is not None else {}),
@@ -130,19 +150,21 @@ def format_sarif(entries: Sequence[Entry], statistics: bool = False, fixed: int 
                 "ruleIndex": rule_index.get(finding.code, -1),
                 "level": _SARIF_LEVEL[finding.severity],
                 "message": {"text": finding.message},
-                "locations": [
+                "locations": [{"physicalLocation": _sarif_physical(path, finding.span)}],
+                **(
                     {
-                        "physicalLocation": {
-                            "artifactLocation": {"uri": Path(display_path(path)).as_posix()},
-                            "region": {
-                                "startLine": start.line + 1,
-                                "startColumn": start.column + 1,
-                                "endLine": end.line + 1,
-                                "endColumn": end.column + 1,
-                            },
-                        }
+                        "relatedLocations": [
+                            {
+                                "id": index,
+                                "message": {"text": related.message},
+                                "physicalLocation": _sarif_physical(path, related.span),
+                            }
+                            for index, related in enumerate(finding.related)
+                        ]
                     }
-                ],
+                    if finding.related
+                    else {}
+                ),
             }
         )
     document = {

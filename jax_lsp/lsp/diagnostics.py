@@ -43,8 +43,14 @@ def _range_data(range_: types.Range) -> dict[str, Any]:
 
 
 def to_diagnostic(
-    finding: Finding, lines: Sequence[str], encoding: str, version: int | None
+    finding: Finding,
+    lines: Sequence[str],
+    encoding: str,
+    version: int | None,
+    uri: str | None = None,
 ) -> types.Diagnostic:
+    """`uri` is the document's: with it, the finding's related places become the diagnostic's
+    relatedInformation (without it there is nothing for them to point into)."""
     fixes = [fix for fix in (finding.fix, *finding.alternatives) if fix is not None]
     rule = RULES_BY_CODE.get(finding.code)
     data: dict[str, Any] = {
@@ -63,8 +69,24 @@ def to_diagnostic(
         code=finding.code,
         code_description=types.CodeDescription(href=rule.url()) if rule else None,
         source=SOURCE,
+        related_information=_related_information(finding, lines, encoding, uri),
         data=data,
     )
+
+
+def _related_information(
+    finding: Finding, lines: Sequence[str], encoding: str, uri: str | None
+) -> list[types.DiagnosticRelatedInformation] | None:
+    if uri is None or not finding.related:
+        return None
+    return [
+        types.DiagnosticRelatedInformation(
+            location=types.Location(uri=uri, range=to_lsp_range(lines, related.span, encoding)),
+            message=related.message,
+        )
+        for related in finding.related
+        if related.span.start.line < len(lines)
+    ]
 
 
 def fixes_of(diagnostic: types.Diagnostic) -> list[dict[str, Any]]:

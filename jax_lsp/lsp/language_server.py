@@ -160,7 +160,9 @@ class JaxLanguageServer(LanguageServer):
             # The parse's lines, not the open document's: those are split only when a request
             # needs them (most open files are never edited).
             lines = parsed.lines
-            diagnostics = [to_diagnostic(f, lines, encoding, version) for f in analysis.findings]
+            diagnostics = [
+                to_diagnostic(f, lines, encoding, version, uri) for f in analysis.findings
+            ]
             return analysis, diagnostics, external, questions
 
         analysis, diagnostics, external, questions = await self.run_engine(work)
@@ -274,7 +276,9 @@ class JaxLanguageServer(LanguageServer):
         by_cell = notebooks.findings_by_cell(analysis.findings, slices)
         for cell in cells:
             findings = by_cell[cell.uri]
-            diagnostics = [to_diagnostic(f, cell.lines, encoding, cell.version) for f in findings]
+            diagnostics = [
+                to_diagnostic(f, cell.lines, encoding, cell.version, cell.uri) for f in findings
+            ]
             cell.result = AnalysisResult(cell.version, generation, findings, diagnostics)
         return True
 

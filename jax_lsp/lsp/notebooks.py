@@ -53,8 +53,9 @@ def combine(cells: list[tuple[str, int | None, str]]) -> tuple[str, list[CellSli
     return "\n".join(parts) + "\n", slices
 
 
-def _within_cell(finding: Finding) -> Finding:
-    """Without the fixes that edit elsewhere in the module (an added import: another cell)."""
+def _within_cell(finding: Finding, line_count: int) -> Finding:
+    """Without the fixes that edit elsewhere in the module (an added import: another cell), and
+    without the related places in other cells."""
 
     def local(fix: Fix | None) -> bool:
         return fix is not None and not any(edit.document_anchored for edit in fix.edits)
@@ -64,6 +65,9 @@ def _within_cell(finding: Finding) -> Finding:
         fix=finding.fix if local(finding.fix) else None,
         alternatives=tuple(fix for fix in finding.alternatives if local(fix)),
         deferred=(),  # codemods need the module; a cell's text alone is not it
+        related=tuple(
+            r for r in finding.related if r.span.start.line >= 0 and r.span.end.line < line_count
+        ),
     )
 
 
@@ -73,7 +77,8 @@ def findings_by_cell(findings: list[Finding], slices: list[CellSlice]) -> dict[s
     for finding in findings:
         for cell in slices:
             if cell.start_line <= finding.line < cell.start_line + cell.line_count:
-                by_cell[cell.uri].append(_within_cell(shift_finding(finding, -cell.start_line)))
+                moved = shift_finding(finding, -cell.start_line)
+                by_cell[cell.uri].append(_within_cell(moved, cell.line_count))
                 break
     return by_cell
 
