@@ -57,13 +57,13 @@ def example_pair(rule: Rule) -> tuple[str, str] | None:
     right = [line for line in right if line.strip()]
     if not wrong or not right or max(len(wrong), len(right)) > _MAX_EXAMPLE_LINES:
         return None
-    return textwrap.dedent("\n".join(wrong)), textwrap.dedent("\n".join(right))
+    pair = textwrap.dedent("\n".join(wrong)), textwrap.dedent("\n".join(right))
+    return pair if pair[0] != pair[1] else None  # a line that only moves says nothing here
 
 
 def _related_lines(finding: Finding) -> list[str]:
-    """The finding's related locations (1-based lines), one short line each."""
-    related = getattr(finding, "related", ()) or ()
-    return [f"- line {item.span.start.line + 1}: {item.message}" for item in related]
+    """The places that explain the finding, one short line each (1-based line numbers)."""
+    return [f"- line {item.span.start.line + 1}: {item.message}" for item in finding.related]
 
 
 def hover_markdown(finding: Finding) -> str:
