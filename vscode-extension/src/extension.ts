@@ -145,7 +145,7 @@ async function stop(): Promise<void> {
   client = undefined;
   if (running) {
     try {
-      await running.dispose(2000);
+      await running.dispose(4000);
     } catch (error) {
       output.warn(`stopping the server: ${(error as Error).message}`);
     }
