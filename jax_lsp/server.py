@@ -112,7 +112,7 @@ def build_server() -> JaxLanguageServer:
 
     @server.feature(types.NOTEBOOK_DOCUMENT_DID_CLOSE)
     def notebook_close(ls: JaxLanguageServer, params: types.DidCloseNotebookDocumentParams) -> None:
-        ls.cancel_pending(params.notebook_document.uri)
+        ls.forget_notebook(params.notebook_document.uri)
         for cell in params.cell_text_documents:
             ls.close(cell.uri)
 
@@ -128,6 +128,8 @@ def build_server() -> JaxLanguageServer:
         document = ls.documents.get(params.text_document.uri)
         if document is None:
             return types.RelatedFullDocumentDiagnosticReport(items=[])
+        if document.notebook:
+            ls.cells_pulled()
         result = await ls.current_result(document)
         ls.start_jedi()  # once: the first diagnostics are (about to be) out
         result_id = f"{result.version}:{result.generation}"
@@ -172,7 +174,7 @@ def build_server() -> JaxLanguageServer:
     @server.feature(types.SHUTDOWN)
     def shutdown(ls: JaxLanguageServer, params: None) -> None:
         ls.shut_down = True
-        ls.cross.close()
+        ls.cross.close(wait=False)  # answered at once; the worker is reaped at exit
 
     return server
 

@@ -27,6 +27,9 @@ _TRIPLE_CLOSE = {
     '"""': re.compile(r'(?:[^\\]|\\.)*?"""'),
     "'''": re.compile(r"(?:[^\\]|\\.)*?'''"),
 }
+# "expected an indented block after 'if' statement on line 3" (or "function definition").
+_BODY_MISSING = re.compile(r"expected an indented block after .* on line (\d+)")
+_TRY_HEADER = re.compile(r"(\s*)try\b")
 _MAX_MERGE = 8
 _MAX_REPAIRS = 12
 # Lines of unit text whose parses (and analyses, memoised on them) are kept: about 100 MB of
@@ -242,8 +245,81 @@ def _is_incomplete(error: SyntaxError | None) -> bool:
     return error is not None and any(part in (error.msg or "") for part in _INCOMPLETE_ERRORS)
 
 
+def _give_body(lines: list[str], header: int, error_line: int) -> bool:
+    """`if x:` (ending on a line from `header` on) with nothing under it yet: `if x: pass`, so
+    the statements after it keep their place. A `try` becomes `if True` (a `try` would also
+    need an `except`)."""
+    colon_lines = [
+        index
+        for index in range(header, min(error_line, len(lines)))
+        if lines[index].rstrip().endswith(":") and not lines[index].lstrip().startswith("#")
+    ]
+    if not colon_lines:  # `if x:  # comment`: the one-line header itself becomes `pass`
+        between = lines[header + 1 : error_line]
+        if any(text.strip()[:1] not in ("", "#") for text in between):
+            return False
+        original = lines[header]
+        lines[header] = f"{original[: len(original) - len(original.lstrip())]}pass"
+        return True
+    last = colon_lines[-1]
+    lines[last] = lines[last].rstrip() + " pass"
+    _try_as_if(lines, header)
+    return True
+
+
+def _try_as_if(lines: list[str], line: int) -> bool:
+    """`try:` on `line` as `if True:` (same body, no handler needed)."""
+    match = _TRY_HEADER.match(lines[line])
+    if match is None:
+        return False
+    lines[line] = f"{match.group(1)}if True{lines[line][match.end() :]}"
+    return True
+
+
+def _unfinished_try(lines: list[str], error_line: int) -> bool:
+    """A `try:` whose handlers are not typed yet (the error is on the line after its body)."""
+    indent = len(lines[error_line]) - len(lines[error_line].lstrip())
+    for index in range(error_line - 1, -1, -1):
+        text = lines[index]
+        if text.strip() and len(text) - len(text.lstrip()) <= indent:
+            return len(text) - len(text.lstrip()) == indent and _try_as_if(lines, index)
+    return False
+
+
+def _repair_step(lines: list[str], error: SyntaxError | None, blanked: set[int]) -> bool:
+    """Change `lines` where `error` points so they parse a step further; False: give up.
+
+    Half-typed block headers (`if x`, `for i in r`) keep every other line in place: the header
+    gets its `:` and a `pass` body, rather than the lines after it being blanked."""
+    message = (error.msg or "") if error is not None else ""
+    line = (error.lineno or len(lines)) - 1 if error else len(lines) - 1
+    line = min(max(line, 0), len(lines) - 1)
+    original = lines[line]
+    if message == "expected ':'" and line not in blanked:
+        lines[line] = original.rstrip() + ":"
+        blanked.add(line)
+        return True
+    body_missing = _BODY_MISSING.search(message)
+    if body_missing is not None:
+        header = int(body_missing.group(1)) - 1
+        if 0 <= header < line and _give_body(lines, header, line):
+            blanked.add(header)
+            return True
+    if message.startswith("expected 'except' or 'finally' block") and _unfinished_try(lines, line):
+        return True
+    while line in blanked and line > 0:
+        line -= 1
+    if line in blanked:
+        return False
+    original = lines[line]
+    indent = original[: len(original) - len(original.lstrip())]
+    lines[line] = f"{indent}pass" if original.strip() else ""
+    blanked.add(line)
+    return True
+
+
 def _repair(text: str) -> _Parsed:
-    """Blank the lines a SyntaxError points at until the text parses (or give up)."""
+    """Change the lines a SyntaxError points at until the text parses (or give up)."""
     lines = text.split("\n")
     blanked: set[int] = set()
     first_error: SyntaxError | None = None
@@ -251,25 +327,9 @@ def _repair(text: str) -> _Parsed:
         parsed = _CACHE.parse("\n".join(lines))
         if parsed.tree is not None:
             return _Parsed(parsed.tree, first_error, frozenset(blanked))
-        error = parsed.error
-        first_error = first_error or error
-        line = (error.lineno or len(lines)) - 1 if error else len(lines) - 1
-        line = min(max(line, 0), len(lines) - 1)
-        while line in blanked and line > 0:
-            line -= 1
-        if line in blanked:
+        first_error = first_error or parsed.error
+        if not _repair_step(lines, parsed.error, blanked):
             break
-        original = lines[line]
-        indent = original[: len(original) - len(original.lstrip())]
-        message = (error.msg or "") if error is not None else ""
-        if message == "expected ':'":
-            lines[line] = original.rstrip() + ":"
-        elif "expected an indented block" in message:
-            # `if x:` with nothing under it yet: give it a body rather than drop the header.
-            lines[line] = f"{original} pass" if original.rstrip().endswith(":") else f"{indent}pass"
-        else:
-            lines[line] = f"{indent}pass" if original.strip() else ""
-        blanked.add(line)
     return _Parsed(None, first_error, frozenset(blanked))
 
 

@@ -1,6 +1,6 @@
 """Code actions: per-diagnostic quickfixes and noqa, and the source actions fix-all and
 enable-debug-NaNs. Quickfix edits come from the diagnostic's `data`; source actions may be
-resolved lazily (`codeAction/resolve`)."""
+resolved lazily (`codeAction/resolve`). In a notebook cell, fix-all fixes the whole notebook."""
 
 from __future__ import annotations
 
@@ -9,12 +9,13 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
+from pygls.uris import to_fs_path
 
 from jax_lsp.analysis.document import Document
 from jax_lsp.codeactions import build_deferred
 from jax_lsp.config import Settings
 from jax_lsp.engine import fix_source
-from jax_lsp.lsp import edits
+from jax_lsp.lsp import edits, notebooks
 from jax_lsp.lsp.diagnostics import (
     SOURCE,
     deferred_of,
@@ -24,6 +25,7 @@ from jax_lsp.lsp.diagnostics import (
     version_of,
 )
 from jax_lsp.lsp.documents import OpenDocument
+from jax_lsp.notebook import NotebookError
 
 if TYPE_CHECKING:
     from jax_lsp.lsp.language_server import JaxLanguageServer
@@ -99,6 +101,40 @@ async def source_edit(
     return [edits.replacement_edit(document, fixed, encoding)]
 
 
+async def notebook_fix_all(ls: JaxLanguageServer, notebook_uri: str) -> types.WorkspaceEdit:
+    """Fix-all on the whole notebook (as `check --fix` fixes an .ipynb), cell by cell."""
+    cells = [cell.snapshot() for cell in ls.open_code_cells(notebook_uri)]
+    path = to_fs_path(notebook_uri)
+    settings, encoding = ls.settings.for_path(path), ls.encoding
+
+    def fix_all() -> list[str]:
+        def fix(text: str) -> str:  # the notebook's cells joined: the CLI's fix of an .ipynb
+            return fix_source(text, path, settings, None, settings.unsafe_fixes)[0]
+
+        return notebooks.fix_cells([cell.text for cell in cells], fix)
+
+    try:
+        fixed = await ls.run_engine(fix_all)
+    except NotebookError as error:  # the fixed module no longer splits into the cells
+        log.warning("fix-all of %s not offered: %s", notebook_uri, error)
+        fixed = [cell.text for cell in cells]
+    return ls.workspace_edits(
+        [
+            (cell, [edits.replacement_edit(cell, text, encoding)])
+            for cell, text in zip(cells, fixed, strict=True)
+            if text != cell.text
+        ]
+    )
+
+
+async def source_workspace_edit(
+    ls: JaxLanguageServer, document: OpenDocument, kind: str
+) -> types.WorkspaceEdit:
+    if document.notebook and kind == FIX_ALL:
+        return await notebook_fix_all(ls, document.notebook)
+    return ls.workspace_edit(document, await source_edit(ls, document, kind))
+
+
 async def source_action(
     ls: JaxLanguageServer, document: OpenDocument, kind: str
 ) -> types.CodeAction:
@@ -108,7 +144,7 @@ async def source_action(
         title=title, kind=kind, data={"uri": document.uri, "version": document.version}
     )
     if not ls.lazy_edits():
-        action.edit = ls.workspace_edit(document, await source_edit(ls, document, kind))
+        action.edit = await source_workspace_edit(ls, document, kind)
     return action
 
 
@@ -118,6 +154,9 @@ async def code_actions(
     document = ls.documents.get(params.text_document.uri)
     if document is None:
         return None
+    # Analysed now if it was not yet (a pull client that has not pulled this version, a cell
+    # just edited): the actions are those of the text the client shows.
+    await ls.current_result(document)
     diagnostics = _with_data(ls, document, ours(params.context.diagnostics))
     if any(version_of(d) != document.version for d in diagnostics):
         log.info("refused code actions computed for an older version of %s", document.uri)
@@ -131,15 +170,13 @@ async def code_actions(
     found: list[types.CodeAction] = []
     if wanted(QUICKFIX, only):
         found += await _quickfixes(ls, document, diagnostics)
-    if document.notebook:
-        return found or None  # source actions work on files, not on single cells
-    settings = ls.settings.for_path(document.path)
-    if (
-        settings.fix_all
-        and wanted(FIX_ALL, only)
-        and _fixable(document, settings, ls.settings.generation)
-    ):
+    settings = ls.settings.for_path(
+        to_fs_path(document.notebook) if document.notebook else document.path
+    )
+    if settings.fix_all and wanted(FIX_ALL, only) and _fixable(ls, document, settings):
         found.append(await source_action(ls, document, FIX_ALL))
+    if document.notebook:
+        return found or None  # debug NaNs is for a program's file, not one cell
     if "jax_debug_nans" not in document.text and wanted(DEBUG_NANS, only):
         found.append(await source_action(ls, document, DEBUG_NANS))
     return found or None
@@ -219,15 +256,20 @@ async def resolve(ls: JaxLanguageServer, action: types.CodeAction) -> types.Code
     document = ls.documents.get(data.get("uri", ""))
     if document is None or document.version != data.get("version") or action.edit:
         return action  # stale or already complete: no edit for an older text
-    document = document.snapshot()
-    action.edit = ls.workspace_edit(document, await source_edit(ls, document, action.kind))
+    action.edit = await source_workspace_edit(ls, document.snapshot(), action.kind)
     return action
 
 
-def _fixable(document: OpenDocument, settings: Settings, generation: int) -> bool:
-    """Whether fix-all may change the document (True when not analysed yet): spares clients
-    that ask for code actions at every cursor move a fix-all run per request."""
-    result = document.current(generation)
+def _fixable(ls: JaxLanguageServer, document: OpenDocument, settings: Settings) -> bool:
+    """Whether fix-all may change the document, or for a cell the notebook (True when not
+    analysed yet): spares clients that ask for code actions at every cursor move a fix-all
+    run per request. A cell's findings lack the fixes that edit other cells: any finding
+    there counts."""
+    if document.notebook:
+        cells = ls.open_code_cells(document.notebook)
+        results = [cell.current(ls.settings.generation) for cell in cells]
+        return any(result is None or result.findings for result in results)
+    result = document.current(ls.settings.generation)
     if result is None:
         return True
     return any(

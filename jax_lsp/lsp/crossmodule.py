@@ -59,6 +59,7 @@ class JediWorker:
         self._lock = threading.Lock()
         self._waiting: dict[int, Future] = {}
         self._ids = itertools.count(1)
+        self._closed: subprocess.Popen | None = None  # closed without waiting: reaped later
 
     def _start(self) -> queue.SimpleQueue[tuple[int, str] | None]:
         """The running worker's outbox (caller holds the lock)."""
@@ -127,17 +128,24 @@ class JediWorker:
             if not future.done():
                 future.set_exception(RuntimeError("the jedi worker exited"))
 
-    def close(self) -> None:
+    def close(self, wait: bool = True) -> None:
+        """Stop the worker: it exits at the end of its input. `wait`: up to 2 s, then kill it
+        (at exit; a `shutdown` request must not wait for a worker still loading jedi)."""
         with self._lock:
             process, self._process = self._process, None
             outbox, self._outbox = self._outbox, None
         if outbox is not None:
             outbox.put(None)  # the writer closes the worker's input after what is queued
+        if not wait:
+            self._closed = process
+            return
+        process = process or self._closed
         if process is not None and process.poll() is None:
             try:
                 process.wait(timeout=2)
             except subprocess.TimeoutExpired:
                 process.kill()
+                process.wait()
 
 
 class CrossModuleFacts:
@@ -172,9 +180,9 @@ class CrossModuleFacts:
         """jedi is loaded: it answers within tens of milliseconds, worth waiting for."""
         return self._warming is not None and self._warming.done()
 
-    def close(self) -> None:
-        """Stop the jedi worker (at shutdown)."""
-        self._jedi.close()
+    def close(self, wait: bool = True) -> None:
+        """Stop the jedi worker (at shutdown without waiting, at exit waiting for it)."""
+        self._jedi.close(wait)
 
     # -- engine thread -------------------------------------------------------------------------
     def engine_side(

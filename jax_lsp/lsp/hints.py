@@ -1,5 +1,6 @@
 """Inlay hints (`traced` / `static` after each parameter of a traced function) and code lenses
-(`jit · traced: x, y · static: n` on the function's name)."""
+(`jit · traced: x, y · static: n` on the function's name), each on or off by the editor's
+`inlayHints` / `codeLens` settings (by default lenses only: both would say the same twice)."""
 
 from __future__ import annotations
 
@@ -24,7 +25,7 @@ async def _traced(
     ls: JaxLanguageServer, uri: str
 ) -> tuple[OpenDocument | None, list[TracedFunction]]:
     document = ls.documents.get(uri)
-    if document is None or document.notebook:  # a cell alone misses the earlier cells
+    if document is None:
         return None, []
     return document, await ls.traced(document)
 
@@ -32,6 +33,8 @@ async def _traced(
 async def inlay_hints(
     ls: JaxLanguageServer, params: types.InlayHintParams
 ) -> list[types.InlayHint] | None:
+    if not ls.settings.inlay_hints:
+        return []
     document, functions = await _traced(ls, params.text_document.uri)
     if document is None:
         return None
@@ -53,6 +56,8 @@ async def inlay_hints(
 async def code_lenses(
     ls: JaxLanguageServer, params: types.CodeLensParams
 ) -> list[types.CodeLens] | None:
+    if not ls.settings.code_lens:
+        return []
     document, functions = await _traced(ls, params.text_document.uri)
     if document is None:
         return None

@@ -1,37 +1,83 @@
-"""Hover on a flagged range: the finding, its run-time effect, wrong and right code, the link."""
+"""Hover on a flagged range: what happens at run time in one sentence, the lines that change
+from wrong to right in one short example, the link to the rule's page. The editor shows the
+diagnostic's message beside it already: the hover does not repeat it."""
 
 from __future__ import annotations
 
+import difflib
+import re
 import textwrap
 from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
 from jax_lsp.diagnostics import RULES_BY_CODE
+from jax_lsp.diagnostics.base import ERROR_MARKER, Rule
 from jax_lsp.findings import Finding, Position
 from jax_lsp.lsp.positions import from_lsp_position, to_lsp_range
 
 if TYPE_CHECKING:
     from jax_lsp.lsp.language_server import JaxLanguageServer
 
+_SENTENCE_END = re.compile(r"(?<=\.)\s+(?=[A-Z`(])")
+_MAX_EXAMPLE_LINES = 4  # per side: longer differences are left to the rule's page
+
 
 def findings_at(findings: list[Finding], position: Position) -> list[Finding]:
     return [f for f in findings if f.span.start <= position <= f.span.end]
 
 
+def _first_sentence(text: str) -> str:
+    return _SENTENCE_END.split(" ".join(textwrap.dedent(text).split()), maxsplit=1)[0]
+
+
+def _display(source: str) -> list[str]:
+    code = textwrap.dedent(source).strip("\n")
+    return [line.replace(f"  {ERROR_MARKER}", "").rstrip() for line in code.split("\n")]
+
+
+def example_pair(rule: Rule) -> tuple[str, str] | None:
+    """The lines that differ between the rule's first wrong example and its right version (the
+    example's fix, else the first right example), each side dedented; None if too long."""
+    if not rule.invalid:
+        return None
+    example = rule.invalid[0]
+    right_source = example.fixed or (rule.valid[0].source if rule.valid else None)
+    if right_source is None:
+        return None
+    wrong_lines, right_lines = _display(example.source), _display(right_source)
+    wrong: list[str] = []
+    right: list[str] = []
+    matcher = difflib.SequenceMatcher(a=wrong_lines, b=right_lines, autojunk=False)
+    for tag, a_start, a_end, b_start, b_end in matcher.get_opcodes():
+        if tag != "equal":
+            wrong += wrong_lines[a_start:a_end]
+            right += right_lines[b_start:b_end]
+    wrong = [line for line in wrong if line.strip()]
+    right = [line for line in right if line.strip()]
+    if not wrong or not right or max(len(wrong), len(right)) > _MAX_EXAMPLE_LINES:
+        return None
+    pair = textwrap.dedent("\n".join(wrong)), textwrap.dedent("\n".join(right))
+    return pair if pair[0] != pair[1] else None  # a line that only moves says nothing here
+
+
+def _related_lines(finding: Finding) -> list[str]:
+    """The places that explain the finding, one short line each (1-based line numbers)."""
+    return [f"- line {item.span.start.line + 1}: {item.message}" for item in finding.related]
+
+
 def hover_markdown(finding: Finding) -> str:
     rule = RULES_BY_CODE.get(finding.code)
     if rule is None:
-        return f"**{finding.code}**: {finding.message}"
-    parts = [
-        f"**{rule.code}** `{rule.name}`: {finding.message}",
-        "",
-        "**At run time:** " + " ".join(textwrap.dedent(rule.why_bad).split()),
-    ]
-    if rule.invalid:
-        parts += ["", "Wrong:", "```python", rule.invalid[0].display.rstrip(), "```"]
-    if rule.valid:
-        parts += ["", "Right:", "```python", rule.valid[0].display.rstrip(), "```"]
+        return f"**{finding.code}**"
+    parts = [f"**{rule.code}** {rule.name} · {_first_sentence(rule.why_bad)}"]
+    pair = example_pair(rule)
+    if pair is not None:
+        wrong, right = pair
+        parts += ["", "```python", "# wrong", wrong, "# right", right, "```"]
+    related = _related_lines(finding)
+    if related:
+        parts += ["", *related]
     parts += ["", f"[{rule.code} documentation]({rule.url()})"]
     return "\n".join(parts)
 

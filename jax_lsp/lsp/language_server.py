@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import OrderedDict
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from typing import Any
@@ -78,6 +79,9 @@ class JaxLanguageServer(LanguageServer):
         self.settings = SettingsStore()
         self.encoding: str = UTF16
         self.pull = False  # the client pulls diagnostics: never push to it
+        # The client pulled a notebook cell's diagnostics. Until then cells are pushed to even
+        # in pull mode: vscode-languageclient 9 pulls text documents but never cells.
+        self.pulls_cells = False
         self.shut_down = False  # `shutdown` received: exit with status 0
         self._pending: dict[str, asyncio.Task] = {}
         self._engine = ThreadPoolExecutor(max_workers=1, thread_name_prefix="jax-lsp-engine")
@@ -90,6 +94,10 @@ class JaxLanguageServer(LanguageServer):
         # Analyses that had questions for jedi before it was started: (document, version, text,
         # root, questions), asked once the first diagnostics are out.
         self._jedi_backlog: list[tuple[OpenDocument, int | None, str, str | None, Any]] = []
+        # uri -> (the state analysed, its analysis): one analysis per state however many ask
+        self._analysing: dict[str, tuple[tuple, asyncio.Future]] = {}
+        # notebook uri -> ((cell uri, version) of its code cells, traced functions, cell slices)
+        self._notebook_traced: dict[str, tuple[tuple, list[TracedFunction], list]] = {}
 
     # -- capabilities -------------------------------------------------------------------------
     def supports(self, *path: str) -> bool:
@@ -213,22 +221,43 @@ class JaxLanguageServer(LanguageServer):
         if self.documents.get(document.uri) is not document or document.version != version:
             return  # a newer version is analysed with the cached answers
         document.result = None  # this version's facts changed: analyse it again
+        self._analysing.pop(document.uri, None)  # not even the analysis running now will do
         if self.pull:
             if self.supports("workspace", "diagnostics", "refresh_support"):
                 self.workspace_diagnostic_refresh(None)
         else:
             self.schedule(document, 0)
 
+    def pushes_to(self, document: OpenDocument) -> bool:
+        """Whether `document`'s diagnostics are pushed (the client does not pull them)."""
+        return not self.pull or (document.notebook is not None and not self.pulls_cells)
+
+    def cells_pulled(self) -> None:
+        """The client pulls cells after all: withdraw what was pushed to them (push and pull
+        diagnostics are shown side by side, so both would show twice)."""
+        if self.pulls_cells:
+            return
+        self.pulls_cells = True
+        log.info("the client pulls notebook cell diagnostics: no longer pushed")
+        for document in self.documents:
+            if document.notebook is not None:
+                self.cancel_pending(document.notebook)
+                self.publish(document.uri, [])
+
     def _code_cells(self, notebook_uri: str) -> list[str]:
         notebook = self.workspace.get_notebook_document(notebook_uri=notebook_uri)
         cells = notebook.cells if notebook is not None else []
         return [cell.document for cell in cells if cell.kind == types.NotebookCellKind.Code]
 
+    def open_code_cells(self, notebook_uri: str) -> list[OpenDocument]:
+        """The notebook's code cells, in order."""
+        return [doc for doc in map(self.documents.get, self._code_cells(notebook_uri)) if doc]
+
     async def analyse_notebook(self, notebook_uri: str) -> bool:
         """Analyse a notebook's code cells as one module; store each cell's part if the notebook
         is unchanged meanwhile (then True)."""
         code_cells = self._code_cells(notebook_uri)
-        cells = [doc for doc in map(self.documents.get, code_cells) if doc is not None]
+        cells = self.open_code_cells(notebook_uri)
         text, slices = notebooks.combine([(c.uri, c.version, c.text) for c in cells])
         generation, encoding = self.settings.generation, self.encoding
         settings = self.settings.for_path(to_fs_path(notebook_uri))
@@ -260,9 +289,10 @@ class JaxLanguageServer(LanguageServer):
             return current
         try:
             if document.notebook:
-                await self.analyse_notebook(document.notebook)
+                await self.analyse_notebook_once(document.notebook)
                 return document.current(self.settings.generation) or _empty(document)
-            return await self.analyse(document)
+            key = (document.version, self.settings.generation)
+            return await self._once(document.uri, key, partial(self.analyse, document))
         except Exception as error:  # an engine bug: keep serving the last good result
             log.exception("analysis of %s failed", document.uri)
             key = ("engine", document.uri)
@@ -274,6 +304,32 @@ class JaxLanguageServer(LanguageServer):
                     types.MessageType.Error,
                 )
             return document.result or _empty(document)
+
+    async def _once(self, uri: str, key: tuple, analysis: Callable[[], Awaitable[Any]]) -> Any:
+        """`analysis()` of `uri` in state `key`, run once however many ask for it meanwhile
+        (a publication, a code action, a hover on the same version)."""
+        running = self._analysing.get(uri)
+        if running is None or running[0] != key:
+            running = (key, asyncio.ensure_future(analysis()))
+            self._analysing[uri] = running
+
+            def forget(_: asyncio.Future, started=running) -> None:
+                if self._analysing.get(uri) is started:
+                    del self._analysing[uri]
+
+            running[1].add_done_callback(forget)
+        # Shielded: a caller cancelled by a newer edit leaves the analysis to the others.
+        return await asyncio.shield(running[1])
+
+    async def analyse_notebook_once(self, notebook_uri: str) -> bool:
+        """`analyse_notebook`, shared by every caller asking about the same cell versions."""
+        cells = tuple((cell.uri, cell.version) for cell in self.open_code_cells(notebook_uri))
+        key = (cells, self.settings.generation)
+        return await self._once(notebook_uri, key, partial(self.analyse_notebook, notebook_uri))
+
+    def forget_notebook(self, uri: str) -> None:
+        self.cancel_pending(uri)
+        self._notebook_traced.pop(uri, None)
 
     def cancel_pending(self, uri: str) -> None:
         pending = self._pending.pop(uri, None)
@@ -302,19 +358,21 @@ class JaxLanguageServer(LanguageServer):
 
     def schedule_notebook(self, uri: str, delay: float = DEBOUNCE_SECONDS) -> None:
         self.cancel_pending(uri)
-        if not self.pull:
+        if not self.pull or not self.pulls_cells:
             self._pending[uri] = asyncio.ensure_future(self._publish_notebook_later(uri, delay))
 
     async def _publish_notebook_later(self, uri: str, delay: float) -> None:
         await asyncio.sleep(delay)
         try:
-            if not await self.analyse_notebook(uri):
+            if not await self.analyse_notebook_once(uri):
                 return  # changed meanwhile: a newer analysis is on its way
         except Exception as error:  # an engine bug: keep what is shown
             log.exception("analysis of %s failed", uri)
             self.log_to_client(f"jax-lsp: analysing {uri} failed: {error}", types.MessageType.Error)
             return
         self._pending.pop(uri, None)
+        if self.pull and self.pulls_cells:
+            return  # the client started pulling meanwhile
         for cell in self.documents:
             if cell.notebook == uri and cell.result is not None:
                 self.publish(cell.uri, cell.result.diagnostics, cell.result.version)
@@ -328,24 +386,31 @@ class JaxLanguageServer(LanguageServer):
         self.start_jedi()  # once: the first diagnostics are out
 
     def close(self, uri: str) -> None:
-        """Forget a document (or cell) and, in push mode, clear its diagnostics."""
+        """Forget a document (or cell) and, if pushed to, clear its diagnostics."""
         self.cancel_pending(uri)
-        self.documents.close(uri)
+        document = self.documents.close(uri)
         self._engine.submit(self._parsed.pop, uri, None)  # engine-thread state
-        if not self.pull:
+        if document is not None and self.pushes_to(document):
             self.publish(uri, [])
 
     def refresh_all(self) -> None:
         """Settings changed: every open document's diagnostics may have changed."""
-        if self.pull:
-            if self.supports("workspace", "diagnostics", "refresh_support"):
-                self.workspace_diagnostic_refresh(None)
-            return
+        if self.pull and self.supports("workspace", "diagnostics", "refresh_support"):
+            self.workspace_diagnostic_refresh(None)
+        # The lens and hint switches may have changed too.
+        if self.supports("workspace", "code_lens", "refresh_support"):
+            self.workspace_code_lens_refresh(None)
+        if self.supports("workspace", "inlay_hint", "refresh_support"):
+            self.workspace_inlay_hint_refresh(None)
         for document in self.documents:
-            self.schedule(document, 0)
+            if self.pushes_to(document):
+                self.schedule(document, 0)
 
     async def traced(self, document: OpenDocument) -> list[TracedFunction]:
-        """The traced functions of the current version (for inlay hints and code lenses)."""
+        """The traced functions of the current version (for inlay hints and code lenses); a
+        notebook cell's are found in the whole notebook (earlier cells' imports count)."""
+        if document.notebook:
+            return await self._traced_in_cell(document, document.notebook)
         if document.traced is None or document.traced[0] != document.version:
             version = document.version
             found = await self.run_engine(traced_functions, document.text, document.path)
@@ -353,6 +418,19 @@ class JaxLanguageServer(LanguageServer):
                 return found
             document.traced = (version, found)
         return document.traced[1]
+
+    async def _traced_in_cell(self, cell: OpenDocument, notebook_uri: str) -> list[TracedFunction]:
+        cells = self.open_code_cells(notebook_uri)
+        key = tuple((doc.uri, doc.version) for doc in cells)
+        known = self._notebook_traced.get(notebook_uri)
+        if known is None or known[0] != key:
+            text, slices = notebooks.combine([(c.uri, c.version, c.text) for c in cells])
+            found = await self.run_engine(traced_functions, text, to_fs_path(notebook_uri))
+            known = (key, found, slices)
+            if key == tuple((doc.uri, doc.version) for doc in cells):
+                self._notebook_traced[notebook_uri] = known
+        piece = next((piece for piece in known[2] if piece.uri == cell.uri), None)
+        return notebooks.traced_in_cell(known[1], piece) if piece else []
 
     # -- settings -----------------------------------------------------------------------------
     async def fetch_configuration(self) -> None:
@@ -390,16 +468,27 @@ class JaxLanguageServer(LanguageServer):
     def workspace_edit(
         self, document: OpenDocument, text_edits: list[types.TextEdit]
     ) -> types.WorkspaceEdit:
+        return self.workspace_edits([(document, text_edits)])
+
+    def workspace_edits(
+        self, edits: list[tuple[OpenDocument, list[types.TextEdit]]]
+    ) -> types.WorkspaceEdit:
+        """Edits of several documents (a notebook's cells) as one workspace edit."""
         if self.supports("workspace", "workspace_edit", "document_changes"):
-            identifier = types.OptionalVersionedTextDocumentIdentifier(
-                uri=document.uri, version=document.version
-            )
             return types.WorkspaceEdit(
                 document_changes=[
-                    types.TextDocumentEdit(text_document=identifier, edits=text_edits)
+                    types.TextDocumentEdit(
+                        text_document=types.OptionalVersionedTextDocumentIdentifier(
+                            uri=document.uri, version=document.version
+                        ),
+                        edits=text_edits,
+                    )
+                    for document, text_edits in edits
                 ]
             )
-        return types.WorkspaceEdit(changes={document.uri: text_edits})
+        return types.WorkspaceEdit(
+            changes={document.uri: text_edits for document, text_edits in edits}
+        )
 
     def lazy_edits(self) -> bool:
         """The client resolves code action edits lazily (`codeAction/resolve`)."""

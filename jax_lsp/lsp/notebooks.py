@@ -1,14 +1,19 @@
 """Notebooks: the code cells, in order, analysed as one module (earlier cells' imports and
-definitions count); findings go back to the cell and line they fall in."""
+definitions count); findings and traced functions go back to the cell and line they fall in,
+and fix-all runs on the whole notebook and is handed back cell by cell."""
 
 from __future__ import annotations
 
+import json
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from jax_lsp.analysis.text import split_lines
 from jax_lsp.engine import shift_finding
-from jax_lsp.findings import Finding, Fix
+from jax_lsp.findings import Finding, Fix, Position, Span
 from jax_lsp.ipython import blank_ipython
+from jax_lsp.lsp.tracing import TracedFunction
+from jax_lsp.notebook import Notebook
 
 
 @dataclass(frozen=True)
@@ -62,3 +67,40 @@ def findings_by_cell(findings: list[Finding], slices: list[CellSlice]) -> dict[s
                 by_cell[cell.uri].append(_within_cell(moved, cell.line_count))
                 break
     return by_cell
+
+
+def _moved(position: Position, lines: int) -> Position:
+    return Position(position.line + lines, position.column)
+
+
+def traced_in_cell(functions: list[TracedFunction], cell: CellSlice) -> list[TracedFunction]:
+    """The traced functions defined in `cell`, in the cell's coordinates."""
+    shift = -cell.start_line
+    return [
+        replace(
+            function,
+            name_span=Span(
+                _moved(function.name_span.start, shift), _moved(function.name_span.end, shift)
+            ),
+            params=tuple(replace(p, end=_moved(p.end, shift)) for p in function.params),
+        )
+        for function in functions
+        if cell.start_line <= function.name_span.start.line < cell.start_line + cell.line_count
+    ]
+
+
+def fix_cells(cells: list[str], fix: Callable[[str], str]) -> list[str]:
+    """Each code cell's text after `fix` ran on the notebook as one module, joined and split
+    back as `jax-lsp check --fix` does for an .ipynb file (an added import lands in the first
+    cell)."""
+    raw = json.dumps({"cells": [{"cell_type": "code", "source": text} for text in cells]})
+    notebook = Notebook.parse(raw)
+    fixed = fix(notebook.text)
+    if fixed == notebook.text:
+        return cells
+    fixed_cells = json.loads(notebook.with_text(fixed))["cells"]
+    texts = []
+    for original, cell in zip(cells, fixed_cells, strict=True):
+        text = "".join(cell["source"])
+        texts.append(text + "\n" if original.endswith("\n") and not text.endswith("\n") else text)
+    return texts

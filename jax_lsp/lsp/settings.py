@@ -9,6 +9,10 @@ Precedence, highest first:
 2. `[tool.jax-lsp]` in the nearest pyproject.toml above the document (reloaded when the client
    reports a pyproject.toml change through `workspace/didChangeWatchedFiles`);
 3. the defaults (`config.Settings()`: the rules on by default, fix-all on, unsafe fixes off).
+
+Two settings are the editor's alone: `codeLens` (on by default: `jit · traced: x · static: n`
+above each traced function) and `inlayHints` (off by default: `traced`/`static` after each
+parameter says the same again, parameter by parameter).
 """
 
 from __future__ import annotations
@@ -20,6 +24,9 @@ from typing import Any
 from jax_lsp.config import ConfigError, Settings, load_settings
 
 SECTION = "jax-lsp"
+# Editor-only switches: (camelCase key, kebab-case key, default).
+_CODE_LENS = ("codeLens", "code-lens", True)
+_INLAY_HINTS = ("inlayHints", "inlay-hints", False)
 
 
 def editor_section(raw: Any) -> dict[str, Any]:
@@ -52,6 +59,21 @@ class SettingsStore:
         if section != self.editor:
             self.editor = section
             self.generation += 1
+
+    def _switch(self, keys: tuple[str, str, bool]) -> bool:
+        for key in keys[:2]:
+            value = self.editor.get(key)
+            if isinstance(value, bool):
+                return value
+        return keys[2]
+
+    @property
+    def code_lens(self) -> bool:
+        return self._switch(_CODE_LENS)
+
+    @property
+    def inlay_hints(self) -> bool:
+        return self._switch(_INLAY_HINTS)
 
     def reload_projects(self) -> None:
         self._projects.clear()

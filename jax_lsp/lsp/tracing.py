@@ -9,6 +9,7 @@ from jax_lsp.analysis.document import Document, Unit
 from jax_lsp.analysis.model import ModuleModel
 from jax_lsp.analysis.text import byte_col_to_char
 from jax_lsp.analysis.traced import TraceInfo
+from jax_lsp.diagnostics.methods import is_registered_pytree
 from jax_lsp.findings import Position, Span
 
 
@@ -49,12 +50,18 @@ def _position(unit: Unit, lines: list[str], line: int, byte_col: int) -> Positio
 
 
 def _describe(
-    node: ast.FunctionDef | ast.AsyncFunctionDef, info: TraceInfo, unit: Unit, lines: list[str]
+    node: ast.FunctionDef | ast.AsyncFunctionDef,
+    info: TraceInfo,
+    unit: Unit,
+    lines: list[str],
+    self_traced: bool,
 ) -> TracedFunction:
     def_start = _position(unit, lines, node.lineno, node.col_offset)
     name_column = max(lines[def_start.line].find(node.name, def_start.column), 0)
     params = []
     for arg in _arguments(node):
+        if arg.arg == "self" and not self_traced:
+            continue
         if arg.arg in info.traced_params:
             kind = "traced"
         elif arg.arg in info.static_params:
@@ -71,14 +78,31 @@ def _describe(
     )
 
 
+def _methods_of_pytrees(tree: ast.Module, model: ModuleModel) -> dict[ast.AST, bool]:
+    """Each method defined in a class body: whether its class is a registered PyTree (only
+    then can `self` be traced; otherwise the transform raises, which JAX401 reports)."""
+    found: dict[ast.AST, bool] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ClassDef):
+            record = model.classes.get(node.name)
+            pytree = record is not None and record.node is node
+            pytree = pytree and is_registered_pytree(record, model)
+            for statement in node.body:
+                found[statement] = pytree
+    return found
+
+
 def traced_functions(text: str, path: str | None = None) -> list[TracedFunction]:
     document = Document(text, path)
     model = ModuleModel(document)
-    found = [
-        _describe(node, model.trace[node], unit, document.lines)
-        for unit in document.units
-        if unit.tree is not None
-        for node in ast.walk(unit.tree)
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node in model.trace
-    ]
+    found = []
+    for unit in document.units:
+        if unit.tree is None:
+            continue
+        methods = _methods_of_pytrees(unit.tree, model)
+        found += [
+            _describe(node, model.trace[node], unit, document.lines, methods.get(node, True))
+            for node in ast.walk(unit.tree)
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node in model.trace
+        ]
     return sorted(found, key=lambda f: f.name_span.start)

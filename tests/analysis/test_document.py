@@ -5,6 +5,8 @@ from __future__ import annotations
 import ast
 import textwrap
 
+import pytest
+
 from jax_lsp.analysis.document import Document
 from jax_lsp.analysis.text import byte_col_to_char, char_col_to_units, units_to_char_col
 
@@ -87,6 +89,34 @@ def test_unclosed_call_and_missing_colon_are_repaired():
         unit = Document(text).units[0]
         assert unit.tree is not None
         assert unit.problem is not None
+
+
+@pytest.mark.parametrize(
+    ("typed", "header"),
+    [
+        ("if p", "If"),
+        ("if pos > 0:", "If"),
+        ("for i in r", "For"),
+        ("while p", "While"),
+        ("with o", "With"),
+        ("def g(a)", "FunctionDef"),
+        ("class A", "ClassDef"),
+        ("try", "If"),  # `try:` without its handlers is read as `if True:`
+        ("if x:  # why", "Pass"),
+    ],
+)
+def test_half_typed_header_keeps_the_lines_after_it(typed, header):
+    text = f"def f(x, pos):\n    {typed}\n    x[0] = 1\n    return x\n"
+    body = Document(text).units[0].tree.body[0].body
+    assert [type(statement).__name__ for statement in body] == [header, "Assign", "Return"]
+    assert ast.unparse(body[1]) == "x[0] = 1"
+
+
+def test_try_whose_handlers_are_not_typed_keeps_its_body_and_the_rest():
+    text = "def f(x):\n    try:\n        y = 1\n    x[0] = 1\n"
+    body = Document(text).units[0].tree.body[0].body
+    assert ast.unparse(body[0]) == "if True:\n    y = 1"
+    assert ast.unparse(body[1]) == "x[0] = 1"
 
 
 def test_unparsable_unit_does_not_hide_the_others():

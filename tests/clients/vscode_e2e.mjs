@@ -1,8 +1,12 @@
 // Drives a real VS Code (code-server) in headless Chromium: open a file with a JAX gotcha, see it
-// in the Problems panel, apply the quick fix from Ctrl+., save, and check the file on disk.
+// in the Problems panel, hover it, apply the quick fix from Ctrl+., save, and check the file on
+// disk; Fix All; type a block header slowly above a flagged line (the findings stay); the same in
+// a notebook (diagnostic in a cell, quick fix, Fix All, save, the .ipynb on disk); restart and
+// change `jax-lsp.path` without an error logged.
 // Run by tests/clients/test_vscode.py; configured through environment variables:
 //   CODE_SERVER (code-server's out/node/entry.js), VSIX, PYTHON (the interpreter for the server),
-//   CHROMIUM, ARTIFACTS (folder for screenshots and logs), PLAYWRIGHT (playwright-core's folder).
+//   CHROMIUM, ARTIFACTS (folder for screenshots and logs), PLAYWRIGHT (playwright-core's folder),
+//   and optionally TRACE ('messages': the LSP traffic goes to ARTIFACTS/vscode-jax-lsp-output.log).
 import { execFileSync, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -20,6 +24,34 @@ const GOTCHA = 'import jax.numpy as jnp\n\nx = jnp.zeros(3)\nx[0] = 1.0\n';
 const FIXED = 'import jax.numpy as jnp\n\nx = jnp.zeros(3)\nx = x.at[0].set(1.0)\n';
 const TWO = 'import jax.numpy as jnp\n\ny = jnp.ones(4)\ny[1] = 0.0\ny[2] += 5.0\n';
 const TWO_FIXED = 'import jax.numpy as jnp\n\ny = jnp.ones(4)\ny = y.at[1].set(0.0)\ny = y.at[2].add(5.0)\n';
+const TYPING = [
+  'import jax',
+  '',
+  '',
+  '@jax.jit',
+  'def step(x, pos):',
+  '    print(x)',
+  '    x[0] = 1',
+  '    return x',
+  '',
+].join('\n');
+const HALF_LINE = 'if pos > 0';
+const cell = (cell_type, source) => ({ cell_type, metadata: {}, source, ...(cell_type === 'code' ? { execution_count: null, outputs: [] } : {}) });
+const NOTEBOOK = {
+  cells: [
+    cell('code', ['import jax.numpy as jnp\n']),
+    cell('markdown', ['# Updating arrays\n']),
+    cell('code', ['x = jnp.zeros(3)\n', 'x[0] = 1.0']),
+    cell('code', ['y = jnp.ones(4)\n', 'y[1] += 2.0']),
+  ],
+  metadata: {
+    kernelspec: { display_name: 'Python 3', language: 'python', name: 'python3' },
+    language_info: { name: 'python' },
+  },
+  nbformat: 4,
+  nbformat_minor: 5,
+};
+const NOTEBOOK_FIXED = ['x = jnp.zeros(3)\nx = x.at[0].set(1.0)', 'y = jnp.ones(4)\ny = y.at[1].add(2.0)'];
 const started = Date.now();
 const log = (message) => console.log(`[${((Date.now() - started) / 1000).toFixed(1)}s] ${message}`);
 
@@ -35,11 +67,14 @@ function prepare() {
   fs.mkdirSync(dirs.workspace);
   fs.writeFileSync(path.join(dirs.workspace, 'gotcha.py'), GOTCHA);
   fs.writeFileSync(path.join(dirs.workspace, 'two.py'), TWO);
+  fs.writeFileSync(path.join(dirs.workspace, 'halftyped.py'), TYPING);
+  fs.writeFileSync(path.join(dirs.workspace, 'demo.ipynb'), JSON.stringify(NOTEBOOK, null, 1));
   const settings = {
     // An interpreter without jax_lsp: the extension must offer its bundled copy.
     'jax-lsp.interpreter': [env('PYTHON'), '-s'],
     'jax-lsp.importStrategy': 'fromEnvironment',
-    'jax-lsp.trace.server': 'off', // 'messages' would flood the output this test reads
+    // 'messages' floods the output this test reads: only to measure (TRACE=messages).
+    'jax-lsp.trace.server': process.env.TRACE ?? 'off',
     'security.workspace.trust.enabled': false,
     'workbench.startupEditor': 'none',
     'workbench.tips.enabled': false,
@@ -52,6 +87,49 @@ function prepare() {
   };
   fs.writeFileSync(path.join(dirs.userData, 'User', 'settings.json'), JSON.stringify(settings));
   return dirs;
+}
+
+/** Changes the workspace settings as the Settings editor would (VS Code watches the file). */
+function updateSettings(dirs, changes) {
+  const file = path.join(dirs.workspace, '.vscode', 'settings.json');
+  const current = fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : {};
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, JSON.stringify({ ...current, ...changes }, null, 2));
+}
+
+/** A `jax-lsp` executable (for `jax-lsp.path`): the bundled copy run by the bare interpreter. */
+function wrapperExecutable(dirs) {
+  const installed = fs.readdirSync(dirs.extensions).find((name) => name.startsWith('jax-lsp.'));
+  const libs = path.join(dirs.extensions, installed, 'bundled', 'libs');
+  const wrapper = path.join(dirs.root, 'jax-lsp');
+  fs.writeFileSync(wrapper, `#!/bin/sh\nPYTHONPATH='${libs}' exec '${env('PYTHON')}' -s -m jax_lsp "$@"\n`);
+  fs.chmodSync(wrapper, 0o755);
+  return wrapper;
+}
+
+/** The jax-lsp output channel as VS Code logged it to disk (all of it, not the visible part). */
+function outputLog(dirs) {
+  const found = [];
+  const walk = (folder) => {
+    for (const entry of fs.readdirSync(folder, { withFileTypes: true })) {
+      const full = path.join(folder, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (/jax-lsp\.log$/.test(entry.name)) found.push(full);
+    }
+  };
+  walk(path.join(dirs.userData, 'logs'));
+  return found.map((file) => fs.readFileSync(file, 'utf8')).join('\n');
+}
+
+async function notebookOnDisk(file, expected) {
+  const deadline = Date.now() + 20000;
+  for (;;) {
+    const cells = JSON.parse(fs.readFileSync(file, 'utf8')).cells
+      .filter((c) => c.cell_type === 'code').map((c) => [].concat(c.source).join(''));
+    if (JSON.stringify(cells.slice(1)) === JSON.stringify(expected)) return cells;
+    if (Date.now() > deadline) throw new Error(`${file} on disk is not as expected:\n${JSON.stringify(cells)}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
 }
 
 function codeServerArgs(dirs) {
@@ -158,6 +236,21 @@ async function main() {
     await problem.first().waitFor({ timeout: 90000 });
     log(`problems panel: ${(await problem.first().innerText()).replace(/\s+/g, ' ')}`);
 
+    // Hover on the flagged code: one sentence, one wrong/right pair, the link.
+    await page.locator('.monaco-editor .view-line', { hasText: 'x[0] = 1.0' }).click();
+    await page.keyboard.press('Home');
+    await page.keyboard.press('Control+K');
+    await page.keyboard.press('Control+I');
+    const hover = page.locator('.monaco-hover', { hasText: 'JAX201 documentation' });
+    await hover.first().waitFor({ timeout: 15000 });
+    const hoverText = await hover.first().innerText();
+    if (!hoverText.includes('# wrong') || hoverText.includes('```')) {
+      throw new Error(`hover:\n${hoverText}`);
+    }
+    log(`hover: ${hoverText.replace(/\s+/g, ' ').slice(0, 160)}...`);
+    await page.screenshot({ path: path.join(artifacts, 'vscode-hover.png') });
+    await page.keyboard.press('Escape');
+
     // Ctrl+. on the flagged line offers the quick fix.
     await page.locator('.monaco-editor .view-line', { hasText: 'x[0] = 1.0' }).click();
     await page.keyboard.press('Control+.');
@@ -188,27 +281,98 @@ async function main() {
     await waitForFile(path.join(dirs.workspace, 'two.py'), TWO_FIXED);
     log('fix all: both findings fixed and saved');
 
+    // Typing a block header slowly above a flagged line: the findings and the lens stay.
+    await openFile(page, 'halftyped.py', 'def step');
+    const typingProblems = page.locator('.markers-panel .monaco-list-row', { hasText: /JAX(101|201)/ });
+    const lens = page.locator('.monaco-editor .codelens-decoration', { hasText: 'jit · traced' });
+    const steady = async (when) => {
+      await new Promise((resolve) => setTimeout(resolve, 400)); // the server answers in ~50 ms
+      const count = await typingProblems.count();
+      const lenses = await lens.count();
+      if (count !== 2 || lenses !== 1) {
+        throw new Error(`after typing ${JSON.stringify(when)}: ${count} problems, ${lenses} lenses`);
+      }
+    };
+    await typingProblems.nth(1).waitFor({ timeout: 30000 });
+    await lens.first().waitFor({ timeout: 30000 });
+    await steady('');
+    await page.locator('.monaco-editor .view-line', { hasText: 'print(x)' }).click();
+    await page.keyboard.press('End');
+    await page.keyboard.press('Enter');
+    for (let count = 1; count <= HALF_LINE.length; count++) {
+      await page.keyboard.type(HALF_LINE[count - 1]);
+      await steady(HALF_LINE.slice(0, count));
+    }
+    log(`typed "${HALF_LINE}" key by key above x[0] = 1: JAX101, JAX201 and the code lens stayed`);
+    await page.screenshot({ path: path.join(artifacts, 'vscode-typing.png') });
+    await runCommand(page, 'File: Revert File');
+    await runCommand(page, 'View: Close Editor');
+    await typingProblems.first().waitFor({ state: 'detached', timeout: 30000 });
+
+    // A notebook: the diagnostic in its cell, quick fix, Fix All, save.
+    await page.keyboard.press('Control+P');
+    await page.locator('.quick-input-widget input').fill('demo.ipynb');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'demo.ipynb' }).first().waitFor();
+    await page.keyboard.press('Enter');
+    const notebookLine = (text) => page.locator('.notebook-editor .monaco-editor .view-line', { hasText: text });
+    await notebookLine('x[0] = 1.0').waitFor({ timeout: 30000 });
+    log('demo.ipynb open');
+    const cellProblem = page.locator('.markers-panel .monaco-list-row', { hasText: 'JAX201' });
+    await cellProblem.first().waitFor({ timeout: 60000 });
+    await page.locator('.notebook-editor .squiggly-error').first().waitFor({ timeout: 30000 });
+    log(`notebook: squiggle in the cell; problems panel: ${(await cellProblem.first().innerText()).replace(/\s+/g, ' ')}`);
+    await page.screenshot({ path: path.join(artifacts, 'vscode-notebook.png') });
+    await notebookLine('x[0] = 1.0').click();
+    await page.keyboard.press('Home'); // on the flagged `x[0]`
+    await page.keyboard.press('Control+.');
+    const cellAction = page.locator('.action-widget .monaco-list-row.focused', { hasText: 'JAX201' });
+    await cellAction.waitFor({ timeout: 30000 });
+    log(`notebook quick fix offered: ${(await cellAction.innerText()).replace(/\s+/g, ' ')}`);
+    await page.keyboard.press('Enter');
+    await notebookLine('x.at[0].set(1.0)').waitFor();
+    await runCommand(page, 'jax-lsp: Fix All');
+    await notebookLine('y.at[1].add(2.0)').waitFor({ timeout: 30000 });
+    await page.keyboard.press('Control+S');
+    await notebookOnDisk(path.join(dirs.workspace, 'demo.ipynb'), NOTEBOOK_FIXED);
+    log('notebook: quick fix and Fix All applied, the .ipynb on disk is fixed');
+
     // Restart Server, then Show Output: the log names the interpreter and the bundled copy.
     await runCommand(page, 'jax-lsp: Restart Server');
     await runCommand(page, 'jax-lsp: Show Output');
-    const output = page.locator('.part.panel .view-lines').first();
+    await page.locator('.part.panel .view-lines').first().waitFor();
     let text = '';
     const deadline = Date.now() + 30000;
     // Two starts logged (the first and the restart), each naming the bundled copy.
-    while ((text.match(/bundled jax_lsp/g) ?? []).length < 2) {
+    while ((text.match(/starting: .*bundled jax_lsp/g) ?? []).length < 2) {
       if (Date.now() > deadline) throw new Error(`output after restart:\n${text}`);
       await new Promise((resolve) => setTimeout(resolve, 250));
-      text = (await output.innerText()).replace(/[\s\u00a0]+/g, ' ');
+      text = outputLog(dirs);
     }
-    const lines = text.split(/(?=\d{4}-\d\d-\d\d \d\d:\d\d)/).filter((l) => l.includes('starting:'));
+    const lines = text.split('\n').filter((l) => l.includes('starting:'));
     log(`output after restart: ${lines.at(-1).trim()}`);
     await page.locator('.statusbar-item', { hasText: 'jax-lsp' }).locator('.codicon-check').waitFor();
     log('status bar: running again after the restart');
+
+    // Another server through `jax-lsp.path`: it starts, and neither change logged an error.
+    const wrapper = wrapperExecutable(dirs);
+    updateSettings(dirs, { 'jax-lsp.path': [wrapper] });
+    const pathDeadline = Date.now() + 60000;
+    while (!outputLog(dirs).includes(`starting: ${wrapper} serve`)) {
+      if (Date.now() > pathDeadline) throw new Error(`no start through jax-lsp.path:\n${outputLog(dirs)}`);
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    await page.locator('.statusbar-item', { hasText: 'jax-lsp' }).locator('.codicon-check').waitFor();
+    await new Promise((resolve) => setTimeout(resolve, 2000)); // what the old server's exit logs
+    const logged = outputLog(dirs);
+    const errors = logged.split('\n').filter((line) => /\[error\]|\[Error|Starting server failed/i.test(line));
+    if (errors.length) throw new Error(`errors logged by clean restarts:\n${errors.join('\n')}`);
+    log('jax-lsp.path changed: the new server runs; no error logged by the restarts');
     console.log('VSCODE E2E OK');
   } catch (error) {
     await page.screenshot({ path: path.join(artifacts, 'vscode-failure.png') }).catch(() => {});
     throw error;
   } finally {
+    fs.writeFileSync(path.join(artifacts, 'vscode-jax-lsp-output.log'), outputLog(dirs));
     await browser.close();
     server.kill();
     fs.rmSync(dirs.root, { recursive: true, force: true });

@@ -1,10 +1,21 @@
-"""Notebooks: code cells analysed as one module, diagnostics on the right cell and line."""
+"""Notebooks: code cells analysed as one module, diagnostics on the right cell and line,
+pushed to clients that pull text documents but not cells; quick fixes right after a cell edit,
+fix-all of the whole notebook, inlay hints and code lenses in cells."""
 
 from __future__ import annotations
 
+import asyncio
+
+import pytest
 from lsprotocol import types
 
-from tests.e2e.conftest import codes, diagnostics_for, start
+from tests.e2e.conftest import (
+    apply_edits,
+    codes,
+    diagnostics_for,
+    edits_of,
+    start,
+)
 
 CELLS = [
     (types.NotebookCellKind.Code, "%matplotlib inline\nimport jax.numpy as jnp\n"),
@@ -14,9 +25,9 @@ CELLS = [
 ]
 
 
-def open_notebook(client, tmp_path):
+def open_notebook(client, tmp_path, cells=CELLS):
     notebook_uri = (tmp_path / "demo.ipynb").as_uri()
-    cell_uris = [f"{notebook_uri}#cell{index}" for index in range(len(CELLS))]
+    cell_uris = [f"{notebook_uri}#cell{index}" for index in range(len(cells))]
     client.notebook_document_did_open(
         types.DidOpenNotebookDocumentParams(
             notebook_document=types.NotebookDocument(
@@ -25,7 +36,7 @@ def open_notebook(client, tmp_path):
                 version=1,
                 cells=[
                     types.NotebookCell(kind=kind, document=uri)
-                    for (kind, _), uri in zip(CELLS, cell_uris, strict=True)
+                    for (kind, _), uri in zip(cells, cell_uris, strict=True)
                 ],
             ),
             cell_text_documents=[
@@ -35,7 +46,7 @@ def open_notebook(client, tmp_path):
                     version=1,
                     text=text,
                 )
-                for (kind, text), uri in zip(CELLS, cell_uris, strict=True)
+                for (kind, text), uri in zip(cells, cell_uris, strict=True)
             ],
         )
     )
@@ -101,14 +112,124 @@ async def test_cells_analysed_together(client, tmp_path):
     await diagnostics_for(client, cells[3], lambda found: found == [])
 
 
-async def test_cells_pulled(client, tmp_path):
+async def test_cells_pushed_to_a_client_that_pulls_only_files(client, tmp_path):
+    """vscode-languageclient 9 pulls a file's diagnostics but never a cell's: cells are pushed."""
     await start(client, pull=True)
     _, cells = open_notebook(client, tmp_path)
+    assert codes(await diagnostics_for(client, cells[2], bool)) == ["JAX202"]
+    assert codes(await diagnostics_for(client, cells[3], bool)) == ["JAX203"]
+
+
+async def test_cells_pulled(client, tmp_path):
+    """A client that pulls cells gets them pulled only: what was pushed is withdrawn."""
+    await start(client, pull=True)
+    notebook_uri, cells = open_notebook(client, tmp_path)
     report = await client.text_document_diagnostic_async(
         types.DocumentDiagnosticParams(text_document=types.TextDocumentIdentifier(uri=cells[2]))
     )
     assert codes(report.items) == ["JAX202"]
-    assert cells[2] not in client.diagnostics  # pull clients are never pushed to
+    await diagnostics_for(client, cells[2], lambda found: found == [])
+    await diagnostics_for(client, cells[3], lambda found: found == [])
+    change_cells(client, notebook_uri, _text_change(cells[3], 2, (1, 0), "z = 1\n"))
+    await asyncio.sleep(1.0)  # time for a push that must not come
+    assert list(client.diagnostics[cells[3]]) == []
+
+
+def _text_change(uri: str, version: int, at: tuple[int, int], text: str):
+    edit = types.TextDocumentContentChangePartial(
+        range=types.Range(types.Position(*at), types.Position(*at)), text=text
+    )
+    return types.NotebookDocumentCellChanges(
+        text_content=[
+            types.NotebookDocumentCellContentChanges(
+                document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
+                changes=[edit],
+            )
+        ]
+    )
+
+
+TRACED_CELLS = [
+    (types.NotebookCellKind.Code, "import jax\nimport jax.numpy as jnp\n"),
+    (types.NotebookCellKind.Markup, "# Steps\n"),
+    (types.NotebookCellKind.Code, "x = jnp.arange(5.0)\n\nx[1] += 5.0"),
+    (types.NotebookCellKind.Code, "@jax.jit\ndef step(v, n):\n    return v * n\n"),
+    (types.NotebookCellKind.Code, "y = x\ny.at[0].set(1.0)\n"),
+]
+
+
+@pytest.mark.parametrize("pull", [False, True])
+async def test_quick_fix_right_after_a_cell_edit(client, tmp_path, pull):
+    """Ctrl+. straight after typing: the client's markers are of the old text (none here), the
+    server answers from the cell as it is now."""
+    await start(client, pull=pull)
+    notebook_uri, cells = open_notebook(client, tmp_path, TRACED_CELLS)
+    await diagnostics_for(client, cells[2], bool)
+    change_cells(client, notebook_uri, _text_change(cells[4], 2, (2, 0), "x[2] = 0.0\n"))
+    actions = await client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri=cells[4]),
+            range=types.Range(types.Position(2, 1), types.Position(2, 1)),
+            context=types.CodeActionContext(diagnostics=[], only=[types.CodeActionKind.QuickFix]),
+        )
+    )
+    fixes = [action for action in actions or [] if action.is_preferred]
+    assert len(fixes) == 1 and "JAX201" in fixes[0].title
+    fixed = apply_edits(
+        "y = x\ny.at[0].set(1.0)\nx[2] = 0.0\n", edits_of(fixes[0].edit, cells[4]), "utf-16"
+    )
+    assert fixed == "y = x\ny.at[0].set(1.0)\nx = x.at[2].set(0.0)\n"
+
+
+@pytest.mark.parametrize("lazy", [False, True])
+async def test_fix_all_fixes_every_cell(client, tmp_path, lazy):
+    await start(client, resolve=lazy, document_changes=True)
+    _, cells = open_notebook(client, tmp_path, TRACED_CELLS)
+    await diagnostics_for(client, cells[4], bool)
+    (action,) = await client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri=cells[3]),
+            range=types.Range(types.Position(0, 0), types.Position(0, 0)),
+            context=types.CodeActionContext(
+                diagnostics=[], only=[types.CodeActionKind.SourceFixAll]
+            ),
+        )
+    )
+    assert action.kind == "source.fixAll.jax-lsp"
+    if lazy:
+        action = await client.code_action_resolve_async(action)
+    changed = {edit.text_document.uri: edit for edit in action.edit.document_changes}
+    assert set(changed) == {cells[2], cells[4]}  # only the cells that change
+    assert changed[cells[2]].text_document.version == 1
+    texts = {uri: text for (_, text), uri in zip(TRACED_CELLS, cells, strict=True)}
+    assert apply_edits(texts[cells[2]], changed[cells[2]].edits, "utf-16") == (
+        "x = jnp.arange(5.0)\n\nx = x.at[1].add(5.0)"
+    )
+    assert apply_edits(texts[cells[4]], changed[cells[4]].edits, "utf-16") == (
+        "y = x\ny = y.at[0].set(1.0)\n"
+    )
+
+
+async def test_hints_and_lenses_in_a_cell(client, tmp_path):
+    """`jax` comes from the first cell: the jitted function in the fourth is known traced."""
+    await start(client, options={"inlayHints": True})
+    _, cells = open_notebook(client, tmp_path, TRACED_CELLS)
+    cell = types.TextDocumentIdentifier(uri=cells[3])
+    lenses = await client.text_document_code_lens_async(types.CodeLensParams(text_document=cell))
+    assert [(lens.range.start, lens.command.title) for lens in lenses] == [
+        (types.Position(1, 4), "jit · traced: v, n")
+    ]
+    other = types.TextDocumentIdentifier(uri=cells[2])
+    assert not await client.text_document_code_lens_async(types.CodeLensParams(text_document=other))
+    hints = await client.text_document_inlay_hint_async(
+        types.InlayHintParams(
+            text_document=cell, range=types.Range(types.Position(0, 0), types.Position(5, 0))
+        )
+    )
+    assert [(hint.position, hint.label) for hint in hints] == [
+        (types.Position(1, 10), "traced"),
+        (types.Position(1, 13), "traced"),
+    ]
 
 
 async def test_removing_the_import_cell(client, tmp_path):

@@ -14,7 +14,23 @@ import { ServerStatus } from './status';
 
 const FIX_ALL_KIND = 'source.fixAll.jax-lsp';
 
+/**
+ * The language client, quiet about a clean exit: the server exits with status 0 after
+ * `shutdown` (every stop and restart), which vscode-languageclient logs as an error.
+ */
+class JaxLanguageClient extends LanguageClient {
+  override error(message: string, data?: unknown, showNotification: boolean | 'force' = true): void {
+    if (message === 'Server process exited with code 0.') {
+      this.info(message, data, false);
+      return;
+    }
+    super.error(message, data, showNotification);
+  }
+}
+
 let client: LanguageClient | undefined;
+/** Bumped by each restart: a client of an older generation is being replaced. */
+let launchGeneration = 0;
 let output: vscode.LogOutputChannel;
 let status: ServerStatus;
 let extensionPath: string;
@@ -25,6 +41,7 @@ function workspaceResource(): vscode.Uri | undefined {
 }
 
 function clientOptions(): LanguageClientOptions {
+  const generation = launchGeneration;
   return {
     documentSelector: [
       { scheme: 'file', language: 'python' },
@@ -40,6 +57,11 @@ function clientOptions(): LanguageClientOptions {
     },
     middleware: {
       workspace: {
+        // A launch setting changed (`jax-lsp.path`...): a new server starts with the new
+        // settings, so the one stopping is not told (that would race its shutdown, and
+        // fail with "Starting server failed").
+        didChangeConfiguration: (sections, next) =>
+          generation === launchGeneration ? next(sections) : Promise.resolve(),
         // Answer `workspace/configuration` for our section with the server's keys only.
         configuration: (params, token, next) => {
           const ours = params.items.every((item) => item.section === SECTION);
@@ -100,7 +122,7 @@ async function start(): Promise<void> {
     return;
   }
   output.info(`starting: ${launch.plan.description}`);
-  client = new LanguageClient(SECTION, 'jax-lsp', serverOptions(launch.plan), clientOptions());
+  client = new JaxLanguageClient(SECTION, 'jax-lsp', serverOptions(launch.plan), clientOptions());
   client.onDidChangeState((event) => {
     if (event.newState === State.Running) {
       const version = client?.initializeResult?.serverInfo?.version ?? '?';
@@ -123,7 +145,7 @@ async function stop(): Promise<void> {
   client = undefined;
   if (running) {
     try {
-      await running.dispose(2000);
+      await running.dispose(4000);
     } catch (error) {
       output.warn(`stopping the server: ${(error as Error).message}`);
     }
@@ -132,6 +154,7 @@ async function stop(): Promise<void> {
 
 /** Restarts are queued so that overlapping triggers never run two servers. */
 function restart(): Promise<void> {
+  launchGeneration += 1;
   pending = pending.then(async () => {
     await stop();
     await start();

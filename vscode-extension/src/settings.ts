@@ -19,10 +19,20 @@ export interface ServerSettings {
   severity?: Record<string, string>;
   fixAll?: boolean;
   unsafeFixes?: boolean;
+  codeLens?: boolean;
+  inlayHints?: boolean;
 }
 
 export const LAUNCH_KEYS = ['interpreter', 'path', 'importStrategy'] as const;
-const SERVER_KEYS = ['select', 'ignore', 'severity', 'fixAll', 'unsafeFixes'] as const;
+const SERVER_KEYS = [
+  'select',
+  'ignore',
+  'severity',
+  'fixAll',
+  'unsafeFixes',
+  'codeLens',
+  'inlayHints',
+] as const;
 
 export function readLaunchSettings(scope?: vscode.ConfigurationScope): LaunchSettings {
   const config = vscode.workspace.getConfiguration(SECTION, scope);
