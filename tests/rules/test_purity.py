@@ -84,7 +84,7 @@ def test_print_fix_uses_the_module_alias():
     [
         jitted("print(x.shape, x.dtype)"),  # static values: a deliberate trace-time message
         jitted("jax.debug.print('{}', x)"),
-        jitted("logging.info('x %s', x)", "import logging\nimport jax\n"),
+        jitted("logging.info('shape %s', x.shape)", "import logging\nimport jax\n"),
         "import jax\ndef print(*a):\n    pass\n" + jitted("print(x)", ""),
         "import jax.numpy as jnp\ndef report(x):\n    print(jnp.mean(x))\n",
     ],
