@@ -22,6 +22,9 @@ class Counter:
     def __init__(self, step):
         self.step = step
 
+    def set_step(self, step):
+        self.step = step
+
     @partial(jax.jit, static_argnums=0)  # stale results once `step` changes
     def advance(self, x):
         return x + self.step

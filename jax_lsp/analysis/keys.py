@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 from jax_lsp.analysis.imports import Resolver
 from jax_lsp.analysis.names import local_names
-from jax_lsp.analysis.nodes import child_nodes
+from jax_lsp.analysis.nodes import child_nodes, walk_nodes
 from jax_lsp.analysis.text import contains_word
 from jax_lsp.analysis.traced import all_params, positional_params
 from jax_lsp.compat import TRY_STATEMENTS
@@ -298,7 +298,17 @@ def consumed_params(
     """Parameters whose value (as passed in, before any rebinding) the function consumes:
     the flow starts with each parameter marked as consumed by a stand-in call, so a use
     of it shows as a reuse of that stand-in."""
-    marks = {name: ast.Call(ast.Name(name), [], []) for name in all_params(function)}
+    params = set(all_params(function))
+    candidates = {
+        role.id
+        for node in walk_nodes(function)
+        if isinstance(node, ast.Call)
+        and isinstance(role := classify(node), ast.Name)
+        and role.id in params
+    }
+    if not candidates:
+        return frozenset()  # no parameter reaches a consuming call: no flow needed
+    marks = {name: ast.Call(ast.Name(name), [], []) for name in candidates}
     flow = KeyFlow(classify)
     reuses = flow.run(function.body, dict(marks))
     originals = {id(call): name for name, call in marks.items()}
@@ -368,7 +378,16 @@ _REPEATING: dict[str, tuple[tuple[int, ...], tuple[str, ...]]] = {
     "jax.tree_util.tree_map": ((0,), ("f",)),
     "jax.tree_map": ((0,), ("f",)),
 }
+_REPEATING_NAMES = frozenset(name.rpartition(".")[2] for name in _REPEATING)
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+
+
+def _last_name(expr: ast.expr) -> str | None:
+    if isinstance(expr, ast.Attribute):
+        return expr.attr
+    return expr.id if isinstance(expr, ast.Name) else None
+
+
 # Mapped over a pytree with one key, these reorder or pick the same rows of every leaf: the
 # usual way to shuffle a batch whose leaves must stay aligned, not a reuse by intent.
 _ALIGNING = frozenset({"jax.random.permutation", "jax.random.shuffle", "jax.random.choice"})
@@ -413,10 +432,14 @@ def repeated_uses(
             target = node.targets[0]
             if isinstance(target, ast.Name) and isinstance(node.value, ast.Lambda):
                 local[target.id] = node.value
-            elif isinstance(target, ast.Name) and resolver.qualname(node.value) in _REPEATING:
-                aliases[target.id] = resolver.qualname(node.value)
+            elif isinstance(target, ast.Name) and _last_name(node.value) in _REPEATING_NAMES:
+                qualname = resolver.qualname(node.value)
+                if qualname in _REPEATING:
+                    aliases[target.id] = qualname
         elif isinstance(node, ast.Call):
             calls.append(node)
+    # Resolve only calls spelled like a runner or an alias of one (qualname costs).
+    calls = [c for c in calls if _last_name(c.func) in _REPEATING_NAMES | aliases.keys()]
     runners: list[tuple[ast.Call, str]] = []
     for call in calls:
         qualname = resolver.qualname(call.func)
@@ -450,7 +473,7 @@ def _scope_nodes(statements: list[ast.stmt]):
         node = stack.pop()
         yield node
         if not isinstance(node, _NESTED):
-            stack.extend(reversed(list(ast.iter_child_nodes(node))))
+            stack.extend(reversed(child_nodes(node)))
 
 
 def _consumed_free_keys(function: ast.AST, classify) -> list[tuple[ast.Call, ast.Name]]:

@@ -890,12 +890,12 @@ class ModuleModel:
                 node = record.node
                 if "." in name or isinstance(node, ast.Lambda) or not all_params(node):
                     continue
-                called = {
-                    c.func.id
-                    for c in walk_nodes(node)
-                    if isinstance(c, ast.Call) and isinstance(c.func, ast.Name)
-                }
-                if not called & helpers.keys():
+                # Only a function whose text names a helper can call one.
+                source = self._source_of[node]
+                if "lines" not in source.memo:
+                    source.memo["lines"] = source.text.split("\n")
+                text = "\n".join(source.memo["lines"][node.lineno - 1 : node.end_lineno])
+                if not any(helper in text for helper in helpers):
                     continue
                 drawn = consumed_params(node, classify) | helpers.get(name, frozenset())
                 if drawn != helpers.get(name, frozenset()):

@@ -161,6 +161,11 @@ def _shadowed_root(func: ast.expr, ctx: RuleContext) -> bool:
     return binds_locally(func.id, ctx.functions[-1])
 
 
+# Every spelling of a call that runs a function repeatedly (`lax.while_loop`, `fori_loop`,
+# `scan`, `lax.map`, `jax.tree.map`, `tree_map`, or an alias bound to one) names one of these.
+_REPEATING_WORDS = ("_loop", "scan", "map")
+
+
 class PrngKeyReuse(Rule):
     code = "JAX602"
     name = "prng-key-reuse"
@@ -501,7 +506,8 @@ class PrngKeyReuse(Rule):
             # Module-level code flows across units: the model follows keys through them all.
             body, resolver, scope = node.body, ctx.resolvers[-1], node
             reuses = list(ctx.model.module_key_reuses.get(ctx.unit_start, ()))
-            if not may_draw("\n".join(ctx.lines), resolver) and not reuses:
+            text = "\n".join(ctx.lines)
+            if not may_draw(text, resolver) and not reuses:
                 return
         else:
             body, scope = node.body, node
@@ -521,7 +527,10 @@ class PrngKeyReuse(Rule):
             reuses = flow.run(body, unit=ctx.unit_start)
         # The same shuffle or choice of two arrays with one key keeps them aligned: by intent.
         reuses = [r for r in reuses if not aligned_pair(r.first, r.call, resolver)]
-        repeated = repeated_uses(body, resolver, lambda c: classify_call(c, resolver, ctx.model))
+        repeated = []
+        if any(word in text for word in _REPEATING_WORDS):
+            classify = lambda c: classify_call(c, resolver, ctx.model)  # noqa: E731
+            repeated = repeated_uses(body, resolver, classify)
         if not reuses and not repeated:
             return
         names = {n.id for n in walk_nodes(scope) if isinstance(n, ast.Name)}
