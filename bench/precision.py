@@ -28,7 +28,8 @@ from bench.corpus import LISTS, REPO_ROOT, Corpus, ensure_corpus
 TRIAGE = REPO_ROOT / "bench" / "triage.csv"
 RESULTS = REPO_ROOT / "bench" / "results"
 TRIAGE_COLUMNS = ("package", "path", "line", "code", "verdict", "note")
-_VERDICTS = {"true": True, "false": False}
+# A debatable finding (a judgement call either way) counts as false: the bar is about trust.
+_VERDICTS = {"true": True, "false": False, "debatable": False}
 
 
 @dataclass(frozen=True)
@@ -93,7 +94,9 @@ def read_triage(rows: Iterable[str]) -> list[Judgement]:
     for row in reader:
         verdict = row["verdict"].strip().lower()
         if verdict not in _VERDICTS:
-            raise ValueError(f"triage verdict must be true or false, got {row['verdict']!r}")
+            raise ValueError(
+                f"triage verdict must be true, false or debatable, got {row['verdict']!r}"
+            )
         judgements.append(
             Judgement(
                 row["package"].strip(),

@@ -197,10 +197,10 @@ def test_notebook_syntax_errors_are_reported_in_cell_coordinates(tmp_path: Path)
 
 def test_a_fix_that_adds_lines_keeps_the_ipython_lines_in_place(tmp_path: Path):
     cell = (
-        "%matplotlib inline\nimport jax\nimport jax.numpy as jnp\n!nvidia-smi\n"
-        "x = jnp.zeros(3, dtype=jnp.float64)\n"
+        "%matplotlib inline\nfrom jax import jit\n!nvidia-smi\n@jit\ndef inside(x):\n"
+        "    return x > 0 and x < 1\n"
     )
-    path = tmp_path / "x64.ipynb"
+    path = tmp_path / "logic.ipynb"
     path.write_text(notebook_json(("code", cell)))
     result = subprocess.run(
         [
@@ -209,9 +209,8 @@ def test_a_fix_that_adds_lines_keeps_the_ipython_lines_in_place(tmp_path: Path):
             "jax_lsp",
             "check",
             "--select",
-            "JAX901",
+            "JAX702",
             "--fix",
-            "--unsafe-fixes",
             str(path),
         ],
         capture_output=True,
@@ -220,8 +219,7 @@ def test_a_fix_that_adds_lines_keeps_the_ipython_lines_in_place(tmp_path: Path):
     )
     assert result.returncode == 0, result.stdout + result.stderr
     source = "".join(json.loads(path.read_text())["cells"][0]["source"])
-    assert source == (
-        "%matplotlib inline\nimport jax\nimport jax.numpy as jnp\n"
-        'jax.config.update("jax_enable_x64", True)\n!nvidia-smi\n'
-        "x = jnp.zeros(3, dtype=jnp.float64)\n"
+    assert source == (  # the fix's import added after the imports, the shell line kept below it
+        "%matplotlib inline\nfrom jax import jit\nimport jax.numpy as jnp\n!nvidia-smi\n@jit\n"
+        "def inside(x):\n    return jnp.logical_and(x > 0, x < 1)\n"
     )

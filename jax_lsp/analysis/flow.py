@@ -203,6 +203,27 @@ def annotation_kind(annotation: ast.expr | None, resolver: Resolver) -> Kind | N
     return None
 
 
+# Annotations that declare a Python container: a parameter so annotated is a pytree node even
+# when a transformation traces it (its leaves are traced; the container itself is truthy).
+_CONTAINER_ANNOTATIONS = {
+    "typing.Tuple": "tuple",
+    "builtins.tuple": "tuple",
+    "typing.List": "list",
+    "builtins.list": "list",
+    "typing.Dict": "dict",
+    "builtins.dict": "dict",
+}
+
+
+def annotation_container(annotation: ast.expr | None, resolver: Resolver) -> str | None:
+    """ "tuple", "list" or "dict" for `Tuple[jax.Array, jax.Array]`, `dict[str, Array]`, ..."""
+    if isinstance(annotation, ast.Subscript):
+        annotation = annotation.value
+    if not isinstance(annotation, ast.Name | ast.Attribute):
+        return None
+    return _CONTAINER_ANNOTATIONS.get(resolver.qualname(annotation) or "")
+
+
 def _element_value(value: Value) -> Value:
     """The value of one element when iterating or unpacking `value`."""
     if type(value) is Container:
@@ -862,6 +883,10 @@ class FlowInterpreter:
             return Kind.SEQUENCE
         if qualname in ("builtins.abs", "builtins.round", "builtins.sum", "builtins.pow"):
             return Kind.TRACED if Kind.TRACED in args else Kind.UNKNOWN
+        if qualname == "jax.lax.psum" and args and args[0] is Kind.STATIC:
+            # A collective sum of a Python constant is computed from the axis size at trace
+            # time: `lax.psum(1, axis)` is the axis size, a Python int.
+            return Kind.STATIC
         if qualname in ARRAY_FUNCTIONS or qualname.startswith(ARRAY_MODULES):
             return self._array_result(args)
         if qualname == "numpy" or qualname.startswith("numpy."):

@@ -16,7 +16,13 @@ from functools import cached_property
 from jax_lsp.analysis.attributes import assigned_attributes
 from jax_lsp.analysis.document import Document, Unit, UnitSource
 from jax_lsp.analysis.dtypes import FloatOracle, IntArrayOracle, assigned_values
-from jax_lsp.analysis.flow import NEW_REF, FlowInterpreter, ScopeContext, annotation_kind
+from jax_lsp.analysis.flow import (
+    NEW_REF,
+    FlowInterpreter,
+    ScopeContext,
+    annotation_container,
+    annotation_kind,
+)
 from jax_lsp.analysis.hashing import EMPTY_FACTS, HashFacts, compute_hash_facts, wrapped_statics
 from jax_lsp.analysis.imports import Resolver, import_bindings, local_imports
 from jax_lsp.analysis.infer import ExternalFacts, facts_key
@@ -612,13 +618,18 @@ class ModuleModel:
             outer.update(self.scope_kinds(chain[-2]).final_env)
         info = self.context_of(node)
         params: dict[str, Value] = {}
+        containers: dict[str, str] = {}
         for arg in [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]:
             declared = annotation_kind(arg.annotation, self.resolver)
             params[arg.arg] = declared or Kind.UNKNOWN
+            form = annotation_container(arg.annotation, self.resolver)
+            if form is not None:
+                containers[arg.arg] = form
         for name in all_params(node):
             params.setdefault(name, Kind.UNKNOWN)
             if info and name in info.traced_params:
-                params[name] = Kind.TRACED
+                form = containers.get(name)
+                params[name] = Container(form, leaf=Kind.TRACED) if form else Kind.TRACED
             elif info and name in info.static_params:
                 params[name] = Kind.STATIC
         for name in self.ref_params.get(node, ()):

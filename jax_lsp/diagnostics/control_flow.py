@@ -361,6 +361,22 @@ class PythonBranchOnTraced(Rule):
             """,
             check="assert int(steps) == 3 and float(out) == 2.0",
         ),
+        Example(
+            """
+            from typing import Tuple
+
+            import jax
+            import jax.numpy as jnp
+
+            def clip_to(x: jax.Array, limit: Tuple[jax.Array, jax.Array]) -> jax.Array:
+                if limit:  # a tuple parameter stays a tuple under vmap: it is truthy
+                    x = jnp.clip(x, limit[0], limit[1])
+                return x
+
+            out = jax.vmap(clip_to)(jnp.full(3, 5.0), (jnp.zeros(3), jnp.ones(3)))
+            """,
+            check="assert out.tolist() == [1.0, 1.0, 1.0]",
+        ),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> Iterator[Finding]:
@@ -1110,6 +1126,21 @@ class ConcretizeTraced(Rule):
             found, total, shape = bucket(jnp.array([0.3, 0.7]))
             """,
             check="assert found.tolist() == [2, 3] and shape == (2,)",
+        ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+            from jax import lax
+
+            def shift(x):
+                size = lax.psum(1, "i")  # the axis size: a Python int while tracing
+                perm = [(i, (i + 1) % size) for i in range(size)]
+                return x * len(perm)
+
+            out = jax.jit(jax.vmap(shift, axis_name="i"))(jnp.ones(3))
+            """,
+            check="assert out.tolist() == [3.0, 3.0, 3.0]",
         ),
     )
 

@@ -18,6 +18,7 @@ import io
 import textwrap
 import tokenize
 
+from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.names import assigned_name
 from jax_lsp.analysis.nodes import all_params
 from jax_lsp.diagnostics.base import RuleContext
@@ -27,7 +28,19 @@ from jax_lsp.findings import Applicability, Edit, Fix, Span
 # Modules whose functions compute values without side effects (jnp.log, lax.select, ...).
 _PURE_MODULES = ("jax.numpy.", "jax.lax.", "jax.nn.", "jax.scipy.special.")
 # Values `jnp.where` cannot stand for: containers and None change the result's structure.
-_NOT_ARRAYS = (ast.Tuple, ast.List, ast.Dict, ast.Set, ast.Lambda, ast.Starred, ast.JoinedStr)
+_NOT_ARRAYS = (
+    ast.Tuple,
+    ast.List,
+    ast.Dict,
+    ast.Set,
+    ast.Lambda,
+    ast.Starred,
+    ast.JoinedStr,
+    ast.ListComp,
+    ast.SetComp,
+    ast.DictComp,
+    ast.GeneratorExp,
+)
 
 
 def where_fix(
@@ -47,7 +60,7 @@ def where_fix(
     if selection is None:
         return None
     target, values, start, end = selection
-    if any(_not_an_array(value) for value, _ in values):
+    if any(_not_an_array(value, ctx) for value, _ in values):
         return None
     (first, first_text), (second, second_text) = values
     pure = _pure(first, ctx) and _pure(second, ctx)
@@ -225,10 +238,12 @@ def _next_statement(node: ast.stmt, ctx: RuleContext) -> ast.stmt | None:
     return None
 
 
-def _not_an_array(value: ast.expr) -> bool:
+def _not_an_array(value: ast.expr, ctx: RuleContext) -> bool:
+    """A value `jnp.where` cannot select: a string, a Python container (a list of gradients
+    stays a list), a function."""
     if isinstance(value, ast.Constant):
         return not isinstance(value.value, bool | int | float | complex)
-    return isinstance(value, _NOT_ARRAYS)
+    return isinstance(value, _NOT_ARRAYS) or ctx.kind(value) in (Kind.SEQUENCE, Kind.ITERATOR)
 
 
 def _pure(node: ast.expr, ctx: RuleContext) -> bool:

@@ -79,7 +79,13 @@ async def _server_fixes(client, uri: str, diagnostic: types.Diagnostic) -> Fixes
         )
     )
     prefix = f"jax-lsp ({diagnostic.code}): "
-    titles = [a.title.removeprefix(prefix) for a in actions or [] if a.title.startswith(prefix)]
+    titles = [
+        a.title.removeprefix(prefix).removesuffix(" (unsafe)")  # the editor's safety mark
+        for a in actions or []
+        if a.title.startswith(prefix)
+        and a.kind == types.CodeActionKind.QuickFix
+        and not a.title.endswith("Disable for this line")  # the noqa action: not a fix
+    ]
     return tuple(sorted({*fixes, *titles}))
 
 
