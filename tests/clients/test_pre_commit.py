@@ -61,7 +61,7 @@ def test_check_hook_reports_the_gotcha(tmp_path: Path, pre_commit_home: Path) ->
     assert run.returncode == 1, run.stdout + run.stderr
     assert "gotcha.py:4:1: error: JAX201" in run.stdout
     assert "clean.py:" not in run.stdout  # NumPy item assignment is fine
-    assert "Found 1 error." in run.stdout
+    assert "Found 1 finding: 1 error." in run.stdout
     assert (sample / "gotcha.py").read_text() == GOTCHA
 
 
