@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from jax_lsp.analysis.imports import Resolver
 from jax_lsp.analysis.kinds import STATIC_RESULTS
 from jax_lsp.analysis.names import stored_names
+from jax_lsp.analysis.nodes import walk_nodes
 from jax_lsp.analysis.summary import ClassRecord, FunctionNode, transform_of
 from jax_lsp.analysis.traced import positional_params
 
@@ -578,7 +579,7 @@ def wrapped_statics(function: FunctionNode, signature_of_call) -> frozenset[str]
     if not parameters:
         return frozenset()
     found: set[str] = set()
-    for node in ast.walk(function):
+    for node in walk_nodes(function):  # once per function per analysis: the fast walk
         if not isinstance(node, ast.Call):
             continue
         signature = signature_of_call(node)
