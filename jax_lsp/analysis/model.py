@@ -695,6 +695,16 @@ class ModuleModel:
         self._carries[node] = result
         return result
 
+    def _local_refs(self, node: FunctionNode) -> frozenset[str]:
+        """`_local_refs` memoised on the function's unit (its text) and the module's imports:
+        a whole walk of every function on every edit cost the editor its speed."""
+        source = self._source_of[node]
+        key = ("local-refs", node, self.alias_key)
+        found = source.memo.get(key)
+        if found is None:
+            found = source.memo[key] = _local_refs(node, self.resolver)
+        return found
+
     @cached_property
     def ref_params(self) -> dict[FunctionNode, frozenset[str]]:
         """Parameters of module functions that a call in the module passes a `jax.Ref` (a name
@@ -705,10 +715,12 @@ class ModuleModel:
             return {}
         module_refs = frozenset(n for n, v in self.global_values.items() if v is REF)
         local_refs = {
-            record.node: _local_refs(record.node, self.resolver)
+            record.node: self._local_refs(record.node)
             for record in self.functions.values()
             if not isinstance(record.node, ast.Lambda)
         }
+        if not module_refs and not any(local_refs.values()):
+            return {}  # no ref is made anywhere, so none is passed
         calls = [call for summary in self.summaries for call in summary.calls]
         found: dict[FunctionNode, frozenset[str]] = {}
         changed = True
