@@ -7,9 +7,9 @@ from dataclasses import dataclass
 
 from jax_lsp.analysis.document import Document, Unit
 from jax_lsp.analysis.model import ModuleModel
+from jax_lsp.analysis.pytrees import is_registered_pytree
 from jax_lsp.analysis.text import byte_col_to_char
 from jax_lsp.analysis.traced import TraceInfo
-from jax_lsp.diagnostics.methods import is_registered_pytree
 from jax_lsp.findings import Position, Span
 
 
@@ -86,7 +86,7 @@ def _methods_of_pytrees(tree: ast.Module, model: ModuleModel) -> dict[ast.AST, b
         if isinstance(node, ast.ClassDef):
             record = model.classes.get(node.name)
             pytree = record is not None and record.node is node
-            pytree = pytree and is_registered_pytree(record, model)
+            pytree = pytree and is_registered_pytree(record, model.summaries)
             for statement in node.body:
                 found[statement] = pytree
     return found
