@@ -395,54 +395,83 @@ def _identity_class(record: ClassRecord) -> bool:
     )
 
 
+@dataclass(frozen=True)
+class ClassHashFacts:
+    """What hashing needs of one class (its text and the module's imports decide it)."""
+
+    unhashable: str | None  # why its instances cannot be hashed
+    identity: bool  # its instances hash (and compare) by identity
+    methods: frozenset[str]  # the methods it defines that bind to instances
+
+
+def class_hash_facts(record: ClassRecord, resolver: Resolver) -> ClassHashFacts:
+    return ClassHashFacts(
+        class_unhashable(record), _identity_class(record), _instance_methods(record, resolver)
+    )
+
+
+def statement_bindings(tree: ast.Module) -> tuple[tuple[str, Binding | None], ...]:
+    """Each name a unit's top-level statements bind, with its binding (None: not a plain
+    assignment, so its value is unknown). Syntax only: memoised on the unit by callers."""
+    return tuple(
+        (name, _statement_binding(name, statement))
+        for statement in tree.body
+        for name in stored_names(statement)
+    )
+
+
+def staged_by_decorator(function: FunctionNode, resolver: Resolver) -> bool:
+    """The function is decorated with a staging transformation (jit, pmap, filter_jit, ...)."""
+    return any(
+        (found := transform_of(decorator, resolver)) is not None
+        and found[0].label in STAGING_TRANSFORMS
+        for decorator in getattr(function, "decorator_list", ())
+    )
+
+
 def compute_hash_facts(
     trees: list[tuple[ast.Module, int]],
+    bindings: list[tuple[str, Binding | None]],
     resolver: Resolver,
     classes: dict[str, ClassRecord],
-    functions: dict[str, FunctionNode],
-    wrapped_statics: Callable[[FunctionNode], frozenset[str]],
+    class_facts: dict[str, ClassHashFacts],
+    jitted_functions: frozenset[str],
+    wrappers: dict[str, tuple[FunctionNode, frozenset[str]]],
     global_writes: frozenset[str],
 ) -> HashFacts:
-    """`trees`: each unit's tree and first document line. `wrapped_statics(f)`: the
-    parameters of `f` that it passes on in a static position of a jitted call."""
+    """`trees`: each unit's tree and first document line; `bindings`: their top-level
+    `statement_bindings`; `class_facts`: each class's `class_hash_facts`; `wrappers`: module
+    functions with the parameters they pass on in a static position of a jitted call."""
     unhashable_classes = {
-        name: reason for name, record in classes.items() if (reason := class_unhashable(record))
+        name: facts.unhashable for name, facts in class_facts.items() if facts.unhashable
     }
-    identity = frozenset(name for name, record in classes.items() if _identity_class(record))
+    identity = frozenset(name for name, facts in class_facts.items() if facts.identity)
     assignments: dict[str, list[Binding]] = {}
     unknown: set[str] = set(global_writes)
-    for tree, _ in trees:
-        for statement in tree.body:
-            for name in stored_names(statement):
-                binding = _statement_binding(name, statement)
-                if binding is None:
-                    unknown.add(name)
-                else:
-                    assignments.setdefault(name, []).append(binding)
+    for name, binding in bindings:
+        if binding is None:
+            unknown.add(name)
+        else:
+            assignments.setdefault(name, []).append(binding)
 
     def module_lookup(name: str) -> Binding | None:
-        bindings = assignments.get(name, [])
-        if len(bindings) == 1 and name not in unknown:
-            return bindings[0]
+        found = assignments.get(name, [])
+        if len(found) == 1 and name not in unknown:
+            return found[0]
         return Binding(module_level=True)
 
     judge = ValueJudge(resolver, unhashable_classes, {})
     instances: dict[str, str] = {}
-    for name, bindings in assignments.items():
+    for name, found in assignments.items():
         if name in unknown:
             continue
-        made = instance_of(bindings[0], classes) if len(bindings) == 1 else None
+        made = instance_of(found[0], classes) if len(found) == 1 else None
         if made is not None:
             instances[name] = made
-        whats = [judge.binding_value(binding, module_lookup) for binding in bindings]
+        whats = [judge.binding_value(binding, module_lookup) for binding in found]
         if whats and all(whats):
             judge.module_values[name] = whats[0]
     parameters: dict[tuple[str, str], tuple[str, tuple[int, int, int, int]]] = {}
-    wrappers = {
-        name: (node, statics)
-        for name, node in functions.items()
-        if "." not in name and (statics := wrapped_statics(node))
-    }
     for tree, start in trees if wrappers else ():
         for node, chain in walk_with_chain(tree):
             if not (
@@ -488,26 +517,14 @@ def compute_hash_facts(
         instances,
         constants,
         configs,
-        {name: _instance_methods(record, resolver) for name, record in classes.items()},
-        frozenset(
-            name
-            for name, node in functions.items()
-            if "." not in name and _staged_by_decorator(node, resolver)
-        ),
+        {name: facts.methods for name, facts in class_facts.items()},
+        jitted_functions,
         parameters,
     )
 
 
 # Transformations that trace into a jaxpr: every JAX operation under them gives a tracer.
 STAGING_TRANSFORMS = frozenset(["jit", "pmap", "eqx.filter_jit", "nnx.jit", "make_jaxpr"])
-
-
-def _staged_by_decorator(function: FunctionNode, resolver: Resolver) -> bool:
-    return any(
-        (found := transform_of(decorator, resolver)) is not None
-        and found[0].label in STAGING_TRANSFORMS
-        for decorator in getattr(function, "decorator_list", ())
-    )
 
 
 def _instance_methods(record: ClassRecord, resolver: Resolver) -> frozenset[str]:
@@ -568,20 +585,36 @@ def static_arguments(call: ast.Call, signature) -> list[tuple[ast.expr, str]]:
     return found
 
 
-def wrapped_statics(function: FunctionNode, signature_of_call) -> frozenset[str]:
-    """Parameters of `function` it passes, unchanged, in a static position of a jitted call
-    (`signature_of_call(call)` gives the call's StaticSignature or None)."""
+PassingCalls = tuple[frozenset[str], tuple[ast.Call, ...]]
+
+
+def parameter_passing_calls(function: FunctionNode) -> PassingCalls:
+    """The parameters of `function` it never rebinds, and its calls that pass one of them as
+    it is: all that `wrapped_statics` reads. Syntax only, so callers memoise it on the unit."""
     if isinstance(function, ast.Lambda):
-        return frozenset()
-    parameters = set(_parameters(function)) - {
+        return frozenset(), ()
+    parameters = frozenset(_parameters(function)) - {
         name for statement in function.body for name in stored_names(statement)
     }
     if not parameters:
-        return frozenset()
-    found: set[str] = set()
-    for node in walk_nodes(function):  # once per function per analysis: the fast walk
+        return parameters, ()
+    found = []
+    for node in walk_nodes(function):
         if not isinstance(node, ast.Call):
             continue
+        passed = [*node.args, *(keyword.value for keyword in node.keywords)]
+        if any(isinstance(arg, ast.Name) and arg.id in parameters for arg in passed):
+            found.append(node)
+    return parameters, tuple(found)
+
+
+def wrapped_statics(passing: PassingCalls, signature_of_call) -> frozenset[str]:
+    """Parameters a function passes, unchanged, in a static position of a jitted call, from
+    its `parameter_passing_calls` (`signature_of_call(call)` gives the call's StaticSignature
+    or None)."""
+    parameters, calls = passing
+    found: set[str] = set()
+    for node in calls:
         signature = signature_of_call(node)
         if signature is None:
             continue

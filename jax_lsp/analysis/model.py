@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 
@@ -23,7 +23,17 @@ from jax_lsp.analysis.flow import (
     annotation_container,
     annotation_kind,
 )
-from jax_lsp.analysis.hashing import EMPTY_FACTS, HashFacts, compute_hash_facts, wrapped_statics
+from jax_lsp.analysis.hashing import (
+    EMPTY_FACTS,
+    ClassHashFacts,
+    HashFacts,
+    class_hash_facts,
+    compute_hash_facts,
+    parameter_passing_calls,
+    staged_by_decorator,
+    statement_bindings,
+    wrapped_statics,
+)
 from jax_lsp.analysis.imports import Resolver, import_bindings, local_imports
 from jax_lsp.analysis.infer import ExternalFacts, facts_key
 from jax_lsp.analysis.jitted import StaticSignature, jit_call_signature, unit_signatures
@@ -62,6 +72,7 @@ from jax_lsp.analysis.traced import (
     trace_info_for,
     transform_name,
 )
+from jax_lsp.analysis.unit_memo import reuse_reading
 from jax_lsp.analysis.values import (
     REF,
     Container,
@@ -161,6 +172,7 @@ class ModuleModel:
                 self._source_of[record.node] = unit.source
             for record in summary.classes:
                 self.classes[record.name] = record
+                self._source_of[record.node] = unit.source
         self.import_line = _import_insertion_line(self.document)
         self._contexts = {}  # memo of context_of; cleared whenever the trace changes
         self.classes_passed_to_calls = frozenset(
@@ -364,7 +376,12 @@ class ModuleModel:
         `obj = Owner(attr=instance)`."""
         found: dict[tuple[str, str], str] = {}
         for record in self.classes.values():
-            for attribute, class_name in _attribute_constructors(record.node):
+            source = self._source_of[record.node]
+            key = ("attribute-constructors", record.node)
+            constructors = source.memo.get(key)
+            if constructors is None:  # syntax only: memoised on the class's unit
+                constructors = source.memo[key] = _attribute_constructors(record.node)
+            for attribute, class_name in constructors:
                 if class_name in self.classes:
                     found.setdefault((record.name, attribute), class_name)
         for value in self.stable_globals.values():
@@ -556,6 +573,8 @@ class ModuleModel:
         """What the explanation of `node` shows a unit starting at `unit_start`: names and
         transformations, and the place of each site in another unit (its related place is in
         document coordinates; a site of the same unit moves with it)."""
+        if node not in self.trace:
+            return ()
         return tuple(
             (
                 step.function,
@@ -723,24 +742,33 @@ class ModuleModel:
             return {}  # no ref is made anywhere, so none is passed
         calls = [call for summary in self.summaries for call in summary.calls]
         found: dict[FunctionNode, frozenset[str]] = {}
+        held = module_refs.union(*local_refs.values())  # every name that may hold a ref
         changed = True
         while changed:  # a parameter that receives a ref may pass it on
             changed = False
             for call in calls:
-                callee = self.resolve(call.callee)
-                if callee is None or isinstance(callee, ast.Lambda):
+                arguments = call.argument_names
+                if held.isdisjoint(arguments):
                     continue
                 refs = (
                     module_refs
                     if call.caller is None
                     else self._refs_in(call.caller, module_refs, local_refs, found)
                 )
+                # Only a call passing a name that holds a ref can pass one: resolving every
+                # call of the module on every edit cost the editor its speed.
+                if refs.isdisjoint(arguments):
+                    continue
+                callee = self.resolve(call.callee)
+                if callee is None or isinstance(callee, ast.Lambda):
+                    continue
                 record = self.records.get(callee)
                 method = bool(record and record.class_name and "." in call.callee.name)
                 passed = _params_passed(callee, call.node, refs, method)
                 passed -= found.get(callee, frozenset())
                 if passed:
                     found[callee] = found.get(callee, frozenset()) | passed
+                    held |= passed
                     changed = True
         return found
 
@@ -797,12 +825,19 @@ class ModuleModel:
         defined = self._function_units
         if not defined:
             return ()
-        text = source.text
-        own = hash(text)
-        # A name in the text (maybe inside a longer word: a harmless superset) may be called.
-        return tuple(
-            [(name, unit) for name, unit in defined.items() if unit[1] != own and name in text]
-        )
+        own = hash(source.text)
+        key = ("named-functions", self._function_names_key)
+        named = source.memo.get(key)
+        if named is None:
+            # A name in the text (maybe inside a longer word: a harmless superset) may be
+            # called. Memoised on the unit: a scan of every unit for every name on each edit
+            # cost the editor its speed.
+            named = source.memo[key] = tuple([name for name in defined if name in source.text])
+        return tuple([(name, defined[name]) for name in named if defined[name][1] != own])
+
+    @cached_property
+    def _function_names_key(self) -> int:
+        return intern_key(tuple(self._function_units))
 
     @cached_property
     def _function_units(self) -> dict[str, tuple[str, int]]:
@@ -943,8 +978,14 @@ class ModuleModel:
     @cached_property
     def int_array_globals(self) -> frozenset[str]:
         """Module-level names every top-level assignment of which is an integer JAX array."""
-        oracle = IntArrayOracle(self.resolver, self._top_level_values().get)
-        return frozenset(n for n in self._top_level_values() if oracle.is_int_array(ast.Name(n)))
+        assigned = self._top_level_values()
+
+        def compute() -> frozenset[str]:
+            oracle = IntArrayOracle(self.resolver, assigned.get)
+            return frozenset(n for n in assigned if oracle.is_int_array(ast.Name(n)))
+
+        # Equal assignments (the same nodes: unchanged units) give the same answer.
+        return self.document.lineage.reuse("int-array-globals", (self.alias_key, assigned), compute)
 
     def _top_level_values(self) -> dict[str, list[ast.expr]]:
         assigned: dict[str, list[ast.expr]] = {}
@@ -984,18 +1025,21 @@ class ModuleModel:
         """Module-level names bound to jitted callables with static arguments."""
         if self._signatures is None:
             signatures: dict[str, StaticSignature] = {}
-
-            def resolve(name: str) -> FunctionNode | None:
-                record = self.functions.get(name)
-                return record.node if record is not None else None
-
             for unit in self.document.units:
                 if unit.tree is None:
                     continue
-                key = ("static-signatures", self.alias_key)
-                if key not in unit.source.memo:
-                    unit.source.memo[key] = unit_signatures(unit.tree, self.resolver, resolve)
-                signatures.update(unit.source.memo[key])
+                # `g = jax.jit(f, static_argnames=...)` reads f's parameters, maybe in
+                # another unit: reused only while each function it looked up is the same.
+                signatures.update(
+                    reuse_reading(
+                        unit.source.memo,
+                        ("static-signatures", self.alias_key),
+                        self.function_node,
+                        lambda resolve, tree=unit.tree: unit_signatures(
+                            tree, self.resolver, resolve
+                        ),
+                    )
+                )
             for name, facts in (self.external or {}).items():
                 if facts.static is not None and "." not in name:
                     signatures.setdefault(name, facts.static)  # imported jitted functions
@@ -1009,28 +1053,107 @@ class ModuleModel:
         unhashable values (read across statements by the JAX1001/JAX1002 rules): only in
         modules that jit."""
         units = [unit for unit in self.document.units if unit.tree is not None]
-        if not any("jit" in unit.source.text or "pmap" in unit.source.text for unit in units):
+        if not any(_mentions_staging(unit.source) for unit in units):
             return EMPTY_FACTS
-        signatures = self.static_signatures
-
-        def resolve(name: str) -> FunctionNode | None:
-            record = self.functions.get(name)
-            return record.node if record is not None else None
-
-        def signature_of_call(call: ast.Call) -> StaticSignature | None:
-            if isinstance(call.func, ast.Call):
-                return jit_call_signature(call.func, self.resolver, resolve)
-            return signatures.get(call.func.id) if isinstance(call.func, ast.Name) else None
-
         global_writes = frozenset().union(*(summary.global_writes for summary in self.summaries))
-        return compute_hash_facts(
-            [(unit.tree, unit.start_line) for unit in units],
-            self.resolver,
-            self.classes,
-            {path: record.node for path, record in self.functions.items()},
-            lambda function: wrapped_statics(function, signature_of_call),
+        bindings = [binding for unit in units for binding in self._statement_bindings(unit.source)]
+        class_facts = {
+            name: self._class_hash_facts(record) for name, record in self.classes.items()
+        }
+        module_functions = [(n, r.node) for n, r in self.functions.items() if "." not in n]
+        jitted = frozenset(n for n, node in module_functions if self._staged(node))
+        wrappers = {
+            name: (node, statics)
+            for name, node in module_functions
+            if (statics := self._wrapped_statics(node))
+        }
+        trees = [(unit.tree, unit.start_line) for unit in units]
+        # Everything the facts are computed from: an edit inside a function body changes
+        # none of it unless the function wraps a jitted call (then the trees are read).
+        inputs = (
+            self.alias_key,
             global_writes,
+            bindings,
+            tuple(class_facts.items()),
+            tuple((name, record.node) for name, record in self.classes.items()),
+            jitted,
+            tuple((name, statics) for name, (_, statics) in wrappers.items()),
+            tuple(trees) if wrappers else (),
         )
+        return self.document.lineage.reuse(
+            "hash-facts",
+            inputs,
+            lambda: compute_hash_facts(
+                trees,
+                bindings,
+                self.resolver,
+                self.classes,
+                class_facts,
+                jitted,
+                wrappers,
+                global_writes,
+            ),
+        )
+
+    def _statement_bindings(self, source: UnitSource) -> tuple:
+        found = source.memo.get("statement-bindings")
+        if found is None:  # syntax only
+            found = source.memo["statement-bindings"] = statement_bindings(source.tree)
+        return found
+
+    def _staged(self, function: FunctionNode) -> bool:
+        source = self._source_of[function]
+        key = ("staged", function, self.alias_key)
+        found = source.memo.get(key)
+        if found is None:  # its decorators and the module's imports decide it
+            found = source.memo[key] = staged_by_decorator(function, self.resolver)
+        return found
+
+    def _class_hash_facts(self, record: ClassRecord) -> ClassHashFacts:
+        source = self._source_of[record.node]
+        key = ("class-hash-facts", record.node, self.alias_key)
+        found = source.memo.get(key)
+        if found is None:  # the class's text and the module's imports decide it
+            found = source.memo[key] = class_hash_facts(record, self.resolver)
+        return found
+
+    def function_node(self, path: str) -> FunctionNode | None:
+        """The (last) definition of the module function `path`."""
+        record = self.functions.get(path)
+        return record.node if record is not None else None
+
+    def _module_lookup(self, question: tuple[str, str]) -> object:
+        """("function", path): a module function's definition; ("signature", name): the
+        static signature a module-level name is bound to."""
+        what, name = question
+        if what == "function":
+            return self.function_node(name)
+        return self.static_signatures.get(name)
+
+    def _wrapped_statics(self, function: FunctionNode) -> frozenset[str]:
+        """Parameters `function` passes on in a static position of a jitted call: memoised
+        on its unit, reused while the signatures of what it calls are the same."""
+        source = self._source_of[function]
+        passing = source.memo.get(("passing-calls", function))
+        if passing is None:  # syntax only
+            passing = source.memo[("passing-calls", function)] = parameter_passing_calls(function)
+        if not passing[1]:
+            return frozenset()
+
+        def compute(lookup: Callable[[tuple[str, str]], object]) -> frozenset[str]:
+            def signature_of_call(call: ast.Call) -> StaticSignature | None:
+                if isinstance(call.func, ast.Call):
+                    return jit_call_signature(
+                        call.func, self.resolver, lambda name: lookup(("function", name))
+                    )
+                if isinstance(call.func, ast.Name):
+                    return lookup(("signature", call.func.id))
+                return None
+
+            return wrapped_statics(passing, signature_of_call)
+
+        key = ("wrapped-statics", function, self.alias_key)
+        return reuse_reading(source.memo, key, self._module_lookup, compute)
 
     @property
     def module_key_reuses(self) -> dict[int, tuple[Reuse, ...]]:
@@ -1047,7 +1170,7 @@ class ModuleModel:
                     # A unit that neither samples nor names a tracked key or a key helper
                     # cannot change what matters of the state: skip it.
                     if unit.tree is None or not (
-                        may_draw(text, self.resolver)
+                        self._may_draw(unit.source)
                         or (state and any(name in text for name in state))
                         or (helpers and any(name in text for name in helpers))
                     ):
@@ -1057,6 +1180,13 @@ class ModuleModel:
                         reuses[unit.start_line] = tuple(found)
             self._module_reuses = reuses
         return self._module_reuses
+
+    def _may_draw(self, source: UnitSource) -> bool:
+        key = ("may-draw", self.alias_key)
+        found = source.memo.get(key)
+        if found is None:
+            found = source.memo[key] = may_draw(source.text, self.resolver)
+        return found
 
     def _module_reuse_key(self, unit: Unit) -> tuple:
         reuses = self.module_key_reuses.get(unit.start_line)
@@ -1247,6 +1377,14 @@ _CARRY_ARGUMENTS = {
     "lax.fori_loop": (3, "init_val"),
     "lax.scan": (1, "init"),
 }
+
+
+def _mentions_staging(source: UnitSource) -> bool:
+    found = source.memo.get("mentions-staging")
+    if found is None:
+        text = source.text
+        found = source.memo["mentions-staging"] = "jit" in text or "pmap" in text
+    return found
 
 
 def _may_make_refs(source: UnitSource) -> bool:

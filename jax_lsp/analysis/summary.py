@@ -57,6 +57,13 @@ class CallSite:
     caller: FunctionNode | None
     callee: FunctionRef
     node: ast.Call
+    # The names the call passes as they are (`f(a, b=c)`: a and c).
+    argument_names: frozenset[str] = field(init=False)
+
+    def __post_init__(self) -> None:
+        names = [arg.id for arg in self.node.args if isinstance(arg, ast.Name)]
+        names += [kw.value.id for kw in self.node.keywords if isinstance(kw.value, ast.Name)]
+        self.argument_names = frozenset(names)
 
 
 @dataclass

@@ -100,6 +100,10 @@ def _facts(model: ModuleModel) -> dict:
         "key_helpers": model.key_helpers,
         "static_signatures": model.static_signatures,
         "module_key_reuses": model.module_key_reuses,
+        "hash_facts": model.hash_facts.key,
+        "ref_params": _nodes(model.ref_params),
+        "attribute_classes": model.attribute_classes,
+        "int_array_globals": model.int_array_globals,
         "unit_keys": [model.unit_key(unit) for unit in units],
     }
 

@@ -1,0 +1,98 @@
+"""Per-unit memos that look into other units are reused only while what they looked up is
+unchanged: an edit of one function never leaves another unit's fact stale."""
+
+from __future__ import annotations
+
+from jax_lsp.analysis.document import Document, clear_caches
+from jax_lsp.analysis.model import ModuleModel
+from jax_lsp.analysis.unit_memo import reuse_reading
+
+
+def test_a_memo_is_reused_while_its_lookups_answer_the_same():
+    table = {"a": 1, "b": 2}
+    computed = []
+
+    def compute(lookup):
+        computed.append(1)
+        return lookup("a") + lookup("b")
+
+    memo: dict = {}
+    assert reuse_reading(memo, "sum", table.get, compute) == 3
+    assert reuse_reading(memo, "sum", table.get, compute) == 3
+    assert len(computed) == 1
+    table["c"] = 10  # not looked up: the memo stays good
+    assert reuse_reading(memo, "sum", table.get, compute) == 3
+    assert len(computed) == 1
+    table["b"] = 5
+    assert reuse_reading(memo, "sum", table.get, compute) == 6
+    assert len(computed) == 2
+
+
+PROGRAM = """\
+import jax
+
+
+def f(n, x):
+    return x * n
+
+
+g = jax.jit(f, static_argnames="n")
+
+
+def wrap(x, k):
+    return g(k, x)
+"""
+
+
+def _fresh(text: str) -> ModuleModel:
+    clear_caches()  # no memo of any unit survives: the truth to compare with
+    return ModuleModel(Document(text))
+
+
+def test_a_jitted_binding_follows_an_edit_of_the_function_it_wraps():
+    before = Document(PROGRAM)
+    model = ModuleModel(before)
+    assert model.static_signatures["g"].positions == {0}
+    assert model.hash_facts.parameters == {} and set(model.hash_facts.jitted_functions) == set()
+    edited_text = PROGRAM.replace("def f(n, x):", "def f(x, n):")
+    edited = ModuleModel(Document(edited_text, previous=before))
+    assert edited.static_signatures["g"].positions == {1}
+    assert edited.static_signatures == _fresh(edited_text).static_signatures
+
+
+def test_a_wrapper_parameter_follows_an_edit_of_the_signature_it_calls():
+    text = PROGRAM + '\n\nwrap(1.0, [1, 2])\n'
+    before = Document(text)
+    model = ModuleModel(before)
+    # `wrap` passes `k` at g's static position 0, and a list arrives there.
+    assert ("wrap", "k") in model.hash_facts.parameters
+    edited_text = text.replace("def f(n, x):", "def f(x, n):")
+    edited = ModuleModel(Document(edited_text, previous=before))
+    # Now the static position is 1, where `wrap` passes `x`, given a float.
+    assert ("wrap", "k") not in edited.hash_facts.parameters
+    assert edited.hash_facts.key == _fresh(edited_text).hash_facts.key
+
+
+def test_objects_held_in_attributes_follow_edits_of_the_class():
+    text = (
+        "class Encoder:\n    def __call__(self, x):\n        return x\n\n\n"
+        "class Model:\n    def __init__(self):\n        self.enc = Encoder()\n"
+    )
+    before = Document(text)
+    assert ModuleModel(before).attribute_classes == {("Model", "enc"): "Encoder"}
+    edited_text = text.replace("self.enc = Encoder()", "self.enc = None")
+    edited = ModuleModel(Document(edited_text, previous=before))
+    assert edited.attribute_classes == {} == _fresh(edited_text).attribute_classes
+
+
+def test_ref_parameters_follow_edits_of_the_caller():
+    text = (
+        "import jax\nimport jax.numpy as jnp\n\n\ndef fill(r):\n    r[...] = 1.0\n\n\n"
+        "def run():\n    r = jax.new_ref(jnp.zeros(3))\n    fill(r)\n"
+    )
+    before = Document(text)
+    model = ModuleModel(before)
+    assert list(model.ref_params.values()) == [frozenset({"r"})]
+    edited_text = text.replace("r = jax.new_ref(jnp.zeros(3))", "r = jnp.zeros(3)")
+    edited = ModuleModel(Document(edited_text, previous=before))
+    assert edited.ref_params == {} == _fresh(edited_text).ref_params
