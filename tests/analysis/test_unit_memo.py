@@ -61,7 +61,7 @@ def test_a_jitted_binding_follows_an_edit_of_the_function_it_wraps():
 
 
 def test_a_wrapper_parameter_follows_an_edit_of_the_signature_it_calls():
-    text = PROGRAM + '\n\nwrap(1.0, [1, 2])\n'
+    text = PROGRAM + "\n\nwrap(1.0, [1, 2])\n"
     before = Document(text)
     model = ModuleModel(before)
     # `wrap` passes `k` at g's static position 0, and a list arrives there.
