@@ -14,18 +14,18 @@ from collections.abc import Iterator
 from dataclasses import replace
 
 from jax_lsp.analysis.kinds import Kind
-from jax_lsp.diagnostics.base import Example, Rule, RuleContext
-from jax_lsp.diagnostics.booleans import is_boolean
-from jax_lsp.diagnostics.imports_fix import module_prefix_and_edits
-from jax_lsp.diagnostics.numpy_table import CONVERTS_TRACERS
-from jax_lsp.diagnostics.static_arguments import traced_static_argument
-from jax_lsp.diagnostics.static_fix import (
+from jax_lsp.codeactions.branch_select import branch_select_fix
+from jax_lsp.codeactions.import_edits import module_prefix_and_edits
+from jax_lsp.codeactions.static_argnames import (
     parameter_names,
     static_argnames_deferred,
     static_argnames_fix,
 )
+from jax_lsp.diagnostics.base import Example, Rule, RuleContext
+from jax_lsp.diagnostics.booleans import is_boolean
+from jax_lsp.diagnostics.numpy_table import CONVERTS_TRACERS
+from jax_lsp.diagnostics.static_arguments import traced_static_argument
 from jax_lsp.diagnostics.traced_values import Misuse, is_traced
-from jax_lsp.diagnostics.where_fix import where_fix
 from jax_lsp.findings import Applicability, Edit, Finding, Fix, Severity
 
 _LOGIC_FUNCTIONS = {ast.And: "logical_and", ast.Or: "logical_or"}
@@ -420,7 +420,7 @@ class PythonBranchOnTraced(Rule):
         if not isinstance(node, ast.If | ast.IfExp):
             return None
         condition = _condition_text(node.test, ctx)
-        return where_fix(node, condition, ctx) if condition is not None else None
+        return branch_select_fix(node, condition, ctx) if condition is not None else None
 
 
 def _reported(node: ast.AST, condition: ast.expr) -> tuple[ast.AST, ast.AST | None]:

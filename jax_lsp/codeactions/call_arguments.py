@@ -3,17 +3,9 @@
 from __future__ import annotations
 
 import ast
-from typing import Protocol
 
+from jax_lsp.codeactions.site import Located
 from jax_lsp.findings import Edit, Span
-
-
-class Located(Protocol):
-    """Where nodes are and what they say: a RuleContext, or a codemod's module view."""
-
-    def span(self, node: ast.AST) -> Span: ...
-
-    def segment(self, node: ast.AST) -> str: ...
 
 
 def append_arguments(call: ast.Call, text: str, at: Located) -> Edit | None:
