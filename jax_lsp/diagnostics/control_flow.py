@@ -402,7 +402,7 @@ class PythonBranchOnTraced(Rule):
                 f"{construct} on the traced value `{ctx.segment(traced)}` raises "
                 f"TracerBoolConversionError in {ctx.where_traced}: it has no concrete value "
                 f"while tracing. Instead, {remedy}; or make it static (`static_argnames`)",
-                fix=self._where_fix(node, ctx),
+                fix=self._branch_select_fix(node, ctx),
                 alternatives=self._static_fix(condition, ctx),
                 deferred=static_argnames_deferred(_tested_operands(condition), ctx),
                 end=end,
@@ -416,7 +416,7 @@ class PythonBranchOnTraced(Rule):
         return (fix,) if fix is not None else ()
 
     @staticmethod
-    def _where_fix(node: ast.AST, ctx: RuleContext) -> Fix | None:
+    def _branch_select_fix(node: ast.AST, ctx: RuleContext) -> Fix | None:
         if not isinstance(node, ast.If | ast.IfExp):
             return None
         condition = _condition_text(node.test, ctx)
