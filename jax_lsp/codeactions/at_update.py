@@ -1,7 +1,7 @@
-"""The fixes of JAX201-JAX203: an in-place update of a JAX array rewritten to its functional
-form (`x[i] += y` -> `x = x.at[i].add(y)`), and a discarded `.at[...]` update assigned back.
-
-Safe for a plain name; unsafe for an attribute chain (`self.buf`), which is read and rebound."""
+"""Fixes that write the `.at[...]` forms. JAX201-JAX203: an in-place update of a JAX array
+rewritten to its functional form (`x[i] += y` -> `x = x.at[i].add(y)`), and a discarded
+`.at[...]` update assigned back; safe for a plain name, unsafe for an attribute chain
+(`self.buf`), which is read and rebound. JAX301: an out-of-bounds read made to give NaN."""
 
 from __future__ import annotations
 
@@ -39,3 +39,16 @@ def assign_result_fix(ctx: FixSite, statement: ast.Expr, array: ast.expr) -> Fix
     safety = Applicability.SAFE if isinstance(array, ast.Name) else Applicability.UNSAFE
     edit = ctx.edit(statement, f"{base} = {ctx.segment(statement.value)}")
     return Fix(f"Assign the result: `{base} = ...`", (edit,), safety)
+
+
+def fill_read_fix(read: ast.Subscript, array: ast.expr, ctx: FixSite) -> Fix | None:
+    """`x[i]` -> `x.at[i].get(mode="fill", fill_value=jnp.nan)` (unsafe: the value read
+    changes from the clamped element to NaN), when the module spells jax.numpy."""
+    numpy = ctx.resolvers[-1].alias_of("jax.numpy")
+    if numpy is None:
+        return None
+    replacement = (
+        f'{ctx.segment(array)}.at[{ctx.segment(read.slice)}].get(mode="fill", '
+        f"fill_value={numpy}.nan)"
+    )
+    return Fix("Read with a NaN fill value", (ctx.edit(read, replacement),), Applicability.UNSAFE)
