@@ -16,41 +16,35 @@ from jax_lsp.codeactions.import_edits import debug_nans_edit, insert_lines
 from jax_lsp.codeactions.source import ModuleSource
 from jax_lsp.notebook import Notebook
 
+# Each case: the module, its lines separated by "|", and the line a new import goes on.
 CASES = {
-    "docstring": ('"""Doc."""\n\nx = 1\n', 1),
-    "future import": ("from __future__ import annotations\n\nx = 1\n", 1),
-    "docstring, future and imports": (
-        '"""Doc."""\nfrom __future__ import annotations\nimport numpy as np\n\nx = 1\n',
-        3,
-    ),
-    "shebang and encoding": ("#!/usr/bin/env python\n# -*- coding: utf-8 -*-\nx = 1\n", 2),
-    "shebang then imports": ("#!/usr/bin/env python\nimport numpy as np\nx = 1\n", 2),
-    "licence header": ("# Copyright 2026\n# Licence: MIT\n\n# The answer\nx = 1\n", 3),
-    "comment of the first statement": ("# The answer\nx = 1\n", 0),
+    "docstring": ('"""Doc."""||x = 1|', 1),
+    "future import": ("from __future__ import annotations||x = 1|", 1),
+    "docstring, future, imports": ('"""D."""|from __future__ import annotations|import os||x|', 3),
+    "shebang and encoding": ("#!/usr/bin/env python|# -*- coding: utf-8 -*-|x = 1|", 2),
+    "shebang then imports": ("#!/usr/bin/env python|import numpy as np|x = 1|", 2),
+    "licence header": ("# Copyright 2026|# Licence: MIT||# The answer|x = 1|", 3),
+    "comment of the first statement": ("# The answer|x = 1|", 0),
     "TYPE_CHECKING imports": (
-        "from typing import TYPE_CHECKING\n"
-        "if TYPE_CHECKING:\n    import numpy as np\n"
-        "import os\n\nx = 1\n",
+        "from typing import TYPE_CHECKING|if TYPE_CHECKING:|    import np|import os|x|",
         4,
     ),
-    "an if that runs code ends the header": (
-        "import os\nif DEBUG:\n    print(1)\nimport numpy\n",
+    "an if that runs code ends the header": ("import os|if DEBUG:|    print(1)|import numpy|", 1),
+    "an import with a fallback value ends it": (
+        "import os|try:|    import a|except ImportError:|    a = 0|",
         1,
     ),
-    "an optional import with a fallback value ends the header": (
-        "import numpy\ntry:\n    import optax\nexcept ImportError:\n    optax = None\nx = 1\n",
-        1,
-    ),
-    "no imports": ("x = 1\n", 0),
+    "no imports": ("x = 1|", 0),
     "empty module": ("", 0),
-    "an import after code stays after it": ("import numpy\nx = 1\nimport os\n", 1),
-    "a string after imports is no docstring": ('import numpy\n"""Not a docstring."""\n', 1),
+    "an import after code stays after it": ("import numpy|x = 1|import os|", 1),
+    "a string after imports is no docstring": ('import numpy|"""Not a docstring."""|', 1),
     "no final newline": ("import numpy", 1),
 }
 
 
-@pytest.mark.parametrize(("text", "expected"), CASES.values(), ids=CASES.keys())
-def test_every_consumer_puts_a_new_import_on_the_same_line(text: str, expected: int):
+@pytest.mark.parametrize(("lines", "expected"), CASES.values(), ids=CASES.keys())
+def test_every_consumer_puts_a_new_import_on_the_same_line(lines: str, expected: int):
+    text = lines.replace("|", "\n")
     document = Document(text)
     assert import_insertion_line(document) == expected
     assert ModuleModel(document).import_line == expected
