@@ -9,7 +9,6 @@ from __future__ import annotations
 import ast
 import logging
 import os
-import re
 import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -20,17 +19,15 @@ from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.model import ModuleModel, local_imports
 from jax_lsp.analysis.nodes import LEAF_NODE_TYPES, MARKER_NODE_TYPES, child_nodes
 from jax_lsp.codeactions import with_deferred_fixes
+from jax_lsp.codeactions.apply import fix_text
+from jax_lsp.codeactions.noqa import noqa_codes
 from jax_lsp.config import Settings
 from jax_lsp.diagnostics import ALL_RULES
 from jax_lsp.diagnostics.base import Rule, RuleContext
 from jax_lsp.findings import Edit, Finding, Fix, Position, Related, Severity, Span
-from jax_lsp.fixes import fix_text
 
 log = logging.getLogger(__name__)
 
-_NOQA = re.compile(
-    r"#\s*noqa(?::\s*(?P<codes>[A-Za-z]+[0-9]+(?:\s*,\s*[A-Za-z]+[0-9]+)*))?", re.IGNORECASE
-)
 _FUNCTION_TYPES = (ast.FunctionDef, ast.AsyncFunctionDef)
 _LOOP_TYPES = (ast.For, ast.AsyncFor, ast.While)
 _SCOPE_TYPES = frozenset((*_FUNCTION_TYPES, ast.Lambda, *_LOOP_TYPES))
@@ -267,19 +264,6 @@ def _related_in_document(related: tuple[Related, ...], lines: int) -> tuple[Rela
 
 def _fail_on_purpose(node: ast.AST, ctx: RuleContext) -> list[Finding]:
     raise RuntimeError("failing on purpose (JAX_LSP_FAIL_RULE)")
-
-
-def noqa_codes(line: str) -> frozenset[str] | None:
-    """None: no noqa comment; empty set: a bare `# noqa`; else the codes it names."""
-    if "noqa" not in line.lower():
-        return None
-    match = _NOQA.search(line)
-    if match is None:
-        return None
-    codes = match.group("codes")
-    if not codes:
-        return frozenset()
-    return frozenset(code.strip().upper() for code in codes.split(","))
 
 
 def is_suppressed(finding: Finding, lines: list[str]) -> bool:

@@ -60,12 +60,22 @@ class Fix:
         return self.applicability is Applicability.SAFE
 
 
+class Codemod(str, enum.Enum):
+    """The codemods a finding can defer (`jax_lsp.codeactions.CODEMODS` builds each). A str
+    enum: its value is the name the LSP diagnostic's `data` carries."""
+
+    PYTREE = "pytree"  # a jitted method -> a class registered as a PyTree
+    PYTREE_UNSTATIC = "pytree_unstatic"  # `static_argnums=0` on a method -> a registered class
+    WHERE_MASK = "where_mask"  # x[mask].sum() -> jnp.where(mask, x, 0).sum()
+    STATIC_JIT = "static_jit"  # a parameter added to `f = jax.jit(f, static_argnames=...)`
+
+
 @dataclass(frozen=True)
 class DeferredFix:
     """A fix too costly to build on every keystroke (a libcst codemod over the module): named
     here, built from the document text only when a client asks (`jax_lsp.codeactions`)."""
 
-    codemod: str  # a key of jax_lsp.codeactions.CODEMODS
+    codemod: Codemod
     anchor: Position  # the node the codemod starts from
 
 

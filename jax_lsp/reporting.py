@@ -11,9 +11,9 @@ from pathlib import Path
 from typing import NamedTuple, TextIO
 
 from jax_lsp import __version__
+from jax_lsp.codeactions.apply import fixable
 from jax_lsp.diagnostics import RULES_BY_CODE
 from jax_lsp.findings import Finding, Fix, Position, Severity, Span
-from jax_lsp.fixes import fixable
 
 
 class Entry(NamedTuple):

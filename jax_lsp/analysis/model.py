@@ -34,6 +34,7 @@ from jax_lsp.analysis.hashing import (
     statement_bindings,
     wrapped_statics,
 )
+from jax_lsp.analysis.header import import_insertion_line
 from jax_lsp.analysis.imports import Resolver, import_bindings, local_imports
 from jax_lsp.analysis.infer import ExternalFacts, facts_key
 from jax_lsp.analysis.jitted import StaticSignature, jit_call_signature, unit_signatures
@@ -173,7 +174,7 @@ class ModuleModel:
             for record in summary.classes:
                 self.classes[record.name] = record
                 self._source_of[record.node] = unit.source
-        self.import_line = _import_insertion_line(self.document)
+        self.import_line = import_insertion_line(self.document)
         self._contexts = {}  # memo of context_of; cleared whenever the trace changes
         self.classes_passed_to_calls = frozenset(
             name
@@ -1455,22 +1456,3 @@ def _top_level_assignments(tree: ast.Module) -> dict[str, list[ast.expr]]:
         if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
     }
     return {name: assigned_values(name, tree) or [] for name in names}
-
-
-def _is_preamble(statement: ast.stmt) -> bool:
-    """Docstrings and imports: what new imports go after."""
-    if isinstance(statement, ast.Import | ast.ImportFrom):
-        return True
-    return isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Constant)
-
-
-def _import_insertion_line(document: Document) -> int:
-    """The line after the module's leading docstring and imports, where a new import goes."""
-    line = 0
-    for unit in document.units:
-        if unit.tree is None or not unit.tree.body:
-            continue
-        if not all(_is_preamble(statement) for statement in unit.tree.body):
-            break
-        line = unit.start_line + unit.tree.body[-1].end_lineno
-    return line

@@ -1,7 +1,10 @@
-"""Codemods that build fixes from the whole module on demand (libcst), by name.
+"""Fixes: every edit a finding offers, and their application.
 
-Rules name them in `Finding.deferred`; the server builds them when a client asks for code actions
-(or resolves one), `check --fix` when it fixes a file.
+The modules here build edits from analysis facts and `findings` only, never from a rule module
+(rules import them to build their fixes). This module runs the codemods that build fixes from
+the whole module on demand (libcst): rules name them in `Finding.deferred` by `Codemod`; the
+server builds them when a client asks for code actions (or resolves one), `check --fix` when it
+fixes a file.
 """
 
 from __future__ import annotations
@@ -11,7 +14,7 @@ import logging
 from collections.abc import Callable
 from dataclasses import replace
 
-from jax_lsp.findings import DeferredFix, Finding, Fix
+from jax_lsp.findings import Codemod, DeferredFix, Finding, Fix
 
 log = logging.getLogger(__name__)
 
@@ -36,17 +39,17 @@ def _where_mask(source: str, line: int, column: int) -> tuple[Fix, ...]:
 
 
 def _static_jit(source: str, line: int, column: int) -> tuple[Fix, ...]:
-    from jax_lsp.codeactions.static_jit import static_jit_fixes
+    from jax_lsp.codeactions.static_argnames import static_jit_fixes
 
     return static_jit_fixes(source, line, column)
 
 
 # Imported lazily: libcst costs start-up time the server should not pay before it is needed.
-CODEMODS: dict[str, Callable[[str, int, int], tuple[Fix, ...]]] = {
-    "pytree": _pytree,
-    "pytree_unstatic": _pytree_unstatic,
-    "where_mask": _where_mask,
-    "static_jit": _static_jit,
+CODEMODS: dict[Codemod, Callable[[str, int, int], tuple[Fix, ...]]] = {
+    Codemod.PYTREE: _pytree,
+    Codemod.PYTREE_UNSTATIC: _pytree_unstatic,
+    Codemod.WHERE_MASK: _where_mask,
+    Codemod.STATIC_JIT: _static_jit,
 }
 
 
@@ -57,9 +60,7 @@ def _warn_missing(module: str) -> None:
 
 def build_deferred(deferred: DeferredFix, source: str) -> tuple[Fix, ...]:
     """The fixes a deferred codemod offers on `source` (none if it cannot rewrite safely)."""
-    codemod = CODEMODS.get(deferred.codemod)
-    if codemod is None:
-        return ()
+    codemod = CODEMODS[deferred.codemod]
     try:
         return codemod(source, deferred.anchor.line, deferred.anchor.column)
     except ModuleNotFoundError as error:  # e.g. libcst, left out of the VS Code extension's bundle

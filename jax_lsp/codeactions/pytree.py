@@ -41,6 +41,7 @@ from dataclasses import dataclass, field, replace
 
 import libcst as cst
 
+from jax_lsp.analysis.header import is_docstring
 from jax_lsp.analysis.summary import transform_of
 from jax_lsp.codeactions.placement import (
     REGISTERED_DECORATORS,
@@ -48,7 +49,7 @@ from jax_lsp.codeactions.placement import (
     Placement,
     ValuePlacement,
 )
-from jax_lsp.codeactions.source import ModuleSource, edit, is_docstring
+from jax_lsp.codeactions.source import ModuleSource, edit
 from jax_lsp.findings import Applicability, Edit, Fix
 
 _DATACLASS = frozenset({"dataclasses.dataclass"})

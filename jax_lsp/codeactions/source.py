@@ -12,8 +12,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from jax_lsp.analysis.document import Document, Unit
+from jax_lsp.analysis.header import import_insertion_line
 from jax_lsp.analysis.imports import Resolver, canonical, import_bindings
 from jax_lsp.analysis.text import byte_col_to_char
+from jax_lsp.codeactions.import_edits import insert_lines
 from jax_lsp.findings import Edit, Span
 
 # Import statement added when a module lacks a binding for one of these.
@@ -80,6 +82,10 @@ class ModuleSource:
         line = node.end_lineno - 1 + offset
         return line, byte_col_to_char(self.lines[line], node.end_col_offset)
 
+    def in_unit(self, offset: int) -> UnitText:
+        """The unit starting at line `offset`, whose nodes fixes locate (`Located`)."""
+        return UnitText(self, offset)
+
     def segment(self, start: tuple[int, int], end: tuple[int, int]) -> str:
         (line, col), (end_line, end_col) = start, end
         if line == end_line:
@@ -105,16 +111,11 @@ class ModuleSource:
         return self.alias(qualname)
 
     def import_edit(self) -> Edit | None:
-        """One edit adding every import `alias` asked for, after the last top-level import."""
+        """One edit adding every import `alias` asked for, at the module's import line."""
         if not self._added:
             return None
         block = "".join(f"{statement}\n" for statement in self._added)
-        line = self._insertion_line()
-        if line >= len(self.lines):  # the last line of a text that ends without a newline
-            end = len(self.lines) - 1
-            position = (end, len(self.lines[end]))
-            return edit(position, position, "\n" + block.rstrip("\n"))
-        return edit((line, 0), (line, 0), block)
+        return insert_lines(self.lines, import_insertion_line(self.document), block)
 
     def with_imports(self, edits: list[Edit]) -> tuple[Edit, ...]:
         """`edits` plus the import edit, merged with an insertion at the same place (so the
@@ -128,28 +129,21 @@ class ModuleSource:
                 return (*edits[:index], merged, *edits[index + 1 :])
         return (import_edit, *edits)
 
-    def _insertion_line(self) -> int:
-        last_import: int | None = None
-        docstring_end = 0
-        for unit in self.document.units:
-            for statement in unit.tree.body if unit.tree else ():
-                if isinstance(statement, ast.Import | ast.ImportFrom):
-                    last_import = statement.end_lineno + unit.start_line
-                elif (
-                    is_docstring(statement)
-                    and unit.start_line == 0
-                    and statement is unit.tree.body[0]
-                ):
-                    docstring_end = statement.end_lineno
-        return docstring_end if last_import is None else last_import
 
+@dataclass(frozen=True)
+class UnitText:
+    """One unit of a module as `Located`: its nodes' document spans and source text."""
 
-def is_docstring(statement: ast.stmt) -> bool:
-    return (
-        isinstance(statement, ast.Expr)
-        and isinstance(statement.value, ast.Constant)
-        and isinstance(statement.value.value, str)
-    )
+    module: ModuleSource
+    offset: int  # the unit's first line
+
+    def span(self, node: ast.AST) -> Span:
+        return Span.of(*self.module.start(node, self.offset), *self.module.end(node, self.offset))
+
+    def segment(self, node: ast.AST) -> str:
+        return self.module.segment(
+            self.module.start(node, self.offset), self.module.end(node, self.offset)
+        )
 
 
 def edit(start: tuple[int, int], end: tuple[int, int], content: str) -> Edit:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, ClassVar, Protocol
 from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.text import byte_col_to_char
 from jax_lsp.analysis.traced import TraceStep, transform_name
-from jax_lsp.findings import DeferredFix, Edit, Finding, Fix, Related, Severity, Span
+from jax_lsp.findings import Codemod, DeferredFix, Edit, Finding, Fix, Related, Severity, Span
 
 if TYPE_CHECKING:
     from jax_lsp.analysis.imports import Resolver
@@ -253,7 +253,7 @@ class RuleContext:
             related.append(Related(span, message, document_anchored=True))
         return tuple(related)
 
-    def deferred(self, codemod: str, node: ast.AST) -> DeferredFix:
+    def deferred(self, codemod: Codemod, node: ast.AST) -> DeferredFix:
         """A codemod to run on demand, starting from `node`."""
         return DeferredFix(codemod, self.span(node).start)
 

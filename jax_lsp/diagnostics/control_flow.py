@@ -14,18 +14,18 @@ from collections.abc import Iterator
 from dataclasses import replace
 
 from jax_lsp.analysis.kinds import Kind
-from jax_lsp.diagnostics.base import Example, Rule, RuleContext
-from jax_lsp.diagnostics.booleans import is_boolean
-from jax_lsp.diagnostics.imports_fix import module_prefix_and_edits
-from jax_lsp.diagnostics.numpy_table import CONVERTS_TRACERS
-from jax_lsp.diagnostics.static_arguments import traced_static_argument
-from jax_lsp.diagnostics.static_fix import (
+from jax_lsp.codeactions.branch_select import branch_select_fix
+from jax_lsp.codeactions.import_edits import module_prefix_and_edits
+from jax_lsp.codeactions.static_argnames import (
     parameter_names,
     static_argnames_deferred,
     static_argnames_fix,
 )
+from jax_lsp.diagnostics.base import Example, Rule, RuleContext
+from jax_lsp.diagnostics.booleans import is_boolean
+from jax_lsp.diagnostics.numpy_table import CONVERTS_TRACERS
+from jax_lsp.diagnostics.static_arguments import traced_static_argument
 from jax_lsp.diagnostics.traced_values import Misuse, is_traced
-from jax_lsp.diagnostics.where_fix import where_fix
 from jax_lsp.findings import Applicability, Edit, Finding, Fix, Severity
 
 _LOGIC_FUNCTIONS = {ast.And: "logical_and", ast.Or: "logical_or"}
@@ -402,7 +402,7 @@ class PythonBranchOnTraced(Rule):
                 f"{construct} on the traced value `{ctx.segment(traced)}` raises "
                 f"TracerBoolConversionError in {ctx.where_traced}: it has no concrete value "
                 f"while tracing. Instead, {remedy}; or make it static (`static_argnames`)",
-                fix=self._where_fix(node, ctx),
+                fix=self._branch_select_fix(node, ctx),
                 alternatives=self._static_fix(condition, ctx),
                 deferred=static_argnames_deferred(_tested_operands(condition), ctx),
                 end=end,
@@ -416,11 +416,11 @@ class PythonBranchOnTraced(Rule):
         return (fix,) if fix is not None else ()
 
     @staticmethod
-    def _where_fix(node: ast.AST, ctx: RuleContext) -> Fix | None:
+    def _branch_select_fix(node: ast.AST, ctx: RuleContext) -> Fix | None:
         if not isinstance(node, ast.If | ast.IfExp):
             return None
         condition = _condition_text(node.test, ctx)
-        return where_fix(node, condition, ctx) if condition is not None else None
+        return branch_select_fix(node, condition, ctx) if condition is not None else None
 
 
 def _reported(node: ast.AST, condition: ast.expr) -> tuple[ast.AST, ast.AST | None]:

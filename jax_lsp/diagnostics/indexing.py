@@ -19,10 +19,11 @@ from jax_lsp.analysis.names import declared_elsewhere, scope_bound_names, stored
 from jax_lsp.analysis.nodes import child_nodes
 from jax_lsp.analysis.text import contains_word
 from jax_lsp.analysis.traced import all_params
+from jax_lsp.codeactions.at_update import fill_read_fix
 from jax_lsp.compat import TRY_STATEMENTS
 from jax_lsp.diagnostics.base import Example, Rule, RuleContext
 from jax_lsp.diagnostics.inplace import UPDATE_METHODS
-from jax_lsp.findings import Applicability, Finding, Fix, Severity
+from jax_lsp.findings import Finding, Severity
 
 _FILLED = {"zeros", "ones", "empty", "full"}
 _LIKE = {"zeros_like", "ones_like", "empty_like", "full_like"}
@@ -648,7 +649,7 @@ class ConstantOutOfBounds(Rule):
                 f"`{name}` has shape {known.shape}: {where}. JAX does not raise: the read is "
                 f"clamped and returns {clamped} element. Fix the index, or read with "
                 f'`.at[...].get(mode="fill", fill_value=...)` to get a fill value instead',
-                fix=_fill_fix(node, array, known, update, ctx),
+                fix=fill_read_fix(node, array, ctx) if update is None and known.floating else None,
             )
         return ctx.finding(
             self,
@@ -727,19 +728,6 @@ def _at_method(node: ast.Subscript, parent: ast.AST | None, grandparent: ast.AST
     if any(keyword.arg == "mode" for keyword in grandparent.keywords):
         return None
     return parent.attr
-
-
-def _fill_fix(
-    node: ast.Subscript, array: ast.expr, known: ArrayShape, update: str | None, ctx: RuleContext
-) -> Fix | None:
-    numpy = ctx.resolvers[-1].alias_of("jax.numpy")
-    if update is not None or not known.floating or numpy is None:
-        return None
-    replacement = (
-        f'{ctx.segment(array)}.at[{ctx.segment(node.slice)}].get(mode="fill", '
-        f"fill_value={numpy}.nan)"
-    )
-    return Fix("Read with a NaN fill value", (ctx.edit(node, replacement),), Applicability.UNSAFE)
 
 
 RULES: tuple[type[Rule], ...] = (ConstantOutOfBounds,)

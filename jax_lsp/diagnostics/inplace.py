@@ -6,8 +6,9 @@ import ast
 from collections.abc import Iterator
 
 from jax_lsp.analysis.kinds import Kind
+from jax_lsp.codeactions.at_update import assign_result_fix, at_update_fix
 from jax_lsp.diagnostics.base import Example, Rule, RuleContext
-from jax_lsp.findings import Applicability, Finding, Fix, Severity
+from jax_lsp.findings import Finding, Severity
 
 _AUG_METHODS: dict[type[ast.operator], str] = {
     ast.Add: "add",
@@ -36,26 +37,6 @@ def min_max_update(node: ast.Assign, ctx: RuleContext) -> str | None:
     ):
         return None
     return _MIN_MAX.get(ctx.qualname(value.func) or "")
-
-
-def _plain_target(node: ast.expr) -> bool:
-    """A name or attribute chain (`x`, `self.buf`): safe to read and rebind."""
-    while isinstance(node, ast.Attribute):
-        node = node.value
-    return isinstance(node, ast.Name)
-
-
-def _rebind_fix(
-    ctx: RuleContext, statement: ast.stmt, target: ast.Subscript, method: str, argument: str
-) -> Fix | None:
-    """`x = x.at[idx].method(argument)` replacing `statement`, when `x` is a plain target."""
-    if not _plain_target(target.value):
-        return None  # x[i][j] += v: the rewrite would change what is updated
-    base = ctx.segment(target.value)
-    index = ctx.segment(target.slice)
-    replacement = f"{base} = {base}.at[{index}].{method}({argument})"
-    safety = Applicability.SAFE if isinstance(target.value, ast.Name) else Applicability.UNSAFE
-    return Fix(f"Replace with `{replacement}`", (ctx.edit(statement, replacement),), safety)
 
 
 class IndexAssign(Rule):
@@ -181,7 +162,7 @@ class IndexAssign(Rule):
                     continue  # JAX202's pattern
                 fix = None
                 if len(node.targets) == 1:
-                    fix = _rebind_fix(ctx, node, target, "set", ctx.segment(node.value))
+                    fix = at_update_fix(ctx, node, target, "set", ctx.segment(node.value))
                 name = ctx.segment(target.value)
                 yield ctx.finding(
                     self,
@@ -290,7 +271,7 @@ class IndexAugAssign(Rule):
         if not (isinstance(target, ast.Subscript) and ctx.kind(target.value).is_jax):
             return
         method = _AUG_METHODS.get(type(node.op))
-        fix = _rebind_fix(ctx, node, target, method, ctx.segment(node.value)) if method else None
+        fix = at_update_fix(ctx, node, target, method, ctx.segment(node.value)) if method else None
         name = ctx.segment(target.value)
         remedy = f"Use `{name} = {name}.at[...].{method}(...)`" if method else "Compute a new array"
         yield ctx.finding(
@@ -306,7 +287,7 @@ class IndexAugAssign(Rule):
         target = node.targets[0]
         if method is None or not ctx.kind(target.value).is_jax:
             return
-        fix = _rebind_fix(ctx, node, target, method, ctx.segment(node.value.args[1]))
+        fix = at_update_fix(ctx, node, target, method, ctx.segment(node.value.args[1]))
         name = ctx.segment(target.value)
         yield ctx.finding(
             self,
@@ -372,21 +353,12 @@ class DiscardedUpdate(Rule):
         array = call.func.value.value.value
         if ctx.kind(array) in _NOT_JAX:
             return
-        fix = None
-        if _plain_target(array):
-            base = ctx.segment(array)
-            safety = Applicability.SAFE if isinstance(array, ast.Name) else Applicability.UNSAFE
-            fix = Fix(
-                f"Assign the result: `{base} = ...`",
-                (ctx.edit(node, f"{base} = {ctx.segment(call)}"),),
-                safety,
-            )
         yield ctx.finding(
             self,
             call,
             f"The result of `.at[...].{call.func.attr}()` is discarded: the update is "
             f"out-of-place and `{ctx.segment(array)}` is unchanged",
-            fix=fix,
+            fix=assign_result_fix(ctx, node, array),
         )
 
 

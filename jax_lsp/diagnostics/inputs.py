@@ -6,9 +6,10 @@ import ast
 from collections.abc import Iterator
 
 from jax_lsp.analysis.kinds import Kind
+from jax_lsp.codeactions.call_arguments import as_array_fix
 from jax_lsp.diagnostics.base import Example, Rule, RuleContext
 from jax_lsp.diagnostics.sequence_table import REJECTS_SEQUENCES as GENERATED_TABLE
-from jax_lsp.findings import Applicability, Edit, Finding, Fix, Severity
+from jax_lsp.findings import Finding, Severity
 
 # Positions the generated table cannot reach (its probe calls functions with arrays only):
 # the shape of `reshape`, the axis of `expand_dims`, integer `take` indices, `einsum`'s
@@ -44,15 +45,6 @@ def _inner_lists(arg: ast.expr) -> list[ast.expr] | None:
     if all(isinstance(element, ast.List | ast.Tuple) for element in arg.elts):
         return list(arg.elts)
     return None
-
-
-def _wrap_fix(ctx: RuleContext, args: list[ast.expr]) -> Fix | None:
-    numpy = ctx.resolvers[-1].alias_of("jax.numpy")
-    if numpy is None:
-        return None
-    edits = tuple(Edit(ctx.span(a), f"{numpy}.asarray({ctx.segment(a)})") for a in args)
-    title = f"Wrap in `{numpy}.asarray(...)`"
-    return Fix(title, edits, Applicability.SAFE)
 
 
 class NonArrayInput(Rule):
@@ -190,7 +182,7 @@ class NonArrayInput(Rule):
                     f"`{function}` of a sequence of lists raises TypeError (`{function} "
                     f"requires ndarray or scalar arguments`). Convert each element with "
                     f"`{numpy}.asarray(...)`",
-                    fix=_wrap_fix(ctx, inner),
+                    fix=as_array_fix(ctx, inner),
                 )
             return
         for position in REJECTS_SEQUENCES.get(qualname, ()):
@@ -208,7 +200,7 @@ class NonArrayInput(Rule):
                 f"`{function}` does not accept a Python list or tuple: it raises TypeError "
                 f"(`requires ndarray or scalar arguments`). Wrap it: "
                 f"`{numpy}.asarray({ctx.segment(arg)})`",
-                fix=_wrap_fix(ctx, [arg]),
+                fix=as_array_fix(ctx, [arg]),
             )
 
 

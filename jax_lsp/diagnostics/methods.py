@@ -19,7 +19,7 @@ from jax_lsp.analysis.summary import (
 )
 from jax_lsp.analysis.traced import TraceInfo, positional_params, trace_info_for
 from jax_lsp.diagnostics.base import Example, Rule, RuleContext
-from jax_lsp.findings import Finding, Severity
+from jax_lsp.findings import Codemod, Finding, Severity
 
 # What a class may be decorated with or derive from and still be an ordinary Python class.
 _PLAIN_DECORATORS = frozenset(["dataclasses.dataclass", "functools.total_ordering", "typing.final"])
@@ -323,7 +323,7 @@ class JitMethodSelf(Rule):
                 f"raises TypeError (not a valid JAX type). Register `{record.name}` as a PyTree "
                 f"(`@jax.tree_util.register_pytree_node_class` with `tree_flatten`/"
                 f"`tree_unflatten`), or transform a module-level function that takes the arrays",
-                deferred=(ctx.deferred("pytree", node),),
+                deferred=(ctx.deferred(Codemod.PYTREE, node),),
             )
 
 
@@ -653,7 +653,7 @@ class StaticSelfMutable(Rule):
                 transform.decorator,
                 f"`self` is static in `{node.name}`: {problem}. Register `{record.name}` as a "
                 f"PyTree instead, or make it immutable (`@dataclass(frozen=True)`)",
-                deferred=(ctx.deferred("pytree_unstatic", transform.decorator),),
+                deferred=(ctx.deferred(Codemod.PYTREE_UNSTATIC, transform.decorator),),
             )
 
 

@@ -19,8 +19,8 @@ from jax_lsp.analysis.names import assigned_name, binds_locally, stored_names
 from jax_lsp.analysis.nodes import walk_nodes
 from jax_lsp.analysis.paths import is_test_path
 from jax_lsp.analysis.summary import FunctionNode, transform_of
+from jax_lsp.codeactions.hoist_jit import hoist_jit_fix
 from jax_lsp.diagnostics.base import Example, Rule, RuleContext
-from jax_lsp.diagnostics.hoist_fix import hoist_fix
 from jax_lsp.findings import Applicability, Finding, Fix, Related, Severity, Span
 
 _JITS = frozenset({"jit", "eqx.filter_jit", "nnx.jit"})
@@ -446,7 +446,7 @@ class JitInLoop(Rule):
         else:
             return
         if loops:
-            fix = hoist_fix(node, loops, ctx) if isinstance(target, ast.Lambda) else None
+            fix = hoist_jit_fix(node, loops, ctx) if isinstance(target, ast.Lambda) else None
             yield self._finding(node, ctx, f"`jax.jit` of {what} created inside a loop", fix)
         elif function is not None and not _runs_once(function, ctx) and self._single_use(node, ctx):
             yield self._finding(node, ctx, f"`jax.jit` of {what} created on every call")

@@ -22,8 +22,8 @@ from jax_lsp.analysis.model import ModuleModel
 from jax_lsp.analysis.module_state import bound_names, declared_outside
 from jax_lsp.analysis.nodes import walk_nodes
 from jax_lsp.analysis.summary import FunctionNode, transform_of
+from jax_lsp.codeactions.import_edits import ensure_import
 from jax_lsp.diagnostics.base import Example, Rule, RuleContext
-from jax_lsp.diagnostics.imports_fix import ensure_import
 from jax_lsp.findings import Applicability, Finding, Fix, Related, Severity
 
 # Container methods that store their argument in the container.

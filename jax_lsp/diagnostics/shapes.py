@@ -13,17 +13,17 @@ from dataclasses import replace
 
 from jax_lsp.analysis.names import assigned_name
 from jax_lsp.analysis.nodes import walk_nodes
-from jax_lsp.diagnostics.base import Example, Rule, RuleContext
-from jax_lsp.diagnostics.booleans import is_boolean
-from jax_lsp.diagnostics.call_edits import append_arguments
-from jax_lsp.diagnostics.static_arguments import traced_part, traced_static_argument
-from jax_lsp.diagnostics.static_fix import (
+from jax_lsp.codeactions.call_arguments import append_arguments
+from jax_lsp.codeactions.static_argnames import (
     parameter_names,
     static_argnames_deferred,
     static_argnames_fix,
 )
+from jax_lsp.diagnostics.base import Example, Rule, RuleContext
+from jax_lsp.diagnostics.booleans import is_boolean
+from jax_lsp.diagnostics.static_arguments import traced_part, traced_static_argument
 from jax_lsp.diagnostics.traced_values import Misuse, is_traced
-from jax_lsp.findings import Applicability, Finding, Fix, Severity
+from jax_lsp.findings import Applicability, Codemod, Finding, Fix, Severity
 
 
 def _index_parts(index: ast.expr) -> list[ast.expr]:
@@ -202,7 +202,7 @@ class BooleanMaskInTraced(Rule):
             f"Indexing with the traced boolean mask `{mask}` raises "
             f"NonConcreteBooleanIndexError in {ctx.where_traced}: the result's shape depends "
             f"on the mask's values. {remedy}",
-            deferred=(ctx.deferred("where_mask", reduction),) if reduction else (),
+            deferred=(ctx.deferred(Codemod.WHERE_MASK, reduction),) if reduction else (),
         )
 
 

@@ -9,7 +9,7 @@ from typing import Any
 from lsprotocol import types
 
 from jax_lsp.diagnostics import RULES_BY_CODE
-from jax_lsp.findings import DeferredFix, Finding, Fix, Position, Severity
+from jax_lsp.findings import Codemod, DeferredFix, Finding, Fix, Position, Severity
 from jax_lsp.lsp.positions import to_lsp_range
 
 SOURCE = "jax-lsp"
@@ -59,7 +59,7 @@ def to_diagnostic(
     }
     if finding.deferred:  # codemods built only when asked: named, with their anchor
         data["deferred"] = [
-            {"codemod": d.codemod, "line": d.anchor.line, "column": d.anchor.column}
+            {"codemod": d.codemod.value, "line": d.anchor.line, "column": d.anchor.column}
             for d in finding.deferred
         ]
     return types.Diagnostic(
@@ -97,7 +97,12 @@ def fixes_of(diagnostic: types.Diagnostic) -> list[dict[str, Any]]:
 def deferred_of(diagnostic: types.Diagnostic) -> list[DeferredFix]:
     data = diagnostic.data
     entries = data.get("deferred", []) if isinstance(data, dict) else []
-    return [DeferredFix(e["codemod"], Position(e["line"], e["column"])) for e in entries]
+    known = {codemod.value for codemod in Codemod}  # data from an older server may name others
+    return [
+        DeferredFix(Codemod(e["codemod"]), Position(e["line"], e["column"]))
+        for e in entries
+        if e.get("codemod") in known
+    ]
 
 
 def version_of(diagnostic: types.Diagnostic) -> int | None:

@@ -7,8 +7,8 @@ import sys
 import textwrap
 import types
 
+from jax_lsp.codeactions.apply import apply_edits
 from jax_lsp.findings import Fix
-from jax_lsp.fixes import apply_edits
 from tests.runtime import Outcome, run_snippet
 
 

@@ -11,9 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from jax_lsp.analysis.document import Document
+from jax_lsp.codeactions.apply import fix_text
 from jax_lsp.diagnostics.inplace import RULES as INPLACE_RULES
 from jax_lsp.engine import analyze
-from jax_lsp.fixes import fix_text
 from tests.runtime import run_snippet
 
 pytest.importorskip("jax")

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from jax_lsp.analysis.document import Document
 from jax_lsp.codeactions import with_deferred_fixes
-from jax_lsp.codeactions.static_jit import static_jit_fixes
+from jax_lsp.codeactions.apply import fix_text
+from jax_lsp.codeactions.static_argnames import static_jit_fixes
 from jax_lsp.diagnostics import RULES_BY_CODE
 from jax_lsp.engine import analyze
 from jax_lsp.findings import Applicability
-from jax_lsp.fixes import fix_text
 from tests.codeactions.helpers import applied, position_of, source
 from tests.runtime import run_snippet
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import textwrap
 
 from jax_lsp.analysis.document import Document
+from jax_lsp.codeactions.apply import fix_text
 from jax_lsp.diagnostics.control_flow import PythonLogicOnTraced
 from jax_lsp.engine import analyze
-from jax_lsp.fixes import fix_text
 from tests.conftest import findings_of
 
 CODES = ("JAX701", "JAX702", "JAX703", "JAX801", "JAX802", "JAX803")

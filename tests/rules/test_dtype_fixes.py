@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from jax_lsp.codeactions.apply import apply_edits
 from jax_lsp.findings import Applicability
-from jax_lsp.fixes import apply_edits
 from tests.codeactions.helpers import source
 from tests.conftest import findings_of
 from tests.runtime import run_snippet

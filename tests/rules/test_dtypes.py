@@ -5,9 +5,9 @@ from __future__ import annotations
 import textwrap
 
 from jax_lsp.analysis.document import Document
+from jax_lsp.codeactions.apply import fix_text
 from jax_lsp.diagnostics import RULES_BY_CODE
 from jax_lsp.engine import analyze
-from jax_lsp.fixes import fix_text
 
 HEADER = "import jax\nimport jax.numpy as jnp\n\n"
 

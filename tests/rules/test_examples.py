@@ -8,10 +8,10 @@ import textwrap
 import pytest
 
 from jax_lsp.analysis.document import Document
+from jax_lsp.codeactions.apply import fix_text
 from jax_lsp.diagnostics import ALL_RULES
 from jax_lsp.diagnostics.base import iter_examples
 from jax_lsp.engine import analyze
-from jax_lsp.fixes import fix_text
 
 EXAMPLES = list(iter_examples(ALL_RULES))
 INVALID = [(rule, name, ex) for rule, name, ex in EXAMPLES if "-invalid-" in name]

@@ -10,10 +10,10 @@ from collections.abc import Callable
 import pytest
 
 from jax_lsp.analysis.document import Document
+from jax_lsp.codeactions.apply import apply_edits, fix_text
 from jax_lsp.diagnostics.performance import JitInLoop
 from jax_lsp.engine import analyze
 from jax_lsp.findings import Applicability, Finding, Fix
-from jax_lsp.fixes import apply_edits, fix_text
 from tests.codeactions.helpers import source
 from tests.conftest import findings_of
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 
 from jax_lsp.analysis.document import Document
+from jax_lsp.codeactions.apply import fix_text
 from jax_lsp.diagnostics import RULES_BY_CODE
 from jax_lsp.engine import analyze
-from jax_lsp.fixes import fix_text
 from tests.codeactions.helpers import source
 from tests.runtime import exception_class, run_snippet
 

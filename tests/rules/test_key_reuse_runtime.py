@@ -9,10 +9,10 @@ import textwrap
 import pytest
 
 from jax_lsp.analysis.document import Document
+from jax_lsp.codeactions.apply import fix_text
 from jax_lsp.diagnostics import ALL_RULES
 from jax_lsp.diagnostics.random import PrngKeyReuse
 from jax_lsp.engine import analyze
-from jax_lsp.fixes import fix_text
 from tests.runtime import run_snippet
 
 jax = pytest.importorskip("jax")

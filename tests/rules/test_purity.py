@@ -7,9 +7,9 @@ import textwrap
 import pytest
 
 from jax_lsp.analysis.document import Document
+from jax_lsp.codeactions.apply import fix_text
 from jax_lsp.diagnostics import RULES_BY_CODE
 from jax_lsp.engine import analyze
-from jax_lsp.fixes import fix_text
 
 PURITY = tuple(RULES_BY_CODE[code] for code in ("JAX101", "JAX102", "JAX103", "JAX104"))
 

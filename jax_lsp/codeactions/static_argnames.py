@@ -1,12 +1,15 @@
 """Making a parameter static: the fix JAX701, JAX703 and JAX803 offer when the traced value is
-a parameter of a function jitted by its own decorator and looks like a Python setting.
+a parameter of a jitted function and looks like a Python setting.
 
 `@jax.jit` becomes `@partial(jax.jit, static_argnames=("n",))` (the spelling every JAX version
 accepts); an existing `static_argnames=` literal of `partial(jax.jit, ...)` or
 `jax.jit(...)` is extended (`"n"` to `("n", "m")`). Unsafe: callers must now pass hashable
-Python values, and each new value compiles again. A module-level function jitted by a statement
-of its own (`f = jax.jit(f)`) gets a deferred fix (jax_lsp.codeactions.static_jit); one with
-`static_argnums=` gets none.
+Python values, and each new value compiles again. One with `static_argnums=` gets none.
+
+A module-level function jitted by a statement of its own (`f = jax.jit(f)`) gets a deferred
+fix (`static_jit_fixes`, the `Codemod.STATIC_JIT` codemod), built on demand because that
+statement's position is not part of the flagged unit's cache key: it extends the
+`static_argnames=` of the one module-level `jax.jit(f, ...)` call, or adds it.
 """
 
 from __future__ import annotations
@@ -14,10 +17,11 @@ from __future__ import annotations
 import ast
 
 from jax_lsp.analysis.summary import transform_of
-from jax_lsp.diagnostics.base import RuleContext
-from jax_lsp.diagnostics.call_edits import Located, append_arguments
-from jax_lsp.diagnostics.imports_fix import module_prefix, name_is_free
-from jax_lsp.findings import Applicability, DeferredFix, Edit, Fix, Span
+from jax_lsp.codeactions.call_arguments import append_arguments
+from jax_lsp.codeactions.import_edits import module_prefix, name_is_free
+from jax_lsp.codeactions.site import FixSite, Located
+from jax_lsp.codeactions.source import ModuleSource
+from jax_lsp.findings import Applicability, Codemod, DeferredFix, Edit, Fix, Span
 
 # Annotations of parameters that may be static; unannotated ones are judged by their uses.
 _SETTING_ANNOTATIONS = frozenset({"int", "bool", "str", "float"})
@@ -41,7 +45,7 @@ def parameter_names(values: list[ast.expr]) -> list[str]:
     return sorted(set(names), key=names.index)
 
 
-def static_argnames_fix(names: list[str], ctx: RuleContext) -> Fix | None:
+def static_argnames_fix(names: list[str], ctx: FixSite) -> Fix | None:
     """Add `names` (parameters of the enclosing function) to its jit's `static_argnames`."""
     function = ctx.functions[-1] if ctx.functions else None
     trace = ctx.trace
@@ -66,7 +70,7 @@ def static_argnames_fix(names: list[str], ctx: RuleContext) -> Fix | None:
     return Fix(f"Make {listed} static (`static_argnames`)", edits, Applicability.UNSAFE)
 
 
-def static_argnames_deferred(values: list[ast.expr], ctx: RuleContext) -> tuple[DeferredFix, ...]:
+def static_argnames_deferred(values: list[ast.expr], ctx: FixSite) -> tuple[DeferredFix, ...]:
     """The on-demand fix for a parameter of a module-level function jitted by a statement of
     its own (`f = jax.jit(f)`): that statement's position is not in this unit's cache key."""
     function = ctx.functions[0] if len(ctx.functions) == 1 else None
@@ -77,7 +81,7 @@ def static_argnames_deferred(values: list[ast.expr], ctx: RuleContext) -> tuple[
         return ()
     if not trace.direct or values[0].id not in trace.traced_params:
         return ()
-    return (ctx.deferred("static_jit", values[0]),)
+    return (DeferredFix(Codemod.STATIC_JIT, ctx.span(values[0]).start),)
 
 
 def looks_like_setting(name: str, function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
@@ -100,7 +104,7 @@ def _is_name(node: ast.AST, name: str) -> bool:
     return isinstance(node, ast.Name) and node.id == name
 
 
-def _jit_decorator(function: ast.FunctionDef | ast.AsyncFunctionDef, ctx: RuleContext):
+def _jit_decorator(function: ast.FunctionDef | ast.AsyncFunctionDef, ctx: FixSite):
     """The function's only transforming decorator, when it is `jax.jit` in some form."""
     # Decorators are evaluated in the enclosing scope.
     resolver = ctx.resolvers[-2] if len(ctx.resolvers) > 1 else ctx.resolvers[-1]
@@ -114,7 +118,7 @@ def _jit_decorator(function: ast.FunctionDef | ast.AsyncFunctionDef, ctx: RuleCo
     return found[0][0]
 
 
-def _wrap_in_partial(decorator: ast.expr, names: list[str], ctx: RuleContext):
+def _wrap_in_partial(decorator: ast.expr, names: list[str], ctx: FixSite):
     """`@jax.jit` -> `@partial(jax.jit, static_argnames=(...))`, importing partial if needed."""
     spelled = _partial_spelling(ctx)
     if spelled is None:
@@ -128,7 +132,7 @@ def _wrap_in_partial(decorator: ast.expr, names: list[str], ctx: RuleContext):
     )
 
 
-def _partial_spelling(ctx: RuleContext) -> tuple[str, tuple[Edit, ...]] | None:
+def _partial_spelling(ctx: FixSite) -> tuple[str, tuple[Edit, ...]] | None:
     if ctx.qualname(ast.Name(id="partial", ctx=ast.Load())) == "functools.partial":
         return "partial", ()
     prefix = module_prefix(ctx, "functools")
@@ -183,3 +187,55 @@ def _quoted(name: str, elements: list[ast.expr], ctx: Located) -> str:
     """`name` quoted like the existing strings (single or double quotes)."""
     quote = "'" if elements and ctx.segment(elements[0]).startswith("'") else '"'
     return f"{quote}{name}{quote}"
+
+
+def static_jit_fixes(source: str, line: int, column: int) -> tuple[Fix, ...]:
+    """The deferred fix: `name` at (line, column), a parameter of a module-level `f`, added to
+    the `static_argnames` of the module's one `f = jax.jit(f, ...)` statement."""
+    module = ModuleSource(source)
+    found = _parameter_at(module, line, column)
+    if found is None:
+        return ()
+    name, function = found
+    if not looks_like_setting(name, function):
+        return ()
+    calls = list(_jit_calls_of(module, function.name))
+    if len(calls) != 1:
+        return ()
+    call, offset = calls[0]
+    edits = extend_jit_call(call, [name], module.in_unit(offset))
+    if edits is None:
+        return ()
+    return (Fix(f"Make `{name}` static (`static_argnames`)", edits, Applicability.UNSAFE),)
+
+
+def _parameter_at(
+    module: ModuleSource, line: int, column: int
+) -> tuple[str, ast.FunctionDef] | None:
+    """The parameter name at (line, column) and its module-level function."""
+    for node, ancestors, offset in module.nodes_at(line):
+        if isinstance(node, ast.Name) and module.start(node, offset) == (line, column):
+            function = ancestors[1] if len(ancestors) > 1 else None
+            if isinstance(function, ast.FunctionDef) and not any(
+                isinstance(a, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda)
+                for a in ancestors[2:]
+            ):
+                return node.id, function
+    return None
+
+
+def _jit_calls_of(module: ModuleSource, name: str):
+    """Module-level `... = jax.jit(name, ...)` calls, with their unit's first line."""
+    resolver = module.resolver
+    for unit in module.document.units:
+        for statement in unit.tree.body if unit.tree else ():
+            value = getattr(statement, "value", None)
+            if (
+                isinstance(statement, ast.Assign | ast.AnnAssign)
+                and isinstance(value, ast.Call)
+                and resolver.qualname(value.func) == "jax.jit"
+                and value.args
+                and isinstance(value.args[0], ast.Name)
+                and value.args[0].id == name
+            ):
+                yield value, unit.start_line

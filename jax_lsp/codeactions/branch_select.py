@@ -21,8 +21,8 @@ import tokenize
 from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.names import assigned_name
 from jax_lsp.analysis.nodes import all_params
-from jax_lsp.diagnostics.base import RuleContext
-from jax_lsp.diagnostics.imports_fix import module_prefix_and_edits
+from jax_lsp.codeactions.import_edits import module_prefix_and_edits
+from jax_lsp.codeactions.site import FixSite
 from jax_lsp.findings import Applicability, Edit, Fix, Span
 
 # Modules whose functions compute values without side effects (jnp.log, lax.select, ...).
@@ -43,10 +43,10 @@ _NOT_ARRAYS = (
 )
 
 
-def where_fix(
+def branch_select_fix(
     node: ast.If | ast.IfExp,
     condition: tuple[str, tuple[Edit, ...], Applicability],
-    ctx: RuleContext,
+    ctx: FixSite,
 ) -> Fix | None:
     """The rewrite of `node` to `jnp.where`, given the condition's text (already rewritten
     for `and`/`or`/`not`), the edits that text needs and its safety; None if not a selection."""
@@ -93,11 +93,11 @@ def where_fix(
     return Fix(title, (edit, *condition_edits, *import_edits), safety)
 
 
-def _value(node: ast.expr, ctx: RuleContext) -> tuple[ast.expr, str]:
+def _value(node: ast.expr, ctx: FixSite) -> tuple[ast.expr, str]:
     return node, ctx.segment(node)
 
 
-def _statement_selection(node: ast.If, ctx: RuleContext):
+def _statement_selection(node: ast.If, ctx: FixSite):
     """(assigned name or "return", ((value, its text) if true, (value, its text) if false),
     first statement, last statement) for an `if` statement that only selects a value; None
     otherwise."""
@@ -142,7 +142,7 @@ _OPERATORS = {
 _ATOMS = (ast.Name, ast.Constant, ast.Call, ast.Attribute, ast.Subscript)
 
 
-def _update_selection(node: ast.If, then: ast.stmt, ctx: RuleContext):
+def _update_selection(node: ast.If, then: ast.stmt, ctx: FixSite):
     """`if cond: y = value` / `if cond: y op= value` with no `else`: the value if false is `y`
     itself, which must be bound before the `if`."""
     if isinstance(then, ast.AugAssign) and isinstance(then.target, ast.Name):
@@ -163,7 +163,7 @@ def _update_selection(node: ast.If, then: ast.stmt, ctx: RuleContext):
     return name, ((first, text), (unchanged, name)), node, node
 
 
-def _bound_before(name: str, node: ast.stmt, ctx: RuleContext) -> bool:
+def _bound_before(name: str, node: ast.stmt, ctx: FixSite) -> bool:
     """Is `name` a parameter of the enclosing function, or stored before `node` in it?"""
     if not ctx.functions:
         return False
@@ -180,7 +180,7 @@ def _bound_before(name: str, node: ast.stmt, ctx: RuleContext) -> bool:
     )
 
 
-def _recursive(calls: list[ast.Call], ctx: RuleContext) -> bool:
+def _recursive(calls: list[ast.Call], ctx: FixSite) -> bool:
     """Does a call reach a function the branch is in (directly or through module functions)?
     Tracing such a branch calls it again while it is being traced, forever."""
     enclosing = {getattr(function, "name", None) for function in ctx.functions} - {None}
@@ -220,7 +220,7 @@ def _unliftable(values) -> bool:
     return any(isinstance(n, barred) for value, _ in values for n in ast.walk(value))
 
 
-def _is_elif(node: ast.If, ctx: RuleContext) -> bool:
+def _is_elif(node: ast.If, ctx: FixSite) -> bool:
     parent = ctx.parent
     return (
         isinstance(parent, ast.If)
@@ -229,7 +229,7 @@ def _is_elif(node: ast.If, ctx: RuleContext) -> bool:
     )
 
 
-def _next_statement(node: ast.stmt, ctx: RuleContext) -> ast.stmt | None:
+def _next_statement(node: ast.stmt, ctx: FixSite) -> ast.stmt | None:
     parent = ctx.parent
     for _, value in ast.iter_fields(parent) if parent is not None else ():
         if isinstance(value, list) and node in value:
@@ -238,7 +238,7 @@ def _next_statement(node: ast.stmt, ctx: RuleContext) -> ast.stmt | None:
     return None
 
 
-def _not_an_array(value: ast.expr, ctx: RuleContext) -> bool:
+def _not_an_array(value: ast.expr, ctx: FixSite) -> bool:
     """A value `jnp.where` cannot select: a string, a Python container (a list of gradients
     stays a list), a function."""
     if isinstance(value, ast.Constant):
@@ -246,7 +246,7 @@ def _not_an_array(value: ast.expr, ctx: RuleContext) -> bool:
     return isinstance(value, _NOT_ARRAYS) or ctx.kind(value) in (Kind.SEQUENCE, Kind.ITERATOR)
 
 
-def _pure(node: ast.expr, ctx: RuleContext) -> bool:
+def _pure(node: ast.expr, ctx: FixSite) -> bool:
     """Evaluating `node` cannot have a side effect: names, constants, arithmetic, indexing
     and calls of jax.numpy / lax functions."""
     if isinstance(node, ast.Constant | ast.Name):
@@ -272,7 +272,7 @@ def _pure(node: ast.expr, ctx: RuleContext) -> bool:
     return False
 
 
-def _statement_edit(start: ast.stmt, end: ast.stmt, text: str, ctx: RuleContext) -> Edit | None:
+def _statement_edit(start: ast.stmt, end: ast.stmt, text: str, ctx: FixSite) -> Edit | None:
     """An edit replacing the statements from `start` to the end of `end`'s line by `text`,
     keeping their comments (one as a trailing comment, several on lines of their own)."""
     first, last = start.lineno - 1, end.end_lineno - 1

@@ -14,13 +14,13 @@ from __future__ import annotations
 import ast
 
 from jax_lsp.analysis.names import assigned_name, stored_names
-from jax_lsp.diagnostics.base import RuleContext
+from jax_lsp.codeactions.site import FixSite
 from jax_lsp.findings import Applicability, Edit, Fix, Span
 
 _LOOPS = (ast.For, ast.AsyncFor, ast.While)
 
 
-def hoist_fix(call: ast.Call, loops: list[ast.AST], ctx: RuleContext) -> Fix | None:
+def hoist_jit_fix(call: ast.Call, loops: list[ast.AST], ctx: FixSite) -> Fix | None:
     """Move the jit of a lambda `call` out of the innermost of `loops` (innermost first)."""
     loop = loops[0]
     if not isinstance(loop, _LOOPS) or _reads_loop_names(call, loop):
@@ -73,7 +73,7 @@ def _bound_once(name: str, loop: ast.AST) -> bool:
     return len(stores) == 1 and sum(name in stored_names(s) for s in loop.body) == 1
 
 
-def _whole_lines(statement: ast.stmt, indent: str, ctx: RuleContext) -> tuple[str, Span] | None:
+def _whole_lines(statement: ast.stmt, indent: str, ctx: FixSite) -> tuple[str, Span] | None:
     """The statement's lines re-indented to `indent`, and the span removing them; None when
     the statement shares a line with another one."""
     first, last = statement.lineno - 1, statement.end_lineno - 1
@@ -96,7 +96,7 @@ def _whole_lines(statement: ast.stmt, indent: str, ctx: RuleContext) -> tuple[st
     return text, removed
 
 
-def _fresh_name(base: str, ctx: RuleContext) -> str:
+def _fresh_name(base: str, ctx: FixSite) -> str:
     """`base`, or `base_2`, ...: a name no identifier of the unit or module uses."""
     used = set(ctx.model.global_kinds)
     tree = ctx.ancestors[0] if ctx.ancestors else None

@@ -1,15 +1,19 @@
-"""Applying fixes to a text: non-overlapping edits, repeated until nothing more applies."""
+"""Applying fixes to a text: non-overlapping edits, repeated until nothing more applies; and
+the one edit that turns a text into its fixed version (what fix-all hands an editor)."""
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Callable, Iterable
 
 from jax_lsp.analysis.text import split_lines
 from jax_lsp.codeactions import with_deferred_fixes
-from jax_lsp.findings import Edit, Finding, Fix, Position
+from jax_lsp.findings import Edit, Finding, Fix, Position, Span
 
 _MAX_PASSES = 10
+# A line with its line ending; the last line may have none.
+_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+")
 
 
 def _offsets(text: str) -> list[int]:
@@ -104,3 +108,20 @@ def fix_text(
         )
         findings = after
     return text, fixed
+
+
+def replacement(old: str, new: str) -> Edit:
+    """One edit turning `old` into `new`, spanning only the whole lines that differ."""
+    old_lines, new_lines = _LINE.findall(old), _LINE.findall(new)
+    prefix = 0
+    limit = min(len(old_lines), len(new_lines))
+    while prefix < limit and old_lines[prefix] == new_lines[prefix]:
+        prefix += 1
+    suffix = 0
+    while (
+        suffix < limit - prefix
+        and old_lines[len(old_lines) - 1 - suffix] == new_lines[len(new_lines) - 1 - suffix]
+    ):
+        suffix += 1
+    middle = "".join(new_lines[prefix : len(new_lines) - suffix])
+    return Edit(Span.of(prefix, 0, len(old_lines) - suffix, 0), middle)

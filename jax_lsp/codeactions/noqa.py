@@ -1,0 +1,40 @@
+"""`# noqa` comments: the one reading of them, for the engine's suppression and for the fix that
+silences a finding on its line (so what the fix writes is what the engine honours)."""
+
+from __future__ import annotations
+
+import re
+
+from jax_lsp.findings import Edit, Span
+
+# A bare noqa comment silences every finding of its line; one naming codes, only those.
+_NOQA = re.compile(
+    r"#\s*noqa(?::\s*(?P<codes>[A-Za-z]+[0-9]+(?:\s*,\s*[A-Za-z]+[0-9]+)*))?", re.IGNORECASE
+)
+
+
+def noqa_codes(line: str) -> frozenset[str] | None:
+    """None: no noqa comment; empty set: a bare `# noqa`; else the codes it names."""
+    if "noqa" not in line.lower():
+        return None
+    match = _NOQA.search(line)
+    if match is None:
+        return None
+    codes = match.group("codes")
+    if not codes:
+        return frozenset()
+    return frozenset(code.strip().upper() for code in codes.split(","))
+
+
+def noqa_edit(text: str, line: int, code: str) -> Edit:
+    """The edit silencing `code` on `line`, whose text is `text`: CODE added to the line's
+    `# noqa: ...`, or `  # noqa: CODE` appended (trailing whitespace dropped). Empty when the
+    line's noqa silences the code already (a bare `# noqa` is not narrowed to one code)."""
+    match = _NOQA.search(text) if "noqa" in text.lower() else None
+    if match is not None:
+        codes = noqa_codes(match.group(0)) or frozenset()
+        column = match.end()
+        silenced = not codes or code.upper() in codes
+        return Edit(Span.of(line, column, line, column), "" if silenced else f", {code}")
+    column = len(text.rstrip())
+    return Edit(Span.of(line, column, line, len(text)), f"  # noqa: {code}")

@@ -1,0 +1,102 @@
+"""Where a new import goes: one answer (`analysis.header.import_insertion_line`) for the module
+model (what rules' import edits use), the codemods' `ModuleSource` and the debug-NaNs action."""
+
+from __future__ import annotations
+
+import ast
+import json
+
+import pytest
+
+from jax_lsp.analysis.document import Document
+from jax_lsp.analysis.header import import_insertion_line
+from jax_lsp.analysis.model import ModuleModel
+from jax_lsp.codeactions.apply import apply_edits
+from jax_lsp.codeactions.import_edits import debug_nans_edit, insert_lines
+from jax_lsp.codeactions.source import ModuleSource
+from jax_lsp.notebook import Notebook
+
+# Each case: the module, its lines separated by "|", and the line a new import goes on.
+CASES = {
+    "docstring": ('"""Doc."""||x = 1|', 1),
+    "future import": ("from __future__ import annotations||x = 1|", 1),
+    "docstring, future, imports": ('"""D."""|from __future__ import annotations|import os||x|', 3),
+    "shebang and encoding": ("#!/usr/bin/env python|# -*- coding: utf-8 -*-|x = 1|", 2),
+    "shebang then imports": ("#!/usr/bin/env python|import numpy as np|x = 1|", 2),
+    "licence header": ("# Copyright 2026|# Licence: MIT||# The answer|x = 1|", 3),
+    "comment of the first statement": ("# The answer|x = 1|", 0),
+    "TYPE_CHECKING imports": (
+        "from typing import TYPE_CHECKING|if TYPE_CHECKING:|    import np|import os|x|",
+        4,
+    ),
+    "an if that runs code ends the header": ("import os|if DEBUG:|    print(1)|import numpy|", 1),
+    "an import with a fallback value ends it": (
+        "import os|try:|    import a|except ImportError:|    a = 0|",
+        1,
+    ),
+    "no imports": ("x = 1|", 0),
+    "empty module": ("", 0),
+    "an import after code stays after it": ("import numpy|x = 1|import os|", 1),
+    "a string after imports is no docstring": ('import numpy|"""Not a docstring."""|', 1),
+    "no final newline": ("import numpy", 1),
+}
+
+
+@pytest.mark.parametrize(("lines", "expected"), CASES.values(), ids=CASES.keys())
+def test_every_consumer_puts_a_new_import_on_the_same_line(lines: str, expected: int):
+    text = lines.replace("|", "\n")
+    document = Document(text)
+    assert import_insertion_line(document) == expected
+    assert ModuleModel(document).import_line == expected
+
+    module = ModuleSource(text)
+    assert module.alias("functools.partial") == "functools.partial"
+    codemod_edit = module.import_edit()
+    nans_edit = debug_nans_edit(Document(text), "\n")
+    for edit in (codemod_edit, nans_edit):
+        fixed = apply_edits(text, [edit])
+        assert ast.parse(fixed)  # the text still parses with the import in place
+        lines = fixed.split("\n")
+        added = edit.content.strip("\n").split("\n")
+        assert lines[expected : expected + len(added)] == added
+
+
+def test_an_import_is_not_added_twice_and_debug_nans_reuses_jax():
+    text = '"""Doc."""\nimport jax\n\nx = 1\n'
+    edit = debug_nans_edit(Document(text), "\n")
+    assert apply_edits(text, [edit]) == (
+        '"""Doc."""\nimport jax\njax.config.update("jax_debug_nans", True)\n\nx = 1\n'
+    )
+    assert debug_nans_edit(Document(apply_edits(text, [edit])), "\n") is None
+
+
+def test_an_import_under_type_checking_does_not_bind_jax_at_run_time():
+    text = "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import jax\n\nx = 1\n"
+    fixed = apply_edits(text, [debug_nans_edit(Document(text), "\n")])
+    assert fixed.split("\n")[3:5] == ["import jax", 'jax.config.update("jax_debug_nans", True)']
+
+
+def test_insertion_keeps_the_line_endings_and_a_missing_final_newline():
+    lines = ["import numpy"]
+    edit = insert_lines(lines, 1, "import os\r\n", "\r\n")
+    assert apply_edits("import numpy", [edit]) == "import numpy\r\nimport os"
+    text = "import numpy\r\nx = 1\r\n"
+    edit = debug_nans_edit(Document(text), "\r\n")
+    assert apply_edits(text, [edit]) == (
+        'import numpy\r\nimport jax\r\njax.config.update("jax_debug_nans", True)\r\nx = 1\r\n'
+    )
+
+
+def test_a_notebook_import_lands_in_the_cell_of_the_imports():
+    """Cells are analysed as one module (magics blanked); an import inserted at the start of
+    the second cell stays at the end of the first, after its imports."""
+    cells = ["%matplotlib inline\nimport numpy as np", "x = np.zeros(3)"]
+    raw = json.dumps({"cells": [{"cell_type": "code", "source": text} for text in cells]})
+    notebook = Notebook.parse(raw)
+    assert import_insertion_line(Document(notebook.text)) == 2
+    module = ModuleSource(notebook.text)
+    module.alias("functools")
+    fixed = apply_edits(notebook.text, [module.import_edit()])
+    sources = ["".join(cell["source"]) for cell in json.loads(notebook.with_text(fixed))["cells"]]
+    assert sources[0].split("\n")[1:3] == ["import numpy as np", "import functools"]
+    assert sources[1].strip() == "x = np.zeros(3)"
