@@ -979,7 +979,7 @@ class ModuleModel:
     @cached_property
     def int_array_globals(self) -> frozenset[str]:
         """Module-level names every top-level assignment of which is an integer JAX array."""
-        assigned = self._top_level_values()
+        assigned = self._top_level_values
 
         def compute() -> frozenset[str]:
             oracle = IntArrayOracle(self.resolver, assigned.get)
@@ -988,6 +988,7 @@ class ModuleModel:
         # Equal assignments (the same nodes: unchanged units) give the same answer.
         return self.document.lineage.reuse("int-array-globals", (self.alias_key, assigned), compute)
 
+    @cached_property
     def _top_level_values(self) -> dict[str, list[ast.expr]]:
         assigned: dict[str, list[ast.expr]] = {}
         for unit in self.document.units:
@@ -1003,7 +1004,7 @@ class ModuleModel:
     def float_globals(self) -> frozenset[str]:
         """Module-level names every top-level assignment of which is a known float value."""
         if self._float_globals is None:
-            assigned = self._top_level_values()
+            assigned = self._top_level_values
 
             def bindings(name: str) -> list[ast.expr] | None:
                 return assigned.get(name)
@@ -1049,6 +1050,11 @@ class ModuleModel:
         return self._signatures
 
     @cached_property
+    def global_writes(self) -> frozenset[str]:
+        """Module-level names some function writes through `global`."""
+        return frozenset().union(*(summary.global_writes for summary in self.summaries))
+
+    @cached_property
     def hash_facts(self) -> HashFacts:
         """Unhashable module values and classes, instances, and wrapper parameters given
         unhashable values (read across statements by the JAX1001/JAX1002 rules): only in
@@ -1056,7 +1062,7 @@ class ModuleModel:
         units = [unit for unit in self.document.units if unit.tree is not None]
         if not any(_mentions_staging(unit.source) for unit in units):
             return EMPTY_FACTS
-        global_writes = frozenset().union(*(summary.global_writes for summary in self.summaries))
+        global_writes = self.global_writes
         bindings = [binding for unit in units for binding in self._statement_bindings(unit.source)]
         class_facts = {
             name: self._class_hash_facts(record) for name, record in self.classes.items()

@@ -531,7 +531,7 @@ class ConstantOutOfBounds(Rule):
         declares = "global" in text or "nonlocal" in text
         untracked = declared_elsewhere(node) if declares else frozenset()
         if isinstance(node, ast.Module):  # a function may rebind these through `global`
-            untracked |= {name for s in ctx.model.summaries for name in s.global_writes}
+            untracked |= ctx.model.global_writes
         tracker = ShapeTracker(resolver, frozenset(untracked))
         tracker.env.update(inherited)
         yield from self._block(node.body, tracker, ctx)
