@@ -2,7 +2,13 @@
 
 import sys
 
-from jax_lsp.cli import main
+from jax_lsp.import_path import drop_working_directory
+
+# Before anything else is imported: `-m` put the working directory (the user's project, when an
+# editor starts the server there) first on sys.path.
+drop_working_directory()
+
+from jax_lsp.cli import main  # noqa: E402
 
 # The guard matters: the server's jedi worker process (multiprocessing, spawn) imports the main
 # module again, and must not start a second server when it does.

@@ -209,3 +209,12 @@ def test_serve_imports_no_check_machinery_jedi_or_libcst():
         [sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=True
     )
     assert result.stdout.strip() == "[]"
+
+
+def test_summary_counts_hidden_unsafe_fixes_in_plural(tmp_path: Path):
+    (tmp_path / "flags.py").write_text(
+        "import jax\n\n\n@jax.jit\ndef f(x, y):\n    return (not x), (not y)\n"
+    )
+    result = run("check", "flags.py", cwd=tmp_path)
+    assert result.returncode == 1
+    assert "(2 hidden fixes can be enabled with the `--unsafe-fixes` option.)" in result.stdout

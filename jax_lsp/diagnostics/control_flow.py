@@ -475,6 +475,12 @@ class PythonLogicOnTraced(Rule):
         comparison, `jnp.isnan(...)`, ...). When an operand is not boolean the rewrite is
         unsafe: `x or default` returns `x` in Python but a boolean from `jnp.logical_or`, so
         for `and`/`or` no fix is offered then, and `not x` is rewritten as an unsafe fix.
+        A result passed to a callee outside JAX, directly or through a name
+        (`nn.Dropout(deterministic=not training)`, a helper that branches on it), must be a
+        Python bool: a `jnp.logical_*` array fails there the same way. The fix then makes the
+        operand static (`static_argnames`, unsafe: callers must pass hashable Python values)
+        when it is a parameter of the function jitted by its decorator; otherwise there is no
+        fix, and the argument it comes from must be made static where the function is jitted.
     """
     node_types = (ast.BoolOp, ast.UnaryOp, ast.Compare)
     invalid = (
@@ -648,12 +654,29 @@ class PythonLogicOnTraced(Rule):
             function = _LOGIC_FUNCTIONS[type(node.op)]
         else:
             word, function = "not", "logical_not"
+        problem = (
+            f"`{word}` on the traced value `{ctx.segment(traced)}` raises "
+            f"TracerBoolConversionError in {ctx.where_traced}."
+        )
+        receiver = _python_receiver(node, ctx)
+        if receiver is None:
+            yield ctx.finding(
+                self, node, f"{problem} Use `jnp.{function}`", fix=self._fix(node, function, ctx)
+            )
+            return
+        # A callee outside JAX (flax's `deterministic=`, a helper branching on its argument)
+        # needs a Python bool: a `jnp.logical_*` array would fail there the same way. Only a
+        # static operand gives it one.
+        operands = _tested_operands(node)
+        static = static_argnames_fix(parameter_names(operands), ctx)
+        callee = ctx.segment(receiver.func)
         yield ctx.finding(
             self,
             node,
-            f"`{word}` on the traced value `{ctx.segment(traced)}` raises "
-            f"TracerBoolConversionError in {ctx.where_traced}. Use `jnp.{function}`",
-            fix=self._fix(node, function, ctx),
+            f"{problem} `{callee}` takes the result as a Python value, where `jnp.{function}` "
+            "would fail too: make the operand static (`static_argnames`)",
+            fix=static,
+            deferred=static_argnames_deferred(operands, ctx),
         )
 
     def _chained(self, node: ast.Compare, ctx: RuleContext) -> Iterator[Finding]:
@@ -686,6 +709,40 @@ class PythonLogicOnTraced(Rule):
             (ctx.edit(node, replacement), *import_edits),
             safety,
         )
+
+
+def _python_receiver(node: ast.expr, ctx: RuleContext) -> ast.Call | None:
+    """The call outside JAX that receives `node`'s value as an argument, directly or through a
+    name it is assigned to in the same function; None when the value only meets JAX."""
+    parent = ctx.parent
+    grandparent = ctx.ancestors[-2] if len(ctx.ancestors) > 1 else None
+    if isinstance(parent, ast.Call) and node in parent.args:
+        return None if _takes_arrays(parent, ctx) else parent
+    if isinstance(parent, ast.keyword) and isinstance(grandparent, ast.Call):
+        return None if _takes_arrays(grandparent, ctx) else grandparent
+    if not (
+        isinstance(parent, ast.Assign)
+        and len(parent.targets) == 1
+        and isinstance(parent.targets[0], ast.Name)
+        and ctx.functions
+    ):
+        return None
+    name = parent.targets[0].id
+    for call in ast.walk(ctx.functions[-1]):
+        if not isinstance(call, ast.Call) or _takes_arrays(call, ctx):
+            continue
+        arguments = [*call.args, *(keyword.value for keyword in call.keywords)]
+        if any(isinstance(a, ast.Name) and a.id == name for a in arguments):
+            return call
+    return None
+
+
+def _takes_arrays(call: ast.Call, ctx: RuleContext) -> bool:
+    """Does the callee accept a traced array (a JAX function, a method of a JAX value)?"""
+    name = ctx.qualname(call.func)
+    if name is not None:
+        return name == "jax" or name.startswith("jax.")
+    return isinstance(call.func, ast.Attribute) and ctx.kind(call.func.value).is_jax
 
 
 def logic_rewrite(

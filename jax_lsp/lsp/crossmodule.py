@@ -19,7 +19,6 @@ import json
 import logging
 import queue
 import subprocess
-import sys
 import threading
 from concurrent.futures import Future
 
@@ -36,6 +35,7 @@ from jax_lsp.analysis.infer import (
     local_external_facts,
 )
 from jax_lsp.analysis.workspace import Target, module_file, search_roots
+from jax_lsp.import_path import module_command
 from jax_lsp.lsp.documents import DocumentStore
 
 log = logging.getLogger(__name__)
@@ -67,7 +67,7 @@ class JediWorker:
             if self._outbox is not None:
                 self._outbox.put(None)  # the dead worker's writer stops
             self._process = subprocess.Popen(
-                [sys.executable, "-m", "jax_lsp.lsp.jedi_worker"],
+                module_command("jax_lsp.lsp.jedi_worker"),  # not from the user's folder
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.DEVNULL,

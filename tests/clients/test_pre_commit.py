@@ -8,8 +8,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 from tests.clients.tools import REPO, require
 
 PRE_COMMIT = shutil.which("pre-commit", path=str(Path(sys.executable).parent)) or shutil.which(
@@ -26,12 +24,6 @@ FIXED = "import jax.numpy as jnp\n\nx = jnp.zeros(3)\nx = x.at[0].set(1.0)\n"
 CLEAN = "import numpy as np\n\nx = np.zeros(3)\nx[0] = 1.0\n"
 
 
-@pytest.fixture(scope="module")
-def pre_commit_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """One hook environment for both hooks: try-repo installs jax-lsp into it once."""
-    return tmp_path_factory.mktemp("pre-commit-home")
-
-
 def sample_repo(root: Path) -> Path:
     require(MISSING)
     root.mkdir()
@@ -42,11 +34,14 @@ def sample_repo(root: Path) -> Path:
     return root
 
 
-def try_repo(sample: Path, hook: str, home: Path) -> subprocess.CompletedProcess[str]:
+def try_repo(sample: Path, home: Path) -> subprocess.CompletedProcess[str]:
+    """Every hook of the repository, in its order: `jax-lsp`, then `jax-lsp-fix`. One run, as
+    each `try-repo` clones the repository afresh and installs jax-lsp into a new environment
+    (the longest step of these tests)."""
     require(MISSING)
     environment = {**os.environ, "PRE_COMMIT_HOME": str(home), "PYTHONPATH": ""}
     return subprocess.run(
-        [str(PRE_COMMIT), "try-repo", str(REPO), hook, "--all-files", "--verbose"],
+        [str(PRE_COMMIT), "try-repo", str(REPO), "--all-files", "--verbose"],
         cwd=sample,
         env=environment,
         capture_output=True,
@@ -55,20 +50,25 @@ def try_repo(sample: Path, hook: str, home: Path) -> subprocess.CompletedProcess
     )
 
 
-def test_check_hook_reports_the_gotcha(tmp_path: Path, pre_commit_home: Path) -> None:
+def hook_reports(output: str) -> dict[str, str]:
+    """What pre-commit printed for each hook, by hook id."""
+    sections = output.split("- hook id: ")[1:]
+    return {section.split("\n", 1)[0].strip(): section for section in sections}
+
+
+def test_check_hook_reports_and_fix_hook_rewrites(tmp_path: Path) -> None:
     sample = sample_repo(tmp_path / "sample")
-    run = try_repo(sample, "jax-lsp", pre_commit_home)
+    run = try_repo(sample, tmp_path / "pre-commit-home")
     assert run.returncode == 1, run.stdout + run.stderr
-    assert "gotcha.py:4:1: error: JAX201" in run.stdout
-    assert "clean.py:" not in run.stdout  # NumPy item assignment is fine
-    assert "Found 1 finding: 1 error." in run.stdout
-    assert (sample / "gotcha.py").read_text() == GOTCHA
-
-
-def test_fix_hook_rewrites_the_file(tmp_path: Path, pre_commit_home: Path) -> None:
-    sample = sample_repo(tmp_path / "sample")
-    run = try_repo(sample, "jax-lsp-fix", pre_commit_home)
-    assert run.returncode == 1, run.stdout + run.stderr  # pre-commit fails a hook that edits
-    assert "files were modified by this hook" in run.stdout
+    reports = hook_reports(run.stdout)
+    assert sorted(reports) == ["jax-lsp", "jax-lsp-fix"], run.stdout
+    check, fix = reports["jax-lsp"], reports["jax-lsp-fix"]
+    # The check hook reports, and writes nothing.
+    assert "gotcha.py:4:1: error: JAX201" in check
+    assert "clean.py:" not in check  # NumPy item assignment is fine
+    assert "Found 1 finding: 1 error." in check
+    assert "files were modified by this hook" not in check
+    # The fix hook rewrites the file (pre-commit fails a hook that edits).
+    assert "files were modified by this hook" in fix
     assert (sample / "gotcha.py").read_text() == FIXED
     assert (sample / "clean.py").read_text() == CLEAN

@@ -2,7 +2,8 @@
 // in the Problems panel, hover it, apply the quick fix from Ctrl+., save, and check the file on
 // disk; Fix All; type a block header slowly above a flagged line (the findings stay); the same in
 // a notebook (diagnostic in a cell, quick fix, Fix All, save, the .ipynb on disk); restart and
-// change `jax-lsp.path` without an error logged.
+// change `jax-lsp.path` without an error logged. The workspace holds modules shadowing the
+// standard library (`typing.py`, `json.py`, ...): nothing may import them.
 // Run by tests/clients/test_vscode.py; configured through environment variables:
 //   CODE_SERVER (code-server's out/node/entry.js), VSIX, PYTHON (the interpreter for the server),
 //   CHROMIUM, ARTIFACTS (folder for screenshots and logs), PLAYWRIGHT (playwright-core's folder),
@@ -55,6 +56,13 @@ const NOTEBOOK_FIXED = ['x = jnp.zeros(3)\nx = x.at[0].set(1.0)', 'y = jnp.ones(
 const started = Date.now();
 const log = (message) => console.log(`[${((Date.now() - started) / 1000).toFixed(1)}s] ${message}`);
 
+const SHADOWED = ['typing', 'random', 'json', 'ast', 'argparse', 'dataclasses', 'logging', 'types'];
+
+/** The workspace modules something imported (their markers). */
+function importedFromWorkspace(dirs) {
+  return fs.readdirSync(path.join(dirs.root, 'markers'));
+}
+
 function prepare() {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'jax-lsp-vscode-'));
   const dirs = {
@@ -69,6 +77,13 @@ function prepare() {
   fs.writeFileSync(path.join(dirs.workspace, 'two.py'), TWO);
   fs.writeFileSync(path.join(dirs.workspace, 'halftyped.py'), TYPING);
   fs.writeFileSync(path.join(dirs.workspace, 'demo.ipynb'), JSON.stringify(NOTEBOOK, null, 1));
+  // Modules shadowing the standard library, as a user's project may have: the extension's probe
+  // and the server must import none of them (each leaves a marker if it is imported).
+  fs.mkdirSync(path.join(root, 'markers'));
+  for (const name of SHADOWED) {
+    const marker = path.join(root, 'markers', name);
+    fs.writeFileSync(path.join(dirs.workspace, `${name}.py`), `open(${JSON.stringify(marker)}, 'w').close()\n`);
+  }
   const settings = {
     // An interpreter without jax_lsp: the extension must offer its bundled copy.
     'jax-lsp.interpreter': [env('PYTHON'), '-s'],
@@ -367,6 +382,9 @@ async function main() {
     const errors = logged.split('\n').filter((line) => /\[error\]|\[Error|Starting server failed/i.test(line));
     if (errors.length) throw new Error(`errors logged by clean restarts:\n${errors.join('\n')}`);
     log('jax-lsp.path changed: the new server runs; no error logged by the restarts');
+    const imported = importedFromWorkspace(dirs);
+    if (imported.length) throw new Error(`the workspace's modules were imported: ${imported.join(', ')}`);
+    log(`none of the workspace's ${SHADOWED.length} modules shadowing the standard library was imported`);
     console.log('VSCODE E2E OK');
   } catch (error) {
     await page.screenshot({ path: path.join(artifacts, 'vscode-failure.png') }).catch(() => {});

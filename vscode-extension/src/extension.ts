@@ -99,7 +99,7 @@ async function offerBundled(launch: Extract<Launch, { kind: 'missing' }>): Promi
 }
 
 function serverOptions(plan: LaunchPlan): ServerOptions {
-  return { command: plan.command, args: plan.args, options: { env: plan.env } };
+  return { command: plan.command, args: plan.args, options: { env: plan.env, cwd: plan.cwd } };
 }
 
 async function start(): Promise<void> {

@@ -9,6 +9,10 @@ export interface LaunchPlan {
   command: string;
   args: string[];
   env?: NodeJS.ProcessEnv;
+  /** The server's working directory: never the user's folder, which `python -m` would put on
+   * `sys.path` (a `types.py` there would be imported in place of the standard library's, by
+   * runpy itself, before jax_lsp runs: the e2e test saw it with a `jax-lsp.path` wrapper). */
+  cwd?: string;
   /** For the output channel and the status bar tooltip. */
   description: string;
 }
@@ -49,9 +53,11 @@ export async function resolveLaunch(
     if (!executable) {
       return { kind: 'failed', reason: `none of jax-lsp.path exists: ${settings.path.join(', ')}` };
     }
+    // Absolute, as found: it runs in the extension's folder (see LaunchPlan.cwd).
+    const command = path.resolve(executable);
     return {
       kind: 'ready',
-      plan: { command: executable, args: ['serve'], description: `${executable} serve` },
+      plan: { command, args: ['serve'], cwd: extensionPath, description: `${command} serve` },
     };
   }
   const interpreter = await chooseInterpreter(settings, resource);
@@ -59,8 +65,9 @@ export async function resolveLaunch(
   const env = bundled ? bundledEnvironment(extensionPath) : undefined;
   let facts: InterpreterFacts;
   try {
-    // In the folder the server will run in: `python -c` finds modules there too.
-    facts = await probeInterpreter(interpreter, env, resource?.fsPath);
+    // In the folder the server will run in: `python -c` imports from there too, so never in
+    // the user's folder (a `json.py` there would run).
+    facts = await probeInterpreter(interpreter, env, extensionPath);
   } catch (error) {
     return { kind: 'failed', reason: (error as Error).message };
   }
@@ -74,13 +81,24 @@ export async function resolveLaunch(
     return { kind: 'missing', interpreter, facts };
   }
   const source = bundled ? 'bundled jax_lsp' : 'jax_lsp from the environment';
+  // -P (Python >= 3.11): the working directory is not put on sys.path at all; on 3.10 the
+  // server's entry point takes it off before importing anything else.
+  const safePath = safePathSupported(facts.version) ? ['-P'] : [];
+  const args = [...interpreter.slice(1), ...safePath, '-m', 'jax_lsp', 'serve'];
   return {
     kind: 'ready',
     plan: {
       command: interpreter[0],
-      args: [...interpreter.slice(1), '-m', 'jax_lsp', 'serve'],
+      args,
       env,
-      description: `${interpreter.join(' ')} -m jax_lsp serve (Python ${facts.version}, ${source})`,
+      cwd: extensionPath,
+      description: `${[interpreter[0], ...args].join(' ')} (Python ${facts.version}, ${source})`,
     },
   };
+}
+
+/** Python >= 3.11 has `-P` (leave the working directory off sys.path). */
+export function safePathSupported(version: string): boolean {
+  const [major, minor] = version.split('.').map(Number);
+  return major > 3 || (major === 3 && minor >= 11);
 }
