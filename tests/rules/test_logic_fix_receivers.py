@@ -14,10 +14,10 @@ import jax
 import pytest
 
 from jax_lsp.analysis.document import Document
+from jax_lsp.codeactions.apply import fix_text
 from jax_lsp.diagnostics.control_flow import PythonLogicOnTraced
 from jax_lsp.engine import analyze
 from jax_lsp.findings import Applicability
-from jax_lsp.fixes import fix_text
 from tests.runtime import run_snippet
 
 _HELPER = """
