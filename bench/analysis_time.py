@@ -4,12 +4,16 @@ Run `python bench/analysis_time.py [--file PKG/PATH] [--runs 21] [--profile]`.
 - parse: `Document(text)` with every cache cleared (splitting into units and parsing them);
 - analysis: `analyze(document)` right after, cold (model + all rules); the target is at most
   30 ms median;
-- edit: a one-line edit inside one function of an already analysed text, then
-  `analyze(Document(edited))`: the incremental path, where unchanged units come from caches.
+- edit: a one-line edit inside one function of an already analysed text, analysed as the
+  server does (`Document(edited, previous=...)`): unchanged units and module facts come from
+  caches;
+- statement: a new module-level statement near the end, the same way: what typing in a script
+  or a notebook does (a new module-level name).
 With `--profile`, cProfile's hot spots of the cold analysis. With `--instructions`, the
 machine instructions one cold analysis executes, counted by valgrind's callgrind: a figure that
 does not move with the machine's load (its speed on a shared machine varies 1.5x minute to
-minute), for comparing two versions of the code.
+minute), for comparing two versions of the code; `--edit-instructions` counts one edit of
+each kind the same way.
 """
 
 from __future__ import annotations
@@ -72,18 +76,42 @@ def edit_line(text: str, nth: int) -> str:
     return "\n".join(lines)
 
 
+def add_statement(text: str, nth: int) -> str:
+    """The text with a new module-level statement before its last top-level line: what
+    typing in a script or a notebook does (it adds a module-level name)."""
+    lines = text.split("\n")
+    top = [i for i, line in enumerate(lines) if line and not line[0].isspace()]
+    lines.insert(top[-1] if top else len(lines), f"added_{nth} = {nth}")
+    return "\n".join(lines)
+
+
+EDITS = {"edit": edit_line, "statement": add_statement}
+
+
 def measure(text: str, runs: int) -> dict[str, dict[str, float]]:
-    parse, analysis, edit = [], [], []
+    parse, analysis = [], []
     for _ in range(runs):
         clear_caches()
         gc.collect()
         seconds, document = _timed(lambda: Document(text))
         parse.append(seconds)
         analysis.append(_timed(lambda document=document: analyze(document, ALL_RULES))[0])
-    for nth in range(runs):
-        edited = edit_line(text, nth)
-        edit.append(_timed(lambda edited=edited: analyze(Document(edited), ALL_RULES))[0])
-    return {"parse": _ms(parse), "analysis": _ms(analysis), "edit": _ms(edit)}
+    figures = {"parse": _ms(parse), "analysis": _ms(analysis)}
+    for step, make in EDITS.items():
+        # As the server does: each version is built from the previous one's facts.
+        previous = Document(text)
+        analyze(previous, ALL_RULES)
+        samples = []
+        for nth in range(runs):
+            seconds, previous = _timed(
+                lambda nth=nth, previous=previous, make=make: Document(
+                    make(text, nth), previous=previous
+                )
+            )
+            analysed = _timed(lambda document=previous: analyze(document, ALL_RULES))[0]
+            samples.append((seconds[0] + analysed[0], seconds[1] + analysed[1]))
+        figures[step] = _ms(samples)
+    return figures
 
 
 def profile(text: str, runs: int, top: int) -> None:
@@ -98,9 +126,11 @@ def profile(text: str, runs: int, top: int) -> None:
     stats.print_stats(top)
 
 
-def count_instructions(path: Path) -> int:
+def count_instructions(path: Path, step: str | None = None, edits: int = 4) -> float:
     """Instructions of one cold analysis of `path` (after two warm-up analyses: imports and
-    first-use caches are not counted), under callgrind."""
+    first-use caches are not counted), or with `step`, of one edit of that kind on the
+    server's path (the mean of `edits`, after two warm-up edits), under callgrind."""
+    child = ["--one-cold-analysis"] if step is None else [f"--edits={step}:{edits}"]
     with tempfile.TemporaryDirectory() as scratch:
         out = Path(scratch) / "callgrind.out"
         command = [
@@ -112,14 +142,14 @@ def count_instructions(path: Path) -> int:
             f"--callgrind-out-file={out}",
             sys.executable,
             __file__,
-            "--one-cold-analysis",
+            *child,
             str(path),
         ]
         env = {**os.environ, "PYTHONHASHSEED": "0"}  # set and dict orders fixed between runs
         subprocess.run(command, check=True, capture_output=True, env=env)
         for line in out.read_text().splitlines():
             if line.startswith("summary:") or line.startswith("totals:"):
-                return int(line.split()[1])
+                return int(line.split()[1]) / (1 if step is None else edits)
     raise RuntimeError("callgrind wrote no totals")
 
 
@@ -134,6 +164,22 @@ def one_cold_analysis(path: Path) -> None:
     functools.reduce(lambda _, __: analyze(document, ALL_RULES), [0, 0])
 
 
+def measured_edits(path: Path, step: str, count: int) -> None:
+    """The child of `count_instructions` for edits: a cold analysis and two warm-up edits,
+    then `count` edits inside reduce, each version built from the previous one."""
+    text = path.read_text(encoding="utf-8")
+    versions = [Document(text)]
+    analyze(versions[0], ALL_RULES)
+
+    def edit(nth: int) -> None:
+        versions.append(Document(EDITS[step](text, nth), previous=versions[-1]))
+        analyze(versions[-1], ALL_RULES)
+
+    edit(1000)
+    edit(1001)
+    functools.reduce(lambda _, nth: edit(nth), range(count + 1))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--file", default=DEFAULT_FILE, help="path under bench/.cache/corpus")
@@ -142,15 +188,31 @@ def main() -> None:
     parser.add_argument(
         "--instructions", action="store_true", help="count one cold analysis's instructions"
     )
+    parser.add_argument(
+        "--edit-instructions",
+        action="store_true",
+        help="count the instructions of one edit of each kind (comment, new statement)",
+    )
     parser.add_argument("--one-cold-analysis", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--edits", help=argparse.SUPPRESS)
+    parser.add_argument("child_path", nargs="?", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.one_cold_analysis:
         one_cold_analysis(args.one_cold_analysis)
+        return
+    if args.edits:
+        step, count = args.edits.split(":")
+        measured_edits(args.child_path, step, int(count))
         return
     corpus = ensure_corpus()
     path = corpus.root / args.file
     if args.instructions:
         print(f"{args.file}: {count_instructions(path) / 1e6:.1f} M instructions (callgrind)")
+        return
+    if args.edit_instructions:
+        for step in EDITS:
+            count = count_instructions(path, step) / 1e6
+            print(f"{args.file}: {step}: {count:.1f} M instructions per edit (callgrind)")
         return
     text = path.read_text(encoding="utf-8")
     line_count = text.count("\n")
