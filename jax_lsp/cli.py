@@ -13,8 +13,8 @@ import sys
 from collections.abc import Sequence
 
 from jax_lsp import __version__
+from jax_lsp.exit_codes import EXIT_CLEAN, EXIT_USAGE
 
-EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 OUTPUT_FORMATS = ("concise", "full", "json", "sarif", "text")  # jax_lsp.reporting.FORMATTERS
 
 

@@ -39,7 +39,7 @@ def build_server() -> JaxLanguageServer:
         ls.encoding = getattr(encoding, "value", encoding)  # a plain "utf-16", not the enum
         ls.pull = ls.supports("text_document", "diagnostic")
         if params.root_uri:
-            ls.settings.root = to_fs_path(params.root_uri)
+            ls.settings.root = ls.cross.workspace.root = to_fs_path(params.root_uri)
         ls.settings.set_editor(params.initialization_options or {})
         watch_parent(params.process_id)
 

@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING, Any
 from lsprotocol import types
 from pygls.uris import to_fs_path
 
-from jax_lsp.analysis.document import Document
 from jax_lsp.codeactions import build_deferred
 from jax_lsp.config import Settings
 from jax_lsp.engine import fix_source
@@ -84,16 +83,11 @@ async def source_edit(
     settings = ls.settings.for_path(document.path)
     path, text = document.path, document.text
 
-    root = ls.settings.root
-
     def fix_all() -> str:
-        if path and settings.root and settings.is_excluded(path):
+        if ls.excluded(path, settings):
             return text
-
-        def workspace(parsed: Document):  # what the diagnostics were computed with
-            return ls.cross.engine_side(parsed, root)[0]
-
-        return fix_source(text, path, settings, workspace, settings.unsafe_fixes)[0]
+        # The workspace facts the diagnostics were computed with.
+        return fix_source(text, path, settings, ls.cross.workspace, settings.unsafe_fixes)[0]
 
     fixed = await ls.run_engine(fix_all)
     if fixed == document.text:
@@ -109,7 +103,9 @@ async def notebook_fix_all(ls: JaxLanguageServer, notebook_uri: str) -> types.Wo
 
     def fix_all() -> list[str]:
         def fix(text: str) -> str:  # the notebook's cells joined: the CLI's fix of an .ipynb
-            return fix_source(text, path, settings, None, settings.unsafe_fixes)[0]
+            if ls.excluded(path, settings):
+                return text
+            return fix_source(text, path, settings, ls.cross.workspace, settings.unsafe_fixes)[0]
 
         return notebooks.fix_cells([cell.text for cell in cells], fix)
 

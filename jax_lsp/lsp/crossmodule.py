@@ -25,25 +25,12 @@ from concurrent.futures import Future
 
 from pygls.uris import from_fs_path
 
-from jax_lsp.analysis.document import Document
-from jax_lsp.analysis.infer import (
-    CallSite,
-    ExternalFacts,
-    ModuleFactsCache,
-    call_sites,
-    document_file,
-    file_stamp,
-    local_external_facts,
-)
-from jax_lsp.analysis.workspace import Target, module_file, search_roots
 from jax_lsp.lsp.documents import DocumentStore
+from jax_lsp.workspace import AnswerKey, CallSite, ExternalFacts, Workspace
 
 log = logging.getLogger(__name__)
 
 BUDGET = 0.3  # seconds an analysis waits for jedi per document version
-
-# (document path, call spelling, target, imported module file stamp)
-AnswerKey = tuple[str | None, str, Target, tuple[int, int] | None]
 
 
 class JediWorker:
@@ -149,12 +136,14 @@ class JediWorker:
 
 
 class CrossModuleFacts:
+    """The server's cross-module facts: the engine's `Workspace` (open documents' unsaved text
+    counts) and the jedi worker that answers what the engine cannot."""
+
     def __init__(self, documents: DocumentStore) -> None:
         self._documents = documents
-        # Engine thread only: the engine's caches are not shared between threads.
-        self._modules = ModuleFactsCache(self._open_text)
+        # Handed to the engine with every analysis (engine thread only, but for `remember`).
+        self.workspace = Workspace(open_text=self._open_text, asks_jedi=True)
         self._jedi = JediWorker()  # started on first use
-        self._answers: dict[AnswerKey, ExternalFacts | None] = {}
         self._warming: Future | None = None
         self._in_flight: dict[AnswerKey, asyncio.Future] = {}  # jedi jobs running or queued
 
@@ -184,30 +173,7 @@ class CrossModuleFacts:
         """Stop the jedi worker (at shutdown without waiting, at exit waiting for it)."""
         self._jedi.close(wait)
 
-    # -- engine thread -------------------------------------------------------------------------
-    def engine_side(
-        self, document: Document, root: str | None
-    ) -> tuple[dict[str, ExternalFacts], dict[AnswerKey, CallSite]]:
-        """Facts known now (the engine's, and jedi's cached answers), and what jedi should be
-        asked: call sites by answer key."""
-        facts, unanswered = local_external_facts(document, root, self._modules)
-        if not unanswered:
-            return facts, {}
-        path = document_file(document)
-        roots = search_roots(root, path)
-        pending: dict[AnswerKey, str] = {}
-        for spelling, target in unanswered.items():
-            key = (path, spelling, target, file_stamp(module_file(target.module, roots)))
-            if key in self._answers:
-                answer = self._answers[key]
-                if answer is not None:
-                    facts[spelling] = answer
-            else:
-                pending[key] = spelling
-        sites = call_sites(document, set(pending.values()))
-        return facts, {key: sites[spelling] for key, spelling in pending.items()}
-
-    # -- jedi thread ---------------------------------------------------------------------------
+    # -- event loop ----------------------------------------------------------------------------
     def ask_jedi(
         self, text: str, path: str | None, root: str | None, questions: dict[AnswerKey, CallSite]
     ) -> tuple[asyncio.Future, bool]:
@@ -232,7 +198,8 @@ class CrossModuleFacts:
                     arrays = set(done.result())
                     for key in fresh:
                         found = key[1] in arrays
-                        self._answers[key] = ExternalFacts(True, origin="jedi") if found else None
+                        answer = ExternalFacts(True, origin="jedi") if found else None
+                        self.workspace.remember(key, answer)
                 for key in fresh:
                     self._in_flight.pop(key, None)
 

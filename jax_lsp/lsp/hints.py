@@ -8,9 +8,9 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
+from jax_lsp.engine import TracedFunction
 from jax_lsp.lsp.documents import OpenDocument
 from jax_lsp.lsp.positions import to_lsp_position, to_lsp_range
-from jax_lsp.lsp.tracing import TracedFunction
 
 if TYPE_CHECKING:
     from jax_lsp.lsp.language_server import JaxLanguageServer

@@ -21,10 +21,8 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
 from jax_lsp import __version__
-from jax_lsp.analysis.document import Document
-from jax_lsp.analysis.infer import ExternalFacts
 from jax_lsp.config import Settings
-from jax_lsp.engine import Analysis, check_source
+from jax_lsp.engine import Analysis, Document, TracedFunction, check_source, traced_functions
 from jax_lsp.lsp import crossmodule, notebooks
 from jax_lsp.lsp.crossmodule import CrossModuleFacts
 from jax_lsp.lsp.diagnostics import to_diagnostic
@@ -32,7 +30,7 @@ from jax_lsp.lsp.documents import AnalysisResult, DocumentStore, OpenDocument
 from jax_lsp.lsp.positions import UTF16
 from jax_lsp.lsp.protocol import JaxLspProtocol
 from jax_lsp.lsp.settings import SECTION, SettingsStore
-from jax_lsp.lsp.tracing import TracedFunction, traced_functions
+from jax_lsp.workspace import ExternalFacts
 
 log = logging.getLogger(__name__)
 
@@ -47,16 +45,6 @@ def _has(capabilities: Any, *path: str) -> Any:
         if capabilities is None:
             return None
     return capabilities
-
-
-def analyse_text(text: str, path: str | None, settings: Settings) -> Analysis:
-    if path and settings.root and settings.is_excluded(path):
-        return Analysis([], [])
-    return check_source(text, path, settings)
-
-
-def _excluded(path: str | None, settings: Settings) -> bool:
-    return bool(path and settings.root and settings.is_excluded(path))
 
 
 class JaxLanguageServer(LanguageServer):
@@ -132,6 +120,38 @@ class JaxLanguageServer(LanguageServer):
         finally:
             self._engine_jobs -= 1
 
+    def excluded(self, path: str | None, settings: Settings) -> bool:
+        """Whether the editor's file is excluded by the settings: no findings, no fixes (a file
+        named on the `check` command line is checked all the same; one opened here is not)."""
+        return bool(path and settings.root and settings.is_excluded(path))
+
+    def check(
+        self,
+        uri: str,
+        text: str,
+        path: str | None,
+        settings: Settings,
+        answers: dict[str, ExternalFacts] | None = None,
+        known_lines: list[str] | None = None,
+    ) -> Analysis:
+        """The engine's analysis of `text` (engine thread): the face's one way in, with the
+        workspace's cross-module facts and jedi's `answers`. The parse is kept for the next
+        version of `uri` to re-split only what an edit touched."""
+        previous = self._parsed.pop(uri, None)
+        analysis = check_source(
+            text,
+            path,
+            settings,
+            self.cross.workspace,
+            answers=answers,
+            previous=previous,
+            known_lines=known_lines,
+        )
+        self._parsed[uri] = analysis.document
+        if len(self._parsed) > _REMEMBERED_PARSES:
+            self._parsed.popitem(last=False)
+        return analysis
+
     async def analyse(self, document: OpenDocument) -> AnalysisResult:
         """Analyse the document as it is now; store the result if it is still current."""
         text, version, generation = document.text, document.version, self.settings.generation
@@ -141,35 +161,27 @@ class JaxLanguageServer(LanguageServer):
         settings = self.settings.for_path(path)
         self.report_settings_errors()
 
-        root = self.settings.root
-
-        def work(external: dict[str, ExternalFacts] | None = None):
-            """The analysis, with the cross-module facts known now (or `external`), and the
-            questions left for jedi."""
-            if _excluded(path, settings):
-                return Analysis([], []), [], {}, {}
-            previous = self._parsed.pop(uri, None)
-            parsed = Document(text, path or "<unknown>", previous=previous, known_lines=known_lines)
-            self._parsed[uri] = parsed
-            if len(self._parsed) > _REMEMBERED_PARSES:
-                self._parsed.popitem(last=False)
-            questions = {}
-            if external is None:
-                external, questions = self.cross.engine_side(parsed, root)
-            analysis = check_source(text, path, settings, lambda _: external, parsed)
+        def work(answers: dict[str, ExternalFacts] | None = None):
+            """The analysis and its diagnostics, with jedi's `answers` if any."""
+            if self.excluded(path, settings):
+                return Analysis([], []), []
+            analysis = self.check(uri, text, path, settings, answers, known_lines)
             # The parse's lines, not the open document's: those are split only when a request
             # needs them (most open files are never edited).
-            lines = parsed.lines
+            lines = analysis.document.lines
             diagnostics = [
                 to_diagnostic(f, lines, encoding, version, uri) for f in analysis.findings
             ]
-            return analysis, diagnostics, external, questions
+            return analysis, diagnostics
 
-        analysis, diagnostics, external, questions = await self.run_engine(work)
-        if questions:
-            found = await self._jedi_within_budget(document, version, text, root, questions)
+        analysis, diagnostics = await self.run_engine(work)
+        if analysis.questions:
+            root = self.settings.root
+            found = await self._jedi_within_budget(
+                document, version, text, root, analysis.questions
+            )
             if found:
-                analysis, diagnostics, *_ = await self.run_engine(work, {**external, **found})
+                analysis, diagnostics = await self.run_engine(work, found)
         self._report_failures(analysis, path)
         result = AnalysisResult(version, generation, analysis.findings, diagnostics)
         if document.version == version and self.settings.generation == generation:
@@ -260,10 +272,17 @@ class JaxLanguageServer(LanguageServer):
         cells = self.open_code_cells(notebook_uri)
         text, slices = notebooks.combine([(c.uri, c.version, c.text) for c in cells])
         generation, encoding = self.settings.generation, self.encoding
-        settings = self.settings.for_path(to_fs_path(notebook_uri))
+        path = to_fs_path(notebook_uri)
+        settings = self.settings.for_path(path)
         self.report_settings_errors()
-        analysis = await self.run_engine(analyse_text, text, to_fs_path(notebook_uri), settings)
-        self._report_failures(analysis, to_fs_path(notebook_uri))
+
+        def work() -> Analysis:
+            if self.excluded(path, settings):
+                return Analysis([], [])
+            return self.check(notebook_uri, text, path, settings)
+
+        analysis = await self.run_engine(work)
+        self._report_failures(analysis, path)
         if (
             self.settings.generation != generation
             or code_cells != self._code_cells(notebook_uri)
@@ -406,6 +425,16 @@ class JaxLanguageServer(LanguageServer):
             if self.pushes_to(document):
                 self.schedule(document, 0)
 
+    async def _traced_functions(
+        self, uri: str, text: str, path: str | None
+    ) -> list[TracedFunction]:
+        """The traced functions of `text`, from the engine's analysis with the inputs the
+        diagnostics had (jedi's answers aside: hints do not wait for jedi)."""
+        settings = self.settings.for_path(path)
+        return await self.run_engine(
+            lambda: traced_functions(self.check(uri, text, path, settings))
+        )
+
     async def traced(self, document: OpenDocument) -> list[TracedFunction]:
         """The traced functions of the current version (for inlay hints and code lenses); a
         notebook cell's are found in the whole notebook (earlier cells' imports count)."""
@@ -413,7 +442,7 @@ class JaxLanguageServer(LanguageServer):
             return await self._traced_in_cell(document, document.notebook)
         if document.traced is None or document.traced[0] != document.version:
             version = document.version
-            found = await self.run_engine(traced_functions, document.text, document.path)
+            found = await self._traced_functions(document.uri, document.text, document.path)
             if document.version != version:
                 return found
             document.traced = (version, found)
@@ -425,7 +454,7 @@ class JaxLanguageServer(LanguageServer):
         known = self._notebook_traced.get(notebook_uri)
         if known is None or known[0] != key:
             text, slices = notebooks.combine([(c.uri, c.version, c.text) for c in cells])
-            found = await self.run_engine(traced_functions, text, to_fs_path(notebook_uri))
+            found = await self._traced_functions(notebook_uri, text, to_fs_path(notebook_uri))
             known = (key, found, slices)
             if key == tuple((doc.uri, doc.version) for doc in cells):
                 self._notebook_traced[notebook_uri] = known

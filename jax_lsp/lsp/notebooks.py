@@ -9,10 +9,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from jax_lsp.analysis.text import split_lines
-from jax_lsp.engine import shift_finding
+from jax_lsp.engine import TracedFunction, shift_finding
 from jax_lsp.findings import Finding, Fix, Position, Span
 from jax_lsp.ipython import blank_ipython
-from jax_lsp.lsp.tracing import TracedFunction
 from jax_lsp.notebook import Notebook
 
 
