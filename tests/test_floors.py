@@ -143,4 +143,4 @@ def test_faces_reach_analysis_only_through_the_engine():
         if target.startswith("jax_lsp.analysis")
     }
     assert reached <= FACE_IMPORTS_OF_ANALYSIS, sorted(reached - FACE_IMPORTS_OF_ANALYSIS)
-    assert FACE_IMPORTS_OF_ANALYSIS <= reached, "an allowed import that is gone: remove it"
+    assert reached >= FACE_IMPORTS_OF_ANALYSIS, "an allowed import that is gone: remove it"
