@@ -26,7 +26,7 @@ from jax_lsp.files import (
     write_atomically,
 )
 from jax_lsp.findings import Finding, Fix, Position, Severity, Span
-from jax_lsp.notebook import Notebook, NotebookError
+from jax_lsp.ipynb import Notebook, NotebookError
 from jax_lsp.parallel import (
     available_cores,
     collect_after_item,

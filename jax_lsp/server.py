@@ -15,7 +15,8 @@ from typing import Any
 
 from lsprotocol import types
 
-from jax_lsp.lsp import actions, handlers, hints
+from jax_lsp.lsp import handlers, hints
+from jax_lsp.lsp.action_handlers import DEBUG_NANS, FIX_ALL, QUICKFIX, code_actions, resolve
 from jax_lsp.lsp.hover import hover
 from jax_lsp.lsp.language_server import JaxLanguageServer
 from jax_lsp.lsp.settings import SECTION
@@ -25,7 +26,7 @@ from jax_lsp.lsp.transport import serve_stdio
 def _features() -> list[tuple[str, Callable[..., Any], Any]]:
     """Each LSP method the server answers: its handler, and its registration options."""
     code_action_options = types.CodeActionOptions(
-        code_action_kinds=[actions.QUICKFIX, actions.FIX_ALL, actions.DEBUG_NANS],
+        code_action_kinds=[QUICKFIX, FIX_ALL, DEBUG_NANS],
         resolve_provider=True,
     )
     diagnostic_options = types.DiagnosticOptions(
@@ -44,8 +45,8 @@ def _features() -> list[tuple[str, Callable[..., Any], Any]]:
         (types.NOTEBOOK_DOCUMENT_DID_SAVE, handlers.notebook_save, None),
         (types.NOTEBOOK_DOCUMENT_DID_CLOSE, handlers.notebook_close, None),
         (types.TEXT_DOCUMENT_DIAGNOSTIC, handlers.pull_diagnostics, diagnostic_options),
-        (types.TEXT_DOCUMENT_CODE_ACTION, actions.code_actions, code_action_options),
-        (types.CODE_ACTION_RESOLVE, actions.resolve, None),
+        (types.TEXT_DOCUMENT_CODE_ACTION, code_actions, code_action_options),
+        (types.CODE_ACTION_RESOLVE, resolve, None),
         (types.TEXT_DOCUMENT_HOVER, hover, None),
         (types.TEXT_DOCUMENT_INLAY_HINT, hints.inlay_hints, None),
         (types.TEXT_DOCUMENT_CODE_LENS, hints.code_lenses, None),

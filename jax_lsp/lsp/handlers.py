@@ -13,6 +13,7 @@ from pygls.uris import to_fs_path
 from jax_lsp import __version__
 from jax_lsp.lsp.language_server import JaxLanguageServer
 from jax_lsp.lsp.positions import UTF16
+from jax_lsp.lsp.settings import SECTION
 from jax_lsp.lsp.transport import watch_parent
 
 log = logging.getLogger(__name__)
@@ -41,8 +42,8 @@ async def initialized(ls: JaxLanguageServer, params: types.InitializedParams) ->
     )
     asyncio.get_running_loop().call_later(WARM_JEDI_AFTER, ls.start_jedi_when_idle, WARM_JEDI_AFTER)
     generation = ls.settings.generation
-    await ls.fetch_configuration()
-    await ls.register_pyproject_watcher()
+    await fetch_configuration(ls)
+    await register_pyproject_watcher(ls)
     if ls.settings.generation != generation:
         ls.refresh_all()
 
@@ -122,7 +123,7 @@ async def did_change_configuration(
 ) -> None:
     generation = ls.settings.generation
     if ls.supports("workspace", "configuration"):
-        await ls.fetch_configuration()
+        await fetch_configuration(ls)
     elif params.settings:
         ls.settings.set_editor(params.settings)
         ls.report_settings_errors()
@@ -141,3 +142,39 @@ def did_change_watched_files(
 def shutdown(ls: JaxLanguageServer, params: None) -> None:
     ls.shut_down = True
     ls.cross.close(wait=False)  # answered at once; the worker is reaped at exit
+
+
+async def fetch_configuration(ls: JaxLanguageServer) -> None:
+    """The editor's `jax-lsp` settings, asked of a client that answers `workspace/configuration`."""
+    if not ls.supports("workspace", "configuration"):
+        return
+    try:
+        values = await ls.workspace_configuration_async(
+            types.ConfigurationParams(items=[types.ConfigurationItem(section=SECTION)])
+        )
+    except Exception as error:  # a client bug must not stop the server
+        ls.log_to_client(f"jax-lsp: could not read the editor settings: {error}")
+        return
+    if values:
+        ls.settings.set_editor(values[0] or {})
+    ls.report_settings_errors()
+
+
+async def register_pyproject_watcher(ls: JaxLanguageServer) -> None:
+    """Ask the client to tell us when a pyproject.toml changes (its settings apply)."""
+    if not ls.supports("workspace", "did_change_watched_files", "dynamic_registration"):
+        return
+    options = types.DidChangeWatchedFilesRegistrationOptions(
+        watchers=[types.FileSystemWatcher(glob_pattern="**/pyproject.toml")]
+    )
+    registration = types.Registration(
+        id="jax-lsp-pyproject",
+        method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+        register_options=options,
+    )
+    try:
+        await ls.client_register_capability_async(
+            types.RegistrationParams(registrations=[registration])
+        )
+    except Exception as error:
+        log.warning("could not watch pyproject.toml files: %s", error)

@@ -23,13 +23,13 @@ from pygls.uris import to_fs_path
 from jax_lsp import __version__
 from jax_lsp.config import Settings
 from jax_lsp.engine import Analysis, Document, TracedFunction, check_source, traced_functions
-from jax_lsp.lsp import crossmodule, notebooks
+from jax_lsp.lsp import crossmodule, notebook_cells
+from jax_lsp.lsp.conversion import to_diagnostic, workspace_edit
 from jax_lsp.lsp.crossmodule import CrossModuleFacts
-from jax_lsp.lsp.diagnostics import to_diagnostic
 from jax_lsp.lsp.documents import AnalysisResult, DocumentStore, OpenDocument
 from jax_lsp.lsp.positions import UTF16
 from jax_lsp.lsp.protocol import JaxLspProtocol
-from jax_lsp.lsp.settings import SECTION, SettingsStore
+from jax_lsp.lsp.settings import SettingsStore
 from jax_lsp.workspace import ExternalFacts
 
 log = logging.getLogger(__name__)
@@ -270,7 +270,7 @@ class JaxLanguageServer(LanguageServer):
         is unchanged meanwhile (then True)."""
         code_cells = self._code_cells(notebook_uri)
         cells = self.open_code_cells(notebook_uri)
-        text, slices = notebooks.combine([(c.uri, c.version, c.text) for c in cells])
+        text, slices = notebook_cells.combine([(c.uri, c.version, c.text) for c in cells])
         generation, encoding = self.settings.generation, self.encoding
         path = to_fs_path(notebook_uri)
         settings = self.settings.for_path(path)
@@ -292,7 +292,7 @@ class JaxLanguageServer(LanguageServer):
             )
         ):
             return False
-        by_cell = notebooks.findings_by_cell(analysis.findings, slices)
+        by_cell = notebook_cells.findings_by_cell(analysis.findings, slices)
         for cell in cells:
             findings = by_cell[cell.uri]
             diagnostics = [
@@ -453,71 +453,29 @@ class JaxLanguageServer(LanguageServer):
         key = tuple((doc.uri, doc.version) for doc in cells)
         known = self._notebook_traced.get(notebook_uri)
         if known is None or known[0] != key:
-            text, slices = notebooks.combine([(c.uri, c.version, c.text) for c in cells])
+            text, slices = notebook_cells.combine([(c.uri, c.version, c.text) for c in cells])
             found = await self._traced_functions(notebook_uri, text, to_fs_path(notebook_uri))
             known = (key, found, slices)
             if key == tuple((doc.uri, doc.version) for doc in cells):
                 self._notebook_traced[notebook_uri] = known
         piece = next((piece for piece in known[2] if piece.uri == cell.uri), None)
-        return notebooks.traced_in_cell(known[1], piece) if piece else []
+        return notebook_cells.traced_in_cell(known[1], piece) if piece else []
 
-    # -- settings -----------------------------------------------------------------------------
-    async def fetch_configuration(self) -> None:
-        if not self.supports("workspace", "configuration"):
-            return
-        try:
-            values = await self.workspace_configuration_async(
-                types.ConfigurationParams(items=[types.ConfigurationItem(section=SECTION)])
-            )
-        except Exception as error:  # a client bug must not stop the server
-            self.log_to_client(f"jax-lsp: could not read the editor settings: {error}")
-            return
-        if values:
-            self.settings.set_editor(values[0] or {})
-        self.report_settings_errors()
-
-    async def register_pyproject_watcher(self) -> None:
-        if not self.supports("workspace", "did_change_watched_files", "dynamic_registration"):
-            return
-        options = types.DidChangeWatchedFilesRegistrationOptions(
-            watchers=[types.FileSystemWatcher(glob_pattern="**/pyproject.toml")]
+    # -- edits --------------------------------------------------------------------------------
+    def workspace_edits(
+        self, edits: list[tuple[OpenDocument, list[types.TextEdit]]]
+    ) -> types.WorkspaceEdit:
+        """Edits of several documents (a notebook's cells) as one workspace edit, in the form
+        the client takes."""
+        versioned = self.supports("workspace", "workspace_edit", "document_changes")
+        return workspace_edit(
+            [(d.uri, d.version, text_edits) for d, text_edits in edits], versioned
         )
-        registration = types.Registration(
-            id="jax-lsp-pyproject",
-            method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
-            register_options=options,
-        )
-        try:
-            await self.client_register_capability_async(
-                types.RegistrationParams(registrations=[registration])
-            )
-        except Exception as error:
-            log.warning("could not watch pyproject.toml files: %s", error)
 
     def workspace_edit(
         self, document: OpenDocument, text_edits: list[types.TextEdit]
     ) -> types.WorkspaceEdit:
         return self.workspace_edits([(document, text_edits)])
-
-    def workspace_edits(
-        self, edits: list[tuple[OpenDocument, list[types.TextEdit]]]
-    ) -> types.WorkspaceEdit:
-        """Edits of several documents (a notebook's cells) as one workspace edit."""
-        if self.supports("workspace", "workspace_edit", "document_changes"):
-            return types.WorkspaceEdit(
-                document_changes=[
-                    types.TextDocumentEdit(
-                        text_document=types.OptionalVersionedTextDocumentIdentifier(
-                            uri=document.uri, version=document.version
-                        ),
-                        edits=text_edits,
-                    )
-                    for document, text_edits in edits
-                ]
-            )
-        return types.WorkspaceEdit(
-            changes={document.uri: text_edits for document, text_edits in edits}
-        )
 
     def lazy_edits(self) -> bool:
         """The client resolves code action edits lazily (`codeAction/resolve`)."""

@@ -1,6 +1,8 @@
-"""Code actions: per-diagnostic quickfixes and noqa, and the source actions fix-all and
-enable-debug-NaNs. Quickfix edits come from the diagnostic's `data`; source actions may be
-resolved lazily (`codeAction/resolve`). In a notebook cell, fix-all fixes the whole notebook."""
+"""The code action handlers (`textDocument/codeAction`, `codeAction/resolve`): per-diagnostic
+quickfixes and noqa, and the source actions fix-all and enable-debug-NaNs (the edits
+themselves are built by the engine and `jax_lsp.codeactions`). Quickfix edits come from the
+diagnostic's `data`; source actions may be resolved lazily (`codeAction/resolve`). In a
+notebook cell, fix-all fixes the whole notebook."""
 
 from __future__ import annotations
 
@@ -14,8 +16,9 @@ from pygls.uris import to_fs_path
 from jax_lsp.codeactions import build_deferred
 from jax_lsp.config import Settings
 from jax_lsp.engine import fix_source
-from jax_lsp.lsp import edits, notebooks
-from jax_lsp.lsp.diagnostics import (
+from jax_lsp.ipynb import NotebookError
+from jax_lsp.lsp import edits, notebook_cells
+from jax_lsp.lsp.conversion import (
     SOURCE,
     deferred_of,
     fix_data,
@@ -24,7 +27,6 @@ from jax_lsp.lsp.diagnostics import (
     version_of,
 )
 from jax_lsp.lsp.documents import OpenDocument
-from jax_lsp.notebook import NotebookError
 
 if TYPE_CHECKING:
     from jax_lsp.lsp.language_server import JaxLanguageServer
@@ -107,7 +109,7 @@ async def notebook_fix_all(ls: JaxLanguageServer, notebook_uri: str) -> types.Wo
                 return text
             return fix_source(text, path, settings, ls.cross.workspace, settings.unsafe_fixes)[0]
 
-        return notebooks.fix_cells([cell.text for cell in cells], fix)
+        return notebook_cells.fix_cells([cell.text for cell in cells], fix)
 
     try:
         fixed = await ls.run_engine(fix_all)
