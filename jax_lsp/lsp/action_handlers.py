@@ -80,7 +80,7 @@ async def source_edit(
     """The edits of a source action on `document`, a snapshot the client cannot change."""
     encoding = ls.encoding
     if kind == DEBUG_NANS:
-        edit = await ls.run_engine(edits.debug_nans_edit, document, encoding)
+        edit = await ls.engine.run(edits.debug_nans_edit, document, encoding)
         return [edit] if edit else []
     settings = ls.settings.for_path(document.path)
     path, text = document.path, document.text
@@ -91,7 +91,7 @@ async def source_edit(
         # The workspace facts the diagnostics were computed with.
         return fix_source(text, path, settings, ls.cross.workspace, settings.unsafe_fixes)[0]
 
-    fixed = await ls.run_engine(fix_all)
+    fixed = await ls.engine.run(fix_all)
     if fixed == document.text:
         return []
     return [edits.replacement_edit(document, fixed, encoding)]
@@ -112,7 +112,7 @@ async def notebook_fix_all(ls: JaxLanguageServer, notebook_uri: str) -> types.Wo
         return notebook_cells.fix_cells([cell.text for cell in cells], fix)
 
     try:
-        fixed = await ls.run_engine(fix_all)
+        fixed = await ls.engine.run(fix_all)
     except NotebookError as error:  # the fixed module no longer splits into the cells
         log.warning("fix-all of %s not offered: %s", notebook_uri, error)
         fixed = [cell.text for cell in cells]
@@ -219,7 +219,7 @@ async def _built_fixes(
             for fix in build_deferred(item, snapshot.text)
         ]
 
-    return await ls.run_engine(build)
+    return await ls.engine.run(build)
 
 
 async def _quickfixes(

@@ -1,18 +1,18 @@
-"""The server's state and its analysis loop.
+"""The server's state (open documents, settings, what the client supports) and its analysis
+loop: when each document is analysed, on the engine thread (`engine_thread`), and when its
+diagnostics are published or pulled; notebooks' cells analysed together; jedi's answers
+waited for within a budget, or asked for after the first diagnostics are out.
 
-Analysis runs on one worker thread (the engine's caches are not shared between threads) and
-never blocks the event loop. Every result is tagged with the document version and the settings
-generation it was computed from; a result that is no longer current is dropped, never published.
-Which settings apply is documented in `jax_lsp.lsp.settings`.
+Analysis never blocks the event loop. Every result is tagged with the document version and the
+settings generation it was computed from; a result that is no longer current is dropped, never
+published. The handlers live in `handlers`, `action_handlers`, `hover` and `hints`; protocol
+conversion in `conversion`. Which settings apply is documented in `jax_lsp.lsp.settings`.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections import OrderedDict
-from collections.abc import Awaitable, Callable
-from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from typing import Any
 
@@ -22,11 +22,12 @@ from pygls.uris import to_fs_path
 
 from jax_lsp import __version__
 from jax_lsp.config import Settings
-from jax_lsp.engine import Analysis, Document, TracedFunction, check_source, traced_functions
+from jax_lsp.engine import Analysis, TracedFunction
 from jax_lsp.lsp import crossmodule, notebook_cells
 from jax_lsp.lsp.conversion import to_diagnostic, workspace_edit
 from jax_lsp.lsp.crossmodule import CrossModuleFacts
 from jax_lsp.lsp.documents import AnalysisResult, DocumentStore, OpenDocument
+from jax_lsp.lsp.engine_thread import EngineThread
 from jax_lsp.lsp.positions import UTF16
 from jax_lsp.lsp.protocol import JaxLspProtocol
 from jax_lsp.lsp.settings import SettingsStore
@@ -36,7 +37,6 @@ log = logging.getLogger(__name__)
 
 # No wait: a burst of edits still coalesces (one analysis runs, the latest waits).
 DEBOUNCE_SECONDS = 0.0
-_REMEMBERED_PARSES = 16  # documents whose last parse is kept for incremental re-splitting
 
 
 def _has(capabilities: Any, *path: str) -> Any:
@@ -72,20 +72,15 @@ class JaxLanguageServer(LanguageServer):
         self.pulls_cells = False
         self.shut_down = False  # `shutdown` received: exit with status 0
         self._pending: dict[str, asyncio.Task] = {}
-        self._engine = ThreadPoolExecutor(max_workers=1, thread_name_prefix="jax-lsp-engine")
         self._reported_failures: set[tuple[str, str]] = set()
         self.cross = CrossModuleFacts(self.documents)
-        # The last text parsed of the documents edited most recently (engine thread): the
-        # next version re-splits only the units an edit touched.
-        self._parsed: OrderedDict[str, Document] = OrderedDict()
-        self._engine_jobs = 0  # engine calls in flight
+        self.engine = EngineThread(self.cross.workspace)
         # Analyses that had questions for jedi before it was started: (document, version, text,
         # root, questions), asked once the first diagnostics are out.
         self._jedi_backlog: list[tuple[OpenDocument, int | None, str, str | None, Any]] = []
-        # uri -> (the state analysed, its analysis): one analysis per state however many ask
-        self._analysing: dict[str, tuple[tuple, asyncio.Future]] = {}
-        # notebook uri -> ((cell uri, version) of its code cells, traced functions, cell slices)
-        self._notebook_traced: dict[str, tuple[tuple, list[TracedFunction], list]] = {}
+        # notebook uri -> ((cell uri, version) of its code cells, traced functions, cell
+        # slices): the inlay hints and code lenses of its cells (`hints`)
+        self.notebook_traced: dict[str, tuple[tuple, list[TracedFunction], list]] = {}
 
     # -- capabilities -------------------------------------------------------------------------
     def supports(self, *path: str) -> bool:
@@ -113,44 +108,10 @@ class JaxLanguageServer(LanguageServer):
             )
 
     # -- analysis -----------------------------------------------------------------------------
-    async def run_engine(self, function, *args):
-        self._engine_jobs += 1
-        try:
-            return await asyncio.get_running_loop().run_in_executor(self._engine, function, *args)
-        finally:
-            self._engine_jobs -= 1
-
     def excluded(self, path: str | None, settings: Settings) -> bool:
         """Whether the editor's file is excluded by the settings: no findings, no fixes (a file
         named on the `check` command line is checked all the same; one opened here is not)."""
         return bool(path and settings.root and settings.is_excluded(path))
-
-    def check(
-        self,
-        uri: str,
-        text: str,
-        path: str | None,
-        settings: Settings,
-        answers: dict[str, ExternalFacts] | None = None,
-        known_lines: list[str] | None = None,
-    ) -> Analysis:
-        """The engine's analysis of `text` (engine thread): the face's one way in, with the
-        workspace's cross-module facts and jedi's `answers`. The parse is kept for the next
-        version of `uri` to re-split only what an edit touched."""
-        previous = self._parsed.pop(uri, None)
-        analysis = check_source(
-            text,
-            path,
-            settings,
-            self.cross.workspace,
-            answers=answers,
-            previous=previous,
-            known_lines=known_lines,
-        )
-        self._parsed[uri] = analysis.document
-        if len(self._parsed) > _REMEMBERED_PARSES:
-            self._parsed.popitem(last=False)
-        return analysis
 
     async def analyse(self, document: OpenDocument) -> AnalysisResult:
         """Analyse the document as it is now; store the result if it is still current."""
@@ -165,7 +126,7 @@ class JaxLanguageServer(LanguageServer):
             """The analysis and its diagnostics, with jedi's `answers` if any."""
             if self.excluded(path, settings):
                 return Analysis([], []), []
-            analysis = self.check(uri, text, path, settings, answers, known_lines)
+            analysis = self.engine.check(uri, text, path, settings, answers, known_lines)
             # The parse's lines, not the open document's: those are split only when a request
             # needs them (most open files are never edited).
             lines = analysis.document.lines
@@ -174,14 +135,14 @@ class JaxLanguageServer(LanguageServer):
             ]
             return analysis, diagnostics
 
-        analysis, diagnostics = await self.run_engine(work)
+        analysis, diagnostics = await self.engine.run(work)
         if analysis.questions:
             root = self.settings.root
             found = await self._jedi_within_budget(
                 document, version, text, root, analysis.questions
             )
             if found:
-                analysis, diagnostics = await self.run_engine(work, found)
+                analysis, diagnostics = await self.engine.run(work, found)
         self._report_failures(analysis, path)
         result = AnalysisResult(version, generation, analysis.findings, diagnostics)
         if document.version == version and self.settings.generation == generation:
@@ -222,7 +183,7 @@ class JaxLanguageServer(LanguageServer):
         which case look again in `retry` seconds."""
         if self.cross.started:
             return
-        if any(not task.done() for task in self._pending.values()) or self._engine_jobs:
+        if any(not task.done() for task in self._pending.values()) or self.engine.jobs:
             asyncio.get_running_loop().call_later(retry, self.start_jedi_when_idle, retry)
         else:
             self.start_jedi()
@@ -233,7 +194,7 @@ class JaxLanguageServer(LanguageServer):
         if self.documents.get(document.uri) is not document or document.version != version:
             return  # a newer version is analysed with the cached answers
         document.result = None  # this version's facts changed: analyse it again
-        self._analysing.pop(document.uri, None)  # not even the analysis running now will do
+        self.engine.invalidate(document.uri)  # not even the analysis running now will do
         if self.pull:
             if self.supports("workspace", "diagnostics", "refresh_support"):
                 self.workspace_diagnostic_refresh(None)
@@ -279,9 +240,9 @@ class JaxLanguageServer(LanguageServer):
         def work() -> Analysis:
             if self.excluded(path, settings):
                 return Analysis([], [])
-            return self.check(notebook_uri, text, path, settings)
+            return self.engine.check(notebook_uri, text, path, settings)
 
-        analysis = await self.run_engine(work)
+        analysis = await self.engine.run(work)
         self._report_failures(analysis, path)
         if (
             self.settings.generation != generation
@@ -311,7 +272,7 @@ class JaxLanguageServer(LanguageServer):
                 await self.analyse_notebook_once(document.notebook)
                 return document.current(self.settings.generation) or _empty(document)
             key = (document.version, self.settings.generation)
-            return await self._once(document.uri, key, partial(self.analyse, document))
+            return await self.engine.once(document.uri, key, partial(self.analyse, document))
         except Exception as error:  # an engine bug: keep serving the last good result
             log.exception("analysis of %s failed", document.uri)
             key = ("engine", document.uri)
@@ -324,31 +285,17 @@ class JaxLanguageServer(LanguageServer):
                 )
             return document.result or _empty(document)
 
-    async def _once(self, uri: str, key: tuple, analysis: Callable[[], Awaitable[Any]]) -> Any:
-        """`analysis()` of `uri` in state `key`, run once however many ask for it meanwhile
-        (a publication, a code action, a hover on the same version)."""
-        running = self._analysing.get(uri)
-        if running is None or running[0] != key:
-            running = (key, asyncio.ensure_future(analysis()))
-            self._analysing[uri] = running
-
-            def forget(_: asyncio.Future, started=running) -> None:
-                if self._analysing.get(uri) is started:
-                    del self._analysing[uri]
-
-            running[1].add_done_callback(forget)
-        # Shielded: a caller cancelled by a newer edit leaves the analysis to the others.
-        return await asyncio.shield(running[1])
-
     async def analyse_notebook_once(self, notebook_uri: str) -> bool:
         """`analyse_notebook`, shared by every caller asking about the same cell versions."""
         cells = tuple((cell.uri, cell.version) for cell in self.open_code_cells(notebook_uri))
         key = (cells, self.settings.generation)
-        return await self._once(notebook_uri, key, partial(self.analyse_notebook, notebook_uri))
+        return await self.engine.once(
+            notebook_uri, key, partial(self.analyse_notebook, notebook_uri)
+        )
 
     def forget_notebook(self, uri: str) -> None:
         self.cancel_pending(uri)
-        self._notebook_traced.pop(uri, None)
+        self.notebook_traced.pop(uri, None)
 
     def cancel_pending(self, uri: str) -> None:
         pending = self._pending.pop(uri, None)
@@ -408,7 +355,7 @@ class JaxLanguageServer(LanguageServer):
         """Forget a document (or cell) and, if pushed to, clear its diagnostics."""
         self.cancel_pending(uri)
         document = self.documents.close(uri)
-        self._engine.submit(self._parsed.pop, uri, None)  # engine-thread state
+        self.engine.forget(uri)
         if document is not None and self.pushes_to(document):
             self.publish(uri, [])
 
@@ -424,42 +371,6 @@ class JaxLanguageServer(LanguageServer):
         for document in self.documents:
             if self.pushes_to(document):
                 self.schedule(document, 0)
-
-    async def _traced_functions(
-        self, uri: str, text: str, path: str | None
-    ) -> list[TracedFunction]:
-        """The traced functions of `text`, from the engine's analysis with the inputs the
-        diagnostics had (jedi's answers aside: hints do not wait for jedi)."""
-        settings = self.settings.for_path(path)
-        return await self.run_engine(
-            lambda: traced_functions(self.check(uri, text, path, settings))
-        )
-
-    async def traced(self, document: OpenDocument) -> list[TracedFunction]:
-        """The traced functions of the current version (for inlay hints and code lenses); a
-        notebook cell's are found in the whole notebook (earlier cells' imports count)."""
-        if document.notebook:
-            return await self._traced_in_cell(document, document.notebook)
-        if document.traced is None or document.traced[0] != document.version:
-            version = document.version
-            found = await self._traced_functions(document.uri, document.text, document.path)
-            if document.version != version:
-                return found
-            document.traced = (version, found)
-        return document.traced[1]
-
-    async def _traced_in_cell(self, cell: OpenDocument, notebook_uri: str) -> list[TracedFunction]:
-        cells = self.open_code_cells(notebook_uri)
-        key = tuple((doc.uri, doc.version) for doc in cells)
-        known = self._notebook_traced.get(notebook_uri)
-        if known is None or known[0] != key:
-            text, slices = notebook_cells.combine([(c.uri, c.version, c.text) for c in cells])
-            found = await self._traced_functions(notebook_uri, text, to_fs_path(notebook_uri))
-            known = (key, found, slices)
-            if key == tuple((doc.uri, doc.version) for doc in cells):
-                self._notebook_traced[notebook_uri] = known
-        piece = next((piece for piece in known[2] if piece.uri == cell.uri), None)
-        return notebook_cells.traced_in_cell(known[1], piece) if piece else []
 
     # -- edits --------------------------------------------------------------------------------
     def workspace_edits(

@@ -1,0 +1,94 @@
+"""The server's way into the engine: one worker thread (the engine's caches are not shared
+between threads) that the event loop hands work to, and the state only that thread touches.
+
+Every face calls the engine the same way (`jax_lsp.engine.check_source`); what the server adds
+is where it runs, the last parse of each document (the next version re-splits only the units an
+edit touched), and one analysis per document state however many requests ask for it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
+
+from jax_lsp.config import Settings
+from jax_lsp.engine import Analysis, Document, check_source
+from jax_lsp.workspace import ExternalFacts, Workspace
+
+_REMEMBERED_PARSES = 16  # documents whose last parse is kept for incremental re-splitting
+
+_Result = TypeVar("_Result")
+
+
+class EngineThread:
+    def __init__(self, workspace: Workspace) -> None:
+        self.workspace = workspace
+        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="jax-lsp-engine")
+        self.jobs = 0  # calls in flight
+        # The last text parsed of the documents edited most recently (engine thread only).
+        self._parsed: OrderedDict[str, Document] = OrderedDict()
+        # uri -> (the state analysed, its analysis): one analysis per state however many ask
+        self._analysing: dict[str, tuple[tuple, asyncio.Future]] = {}
+
+    async def run(self, function: Callable[..., _Result], *args: Any) -> _Result:
+        """`function(*args)` on the engine thread (event loop only)."""
+        self.jobs += 1
+        try:
+            return await asyncio.get_running_loop().run_in_executor(self._executor, function, *args)
+        finally:
+            self.jobs -= 1
+
+    def check(
+        self,
+        uri: str,
+        text: str,
+        path: str | None,
+        settings: Settings,
+        answers: Mapping[str, ExternalFacts] | None = None,
+        known_lines: list[str] | None = None,
+    ) -> Analysis:
+        """The engine's analysis of `text`, the version of `uri` now (engine thread only), with
+        the workspace's cross-module facts and jedi's `answers`."""
+        previous = self._parsed.pop(uri, None)
+        analysis = check_source(
+            text,
+            path,
+            settings,
+            self.workspace,
+            answers=answers,
+            previous=previous,
+            known_lines=known_lines,
+        )
+        if analysis.document is not None:
+            self._parsed[uri] = analysis.document
+        if len(self._parsed) > _REMEMBERED_PARSES:
+            self._parsed.popitem(last=False)
+        return analysis
+
+    def forget(self, uri: str) -> None:
+        """`uri` was closed: drop its last parse (on the engine thread, whose state it is)."""
+        self._executor.submit(self._parsed.pop, uri, None)
+
+    async def once(self, uri: str, key: tuple, analysis: Callable[[], Awaitable[Any]]) -> Any:
+        """`analysis()` of `uri` in state `key`, run once however many ask for it meanwhile
+        (a publication, a code action, a hover on the same version)."""
+        running = self._analysing.get(uri)
+        if running is None or running[0] != key:
+            running = (key, asyncio.ensure_future(analysis()))
+            self._analysing[uri] = running
+
+            def forget(_: asyncio.Future, started=running) -> None:
+                if self._analysing.get(uri) is started:
+                    del self._analysing[uri]
+
+            running[1].add_done_callback(forget)
+        # Shielded: a caller cancelled by a newer edit leaves the analysis to the others.
+        return await asyncio.shield(running[1])
+
+    def invalidate(self, uri: str) -> None:
+        """The analysis of `uri` running now is out of date (new facts): the next caller
+        starts another."""
+        self._analysing.pop(uri, None)
