@@ -1,4 +1,4 @@
-"""`jax-lsp check`: files and folders analysed (in worker processes when there are many),
+"""`jax-lsp check`: files and folders analyzed (in worker processes when there are many),
 findings reported in the chosen format, safe fixes applied with `--fix`.
 
 Kept out of `jax_lsp.cli` so that `jax-lsp serve` does not import it."""

@@ -1,7 +1,7 @@
 """The command line: `jax-lsp serve | check | rules | explain`.
 
-Only `argparse` at import: each command imports what it needs, so `serve` (which must answer
-its editor quickly) loads none of the `check` machinery.
+Only the standard library and `jax_lsp.exit_codes` at import: each command imports what it
+needs, so `serve` (which must answer its editor quickly) loads none of the `check` machinery.
 """
 
 from __future__ import annotations

@@ -351,7 +351,7 @@ def analyze(
 
 def shift_finding(finding: Finding, lines: int) -> Finding:
     """`finding` moved down by `lines` (up when negative), fixes included: for the server's
-    notebook cells, which are analysed together and reported one by one."""
+    notebook cells, which are analyzed together and reported one by one."""
     return _shift(finding, lines)
 
 
@@ -399,7 +399,7 @@ def check_source(
 
 
 def traced_functions(analysis: Analysis) -> list[TracedFunction]:
-    """The functions JAX traces in the analysed text, and how each parameter arrives (the
+    """The functions JAX traces in the analyzed text, and how each parameter arrives (the
     server's inlay hints and code lenses)."""
     return _traced_functions(analysis.model) if analysis.model is not None else []
 

@@ -152,7 +152,7 @@ async def code_actions(
     document = ls.documents.get(params.text_document.uri)
     if document is None:
         return None
-    # Analysed now if it was not yet (a pull client that has not pulled this version, a cell
+    # Analyzed now if it was not yet (a pull client that has not pulled this version, a cell
     # just edited): the actions are those of the text the client shows.
     await ls.current_result(document)
     diagnostics = _with_data(ls, document, ours(params.context.diagnostics))
@@ -260,7 +260,7 @@ async def resolve(ls: JaxLanguageServer, action: types.CodeAction) -> types.Code
 
 def _fixable(ls: JaxLanguageServer, document: OpenDocument, settings: Settings) -> bool:
     """Whether fix-all may change the document, or for a cell the notebook (True when not
-    analysed yet): spares clients that ask for code actions at every cursor move a fix-all
+    analyzed yet): spares clients that ask for code actions at every cursor move a fix-all
     run per request. A cell's findings lack the fixes that edit other cells: any finding
     there counts."""
     if document.notebook:

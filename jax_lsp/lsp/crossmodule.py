@@ -1,13 +1,14 @@
 """Cross-module facts for the server: functions imported from other workspace modules.
 
 The engine's answers (it reads the imported module and builds our own model of it) cost a few
-milliseconds and are computed with the analysis, on the engine thread. What the engine cannot
-answer goes to jedi, in a worker process of its own (`jedi_worker`: jedi is pure Python, and on
-a thread its seconds of cold inference would hold the GIL and slow every keystroke). The worker
-starts once the server's first diagnostics are out; once jedi is loaded in it, an analysis waits
-for it at most `BUDGET` seconds, then publishes without those facts and publishes again when
-jedi's answer arrives. jedi's answers are cached per imported name and imported module
-file, so the next versions of the document reuse them.
+milliseconds and are computed with the analysis, on the engine thread (`jax_lsp.workspace`).
+What the engine cannot answer goes to jedi, in a worker process of its own (`jedi_worker`: jedi
+is pure Python, and on a thread its seconds of cold inference would hold the GIL and slow every
+keystroke). The worker starts once the server's first diagnostics are out; once jedi is loaded
+in it, an analysis waits for it at most `BUDGET` seconds, then publishes without those facts
+and publishes again when jedi's answer arrives. jedi's answers are cached in the engine's
+`Workspace` per imported name and imported module file, so the next versions of the document
+reuse them.
 """
 
 from __future__ import annotations

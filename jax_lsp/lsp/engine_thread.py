@@ -30,8 +30,8 @@ class EngineThread:
         self.jobs = 0  # calls in flight
         # The last text parsed of the documents edited most recently (engine thread only).
         self._parsed: OrderedDict[str, Document] = OrderedDict()
-        # uri -> (the state analysed, its analysis): one analysis per state however many ask
-        self._analysing: dict[str, tuple[tuple, asyncio.Future]] = {}
+        # uri -> (the state analyzed, its analysis): one analysis per state however many ask
+        self._analyzing: dict[str, tuple[tuple, asyncio.Future]] = {}
 
     async def run(self, function: Callable[..., _Result], *args: Any) -> _Result:
         """`function(*args)` on the engine thread (event loop only)."""
@@ -75,14 +75,14 @@ class EngineThread:
     async def once(self, uri: str, key: tuple, analysis: Callable[[], Awaitable[Any]]) -> Any:
         """`analysis()` of `uri` in state `key`, run once however many ask for it meanwhile
         (a publication, a code action, a hover on the same version)."""
-        running = self._analysing.get(uri)
+        running = self._analyzing.get(uri)
         if running is None or running[0] != key:
             running = (key, asyncio.ensure_future(analysis()))
-            self._analysing[uri] = running
+            self._analyzing[uri] = running
 
             def forget(_: asyncio.Future, started=running) -> None:
-                if self._analysing.get(uri) is started:
-                    del self._analysing[uri]
+                if self._analyzing.get(uri) is started:
+                    del self._analyzing[uri]
 
             running[1].add_done_callback(forget)
         # Shielded: a caller cancelled by a newer edit leaves the analysis to the others.
@@ -91,4 +91,4 @@ class EngineThread:
     def invalidate(self, uri: str) -> None:
         """The analysis of `uri` running now is out of date (new facts): the next caller
         starts another."""
-        self._analysing.pop(uri, None)
+        self._analyzing.pop(uri, None)

@@ -1,6 +1,6 @@
 """The server's state (open documents, settings, what the client supports) and its analysis
-loop: when each document is analysed, on the engine thread (`engine_thread`), and when its
-diagnostics are published or pulled; notebooks' cells analysed together; jedi's answers
+loop: when each document is analyzed, on the engine thread (`engine_thread`), and when its
+diagnostics are published or pulled; notebooks' cells analyzed together; jedi's answers
 waited for within a budget, or asked for after the first diagnostics are out.
 
 Analysis never blocks the event loop. Every result is tagged with the document version and the
@@ -113,8 +113,8 @@ class JaxLanguageServer(LanguageServer):
         named on the `check` command line is checked all the same; one opened here is not)."""
         return bool(path and settings.root and settings.is_excluded(path))
 
-    async def analyse(self, document: OpenDocument) -> AnalysisResult:
-        """Analyse the document as it is now; store the result if it is still current."""
+    async def analyze(self, document: OpenDocument) -> AnalysisResult:
+        """Analyze the document as it is now; store the result if it is still current."""
         text, version, generation = document.text, document.version, self.settings.generation
         known_lines = document.split_already()  # kept up to date edit by edit: no re-split
         uri = document.uri
@@ -192,8 +192,8 @@ class JaxLanguageServer(LanguageServer):
         if answers.cancelled() or answers.exception() is not None or not answers.result():
             return
         if self.documents.get(document.uri) is not document or document.version != version:
-            return  # a newer version is analysed with the cached answers
-        document.result = None  # this version's facts changed: analyse it again
+            return  # a newer version is analyzed with the cached answers
+        document.result = None  # this version's facts changed: analyze it again
         self.engine.invalidate(document.uri)  # not even the analysis running now will do
         if self.pull:
             if self.supports("workspace", "diagnostics", "refresh_support"):
@@ -226,8 +226,8 @@ class JaxLanguageServer(LanguageServer):
         """The notebook's code cells, in order."""
         return [doc for doc in map(self.documents.get, self._code_cells(notebook_uri)) if doc]
 
-    async def analyse_notebook(self, notebook_uri: str) -> bool:
-        """Analyse a notebook's code cells as one module; store each cell's part if the notebook
+    async def analyze_notebook(self, notebook_uri: str) -> bool:
+        """Analyze a notebook's code cells as one module; store each cell's part if the notebook
         is unchanged meanwhile (then True)."""
         code_cells = self._code_cells(notebook_uri)
         cells = self.open_code_cells(notebook_uri)
@@ -269,28 +269,28 @@ class JaxLanguageServer(LanguageServer):
             return current
         try:
             if document.notebook:
-                await self.analyse_notebook_once(document.notebook)
+                await self.analyze_notebook_once(document.notebook)
                 return document.current(self.settings.generation) or _empty(document)
             key = (document.version, self.settings.generation)
-            return await self.engine.once(document.uri, key, partial(self.analyse, document))
+            return await self.engine.once(document.uri, key, partial(self.analyze, document))
         except Exception as error:  # an engine bug: keep serving the last good result
             log.exception("analysis of %s failed", document.uri)
             key = ("engine", document.uri)
             if key not in self._reported_failures:
                 self._reported_failures.add(key)
                 self.log_to_client(
-                    f"jax-lsp: analysing {document.path or document.uri} failed: "
+                    f"jax-lsp: analyzing {document.path or document.uri} failed: "
                     f"{type(error).__name__}: {error}",
                     types.MessageType.Error,
                 )
             return document.result or _empty(document)
 
-    async def analyse_notebook_once(self, notebook_uri: str) -> bool:
-        """`analyse_notebook`, shared by every caller asking about the same cell versions."""
+    async def analyze_notebook_once(self, notebook_uri: str) -> bool:
+        """`analyze_notebook`, shared by every caller asking about the same cell versions."""
         cells = tuple((cell.uri, cell.version) for cell in self.open_code_cells(notebook_uri))
         key = (cells, self.settings.generation)
         return await self.engine.once(
-            notebook_uri, key, partial(self.analyse_notebook, notebook_uri)
+            notebook_uri, key, partial(self.analyze_notebook, notebook_uri)
         )
 
     def forget_notebook(self, uri: str) -> None:
@@ -303,7 +303,7 @@ class JaxLanguageServer(LanguageServer):
             pending.cancel()
 
     def schedule(self, document: OpenDocument, delay: float = DEBOUNCE_SECONDS) -> None:
-        """Analyse and publish soon; a newer call for the document replaces this one."""
+        """Analyze and publish soon; a newer call for the document replaces this one."""
         if document.notebook:
             self.schedule_notebook(document.notebook, delay)
             return
@@ -330,11 +330,11 @@ class JaxLanguageServer(LanguageServer):
     async def _publish_notebook_later(self, uri: str, delay: float) -> None:
         await asyncio.sleep(delay)
         try:
-            if not await self.analyse_notebook_once(uri):
+            if not await self.analyze_notebook_once(uri):
                 return  # changed meanwhile: a newer analysis is on its way
         except Exception as error:  # an engine bug: keep what is shown
             log.exception("analysis of %s failed", uri)
-            self.log_to_client(f"jax-lsp: analysing {uri} failed: {error}", types.MessageType.Error)
+            self.log_to_client(f"jax-lsp: analyzing {uri} failed: {error}", types.MessageType.Error)
             return
         self._pending.pop(uri, None)
         if self.pull and self.pulls_cells:

@@ -1,4 +1,4 @@
-"""An editor's notebook cells (LSP notebook sync): the code cells, in order, analysed as one
+"""An editor's notebook cells (LSP notebook sync): the code cells, in order, analyzed as one
 module (earlier cells' imports and definitions count); findings and traced functions go back to
 the cell and line they fall in, and fix-all runs on the whole notebook and is handed back cell
 by cell. (The .ipynb file format, which `check` reads, is `jax_lsp.ipynb`.)"""

@@ -1,4 +1,4 @@
-"""Notebooks: code cells analysed as one module, diagnostics on the right cell and line,
+"""Notebooks: code cells analyzed as one module, diagnostics on the right cell and line,
 pushed to clients that pull text documents but not cells; quick fixes right after a cell edit,
 fix-all of the whole notebook, inlay hints and code lenses in cells."""
 
@@ -64,7 +64,7 @@ def change_cells(client, notebook_uri: str, cells: types.NotebookDocumentCellCha
     )
 
 
-async def test_cells_analysed_together(client, tmp_path):
+async def test_cells_analyzed_together(client, tmp_path):
     await start(client)
     notebook_uri, cells = open_notebook(client, tmp_path)
     third = await diagnostics_for(client, cells[2], bool)

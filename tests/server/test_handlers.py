@@ -1,5 +1,5 @@
 """The server's handlers are plain functions of (server, params): called here directly on a real
-`JaxLanguageServer`, with no client and no transport, the engine analysing for real."""
+`JaxLanguageServer`, with no client and no transport, the engine analyzing for real."""
 
 from __future__ import annotations
 
