@@ -23,7 +23,7 @@ from pygls.uris import to_fs_path
 from jax_lsp import __version__
 from jax_lsp.config import Settings
 from jax_lsp.engine import Analysis, TracedFunction
-from jax_lsp.lsp import crossmodule, notebook_cells
+from jax_lsp.lsp import notebook_cells
 from jax_lsp.lsp.conversion import to_diagnostic, workspace_edit
 from jax_lsp.lsp.crossmodule import CrossModuleFacts
 from jax_lsp.lsp.documents import AnalysisResult, DocumentStore, OpenDocument
@@ -73,11 +73,8 @@ class JaxLanguageServer(LanguageServer):
         self.shut_down = False  # `shutdown` received: exit with status 0
         self._pending: dict[str, asyncio.Task] = {}
         self._reported_failures: set[tuple[str, str]] = set()
-        self.cross = CrossModuleFacts(self.documents)
+        self.cross = CrossModuleFacts(self.documents, self._new_facts)
         self.engine = EngineThread(self.cross.workspace)
-        # Analyses that had questions for jedi before it was started: (document, version, text,
-        # root, questions), asked once the first diagnostics are out.
-        self._jedi_backlog: list[tuple[OpenDocument, int | None, str, str | None, Any]] = []
         # notebook uri -> ((cell uri, version) of its code cells, traced functions, cell
         # slices): the inlay hints and code lenses of its cells (`hints`)
         self.notebook_traced: dict[str, tuple[tuple, list[TracedFunction], list]] = {}
@@ -138,7 +135,7 @@ class JaxLanguageServer(LanguageServer):
         analysis, diagnostics = await self.engine.run(work)
         if analysis.questions:
             root = self.settings.root
-            found = await self._jedi_within_budget(
+            found = await self.cross.jedi_within_budget(
                 document, version, text, root, analysis.questions
             )
             if found:
@@ -149,34 +146,9 @@ class JaxLanguageServer(LanguageServer):
             document.result = result
         return result
 
-    async def _jedi_within_budget(
-        self, document: OpenDocument, version: int | None, text: str, root: str | None, questions
-    ) -> dict[str, ExternalFacts]:
-        """jedi's facts if they arrive within the budget; otherwise none now, and a new
-        analysis of this version (`text`) when they arrive. Until jedi is loaded it cannot
-        answer within the budget: no wait; until it is started (after the first diagnostics
-        are out) it is not even asked yet."""
-        if not self.cross.started:
-            self._jedi_backlog.append((document, version, text, root, questions))
-            return {}
-        answers, fresh = self.cross.ask_jedi(text, document.path, root, questions)
-        try:
-            budget = crossmodule.BUDGET if fresh and self.cross.warm_done else 0
-            return await asyncio.wait_for(asyncio.shield(answers), budget)
-        except TimeoutError:
-            answers.add_done_callback(partial(self._facts_arrived, document, version))
-            return {}
-
     def start_jedi(self) -> None:
         """Start jedi (once) and ask it what the analyses so far left for it."""
-        if self.cross.started:
-            return
-        self.cross.warm(self.settings.root)
-        backlog, self._jedi_backlog = self._jedi_backlog, []
-        for document, version, text, root, questions in backlog:
-            if self.documents.get(document.uri) is document and document.version == version:
-                answers, _ = self.cross.ask_jedi(text, document.path, root, questions)
-                answers.add_done_callback(partial(self._facts_arrived, document, version))
+        self.cross.start_jedi(self.settings.root)
 
     def start_jedi_when_idle(self, retry: float) -> None:
         """Start jedi now unless an analysis is pending (its diagnostics will start it), in
@@ -188,12 +160,9 @@ class JaxLanguageServer(LanguageServer):
         else:
             self.start_jedi()
 
-    def _facts_arrived(self, document: OpenDocument, version, answers: asyncio.Future) -> None:
-        if answers.cancelled() or answers.exception() is not None or not answers.result():
-            return
-        if self.documents.get(document.uri) is not document or document.version != version:
-            return  # a newer version is analyzed with the cached answers
-        document.result = None  # this version's facts changed: analyze it again
+    def _new_facts(self, document: OpenDocument) -> None:
+        """jedi answered about the current version of `document`: analyze it again."""
+        document.result = None
         self.engine.invalidate(document.uri)  # not even the analysis running now will do
         if self.pull:
             if self.supports("workspace", "diagnostics", "refresh_support"):
