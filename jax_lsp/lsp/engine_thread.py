@@ -2,8 +2,9 @@
 between threads) that the event loop hands work to, and the state only that thread touches.
 
 Every face calls the engine the same way (`jax_lsp.engine.check_source`); what the server adds
-is where it runs, the last parse of each document (the next version re-splits only the units an
-edit touched), and one analysis per document state however many requests ask for it.
+is where it runs, the last analysis of each document (the next version re-splits only the units
+an edit touched; the hints of the same version read its model), and one analysis per document
+state however many requests ask for it.
 """
 
 from __future__ import annotations
@@ -15,10 +16,10 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
 from jax_lsp.config import Settings
-from jax_lsp.engine import Analysis, Document, check_source
+from jax_lsp.engine import Analysis, check_source
 from jax_lsp.workspace import ExternalFacts, Workspace
 
-_REMEMBERED_PARSES = 16  # documents whose last parse is kept for incremental re-splitting
+_REMEMBERED_ANALYSES = 16  # documents whose last analysis is kept (incremental re-splitting)
 
 _Result = TypeVar("_Result")
 
@@ -28,8 +29,10 @@ class EngineThread:
         self.workspace = workspace
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="jax-lsp-engine")
         self.jobs = 0  # calls in flight
-        # The last text parsed of the documents edited most recently (engine thread only).
-        self._parsed: OrderedDict[str, Document] = OrderedDict()
+        # The last analysis of the documents analyzed most recently, and its settings (engine
+        # thread only): its parse is where the next version starts, its model what the inlay
+        # hints and code lenses of the same version read.
+        self._last: OrderedDict[str, tuple[Settings, Analysis]] = OrderedDict()
         # uri -> (the state analyzed, its analysis): one analysis per state however many ask
         self._analyzing: dict[str, tuple[tuple, asyncio.Future]] = {}
 
@@ -52,7 +55,8 @@ class EngineThread:
     ) -> Analysis:
         """The engine's analysis of `text`, the version of `uri` now (engine thread only), with
         the workspace's cross-module facts and jedi's `answers`."""
-        previous = self._parsed.pop(uri, None)
+        last = self._last.pop(uri, None)
+        previous = last[1].document if last is not None else None
         analysis = check_source(
             text,
             path,
@@ -63,14 +67,22 @@ class EngineThread:
             known_lines=known_lines,
         )
         if analysis.document is not None:
-            self._parsed[uri] = analysis.document
-        if len(self._parsed) > _REMEMBERED_PARSES:
-            self._parsed.popitem(last=False)
+            self._last[uri] = (settings, analysis)
+        if len(self._last) > _REMEMBERED_ANALYSES:
+            self._last.popitem(last=False)
         return analysis
+
+    def latest(self, uri: str, text: str, path: str | None, settings: Settings) -> Analysis:
+        """The last analysis of `uri` if it was of `text` under `settings` (the diagnostics'
+        own, jedi's answers included), else a new one (engine thread only)."""
+        last = self._last.get(uri)
+        if last is not None and last[0] == settings and last[1].document.text == text:
+            return last[1]
+        return self.check(uri, text, path, settings)
 
     def forget(self, uri: str) -> None:
         """`uri` was closed: drop its last parse (on the engine thread, whose state it is)."""
-        self._executor.submit(self._parsed.pop, uri, None)
+        self._executor.submit(self._last.pop, uri, None)
 
     async def once(self, uri: str, key: tuple, analysis: Callable[[], Awaitable[Any]]) -> Any:
         """`analysis()` of `uri` in state `key`, run once however many ask for it meanwhile

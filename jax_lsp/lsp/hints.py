@@ -75,10 +75,13 @@ async def code_lenses(
 async def _traced_functions(
     ls: JaxLanguageServer, uri: str, text: str, path: str | None
 ) -> list[TracedFunction]:
-    """The traced functions of `text`, from the engine's analysis with the inputs the
-    diagnostics had (jedi's answers aside: hints do not wait for jedi)."""
+    """The traced functions of `text`, from the engine's analysis the diagnostics of this
+    version came from (a new one with the same inputs if it is gone: hints do not wait for
+    jedi)."""
     settings = ls.settings.for_path(path)
-    return await ls.engine.run(lambda: traced_functions(ls.engine.check(uri, text, path, settings)))
+    return await ls.engine.run(
+        lambda: traced_functions(ls.engine.latest(uri, text, path, settings))
+    )
 
 
 async def traced_functions_of(
