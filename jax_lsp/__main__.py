@@ -10,7 +10,7 @@ drop_working_directory()
 
 from jax_lsp.cli import main  # noqa: E402
 
-# The guard matters: the server's jedi worker process (multiprocessing, spawn) imports the main
-# module again, and must not start a second server when it does.
+# The guard matters: `check`'s worker processes (multiprocessing; spawned where forking is not
+# safe, `jax_lsp.parallel`) import the main module again, and must not run the command again.
 if __name__ == "__main__":
     sys.exit(main())

@@ -1,4 +1,4 @@
-"""`jax-lsp check`: files and folders analysed (in worker processes when there are many),
+"""`jax-lsp check`: files and folders analyzed (in worker processes when there are many),
 findings reported in the chosen format, safe fixes applied with `--fix`.
 
 Kept out of `jax_lsp.cli` so that `jax-lsp serve` does not import it."""
@@ -14,12 +14,10 @@ from functools import partial
 from pathlib import Path
 from typing import Literal
 
-from jax_lsp.analysis.document import Document
-from jax_lsp.analysis.infer import ExternalFacts, ModuleFactsCache, local_external_facts
 from jax_lsp.analysis.text import split_lines
-from jax_lsp.cli import EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE
 from jax_lsp.config import ConfigError, Settings, load_settings
-from jax_lsp.engine import WorkspaceFacts, check_source, fix_source, with_fixes_built
+from jax_lsp.engine import check_source, fix_source, with_fixes_built
+from jax_lsp.exit_codes import EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE
 from jax_lsp.files import (
     UnreadableFile,
     UnwritableFile,
@@ -28,7 +26,7 @@ from jax_lsp.files import (
     write_atomically,
 )
 from jax_lsp.findings import Finding, Fix, Position, Severity, Span
-from jax_lsp.notebook import Notebook, NotebookError
+from jax_lsp.ipynb import Notebook, NotebookError
 from jax_lsp.parallel import (
     available_cores,
     collect_after_item,
@@ -36,9 +34,12 @@ from jax_lsp.parallel import (
     tune_gc_for_batch,
 )
 from jax_lsp.reporting import FORMATTERS, Entry, ReportOptions, display_path, use_color
+from jax_lsp.workspace import Workspace
 
 _PARALLEL_THRESHOLD = 32  # below this many files, worker start-up costs more than it saves
-_IMPORTED_MODULES = ModuleFactsCache()  # models of imported workspace modules, per process
+# The cross-module facts of each workspace root checked, per process (no jedi: `check` stays
+# fast and deterministic): models of imported modules are built once per run.
+_WORKSPACES: dict[str, Workspace] = {}
 
 
 @dataclass
@@ -76,7 +77,7 @@ def _check_file(path: str, settings: Settings, fix: FixMode, unsafe: bool) -> Fi
     except (UnreadableFile, NotebookError) as error:
         result.error = str(error)
         return result
-    workspace = _workspace_facts(settings)
+    workspace = _workspace(settings)
     if fix:
         fixed_text, fixed = fix_source(text, path, settings, workspace, unsafe)
         if fixed_text != text:
@@ -131,15 +132,13 @@ def _unified_diff(path: str, before: str, after: str) -> str:
     )
 
 
-def _workspace_facts(settings: Settings) -> WorkspaceFacts:
-    """The engine's cross-module facts (no jedi: `check` stays fast and deterministic): what
-    functions imported from sibling workspace modules return."""
+def _workspace(settings: Settings) -> Workspace:
+    """The workspace of the files `settings` apply to: what functions imported from sibling
+    workspace modules return."""
     root = settings.root or os.getcwd()
-
-    def facts(document: Document) -> dict[str, ExternalFacts]:
-        return local_external_facts(document, root, _IMPORTED_MODULES)[0]
-
-    return facts
+    if root not in _WORKSPACES:
+        _WORKSPACES[root] = Workspace(root)
+    return _WORKSPACES[root]
 
 
 def _in_cell(finding: Finding, notebook: Notebook) -> Finding:

@@ -1,7 +1,7 @@
 """The command line: `jax-lsp serve | check | rules | explain`.
 
-Only `argparse` at import: each command imports what it needs, so `serve` (which must answer
-its editor quickly) loads none of the `check` machinery.
+Only the standard library and `jax_lsp.exit_codes` at import: each command imports what it
+needs, so `serve` (which must answer its editor quickly) loads none of the `check` machinery.
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ import sys
 from collections.abc import Sequence
 
 from jax_lsp import __version__
+from jax_lsp.exit_codes import EXIT_CLEAN, EXIT_USAGE
 
-EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 OUTPUT_FORMATS = ("concise", "full", "json", "sarif", "text")  # jax_lsp.reporting.FORMATTERS
 
 

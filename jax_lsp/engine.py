@@ -1,7 +1,10 @@
-"""Runs the enabled rules over a document: one walk per unit, findings cached per unit.
+"""The engine: the one entry every face calls (`check_source`: a text, its path, the settings
+and the workspace's cross-module facts in; findings, the model and jedi's questions out), and
+`fix_source`, which applies the fixes of those findings.
 
-The walk visits every node once and hands it to the rules registered for its type. A rule
-that raises is reported once and skipped for that unit; the other rules still report.
+Under it, `analyze` runs the enabled rules over a document: one walk per unit, findings cached
+per unit. The walk visits every node once and hands it to the rules registered for its type. A
+rule that raises is reported once and skipped for that unit; the other rules still report.
 """
 
 from __future__ import annotations
@@ -14,10 +17,12 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from jax_lsp.analysis.document import Document, SyntaxProblem, Unit
-from jax_lsp.analysis.infer import ExternalFacts
+from jax_lsp.analysis.infer import CallSite, ExternalFacts
 from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.model import ModuleModel, local_imports
 from jax_lsp.analysis.nodes import LEAF_NODE_TYPES, MARKER_NODE_TYPES, child_nodes
+from jax_lsp.analysis.traced_functions import TracedFunction
+from jax_lsp.analysis.traced_functions import traced_functions as _traced_functions
 from jax_lsp.codeactions import with_deferred_fixes
 from jax_lsp.codeactions.apply import fix_text
 from jax_lsp.codeactions.noqa import noqa_codes
@@ -25,6 +30,7 @@ from jax_lsp.config import Settings
 from jax_lsp.diagnostics import ALL_RULES
 from jax_lsp.diagnostics.base import Rule, RuleContext
 from jax_lsp.findings import Edit, Finding, Fix, Position, Related, Severity, Span
+from jax_lsp.workspace import AnswerKey, Workspace
 
 log = logging.getLogger(__name__)
 
@@ -51,7 +57,13 @@ class Analysis:
     findings: list[Finding]
     problems: list[SyntaxProblem]
     failures: list[RuleFailure] = field(default_factory=list)
-    model: ModuleModel | None = None
+    model: ModuleModel | None = None  # its `document` is the text as parsed
+    # What the engine could not answer about imported functions and the face may ask jedi.
+    questions: dict[AnswerKey, CallSite] = field(default_factory=dict)
+
+    @property
+    def document(self) -> Document | None:
+        return self.model.document if self.model is not None else None
 
 
 class _LazyKinds:
@@ -323,7 +335,7 @@ def analyze(
 
 def shift_finding(finding: Finding, lines: int) -> Finding:
     """`finding` moved down by `lines` (up when negative), fixes included: for the server's
-    notebook cells, which are analysed together and reported one by one."""
+    notebook cells, which are analyzed together and reported one by one."""
     return _shift(finding, lines)
 
 
@@ -342,24 +354,38 @@ def analyze_with(
     )
 
 
-# What a face knows about the functions a document imports from other workspace modules: the
-# CLI reads the modules from disk, the server from its open documents (and jedi's answers).
-WorkspaceFacts = Callable[[Document], Mapping[str, ExternalFacts]]
-
-
 def check_source(
     text: str,
     path: str | None,
     settings: Settings,
-    workspace: WorkspaceFacts | None = None,
-    document: Document | None = None,
+    workspace: Workspace | None = None,
+    *,
+    answers: Mapping[str, ExternalFacts] | None = None,
+    previous: Document | None = None,
+    known_lines: list[str] | None = None,
 ) -> Analysis:
     """The findings every face reports for `text` (the file at `path`): the rules `settings`
-    choose for it, with the facts `workspace` gives about imported functions. `document`: the
-    text already parsed (the server re-splits only what an edit touched)."""
-    document = document or Document(text, path or "<unknown>")
-    external = workspace(document) if workspace is not None else None
-    return analyze_with(document, settings, external)
+    choose for it, with the facts `workspace` gives about imported functions and jedi's
+    `answers` when the face has them (they win over the workspace's).
+
+    `previous`: the last parse of this document, whose unchanged units are reused (the server
+    re-splits only what an edit touched); `known_lines`: the text's lines, already split."""
+    document = Document(text, path or "<unknown>", previous=previous, known_lines=known_lines)
+    external: dict[str, ExternalFacts] = {}
+    questions: dict[AnswerKey, CallSite] = {}
+    if workspace is not None:
+        external, questions = workspace.facts(document)
+    if answers:
+        external = {**external, **answers}
+    analysis = analyze_with(document, settings, external if workspace or answers else None)
+    analysis.questions = questions
+    return analysis
+
+
+def traced_functions(analysis: Analysis) -> list[TracedFunction]:
+    """The functions JAX traces in the analyzed text, and how each parameter arrives (the
+    server's inlay hints and code lenses)."""
+    return _traced_functions(analysis.model) if analysis.model is not None else []
 
 
 def parses(text: str) -> bool:
@@ -385,7 +411,7 @@ def fix_source(
     text: str,
     path: str | None,
     settings: Settings,
-    workspace: WorkspaceFacts | None = None,
+    workspace: Workspace | None = None,
     unsafe: bool = False,
 ) -> tuple[str, int]:
     """`text` with its fixes applied (unsafe ones too if `unsafe`), and how many: the CLI's

@@ -1,5 +1,5 @@
 """IPython's syntax in notebook cells, blanked so the rest reads as Python: one implementation
-for the CLI (`jax_lsp.notebook`) and the server (`jax_lsp.lsp.notebooks`).
+for the CLI (`jax_lsp.ipynb`) and the server (`jax_lsp.lsp.notebook_cells`).
 
 What IPython reads differently from Python, at the start of a logical line (not inside a string
 or brackets that an earlier line opened):

@@ -1,181 +1,66 @@
 """The language server: `jax-lsp serve` (stdio, or `--tcp HOST:PORT`).
 
-This module wires LSP messages to the pieces under `jax_lsp.lsp`: document sync and the
-analysis loop (`language_server`), diagnostics in push or pull mode, code actions (`actions`),
-hover, inlay hints and code lenses (`hints`), notebooks (`notebooks`) and settings, whose
-precedence is documented in `jax_lsp.lsp.settings`.
+This module wires LSP methods to their handlers under `jax_lsp.lsp`: lifecycle, document and
+notebook sync, pulled diagnostics and settings (`handlers`), code actions (`actions`), hover
+(`hover`), inlay hints and code lenses (`hints`). The server's state and its analysis loop are
+`language_server`; which settings apply is documented in `jax_lsp.lsp.settings`.
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import sys
+from collections.abc import Callable
+from typing import Any
 
 from lsprotocol import types
-from pygls.uris import to_fs_path
 
-from jax_lsp import __version__
-from jax_lsp.lsp import actions, hints
+from jax_lsp.lsp import handlers, hints
+from jax_lsp.lsp.action_handlers import DEBUG_NANS, FIX_ALL, QUICKFIX, code_actions, resolve
 from jax_lsp.lsp.hover import hover
 from jax_lsp.lsp.language_server import JaxLanguageServer
-from jax_lsp.lsp.positions import UTF16
 from jax_lsp.lsp.settings import SECTION
-from jax_lsp.lsp.transport import serve_stdio, watch_parent
+from jax_lsp.lsp.transport import serve_stdio
 
-log = logging.getLogger(__name__)
 
-# jedi starts once the first diagnostics are out, or this many seconds after start-up when no
-# analysis is pending.
-WARM_JEDI_AFTER = 1.0
+def _features() -> list[tuple[str, Callable[..., Any], Any]]:
+    """Each LSP method the server answers: its handler, and its registration options."""
+    code_action_options = types.CodeActionOptions(
+        code_action_kinds=[QUICKFIX, FIX_ALL, DEBUG_NANS],
+        resolve_provider=True,
+    )
+    diagnostic_options = types.DiagnosticOptions(
+        identifier=SECTION, inter_file_dependencies=False, workspace_diagnostics=False
+    )
+    return [
+        (types.INITIALIZE, handlers.initialize, None),
+        (types.INITIALIZED, handlers.initialized, None),
+        (types.SHUTDOWN, handlers.shutdown, None),
+        (types.TEXT_DOCUMENT_DID_OPEN, handlers.did_open, None),
+        (types.TEXT_DOCUMENT_DID_CHANGE, handlers.did_change, None),
+        (types.TEXT_DOCUMENT_DID_SAVE, handlers.did_save, None),
+        (types.TEXT_DOCUMENT_DID_CLOSE, handlers.did_close, None),
+        (types.NOTEBOOK_DOCUMENT_DID_OPEN, handlers.notebook_open, None),
+        (types.NOTEBOOK_DOCUMENT_DID_CHANGE, handlers.notebook_change, None),
+        (types.NOTEBOOK_DOCUMENT_DID_SAVE, handlers.notebook_save, None),
+        (types.NOTEBOOK_DOCUMENT_DID_CLOSE, handlers.notebook_close, None),
+        (types.TEXT_DOCUMENT_DIAGNOSTIC, handlers.pull_diagnostics, diagnostic_options),
+        (types.TEXT_DOCUMENT_CODE_ACTION, code_actions, code_action_options),
+        (types.CODE_ACTION_RESOLVE, resolve, None),
+        (types.TEXT_DOCUMENT_HOVER, hover, None),
+        (types.TEXT_DOCUMENT_INLAY_HINT, hints.inlay_hints, None),
+        (types.TEXT_DOCUMENT_CODE_LENS, hints.code_lenses, None),
+        (types.WORKSPACE_DID_CHANGE_CONFIGURATION, handlers.did_change_configuration, None),
+        (types.WORKSPACE_DID_CHANGE_WATCHED_FILES, handlers.did_change_watched_files, None),
+    ]
 
 
 def build_server() -> JaxLanguageServer:
+    """A server with every handler registered (each receives the server as its first
+    argument)."""
     server = JaxLanguageServer()
-
-    @server.feature(types.INITIALIZE)
-    def initialize(ls: JaxLanguageServer, params: types.InitializeParams) -> None:
-        encoding = ls.workspace.position_encoding or UTF16
-        ls.encoding = getattr(encoding, "value", encoding)  # a plain "utf-16", not the enum
-        ls.pull = ls.supports("text_document", "diagnostic")
-        if params.root_uri:
-            ls.settings.root = to_fs_path(params.root_uri)
-        ls.settings.set_editor(params.initialization_options or {})
-        watch_parent(params.process_id)
-
-    @server.feature(types.INITIALIZED)
-    async def initialized(ls: JaxLanguageServer, params: types.InitializedParams) -> None:
-        log.info(
-            "jax-lsp %s initialized (%s, %s diagnostics)",
-            __version__,
-            ls.encoding,
-            "pull" if ls.pull else "push",
-        )
-        asyncio.get_running_loop().call_later(
-            WARM_JEDI_AFTER, ls.start_jedi_when_idle, WARM_JEDI_AFTER
-        )
-        generation = ls.settings.generation
-        await ls.fetch_configuration()
-        await ls.register_pyproject_watcher()
-        if ls.settings.generation != generation:
-            ls.refresh_all()
-
-    @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
-    def did_open(ls: JaxLanguageServer, params: types.DidOpenTextDocumentParams) -> None:
-        ls.schedule(ls.documents.open(params.text_document), 0)
-
-    @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
-    def did_change(ls: JaxLanguageServer, params: types.DidChangeTextDocumentParams) -> None:
-        document = ls.documents.get(params.text_document.uri)
-        if document is None:
-            return
-        document.apply(params.content_changes, params.text_document.version, ls.encoding)
-        ls.schedule(document)
-
-    @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
-    def did_save(ls: JaxLanguageServer, params: types.DidSaveTextDocumentParams) -> None:
-        document = ls.documents.get(params.text_document.uri)
-        if document is not None:
-            ls.schedule(document, 0)
-
-    @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
-    def did_close(ls: JaxLanguageServer, params: types.DidCloseTextDocumentParams) -> None:
-        ls.close(params.text_document.uri)
-
-    @server.feature(types.NOTEBOOK_DOCUMENT_DID_OPEN)
-    def notebook_open(ls: JaxLanguageServer, params: types.DidOpenNotebookDocumentParams) -> None:
-        uri = params.notebook_document.uri
-        for item in params.cell_text_documents:
-            ls.documents.open(item, notebook=uri)
-        ls.schedule_notebook(uri, 0)
-
-    @server.feature(types.NOTEBOOK_DOCUMENT_DID_CHANGE)
-    def notebook_change(
-        ls: JaxLanguageServer, params: types.DidChangeNotebookDocumentParams
-    ) -> None:
-        uri = params.notebook_document.uri
-        cells = params.change.cells
-        if cells and cells.structure:
-            for item in cells.structure.did_open or []:
-                ls.documents.open(item, notebook=uri)
-            for closed in cells.structure.did_close or []:
-                ls.close(closed.uri)
-        for content in (cells.text_content if cells else None) or []:
-            cell = ls.documents.get(content.document.uri)
-            if cell is not None:
-                cell.apply(content.changes, content.document.version, ls.encoding)
-        ls.schedule_notebook(uri)
-
-    @server.feature(types.NOTEBOOK_DOCUMENT_DID_SAVE)
-    def notebook_save(ls: JaxLanguageServer, params: types.DidSaveNotebookDocumentParams) -> None:
-        ls.schedule_notebook(params.notebook_document.uri, 0)
-
-    @server.feature(types.NOTEBOOK_DOCUMENT_DID_CLOSE)
-    def notebook_close(ls: JaxLanguageServer, params: types.DidCloseNotebookDocumentParams) -> None:
-        ls.forget_notebook(params.notebook_document.uri)
-        for cell in params.cell_text_documents:
-            ls.close(cell.uri)
-
-    @server.feature(
-        types.TEXT_DOCUMENT_DIAGNOSTIC,
-        types.DiagnosticOptions(
-            identifier=SECTION, inter_file_dependencies=False, workspace_diagnostics=False
-        ),
-    )
-    async def pull_diagnostics(
-        ls: JaxLanguageServer, params: types.DocumentDiagnosticParams
-    ) -> types.DocumentDiagnosticReport:
-        document = ls.documents.get(params.text_document.uri)
-        if document is None:
-            return types.RelatedFullDocumentDiagnosticReport(items=[])
-        if document.notebook:
-            ls.cells_pulled()
-        result = await ls.current_result(document)
-        ls.start_jedi()  # once: the first diagnostics are (about to be) out
-        result_id = f"{result.version}:{result.generation}"
-        if params.previous_result_id == result_id:
-            return types.RelatedUnchangedDocumentDiagnosticReport(result_id=result_id)
-        return types.RelatedFullDocumentDiagnosticReport(
-            items=result.diagnostics, result_id=result_id
-        )
-
-    # Handlers living in their own modules (their first parameter, `ls`, receives the server).
-    code_action_options = types.CodeActionOptions(
-        code_action_kinds=[actions.QUICKFIX, actions.FIX_ALL, actions.DEBUG_NANS],
-        resolve_provider=True,
-    )
-    server.feature(types.TEXT_DOCUMENT_CODE_ACTION, code_action_options)(actions.code_actions)
-    server.feature(types.CODE_ACTION_RESOLVE)(actions.resolve)
-    server.feature(types.TEXT_DOCUMENT_HOVER)(hover)
-    server.feature(types.TEXT_DOCUMENT_INLAY_HINT)(hints.inlay_hints)
-    server.feature(types.TEXT_DOCUMENT_CODE_LENS)(hints.code_lenses)
-
-    @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
-    async def did_change_configuration(
-        ls: JaxLanguageServer, params: types.DidChangeConfigurationParams
-    ) -> None:
-        generation = ls.settings.generation
-        if ls.supports("workspace", "configuration"):
-            await ls.fetch_configuration()
-        elif params.settings:
-            ls.settings.set_editor(params.settings)
-            ls.report_settings_errors()
-        if ls.settings.generation != generation:
-            ls.refresh_all()
-
-    @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
-    def did_change_watched_files(
-        ls: JaxLanguageServer, params: types.DidChangeWatchedFilesParams
-    ) -> None:
-        if any(change.uri.endswith("pyproject.toml") for change in params.changes):
-            ls.settings.reload_projects()
-            ls.refresh_all()
-
-    @server.feature(types.SHUTDOWN)
-    def shutdown(ls: JaxLanguageServer, params: None) -> None:
-        ls.shut_down = True
-        ls.cross.close(wait=False)  # answered at once; the worker is reaped at exit
-
+    for method, handler, options in _features():
+        server.feature(method, options)(handler)
     return server
 
 

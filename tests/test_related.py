@@ -7,7 +7,7 @@ import json
 
 from jax_lsp.engine import shift_finding
 from jax_lsp.findings import Finding, Related, Severity, Span
-from jax_lsp.lsp.diagnostics import to_diagnostic
+from jax_lsp.lsp.conversion import to_diagnostic
 from jax_lsp.reporting import format_json, format_sarif
 
 

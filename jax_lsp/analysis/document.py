@@ -90,7 +90,7 @@ class _LineBoundedCache:
     """Text -> value, least recently used first out, bounded by the lines of text it holds.
 
     Lines, not entries: what a parsed unit costs in memory grows with its length, and a
-    server with hundreds of open files must not keep every tree (the most recently analysed
+    server with hundreds of open files must not keep every tree (the most recently analyzed
     files stay; a file edited again after being evicted is parsed again).
     """
 
@@ -148,7 +148,7 @@ def _parse(text: str) -> _Parsed:
         return _Parsed(None, SyntaxError(message, (None, line, 1, None)), frozenset())
     deep_line = _too_deep(tree) if len(text) > MAX_TREE_DEPTH else None
     if deep_line is not None:
-        message = f"nested too deeply to analyse (over {MAX_TREE_DEPTH} levels)"
+        message = f"nested too deeply to analyze (over {MAX_TREE_DEPTH} levels)"
         return _Parsed(None, SyntaxError(message, (None, deep_line, 1, None)), frozenset())
     return _Parsed(tree, None, frozenset())
 

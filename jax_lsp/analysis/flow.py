@@ -1,7 +1,7 @@
 """A small abstract interpreter: the value of every expression in one scope, in program order.
 
 Straight-line code updates the values of names as it goes; branches are merged, loop bodies are
-walked twice so loop-carried values settle. Nested functions are analysed separately, seeing
+walked twice so loop-carried values settle. Nested functions are analyzed separately, seeing
 the final values of this scope as their closure.
 
 Values are `Kind`s or the richer values of `jax_lsp.analysis.values` (pytree containers, refs,
@@ -293,7 +293,7 @@ class FlowInterpreter:
         self.kinds = kinds
         self.values: dict[ast.AST, Value] = {} if values is None else values
         self.env: Env = {}
-        self.nested: list[ast.AST] = []  # nested defs/classes, analysed by the caller
+        self.nested: list[ast.AST] = []  # nested defs/classes, analyzed by the caller
 
     # -- entry points -------------------------------------------------------------------
     def run_function(self, node: ast.FunctionDef | ast.AsyncFunctionDef, params: Env) -> Env:

@@ -8,7 +8,8 @@ with importlib's path finders (which read the file system, not module code) and 
 compiled modules; with `load_unsafe_extensions=False` (jedi's default, kept here) compiled
 extensions are loaded only from the environment's own `sys.path`, never from the project's
 folders. Project `.py` files are read, never imported. Slow (seconds cold, tens of ms warm):
-the server runs it on its own thread with a time budget.
+the server runs it in a worker process of its own (`jax_lsp.lsp.jedi_worker`, so its pure-Python
+inference never holds the server's GIL) and waits for it within a time budget.
 
 jedi would also pickle every parsed file into its disk cache (~/.cache/jedi); the server keeps
 its parses in memory only, so it writes nothing outside the files a user's fix applies to.

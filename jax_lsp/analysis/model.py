@@ -502,7 +502,7 @@ class ModuleModel:
             node = pending.pop()
             info = self.trace[node]
             if isinstance(node, ast.Lambda):
-                continue  # lambda bodies are analysed with their enclosing function
+                continue  # lambda bodies are analyzed with their enclosing function
             kinds = self.scope_kinds(node).kinds
             # Transformations applied here trace their function inside this trace: abstractly
             # if this is abstract, and in every argument the call passes a tracer to.

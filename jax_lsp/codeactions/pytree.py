@@ -115,7 +115,7 @@ class _Class:
 
 def pytree_fixes(source: str, line: int, column: int) -> tuple[Fix, ...]:
     """Every fix for the class at (line, column), the PyTree registration first."""
-    facts = _analyse(ModuleSource(source), line, column)
+    facts = _analyze(ModuleSource(source), line, column)
     if facts is None or facts.assigned_in_trace:
         return ()
     builders = (_register, _static_helper, _static_self)
@@ -125,7 +125,7 @@ def pytree_fixes(source: str, line: int, column: int) -> tuple[Fix, ...]:
 
 def register_fix(source: str, line: int, column: int) -> Fix | None:
     """Register the class as a PyTree (dataclass fields or generated flatten/unflatten)."""
-    facts = _analyse(ModuleSource(source), line, column)
+    facts = _analyze(ModuleSource(source), line, column)
     return None if facts is None else _register(facts)
 
 
@@ -135,7 +135,7 @@ def unstatic_register_fix(source: str, line: int, column: int) -> Fix | None:
     (its arrays as children, its flags as aux data) instead of hashed by identity."""
     module = ModuleSource(source)
     decorator = _static_self_decorator(module, line, column)
-    facts = _analyse(module, line, column)
+    facts = _analyze(module, line, column)
     if decorator is None or facts is None:
         return None
     node, offset, jit = decorator
@@ -168,13 +168,13 @@ def _static_self_decorator(module: ModuleSource, line: int, column: int):
 
 def static_helper_fix(source: str, line: int, column: int) -> Fix | None:
     """Move each jitted method's body to a module-level helper jitted with `static_argnames`."""
-    facts = _analyse(ModuleSource(source), line, column)
+    facts = _analyze(ModuleSource(source), line, column)
     return None if facts is None or facts.assigned_in_trace else _static_helper(facts)
 
 
 def static_self_fix(source: str, line: int, column: int) -> Fix | None:
     """`partial(jax.jit, static_argnums=0)` on the jitted methods, plus `__hash__`/`__eq__`."""
-    facts = _analyse(ModuleSource(source), line, column)
+    facts = _analyze(ModuleSource(source), line, column)
     return None if facts is None or facts.assigned_in_trace else _static_self(facts)
 
 
@@ -203,7 +203,7 @@ def _locate(module: ModuleSource, line: int, column: int) -> tuple[ast.ClassDef,
     return best
 
 
-def _analyse(module: ModuleSource, line: int, column: int) -> _Class | None:
+def _analyze(module: ModuleSource, line: int, column: int) -> _Class | None:
     located = _locate(module, line, column)
     if located is None:
         return None

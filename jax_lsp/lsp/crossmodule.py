@@ -1,13 +1,14 @@
 """Cross-module facts for the server: functions imported from other workspace modules.
 
 The engine's answers (it reads the imported module and builds our own model of it) cost a few
-milliseconds and are computed with the analysis, on the engine thread. What the engine cannot
-answer goes to jedi, in a worker process of its own (`jedi_worker`: jedi is pure Python, and on
-a thread its seconds of cold inference would hold the GIL and slow every keystroke). The worker
-starts once the server's first diagnostics are out; once jedi is loaded in it, an analysis waits
-for it at most `BUDGET` seconds, then publishes without those facts and publishes again when
-jedi's answer arrives. jedi's answers are cached per imported name and imported module
-file, so the next versions of the document reuse them.
+milliseconds and are computed with the analysis, on the engine thread (`jax_lsp.workspace`).
+What the engine cannot answer goes to jedi, in a worker process of its own (`jedi_worker`: jedi
+is pure Python, and on a thread its seconds of cold inference would hold the GIL and slow every
+keystroke). The worker starts once the server's first diagnostics are out; once jedi is loaded
+in it, an analysis waits for it at most `BUDGET` seconds, then publishes without those facts
+and publishes again when jedi's answer arrives. jedi's answers are cached in the engine's
+`Workspace` per imported name and imported module file, so the next versions of the document
+reuse them.
 """
 
 from __future__ import annotations
@@ -20,30 +21,21 @@ import logging
 import queue
 import subprocess
 import threading
+from collections.abc import Callable
 from concurrent.futures import Future
+from functools import partial
 
 from pygls.uris import from_fs_path
 
-from jax_lsp.analysis.document import Document
-from jax_lsp.analysis.infer import (
-    CallSite,
-    ExternalFacts,
-    ModuleFactsCache,
-    call_sites,
-    document_file,
-    file_stamp,
-    local_external_facts,
-)
-from jax_lsp.analysis.workspace import Target, module_file, search_roots
 from jax_lsp.import_path import module_command
-from jax_lsp.lsp.documents import DocumentStore
+from jax_lsp.lsp.documents import DocumentStore, OpenDocument
+from jax_lsp.workspace import AnswerKey, CallSite, ExternalFacts, Workspace
 
 log = logging.getLogger(__name__)
 
 BUDGET = 0.3  # seconds an analysis waits for jedi per document version
 
-# (document path, call spelling, target, imported module file stamp)
-AnswerKey = tuple[str | None, str, Target, tuple[int, int] | None]
+Questions = dict[AnswerKey, CallSite]  # what an analysis left for jedi, by answer key
 
 
 class JediWorker:
@@ -149,12 +141,24 @@ class JediWorker:
 
 
 class CrossModuleFacts:
-    def __init__(self, documents: DocumentStore) -> None:
+    """The server's cross-module facts: the engine's `Workspace` (open documents' unsaved text
+    counts) and the jedi worker that answers what the engine cannot."""
+
+    def __init__(
+        self,
+        documents: DocumentStore,
+        new_facts: Callable[[OpenDocument], None] = lambda document: None,
+    ) -> None:
+        """`new_facts(document)`: jedi answered, after its analysis, about the version of
+        `document` that is current."""
         self._documents = documents
-        # Engine thread only: the engine's caches are not shared between threads.
-        self._modules = ModuleFactsCache(self._open_text)
+        self._new_facts = new_facts
+        # Analyses that had questions for jedi before it was started: (document, version, text,
+        # root, questions), asked once the first diagnostics are out.
+        self._backlog: list[tuple[OpenDocument, int | None, str, str | None, Questions]] = []
+        # Handed to the engine with every analysis (engine thread only, but for `remember`).
+        self.workspace = Workspace(open_text=self._open_text, asks_jedi=True)
         self._jedi = JediWorker()  # started on first use
-        self._answers: dict[AnswerKey, ExternalFacts | None] = {}
         self._warming: Future | None = None
         self._in_flight: dict[AnswerKey, asyncio.Future] = {}  # jedi jobs running or queued
 
@@ -184,32 +188,52 @@ class CrossModuleFacts:
         """Stop the jedi worker (at shutdown without waiting, at exit waiting for it)."""
         self._jedi.close(wait)
 
-    # -- engine thread -------------------------------------------------------------------------
-    def engine_side(
-        self, document: Document, root: str | None
-    ) -> tuple[dict[str, ExternalFacts], dict[AnswerKey, CallSite]]:
-        """Facts known now (the engine's, and jedi's cached answers), and what jedi should be
-        asked: call sites by answer key."""
-        facts, unanswered = local_external_facts(document, root, self._modules)
-        if not unanswered:
-            return facts, {}
-        path = document_file(document)
-        roots = search_roots(root, path)
-        pending: dict[AnswerKey, str] = {}
-        for spelling, target in unanswered.items():
-            key = (path, spelling, target, file_stamp(module_file(target.module, roots)))
-            if key in self._answers:
-                answer = self._answers[key]
-                if answer is not None:
-                    facts[spelling] = answer
-            else:
-                pending[key] = spelling
-        sites = call_sites(document, set(pending.values()))
-        return facts, {key: sites[spelling] for key, spelling in pending.items()}
+    # -- event loop ----------------------------------------------------------------------------
+    async def jedi_within_budget(
+        self,
+        document: OpenDocument,
+        version: int | None,
+        text: str,
+        root: str | None,
+        questions: Questions,
+    ) -> dict[str, ExternalFacts]:
+        """jedi's facts if they arrive within the budget; otherwise none now, and `new_facts`
+        for this version (`text`) when they arrive. Until jedi is loaded it cannot answer
+        within the budget: no wait; until it is started (after the first diagnostics are out)
+        it is not even asked yet."""
+        if not self.started:
+            self._backlog.append((document, version, text, root, questions))
+            return {}
+        answers, fresh = self.ask_jedi(text, document.path, root, questions)
+        try:
+            budget = BUDGET if fresh and self.warm_done else 0
+            return await asyncio.wait_for(asyncio.shield(answers), budget)
+        except TimeoutError:
+            answers.add_done_callback(partial(self._arrived, document, version))
+            return {}
 
-    # -- jedi thread ---------------------------------------------------------------------------
+    def start_jedi(self, root: str | None) -> None:
+        """Start jedi (once) and ask it what the analyses so far left for it."""
+        if self.started:
+            return
+        self.warm(root)
+        backlog, self._backlog = self._backlog, []
+        for document, version, text, asked_root, questions in backlog:
+            if self._documents.get(document.uri) is document and document.version == version:
+                answers, _ = self.ask_jedi(text, document.path, asked_root, questions)
+                answers.add_done_callback(partial(self._arrived, document, version))
+
+    def _arrived(
+        self, document: OpenDocument, version: int | None, answers: asyncio.Future
+    ) -> None:
+        if answers.cancelled() or answers.exception() is not None or not answers.result():
+            return
+        if self._documents.get(document.uri) is not document or document.version != version:
+            return  # a newer version is analyzed with the cached answers
+        self._new_facts(document)
+
     def ask_jedi(
-        self, text: str, path: str | None, root: str | None, questions: dict[AnswerKey, CallSite]
+        self, text: str, path: str | None, root: str | None, questions: Questions
     ) -> tuple[asyncio.Future, bool]:
         """Ask jedi in the background (event loop only). The future resolves to the facts
         found; every answer, negative ones too, is cached. A question already in flight (asked
@@ -232,7 +256,8 @@ class CrossModuleFacts:
                     arrays = set(done.result())
                     for key in fresh:
                         found = key[1] in arrays
-                        self._answers[key] = ExternalFacts(True, origin="jedi") if found else None
+                        answer = ExternalFacts(True, origin="jedi") if found else None
+                        self.workspace.remember(key, answer)
                 for key in fresh:
                     self._in_flight.pop(key, None)
 

@@ -7,10 +7,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from lsprotocol import types
+from pygls.uris import to_fs_path
 
+from jax_lsp.engine import TracedFunction, traced_functions
+from jax_lsp.lsp import notebook_cells
 from jax_lsp.lsp.documents import OpenDocument
 from jax_lsp.lsp.positions import to_lsp_position, to_lsp_range
-from jax_lsp.lsp.tracing import TracedFunction
 
 if TYPE_CHECKING:
     from jax_lsp.lsp.language_server import JaxLanguageServer
@@ -27,7 +29,7 @@ async def _traced(
     document = ls.documents.get(uri)
     if document is None:
         return None, []
-    return document, await ls.traced(document)
+    return document, await traced_functions_of(ls, document)
 
 
 async def inlay_hints(
@@ -68,3 +70,47 @@ async def code_lenses(
         )
         for function in functions
     ]
+
+
+async def _traced_functions(
+    ls: JaxLanguageServer, uri: str, text: str, path: str | None
+) -> list[TracedFunction]:
+    """The traced functions of `text`, from the engine's analysis the diagnostics of this
+    version came from (a new one with the same inputs if it is gone: hints do not wait for
+    jedi)."""
+    settings = ls.settings.for_path(path)
+    return await ls.engine.run(
+        lambda: traced_functions(ls.engine.latest(uri, text, path, settings))
+    )
+
+
+async def traced_functions_of(
+    ls: JaxLanguageServer, document: OpenDocument
+) -> list[TracedFunction]:
+    """The traced functions of the current version (for inlay hints and code lenses); a
+    notebook cell's are found in the whole notebook (earlier cells' imports count)."""
+    if document.notebook:
+        return await _traced_in_cell(ls, document, document.notebook)
+    if document.traced is None or document.traced[0] != document.version:
+        version = document.version
+        found = await _traced_functions(ls, document.uri, document.text, document.path)
+        if document.version != version:
+            return found
+        document.traced = (version, found)
+    return document.traced[1]
+
+
+async def _traced_in_cell(
+    ls: JaxLanguageServer, cell: OpenDocument, notebook_uri: str
+) -> list[TracedFunction]:
+    cells = ls.open_code_cells(notebook_uri)
+    key = tuple((doc.uri, doc.version) for doc in cells)
+    known = ls.notebook_traced.get(notebook_uri)
+    if known is None or known[0] != key:
+        text, slices = notebook_cells.combine([(c.uri, c.version, c.text) for c in cells])
+        found = await _traced_functions(ls, notebook_uri, text, to_fs_path(notebook_uri))
+        known = (key, found, slices)
+        if key == tuple((doc.uri, doc.version) for doc in cells):
+            ls.notebook_traced[notebook_uri] = known
+    piece = next((piece for piece in known[2] if piece.uri == cell.uri), None)
+    return notebook_cells.traced_in_cell(known[1], piece) if piece else []

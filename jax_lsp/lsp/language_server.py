@@ -1,18 +1,18 @@
-"""The server's state and its analysis loop.
+"""The server's state (open documents, settings, what the client supports) and its analysis
+loop: when each document is analyzed, on the engine thread (`engine_thread`), and when its
+diagnostics are published or pulled; notebooks' cells analyzed together; jedi's answers
+waited for within a budget, or asked for after the first diagnostics are out.
 
-Analysis runs on one worker thread (the engine's caches are not shared between threads) and
-never blocks the event loop. Every result is tagged with the document version and the settings
-generation it was computed from; a result that is no longer current is dropped, never published.
-Which settings apply is documented in `jax_lsp.lsp.settings`.
+Analysis never blocks the event loop. Every result is tagged with the document version and the
+settings generation it was computed from; a result that is no longer current is dropped, never
+published. The handlers live in `handlers`, `action_handlers`, `hover` and `hints`; protocol
+conversion in `conversion`. Which settings apply is documented in `jax_lsp.lsp.settings`.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections import OrderedDict
-from collections.abc import Awaitable, Callable
-from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from typing import Any
 
@@ -21,24 +21,22 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
 from jax_lsp import __version__
-from jax_lsp.analysis.document import Document
-from jax_lsp.analysis.infer import ExternalFacts
 from jax_lsp.config import Settings
-from jax_lsp.engine import Analysis, check_source
-from jax_lsp.lsp import crossmodule, notebooks
+from jax_lsp.engine import Analysis, TracedFunction
+from jax_lsp.lsp import notebook_cells
+from jax_lsp.lsp.conversion import to_diagnostic, workspace_edit
 from jax_lsp.lsp.crossmodule import CrossModuleFacts
-from jax_lsp.lsp.diagnostics import to_diagnostic
 from jax_lsp.lsp.documents import AnalysisResult, DocumentStore, OpenDocument
+from jax_lsp.lsp.engine_thread import EngineThread
 from jax_lsp.lsp.positions import UTF16
 from jax_lsp.lsp.protocol import JaxLspProtocol
-from jax_lsp.lsp.settings import SECTION, SettingsStore
-from jax_lsp.lsp.tracing import TracedFunction, traced_functions
+from jax_lsp.lsp.settings import SettingsStore
+from jax_lsp.workspace import ExternalFacts
 
 log = logging.getLogger(__name__)
 
 # No wait: a burst of edits still coalesces (one analysis runs, the latest waits).
 DEBOUNCE_SECONDS = 0.0
-_REMEMBERED_PARSES = 16  # documents whose last parse is kept for incremental re-splitting
 
 
 def _has(capabilities: Any, *path: str) -> Any:
@@ -47,16 +45,6 @@ def _has(capabilities: Any, *path: str) -> Any:
         if capabilities is None:
             return None
     return capabilities
-
-
-def analyse_text(text: str, path: str | None, settings: Settings) -> Analysis:
-    if path and settings.root and settings.is_excluded(path):
-        return Analysis([], [])
-    return check_source(text, path, settings)
-
-
-def _excluded(path: str | None, settings: Settings) -> bool:
-    return bool(path and settings.root and settings.is_excluded(path))
 
 
 class JaxLanguageServer(LanguageServer):
@@ -84,20 +72,12 @@ class JaxLanguageServer(LanguageServer):
         self.pulls_cells = False
         self.shut_down = False  # `shutdown` received: exit with status 0
         self._pending: dict[str, asyncio.Task] = {}
-        self._engine = ThreadPoolExecutor(max_workers=1, thread_name_prefix="jax-lsp-engine")
         self._reported_failures: set[tuple[str, str]] = set()
-        self.cross = CrossModuleFacts(self.documents)
-        # The last text parsed of the documents edited most recently (engine thread): the
-        # next version re-splits only the units an edit touched.
-        self._parsed: OrderedDict[str, Document] = OrderedDict()
-        self._engine_jobs = 0  # engine calls in flight
-        # Analyses that had questions for jedi before it was started: (document, version, text,
-        # root, questions), asked once the first diagnostics are out.
-        self._jedi_backlog: list[tuple[OpenDocument, int | None, str, str | None, Any]] = []
-        # uri -> (the state analysed, its analysis): one analysis per state however many ask
-        self._analysing: dict[str, tuple[tuple, asyncio.Future]] = {}
-        # notebook uri -> ((cell uri, version) of its code cells, traced functions, cell slices)
-        self._notebook_traced: dict[str, tuple[tuple, list[TracedFunction], list]] = {}
+        self.cross = CrossModuleFacts(self.documents, self._new_facts)
+        self.engine = EngineThread(self.cross.workspace)
+        # notebook uri -> ((cell uri, version) of its code cells, traced functions, cell
+        # slices): the inlay hints and code lenses of its cells (`hints`)
+        self.notebook_traced: dict[str, tuple[tuple, list[TracedFunction], list]] = {}
 
     # -- capabilities -------------------------------------------------------------------------
     def supports(self, *path: str) -> bool:
@@ -125,15 +105,13 @@ class JaxLanguageServer(LanguageServer):
             )
 
     # -- analysis -----------------------------------------------------------------------------
-    async def run_engine(self, function, *args):
-        self._engine_jobs += 1
-        try:
-            return await asyncio.get_running_loop().run_in_executor(self._engine, function, *args)
-        finally:
-            self._engine_jobs -= 1
+    def excluded(self, path: str | None, settings: Settings) -> bool:
+        """Whether the editor's file is excluded by the settings: no findings, no fixes (a file
+        named on the `check` command line is checked all the same; one opened here is not)."""
+        return bool(path and settings.root and settings.is_excluded(path))
 
-    async def analyse(self, document: OpenDocument) -> AnalysisResult:
-        """Analyse the document as it is now; store the result if it is still current."""
+    async def analyze(self, document: OpenDocument) -> AnalysisResult:
+        """Analyze the document as it is now; store the result if it is still current."""
         text, version, generation = document.text, document.version, self.settings.generation
         known_lines = document.split_already()  # kept up to date edit by edit: no re-split
         uri = document.uri
@@ -141,87 +119,51 @@ class JaxLanguageServer(LanguageServer):
         settings = self.settings.for_path(path)
         self.report_settings_errors()
 
-        root = self.settings.root
-
-        def work(external: dict[str, ExternalFacts] | None = None):
-            """The analysis, with the cross-module facts known now (or `external`), and the
-            questions left for jedi."""
-            if _excluded(path, settings):
-                return Analysis([], []), [], {}, {}
-            previous = self._parsed.pop(uri, None)
-            parsed = Document(text, path or "<unknown>", previous=previous, known_lines=known_lines)
-            self._parsed[uri] = parsed
-            if len(self._parsed) > _REMEMBERED_PARSES:
-                self._parsed.popitem(last=False)
-            questions = {}
-            if external is None:
-                external, questions = self.cross.engine_side(parsed, root)
-            analysis = check_source(text, path, settings, lambda _: external, parsed)
+        def work(answers: dict[str, ExternalFacts] | None = None):
+            """The analysis and its diagnostics, with jedi's `answers` if any."""
+            if self.excluded(path, settings):
+                return Analysis([], []), []
+            analysis = self.engine.check(uri, text, path, settings, answers, known_lines)
             # The parse's lines, not the open document's: those are split only when a request
             # needs them (most open files are never edited).
-            lines = parsed.lines
+            lines = analysis.document.lines
             diagnostics = [
                 to_diagnostic(f, lines, encoding, version, uri) for f in analysis.findings
             ]
-            return analysis, diagnostics, external, questions
+            return analysis, diagnostics
 
-        analysis, diagnostics, external, questions = await self.run_engine(work)
-        if questions:
-            found = await self._jedi_within_budget(document, version, text, root, questions)
+        analysis, diagnostics = await self.engine.run(work)
+        if analysis.questions:
+            root = self.settings.root
+            found = await self.cross.jedi_within_budget(
+                document, version, text, root, analysis.questions
+            )
             if found:
-                analysis, diagnostics, *_ = await self.run_engine(work, {**external, **found})
+                analysis, diagnostics = await self.engine.run(work, found)
         self._report_failures(analysis, path)
         result = AnalysisResult(version, generation, analysis.findings, diagnostics)
         if document.version == version and self.settings.generation == generation:
             document.result = result
         return result
 
-    async def _jedi_within_budget(
-        self, document: OpenDocument, version: int | None, text: str, root: str | None, questions
-    ) -> dict[str, ExternalFacts]:
-        """jedi's facts if they arrive within the budget; otherwise none now, and a new
-        analysis of this version (`text`) when they arrive. Until jedi is loaded it cannot
-        answer within the budget: no wait; until it is started (after the first diagnostics
-        are out) it is not even asked yet."""
-        if not self.cross.started:
-            self._jedi_backlog.append((document, version, text, root, questions))
-            return {}
-        answers, fresh = self.cross.ask_jedi(text, document.path, root, questions)
-        try:
-            budget = crossmodule.BUDGET if fresh and self.cross.warm_done else 0
-            return await asyncio.wait_for(asyncio.shield(answers), budget)
-        except TimeoutError:
-            answers.add_done_callback(partial(self._facts_arrived, document, version))
-            return {}
-
     def start_jedi(self) -> None:
         """Start jedi (once) and ask it what the analyses so far left for it."""
-        if self.cross.started:
-            return
-        self.cross.warm(self.settings.root)
-        backlog, self._jedi_backlog = self._jedi_backlog, []
-        for document, version, text, root, questions in backlog:
-            if self.documents.get(document.uri) is document and document.version == version:
-                answers, _ = self.cross.ask_jedi(text, document.path, root, questions)
-                answers.add_done_callback(partial(self._facts_arrived, document, version))
+        self.cross.start_jedi(self.settings.root)
 
     def start_jedi_when_idle(self, retry: float) -> None:
         """Start jedi now unless an analysis is pending (its diagnostics will start it), in
         which case look again in `retry` seconds."""
         if self.cross.started:
             return
-        if any(not task.done() for task in self._pending.values()) or self._engine_jobs:
+        if any(not task.done() for task in self._pending.values()) or self.engine.jobs:
             asyncio.get_running_loop().call_later(retry, self.start_jedi_when_idle, retry)
         else:
             self.start_jedi()
 
-    def _facts_arrived(self, document: OpenDocument, version, answers: asyncio.Future) -> None:
-        if answers.cancelled() or answers.exception() is not None or not answers.result():
-            return
-        if self.documents.get(document.uri) is not document or document.version != version:
-            return  # a newer version is analysed with the cached answers
-        document.result = None  # this version's facts changed: analyse it again
-        self._analysing.pop(document.uri, None)  # not even the analysis running now will do
+    def _new_facts(self, document: OpenDocument) -> None:
+        """jedi answered about the current version of `document`: analyze it again."""
+        document.result = None
+        self.engine.invalidate(document.uri)  # not even the analysis running now will do
         if self.pull:
             if self.supports("workspace", "diagnostics", "refresh_support"):
                 self.workspace_diagnostic_refresh(None)
@@ -253,17 +195,24 @@ class JaxLanguageServer(LanguageServer):
         """The notebook's code cells, in order."""
         return [doc for doc in map(self.documents.get, self._code_cells(notebook_uri)) if doc]
 
-    async def analyse_notebook(self, notebook_uri: str) -> bool:
-        """Analyse a notebook's code cells as one module; store each cell's part if the notebook
+    async def analyze_notebook(self, notebook_uri: str) -> bool:
+        """Analyze a notebook's code cells as one module; store each cell's part if the notebook
         is unchanged meanwhile (then True)."""
         code_cells = self._code_cells(notebook_uri)
         cells = self.open_code_cells(notebook_uri)
-        text, slices = notebooks.combine([(c.uri, c.version, c.text) for c in cells])
+        text, slices = notebook_cells.combine([(c.uri, c.version, c.text) for c in cells])
         generation, encoding = self.settings.generation, self.encoding
-        settings = self.settings.for_path(to_fs_path(notebook_uri))
+        path = to_fs_path(notebook_uri)
+        settings = self.settings.for_path(path)
         self.report_settings_errors()
-        analysis = await self.run_engine(analyse_text, text, to_fs_path(notebook_uri), settings)
-        self._report_failures(analysis, to_fs_path(notebook_uri))
+
+        def work() -> Analysis:
+            if self.excluded(path, settings):
+                return Analysis([], [])
+            return self.engine.check(notebook_uri, text, path, settings)
+
+        analysis = await self.engine.run(work)
+        self._report_failures(analysis, path)
         if (
             self.settings.generation != generation
             or code_cells != self._code_cells(notebook_uri)
@@ -273,7 +222,7 @@ class JaxLanguageServer(LanguageServer):
             )
         ):
             return False
-        by_cell = notebooks.findings_by_cell(analysis.findings, slices)
+        by_cell = notebook_cells.findings_by_cell(analysis.findings, slices)
         for cell in cells:
             findings = by_cell[cell.uri]
             diagnostics = [
@@ -289,47 +238,33 @@ class JaxLanguageServer(LanguageServer):
             return current
         try:
             if document.notebook:
-                await self.analyse_notebook_once(document.notebook)
+                await self.analyze_notebook_once(document.notebook)
                 return document.current(self.settings.generation) or _empty(document)
             key = (document.version, self.settings.generation)
-            return await self._once(document.uri, key, partial(self.analyse, document))
+            return await self.engine.once(document.uri, key, partial(self.analyze, document))
         except Exception as error:  # an engine bug: keep serving the last good result
             log.exception("analysis of %s failed", document.uri)
             key = ("engine", document.uri)
             if key not in self._reported_failures:
                 self._reported_failures.add(key)
                 self.log_to_client(
-                    f"jax-lsp: analysing {document.path or document.uri} failed: "
+                    f"jax-lsp: analyzing {document.path or document.uri} failed: "
                     f"{type(error).__name__}: {error}",
                     types.MessageType.Error,
                 )
             return document.result or _empty(document)
 
-    async def _once(self, uri: str, key: tuple, analysis: Callable[[], Awaitable[Any]]) -> Any:
-        """`analysis()` of `uri` in state `key`, run once however many ask for it meanwhile
-        (a publication, a code action, a hover on the same version)."""
-        running = self._analysing.get(uri)
-        if running is None or running[0] != key:
-            running = (key, asyncio.ensure_future(analysis()))
-            self._analysing[uri] = running
-
-            def forget(_: asyncio.Future, started=running) -> None:
-                if self._analysing.get(uri) is started:
-                    del self._analysing[uri]
-
-            running[1].add_done_callback(forget)
-        # Shielded: a caller cancelled by a newer edit leaves the analysis to the others.
-        return await asyncio.shield(running[1])
-
-    async def analyse_notebook_once(self, notebook_uri: str) -> bool:
-        """`analyse_notebook`, shared by every caller asking about the same cell versions."""
+    async def analyze_notebook_once(self, notebook_uri: str) -> bool:
+        """`analyze_notebook`, shared by every caller asking about the same cell versions."""
         cells = tuple((cell.uri, cell.version) for cell in self.open_code_cells(notebook_uri))
         key = (cells, self.settings.generation)
-        return await self._once(notebook_uri, key, partial(self.analyse_notebook, notebook_uri))
+        return await self.engine.once(
+            notebook_uri, key, partial(self.analyze_notebook, notebook_uri)
+        )
 
     def forget_notebook(self, uri: str) -> None:
         self.cancel_pending(uri)
-        self._notebook_traced.pop(uri, None)
+        self.notebook_traced.pop(uri, None)
 
     def cancel_pending(self, uri: str) -> None:
         pending = self._pending.pop(uri, None)
@@ -337,7 +272,7 @@ class JaxLanguageServer(LanguageServer):
             pending.cancel()
 
     def schedule(self, document: OpenDocument, delay: float = DEBOUNCE_SECONDS) -> None:
-        """Analyse and publish soon; a newer call for the document replaces this one."""
+        """Analyze and publish soon; a newer call for the document replaces this one."""
         if document.notebook:
             self.schedule_notebook(document.notebook, delay)
             return
@@ -364,11 +299,11 @@ class JaxLanguageServer(LanguageServer):
     async def _publish_notebook_later(self, uri: str, delay: float) -> None:
         await asyncio.sleep(delay)
         try:
-            if not await self.analyse_notebook_once(uri):
+            if not await self.analyze_notebook_once(uri):
                 return  # changed meanwhile: a newer analysis is on its way
         except Exception as error:  # an engine bug: keep what is shown
             log.exception("analysis of %s failed", uri)
-            self.log_to_client(f"jax-lsp: analysing {uri} failed: {error}", types.MessageType.Error)
+            self.log_to_client(f"jax-lsp: analyzing {uri} failed: {error}", types.MessageType.Error)
             return
         self._pending.pop(uri, None)
         if self.pull and self.pulls_cells:
@@ -389,7 +324,7 @@ class JaxLanguageServer(LanguageServer):
         """Forget a document (or cell) and, if pushed to, clear its diagnostics."""
         self.cancel_pending(uri)
         document = self.documents.close(uri)
-        self._engine.submit(self._parsed.pop, uri, None)  # engine-thread state
+        self.engine.forget(uri)
         if document is not None and self.pushes_to(document):
             self.publish(uri, [])
 
@@ -406,89 +341,21 @@ class JaxLanguageServer(LanguageServer):
             if self.pushes_to(document):
                 self.schedule(document, 0)
 
-    async def traced(self, document: OpenDocument) -> list[TracedFunction]:
-        """The traced functions of the current version (for inlay hints and code lenses); a
-        notebook cell's are found in the whole notebook (earlier cells' imports count)."""
-        if document.notebook:
-            return await self._traced_in_cell(document, document.notebook)
-        if document.traced is None or document.traced[0] != document.version:
-            version = document.version
-            found = await self.run_engine(traced_functions, document.text, document.path)
-            if document.version != version:
-                return found
-            document.traced = (version, found)
-        return document.traced[1]
-
-    async def _traced_in_cell(self, cell: OpenDocument, notebook_uri: str) -> list[TracedFunction]:
-        cells = self.open_code_cells(notebook_uri)
-        key = tuple((doc.uri, doc.version) for doc in cells)
-        known = self._notebook_traced.get(notebook_uri)
-        if known is None or known[0] != key:
-            text, slices = notebooks.combine([(c.uri, c.version, c.text) for c in cells])
-            found = await self.run_engine(traced_functions, text, to_fs_path(notebook_uri))
-            known = (key, found, slices)
-            if key == tuple((doc.uri, doc.version) for doc in cells):
-                self._notebook_traced[notebook_uri] = known
-        piece = next((piece for piece in known[2] if piece.uri == cell.uri), None)
-        return notebooks.traced_in_cell(known[1], piece) if piece else []
-
-    # -- settings -----------------------------------------------------------------------------
-    async def fetch_configuration(self) -> None:
-        if not self.supports("workspace", "configuration"):
-            return
-        try:
-            values = await self.workspace_configuration_async(
-                types.ConfigurationParams(items=[types.ConfigurationItem(section=SECTION)])
-            )
-        except Exception as error:  # a client bug must not stop the server
-            self.log_to_client(f"jax-lsp: could not read the editor settings: {error}")
-            return
-        if values:
-            self.settings.set_editor(values[0] or {})
-        self.report_settings_errors()
-
-    async def register_pyproject_watcher(self) -> None:
-        if not self.supports("workspace", "did_change_watched_files", "dynamic_registration"):
-            return
-        options = types.DidChangeWatchedFilesRegistrationOptions(
-            watchers=[types.FileSystemWatcher(glob_pattern="**/pyproject.toml")]
+    # -- edits --------------------------------------------------------------------------------
+    def workspace_edits(
+        self, edits: list[tuple[OpenDocument, list[types.TextEdit]]]
+    ) -> types.WorkspaceEdit:
+        """Edits of several documents (a notebook's cells) as one workspace edit, in the form
+        the client takes."""
+        versioned = self.supports("workspace", "workspace_edit", "document_changes")
+        return workspace_edit(
+            [(d.uri, d.version, text_edits) for d, text_edits in edits], versioned
         )
-        registration = types.Registration(
-            id="jax-lsp-pyproject",
-            method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
-            register_options=options,
-        )
-        try:
-            await self.client_register_capability_async(
-                types.RegistrationParams(registrations=[registration])
-            )
-        except Exception as error:
-            log.warning("could not watch pyproject.toml files: %s", error)
 
     def workspace_edit(
         self, document: OpenDocument, text_edits: list[types.TextEdit]
     ) -> types.WorkspaceEdit:
         return self.workspace_edits([(document, text_edits)])
-
-    def workspace_edits(
-        self, edits: list[tuple[OpenDocument, list[types.TextEdit]]]
-    ) -> types.WorkspaceEdit:
-        """Edits of several documents (a notebook's cells) as one workspace edit."""
-        if self.supports("workspace", "workspace_edit", "document_changes"):
-            return types.WorkspaceEdit(
-                document_changes=[
-                    types.TextDocumentEdit(
-                        text_document=types.OptionalVersionedTextDocumentIdentifier(
-                            uri=document.uri, version=document.version
-                        ),
-                        edits=text_edits,
-                    )
-                    for document, text_edits in edits
-                ]
-            )
-        return types.WorkspaceEdit(
-            changes={document.uri: text_edits for document, text_edits in edits}
-        )
 
     def lazy_edits(self) -> bool:
         """The client resolves code action edits lazily (`codeAction/resolve`)."""

@@ -14,6 +14,7 @@ from jax_lsp.analysis.jedi_oracle import JediOracle
 from jax_lsp.engine import analyze
 from jax_lsp.lsp.crossmodule import CrossModuleFacts
 from jax_lsp.lsp.documents import DocumentStore
+from jax_lsp.workspace import Workspace
 
 OPS = """
 import functools
@@ -197,8 +198,7 @@ def test_jedi_answers_what_the_engine_cannot(workspace: Path):
     document, facts, _ = facts_of(
         workspace, "b.py", "from mypkg.ops import indirect\n\nstate = indirect()\nstate[0] = 1\n"
     )
-    cross = CrossModuleFacts(DocumentStore())
-    known, questions = cross.engine_side(document, str(workspace))
+    known, questions = Workspace(str(workspace), asks_jedi=True).facts(document)
     assert known == facts and [key[1] for key in questions] == ["indirect"]
     sites = {key[1]: site for key, site in questions.items()}
     found = JediOracle(str(workspace)).returns_array(document.text, document.path, sites)
@@ -234,8 +234,7 @@ def test_nothing_is_imported_or_executed(tmp_path: Path):
         "from evil import make_state, indirect\n\nx = make_state()\ny = indirect()\n",
     )
     assert facts["make_state"].returns_array
-    cross = CrossModuleFacts(DocumentStore())
-    _, questions = cross.engine_side(document, str(tmp_path))
+    _, questions = Workspace(str(tmp_path), asks_jedi=True).facts(document)
     sites = {key[1]: site for key, site in questions.items()}
     assert list(sites) == ["indirect"]
     found = JediOracle(str(tmp_path)).returns_array(document.text, document.path, sites)
@@ -246,11 +245,12 @@ def test_nothing_is_imported_or_executed(tmp_path: Path):
 async def test_jedi_questions_are_asked_once_and_cached(workspace: Path):
     document, _, _ = facts_of(workspace, "b.py", "from mypkg.ops import indirect\n\nindirect()\n")
     cross = CrossModuleFacts(DocumentStore())
-    _, questions = cross.engine_side(document, str(workspace))
+    cross.workspace.root = str(workspace)
+    _, questions = cross.workspace.facts(document)
     first, asked = cross.ask_jedi(document.text, document.path, str(workspace), questions)
     second, asked_again = cross.ask_jedi(document.text, document.path, str(workspace), questions)
     assert asked and not asked_again  # the second version waits for the same jedi job
     expected = {"indirect": ExternalFacts(True, origin="jedi")}
     assert await first == expected and await second == expected
-    known, questions = cross.engine_side(document, str(workspace))
+    known, questions = cross.workspace.facts(document)
     assert known == expected and not questions  # the next version: cached, no jedi

@@ -86,7 +86,7 @@ def test_a_fix_that_would_not_parse_is_not_written(tmp_path: Path, monkeypatch):
     path = tmp_path / "broken_fix.py"
     path.write_text(FIXABLE)
     # A codemod bug: the fixed text does not parse.
-    monkeypatch.setattr(engine, "fix_text", lambda text, analyse, unsafe: (text + "x = (\n", 1))
+    monkeypatch.setattr(engine, "fix_text", lambda text, analyze, unsafe: (text + "x = (\n", 1))
 
     assert engine.fix_source(FIXABLE, str(path), Settings()) == (FIXABLE, 0)
     jax_lsp("check", "--fix", "broken_fix.py", cwd=tmp_path)

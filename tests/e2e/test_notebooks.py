@@ -1,4 +1,4 @@
-"""Notebooks: code cells analysed as one module, diagnostics on the right cell and line,
+"""Notebooks: code cells analyzed as one module, diagnostics on the right cell and line,
 pushed to clients that pull text documents but not cells; quick fixes right after a cell edit,
 fix-all of the whole notebook, inlay hints and code lenses in cells."""
 
@@ -64,7 +64,7 @@ def change_cells(client, notebook_uri: str, cells: types.NotebookDocumentCellCha
     )
 
 
-async def test_cells_analysed_together(client, tmp_path):
+async def test_cells_analyzed_together(client, tmp_path):
     await start(client)
     notebook_uri, cells = open_notebook(client, tmp_path)
     third = await diagnostics_for(client, cells[2], bool)
@@ -250,3 +250,21 @@ async def test_removing_the_import_cell(client, tmp_path):
     await diagnostics_for(client, cells[2], lambda found: found == [])
     await diagnostics_for(client, cells[0], lambda found: found == [])  # closed: cleared
     assert codes(client.diagnostics[cells[3]]) == ["JAX203"]
+
+
+async def test_cells_get_the_cross_module_facts(client, tmp_path):
+    """A cell that indexes what another workspace module's function returns: only the facts
+    about that module (read by the engine, as for a file) tell that it is a JAX array."""
+    (tmp_path / "helpers.py").write_text(
+        "import jax.numpy as jnp\n\ndef make_state():\n    return jnp.zeros(3)\n"
+    )
+    cells = [
+        (types.NotebookCellKind.Code, "from helpers import make_state\n"),
+        (types.NotebookCellKind.Code, "state = make_state()\nstate[0] = 1.0\n"),
+    ]
+    await start(client, root=tmp_path)
+    _, uris = open_notebook(client, tmp_path, cells)
+    found = await diagnostics_for(client, uris[1], bool)
+    assert codes(found) == ["JAX201"]
+    assert found[0].range.start == types.Position(1, 0)
+    assert list(client.diagnostics[uris[0]]) == []

@@ -1,4 +1,4 @@
-"""Fuzzing the analyser and the codemods with generated Python: hypothesmith's grammar-based
+"""Fuzzing the analyzer and the codemods with generated Python: hypothesmith's grammar-based
 sources (any valid Python) and our JAX-flavoured generator (`jaxgen`), plus mangled versions.
 
 Properties: `analyze` never raises, every finding and fix edit lies inside the text, and every

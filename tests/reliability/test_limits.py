@@ -1,6 +1,6 @@
 """Limits: a 60,000-line file, nesting past Python's parser and recursion limits, NUL bytes and
 text that is not valid Unicode. The server stays alive and reports what it can read; the CLI
-gives one clean line for a file it cannot analyse and checks the rest."""
+gives one clean line for a file it cannot analyze and checks the rest."""
 
 from __future__ import annotations
 
@@ -111,7 +111,7 @@ def test_nul_bytes_and_invalid_unicode_in_the_editor(server, tmp_path):
     assert server.alive()
 
 
-def test_cli_one_clean_line_per_file_it_cannot_analyse(tmp_path):
+def test_cli_one_clean_line_per_file_it_cannot_analyze(tmp_path):
     (tmp_path / "gotcha.py").write_text(GOTCHA)
     for name, text in DEEP.items():
         (tmp_path / f"deep_{name}.py").write_text(GOTCHA + text + TAIL)
@@ -130,7 +130,7 @@ def test_cli_one_clean_line_per_file_it_cannot_analyse(tmp_path):
     for name in ("nul.py", "latin.py"):
         assert len([line for line in errors if name in line]) == 1, errors
     for name in DEEP:
-        # One line for the statement it cannot analyse; the rest of the file is checked.
+        # One line for the statement it cannot analyze; the rest of the file is checked.
         assert len([line for line in errors if f"deep_{name}.py" in line]) <= 1, errors
         assert f"deep_{name}.py:4:1: error: JAX202" in done.stdout
     assert "gotcha.py:4:1: error: JAX202" in done.stdout

@@ -1,4 +1,4 @@
-"""The analysed code is never imported or run, the network is never used, and nothing is written
+"""The analyzed code is never imported or run, the network is never used, and nothing is written
 outside the files a user's fix applies to: through the server and through the CLI.
 
 Every process runs under tests/reliability/guard/sitecustomize.py, an audit hook that logs
@@ -89,10 +89,10 @@ _OWN_HELPERS = ("jedi/inference/compiled/subprocess/__main__.py", "jax_lsp.lsp.j
 
 
 def _assert_nothing_ran(workspace: Path, events: list[str]) -> None:
-    assert not list(workspace.rglob(MARKER)), "analysed code was executed"
+    assert not list(workspace.rglob(MARKER)), "analyzed code was executed"
     assert not [e for e in events if e.startswith(("import ", "socket."))], events
     # The processes allowed: the server's own jedi worker (`jax_lsp.lsp.jedi_worker`, same
-    # interpreter) and jedi's inspection helper; neither runs the analysed code (checked above).
+    # interpreter) and jedi's inspection helper; neither runs the analyzed code (checked above).
     launched = [e for e in events if e.startswith(("subprocess.", "os."))]
     assert not [e for e in launched if not any(h in e for h in _OWN_HELPERS)], events
 

@@ -20,7 +20,7 @@ TEXTS = [path.read_text(encoding="utf-8") for path in FIXTURES] + [
 
 
 def _findings(texts: list[str]) -> list[list[tuple]]:
-    clear_caches()  # findings are memoised per unit: analyse afresh
+    clear_caches()  # findings are memoised per unit: analyze afresh
     return [
         [(f.code, f.span, f.message) for f in engine.analyze(Document(text)).findings]
         for text in texts

@@ -1,6 +1,8 @@
-"""Code actions: per-diagnostic quickfixes and noqa, and the source actions fix-all and
-enable-debug-NaNs. Quickfix edits come from the diagnostic's `data`; source actions may be
-resolved lazily (`codeAction/resolve`). In a notebook cell, fix-all fixes the whole notebook."""
+"""The code action handlers (`textDocument/codeAction`, `codeAction/resolve`): per-diagnostic
+quickfixes and noqa, and the source actions fix-all and enable-debug-NaNs (the edits
+themselves are built by the engine and `jax_lsp.codeactions`). Quickfix edits come from the
+diagnostic's `data`; source actions may be resolved lazily (`codeAction/resolve`). In a
+notebook cell, fix-all fixes the whole notebook."""
 
 from __future__ import annotations
 
@@ -11,12 +13,12 @@ from typing import TYPE_CHECKING, Any
 from lsprotocol import types
 from pygls.uris import to_fs_path
 
-from jax_lsp.analysis.document import Document
 from jax_lsp.codeactions import build_deferred
 from jax_lsp.config import Settings
 from jax_lsp.engine import fix_source
-from jax_lsp.lsp import edits, notebooks
-from jax_lsp.lsp.diagnostics import (
+from jax_lsp.ipynb import NotebookError
+from jax_lsp.lsp import edits, notebook_cells
+from jax_lsp.lsp.conversion import (
     SOURCE,
     deferred_of,
     fix_data,
@@ -25,7 +27,6 @@ from jax_lsp.lsp.diagnostics import (
     version_of,
 )
 from jax_lsp.lsp.documents import OpenDocument
-from jax_lsp.notebook import NotebookError
 
 if TYPE_CHECKING:
     from jax_lsp.lsp.language_server import JaxLanguageServer
@@ -79,23 +80,18 @@ async def source_edit(
     """The edits of a source action on `document`, a snapshot the client cannot change."""
     encoding = ls.encoding
     if kind == DEBUG_NANS:
-        edit = await ls.run_engine(edits.debug_nans_edit, document, encoding)
+        edit = await ls.engine.run(edits.debug_nans_edit, document, encoding)
         return [edit] if edit else []
     settings = ls.settings.for_path(document.path)
     path, text = document.path, document.text
 
-    root = ls.settings.root
-
     def fix_all() -> str:
-        if path and settings.root and settings.is_excluded(path):
+        if ls.excluded(path, settings):
             return text
+        # The workspace facts the diagnostics were computed with.
+        return fix_source(text, path, settings, ls.cross.workspace, settings.unsafe_fixes)[0]
 
-        def workspace(parsed: Document):  # what the diagnostics were computed with
-            return ls.cross.engine_side(parsed, root)[0]
-
-        return fix_source(text, path, settings, workspace, settings.unsafe_fixes)[0]
-
-    fixed = await ls.run_engine(fix_all)
+    fixed = await ls.engine.run(fix_all)
     if fixed == document.text:
         return []
     return [edits.replacement_edit(document, fixed, encoding)]
@@ -109,12 +105,14 @@ async def notebook_fix_all(ls: JaxLanguageServer, notebook_uri: str) -> types.Wo
 
     def fix_all() -> list[str]:
         def fix(text: str) -> str:  # the notebook's cells joined: the CLI's fix of an .ipynb
-            return fix_source(text, path, settings, None, settings.unsafe_fixes)[0]
+            if ls.excluded(path, settings):
+                return text
+            return fix_source(text, path, settings, ls.cross.workspace, settings.unsafe_fixes)[0]
 
-        return notebooks.fix_cells([cell.text for cell in cells], fix)
+        return notebook_cells.fix_cells([cell.text for cell in cells], fix)
 
     try:
-        fixed = await ls.run_engine(fix_all)
+        fixed = await ls.engine.run(fix_all)
     except NotebookError as error:  # the fixed module no longer splits into the cells
         log.warning("fix-all of %s not offered: %s", notebook_uri, error)
         fixed = [cell.text for cell in cells]
@@ -154,7 +152,7 @@ async def code_actions(
     document = ls.documents.get(params.text_document.uri)
     if document is None:
         return None
-    # Analysed now if it was not yet (a pull client that has not pulled this version, a cell
+    # Analyzed now if it was not yet (a pull client that has not pulled this version, a cell
     # just edited): the actions are those of the text the client shows.
     await ls.current_result(document)
     diagnostics = _with_data(ls, document, ours(params.context.diagnostics))
@@ -221,7 +219,7 @@ async def _built_fixes(
             for fix in build_deferred(item, snapshot.text)
         ]
 
-    return await ls.run_engine(build)
+    return await ls.engine.run(build)
 
 
 async def _quickfixes(
@@ -262,7 +260,7 @@ async def resolve(ls: JaxLanguageServer, action: types.CodeAction) -> types.Code
 
 def _fixable(ls: JaxLanguageServer, document: OpenDocument, settings: Settings) -> bool:
     """Whether fix-all may change the document, or for a cell the notebook (True when not
-    analysed yet): spares clients that ask for code actions at every cursor move a fix-all
+    analyzed yet): spares clients that ask for code actions at every cursor move a fix-all
     run per request. A cell's findings lack the fixes that edit other cells: any finding
     there counts."""
     if document.notebook:

@@ -1,11 +1,12 @@
-"""Which functions JAX traces, and how each parameter arrives: for inlay hints and code lenses."""
+"""Which functions JAX traces, and how each parameter arrives, in document coordinates: what the
+server's inlay hints and code lenses show (through `jax_lsp.engine.traced_functions`)."""
 
 from __future__ import annotations
 
 import ast
 from dataclasses import dataclass
 
-from jax_lsp.analysis.document import Document, Unit
+from jax_lsp.analysis.document import Unit
 from jax_lsp.analysis.model import ModuleModel
 from jax_lsp.analysis.pytrees import is_registered_pytree
 from jax_lsp.analysis.text import byte_col_to_char
@@ -92,9 +93,9 @@ def _methods_of_pytrees(tree: ast.Module, model: ModuleModel) -> dict[ast.AST, b
     return found
 
 
-def traced_functions(text: str, path: str | None = None) -> list[TracedFunction]:
-    document = Document(text, path)
-    model = ModuleModel(document)
+def traced_functions(model: ModuleModel) -> list[TracedFunction]:
+    """The traced functions of the model's document, in order."""
+    document = model.document
     found = []
     for unit in document.units:
         if unit.tree is None:

@@ -1,5 +1,7 @@
-"""Findings as LSP diagnostics. Each diagnostic carries its fixes as ready-made edits in `data`,
-so a code action request is answered from the diagnostic alone, without re-analysis."""
+"""Protocol conversion: findings as LSP diagnostics, their fixes as the diagnostics' `data` and
+back as text edits, and edits of open documents as one workspace edit. Each diagnostic carries
+its fixes as ready-made edits in `data`, so a code action request is answered from the
+diagnostic alone, without re-analysis."""
 
 from __future__ import annotations
 
@@ -120,3 +122,23 @@ def text_edits(fix: dict[str, Any]) -> list[types.TextEdit]:
         )
         for edit in fix.get("edits", [])
     ]
+
+
+def workspace_edit(
+    edits: Sequence[tuple[str, int | None, list[types.TextEdit]]], versioned: bool
+) -> types.WorkspaceEdit:
+    """(uri, version, text edits) of each document as one workspace edit: versioned document
+    changes when the client takes them (`versioned`), else plain changes by uri."""
+    if versioned:
+        return types.WorkspaceEdit(
+            document_changes=[
+                types.TextDocumentEdit(
+                    text_document=types.OptionalVersionedTextDocumentIdentifier(
+                        uri=uri, version=version
+                    ),
+                    edits=text_edits,
+                )
+                for uri, version, text_edits in edits
+            ]
+        )
+    return types.WorkspaceEdit(changes={uri: text_edits for uri, _, text_edits in edits})

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from jax_lsp.findings import Position
-from jax_lsp.notebook import CELL_MARKER, Notebook
+from jax_lsp.ipynb import CELL_MARKER, Notebook
 
 
 def notebook_json(*cells: tuple[str, str]) -> str:
@@ -94,7 +94,7 @@ def test_a_broken_notebook_is_one_line_on_stderr(tmp_path: Path):
 # -- IPython syntax: one implementation for the CLI and the server ---------------------------
 
 from jax_lsp.ipython import blank_ipython  # noqa: E402
-from jax_lsp.lsp.notebooks import combine  # noqa: E402
+from jax_lsp.lsp.notebook_cells import combine  # noqa: E402
 
 
 def blank(source: str) -> str:

@@ -1,6 +1,7 @@
-"""Notebooks: the code cells, in order, analysed as one module (earlier cells' imports and
-definitions count); findings and traced functions go back to the cell and line they fall in,
-and fix-all runs on the whole notebook and is handed back cell by cell."""
+"""An editor's notebook cells (LSP notebook sync): the code cells, in order, analyzed as one
+module (earlier cells' imports and definitions count); findings and traced functions go back to
+the cell and line they fall in, and fix-all runs on the whole notebook and is handed back cell
+by cell. (The .ipynb file format, which `check` reads, is `jax_lsp.ipynb`.)"""
 
 from __future__ import annotations
 
@@ -9,11 +10,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from jax_lsp.analysis.text import split_lines
-from jax_lsp.engine import shift_finding
+from jax_lsp.engine import TracedFunction, shift_finding
 from jax_lsp.findings import Finding, Fix, Position, Span
+from jax_lsp.ipynb import Notebook
 from jax_lsp.ipython import blank_ipython
-from jax_lsp.lsp.tracing import TracedFunction
-from jax_lsp.notebook import Notebook
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,5 @@
-"""Jupyter notebooks as one module: code cells joined in order, and positions mapped back.
+"""Jupyter notebook files (.ipynb) as one module, for `check`: code cells joined in order, and
+positions mapped back. (The server's notebooks arrive as cells: `jax_lsp.lsp.notebook_cells`.)
 
 Cells are joined with a marker comment line between them, so a fixed text splits back into the
 same cells, and an edit inserted at a cell's start (an import) stays in the cell before it.

@@ -1,0 +1,106 @@
+"""The server's way into the engine: one worker thread (the engine's caches are not shared
+between threads) that the event loop hands work to, and the state only that thread touches.
+
+Every face calls the engine the same way (`jax_lsp.engine.check_source`); what the server adds
+is where it runs, the last analysis of each document (the next version re-splits only the units
+an edit touched; the hints of the same version read its model), and one analysis per document
+state however many requests ask for it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
+
+from jax_lsp.config import Settings
+from jax_lsp.engine import Analysis, check_source
+from jax_lsp.workspace import ExternalFacts, Workspace
+
+_REMEMBERED_ANALYSES = 16  # documents whose last analysis is kept (incremental re-splitting)
+
+_Result = TypeVar("_Result")
+
+
+class EngineThread:
+    def __init__(self, workspace: Workspace) -> None:
+        self.workspace = workspace
+        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="jax-lsp-engine")
+        self.jobs = 0  # calls in flight
+        # The last analysis of the documents analyzed most recently, and its settings (engine
+        # thread only): its parse is where the next version starts, its model what the inlay
+        # hints and code lenses of the same version read.
+        self._last: OrderedDict[str, tuple[Settings, Analysis]] = OrderedDict()
+        # uri -> (the state analyzed, its analysis): one analysis per state however many ask
+        self._analyzing: dict[str, tuple[tuple, asyncio.Future]] = {}
+
+    async def run(self, function: Callable[..., _Result], *args: Any) -> _Result:
+        """`function(*args)` on the engine thread (event loop only)."""
+        self.jobs += 1
+        try:
+            return await asyncio.get_running_loop().run_in_executor(self._executor, function, *args)
+        finally:
+            self.jobs -= 1
+
+    def check(
+        self,
+        uri: str,
+        text: str,
+        path: str | None,
+        settings: Settings,
+        answers: Mapping[str, ExternalFacts] | None = None,
+        known_lines: list[str] | None = None,
+    ) -> Analysis:
+        """The engine's analysis of `text`, the version of `uri` now (engine thread only), with
+        the workspace's cross-module facts and jedi's `answers`."""
+        last = self._last.pop(uri, None)
+        previous = last[1].document if last is not None else None
+        analysis = check_source(
+            text,
+            path,
+            settings,
+            self.workspace,
+            answers=answers,
+            previous=previous,
+            known_lines=known_lines,
+        )
+        if analysis.document is not None:
+            self._last[uri] = (settings, analysis)
+        if len(self._last) > _REMEMBERED_ANALYSES:
+            self._last.popitem(last=False)
+        return analysis
+
+    def latest(self, uri: str, text: str, path: str | None, settings: Settings) -> Analysis:
+        """The last analysis of `uri` if it was of `text` under `settings` (the diagnostics'
+        own, jedi's answers included), else a new one (engine thread only)."""
+        last = self._last.get(uri)
+        if last is not None and last[0] == settings and last[1].document.text == text:
+            return last[1]
+        return self.check(uri, text, path, settings)
+
+    def forget(self, uri: str) -> None:
+        """`uri` was closed: drop its last parse (on the engine thread, whose state it is)."""
+        self._executor.submit(self._last.pop, uri, None)
+
+    async def once(self, uri: str, key: tuple, analysis: Callable[[], Awaitable[Any]]) -> Any:
+        """`analysis()` of `uri` in state `key`, run once however many ask for it meanwhile
+        (a publication, a code action, a hover on the same version)."""
+        running = self._analyzing.get(uri)
+        if running is None or running[0] != key:
+            running = (key, asyncio.ensure_future(analysis()))
+            self._analyzing[uri] = running
+
+            def forget(_: asyncio.Future, started=running) -> None:
+                if self._analyzing.get(uri) is started:
+                    del self._analyzing[uri]
+
+            running[1].add_done_callback(forget)
+        # Shielded: a caller cancelled by a newer edit leaves the analysis to the others.
+        return await asyncio.shield(running[1])
+
+    def invalidate(self, uri: str) -> None:
+        """The analysis of `uri` running now is out of date (new facts): the next caller
+        starts another."""
+        self._analyzing.pop(uri, None)

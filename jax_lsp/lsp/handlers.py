@@ -1,0 +1,180 @@
+"""The server's handlers of lifecycle, document and notebook sync, pulled diagnostics and
+settings messages: named functions of (server, params), registered by `jax_lsp.server`. The
+handlers of code actions, hover, inlay hints and code lenses live in their feature modules."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from lsprotocol import types
+from pygls.uris import to_fs_path
+
+from jax_lsp import __version__
+from jax_lsp.lsp.language_server import JaxLanguageServer
+from jax_lsp.lsp.positions import UTF16
+from jax_lsp.lsp.settings import SECTION
+from jax_lsp.lsp.transport import watch_parent
+
+log = logging.getLogger(__name__)
+
+# jedi starts once the first diagnostics are out, or this many seconds after start-up when no
+# analysis is pending.
+WARM_JEDI_AFTER = 1.0
+
+
+def initialize(ls: JaxLanguageServer, params: types.InitializeParams) -> None:
+    encoding = ls.workspace.position_encoding or UTF16
+    ls.encoding = getattr(encoding, "value", encoding)  # a plain "utf-16", not the enum
+    ls.pull = ls.supports("text_document", "diagnostic")
+    if params.root_uri:
+        ls.settings.root = ls.cross.workspace.root = to_fs_path(params.root_uri)
+    ls.settings.set_editor(params.initialization_options or {})
+    watch_parent(params.process_id)
+
+
+async def initialized(ls: JaxLanguageServer, params: types.InitializedParams) -> None:
+    log.info(
+        "jax-lsp %s initialized (%s, %s diagnostics)",
+        __version__,
+        ls.encoding,
+        "pull" if ls.pull else "push",
+    )
+    asyncio.get_running_loop().call_later(WARM_JEDI_AFTER, ls.start_jedi_when_idle, WARM_JEDI_AFTER)
+    generation = ls.settings.generation
+    await fetch_configuration(ls)
+    await register_pyproject_watcher(ls)
+    if ls.settings.generation != generation:
+        ls.refresh_all()
+
+
+def did_open(ls: JaxLanguageServer, params: types.DidOpenTextDocumentParams) -> None:
+    ls.schedule(ls.documents.open(params.text_document), 0)
+
+
+def did_change(ls: JaxLanguageServer, params: types.DidChangeTextDocumentParams) -> None:
+    document = ls.documents.get(params.text_document.uri)
+    if document is None:
+        return
+    document.apply(params.content_changes, params.text_document.version, ls.encoding)
+    ls.schedule(document)
+
+
+def did_save(ls: JaxLanguageServer, params: types.DidSaveTextDocumentParams) -> None:
+    document = ls.documents.get(params.text_document.uri)
+    if document is not None:
+        ls.schedule(document, 0)
+
+
+def did_close(ls: JaxLanguageServer, params: types.DidCloseTextDocumentParams) -> None:
+    ls.close(params.text_document.uri)
+
+
+def notebook_open(ls: JaxLanguageServer, params: types.DidOpenNotebookDocumentParams) -> None:
+    uri = params.notebook_document.uri
+    for item in params.cell_text_documents:
+        ls.documents.open(item, notebook=uri)
+    ls.schedule_notebook(uri, 0)
+
+
+def notebook_change(ls: JaxLanguageServer, params: types.DidChangeNotebookDocumentParams) -> None:
+    uri = params.notebook_document.uri
+    cells = params.change.cells
+    if cells and cells.structure:
+        for item in cells.structure.did_open or []:
+            ls.documents.open(item, notebook=uri)
+        for closed in cells.structure.did_close or []:
+            ls.close(closed.uri)
+    for content in (cells.text_content if cells else None) or []:
+        cell = ls.documents.get(content.document.uri)
+        if cell is not None:
+            cell.apply(content.changes, content.document.version, ls.encoding)
+    ls.schedule_notebook(uri)
+
+
+def notebook_save(ls: JaxLanguageServer, params: types.DidSaveNotebookDocumentParams) -> None:
+    ls.schedule_notebook(params.notebook_document.uri, 0)
+
+
+def notebook_close(ls: JaxLanguageServer, params: types.DidCloseNotebookDocumentParams) -> None:
+    ls.forget_notebook(params.notebook_document.uri)
+    for cell in params.cell_text_documents:
+        ls.close(cell.uri)
+
+
+async def pull_diagnostics(
+    ls: JaxLanguageServer, params: types.DocumentDiagnosticParams
+) -> types.DocumentDiagnosticReport:
+    document = ls.documents.get(params.text_document.uri)
+    if document is None:
+        return types.RelatedFullDocumentDiagnosticReport(items=[])
+    if document.notebook:
+        ls.cells_pulled()
+    result = await ls.current_result(document)
+    ls.start_jedi()  # once: the first diagnostics are (about to be) out
+    result_id = f"{result.version}:{result.generation}"
+    if params.previous_result_id == result_id:
+        return types.RelatedUnchangedDocumentDiagnosticReport(result_id=result_id)
+    return types.RelatedFullDocumentDiagnosticReport(items=result.diagnostics, result_id=result_id)
+
+
+async def did_change_configuration(
+    ls: JaxLanguageServer, params: types.DidChangeConfigurationParams
+) -> None:
+    generation = ls.settings.generation
+    if ls.supports("workspace", "configuration"):
+        await fetch_configuration(ls)
+    elif params.settings:
+        ls.settings.set_editor(params.settings)
+        ls.report_settings_errors()
+    if ls.settings.generation != generation:
+        ls.refresh_all()
+
+
+def did_change_watched_files(
+    ls: JaxLanguageServer, params: types.DidChangeWatchedFilesParams
+) -> None:
+    if any(change.uri.endswith("pyproject.toml") for change in params.changes):
+        ls.settings.reload_projects()
+        ls.refresh_all()
+
+
+def shutdown(ls: JaxLanguageServer, params: None) -> None:
+    ls.shut_down = True
+    ls.cross.close(wait=False)  # answered at once; the worker is reaped at exit
+
+
+async def fetch_configuration(ls: JaxLanguageServer) -> None:
+    """The editor's `jax-lsp` settings, asked of a client that answers `workspace/configuration`."""
+    if not ls.supports("workspace", "configuration"):
+        return
+    try:
+        values = await ls.workspace_configuration_async(
+            types.ConfigurationParams(items=[types.ConfigurationItem(section=SECTION)])
+        )
+    except Exception as error:  # a client bug must not stop the server
+        ls.log_to_client(f"jax-lsp: could not read the editor settings: {error}")
+        return
+    if values:
+        ls.settings.set_editor(values[0] or {})
+    ls.report_settings_errors()
+
+
+async def register_pyproject_watcher(ls: JaxLanguageServer) -> None:
+    """Ask the client to tell us when a pyproject.toml changes (its settings apply)."""
+    if not ls.supports("workspace", "did_change_watched_files", "dynamic_registration"):
+        return
+    options = types.DidChangeWatchedFilesRegistrationOptions(
+        watchers=[types.FileSystemWatcher(glob_pattern="**/pyproject.toml")]
+    )
+    registration = types.Registration(
+        id="jax-lsp-pyproject",
+        method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+        register_options=options,
+    )
+    try:
+        await ls.client_register_capability_async(
+            types.RegistrationParams(registrations=[registration])
+        )
+    except Exception as error:
+        log.warning("could not watch pyproject.toml files: %s", error)

@@ -1,0 +1,147 @@
+"""The floors, read statically from the source (nothing is imported): jax_lsp's import graph has
+no cycle but the one allow-listed below, and the faces reach analysis only through the engine
+(`jax_lsp.engine`, `jax_lsp.workspace`), but for the imports listed with their reason."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parent.parent / "jax_lsp"
+
+# The analysis-internal cycle (`infer.py` builds a `ModuleModel` of an imported module, and the
+# model reads the facts `infer.py` finds): the lead's to untangle. No other cycle is allowed,
+# and this one may not grow.
+ALLOWED_CYCLE = frozenset(
+    f"jax_lsp.analysis.{name}" for name in ("model", "flow", "infer", "keys", "module_state")
+)
+
+# The faces: they convert and deliver, and call the engine.
+FACES = ("jax_lsp.cli", "jax_lsp.checking", "jax_lsp.reporting", "jax_lsp.server", "jax_lsp.lsp")
+
+# The analysis modules a face may import, and why.
+FACE_IMPORTS_OF_ANALYSIS = {
+    # Line splitting and UTF-8/UTF-16 column conversion: text, not analysis; the faces convert
+    # positions with the same functions the engine uses, so that a range never shifts.
+    ("jax_lsp.lsp.positions", "jax_lsp.analysis.text"),
+    ("jax_lsp.lsp.documents", "jax_lsp.analysis.text"),
+    ("jax_lsp.lsp.notebook_cells", "jax_lsp.analysis.text"),
+    ("jax_lsp.checking", "jax_lsp.analysis.text"),
+    # The jedi worker is the process the server starts to run the jedi oracle in.
+    ("jax_lsp.lsp.jedi_worker", "jax_lsp.analysis.jedi_oracle"),
+    ("jax_lsp.lsp.jedi_worker", "jax_lsp.analysis.infer"),
+    # The debug-NaNs code action: codeactions/import_edits.py computes the edit from the open
+    # text split into units (the import line); the face only builds that input and converts.
+    ("jax_lsp.lsp.edits", "jax_lsp.analysis.document"),
+}
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _type_checking_only(node: ast.If) -> bool:
+    test = node.test
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+def imported_modules(path: Path, known: set[str]) -> set[str]:
+    """The jax_lsp modules `path` imports when it runs (at import time or later, in a function),
+    without those imported for type checkers only."""
+    name = module_name(path)
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    skipped: set[ast.AST] = set()
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and _type_checking_only(node):
+            skipped.update(ast.walk(node))
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if node in skipped:
+            continue
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join([*anchor, *([base] if base else [])])
+            for alias in node.names:
+                submodule = f"{base}.{alias.name}"
+                found.add(submodule if submodule in known else base)
+    return {module for module in found if module in known and module != name}
+
+
+def import_graph() -> dict[str, set[str]]:
+    files = sorted(PACKAGE.rglob("*.py"))
+    known = {module_name(path) for path in files}
+    return {module_name(path): imported_modules(path, known) for path in files}
+
+
+def cycles(graph: dict[str, set[str]]) -> list[set[str]]:
+    """The strongly connected components with more than one module (Tarjan's algorithm)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[set[str]] = []
+
+    def visit(module: str) -> None:
+        index[module] = low[module] = len(index)
+        stack.append(module)
+        on_stack.add(module)
+        for target in sorted(graph[module]):
+            if target not in index:
+                visit(target)
+                low[module] = min(low[module], low[target])
+            elif target in on_stack:
+                low[module] = min(low[module], index[target])
+        if low[module] == index[module]:
+            component = set()
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                component.add(member)
+                if member == module:
+                    break
+            if len(component) > 1:
+                found.append(component)
+
+    for module in sorted(graph):
+        if module not in index:
+            visit(module)
+    return found
+
+
+def test_the_cycle_finder_finds_a_cycle():
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
+    assert cycles(graph) == [{"a", "b", "c"}]
+    assert cycles({"a": {"b"}, "b": set()}) == []
+
+
+def test_the_import_graph_is_read():
+    graph = import_graph()
+    assert "jax_lsp.engine" in graph["jax_lsp.checking"]
+    assert "jax_lsp.checking" in graph["jax_lsp.cli"]  # an import inside a function counts
+    assert "jax_lsp.lsp.language_server" not in graph["jax_lsp.lsp.hints"]  # TYPE_CHECKING
+
+
+def test_no_import_cycle_but_the_allowed_one():
+    found = cycles(import_graph())
+    assert [cycle for cycle in found if not cycle <= ALLOWED_CYCLE] == []
+
+
+def test_faces_reach_analysis_only_through_the_engine():
+    graph = import_graph()
+    reached = {
+        (module, target)
+        for module, targets in graph.items()
+        if module.startswith(FACES)
+        for target in targets
+        if target.startswith("jax_lsp.analysis")
+    }
+    assert reached <= FACE_IMPORTS_OF_ANALYSIS, sorted(reached - FACE_IMPORTS_OF_ANALYSIS)
+    assert reached >= FACE_IMPORTS_OF_ANALYSIS, "an allowed import that is gone: remove it"
