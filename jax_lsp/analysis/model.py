@@ -42,6 +42,7 @@ from jax_lsp.analysis.nodes import positional_params, walk_nodes
 from jax_lsp.analysis.objects import field_values
 from jax_lsp.analysis.paths import is_test_path
 from jax_lsp.analysis.pytrees import LINEN_MODULE, is_registered_pytree
+from jax_lsp.analysis.shapes import LITERAL_INDEX, KnownValue, run_top_level
 from jax_lsp.analysis.summary import (
     Application,
     CallSite,
@@ -240,11 +241,7 @@ class ModuleModel:
         self.stable_globals_key = intern_key(tuple(key))
 
     def _top_level_bindings(self, source: UnitSource, known: dict[str, Value]) -> dict[str, Value]:
-        loads = source.memo.get("loads")
-        if loads is None:
-            # Every identifier-like word of the text: a superset of the names the unit reads,
-            # found far faster than by walking its tree (extra words only narrow the memo key).
-            loads = source.memo["loads"] = identifiers(_evaluated_text(source))
+        loads = _loaded_words(source)
         used = frozenset((name, known[name]) for name in loads & known.keys())
         key = ("bindings", self.alias_key, used)
         if key not in source.memo:
@@ -1053,6 +1050,39 @@ class ModuleModel:
         trace = self.trace
         return tuple([trace.get(node) for node in self._summary(source).lambdas])
 
+    def module_shapes(self, unit_start: int) -> dict[str, KnownValue]:
+        """Shapes and int literals of module-level names as the top-level code of the unit
+        starting at document line `unit_start` sees them, carried across the top-level
+        statements before it (a script's `x = jnp.array(x)`): the names its text mentions."""
+        return dict(self._module_shapes.get(unit_start, ()))
+
+    @cached_property
+    def _module_shapes(self) -> dict[int, tuple[tuple[str, KnownValue], ...]]:
+        units = [unit for unit in self.document.units if unit.tree is not None]
+        untracked = frozenset().union(*(summary.global_writes for summary in self.summaries))
+
+        def step(source: UnitSource, state: dict) -> tuple[tuple, tuple]:
+            body = source.tree.body
+            if len(body) == 1 and isinstance(body[0], _DEFINITIONS):
+                return (), ((body[0].name, None),)  # binds a function or a class
+            words = _loaded_words(source)
+            seen = tuple(sorted((n, v) for n, v in state.items() if n in words))
+            key = ("module-shapes", self.alias_key, seen)
+            if key not in source.memo:
+                bound = run_top_level(source.tree.body, dict(seen), self.resolver)
+                source.memo[key] = tuple(sorted(bound.items()))
+            # A name some function rebinds through `global` is never known.
+            return seen, tuple(item for item in source.memo[key] if item[0] not in untracked)
+
+        results, _ = self.document.lineage.fold(
+            "module-shapes",
+            (self.alias_key, untracked),
+            [unit.source for unit in units],
+            step,
+            _apply_known,
+        )
+        return {unit.start_line: seen for unit, (seen, _) in zip(units, results, strict=True)}
+
     def module_kinds(self, source: UnitSource) -> dict[ast.AST, Kind]:
         """Kinds of a unit's top-level statements (outside any function)."""
         key = (
@@ -1329,15 +1359,18 @@ class ModuleModel:
                 bool(_X64_MARKERS.search(text)),
                 "astype" in text or "dtype" in text or ".at[" in text,
                 "static_arg" in text,  # a static `self` (JAX402) reads attribute writes
+                _may_index_at_top(unit.source),  # JAX301 reads the module's shapes
             )
         x64 = (self.x64, unit.start_line) if markers[0] else ()
         casts = (self.float_globals, self.int_array_globals) if markers[1] else ()
         attributes = self.assigned_attributes if markers[2] else ()
+        shapes = self._module_shapes.get(unit.start_line) if markers[3] else ()
         context_of = self.context_of
         return (
             x64,
             casts,
             attributes,
+            shapes,
             self._module_facts_key,
             self._module_reuse_key(unit),
             tuple([context_of(record.node) for record in summary.functions]),
@@ -1386,6 +1419,21 @@ class ModuleModel:
 
 
 _DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+
+
+def _loaded_words(source: UnitSource) -> frozenset[str]:
+    """Every identifier-like word of the text a unit's top-level code reads: a superset of
+    the names it reads, found far faster than by walking its tree."""
+    loads = source.memo.get("loads")
+    if loads is None:
+        loads = source.memo["loads"] = identifiers(_evaluated_text(source))
+    return loads
+
+
+def _may_index_at_top(source: UnitSource) -> bool:
+    """May the unit's top-level code (not a function body) index with a literal?"""
+    text = _evaluated_text(source)
+    return "take(" in text or bool(LITERAL_INDEX.search(text))
 
 
 def _evaluated_text(source: UnitSource) -> str:
@@ -1471,6 +1519,14 @@ def _aliases(
 def _merge_bindings(values: dict[str, Value], bound: dict[str, Value]) -> None:
     for name, value in bound.items():
         values[name] = merge_values(values[name], value) if name in values else value
+
+
+def _apply_known(state: dict, result: tuple[tuple, tuple]) -> None:
+    for name, value in result[1]:
+        if value is None:
+            state.pop(name, None)
+        else:
+            state[name] = value
 
 
 # Which parameter of the function given to a lax loop receives the carry, and where the

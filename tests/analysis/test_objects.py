@@ -239,3 +239,24 @@ def test_a_method_of_a_module_level_object_run_in_jit_leaks_writes_to_self():
     model = model_of(source)
     assert {model.records[n].path for n in model.module_object_methods} == {"Keys.next"}
     assert codes_at(source) == [("JAX103", 9)]
+
+
+def test_shapes_are_carried_across_top_level_statements_until_rebound_unknown():
+    source = """
+    import jax.numpy as jnp
+
+    n = 2
+    x = jnp.zeros(4)
+    x = x.reshape(n, n)
+    a = x[2]
+    for i in range(3):
+        x = jnp.zeros(i)
+    b = x[9]
+    y = jnp.ones(3)
+    y = load()
+    c = y[5]
+    """
+    model = model_of(source)
+    by_line = {unit.start_line + 1: unit for unit in model.document.units}
+    assert model.module_shapes(by_line[7].start_line)["x"].shape == (2, 2)
+    assert codes_at(source) == [("JAX301", 7)]
