@@ -38,6 +38,7 @@ from jax_lsp.analysis.values import (
     REF,
     Container,
     Function,
+    Instance,
     Value,
     any_traced,
     as_jax,
@@ -657,7 +658,10 @@ class FlowInterpreter:
         return Kind.STATIC if all(kind is Kind.STATIC for kind in parts) else Kind.UNKNOWN
 
     def _expr_Attribute(self, node: ast.Attribute) -> Value:
-        value = kind_of(self.eval(node.value))
+        receiver = self.eval(node.value)
+        if type(receiver) is Instance:  # a traced object: the value of its field
+            return receiver.attribute(node.attr)
+        value = kind_of(receiver)
         if value.is_jax or value is Kind.NUMPY:
             if node.attr in STATIC_ATTRIBUTES:
                 return Kind.STATIC

@@ -50,8 +50,10 @@ from jax_lsp.analysis.keys import (
 from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.module_state import ModuleState
 from jax_lsp.analysis.nodes import positional_params, walk_nodes
+from jax_lsp.analysis.objects import field_values
 from jax_lsp.analysis.paths import is_test_path
 from jax_lsp.analysis.pytrees import LINEN_MODULE, is_registered_pytree
+from jax_lsp.analysis.shapes import LITERAL_INDEX, KnownValue, run_top_level
 from jax_lsp.analysis.summary import (
     Application,
     CallSite,
@@ -73,11 +75,13 @@ from jax_lsp.analysis.traced import (
     trace_info_for,
     transform_name,
 )
+from jax_lsp.analysis.transforms import ParamPolicy
 from jax_lsp.analysis.unit_memo import reuse_reading
 from jax_lsp.analysis.values import (
     REF,
     Container,
     Function,
+    Instance,
     Value,
     as_jax,
     kind_of,
@@ -93,6 +97,7 @@ from jax_lsp.analysis.x64 import (
 )
 
 _MAX_FIXPOINT_ROUNDS = 20
+_MAX_CLASS_ROUNDS = 4  # helpers passing an object on to helpers
 _MAX_EXPLAINED = 5  # links of a "why is this traced?" chain
 # Substrings of every spelling of a 64-bit dtype ("float64", "complex128", "f8", "double")
 # and of the x64 flag.
@@ -152,6 +157,10 @@ class ModuleModel:
         init=False, default=None, repr=False
     )
     _contexts: dict[ast.AST, TraceInfo | None] = field(init=False, repr=False)
+    # Memo of object_params (cleared with _contexts) and of the classes of each function's
+    # parameters and locals.
+    _objects: dict[ast.AST, tuple[tuple[str, Instance], ...]] = field(init=False, repr=False)
+    _param_classes: dict[ast.AST, dict[str, str]] = field(init=False, repr=False)
     _carries: dict[ast.AST, tuple] = field(init=False, default_factory=dict, repr=False)
     # Each function path's definitions in document order: (first line, node).
     _definitions: dict[str, list[tuple[int, FunctionNode]]] = field(init=False, repr=False)
@@ -176,6 +185,7 @@ class ModuleModel:
                 self._source_of[record.node] = unit.source
         self.import_line = import_insertion_line(self.document)
         self._contexts = {}  # memo of context_of; cleared whenever the trace changes
+        self._objects, self._param_classes = {}, {}
         self.classes_passed_to_calls = frozenset(
             name
             for summary in self.summaries
@@ -243,11 +253,7 @@ class ModuleModel:
         self.stable_globals_key = intern_key(tuple(key))
 
     def _top_level_bindings(self, source: UnitSource, known: dict[str, Value]) -> dict[str, Value]:
-        loads = source.memo.get("loads")
-        if loads is None:
-            # Every identifier-like word of the text: a superset of the names the unit reads,
-            # found far faster than by walking its tree (extra words only narrow the memo key).
-            loads = source.memo["loads"] = identifiers(_evaluated_text(source))
+        loads = _loaded_words(source)
         used = frozenset((name, known[name]) for name in loads & known.keys())
         key = ("bindings", self.alias_key, used)
         if key not in source.memo:
@@ -300,8 +306,8 @@ class ModuleModel:
             class_name = self.attribute_classes.get((ref.owner_class, owner))
         elif attribute == "apply_fn" and owner:  # `state.apply_fn(variables, x)`
             class_name, attribute = self.apply_fn_class, "apply"
-        elif caller is not None and (owner or ref.name) in self._annotated_params(caller):
-            class_name = self._annotated_params(caller)[owner or ref.name]  # `model: MLP`
+        elif caller is not None and (owner or ref.name) in self.classes_in(caller):
+            class_name = self.classes_in(caller)[owner or ref.name]  # `model: MLP`, `step(mlp)`
         elif owner in self.classes:  # `self.encoder(x)`: the object in an attribute
             class_name = self.attribute_classes.get((owner, attribute))
             if class_name is None:
@@ -369,6 +375,132 @@ class ModuleModel:
             for arg in [*args.posonlyargs, *args.args, *args.kwonlyargs]
             if isinstance(arg.annotation, ast.Name) and arg.annotation.id in self.classes
         }
+
+    def classes_in(self, function: FunctionNode) -> dict[str, str]:
+        """Names of a function that hold an instance of a class of the module: parameters
+        annotated with it (`model: MLP`) or given one by a call (`step(mlp, x)`), and locals
+        bound to one (`model = MLP(...)`)."""
+        found = self._param_classes.get(function)
+        if found is None:
+            found = {
+                **self._constructed.get(function, {}),
+                **self.passed_classes.get(function, {}),
+                **self._annotated_params(function),
+            }
+            self._param_classes[function] = found
+        return found
+
+    @cached_property
+    def _constructed(self) -> dict[FunctionNode | None, dict[str, str]]:
+        """Names each function (None: the module) binds to `Cls(...)`, a class of the module;
+        a name bound to instances of two classes is left out."""
+        found: dict[FunctionNode | None, dict[str, str]] = {}
+        mixed: set[tuple[FunctionNode | None, str]] = set()
+        for summary in self.summaries:
+            for scope, name, callee in summary.constructions:
+                if (
+                    callee in self.classes
+                    and found.setdefault(scope, {}).setdefault(name, callee) != callee
+                ):
+                    mixed.add((scope, name))
+        for scope, name in mixed:
+            found[scope].pop(name, None)
+        return found
+
+    @cached_property
+    def passed_classes(self) -> dict[FunctionNode, dict[str, str]]:
+        """Parameters to which a call of the module passes an instance of a class of the
+        module: a name bound to `Cls(...)` in the caller or at module level, `Cls(...)`
+        itself, or a parameter that receives one; through plain calls and called
+        transformations (`eqx.filter_value_and_grad(loss)(model, x, y)`). A parameter given
+        instances of two classes is left out."""
+        constructed = self._constructed
+        if not self.classes:
+            return {}
+        names = {name for bound in constructed.values() for name in bound}
+        units = [unit for unit in self.document.units if unit.tree is not None]
+        sites: list[tuple[FunctionNode | None, FunctionRef, ast.Call, int]] = []
+        for unit, summary in zip(units, self.summaries, strict=True):
+            sites += [(c.caller, c.callee, c.node, unit.start_line) for c in summary.calls]
+            sites += [
+                (a.enclosing, a.target, a.call, unit.start_line)
+                for a in summary.applications
+                if a.call is not None
+            ]
+        found: dict[FunctionNode, dict[str, str]] = {}
+        mixed: set[tuple[FunctionNode, str]] = set()
+        for _ in range(_MAX_CLASS_ROUNDS):  # a parameter that receives one may pass it on
+            changed = False
+            for caller, ref, call, unit_start in sites:
+                arguments = [*call.args, *(k.value for k in call.keywords)]
+                if not any(_may_hold_instance(arg, names, self.classes) for arg in arguments):
+                    continue
+                resolved = self.resolve_ref(ref, unit_start + call.lineno)
+                if resolved is None or isinstance(resolved[0], ast.Lambda):
+                    continue
+                callee, ref = resolved
+                own = dict(constructed.get(None, {}))
+                if caller is not None:  # its parameters shadow the module's names
+                    for param in all_params(caller):
+                        own.pop(param, None)
+                    own.update(constructed.get(caller, {}))
+                    own.update(found.get(caller, {}))
+                for param, class_name in _instances_passed(callee, call, ref, own, self.classes):
+                    params = found.setdefault(callee, {})
+                    if (callee, param) in mixed or params.get(param) == class_name:
+                        continue
+                    if param in params:
+                        mixed.add((callee, param))
+                        del params[param]
+                    else:
+                        params[param] = class_name
+                        names.add(param)
+                    changed = True
+            if not changed:
+                break
+        return found
+
+    def object_params(self, node: FunctionNode) -> tuple[tuple[str, Instance], ...]:
+        """Traced parameters holding an instance of a PyTree class of the module (`self` of
+        a method traced with its object, `model` given an `MLP`): objects whose attributes
+        have the values of their fields."""
+        found = self._objects.get(node)
+        if found is None:
+            found = self._objects[node] = self._compute_object_params(node)
+        return found
+
+    def _compute_object_params(self, node: FunctionNode) -> tuple[tuple[str, Instance], ...]:
+        info = self.trace.get(node)
+        if info is None or not info.traced_params or isinstance(node, ast.Lambda):
+            return ()
+        classes = self._object_classes(node)
+        found = []
+        for name in sorted(info.traced_params & classes.keys()):
+            instance = self._instance(classes[name])
+            if instance is not None:
+                found.append((name, instance))
+        return tuple(found)
+
+    def _object_classes(self, node: FunctionNode) -> dict[str, str]:
+        """`classes_in`, with `self` of a method of a class of the module."""
+        classes = self.classes_in(node)
+        record = self.records.get(node)
+        positional = positional_params(node)
+        if record is not None and record.class_name in self.classes and positional:
+            classes = {**classes, positional[0]: record.class_name}
+        return classes
+
+    def _instance(self, class_name: str) -> Instance | None:
+        """A traced instance of the class, if it is a PyTree (else JAX would not take it)."""
+        record = self.classes[class_name]
+        if not is_registered_pytree(record, self.summaries):
+            return None
+        source = self._source_of[record.node]
+        key = ("fields", self.alias_key, class_name)
+        if key not in source.memo:
+            fields = field_values(record.node, self.resolver)
+            source.memo[key] = Instance(class_name, tuple(sorted(fields.items())))
+        return source.memo[key]
 
     @cached_property
     def attribute_classes(self) -> dict[tuple[str, str], str]:
@@ -441,20 +573,69 @@ class ModuleModel:
             return False
         self.trace[node] = combined
         self._contexts.clear()
+        self._objects.clear()
         return True
 
     def _apply(self, application: Application, unit_start: int) -> TraceInfo | None:
         """Trace the function a transformation is applied to; its trace (None: not found)."""
-        found = self.resolve_ref(application.target, unit_start + application.node.lineno)
+        line = unit_start + application.node.lineno
+        found = self.resolve_ref(application.target, line, application.enclosing)
         if found is None:
             return None
         target, ref = found
         info = trace_info_for(application, target, self._is_array_annotation, ref)
+        if application.spec.policy is ParamPolicy.ARRAY_ANNOTATED and not isinstance(
+            target, ast.Lambda
+        ):
+            leaves = self._filtered_leaves(target, ref, application.target.name)
+            info = replace(info, traced_params=info.traced_params | leaves)
         origin = TraceOrigin(application.node, unit_start, application.enclosing)
         self._set_trace(target, replace(info, origin=origin))
         if isinstance(target, ast.Lambda):
             self._source_of.setdefault(target, self._source_of.get(application.enclosing))
         return self.trace[target]
+
+    def _filtered_leaves(self, target: FunctionNode, ref: FunctionRef, name: str) -> frozenset[str]:
+        """Parameters a filtered transformation (`eqx.filter_jit`, `nnx.jit`) traces beyond
+        the annotated arrays: those holding an object of a PyTree class of the module (its
+        array leaves are traced; `self` of a method, `model` given an `MLP`) and those some
+        call of the transformed function (named `name`) gives a JAX array."""
+        positional = positional_params(target)
+        bound = set(positional[: ref.bound_positional]) | ref.bound_keywords
+        found = {
+            param
+            for param, class_name in self._object_classes(target).items()
+            if is_registered_pytree(self.classes[class_name], self.summaries)
+        }
+        for caller, call, site_ref, source in self._filtered_call_sites.get(name, ()):
+            if isinstance(caller, ast.Lambda):
+                continue
+            kinds = self.module_kinds(source) if caller is None else self.scope_kinds(caller).kinds
+            for kind in (Kind.ARRAY, Kind.TRACED):
+                found |= call_site_params(target, call, kinds, site_ref, kind)
+        return frozenset(found - bound)
+
+    @cached_property
+    def _filtered_call_sites(
+        self,
+    ) -> dict[str, list[tuple[FunctionNode | None, ast.Call, FunctionRef, UnitSource]]]:
+        """Calls of functions given to a filtered transformation, by the name they call."""
+        names = {
+            application.target.name
+            for summary in self.summaries
+            for application in summary.applications
+            if application.spec.policy is ParamPolicy.ARRAY_ANNOTATED
+        }
+        found: dict[str, list] = {}
+        if not names:
+            return found
+        units = [unit for unit in self.document.units if unit.tree is not None]
+        for unit, summary in zip(units, self.summaries, strict=True):
+            for call in summary.calls:
+                if call.callee.name in names:
+                    site = (call.caller, call.node, call.callee, unit.source)
+                    found.setdefault(call.callee.name, []).append(site)
+        return found
 
     def _jit_disabled_from(self, units: list[Unit]) -> float:
         """The document line after which `jax.config.update("jax_disable_jit", True)` has
@@ -472,6 +653,9 @@ class ModuleModel:
                 start = unit.start_line + record.node.lineno
                 self._definitions.setdefault(record.path, []).append((start, record.node))
         self.trace = {}
+        # Methods traced code runs on a module-level object (`seq.next_key()`): their `self`
+        # outlives the trace.
+        self.module_object_methods: set[FunctionNode] = set()
         self._call_statics: dict[ast.AST, dict[ast.Call, frozenset[str]]] = {}
         self._direct_statics: dict[ast.AST, frozenset[str]] = {}
         applications: list[tuple[Application, int]] = []
@@ -503,12 +687,13 @@ class ModuleModel:
             info = self.trace[node]
             if isinstance(node, ast.Lambda):
                 continue  # lambda bodies are analyzed with their enclosing function
-            kinds = self.scope_kinds(node).kinds
+            scope = self.scope_kinds(node)
+            kinds = scope.kinds
             # Transformations applied here trace their function inside this trace: abstractly
             # if this is abstract, and in every argument the call passes a tracer to.
             for application, unit_start in apps_by_enclosing.get(node, []):
                 line = unit_start + application.node.lineno
-                found = self.resolve_ref(application.target, line)
+                found = self.resolve_ref(application.target, line, node)
                 if found is None:
                     continue
                 target, ref = found
@@ -517,6 +702,9 @@ class ModuleModel:
                 traced = old.traced_params
                 if application.call is not None:
                     traced |= call_site_params(target, application.call, kinds, ref)
+                    given = application.node
+                    given = given.args[0] if isinstance(given, ast.Call) and given.args else None
+                    traced |= self._traced_receiver(target, ref, given, scope)
                     traced -= old.static_params
                 new = replace(old, abstract=old.abstract or info.abstract, traced_params=traced)
                 changed = self._set_trace(target, new) or first
@@ -529,16 +717,54 @@ class ModuleModel:
                 callee, ref = found
                 if callee is node or isinstance(callee, ast.Lambda):
                     continue
+                if self._on_module_object(call.callee, node):
+                    self.module_object_methods.add(callee)
                 new = TraceInfo(
                     f"called from {self.records[node].path}",
                     info.abstract,
-                    call_site_params(callee, call.node, kinds, ref),
+                    call_site_params(callee, call.node, kinds, ref)
+                    | self._traced_receiver(callee, ref, call.node.func, scope),
                     python_value_params(callee, call.node, kinds, ref),
                     False,
                     TraceOrigin(call.node, unit_start, node, called=True),
                 )
                 if self._set_trace(callee, new, call.node):
                     pending.append(callee)
+
+    def _on_module_object(self, ref: FunctionRef, caller: FunctionNode) -> bool:
+        """Does the call `ref` run a method of a module-level instance (not shadowed in the
+        calling function)?"""
+        owner, dot, _ = ref.name.partition(".")
+        return (
+            bool(dot)
+            and ref.owner_class is None
+            and owner in self.instances
+            and owner not in self.classes_in(caller)
+            and owner not in all_params(caller)
+        )
+
+    def _traced_receiver(
+        self, callee: FunctionNode, ref: FunctionRef, func: ast.expr | None, scope: ScopeKinds
+    ) -> frozenset[str]:
+        """`self` of a method run on a traced object (`model(x)`, `model.encode(x)`,
+        `self.layer(x)`, `jax.vmap(model)`), whose leaves are tracers there: `func` is the
+        callable expression."""
+        record = self.records.get(callee)
+        if record is None or record.class_name is None or ref.bound_positional < 1:
+            return frozenset()
+        if ref.leading_args:  # a linen module's `apply`: its `self` holds configuration
+            return frozenset()
+        receiver = func
+        if isinstance(func, ast.Attribute) and func.attr in (callee.name, "apply"):
+            receiver = func.value  # a method of the object; else the object is called
+        if not isinstance(receiver, ast.Name | ast.Attribute):
+            return frozenset()
+        traced = scope.kinds.get(receiver) is Kind.TRACED
+        if not traced and isinstance(receiver, ast.Attribute):
+            # An object held by a traced PyTree object is traced, unless a static field holds it.
+            base = scope.values.get(receiver.value)
+            traced = type(base) is Instance and base.attribute(receiver.attr) is not Kind.STATIC
+        return frozenset(positional_params(callee)[:1]) if traced else frozenset()
 
     def explain(self, node: FunctionNode) -> tuple[TraceStep, ...]:
         """Why a function is traced: the transformation that traces it, or the traced caller
@@ -630,6 +856,7 @@ class ModuleModel:
             self._returns_key(source),
             tuple([self.ref_params.get(fn) for fn in chain]) if self.ref_params else (),
             tuple([self.carry_values(fn) for fn in chain]) if self._loop_bodies else (),
+            tuple([self.object_params(fn) for fn in chain]),
         )
         if key in source.memo:
             return source.memo[key]
@@ -654,6 +881,7 @@ class ModuleModel:
                 params[name] = Kind.STATIC
         for name in self.ref_params.get(node, ()):
             params[name] = REF
+        params.update(self.object_params(node))
         params.update(self.carry_values(node))
         resolver = self.resolver.child(local_imports(node), frozenset(params))
         context = ScopeContext(
@@ -856,6 +1084,39 @@ class ModuleModel:
         """How each lambda of the unit is traced: part of the keys of its cached kinds."""
         trace = self.trace
         return tuple([trace.get(node) for node in self._summary(source).lambdas])
+
+    def module_shapes(self, unit_start: int) -> dict[str, KnownValue]:
+        """Shapes and int literals of module-level names as the top-level code of the unit
+        starting at document line `unit_start` sees them, carried across the top-level
+        statements before it (a script's `x = jnp.array(x)`): the names its text mentions."""
+        return dict(self._module_shapes.get(unit_start, ()))
+
+    @cached_property
+    def _module_shapes(self) -> dict[int, tuple[tuple[str, KnownValue], ...]]:
+        units = [unit for unit in self.document.units if unit.tree is not None]
+        untracked = frozenset().union(*(summary.global_writes for summary in self.summaries))
+
+        def step(source: UnitSource, state: dict) -> tuple[tuple, tuple]:
+            body = source.tree.body
+            if len(body) == 1 and isinstance(body[0], _DEFINITIONS):
+                return (), ((body[0].name, None),)  # binds a function or a class
+            words = _loaded_words(source)
+            seen = tuple(sorted((n, v) for n, v in state.items() if n in words))
+            key = ("module-shapes", self.alias_key, seen)
+            if key not in source.memo:
+                bound = run_top_level(source.tree.body, dict(seen), self.resolver)
+                source.memo[key] = tuple(sorted(bound.items()))
+            # A name some function rebinds through `global` is never known.
+            return seen, tuple(item for item in source.memo[key] if item[0] not in untracked)
+
+        results, _ = self.document.lineage.fold(
+            "module-shapes",
+            (self.alias_key, untracked),
+            [unit.source for unit in units],
+            step,
+            _apply_known,
+        )
+        return {unit.start_line: seen for unit, (seen, _) in zip(units, results, strict=True)}
 
     def module_kinds(self, source: UnitSource) -> dict[ast.AST, Kind]:
         """Kinds of a unit's top-level statements (outside any function)."""
@@ -1234,15 +1495,18 @@ class ModuleModel:
                 bool(_X64_MARKERS.search(text)),
                 "astype" in text or "dtype" in text or ".at[" in text,
                 "static_arg" in text,  # a static `self` (JAX402) reads attribute writes
+                _may_index_at_top(unit.source),  # JAX301 reads the module's shapes
             )
         x64 = (self.x64, unit.start_line) if markers[0] else ()
         casts = (self.float_globals, self.int_array_globals) if markers[1] else ()
         attributes = self.assigned_attributes if markers[2] else ()
+        shapes = self._module_shapes.get(unit.start_line) if markers[3] else ()
         context_of = self.context_of
         return (
             x64,
             casts,
             attributes,
+            shapes,
             self._module_facts_key,
             self._module_reuse_key(unit),
             tuple([context_of(record.node) for record in summary.functions]),
@@ -1250,6 +1514,8 @@ class ModuleModel:
             self._returns_key(unit.source),
             self._unit_ref_params(summary),
             self._unit_carries(summary),
+            tuple([self.object_params(record.node) for record in summary.functions]),
+            tuple([record.node in self.module_object_methods for record in summary.functions]),
             tuple(
                 [self.explanation_key(record.node, unit.start_line) for record in summary.functions]
             ),
@@ -1289,6 +1555,21 @@ class ModuleModel:
 
 
 _DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+
+
+def _loaded_words(source: UnitSource) -> frozenset[str]:
+    """Every identifier-like word of the text a unit's top-level code reads: a superset of
+    the names it reads, found far faster than by walking its tree."""
+    loads = source.memo.get("loads")
+    if loads is None:
+        loads = source.memo["loads"] = identifiers(_evaluated_text(source))
+    return loads
+
+
+def _may_index_at_top(source: UnitSource) -> bool:
+    """May the unit's top-level code (not a function body) index with a literal?"""
+    text = _evaluated_text(source)
+    return "take(" in text or bool(LITERAL_INDEX.search(text))
 
 
 def _evaluated_text(source: UnitSource) -> str:
@@ -1376,6 +1657,14 @@ def _merge_bindings(values: dict[str, Value], bound: dict[str, Value]) -> None:
         values[name] = merge_values(values[name], value) if name in values else value
 
 
+def _apply_known(state: dict, result: tuple[tuple, tuple]) -> None:
+    for name, value in result[1]:
+        if value is None:
+            state.pop(name, None)
+        else:
+            state[name] = value
+
+
 # Which parameter of the function given to a lax loop receives the carry, and where the
 # loop's call passes the initial carry (position, keyword).
 _CARRY_PARAMS = {"lax.while_loop": 0, "lax.fori_loop": 1, "lax.scan": 0}
@@ -1433,6 +1722,41 @@ def _params_passed(
         if keyword.arg in known and isinstance(value, ast.Name) and value.id in names:
             passed.add(keyword.arg)
     return frozenset(passed)
+
+
+def _may_hold_instance(arg: ast.expr, names: set[str], classes: Mapping[str, ClassRecord]) -> bool:
+    if isinstance(arg, ast.Name):
+        return arg.id in names
+    return isinstance(arg, ast.Call) and isinstance(arg.func, ast.Name) and arg.func.id in classes
+
+
+def _instances_passed(
+    callee: FunctionNode,
+    call: ast.Call,
+    ref: FunctionRef,
+    instances: dict[str, str],
+    classes: Mapping[str, ClassRecord],
+) -> Iterator[tuple[str, str]]:
+    """(parameter of `callee`, class) for each argument of `call` that is an instance of a
+    class of the module: a name in `instances`, or `Cls(...)`."""
+
+    def class_of(arg: ast.expr) -> str | None:
+        if isinstance(arg, ast.Name):
+            return instances.get(arg.id)
+        if isinstance(arg, ast.Call) and isinstance(arg.func, ast.Name):
+            return arg.func.id if arg.func.id in classes else None
+        return None
+
+    positional = positional_params(callee)[ref.bound_positional :]
+    for index, arg in enumerate(call.args[ref.leading_args :]):
+        if isinstance(arg, ast.Starred) or index >= len(positional):
+            break
+        if (class_name := class_of(arg)) is not None:
+            yield positional[index], class_name
+    known = set(all_params(callee)) - ref.bound_keywords
+    for keyword in call.keywords:
+        if keyword.arg in known and (class_name := class_of(keyword.value)) is not None:
+            yield keyword.arg, class_name
 
 
 def _own_returns(node: ast.FunctionDef) -> list[ast.expr | None] | None:

@@ -101,6 +101,9 @@ class UnitSummary:
     free_writes: frozenset[str] = frozenset()
     # Objects whose `apply` is passed as `apply_fn=` (a flax TrainState's `state.apply_fn`).
     apply_fns: list[str] = field(default_factory=list)
+    # `name = Callee(...)` assignments: (the enclosing function, None at module level; name;
+    # callee). An instance when the callee is a class of the module.
+    constructions: list[tuple[FunctionNode | None, str, str]] = field(default_factory=list)
 
 
 def _partial_ref(
@@ -430,6 +433,14 @@ class _Collector:
         if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
             key = (self._scopes, node.targets[0].id)
             self._bindings[key] = self._bound_function(node.value)
+            self._note_construction(node.targets[0], node.value)
+
+    def _note_construction(self, target: ast.expr, value: ast.expr | None) -> None:
+        if self._segments and self._segments[-1][1]:
+            return  # a class attribute
+        if type(target) is ast.Name and type(value) is ast.Call and type(value.func) is ast.Name:
+            enclosing = self._functions[-1] if self._functions else None
+            self.summary.constructions.append((enclosing, target.id, value.func.id))
 
     def visit_AugAssign(self, node: ast.AugAssign) -> None:
         self.generic_visit(node)
@@ -441,6 +452,7 @@ class _Collector:
         self.generic_visit(node)
         if node.value is not None:
             self._note_store(node.target)
+            self._note_construction(node.target, node.value)
 
     def visit_For(self, node: ast.For | ast.AsyncFor) -> None:
         self.generic_visit(node)

@@ -93,7 +93,31 @@ class Derived:
         return Kind.UNKNOWN
 
 
-Value = Kind | Container | Ref | Function | Derived
+@dataclass(frozen=True, slots=True)
+class Instance:
+    """An object of a PyTree class of the module (an `eqx.Module`, a flax struct, a registered
+    class) whose leaves are tracers: passed through a transformation, or the `self` of a method
+    traced with its object. Its attributes have the values of its fields: array fields are
+    traced, static fields (aux data) Python values, refs stay refs; others are unknown.
+
+    Its own Kind is TRACED, as a traced parameter's always was (a call passing it on traces
+    the callee's parameter)."""
+
+    class_name: str
+    fields: tuple[tuple[str, Value], ...]
+
+    @property
+    def kind(self) -> Kind:
+        return Kind.TRACED
+
+    def attribute(self, name: str) -> Value:
+        for field_name, value in self.fields:
+            if field_name == name:
+                return value
+        return Kind.UNKNOWN
+
+
+Value = Kind | Container | Ref | Function | Derived | Instance
 REF = Ref()
 DERIVED = Derived()
 

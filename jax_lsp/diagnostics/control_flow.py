@@ -279,8 +279,54 @@ class PythonBranchOnTraced(Rule):
             """,
             raises="jax.errors.TracerBoolConversionError",
         ),
+        Example(
+            """
+            import equinox as eqx
+            import jax
+            import jax.numpy as jnp
+
+            class Scale(eqx.Module):
+                weight: jax.Array
+
+                def __call__(self, x):
+                    if self.weight.sum() > 0:  # error
+                        return x * self.weight
+                    return x
+
+            @eqx.filter_jit
+            def step(model, x):
+                return model(x)  # the model's array fields are traced
+
+            model = Scale(jnp.ones(3))
+            step(model, jnp.ones(3))
+            """,
+            raises="jax.errors.TracerBoolConversionError",
+        ),
     )
     valid = (
+        Example(
+            """
+            import equinox as eqx
+            import jax
+            import jax.numpy as jnp
+
+            class Block(eqx.Module):
+                weight: jax.Array
+                skip: bool = eqx.field(static=True)
+
+                def __call__(self, x):
+                    if self.skip:  # a static field: a Python bool
+                        return x + x * self.weight
+                    return x * self.weight
+
+            @eqx.filter_jit
+            def step(model, x):
+                return model(x)
+
+            out = step(Block(jnp.ones(3), True), jnp.ones(3))
+            """,
+            check="assert float(out.sum()) == 6.0",
+        ),
         Example(
             """
             import jax

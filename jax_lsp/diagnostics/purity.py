@@ -1153,6 +1153,28 @@ class GlobalWriteInTraced(_StateRule):
             """,
             check="assert isinstance(trainer.params[0], jax.core.Tracer)",
         ),
+        Example(
+            """
+            import jax
+
+            class KeySequence:
+                def __init__(self, key):
+                    self._key = key
+
+                def next_key(self):
+                    self._key, subkey = jax.random.split(self._key)  # error
+                    return subkey
+
+            keys = KeySequence(jax.random.PRNGKey(0))
+
+            @jax.jit
+            def sample(x):
+                return x + jax.random.normal(keys.next_key())
+
+            sample(0.0)
+            """,
+            check="assert isinstance(keys._key, jax.core.Tracer)",
+        ),
     )
     valid = (
         Example(
@@ -1289,7 +1311,11 @@ class GlobalWriteInTraced(_StateRule):
         info = ctx.model.trace.get(function)
         if info is None:
             return False
-        return info.direct or info.via.startswith(f"called from {record.class_name}.")
+        return (
+            info.direct
+            or info.via.startswith(f"called from {record.class_name}.")
+            or function in ctx.model.module_object_methods  # `seq.next_key()` in jit
+        )
 
     def _storing_call(self, node: ast.Call, ctx: RuleContext) -> Iterator[Finding]:
         func = node.func

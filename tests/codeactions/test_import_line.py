@@ -14,7 +14,7 @@ from jax_lsp.analysis.model import ModuleModel
 from jax_lsp.codeactions.apply import apply_edits
 from jax_lsp.codeactions.import_edits import debug_nans_edit, insert_lines
 from jax_lsp.codeactions.source import ModuleSource
-from jax_lsp.notebook import Notebook
+from jax_lsp.ipynb import Notebook
 
 # Each case: the module, its lines separated by "|", and the line a new import goes on.
 CASES = {
@@ -88,7 +88,7 @@ def test_insertion_keeps_the_line_endings_and_a_missing_final_newline():
 
 
 def test_a_notebook_import_lands_in_the_cell_of_the_imports():
-    """Cells are analysed as one module (magics blanked); an import inserted at the start of
+    """Cells are analyzed as one module (magics blanked); an import inserted at the start of
     the second cell stays at the end of the first, after its imports."""
     cells = ["%matplotlib inline\nimport numpy as np", "x = np.zeros(3)"]
     raw = json.dumps({"cells": [{"cell_type": "code", "source": text} for text in cells]})

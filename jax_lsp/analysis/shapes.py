@@ -1,0 +1,303 @@
+"""Literal shapes of arrays, tracked statement by statement in one scope (`x = jnp.arange(10)`,
+`jnp.zeros((3, 3))`, `x.reshape(5, -1)`, `jnp.split(x, 5)`), and across a module's top-level
+statements (a script or a notebook rebinding `x = jnp.array(x)`).
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+import re
+from dataclasses import dataclass
+
+from jax_lsp.analysis.imports import Resolver
+from jax_lsp.analysis.names import stored_names
+from jax_lsp.analysis.text import contains_word
+
+# Only literal integer indices are judged out of bounds, so text with no digit inside brackets
+# (nor a `take(` call) has none.
+LITERAL_INDEX = re.compile(r"\[[^\]]*\d")
+
+_FILLED = {"zeros", "ones", "empty", "full"}
+_LIKE = {"zeros_like", "ones_like", "empty_like", "full_like"}
+_FLOAT_DTYPES = ("float", "bfloat16", "complex")
+# Every function `ShapeTracker._call_shape` reads a shape from (the `_like` ones need another).
+_SHAPE_MAKERS = frozenset(
+    {"arange", *_FILLED, "linspace", "eye", "identity", "array", "asarray", "normal", "uniform"}
+)
+
+
+@dataclass(frozen=True)
+class ArrayShape:
+    shape: tuple[int, ...]
+    floating: bool  # known to hold floats (a NaN fill value fits)
+    # A Python list of `shape[0]` arrays of shape `shape[1:]` (`jnp.split`): indexing it
+    # raises IndexError, so only `jnp.array(...)` of it gives an array of `shape`.
+    pieces: bool = False
+
+
+# -- literal evaluation ----------------------------------------------------------------------
+def literal_int(expr: ast.expr | None) -> int | None:
+    number = _number(expr)
+    return number if isinstance(number, int) else None
+
+
+_INT_ARITHMETIC = {ast.Add: int.__add__, ast.Sub: int.__sub__, ast.Mult: int.__mul__}
+
+
+def _number(expr: ast.expr | None) -> int | float | None:
+    if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, ast.USub):
+        inner = _number(expr.operand)
+        return -inner if inner is not None else None
+    if isinstance(expr, ast.Constant) and type(expr.value) in (int, float):
+        return expr.value
+    if isinstance(expr, ast.BinOp) and type(expr.op) in _INT_ARITHMETIC:
+        left, right = _number(expr.left), _number(expr.right)
+        if type(left) is int and type(right) is int:  # `500 * 32 * 32`
+            return _INT_ARITHMETIC[type(expr.op)](left, right)
+    return None
+
+
+def _shape_literal(expr: ast.expr | None) -> tuple[int, ...] | None:
+    if isinstance(expr, ast.Tuple | ast.List):
+        dims = [literal_int(element) for element in expr.elts]
+        if all(d is not None and d >= 0 for d in dims):
+            return tuple(dims)
+        return None
+    size = literal_int(expr)
+    return (size,) if size is not None and size >= 0 else None
+
+
+def _nested_shape(expr: ast.expr) -> tuple[tuple[int, ...], bool] | None:
+    """Shape and float-ness of a rectangular nested list of number literals."""
+    if not isinstance(expr, ast.List | ast.Tuple):
+        number = _number(expr)
+        return None if number is None else ((), isinstance(number, float))
+    parts = [_nested_shape(element) for element in expr.elts]
+    if not parts or any(p is None for p in parts) or len({p[0] for p in parts}) != 1:
+        return None
+    return (len(parts), *parts[0][0]), any(p[1] for p in parts)
+
+
+def _dtype_floating(call: ast.Call, resolver: Resolver, default: bool) -> bool | None:
+    """Is the `dtype=` of a creation call a float type (None: can't tell)?"""
+    dtype = next((kw.value for kw in call.keywords if kw.arg == "dtype"), None)
+    if dtype is None:
+        return default
+    name = resolver.qualname(dtype) or ""
+    if isinstance(dtype, ast.Constant) and isinstance(dtype.value, str):
+        name = dtype.value
+    leaf = name.rpartition(".")[2]
+    if not leaf:
+        return None
+    return leaf.startswith(_FLOAT_DTYPES)
+
+
+def _arange_length(call: ast.Call) -> tuple[int, bool] | None:
+    if len(call.args) > 3 or any(kw.arg != "dtype" for kw in call.keywords):
+        return None
+    numbers = [_number(arg) for arg in call.args]
+    if not numbers or any(n is None for n in numbers):
+        return None
+    start, stop, step = (0, numbers[0], 1) if len(numbers) == 1 else (*numbers[:2], 1)
+    if len(numbers) == 3:
+        step = numbers[2]
+    if step == 0:
+        return None
+    return max(0, math.ceil((stop - start) / step)), any(isinstance(n, float) for n in numbers)
+
+
+class ShapeTracker:
+    """Literal shapes of the names of one scope, updated statement by statement."""
+
+    def __init__(self, resolver: Resolver, untracked: frozenset[str]) -> None:
+        self.resolver = resolver
+        self.untracked = untracked  # names another scope may rebind (global/nonlocal)
+        self.env: dict[str, ArrayShape] = {}
+        self.integers: dict[str, int] = {}  # names bound to an int literal (`chunks = 5`)
+
+    def integer(self, expr: ast.expr | None) -> int | None:
+        if isinstance(expr, ast.Name):
+            return self.integers.get(expr.id)
+        return literal_int(expr)
+
+    def shape_of(self, expr: ast.expr) -> ArrayShape | None:
+        known = self._shape_of(expr)
+        return None if known is not None and known.pieces else known
+
+    def _shape_of(self, expr: ast.expr) -> ArrayShape | None:
+        """The shape of `expr`, or of the pieces it lists (ArrayShape.pieces)."""
+        if isinstance(expr, ast.Name):
+            return self.env.get(expr.id)
+        if isinstance(expr, ast.BinOp) and not isinstance(expr.op, ast.MatMult):
+            # An array combined with a number keeps its shape.
+            for array, other in ((expr.left, expr.right), (expr.right, expr.left)):
+                known = self.shape_of(array)
+                if known is not None and _number(other) is not None:
+                    floating = known.floating or isinstance(_number(other), float)
+                    if isinstance(expr.op, ast.Div):
+                        floating = True
+                    return ArrayShape(known.shape, floating)
+            return None
+        if isinstance(expr, ast.Call):
+            return self._call_shape(expr)
+        return None
+
+    def _call_shape(self, call: ast.Call) -> ArrayShape | None:
+        qualname = self.resolver.qualname(call.func) or ""
+        module, _, function = qualname.rpartition(".")
+        if not qualname and isinstance(call.func, ast.Attribute) and call.func.attr == "reshape":
+            return self._reshaped(call)
+        if qualname in ("jax.numpy.split", "jax.numpy.array_split"):
+            return self._split(call)
+        if qualname in ("jax.numpy.array", "jax.numpy.asarray", "jax.numpy.stack"):
+            listed = self._shape_of(call.args[0]) if len(call.args) == 1 else None
+            if listed is not None and listed.pieces and not call.keywords:
+                return ArrayShape(listed.shape, listed.floating)
+        if module == "jax.random" and function in ("normal", "uniform") and len(call.args) >= 2:
+            shape = _shape_literal(call.args[1])
+            floating = _dtype_floating(call, self.resolver, True)
+            return ArrayShape(shape, floating) if shape is not None and floating else None
+        if module != "jax.numpy":
+            return None
+        if function == "arange":
+            found = _arange_length(call)
+            if found is None:
+                return None
+            floating = _dtype_floating(call, self.resolver, found[1])
+            return ArrayShape((found[0],), bool(floating))
+        if function in _FILLED and call.args:
+            shape = _shape_literal(call.args[0])
+            if shape is None:
+                return None
+            default = function != "full" or isinstance(_number(call_argument(call, 1)), float)
+            return ArrayShape(shape, bool(_dtype_floating(call, self.resolver, default)))
+        if function == "linspace" and 2 <= len(call.args) <= 3:
+            num = call_argument(call, 2)
+            num = next((kw.value for kw in call.keywords if kw.arg == "num"), num)
+            size = 50 if num is None else literal_int(num)
+            if (
+                size is None
+                or size < 0
+                or any(k.arg not in ("num", "dtype") for k in call.keywords)
+            ):
+                return None
+            return ArrayShape((size,), bool(_dtype_floating(call, self.resolver, True)))
+        if function in ("eye", "identity") and call.args:
+            rows, columns = (
+                literal_int(call.args[0]),
+                literal_int(call_argument(call, 1)) if function == "eye" else None,
+            )
+            if rows is None or rows < 0 or (len(call.args) > 1 and columns is None):
+                return None
+            floating = bool(_dtype_floating(call, self.resolver, True))
+            return ArrayShape((rows, rows if columns is None else columns), floating)
+        if function in ("array", "asarray") and len(call.args) == 1:
+            nested = _nested_shape(call.args[0])
+            if nested is None or not nested[0]:
+                return None
+            return ArrayShape(nested[0], bool(_dtype_floating(call, self.resolver, nested[1])))
+        if function in _LIKE and call.args:
+            like = self.shape_of(call.args[0])
+            if like is None or any(kw.arg in ("shape", "dtype") for kw in call.keywords):
+                return None
+            return like
+        return None
+
+    def _reshaped(self, call: ast.Call) -> ArrayShape | None:
+        """`x.reshape(500, 32, 32)` / `x.reshape((5, -1))` of a known `x`."""
+        known = self.shape_of(call.func.value)
+        if known is None or call.keywords or not call.args:
+            return None
+        dims_node = call.args[0] if len(call.args) == 1 else ast.Tuple(elts=call.args)
+        elements = dims_node.elts if isinstance(dims_node, ast.Tuple | ast.List) else [dims_node]
+        dims = [self.integer(element) for element in elements]
+        if any(d is None or d < -1 for d in dims) or dims.count(-1) > 1:
+            return None
+        size, rest = math.prod(known.shape), math.prod(d for d in dims if d != -1)
+        if -1 in dims:
+            if rest == 0 or size % rest:
+                return None
+            dims[dims.index(-1)] = size // rest
+        return ArrayShape(tuple(dims), known.floating) if math.prod(dims) == size else None
+
+    def _split(self, call: ast.Call) -> ArrayShape | None:
+        """`jnp.split(x, 5)`: a list of 5 equal pieces (only along the first axis)."""
+        known = self.shape_of(call.args[0]) if call.args else None
+        sections = self.integer(call_argument(call, 1))
+        if known is None or not known.shape or sections is None or sections <= 0:
+            return None
+        if len(call.args) != 2 or call.keywords or known.shape[0] % sections:
+            return None
+        piece = (sections, known.shape[0] // sections, *known.shape[1:])
+        return ArrayShape(piece, known.floating, pieces=True)
+
+    # -- statements ---------------------------------------------------------------------
+    def bind(self, target: ast.expr, value: ast.expr | None) -> None:
+        if isinstance(target, ast.Name):
+            shape = self._shape_of(value) if value is not None else None
+            number = literal_int(value) if value is not None else None
+            if number is None or target.id in self.untracked:
+                self.integers.pop(target.id, None)
+            else:
+                self.integers[target.id] = number
+            if shape is None or target.id in self.untracked:
+                self.env.pop(target.id, None)
+            else:
+                self.env[target.id] = shape
+        else:
+            for name in stored_names(target):
+                self.env.pop(name, None)
+                self.integers.pop(name, None)
+
+    def forget(self, nodes: list[ast.AST]) -> None:
+        for node in nodes:
+            for name in stored_names(node):
+                self.env.pop(name, None)
+                self.integers.pop(name, None)
+
+
+def call_argument(call: ast.Call, index: int) -> ast.expr | None:
+    return call.args[index] if index < len(call.args) else None
+
+
+def may_make_shape(text: str, resolver: Resolver) -> bool:
+    """Does this text name a constructor `ShapeTracker` knows, or an alias `resolver` (the
+    enclosing scope's) binds to one? Every known shape starts from such a call; the scope's
+    own imports name the constructor in its text."""
+    if any(contains_word(text, word) for word in _SHAPE_MAKERS):
+        return True
+    return any(
+        contains_word(text, name)
+        for name, value in resolver.bindings_items()
+        if value.rpartition(".")[2] in _SHAPE_MAKERS
+    )
+
+
+# A module-level name's known value between top-level statements: a shape or an int literal.
+KnownValue = ArrayShape | int
+
+
+def run_top_level(
+    statements: list[ast.stmt], known: dict[str, KnownValue], resolver: Resolver
+) -> dict[str, KnownValue | None]:
+    """What a unit's top-level statements leave known, starting from `known`: the value of
+    each name they bind (None: no longer known). Single assignments bind, as in one scope;
+    any other statement (a loop, a branch, a `try`) forgets the names it may bind."""
+    tracker = ShapeTracker(resolver, frozenset())
+    for name, value in known.items():
+        if type(value) is int:
+            tracker.integers[name] = value
+        else:
+            tracker.env[name] = value
+    bound: set[str] = set()
+    for statement in statements:
+        bound |= stored_names(statement)
+        if isinstance(statement, ast.Assign):
+            for target in statement.targets:
+                tracker.bind(target, statement.value if len(statement.targets) == 1 else None)
+        elif isinstance(statement, ast.AnnAssign) and statement.value is not None:
+            tracker.bind(statement.target, statement.value)
+        else:
+            tracker.forget([statement])
+    return {name: tracker.env.get(name, tracker.integers.get(name)) for name in bound}

@@ -1,0 +1,262 @@
+"""Objects of the module's classes: the classes of parameters, and the values of the fields of
+a traced PyTree instance (jax_lsp.analysis.objects and the model's use of them)."""
+
+from __future__ import annotations
+
+import ast
+import textwrap
+
+from jax_lsp.analysis.document import Document
+from jax_lsp.analysis.imports import Resolver, import_bindings
+from jax_lsp.analysis.kinds import Kind
+from jax_lsp.analysis.model import ModuleModel
+from jax_lsp.analysis.objects import field_values
+from jax_lsp.analysis.values import REF, Instance
+from tests.conftest import findings_of
+
+
+def model_of(source: str) -> ModuleModel:
+    return ModuleModel(Document(textwrap.dedent(source)))
+
+
+def trace_of(model: ModuleModel, path: str):
+    return model.trace.get(model.functions[path].node)
+
+
+def fields_of(source: str) -> dict:
+    tree = ast.parse(textwrap.dedent(source))
+    resolver = Resolver(import_bindings(tree.body))
+    classes = [node for node in tree.body if isinstance(node, ast.ClassDef)]
+    return field_values(classes[-1], resolver)
+
+
+def codes_at(source: str) -> list[tuple[str, int]]:
+    return [(f.code, f.span.start.line + 1) for f in findings_of(textwrap.dedent(source))]
+
+
+def test_array_fields_are_traced_and_static_fields_python_values():
+    fields = fields_of(
+        """
+        import dataclasses
+        import equinox as eqx
+        import jax
+        from flax import struct
+        from jaxtyping import Array, Float
+
+        class Model(eqx.Module):
+            w: jax.Array
+            b: Float[Array, "n"]
+            depth: int = eqx.field(static=True)
+            name: str = struct.field(pytree_node=False)
+            size: int = eqx.static_field()
+            meta: int = dataclasses.field(metadata={"static": True})
+            layers: list
+            kept: jax.Array = eqx.field(static=False)
+        """
+    )
+    assert fields == {
+        "w": Kind.TRACED,
+        "b": Kind.TRACED,
+        "depth": Kind.STATIC,
+        "name": Kind.STATIC,
+        "size": Kind.STATIC,
+        "meta": Kind.STATIC,
+        "kept": Kind.TRACED,
+    }
+
+
+def test_tree_flatten_children_are_traced_aux_data_static_and_refs_stay_refs():
+    fields = fields_of(
+        """
+        import jax
+
+        @jax.tree_util.register_pytree_node_class
+        class State:
+            def __init__(self, x, n):
+                self.x, self.n = x, n
+                self.total = jax.new_ref(0.0)
+
+            def tree_flatten(self):
+                children = (self.x, self.total)
+                return children, (self.n,)
+        """
+    )
+    assert fields == {"x": Kind.TRACED, "n": Kind.STATIC, "total": REF}
+
+
+OBJECT_THROUGH_CALLS = """
+import equinox as eqx
+import jax
+import jax.numpy as jnp
+
+class MLP(eqx.Module):
+    w: jax.Array
+    depth: int = eqx.field(static=True)
+
+    def __call__(self, x):
+        return x * self.w
+
+def loss(model, x):
+    return jnp.sum(model(x))
+
+@eqx.filter_jit
+def step(model, x):
+    return eqx.filter_value_and_grad(loss)(model, x)
+
+def train():
+    net = MLP(jnp.ones(3), 2)
+    return step(net, jnp.ones(3))
+"""
+
+
+def test_a_parameter_given_an_instance_has_its_class_through_calls_and_transforms():
+    model = model_of(OBJECT_THROUGH_CALLS)
+    by_path = {model.records[node].path: classes for node, classes in model.passed_classes.items()}
+    assert by_path == {"step": {"model": "MLP"}, "loss": {"model": "MLP"}}
+    # filter_jit traces the object's array leaves and the array given by the call.
+    assert trace_of(model, "step").traced_params == {"model", "x"}
+    assert trace_of(model, "MLP.__call__").traced_params == {"self", "x"}
+    ((name, instance),) = model.object_params(model.functions["MLP.__call__"].node)
+    assert name == "self" and type(instance) is Instance
+    assert instance.attribute("w") is Kind.TRACED and instance.attribute("depth") is Kind.STATIC
+
+
+def test_instances_of_two_classes_give_the_parameter_no_class():
+    source = (
+        OBJECT_THROUGH_CALLS
+        + """
+class Other(eqx.Module):
+    def __call__(self, x):
+        return x
+
+def evaluate():
+    return step(Other(), jnp.ones(3))
+"""
+    )
+    model = model_of(source)
+    assert "model" not in model.passed_classes.get(model.functions["step"].node, {})
+
+
+def test_fields_of_a_traced_self_decide_branches():
+    source = """
+    import equinox as eqx
+    import jax
+    import jax.numpy as jnp
+
+    class Block(eqx.Module):
+        w: jax.Array
+        skip: bool = eqx.field(static=True)
+
+        def __call__(self, x):
+            if self.skip:
+                x = x + 1
+            if self.w.sum() > 0:
+                return x
+            return -x
+
+    @eqx.filter_jit
+    def step(model, x):
+        return model(x)
+
+    step(Block(jnp.ones(3), True), jnp.ones(3))
+    """
+    assert codes_at(source) == [("JAX701", 13)]
+
+
+def test_a_closed_over_module_object_is_not_traced():
+    source = """
+    import equinox as eqx
+    import jax
+    import jax.numpy as jnp
+
+    class Block(eqx.Module):
+        w: jax.Array
+
+        def __call__(self, x):
+            if self.w.sum() > 0:  # concrete: the object is a constant of the trace
+                return x
+            return -x
+
+    block = Block(jnp.ones(3))
+
+    @jax.jit
+    def f(x):
+        return block(x)
+    """
+    model = model_of(source)
+    assert trace_of(model, "Block.__call__").traced_params == {"x"}
+    assert codes_at(source) == []
+
+
+def test_a_ref_held_in_an_attribute_of_a_traced_object_takes_item_assignment():
+    source = """
+    import jax
+    import jax.numpy as jnp
+
+    @jax.tree_util.register_pytree_node_class
+    class Counter:
+        def __init__(self, x):
+            self.x = x
+            self.total = jax.new_ref(jnp.zeros(()))
+
+        def tree_flatten(self):
+            return (self.x, self.total), None
+
+        @classmethod
+        def tree_unflatten(cls, aux, children):
+            return cls(*children)
+
+        @jax.jit
+        def add(self):
+            self.total[...] += self.x.sum()
+            self.x[0] = 1.0
+    """
+    assert codes_at(source) == [("JAX201", 21)]
+
+
+def test_a_method_of_a_module_level_object_run_in_jit_leaks_writes_to_self():
+    source = """
+    import jax
+
+    class Keys:
+        def __init__(self):
+            self.key = jax.random.PRNGKey(0)
+
+        def next(self):
+            self.key, sub = jax.random.split(self.key)
+            return sub
+
+    keys = Keys()
+
+    @jax.jit
+    def sample(x):
+        return x + jax.random.normal(keys.next())
+
+    def local(x):
+        keys = Keys()
+        return keys.next()
+    """
+    model = model_of(source)
+    assert {model.records[n].path for n in model.module_object_methods} == {"Keys.next"}
+    assert codes_at(source) == [("JAX103", 9)]
+
+
+def test_shapes_are_carried_across_top_level_statements_until_rebound_unknown():
+    source = """
+    import jax.numpy as jnp
+
+    n = 2
+    x = jnp.zeros(4)
+    x = x.reshape(n, n)
+    a = x[2]
+    for i in range(3):
+        x = jnp.zeros(i)
+    b = x[9]
+    y = jnp.ones(3)
+    y = load()
+    c = y[5]
+    """
+    model = model_of(source)
+    by_line = {unit.start_line + 1: unit for unit in model.document.units}
+    assert model.module_shapes(by_line[7].start_line)["x"].shape == (2, 2)
+    assert codes_at(source) == [("JAX301", 7)]
