@@ -2,7 +2,7 @@
 
 Run: PYTHONPATH=$PWD python bench/codeaction_latency.py
 "Cold" is a text never seen before (every unit parsed by `ast`); "warm" is the same text again,
-as in the server, where the document was already analysed for its diagnostics.
+as in the server, where the document was already analyzed for its diagnostics.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Keeping the user's folder off `sys.path`: jax-lsp never imports the code it analyses.
+"""Keeping the user's folder off `sys.path`: jax-lsp never imports the code it analyzes.
 
 `python -m jax_lsp` and `python -c` put the working directory first on `sys.path`, and an editor
 starts the server in the user's project: a `typing.py`, `random.py` or `json.py` there would be
