@@ -69,7 +69,9 @@ def _url(code: str) -> str | None:
 
 
 def _plural(count: int, noun: str) -> str:
-    return f"{count} {noun}" if count == 1 or noun == "info" else f"{count} {noun}s"
+    if count == 1 or noun == "info":
+        return f"{count} {noun}"
+    return f"{count} {noun}es" if noun.endswith(("x", "s", "ch", "sh")) else f"{count} {noun}s"
 
 
 class _Style:

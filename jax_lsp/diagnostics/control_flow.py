@@ -94,7 +94,9 @@ class PythonBranchOnTraced(Rule):
         and `bool(x)`, inside `jax.jit`, `jax.vmap` or `lax` control flow. A condition that
         starts with `and`/`or`/`not` on a traced value is reported here (not as JAX702).
         Static facts (`x.shape[0] > 2`, `len(x)`, `x.ndim`, `x.dtype`, `x is None`, static
-        arguments) are never flagged.
+        arguments) are never flagged. A `while` condition is checked again after each pass of
+        the body, so `err = jnp.inf` then `while err > tol: err = jnp.abs(...)` is flagged:
+        `err` is traced from the second check on.
     """
     why_bad = """
         Under `jit` a traced value has no concrete value, so Python cannot decide the branch:
@@ -108,19 +110,24 @@ class PythonBranchOnTraced(Rule):
         A branch that only selects a value becomes `jnp.where(cond, a, b)`: a conditional
         expression `a if cond else b`; an `if`/`else` whose branches each only assign the same
         name (`y = jnp.where(cond, a, b)`) or each only `return` a value; `if cond: return a`
-        followed by `return b`; and `if cond: y = y * 2` (or `y *= 2`) with no `else`, when
-        `y` is bound before (`y = jnp.where(cond, y * 2, y)`). `and`/`or`/`not` in the
-        condition become `jnp.logical_*`. Comments of the replaced lines are kept. `jnp.where`
-        evaluates both values, so the fix is safe only when both are free of side effects
-        (names, constants, arithmetic, indexing, `jnp`/`lax` calls) and the condition is
-        boolean. A value that calls another function (effectful or costly) is selected with
-        `lax.cond(cond, lambda: a, lambda: b)` instead, which runs only the branch taken:
-        unsafe, since both branches are traced, the condition must be a scalar and both values
-        of the same shape and dtype. A branch that calls back into its own function
-        (recursion) gets no rewrite: tracing it recurses forever under either form.
-        (Under `jax.grad`, a value that is NaN or infinite in the branch not taken can still
-        make the gradient NaN.) No fix for `elif` chains, tuples or `None` values. When the
-        condition is a parameter of a function jitted by its decorator (`if training:`,
+        followed by `return b`; and `if cond: y = y * 2` (or `y *= 2`) with no `else`, when `y`
+        is bound before (`y = jnp.where(cond, y * 2, y)`). `and`/`or`/`not` in the condition
+        become `jnp.logical_*`. Comments of the replaced lines are kept. `jnp.where` evaluates
+        both values, and `jax.grad` differentiates both and multiplies the one not selected by
+        zero, so `0 * inf` makes the gradient NaN: `jnp.where(x > 0, jnp.sqrt(x), 0.0)` has
+        gradient NaN at `x <= 0`, where the original `if` gives 0. The fix is safe only when the
+        condition is boolean and both values are free of side effects and finite and
+        differentiable wherever their inputs are finite: names, numbers, indexing, `+`, `-`,
+        `*`, division by a non-zero number, whole powers and `abs`, `maximum`, `minimum`,
+        `clip`, `sin`, `cos`, `tanh`, `relu`, `sigmoid`. Over `sqrt`, `log`, division by a value
+        or any other call it is unsafe and its title says so; to keep gradients finite, also
+        guard the input ("double where": `jnp.sqrt(jnp.where(x > 0, x, 1.0))`). A value that
+        calls another function (effectful or costly) is selected with `lax.cond(cond, lambda: a,
+        lambda: b)` instead, which runs only the branch taken: unsafe, since both branches are
+        traced, the condition must be a scalar and both values of the same shape and dtype. A
+        branch that calls back into its own function (recursion) gets no rewrite: tracing it
+        recurses forever under either form. No fix for `elif` chains, tuples or `None` values.
+        When the condition is a parameter of a function jitted by its decorator (`if training:`,
         `if n > 0:`) an unsafe alternative adds it to `static_argnames` (see JAX803).
     """
     node_types = (ast.If, ast.While, ast.Assert, ast.IfExp, ast.comprehension, ast.Call)
@@ -160,6 +167,25 @@ class PythonBranchOnTraced(Rule):
                 return x
 
             grow(1.0)
+            """,
+            raises="jax.errors.TracerBoolConversionError",
+        ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def newton_sqrt(a):
+                x = a
+                err = jnp.inf  # a Python float the first time the condition is checked
+                while err > 1e-6:  # error
+                    x_new = 0.5 * (x + a / x)
+                    err = jnp.abs(x_new - x)
+                    x = x_new
+                return x
+
+            newton_sqrt(2.0)
             """,
             raises="jax.errors.TracerBoolConversionError",
         ),
@@ -293,6 +319,22 @@ class PythonBranchOnTraced(Rule):
             result = relu(2.0)
             """,
             check="assert float(result) == 2.0",
+        ),
+        Example(
+            """
+            import jax
+
+            @jax.jit
+            def repeat(x):
+                i = 0
+                while i < 3:  # a Python counter: static on every check
+                    x = x * 2
+                    i += 1
+                return x
+
+            out = repeat(1.0)
+            """,
+            check="assert float(out) == 8.0",
         ),
         Example(
             """

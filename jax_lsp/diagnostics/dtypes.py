@@ -20,6 +20,7 @@ from jax_lsp.analysis.kinds import ARRAY_MODULES, STATIC_RESULTS
 from jax_lsp.analysis.nodes import walk_nodes
 from jax_lsp.analysis.x64 import X64Facts, is_x64_context, is_x64_update
 from jax_lsp.diagnostics.base import Example, Rule, RuleContext
+from jax_lsp.diagnostics.imports_fix import ensure_import
 from jax_lsp.findings import Applicability, Edit, Finding, Fix, Severity, Span
 
 _ENABLE = '{jax}.config.update("jax_enable_x64", True)'
@@ -69,8 +70,9 @@ def x64_enabled_at(node: ast.AST, ctx: RuleContext) -> bool:
 def _x64_fixes(
     requested: ast.expr, node: ast.AST, ctx: RuleContext
 ) -> tuple[Fix | None, tuple[Fix, ...]]:
-    """(main fix, alternatives): asking for the 32-bit dtype first (safe), enabling 64-bit
-    mode for the whole program second (unsafe)."""
+    """(main fix, alternatives): asking for the 32-bit dtype first, enabling 64-bit mode for
+    the whole program second. Both are unsafe: which one the author meant cannot be read from
+    the code (see `Float64WithoutX64.fix_safety`)."""
     fixes = [
         fix
         for fix in (_narrow_fix(requested, ctx), _enable_fix(ctx.model.x64, node, ctx))
@@ -99,15 +101,27 @@ def _narrow_fix(requested: ast.expr, ctx: RuleContext) -> Fix | None:
     if replacement is None:
         return None
     return Fix(
-        f"Use `{replacement}` (what JAX computes in now)", (ctx.edit(requested, replacement),)
+        f"Use `{replacement}` (what JAX computes in now; drops the request for 64 bits)",
+        (ctx.edit(requested, replacement),),
+        Applicability.UNSAFE,
     )
 
 
 def _enable_fix(facts: X64Facts, node: ast.AST, ctx: RuleContext) -> Fix | None:
-    """Insert `jax.config.update("jax_enable_x64", True)` right after the leading imports."""
-    if facts.jax_name is None or ctx.model.import_line > _absolute_line(node, ctx):
+    """Insert `jax.config.update("jax_enable_x64", True)` right after the leading imports,
+    with an `import jax` when the module has none (`import jax.numpy as jnp` only)."""
+    if ctx.model.import_line > _absolute_line(node, ctx):
         return None
-    statement = _ENABLE.format(jax=facts.jax_name)
+    if facts.jax_name is not None:
+        statement = _ENABLE.format(jax=facts.jax_name)
+    else:
+        spelled = ensure_import(ctx, "jax")
+        if spelled is None:
+            return None
+        name, import_edits = spelled
+        statement = _ENABLE.format(jax=name)
+        if import_edits:
+            statement = f"import jax\n{statement}"  # one insertion: the import comes first
     return Fix(
         "Enable 64-bit mode for the whole program (every importer of this module)",
         (ctx.import_edit(statement),),
@@ -174,11 +188,15 @@ class Float64WithoutX64(Rule):
         the imports, or `JAX_ENABLE_X64=1`), or ask for a 32-bit dtype.
     """
     fix_safety = """
-        The main fix asks for the 32-bit dtype instead (`jnp.float64` -> `jnp.float32`,
-        `"int64"` -> `"int32"`, `"f8"` -> `"f4"`): safe, since that is what JAX computes in
-        today, so the values stay the same and the warning goes. An unsafe alternative inserts
-        `jax.config.update("jax_enable_x64", True)` right after the imports: it changes the
-        default dtypes of the whole program, and of every program importing the module.
+        Two fixes, both unsafe, since the code cannot tell which one its author meant. The
+        first asks for the 32-bit dtype instead (`jnp.float64` -> `jnp.float32`, `"int64"` ->
+        `"int32"`, `"f8"` -> `"f4"`): the values stay what JAX computes today, but the
+        request for 64 bits is gone, and where x64 is switched on from outside the code
+        (`JAX_ENABLE_X64=1` in the shell or CI) the values change. The alternative inserts
+        `jax.config.update("jax_enable_x64", True)` right after the imports (with an
+        `import jax` when the module has none): it gives the 64 bits asked for, but changes
+        the default dtypes of the whole program, and of every program importing the module.
+        Neither is applied by `--fix` or fix-all without `--unsafe-fixes`.
     """
     node_types = (ast.Call, ast.FunctionDef, ast.AsyncFunctionDef)
     invalid = (
@@ -297,8 +315,8 @@ class Float64WithoutX64(Rule):
             self,
             requested,
             f"`{dtype}` is silently truncated to `{narrow}` (with a UserWarning): 64-bit mode "
-            'is off. Call `jax.config.update("jax_enable_x64", True)` at startup or set '
-            "JAX_ENABLE_X64=1",
+            'is off. To get 64 bits, call `jax.config.update("jax_enable_x64", True)` at '
+            f"startup or set JAX_ENABLE_X64=1; otherwise ask for `{narrow}`",
             fix=fixes[0],
             alternatives=fixes[1],
         )

@@ -79,7 +79,8 @@ def where_fix(
     prefix, import_edits = spelled
     condition_text, condition_edits, condition_safety = condition
     call = f"{prefix}.{function}({condition_text}, {arguments})"
-    safe = pure and condition_safety is Applicability.SAFE
+    smooth = function == "where" and all(_finite_gradient(value, ctx) for value, _ in values)
+    safe = pure and smooth and condition_safety is Applicability.SAFE
     safety = Applicability.SAFE if safe else Applicability.UNSAFE
     if isinstance(node, ast.IfExp):
         edit = ctx.edit(node, call)
@@ -90,6 +91,8 @@ def where_fix(
             return None
     verb = "Select" if function == "where" else "Branch"
     title = f"{verb} with `{prefix}.{function}(...)`"
+    if function == "where" and not smooth:
+        title += " (under `jax.grad`, NaN where the value not selected is not finite)"
     return Fix(title, (edit, *condition_edits, *import_edits), safety)
 
 
@@ -269,6 +272,61 @@ def _pure(node: ast.expr, ctx: RuleContext) -> bool:
         qualname = ctx.qualname(node.func) or ""
         arguments = [*node.args, *(keyword.value for keyword in node.keywords)]
         return qualname.startswith(_PURE_MODULES) and all(_pure(a, ctx) for a in arguments)
+    return False
+
+
+# Functions whose value and derivative are finite wherever their arguments are finite: a
+# `jnp.where` over such values has a finite gradient on both sides of the condition.
+_SMOOTH_FUNCTIONS = frozenset(
+    {
+        *(
+            f"jax.numpy.{name}"
+            for name in (
+                *("abs", "absolute", "maximum", "minimum", "clip", "where", "sin", "cos"),
+                *("tanh", "negative", "positive", "square", "zeros_like", "ones_like"),
+                *("full_like", "sign", "real", "imag", "conj", "conjugate"),
+            )
+        ),
+        *(f"jax.nn.{name}" for name in ("relu", "sigmoid", "softplus", "silu", "gelu")),
+        *(f"jax.lax.{name}" for name in ("max", "min", "neg", "abs", "select")),
+    }
+)
+
+
+def _finite_gradient(node: ast.expr, ctx: RuleContext) -> bool:
+    """Are `node`'s value and derivative finite wherever its inputs are finite? `jnp.where`
+    differentiates both values and multiplies the one not selected by zero, and `0 * inf` and
+    `0 * nan` are NaN: `jnp.where(x > 0, jnp.sqrt(x), 0.0)` has a NaN gradient at 0 and below.
+    Names, numbers, `+`, `-`, `*`, division by a non-zero number, whole powers and a short
+    list of smooth functions (`abs`, `maximum`, `clip`, `tanh`, ...) qualify; `sqrt`, `log`,
+    division by a value and any other call do not."""
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, bool | int | float | complex)
+    if isinstance(node, ast.Name | ast.Compare):
+        return True  # a comparison has no gradient
+    if isinstance(node, ast.Attribute):
+        return _finite_gradient(node.value, ctx)
+    if isinstance(node, ast.UnaryOp):
+        return isinstance(node.op, ast.USub | ast.UAdd) and _finite_gradient(node.operand, ctx)
+    if isinstance(node, ast.BinOp):
+        if not _finite_gradient(node.left, ctx):
+            return False
+        right = node.right
+        if isinstance(node.op, ast.Add | ast.Sub | ast.Mult):
+            return _finite_gradient(right, ctx)
+        number = right.value if isinstance(right, ast.Constant) else None
+        if isinstance(node.op, ast.Div):
+            return isinstance(number, int | float) and not isinstance(number, bool) and number != 0
+        if isinstance(node.op, ast.Pow):
+            return isinstance(number, int) and not isinstance(number, bool) and number >= 0
+        return False
+    if isinstance(node, ast.Subscript):
+        return _finite_gradient(node.value, ctx) and _pure(node.slice, ctx)
+    if isinstance(node, ast.Call):
+        arguments = [*node.args, *(keyword.value for keyword in node.keywords)]
+        return ctx.qualname(node.func) in _SMOOTH_FUNCTIONS and all(
+            _finite_gradient(argument, ctx) for argument in arguments
+        )
     return False
 
 

@@ -219,6 +219,78 @@ PAIRS = [
         SAFE,
     ),
     (
+        # jnp.where differentiates the value not selected too: sqrt's derivative is infinite
+        # at 0 and NaN below, so `jax.grad` of the rewrite is NaN there (unsafe).
+        "701-where-over-sqrt-is-unsafe-under-grad",
+        "JAX701",
+        main_fix,
+        """
+        import jax
+        import jax.numpy as jnp
+
+        @jax.jit
+        def safe_sqrt(x):
+            if x > 0:
+                return jnp.sqrt(x)
+            return 0.0
+        """,
+        """
+        import jax
+        import jax.numpy as jnp
+
+        @jax.jit
+        def safe_sqrt(x):
+            return jnp.where(x > 0, jnp.sqrt(x), 0.0)
+        """,
+        UNSAFE,
+    ),
+    (
+        "701-where-over-division-by-a-value-is-unsafe",
+        "JAX701",
+        main_fix,
+        """
+        import jax
+
+        @jax.jit
+        def f(x, n):
+            y = x if n == 0 else x / n
+            return y
+        """,
+        """
+        import jax
+
+        @jax.jit
+        def f(x, n):
+            y = jax.numpy.where(n == 0, x, x / n)
+            return y
+        """,
+        UNSAFE,
+    ),
+    (
+        "701-where-over-smooth-values-is-safe",
+        "JAX701",
+        main_fix,
+        """
+        import jax
+        import jax.numpy as jnp
+
+        @jax.jit
+        def f(x, y):
+            z = jnp.maximum(x, 0.5) * y[0] - x**2 / 2 if x > y[1] else -jnp.abs(x)
+            return z
+        """,
+        """
+        import jax
+        import jax.numpy as jnp
+
+        @jax.jit
+        def f(x, y):
+            z = jnp.where(x > y[1], jnp.maximum(x, 0.5) * y[0] - x**2 / 2, -jnp.abs(x))
+            return z
+        """,
+        SAFE,
+    ),
+    (
         "701-conditional-expression-adds-import",
         "JAX701",
         main_fix,

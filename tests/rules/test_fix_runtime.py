@@ -43,6 +43,48 @@ CASES = [
         "assert hits.tolist() == [[2], [-1], [-1]]",
     ),
     (
+        # The safe rewrite keeps the gradient finite on both sides of the condition.
+        "701-safe-where-keeps-gradients",
+        "JAX701",
+        """
+        import jax
+
+        @jax.jit
+        def leaky(x):
+            if x > 0:
+                return x * 3.0
+            return 0.5 * x
+
+        grads = [float(jax.grad(leaky.__wrapped__)(v)) for v in (-1.0, 0.0, 2.0)]
+        """,
+        None,
+        "assert grads == [0.5, 0.5, 3.0]",
+        "assert grads == [0.5, 0.5, 3.0] and float(jax.grad(leaky)(-1.0)) == 0.5",
+    ),
+    (
+        # Why JAX701's rewrite over `sqrt` is unsafe: the fixed program runs, but its gradient
+        # is NaN where the value not selected is not differentiable (the eager original gives 0).
+        "701-where-over-sqrt-changes-gradients",
+        "JAX701",
+        """
+        import jax
+        import jax.numpy as jnp
+
+        @jax.jit
+        def safe_sqrt(x):
+            if x > 0:
+                return jnp.sqrt(x)
+            return 0.0
+
+        eager = [float(jax.grad(safe_sqrt.__wrapped__)(v)) for v in (-1.0, 0.0, 4.0)]
+        """,
+        None,
+        "assert eager == [0.0, 0.0, 0.25]",
+        "import math\n"
+        "fixed = [float(jax.grad(safe_sqrt)(v)) for v in (-1.0, 0.0, 4.0)]\n"
+        "assert math.isnan(fixed[0]) and math.isnan(fixed[1]) and fixed[2] == 0.25",
+    ),
+    (
         "701-select-equals-eager",
         "JAX701",
         """
