@@ -589,7 +589,7 @@ class PrngKeyReuse(Rule):
         fixer = _SplitFixer(ctx, resolver, body, names, node)
         for reuse in reuses:
             yield replace(
-                ctx.finding(self, reuse.call, _message(reuse), fix=fixer.fix(reuse)),
+                ctx.finding(self, reuse.call, _message(reuse, resolver), fix=fixer.fix(reuse)),
                 related=(_first_use(reuse, ctx),),
             )
         for use in repeated:
@@ -601,7 +601,7 @@ class PrngKeyReuse(Rule):
             )
 
 
-def _message(reuse: Reuse) -> str:
+def _message(reuse: Reuse, resolver: Resolver) -> str:
     key = reuse.key.id
     if reuse.across_iterations:
         return (
@@ -610,6 +610,13 @@ def _message(reuse: Reuse) -> str:
             "every iteration without rebinding it, so each iteration draws the same numbers"
         )
     first = ast.unparse(reuse.first.func)  # it may sit in another unit
+    if resolver.qualname(reuse.first.func) == "jax.random.split":
+        # The first use was the split itself: "split before its first use" would be circular.
+        return (
+            f"`{key}` was already split by `{first}(...)`: use one of the keys that split "
+            f"returned, or split `{key}` into one more subkey there. Drawing from `{key}` "
+            "again gives numbers correlated with its subkeys"
+        )
     return (
         f"Split `{key}` before its first use and give each use its own subkey: "
         f"`{first}(...)` already consumed it, and the same key gives the same random numbers"

@@ -191,3 +191,22 @@ def test_closed_over_key_gets_no_fix():
     )
     (finding,) = _findings(source)
     assert finding.fix is None  # rebinding `key` in inner() would make it a local
+
+
+def test_reuse_after_a_split_names_the_split_not_a_first_use():
+    """`k1, k2 = split(key)` then `normal(key)`: the first use *was* the split, so the advice
+    is to use its keys (or split into one more), never "split before its first use"."""
+    source = textwrap.dedent(
+        """
+        import jax
+
+        key = jax.random.key(0)
+        k1, k2 = jax.random.split(key)
+        w = jax.random.normal(k1, (2,))
+        b = jax.random.normal(key, (2,))
+        """
+    )
+    assert _rejected_by_checker(source)
+    (finding,) = _findings(source)
+    assert finding.message.startswith("`key` was already split by `jax.random.split(...)`")
+    assert "one more subkey" in finding.message and "before its first use" not in finding.message
