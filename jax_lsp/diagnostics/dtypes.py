@@ -12,6 +12,7 @@ from jax_lsp.analysis.dtypes import (
     at_update_target,
     dtype_argument,
     is_integer,
+    is_numpy_float64,
     is_wide,
     short_dtype,
     wide_dtype,
@@ -177,6 +178,9 @@ class Float64WithoutX64(Rule):
         inside `with jax.enable_x64(True):`, no `JAX_ENABLE_X64` in the project's test or
         tool configuration (pytest `env`, `tox.ini`, `pytest.ini`, `setup.cfg`, a
         `conftest.py`), and no `enable-x64 = true` (or `x64 = true`) under `[tool.jax-lsp]`.
+        Also flags NumPy data known to be `float64` (`np.linspace(...)`, `np.zeros(n)`,
+        `np.random.randn(...)`, `np.array([0.5, 1.0])`, `np.float64(x)`, or a name only bound
+        to one of them) converted by `jnp.asarray` / `jnp.array` with no `dtype`.
         Modules that read the flag (`jax.config.jax_enable_x64`, `jax.config.read(...)`,
         `jax.config.x64_enabled`: library code adapting to it) and test files are left alone.
     """
@@ -196,7 +200,8 @@ class Float64WithoutX64(Rule):
         `jax.config.update("jax_enable_x64", True)` right after the imports (with an
         `import jax` when the module has none): it gives the 64 bits asked for, but changes
         the default dtypes of the whole program, and of every program importing the module.
-        Neither is applied by `--fix` or fix-all without `--unsafe-fixes`.
+        Neither is applied by `--fix` or fix-all without `--unsafe-fixes`. For converted
+        NumPy `float64` data only the (unsafe) x64 switch is offered.
     """
     node_types = (ast.Call, ast.FunctionDef, ast.AsyncFunctionDef)
     invalid = (
@@ -261,6 +266,21 @@ class Float64WithoutX64(Rule):
             """,
             check="assert w.dtype == jnp.float32 and counts.dtype == jnp.int32",
         ),
+        Example(
+            """
+            import jax.numpy as jnp
+            import numpy as np
+
+            grid = jnp.asarray(np.linspace(0, 1, 5))  # error
+
+            def standardise(n):
+                host = np.random.randn(n)
+                return jnp.array(host)  # error
+
+            z = standardise(4)
+            """,
+            check="assert grid.dtype == jnp.float32 and z.dtype == jnp.float32",
+        ),
     )
     valid = (
         Example(
@@ -301,6 +321,18 @@ class Float64WithoutX64(Rule):
             requested = self._requested(node, ctx)
             if requested is not None and not x64_enabled_at(node, ctx):
                 yield self._finding(node, requested, ctx)
+            converted = self._converted_float64(node, ctx)
+            if converted is not None and not x64_enabled_at(node, ctx):
+                fix = _enable_fix(ctx.model.x64, node, ctx)
+                yield ctx.finding(
+                    self,
+                    converted,
+                    "NumPy `float64` data becomes `float32` here, silently: 64-bit mode is "
+                    'off. To keep 64 bits, call `jax.config.update("jax_enable_x64", True)` '
+                    "at startup or set JAX_ENABLE_X64=1; otherwise pass `dtype=jnp.float32` "
+                    "to say so",
+                    fix=fix,
+                )
             return
         # `def init(key, dtype=jnp.float64)`: the body, run later, asks JAX for the default.
         for default in _wide_dtype_defaults(node, ctx):
@@ -320,6 +352,23 @@ class Float64WithoutX64(Rule):
             fix=fixes[0],
             alternatives=fixes[1],
         )
+
+    @staticmethod
+    def _converted_float64(node: ast.Call, ctx: RuleContext) -> ast.expr | None:
+        """The NumPy float64 data `jnp.asarray(data)` / `jnp.array(data)` converts, with no
+        dtype given, when the model knows its dtype."""
+        qualname = ctx.qualname(node.func)
+        if qualname not in ("jax.numpy.asarray", "jax.numpy.array") or not node.args:
+            return None
+        if dtype_argument(node, qualname) is not None:
+            return None
+        scope = ctx.functions[-1] if ctx.functions else None
+
+        def bindings(name: str) -> list[ast.expr] | None:
+            return assigned_values(name, scope) if scope is not None else None
+
+        data = node.args[0]
+        return data if is_numpy_float64(data, ctx.resolvers[-1], bindings) else None
 
     @staticmethod
     def _requested(node: ast.Call, ctx: RuleContext) -> ast.expr | None:
