@@ -17,7 +17,7 @@ from jax_lsp.analysis.kinds import Kind
 from jax_lsp.diagnostics.base import Example, Rule, RuleContext
 from jax_lsp.diagnostics.booleans import is_boolean
 from jax_lsp.diagnostics.imports_fix import module_prefix_and_edits
-from jax_lsp.diagnostics.numpy_table import CONVERTS_TRACERS
+from jax_lsp.diagnostics.numpy_table import CONVERTS_TRACERS, FAILS_TO_COMPILE
 from jax_lsp.diagnostics.static_arguments import traced_static_argument
 from jax_lsp.diagnostics.static_fix import (
     parameter_names,
@@ -911,7 +911,8 @@ class ConcretizeTraced(Rule):
         `x.item()`, `x.tolist()`, `range(n)`, `math.sqrt(x)`, `np.asarray(x)` and NumPy
         functions that convert their arguments, in any position (`np.exp(x)`, `np.dot(a,
         x)`, `np.searchsorted(edges, x)`: a table measured on every public NumPy function;
-        `np.sum(x)`, which calls `x.sum()`, traces and is not flagged); a NumPy
+        `np.sum(x)`, which calls `x.sum()`, traces and is not flagged; `np.argsort(x)`,
+        which calls `x.argsort(stable=None)`, traces but fails when jit compiles it); a NumPy
         array, list or tuple indexed or sliced with a traced value (`table[i]`); and traced
         values given where `jax.numpy`/`lax`/`jax.random`/`jax.nn` need a Python value that
         is not a shape (the `axis` and `keepdims` of reductions, `axis1`, `k` of
@@ -949,6 +950,21 @@ class ConcretizeTraced(Rule):
             activation(jax.numpy.ones(3))
             """,
             raises="jax.errors.TracerArrayConversionError",
+        ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+            import numpy as np
+
+            @jax.jit
+            def top_two(scores):
+                order = np.argsort(scores)  # error
+                return scores[order[-2:]]
+
+            top_two(jnp.array([0.1, 0.9, 0.5]))
+            """,
+            raises="TypeError",  # traced through `scores.argsort(stable=None)`; fails to compile
         ),
         Example(
             """
@@ -1245,6 +1261,17 @@ class ConcretizeTraced(Rule):
                 "counterpart, or compute it outside the traced function"
             )
             error = "TracerArrayConversionError (or ConcretizationTypeError)"
+            return Misuse(traced, f"`np.{name}()`", error, remedy)
+        positions = FAILS_TO_COMPILE.get(qualname or "")
+        if positions and ctx.abstract:
+            # Traces (NumPy hands the call to the array's own method) but with arguments JAX
+            # cannot compile: `np.argsort` passes `stable=None` to `x.argsort`.
+            traced = _traced_argument([args[p] for p in positions if p < len(args)], ctx)
+            if traced is None:
+                return None
+            name = qualname.removeprefix("numpy.")
+            error = "TypeError when `jax.jit` compiles it (TracerArrayConversionError under vmap)"
+            remedy = f"Use `jnp.{name}`"
             return Misuse(traced, f"`np.{name}()`", error, remedy)
         return None
 
