@@ -587,9 +587,15 @@ class PrngKeyReuse(Rule):
         if not isinstance(node, ast.Module):
             names |= set(all_params(node))
         fixer = _SplitFixer(ctx, resolver, body, names, node)
+        # A loop-carried reuse whose call is also the first use of a later reuse in the same
+        # body: the later reuse's fix splits before both uses, which fixes this one too. Two
+        # fixes would both split before the same line (`key, subkey = split(subkey3)`).
+        covering = {id(r.first): r for r in reuses if not r.across_iterations}
         for reuse in reuses:
+            covered = covering.get(id(reuse.call)) if reuse.across_iterations else None
+            fix = fixer.fix(covered if covered is not None else reuse)
             yield replace(
-                ctx.finding(self, reuse.call, _message(reuse, resolver), fix=fixer.fix(reuse)),
+                ctx.finding(self, reuse.call, _message(reuse, resolver), fix=fix),
                 related=(_first_use(reuse, ctx),),
             )
         for use in repeated:
