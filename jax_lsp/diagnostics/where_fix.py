@@ -78,8 +78,18 @@ def where_fix(
         return None
     prefix, import_edits = spelled
     condition_text, condition_edits, condition_safety = condition
-    call = f"{prefix}.{function}({condition_text}, {arguments})"
     smooth = function == "where" and all(_finite_gradient(value, ctx) for value, _ in values)
+    guarded = None
+    if function == "where" and not smooth and condition_safety is Applicability.SAFE:
+        guarded = [
+            _guarded(value, text, condition_text, taken, prefix, ctx)
+            for (value, text), taken in zip(values, (True, False), strict=True)
+        ]
+        if None in guarded:
+            guarded = None
+        else:
+            arguments = ", ".join(guarded)
+    call = f"{prefix}.{function}({condition_text}, {arguments})"
     safe = pure and smooth and condition_safety is Applicability.SAFE
     safety = Applicability.SAFE if safe else Applicability.UNSAFE
     if isinstance(node, ast.IfExp):
@@ -91,7 +101,9 @@ def where_fix(
             return None
     verb = "Select" if function == "where" else "Branch"
     title = f"{verb} with `{prefix}.{function}(...)`"
-    if function == "where" and not smooth:
+    if guarded is not None:
+        title += ", guarding the inputs of `sqrt`/`log`/division so gradients stay finite"
+    elif function == "where" and not smooth:
         title += " (under `jax.grad`, NaN where the value not selected is not finite)"
     return Fix(title, (edit, *condition_edits, *import_edits), safety)
 
@@ -328,6 +340,67 @@ def _finite_gradient(node: ast.expr, ctx: RuleContext) -> bool:
             _finite_gradient(argument, ctx) for argument in arguments
         )
     return False
+
+
+# Functions that are not finite or not differentiable somewhere, and a value inside their
+# domain with a finite derivative: what their input becomes where its branch is not taken.
+_GUARDS = {
+    "jax.numpy.sqrt": "1.0",
+    "jax.numpy.log": "1.0",
+    "jax.numpy.log2": "1.0",
+    "jax.numpy.log10": "1.0",
+    "jax.numpy.log1p": "0.0",
+    "jax.numpy.reciprocal": "1.0",
+    "jax.numpy.arcsin": "0.0",
+    "jax.numpy.arccos": "0.0",
+}
+
+
+def _guard_spans(node: ast.expr, ctx: RuleContext) -> list[tuple[ast.expr, str]] | None:
+    """The inputs to guard in `node` (each with its safe value) for its gradient to be finite
+    everywhere: the argument of `sqrt`/`log`/... and the divisor of `/`, each itself smooth;
+    None when some part cannot be guarded that way."""
+    if _finite_gradient(node, ctx):
+        return []
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd):
+        return _guard_spans(node.operand, ctx)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add | ast.Sub | ast.Mult):
+        left, right = _guard_spans(node.left, ctx), _guard_spans(node.right, ctx)
+        return None if left is None or right is None else left + right
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
+        left = _guard_spans(node.left, ctx)
+        if left is None or not _finite_gradient(node.right, ctx):
+            return None
+        return [*left, (node.right, "1.0")]
+    if (
+        isinstance(node, ast.Call)
+        and ctx.qualname(node.func) in _GUARDS
+        and len(node.args) == 1
+        and not node.keywords
+        and _finite_gradient(node.args[0], ctx)
+    ):
+        return [(node.args[0], _GUARDS[ctx.qualname(node.func)])]
+    return None
+
+
+def _guarded(
+    value: ast.expr, text: str, condition: str, taken: bool, prefix: str, ctx: RuleContext
+) -> str | None:
+    """The "double where": `value`'s text with each input of a non-smooth part replaced, where
+    its branch is not taken, by a safe value (`jnp.sqrt(jnp.where(x > 0, x, 1.0))`). The
+    selected values are unchanged, and the branch not taken has a finite value and
+    derivative, so `jax.grad` of the `jnp.where` is finite. Only for a value on one line."""
+    if getattr(value, "end_lineno", None) != getattr(value, "lineno", 0) or not text.isascii():
+        return None
+    spans = _guard_spans(value, ctx)
+    if spans is None:
+        return None
+    for node, safe in sorted(spans, key=lambda span: -span[0].col_offset):
+        start, end = node.col_offset - value.col_offset, node.end_col_offset - value.col_offset
+        inner = text[start:end]
+        chosen = f"{inner}, {safe}" if taken else f"{safe}, {inner}"
+        text = f"{text[:start]}{prefix}.where({condition}, {chosen}){text[end:]}"
+    return text
 
 
 def _statement_edit(start: ast.stmt, end: ast.stmt, text: str, ctx: RuleContext) -> Edit | None:
