@@ -143,3 +143,40 @@ def _restore_ipython(original: str, fixed: str) -> str:
     for line in ipython:
         fixed_lines[moved[line]] = original_lines[line]
     return "\n".join(fixed_lines)
+
+
+def json_source_lines(raw: str) -> list[list[int]] | None:
+    """For each code cell of the notebook text `raw` (in order), the 0-based line of the JSON
+    file holding each line of its source: where a reader of the `.ipynb` file (GitHub code
+    scanning, for SARIF) finds it. Only for the layout Jupyter writes (a `source` list, one
+    string a line); None when the file is laid out otherwise or a line cannot be matched."""
+    try:
+        data = json.loads(raw)
+        cells = data["cells"]
+    except (ValueError, KeyError, TypeError):
+        return None
+    lines = raw.split("\n")
+    starts = [i for i, line in enumerate(lines) if line.strip().startswith('"source": [')]
+    if len(starts) != sum(isinstance(cell.get("source"), list) for cell in cells):
+        return None
+    found: list[list[int]] = []
+    opening = iter(starts)
+    for cell in cells:
+        source = cell.get("source")
+        start = next(opening) if isinstance(source, list) else None
+        if cell.get("cell_type") != "code":
+            continue
+        if start is None:
+            return None
+        rows = []
+        for offset, text in enumerate(source):
+            row = start + 1 + offset
+            stored = lines[row].strip().removesuffix(",") if row < len(lines) else ""
+            try:
+                if json.loads(stored) != text:
+                    return None
+            except ValueError:
+                return None
+            rows.append(row)
+        found.append(rows)
+    return found

@@ -14,6 +14,7 @@ from jax_lsp import __version__
 from jax_lsp.codeactions.apply import fixable
 from jax_lsp.diagnostics import RULES_BY_CODE
 from jax_lsp.findings import Finding, Fix, Position, Severity, Span
+from jax_lsp.ipynb import json_source_lines
 
 
 class Entry(NamedTuple):
@@ -71,7 +72,7 @@ def _url(code: str) -> str | None:
 def _plural(count: int, noun: str) -> str:
     if count == 1 or noun == "info":
         return f"{count} {noun}"
-    return f"{count} {noun}{'es' if noun.endswith('x') else 's'}"  # "2 hidden fixes"
+    return f"{count} {noun}es" if noun.endswith(("x", "s", "ch", "sh")) else f"{count} {noun}s"
 
 
 class _Style:
@@ -240,6 +241,52 @@ def _sarif_physical(path: str, span: Span) -> dict:
     }
 
 
+def _json_column(json_line: str, text: str, column: int) -> int | None:
+    """The 0-based column in a JSON line holding the string `text` of the character at
+    `column` of `text`; None when an escape before it (`\\"`, `\\t`, `\\uXXXX`) shifts it."""
+    first = json_line.find('"') + 1
+    if first == 0 or json_line[first : first + column] != text[:column]:
+        return None
+    return first + column
+
+
+def _notebook_physical(path: str, span: Span, cell: int, layout) -> dict:
+    """A SARIF location in the `.ipynb` file itself: the JSON line holding the cell's source
+    line, which is what GitHub code scanning shows; the columns too where no escape shifts
+    them. Without a readable layout, the file alone (no region): never a cell-relative line
+    presented as a line of the JSON file."""
+    location: dict = {"artifactLocation": {"uri": Path(display_path(path)).as_posix()}}
+    if layout is None or not 1 <= cell <= len(layout[1]):
+        return location
+    lines, cells = layout
+    rows = cells[cell - 1]
+    region: dict = {}
+    for side, position in (("start", span.start), ("end", span.end)):
+        if position.line >= len(rows):
+            break
+        row = rows[position.line]
+        region[f"{side}Line"] = row + 1
+        text = json.loads(lines[row].strip().removesuffix(","))
+        column = _json_column(lines[row], text, position.column)
+        if column is not None:
+            region[f"{side}Column"] = column + 1
+    if "startLine" in region:
+        if "endLine" not in region or ("startColumn" in region) != ("endColumn" in region):
+            region = {"startLine": region["startLine"]}
+        location["region"] = region
+    return location
+
+
+def _notebook_layout(path: str):
+    """(the file's lines, the JSON line of each code cell's source lines) or None."""
+    try:
+        raw = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+    cells = json_source_lines(raw)
+    return None if cells is None else (raw.split("\n"), cells)
+
+
 def _sarif_fix(path: str, fix: Fix) -> dict:
     """A SARIF fix, with whether `--fix` applies it alone or only with `--unsafe-fixes`."""
     return {
@@ -265,7 +312,30 @@ def format_sarif(entries: Sequence[Entry], options: ReportOptions = ReportOption
     rules = sorted(RULES_BY_CODE.values(), key=lambda rule: int(rule.code[3:]))
     rule_index = {rule.code: index for index, rule in enumerate(rules)}
     results = []
+    layouts: dict[str, object] = {}
     for path, finding, cell, _ in entries:
+        if cell is not None:
+            # Positions are relative to the cell; the artifact is the JSON file. Fixes and
+            # related locations (edits of the cell's text) are left out.
+            if path not in layouts:
+                layouts[path] = _notebook_layout(path)
+            results.append(
+                {
+                    "properties": {"cell": cell},
+                    "ruleId": finding.code,
+                    "ruleIndex": rule_index.get(finding.code, -1),
+                    "level": _SARIF_LEVEL[finding.severity],
+                    "message": {"text": f"{finding.message} (cell {cell})"},
+                    "locations": [
+                        {
+                            "physicalLocation": _notebook_physical(
+                                path, finding.span, cell, layouts[path]
+                            )
+                        }
+                    ],
+                }
+            )
+            continue
         results.append(
             {
                 **({"properties": {"cell": cell}} if cell is not None else {}),

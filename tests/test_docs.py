@@ -138,3 +138,24 @@ def test_pre_commit_recipes_name_a_revision_that_exists():
             for name in (revision, f"origin/{revision}")
         ]
         assert any(found), f"rev: {revision} names nothing in this repository"
+
+
+def test_every_editor_setting_is_named_where_users_look():
+    """The editor-only switches (`inlayHints` is off by default: a user who does not know the
+    key sees no hints) appear in each list of settings and in the Neovim recipe."""
+    from jax_lsp.lsp import settings
+
+    keys = [settings._INLAY_HINTS[0], settings._CODE_LENS[0], "select", "unsafeFixes"]
+    places = [
+        ROOT / "README.md",
+        ROOT / "editors" / "README.md",
+        ROOT / "editors" / "nvim" / "lsp" / "jax_lsp.lua",
+        ROOT / "vscode-extension" / "README.md",
+    ]
+    for place in places:
+        text = place.read_text(encoding="utf-8")
+        missing = [key for key in keys if key not in text]
+        assert not missing, f"{place.relative_to(ROOT)} does not name {missing}"
+    assert settings._INLAY_HINTS[2] is False  # what the docs say: off until turned on
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "`inlayHints` (default `false`" in readme

@@ -223,3 +223,31 @@ def test_a_fix_that_adds_lines_keeps_the_ipython_lines_in_place(tmp_path: Path):
         "%matplotlib inline\nfrom jax import jit\nimport jax.numpy as jnp\n!nvidia-smi\n@jit\n"
         "def inside(x):\n    return jnp.logical_and(x > 0, x < 1)\n"
     )
+
+
+def test_sarif_points_at_the_line_of_the_ipynb_file(tmp_path: Path):
+    """SARIF's artifact is the .ipynb JSON file: a finding's region is the JSON line holding
+    the cell's source line (what GitHub code scanning shows), never the cell-relative line;
+    where the file's layout cannot be matched (one long line), the result names the file only."""
+    laid_out = tmp_path / "laid_out.ipynb"
+    laid_out.write_text(json.dumps(json.loads(NOTEBOOK), indent=1) + "\n")
+    compact = tmp_path / "compact.ipynb"
+    compact.write_text(NOTEBOOK)
+
+    def results(path: Path) -> list[dict]:
+        command = [sys.executable, "-m", "jax_lsp", "check", str(path)]
+        command += ["--output-format", "sarif", "--exit-zero"]
+        run = subprocess.run(command, capture_output=True, text=True, timeout=120)
+        return json.loads(run.stdout)["runs"][0]["results"]
+
+    lines = laid_out.read_text().split("\n")
+    found = results(laid_out)
+    assert [r["ruleId"] for r in found] == ["JAX201", "JAX203"]
+    for result, source in zip(found, ("x[0] = 1.0", "x.at[1].set(2.0)"), strict=True):
+        region = result["locations"][0]["physicalLocation"]["region"]
+        line = lines[region["startLine"] - 1]
+        assert json.loads(line.strip().rstrip(",")).rstrip("\n") == source
+        assert line[region["startColumn"] - 1 :].startswith(source[:3])
+        assert result["properties"] == {"cell": 2} and "fixes" not in result
+    for result in results(compact):
+        assert "region" not in result["locations"][0]["physicalLocation"]

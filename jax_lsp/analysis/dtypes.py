@@ -229,6 +229,116 @@ class FloatOracle:
         return False
 
 
+# NumPy functions whose result is float64 unless a dtype says otherwise, with the position of
+# their dtype parameter (None: keyword only). Checked with NumPy 2.4: each gives float64.
+_NUMPY_FLOAT64_DEFAULTS = {
+    "numpy.zeros": 1,
+    "numpy.ones": 1,
+    "numpy.empty": 1,
+    "numpy.identity": 1,
+    "numpy.eye": 3,
+    "numpy.linspace": 5,
+    "numpy.logspace": 6,
+    "numpy.geomspace": 5,
+    "numpy.random.rand": None,
+    "numpy.random.randn": None,
+    "numpy.random.random": None,
+    "numpy.random.random_sample": None,
+    "numpy.random.uniform": None,
+    "numpy.random.normal": None,
+    "numpy.random.standard_normal": None,
+}
+_FLOAT64_NAMES = frozenset(
+    {"numpy.float64", "numpy.double", "jax.numpy.float64", "jax.numpy.double", "builtins.float"}
+    | {"float64", "f8", "double", "float"}
+)
+
+
+def is_numpy_float64(
+    expr: ast.expr,
+    resolver: Resolver,
+    bindings: Callable[[str], list[ast.expr] | None],
+    depth: int = 0,
+) -> bool:
+    """Is `expr` known to be NumPy data of dtype float64 (`np.linspace(0, 1, 5)`,
+    `np.random.randn(3)`, `np.zeros(3)`, `np.array([0.5, 1.0])`, `np.float64(x)`, a name only
+    ever bound to one of them in the scope)? Unsure means no."""
+    if depth > _MAX_DEPTH:
+        return False
+    if isinstance(expr, ast.Name):
+        values = bindings(expr.id)
+        return bool(values) and all(
+            is_numpy_float64(v, resolver, bindings, depth + 1) for v in values
+        )
+    if not isinstance(expr, ast.Call):
+        return False
+    func = expr.func
+    keywords = {k.arg: k.value for k in expr.keywords}
+    if (
+        isinstance(func, ast.Attribute)
+        and func.attr == "astype"
+        and resolver.qualname(func) is None
+    ):
+        dtype = expr.args[0] if expr.args else keywords.get("dtype")
+        return (
+            dtype is not None
+            and dtype_name(dtype, resolver) in _FLOAT64_NAMES
+            and is_numpy_value(func.value, resolver, bindings, depth + 1)
+        )
+    qualname = resolver.qualname(func) or ""
+    if qualname in ("numpy.float64", "numpy.double"):
+        return True
+    if qualname in ("numpy.array", "numpy.asarray"):
+        dtype = keywords.get("dtype", expr.args[1] if len(expr.args) > 1 else None)
+        if dtype is not None:
+            return dtype_name(dtype, resolver) in _FLOAT64_NAMES
+        return bool(expr.args) and _float_literal_list(expr.args[0])
+    if qualname in _NUMPY_FLOAT64_DEFAULTS:
+        position = _NUMPY_FLOAT64_DEFAULTS[qualname]
+        dtype = keywords.get("dtype")
+        if dtype is None and position is not None and len(expr.args) > position:
+            dtype = expr.args[position]
+        if any(isinstance(a, ast.Starred) for a in expr.args) or None in keywords:
+            return False
+        return dtype is None or dtype_name(dtype, resolver) in _FLOAT64_NAMES
+    return False
+
+
+def is_numpy_value(
+    expr: ast.expr,
+    resolver: Resolver,
+    bindings: Callable[[str], list[ast.expr] | None],
+    depth: int = 0,
+) -> bool:
+    """Is `expr` known to be NumPy data (a call of a `numpy` function, or a name only ever
+    bound to one)?"""
+    if isinstance(expr, ast.Name):
+        values = bindings(expr.id)
+        return bool(values) and all(
+            is_numpy_value(v, resolver, bindings, depth + 1) for v in values
+        )
+    if isinstance(expr, ast.Call) and depth <= _MAX_DEPTH:
+        return (resolver.qualname(expr.func) or "").startswith("numpy.")
+    return False
+
+
+def _float_literal_list(expr: ast.expr) -> bool:
+    """`[0.5, 1.0]`, `[[1.0, 2], [3, 4]]`: numbers only, at least one of them a float."""
+    numbers: list[object] = []
+    pending = [expr]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, ast.List | ast.Tuple):
+            pending.extend(node.elts)
+        elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd):
+            pending.append(node.operand)
+        elif isinstance(node, ast.Constant) and type(node.value) in (int, float):
+            numbers.append(node.value)
+        else:
+            return False
+    return any(isinstance(n, float) for n in numbers)
+
+
 class IntArrayOracle:
     """Is an expression known to be a JAX array of an integer dtype? Unsure means no.
 

@@ -395,7 +395,9 @@ class FlowInterpreter:
 
     def _loop(
         self, body: list[ast.stmt], bind_target: Callable[[], None], runs_once: bool = False
-    ) -> None:
+    ) -> Env:
+        """Walk a loop twice so loop-carried values settle; returns the values at the end of
+        the body (what the next iteration starts from)."""
         before = dict(self.env)
         bind_target()
         self.run_block(body)
@@ -403,7 +405,9 @@ class FlowInterpreter:
         self.env = first if runs_once else _merge_envs(before, first)
         bind_target()
         self.run_block(body)
+        back = self.env
         self.env = _merge_envs(first if runs_once else before, self.env)
+        return back
 
     def _stmt_For(self, node: ast.For | ast.AsyncFor) -> None:
         element = _element_value(self.eval(node.iter))
@@ -414,8 +418,32 @@ class FlowInterpreter:
     _stmt_AsyncFor = _stmt_For
 
     def _stmt_While(self, node: ast.While) -> None:
-        self._loop(node.body, lambda: self.eval(node.test))
+        back = self._loop(node.body, lambda: self.eval(node.test))
+        if not _terminates(node.body):
+            self._test_again(node.test, back)
         self.run_block(node.orelse)
+
+    def _test_again(self, test: ast.expr, back: Env) -> None:
+        """A loop condition is evaluated again after every pass of the body: `err = jnp.inf`
+        then `while err > tol: err = jnp.abs(...)` is a Python constant the first time and a
+        traced value from the second on. The merge of both is UNKNOWN; when the values at the
+        end of the body make the condition traced, the condition is traced."""
+        if self.kinds.get(test) is Kind.TRACED:
+            return
+        nodes = list(ast.walk(test))
+        kinds = {n: self.kinds[n] for n in nodes if n in self.kinds}
+        values = {n: self.values[n] for n in nodes if n in self.values}
+        after = self.env
+        self.env = dict(back)
+        traced = self.eval(test) is Kind.TRACED or self.kinds.get(test) is Kind.TRACED
+        self.env = after
+        if traced:
+            return
+        for n in nodes:  # not traced after the body either: keep what the merge found
+            self.kinds.pop(n, None)
+            self.values.pop(n, None)
+        self.kinds.update(kinds)
+        self.values.update(values)
 
     def _stmt_Try(self, node: ast.Try) -> None:
         before = dict(self.env)

@@ -403,9 +403,18 @@ class RepeatedUse:
 
 def aligned_pair(first: ast.Call, second: ast.Call, resolver: Resolver) -> bool:
     """The same `permutation`/`choice`/`shuffle` call, differing only in the array: one key
-    picks the same rows of two arrays that must stay aligned (inputs and labels)."""
+    picks the same rows of two arrays that must stay aligned (inputs and labels). The same
+    call of the same array twice is no such pair: it gives the same result twice."""
     qualname = resolver.qualname(first.func)
     if qualname not in _ALIGNING or resolver.qualname(second.func) != qualname:
+        return False
+
+    def array(call: ast.Call) -> str:
+        named = [k.value for k in call.keywords if k.arg in ("a", "x")]
+        value = call.args[1] if len(call.args) > 1 else (named[0] if named else None)
+        return ast.dump(value) if value is not None else ""
+
+    if array(first) == array(second):
         return False
 
     def rest(call: ast.Call) -> str:

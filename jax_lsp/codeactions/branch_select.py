@@ -78,8 +78,19 @@ def branch_select_fix(
         return None
     prefix, import_edits = spelled
     condition_text, condition_edits, condition_safety = condition
+    smooth = function == "where" and all(_finite_gradient(value, ctx) for value, _ in values)
+    guarded = None
+    if function == "where" and not smooth and condition_safety is Applicability.SAFE:
+        guarded = [
+            _guarded(value, text, condition_text, taken, prefix, ctx)
+            for (value, text), taken in zip(values, (True, False), strict=True)
+        ]
+        if None in guarded:
+            guarded = None
+        else:
+            arguments = ", ".join(guarded)
     call = f"{prefix}.{function}({condition_text}, {arguments})"
-    safe = pure and condition_safety is Applicability.SAFE
+    safe = pure and smooth and condition_safety is Applicability.SAFE
     safety = Applicability.SAFE if safe else Applicability.UNSAFE
     if isinstance(node, ast.IfExp):
         edit = ctx.edit(node, call)
@@ -90,6 +101,10 @@ def branch_select_fix(
             return None
     verb = "Select" if function == "where" else "Branch"
     title = f"{verb} with `{prefix}.{function}(...)`"
+    if guarded is not None:
+        title += ", guarding the inputs of `sqrt`/`log`/division so gradients stay finite"
+    elif function == "where" and not smooth:
+        title += " (under `jax.grad`, NaN where the value not selected is not finite)"
     return Fix(title, (edit, *condition_edits, *import_edits), safety)
 
 
@@ -270,6 +285,122 @@ def _pure(node: ast.expr, ctx: FixSite) -> bool:
         arguments = [*node.args, *(keyword.value for keyword in node.keywords)]
         return qualname.startswith(_PURE_MODULES) and all(_pure(a, ctx) for a in arguments)
     return False
+
+
+# Functions whose value and derivative are finite wherever their arguments are finite: a
+# `jnp.where` over such values has a finite gradient on both sides of the condition.
+_SMOOTH_FUNCTIONS = frozenset(
+    {
+        *(
+            f"jax.numpy.{name}"
+            for name in (
+                *("abs", "absolute", "maximum", "minimum", "clip", "where", "sin", "cos"),
+                *("tanh", "negative", "positive", "square", "zeros_like", "ones_like"),
+                *("full_like", "sign", "real", "imag", "conj", "conjugate"),
+            )
+        ),
+        *(f"jax.nn.{name}" for name in ("relu", "sigmoid", "softplus", "silu", "gelu")),
+        *(f"jax.lax.{name}" for name in ("max", "min", "neg", "abs", "select")),
+    }
+)
+
+
+def _finite_gradient(node: ast.expr, ctx: FixSite) -> bool:
+    """Are `node`'s value and derivative finite wherever its inputs are finite? `jnp.where`
+    differentiates both values and multiplies the one not selected by zero, and `0 * inf` and
+    `0 * nan` are NaN: `jnp.where(x > 0, jnp.sqrt(x), 0.0)` has a NaN gradient at 0 and below.
+    Names, numbers, `+`, `-`, `*`, division by a non-zero number, whole powers and a short
+    list of smooth functions (`abs`, `maximum`, `clip`, `tanh`, ...) qualify; `sqrt`, `log`,
+    division by a value and any other call do not."""
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, bool | int | float | complex)
+    if isinstance(node, ast.Name | ast.Compare):
+        return True  # a comparison has no gradient
+    if isinstance(node, ast.Attribute):
+        return _finite_gradient(node.value, ctx)
+    if isinstance(node, ast.UnaryOp):
+        return isinstance(node.op, ast.USub | ast.UAdd) and _finite_gradient(node.operand, ctx)
+    if isinstance(node, ast.BinOp):
+        if not _finite_gradient(node.left, ctx):
+            return False
+        right = node.right
+        if isinstance(node.op, ast.Add | ast.Sub | ast.Mult):
+            return _finite_gradient(right, ctx)
+        number = right.value if isinstance(right, ast.Constant) else None
+        if isinstance(node.op, ast.Div):
+            return isinstance(number, int | float) and not isinstance(number, bool) and number != 0
+        if isinstance(node.op, ast.Pow):
+            return isinstance(number, int) and not isinstance(number, bool) and number >= 0
+        return False
+    if isinstance(node, ast.Subscript):
+        return _finite_gradient(node.value, ctx) and _pure(node.slice, ctx)
+    if isinstance(node, ast.Call):
+        arguments = [*node.args, *(keyword.value for keyword in node.keywords)]
+        return ctx.qualname(node.func) in _SMOOTH_FUNCTIONS and all(
+            _finite_gradient(argument, ctx) for argument in arguments
+        )
+    return False
+
+
+# Functions that are not finite or not differentiable somewhere, and a value inside their
+# domain with a finite derivative: what their input becomes where its branch is not taken.
+_GUARDS = {
+    "jax.numpy.sqrt": "1.0",
+    "jax.numpy.log": "1.0",
+    "jax.numpy.log2": "1.0",
+    "jax.numpy.log10": "1.0",
+    "jax.numpy.log1p": "0.0",
+    "jax.numpy.reciprocal": "1.0",
+    "jax.numpy.arcsin": "0.0",
+    "jax.numpy.arccos": "0.0",
+}
+
+
+def _guard_spans(node: ast.expr, ctx: FixSite) -> list[tuple[ast.expr, str]] | None:
+    """The inputs to guard in `node` (each with its safe value) for its gradient to be finite
+    everywhere: the argument of `sqrt`/`log`/... and the divisor of `/`, each itself smooth;
+    None when some part cannot be guarded that way."""
+    if _finite_gradient(node, ctx):
+        return []
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd):
+        return _guard_spans(node.operand, ctx)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add | ast.Sub | ast.Mult):
+        left, right = _guard_spans(node.left, ctx), _guard_spans(node.right, ctx)
+        return None if left is None or right is None else left + right
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
+        left = _guard_spans(node.left, ctx)
+        if left is None or not _finite_gradient(node.right, ctx):
+            return None
+        return [*left, (node.right, "1.0")]
+    if (
+        isinstance(node, ast.Call)
+        and ctx.qualname(node.func) in _GUARDS
+        and len(node.args) == 1
+        and not node.keywords
+        and _finite_gradient(node.args[0], ctx)
+    ):
+        return [(node.args[0], _GUARDS[ctx.qualname(node.func)])]
+    return None
+
+
+def _guarded(
+    value: ast.expr, text: str, condition: str, taken: bool, prefix: str, ctx: FixSite
+) -> str | None:
+    """The "double where": `value`'s text with each input of a non-smooth part replaced, where
+    its branch is not taken, by a safe value (`jnp.sqrt(jnp.where(x > 0, x, 1.0))`). The
+    selected values are unchanged, and the branch not taken has a finite value and
+    derivative, so `jax.grad` of the `jnp.where` is finite. Only for a value on one line."""
+    if getattr(value, "end_lineno", None) != getattr(value, "lineno", 0) or not text.isascii():
+        return None
+    spans = _guard_spans(value, ctx)
+    if spans is None:
+        return None
+    for node, safe in sorted(spans, key=lambda span: -span[0].col_offset):
+        start, end = node.col_offset - value.col_offset, node.end_col_offset - value.col_offset
+        inner = text[start:end]
+        chosen = f"{inner}, {safe}" if taken else f"{safe}, {inner}"
+        text = f"{text[:start]}{prefix}.where({condition}, {chosen}){text[end:]}"
+    return text
 
 
 def _statement_edit(start: ast.stmt, end: ast.stmt, text: str, ctx: FixSite) -> Edit | None:

@@ -23,7 +23,7 @@ from jax_lsp.codeactions.static_argnames import (
 )
 from jax_lsp.diagnostics.base import Example, Rule, RuleContext
 from jax_lsp.diagnostics.booleans import is_boolean
-from jax_lsp.diagnostics.numpy_table import CONVERTS_TRACERS
+from jax_lsp.diagnostics.numpy_table import CONVERTS_TRACERS, FAILS_TO_COMPILE
 from jax_lsp.diagnostics.static_arguments import traced_static_argument
 from jax_lsp.diagnostics.traced_values import Misuse, is_traced
 from jax_lsp.findings import Applicability, Edit, Finding, Fix, Severity
@@ -94,7 +94,9 @@ class PythonBranchOnTraced(Rule):
         and `bool(x)`, inside `jax.jit`, `jax.vmap` or `lax` control flow. A condition that
         starts with `and`/`or`/`not` on a traced value is reported here (not as JAX702).
         Static facts (`x.shape[0] > 2`, `len(x)`, `x.ndim`, `x.dtype`, `x is None`, static
-        arguments) are never flagged.
+        arguments) are never flagged. A `while` condition is checked again after each pass of
+        the body, so `err = jnp.inf` then `while err > tol: err = jnp.abs(...)` is flagged:
+        `err` is traced from the second check on.
     """
     why_bad = """
         Under `jit` a traced value has no concrete value, so Python cannot decide the branch:
@@ -108,19 +110,27 @@ class PythonBranchOnTraced(Rule):
         A branch that only selects a value becomes `jnp.where(cond, a, b)`: a conditional
         expression `a if cond else b`; an `if`/`else` whose branches each only assign the same
         name (`y = jnp.where(cond, a, b)`) or each only `return` a value; `if cond: return a`
-        followed by `return b`; and `if cond: y = y * 2` (or `y *= 2`) with no `else`, when
-        `y` is bound before (`y = jnp.where(cond, y * 2, y)`). `and`/`or`/`not` in the
-        condition become `jnp.logical_*`. Comments of the replaced lines are kept. `jnp.where`
-        evaluates both values, so the fix is safe only when both are free of side effects
-        (names, constants, arithmetic, indexing, `jnp`/`lax` calls) and the condition is
-        boolean. A value that calls another function (effectful or costly) is selected with
-        `lax.cond(cond, lambda: a, lambda: b)` instead, which runs only the branch taken:
-        unsafe, since both branches are traced, the condition must be a scalar and both values
-        of the same shape and dtype. A branch that calls back into its own function
-        (recursion) gets no rewrite: tracing it recurses forever under either form.
-        (Under `jax.grad`, a value that is NaN or infinite in the branch not taken can still
-        make the gradient NaN.) No fix for `elif` chains, tuples or `None` values. When the
-        condition is a parameter of a function jitted by its decorator (`if training:`,
+        followed by `return b`; and `if cond: y = y * 2` (or `y *= 2`) with no `else`, when `y`
+        is bound before (`y = jnp.where(cond, y * 2, y)`). `and`/`or`/`not` in the condition
+        become `jnp.logical_*`. Comments of the replaced lines are kept. `jnp.where` evaluates
+        both values, and `jax.grad` differentiates both and multiplies the one not selected by
+        zero, so `0 * inf` makes the gradient NaN: `jnp.where(x > 0, jnp.sqrt(x), 0.0)` has
+        gradient NaN at `x <= 0`, where the original `if` gives 0. The fix is safe only when the
+        condition is boolean and both values are free of side effects and finite and
+        differentiable wherever their inputs are finite: names, numbers, indexing, `+`, `-`,
+        `*`, division by a non-zero number, whole powers and `abs`, `maximum`, `minimum`,
+        `clip`, `sin`, `cos`, `tanh`, `relu`, `sigmoid`. Over `sqrt`, `log`, division by a value
+        or any other call it is unsafe. Where each such part is `sqrt`, `log`, `log1p`,
+        `reciprocal`, `arcsin`, `arccos` or a division, with a smooth input, the fix also guards
+        that input where its branch is not taken ("double where": `jnp.where(x > 0,
+        jnp.sqrt(jnp.where(x > 0, x, 1.0)), 0.0)`), so the gradient stays finite and equals the
+        original's on each side; otherwise its title warns of NaN gradients. A value that calls
+        another function (effectful or costly) is selected with `lax.cond(cond, lambda: a,
+        lambda: b)` instead, which runs only the branch taken: unsafe, since both branches are
+        traced, the condition must be a scalar and both values of the same shape and dtype. A
+        branch that calls back into its own function (recursion) gets no rewrite: tracing it
+        recurses forever under either form. No fix for `elif` chains, tuples or `None` values.
+        When the condition is a parameter of a function jitted by its decorator (`if training:`,
         `if n > 0:`) an unsafe alternative adds it to `static_argnames` (see JAX803).
     """
     node_types = (ast.If, ast.While, ast.Assert, ast.IfExp, ast.comprehension, ast.Call)
@@ -160,6 +170,25 @@ class PythonBranchOnTraced(Rule):
                 return x
 
             grow(1.0)
+            """,
+            raises="jax.errors.TracerBoolConversionError",
+        ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def newton_sqrt(a):
+                x = a
+                err = jnp.inf  # a Python float the first time the condition is checked
+                while err > 1e-6:  # error
+                    x_new = 0.5 * (x + a / x)
+                    err = jnp.abs(x_new - x)
+                    x = x_new
+                return x
+
+            newton_sqrt(2.0)
             """,
             raises="jax.errors.TracerBoolConversionError",
         ),
@@ -339,6 +368,22 @@ class PythonBranchOnTraced(Rule):
             result = relu(2.0)
             """,
             check="assert float(result) == 2.0",
+        ),
+        Example(
+            """
+            import jax
+
+            @jax.jit
+            def repeat(x):
+                i = 0
+                while i < 3:  # a Python counter: static on every check
+                    x = x * 2
+                    i += 1
+                return x
+
+            out = repeat(1.0)
+            """,
+            check="assert float(out) == 8.0",
         ),
         Example(
             """
@@ -972,7 +1017,8 @@ class ConcretizeTraced(Rule):
         `x.item()`, `x.tolist()`, `range(n)`, `math.sqrt(x)`, `np.asarray(x)` and NumPy
         functions that convert their arguments, in any position (`np.exp(x)`, `np.dot(a,
         x)`, `np.searchsorted(edges, x)`: a table measured on every public NumPy function;
-        `np.sum(x)`, which calls `x.sum()`, traces and is not flagged); a NumPy
+        `np.sum(x)`, which calls `x.sum()`, traces and is not flagged; `np.argsort(x)`,
+        which calls `x.argsort(stable=None)`, traces but fails when jit compiles it); a NumPy
         array, list or tuple indexed or sliced with a traced value (`table[i]`); and traced
         values given where `jax.numpy`/`lax`/`jax.random`/`jax.nn` need a Python value that
         is not a shape (the `axis` and `keepdims` of reductions, `axis1`, `k` of
@@ -1010,6 +1056,21 @@ class ConcretizeTraced(Rule):
             activation(jax.numpy.ones(3))
             """,
             raises="jax.errors.TracerArrayConversionError",
+        ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+            import numpy as np
+
+            @jax.jit
+            def top_two(scores):
+                order = np.argsort(scores)  # error
+                return scores[order[-2:]]
+
+            top_two(jnp.array([0.1, 0.9, 0.5]))
+            """,
+            raises="TypeError",  # traced through `scores.argsort(stable=None)`; fails to compile
         ),
         Example(
             """
@@ -1306,6 +1367,17 @@ class ConcretizeTraced(Rule):
                 "counterpart, or compute it outside the traced function"
             )
             error = "TracerArrayConversionError (or ConcretizationTypeError)"
+            return Misuse(traced, f"`np.{name}()`", error, remedy)
+        positions = FAILS_TO_COMPILE.get(qualname or "")
+        if positions and ctx.abstract:
+            # Traces (NumPy hands the call to the array's own method) but with arguments JAX
+            # cannot compile: `np.argsort` passes `stable=None` to `x.argsort`.
+            traced = _traced_argument([args[p] for p in positions if p < len(args)], ctx)
+            if traced is None:
+                return None
+            name = qualname.removeprefix("numpy.")
+            error = "TypeError when `jax.jit` compiles it (TracerArrayConversionError under vmap)"
+            remedy = f"Use `jnp.{name}`"
             return Misuse(traced, f"`np.{name}()`", error, remedy)
         return None
 

@@ -12,6 +12,7 @@ from jax_lsp.analysis.dtypes import (
     at_update_target,
     dtype_argument,
     is_integer,
+    is_numpy_float64,
     is_wide,
     short_dtype,
     wide_dtype,
@@ -19,6 +20,7 @@ from jax_lsp.analysis.dtypes import (
 from jax_lsp.analysis.kinds import ARRAY_MODULES, STATIC_RESULTS
 from jax_lsp.analysis.nodes import walk_nodes
 from jax_lsp.analysis.x64 import X64Facts, is_x64_context, is_x64_update
+from jax_lsp.codeactions.import_edits import ensure_import
 from jax_lsp.diagnostics.base import Example, Rule, RuleContext
 from jax_lsp.findings import Applicability, Edit, Finding, Fix, Severity, Span
 
@@ -69,8 +71,9 @@ def x64_enabled_at(node: ast.AST, ctx: RuleContext) -> bool:
 def _x64_fixes(
     requested: ast.expr, node: ast.AST, ctx: RuleContext
 ) -> tuple[Fix | None, tuple[Fix, ...]]:
-    """(main fix, alternatives): asking for the 32-bit dtype first (safe), enabling 64-bit
-    mode for the whole program second (unsafe)."""
+    """(main fix, alternatives): asking for the 32-bit dtype first, enabling 64-bit mode for
+    the whole program second. Both are unsafe: which one the author meant cannot be read from
+    the code (see `Float64WithoutX64.fix_safety`)."""
     fixes = [
         fix
         for fix in (_narrow_fix(requested, ctx), _enable_fix(ctx.model.x64, node, ctx))
@@ -99,15 +102,27 @@ def _narrow_fix(requested: ast.expr, ctx: RuleContext) -> Fix | None:
     if replacement is None:
         return None
     return Fix(
-        f"Use `{replacement}` (what JAX computes in now)", (ctx.edit(requested, replacement),)
+        f"Use `{replacement}` (what JAX computes in now; drops the request for 64 bits)",
+        (ctx.edit(requested, replacement),),
+        Applicability.UNSAFE,
     )
 
 
 def _enable_fix(facts: X64Facts, node: ast.AST, ctx: RuleContext) -> Fix | None:
-    """Insert `jax.config.update("jax_enable_x64", True)` right after the leading imports."""
-    if facts.jax_name is None or ctx.model.import_line > _absolute_line(node, ctx):
+    """Insert `jax.config.update("jax_enable_x64", True)` right after the leading imports,
+    with an `import jax` when the module has none (`import jax.numpy as jnp` only)."""
+    if ctx.model.import_line > _absolute_line(node, ctx):
         return None
-    statement = _ENABLE.format(jax=facts.jax_name)
+    if facts.jax_name is not None:
+        statement = _ENABLE.format(jax=facts.jax_name)
+    else:
+        spelled = ensure_import(ctx, "jax")
+        if spelled is None:
+            return None
+        name, import_edits = spelled
+        statement = _ENABLE.format(jax=name)
+        if import_edits:
+            statement = f"import jax\n{statement}"  # one insertion: the import comes first
     return Fix(
         "Enable 64-bit mode for the whole program (every importer of this module)",
         (ctx.import_edit(statement),),
@@ -163,6 +178,9 @@ class Float64WithoutX64(Rule):
         inside `with jax.enable_x64(True):`, no `JAX_ENABLE_X64` in the project's test or
         tool configuration (pytest `env`, `tox.ini`, `pytest.ini`, `setup.cfg`, a
         `conftest.py`), and no `enable-x64 = true` (or `x64 = true`) under `[tool.jax-lsp]`.
+        Also flags NumPy data known to be `float64` (`np.linspace(...)`, `np.zeros(n)`,
+        `np.random.randn(...)`, `np.array([0.5, 1.0])`, `np.float64(x)`, or a name only bound
+        to one of them) converted by `jnp.asarray` / `jnp.array` with no `dtype`.
         Modules that read the flag (`jax.config.jax_enable_x64`, `jax.config.read(...)`,
         `jax.config.x64_enabled`: library code adapting to it) and test files are left alone.
     """
@@ -174,11 +192,16 @@ class Float64WithoutX64(Rule):
         the imports, or `JAX_ENABLE_X64=1`), or ask for a 32-bit dtype.
     """
     fix_safety = """
-        The main fix asks for the 32-bit dtype instead (`jnp.float64` -> `jnp.float32`,
-        `"int64"` -> `"int32"`, `"f8"` -> `"f4"`): safe, since that is what JAX computes in
-        today, so the values stay the same and the warning goes. An unsafe alternative inserts
-        `jax.config.update("jax_enable_x64", True)` right after the imports: it changes the
-        default dtypes of the whole program, and of every program importing the module.
+        Two fixes, both unsafe, since the code cannot tell which one its author meant. The
+        first asks for the 32-bit dtype instead (`jnp.float64` -> `jnp.float32`, `"int64"` ->
+        `"int32"`, `"f8"` -> `"f4"`): the values stay what JAX computes today, but the
+        request for 64 bits is gone, and where x64 is switched on from outside the code
+        (`JAX_ENABLE_X64=1` in the shell or CI) the values change. The alternative inserts
+        `jax.config.update("jax_enable_x64", True)` right after the imports (with an
+        `import jax` when the module has none): it gives the 64 bits asked for, but changes
+        the default dtypes of the whole program, and of every program importing the module.
+        Neither is applied by `--fix` or fix-all without `--unsafe-fixes`. For converted
+        NumPy `float64` data only the (unsafe) x64 switch is offered.
     """
     node_types = (ast.Call, ast.FunctionDef, ast.AsyncFunctionDef)
     invalid = (
@@ -243,6 +266,21 @@ class Float64WithoutX64(Rule):
             """,
             check="assert w.dtype == jnp.float32 and counts.dtype == jnp.int32",
         ),
+        Example(
+            """
+            import jax.numpy as jnp
+            import numpy as np
+
+            grid = jnp.asarray(np.linspace(0, 1, 5))  # error
+
+            def standardise(n):
+                host = np.random.randn(n)
+                return jnp.array(host)  # error
+
+            z = standardise(4)
+            """,
+            check="assert grid.dtype == jnp.float32 and z.dtype == jnp.float32",
+        ),
     )
     valid = (
         Example(
@@ -283,6 +321,18 @@ class Float64WithoutX64(Rule):
             requested = self._requested(node, ctx)
             if requested is not None and not x64_enabled_at(node, ctx):
                 yield self._finding(node, requested, ctx)
+            converted = self._converted_float64(node, ctx)
+            if converted is not None and not x64_enabled_at(node, ctx):
+                fix = _enable_fix(ctx.model.x64, node, ctx)
+                yield ctx.finding(
+                    self,
+                    converted,
+                    "NumPy `float64` data becomes `float32` here, silently: 64-bit mode is "
+                    'off. To keep 64 bits, call `jax.config.update("jax_enable_x64", True)` '
+                    "at startup or set JAX_ENABLE_X64=1; otherwise pass `dtype=jnp.float32` "
+                    "to say so",
+                    fix=fix,
+                )
             return
         # `def init(key, dtype=jnp.float64)`: the body, run later, asks JAX for the default.
         for default in _wide_dtype_defaults(node, ctx):
@@ -297,11 +347,28 @@ class Float64WithoutX64(Rule):
             self,
             requested,
             f"`{dtype}` is silently truncated to `{narrow}` (with a UserWarning): 64-bit mode "
-            'is off. Call `jax.config.update("jax_enable_x64", True)` at startup or set '
-            "JAX_ENABLE_X64=1",
+            'is off. To get 64 bits, call `jax.config.update("jax_enable_x64", True)` at '
+            f"startup or set JAX_ENABLE_X64=1; otherwise ask for `{narrow}`",
             fix=fixes[0],
             alternatives=fixes[1],
         )
+
+    @staticmethod
+    def _converted_float64(node: ast.Call, ctx: RuleContext) -> ast.expr | None:
+        """The NumPy float64 data `jnp.asarray(data)` / `jnp.array(data)` converts, with no
+        dtype given, when the model knows its dtype."""
+        qualname = ctx.qualname(node.func)
+        if qualname not in ("jax.numpy.asarray", "jax.numpy.array") or not node.args:
+            return None
+        if dtype_argument(node, qualname) is not None:
+            return None
+        scope = ctx.functions[-1] if ctx.functions else None
+
+        def bindings(name: str) -> list[ast.expr] | None:
+            return assigned_values(name, scope) if scope is not None else None
+
+        data = node.args[0]
+        return data if is_numpy_float64(data, ctx.resolvers[-1], bindings) else None
 
     @staticmethod
     def _requested(node: ast.Call, ctx: RuleContext) -> ast.expr | None:

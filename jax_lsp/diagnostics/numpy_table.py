@@ -272,3 +272,8 @@ CONVERTS_TRACERS: dict[str, tuple[int, ...]] = {
     "numpy.where": (0, 1, 2),
     "numpy.zeros_like": (0,),
 }
+
+# Positions where a tracer traces but `jax.jit` fails to compile the call.
+FAILS_TO_COMPILE: dict[str, tuple[int, ...]] = {
+    "numpy.argsort": (0,),
+}

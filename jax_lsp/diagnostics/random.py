@@ -183,10 +183,11 @@ class PrngKeyReuse(Rule):
         function) counts as a use. Also flags a key that a `lax.while_loop`, `fori_loop`,
         `scan` or `lax.map` body, or a function given to `jax.tree.map`, closes over and
         consumes: it is consumed again on every iteration or leaf. One key given to the same
-        `permutation`, `shuffle` or `choice` of several arrays (or of every leaf of a tree
-        map) is left alone: it picks the same rows of each, keeping inputs and labels
-        aligned, the usual intent (JAX's checker counts it). The finding links the earlier
-        use.
+        `permutation`, `shuffle` or `choice` of several different arrays (or of every leaf
+        of a tree map) is left alone: it picks the same rows of each, keeping inputs and
+        labels aligned, the usual intent (JAX's checker counts it). The same call of the same
+        array twice, or one such call run again by a loop (the same shuffle every epoch), is
+        flagged. The finding links the earlier use.
     """
     why_bad = """
         JAX's random numbers are a pure function of the key: the same key gives the same
@@ -387,6 +388,51 @@ class PrngKeyReuse(Rule):
             """,
             check="assert (noisy['a'] == noisy['b']).all()  # the same noise on every leaf",
         ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            def epochs(key, data, n):
+                batches = []
+                for _ in range(n):
+                    perm = jax.random.permutation(key, data.shape[0])  # error
+                    batches.append(data[perm])
+                return batches
+
+            batches = epochs(jax.random.key(9), jnp.arange(8), 3)
+            """,
+            check="assert all((b == batches[0]).all() for b in batches)  # one shuffle",
+            fixed="""
+            import jax
+            import jax.numpy as jnp
+
+            def epochs(key, data, n):
+                batches = []
+                for _ in range(n):
+                    key, subkey = jax.random.split(key)
+                    perm = jax.random.permutation(subkey, data.shape[0])
+                    batches.append(data[perm])
+                return batches
+
+            batches = epochs(jax.random.key(9), jnp.arange(8), 3)
+            """,
+            fixed_check="assert not all((b == batches[0]).all() for b in batches)",
+        ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            def two_orders(key, x):
+                first = jax.random.permutation(key, x)
+                second = jax.random.permutation(key, x)  # error
+                return first, second
+
+            first, second = two_orders(jax.random.key(10), jnp.arange(8))
+            """,
+            check="assert (first == second).all()  # the same order twice",
+        ),
     )
     valid = (
         Example(
@@ -526,7 +572,10 @@ class PrngKeyReuse(Rule):
             flow = KeyFlow(lambda call: classify_call(call, resolver, ctx.model))
             reuses = flow.run(body, unit=ctx.unit_start)
         # The same shuffle or choice of two arrays with one key keeps them aligned: by intent.
-        reuses = [r for r in reuses if not aligned_pair(r.first, r.call, resolver)]
+        # Not across loop iterations: every epoch would get the same shuffle.
+        reuses = [
+            r for r in reuses if r.across_iterations or not aligned_pair(r.first, r.call, resolver)
+        ]
         repeated = []
         if any(word in text for word in _REPEATING_WORDS):
             classify = lambda c: classify_call(c, resolver, ctx.model)  # noqa: E731
@@ -538,9 +587,15 @@ class PrngKeyReuse(Rule):
         if not isinstance(node, ast.Module):
             names |= set(all_params(node))
         fixer = _SplitFixer(ctx, resolver, body, names, node)
+        # A loop-carried reuse whose call is also the first use of a later reuse in the same
+        # body: the later reuse's fix splits before both uses, which fixes this one too. Two
+        # fixes would both split before the same line (`key, subkey = split(subkey3)`).
+        covering = {id(r.first): r for r in reuses if not r.across_iterations}
         for reuse in reuses:
+            covered = covering.get(id(reuse.call)) if reuse.across_iterations else None
+            fix = fixer.fix(covered if covered is not None else reuse)
             yield replace(
-                ctx.finding(self, reuse.call, _message(reuse), fix=fixer.fix(reuse)),
+                ctx.finding(self, reuse.call, _message(reuse, resolver), fix=fix),
                 related=(_first_use(reuse, ctx),),
             )
         for use in repeated:
@@ -552,7 +607,7 @@ class PrngKeyReuse(Rule):
             )
 
 
-def _message(reuse: Reuse) -> str:
+def _message(reuse: Reuse, resolver: Resolver) -> str:
     key = reuse.key.id
     if reuse.across_iterations:
         return (
@@ -561,6 +616,13 @@ def _message(reuse: Reuse) -> str:
             "every iteration without rebinding it, so each iteration draws the same numbers"
         )
     first = ast.unparse(reuse.first.func)  # it may sit in another unit
+    if resolver.qualname(reuse.first.func) == "jax.random.split":
+        # The first use was the split itself: "split before its first use" would be circular.
+        return (
+            f"`{key}` was already split by `{first}(...)`: use one of the keys that split "
+            f"returned, or split `{key}` into one more subkey there. Drawing from `{key}` "
+            "again gives numbers correlated with its subkeys"
+        )
     return (
         f"Split `{key}` before its first use and give each use its own subkey: "
         f"`{first}(...)` already consumed it, and the same key gives the same random numbers"

@@ -213,3 +213,14 @@ def test_watch_checks_again_when_a_file_is_saved(tmp_path: Path):
     finally:
         process.terminate()
         process.wait(timeout=10)
+
+
+def test_summary_counts_hidden_fixes_in_english(tmp_path: Path):
+    """Findings whose only fixes are unsafe are counted as hidden: "1 hidden fix", "2 hidden
+    fixes" (never "fixs")."""
+    (tmp_path / "one.py").write_text(X64)
+    (tmp_path / "two.py").write_text(X64 + "y = jnp.ones(2, dtype=jnp.float64)\n")
+    one = jax_lsp("check", "--select", "JAX901", "one.py", cwd=tmp_path).stdout
+    two = jax_lsp("check", "--select", "JAX901", "two.py", cwd=tmp_path).stdout
+    assert "(1 hidden fix can be enabled with the `--unsafe-fixes` option.)" in one
+    assert "(2 hidden fixes can be enabled with the `--unsafe-fixes` option.)" in two

@@ -219,6 +219,103 @@ PAIRS = [
         SAFE,
     ),
     (
+        # jnp.where differentiates the value not selected too: sqrt's derivative is infinite
+        # at 0 and NaN below. The "double where" guards sqrt's input (unsafe all the same).
+        "701-where-over-sqrt-guards-its-input",
+        "JAX701",
+        main_fix,
+        """
+        import jax
+        import jax.numpy as jnp
+
+        @jax.jit
+        def safe_sqrt(x):
+            if x > 0:
+                return jnp.sqrt(x)
+            return 0.0
+        """,
+        """
+        import jax
+        import jax.numpy as jnp
+
+        @jax.jit
+        def safe_sqrt(x):
+            return jnp.where(x > 0, jnp.sqrt(jnp.where(x > 0, x, 1.0)), 0.0)
+        """,
+        UNSAFE,
+    ),
+    (
+        "701-where-over-division-by-a-value-is-unsafe",
+        "JAX701",
+        main_fix,
+        """
+        import jax
+
+        @jax.jit
+        def f(x, n):
+            y = x if n == 0 else x / n
+            return y
+        """,
+        """
+        import jax
+
+        @jax.jit
+        def f(x, n):
+            y = jax.numpy.where(n == 0, x, x / jax.numpy.where(n == 0, 1.0, n))
+            return y
+        """,
+        UNSAFE,
+    ),
+    (
+        # exp can overflow to inf and has no input to guard: the plain rewrite, unsafe.
+        "701-where-over-exp-is-unsafe-and-unguarded",
+        "JAX701",
+        main_fix,
+        """
+        import jax
+        import jax.numpy as jnp
+
+        @jax.jit
+        def f(x):
+            y = jnp.exp(x) if x < 80 else x
+            return y
+        """,
+        """
+        import jax
+        import jax.numpy as jnp
+
+        @jax.jit
+        def f(x):
+            y = jnp.where(x < 80, jnp.exp(x), x)
+            return y
+        """,
+        UNSAFE,
+    ),
+    (
+        "701-where-over-smooth-values-is-safe",
+        "JAX701",
+        main_fix,
+        """
+        import jax
+        import jax.numpy as jnp
+
+        @jax.jit
+        def f(x, y):
+            z = jnp.maximum(x, 0.5) * y[0] - x**2 / 2 if x > y[1] else -jnp.abs(x)
+            return z
+        """,
+        """
+        import jax
+        import jax.numpy as jnp
+
+        @jax.jit
+        def f(x, y):
+            z = jnp.where(x > y[1], jnp.maximum(x, 0.5) * y[0] - x**2 / 2, -jnp.abs(x))
+            return z
+        """,
+        SAFE,
+    ),
+    (
         "701-conditional-expression-adds-import",
         "JAX701",
         main_fix,
@@ -672,6 +769,21 @@ def test_fix_pair(code, pick, text, expected, applicability):
     assert output == source(expected)
     assert {fix.applicability for fix in fixes} == {applicability}
     ast.parse(output)
+
+
+def test_where_fix_titles_say_how_gradients_fare():
+    titles = {}
+    for name in (
+        "701-where-over-sqrt-guards-its-input",
+        "701-where-over-exp-is-unsafe-and-unguarded",
+    ):
+        (pair,) = [p for p in PAIRS if p[0] == name]
+        (finding,) = findings_of(source(pair[3]), ("JAX701",))
+        titles[name] = finding.fix.title
+    assert "guarding the inputs" in titles["701-where-over-sqrt-guards-its-input"]
+    assert (
+        "NaN where the value not selected" in titles["701-where-over-exp-is-unsafe-and-unguarded"]
+    )
 
 
 def test_two_jits_in_one_loop_get_distinct_names_through_fix_text():

@@ -43,6 +43,48 @@ CASES = [
         "assert hits.tolist() == [[2], [-1], [-1]]",
     ),
     (
+        # The safe rewrite keeps the gradient finite on both sides of the condition.
+        "701-safe-where-keeps-gradients",
+        "JAX701",
+        """
+        import jax
+
+        @jax.jit
+        def leaky(x):
+            if x > 0:
+                return x * 3.0
+            return 0.5 * x
+
+        grads = [float(jax.grad(leaky.__wrapped__)(v)) for v in (-1.0, 0.0, 2.0)]
+        """,
+        None,
+        "assert grads == [0.5, 0.5, 3.0]",
+        "assert grads == [0.5, 0.5, 3.0] and float(jax.grad(leaky)(-1.0)) == 0.5",
+    ),
+    (
+        # A plain `jnp.where(x > 0, jnp.sqrt(x), 0.0)` has gradient NaN at x <= 0; the fix
+        # guards sqrt's input ("double where"), so jit's gradients are the eager original's.
+        "701-double-where-keeps-sqrt-gradients",
+        "JAX701",
+        """
+        import jax
+        import jax.numpy as jnp
+
+        @jax.jit
+        def safe_sqrt(x):
+            if x > 0:
+                return jnp.sqrt(x)
+            return 0.0
+
+        eager = [float(jax.grad(safe_sqrt.__wrapped__)(v)) for v in (-1.0, 0.0, 4.0)]
+        """,
+        None,
+        "assert eager == [0.0, 0.0, 0.25]",
+        "fixed = [float(jax.grad(safe_sqrt)(v)) for v in (-1.0, 0.0, 4.0)]\n"
+        "values = [float(safe_sqrt(v)) for v in (-1.0, 0.0, 4.0)]\n"
+        "assert fixed == [0.0, 0.0, 0.25] and values == [0.0, 0.0, 2.0]",
+    ),
+    (
         "701-select-equals-eager",
         "JAX701",
         """

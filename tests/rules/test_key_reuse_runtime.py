@@ -108,6 +108,42 @@ PROGRAMS = [
 ]
 
 
+# Two findings in one loop body (the call at the top of the body reuses the key across
+# iterations, the next call reuses it within one): one fix, splitting once before each use.
+LOOP_TWO_USES = """
+import jax
+import jax.numpy as jnp
+
+
+def dropout(key, x, rate=0.5):
+    keep = jax.random.bernoulli(key, 1 - rate, x.shape)
+    return jnp.where(keep, x / (1 - rate), 0.0)
+
+
+key = jax.random.key(0)
+masks = []
+for i in range(3):
+    h = dropout(key, jnp.ones(8))
+    masks.append(dropout(key, jnp.ones(8)))
+"""
+PROGRAMS.append(
+    (
+        "loop-two-uses-one-fix",
+        LOOP_TWO_USES,
+        "assert len({tuple(m.tolist()) for m in masks}) == 3",
+    )
+)
+
+
+def test_two_reuses_in_a_loop_body_split_once_before_each_use():
+    source = textwrap.dedent(LOOP_TWO_USES)
+    assert len(_findings(source)) == 2
+    fixed, applied = fix_text(source, _findings, unsafe=True)
+    assert applied == 2
+    assert fixed.count("jax.random.split(") == 2 and "split(subkey" not in fixed
+    assert "    key, subkey = jax.random.split(key)\n    h = dropout(subkey, " in fixed
+
+
 def _findings(text: str):
     return analyze(Document(text), (RULE,)).findings
 
@@ -191,3 +227,22 @@ def test_closed_over_key_gets_no_fix():
     )
     (finding,) = _findings(source)
     assert finding.fix is None  # rebinding `key` in inner() would make it a local
+
+
+def test_reuse_after_a_split_names_the_split_not_a_first_use():
+    """`k1, k2 = split(key)` then `normal(key)`: the first use *was* the split, so the advice
+    is to use its keys (or split into one more), never "split before its first use"."""
+    source = textwrap.dedent(
+        """
+        import jax
+
+        key = jax.random.key(0)
+        k1, k2 = jax.random.split(key)
+        w = jax.random.normal(k1, (2,))
+        b = jax.random.normal(key, (2,))
+        """
+    )
+    assert _rejected_by_checker(source)
+    (finding,) = _findings(source)
+    assert finding.message.startswith("`key` was already split by `jax.random.split(...)`")
+    assert "one more subkey" in finding.message and "before its first use" not in finding.message

@@ -7,9 +7,10 @@ import pytest
 
 from jax_lsp.analysis.document import Document
 from jax_lsp.diagnostics import ALL_RULES
-from jax_lsp.diagnostics.numpy_table import CONVERTS_TRACERS
+from jax_lsp.diagnostics.numpy_table import CONVERTS_TRACERS, FAILS_TO_COMPILE
 from jax_lsp.engine import analyze
 from tests.rules import numpy_probe
+from tests.runtime import run_snippet
 
 pytest.importorskip("jax")
 
@@ -47,3 +48,27 @@ def test_host_values_are_not_reported():
     )
     findings = analyze(Document(source), ALL_RULES).findings
     assert [f for f in findings if f.code == "JAX703"] == []
+
+
+def test_compile_table_matches_installed_numpy_and_jax():
+    """The calls that trace but fail when jit compiles them (`np.argsort`: NumPy passes
+    `stable=None` to the array's method); `jax.eval_shape` alone never sees them."""
+    assert numpy_probe.measure_compiled() == FAILS_TO_COMPILE
+    assert "numpy.argsort" in FAILS_TO_COMPILE
+
+
+COMPILED = [(q, p) for q, positions in sorted(FAILS_TO_COMPILE.items()) for p in positions]
+
+
+@pytest.mark.parametrize(("qualname", "position"), COMPILED, ids=[f"{q}-{p}" for q, p in COMPILED])
+def test_traced_argument_that_fails_to_compile_is_reported_and_fails(qualname, position):
+    args = ", ".join("x" if index == position else "HOST" for index in range(position + 1))
+    call = f"{qualname.replace('numpy.', 'np.', 1)}({args})"
+    source = (
+        "import jax\nimport jax.numpy as jnp\nimport numpy as np\n\nHOST = np.ones(2)\n\n\n"
+        f"@jax.jit\ndef probe(x):\n    return {call}\n"
+    )
+    findings = analyze(Document(source), ALL_RULES).findings
+    assert "JAX703" in {f.code for f in findings if f.span.start.line == 9}, source
+    outcome = run_snippet(source + "\nprobe(jnp.array([0.5, 0.25]))\n")
+    assert isinstance(outcome.error, TypeError), outcome.error

@@ -14,6 +14,8 @@ return {
       -- severity = { JAX101 = 'information' },
       -- fixAll = true,
       -- unsafeFixes = false,
+      -- inlayHints = false,  -- true, with vim.lsp.inlay_hint.enable(), shows traced/static hints
+      -- codeLens = true,
     },
   },
   before_init = function(params, config)
