@@ -260,9 +260,10 @@ def is_numpy_float64(
     bindings: Callable[[str], list[ast.expr] | None],
     depth: int = 0,
 ) -> bool:
-    """Is `expr` known to be NumPy data of dtype float64 (`np.linspace(0, 1, 5)`,
-    `np.random.randn(3)`, `np.zeros(3)`, `np.array([0.5, 1.0])`, `np.float64(x)`, a name only
-    ever bound to one of them in the scope)? Unsure means no."""
+    """Is `expr` NumPy data the code asks to be float64 (`np.float64(x)`,
+    `np.zeros(3, dtype=np.float64)`, `np.array(v, dtype=float)`, `a.astype(np.float64)` of NumPy
+    data, a name only ever bound to one of them in the scope)? NumPy's implicit float64
+    default does not count. Unsure means no."""
     if depth > _MAX_DEPTH:
         return False
     if isinstance(expr, ast.Name):
@@ -290,9 +291,7 @@ def is_numpy_float64(
         return True
     if qualname in ("numpy.array", "numpy.asarray"):
         dtype = keywords.get("dtype", expr.args[1] if len(expr.args) > 1 else None)
-        if dtype is not None:
-            return dtype_name(dtype, resolver) in _FLOAT64_NAMES
-        return bool(expr.args) and _float_literal_list(expr.args[0])
+        return dtype is not None and dtype_name(dtype, resolver) in _FLOAT64_NAMES
     if qualname in _NUMPY_FLOAT64_DEFAULTS:
         position = _NUMPY_FLOAT64_DEFAULTS[qualname]
         dtype = keywords.get("dtype")
@@ -300,7 +299,9 @@ def is_numpy_float64(
             dtype = expr.args[position]
         if any(isinstance(a, ast.Starred) for a in expr.args) or None in keywords:
             return False
-        return dtype is None or dtype_name(dtype, resolver) in _FLOAT64_NAMES
+        # Only data the user asked to be float64: NumPy's float64 default is everywhere
+        # (`jnp.asarray(np.random.randn(n))` in every loader) and says nothing of intent.
+        return dtype is not None and dtype_name(dtype, resolver) in _FLOAT64_NAMES
     return False
 
 
@@ -320,23 +321,6 @@ def is_numpy_value(
     if isinstance(expr, ast.Call) and depth <= _MAX_DEPTH:
         return (resolver.qualname(expr.func) or "").startswith("numpy.")
     return False
-
-
-def _float_literal_list(expr: ast.expr) -> bool:
-    """`[0.5, 1.0]`, `[[1.0, 2], [3, 4]]`: numbers only, at least one of them a float."""
-    numbers: list[object] = []
-    pending = [expr]
-    while pending:
-        node = pending.pop()
-        if isinstance(node, ast.List | ast.Tuple):
-            pending.extend(node.elts)
-        elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd):
-            pending.append(node.operand)
-        elif isinstance(node, ast.Constant) and type(node.value) in (int, float):
-            numbers.append(node.value)
-        else:
-            return False
-    return any(isinstance(n, float) for n in numbers)
 
 
 class IntArrayOracle:

@@ -178,9 +178,11 @@ class Float64WithoutX64(Rule):
         inside `with jax.enable_x64(True):`, no `JAX_ENABLE_X64` in the project's test or
         tool configuration (pytest `env`, `tox.ini`, `pytest.ini`, `setup.cfg`, a
         `conftest.py`), and no `enable-x64 = true` (or `x64 = true`) under `[tool.jax-lsp]`.
-        Also flags NumPy data known to be `float64` (`np.linspace(...)`, `np.zeros(n)`,
-        `np.random.randn(...)`, `np.array([0.5, 1.0])`, `np.float64(x)`, or a name only bound
-        to one of them) converted by `jnp.asarray` / `jnp.array` with no `dtype`.
+        Also flags NumPy data the code asks to be `float64` (`np.float64(x)`,
+        `np.linspace(0, 1, 5, dtype=np.float64)`, `np.array(v, dtype=float)`,
+        `a.astype(np.float64)`, or a name only bound to one of them) converted by
+        `jnp.asarray` / `jnp.array` with no `dtype`. NumPy's implicit float64 default
+        (`jnp.asarray(np.random.randn(n))`, in every data loader) is not flagged.
         Modules that read the flag (`jax.config.jax_enable_x64`, `jax.config.read(...)`,
         `jax.config.x64_enabled`: library code adapting to it) and test files are left alone.
     """
@@ -271,10 +273,10 @@ class Float64WithoutX64(Rule):
             import jax.numpy as jnp
             import numpy as np
 
-            grid = jnp.asarray(np.linspace(0, 1, 5))  # error
+            grid = jnp.asarray(np.linspace(0, 1, 5, dtype=np.float64))  # error
 
             def standardise(n):
-                host = np.random.randn(n)
+                host = np.random.randn(n).astype(np.float64)
                 return jnp.array(host)  # error
 
             z = standardise(4)
@@ -313,6 +315,15 @@ class Float64WithoutX64(Rule):
             device = jnp.asarray(host, dtype=jnp.float32)
             """,
             check="assert host.dtype == np.float64 and device.dtype == jnp.float32",
+        ),
+        Example(
+            """
+            import jax.numpy as jnp
+            import numpy as np
+
+            batch = jnp.asarray(np.random.randn(8, 3))  # NumPy's default, not a request
+            """,
+            check="assert batch.dtype == jnp.float32",
         ),
     )
 
