@@ -123,7 +123,10 @@ async def wait_for(condition: Callable[[], Any], timeout: float = TIMEOUT) -> An
 
 
 async def diagnostics_for(
-    client: LanguageClient, uri: str, accept: Callable[[list[types.Diagnostic]], bool]
+    client: LanguageClient,
+    uri: str,
+    accept: Callable[[list[types.Diagnostic]], bool],
+    timeout: float = TIMEOUT,
 ) -> list[types.Diagnostic]:
     """The pushed diagnostics of `uri` once `accept` holds for them."""
 
@@ -131,7 +134,7 @@ async def diagnostics_for(
         found = client.diagnostics.get(uri)
         return list(found) if found is not None and accept(list(found)) else None
 
-    result = await wait_for(lambda: current() is not None and [current()])
+    result = await wait_for(lambda: current() is not None and [current()], timeout)
     return result[0]
 
 
