@@ -258,18 +258,20 @@ def is_numpy_float64(
     expr: ast.expr,
     resolver: Resolver,
     bindings: Callable[[str], list[ast.expr] | None],
+    is_numpy: Callable[[ast.expr], bool],
     depth: int = 0,
 ) -> bool:
     """Is `expr` NumPy data the code asks to be float64 (`np.float64(x)`,
     `np.zeros(3, dtype=np.float64)`, `np.array(v, dtype=float)`, `a.astype(np.float64)` of NumPy
     data, a name only ever bound to one of them in the scope)? NumPy's implicit float64
-    default does not count. Unsure means no."""
+    default does not count. `is_numpy(e)`: the value model says `e` is NumPy data. Unsure
+    means no."""
     if depth > _MAX_DEPTH:
         return False
     if isinstance(expr, ast.Name):
         values = bindings(expr.id)
         return bool(values) and all(
-            is_numpy_float64(v, resolver, bindings, depth + 1) for v in values
+            is_numpy_float64(v, resolver, bindings, is_numpy, depth + 1) for v in values
         )
     if not isinstance(expr, ast.Call):
         return False
@@ -284,7 +286,7 @@ def is_numpy_float64(
         return (
             dtype is not None
             and dtype_name(dtype, resolver) in _FLOAT64_NAMES
-            and is_numpy_value(func.value, resolver, bindings, depth + 1)
+            and is_numpy(func.value)
         )
     qualname = resolver.qualname(func) or ""
     if qualname in ("numpy.float64", "numpy.double"):
@@ -302,24 +304,6 @@ def is_numpy_float64(
         # Only data the user asked to be float64: NumPy's float64 default is everywhere
         # (`jnp.asarray(np.random.randn(n))` in every loader) and says nothing of intent.
         return dtype is not None and dtype_name(dtype, resolver) in _FLOAT64_NAMES
-    return False
-
-
-def is_numpy_value(
-    expr: ast.expr,
-    resolver: Resolver,
-    bindings: Callable[[str], list[ast.expr] | None],
-    depth: int = 0,
-) -> bool:
-    """Is `expr` known to be NumPy data (a call of a `numpy` function, or a name only ever
-    bound to one)?"""
-    if isinstance(expr, ast.Name):
-        values = bindings(expr.id)
-        return bool(values) and all(
-            is_numpy_value(v, resolver, bindings, depth + 1) for v in values
-        )
-    if isinstance(expr, ast.Call) and depth <= _MAX_DEPTH:
-        return (resolver.qualname(expr.func) or "").startswith("numpy.")
     return False
 
 

@@ -17,7 +17,7 @@ from jax_lsp.analysis.dtypes import (
     short_dtype,
     wide_dtype,
 )
-from jax_lsp.analysis.kinds import ARRAY_MODULES, STATIC_RESULTS
+from jax_lsp.analysis.kinds import ARRAY_MODULES, STATIC_RESULTS, Kind
 from jax_lsp.analysis.nodes import walk_nodes
 from jax_lsp.analysis.x64 import X64Facts, is_x64_context, is_x64_update
 from jax_lsp.codeactions.import_edits import ensure_import
@@ -379,7 +379,11 @@ class Float64WithoutX64(Rule):
             return assigned_values(name, scope) if scope is not None else None
 
         data = node.args[0]
-        return data if is_numpy_float64(data, ctx.resolvers[-1], bindings) else None
+
+        def is_numpy(expr: ast.expr) -> bool:
+            return ctx.kind(expr) is Kind.NUMPY
+
+        return data if is_numpy_float64(data, ctx.resolvers[-1], bindings, is_numpy) else None
 
     @staticmethod
     def _requested(node: ast.Call, ctx: RuleContext) -> ast.expr | None:
