@@ -212,12 +212,10 @@ class ModuleModel:
 
     def _compute_globals(self, units: list[Unit]) -> None:
         counts: dict[str, int] = {}
-        global_writes: set[str] = set()
         mutated: set[str] = set()
         for summary in self.summaries:
             for name in summary.top_level_bindings:
                 counts[name] = counts.get(name, 0) + 1
-            global_writes |= summary.global_writes
             mutated |= summary.mutated_names
         # Each unit's bindings depend on the kinds of the names bound before it: a fold.
         _, kinds = self.document.lineage.fold(
@@ -237,7 +235,7 @@ class ModuleModel:
             ),
         )
         rebound = {name for name, count in counts.items() if count > 1}
-        self.mutable_globals = frozenset((rebound | global_writes | mutated) & counts.keys())
+        self.mutable_globals = frozenset((rebound | self.global_writes | mutated) & counts.keys())
         self._compute_stable_globals(units, counts)
 
     def _compute_stable_globals(self, units: list[Unit], counts: dict[str, int]) -> None:
@@ -1094,7 +1092,7 @@ class ModuleModel:
     @cached_property
     def _module_shapes(self) -> dict[int, tuple[tuple[str, KnownValue], ...]]:
         units = [unit for unit in self.document.units if unit.tree is not None]
-        untracked = frozenset().union(*(summary.global_writes for summary in self.summaries))
+        untracked = self.global_writes
 
         def step(source: UnitSource, state: dict) -> tuple[tuple, tuple]:
             body = source.tree.body
