@@ -253,6 +253,8 @@ _CONFIG_FILES = ("tox.ini", "pytest.ini", "setup.cfg", ".env")
 _ENV_SETTING = re.compile(r"JAX_ENABLE_X64\s*[=:]\s*[\"']?(1|true|yes)\b", re.IGNORECASE)
 _SKIPPED_FOLDERS = frozenset({"node_modules", "site-packages", "build", "dist", "__pycache__"})
 _project_answers: dict[str, tuple[float, frozenset[Path]]] = {}
+# path -> (when, the resolved file, its package folder, its project folder)
+_located: dict[str, tuple[float, Path, Path, Path]] = {}
 _file_answers: dict[str, tuple[tuple[int, int], bool]] = {}
 
 
@@ -261,13 +263,20 @@ def project_enables_x64(path: str | None) -> bool:
     switch x64 on? The file's own switch is a module fact, placed by line (JAX902)."""
     if not path:
         return False
-    try:
-        file = Path(path).resolve()
-        package, project = _package_and_project(file)
-    except OSError:
-        return False
-    key = str(package)
     now = time.monotonic()
+    located = _located.get(path)
+    if located is None or now - located[0] >= _PROJECT_FRESH_SECONDS:
+        # Resolving the path and finding its package stats the folders above it: once per
+        # file while fresh, not on every keystroke.
+        try:
+            file = Path(path).resolve()
+            located = _located[path] = (now, file, *_package_and_project(file))
+        except OSError:
+            return False
+        if len(_located) > 1024:
+            _located.clear()
+    _, file, package, project = located
+    key = str(package)
     known = _project_answers.get(key)
     if known is None or now - known[0] >= _PROJECT_FRESH_SECONDS:
         if len(_project_answers) > 1024:
