@@ -140,7 +140,10 @@ def _parse(text: str) -> _Parsed:
             warnings.simplefilter("ignore")  # invalid escape sequences etc. are not ours to report
             tree = ast.parse(text)
     except SyntaxError as error:
-        return _Parsed(None, error, frozenset())
+        # Without its traceback: the cache keeps the error, and the traceback's frames would
+        # keep alive whatever their callers held (the document being built, its previous
+        # version), one document per failed parse for as long as the entry lives.
+        return _Parsed(None, error.with_traceback(None), frozenset())
     except (ValueError, RecursionError, MemoryError) as error:  # NUL bytes, deep nesting
         # A NUL byte: point at its line, so that repair blanks that line only.
         line = text.count("\n", 0, text.find("\x00")) + 1 if "\x00" in text else None

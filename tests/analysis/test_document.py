@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import ast
+import gc
 import textwrap
+import weakref
 
 import pytest
 
 from jax_lsp.analysis.document import Document
 from jax_lsp.analysis.text import byte_col_to_char, char_col_to_units, units_to_char_col
+from jax_lsp.diagnostics import ALL_RULES
+from jax_lsp.engine import analyze
 
 
 def _starts(text: str) -> list[int]:
@@ -155,3 +159,21 @@ def test_crlf_and_lone_cr_split_lines_like_python():
     document = Document("import jax\r\nx = 1\ry = 2\n")
     assert len(document.lines) == 4
     assert [unit.start_line for unit in document.units] == [0, 1, 2]
+
+
+def test_earlier_versions_are_freed_while_half_typed_code_is_cached():
+    """A failed parse is cached with its error; the error must not keep, through its
+    traceback's frames, the documents being built when it was raised."""
+    base = "import jax\n\n@jax.jit\ndef f(x):\n    return x\n\n"
+    previous = Document(base)
+    versions = [weakref.ref(previous)]
+    for n in range(12):
+        # Half-typed statements whose merge candidates fail to parse, each a new text.
+        document = Document(f"{base}if x{n}\ny{n} = (1,\n", previous=previous)
+        analyze(document, ALL_RULES)
+        versions.append(weakref.ref(document))
+        previous = document
+    del document
+    gc.collect()
+    alive = [index for index, version in enumerate(versions) if version() is not None]
+    assert alive == [len(versions) - 1]
