@@ -57,7 +57,38 @@ class UnitSource:
     problem: SyntaxProblem | None = None  # unit-relative; set when the text needed repair
     blanked_lines: frozenset[int] = frozenset()  # unit-relative lines removed by repair
     # Memo for the analysis layers, keyed by what each layer depends on beyond the text.
-    memo: dict = field(default_factory=dict, repr=False, compare=False)
+    memo: dict = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        self.memo = UnitMemo(_memo_limit(self.text))
+
+
+class UnitMemo(dict):
+    """A unit's memo, bounded: the oldest entry goes first once `limit` are held.
+
+    Many keys hold facts of the whole module (its globals, the unit's place in it), so every
+    edit that changes such a fact adds entries for the same question, and a unit's text is
+    shared by every document holding it (an `import jax` line in a hundred files). Unbounded,
+    a long editing session grew by megabytes per hundred edits. An entry evicted while still
+    wanted is computed again: a miss, never a wrong answer.
+    """
+
+    __slots__ = ("limit",)
+
+    def __init__(self, limit: int) -> None:
+        super().__init__()
+        self.limit = limit
+
+    def __setitem__(self, key: object, value: object) -> None:
+        if len(self) >= self.limit and key not in self:
+            del self[next(iter(self))]
+        super().__setitem__(key, value)
+
+
+def _memo_limit(text: str) -> int:
+    """Room for a few versions of every entry: some families are keyed per function or
+    lambda (their scope, returns, calls passed on), the rest once per unit."""
+    return 64 + 16 * (text.count("def ") + text.count("lambda"))
 
 
 @dataclass(frozen=True)

@@ -177,3 +177,16 @@ def test_earlier_versions_are_freed_while_half_typed_code_is_cached():
     gc.collect()
     alive = [index for index, version in enumerate(versions) if version() is not None]
     assert alive == [len(versions) - 1]
+
+
+def test_a_unit_memo_stays_bounded_while_module_facts_keep_changing():
+    """Each new module-level name changes facts in every unit's keys; a long session must
+    not keep every version's entries."""
+    function = "@jax.jit\ndef f(x):\n    return x + 1\n"
+    previous = Document(f"import jax\n\n{function}")
+    for n in range(120):
+        document = Document(f"import jax\n\n{function}y{n} = {n}\n", previous=previous)
+        analyze(document, ALL_RULES)
+        previous = document
+    memo = next(unit.source.memo for unit in previous.units if unit.source.text == function)
+    assert 20 < len(memo) <= memo.limit
