@@ -1,5 +1,6 @@
 """Analysis for the server: a document (or a notebook's code cells, as one module) analyzed on
-the engine thread, jedi's answers waited for within a budget, and the result stored on the
+the engine thread, jedi's answers waited for within a budget (a notebook's questions asked as a
+file's are, of its cells' text as one module), and the result stored on the
 document if it is still current when ready. Every result is tagged with the document version
 and the settings generation it was computed from.
 """
@@ -17,6 +18,7 @@ from jax_lsp.config import Settings
 from jax_lsp.engine import Analysis
 from jax_lsp.lsp import notebook_cells
 from jax_lsp.lsp.conversion import to_diagnostic
+from jax_lsp.lsp.crossmodule import Asker
 from jax_lsp.lsp.documents import AnalysisResult, OpenDocument
 from jax_lsp.workspace import ExternalFacts
 
@@ -74,9 +76,13 @@ class Analyzer:
 
         analysis, diagnostics = await self._ls.engine.run(work)
         if analysis.questions:
-            root = self._ls.settings.root
+            asker = Asker(
+                path,
+                lambda: self._ls.documents.get(uri) is document and document.version == version,
+                lambda: self._ls.jedi.answered(document),
+            )
             found = await self._ls.cross.jedi_within_budget(
-                document, version, text, root, analysis.questions
+                asker, text, self._ls.settings.root, analysis.questions
             )
             if found:
                 analysis, diagnostics = await self._ls.engine.run(work, found)
@@ -106,12 +112,25 @@ class Analyzer:
         settings = self._ls.settings.for_path(path)
         self._ls.report_settings_errors()
 
-        def work() -> Analysis:
+        def work(answers: dict[str, ExternalFacts] | None = None) -> Analysis:
+            """The analysis of the cells, with jedi's `answers` if any."""
             if self.excluded(path, settings):
                 return Analysis([], [])
-            return self._ls.engine.check(notebook_uri, text, path, settings)
+            return self._ls.engine.check(notebook_uri, text, path, settings, answers)
 
         analysis = await self._ls.engine.run(work)
+        if analysis.questions:  # asked as a file's are: the cells' text as one module
+            state = self.notebook_state(notebook_uri)
+            asker = Asker(
+                path,
+                lambda: self.notebook_state(notebook_uri) == state,
+                lambda: self._ls.jedi.notebook_answered(notebook_uri),
+            )
+            found = await self._ls.cross.jedi_within_budget(
+                asker, text, self._ls.settings.root, analysis.questions
+            )
+            if found:
+                analysis = await self._ls.engine.run(work, found)
         self.report_failures(analysis, path)
         if (
             self._ls.settings.generation != generation
@@ -154,10 +173,13 @@ class Analyzer:
                 )
             return document.result or _empty(document)
 
+    def notebook_state(self, notebook_uri: str) -> tuple:
+        """The notebook's code cells and their versions: what its analysis is of."""
+        return tuple((cell.uri, cell.version) for cell in self.open_code_cells(notebook_uri))
+
     async def analyze_notebook_once(self, notebook_uri: str) -> bool:
         """`analyze_notebook`, shared by every caller asking about the same cell versions."""
-        cells = tuple((cell.uri, cell.version) for cell in self.open_code_cells(notebook_uri))
-        key = (cells, self._ls.settings.generation)
+        key = (self.notebook_state(notebook_uri), self._ls.settings.generation)
         return await self._ls.engine.once(
             notebook_uri, key, partial(self.analyze_notebook, notebook_uri)
         )

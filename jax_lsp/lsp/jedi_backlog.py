@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 from jax_lsp.lsp.client import ClientFeatures
 from jax_lsp.lsp.crossmodule import CrossModuleFacts
-from jax_lsp.lsp.documents import OpenDocument
+from jax_lsp.lsp.documents import DocumentStore, OpenDocument
 from jax_lsp.lsp.engine_thread import EngineThread
 from jax_lsp.lsp.publisher import Publisher
 from jax_lsp.lsp.scheduler import Scheduler
@@ -23,6 +23,7 @@ class JediBacklog:
     def __init__(
         self,
         cross: CrossModuleFacts,
+        documents: DocumentStore,
         engine: EngineThread,
         client: ClientFeatures,
         publisher: Publisher,
@@ -30,6 +31,7 @@ class JediBacklog:
         root: Callable[[], str | None],
     ) -> None:
         self._cross = cross
+        self._documents = documents
         self._engine = engine
         self._client = client
         self._publisher = publisher
@@ -58,3 +60,14 @@ class JediBacklog:
             self._publisher.refresh_pulled()
         else:
             self._scheduler.schedule(document, 0)
+
+    def notebook_answered(self, notebook_uri: str) -> None:
+        """jedi answered about the notebook's current cells: analyze them again."""
+        for cell in self._documents:
+            if cell.notebook == notebook_uri:
+                cell.result = None
+        self._engine.invalidate(notebook_uri)
+        if self._client.pushes_notebooks():
+            self._scheduler.schedule_notebook(notebook_uri, 0)
+        else:
+            self._publisher.refresh_pulled()

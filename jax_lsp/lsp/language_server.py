@@ -54,7 +54,7 @@ class JaxLanguageServer(LanguageServer):
         self.settings = SettingsStore()
         self.client = ClientFeatures(lambda: self.client_capabilities)
         self.shut_down = False  # `shutdown` received: exit with status 0
-        self.cross = CrossModuleFacts(self.documents, lambda document: self.jedi.answered(document))
+        self.cross = CrossModuleFacts(self.documents)
         self.engine = EngineThread(self.cross.workspace)
         # notebook uri -> ((cell uri, version) of its code cells, traced functions, cell
         # slices): the inlay hints and code lenses of its cells (`hints`)
@@ -72,6 +72,7 @@ class JaxLanguageServer(LanguageServer):
         )
         self.jedi = JediBacklog(
             self.cross,
+            self.documents,
             self.engine,
             self.client,
             self.publisher,

@@ -131,7 +131,7 @@ async def test_jedi_starts_when_idle_and_a_late_answer_analyzes_again():
     scheduled = []
     scheduler = SimpleNamespace(busy=lambda: True, schedule=lambda d, delay: scheduled.append(d))
     publisher = Publisher(_Server(), client, lambda: None)
-    jedi = JediBacklog(cross, engine, client, publisher, scheduler, lambda: "/root")
+    jedi = JediBacklog(cross, documents, engine, client, publisher, scheduler, lambda: "/root")
 
     jedi.start_when_idle(0.01)  # an analysis is pending: later
     assert cross.roots == []
