@@ -143,3 +143,22 @@ async def test_jedi_starts_when_idle_and_a_late_answer_analyzes_again():
     document.result = AnalysisResult(1, 0, [], [])
     jedi.answered(document)
     assert document.result is None and engine.invalidated == [URI] and scheduled == [document]
+
+
+def test_a_late_answer_about_a_notebook_analyzes_its_cells_again():
+    documents, notebook = DocumentStore(), "file:///work/demo.ipynb"
+    cells = [_open(documents, f"{notebook}#cell{i}", notebook) for i in range(2)]
+    other = _open(documents)
+    for document in [*cells, other]:
+        document.result = AnalysisResult(1, 0, [], [])
+    engine = SimpleNamespace(jobs=0, invalidated=[])
+    engine.invalidate = engine.invalidated.append
+    client = ClientFeatures(lambda: _capabilities())
+    client.initialize(None)
+    scheduled = []
+    scheduler = SimpleNamespace(schedule_notebook=lambda uri, delay: scheduled.append(uri))
+    publisher = Publisher(_Server(), client, lambda: None)
+    jedi = JediBacklog(None, documents, engine, client, publisher, scheduler, lambda: None)
+    jedi.notebook_answered(notebook)
+    assert [cell.result for cell in cells] == [None, None] and other.result is not None
+    assert engine.invalidated == [notebook] and scheduled == [notebook]
