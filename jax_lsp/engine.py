@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from jax_lsp.analysis.document import Document, SyntaxProblem, Unit
-from jax_lsp.analysis.infer import CallSite, ExternalFacts
+from jax_lsp.analysis.external import CallSite, ExternalFacts
 from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.model import ModuleModel, local_imports
 from jax_lsp.analysis.nodes import LEAF_NODE_TYPES, MARKER_NODE_TYPES, child_nodes

@@ -50,7 +50,7 @@ from jax_lsp.analysis.values import (
 )
 
 if TYPE_CHECKING:
-    from jax_lsp.analysis.infer import ExternalFacts
+    from jax_lsp.analysis.external import ExternalFacts
 
 Env = dict[str, Value]
 _TERMINATORS = (ast.Return, ast.Raise, ast.Continue, ast.Break)

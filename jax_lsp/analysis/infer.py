@@ -15,15 +15,15 @@ import ast
 import os
 import sys
 from collections import OrderedDict
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from jax_lsp.analysis.document import Document, UnitSource
+from jax_lsp.analysis.external import CallSite, ExternalFacts, facts_key
 from jax_lsp.analysis.flow import annotation_kind, dotted_name
-from jax_lsp.analysis.jitted import StaticSignature
 from jax_lsp.analysis.kinds import Kind
+from jax_lsp.analysis.model import ModuleModel
 from jax_lsp.analysis.nodes import walk_nodes
 from jax_lsp.analysis.summary import FunctionNode, transform_of
 from jax_lsp.analysis.workspace import (
@@ -35,8 +35,7 @@ from jax_lsp.analysis.workspace import (
     search_roots,
 )
 
-if TYPE_CHECKING:
-    from jax_lsp.analysis.model import ModuleModel
+__all__ = ["CallSite", "ExternalFacts", "facts_key"]  # their home is analysis/external.py
 
 # Libraries whose functions the local model already knows (or must not guess about), and the
 # standard library (never a workspace module, and no source of JAX arrays).
@@ -48,25 +47,6 @@ _MAX_BINDINGS = 1024  # memoised import sets (documents x their import versions)
 _MAX_MODEL_LINES = 20_000  # lines of imported modules whose models are kept
 
 ReadText = Callable[[str], str | None]
-
-
-@dataclass(frozen=True)
-class ExternalFacts:
-    """What the model may assume about calling one imported function. Hashable: it is part
-    of the per-unit cache key."""
-
-    returns_array: bool  # a call returns a jax.Array (a tracer inside traced code)
-    transform: str | None = None  # "jit", "vmap", ...: transformed where it is defined
-    static: StaticSignature | None = None  # its static arguments, when jitted with some
-    origin: str = "engine"  # "engine" or "jedi": who answered
-
-
-@dataclass(frozen=True)
-class CallSite:
-    """Where the document calls an imported name (0-based line, column of the last part)."""
-
-    line: int
-    column: int
 
 
 ImportSignature = tuple[tuple[str | None, int, tuple[tuple[str, str | None], ...]], ...]
@@ -226,8 +206,6 @@ class ModuleFactsCache:
         return entry.model
 
     def _keep_model(self, file: Path, entry: _ModuleEntry, text: str) -> None:
-        from jax_lsp.analysis.model import ModuleModel  # the model imports this module
-
         entry.model = ModuleModel(Document(text, str(file)))
         self._model_lines += len(entry.model.document.lines) - self._models.pop(file, 0)
         self._models[file] = len(entry.model.document.lines)
@@ -372,11 +350,6 @@ def engine_facts(
             return answer
         target = answer
     return None
-
-
-def facts_key(external: Mapping[str, ExternalFacts] | None) -> tuple:
-    """A hashable summary of `external`, for cache keys."""
-    return tuple(sorted((external or {}).items()))
 
 
 def document_file(document: Document) -> str | None:

@@ -21,7 +21,7 @@ import logging
 import threading
 from pathlib import Path
 
-from jax_lsp.analysis.infer import CallSite, ExternalFacts
+from jax_lsp.analysis.external import CallSite, ExternalFacts
 
 log = logging.getLogger(__name__)
 

@@ -16,6 +16,7 @@ from functools import cached_property
 from jax_lsp.analysis.attributes import assigned_attributes
 from jax_lsp.analysis.document import Document, Unit, UnitSource
 from jax_lsp.analysis.dtypes import FloatOracle, IntArrayOracle, assigned_values
+from jax_lsp.analysis.external import ExternalFacts, facts_key
 from jax_lsp.analysis.flow import (
     NEW_REF,
     FlowInterpreter,
@@ -36,7 +37,6 @@ from jax_lsp.analysis.hashing import (
 )
 from jax_lsp.analysis.header import import_insertion_line
 from jax_lsp.analysis.imports import Resolver, import_bindings, local_imports
-from jax_lsp.analysis.infer import ExternalFacts, facts_key
 from jax_lsp.analysis.jitted import StaticSignature, jit_call_signature, unit_signatures
 from jax_lsp.analysis.keys import (
     KeyFlow,

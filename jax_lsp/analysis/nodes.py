@@ -130,3 +130,35 @@ def _generic_children(node: ast.AST) -> list[ast.AST]:
         elif isinstance(value, ast.AST) and type(value) not in MARKER_NODE_TYPES:
             children.append(value)
     return children
+
+
+def argument_of(call: ast.Call, position: int, *names: str) -> ast.expr | None:
+    """The argument passed at `position` or by one of `names`."""
+    positional = [arg for arg in call.args if not isinstance(arg, ast.Starred)]
+    if len(positional) == len(call.args) and position < len(positional):
+        return positional[position]
+    return next((kw.value for kw in call.keywords if kw.arg in names), None)
+
+
+def passes_keyword(call: ast.Call, name: str) -> bool:
+    """`name=` is passed (and not as `name=None`), or may be, through `**kwargs`."""
+    for keyword in call.keywords:
+        if keyword.arg is None:
+            return True
+        if keyword.arg == name:
+            return not (isinstance(keyword.value, ast.Constant) and keyword.value.value is None)
+    return False
+
+
+def is_text(expr: ast.expr) -> bool:
+    """A string literal, f-string, or text-making call: `+`/`%` on it build text."""
+    if isinstance(expr, ast.Constant):
+        return isinstance(expr.value, str)
+    if isinstance(expr, ast.JoinedStr):
+        return True
+    if isinstance(expr, ast.BinOp):
+        return is_text(expr.left)
+    return isinstance(expr, ast.Call) and (
+        (isinstance(expr.func, ast.Name) and expr.func.id in ("str", "repr", "format"))
+        or (isinstance(expr.func, ast.Attribute) and expr.func.attr == "format")
+    )

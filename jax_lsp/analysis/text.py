@@ -7,7 +7,10 @@ conversion goes through here.
 
 from __future__ import annotations
 
+import ast
 import re
+
+from jax_lsp.findings import Span
 
 _NEWLINE = re.compile(r"\r\n|\r|\n")
 
@@ -77,3 +80,15 @@ def contains_word(text: str, word: str) -> bool:
             return True
         at = text.find(word, at + 1)
     return False
+
+
+def document_span(lines: list[str], unit_start: int, node: ast.AST) -> Span:
+    """A node's span in document coordinates, for a node of the unit starting at line
+    `unit_start` (`lines` are the document's)."""
+    start, end = unit_start + node.lineno - 1, unit_start + node.end_lineno - 1
+    return Span.of(
+        start,
+        byte_col_to_char(lines[start], node.col_offset),
+        end,
+        byte_col_to_char(lines[end], node.end_col_offset),
+    )

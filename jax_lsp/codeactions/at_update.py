@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import ast
 
-from jax_lsp.codeactions.site import FixSite
+from jax_lsp.codeactions.site import FixSite, node_edit
 from jax_lsp.findings import Applicability, Fix
 
 
@@ -28,7 +28,7 @@ def at_update_fix(
     index = ctx.segment(target.slice)
     replacement = f"{base} = {base}.at[{index}].{method}({argument})"
     safety = Applicability.SAFE if isinstance(target.value, ast.Name) else Applicability.UNSAFE
-    return Fix(f"Replace with `{replacement}`", (ctx.edit(statement, replacement),), safety)
+    return Fix(f"Replace with `{replacement}`", (node_edit(ctx, statement, replacement),), safety)
 
 
 def assign_result_fix(ctx: FixSite, statement: ast.Expr, array: ast.expr) -> Fix | None:
@@ -37,7 +37,7 @@ def assign_result_fix(ctx: FixSite, statement: ast.Expr, array: ast.expr) -> Fix
         return None
     base = ctx.segment(array)
     safety = Applicability.SAFE if isinstance(array, ast.Name) else Applicability.UNSAFE
-    edit = ctx.edit(statement, f"{base} = {ctx.segment(statement.value)}")
+    edit = node_edit(ctx, statement, f"{base} = {ctx.segment(statement.value)}")
     return Fix(f"Assign the result: `{base} = ...`", (edit,), safety)
 
 
@@ -51,4 +51,6 @@ def fill_read_fix(read: ast.Subscript, array: ast.expr, ctx: FixSite) -> Fix | N
         f'{ctx.segment(array)}.at[{ctx.segment(read.slice)}].get(mode="fill", '
         f"fill_value={numpy}.nan)"
     )
-    return Fix("Read with a NaN fill value", (ctx.edit(read, replacement),), Applicability.UNSAFE)
+    return Fix(
+        "Read with a NaN fill value", (node_edit(ctx, read, replacement),), Applicability.UNSAFE
+    )

@@ -22,7 +22,7 @@ from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.names import assigned_name
 from jax_lsp.analysis.nodes import all_params
 from jax_lsp.codeactions.import_edits import module_prefix_and_edits
-from jax_lsp.codeactions.site import FixSite
+from jax_lsp.codeactions.site import FixSite, node_edit
 from jax_lsp.findings import Applicability, Edit, Fix, Span
 
 # Modules whose functions compute values without side effects (jnp.log, lax.select, ...).
@@ -93,7 +93,7 @@ def branch_select_fix(
     safe = pure and smooth and condition_safety is Applicability.SAFE
     safety = Applicability.SAFE if safe else Applicability.UNSAFE
     if isinstance(node, ast.IfExp):
-        edit = ctx.edit(node, call)
+        edit = node_edit(ctx, node, call)
     else:
         statement = f"return {call}" if target == "return" else f"{target} = {call}"
         edit = _statement_edit(start, end, statement, ctx)

@@ -1,11 +1,12 @@
 """Edits of a call's arguments: keyword arguments added as one insertion (`f(x)` ->
-`f(x, size=n)`), and arguments wrapped in `jnp.asarray` (JAX501)."""
+`f(x, size=n)`), arguments wrapped in `jnp.asarray` (JAX501), and a list passed as a static
+argument made a tuple (JAX1002)."""
 
 from __future__ import annotations
 
 import ast
 
-from jax_lsp.codeactions.site import FixSite, Located
+from jax_lsp.codeactions.site import FixSite, Located, node_edit
 from jax_lsp.findings import Applicability, Edit, Fix, Span
 
 
@@ -31,3 +32,10 @@ def as_array_fix(ctx: FixSite, arguments: list[ast.expr]) -> Fix | None:
         return None
     edits = tuple(Edit(ctx.span(a), f"{numpy}.asarray({ctx.segment(a)})") for a in arguments)
     return Fix(f"Wrap in `{numpy}.asarray(...)`", edits, Applicability.SAFE)
+
+
+def as_tuple_fix(value: ast.List, ctx: FixSite) -> Fix:
+    """The list display `[a, b]` as the tuple `(a, b)`: hashable, the same items."""
+    items = [ctx.segment(element) for element in value.elts]
+    text = f"({items[0]},)" if len(items) == 1 else f"({', '.join(items)})"
+    return Fix(f"Pass a tuple: `{text}`", (node_edit(ctx, value, text),), Applicability.SAFE)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import ast
 
 from jax_lsp.analysis.names import assigned_name, stored_names
-from jax_lsp.codeactions.site import FixSite
+from jax_lsp.codeactions.site import FixSite, node_edit
 from jax_lsp.findings import Applicability, Edit, Fix, Span
 
 _LOOPS = (ast.For, ast.AsyncFor, ast.While)
@@ -47,7 +47,7 @@ def hoist_jit_fix(call: ast.Call, loops: list[ast.AST], ctx: FixSite) -> Fix | N
         # same pass binds around it; names above outermost loops are bound in sequence.
         return None
     name = _fresh_name("jitted", ctx)
-    edits = (Edit(above, f"{indent}{name} = {ctx.segment(call)}\n"), ctx.edit(call, name))
+    edits = (Edit(above, f"{indent}{name} = {ctx.segment(call)}\n"), node_edit(ctx, call, name))
     return Fix(f"Jit once before the loop, as `{name}`", edits, Applicability.UNSAFE)
 
 

@@ -14,7 +14,7 @@ import ast
 from jax_lsp.analysis.document import Document
 from jax_lsp.analysis.header import import_insertion_line
 from jax_lsp.analysis.imports import canonical, import_bindings
-from jax_lsp.codeactions.site import FixSite
+from jax_lsp.codeactions.site import FixSite, import_line_edit
 from jax_lsp.findings import Edit, Span
 
 DEBUG_NANS = 'jax.config.update("jax_debug_nans", True)'
@@ -58,7 +58,7 @@ def add_import_edit(ctx: FixSite, module: str, alias: str) -> Edit | None:
     `alias` is already taken in the module."""
     if not name_is_free(ctx, alias):
         return None
-    return ctx.import_edit(f"import {module} as {alias}")
+    return import_line_edit(ctx, f"import {module} as {alias}")
 
 
 def module_prefix_and_edits(
@@ -80,7 +80,7 @@ def ensure_import(ctx: FixSite, module: str) -> tuple[str, tuple[Edit, ...]] | N
         return prefix, ()
     if module in _module_bindings(ctx) or module in ctx.model.global_kinds:
         return None
-    return module, (ctx.import_edit(f"import {module}"),)
+    return module, (import_line_edit(ctx, f"import {module}"),)
 
 
 def insert_lines(lines: list[str], line: int, block: str, newline: str = "\n") -> Edit:

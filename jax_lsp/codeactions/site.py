@@ -1,6 +1,7 @@
 """What a fix reads about the place it rewrites: protocols, so that fixes depend on analysis and
 findings only. A rule's `RuleContext` is a `FixSite`; a codemod's view of a module unit
-(`ModuleSource.unit`) is `Located`."""
+(`ModuleSource.unit`) is `Located`. And the two edits most fixes write: a node's text replaced
+(`node_edit`), a statement added at the module's import line (`import_line_edit`)."""
 
 from __future__ import annotations
 
@@ -30,6 +31,7 @@ class FixSite(Located, Protocol):
 
     model: ModuleModel
     lines: list[str]
+    unit_start: int  # the unit's first line in the document
     ancestors: list[ast.AST]  # outermost first: the unit's Module, ..., the parent
     functions: list[ast.AST]  # enclosing FunctionDef/Lambda nodes, innermost last
     resolvers: list[Resolver]  # innermost scope last
@@ -44,8 +46,14 @@ class FixSite(Located, Protocol):
 
     def kind(self, node: ast.AST) -> Kind: ...
 
-    def edit(self, node: ast.AST, content: str) -> Edit: ...
 
-    def import_edit(self, statement: str) -> Edit:
-        """An edit adding `statement` at the module's import line (document-anchored)."""
-        ...
+def node_edit(at: Located, node: ast.AST, content: str) -> Edit:
+    """`node`'s text replaced by `content`."""
+    return Edit(at.span(node), content)
+
+
+def import_line_edit(site: FixSite, statement: str) -> Edit:
+    """An edit adding `statement` (e.g. "import jax") at the module's import line, after its
+    imports (document-anchored: the line is the document's, not the unit's)."""
+    line = site.model.import_line
+    return Edit(Span.of(line, 0, line, 0), f"{statement}\n", document_anchored=True)

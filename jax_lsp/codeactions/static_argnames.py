@@ -19,7 +19,7 @@ import ast
 from jax_lsp.analysis.summary import transform_of
 from jax_lsp.codeactions.call_arguments import append_arguments
 from jax_lsp.codeactions.import_edits import module_prefix, name_is_free
-from jax_lsp.codeactions.site import FixSite, Located
+from jax_lsp.codeactions.site import FixSite, Located, import_line_edit
 from jax_lsp.codeactions.source import ModuleSource
 from jax_lsp.findings import Applicability, Codemod, DeferredFix, Edit, Fix, Span
 
@@ -140,7 +140,7 @@ def _partial_spelling(ctx: FixSite) -> tuple[str, tuple[Edit, ...]] | None:
         return f"{prefix}.partial", ()
     if not name_is_free(ctx, "partial"):
         return None
-    return "partial", (ctx.import_edit("from functools import partial"),)
+    return "partial", (import_line_edit(ctx, "from functools import partial"),)
 
 
 def extend_jit_call(call: ast.Call, names: list[str], ctx: Located) -> tuple[Edit, ...] | None:

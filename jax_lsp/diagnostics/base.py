@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar, Protocol
 
 from jax_lsp.analysis.kinds import Kind
-from jax_lsp.analysis.text import byte_col_to_char
+from jax_lsp.analysis.text import byte_col_to_char, document_span
 from jax_lsp.analysis.traced import TraceStep, transform_name
-from jax_lsp.findings import Codemod, DeferredFix, Edit, Finding, Fix, Related, Severity, Span
+from jax_lsp.findings import Codemod, DeferredFix, Finding, Fix, Related, Severity, Span
 
 if TYPE_CHECKING:
     from jax_lsp.analysis.imports import Resolver
@@ -177,14 +177,6 @@ class RuleContext:
             byte_col_to_char(self.lines[end_line], end.end_col_offset),
         )
 
-    def edit(self, node: ast.AST, content: str) -> Edit:
-        return Edit(self.span(node), content)
-
-    def import_edit(self, statement: str) -> Edit:
-        """An edit adding `statement` (e.g. "import jax") after the module's imports."""
-        line = self.model.import_line
-        return Edit(Span.of(line, 0, line, 0), f"{statement}\n", document_anchored=True)
-
     def finding(
         self,
         rule: Rule,
@@ -243,13 +235,7 @@ class RuleContext:
             if step.unit_start == self.unit_start:
                 related.append(Related(self.span(site), message))
                 continue
-            start, end = step.unit_start + site.lineno - 1, step.unit_start + site.end_lineno - 1
-            span = Span.of(
-                start,
-                byte_col_to_char(lines[start], site.col_offset),
-                end,
-                byte_col_to_char(lines[end], site.end_col_offset),
-            )
+            span = document_span(lines, step.unit_start, site)
             related.append(Related(span, message, document_anchored=True))
         return tuple(related)
 

@@ -13,28 +13,20 @@ import ast
 from collections.abc import Iterator
 from dataclasses import replace
 
+from jax_lsp.analysis.booleans import LOGIC_FUNCTIONS, is_logic
 from jax_lsp.analysis.kinds import Kind
 from jax_lsp.codeactions.branch_select import branch_select_fix
-from jax_lsp.codeactions.import_edits import module_prefix_and_edits
+from jax_lsp.codeactions.logical import condition_text, logical_fix
 from jax_lsp.codeactions.static_argnames import (
     parameter_names,
     static_argnames_deferred,
     static_argnames_fix,
 )
 from jax_lsp.diagnostics.base import Example, Rule, RuleContext
-from jax_lsp.diagnostics.booleans import is_boolean
 from jax_lsp.diagnostics.numpy_table import CONVERTS_TRACERS, FAILS_TO_COMPILE
 from jax_lsp.diagnostics.static_arguments import traced_static_argument
 from jax_lsp.diagnostics.traced_values import Misuse, is_traced
-from jax_lsp.findings import Applicability, Edit, Finding, Fix, Severity
-
-_LOGIC_FUNCTIONS = {ast.And: "logical_and", ast.Or: "logical_or"}
-
-
-def _is_logic(node: ast.AST) -> bool:
-    return isinstance(node, ast.BoolOp) or (
-        isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not)
-    )
+from jax_lsp.findings import Finding, Fix, Severity
 
 
 def truth_tested_traced(node: ast.expr, ctx: RuleContext) -> ast.expr | None:
@@ -66,7 +58,7 @@ def _in_test_position(node: ast.AST, ctx: RuleContext) -> bool:
     for ancestor in reversed(ctx.ancestors):
         if _test_of(ancestor, child, ctx):
             return True
-        if not _is_logic(ancestor):
+        if not is_logic(ancestor):
             return False
         child = ancestor
     return False
@@ -510,7 +502,7 @@ class PythonBranchOnTraced(Rule):
     def _branch_select_fix(node: ast.AST, ctx: RuleContext) -> Fix | None:
         if not isinstance(node, ast.If | ast.IfExp):
             return None
-        condition = _condition_text(node.test, ctx)
+        condition = condition_text(node.test, ctx)
         return branch_select_fix(node, condition, ctx) if condition is not None else None
 
 
@@ -730,10 +722,10 @@ class PythonLogicOnTraced(Rule):
         if isinstance(node, ast.Compare) and ctx.abstract:
             yield from self._chained(node, ctx)
             return
-        if not (ctx.abstract and _is_logic(node)):
+        if not (ctx.abstract and is_logic(node)):
             return
         parent = ctx.parent
-        if _is_logic(parent) and _first_operand(parent) is node:
+        if is_logic(parent) and _first_operand(parent) is node:
             return  # the enclosing operator's finding covers this operand
         if _in_test_position(node, ctx):
             return  # JAX701 owns conditions
@@ -742,7 +734,7 @@ class PythonLogicOnTraced(Rule):
             return
         if isinstance(node, ast.BoolOp):
             word = "and" if isinstance(node.op, ast.And) else "or"
-            function = _LOGIC_FUNCTIONS[type(node.op)]
+            function = LOGIC_FUNCTIONS[type(node.op)]
         else:
             word, function = "not", "logical_not"
         problem = (
@@ -752,7 +744,7 @@ class PythonLogicOnTraced(Rule):
         receiver = _python_receiver(node, ctx)
         if receiver is None:
             yield ctx.finding(
-                self, node, f"{problem} Use `jnp.{function}`", fix=self._fix(node, function, ctx)
+                self, node, f"{problem} Use `jnp.{function}`", fix=logical_fix(node, function, ctx)
             )
             return
         # A callee outside JAX (flax's `deterministic=`, a helper branching on its argument)
@@ -789,18 +781,6 @@ class PythonLogicOnTraced(Rule):
             f"{ctx.trace.via}. Use `{' & '.join(f'({link})' for link in links)}`",
         )
 
-    def _fix(self, node: ast.BoolOp | ast.UnaryOp, function: str, ctx: RuleContext) -> Fix | None:
-        rewrite = logic_rewrite(node, function, ctx)
-        if rewrite is None:
-            return None
-        replacement, import_edits, safety = rewrite
-        call = replacement.partition("(")[0]
-        return Fix(
-            f"Replace with `{call}(...)`",
-            (ctx.edit(node, replacement), *import_edits),
-            safety,
-        )
-
 
 def _python_receiver(node: ast.expr, ctx: RuleContext) -> ast.Call | None:
     """The call outside JAX that receives `node`'s value as an argument, directly or through a
@@ -834,42 +814,6 @@ def _takes_arrays(call: ast.Call, ctx: RuleContext) -> bool:
     if name is not None:
         return name == "jax" or name.startswith("jax.")
     return isinstance(call.func, ast.Attribute) and ctx.kind(call.func.value).is_jax
-
-
-def logic_rewrite(
-    node: ast.BoolOp | ast.UnaryOp, function: str, ctx: RuleContext
-) -> tuple[str, tuple[Edit, ...], Applicability] | None:
-    """`a and b` as `jnp.logical_and(a, b)` (nested for more operands), the import edits it
-    needs, and its safety; None when the rewrite could change the value (non-boolean `or`)."""
-    operands = node.values if isinstance(node, ast.BoolOp) else [node.operand]
-    boolean = all(is_boolean(operand, ctx) for operand in operands)
-    if isinstance(node, ast.BoolOp) and not boolean:
-        return None
-    if any(isinstance(operand, ast.NamedExpr) for operand in operands):
-        return None
-    spelled = module_prefix_and_edits(ctx, "jax.numpy", "jnp")
-    if spelled is None:
-        return None
-    prefix, import_edits = spelled
-    call = f"{prefix}.{function}"
-    texts = [ctx.segment(operand) for operand in operands]
-    replacement = texts[-1]
-    for text in reversed(texts[:-1]):  # a and b and c -> f(a, f(b, c))
-        replacement = f"{call}({text}, {replacement})"
-    if len(texts) == 1:
-        replacement = f"{call}({replacement})"
-    return replacement, import_edits, Applicability.SAFE if boolean else Applicability.UNSAFE
-
-
-def _condition_text(
-    condition: ast.expr, ctx: RuleContext
-) -> tuple[str, tuple[Edit, ...], Applicability] | None:
-    """The condition as a `jnp.where` argument: `and`/`or`/`not` rewritten to `jnp.logical_*`."""
-    if isinstance(condition, ast.BoolOp):
-        return logic_rewrite(condition, _LOGIC_FUNCTIONS[type(condition.op)], ctx)
-    if _is_logic(condition):
-        return logic_rewrite(condition, "logical_not", ctx)
-    return ctx.segment(condition), (), Applicability.SAFE
 
 
 _COMPARISONS = {

@@ -19,27 +19,10 @@ from jax_lsp.analysis.dtypes import (
 )
 from jax_lsp.analysis.kinds import ARRAY_MODULES, STATIC_RESULTS, Kind
 from jax_lsp.analysis.nodes import walk_nodes
-from jax_lsp.analysis.x64 import X64Facts, is_x64_context, is_x64_update
-from jax_lsp.codeactions.import_edits import ensure_import
+from jax_lsp.analysis.x64 import is_x64_context, is_x64_update
+from jax_lsp.codeactions.x64 import enable_x64_fix, move_x64_fix, x64_fixes
 from jax_lsp.diagnostics.base import Example, Rule, RuleContext
-from jax_lsp.findings import Applicability, Edit, Finding, Fix, Severity, Span
-
-_ENABLE = '{jax}.config.update("jax_enable_x64", True)'
-# The 32-bit dtype JAX computes in when a 64-bit one is asked for with x64 off.
-_NARROW = {
-    "float64": "float32",
-    "int64": "int32",
-    "uint64": "uint32",
-    "complex128": "complex64",
-    "double": "float32",
-    "longlong": "int32",
-    "ulonglong": "uint32",
-    "cdouble": "complex64",
-    "f8": "f4",
-    "i8": "i4",
-    "u8": "u4",
-    "c16": "c8",
-}
+from jax_lsp.findings import Finding, Severity
 
 
 def _absolute_line(node: ast.AST, ctx: RuleContext) -> int:
@@ -66,68 +49,6 @@ def x64_enabled_at(node: ast.AST, ctx: RuleContext) -> bool:
     if getattr(outermost, "name", None) in facts.x64_callees:
         return True  # called inside `with jax.enable_x64(...)`
     return _in_x64_context(ctx)
-
-
-def _x64_fixes(
-    requested: ast.expr, node: ast.AST, ctx: RuleContext
-) -> tuple[Fix | None, tuple[Fix, ...]]:
-    """(main fix, alternatives): asking for the 32-bit dtype first, enabling 64-bit mode for
-    the whole program second. Both are unsafe: which one the author meant cannot be read from
-    the code (see `Float64WithoutX64.fix_safety`)."""
-    fixes = [
-        fix
-        for fix in (_narrow_fix(requested, ctx), _enable_fix(ctx.model.x64, node, ctx))
-        if fix is not None
-    ]
-    return (fixes[0], tuple(fixes[1:])) if fixes else (None, ())
-
-
-def _narrow_fix(requested: ast.expr, ctx: RuleContext) -> Fix | None:
-    """Ask for the 32-bit dtype JAX computes in anyway with x64 off: the same values, without
-    the warning, and no change when the code is later run with x64 on elsewhere."""
-    if isinstance(requested, ast.Constant) and isinstance(requested.value, str):
-        narrow = _NARROW.get(requested.value)
-        text = ctx.segment(requested)
-        replacement = text.replace(requested.value, narrow) if narrow else None
-    elif isinstance(requested, ast.Attribute):
-        narrow = _NARROW.get(requested.attr)
-        replacement = f"{ctx.segment(requested.value)}.{narrow}" if narrow else None
-    elif isinstance(requested, ast.Name):
-        module, _, name = (ctx.qualname(requested) or "").rpartition(".")
-        narrow = _NARROW.get(name)
-        spelled = ctx.qualname(ast.Name(id=narrow, ctx=ast.Load())) if narrow else None
-        replacement = narrow if spelled == f"{module}.{narrow}" else None  # imported too
-    else:
-        replacement = None
-    if replacement is None:
-        return None
-    return Fix(
-        f"Use `{replacement}` (what JAX computes in now; drops the request for 64 bits)",
-        (ctx.edit(requested, replacement),),
-        Applicability.UNSAFE,
-    )
-
-
-def _enable_fix(facts: X64Facts, node: ast.AST, ctx: RuleContext) -> Fix | None:
-    """Insert `jax.config.update("jax_enable_x64", True)` right after the leading imports,
-    with an `import jax` when the module has none (`import jax.numpy as jnp` only)."""
-    if ctx.model.import_line > _absolute_line(node, ctx):
-        return None
-    if facts.jax_name is not None:
-        statement = _ENABLE.format(jax=facts.jax_name)
-    else:
-        spelled = ensure_import(ctx, "jax")
-        if spelled is None:
-            return None
-        name, import_edits = spelled
-        statement = _ENABLE.format(jax=name)
-        if import_edits:
-            statement = f"import jax\n{statement}"  # one insertion: the import comes first
-    return Fix(
-        "Enable 64-bit mode for the whole program (every importer of this module)",
-        (ctx.import_edit(statement),),
-        Applicability.UNSAFE,
-    )
 
 
 def _wide_dtype_defaults(
@@ -334,7 +255,7 @@ class Float64WithoutX64(Rule):
                 yield self._finding(node, requested, ctx)
             converted = self._converted_float64(node, ctx)
             if converted is not None and not x64_enabled_at(node, ctx):
-                fix = _enable_fix(ctx.model.x64, node, ctx)
+                fix = enable_x64_fix(_absolute_line(node, ctx), ctx)
                 yield ctx.finding(
                     self,
                     converted,
@@ -353,7 +274,7 @@ class Float64WithoutX64(Rule):
     def _finding(self, node: ast.AST, requested: ast.expr, ctx: RuleContext) -> Finding:
         dtype = wide_dtype(requested, ctx.resolvers[-1])
         narrow = dtype.replace("64", "32").replace("complex128", "complex64")
-        fixes = _x64_fixes(requested, node, ctx)
+        fixes = x64_fixes(requested, _absolute_line(node, ctx), ctx)
         return ctx.finding(
             self,
             requested,
@@ -480,24 +401,7 @@ class LateX64Enable(Rule):
             f"JAX arrays were already created above (line {facts.first_array_line + 1}): they "
             "keep their old dtype, and functions already compiled keep their old precision. "
             "Set `jax_enable_x64` first thing, right after the imports",
-            fix=self._move_fix(node, facts, ctx),
-        )
-
-    @staticmethod
-    def _move_fix(node: ast.Call, facts: X64Facts, ctx: RuleContext) -> Fix | None:
-        statement = ctx.parent
-        if not (
-            isinstance(statement, ast.Expr)
-            and len(ctx.ancestors) == 2  # Module > Expr: a plain top-level statement
-            and facts.first_array_line is not None
-            and ctx.model.import_line <= facts.first_array_line
-        ):
-            return None
-        start, end = statement.lineno - 1, statement.end_lineno
-        return Fix(
-            "Move the x64 switch right after the imports",
-            (ctx.import_edit(ctx.segment(statement)), Edit(Span.of(start, 0, end, 0), "")),
-            Applicability.UNSAFE,
+            fix=move_x64_fix(node, ctx),
         )
 
 

@@ -19,9 +19,10 @@ from jax_lsp.analysis.names import assigned_name, binds_locally, stored_names
 from jax_lsp.analysis.nodes import walk_nodes
 from jax_lsp.analysis.paths import is_test_path
 from jax_lsp.analysis.summary import FunctionNode, transform_of
+from jax_lsp.codeactions.call_arguments import as_tuple_fix
 from jax_lsp.codeactions.hoist_jit import hoist_jit_fix
 from jax_lsp.diagnostics.base import Example, Rule, RuleContext
-from jax_lsp.findings import Applicability, Finding, Fix, Related, Severity, Span
+from jax_lsp.findings import Finding, Fix, Related, Severity, Span
 
 _JITS = frozenset({"jit", "eqx.filter_jit", "nnx.jit"})
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
@@ -881,11 +882,7 @@ class UnhashableStaticArg(Rule):
 
     def _finding(self, value: ast.expr, where: str, ctx: RuleContext) -> Finding:
         kind = type(value).__name__.removesuffix("Comp").lower()
-        fix = None
-        if isinstance(value, ast.List):
-            items = [ctx.segment(element) for element in value.elts]
-            text = f"({items[0]},)" if len(items) == 1 else f"({', '.join(items)})"
-            fix = Fix(f"Pass a tuple: `{text}`", (ctx.edit(value, text),), Applicability.SAFE)
+        fix = as_tuple_fix(value, ctx) if isinstance(value, ast.List) else None
         return ctx.finding(
             self,
             value,

@@ -20,11 +20,11 @@ from jax_lsp.analysis.hashing import (
 from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.model import ModuleModel
 from jax_lsp.analysis.module_state import bound_names, declared_outside
-from jax_lsp.analysis.nodes import walk_nodes
+from jax_lsp.analysis.nodes import is_text, walk_nodes
 from jax_lsp.analysis.summary import FunctionNode, transform_of
-from jax_lsp.codeactions.import_edits import ensure_import
+from jax_lsp.codeactions.debug_print import debug_print_fix
 from jax_lsp.diagnostics.base import Example, Rule, RuleContext
-from jax_lsp.findings import Applicability, Finding, Fix, Related, Severity
+from jax_lsp.findings import Finding, Related, Severity
 
 # Container methods that store their argument in the container.
 _STORING_METHODS = frozenset(["append", "extend", "insert", "update", "setdefault"])
@@ -91,7 +91,7 @@ def carries_tracer(expr: ast.expr, ctx: RuleContext) -> bool:
             for part in expr.values
         )
     if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Add | ast.Mod):
-        return _is_text(expr.left) and (
+        return is_text(expr.left) and (
             carries_tracer(expr.left, ctx) or carries_tracer(expr.right, ctx)
         )
     if isinstance(expr, ast.Call):
@@ -131,25 +131,11 @@ def _arithmetic_on_traced_items(comprehension: ast.ListComp, ctx: RuleContext) -
     )
 
 
-def _is_text(expr: ast.expr) -> bool:
-    """A string literal, f-string, or text-making call: `+`/`%` on it build text."""
-    if isinstance(expr, ast.Constant):
-        return isinstance(expr.value, str)
-    if isinstance(expr, ast.JoinedStr):
-        return True
-    if isinstance(expr, ast.BinOp):
-        return _is_text(expr.left)
-    return isinstance(expr, ast.Call) and (
-        (isinstance(expr.func, ast.Name) and expr.func.id in ("str", "repr", "format"))
-        or (isinstance(expr.func, ast.Attribute) and expr.func.attr == "format")
-    )
-
-
 def _formats_tracer(call: ast.Call, ctx: RuleContext) -> bool:
     """`str(y)`, `repr(y)`, `format(y)`, `"...".format(y)` of a traced value."""
     func = call.func
     text_call = ctx.qualname(func) in _TEXT_CALLS or (
-        isinstance(func, ast.Attribute) and func.attr == "format" and _is_text(func.value)
+        isinstance(func, ast.Attribute) and func.attr == "format" and is_text(func.value)
     )
     if not text_call:
         return False
@@ -235,59 +221,6 @@ def _where(ctx: RuleContext) -> str:
 
 
 # -- JAX101 ------------------------------------------------------------------------------------
-def _escape(text: str) -> str:
-    return text.replace("{", "{{").replace("}", "}}")
-
-
-def _quote(text: str) -> str:
-    """A Python string literal for `text`, double-quoted where possible."""
-    literal = repr(text)
-    if literal.startswith("'") and '"' not in text:
-        literal = '"' + literal[1:-1].replace("\\'", "'") + '"'
-    return literal
-
-
-def _source_of(expr: ast.expr, ctx: RuleContext) -> str:
-    """The expression's own text when positions are trustworthy, else its unparsed form."""
-    text = ctx.segment(expr)
-    try:
-        if ast.dump(ast.parse(text.strip(), mode="eval").body) == ast.dump(expr):
-            return text
-    except SyntaxError:
-        pass
-    return ast.unparse(expr)
-
-
-def _format_arguments(call: ast.Call, ctx: RuleContext) -> tuple[str, list[str]] | None:
-    """`print`'s arguments as a `str.format` string and its operands; None if not expressible."""
-    if any(keyword.arg != "flush" for keyword in call.keywords):
-        return None  # sep=, end=, file= have no jax.debug.print equivalent
-    pieces: list[str] = []
-    operands: list[str] = []
-    for argument in call.args:
-        if isinstance(argument, ast.Starred):
-            return None
-        if isinstance(argument, ast.Constant) and isinstance(argument.value, str):
-            pieces.append(_escape(argument.value))
-        elif isinstance(argument, ast.JoinedStr):
-            text = ""
-            for part in argument.values:
-                if isinstance(part, ast.Constant):
-                    text += _escape(str(part.value))
-                elif part.conversion != -1 or part.format_spec is not None:
-                    return None  # f"{x!r}", f"{x:.3f}": keep the user's formatting by hand
-                else:
-                    text += "{}"
-                    operands.append(_source_of(part.value, ctx))
-            pieces.append(text)
-        elif _is_text(argument):
-            return None  # `str(y)`, `"{}".format(y)`: text made at trace time, tracer and all
-        else:
-            pieces.append("{}")
-            operands.append(ctx.segment(argument))
-    return " ".join(pieces), operands
-
-
 def _shadowed(ctx: RuleContext, name: str, scopes: _Scopes) -> bool:
     return name in ctx.model.global_kinds or scopes.is_local(ctx, name)
 
@@ -561,7 +494,7 @@ class PrintInTraced(Rule):
         if qualname == "builtins.print":
             if _shadowed(ctx, "print", self._scopes):
                 return
-            output, fix = "`print`", self._fix
+            output, fix = "`print`", debug_print_fix
         elif qualname in _LOGGING_FUNCTIONS or _logger_call(node.func, ctx):
             output, fix = f"`{ctx.segment(node.func)}`", None
         else:
@@ -590,23 +523,6 @@ class PrintInTraced(Rule):
             f"`print` in {_where(ctx)} runs at trace time: it prints tracer objects, not "
             f'values{timing}. Use `jax.debug.print("... {{}}", x)` to print runtime values',
             fix=fix(node, ctx),
-        )
-
-    @staticmethod
-    def _fix(node: ast.Call, ctx: RuleContext) -> Fix | None:
-        formatted = _format_arguments(node, ctx)
-        if formatted is None:
-            return None
-        template, operands = formatted
-        imported = ensure_import(ctx, "jax")
-        if imported is None:
-            return None
-        jax_name, import_edits = imported
-        replacement = f"{jax_name}.debug.print({', '.join([_quote(template), *operands])})"
-        return Fix(
-            "Replace with `jax.debug.print`",
-            (ctx.edit(node, replacement), *import_edits),
-            Applicability.UNSAFE,
         )
 
 

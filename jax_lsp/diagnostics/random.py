@@ -19,10 +19,11 @@ from jax_lsp.analysis.keys import (
 from jax_lsp.analysis.model import local_imports
 from jax_lsp.analysis.names import binds_locally
 from jax_lsp.analysis.nodes import walk_nodes
-from jax_lsp.analysis.text import byte_col_to_char
+from jax_lsp.analysis.text import document_span
 from jax_lsp.analysis.traced import all_params
+from jax_lsp.codeactions.key_split import SplitFixer
 from jax_lsp.diagnostics.base import Example, Rule, RuleContext
-from jax_lsp.findings import Applicability, Edit, Finding, Fix, Related, Severity, Span
+from jax_lsp.findings import Finding, Related, Severity
 
 _STATEFUL_PREFIXES = ("numpy.random.", "random.")
 # Seeding and generator construction draw nothing.
@@ -586,7 +587,7 @@ class PrngKeyReuse(Rule):
         names |= set(ctx.model.global_kinds) | set(ctx.model.functions)
         if not isinstance(node, ast.Module):
             names |= set(all_params(node))
-        fixer = _SplitFixer(ctx, resolver, body, names, node)
+        fixer = SplitFixer(ctx, resolver, body, names, node)
         # A loop-carried reuse whose call is also the first use of a later reuse in the same
         # body: the later reuse's fix splits before both uses, which fixes this one too. Two
         # fixes would both split before the same line (`key, subkey = split(subkey3)`).
@@ -648,140 +649,7 @@ def _first_use(reuse: Reuse, ctx: RuleContext) -> Related:
     if reuse.first_unit == ctx.unit_start:
         return Related(ctx.span(reuse.first), message)
     lines = ctx.model.document.lines
-    return Related(_document_span(lines, reuse.first_unit, reuse.first), message, True)
-
-
-def _document_span(lines: list[str], unit: int, node: ast.AST) -> Span:
-    """A node's span in document coordinates, for a node of the unit starting at `unit`."""
-    start, end = unit + node.lineno - 1, unit + node.end_lineno - 1
-    return Span.of(
-        start,
-        byte_col_to_char(lines[start], node.col_offset),
-        end,
-        byte_col_to_char(lines[end], node.end_col_offset),
-    )
-
-
-def _statement_of(body: list[ast.stmt]) -> dict[ast.AST, ast.stmt]:
-    """Each node of the scope -> the innermost statement containing it."""
-    owner: dict[ast.AST, ast.stmt] = {}
-    stack: list[tuple[ast.AST, ast.stmt | None]] = [(s, None) for s in body]
-    while stack:
-        node, statement = stack.pop()
-        if isinstance(node, ast.stmt):
-            statement = node
-        elif statement is not None:
-            owner[node] = statement
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Lambda):
-            continue
-        stack.extend((child, statement) for child in ast.iter_child_nodes(node))
-    return owner
-
-
-def _fresh(names: set[str]) -> str:
-    candidate, index = "subkey", 1
-    while candidate in names:
-        index += 1
-        candidate = f"subkey{index}"
-    names.add(candidate)
-    return candidate
-
-
-# Statements a line cannot be inserted before to run once per use: a `while` test runs on
-# every iteration, a decorated def's line is not its first.
-_NO_INSERT = (ast.While, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
-
-
-class _SplitFixer:
-    """The JAX602 fix: before the first use and before the reuse, split the key (rebinding
-    it) and give that use the new subkey, so every use draws from a key nothing else
-    consumed: `key, subkey = jax.random.split(key)`."""
-
-    def __init__(
-        self,
-        ctx: RuleContext,
-        resolver: Resolver,
-        body: list[ast.stmt],
-        names: set[str],
-        scope: ast.AST,
-    ) -> None:
-        self.ctx, self.resolver, self.names, self.scope = ctx, resolver, names, scope
-        self.statements = _statement_of(body)
-
-    def fix(self, reuse: Reuse) -> Fix | None:
-        ctx, key = self.ctx, reuse.key.id
-        split = self._split_spelling(reuse.call)
-        if split is None or reuse.first_key is None:
-            return None
-        if not isinstance(self.scope, ast.Module) and not binds_locally(key, self.scope):
-            return None  # a closed-over key: rebinding it here would make it local
-        names = set(self.names)
-        second = self._place(self.statements.get(reuse.call), ctx.lines, 0)
-        if second is None:
-            return None
-        if reuse.across_iterations:
-            second_sub = _fresh(names)
-            inserts = [(second, f"{key}, {second_sub} = {split}({key})")]
-            replacements = [ctx.edit(reuse.key, second_sub)]
-        else:
-            first = self._first_place(reuse)
-            if first is None:
-                return None
-            first_sub, second_sub = _fresh(names), _fresh(names)
-            anchored = first[2]
-            first_edit = Edit(
-                _document_span(ctx.model.document.lines, reuse.first_unit, reuse.first_key)
-                if anchored
-                else ctx.span(reuse.first_key),
-                first_sub,
-                anchored,
-            )
-            inserts = [
-                (first, f"{key}, {first_sub} = {split}({key})"),
-                (second, f"{key}, {second_sub} = {split}({key})"),
-            ]
-            replacements = [first_edit, ctx.edit(reuse.key, second_sub)]
-        edits: list[Edit] = []
-        if len(inserts) == 2 and inserts[0][0] == inserts[1][0]:
-            inserts = [(inserts[0][0], f"{inserts[0][1]}\n{inserts[0][0][1]}{inserts[1][1]}")]
-        for (line, indent, anchored), text in inserts:
-            edits.append(Edit(Span.of(line, 0, line, 0), f"{indent}{text}\n", anchored))
-        return Fix(
-            f"Split `{key}` before each use and draw from the new subkeys",
-            (*edits, *replacements),
-            Applicability.UNSAFE,
-        )
-
-    def _split_spelling(self, call: ast.Call) -> str | None:
-        func = call.func
-        if isinstance(func, ast.Attribute) and self.resolver.qualname(func.value) == "jax.random":
-            return f"{self.ctx.segment(func.value)}.split"  # the spelling the code already uses
-        return self.resolver.alias_of("jax.random.split")
-
-    def _first_place(self, reuse: Reuse) -> tuple[int, str, bool] | None:
-        if reuse.first_unit == self.ctx.unit_start:
-            return self._place(self.statements.get(reuse.first), self.ctx.lines, 0)
-        # The first use sits in an earlier top-level statement: edit it in the document.
-        for unit in self.ctx.model.document.units:
-            if unit.start_line == reuse.first_unit and unit.tree is not None:
-                statement = _statement_of(unit.tree.body).get(reuse.first)
-                lines = self.ctx.model.document.lines
-                return self._place(statement, lines, unit.start_line, anchored=True)
-        return None
-
-    @staticmethod
-    def _place(
-        statement: ast.stmt | None, lines: list[str], offset: int, anchored: bool = False
-    ) -> tuple[int, str, bool] | None:
-        """Where a line goes before `statement`: (line, indentation, document-anchored)."""
-        if statement is None or isinstance(statement, _NO_INSERT):
-            return None
-        line = offset + statement.lineno - 1
-        text = lines[line]
-        indent = text[: len(text) - len(text.lstrip())]
-        if text.lstrip().startswith("elif") or len(indent) != statement.col_offset:
-            return None  # an `elif` header, or several statements on the line
-        return line, indent, anchored
+    return Related(document_span(lines, reuse.first_unit, reuse.first), message, True)
 
 
 RULES: tuple[type[Rule], ...] = (StatefulRandomInTraced, PrngKeyReuse)

@@ -11,19 +11,19 @@ import ast
 from collections.abc import Iterator
 from dataclasses import replace
 
+from jax_lsp.analysis.booleans import is_boolean
 from jax_lsp.analysis.names import assigned_name
-from jax_lsp.analysis.nodes import walk_nodes
-from jax_lsp.codeactions.call_arguments import append_arguments
+from jax_lsp.analysis.nodes import argument_of, passes_keyword, walk_nodes
+from jax_lsp.codeactions.size_argument import size_fix
 from jax_lsp.codeactions.static_argnames import (
     parameter_names,
     static_argnames_deferred,
     static_argnames_fix,
 )
 from jax_lsp.diagnostics.base import Example, Rule, RuleContext
-from jax_lsp.diagnostics.booleans import is_boolean
 from jax_lsp.diagnostics.static_arguments import traced_part, traced_static_argument
 from jax_lsp.diagnostics.traced_values import Misuse, is_traced
-from jax_lsp.findings import Applicability, Codemod, Finding, Fix, Severity
+from jax_lsp.findings import Codemod, Finding, Severity
 
 
 def _index_parts(index: ast.expr) -> list[ast.expr]:
@@ -32,24 +32,6 @@ def _index_parts(index: ast.expr) -> list[ast.expr]:
 
 def _is_at(node: ast.expr) -> bool:
     return isinstance(node, ast.Attribute) and node.attr == "at"
-
-
-def _argument(node: ast.Call, position: int, *names: str) -> ast.expr | None:
-    """The argument passed at `position` or by one of `names`."""
-    positional = [arg for arg in node.args if not isinstance(arg, ast.Starred)]
-    if len(positional) == len(node.args) and position < len(positional):
-        return positional[position]
-    return next((kw.value for kw in node.keywords if kw.arg in names), None)
-
-
-def _has_keyword(node: ast.Call, name: str) -> bool:
-    """`name=` is passed (and not as `name=None`), or may be, through `**kwargs`."""
-    for keyword in node.keywords:
-        if keyword.arg is None:
-            return True
-        if keyword.arg == name:
-            return not (isinstance(keyword.value, ast.Constant) and keyword.value.value is None)
-    return False
 
 
 class BooleanMaskInTraced(Rule):
@@ -408,7 +390,7 @@ class SizeDependentOp(Rule):
     )
 
     def check(self, node: ast.Call, ctx: RuleContext) -> Iterator[Finding]:
-        if not ctx.abstract or _has_keyword(node, "size"):
+        if not ctx.abstract or passes_keyword(node, "size"):
             return
         name = self._size_dependent(node, ctx)
         if name is None:
@@ -423,7 +405,7 @@ class SizeDependentOp(Rule):
             f"`{short}` on a traced value without `size=` raises {error} in "
             f"{ctx.where_traced}: its output size depends on the values. Pass a static "
             f"`size=...` (and `fill_value=...` for the padding)",
-            fix=_size_fix(node, name, ctx),
+            fix=size_fix(node, name, ctx),
         )
 
     def _size_dependent(self, node: ast.Call, ctx: RuleContext) -> str | None:
@@ -443,82 +425,9 @@ class SizeDependentOp(Rule):
         positions = _SIZE_DEPENDENT.get(qualname)
         if positions is None:
             return None
-        if any(is_traced(ctx, _argument(node, position)) for position in positions):
+        if any(is_traced(ctx, argument_of(node, position)) for position in positions):
             return qualname
         return None
-
-
-# Padding per function (see JAX802's fix safety): -1 is no valid index; None leaves JAX's default
-# (the smallest value found) for unique and the set operations.
-_INDEX_FUNCTIONS = ("nonzero", "where", "argwhere", "flatnonzero")
-_FILL_VALUES: dict[str, str | None] = {
-    **{f"jax.numpy.{name}": "-1" for name in _INDEX_FUNCTIONS},
-    "jax.numpy.compress": "0",
-    "jax.numpy.extract": "0",
-}
-# The argument(s) whose element count bounds the output: (position, keyword names).
-_BOUNDING_ARGUMENT: dict[str, tuple[tuple[int, tuple[str, ...]], ...]] = {
-    "jax.numpy.compress": ((1, ("a",)),),
-    "jax.numpy.extract": ((1, ("arr",)),),
-    "jax.numpy.union1d": ((0, ("ar1",)), (1, ("ar2",))),
-    "jax.numpy.intersect1d": ((0, ("ar1",)),),
-    "jax.numpy.setdiff1d": ((0, ("ar1",)),),
-}
-_AXIS_POSITION = {"jax.numpy.unique": 4, "jax.numpy.compress": 2}
-_FIRST_ARGUMENT = ((0, ("a", "ar", "x", "condition")),)
-
-
-def _size_fix(node: ast.Call, qualname: str, ctx: RuleContext) -> Fix | None:
-    """`size=<input's element count>, fill_value=<padding>` added to a size-dependent call."""
-    if _has_keyword(node, "axis") or any(isinstance(a, ast.Starred) for a in node.args):
-        return None
-    if len(node.args) > _AXIS_POSITION.get(qualname, len(node.args)):
-        return None
-    method = ctx.qualname(node.func) is None
-    if method:
-        sources = [node.func.value]
-    else:
-        bounding = _BOUNDING_ARGUMENT.get(qualname, _FIRST_ARGUMENT)
-        sources = [_argument(node, position, *names) for position, names in bounding]
-        if None in sources:
-            return None
-    size = " + ".join(_element_count(source, ctx) for source in sources)
-    added = [f"size={size}"]
-    fill = _FILL_VALUES.get(qualname)
-    if fill is not None and not _has_keyword(node, "fill_value"):
-        added.append(f"fill_value={fill}")
-    text = ", ".join(added)
-    edit = append_arguments(node, text, ctx)
-    if edit is None:
-        return None
-    return Fix(f"Pass `{text}`", (edit,), Applicability.UNSAFE)
-
-
-def _element_count(node: ast.expr, ctx: RuleContext) -> str:
-    """Source text of the static element count of `node`: `x.size` for `x`, `x > 0`, `-x`."""
-    base = _elementwise_base(node)
-    text = ctx.segment(base)
-    if isinstance(base, ast.Name | ast.Attribute | ast.Subscript | ast.Call):
-        return f"{text}.size"
-    return f"({text}).size"
-
-
-def _elementwise_base(node: ast.expr) -> ast.expr:
-    """The array an elementwise expression with constants keeps the shape of (`x` in
-    `x > 0`, `~x`, `2 * x`), or `node` itself."""
-    if isinstance(node, ast.UnaryOp) and not isinstance(node.op, ast.Not):
-        return _elementwise_base(node.operand)
-    if isinstance(node, ast.Compare) and len(node.comparators) == 1:
-        left, right = node.left, node.comparators[0]
-    elif isinstance(node, ast.BinOp):
-        left, right = node.left, node.right
-    else:
-        return node
-    if isinstance(right, ast.Constant):
-        return _elementwise_base(left)
-    if isinstance(left, ast.Constant):
-        return _elementwise_base(right)
-    return node
 
 
 class TracedShape(Rule):
@@ -783,9 +692,9 @@ class TracedShape(Rule):
                 traced = traced_part(shape, ctx)
                 return _misuse(traced, "A `reshape`", "TypeError", _STATIC_REMEDY)
             if func.attr == "repeat":
-                if _has_keyword(node, "total_repeat_length"):
+                if passes_keyword(node, "total_repeat_length"):
                     return None
-                traced = traced_part(_argument(node, 0, "repeats"), ctx)
+                traced = traced_part(argument_of(node, 0, "repeats"), ctx)
                 what = "`repeat` with a repeat count"
                 return _misuse(traced, what, "ConcretizationTypeError", _REPEAT_REMEDY)
         found = traced_static_argument(node, ctx, self.code)

@@ -78,7 +78,7 @@ async def source_edit(
     ls: JaxLanguageServer, document: OpenDocument, kind: str
 ) -> list[types.TextEdit]:
     """The edits of a source action on `document`, a snapshot the client cannot change."""
-    encoding = ls.encoding
+    encoding = ls.client.encoding
     if kind == DEBUG_NANS:
         edit = await ls.engine.run(edits.debug_nans_edit, document, encoding)
         return [edit] if edit else []
@@ -86,7 +86,7 @@ async def source_edit(
     path, text = document.path, document.text
 
     def fix_all() -> str:
-        if ls.excluded(path, settings):
+        if ls.analyzer.excluded(path, settings):
             return text
         # The workspace facts the diagnostics were computed with.
         return fix_source(text, path, settings, ls.cross.workspace, settings.unsafe_fixes)[0]
@@ -99,13 +99,13 @@ async def source_edit(
 
 async def notebook_fix_all(ls: JaxLanguageServer, notebook_uri: str) -> types.WorkspaceEdit:
     """Fix-all on the whole notebook (as `check --fix` fixes an .ipynb), cell by cell."""
-    cells = [cell.snapshot() for cell in ls.open_code_cells(notebook_uri)]
+    cells = [cell.snapshot() for cell in ls.analyzer.open_code_cells(notebook_uri)]
     path = to_fs_path(notebook_uri)
-    settings, encoding = ls.settings.for_path(path), ls.encoding
+    settings, encoding = ls.settings.for_path(path), ls.client.encoding
 
     def fix_all() -> list[str]:
         def fix(text: str) -> str:  # the notebook's cells joined: the CLI's fix of an .ipynb
-            if ls.excluded(path, settings):
+            if ls.analyzer.excluded(path, settings):
                 return text
             return fix_source(text, path, settings, ls.cross.workspace, settings.unsafe_fixes)[0]
 
@@ -141,7 +141,7 @@ async def source_action(
     action = types.CodeAction(
         title=title, kind=kind, data={"uri": document.uri, "version": document.version}
     )
-    if not ls.lazy_edits():
+    if not ls.client.lazy_edits():
         action.edit = await source_workspace_edit(ls, document, kind)
     return action
 
@@ -154,7 +154,7 @@ async def code_actions(
         return None
     # Analyzed now if it was not yet (a pull client that has not pulled this version, a cell
     # just edited): the actions are those of the text the client shows.
-    await ls.current_result(document)
+    await ls.analyzer.current_result(document)
     diagnostics = _with_data(ls, document, ours(params.context.diagnostics))
     if any(version_of(d) != document.version for d in diagnostics):
         log.info("refused code actions computed for an older version of %s", document.uri)
@@ -210,7 +210,7 @@ async def _built_fixes(
     deferred = deferred_of(diagnostic)
     if not deferred or document.notebook:  # a cell alone is not the module the codemod needs
         return []
-    snapshot, encoding = document.snapshot(), ls.encoding
+    snapshot, encoding = document.snapshot(), ls.client.encoding
 
     def build() -> list[dict[str, Any]]:
         return [
@@ -237,7 +237,7 @@ async def _quickfixes(
         if key in silenced or key[0] >= len(document.lines):
             continue
         silenced.add(key)
-        edit = edits.noqa_edit(document, key[0], key[1], ls.encoding)
+        edit = edits.noqa_edit(document, key[0], key[1], ls.client.encoding)
         found.append(
             types.CodeAction(
                 title=f"{SOURCE} ({key[1]}): Disable for this line",
@@ -264,7 +264,7 @@ def _fixable(ls: JaxLanguageServer, document: OpenDocument, settings: Settings) 
     run per request. A cell's findings lack the fixes that edit other cells: any finding
     there counts."""
     if document.notebook:
-        cells = ls.open_code_cells(document.notebook)
+        cells = ls.analyzer.open_code_cells(document.notebook)
         results = [cell.current(ls.settings.generation) for cell in cells]
         return any(result is None or result.findings for result in results)
     result = document.current(ls.settings.generation)

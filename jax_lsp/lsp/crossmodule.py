@@ -23,12 +23,13 @@ import subprocess
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future
+from dataclasses import dataclass
 from functools import partial
 
 from pygls.uris import from_fs_path
 
 from jax_lsp.import_path import module_command
-from jax_lsp.lsp.documents import DocumentStore, OpenDocument
+from jax_lsp.lsp.documents import DocumentStore
 from jax_lsp.workspace import AnswerKey, CallSite, ExternalFacts, Workspace
 
 log = logging.getLogger(__name__)
@@ -36,6 +37,15 @@ log = logging.getLogger(__name__)
 BUDGET = 0.3  # seconds an analysis waits for jedi per document version
 
 Questions = dict[AnswerKey, CallSite]  # what an analysis left for jedi, by answer key
+
+
+@dataclass(frozen=True)
+class Asker:
+    """What asked jedi: a document, or a notebook's code cells analyzed as one module."""
+
+    path: str | None  # the file jedi reads the text as
+    current: Callable[[], bool]  # the text asked about is still what is open
+    answered: Callable[[], None]  # jedi's answer arrived after the analysis: analyze again
 
 
 class JediWorker:
@@ -144,18 +154,11 @@ class CrossModuleFacts:
     """The server's cross-module facts: the engine's `Workspace` (open documents' unsaved text
     counts) and the jedi worker that answers what the engine cannot."""
 
-    def __init__(
-        self,
-        documents: DocumentStore,
-        new_facts: Callable[[OpenDocument], None] = lambda document: None,
-    ) -> None:
-        """`new_facts(document)`: jedi answered, after its analysis, about the version of
-        `document` that is current."""
+    def __init__(self, documents: DocumentStore) -> None:
         self._documents = documents
-        self._new_facts = new_facts
-        # Analyses that had questions for jedi before it was started: (document, version, text,
-        # root, questions), asked once the first diagnostics are out.
-        self._backlog: list[tuple[OpenDocument, int | None, str, str | None, Questions]] = []
+        # Analyses that had questions for jedi before it was started: (asker, text, root,
+        # questions), asked once the first diagnostics are out.
+        self._backlog: list[tuple[Asker, str, str | None, Questions]] = []
         # Handed to the engine with every analysis (engine thread only, but for `remember`).
         self.workspace = Workspace(open_text=self._open_text, asks_jedi=True)
         self._jedi = JediWorker()  # started on first use
@@ -190,26 +193,21 @@ class CrossModuleFacts:
 
     # -- event loop ----------------------------------------------------------------------------
     async def jedi_within_budget(
-        self,
-        document: OpenDocument,
-        version: int | None,
-        text: str,
-        root: str | None,
-        questions: Questions,
+        self, asker: Asker, text: str, root: str | None, questions: Questions
     ) -> dict[str, ExternalFacts]:
-        """jedi's facts if they arrive within the budget; otherwise none now, and `new_facts`
-        for this version (`text`) when they arrive. Until jedi is loaded it cannot answer
-        within the budget: no wait; until it is started (after the first diagnostics are out)
-        it is not even asked yet."""
+        """jedi's facts if they arrive within the budget; otherwise none now, and
+        `asker.answered()` when they arrive, if `text` is still what is open. Until jedi is
+        loaded it cannot answer within the budget: no wait; until it is started (after the
+        first diagnostics are out) it is not even asked yet."""
         if not self.started:
-            self._backlog.append((document, version, text, root, questions))
+            self._backlog.append((asker, text, root, questions))
             return {}
-        answers, fresh = self.ask_jedi(text, document.path, root, questions)
+        answers, fresh = self.ask_jedi(text, asker.path, root, questions)
         try:
             budget = BUDGET if fresh and self.warm_done else 0
             return await asyncio.wait_for(asyncio.shield(answers), budget)
         except TimeoutError:
-            answers.add_done_callback(partial(self._arrived, document, version))
+            answers.add_done_callback(partial(self._arrived, asker))
             return {}
 
     def start_jedi(self, root: str | None) -> None:
@@ -218,19 +216,18 @@ class CrossModuleFacts:
             return
         self.warm(root)
         backlog, self._backlog = self._backlog, []
-        for document, version, text, asked_root, questions in backlog:
-            if self._documents.get(document.uri) is document and document.version == version:
-                answers, _ = self.ask_jedi(text, document.path, asked_root, questions)
-                answers.add_done_callback(partial(self._arrived, document, version))
+        for asker, text, asked_root, questions in backlog:
+            if asker.current():
+                answers, _ = self.ask_jedi(text, asker.path, asked_root, questions)
+                answers.add_done_callback(partial(self._arrived, asker))
 
-    def _arrived(
-        self, document: OpenDocument, version: int | None, answers: asyncio.Future
-    ) -> None:
+    @staticmethod
+    def _arrived(asker: Asker, answers: asyncio.Future) -> None:
         if answers.cancelled() or answers.exception() is not None or not answers.result():
             return
-        if self._documents.get(document.uri) is not document or document.version != version:
+        if not asker.current():
             return  # a newer version is analyzed with the cached answers
-        self._new_facts(document)
+        asker.answered()
 
     def ask_jedi(
         self, text: str, path: str | None, root: str | None, questions: Questions

@@ -12,7 +12,6 @@ from pygls.uris import to_fs_path
 
 from jax_lsp import __version__
 from jax_lsp.lsp.language_server import JaxLanguageServer
-from jax_lsp.lsp.positions import UTF16
 from jax_lsp.lsp.settings import SECTION
 from jax_lsp.lsp.transport import watch_parent
 
@@ -24,9 +23,7 @@ WARM_JEDI_AFTER = 1.0
 
 
 def initialize(ls: JaxLanguageServer, params: types.InitializeParams) -> None:
-    encoding = ls.workspace.position_encoding or UTF16
-    ls.encoding = getattr(encoding, "value", encoding)  # a plain "utf-16", not the enum
-    ls.pull = ls.supports("text_document", "diagnostic")
+    ls.client.initialize(ls.workspace.position_encoding)
     if params.root_uri:
         ls.settings.root = ls.cross.workspace.root = to_fs_path(params.root_uri)
     ls.settings.set_editor(params.initialization_options or {})
@@ -37,33 +34,33 @@ async def initialized(ls: JaxLanguageServer, params: types.InitializedParams) ->
     log.info(
         "jax-lsp %s initialized (%s, %s diagnostics)",
         __version__,
-        ls.encoding,
-        "pull" if ls.pull else "push",
+        ls.client.encoding,
+        "pull" if ls.client.pull else "push",
     )
-    asyncio.get_running_loop().call_later(WARM_JEDI_AFTER, ls.start_jedi_when_idle, WARM_JEDI_AFTER)
+    asyncio.get_running_loop().call_later(WARM_JEDI_AFTER, ls.jedi.start_when_idle, WARM_JEDI_AFTER)
     generation = ls.settings.generation
     await fetch_configuration(ls)
     await register_pyproject_watcher(ls)
     if ls.settings.generation != generation:
-        ls.refresh_all()
+        ls.scheduler.refresh_all()
 
 
 def did_open(ls: JaxLanguageServer, params: types.DidOpenTextDocumentParams) -> None:
-    ls.schedule(ls.documents.open(params.text_document), 0)
+    ls.scheduler.schedule(ls.documents.open(params.text_document), 0)
 
 
 def did_change(ls: JaxLanguageServer, params: types.DidChangeTextDocumentParams) -> None:
     document = ls.documents.get(params.text_document.uri)
     if document is None:
         return
-    document.apply(params.content_changes, params.text_document.version, ls.encoding)
-    ls.schedule(document)
+    document.apply(params.content_changes, params.text_document.version, ls.client.encoding)
+    ls.scheduler.schedule(document)
 
 
 def did_save(ls: JaxLanguageServer, params: types.DidSaveTextDocumentParams) -> None:
     document = ls.documents.get(params.text_document.uri)
     if document is not None:
-        ls.schedule(document, 0)
+        ls.scheduler.schedule(document, 0)
 
 
 def did_close(ls: JaxLanguageServer, params: types.DidCloseTextDocumentParams) -> None:
@@ -74,7 +71,7 @@ def notebook_open(ls: JaxLanguageServer, params: types.DidOpenNotebookDocumentPa
     uri = params.notebook_document.uri
     for item in params.cell_text_documents:
         ls.documents.open(item, notebook=uri)
-    ls.schedule_notebook(uri, 0)
+    ls.scheduler.schedule_notebook(uri, 0)
 
 
 def notebook_change(ls: JaxLanguageServer, params: types.DidChangeNotebookDocumentParams) -> None:
@@ -88,12 +85,12 @@ def notebook_change(ls: JaxLanguageServer, params: types.DidChangeNotebookDocume
     for content in (cells.text_content if cells else None) or []:
         cell = ls.documents.get(content.document.uri)
         if cell is not None:
-            cell.apply(content.changes, content.document.version, ls.encoding)
-    ls.schedule_notebook(uri)
+            cell.apply(content.changes, content.document.version, ls.client.encoding)
+    ls.scheduler.schedule_notebook(uri)
 
 
 def notebook_save(ls: JaxLanguageServer, params: types.DidSaveNotebookDocumentParams) -> None:
-    ls.schedule_notebook(params.notebook_document.uri, 0)
+    ls.scheduler.schedule_notebook(params.notebook_document.uri, 0)
 
 
 def notebook_close(ls: JaxLanguageServer, params: types.DidCloseNotebookDocumentParams) -> None:
@@ -109,9 +106,9 @@ async def pull_diagnostics(
     if document is None:
         return types.RelatedFullDocumentDiagnosticReport(items=[])
     if document.notebook:
-        ls.cells_pulled()
-    result = await ls.current_result(document)
-    ls.start_jedi()  # once: the first diagnostics are (about to be) out
+        ls.scheduler.cells_pulled()
+    result = await ls.analyzer.current_result(document)
+    ls.jedi.start()  # once: the first diagnostics are (about to be) out
     result_id = f"{result.version}:{result.generation}"
     if params.previous_result_id == result_id:
         return types.RelatedUnchangedDocumentDiagnosticReport(result_id=result_id)
@@ -122,13 +119,13 @@ async def did_change_configuration(
     ls: JaxLanguageServer, params: types.DidChangeConfigurationParams
 ) -> None:
     generation = ls.settings.generation
-    if ls.supports("workspace", "configuration"):
+    if ls.client.supports("workspace", "configuration"):
         await fetch_configuration(ls)
     elif params.settings:
         ls.settings.set_editor(params.settings)
         ls.report_settings_errors()
     if ls.settings.generation != generation:
-        ls.refresh_all()
+        ls.scheduler.refresh_all()
 
 
 def did_change_watched_files(
@@ -136,7 +133,7 @@ def did_change_watched_files(
 ) -> None:
     if any(change.uri.endswith("pyproject.toml") for change in params.changes):
         ls.settings.reload_projects()
-        ls.refresh_all()
+        ls.scheduler.refresh_all()
 
 
 def shutdown(ls: JaxLanguageServer, params: None) -> None:
@@ -146,7 +143,7 @@ def shutdown(ls: JaxLanguageServer, params: None) -> None:
 
 async def fetch_configuration(ls: JaxLanguageServer) -> None:
     """The editor's `jax-lsp` settings, asked of a client that answers `workspace/configuration`."""
-    if not ls.supports("workspace", "configuration"):
+    if not ls.client.supports("workspace", "configuration"):
         return
     try:
         values = await ls.workspace_configuration_async(
@@ -162,7 +159,7 @@ async def fetch_configuration(ls: JaxLanguageServer) -> None:
 
 async def register_pyproject_watcher(ls: JaxLanguageServer) -> None:
     """Ask the client to tell us when a pyproject.toml changes (its settings apply)."""
-    if not ls.supports("workspace", "did_change_watched_files", "dynamic_registration"):
+    if not ls.client.supports("workspace", "did_change_watched_files", "dynamic_registration"):
         return
     options = types.DidChangeWatchedFilesRegistrationOptions(
         watchers=[types.FileSystemWatcher(glob_pattern="**/pyproject.toml")]

@@ -43,7 +43,7 @@ async def inlay_hints(
     first, last = params.range.start.line, params.range.end.line
     return [
         types.InlayHint(
-            position=to_lsp_position(document.lines, param.end, ls.encoding),
+            position=to_lsp_position(document.lines, param.end, ls.client.encoding),
             label=param.kind,
             kind=types.InlayHintKind.Parameter,
             padding_left=True,
@@ -65,7 +65,7 @@ async def code_lenses(
         return None
     return [
         types.CodeLens(
-            range=to_lsp_range(document.lines, function.name_span, ls.encoding),
+            range=to_lsp_range(document.lines, function.name_span, ls.client.encoding),
             command=types.Command(title=function.summary(), command=""),
         )
         for function in functions
@@ -103,7 +103,7 @@ async def traced_functions_of(
 async def _traced_in_cell(
     ls: JaxLanguageServer, cell: OpenDocument, notebook_uri: str
 ) -> list[TracedFunction]:
-    cells = ls.open_code_cells(notebook_uri)
+    cells = ls.analyzer.open_code_cells(notebook_uri)
     key = tuple((doc.uri, doc.version) for doc in cells)
     known = ls.notebook_traced.get(notebook_uri)
     if known is None or known[0] != key:

@@ -86,8 +86,8 @@ async def hover(ls: JaxLanguageServer, params: types.HoverParams) -> types.Hover
     document = ls.documents.get(params.text_document.uri)
     if document is None:
         return None
-    result = await ls.current_result(document)
-    position = from_lsp_position(document.lines, params.position, ls.encoding)
+    result = await ls.analyzer.current_result(document)
+    position = from_lsp_position(document.lines, params.position, ls.client.encoding)
     found = findings_at(result.findings, position)
     if not found:
         return None
@@ -96,5 +96,5 @@ async def hover(ls: JaxLanguageServer, params: types.HoverParams) -> types.Hover
             kind=types.MarkupKind.Markdown,
             value="\n\n---\n\n".join(hover_markdown(f) for f in found),
         ),
-        range=to_lsp_range(document.lines, found[0].span, ls.encoding),
+        range=to_lsp_range(document.lines, found[0].span, ls.client.encoding),
     )

@@ -16,7 +16,7 @@ import json
 import os
 import sys
 
-from jax_lsp.analysis.infer import CallSite
+from jax_lsp.analysis.external import CallSite
 from jax_lsp.analysis.jedi_oracle import JediOracle
 
 _NICENESS = 10  # CPU shares about a tenth of the server's when both want the same core

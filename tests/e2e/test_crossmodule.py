@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from lsprotocol import types
+
 from tests.e2e.conftest import codes, diagnostics_for, open_document, start
+from tests.e2e.test_notebooks import open_notebook
 
 USER = "from a import make_state\n\nstate = make_state()\nstate[0] = 1.0\n"
 
@@ -29,19 +32,40 @@ async def test_imported_numpy_array_is_not_flagged(client, tmp_path):
     assert await diagnostics_for(client, uri, lambda found: found == []) == []
 
 
-async def test_jedi_answer_arrives_and_is_published(client, tmp_path):
-    """The engine cannot tell (the value comes from a third module): jedi can, possibly after
-    the budget, and the server publishes again. The module writes a marker if imported."""
-    marker = tmp_path / "MARKER"
-    (tmp_path / "c.py").write_text(
+def write_indirect(root: Path) -> Path:
+    """a.make_state returns c.helper(): the engine cannot tell, jedi can. c.py writes a marker
+    if it is ever imported (it must not be)."""
+    marker = root / "MARKER"
+    (root / "c.py").write_text(
         f"import jax.numpy as jnp\nopen({str(marker)!r}, 'w')\n\n"
         "def helper():\n    return jnp.ones(3)\n"
     )
-    write_module(tmp_path, "from c import helper\n\ndef make_state():\n    return helper()\n")
+    write_module(root, "from c import helper\n\ndef make_state():\n    return helper()\n")
+    return marker
+
+
+async def test_jedi_answer_arrives_and_is_published(client, tmp_path):
+    """The engine cannot tell (the value comes from a third module): jedi can, possibly after
+    the budget, and the server publishes again. The module writes a marker if imported."""
+    marker = write_indirect(tmp_path)
     await start(client, root=tmp_path)
     uri = open_document(client, tmp_path / "b.py", USER)
     # The answer needs the jedi worker started cold (its imports, its first inference): on a
     # loaded machine that alone took more than the usual wait.
     found = await diagnostics_for(client, uri, bool, timeout=120)
     assert codes(found) == ["JAX201"]
+    assert not marker.exists()
+
+
+async def test_notebook_cells_ask_jedi_as_files_do(client, tmp_path):
+    """A notebook's code cells, analyzed as one module, ask jedi what the engine cannot answer:
+    the answer arrives and the cell's diagnostics are published again."""
+    marker = write_indirect(tmp_path)
+    await start(client, root=tmp_path)
+    code = types.NotebookCellKind.Code
+    cells = [(code, "from a import make_state\n"), (code, "state = make_state()\nstate[0] = 1.0\n")]
+    _, cell_uris = open_notebook(client, tmp_path, cells)
+    found = await diagnostics_for(client, cell_uris[1], bool, timeout=120)
+    assert codes(found) == ["JAX201"]
+    assert found[0].range.start.line == 1
     assert not marker.exists()

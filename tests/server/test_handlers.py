@@ -20,7 +20,7 @@ def _pull(uri: str, previous: str | None = None) -> types.DocumentDiagnosticPara
 
 async def test_handlers_open_edit_and_pull_diagnostics():
     ls = JaxLanguageServer()
-    ls.pull = True  # nothing is pushed: there is no client to push to
+    ls.client.pull = True  # nothing is pushed: there is no client to push to
     try:
         handlers.did_open(
             ls,

@@ -1,12 +1,32 @@
 """Is an expression a boolean array? Comparisons, `~mask`, `a & b`, `jnp.isnan(x)`, ... and
-local names bound only to such expressions in the same function."""
+local names bound only to such expressions in the same function. Read by rules (JAX702,
+JAX801) and by the `jnp.logical_*` fix, which is safe only on boolean operands."""
 
 from __future__ import annotations
 
 import ast
+from typing import Protocol
 
 from jax_lsp.analysis.nodes import walk_nodes
-from jax_lsp.diagnostics.base import RuleContext
+
+# The `jax.numpy` function each logic operator becomes (`not` is "logical_not").
+LOGIC_FUNCTIONS = {ast.And: "logical_and", ast.Or: "logical_or"}
+
+
+def is_logic(node: ast.AST) -> bool:
+    """`a and b`, `a or b`, `not a`: Python tests an operand's truth."""
+    return isinstance(node, ast.BoolOp) or (
+        isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not)
+    )
+
+
+class Scope(Protocol):
+    """Where an expression stands: its enclosing functions and its names' meaning."""
+
+    functions: list[ast.AST]  # enclosing FunctionDef/Lambda nodes, innermost last
+
+    def qualname(self, node: ast.AST) -> str | None: ...
+
 
 # jax.numpy functions whose result is a boolean array.
 BOOLEAN_FUNCTIONS = frozenset(
@@ -35,7 +55,7 @@ BOOLEAN_FUNCTIONS = frozenset(
 _MAX_NAME_DEPTH = 3
 
 
-def is_boolean(node: ast.expr, ctx: RuleContext, depth: int = 0) -> bool:
+def is_boolean(node: ast.expr, ctx: Scope, depth: int = 0) -> bool:
     """A boolean-valued expression (as far as the text shows; unsure means False)."""
     if isinstance(node, ast.Compare):
         return not any(isinstance(op, ast.Is | ast.IsNot | ast.In | ast.NotIn) for op in node.ops)
@@ -53,7 +73,7 @@ def is_boolean(node: ast.expr, ctx: RuleContext, depth: int = 0) -> bool:
     return False
 
 
-def _local_bindings(name: str, ctx: RuleContext) -> list[ast.expr]:
+def _local_bindings(name: str, ctx: Scope) -> list[ast.expr]:
     """Every value bound to `name` in the enclosing function, or [] when any binding is not a
     plain `name = value` (loop targets, unpacking, parameters, augmented assignment)."""
     function = ctx.functions[-1] if ctx.functions else None

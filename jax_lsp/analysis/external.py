@@ -1,0 +1,35 @@
+"""What the model may assume about calling a function imported from another module, and where
+the document calls it: the data `infer.py` (the engine's answer) and `jedi_oracle.py` (jedi's)
+give the model. Its own module, below both the model and `infer.py`, so that `infer.py` may
+build models of imported modules without an import cycle."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from jax_lsp.analysis.jitted import StaticSignature
+
+
+@dataclass(frozen=True)
+class ExternalFacts:
+    """What the model may assume about calling one imported function. Hashable: it is part
+    of the per-unit cache key."""
+
+    returns_array: bool  # a call returns a jax.Array (a tracer inside traced code)
+    transform: str | None = None  # "jit", "vmap", ...: transformed where it is defined
+    static: StaticSignature | None = None  # its static arguments, when jitted with some
+    origin: str = "engine"  # "engine" or "jedi": who answered
+
+
+@dataclass(frozen=True)
+class CallSite:
+    """Where the document calls an imported name (0-based line, column of the last part)."""
+
+    line: int
+    column: int
+
+
+def facts_key(external: Mapping[str, ExternalFacts] | None) -> tuple:
+    """A hashable summary of `external`, for cache keys."""
+    return tuple(sorted((external or {}).items()))
