@@ -64,3 +64,32 @@ def test_sarif_and_json_carry_the_related_places() -> None:
         ("in the same statement", 1),
         ("elsewhere in the module", 10),
     ]
+
+
+def test_a_key_consumed_again_by_the_next_iteration_points_only_elsewhere() -> None:
+    """The loop-carried reuse is the draw's own first use: no related place on itself; the
+    second draw of the same iteration points at the first."""
+    from jax_lsp.config import Settings
+    from jax_lsp.engine import check_source
+    from jax_lsp.workspace import Workspace
+
+    text = (
+        "import jax\n"
+        "\n"
+        "def init(key, sizes):\n"
+        "    out = []\n"
+        "    for n in sizes:\n"
+        "        w = jax.random.normal(key, (n,))\n"
+        "        b = jax.random.normal(key, (n,))\n"
+        "        out.append((w, b))\n"
+        "    return out\n"
+    )
+    findings = check_source(text, "init.py", Settings(), Workspace(".")).findings
+    places = {
+        (f.span.start.line, f.span.start.column): [
+            (r.span.start.line, r.span.start.column) for r in f.related
+        ]
+        for f in findings
+        if f.code == "JAX602"
+    }
+    assert places == {(5, 12): [], (6, 12): [(5, 12)]}

@@ -17,6 +17,7 @@ from jax_lsp.analysis.booleans import LOGIC_FUNCTIONS, is_logic
 from jax_lsp.analysis.kinds import Kind
 from jax_lsp.codeactions.branch_select import branch_select_fix
 from jax_lsp.codeactions.logical import condition_text, logical_fix
+from jax_lsp.codeactions.numpy_to_jnp import numpy_to_jnp_fix
 from jax_lsp.codeactions.static_argnames import (
     parameter_names,
     static_argnames_deferred,
@@ -981,10 +982,14 @@ class ConcretizeTraced(Rule):
         loop with `lax.fori_loop`.
     """
     fix_safety = """
-        When the converted value is a parameter of a function jitted by its own decorator
-        (`range(n)`, `int(n)` in `@jax.jit def f(x, n)`), and it looks like a Python setting,
-        adds it to `static_argnames` exactly as JAX803's fix does (unsafe: callers must pass
-        hashable Python values; each new value compiles again). Other conversions get no fix.
+        A NumPy function called through its module (`np.clip(x, 0, 1)`, `np.linalg.norm(v)`)
+        becomes its `jax.numpy` namesake (`jnp.clip(x, 0, 1)`), when `jax.numpy` has one
+        (unsafe: `jax.numpy` computes in 32 bits unless x64 is on, and `jnp.unique` or
+        `jnp.nonzero` then need `size=` under `jit`). When the converted value is a parameter
+        of a function jitted by its own decorator (`range(n)`, `int(n)` in `@jax.jit def f(x,
+        n)`), and it looks like a Python setting, adds it to `static_argnames` exactly as
+        JAX803's fix does (unsafe: callers must pass hashable Python values; each new value
+        compiles again). Other conversions get no fix.
     """
     node_types = (ast.Call, ast.Subscript)
     invalid = (
@@ -997,9 +1002,20 @@ class ConcretizeTraced(Rule):
             def activation(x):
                 return np.tanh(x)  # error
 
-            activation(jax.numpy.ones(3))
+            out = activation(jax.numpy.ones(3))
             """,
             raises="jax.errors.TracerArrayConversionError",
+            fixed="""
+            import jax
+            import numpy as np
+
+            @jax.jit
+            def activation(x):
+                return jax.numpy.tanh(x)
+
+            out = activation(jax.numpy.ones(3))
+            """,
+            fixed_check="assert abs(float(out[0]) - float(np.tanh(1.0))) < 1e-6",
         ),
         Example(
             """
@@ -1264,10 +1280,17 @@ class ConcretizeTraced(Rule):
             misuse = self._conversion(node, ctx)
             if misuse is None and ctx.abstract:
                 misuse, relation = self._static_argument(node, ctx), "set to"
-        if misuse is not None:
-            fix = static_argnames_fix(parameter_names([misuse.traced]), ctx)
-            finding = misuse.finding(self, node, ctx, relation, fix=fix)
-            yield replace(finding, deferred=static_argnames_deferred([misuse.traced], ctx))
+        if misuse is None:
+            return
+        if misuse.numpy_function is not None and isinstance(node, ast.Call):
+            # The value is an array handed to NumPy: the `jnp.` function takes it; making the
+            # parameter static would make JAX hash an array (ValueError at the call).
+            fix = numpy_to_jnp_fix(node, misuse.numpy_function, ctx)
+            yield misuse.finding(self, node, ctx, relation, fix=fix)
+            return
+        fix = static_argnames_fix(parameter_names([misuse.traced]), ctx)
+        finding = misuse.finding(self, node, ctx, relation, fix=fix)
+        yield replace(finding, deferred=static_argnames_deferred([misuse.traced], ctx))
 
     def _conversion(self, node: ast.Call, ctx: RuleContext) -> Misuse | None:
         func = node.func
@@ -1298,7 +1321,7 @@ class ConcretizeTraced(Rule):
             if module == "math":
                 return Misuse(traced, f"`math.{name}()`", _CONCRETIZATION, f"Use `jnp.{name}`")
             remedy = f"Use `jnp.{name}`: NumPy converts its argument to a NumPy array"
-            return Misuse(traced, f"`np.{name}()`", "TracerArrayConversionError", remedy)
+            return Misuse(traced, f"`np.{name}()`", "TracerArrayConversionError", remedy, qualname)
         positions = CONVERTS_TRACERS.get(qualname or "")
         if positions and ctx.abstract:
             converted = [args[p] for p in positions if p < len(args)]
@@ -1311,7 +1334,7 @@ class ConcretizeTraced(Rule):
                 "counterpart, or compute it outside the traced function"
             )
             error = "TracerArrayConversionError (or ConcretizationTypeError)"
-            return Misuse(traced, f"`np.{name}()`", error, remedy)
+            return Misuse(traced, f"`np.{name}()`", error, remedy, qualname)
         positions = FAILS_TO_COMPILE.get(qualname or "")
         if positions and ctx.abstract:
             # Traces (NumPy hands the call to the array's own method) but with arguments JAX
@@ -1322,7 +1345,7 @@ class ConcretizeTraced(Rule):
             name = qualname.removeprefix("numpy.")
             error = "TypeError when `jax.jit` compiles it (TracerArrayConversionError under vmap)"
             remedy = f"Use `jnp.{name}`"
-            return Misuse(traced, f"`np.{name}()`", error, remedy)
+            return Misuse(traced, f"`np.{name}()`", error, remedy, qualname)
         return None
 
     def _static_argument(self, node: ast.Call, ctx: RuleContext) -> Misuse | None:

@@ -595,9 +595,12 @@ class PrngKeyReuse(Rule):
         for reuse in reuses:
             covered = covering.get(id(reuse.call)) if reuse.across_iterations else None
             fix = fixer.fix(covered if covered is not None else reuse)
+            # A draw that consumes the key again on the next iteration is its own first use:
+            # a related place pointing at the flagged call itself says nothing.
+            itself = reuse.first is reuse.call and reuse.first_unit == ctx.unit_start
             yield replace(
                 ctx.finding(self, reuse.call, _message(reuse, resolver), fix=fix),
-                related=(_first_use(reuse, ctx),),
+                related=() if itself else (_first_use(reuse, ctx),),
             )
         for use in repeated:
             message = _repeated_message(use)

@@ -23,6 +23,7 @@ class Misuse:
     what: str  # "`float()`", "A slice", ...
     error: str  # the exception JAX raises (measured)
     remedy: str
+    numpy_function: str | None = None  # "numpy.clip": a NumPy function converts the value
 
     def finding(
         self,

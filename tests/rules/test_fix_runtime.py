@@ -19,6 +19,27 @@ pytest.importorskip("jax")
 #  check of the fixed program)
 CASES = [
     (
+        # An array handed to NumPy: the `jnp.` function takes it. Making `x` static (the fix
+        # offered before) made JAX hash the array: ValueError/TypeError at the call.
+        "703-numpy-function-becomes-jnp",
+        "JAX703",
+        """
+        import jax
+        import jax.numpy as jnp
+        import numpy as np
+
+        @jax.jit
+        def squash(x):
+            return np.sum(x) + np.clip(x, 0.0, 1.0) + np.linalg.norm(x)
+
+        out = squash(jnp.array([0.5, 2.0]))
+        """,
+        "jax.errors.TracerArrayConversionError",
+        None,
+        "import numpy\n"
+        "assert numpy.allclose(out, [2.5 + 0.5 + 17**0.5 / 2, 2.5 + 1.0 + 17**0.5 / 2])",
+    ),
+    (
         "802-set-operations",
         "JAX802",
         """
