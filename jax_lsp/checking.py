@@ -121,11 +121,15 @@ def _check_file(path: str, settings: Settings, fix: FixMode, unsafe: bool) -> Fi
 
 def _unified_diff(path: str, before: str, after: str) -> str:
     shown = display_path(path)
+    # git's a/ b/ prefixes for a path below the working folder; an absolute one as it is.
+    before_name, after_name = (
+        (shown, shown) if os.path.isabs(shown) else (f"a/{shown}", f"b/{shown}")
+    )
     lines = difflib.unified_diff(
         before.splitlines(keepends=True),
         after.splitlines(keepends=True),
-        fromfile=f"a/{shown}",
-        tofile=f"b/{shown}",
+        fromfile=before_name,
+        tofile=after_name,
     )
     return "".join(
         line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import urllib.parse
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -225,13 +226,23 @@ def format_json(entries: Sequence[Entry], options: ReportOptions = ReportOptions
     return json.dumps(rows, indent=2, ensure_ascii=False) + "\n"
 
 
+def _sarif_uri(path: str) -> str:
+    """A URI reference, as SARIF requires: relative to the working folder when inside it,
+    else a `file://` URI (a bare absolute path is not one on Windows, and spaces need
+    escaping everywhere)."""
+    shown = display_path(path)
+    if os.path.isabs(shown):
+        return Path(shown).as_uri()
+    return urllib.parse.quote(Path(shown).as_posix())
+
+
 _SARIF_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
 
 
 def _sarif_physical(path: str, span: Span) -> dict:
     start, end = span.start, span.end
     return {
-        "artifactLocation": {"uri": Path(display_path(path)).as_posix()},
+        "artifactLocation": {"uri": _sarif_uri(path)},
         "region": {
             "startLine": start.line + 1,
             "startColumn": start.column + 1,
@@ -255,7 +266,7 @@ def _notebook_physical(path: str, span: Span, cell: int, layout) -> dict:
     line, which is what GitHub code scanning shows; the columns too where no escape shifts
     them. Without a readable layout, the file alone (no region): never a cell-relative line
     presented as a line of the JSON file."""
-    location: dict = {"artifactLocation": {"uri": Path(display_path(path)).as_posix()}}
+    location: dict = {"artifactLocation": {"uri": _sarif_uri(path)}}
     if layout is None or not 1 <= cell <= len(layout[1]):
         return location
     lines, cells = layout
@@ -293,7 +304,7 @@ def _sarif_fix(path: str, fix: Fix) -> dict:
         "description": {"text": fix.title},
         "artifactChanges": [
             {
-                "artifactLocation": {"uri": Path(display_path(path)).as_posix()},
+                "artifactLocation": {"uri": _sarif_uri(path)},
                 "replacements": [
                     {
                         "deletedRegion": _sarif_physical(path, edit.span)["region"],

@@ -164,6 +164,26 @@ def test_diff_shows_the_fix_and_writes_nothing(tmp_path: Path):
     assert jax_lsp("check", "--diff", "clean.py", cwd=tmp_path).code == 0
 
 
+def test_a_path_outside_the_working_folder_is_shown_absolute_in_diffs_and_as_a_file_uri(
+    tmp_path: Path,
+):
+    project, elsewhere = tmp_path / "project", tmp_path / "other folder"
+    project.mkdir()
+    elsewhere.mkdir()
+    target = elsewhere / "a.py"
+    target.write_text(FIXABLE)
+
+    diff = jax_lsp("check", "--diff", str(target), cwd=project).stdout.splitlines()
+    sarif = json.loads(
+        jax_lsp("check", "--output-format", "sarif", str(target), cwd=project).stdout
+    )
+
+    assert diff[:2] == [f"--- {target}", f"+++ {target}"]
+    location = sarif["runs"][0]["results"][0]["locations"][0]["physicalLocation"]
+    assert location["artifactLocation"]["uri"] == target.as_uri()
+    assert "%20" in location["artifactLocation"]["uri"]
+
+
 def test_quiet_prints_findings_only(tmp_path: Path):
     (tmp_path / "a.py").write_text(FIXABLE)
     (tmp_path / "clean.py").write_text("x = 1\n")
