@@ -66,11 +66,16 @@ def numpy_to_jnp_fix(call: ast.Call, qualname: str, ctx: FixSite) -> Fix | None:
         return None
     if not _spelled_through_module(call.func, qualname.count(".")):
         return None
+    return jnp_function_fix(call, qualname.removeprefix("numpy."), ctx)
+
+
+def jnp_function_fix(call: ast.Call, name: str, ctx: FixSite) -> Fix | None:
+    """The call's function replaced by `jnp.name`, its arguments kept (unsafe: the callers
+    say why). Also `max(a, b)` -> `jnp.maximum(a, b)` on traced values (JAX701)."""
     spelled = module_prefix_and_edits(ctx, "jax.numpy", "jnp")
     if spelled is None:
         return None
     prefix, import_edits = spelled
-    name = qualname.removeprefix("numpy.")
     return Fix(
         f"Use `{prefix}.{name}`",
         (Edit(ctx.span(call.func), f"{prefix}.{name}"), *import_edits),

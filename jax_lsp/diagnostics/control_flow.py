@@ -17,7 +17,7 @@ from jax_lsp.analysis.booleans import LOGIC_FUNCTIONS, is_logic
 from jax_lsp.analysis.kinds import Kind
 from jax_lsp.codeactions.branch_select import branch_select_fix
 from jax_lsp.codeactions.logical import condition_text, logical_fix
-from jax_lsp.codeactions.numpy_to_jnp import numpy_to_jnp_fix
+from jax_lsp.codeactions.numpy_to_jnp import jnp_function_fix, numpy_to_jnp_fix
 from jax_lsp.codeactions.static_argnames import (
     parameter_names,
     static_argnames_deferred,
@@ -84,7 +84,10 @@ class PythonBranchOnTraced(Rule):
     what_it_does = """
         Flags Python branching on a value that is traced abstractly: the condition of `if`,
         `while`, `assert`, a conditional expression `a if cond else b`, a comprehension `if`,
-        and `bool(x)`, inside `jax.jit`, `jax.vmap` or `lax` control flow. A condition that
+        and `bool(x)`, inside `jax.jit`, `jax.vmap` or `lax` control flow; also the builtins
+        `max()` and `min()` on traced values, which compare them and test the result's truth
+        (`max(0.0, margin - score)`; with `key=` they compare the key's results and are not
+        flagged). A condition that
         starts with `and`/`or`/`not` on a traced value is reported here (not as JAX702).
         Static facts (`x.shape[0] > 2`, `len(x)`, `x.ndim`, `x.dtype`, `x is None`, static
         arguments) are never flagged. A `while` condition is checked again after each pass of
@@ -125,6 +128,9 @@ class PythonBranchOnTraced(Rule):
         recurses forever under either form. No fix for `elif` chains, tuples or `None` values.
         When the condition is a parameter of a function jitted by its decorator (`if training:`,
         `if n > 0:`) an unsafe alternative adds it to `static_argnames` (see JAX803).
+        `max(a, b)` / `min(a, b)` become `jnp.maximum(a, b)` / `jnp.minimum(a, b)` (unsafe:
+        where `a == b` the gradient is split between both, where Python's `max` gives it all
+        to `a`, and arrays broadcast instead of failing); other forms get no fix.
     """
     node_types = (ast.If, ast.While, ast.Assert, ast.IfExp, ast.comprehension, ast.Call)
     invalid = (
@@ -151,6 +157,41 @@ class PythonBranchOnTraced(Rule):
             out = relu(2.0)
             """,
             fixed_check="assert float(out) == 2.0 and float(relu(-1.0)) == 0.0",
+        ),
+        Example(
+            """
+            import jax
+
+            @jax.jit
+            def hinge(score, margin):
+                return max(0.0, margin - score)  # error
+
+            out = hinge(0.25, 1.0)
+            """,
+            raises="jax.errors.TracerBoolConversionError",
+            fixed="""
+            import jax
+
+            @jax.jit
+            def hinge(score, margin):
+                return jax.numpy.maximum(0.0, margin - score)
+
+            out = hinge(0.25, 1.0)
+            """,
+            fixed_check="assert float(out) == 0.75 and float(hinge(2.0, 1.0)) == 0.0",
+        ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def largest(x):
+                return max(x)  # error
+
+            out = largest(jnp.arange(3.0))
+            """,
+            raises="jax.errors.TracerBoolConversionError",
         ),
         Example(
             """
@@ -328,6 +369,21 @@ class PythonBranchOnTraced(Rule):
     valid = (
         Example(
             """
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def pad_to_two(x, parts):
+                width = max(x.shape[0], 2)  # shapes are Python ints
+                longest = max(parts, key=len)  # compares what `len` returns
+                return jnp.zeros(width) + len(longest)
+
+            out = pad_to_two(jnp.ones(3), ([1.0], [1.0, 2.0]))
+            """,
+            check="assert out.tolist() == [2.0, 2.0, 2.0]",
+        ),
+        Example(
+            """
             import equinox as eqx
             import jax
             import jax.numpy as jnp
@@ -469,7 +525,11 @@ class PythonBranchOnTraced(Rule):
         if isinstance(node, ast.comprehension):
             conditions = node.ifs
         elif isinstance(node, ast.Call):
-            if ctx.qualname(node.func) != "builtins.bool" or len(node.args) != 1:
+            qualname = ctx.qualname(node.func)
+            if qualname in _EXTREMES:
+                yield from self._extreme(node, qualname, ctx)
+                return
+            if qualname != "builtins.bool" or len(node.args) != 1:
                 return
             conditions = node.args
         else:
@@ -492,6 +552,35 @@ class PythonBranchOnTraced(Rule):
                 end=end,
             )
 
+    def _extreme(self, node: ast.Call, qualname: str, ctx: RuleContext) -> Iterator[Finding]:
+        """`max(a, b)` / `min(...)` compare their operands with `>`/`<` and test the result's
+        truth, as an `if` does; with `key=` they compare what the key returns instead."""
+        if node.keywords or not node.args or any(isinstance(a, ast.Starred) for a in node.args):
+            return
+        function, elementwise, reduction = _EXTREMES[qualname]
+        only = node.args[0]
+        if len(node.args) == 2:
+            compared, remedy = node.args, f"`jnp.{elementwise}(a, b)`"
+        elif len(node.args) > 2:
+            compared, remedy = node.args, f"`jnp.{reduction}(jnp.stack([...]))`"
+        elif isinstance(only, ast.Tuple | ast.List):
+            if len(only.elts) < 2:
+                return  # nothing to compare
+            compared, remedy = only.elts, f"`jnp.{reduction}(jnp.stack([...]))`"
+        else:  # iterating a traced array gives traced elements
+            compared, remedy = [only], f"`jnp.{reduction}(...)`"
+        traced = next((value for value in compared if is_traced(ctx, value)), None)
+        if traced is None:
+            return
+        yield ctx.finding(
+            self,
+            node,
+            f"`{function}()` on the traced value `{ctx.segment(traced)}` raises "
+            f"TracerBoolConversionError in {ctx.where_traced}: it compares the values, and "
+            f"Python cannot decide a comparison of tracers. Instead, use {remedy}",
+            fix=jnp_function_fix(node, elementwise, ctx) if len(node.args) == 2 else None,
+        )
+
     @staticmethod
     def _static_fix(condition: ast.expr, ctx: RuleContext) -> tuple[Fix, ...]:
         """Making the tested parameters static, when the condition only compares arithmetic
@@ -505,6 +594,14 @@ class PythonBranchOnTraced(Rule):
             return None
         condition = condition_text(node.test, ctx)
         return branch_select_fix(node, condition, ctx) if condition is not None else None
+
+
+# Builtins that test the truth of comparisons between their operands: their name, the
+# elementwise `jax.numpy` function for two operands, and the reduction over one array.
+_EXTREMES = {
+    "builtins.max": ("max", "maximum", "max"),
+    "builtins.min": ("min", "minimum", "min"),
+}
 
 
 def _reported(node: ast.AST, condition: ast.expr) -> tuple[ast.AST, ast.AST | None]:
