@@ -162,6 +162,8 @@ class ModuleModel:
     _objects: dict[ast.AST, tuple[tuple[str, Instance], ...]] = field(init=False, repr=False)
     _param_classes: dict[ast.AST, dict[str, str]] = field(init=False, repr=False)
     _carries: dict[ast.AST, tuple] = field(init=False, default_factory=dict, repr=False)
+    # Module functions top-level code names: the hash of their unit's text (see _compute_globals).
+    _top_callees: dict[str, int] = field(init=False, default_factory=dict, repr=False)
     # Each function path's definitions in document order: (first line, node).
     _definitions: dict[str, list[tuple[int, FunctionNode]]] = field(init=False, repr=False)
 
@@ -217,10 +219,13 @@ class ModuleModel:
             for name in summary.top_level_bindings:
                 counts[name] = counts.get(name, 0) + 1
             mutated |= summary.mutated_names
-        # Each unit's bindings depend on the kinds of the names bound before it: a fold.
+        # Each unit's bindings depend on the kinds of the names bound before it: a fold. A
+        # top-level call of a module function gives what the function returns, so the texts
+        # of the functions top-level code names are part of the fold's context.
+        self._top_callees = self._top_level_callees(units)
         _, kinds = self.document.lineage.fold(
             "global-kinds",
-            self.alias_key,
+            (self.alias_key, intern_key(tuple(sorted(self._top_callees.items())))),
             [unit.source for unit in units],
             self._top_level_bindings,
             _merge_bindings,
@@ -250,10 +255,52 @@ class ModuleModel:
         self.stable_globals = values
         self.stable_globals_key = intern_key(tuple(key))
 
+    def _top_level_callees(self, units: list[Unit]) -> dict[str, int]:
+        """Module functions (not methods, not nested) whose name some unit's top-level code
+        reads: their path and the hash of the text of the unit that defines them."""
+        names = self._module_function_names
+        if not names:
+            return {}
+        found: dict[str, int] = {}
+        for unit in units:
+            for name in _loaded_words(unit.source) & names:
+                if name not in found:
+                    found[name] = hash(self._source_of[self.functions[name].node].text)
+        return found
+
+    @cached_property
+    def _module_function_names(self) -> frozenset[str]:
+        return frozenset(
+            path
+            for path, record in self.functions.items()
+            if record.parent is None
+            and record.class_name is None
+            and not isinstance(record.node, ast.Lambda)
+        )
+
+    def _plain_return_value(self, path: str) -> Value | None:
+        """What calling the module function `path` returns, interpreted on its own without
+        the module's globals (which are being found): the summary top-level code follows."""
+        if path not in self._top_callees:
+            return None
+        node = self.functions[path].node
+        source = self._source_of[node]
+        key = ("plain-returns", self.alias_key, path)
+        if key not in source.memo:
+            source.memo[key] = self._interpret_returns(node, {})
+        return source.memo[key]
+
     def _top_level_bindings(self, source: UnitSource, known: dict[str, Value]) -> dict[str, Value]:
         loads = _loaded_words(source)
         used = frozenset((name, known[name]) for name in loads & known.keys())
-        key = ("bindings", self.alias_key, used)
+        callees = tuple(
+            sorted(
+                (value.path, self._top_callees[value.path])
+                for _, value in used
+                if type(value) is Function and value.path in self._top_callees
+            )
+        )
+        key = ("bindings", self.alias_key, used, callees)
         if key not in source.memo:
             interpreter = FlowInterpreter(
                 ScopeContext(
@@ -261,6 +308,7 @@ class ModuleModel:
                     False,
                     {n: known[n] for n in loads if n in known},
                     external=self.external or {},
+                    returns=self._plain_return_value,
                 ),
                 {},
             )
@@ -1021,10 +1069,12 @@ class ModuleModel:
         source = self._source_of[node]
         key = ("returns", self.alias_key, self.globals_key, path)
         if key not in source.memo:
-            source.memo[key] = self._interpret_returns(node)
+            source.memo[key] = self._interpret_returns(node, self.global_values)
         return source.memo[key]
 
-    def _interpret_returns(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> Value | None:
+    def _interpret_returns(
+        self, node: ast.FunctionDef | ast.AsyncFunctionDef, outer: Mapping[str, Value]
+    ) -> Value | None:
         if isinstance(node, ast.AsyncFunctionDef):
             return None  # a call gives a coroutine
         returns = _own_returns(node)
@@ -1036,7 +1086,7 @@ class ModuleModel:
         resolver = self.resolver.child(local_imports(node), frozenset(params))
         kinds: dict[ast.AST, Kind] = {}
         values: dict[ast.AST, Value] = {}
-        context = ScopeContext(resolver, False, self.global_values, external=self.external or {})
+        context = ScopeContext(resolver, False, outer, external=self.external or {})
         FlowInterpreter(context, kinds, values).run_function(node, params)
         found = [
             Kind.UNKNOWN
@@ -1123,11 +1173,17 @@ class ModuleModel:
             self.alias_key,
             self.globals_key,
             self._lambda_traces(source),
+            self._returns_key(source),
         )
         if key not in source.memo:
             kinds: dict[ast.AST, Kind] = {}
             context = ScopeContext(
-                self.resolver, False, self.global_values, self._lambda_params, self.external or {}
+                self.resolver,
+                False,
+                self.global_values,
+                self._lambda_params,
+                self.external or {},
+                self.return_value,
             )
             interpreter = FlowInterpreter(context, kinds)
             interpreter.run_block(source.tree.body)

@@ -85,6 +85,19 @@ class IndexAssign(Rule):
             """,
             raises="TypeError",
         ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            def init(key):
+                return {"w": jax.random.normal(key, (3, 3)), "b": jnp.zeros(3)}
+
+            params = init(jax.random.PRNGKey(0))
+            params["b"][0] = 1.0  # error
+            """,
+            raises="TypeError",
+        ),
     )
     valid = (
         Example(

@@ -369,3 +369,41 @@ def test_slices_and_iteration_of_containers():
     assert values["rest"] == Container("tuple", leaf=Kind.TRACED)  # a tuple: truthy
     assert values["first"] is Kind.TRACED
     assert kind_at(source, "f", "name") is Kind.STATIC  # iterating a dict gives its keys
+
+
+def test_a_top_level_call_of_a_module_function_gives_what_it_returns():
+    model = model_of(
+        """
+        import jax
+        import jax.numpy as jnp
+        import numpy as np
+
+        def init(key):
+            return {"w": jax.random.normal(key, (3, 3)), "b": jnp.zeros(3)}
+
+        def host():
+            return np.zeros(3), 1
+
+        params = init(jax.random.PRNGKey(0))
+        table, count = host()
+        """
+    )
+    assert model.global_values["params"] == Container("dict", (Kind.ARRAY, Kind.ARRAY), ("w", "b"))
+    assert model.global_values["table"] is Kind.NUMPY
+    assert model.global_values["count"] is Kind.STATIC
+
+
+def test_globals_follow_an_edit_of_the_function_top_level_code_calls():
+    before = """
+        import jax.numpy as jnp
+
+        def make():
+            return jnp.zeros(3)
+
+        x = make()
+        """
+    model = model_of(before)
+    assert model.global_values["x"] is Kind.ARRAY
+    after = textwrap.dedent(before).replace("jnp.zeros(3)", "[0.0, 0.0]")
+    edited = ModuleModel(Document(after, previous=model.document))
+    assert edited.global_values["x"] == Container("list", (Kind.STATIC, Kind.STATIC))
