@@ -39,6 +39,7 @@ from jax_lsp.analysis.values import (
     Container,
     Function,
     Instance,
+    Object,
     Value,
     any_traced,
     as_jax,
@@ -687,7 +688,7 @@ class FlowInterpreter:
 
     def _expr_Attribute(self, node: ast.Attribute) -> Value:
         receiver = self.eval(node.value)
-        if type(receiver) is Instance:  # a traced object: the value of its field
+        if type(receiver) is Instance or type(receiver) is Object:  # the value of its field
             return receiver.attribute(node.attr)
         value = kind_of(receiver)
         if value.is_jax or value is Kind.NUMPY:

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 
-from jax_lsp.analysis.attributes import assigned_attributes
+from jax_lsp.analysis.attributes import ANY_ATTRIBUTE, assigned_attributes
 from jax_lsp.analysis.document import Document, Unit, UnitSource
 from jax_lsp.analysis.dtypes import FloatOracle, IntArrayOracle, assigned_values
 from jax_lsp.analysis.flow import (
@@ -50,7 +50,7 @@ from jax_lsp.analysis.keys import (
 from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.module_state import ModuleState
 from jax_lsp.analysis.nodes import positional_params, walk_nodes
-from jax_lsp.analysis.objects import field_values
+from jax_lsp.analysis.objects import field_values, self_assignments
 from jax_lsp.analysis.paths import is_test_path
 from jax_lsp.analysis.pytrees import LINEN_MODULE, is_registered_pytree
 from jax_lsp.analysis.shapes import LITERAL_INDEX, KnownValue, run_top_level
@@ -82,6 +82,7 @@ from jax_lsp.analysis.values import (
     Container,
     Function,
     Instance,
+    Object,
     Value,
     as_jax,
     kind_of,
@@ -161,6 +162,8 @@ class ModuleModel:
     # parameters and locals.
     _objects: dict[ast.AST, tuple[tuple[str, Instance], ...]] = field(init=False, repr=False)
     _param_classes: dict[ast.AST, dict[str, str]] = field(init=False, repr=False)
+    # Objects of each class seen outside any trace (see self_object), by class name.
+    _plain_objects: dict[str, Object | None] = field(init=False, default_factory=dict, repr=False)
     _carries: dict[ast.AST, tuple] = field(init=False, default_factory=dict, repr=False)
     # Module functions top-level code names: the hash of their unit's text (see _compute_globals).
     _top_callees: dict[str, int] = field(init=False, default_factory=dict, repr=False)
@@ -526,6 +529,106 @@ class ModuleModel:
             if instance is not None:
                 found.append((name, instance))
         return tuple(found)
+
+    def self_object(self, node: FunctionNode) -> tuple[tuple[str, Object], ...]:
+        """The `self` of a method nothing traces: an object of its class whose attributes hold
+        what the class's methods assign them (`self.data = jnp.zeros(n)`: a JAX array)."""
+        record = self.records.get(node)
+        if (
+            record is None
+            or record.class_name not in self.classes
+            or record.parent is not None
+            or isinstance(node, ast.Lambda)
+            or self.context_of(node) is not None
+            or any(
+                isinstance(d, ast.Name) and d.id in ("staticmethod", "classmethod")
+                for d in node.decorator_list
+            )
+        ):
+            return ()
+        positional = positional_params(node)
+        found = self._plain_object(record.class_name) if positional else None
+        return ((positional[0], found),) if found is not None else ()
+
+    def _plain_object(self, class_name: str) -> Object | None:
+        if class_name not in self._plain_objects:
+            self._plain_objects[class_name] = self._compute_plain_object(class_name)
+        return self._plain_objects[class_name]
+
+    def _compute_plain_object(self, class_name: str) -> Object | None:
+        record = self.classes[class_name]
+        written = self.assigned_attributes  # `obj.attr = v` outside the class
+        if ANY_ATTRIBUTE in written or any(
+            (base.id if isinstance(base, ast.Name) else getattr(base, "attr", None)) == class_name
+            for other in self.classes.values()
+            if other is not record
+            for base in other.node.bases
+        ):
+            return None  # any attribute may be set, or a subclass may assign others
+        source = self._source_of[record.node]
+        key = (
+            "object-fields",
+            record.node,
+            self.alias_key,
+            self.globals_key,
+            self._returns_key(source),
+        )
+        fields = source.memo.get(key)
+        if fields is None:
+            fields = source.memo[key] = self._object_fields(record.node, class_name)
+        kept = tuple((name, value) for name, value in fields if name not in written)
+        return Object(class_name, kept) if kept else None
+
+    def _object_fields(self, node: ast.ClassDef, class_name: str) -> tuple[tuple[str, Value], ...]:
+        """Each attribute's value: every assignment of it in a method, merged. Values that
+        read `self` are found once those that do not are known (`self.x = self.x.at[i].set(v)`
+        keeps the kind `__init__` gave)."""
+        assigned, unknown = self_assignments(node)
+        if ANY_ATTRIBUTE in unknown:
+            return ()
+        writes = [
+            (name, method, value)
+            for name, found in assigned.items()
+            if name not in unknown
+            for method, value in found
+        ]
+        found: dict[str, Value] = {}
+        for reads_self in (False, True):
+            known = tuple((name, value) for name, value in found.items())
+            for name, method, value in writes:
+                me = positional_params(method)[0]
+                if reads_self != any(
+                    isinstance(n, ast.Name) and n.id == me for n in walk_nodes(value)
+                ):
+                    continue
+                result = self._evaluate_in(method, value, {me: Object(class_name, known)})
+                found[name] = merge_values(found[name], result) if name in found else result
+        return tuple(sorted((n, v) for n, v in found.items() if v is not Kind.UNKNOWN))
+
+    def _evaluate_in(
+        self, method: ast.FunctionDef | ast.AsyncFunctionDef, value: ast.expr, env: dict[str, Value]
+    ) -> Value:
+        """The value of one expression of a method, every other name the method binds unknown
+        (only module names and what `env` gives are known)."""
+        bound = {
+            n.id
+            for n in walk_nodes(method)
+            if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)
+        }
+        bound.update(all_params(method))
+        names: dict[str, Value] = dict.fromkeys(bound, Kind.UNKNOWN)
+        names.update(env)
+        resolver = self.resolver.child(local_imports(method), frozenset(names))
+        context = ScopeContext(
+            resolver,
+            False,
+            self.global_values,
+            external=self.external or {},
+            returns=self.return_value,
+        )
+        interpreter = FlowInterpreter(context, {}, {})
+        interpreter.env = names
+        return interpreter.eval(value)
 
     def _object_classes(self, node: FunctionNode) -> dict[str, str]:
         """`classes_in`, with `self` of a method of a class of the module."""
@@ -903,6 +1006,7 @@ class ModuleModel:
             tuple([self.ref_params.get(fn) for fn in chain]) if self.ref_params else (),
             tuple([self.carry_values(fn) for fn in chain]) if self._loop_bodies else (),
             tuple([self.object_params(fn) for fn in chain]),
+            tuple([self.self_object(fn) for fn in chain]),
         )
         if key in source.memo:
             return source.memo[key]
@@ -928,6 +1032,7 @@ class ModuleModel:
         for name in self.ref_params.get(node, ()):
             params[name] = REF
         params.update(self.object_params(node))
+        params.update(self.self_object(node))
         params.update(self.carry_values(node))
         resolver = self.resolver.child(local_imports(node), frozenset(params))
         context = ScopeContext(
@@ -1569,6 +1674,7 @@ class ModuleModel:
             self._unit_ref_params(summary),
             self._unit_carries(summary),
             tuple([self.object_params(record.node) for record in summary.functions]),
+            tuple([self.self_object(record.node) for record in summary.functions]),
             tuple([record.node in self.module_object_methods for record in summary.functions]),
             tuple(
                 [self.explanation_key(record.node, unit.start_line) for record in summary.functions]

@@ -407,3 +407,71 @@ def test_globals_follow_an_edit_of_the_function_top_level_code_calls():
     after = textwrap.dedent(before).replace("jnp.zeros(3)", "[0.0, 0.0]")
     edited = ModuleModel(Document(after, previous=model.document))
     assert edited.global_values["x"] == Container("list", (Kind.STATIC, Kind.STATIC))
+
+
+def test_self_of_an_untraced_method_holds_what_the_class_assigns():
+    source = """
+        import jax.numpy as jnp
+        import numpy as np
+
+        class Buffer:
+            def __init__(self, n):
+                self.data = jnp.zeros(n)
+                self.host = np.zeros(n)
+                self.pos = 0
+                self.mixed = jnp.zeros(n)
+
+            def push(self, v):
+                self.data = self.data.at[self.pos].set(v)
+                self.mixed = np.ones(3)
+                data, host, pos, mixed = self.data, self.host, self.pos, self.mixed
+        """
+    values = final_values(source, "Buffer.push")
+    assert values["data"] is Kind.ARRAY  # also after `self.data = self.data.at[...].set(v)`
+    assert values["host"] is Kind.NUMPY
+    assert values["pos"] is Kind.STATIC
+    assert values["mixed"] is Kind.UNKNOWN  # a JAX array here, a NumPy one there
+
+
+def test_an_attribute_set_from_outside_or_by_a_subclass_is_unknown():
+    source = """
+        import jax.numpy as jnp
+        import numpy as np
+
+        class Buffer:
+            def __init__(self, n):
+                self.data = jnp.zeros(n)
+                self.other = jnp.zeros(n)
+
+            def push(self, v):
+                data, other = self.data, self.other
+
+        buffer = Buffer(3)
+        buffer.data = np.zeros(3)
+        """
+    values = final_values(source, "Buffer.push")
+    assert values["data"] is Kind.UNKNOWN
+    assert values["other"] is Kind.ARRAY
+    subclassed = textwrap.dedent(source) + "\nclass Host(Buffer):\n    pass\n"
+    assert final_values(subclassed, "Buffer.push")["other"] is Kind.UNKNOWN
+
+
+def test_a_local_name_of_the_method_does_not_read_a_global_of_that_name():
+    values = final_values(
+        """
+        import jax.numpy as jnp
+        import numpy as np
+
+        x = jnp.zeros(3)
+
+        class Buffer:
+            def __init__(self):
+                x = np.zeros(3)
+                self.data = x
+
+            def push(self, v):
+                data = self.data
+        """,
+        "Buffer.push",
+    )
+    assert values["data"] is Kind.UNKNOWN
