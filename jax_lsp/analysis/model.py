@@ -70,12 +70,13 @@ from jax_lsp.analysis.traced import (
     TraceOrigin,
     TraceStep,
     all_params,
+    call_site_containers,
     call_site_params,
     python_value_params,
     trace_info_for,
     transform_name,
 )
-from jax_lsp.analysis.transforms import ParamPolicy
+from jax_lsp.analysis.transforms import TREE_MAPS, ParamPolicy
 from jax_lsp.analysis.unit_memo import reuse_reading
 from jax_lsp.analysis.values import (
     REF,
@@ -868,14 +869,21 @@ class ModuleModel:
                     continue
                 if self._on_module_object(call.callee, node):
                     self.module_object_methods.add(callee)
+                # A container of tracers passed on (`f((n, n))`, `tree_map(f, tree)`).
+                leaves = self.resolver.qualname(call.node.func) in TREE_MAPS
+                in_containers, containers = call_site_containers(
+                    callee, call.node, scope.values, ref, leaves
+                )
                 new = TraceInfo(
                     f"called from {self.records[node].path}",
                     info.abstract,
                     call_site_params(callee, call.node, kinds, ref)
+                    | in_containers
                     | self._traced_receiver(callee, ref, call.node.func, scope),
                     python_value_params(callee, call.node, kinds, ref),
                     False,
                     TraceOrigin(call.node, unit_start, node, called=True),
+                    containers,
                 )
                 if self._set_trace(callee, new, call.node):
                     pending.append(callee)
@@ -1027,6 +1035,9 @@ class ModuleModel:
             if info and name in info.traced_params:
                 form = containers.get(name)
                 params[name] = Container(form, leaf=Kind.TRACED) if form else Kind.TRACED
+                for passed, value in info.containers:  # every trace passes a container
+                    if passed == name:
+                        params[name] = value
             elif info and name in info.static_params:
                 params[name] = Kind.STATIC
         for name in self.ref_params.get(node, ()):

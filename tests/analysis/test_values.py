@@ -315,11 +315,15 @@ def test_an_unseen_call_of_traced_values_is_traced_once_computed_with():
         bigger = residual > 1.0
         shape = len(v)
         same = is_array(v)
+        total = residual.sum()
+        copied = residual.copy()
         return residual
     """
     values = final_values(source, "f")
     assert kind_of(values["residual"]) is Kind.UNKNOWN  # maybe a pytree or an object ...
     assert values["bigger"] is Kind.TRACED  # ... but compared, only a tracer gives this
+    assert values["total"] is Kind.TRACED  # ... or reduced by an array method
+    assert kind_of(values["copied"]) is Kind.UNKNOWN  # a dict or a list has `copy` too
     assert values["shape"] is Kind.STATIC  # a static escape
 
 
@@ -475,3 +479,48 @@ def test_a_local_name_of_the_method_does_not_read_a_global_of_that_name():
         "Buffer.push",
     )
     assert values["data"] is Kind.UNKNOWN
+
+
+def test_a_container_of_tracers_passed_to_a_function_keeps_its_structure():
+    source = """
+        import jax
+        from jax.tree_util import tree_map
+
+        def coords(sizes, scale):
+            if not isinstance(sizes, tuple):
+                sizes = (sizes,)
+            grids = tree_map(axis, sizes)
+            first, count = sizes
+            return grids
+
+        def axis(n):
+            return n
+
+        @jax.jit
+        def apply(n):
+            return coords((n, 3), 2.0)
+        """
+    model = model_of(source)
+    assert model.trace[model.functions["axis"].node].traced_params == {"n"}  # tree_map leaves
+    values = final_values(source, "coords")
+    assert values["sizes"] == Container("tuple", (Kind.TRACED, Kind.STATIC))  # no `not` branch
+    assert values["first"] is Kind.TRACED
+    assert values["count"] is Kind.STATIC
+
+
+def test_isinstance_of_a_known_tuple_decides_the_branch():
+    values = final_values(
+        """
+        def f(x):
+            pair = (x, 1)
+            if isinstance(pair, list):
+                pair = None
+            if isinstance(pair, (tuple, list)):
+                kept = pair
+            else:
+                kept = 0
+        """,
+        "f",
+    )
+    assert values["pair"] == Container("tuple", (Kind.UNKNOWN, Kind.STATIC))
+    assert values["kept"] == values["pair"]
