@@ -558,15 +558,21 @@ class ModuleModel:
 
     def _compute_plain_object(self, class_name: str) -> Object | None:
         record = self.classes[class_name]
-        written = self.assigned_attributes  # `obj.attr = v` outside the class
-        if ANY_ATTRIBUTE in written or any(
+        source = self._source_of[record.node]
+        syntax_key = ("self-assignments", record.node)
+        assignments = source.memo.get(syntax_key)
+        if assignments is None:  # syntax only: memoised on the class's unit
+            assignments = source.memo[syntax_key] = self_assignments(record.node)
+        assigned, unknown = assignments
+        if ANY_ATTRIBUTE in unknown or not assigned.keys() - unknown:
+            return None
+        if any(
             (base.id if isinstance(base, ast.Name) else getattr(base, "attr", None)) == class_name
             for other in self.classes.values()
             if other is not record
             for base in other.node.bases
         ):
-            return None  # any attribute may be set, or a subclass may assign others
-        source = self._source_of[record.node]
+            return None  # a subclass may assign other values
         key = (
             "object-fields",
             record.node,
@@ -576,17 +582,24 @@ class ModuleModel:
         )
         fields = source.memo.get(key)
         if fields is None:
-            fields = source.memo[key] = self._object_fields(record.node, class_name)
+            fields = source.memo[key] = self._object_fields(assigned, unknown, class_name)
+        if not fields:
+            return None
+        written = self.assigned_attributes  # `obj.attr = v` outside the class
+        if ANY_ATTRIBUTE in written:
+            return None  # any attribute may be set
         kept = tuple((name, value) for name, value in fields if name not in written)
         return Object(class_name, kept) if kept else None
 
-    def _object_fields(self, node: ast.ClassDef, class_name: str) -> tuple[tuple[str, Value], ...]:
+    def _object_fields(
+        self,
+        assigned: dict[str, list[tuple[ast.FunctionDef | ast.AsyncFunctionDef, ast.expr]]],
+        unknown: frozenset[str],
+        class_name: str,
+    ) -> tuple[tuple[str, Value], ...]:
         """Each attribute's value: every assignment of it in a method, merged. Values that
         read `self` are found once those that do not are known (`self.x = self.x.at[i].set(v)`
         keeps the kind `__init__` gave)."""
-        assigned, unknown = self_assignments(node)
-        if ANY_ATTRIBUTE in unknown:
-            return ()
         writes = [
             (name, method, value)
             for name, found in assigned.items()

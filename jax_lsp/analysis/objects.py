@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from jax_lsp.analysis.flow import NEW_REF, annotation_kind
 from jax_lsp.analysis.imports import Resolver
 from jax_lsp.analysis.kinds import Kind
+from jax_lsp.analysis.nodes import walk_nodes
 from jax_lsp.analysis.values import REF, Value
 
 # Field specifiers and the keyword (and value) that makes a field static; None: always static.
@@ -152,7 +153,7 @@ def self_assignments(
             if positional:
                 _method_writes(statement, positional[0].arg, assigned, unknown)
         else:
-            for inner in ast.walk(statement):
+            for inner in walk_nodes(statement):
                 if isinstance(inner, ast.Name) and isinstance(inner.ctx, ast.Store):
                     unknown.add(inner.id)
     return assigned, frozenset(unknown)
@@ -166,13 +167,13 @@ def _method_writes(method, me: str, assigned: dict, unknown: set[str]) -> None:
     def is_self(expr: ast.expr) -> bool:
         return isinstance(expr, ast.Name) and expr.id == me
 
-    for inner in ast.walk(method):
+    for inner in walk_nodes(method):
         if isinstance(inner, ast.Assign):
             for target in inner.targets:
                 if isinstance(target, ast.Attribute) and is_self(target.value):
                     assigned.setdefault(target.attr, []).append((method, inner.value))
                 elif isinstance(target, ast.Tuple | ast.List | ast.Starred):
-                    for element in ast.walk(target):
+                    for element in walk_nodes(target):
                         if isinstance(element, ast.Attribute) and is_self(element.value):
                             unknown.add(element.attr)
         elif isinstance(inner, ast.AnnAssign | ast.AugAssign):
@@ -189,7 +190,7 @@ def _method_writes(method, me: str, assigned: dict, unknown: set[str]) -> None:
                 targets = [inner.optional_vars] if inner.optional_vars else []
             else:
                 targets = [inner.target]
-            for element in (e for target in targets for e in ast.walk(target)):
+            for element in (e for target in targets for e in walk_nodes(target)):
                 if isinstance(element, ast.Attribute) and is_self(element.value):
                     unknown.add(element.attr)
         elif (
