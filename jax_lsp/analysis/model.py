@@ -165,6 +165,7 @@ class ModuleModel:
     _param_classes: dict[ast.AST, dict[str, str]] = field(init=False, repr=False)
     # Objects of each class seen outside any trace (see self_object), by class name.
     _plain_objects: dict[str, Object | None] = field(init=False, default_factory=dict, repr=False)
+    _bound_in: dict[ast.AST, frozenset[str]] = field(init=False, default_factory=dict, repr=False)
     _carries: dict[ast.AST, tuple] = field(init=False, default_factory=dict, repr=False)
     # Module functions top-level code names: the hash of their unit's text (see _compute_globals).
     _top_callees: dict[str, int] = field(init=False, default_factory=dict, repr=False)
@@ -585,11 +586,28 @@ class ModuleModel:
             fields = source.memo[key] = self._object_fields(assigned, unknown, class_name)
         if not fields:
             return None
-        written = self.assigned_attributes  # `obj.attr = v` outside the class
+        written = self._assigned_outside(frozenset(name for name, _ in fields))
         if ANY_ATTRIBUTE in written:
             return None  # any attribute may be set
         kept = tuple((name, value) for name, value in fields if name not in written)
         return Object(class_name, kept) if kept else None
+
+    def _assigned_outside(self, names: frozenset[str]) -> frozenset[str]:
+        """Which of `names` the module assigns outside constructors (`obj.attr = v`, see
+        `assigned_attributes`), "*" for any: only units whose text holds one of the names
+        (or `setattr`) are walked."""
+        found: set[str] = set()
+        for unit in self.document.units:
+            text = unit.source.text
+            if unit.tree is None or ("setattr" not in text and not any(n in text for n in names)):
+                continue
+            if "assigned-attributes" not in unit.source.memo:
+                unit.source.memo["assigned-attributes"] = assigned_attributes(unit.tree)
+            written = unit.source.memo["assigned-attributes"]
+            if ANY_ATTRIBUTE in written:
+                return frozenset([ANY_ATTRIBUTE])
+            found |= written & names
+        return frozenset(found)
 
     def _object_fields(
         self,
@@ -624,12 +642,18 @@ class ModuleModel:
     ) -> Value:
         """The value of one expression of a method, every other name the method binds unknown
         (only module names and what `env` gives are known)."""
-        bound = {
-            n.id
-            for n in walk_nodes(method)
-            if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)
-        }
-        bound.update(all_params(method))
+        bound = self._bound_in.get(method)
+        if bound is None:
+            bound = self._bound_in[method] = frozenset(
+                [
+                    *(
+                        n.id
+                        for n in walk_nodes(method)
+                        if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)
+                    ),
+                    *all_params(method),
+                ]
+            )
         names: dict[str, Value] = dict.fromkeys(bound, Kind.UNKNOWN)
         names.update(env)
         resolver = self.resolver.child(local_imports(method), frozenset(names))
