@@ -39,6 +39,7 @@ from jax_lsp.analysis.values import (
     Container,
     Function,
     Instance,
+    Object,
     Value,
     any_traced,
     as_jax,
@@ -109,6 +110,14 @@ _NARROWED = {
 # A call the model cannot see, of traced values inside traced code: DERIVED ("ops": traced once
 # compared or computed with), TRACED ("traced": traced as it is) or left unknown ("").
 UNSEEN_CALLS = "ops"
+# Array methods that compute with the array (no method a list, dict or common object has).
+_COMPUTING_METHODS = frozenset(
+    [
+        *("all", "any", "argmax", "argmin", "argsort", "astype", "clip", "conj", "cumprod"),
+        *("cumsum", "diagonal", "dot", "flatten", "max", "mean", "min", "prod", "ptp", "ravel"),
+        *("reshape", "squeeze", "std", "sum", "swapaxes", "transpose", "var"),
+    ]
+)
 # ... except these, which may give Python values, pytrees or objects.
 _NOT_ARRAY_CALLS = frozenset(
     [
@@ -342,16 +351,49 @@ class FlowInterpreter:
         self.eval(node.test)
         before = dict(self.env)
         narrowed, negated = self._narrowing(node.test)
+        decided = self._decided(node.test)
         self._run_narrowed(node.body, narrowed if not negated else {}, before)
         after_body = self.env
         self.env = dict(before)
         self._run_narrowed(node.orelse, narrowed if negated else {}, before)
+        if decided is not None:  # only one branch runs: the values after are its values
+            if decided:
+                self.env = after_body
+            return
         if _terminates(node.body):
             return
         if _terminates(node.orelse):
             self.env = after_body
             return
         self.env = _merge_envs(after_body, self.env)
+
+    def _decided(self, test: ast.expr) -> bool | None:
+        """Whether `[not] isinstance(x, tuple)` holds, `x` being a tuple or list the model
+        built (a literal, `tuple(...)`, a container passed on); None: not known."""
+        negated = isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not)
+        if negated:
+            test = test.operand
+        if not (
+            isinstance(test, ast.Call)
+            and isinstance(test.func, ast.Name)
+            and test.func.id == "isinstance"
+            and len(test.args) == 2
+            and isinstance(test.args[0], ast.Name)
+        ):
+            return None
+        current = self._expr_Name(ast.Name(test.args[0].id, ast.Load()))
+        if type(current) is not Container or current.form not in ("tuple", "list"):
+            return None
+        types = test.args[1]
+        found = [
+            _NARROWED.get(self.resolver.qualname(element) or "")
+            for element in (types.elts if isinstance(types, ast.Tuple) else [types])
+        ]
+        if any(type(value) is Container and value.form == current.form for value in found):
+            return not negated
+        if found and all(value is not None for value in found):
+            return negated  # only builtin types, none of them its own
+        return None
 
     def _run_narrowed(self, body: list[ast.stmt], narrowed: Env, before: Env) -> None:
         """Runs a branch with the narrowed values; a name the branch did not rebind leaves it
@@ -384,6 +426,11 @@ class FlowInterpreter:
         found = [self._narrowed_to(element, test.args[0].id) for element in elements]
         if not found or any(value is None for value in found):
             return {}, False
+        current = self._expr_Name(ast.Name(test.args[0].id, ast.Load()))
+        if type(current) is Container and any(
+            type(value) is Container and value.form == current.form for value in found
+        ):
+            return {test.args[0].id: current}, negated  # already known, with its items
         return {test.args[0].id: merge_values_all(found)}, negated
 
     def _narrowed_to(self, class_expr: ast.expr, name: str) -> Value | None:
@@ -687,7 +734,7 @@ class FlowInterpreter:
 
     def _expr_Attribute(self, node: ast.Attribute) -> Value:
         receiver = self.eval(node.value)
-        if type(receiver) is Instance:  # a traced object: the value of its field
+        if type(receiver) is Instance or type(receiver) is Object:  # the value of its field
             return receiver.attribute(node.attr)
         value = kind_of(receiver)
         if value.is_jax or value is Kind.NUMPY:
@@ -823,6 +870,8 @@ class FlowInterpreter:
                 return _transformed(found[0], found[1], args[0])
         if receiver is not None and isinstance(func, ast.Attribute):
             self._record(func, receiver)
+            if receiver is DERIVED and func.attr in _COMPUTING_METHODS:
+                return Kind.TRACED  # `y.sum()` of an unseen call's result computes with it
             return self._method_kind(kind_of(receiver), func.attr)
         return Kind.UNKNOWN
 

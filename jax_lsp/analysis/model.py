@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 
-from jax_lsp.analysis.attributes import assigned_attributes
+from jax_lsp.analysis.attributes import ANY_ATTRIBUTE, assigned_attributes
 from jax_lsp.analysis.document import Document, Unit, UnitSource
 from jax_lsp.analysis.dtypes import FloatOracle, IntArrayOracle, assigned_values
 from jax_lsp.analysis.external import ExternalFacts, facts_key
@@ -50,7 +50,7 @@ from jax_lsp.analysis.keys import (
 from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.module_state import ModuleState
 from jax_lsp.analysis.nodes import positional_params, walk_nodes
-from jax_lsp.analysis.objects import field_values
+from jax_lsp.analysis.objects import field_values, self_assignments
 from jax_lsp.analysis.paths import is_test_path
 from jax_lsp.analysis.pytrees import LINEN_MODULE, is_registered_pytree
 from jax_lsp.analysis.shapes import LITERAL_INDEX, KnownValue, run_top_level
@@ -70,18 +70,20 @@ from jax_lsp.analysis.traced import (
     TraceOrigin,
     TraceStep,
     all_params,
+    call_site_containers,
     call_site_params,
     python_value_params,
     trace_info_for,
     transform_name,
 )
-from jax_lsp.analysis.transforms import ParamPolicy
+from jax_lsp.analysis.transforms import TREE_MAPS, ParamPolicy
 from jax_lsp.analysis.unit_memo import reuse_reading
 from jax_lsp.analysis.values import (
     REF,
     Container,
     Function,
     Instance,
+    Object,
     Value,
     as_jax,
     kind_of,
@@ -161,7 +163,12 @@ class ModuleModel:
     # parameters and locals.
     _objects: dict[ast.AST, tuple[tuple[str, Instance], ...]] = field(init=False, repr=False)
     _param_classes: dict[ast.AST, dict[str, str]] = field(init=False, repr=False)
+    # Objects of each class seen outside any trace (see self_object), by class name.
+    _plain_objects: dict[str, Object | None] = field(init=False, default_factory=dict, repr=False)
+    _bound_in: dict[ast.AST, frozenset[str]] = field(init=False, default_factory=dict, repr=False)
     _carries: dict[ast.AST, tuple] = field(init=False, default_factory=dict, repr=False)
+    # Module functions top-level code names: the hash of their unit's text (see _compute_globals).
+    _top_callees: dict[str, int] = field(init=False, default_factory=dict, repr=False)
     # Each function path's definitions in document order: (first line, node).
     _definitions: dict[str, list[tuple[int, FunctionNode]]] = field(init=False, repr=False)
 
@@ -217,10 +224,13 @@ class ModuleModel:
             for name in summary.top_level_bindings:
                 counts[name] = counts.get(name, 0) + 1
             mutated |= summary.mutated_names
-        # Each unit's bindings depend on the kinds of the names bound before it: a fold.
+        # Each unit's bindings depend on the kinds of the names bound before it: a fold. A
+        # top-level call of a module function gives what the function returns, so the texts
+        # of the functions top-level code names are part of the fold's context.
+        self._top_callees = self._top_level_callees(units)
         _, kinds = self.document.lineage.fold(
             "global-kinds",
-            self.alias_key,
+            (self.alias_key, intern_key(tuple(sorted(self._top_callees.items())))),
             [unit.source for unit in units],
             self._top_level_bindings,
             _merge_bindings,
@@ -250,10 +260,52 @@ class ModuleModel:
         self.stable_globals = values
         self.stable_globals_key = intern_key(tuple(key))
 
+    def _top_level_callees(self, units: list[Unit]) -> dict[str, int]:
+        """Module functions (not methods, not nested) whose name some unit's top-level code
+        reads: their path and the hash of the text of the unit that defines them."""
+        names = self._module_function_names
+        if not names:
+            return {}
+        found: dict[str, int] = {}
+        for unit in units:
+            for name in _loaded_words(unit.source) & names:
+                if name not in found:
+                    found[name] = hash(self._source_of[self.functions[name].node].text)
+        return found
+
+    @cached_property
+    def _module_function_names(self) -> frozenset[str]:
+        return frozenset(
+            path
+            for path, record in self.functions.items()
+            if record.parent is None
+            and record.class_name is None
+            and not isinstance(record.node, ast.Lambda)
+        )
+
+    def _plain_return_value(self, path: str) -> Value | None:
+        """What calling the module function `path` returns, interpreted on its own without
+        the module's globals (which are being found): the summary top-level code follows."""
+        if path not in self._top_callees:
+            return None
+        node = self.functions[path].node
+        source = self._source_of[node]
+        key = ("plain-returns", self.alias_key, path)
+        if key not in source.memo:
+            source.memo[key] = self._interpret_returns(node, {})
+        return source.memo[key]
+
     def _top_level_bindings(self, source: UnitSource, known: dict[str, Value]) -> dict[str, Value]:
         loads = _loaded_words(source)
         used = frozenset((name, known[name]) for name in loads & known.keys())
-        key = ("bindings", self.alias_key, used)
+        callees = tuple(
+            sorted(
+                (value.path, self._top_callees[value.path])
+                for _, value in used
+                if type(value) is Function and value.path in self._top_callees
+            )
+        )
+        key = ("bindings", self.alias_key, used, callees)
         if key not in source.memo:
             interpreter = FlowInterpreter(
                 ScopeContext(
@@ -261,6 +313,7 @@ class ModuleModel:
                     False,
                     {n: known[n] for n in loads if n in known},
                     external=self.external or {},
+                    returns=self._plain_return_value,
                 ),
                 {},
             )
@@ -478,6 +531,142 @@ class ModuleModel:
             if instance is not None:
                 found.append((name, instance))
         return tuple(found)
+
+    def self_object(self, node: FunctionNode) -> tuple[tuple[str, Object], ...]:
+        """The `self` of a method nothing traces: an object of its class whose attributes hold
+        what the class's methods assign them (`self.data = jnp.zeros(n)`: a JAX array)."""
+        record = self.records.get(node)
+        if (
+            record is None
+            or record.class_name not in self.classes
+            or record.parent is not None
+            or isinstance(node, ast.Lambda)
+            or self.context_of(node) is not None
+            or any(
+                isinstance(d, ast.Name) and d.id in ("staticmethod", "classmethod")
+                for d in node.decorator_list
+            )
+        ):
+            return ()
+        positional = positional_params(node)
+        found = self._plain_object(record.class_name) if positional else None
+        return ((positional[0], found),) if found is not None else ()
+
+    def _plain_object(self, class_name: str) -> Object | None:
+        if class_name not in self._plain_objects:
+            self._plain_objects[class_name] = self._compute_plain_object(class_name)
+        return self._plain_objects[class_name]
+
+    def _compute_plain_object(self, class_name: str) -> Object | None:
+        record = self.classes[class_name]
+        source = self._source_of[record.node]
+        syntax_key = ("self-assignments", record.node)
+        assignments = source.memo.get(syntax_key)
+        if assignments is None:  # syntax only: memoised on the class's unit
+            assignments = source.memo[syntax_key] = self_assignments(record.node)
+        assigned, unknown = assignments
+        if ANY_ATTRIBUTE in unknown or not assigned.keys() - unknown:
+            return None
+        if any(
+            (base.id if isinstance(base, ast.Name) else getattr(base, "attr", None)) == class_name
+            for other in self.classes.values()
+            if other is not record
+            for base in other.node.bases
+        ):
+            return None  # a subclass may assign other values
+        key = (
+            "object-fields",
+            record.node,
+            self.alias_key,
+            self.globals_key,
+            self._returns_key(source),
+        )
+        fields = source.memo.get(key)
+        if fields is None:
+            fields = source.memo[key] = self._object_fields(assigned, unknown, class_name)
+        if not fields:
+            return None
+        written = self._assigned_outside(frozenset(name for name, _ in fields))
+        if ANY_ATTRIBUTE in written:
+            return None  # any attribute may be set
+        kept = tuple((name, value) for name, value in fields if name not in written)
+        return Object(class_name, kept) if kept else None
+
+    def _assigned_outside(self, names: frozenset[str]) -> frozenset[str]:
+        """Which of `names` the module assigns outside constructors (`obj.attr = v`, see
+        `assigned_attributes`), "*" for any: only units whose text holds one of the names
+        (or `setattr`) are walked."""
+        found: set[str] = set()
+        for unit in self.document.units:
+            text = unit.source.text
+            if unit.tree is None or ("setattr" not in text and not any(n in text for n in names)):
+                continue
+            if "assigned-attributes" not in unit.source.memo:
+                unit.source.memo["assigned-attributes"] = assigned_attributes(unit.tree)
+            written = unit.source.memo["assigned-attributes"]
+            if ANY_ATTRIBUTE in written:
+                return frozenset([ANY_ATTRIBUTE])
+            found |= written & names
+        return frozenset(found)
+
+    def _object_fields(
+        self,
+        assigned: dict[str, list[tuple[ast.FunctionDef | ast.AsyncFunctionDef, ast.expr]]],
+        unknown: frozenset[str],
+        class_name: str,
+    ) -> tuple[tuple[str, Value], ...]:
+        """Each attribute's value: every assignment of it in a method, merged. Values that
+        read `self` are found once those that do not are known (`self.x = self.x.at[i].set(v)`
+        keeps the kind `__init__` gave)."""
+        writes = [
+            (name, method, value)
+            for name, found in assigned.items()
+            if name not in unknown
+            for method, value in found
+        ]
+        found: dict[str, Value] = {}
+        for reads_self in (False, True):
+            known = tuple((name, value) for name, value in found.items())
+            for name, method, value in writes:
+                me = positional_params(method)[0]
+                if reads_self != any(
+                    isinstance(n, ast.Name) and n.id == me for n in walk_nodes(value)
+                ):
+                    continue
+                result = self._evaluate_in(method, value, {me: Object(class_name, known)})
+                found[name] = merge_values(found[name], result) if name in found else result
+        return tuple(sorted((n, v) for n, v in found.items() if v is not Kind.UNKNOWN))
+
+    def _evaluate_in(
+        self, method: ast.FunctionDef | ast.AsyncFunctionDef, value: ast.expr, env: dict[str, Value]
+    ) -> Value:
+        """The value of one expression of a method, every other name the method binds unknown
+        (only module names and what `env` gives are known)."""
+        bound = self._bound_in.get(method)
+        if bound is None:
+            bound = self._bound_in[method] = frozenset(
+                [
+                    *(
+                        n.id
+                        for n in walk_nodes(method)
+                        if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)
+                    ),
+                    *all_params(method),
+                ]
+            )
+        names: dict[str, Value] = dict.fromkeys(bound, Kind.UNKNOWN)
+        names.update(env)
+        resolver = self.resolver.child(local_imports(method), frozenset(names))
+        context = ScopeContext(
+            resolver,
+            False,
+            self.global_values,
+            external=self.external or {},
+            returns=self.return_value,
+        )
+        interpreter = FlowInterpreter(context, {}, {})
+        interpreter.env = names
+        return interpreter.eval(value)
 
     def _object_classes(self, node: FunctionNode) -> dict[str, str]:
         """`classes_in`, with `self` of a method of a class of the module."""
@@ -717,14 +906,21 @@ class ModuleModel:
                     continue
                 if self._on_module_object(call.callee, node):
                     self.module_object_methods.add(callee)
+                # A container of tracers passed on (`f((n, n))`, `tree_map(f, tree)`).
+                leaves = self.resolver.qualname(call.node.func) in TREE_MAPS
+                in_containers, containers = call_site_containers(
+                    callee, call.node, scope.values, ref, leaves
+                )
                 new = TraceInfo(
                     f"called from {self.records[node].path}",
                     info.abstract,
                     call_site_params(callee, call.node, kinds, ref)
+                    | in_containers
                     | self._traced_receiver(callee, ref, call.node.func, scope),
                     python_value_params(callee, call.node, kinds, ref),
                     False,
                     TraceOrigin(call.node, unit_start, node, called=True),
+                    containers,
                 )
                 if self._set_trace(callee, new, call.node):
                     pending.append(callee)
@@ -855,6 +1051,7 @@ class ModuleModel:
             tuple([self.ref_params.get(fn) for fn in chain]) if self.ref_params else (),
             tuple([self.carry_values(fn) for fn in chain]) if self._loop_bodies else (),
             tuple([self.object_params(fn) for fn in chain]),
+            tuple([self.self_object(fn) for fn in chain]),
         )
         if key in source.memo:
             return source.memo[key]
@@ -875,11 +1072,15 @@ class ModuleModel:
             if info and name in info.traced_params:
                 form = containers.get(name)
                 params[name] = Container(form, leaf=Kind.TRACED) if form else Kind.TRACED
+                for passed, value in info.containers:  # every trace passes a container
+                    if passed == name:
+                        params[name] = value
             elif info and name in info.static_params:
                 params[name] = Kind.STATIC
         for name in self.ref_params.get(node, ()):
             params[name] = REF
         params.update(self.object_params(node))
+        params.update(self.self_object(node))
         params.update(self.carry_values(node))
         resolver = self.resolver.child(local_imports(node), frozenset(params))
         context = ScopeContext(
@@ -1021,10 +1222,12 @@ class ModuleModel:
         source = self._source_of[node]
         key = ("returns", self.alias_key, self.globals_key, path)
         if key not in source.memo:
-            source.memo[key] = self._interpret_returns(node)
+            source.memo[key] = self._interpret_returns(node, self.global_values)
         return source.memo[key]
 
-    def _interpret_returns(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> Value | None:
+    def _interpret_returns(
+        self, node: ast.FunctionDef | ast.AsyncFunctionDef, outer: Mapping[str, Value]
+    ) -> Value | None:
         if isinstance(node, ast.AsyncFunctionDef):
             return None  # a call gives a coroutine
         returns = _own_returns(node)
@@ -1036,7 +1239,7 @@ class ModuleModel:
         resolver = self.resolver.child(local_imports(node), frozenset(params))
         kinds: dict[ast.AST, Kind] = {}
         values: dict[ast.AST, Value] = {}
-        context = ScopeContext(resolver, False, self.global_values, external=self.external or {})
+        context = ScopeContext(resolver, False, outer, external=self.external or {})
         FlowInterpreter(context, kinds, values).run_function(node, params)
         found = [
             Kind.UNKNOWN
@@ -1123,11 +1326,17 @@ class ModuleModel:
             self.alias_key,
             self.globals_key,
             self._lambda_traces(source),
+            self._returns_key(source),
         )
         if key not in source.memo:
             kinds: dict[ast.AST, Kind] = {}
             context = ScopeContext(
-                self.resolver, False, self.global_values, self._lambda_params, self.external or {}
+                self.resolver,
+                False,
+                self.global_values,
+                self._lambda_params,
+                self.external or {},
+                self.return_value,
             )
             interpreter = FlowInterpreter(context, kinds)
             interpreter.run_block(source.tree.body)
@@ -1513,6 +1722,7 @@ class ModuleModel:
             self._unit_ref_params(summary),
             self._unit_carries(summary),
             tuple([self.object_params(record.node) for record in summary.functions]),
+            tuple([self.self_object(record.node) for record in summary.functions]),
             tuple([record.node in self.module_object_methods for record in summary.functions]),
             tuple(
                 [self.explanation_key(record.node, unit.start_line) for record in summary.functions]

@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from jax_lsp.analysis.flow import NEW_REF, annotation_kind
 from jax_lsp.analysis.imports import Resolver
 from jax_lsp.analysis.kinds import Kind
+from jax_lsp.analysis.nodes import walk_nodes
 from jax_lsp.analysis.values import REF, Value
 
 # Field specifiers and the keyword (and value) that makes a field static; None: always static.
@@ -124,3 +125,83 @@ def _ref_attributes(node: ast.ClassDef, resolver: Resolver) -> Iterable[str]:
             ):
                 continue
             yield from _self_attributes(ast.Tuple(inner.targets))
+
+
+_NOT_METHODS = frozenset({"staticmethod", "classmethod"})
+# Statements and clauses that bind a target some other way than by a value we can read.
+_OTHER_BINDINGS = (ast.For, ast.AsyncFor, ast.comprehension, ast.withitem, ast.Delete)
+
+
+Method = ast.FunctionDef | ast.AsyncFunctionDef
+
+
+def self_assignments(
+    node: ast.ClassDef,
+) -> tuple[dict[str, list[tuple[Method, ast.expr]]], frozenset[str]]:
+    """What the class's methods assign to attributes of their `self`: by attribute, each
+    (method, value expression); and the attributes whose value cannot be read (assigned by
+    unpacking, augmented, through `setattr`, or named in the class body: a class attribute,
+    a method or a property), "*" for all of them (`setattr(self, name, v)`)."""
+    assigned: dict[str, list[tuple[Method, ast.expr]]] = {}
+    unknown: set[str] = set()
+    for statement in node.body:
+        if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef):
+            unknown.add(statement.name)
+            if any(_decorator_name(d) in _NOT_METHODS for d in statement.decorator_list):
+                continue
+            positional = [*statement.args.posonlyargs, *statement.args.args]
+            if positional:
+                _method_writes(statement, positional[0].arg, assigned, unknown)
+        else:
+            for inner in walk_nodes(statement):
+                if isinstance(inner, ast.Name) and isinstance(inner.ctx, ast.Store):
+                    unknown.add(inner.id)
+    return assigned, frozenset(unknown)
+
+
+def _decorator_name(decorator: ast.expr) -> str | None:
+    return decorator.id if isinstance(decorator, ast.Name) else None
+
+
+def _method_writes(method, me: str, assigned: dict, unknown: set[str]) -> None:
+    def is_self(expr: ast.expr) -> bool:
+        return isinstance(expr, ast.Name) and expr.id == me
+
+    for inner in walk_nodes(method):
+        if isinstance(inner, ast.Assign):
+            for target in inner.targets:
+                if isinstance(target, ast.Attribute) and is_self(target.value):
+                    assigned.setdefault(target.attr, []).append((method, inner.value))
+                elif isinstance(target, ast.Tuple | ast.List | ast.Starred):
+                    for element in walk_nodes(target):
+                        if isinstance(element, ast.Attribute) and is_self(element.value):
+                            unknown.add(element.attr)
+        elif isinstance(inner, ast.AnnAssign | ast.AugAssign):
+            target = inner.target
+            if isinstance(target, ast.Attribute) and is_self(target.value):
+                if isinstance(inner, ast.AnnAssign) and inner.value is not None:
+                    assigned.setdefault(target.attr, []).append((method, inner.value))
+                else:
+                    unknown.add(target.attr)
+        elif isinstance(inner, _OTHER_BINDINGS):
+            if isinstance(inner, ast.Delete):
+                targets = inner.targets
+            elif isinstance(inner, ast.withitem):
+                targets = [inner.optional_vars] if inner.optional_vars else []
+            else:
+                targets = [inner.target]
+            for element in (e for target in targets for e in walk_nodes(target)):
+                if isinstance(element, ast.Attribute) and is_self(element.value):
+                    unknown.add(element.attr)
+        elif (
+            isinstance(inner, ast.Call)
+            and isinstance(inner.func, ast.Name)
+            and inner.func.id in ("setattr", "delattr")
+            and inner.args
+            and is_self(inner.args[0])
+        ):
+            name = inner.args[1] if len(inner.args) > 1 else None
+            if isinstance(name, ast.Constant) and isinstance(name.value, str):
+                unknown.add(name.value)
+            else:
+                unknown.add("*")

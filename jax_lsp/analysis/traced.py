@@ -9,13 +9,14 @@ the module's call graph, computed from the per-unit summaries.
 from __future__ import annotations
 
 import ast
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 
 from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.nodes import all_params, positional_params
 from jax_lsp.analysis.summary import Application, FunctionNode, FunctionRef
 from jax_lsp.analysis.transforms import ParamPolicy
+from jax_lsp.analysis.values import Container, Value, contains_traced, merge_values
 
 
 @dataclass(frozen=True)
@@ -60,6 +61,9 @@ class TraceInfo:
     # Why: kept out of equality, so that moving the site keeps the kinds cached; the unit key
     # holds its place (`ModuleModel.unit_key`).
     origin: TraceOrigin | None = field(default=None, compare=False)
+    # Traced parameters that every trace tracing them gives a pytree container (a tuple of
+    # tracers passed by a call): the container's value, with its structure.
+    containers: frozenset[tuple[str, Value]] = frozenset()
 
     def merged(self, other: TraceInfo) -> TraceInfo:
         if other == self:
@@ -73,7 +77,24 @@ class TraceInfo:
             (self.static_params | other.static_params) - (self.traced_params | other.traced_params),
             self.direct or other.direct,
             (self.origin or other.origin) if first else (other.origin or self.origin),
+            _merged_containers(self, other),
         )
+
+
+def _merged_containers(first: TraceInfo, second: TraceInfo) -> frozenset[tuple[str, Value]]:
+    """A parameter traced by both stays a container where both give one of one form."""
+    if not first.containers and not second.containers:
+        return frozenset()
+    mine, theirs = dict(first.containers), dict(second.containers)
+    found = {}
+    for name in mine.keys() | theirs.keys():
+        if name in mine and name in theirs:
+            merged = merge_values(mine[name], theirs[name])
+            if type(merged) is Container:
+                found[name] = merged
+        elif name not in (second.traced_params if name in mine else first.traced_params):
+            found[name] = mine.get(name, theirs.get(name))
+    return frozenset(found.items())
 
 
 def _literal(expr: ast.expr | None):
@@ -193,18 +214,44 @@ def call_site_params(
     """Parameters of `node` that this call passes a value of `kind` to. `target` tells how
     the call names the function: `self.method(x)` and `partial(f, a)(x)` fix leading
     parameters, `model.apply(variables, x)` passes leading arguments of its own."""
+    return frozenset(name for name, arg in _passed(node, call, target) if kinds.get(arg) is kind)
+
+
+def _passed(
+    node: FunctionNode, call: ast.Call, target: FunctionRef
+) -> Iterator[tuple[str, ast.expr]]:
+    """(parameter, argument) for each argument the call passes to a known parameter."""
     positional = positional_params(node)[target.bound_positional :]
-    found: set[str] = set()
     for index, arg in enumerate(call.args[target.leading_args :]):
         if isinstance(arg, ast.Starred):
             break
-        if index < len(positional) and kinds.get(arg) is kind:
-            found.add(positional[index])
+        if index < len(positional):
+            yield positional[index], arg
     known = set(all_params(node)) - target.bound_keywords
     for keyword in call.keywords:
-        if keyword.arg in known and kinds.get(keyword.value) is kind:
-            found.add(keyword.arg)
-    return frozenset(found)
+        if keyword.arg in known:
+            yield keyword.arg, keyword.value
+
+
+def call_site_containers(
+    node: FunctionNode,
+    call: ast.Call,
+    values: Mapping[ast.AST, Value],
+    target: FunctionRef,
+    leaves: bool,
+) -> tuple[frozenset[str], frozenset[tuple[str, Value]]]:
+    """Parameters this call passes a container holding tracers (`f((n, n))`), with the
+    container's value; with `leaves` (`tree_map(f, tree)` calls `f` with the leaves), the
+    parameters given leaves of such a container, which are tracers."""
+    traced: set[str] = set()
+    containers: dict[str, Value] = {}
+    for name, arg in _passed(node, call, target):
+        value = values.get(arg)
+        if type(value) is Container and contains_traced(value):
+            traced.add(name)
+            if not leaves:
+                containers[name] = value
+    return frozenset(traced), frozenset(containers.items())
 
 
 def python_value_params(

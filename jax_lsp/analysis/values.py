@@ -117,7 +117,27 @@ class Instance:
         return Kind.UNKNOWN
 
 
-Value = Kind | Container | Ref | Function | Derived | Instance
+@dataclass(frozen=True, slots=True)
+class Object:
+    """An object of a class of the module seen outside any trace (the `self` of a method
+    nothing traces): each attribute listed holds the value every assignment of it in the
+    class gives (`self.data = jnp.zeros(n)`: a JAX array). Its own Kind is unknown."""
+
+    class_name: str
+    fields: tuple[tuple[str, Value], ...]
+
+    @property
+    def kind(self) -> Kind:
+        return Kind.UNKNOWN
+
+    def attribute(self, name: str) -> Value:
+        for field_name, value in self.fields:
+            if field_name == name:
+                return value
+        return Kind.UNKNOWN
+
+
+Value = Kind | Container | Ref | Function | Derived | Instance | Object
 REF = Ref()
 DERIVED = Derived()
 

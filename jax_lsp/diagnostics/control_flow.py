@@ -365,6 +365,29 @@ class PythonBranchOnTraced(Rule):
             """,
             raises="jax.errors.TracerBoolConversionError",
         ),
+        Example(
+            """
+            import jax.numpy as jnp
+            from flax import nnx
+
+            class Model(nnx.Module):
+                def __init__(self, rngs):
+                    self.lin = nnx.Linear(2, 2, rngs=rngs)
+
+                def __call__(self, x):
+                    y = self.lin(x)  # a layer's output: a tracer here
+                    if y.sum() > 0:  # error
+                        y = -y
+                    return y
+
+            @nnx.jit
+            def forward(model: Model, x):
+                return model(x)
+
+            forward(Model(nnx.Rngs(0)), jnp.ones(2))
+            """,
+            raises="jax.errors.TracerBoolConversionError",
+        ),
     )
     valid = (
         Example(

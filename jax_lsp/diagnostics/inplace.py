@@ -85,6 +85,36 @@ class IndexAssign(Rule):
             """,
             raises="TypeError",
         ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            def init(key):
+                return {"w": jax.random.normal(key, (3, 3)), "b": jnp.zeros(3)}
+
+            params = init(jax.random.PRNGKey(0))
+            params["b"][0] = 1.0  # error
+            """,
+            raises="TypeError",
+        ),
+        Example(
+            """
+            import jax.numpy as jnp
+
+            class Buffer:
+                def __init__(self, n):
+                    self.data = jnp.zeros(n)
+                    self.pos = 0
+
+                def push(self, v):
+                    self.data[self.pos] = v  # error
+                    self.pos += 1
+
+            Buffer(4).push(1.0)
+            """,
+            raises="TypeError",
+        ),
     )
     valid = (
         Example(
@@ -104,6 +134,27 @@ class IndexAssign(Rule):
             x[0] = 1  # NumPy arrays are mutable
             """,
             check="assert x[0] == 1",
+        ),
+        Example(
+            """
+            import jax.numpy as jnp
+            import numpy as np
+
+            class Buffer:
+                def __init__(self, n):
+                    self.data = jnp.zeros(n)
+                    self.pos = 0
+
+                def push(self, v):
+                    self.data = self.data.at[self.pos].set(v)
+                    self.pos += 1
+
+            buffer = Buffer(4)
+            buffer.push(1.0)
+            buffer.data = np.zeros(4)  # from here on a NumPy array
+            buffer.data[0] = 2.0
+            """,
+            check="assert buffer.data[0] == 2.0",
         ),
         Example(
             """

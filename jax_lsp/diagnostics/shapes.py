@@ -502,6 +502,28 @@ class TracedShape(Rule):
             """
             import jax
             import jax.numpy as jnp
+            from jax.tree_util import tree_map
+
+            def grid(sizes):
+                if not isinstance(sizes, tuple):
+                    sizes = (sizes,)
+                return tree_map(axis, sizes)  # calls `axis` with each size
+
+            def axis(n):
+                return jnp.arange(n)  # error
+
+            @jax.jit
+            def coordinates(n):
+                return grid((n, n))  # a tuple of tracers
+
+            coordinates(4)
+            """,
+            raises="jax.errors.ConcretizationTypeError",
+        ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
 
             @jax.jit
             def positions(n):
@@ -620,6 +642,23 @@ class TracedShape(Rule):
             heads, idx, z = padded_heads(jnp.ones(5), n=3, heads=7)
             """,
             check="assert heads.shape == (7, 1) and idx.shape == (5,) and z.shape == (5,)",
+        ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            def repeated(pair):
+                value, times = pair
+                return value * jnp.ones(times)  # `times` is the Python int 3
+
+            @jax.jit
+            def triple(x):
+                return repeated((x, 3))  # a tracer and a Python int
+
+            out = triple(2.0)
+            """,
+            check="assert out.tolist() == [2.0, 2.0, 2.0]",
         ),
         Example(
             """

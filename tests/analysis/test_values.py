@@ -315,11 +315,15 @@ def test_an_unseen_call_of_traced_values_is_traced_once_computed_with():
         bigger = residual > 1.0
         shape = len(v)
         same = is_array(v)
+        total = residual.sum()
+        copied = residual.copy()
         return residual
     """
     values = final_values(source, "f")
     assert kind_of(values["residual"]) is Kind.UNKNOWN  # maybe a pytree or an object ...
     assert values["bigger"] is Kind.TRACED  # ... but compared, only a tracer gives this
+    assert values["total"] is Kind.TRACED  # ... or reduced by an array method
+    assert kind_of(values["copied"]) is Kind.UNKNOWN  # a dict or a list has `copy` too
     assert values["shape"] is Kind.STATIC  # a static escape
 
 
@@ -369,3 +373,154 @@ def test_slices_and_iteration_of_containers():
     assert values["rest"] == Container("tuple", leaf=Kind.TRACED)  # a tuple: truthy
     assert values["first"] is Kind.TRACED
     assert kind_at(source, "f", "name") is Kind.STATIC  # iterating a dict gives its keys
+
+
+def test_a_top_level_call_of_a_module_function_gives_what_it_returns():
+    model = model_of(
+        """
+        import jax
+        import jax.numpy as jnp
+        import numpy as np
+
+        def init(key):
+            return {"w": jax.random.normal(key, (3, 3)), "b": jnp.zeros(3)}
+
+        def host():
+            return np.zeros(3), 1
+
+        params = init(jax.random.PRNGKey(0))
+        table, count = host()
+        """
+    )
+    assert model.global_values["params"] == Container("dict", (Kind.ARRAY, Kind.ARRAY), ("w", "b"))
+    assert model.global_values["table"] is Kind.NUMPY
+    assert model.global_values["count"] is Kind.STATIC
+
+
+def test_globals_follow_an_edit_of_the_function_top_level_code_calls():
+    before = """
+        import jax.numpy as jnp
+
+        def make():
+            return jnp.zeros(3)
+
+        x = make()
+        """
+    model = model_of(before)
+    assert model.global_values["x"] is Kind.ARRAY
+    after = textwrap.dedent(before).replace("jnp.zeros(3)", "[0.0, 0.0]")
+    edited = ModuleModel(Document(after, previous=model.document))
+    assert edited.global_values["x"] == Container("list", (Kind.STATIC, Kind.STATIC))
+
+
+def test_self_of_an_untraced_method_holds_what_the_class_assigns():
+    source = """
+        import jax.numpy as jnp
+        import numpy as np
+
+        class Buffer:
+            def __init__(self, n):
+                self.data = jnp.zeros(n)
+                self.host = np.zeros(n)
+                self.pos = 0
+                self.mixed = jnp.zeros(n)
+
+            def push(self, v):
+                self.data = self.data.at[self.pos].set(v)
+                self.mixed = np.ones(3)
+                data, host, pos, mixed = self.data, self.host, self.pos, self.mixed
+        """
+    values = final_values(source, "Buffer.push")
+    assert values["data"] is Kind.ARRAY  # also after `self.data = self.data.at[...].set(v)`
+    assert values["host"] is Kind.NUMPY
+    assert values["pos"] is Kind.STATIC
+    assert values["mixed"] is Kind.UNKNOWN  # a JAX array here, a NumPy one there
+
+
+def test_an_attribute_set_from_outside_or_by_a_subclass_is_unknown():
+    source = """
+        import jax.numpy as jnp
+        import numpy as np
+
+        class Buffer:
+            def __init__(self, n):
+                self.data = jnp.zeros(n)
+                self.other = jnp.zeros(n)
+
+            def push(self, v):
+                data, other = self.data, self.other
+
+        buffer = Buffer(3)
+        buffer.data = np.zeros(3)
+        """
+    values = final_values(source, "Buffer.push")
+    assert values["data"] is Kind.UNKNOWN
+    assert values["other"] is Kind.ARRAY
+    subclassed = textwrap.dedent(source) + "\nclass Host(Buffer):\n    pass\n"
+    assert final_values(subclassed, "Buffer.push")["other"] is Kind.UNKNOWN
+
+
+def test_a_local_name_of_the_method_does_not_read_a_global_of_that_name():
+    values = final_values(
+        """
+        import jax.numpy as jnp
+        import numpy as np
+
+        x = jnp.zeros(3)
+
+        class Buffer:
+            def __init__(self):
+                x = np.zeros(3)
+                self.data = x
+
+            def push(self, v):
+                data = self.data
+        """,
+        "Buffer.push",
+    )
+    assert values["data"] is Kind.UNKNOWN
+
+
+def test_a_container_of_tracers_passed_to_a_function_keeps_its_structure():
+    source = """
+        import jax
+        from jax.tree_util import tree_map
+
+        def coords(sizes, scale):
+            if not isinstance(sizes, tuple):
+                sizes = (sizes,)
+            grids = tree_map(axis, sizes)
+            first, count = sizes
+            return grids
+
+        def axis(n):
+            return n
+
+        @jax.jit
+        def apply(n):
+            return coords((n, 3), 2.0)
+        """
+    model = model_of(source)
+    assert model.trace[model.functions["axis"].node].traced_params == {"n"}  # tree_map leaves
+    values = final_values(source, "coords")
+    assert values["sizes"] == Container("tuple", (Kind.TRACED, Kind.STATIC))  # no `not` branch
+    assert values["first"] is Kind.TRACED
+    assert values["count"] is Kind.STATIC
+
+
+def test_isinstance_of_a_known_tuple_decides_the_branch():
+    values = final_values(
+        """
+        def f(x):
+            pair = (x, 1)
+            if isinstance(pair, list):
+                pair = None
+            if isinstance(pair, (tuple, list)):
+                kept = pair
+            else:
+                kept = 0
+        """,
+        "f",
+    )
+    assert values["pair"] == Container("tuple", (Kind.UNKNOWN, Kind.STATIC))
+    assert values["kept"] == values["pair"]
