@@ -114,7 +114,7 @@ def _terminates(body: list[ast.stmt]) -> bool:
 
 
 def _bound_names(target: ast.AST) -> list[str]:
-    return [n.id for n in ast.walk(target) if isinstance(n, ast.Name)]
+    return [n.id for n in walk_nodes(target) if isinstance(n, ast.Name)]
 
 
 class KeyFlow:

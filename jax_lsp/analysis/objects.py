@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from jax_lsp.analysis.flow import NEW_REF, annotation_kind
 from jax_lsp.analysis.imports import Resolver
 from jax_lsp.analysis.kinds import Kind
+from jax_lsp.analysis.nodes import walk_nodes
 from jax_lsp.analysis.values import REF, Value
 
 # Field specifiers and the keyword (and value) that makes a field static; None: always static.
@@ -116,7 +117,7 @@ def _ref_attributes(node: ast.ClassDef, resolver: Resolver) -> Iterable[str]:
     for statement in node.body:
         if not isinstance(statement, ast.FunctionDef):
             continue
-        for inner in ast.walk(statement):
+        for inner in walk_nodes(statement):
             if not (
                 isinstance(inner, ast.Assign)
                 and isinstance(inner.value, ast.Call)
