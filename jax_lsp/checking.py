@@ -36,6 +36,7 @@ from jax_lsp.parallel import (
 from jax_lsp.reporting import FORMATTERS, Entry, ReportOptions, display_path, use_color
 from jax_lsp.workspace import Workspace
 
+_WATCHING = [False]  # `check --watch`: files are checked again, unchanged units reused
 _PARALLEL_THRESHOLD = 32  # below this many files, worker start-up costs more than it saves
 # The cross-module facts of each workspace root checked, per process (no jedi: `check` stays
 # fast and deterministic): models of imported modules are built once per run.
@@ -95,7 +96,10 @@ def _check_file(path: str, settings: Settings, fix: FixMode, unsafe: bool) -> Fi
             text, result.fixed = fixed_text, fixed
         elif fix == "diff":
             return result
-    analysis = check_source(text, path, settings, workspace)
+    # Analysed once: unit findings are kept for reuse only when the text may be analysed
+    # again (after --fix, whose last analysis was of this text; by --watch).
+    reuse = bool(fix) or _WATCHING[0]
+    analysis = check_source(text, path, settings, workspace, reuse_findings=reuse)
     result.findings = with_fixes_built(analysis, text)
     for failure in analysis.failures:
         result.rule_failures.setdefault(failure.code, f"{failure.error} (line {failure.line + 1})")
@@ -299,6 +303,7 @@ def run_check(args: argparse.Namespace) -> int:
     tune_gc_for_batch()  # a one-shot batch: the process (and its workers) ends with the check
     if not args.watch:
         return check_once(args)
+    _WATCHING[0] = True
     try:
         import watchfiles
     except ImportError:

@@ -292,12 +292,16 @@ def analyze(
     severities: dict[str, Severity] | None = None,
     x64: bool = False,
     external: Mapping[str, ExternalFacts] | None = None,
+    reuse_findings: bool = True,
 ) -> Analysis:
     """Findings of `rules` on `document`, sorted by position, `# noqa` honoured.
 
     `x64`: the project runs with `jax_enable_x64` on (Settings.enable_x64).
     `external`: facts about functions imported from other workspace modules
     (`jax_lsp.analysis.infer`), by call spelling.
+    `reuse_findings`: keep each unit's findings under its key (`ModuleModel.unit_key`) and
+    reuse them while the key holds. False for a text analysed once (a one-shot `check`):
+    the key would cost module facts no rule may read, for findings nobody asks again.
     """
     model = ModuleModel(document, x64, external)
     instances = [rule() for rule in rules]
@@ -311,15 +315,15 @@ def analyze(
     for unit in document.units:
         if unit.tree is None:
             continue
-        key = ("findings", rules_key, model.unit_key(unit))
-        cached = unit.source.memo.get(key)
+        key = ("findings", rules_key, model.unit_key(unit)) if reuse_findings else None
+        cached = unit.source.memo.get(key) if key is not None else None
         if cached is None:
             tables = tables or _RuleTables(instances)
             walker = _Walker(model, unit, tables)
             walker.run()
             # Failures carry absolute lines; recompute them if the unit moves.
             cached = (walker.findings, walker.failures, unit.start_line)
-            if not walker.failures:
+            if key is not None and not walker.failures:
                 unit.source.memo[key] = cached
         unit_findings, unit_failures, _ = cached
         failures.extend(unit_failures)
@@ -343,6 +347,7 @@ def analyze_with(
     document: Document,
     settings: Settings,
     external: Mapping[str, ExternalFacts] | None = None,
+    reuse_findings: bool = True,
 ) -> Analysis:
     """`analyze` with the rules, severities and x64 flag that `settings` choose for this file."""
     return analyze(
@@ -351,6 +356,7 @@ def analyze_with(
         settings.severities(),
         settings.enable_x64,
         external,
+        reuse_findings,
     )
 
 
@@ -363,13 +369,15 @@ def check_source(
     answers: Mapping[str, ExternalFacts] | None = None,
     previous: Document | None = None,
     known_lines: list[str] | None = None,
+    reuse_findings: bool = True,
 ) -> Analysis:
     """The findings every face reports for `text` (the file at `path`): the rules `settings`
     choose for it, with the facts `workspace` gives about imported functions and jedi's
     `answers` when the face has them (they win over the workspace's).
 
     `previous`: the last parse of this document, whose unchanged units are reused (the server
-    re-splits only what an edit touched); `known_lines`: the text's lines, already split."""
+    re-splits only what an edit touched); `known_lines`: the text's lines, already split;
+    `reuse_findings`: see `analyze`."""
     document = Document(text, path or "<unknown>", previous=previous, known_lines=known_lines)
     external: dict[str, ExternalFacts] = {}
     questions: dict[AnswerKey, CallSite] = {}
@@ -377,7 +385,9 @@ def check_source(
         external, questions = workspace.facts(document)
     if answers:
         external = {**external, **answers}
-    analysis = analyze_with(document, settings, external if workspace or answers else None)
+    analysis = analyze_with(
+        document, settings, external if workspace or answers else None, reuse_findings
+    )
     analysis.questions = questions
     return analysis
 

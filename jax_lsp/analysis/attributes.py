@@ -10,7 +10,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable
 
-from jax_lsp.analysis.nodes import walk_nodes
+from jax_lsp.analysis.nodes import child_nodes, walk_nodes
 
 CONSTRUCTORS = frozenset(["__init__", "__post_init__", "__new__", "__setstate__"])
 ANY_ATTRIBUTE = "*"  # `setattr(obj, name, ...)` with a name we cannot read
@@ -35,7 +35,7 @@ def assigned_attributes(tree: ast.AST) -> frozenset[str]:
             continue
         if not skipped:
             names.update(_written(node, me))
-        stack.extend((child, skipped, me) for child in ast.iter_child_nodes(node))
+        stack.extend((child, skipped, me) for child in child_nodes(node))
     return frozenset(names)
 
 

@@ -16,6 +16,7 @@ from collections import OrderedDict
 from dataclasses import InitVar, dataclass, field
 
 from jax_lsp.analysis.lineage import Lineage
+from jax_lsp.analysis.nodes import child_nodes
 from jax_lsp.analysis.text import split_lines
 
 # Lines at column 0 that continue the previous statement rather than start one.
@@ -190,7 +191,6 @@ def _parse(text: str) -> _Parsed:
 def _too_deep(tree: ast.AST) -> int | None:
     """The line of a node nested deeper than MAX_TREE_DEPTH, if there is one (no recursion)."""
     stack = [(tree, 0)]
-    children = ast.iter_child_nodes
     while stack:
         node, depth = stack.pop()
         if depth > MAX_TREE_DEPTH:
@@ -201,7 +201,14 @@ def _too_deep(tree: ast.AST) -> int | None:
         one_line = getattr(node, "end_lineno", None) is not None and node.end_lineno == node.lineno
         if one_line and depth + 2 * (node.end_col_offset - node.col_offset) + 4 <= MAX_TREE_DEPTH:
             continue
-        stack.extend((child, depth + 1) for child in children(node))
+        if depth == MAX_TREE_DEPTH:
+            # Any child is too deep, marker nodes (Load, Add) too: the last one is found first.
+            every = list(ast.iter_child_nodes(node))
+            if every:
+                return getattr(every[-1], "lineno", 1)
+            continue
+        # Marker nodes have no children: above the limit they need no visit.
+        stack.extend((child, depth + 1) for child in child_nodes(node))
     return None
 
 

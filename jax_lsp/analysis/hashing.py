@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from jax_lsp.analysis.imports import Resolver
 from jax_lsp.analysis.kinds import STATIC_RESULTS
 from jax_lsp.analysis.names import stored_names
-from jax_lsp.analysis.nodes import walk_nodes
+from jax_lsp.analysis.nodes import child_nodes, walk_nodes
 from jax_lsp.analysis.summary import ClassRecord, FunctionNode, transform_of
 from jax_lsp.analysis.traced import positional_params
 
@@ -380,7 +380,7 @@ def walk_with_chain(root: ast.AST) -> Iterator[tuple[ast.AST, list[ast.AST]]]:
     while stack:
         node, chain = stack.pop()
         yield node, chain
-        for child in ast.iter_child_nodes(node):
+        for child in child_nodes(node):
             stack.append((child, [*chain, child]))
 
 
@@ -593,9 +593,9 @@ def parameter_passing_calls(function: FunctionNode) -> PassingCalls:
     it is: all that `wrapped_statics` reads. Syntax only, so callers memoise it on the unit."""
     if isinstance(function, ast.Lambda):
         return frozenset(), ()
-    parameters = frozenset(_parameters(function)) - {
-        name for statement in function.body for name in stored_names(statement)
-    }
+    parameters = frozenset(_parameters(function))
+    if parameters:  # a function without parameters needs no look at what it binds
+        parameters -= {name for statement in function.body for name in stored_names(statement)}
     if not parameters:
         return parameters, ()
     found = []

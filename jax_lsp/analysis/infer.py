@@ -24,7 +24,7 @@ from jax_lsp.analysis.external import CallSite, ExternalFacts, facts_key
 from jax_lsp.analysis.flow import annotation_kind, dotted_name
 from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.model import ModuleModel
-from jax_lsp.analysis.nodes import walk_nodes
+from jax_lsp.analysis.nodes import child_nodes, walk_nodes
 from jax_lsp.analysis.summary import FunctionNode, transform_of
 from jax_lsp.analysis.workspace import (
     Target,
@@ -236,7 +236,7 @@ def _returns(node: ast.FunctionDef | ast.AsyncFunctionDef) -> Iterator[ast.Retur
             yield current
         if isinstance(current, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Lambda):
             continue
-        pending.extend(ast.iter_child_nodes(current))
+        pending.extend(child_nodes(current))
 
 
 def _returns_array(model: ModuleModel, node: FunctionNode) -> bool | None:

@@ -114,7 +114,10 @@ def _terminates(body: list[ast.stmt]) -> bool:
 
 
 def _bound_names(target: ast.AST) -> list[str]:
-    return [n.id for n in ast.walk(target) if isinstance(n, ast.Name)]
+    return [n.id for n in walk_nodes(target) if isinstance(n, ast.Name)]
+
+
+_LEAF_EXPRESSIONS = frozenset((ast.Name, ast.Constant))
 
 
 class KeyFlow:
@@ -231,8 +234,8 @@ class KeyFlow:
 
     # -- expressions ----------------------------------------------------------------------
     def expression(self, node: ast.expr, state: State) -> None:
-        if isinstance(node, ast.Lambda):
-            return
+        if type(node) in _LEAF_EXPRESSIONS or isinstance(node, ast.Lambda):
+            return  # a name or a constant holds no call
         if isinstance(node, ast.IfExp):
             self.expression(node.test, state)
             body, orelse = dict(state), dict(state)

@@ -49,7 +49,7 @@ from jax_lsp.analysis.keys import (
 )
 from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.module_state import ModuleState
-from jax_lsp.analysis.nodes import positional_params, walk_nodes
+from jax_lsp.analysis.nodes import child_nodes, positional_params, walk_nodes
 from jax_lsp.analysis.objects import field_values, self_assignments
 from jax_lsp.analysis.paths import is_test_path
 from jax_lsp.analysis.pytrees import LINEN_MODULE, is_registered_pytree
@@ -1233,6 +1233,8 @@ class ModuleModel:
         returns = _own_returns(node)
         if returns is None:
             return None
+        if all(value is None or _is_none(value) for value in returns):
+            return Kind.UNKNOWN  # no return gives a value: nothing to interpret
         params: dict[str, Value] = {name: Kind.UNKNOWN for name in all_params(node)}
         for arg in [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]:
             params[arg.arg] = annotation_kind(arg.annotation, self.resolver) or Kind.UNKNOWN
@@ -1243,7 +1245,7 @@ class ModuleModel:
         FlowInterpreter(context, kinds, values).run_function(node, params)
         found = [
             Kind.UNKNOWN
-            if value is None or (isinstance(value, ast.Constant) and value.value is None)
+            if value is None or _is_none(value)
             else values.get(value, kinds.get(value, Kind.UNKNOWN))
             for value in returns
         ]
@@ -1801,7 +1803,7 @@ def _attribute_constructors(node: ast.ClassDef) -> list[tuple[str, str]]:
             if isinstance(statement.annotation, ast.Name):
                 found.append((statement.target.id, statement.annotation.id))
         elif isinstance(statement, ast.FunctionDef):
-            for inner in ast.walk(statement):
+            for inner in walk_nodes(statement):
                 if not (
                     isinstance(inner, ast.Assign)
                     and isinstance(inner.value, ast.Call)
@@ -1967,6 +1969,10 @@ def _instances_passed(
             yield keyword.arg, class_name
 
 
+def _is_none(value: ast.expr) -> bool:
+    return isinstance(value, ast.Constant) and value.value is None
+
+
 def _own_returns(node: ast.FunctionDef) -> list[ast.expr | None] | None:
     """The values of a function's own `return` statements (None for a bare `return`); None
     for a generator."""
@@ -1980,7 +1986,7 @@ def _own_returns(node: ast.FunctionDef) -> list[ast.expr | None] | None:
             return None
         if isinstance(current, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Lambda):
             continue
-        pending.extend(ast.iter_child_nodes(current))
+        pending.extend(child_nodes(current))
     return found
 
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from jax_lsp.analysis.free_writes import mutated_name
-from jax_lsp.analysis.nodes import walk_nodes
+from jax_lsp.analysis.nodes import child_nodes, walk_nodes
 from jax_lsp.analysis.summary import FunctionNode, UnitSummary
 from jax_lsp.analysis.traced import all_params
 from jax_lsp.compat import TRY_STATEMENTS
@@ -26,6 +26,8 @@ if TYPE_CHECKING:
     from jax_lsp.analysis.model import ModuleModel
 
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+_DEFINITIONS = frozenset((ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+_HOLDS_STATEMENTS = (ast.stmt, ast.excepthandler, ast.match_case)
 _CONTAINER_CALLS = frozenset(
     [
         "builtins.list",
@@ -43,12 +45,17 @@ def declared_outside(function: FunctionNode) -> frozenset[str]:
     """Names a function declares `global` or `nonlocal`."""
     if isinstance(function, ast.Lambda):
         return frozenset()
-    return frozenset(
-        name
-        for node in _walk_scope(function.body)
-        if isinstance(node, ast.Global | ast.Nonlocal)
-        for name in node.names
-    )
+    # `global` and `nonlocal` are statements, and statements sit only in statements (their
+    # bodies, handlers and match cases): expressions need no walk.
+    names: set[str] = set()
+    stack: list[ast.AST] = list(function.body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.Global | ast.Nonlocal):
+            names.update(node.names)
+        elif not isinstance(node, _SCOPES):
+            stack.extend(c for c in child_nodes(node) if isinstance(c, _HOLDS_STATEMENTS))
+    return frozenset(names)
 
 
 def bound_names(function: FunctionNode) -> frozenset[str]:
@@ -57,15 +64,17 @@ def bound_names(function: FunctionNode) -> frozenset[str]:
     if isinstance(function, ast.Lambda):
         return frozenset(names)
     for node in walk_nodes(function):
-        if node is function:
+        kind = type(node)
+        if kind is ast.Name:
+            if type(node.ctx) is not ast.Load:  # Store or Del
+                names.add(node.id)
+        elif node is function:
             continue
-        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store | ast.Del):
-            names.add(node.id)
-        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+        elif kind in _DEFINITIONS:
             names.add(node.name)
-        elif isinstance(node, ast.arg):
+        elif kind is ast.arg:
             names.add(node.arg)
-        elif isinstance(node, ast.alias):
+        elif kind is ast.alias:
             names.add(node.asname or node.name.split(".")[0])
     return frozenset(names - declared_outside(function))
 
@@ -77,7 +86,7 @@ def _walk_scope(statements: list[ast.stmt]) -> Iterator[ast.AST]:
         node = stack.pop()
         yield node
         if not isinstance(node, _SCOPES):
-            stack.extend(reversed(list(ast.iter_child_nodes(node))))
+            stack.extend(reversed(child_nodes(node)))
 
 
 def is_container_value(value: ast.expr, model: ModuleModel) -> bool:

@@ -7,7 +7,7 @@ import ast
 import weakref
 from functools import lru_cache
 
-from jax_lsp.analysis.nodes import walk_nodes
+from jax_lsp.analysis.nodes import child_nodes, walk_nodes
 from jax_lsp.analysis.summary import FunctionNode
 from jax_lsp.analysis.traced import all_params
 
@@ -74,7 +74,7 @@ def _collect_stored(root: ast.AST) -> frozenset[str]:
             names.add(current.name)
         elif isinstance(current, ast.Lambda):
             continue
-        stack.extend(ast.iter_child_nodes(current))
+        stack.extend(child_nodes(current))
     return frozenset(names)
 
 

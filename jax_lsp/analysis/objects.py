@@ -117,7 +117,7 @@ def _ref_attributes(node: ast.ClassDef, resolver: Resolver) -> Iterable[str]:
     for statement in node.body:
         if not isinstance(statement, ast.FunctionDef):
             continue
-        for inner in ast.walk(statement):
+        for inner in walk_nodes(statement):
             if not (
                 isinstance(inner, ast.Assign)
                 and isinstance(inner.value, ast.Call)

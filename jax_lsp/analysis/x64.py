@@ -18,7 +18,7 @@ from pathlib import Path
 
 from jax_lsp.analysis.imports import Resolver
 from jax_lsp.analysis.kinds import ARRAY_MODULES, STATIC_RESULTS
-from jax_lsp.analysis.nodes import walk_nodes
+from jax_lsp.analysis.nodes import child_nodes, walk_nodes
 
 FLAG = "jax_enable_x64"
 _FLAG_SPELLINGS = frozenset({FLAG, "JAX_ENABLE_X64"})
@@ -86,7 +86,7 @@ def module_level_nodes(statement: ast.stmt) -> Iterator[ast.AST]:
         if isinstance(node, _SCOPES):
             continue
         yield node
-        stack.extend(ast.iter_child_nodes(node))
+        stack.extend(child_nodes(node))
 
 
 def creates_array(node: ast.AST, resolver: Resolver) -> bool:
@@ -137,7 +137,7 @@ def _first_array_line(statement: ast.stmt, resolver: Resolver) -> int | None:
             continue
         if creates_array(node, resolver):
             return node.lineno - statement.lineno
-        queue.extend(ast.iter_child_nodes(node))
+        queue.extend(child_nodes(node))
     return None
 
 
@@ -365,7 +365,7 @@ def _text_enables_x64(file: Path) -> bool:
         tree = ast.parse(text)
     except (SyntaxError, ValueError):
         return False
-    return any(_switches_x64_on(node) for node in ast.walk(tree))
+    return any(_switches_x64_on(node) for node in walk_nodes(tree))
 
 
 def _switches_x64_on(node: ast.AST) -> bool:

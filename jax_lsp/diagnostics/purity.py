@@ -20,7 +20,7 @@ from jax_lsp.analysis.hashing import (
 from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.model import ModuleModel
 from jax_lsp.analysis.module_state import bound_names, declared_outside
-from jax_lsp.analysis.nodes import is_text, walk_nodes
+from jax_lsp.analysis.nodes import child_nodes, is_text, walk_nodes
 from jax_lsp.analysis.summary import FunctionNode, transform_of
 from jax_lsp.codeactions.debug_print import debug_print_fix
 from jax_lsp.diagnostics.base import Example, Rule, RuleContext
@@ -752,6 +752,8 @@ class GlobalReadInTraced(_StateRule):
     def __init__(self) -> None:
         super().__init__()
         self._seen: set[tuple[int, str]] = set()
+        # (method name, class) -> jitted as a bound method: asked at every `self.x` read.
+        self._bound_jits: dict[tuple[str, ast.ClassDef], bool] = {}
 
     def check(self, node: ast.Name, ctx: RuleContext) -> Iterator[Finding]:
         if not (ctx.abstract and isinstance(node.ctx, ast.Load) and ctx.functions):
@@ -845,7 +847,11 @@ class GlobalReadInTraced(_StateRule):
         cls = ctx.model.classes.get(record.class_name) if record and record.class_name else None
         if cls is None or not compiled_once(method, ctx.model):
             return
-        if not _jitted_as_bound_method(method.name, cls.node, ctx):
+        bound_key = (method.name, cls.node)
+        jitted = self._bound_jits.get(bound_key)
+        if jitted is None:
+            jitted = self._bound_jits[bound_key] = _jitted_as_bound_method(*bound_key, ctx)
+        if not jitted:
             return
         writer = _assigned_after_construction(node.attr, cls.node)
         key = (id(method), f"self.{node.attr}")
@@ -927,7 +933,7 @@ def _rebound_after(name: str, owner: FunctionNode, closure: ast.AST) -> ast.Name
         ):
             found.append((node, loops))
         inner = (*loops, node) if isinstance(node, ast.For | ast.While | ast.AsyncFor) else loops
-        for child in ast.iter_child_nodes(node):
+        for child in child_nodes(node):
             visit(child, inner)
 
     visit(owner, ())
