@@ -12,6 +12,7 @@ import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cached_property
+from types import MappingProxyType
 
 from jax_lsp.analysis.attributes import assigned_attributes
 from jax_lsp.analysis.document import Document, Unit, UnitSource
@@ -53,7 +54,13 @@ from jax_lsp.analysis.nodes import positional_params, walk_nodes
 from jax_lsp.analysis.objects import field_values
 from jax_lsp.analysis.paths import is_test_path
 from jax_lsp.analysis.pytrees import LINEN_MODULE, is_registered_pytree
-from jax_lsp.analysis.shapes import LITERAL_INDEX, KnownValue, run_top_level
+from jax_lsp.analysis.shapes import (
+    LITERAL_INDEX,
+    ArrayShape,
+    KnownValue,
+    ShapeTracker,
+    run_top_level,
+)
 from jax_lsp.analysis.summary import (
     Application,
     CallSite,
@@ -162,6 +169,7 @@ class ModuleModel:
     _objects: dict[ast.AST, tuple[tuple[str, Instance], ...]] = field(init=False, repr=False)
     _param_classes: dict[ast.AST, dict[str, str]] = field(init=False, repr=False)
     _carries: dict[ast.AST, tuple] = field(init=False, default_factory=dict, repr=False)
+    _unit_globals_keys: dict[int, int] = field(init=False, default_factory=dict, repr=False)
     # Each function path's definitions in document order: (first line, node).
     _definitions: dict[str, list[tuple[int, FunctionNode]]] = field(init=False, repr=False)
 
@@ -342,6 +350,20 @@ class ModuleModel:
             return definitions[-1][1]
         before = [node for start, node in definitions if start <= line]
         return before[-1] if before else definitions[0][1]
+
+    @cached_property
+    def _stable_shapes(self) -> dict[str, ArrayShape]:
+        tracker = ShapeTracker(self.resolver, frozenset())
+        for name, value in self.stable_globals.items():
+            tracker.bind(ast.Name(name, ast.Store()), value)
+        return tracker.env
+
+    def stable_shapes(self, names: frozenset[str]) -> Mapping[str, ArrayShape]:
+        """Literal shapes of the module-level names among `names` that are bound once and
+        never rebound: they keep their shape everywhere. Read-only: a rule's reads of module
+        facts are recorded with their answers (`jax_lsp.analysis.reads`)."""
+        shapes = self._stable_shapes
+        return MappingProxyType({name: shapes[name] for name in names if name in shapes})
 
     @cached_property
     def instances(self) -> dict[str, str]:
@@ -848,7 +870,7 @@ class ModuleModel:
         key = (
             "scope",
             self.alias_key,
-            self.globals_key,
+            self.unit_globals_key(source),
             tuple((fn, self.context_of(fn)) for fn in chain),
             self._lambda_traces(source),
             self._returns_key(source),
@@ -1019,7 +1041,7 @@ class ModuleModel:
             return None
         node = record.node
         source = self._source_of[node]
-        key = ("returns", self.alias_key, self.globals_key, path)
+        key = ("returns", self.alias_key, self.unit_globals_key(source), path)
         if key not in source.memo:
             source.memo[key] = self._interpret_returns(node)
         return source.memo[key]
@@ -1060,7 +1082,39 @@ class ModuleModel:
             # called. Memoised on the unit: a scan of every unit for every name on each edit
             # cost the editor its speed.
             named = source.memo[key] = tuple([name for name in defined if name in source.text])
-        return tuple([(name, defined[name]) for name in named if defined[name][1] != own])
+        return tuple(
+            [
+                (name, defined[name], self._function_globals_key(defined[name][0]))
+                for name in named
+                if defined[name][1] != own
+            ]
+        )
+
+    def _function_globals_key(self, path: str) -> int:
+        """The globals the unit defining module function `path` reads: its return summary
+        depends on them (`return_value`)."""
+        return self.unit_globals_key(self._source_of[self.functions[path].node])
+
+    def unit_globals_key(self, source: UnitSource) -> int:
+        """The values of the module-level names a unit's text mentions, interned.
+
+        The value interpreter reads a global only by a name written in the code it runs (a
+        `Name` load, the head of a dotted name), so a unit's scopes and top-level code, and
+        the return summaries of its functions, depend on these globals and no others.
+        Everything keyed on this rather than on all globals survives a new module-level
+        statement that binds a name the unit does not mention."""
+        keys = self._unit_globals_keys
+        found = keys.get(id(source))
+        if found is None:
+            values = self.global_values
+            words = source.memo.get("words")
+            if words is None:
+                words = source.memo["words"] = identifiers(source.text)
+            used = sorted(words & values.keys()) if len(words) < len(values) else None
+            if used is None:
+                used = sorted(name for name in values if name in words)
+            found = keys[id(source)] = intern_key(tuple([(name, values[name]) for name in used]))
+        return found
 
     @cached_property
     def _function_names_key(self) -> int:
@@ -1121,7 +1175,7 @@ class ModuleModel:
         key = (
             "module-scope",
             self.alias_key,
-            self.globals_key,
+            self.unit_globals_key(source),
             self._lambda_traces(source),
         )
         if key not in source.memo:
@@ -1496,16 +1550,15 @@ class ModuleModel:
                 _may_index_at_top(unit.source),  # JAX301 reads the module's shapes
             )
         x64 = (self.x64, unit.start_line) if markers[0] else ()
-        casts = (self.float_globals, self.int_array_globals) if markers[1] else ()
         attributes = self.assigned_attributes if markers[2] else ()
         shapes = self._module_shapes.get(unit.start_line) if markers[3] else ()
         context_of = self.context_of
         return (
             x64,
-            casts,
             attributes,
             shapes,
             self._module_facts_key,
+            self.unit_globals_key(unit.source),
             self._module_reuse_key(unit),
             tuple([context_of(record.node) for record in summary.functions]),
             self._lambda_traces(unit.source),
@@ -1533,18 +1586,18 @@ class ModuleModel:
 
     @cached_property
     def _module_facts_key(self) -> int:
-        """The facts of unit_key that are the same for every unit, interned once per model."""
+        """The facts of unit_key that are the same for every unit, interned once per model.
+
+        Not here: the facts rules ask by name (globals, mutable and stable globals, hash
+        facts, module state, float globals), whose answers are recorded as the rules read
+        them (`jax_lsp.analysis.reads`), and the values of globals, held per unit
+        (`unit_globals_key`)."""
         return intern_key(
             (
                 self._callee_facts_key(),
                 self.alias_key,
-                self.globals_key,
-                self.mutable_globals,
                 self.import_line,
                 self._class_facts_key,
-                self.stable_globals_key,
-                self._module_state_key,
-                self.hash_facts.key,
             )
         )
 
