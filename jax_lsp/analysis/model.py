@@ -283,10 +283,6 @@ class ModuleModel:
         """Which module-level names are containers, and which change after a trace."""
         return ModuleState(self)
 
-    @cached_property
-    def _module_state_key(self) -> int:
-        return intern_key(self.module_state.key)
-
     # -- traced functions -----------------------------------------------------------------
     def resolve(self, ref: FunctionRef, line: int | None = None) -> FunctionNode | None:
         found = self.resolve_ref(ref, line)
