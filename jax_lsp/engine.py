@@ -309,6 +309,7 @@ def analyze(
             instance.check = _fail_on_purpose  # type: ignore[method-assign]
     rules_key = tuple(rule.code for rule in rules)
     tables: _RuleTables | None = None  # built when a unit is not in the cache
+    targets: dict[str, object] = {}  # module facts the cached units' reads are checked on
     findings: list[Finding] = []
     failures: list[RuleFailure] = []
     for unit in document.units:
@@ -317,7 +318,7 @@ def analyze(
         key = ("findings", rules_key, model.unit_key(unit))
         cached = unit.source.memo.get(key)
         # Reused only while every module fact the rules read answers the same (reads.py).
-        if cached is None or not answers_hold(model, cached[3]):
+        if cached is None or not answers_hold(model, cached[3], targets):
             tables = tables or _RuleTables(instances)
             walker = _Walker(model, unit, tables)
             walker.run()

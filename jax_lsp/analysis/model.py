@@ -169,7 +169,6 @@ class ModuleModel:
     _objects: dict[ast.AST, tuple[tuple[str, Instance], ...]] = field(init=False, repr=False)
     _param_classes: dict[ast.AST, dict[str, str]] = field(init=False, repr=False)
     _carries: dict[ast.AST, tuple] = field(init=False, default_factory=dict, repr=False)
-    _unit_globals_keys: dict[int, int] = field(init=False, default_factory=dict, repr=False)
     # Each function path's definitions in document order: (first line, node).
     _definitions: dict[str, list[tuple[int, FunctionNode]]] = field(init=False, repr=False)
 
@@ -349,16 +348,23 @@ class ModuleModel:
 
     @cached_property
     def _stable_shapes(self) -> dict[str, ArrayShape]:
-        tracker = ShapeTracker(self.resolver, frozenset())
-        for name, value in self.stable_globals.items():
-            tracker.bind(ast.Name(name, ast.Store()), value)
-        return tracker.env
+        def compute() -> dict[str, ArrayShape]:
+            tracker = ShapeTracker(self.resolver, frozenset())
+            for name, value in stable:
+                tracker.bind(ast.Name(name, ast.Store()), value)
+            return tracker.env
+
+        # The value expressions compare by identity: the same while their units are unchanged.
+        stable = tuple(self.stable_globals.items())
+        return self.document.lineage.reuse("stable-shapes", (self.alias_key, stable), compute)
 
     def stable_shapes(self, names: frozenset[str]) -> Mapping[str, ArrayShape]:
         """Literal shapes of the module-level names among `names` that are bound once and
         never rebound: they keep their shape everywhere. Read-only: a rule's reads of module
         facts are recorded with their answers (`jax_lsp.analysis.reads`)."""
         shapes = self._stable_shapes
+        if len(names) > len(shapes):
+            return MappingProxyType({n: shape for n, shape in shapes.items() if n in names})
         return MappingProxyType({name: shapes[name] for name in names if name in shapes})
 
     @cached_property
@@ -1099,8 +1105,9 @@ class ModuleModel:
         the return summaries of its functions, depend on these globals and no others.
         Everything keyed on this rather than on all globals survives a new module-level
         statement that binds a name the unit does not mention."""
-        keys = self._unit_globals_keys
-        found = keys.get(id(source))
+        # Memoised on the unit while all globals are the same (an edit inside a function).
+        key = ("globals-used", self.globals_key)
+        found = source.memo.get(key)
         if found is None:
             values = self.global_values
             words = source.memo.get("words")
@@ -1109,7 +1116,7 @@ class ModuleModel:
             used = sorted(words & values.keys()) if len(words) < len(values) else None
             if used is None:
                 used = sorted(name for name in values if name in words)
-            found = keys[id(source)] = intern_key(tuple([(name, values[name]) for name in used]))
+            found = source.memo[key] = intern_key(tuple([(name, values[name]) for name in used]))
         return found
 
     @cached_property

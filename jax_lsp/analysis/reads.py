@@ -247,10 +247,7 @@ class UnitReads:
         return value
 
 
-def _answer(model: object, path: str, question: str, argument: Hashable) -> object:
-    target = model
-    for name in path.split("."):
-        target = getattr(target, name)
+def _answer(target: object, question: str, argument: Hashable) -> object:
     if question == "item":
         return target.get(argument, _MISSING)  # type: ignore[attr-defined]
     if question == "in":
@@ -260,6 +257,21 @@ def _answer(model: object, path: str, question: str, argument: Hashable) -> obje
     return target  # "all", "value"
 
 
-def answers_hold(model: object, log: ReadLog) -> bool:
-    """Does every question in `log` get the same answer from `model`?"""
-    return all(_same(answer, _answer(model, *question)) for question, answer in log.answers.items())
+def _target(model: object, path: str) -> object:
+    target = model
+    for name in path.split("."):
+        target = getattr(target, name)
+    return target
+
+
+def answers_hold(model: object, log: ReadLog, targets: dict[str, object] | None = None) -> bool:
+    """Does every question in `log` get the same answer from `model`? `targets`: the facts
+    already looked up on `model`, by path (shared by the checks of one analysis)."""
+    targets = {} if targets is None else targets
+    for (path, question, argument), answer in log.answers.items():
+        target = targets.get(path, _MISSING)
+        if target is _MISSING:
+            target = targets[path] = _target(model, path)
+        if not _same(answer, _answer(target, question, argument)):
+            return False
+    return True
