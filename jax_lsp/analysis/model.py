@@ -1084,18 +1084,7 @@ class ModuleModel:
             # called. Memoised on the unit: a scan of every unit for every name on each edit
             # cost the editor its speed.
             named = source.memo[key] = tuple([name for name in defined if name in source.text])
-        return tuple(
-            [
-                (name, defined[name], self._function_globals_key(defined[name][0]))
-                for name in named
-                if defined[name][1] != own
-            ]
-        )
-
-    def _function_globals_key(self, path: str) -> int:
-        """The globals the unit defining module function `path` reads: its return summary
-        depends on them (`return_value`)."""
-        return self.unit_globals_key(self._source_of[self.functions[path].node])
+        return tuple([(name, defined[name]) for name in named if defined[name][1] != own])
 
     def unit_globals_key(self, source: UnitSource) -> int:
         """The values of the module-level names a unit's text mentions, interned.
@@ -1124,15 +1113,19 @@ class ModuleModel:
         return intern_key(tuple(self._function_units))
 
     @cached_property
-    def _function_units(self) -> dict[str, tuple[str, int]]:
+    def _function_units(self) -> dict[str, tuple[str, int, int]]:
         """Module-level names bound to module functions (`def f`, `step = jax.jit(f)`): the
-        function's path and the hash of the text of the unit that defines it."""
+        function's path, the hash of the text of the unit that defines it and the key of the
+        globals that text mentions."""
         found = {}
         for name, value in self.global_values.items():
             if type(value) is Function and value.path is not None:
                 record = self.functions.get(value.path)
                 if record is not None:
-                    found[name] = (value.path, hash(self._source_of[record.node].text))
+                    source = self._source_of[record.node]
+                    # The function's return summary depends on its unit's text and on the
+                    # globals that text mentions (`return_value`).
+                    found[name] = (value.path, hash(source.text), self.unit_globals_key(source))
         return found
 
     def _lambda_traces(self, source: UnitSource) -> tuple[TraceInfo | None, ...]:
@@ -1522,8 +1515,10 @@ class ModuleModel:
                 r.key.id,
                 ast.unparse(r.first.func),
                 r.across_iterations,
-                # the first use is shown (and fixed) where it sits, perhaps in another unit
-                r.first_unit + r.first.lineno - unit.start_line,
+                # the first use is shown (and fixed) where it sits, perhaps in another unit:
+                # there in document coordinates (the fix's edits and the related place)
+                r.first_unit if r.first_unit != unit.start_line else None,
+                r.first.lineno,
                 r.first.col_offset,
             )
             for r in reuses
