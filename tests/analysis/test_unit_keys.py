@@ -289,3 +289,26 @@ def test_random_top_level_statements_keep_findings_fresh(seed):
             lines = [*lines[:where], statement, *lines[where:]]
         versions.append("\n".join(lines))
     _check_versions(*versions)
+
+
+KEY_REUSE = """\
+import jax
+
+
+def helper():
+    return 1
+{above}
+seed_key = jax.random.PRNGKey(0)
+x = jax.random.normal(seed_key, (3,))
+y = jax.random.normal(seed_key, (3,))
+"""
+
+
+@pytest.mark.parametrize("above", ["# a comment", "z = 1", "helper.calls = []"])
+def test_a_fix_anchored_in_another_unit_follows_it(above):
+    # The reuse's fix edits the first use's line, in document coordinates: a line added
+    # above both uses moves it, though the unit holding the reuse keeps its text.
+    before, after = _check_versions(
+        KEY_REUSE.format(above=""), KEY_REUSE.format(above=f"\n{above}\n")
+    )
+    assert _codes(before) and before != after
