@@ -9,6 +9,8 @@ Run `python bench/analysis_time.py [--file PKG/PATH] [--runs 21] [--profile]`.
   caches;
 - statement: a new module-level statement near the end, the same way: what typing in a script
   or a notebook does (a new module-level name).
+With `--script 90`, the same for a script of 90 copies of a notebook cell (1,802 lines of
+module-level code and small jitted functions) instead of a corpus file.
 With `--profile`, cProfile's hot spots of the cold analysis. With `--instructions`, the
 machine instructions one cold analysis executes, counted by valgrind's callgrind: a figure that
 does not move with the machine's load (its speed on a shared machine varies 1.5x minute to
@@ -86,6 +88,43 @@ def add_statement(text: str, nth: int) -> str:
 
 
 EDITS = {"edit": edit_line, "statement": add_statement}
+
+# One notebook cell: jitted functions, then module-level code using them (`--script`).
+SCRIPT_CELL = """\
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def huber(x, delta=1.0):
+    return jnp.where(jnp.abs(x) < delta, 0.5 * x ** 2, delta * (jnp.abs(x) - 0.5 * delta))
+
+
+@jax.jit
+def histogram(idx):
+    counts = jnp.zeros(4, dtype=jnp.int32)
+    for i in range(idx.shape[0]):
+        counts = counts.at[idx[i]].add(1)
+    return counts
+
+
+key = jax.random.PRNGKey(0)
+key, k1, k2 = jax.random.split(key, 3)
+a = jax.random.normal(k1, (3,))
+b = jax.random.normal(k2, (3,))
+print(huber(0.3), histogram(jnp.array([0, 1])), a, b)
+"""
+
+
+def script_text(cells: int) -> str:
+    """A script (a notebook exported) of `cells` copies of one cell, each defining its own
+    functions and rebinding the same module-level names: what typing a new statement costs
+    where every unit is module-level code."""
+    parts = []
+    for i in range(cells):
+        cell = SCRIPT_CELL.replace("huber", f"huber{i}").replace("histogram", f"histogram{i}")
+        parts.append(cell if i == 0 else "\n".join(cell.splitlines()[2:]) + "\n")
+    return "".join(parts)
 
 
 def measure(text: str, runs: int) -> dict[str, dict[str, float]]:
@@ -184,6 +223,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--file", default=DEFAULT_FILE, help="path under bench/.cache/corpus")
     parser.add_argument("--runs", type=int, default=21)
+    parser.add_argument(
+        "--script",
+        type=int,
+        metavar="CELLS",
+        help="measure a script of CELLS copies of a notebook cell instead (90: 1,802 lines)",
+    )
     parser.add_argument("--profile", action="store_true", help="print cProfile hot spots")
     parser.add_argument(
         "--instructions", action="store_true", help="count one cold analysis's instructions"
@@ -204,8 +249,12 @@ def main() -> None:
         step, count = args.edits.split(":")
         measured_edits(args.child_path, step, int(count))
         return
-    corpus = ensure_corpus()
-    path = corpus.root / args.file
+    if args.script:
+        path = Path(tempfile.mkdtemp()) / "script.py"
+        path.write_text(script_text(args.script), encoding="utf-8")
+        args.file = f"a script of {args.script} cells"
+    else:
+        path = ensure_corpus().root / args.file
     if args.instructions:
         print(f"{args.file}: {count_instructions(path) / 1e6:.1f} M instructions (callgrind)")
         return

@@ -21,6 +21,7 @@ from jax_lsp.analysis.external import CallSite, ExternalFacts
 from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.model import ModuleModel, local_imports
 from jax_lsp.analysis.nodes import LEAF_NODE_TYPES, MARKER_NODE_TYPES, child_nodes
+from jax_lsp.analysis.reads import ReadLog, UnitReads, answers_hold
 from jax_lsp.analysis.traced_functions import TracedFunction
 from jax_lsp.analysis.traced_functions import traced_functions as _traced_functions
 from jax_lsp.codeactions import with_deferred_fixes
@@ -119,7 +120,9 @@ class _Walker:
     def __init__(self, model: ModuleModel, unit: Unit, tables: _RuleTables) -> None:
         self.model = model
         self.unit = unit
-        self.ctx = RuleContext(model, unit.source.text.split("\n"))
+        # The rules see the module facts through a view that records what they read.
+        self.reads = ReadLog()
+        self.ctx = RuleContext(UnitReads(model, self.reads), unit.source.text.split("\n"))  # type: ignore[arg-type]
         self.ctx.unit_start = unit.start_line
         self._tables = tables.by_scope
         self.dispatch = self._tables[None]
@@ -310,6 +313,7 @@ def analyze(
             instance.check = _fail_on_purpose  # type: ignore[method-assign]
     rules_key = tuple(rule.code for rule in rules)
     tables: _RuleTables | None = None  # built when a unit is not in the cache
+    targets: dict[str, object] = {}  # module facts the cached units' reads are checked on
     findings: list[Finding] = []
     failures: list[RuleFailure] = []
     for unit in document.units:
@@ -317,15 +321,16 @@ def analyze(
             continue
         key = ("findings", rules_key, model.unit_key(unit)) if reuse_findings else None
         cached = unit.source.memo.get(key) if key is not None else None
-        if cached is None:
+        # Reused only while every module fact the rules read answers the same (reads.py).
+        if cached is None or not answers_hold(model, cached[3], targets):
             tables = tables or _RuleTables(instances)
             walker = _Walker(model, unit, tables)
             walker.run()
             # Failures carry absolute lines; recompute them if the unit moves.
-            cached = (walker.findings, walker.failures, unit.start_line)
+            cached = (walker.findings, walker.failures, unit.start_line, walker.reads)
             if key is not None and not walker.failures:
                 unit.source.memo[key] = cached
-        unit_findings, unit_failures, _ = cached
+        unit_findings, unit_failures, _, _ = cached
         failures.extend(unit_failures)
         findings.extend(_shift(f, unit.start_line) for f in unit_findings)
     findings = [f for f in findings if not is_suppressed(f, document.lines)]

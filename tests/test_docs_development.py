@@ -105,7 +105,11 @@ def _resolve(dotted: str) -> object:
 
 NAMES = {
     "ModuleModel.module_state": "jax_lsp.analysis.model.ModuleModel.module_state",
-    "ModuleModel._module_state_key": "jax_lsp.analysis.model.ModuleModel._module_state_key",
+    "ModuleModel.unit_key": "jax_lsp.analysis.model.ModuleModel.unit_key",
+    "ModuleModel.unit_globals_key": "jax_lsp.analysis.model.ModuleModel.unit_globals_key",
+    "UnitReads": "jax_lsp.analysis.reads.UnitReads",
+    "RECORDED": "jax_lsp.analysis.reads.RECORDED",
+    "KEYED": "jax_lsp.analysis.reads.KEYED",
     "ModuleModel._module_facts_key": "jax_lsp.analysis.model.ModuleModel._module_facts_key",
     "ModuleState": "jax_lsp.analysis.module_state.ModuleState",
     "UnitSource.memo": "jax_lsp.analysis.document.UnitSource",

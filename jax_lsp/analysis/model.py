@@ -12,6 +12,7 @@ import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cached_property
+from types import MappingProxyType
 
 from jax_lsp.analysis.attributes import ANY_ATTRIBUTE, assigned_attributes
 from jax_lsp.analysis.document import Document, Unit, UnitSource
@@ -53,7 +54,13 @@ from jax_lsp.analysis.nodes import child_nodes, positional_params, walk_nodes
 from jax_lsp.analysis.objects import field_values, self_assignments
 from jax_lsp.analysis.paths import is_test_path
 from jax_lsp.analysis.pytrees import LINEN_MODULE, is_registered_pytree
-from jax_lsp.analysis.shapes import LITERAL_INDEX, KnownValue, run_top_level
+from jax_lsp.analysis.shapes import (
+    LITERAL_INDEX,
+    ArrayShape,
+    KnownValue,
+    ShapeTracker,
+    run_top_level,
+)
 from jax_lsp.analysis.summary import (
     Application,
     CallSite,
@@ -328,10 +335,6 @@ class ModuleModel:
         """Which module-level names are containers, and which change after a trace."""
         return ModuleState(self)
 
-    @cached_property
-    def _module_state_key(self) -> int:
-        return intern_key(self.module_state.key)
-
     # -- traced functions -----------------------------------------------------------------
     def resolve(self, ref: FunctionRef, line: int | None = None) -> FunctionNode | None:
         found = self.resolve_ref(ref, line)
@@ -395,6 +398,27 @@ class ModuleModel:
             return definitions[-1][1]
         before = [node for start, node in definitions if start <= line]
         return before[-1] if before else definitions[0][1]
+
+    @cached_property
+    def _stable_shapes(self) -> dict[str, ArrayShape]:
+        def compute() -> dict[str, ArrayShape]:
+            tracker = ShapeTracker(self.resolver, frozenset())
+            for name, value in stable:
+                tracker.bind(ast.Name(name, ast.Store()), value)
+            return tracker.env
+
+        # The value expressions compare by identity: the same while their units are unchanged.
+        stable = tuple(self.stable_globals.items())
+        return self.document.lineage.reuse("stable-shapes", (self.alias_key, stable), compute)
+
+    def stable_shapes(self, names: frozenset[str]) -> Mapping[str, ArrayShape]:
+        """Literal shapes of the module-level names among `names` that are bound once and
+        never rebound: they keep their shape everywhere. Read-only: a rule's reads of module
+        facts are recorded with their answers (`jax_lsp.analysis.reads`)."""
+        shapes = self._stable_shapes
+        if len(names) > len(shapes):
+            return MappingProxyType({n: shape for n, shape in shapes.items() if n in names})
+        return MappingProxyType({name: shapes[name] for name in names if name in shapes})
 
     @cached_property
     def instances(self) -> dict[str, str]:
@@ -1044,7 +1068,7 @@ class ModuleModel:
         key = (
             "scope",
             self.alias_key,
-            self.globals_key,
+            self.unit_globals_key(source),
             tuple((fn, self.context_of(fn)) for fn in chain),
             self._lambda_traces(source),
             self._returns_key(source),
@@ -1220,7 +1244,7 @@ class ModuleModel:
             return None
         node = record.node
         source = self._source_of[node]
-        key = ("returns", self.alias_key, self.globals_key, path)
+        key = ("returns", self.alias_key, self.unit_globals_key(source), path)
         if key not in source.memo:
             source.memo[key] = self._interpret_returns(node, self.global_values)
         return source.memo[key]
@@ -1267,20 +1291,46 @@ class ModuleModel:
             named = source.memo[key] = tuple([name for name in defined if name in source.text])
         return tuple([(name, defined[name]) for name in named if defined[name][1] != own])
 
+    def unit_globals_key(self, source: UnitSource) -> int:
+        """The values of the module-level names a unit's text mentions, interned.
+
+        The value interpreter reads a global only by a name written in the code it runs (a
+        `Name` load, the head of a dotted name), so a unit's scopes and top-level code, and
+        the return summaries of its functions, depend on these globals and no others.
+        Everything keyed on this rather than on all globals survives a new module-level
+        statement that binds a name the unit does not mention."""
+        # Memoised on the unit while all globals are the same (an edit inside a function).
+        key = ("globals-used", self.globals_key)
+        found = source.memo.get(key)
+        if found is None:
+            values = self.global_values
+            words = source.memo.get("words")
+            if words is None:
+                words = source.memo["words"] = identifiers(source.text)
+            used = sorted(words & values.keys()) if len(words) < len(values) else None
+            if used is None:
+                used = sorted(name for name in values if name in words)
+            found = source.memo[key] = intern_key(tuple([(name, values[name]) for name in used]))
+        return found
+
     @cached_property
     def _function_names_key(self) -> int:
         return intern_key(tuple(self._function_units))
 
     @cached_property
-    def _function_units(self) -> dict[str, tuple[str, int]]:
+    def _function_units(self) -> dict[str, tuple[str, int, int]]:
         """Module-level names bound to module functions (`def f`, `step = jax.jit(f)`): the
-        function's path and the hash of the text of the unit that defines it."""
+        function's path, the hash of the text of the unit that defines it and the key of the
+        globals that text mentions."""
         found = {}
         for name, value in self.global_values.items():
             if type(value) is Function and value.path is not None:
                 record = self.functions.get(value.path)
                 if record is not None:
-                    found[name] = (value.path, hash(self._source_of[record.node].text))
+                    source = self._source_of[record.node]
+                    # The function's return summary depends on its unit's text and on the
+                    # globals that text mentions (`return_value`).
+                    found[name] = (value.path, hash(source.text), self.unit_globals_key(source))
         return found
 
     def _lambda_traces(self, source: UnitSource) -> tuple[TraceInfo | None, ...]:
@@ -1326,7 +1376,7 @@ class ModuleModel:
         key = (
             "module-scope",
             self.alias_key,
-            self.globals_key,
+            self.unit_globals_key(source),
             self._lambda_traces(source),
             self._returns_key(source),
         )
@@ -1676,8 +1726,10 @@ class ModuleModel:
                 r.key.id,
                 ast.unparse(r.first.func),
                 r.across_iterations,
-                # the first use is shown (and fixed) where it sits, perhaps in another unit
-                r.first_unit + r.first.lineno - unit.start_line,
+                # the first use is shown (and fixed) where it sits, perhaps in another unit:
+                # there in document coordinates (the fix's edits and the related place)
+                r.first_unit if r.first_unit != unit.start_line else None,
+                r.first.lineno,
                 r.first.col_offset,
             )
             for r in reuses
@@ -1707,16 +1759,15 @@ class ModuleModel:
                 _may_index_at_top(unit.source),  # JAX301 reads the module's shapes
             )
         x64 = (self.x64, unit.start_line) if markers[0] else ()
-        casts = (self.float_globals, self.int_array_globals) if markers[1] else ()
         attributes = self.assigned_attributes if markers[2] else ()
         shapes = self._module_shapes.get(unit.start_line) if markers[3] else ()
         context_of = self.context_of
         return (
             x64,
-            casts,
             attributes,
             shapes,
             self._module_facts_key,
+            self.unit_globals_key(unit.source),
             self._module_reuse_key(unit),
             tuple([context_of(record.node) for record in summary.functions]),
             self._lambda_traces(unit.source),
@@ -1745,18 +1796,18 @@ class ModuleModel:
 
     @cached_property
     def _module_facts_key(self) -> int:
-        """The facts of unit_key that are the same for every unit, interned once per model."""
+        """The facts of unit_key that are the same for every unit, interned once per model.
+
+        Not here: the facts rules ask by name (globals, mutable and stable globals, hash
+        facts, module state, float globals), whose answers are recorded as the rules read
+        them (`jax_lsp.analysis.reads`), and the values of globals, held per unit
+        (`unit_globals_key`)."""
         return intern_key(
             (
                 self._callee_facts_key(),
                 self.alias_key,
-                self.globals_key,
-                self.mutable_globals,
                 self.import_line,
                 self._class_facts_key,
-                self.stable_globals_key,
-                self._module_state_key,
-                self.hash_facts.key,
             )
         )
 

@@ -12,7 +12,7 @@ import math
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from jax_lsp.analysis.model import ModuleModel, local_imports
+from jax_lsp.analysis.model import local_imports
 from jax_lsp.analysis.names import declared_elsewhere, scope_bound_names
 from jax_lsp.analysis.nodes import child_nodes
 from jax_lsp.analysis.shapes import (
@@ -23,6 +23,7 @@ from jax_lsp.analysis.shapes import (
     literal_int,
     may_make_shape,
 )
+from jax_lsp.analysis.text import identifiers
 from jax_lsp.analysis.traced import all_params
 from jax_lsp.codeactions.at_update import fill_read_fix
 from jax_lsp.compat import TRY_STATEMENTS
@@ -280,7 +281,8 @@ class ConstantOutOfBounds(Rule):
         text = "\n".join(lines)
         if "take(" not in text and not LITERAL_INDEX.search(text):
             return  # no literal index here: nothing to judge
-        inherited: dict[str, ArrayShape | int] = dict(self._global_shapes(ctx.model))
+        # Only the names the text mentions: the shapes below are looked up by name.
+        inherited: dict[str, ArrayShape | int] = dict(ctx.model.stable_shapes(identifiers(text)))
         if isinstance(node, ast.Module) and not all(isinstance(s, _NESTED) for s in node.body):
             # Top-level code: shapes carried across the top-level statements before it.
             inherited.update(ctx.model.module_shapes(ctx.unit_start))
@@ -303,17 +305,6 @@ class ConstantOutOfBounds(Rule):
             else:
                 tracker.env[name] = known
         yield from self._block(node.body, tracker, ctx)
-
-    def _global_shapes(self, model: ModuleModel) -> dict[str, ArrayShape]:
-        """Shapes of the module-level names bound once and never rebound (memoised per model)."""
-        cached = getattr(self, "_globals", None)
-        if cached is not None and cached[0] is model:
-            return cached[1]
-        tracker = ShapeTracker(model.resolver, frozenset())
-        for name, value in model.stable_globals.items():
-            tracker.bind(ast.Name(name, ast.Store()), value)
-        self._globals = (model, tracker.env)
-        return tracker.env
 
     # -- walking one scope in program order ----------------------------------------------
     def _block(self, statements: list[ast.stmt], tracker: ShapeTracker, ctx: RuleContext):

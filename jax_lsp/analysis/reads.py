@@ -1,0 +1,277 @@
+"""Module facts read by one unit's rules, recorded with the answers they got.
+
+A unit's findings are cached on its parse and reused on later versions of the document.
+Most module-wide facts a rule reads are asked by name: is `x` a mutable global, which class is
+`model` an instance of, which globals change after this unit's functions are traced. Keying
+the findings on the whole fact makes every unit re-run its rules when any module-level
+statement is added (a script, a notebook). Instead, while a unit's rules run, they see the
+model through a `UnitReads` view: each fact in `RECORDED` answers through a recording wrapper
+that remembers every question (a key looked up, a member tested, the whole fact iterated, a
+method called) with its answer. The findings are reused only while every recorded question
+answers the same on the new model (`answers_hold`), the mechanism `unit_memo.reuse_reading`
+uses for per-unit facts that look into other units.
+
+A fact a rule reads must be declared: in `RECORDED`, or in `KEYED` (facts that
+`ModuleModel.unit_key` holds, per unit or whole). Reading any other attribute of the model
+from a rule raises, so a new fact cannot be served stale by being forgotten.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterator, Mapping, Set
+from types import MethodType
+
+_MISSING = object()
+
+# Module facts rules read by question; every answer is recorded (ModuleModel attributes, and
+# the attributes of the HashFacts and ModuleState objects they hold).
+RECORDED = frozenset(
+    {
+        "global_kinds",
+        "global_values",
+        "global_writes",
+        "mutable_globals",
+        "stable_globals",
+        "float_globals",
+        "int_array_globals",
+        "classes_passed_to_calls",
+        "hash_facts",
+        "module_state",
+        "stable_shapes",
+    }
+)
+# Facts rules read that `ModuleModel.unit_key` holds: the unit's own functions' traces,
+# objects, carries and explanations; the module's imports (`resolver`, `alias_key`,
+# `import_line`), classes (`_class_facts_key`), callee facts (`key_helpers`,
+# `static_signatures`), 64-bit facts, attribute writes and module shapes (for the units that
+# may read them); methods computing scope values keyed by the same (`scope_kinds`, ...).
+# Syntax-level facts of the module (`document`, `summaries`, `records`, `functions`) are
+# read where the key's per-function facts and `_returns_key` cover them.
+KEYED = frozenset(
+    {
+        "document",
+        "resolver",
+        "alias_key",
+        "import_line",
+        "x64",
+        "x64_setting",
+        "external",
+        "classes",
+        "records",
+        "functions",
+        "summaries",
+        "trace",
+        "key_helpers",
+        "static_signatures",
+        "assigned_attributes",
+        "attribute_classes",
+        "module_shapes",
+        "module_kinds",
+        "module_key_reuses",
+        "module_object_methods",
+        "scope_kinds",
+        "context_of",
+        "enclosing_chain",
+        "explain",
+        "resolve",
+        "resolve_ref",
+        "function_node",
+        "functions_in",
+        "object_params",
+        "classes_in",
+        "instances",
+        "apply_fn_class",
+        "ref_params",
+        "carry_values",
+        "return_value",
+        "module_lambdas",
+    }
+)
+
+
+class ReadLog:
+    """The questions a unit's rules asked of the module facts, with their answers."""
+
+    __slots__ = ("answers",)
+
+    def __init__(self) -> None:
+        # (fact path, question, argument) -> answer
+        self.answers: dict[tuple[str, str, Hashable], object] = {}
+
+
+def _same(old: object, new: object) -> bool:
+    return old is new or old == new
+
+
+def _wrap(path: str, value: object, log: ReadLog) -> object:
+    if isinstance(value, MethodType):
+        return _recorded_call(path, value, log)
+    if isinstance(value, Mapping):
+        return RecordedMapping(path, value, log)
+    if isinstance(value, frozenset | set):
+        return RecordedSet(path, value, log)
+    if isinstance(value, str | int | float | bool | tuple | type(None)):
+        log.answers[(path, "value", None)] = value
+        return value
+    return RecordedObject(path, value, log)
+
+
+class RecordedMapping(Mapping):
+    """A read-only mapping fact that records each key looked up, and the whole mapping when it
+    is iterated or counted."""
+
+    __slots__ = ("_data", "_log", "_path")
+
+    def __init__(self, path: str, data: Mapping, log: ReadLog) -> None:
+        self._path, self._data, self._log = path, data, log
+
+    def __getitem__(self, key):
+        value = self._data.get(key, _MISSING)
+        self._log.answers[(self._path, "item", key)] = value
+        if value is _MISSING:
+            raise KeyError(key)
+        return value
+
+    def get(self, key, default=None):
+        value = self._data.get(key, _MISSING)
+        self._log.answers[(self._path, "item", key)] = value
+        return default if value is _MISSING else value
+
+    def __contains__(self, key) -> bool:
+        value = self._data.get(key, _MISSING)
+        self._log.answers[(self._path, "item", key)] = value
+        return value is not _MISSING
+
+    def whole(self) -> Mapping:
+        """The mapping itself, read whole (its answer recorded)."""
+        self._log.answers[(self._path, "all", None)] = self._data
+        return self._data
+
+    def __iter__(self) -> Iterator:
+        return iter(self.whole())
+
+    def __len__(self) -> int:
+        return len(self.whole())
+
+    def keys(self):
+        return self.whole().keys()
+
+    def items(self):
+        return self.whole().items()
+
+    def values(self):
+        return self.whole().values()
+
+
+class RecordedSet(Set):
+    """A set fact that records each member tested, and the whole set when it is iterated."""
+
+    __slots__ = ("_data", "_log", "_path")
+
+    def __init__(self, path: str, data: Set, log: ReadLog) -> None:
+        self._path, self._data, self._log = path, data, log
+
+    @classmethod
+    def _from_iterable(cls, it):
+        return frozenset(it)
+
+    def __contains__(self, item) -> bool:
+        found = item in self._data
+        self._log.answers[(self._path, "in", item)] = found
+        return found
+
+    def whole(self) -> Set:
+        self._log.answers[(self._path, "all", None)] = self._data
+        return self._data
+
+    def __iter__(self) -> Iterator:
+        return iter(self.whole())
+
+    def __len__(self) -> int:
+        return len(self.whole())
+
+    def isdisjoint(self, other) -> bool:
+        return self.whole().isdisjoint(other)
+
+
+class RecordedObject:
+    """An object fact (HashFacts, ModuleState): its attributes recorded as facts of their own,
+    its methods' calls recorded with their arguments and results."""
+
+    __slots__ = ("_data", "_log", "_path")
+
+    def __init__(self, path: str, data: object, log: ReadLog) -> None:
+        self._path, self._data, self._log = path, data, log
+
+    def __getattr__(self, name: str):
+        path = f"{self._path}.{name}"
+        return _wrap(path, getattr(self._data, name), self._log)
+
+
+def _recorded_call(path: str, method: MethodType, log: ReadLog):
+    def call(*args):
+        result = method(*args)
+        if isinstance(result, dict | list | set):  # a caller could change the recorded answer
+            raise TypeError(f"{path} answers a rule with a mutable {type(result).__name__}")
+        log.answers[(path, "call", args)] = result
+        return result
+
+    return call
+
+
+def whole(fact: object) -> object:
+    """A fact read whole: the underlying object (its answer recorded when `fact` is a
+    recording view), for code that caches what it derives from all of it."""
+    return fact.whole() if isinstance(fact, RecordedMapping | RecordedSet) else fact
+
+
+class UnitReads:
+    """The model as one unit's rules see it: `RECORDED` facts answer through recording
+    wrappers, `KEYED` facts as they are, anything else raises (declare it)."""
+
+    def __init__(self, model: object, log: ReadLog) -> None:
+        self._model = model
+        self._log = log
+
+    def __getattr__(self, name: str):
+        if name in RECORDED:
+            value = _wrap(name, getattr(self._model, name), self._log)
+        elif name in KEYED:
+            value = getattr(self._model, name)
+        else:
+            raise AttributeError(
+                f"ModuleModel.{name} is read by a rule but declared in neither "
+                "jax_lsp.analysis.reads.RECORDED nor KEYED"
+            )
+        object.__setattr__(self, name, value)  # later reads in this unit: a plain attribute
+        return value
+
+
+def _answer(target: object, question: str, argument: Hashable) -> object:
+    if question == "item":
+        return target.get(argument, _MISSING)  # type: ignore[attr-defined]
+    if question == "in":
+        return argument in target  # type: ignore[operator]
+    if question == "call":
+        return target(*argument)  # type: ignore[operator]
+    return target  # "all", "value"
+
+
+def _target(model: object, path: str) -> object:
+    target = model
+    for name in path.split("."):
+        target = getattr(target, name)
+    return target
+
+
+def answers_hold(model: object, log: ReadLog, targets: dict[str, object] | None = None) -> bool:
+    """Does every question in `log` get the same answer from `model`? `targets`: the facts
+    already looked up on `model`, by path (shared by the checks of one analysis)."""
+    targets = {} if targets is None else targets
+    for (path, question, argument), answer in log.answers.items():
+        target = targets.get(path, _MISSING)
+        if target is _MISSING:
+            target = targets[path] = _target(model, path)
+        if not _same(answer, _answer(target, question, argument)):
+            return False
+    return True

@@ -1,0 +1,314 @@
+"""A unit's cached findings are reused across versions of a document only while what its
+rules read is unchanged: the module facts it asks by name (recorded with their answers,
+`jax_lsp.analysis.reads`) and the globals its text mentions (`ModuleModel.unit_global_key`).
+
+Each check analyses a version built from the previous one (the server's keystrokes) and
+compares with an analysis where no memo of any unit survives (`clear_caches`): equal
+findings, or the incremental path served something stale."""
+
+from __future__ import annotations
+
+import ast
+import random
+from pathlib import Path
+
+import pytest
+
+from jax_lsp.analysis.document import Document, clear_caches
+from jax_lsp.analysis.reads import KEYED, RECORDED, ReadLog, UnitReads, answers_hold
+from jax_lsp.engine import analyze
+
+TESTS = Path(__file__).parent.parent
+CORPUS = TESTS.parent / "bench" / ".cache" / "corpus"
+
+
+def _fresh(text: str) -> list:
+    clear_caches()  # no unit's memo survives: the truth to compare with
+    return analyze(Document(text)).findings
+
+
+def _codes(findings) -> list[tuple[int, str]]:
+    return [(f.span.start.line, f.code) for f in findings]
+
+
+def _check_versions(*texts: str) -> list[list]:
+    """Every version analysed from the previous one equals a fresh analysis; returns each
+    version's findings."""
+    clear_caches()
+    document = Document(texts[0])
+    found = [analyze(document).findings]
+    for text in texts[1:]:
+        document = Document(text, previous=document)
+        incremental = analyze(document).findings
+        assert _codes(incremental) == _codes(_fresh(text))
+        assert incremental == _fresh(text)
+        # The fresh analysis cleared every memo: go on from a version it did not touch.
+        document = Document(text)
+        analyze(document)
+        found.append(incremental)
+    return found
+
+
+# A jitted function in one unit reading a global bound in another: rebinding the global
+# changes what its rules say, though its own text is the same.
+READER = """\
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+{binding}
+
+
+@jax.jit
+def f(y):
+    x[0] = y
+    return x + y
+"""
+
+
+def test_a_global_rebound_in_its_own_unit_reaches_the_reader():
+    jax_array = READER.format(binding="x = jnp.zeros(3)")
+    numpy_array = READER.format(binding="x = np.zeros(3)")
+    before, after, again = _check_versions(jax_array, numpy_array, jax_array)
+    assert before == again and before != after
+
+
+def test_a_new_top_level_statement_rebinding_a_global_reaches_the_reader():
+    text = READER.format(binding="x = np.zeros(3)")
+    _check_versions(text, text + "\nx = jnp.zeros(3)\n", text)
+
+
+STALE = """\
+import jax
+import jax.numpy as jnp
+
+SCALE = 2.0
+
+
+@jax.jit
+def f(y):
+    return y * SCALE
+
+
+f(jnp.ones(3))
+"""
+
+
+def test_a_rebinding_that_makes_a_global_mutable_reaches_the_reader():
+    before, after, removed = _check_versions(STALE, STALE + "SCALE = 3.0\n", STALE)
+    assert before == removed and _codes(before) != _codes(after)
+
+
+X64 = """\
+import jax
+import jax.numpy as jnp
+{flag}
+
+x = jnp.float64(1.0)
+"""
+
+
+def test_a_new_x64_flag_reaches_the_units_naming_64_bit_types():
+    off = X64.format(flag="")
+    on = X64.format(flag='jax.config.update("jax_enable_x64", True)\n')
+    before, after, again = _check_versions(off, on, off)
+    assert before == again and _codes(before) != _codes(after)
+
+
+PYTREE = """\
+import jax
+import jax.numpy as jnp
+
+
+class Model:
+    def __init__(self, x):
+        self.x = x
+
+    @jax.jit
+    def calc(self, y):
+        return self.x * 2 + y
+
+    def tree_flatten(self):
+        return (self.x,), None
+
+    @classmethod
+    def tree_unflatten(cls, aux, children):
+        return cls(*children)
+
+
+model = Model(jnp.array(2.0))
+"""
+REGISTER = "jax.tree_util.register_pytree_node_class(Model)\n"
+
+
+def test_a_class_registered_as_a_pytree_later_reaches_its_uses():
+    before, _, removed = _check_versions(PYTREE, PYTREE + REGISTER, PYTREE)
+    assert before == removed
+
+
+ALIAS = """\
+import jax
+{alias}
+
+
+@jax.jit
+def f(x):
+    y = np.zeros(3)
+    y[0] = x
+    return y
+"""
+
+
+def test_a_new_import_alias_reaches_every_unit():
+    numpy = ALIAS.format(alias="import numpy as np")
+    jax_numpy = ALIAS.format(alias="import jax.numpy as np")
+    before, after, again = _check_versions(numpy, jax_numpy, numpy)
+    assert before == again and _codes(before) != _codes(after)
+
+
+def test_a_new_statement_reruns_only_the_units_that_read_what_it_changes(monkeypatch):
+    import jax_lsp.engine as engine
+
+    text = STALE + "\n\n@jax.jit\ndef g(z):\n    return z + 1\n"
+    clear_caches()
+    document = Document(text)
+    analyze(document)
+    walked: list[int] = []
+    run = engine._Walker.run
+
+    def counting(walker):
+        walked.append(walker.unit.start_line)
+        run(walker)
+
+    monkeypatch.setattr(engine._Walker, "run", counting)
+    added = Document(text + "\nunrelated = jnp.zeros(3)\n", previous=document)
+    analyze(added)
+    assert len(walked) == 1  # the new statement's unit only
+    walked.clear()
+    rebound = Document(added.text + "SCALE = 3.0\n", previous=added)
+    analyze(rebound)
+    # The new statement, and `f`, which reads SCALE (and the statement before the new one,
+    # re-split at the end of the file); not `g` nor the imports.
+    first = {unit.start_line: unit.source.text.split("\n")[:2] for unit in rebound.units}
+    read = [first[line] for line in walked]
+    assert ["@jax.jit", "def f(y):"] in read and ["SCALE = 3.0", ""] in read
+    assert ["@jax.jit", "def g(z):"] not in read and [
+        "import jax",
+        "import jax.numpy as jnp",
+    ] not in read
+
+
+def test_a_rule_reading_an_undeclared_fact_fails_loudly():
+    class Model:
+        global_kinds = {"x": 1}
+        secret = 2
+
+    reads = UnitReads(Model(), ReadLog())
+    assert reads.global_kinds.get("x") == 1
+    with pytest.raises(AttributeError, match="declared in neither"):
+        reads.secret  # noqa: B018
+    assert RECORDED.isdisjoint(KEYED)
+
+
+def test_recorded_answers_decide_reuse():
+    class Model:
+        def __init__(self, kinds, mutable):
+            self.global_kinds = kinds
+            self.mutable_globals = mutable
+
+    log = ReadLog()
+    reads = UnitReads(Model({"x": 1, "y": 2}, frozenset({"x"})), log)
+    assert reads.global_kinds["x"] == 1 and "z" not in reads.global_kinds
+    assert "x" in reads.mutable_globals
+    assert answers_hold(Model({"x": 1, "w": 3}, frozenset({"x", "w"})), log)
+    assert not answers_hold(Model({"x": 2}, frozenset({"x"})), log)
+    assert not answers_hold(Model({"x": 1, "z": 0}, frozenset({"x"})), log)
+    assert not answers_hold(Model({"x": 1}, frozenset()), log)
+    sorted(reads.global_kinds)  # iterated: now every change matters
+    assert not answers_hold(Model({"x": 1, "w": 3}, frozenset({"x"})), log)
+
+
+# -- random top-level statements in real files ------------------------------------------
+REAL_FILES = [
+    CORPUS / name
+    for name in (
+        "numpyro/numpyro/distributions/constraints.py",
+        "diffrax/diffrax/_solution.py",
+        "optax/optax/_src/transform.py",
+    )
+    if (CORPUS / name).is_file()
+]
+FIXTURES = sorted((TESTS / "fixtures").glob("*.py"))
+# Statements binding, rebinding, mutating a module-level name (`{name}`: a name the file
+# binds), or changing the module's configuration.
+TEMPLATES = [
+    "{name} = jnp.zeros(3)",
+    "{name} = np.zeros(3)",
+    "{name} = 1",
+    "{name} = [1, 2]",
+    "{name} = {{}}",
+    "{name}.append(1)",
+    "{name} = jax.jit({name})",
+    "del {name}",
+    "import numpy as jnp",
+    "import jax.numpy as np",
+    "jax.config.update('jax_enable_x64', True)",
+    "jax.tree_util.register_pytree_node_class({name})",
+    "{name}(jnp.ones(3))",
+    "fresh_name = jnp.zeros(3)",
+]
+
+
+def _top_level_names(tree: ast.Module) -> list[str]:
+    names = []
+    for statement in tree.body:
+        if isinstance(statement, ast.FunctionDef | ast.ClassDef):
+            names.append(statement.name)
+        elif isinstance(statement, ast.Assign):
+            names += [t.id for t in statement.targets if isinstance(t, ast.Name)]
+    return names or ["x"]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_random_top_level_statements_keep_findings_fresh(seed):
+    rng = random.Random(seed)
+    files = REAL_FILES or FIXTURES
+    text = files[seed % len(files)].read_text(encoding="utf-8")
+    names = _top_level_names(ast.parse(text))
+    versions = [text]
+    lines = text.split("\n")
+    for _ in range(3):
+        tops = [i for i, line in enumerate(lines) if line and not line[0].isspace()]
+        tops = [i for i in tops if not lines[i].startswith((")", "]", "}"))] or [len(lines)]
+        where = rng.choice(tops)
+        if rng.random() < 0.25 and len(tops) > 2:
+            # remove a top-level statement's first line (a broken unit is a version too)
+            lines = lines[:where] + lines[where + 1 :]
+        else:
+            statement = rng.choice(TEMPLATES).format(name=rng.choice(names))
+            lines = [*lines[:where], statement, *lines[where:]]
+        versions.append("\n".join(lines))
+    _check_versions(*versions)
+
+
+KEY_REUSE = """\
+import jax
+
+
+def helper():
+    return 1
+{above}
+seed_key = jax.random.PRNGKey(0)
+x = jax.random.normal(seed_key, (3,))
+y = jax.random.normal(seed_key, (3,))
+"""
+
+
+@pytest.mark.parametrize("above", ["# a comment", "z = 1", "helper.calls = []"])
+def test_a_fix_anchored_in_another_unit_follows_it(above):
+    # The reuse's fix edits the first use's line, in document coordinates: a line added
+    # above both uses moves it, though the unit holding the reuse keeps its text.
+    before, after = _check_versions(
+        KEY_REUSE.format(above=""), KEY_REUSE.format(above=f"\n{above}\n")
+    )
+    assert _codes(before) and before != after
