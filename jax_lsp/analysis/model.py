@@ -591,12 +591,7 @@ class ModuleModel:
         assigned, unknown = assignments
         if ANY_ATTRIBUTE in unknown or not assigned.keys() - unknown:
             return None
-        if any(
-            (base.id if isinstance(base, ast.Name) else getattr(base, "attr", None)) == class_name
-            for other in self.classes.values()
-            if other is not record
-            for base in other.node.bases
-        ):
+        if class_name in self._subclassed:
             return None  # a subclass may assign other values
         key = (
             "object-fields",
@@ -616,14 +611,28 @@ class ModuleModel:
         kept = tuple((name, value) for name, value in fields if name not in written)
         return Object(class_name, kept) if kept else None
 
+    @cached_property
+    def _subclassed(self) -> frozenset[str]:
+        """Names that a class of the module derives from (`class B(A)`, `class B(mod.A)`)."""
+        return frozenset(
+            base.id if isinstance(base, ast.Name) else base.attr
+            for record in self.classes.values()
+            for base in record.node.bases
+            if isinstance(base, ast.Name | ast.Attribute)
+        )
+
     def _assigned_outside(self, names: frozenset[str]) -> frozenset[str]:
         """Which of `names` the module assigns outside constructors (`obj.attr = v`, see
         `assigned_attributes`), "*" for any: only units whose text holds one of the names
         (or `setattr`) are walked."""
         found: set[str] = set()
         for unit in self.document.units:
-            text = unit.source.text
-            if unit.tree is None or ("setattr" not in text and not any(n in text for n in names)):
+            if unit.tree is None:
+                continue
+            words = unit.source.memo.get("words")
+            if words is None:
+                words = unit.source.memo["words"] = identifiers(unit.source.text)
+            if "setattr" not in words and words.isdisjoint(names):
                 continue
             if "assigned-attributes" not in unit.source.memo:
                 unit.source.memo["assigned-attributes"] = assigned_attributes(unit.tree)

@@ -139,9 +139,15 @@ function outputLog(dirs) {
 async function notebookOnDisk(file, expected) {
   const deadline = Date.now() + 20000;
   for (;;) {
-    const cells = JSON.parse(fs.readFileSync(file, 'utf8')).cells
-      .filter((c) => c.cell_type === 'code').map((c) => [].concat(c.source).join(''));
-    if (JSON.stringify(cells.slice(1)) === JSON.stringify(expected)) return cells;
+    let cells = null;
+    try {
+      cells = JSON.parse(fs.readFileSync(file, 'utf8')).cells
+        .filter((c) => c.cell_type === 'code').map((c) => [].concat(c.source).join(''));
+    } catch (error) {
+      // Read while VS Code is writing it (truncated, not yet complete): look again.
+      if (!(error instanceof SyntaxError) || Date.now() > deadline) throw error;
+    }
+    if (cells && JSON.stringify(cells.slice(1)) === JSON.stringify(expected)) return cells;
     if (Date.now() > deadline) throw new Error(`${file} on disk is not as expected:\n${JSON.stringify(cells)}`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
