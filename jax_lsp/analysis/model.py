@@ -584,11 +584,7 @@ class ModuleModel:
     def _compute_plain_object(self, class_name: str) -> Object | None:
         record = self.classes[class_name]
         source = self._source_of[record.node]
-        syntax_key = ("self-assignments", record.node)
-        assignments = source.memo.get(syntax_key)
-        if assignments is None:  # syntax only: memoised on the class's unit
-            assignments = source.memo[syntax_key] = self_assignments(record.node)
-        assigned, unknown = assignments
+        assigned, unknown = self._self_assignments(record)
         if ANY_ATTRIBUTE in unknown or not assigned.keys() - unknown:
             return None
         if class_name in self._subclassed:
@@ -605,11 +601,29 @@ class ModuleModel:
             fields = source.memo[key] = self._object_fields(assigned, unknown, class_name)
         if not fields:
             return None
-        written = self._assigned_outside(frozenset(name for name, _ in fields))
+        written = self._written_outside
         if ANY_ATTRIBUTE in written:
             return None  # any attribute may be set
         kept = tuple((name, value) for name, value in fields if name not in written)
         return Object(class_name, kept) if kept else None
+
+    def _self_assignments(self, record: ClassRecord) -> tuple[dict, frozenset[str]]:
+        source = self._source_of[record.node]
+        key = ("self-assignments", record.node)
+        found = source.memo.get(key)
+        if found is None:  # syntax only: memoised on the class's unit
+            found = source.memo[key] = self_assignments(record.node)
+        return found
+
+    @cached_property
+    def _written_outside(self) -> frozenset[str]:
+        """The attributes that any class's methods assign which the module also assigns
+        outside constructors: one pass over the units for all classes."""
+        names: set[str] = set()
+        for record in self.classes.values():
+            assigned, unknown = self._self_assignments(record)
+            names |= assigned.keys() - unknown
+        return self._assigned_outside(frozenset(names))
 
     @cached_property
     def _subclassed(self) -> frozenset[str]:
