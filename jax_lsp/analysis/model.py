@@ -560,10 +560,13 @@ class ModuleModel:
         """The `self` of a method nothing traces: an object of its class whose attributes hold
         what the class's methods assign them (`self.data = jnp.zeros(n)`: a JAX array)."""
         record = self.records.get(node)
+        if record is None or record.parent is not None or record.class_name not in self.classes:
+            return ()
+        # Asked for every function of every unit on each edit: the class's answer (memoised
+        # per model, usually none) first, the method's own conditions after.
+        found = self._plain_object(record.class_name)
         if (
-            record is None
-            or record.class_name not in self.classes
-            or record.parent is not None
+            found is None
             or isinstance(node, ast.Lambda)
             or self.context_of(node) is not None
             or any(
@@ -572,9 +575,8 @@ class ModuleModel:
             )
         ):
             return ()
-        positional = positional_params(node)
-        found = self._plain_object(record.class_name) if positional else None
-        return ((positional[0], found),) if found is not None else ()
+        positional = node.args.posonlyargs or node.args.args
+        return ((positional[0].arg, found),) if positional else ()
 
     def _plain_object(self, class_name: str) -> Object | None:
         if class_name not in self._plain_objects:
@@ -612,7 +614,7 @@ class ModuleModel:
         key = ("self-assignments", record.node)
         found = source.memo.get(key)
         if found is None:  # syntax only: memoised on the class's unit
-            found = source.memo[key] = self_assignments(record.node)
+            found = source.memo[key] = self_assignments(record.node, source.text)
         return found
 
     @cached_property

@@ -10,6 +10,7 @@ hold refs. Everything here reads one class's own text (and the import aliases).
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterable
 
 from jax_lsp.analysis.flow import NEW_REF, annotation_kind
@@ -136,14 +137,19 @@ Method = ast.FunctionDef | ast.AsyncFunctionDef
 
 
 def self_assignments(
-    node: ast.ClassDef,
+    node: ast.ClassDef, text: str | None = None
 ) -> tuple[dict[str, list[tuple[Method, ast.expr]]], frozenset[str]]:
     """What the class's methods assign to attributes of their `self`: by attribute, each
     (method, value expression); and the attributes whose value cannot be read (assigned by
     unpacking, augmented, through `setattr`, or named in the class body: a class attribute,
-    a method or a property), "*" for all of them (`setattr(self, name, v)`)."""
+    a method or a property), "*" for all of them (`setattr(self, name, v)`).
+
+    `text`, the class's source: when it shows no `setattr`/`delattr` call and no attribute
+    bound by a `for` clause, only statements can assign attributes, and the walk skips every
+    expression (the class is walked again on each edit of any of its methods)."""
     assigned: dict[str, list[tuple[Method, ast.expr]]] = {}
     unknown: set[str] = set()
+    statements_only = text is not None and not _EXPRESSION_BINDINGS.search(text)
     for statement in node.body:
         if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef):
             unknown.add(statement.name)
@@ -151,7 +157,8 @@ def self_assignments(
                 continue
             positional = [*statement.args.posonlyargs, *statement.args.args]
             if positional:
-                _method_writes(statement, positional[0].arg, assigned, unknown)
+                inner = _binding_statements(statement) if statements_only else walk_nodes(statement)
+                _method_writes(statement, inner, positional[0].arg, assigned, unknown)
         else:
             for inner in walk_nodes(statement):
                 if isinstance(inner, ast.Name) and isinstance(inner.ctx, ast.Store):
@@ -163,11 +170,32 @@ def _decorator_name(decorator: ast.expr) -> str | None:
     return decorator.id if isinstance(decorator, ast.Name) else None
 
 
-def _method_writes(method, me: str, assigned: dict, unknown: set[str]) -> None:
+# Expressions that can bind an attribute: a `setattr`/`delattr` call, a comprehension's
+# `for obj.attr in` (a superset: any `for` with a dotted target, and any mention of the calls).
+_EXPRESSION_BINDINGS = re.compile(r"setattr|delattr|\bfor\s+[^\n]*?\w\.\w+[^\n]*?\bin\b")
+_BLOCK_NODES = (ast.stmt, ast.excepthandler, ast.match_case, ast.withitem)
+
+
+def _binding_statements(method: Method) -> list[ast.AST]:
+    """The statements of `method` (nested blocks and definitions included), with the
+    handlers, cases and `with` items between them: all that can bind an attribute when no
+    expression can. Breadth first in field order, so in the order `walk_nodes` meets them."""
+    found: list[ast.AST] = [method]
+    for node in found:  # the list grows while it is read
+        for field in node._fields:
+            value = getattr(node, field, None)
+            if type(value) is list and value and isinstance(value[0], _BLOCK_NODES):
+                found.extend(value)
+    return found
+
+
+def _method_writes(
+    method: Method, nodes: list[ast.AST], me: str, assigned: dict, unknown: set[str]
+) -> None:
     def is_self(expr: ast.expr) -> bool:
         return isinstance(expr, ast.Name) and expr.id == me
 
-    for inner in walk_nodes(method):
+    for inner in nodes:
         if isinstance(inner, ast.Assign):
             for target in inner.targets:
                 if isinstance(target, ast.Attribute) and is_self(target.value):
