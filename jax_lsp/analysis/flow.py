@@ -370,25 +370,14 @@ class FlowInterpreter:
     def _decided(self, test: ast.expr) -> bool | None:
         """Whether `[not] isinstance(x, tuple)` holds, `x` being a tuple or list the model
         built (a literal, `tuple(...)`, a container passed on); None: not known."""
-        negated = isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not)
-        if negated:
-            test = test.operand
-        if not (
-            isinstance(test, ast.Call)
-            and isinstance(test.func, ast.Name)
-            and test.func.id == "isinstance"
-            and len(test.args) == 2
-            and isinstance(test.args[0], ast.Name)
-        ):
+        parsed = _isinstance_test(test)
+        if parsed is None:
             return None
-        current = self._expr_Name(ast.Name(test.args[0].id, ast.Load()))
+        name, types, negated = parsed
+        current = self._expr_Name(ast.Name(name, ast.Load()))
         if type(current) is not Container or current.form not in ("tuple", "list"):
             return None
-        types = test.args[1]
-        found = [
-            _NARROWED.get(self.resolver.qualname(element) or "")
-            for element in (types.elts if isinstance(types, ast.Tuple) else [types])
-        ]
+        found = [_NARROWED.get(self.resolver.qualname(element) or "") for element in types]
         if any(type(value) is Container and value.form == current.form for value in found):
             return not negated
         if found and all(value is not None for value in found):
@@ -410,28 +399,19 @@ class FlowInterpreter:
     def _narrowing(self, test: ast.expr) -> tuple[Env, bool]:
         """`isinstance(x, T)` (or `not isinstance(...)`): the value of `x` where it holds,
         and whether that is the `else` branch."""
-        negated = False
-        if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
-            test, negated = test.operand, True
-        if not (
-            isinstance(test, ast.Call)
-            and isinstance(test.func, ast.Name)
-            and test.func.id == "isinstance"
-            and len(test.args) == 2
-            and isinstance(test.args[0], ast.Name)
-        ):
+        parsed = _isinstance_test(test)
+        if parsed is None:
             return {}, False
-        types = test.args[1]
-        elements = types.elts if isinstance(types, ast.Tuple) else [types]
-        found = [self._narrowed_to(element, test.args[0].id) for element in elements]
+        name, types, negated = parsed
+        found = [self._narrowed_to(element, name) for element in types]
         if not found or any(value is None for value in found):
             return {}, False
-        current = self._expr_Name(ast.Name(test.args[0].id, ast.Load()))
+        current = self._expr_Name(ast.Name(name, ast.Load()))
         if type(current) is Container and any(
             type(value) is Container and value.form == current.form for value in found
         ):
-            return {test.args[0].id: current}, negated  # already known, with its items
-        return {test.args[0].id: merge_values_all(found)}, negated
+            return {name: current}, negated  # already known, with its items
+        return {name: merge_values_all(found)}, negated
 
     def _narrowed_to(self, class_expr: ast.expr, name: str) -> Value | None:
         qualname = self.resolver.qualname(class_expr)
@@ -1051,6 +1031,24 @@ def _gradient_result(function: Function, args: list[Value], traced: bool) -> Val
     if function.has_aux:
         value = Container("tuple", (value, Kind.UNKNOWN))
     return Container("tuple", (value, grads))
+
+
+def _isinstance_test(test: ast.expr) -> tuple[str, list[ast.expr], bool] | None:
+    """`isinstance(name, T)` or `isinstance(name, (T, U))`, maybe under `not`: (the name,
+    the type expressions, whether negated)."""
+    negated = isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not)
+    if negated:
+        test = test.operand
+    if not (
+        isinstance(test, ast.Call)
+        and isinstance(test.func, ast.Name)
+        and test.func.id == "isinstance"
+        and len(test.args) == 2
+        and isinstance(test.args[0], ast.Name)
+    ):
+        return None
+    types = test.args[1]
+    return test.args[0].id, (types.elts if isinstance(types, ast.Tuple) else [types]), negated
 
 
 def _handlers(prefix: str) -> dict[type, Callable]:
