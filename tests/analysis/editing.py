@@ -3,7 +3,23 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from hypothesis import strategies as st
+
+TESTS = Path(__file__).parent.parent
+FIXTURES = sorted((TESTS / "fixtures").glob("*.py"))
+# Real files of the pinned corpus, when it has been fetched (bench/corpus.py).
+CORPUS = TESTS.parent / "bench" / ".cache" / "corpus"
+REAL_FILES = [
+    CORPUS / name
+    for name in (
+        "numpyro/numpyro/distributions/constraints.py",
+        "diffrax/diffrax/_solution.py",
+        "optax/optax/_src/transform.py",
+    )
+    if (CORPUS / name).is_file()
+]
 
 
 def edit_sequences(snippets: list[str], max_removed: int, max_edits: int) -> st.SearchStrategy:

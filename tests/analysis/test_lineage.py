@@ -4,7 +4,6 @@ built afresh, and so do the findings, after any sequence of edits."""
 from __future__ import annotations
 
 import ast
-from pathlib import Path
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -14,21 +13,8 @@ from jax_lsp.analysis.infer import ModuleFactsCache, imported_callables
 from jax_lsp.analysis.lineage import Lineage
 from jax_lsp.analysis.model import ModuleModel
 from jax_lsp.engine import analyze
-from tests.analysis.editing import edit_sequences, edited_lines
+from tests.analysis.editing import FIXTURES, REAL_FILES, TESTS, edit_sequences, edited_lines
 
-TESTS = Path(__file__).parent.parent
-FIXTURES = sorted((TESTS / "fixtures").glob("*.py"))
-# Real files of the pinned corpus, when it has been fetched (bench/corpus.py).
-CORPUS = TESTS.parent / "bench" / ".cache" / "corpus"
-REAL_FILES = [
-    CORPUS / name
-    for name in (
-        "numpyro/numpyro/distributions/constraints.py",
-        "diffrax/diffrax/_solution.py",
-        "optax/optax/_src/transform.py",
-    )
-    if (CORPUS / name).is_file()
-]
 # Lines that change module-wide facts: imports, module-level bindings of every kind (floats,
 # containers, keys, jitted functions), rebinding and mutation of globals, calls between
 # functions, 64-bit dtypes, transformations, plus code that only changes a function body.

@@ -10,16 +10,13 @@ from __future__ import annotations
 
 import ast
 import random
-from pathlib import Path
 
 import pytest
 
 from jax_lsp.analysis.document import Document, clear_caches
 from jax_lsp.analysis.reads import KEYED, RECORDED, ReadLog, UnitReads, answers_hold
 from jax_lsp.engine import analyze
-
-TESTS = Path(__file__).parent.parent
-CORPUS = TESTS.parent / "bench" / ".cache" / "corpus"
+from tests.analysis.editing import FIXTURES, REAL_FILES
 
 
 def _fresh(text: str) -> list:
@@ -229,16 +226,6 @@ def test_recorded_answers_decide_reuse():
 
 
 # -- random top-level statements in real files ------------------------------------------
-REAL_FILES = [
-    CORPUS / name
-    for name in (
-        "numpyro/numpyro/distributions/constraints.py",
-        "diffrax/diffrax/_solution.py",
-        "optax/optax/_src/transform.py",
-    )
-    if (CORPUS / name).is_file()
-]
-FIXTURES = sorted((TESTS / "fixtures").glob("*.py"))
 # Statements binding, rebinding, mutating a module-level name (`{name}`: a name the file
 # binds), or changing the module's configuration.
 TEMPLATES = [
