@@ -117,12 +117,16 @@ class _RuleTables:
 
 
 class _Walker:
-    def __init__(self, model: ModuleModel, unit: Unit, tables: _RuleTables) -> None:
+    def __init__(
+        self, model: ModuleModel, unit: Unit, tables: _RuleTables, record_reads: bool = True
+    ) -> None:
         self.model = model
         self.unit = unit
-        # The rules see the module facts through a view that records what they read.
+        # The rules see the module facts through a view that records what they read, when the
+        # findings may be reused (their reuse is checked on the recorded answers).
         self.reads = ReadLog()
-        self.ctx = RuleContext(UnitReads(model, self.reads), unit.source.text.split("\n"))  # type: ignore[arg-type]
+        view = UnitReads(model, self.reads if record_reads else None)
+        self.ctx = RuleContext(view, unit.source.text.split("\n"))  # type: ignore[arg-type]
         self.ctx.unit_start = unit.start_line
         self._tables = tables.by_scope
         self.dispatch = self._tables[None]
@@ -324,7 +328,7 @@ def analyze(
         # Reused only while every module fact the rules read answers the same (reads.py).
         if cached is None or not answers_hold(model, cached[3], targets):
             tables = tables or _RuleTables(instances)
-            walker = _Walker(model, unit, tables)
+            walker = _Walker(model, unit, tables, record_reads=key is not None)
             walker.run()
             # Failures carry absolute lines; recompute them if the unit moves.
             cached = (walker.findings, walker.failures, unit.start_line, walker.reads)

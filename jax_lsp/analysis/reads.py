@@ -227,16 +227,17 @@ def whole(fact: object) -> object:
 
 class UnitReads:
     """The model as one unit's rules see it: `RECORDED` facts answer through recording
-    wrappers, `KEYED` facts as they are, anything else raises (declare it)."""
+    wrappers, `KEYED` facts as they are, anything else raises (declare it). With no `log`
+    (findings nobody will reuse) every declared fact answers as it is, unrecorded."""
 
-    def __init__(self, model: object, log: ReadLog) -> None:
+    def __init__(self, model: object, log: ReadLog | None) -> None:
         self._model = model
         self._log = log
 
     def __getattr__(self, name: str):
-        if name in RECORDED:
+        if name in RECORDED and self._log is not None:
             value = _wrap(name, getattr(self._model, name), self._log)
-        elif name in KEYED:
+        elif name in RECORDED or name in KEYED:
             value = getattr(self._model, name)
         else:
             raise AttributeError(
