@@ -18,6 +18,7 @@ import contextlib
 import itertools
 import json
 import logging
+import os
 import queue
 import subprocess
 import threading
@@ -69,7 +70,8 @@ class JediWorker:
             if self._outbox is not None:
                 self._outbox.put(None)  # the dead worker's writer stops
             self._process = subprocess.Popen(
-                module_command("jax_lsp.lsp.jedi_worker"),  # not from the user's folder
+                # Not from the user's folder; it exits when this process is gone.
+                [*module_command("jax_lsp.lsp.jedi_worker"), "--parent", str(os.getpid())],
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.DEVNULL,

@@ -6,7 +6,11 @@ Protocol, one JSON object per line. Requests on stdin:
   {"id": 2, "op": "returns_array", "root": ROOT, "text": TEXT, "path": PATH,
    "sites": {"make_state": [line, column], ...}}
 Responses on stdout: {"id": 2, "arrays": ["make_state", ...]} (the spellings whose call returns a
-jax.Array). The worker exits when stdin closes, so it never outlives the server.
+jax.Array). The worker exits when stdin closes, and, even in the middle of a request, when the
+server that started it is gone (`exit_with_parent`): it never outlives the server.
+
+Command line: `python -m jax_lsp.lsp.jedi_worker [--parent PID]`, PID the server's (default: the
+process that started this one).
 """
 
 from __future__ import annotations
@@ -15,11 +19,15 @@ import contextlib
 import json
 import os
 import sys
+import threading
+import time
+from collections.abc import Sequence
 
 from jax_lsp.analysis.external import CallSite
 from jax_lsp.analysis.jedi_oracle import JediOracle
 
 _NICENESS = 10  # CPU shares about a tenth of the server's when both want the same core
+PARENT_POLL_SECONDS = 0.5
 
 
 def serve(stdin=sys.stdin, stdout=sys.stdout) -> None:
@@ -51,6 +59,31 @@ def _yield_the_cpu() -> None:
         os.nice(_NICENESS)
 
 
+def exit_with_parent(parent: int, poll: float = PARENT_POLL_SECONDS) -> None:
+    """End this process once `parent` is no longer its parent (it died: this one was
+    re-parented). The end of input reaches `serve` only between requests, and one request
+    (loading jedi on a busy machine, inference over a large module) can take a minute: a killed
+    server must not leave the worker computing for nobody."""
+    if sys.platform == "win32":
+        return  # no re-parenting to watch for; the end of input still stops the worker
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(poll)
+        os._exit(0)  # the main thread may be deep in jedi: no clean way to interrupt it
+
+    threading.Thread(target=watch, name="jax-lsp-parent-watch", daemon=True).start()
+
+
+def _parent_pid(argv: Sequence[str]) -> int:
+    """`--parent PID` (the server's, given by it: the worker may start after it died), or the
+    process that started this one."""
+    if "--parent" in argv[:-1]:
+        return int(argv[argv.index("--parent") + 1])
+    return os.getppid()
+
+
 if __name__ == "__main__":
+    exit_with_parent(_parent_pid(sys.argv[1:]))
     _yield_the_cpu()
     serve()
