@@ -26,7 +26,7 @@ def drop_working_directory() -> None:
     """Take off `sys.path` the working directory that `python -m` put first, and keep it off
     the path of the Python processes started from here (PYTHONSAFEPATH, read by 3.11+)."""
     os.environ["PYTHONSAFEPATH"] = "1"
-    if sys.flags.safe_path or not sys.path:
+    if getattr(sys.flags, "safe_path", False) or not sys.path:  # no such flag before 3.11
         return
     first = sys.path[0]
     if first == "" or os.path.abspath(first) == os.getcwd():

@@ -14,6 +14,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from pytest_lsp import make_test_lsp_client
@@ -28,6 +29,7 @@ _PATIENCE = 300.0
 _EVERY = tuple(sorted(set(sys.stdlib_module_names) | set(_DEPENDENCIES)))
 _USER = "from a import make_state\n\nstate = make_state()\nstate[0] = 1.0\n"
 _DIRECT = "import jax.numpy as jnp\n\nstate = jnp.zeros(3)\nstate[0] = 1.0\n"
+_FLAGS_310 = ("debug", "inspect", "interactive", "optimize", "isolated", "ignore_environment")
 
 
 def _shadowed_folder(root: Path) -> tuple[Path, Path]:
@@ -134,3 +136,16 @@ def test_worker_command_for_python_310_imports_nothing_from_the_folder(tmp_path,
     done = _run_in(project, command, stdin='{"id": 1, "op": "unknown"}\n')
     assert _imported(markers) == [], done.stderr
     assert done.stdout == '{"id": 1, "arrays": []}\n', done.stderr
+
+
+def test_entry_point_runs_on_python_310(monkeypatch):
+    """`python -m jax_lsp` on 3.10, whose `sys.flags` has no `safe_path`: the working directory
+    is still taken off the path. (It raised AttributeError: every `python3.10 -m jax_lsp`, the
+    VS Code extension's command, failed.)"""
+    flags_310 = SimpleNamespace(**{name: getattr(sys.flags, name) for name in _FLAGS_310})
+    monkeypatch.setattr(sys, "flags", flags_310)
+    monkeypatch.setattr(sys, "path", [os.getcwd(), "/lib/python3.10"])
+    monkeypatch.setitem(os.environ, "PYTHONSAFEPATH", "")
+    import_path.drop_working_directory()
+    assert sys.path == ["/lib/python3.10"]
+    assert os.environ["PYTHONSAFEPATH"] == "1"
