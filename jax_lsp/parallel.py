@@ -6,12 +6,13 @@ A worker whose run is done takes items from the end of the run with the most wor
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import itertools
 import multiprocessing
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from multiprocessing.connection import Connection, wait
 from typing import Any, TypeVar
 
@@ -116,13 +117,38 @@ class _Claims:
             return self._current[worker]
 
 
+@contextlib.contextmanager
+def _started_outside_the_working_directory(start_method: str) -> Iterator[None]:
+    """A spawned process (a worker, and multiprocessing's resource tracker) starts as
+    `python -c ...`, which puts its working directory first on `sys.path` (unless -P or
+    PYTHONSAFEPATH, 3.11+), and imports part of the standard library (`signal`, `socket`, ...)
+    before it takes the parent's path: from the user's project, a `signal.py` there would be
+    run. Started from the standard library's own folder, what it finds there first is the
+    standard library itself; the worker returns to the working directory (`_work`).
+    A fork inherits the parent's modules and imports nothing: nothing to do."""
+    standard_library = os.path.dirname(os.__file__)
+    if start_method == "fork" or not os.path.isdir(standard_library):
+        yield
+        return
+    # The process's working directory changes for the few milliseconds of the starts: a host's
+    # other threads must not resolve relative paths meanwhile (the `check` command has none).
+    working_directory = os.getcwd()
+    os.chdir(standard_library)
+    try:
+        yield
+    finally:
+        os.chdir(working_directory)
+
+
 def _work(
     function: Callable[[Item], Any],
     items: Sequence[Item],
     claims: _Claims,
     worker: int,
     results: Connection,
+    working_directory: str,
 ) -> None:
+    os.chdir(working_directory)  # a spawned worker was started elsewhere (see above)
     tune_gc_for_batch()  # again after fork (harmless); needed in a spawned worker
     try:
         for done in itertools.count(1):
@@ -149,18 +175,24 @@ def map_with_locality(
     whose worker died while on it gets `lost(item, reason)`; the other workers finish the
     dead worker's run."""
     context = multiprocessing.get_context(_start_method())
-    claims = _Claims(context, split_runs(weights, jobs), weights)
-    pipes = [context.Pipe(duplex=False) for _ in range(jobs)]
-    workers = [
-        context.Process(
-            target=_work, args=(function, items, claims, worker, pipes[worker][1]), daemon=True
-        )
-        for worker in range(jobs)
-    ]
+    here = os.getcwd()
+    workers: list[Any] = []
     done: dict[int, Result] = {}
     try:
-        for process in workers:
-            process.start()
+        with _started_outside_the_working_directory(context.get_start_method()):
+            # The claims' lock starts multiprocessing's resource tracker where it spawns.
+            claims = _Claims(context, split_runs(weights, jobs), weights)
+            pipes = [context.Pipe(duplex=False) for _ in range(jobs)]
+            workers = [
+                context.Process(
+                    target=_work,
+                    args=(function, items, claims, worker, pipes[worker][1], here),
+                    daemon=True,
+                )
+                for worker in range(jobs)
+            ]
+            for process in workers:
+                process.start()
         for _, sender in pipes:
             sender.close()  # a pipe then ends (EOF) once the workers holding it have exited
         readers = {reader: worker for worker, (reader, _) in enumerate(pipes)}

@@ -127,6 +127,43 @@ def test_check_run_in_the_folder_imports_nothing_from_it(tmp_path, command):
     assert "b.py:4:1: error: JAX201" in done.stdout
 
 
+# A host process with a second thread: `check --jobs` then spawns its workers (forking a
+# process with threads is unsafe), each a `python -c ...` started in the working directory.
+_THREADED_HOST = """
+import sys, threading, time
+from jax_lsp.cli import main
+
+if __name__ == "__main__":
+    threading.Thread(target=time.sleep, args=(600,), daemon=True).start()
+    sys.exit(main(sys.argv[1:]))
+"""
+
+
+def test_check_jobs_spawned_workers_import_nothing_from_the_folder(tmp_path):
+    """The spawned workers and multiprocessing's resource tracker import `signal`, `socket`,
+    ... before they take the parent's path (the `jax-lsp` script's, or `python -m` on 3.10, has
+    no -P to pass on): they ran the folder's `signal.py` and every file was lost."""
+    project, markers = _shadowed_folder(tmp_path)
+    (project / "b.py").write_text(_DIRECT, encoding="utf-8")
+    host = tmp_path / "host" / "run_check.py"
+    host.parent.mkdir()
+    host.write_text(_THREADED_HOST, encoding="utf-8")
+    command = [sys.executable, str(host), "check", "--jobs", "2", "--output-format", "concise"]
+    assert len(list(project.glob("*.py"))) >= 32  # enough files for `check` to use workers
+    done = subprocess.run(
+        [*command, "."],
+        cwd=project,
+        env={**_environment(), "PYTHONPATH": str(Path(__file__).resolve().parents[2])},
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert _imported(markers) == [], done.stderr
+    assert done.returncode == 1, done.stderr
+    assert "b.py:4:1: error: JAX201" in done.stdout
+    assert "could not be checked" not in done.stdout + done.stderr
+
+
 def test_worker_command_for_python_310_imports_nothing_from_the_folder(tmp_path, monkeypatch):
     """Python 3.10 has no -P: the worker's command removes the folder before its first import."""
     monkeypatch.setattr(sys, "version_info", (3, 10, 14, "final", 0))
