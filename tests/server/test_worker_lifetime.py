@@ -12,6 +12,8 @@ import textwrap
 import time
 from pathlib import Path
 
+import pytest
+
 from tests.reliability.rawclient import ROOT, RawServer, running
 
 # Long enough for any machine to still be busy on the request when its server is killed; the
@@ -100,9 +102,21 @@ def test_a_busy_worker_ends_soon_after_its_server_is_killed(tmp_path: Path) -> N
         _kill_all([worker] if worker else [])
 
 
-def test_the_jedi_worker_ends_with_the_real_server_killed(tmp_path: Path) -> None:
-    """Over stdio: the server starts the worker once its first diagnostics are out, and is
-    killed while the worker loads jedi (seconds: it runs at a low priority)."""
+def _end_the_server(raw: RawServer, how: str) -> None:
+    if how == "killed":
+        raw.process.kill()
+    elif how == "stdin-closed":
+        assert raw.process.stdin is not None
+        raw.process.stdin.close()
+    else:
+        raw.notify("exit")  # without `shutdown`
+    raw.process.wait(30)
+
+
+@pytest.mark.parametrize("how", ["killed", "stdin-closed", "exit-without-shutdown"])
+def test_the_jedi_worker_ends_with_the_real_server(tmp_path: Path, how: str) -> None:
+    """Over stdio: the server starts the worker once its first diagnostics are out, and ends
+    while the worker loads jedi (seconds: it runs at a low priority)."""
     (tmp_path / "lib.py").write_text("import jax.numpy as jnp\n\ndef make():\n    return 1\n")
     raw = RawServer(cwd=tmp_path)
     helpers: list[int] = []
@@ -112,8 +126,7 @@ def test_the_jedi_worker_ends_with_the_real_server_killed(tmp_path: Path) -> Non
         raw.diagnostics(uri)
         workers = _wait_for_children(raw.process.pid)
         helpers = workers + [grandchild for w in workers for grandchild in _children(w)]
-        raw.process.kill()
-        raw.process.wait()
+        _end_the_server(raw, how)
         # jedi's own helper process, if started, ends when the worker's pipes close.
         assert not _still_running_after(helpers, GONE_WITHIN), "the worker outlived its server"
     finally:
