@@ -131,7 +131,8 @@ def _started_outside_the_working_directory(start_method: str) -> Iterator[None]:
         yield
         return
     # The process's working directory changes for the few milliseconds of the starts: a host's
-    # other threads must not resolve relative paths meanwhile (the `check` command has none).
+    # other threads must not resolve relative paths meanwhile (`check --watch` has one thread
+    # more, watchfiles', which watches the folders it was given when it started).
     working_directory = os.getcwd()
     os.chdir(standard_library)
     try:
