@@ -314,7 +314,9 @@ def run_check(args: argparse.Namespace) -> int:
         )
         return EXIT_USAGE
     status = check_once(args)
-    paths = [str(p) for p in args.paths] or ["."]
+    # Absolute: watchfiles' thread adds watches for new folders while `check` may briefly be in
+    # another working directory (`parallel`, starting spawned workers).
+    paths = [os.path.abspath(p) for p in args.paths or ["."]]
     print("Watching for file changes.", flush=True)
     for _ in watchfiles.watch(*paths, watch_filter=_watched, raise_interrupt=False):
         print("File change detected: checking again.", flush=True)

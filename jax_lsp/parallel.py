@@ -132,7 +132,7 @@ def _started_outside_the_working_directory(start_method: str) -> Iterator[None]:
         return
     # The process's working directory changes for the few milliseconds of the starts: a host's
     # other threads must not resolve relative paths meanwhile (`check --watch` has one thread
-    # more, watchfiles', which watches the folders it was given when it started).
+    # more, watchfiles', given absolute paths).
     working_directory = os.getcwd()
     os.chdir(standard_library)
     try:
