@@ -26,6 +26,7 @@ _CANONICAL = {
 _BUILTINS = frozenset(dir(builtins))
 # Answers of `canonical`, by spelling: a module's spellings are few and asked again and again.
 _CANONICAL_MEMO: dict[str, str] = {}
+_UNANSWERED = object()  # no answer yet (None is an answer)
 
 
 def canonical(qualname: str) -> str:
@@ -91,11 +92,12 @@ class Resolver:
         return Resolver(merged, (self._shadowed | local_names) - frozenset(local_bindings))
 
     def qualname(self, node: ast.AST) -> str | None:
-        try:
-            return self._answers[node]
-        except KeyError:
+        # Not try/except KeyError: every node of an edited unit is a miss, and a raised
+        # KeyError costs twenty lookups.
+        answer = self._answers.get(node, _UNANSWERED)
+        if answer is _UNANSWERED:
             answer = self._answers[node] = self._qualname(node)
-            return answer
+        return answer
 
     def _qualname(self, node: ast.AST) -> str | None:
         if isinstance(node, ast.Name):

@@ -1786,7 +1786,6 @@ class ModuleModel:
         x64 = (self.x64, unit.start_line) if markers[0] else ()
         attributes = self.assigned_attributes if markers[2] else ()
         shapes = self._module_shapes.get(unit.start_line) if markers[3] else ()
-        context_of = self.context_of
         return (
             x64,
             attributes,
@@ -1794,30 +1793,41 @@ class ModuleModel:
             self._module_facts_key,
             self.unit_globals_key(unit.source),
             self._module_reuse_key(unit),
-            tuple([context_of(record.node) for record in summary.functions]),
-            self._lambda_traces(unit.source),
             self._returns_key(unit.source),
-            self._unit_ref_params(summary),
-            self._unit_carries(summary),
-            tuple([self.object_params(record.node) for record in summary.functions]),
-            tuple([self.self_object(record.node) for record in summary.functions]),
-            tuple([record.node in self.module_object_methods for record in summary.functions]),
-            tuple(
-                [self.explanation_key(record.node, unit.start_line) for record in summary.functions]
-            ),
-            tuple([self.explanation_key(node, unit.start_line) for node in summary.lambdas]),
+            self._functions_key(summary, unit.start_line) if summary.functions else (),
+            self._lambdas_key(summary, unit.start_line) if summary.lambdas else (),
         )
 
-    def _unit_carries(self, summary: UnitSummary) -> tuple:
-        if not self._loop_bodies:
-            return ()
-        return tuple([self.carry_values(record.node) for record in summary.functions])
+    def _functions_key(self, summary: UnitSummary, unit_start: int) -> tuple:
+        """What unit_key holds of each function of a unit, in one pass over them (asked of
+        every unit on each edit): its trace, the Ref parameters and loop carries it
+        receives, its objects, and why it is traced."""
+        context_of, object_params = self.context_of, self.object_params
+        self_object, explanation_key = self.self_object, self.explanation_key
+        object_methods = self.module_object_methods
+        ref_params = self.ref_params or None
+        carry_values = self.carry_values if self._loop_bodies else None
+        return tuple(
+            [
+                (
+                    context_of(node),
+                    ref_params.get(node) if ref_params is not None else None,
+                    carry_values(node) if carry_values is not None else (),
+                    object_params(node),
+                    self_object(node),
+                    node in object_methods,
+                    explanation_key(node, unit_start),
+                )
+                for node in [record.node for record in summary.functions]
+            ]
+        )
 
-    def _unit_ref_params(self, summary: UnitSummary) -> tuple:
-        ref_params = self.ref_params
-        if not ref_params:
-            return ()
-        return tuple([ref_params.get(record.node) for record in summary.functions])
+    def _lambdas_key(self, summary: UnitSummary, unit_start: int) -> tuple:
+        """How each lambda of a unit is traced, and why."""
+        trace = self.trace
+        return tuple(
+            [(trace.get(node), self.explanation_key(node, unit_start)) for node in summary.lambdas]
+        )
 
     @cached_property
     def _module_facts_key(self) -> int:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextvars
+import logging
 from typing import Any
 
 from lsprotocol import types
@@ -10,6 +12,8 @@ from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.language_server import lsp_method
 
 from jax_lsp.lsp.positions import choose_encoding
+
+log = logging.getLogger(__name__)
 
 
 class JaxLspProtocol(LanguageServerProtocol):
@@ -23,6 +27,28 @@ class JaxLspProtocol(LanguageServerProtocol):
                 self._send_response(data["id"], error=error.to_response_error())
             raise
 
+    def handle_message(self, message: Any) -> None:
+        # pygls's own: but pygls tells requests, notifications and responses apart with
+        # isinstance against runtime-checkable Protocols, which on Python 3.11 list the
+        # Protocol's members anew at every check (~0.1 ms a message, on every keystroke).
+        # Told apart here by the same members, read directly.
+        if message.jsonrpc != self.VERSION:
+            log.warning('Unknown message "%s"', message)
+            return
+        if self._shutdown and getattr(message, "method", "") != types.EXIT:
+            log.warning("Server shutting down. No more requests!")
+            return
+        context = contextvars.copy_context()  # each handler runs in its own context
+        if hasattr(message, "method") and hasattr(message, "params"):
+            if hasattr(message, "id"):
+                context.run(self._handle_request, message.id, message.method, message.params)
+            else:
+                context.run(self._handle_notification, message.method, message.params)
+        elif hasattr(message, "result"):
+            context.run(self._handle_response, message.id, message.result)
+        else:
+            context.run(self._handle_response, message.id, None, message.error)
+
     @lsp_method(types.INITIALIZE)
     def lsp_initialize(self, params: types.InitializeParams):
         # pygls takes the client's first preference; we want UTF-8 whenever it is offered.
@@ -33,18 +59,20 @@ class JaxLspProtocol(LanguageServerProtocol):
 
     # Text documents live in our DocumentStore only: pygls's own copy would cost a second,
     # line-by-line pass per keystroke and the memory of every open file twice.
-    def _user_handler(self, method: str, params: Any):
+    # Our handlers of these are synchronous: called here rather than yielded to pygls to run
+    # as a second handler (one dispatch per keystroke, not two).
+    def _user_handler(self, method: str, params: Any) -> None:
         if (handler := self.fm.features.get(method)) is not None:
-            yield handler, (params,), None
+            handler(params)
 
     @lsp_method(types.TEXT_DOCUMENT_DID_OPEN)
     def lsp_text_document__did_open(self, params: types.DidOpenTextDocumentParams):
-        yield from self._user_handler(types.TEXT_DOCUMENT_DID_OPEN, params)
+        self._user_handler(types.TEXT_DOCUMENT_DID_OPEN, params)
 
     @lsp_method(types.TEXT_DOCUMENT_DID_CHANGE)
     def lsp_text_document__did_change(self, params: types.DidChangeTextDocumentParams):
-        yield from self._user_handler(types.TEXT_DOCUMENT_DID_CHANGE, params)
+        self._user_handler(types.TEXT_DOCUMENT_DID_CHANGE, params)
 
     @lsp_method(types.TEXT_DOCUMENT_DID_CLOSE)
     def lsp_text_document__did_close(self, params: types.DidCloseTextDocumentParams):
-        yield from self._user_handler(types.TEXT_DOCUMENT_DID_CLOSE, params)
+        self._user_handler(types.TEXT_DOCUMENT_DID_CLOSE, params)

@@ -13,6 +13,7 @@ from lsprotocol import types
 
 from jax_lsp.lsp.client import ClientFeatures
 from jax_lsp.lsp.documents import AnalysisResult, DocumentStore, OpenDocument
+from jax_lsp.lsp.gc_pause import COLLECTION_PAUSE
 from jax_lsp.lsp.publisher import Publisher
 
 log = logging.getLogger(__name__)
@@ -65,14 +66,15 @@ class Scheduler:
         self._pending[document.uri] = asyncio.ensure_future(self._publish_later(document, delay))
 
     async def _publish_later(self, document: OpenDocument, delay: float) -> None:
-        await asyncio.sleep(delay)
-        result = await self._result(document)
-        if self._documents.get(document.uri) is not document:
-            return  # closed meanwhile
-        if document.current(self._generation()) is not result:
-            return  # edited or reconfigured meanwhile: a newer analysis is on its way
-        self._pending.pop(document.uri, None)
-        self._publisher.publish(document.uri, result.diagnostics, result.version)
+        with COLLECTION_PAUSE.held():  # garbage is collected once the diagnostics are out
+            await asyncio.sleep(delay)
+            result = await self._result(document)
+            if self._documents.get(document.uri) is not document:
+                return  # closed meanwhile
+            if document.current(self._generation()) is not result:
+                return  # edited or reconfigured meanwhile: a newer analysis is on its way
+            self._pending.pop(document.uri, None)
+            self._publisher.publish(document.uri, result.diagnostics, result.version)
 
     def schedule_notebook(self, uri: str, delay: float = DEBOUNCE_SECONDS) -> None:
         self.cancel(uri)
@@ -80,22 +82,23 @@ class Scheduler:
             self._pending[uri] = asyncio.ensure_future(self._publish_notebook_later(uri, delay))
 
     async def _publish_notebook_later(self, uri: str, delay: float) -> None:
-        await asyncio.sleep(delay)
-        try:
-            if not await self._analyze_notebook(uri):
-                return  # changed meanwhile: a newer analysis is on its way
-        except Exception as error:  # an engine bug: keep what is shown
-            log.exception("analysis of %s failed", uri)
-            self._log_to_client(
-                f"jax-lsp: analyzing {uri} failed: {error}", types.MessageType.Error
-            )
-            return
-        self._pending.pop(uri, None)
-        if not self._client.pushes_notebooks():
-            return  # the client started pulling meanwhile
-        for cell in self._documents:
-            if cell.notebook == uri and cell.result is not None:
-                self._publisher.publish(cell.uri, cell.result.diagnostics, cell.result.version)
+        with COLLECTION_PAUSE.held():  # garbage is collected once the diagnostics are out
+            await asyncio.sleep(delay)
+            try:
+                if not await self._analyze_notebook(uri):
+                    return  # changed meanwhile: a newer analysis is on its way
+            except Exception as error:  # an engine bug: keep what is shown
+                log.exception("analysis of %s failed", uri)
+                self._log_to_client(
+                    f"jax-lsp: analyzing {uri} failed: {error}", types.MessageType.Error
+                )
+                return
+            self._pending.pop(uri, None)
+            if not self._client.pushes_notebooks():
+                return  # the client started pulling meanwhile
+            for cell in self._documents:
+                if cell.notebook == uri and cell.result is not None:
+                    self._publisher.publish(cell.uri, cell.result.diagnostics, cell.result.version)
 
     def cells_pulled(self) -> None:
         """The client pulls cells after all: withdraw what was pushed to them (push and pull
