@@ -181,7 +181,10 @@ class PrngKeyReuse(Rule):
         (exclusive `if`/`else` branches may each use the key) and loops (a key consumed in a
         loop body that does not rebind it is reused on every iteration). A call of a function
         of the same module that consumes its key parameter (itself or through another such
-        function) counts as a use. Also flags a key that a `lax.while_loop`, `fori_loop`,
+        function) counts as a use. A key held in an object or a container (`self.key`,
+        `state.key`, `state["key"]`, `keys[0]`) is followed the same way; assigning it or its
+        holder, or handing the holder to a function or calling a method on it, makes it fresh.
+        Also flags a key that a `lax.while_loop`, `fori_loop`,
         `scan` or `lax.map` body, or a function given to `jax.tree.map`, closes over and
         consumes: it is consumed again on every iteration or leaf. One key given to the same
         `permutation`, `shuffle` or `choice` of several different arrays (or of every leaf
@@ -434,6 +437,26 @@ class PrngKeyReuse(Rule):
             """,
             check="assert (first == second).all()  # the same order twice",
         ),
+        Example(
+            """
+            import jax
+
+            class Sampler:
+                def __init__(self, seed):
+                    self.key = jax.random.key(seed)
+
+                def pair(self, n):
+                    a = jax.random.normal(self.key, (n,))
+                    b = jax.random.normal(self.key, (n,))  # error
+                    return a, b
+
+            state = {"key": jax.random.key(1)}
+            x = jax.random.uniform(state["key"], (3,))
+            y = jax.random.uniform(state["key"], (3,))  # error
+            a, b = Sampler(0).pair(3)
+            """,
+            check="assert (a == b).all() and (x == y).all()  # keys held in objects and dicts",
+        ),
     )
     valid = (
         Example(
@@ -546,6 +569,31 @@ class PrngKeyReuse(Rule):
             """,
             check="assert (yb == xb * 10).all()",
         ),
+        Example(
+            """
+            import jax
+
+            class Sampler:
+                def __init__(self, seed):
+                    self.key = jax.random.key(seed)
+
+                def reseed(self, seed):
+                    self.key = jax.random.key(seed)
+
+                def pair(self, n):
+                    a = jax.random.normal(self.key, (n,))
+                    self.reseed(7)  # a method of the holder may rebind its key
+                    b = jax.random.normal(self.key, (n,))
+                    return a, b
+
+            state = {"key": jax.random.key(1)}
+            x = jax.random.uniform(state["key"], (3,))
+            state["key"] = jax.random.key(2)
+            y = jax.random.uniform(state["key"], (3,))
+            a, b = Sampler(0).pair(3)
+            """,
+            check="assert not (a == b).all() and not (x == y).all()",
+        ),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> Iterator[Finding]:
@@ -612,7 +660,7 @@ class PrngKeyReuse(Rule):
 
 
 def _message(reuse: Reuse, resolver: Resolver) -> str:
-    key = reuse.key.id
+    key = reuse.name
     if reuse.across_iterations:
         return (
             f"Split `{key}` in the loop body and use the new subkey here "
@@ -648,7 +696,7 @@ def _repeated_message(use: RepeatedUse) -> str:
 
 
 def _first_use(reuse: Reuse, ctx: RuleContext) -> Related:
-    message = f"`{reuse.key.id}` first consumed here"
+    message = f"`{reuse.name}` first consumed here"
     if reuse.first_unit == ctx.unit_start:
         return Related(ctx.span(reuse.first), message)
     lines = ctx.model.document.lines
