@@ -647,7 +647,7 @@ class PrngKeyReuse(Rule):
             # a related place pointing at the flagged call itself says nothing.
             itself = reuse.first is reuse.call and reuse.first_unit == ctx.unit_start
             yield replace(
-                ctx.finding(self, reuse.call, _message(reuse, resolver), fix=fix),
+                ctx.finding(self, reuse.call, _message(reuse, resolver, ctx), fix=fix),
                 related=() if itself else (_first_use(reuse, ctx),),
             )
         for use in repeated:
@@ -659,8 +659,9 @@ class PrngKeyReuse(Rule):
             )
 
 
-def _message(reuse: Reuse, resolver: Resolver) -> str:
-    key = reuse.name
+def _message(reuse: Reuse, resolver: Resolver, ctx: RuleContext) -> str:
+    # As the code spells it (`state["key"]`): the reuse sits in the unit reported on.
+    key = reuse.name if isinstance(reuse.key, ast.Name) else ctx.segment(reuse.key)
     if reuse.across_iterations:
         return (
             f"Split `{key}` in the loop body and use the new subkey here "
@@ -696,7 +697,8 @@ def _repeated_message(use: RepeatedUse) -> str:
 
 
 def _first_use(reuse: Reuse, ctx: RuleContext) -> Related:
-    message = f"`{reuse.name}` first consumed here"
+    key = reuse.name if isinstance(reuse.key, ast.Name) else ctx.segment(reuse.key)
+    message = f"`{key}` first consumed here"
     if reuse.first_unit == ctx.unit_start:
         return Related(ctx.span(reuse.first), message)
     lines = ctx.model.document.lines
