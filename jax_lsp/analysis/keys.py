@@ -2,7 +2,8 @@
 
 What consumes a key follows JAX's own checker (`jax.experimental.key_reuse`): a `jax.random`
 sampler and `jax.random.split` consume their key (`random_bits` and `random_split` are sinks
-there), `fold_in`, `clone` and `key_data` do not; a helper of this module that consumes its
+there), and so does an equinox layer built with `key=`; `fold_in`, `clone` and `key_data` do
+not; a helper of this module that consumes its
 key parameter consumes the argument. Rebinding the name (`key, sub = jax.random.split(key)`,
 a loop target) makes it fresh.
 A key is followed by its access path: a name, or an attribute or constant subscript of one
@@ -392,17 +393,35 @@ def consumed_params(
 
 
 def consumer_key(call: ast.Call, resolver: Resolver) -> ast.expr | None:
-    """The key a `jax.random` sampler or `split` consumes, else None."""
-    return key_argument(call) if resolver.qualname(call.func) in CONSUMERS else None
+    """The key a `jax.random` sampler or `split` consumes, or the `key=` an equinox layer
+    is built with, else None."""
+    qualname = resolver.qualname(call.func)
+    if qualname in CONSUMERS:
+        return key_argument(call)
+    return _layer_key(call) if qualname and qualname.startswith(_KEYED_LAYERS) else None
+
+
+# Layers built with `key=`: they draw their initial parameters from it (`eqx.nn.Linear(3, 3,
+# key=key)` twice gives identical weights).
+_KEYED_LAYERS = "equinox.nn."
+
+
+def _layer_key(call: ast.Call) -> ast.expr | None:
+    return next((kw.value for kw in call.keywords if kw.arg == "key"), None)
 
 
 def may_draw(text: str, resolver: Resolver) -> bool:
     """Can code with this text call a `jax.random` sampler? Every spelling of one contains
     "random" or a name bound to `jax.random` or inside it (`jr.normal`, `from jax.random
-    import normal`)."""
+    import normal`), or, for an equinox layer built with a key, "key=" and a name bound to
+    equinox."""
     if "random" in text:
         return True
-    return any(contains_word(text, alias) for alias in resolver.names_bound_under("jax.random"))
+    if any(contains_word(text, alias) for alias in resolver.names_bound_under("jax.random")):
+        return True
+    return "key=" in text and any(
+        contains_word(text, alias) for alias in resolver.names_bound_under("equinox")
+    )
 
 
 def classify_call(call: ast.Call, resolver: Resolver, model: ModuleModel):
@@ -413,6 +432,8 @@ def classify_call(call: ast.Call, resolver: Resolver, model: ModuleModel):
         return key_argument(call)
     if qualname and qualname.startswith(_NON_CONSUMING_PREFIXES):
         return None
+    if qualname and qualname.startswith(_KEYED_LAYERS):
+        return _layer_key(call) or PASS
     return helper_key(call, model.functions, model.key_helpers) or PASS
 
 

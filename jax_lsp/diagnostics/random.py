@@ -181,9 +181,11 @@ class PrngKeyReuse(Rule):
         (exclusive `if`/`else` branches may each use the key) and loops (a key consumed in a
         loop body that does not rebind it is reused on every iteration). A call of a function
         of the same module that consumes its key parameter (itself or through another such
-        function) counts as a use. A key held in an object or a container (`self.key`,
-        `state.key`, `state["key"]`, `keys[0]`) is followed the same way; assigning it or its
-        holder, or handing the holder to a function or calling a method on it, makes it fresh.
+        function) counts as a use, and so does an equinox layer built with it
+        (`eqx.nn.Linear(3, 3, key=key)`: its initial weights are drawn from it). A key held
+        in an object or a container (`self.key`, `state.key`, `state["key"]`, `keys[0]`) is
+        followed the same way; assigning it or its holder, or handing the holder to a
+        function or calling a method on it, makes it fresh.
         Also flags a key that a `lax.while_loop`, `fori_loop`,
         `scan` or `lax.map` body, or a function given to `jax.tree.map`, closes over and
         consumes: it is consumed again on every iteration or leaf. One key given to the same
@@ -456,6 +458,28 @@ class PrngKeyReuse(Rule):
             a, b = Sampler(0).pair(3)
             """,
             check="assert (a == b).all() and (x == y).all()  # keys held in objects and dicts",
+        ),
+        Example(
+            """
+            import equinox as eqx
+            import jax
+
+            key = jax.random.key(0)
+            encoder = eqx.nn.Linear(4, 4, key=key)
+            decoder = eqx.nn.Linear(4, 4, key=key)  # error
+            """,
+            check="assert (encoder.weight == decoder.weight).all()  # identical initial weights",
+            fixed="""
+            import equinox as eqx
+            import jax
+
+            key = jax.random.key(0)
+            key, subkey = jax.random.split(key)
+            encoder = eqx.nn.Linear(4, 4, key=subkey)
+            key, subkey2 = jax.random.split(key)
+            decoder = eqx.nn.Linear(4, 4, key=subkey2)
+            """,
+            fixed_check="assert not (encoder.weight == decoder.weight).all()",
         ),
     )
     valid = (

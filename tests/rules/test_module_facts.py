@@ -103,3 +103,27 @@ def test_keys_held_in_objects_and_containers():
     loop2 = "def f(self, n):\n    for _ in range(n):\n        x = jax.random.normal(self.key)\n"
     assert codes(loop, "JAX602") == []  # comprehensions are not followed
     assert codes(loop2, "JAX602") == [2]
+
+
+def test_equinox_layers_consume_their_key():
+    eqx = "import equinox as eqx\n"
+    twice = (
+        "def f(key):\n"
+        "    a = eqx.nn.Linear(2, 2, key=key)\n"
+        "    return eqx.nn.MLP(2, 2, 4, 1, key=key), a\n"
+    )
+    after_draw = (
+        "def f(key):\n    x = jax.random.normal(key)\n    return eqx.nn.Linear(2, 2, key=key)(x)\n"
+    )
+    split = (
+        "def f(key):\n"
+        "    k1, k2 = jax.random.split(key)\n"
+        "    return eqx.nn.Linear(2, 2, key=k1), eqx.nn.Linear(2, 2, key=k2)\n"
+    )
+    assert codes(eqx + twice, "JAX602") == [3]
+    assert codes(eqx + after_draw, "JAX602") == [3]
+    assert codes(eqx + split, "JAX602") == []
+    # A module helper handing its key to a layer consumes it too.
+    helper = "def make(key):\n    return eqx.nn.Linear(2, 2, key=key)\n\n"
+    user = "def g(key):\n    return make(key), make(key)\n"
+    assert codes(eqx + helper + user, "JAX602") == [5]
