@@ -2,9 +2,14 @@
 
 What consumes a key follows JAX's own checker (`jax.experimental.key_reuse`): a `jax.random`
 sampler and `jax.random.split` consume their key (`random_bits` and `random_split` are sinks
-there), `fold_in`, `clone` and `key_data` do not; a helper of this module that consumes its
+there), and so does an equinox layer built with `key=`; `fold_in`, `clone` and `key_data` do
+not; a helper of this module that consumes its
 key parameter consumes the argument. Rebinding the name (`key, sub = jax.random.split(key)`,
 a loop target) makes it fresh.
+A key is followed by its access path: a name, or an attribute or constant subscript of one
+(`self.key`, `state.key`, `state["key"]`, `keys[0]`). Rebinding or subscript-assigning the
+root, assigning the path or a prefix of it, handing the root to an unknown function or
+calling a method on it (`self.reset()`, `state.update(...)`) makes every path under it fresh.
 Exclusive branches start from the same state and merge afterwards; loop bodies are walked
 twice, so a key drawn from in the body and never rebound there is reported on the second
 pass (every iteration draws the same numbers). A key handed to an unknown function is
@@ -81,19 +86,59 @@ PASS = "pass"
 _TERMINATORS = (ast.Return, ast.Raise, ast.Continue, ast.Break)
 _NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
 
-# name -> the call that consumed it (or _UNSURE). Names absent are fresh or not keys.
+# access path -> the call that consumed it (or _UNSURE). Paths absent are fresh or not keys.
+# A state holding a path beyond a bare name also holds _PATHS: without it, forgetting a name
+# has no paths under it to look for.
 State = dict[str, object]
+_PATHS = "<paths>"
+
+
+def key_path(node: ast.expr) -> str | None:
+    """The access path a key expression reads: `key`, `self.key`, `state['key']`,
+    `keys[0]`; None for anything else (a call, a computed index)."""
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        base = key_path(node.value)
+        return None if base is None else f"{base}.{node.attr}"
+    if isinstance(node, ast.Subscript):
+        index = node.slice
+        if isinstance(index, ast.Constant) and isinstance(index.value, str | int):
+            base = key_path(node.value)
+            return None if base is None else f"{base}[{index.value!r}]"
+    return None
+
+
+def path_root(path: str) -> str:
+    """The name an access path starts from."""
+    end = len(path)
+    for mark in ".[":
+        at = path.find(mark)
+        if at != -1:
+            end = min(end, at)
+    return path[:end]
+
+
+def _root_name(node: ast.expr) -> str | None:
+    while isinstance(node, ast.Attribute | ast.Subscript):
+        node = node.value
+    return node.id if isinstance(node, ast.Name) else None
 
 
 @dataclass(frozen=True)
 class Reuse:
     call: ast.Call  # the second draw
-    key: ast.Name  # its key argument
+    key: ast.expr  # its key argument: a name or an access path (`self.key`, `s["key"]`)
     first: ast.Call  # the draw that consumed the key before
     across_iterations: bool
     # The document line of the unit holding `first` (module-level flows cross units).
     first_unit: int = 0
     first_key: ast.expr | None = None  # the argument `first` consumed the key through
+
+    @property
+    def name(self) -> str:
+        """The key as the code spells it (`key`, `self.key`, `state["key"]`)."""
+        return self.key.id if isinstance(self.key, ast.Name) else ast.unparse(self.key)
 
 
 def key_argument(call: ast.Call) -> ast.expr | None:
@@ -229,8 +274,14 @@ class KeyFlow:
 
     @staticmethod
     def _forget(state: State, names: list[str]) -> None:
+        """Rebinding (or assigning into) these names makes them, and every path under
+        them, fresh."""
+        if not state:
+            return
         for name in names:
             state.pop(name, None)
+        if _PATHS in state:
+            KeyFlow._forget_under(state, names)
 
     # -- expressions ----------------------------------------------------------------------
     def expression(self, node: ast.expr, state: State) -> None:
@@ -260,13 +311,28 @@ class KeyFlow:
         if role is None:
             return
         if role == PASS:
-            for arg in [*call.args, *(kw.value for kw in call.keywords)]:
+            arguments = [*call.args, *(kw.value for kw in call.keywords)]
+            if _PATHS in state:
+                # The callee (or a method of the object) may rebind keys the object holds.
+                roots = [_root_name(call.func) if isinstance(call.func, ast.Attribute) else None]
+                roots += [a.id for a in arguments if isinstance(a, ast.Name)]
+                self._forget_under(state, roots)
+            # A path handed over stays as it was: absent (fresh), its next draw is not
+            # reported either, and a consumed key stays consumed.
+            for arg in arguments:
                 if isinstance(arg, ast.Name) and arg.id not in state:
                     state[arg.id] = _UNSURE  # maybe consumed; a consumed key stays consumed
             return
-        if not isinstance(role, ast.Name):
+        if isinstance(role, ast.Name):
+            path = role.id
+        elif isinstance(role, ast.Attribute | ast.Subscript):
+            path = key_path(role)
+            if path is None:
+                return
+            state[_PATHS] = _UNSURE
+        else:
             return
-        previous = state.get(role.id)
+        previous = state.get(path)
         if isinstance(previous, ast.Call):
             if call not in self.reuses:
                 across = self._iteration > 0 and previous is call
@@ -274,8 +340,16 @@ class KeyFlow:
                 reuse = Reuse(call, role, previous, across, first_unit, first_key)
                 self.reuses[call] = reuse
         else:
-            state[role.id] = call
+            state[path] = call
             self._uses[call] = (self.unit, role)
+
+    @staticmethod
+    def _forget_under(state: State, roots: list[str | None]) -> None:
+        """Paths under these roots (not the roots themselves) become fresh."""
+        wanted = {root for root in roots if root is not None}
+        if wanted:
+            for path in [p for p in state if p not in wanted and path_root(p) in wanted]:
+                del state[path]
 
 
 def _targets(node: ast.stmt) -> list[ast.expr]:
@@ -319,17 +393,35 @@ def consumed_params(
 
 
 def consumer_key(call: ast.Call, resolver: Resolver) -> ast.expr | None:
-    """The key a `jax.random` sampler or `split` consumes, else None."""
-    return key_argument(call) if resolver.qualname(call.func) in CONSUMERS else None
+    """The key a `jax.random` sampler or `split` consumes, or the `key=` an equinox layer
+    is built with, else None."""
+    qualname = resolver.qualname(call.func)
+    if qualname in CONSUMERS:
+        return key_argument(call)
+    return _layer_key(call) if qualname and qualname.startswith(_KEYED_LAYERS) else None
+
+
+# Layers built with `key=`: they draw their initial parameters from it (`eqx.nn.Linear(3, 3,
+# key=key)` twice gives identical weights).
+_KEYED_LAYERS = "equinox.nn."
+
+
+def _layer_key(call: ast.Call) -> ast.expr | None:
+    return next((kw.value for kw in call.keywords if kw.arg == "key"), None)
 
 
 def may_draw(text: str, resolver: Resolver) -> bool:
     """Can code with this text call a `jax.random` sampler? Every spelling of one contains
     "random" or a name bound to `jax.random` or inside it (`jr.normal`, `from jax.random
-    import normal`)."""
+    import normal`), or, for an equinox layer built with a key, "key=" and a name bound to
+    equinox."""
     if "random" in text:
         return True
-    return any(contains_word(text, alias) for alias in resolver.names_bound_under("jax.random"))
+    if any(contains_word(text, alias) for alias in resolver.names_bound_under("jax.random")):
+        return True
+    return "key=" in text and any(
+        contains_word(text, alias) for alias in resolver.names_bound_under("equinox")
+    )
 
 
 def classify_call(call: ast.Call, resolver: Resolver, model: ModuleModel):
@@ -340,6 +432,8 @@ def classify_call(call: ast.Call, resolver: Resolver, model: ModuleModel):
         return key_argument(call)
     if qualname and qualname.startswith(_NON_CONSUMING_PREFIXES):
         return None
+    if qualname and qualname.startswith(_KEYED_LAYERS):
+        return _layer_key(call) or PASS
     return helper_key(call, model.functions, model.key_helpers) or PASS
 
 

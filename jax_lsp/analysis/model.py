@@ -47,6 +47,7 @@ from jax_lsp.analysis.keys import (
     consumer_key,
     helper_key,
     may_draw,
+    path_root,
 )
 from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.module_state import ModuleState
@@ -1723,7 +1724,7 @@ class ModuleModel:
                     # cannot change what matters of the state: skip it.
                     if unit.tree is None or not (
                         self._may_draw(unit.source)
-                        or (state and any(name in text for name in state))
+                        or (state and any(path_root(path) in text for path in state))
                         or (helpers and any(name in text for name in helpers))
                     ):
                         continue
@@ -1748,7 +1749,7 @@ class ModuleModel:
             (
                 r.call.lineno,
                 r.call.col_offset,
-                r.key.id,
+                r.name,
                 ast.unparse(r.first.func),
                 r.across_iterations,
                 # the first use is shown (and fixed) where it sits, perhaps in another unit:

@@ -61,6 +61,8 @@ class SplitFixer:
         self.statements = _statement_of(body)
 
     def fix(self, reuse: Reuse) -> Fix | None:
+        if not isinstance(reuse.key, ast.Name):
+            return None  # `self.key`, `state.key`: the holder may not take a new attribute
         ctx, key = self.ctx, reuse.key.id
         split = self._split_spelling(reuse.call)
         if split is None or reuse.first_key is None:

@@ -181,7 +181,12 @@ class PrngKeyReuse(Rule):
         (exclusive `if`/`else` branches may each use the key) and loops (a key consumed in a
         loop body that does not rebind it is reused on every iteration). A call of a function
         of the same module that consumes its key parameter (itself or through another such
-        function) counts as a use. Also flags a key that a `lax.while_loop`, `fori_loop`,
+        function) counts as a use, and so does an equinox layer built with it
+        (`eqx.nn.Linear(3, 3, key=key)`: its initial weights are drawn from it). A key held
+        in an object or a container (`self.key`, `state.key`, `state["key"]`, `keys[0]`) is
+        followed the same way; assigning it or its holder, or handing the holder to a
+        function or calling a method on it, makes it fresh.
+        Also flags a key that a `lax.while_loop`, `fori_loop`,
         `scan` or `lax.map` body, or a function given to `jax.tree.map`, closes over and
         consumes: it is consumed again on every iteration or leaf. One key given to the same
         `permutation`, `shuffle` or `choice` of several different arrays (or of every leaf
@@ -434,6 +439,48 @@ class PrngKeyReuse(Rule):
             """,
             check="assert (first == second).all()  # the same order twice",
         ),
+        Example(
+            """
+            import jax
+
+            class Sampler:
+                def __init__(self, seed):
+                    self.key = jax.random.key(seed)
+
+                def pair(self, n):
+                    a = jax.random.normal(self.key, (n,))
+                    b = jax.random.normal(self.key, (n,))  # error
+                    return a, b
+
+            state = {"key": jax.random.key(1)}
+            x = jax.random.uniform(state["key"], (3,))
+            y = jax.random.uniform(state["key"], (3,))  # error
+            a, b = Sampler(0).pair(3)
+            """,
+            check="assert (a == b).all() and (x == y).all()  # keys held in objects and dicts",
+        ),
+        Example(
+            """
+            import equinox as eqx
+            import jax
+
+            key = jax.random.key(0)
+            encoder = eqx.nn.Linear(4, 4, key=key)
+            decoder = eqx.nn.Linear(4, 4, key=key)  # error
+            """,
+            check="assert (encoder.weight == decoder.weight).all()  # identical initial weights",
+            fixed="""
+            import equinox as eqx
+            import jax
+
+            key = jax.random.key(0)
+            key, subkey = jax.random.split(key)
+            encoder = eqx.nn.Linear(4, 4, key=subkey)
+            key, subkey2 = jax.random.split(key)
+            decoder = eqx.nn.Linear(4, 4, key=subkey2)
+            """,
+            fixed_check="assert not (encoder.weight == decoder.weight).all()",
+        ),
     )
     valid = (
         Example(
@@ -546,6 +593,31 @@ class PrngKeyReuse(Rule):
             """,
             check="assert (yb == xb * 10).all()",
         ),
+        Example(
+            """
+            import jax
+
+            class Sampler:
+                def __init__(self, seed):
+                    self.key = jax.random.key(seed)
+
+                def reseed(self, seed):
+                    self.key = jax.random.key(seed)
+
+                def pair(self, n):
+                    a = jax.random.normal(self.key, (n,))
+                    self.reseed(7)  # a method of the holder may rebind its key
+                    b = jax.random.normal(self.key, (n,))
+                    return a, b
+
+            state = {"key": jax.random.key(1)}
+            x = jax.random.uniform(state["key"], (3,))
+            state["key"] = jax.random.key(2)
+            y = jax.random.uniform(state["key"], (3,))
+            a, b = Sampler(0).pair(3)
+            """,
+            check="assert not (a == b).all() and not (x == y).all()",
+        ),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> Iterator[Finding]:
@@ -599,7 +671,7 @@ class PrngKeyReuse(Rule):
             # a related place pointing at the flagged call itself says nothing.
             itself = reuse.first is reuse.call and reuse.first_unit == ctx.unit_start
             yield replace(
-                ctx.finding(self, reuse.call, _message(reuse, resolver), fix=fix),
+                ctx.finding(self, reuse.call, _message(reuse, resolver, ctx), fix=fix),
                 related=() if itself else (_first_use(reuse, ctx),),
             )
         for use in repeated:
@@ -611,8 +683,9 @@ class PrngKeyReuse(Rule):
             )
 
 
-def _message(reuse: Reuse, resolver: Resolver) -> str:
-    key = reuse.key.id
+def _message(reuse: Reuse, resolver: Resolver, ctx: RuleContext) -> str:
+    # As the code spells it (`state["key"]`): the reuse sits in the unit reported on.
+    key = reuse.name if isinstance(reuse.key, ast.Name) else ctx.segment(reuse.key)
     if reuse.across_iterations:
         return (
             f"Split `{key}` in the loop body and use the new subkey here "
@@ -648,7 +721,8 @@ def _repeated_message(use: RepeatedUse) -> str:
 
 
 def _first_use(reuse: Reuse, ctx: RuleContext) -> Related:
-    message = f"`{reuse.key.id}` first consumed here"
+    key = reuse.name if isinstance(reuse.key, ast.Name) else ctx.segment(reuse.key)
+    message = f"`{key}` first consumed here"
     if reuse.first_unit == ctx.unit_start:
         return Related(ctx.span(reuse.first), message)
     lines = ctx.model.document.lines

@@ -72,3 +72,58 @@ def test_attribute_write_in_another_unit():
     assert codes(model_and_use + "m.rate = 0.2\n", "JAX402") == [5]  # read by apply: stale
     assert codes(model_and_use + "m.steps = 1\n", "JAX402") == []  # never read by apply
     assert codes(model_and_use, "JAX402") == []
+
+
+def test_keys_held_in_objects_and_containers():
+    # followed by access path: `self.key`, `state.key`, `state["key"]`, `keys[0]`
+    drawn_twice = (
+        "def f(state, keys):\n"
+        '    a = jax.random.normal(state["key"])\n'
+        '    b = jax.random.normal(state["key"])\n'
+        "    c = jax.random.normal(state.key) + jax.random.normal(state.key)\n"
+        "    d = jax.random.normal(keys[0]) + jax.random.normal(keys[1])\n"
+        "    return a, b, c, d, jax.random.normal(keys[0])\n"
+    )
+    assert codes(drawn_twice, "JAX602") == [2, 3, 5]
+    # The holder rebound, assigned into, handed to a function or asked to act: fresh again.
+    refreshed = (
+        "def f(self, state):\n"
+        '    a = jax.random.normal(state["key"]) + jax.random.normal(self.key)\n'
+        '    state = {"key": jax.random.key(1)}\n'
+        "    self.reseed()\n"
+        '    b = jax.random.normal(state["key"]) + jax.random.normal(self.key)\n'
+        '    c = jax.random.normal(state["key"])\n'
+        '    state["key"] = jax.random.key(2)\n'
+        "    advance(state)\n"
+        '    return a, b, c, jax.random.normal(state["key"])\n'
+    )
+    assert codes(refreshed, "JAX602") == [5]
+    # A loop drawing from the same held key on every iteration.
+    loop = "def f(self, n):\n    return [jax.random.normal(self.key) for _ in range(n)]\n"
+    loop2 = "def f(self, n):\n    for _ in range(n):\n        x = jax.random.normal(self.key)\n"
+    assert codes(loop, "JAX602") == []  # comprehensions are not followed
+    assert codes(loop2, "JAX602") == [2]
+
+
+def test_equinox_layers_consume_their_key():
+    eqx = "import equinox as eqx\n"
+    twice = (
+        "def f(key):\n"
+        "    a = eqx.nn.Linear(2, 2, key=key)\n"
+        "    return eqx.nn.MLP(2, 2, 4, 1, key=key), a\n"
+    )
+    after_draw = (
+        "def f(key):\n    x = jax.random.normal(key)\n    return eqx.nn.Linear(2, 2, key=key)(x)\n"
+    )
+    split = (
+        "def f(key):\n"
+        "    k1, k2 = jax.random.split(key)\n"
+        "    return eqx.nn.Linear(2, 2, key=k1), eqx.nn.Linear(2, 2, key=k2)\n"
+    )
+    assert codes(eqx + twice, "JAX602") == [3]
+    assert codes(eqx + after_draw, "JAX602") == [3]
+    assert codes(eqx + split, "JAX602") == []
+    # A module helper handing its key to a layer consumes it too.
+    helper = "def make(key):\n    return eqx.nn.Linear(2, 2, key=key)\n\n"
+    user = "def g(key):\n    return make(key), make(key)\n"
+    assert codes(eqx + helper + user, "JAX602") == [5]
