@@ -116,8 +116,18 @@ def _snippet(entry: Entry, style: _Style) -> list[str]:
         style(f"{gutter} |", _CYAN),
         f"{style(f'{number} |', _CYAN)} {line}",
         f"{style(f'{gutter} |', _CYAN)} {' ' * span.start.column}{style(carets, color, _BOLD)}",
-        "",
     ]
+
+
+def _notes(entry: Entry, style: _Style) -> list[str]:
+    """The places that explain a finding (what traces the function, where a PRNG key was first
+    consumed), one `= note:` line each, below the snippet."""
+    notes = []
+    for related in entry.finding.related:
+        start = related.span.start
+        where = f"{display_path(entry.path)}:{start.line + 1}:{start.column + 1}"
+        notes.append(f"  {style('= note:', _CYAN, _BOLD)} {where}: {related.message}")
+    return notes
 
 
 def summary_counts(entries: Sequence[Entry]) -> str:
@@ -143,8 +153,11 @@ def format_text(entries: Sequence[Entry], options: ReportOptions = ReportOptions
             f"{style(display_path(entry.path), _BOLD)}:{where}{start.line + 1}:{start.column + 1}: "
             f"{severity}: {style(finding.code, _BOLD)}{mark} {finding.message}"
         )
-        if options.show_source and entry.source_line:
-            lines += _snippet(entry, style)
+        if options.show_source:
+            shown = _snippet(entry, style) if entry.source_line else []
+            # Related places of a notebook finding are in the joined cells' lines: left out.
+            shown += _notes(entry, style) if entry.cell is None else []
+            lines += [*shown, ""] if shown else []
     if not options.quiet:
         lines += _summary(entries, options)
     return "\n".join(lines) + "\n" if lines else ""

@@ -142,6 +142,16 @@ def test_full_output_shows_the_line_and_a_caret_concise_does_not(tmp_path: Path)
     assert "|" not in concise
 
 
+def test_full_output_notes_the_places_that_explain_a_finding(tmp_path: Path):
+    (tmp_path / "a.py").write_text(
+        "import jax\n\n@jax.jit\ndef f(x):\n    if x > 0:\n        return x\n    return -x\n"
+    )
+    full = jax_lsp("check", "--output-format", "full", "a.py", cwd=tmp_path).stdout.splitlines()
+    concise = jax_lsp("check", "--output-format", "concise", "a.py", cwd=tmp_path).stdout
+    assert full[4:6] == ["  = note: a.py:3:2: `jax.jit` traces `f` here", ""]
+    assert "note:" not in concise
+
+
 def test_diff_shows_the_fix_and_writes_nothing(tmp_path: Path):
     (tmp_path / "a.py").write_text(FIXABLE)
     (tmp_path / "clean.py").write_text("x = 1\n")
