@@ -645,9 +645,7 @@ class ModuleModel:
         for unit in self.document.units:
             if unit.tree is None:
                 continue
-            words = unit.source.memo.get("words")
-            if words is None:
-                words = unit.source.memo["words"] = identifiers(unit.source.text)
+            words = unit.source.words()
             if "setattr" not in words and words.isdisjoint(names):
                 continue
             if "assigned-attributes" not in unit.source.memo:
@@ -1329,9 +1327,7 @@ class ModuleModel:
         found = source.memo.get(key)
         if found is None:
             values = self.global_values
-            words = source.memo.get("words")
-            if words is None:
-                words = source.memo["words"] = identifiers(source.text)
+            words = source.words()
             used = sorted(words & values.keys()) if len(words) < len(values) else None
             if used is None:
                 used = sorted(name for name in values if name in words)
