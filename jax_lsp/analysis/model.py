@@ -50,7 +50,7 @@ from jax_lsp.analysis.keys import (
 )
 from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.module_state import ModuleState
-from jax_lsp.analysis.nodes import child_nodes, positional_params, walk_nodes
+from jax_lsp.analysis.nodes import block_children, child_nodes, positional_params, walk_nodes
 from jax_lsp.analysis.objects import field_values, self_assignments
 from jax_lsp.analysis.paths import is_test_path
 from jax_lsp.analysis.pytrees import LINEN_MODULE, is_registered_pytree
@@ -649,7 +649,9 @@ class ModuleModel:
             if "setattr" not in words and words.isdisjoint(names):
                 continue
             if "assigned-attributes" not in unit.source.memo:
-                unit.source.memo["assigned-attributes"] = assigned_attributes(unit.tree)
+                unit.source.memo["assigned-attributes"] = assigned_attributes(
+                    unit.tree, unit.source.text
+                )
             written = unit.source.memo["assigned-attributes"]
             if ANY_ATTRIBUTE in written:
                 return frozenset([ANY_ATTRIBUTE])
@@ -1277,7 +1279,7 @@ class ModuleModel:
     ) -> Value | None:
         if isinstance(node, ast.AsyncFunctionDef):
             return None  # a call gives a coroutine
-        returns = _own_returns(node)
+        returns = _own_returns(node, "yield" in self._source_of[node].text)
         if returns is None:
             return None
         if all(value is None or _is_none(value) for value in returns):
@@ -1513,7 +1515,9 @@ class ModuleModel:
             if unit.tree is None:
                 continue
             if "assigned-attributes" not in unit.source.memo:
-                unit.source.memo["assigned-attributes"] = assigned_attributes(unit.tree)
+                unit.source.memo["assigned-attributes"] = assigned_attributes(
+                    unit.tree, unit.source.text
+                )
             names |= unit.source.memo["assigned-attributes"]
         return frozenset(names)
 
@@ -2045,11 +2049,13 @@ def _is_none(value: ast.expr) -> bool:
     return isinstance(value, ast.Constant) and value.value is None
 
 
-def _own_returns(node: ast.FunctionDef) -> list[ast.expr | None] | None:
+def _own_returns(node: ast.FunctionDef, may_yield: bool = True) -> list[ast.expr | None] | None:
     """The values of a function's own `return` statements (None for a bare `return`); None
-    for a generator."""
+    for a generator. `may_yield`: its text may say `yield` (else only statements are
+    visited: a return is one)."""
     found: list[ast.expr | None] = []
     pending: list[ast.AST] = list(node.body)
+    children = child_nodes if may_yield else block_children
     while pending:
         current = pending.pop()
         if isinstance(current, ast.Return):
@@ -2058,7 +2064,7 @@ def _own_returns(node: ast.FunctionDef) -> list[ast.expr | None] | None:
             return None
         if isinstance(current, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Lambda):
             continue
-        pending.extend(child_nodes(current))
+        pending.extend(children(current))
     return found
 
 

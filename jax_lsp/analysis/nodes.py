@@ -75,10 +75,17 @@ def walk_statements(node: ast.AST) -> list[ast.AST]:
     order it meets them (breadth first in field order), without visiting any expression."""
     found: list[ast.AST] = [node]
     for current in found:  # the list grows while it is read
-        for field in current._fields:
-            value = getattr(current, field, None)
-            if type(value) is list and value and isinstance(value[0], _BLOCK_NODES):
-                found.extend(value)
+        found.extend(block_children(current))
+    return found
+
+
+def block_children(node: ast.AST) -> list[ast.AST]:
+    """The statements, handlers, cases and `with` items directly under `node`."""
+    found: list[ast.AST] = []
+    for field in node._fields:
+        value = getattr(node, field, None)
+        if type(value) is list and value and isinstance(value[0], _BLOCK_NODES):
+            found.extend(value)
     return found
 
 
