@@ -562,12 +562,13 @@ class ModuleModel:
         record = self.records.get(node)
         if record is None or record.parent is not None or record.class_name not in self.classes:
             return ()
-        # Asked for every function of every unit on each edit: the class's answer (memoised
-        # per model, usually none) first, the method's own conditions after.
-        found = self._plain_object(record.class_name)
+        # Asked for every function of every unit on each edit: the class's answer when known
+        # (memoised per model, usually none) first. Not yet known, it is worked out only for
+        # a method that may have such a self (the trace asks for traced methods only).
+        if self._plain_objects.get(record.class_name, ()) is None:
+            return ()
         if (
-            found is None
-            or isinstance(node, ast.Lambda)
+            isinstance(node, ast.Lambda)
             or self.context_of(node) is not None
             or any(
                 isinstance(d, ast.Name) and d.id in ("staticmethod", "classmethod")
@@ -575,8 +576,9 @@ class ModuleModel:
             )
         ):
             return ()
+        found = self._plain_object(record.class_name)
         positional = node.args.posonlyargs or node.args.args
-        return ((positional[0].arg, found),) if positional else ()
+        return ((positional[0].arg, found),) if positional and found is not None else ()
 
     def _plain_object(self, class_name: str) -> Object | None:
         if class_name not in self._plain_objects:
