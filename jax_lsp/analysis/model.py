@@ -411,11 +411,14 @@ class ModuleModel:
         stable = tuple(self.stable_globals.items())
         return self.document.lineage.reuse("stable-shapes", (self.alias_key, stable), compute)
 
-    def stable_shapes(self, names: frozenset[str]) -> Mapping[str, ArrayShape]:
-        """Literal shapes of the module-level names among `names` that are bound once and
+    def stable_shapes(self, text: str) -> Mapping[str, ArrayShape]:
+        """Literal shapes of the module-level names `text` mentions that are bound once and
         never rebound: they keep their shape everywhere. Read-only: a rule's reads of module
         facts are recorded with their answers (`jax_lsp.analysis.reads`)."""
         shapes = self._stable_shapes
+        if not shapes:
+            return MappingProxyType({})  # most modules: the text's names are not needed
+        names = identifiers(text)
         if len(names) > len(shapes):
             return MappingProxyType({n: shape for n, shape in shapes.items() if n in names})
         return MappingProxyType({name: shapes[name] for name in names if name in shapes})
