@@ -24,7 +24,7 @@ from jax_lsp.analysis.external import CallSite, ExternalFacts, facts_key
 from jax_lsp.analysis.flow import annotation_kind, dotted_name
 from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.model import ModuleModel
-from jax_lsp.analysis.nodes import child_nodes, walk_nodes, walk_statements
+from jax_lsp.analysis.nodes import block_children, walk_nodes, walk_statements
 from jax_lsp.analysis.summary import FunctionNode, transform_of
 from jax_lsp.analysis.workspace import (
     Target,
@@ -247,15 +247,16 @@ def file_stamp(file: Path | None) -> tuple[int, int] | None:
 
 
 def _returns(node: ast.FunctionDef | ast.AsyncFunctionDef) -> Iterator[ast.Return]:
-    """The function's own `return` statements (not those of nested functions)."""
+    """The function's own `return` statements (not those of nested functions): statements,
+    found without visiting any expression."""
     pending: list[ast.AST] = list(node.body)
     while pending:
         current = pending.pop()
         if isinstance(current, ast.Return):
             yield current
-        if isinstance(current, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Lambda):
+        if isinstance(current, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
             continue
-        pending.extend(child_nodes(current))
+        pending.extend(block_children(current))
 
 
 def _returns_array(model: ModuleModel, node: FunctionNode) -> bool | None:
