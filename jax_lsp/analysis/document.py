@@ -189,41 +189,26 @@ def _parse(text: str) -> _Parsed:
         line = text.count("\n", 0, text.find("\x00")) + 1 if "\x00" in text else None
         message = str(error) or type(error).__name__
         return _Parsed(None, SyntaxError(message, (None, line, 1, None)), frozenset())
-    deep_line = _too_deep(tree, text) if len(text) > MAX_TREE_DEPTH else None
+    deep_line = _too_deep(tree) if len(text) > MAX_TREE_DEPTH else None
     if deep_line is not None:
         message = f"nested too deeply to analyze (over {MAX_TREE_DEPTH} levels)"
         return _Parsed(None, SyntaxError(message, (None, deep_line, 1, None)), frozenset())
     return _Parsed(tree, None, frozenset())
 
 
-def _too_deep(tree: ast.AST, text: str | None = None) -> int | None:
+def _too_deep(tree: ast.AST) -> int | None:
     """The line of a node nested deeper than MAX_TREE_DEPTH, if there is one (no recursion)."""
-    # Where each line starts, for the width of a statement over several lines: in an ASCII
-    # text only, where columns (UTF-8 bytes) and characters agree, with lines ended by "\n"
-    # only, where our lines are the parser's.
-    plain = text is not None and text.isascii() and "\r" not in text
-    starts = _line_starts(text) if plain else None
     stack = [(tree, 0)]
     while stack:
         node, depth = stack.pop()
         if depth > MAX_TREE_DEPTH:
             return getattr(node, "lineno", 1)
-        # Below a node, every level of nesting takes at least one of its characters (a few
-        # wrappers share their child's span: twice the width bounds them too), so a short
-        # line or statement cannot hide a deep subtree and is not walked. (A statement's
-        # children are inside its span, but for decorators: a decorated definition over
-        # several lines is walked.)
-        end_line = getattr(node, "end_lineno", None)
-        if end_line is not None:
-            if end_line == node.lineno:
-                width = node.end_col_offset - node.col_offset
-            elif starts is not None and isinstance(node, ast.stmt) and not _decorated(node):
-                width = starts[end_line - 1] + node.end_col_offset
-                width -= starts[node.lineno - 1] + node.col_offset
-            else:
-                width = MAX_TREE_DEPTH
-            if depth + 2 * width + 4 <= MAX_TREE_DEPTH:
-                continue
+        # Below a one-line node, every level of nesting takes at least one of its characters
+        # (a few wrappers share their child's span: twice the width bounds them too), so a
+        # short line cannot hide a deep subtree and is not walked.
+        one_line = getattr(node, "end_lineno", None) is not None and node.end_lineno == node.lineno
+        if one_line and depth + 2 * (node.end_col_offset - node.col_offset) + 4 <= MAX_TREE_DEPTH:
+            continue
         if depth == MAX_TREE_DEPTH:
             # Any child is too deep, marker nodes (Load, Add) too: the last one is found first.
             every = list(ast.iter_child_nodes(node))
@@ -233,20 +218,6 @@ def _too_deep(tree: ast.AST, text: str | None = None) -> int | None:
         # Marker nodes have no children: above the limit they need no visit.
         stack.extend((child, depth + 1) for child in child_nodes(node))
     return None
-
-
-def _line_starts(text: str) -> list[int]:
-    """The offset of each line's first character in `text`."""
-    starts = [0]
-    at = text.find("\n")
-    while at >= 0:
-        starts.append(at + 1)
-        at = text.find("\n", at + 1)
-    return starts
-
-
-def _decorated(node: ast.stmt) -> bool:
-    return bool(getattr(node, "decorator_list", None))
 
 
 _CACHE = _ParseCache(_CACHE_LINES)
