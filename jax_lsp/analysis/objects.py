@@ -149,7 +149,7 @@ def self_assignments(
     expression (the class is walked again on each edit of any of its methods)."""
     assigned: dict[str, list[tuple[Method, ast.expr]]] = {}
     unknown: set[str] = set()
-    statements_only = text is not None and not _EXPRESSION_BINDINGS.search(text)
+    statements_only = text is not None and not _may_bind_in_expression(text)
     for statement in node.body:
         if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef):
             unknown.add(statement.name)
@@ -172,7 +172,22 @@ def _decorator_name(decorator: ast.expr) -> str | None:
 
 # Expressions that can bind an attribute: a `setattr`/`delattr` call, a comprehension's
 # `for obj.attr in` (a superset: any `for` with a dotted target, and any mention of the calls).
-_EXPRESSION_BINDINGS = re.compile(r"setattr|delattr|\bfor\s+[^\n]*?\w\.\w+[^\n]*?\bin\b")
+_DOTTED_FOR = re.compile(r"for\s+[^\n]*?\w\.\w+[^\n]*?\bin\b")
+
+
+def _may_bind_in_expression(text: str) -> bool:
+    """Does `text` say `setattr`/`delattr`, or `for` followed on its line by a dotted name
+    and `in` (as `\\bfor\\s+...\\bin\\b` finds)? The `for`s are found by substring and
+    matched in place: a search with a leading `\\b` tried every character of a class's text."""
+    if "setattr" in text or "delattr" in text:
+        return True
+    at = text.find("for")
+    while at >= 0:
+        before = text[at - 1] if at else " "
+        if not (before.isalnum() or before == "_") and _DOTTED_FOR.match(text, at):
+            return True
+        at = text.find("for", at + 3)
+    return False
 
 
 def _method_writes(
