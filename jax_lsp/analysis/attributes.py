@@ -10,16 +10,20 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable
 
-from jax_lsp.analysis.nodes import child_nodes, walk_nodes
+from jax_lsp.analysis.nodes import block_children, child_nodes, walk_nodes
 
 CONSTRUCTORS = frozenset(["__init__", "__post_init__", "__new__", "__setstate__"])
 ANY_ATTRIBUTE = "*"  # `setattr(obj, name, ...)` with a name we cannot read
 
 
-def assigned_attributes(tree: ast.AST) -> frozenset[str]:
+def assigned_attributes(tree: ast.AST, text: str | None = None) -> frozenset[str]:
     """Attribute names assigned in `tree` to objects other than a method's own `self`
     (`model.rate = 0.1`), outside constructors. A method's writes to its `self` belong to
-    its class: JAX402 reads those from the class and its ancestors."""
+    its class: JAX402 reads those from the class and its ancestors.
+
+    `text`, the tree's source: when it does not say `setattr`, only statements assign
+    attributes, and no expression is visited."""
+    children = child_nodes if text is None or "setattr" in text else block_children
     names: set[str] = set()
     # (node, skipped: inside a constructor, the name of the enclosing method's self)
     stack: list[tuple[ast.AST, bool, str | None]] = [(tree, False, None)]
@@ -35,7 +39,7 @@ def assigned_attributes(tree: ast.AST) -> frozenset[str]:
             continue
         if not skipped:
             names.update(_written(node, me))
-        stack.extend((child, skipped, me) for child in child_nodes(node))
+        stack.extend((child, skipped, me) for child in children(node))
     return frozenset(names)
 
 

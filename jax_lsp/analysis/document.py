@@ -17,7 +17,7 @@ from dataclasses import InitVar, dataclass, field
 
 from jax_lsp.analysis.lineage import Lineage
 from jax_lsp.analysis.nodes import child_nodes
-from jax_lsp.analysis.text import split_lines
+from jax_lsp.analysis.text import identifiers, split_lines
 
 # Lines at column 0 that continue the previous statement rather than start one.
 _CONTINUATION = re.compile(r"(else|elif|except|finally)\b")
@@ -62,6 +62,14 @@ class UnitSource:
 
     def __post_init__(self) -> None:
         self.memo = UnitMemo(_memo_limit(self.text))
+
+    def words(self) -> frozenset[str]:
+        """Every identifier of the text, and more (see `text.identifiers`), memoised: a
+        prefilter for the passes that look for a name."""
+        found = self.memo.get("words")
+        if found is None:
+            found = self.memo["words"] = identifiers(self.text)
+        return found
 
 
 class UnitMemo(dict):

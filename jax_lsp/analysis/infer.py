@@ -24,7 +24,7 @@ from jax_lsp.analysis.external import CallSite, ExternalFacts, facts_key
 from jax_lsp.analysis.flow import annotation_kind, dotted_name
 from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.model import ModuleModel
-from jax_lsp.analysis.nodes import child_nodes, walk_nodes
+from jax_lsp.analysis.nodes import block_children, walk_nodes, walk_statements
 from jax_lsp.analysis.summary import FunctionNode, transform_of
 from jax_lsp.analysis.workspace import (
     Target,
@@ -53,21 +53,35 @@ ImportSignature = tuple[tuple[str | None, int, tuple[tuple[str, str | None], ...
 Bindings = tuple[dict[str, Target], dict[str, str]]
 
 
-def _unit_imports(source: UnitSource) -> tuple[ImportSignature, frozenset[str]]:
-    """A unit's imports (module, level, (name, asname)...) and the spellings it calls, found
-    in one walk and memoised with the unit's text."""
-    found = source.memo.get("cross-module")
+def _unit_imports(source: UnitSource) -> ImportSignature:
+    """A unit's imports (module, level, (name, asname)...) in the order `walk_nodes` meets
+    them, memoised with the unit's text. Imports are statements, written with the word
+    `import`: only such a text's statements are walked."""
+    found = source.memo.get("workspace-imports")
     if found is None:
-        imports = []
-        called = set()
-        for node in walk_nodes(source.tree):
-            if isinstance(node, ast.Call) and (spelling := dotted_name(node.func)):
-                called.add(spelling)
-            elif isinstance(node, ast.Import | ast.ImportFrom):
-                module = node.module if isinstance(node, ast.ImportFrom) else None
-                level = node.level if isinstance(node, ast.ImportFrom) else -1
-                imports.append((module, level, tuple((a.name, a.asname) for a in node.names)))
-        found = source.memo["cross-module"] = (tuple(imports), frozenset(called))
+        statements = walk_statements(source.tree) if "import" in source.text else ()
+        found = source.memo["workspace-imports"] = tuple(
+            (
+                node.module if isinstance(node, ast.ImportFrom) else None,
+                node.level if isinstance(node, ast.ImportFrom) else -1,
+                tuple((a.name, a.asname) for a in node.names),
+            )
+            for node in statements
+            if isinstance(node, ast.Import | ast.ImportFrom)
+        )
+    return found
+
+
+def _unit_calls(source: UnitSource) -> frozenset[str]:
+    """The spellings a unit calls (`make_state`, `ops.step`), found in one walk and memoised
+    with the unit's text."""
+    found = source.memo.get("call-spellings")
+    if found is None:
+        found = source.memo["call-spellings"] = frozenset(
+            spelling
+            for node in walk_nodes(source.tree)
+            if isinstance(node, ast.Call) and (spelling := dotted_name(node.func))
+        )
     return found
 
 
@@ -103,10 +117,18 @@ def imported_callables(
     Only absolute and relative imports of workspace modules count; jax, numpy and friends are
     the local model's business.
     """
-    pieces = tuple([_unit_imports(unit.source) for unit in document.units if unit.tree is not None])
-    # A keystroke rarely changes the document's imports or call spellings: the last version's.
-    imports, called = document.lineage.reuse("imports-and-calls", pieces, lambda: _merged(pieces))
+    sources = [unit.source for unit in document.units if unit.tree is not None]
+    pieces = tuple([_unit_imports(source) for source in sources])
+    # A keystroke rarely changes the document's imports: the last version's.
+    imports = document.lineage.reuse("workspace-imports", pieces, lambda: _merged(pieces))
     names, modules = cache.bindings(imports, path, roots)
+    if not names and not modules:
+        return {}
+    # A call spelling that names a workspace import starts with the bound name: only the units
+    # whose text holds one are walked for their calls.
+    heads = frozenset([*names, *(module.partition(".")[0] for module in modules)])
+    calls = tuple([_unit_calls(s) for s in sources if not s.words().isdisjoint(heads)])
+    called = document.lineage.reuse("call-spellings", calls, lambda: frozenset().union(*calls))
     spelled: dict[str, Target] = {}
     for spelling in called:
         if spelling in names:
@@ -118,12 +140,9 @@ def imported_callables(
     return spelled
 
 
-def _merged(
-    pieces: tuple[tuple[ImportSignature, frozenset[str]], ...],
-) -> tuple[ImportSignature, frozenset[str]]:
-    """All units' imports, in order, and call spellings."""
-    imports = tuple(entry for unit_imports, _ in pieces for entry in unit_imports)
-    return imports, frozenset().union(*(called for _, called in pieces))
+def _merged(pieces: tuple[ImportSignature, ...]) -> ImportSignature:
+    """All units' imports, in order."""
+    return tuple(entry for unit_imports in pieces for entry in unit_imports)
 
 
 def call_sites(document: Document, spellings: set[str]) -> dict[str, CallSite]:
@@ -131,7 +150,7 @@ def call_sites(document: Document, spellings: set[str]) -> dict[str, CallSite]:
     the units that call one of them are walked."""
     sites: dict[str, CallSite] = {}
     for unit in document.units:
-        if unit.tree is None or _unit_imports(unit.source)[1].isdisjoint(spellings):
+        if unit.tree is None or _unit_calls(unit.source).isdisjoint(spellings):
             continue
         for node in walk_nodes(unit.tree):
             if not isinstance(node, ast.Call):
@@ -228,15 +247,16 @@ def file_stamp(file: Path | None) -> tuple[int, int] | None:
 
 
 def _returns(node: ast.FunctionDef | ast.AsyncFunctionDef) -> Iterator[ast.Return]:
-    """The function's own `return` statements (not those of nested functions)."""
+    """The function's own `return` statements (not those of nested functions): statements,
+    found without visiting any expression."""
     pending: list[ast.AST] = list(node.body)
     while pending:
         current = pending.pop()
         if isinstance(current, ast.Return):
             yield current
-        if isinstance(current, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Lambda):
+        if isinstance(current, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
             continue
-        pending.extend(child_nodes(current))
+        pending.extend(block_children(current))
 
 
 def _returns_array(model: ModuleModel, node: FunctionNode) -> bool | None:

@@ -51,7 +51,7 @@ from jax_lsp.analysis.keys import (
 )
 from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.module_state import ModuleState
-from jax_lsp.analysis.nodes import child_nodes, positional_params, walk_nodes
+from jax_lsp.analysis.nodes import block_children, child_nodes, positional_params, walk_nodes
 from jax_lsp.analysis.objects import field_values, self_assignments
 from jax_lsp.analysis.paths import is_test_path
 from jax_lsp.analysis.pytrees import LINEN_MODULE, is_registered_pytree
@@ -412,11 +412,14 @@ class ModuleModel:
         stable = tuple(self.stable_globals.items())
         return self.document.lineage.reuse("stable-shapes", (self.alias_key, stable), compute)
 
-    def stable_shapes(self, names: frozenset[str]) -> Mapping[str, ArrayShape]:
-        """Literal shapes of the module-level names among `names` that are bound once and
+    def stable_shapes(self, text: str) -> Mapping[str, ArrayShape]:
+        """Literal shapes of the module-level names `text` mentions that are bound once and
         never rebound: they keep their shape everywhere. Read-only: a rule's reads of module
         facts are recorded with their answers (`jax_lsp.analysis.reads`)."""
         shapes = self._stable_shapes
+        if not shapes:
+            return MappingProxyType({})  # most modules: the text's names are not needed
+        names = identifiers(text)
         if len(names) > len(shapes):
             return MappingProxyType({n: shape for n, shape in shapes.items() if n in names})
         return MappingProxyType({name: shapes[name] for name in names if name in shapes})
@@ -563,12 +566,13 @@ class ModuleModel:
         record = self.records.get(node)
         if record is None or record.parent is not None or record.class_name not in self.classes:
             return ()
-        # Asked for every function of every unit on each edit: the class's answer (memoised
-        # per model, usually none) first, the method's own conditions after.
-        found = self._plain_object(record.class_name)
+        # Asked for every function of every unit on each edit: the class's answer when known
+        # (memoised per model, usually none) first. Not yet known, it is worked out only for
+        # a method that may have such a self (the trace asks for traced methods only).
+        if self._plain_objects.get(record.class_name, ()) is None:
+            return ()
         if (
-            found is None
-            or isinstance(node, ast.Lambda)
+            isinstance(node, ast.Lambda)
             or self.context_of(node) is not None
             or any(
                 isinstance(d, ast.Name) and d.id in ("staticmethod", "classmethod")
@@ -576,8 +580,9 @@ class ModuleModel:
             )
         ):
             return ()
+        found = self._plain_object(record.class_name)
         positional = node.args.posonlyargs or node.args.args
-        return ((positional[0].arg, found),) if positional else ()
+        return ((positional[0].arg, found),) if positional and found is not None else ()
 
     def _plain_object(self, class_name: str) -> Object | None:
         if class_name not in self._plain_objects:
@@ -646,13 +651,13 @@ class ModuleModel:
         for unit in self.document.units:
             if unit.tree is None:
                 continue
-            words = unit.source.memo.get("words")
-            if words is None:
-                words = unit.source.memo["words"] = identifiers(unit.source.text)
+            words = unit.source.words()
             if "setattr" not in words and words.isdisjoint(names):
                 continue
             if "assigned-attributes" not in unit.source.memo:
-                unit.source.memo["assigned-attributes"] = assigned_attributes(unit.tree)
+                unit.source.memo["assigned-attributes"] = assigned_attributes(
+                    unit.tree, unit.source.text
+                )
             written = unit.source.memo["assigned-attributes"]
             if ANY_ATTRIBUTE in written:
                 return frozenset([ANY_ATTRIBUTE])
@@ -1280,7 +1285,7 @@ class ModuleModel:
     ) -> Value | None:
         if isinstance(node, ast.AsyncFunctionDef):
             return None  # a call gives a coroutine
-        returns = _own_returns(node)
+        returns = _own_returns(node, "yield" in self._source_of[node].text)
         if returns is None:
             return None
         if all(value is None or _is_none(value) for value in returns):
@@ -1330,9 +1335,7 @@ class ModuleModel:
         found = source.memo.get(key)
         if found is None:
             values = self.global_values
-            words = source.memo.get("words")
-            if words is None:
-                words = source.memo["words"] = identifiers(source.text)
+            words = source.words()
             used = sorted(words & values.keys()) if len(words) < len(values) else None
             if used is None:
                 used = sorted(name for name in values if name in words)
@@ -1518,7 +1521,9 @@ class ModuleModel:
             if unit.tree is None:
                 continue
             if "assigned-attributes" not in unit.source.memo:
-                unit.source.memo["assigned-attributes"] = assigned_attributes(unit.tree)
+                unit.source.memo["assigned-attributes"] = assigned_attributes(
+                    unit.tree, unit.source.text
+                )
             names |= unit.source.memo["assigned-attributes"]
         return frozenset(names)
 
@@ -2060,11 +2065,13 @@ def _is_none(value: ast.expr) -> bool:
     return isinstance(value, ast.Constant) and value.value is None
 
 
-def _own_returns(node: ast.FunctionDef) -> list[ast.expr | None] | None:
+def _own_returns(node: ast.FunctionDef, may_yield: bool = True) -> list[ast.expr | None] | None:
     """The values of a function's own `return` statements (None for a bare `return`); None
-    for a generator."""
+    for a generator. `may_yield`: its text may say `yield` (else only statements are
+    visited: a return is one)."""
     found: list[ast.expr | None] = []
     pending: list[ast.AST] = list(node.body)
+    children = child_nodes if may_yield else block_children
     while pending:
         current = pending.pop()
         if isinstance(current, ast.Return):
@@ -2073,7 +2080,7 @@ def _own_returns(node: ast.FunctionDef) -> list[ast.expr | None] | None:
             return None
         if isinstance(current, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Lambda):
             continue
-        pending.extend(child_nodes(current))
+        pending.extend(children(current))
     return found
 
 

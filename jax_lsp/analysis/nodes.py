@@ -66,6 +66,29 @@ def walk_nodes(node: ast.AST) -> list[ast.AST]:
     return nodes
 
 
+_BLOCK_NODES = (ast.stmt, ast.excepthandler, ast.match_case, ast.withitem)
+
+
+def walk_statements(node: ast.AST) -> list[ast.AST]:
+    """The statements under `node` (nested blocks and definitions included), with the
+    handlers, cases and `with` items between them: what `walk_nodes` meets of them, in the
+    order it meets them (breadth first in field order), without visiting any expression."""
+    found: list[ast.AST] = [node]
+    for current in found:  # the list grows while it is read
+        found.extend(block_children(current))
+    return found
+
+
+def block_children(node: ast.AST) -> list[ast.AST]:
+    """The statements, handlers, cases and `with` items directly under `node`."""
+    found: list[ast.AST] = []
+    for field in node._fields:
+        value = getattr(node, field, None)
+        if type(value) is list and value and isinstance(value[0], _BLOCK_NODES):
+            found.extend(value)
+    return found
+
+
 def positional_params(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> list[str]:
     return [arg.arg for arg in [*node.args.posonlyargs, *node.args.args]]
 

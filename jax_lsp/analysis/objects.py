@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from jax_lsp.analysis.flow import NEW_REF, annotation_kind
 from jax_lsp.analysis.imports import Resolver
 from jax_lsp.analysis.kinds import Kind
-from jax_lsp.analysis.nodes import walk_nodes
+from jax_lsp.analysis.nodes import walk_nodes, walk_statements
 from jax_lsp.analysis.values import REF, Value
 
 # Field specifiers and the keyword (and value) that makes a field static; None: always static.
@@ -149,7 +149,7 @@ def self_assignments(
     expression (the class is walked again on each edit of any of its methods)."""
     assigned: dict[str, list[tuple[Method, ast.expr]]] = {}
     unknown: set[str] = set()
-    statements_only = text is not None and not _EXPRESSION_BINDINGS.search(text)
+    statements_only = text is not None and not _may_bind_in_expression(text)
     for statement in node.body:
         if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef):
             unknown.add(statement.name)
@@ -157,7 +157,7 @@ def self_assignments(
                 continue
             positional = [*statement.args.posonlyargs, *statement.args.args]
             if positional:
-                inner = _binding_statements(statement) if statements_only else walk_nodes(statement)
+                inner = walk_statements(statement) if statements_only else walk_nodes(statement)
                 _method_writes(statement, inner, positional[0].arg, assigned, unknown)
         else:
             for inner in walk_nodes(statement):
@@ -172,21 +172,22 @@ def _decorator_name(decorator: ast.expr) -> str | None:
 
 # Expressions that can bind an attribute: a `setattr`/`delattr` call, a comprehension's
 # `for obj.attr in` (a superset: any `for` with a dotted target, and any mention of the calls).
-_EXPRESSION_BINDINGS = re.compile(r"setattr|delattr|\bfor\s+[^\n]*?\w\.\w+[^\n]*?\bin\b")
-_BLOCK_NODES = (ast.stmt, ast.excepthandler, ast.match_case, ast.withitem)
+_DOTTED_FOR = re.compile(r"for\s+[^\n]*?\w\.\w+[^\n]*?\bin\b")
 
 
-def _binding_statements(method: Method) -> list[ast.AST]:
-    """The statements of `method` (nested blocks and definitions included), with the
-    handlers, cases and `with` items between them: all that can bind an attribute when no
-    expression can. Breadth first in field order, so in the order `walk_nodes` meets them."""
-    found: list[ast.AST] = [method]
-    for node in found:  # the list grows while it is read
-        for field in node._fields:
-            value = getattr(node, field, None)
-            if type(value) is list and value and isinstance(value[0], _BLOCK_NODES):
-                found.extend(value)
-    return found
+def _may_bind_in_expression(text: str) -> bool:
+    """Does `text` say `setattr`/`delattr`, or `for` followed on its line by a dotted name
+    and `in` (as `\\bfor\\s+...\\bin\\b` finds)? The `for`s are found by substring and
+    matched in place: a search with a leading `\\b` tried every character of a class's text."""
+    if "setattr" in text or "delattr" in text:
+        return True
+    at = text.find("for")
+    while at >= 0:
+        before = text[at - 1] if at else " "
+        if not (before.isalnum() or before == "_") and _DOTTED_FOR.match(text, at):
+            return True
+        at = text.find("for", at + 3)
+    return False
 
 
 def _method_writes(

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 
 from jax_lsp.analysis.free_writes import FreeWrites, mutated_name
 from jax_lsp.analysis.imports import Resolver, import_bindings, record_local_imports
@@ -57,13 +58,14 @@ class CallSite:
     caller: FunctionNode | None
     callee: FunctionRef
     node: ast.Call
-    # The names the call passes as they are (`f(a, b=c)`: a and c).
-    argument_names: frozenset[str] = field(init=False)
 
-    def __post_init__(self) -> None:
+    @cached_property
+    def argument_names(self) -> frozenset[str]:
+        """The names the call passes as they are (`f(a, b=c)`: a and c): asked only where a
+        module makes refs, so found on demand (a module has thousands of calls)."""
         names = [arg.id for arg in self.node.args if isinstance(arg, ast.Name)]
         names += [kw.value.id for kw in self.node.keywords if isinstance(kw.value, ast.Name)]
-        self.argument_names = frozenset(names)
+        return frozenset(names)
 
 
 @dataclass

@@ -23,7 +23,6 @@ from jax_lsp.analysis.shapes import (
     literal_int,
     may_make_shape,
 )
-from jax_lsp.analysis.text import identifiers
 from jax_lsp.analysis.traced import all_params
 from jax_lsp.codeactions.at_update import fill_read_fix
 from jax_lsp.compat import TRY_STATEMENTS
@@ -282,7 +281,7 @@ class ConstantOutOfBounds(Rule):
         if "take(" not in text and not LITERAL_INDEX.search(text):
             return  # no literal index here: nothing to judge
         # Only the names the text mentions: the shapes below are looked up by name.
-        inherited: dict[str, ArrayShape | int] = dict(ctx.model.stable_shapes(identifiers(text)))
+        inherited: dict[str, ArrayShape | int] = dict(ctx.model.stable_shapes(text))
         if isinstance(node, ast.Module) and not all(isinstance(s, _NESTED) for s in node.body):
             # Top-level code: shapes carried across the top-level statements before it.
             inherited.update(ctx.model.module_shapes(ctx.unit_start))
