@@ -15,7 +15,7 @@ import ast
 import os
 import sys
 from collections import OrderedDict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -24,7 +24,7 @@ from jax_lsp.analysis.external import CallSite, ExternalFacts, facts_key
 from jax_lsp.analysis.flow import annotation_kind, dotted_name
 from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.model import ModuleModel
-from jax_lsp.analysis.nodes import block_children, walk_nodes, walk_statements
+from jax_lsp.analysis.nodes import own_returns, walk_nodes, walk_statements
 from jax_lsp.analysis.summary import FunctionNode, transform_of
 from jax_lsp.analysis.workspace import (
     Target,
@@ -246,19 +246,6 @@ def file_stamp(file: Path | None) -> tuple[int, int] | None:
     return (status.st_mtime_ns, status.st_size)
 
 
-def _returns(node: ast.FunctionDef | ast.AsyncFunctionDef) -> Iterator[ast.Return]:
-    """The function's own `return` statements (not those of nested functions): statements,
-    found without visiting any expression."""
-    pending: list[ast.AST] = list(node.body)
-    while pending:
-        current = pending.pop()
-        if isinstance(current, ast.Return):
-            yield current
-        if isinstance(current, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-            continue
-        pending.extend(block_children(current))
-
-
 def _returns_array(model: ModuleModel, node: FunctionNode) -> bool | None:
     """True: every return is a JAX array; False: known not to be; None: cannot tell."""
     declared = annotation_kind(node.returns, model.resolver)
@@ -269,7 +256,7 @@ def _returns_array(model: ModuleModel, node: FunctionNode) -> bool | None:
     info = model.trace.get(node)
     if info is not None and not info.direct:
         return None  # its kinds depend on what this module's traced callers pass
-    returns = [r.value for r in _returns(node)]
+    returns = own_returns(node, may_yield=False)  # statements only: a yield is not seen
     if not returns or any(value is None for value in returns):
         return False  # it returns None (or yields)
     kinds = model.scope_kinds(node).kinds

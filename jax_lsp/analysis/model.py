@@ -51,7 +51,7 @@ from jax_lsp.analysis.keys import (
 )
 from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.module_state import ModuleState
-from jax_lsp.analysis.nodes import block_children, child_nodes, positional_params, walk_nodes
+from jax_lsp.analysis.nodes import own_returns, positional_params, walk_nodes
 from jax_lsp.analysis.objects import field_values, self_assignments
 from jax_lsp.analysis.paths import is_test_path
 from jax_lsp.analysis.pytrees import LINEN_MODULE, is_registered_pytree
@@ -1285,7 +1285,7 @@ class ModuleModel:
     ) -> Value | None:
         if isinstance(node, ast.AsyncFunctionDef):
             return None  # a call gives a coroutine
-        returns = _own_returns(node, "yield" in self._source_of[node].text)
+        returns = own_returns(node, "yield" in self._source_of[node].text)
         if returns is None:
             return None
         if all(value is None or _is_none(value) for value in returns):
@@ -2063,25 +2063,6 @@ def _instances_passed(
 
 def _is_none(value: ast.expr) -> bool:
     return isinstance(value, ast.Constant) and value.value is None
-
-
-def _own_returns(node: ast.FunctionDef, may_yield: bool = True) -> list[ast.expr | None] | None:
-    """The values of a function's own `return` statements (None for a bare `return`); None
-    for a generator. `may_yield`: its text may say `yield` (else only statements are
-    visited: a return is one)."""
-    found: list[ast.expr | None] = []
-    pending: list[ast.AST] = list(node.body)
-    children = child_nodes if may_yield else block_children
-    while pending:
-        current = pending.pop()
-        if isinstance(current, ast.Return):
-            found.append(current.value)
-        elif isinstance(current, ast.Yield | ast.YieldFrom):
-            return None
-        if isinstance(current, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Lambda):
-            continue
-        pending.extend(children(current))
-    return found
 
 
 def _top_level_assignments(tree: ast.Module) -> dict[str, list[ast.expr]]:

@@ -89,6 +89,25 @@ def block_children(node: ast.AST) -> list[ast.AST]:
     return found
 
 
+def own_returns(node: ast.FunctionDef, may_yield: bool = True) -> list[ast.expr | None] | None:
+    """The values of a function's own `return` statements (None for a bare `return`); None
+    for a generator. `may_yield`: its text may say `yield` (else only statements are
+    visited: a return is one)."""
+    found: list[ast.expr | None] = []
+    pending: list[ast.AST] = list(node.body)
+    children = child_nodes if may_yield else block_children
+    while pending:
+        current = pending.pop()
+        if isinstance(current, ast.Return):
+            found.append(current.value)
+        elif isinstance(current, ast.Yield | ast.YieldFrom):
+            return None
+        if isinstance(current, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Lambda):
+            continue
+        pending.extend(children(current))
+    return found
+
+
 def positional_params(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> list[str]:
     return [arg.arg for arg in [*node.args.posonlyargs, *node.args.args]]
 

@@ -116,14 +116,32 @@ def _wrap(path: str, value: object, log: ReadLog) -> object:
     return RecordedObject(path, value, log)
 
 
-class RecordedMapping(Mapping):
-    """A read-only mapping fact that records each key looked up, and the whole mapping when it
-    is iterated or counted."""
+class _RecordedWhole:
+    """A collection fact read whole when it is iterated or counted: the answer recorded is
+    the collection itself."""
 
     __slots__ = ("_data", "_log", "_path")
 
-    def __init__(self, path: str, data: Mapping, log: ReadLog) -> None:
+    def __init__(self, path: str, data, log: ReadLog) -> None:
         self._path, self._data, self._log = path, data, log
+
+    def whole(self):
+        """The collection itself, read whole (its answer recorded)."""
+        self._log.answers[(self._path, "all", None)] = self._data
+        return self._data
+
+    def __iter__(self) -> Iterator:
+        return iter(self.whole())
+
+    def __len__(self) -> int:
+        return len(self.whole())
+
+
+class RecordedMapping(_RecordedWhole, Mapping):
+    """A read-only mapping fact that records each key looked up, and the whole mapping when it
+    is iterated or counted."""
+
+    __slots__ = ()
 
     def __getitem__(self, key):
         value = self._data.get(key, _MISSING)
@@ -142,17 +160,6 @@ class RecordedMapping(Mapping):
         self._log.answers[(self._path, "item", key)] = value
         return value is not _MISSING
 
-    def whole(self) -> Mapping:
-        """The mapping itself, read whole (its answer recorded)."""
-        self._log.answers[(self._path, "all", None)] = self._data
-        return self._data
-
-    def __iter__(self) -> Iterator:
-        return iter(self.whole())
-
-    def __len__(self) -> int:
-        return len(self.whole())
-
     def keys(self):
         return self.whole().keys()
 
@@ -163,13 +170,10 @@ class RecordedMapping(Mapping):
         return self.whole().values()
 
 
-class RecordedSet(Set):
+class RecordedSet(_RecordedWhole, Set):
     """A set fact that records each member tested, and the whole set when it is iterated."""
 
-    __slots__ = ("_data", "_log", "_path")
-
-    def __init__(self, path: str, data: Set, log: ReadLog) -> None:
-        self._path, self._data, self._log = path, data, log
+    __slots__ = ()
 
     @classmethod
     def _from_iterable(cls, it):
@@ -179,16 +183,6 @@ class RecordedSet(Set):
         found = item in self._data
         self._log.answers[(self._path, "in", item)] = found
         return found
-
-    def whole(self) -> Set:
-        self._log.answers[(self._path, "all", None)] = self._data
-        return self._data
-
-    def __iter__(self) -> Iterator:
-        return iter(self.whole())
-
-    def __len__(self) -> int:
-        return len(self.whole())
 
     def isdisjoint(self, other) -> bool:
         return self.whole().isdisjoint(other)
