@@ -74,7 +74,8 @@ class Analyzer:
             ]
             return analysis, diagnostics
 
-        analysis, diagnostics = await self._ls.engine.run(work)
+        quick = self._ls.engine.quick(uri, text)
+        analysis, diagnostics = await self._ls.engine.run(work, inline=quick)
         if analysis.questions:
             asker = Asker(
                 path,
@@ -85,7 +86,7 @@ class Analyzer:
                 asker, text, self._ls.settings.root, analysis.questions
             )
             if found:
-                analysis, diagnostics = await self._ls.engine.run(work, found)
+                analysis, diagnostics = await self._ls.engine.run(work, found, inline=quick)
         self.report_failures(analysis, path)
         result = AnalysisResult(version, generation, analysis.findings, diagnostics)
         if document.version == version and self._ls.settings.generation == generation:
@@ -118,7 +119,8 @@ class Analyzer:
                 return Analysis([], [])
             return self._ls.engine.check(notebook_uri, text, path, settings, answers)
 
-        analysis = await self._ls.engine.run(work)
+        quick = self._ls.engine.quick(notebook_uri, text)
+        analysis = await self._ls.engine.run(work, inline=quick)
         if analysis.questions:  # asked as a file's are: the cells' text as one module
             state = self.notebook_state(notebook_uri)
             asker = Asker(
@@ -130,7 +132,7 @@ class Analyzer:
                 asker, text, self._ls.settings.root, analysis.questions
             )
             if found:
-                analysis = await self._ls.engine.run(work, found)
+                analysis = await self._ls.engine.run(work, found, inline=quick)
         self.report_failures(analysis, path)
         if (
             self._ls.settings.generation != generation

@@ -5,11 +5,20 @@ Every face calls the engine the same way (`jax_lsp.engine.check_source`); what t
 is where it runs, the last analysis of each document (the next version re-splits only the units
 an edit touched; the hints of the same version read its model), and one analysis per document
 state however many requests ask for it.
+
+A keystroke's analysis is usually a few milliseconds, and two hops between threads (there and
+back, each a wake-up the operating system schedules) cost a good part of that, far more on a
+busy machine. So an analysis expected to be quick runs on the event loop itself when the engine
+thread is idle: the loop waits for it as long as it would have waited for the thread's answer,
+and the engine's state is still touched by one thread at a time (`_idle` is held by whichever
+runs engine work).
 """
 
 from __future__ import annotations
 
 import asyncio
+import threading
+import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
@@ -20,6 +29,11 @@ from jax_lsp.engine import Analysis, check_source
 from jax_lsp.workspace import ExternalFacts, Workspace
 
 _REMEMBERED_ANALYSES = 16  # documents whose last analysis is kept (incremental re-splitting)
+# An analysis runs on the event loop when the last one of the same document took less than
+# this (and the text did not grow much): the loop is never held up longer than a keystroke's
+# analysis would keep its answer waiting anyway.
+INLINE_SECONDS = 0.025
+_INLINE_GROWTH = 1.25
 
 _Result = TypeVar("_Result")
 
@@ -35,14 +49,42 @@ class EngineThread:
         self._last: OrderedDict[str, tuple[Settings, Analysis]] = OrderedDict()
         # uri -> (the state analyzed, its analysis): one analysis per state however many ask
         self._analyzing: dict[str, tuple[tuple, asyncio.Future]] = {}
+        # Held by whoever runs engine work (the thread, or the loop inline): one at a time.
+        self._idle = threading.Lock()
+        # uri -> (seconds, text length) of its last check: whether the next may run inline.
+        self._cost: dict[str, tuple[float, int]] = {}
 
-    async def run(self, function: Callable[..., _Result], *args: Any) -> _Result:
-        """`function(*args)` on the engine thread (event loop only)."""
+    async def run(
+        self, function: Callable[..., _Result], *args: Any, inline: bool = False
+    ) -> _Result:
+        """`function(*args)` on the engine thread (event loop only); with `inline`, on the loop
+        itself if the engine thread is idle (for work `quick` expects to be short)."""
+        if inline and self._idle.acquire(False):
+            try:
+                return function(*args)
+            finally:
+                self._idle.release()
         self.jobs += 1
         try:
-            return await asyncio.get_running_loop().run_in_executor(self._executor, function, *args)
+            return await asyncio.get_running_loop().run_in_executor(
+                self._executor, self._exclusive, function, *args
+            )
         finally:
             self.jobs -= 1
+
+    def _exclusive(self, function: Callable[..., _Result], *args: Any) -> _Result:
+        with self._idle:
+            return function(*args)
+
+    def quick(self, uri: str, text: str) -> bool:
+        """Is a check of `text`, the version of `uri` now, expected to be quick? Yes when the
+        last one took little time and the text has not grown much since (a paste)."""
+        cost = self._cost.get(uri)
+        return (
+            cost is not None
+            and cost[0] < INLINE_SECONDS
+            and len(text) <= _INLINE_GROWTH * cost[1] + 1000
+        )
 
     def check(
         self,
@@ -57,6 +99,7 @@ class EngineThread:
         the workspace's cross-module facts and jedi's `answers`."""
         last = self._last.pop(uri, None)
         previous = last[1].document if last is not None else None
+        started = time.perf_counter()
         analysis = check_source(
             text,
             path,
@@ -66,10 +109,12 @@ class EngineThread:
             previous=previous,
             known_lines=known_lines,
         )
+        self._cost[uri] = (time.perf_counter() - started, len(text))
         if analysis.document is not None:
             self._last[uri] = (settings, analysis)
         if len(self._last) > _REMEMBERED_ANALYSES:
-            self._last.popitem(last=False)
+            forgotten, _ = self._last.popitem(last=False)
+            self._cost.pop(forgotten, None)
         return analysis
 
     def latest(self, uri: str, text: str, path: str | None, settings: Settings) -> Analysis:
@@ -82,7 +127,8 @@ class EngineThread:
 
     def forget(self, uri: str) -> None:
         """`uri` was closed: drop its last parse (on the engine thread, whose state it is)."""
-        self._executor.submit(self._last.pop, uri, None)
+        self._cost.pop(uri, None)
+        self._executor.submit(self._exclusive, self._last.pop, uri, None)
 
     async def once(self, uri: str, key: tuple, analysis: Callable[[], Awaitable[Any]]) -> Any:
         """`analysis()` of `uri` in state `key`, run once however many ask for it meanwhile

@@ -1,0 +1,80 @@
+"""Where the engine's work runs: on its thread, or on the event loop itself when a document's
+check is expected to be quick and the thread is idle, never two at once."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+
+from jax_lsp.config import Settings
+from jax_lsp.lsp import engine_thread
+from jax_lsp.lsp.engine_thread import EngineThread
+from jax_lsp.workspace import Workspace
+
+URI = "file:///work/quick.py"
+TEXT = "import jax\n\n\n@jax.jit\ndef f(x):\n    print(x)\n    return x\n"
+
+
+def _engine() -> EngineThread:
+    return EngineThread(Workspace())
+
+
+def test_a_document_never_checked_is_not_expected_quick() -> None:
+    assert not _engine().quick(URI, TEXT)
+
+
+def test_a_quick_check_makes_the_next_expected_quick_unless_the_text_grew_a_lot() -> None:
+    engine = _engine()
+    for version in (TEXT, TEXT + "# edited\n"):  # the first may pay for lazy imports
+        engine.check(URI, version, "/work/quick.py", Settings())
+    assert engine.quick(URI, TEXT + "# more\n")
+    assert not engine.quick(URI, TEXT * 400)  # a paste: run it on the thread
+    assert not engine.quick("file:///work/other.py", TEXT)
+
+
+def test_a_slow_check_is_not_expected_quick(monkeypatch) -> None:
+    engine = _engine()
+    monkeypatch.setattr(engine_thread, "INLINE_SECONDS", 0.0)
+    engine.check(URI, TEXT, "/work/quick.py", Settings())
+    assert not engine.quick(URI, TEXT)
+
+
+def test_inline_work_runs_on_the_loop_when_the_engine_is_idle() -> None:
+    engine = _engine()
+
+    async def main() -> tuple[str, str]:
+        inline = await engine.run(lambda: threading.current_thread().name, inline=True)
+        threaded = await engine.run(lambda: threading.current_thread().name)
+        return inline, threaded
+
+    inline, threaded = asyncio.run(main())
+    assert inline == threading.main_thread().name
+    assert threaded.startswith("jax-lsp-engine")
+
+
+def test_inline_work_waits_for_the_thread_while_it_is_busy() -> None:
+    engine = _engine()
+    started, release = threading.Event(), threading.Event()
+    running: list[str] = []
+
+    def slow() -> str:
+        started.set()
+        running.append("slow")
+        release.wait(5)
+        running.remove("slow")
+        return "slow"
+
+    def quick() -> str:
+        assert not running, "two engine jobs at once"
+        return threading.current_thread().name
+
+    async def main() -> str:
+        busy = asyncio.ensure_future(engine.run(slow))
+        await asyncio.get_running_loop().run_in_executor(None, started.wait, 5)
+        asyncio.get_running_loop().call_later(0.05, release.set)
+        # The engine thread is busy: the quick job queues behind it instead of running now.
+        name = await engine.run(quick, inline=True)
+        assert await busy == "slow"
+        return name
+
+    assert asyncio.run(main()).startswith("jax-lsp-engine")
