@@ -14,6 +14,7 @@ import re
 import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from pathlib import Path, PurePath
 from typing import Any
 
@@ -69,6 +70,9 @@ def _matches(code: str, selectors: tuple[str, ...]) -> bool:
     return any(s == "ALL" or code.startswith(s) for s in selectors)
 
 
+_MEMOS = ("_chosen_rules", "_severities")
+
+
 @dataclass(frozen=True)
 class Settings:
     select: tuple[str, ...] = ()  # empty: the rules that are on by default
@@ -91,6 +95,21 @@ class Settings:
 
     def rules_for(self, path: str | None = None) -> tuple[type[Rule], ...]:
         removed = self.late_ignore + self._per_file_ignores(path)
+        # Asked on every keystroke: the choice depends on the path only through its ignores.
+        chosen_by_removed = self._chosen_rules
+        if removed not in chosen_by_removed:
+            chosen_by_removed[removed] = self._choose_rules(removed)
+        return chosen_by_removed[removed]
+
+    def __getstate__(self) -> dict[str, Any]:
+        # Without what is memoised on the settings (`cached_property`): workers get fields.
+        return {name: value for name, value in self.__dict__.items() if name not in _MEMOS}
+
+    @cached_property
+    def _chosen_rules(self) -> dict[tuple[str, ...], tuple[type[Rule], ...]]:
+        return {}
+
+    def _choose_rules(self, removed: tuple[str, ...]) -> tuple[type[Rule], ...]:
         chosen = []
         for rule in ALL_RULES:
             selected = (
@@ -121,13 +140,18 @@ class Settings:
                 pass
         return PurePath(path).as_posix()
 
-    def severities(self) -> dict[str, Severity]:
+    @cached_property
+    def _severities(self) -> Mapping[str, Severity]:
         result: dict[str, Severity] = {}
         for selector, severity in self.severity:
             for rule in ALL_RULES:
                 if _matches(rule.code, (selector,)):
                     result[rule.code] = severity
         return result
+
+    def severities(self) -> Mapping[str, Severity]:
+        """Each rule's severity where the settings change it (asked on every keystroke)."""
+        return self._severities
 
     def is_excluded(self, path: str) -> bool:
         """A path matching an exclude pattern whole (see `_glob`), or one of its parts."""
