@@ -3,7 +3,8 @@ against `ruff server`, on the same edits of real corpus files, in one run.
 
 Run `python bench/latency.py [--edits 20] [--plot]`. For each file both servers are started
 side by side; each edit (a comment appended to a statement line inside a function, a different
-line each time, sent as an incremental didChange) goes to jax-lsp, then to ruff, and the time
+line each time, sent as an incremental didChange; with `--kind code` a `; pass` instead, which
+changes the code but no diagnostic) goes to jax-lsp, then to ruff, and the time
 until each publishes diagnostics for that version is recorded, then the time of a
 `textDocument/codeAction` request on the edited line. The first edits are warm-up. Also
 recorded: seconds from spawning each server to its first diagnostics on each file, and the
@@ -54,16 +55,29 @@ def servers() -> dict[str, list[str]]:
     }
 
 
-def edit_lines(text: str, count: int) -> list[int]:
+# What each kind of edit appends to a line: a comment changes no code; `; pass` changes the
+# code (the statement's tree), not what it does.
+SUFFIXES = {"comment": "  # edit {index}", "code": "; pass"}
+
+
+def edit_lines(text: str, count: int, kind: str = "comment") -> list[int]:
     """`count` 0-based lines, spread over the file, that end a logical line inside a
-    function body (indented 8+): appending a comment there never changes the code."""
+    function body (indented 8+): appending a comment there never changes the code. For
+    `code` edits, only lines that end a simple statement and hold no comment (`; pass` after
+    a header, a decorator or inside a comment would not be a code edit)."""
     ends = []
     lines = text.split("\n")
     for token in tokenize.generate_tokens(io.StringIO(text).readline):
         if token.type == tokenize.NEWLINE:
             row = token.start[0] - 1
-            if lines[row].startswith("        ") and token.start[1] == len(lines[row].rstrip()):
-                ends.append(row)
+            line = lines[row]
+            if not line.startswith("        ") or token.start[1] != len(line.rstrip()):
+                continue
+            if kind == "code" and (
+                "#" in line or line.rstrip().endswith(":") or line.lstrip().startswith("@")
+            ):
+                continue
+            ends.append(row)
     if not ends:
         raise ValueError("no editable line")
     return [ends[(i * len(ends)) // count] for i in range(count)]  # repeats in small files
@@ -152,16 +166,16 @@ def startup_medians(path: Path, text: str, count: int, first: Sequence[Session] 
     return {"startup_s": medians(0), "startup_cpu_s": medians(1)}
 
 
-def measure_file(path: Path, edits: int, startup_runs: int) -> dict:
+def measure_file(path: Path, edits: int, startup_runs: int, kind: str = "comment") -> dict:
     text = path.read_text(encoding="utf-8")
     sessions = [Session(name, command, path, text) for name, command in servers().items()]
     samples: dict[str, dict[str, list[float]]] = {
         s.name: {"diagnostics": [], "code_action": []} for s in sessions
     }
     try:
-        for index, line in enumerate(edit_lines(text, edits + WARMUP)):
+        for index, line in enumerate(edit_lines(text, edits + WARMUP, kind)):
             for session in sessions:  # the same edit, one server after the other
-                diagnostics = session.edit(line, f"  # edit {index}")
+                diagnostics = session.edit(line, SUFFIXES[kind].format(index=index))
                 action = session.code_action(line)
                 if index >= WARMUP:
                     samples[session.name]["diagnostics"].append(diagnostics)
@@ -231,6 +245,9 @@ def main() -> None:
         "--startup-runs", type=int, default=5, help="fresh starts per server and file (median)"
     )
     parser.add_argument("--startup-only", action="store_true", help="no edits: starts only")
+    parser.add_argument(
+        "--kind", choices=sorted(SUFFIXES), default="comment", help="what each edit appends"
+    )
     args = parser.parse_args()
     corpus = ensure_corpus()
     compileall.compile_dir(REPO_ROOT / "jax_lsp", quiet=1)
@@ -238,6 +255,7 @@ def main() -> None:
         "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         "load_average_1min": os.getloadavg()[0],
         "edits": 0 if args.startup_only else args.edits,
+        "kind": args.kind,
         "startup_runs": args.startup_runs,
         "files": {},
     }
@@ -247,7 +265,7 @@ def main() -> None:
     print(f"{'file':<48}{'lines':>6}  {'server':<8}{'diag median':>12}{'p95':>8}"
           f"{'action median':>15}{'p95':>8}{'startup s':>11}{'(CPU s)':>9}")  # fmt: skip
     for name in FILES:
-        figures = measure_file(corpus.root / name, args.edits, args.startup_runs)
+        figures = measure_file(corpus.root / name, args.edits, args.startup_runs, args.kind)
         record["files"][name] = figures
         for server in servers():
             diagnostics, action = figures[server]["diagnostics"], figures[server]["code_action"]
@@ -259,7 +277,8 @@ def main() -> None:
             )
     record["load_average_1min_after"] = os.getloadavg()[0]
     RESULTS.mkdir(parents=True, exist_ok=True)
-    (RESULTS / "latency.json").write_text(json.dumps(record, indent=1) + "\n", "utf-8")
+    name = "latency.json" if args.kind == "comment" else f"latency-{args.kind}.json"
+    (RESULTS / name).write_text(json.dumps(record, indent=1) + "\n", "utf-8")
     if args.plot:
         plot(record, RESULTS / "latency.png")
 
