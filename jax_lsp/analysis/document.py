@@ -31,6 +31,9 @@ _TRIPLE_CLOSE = {
 # "expected an indented block after 'if' statement on line 3" (or "function definition").
 _BODY_MISSING = re.compile(r"expected an indented block after .* on line (\d+)")
 _TRY_HEADER = re.compile(r"(\s*)try\b")
+# A line whose indentation fits no block: "unexpected indent", "unindent does not match any
+# outer indentation level".
+_INDENT_ERRORS = ("unexpected indent", "unindent does not match")
 _MAX_MERGE = 8
 _MAX_REPAIRS = 12
 # Lines of unit text whose parses (and analyses, memoised on them) are kept: about 100 MB of
@@ -355,6 +358,12 @@ def _repair_step(lines: list[str], error: SyntaxError | None, blanked: set[int])
             blanked.add(header)
             return True
     if message.startswith("expected 'except' or 'finally' block") and _unfinished_try(lines, line):
+        return True
+    if message.startswith(_INDENT_ERRORS) and line not in blanked:
+        # An over-indented line (autoindent plus typed spaces, a paste): blanked to nothing, as
+        # `pass` at its indentation would be over-indented all the same.
+        lines[line] = ""
+        blanked.add(line)
         return True
     while line in blanked and line > 0:
         line -= 1

@@ -116,6 +116,27 @@ def test_half_typed_header_keeps_the_lines_after_it(typed, header):
     assert ast.unparse(body[1]) == "x[0] = 1"
 
 
+@pytest.mark.parametrize(
+    "typed",
+    [
+        "        if lr >",  # autoindent's 4 spaces plus the 4 typed: over-indented
+        "            y = 2",  # a pasted line, deeper still
+        "  y = 2",  # between two levels: "unindent does not match"
+    ],
+)
+def test_a_line_indented_where_no_block_opens_keeps_the_rest_of_the_function(typed):
+    text = f"def f(x, lr):\n    y = 1\n    z = 3\n{typed}\n    x[0] = 1\n    return x\n"
+    unit = Document(text).units[0]
+    assert unit.problem is not None and unit.problem.line == 3
+    body = unit.tree.body[0].body
+    assert [ast.unparse(statement) for statement in body] == [
+        "y = 1",
+        "z = 3",
+        "x[0] = 1",
+        "return x",
+    ]
+
+
 def test_try_whose_handlers_are_not_typed_keeps_its_body_and_the_rest():
     text = "def f(x):\n    try:\n        y = 1\n    x[0] = 1\n"
     body = Document(text).units[0].tree.body[0].body
