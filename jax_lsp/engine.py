@@ -282,6 +282,15 @@ def _related_in_document(related: tuple[Related, ...], lines: int) -> tuple[Rela
     )
 
 
+def _outside_repairs(findings: list[Finding], repaired: frozenset[int]) -> list[Finding]:
+    """The findings that do not start on a line the parse repaired (`if lr` read as `if lr:
+    pass`): what is found there is about text the user is still typing, and would come and
+    go with each keystroke (`if lr` flagged, `if lr >` not, `if lr > 0` again)."""
+    if not repaired:
+        return findings
+    return [finding for finding in findings if finding.span.start.line not in repaired]
+
+
 def _fail_on_purpose(node: ast.AST, ctx: RuleContext) -> list[Finding]:
     raise RuntimeError("failing on purpose (JAX_LSP_FAIL_RULE)")
 
@@ -337,7 +346,8 @@ def analyze(
             walker = _Walker(model, unit, tables, record_reads=key is not None)
             walker.run()
             # Failures carry absolute lines; recompute them if the unit moves.
-            cached = (walker.findings, walker.failures, unit.start_line, walker.reads)
+            found = _outside_repairs(walker.findings, unit.source.blanked_lines)
+            cached = (found, walker.failures, unit.start_line, walker.reads)
             if key is not None and not walker.failures:
                 unit.source.memo[key] = cached
         unit_findings, unit_failures, _, _ = cached

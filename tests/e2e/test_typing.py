@@ -79,3 +79,28 @@ async def test_typing_a_block_header_keeps_the_rest(client, tmp_path, header):
     for count in range(1, len(header) + 1):
         change(client, uri, 2 + count, header[count - 1], (TYPED_LINE, 3 + count))
         assert await observe(client, uri, typed=True) == before, repr(header[:count])
+
+
+async def test_a_half_typed_line_shows_no_finding_of_its_own_until_it_parses(client, tmp_path):
+    """What the repaired line would be flagged for is about text still being typed: `if pos`
+    flagged, `if pos >` not, `if pos > 0` again would blink on every keystroke."""
+    await start(client, pull=True)
+    uri = open_document(client, tmp_path / "typing.py", SOURCE)
+    change(client, uri, 2, "    \n", (TYPED_LINE, 0))
+    header = "if pos > 0:"
+    document = types.TextDocumentIdentifier(uri=uri)
+
+    async def typed_line_codes() -> list:
+        report = await client.text_document_diagnostic_async(
+            types.DocumentDiagnosticParams(text_document=document)
+        )
+        return [d.code for d in report.items if d.range.start.line == TYPED_LINE]
+
+    for count in range(1, len(header) + 1):
+        change(client, uri, 2 + count, header[count - 1], (TYPED_LINE, 3 + count))
+        codes = await typed_line_codes()
+        assert not [code for code in codes if str(code).startswith("JAX")], header[:count]
+    # Once the body is typed the header parses as written, and its finding shows.
+    body = "\n        y = 2"
+    change(client, uri, 3 + len(header), body, (TYPED_LINE, 4 + len(header)))
+    assert "JAX701" in await typed_line_codes()
