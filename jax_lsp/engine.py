@@ -10,7 +10,6 @@ rule that raises is reported once and skipped for that unit; the other rules sti
 from __future__ import annotations
 
 import ast
-import functools
 import logging
 import os
 import warnings
@@ -303,17 +302,6 @@ def is_suppressed(finding: Finding, lines: list[str]) -> bool:
     return codes is not None and (not codes or finding.code in codes)
 
 
-@functools.lru_cache(maxsize=8)
-def _rule_set(rules: tuple[type[Rule], ...]) -> tuple[tuple[str, ...], _RuleTables]:
-    """The codes of `rules` and their tables, made once per selection (rules keep no state
-    between checks; a selection is asked for on every keystroke)."""
-    instances = [rule() for rule in rules]
-    for instance in instances:
-        if instance.code in _FAIL_RULES:
-            instance.check = _fail_on_purpose  # type: ignore[method-assign]
-    return tuple(rule.code for rule in rules), _RuleTables(instances)
-
-
 def analyze(
     document: Document,
     rules: Sequence[type[Rule]] = ALL_RULES,
@@ -332,7 +320,14 @@ def analyze(
     the key would cost module facts no rule may read, for findings nobody asks again.
     """
     model = ModuleModel(document, x64, external)
-    rules_key, tables = _rule_set(tuple(rules))
+    # Instances per analysis: some rules keep state for one analysis (JAX102 reports a global
+    # once per function, scope caches keyed by node).
+    instances = [rule() for rule in rules]
+    for instance in instances:
+        if instance.code in _FAIL_RULES:
+            instance.check = _fail_on_purpose  # type: ignore[method-assign]
+    rules_key = tuple(rule.code for rule in rules)
+    tables: _RuleTables | None = None  # built when a unit is not in the cache
     targets: dict[str, object] = {}  # module facts the cached units' reads are checked on
     findings: list[Finding] = []
     failures: list[RuleFailure] = []
@@ -343,6 +338,7 @@ def analyze(
         cached = unit.source.memo.get(key) if key is not None else None
         # Reused only while every module fact the rules read answers the same (reads.py).
         if cached is None or not answers_hold(model, cached[3], targets):
+            tables = tables or _RuleTables(instances)
             walker = _Walker(model, unit, tables, record_reads=key is not None)
             walker.run()
             # Failures carry absolute lines; recompute them if the unit moves.

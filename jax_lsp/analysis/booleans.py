@@ -50,8 +50,15 @@ BOOLEAN_FUNCTIONS = frozenset(
         "less",
         "less_equal",
         "isin",
+        "all",  # reductions to a boolean array
+        "any",
+        "allclose",
+        "array_equal",
+        "array_equiv",
     ]
 )
+# Methods of a JAX array that reduce it to a boolean array (`jnp.isnan(x).any()`).
+_BOOLEAN_METHODS = frozenset(("all", "any"))
 _MAX_NAME_DEPTH = 3
 
 
@@ -66,7 +73,16 @@ def is_boolean(node: ast.expr, ctx: Scope, depth: int = 0) -> bool:
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitAnd | ast.BitOr | ast.BitXor):
         return is_boolean(node.left, ctx, depth) and is_boolean(node.right, ctx, depth)
     if isinstance(node, ast.Call):
-        return ctx.qualname(node.func) in BOOLEAN_FUNCTIONS
+        if ctx.qualname(node.func) in BOOLEAN_FUNCTIONS:
+            return True
+        # `.any()`/`.all()` of what a jax.numpy call returns (an array, whatever its dtype).
+        func = node.func
+        return (
+            isinstance(func, ast.Attribute)
+            and func.attr in _BOOLEAN_METHODS
+            and isinstance(func.value, ast.Call)
+            and (ctx.qualname(func.value.func) or "").startswith("jax.numpy.")
+        )
     if isinstance(node, ast.Name) and depth < _MAX_NAME_DEPTH:
         values = _local_bindings(node.id, ctx)
         return bool(values) and all(is_boolean(value, ctx, depth + 1) for value in values)

@@ -736,6 +736,32 @@ class PythonLogicOnTraced(Rule):
         ),
         Example(
             """
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def inside_and_finite(p, lo, hi):
+                inside = jnp.all(p >= lo) and jnp.all(p <= hi)  # error
+                return inside, not jnp.isnan(p).any()  # error
+
+            result = inside_and_finite(jnp.array([0.5, 0.2]), 0.0, 1.0)
+            """,
+            raises="jax.errors.TracerBoolConversionError",
+            fixed="""
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def inside_and_finite(p, lo, hi):
+                inside = jnp.logical_and(jnp.all(p >= lo), jnp.all(p <= hi))
+                return inside, jnp.logical_not(jnp.isnan(p).any())
+
+            result = inside_and_finite(jnp.array([0.5, 0.2]), 0.0, 1.0)
+            """,
+            fixed_check="assert [bool(r) for r in result] == [True, True]",
+        ),
+        Example(
+            """
             import jax.numpy as jnp
             from jax import vmap
 
