@@ -5,7 +5,9 @@ Precedence, highest first:
    `workspace/didChangeConfiguration`), else the settings sent with `didChangeConfiguration`,
    else `initializationOptions`. Keys: `select`, `ignore`, `severity`, `fixAll`, `unsafeFixes`
    (plus the other `config.py` keys, camelCase or kebab-case); a key the editor sets replaces
-   the project's value, it does not extend it;
+   the project's value, it does not extend it; a key whose value does not parse is reported
+   (window/logMessage) and left out, the others still apply; `severity` levels may use LSP's
+   name `information` for `info`;
 2. `[tool.jax-lsp]` in the nearest pyproject.toml above the document (reloaded when the client
    reports a pyproject.toml change through `workspace/didChangeWatchedFiles`);
 3. the defaults (`config.Settings()`: the rules on by default, fix-all on, unsafe fixes off).
@@ -27,6 +29,8 @@ SECTION = "jax-lsp"
 # Editor-only switches: (camelCase key, kebab-case key, default).
 _CODE_LENS = ("codeLens", "code-lens", True)
 _INLAY_HINTS = ("inlayHints", "inlay-hints", False)
+# LSP's name for a level (what an editor's settings schema may offer) -> jax-lsp's.
+_LSP_LEVELS = {"information": "info"}
 
 
 def editor_section(raw: Any) -> dict[str, Any]:
@@ -41,6 +45,15 @@ def editor_section(raw: Any) -> dict[str, Any]:
     return dict(raw)
 
 
+def _with_jax_lsp_levels(section: dict[str, Any]) -> dict[str, Any]:
+    """`severity` levels named as LSP names them (`information`) read as jax-lsp's (`info`)."""
+    severity = section.get("severity")
+    if not isinstance(severity, Mapping):
+        return section
+    levels = {code: _LSP_LEVELS.get(str(level).lower(), level) for code, level in severity.items()}
+    return {**section, "severity": levels}
+
+
 class SettingsStore:
     def __init__(self, root: str | None = None) -> None:
         self.root = root
@@ -50,15 +63,23 @@ class SettingsStore:
         self.errors: list[str] = []  # problems not yet reported to the client
 
     def set_editor(self, raw: Any) -> None:
-        section = editor_section(raw)
-        try:
-            Settings().merged(section)
-        except ConfigError as error:
-            self.errors.append(f"jax-lsp: editor settings ignored: {error}")
-            section = {}
+        section = self._valid(_with_jax_lsp_levels(editor_section(raw)))
         if section != self.editor:
             self.editor = section
             self.generation += 1
+
+    def _valid(self, section: dict[str, Any]) -> dict[str, Any]:
+        """The keys that parse; each one that does not is reported and left out, so that one
+        bad value does not take the editor's other settings with it."""
+        valid: dict[str, Any] = {}
+        for key, value in section.items():
+            try:
+                Settings().merged({key: value})
+            except ConfigError as error:
+                self.errors.append(f"jax-lsp: editor settings ignored: {error}")
+                continue
+            valid[key] = value
+        return valid
 
     def _switch(self, keys: tuple[str, str, bool]) -> bool:
         for key in keys[:2]:

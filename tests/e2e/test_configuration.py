@@ -87,6 +87,26 @@ async def test_bad_settings_are_logged_and_ignored(client, tmp_path):
     assert any("pyproject.toml" in m and "using the defaults" in m for m in messages)
 
 
+async def test_lsp_level_name_and_one_bad_key_keep_the_other_settings(client, tmp_path):
+    # VS Code's settings offer LSP's `information`; a value the server cannot read (`hint`) is
+    # reported and dropped alone: the `ignore` sent with it still applies.
+    await start(client, options={"ignore": ["JAX202"], "severity": {"JAX203": "information"}})
+    uri = open_document(client, tmp_path / "a.py", TEXT)
+    (found,) = await diagnostics_for(client, uri, bool)
+    assert (found.code, found.severity) == ("JAX203", types.DiagnosticSeverity.Information)
+
+    client.workspace_did_change_configuration(
+        types.DidChangeConfigurationParams(
+            settings={"jax-lsp": {"ignore": ["JAX203"], "severity": {"JAX202": "hint"}}}
+        )
+    )
+    (found,) = await diagnostics_for(client, uri, lambda found: codes(found) == ["JAX202"])
+    assert found.severity == types.DiagnosticSeverity.Error  # the bad level left out
+    messages = [m.message for m in client.log_messages]
+    assert any("editor settings ignored" in m and "hint" in m for m in messages)
+    assert not any("information" in m for m in messages)
+
+
 async def test_log_file(tmp_path):
     log_file = tmp_path / "server.log"
     config = ClientServerConfig(

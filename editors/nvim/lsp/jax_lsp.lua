@@ -11,7 +11,7 @@ return {
     ['jax-lsp'] = {
       -- select = { 'JAX2' },
       -- ignore = { 'JAX101' },
-      -- severity = { JAX101 = 'information' },
+      -- severity = { JAX101 = 'info' },
       -- fixAll = true,
       -- unsafeFixes = false,
       -- inlayHints = false,  -- true, with vim.lsp.inlay_hint.enable(), shows traced/static hints
