@@ -58,10 +58,10 @@ CASES = [
         "jax.errors.ConcretizationTypeError",
         None,
         # Padded to the static bound: unique values first, then the smallest value (sets) or
-        # -1 (indices).
+        # the element count, an index out of range (indices).
         "assert both.tolist() == [1, 2, 3, 4, 1]\n"
         "assert common.tolist() == [3, 3, 3]\n"
-        "assert hits.tolist() == [[2], [-1], [-1]]",
+        "assert hits.tolist() == [[2], [3], [3]]",
     ),
     (
         # The safe rewrite keeps the gradient finite on both sides of the condition.
