@@ -136,7 +136,8 @@ class JitMethodSelf(Rule):
         `tree_unflatten`; attributes used in Python control flow or annotated bool/int/str
         become aux data, the rest children; a `@dataclass` gets `register_dataclass`). Safe:
         move the method body into a module-level helper jitted with `static_argnums`. Unsafe:
-        mark `self` static and add `__hash__`/`__eq__` (stale results if the object mutates).
+        mark `self` static and add `__hash__`/`__eq__` (stale results if the object mutates),
+        not offered when an attribute is known to hold an array (the `__hash__` would raise).
     """
     node_types = (ast.FunctionDef, ast.AsyncFunctionDef)
     invalid = (
