@@ -27,8 +27,9 @@ and code-point column anywhere in it, e.g. of its `class` keyword or of the jitt
    module-level function jitted with `static_argnames` for the aux attributes; the method calls it.
 3. `static_self_fix` (UNSAFE): `partial(jax.jit, static_argnums=0)` plus value `__hash__` and
    `__eq__`. Mutating the object afterwards silently reuses stale compiled code (measured).
-   Not offered when an attribute is known to hold an array (annotated as one, or assigned a
-   JAX or NumPy value): the written `__hash__` would raise TypeError.
+   Offered only when every attribute is aux data (a Python value: annotated bool/int/str, used
+   in control flow, given literals) and none is known to hold an array: the written `__hash__`
+   hashes every attribute, and an array raises TypeError.
 
 Only the class's lines are parsed by libcst (for the helper body); the module is read through the
 cached `ast` units.
@@ -737,8 +738,8 @@ def _static_self(facts: _Class) -> Fix | None:
         return None
     methods = facts.methods()
     hashed_here = "__hash__" not in methods and "__eq__" not in methods
-    if hashed_here and facts.arrays:
-        return None  # an array attribute: the value `__hash__` would raise TypeError
+    if hashed_here and (facts.arrays or any(a not in facts.aux for a in facts.attributes)):
+        return None  # an attribute that may hold an array: the `__hash__` would raise TypeError
     edits: list[Edit] = []
     for method in facts.jitted:
         decorator = next(d for d in method.decorator_list if transform_of(d, facts.module.resolver))

@@ -137,7 +137,8 @@ class JitMethodSelf(Rule):
         become aux data, the rest children; a `@dataclass` gets `register_dataclass`). Safe:
         move the method body into a module-level helper jitted with `static_argnums`. Unsafe:
         mark `self` static and add `__hash__`/`__eq__` (stale results if the object mutates),
-        not offered when an attribute is known to hold an array (the `__hash__` would raise).
+        offered only when every attribute is a Python value (aux data), since the `__hash__`
+        hashes them all and an array raises TypeError.
     """
     node_types = (ast.FunctionDef, ast.AsyncFunctionDef)
     invalid = (

@@ -135,7 +135,7 @@ SCALER = source(
 
 
     class Scaler:
-        def __init__(self, factor, mul):
+        def __init__(self, factor: int, mul: bool):
             self.factor = factor
             self.mul = mul
 
@@ -146,7 +146,7 @@ SCALER = source(
             return y
 
 
-    scaler = Scaler(2.0, True)
+    scaler = Scaler(2, True)
     """
 )
 
@@ -171,6 +171,8 @@ def test_no_static_self_for_an_array_attribute():
     raises TypeError."""
     assert static_self_fix(GUIDE, *CLASS_AT) is None
     trial = (TRIALS / "p11_jit_method.py").read_text()  # self.w = jnp.zeros(dim)
+    assert static_self_fix(trial, *position_of(trial, "class LinearModel")) is None
+    trial = (TRIALS / "p19_jit_method.py").read_text()  # self.w = w, given jnp.ones(3)
     assert static_self_fix(trial, *position_of(trial, "class LinearModel")) is None
     fixed = applied(SCALER, static_self_fix(SCALER, *position_of(SCALER, "class Scaler")))
     outcome = run_snippet(fixed, "hash(Scaler(jnp.ones(2), True))")
