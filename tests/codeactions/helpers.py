@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from jax_lsp.codeactions import with_deferred_fixes
-from jax_lsp.codeactions.apply import apply_edits
+from jax_lsp.codeactions.apply import apply_edits, fix_text
 from jax_lsp.findings import Finding, Fix
 from tests.runtime import Outcome, run_snippet
 
@@ -55,3 +55,13 @@ def main_fixes_only(run: Callable[[str], list[Finding]]) -> Callable[[str], list
         return [replace(finding, alternatives=(), deferred=()) for finding in built]
 
     return findings
+
+
+def fixed_and_run(text: str, run: Callable[[str], list[Finding]], expected: str, check: str) -> str:
+    """`text` with its fixes applied (unsafe ones too), which must hold `expected` and run
+    under JAX with `check` passing: the fixed program."""
+    fixed, _ = fix_text(text, run, unsafe=True)
+    assert expected in fixed, fixed
+    outcome = run_snippet(fixed, check)
+    assert outcome.error is None, f"{outcome.error!r}\n{fixed}"
+    return fixed

@@ -9,11 +9,9 @@ from pathlib import Path
 import pytest
 
 from jax_lsp.analysis.document import Document
-from jax_lsp.codeactions.apply import fix_text
 from jax_lsp.diagnostics.shapes import RULES as SHAPE_RULES
 from jax_lsp.engine import analyze
-from tests.codeactions.helpers import source
-from tests.runtime import run_snippet
+from tests.codeactions.helpers import fixed_and_run, source
 
 pytest.importorskip("jax")
 
@@ -94,11 +92,8 @@ FIXED = [
 def test_fixed_program_gives_the_intended_result(program, expected, check):
     text = source(program)
     assert _findings(text), "JAX802 should flag the call"
-    fixed, _ = fix_text(text, _findings, unsafe=True)
-    assert expected in fixed, fixed
+    fixed = fixed_and_run(text, _findings, expected, check)
     assert not _findings(fixed)
-    outcome = run_snippet(fixed, check)
-    assert outcome.error is None, f"{outcome.error!r}\n{fixed}"
 
 
 UNFIXABLE = [
