@@ -165,7 +165,7 @@ def _in_cell(finding: Finding, notebook: Notebook) -> Finding:
         finding,
         span=span_in_cell(finding.span),
         fix=fix_in_cell(finding.fix),
-        alternatives=(),
+        alternatives=tuple(fix for fix in map(fix_in_cell, finding.alternatives) if fix),
         deferred=(),
         related=(),  # the SARIF/JSON locations of a notebook are cell-relative; keep it simple
     )
@@ -272,6 +272,7 @@ def check_once(args: argparse.Namespace) -> int:
         color=use_color(sys.stdout),
         show_source=output_format == "full",
         quiet=args.quiet,
+        fixing=bool(args.fix),
     )
     output = FORMATTERS[output_format](entries, options)
     if output:

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import NamedTuple, TextIO
 
 from jax_lsp import __version__
-from jax_lsp.codeactions.apply import fixable
+from jax_lsp.codeactions.apply import choices, fixable
 from jax_lsp.diagnostics import RULES_BY_CODE
 from jax_lsp.findings import Finding, Fix, Position, Severity, Span
 from jax_lsp.ipynb import json_source_lines
@@ -39,6 +39,7 @@ class ReportOptions:
     color: bool = False
     show_source: bool = False  # the `full` text output: the source line and a caret
     quiet: bool = False  # findings only: no summary
+    fixing: bool = False  # --fix: the findings left with several fixes are listed
 
 
 def use_color(stream: TextIO) -> bool:
@@ -168,20 +169,43 @@ def _summary(entries: Sequence[Entry], options: ReportOptions) -> list[str]:
     if entries:
         lines.append(f"Found {_plural(len(entries), 'finding')}: {summary_counts(entries)}.")
         count = sum(1 for e in entries if fixable(e.finding, options.unsafe))
-        hidden = sum(1 for e in entries if e.finding.fix is not None) - count
+        hidden = sum(1 for e in entries if fixable(e.finding, True)) - count
         if count:
             lines.append(f"[*] {count} fixable with the `--fix` option.")
         if hidden:
             lines.append(
-                f"({_plural(hidden, 'hidden fix')} can be enabled with the `--unsafe-fixes` "
-                "option.)"
+                f"({_plural(hidden, 'hidden fix')} can be enabled with the "
+                "`--unsafe-fixes` option.)"
             )
+        lines += _choices(entries, options)
     if options.fixed:
         lines.append(f"Fixed {_plural(options.fixed, 'finding')}.")
     if options.unchecked:
         lines.append(f"{_plural(options.unchecked, 'file')} could not be checked (see above).")
     elif not entries and not options.fixed:
         lines.append("All checks passed!")
+    return lines
+
+
+def _choices(entries: Sequence[Entry], options: ReportOptions) -> list[str]:
+    """The findings offering several fixes: `--fix` applies none of them (which one the author
+    means cannot be read from the code); with `--fix`, each is listed with its choices."""
+    open_choices = [(e, choices(e.finding, True)) for e in entries]
+    open_choices = [(e, fixes) for e, fixes in open_choices if fixes]
+    if not open_choices:
+        return []
+    count = _plural(len(open_choices), "finding")
+    if not options.fixing:
+        return [f"({count} with several fixes: choose one in an editor.)"]
+    lines = [f"{count} with several fixes, none applied (choose one in an editor):"]
+    for entry, fixes in open_choices:
+        start = entry.finding.span.start
+        where = f"cell {entry.cell}:" if entry.cell is not None else ""
+        titles = " | ".join(fix.title for fix in fixes)
+        lines.append(
+            f"  {display_path(entry.path)}:{where}{start.line + 1}:{start.column + 1}: "
+            f"{entry.finding.code}: {titles}"
+        )
     return lines
 
 

@@ -49,9 +49,9 @@ def select_fixes(findings: Iterable[Finding], unsafe: bool) -> list[Fix]:
     chosen: list[Fix] = []
     taken: list = []
     for finding in sorted(findings, key=lambda f: f.span.start):
-        if not fixable(finding, unsafe):
+        fix = chosen_fix(finding, unsafe)
+        if fix is None:
             continue
-        fix = finding.fix
         spans = [edit.span for edit in fix.edits]
         if any(span.overlaps(other) or span == other for span in spans for other in taken):
             continue
@@ -76,9 +76,34 @@ def _keys(findings: list[Finding], text: str) -> Counter[tuple[str, str]]:
     return Counter((finding.code, spanned(finding)) for finding in findings)
 
 
+def chosen_fix(finding: Finding, unsafe: bool) -> Fix | None:
+    """The fix `fix_text` applies for the finding (deferred ones built first): only THE fix,
+    never a pick among choices. A finding's one safe fix is it (its unsafe alternatives are
+    for an editor's user to weigh); without a safe one, its only fix when `unsafe` allows
+    it. A finding offering two safe fixes, or two unsafe ones and no safe one, is left for
+    the user to choose (`choices`)."""
+    offered = [fix for fix in (finding.fix, *finding.alternatives) if fix is not None]
+    safe = [fix for fix in offered if fix.is_safe]
+    if len(safe) == 1:
+        return safe[0]
+    if not safe and unsafe and len(offered) == 1:
+        return offered[0]
+    return None
+
+
+def choices(finding: Finding, unsafe: bool) -> tuple[Fix, ...]:
+    """The fixes left for the user to choose among: those `fix_text` would apply were there
+    one of them, when there are several (empty otherwise)."""
+    offered = [fix for fix in (finding.fix, *finding.alternatives) if fix is not None]
+    allowed = tuple(fix for fix in offered if fix.is_safe or unsafe)
+    if chosen_fix(finding, unsafe) is not None or len(allowed) < 2:
+        return ()
+    return allowed
+
+
 def fixable(finding: Finding, unsafe: bool) -> bool:
-    """Whether `fix_text` applies the finding's fix (deferred ones built first)."""
-    return finding.fix is not None and (finding.fix.is_safe or unsafe)
+    """Whether `fix_text` applies a fix for the finding (deferred ones built first)."""
+    return chosen_fix(finding, unsafe) is not None
 
 
 def fix_text(

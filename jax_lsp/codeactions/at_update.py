@@ -1,44 +1,49 @@
 """Fixes that write the `.at[...]` forms. JAX201-JAX203: an in-place update of a JAX array
 rewritten to its functional form (`x[i] += y` -> `x = x.at[i].add(y)`), and a discarded
-`.at[...]` update assigned back; safe for a plain name, unsafe for an attribute chain
-(`self.buf`), which is read and rebound. JAX301: an out-of-bounds read made to give NaN."""
+`.at[...]` update assigned back; safe for a plain name, unsafe for an object's field
+(`self.buf`, `state.vel`), written the way its class allows (`codeactions.holders`).
+JAX301: an out-of-bounds read made to give NaN."""
 
 from __future__ import annotations
 
 import ast
 
+from jax_lsp.codeactions.holders import rebinding
 from jax_lsp.codeactions.site import FixSite, node_edit
 from jax_lsp.findings import Applicability, Fix
-
-
-def _plain_target(node: ast.expr) -> bool:
-    """A name or attribute chain (`x`, `self.buf`): safe to read and rebind."""
-    while isinstance(node, ast.Attribute):
-        node = node.value
-    return isinstance(node, ast.Name)
 
 
 def at_update_fix(
     ctx: FixSite, statement: ast.stmt, target: ast.Subscript, method: str, argument: str
 ) -> Fix | None:
-    """`x = x.at[idx].method(argument)` replacing `statement`, when `x` is a plain target."""
-    if not _plain_target(target.value):
-        return None  # x[i][j] += v: the rewrite would change what is updated
-    base = ctx.segment(target.value)
-    index = ctx.segment(target.slice)
-    replacement = f"{base} = {base}.at[{index}].{method}({argument})"
-    safety = Applicability.SAFE if isinstance(target.value, ast.Name) else Applicability.UNSAFE
-    return Fix(f"Replace with `{replacement}`", (node_edit(ctx, statement, replacement),), safety)
+    """`x = x.at[idx].method(argument)` replacing `statement` (for a field of an object, the
+    rewrite its class takes: `p = p._replace(vel=p.vel.at[i].set(v))` for a NamedTuple)."""
+    array = target.value
+    update = f"{ctx.segment(array)}.at[{ctx.segment(target.slice)}].{method}({argument})"
+    rebound = rebinding(ctx, array, update)
+    if rebound is None:
+        return None  # x[i][j] += v, or a holder whose kind is not known
+    replacement, imports = rebound
+    edits = (node_edit(ctx, statement, replacement), *imports)
+    return Fix(f"Replace with `{replacement}`", edits, _safety(array))
 
 
 def assign_result_fix(ctx: FixSite, statement: ast.Expr, array: ast.expr) -> Fix | None:
-    """`x.at[i].set(v)` as a statement -> `x = x.at[i].set(v)`, when `x` is a plain target."""
-    if not _plain_target(array):
+    """`x.at[i].set(v)` as a statement -> `x = x.at[i].set(v)` (for a field of an object, the
+    rewrite its class takes)."""
+    rebound = rebinding(ctx, array, ctx.segment(statement.value))
+    if rebound is None:
         return None
-    base = ctx.segment(array)
-    safety = Applicability.SAFE if isinstance(array, ast.Name) else Applicability.UNSAFE
-    edit = node_edit(ctx, statement, f"{base} = {ctx.segment(statement.value)}")
-    return Fix(f"Assign the result: `{base} = ...`", (edit,), safety)
+    replacement, imports = rebound
+    edits = (node_edit(ctx, statement, replacement), *imports)
+    assigned = replacement.partition(" = ")[0]
+    return Fix(f"Assign the result: `{assigned} = ...`", edits, _safety(array))
+
+
+def _safety(array: ast.expr) -> Applicability:
+    """Safe for a plain name; unsafe for a field, whose holder is written or rebound (another
+    reference to the same object keeps the old value)."""
+    return Applicability.SAFE if isinstance(array, ast.Name) else Applicability.UNSAFE
 
 
 def fill_read_fix(read: ast.Subscript, array: ast.expr, ctx: FixSite) -> Fix | None:

@@ -117,6 +117,15 @@ class ValuePlacement:
             found.setdefault(attribute, []).append(place)
         return {name: merge(places) for name, places in found.items()}
 
+    def array_attributes(self, node: ast.ClassDef) -> set[str]:
+        """Attributes some method assigns an array (a JAX or NumPy value): unhashable."""
+        found = set()
+        for method, attribute, value in _self_assignments(node):
+            kind = self._method_kinds(method).get(value, Kind.UNKNOWN)
+            if kind.is_jax or kind is Kind.NUMPY:
+                found.add(attribute)
+        return found
+
     def _holds_arrays(self, node: ast.ClassDef) -> bool:
         for method, _, value in _self_assignments(node):
             kinds = self._method_kinds(method)

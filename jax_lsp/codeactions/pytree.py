@@ -26,8 +26,10 @@ and code-point column anywhere in it, e.g. of its `class` keyword or of the jitt
 2. `static_helper_fix` (SAFE): the guide's strategy 1. Each jitted method's body moves to a
    module-level function jitted with `static_argnames` for the aux attributes; the method calls it.
 3. `static_self_fix` (UNSAFE): `partial(jax.jit, static_argnums=0)` plus value `__hash__` and
-   `__eq__`. Mutating the object afterwards silently reuses stale compiled code (measured), and
-   array attributes are unhashable: only for objects never mutated.
+   `__eq__`. Mutating the object afterwards silently reuses stale compiled code (measured).
+   Offered only when every attribute is aux data (a Python value: annotated bool/int/str, used
+   in control flow, given literals) and none is known to hold an array: the written `__hash__`
+   hashes every attribute, and an array raises TypeError.
 
 Only the class's lines are parsed by libcst (for the helper body); the module is read through the
 cached `ast` units.
@@ -72,6 +74,7 @@ class _Class:
     module: ModuleSource
     attributes: list[str] = field(default_factory=list)
     aux: set[str] = field(default_factory=set)
+    arrays: set[str] = field(default_factory=set)  # attributes known to hold arrays
     jitted: list[_FunctionNode] = field(default_factory=list)
     init: _FunctionNode | None = None
     dataclass: bool = False
@@ -230,6 +233,13 @@ def _analyze(module: ModuleSource, line: int, column: int) -> _Class | None:
     facts.assigned_in_trace = _assigned_attributes(traced)
     controlling = _control_flow_attributes(facts, methods)
     placements = ValuePlacement(module).of_class(node) if not facts.dataclass else {}
+    facts.arrays = {
+        name
+        for name in facts.attributes
+        if _annotation_kind(module, annotations.get(name)) == "array"
+    }
+    if not facts.dataclass:
+        facts.arrays |= ValuePlacement(module).array_attributes(node) & set(facts.attributes)
     for name in facts.attributes:
         kind = _annotation_kind(module, annotations.get(name))
         placed = placements.get(name)
@@ -726,6 +736,10 @@ def _delegate(facts: _Class, method: _FunctionNode, call: str) -> list[Edit]:
 def _static_self(facts: _Class) -> Fix | None:
     if not facts.jitted or not facts.attributes:
         return None
+    methods = facts.methods()
+    hashed_here = "__hash__" not in methods and "__eq__" not in methods
+    if hashed_here and (facts.arrays or any(a not in facts.aux for a in facts.attributes)):
+        return None  # an attribute that may hold an array: the `__hash__` would raise TypeError
     edits: list[Edit] = []
     for method in facts.jitted:
         decorator = next(d for d in method.decorator_list if transform_of(d, facts.module.resolver))
@@ -735,8 +749,7 @@ def _static_self(facts: _Class) -> Fix | None:
         start = facts.module.start(decorator, facts.offset)
         end = facts.module.end(decorator, facts.offset)
         edits.append(edit(start, end, f"{partial}({facts.text(decorator)}, static_argnums=0)"))
-    methods = facts.methods()
-    if "__hash__" not in methods and "__eq__" not in methods:
+    if hashed_here:
         fields = _tuple([f"self.{a}" for a in facts.attributes])
         others = _tuple([f"other.{a}" for a in facts.attributes])
         edits.append(
@@ -753,7 +766,8 @@ def _static_self(facts: _Class) -> Fix | None:
             )
         )
     return Fix(
-        "Mark `self` static (stale results if the object is mutated)",
+        "Mark `self` static (its attributes must be hashable; stale results if the object "
+        "is mutated)",
         facts.module.with_imports(edits),
         Applicability.UNSAFE,
     )

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import ast
 
+from jax_lsp.analysis.names import scope_bound_names
+from jax_lsp.analysis.nodes import all_params
 from jax_lsp.analysis.summary import transform_of
 from jax_lsp.codeactions.call_arguments import append_arguments
 from jax_lsp.codeactions.import_edits import module_prefix, name_is_free
@@ -52,6 +54,11 @@ def static_argnames_fix(names: list[str], ctx: FixSite) -> Fix | None:
     if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef) or not names:
         return None
     if trace is None or not trace.direct:
+        return None
+    # A local the function computes (`norm = jnp.sqrt(...)`) stays traced whatever its
+    # parameters are: making them static would leave the error where it is.
+    parameters = set(all_params(function))
+    if any(name not in parameters and name in scope_bound_names(function) for name in names):
         return None
     # Names that are static already (a literal default, a static argument) need no change.
     names = [name for name in names if name in trace.traced_params]

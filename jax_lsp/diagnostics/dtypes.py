@@ -123,8 +123,10 @@ class Float64WithoutX64(Rule):
         `jax.config.update("jax_enable_x64", True)` right after the imports (with an
         `import jax` when the module has none): it gives the 64 bits asked for, but changes
         the default dtypes of the whole program, and of every program importing the module.
-        Neither is applied by `--fix` or fix-all without `--unsafe-fixes`. For converted
-        NumPy `float64` data only the (unsafe) x64 switch is offered.
+        Neither is applied by `--fix` or fix-all, even with `--unsafe-fixes`: with two
+        choices they pick none and list the finding with both (choose in an editor). For
+        converted NumPy `float64` data only the (unsafe) x64 switch is offered, which
+        `--unsafe-fixes` applies.
     """
     node_types = (ast.Call, ast.FunctionDef, ast.AsyncFunctionDef)
     invalid = (

@@ -52,8 +52,16 @@ class IndexAssign(Rule):
         it can).
     """
     fix_safety = """
-        Rewrites the statement to `x = x.at[idx].set(v)`. Safe for a plain name; unsafe for an
-        attribute target such as `self.buf[i] = v`, which is read and rebound.
+        Rewrites the statement to `x = x.at[idx].set(v)`. Safe for a plain name. For a field
+        of an object whose class the module defines, the field is written the way the class
+        allows, unsafe (another reference to the object keeps the old value):
+        `p = p._replace(vel=...)` for a NamedTuple, `p = dataclasses.replace(p, vel=...)` for a
+        frozen dataclass, `p = p.replace(vel=...)` for a `flax.struct` class,
+        `p = eqx.tree_at(lambda m: m.vel, p, ...)` for an `eqx.Module`, `p.vel = ...` for a
+        plain class or mutable dataclass. No fix when the class is not known, for `self` of a
+        frozen class (rebinding `self` reaches no caller), for a name the function does not
+        bind (assigning it would make it local), or for a
+        deeper target (`x[i][j]`, `a.b.c[i]`).
     """
     node_types = (ast.Assign,)
     invalid = (
@@ -241,8 +249,8 @@ class IndexAugAssign(Rule):
     """
     fix_safety = """
         Rewrites to `x = x.at[idx].add(v)` (or the matching method). Safe for a plain name;
-        unsafe for attribute targets. Operators without an `.at` method (`//=`, `%=`, `@=`,
-        bitwise) are flagged without a fix.
+        a field of an object as for JAX201. Operators without an `.at` method (`//=`, `%=`,
+        `@=`, bitwise) are flagged without a fix.
     """
     node_types = (ast.AugAssign, ast.Assign)
     invalid = (
@@ -359,7 +367,10 @@ class DiscardedUpdate(Rule):
         `.at[idx].set(v)` does not modify `x`: it returns a new array. Used as a statement, the
         update is silently lost and `x` keeps its old values.
     """
-    fix_safety = "Assigns the result back: `x = x.at[idx].set(v)`. Safe for a plain name."
+    fix_safety = """
+        Assigns the result back: `x = x.at[idx].set(v)`. Safe for a plain name; a field of an
+        object as for JAX201 (`p = p._replace(vel=p.vel.at[i].set(v))` for a NamedTuple).
+    """
     node_types = (ast.Expr,)
     invalid = (
         Example(

@@ -136,7 +136,9 @@ class JitMethodSelf(Rule):
         `tree_unflatten`; attributes used in Python control flow or annotated bool/int/str
         become aux data, the rest children; a `@dataclass` gets `register_dataclass`). Safe:
         move the method body into a module-level helper jitted with `static_argnums`. Unsafe:
-        mark `self` static and add `__hash__`/`__eq__` (stale results if the object mutates).
+        mark `self` static and add `__hash__`/`__eq__` (stale results if the object mutates),
+        offered only when every attribute is a Python value (aux data), since the `__hash__`
+        hashes them all and an array raises TypeError.
     """
     node_types = (ast.FunctionDef, ast.AsyncFunctionDef)
     invalid = (

@@ -261,13 +261,19 @@ class SizeDependentOp(Rule):
         Adds `size=` with the input's static element count (`x.size`, written from the
         argument: `jnp.nonzero(x > 0)` gets `size=x.size`; `union1d(a, b)` gets
         `size=a.size + b.size`; `compress`/`extract` the size of the array they select from),
-        an upper bound of the output length. `fill_value=` pads the rest: `-1` for the index
-        functions (`nonzero`, one-argument `where`, `argwhere`, `flatnonzero`), so padding
-        never looks like a real index; `0` for `compress`/`extract` (JAX's own default, written
-        out). `unique`, `unique_*` and the set operations get no `fill_value`: JAX then pads
-        with the smallest value found, which keeps the result a set of input values. Unsafe:
-        the output now always has `size` entries, so code using its length (or reducing over
-        the padding) sees a different result. No fix with `axis=` or `*args`.
+        an upper bound of the output length. `fill_value=` pads the rest: the index functions
+        (`nonzero`, one-argument `where`, `argwhere`, `flatnonzero`) with that count, an
+        index out of range on every axis, so `x.at[idx].set(v)` (and `add`, ...) drop the
+        padded updates; `compress`/`extract` with `0` (JAX's own default, written out);
+        `unique`, `unique_*` and the set operations get no `fill_value` (JAX pads with the
+        smallest value found). The fix title says what the padding is. Where the code takes
+        the result's length (`len(...)`, `.shape[0]`, `.size`) on the call itself, the fix
+        counts instead: `jnp.count_nonzero(c)` for the index functions,
+        `jnp.count_nonzero(jnp.unique_counts(x, size=x.size).counts)` for `unique`. No fix
+        where the padding would give a wrong answer: the result read as an index (`x[idx]`
+        clamps the padded index to the last element; -1 or 0 would read a real element), or
+        the length of a name bound to the result taken. Unsafe: the output now always has
+        `size` entries. No fix with `axis=` or `*args`.
     """
     node_types = (ast.Call,)
     invalid = (
@@ -289,11 +295,11 @@ class SizeDependentOp(Rule):
 
             @jax.jit
             def positive_positions(x):
-                return jnp.nonzero(x > 0, size=x.size, fill_value=-1)
+                return jnp.nonzero(x > 0, size=x.size, fill_value=x.size)
 
             (positions,) = positive_positions(jnp.array([-1.0, 2.0, 0.0, 4.0]))
             """,
-            fixed_check="assert positions.tolist() == [1, 3, -1, -1]",
+            fixed_check="assert positions.tolist() == [1, 3, 4, 4]",
         ),
         Example(
             """

@@ -16,6 +16,11 @@ import pytest
 from tests.cli.helpers import FIXABLE, FIXED, jax_lsp
 
 X64 = "import jax.numpy as jnp\n\nx = jnp.zeros(3, dtype=jnp.float64)\n"  # JAX901, an error
+# JAX901 on NumPy float64 data: its one fix (enable 64-bit mode) is unsafe.
+CONVERTED = (
+    "import jax.numpy as jnp\nimport numpy as np\n\n"
+    "x = jnp.asarray(np.linspace(0, 1, 5, dtype=np.float64))\n"
+)
 CAST = "import jax.numpy as jnp\n\ny = jnp.linspace(0.0, 300.0, 5).astype(jnp.uint8)\n"  # JAX903
 DISCARDED = "import jax.numpy as jnp\n\nx = jnp.zeros(3)\nx.at[0].set(1.0)\n"  # JAX203
 
@@ -248,8 +253,8 @@ def test_watch_checks_again_when_a_file_is_saved(tmp_path: Path):
 def test_summary_counts_hidden_fixes_in_english(tmp_path: Path):
     """Findings whose only fixes are unsafe are counted as hidden: "1 hidden fix", "2 hidden
     fixes" (never "fixs")."""
-    (tmp_path / "one.py").write_text(X64)
-    (tmp_path / "two.py").write_text(X64 + "y = jnp.ones(2, dtype=jnp.float64)\n")
+    (tmp_path / "one.py").write_text(CONVERTED)
+    (tmp_path / "two.py").write_text(CONVERTED + "y = jnp.asarray(np.ones(2, dtype=np.float64))\n")
     one = jax_lsp("check", "--select", "JAX901", "one.py", cwd=tmp_path).stdout
     two = jax_lsp("check", "--select", "JAX901", "two.py", cwd=tmp_path).stdout
     assert "(1 hidden fix can be enabled with the `--unsafe-fixes` option.)" in one

@@ -6,9 +6,12 @@ import itertools
 import sys
 import textwrap
 import types
+from collections.abc import Callable
+from dataclasses import replace
 
-from jax_lsp.codeactions.apply import apply_edits
-from jax_lsp.findings import Fix
+from jax_lsp.codeactions import with_deferred_fixes
+from jax_lsp.codeactions.apply import apply_edits, fix_text
+from jax_lsp.findings import Finding, Fix
 from tests.runtime import Outcome, run_snippet
 
 
@@ -40,3 +43,25 @@ def run_as_module(text: str, check: str) -> Outcome:
         return run_snippet(text, check)
     finally:
         del sys.modules["__example__"]
+
+
+def main_fixes_only(run: Callable[[str], list[Finding]]) -> Callable[[str], list[Finding]]:
+    """`run` with each finding reduced to its main fix (deferred ones built first): `fix_text`
+    over it applies what a user picking each finding's first quick fix gets, where `fix_text`
+    itself leaves a finding with several fixes alone (documented outputs show the first)."""
+
+    def findings(text: str) -> list[Finding]:
+        built = [with_deferred_fixes(finding, text) for finding in run(text)]
+        return [replace(finding, alternatives=(), deferred=()) for finding in built]
+
+    return findings
+
+
+def fixed_and_run(text: str, run: Callable[[str], list[Finding]], expected: str, check: str) -> str:
+    """`text` with its fixes applied (unsafe ones too), which must hold `expected` and run
+    under JAX with `check` passing: the fixed program."""
+    fixed, _ = fix_text(text, run, unsafe=True)
+    assert expected in fixed, fixed
+    outcome = run_snippet(fixed, check)
+    assert outcome.error is None, f"{outcome.error!r}\n{fixed}"
+    return fixed

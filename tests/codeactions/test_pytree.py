@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+from pathlib import Path
 
 import pytest
 
@@ -17,6 +18,7 @@ from jax_lsp.findings import Applicability
 from tests.codeactions.helpers import applied, position_of, run_as_module, source
 from tests.runtime import run_snippet
 
+TRIALS = Path(__file__).parent.parent / "fixtures" / "trials"
 GUIDE = source(
     """
     import jax.numpy as jnp
@@ -126,22 +128,59 @@ def test_static_helper_is_the_guides_strategy_one():
     assert run_snippet(fixed, GUIDE_CHECK).error is None
 
 
+SCALER = source(
+    """
+    import jax.numpy as jnp
+    from jax import jit
+
+
+    class Scaler:
+        def __init__(self, factor: int, mul: bool):
+            self.factor = factor
+            self.mul = mul
+
+        @jit
+        def calc(self, y):
+            if self.mul:
+                return self.factor * y
+            return y
+
+
+    scaler = Scaler(2, True)
+    """
+)
+
+
 def test_static_self_is_unsafe_and_goes_stale():
-    fix = static_self_fix(GUIDE, *CLASS_AT)
+    fix = static_self_fix(SCALER, *position_of(SCALER, "class Scaler"))
     assert fix is not None and fix.applicability is Applicability.UNSAFE
-    fixed = applied(GUIDE, fix)
-    assert "@functools.partial(jit, static_argnums=0)  # how to do this correctly?" in fixed
-    assert "return hash((self.x, self.mul))" in fixed
+    fixed = applied(SCALER, fix)
+    assert "@functools.partial(jit, static_argnums=0)" in fixed
+    assert "return hash((self.factor, self.mul))" in fixed
+    assert run_snippet(fixed, "assert scaler.calc(3.0) == 6.0").error is None
     # Why it is unsafe (measured): the mutated object hits the stale cache entry.
     stale = run_snippet(
-        fixed, "c = CustomClass(2, True)\nfirst = c.calc(3)\nc.mul = False\nsecond = c.calc(3)"
+        fixed, "first = scaler.calc(3)\nscaler.mul = False\nsecond = scaler.calc(3)"
     )
     assert stale.error is None
     assert int(stale.namespace["first"]) == 6 and int(stale.namespace["second"]) == 6
 
 
+def test_no_static_self_for_an_array_attribute():
+    """`x: jnp.ndarray` (or `self.w = jnp.zeros(n)`): the value `__hash__` the fix would write
+    raises TypeError."""
+    assert static_self_fix(GUIDE, *CLASS_AT) is None
+    trial = (TRIALS / "p11_jit_method.py").read_text()  # self.w = jnp.zeros(dim)
+    assert static_self_fix(trial, *position_of(trial, "class LinearModel")) is None
+    trial = (TRIALS / "p19_jit_method.py").read_text()  # self.w = w, given jnp.ones(3)
+    assert static_self_fix(trial, *position_of(trial, "class LinearModel")) is None
+    fixed = applied(SCALER, static_self_fix(SCALER, *position_of(SCALER, "class Scaler")))
+    outcome = run_snippet(fixed, "hash(Scaler(jnp.ones(2), True))")
+    assert isinstance(outcome.error, TypeError)  # what the fix would do to an array attribute
+
+
 def test_fix_order_and_titles():
-    fixes = pytree_fixes(GUIDE, *CLASS_AT)
+    fixes = pytree_fixes(SCALER, *position_of(SCALER, "class Scaler"))
     assert [f.applicability for f in fixes] == [
         Applicability.SAFE,
         Applicability.SAFE,

@@ -91,3 +91,31 @@ def test_findings_name_the_codemod_and_the_fixed_program_runs():
     assert count == 2
     outcome = run_snippet(fixed, "assert out[0].shape == (5,) and out[1].tolist() == [1.0, 2.0]")
     assert outcome.error is None, outcome.error
+
+
+def test_no_static_fix_when_the_condition_reads_a_traced_local():
+    """`if norm > max_norm` with `norm` computed from traced arguments: making `max_norm`
+    static leaves `norm` traced and the error where it was, so no such fix is offered."""
+    text = source(
+        """
+        import jax
+        import jax.numpy as jnp
+
+
+        @jax.jit
+        def clipped(grads, max_norm):
+            norm = jnp.sqrt(jnp.sum(grads**2))
+            return grads * (max_norm / norm) if norm > max_norm else grads
+        """
+    )
+    findings = analyze(Document(text), [RULES_BY_CODE["JAX701"]]).findings
+    (finding,) = [f for f in findings if f.code == "JAX701"]
+    offered = [f for f in (finding.fix, *finding.alternatives) if f is not None]
+    assert offered, "the (unsafe: a division) jnp.where rewrite is still offered"
+    assert not [fix for fix in offered if "static" in fix.title]
+    fixed, _ = fix_text(
+        text, lambda t: analyze(Document(t), [RULES_BY_CODE["JAX701"]]).findings, unsafe=True
+    )
+    outcome = run_snippet(fixed, "out = clipped(jnp.array([3.0, 4.0]), 1.0)")
+    assert outcome.error is None, f"{outcome.error!r}\n{fixed}"
+    assert abs(float(outcome.namespace["out"][0]) - 0.6) < 1e-6

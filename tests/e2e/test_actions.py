@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from lsprotocol import types
 
@@ -15,6 +17,7 @@ from tests.e2e.conftest import (
     open_document,
     start,
 )
+from tests.runtime import run_snippet
 
 GOTCHAS = (
     "import jax.numpy as jnp\n\n"
@@ -241,3 +244,26 @@ async def test_deferred_codemod_fixes_are_built_on_request(client, tmp_path):
     assert len(fixes) == 2 and fixes[0].is_preferred and not fixes[1].is_preferred
     fixed = apply_edits(MASKED_SUM, edits_of(fixes[0].edit, uri), "utf-16")
     assert fixed.splitlines()[5] == "    return jnp.where(x > 0, x, 0).sum()"
+
+
+async def test_named_tuple_field_quickfix_runs_as_meant(client, tmp_path):
+    """A tester's program (a discarded `.at[].add` on a NamedTuple field): the editor's quick
+    fix rebinds the tuple with `_replace` (assigning the field raised AttributeError), and the
+    fixed program moves the particle as its author meant."""
+    trials = Path(__file__).parent.parent / "fixtures" / "trials"
+    program = (trials / "p31_namedtuple_update.py").read_text()
+    await start(client)
+    uri = open_document(client, tmp_path / "kick.py", program)
+    found = await diagnostics_for(client, uri, bool)
+    (jax203,) = [d for d in found if d.code == "JAX203"]
+    line = jax203.range.start.line
+    actions = by_title(
+        await client.text_document_code_action_async(
+            request(uri, [jax203], [types.CodeActionKind.QuickFix], line=line)
+        )
+    )
+    fix = actions["jax-lsp (JAX203): Assign the result: `p = ...` (unsafe)"]
+    fixed = apply_edits(program, edits_of(fix.edit, uri), "utf-16")
+    assert fixed.splitlines()[line] == "    p = p._replace(vel=p.vel.at[i].add(dv))"
+    outcome = run_snippet(fixed, "assert p.vel.tolist() == [1.0, 0.0, 0.0]")
+    assert outcome.error is None, f"{outcome.error!r}\n{fixed}"

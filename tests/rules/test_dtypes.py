@@ -8,6 +8,7 @@ from jax_lsp.analysis.document import Document
 from jax_lsp.codeactions.apply import fix_text
 from jax_lsp.diagnostics import RULES_BY_CODE
 from jax_lsp.engine import analyze
+from tests.codeactions.helpers import main_fixes_only
 
 HEADER = "import jax\nimport jax.numpy as jnp\n\n"
 
@@ -24,7 +25,7 @@ def fixed(source: str, code: str) -> str:
     def run(current: str):
         return analyze(Document(current), (RULES_BY_CODE[code],)).findings
 
-    return fix_text(text, run, unsafe=True)[0]
+    return fix_text(text, main_fixes_only(run), unsafe=True)[0]
 
 
 REQUEST = """

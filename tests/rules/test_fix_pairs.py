@@ -60,11 +60,11 @@ PAIRS = [
 
         @jax.jit
         def sparse(x, ids, other):
-            nz = jnp.nonzero(x > 0, size=x.size, fill_value=-1)  # positives
-            (where_idx,) = jnp.where(~x, size=x.size, fill_value=-1)
-            hits = jnp.argwhere(x, size=x.size, fill_value=-1)
-            flat = jnp.flatnonzero(x.T, size=x.T.size, fill_value=-1)
-            method = (x > 1).nonzero(size=x.size, fill_value=-1)
+            nz = jnp.nonzero(x > 0, size=x.size, fill_value=x.size)  # positives
+            (where_idx,) = jnp.where(~x, size=x.size, fill_value=x.size)
+            hits = jnp.argwhere(x, size=x.size, fill_value=x.size)
+            flat = jnp.flatnonzero(x.T, size=x.T.size, fill_value=x.T.size)
+            method = (x > 1).nonzero(size=x.size, fill_value=x.size)
             return nz, where_idx, hits, flat, method
         """,
         UNSAFE,
