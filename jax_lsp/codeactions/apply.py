@@ -77,14 +77,15 @@ def _keys(findings: list[Finding], text: str) -> Counter[tuple[str, str]]:
 
 
 def chosen_fix(finding: Finding, unsafe: bool) -> Fix | None:
-    """The fix `fix_text` applies for the finding (deferred ones built first): only THE fix,
-    never a pick among choices. A finding's one safe fix is it (its unsafe alternatives are
-    for an editor's user to weigh); without a safe one, its only fix when `unsafe` allows
-    it. A finding offering two safe fixes, or two unsafe ones and no safe one, is left for
-    the user to choose (`choices`)."""
+    """The fix `fix_text` applies for the finding (deferred ones built first): never a pick
+    among choices that differ in what the code does. A safe fix keeps what the code means, so
+    the first safe one is it (two safe rewrites of a mask compute the same; unsafe
+    alternatives are for an editor's user to weigh); without a safe one, its only fix when
+    `unsafe` allows it. Two unsafe ones and no safe one (float32, or 64-bit mode) are left
+    for the user to choose (`choices`)."""
     offered = [fix for fix in (finding.fix, *finding.alternatives) if fix is not None]
     safe = [fix for fix in offered if fix.is_safe]
-    if len(safe) == 1:
+    if safe:
         return safe[0]
     if not safe and unsafe and len(offered) == 1:
         return offered[0]

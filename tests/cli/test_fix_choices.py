@@ -1,6 +1,6 @@
-"""`check --fix` applies a fix only when it is THE fix: a finding offering several (JAX901: ask
-for float32, or enable 64-bit mode) is left alone, even with `--unsafe-fixes`, and listed with
-its choices; a finding's one safe fix is applied over its unsafe alternatives."""
+"""`check --fix` never picks between meanings: a finding offering several unsafe fixes (JAX901:
+ask for float32, or enable 64-bit mode) is left alone, even with `--unsafe-fixes`, and listed
+with its choices; a finding's first safe fix is applied over its unsafe alternatives."""
 
 from __future__ import annotations
 
