@@ -198,7 +198,7 @@ def _findings_file(requirements: list[Path]) -> str:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("requirements", nargs="*", type=Path, default=list(LISTS))
-    parser.add_argument("--triage", type=Path, default=TRIAGE, help="judgements read for every list")
+    parser.add_argument("--triage", type=Path, default=TRIAGE, help="judgements for every list")
     parser.add_argument(
         "--reuse", action="store_true", help="compare the saved findings, don't run check"
     )
