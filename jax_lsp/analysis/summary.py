@@ -136,9 +136,7 @@ def _function_ref(expr: ast.expr, scopes: tuple[str, ...], class_name: str | Non
     if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name):
         owner = expr.value.id
         if owner == "self" and class_name:  # a bound method: `self` is fixed, not passed
-            return FunctionRef(
-                f"{class_name}.{expr.attr}", (), bound_positional=1, bound_self=True
-            )
+            return FunctionRef(f"{class_name}.{expr.attr}", (), bound_positional=1, bound_self=True)
         if owner == "cls" and class_name:
             return FunctionRef(f"{class_name}.{expr.attr}", ())
         return FunctionRef(f"{owner}.{expr.attr}", ())
