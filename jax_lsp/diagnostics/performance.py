@@ -15,6 +15,7 @@ from jax_lsp.analysis.hashing import (
     static_arguments,
 )
 from jax_lsp.analysis.jitted import StaticSignature, jit_call_signature
+from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.names import assigned_name, binds_locally, stored_names
 from jax_lsp.analysis.nodes import walk_nodes
 from jax_lsp.analysis.paths import is_test_path
@@ -413,6 +414,30 @@ class JitInLoop(Rule):
             + _EQX_APPLY,
             check="assert len(traces) == 1",
         ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            def check_dtypes(wide):
+                dtypes = [jnp.float32]
+                if wide:
+                    dtypes += [jnp.int32]
+                made = []
+                for dtype in dtypes:  # another setting each time: compiled for each anyway
+
+                    def zeros():
+                        return jnp.zeros((2, 3), dtype)
+
+                    made.append(jax.jit(zeros)().dtype)
+                return made
+
+            made = check_dtypes(wide=True)
+            for fields in (("mean",), ("mean", "max")):
+                stats = jax.jit(lambda x: {f: getattr(jnp, f)(x) for f in fields})(jnp.ones(4))
+            """,
+            check="assert [str(d) for d in made] == ['float32', 'int32'] and len(stats) == 2",
+        ),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> Iterator[Finding]:
@@ -433,13 +458,15 @@ class JitInLoop(Rule):
         loops = _local_loops(ctx)
         if isinstance(target, ast.Lambda):
             what = "a lambda"
+            if _specialised_per_iteration(target, loops, ctx):
+                return
         elif isinstance(target, ast.Name):
             inner = _defined_in(target.id, loops[-1]) if loops else None
             if inner is None and function is not None:
                 inner = _defined_in(target.id, function)
                 if inner is not None and loops:
                     return  # defined once per call, jitted in a loop: one compilation per call
-            if inner is None:
+            if inner is None or _specialised_per_iteration(inner, loops, ctx):
                 return
             what = f"the nested function `{target.id}`"
         elif isinstance(target, ast.Attribute) and loops and _bound_method(target, node, ctx):
@@ -526,8 +553,10 @@ class JitInLoop(Rule):
             return
         function = ctx.functions[-1]
         message = f"`jax.jit` of the nested function `{node.name}`"
-        if _local_loops(ctx):
-            yield self._finding(decorator, ctx, f"{message} defined inside a loop")
+        loops = _local_loops(ctx)
+        if loops:
+            if not _specialised_per_iteration(node, loops, ctx):
+                yield self._finding(decorator, ctx, f"{message} defined inside a loop")
         elif not _runs_once(function, ctx) and _only_called_once_outside_loops(node.name, function):
             yield self._finding(decorator, ctx, f"{message} created on every call")
 
@@ -598,6 +627,31 @@ def _static_signature(node: ast.Call, ctx: RuleContext) -> StaticSignature | Non
 
 def _contains(root: ast.AST, node: ast.AST | None) -> bool:
     return node is not None and any(child is node for child in walk_nodes(root))
+
+
+def _specialised_per_iteration(function: FunctionNode, loops: list[ast.AST], ctx: RuleContext):
+    """The jitted function reads the target of a loop over a Python sequence (a literal, or
+    a list or tuple built here), and the target is no JAX array: each iteration is another
+    setting (a dtype, field names, a flag) that the function is specialised on, so it needs
+    a compilation per iteration wherever the jit is created, and no argument can carry it."""
+    read = {n.id for n in walk_nodes(function) if isinstance(n, ast.Name)}
+    for loop in loops:
+        if isinstance(loop, ast.For | ast.AsyncFor):
+            pairs = [(loop.target, loop.iter)]
+        elif isinstance(loop, _COMPREHENSIONS):
+            pairs = [(generator.target, generator.iter) for generator in loop.generators]
+        else:
+            continue
+        for target, iterable in pairs:
+            sequence = isinstance(iterable, ast.List | ast.Tuple | ast.Set) or (
+                isinstance(iterable, ast.Name) and ctx.kind(iterable) is Kind.SEQUENCE
+            )
+            if not sequence:
+                continue
+            names = [n for n in walk_nodes(target) if isinstance(n, ast.Name) and n.id in read]
+            if any(not ctx.kind(name).is_jax for name in names):
+                return True
+    return False
 
 
 def _reads_loop_names(value: ast.expr, loops: list[ast.AST]) -> bool:
