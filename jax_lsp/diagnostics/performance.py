@@ -438,6 +438,28 @@ class JitInLoop(Rule):
             """,
             check="assert [str(d) for d in made] == ['float32', 'int32'] and len(stats) == 2",
         ),
+        Example(
+            """
+            import unittest
+
+            import jax
+            import jax.numpy as jnp
+
+            class ScaleTest(unittest.TestCase):
+                def _check_scaled(self, scale):  # a helper of test cases: runs once a test
+                    @jax.jit
+                    def scaled(x):
+                        return x * scale
+
+                    self.assertEqual(float(scaled(jnp.ones(()))), scale)
+
+                def test_double(self):
+                    self._check_scaled(2.0)
+
+            result = ScaleTest("test_double").run()
+            """,
+            check="assert result.wasSuccessful() and result.testsRun == 1",
+        ),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> Iterator[Finding]:
@@ -661,10 +683,15 @@ def _reads_loop_names(value: ast.expr, loops: list[ast.AST]) -> bool:
 
 
 def _runs_once(function: ast.AST, ctx: RuleContext) -> bool:
-    """`main()`, test functions and test files run once: a jit created there is not
+    """`main()`, test functions, test files and the methods of test cases (a shared base
+    class of tests may live outside a test file) run once: a jit created there is not
     recreated."""
     name = getattr(function, "name", "")
-    return name == "main" or name.startswith("test") or is_test_path(ctx.model.document.path)
+    if name == "main" or name.startswith("test") or is_test_path(ctx.model.document.path):
+        return True
+    record = ctx.model.records.get(function)
+    cls = ctx.model.classes.get(record.class_name) if record and record.class_name else None
+    return cls is not None and any(base.endswith("TestCase") for base in cls.bases)
 
 
 # The shared start of two JAX1002 examples: a jitted function with static list-like limits.
