@@ -17,7 +17,7 @@ from jax_lsp.analysis.hashing import (
 from jax_lsp.analysis.jitted import StaticSignature, jit_call_signature
 from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.names import assigned_name, binds_locally, stored_names
-from jax_lsp.analysis.nodes import walk_nodes
+from jax_lsp.analysis.nodes import all_params, passes_keyword, walk_nodes
 from jax_lsp.analysis.paths import is_test_path
 from jax_lsp.analysis.summary import FunctionNode, transform_of
 from jax_lsp.codeactions.call_arguments import as_tuple_fix
@@ -460,6 +460,23 @@ class JitInLoop(Rule):
             """,
             check="assert result.wasSuccessful() and result.testsRun == 1",
         ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+            from jax.sharding import SingleDeviceSharding
+
+            def init_sharded(make, shape):
+                def create():  # takes nothing: its inputs are closed over
+                    return make(shape)
+
+                where = SingleDeviceSharding(jax.devices()[0])
+                return jax.jit(create, out_shardings=where)()  # created where it belongs
+
+            weights = init_sharded(jnp.ones, (2, 3))
+            """,
+            check="assert weights.shape == (2, 3) and len(weights.sharding.device_set) == 1",
+        ),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> Iterator[Finding]:
@@ -478,8 +495,10 @@ class JitInLoop(Rule):
         target = node.args[0]
         function = ctx.functions[-1] if ctx.functions else None
         loops = _local_loops(ctx)
+        function_node = None
         if isinstance(target, ast.Lambda):
             what = "a lambda"
+            function_node = target
             if _specialised_per_iteration(target, loops, ctx):
                 return
         elif isinstance(target, ast.Name):
@@ -490,6 +509,7 @@ class JitInLoop(Rule):
                     return  # defined once per call, jitted in a loop: one compilation per call
             if inner is None or _specialised_per_iteration(inner, loops, ctx):
                 return
+            function_node = inner
             what = f"the nested function `{target.id}`"
         elif isinstance(target, ast.Attribute) and loops and _bound_method(target, node, ctx):
             what = f"the bound method `{ctx.segment(target)}` (a new object on every access)"
@@ -498,7 +518,12 @@ class JitInLoop(Rule):
         if loops:
             fix = hoist_jit_fix(node, loops, ctx) if isinstance(target, ast.Lambda) else None
             yield self._finding(node, ctx, f"`jax.jit` of {what} created inside a loop", fix)
-        elif function is not None and not _runs_once(function, ctx) and self._single_use(node, ctx):
+        elif (
+            function is not None
+            and not _runs_once(function, ctx)
+            and not _sharded_creation(node, found[1], function_node)
+            and self._single_use(node, ctx)
+        ):
             yield self._finding(node, ctx, f"`jax.jit` of {what} created on every call")
 
     def _rebuilt_static(self, node: ast.Call, ctx: RuleContext) -> Iterator[Finding]:
@@ -674,6 +699,17 @@ def _specialised_per_iteration(function: FunctionNode, loops: list[ast.AST], ctx
             if any(not ctx.kind(name).is_jax for name in names):
                 return True
     return False
+
+
+def _sharded_creation(
+    jit: ast.Call, keywords: dict[str, ast.expr], function: FunctionNode | None
+) -> bool:
+    """`jax.jit(make, out_shardings=...)()` of a function without parameters: the way JAX
+    creates arrays directly where they belong (sharded initialisation). Everything it uses is
+    closed over, so it is made for each call by design; no argument could carry its inputs."""
+    if function is None or all_params(function):
+        return False
+    return "out_shardings" in keywords or passes_keyword(jit, "out_shardings")
 
 
 def _reads_loop_names(value: ast.expr, loops: list[ast.AST]) -> bool:
