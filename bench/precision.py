@@ -6,6 +6,9 @@ checks each list's packages with all rules, saves the findings to
 human judgements in `bench/triage.csv` (package, path, line, code, verdict, note):
 findings per code, how many are triaged, false findings per 10,000 lines, and the findings
 nobody has judged yet (exit status 1 while there are any); per list, then over all lists.
+A list `NAME-jax-packages.txt` may keep its judgements apart in `bench/triage-NAME.csv` (the
+held-out list does, so its figure stays one of code nobody tuned to); they are read as well.
+Lists other than the two pinned ones save their findings beside, named after the lists.
 """
 
 from __future__ import annotations
@@ -178,10 +181,24 @@ def format_report(report: Report) -> str:
     return "\n".join(out)
 
 
+def _own_triage(requirements: Path) -> Path:
+    """`bench/triage-NAME.csv` for `NAME-jax-packages.txt`: a list's judgements kept apart."""
+    return TRIAGE.with_name(f"triage-{requirements.stem.removesuffix('-jax-packages')}.csv")
+
+
+def _findings_file(requirements: list[Path]) -> str:
+    """`corpus-findings.json` for the pinned lists; other lists get a file of their own, so
+    measuring them does not overwrite the pinned figures."""
+    if [path.resolve() for path in requirements] == [path.resolve() for path in LISTS]:
+        return "corpus-findings.json"
+    names = "+".join(path.stem.removesuffix("-jax-packages") for path in requirements)
+    return f"corpus-findings-{names}.json"
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("requirements", nargs="*", type=Path, default=list(LISTS))
-    parser.add_argument("--triage", type=Path, default=TRIAGE)
+    parser.add_argument("--triage", type=Path, default=TRIAGE, help="judgements for every list")
     parser.add_argument(
         "--reuse", action="store_true", help="compare the saved findings, don't run check"
     )
@@ -189,7 +206,7 @@ def main() -> int:
     corpora = [
         (requirements.name, ensure_corpus(requirements)) for requirements in args.requirements
     ]
-    saved = RESULTS / "corpus-findings.json"
+    saved = RESULTS / _findings_file(args.requirements)
     if args.reuse and saved.is_file():
         everything = [CorpusFinding(**item) for item in json.loads(saved.read_text("utf-8"))]
         found = {
@@ -202,16 +219,22 @@ def main() -> int:
     saved.write_text(json.dumps([asdict(f) for f in findings], indent=1) + "\n", "utf-8")
     counts = Counter(f.code for f in findings)
     table = "\n".join(f"{code}\t{count}" for code, count in sorted(counts.items()))
-    (RESULTS / "corpus-findings-by-code.tsv").write_text(
+    saved.with_name(f"{saved.stem}-by-code.tsv").write_text(
         f"code\tfindings\n{table}\n", encoding="utf-8"
     )
-    triage_text = args.triage.read_text(encoding="utf-8") if args.triage.exists() else ""
-    judgements = read_triage(triage_text.splitlines()) if triage_text else []
+    judgements = [
+        judgement
+        for triage in dict.fromkeys([args.triage, *map(_own_triage, args.requirements)])
+        if triage.is_file()
+        for judgement in read_triage(triage.read_text(encoding="utf-8").splitlines())
+    ]
     for name, corpus in corpora:
+        own = [judgement for judgement in judgements if judgement.package in corpus.lines]
         print(f"## {name}\n")
-        print(format_report(compare(found[name], judgements, corpus.total_lines)) + "\n")
+        print(format_report(compare(found[name], own, corpus.total_lines)) + "\n")
     lines = sum(corpus.total_lines for _, corpus in corpora)
-    report = compare(findings, judgements, lines)
+    measured = {package for _, corpus in corpora for package in corpus.lines}
+    report = compare(findings, [j for j in judgements if j.package in measured], lines)
     if len(corpora) > 1:
         print("## all lists\n")
         print(format_report(report))

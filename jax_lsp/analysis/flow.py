@@ -343,9 +343,10 @@ class FlowInterpreter:
             self.bind(node.target, declared or value, node.value)
 
     def _stmt_AugAssign(self, node: ast.AugAssign) -> None:
-        kind = self._combine([self.eval(node.target), self.eval(node.value)])
+        target, value = self.eval(node.target), self.eval(node.value)
+        result = _concatenated(node.op, target, value) or self._combine([target, value])
         if isinstance(node.target, ast.Name):
-            self.env[node.target.id] = kind
+            self.env[node.target.id] = result
 
     def _stmt_If(self, node: ast.If) -> None:
         self.eval(node.test)
@@ -657,7 +658,8 @@ class FlowInterpreter:
         return self.context.outer.get(node.id, Kind.UNKNOWN)
 
     def _expr_BinOp(self, node: ast.BinOp) -> Value:
-        return self._combine([self.eval(node.left), self.eval(node.right)])
+        left, right = self.eval(node.left), self.eval(node.right)
+        return _concatenated(node.op, left, right) or self._combine([left, right])
 
     def _expr_UnaryOp(self, node: ast.UnaryOp) -> Value:
         operand = self.eval(node.operand)
@@ -1082,3 +1084,15 @@ def _pattern_names(pattern: ast.pattern) -> list[str]:
         if isinstance(name, str):
             names.append(name)
     return names
+
+
+def _concatenated(op: ast.operator, left: Value, right: Value) -> Container | None:
+    """`[a] + [b]` and `xs += [c]`: Python lists (or tuples) joined are a Python list (or
+    tuple), never an array."""
+    if not (isinstance(op, ast.Add) and type(left) is Container and type(right) is Container):
+        return None
+    if left.form != right.form or left.form not in ("list", "tuple"):
+        return None
+    if left.items is None or right.items is None:
+        return Container(left.form)
+    return Container(left.form, left.items + right.items)

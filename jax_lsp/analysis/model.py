@@ -51,7 +51,7 @@ from jax_lsp.analysis.keys import (
 )
 from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.module_state import ModuleState
-from jax_lsp.analysis.nodes import own_returns, positional_params, walk_nodes
+from jax_lsp.analysis.nodes import is_staticmethod, own_returns, positional_params, walk_nodes
 from jax_lsp.analysis.objects import field_values, self_assignments
 from jax_lsp.analysis.paths import is_test_path
 from jax_lsp.analysis.pytrees import LINEN_MODULE, is_registered_pytree
@@ -355,6 +355,8 @@ class ModuleModel:
                 return node, ref
         node = self._definition(ref.name, line)
         if node is not None:
+            if ref.bound_self and is_staticmethod(node):  # `self.helper` of a staticmethod
+                return node, replace(ref, bound_positional=ref.bound_positional - 1)
             return node, ref
         owner, _, attribute = ref.name.rpartition(".")
         if ref.owner_class is not None:  # `self.encoder.apply`
@@ -387,6 +389,8 @@ class ModuleModel:
         node = self._definition(f"{class_name}.{attribute}", line)
         if node is None:
             return None
+        if is_staticmethod(node):  # `model.helper(x)`: no instance passed
+            return node, ref
         return node, replace(ref, bound_positional=ref.bound_positional + 1)
 
     def _definition(self, path: str, line: int | None) -> FunctionNode | None:
@@ -1247,6 +1251,7 @@ class ModuleModel:
                     continue
                 record = self.records.get(callee)
                 method = bool(record and record.class_name and "." in call.callee.name)
+                method = method and not is_staticmethod(callee)
                 passed = _params_passed(callee, call.node, refs, method)
                 passed -= found.get(callee, frozenset())
                 if passed:

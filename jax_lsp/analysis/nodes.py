@@ -112,6 +112,13 @@ def positional_params(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda)
     return [arg.arg for arg in [*node.args.posonlyargs, *node.args.args]]
 
 
+def is_staticmethod(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> bool:
+    """Decorated `@staticmethod`: reached through an instance, it takes no `self`."""
+    return not isinstance(node, ast.Lambda) and any(
+        isinstance(d, ast.Name) and d.id == "staticmethod" for d in node.decorator_list
+    )
+
+
 def all_params(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> list[str]:
     names = positional_params(node) + [arg.arg for arg in node.args.kwonlyargs]
     names += [arg.arg for arg in (node.args.vararg, node.args.kwarg) if arg is not None]

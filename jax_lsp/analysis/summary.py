@@ -32,6 +32,8 @@ class FunctionRef:
     # method): Python values, not traced.
     bound_positional: int = 0
     bound_keywords: frozenset[str] = frozenset()
+    # `self.method`: `bound_positional` counts `self`, which a staticmethod does not take.
+    bound_self: bool = False
     # Leading call arguments that are not the function's own (`model.apply(variables, x)`).
     leading_args: int = 0
     # `self.encoder.apply`: the class whose attribute (`encoder`) holds the object; `name` is
@@ -134,7 +136,7 @@ def _function_ref(expr: ast.expr, scopes: tuple[str, ...], class_name: str | Non
     if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name):
         owner = expr.value.id
         if owner == "self" and class_name:  # a bound method: `self` is fixed, not passed
-            return FunctionRef(f"{class_name}.{expr.attr}", (), bound_positional=1)
+            return FunctionRef(f"{class_name}.{expr.attr}", (), bound_positional=1, bound_self=True)
         if owner == "cls" and class_name:
             return FunctionRef(f"{class_name}.{expr.attr}", ())
         return FunctionRef(f"{owner}.{expr.attr}", ())

@@ -6,6 +6,7 @@ import ast
 from collections.abc import Iterator
 
 from jax_lsp.analysis.kinds import Kind
+from jax_lsp.analysis.nodes import is_text
 from jax_lsp.codeactions.call_arguments import as_array_fix
 from jax_lsp.diagnostics.base import Example, Rule, RuleContext
 from jax_lsp.diagnostics.sequence_table import REJECTS_SEQUENCES as GENERATED_TABLE
@@ -45,6 +46,15 @@ def _inner_lists(arg: ast.expr) -> list[ast.expr] | None:
     if all(isinstance(element, ast.List | ast.Tuple) for element in arg.elts):
         return list(arg.elts)
     return None
+
+
+def _subscripts_form(call: ast.Call, ctx: RuleContext) -> bool:
+    """`einsum("ij,jk", a, b)`: operands after a subscripts string. The interleaved form
+    (`einsum(a, [0, 1], b, [1, 2])`, which JAX accepts too) starts with an operand."""
+    if not call.args:
+        return False
+    first = call.args[0]
+    return is_text(first) or (isinstance(first, ast.Name) and ctx.kind(first) is Kind.STATIC)
 
 
 class NonArrayInput(Rule):
@@ -163,6 +173,17 @@ class NonArrayInput(Rule):
             """,
             check="assert y.shape == (3, 2) and float(s) == 6.0",
         ),
+        Example(
+            """
+            import jax.numpy as jnp
+
+            a, b = jnp.ones((2, 3)), jnp.ones((3, 4))
+            dims_a, dims_b = [0, 1], [1, 2]
+            # The interleaved form: each operand followed by its axes, then the output's.
+            product = jnp.einsum(a, dims_a, b, dims_b, [0, 2])
+            """,
+            check="assert product.shape == (2, 4) and float(product[0, 0]) == 3.0",
+        ),
     )
 
     def check(self, node: ast.Call, ctx: RuleContext) -> Iterator[Finding]:
@@ -185,6 +206,8 @@ class NonArrayInput(Rule):
                     fix=as_array_fix(ctx, inner),
                 )
             return
+        if qualname == "jax.numpy.einsum" and not _subscripts_form(node, ctx):
+            return  # `einsum(x, [0, 1], y, [1, 2], [0, 2])`: the lists are subscripts
         for position in REJECTS_SEQUENCES.get(qualname, ()):
             if position >= len(node.args) or any(
                 isinstance(a, ast.Starred) for a in node.args[: position + 1]

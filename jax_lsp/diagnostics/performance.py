@@ -15,8 +15,9 @@ from jax_lsp.analysis.hashing import (
     static_arguments,
 )
 from jax_lsp.analysis.jitted import StaticSignature, jit_call_signature
+from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.names import assigned_name, binds_locally, stored_names
-from jax_lsp.analysis.nodes import walk_nodes
+from jax_lsp.analysis.nodes import all_params, passes_keyword, walk_nodes
 from jax_lsp.analysis.paths import is_test_path
 from jax_lsp.analysis.summary import FunctionNode, transform_of
 from jax_lsp.codeactions.call_arguments import as_tuple_fix
@@ -413,6 +414,69 @@ class JitInLoop(Rule):
             + _EQX_APPLY,
             check="assert len(traces) == 1",
         ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            def check_dtypes(wide):
+                dtypes = [jnp.float32]
+                if wide:
+                    dtypes += [jnp.int32]
+                made = []
+                for dtype in dtypes:  # another setting each time: compiled for each anyway
+
+                    def zeros():
+                        return jnp.zeros((2, 3), dtype)
+
+                    made.append(jax.jit(zeros)().dtype)
+                return made
+
+            made = check_dtypes(wide=True)
+            for fields in (("mean",), ("mean", "max")):
+                stats = jax.jit(lambda x: {f: getattr(jnp, f)(x) for f in fields})(jnp.ones(4))
+            """,
+            check="assert [str(d) for d in made] == ['float32', 'int32'] and len(stats) == 2",
+        ),
+        Example(
+            """
+            import unittest
+
+            import jax
+            import jax.numpy as jnp
+
+            class ScaleTest(unittest.TestCase):
+                def _check_scaled(self, scale):  # a helper of test cases: runs once a test
+                    @jax.jit
+                    def scaled(x):
+                        return x * scale
+
+                    self.assertEqual(float(scaled(jnp.ones(()))), scale)
+
+                def test_double(self):
+                    self._check_scaled(2.0)
+
+            result = ScaleTest("test_double").run()
+            """,
+            check="assert result.wasSuccessful() and result.testsRun == 1",
+        ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+            from jax.sharding import SingleDeviceSharding
+
+            def init_sharded(make, shape):
+                def create():  # takes nothing: its inputs are closed over
+                    return make(shape)
+
+                where = SingleDeviceSharding(jax.devices()[0])
+                return jax.jit(create, out_shardings=where)()  # created where it belongs
+
+            weights = init_sharded(jnp.ones, (2, 3))
+            """,
+            check="assert weights.shape == (2, 3) and len(weights.sharding.device_set) == 1",
+        ),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> Iterator[Finding]:
@@ -431,16 +495,21 @@ class JitInLoop(Rule):
         target = node.args[0]
         function = ctx.functions[-1] if ctx.functions else None
         loops = _local_loops(ctx)
+        function_node = None
         if isinstance(target, ast.Lambda):
             what = "a lambda"
+            function_node = target
+            if _specialised_per_iteration(target, loops, ctx):
+                return
         elif isinstance(target, ast.Name):
             inner = _defined_in(target.id, loops[-1]) if loops else None
             if inner is None and function is not None:
                 inner = _defined_in(target.id, function)
                 if inner is not None and loops:
                     return  # defined once per call, jitted in a loop: one compilation per call
-            if inner is None:
+            if inner is None or _specialised_per_iteration(inner, loops, ctx):
                 return
+            function_node = inner
             what = f"the nested function `{target.id}`"
         elif isinstance(target, ast.Attribute) and loops and _bound_method(target, node, ctx):
             what = f"the bound method `{ctx.segment(target)}` (a new object on every access)"
@@ -449,7 +518,12 @@ class JitInLoop(Rule):
         if loops:
             fix = hoist_jit_fix(node, loops, ctx) if isinstance(target, ast.Lambda) else None
             yield self._finding(node, ctx, f"`jax.jit` of {what} created inside a loop", fix)
-        elif function is not None and not _runs_once(function, ctx) and self._single_use(node, ctx):
+        elif (
+            function is not None
+            and not _runs_once(function, ctx)
+            and not _sharded_creation(node, found[1], function_node)
+            and self._single_use(node, ctx)
+        ):
             yield self._finding(node, ctx, f"`jax.jit` of {what} created on every call")
 
     def _rebuilt_static(self, node: ast.Call, ctx: RuleContext) -> Iterator[Finding]:
@@ -526,8 +600,10 @@ class JitInLoop(Rule):
             return
         function = ctx.functions[-1]
         message = f"`jax.jit` of the nested function `{node.name}`"
-        if _local_loops(ctx):
-            yield self._finding(decorator, ctx, f"{message} defined inside a loop")
+        loops = _local_loops(ctx)
+        if loops:
+            if not _specialised_per_iteration(node, loops, ctx):
+                yield self._finding(decorator, ctx, f"{message} defined inside a loop")
         elif not _runs_once(function, ctx) and _only_called_once_outside_loops(node.name, function):
             yield self._finding(decorator, ctx, f"{message} created on every call")
 
@@ -600,6 +676,42 @@ def _contains(root: ast.AST, node: ast.AST | None) -> bool:
     return node is not None and any(child is node for child in walk_nodes(root))
 
 
+def _specialised_per_iteration(function: FunctionNode, loops: list[ast.AST], ctx: RuleContext):
+    """The jitted function reads the target of a loop over a Python sequence (a literal, or
+    a list or tuple built here), and the target is no JAX array: each iteration is another
+    setting (a dtype, field names, a flag) that the function is specialised on, so it needs
+    a compilation per iteration wherever the jit is created, and no argument can carry it."""
+    read = {n.id for n in walk_nodes(function) if isinstance(n, ast.Name)}
+    for loop in loops:
+        if isinstance(loop, ast.For | ast.AsyncFor):
+            pairs = [(loop.target, loop.iter)]
+        elif isinstance(loop, _COMPREHENSIONS):
+            pairs = [(generator.target, generator.iter) for generator in loop.generators]
+        else:
+            continue
+        for target, iterable in pairs:
+            sequence = isinstance(iterable, ast.List | ast.Tuple | ast.Set) or (
+                isinstance(iterable, ast.Name) and ctx.kind(iterable) is Kind.SEQUENCE
+            )
+            if not sequence:
+                continue
+            names = [n for n in walk_nodes(target) if isinstance(n, ast.Name) and n.id in read]
+            if any(not ctx.kind(name).is_jax for name in names):
+                return True
+    return False
+
+
+def _sharded_creation(
+    jit: ast.Call, keywords: dict[str, ast.expr], function: FunctionNode | None
+) -> bool:
+    """`jax.jit(make, out_shardings=...)()` of a function without parameters: the way JAX
+    creates arrays directly where they belong (sharded initialisation). Everything it uses is
+    closed over, so it is made for each call by design; no argument could carry its inputs."""
+    if function is None or all_params(function):
+        return False
+    return "out_shardings" in keywords or passes_keyword(jit, "out_shardings")
+
+
 def _reads_loop_names(value: ast.expr, loops: list[ast.AST]) -> bool:
     """`value` reads a name some enclosing loop binds (its target or its body)."""
     read = {n.id for n in walk_nodes(value) if isinstance(n, ast.Name)}
@@ -607,10 +719,15 @@ def _reads_loop_names(value: ast.expr, loops: list[ast.AST]) -> bool:
 
 
 def _runs_once(function: ast.AST, ctx: RuleContext) -> bool:
-    """`main()`, test functions and test files run once: a jit created there is not
+    """`main()`, test functions, test files and the methods of test cases (a shared base
+    class of tests may live outside a test file) run once: a jit created there is not
     recreated."""
     name = getattr(function, "name", "")
-    return name == "main" or name.startswith("test") or is_test_path(ctx.model.document.path)
+    if name == "main" or name.startswith("test") or is_test_path(ctx.model.document.path):
+        return True
+    record = ctx.model.records.get(function)
+    cls = ctx.model.classes.get(record.class_name) if record and record.class_name else None
+    return cls is not None and any(base.endswith("TestCase") for base in cls.bases)
 
 
 # The shared start of two JAX1002 examples: a jitted function with static list-like limits.

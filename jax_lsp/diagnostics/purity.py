@@ -717,6 +717,22 @@ class GlobalReadInTraced(_StateRule):
             """
             import jax
 
+            def compare(x):
+                scale = 2.0
+                step = jax.jit(lambda v: v * scale)
+                first = float(step(x))
+                scale = 3.0  # a new closure and a new jit below: each traces its own value
+                step = jax.jit(lambda v: v * scale)
+                return first, float(step(x))
+
+            result = compare(1.0)
+            """,
+            check="assert result == (2.0, 3.0)",
+        ),
+        Example(
+            """
+            import jax
+
             LEARNING_RATE = 0.1
 
             @jax.jit
@@ -822,7 +838,7 @@ class GlobalReadInTraced(_StateRule):
             return  # `nonlocal`: a write, reported by JAX103
         rebound = _rebound_after(name, owner, closure)
         key = (id(closure), name)
-        if rebound is None or key in self._seen:
+        if rebound is None or key in self._seen or not _may_run_after(closure, owner, rebound):
             return
         self._seen.add(key)
         owner_name = getattr(owner, "name", "the enclosing function")
@@ -941,6 +957,66 @@ def _rebound_after(name: str, owner: FunctionNode, closure: ast.AST) -> ast.Name
         if not set(loops) & set(closure_loops):
             return rebinding
     return None
+
+
+def _may_run_after(closure: ast.AST, owner: FunctionNode, rebinding: ast.Name) -> bool:
+    """Whether the jitted closure may be called after `rebinding`. Not when every name that
+    holds it (its `def` name, `h = jax.jit(...)`) is read only as a callee, or to jit it into
+    another such name, and never after the rebinding (nor in a loop around it) while it still
+    holds this closure; nor when it is called where it is made (`jax.jit(lambda ...)(x)`)."""
+    parents = {child: node for node in walk_nodes(owner) for child in child_nodes(node)}
+    if isinstance(closure, ast.Lambda):
+        made = parents.get(closure)  # `jax.jit(lambda ...)`
+        if not isinstance(made, ast.Call):
+            return True
+        holder = parents.get(made)
+        if isinstance(holder, ast.Call) and holder.func is made:
+            return False  # called once, where it is made
+        if not (isinstance(holder, ast.Assign) and _single_name(holder) is not None):
+            return True
+        holders = [_single_name(holder)]
+    else:
+        holders = [getattr(closure, "name", "")]
+    loops = _loops_around(rebinding, parents)
+    seen: set[str] = set()
+    while holders:
+        holder = holders.pop()
+        if holder in seen:
+            continue
+        seen.add(holder)
+        names = [n for n in walk_nodes(owner) if isinstance(n, ast.Name) and n.id == holder]
+        stores = [n.lineno for n in names if not isinstance(n.ctx, ast.Load)]
+        for use in (n for n in names if isinstance(n.ctx, ast.Load)):
+            parent = parents.get(use)
+            if not (isinstance(parent, ast.Call) and parent.func is use):
+                jitted = parents.get(parent)
+                if not (
+                    isinstance(parent, ast.Call)
+                    and isinstance(jitted, ast.Assign)
+                    and _single_name(jitted) is not None
+                ):
+                    return True  # returned, stored or passed on: it may run any time
+                holders.append(_single_name(jitted))
+                continue
+            if any(closure.end_lineno < line < use.lineno for line in stores):
+                continue  # the name holds something else by then
+            if use.lineno > rebinding.lineno or loops & _loops_around(use, parents):
+                return True
+    return False
+
+
+def _single_name(node: ast.Assign) -> str | None:
+    target = node.targets[0] if len(node.targets) == 1 else None
+    return target.id if isinstance(target, ast.Name) else None
+
+
+def _loops_around(node: ast.AST, parents: dict[ast.AST, ast.AST]) -> set[ast.AST]:
+    loops = set()
+    while node in parents:
+        node = parents[node]
+        if isinstance(node, ast.For | ast.AsyncFor | ast.While):
+            loops.add(node)
+    return loops
 
 
 # -- JAX103 ------------------------------------------------------------------------------------

@@ -695,6 +695,28 @@ class TracedShape(Rule):
             """,
             check="assert out.shape == (6,)",
         ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            class Sampler:
+                def __init__(self, logits):
+                    self.logits = logits
+
+                def sample(self, keys, n):
+                    # `n` is unmapped (`None`): vmap passes the Python int through.
+                    draw = jax.vmap(self._draw_one, in_axes=(0, None, None))
+                    return draw(keys, n, self.logits)
+
+                @staticmethod  # no `self`: vmap's first axis is `key`'s
+                def _draw_one(key, n, logits):
+                    return jax.random.categorical(key, logits, shape=(n,))
+
+            out = Sampler(jnp.zeros(3)).sample(jax.random.split(jax.random.key(0), 2), 4)
+            """,
+            check="assert out.shape == (2, 4)",
+        ),
     )
 
     def check(self, node: ast.Call | ast.Subscript, ctx: RuleContext) -> Iterator[Finding]:

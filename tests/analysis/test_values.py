@@ -52,6 +52,26 @@ def test_containers_merge_item_by_item_and_keep_their_kind():
     assert merge_values(first, Kind.TRACED) is Kind.UNKNOWN
 
 
+def test_joined_python_lists_stay_python_lists():
+    values = final_values(
+        """
+        import jax.numpy as jnp
+
+        def f(flag):
+            names = ["a"]
+            if flag:
+                names += ["b"]
+            pair = (1,) + (jnp.ones(2),)
+            return names, pair
+        """,
+        "f",
+    )
+    names = values["names"]  # either branch: a Python list of Python values
+    assert type(names) is Container and names.form == "list"
+    assert names.element() is Kind.STATIC
+    assert values["pair"] == Container("tuple", (Kind.STATIC, Kind.ARRAY))
+
+
 def test_as_jax_makes_array_leaves_and_keeps_structure():
     init = Container("dict", (Kind.STATIC, Kind.NUMPY, Kind.UNKNOWN), ("i", "x", "aux"))
     assert as_jax(init, traced=True) == Container(
