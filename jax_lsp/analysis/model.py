@@ -1786,7 +1786,9 @@ class ModuleModel:
             markers = unit.source.memo["key-markers"] = (
                 bool(_X64_MARKERS.search(text)),
                 "astype" in text or "dtype" in text or ".at[" in text,
-                "static_arg" in text,  # a static `self` (JAX402) reads attribute writes
+                # A static `self` or a jitted bound method `jit(self.f)` (JAX402) reads
+                # attribute writes.
+                "static_arg" in text or "(self." in text,
                 _may_index_at_top(unit.source),  # JAX301 reads the module's shapes
             )
         x64 = (self.x64, unit.start_line) if markers[0] else ()

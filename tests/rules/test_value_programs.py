@@ -38,8 +38,9 @@ def test_programs_do_what_they_say_under_jax(path: Path):
     pytest.importorskip("optax")
     text = path.read_text(encoding="utf-8")
     expected = _runtime(text)
-    outcome = run_snippet(text)
-    if expected == "ok":
+    check = expected.removeprefix("check:").strip() if expected.startswith("check:") else None
+    outcome = run_snippet(text, check)
+    if expected == "ok" or check is not None:
         assert outcome.error is None, repr(outcome.error)
     else:
         assert isinstance(outcome.error, exception_class(expected)), repr(outcome.error)

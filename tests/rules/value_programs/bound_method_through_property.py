@@ -1,0 +1,24 @@
+# runtime: check: assert float(cooled) == float(warm) == 2.0  # stale: should be 1.0
+from jax import jit
+
+
+class Annealer:
+    def __init__(self, temperature):
+        self._temperature = temperature
+        self.forward = jit(self._forward)  # expect: JAX402
+
+    @property
+    def temperature(self):
+        return self._temperature
+
+    def cool(self):
+        self._temperature = self._temperature / 2
+
+    def _forward(self, logits):
+        return logits / self.temperature
+
+
+annealer = Annealer(0.5)
+warm = annealer.forward(1.0)
+annealer.cool()
+cooled = annealer.forward(1.0)
