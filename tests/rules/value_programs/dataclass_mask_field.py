@@ -1,0 +1,20 @@
+# runtime: jax.errors.NonConcreteBooleanIndexError
+from dataclasses import dataclass
+
+import jax
+import jax.numpy as jnp
+
+
+@jax.tree_util.register_dataclass
+@dataclass
+class Batch:
+    x: jax.Array
+    valid: jax.Array
+
+
+@jax.jit
+def mean_valid(b: Batch):
+    return b.x[b.valid].mean()  # expect: JAX801
+
+
+m = mean_valid(Batch(jnp.arange(4.0), jnp.array([True, False, True, True])))
