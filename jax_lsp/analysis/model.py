@@ -1795,7 +1795,7 @@ class ModuleModel:
                 "astype" in text or "dtype" in text or ".at[" in text,
                 # A static `self` or a jitted bound method `jit(self.f)` (JAX402) reads
                 # attribute writes.
-                "static_arg" in text or "(self." in text,
+                "static_arg" in text or ("(self." in text and "jit" in text),
                 _may_index_at_top(unit.source),  # JAX301 reads the module's shapes
             )
         x64 = (self.x64, unit.start_line) if markers[0] else ()

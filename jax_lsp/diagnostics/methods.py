@@ -7,7 +7,7 @@ import ast
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from jax_lsp.analysis.attributes import CONSTRUCTORS, self_reads
+from jax_lsp.analysis.attributes import CONSTRUCTORS, bound_method_transforms, self_reads
 from jax_lsp.analysis.model import ModuleModel
 from jax_lsp.analysis.nodes import walk_nodes
 from jax_lsp.analysis.pytrees import is_registered_pytree as registered_pytree
@@ -688,42 +688,30 @@ class StaticSelfMutable(Rule):
         positional = positional_params(node)
         if record is None or record.class_name not in ctx.model.classes or not positional:
             return
-        owner = positional[0]
         text = "\n".join(ctx.lines[node.lineno - 1 : node.end_lineno])
-        # The unit key holds the module's attribute writes for text with "(self.".
-        if owner != "self" or "(self." not in text:
-            return  # no call is given an attribute of the object
+        # The unit key holds the module's attribute writes for text with "(self." and "jit".
+        if positional[0] != "self" or "(self." not in text or "jit" not in text:
+            return  # no jit is given an attribute of the object
         class_record = ctx.model.classes[record.class_name]
         lineage: list[ClassRecord] | None = None
-        for call in walk_nodes(node):
-            if not (isinstance(call, ast.Call) and call.args):
-                continue
-            bound = call.args[0]
-            if not (
-                isinstance(bound, ast.Attribute)
-                and isinstance(bound.value, ast.Name)
-                and bound.value.id == owner
-            ):
-                continue
-            found = transform_of(call.func, ctx.resolvers[-1])
-            if found is None or found[0].label not in _JIT_LIKE:
-                continue
+        for call, name in bound_method_transforms(node, ctx.resolvers[-1], _JIT_LIKE):
             if lineage is None:
                 if not is_plain_class(class_record, ctx.model):
                     return
                 lineage = _lineage(class_record, ctx.model)
-            method = _method_of(lineage, bound.attr)
+            method = _method_of(lineage, name)
             if method is None:
                 continue
             # JAX102 flags `self.x`, read by the method itself, that a method assigns.
-            direct = _direct_self_reads(method)
+            direct = self_reads(method, lambda called: None)
             problem = _stale_problem(class_record, lineage, ctx.model, method, direct)
             if problem is not None:
                 yield ctx.finding(
                     self,
                     call,
-                    f"`{ctx.segment(call)}` compiles a bound method: `{owner}` is a constant "
-                    f"of the compiled function, read once when it is traced. {problem}. Pass "
+                    f"`{ctx.segment(call)}` compiles a bound method: "
+                    "`self` is a constant of the compiled function, read once when it is "
+                    f"traced. {problem}. Pass "
                     f"the values the method reads as arguments, or register `{record.class_name}`"
                     f" as a PyTree and jit a function taking the object",
                 )
@@ -781,18 +769,6 @@ def _stale_problem(
             f"error)"
         )
     return None
-
-
-def _direct_self_reads(method: ast.FunctionDef | ast.AsyncFunctionDef) -> frozenset[str]:
-    """Attributes the method reads as `self.x` in its own body."""
-    return frozenset(
-        node.attr
-        for node in walk_nodes(method)
-        if isinstance(node, ast.Attribute)
-        and isinstance(node.ctx, ast.Load)
-        and isinstance(node.value, ast.Name)
-        and node.value.id == "self"
-    )
 
 
 _LAZY_INIT = ("init", "_init", "setup", "_setup", "build", "_build")

@@ -1,4 +1,5 @@
 # runtime: check: assert float(cooled) == float(warm) == 2.0  # stale: should be 1.0
+# clean runtime: check: assert float(warm) == 2.0 and float(cooled) == 4.0
 from jax import jit
 
 
@@ -11,8 +12,8 @@ class Annealer:
     def temperature(self):
         return self._temperature
 
-    def cool(self):
-        self._temperature = self._temperature / 2
+    def cool(self):  # clean:
+        self._temperature = self._temperature / 2  # clean:
 
     def _forward(self, logits):
         return logits / self.temperature
@@ -20,5 +21,5 @@ class Annealer:
 
 annealer = Annealer(0.5)
 warm = annealer.forward(1.0)
-annealer.cool()
+annealer.cool()  # clean: annealer = Annealer(0.25)
 cooled = annealer.forward(1.0)

@@ -1,4 +1,5 @@
 # runtime: jax.errors.NonConcreteBooleanIndexError
+# clean runtime: check: assert float(total) == 5.0
 import flax.struct
 import jax
 import jax.numpy as jnp
@@ -12,7 +13,7 @@ class Episode:
 
 @jax.jit
 def undone_return(episode: Episode):
-    kept = episode.rewards[~episode.done]  # expect: JAX801
+    kept = episode.rewards[~episode.done]  # expect: JAX801  # clean: kept = jnp.where(episode.done, 0.0, episode.rewards)
     return kept.sum()
 
 

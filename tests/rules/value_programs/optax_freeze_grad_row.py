@@ -20,7 +20,7 @@ opt_state = opt.init(params)
 
 for _ in range(50):
     loss, grads = jax.value_and_grad(loss_fn)(params, x, y)
-    grads["w"][0] *= 0.0  # freeze w[0]  # expect: JAX202
+    grads["w"][0] *= 0.0  # freeze w[0]  # expect: JAX202  # clean: grads["w"] = grads["w"].at[0].multiply(0.0)
     updates, opt_state = opt.update(grads, opt_state)
     params = optax.apply_updates(params, updates)
 print("loss", loss)
