@@ -8,9 +8,11 @@ after the object is built (JAX402)."""
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
+from jax_lsp.analysis.imports import Resolver
 from jax_lsp.analysis.nodes import block_children, child_nodes, walk_nodes
+from jax_lsp.analysis.summary import transform_of
 
 CONSTRUCTORS = frozenset(["__init__", "__post_init__", "__new__", "__setstate__"])
 ANY_ATTRIBUTE = "*"  # `setattr(obj, name, ...)` with a name we cannot read
@@ -103,3 +105,24 @@ def self_reads(
                 if called is not None:
                     pending.append(called)
     return frozenset(reads)
+
+
+def bound_method_transforms(
+    scope: ast.AST, resolver: Resolver, labels: frozenset[str]
+) -> Iterator[tuple[ast.Call, str]]:
+    """Calls in `scope` that apply a transformation labelled in `labels` to a method of
+    `self` (`jax.jit(self.step)`, `partial(jax.jit, ...)(self.step)`): each call and the
+    method's name. The bound method's object is a constant of the compiled function."""
+    for node in walk_nodes(scope):
+        if not (isinstance(node, ast.Call) and node.args):
+            continue
+        target = node.args[0]
+        if not (
+            isinstance(target, ast.Attribute)
+            and isinstance(target.value, ast.Name)
+            and target.value.id == "self"
+        ):
+            continue
+        found = transform_of(node.func, resolver)
+        if found is not None and found[0].label in labels:
+            yield node, target.attr

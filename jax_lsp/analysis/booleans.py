@@ -7,6 +7,7 @@ from __future__ import annotations
 import ast
 from typing import Protocol
 
+from jax_lsp.analysis.dtypes import DTYPE_POSITION, dtype_argument
 from jax_lsp.analysis.nodes import walk_nodes
 
 # The `jax.numpy` function each logic operator becomes (`not` is "logical_not").
@@ -26,6 +27,9 @@ class Scope(Protocol):
     functions: list[ast.AST]  # enclosing FunctionDef/Lambda nodes, innermost last
 
     def qualname(self, node: ast.AST) -> str | None: ...
+
+    # A scope that knows the objects its names hold may also answer
+    # `boolean_attribute(node: ast.Attribute) -> bool`: `obj.field` holds a boolean array.
 
 
 # jax.numpy functions whose result is a boolean array.
@@ -60,6 +64,18 @@ BOOLEAN_FUNCTIONS = frozenset(
 # Methods of a JAX array that reduce it to a boolean array (`jnp.isnan(x).any()`).
 _BOOLEAN_METHODS = frozenset(("all", "any"))
 _MAX_NAME_DEPTH = 3
+# Array constructors (NumPy's too: a NumPy mask passed to a transformation becomes a traced
+# boolean array); `array`/`asarray` of boolean literals are boolean without a dtype.
+_CONSTRUCTORS = frozenset(
+    name.replace(prefix, module, 1)
+    for prefix in ["jax.numpy."]
+    for name in DTYPE_POSITION
+    if name.startswith(prefix)
+    for module in ["jax.numpy.", "numpy."]
+)
+_BOOLEAN_DTYPES = frozenset(
+    ["builtins.bool", "jax.numpy.bool_", "jax.numpy.bool", "numpy.bool_", "numpy.bool"]
+)
 
 
 def is_boolean(node: ast.expr, ctx: Scope, depth: int = 0) -> bool:
@@ -73,20 +89,53 @@ def is_boolean(node: ast.expr, ctx: Scope, depth: int = 0) -> bool:
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitAnd | ast.BitOr | ast.BitXor):
         return is_boolean(node.left, ctx, depth) and is_boolean(node.right, ctx, depth)
     if isinstance(node, ast.Call):
-        if ctx.qualname(node.func) in BOOLEAN_FUNCTIONS:
-            return True
-        # `.any()`/`.all()` of what a jax.numpy call returns (an array, whatever its dtype).
-        func = node.func
+        qualname = ctx.qualname(node.func)
         return (
-            isinstance(func, ast.Attribute)
-            and func.attr in _BOOLEAN_METHODS
-            and isinstance(func.value, ast.Call)
-            and (ctx.qualname(func.value.func) or "").startswith("jax.numpy.")
+            qualname in BOOLEAN_FUNCTIONS
+            or _boolean_array(node, qualname, ctx)
+            or _boolean_reduction(node, ctx)
         )
+    if isinstance(node, ast.Attribute):
+        boolean_attribute = getattr(ctx, "boolean_attribute", None)
+        return boolean_attribute is not None and boolean_attribute(node)
     if isinstance(node, ast.Name) and depth < _MAX_NAME_DEPTH:
         values = _local_bindings(node.id, ctx)
         return bool(values) and all(is_boolean(value, ctx, depth + 1) for value in values)
     return False
+
+
+def _boolean_array(call: ast.Call, qualname: str | None, ctx: Scope) -> bool:
+    """`jnp.array([True, False])`, `jnp.zeros(n, dtype=bool)`, `np.ones(3, jnp.bool_)`."""
+    if qualname not in _CONSTRUCTORS:
+        return False
+    dtype = dtype_argument(call, "jax.numpy." + qualname.rpartition(".")[2])
+    if dtype is not None:
+        if isinstance(dtype, ast.Constant):
+            return dtype.value == "bool"
+        return ctx.qualname(dtype) in _BOOLEAN_DTYPES
+    if qualname.endswith(("array", "asarray")) and call.args:
+        return _boolean_literals(call.args[0])
+    return False
+
+
+def _boolean_literals(node: ast.expr) -> bool:
+    """A (nested) list or tuple of `True`/`False` only."""
+    if isinstance(node, ast.Constant):
+        return type(node.value) is bool
+    if isinstance(node, ast.List | ast.Tuple):
+        return bool(node.elts) and all(_boolean_literals(element) for element in node.elts)
+    return False
+
+
+def _boolean_reduction(call: ast.Call, ctx: Scope) -> bool:
+    """`.any()`/`.all()` of what a jax.numpy call returns (an array, whatever its dtype)."""
+    func = call.func
+    return (
+        isinstance(func, ast.Attribute)
+        and func.attr in _BOOLEAN_METHODS
+        and isinstance(func.value, ast.Call)
+        and (ctx.qualname(func.value.func) or "").startswith("jax.numpy.")
+    )
 
 
 def _local_bindings(name: str, ctx: Scope) -> list[ast.expr]:

@@ -94,6 +94,23 @@ _CARRY_LOOPS = {
     "jax.lax.fori_loop": (3, "init_val"),
     "jax.lax.scan": (1, "init"),
 }
+# Calls giving a pytree shaped like one argument (its position and keyword), with JAX array
+# leaves: optax computes every leaf with jnp (`apply_updates(params, updates)` is shaped like
+# `params`).
+_SHAPED_LIKE = {
+    "optax.apply_updates": (0, "params"),
+    "optax.incremental_update": (0, "new_tensors"),
+    "optax.periodic_update": (0, "new_tensors"),
+    "optax.tree_utils.tree_add": (0, "tree_x"),
+    "optax.tree_utils.tree_sub": (0, "tree_x"),
+    "optax.tree_utils.tree_mul": (0, "tree_x"),
+    "optax.tree_utils.tree_div": (0, "tree_x"),
+    "optax.tree_utils.tree_add_scale": (0, "tree_x"),
+    "optax.tree_utils.tree_scale": (1, "tree"),
+    "optax.tree_utils.tree_zeros_like": (0, "tree"),
+    "optax.tree_utils.tree_ones_like": (0, "tree"),
+    "optax.tree_utils.tree_full_like": (0, "tree"),
+}
 # `isinstance(x, T)`: the value `x` has in the branch where it holds.
 _NARROWED = {
     "numpy.ndarray": Kind.NUMPY,
@@ -899,6 +916,12 @@ class FlowInterpreter:
             return result
         if qualname in _BRANCHING:
             return self._branches_result(_BRANCHING[qualname], args, every)
+        shaped = _SHAPED_LIKE.get(qualname)
+        if shaped is not None:
+            position, keyword = shaped
+            tree = args[position] if position < len(args) else keywords.get(keyword)
+            traced = self.context.abstract or any_traced(every)
+            return Kind.UNKNOWN if tree is None else as_jax(tree, traced)
         spec = _TRANSFORM_SPECS.get(qualname)
         if spec is not None:
             options = {keyword.arg: keyword.value for keyword in node.keywords if keyword.arg}

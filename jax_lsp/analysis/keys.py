@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 
 from jax_lsp.analysis.imports import Resolver
 from jax_lsp.analysis.names import local_names
-from jax_lsp.analysis.nodes import child_nodes, walk_nodes
+from jax_lsp.analysis.nodes import child_nodes, own_returns, walk_nodes
 from jax_lsp.analysis.text import contains_word
 from jax_lsp.analysis.traced import all_params, positional_params
 from jax_lsp.compat import TRY_STATEMENTS
@@ -134,6 +134,9 @@ class Reuse:
     # The document line of the unit holding `first` (module-level flows cross units).
     first_unit: int = 0
     first_key: ast.expr | None = None  # the argument `first` consumed the key through
+    # A loop body that consumes a key of its carry and returns it unchanged: the next
+    # iteration receives the consumed key.
+    carried: bool = False
 
     @property
     def name(self) -> str:
@@ -592,3 +595,157 @@ def _consumed_free_keys(function: ast.AST, classify) -> list[tuple[ast.Call, ast
             if isinstance(role, ast.Name) and role.id not in bound:
                 uses.append((node, role))
     return uses
+
+
+# Loop bodies by the transformation that runs them: the position of the carry parameter, and
+# whether the body returns the carry as the first item of a pair (`scan`'s `(carry, y)`).
+_LOOP_CARRIES = {"lax.fori_loop": (1, False), "lax.while_loop": (0, False), "lax.scan": (0, True)}
+# Methods and functions giving a copy of their first argument with only the named fields new.
+_REPLACING_METHODS = frozenset({"_replace", "replace"})
+
+
+def carried_key_reuses(
+    function: ast.FunctionDef | ast.AsyncFunctionDef,
+    loop: str,
+    classify: Callable[[ast.Call], ast.expr | str | None],
+    resolver: Resolver,
+) -> list[Reuse]:
+    """Keys a loop body (run by `loop`: "lax.fori_loop", ...) consumes from its carry and
+    returns unchanged in the carry: every iteration receives the key the previous one
+    consumed, so each draws the same numbers (`x, key = carry; ...normal(key)...; return x,
+    key`). A key is followed through the carry's structure: unpacked (nested tuples), read
+    by index or attribute, returned in a tuple, a dict, a class built with keywords or a
+    `_replace`/`replace` copy."""
+    place = _LOOP_CARRIES.get(loop)
+    positional = positional_params(function)
+    if place is None or place[0] >= len(positional):
+        return []
+    carry, pair = positional[place[0]], place[1]
+    stores = _store_counts(function)
+    if stores.get(carry, 0):
+        return []  # the carry rebound: its paths may hold other values
+    aliases = {carry: carry}  # name -> the carry path it holds, all along the body
+    for statement in function.body:
+        if isinstance(statement, ast.Assign) and len(statement.targets) == 1:
+            source = _carry_path(statement.value, aliases)
+            if source is not None:
+                _alias_targets(statement.targets[0], source, aliases, stores)
+    returns = own_returns(function)
+    if not returns:
+        return []
+    kept: list[set[_Kept]] | None = None  # carry paths every return passes on unchanged
+    for value in returns:
+        if pair:
+            if not (isinstance(value, ast.Tuple) and len(value.elts) == 2):
+                return []
+            value = value.elts[0]
+        if value is None:
+            return []
+        found = _unchanged_paths(value, carry, aliases, resolver)
+        kept = [found] if kept is None else [kept[0] & found]
+    unchanged = kept[0] if kept else set()
+    if not unchanged:
+        return []
+    reuses: dict[str, Reuse] = {}
+    for node in _scope_nodes(function.body):
+        if not isinstance(node, ast.Call):
+            continue
+        role = classify(node)
+        if not isinstance(role, ast.expr):
+            continue
+        path = _carry_path(role, aliases)
+        if path is None or path in reuses or not any(k.holds(path) for k in unchanged):
+            continue
+        reuses[path] = Reuse(node, role, node, True, first_key=role, carried=True)
+    return sorted(reuses.values(), key=lambda r: (r.call.lineno, r.call.col_offset))
+
+
+def _store_counts(function: ast.AST) -> dict[str, int]:
+    """How often each name is bound (or deleted) in the function's own scope."""
+    counts: dict[str, int] = {}
+    for node in _scope_nodes(function.body):
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            counts[node.id] = counts.get(node.id, 0) + 1
+        elif isinstance(node, ast.Subscript | ast.Attribute) and isinstance(node.ctx, ast.Store):
+            root = _root_name(node)
+            if root is not None:  # `carry["key"] = k`: the holder's paths change
+                counts[root] = counts.get(root, 0) + 2
+    return counts
+
+
+def _alias_targets(
+    target: ast.expr, source: str, aliases: dict[str, str], stores: dict[str, int]
+) -> None:
+    """Names bound once, by this assignment from the carry path `source` (unpacking
+    follows tuple positions)."""
+    if isinstance(target, ast.Name):
+        if stores.get(target.id) == 1:
+            aliases[target.id] = source
+    elif isinstance(target, ast.Tuple | ast.List) and not any(
+        isinstance(element, ast.Starred) for element in target.elts
+    ):
+        for index, element in enumerate(target.elts):
+            _alias_targets(element, f"{source}[{index!r}]", aliases, stores)
+
+
+def _carry_path(node: ast.expr, aliases: dict[str, str]) -> str | None:
+    """The path in the carry `node` reads (`carry[1]`, `state.key`), through aliases."""
+    path = key_path(node)
+    if path is None:
+        return None
+    root = path_root(path)
+    held = aliases.get(root)
+    return None if held is None else held + path[len(root) :]
+
+
+# A carry path returned unchanged: everything under `path`, or, for a `_replace` copy
+# (`changed` not None), its attributes but those named.
+@dataclass(frozen=True)
+class _Kept:
+    path: str
+    changed: frozenset[str] | None = None
+
+    def holds(self, path: str) -> bool:
+        if path == self.path:
+            return self.changed is None
+        if self.changed is None:
+            return path.startswith((self.path + "[", self.path + "."))
+        if not path.startswith(self.path + "."):
+            return False
+        rest = path[len(self.path) + 1 :]
+        return path_root(rest) not in self.changed
+
+
+def _unchanged_paths(
+    value: ast.expr, path: str, aliases: dict[str, str], resolver: Resolver
+) -> set[_Kept]:
+    """The carry paths under `path` that `value`, returned at `path`, holds unchanged."""
+    if _carry_path(value, aliases) == path:
+        return {_Kept(path)}
+    found: set[_Kept] = set()
+    if isinstance(value, ast.Tuple | ast.List):
+        if not any(isinstance(element, ast.Starred) for element in value.elts):
+            for index, element in enumerate(value.elts):
+                found |= _unchanged_paths(element, f"{path}[{index!r}]", aliases, resolver)
+    elif isinstance(value, ast.Dict):
+        for key, item in zip(value.keys, value.values, strict=True):
+            if isinstance(key, ast.Constant) and isinstance(key.value, str):
+                found |= _unchanged_paths(item, f"{path}[{key.value!r}]", aliases, resolver)
+    elif isinstance(value, ast.Call):
+        named = {kw.arg: kw.value for kw in value.keywords if kw.arg is not None}
+        base = _replaced(value, resolver)
+        if base is not None and _carry_path(base, aliases) == path:
+            found.add(_Kept(path, frozenset(named)))
+        for name, item in named.items():
+            found |= _unchanged_paths(item, f"{path}.{name}", aliases, resolver)
+    return found
+
+
+def _replaced(call: ast.Call, resolver: Resolver) -> ast.expr | None:
+    """`x` of `x._replace(...)`, `x.replace(...)`, `dataclasses.replace(x, ...)`."""
+    func = call.func
+    if isinstance(func, ast.Attribute) and func.attr in _REPLACING_METHODS and not call.args:
+        return func.value
+    if resolver.qualname(func) == "dataclasses.replace" and len(call.args) == 1:
+        return call.args[0]
+    return None

@@ -18,6 +18,7 @@ from jax_lsp.analysis.attributes import ANY_ATTRIBUTE, assigned_attributes
 from jax_lsp.analysis.document import Document, Unit, UnitSource
 from jax_lsp.analysis.dtypes import FloatOracle, IntArrayOracle, assigned_values
 from jax_lsp.analysis.external import ExternalFacts, facts_key
+from jax_lsp.analysis.fields import boolean_fields
 from jax_lsp.analysis.flow import (
     NEW_REF,
     FlowInterpreter,
@@ -747,6 +748,12 @@ class ModuleModel:
             fields = field_values(record.node, self.resolver)
             source.memo[key] = Instance(class_name, tuple(sorted(fields.items())))
         return source.memo[key]
+
+    @cached_property
+    def boolean_fields(self) -> dict[str, frozenset[str]]:
+        """Class -> fields that hold boolean arrays (declared, or given one by every call of
+        the class in the module). Read by question (`reads.RECORDED`)."""
+        return boolean_fields(self.classes, self.summaries, self.resolver)
 
     @cached_property
     def attribute_classes(self) -> dict[tuple[str, str], str]:
@@ -1791,7 +1798,9 @@ class ModuleModel:
             markers = unit.source.memo["key-markers"] = (
                 bool(_X64_MARKERS.search(text)),
                 "astype" in text or "dtype" in text or ".at[" in text,
-                "static_arg" in text,  # a static `self` (JAX402) reads attribute writes
+                # A static `self` or a jitted bound method `jit(self.f)` (JAX402) reads
+                # attribute writes.
+                "static_arg" in text or ("(self." in text and "jit" in text),
                 _may_index_at_top(unit.source),  # JAX301 reads the module's shapes
             )
         x64 = (self.x64, unit.start_line) if markers[0] else ()

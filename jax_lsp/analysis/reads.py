@@ -27,6 +27,7 @@ _MISSING = object()
 # the attributes of the HashFacts and ModuleState objects they hold).
 RECORDED = frozenset(
     {
+        "boolean_fields",
         "global_kinds",
         "global_values",
         "global_writes",

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, ClassVar, Protocol
 from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.text import byte_col_to_char, document_span
 from jax_lsp.analysis.traced import TraceStep, transform_name
+from jax_lsp.analysis.values import Instance, Object
 from jax_lsp.findings import Codemod, DeferredFix, Finding, Fix, Related, Severity, Span
 
 if TYPE_CHECKING:
@@ -151,6 +152,17 @@ class RuleContext:
             if kind is not None:
                 return kind
         return Kind.UNKNOWN
+
+    def boolean_attribute(self, node: ast.Attribute) -> bool:
+        """`obj.field` on an object of a module class whose `field` holds a boolean array
+        (how the value model sees `obj` here, and how the module builds the class)."""
+        function = self.functions[-1] if self.functions else None
+        if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
+            return False
+        holder = self.model.scope_kinds(function).values.get(node.value)
+        if type(holder) is not Instance and type(holder) is not Object:
+            return False
+        return node.attr in self.model.boolean_fields.get(holder.class_name, frozenset())
 
     @property
     def parent(self) -> ast.AST | None:

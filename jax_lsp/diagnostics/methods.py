@@ -7,7 +7,7 @@ import ast
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from jax_lsp.analysis.attributes import CONSTRUCTORS, self_reads
+from jax_lsp.analysis.attributes import CONSTRUCTORS, bound_method_transforms, self_reads
 from jax_lsp.analysis.model import ModuleModel
 from jax_lsp.analysis.nodes import walk_nodes
 from jax_lsp.analysis.pytrees import is_registered_pytree as registered_pytree
@@ -408,6 +408,10 @@ class StaticSelfMutable(Rule):
         Also flags a non-frozen `@dataclass` without `__hash__`, which jit rejects. Classes
         whose attributes are set only in the constructor, or whose changing attributes the
         method never reads, are fine, as are `@dataclass(frozen=True)` classes.
+        A bound method jitted in a method of its class (`self.apply = jax.jit(self._apply)`,
+        `partial(jax.jit, ...)(self._apply)`) holds `self` as a constant the same way: the
+        call is flagged when an attribute the method reads is assigned after construction
+        (an attribute it reads itself and another method assigns is JAX102's finding).
     """
     why_bad = """
         A static argument is part of jit's cache key, through its hash and equality. With the
@@ -560,6 +564,26 @@ class StaticSelfMutable(Rule):
             """,
             check="assert float(before) == float(after) == 0.5  # stale: should be 0.75",
         ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            class Scaler:
+                def __init__(self, factor):
+                    self.factor = factor
+                    self.apply = jax.jit(self._apply)  # error
+
+                def _apply(self, x):
+                    return x * self.factor
+
+            s = Scaler(2.0)
+            first = s.apply(jnp.ones(2))
+            s.factor = 10.0
+            second = s.apply(jnp.ones(2))
+            """,
+            check="assert float(second[0]) == 2.0  # stale: should be 10.0",
+        ),
     )
     valid = (
         Example(
@@ -657,6 +681,42 @@ class StaticSelfMutable(Rule):
                 f"PyTree instead, or make it immutable (`@dataclass(frozen=True)`)",
                 deferred=(ctx.deferred(Codemod.PYTREE_UNSTATIC, transform.decorator),),
             )
+        yield from self._bound_methods(node, ctx)
+
+    def _bound_methods(self, node: ast.FunctionDef, ctx: RuleContext) -> Iterator[Finding]:
+        """`jax.jit(self.method)` in a method: the bound method's object is a constant of
+        the compiled function, read once at trace time, as a static `self` is."""
+        record = ctx.model.records.get(node)
+        positional = positional_params(node)
+        if record is None or record.class_name not in ctx.model.classes or not positional:
+            return
+        text = "\n".join(ctx.lines[node.lineno - 1 : node.end_lineno])
+        # The unit key holds the module's attribute writes for text with "(self." and "jit".
+        if positional[0] != "self" or "(self." not in text or "jit" not in text:
+            return  # no jit is given an attribute of the object
+        class_record = ctx.model.classes[record.class_name]
+        lineage: list[ClassRecord] | None = None
+        for call, name in bound_method_transforms(node, ctx.resolvers[-1], _JIT_LIKE):
+            if lineage is None:
+                if not is_plain_class(class_record, ctx.model):
+                    return
+                lineage = _lineage(class_record, ctx.model)
+            method = _method_of(lineage, name)
+            if method is None:
+                continue
+            # JAX102 flags `self.x`, read by the method itself, that a method assigns.
+            direct = self_reads(method, lambda called: None)
+            problem = _stale_problem(class_record, lineage, ctx.model, method, direct)
+            if problem is not None:
+                yield ctx.finding(
+                    self,
+                    call,
+                    f"`{ctx.segment(call)}` compiles a bound method: "
+                    "`self` is a constant of the compiled function, read once when it is "
+                    f"traced. {problem}. Pass "
+                    f"the values the method reads as arguments, or register `{record.class_name}`"
+                    f" as a PyTree and jit a function taking the object",
+                )
 
 
 def _static_self_problem(
@@ -673,6 +733,19 @@ def _static_self_problem(
             f"the dataclass `{record.name}` is unhashable, so the call raises ValueError "
             f"(non-hashable static arguments)"
         )
+    return _stale_problem(record, lineage, model, method)
+
+
+def _stale_problem(
+    record: ClassRecord,
+    lineage: list[ClassRecord],
+    model: ModuleModel,
+    method: ast.FunctionDef | ast.AsyncFunctionDef,
+    reported: frozenset[str] = frozenset(),
+) -> str | None:
+    """Why a compiled method that holds its object as a constant goes stale: an attribute it
+    reads is assigned after construction; None if none is. Writes by methods of the class
+    to the attributes in `reported` are left out (another rule names them)."""
     # Stale results need an attribute the compiled method reads to change after the object
     # is built: attributes set only in `__init__`, or never read here, change nothing.
     reads = self_reads(method, lambda name: _method_of(lineage, name))
@@ -680,7 +753,7 @@ def _static_self_problem(
         (writer.startswith(_LAZY_INIT), attribute, writer)
         for ancestor in lineage
         for writer, attribute in _attribute_writes(ancestor)
-        if attribute in reads or attribute == "..."
+        if (attribute in reads or attribute == "...") and attribute not in reported
     ]
     if inside:
         # Name a write by an ordinary method before one by a lazy initialiser.

@@ -10,6 +10,7 @@ import ast
 from collections.abc import Iterator
 from dataclasses import replace
 
+from jax_lsp.analysis.attributes import bound_method_transforms
 from jax_lsp.analysis.hashing import (
     STAGING_TRANSFORMS,
     Binding,
@@ -892,21 +893,8 @@ _NESTED_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDe
 
 def _jitted_as_bound_method(method: str, cls: ast.ClassDef, ctx: RuleContext) -> bool:
     """The class applies a caching jit to `self.<method>` (`self.f = jax.jit(self.step)`)."""
-    for node in walk_nodes(cls):
-        if not (isinstance(node, ast.Call) and node.args):
-            continue
-        target = node.args[0]
-        if not (
-            isinstance(target, ast.Attribute)
-            and target.attr == method
-            and isinstance(target.value, ast.Name)
-            and target.value.id == "self"
-        ):
-            continue
-        found = transform_of(node.func, ctx.model.resolver)
-        if found is not None and found[0].label in _CACHING_TRANSFORMS:
-            return True
-    return False
+    found = bound_method_transforms(cls, ctx.model.resolver, _CACHING_TRANSFORMS)
+    return any(name == method for _, name in found)
 
 
 def _assigned_after_construction(

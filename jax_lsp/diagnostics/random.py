@@ -12,6 +12,7 @@ from jax_lsp.analysis.keys import (
     RepeatedUse,
     Reuse,
     aligned_pair,
+    carried_key_reuses,
     classify_call,
     may_draw,
     repeated_uses,
@@ -188,7 +189,10 @@ class PrngKeyReuse(Rule):
         function or calling a method on it, makes it fresh.
         Also flags a key that a `lax.while_loop`, `fori_loop`,
         `scan` or `lax.map` body, or a function given to `jax.tree.map`, closes over and
-        consumes: it is consumed again on every iteration or leaf. One key given to the same
+        consumes: it is consumed again on every iteration or leaf, and a key that such a loop
+        body consumes from its carry and returns unchanged in the carry (`x, key = carry`
+        ... `return x, key`; followed through nested tuples, dicts, attributes and
+        `_replace` copies). One key given to the same
         `permutation`, `shuffle` or `choice` of several different arrays (or of every leaf
         of a tree map) is left alone: it picks the same rows of each, keeping inputs and
         labels aligned, the usual intent (JAX's checker counts it). The same call of the same
@@ -481,6 +485,33 @@ class PrngKeyReuse(Rule):
             """,
             fixed_check="assert not (encoder.weight == decoder.weight).all()",
         ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            def body(i, carry):
+                x, key = carry
+                x = x.at[i].set(jax.random.normal(key))  # error
+                return x, key
+
+            x, key = jax.lax.fori_loop(0, 3, body, (jnp.zeros(3), jax.random.key(11)))
+            """,
+            check="assert (x == x[0]).all()  # the same number at every step",
+            fixed="""
+            import jax
+            import jax.numpy as jnp
+
+            def body(i, carry):
+                x, key = carry
+                key, subkey = jax.random.split(key)
+                x = x.at[i].set(jax.random.normal(subkey))
+                return x, key
+
+            x, key = jax.lax.fori_loop(0, 3, body, (jnp.zeros(3), jax.random.key(11)))
+            """,
+            fixed_check="assert not (x == x[0]).all()",
+        ),
     )
     valid = (
         Example(
@@ -618,6 +649,21 @@ class PrngKeyReuse(Rule):
             """,
             check="assert not (a == b).all() and not (x == y).all()",
         ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            def body(i, carry):
+                x, key = carry
+                key, subkey = jax.random.split(key)  # a new key carried to the next step
+                x = x.at[i].set(jax.random.normal(subkey))
+                return x, key
+
+            x, key = jax.lax.fori_loop(0, 3, body, (jnp.zeros(3), jax.random.key(11)))
+            """,
+            check="assert not (x == x[0]).all()",
+        ),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> Iterator[Finding]:
@@ -642,8 +688,13 @@ class PrngKeyReuse(Rule):
             resolver = outer.child(local, frozenset(all_params(node)))
             if not resolver.binds_module("jax"):
                 return
-            flow = KeyFlow(lambda call: classify_call(call, resolver, ctx.model))
-            reuses = flow.run(body, unit=ctx.unit_start)
+            classify_here = lambda call: classify_call(call, resolver, ctx.model)  # noqa: E731
+            reuses = KeyFlow(classify_here).run(body, unit=ctx.unit_start)
+            info = ctx.model.context_of(node)
+            if info is not None and info.direct:  # a loop body may pass a used key on
+                seen = {reuse.call for reuse in reuses}
+                carried = carried_key_reuses(node, info.via, classify_here, resolver)
+                reuses += [reuse for reuse in carried if reuse.call not in seen]
         # The same shuffle or choice of two arrays with one key keeps them aligned: by intent.
         # Not across loop iterations: every epoch would get the same shuffle.
         reuses = [
@@ -686,6 +737,13 @@ class PrngKeyReuse(Rule):
 def _message(reuse: Reuse, resolver: Resolver, ctx: RuleContext) -> str:
     # As the code spells it (`state["key"]`): the reuse sits in the unit reported on.
     key = reuse.name if isinstance(reuse.key, ast.Name) else ctx.segment(reuse.key)
+    if reuse.carried:
+        new = key if isinstance(reuse.key, ast.Name) else "new_key"
+        return (
+            f"Split `{key}` in the loop body (`{new}, subkey = jax.random.split({key})`), draw "
+            f"from `subkey` and return `{new}` in the carry: the body consumes `{key}` and "
+            "returns it unchanged, so every iteration draws the same numbers"
+        )
     if reuse.across_iterations:
         return (
             f"Split `{key}` in the loop body and use the new subkey here "

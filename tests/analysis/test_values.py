@@ -544,3 +544,26 @@ def test_isinstance_of_a_known_tuple_decides_the_branch():
     )
     assert values["pair"] == Container("tuple", (Kind.UNKNOWN, Kind.STATIC))
     assert values["kept"] == values["pair"]
+
+
+def test_optax_results_are_shaped_like_their_tree_argument():
+    env = final_values(
+        """
+        import jax.numpy as jnp
+        import numpy as np
+        import optax
+        from optax import tree_utils as otu
+
+        def f(p, u):
+            params = {"w": jnp.ones(2), "b": (np.zeros(1), 1.0)}
+            new = optax.apply_updates(params, u)
+            scaled = otu.tree_scale(0.5, params)
+            unknown = optax.apply_updates(p, u)
+            return new
+        """,
+        "f",
+    )
+    leaves = Container("tuple", (Kind.ARRAY, Kind.ARRAY))  # NumPy leaves come back as jax arrays
+    assert env["new"] == Container("dict", (Kind.ARRAY, leaves), ("w", "b"))
+    assert env["scaled"] == env["new"]
+    assert env["unknown"] is Kind.UNKNOWN  # nothing known of `p`: nothing claimed

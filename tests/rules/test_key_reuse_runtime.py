@@ -105,6 +105,61 @@ PROGRAMS = [
         """,
         "assert len({float(dx) for dx, _ in out}) == 3",
     ),
+    (
+        "carry-tuple-key-of-fori-loop",
+        """
+        import jax
+        import jax.numpy as jnp
+
+        def body(i, carry):
+            x, key = carry
+            x = x + jax.random.normal(key, x.shape)
+            return x, key
+
+        x, key = jax.lax.fori_loop(0, 3, body, (jnp.zeros(2), jax.random.key(0)))
+        """,
+        "assert x.shape == (2,)",
+    ),
+    (
+        "whole-carry-key-of-scan",
+        """
+        import jax
+        import jax.numpy as jnp
+
+
+        def step(rng, x):
+            return rng, x * jax.random.uniform(rng)
+
+
+        rng, ys = jax.lax.scan(step, jax.random.key(0), jnp.ones(3))
+        """,
+        "assert not (ys == ys[0]).all()",
+    ),
+    (
+        "nested-carry-key-through-a-helper",
+        """
+        import jax
+        import jax.numpy as jnp
+
+
+        def perturb(k, x):
+            return x + 0.1 * jax.random.normal(k, x.shape)
+
+
+        def sweep(i, carry):
+            (x, (k, count)) = carry
+            x = perturb(k, x)
+            return x, (k, count + 1)
+
+
+        def simulate(x0, seed):
+            return jax.lax.fori_loop(0, 10, sweep, (x0, (jax.random.key(seed), 0)))
+
+
+        x, (k, count) = simulate(jnp.zeros(4), 3)
+        """,
+        "assert count == 10",
+    ),
 ]
 
 
@@ -246,3 +301,102 @@ def test_reuse_after_a_split_names_the_split_not_a_first_use():
     (finding,) = _findings(source)
     assert finding.message.startswith("`key` was already split by `jax.random.split(...)`")
     assert "one more subkey" in finding.message and "before its first use" not in finding.message
+
+
+# A loop body that consumes a key held in its carry and returns it unchanged: flagged where
+# the key is a path of the carry (no fix: the holder is rebuilt), and the split counterparts
+# stay clean (those of keys held by a name are the fixed programs of PROGRAMS). Each is
+# checked against JAX's own checker.
+CARRIED_PATHS = [
+    (
+        "dict-carry-of-while-loop",
+        """
+        import jax
+        import jax.numpy as jnp
+
+
+        def cond(state):
+            return state["i"] < 4
+
+
+        def body(state):
+            noise = jax.random.normal(state["key"], state["x"].shape)
+            return {"x": state["x"] + noise, "key": state["key"], "i": state["i"] + 1}
+
+
+        @jax.jit
+        def run(x, key):
+            return jax.lax.while_loop(cond, body, {"x": x, "key": key, "i": 0})["x"]
+
+
+        out = run(jnp.zeros(2), jax.random.key(1))
+        """,
+    ),
+    (
+        "namedtuple-replace-in-fori-loop",
+        """
+        from typing import NamedTuple
+
+        import jax
+        import jax.numpy as jnp
+
+
+        class Walker(NamedTuple):
+            pos: jax.Array
+            rng: jax.Array
+
+
+        def advance(t, walker):
+            jitter = jax.random.normal(walker.rng, walker.pos.shape)
+            return walker._replace(pos=walker.pos + jitter)
+
+
+        final = jax.lax.fori_loop(0, 5, advance, Walker(jnp.zeros(3), jax.random.key(2)))
+        """,
+    ),
+]
+# Each program's clean counterpart: split the key in the body and carry the new key on.
+SPLIT_IN_THE_BODY = {
+    "dict-carry-of-while-loop": [
+        ("noise = jax.random.normal(state[", 'key, sub = jax.random.split(state["key"])\n'),
+        ('normal(state["key"], ', "normal(sub, "),
+        ('"key": state["key"], "i"', '"key": key, "i"'),
+    ],
+    "namedtuple-replace-in-fori-loop": [
+        ("jitter = jax.random.normal(", "rng, sub = jax.random.split(walker.rng)\n"),
+        ("normal(walker.rng, ", "normal(sub, "),
+        ("pos=walker.pos + jitter)", "pos=walker.pos + jitter, rng=rng)"),
+    ],
+}
+
+
+def _split_in_the_body(name: str, source: str) -> str:
+    """The program with the key split before its use (a line inserted before the line
+    holding the first text) and the new key carried on."""
+    source = textwrap.dedent(source)
+    (before, inserted), *replacements = SPLIT_IN_THE_BODY[name]
+    lines = source.split("\n")
+    at = next(i for i, line in enumerate(lines) if before in line)
+    indent = lines[at][: len(lines[at]) - len(lines[at].lstrip())]
+    lines.insert(at, indent + inserted.rstrip("\n"))
+    source = "\n".join(lines)
+    for old, new in replacements:
+        assert old in source
+        source = source.replace(old, new)
+    return source
+
+
+@pytest.mark.parametrize(("name", "source"), CARRIED_PATHS, ids=[n for n, _ in CARRIED_PATHS])
+def test_key_passed_on_in_a_carry_path_is_flagged(name, source):
+    source = textwrap.dedent(source)
+    (finding,) = _findings(source)
+    assert "returns it unchanged" in finding.message
+    assert "jax.random.normal(" in source.split("\n")[finding.span.start.line]
+    assert _rejected_by_checker(source)
+
+
+@pytest.mark.parametrize(("name", "source"), CARRIED_PATHS, ids=[n for n, _ in CARRIED_PATHS])
+def test_key_split_and_carried_on_is_clean(name, source):
+    source = _split_in_the_body(name, source)
+    assert analyze(Document(source), ALL_RULES).findings == []
+    assert not _rejected_by_checker(source)

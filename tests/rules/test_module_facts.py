@@ -74,6 +74,41 @@ def test_attribute_write_in_another_unit():
     assert codes(model_and_use, "JAX402") == []
 
 
+def test_attribute_write_in_another_unit_of_a_jitted_bound_method():
+    scaler = (
+        "class Scaler:\n"
+        "    def __init__(self, factor):\n"
+        "        self.factor = factor\n"
+        "        self.apply = jax.jit(self._apply)\n\n"
+        "    def _apply(self, x):\n"
+        "        return self.factor * x\n"
+    )
+    made = scaler + "\ns = Scaler(2.0)\n"
+    assert codes(made, "JAX402") == []
+    assert codes(made + "s.factor = 10.0\n", "JAX402") == [3]  # read by _apply: stale
+    assert codes(made + "s.other = 1\n", "JAX402") == []  # never read by _apply
+    assert codes(made, "JAX402") == []
+
+
+def test_how_another_unit_builds_an_object_decides_a_boolean_field():
+    batch = (
+        "@jax.tree_util.register_dataclass\n"
+        "@dataclasses.dataclass\n"
+        "class Batch:\n"
+        "    x: jax.Array\n"
+        "    pick: jax.Array\n\n"
+        "@jax.jit\n"
+        "def first(b: Batch):\n"
+        "    return b.x[b.pick]\n"
+    )
+    head = "import dataclasses\n"
+    boolean = "\nb = Batch(jnp.ones(3), jnp.array([True, False, True]))\n"
+    index = "\nb = Batch(jnp.ones(3), jnp.array([0, 2]))\n"
+    assert codes(head + batch + boolean, "JAX801") == [9]
+    assert codes(head + batch + index, "JAX801") == []  # an index array: fine
+    assert codes(head + batch + boolean, "JAX801") == [9]
+
+
 def test_keys_held_in_objects_and_containers():
     # followed by access path: `self.key`, `state.key`, `state["key"]`, `keys[0]`
     drawn_twice = (

@@ -1,0 +1,100 @@
+"""Boolean fields: which fields of the module's classes hold boolean arrays, from how the
+objects are built (`Batch(x, jnp.array([True, False]))`, `State(mask=x > 0)`) or declared
+(`valid: Bool[Array, "n"]`). A field counts when its declaration says so, or when every call
+of the class in the module passes it a boolean array (and there is at least one call)."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+
+from jax_lsp.analysis.booleans import is_boolean
+from jax_lsp.analysis.imports import Resolver
+from jax_lsp.analysis.summary import ClassRecord, UnitSummary
+
+
+@dataclass
+class _Site:
+    """Where a construction stands, for `is_boolean` (names bound in its function)."""
+
+    resolver: Resolver
+    functions: list[ast.AST] = field(default_factory=list)
+
+    def qualname(self, node: ast.AST) -> str | None:
+        return self.resolver.qualname(node)
+
+
+def declared_fields(node: ast.ClassDef) -> list[tuple[str, ast.expr]]:
+    """The annotated fields of a class body in order (a dataclass's, a NamedTuple's, an
+    `eqx.Module`'s constructor parameters), with their annotations."""
+    return [
+        (statement.target.id, statement.annotation)
+        for statement in node.body
+        if isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name)
+    ]
+
+
+def _declared_boolean(annotation: ast.expr, resolver: Resolver) -> bool:
+    """`Bool[Array, "n"]` (jaxtyping)."""
+    return (
+        isinstance(annotation, ast.Subscript)
+        and resolver.qualname(annotation.value) == "jaxtyping.Bool"
+    )
+
+
+def boolean_fields(
+    classes: Mapping[str, ClassRecord], summaries: Iterable[UnitSummary], resolver: Resolver
+) -> dict[str, frozenset[str]]:
+    """class name -> its fields known to hold boolean arrays."""
+    declared = {name: declared_fields(record.node) for name, record in classes.items()}
+    # Calls map to fields only where the fields are the constructor's parameters: no
+    # `__init__` of its own, no base class of the module adding fields before them.
+    fields = {
+        name: found
+        for name, found in declared.items()
+        if found
+        and not _defines_init(classes[name].node)
+        and not any(isinstance(b, ast.Name) and b.id in classes for b in classes[name].node.bases)
+    }
+    # class -> field -> boolean at every call seen so far
+    seen: dict[str, dict[str, bool]] = {name: {} for name in declared}
+    for summary in summaries:
+        for call in summary.calls:
+            node = call.node
+            if not isinstance(node.func, ast.Name) or node.func.id not in fields:
+                continue
+            names = [name for name, _ in fields[node.func.id]]
+            passed = _passed(node, names)
+            site = _Site(resolver, [call.caller] if call.caller is not None else [])
+            verdicts = seen[node.func.id]
+            for name in names:
+                value = passed.get(name) if passed is not None else None
+                boolean = value is not None and is_boolean(value, site)
+                verdicts[name] = verdicts.get(name, True) and boolean
+    found: dict[str, frozenset[str]] = {}
+    for class_name, annotated in declared.items():
+        names = {name for name, annotation in annotated if _declared_boolean(annotation, resolver)}
+        names |= {name for name, boolean in seen[class_name].items() if boolean}
+        if names:
+            found[class_name] = frozenset(names)
+    return found
+
+
+def _defines_init(node: ast.ClassDef) -> bool:
+    return any(
+        isinstance(statement, ast.FunctionDef) and statement.name == "__init__"
+        for statement in node.body
+    )
+
+
+def _passed(call: ast.Call, names: list[str]) -> dict[str, ast.expr] | None:
+    """The argument each field gets (by position, then keyword); None when `*args` or
+    `**kwargs` hide which."""
+    if any(isinstance(arg, ast.Starred) for arg in call.args):
+        return None
+    if any(keyword.arg is None for keyword in call.keywords):
+        return None
+    passed = dict(zip(names, call.args, strict=False))
+    passed.update({kw.arg: kw.value for kw in call.keywords if kw.arg is not None})
+    return passed

@@ -1,0 +1,89 @@
+"""Boolean arrays from how they are built, and the fields of the module's classes that every
+construction gives one (`jax_lsp.analysis.fields`)."""
+
+from __future__ import annotations
+
+import ast
+import textwrap
+
+from jax_lsp.analysis.booleans import is_boolean
+from jax_lsp.analysis.document import Document
+from jax_lsp.analysis.fields import _Site
+from jax_lsp.analysis.model import ModuleModel
+
+IMPORTS = "import jax\nimport jax.numpy as jnp\nimport numpy as np\n"
+
+
+def boolean(expression: str) -> bool:
+    model = ModuleModel(Document(IMPORTS))
+    return is_boolean(ast.parse(expression, mode="eval").body, _Site(model.resolver))
+
+
+def test_arrays_built_boolean():
+    assert boolean("jnp.array([True, False, True])")
+    assert boolean("np.asarray([[True], [False]])")
+    assert boolean("jnp.zeros(3, dtype=bool)")
+    assert boolean("np.ones((2, 2), jnp.bool_)")
+    assert boolean("jnp.full(4, True, 'bool')")
+
+
+def test_arrays_built_otherwise():
+    assert not boolean("jnp.array([1, 0, 1])")
+    assert not boolean("jnp.array([True, 0])")  # promoted to int
+    assert not boolean("jnp.ones(3)")
+    assert not boolean("jnp.array([])")
+    assert not boolean("jnp.zeros(3, dtype=jnp.int32)")
+
+
+def fields_of(source: str) -> dict[str, frozenset[str]]:
+    return ModuleModel(Document(IMPORTS + textwrap.dedent(source))).boolean_fields
+
+
+CLASS = """
+from typing import NamedTuple
+
+class Obs(NamedTuple):
+    x: jax.Array
+    valid: jax.Array
+"""
+
+
+def test_a_field_every_construction_gives_a_boolean_array():
+    assert fields_of(CLASS + "a = Obs(jnp.ones(2), jnp.array([True, False]))\n") == {
+        "Obs": frozenset({"valid"})
+    }
+    in_a_helper = "def make(x):\n    ok = x > 0\n    return Obs(x=x, valid=ok)\n"
+    assert fields_of(CLASS + in_a_helper) == {"Obs": frozenset({"valid"})}
+
+
+def test_one_construction_otherwise_or_unseen_says_nothing():
+    mixed = "a = Obs(jnp.ones(2), jnp.ones(2) > 0)\nb = Obs(jnp.ones(2), jnp.array([0, 1]))\n"
+    assert fields_of(CLASS + mixed) == {}
+    assert fields_of(CLASS) == {}  # never built here
+    hidden = "parts = (jnp.ones(2), jnp.ones(2) > 0)\na = Obs(*parts)\n"
+    assert fields_of(CLASS + hidden) == {}
+
+
+def test_a_constructor_of_its_own_maps_no_argument_to_a_field():
+    own_init = """
+    class Obs:
+        x: jax.Array
+        valid: jax.Array
+
+        def __init__(self, valid, x):
+            self.x, self.valid = x, valid
+
+    a = Obs(jnp.ones(2), jnp.ones(2) > 0)
+    """
+    assert fields_of(own_init) == {}
+
+
+def test_a_declared_boolean_field():
+    declared = """
+    import equinox as eqx
+    from jaxtyping import Array, Bool
+
+    class Masked(eqx.Module):
+        keep: Bool[Array, "..."]
+    """
+    assert fields_of(declared) == {"Masked": frozenset({"keep"})}
