@@ -1191,7 +1191,7 @@ class ModuleModel:
                 return ()
             scope = self.scope_kinds(application.enclosing)
             value = scope.values.get(init, scope.kinds.get(init, Kind.UNKNOWN))
-            found.append(as_jax(value, True))
+            found.append(_carry_leaves(as_jax(value, True)))
         carry = merge_values_all(found)
         result = ((positional[place], carry),) if type(carry) is Container else ()
         self._carries[node] = result
@@ -1975,6 +1975,20 @@ _CARRY_ARGUMENTS = {
     "lax.fori_loop": (3, "init_val"),
     "lax.scan": (1, "init"),
 }
+
+
+def _carry_leaves(value: Value) -> Value:
+    """A loop body's carry: its containers keep the initial carry's structure, and every other
+    part is traced, as the carry parameter is without a known structure (an unknown init
+    element, a caller's parameter `(n, 0)`, is a tracer in the body all the same)."""
+    if value is Kind.UNKNOWN:
+        return Kind.TRACED
+    if type(value) is Container:
+        if value.items is None:  # only the kind of its items is known
+            return Container(value.form, None, value.keys, _carry_leaves(value.leaf))
+        items = tuple(_carry_leaves(v) for v in value.items)
+        return Container(value.form, items, value.keys, value.leaf)
+    return value
 
 
 def _mentions_staging(source: UnitSource) -> bool:

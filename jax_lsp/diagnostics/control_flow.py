@@ -388,8 +388,46 @@ class PythonBranchOnTraced(Rule):
             """,
             raises="jax.errors.TracerBoolConversionError",
         ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            def collatz_steps(n):
+                def body(state):
+                    n, steps = state  # every leaf of the carry is a tracer here
+                    if n % 2 == 0:  # error
+                        n = n // 2
+                    else:
+                        n = 3 * n + 1
+                    return n, steps + 1
+
+                return jax.lax.while_loop(lambda s: s[0] != 1, body, (n, 0))[1]
+
+            collatz_steps(jnp.int32(6))
+            """,
+            raises="jax.errors.TracerBoolConversionError",
+        ),
     )
     valid = (
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            def shrink(x, n):
+                def body(i, state):
+                    x, steps, aux = state
+                    if aux is None and x.ndim == 1 and len(state) == 3:  # static facts
+                        steps = steps + x.shape[0]
+                    return x, steps, aux
+
+                return jax.lax.fori_loop(0, n, body, (x, 0, None))[1]
+
+            out = shrink(jnp.ones(3), 2)
+            """,
+            check="assert int(out) == 6",
+        ),
         Example(
             """
             import jax
