@@ -408,8 +408,38 @@ class PythonBranchOnTraced(Rule):
             """,
             raises="jax.errors.TracerBoolConversionError",
         ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            def forward(x, training=True):
+                if training:  # error
+                    x = x * 0.5
+                return x
+
+            fast = jax.jit(forward)
+            fast(jnp.ones(2), training=False)  # jit traces every argument it is given
+            """,
+            raises="jax.errors.TracerBoolConversionError",
+        ),
     )
     valid = (
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            def forward(x, training=True):
+                if training:  # the jitted calls leave the default: a Python bool
+                    x = x * 0.5
+                return x
+
+            fast = jax.jit(forward)
+            out = fast(jnp.ones(2)) + forward(jnp.ones(2), training=False)
+            """,
+            check="assert out.tolist() == [1.5, 1.5]",
+        ),
         Example(
             """
             import jax
