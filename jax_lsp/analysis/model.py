@@ -81,6 +81,8 @@ from jax_lsp.analysis.traced import (
     all_params,
     call_site_containers,
     call_site_params,
+    literal_default_params,
+    passed_params,
     python_value_params,
     trace_info_for,
     transform_name,
@@ -1202,11 +1204,71 @@ class ModuleModel:
                 return ()
             scope = self.scope_kinds(application.enclosing)
             value = scope.values.get(init, scope.kinds.get(init, Kind.UNKNOWN))
-            found.append(as_jax(value, True))
+            found.append(_carry_leaves(as_jax(value, True)))
         carry = merge_values_all(found)
         result = ((positional[place], carry),) if type(carry) is Container else ()
         self._carries[node] = result
         return result
+
+    def passed_defaults(self, node: FunctionNode) -> frozenset[str]:
+        """Parameters with a literal default (`training=True`) of a function a transformation
+        traces directly that some call in the module passes to the transformed function: jit
+        traces an argument it is given, where a default left alone stays a Python value."""
+        return self._passed_defaults.get(node, frozenset())
+
+    @cached_property
+    def _passed_defaults(self) -> dict[FunctionNode, frozenset[str]]:
+        defaults: dict[FunctionNode, frozenset[str]] = {}
+        for node, info in self.trace.items():
+            if info.direct and not isinstance(node, ast.Lambda):
+                found = literal_default_params(node) & info.traced_params
+                if found:
+                    defaults[node] = found
+        if not defaults:
+            return {}
+        names = {node.name for node in defaults}
+        paths = {self.records[node].path: node for node in defaults if node in self.records}
+        aliases = {  # module names bound to the transformed function (`g = jax.jit(f)`)
+            name: paths[value.path]
+            for name, value in self.global_values.items()
+            if type(value) is Function and value.transform and value.path in paths
+        }
+        decorated = set()  # every call of the function by its name runs the transformed one
+        calls: list[tuple[FunctionRef, ast.Call, int, FunctionNode | None]] = []
+        units = [unit for unit in self.document.units if unit.tree is not None]
+        for unit, summary in zip(units, self.summaries, strict=True):
+            for application in summary.applications:
+                target = application.target
+                if target.name.rpartition(".")[2] not in names:
+                    continue
+                if target.node is not None and application.node in getattr(
+                    target.node, "decorator_list", ()
+                ):
+                    decorated.add(target.node)
+                if application.call is not None:  # `jax.jit(f)(x, False)`
+                    site = (target, application.call, unit.start_line, application.enclosing)
+                    calls.append(site)
+            for call in summary.calls:
+                if call.callee.name.rpartition(".")[2] in names or call.callee.name in aliases:
+                    calls.append((call.callee, call.node, unit.start_line, call.caller))
+        found: dict[FunctionNode, frozenset[str]] = {}
+        for ref, call, unit_start, caller in calls:
+            resolved = self.resolve_ref(ref, unit_start + call.lineno, caller)
+            if resolved is None and ref.name in aliases:
+                resolved = aliases[ref.name], ref
+            if resolved is None or resolved[0] not in defaults:
+                continue
+            node, ref = resolved
+            func = call.func
+            # A plain call of a function jitted elsewhere (`g = jax.jit(f)`) traces nothing:
+            # only its decorated name, a name bound to the transformed one, or `jit(f)(...)`.
+            named = isinstance(func, ast.Name) and func.id == node.name
+            if named and node not in decorated:
+                continue
+            passed = passed_params(node, call, ref) & defaults[node]
+            if passed:
+                found[node] = found.get(node, frozenset()) | passed
+        return found
 
     def _local_refs(self, node: FunctionNode) -> frozenset[str]:
         """`_local_refs` memoised on the function's unit (its text) and the module's imports:
@@ -1821,18 +1883,20 @@ class ModuleModel:
     def _functions_key(self, summary: UnitSummary, unit_start: int) -> tuple:
         """What unit_key holds of each function of a unit, in one pass over them (asked of
         every unit on each edit): its trace, the Ref parameters and loop carries it
-        receives, its objects, and why it is traced."""
+        receives, the defaults its callers pass, its objects, and why it is traced."""
         context_of, object_params = self.context_of, self.object_params
         self_object, explanation_key = self.self_object, self.explanation_key
         object_methods = self.module_object_methods
         ref_params = self.ref_params or None
         carry_values = self.carry_values if self._loop_bodies else None
+        passed_defaults = self._passed_defaults or None
         return tuple(
             [
                 (
                     context_of(node),
                     ref_params.get(node) if ref_params is not None else None,
                     carry_values(node) if carry_values is not None else (),
+                    passed_defaults.get(node) if passed_defaults is not None else None,
                     object_params(node),
                     self_object(node),
                     node in object_methods,
@@ -1989,6 +2053,20 @@ _CARRY_ARGUMENTS = {
     "lax.fori_loop": (3, "init_val"),
     "lax.scan": (1, "init"),
 }
+
+
+def _carry_leaves(value: Value) -> Value:
+    """A loop body's carry: its containers keep the initial carry's structure, and every other
+    part is traced, as the carry parameter is without a known structure (an unknown init
+    element, a caller's parameter `(n, 0)`, is a tracer in the body all the same)."""
+    if value is Kind.UNKNOWN:
+        return Kind.TRACED
+    if type(value) is Container:
+        if value.items is None:  # only the kind of its items is known
+            return Container(value.form, None, value.keys, _carry_leaves(value.leaf))
+        items = tuple(_carry_leaves(v) for v in value.items)
+        return Container(value.form, items, value.keys, value.leaf)
+    return value
 
 
 def _mentions_staging(source: UnitSource) -> bool:

@@ -84,6 +84,7 @@ KEYED = frozenset(
         "apply_fn_class",
         "ref_params",
         "carry_values",
+        "passed_defaults",
         "return_value",
         "module_lambdas",
     }

@@ -233,6 +233,23 @@ def _passed(
             yield keyword.arg, keyword.value
 
 
+def passed_params(node: FunctionNode, call: ast.Call, target: FunctionRef) -> frozenset[str]:
+    """Parameters of `node` that the call gives an argument (positionally or by keyword)."""
+    return frozenset(name for name, _ in _passed(node, call, target))
+
+
+def literal_default_params(node: FunctionNode) -> frozenset[str]:
+    """Parameters whose default is a literal (`training=True`, `n=3`)."""
+    args = node.args
+    defaults = zip(reversed(args.posonlyargs + args.args), reversed(args.defaults), strict=False)
+    keyword_defaults = zip(args.kwonlyargs, args.kw_defaults, strict=True)
+    return frozenset(
+        arg.arg
+        for arg, default in [*defaults, *keyword_defaults]
+        if isinstance(default, ast.Constant)
+    )
+
+
 def call_site_containers(
     node: FunctionNode,
     call: ast.Call,
@@ -268,12 +285,4 @@ def python_value_params(
     positional = positional_params(node)[target.bound_positional :]
     given = set(positional[: max(len(call.args) - target.leading_args, 0)])
     given |= {k.arg for k in call.keywords} | target.bound_keywords
-    args = node.args
-    defaults = zip(reversed(args.posonlyargs + args.args), reversed(args.defaults), strict=False)
-    keyword_defaults = zip(args.kwonlyargs, args.kw_defaults, strict=True)
-    untouched = {
-        arg.arg
-        for arg, default in [*defaults, *keyword_defaults]
-        if isinstance(default, ast.Constant) and arg.arg not in given
-    }
-    return passed | untouched
+    return passed | (literal_default_params(node) - given)

@@ -90,7 +90,11 @@ class PythonBranchOnTraced(Rule):
         flagged). A condition that
         starts with `and`/`or`/`not` on a traced value is reported here (not as JAX702).
         Static facts (`x.shape[0] > 2`, `len(x)`, `x.ndim`, `x.dtype`, `x is None`, static
-        arguments) are never flagged. A `while` condition is checked again after each pass of
+        arguments) are never flagged. Every leaf of a `lax` loop's carry is traced in the body,
+        whatever the initial value (`(n, 0)`); the carry's tuple or dict structure is static.
+        A parameter with a literal default (`if training:` of `def f(x, training=True)`) is
+        flagged only where a call in the module passes it to the jitted function: a default
+        left alone stays a Python value. A `while` condition is checked again after each pass of
         the body, so `err = jnp.inf` then `while err > tol: err = jnp.abs(...)` is flagged:
         `err` is traced from the second check on.
     """
@@ -388,6 +392,41 @@ class PythonBranchOnTraced(Rule):
             """,
             raises="jax.errors.TracerBoolConversionError",
         ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            def collatz_steps(n):
+                def body(state):
+                    n, steps = state  # every leaf of the carry is a tracer here
+                    if n % 2 == 0:  # error
+                        n = n // 2
+                    else:
+                        n = 3 * n + 1
+                    return n, steps + 1
+
+                return jax.lax.while_loop(lambda s: s[0] != 1, body, (n, 0))[1]
+
+            collatz_steps(jnp.int32(6))
+            """,
+            raises="jax.errors.TracerBoolConversionError",
+        ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            def forward(x, training=True):
+                if training:  # error
+                    x = x * 0.5
+                return x
+
+            fast = jax.jit(forward)
+            fast(jnp.ones(2), training=False)  # jit traces every argument it is given
+            """,
+            raises="jax.errors.TracerBoolConversionError",
+        ),
     )
     valid = (
         Example(
@@ -539,6 +578,39 @@ class PythonBranchOnTraced(Rule):
             out = jax.vmap(clip_to)(jnp.full(3, 5.0), (jnp.zeros(3), jnp.ones(3)))
             """,
             check="assert out.tolist() == [1.0, 1.0, 1.0]",
+        ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            def forward(x, training=True):
+                if training:  # the jitted calls leave the default: a Python bool
+                    x = x * 0.5
+                return x
+
+            fast = jax.jit(forward)
+            out = fast(jnp.ones(2)) + forward(jnp.ones(2), training=False)
+            """,
+            check="assert out.tolist() == [1.5, 1.5]",
+        ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            def shrink(x, n):
+                def body(i, state):
+                    x, steps, aux = state
+                    if aux is None and x.ndim == 1 and len(state) == 3:  # static facts
+                        steps = steps + x.shape[0]
+                    return x, steps, aux
+
+                return jax.lax.fori_loop(0, n, body, (x, 0, None))[1]
+
+            out = shrink(jnp.ones(3), 2)
+            """,
+            check="assert int(out) == 6",
         ),
     )
 

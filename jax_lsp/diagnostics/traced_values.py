@@ -2,7 +2,8 @@
 
 A parameter with a literal default (`training=False`, `n=3`) is traced only when a caller
 passes it, which the model cannot see for calls made outside the module: such a bare
-parameter is not treated as traced, trading a few misses for precision.
+parameter is not treated as traced, trading a few misses for precision, unless a call in the
+module passes it to the transformed function (`forward(x, False)` of a jitted `forward`).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import ast
 from dataclasses import dataclass
 
 from jax_lsp.analysis.kinds import Kind
+from jax_lsp.analysis.traced import literal_default_params
 from jax_lsp.diagnostics.base import Rule, RuleContext
 from jax_lsp.findings import Finding, Fix
 
@@ -52,20 +54,11 @@ def is_traced(ctx: RuleContext, node: ast.AST | None) -> bool:
 
 
 def _has_literal_default(name: str, ctx: RuleContext) -> bool:
+    """A parameter with a literal default that no call in the module passes to the transformed
+    function: its default, a Python value, may be all the function ever sees."""
     function = ctx.functions[-1] if ctx.functions else None
     if function is None:
         return False
-    arguments = function.args
-    positional = [*arguments.posonlyargs, *arguments.args]
-    defaults = dict(
-        zip(
-            [a.arg for a in positional[len(positional) - len(arguments.defaults) :]],
-            arguments.defaults,
-            strict=True,
-        )
-    )
-    for arg, default in zip(arguments.kwonlyargs, arguments.kw_defaults, strict=True):
-        if default is not None:
-            defaults[arg.arg] = default
-    default = defaults.get(name)
-    return isinstance(default, ast.Constant)
+    if name not in literal_default_params(function):
+        return False
+    return name not in ctx.model.passed_defaults(function)

@@ -44,6 +44,9 @@ SNIPPETS = [
     "def f(x, n):",
     "    return helper(x) + n",
     "def helper(y):",
+    "def helper(y, flag=True):",
+    "    if flag:",
+    "helper(a, flag=False)",
     "    return y.astype(jnp.float64)",
     "    if y > 0:",
     "        y = y.at[0].set(1)",
@@ -166,3 +169,20 @@ def test_imported_callables_follow_the_edits():
     )
     assert _callables(unimported) == {}
     assert set(_callables(Document(called.text, previous=unimported))) == {"step"}
+
+
+def test_a_call_in_another_unit_passing_a_default_reaches_the_cached_findings():
+    # `if training:` is flagged only once a call passes `training` to the jitted `forward`:
+    # the finding of forward's unit depends on a call in another unit.
+    text = (
+        "import jax\n\n\n@jax.jit\ndef forward(x, training=True):\n"
+        "    if training:\n        x = x * 0.5\n    return x\n\n\nout = forward(1.0)\n"
+    )
+    before = Document(text)
+    assert not analyze(before).findings
+    edited = text.replace("forward(1.0)", "forward(1.0, False)")
+    after = Document(edited, previous=before)
+    assert [finding.code for finding in analyze(after).findings] == ["JAX701"]
+    assert analyze(after).findings == analyze(Document(edited)).findings
+    undone = Document(text, previous=after)
+    assert not analyze(undone).findings

@@ -58,6 +58,44 @@ def test_static_argnums_and_argnames_are_not_traced():
     assert info.static_params == {"n", "mode"}
 
 
+def test_defaults_passed_to_the_jitted_function_are_known():
+    model = model_of(
+        """
+        import jax
+        from functools import partial
+
+        @jax.jit
+        def decorated(x, training=True, rate=0.5, n=3):
+            return x
+
+        def plain(x, training=True, scale=2.0):
+            return x
+
+        @partial(jax.jit, static_argnames="flag")
+        def static(x, flag=False):
+            return x
+
+        fast = jax.jit(plain)
+
+        def main(x):
+            decorated(x, False, n=4)  # `rate` left alone
+            plain(x, scale=3.0)  # the plain function: nothing is traced
+            static(x, flag=True)
+            return fast(x, training=False), jax.jit(plain)(x, True)
+        """
+    )
+    passed = {
+        path: model.passed_defaults(model.functions[path].node)
+        for path in ("decorated", "plain", "static", "main")
+    }
+    assert passed == {
+        "decorated": {"training", "n"},
+        "plain": {"training"},  # by `fast(...)` and `jax.jit(plain)(...)`, not the plain call
+        "static": set(),  # static: not traced
+        "main": set(),
+    }
+
+
 def test_rebinding_and_wrapping_calls_trace_the_function():
     model = model_of(
         """

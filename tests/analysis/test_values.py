@@ -375,6 +375,30 @@ def test_a_loop_body_carry_is_shaped_like_the_initial_carry():
     assert final_values(source, "f.count")["i"] is Kind.TRACED
 
 
+def test_a_carry_leaf_is_traced_whatever_the_initial_value():
+    # `(n, 0)` with `n` a parameter of an untraced function: the init's `n` is unknown, yet
+    # every leaf of the carry is a tracer in the body; the tuple itself stays a Python tuple.
+    source = """
+    from jax import lax
+
+    def run(n, opts):
+        def body(state):
+            return state
+
+        def count(i, state):
+            return state
+
+        lax.while_loop(lambda s: s[0] > 1, body, (n, 0))
+        return lax.fori_loop(0, 3, count, ({"w": n}, opts))
+    """
+    assert final_values(source, "run.body")["state"] == Container(
+        "tuple", (Kind.TRACED, Kind.TRACED)
+    )
+    nested = Container("dict", (Kind.TRACED,), ("w",))
+    count = final_values(source, "run.count")["state"]
+    assert count == Container("tuple", (nested, Kind.TRACED))
+
+
 def test_slices_and_iteration_of_containers():
     source = """
     import jax
