@@ -165,6 +165,23 @@ class JitInLoop(Rule):
 
             traces = []
 
+            def scaled(v, scale):
+                traces.append(1)  # runs once per trace
+                return v * scale
+
+            x = jnp.ones(3)
+            for scale in [1.0, 2.0, 3.0]:  # numbers: one jitted function could take them
+                y = jax.jit(lambda v: scaled(v, scale))(x)  # error
+            """,
+            check="assert len(traces) == 3 and y.tolist() == [3.0, 3.0, 3.0]",
+        ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            traces = []
+
             def double(v):
                 traces.append(1)  # runs once per trace
                 return v * 2
@@ -690,15 +707,29 @@ def _specialised_per_iteration(function: FunctionNode, loops: list[ast.AST], ctx
         else:
             continue
         for target, iterable in pairs:
-            sequence = isinstance(iterable, ast.List | ast.Tuple | ast.Set) or (
+            literal = isinstance(iterable, ast.List | ast.Tuple | ast.Set)
+            sequence = literal or (
                 isinstance(iterable, ast.Name) and ctx.kind(iterable) is Kind.SEQUENCE
             )
-            if not sequence:
+            if not sequence or (literal and all(map(_is_number, iterable.elts))):
+                # `for scale in [1.0, 2.0]`: numbers can be passed as traced arguments to one
+                # jitted function made outside the loop; each iteration need not compile.
                 continue
             names = [n for n in walk_nodes(target) if isinstance(n, ast.Name) and n.id in read]
             if any(not ctx.kind(name).is_jax for name in names):
                 return True
     return False
+
+
+def _is_number(node: ast.expr) -> bool:
+    """A numeric literal (`2`, `-0.5`), not a bool."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd):
+        node = node.operand
+    return (
+        isinstance(node, ast.Constant)
+        and isinstance(node.value, int | float | complex)
+        and not isinstance(node.value, bool)
+    )
 
 
 def _sharded_creation(
