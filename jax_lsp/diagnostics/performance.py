@@ -165,23 +165,6 @@ class JitInLoop(Rule):
 
             traces = []
 
-            def scaled(v, scale):
-                traces.append(1)  # runs once per trace
-                return v * scale
-
-            x = jnp.ones(3)
-            for scale in [1.0, 2.0, 3.0]:  # numbers: one jitted function could take them
-                y = jax.jit(lambda v: scaled(v, scale))(x)  # error
-            """,
-            check="assert len(traces) == 3 and y.tolist() == [3.0, 3.0, 3.0]",
-        ),
-        Example(
-            """
-            import jax
-            import jax.numpy as jnp
-
-            traces = []
-
             def double(v):
                 traces.append(1)  # runs once per trace
                 return v * 2
@@ -207,6 +190,23 @@ class JitInLoop(Rule):
                 x = jitted(x)
             """,
             fixed_check="assert len(traces) == 1 and x.tolist() == [8.0, 8.0, 8.0]",
+        ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            traces = []
+
+            def scaled(v, scale):
+                traces.append(1)  # runs once per trace
+                return v * scale
+
+            x = jnp.ones(3)
+            for scale in [1.0, 2.0, 3.0]:  # numbers: one jitted function could take them
+                y = jax.jit(lambda v: scaled(v, scale))(x)  # error
+            """,
+            check="assert len(traces) == 3 and y.tolist() == [3.0, 3.0, 3.0]",
         ),
         Example(
             """
