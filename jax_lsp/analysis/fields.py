@@ -26,13 +26,33 @@ class _Site:
 
 
 def declared_fields(node: ast.ClassDef) -> list[tuple[str, ast.expr]]:
-    """The annotated fields of a class body in order (a dataclass's, a NamedTuple's, an
-    `eqx.Module`'s constructor parameters), with their annotations."""
+    """The annotated fields of a class body in order, with their annotations."""
     return [
         (statement.target.id, statement.annotation)
         for statement in node.body
         if isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name)
     ]
+
+
+def constructor_fields(node: ast.ClassDef) -> list[tuple[str, ast.expr]]:
+    """The annotated fields a generated constructor takes, in order (a dataclass's, a
+    NamedTuple's, an `eqx.Module`'s parameters): not those declared `field(init=False)`."""
+    return [
+        (statement.target.id, statement.annotation)
+        for statement in node.body
+        if isinstance(statement, ast.AnnAssign)
+        and isinstance(statement.target, ast.Name)
+        and not _init_false(statement.value)
+    ]
+
+
+def _init_false(value: ast.expr | None) -> bool:
+    return isinstance(value, ast.Call) and any(
+        keyword.arg == "init"
+        and isinstance(keyword.value, ast.Constant)
+        and keyword.value.value is False
+        for keyword in value.keywords
+    )
 
 
 def _declared_boolean(annotation: ast.expr, resolver: Resolver) -> bool:
@@ -52,10 +72,10 @@ def boolean_fields(
     # `__init__` of its own, no base class of the module adding fields before them.
     fields = {
         name: found
-        for name, found in declared.items()
-        if found
-        and not _defines_init(classes[name].node)
-        and not any(isinstance(b, ast.Name) and b.id in classes for b in classes[name].node.bases)
+        for name, record in classes.items()
+        if (found := constructor_fields(record.node))
+        and not _defines_init(record.node)
+        and not any(isinstance(b, ast.Name) and b.id in classes for b in record.node.bases)
     }
     # class -> field -> boolean at every call seen so far
     seen: dict[str, dict[str, bool]] = {name: {} for name in declared}

@@ -83,20 +83,21 @@ def chosen_fix(finding: Finding, unsafe: bool) -> Fix | None:
     alternatives are for an editor's user to weigh); without a safe one, its only fix when
     `unsafe` allows it. Two unsafe ones and no safe one (float32, or 64-bit mode) are left
     for the user to choose (`choices`)."""
-    offered = [fix for fix in (finding.fix, *finding.alternatives) if fix is not None]
+    offered = _offered(finding)
     safe = [fix for fix in offered if fix.is_safe]
     if safe:
         return safe[0]
-    if not safe and unsafe and len(offered) == 1:
-        return offered[0]
-    return None
+    return offered[0] if unsafe and len(offered) == 1 else None
+
+
+def _offered(finding: Finding) -> list[Fix]:
+    return [fix for fix in (finding.fix, *finding.alternatives) if fix is not None]
 
 
 def choices(finding: Finding, unsafe: bool) -> tuple[Fix, ...]:
     """The fixes left for the user to choose among: those `fix_text` would apply were there
     one of them, when there are several (empty otherwise)."""
-    offered = [fix for fix in (finding.fix, *finding.alternatives) if fix is not None]
-    allowed = tuple(fix for fix in offered if fix.is_safe or unsafe)
+    allowed = tuple(fix for fix in _offered(finding) if fix.is_safe or unsafe)
     if chosen_fix(finding, unsafe) is not None or len(allowed) < 2:
         return ()
     return allowed

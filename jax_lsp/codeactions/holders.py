@@ -13,6 +13,7 @@ from __future__ import annotations
 import ast
 import enum
 
+from jax_lsp.analysis.fields import constructor_fields
 from jax_lsp.analysis.names import scope_bound_names
 from jax_lsp.analysis.nodes import positional_params
 from jax_lsp.analysis.summary import ClassRecord
@@ -188,28 +189,6 @@ def _class_names(node: ast.ClassDef) -> set[str]:
     return names
 
 
-def _fields(node: ast.ClassDef) -> set[str]:
-    """The annotated fields of a class body (`vel: jax.Array`) that its constructor takes."""
-    found = set()
-    for statement in node.body:
-        if (
-            isinstance(statement, ast.AnnAssign)
-            and isinstance(statement.target, ast.Name)
-            and not _init_false(statement.value)
-        ):
-            found.add(statement.target.id)
-    return found
-
-
-def _init_false(value: ast.expr | None) -> bool:
-    return isinstance(value, ast.Call) and any(
-        keyword.arg == "init"
-        and isinstance(keyword.value, ast.Constant)
-        and keyword.value.value is False
-        for keyword in value.keywords
-    )
-
-
 def _has_field(record: ClassRecord, field: str, kind: Holder) -> bool:
     """Can the rewrite for `kind` set `field`? A constructor field for the copying kinds; for
     a mutable class, any attribute that is not a method or property of the class."""
@@ -220,4 +199,4 @@ def _has_field(record: ClassRecord, field: str, kind: Holder) -> bool:
             if isinstance(s, ast.FunctionDef | ast.AsyncFunctionDef)
         }
         return field not in methods
-    return field in _fields(record.node)
+    return field in {name for name, _ in constructor_fields(record.node)}

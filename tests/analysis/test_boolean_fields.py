@@ -64,6 +64,22 @@ def test_one_construction_otherwise_or_unseen_says_nothing():
     assert fields_of(CLASS + hidden) == {}
 
 
+def test_a_field_the_constructor_does_not_take_takes_no_argument():
+    skipped = """
+    from dataclasses import dataclass, field
+
+    @dataclass
+    class Obs:
+        count: int = field(init=False, default=0)
+        x: jax.Array = None
+        valid: jax.Array = None
+
+    a = Obs(jnp.ones(2), jnp.ones(2) > 0)
+    """
+    # The second argument is `valid`'s: `count` is not a parameter of the constructor.
+    assert fields_of(skipped) == {"Obs": frozenset({"valid"})}
+
+
 def test_a_constructor_of_its_own_maps_no_argument_to_a_field():
     own_init = """
     class Obs:
