@@ -66,6 +66,11 @@ def walk_nodes(node: ast.AST) -> list[ast.AST]:
     return nodes
 
 
+def contains(root: ast.AST, node: ast.AST | None) -> bool:
+    """Is `node` (this very node) `root` or under it?"""
+    return node is not None and any(child is node for child in walk_nodes(root))
+
+
 _BLOCK_NODES = (ast.stmt, ast.excepthandler, ast.match_case, ast.withitem)
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import ast
 
-from jax_lsp.analysis.nodes import argument_of, passes_keyword
+from jax_lsp.analysis.nodes import argument_of, contains, passes_keyword
 from jax_lsp.codeactions.call_arguments import append_arguments
 from jax_lsp.codeactions.site import FixSite, Located, node_edit
 from jax_lsp.findings import Applicability, Fix
@@ -149,16 +149,12 @@ def _count_fix(
     return Fix(f"Count with `{count}`", (node_edit(ctx, length, count),), Applicability.UNSAFE)
 
 
-def _inside(node: ast.AST, tree: ast.AST) -> bool:
-    return any(child is node for child in ast.walk(tree))
-
-
 def _read_as_index(node: ast.AST, ancestors: list[ast.AST]) -> bool:
     """Is `node` inside the index of a read `x[...]` (not of an `x.at[...]` update)?"""
     for position, ancestor in enumerate(reversed(ancestors)):
         if isinstance(ancestor, ast.stmt):
             return False
-        if isinstance(ancestor, ast.Subscript) and _inside(node, ancestor.slice):
+        if isinstance(ancestor, ast.Subscript) and contains(ancestor.slice, node):
             above = (
                 ancestors[len(ancestors) - position - 2] if position + 2 <= len(ancestors) else None
             )

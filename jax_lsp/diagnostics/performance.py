@@ -17,7 +17,7 @@ from jax_lsp.analysis.hashing import (
 from jax_lsp.analysis.jitted import StaticSignature, jit_call_signature
 from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.names import assigned_name, binds_locally, stored_names
-from jax_lsp.analysis.nodes import all_params, passes_keyword, walk_nodes
+from jax_lsp.analysis.nodes import all_params, contains, passes_keyword, walk_nodes
 from jax_lsp.analysis.paths import is_test_path
 from jax_lsp.analysis.summary import FunctionNode, transform_of
 from jax_lsp.codeactions.call_arguments import as_tuple_fix
@@ -561,7 +561,7 @@ class JitInLoop(Rule):
                 binding = dominating_binding(value.id, [*ctx.ancestors, node, value])
                 if binding is None or binding.value is None or binding.index is not None:
                     continue
-                if not any(_contains(loop, binding.statement) for loop in loops):
+                if not any(contains(loop, binding.statement) for loop in loops):
                     continue
                 built = binding.value
             what = identity_hashed(built, ctx.resolvers[-1], identity)
@@ -687,10 +687,6 @@ def _static_signature(node: ast.Call, ctx: RuleContext) -> StaticSignature | Non
     if signature is None or (ctx.functions and binds_locally(func.id, ctx.functions[-1])):
         return None
     return signature
-
-
-def _contains(root: ast.AST, node: ast.AST | None) -> bool:
-    return node is not None and any(child is node for child in walk_nodes(root))
 
 
 def _specialised_per_iteration(function: FunctionNode, loops: list[ast.AST], ctx: RuleContext):
