@@ -9,6 +9,7 @@ offending lines, so one broken line hides as little of the file as possible.
 from __future__ import annotations
 
 import ast
+import copy
 import re
 import warnings
 from bisect import bisect_left, bisect_right
@@ -485,7 +486,10 @@ def resplit_units(previous: Document, lines: list[str]) -> list[Unit] | None:
     if window_end <= window_start:
         return None  # the document's first lines were deleted
     window = lines[window_start:window_end]
-    middle = split_units("\n".join(window), window)
+    if stop - start == 1 and (spliced := _splice_member(units[start], window, first, old_end)):
+        middle = [spliced]
+    else:
+        middle = split_units("\n".join(window), window)
     if any(unit.source.problem is not None for unit in middle):
         # Repair may merge across the seam (a decorator left last in the window is one).
         return None
@@ -494,6 +498,69 @@ def resplit_units(previous: Document, lines: list[str]) -> list[Unit] | None:
         *(Unit(unit.source, unit.start_line + window_start) for unit in middle),
         *(Unit(unit.source, unit.start_line + shift) for unit in units[stop:]),
     ]
+
+
+def _first_line(node: ast.stmt) -> int:
+    """The 1-based line a statement starts on, its decorators included."""
+    decorators = getattr(node, "decorator_list", None)
+    return min(node.lineno, *(d.lineno for d in decorators)) if decorators else node.lineno
+
+
+def _splice_member(unit: Unit, window: list[str], first: int, old_end: int) -> Unit | None:
+    """`unit`, a class edited inside its body (document lines `first` to `old_end` of the old
+    text), as the lines `window`: only the edited members parsed again, the others' trees
+    shared with the old parse, so a keystroke in a 2,000-line class parses one method; None
+    when the edit may not stay within members (then the window is split as any other).
+
+    The result is the tree `ast.parse` gives for the new text: the members run from the first
+    edited one to the next untouched one (to the class's end when lines were added or
+    removed, as everything after has moved), parsed as the body of a stand-in class header
+    placed on the line above them, so every position comes out where a whole parse puts it."""
+    source = unit.source
+    tree = source.tree
+    if source.problem is not None or tree is None or len(tree.body) != 1:
+        return None
+    cls = tree.body[0]
+    if not isinstance(cls, ast.ClassDef):
+        return None
+    members = cls.body
+    starts = [_first_line(member) - 1 for member in members]  # 0-based, unit-relative
+    edited_first, edited_end = first - unit.start_line, old_end - unit.start_line
+    if edited_first < starts[0] or starts[0] < 1:
+        return None  # the header (or a one-line class) changed
+    # Only the class's first lines may start at column 0: any other starts a new unit.
+    if any(line[:1] not in _NOT_CODE_START for line in window[starts[0] :]):
+        return None
+    region_start = starts[bisect_right(starts, edited_first) - 1]
+    begin = bisect_left(starts, region_start)  # the first of the members sharing that line
+    if len(window) == source.line_count:
+        end = bisect_left(starts, max(edited_end, region_start + 1), lo=begin + 1)
+        region_end = starts[end] if end < len(members) else len(window)
+    else:
+        end, region_end = len(members), len(window)
+    region = "\n".join(window[region_start:region_end])
+    parsed = _parse("\n" * (region_start - 1) + "class _:\n" + region + "\n")
+    if parsed.tree is None or len(parsed.tree.body) != 1:
+        return None
+    stand_in = parsed.tree.body[0]
+    # A block's statements share one indentation: the first's must be the class body's.
+    if not isinstance(stand_in, ast.ClassDef) or (
+        stand_in.body[0].col_offset != members[0].col_offset
+    ):
+        return None
+    spliced = copy.copy(cls)
+    spliced.body = [*members[:begin], *stand_in.body, *members[end:]]
+    if end == len(members):
+        spliced.end_lineno = stand_in.body[-1].end_lineno
+        spliced.end_col_offset = stand_in.body[-1].end_col_offset
+    text = "\n".join(window) + "\n"
+    cached = _SOURCE_CACHE.get(text)
+    if cached is None:
+        new_tree = ast.Module(body=[spliced], type_ignores=[])
+        _CACHE.put(text, _Parsed(new_tree, None, frozenset()))
+        cached = UnitSource(text, len(window), new_tree)
+        _SOURCE_CACHE.put(text, cached)
+    return Unit(cached, 0)
 
 
 @dataclass

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import ast
 from pathlib import Path
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from jax_lsp.analysis.document import Document, resplit_units
-from tests.analysis.editing import edit_sequences, edited_lines
+from tests.analysis.editing import REAL_FILES, edit_sequences, edited_lines
 
 FIXTURES = sorted((Path(__file__).parent.parent / "fixtures").glob("*.py"))
 # Lines that move unit boundaries in every way the splitter knows: new top-level statements,
@@ -72,3 +73,90 @@ def test_edits_that_may_move_distant_boundaries_split_the_whole_text():
     before = Document(text)
     assert resplit_units(before, text.replace("pass", 'x = """', 1).split("\n")) is None
     assert resplit_units(before, text.replace("pass", "x = jnp.", 1).split("\n")) is None
+
+
+# Lines typed inside class bodies: members of every kind, half-typed ones, indentation that
+# leaves the body, lines added and removed (the members after them move).
+MEMBER_SNIPPETS = [
+    "",
+    "    # a comment",
+    "    x: int = 1",
+    "    def m(self, x):",
+    "        return x",
+    "        y = x + 1; z = y",
+    "    @jax.jit",
+    "    @property",
+    "    class Inner:",
+    "        pass",
+    "  x = 2",
+    "x = 3",
+    "        if x",
+    "        call(1,",
+    "    )",
+    "\tz = 1",
+]
+# A class of every kind of member, and the real files and fixtures that hold classes.
+_MEMBERS = (
+    '    """A docstring."""\n',
+    "    n: int = 0\n    scale = 2.0; offset = 1\n",
+    "    @jax.jit\n    def step(self, x):\n"
+    "        if x > 0:\n            x = x - 1\n        return x\n",
+    "    @property\n    def size(self):\n        return self.n  # trailing comment\n",
+    "    class Inner:\n        def m(self):\n            pass\n",
+    "    def loop(self, xs):\n"
+    "        for x in xs:\n            yield (\n                x\n            )\n",
+)
+CLASS_TEXTS = [
+    "import jax\n\n\nclass Model:\n" + "\n".join(_MEMBERS * 3) + "\n# after\nvalue = 1\n",
+    *(
+        path.read_text(encoding="utf-8")
+        for path in [*FIXTURES, *REAL_FILES]
+        if "\nclass " in path.read_text(encoding="utf-8")
+    ),
+]
+
+
+def _parses_as_written(unit) -> bool:
+    return unit.tree is not None and unit.source.problem is None
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    text=st.sampled_from(CLASS_TEXTS),
+    edits=edit_sequences(MEMBER_SNIPPETS, 2, 4),
+)
+def test_a_class_edited_in_its_body_has_the_tree_a_whole_parse_gives(text, edits):
+    document = Document(text)
+    for where, removed, inserted in edits:
+        text = "\n".join(edited_lines(document.lines, where, removed, inserted))
+        edited = Document(text, previous=document)
+        assert _layout(edited) == _layout(Document(text))
+        for unit in edited.units:
+            if _parses_as_written(unit):
+                fresh = ast.parse(unit.source.text)
+                assert ast.dump(unit.tree, include_attributes=True) == ast.dump(
+                    fresh, include_attributes=True
+                )
+        document = edited
+
+
+def test_an_edit_inside_a_method_parses_that_method_only():
+    methods = "".join(f"    def m{i}(self, x):\n        return x + {i}\n\n" for i in range(4))
+    text = f"import jax\n\n\nclass C:\n    n: int = 0\n\n{methods}\nvalue = 1\n"
+    before = Document(text)
+    after = Document(text.replace("x + 2", "x * 2  # typed"), previous=before)
+    old_class, new_class = before.units[1].tree.body[0], after.units[1].tree.body[0]
+    assert new_class is not old_class
+    kept = [new is old for new, old in zip(new_class.body, old_class.body, strict=True)]
+    assert kept == [True, True, True, False, True]  # the field, m0, m1 kept; m2 parsed again
+    assert after.units[0].source is before.units[0].source
+    # Lines added: the edited method and every member after it are parsed again.
+    added = Document(text.replace("x + 1\n", "x + 1\n        # more\n"), previous=before)
+    kept = [
+        new is old
+        for new, old in zip(added.units[1].tree.body[0].body, old_class.body, strict=True)
+    ]
+    assert kept == [True, True, False, False, False]
+    assert ast.dump(added.units[1].tree, include_attributes=True) == ast.dump(
+        ast.parse(added.units[1].source.text), include_attributes=True
+    )
