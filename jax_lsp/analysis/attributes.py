@@ -8,14 +8,30 @@ after the object is built (JAX402)."""
 from __future__ import annotations
 
 import ast
+import weakref
 from collections.abc import Callable, Iterator
 
 from jax_lsp.analysis.imports import Resolver
-from jax_lsp.analysis.nodes import block_children, child_nodes, walk_nodes
+from jax_lsp.analysis.nodes import (
+    block_children,
+    child_nodes,
+    lone_class,
+    per_member,
+    walk_nodes,
+)
 from jax_lsp.analysis.summary import transform_of
 
 CONSTRUCTORS = frozenset(["__init__", "__post_init__", "__new__", "__setstate__"])
 ANY_ATTRIBUTE = "*"  # `setattr(obj, name, ...)` with a name we cannot read
+
+
+# A walk's state at a node: (node, skipped: inside a constructor, the enclosing method's self)
+_WalkState = tuple[ast.AST, bool, str | None]
+# Each member's writes of a lone class, by whether expressions were walked too.
+_MEMBER_WRITES: dict[bool, weakref.WeakKeyDictionary[ast.AST, frozenset[str]]] = {
+    True: weakref.WeakKeyDictionary(),
+    False: weakref.WeakKeyDictionary(),
+}
 
 
 def assigned_attributes(tree: ast.AST, text: str | None = None) -> frozenset[str]:
@@ -25,19 +41,36 @@ def assigned_attributes(tree: ast.AST, text: str | None = None) -> frozenset[str
 
     `text`, the tree's source: when it does not say `setattr`, only statements assign
     attributes, and no expression is visited."""
-    children = child_nodes if text is None or "setattr" in text else block_children
+    expressions = text is None or "setattr" in text
+    children = child_nodes if expressions else block_children
+    cls = lone_class(tree)
+    if cls is not None:  # member by member: an edit in a class shares the others' nodes
+        members = per_member(
+            cls,
+            _MEMBER_WRITES[expressions],
+            lambda member: _writes_from([_member_state(member, False)], children),
+        )
+        return frozenset().union(*members)
+    return _writes_from([(tree, False, None)], children)
+
+
+def _member_state(statement: ast.stmt, skipped: bool) -> _WalkState:
+    """Where the walk stands at a statement of a class body: a method's writes to its first
+    parameter are its own, a constructor's are skipped."""
+    if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef):
+        first = statement.args.args[0].arg if statement.args.args else None
+        return statement, statement.name in CONSTRUCTORS, first
+    return statement, skipped, None
+
+
+def _writes_from(
+    stack: list[_WalkState], children: Callable[[ast.AST], list[ast.AST]]
+) -> frozenset[str]:
     names: set[str] = set()
-    # (node, skipped: inside a constructor, the name of the enclosing method's self)
-    stack: list[tuple[ast.AST, bool, str | None]] = [(tree, False, None)]
     while stack:
         node, skipped, me = stack.pop()
         if isinstance(node, ast.ClassDef):
-            for statement in node.body:
-                if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef):
-                    first = statement.args.args[0].arg if statement.args.args else None
-                    stack.append((statement, statement.name in CONSTRUCTORS, first))
-                else:
-                    stack.append((statement, skipped, None))
+            stack.extend(_member_state(statement, skipped) for statement in node.body)
             continue
         if not skipped:
             names.update(_written(node, me))

@@ -14,6 +14,7 @@ from __future__ import annotations
 import ast
 import os
 import sys
+import weakref
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -24,7 +25,14 @@ from jax_lsp.analysis.external import CallSite, ExternalFacts, facts_key
 from jax_lsp.analysis.flow import annotation_kind, dotted_name
 from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.model import ModuleModel
-from jax_lsp.analysis.nodes import own_returns, walk_nodes, walk_statements
+from jax_lsp.analysis.nodes import (
+    class_header,
+    lone_class,
+    own_returns,
+    per_member,
+    walk_nodes,
+    walk_statements,
+)
 from jax_lsp.analysis.summary import FunctionNode, transform_of
 from jax_lsp.analysis.workspace import (
     Target,
@@ -77,12 +85,27 @@ def _unit_calls(source: UnitSource) -> frozenset[str]:
     with the unit's text."""
     found = source.memo.get("call-spellings")
     if found is None:
-        found = source.memo["call-spellings"] = frozenset(
-            spelling
-            for node in walk_nodes(source.tree)
-            if isinstance(node, ast.Call) and (spelling := dotted_name(node.func))
-        )
+        cls = lone_class(source.tree)
+        if cls is None:
+            found = _call_spellings([source.tree])
+        else:  # member by member: an edit in a class shares the others' nodes
+            found = _call_spellings(class_header(cls)).union(
+                *per_member(cls, _MEMBER_CALLS, lambda member: _call_spellings([member]))
+            )
+        source.memo["call-spellings"] = found
     return found
+
+
+_MEMBER_CALLS: weakref.WeakKeyDictionary[ast.AST, frozenset[str]] = weakref.WeakKeyDictionary()
+
+
+def _call_spellings(roots: list[ast.AST]) -> frozenset[str]:
+    return frozenset(
+        spelling
+        for root in roots
+        for node in walk_nodes(root)
+        if isinstance(node, ast.Call) and (spelling := dotted_name(node.func))
+    )
 
 
 def _bindings(imports: ImportSignature, path: str | None, roots: tuple[Path, ...]) -> Bindings:

@@ -7,7 +7,7 @@ import ast
 import weakref
 from functools import lru_cache
 
-from jax_lsp.analysis.nodes import child_nodes, walk_nodes
+from jax_lsp.analysis.nodes import child_nodes, lone_class, walk_nodes
 from jax_lsp.analysis.summary import FunctionNode
 from jax_lsp.analysis.traced import all_params
 
@@ -94,11 +94,16 @@ def declared_elsewhere(scope: ast.AST) -> frozenset[str]:
     """Names that `global`/`nonlocal` anywhere under `scope` let another scope rebind."""
     cached = _DECLARED.get(scope)
     if cached is None:
-        names: set[str] = set()
-        for node in walk_nodes(scope):
-            if isinstance(node, ast.Global | ast.Nonlocal):
-                names.update(node.names)
-        cached = _DECLARED[scope] = frozenset(names)
+        cls = lone_class(scope)
+        if cls is not None:  # member by member: an edit in a class shares the others' nodes
+            cached = frozenset().union(*(declared_elsewhere(member) for member in cls.body))
+        else:
+            names: set[str] = set()
+            for node in walk_nodes(scope):
+                if isinstance(node, ast.Global | ast.Nonlocal):
+                    names.update(node.names)
+            cached = frozenset(names)
+        _DECLARED[scope] = cached
     return cached
 
 

@@ -11,7 +11,11 @@ from __future__ import annotations
 
 import ast
 import re
+import weakref
 from collections.abc import Callable
+from typing import TypeVar
+
+T = TypeVar("T")
 
 # Childless marker nodes (Load, Add, Eq, And, ...): over a third of a tree's nodes, and of no
 # interest to the walks, which skip them.
@@ -69,6 +73,37 @@ def walk_nodes(node: ast.AST) -> list[ast.AST]:
 def contains(root: ast.AST, node: ast.AST | None) -> bool:
     """Is `node` (this very node) `root` or under it?"""
     return node is not None and any(child is node for child in walk_nodes(root))
+
+
+def lone_class(tree: ast.AST) -> ast.ClassDef | None:
+    """The class a unit's tree holds when it holds one class and nothing else."""
+    if isinstance(tree, ast.Module) and len(tree.body) == 1:
+        only = tree.body[0]
+        return only if isinstance(only, ast.ClassDef) else None
+    return None
+
+
+def class_header(node: ast.ClassDef) -> list[ast.expr]:
+    """What a class statement evaluates besides its body: decorators, bases, keywords."""
+    return [*node.decorator_list, *node.bases, *(keyword.value for keyword in node.keywords)]
+
+
+def per_member(
+    node: ast.ClassDef, memo: weakref.WeakKeyDictionary[ast.AST, T], fact: Callable[[ast.stmt], T]
+) -> list[T]:
+    """`fact(member)` for each statement of the class body, memoised on the member's node.
+
+    For pure functions of a member's subtree: an edit inside a class re-parses only the
+    edited members and shares the other members' nodes with the last parse
+    (`document._splice_member`), so each keystroke computes the fact of the edited member
+    alone, not of the whole class. Weak keys: a forgotten tree takes its entries along."""
+    found = []
+    for member in node.body:
+        value = memo.get(member)
+        if value is None:
+            value = memo[member] = fact(member)
+        found.append(value)
+    return found
 
 
 _BLOCK_NODES = (ast.stmt, ast.excepthandler, ast.match_case, ast.withitem)

@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import ast
 import re
+import weakref
 from collections.abc import Iterable
 
 from jax_lsp.analysis.flow import NEW_REF, annotation_kind
 from jax_lsp.analysis.imports import Resolver
 from jax_lsp.analysis.kinds import Kind
-from jax_lsp.analysis.nodes import walk_nodes, walk_statements
+from jax_lsp.analysis.nodes import per_member, walk_nodes, walk_statements
 from jax_lsp.analysis.values import REF, Value
 
 # Field specifiers and the keyword (and value) that makes a field static; None: always static.
@@ -147,22 +148,45 @@ def self_assignments(
     `text`, the class's source: when it shows no `setattr`/`delattr` call and no attribute
     bound by a `for` clause, only statements can assign attributes, and the walk skips every
     expression (the class is walked again on each edit of any of its methods)."""
+    statements_only = text is not None and not _may_bind_in_expression(text)
     assigned: dict[str, list[tuple[Method, ast.expr]]] = {}
     unknown: set[str] = set()
-    statements_only = text is not None and not _may_bind_in_expression(text)
-    for statement in node.body:
-        if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef):
-            unknown.add(statement.name)
-            if any(_decorator_name(d) in _NOT_METHODS for d in statement.decorator_list):
-                continue
-            positional = [*statement.args.posonlyargs, *statement.args.args]
-            if positional:
-                inner = walk_statements(statement) if statements_only else walk_nodes(statement)
-                _method_writes(statement, inner, positional[0].arg, assigned, unknown)
-        else:
-            for inner in walk_nodes(statement):
-                if isinstance(inner, ast.Name) and isinstance(inner.ctx, ast.Store):
-                    unknown.add(inner.id)
+    # Member by member: an edit in a class shares the other members' nodes with the last parse.
+    for member_assigned, member_unknown in per_member(
+        node,
+        _MEMBER_ASSIGNMENTS[statements_only],
+        lambda member: _member_assignments(member, statements_only),
+    ):
+        for name, values in member_assigned.items():
+            assigned.setdefault(name, []).extend(values)
+        unknown |= member_unknown
+    return assigned, frozenset(unknown)
+
+
+_Assignments = tuple[dict[str, list[tuple[Method, ast.expr]]], frozenset[str]]
+# Each member's assignments, by whether only statements were walked.
+_MEMBER_ASSIGNMENTS: dict[bool, weakref.WeakKeyDictionary[ast.AST, _Assignments]] = {
+    True: weakref.WeakKeyDictionary(),
+    False: weakref.WeakKeyDictionary(),
+}
+
+
+def _member_assignments(statement: ast.stmt, statements_only: bool) -> _Assignments:
+    """What one member of a class body assigns to `self` (see `self_assignments`)."""
+    assigned: dict[str, list[tuple[Method, ast.expr]]] = {}
+    unknown: set[str] = set()
+    if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef):
+        unknown.add(statement.name)
+        if any(_decorator_name(d) in _NOT_METHODS for d in statement.decorator_list):
+            return assigned, frozenset(unknown)
+        positional = [*statement.args.posonlyargs, *statement.args.args]
+        if positional:
+            inner = walk_statements(statement) if statements_only else walk_nodes(statement)
+            _method_writes(statement, inner, positional[0].arg, assigned, unknown)
+    else:
+        for inner in walk_nodes(statement):
+            if isinstance(inner, ast.Name) and isinstance(inner.ctx, ast.Store):
+                unknown.add(inner.id)
     return assigned, frozenset(unknown)
 
 

@@ -7,7 +7,7 @@ import re
 from hypothesis import given
 from hypothesis import strategies as st
 
-from jax_lsp.analysis.text import contains_word, identifiers
+from jax_lsp.analysis.text import _NOT_IDENTIFIER, contains_word, identifiers
 
 
 def test_whole_identifiers_only() -> None:
@@ -39,3 +39,15 @@ def _after_digits(text: str) -> set[str]:
     """Words the regular expression finds inside `1abc` (not Python code: only keywords can
     follow a digit there)."""
     return {m.group(1) for m in re.finditer(r"\d([^\W\d]\w*)", text)}
+
+
+# Non-ASCII text is translated as bytes: the words must be those the text's own translation
+# gives, Unicode spaces, non-ASCII letters and lone surrogates included.
+
+
+_CHARACTERS = "ab_1 .(\n\t\x1c\x00é名\u00a0\u2028\u3000\ud800\U0001d518"
+
+
+@given(st.text(alphabet=st.sampled_from(_CHARACTERS)))
+def test_identifiers_are_the_words_of_the_translated_text(text: str) -> None:
+    assert identifiers(text) == frozenset(text.translate(_NOT_IDENTIFIER).split())
