@@ -25,7 +25,7 @@ from jax_lsp.files import (
     read_file,
     write_atomically,
 )
-from jax_lsp.findings import Finding, Fix, Position, Severity, Span
+from jax_lsp.findings import SYNTAX_ERROR, Finding, Fix, Position, Severity, Span
 from jax_lsp.ipynb import Notebook, NotebookError
 from jax_lsp.parallel import (
     available_cores,
@@ -112,14 +112,24 @@ def _check_file(path: str, settings: Settings, fix: FixMode, unsafe: bool) -> Fi
     else:
         result.cells = [None] * len(result.findings)
     if analysis.problems:
+        # Reported as a finding of its own, as ruff does: in every output format, counted in
+        # the summary, so a report never says "All checks passed!" of a file it could not read.
         problem = analysis.problems[0]
         where = Position(problem.line, problem.column)
+        syntax = Finding(
+            SYNTAX_ERROR,
+            f"SyntaxError: {problem.message}",
+            Span(where, Position(where.line, where.column + 1)),
+            Severity.ERROR,
+        )
+        result.syntax_error = syntax.message
+        cell = None
         if notebook is not None:
-            cell, where = notebook.locate(where)
-            prefix = f"cell {cell}:"
-        else:
-            prefix = ""
-        result.syntax_error = f"{problem.message} at {prefix}{where.line + 1}:{where.column + 1}"
+            cell = notebook.locate(where)[0]
+            syntax = _in_cell(syntax, notebook)
+        result.findings.append(syntax)
+        result.cells.append(cell)
+        result.lines.append(lines[where.line] if where.line < len(lines) else "")
     return result
 
 
@@ -230,8 +240,7 @@ def _report_problems(results: list[FileResult]) -> tuple[int, bool]:
         if result.error:
             print(f"jax-lsp: {shown}: {result.error}", file=sys.stderr)
             unchecked += 1
-        elif result.syntax_error:
-            print(f"jax-lsp: {shown}: syntax error: {result.syntax_error}", file=sys.stderr)
+        elif result.syntax_error:  # reported with the findings (`SYNTAX_ERROR`)
             failed = True
         for code, error in result.rule_failures.items():
             print(f"jax-lsp: {shown}: rule {code} failed: {error}", file=sys.stderr)

@@ -91,6 +91,11 @@ class Related:
     document_anchored: bool = False
 
 
+# The code of a file's syntax error, reported beside the findings of the lines that parse
+# (ruff's name for it): not a rule, so not selectable or suppressible.
+SYNTAX_ERROR = "invalid-syntax"
+
+
 @dataclass(frozen=True)
 class Finding:
     code: str

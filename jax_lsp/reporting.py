@@ -14,7 +14,7 @@ from typing import NamedTuple, TextIO
 from jax_lsp import __version__
 from jax_lsp.codeactions.apply import choices, fixable
 from jax_lsp.diagnostics import RULES_BY_CODE
-from jax_lsp.findings import Finding, Fix, Position, Severity, Span
+from jax_lsp.findings import SYNTAX_ERROR, Finding, Fix, Position, Severity, Span
 from jax_lsp.ipynb import json_source_lines
 
 
@@ -66,6 +66,11 @@ def display_path(path: str) -> str:
     return path if relative.startswith("..") else relative
 
 
+def _name(code: str) -> str:
+    rule = RULES_BY_CODE.get(code)
+    return rule.name if rule else ""
+
+
 def _url(code: str) -> str | None:
     rule = RULES_BY_CODE.get(code)
     return rule.url() if rule else None
@@ -98,9 +103,8 @@ def _statistics(entries: Sequence[Entry], options: ReportOptions) -> str:
     fixable_codes = Counter(e.finding.code for e in entries if fixable(e.finding, options.unsafe))
     lines = []
     for code, count in sorted(counts.items(), key=lambda item: (-item[1], item[0])):
-        rule = RULES_BY_CODE.get(code)
         mark = "[*]" if fixable_codes[code] else "   "
-        lines.append(f"{count:>5}\t{code:<8}{mark} {rule.name if rule else ''}")
+        lines.append(f"{count:>5}\t{code:<8}{mark} {_name(code)}")
     return "\n".join(lines) + "\n" if lines else ""
 
 
@@ -231,7 +235,7 @@ def format_json(entries: Sequence[Entry], options: ReportOptions = ReportOptions
     if options.statistics:
         counts = Counter(entry.finding.code for entry in entries)
         rows = [
-            {"code": code, "name": RULES_BY_CODE[code].name, "count": count}
+            {"code": code, "name": _name(code), "count": count}
             for code, count in sorted(counts.items(), key=lambda item: (-item[1], item[0]))
         ]
         return json.dumps(rows, indent=2) + "\n"
@@ -359,6 +363,7 @@ def format_sarif(entries: Sequence[Entry], options: ReportOptions = ReportOption
     entries = _entries(entries)
     rules = sorted(RULES_BY_CODE.values(), key=lambda rule: int(rule.code[3:]))
     rule_index = {rule.code: index for index, rule in enumerate(rules)}
+    rule_index[SYNTAX_ERROR] = len(rules)  # its descriptor follows the rules' (`_syntax_rule`)
     results = []
     layouts: dict[str, object] = {}
     for path, finding, cell, _ in entries:
@@ -433,7 +438,8 @@ def format_sarif(entries: Sequence[Entry], options: ReportOptions = ReportOption
                                 },
                             }
                             for rule in rules
-                        ],
+                        ]
+                        + _syntax_rule(entries),
                     }
                 },
                 "results": results,
@@ -441,6 +447,21 @@ def format_sarif(entries: Sequence[Entry], options: ReportOptions = ReportOption
         ],
     }
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+
+
+def _syntax_rule(entries: Sequence[Entry]) -> list[dict]:
+    """The descriptor of syntax errors, when a file has one (their results name it)."""
+    if not any(entry.finding.code == SYNTAX_ERROR for entry in entries):
+        return []
+    text = "The file does not parse: only the lines that do are checked."
+    return [
+        {
+            "id": SYNTAX_ERROR,
+            "name": SYNTAX_ERROR,
+            "shortDescription": {"text": text},
+            "defaultConfiguration": {"level": "error", "enabled": True},
+        }
+    ]
 
 
 FORMATTERS: dict[str, Callable[[Sequence[Entry], ReportOptions], str]] = {

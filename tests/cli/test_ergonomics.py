@@ -76,6 +76,29 @@ def test_a_file_that_cannot_be_decoded_is_counted_never_all_passed(tmp_path: Pat
     assert "1 file could not be checked" in run.stdout
 
 
+def test_a_syntax_error_is_a_finding_in_every_format_never_all_passed(tmp_path: Path):
+    (tmp_path / "broken.py").write_text(DISCARDED + "def broken(:\n    pass\n")
+    (tmp_path / "ok.py").write_text("x = 1\n")
+
+    concise = jax_lsp("check", ".", cwd=tmp_path)
+    rows = json.loads(jax_lsp("check", "--output-format", "json", ".", cwd=tmp_path).stdout)
+    sarif = json.loads(jax_lsp("check", "--output-format", "sarif", ".", cwd=tmp_path).stdout)
+
+    assert concise.code == 1 and "All checks passed!" not in concise.stdout
+    assert "broken.py:5:12: error: invalid-syntax SyntaxError: invalid syntax" in concise.stdout
+    assert "Found 2 findings: 1 error, 1 warning." in concise.stdout
+    # The lines that parse are still checked.
+    assert [(r["code"], r["location"]["row"]) for r in rows] == [
+        ("JAX203", 4),
+        ("invalid-syntax", 5),
+    ]
+    (run,) = sarif["runs"]
+    syntax = next(r for r in run["results"] if r["ruleId"] == "invalid-syntax")
+    assert run["tool"]["driver"]["rules"][syntax["ruleIndex"]]["id"] == "invalid-syntax"
+    assert syntax["level"] == "error"
+    assert syntax["locations"][0]["physicalLocation"]["region"]["startLine"] == 5
+
+
 def test_severity_is_shown_counted_and_can_set_the_exit_status(tmp_path: Path):
     (tmp_path / "cast.py").write_text(CAST)
     (tmp_path / "discarded.py").write_text(DISCARDED)
