@@ -47,6 +47,9 @@ DTYPE_POSITION = {
     "jax.numpy.zeros_like": 1,
     "jax.numpy.ones_like": 1,
     "jax.numpy.full_like": 2,
+    "jax.numpy.eye": 3,
+    "jax.numpy.identity": 1,
+    "jax.numpy.linspace": 5,
     "jax.lax.convert_element_type": 1,
 }
 _SAMPLERS = ["normal", "uniform", "truncated_normal", "exponential", "gamma", "beta", "laplace"]
@@ -77,6 +80,10 @@ FLOAT_CONSTANTS = frozenset(
     f"{module}.{name}"
     for module in ("jax.numpy", "numpy", "math")
     for name in ("nan", "inf", "pi", "e")
+)
+# Constructors whose result is of JAX's default float dtype unless a `dtype` says otherwise.
+_FLOAT_BY_DEFAULT = frozenset(
+    f"jax.numpy.{name}" for name in ("zeros", "ones", "empty", "eye", "identity", "linspace")
 )
 # Constructors whose result has the dtype their `dtype` argument names.
 _ARRAY_CONSTRUCTORS = frozenset(
@@ -166,7 +173,7 @@ class FloatOracle:
         self.bindings = bindings
         self.float_globals = float_globals
 
-    def is_float(self, expr: ast.expr, depth: int = 0) -> bool:
+    def is_float(self, expr: ast.expr, depth: int = 0, assumed: frozenset = frozenset()) -> bool:
         if depth > _MAX_DEPTH:
             return False
         if isinstance(expr, ast.Constant):
@@ -182,17 +189,24 @@ class FloatOracle:
                 return self.is_float(expr.left, depth + 1) or self.is_float(expr.right, depth + 1)
             return False
         if isinstance(expr, ast.Name):
+            if expr.id in assumed:
+                return True  # `x = x.at[0].set(v)`: as the other bindings of x decide
             values = self.bindings(expr.id)
             if values is None:
                 return expr.id in self.float_globals
-            return bool(values) and all(self.is_float(v, depth + 1) for v in values)
+            inner = assumed | {expr.id}
+            return bool(values) and all(self.is_float(v, depth + 1, inner) for v in values)
         if isinstance(expr, ast.Subscript):
-            return self.is_float(expr.value, depth + 1)
+            return self.is_float(expr.value, depth + 1, assumed)
         if isinstance(expr, ast.Attribute):
             if self.resolver.qualname(expr) in FLOAT_CONSTANTS:
                 return True  # jnp.nan, math.inf, ...
             return expr.attr in ("T", "real") and self.is_float(expr.value, depth + 1)
         if isinstance(expr, ast.Call):
+            updated = at_update_target(expr)
+            if updated is not None:  # an update keeps the dtype; a division makes floats
+                divides = isinstance(expr.func, ast.Attribute) and expr.func.attr == "divide"
+                return divides or self.is_float(updated, depth + 1, assumed)
             return self._call_is_float(expr, depth)
         return False
 
@@ -222,6 +236,10 @@ class FloatOracle:
         if qualname in FLOAT_RESULTS:
             return dtype_argument(call, qualname) is None
         dtype = dtype_argument(call, qualname)
+        if qualname in _FLOAT_BY_DEFAULT and dtype is None:
+            return not any(isinstance(a, ast.Starred) for a in call.args) and all(
+                k.arg is not None for k in call.keywords
+            )
         if qualname in _ARRAY_CONSTRUCTORS and dtype is not None:
             return dtype_name(dtype, self.resolver) in FLOAT_DTYPES | FLOAT_STRINGS
         if qualname in ("jax.numpy.array", "jax.numpy.asarray") and call.args:

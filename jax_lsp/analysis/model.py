@@ -1614,6 +1614,21 @@ class ModuleModel:
         return self.document.lineage.reuse("int-array-globals", (self.alias_key, assigned), compute)
 
     @cached_property
+    def float_array_globals(self) -> frozenset[str]:
+        """Module-level names every top-level assignment of which is a known float value,
+        item assignments or not: what the values' dtype is (`x[i] /= 2` keeps a float
+        array float), not whether they change."""
+        assigned = self._top_level_values
+
+        def compute() -> frozenset[str]:
+            oracle = FloatOracle(self.resolver, assigned.get)
+            return frozenset(n for n in assigned if oracle.is_float(ast.Name(n)))
+
+        # Equal assignments (the same nodes: unchanged units) give the same answer.
+        inputs = (self.alias_key, assigned)
+        return self.document.lineage.reuse("float-array-globals", inputs, compute)
+
+    @cached_property
     def _top_level_values(self) -> dict[str, list[ast.expr]]:
         assigned: dict[str, list[ast.expr]] = {}
         for unit in self.document.units:

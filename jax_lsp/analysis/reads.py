@@ -34,6 +34,7 @@ RECORDED = frozenset(
         "mutable_globals",
         "stable_globals",
         "float_globals",
+        "float_array_globals",
         "int_array_globals",
         "classes_passed_to_calls",
         "hash_facts",

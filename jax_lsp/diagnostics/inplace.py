@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterator
+from dataclasses import replace
 
+from jax_lsp.analysis.dtypes import FloatOracle, assigned_values
 from jax_lsp.analysis.kinds import Kind
 from jax_lsp.codeactions.at_update import assign_result_fix, at_update_fix
 from jax_lsp.diagnostics.base import Example, Rule, RuleContext
-from jax_lsp.findings import Finding, Severity
+from jax_lsp.findings import Applicability, Finding, Severity
 
 _AUG_METHODS: dict[type[ast.operator], str] = {
     ast.Add: "add",
@@ -105,6 +107,21 @@ class IndexAssign(Rule):
             params["b"][0] = 1.0  # error
             """,
             raises="TypeError",
+        ),
+        Example(
+            """
+            import jax.numpy as jnp
+
+            x = jnp.zeros(3)
+            x.at[0] = 1.0  # error
+            """,
+            raises="TypeError",
+            fixed="""
+            import jax.numpy as jnp
+
+            x = jnp.zeros(3)
+            x = x.at[0].set(1.0)
+            """,
         ),
         Example(
             """
@@ -216,6 +233,10 @@ class IndexAssign(Rule):
 
     def check(self, node: ast.Assign, ctx: RuleContext) -> Iterator[Finding]:
         for target in node.targets:
+            helper = _at_helper_of(target, ctx)
+            if helper is not None:  # `x.at[0] = v`: `.at` half learned
+                yield self._assigned_helper(node, target, helper, ctx)
+                continue
             if isinstance(target, ast.Subscript) and ctx.kind(target.value).is_jax:
                 if min_max_update(node, ctx):
                     continue  # JAX202's pattern
@@ -230,6 +251,33 @@ class IndexAssign(Rule):
                     f"TypeError. Use `{name} = {name}.at[...].set(...)`",
                     fix=fix,
                 )
+
+    def _assigned_helper(
+        self, node: ast.Assign, target: ast.Subscript, array: ast.expr, ctx: RuleContext
+    ) -> Finding:
+        # The fix reads as if `x[0] = v` had been written: `x = x.at[0].set(v)`.
+        item = ast.Subscript(value=array, slice=target.slice, ctx=ast.Store())
+        fix = None
+        if len(node.targets) == 1:
+            fix = at_update_fix(ctx, node, item, "set", ctx.segment(node.value))
+        name = ctx.segment(array)
+        return ctx.finding(
+            self,
+            target,
+            f"`{name}.at[...]` is an update helper, not an item of `{name}`: assigning to it "
+            f"raises TypeError. Use `{name} = {name}.at[...].set(...)`",
+            fix=fix,
+        )
+
+
+def _at_helper_of(target: ast.expr, ctx: RuleContext) -> ast.expr | None:
+    """`x` of an assignment target `x.at[i]` when `x` is a JAX array, else None."""
+    if not isinstance(target, ast.Subscript):
+        return None
+    helper = target.value
+    if isinstance(helper, ast.Attribute) and helper.attr == "at" and ctx.kind(helper.value).is_jax:
+        return helper.value
+    return None
 
 
 class IndexAugAssign(Rule):
@@ -249,8 +297,10 @@ class IndexAugAssign(Rule):
     """
     fix_safety = """
         Rewrites to `x = x.at[idx].add(v)` (or the matching method). Safe for a plain name;
-        a field of an object as for JAX201. Operators without an `.at` method (`//=`, `%=`,
-        `@=`, bitwise) are flagged without a fix.
+        a field of an object as for JAX201. `/=` is safe only on an array known to hold
+        floats: NumPy's `ints[i] /= 2` keeps the integer dtype, `.at[i].divide(2)` makes the
+        whole array float. Operators without an `.at` method (`//=`, `%=`, `@=`, bitwise) are
+        flagged without a fix.
     """
     node_types = (ast.AugAssign, ast.Assign)
     invalid = (
@@ -331,6 +381,10 @@ class IndexAugAssign(Rule):
             return
         method = _AUG_METHODS.get(type(node.op))
         fix = at_update_fix(ctx, node, target, method, ctx.segment(node.value)) if method else None
+        if fix is not None and method == "divide" and not _known_float(target.value, ctx):
+            # NumPy's `ints[i] /= 2` keeps the integer dtype (the quotient is cast back);
+            # `.at[i].divide` makes the whole array float.
+            fix = replace(fix, applicability=Applicability.UNSAFE)
         name = ctx.segment(target.value)
         remedy = f"Use `{name} = {name}.at[...].{method}(...)`" if method else "Compute a new array"
         yield ctx.finding(
@@ -355,6 +409,16 @@ class IndexAugAssign(Rule):
             f"Use `{name} = {name}.at[...].{method}(...)`",
             fix=fix,
         )
+
+
+def _known_float(array: ast.expr, ctx: RuleContext) -> bool:
+    """Is `array` known to hold floats (its dtype stays the same through a division)?"""
+    scope = ctx.functions[-1] if ctx.functions else None
+
+    def bindings(name: str) -> list[ast.expr] | None:
+        return assigned_values(name, scope) if scope is not None else None
+
+    return FloatOracle(ctx.resolvers[-1], bindings, ctx.model.float_array_globals).is_float(array)
 
 
 class DiscardedUpdate(Rule):

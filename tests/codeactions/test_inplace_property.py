@@ -92,3 +92,24 @@ def test_fixed_program_computes_what_numpy_computes(program):
     np.testing.assert_allclose(
         np.asarray(jax_run.namespace["x"]), numpy_run.namespace["x"], rtol=1e-5, err_msg=fixed
     )
+
+
+def _divide_fix(program: str):
+    (finding,) = _analyze(program)
+    return finding.fix
+
+
+def test_dividing_an_item_keeps_the_fix_safe_only_for_a_float_array():
+    floats = "import jax.numpy as jnp\n\nx = jnp.zeros(3)\nx[1] /= 2\n"
+    ints = "import jax.numpy as jnp\n\ncounts = jnp.array([4, 7, 8])\ncounts[1] /= 2\n"
+    in_function = "import jax\n\n@jax.jit\ndef f(x):\n    x[0] /= 2\n    return x\n"
+
+    assert _divide_fix(floats).is_safe
+    # NumPy keeps [4, 3, 8] integer; `.at[1].divide(2)` gives the float array [4., 3.5, 8.].
+    assert not _divide_fix(ints).is_safe
+    assert not _divide_fix(in_function).is_safe  # the dtype of a parameter is not known
+    numpy_counts = run_snippet(ints.replace("import jax.numpy as jnp", "import numpy as jnp"))
+    fixed, _ = fix_text(ints, _analyze, unsafe=True)
+    jax_counts = run_snippet(fixed)
+    assert numpy_counts.namespace["counts"].dtype.kind == "i"
+    assert jax_counts.namespace["counts"].dtype.kind == "f"  # why the fix is unsafe there
