@@ -168,10 +168,14 @@ class FloatOracle:
         resolver: Resolver,
         bindings: Callable[[str], list[ast.expr] | None],
         float_globals: frozenset[str] = frozenset(),
+        default_dtype: bool = False,
     ) -> None:
         self.resolver = resolver
         self.bindings = bindings
         self.float_globals = float_globals
+        # Count `jnp.zeros(n)` and the like, float by JAX's default dtype: for questions of
+        # dtype, not of values (their zeros and ones never saturate a cast).
+        self.default_dtype = default_dtype
 
     def is_float(self, expr: ast.expr, depth: int = 0, assumed: frozenset = frozenset()) -> bool:
         if depth > _MAX_DEPTH:
@@ -236,7 +240,7 @@ class FloatOracle:
         if qualname in FLOAT_RESULTS:
             return dtype_argument(call, qualname) is None
         dtype = dtype_argument(call, qualname)
-        if qualname in _FLOAT_BY_DEFAULT and dtype is None:
+        if self.default_dtype and qualname in _FLOAT_BY_DEFAULT and dtype is None:
             return not any(isinstance(a, ast.Starred) for a in call.args) and all(
                 k.arg is not None for k in call.keywords
             )

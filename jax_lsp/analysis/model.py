@@ -1621,7 +1621,7 @@ class ModuleModel:
         assigned = self._top_level_values
 
         def compute() -> frozenset[str]:
-            oracle = FloatOracle(self.resolver, assigned.get)
+            oracle = FloatOracle(self.resolver, assigned.get, default_dtype=True)
             return frozenset(n for n in assigned if oracle.is_float(ast.Name(n)))
 
         # Equal assignments (the same nodes: unchanged units) give the same answer.

@@ -418,7 +418,8 @@ def _known_float(array: ast.expr, ctx: RuleContext) -> bool:
     def bindings(name: str) -> list[ast.expr] | None:
         return assigned_values(name, scope) if scope is not None else None
 
-    return FloatOracle(ctx.resolvers[-1], bindings, ctx.model.float_array_globals).is_float(array)
+    floats = ctx.model.float_array_globals
+    return FloatOracle(ctx.resolvers[-1], bindings, floats, default_dtype=True).is_float(array)
 
 
 class DiscardedUpdate(Rule):
