@@ -550,6 +550,22 @@ def _is_write_receiver(node: ast.Name, ctx: RuleContext) -> bool:
     )
 
 
+def _used_after_trace(node: ast.Name, ctx: RuleContext) -> bool:
+    """Does the traced function use this read of a global it rebinds itself beyond its own
+    update (`g = g + 1`, what a trace counter does) and a print or log at trace time: in a
+    result, an operand, a branch?"""
+    for ancestor in reversed(ctx.ancestors):
+        if isinstance(ancestor, ast.Call) and (
+            ctx.qualname(ancestor.func) in ("builtins.print", *_LOGGING_FUNCTIONS)
+            or _logger_call(ancestor.func, ctx)
+        ):
+            return False
+        if isinstance(ancestor, ast.stmt):
+            targets = ancestor.targets if isinstance(ancestor, ast.Assign) else []
+            return not any(isinstance(t, ast.Name) and t.id == node.id for t in targets)
+    return True
+
+
 class GlobalReadInTraced(_StateRule):
     code = "JAX102"
     needs_trace = "abstract"
@@ -558,7 +574,9 @@ class GlobalReadInTraced(_StateRule):
     severity = Severity.WARNING
     what_it_does = """
         Flags reads, inside `jax.jit`-like traced code, of module-level names that the module
-        changes later: rebound by top-level code after a call, assigned through `global`, or
+        changes later: rebound by top-level code after a call, assigned through `global` (in
+        the traced function itself too, where a read other than its own update or a print
+        of it is flagged: a trace counter is fine), or
         mutated (`CONFIG["lr"] = ...`, `items.append(...)`). Functions, classes, modules,
         constants bound once (or rebound to the same constant) and local names are not
         flagged, nor are absl `FLAGS` and flag holders (parsed once, at startup). Also flags
@@ -670,8 +688,43 @@ class GlobalReadInTraced(_StateRule):
             """,
             check="assert (first == second).all()  # the new key is ignored",
         ),
+        Example(
+            """
+            import jax
+
+            calls = 0
+
+            @jax.jit
+            def count(x):
+                global calls
+                calls = calls + 1
+                return x + calls  # error
+
+            first = count(1.0)
+            second = count(1.0)
+            """,
+            check="assert float(second) == 2.0 and calls == 1  # not 3.0 and 2",
+        ),
     )
     valid = (
+        Example(
+            """
+            import jax
+
+            traces = 0
+
+            @jax.jit
+            def double(x):
+                global traces
+                traces = traces + 1  # counts traces, on purpose
+                print("tracing double, trace", traces)
+                return x * 2
+
+            double(1.0)
+            double(2.0)
+            """,
+            check="assert traces == 1",
+        ),
         Example(
             """
             import jax
@@ -794,8 +847,9 @@ class GlobalReadInTraced(_StateRule):
         facts = ctx.model.hash_facts
         if name in facts.constant_globals or name in facts.config_globals:
             return  # rebound to the same constant; or flags, set before anything is traced
-        if any(name in self._scopes.declared(function) for function in ctx.functions):
-            return  # `global g` here: JAX103 reports the write
+        own = any(name in self._scopes.declared(function) for function in ctx.functions)
+        if own and not _used_after_trace(node, ctx):
+            return  # `global g` here: its own update (a trace counter), or a trace-time log
         if _is_write_receiver(node, ctx):
             return
         if name not in ctx.model.module_state.changing_globals(ctx.ancestors[0]):
@@ -806,13 +860,19 @@ class GlobalReadInTraced(_StateRule):
         if key in self._seen:
             return  # one report per global per function
         self._seen.add(key)
-        yield ctx.finding(
-            self,
-            node,
-            f"`{name}` is a module-level value this module changes, read in {_where(ctx)}: "
-            f"its value at the first trace is compiled in, and later calls with the same "
-            f"shapes silently keep using it. Pass `{name}` as an argument instead",
-        )
+        if own:
+            message = (
+                f"`{name}` is changed through `global` in {_where(ctx)}, which runs only "
+                f"while JAX traces: the value read here is compiled in, and later calls "
+                f"neither change `{name}` nor see it change. Pass `{name}` in and return it"
+            )
+        else:
+            message = (
+                f"`{name}` is a module-level value this module changes, read in {_where(ctx)}: "
+                f"its value at the first trace is compiled in, and later calls with the same "
+                f"shapes silently keep using it. Pass `{name}` as an argument instead"
+            )
+        yield ctx.finding(self, node, message)
 
     def _stale_closure(self, node: ast.Name, ctx: RuleContext) -> Iterator[Finding]:
         """A variable of an enclosing (untraced) function, rebound after the jitted closure
