@@ -143,6 +143,8 @@ class ModuleModel:
     external: Mapping[str, ExternalFacts] | None = None
     resolver: Resolver = field(init=False)
     alias_key: int = field(init=False)
+    # The top-level imports of every unit: local name -> qualified name (keyed by alias_key).
+    import_bindings: dict[str, str] = field(init=False)
     summaries: list[UnitSummary] = field(init=False)
     functions: dict[str, FunctionRecord] = field(init=False)
     records: dict[FunctionNode, FunctionRecord] = field(init=False)
@@ -189,6 +191,7 @@ class ModuleModel:
         bindings, self.alias_key = self.document.lineage.reuse(
             "aliases", (imports, self.external), lambda: _aliases(imports, self.external)
         )
+        self.import_bindings = bindings
         # A resolver of its own: it memoises answers by node, which must go with this model.
         self.resolver = Resolver(bindings)
         self.summaries = [self._summary(unit.source) for unit in units]
@@ -1390,10 +1393,11 @@ class ModuleModel:
         key = ("named-functions", self._function_names_key)
         named = source.memo.get(key)
         if named is None:
-            # A name in the text (maybe inside a longer word: a harmless superset) may be
-            # called. Memoised on the unit: a scan of every unit for every name on each edit
-            # cost the editor its speed.
-            named = source.memo[key] = tuple([name for name in defined if name in source.text])
+            # A name among the text's words may be called. Memoised on the unit: a scan of
+            # every unit for every name on each edit cost the editor its speed; the words'
+            # intersection costs the unit's size, not the module's (a search of the text for
+            # each of a thousand names, in each of a thousand units, was quadratic).
+            named = source.memo[key] = tuple(sorted(source.words() & defined.keys()))
         return tuple([(name, defined[name]) for name in named if defined[name][1] != own])
 
     def unit_globals_key(self, source: UnitSource) -> int:

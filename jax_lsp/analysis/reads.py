@@ -54,6 +54,7 @@ KEYED = frozenset(
         "document",
         "resolver",
         "alias_key",
+        "import_bindings",
         "import_line",
         "x64",
         "x64_setting",

@@ -13,7 +13,7 @@ import ast
 
 from jax_lsp.analysis.document import Document
 from jax_lsp.analysis.header import import_insertion_line
-from jax_lsp.analysis.imports import canonical, import_bindings
+from jax_lsp.analysis.imports import canonical
 from jax_lsp.codeactions.site import FixSite, import_line_edit
 from jax_lsp.findings import Edit, Span
 
@@ -21,12 +21,9 @@ DEBUG_NANS = 'jax.config.update("jax_debug_nans", True)'
 
 
 def _module_bindings(ctx: FixSite) -> dict[str, str]:
-    """Top-level import bindings of the whole document: local name -> qualified name."""
-    bindings: dict[str, str] = {}
-    for unit in ctx.model.document.units:
-        if unit.tree is not None:
-            bindings.update(import_bindings(unit.tree.body))
-    return bindings
+    """Top-level import bindings of the whole document: local name -> qualified name (merged
+    once per model: a fix per finding, each walking every unit, was quadratic in a long file)."""
+    return ctx.model.import_bindings
 
 
 def _resolves_here(ctx: FixSite, name: str, module: str) -> bool:

@@ -91,6 +91,37 @@ def _related_information(
     ]
 
 
+def diagnostic_json(diagnostic: types.Diagnostic) -> dict[str, Any]:
+    """The diagnostic as JSON, exactly as lsprotocol's converter writes it (fields left unset
+    omitted), for the diagnostics this module makes. Several times faster: a file with a
+    thousand findings spent a quarter of a second per keystroke in the converter."""
+    found: dict[str, Any] = {
+        "range": _range_data(diagnostic.range),
+        "message": diagnostic.message,
+    }
+    if diagnostic.severity is not None:
+        found["severity"] = diagnostic.severity.value
+    if diagnostic.code is not None:
+        found["code"] = diagnostic.code
+    if diagnostic.code_description is not None:
+        found["codeDescription"] = {"href": diagnostic.code_description.href}
+    if diagnostic.source is not None:
+        found["source"] = diagnostic.source
+    if diagnostic.tags is not None:
+        found["tags"] = [tag.value for tag in diagnostic.tags]
+    if diagnostic.related_information is not None:
+        found["relatedInformation"] = [
+            {
+                "location": {"uri": info.location.uri, "range": _range_data(info.location.range)},
+                "message": info.message,
+            }
+            for info in diagnostic.related_information
+        ]
+    if diagnostic.data is not None:
+        found["data"] = diagnostic.data
+    return found
+
+
 def fixes_of(diagnostic: types.Diagnostic) -> list[dict[str, Any]]:
     data = diagnostic.data
     return list(data.get("fixes", [])) if isinstance(data, dict) else []

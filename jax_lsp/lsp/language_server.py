@@ -81,6 +81,9 @@ class JaxLanguageServer(LanguageServer):
         )
 
     # -- messages -----------------------------------------------------------------------------
+    def notify_json(self, method: str, params: dict) -> None:
+        self.protocol.notify_json(method, params)
+
     def log_to_client(self, message: str, kind=types.MessageType.Warning) -> None:
         log.warning("%s", message)
         self.window_log_message(types.LogMessageParams(type=kind, message=message))

@@ -49,6 +49,10 @@ class JaxLspProtocol(LanguageServerProtocol):
         else:
             context.run(self._handle_response, message.id, None, message.error)
 
+    def notify_json(self, method: str, params: dict[str, Any]) -> None:
+        """A notification whose params are JSON already (no converter pass over them)."""
+        self._send_data({"jsonrpc": self.VERSION, "method": method, "params": params})
+
     @lsp_method(types.INITIALIZE)
     def lsp_initialize(self, params: types.InitializeParams):
         # pygls takes the client's first preference; we want UTF-8 whenever it is offered.

@@ -10,6 +10,7 @@ from typing import Any
 from lsprotocol import types
 
 from jax_lsp.lsp.client import ClientFeatures
+from jax_lsp.lsp.conversion import diagnostic_json
 
 
 class Publisher:
@@ -23,9 +24,14 @@ class Publisher:
     def publish(
         self, uri: str, diagnostics: list[types.Diagnostic], version: int | None = None
     ) -> None:
-        self._server.text_document_publish_diagnostics(
-            types.PublishDiagnosticsParams(uri=uri, diagnostics=diagnostics, version=version)
-        )
+        params: dict[str, Any] = {
+            "uri": uri,
+            "diagnostics": [diagnostic_json(diagnostic) for diagnostic in diagnostics],
+        }
+        if version is not None:
+            params["version"] = version
+        # As JSON already: pygls would pass the diagnostics through lsprotocol's converter.
+        self._server.notify_json(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS, params)
         self._first_out()  # once: the first diagnostics are out
 
     def refresh_pulled(self) -> None:
