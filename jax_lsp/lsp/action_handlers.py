@@ -7,7 +7,8 @@ notebook cell, fix-all fixes the whole notebook."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
@@ -20,6 +21,7 @@ from jax_lsp.ipynb import NotebookError
 from jax_lsp.lsp import edits, notebook_cells
 from jax_lsp.lsp.conversion import (
     SOURCE,
+    cell_edits,
     deferred_of,
     fix_data,
     fixes_of,
@@ -52,13 +54,18 @@ def ours(diagnostics: Sequence[types.Diagnostic]) -> list[types.Diagnostic]:
 
 
 def quickfixes(
-    diagnostic: types.Diagnostic, make_edit, built: Sequence[dict[str, Any]] = ()
+    diagnostic: types.Diagnostic,
+    make_edit: Callable[[dict[str, Any]], types.WorkspaceEdit | None],
+    built: Sequence[dict[str, Any]] = (),
 ) -> list[types.CodeAction]:
-    """One action per fix in the diagnostic's data (then per `built` deferred fix); the first
-    safe one is preferred."""
+    """One action per fix in the diagnostic's data (then per `built` deferred fix) that
+    `make_edit` can still make; the first safe one is preferred."""
     actions = []
     preferred_taken = False
     for fix in [*fixes_of(diagnostic), *built]:
+        edit = make_edit(fix)
+        if edit is None:
+            continue
         preferred = bool(fix.get("safe")) and not preferred_taken
         preferred_taken = preferred_taken or preferred
         actions.append(
@@ -68,7 +75,7 @@ def quickfixes(
                 kind=QUICKFIX,
                 diagnostics=[diagnostic],
                 is_preferred=preferred,
-                edit=make_edit(text_edits(fix)),
+                edit=edit,
             )
         )
     return actions
@@ -229,9 +236,7 @@ async def _quickfixes(
     silenced: set[tuple[int, str]] = set()
     for diagnostic in diagnostics:
         built = await _built_fixes(ls, document, diagnostic)
-        found += quickfixes(
-            diagnostic, lambda text_edits: ls.workspace_edit(document, text_edits), built
-        )
+        found += quickfixes(diagnostic, partial(_fix_edit, ls, document), built)
     for diagnostic in diagnostics:
         key = (diagnostic.range.start.line, str(diagnostic.code))
         if key in silenced or key[0] >= len(document.lines):
@@ -247,6 +252,20 @@ async def _quickfixes(
             )
         )
     return found
+
+
+def _fix_edit(
+    ls: JaxLanguageServer, document: OpenDocument, fix: dict[str, Any]
+) -> types.WorkspaceEdit | None:
+    """The fix's edits of the document and, for a notebook fix, of the other cells it edits;
+    None when one of those cells changed since (its edits are for an older text)."""
+    parts = [(document, text_edits(fix))]
+    for uri, version, cell_text_edits in cell_edits(fix):
+        cell = ls.documents.get(uri)
+        if cell is None or cell.version != version:
+            return None
+        parts.append((cell, cell_text_edits))
+    return ls.workspace_edits([(doc, found) for doc, found in parts if found])
 
 
 async def resolve(ls: JaxLanguageServer, action: types.CodeAction) -> types.CodeAction:

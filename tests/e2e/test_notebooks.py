@@ -5,6 +5,9 @@ fix-all of the whole notebook, inlay hints and code lenses in cells."""
 from __future__ import annotations
 
 import asyncio
+import json
+import subprocess
+import sys
 
 import pytest
 from lsprotocol import types
@@ -15,6 +18,7 @@ from tests.e2e.conftest import (
     diagnostics_for,
     edits_of,
     start,
+    wait_for,
 )
 
 CELLS = [
@@ -268,3 +272,110 @@ async def test_cells_get_the_cross_module_facts(client, tmp_path):
     assert codes(found) == ["JAX201"]
     assert found[0].range.start == types.Position(1, 0)
     assert list(client.diagnostics[uris[0]]) == []
+
+
+# As VS Code sends cells: no final newline. The import cell is not the first cell.
+IMPORT_CELLS = [
+    (types.NotebookCellKind.Markup, "# Padding\n"),
+    (types.NotebookCellKind.Code, "import jax\nimport jax.numpy as jnp"),
+    (types.NotebookCellKind.Code, "xs = jnp.ones(3)"),
+    (types.NotebookCellKind.Code, "@jax.jit\ndef padded(x, n):\n    return jnp.zeros(n) + x.sum()"),
+]
+
+
+def _fixed_by_cli(tmp_path, cells, *options: str) -> list[str]:
+    """The code cells' sources after `jax-lsp check --fix` on the same notebook saved as a
+    file."""
+    path = tmp_path / "saved.ipynb"
+    path.write_text(
+        json.dumps(
+            {
+                "cells": [
+                    {
+                        "cell_type": "code" if kind == types.NotebookCellKind.Code else "markdown",
+                        "metadata": {},
+                        "source": text,
+                    }
+                    for kind, text in cells
+                ],
+                "metadata": {},
+                "nbformat": 4,
+                "nbformat_minor": 5,
+            }
+        )
+    )
+    subprocess.run(
+        [sys.executable, "-m", "jax_lsp", "check", "--fix", *options, path.name],
+        cwd=tmp_path,
+        capture_output=True,
+        timeout=120,
+        check=False,
+    )
+    saved = json.loads(path.read_text())["cells"]
+    return ["".join(cell["source"]) for cell in saved if cell["cell_type"] == "code"]
+
+
+@pytest.mark.parametrize("document_changes", [True, False])
+async def test_a_fix_that_adds_an_import_edits_the_import_cell(client, tmp_path, document_changes):
+    """The static-argument fix needs `from functools import partial`: one workspace edit adds it
+    to the cell that imports jax (after its imports, where `check --fix` puts it) and rewrites
+    the decorator in the cell of the finding; the result is the CLI's."""
+    await start(client, document_changes=document_changes)
+    _, cells = open_notebook(client, tmp_path, IMPORT_CELLS)
+    (finding,) = await diagnostics_for(client, cells[3], bool)
+    assert finding.code == "JAX803"
+    actions = await client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri=cells[3]),
+            range=finding.range,
+            context=types.CodeActionContext(diagnostics=[finding]),
+        )
+    )
+    (static,) = [a for a in actions or [] if "static_argnames" in a.title]
+    edit = static.edit
+    if document_changes:
+        changed = {change.text_document.uri: change for change in edit.document_changes}
+        assert {uri: change.text_document.version for uri, change in changed.items()} == {
+            cells[1]: 1,
+            cells[3]: 1,
+        }
+        by_cell = {uri: change.edits for uri, change in changed.items()}
+    else:
+        by_cell = edit.changes
+    assert set(by_cell) == {cells[1], cells[3]}
+    texts = [
+        apply_edits(text, by_cell.get(uri, []), "utf-16")
+        for (kind, text), uri in zip(IMPORT_CELLS, cells, strict=True)
+        if kind == types.NotebookCellKind.Code
+    ]
+    assert texts == [
+        "import jax\nimport jax.numpy as jnp\nfrom functools import partial",
+        "xs = jnp.ones(3)",
+        '@partial(jax.jit, static_argnames=("n",))\ndef padded(x, n):\n'
+        "    return jnp.zeros(n) + x.sum()",
+    ]
+    assert texts == _fixed_by_cli(tmp_path, IMPORT_CELLS, "--unsafe-fixes")
+
+
+async def test_a_notebook_fix_is_not_offered_for_an_import_cell_since_edited(client, tmp_path):
+    """The client's diagnostic still carries the edit of the import cell as it was: once that
+    cell changed, the fix is withheld (the cell's new diagnostics bring it back)."""
+    await start(client, document_changes=True)
+    notebook_uri, cells = open_notebook(client, tmp_path, IMPORT_CELLS)
+    (finding,) = await diagnostics_for(client, cells[3], bool)
+    change_cells(client, notebook_uri, _text_change(cells[1], 2, (0, 0), "import math\n"))
+
+    async def titles(diagnostic: types.Diagnostic) -> list[str]:
+        actions = await client.text_document_code_action_async(
+            types.CodeActionParams(
+                text_document=types.TextDocumentIdentifier(uri=cells[3]),
+                range=diagnostic.range,
+                context=types.CodeActionContext(diagnostics=[diagnostic]),
+            )
+        )
+        return [action.title for action in actions or []]
+
+    assert not [title for title in await titles(finding) if "static_argnames" in title]
+    await wait_for(lambda: client.diagnostics[cells[3]][0].data != finding.data)
+    (fresh,) = client.diagnostics[cells[3]]
+    assert [title for title in await titles(fresh) if "static_argnames" in title]
