@@ -185,6 +185,40 @@ async def test_hover(client, tmp_path):
     assert nothing is None
 
 
+TRACED_PRINT = (
+    "import jax\n\n\ndef step(x):\n    print(x)\n    return x\n\n\nfast = jax.jit(step)\n"
+)
+TRACED_HERE = "- line 9: `jax.jit` traces `step` here"
+
+
+@pytest.mark.parametrize(
+    ("related", "client_name", "listed"),
+    [
+        (True, "Visual Studio Code", False),  # shown under the message: not twice
+        (False, None, True),  # the client shows no relatedInformation: the hover does
+        (True, "Neovim", True),  # declares relatedInformation, shows it nowhere
+    ],
+)
+async def test_hover_lists_related_places_only_where_the_client_does_not(
+    client, tmp_path, related, client_name, listed
+):
+    await start(client, related=related, client_name=client_name)
+    uri = open_document(client, tmp_path / "a.py", TRACED_PRINT)
+    (finding,) = await diagnostics_for(client, uri, bool)
+    assert [item.message for item in finding.related_information] == [
+        "`jax.jit` traces `step` here"
+    ]
+    hover = await client.text_document_hover_async(
+        types.HoverParams(
+            text_document=types.TextDocumentIdentifier(uri=uri), position=types.Position(4, 5)
+        )
+    )
+    value = hover.contents.value
+    assert value.startswith("**JAX101**")
+    assert (TRACED_HERE in value) is listed
+    assert value.endswith(f"[JAX101 documentation]({RULES_BY_CODE['JAX101'].url()})")
+
+
 UNSAFE_ONLY = "class Model:\n    def reset(self):\n        self.buf.at[0].set(0.0)\n"
 
 
