@@ -379,3 +379,27 @@ async def test_a_notebook_fix_is_not_offered_for_an_import_cell_since_edited(cli
     await wait_for(lambda: client.diagnostics[cells[3]][0].data != finding.data)
     (fresh,) = client.diagnostics[cells[3]]
     assert [title for title in await titles(fresh) if "static_argnames" in title]
+
+
+async def test_a_related_place_in_another_cell_points_there_and_names_it(client, tmp_path):
+    """`jax.jit` in the third code cell traces `f` of the second: the related information of
+    the `print` finding points into that cell, and says which (the Problems panel names only
+    the notebook); a related place in the same cell is as in a file."""
+    cells = [
+        (types.NotebookCellKind.Code, "import jax"),
+        (types.NotebookCellKind.Markup, "# Steps"),
+        (types.NotebookCellKind.Code, "def f(x):\n    print(x)\n    return x"),
+        (types.NotebookCellKind.Code, "g = jax.jit(f)"),
+        (types.NotebookCellKind.Code, "def h(y):\n    print(y)\n    return y\n\nk = jax.jit(h)"),
+    ]
+    await start(client, related=True)
+    _, uris = open_notebook(client, tmp_path, cells)
+    (elsewhere,) = await diagnostics_for(client, uris[2], bool)
+    assert elsewhere.code == "JAX101"
+    assert [
+        (r.location.uri, r.location.range.start, r.message) for r in elsewhere.related_information
+    ] == [(uris[3], types.Position(0, 4), "cell 3: `jax.jit` traces `f` here")]
+    (here,) = await diagnostics_for(client, uris[4], bool)
+    assert [
+        (r.location.uri, r.location.range.start, r.message) for r in here.related_information
+    ] == [(uris[4], types.Position(4, 4), "`jax.jit` traces `h` here")]
