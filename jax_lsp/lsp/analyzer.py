@@ -93,9 +93,12 @@ class Analyzer:
             document.result = result
         return result
 
-    def _code_cells(self, notebook_uri: str) -> list[str]:
+    def _cells(self, notebook_uri: str) -> list[types.NotebookCell]:
         notebook = self._ls.workspace.get_notebook_document(notebook_uri=notebook_uri)
-        cells = notebook.cells if notebook is not None else []
+        return notebook.cells if notebook is not None else []
+
+    def _code_cells(self, notebook_uri: str) -> list[str]:
+        cells = self._cells(notebook_uri)
         return [cell.document for cell in cells if cell.kind == types.NotebookCellKind.Code]
 
     def open_code_cells(self, notebook_uri: str) -> list[OpenDocument]:
@@ -119,8 +122,11 @@ class Analyzer:
                 return Analysis([], [])
             return self._ls.engine.check(notebook_uri, text, path, settings, answers)
 
+        # Each cell's place in the notebook, markdown cells counted (VS Code's "Cell 3 of 7").
+        numbers = {cell.document: n for n, cell in enumerate(self._cells(notebook_uri), start=1)}
+
         def in_cells(analysis: Analysis) -> dict[str, list[notebook_cells.CellFinding]]:
-            return notebook_cells.findings_by_cell(analysis.findings, slices)
+            return notebook_cells.findings_by_cell(analysis.findings, slices, numbers)
 
         quick = self._ls.engine.quick(notebook_uri, text)
         analysis = await self._ls.engine.run(work, inline=quick)

@@ -8,7 +8,7 @@ back as the new text of each cell it changes, as fix-all is."""
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 
 from jax_lsp.codeactions.apply import apply_edits
@@ -57,7 +57,7 @@ class CellRelated:
     """A related place in another cell, in that cell's coordinates."""
 
     uri: str
-    number: int  # the code cell's 1-based number, as `check` names it ("cell 2")
+    number: int  # the cell's 1-based place among all the notebook's cells (VS Code's "Cell 3")
     related: Related
 
 
@@ -97,7 +97,11 @@ def _cell_fix(fix: Fix, notebook: Notebook, slices: list[CellSlice]) -> CellFix 
 
 
 def _in_cell(
-    finding: Finding, cell: CellSlice, notebook: Notebook, slices: list[CellSlice]
+    finding: Finding,
+    cell: CellSlice,
+    notebook: Notebook,
+    slices: list[CellSlice],
+    numbers: Mapping[str, int],
 ) -> CellFinding:
     """`finding` (module coordinates) as `cell` reports it."""
     shift = -cell.start_line
@@ -113,11 +117,13 @@ def _in_cell(
     own = [fix for fix in offered if isinstance(fix, Fix)]
     elsewhere = tuple(
         CellRelated(
-            other.uri, number, Related(_moved_span(item.span, -other.start_line), item.message)
+            other.uri,
+            numbers.get(other.uri, 0),
+            Related(_moved_span(item.span, -other.start_line), item.message),
         )
         for item in finding.related
         if not cell.holds(item.span)
-        for number, other in enumerate(slices, start=1)
+        for other in slices
         if other.holds(item.span)
     )
     within = replace(
@@ -136,15 +142,16 @@ def _in_cell(
 
 
 def findings_by_cell(
-    findings: list[Finding], slices: list[CellSlice]
+    findings: list[Finding], slices: list[CellSlice], numbers: Mapping[str, int]
 ) -> dict[str, list[CellFinding]]:
-    """Each finding moved into the coordinates of the cell it starts in."""
+    """Each finding moved into the coordinates of the cell it starts in (`numbers`: each
+    cell's place in the notebook, markdown cells counted, to name a cell)."""
     notebook = Notebook.of_sources([cell.text for cell in slices])
     by_cell: dict[str, list[CellFinding]] = {cell.uri: [] for cell in slices}
     for finding in findings:
         for cell in slices:
             if cell.start_line <= finding.line < cell.start_line + cell.line_count:
-                by_cell[cell.uri].append(_in_cell(finding, cell, notebook, slices))
+                by_cell[cell.uri].append(_in_cell(finding, cell, notebook, slices, numbers))
                 break
     return by_cell
 

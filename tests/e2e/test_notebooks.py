@@ -382,9 +382,10 @@ async def test_a_notebook_fix_is_not_offered_for_an_import_cell_since_edited(cli
 
 
 async def test_a_related_place_in_another_cell_points_there_and_names_it(client, tmp_path):
-    """`jax.jit` in the third code cell traces `f` of the second: the related information of
-    the `print` finding points into that cell, and says which (the Problems panel names only
-    the notebook); a related place in the same cell is as in a file."""
+    """`jax.jit` in the fourth cell traces `f` of the third: the related information of the
+    `print` finding points into that cell, and says which (the Problems panel names only the
+    notebook), counting cells as VS Code does ("Cell 4 of 5", markdown too); a related place in
+    the same cell is as in a file."""
     cells = [
         (types.NotebookCellKind.Code, "import jax"),
         (types.NotebookCellKind.Markup, "# Steps"),
@@ -398,7 +399,7 @@ async def test_a_related_place_in_another_cell_points_there_and_names_it(client,
     assert elsewhere.code == "JAX101"
     assert [
         (r.location.uri, r.location.range.start, r.message) for r in elsewhere.related_information
-    ] == [(uris[3], types.Position(0, 4), "cell 3: `jax.jit` traces `f` here")]
+    ] == [(uris[3], types.Position(0, 4), "cell 4: `jax.jit` traces `f` here")]
     (here,) = await diagnostics_for(client, uris[4], bool)
     assert [
         (r.location.uri, r.location.range.start, r.message) for r in here.related_information
