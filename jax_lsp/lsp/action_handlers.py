@@ -163,17 +163,20 @@ async def code_actions(
     # just edited): the actions are those of the text the client shows.
     await ls.analyzer.current_result(document)
     diagnostics = _with_data(ls, document, ours(params.context.diagnostics))
-    if any(version_of(d) != document.version for d in diagnostics):
-        log.info("refused code actions computed for an older version of %s", document.uri)
-        return None
-    if not params.context.diagnostics:  # some clients send none: use ours at the range
+    # The client's markers may be of an older text (a request sent before the new diagnostics
+    # arrived): their fixes' edits would land in the wrong place. Source actions are computed
+    # on the text as it is now: those are still offered.
+    stale = any(version_of(d) != document.version for d in diagnostics)
+    if stale:
+        log.info("refused quick fixes computed for an older version of %s", document.uri)
+    elif not params.context.diagnostics:  # some clients send none: use ours at the range
         result = document.current(ls.settings.generation)
         diagnostics = [
             d for d in (result.diagnostics if result else []) if _touches(d.range, params.range)
         ]
     only = params.context.only
     found: list[types.CodeAction] = []
-    if wanted(QUICKFIX, only):
+    if wanted(QUICKFIX, only) and not stale:
         found += await _quickfixes(ls, document, diagnostics)
     settings = ls.settings.for_path(
         to_fs_path(document.notebook) if document.notebook else document.path

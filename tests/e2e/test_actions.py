@@ -127,9 +127,25 @@ async def test_stale_requests_are_refused(client, tmp_path):
         )
     )[0]
     change(client, uri, 2, "\n", (0, 0))  # every line moves down: version 1's edits are wrong
-    assert await client.text_document_code_action_async(request(uri, found)) is None
+    stale = await client.text_document_code_action_async(request(uri, found))
+    assert [action.kind for action in stale or []] == [
+        "source.fixAll.jax-lsp",
+        "source.jax-lsp.enableDebugNans",
+    ]  # no quick fix of the old markers
     resolved = await client.code_action_resolve_async(fix_all)
     assert resolved.edit is None
+    # Fix-all asked with the old markers (saving right after an edit): made on the new text.
+    (fresh,) = await client.text_document_code_action_async(
+        request(uri, found, [types.CodeActionKind.SourceFixAll])
+    )
+    fixed = apply_edits(
+        "\n" + GOTCHAS,
+        edits_of((await client.code_action_resolve_async(fresh)).edit, uri),
+        "utf-16",
+    )
+    assert fixed.startswith(
+        "\nimport jax.numpy as jnp\n\nx = jnp.arange(5.0)\nx = x.at[1].add(5.0)\n"
+    )
 
 
 @pytest.mark.parametrize(
