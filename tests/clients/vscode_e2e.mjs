@@ -212,6 +212,17 @@ async function openFile(page, name, text) {
   log(`${name} open`);
 }
 
+/** The hover (Ctrl+K Ctrl+I) at the start of the line holding `lineText`, on a `code` finding. */
+async function hoverAt(page, lineText, code) {
+  await page.locator('.monaco-editor .view-line', { hasText: lineText }).click();
+  await page.keyboard.press('Home');
+  await page.keyboard.press('Control+K');
+  await page.keyboard.press('Control+I');
+  const hover = page.locator('.monaco-hover', { hasText: `${code} documentation` });
+  await hover.first().waitFor({ timeout: 15000 });
+  return hover.first().innerText();
+}
+
 async function runCommand(page, title) {
   await page.keyboard.press('F1');
   await page.locator('.quick-input-widget input').fill(`>${title}`);
@@ -272,13 +283,7 @@ async function main() {
     log(`problems panel: ${(await problem.first().innerText()).replace(/\s+/g, ' ')}`);
 
     // Hover on the flagged code: one sentence, one wrong/right pair, the link.
-    await page.locator('.monaco-editor .view-line', { hasText: 'x[0] = 1.0' }).click();
-    await page.keyboard.press('Home');
-    await page.keyboard.press('Control+K');
-    await page.keyboard.press('Control+I');
-    const hover = page.locator('.monaco-hover', { hasText: 'JAX201 documentation' });
-    await hover.first().waitFor({ timeout: 15000 });
-    const hoverText = await hover.first().innerText();
+    const hoverText = await hoverAt(page, 'x[0] = 1.0', 'JAX201');
     if (!hoverText.includes('# wrong') || hoverText.includes('```')) {
       throw new Error(`hover:\n${hoverText}`);
     }
@@ -333,13 +338,7 @@ async function main() {
     await steady('');
     // The hover on `print`: VS Code lists the related place under the message; ours does not
     // list it again.
-    await page.locator('.monaco-editor .view-line', { hasText: 'print(x)' }).click();
-    await page.keyboard.press('Home');
-    await page.keyboard.press('Control+K');
-    await page.keyboard.press('Control+I');
-    const printHover = page.locator('.monaco-hover', { hasText: 'JAX101 documentation' });
-    await printHover.first().waitFor({ timeout: 15000 });
-    const printHoverText = await printHover.first().innerText();
+    const printHoverText = await hoverAt(page, 'print(x)', 'JAX101');
     const tracedHere = printHoverText.match(/traces `?step`? here/g) ?? [];
     if (tracedHere.length !== 1) throw new Error(`hover, related place not once:\n${printHoverText}`);
     log(`hover with a related place: ${printHoverText.replace(/\s+/g, ' ').slice(0, 240)}...`);

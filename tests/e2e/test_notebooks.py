@@ -386,13 +386,10 @@ async def test_a_related_place_in_another_cell_points_there_and_names_it(client,
     `print` finding points into that cell, and says which (the Problems panel names only the
     notebook), counting cells as VS Code does ("Cell 4 of 5", markdown too); a related place in
     the same cell is as in a file."""
-    cells = [
-        (types.NotebookCellKind.Code, "import jax"),
-        (types.NotebookCellKind.Markup, "# Steps"),
-        (types.NotebookCellKind.Code, "def f(x):\n    print(x)\n    return x"),
-        (types.NotebookCellKind.Code, "g = jax.jit(f)"),
-        (types.NotebookCellKind.Code, "def h(y):\n    print(y)\n    return y\n\nk = jax.jit(h)"),
-    ]
+    code, markup = types.NotebookCellKind.Code, types.NotebookCellKind.Markup
+    traced_here = "def h(y):\n    print(y)\n    return y\n\nk = jax.jit(h)"
+    cells = [(code, "import jax"), (markup, "# Steps"), (code, "def f(x):\n    print(x)\n")]
+    cells += [(code, "g = jax.jit(f)"), (code, traced_here)]
     await start(client, related=True)
     _, uris = open_notebook(client, tmp_path, cells)
     (elsewhere,) = await diagnostics_for(client, uris[2], bool)
