@@ -22,6 +22,7 @@ from jax_lsp.lsp import edits, notebook_cells
 from jax_lsp.lsp.conversion import (
     SOURCE,
     cell_edits,
+    cell_fix_data,
     deferred_of,
     fix_data,
     fixes_of,
@@ -218,9 +219,22 @@ async def _built_fixes(
 ) -> list[dict[str, Any]]:
     """The diagnostic's deferred codemod fixes, built now on the current text (as data)."""
     deferred = deferred_of(diagnostic)
-    if not deferred or document.notebook:  # a cell alone is not the module the codemod needs
+    if not deferred:
         return []
     snapshot, encoding = document.snapshot(), ls.client.encoding
+    if document.notebook:  # built on the notebook's module, split back into its cells
+        cells = {
+            cell.uri: cell.snapshot() for cell in ls.analyzer.open_code_cells(document.notebook)
+        }
+        texts = [(cell.uri, cell.version, cell.text) for cell in cells.values()]
+
+        def build_in_cells() -> list[dict[str, Any]]:
+            return [
+                cell_fix_data(fix, snapshot, cells, encoding)
+                for fix in notebook_cells.built_fixes(deferred, snapshot.uri, texts)
+            ]
+
+        return await ls.engine.run(build_in_cells)
 
     def build() -> list[dict[str, Any]]:
         return [

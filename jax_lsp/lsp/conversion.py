@@ -109,7 +109,7 @@ def cell_diagnostic(
     fixes = [
         fix_data(fix, cell.lines, encoding)
         if isinstance(fix, Fix)
-        else _cell_fix_data(fix, cell, cells, encoding)
+        else cell_fix_data(fix, cell, cells, encoding)
         for fix in found.fixes
     ]
     elsewhere = [
@@ -133,9 +133,11 @@ def cell_diagnostic(
     )
 
 
-def _cell_fix_data(
+def cell_fix_data(
     fix: CellFix, cell: OpenDocument, cells: Mapping[str, OpenDocument], encoding: str
 ) -> dict[str, Any]:
+    """A notebook fix as data: the edits of `cell` under "edits", each other cell's (with the
+    version they are for) under "cells"."""
     own: list[dict[str, Any]] = []
     others: list[dict[str, Any]] = []
     for uri, text in fix.texts:

@@ -11,9 +11,10 @@ import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 
+from jax_lsp.codeactions import build_deferred
 from jax_lsp.codeactions.apply import apply_edits
 from jax_lsp.engine import TracedFunction
-from jax_lsp.findings import Edit, Finding, Fix, Position, Related, Span
+from jax_lsp.findings import DeferredFix, Edit, Finding, Fix, Position, Related, Span
 from jax_lsp.ipynb import Notebook, NotebookError
 
 
@@ -131,7 +132,8 @@ def _in_cell(
         span=_moved_span(finding.span, shift),
         fix=own[0] if own else None,
         alternatives=tuple(own[1:]),
-        deferred=(),  # codemods need the module; a cell's text alone is not it
+        # In the cell's coordinates: built on the notebook's module when asked (`built_fixes`).
+        deferred=tuple(replace(d, anchor=_moved(d.anchor, shift)) for d in finding.deferred),
         related=tuple(
             Related(_moved_span(item.span, shift), item.message)
             for item in finding.related
@@ -139,6 +141,26 @@ def _in_cell(
         ),
     )
     return CellFinding(within, tuple(offered), elsewhere)
+
+
+def built_fixes(
+    deferred: list[DeferredFix], cell_uri: str, cells: list[tuple[str, int | None, str]]
+) -> list[CellFix]:
+    """The codemods deferred by a finding in the cell `cell_uri` (anchors in its coordinates),
+    built on the notebook's module (`cells`: each code cell's uri, version and text) and split
+    back into the cells they change."""
+    text, slices = combine(cells)
+    start = next((cell.start_line for cell in slices if cell.uri == cell_uri), None)
+    if start is None:
+        return []
+    notebook = Notebook.of_sources([cell.text for cell in slices])
+    found = []
+    for item in deferred:
+        moved = replace(item, anchor=_moved(item.anchor, start))
+        for fix in build_deferred(moved, text):
+            if (split := _cell_fix(fix, notebook, slices)) is not None:
+                found.append(split)
+    return found
 
 
 def findings_by_cell(

@@ -401,3 +401,28 @@ async def test_a_related_place_in_another_cell_points_there_and_names_it(client,
     assert [
         (r.location.uri, r.location.range.start, r.message) for r in here.related_information
     ] == [(uris[4], types.Position(4, 4), "`jax.jit` traces `h` here")]
+
+
+async def test_a_codemod_fix_in_a_cell_is_built_on_the_notebook(client, tmp_path):
+    """The `jnp.where` rewrite of a masked reduction is a codemod built when asked: in a cell it
+    is built on the notebook's module (the third cell sits below two others) and comes back as
+    the cell's edit, as `check --fix` rewrites the saved notebook."""
+    code = types.NotebookCellKind.Code
+    cells = [*IMPORT_CELLS[:3], (code, "@jax.jit\ndef positive_sum(x):\n    return x[x > 0].sum()")]
+    await start(client, document_changes=True)
+    _, uris = open_notebook(client, tmp_path, cells)
+    (finding,) = await diagnostics_for(client, uris[3], bool)
+    actions = await client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri=uris[3]),
+            range=finding.range,
+            context=types.CodeActionContext(diagnostics=[finding]),
+        )
+    )
+    (where,) = [action for action in actions or [] if "jnp.where" in action.title]
+    (change,) = where.edit.document_changes
+    assert (change.text_document.uri, change.text_document.version) == (uris[3], 1)
+    texts = [text for kind, text in cells if kind == code]
+    texts[-1] = apply_edits(texts[-1], change.edits, "utf-16")
+    assert "jnp.where(x > 0, x, 0).sum()" in texts[-1]
+    assert texts == _fixed_by_cli(tmp_path, cells, "--unsafe-fixes")
