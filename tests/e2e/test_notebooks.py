@@ -283,6 +283,18 @@ IMPORT_CELLS = [
 ]
 
 
+async def _actions_for(client, uri: str, diagnostic: types.Diagnostic) -> list[types.CodeAction]:
+    """The code actions offered for `diagnostic` of the cell `uri` (Ctrl+. on it)."""
+    actions = await client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri=uri),
+            range=diagnostic.range,
+            context=types.CodeActionContext(diagnostics=[diagnostic]),
+        )
+    )
+    return actions or []
+
+
 def _fixed_by_cli(tmp_path, cells, *options: str) -> list[str]:
     """The code cells' sources after `jax-lsp check --fix` on the same notebook saved as a
     file."""
@@ -324,14 +336,8 @@ async def test_a_fix_that_adds_an_import_edits_the_import_cell(client, tmp_path,
     _, cells = open_notebook(client, tmp_path, IMPORT_CELLS)
     (finding,) = await diagnostics_for(client, cells[3], bool)
     assert finding.code == "JAX803"
-    actions = await client.text_document_code_action_async(
-        types.CodeActionParams(
-            text_document=types.TextDocumentIdentifier(uri=cells[3]),
-            range=finding.range,
-            context=types.CodeActionContext(diagnostics=[finding]),
-        )
-    )
-    (static,) = [a for a in actions or [] if "static_argnames" in a.title]
+    actions = await _actions_for(client, cells[3], finding)
+    (static,) = [a for a in actions if "static_argnames" in a.title]
     edit = static.edit
     if document_changes:
         changed = {change.text_document.uri: change for change in edit.document_changes}
@@ -366,14 +372,7 @@ async def test_a_notebook_fix_is_not_offered_for_an_import_cell_since_edited(cli
     change_cells(client, notebook_uri, _text_change(cells[1], 2, (0, 0), "import math\n"))
 
     async def titles(diagnostic: types.Diagnostic) -> list[str]:
-        actions = await client.text_document_code_action_async(
-            types.CodeActionParams(
-                text_document=types.TextDocumentIdentifier(uri=cells[3]),
-                range=diagnostic.range,
-                context=types.CodeActionContext(diagnostics=[diagnostic]),
-            )
-        )
-        return [action.title for action in actions or []]
+        return [action.title for action in await _actions_for(client, cells[3], diagnostic)]
 
     assert not [title for title in await titles(finding) if "static_argnames" in title]
     await wait_for(lambda: client.diagnostics[cells[3]][0].data != finding.data)
@@ -412,14 +411,8 @@ async def test_a_codemod_fix_in_a_cell_is_built_on_the_notebook(client, tmp_path
     await start(client, document_changes=True)
     _, uris = open_notebook(client, tmp_path, cells)
     (finding,) = await diagnostics_for(client, uris[3], bool)
-    actions = await client.text_document_code_action_async(
-        types.CodeActionParams(
-            text_document=types.TextDocumentIdentifier(uri=uris[3]),
-            range=finding.range,
-            context=types.CodeActionContext(diagnostics=[finding]),
-        )
-    )
-    (where,) = [action for action in actions or [] if "jnp.where" in action.title]
+    actions = await _actions_for(client, uris[3], finding)
+    (where,) = [action for action in actions if "jnp.where" in action.title]
     (change,) = where.edit.document_changes
     assert (change.text_document.uri, change.text_document.version) == (uris[3], 1)
     texts = [text for kind, text in cells if kind == code]
