@@ -94,6 +94,13 @@ class Notebook:
             line += source.count("\n") + 1
         return cls(data, code_cells, "\n".join(parts) + "\n", first_lines, _Layout.of(raw))
 
+    @classmethod
+    def of_sources(cls, sources: list[str]) -> Notebook:
+        """A notebook of these code cells' sources (an editor's cells, which arrive as texts)."""
+        return cls.parse(
+            json.dumps({"cells": [{"cell_type": "code", "source": s} for s in sources]})
+        )
+
     def locate(self, position: Position) -> tuple[int, Position]:
         """(1-based code cell number, position within that cell) of a joined-text position."""
         cell = 0

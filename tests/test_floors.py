@@ -18,7 +18,6 @@ FACE_IMPORTS_OF_ANALYSIS = {
     # positions with the same functions the engine uses, so that a range never shifts.
     ("jax_lsp.lsp.positions", "jax_lsp.analysis.text"),
     ("jax_lsp.lsp.documents", "jax_lsp.analysis.text"),
-    ("jax_lsp.lsp.notebook_cells", "jax_lsp.analysis.text"),
     ("jax_lsp.checking", "jax_lsp.analysis.text"),
     # The jedi worker is the process the server starts to run the jedi oracle in.
     ("jax_lsp.lsp.jedi_worker", "jax_lsp.analysis.jedi_oracle"),

@@ -178,6 +178,7 @@ def test_cli_and_server_read_notebook_cells_the_same_way():
     server_lines = server_text.split("\n")
     server = ["\n".join(server_lines[s.start_line : s.start_line + s.line_count]) for s in slices]
     assert cli == server
+    assert server_text == Notebook.parse(raw).text  # the same module: the same findings, fixes
     compile("\n".join(server), "<notebook>", "exec")
 
 

@@ -7,7 +7,8 @@ notebook cell, fix-all fixes the whole notebook."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
@@ -20,6 +21,8 @@ from jax_lsp.ipynb import NotebookError
 from jax_lsp.lsp import edits, notebook_cells
 from jax_lsp.lsp.conversion import (
     SOURCE,
+    cell_edits,
+    cell_fix_data,
     deferred_of,
     fix_data,
     fixes_of,
@@ -52,13 +55,18 @@ def ours(diagnostics: Sequence[types.Diagnostic]) -> list[types.Diagnostic]:
 
 
 def quickfixes(
-    diagnostic: types.Diagnostic, make_edit, built: Sequence[dict[str, Any]] = ()
+    diagnostic: types.Diagnostic,
+    make_edit: Callable[[dict[str, Any]], types.WorkspaceEdit | None],
+    built: Sequence[dict[str, Any]] = (),
 ) -> list[types.CodeAction]:
-    """One action per fix in the diagnostic's data (then per `built` deferred fix); the first
-    safe one is preferred."""
+    """One action per fix in the diagnostic's data (then per `built` deferred fix) that
+    `make_edit` can still make; the first safe one is preferred."""
     actions = []
     preferred_taken = False
     for fix in [*fixes_of(diagnostic), *built]:
+        edit = make_edit(fix)
+        if edit is None:
+            continue
         preferred = bool(fix.get("safe")) and not preferred_taken
         preferred_taken = preferred_taken or preferred
         actions.append(
@@ -68,7 +76,7 @@ def quickfixes(
                 kind=QUICKFIX,
                 diagnostics=[diagnostic],
                 is_preferred=preferred,
-                edit=make_edit(text_edits(fix)),
+                edit=edit,
             )
         )
     return actions
@@ -156,17 +164,20 @@ async def code_actions(
     # just edited): the actions are those of the text the client shows.
     await ls.analyzer.current_result(document)
     diagnostics = _with_data(ls, document, ours(params.context.diagnostics))
-    if any(version_of(d) != document.version for d in diagnostics):
-        log.info("refused code actions computed for an older version of %s", document.uri)
-        return None
-    if not params.context.diagnostics:  # some clients send none: use ours at the range
+    # The client's markers may be of an older text (a request sent before the new diagnostics
+    # arrived): their fixes' edits would land in the wrong place. Source actions are computed
+    # on the text as it is now: those are still offered.
+    stale = any(version_of(d) != document.version for d in diagnostics)
+    if stale:
+        log.info("refused quick fixes computed for an older version of %s", document.uri)
+    elif not params.context.diagnostics:  # some clients send none: use ours at the range
         result = document.current(ls.settings.generation)
         diagnostics = [
             d for d in (result.diagnostics if result else []) if _touches(d.range, params.range)
         ]
     only = params.context.only
     found: list[types.CodeAction] = []
-    if wanted(QUICKFIX, only):
+    if wanted(QUICKFIX, only) and not stale:
         found += await _quickfixes(ls, document, diagnostics)
     settings = ls.settings.for_path(
         to_fs_path(document.notebook) if document.notebook else document.path
@@ -208,9 +219,22 @@ async def _built_fixes(
 ) -> list[dict[str, Any]]:
     """The diagnostic's deferred codemod fixes, built now on the current text (as data)."""
     deferred = deferred_of(diagnostic)
-    if not deferred or document.notebook:  # a cell alone is not the module the codemod needs
+    if not deferred:
         return []
     snapshot, encoding = document.snapshot(), ls.client.encoding
+    if document.notebook:  # built on the notebook's module, split back into its cells
+        cells = {
+            cell.uri: cell.snapshot() for cell in ls.analyzer.open_code_cells(document.notebook)
+        }
+        texts = [(cell.uri, cell.version, cell.text) for cell in cells.values()]
+
+        def build_in_cells() -> list[dict[str, Any]]:
+            return [
+                cell_fix_data(fix, snapshot, cells, encoding)
+                for fix in notebook_cells.built_fixes(deferred, snapshot.uri, texts)
+            ]
+
+        return await ls.engine.run(build_in_cells)
 
     def build() -> list[dict[str, Any]]:
         return [
@@ -229,9 +253,7 @@ async def _quickfixes(
     silenced: set[tuple[int, str]] = set()
     for diagnostic in diagnostics:
         built = await _built_fixes(ls, document, diagnostic)
-        found += quickfixes(
-            diagnostic, lambda text_edits: ls.workspace_edit(document, text_edits), built
-        )
+        found += quickfixes(diagnostic, partial(_fix_edit, ls, document), built)
     for diagnostic in diagnostics:
         key = (diagnostic.range.start.line, str(diagnostic.code))
         if key in silenced or key[0] >= len(document.lines):
@@ -247,6 +269,20 @@ async def _quickfixes(
             )
         )
     return found
+
+
+def _fix_edit(
+    ls: JaxLanguageServer, document: OpenDocument, fix: dict[str, Any]
+) -> types.WorkspaceEdit | None:
+    """The fix's edits of the document and, for a notebook fix, of the other cells it edits;
+    None when one of those cells changed since (its edits are for an older text)."""
+    parts = [(document, text_edits(fix))]
+    for uri, version, cell_text_edits in cell_edits(fix):
+        cell = ls.documents.get(uri)
+        if cell is None or cell.version != version:
+            return None
+        parts.append((cell, cell_text_edits))
+    return ls.workspace_edits([(doc, found) for doc, found in parts if found])
 
 
 async def resolve(ls: JaxLanguageServer, action: types.CodeAction) -> types.CodeAction:

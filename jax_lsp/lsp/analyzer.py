@@ -17,7 +17,7 @@ from pygls.uris import to_fs_path
 from jax_lsp.config import Settings
 from jax_lsp.engine import Analysis
 from jax_lsp.lsp import notebook_cells
-from jax_lsp.lsp.conversion import to_diagnostic
+from jax_lsp.lsp.conversion import cell_diagnostic, to_diagnostic
 from jax_lsp.lsp.crossmodule import Asker
 from jax_lsp.lsp.documents import AnalysisResult, OpenDocument
 from jax_lsp.workspace import ExternalFacts
@@ -93,9 +93,12 @@ class Analyzer:
             document.result = result
         return result
 
-    def _code_cells(self, notebook_uri: str) -> list[str]:
+    def _cells(self, notebook_uri: str) -> list[types.NotebookCell]:
         notebook = self._ls.workspace.get_notebook_document(notebook_uri=notebook_uri)
-        cells = notebook.cells if notebook is not None else []
+        return notebook.cells if notebook is not None else []
+
+    def _code_cells(self, notebook_uri: str) -> list[str]:
+        cells = self._cells(notebook_uri)
         return [cell.document for cell in cells if cell.kind == types.NotebookCellKind.Code]
 
     def open_code_cells(self, notebook_uri: str) -> list[OpenDocument]:
@@ -119,6 +122,12 @@ class Analyzer:
                 return Analysis([], [])
             return self._ls.engine.check(notebook_uri, text, path, settings, answers)
 
+        # Each cell's place in the notebook, markdown cells counted (VS Code's "Cell 3 of 7").
+        numbers = {cell.document: n for n, cell in enumerate(self._cells(notebook_uri), start=1)}
+
+        def in_cells(analysis: Analysis) -> dict[str, list[notebook_cells.CellFinding]]:
+            return notebook_cells.findings_by_cell(analysis.findings, slices, numbers)
+
         quick = self._ls.engine.quick(notebook_uri, text)
         analysis = await self._ls.engine.run(work, inline=quick)
         if analysis.questions:  # asked as a file's are: the cells' text as one module
@@ -134,6 +143,8 @@ class Analyzer:
             if found:
                 analysis = await self._ls.engine.run(work, found, inline=quick)
         self.report_failures(analysis, path)
+        # Fixes that edit other cells are split into them here, off the event loop.
+        by_cell = await self._ls.engine.run(in_cells, analysis, inline=quick)
         if (
             self._ls.settings.generation != generation
             or code_cells != self._code_cells(notebook_uri)
@@ -143,12 +154,11 @@ class Analyzer:
             )
         ):
             return False
-        by_cell = notebook_cells.findings_by_cell(analysis.findings, slices)
+        by_uri = {cell.uri: cell for cell in cells}
         for cell in cells:
-            findings = by_cell[cell.uri]
-            diagnostics = [
-                to_diagnostic(f, cell.lines, encoding, cell.version, cell.uri) for f in findings
-            ]
+            found = by_cell[cell.uri]
+            diagnostics = [cell_diagnostic(f, cell, by_uri, encoding) for f in found]
+            findings = [f.finding for f in found]
             cell.result = AnalysisResult(cell.version, generation, findings, diagnostics)
         return True
 

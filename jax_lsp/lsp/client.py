@@ -13,6 +13,10 @@ from jax_lsp.lsp.positions import UTF16
 
 log = logging.getLogger(__name__)
 
+# Clients that declare `publishDiagnostics.relatedInformation` but show it nowhere: Neovim
+# (0.11's capabilities say true; neither `vim.diagnostic`'s float nor its signs read it).
+_HIDE_RELATED = frozenset({"Neovim"})
+
 
 def _has(capabilities: Any, *path: str) -> Any:
     for name in path:
@@ -33,12 +37,23 @@ class ClientFeatures:
         # The client pulled a notebook cell's diagnostics. Until then cells are pushed to even
         # in pull mode: vscode-languageclient 9 pulls text documents but never cells.
         self.pulls_cells = False
+        self.name = ""  # the client's own name (`clientInfo`), if it sent one
 
-    def initialize(self, position_encoding: Any) -> None:
-        """Read the negotiated position encoding and the diagnostics mode at `initialize`."""
+    def initialize(self, position_encoding: Any, client_info: Any = None) -> None:
+        """Read the negotiated position encoding, the diagnostics mode and the client's name
+        at `initialize`."""
         encoding = position_encoding or UTF16
         self.encoding = getattr(encoding, "value", encoding)  # a plain "utf-16", not the enum
         self.pull = self.supports("text_document", "diagnostic")
+        self.name = getattr(client_info, "name", "") or ""
+
+    def shows_related(self) -> bool:
+        """Whether the client shows a diagnostic's relatedInformation itself (VS Code does,
+        under the message): then the hover need not list those places again."""
+        declared = self.supports(
+            "text_document", "publish_diagnostics", "related_information"
+        ) or self.supports("text_document", "diagnostic", "related_information")
+        return declared and self.name not in _HIDE_RELATED
 
     def supports(self, *path: str) -> bool:
         """The capability at `path` ("workspace", "configuration") is present and not false."""

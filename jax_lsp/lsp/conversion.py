@@ -5,13 +5,16 @@ diagnostic alone, without re-analysis."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from lsprotocol import types
 
 from jax_lsp.diagnostics import RULES_BY_CODE
 from jax_lsp.findings import Codemod, DeferredFix, Finding, Fix, Position, Severity
+from jax_lsp.lsp.documents import OpenDocument
+from jax_lsp.lsp.edits import replacement_edit
+from jax_lsp.lsp.notebook_cells import CellFinding, CellFix
 from jax_lsp.lsp.positions import to_lsp_range
 
 SOURCE = "jax-lsp"
@@ -50,15 +53,19 @@ def to_diagnostic(
     encoding: str,
     version: int | None,
     uri: str | None = None,
+    *,
+    fixes: list[dict[str, Any]] | None = None,
+    related_elsewhere: Sequence[types.DiagnosticRelatedInformation] = (),
 ) -> types.Diagnostic:
     """`uri` is the document's: with it, the finding's related places become the diagnostic's
-    relatedInformation (without it there is nothing for them to point into)."""
-    fixes = [fix for fix in (finding.fix, *finding.alternatives) if fix is not None]
+    relatedInformation (without it there is nothing for them to point into). A notebook cell's
+    diagnostic passes its `fixes` as data (some edit other cells) and the related places in
+    other cells."""
+    if fixes is None:
+        own = [fix for fix in (finding.fix, *finding.alternatives) if fix is not None]
+        fixes = [fix_data(fix, lines, encoding) for fix in own]
     rule = RULES_BY_CODE.get(finding.code)
-    data: dict[str, Any] = {
-        "version": version,
-        "fixes": [fix_data(fix, lines, encoding) for fix in fixes],
-    }
+    data: dict[str, Any] = {"version": version, "fixes": fixes}
     if finding.deferred:  # codemods built only when asked: named, with their anchor
         data["deferred"] = [
             {"codemod": d.codemod.value, "line": d.anchor.line, "column": d.anchor.column}
@@ -71,16 +78,18 @@ def to_diagnostic(
         code=finding.code,
         code_description=types.CodeDescription(href=rule.url()) if rule else None,
         source=SOURCE,
-        related_information=_related_information(finding, lines, encoding, uri),
+        related_information=_related_information(finding, lines, encoding, uri)
+        + list(related_elsewhere)
+        or None,
         data=data,
     )
 
 
 def _related_information(
     finding: Finding, lines: Sequence[str], encoding: str, uri: str | None
-) -> list[types.DiagnosticRelatedInformation] | None:
-    if uri is None or not finding.related:
-        return None
+) -> list[types.DiagnosticRelatedInformation]:
+    if uri is None:
+        return []
     return [
         types.DiagnosticRelatedInformation(
             location=types.Location(uri=uri, range=to_lsp_range(lines, related.span, encoding)),
@@ -122,6 +131,56 @@ def diagnostic_json(diagnostic: types.Diagnostic) -> dict[str, Any]:
     return found
 
 
+def cell_diagnostic(
+    found: CellFinding, cell: OpenDocument, cells: Mapping[str, OpenDocument], encoding: str
+) -> types.Diagnostic:
+    """A notebook cell's finding as a diagnostic of the cell: a fix that edits other cells too
+    carries their edits (and versions) under "cells"; a related place in another cell names
+    the cell ("cell 1: ..."), as the Problems panel names only the notebook."""
+    fixes = [
+        fix_data(fix, cell.lines, encoding)
+        if isinstance(fix, Fix)
+        else cell_fix_data(fix, cell, cells, encoding)
+        for fix in found.fixes
+    ]
+    elsewhere = [
+        types.DiagnosticRelatedInformation(
+            location=types.Location(
+                uri=place.uri,
+                range=to_lsp_range(cells[place.uri].lines, place.related.span, encoding),
+            ),
+            message=f"cell {place.number}: {place.related.message}",
+        )
+        for place in found.elsewhere
+    ]
+    return to_diagnostic(
+        found.finding,
+        cell.lines,
+        encoding,
+        cell.version,
+        cell.uri,
+        fixes=fixes,
+        related_elsewhere=elsewhere,
+    )
+
+
+def cell_fix_data(
+    fix: CellFix, cell: OpenDocument, cells: Mapping[str, OpenDocument], encoding: str
+) -> dict[str, Any]:
+    """A notebook fix as data: the edits of `cell` under "edits", each other cell's (with the
+    version they are for) under "cells"."""
+    own: list[dict[str, Any]] = []
+    others: list[dict[str, Any]] = []
+    for uri, text in fix.texts:
+        edit = replacement_edit(cells[uri], text, encoding)
+        data = {"range": _range_data(edit.range), "newText": edit.new_text}
+        if uri == cell.uri:
+            own.append(data)
+        else:
+            others.append({"uri": uri, "version": cells[uri].version, "edits": [data]})
+    return {"title": fix.title, "safe": fix.is_safe, "edits": own, "cells": others}
+
+
 def fixes_of(diagnostic: types.Diagnostic) -> list[dict[str, Any]]:
     data = diagnostic.data
     return list(data.get("fixes", [])) if isinstance(data, dict) else []
@@ -144,6 +203,7 @@ def version_of(diagnostic: types.Diagnostic) -> int | None:
 
 
 def text_edits(fix: dict[str, Any]) -> list[types.TextEdit]:
+    """The edits of the fix's own document (a notebook fix's other cells: `cell_edits`)."""
     return [
         types.TextEdit(
             range=types.Range(
@@ -153,6 +213,11 @@ def text_edits(fix: dict[str, Any]) -> list[types.TextEdit]:
         )
         for edit in fix.get("edits", [])
     ]
+
+
+def cell_edits(fix: dict[str, Any]) -> list[tuple[str, int | None, list[types.TextEdit]]]:
+    """(uri, version the edits are for, edits) of each other cell a notebook fix edits."""
+    return [(cell["uri"], cell.get("version"), text_edits(cell)) for cell in fix.get("cells", [])]
 
 
 def workspace_edit(

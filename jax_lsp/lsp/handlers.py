@@ -23,7 +23,7 @@ WARM_JEDI_AFTER = 1.0
 
 
 def initialize(ls: JaxLanguageServer, params: types.InitializeParams) -> None:
-    ls.client.initialize(ls.workspace.position_encoding)
+    ls.client.initialize(ls.workspace.position_encoding, params.client_info)
     if params.root_uri:
         ls.settings.root = ls.cross.workspace.root = to_fs_path(params.root_uri)
     ls.settings.set_editor(params.initialization_options or {})

@@ -1,6 +1,7 @@
 """Hover on a flagged range: what happens at run time in one sentence, the lines that change
 from wrong to right in one short example, the link to the rule's page. The editor shows the
-diagnostic's message beside it already: the hover does not repeat it."""
+diagnostic's message beside it already: the hover does not repeat it, nor the related places
+when the editor shows those too."""
 
 from __future__ import annotations
 
@@ -66,7 +67,9 @@ def _related_lines(finding: Finding) -> list[str]:
     return [f"- line {item.span.start.line + 1}: {item.message}" for item in finding.related]
 
 
-def hover_markdown(finding: Finding) -> str:
+def hover_markdown(finding: Finding, related: bool = True) -> str:
+    """The hover of `finding`; with `related`, the places that explain it too (for a client
+    that does not show the diagnostic's relatedInformation itself)."""
     rule = RULES_BY_CODE.get(finding.code)
     if rule is None:
         return f"**{finding.code}**"
@@ -75,9 +78,9 @@ def hover_markdown(finding: Finding) -> str:
     if pair is not None:
         wrong, right = pair
         parts += ["", "```python", "# wrong", wrong, "# right", right, "```"]
-    related = _related_lines(finding)
-    if related:
-        parts += ["", *related]
+    places = _related_lines(finding) if related else []
+    if places:
+        parts += ["", *places]
     parts += ["", f"[{rule.code} documentation]({rule.url()})"]
     return "\n".join(parts)
 
@@ -91,10 +94,11 @@ async def hover(ls: JaxLanguageServer, params: types.HoverParams) -> types.Hover
     found = findings_at(result.findings, position)
     if not found:
         return None
+    related = not ls.client.shows_related()  # else the editor lists them under the message
     return types.Hover(
         contents=types.MarkupContent(
             kind=types.MarkupKind.Markdown,
-            value="\n\n---\n\n".join(hover_markdown(f) for f in found),
+            value="\n\n---\n\n".join(hover_markdown(f, related) for f in found),
         ),
         range=to_lsp_range(document.lines, found[0].span, ls.client.encoding),
     )

@@ -42,9 +42,15 @@ class JaxLanguageServer(LanguageServer):
             protocol_cls=JaxLspProtocol,
             text_document_sync_kind=types.TextDocumentSyncKind.Incremental,
             notebook_document_sync=types.NotebookDocumentSyncOptions(
+                # Markdown cells too, though never analyzed: a cell is named by its place
+                # among all the notebook's cells, as VS Code counts them ("Cell 3 of 7").
                 notebook_selector=[
                     types.NotebookDocumentFilterWithCells(
-                        cells=[types.NotebookCellLanguage(language="python")], notebook="*"
+                        cells=[
+                            types.NotebookCellLanguage(language="python"),
+                            types.NotebookCellLanguage(language="markdown"),
+                        ],
+                        notebook="*",
                     )
                 ],
                 save=True,

@@ -1,5 +1,6 @@
 -- Headless Neovim end-to-end: the shipped config starts `jax-lsp serve`, diagnostics arrive, the
--- preferred quick fix applies through vim.lsp.buf.code_action, and the file is written fixed.
+-- hover tells the related place, the preferred quick fix applies through
+-- vim.lsp.buf.code_action, and the file is written fixed.
 -- Run by tests/clients/test_neovim.py: nvim --headless --clean -l nvim_e2e.lua RUNTIME FILE
 local runtime, file = _G.arg[1], _G.arg[2]
 local function fail(message)
@@ -35,10 +36,32 @@ if not vim.wait(30000, function()
 end, 50) then
   fail('no diagnostics')
 end
-local diagnostic = vim.diagnostic.get(0)[1]
+local function find(code)
+  for _, found in ipairs(vim.diagnostic.get(0)) do
+    if found.code == code then
+      return found
+    end
+  end
+  fail('no ' .. code .. ' among ' .. vim.inspect(vim.diagnostic.get(0)))
+end
+
+-- Neovim declares publishDiagnostics.relatedInformation but shows it nowhere: the hover (K)
+-- is where the place that traces the function is told.
+local traced = find('JAX101')
+local hover = client:request_sync('textDocument/hover', {
+  textDocument = { uri = vim.uri_from_bufnr(0) },
+  position = { line = traced.lnum, character = traced.col },
+}, 10000, 0)
+local text = hover and hover.result and hover.result.contents.value or ''
+say('hover: ' .. text:gsub('\n', ' | '))
+if not text:find('traces `step` here', 1, true) then
+  fail('the hover does not say where `step` is traced')
+end
+
+local diagnostic = find('JAX201')
 say(string.format('diagnostic: %s %s line %d: %s (%s)', diagnostic.source, diagnostic.code,
   diagnostic.lnum + 1, diagnostic.message, elapsed()))
-if diagnostic.code ~= 'JAX201' or diagnostic.severity ~= vim.diagnostic.severity.WARN then
+if diagnostic.severity ~= vim.diagnostic.severity.WARN then
   fail('expected JAX201 as a warning, got ' .. vim.inspect(diagnostic))
 end
 

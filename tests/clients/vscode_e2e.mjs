@@ -1,7 +1,9 @@
 // Drives a real VS Code (code-server) in headless Chromium: open a file with a JAX gotcha, see it
 // in the Problems panel, hover it, apply the quick fix from Ctrl+., save, and check the file on
-// disk; Fix All; type a block header slowly above a flagged line (the findings stay); the same in
-// a notebook (diagnostic in a cell, quick fix, Fix All, save, the .ipynb on disk); restart and
+// disk; Fix All; the hover on a finding with a related place (listed once); type a block header
+// slowly above a flagged line (the findings stay); the same in a notebook (diagnostic in a cell,
+// quick fix, Fix All, a related place in another cell named in the Problems panel, a quick fix
+// adding an import to the first cell, save, the .ipynb on disk); restart and
 // change `jax-lsp.path` without an error logged. The workspace holds modules shadowing the
 // standard library (`typing.py`, `json.py`, ...): nothing may import them.
 // Run by tests/clients/test_vscode.py; configured through environment variables:
@@ -40,10 +42,15 @@ const HALF_LINE = 'if pos > 0';
 const cell = (cell_type, source) => ({ cell_type, metadata: {}, source, ...(cell_type === 'code' ? { execution_count: null, outputs: [] } : {}) });
 const NOTEBOOK = {
   cells: [
-    cell('code', ['import jax.numpy as jnp\n']),
+    cell('code', ['import jax\n', 'import jax.numpy as jnp\n']),
     cell('markdown', ['# Updating arrays\n']),
     cell('code', ['x = jnp.zeros(3)\n', 'x[0] = 1.0']),
     cell('code', ['y = jnp.ones(4)\n', 'y[1] += 2.0']),
+    // Its fix needs `from functools import partial`: added to the first cell.
+    cell('code', ['@jax.jit\n', 'def padded(v, n):\n', '    return jnp.zeros(n) + v.sum()']),
+    // Traced by the next cell: the related place names that cell.
+    cell('code', ['def show(v):\n', '    print(v)\n', '    return v']),
+    cell('code', ['shown = jax.jit(show)']),
   ],
   metadata: {
     kernelspec: { display_name: 'Python 3', language: 'python', name: 'python3' },
@@ -52,7 +59,14 @@ const NOTEBOOK = {
   nbformat: 4,
   nbformat_minor: 5,
 };
-const NOTEBOOK_FIXED = ['x = jnp.zeros(3)\nx = x.at[0].set(1.0)', 'y = jnp.ones(4)\ny = y.at[1].add(2.0)'];
+const NOTEBOOK_FIXED = [
+  'import jax\nimport jax.numpy as jnp\nfrom functools import partial',
+  'x = jnp.zeros(3)\nx = x.at[0].set(1.0)',
+  'y = jnp.ones(4)\ny = y.at[1].add(2.0)',
+  '@partial(jax.jit, static_argnames=("n",))\ndef padded(v, n):\n    return jnp.zeros(n) + v.sum()',
+  'def show(v):\n    print(v)\n    return v',
+  'shown = jax.jit(show)',
+];
 const started = Date.now();
 const log = (message) => console.log(`[${((Date.now() - started) / 1000).toFixed(1)}s] ${message}`);
 
@@ -142,12 +156,12 @@ async function notebookOnDisk(file, expected) {
     let cells = null;
     try {
       cells = JSON.parse(fs.readFileSync(file, 'utf8')).cells
-        .filter((c) => c.cell_type === 'code').map((c) => [].concat(c.source).join(''));
+        .filter((c) => c.cell_type === 'code').map((c) => [].concat(c.source).join('').replace(/\n$/, ''));
     } catch (error) {
       // Read while VS Code is writing it (truncated, not yet complete): look again.
       if (!(error instanceof SyntaxError) || Date.now() > deadline) throw error;
     }
-    if (cells && JSON.stringify(cells.slice(1)) === JSON.stringify(expected)) return cells;
+    if (cells && JSON.stringify(cells) === JSON.stringify(expected)) return cells;
     if (Date.now() > deadline) throw new Error(`${file} on disk is not as expected:\n${JSON.stringify(cells)}`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
@@ -196,6 +210,17 @@ async function openFile(page, name, text) {
   await page.keyboard.press('Enter');
   await page.locator('.monaco-editor .view-lines', { hasText: text }).waitFor();
   log(`${name} open`);
+}
+
+/** The hover (Ctrl+K Ctrl+I) at the start of the line holding `lineText`, on a `code` finding. */
+async function hoverAt(page, lineText, code) {
+  await page.locator('.monaco-editor .view-line', { hasText: lineText }).click();
+  await page.keyboard.press('Home');
+  await page.keyboard.press('Control+K');
+  await page.keyboard.press('Control+I');
+  const hover = page.locator('.monaco-hover', { hasText: `${code} documentation` });
+  await hover.first().waitFor({ timeout: 15000 });
+  return hover.first().innerText();
 }
 
 async function runCommand(page, title) {
@@ -258,13 +283,7 @@ async function main() {
     log(`problems panel: ${(await problem.first().innerText()).replace(/\s+/g, ' ')}`);
 
     // Hover on the flagged code: one sentence, one wrong/right pair, the link.
-    await page.locator('.monaco-editor .view-line', { hasText: 'x[0] = 1.0' }).click();
-    await page.keyboard.press('Home');
-    await page.keyboard.press('Control+K');
-    await page.keyboard.press('Control+I');
-    const hover = page.locator('.monaco-hover', { hasText: 'JAX201 documentation' });
-    await hover.first().waitFor({ timeout: 15000 });
-    const hoverText = await hover.first().innerText();
+    const hoverText = await hoverAt(page, 'x[0] = 1.0', 'JAX201');
     if (!hoverText.includes('# wrong') || hoverText.includes('```')) {
       throw new Error(`hover:\n${hoverText}`);
     }
@@ -317,6 +336,14 @@ async function main() {
     await typingProblems.nth(1).waitFor({ timeout: 30000 });
     await lens.first().waitFor({ timeout: 30000 });
     await steady('');
+    // The hover on `print`: VS Code lists the related place under the message; ours does not
+    // list it again.
+    const printHoverText = await hoverAt(page, 'print(x)', 'JAX101');
+    const tracedHere = printHoverText.match(/traces `?step`? here/g) ?? [];
+    if (tracedHere.length !== 1) throw new Error(`hover, related place not once:\n${printHoverText}`);
+    log(`hover with a related place: ${printHoverText.replace(/\s+/g, ' ').slice(0, 240)}...`);
+    await page.screenshot({ path: path.join(artifacts, 'vscode-hover-related.png') });
+    await page.keyboard.press('Escape');
     await page.locator('.monaco-editor .view-line', { hasText: 'print(x)' }).click();
     await page.keyboard.press('End');
     await page.keyboard.press('Enter');
@@ -353,9 +380,32 @@ async function main() {
     await notebookLine('x.at[0].set(1.0)').waitFor();
     await runCommand(page, 'jax-lsp: Fix All');
     await notebookLine('y.at[1].add(2.0)').waitFor({ timeout: 30000 });
+    // `print` in the cell of `show`, traced by the next cell: the Problems panel names that cell.
+    const otherCell = page.locator('.markers-panel .monaco-list-row', { hasText: 'cell 7: `jax.jit` traces `show` here' });
+    await otherCell.first().waitFor({ timeout: 30000 });
+    log(`problems panel, a related place in another cell: ${(await otherCell.first().innerText()).replace(/\s+/g, ' ')}`);
+    // A fix that needs an import: one edit of the first cell (the import) and of this one.
+    // The cell is below the fold: reach it from the Problems panel, as a user would.
+    await page.locator('.markers-panel .monaco-list-row', { hasText: 'JAX803' }).first().dblclick();
+    await notebookLine('jnp.zeros(n)').click();
+    await page.keyboard.press('Home');
+    await page.keyboard.press('Control+.');
+    const importFix = page.locator('.action-widget .monaco-list-row', { hasText: 'static_argnames' });
+    await importFix.first().waitFor({ timeout: 30000 });
+    log(`notebook fix with an import offered: ${(await importFix.first().innerText()).replace(/\s+/g, ' ')}`);
+    // Not the preferred fix (it is unsafe): moved to with the arrow keys, as a user would.
+    const focusedFix = page.locator('.action-widget .monaco-list-row.focused', { hasText: 'static_argnames' });
+    for (let step = 0; step < 5 && !(await focusedFix.count()); step++) {
+      await page.keyboard.press('ArrowDown');
+    }
+    await focusedFix.waitFor({ timeout: 5000 });
+    await page.keyboard.press('Enter');
+    await notebookLine('@partial(jax.jit').waitFor({ timeout: 30000 });
+    // The first cell (scrolled out of view) got the import: the .ipynb on disk shows it.
+    await page.screenshot({ path: path.join(artifacts, 'vscode-notebook-import.png') });
     await page.keyboard.press('Control+S');
     await notebookOnDisk(path.join(dirs.workspace, 'demo.ipynb'), NOTEBOOK_FIXED);
-    log('notebook: quick fix and Fix All applied, the .ipynb on disk is fixed');
+    log('notebook: quick fixes (one adding an import to the first cell) and Fix All applied, the .ipynb on disk is fixed');
 
     // Restart Server, then Show Output: the log names the interpreter and the bundled copy.
     await runCommand(page, 'jax-lsp: Restart Server');

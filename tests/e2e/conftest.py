@@ -37,12 +37,15 @@ def capabilities(
     resolve: bool = False,
     configuration: bool = False,
     document_changes: bool = False,
+    related: bool = False,
 ) -> types.ClientCapabilities:
     return types.ClientCapabilities(
         general=types.GeneralClientCapabilities(position_encodings=encodings),
         text_document=types.TextDocumentClientCapabilities(
             diagnostic=types.DiagnosticClientCapabilities() if pull else None,
-            publish_diagnostics=types.PublishDiagnosticsClientCapabilities(version_support=True),
+            publish_diagnostics=types.PublishDiagnosticsClientCapabilities(
+                version_support=True, related_information=related
+            ),
             code_action=types.CodeActionClientCapabilities(
                 resolve_support=types.ClientCodeActionResolveOptions(properties=["edit"])
                 if resolve
@@ -65,11 +68,13 @@ async def start(
     client: LanguageClient,
     root: Path | None = None,
     options: Any = None,
+    client_name: str | None = None,
     **kwargs: Any,
 ) -> types.InitializeResult:
     return await client.initialize_session(
         types.InitializeParams(
             capabilities=capabilities(**kwargs),
+            client_info=types.ClientInfo(name=client_name) if client_name else None,
             root_uri=root.as_uri() if root else None,
             initialization_options=options,
         )

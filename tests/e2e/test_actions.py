@@ -127,9 +127,25 @@ async def test_stale_requests_are_refused(client, tmp_path):
         )
     )[0]
     change(client, uri, 2, "\n", (0, 0))  # every line moves down: version 1's edits are wrong
-    assert await client.text_document_code_action_async(request(uri, found)) is None
+    stale = await client.text_document_code_action_async(request(uri, found))
+    assert [action.kind for action in stale or []] == [
+        "source.fixAll.jax-lsp",
+        "source.jax-lsp.enableDebugNans",
+    ]  # no quick fix of the old markers
     resolved = await client.code_action_resolve_async(fix_all)
     assert resolved.edit is None
+    # Fix-all asked with the old markers (saving right after an edit): made on the new text.
+    (fresh,) = await client.text_document_code_action_async(
+        request(uri, found, [types.CodeActionKind.SourceFixAll])
+    )
+    fixed = apply_edits(
+        "\n" + GOTCHAS,
+        edits_of((await client.code_action_resolve_async(fresh)).edit, uri),
+        "utf-16",
+    )
+    assert fixed.startswith(
+        "\nimport jax.numpy as jnp\n\nx = jnp.arange(5.0)\nx = x.at[1].add(5.0)\n"
+    )
 
 
 @pytest.mark.parametrize(
@@ -183,6 +199,40 @@ async def test_hover(client, tmp_path):
         )
     )
     assert nothing is None
+
+
+TRACED_PRINT = (
+    "import jax\n\n\ndef step(x):\n    print(x)\n    return x\n\n\nfast = jax.jit(step)\n"
+)
+TRACED_HERE = "- line 9: `jax.jit` traces `step` here"
+
+
+@pytest.mark.parametrize(
+    ("related", "client_name", "listed"),
+    [
+        (True, "Visual Studio Code", False),  # shown under the message: not twice
+        (False, None, True),  # the client shows no relatedInformation: the hover does
+        (True, "Neovim", True),  # declares relatedInformation, shows it nowhere
+    ],
+)
+async def test_hover_lists_related_places_only_where_the_client_does_not(
+    client, tmp_path, related, client_name, listed
+):
+    await start(client, related=related, client_name=client_name)
+    uri = open_document(client, tmp_path / "a.py", TRACED_PRINT)
+    (finding,) = await diagnostics_for(client, uri, bool)
+    assert [item.message for item in finding.related_information] == [
+        "`jax.jit` traces `step` here"
+    ]
+    hover = await client.text_document_hover_async(
+        types.HoverParams(
+            text_document=types.TextDocumentIdentifier(uri=uri), position=types.Position(4, 5)
+        )
+    )
+    value = hover.contents.value
+    assert value.startswith("**JAX101**")
+    assert (TRACED_HERE in value) is listed
+    assert value.endswith(f"[JAX101 documentation]({RULES_BY_CODE['JAX101'].url()})")
 
 
 UNSAFE_ONLY = "class Model:\n    def reset(self):\n        self.buf.at[0].set(0.0)\n"

@@ -5,6 +5,9 @@ fix-all of the whole notebook, inlay hints and code lenses in cells."""
 from __future__ import annotations
 
 import asyncio
+import json
+import subprocess
+import sys
 
 import pytest
 from lsprotocol import types
@@ -15,6 +18,7 @@ from tests.e2e.conftest import (
     diagnostics_for,
     edits_of,
     start,
+    wait_for,
 )
 
 CELLS = [
@@ -268,3 +272,150 @@ async def test_cells_get_the_cross_module_facts(client, tmp_path):
     assert codes(found) == ["JAX201"]
     assert found[0].range.start == types.Position(1, 0)
     assert list(client.diagnostics[uris[0]]) == []
+
+
+# As VS Code sends cells: no final newline. The import cell is not the first cell.
+IMPORT_CELLS = [
+    (types.NotebookCellKind.Markup, "# Padding\n"),
+    (types.NotebookCellKind.Code, "import jax\nimport jax.numpy as jnp"),
+    (types.NotebookCellKind.Code, "xs = jnp.ones(3)"),
+    (types.NotebookCellKind.Code, "@jax.jit\ndef padded(x, n):\n    return jnp.zeros(n) + x.sum()"),
+]
+
+
+async def _actions_for(client, uri: str, diagnostic: types.Diagnostic) -> list[types.CodeAction]:
+    """The code actions offered for `diagnostic` of the cell `uri` (Ctrl+. on it)."""
+    actions = await client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri=uri),
+            range=diagnostic.range,
+            context=types.CodeActionContext(diagnostics=[diagnostic]),
+        )
+    )
+    return actions or []
+
+
+def _fixed_by_cli(tmp_path, cells, *options: str) -> list[str]:
+    """The code cells' sources after `jax-lsp check --fix` on the same notebook saved as a
+    file."""
+    path = tmp_path / "saved.ipynb"
+    path.write_text(
+        json.dumps(
+            {
+                "cells": [
+                    {
+                        "cell_type": "code" if kind == types.NotebookCellKind.Code else "markdown",
+                        "metadata": {},
+                        "source": text,
+                    }
+                    for kind, text in cells
+                ],
+                "metadata": {},
+                "nbformat": 4,
+                "nbformat_minor": 5,
+            }
+        )
+    )
+    subprocess.run(
+        [sys.executable, "-m", "jax_lsp", "check", "--fix", *options, path.name],
+        cwd=tmp_path,
+        capture_output=True,
+        timeout=120,
+        check=False,
+    )
+    saved = json.loads(path.read_text())["cells"]
+    return ["".join(cell["source"]) for cell in saved if cell["cell_type"] == "code"]
+
+
+@pytest.mark.parametrize("document_changes", [True, False])
+async def test_a_fix_that_adds_an_import_edits_the_import_cell(client, tmp_path, document_changes):
+    """The static-argument fix needs `from functools import partial`: one workspace edit adds it
+    to the cell that imports jax (after its imports, where `check --fix` puts it) and rewrites
+    the decorator in the cell of the finding; the result is the CLI's."""
+    await start(client, document_changes=document_changes)
+    _, cells = open_notebook(client, tmp_path, IMPORT_CELLS)
+    (finding,) = await diagnostics_for(client, cells[3], bool)
+    assert finding.code == "JAX803"
+    actions = await _actions_for(client, cells[3], finding)
+    (static,) = [a for a in actions if "static_argnames" in a.title]
+    edit = static.edit
+    if document_changes:
+        changed = {change.text_document.uri: change for change in edit.document_changes}
+        assert {uri: change.text_document.version for uri, change in changed.items()} == {
+            cells[1]: 1,
+            cells[3]: 1,
+        }
+        by_cell = {uri: change.edits for uri, change in changed.items()}
+    else:
+        by_cell = edit.changes
+    assert set(by_cell) == {cells[1], cells[3]}
+    texts = [
+        apply_edits(text, by_cell.get(uri, []), "utf-16")
+        for (kind, text), uri in zip(IMPORT_CELLS, cells, strict=True)
+        if kind == types.NotebookCellKind.Code
+    ]
+    assert texts == [
+        "import jax\nimport jax.numpy as jnp\nfrom functools import partial",
+        "xs = jnp.ones(3)",
+        '@partial(jax.jit, static_argnames=("n",))\ndef padded(x, n):\n'
+        "    return jnp.zeros(n) + x.sum()",
+    ]
+    assert texts == _fixed_by_cli(tmp_path, IMPORT_CELLS, "--unsafe-fixes")
+
+
+async def test_a_notebook_fix_is_not_offered_for_an_import_cell_since_edited(client, tmp_path):
+    """The client's diagnostic still carries the edit of the import cell as it was: once that
+    cell changed, the fix is withheld (the cell's new diagnostics bring it back)."""
+    await start(client, document_changes=True)
+    notebook_uri, cells = open_notebook(client, tmp_path, IMPORT_CELLS)
+    (finding,) = await diagnostics_for(client, cells[3], bool)
+    change_cells(client, notebook_uri, _text_change(cells[1], 2, (0, 0), "import math\n"))
+
+    async def titles(diagnostic: types.Diagnostic) -> list[str]:
+        return [action.title for action in await _actions_for(client, cells[3], diagnostic)]
+
+    assert not [title for title in await titles(finding) if "static_argnames" in title]
+    await wait_for(lambda: client.diagnostics[cells[3]][0].data != finding.data)
+    (fresh,) = client.diagnostics[cells[3]]
+    assert [title for title in await titles(fresh) if "static_argnames" in title]
+
+
+async def test_a_related_place_in_another_cell_points_there_and_names_it(client, tmp_path):
+    """`jax.jit` in the fourth cell traces `f` of the third: the related information of the
+    `print` finding points into that cell, and says which (the Problems panel names only the
+    notebook), counting cells as VS Code does ("Cell 4 of 5", markdown too); a related place in
+    the same cell is as in a file."""
+    code, markup = types.NotebookCellKind.Code, types.NotebookCellKind.Markup
+    traced_here = "def h(y):\n    print(y)\n    return y\n\nk = jax.jit(h)"
+    cells = [(code, "import jax"), (markup, "# Steps"), (code, "def f(x):\n    print(x)\n")]
+    cells += [(code, "g = jax.jit(f)"), (code, traced_here)]
+    await start(client, related=True)
+    _, uris = open_notebook(client, tmp_path, cells)
+    (elsewhere,) = await diagnostics_for(client, uris[2], bool)
+    assert elsewhere.code == "JAX101"
+    assert [
+        (r.location.uri, r.location.range.start, r.message) for r in elsewhere.related_information
+    ] == [(uris[3], types.Position(0, 4), "cell 4: `jax.jit` traces `f` here")]
+    (here,) = await diagnostics_for(client, uris[4], bool)
+    assert [
+        (r.location.uri, r.location.range.start, r.message) for r in here.related_information
+    ] == [(uris[4], types.Position(4, 4), "`jax.jit` traces `h` here")]
+
+
+async def test_a_codemod_fix_in_a_cell_is_built_on_the_notebook(client, tmp_path):
+    """The `jnp.where` rewrite of a masked reduction is a codemod built when asked: in a cell it
+    is built on the notebook's module (the third cell sits below two others) and comes back as
+    the cell's edit, as `check --fix` rewrites the saved notebook."""
+    code = types.NotebookCellKind.Code
+    cells = [*IMPORT_CELLS[:3], (code, "@jax.jit\ndef positive_sum(x):\n    return x[x > 0].sum()")]
+    await start(client, document_changes=True)
+    _, uris = open_notebook(client, tmp_path, cells)
+    (finding,) = await diagnostics_for(client, uris[3], bool)
+    actions = await _actions_for(client, uris[3], finding)
+    (where,) = [action for action in actions if "jnp.where" in action.title]
+    (change,) = where.edit.document_changes
+    assert (change.text_document.uri, change.text_document.version) == (uris[3], 1)
+    texts = [text for kind, text in cells if kind == code]
+    texts[-1] = apply_edits(texts[-1], change.edits, "utf-16")
+    assert "jnp.where(x > 0, x, 0).sum()" in texts[-1]
+    assert texts == _fixed_by_cli(tmp_path, cells, "--unsafe-fixes")

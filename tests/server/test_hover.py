@@ -25,6 +25,8 @@ def test_related_places_are_listed_briefly() -> None:
     related = (Related(Span.of(0, 0, 0, 8), "`jax.jit` traces `step` here"),)
     text = hover_markdown(_finding("JAX701", related))
     assert "- line 1: `jax.jit` traces `step` here" in text
+    # A client that shows them under the diagnostic's message: not twice.
+    assert "traces" not in hover_markdown(_finding("JAX701", related), related=False)
 
 
 def test_every_example_pair_is_short_and_differs() -> None:
