@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 
 from jax_lsp.codeactions.holders import rebinding
+from jax_lsp.codeactions.import_edits import module_prefix_and_edits
 from jax_lsp.codeactions.site import FixSite, node_edit
 from jax_lsp.findings import Applicability, Fix
 
@@ -26,6 +27,40 @@ def at_update_fix(
     replacement, imports = rebound
     edits = (node_edit(ctx, statement, replacement), *imports)
     return Fix(f"Replace with `{replacement}`", edits, _safety(array))
+
+
+def masked_update_fix(
+    ctx: FixSite, statement: ast.stmt, array: ast.expr, mask: ast.expr, new: str, value: ast.expr
+) -> Fix | None:
+    """`x[mask] = v` (or `x[mask] += v`, `new` then `x + v`) in traced code, where a traced
+    boolean index cannot be used, `.at[mask]` included (its shape would depend on the mask's
+    values): `x = jnp.where(mask, new, x)`. Safe when `value` is a number: NumPy puts it at
+    every masked place, as `where` does; an array value may be meant for the masked places
+    only (NumPy's `x[mask] = values[:k]`), which `where` cannot do."""
+    spelled = module_prefix_and_edits(ctx, "jax.numpy", "jnp")
+    if spelled is None:
+        return None
+    jnp, imports = spelled
+    rebound = rebinding(
+        ctx, array, f"{jnp}.where({ctx.segment(mask)}, {new}, {ctx.segment(array)})"
+    )
+    if rebound is None:
+        return None
+    replacement, holder_imports = rebound
+    edits = (node_edit(ctx, statement, replacement), *imports, *holder_imports)
+    number = _is_number(value)
+    safety = _safety(array) if number else Applicability.UNSAFE
+    return Fix(f"Replace with `{replacement}`", edits, safety)
+
+
+def _is_number(node: ast.expr) -> bool:
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd):
+        node = node.operand
+    return (
+        isinstance(node, ast.Constant)
+        and isinstance(node.value, int | float)
+        and not isinstance(node.value, bool)
+    )
 
 
 def assign_result_fix(ctx: FixSite, statement: ast.Expr, array: ast.expr) -> Fix | None:

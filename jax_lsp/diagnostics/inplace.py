@@ -6,10 +6,12 @@ import ast
 from collections.abc import Iterator
 from dataclasses import replace
 
+from jax_lsp.analysis.booleans import is_boolean
 from jax_lsp.analysis.dtypes import FloatOracle, assigned_values
 from jax_lsp.analysis.kinds import Kind
-from jax_lsp.codeactions.at_update import assign_result_fix, at_update_fix
+from jax_lsp.codeactions.at_update import assign_result_fix, at_update_fix, masked_update_fix
 from jax_lsp.diagnostics.base import Example, Rule, RuleContext
+from jax_lsp.diagnostics.traced_values import is_traced
 from jax_lsp.findings import Applicability, Finding, Severity
 
 _AUG_METHODS: dict[type[ast.operator], str] = {
@@ -63,7 +65,10 @@ class IndexAssign(Rule):
         plain class or mutable dataclass. No fix when the class is not known, for `self` of a
         frozen class (rebinding `self` reaches no caller), for a name the function does not
         bind (assigning it would make it local), or for a
-        deeper target (`x[i][j]`, `a.b.c[i]`).
+        deeper target (`x[i][j]`, `a.b.c[i]`). In traced code a traced boolean mask fails
+        in `.at[mask]` as in `x[mask]`: `x[mask] = v` becomes `x = jnp.where(mask, v, x)`,
+        safe for a number `v`, unsafe for an array (NumPy puts `values[:k]` at the masked
+        places, which `where` cannot do).
     """
     node_types = (ast.Assign,)
     invalid = (
@@ -107,6 +112,32 @@ class IndexAssign(Rule):
             params["b"][0] = 1.0  # error
             """,
             raises="TypeError",
+        ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def relu(x):
+                x[x < 0] = 0.0  # error
+                return x
+
+            relu(jnp.array([-1.0, 2.0]))
+            """,
+            raises="TypeError",
+            fixed="""
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def relu(x):
+                x = jnp.where(x < 0, 0.0, x)
+                return x
+
+            relu(jnp.array([-1.0, 2.0]))
+            """,
+            fixed_check="assert relu(jnp.array([-1.0, 2.0])).tolist() == [0.0, 2.0]",
         ),
         Example(
             """
@@ -241,7 +272,11 @@ class IndexAssign(Rule):
                 if min_max_update(node, ctx):
                     continue  # JAX202's pattern
                 fix = None
-                if len(node.targets) == 1:
+                mask = _traced_mask(target, ctx)
+                if len(node.targets) == 1 and mask is not None:
+                    new = ctx.segment(node.value)
+                    fix = masked_update_fix(ctx, node, target.value, mask, new, node.value)
+                elif len(node.targets) == 1:
                     fix = at_update_fix(ctx, node, target, "set", ctx.segment(node.value))
                 name = ctx.segment(target.value)
                 yield ctx.finding(
@@ -299,8 +334,9 @@ class IndexAugAssign(Rule):
         Rewrites to `x = x.at[idx].add(v)` (or the matching method). Safe for a plain name;
         a field of an object as for JAX201. `/=` is safe only on an array known to hold
         floats: NumPy's `ints[i] /= 2` keeps the integer dtype, `.at[i].divide(2)` makes the
-        whole array float. Operators without an `.at` method (`//=`, `%=`, `@=`, bitwise) are
-        flagged without a fix.
+        whole array float. With a traced boolean mask in traced code,
+        `x = jnp.where(mask, x + v, x)`, as for JAX201. Operators without an `.at` method
+        (`//=`, `%=`, `@=`, bitwise) are flagged without a fix.
     """
     node_types = (ast.AugAssign, ast.Assign)
     invalid = (
@@ -381,6 +417,14 @@ class IndexAugAssign(Rule):
             return
         method = _AUG_METHODS.get(type(node.op))
         fix = at_update_fix(ctx, node, target, method, ctx.segment(node.value)) if method else None
+        mask = _traced_mask(target, ctx)
+        if mask is not None:  # `.at[mask]` raises in traced code as `x[mask]` does
+            fix = None
+            operator = _OPERATORS.get(type(node.op))
+            if operator is not None:
+                array, value = ctx.segment(target.value), ctx.segment(node.value)
+                new = f"{array} {operator} {_operand(node.value, value)}"
+                fix = masked_update_fix(ctx, node, target.value, mask, new, node.value)
         if fix is not None and method == "divide" and not _known_float(target.value, ctx):
             # NumPy's `ints[i] /= 2` keeps the integer dtype (the quotient is cast back);
             # `.at[i].divide` makes the whole array float.
@@ -409,6 +453,30 @@ class IndexAugAssign(Rule):
             f"Use `{name} = {name}.at[...].{method}(...)`",
             fix=fix,
         )
+
+
+_OPERATORS: dict[type[ast.operator], str] = {
+    ast.Add: "+",
+    ast.Sub: "-",
+    ast.Mult: "*",
+    ast.Div: "/",
+    ast.Pow: "**",
+}
+
+
+def _operand(node: ast.expr, text: str) -> str:
+    """`text` as the right operand of a binary operator (parenthesised unless atomic)."""
+    atomic = (ast.Name, ast.Constant, ast.Attribute, ast.Subscript, ast.Call)
+    return text if isinstance(node, atomic) else f"({text})"
+
+
+def _traced_mask(target: ast.Subscript, ctx: RuleContext) -> ast.expr | None:
+    """The index of `x[mask] = v` when it is a traced boolean array alone, in traced code,
+    where `.at[mask]` fails as `x[mask]` does (NonConcreteBooleanIndexError)."""
+    index = target.slice
+    if ctx.abstract and is_traced(ctx, index) and is_boolean(index, ctx):
+        return index
+    return None
 
 
 def _known_float(array: ast.expr, ctx: RuleContext) -> bool:
