@@ -26,7 +26,7 @@ from jax_lsp.analysis.traced_functions import TracedFunction
 from jax_lsp.analysis.traced_functions import traced_functions as _traced_functions
 from jax_lsp.codeactions import with_deferred_fixes
 from jax_lsp.codeactions.apply import fix_text
-from jax_lsp.codeactions.noqa import noqa_codes
+from jax_lsp.codeactions.noqa import noqa_codes, noqa_line
 from jax_lsp.config import Settings
 from jax_lsp.diagnostics import ALL_RULES
 from jax_lsp.diagnostics.base import Rule, RuleContext
@@ -295,7 +295,7 @@ def _fail_on_purpose(node: ast.AST, ctx: RuleContext) -> list[Finding]:
 
 
 def is_suppressed(finding: Finding, lines: list[str]) -> bool:
-    line = finding.span.start.line
+    line = noqa_line(lines, finding.span.start.line)
     if line >= len(lines):
         return False
     codes = noqa_codes(lines[line])

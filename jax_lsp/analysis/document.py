@@ -237,7 +237,7 @@ def _is_code_start(line: str) -> bool:
     return line[0] not in "eft" or not _CONTINUATION.match(line)
 
 
-def _string_interior_lines(lines: list[str]) -> set[int]:
+def string_interior_lines(lines: list[str]) -> set[int]:
     """Lines that begin inside a closed triple-quoted string (docstring text at column 0).
 
     A light scan, not a tokenizer: comments and one-line strings are skipped so their quotes
@@ -274,7 +274,7 @@ def _candidate_ranges(lines: list[str]) -> list[tuple[int, int]]:
     """Half-open line ranges, each starting at a column-0 statement (decorators stay attached)."""
     starts: list[int] = []
     after_decorator = False
-    in_strings = _string_interior_lines(lines)
+    in_strings = string_interior_lines(lines)
     # Cheap first cut (most lines are indented), then the exact test on the few left.
     column_zero = [i for i, line in enumerate(lines) if line and line[0] not in _NOT_CODE_START]
     for index in column_zero:

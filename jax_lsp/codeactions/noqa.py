@@ -4,7 +4,9 @@ silences a finding on its line (so what the fix writes is what the engine honour
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
+from jax_lsp.analysis.document import string_interior_lines
 from jax_lsp.findings import Edit, Span
 
 # A bare noqa comment silences every finding of its line; one naming codes, only those.
@@ -38,3 +40,25 @@ def noqa_edit(text: str, line: int, code: str) -> Edit:
         return Edit(Span.of(line, column, line, column), "" if silenced else f", {code}")
     column = len(text.rstrip())
     return Edit(Span.of(line, column, line, len(text)), f"  # noqa: {code}")
+
+
+def noqa_line(lines: Sequence[str], line: int) -> int:
+    """The line whose `# noqa` covers a finding that starts on `line`: that line, unless it
+    ends inside a triple-quoted string or with a backslash, where no comment can go; then the
+    line where the string or the continuation ends (as ruff places it)."""
+    if line >= len(lines) or not _continues(lines[line]):
+        return line  # the common case, without a scan of the text
+    interior = string_interior_lines(list(lines))
+    while line + 1 < len(lines):
+        if line + 1 in interior:
+            while line + 1 in interior:
+                line += 1  # to the line where the string closes
+        elif lines[line].rstrip().endswith("\\"):
+            line += 1
+        else:
+            break
+    return line
+
+
+def _continues(text: str) -> bool:
+    return '"""' in text or "'''" in text or text.rstrip().endswith("\\")

@@ -24,7 +24,9 @@ def replacement_edit(document: OpenDocument, new_text: str, encoding: str) -> ty
 
 
 def noqa_edit(document: OpenDocument, line: int, code: str, encoding: str) -> types.TextEdit:
-    """Append `  # noqa: CODE` to the line, or add CODE to the line's existing `# noqa: ...`."""
+    """Append `  # noqa: CODE` to the line, or add CODE to the line's existing `# noqa: ...`
+    (the line where a string or continuation the finding's line opens ends: `noqa_line`)."""
+    line = noqa.noqa_line(document.lines, line)
     return _text_edit(document, noqa.noqa_edit(document.lines[line], line, code), encoding)
 
 

@@ -7,7 +7,7 @@ import pytest
 
 from jax_lsp.analysis.document import Document
 from jax_lsp.codeactions.apply import apply_edits
-from jax_lsp.codeactions.noqa import noqa_codes, noqa_edit
+from jax_lsp.codeactions.noqa import noqa_codes, noqa_edit, noqa_line
 from jax_lsp.engine import analyze
 
 # (a line with a JAX201 finding, the line after the fix that silences JAX201)
@@ -45,3 +45,33 @@ def test_codes_are_read_case_insensitively_and_bare_noqa_silences_all():
     assert noqa_codes("x  # noqa: jax201 , JAX202") == frozenset({"JAX201", "JAX202"})
     assert noqa_codes("x  # noqa") == frozenset()
     assert noqa_codes("x  # nothing to see") is None
+
+
+# A finding whose line ends inside a triple-quoted string, or with a backslash: no comment
+# can go there; the noqa goes where the string or the continuation ends, and is honoured there.
+MULTILINE = [
+    (
+        'import jax\n\n@jax.jit\ndef step(x):\n    print("""step\n    value""", x)\n    return x\n',
+        "JAX101",
+        5,
+    ),
+    (
+        'import jax\n\n@jax.jit\ndef step(x):\n    print("a", \\\n          x)\n    return x\n',
+        "JAX101",
+        5,
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "code", "noqa_row"), MULTILINE)
+def test_a_noqa_goes_where_the_string_or_continuation_ends(text: str, code: str, noqa_row: int):
+    (finding,) = analyze(Document(text)).findings
+    lines = text.split("\n")
+    row = noqa_line(lines, finding.span.start.line)
+    assert row == noqa_row
+    silenced = apply_edits(text, [noqa_edit(lines[row], row, code)])
+    compile(silenced, "<silenced>", "exec")  # the comment is outside the string
+    assert f"# noqa: {code}" in silenced.split("\n")[noqa_row]
+    # The string's text is unchanged, and the engine honours the comment where it is.
+    assert analyze(Document(silenced)).findings == []
+    assert silenced.replace(f"  # noqa: {code}", "") == text
