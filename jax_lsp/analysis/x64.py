@@ -370,26 +370,29 @@ def _text_enables_x64(file: Path) -> bool:
 
 def _switches_x64_on(node: ast.AST) -> bool:
     """`<...>.config.update("jax_enable_x64", True)`, `os.environ["JAX_ENABLE_X64"] = "1"` or
-    `os.environ.setdefault("JAX_ENABLE_X64", "1")`, spelled any way (no resolver here)."""
+    `os.environ.setdefault("JAX_ENABLE_X64", "1")`, spelled any way (no resolver here), or the
+    same with a value that is not a literal (unsure means on, as for the module's own switch)."""
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and len(node.args) == 2:
         name, value = node.args
         if not (isinstance(name, ast.Constant) and name.value in _FLAG_SPELLINGS):
             return False
-        return node.func.attr in ("update", "setdefault") and _truthy(value)
+        return node.func.attr in ("update", "setdefault") and _maybe_truthy(value)
     if isinstance(node, ast.Assign) and len(node.targets) == 1:
         target = node.targets[0]
         return (
             isinstance(target, ast.Subscript)
             and isinstance(target.slice, ast.Constant)
             and target.slice.value == "JAX_ENABLE_X64"
-            and _truthy(node.value)
+            and _maybe_truthy(node.value)
         )
     return False
 
 
-def _truthy(value: ast.expr) -> bool:
+def _maybe_truthy(value: ast.expr) -> bool:
+    """A literal that switches the flag on, or a value read at run time (a package's own
+    setting, `update("jax_enable_x64", val)` in its config callback, may well be on)."""
     if not isinstance(value, ast.Constant):
-        return False
+        return True
     if isinstance(value.value, str):
         return value.value.lower() in ("1", "true", "yes")
     return value.value is True or value.value == 1

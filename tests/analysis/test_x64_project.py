@@ -82,6 +82,24 @@ def test_switching_x64_off_is_not_enabling(tmp_path):
     assert _jax901_lines(tmp_path / "pkg" / "ops.py") == [2]
 
 
+def test_a_package_setting_passed_to_the_switch_may_enable_x64(tmp_path):
+    # netket: a config flag defaulting to on, whose callback passes its value to the switch.
+    setting = """
+        def _update_x64(value):
+            from jax import config as jax_config
+
+            jax_config.update("jax_enable_x64", value)
+
+        config.define("PKG_ENABLE_X64", bool, default=True, callback=_update_x64)
+    """
+    _write(tmp_path, {"pkg/__init__.py": "", "pkg/ops.py": USER})
+    ops = tmp_path / "pkg" / "ops.py"
+    assert _jax901_lines(ops) == [2]
+    _write(tmp_path, {"pkg/utils/__init__.py": "", "pkg/utils/flags.py": setting})
+    assert project_enables_x64(str(ops))
+    assert _jax901_lines(ops) == []
+
+
 def test_tool_setting_states_x64(tmp_path):
     (tmp_path / "pyproject.toml").write_text("[tool.jax-lsp]\nx64 = true\n", encoding="utf-8")
     assert load_settings(tmp_path).enable_x64
