@@ -524,6 +524,39 @@ def aligned_pair(first: ast.Call, second: ast.Call, resolver: Resolver) -> bool:
     return rest(first) == rest(second)
 
 
+def _is_assertion_call(node: ast.AST) -> bool:
+    """`self.assertEqual(...)`, `np.testing.assert_allclose(...)`, `chex.assert_trees_all_close(
+    ...)`, or a tree map of such a function (`jax.tree.map(assert_allclose, a, b)`)."""
+    if not isinstance(node, ast.Call):
+        return False
+    name = _last_name(node.func) or ""
+    if name.lower().startswith("assert"):
+        return True
+    return name in ("map", "tree_map") and bool(node.args) and _is_assertion_name(node.args[0])
+
+
+def _is_assertion_name(expr: ast.expr) -> bool:
+    return (_last_name(expr) or "").lower().startswith("assert")
+
+
+def in_assertion(call: ast.Call, scope: ast.AST) -> bool:
+    """Is `call` an argument (at any depth) of an assertion, or the test of an `assert`? Such
+    a draw recomputes an expected value: it reuses the key on purpose, to get the very numbers
+    the code under test drew from it."""
+    for node in walk_nodes(scope):
+        if isinstance(node, ast.Assert) and any(n is call for n in walk_nodes(node.test)):
+            return True
+        if _is_assertion_call(node) and any(
+            n is call for argument in _call_arguments(node) for n in walk_nodes(argument)
+        ):
+            return True
+    return False
+
+
+def _call_arguments(call: ast.Call) -> list[ast.expr]:
+    return [*call.args, *(k.value for k in call.keywords)]
+
+
 def repeated_uses(
     statements: list[ast.stmt],
     resolver: Resolver,

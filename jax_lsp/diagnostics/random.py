@@ -14,6 +14,7 @@ from jax_lsp.analysis.keys import (
     aligned_pair,
     carried_key_reuses,
     classify_call,
+    in_assertion,
     may_draw,
     repeated_uses,
 )
@@ -197,7 +198,10 @@ class PrngKeyReuse(Rule):
         of a tree map) is left alone: it picks the same rows of each, keeping inputs and
         labels aligned, the usual intent (JAX's checker counts it). The same call of the same
         array twice, or one such call run again by a loop (the same shuffle every epoch), is
-        flagged. The finding links the earlier use.
+        flagged. A draw inside an assertion (`self.assertEqual(model(key), normal(key))`,
+        `np.testing.assert_allclose`, an `assert`) is left alone too: a test recomputes the
+        expected value from the very key the code under test drew from (the checker counts
+        it). The finding links the earlier use.
     """
     why_bad = """
         JAX's random numbers are a pure function of the key: the same key gives the same
@@ -664,6 +668,23 @@ class PrngKeyReuse(Rule):
             """,
             check="assert not (x == x[0]).all()",
         ),
+        Example(
+            """
+            import jax
+            import numpy as np
+
+            def model(key):
+                k1, k2 = jax.random.split(key)
+                z = jax.random.normal(k1)
+                return z, z + jax.random.normal(k2)
+
+            # A test recomputes the model's draws from the same keys: the expected values.
+            k1, k2 = jax.random.split(jax.random.key(3))
+            z, x = model(jax.random.key(3))
+            np.testing.assert_allclose(z, jax.random.normal(k1))
+            np.testing.assert_allclose(x, jax.random.normal(k1) + jax.random.normal(k2))
+            """,
+        ),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> Iterator[Finding]:
@@ -700,6 +721,8 @@ class PrngKeyReuse(Rule):
         reuses = [
             r for r in reuses if r.across_iterations or not aligned_pair(r.first, r.call, resolver)
         ]
+        # A draw inside an assertion recomputes the expected value from the same key: by intent.
+        reuses = [r for r in reuses if not in_assertion(r.call, scope)]
         repeated = []
         if any(word in text for word in _REPEATING_WORDS):
             classify = lambda c: classify_call(c, resolver, ctx.model)  # noqa: E731
