@@ -34,6 +34,9 @@ class TransformSpec:
     # How many positional arguments the transformation passes to the function (None: any).
     # `fori_loop` calls `body(i, carry)`: further parameters keep their defaults, untraced.
     arity: int | None = None
+    # It calls the function with positional operands alone (`lax.cond(p, f, g, x)` calls
+    # `f(x)`): keyword-only parameters keep their defaults, untraced.
+    positional_call: bool = False
     # Outside traced code it runs the function eagerly, on concrete values (`shard_map`).
     eager_outside_trace: bool = False
     # `jax.config.update("jax_disable_jit", True)` makes it run the function eagerly.
@@ -68,7 +71,14 @@ TRANSFORMS: dict[str, TransformSpec] = {
         "hessian", False, ParamPolicy.ARGNUMS, positional_options=_ARGNUMS
     ),
     "jax.lax.fori_loop": TransformSpec(
-        "lax.fori_loop", True, ParamPolicy.ALL, (2,), ("body_fun",), arity=2, disabled_with_jit=True
+        "lax.fori_loop",
+        True,
+        ParamPolicy.ALL,
+        (2,),
+        ("body_fun",),
+        arity=2,
+        disabled_with_jit=True,
+        positional_call=True,
     ),
     "jax.lax.while_loop": TransformSpec(
         "lax.while_loop",
@@ -78,12 +88,26 @@ TRANSFORMS: dict[str, TransformSpec] = {
         ("cond_fun", "body_fun"),
         arity=1,
         disabled_with_jit=True,
+        positional_call=True,
     ),
     "jax.lax.scan": TransformSpec(
-        "lax.scan", True, ParamPolicy.ALL, (0,), ("f",), arity=2, disabled_with_jit=True
+        "lax.scan",
+        True,
+        ParamPolicy.ALL,
+        (0,),
+        ("f",),
+        arity=2,
+        disabled_with_jit=True,
+        positional_call=True,
     ),
     "jax.lax.cond": TransformSpec(
-        "lax.cond", True, ParamPolicy.ALL, (1, 2), ("true_fun", "false_fun"), disabled_with_jit=True
+        "lax.cond",
+        True,
+        ParamPolicy.ALL,
+        (1, 2),
+        ("true_fun", "false_fun"),
+        disabled_with_jit=True,
+        positional_call=True,
     ),
     "jax.lax.switch": TransformSpec(
         "lax.switch",
@@ -93,11 +117,21 @@ TRANSFORMS: dict[str, TransformSpec] = {
         ("branches",),
         branches_position=1,
         disabled_with_jit=True,
+        positional_call=True,
     ),
     "jax.lax.map": TransformSpec(
-        "lax.map", True, ParamPolicy.ALL, (0,), ("f",), arity=1, disabled_with_jit=True
+        "lax.map",
+        True,
+        ParamPolicy.ALL,
+        (0,),
+        ("f",),
+        arity=1,
+        disabled_with_jit=True,
+        positional_call=True,
     ),
-    "jax.lax.associative_scan": TransformSpec("lax.associative_scan", True, ParamPolicy.ALL),
+    "jax.lax.associative_scan": TransformSpec(
+        "lax.associative_scan", True, ParamPolicy.ALL, positional_call=True
+    ),
     "equinox.filter_jit": TransformSpec("eqx.filter_jit", True, _FILTERED, disabled_with_jit=True),
     "equinox.filter_vmap": TransformSpec("eqx.filter_vmap", True, _FILTERED),
     "equinox.filter_pmap": TransformSpec("eqx.filter_pmap", True, _FILTERED),
