@@ -293,15 +293,43 @@ def project_enables_x64(path: str | None) -> bool:
     )
 
 
+# Folders without `__init__.py` between a module and its package (`netket/_src/stats/` above
+# `online_stats/`): namespace folders, importable as `netket._src.stats`. At most this many.
+_NAMESPACE_LEVELS = 3
+
+
 def _package_and_project(file: Path) -> tuple[Path, Path]:
     """The outermost package folder holding `file` (its own folder for a lone script) and the
     folder above it, where a project keeps its configuration and tests."""
     folder = file.parent
-    while (folder / "__init__.py").is_file() and (folder.parent / "__init__.py").is_file():
-        folder = folder.parent
+    while True:
+        while (folder / "__init__.py").is_file() and (folder.parent / "__init__.py").is_file():
+            folder = folder.parent
+        outer = _package_above_namespace(folder)
+        if outer is None:
+            break
+        folder = outer
     if not (folder / "__init__.py").is_file():
         return folder, folder  # a script folder: its own files only
     return folder, folder.parent
+
+
+def _package_above_namespace(folder: Path) -> Path | None:
+    """The package folder above namespace folders (no `__init__.py`) right above `folder`, or
+    right holding it: `netket/` for `netket/_src/stats/online_stats/`."""
+    gap = folder.parent if (folder / "__init__.py").is_file() else folder
+    for _ in range(_NAMESPACE_LEVELS):
+        # A namespace folder is named like a module and is no project's root.
+        if gap == gap.parent or not gap.name.isidentifier() or _is_project_root(gap):
+            return None
+        if (gap.parent / "__init__.py").is_file():
+            return gap.parent
+        gap = gap.parent
+    return None
+
+
+def _is_project_root(folder: Path) -> bool:
+    return any((folder / name).is_file() for name in ("pyproject.toml", "setup.py", "setup.cfg"))
 
 
 def _candidate_files(package: Path, project: Path) -> Iterator[Path]:
