@@ -524,6 +524,33 @@ def aligned_pair(first: ast.Call, second: ast.Call, resolver: Resolver) -> bool:
     return rest(first) == rest(second)
 
 
+def aligned_helper_pair(
+    first: ast.Call, second: ast.Call, resolver: Resolver, is_array: Callable[[ast.expr], bool]
+) -> bool:
+    """The same helper (not a JAX function) given the same key and the same arguments but one,
+    a JAX array in both (`_features(rng, x)`, `_features(rng, y)`): the same random
+    transformation of two arrays, as one permutation of inputs and labels (the random features
+    of both sides of a kernel, one crop of several views). Other arguments differing
+    (`init(key, n_in)`, `init(key, n_out)`) ask for two sets of numbers: no such pair."""
+    if ast.dump(first.func) != ast.dump(second.func):
+        return False
+    if (resolver.qualname(first.func) or "").startswith("jax."):
+        return False  # `bernoulli(key, p)` twice draws the same uniforms: correlated
+    if len(first.args) != len(second.args) or _keywords(first) != _keywords(second):
+        return False
+    differing = [
+        (a, b) for a, b in zip(first.args, second.args, strict=True) if ast.dump(a) != ast.dump(b)
+    ]
+    if len(differing) != 1 or any(isinstance(a, ast.Starred) for a in first.args):
+        return False
+    ours, theirs = differing[0]
+    return is_array(ours) and is_array(theirs)
+
+
+def _keywords(call: ast.Call) -> str:
+    return ast.dump(ast.Call(ast.Name("_"), [], call.keywords))
+
+
 def _is_assertion_call(node: ast.AST) -> bool:
     """`self.assertEqual(...)`, `np.testing.assert_allclose(...)`, `chex.assert_trees_all_close(
     ...)`, or a tree map of such a function (`jax.tree.map(assert_allclose, a, b)`)."""
