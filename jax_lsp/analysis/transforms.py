@@ -47,6 +47,29 @@ _JIT = TransformSpec("jit", True, ParamPolicy.ALL_BUT_STATIC, disabled_with_jit=
 _FILTERED = ParamPolicy.ARRAY_ANNOTATED
 _ARGNUMS = ("argnums",)
 
+
+def _control_flow(
+    label: str,
+    positions: tuple[int, ...],
+    keywords: tuple[str, ...],
+    arity: int | None = None,
+    branches_position: int | None = None,
+) -> TransformSpec:
+    """A `lax` loop or branch: it traces its function abstractly, calls it with positional
+    operands, and runs it eagerly when jit is disabled."""
+    return TransformSpec(
+        label,
+        True,
+        ParamPolicy.ALL,
+        positions,
+        keywords,
+        branches_position=branches_position,
+        arity=arity,
+        disabled_with_jit=True,
+        positional_call=True,
+    )
+
+
 TRANSFORMS: dict[str, TransformSpec] = {
     "jax.jit": _JIT,
     "jax.pjit": _JIT,
@@ -70,65 +93,14 @@ TRANSFORMS: dict[str, TransformSpec] = {
     "jax.hessian": TransformSpec(
         "hessian", False, ParamPolicy.ARGNUMS, positional_options=_ARGNUMS
     ),
-    "jax.lax.fori_loop": TransformSpec(
-        "lax.fori_loop",
-        True,
-        ParamPolicy.ALL,
-        (2,),
-        ("body_fun",),
-        arity=2,
-        disabled_with_jit=True,
-        positional_call=True,
+    "jax.lax.fori_loop": _control_flow("lax.fori_loop", (2,), ("body_fun",), arity=2),
+    "jax.lax.while_loop": _control_flow(
+        "lax.while_loop", (0, 1), ("cond_fun", "body_fun"), arity=1
     ),
-    "jax.lax.while_loop": TransformSpec(
-        "lax.while_loop",
-        True,
-        ParamPolicy.ALL,
-        (0, 1),
-        ("cond_fun", "body_fun"),
-        arity=1,
-        disabled_with_jit=True,
-        positional_call=True,
-    ),
-    "jax.lax.scan": TransformSpec(
-        "lax.scan",
-        True,
-        ParamPolicy.ALL,
-        (0,),
-        ("f",),
-        arity=2,
-        disabled_with_jit=True,
-        positional_call=True,
-    ),
-    "jax.lax.cond": TransformSpec(
-        "lax.cond",
-        True,
-        ParamPolicy.ALL,
-        (1, 2),
-        ("true_fun", "false_fun"),
-        disabled_with_jit=True,
-        positional_call=True,
-    ),
-    "jax.lax.switch": TransformSpec(
-        "lax.switch",
-        True,
-        ParamPolicy.ALL,
-        (),
-        ("branches",),
-        branches_position=1,
-        disabled_with_jit=True,
-        positional_call=True,
-    ),
-    "jax.lax.map": TransformSpec(
-        "lax.map",
-        True,
-        ParamPolicy.ALL,
-        (0,),
-        ("f",),
-        arity=1,
-        disabled_with_jit=True,
-        positional_call=True,
-    ),
+    "jax.lax.scan": _control_flow("lax.scan", (0,), ("f",), arity=2),
+    "jax.lax.cond": _control_flow("lax.cond", (1, 2), ("true_fun", "false_fun")),
+    "jax.lax.switch": _control_flow("lax.switch", (), ("branches",), branches_position=1),
+    "jax.lax.map": _control_flow("lax.map", (0,), ("f",), arity=1),
     "jax.lax.associative_scan": TransformSpec(
         "lax.associative_scan", True, ParamPolicy.ALL, positional_call=True
     ),
