@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from jax_lsp.analysis.imports import Resolver
@@ -190,6 +190,10 @@ _NOT_ARRAY_MODULES = (
 )
 _JAX_ARRAY_TYPES = frozenset({"jax.Array", "jax.numpy.ndarray"})
 _TRANSFORM_SPECS = TRANSFORMS
+# Context managers under which JAX computes eagerly, on concrete values, inside a trace.
+_COMPILE_TIME_EVAL = frozenset(
+    {"jax.ensure_compile_time_eval", "jax.core.ensure_compile_time_eval"}
+)
 
 
 @dataclass(frozen=True)
@@ -513,9 +517,26 @@ class FlowInterpreter:
             self.eval(item.context_expr)
             if item.optional_vars is not None:
                 self.bind(item.optional_vars, Kind.UNKNOWN, None)
-        self.run_block(node.body)
+        if not (self.context.abstract and self._evaluates_eagerly(node)):
+            self.run_block(node.body)
+            return
+        # Under `jax.ensure_compile_time_eval()` JAX computes on concrete inputs at once: what
+        # the body makes from Python values is concrete, what it makes from tracers is traced.
+        tracing = self.context
+        self.context = replace(tracing, abstract=False)
+        try:
+            self.run_block(node.body)
+        finally:
+            self.context = tracing
 
     _stmt_AsyncWith = _stmt_With
+
+    def _evaluates_eagerly(self, node: ast.With | ast.AsyncWith) -> bool:
+        return any(
+            isinstance(item.context_expr, ast.Call)
+            and self.resolver.qualname(item.context_expr.func) in _COMPILE_TIME_EVAL
+            for item in node.items
+        )
 
     def _stmt_Match(self, node: ast.Match) -> None:
         self.eval(node.subject)

@@ -524,6 +524,66 @@ def aligned_pair(first: ast.Call, second: ast.Call, resolver: Resolver) -> bool:
     return rest(first) == rest(second)
 
 
+def aligned_helper_pair(
+    first: ast.Call, second: ast.Call, resolver: Resolver, is_array: Callable[[ast.expr], bool]
+) -> bool:
+    """The same helper (not a JAX function) given the same key and the same arguments but one,
+    a JAX array in both (`_features(rng, x)`, `_features(rng, y)`): the same random
+    transformation of two arrays, as one permutation of inputs and labels (the random features
+    of both sides of a kernel, one crop of several views). Other arguments differing
+    (`init(key, n_in)`, `init(key, n_out)`) ask for two sets of numbers: no such pair."""
+    if ast.dump(first.func) != ast.dump(second.func):
+        return False
+    if (resolver.qualname(first.func) or "").startswith("jax."):
+        return False  # `bernoulli(key, p)` twice draws the same uniforms: correlated
+    if len(first.args) != len(second.args) or _keywords(first) != _keywords(second):
+        return False
+    differing = [
+        (a, b) for a, b in zip(first.args, second.args, strict=True) if ast.dump(a) != ast.dump(b)
+    ]
+    if len(differing) != 1 or any(isinstance(a, ast.Starred) for a in first.args):
+        return False
+    ours, theirs = differing[0]
+    return is_array(ours) and is_array(theirs)
+
+
+def _keywords(call: ast.Call) -> str:
+    return ast.dump(ast.Call(ast.Name("_"), [], call.keywords))
+
+
+def _is_assertion_call(node: ast.AST) -> bool:
+    """`self.assertEqual(...)`, `np.testing.assert_allclose(...)`, `chex.assert_trees_all_close(
+    ...)`, or a tree map of such a function (`jax.tree.map(assert_allclose, a, b)`)."""
+    if not isinstance(node, ast.Call):
+        return False
+    name = _last_name(node.func) or ""
+    if name.lower().startswith("assert"):
+        return True
+    return name in ("map", "tree_map") and bool(node.args) and _is_assertion_name(node.args[0])
+
+
+def _is_assertion_name(expr: ast.expr) -> bool:
+    return (_last_name(expr) or "").lower().startswith("assert")
+
+
+def in_assertion(call: ast.Call, scope: ast.AST) -> bool:
+    """Is `call` an argument (at any depth) of an assertion, or the test of an `assert`? Such
+    a draw recomputes an expected value: it reuses the key on purpose, to get the very numbers
+    the code under test drew from it."""
+    for node in walk_nodes(scope):
+        if isinstance(node, ast.Assert) and any(n is call for n in walk_nodes(node.test)):
+            return True
+        if _is_assertion_call(node) and any(
+            n is call for argument in _call_arguments(node) for n in walk_nodes(argument)
+        ):
+            return True
+    return False
+
+
+def _call_arguments(call: ast.Call) -> list[ast.expr]:
+    return [*call.args, *(k.value for k in call.keywords)]
+
+
 def repeated_uses(
     statements: list[ast.stmt],
     resolver: Resolver,

@@ -186,6 +186,8 @@ def trace_info_for(
         traced = _annotated_arrays(node, is_array) - bound
     elif spec.arity is not None and not node.args.vararg:
         traced = frozenset(positional[: spec.arity])
+    elif spec.positional_call:
+        traced = frozenset(params) - {arg.arg for arg in node.args.kwonlyargs}
     else:
         traced = frozenset(params)
     return TraceInfo(spec.label, spec.abstract, traced - {_NO_PARAM}, static, True)

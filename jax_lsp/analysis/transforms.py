@@ -34,6 +34,9 @@ class TransformSpec:
     # How many positional arguments the transformation passes to the function (None: any).
     # `fori_loop` calls `body(i, carry)`: further parameters keep their defaults, untraced.
     arity: int | None = None
+    # It calls the function with positional operands alone (`lax.cond(p, f, g, x)` calls
+    # `f(x)`): keyword-only parameters keep their defaults, untraced.
+    positional_call: bool = False
     # Outside traced code it runs the function eagerly, on concrete values (`shard_map`).
     eager_outside_trace: bool = False
     # `jax.config.update("jax_disable_jit", True)` makes it run the function eagerly.
@@ -43,6 +46,29 @@ class TransformSpec:
 _JIT = TransformSpec("jit", True, ParamPolicy.ALL_BUT_STATIC, disabled_with_jit=True)
 _FILTERED = ParamPolicy.ARRAY_ANNOTATED
 _ARGNUMS = ("argnums",)
+
+
+def _control_flow(
+    label: str,
+    positions: tuple[int, ...],
+    keywords: tuple[str, ...],
+    arity: int | None = None,
+    branches_position: int | None = None,
+) -> TransformSpec:
+    """A `lax` loop or branch: it traces its function abstractly, calls it with positional
+    operands, and runs it eagerly when jit is disabled."""
+    return TransformSpec(
+        label,
+        True,
+        ParamPolicy.ALL,
+        positions,
+        keywords,
+        branches_position=branches_position,
+        arity=arity,
+        disabled_with_jit=True,
+        positional_call=True,
+    )
+
 
 TRANSFORMS: dict[str, TransformSpec] = {
     "jax.jit": _JIT,
@@ -67,37 +93,17 @@ TRANSFORMS: dict[str, TransformSpec] = {
     "jax.hessian": TransformSpec(
         "hessian", False, ParamPolicy.ARGNUMS, positional_options=_ARGNUMS
     ),
-    "jax.lax.fori_loop": TransformSpec(
-        "lax.fori_loop", True, ParamPolicy.ALL, (2,), ("body_fun",), arity=2, disabled_with_jit=True
+    "jax.lax.fori_loop": _control_flow("lax.fori_loop", (2,), ("body_fun",), arity=2),
+    "jax.lax.while_loop": _control_flow(
+        "lax.while_loop", (0, 1), ("cond_fun", "body_fun"), arity=1
     ),
-    "jax.lax.while_loop": TransformSpec(
-        "lax.while_loop",
-        True,
-        ParamPolicy.ALL,
-        (0, 1),
-        ("cond_fun", "body_fun"),
-        arity=1,
-        disabled_with_jit=True,
+    "jax.lax.scan": _control_flow("lax.scan", (0,), ("f",), arity=2),
+    "jax.lax.cond": _control_flow("lax.cond", (1, 2), ("true_fun", "false_fun")),
+    "jax.lax.switch": _control_flow("lax.switch", (), ("branches",), branches_position=1),
+    "jax.lax.map": _control_flow("lax.map", (0,), ("f",), arity=1),
+    "jax.lax.associative_scan": TransformSpec(
+        "lax.associative_scan", True, ParamPolicy.ALL, positional_call=True
     ),
-    "jax.lax.scan": TransformSpec(
-        "lax.scan", True, ParamPolicy.ALL, (0,), ("f",), arity=2, disabled_with_jit=True
-    ),
-    "jax.lax.cond": TransformSpec(
-        "lax.cond", True, ParamPolicy.ALL, (1, 2), ("true_fun", "false_fun"), disabled_with_jit=True
-    ),
-    "jax.lax.switch": TransformSpec(
-        "lax.switch",
-        True,
-        ParamPolicy.ALL,
-        (),
-        ("branches",),
-        branches_position=1,
-        disabled_with_jit=True,
-    ),
-    "jax.lax.map": TransformSpec(
-        "lax.map", True, ParamPolicy.ALL, (0,), ("f",), arity=1, disabled_with_jit=True
-    ),
-    "jax.lax.associative_scan": TransformSpec("lax.associative_scan", True, ParamPolicy.ALL),
     "equinox.filter_jit": TransformSpec("eqx.filter_jit", True, _FILTERED, disabled_with_jit=True),
     "equinox.filter_vmap": TransformSpec("eqx.filter_vmap", True, _FILTERED),
     "equinox.filter_pmap": TransformSpec("eqx.filter_pmap", True, _FILTERED),

@@ -293,15 +293,43 @@ def project_enables_x64(path: str | None) -> bool:
     )
 
 
+# Folders without `__init__.py` between a module and its package (`netket/_src/stats/` above
+# `online_stats/`): namespace folders, importable as `netket._src.stats`. At most this many.
+_NAMESPACE_LEVELS = 3
+
+
 def _package_and_project(file: Path) -> tuple[Path, Path]:
     """The outermost package folder holding `file` (its own folder for a lone script) and the
     folder above it, where a project keeps its configuration and tests."""
     folder = file.parent
-    while (folder / "__init__.py").is_file() and (folder.parent / "__init__.py").is_file():
-        folder = folder.parent
+    while True:
+        while (folder / "__init__.py").is_file() and (folder.parent / "__init__.py").is_file():
+            folder = folder.parent
+        outer = _package_above_namespace(folder)
+        if outer is None:
+            break
+        folder = outer
     if not (folder / "__init__.py").is_file():
         return folder, folder  # a script folder: its own files only
     return folder, folder.parent
+
+
+def _package_above_namespace(folder: Path) -> Path | None:
+    """The package folder above namespace folders (no `__init__.py`) right above `folder`, or
+    right holding it: `netket/` for `netket/_src/stats/online_stats/`."""
+    gap = folder.parent if (folder / "__init__.py").is_file() else folder
+    for _ in range(_NAMESPACE_LEVELS):
+        # A namespace folder is named like a module and is no project's root.
+        if gap == gap.parent or not gap.name.isidentifier() or _is_project_root(gap):
+            return None
+        if (gap.parent / "__init__.py").is_file():
+            return gap.parent
+        gap = gap.parent
+    return None
+
+
+def _is_project_root(folder: Path) -> bool:
+    return any((folder / name).is_file() for name in ("pyproject.toml", "setup.py", "setup.cfg"))
 
 
 def _candidate_files(package: Path, project: Path) -> Iterator[Path]:
@@ -370,26 +398,29 @@ def _text_enables_x64(file: Path) -> bool:
 
 def _switches_x64_on(node: ast.AST) -> bool:
     """`<...>.config.update("jax_enable_x64", True)`, `os.environ["JAX_ENABLE_X64"] = "1"` or
-    `os.environ.setdefault("JAX_ENABLE_X64", "1")`, spelled any way (no resolver here)."""
+    `os.environ.setdefault("JAX_ENABLE_X64", "1")`, spelled any way (no resolver here), or the
+    same with a value that is not a literal (unsure means on, as for the module's own switch)."""
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and len(node.args) == 2:
         name, value = node.args
         if not (isinstance(name, ast.Constant) and name.value in _FLAG_SPELLINGS):
             return False
-        return node.func.attr in ("update", "setdefault") and _truthy(value)
+        return node.func.attr in ("update", "setdefault") and _maybe_truthy(value)
     if isinstance(node, ast.Assign) and len(node.targets) == 1:
         target = node.targets[0]
         return (
             isinstance(target, ast.Subscript)
             and isinstance(target.slice, ast.Constant)
             and target.slice.value == "JAX_ENABLE_X64"
-            and _truthy(node.value)
+            and _maybe_truthy(node.value)
         )
     return False
 
 
-def _truthy(value: ast.expr) -> bool:
+def _maybe_truthy(value: ast.expr) -> bool:
+    """A literal that switches the flag on, or a value read at run time (a package's own
+    setting, `update("jax_enable_x64", val)` in its config callback, may well be on)."""
     if not isinstance(value, ast.Constant):
-        return False
+        return True
     if isinstance(value.value, str):
         return value.value.lower() in ("1", "true", "yes")
     return value.value is True or value.value == 1

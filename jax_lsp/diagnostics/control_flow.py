@@ -90,7 +90,9 @@ class PythonBranchOnTraced(Rule):
         flagged). A condition that
         starts with `and`/`or`/`not` on a traced value is reported here (not as JAX702).
         Static facts (`x.shape[0] > 2`, `len(x)`, `x.ndim`, `x.dtype`, `x is None`, static
-        arguments) are never flagged. Every leaf of a `lax` loop's carry is traced in the body,
+        arguments) are never flagged; nor are keyword-only parameters of a function that `lax`
+        control flow calls (it passes operands positionally, so they keep their defaults).
+        Every leaf of a `lax` loop's carry is traced in the body,
         whatever the initial value (`(n, 0)`); the carry's tuple or dict structure is static.
         A parameter with a literal default (`if training:` of `def f(x, training=True)`) is
         flagged only where a call in the module passes it to the jitted function: a default
@@ -611,6 +613,24 @@ class PythonBranchOnTraced(Rule):
             out = shrink(jnp.ones(3), 2)
             """,
             check="assert int(out) == 6",
+        ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            def flip(image, *, channel_axis=-1):
+                if channel_axis == -1:  # lax.cond passes `image` alone: the default stays
+                    return jnp.flip(image, axis=-2)
+                return jnp.flip(image, axis=-1)
+
+            def random_flip(key, image):
+                should = jax.random.bernoulli(key)
+                return jax.lax.cond(should, flip, lambda x: x, image)
+
+            out = random_flip(jax.random.key(0), jnp.arange(4.0).reshape(2, 2, 1))
+            """,
+            check="assert out.shape == (2, 2, 1)",
         ),
     )
 

@@ -11,12 +11,15 @@ from jax_lsp.analysis.keys import (
     KeyFlow,
     RepeatedUse,
     Reuse,
+    aligned_helper_pair,
     aligned_pair,
     carried_key_reuses,
     classify_call,
+    in_assertion,
     may_draw,
     repeated_uses,
 )
+from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.model import local_imports
 from jax_lsp.analysis.names import binds_locally
 from jax_lsp.analysis.nodes import walk_nodes
@@ -197,7 +200,14 @@ class PrngKeyReuse(Rule):
         of a tree map) is left alone: it picks the same rows of each, keeping inputs and
         labels aligned, the usual intent (JAX's checker counts it). The same call of the same
         array twice, or one such call run again by a loop (the same shuffle every epoch), is
-        flagged. The finding links the earlier use.
+        flagged. Left alone likewise: a helper of the module given one key and the same
+        arguments but one, a JAX array in both (`features(key, x)`, `features(key, y)`): the
+        same random transformation of two arrays (random features of both sides of a kernel,
+        one crop of several views, one dropout mask); other arguments differing
+        (`init(key, n_in)`, `init(key, n_out)`) are still flagged. And a draw inside an
+        assertion (`self.assertEqual(model(key), normal(key))`, `np.testing.assert_allclose`,
+        an `assert`): a test recomputes the expected value from the very key the code under
+        test drew from (the checker counts it). The finding links the earlier use.
     """
     why_bad = """
         JAX's random numbers are a pure function of the key: the same key gives the same
@@ -664,6 +674,40 @@ class PrngKeyReuse(Rule):
             """,
             check="assert not (x == x[0]).all()",
         ),
+        Example(
+            """
+            import jax
+            import numpy as np
+
+            def model(key):
+                k1, k2 = jax.random.split(key)
+                z = jax.random.normal(k1)
+                return z, z + jax.random.normal(k2)
+
+            # A test recomputes the model's draws from the same keys: the expected values.
+            k1, k2 = jax.random.split(jax.random.key(3))
+            z, x = model(jax.random.key(3))
+            np.testing.assert_allclose(z, jax.random.normal(k1))
+            np.testing.assert_allclose(x, jax.random.normal(k1) + jax.random.normal(k2))
+            """,
+        ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            def features(key, x: jax.Array, n: int):
+                w = jax.random.normal(key, (x.shape[-1], n))
+                return jnp.cos(x @ w) / jnp.sqrt(n)
+
+            def approximate_kernel(key, x: jax.Array, y: jax.Array):
+                # Both sides need the same random features: k(x, y) ~ phi(x) . phi(y).
+                return features(key, x, 64) @ features(key, y, 64).T
+
+            k = approximate_kernel(jax.random.key(0), jnp.ones((2, 3)), jnp.ones((4, 3)))
+            """,
+            check="assert k.shape == (2, 4) and jnp.allclose(k, k[0, 0])",
+        ),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> Iterator[Finding]:
@@ -700,6 +744,18 @@ class PrngKeyReuse(Rule):
         reuses = [
             r for r in reuses if r.across_iterations or not aligned_pair(r.first, r.call, resolver)
         ]
+        # A draw inside an assertion recomputes the expected value from the same key: by intent.
+        reuses = [r for r in reuses if not in_assertion(r.call, scope)]
+        if reuses and not isinstance(node, ast.Module):
+            # One helper's random transformation of two arrays (`features(key, x)`, then of y).
+            kinds = ctx.model.scope_kinds(node).kinds
+            is_array = lambda arg: kinds.get(arg) in (Kind.ARRAY, Kind.TRACED)  # noqa: E731
+            reuses = [
+                r
+                for r in reuses
+                if r.across_iterations
+                or not aligned_helper_pair(r.first, r.call, resolver, is_array)
+            ]
         repeated = []
         if any(word in text for word in _REPEATING_WORDS):
             classify = lambda c: classify_call(c, resolver, ctx.model)  # noqa: E731

@@ -248,7 +248,9 @@ class SizeDependentOp(Rule):
         `jnp.unique` (and `unique_values`/`unique_counts`/`unique_all`/`unique_inverse`),
         `jnp.union1d`, `jnp.intersect1d`, `jnp.setdiff1d`, `jnp.compress`, `jnp.extract` and
         `x.nonzero()` on traced values without a `size=` argument, inside `jax.jit`,
-        `jax.vmap` or `lax` control flow.
+        `jax.vmap` or `lax` control flow. Under `with jax.ensure_compile_time_eval():` only
+        values computed from tracers are traced: what the block makes from Python values is
+        concrete.
     """
     why_bad = """
         Their output length depends on the input's values, which are unknown while tracing:
@@ -364,6 +366,24 @@ class SizeDependentOp(Rule):
         ),
     )
     valid = (
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+            import numpy as np
+
+            @jax.jit
+            def shifted_by_distinct_rows(x):
+                # JAX computes on the Python constants at once: concrete, not traced.
+                with jax.ensure_compile_time_eval():
+                    rows = jnp.repeat(jnp.eye(3), np.array([1, 2, 1]), axis=0)
+                    distinct = jnp.unique(rows, axis=0)
+                return x + distinct.shape[0]
+
+            out = shifted_by_distinct_rows(jnp.zeros(2))
+            """,
+            check="assert out.tolist() == [3.0, 3.0]",
+        ),
         Example(
             """
             import jax

@@ -82,6 +82,48 @@ def test_switching_x64_off_is_not_enabling(tmp_path):
     assert _jax901_lines(tmp_path / "pkg" / "ops.py") == [2]
 
 
+def test_a_package_setting_passed_to_the_switch_may_enable_x64(tmp_path):
+    # netket: a config flag defaulting to on, whose callback passes its value to the switch.
+    setting = """
+        def _update_x64(value):
+            from jax import config as jax_config
+
+            jax_config.update("jax_enable_x64", value)
+
+        config.define("PKG_ENABLE_X64", bool, default=True, callback=_update_x64)
+    """
+    _write(tmp_path, {"pkg/__init__.py": "", "pkg/ops.py": USER})
+    ops = tmp_path / "pkg" / "ops.py"
+    assert _jax901_lines(ops) == [2]
+    _write(tmp_path, {"pkg/utils/__init__.py": "", "pkg/utils/flags.py": setting})
+    assert project_enables_x64(str(ops))
+    assert _jax901_lines(ops) == []
+
+
+def test_namespace_folders_inside_a_package_belong_to_it(tmp_path):
+    # netket/_src/stats/online_stats/: `_src` and `stats` have no __init__.py (PEP 420).
+    _write(tmp_path, {"pkg/__init__.py": "", "pkg/_src/stats/online/__init__.py": ""})
+    _write(tmp_path, {"pkg/_src/stats/online/acc.py": USER, "pkg/_src/stats/loose.py": USER})
+    nested = tmp_path / "pkg" / "_src" / "stats" / "online" / "acc.py"
+    loose = tmp_path / "pkg" / "_src" / "stats" / "loose.py"
+    assert _jax901_lines(nested) == [2] and _jax901_lines(loose) == [2]
+    _write(tmp_path, {"pkg/flags.py": ENABLES})
+    assert _jax901_lines(nested) == [] and _jax901_lines(loose) == []
+
+
+def test_a_package_s_folder_is_not_a_namespace_of_the_project_around_it(tmp_path):
+    # An unpacked wheel under a tool's cache folder is its own project, not part of the
+    # package holding the cache (`.cache` is no module name; a pyproject.toml marks a root).
+    _write(tmp_path, {"tool/__init__.py": "", "tool/flags.py": ENABLES})
+    _write(
+        tmp_path, {"tool/.cache/wheel/pkg/__init__.py": "", "tool/.cache/wheel/pkg/ops.py": USER}
+    )
+    _write(tmp_path, {"tool/site/pyproject.toml": "", "tool/site/pkg/__init__.py": ""})
+    _write(tmp_path, {"tool/site/pkg/ops.py": USER})
+    assert _jax901_lines(tmp_path / "tool" / ".cache" / "wheel" / "pkg" / "ops.py") == [2]
+    assert _jax901_lines(tmp_path / "tool" / "site" / "pkg" / "ops.py") == [2]
+
+
 def test_tool_setting_states_x64(tmp_path):
     (tmp_path / "pyproject.toml").write_text("[tool.jax-lsp]\nx64 = true\n", encoding="utf-8")
     assert load_settings(tmp_path).enable_x64

@@ -160,6 +160,23 @@ PROGRAMS = [
         """,
         "assert count == 10",
     ),
+    (
+        "helper-asked-for-other-sizes",
+        """
+        import jax
+
+        def init(key, n_in, n_out):
+            return jax.random.normal(key, (n_in, n_out))
+
+        def make(key, n_in: int, n_hidden: int):
+            first = init(key, n_in, n_hidden)
+            second = init(key, n_hidden, n_hidden)  # not one transformation of two arrays
+            return first, second
+
+        first, second = make(jax.random.key(2), 3, 3)
+        """,
+        "import jax.numpy as jnp\nassert not jnp.allclose(first, second)",
+    ),
 ]
 
 
@@ -221,8 +238,14 @@ def test_checker_rejects_every_invalid_example(name, source):
 
 
 # Where the rule is deliberately laxer than the checker: one key for the same shuffle or
-# choice of several arrays keeps them aligned, which is what such code means.
-ALIGNED = {"valid-5": "permutation", "valid-6": "choice"}
+# choice of several arrays keeps them aligned, which is what such code means; a test's
+# assertion recomputes the expected value from the key the code under test drew from.
+ALIGNED = {
+    "valid-5": "permutation",
+    "valid-6": "choice",
+    "valid-9": "assert_allclose",
+    "valid-10": "features(key, y",
+}
 
 
 @pytest.mark.parametrize(("name", "source"), VALID, ids=[n for n, _ in VALID])
