@@ -102,12 +102,15 @@ class Notebook:
         )
 
     def locate(self, position: Position) -> tuple[int, Position]:
-        """(1-based code cell number, position within that cell) of a joined-text position."""
+        """(1-based cell number, position within that cell) of a joined-text position. Cells
+        are numbered as Jupyter, VS Code ("Cell 3 of 7") and ruff number them: markdown cells
+        counted."""
         cell = 0
         for number, first in enumerate(self.first_lines):
             if first <= position.line:
                 cell = number
-        return cell + 1, Position(position.line - self.first_lines[cell], position.column)
+        where = Position(position.line - self.first_lines[cell], position.column)
+        return self.code_cells[cell] + 1, where
 
     def with_text(self, text: str) -> str:
         """The notebook JSON with its code cells replaced by the cells of `text` (only the
@@ -152,8 +155,9 @@ def _restore_ipython(original: str, fixed: str) -> str:
     return "\n".join(fixed_lines)
 
 
-def json_source_lines(raw: str) -> list[list[int]] | None:
-    """For each code cell of the notebook text `raw` (in order), the 0-based line of the JSON
+def json_source_lines(raw: str) -> dict[int, list[int]] | None:
+    """For each code cell of the notebook text `raw`, by its 1-based cell number (markdown
+    cells counted, as `Notebook.locate` numbers them), the 0-based line of the JSON
     file holding each line of its source: where a reader of the `.ipynb` file (GitHub code
     scanning, for SARIF) finds it. Only for the layout Jupyter writes (a `source` list, one
     string a line); None when the file is laid out otherwise or a line cannot be matched."""
@@ -166,9 +170,9 @@ def json_source_lines(raw: str) -> list[list[int]] | None:
     starts = [i for i, line in enumerate(lines) if line.strip().startswith('"source": [')]
     if len(starts) != sum(isinstance(cell.get("source"), list) for cell in cells):
         return None
-    found: list[list[int]] = []
+    found: dict[int, list[int]] = {}
     opening = iter(starts)
-    for cell in cells:
+    for number, cell in enumerate(cells, start=1):
         source = cell.get("source")
         start = next(opening) if isinstance(source, list) else None
         if cell.get("cell_type") != "code":
@@ -185,5 +189,5 @@ def json_source_lines(raw: str) -> list[list[int]] | None:
             except ValueError:
                 return None
             rows.append(row)
-        found.append(rows)
+        found[number] = rows
     return found

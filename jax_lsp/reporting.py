@@ -308,10 +308,10 @@ def _notebook_physical(path: str, span: Span, cell: int, layout) -> dict:
     them. Without a readable layout, the file alone (no region): never a cell-relative line
     presented as a line of the JSON file."""
     location: dict = {"artifactLocation": {"uri": _sarif_uri(path)}}
-    if layout is None or not 1 <= cell <= len(layout[1]):
+    if layout is None or cell not in layout[1]:
         return location
     lines, cells = layout
-    rows = cells[cell - 1]
+    rows = cells[cell]
     region: dict = {}
     for side, position in (("start", span.start), ("end", span.end)):
         if position.line >= len(rows):
@@ -330,7 +330,8 @@ def _notebook_physical(path: str, span: Span, cell: int, layout) -> dict:
 
 
 def _notebook_layout(path: str):
-    """(the file's lines, the JSON line of each code cell's source lines) or None."""
+    """(the file's lines, the JSON line of each code cell's source lines by cell number) or
+    None."""
     try:
         raw = Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):

@@ -49,8 +49,8 @@ def test_cells_join_in_order_with_magics_blanked():
         "",
         "",
     ]
-    assert notebook.locate(Position(5, 0)) == (2, Position(1, 0))
-    assert notebook.locate(Position(2, 4)) == (1, Position(2, 4))
+    assert notebook.locate(Position(5, 0)) == (3, Position(1, 0))  # markdown cells counted
+    assert notebook.locate(Position(2, 4)) == (2, Position(2, 4))
 
 
 def test_check_reports_cells_and_fix_writes_cells_back(tmp_path: Path):
@@ -63,10 +63,10 @@ def test_check_reports_cells_and_fix_writes_cells_back(tmp_path: Path):
 
     result = run()
     assert result.returncode == 1
-    assert "demo.ipynb:cell 2:2:1: error: JAX201" in result.stdout
-    assert "demo.ipynb:cell 2:3:1: warning: JAX203" in result.stdout
+    assert "demo.ipynb:cell 3:2:1: error: JAX201" in result.stdout  # markdown cells counted
+    assert "demo.ipynb:cell 3:3:1: warning: JAX203" in result.stdout
     rows = json.loads(run("--output-format", "json").stdout)
-    assert [(r["cell"], r["location"]["row"]) for r in rows] == [(2, 2), (2, 3)]
+    assert [(r["cell"], r["location"]["row"]) for r in rows] == [(3, 2), (3, 3)]
 
     assert run("--fix").returncode == 0
     cells = ["".join(c["source"]) for c in json.loads(path.read_text())["cells"]]
@@ -248,6 +248,6 @@ def test_sarif_points_at_the_line_of_the_ipynb_file(tmp_path: Path):
         line = lines[region["startLine"] - 1]
         assert json.loads(line.strip().rstrip(",")).rstrip("\n") == source
         assert line[region["startColumn"] - 1 :].startswith(source[:3])
-        assert result["properties"] == {"cell": 2} and "fixes" not in result
+        assert result["properties"] == {"cell": 3} and "fixes" not in result
     for result in results(compact):
         assert "region" not in result["locations"][0]["physicalLocation"]
