@@ -273,7 +273,8 @@ class ModuleModel:
         self._reaching: dict[int, dict[str, Value]] = {}  # memo by id(source), this model
         if not rebound:
             return
-        for index, (unit, summary, bound) in enumerate(zip(units, self.summaries, bindings)):
+        rows = zip(units, self.summaries, bindings, strict=True)
+        for index, (unit, summary, bound) in enumerate(rows):
             self._unit_index[id(unit.source)] = index
             for name in rebound.intersection(summary.top_level_bindings):
                 value = bound.get(name)
