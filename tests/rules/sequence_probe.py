@@ -93,13 +93,8 @@ def _leading_array_rejects(target: Any, make_array: Any, rejects: Any) -> bool:
         return False
     for tail in itertools.product(_NON_ARRAY_TAILS, repeat=required - 1):
         args = [make_array(), *tail]
-        try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                target(*args)
-        except Exception:  # this tail does not fit the function
-            continue
-        return rejects(target, args, 0)
+        if probing.runs(target, args):
+            return rejects(target, args, 0)
     return False
 
 
