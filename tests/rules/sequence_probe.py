@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import inspect
 import itertools
-import warnings
 from pathlib import Path
 from typing import Any
 
@@ -66,13 +65,7 @@ def _joins(target: Any, args: list[Any], position: int) -> bool:
     position rejects only a list of lists (JOINS in inputs.py), not a list."""
     listed = list(args)
     listed[position] = list(args[position])
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            target(*listed)
-    except Exception:  # a list of arrays is rejected too
-        return False
-    return True
+    return probing.runs(target, listed)  # else a list of arrays is rejected too
 
 
 def _required_positional(target: Any) -> int | None:
