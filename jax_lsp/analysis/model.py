@@ -289,7 +289,8 @@ class ModuleModel:
             found = {}
             index = self._unit_index.get(id(source))
             if index is not None:
-                for name in source.words() & self._reaching_sites.keys():
+                words = source.words()
+                for name in [name for name in self._reaching_sites if name in words]:
                     earlier = [value for at, value in self._reaching_sites[name] if at < index]
                     if earlier:
                         found[name] = earlier[-1]
