@@ -99,18 +99,6 @@ class StatefulRandomInTraced(Rule):
             """,
             check="assert len(set(batch.tolist())) == 1  # the same factor for every element",
         ),
-        Example(
-            """
-            import jax
-
-            def two_categoricals(key, logits_x, logits_y):
-                # one draw per element, every one with the same key
-                return [jax.random.categorical(key, lg) for lg in (logits_x, logits_y)]  # error
-
-            x, y = two_categoricals(jax.random.key(5), jax.numpy.zeros(50), jax.numpy.zeros(50))
-            """,
-            check="assert int(x) == int(y)",
-        ),
     )
     valid = (
         Example(
@@ -144,22 +132,6 @@ class StatefulRandomInTraced(Rule):
             m = mean(data)
             """,
             check="assert m.shape == ()",
-        ),
-        Example(
-            """
-            import jax
-            import jax.numpy as jnp
-
-            def per_element(key, rows):
-                keys = jax.random.split(key, len(rows))
-                # each element draws from its own key; fold_in derives a new key per index
-                noisy = [row + jax.random.normal(k, row.shape) for k, row in zip(keys, rows)]
-                tagged = {i: jax.random.uniform(jax.random.fold_in(key, i)) for i in range(2)}
-                return noisy, tagged
-
-            noisy, tagged = per_element(jax.random.key(6), [jnp.zeros(2), jnp.zeros(2)])
-            """,
-            check="assert not (noisy[0] == noisy[1]).all() and tagged[0] != tagged[1]",
         ),
     )
 
@@ -541,6 +513,18 @@ class PrngKeyReuse(Rule):
             """,
             fixed_check="assert not (x == x[0]).all()",
         ),
+        Example(
+            """
+            import jax
+
+            def two_categoricals(key, logits_x, logits_y):
+                # one draw per element, every one with the same key
+                return [jax.random.categorical(key, lg) for lg in (logits_x, logits_y)]  # error
+
+            x, y = two_categoricals(jax.random.key(5), jax.numpy.zeros(50), jax.numpy.zeros(50))
+            """,
+            check="assert int(x) == int(y)",
+        ),
     )
     valid = (
         Example(
@@ -692,6 +676,22 @@ class PrngKeyReuse(Rule):
             x, key = jax.lax.fori_loop(0, 3, body, (jnp.zeros(3), jax.random.key(11)))
             """,
             check="assert not (x == x[0]).all()",
+        ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            def per_element(key, rows):
+                keys = jax.random.split(key, len(rows))
+                # each element draws from its own key; fold_in derives a new key per index
+                noisy = [row + jax.random.normal(k, row.shape) for k, row in zip(keys, rows)]
+                tagged = {i: jax.random.uniform(jax.random.fold_in(key, i)) for i in range(2)}
+                return noisy, tagged
+
+            noisy, tagged = per_element(jax.random.key(6), [jnp.zeros(2), jnp.zeros(2)])
+            """,
+            check="assert not (noisy[0] == noisy[1]).all() and tagged[0] != tagged[1]",
         ),
     )
 
