@@ -32,7 +32,7 @@ from jax_lsp.analysis.kinds import (
 )
 from jax_lsp.analysis.nodes import child_nodes
 from jax_lsp.analysis.summary import transform_of
-from jax_lsp.analysis.transforms import TRANSFORMS, TransformSpec
+from jax_lsp.analysis.transforms import TRANSFORMS, TREE_MAPS, TransformSpec
 from jax_lsp.analysis.values import (
     DERIVED,
     REF,
@@ -253,6 +253,18 @@ def annotation_container(annotation: ast.expr | None, resolver: Resolver) -> str
     if not isinstance(annotation, ast.Name | ast.Attribute):
         return None
     return _CONTAINER_ANNOTATIONS.get(resolver.qualname(annotation) or "")
+
+
+def _tree_leaf(value: Value) -> Value:
+    """What every leaf of the pytree `value` holds, as far as known: a tracer when all of them
+    are (a traced parameter is a pytree of tracers); unknown otherwise."""
+    if value is Kind.TRACED:
+        return Kind.TRACED
+    if type(value) is Container:
+        parts = list(value.items) if value.items is not None else [value.leaf]
+        if parts and all(_tree_leaf(part) is Kind.TRACED for part in parts):
+            return Kind.TRACED
+    return Kind.UNKNOWN
 
 
 def _element_value(value: Value) -> Value:
@@ -803,10 +815,12 @@ class FlowInterpreter:
     def _expr_Starred(self, node: ast.Starred) -> Value:
         return self.eval(node.value)
 
-    def _expr_Lambda(self, node: ast.Lambda) -> Value:
+    def _expr_Lambda(self, node: ast.Lambda, given: Mapping[str, Value] | None = None) -> Value:
+        """`given`: what the call that runs the lambda right here passes its parameters (a
+        tree map's leaves), where no transformation says."""
         self._visit_defaults(node.args)
         saved = self.env
-        params = self.context.lambda_params(node)
+        params = self.context.lambda_params(node) or given
         self.env = dict(saved)
         for arg in [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]:
             self.env[arg.arg] = (params or {}).get(arg.arg, Kind.UNKNOWN)
@@ -855,7 +869,10 @@ class FlowInterpreter:
         else:
             receiver = None
             callee = self.eval(func)
-        args = [self.eval(arg) for arg in node.args]
+        if node.args and type(node.args[0]) is ast.Lambda and self._maps_leaves(node):
+            args = self._tree_map_arguments(node.args[0], node.args[1:])
+        else:
+            args = [self.eval(arg) for arg in node.args]
         keywords = {keyword.arg: self.eval(keyword.value) for keyword in node.keywords}
         every = [*args, *keywords.values()]
         if any(isinstance(arg, ast.Starred) for arg in node.args):
@@ -866,6 +883,26 @@ class FlowInterpreter:
             if any_traced(inputs) and not _may_be_static(node, self.resolver):
                 return Kind.TRACED if UNSEEN_CALLS == "traced" else DERIVED
         return value
+
+    def _maps_leaves(self, node: ast.Call) -> bool:
+        """`jax.tree.map(lambda x: ..., tree)`: the lambda is called with the trees' leaves
+        (with `is_leaf=`, with subtrees that may be anything)."""
+        return self.resolver.qualname(node.func) in TREE_MAPS and not any(
+            keyword.arg == "is_leaf" for keyword in node.keywords
+        )
+
+    def _tree_map_arguments(self, mapped: ast.Lambda, trees: list[ast.expr]) -> list[Value]:
+        """The values of a tree map's arguments: the trees first, then the lambda, whose
+        parameters receive one leaf of each tree (a tracer where every leaf is)."""
+        values = [self.eval(tree) for tree in trees]
+        if any(isinstance(tree, ast.Starred) for tree in trees):
+            values_by_param: dict[str, Value] = {}
+        else:
+            params = [arg.arg for arg in [*mapped.args.posonlyargs, *mapped.args.args]]
+            values_by_param = {
+                name: _tree_leaf(value) for name, value in zip(params, values, strict=False)
+            }
+        return [self._expr_Lambda(mapped, values_by_param), *values]
 
     def _call(
         self,

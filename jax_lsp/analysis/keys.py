@@ -137,6 +137,9 @@ class Reuse:
     # A loop body that consumes a key of its carry and returns it unchanged: the next
     # iteration receives the consumed key.
     carried: bool = False
+    # The draw sits in a comprehension: it runs once per element, and no statement can be
+    # inserted before it.
+    in_comprehension: bool = False
 
     @property
     def name(self) -> str:
@@ -178,6 +181,7 @@ class KeyFlow:
         self.classify = classify
         self.reuses: dict[ast.Call, Reuse] = {}
         self._iteration = 0  # >0 while re-walking a loop body
+        self._comprehensions = 0  # >0 while walking a comprehension's element
         self.unit = 0  # the document line of the unit being walked
         # consuming call -> the unit it sits in and the argument it consumed the key through
         self._uses: dict[ast.Call, tuple[int, ast.expr]] = {}
@@ -298,7 +302,8 @@ class KeyFlow:
             state.update(_merge(body, orelse))
             return
         if isinstance(node, ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp):
-            return  # comprehensions: their own scope; not tracked
+            self._comprehension(node, state)
+            return
         if isinstance(node, ast.NamedExpr):
             self.expression(node.value, state)
             self._forget(state, [node.target.id])
@@ -308,6 +313,31 @@ class KeyFlow:
                 self.expression(child, state)
         if isinstance(node, ast.Call):
             self._call(node, state)
+
+    def _comprehension(
+        self, node: ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp, state: State
+    ) -> None:
+        """A comprehension evaluates its element once per item, like a loop body: walked
+        twice, its targets fresh for each item. Its targets are its own names: what they
+        hold does not leave it."""
+        generators = node.generators
+        self.expression(generators[0].iter, state)  # evaluated once, in the enclosing scope
+        parts: list[ast.expr] = [g.iter for g in generators[1:]]
+        parts += [condition for g in generators for condition in g.ifs]
+        parts += [node.key, node.value] if isinstance(node, ast.DictComp) else [node.elt]
+        targets = [name for g in generators for name in _bound_names(g.target)]
+        self._comprehensions += 1
+        item = dict(state)
+        for iteration in (0, 1):
+            self._forget(item, targets)
+            self._iteration += iteration
+            for part in parts:
+                self.expression(part, item)
+            self._iteration -= iteration
+            item = _merge(state, item) if iteration == 0 else item
+        self._comprehensions -= 1
+        self._forget(item, targets)
+        state.update(_merge(state, item))
 
     def _call(self, call: ast.Call, state: State) -> None:
         role = self.classify(call)
@@ -340,7 +370,15 @@ class KeyFlow:
             if call not in self.reuses:
                 across = self._iteration > 0 and previous is call
                 first_unit, first_key = self._uses.get(previous, (self.unit, None))
-                reuse = Reuse(call, role, previous, across, first_unit, first_key)
+                reuse = Reuse(
+                    call,
+                    role,
+                    previous,
+                    across,
+                    first_unit,
+                    first_key,
+                    in_comprehension=self._comprehensions > 0,
+                )
                 self.reuses[call] = reuse
         else:
             state[path] = call

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import re
+from collections import ChainMap
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cached_property
@@ -242,7 +243,7 @@ class ModuleModel:
         # top-level call of a module function gives what the function returns, so the texts
         # of the functions top-level code names are part of the fold's context.
         self._top_callees = self._top_level_callees(units)
-        _, kinds = self.document.lineage.fold(
+        bindings, kinds = self.document.lineage.fold(
             "global-kinds",
             (self.alias_key, intern_key(tuple(sorted(self._top_callees.items())))),
             [unit.source for unit in units],
@@ -261,6 +262,47 @@ class ModuleModel:
         rebound = {name for name, count in counts.items() if count > 1}
         self.mutable_globals = frozenset((rebound | self.global_writes | mutated) & counts.keys())
         self._compute_stable_globals(units, counts)
+        self._compute_reaching(units, bindings, rebound - self.global_writes)
+
+    def _compute_reaching(
+        self, units: list[Unit], bindings: list[dict[str, Value]], rebound: set[str]
+    ) -> None:
+        """Where each name that several top-level statements bind (and no function rebinds
+        with `global`) gets which value, in document order: module code runs in order, so
+        top-level code sees the latest binding before it, not the merge of all of them (the
+        merge stays what functions see, as they may run after any of them)."""
+        self._reaching_sites: dict[str, list[tuple[int, Value]]] = {}
+        self._unit_index: dict[int, int] = {}
+        self._reaching: dict[int, dict[str, Value]] = {}  # memo by id(source), this model
+        if not rebound:
+            return
+        rows = zip(units, self.summaries, bindings, strict=True)
+        for index, (unit, summary, bound) in enumerate(rows):
+            self._unit_index[id(unit.source)] = index
+            for name in rebound.intersection(summary.top_level_bindings):
+                value = bound.get(name)
+                if value is not None:
+                    self._reaching_sites.setdefault(name, []).append((index, value))
+
+    def reaching_values(self, source: UnitSource) -> dict[str, Value]:
+        """The module-level names a unit's top-level code mentions that an earlier statement
+        rebinds, with the value of the latest binding before the unit."""
+        found = self._reaching.get(id(source))
+        if found is None:
+            found = {}
+            index = self._unit_index.get(id(source))
+            if index is not None:
+                words = source.words()
+                for name in [name for name in self._reaching_sites if name in words]:
+                    earlier = [value for at, value in self._reaching_sites[name] if at < index]
+                    if earlier:
+                        found[name] = earlier[-1]
+            self._reaching[id(source)] = found
+        return found
+
+    def _reaching_key(self, source: UnitSource) -> int:
+        values = self.reaching_values(source)
+        return intern_key(tuple(sorted(values.items(), key=lambda item: item[0]))) if values else 0
 
     def _compute_stable_globals(self, units: list[Unit], counts: dict[str, int]) -> None:
         values: dict[str, ast.expr] = {}
@@ -1480,10 +1522,12 @@ class ModuleModel:
 
     def module_kinds(self, source: UnitSource) -> dict[ast.AST, Kind]:
         """Kinds of a unit's top-level statements (outside any function)."""
+        reaching = self.reaching_values(source)
         key = (
             "module-scope",
             self.alias_key,
             self.unit_globals_key(source),
+            self._reaching_key(source),
             self._lambda_traces(source),
             self._returns_key(source),
         )
@@ -1492,7 +1536,7 @@ class ModuleModel:
             context = ScopeContext(
                 self.resolver,
                 False,
-                self.global_values,
+                ChainMap(reaching, self.global_values) if reaching else self.global_values,
                 self._lambda_params,
                 self.external or {},
                 self.return_value,
@@ -1893,6 +1937,7 @@ class ModuleModel:
             shapes,
             self._module_facts_key,
             self.unit_globals_key(unit.source),
+            self._reaching_key(unit.source),
             self._module_reuse_key(unit),
             self._returns_key(unit.source),
             self._functions_key(summary, unit.start_line) if summary.functions else (),

@@ -63,6 +63,8 @@ class SplitFixer:
     def fix(self, reuse: Reuse) -> Fix | None:
         if not isinstance(reuse.key, ast.Name):
             return None  # `self.key`, `state.key`: the holder may not take a new attribute
+        if reuse.in_comprehension:
+            return None  # no statement goes inside a comprehension's element
         ctx, key = self.ctx, reuse.key.id
         split = self._split_spelling(reuse.call)
         if split is None or reuse.first_key is None:

@@ -1404,6 +1404,20 @@ class ConcretizeTraced(Rule):
             """,
             raises="jax.errors.ConcretizationTypeError",
         ),
+        Example(
+            """
+            import jax
+            import numpy as np
+
+            @jax.jit
+            def shifted(tree):
+                # the function given to a tree map gets the leaves: tracers here
+                return jax.tree.map(lambda x: np.append(x[0], x[:-1]), tree)  # error
+
+            shifted({"a": jax.numpy.arange(3.0)})
+            """,
+            raises="jax.errors.TracerArrayConversionError",
+        ),
     )
     valid = (
         Example(
@@ -1503,6 +1517,22 @@ class ConcretizeTraced(Rule):
             out = jax.jit(jax.vmap(shift, axis_name="i"))(jnp.ones(3))
             """,
             check="assert out.tolist() == [3.0, 3.0, 3.0]",
+        ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+            import numpy as np
+
+            @jax.jit
+            def shifted(tree):
+                return jax.tree.map(lambda x: jnp.append(x[0], x[:-1]), tree)
+
+            out = shifted({"a": jnp.arange(3.0)})
+            # outside traced code the leaves are concrete arrays: NumPy may take them
+            sizes = jax.tree.map(lambda x: np.asarray(x).size, out)
+            """,
+            check="assert out['a'].tolist() == [0.0, 0.0, 1.0] and sizes == {'a': 3}",
         ),
     )
 

@@ -370,6 +370,27 @@ class IndexAugAssign(Rule):
             x = x.at[2].min(1.0)
             """,
         ),
+        Example(
+            """
+            import jax.numpy as jnp
+            import numpy as np
+
+            v = np.arange(10)
+            v[2:4] += 1  # a NumPy array: fine
+            v = jnp.arange(10)  # top-level code runs in order: `v` is now a JAX array
+            v[2:4] += 1  # error
+            """,
+            raises="TypeError",
+            fixed="""
+            import jax.numpy as jnp
+            import numpy as np
+
+            v = np.arange(10)
+            v[2:4] += 1  # a NumPy array: fine
+            v = jnp.arange(10)  # top-level code runs in order: `v` is now a JAX array
+            v = v.at[2:4].add(1)
+            """,
+        ),
     )
     valid = (
         Example(
@@ -405,6 +426,17 @@ class IndexAugAssign(Rule):
             record(jnp.array([0, 1, 1]))
             """,
             check="assert counts[...].tolist() == [1, 2, 0]",
+        ),
+        Example(
+            """
+            import jax.numpy as jnp
+            import numpy as np
+
+            v = jnp.arange(10)
+            v = np.array(v)  # a writable NumPy copy from here on
+            v[2:4] += 1
+            """,
+            check="assert v.tolist()[2:4] == [3, 4]",
         ),
     )
 

@@ -12,12 +12,10 @@ from jax_lsp.diagnostics.base import Example, Rule, RuleContext
 from jax_lsp.diagnostics.sequence_table import REJECTS_SEQUENCES as GENERATED_TABLE
 from jax_lsp.findings import Finding, Severity
 
-# Positions the generated table cannot reach (its probe calls functions with arrays only):
-# the shape of `reshape`, the axis of `expand_dims`, integer `take` indices, `einsum`'s
-# operands after the subscripts. tests/rules/test_inputs_table.py re-checks each.
+# Positions the generated table cannot reach (its probe calls functions with float arrays,
+# or one array and a shape/count/axis): integer `take` indices, `einsum`'s operands after
+# the subscripts. tests/rules/test_inputs_table.py re-checks each.
 MEASURED_BY_HAND: dict[str, tuple[int, ...]] = {
-    "jax.numpy.reshape": (0,),
-    "jax.numpy.expand_dims": (0,),
     "jax.numpy.take": (0, 1),
     "jax.numpy.einsum": (1, 2),
     "jax.nn.sigmoid": (0,),
@@ -131,6 +129,27 @@ class NonArrayInput(Rule):
             """
             import jax.numpy as jnp
 
+            def pad_last(z_vals, far):
+                # the array argument of broadcast_to, tile, roll... must be an array too
+                return jnp.broadcast_to([far], z_vals[..., :1].shape)  # error
+
+            dists = pad_last(jnp.linspace(0.0, 1.0, 8)[None, :], 1e10)
+            """,
+            raises="TypeError",
+            fixed="""
+            import jax.numpy as jnp
+
+            def pad_last(z_vals, far):
+                # the array argument of broadcast_to, tile, roll... must be an array too
+                return jnp.broadcast_to(jnp.asarray([far]), z_vals[..., :1].shape)
+
+            dists = pad_last(jnp.linspace(0.0, 1.0, 8)[None, :], 1e10)
+            """,
+        ),
+        Example(
+            """
+            import jax.numpy as jnp
+
             values = jnp.append([1, 2], [3])  # error
             """,
             raises="TypeError",
@@ -170,8 +189,11 @@ class NonArrayInput(Rule):
             x = jnp.ones((2, 3))
             y = jnp.reshape(x, (3, 2))  # the shape is a tuple, not an array argument
             s = jnp.sum(x, (0, 1))
+            far = jnp.broadcast_to(1e10, (2, 1))  # a scalar broadcasts
+            tiled = jnp.tile(x, [2, 1])  # the repetitions may be a list
             """,
-            check="assert y.shape == (3, 2) and float(s) == 6.0",
+            check="assert y.shape == (3, 2) and float(s) == 6.0 and far.shape == (2, 1) "
+            "and tiled.shape == (4, 3)",
         ),
         Example(
             """

@@ -26,6 +26,9 @@ from jax_lsp.diagnostics.base import Example, Rule, RuleContext
 from jax_lsp.findings import Finding, Fix, Related, Severity, Span
 
 _JITS = frozenset({"jit", "eqx.filter_jit", "nnx.jit"})
+# Transformations that return a new function object on every call (measured: `jax.jit` of
+# each, made three times, traces three times); `jax.checkpoint` returns a cached one.
+_FRESH_WRAPPERS = frozenset({"grad", "value_and_grad", "vmap", "jacfwd", "jacrev", "hessian"})
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
 _LOOPS = (ast.For, ast.AsyncFor, ast.While, *_COMPREHENSIONS)
@@ -129,7 +132,9 @@ class JitInLoop(Rule):
     what_it_does = """
         Flags `jax.jit(lambda ...)` and `jax.jit(inner)` (or `@jax.jit` on a nested `def`)
         where the function is created anew inside a loop body, or inside a function that jits
-        it and calls it once (so every call of the function pays a compilation). A
+        it and calls it once (so every call of the function pays a compilation); the same for
+        `jax.jit(jax.grad(f))` (`value_and_grad`, `vmap`, `jacfwd`, `jacrev`, `hessian`) and
+        `jax.jit(functools.partial(f, ...))`, whose wrapper is a new object each time. A
         module-level `jax.jit(f)`, and `jax.jit(f)` of a module-level `f`, are not flagged:
         JAX caches compilations on the function object. Factories that return the jitted
         function are not flagged either. Also flags `jax.jit(obj.method)` of a bound method in
@@ -332,6 +337,26 @@ class JitInLoop(Rule):
             + _EQX_APPLY,
             check="assert len(traces) == 3  # retraced for every new instance",
         ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            traces = []
+
+            def loss(w, x):
+                traces.append(1)  # runs once per trace
+                return jnp.sum((w * x) ** 2)
+
+            def gradient(w, x):
+                # grad makes a new function object on every call: jit caches nothing
+                return jax.jit(jax.grad(loss))(w, x)  # error
+
+            for scale in (1.0, 2.0, 3.0):
+                g = gradient(jnp.ones(3) * scale, jnp.ones(3))
+            """,
+            check="assert len(traces) == 3",
+        ),
     )
     valid = (
         Example(
@@ -494,6 +519,31 @@ class JitInLoop(Rule):
             """,
             check="assert weights.shape == (2, 3) and len(weights.sharding.device_set) == 1",
         ),
+        Example(
+            """
+            import functools
+
+            import jax
+            import jax.numpy as jnp
+
+            traces = []
+
+            def loss(w, x, power):
+                traces.append(1)  # runs once per trace
+                return jnp.sum((w * x) ** power)
+
+            grad_loss = jax.jit(jax.grad(loss), static_argnums=2)  # made once
+
+            def gradient(w, x):
+                return grad_loss(w, x, 2)
+
+            for scale in (1.0, 2.0, 3.0):
+                g = gradient(jnp.ones(3) * scale, jnp.ones(3))
+            # one compilation per power, each made for its own iteration
+            cubes = [jax.jit(functools.partial(loss, power=p))(g, g) for p in (1, 3)]
+            """,
+            check="assert len(traces) == 3",
+        ),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> Iterator[Finding]:
@@ -530,6 +580,10 @@ class JitInLoop(Rule):
             what = f"the nested function `{target.id}`"
         elif isinstance(target, ast.Attribute) and loops and _bound_method(target, node, ctx):
             what = f"the bound method `{ctx.segment(target)}` (a new object on every access)"
+        elif isinstance(target, ast.Call) and (made := _fresh_wrapper(target, ctx)) is not None:
+            if _reads_loop_names(target, loops):
+                return  # each iteration wraps another function: each needs its compilation
+            what = f"`{made}(...)`"
         else:
             return
         if loops:
@@ -737,6 +791,27 @@ def _sharded_creation(
     if function is None or all_params(function):
         return False
     return "out_shardings" in keywords or passes_keyword(jit, "out_shardings")
+
+
+def _fresh_wrapper(call: ast.Call, ctx: RuleContext) -> str | None:
+    """How the code spells a transformation or `functools.partial` call that makes a new
+    function object each time it runs (`jax.grad(f)`, `partial(f, scale=2)`), when all it
+    wraps is the same every time: a function of the module (or imported) and values no local
+    name gives. A wrapper of a closure or of the call's own values is made for that call by
+    design (it could not be created once)."""
+    found = transform_of(call.func, ctx.resolvers[-1])
+    fresh = found is not None and found[0].label in _FRESH_WRAPPERS
+    if not (fresh or ctx.qualname(call.func) == "functools.partial") or not call.args:
+        return None
+    wrapped = call.args[0]
+    if not isinstance(wrapped, ast.Name):
+        return None
+    if wrapped.id not in ctx.model.functions and ctx.qualname(wrapped) is None:
+        return None
+    read = [n.id for n in walk_nodes(call) if isinstance(n, ast.Name)]
+    if any(binds_locally(name, function) for function in ctx.functions for name in read):
+        return None
+    return ctx.segment(call.func)
 
 
 def _reads_loop_names(value: ast.expr, loops: list[ast.AST]) -> bool:

@@ -183,7 +183,8 @@ class PrngKeyReuse(Rule):
         `fold_in`, `clone` and `key_data` do not. Flags a call that consumes a key already
         consumed with no rebinding in between, following straight-line code, branches
         (exclusive `if`/`else` branches may each use the key) and loops (a key consumed in a
-        loop body that does not rebind it is reused on every iteration). A call of a function
+        loop body that does not rebind it is reused on every iteration; so is one consumed in
+        a comprehension's element, by every element). A call of a function
         of the same module that consumes its key parameter (itself or through another such
         function) counts as a use, and so does an equinox layer built with it
         (`eqx.nn.Linear(3, 3, key=key)`: its initial weights are drawn from it). A key held
@@ -223,8 +224,8 @@ class PrngKeyReuse(Rule):
         loop body, for a reuse across iterations), and passes each use its own subkey, so
         no key is consumed twice. Not offered where the key is closed over (rebinding it
         would make it local) or a use sits where a line cannot go before it (a `while`
-        test, an `elif`, several statements on one line). Unsafe: the numbers drawn change
-        (that is the point), and `key` is rebound for the code after it.
+        test, an `elif`, several statements on one line, a comprehension). Unsafe: the numbers
+        drawn change (that is the point), and `key` is rebound for the code after it.
     """
     node_types = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Module)
     invalid = (
@@ -522,6 +523,18 @@ class PrngKeyReuse(Rule):
             """,
             fixed_check="assert not (x == x[0]).all()",
         ),
+        Example(
+            """
+            import jax
+
+            def two_categoricals(key, logits_x, logits_y):
+                # one draw per element, every one with the same key
+                return [jax.random.categorical(key, lg) for lg in (logits_x, logits_y)]  # error
+
+            x, y = two_categoricals(jax.random.key(5), jax.numpy.zeros(50), jax.numpy.zeros(50))
+            """,
+            check="assert int(x) == int(y)",
+        ),
     )
     valid = (
         Example(
@@ -708,6 +721,22 @@ class PrngKeyReuse(Rule):
             """,
             check="assert k.shape == (2, 4) and jnp.allclose(k, k[0, 0])",
         ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            def per_element(key, rows):
+                keys = jax.random.split(key, len(rows))
+                # each element draws from its own key; fold_in derives a new key per index
+                noisy = [row + jax.random.normal(k, row.shape) for k, row in zip(keys, rows)]
+                tagged = {i: jax.random.uniform(jax.random.fold_in(key, i)) for i in range(2)}
+                return noisy, tagged
+
+            noisy, tagged = per_element(jax.random.key(6), [jnp.zeros(2), jnp.zeros(2)])
+            """,
+            check="assert not (noisy[0] == noisy[1]).all() and tagged[0] != tagged[1]",
+        ),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> Iterator[Finding]:
@@ -799,6 +828,12 @@ def _message(reuse: Reuse, resolver: Resolver, ctx: RuleContext) -> str:
             f"Split `{key}` in the loop body (`{new}, subkey = jax.random.split({key})`), draw "
             f"from `subkey` and return `{new}` in the carry: the body consumes `{key}` and "
             "returns it unchanged, so every iteration draws the same numbers"
+        )
+    if reuse.in_comprehension and reuse.across_iterations:
+        return (
+            f"Split `{key}` into one key per element (`jax.random.split({key}, n)`) and draw "
+            f"from those: the comprehension consumes `{key}` for every element, so all elements "
+            "get the same numbers"
         )
     if reuse.across_iterations:
         return (

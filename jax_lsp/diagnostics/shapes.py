@@ -562,6 +562,22 @@ class TracedShape(Rule):
         Example(
             """
             import jax
+
+            @jax.jit
+            def count_up(start, steps):
+                def step(carry, _):
+                    return carry + 1, carry
+
+                # the trip count of a scan over no xs is a length: static too
+                return jax.lax.scan(step, start, None, length=steps)  # error
+
+            count_up(0, 3)
+            """,
+            raises="jax.errors.ConcretizationTypeError",
+        ),
+        Example(
+            """
+            import jax
             import jax.numpy as jnp
 
             @jax.jit
@@ -699,6 +715,25 @@ class TracedShape(Rule):
             win, rep = window(jnp.arange(5.0), 1)
             """,
             check="assert win.tolist() == [1.0, 2.0] and rep.shape == (10,)",
+        ),
+        Example(
+            """
+            from functools import partial
+
+            import jax
+
+            @partial(jax.jit, static_argnames=("steps",))
+            def count_up(start, steps):
+                def step(carry, _):
+                    return carry + 1, carry
+
+                # a static length, or one read from a shape
+                counted = jax.lax.scan(step, start, None, length=steps)
+                return counted, jax.lax.scan(step, start, None, length=start.shape[0])
+
+            (last, seen), _ = count_up(jax.numpy.zeros(2), steps=3)
+            """,
+            check="assert seen.shape == (3, 2) and float(last[0]) == 3.0",
         ),
         Example(
             """

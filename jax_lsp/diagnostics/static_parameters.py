@@ -51,6 +51,7 @@ STATIC_PARAMETERS: dict[str, tuple[tuple[str, int | None, str, str], ...]] = {
     "jax.lax.pad": (("padding_config", 2, "JAX803", "TypeError"),),
     "jax.lax.reshape": (("new_sizes", 1, "JAX803", "TypeError"),),
     "jax.lax.rev": (("dimensions", 1, "JAX703", "TypeError"),),
+    "jax.lax.scan": (("length", 3, "JAX803", "ConcretizationTypeError"),),
     "jax.lax.slice": (
         ("start_indices", 1, "JAX803", "TypeError"),
         ("limit_indices", 2, "JAX803", "TypeError"),

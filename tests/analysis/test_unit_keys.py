@@ -75,6 +75,28 @@ def test_a_new_top_level_statement_rebinding_a_global_reaches_the_reader():
     _check_versions(text, text + "\nx = jnp.zeros(3)\n", text)
 
 
+# Top-level code reads the latest earlier binding of a name bound by several statements:
+# swapping the two bindings (the merge of all of them stays the same) or changing the later
+# one changes what the last statement's rules say, though its own text is the same.
+IN_ORDER = """\
+import jax.numpy as jnp
+
+v = {first}
+v = {second}
+total = jnp.sum(v)
+"""
+
+
+def test_the_latest_earlier_top_level_binding_reaches_the_reader():
+    array_last = IN_ORDER.format(first="[1.0, 2.0]", second="jnp.asarray([1.0, 2.0])")
+    list_last = IN_ORDER.format(first="jnp.asarray([1.0, 2.0])", second="[1.0, 2.0]")
+    before, swapped, again = _check_versions(array_last, list_last, array_last)
+    assert _codes(before) == [] and _codes(swapped) == [(4, "JAX501")] and before == again
+    both_arrays = IN_ORDER.format(first="jnp.zeros(2)", second="jnp.asarray([1.0, 2.0])")
+    _, rebound, _ = _check_versions(list_last, both_arrays, list_last)
+    assert _codes(rebound) == []
+
+
 STALE = """\
 import jax
 import jax.numpy as jnp

@@ -20,14 +20,20 @@ def failing_positions(
     positions: set[int] = set()
     for arity in (1, 2, 3):
         args = [make_array() for _ in range(arity)]
-        try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                target(*args)
-        except Exception:  # this arity does not work with arrays
-            continue
-        positions |= {p for p in range(arity) if fails(target, args, p)}
+        if runs(target, args):
+            positions |= {p for p in range(arity) if fails(target, args, p)}
     return tuple(sorted(positions))
+
+
+def runs(target: Any, args: list[Any]) -> bool:
+    """Does `target(*args)` run (warnings silenced)?"""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            target(*args)
+    except Exception:  # these arguments do not fit the function
+        return False
+    return True
 
 
 def measure(

@@ -13,7 +13,7 @@ tests/rules/test_inputs_table.py fails while the checked-in table and JAX disagr
 from __future__ import annotations
 
 import inspect
-import warnings
+import itertools
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +24,10 @@ MODULES = ("jax.numpy", "jax.numpy.linalg", "jax.numpy.fft", "jax.nn")
 _MESSAGE = "requires ndarray or scalar arguments"
 # Functions never probed: they convert lists on purpose, or take no array at all.
 _SKIPPED = frozenset({"array", "asarray", "from_dlpack", "frombuffer", "fromstring", "load"})
+# Values tried after a leading array for functions whose other required parameters are a
+# shape, a count or an axis (`broadcast_to(x, (2, 2))`, `tile(x, 2)`, `roll(x, 1)`): calls with
+# arrays only never run for them.
+_NON_ARRAY_TAILS = ((2, 2), 1, 0)
 
 
 def candidates() -> list[tuple[str, Any]]:
@@ -61,13 +65,30 @@ def _joins(target: Any, args: list[Any], position: int) -> bool:
     position rejects only a list of lists (JOINS in inputs.py), not a list."""
     listed = list(args)
     listed[position] = list(args[position])
+    return probing.runs(target, listed)  # else a list of arrays is rejected too
+
+
+def _required_positional(target: Any) -> int | None:
+    """How many positional parameters `target` requires (None when it has no signature)."""
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            target(*listed)
-    except Exception:  # a list of arrays is rejected too
+        parameters = inspect.signature(target).parameters.values()
+    except (TypeError, ValueError):
+        return None
+    positional = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    return sum(p.kind in positional and p.default is inspect.Parameter.empty for p in parameters)
+
+
+def _leading_array_rejects(target: Any, make_array: Any, rejects: Any) -> bool:
+    """Does the array of a call `target(array, <shape/count/axis>...)` reject a list? Only
+    for one or two required parameters after the array, with the first tail that runs."""
+    required = _required_positional(target)
+    if required is None or not 2 <= required <= 3:
         return False
-    return True
+    for tail in itertools.product(_NON_ARRAY_TAILS, repeat=required - 1):
+        args = [make_array(), *tail]
+        if probing.runs(target, args):
+            return rejects(target, args, 0)
+    return False
 
 
 def rejected_positions(target: Any) -> tuple[int, ...]:
@@ -76,9 +97,13 @@ def rejected_positions(target: Any) -> tuple[int, ...]:
     def rejects(target: Any, args: list[Any], position: int) -> bool:
         return _rejects(target, args, position) and not _joins(target, args, position)
 
-    return probing.failing_positions(
-        target, lambda: jnp.array([[0.5, 0.25], [0.125, 0.75]]), rejects
-    )
+    def make_array() -> Any:
+        return jnp.array([[0.5, 0.25], [0.125, 0.75]])
+
+    positions = set(probing.failing_positions(target, make_array, rejects))
+    if _leading_array_rejects(target, make_array, rejects):
+        positions.add(0)
+    return tuple(sorted(positions))
 
 
 def measure() -> probing.PositionTable:

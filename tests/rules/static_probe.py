@@ -40,6 +40,17 @@ class Array:
         return jnp.ones(self.shape, self.dtype)
 
 
+class Code:
+    """A function argument given as source text: evaluated for the probe's calls, written as
+    is into the snippets the tests analyse."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def make(self) -> Any:
+        return eval(self.text)  # the probe's own constant text, never user input
+
+
 M = Array(2, 3)  # a matrix
 V = Array(4)  # a vector
 I = Array(4, dtype="int32")  # noqa: E741 (an integer vector)
@@ -156,6 +167,13 @@ CALLS: dict[str, dict[str, Any]] = {
     "jax.lax.index_in_dim": {"operand": M, "index": 1, "axis": 0, "keepdims": True},
     "jax.lax.pad": {"operand": V, "padding_value": 0.0, "padding_config": ((1, 1, 0),)},
     "jax.lax.top_k": {"operand": V, "k": 2},
+    # a loop with no xs: its trip count is the `length` argument
+    "jax.lax.scan": {
+        "f": Code("lambda carry, x: (carry, x)"),
+        "init": Array(2),
+        "xs": None,
+        "length": 3,
+    },
     "jax.lax.expand_dims": {"array": V, "dimensions": (0,)},
     "jax.lax.squeeze": {"array": Array(1, 3), "dimensions": (0,)},
     "jax.lax.transpose": {"operand": M, "permutation": (1, 0)},
@@ -226,7 +244,7 @@ def function(qualname: str) -> Callable[..., Any]:
 
 
 def _materialize(value: Any) -> Any:
-    if isinstance(value, Array):
+    if isinstance(value, Array | Code):
         return value.make()
     if isinstance(value, tuple) and any(isinstance(v, Array) for v in value):
         return tuple(_materialize(v) for v in value)

@@ -18,17 +18,13 @@ def _function(qualname: str):
     return getattr(importlib.import_module(module), name)
 
 
-# Arguments that are not arrays (a shape, an axis, a fill value), after the array ones.
-_EXTRA: dict[str, list] = {"jax.numpy.reshape": [(2,)], "jax.numpy.expand_dims": [0]}
-
-
 def _arguments(qualname: str, positions: tuple[int, ...]) -> list:
     """A working call: arrays at the checked positions, then the required non-array ones."""
     if qualname == "jax.numpy.einsum":
         return ["i,i->", jnp.ones(2), jnp.ones(2)]
     if qualname == "jax.numpy.take":
         return [jnp.ones(2), jnp.array([0, 1])]
-    return [jnp.ones(2) for _ in range(max(positions) + 1)] + _EXTRA.get(qualname, [])
+    return [jnp.ones(2) for _ in range(max(positions) + 1)]
 
 
 CASES = [(q, p) for q, positions in sorted(MEASURED_BY_HAND.items()) for p in positions]

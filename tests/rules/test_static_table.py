@@ -13,7 +13,7 @@ from jax_lsp.diagnostics.static_arguments import UNLESS_KEYWORD
 from jax_lsp.diagnostics.static_parameters import METHOD_PARAMETERS, STATIC_PARAMETERS
 from jax_lsp.engine import analyze
 from tests.rules import static_probe
-from tests.rules.static_probe import CALLS, Array
+from tests.rules.static_probe import CALLS, Array, Code
 
 pytest.importorskip("jax")
 
@@ -54,6 +54,8 @@ def _source(value, traced: str | None = None) -> str:
 
 
 def _render(value, traced: str | None) -> tuple[str, bool]:
+    if isinstance(value, Code):
+        return value.text, False
     if isinstance(value, Array):
         if value.key:
             return "jax.random.key(0)", False
