@@ -140,6 +140,8 @@ class Reuse:
     # The draw sits in a comprehension: it runs once per element, and no statement can be
     # inserted before it.
     in_comprehension: bool = False
+    # The names the enclosing comprehensions bind for each element (`a` in `for a in xs`).
+    item_names: frozenset[str] = frozenset()
 
     @property
     def name(self) -> str:
@@ -182,6 +184,7 @@ class KeyFlow:
         self.reuses: dict[ast.Call, Reuse] = {}
         self._iteration = 0  # >0 while re-walking a loop body
         self._comprehensions = 0  # >0 while walking a comprehension's element
+        self._item_names: frozenset[str] = frozenset()  # bound by those comprehensions
         self.unit = 0  # the document line of the unit being walked
         # consuming call -> the unit it sits in and the argument it consumed the key through
         self._uses: dict[ast.Call, tuple[int, ast.expr]] = {}
@@ -327,6 +330,8 @@ class KeyFlow:
         parts += [node.key, node.value] if isinstance(node, ast.DictComp) else [node.elt]
         targets = [name for g in generators for name in _bound_names(g.target)]
         self._comprehensions += 1
+        outer_names = self._item_names
+        self._item_names = outer_names | frozenset(targets)
         item = dict(state)
         for iteration in (0, 1):
             self._forget(item, targets)
@@ -336,6 +341,7 @@ class KeyFlow:
             self._iteration -= iteration
             item = _merge(state, item) if iteration == 0 else item
         self._comprehensions -= 1
+        self._item_names = outer_names
         self._forget(item, targets)
         state.update(_merge(state, item))
 
@@ -378,6 +384,7 @@ class KeyFlow:
                     first_unit,
                     first_key,
                     in_comprehension=self._comprehensions > 0,
+                    item_names=self._item_names,
                 )
                 self.reuses[call] = reuse
         else:
@@ -560,6 +567,21 @@ def aligned_pair(first: ast.Call, second: ast.Call, resolver: Resolver) -> bool:
         return ast.dump(ast.Call(ast.Name("_"), call.args[2:], keywords))
 
     return rest(first) == rest(second)
+
+
+def aligned_over_items(reuse: Reuse, resolver: Resolver) -> bool:
+    """`[jr.permutation(key, a) for a in arrays]`: one shuffle or choice of each element's
+    array with the same key keeps the arrays aligned, as `aligned_pair` does for two."""
+    call = reuse.call
+    if not (reuse.in_comprehension and reuse.first is call):
+        return False
+    if resolver.qualname(call.func) not in _ALIGNING:
+        return False
+    named = [k.value for k in call.keywords if k.arg in ("a", "x")]
+    array = call.args[1] if len(call.args) > 1 else (named[0] if named else None)
+    return array is not None and any(
+        isinstance(node, ast.Name) and node.id in reuse.item_names for node in walk_nodes(array)
+    )
 
 
 def aligned_helper_pair(

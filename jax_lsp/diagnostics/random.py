@@ -12,6 +12,7 @@ from jax_lsp.analysis.keys import (
     RepeatedUse,
     Reuse,
     aligned_helper_pair,
+    aligned_over_items,
     aligned_pair,
     carried_key_reuses,
     classify_call,
@@ -737,6 +738,19 @@ class PrngKeyReuse(Rule):
             """,
             check="assert not (noisy[0] == noisy[1]).all() and tagged[0] != tagged[1]",
         ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            def shuffled(key, arrays):
+                # one permutation of every array: inputs and labels stay aligned
+                return [jax.random.permutation(key, a) for a in arrays]
+
+            x, y = shuffled(jax.random.key(2), [jnp.arange(5), jnp.arange(5) * 10])
+            """,
+            check="assert (y == x * 10).all() and not (x == jnp.arange(5)).all()",
+        ),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> Iterator[Finding]:
@@ -771,7 +785,10 @@ class PrngKeyReuse(Rule):
         # The same shuffle or choice of two arrays with one key keeps them aligned: by intent.
         # Not across loop iterations: every epoch would get the same shuffle.
         reuses = [
-            r for r in reuses if r.across_iterations or not aligned_pair(r.first, r.call, resolver)
+            r
+            for r in reuses
+            if not aligned_over_items(r, resolver)
+            and (r.across_iterations or not aligned_pair(r.first, r.call, resolver))
         ]
         # A draw inside an assertion recomputes the expected value from the same key: by intent.
         reuses = [r for r in reuses if not in_assertion(r.call, scope)]

@@ -245,6 +245,7 @@ ALIGNED = {
     "valid-6": "choice",
     "valid-9": "assert_allclose",
     "valid-10": "features(key, y",
+    "valid-12": "for a in arrays",
 }
 
 
