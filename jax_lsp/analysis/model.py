@@ -8,6 +8,7 @@ re-analyses that function; the module facts are recombined from cached pieces.
 from __future__ import annotations
 
 import ast
+import math
 import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
@@ -1234,6 +1235,9 @@ class ModuleModel:
             if type(value) is Function and value.transform and value.path in paths
         }
         decorated = set()  # every call of the function by its name runs the transformed one
+        # The first module-level line applying a transformation to each name (`f = jax.jit(f)`):
+        # where the name rebound to the transformed function is transformed at module level.
+        applied_from: dict[str, int] = {}
         calls: list[tuple[FunctionRef, ast.Call, int, FunctionNode | None]] = []
         units = [unit for unit in self.document.units if unit.tree is not None]
         for unit, summary in zip(units, self.summaries, strict=True):
@@ -1245,6 +1249,9 @@ class ModuleModel:
                     target.node, "decorator_list", ()
                 ):
                     decorated.add(target.node)
+                elif _rebinds_its_target(unit.tree, application):
+                    line = unit.start_line + application.node.lineno
+                    applied_from[target.name] = min(applied_from.get(target.name, line), line)
                 if application.call is not None:  # `jax.jit(f)(x, False)`
                     site = (target, application.call, unit.start_line, application.enclosing)
                     calls.append(site)
@@ -1261,9 +1268,14 @@ class ModuleModel:
             node, ref = resolved
             func = call.func
             # A plain call of a function jitted elsewhere (`g = jax.jit(f)`) traces nothing:
-            # only its decorated name, a name bound to the transformed one, or `jit(f)(...)`.
+            # only its decorated name, a name bound to the transformed one (`f = jax.jit(f)`
+            # rebinds the name itself: from there on at module level, and in any function), or
+            # `jit(f)(...)`.
             named = isinstance(func, ast.Name) and func.id == node.name
-            if named and node not in decorated:
+            # A module-level call before the rebinding runs the plain function.
+            rebound_from = applied_from.get(func.id, math.inf) if named else math.inf
+            rebound = rebound_from < (unit_start + call.lineno if caller is None else math.inf)
+            if named and node not in decorated and not rebound:
                 continue
             passed = passed_params(node, call, ref) & defaults[node]
             if passed:
@@ -1988,6 +2000,20 @@ def _attribute_constructors(node: ast.ClassDef) -> list[tuple[str, str]]:
                     ):
                         found.append((target.attr, inner.value.func.id))
     return found
+
+
+def _rebinds_its_target(tree: ast.Module, application: Application) -> bool:
+    """`f = jax.jit(f)` at module level: the name now runs the transformed function."""
+    if application.enclosing is not None or application.call is not None:
+        return False
+    return any(
+        type(statement) is ast.Assign
+        and statement.value is application.node
+        and len(statement.targets) == 1
+        and type(statement.targets[0]) is ast.Name
+        and statement.targets[0].id == application.target.name
+        for statement in tree.body
+    )
 
 
 def _sets_disable_jit(call: ast.Call) -> bool:

@@ -96,6 +96,26 @@ def test_defaults_passed_to_the_jitted_function_are_known():
     }
 
 
+def test_defaults_passed_to_a_name_rebound_to_its_jit_are_known():
+    # `f = jax.jit(f)` rebinds the name: calls after it (and in functions) run the jitted one.
+    source = """
+        import jax
+
+        def forward(x, training=True, rate=0.5):
+            return x
+
+        eager = forward(1.0, rate=0.1)  # before the rebinding: the plain function
+        forward = jax.jit(forward)
+
+        def main(x):
+            return forward(x, False)
+        """
+    model = model_of(source)
+    assert model.passed_defaults(model.functions["forward"].node) == {"training"}
+    model = model_of(source.replace("forward(x, False)", "forward(x)"))
+    assert model.passed_defaults(model.functions["forward"].node) == set()
+
+
 def test_rebinding_and_wrapping_calls_trace_the_function():
     model = model_of(
         """
