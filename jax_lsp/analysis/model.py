@@ -90,6 +90,7 @@ from jax_lsp.analysis.traced import (
 )
 from jax_lsp.analysis.transforms import TREE_MAPS, ParamPolicy
 from jax_lsp.analysis.unit_memo import reuse_reading
+from jax_lsp.analysis.wrappers import Wrappers
 from jax_lsp.analysis.values import (
     REF,
     Container,
@@ -922,7 +923,9 @@ class ModuleModel:
                 calls_by_caller.setdefault(call.caller, []).append((call, unit.start_line))
         jit_disabled_from = self._jit_disabled_from(units)
         apps_by_enclosing: dict[ast.AST | None, list[tuple[Application, int]]] = {}
-        for application, unit_start in applications:
+        # Functions of the module that transform the function they are given (`my_jit(f)`).
+        wrappers = Wrappers(self, applications)
+        for application, unit_start in [*wrappers.plain, *wrappers.applications()]:
             if (
                 application.spec.disabled_with_jit
                 and unit_start + application.node.lineno > jit_disabled_from
@@ -968,31 +971,43 @@ class ModuleModel:
                     pending.append(target)
             for call, unit_start in calls_by_caller.get(node, []):
                 found = self.resolve_ref(call.callee, unit_start + call.node.lineno, node)
-                if found is None:
-                    continue
-                callee, ref = found
-                if callee is node or isinstance(callee, ast.Lambda):
-                    continue
-                if self._on_module_object(call.callee, node):
-                    self.module_object_methods.add(callee)
-                # A container of tracers passed on (`f((n, n))`, `tree_map(f, tree)`).
-                leaves = self.resolver.qualname(call.node.func) in TREE_MAPS
-                in_containers, containers = call_site_containers(
-                    callee, call.node, scope.values, ref, leaves
-                )
-                new = TraceInfo(
-                    f"called from {self.records[node].path}",
-                    info.abstract,
-                    call_site_params(callee, call.node, kinds, ref)
-                    | in_containers
-                    | self._traced_receiver(callee, ref, call.node.func, scope),
-                    python_value_params(callee, call.node, kinds, ref),
-                    False,
-                    TraceOrigin(call.node, unit_start, node, called=True),
-                    containers,
-                )
-                if self._set_trace(callee, new, call.node):
-                    pending.append(callee)
+                callees = [found] if found else wrappers.called(call.node, node, unit_start)
+                for callee, ref in callees:
+                    if self._trace_call(node, info, scope, call, callee, ref, unit_start):
+                        pending.append(callee)
+
+    def _trace_call(
+        self,
+        node: FunctionNode,
+        info: TraceInfo,
+        scope: ScopeKinds,
+        call: CallSite,
+        callee: FunctionNode,
+        ref: FunctionRef,
+        unit_start: int,
+    ) -> bool:
+        """Trace `callee` as the traced `node` calls it; True if its trace changed."""
+        if callee is node or isinstance(callee, ast.Lambda):
+            return False
+        if self._on_module_object(call.callee, node):
+            self.module_object_methods.add(callee)
+        # A container of tracers passed on (`f((n, n))`, `tree_map(f, tree)`).
+        leaves = self.resolver.qualname(call.node.func) in TREE_MAPS
+        in_containers, containers = call_site_containers(
+            callee, call.node, scope.values, ref, leaves
+        )
+        new = TraceInfo(
+            f"called from {self.records[node].path}",
+            info.abstract,
+            call_site_params(callee, call.node, scope.kinds, ref)
+            | in_containers
+            | self._traced_receiver(callee, ref, call.node.func, scope),
+            python_value_params(callee, call.node, scope.kinds, ref),
+            False,
+            TraceOrigin(call.node, unit_start, node, called=True),
+            containers,
+        )
+        return self._set_trace(callee, new, call.node)
 
     def _on_module_object(self, ref: FunctionRef, caller: FunctionNode) -> bool:
         """Does the call `ref` run a method of a module-level instance (not shadowed in the

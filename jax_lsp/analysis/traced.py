@@ -214,7 +214,39 @@ def call_site_params(
     """Parameters of `node` that this call passes a value of `kind` to. `target` tells how
     the call names the function: `self.method(x)` and `partial(f, a)(x)` fix leading
     parameters, `model.apply(variables, x)` passes leading arguments of its own."""
-    return frozenset(name for name, arg in _passed(node, call, target) if kinds.get(arg) is kind)
+    passed = list(_passed(node, call, target))
+    found = frozenset(name for name, arg in passed if kinds.get(arg) is kind)
+    if kind is Kind.TRACED:
+        found |= _filled_by_traced_unpacking(node, call, kinds, target, passed)
+    return found
+
+
+def _filled_by_traced_unpacking(
+    node: FunctionNode,
+    call: ast.Call,
+    kinds: Mapping[ast.AST, Kind],
+    target: FunctionRef,
+    passed: list[tuple[str, ast.expr]],
+) -> frozenset[str]:
+    """Parameters a traced `*args` or `**kwargs` may fill (a traced function forwarding its
+    own: `fun(*args, **kwargs)` under jit, where every argument is a tracer)."""
+    found: set[str] = set()
+    arguments = node.args
+    starred = next((a for a in call.args[target.leading_args :] if type(a) is ast.Starred), None)
+    if starred is not None and kinds.get(starred.value) is Kind.TRACED:
+        before = call.args[target.leading_args :].index(starred)
+        found.update(positional_params(node)[target.bound_positional + before :])
+        if arguments.vararg is not None:
+            found.add(arguments.vararg.arg)
+    if any(k.arg is None and kinds.get(k.value) is Kind.TRACED for k in call.keywords):
+        given = {name for name, _ in passed}
+        given |= {a.arg for a in arguments.posonlyargs} | target.bound_keywords
+        given |= set(positional_params(node)[: target.bound_positional])
+        named = [*positional_params(node), *(a.arg for a in arguments.kwonlyargs)]
+        found.update(name for name in named if name not in given)
+        if arguments.kwarg is not None:
+            found.add(arguments.kwarg.arg)
+    return frozenset(found)
 
 
 def _passed(
