@@ -90,7 +90,6 @@ from jax_lsp.analysis.traced import (
 )
 from jax_lsp.analysis.transforms import TREE_MAPS, ParamPolicy
 from jax_lsp.analysis.unit_memo import reuse_reading
-from jax_lsp.analysis.wrappers import Wrappers
 from jax_lsp.analysis.values import (
     REF,
     Container,
@@ -103,6 +102,7 @@ from jax_lsp.analysis.values import (
     merge_values,
     merge_values_all,
 )
+from jax_lsp.analysis.wrappers import Wrappers
 from jax_lsp.analysis.x64 import (
     X64Facts,
     combine_x64_facts,

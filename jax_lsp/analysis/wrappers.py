@@ -29,7 +29,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from jax_lsp.analysis.nodes import all_params, own_returns, positional_params
+from jax_lsp.analysis.nodes import all_params, contains, own_returns, positional_params, walk_nodes
 from jax_lsp.analysis.summary import Application, FunctionNode, FunctionRef, function_ref_of
 
 if TYPE_CHECKING:
@@ -101,7 +101,11 @@ class Wrappers:
         if target.node is not None or "." in target.name or application.enclosing is None:
             return None
         owner = self._owner(target.name, application.enclosing)
-        return (owner, target.name) if owner is not None else None
+        if owner is None:
+            return None
+        if _maybe_untransformed(owner, target.name, application.node):
+            return owner, ""  # a parameter it may leave alone: traced by nothing known
+        return owner, target.name
 
     def _find_param_calls(self) -> None:
         """`meth(*args)` / `meth.__func__(*args)` in a function nested in the wrapper whose
@@ -276,7 +280,6 @@ class Wrappers:
             functions.append((node, ref))
         return functions
 
-
     def _transforming(self, function: FunctionNode, unit_start: int) -> list[FunctionNode]:
         """The functions (and those enclosing them) that apply a transformation to the
         nested `function`."""
@@ -297,6 +300,33 @@ def _scopes(model: ModuleModel, caller: FunctionNode | None) -> tuple[str, ...]:
     return tuple(model.records[node].path for node in [*model.enclosing_chain(caller), caller])
 
 
+def _maybe_untransformed(owner: FunctionNode, param: str, applied: ast.AST) -> bool:
+    """The wrapper may return its parameter as it is: the transformation sits in a branch
+    (`jax.jit(f) if enabled else f`), or some path returns the parameter itself."""
+    for node in walk_nodes(owner):
+        if isinstance(node, ast.If | ast.IfExp):
+            branches = [*_as_list(node.body), *_as_list(node.orelse)]
+            if any(contains(branch, applied) for branch in branches):
+                return True
+        elif isinstance(node, ast.BoolOp):
+            if any(contains(value, applied) for value in node.values[1:]):
+                return True
+        elif isinstance(node, ast.Match):
+            if any(contains(case, applied) for case in node.cases):
+                return True
+        elif isinstance(node, ast.Return) and _is_name(node.value, param):
+            return True
+    return False
+
+
+def _is_name(node: ast.expr | None, name: str) -> bool:
+    return isinstance(node, ast.Name) and node.id == name
+
+
+def _as_list(value: ast.AST | list) -> list:
+    return value if isinstance(value, list) else [value]
+
+
 def _returns_only(function: ast.FunctionDef, name: str) -> bool:
     returns = own_returns(function)
     return bool(returns) and all(
@@ -307,7 +337,7 @@ def _returns_only(function: ast.FunctionDef, name: str) -> bool:
 def _only_named(wrapper: FunctionNode, call: ast.Call) -> bool:
     """The call passes the wrapper nothing beyond its named parameters."""
     positional = positional_params(wrapper)
-    named = set(all_params(wrapper)) - {a.arg for a in (wrapper.args.vararg, wrapper.args.kwarg) if a}
+    named = {*positional, *(a.arg for a in wrapper.args.kwonlyargs)}
     return (
         len(call.args) <= len(positional)
         and not any(isinstance(arg, ast.Starred) for arg in call.args)

@@ -116,6 +116,120 @@ def test_defaults_passed_to_a_name_rebound_to_its_jit_are_known():
     assert model.passed_defaults(model.functions["forward"].node) == set()
 
 
+def test_functions_given_to_a_wrapper_that_transforms_them_are_traced():
+    model = model_of(
+        """
+        import functools
+        import jax
+
+        def my_jit(f):
+            return jax.jit(f)
+
+        def jit_with(**options):
+            def decorate(f):
+                return jax.jit(f, **options)
+            return decorate
+
+        def compiled(fn):
+            @functools.wraps(fn)
+            def wrapper(*args, **kwargs):
+                return jax.jit(fn)(*args, **kwargs)
+            return wrapper
+
+        @my_jit
+        def decorated(x):
+            return x
+
+        @jit_with(static_argnames="n")
+        def factory(x, n):
+            return x
+
+        def called(x, n):
+            return x
+
+        fast = jit_with(static_argnums=1)(called)
+
+        @compiled
+        def inner(x):
+            return x
+
+        def as_call(x, flag):
+            return x
+
+        fast2 = my_jit(as_call)
+        """
+    )
+    assert trace_of(model, "decorated").traced_params == {"x"}
+    assert (trace_of(model, "factory").traced_params, trace_of(model, "factory").static_params) == (
+        {"x"},
+        {"n"},
+    )
+    assert trace_of(model, "called").static_params == {"n"}
+    assert trace_of(model, "inner").traced_params == {"x"}
+    assert trace_of(model, "as_call").traced_params == {"x", "flag"}
+    assert trace_of(model, "my_jit") is None
+
+
+def test_wrappers_that_may_not_transform_trace_nothing():
+    source = textwrap.dedent(
+        """
+        import jax
+
+        OPTIONS = {"static_argnums": 1}
+
+        def maybe_jit(f, enabled=True):
+            return jax.jit(f) if enabled else f
+
+        def unless_debug(f):
+            if DEBUG:
+                return f
+            return jax.jit(f)
+
+        def with_module_options(f):
+            return jax.jit(f, **OPTIONS)  # options it does not take from its caller
+
+        def make_loss(model_fn):
+            def loss(params, x):
+                return model_fn(params, x)
+            return loss
+
+        def method_jit(meth, **options):
+            def fun(*args, **kwargs):
+                return meth.__func__(meth.__self__, *args, **kwargs)
+            return jax.jit(fun, **options)
+
+        class Model:
+            def run(self, x, n):
+                return x
+
+        def apply(params, x):
+            return x
+
+        @maybe_jit
+        def a(x):
+            return x
+
+        @unless_debug
+        def b(x):
+            return x
+
+        @with_module_options
+        def c(x, n):
+            return x
+
+        loss = jax.jit(make_loss(apply))  # `loss` is made here, jitted elsewhere
+        model = Model()
+        run = method_jit(model.run, static_argnames="n")  # options for `fun`
+        """
+    )
+    model = model_of(source)
+    for path in ("a", "b", "c", "apply", "Model.run"):
+        assert trace_of(model, path) is None, path
+    # Given the method alone, the jitted `fun` passes it tracers (its `self` is bound).
+    model = model_of(source.replace(', static_argnames="n")', ")"))
+    assert trace_of(model, "Model.run").traced_params == {"x", "n"}
+
+
 def test_rebinding_and_wrapping_calls_trace_the_function():
     model = model_of(
         """
