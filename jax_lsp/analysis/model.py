@@ -82,13 +82,15 @@ from jax_lsp.analysis.traced import (
     all_params,
     call_site_containers,
     call_site_params,
+    differentiated_params,
     literal_default_params,
+    passed_arguments,
     passed_params,
     python_value_params,
     trace_info_for,
     transform_name,
 )
-from jax_lsp.analysis.transforms import TREE_MAPS, ParamPolicy
+from jax_lsp.analysis.transforms import GRADIENTS, TREE_MAPS, ParamPolicy
 from jax_lsp.analysis.unit_memo import reuse_reading
 from jax_lsp.analysis.values import (
     REF,
@@ -112,6 +114,7 @@ from jax_lsp.analysis.x64 import (
 )
 
 _MAX_FIXPOINT_ROUNDS = 20
+_WRAPPED = ".__wrapped__"
 _MAX_CLASS_ROUNDS = 4  # helpers passing an object on to helpers
 _MAX_EXPLAINED = 5  # links of a "why is this traced?" chain
 # Substrings of every spelling of a 64-bit dtype ("float64", "complex128", "f8", "double")
@@ -925,7 +928,9 @@ class ModuleModel:
         apps_by_enclosing: dict[ast.AST | None, list[tuple[Application, int]]] = {}
         # Functions of the module that transform the function they are given (`my_jit(f)`).
         wrappers = Wrappers(self, applications)
-        for application, unit_start in [*wrappers.plain, *wrappers.applications()]:
+        applications = [*wrappers.plain, *wrappers.applications()]
+        self._gradients = [(a, start) for a, start in applications if a.spec.label in GRADIENTS]
+        for application, unit_start in applications:
             if (
                 application.spec.disabled_with_jit
                 and unit_start + application.node.lineno > jit_disabled_from
@@ -1295,6 +1300,48 @@ class ModuleModel:
             passed = passed_params(node, call, ref) & defaults[node]
             if passed:
                 found[node] = found.get(node, frozenset()) | passed
+        return found
+
+    def differentiated(self, node: FunctionNode) -> frozenset[str]:
+        """Parameters of `node` that a differentiating transformation gives tangent-carrying
+        tracers (`jax.grad(f)`, or a call passing on such a value: `jax.grad(lambda x:
+        f(2 * x))`): no static argument can take them."""
+        return self._differentiated.get(node, frozenset())
+
+    @cached_property
+    def _differentiated(self) -> dict[FunctionNode, frozenset[str]]:
+        found: dict[FunctionNode, frozenset[str]] = {}
+        pending: list[FunctionNode] = []
+
+        def note(function: FunctionNode, params: frozenset[str]) -> None:
+            if params and not params <= found.get(function, frozenset()):
+                found[function] = found.get(function, frozenset()) | params
+                pending.append(function)
+
+        for application, unit_start in self._gradients:
+            line = unit_start + application.node.lineno
+            ref = application.target
+            if ref.name.endswith(_WRAPPED):  # `jax.grad(f.__wrapped__)`: the function itself
+                ref = replace(ref, name=ref.name.removesuffix(_WRAPPED))
+            resolved = self.resolve_ref(ref, line, application.enclosing)
+            if resolved is not None:
+                note(resolved[0], differentiated_params(application, *resolved))
+        if not found:
+            return found
+        call_sites = {call.node: call for summary in self.summaries for call in summary.calls}
+        while pending:
+            function = pending.pop()
+            params = found[function]
+            for call in walk_nodes(function):
+                site = call_sites.get(call) if type(call) is ast.Call else None
+                if site is None:
+                    continue
+                resolved = self.resolve_ref(site.callee, None, site.caller)
+                if resolved is None or resolved[0] is function:
+                    continue
+                callee, ref = resolved
+                passed = passed_arguments(callee, call, ref)
+                note(callee, frozenset(n for n, arg in passed if _mentions(arg, params)))
         return found
 
     def _local_refs(self, node: FunctionNode) -> frozenset[str]:
@@ -2015,6 +2062,10 @@ def _attribute_constructors(node: ast.ClassDef) -> list[tuple[str, str]]:
                     ):
                         found.append((target.attr, inner.value.func.id))
     return found
+
+
+def _mentions(expr: ast.expr, names: frozenset[str]) -> bool:
+    return any(type(node) is ast.Name and node.id in names for node in walk_nodes(expr))
 
 
 def _rebinds_its_target(tree: ast.Module, application: Application) -> bool:

@@ -29,6 +29,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
+from jax_lsp.analysis.names import scope_bound_names
 from jax_lsp.analysis.nodes import all_params, contains, own_returns, positional_params, walk_nodes
 from jax_lsp.analysis.summary import Application, FunctionNode, FunctionRef, function_ref_of
 
@@ -205,10 +206,21 @@ class Wrappers:
         for name, arg in passed:
             if isinstance(arg, ast.Starred):
                 break
+            if isinstance(arg, ast.Name) and self._local_value(arg.id, caller):
+                continue
             ref = function_ref_of(arg, scopes, class_name, model.resolver)
             if ref is not None:
                 binding = Binding(ref, line, caller, (*made, (wrapper, call)))
                 self._bindings.setdefault((wrapper, name), []).append(binding)
+
+    def _local_value(self, name: str, caller: FunctionNode | None) -> bool:
+        """`name` is a parameter or variable of the calling function, not a function it
+        defines (`ntk_fn = make_fn(...)`, or a function it was given)."""
+        if caller is None or name not in scope_bound_names(caller):
+            return False
+        record = self._model.records.get(caller)
+        nested = self._model.functions.get(f"{record.path}.{name}") if record else None
+        return nested is None or name in all_params(caller)
 
     # -- what they give the trace ---------------------------------------------------------
     def applications(self) -> Iterator[tuple[Application, int]]:

@@ -220,10 +220,19 @@ def test_wrappers_that_may_not_transform_trace_nothing():
         loss = jax.jit(make_loss(apply))  # `loss` is made here, jitted elsewhere
         model = Model()
         run = method_jit(model.run, static_argnames="n")  # options for `fun`
+
+        def flops(f, *args):
+            return jax.jit(f).lower(*args)
+
+        def search(x):
+            for width in (1, 2):
+                search = build(width)  # a local value named like the function
+                flops(search, x)
+            return x
         """
     )
     model = model_of(source)
-    for path in ("a", "b", "c", "apply", "Model.run"):
+    for path in ("a", "b", "c", "apply", "Model.run", "search"):
         assert trace_of(model, path) is None, path
     # Given the method alone, the jitted `fun` passes it tracers (its `self` is bound).
     model = model_of(source.replace(', static_argnames="n")', ")"))
@@ -463,3 +472,52 @@ def test_a_definition_reads_only_its_header_at_import_time() -> None:
     unit = next(u for u in model.document.units if u.tree is not None and "def f" in u.source.text)
     assert unit.source.memo["loads"] >= {"decorate", "scale", "f", "x"}
     assert "offset" not in unit.source.memo["loads"]
+
+
+def test_differentiated_parameters():
+    model = model_of(
+        """
+        from functools import partial
+
+        import equinox as eqx
+        import jax
+
+        @jax.jit
+        def loss(w, x, n):
+            return helper(w * 2.0, n) + x
+
+        def helper(v, n):
+            return v * n
+
+        def second(a, b):
+            return a * b
+
+        def through(p, q):
+            return p
+
+        def filtered(model, x):
+            return x
+
+        def untouched(x):
+            return x
+
+        g1 = jax.grad(loss)
+        g2 = jax.value_and_grad(second, argnums=(1,))
+        g3 = jax.jacrev(partial(through, 1.0))  # the first unbound parameter: q
+        g4 = jax.hessian(loss.__wrapped__, argnums=1)
+        g5 = eqx.filter_grad(filtered)
+        value = untouched(1.0)
+        """
+    )
+    differentiated = {
+        path: model.differentiated(model.functions[path].node)
+        for path in ("loss", "helper", "second", "through", "filtered", "untouched")
+    }
+    assert differentiated == {
+        "loss": {"w", "x"},
+        "helper": {"v"},  # given `w * 2.0`; `n` is not differentiated
+        "second": {"b"},
+        "through": {"q"},
+        "filtered": {"model"},
+        "untouched": set(),
+    }
