@@ -130,11 +130,12 @@ def test_functions_given_to_a_wrapper_that_transforms_them_are_traced():
                 return jax.jit(f, **options)
             return decorate
 
-        def compiled(fn):
+        def compiled(fn):  # a jitted closure called by the wrapper it returns
+            jitted = jax.jit(fn, static_argnames=("mode",))
             @functools.wraps(fn)
-            def wrapper(*args, **kwargs):
-                return jax.jit(fn)(*args, **kwargs)
-            return wrapper
+            def call(*args, **kwargs):
+                return jitted(*args, **kwargs)
+            return call
 
         @my_jit
         def decorated(x):
@@ -150,7 +151,7 @@ def test_functions_given_to_a_wrapper_that_transforms_them_are_traced():
         fast = jit_with(static_argnums=1)(called)
 
         @compiled
-        def inner(x):
+        def inner(x, mode="fast"):
             return x
 
         def as_call(x, flag):
@@ -165,7 +166,10 @@ def test_functions_given_to_a_wrapper_that_transforms_them_are_traced():
         {"n"},
     )
     assert trace_of(model, "called").static_params == {"n"}
-    assert trace_of(model, "inner").traced_params == {"x"}
+    assert (trace_of(model, "inner").traced_params, trace_of(model, "inner").static_params) == (
+        {"x"},
+        {"mode"},
+    )
     assert trace_of(model, "as_call").traced_params == {"x", "flag"}
     assert trace_of(model, "my_jit") is None
 
