@@ -1328,15 +1328,21 @@ class ModuleModel:
                 note(resolved[0], differentiated_params(application, *resolved))
         if not found:
             return found
-        call_sites = {call.node: call for summary in self.summaries for call in summary.calls}
+        units = [unit for unit in self.document.units if unit.tree is not None]
+        call_sites = {
+            call.node: (call, unit.start_line)
+            for unit, summary in zip(units, self.summaries, strict=True)
+            for call in summary.calls
+        }
         while pending:
             function = pending.pop()
             params = found[function]
             for call in walk_nodes(function):
-                site = call_sites.get(call) if type(call) is ast.Call else None
-                if site is None:
+                located = call_sites.get(call) if type(call) is ast.Call else None
+                if located is None:
                     continue
-                resolved = self.resolve_ref(site.callee, None, site.caller)
+                site, unit_start = located
+                resolved = self.resolve_ref(site.callee, unit_start + call.lineno, site.caller)
                 if resolved is None or resolved[0] is function:
                     continue
                 callee, ref = resolved
