@@ -32,7 +32,7 @@ from jax_lsp.analysis.kinds import (
 )
 from jax_lsp.analysis.nodes import child_nodes
 from jax_lsp.analysis.summary import transform_of
-from jax_lsp.analysis.transforms import TRANSFORMS, TREE_MAPS, TransformSpec
+from jax_lsp.analysis.transforms import GRADIENTS, TRANSFORMS, TREE_MAPS, TransformSpec
 from jax_lsp.analysis.values import (
     DERIVED,
     REF,
@@ -72,21 +72,9 @@ _PASSTHROUGH = frozenset(
         "nnx.remat",
     ]
 )
-# Differentiation: the result is shaped like the differentiated arguments.
-_GRADIENTS = {
-    "grad": "grad",
-    "eqx.filter_grad": "grad",
-    "nnx.grad": "grad",
-    "value_and_grad": "value_and_grad",
-    "eqx.filter_value_and_grad": "value_and_grad",
-    "nnx.value_and_grad": "value_and_grad",
-    "jacfwd": "jacobian",
-    "jacrev": "jacobian",
-    "hessian": "jacobian",
-}
 NEW_REF = frozenset({"jax.new_ref", "jax.empty_ref", "jax.ref.new_ref", "jax.ref.empty_ref"})
 # lax loops: the position and keyword of the initial carry, whose structure the result keeps.
-_GRADIENT_RESULTS = frozenset(_GRADIENTS.values())
+_GRADIENT_RESULTS = frozenset(GRADIENTS.values())
 # lax branching: the branch functions are `cond`'s 2nd and 3rd arguments, `switch`'s 2nd (a list).
 _BRANCHING = {"jax.lax.cond": "cond", "jax.lax.switch": "switch"}
 _CARRY_LOOPS = {
@@ -1051,7 +1039,7 @@ class FlowInterpreter:
 def _transformed(spec: TransformSpec, keywords: Mapping[str, ast.expr], target: Value) -> Value:
     """The callable `jax.jit(f)`, `jax.grad(f, argnums=1)`, ... gives for the function `f`."""
     label = spec.label
-    gradient = _GRADIENTS.get(label)
+    gradient = GRADIENTS.get(label)
     if gradient is not None:
         path = target.path if type(target) is Function and target.transform is None else None
         aux = keywords.get("has_aux")

@@ -8,6 +8,7 @@ re-analyses that function; the module facts are recombined from cached pieces.
 from __future__ import annotations
 
 import ast
+import math
 import re
 from collections import ChainMap
 from collections.abc import Callable, Iterator, Mapping
@@ -82,13 +83,15 @@ from jax_lsp.analysis.traced import (
     all_params,
     call_site_containers,
     call_site_params,
+    differentiated_params,
     literal_default_params,
+    passed_arguments,
     passed_params,
     python_value_params,
     trace_info_for,
     transform_name,
 )
-from jax_lsp.analysis.transforms import TREE_MAPS, ParamPolicy
+from jax_lsp.analysis.transforms import GRADIENTS, TREE_MAPS, ParamPolicy
 from jax_lsp.analysis.unit_memo import reuse_reading
 from jax_lsp.analysis.values import (
     REF,
@@ -102,6 +105,7 @@ from jax_lsp.analysis.values import (
     merge_values,
     merge_values_all,
 )
+from jax_lsp.analysis.wrappers import Wrappers
 from jax_lsp.analysis.x64 import (
     X64Facts,
     combine_x64_facts,
@@ -111,6 +115,7 @@ from jax_lsp.analysis.x64 import (
 )
 
 _MAX_FIXPOINT_ROUNDS = 20
+_WRAPPED = ".__wrapped__"
 _MAX_CLASS_ROUNDS = 4  # helpers passing an object on to helpers
 _MAX_EXPLAINED = 5  # links of a "why is this traced?" chain
 # Substrings of every spelling of a 64-bit dtype ("float64", "complex128", "f8", "double")
@@ -966,6 +971,10 @@ class ModuleModel:
                 calls_by_caller.setdefault(call.caller, []).append((call, unit.start_line))
         jit_disabled_from = self._jit_disabled_from(units)
         apps_by_enclosing: dict[ast.AST | None, list[tuple[Application, int]]] = {}
+        # Functions of the module that transform the function they are given (`my_jit(f)`).
+        wrappers = Wrappers(self, applications)
+        applications = [*wrappers.plain, *wrappers.applications()]
+        self._gradients = [(a, start) for a, start in applications if a.spec.label in GRADIENTS]
         for application, unit_start in applications:
             if (
                 application.spec.disabled_with_jit
@@ -1012,31 +1021,43 @@ class ModuleModel:
                     pending.append(target)
             for call, unit_start in calls_by_caller.get(node, []):
                 found = self.resolve_ref(call.callee, unit_start + call.node.lineno, node)
-                if found is None:
-                    continue
-                callee, ref = found
-                if callee is node or isinstance(callee, ast.Lambda):
-                    continue
-                if self._on_module_object(call.callee, node):
-                    self.module_object_methods.add(callee)
-                # A container of tracers passed on (`f((n, n))`, `tree_map(f, tree)`).
-                leaves = self.resolver.qualname(call.node.func) in TREE_MAPS
-                in_containers, containers = call_site_containers(
-                    callee, call.node, scope.values, ref, leaves
-                )
-                new = TraceInfo(
-                    f"called from {self.records[node].path}",
-                    info.abstract,
-                    call_site_params(callee, call.node, kinds, ref)
-                    | in_containers
-                    | self._traced_receiver(callee, ref, call.node.func, scope),
-                    python_value_params(callee, call.node, kinds, ref),
-                    False,
-                    TraceOrigin(call.node, unit_start, node, called=True),
-                    containers,
-                )
-                if self._set_trace(callee, new, call.node):
-                    pending.append(callee)
+                callees = [found] if found else wrappers.called(call.node, node, unit_start)
+                for callee, ref in callees:
+                    if self._trace_call(node, info, scope, call, callee, ref, unit_start):
+                        pending.append(callee)
+
+    def _trace_call(
+        self,
+        node: FunctionNode,
+        info: TraceInfo,
+        scope: ScopeKinds,
+        call: CallSite,
+        callee: FunctionNode,
+        ref: FunctionRef,
+        unit_start: int,
+    ) -> bool:
+        """Trace `callee` as the traced `node` calls it; True if its trace changed."""
+        if callee is node or isinstance(callee, ast.Lambda):
+            return False
+        if self._on_module_object(call.callee, node):
+            self.module_object_methods.add(callee)
+        # A container of tracers passed on (`f((n, n))`, `tree_map(f, tree)`).
+        leaves = self.resolver.qualname(call.node.func) in TREE_MAPS
+        in_containers, containers = call_site_containers(
+            callee, call.node, scope.values, ref, leaves
+        )
+        new = TraceInfo(
+            f"called from {self.records[node].path}",
+            info.abstract,
+            call_site_params(callee, call.node, scope.kinds, ref)
+            | in_containers
+            | self._traced_receiver(callee, ref, call.node.func, scope),
+            python_value_params(callee, call.node, scope.kinds, ref),
+            False,
+            TraceOrigin(call.node, unit_start, node, called=True),
+            containers,
+        )
+        return self._set_trace(callee, new, call.node)
 
     def _on_module_object(self, ref: FunctionRef, caller: FunctionNode) -> bool:
         """Does the call `ref` run a method of a module-level instance (not shadowed in the
@@ -1279,6 +1300,9 @@ class ModuleModel:
             if type(value) is Function and value.transform and value.path in paths
         }
         decorated = set()  # every call of the function by its name runs the transformed one
+        # The first module-level line applying a transformation to each name (`f = jax.jit(f)`):
+        # where the name rebound to the transformed function is transformed at module level.
+        applied_from: dict[str, int] = {}
         calls: list[tuple[FunctionRef, ast.Call, int, FunctionNode | None]] = []
         units = [unit for unit in self.document.units if unit.tree is not None]
         for unit, summary in zip(units, self.summaries, strict=True):
@@ -1290,6 +1314,9 @@ class ModuleModel:
                     target.node, "decorator_list", ()
                 ):
                     decorated.add(target.node)
+                elif _rebinds_its_target(unit.tree, application):
+                    line = unit.start_line + application.node.lineno
+                    applied_from[target.name] = min(applied_from.get(target.name, line), line)
                 if application.call is not None:  # `jax.jit(f)(x, False)`
                     site = (target, application.call, unit.start_line, application.enclosing)
                     calls.append(site)
@@ -1306,13 +1333,66 @@ class ModuleModel:
             node, ref = resolved
             func = call.func
             # A plain call of a function jitted elsewhere (`g = jax.jit(f)`) traces nothing:
-            # only its decorated name, a name bound to the transformed one, or `jit(f)(...)`.
+            # only its decorated name, a name bound to the transformed one (`f = jax.jit(f)`
+            # rebinds the name itself: from there on at module level, and in any function), or
+            # `jit(f)(...)`.
             named = isinstance(func, ast.Name) and func.id == node.name
-            if named and node not in decorated:
+            # A module-level call before the rebinding runs the plain function.
+            rebound_from = applied_from.get(func.id, math.inf) if named else math.inf
+            rebound = rebound_from < (unit_start + call.lineno if caller is None else math.inf)
+            if named and node not in decorated and not rebound:
                 continue
             passed = passed_params(node, call, ref) & defaults[node]
             if passed:
                 found[node] = found.get(node, frozenset()) | passed
+        return found
+
+    def differentiated(self, node: FunctionNode) -> frozenset[str]:
+        """Parameters of `node` that a differentiating transformation gives tangent-carrying
+        tracers (`jax.grad(f)`, or a call passing on such a value: `jax.grad(lambda x:
+        f(2 * x))`): no static argument can take them."""
+        return self._differentiated.get(node, frozenset())
+
+    @cached_property
+    def _differentiated(self) -> dict[FunctionNode, frozenset[str]]:
+        found: dict[FunctionNode, frozenset[str]] = {}
+        pending: list[FunctionNode] = []
+
+        def note(function: FunctionNode, params: frozenset[str]) -> None:
+            if params and not params <= found.get(function, frozenset()):
+                found[function] = found.get(function, frozenset()) | params
+                pending.append(function)
+
+        for application, unit_start in self._gradients:
+            line = unit_start + application.node.lineno
+            ref = application.target
+            if ref.name.endswith(_WRAPPED):  # `jax.grad(f.__wrapped__)`: the function itself
+                ref = replace(ref, name=ref.name.removesuffix(_WRAPPED))
+            resolved = self.resolve_ref(ref, line, application.enclosing)
+            if resolved is not None:
+                note(resolved[0], differentiated_params(application, *resolved))
+        if not found:
+            return found
+        units = [unit for unit in self.document.units if unit.tree is not None]
+        call_sites = {
+            call.node: (call, unit.start_line)
+            for unit, summary in zip(units, self.summaries, strict=True)
+            for call in summary.calls
+        }
+        while pending:
+            function = pending.pop()
+            params = found[function]
+            for call in walk_nodes(function):
+                located = call_sites.get(call) if type(call) is ast.Call else None
+                if located is None:
+                    continue
+                site, unit_start = located
+                resolved = self.resolve_ref(site.callee, unit_start + call.lineno, site.caller)
+                if resolved is None or resolved[0] is function:
+                    continue
+                callee, ref = resolved
+                passed = passed_arguments(callee, call, ref)
+                note(callee, frozenset(n for n, arg in passed if _mentions(arg, params)))
         return found
 
     def _local_refs(self, node: FunctionNode) -> frozenset[str]:
@@ -2052,6 +2132,24 @@ def _attribute_constructors(node: ast.ClassDef) -> list[tuple[str, str]]:
                     ):
                         found.append((target.attr, inner.value.func.id))
     return found
+
+
+def _mentions(expr: ast.expr, names: frozenset[str]) -> bool:
+    return any(type(node) is ast.Name and node.id in names for node in walk_nodes(expr))
+
+
+def _rebinds_its_target(tree: ast.Module, application: Application) -> bool:
+    """`f = jax.jit(f)` at module level: the name now runs the transformed function."""
+    if application.enclosing is not None or application.call is not None:
+        return False
+    return any(
+        type(statement) is ast.Assign
+        and statement.value is application.node
+        and len(statement.targets) == 1
+        and type(statement.targets[0]) is ast.Name
+        and statement.targets[0].id == application.target.name
+        for statement in tree.body
+    )
 
 
 def _sets_disable_jit(call: ast.Call) -> bool:

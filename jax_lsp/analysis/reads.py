@@ -40,6 +40,7 @@ RECORDED = frozenset(
         "hash_facts",
         "module_state",
         "stable_shapes",
+        "differentiated",
     }
 )
 # Facts rules read that `ModuleModel.unit_key` holds: the unit's own functions' traces,

@@ -53,6 +53,9 @@ class Application:
     # The call that runs the transformed function at once: `jax.grad(f)(x)` (None: not called
     # where it is made).
     call: ast.Call | None = None
+    # `jax.jit(f, **options)`: the name whose keywords the transformation also takes ("": not
+    # a name; None: no `**`).
+    forwarded: str | None = None
 
 
 @dataclass
@@ -108,6 +111,11 @@ class UnitSummary:
     # `name = Callee(...)` assignments: (the enclosing function, None at module level; name;
     # callee). An instance when the callee is a class of the module.
     constructions: list[tuple[FunctionNode | None, str, str]] = field(default_factory=list)
+    # Decorators that are no transformation of JAX's (maybe a wrapper of the module's that
+    # applies one): (the decorator, the function it decorates, the enclosing function).
+    decorations: list[tuple[ast.expr, FunctionNode, FunctionNode | None]] = field(
+        default_factory=list
+    )
 
 
 def _partial_ref(
@@ -151,6 +159,26 @@ def _function_ref(expr: ast.expr, scopes: tuple[str, ...], class_name: str | Non
     if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name):
         # `Model(...)(x)`: the new instance's `__call__` (found only if `Model` is a class).
         return FunctionRef(f"{expr.func.id}.__call__", (), bound_positional=1)
+    return None
+
+
+def function_ref_of(
+    expr: ast.expr, scopes: tuple[str, ...], class_name: str | None, resolver: Resolver
+) -> FunctionRef | None:
+    """The function an argument expression names (`step`, `model.apply`, `partial(f, a)`),
+    seen from a function whose enclosing paths are `scopes` (a method of `class_name`)."""
+    if isinstance(expr, ast.Call):
+        if resolver.qualname(expr.func) in PARTIAL:
+            return _partial_ref(expr, scopes, class_name)
+        return None
+    return _function_ref(expr, scopes, class_name)
+
+
+def _forwarded_keywords(call: ast.Call) -> str | None:
+    """The name in `f(..., **name)` ("" for another expression; None: no `**`)."""
+    for keyword in call.keywords:
+        if keyword.arg is None:
+            return keyword.value.id if type(keyword.value) is ast.Name else ""
     return None
 
 
@@ -233,19 +261,18 @@ class _Collector:
         )
         self._bindings.pop((self._scopes, node.name), None)
         self.summary.functions.append(record)
+        enclosing = self._functions[-1] if self._functions else None
         for decorator in node.decorator_list:
             found = transform_of(decorator, self.resolver)
             if found:
                 spec, keywords = found
                 self.summary.applications.append(
-                    Application(
-                        spec,
-                        FunctionRef(path, (), node),
-                        keywords,
-                        self._functions[-1] if self._functions else None,
-                        decorator,
-                    )
+                    Application(spec, FunctionRef(path, (), node), keywords, enclosing, decorator)
                 )
+            elif type(decorator) is ast.Name or (
+                type(decorator) is ast.Call and type(decorator.func) is ast.Name
+            ):  # `@my_jit`, `@jit_with(static_argnames="n")`
+                self.summary.decorations.append((decorator, node, enclosing))
         self._functions.append(node)
         self._records.append(record)
         self._scope_paths.append((*self._scope_paths[-1], record.path))
@@ -324,8 +351,9 @@ class _Collector:
             for target in self._transform_targets(spec, node):
                 ref = self._target_ref(target, scopes, method_class)
                 if ref:
+                    forwarded = _forwarded_keywords(node)
                     self.summary.applications.append(
-                        Application(spec, ref, keywords, enclosing, node)
+                        Application(spec, ref, keywords, enclosing, node, forwarded=forwarded)
                     )
         if type(node.func) is ast.Call:  # `jax.grad(f)(x)`: the transformed `f` runs here
             for application in reversed(self.summary.applications):

@@ -157,14 +157,8 @@ def trace_info_for(
     which defaults to the application's own reference)."""
     spec = application.spec
     target = target or application.target
-    # Arguments bound by `functools.partial` are Python values: never traced, and the
-    # transformation's positions count from the first unbound parameter.
-    bound = set(positional_params(node)[: target.bound_positional]) | target.bound_keywords
+    bound, positional = _transformed_positions(node, target)
     params = [name for name in all_params(node) if name not in bound]
-    # Leading arguments that are not the function's (`jax.jit(model.apply)`'s variables)
-    # hold positions that name no parameter.
-    positional = [_NO_PARAM] * target.leading_args
-    positional += [name for name in positional_params(node) if name not in bound]
     keywords = application.keywords
     static: frozenset[str] = frozenset(bound)
     if spec.policy is ParamPolicy.ALL_BUT_STATIC:
@@ -176,12 +170,7 @@ def trace_info_for(
     elif spec.policy is ParamPolicy.IN_AXES:
         traced = _in_axes_traced(keywords.get("in_axes"), positional, params)
     elif spec.policy is ParamPolicy.ARGNUMS:
-        argnums = _as_tuple(_literal(keywords.get("argnums"))) if "argnums" in keywords else (0,)
-        traced = frozenset(
-            positional[i]
-            for i in argnums or ()
-            if isinstance(i, int) and -len(positional) <= i < len(positional)
-        )
+        traced = _argnums_params(keywords, positional)
     elif spec.policy is ParamPolicy.ARRAY_ANNOTATED:
         traced = _annotated_arrays(node, is_array) - bound
     elif spec.arity is not None and not node.args.vararg:
@@ -191,6 +180,39 @@ def trace_info_for(
     else:
         traced = frozenset(params)
     return TraceInfo(spec.label, spec.abstract, traced - {_NO_PARAM}, static, True)
+
+
+def _argnums_params(keywords: dict[str, ast.expr], positional: list[str]) -> frozenset[str]:
+    """The parameters at the `argnums=` positions (default 0)."""
+    argnums = _as_tuple(_literal(keywords.get("argnums"))) if "argnums" in keywords else (0,)
+    return frozenset(
+        positional[i]
+        for i in argnums or ()
+        if isinstance(i, int) and -len(positional) <= i < len(positional)
+    )
+
+
+def differentiated_params(
+    application: Application, node: FunctionNode, target: FunctionRef
+) -> frozenset[str]:
+    """The parameters of `node` a differentiating transformation (`jax.grad(f, argnums=1)`,
+    `eqx.filter_grad(f)`: the first) differentiates: they receive tracers that carry
+    tangents, which no static argument may be."""
+    _, positional = _transformed_positions(node, target)
+    return _argnums_params(application.keywords, positional) - {_NO_PARAM}
+
+
+def _transformed_positions(node: FunctionNode, target: FunctionRef) -> tuple[set[str], list[str]]:
+    """The parameters `target` binds, and the parameter at each position the transformed
+    function takes."""
+    # Arguments bound by `functools.partial` are Python values: never traced, and the
+    # transformation's positions count from the first unbound parameter.
+    bound = set(positional_params(node)[: target.bound_positional]) | target.bound_keywords
+    # Leading arguments that are not the function's (`jax.jit(model.apply)`'s variables)
+    # hold positions that name no parameter.
+    positional = [_NO_PARAM] * target.leading_args
+    positional += [name for name in positional_params(node) if name not in bound]
+    return bound, positional
 
 
 def _in_axes_traced(in_axes: ast.expr | None, positional: list[str], params: list[str]):
@@ -216,10 +238,42 @@ def call_site_params(
     """Parameters of `node` that this call passes a value of `kind` to. `target` tells how
     the call names the function: `self.method(x)` and `partial(f, a)(x)` fix leading
     parameters, `model.apply(variables, x)` passes leading arguments of its own."""
-    return frozenset(name for name, arg in _passed(node, call, target) if kinds.get(arg) is kind)
+    passed = list(passed_arguments(node, call, target))
+    found = frozenset(name for name, arg in passed if kinds.get(arg) is kind)
+    if kind is Kind.TRACED:
+        found |= _filled_by_traced_unpacking(node, call, kinds, target, passed)
+    return found
 
 
-def _passed(
+def _filled_by_traced_unpacking(
+    node: FunctionNode,
+    call: ast.Call,
+    kinds: Mapping[ast.AST, Kind],
+    target: FunctionRef,
+    passed: list[tuple[str, ast.expr]],
+) -> frozenset[str]:
+    """Parameters a traced `*args` or `**kwargs` may fill (a traced function forwarding its
+    own: `fun(*args, **kwargs)` under jit, where every argument is a tracer)."""
+    found: set[str] = set()
+    arguments = node.args
+    starred = next((a for a in call.args[target.leading_args :] if type(a) is ast.Starred), None)
+    if starred is not None and kinds.get(starred.value) is Kind.TRACED:
+        before = call.args[target.leading_args :].index(starred)
+        found.update(positional_params(node)[target.bound_positional + before :])
+        if arguments.vararg is not None:
+            found.add(arguments.vararg.arg)
+    if any(k.arg is None and kinds.get(k.value) is Kind.TRACED for k in call.keywords):
+        given = {name for name, _ in passed}
+        given |= {a.arg for a in arguments.posonlyargs} | target.bound_keywords
+        given |= set(positional_params(node)[: target.bound_positional])
+        named = [*positional_params(node), *(a.arg for a in arguments.kwonlyargs)]
+        found.update(name for name in named if name not in given)
+        if arguments.kwarg is not None:
+            found.add(arguments.kwarg.arg)
+    return frozenset(found)
+
+
+def passed_arguments(
     node: FunctionNode, call: ast.Call, target: FunctionRef
 ) -> Iterator[tuple[str, ast.expr]]:
     """(parameter, argument) for each argument the call passes to a known parameter."""
@@ -237,7 +291,7 @@ def _passed(
 
 def passed_params(node: FunctionNode, call: ast.Call, target: FunctionRef) -> frozenset[str]:
     """Parameters of `node` that the call gives an argument (positionally or by keyword)."""
-    return frozenset(name for name, _ in _passed(node, call, target))
+    return frozenset(name for name, _ in passed_arguments(node, call, target))
 
 
 def literal_default_params(node: FunctionNode) -> frozenset[str]:
@@ -264,7 +318,7 @@ def call_site_containers(
     parameters given leaves of such a container, which are tracers."""
     traced: set[str] = set()
     containers: dict[str, Value] = {}
-    for name, arg in _passed(node, call, target):
+    for name, arg in passed_arguments(node, call, target):
         value = values.get(arg)
         if type(value) is Container and contains_traced(value):
             traced.add(name)

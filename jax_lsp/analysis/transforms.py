@@ -118,6 +118,19 @@ TRANSFORMS: dict[str, TransformSpec] = {
     "flax.nnx.remat": TransformSpec("nnx.remat", True, _FILTERED),
 }
 
+# The transformations that differentiate (by label), and the form of what they give.
+GRADIENTS = {
+    "grad": "grad",
+    "eqx.filter_grad": "grad",
+    "nnx.grad": "grad",
+    "value_and_grad": "value_and_grad",
+    "eqx.filter_value_and_grad": "value_and_grad",
+    "nnx.value_and_grad": "value_and_grad",
+    "jacfwd": "jacobian",
+    "jacrev": "jacobian",
+    "hessian": "jacobian",
+}
+
 PARTIAL = frozenset({"functools.partial"})
 # Not transformations: they call a function on the leaves of their trees (traced leaves of
 # traced trees).

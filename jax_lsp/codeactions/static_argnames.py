@@ -64,6 +64,8 @@ def static_argnames_fix(names: list[str], ctx: FixSite) -> Fix | None:
     names = [name for name in names if name in trace.traced_params]
     if not names or not all(looks_like_setting(name, function) for name in names):
         return None
+    if _differentiated(names, function, ctx):
+        return None
     decorator = _jit_decorator(function, ctx)
     if decorator is None:
         return None
@@ -88,7 +90,15 @@ def static_argnames_deferred(values: list[ast.expr], ctx: FixSite) -> tuple[Defe
         return ()
     if not trace.direct or values[0].id not in trace.traced_params:
         return ()
+    if _differentiated([values[0].id], function, ctx):
+        return ()
     return (DeferredFix(Codemod.STATIC_JIT, ctx.span(values[0]).start),)
+
+
+def _differentiated(names: list[str], function: ast.AST, ctx: FixSite) -> bool:
+    """A parameter that `jax.grad` (or a call under it) differentiates gets tracers carrying
+    tangents: made static, JAX raises `ValueError: Non-hashable static arguments`."""
+    return not ctx.model.differentiated(function).isdisjoint(names)
 
 
 def looks_like_setting(name: str, function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:

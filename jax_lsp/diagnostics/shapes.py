@@ -495,7 +495,9 @@ class TracedShape(Rule):
         again. A module-level function jitted by a statement of its own (`f = jax.jit(f)`)
         gets the keyword there instead (built when the fix is asked for). No fix when
         `static_argnums=` is given, for nested functions jitted by a call, for several jits of
-        the function, or for other transformations.
+        the function, for other transformations, or for a parameter that `jax.grad` (or
+        `value_and_grad`, `jacrev`, ...) differentiates, directly or through a call: it
+        receives tracers, and JAX raises `ValueError: Non-hashable static arguments`.
     """
     node_types = (ast.Call, ast.Subscript)
     invalid = (

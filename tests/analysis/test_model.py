@@ -96,6 +96,153 @@ def test_defaults_passed_to_the_jitted_function_are_known():
     }
 
 
+def test_defaults_passed_to_a_name_rebound_to_its_jit_are_known():
+    # `f = jax.jit(f)` rebinds the name: calls after it (and in functions) run the jitted one.
+    source = """
+        import jax
+
+        def forward(x, training=True, rate=0.5):
+            return x
+
+        eager = forward(1.0, rate=0.1)  # before the rebinding: the plain function
+        forward = jax.jit(forward)
+
+        def main(x):
+            return forward(x, False)
+        """
+    model = model_of(source)
+    assert model.passed_defaults(model.functions["forward"].node) == {"training"}
+    model = model_of(source.replace("forward(x, False)", "forward(x)"))
+    assert model.passed_defaults(model.functions["forward"].node) == set()
+
+
+def test_functions_given_to_a_wrapper_that_transforms_them_are_traced():
+    model = model_of(
+        """
+        import functools
+        import jax
+
+        def my_jit(f):
+            return jax.jit(f)
+
+        def jit_with(**options):
+            def decorate(f):
+                return jax.jit(f, **options)
+            return decorate
+
+        def compiled(fn):  # a jitted closure called by the wrapper it returns
+            jitted = jax.jit(fn, static_argnames=("mode",))
+            @functools.wraps(fn)
+            def call(*args, **kwargs):
+                return jitted(*args, **kwargs)
+            return call
+
+        @my_jit
+        def decorated(x):
+            return x
+
+        @jit_with(static_argnames="n")
+        def factory(x, n):
+            return x
+
+        def called(x, n):
+            return x
+
+        fast = jit_with(static_argnums=1)(called)
+
+        @compiled
+        def inner(x, mode="fast"):
+            return x
+
+        def as_call(x, flag):
+            return x
+
+        fast2 = my_jit(as_call)
+        """
+    )
+    assert trace_of(model, "decorated").traced_params == {"x"}
+    assert (trace_of(model, "factory").traced_params, trace_of(model, "factory").static_params) == (
+        {"x"},
+        {"n"},
+    )
+    assert trace_of(model, "called").static_params == {"n"}
+    assert (trace_of(model, "inner").traced_params, trace_of(model, "inner").static_params) == (
+        {"x"},
+        {"mode"},
+    )
+    assert trace_of(model, "as_call").traced_params == {"x", "flag"}
+    assert trace_of(model, "my_jit") is None
+
+
+def test_wrappers_that_may_not_transform_trace_nothing():
+    source = textwrap.dedent(
+        """
+        import jax
+
+        OPTIONS = {"static_argnums": 1}
+
+        def maybe_jit(f, enabled=True):
+            return jax.jit(f) if enabled else f
+
+        def unless_debug(f):
+            if DEBUG:
+                return f
+            return jax.jit(f)
+
+        def with_module_options(f):
+            return jax.jit(f, **OPTIONS)  # options it does not take from its caller
+
+        def make_loss(model_fn):
+            def loss(params, x):
+                return model_fn(params, x)
+            return loss
+
+        def method_jit(meth, **options):
+            def fun(*args, **kwargs):
+                return meth.__func__(meth.__self__, *args, **kwargs)
+            return jax.jit(fun, **options)
+
+        class Model:
+            def run(self, x, n):
+                return x
+
+        def apply(params, x):
+            return x
+
+        @maybe_jit
+        def a(x):
+            return x
+
+        @unless_debug
+        def b(x):
+            return x
+
+        @with_module_options
+        def c(x, n):
+            return x
+
+        loss = jax.jit(make_loss(apply))  # `loss` is made here, jitted elsewhere
+        model = Model()
+        run = method_jit(model.run, static_argnames="n")  # options for `fun`
+
+        def flops(f, *args):
+            return jax.jit(f).lower(*args)
+
+        def search(x):
+            for width in (1, 2):
+                search = build(width)  # a local value named like the function
+                flops(search, x)
+            return x
+        """
+    )
+    model = model_of(source)
+    for path in ("a", "b", "c", "apply", "Model.run", "search"):
+        assert trace_of(model, path) is None, path
+    # Given the method alone, the jitted `fun` passes it tracers (its `self` is bound).
+    model = model_of(source.replace(', static_argnames="n")', ")"))
+    assert trace_of(model, "Model.run").traced_params == {"x", "n"}
+
+
 def test_rebinding_and_wrapping_calls_trace_the_function():
     model = model_of(
         """
@@ -329,3 +476,52 @@ def test_a_definition_reads_only_its_header_at_import_time() -> None:
     unit = next(u for u in model.document.units if u.tree is not None and "def f" in u.source.text)
     assert unit.source.memo["loads"] >= {"decorate", "scale", "f", "x"}
     assert "offset" not in unit.source.memo["loads"]
+
+
+def test_differentiated_parameters():
+    model = model_of(
+        """
+        from functools import partial
+
+        import equinox as eqx
+        import jax
+
+        @jax.jit
+        def loss(w, x, n):
+            return helper(w * 2.0, n) + x
+
+        def helper(v, n):
+            return v * n
+
+        def second(a, b):
+            return a * b
+
+        def through(p, q):
+            return p
+
+        def filtered(model, x):
+            return x
+
+        def untouched(x):
+            return x
+
+        g1 = jax.grad(loss)
+        g2 = jax.value_and_grad(second, argnums=(1,))
+        g3 = jax.jacrev(partial(through, 1.0))  # the first unbound parameter: q
+        g4 = jax.hessian(loss.__wrapped__, argnums=1)
+        g5 = eqx.filter_grad(filtered)
+        value = untouched(1.0)
+        """
+    )
+    differentiated = {
+        path: model.differentiated(model.functions[path].node)
+        for path in ("loss", "helper", "second", "through", "filtered", "untouched")
+    }
+    assert differentiated == {
+        "loss": {"w", "x"},
+        "helper": {"v"},  # given `w * 2.0`; `n` is not differentiated
+        "second": {"b"},
+        "through": {"q"},
+        "filtered": {"model"},
+        "untouched": set(),
+    }

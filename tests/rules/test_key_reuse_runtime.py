@@ -424,3 +424,39 @@ def test_key_split_and_carried_on_is_clean(name, source):
     source = _split_in_the_body(name, source)
     assert analyze(Document(source), ALL_RULES).findings == []
     assert not _rejected_by_checker(source)
+
+
+# flax linen derives every key it uses from the one it is given (`fold_in` with the module's
+# path and the rng stream): `init(key)`, `apply(..., rngs={"dropout": key})` and a draw from
+# `key` itself give distinct numbers, and JAX's checker accepts the program. Not JAX602.
+LINEN_SHARED_KEY = """
+import flax.linen as nn
+import jax
+import jax.numpy as jnp
+
+
+class Net(nn.Module):
+    @nn.compact
+    def __call__(self, x, train: bool):
+        x = nn.Dense(4)(x)
+        return nn.Dropout(0.5, deterministic=not train)(x)
+
+
+key = jax.random.key(0)
+x = jax.random.normal(key, (2, 4))
+params = Net().init(key, x, train=False)
+out = Net().apply(params, x, train=True, rngs={"dropout": key})
+"""
+
+
+def test_linen_init_and_apply_derive_their_keys():
+    pytest.importorskip("flax")
+    assert _findings(LINEN_SHARED_KEY) == []
+    assert not _rejected_by_checker(LINEN_SHARED_KEY)
+    check = (
+        "kernel = params['params']['Dense_0']['kernel']\n"
+        "assert not jnp.allclose(kernel, nn.initializers.lecun_normal()(key, kernel.shape))\n"
+        "kept = out != 0\n"
+        "assert not bool(jnp.all(kept == jax.random.bernoulli(key, 0.5, kept.shape)))"
+    )
+    assert run_snippet(LINEN_SHARED_KEY, check).error is None

@@ -1,0 +1,357 @@
+"""Functions of the module that transform the function they are given: whatever they wrap is
+traced as their transformation says.
+
+    def my_jit(f):                          # applies jit to its parameter
+        return jax.jit(f)
+
+    def jit_with(**options):                # a factory: the decorator it returns does
+        def deco(f):
+            return jax.jit(f, **options)
+        return deco
+
+    def module_jit(meth):                   # jits a function that calls its parameter
+        def fun(*args, **kwargs):
+            return meth.__func__(*args, **kwargs)
+        return jax.jit(fun)
+
+A wrapper's parameter is bound by the sites that give it a function: `@my_jit`,
+`@jit_with(static_argnames="n")`, `my_jit(step)`, `jit_with(...)(step)`. Each transformation the
+wrapper applies to the parameter applies to every function bound to it, with the options the
+site passes through `**options`; a function traced inside the wrapper that calls the parameter
+calls every function bound to it. Options the model cannot read leave the function untraced:
+a wrongly traced parameter costs more than a missed one.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+
+from jax_lsp.analysis.names import scope_bound_names
+from jax_lsp.analysis.nodes import all_params, contains, own_returns, positional_params, walk_nodes
+from jax_lsp.analysis.summary import Application, FunctionNode, FunctionRef, function_ref_of
+
+if TYPE_CHECKING:
+    from jax_lsp.analysis.model import ModuleModel
+
+_UNBOUND_METHOD = ".__func__"
+
+
+@dataclass(frozen=True)
+class Binding:
+    """A function given to a wrapper's parameter, and where."""
+
+    ref: FunctionRef  # the function, as the site names it
+    line: int  # the site's document line
+    caller: FunctionNode | None  # the function holding the site (None: module level)
+    # The calls of the wrapper (and of the factory that made it) at the site; a bare decorator
+    # (`@my_jit`) calls it with the function alone.
+    calls: tuple[tuple[FunctionNode, ast.Call], ...]
+
+
+class Wrappers:
+    """The module's transforming wrappers, the functions bound to their parameters, and the
+    applications and calls these give."""
+
+    def __init__(self, model: ModuleModel, applications: list[tuple[Application, int]]) -> None:
+        self._model = model
+        # Transformations a wrapper applies to its parameter: (application, unit start, the
+        # wrapper, the parameter).
+        self._applied: list[tuple[Application, int, FunctionNode, str]] = []
+        # Calls of a wrapper's parameter from a function nested in it: the wrapper, parameter.
+        self._called: dict[ast.Call, tuple[FunctionNode, str]] = {}
+        self.plain: list[tuple[Application, int]] = []  # the other applications
+        # Applications inside functions to a function they name or define, by its name.
+        self._nested_applications: dict[str, list[Application]] = {}
+        for application, unit_start in applications:
+            owner = self._applied_to_param(application)
+            if owner is None:
+                self.plain.append((application, unit_start))
+                target = application.target
+                if application.enclosing is not None and (
+                    target.node is not None or "." not in target.name
+                ):  # `jax.jit(fun)`, `@jax.jit def fun` inside a function
+                    name = target.name.rpartition(".")[2]
+                    self._nested_applications.setdefault(name, []).append(application)
+            else:
+                self._applied.append((application, unit_start, *owner))
+        self._find_param_calls()
+        owners = {owner for _, _, owner, _ in self._applied}
+        owners |= {owner for owner, _ in self._called.values()}
+        self._bindings: dict[tuple[FunctionNode, str], list[Binding]] = {}
+        if owners:
+            self._bind(owners)
+
+    # -- what wrappers do with their parameters -------------------------------------------
+    def _owner(self, name: str, function: FunctionNode | None) -> FunctionNode | None:
+        """The function, `function` or one enclosing it, whose parameter `name` is."""
+        records = self._model.records
+        while function is not None:
+            if name in all_params(function):
+                return None if isinstance(function, ast.Lambda) else function
+            record = records.get(function)
+            function = record.parent if record is not None else None
+        return None
+
+    def _applied_to_param(self, application: Application) -> tuple[FunctionNode, str] | None:
+        """`jax.jit(f)` where `f` is a parameter of the function applying it (or of one
+        enclosing that)."""
+        target = application.target
+        if target.node is not None or "." in target.name or application.enclosing is None:
+            return None
+        owner = self._owner(target.name, application.enclosing)
+        if owner is None:
+            return None
+        if _maybe_untransformed(owner, target.name, application.node):
+            return owner, ""  # a parameter it may leave alone: traced by nothing known
+        return owner, target.name
+
+    def _find_param_calls(self) -> None:
+        """`meth(*args)` / `meth.__func__(*args)` in a function nested in the wrapper whose
+        parameter `meth` is (a function the wrapper transforms: see `called`). Found once per
+        unit text: they depend on nothing else."""
+        model = self._model
+        units = [unit for unit in model.document.units if unit.tree is not None]
+        for unit, summary in zip(units, model.summaries, strict=True):
+            key = ("param-calls", model.alias_key)
+            found = unit.source.memo.get(key)
+            if found is None:
+                found = unit.source.memo[key] = tuple(self._param_calls(summary))
+            self._called.update(found)
+
+    def _param_calls(self, summary) -> Iterator[tuple[ast.Call, tuple[FunctionNode, str]]]:
+        records = self._model.records
+        for call in summary.calls:
+            caller = call.caller
+            record = records.get(caller) if caller is not None else None
+            if record is None or record.parent is None:
+                continue
+            name = call.callee.name.removesuffix(_UNBOUND_METHOD)
+            if "." in name or name in all_params(caller):
+                continue
+            owner = self._owner(name, record.parent)
+            if owner is not None:
+                yield call.node, (owner, name)
+
+    # -- the functions bound to their parameters ------------------------------------------
+    def _bind(self, owners: set[FunctionNode]) -> None:
+        model = self._model
+        # Factories: a function whose every return gives one wrapper defined in it.
+        factories: dict[FunctionNode, FunctionNode] = {}
+        for owner in owners:
+            record = model.records.get(owner)
+            parent = record.parent if record is not None else None
+            if isinstance(parent, ast.FunctionDef) and _returns_only(parent, owner.name):
+                factories[parent] = owner
+        names = {node.name for node in [*owners, *factories]}
+        units = [unit for unit in model.document.units if unit.tree is not None]
+        for unit, summary in zip(units, model.summaries, strict=True):
+            for decorator, decorated, enclosing in summary.decorations:
+                called = decorator.func if isinstance(decorator, ast.Call) else decorator
+                if called.id not in names:
+                    continue
+                line = unit.start_line + decorator.lineno
+                found = self._named_function(called.id, line, enclosing)
+                ref = FunctionRef(model.records[decorated].path, (), decorated)
+                if found in owners:  # `@my_jit`
+                    self._bind_first(found, Binding(ref, line, enclosing, ()))
+                elif found in factories and isinstance(decorator, ast.Call):
+                    site = Binding(ref, line, enclosing, ((found, decorator),))
+                    self._bind_first(factories[found], site)
+            for call in summary.calls:
+                head = call.callee.name.removesuffix(".__call__")
+                if head not in names or "." in head:
+                    continue
+                line = unit.start_line + call.node.lineno
+                if call.callee.name == head:  # `my_jit(step)`
+                    found = self._named_function(head, line, call.caller)
+                    if found in owners:
+                        self._bind_call(found, call.node, line, call.caller, ())
+                elif isinstance(call.node.func, ast.Call):  # `jit_with(...)(step)`
+                    found = self._named_function(head, line, call.caller)
+                    if found in factories:
+                        made = ((found, call.node.func),)
+                        self._bind_call(factories[found], call.node, line, call.caller, made)
+
+    def _named_function(
+        self, name: str, line: int, caller: FunctionNode | None
+    ) -> FunctionNode | None:
+        model = self._model
+        found = model.resolve_ref(FunctionRef(name, _scopes(model, caller)), line, caller)
+        return found[0] if found is not None else None
+
+    def _bind_first(self, wrapper: FunctionNode, binding: Binding) -> None:
+        positional = positional_params(wrapper)
+        if positional:
+            self._bindings.setdefault((wrapper, positional[0]), []).append(binding)
+
+    def _bind_call(
+        self,
+        wrapper: FunctionNode,
+        call: ast.Call,
+        line: int,
+        caller: FunctionNode | None,
+        made: tuple[tuple[FunctionNode, ast.Call], ...],
+    ) -> None:
+        """The functions `wrapper(f, ...)` gives its parameters."""
+        model = self._model
+        record = model.records.get(caller) if caller is not None else None
+        class_name = record.class_name if record is not None else None
+        scopes = _scopes(model, caller)
+        positional = positional_params(wrapper)
+        passed = list(zip(positional, call.args, strict=False))
+        passed += [(k.arg, k.value) for k in call.keywords if k.arg in all_params(wrapper)]
+        for name, arg in passed:
+            if isinstance(arg, ast.Starred):
+                break
+            if isinstance(arg, ast.Name) and self._local_value(arg.id, caller):
+                continue
+            ref = function_ref_of(arg, scopes, class_name, model.resolver)
+            if ref is not None:
+                binding = Binding(ref, line, caller, (*made, (wrapper, call)))
+                self._bindings.setdefault((wrapper, name), []).append(binding)
+
+    def _local_value(self, name: str, caller: FunctionNode | None) -> bool:
+        """`name` is a parameter or variable of the calling function, not a function it
+        defines (`ntk_fn = make_fn(...)`, or a function it was given)."""
+        if caller is None or name not in scope_bound_names(caller):
+            return False
+        record = self._model.records.get(caller)
+        nested = self._model.functions.get(f"{record.path}.{name}") if record else None
+        return nested is None or name in all_params(caller)
+
+    # -- what they give the trace ---------------------------------------------------------
+    def applications(self) -> Iterator[tuple[Application, int]]:
+        """Each transformation a wrapper applies, applied to each function bound to the
+        parameter it transforms (with the options the binding site passes through)."""
+        for application, unit_start, owner, param in self._applied:
+            for binding in self._bindings.get((owner, param), ()):
+                keywords = self._keywords(application, binding)
+                found = self._model.resolve_ref(binding.ref, binding.line, binding.caller)
+                if keywords is None or found is None:
+                    continue
+                node, ref = found
+                target = replace(ref, node=node)
+                yield replace(application, target=target, keywords=keywords), unit_start
+
+    def _keywords(self, application: Application, binding: Binding) -> dict | None:
+        """The application's options with those a `**options` parameter of the wrapper (or
+        its factory) receives at the binding site; None when they cannot be read."""
+        forwarded = application.forwarded
+        if forwarded is None:
+            return application.keywords
+        owner = application.enclosing
+        records = self._model.records
+        while owner is not None:
+            kwarg = owner.args.kwarg
+            if kwarg is not None and kwarg.arg == forwarded:
+                break
+            record = records.get(owner)
+            owner = record.parent if record is not None else None
+        if owner is None:
+            return None  # a dict of the wrapper's own, or unreadable
+        call = dict(binding.calls).get(owner)
+        if call is None:
+            return application.keywords if not binding.calls else None  # `@my_jit`: none
+        if any(keyword.arg is None for keyword in call.keywords):
+            return None
+        named = set(all_params(owner))
+        extra = {k.arg: k.value for k in call.keywords if k.arg not in named}
+        return {**application.keywords, **extra}
+
+    def called(
+        self, call: ast.Call, caller: FunctionNode, unit_start: int
+    ) -> list[tuple[FunctionNode, FunctionRef]]:
+        """The functions a call of a wrapper's parameter runs (`meth.__func__(module, *args)`
+        runs the method bound to `meth`, `self` passed explicitly), when the wrapper itself
+        transforms the function making the call: a closure returned to be transformed
+        elsewhere (`make_loss(fn)`) may be made with many functions, traced or not. Sites
+        that pass the wrapper more than the function (options its inner transformation may
+        take) give nothing."""
+        found = self._called.get(call)
+        if found is None:
+            return []
+        owner, param = found
+        if owner not in self._transforming(caller, unit_start):
+            return []
+        unbound = isinstance(call.func, ast.Attribute) and call.func.attr == "__func__"
+        functions = []
+        for binding in self._bindings.get((owner, param), ()):
+            if any(not _only_named(wrapper, site) for wrapper, site in binding.calls):
+                continue
+            resolved = self._model.resolve_ref(binding.ref, binding.line, binding.caller)
+            if resolved is None:
+                continue
+            node, ref = resolved
+            if unbound:
+                if ref.bound_positional < 1:
+                    continue  # `__func__` of a function that is no bound method
+                ref = replace(ref, bound_positional=ref.bound_positional - 1, bound_self=False)
+            functions.append((node, ref))
+        return functions
+
+    def _transforming(self, function: FunctionNode, unit_start: int) -> list[FunctionNode]:
+        """The functions (and those enclosing them) that apply a transformation to the
+        nested `function`."""
+        model = self._model
+        found = []
+        for application in self._nested_applications.get(function.name, ()):
+            line = unit_start + application.node.lineno
+            resolved = model.resolve_ref(application.target, line, application.enclosing)
+            if resolved is not None and resolved[0] is function:
+                found += [*model.enclosing_chain(application.enclosing), application.enclosing]
+        return found
+
+
+def _scopes(model: ModuleModel, caller: FunctionNode | None) -> tuple[str, ...]:
+    """The paths of `caller` and the functions enclosing it, outermost first."""
+    if caller is None or caller not in model.records:
+        return ()
+    return tuple(model.records[node].path for node in [*model.enclosing_chain(caller), caller])
+
+
+def _maybe_untransformed(owner: FunctionNode, param: str, applied: ast.AST) -> bool:
+    """The wrapper may return its parameter as it is: the transformation sits in a branch
+    (`jax.jit(f) if enabled else f`), or some path returns the parameter itself."""
+    for node in walk_nodes(owner):
+        if isinstance(node, ast.If | ast.IfExp):
+            branches = [*_as_list(node.body), *_as_list(node.orelse)]
+            if any(contains(branch, applied) for branch in branches):
+                return True
+        elif isinstance(node, ast.BoolOp):
+            if any(contains(value, applied) for value in node.values[1:]):
+                return True
+        elif isinstance(node, ast.Match):
+            if any(contains(case, applied) for case in node.cases):
+                return True
+        elif isinstance(node, ast.Return) and _is_name(node.value, param):
+            return True
+    return False
+
+
+def _is_name(node: ast.expr | None, name: str) -> bool:
+    return isinstance(node, ast.Name) and node.id == name
+
+
+def _as_list(value: ast.AST | list) -> list:
+    return value if isinstance(value, list) else [value]
+
+
+def _returns_only(function: ast.FunctionDef, name: str) -> bool:
+    returns = own_returns(function)
+    return bool(returns) and all(
+        isinstance(value, ast.Name) and value.id == name for value in returns
+    )
+
+
+def _only_named(wrapper: FunctionNode, call: ast.Call) -> bool:
+    """The call passes the wrapper nothing beyond its named parameters."""
+    positional = positional_params(wrapper)
+    named = {*positional, *(a.arg for a in wrapper.args.kwonlyargs)}
+    return (
+        len(call.args) <= len(positional)
+        and not any(isinstance(arg, ast.Starred) for arg in call.args)
+        and all(keyword.arg in named for keyword in call.keywords)
+    )
