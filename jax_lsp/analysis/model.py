@@ -383,12 +383,13 @@ class ModuleModel:
         self, class_name: str, attribute: str, ref: FunctionRef, line: int | None
     ) -> tuple[FunctionNode, FunctionRef] | None:
         """The method `attribute` (the object called: `__call__`) of an instance of the
-        class, bound to it; a linen module's `apply` runs `__call__`."""
+        class, bound to it; a linen module's `apply` runs `__call__` (or its `method=`)."""
         record = self.classes[class_name]
         if not attribute:
             attribute = "__call__"
         elif attribute == "apply" and LINEN_MODULE in record.bases:
-            attribute, ref = "__call__", replace(ref, leading_args=ref.leading_args + 1)
+            attribute = ref.apply_method or "__call__"
+            ref = replace(ref, leading_args=ref.leading_args + 1)
         node = self._definition(f"{class_name}.{attribute}", line)
         if node is None:
             return None

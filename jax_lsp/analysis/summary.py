@@ -39,6 +39,9 @@ class FunctionRef:
     # `self.encoder.apply`: the class whose attribute (`encoder`) holds the object; `name` is
     # then "encoder.apply".
     owner_class: str | None = None
+    # `model.apply(variables, x, method=Model.encode)` (or `method="encode"`): the method a
+    # linen module's `apply` runs instead of `__call__`.
+    apply_method: str | None = None
 
 
 @dataclass
@@ -333,6 +336,8 @@ class _Collector:
                     break
                 application.call = node
         ref = self._called_ref(node.func, scopes, method_class)
+        if ref and type(node.func) is ast.Attribute and node.func.attr in ("apply", "apply_fn"):
+            ref = _with_apply_method(ref, node)
         if ref and (ref.node is None or not isinstance(ref.node, ast.Lambda)):
             self.summary.calls.append(CallSite(enclosing, ref, node))
         func = node.func
@@ -503,3 +508,20 @@ def summarize(tree: ast.Module, resolver: Resolver) -> UnitSummary:
     collector.visit(tree)
     collector.summary.free_writes = collector.writes.result
     return collector.summary
+
+
+def _with_apply_method(ref: FunctionRef, call: ast.Call) -> FunctionRef | None:
+    """`model.apply(..., method=...)` runs the named method, not `__call__`; a method given
+    any other way (a function, a variable) is not followed (None)."""
+    for keyword in call.keywords:
+        if keyword.arg is None:  # `**options` may hold `method=`
+            return None
+        if keyword.arg != "method":
+            continue
+        value = keyword.value
+        if isinstance(value, ast.Constant) and isinstance(value.value, str):
+            return replace(ref, apply_method=value.value)
+        if isinstance(value, ast.Attribute) and isinstance(value.value, ast.Name):
+            return replace(ref, apply_method=value.attr)  # `method=Model.encode`
+        return None
+    return ref
