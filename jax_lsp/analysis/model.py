@@ -795,9 +795,12 @@ class ModuleModel:
 
     def _admitted(self, node: FunctionNode, info: TraceInfo) -> TraceInfo:
         """`self` holds tracers only in methods of PyTree classes: any other object cannot be
-        passed to a transformation (JAX raises), so it is never traced."""
+        passed to a transformation (JAX raises), so it is never traced. A staticmethod
+        takes no `self`: its first parameter is an argument like any other."""
         record = self.records.get(node)
         if record is None or record.class_name is None or isinstance(node, ast.Lambda):
+            return info
+        if is_staticmethod(node):
             return info
         positional = positional_params(node)
         if not positional or positional[0] not in info.traced_params:
