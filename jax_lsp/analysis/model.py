@@ -835,8 +835,11 @@ class ModuleModel:
         self._objects.clear()
         return True
 
-    def _apply(self, application: Application, unit_start: int) -> TraceInfo | None:
-        """Trace the function a transformation is applied to; its trace (None: not found)."""
+    def _apply(
+        self, application: Application, unit_start: int, eager: bool = False
+    ) -> TraceInfo | None:
+        """Trace the function a transformation is applied to; its trace (None: not found).
+        `eager`: applied where nothing traces (`shard_map` then runs the function eagerly)."""
         line = unit_start + application.node.lineno
         found = self.resolve_ref(application.target, line, application.enclosing)
         if found is None:
@@ -849,6 +852,8 @@ class ModuleModel:
             leaves = self._filtered_leaves(target, ref, application.target.name)
             info = replace(info, traced_params=info.traced_params | leaves)
         origin = TraceOrigin(application.node, unit_start, application.enclosing)
+        if eager:
+            info = replace(info, abstract=False, eager=True)
         self._set_trace(target, replace(info, origin=origin))
         if isinstance(target, ast.Lambda):
             self._source_of.setdefault(target, self._source_of.get(application.enclosing))
@@ -934,9 +939,9 @@ class ModuleModel:
             apps_by_enclosing.setdefault(application.enclosing, []).append(
                 (application, unit_start)
             )
-            if application.spec.eager_outside_trace:
-                continue  # traced only where the code applying it is (see below)
-            self._apply(application, unit_start)
+            # `shard_map` runs eagerly where nothing traces the code applying it; traced
+            # code applying it traces it (below).
+            self._apply(application, unit_start, eager=application.spec.eager_outside_trace)
 
         pending = list(self.trace)
         rounds = 0
@@ -965,7 +970,12 @@ class ModuleModel:
                     given = given.args[0] if isinstance(given, ast.Call) and given.args else None
                     traced |= self._traced_receiver(target, ref, given, scope)
                     traced -= old.static_params
-                new = replace(old, abstract=old.abstract or info.abstract, traced_params=traced)
+                new = replace(
+                    old,
+                    abstract=old.abstract or info.abstract or application.spec.abstract,
+                    traced_params=traced,
+                    eager=info.eager,
+                )
                 changed = self._set_trace(target, new) or first
                 if changed and not isinstance(target, ast.Lambda):
                     pending.append(target)
@@ -993,6 +1003,7 @@ class ModuleModel:
                     False,
                     TraceOrigin(call.node, unit_start, node, called=True),
                     containers,
+                    info.eager,
                 )
                 if self._set_trace(callee, new, call.node):
                     pending.append(callee)
@@ -1101,7 +1112,9 @@ class ModuleModel:
         for outer in reversed(self.enclosing_chain(node)):
             if outer in self.trace:
                 info = self.trace[outer]
-                return TraceInfo(info.via, info.abstract, frozenset(), frozenset(), False)
+                return TraceInfo(
+                    info.via, info.abstract, frozenset(), frozenset(), False, eager=info.eager
+                )
         return None
 
     def _lambda_params(self, node: ast.Lambda) -> dict[str, Kind] | None:

@@ -1286,6 +1286,7 @@ _RANGE = "Make the bound static (`static_argnames`) or loop with `lax.fori_loop`
 class ConcretizeTraced(Rule):
     code = "JAX703"
     needs_trace = "traced"
+    fails_in_eager_shard_map = True
     name = "concretize-traced"
     summary = "`int()`, `float()`, `.item()`, `.tolist()`, `range()` or NumPy on a traced value"
     severity = Severity.ERROR
