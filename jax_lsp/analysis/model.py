@@ -87,7 +87,13 @@ from jax_lsp.analysis.traced import (
     trace_info_for,
     transform_name,
 )
-from jax_lsp.analysis.transforms import TREE_MAPS, ParamPolicy
+from jax_lsp.analysis.transforms import (
+    CUSTOM_DERIVATIVES,
+    CUSTOM_RULES,
+    PARTIAL,
+    TREE_MAPS,
+    ParamPolicy,
+)
 from jax_lsp.analysis.unit_memo import reuse_reading
 from jax_lsp.analysis.values import (
     REF,
@@ -901,6 +907,24 @@ class ModuleModel:
                     found.setdefault(call.callee.name, []).append(site)
         return found
 
+    def _custom_rule_applications(self, units: list[Unit]) -> list[tuple[Application, int]]:
+        """The rules registered on `jax.custom_vjp` / `jax.custom_jvp` functions, as
+        transformations applied inside the function (traced where it is traced)."""
+        found = []
+        for unit, summary in zip(units, self.summaries, strict=True):
+            for primal_name, rule, role, node, method in summary.custom_rules:
+                primal = self._definition(primal_name, unit.start_line + node.lineno)
+                nondiff = _nondiff_argnums(primal, self.resolver) if primal else None
+                if nondiff is None:
+                    continue  # not a custom-derivative function, or unreadable options
+                if role == "first":  # `bwd(n, res, g)`: the leading arguments
+                    count = len(nondiff.elts) if isinstance(nondiff, ast.Tuple) else 1
+                    nondiff = ast.Tuple([ast.Constant(i) for i in range(count)], ast.Load())
+                spec = CUSTOM_RULES[method]
+                application = Application(spec, rule, {"static_argnums": nondiff}, primal, node)
+                found.append((application, unit.start_line))
+        return found
+
     def _jit_disabled_from(self, units: list[Unit]) -> float:
         """The document line after which `jax.config.update("jax_disable_jit", True)` has
         switched jit off for the rest of the module (infinity: never)."""
@@ -942,6 +966,10 @@ class ModuleModel:
             # `shard_map` runs eagerly where nothing traces the code applying it; traced
             # code applying it traces it (below).
             self._apply(application, unit_start, eager=application.spec.eager_outside_trace)
+        for application, unit_start in self._custom_rule_applications(units):
+            apps_by_enclosing.setdefault(application.enclosing, []).append(
+                (application, unit_start)
+            )
 
         pending = list(self.trace)
         rounds = 0
@@ -956,6 +984,8 @@ class ModuleModel:
             # Transformations applied here trace their function inside this trace: abstractly
             # if this is abstract, and in every argument the call passes a tracer to.
             for application, unit_start in apps_by_enclosing.get(node, []):
+                if application.spec.abstract_only and not info.abstract:
+                    continue  # a `custom_vjp` rule under `grad` alone: concrete values
                 line = unit_start + application.node.lineno
                 found = self.resolve_ref(application.target, line, node)
                 if found is None:
@@ -2184,3 +2214,34 @@ def _top_level_assignments(tree: ast.Module) -> dict[str, list[ast.expr]]:
         if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
     }
     return {name: assigned_values(name, tree) or [] for name in names}
+
+
+_NO_NONDIFF = ast.Tuple([], ast.Load())
+
+
+def _nondiff_argnums(function: FunctionNode, resolver: Resolver) -> ast.expr | None:
+    """The `nondiff_argnums` of a function decorated with `jax.custom_vjp`/`custom_jvp`
+    (an empty tuple when none), or None: not such a function, or options not readable."""
+    if isinstance(function, ast.Lambda):
+        return None
+    for decorator in function.decorator_list:
+        if resolver.qualname(decorator) in CUSTOM_DERIVATIVES:
+            return _NO_NONDIFF
+        if (
+            isinstance(decorator, ast.Call)
+            and resolver.qualname(decorator.func) in PARTIAL
+            and decorator.args
+            and resolver.qualname(decorator.args[0]) in CUSTOM_DERIVATIVES
+        ):
+            options = {k.arg: k.value for k in decorator.keywords}
+            if None in options or set(options) - {"nondiff_argnums"} or len(decorator.args) > 1:
+                return None
+            nondiff = options.get("nondiff_argnums", _NO_NONDIFF)
+            if isinstance(nondiff, ast.Constant) and isinstance(nondiff.value, int):
+                return ast.Tuple([nondiff], ast.Load())
+            if isinstance(nondiff, ast.Tuple) and all(
+                isinstance(e, ast.Constant) and isinstance(e.value, int) for e in nondiff.elts
+            ):
+                return nondiff
+            return None
+    return None

@@ -14,7 +14,13 @@ from functools import cached_property
 from jax_lsp.analysis.free_writes import FreeWrites, mutated_name
 from jax_lsp.analysis.imports import Resolver, import_bindings, record_local_imports
 from jax_lsp.analysis.nodes import LEAF_NODE_TYPES, child_nodes
-from jax_lsp.analysis.transforms import PARTIAL, TRANSFORMS, TREE_MAPS, TransformSpec
+from jax_lsp.analysis.transforms import (
+    PARTIAL,
+    RULE_REGISTRATIONS,
+    TRANSFORMS,
+    TREE_MAPS,
+    TransformSpec,
+)
 
 FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
 _UNBOUND = object()
@@ -111,6 +117,10 @@ class UnitSummary:
     # `name = Callee(...)` assignments: (the enclosing function, None at module level; name;
     # callee). An instance when the callee is a class of the module.
     constructions: list[tuple[FunctionNode | None, str, str]] = field(default_factory=list)
+    # Rules registered on a custom-derivative function: (its name, the rule, where the rule
+    # takes the non-differentiable arguments: "same" or "first", the registering node, the
+    # registering method: "defvjp" or "defjvp").
+    custom_rules: list[tuple[str, FunctionRef, str, ast.AST, str]] = field(default_factory=list)
 
 
 def _partial_ref(
@@ -237,6 +247,11 @@ class _Collector:
         self._bindings.pop((self._scopes, node.name), None)
         self.summary.functions.append(record)
         for decorator in node.decorator_list:
+            registered = _registered_rule(decorator)  # `@f.defjvp`
+            if registered is not None and decorator.attr == "defjvp":  # type: ignore[attr-defined]
+                self.summary.custom_rules.append(
+                    (registered, FunctionRef(path, (), node), "first", decorator, "defjvp")
+                )
             found = transform_of(decorator, self.resolver)
             if found:
                 spec, keywords = found
@@ -330,6 +345,13 @@ class _Collector:
                     self.summary.applications.append(
                         Application(spec, ref, keywords, enclosing, node)
                     )
+        primal = _registered_rule(node.func)  # `f.defvjp(fwd, bwd)`
+        if primal is not None and not node.keywords:
+            method = node.func.attr  # type: ignore[attr-defined]
+            for rule, role in zip(node.args, RULE_REGISTRATIONS[method], strict=False):
+                ref = self._target_ref(rule, scopes, method_class)
+                if ref is not None:
+                    self.summary.custom_rules.append((primal, ref, role, node, method))
         if type(node.func) is ast.Call:  # `jax.grad(f)(x)`: the transformed `f` runs here
             for application in reversed(self.summary.applications):
                 if application.node is not node.func:
@@ -525,3 +547,14 @@ def _with_apply_method(ref: FunctionRef, call: ast.Call) -> FunctionRef | None:
             return replace(ref, apply_method=value.attr)  # `method=Model.encode`
         return None
     return ref
+
+
+def _registered_rule(expr: ast.expr) -> str | None:
+    """The function `f` of `f.defvjp` / `f.defjvp` (registering differentiation rules)."""
+    if (
+        isinstance(expr, ast.Attribute)
+        and expr.attr in RULE_REGISTRATIONS
+        and isinstance(expr.value, ast.Name)
+    ):
+        return expr.value.id
+    return None
