@@ -802,9 +802,7 @@ def _may_be_pytree(node: ast.expr, ctx: RuleContext) -> bool:
     """A parameter of the traced function, not annotated as an array, may be a pytree that
     a transformation keeps as a container: iterating a dict of tracers gives its keys."""
     function = ctx.functions[-1] if ctx.functions else None
-    if not isinstance(node, ast.Name) or not isinstance(
-        function, ast.FunctionDef | ast.AsyncFunctionDef
-    ):
+    if not isinstance(node, ast.Name) or function is None:
         return False
     arguments = [*function.args.posonlyargs, *function.args.args, *function.args.kwonlyargs]
     for arg in arguments:
