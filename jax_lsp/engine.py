@@ -109,6 +109,9 @@ class _RuleTables:
             scope: _dispatch([r for r in rules if r.needs_trace in allowed])
             for scope, allowed in _ALLOWED_RULES.items()
         }
+        self.by_scope["eager"] = _dispatch(
+            [r for r in rules if r.needs_trace is None or r.fails_in_eager_shard_map]
+        )
         # Marker nodes (Load, Add, ...) are skipped unless a rule asks for them.
         wants_markers = not MARKER_NODE_TYPES.isdisjoint(self.by_scope["abstract"])
         self.children = ast.iter_child_nodes if wants_markers else child_nodes
@@ -219,7 +222,12 @@ class _Walker:
 
     def _retable(self) -> None:
         trace = self.ctx.trace
-        scope = None if trace is None else "abstract" if trace.abstract else "traced"
+        if trace is None:
+            scope = None
+        elif trace.eager:
+            scope = "eager"
+        else:
+            scope = "abstract" if trace.abstract else "traced"
         self.dispatch = self._tables[scope]
 
 

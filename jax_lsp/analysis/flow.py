@@ -20,6 +20,7 @@ from jax_lsp.analysis.imports import Resolver
 from jax_lsp.analysis.kinds import (
     ARRAY_ANNOTATIONS,
     ARRAY_FUNCTIONS,
+    ARRAY_LAYERS,
     ARRAY_METHODS,
     ARRAY_MODULES,
     CONCRETIZING_METHODS,
@@ -910,6 +911,8 @@ class FlowInterpreter:
         if qualname:
             return self._call_value(qualname, node, args, keywords, every)
         if isinstance(func, ast.Call):
+            if self.resolver.qualname(func.func) in ARRAY_LAYERS:  # `nn.Dense(3)(x)`
+                return self._array_result(every)
             found = transform_of(func, self.resolver)  # partial(jax.jit, ...)(f)
             if found is not None and args:
                 return _transformed(found[0], found[1], args[0])

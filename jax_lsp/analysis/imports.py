@@ -23,6 +23,18 @@ _CANONICAL = {
     "flax.nnx.nn.jit": "flax.nnx.jit",
     "eqx": "equinox",
 }
+# flax re-exports jax.nn's activations (`nn.relu is jax.nn.relu`).
+_FLAX_ACTIVATIONS = (
+    *("celu", "elu", "gelu", "glu", "hard_sigmoid", "hard_silu", "hard_swish", "hard_tanh"),
+    *("leaky_relu", "log_sigmoid", "log_softmax", "logsumexp", "one_hot", "relu", "relu6"),
+    *("selu", "sigmoid", "silu", "soft_sign", "softmax", "softplus", "standardize", "swish"),
+    "tanh",
+)
+_CANONICAL.update(
+    (f"flax.{api}.{name}", f"jax.nn.{name}")
+    for api in ("linen", "nnx")
+    for name in _FLAX_ACTIVATIONS
+)
 _BUILTINS = frozenset(dir(builtins))
 # Answers of `canonical`, by spelling: a module's spellings are few and asked again and again.
 _CANONICAL_MEMO: dict[str, str] = {}

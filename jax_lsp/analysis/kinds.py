@@ -70,6 +70,27 @@ STATIC_RESULTS = frozenset(
 ARRAY_FUNCTIONS = frozenset(
     {"jax.device_put", "jax.lax.stop_gradient", "jax.block_until_ready", "jax.Array"}
 )
+# Library layers whose call returns one JAX array (`nn.Dense(3)(x)`): what their `__call__`
+# computes from its input (a layer returning a tuple, such as a recurrent cell, is left out).
+_LAYER_NAMES = {
+    "flax.linen": (
+        *("Dense", "DenseGeneral", "Conv", "ConvTranspose", "ConvLocal", "Embed", "LayerNorm"),
+        *("BatchNorm", "GroupNorm", "RMSNorm", "InstanceNorm", "Dropout", "Einsum", "PReLU"),
+        *("MultiHeadDotProductAttention", "SelfAttention", "MultiHeadAttention"),
+    ),
+    "flax.nnx": (
+        *("Linear", "LinearGeneral", "Conv", "ConvTranspose", "Embed", "LayerNorm"),
+        *("BatchNorm", "GroupNorm", "RMSNorm", "InstanceNorm", "Dropout", "Einsum", "PReLU"),
+        "MultiHeadAttention",
+    ),
+    "equinox.nn": (
+        *("Linear", "Conv", "ConvTranspose", "Conv1d", "Conv2d", "Conv3d", "Embedding"),
+        *("LayerNorm", "GroupNorm", "RMSNorm", "Dropout", "MLP", "PReLU"),
+    ),
+}
+ARRAY_LAYERS = frozenset(
+    f"{module}.{name}" for module, names in _LAYER_NAMES.items() for name in names
+)
 # Array attributes that are Python values even on a tracer.
 STATIC_ATTRIBUTES = frozenset(
     [

@@ -91,7 +91,14 @@ from jax_lsp.analysis.traced import (
     trace_info_for,
     transform_name,
 )
-from jax_lsp.analysis.transforms import GRADIENTS, TREE_MAPS, ParamPolicy
+from jax_lsp.analysis.transforms import (
+    CUSTOM_DERIVATIVES,
+    CUSTOM_RULES,
+    GRADIENTS,
+    PARTIAL,
+    TREE_MAPS,
+    ParamPolicy,
+)
 from jax_lsp.analysis.unit_memo import reuse_reading
 from jax_lsp.analysis.values import (
     REF,
@@ -433,12 +440,13 @@ class ModuleModel:
         self, class_name: str, attribute: str, ref: FunctionRef, line: int | None
     ) -> tuple[FunctionNode, FunctionRef] | None:
         """The method `attribute` (the object called: `__call__`) of an instance of the
-        class, bound to it; a linen module's `apply` runs `__call__`."""
+        class, bound to it; a linen module's `apply` runs `__call__` (or its `method=`)."""
         record = self.classes[class_name]
         if not attribute:
             attribute = "__call__"
         elif attribute == "apply" and LINEN_MODULE in record.bases:
-            attribute, ref = "__call__", replace(ref, leading_args=ref.leading_args + 1)
+            attribute = ref.apply_method or "__call__"
+            ref = replace(ref, leading_args=ref.leading_args + 1)
         node = self._definition(f"{class_name}.{attribute}", line)
         if node is None:
             return None
@@ -844,9 +852,12 @@ class ModuleModel:
 
     def _admitted(self, node: FunctionNode, info: TraceInfo) -> TraceInfo:
         """`self` holds tracers only in methods of PyTree classes: any other object cannot be
-        passed to a transformation (JAX raises), so it is never traced."""
+        passed to a transformation (JAX raises), so it is never traced. A staticmethod
+        takes no `self`: its first parameter is an argument like any other."""
         record = self.records.get(node)
         if record is None or record.class_name is None or isinstance(node, ast.Lambda):
+            return info
+        if is_staticmethod(node):
             return info
         positional = positional_params(node)
         if not positional or positional[0] not in info.traced_params:
@@ -881,8 +892,11 @@ class ModuleModel:
         self._objects.clear()
         return True
 
-    def _apply(self, application: Application, unit_start: int) -> TraceInfo | None:
-        """Trace the function a transformation is applied to; its trace (None: not found)."""
+    def _apply(
+        self, application: Application, unit_start: int, eager: bool = False
+    ) -> TraceInfo | None:
+        """Trace the function a transformation is applied to; its trace (None: not found).
+        `eager`: applied where nothing traces (`shard_map` then runs the function eagerly)."""
         line = unit_start + application.node.lineno
         found = self.resolve_ref(application.target, line, application.enclosing)
         if found is None:
@@ -895,6 +909,8 @@ class ModuleModel:
             leaves = self._filtered_leaves(target, ref, application.target.name)
             info = replace(info, traced_params=info.traced_params | leaves)
         origin = TraceOrigin(application.node, unit_start, application.enclosing)
+        if eager:
+            info = replace(info, abstract=False, eager=True)
         self._set_trace(target, replace(info, origin=origin))
         if isinstance(target, ast.Lambda):
             self._source_of.setdefault(target, self._source_of.get(application.enclosing))
@@ -942,6 +958,24 @@ class ModuleModel:
                     found.setdefault(call.callee.name, []).append(site)
         return found
 
+    def _custom_rule_applications(self, units: list[Unit]) -> list[tuple[Application, int]]:
+        """The rules registered on `jax.custom_vjp` / `jax.custom_jvp` functions, as
+        transformations applied inside the function (traced where it is traced)."""
+        found = []
+        for unit, summary in zip(units, self.summaries, strict=True):
+            for primal_name, rule, role, node, method in summary.custom_rules:
+                primal = self._definition(primal_name, unit.start_line + node.lineno)
+                nondiff = _nondiff_argnums(primal, self.resolver) if primal else None
+                if nondiff is None:
+                    continue  # not a custom-derivative function, or unreadable options
+                if role == "first":  # `bwd(n, res, g)`: the leading arguments
+                    count = len(nondiff.elts) if isinstance(nondiff, ast.Tuple) else 1
+                    nondiff = ast.Tuple([ast.Constant(i) for i in range(count)], ast.Load())
+                spec = CUSTOM_RULES[method]
+                application = Application(spec, rule, {"static_argnums": nondiff}, primal, node)
+                found.append((application, unit.start_line))
+        return found
+
     def _jit_disabled_from(self, units: list[Unit]) -> float:
         """The document line after which `jax.config.update("jax_disable_jit", True)` has
         switched jit off for the rest of the module (infinity: never)."""
@@ -984,9 +1018,13 @@ class ModuleModel:
             apps_by_enclosing.setdefault(application.enclosing, []).append(
                 (application, unit_start)
             )
-            if application.spec.eager_outside_trace:
-                continue  # traced only where the code applying it is (see below)
-            self._apply(application, unit_start)
+            # `shard_map` runs eagerly where nothing traces the code applying it; traced
+            # code applying it traces it (below).
+            self._apply(application, unit_start, eager=application.spec.eager_outside_trace)
+        for application, unit_start in self._custom_rule_applications(units):
+            apps_by_enclosing.setdefault(application.enclosing, []).append(
+                (application, unit_start)
+            )
 
         pending = list(self.trace)
         rounds = 0
@@ -1001,6 +1039,8 @@ class ModuleModel:
             # Transformations applied here trace their function inside this trace: abstractly
             # if this is abstract, and in every argument the call passes a tracer to.
             for application, unit_start in apps_by_enclosing.get(node, []):
+                if application.spec.abstract_only and not info.abstract:
+                    continue  # a `custom_vjp` rule under `grad` alone: concrete values
                 line = unit_start + application.node.lineno
                 found = self.resolve_ref(application.target, line, node)
                 if found is None:
@@ -1015,7 +1055,12 @@ class ModuleModel:
                     given = given.args[0] if isinstance(given, ast.Call) and given.args else None
                     traced |= self._traced_receiver(target, ref, given, scope)
                     traced -= old.static_params
-                new = replace(old, abstract=old.abstract or info.abstract, traced_params=traced)
+                new = replace(
+                    old,
+                    abstract=old.abstract or info.abstract or application.spec.abstract,
+                    traced_params=traced,
+                    eager=info.eager,
+                )
                 changed = self._set_trace(target, new) or first
                 if changed and not isinstance(target, ast.Lambda):
                     pending.append(target)
@@ -1056,6 +1101,7 @@ class ModuleModel:
             False,
             TraceOrigin(call.node, unit_start, node, called=True),
             containers,
+            info.eager,
         )
         return self._set_trace(callee, new, call.node)
 
@@ -1163,7 +1209,9 @@ class ModuleModel:
         for outer in reversed(self.enclosing_chain(node)):
             if outer in self.trace:
                 info = self.trace[outer]
-                return TraceInfo(info.via, info.abstract, frozenset(), frozenset(), False)
+                return TraceInfo(
+                    info.via, info.abstract, frozenset(), frozenset(), False, eager=info.eager
+                )
         return None
 
     def _lambda_params(self, node: ast.Lambda) -> dict[str, Kind] | None:
@@ -2329,3 +2377,34 @@ def _top_level_assignments(tree: ast.Module) -> dict[str, list[ast.expr]]:
         if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
     }
     return {name: assigned_values(name, tree) or [] for name in names}
+
+
+_NO_NONDIFF = ast.Tuple([], ast.Load())
+
+
+def _nondiff_argnums(function: FunctionNode, resolver: Resolver) -> ast.expr | None:
+    """The `nondiff_argnums` of a function decorated with `jax.custom_vjp`/`custom_jvp`
+    (an empty tuple when none), or None: not such a function, or options not readable."""
+    if isinstance(function, ast.Lambda):
+        return None
+    for decorator in function.decorator_list:
+        if resolver.qualname(decorator) in CUSTOM_DERIVATIVES:
+            return _NO_NONDIFF
+        if (
+            isinstance(decorator, ast.Call)
+            and resolver.qualname(decorator.func) in PARTIAL
+            and decorator.args
+            and resolver.qualname(decorator.args[0]) in CUSTOM_DERIVATIVES
+        ):
+            options = {k.arg: k.value for k in decorator.keywords}
+            if None in options or set(options) - {"nondiff_argnums"} or len(decorator.args) > 1:
+                return None
+            nondiff = options.get("nondiff_argnums", _NO_NONDIFF)
+            if isinstance(nondiff, ast.Constant) and isinstance(nondiff.value, int):
+                return ast.Tuple([nondiff], ast.Load())
+            if isinstance(nondiff, ast.Tuple) and all(
+                isinstance(e, ast.Constant) and isinstance(e.value, int) for e in nondiff.elts
+            ):
+                return nondiff
+            return None
+    return None

@@ -14,7 +14,13 @@ from functools import cached_property
 from jax_lsp.analysis.free_writes import FreeWrites, mutated_name
 from jax_lsp.analysis.imports import Resolver, import_bindings, record_local_imports
 from jax_lsp.analysis.nodes import LEAF_NODE_TYPES, child_nodes
-from jax_lsp.analysis.transforms import PARTIAL, TRANSFORMS, TREE_MAPS, TransformSpec
+from jax_lsp.analysis.transforms import (
+    PARTIAL,
+    RULE_REGISTRATIONS,
+    TRANSFORMS,
+    TREE_MAPS,
+    TransformSpec,
+)
 
 FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
 _UNBOUND = object()
@@ -39,6 +45,9 @@ class FunctionRef:
     # `self.encoder.apply`: the class whose attribute (`encoder`) holds the object; `name` is
     # then "encoder.apply".
     owner_class: str | None = None
+    # `model.apply(variables, x, method=Model.encode)` (or `method="encode"`): the method a
+    # linen module's `apply` runs instead of `__call__`.
+    apply_method: str | None = None
 
 
 @dataclass
@@ -116,6 +125,10 @@ class UnitSummary:
     decorations: list[tuple[ast.expr, FunctionNode, FunctionNode | None]] = field(
         default_factory=list
     )
+    # Rules registered on a custom-derivative function: (its name, the rule, where the rule
+    # takes the non-differentiable arguments: "same" or "first", the registering node, the
+    # registering method: "defvjp" or "defjvp").
+    custom_rules: list[tuple[str, FunctionRef, str, ast.AST, str]] = field(default_factory=list)
 
 
 def _partial_ref(
@@ -263,6 +276,11 @@ class _Collector:
         self.summary.functions.append(record)
         enclosing = self._functions[-1] if self._functions else None
         for decorator in node.decorator_list:
+            registered = _registered_rule(decorator)  # `@f.defjvp`
+            if registered is not None and decorator.attr == "defjvp":  # type: ignore[attr-defined]
+                self.summary.custom_rules.append(
+                    (registered, FunctionRef(path, (), node), "first", decorator, "defjvp")
+                )
             found = transform_of(decorator, self.resolver)
             if found:
                 spec, keywords = found
@@ -355,12 +373,21 @@ class _Collector:
                     self.summary.applications.append(
                         Application(spec, ref, keywords, enclosing, node, forwarded=forwarded)
                     )
+        primal = _registered_rule(node.func)  # `f.defvjp(fwd, bwd)`
+        if primal is not None and not node.keywords:
+            method = node.func.attr  # type: ignore[attr-defined]
+            for rule, role in zip(node.args, RULE_REGISTRATIONS[method], strict=False):
+                ref = self._target_ref(rule, scopes, method_class)
+                if ref is not None:
+                    self.summary.custom_rules.append((primal, ref, role, node, method))
         if type(node.func) is ast.Call:  # `jax.grad(f)(x)`: the transformed `f` runs here
             for application in reversed(self.summary.applications):
                 if application.node is not node.func:
                     break
                 application.call = node
         ref = self._called_ref(node.func, scopes, method_class)
+        if ref and type(node.func) is ast.Attribute and node.func.attr in ("apply", "apply_fn"):
+            ref = _with_apply_method(ref, node)
         if ref and (ref.node is None or not isinstance(ref.node, ast.Lambda)):
             self.summary.calls.append(CallSite(enclosing, ref, node))
         func = node.func
@@ -531,3 +558,31 @@ def summarize(tree: ast.Module, resolver: Resolver) -> UnitSummary:
     collector.visit(tree)
     collector.summary.free_writes = collector.writes.result
     return collector.summary
+
+
+def _with_apply_method(ref: FunctionRef, call: ast.Call) -> FunctionRef | None:
+    """`model.apply(..., method=...)` runs the named method, not `__call__`; a method given
+    any other way (a function, a variable) is not followed (None)."""
+    for keyword in call.keywords:
+        if keyword.arg is None:  # `**options` may hold `method=`
+            return None
+        if keyword.arg != "method":
+            continue
+        value = keyword.value
+        if isinstance(value, ast.Constant) and isinstance(value.value, str):
+            return replace(ref, apply_method=value.value)
+        if isinstance(value, ast.Attribute) and isinstance(value.value, ast.Name):
+            return replace(ref, apply_method=value.attr)  # `method=Model.encode`
+        return None
+    return ref
+
+
+def _registered_rule(expr: ast.expr) -> str | None:
+    """The function `f` of `f.defvjp` / `f.defjvp` (registering differentiation rules)."""
+    if (
+        isinstance(expr, ast.Attribute)
+        and expr.attr in RULE_REGISTRATIONS
+        and isinstance(expr.value, ast.Name)
+    ):
+        return expr.value.id
+    return None

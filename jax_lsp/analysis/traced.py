@@ -64,6 +64,10 @@ class TraceInfo:
     # Traced parameters that every trace tracing them gives a pytree container (a tuple of
     # tracers passed by a call): the container's value, with its structure.
     containers: frozenset[tuple[str, Value]] = frozenset()
+    # Run only by `shard_map` outside any trace: eagerly, on every call (`print` shows values),
+    # on tracers that convert to no Python or NumPy value (`abstract` is False: `if` fails only
+    # on values varying across the mesh).
+    eager: bool = False
 
     def merged(self, other: TraceInfo) -> TraceInfo:
         if other == self:
@@ -78,6 +82,7 @@ class TraceInfo:
             self.direct or other.direct,
             (self.origin or other.origin) if first else (other.origin or self.origin),
             _merged_containers(self, other),
+            self.eager and other.eager,
         )
 
 

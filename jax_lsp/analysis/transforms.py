@@ -41,6 +41,8 @@ class TransformSpec:
     eager_outside_trace: bool = False
     # `jax.config.update("jax_disable_jit", True)` makes it run the function eagerly.
     disabled_with_jit: bool = False
+    # Traces its function only inside an abstract trace (custom differentiation rules).
+    abstract_only: bool = False
 
 
 _JIT = TransformSpec("jit", True, ParamPolicy.ALL_BUT_STATIC, disabled_with_jit=True)
@@ -130,6 +132,18 @@ GRADIENTS = {
     "jacrev": "jacobian",
     "hessian": "jacobian",
 }
+# The rules registered on a `jax.custom_vjp` / `jax.custom_jvp` function (`f.defvjp(fwd,
+# bwd)`, `@f.defjvp`): JAX traces them where it traces the function, abstractly only under an
+# abstract transformation (under `grad` alone, `bwd` sees concrete residuals). Parameters
+# named by `nondiff_argnums` arrive as Python values (`static_argnums` of the rule).
+CUSTOM_RULES = {
+    method: TransformSpec(label, True, ParamPolicy.ALL_BUT_STATIC, abstract_only=True)
+    for method, label in (("defvjp", "jax.custom_vjp"), ("defjvp", "jax.custom_jvp"))
+}
+CUSTOM_DERIVATIVES = frozenset({"jax.custom_vjp", "jax.custom_jvp"})
+# Registering methods, and where each rule's non-differentiable arguments come: "same" (at
+# the primal's positions: `fwd`) or "first" (leading: `bwd(n, res, g)`, `jvp(n, primals, t)`).
+RULE_REGISTRATIONS = {"defvjp": ("same", "first"), "defjvp": ("first",)}
 
 PARTIAL = frozenset({"functools.partial"})
 # Not transformations: they call a function on the leaves of their trees (traced leaves of

@@ -77,6 +77,11 @@ class Rule:
     # Where the rule can find anything: None (anywhere), "traced" (inside traced code) or
     # "abstract" (where values are abstract tracers). The walker calls it nowhere else.
     needs_trace: ClassVar[str | None] = None
+    # Also where `shard_map` runs its function eagerly (called outside any trace): the body
+    # runs on every call and `print` shows the shards' values; conversions to Python or NumPy
+    # values fail (`float()`, `np.exp`), but a truth test fails only on values that vary
+    # across the mesh (not on a `psum` or a constant), which the model does not track.
+    fails_in_eager_shard_map: ClassVar[bool] = False
 
     def check(self, node: ast.AST, ctx: RuleContext) -> Iterable[Finding]:
         raise NotImplementedError

@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from dataclasses import replace
 
 from jax_lsp.analysis.booleans import LOGIC_FUNCTIONS, is_logic
+from jax_lsp.analysis.flow import annotation_kind
 from jax_lsp.analysis.kinds import Kind
 from jax_lsp.codeactions.branch_select import branch_select_fix
 from jax_lsp.codeactions.logical import condition_text, logical_fix
@@ -87,7 +88,9 @@ class PythonBranchOnTraced(Rule):
         and `bool(x)`, inside `jax.jit`, `jax.vmap` or `lax` control flow; also the builtins
         `max()` and `min()` on traced values, which compare them and test the result's truth
         (`max(0.0, margin - score)`; with `key=` they compare the key's results and are not
-        flagged). A condition that
+        flagged); and `any()`, `all()` and `sorted()` of a traced array, which iterate it and
+        test each element (not of a bare parameter, which may be a dict of arrays whose keys
+        they iterate, unless it is annotated as an array). A condition that
         starts with `and`/`or`/`not` on a traced value is reported here (not as JAX702).
         Static facts (`x.shape[0] > 2`, `len(x)`, `x.ndim`, `x.dtype`, `x is None`, static
         arguments) are never flagged; nor are keyword-only parameters of a function that `lax`
@@ -137,6 +140,10 @@ class PythonBranchOnTraced(Rule):
         `max(a, b)` / `min(a, b)` become `jnp.maximum(a, b)` / `jnp.minimum(a, b)` (unsafe:
         where `a == b` the gradient is split between both, where Python's `max` gives it all
         to `a`, and arrays broadcast instead of failing); other forms get no fix.
+        `any(a)` / `all(a)` / `sorted(a)` become `jnp.any(a)` / `jnp.all(a)` / `jnp.sort(a)`
+        (unsafe: they return an array, not a Python bool or list, and reduce over every axis
+        where Python iterates the first); none where Python tests the result's truth itself
+        (`if any(x < 0):`, `not all(...)`), as the `jnp` result would fail there in turn.
     """
     node_types = (ast.If, ast.While, ast.Assert, ast.IfExp, ast.comprehension, ast.Call)
     invalid = (
@@ -198,6 +205,45 @@ class PythonBranchOnTraced(Rule):
             out = largest(jnp.arange(3.0))
             """,
             raises="jax.errors.TracerBoolConversionError",
+        ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def safe_log(x):
+                if any(x <= 0):  # error
+                    return jnp.zeros_like(x)
+                return jnp.log(x)
+
+            out = safe_log(jnp.array([1.0, 2.0]))
+            """,
+            raises="jax.errors.TracerBoolConversionError",
+        ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def smallest(x):
+                return sorted(jnp.abs(x))[0]  # error
+
+            out = smallest(jnp.array([3.0, -1.0, 2.0]))
+            """,
+            raises="jax.errors.TracerBoolConversionError",
+            fixed="""
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def smallest(x):
+                return jnp.sort(jnp.abs(x))[0]
+
+            out = smallest(jnp.array([3.0, -1.0, 2.0]))
+            """,
+            fixed_check="assert float(out) == 1.0",
         ),
         Example(
             """
@@ -435,6 +481,23 @@ class PythonBranchOnTraced(Rule):
             """
             import jax
             import jax.numpy as jnp
+            import numpy as np
+
+            WEIGHTS = np.array([0.5, 1.5])
+
+            @jax.jit
+            def total(params):
+                assert all(WEIGHTS > 0) and any([True, False])  # NumPy and Python values
+                return sum(params[name] for name in sorted(params))  # a dict's keys
+
+            out = total({"b": jnp.float32(1.0), "a": jnp.float32(2.0)})
+            """,
+            check="assert float(out) == 3.0",
+        ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
 
             @jax.jit
             def pad_to_two(x, parts):
@@ -644,6 +707,9 @@ class PythonBranchOnTraced(Rule):
             if qualname in _EXTREMES:
                 yield from self._extreme(node, qualname, ctx)
                 return
+            if qualname in _ELEMENT_TESTS:
+                yield from self._element_test(node, qualname, ctx)
+                return
             if qualname != "builtins.bool" or len(node.args) != 1:
                 return
             conditions = node.args
@@ -696,6 +762,29 @@ class PythonBranchOnTraced(Rule):
             fix=jnp_function_fix(node, elementwise, ctx) if len(node.args) == 2 else None,
         )
 
+    def _element_test(self, node: ast.Call, qualname: str, ctx: RuleContext) -> Iterator[Finding]:
+        """`any(x > 0)` / `all(...)` / `sorted(x)` iterate a traced array: each element is a
+        tracer, and Python tests its truth (with `key=`, `sorted` compares the key's results)."""
+        if len(node.args) != 1 or node.keywords or isinstance(node.args[0], ast.Starred):
+            return
+        iterated = node.args[0]
+        if not is_traced(ctx, iterated) or _may_be_pytree(iterated, ctx):
+            return
+        function, how = _ELEMENT_TESTS[qualname]
+        name = qualname.removeprefix("builtins.")
+        # Where Python tests the result's truth itself (`if any(...)`), `jnp.any` would fail
+        # there in turn: the branch must change, and no rewrite of the call is offered.
+        tested = _test_of(ctx.parent, node, ctx) or isinstance(ctx.parent, ast.BoolOp | ast.UnaryOp)
+        yield ctx.finding(
+            self,
+            node,
+            f"`{name}()` on the traced value `{ctx.segment(iterated)}` raises "
+            f"TracerBoolConversionError in {ctx.where_traced}: it iterates the array and "
+            f"{how}, which tracers cannot answer. Instead, use `jnp.{function}(...)`"
+            + (" and keep its result an array (`jnp.where`, `lax.cond`)" if tested else ""),
+            fix=None if tested else jnp_function_fix(node, function, ctx),
+        )
+
     @staticmethod
     def _static_fix(condition: ast.expr, ctx: RuleContext) -> tuple[Fix, ...]:
         """Making the tested parameters static, when the condition only compares arithmetic
@@ -717,6 +806,29 @@ _EXTREMES = {
     "builtins.max": ("max", "maximum", "max"),
     "builtins.min": ("min", "minimum", "min"),
 }
+
+
+# Builtins that iterate their argument and test the truth of each element (`any`, `all`) or
+# of comparisons between elements (`sorted`), and the `jax.numpy` function computing the same
+# on an array.
+_ELEMENT_TESTS = {
+    "builtins.any": ("any", "tests the truth of each element"),
+    "builtins.all": ("all", "tests the truth of each element"),
+    "builtins.sorted": ("sort", "compares the elements"),
+}
+
+
+def _may_be_pytree(node: ast.expr, ctx: RuleContext) -> bool:
+    """A parameter of the traced function, not annotated as an array, may be a pytree that
+    a transformation keeps as a container: iterating a dict of tracers gives its keys."""
+    function = ctx.functions[-1] if ctx.functions else None
+    if not isinstance(node, ast.Name) or function is None:
+        return False
+    arguments = [*function.args.posonlyargs, *function.args.args, *function.args.kwonlyargs]
+    for arg in arguments:
+        if arg.arg == node.id:
+            return annotation_kind(arg.annotation, ctx.resolvers[-1]) is not Kind.ARRAY
+    return False
 
 
 def _reported(node: ast.AST, condition: ast.expr) -> tuple[ast.AST, ast.AST | None]:
@@ -1192,6 +1304,7 @@ _RANGE = "Make the bound static (`static_argnames`) or loop with `lax.fori_loop`
 class ConcretizeTraced(Rule):
     code = "JAX703"
     needs_trace = "traced"
+    fails_in_eager_shard_map = True
     name = "concretize-traced"
     summary = "`int()`, `float()`, `.item()`, `.tolist()`, `range()` or NumPy on a traced value"
     severity = Severity.ERROR

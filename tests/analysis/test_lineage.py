@@ -186,3 +186,27 @@ def test_a_call_in_another_unit_passing_a_default_reaches_the_cached_findings():
     assert analyze(after).findings == analyze(Document(edited)).findings
     undone = Document(text, previous=after)
     assert not analyze(undone).findings
+
+
+def test_custom_vjp_rules_follow_edits_of_the_function_and_its_registration():
+    # `bwd`'s findings depend on other units: the decorator of `f`, `f.defvjp(...)`, the jit.
+    text = (
+        "from functools import partial\n\nimport jax\n\n\n"
+        "@jax.custom_vjp\ndef f(x):\n    return x\n\n\n"
+        "def fwd(x):\n    return x, x\n\n\n"
+        "def bwd(x, g):\n    if x > 0:\n        return (g,)\n    return (-g,)\n\n\n"
+        "f.defvjp(fwd, bwd)\nout = jax.jit(jax.grad(f))(1.0)\n"
+    )
+    edits = [
+        ("@jax.custom_vjp\n", "@partial(jax.custom_vjp, nondiff_argnums=(0,))\n"),
+        ("f.defvjp(fwd, bwd)\n", "f.defvjp(fwd, fwd)\n"),
+        ("jax.jit(jax.grad(f))", "jax.grad(f)"),
+    ]
+    before = Document(text)
+    assert [finding.code for finding in analyze(before).findings] == ["JAX701"]
+    for old, new in edits:
+        edited = text.replace(old, new)
+        after = Document(edited, previous=before)
+        assert analyze(after).findings == analyze(Document(edited)).findings == []
+        undone = Document(text, previous=after)
+        assert [finding.code for finding in analyze(undone).findings] == ["JAX701"]

@@ -122,7 +122,8 @@ def test_jitted_linen_apply_traces_call_without_the_variables():
     info = trace_of(model, "Model.__call__")
     assert info.abstract and info.traced_params == {"x", "training"}
     assert "self" not in info.traced_params
-    assert trace_of(model, "Block.__call__").traced_params == {"training"}
+    # `nn.Dense(4)(x)` of a traced `x` is a traced array: Block gets it.
+    assert trace_of(model, "Block.__call__").traced_params == {"x", "training"}
 
 
 def test_linen_apply_in_a_jitted_step_reaches_the_module():
@@ -284,8 +285,8 @@ def test_shard_map_runs_eagerly_outside_jit():
         return jax.shard_map(traced, mesh=mesh, in_specs=P(), out_specs=P())(x)
     """
     model = model_of(source)
-    assert trace_of(model, "eager") is None
-    assert trace_of(model, "traced").abstract
+    assert trace_of(model, "eager").eager  # only truth tests and conversions fail there
+    assert trace_of(model, "traced").abstract and not trace_of(model, "traced").eager
     assert lines_of(source, "JAX101") == [11]
 
 
