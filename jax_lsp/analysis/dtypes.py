@@ -385,6 +385,16 @@ def at_update_target(call: ast.Call) -> ast.expr | None:
     return None
 
 
+def scope_bindings(scope: ast.AST | None) -> Callable[[str], list[ast.expr] | None]:
+    """The oracles' `bindings` for code in `scope` (the innermost function; None at module
+    level, where no name is bound by the scope and module facts answer)."""
+
+    def bindings(name: str) -> list[ast.expr] | None:
+        return assigned_values(name, scope) if scope is not None else None
+
+    return bindings
+
+
 def assigned_values(name: str, scope: ast.AST) -> list[ast.expr] | None:
     """Every value `name` is assigned in `scope` (a function or module tree): None if the
     scope never binds it, an empty list if it binds it other than by plain assignment."""

@@ -8,12 +8,12 @@ from collections.abc import Iterator
 from jax_lsp.analysis.dtypes import (
     FloatOracle,
     IntArrayOracle,
-    assigned_values,
     at_update_target,
     dtype_argument,
     is_integer,
     is_numpy_float64,
     is_wide,
+    scope_bindings,
     short_dtype,
     wide_dtype,
 )
@@ -297,10 +297,7 @@ class Float64WithoutX64(Rule):
             return None
         if dtype_argument(node, qualname) is not None:
             return None
-        scope = ctx.functions[-1] if ctx.functions else None
-
-        def bindings(name: str) -> list[ast.expr] | None:
-            return assigned_values(name, scope) if scope is not None else None
+        bindings = scope_bindings(ctx.functions[-1] if ctx.functions else None)
 
         data = node.args[0]
 
@@ -495,10 +492,7 @@ class UnsafeCast(Rule):
         resolver = ctx.resolvers[-1]
         func = node.func
         qualname = ctx.qualname(func)
-        scope = ctx.functions[-1] if ctx.functions else None
-
-        def bindings(name: str) -> list[ast.expr] | None:
-            return assigned_values(name, scope) if scope is not None else None
+        bindings = scope_bindings(ctx.functions[-1] if ctx.functions else None)
 
         updated = at_update_target(node)
         if updated is not None and qualname is None:

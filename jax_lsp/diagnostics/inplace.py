@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from dataclasses import replace
 
 from jax_lsp.analysis.booleans import is_boolean
-from jax_lsp.analysis.dtypes import FloatOracle, assigned_values
+from jax_lsp.analysis.dtypes import FloatOracle, scope_bindings
 from jax_lsp.analysis.kinds import Kind
 from jax_lsp.codeactions.at_update import assign_result_fix, at_update_fix, masked_update_fix
 from jax_lsp.diagnostics.base import Example, Rule, RuleContext
@@ -513,11 +513,7 @@ def _traced_mask(target: ast.Subscript, ctx: RuleContext) -> ast.expr | None:
 
 def _known_float(array: ast.expr, ctx: RuleContext) -> bool:
     """Is `array` known to hold floats (its dtype stays the same through a division)?"""
-    scope = ctx.functions[-1] if ctx.functions else None
-
-    def bindings(name: str) -> list[ast.expr] | None:
-        return assigned_values(name, scope) if scope is not None else None
-
+    bindings = scope_bindings(ctx.functions[-1] if ctx.functions else None)
     floats = ctx.model.float_array_globals
     return FloatOracle(ctx.resolvers[-1], bindings, floats, default_dtype=True).is_float(array)
 
