@@ -22,6 +22,7 @@ from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.model import ModuleModel, local_imports
 from jax_lsp.analysis.nodes import LEAF_NODE_TYPES, MARKER_NODE_TYPES, child_nodes
 from jax_lsp.analysis.reads import ReadLog, UnitReads, answers_hold
+from jax_lsp.analysis.text import RecordedLines
 from jax_lsp.analysis.traced_functions import TracedFunction
 from jax_lsp.analysis.traced_functions import traced_functions as _traced_functions
 from jax_lsp.codeactions import with_deferred_fixes
@@ -129,7 +130,9 @@ class _Walker:
         # findings may be reused (their reuse is checked on the recorded answers).
         self.reads = ReadLog()
         view = UnitReads(model, self.reads if record_reads else None)
-        self.ctx = RuleContext(view, unit.source.text.split("\n"))  # type: ignore[arg-type]
+        # The unit's own text (not its parse's when only comments changed), lines read noted.
+        self.lines = RecordedLines(unit.text.split("\n"))
+        self.ctx = RuleContext(view, self.lines)  # type: ignore[arg-type]
         self.ctx.unit_start = unit.start_line
         self._tables = tables.by_scope
         self.dispatch = self._tables[None]
@@ -327,7 +330,7 @@ def analyze(
     reuse them while the key holds. False for a text analysed once (a one-shot `check`):
     the key would cost module facts no rule may read, for findings nobody asks again.
     """
-    model = ModuleModel(document, x64, external)
+    model = ModuleModel.of(document, x64, external)
     # Instances per analysis: some rules keep state for one analysis (JAX102 reports a global
     # once per function, scope caches keyed by node).
     instances = [rule() for rule in rules]
@@ -343,7 +346,7 @@ def analyze(
         if unit.tree is None:
             continue
         key = ("findings", rules_key, model.unit_key(unit)) if reuse_findings else None
-        cached = unit.source.memo.get(key) if key is not None else None
+        cached = _cached_findings(unit, key)
         # Reused only while every module fact the rules read answers the same (reads.py).
         if cached is None or not answers_hold(model, cached[3], targets):
             tables = tables or _RuleTables(instances)
@@ -351,10 +354,11 @@ def analyze(
             walker.run()
             # Failures carry absolute lines; recompute them if the unit moves.
             found = _outside_repairs(walker.findings, unit.source.blanked_lines)
-            cached = (found, walker.failures, unit.start_line, walker.reads)
+            cached = (found, walker.failures, unit.start_line, walker.reads, walker.lines.read)
             if key is not None and not walker.failures:
-                unit.source.memo[key] = cached
-        unit_findings, unit_failures, _, _ = cached
+                own = key if unit.changed_text is None else (*key, unit.changed_text)
+                unit.source.memo[own] = cached
+        unit_findings, unit_failures = cached[0], cached[1]
         failures.extend(unit_failures)
         findings.extend(_shift(f, unit.start_line) for f in unit_findings)
     findings = [f for f in findings if not is_suppressed(f, document.lines)]
@@ -364,6 +368,22 @@ def analyze(
         ]
     findings.sort(key=lambda f: (f.span.start, f.code))
     return Analysis(findings, document.problems, failures, model)
+
+
+def _cached_findings(unit: Unit, key: tuple | None) -> tuple | None:
+    """The findings kept for `unit` under `key`. A unit whose text differs from its parse's
+    in comments only (`Unit.changed_text`) has its own entry, or else takes its parse's when the
+    rules read none of the changed lines: what they quote or rewrite came from the others."""
+    if key is None:
+        return None
+    if unit.changed_text is None:
+        return unit.source.memo.get(key)
+    cached = unit.source.memo.get((*key, unit.changed_text))
+    if cached is None:
+        cached = unit.source.memo.get(key)
+        if cached is not None and not unit.changed_lines().isdisjoint(cached[4]):
+            return None
+    return cached
 
 
 def shift_finding(finding: Finding, lines: int) -> Finding:

@@ -110,10 +110,26 @@ class Unit:
 
     source: UnitSource
     start_line: int  # 0-based line of the unit's first line in the document
+    # The unit's text when it is not `source.text` but holds the same code (an edit that
+    # changed comments only): `source` is then the earlier text's parse, whose tree is the
+    # one this text gives, so every fact memoised on it holds (see `resplit_units`).
+    changed_text: str | None = None
+
+    @property
+    def text(self) -> str:
+        """The unit's text as it stands in the document."""
+        return self.source.text if self.changed_text is None else self.changed_text
 
     @property
     def tree(self) -> ast.Module | None:
         return self.source.tree
+
+    def changed_lines(self) -> frozenset[int]:
+        """The unit-relative lines where the unit's text differs from its source's."""
+        if self.changed_text is None:
+            return frozenset()
+        own, parsed = self.changed_text.split("\n"), self.source.text.split("\n")
+        return frozenset(index for index, line in enumerate(own) if line != parsed[index])
 
     @property
     def problem(self) -> SyntaxProblem | None:
@@ -493,11 +509,80 @@ def resplit_units(previous: Document, lines: list[str]) -> list[Unit] | None:
     if any(unit.source.problem is not None for unit in middle):
         # Repair may merge across the seam (a decorator left last in the window is one).
         return None
+    middle = [Unit(unit.source, unit.start_line + window_start) for unit in middle]
+    if shift == 0 and len(middle) == stop - start:
+        middle = [
+            _same_code_kept(old_unit, new_unit, first, old_end)
+            for old_unit, new_unit in zip(units[start:stop], middle, strict=True)
+        ]
     return [
         *units[:start],
-        *(Unit(unit.source, unit.start_line + window_start) for unit in middle),
-        *(Unit(unit.source, unit.start_line + shift) for unit in units[stop:]),
+        *middle,
+        *(Unit(unit.source, unit.start_line + shift, unit.changed_text) for unit in units[stop:]),
     ]
+
+
+def _same_code_kept(old: Unit, new: Unit, first: int, end: int) -> Unit:
+    """`new`, or `old`'s parse with `new`'s text when the edit (document lines `first` to
+    `end`, 0-based, end excluded) left the code as it was: a comment typed or deleted. The
+    analysis of the old parse then stands, memos and cached findings included; what rules
+    copy from the text is checked against the changed lines where findings are reused
+    (`jax_lsp.engine.analyze`)."""
+    if (
+        new.source is old.source
+        or new.start_line != old.start_line
+        or new.source.line_count != old.source.line_count
+        or new.source.problem is not None
+        or old.source.problem is not None
+        or old.tree is None
+        or new.tree is None
+    ):
+        return new
+    # 1-based, unit-relative, inclusive: the lines the edit touched.
+    low, high = first - old.start_line + 1, max(end, first + 1) - old.start_line
+    if not _same_code(old.tree.body, new.tree.body, low, high):
+        return new
+    text = new.source.text
+    return Unit(old.source, old.start_line, None if text == old.source.text else text)
+
+
+def _same_code(old: object, new: object, low: int, high: int) -> bool:
+    """Are two parts of two parses the same code, positions included, given that the texts
+    differ only on lines `low` to `high` (1-based)? A node that lies wholly outside those lines
+    has the same text at the same place, hence the same subtree: only the nodes reaching into
+    the changed lines are compared field by field, so a comment in a long function costs a
+    walk down to it."""
+    if type(old) is not type(new):
+        return False
+    if isinstance(old, list):
+        assert isinstance(new, list)
+        return len(old) == len(new) and all(
+            _same_code(a, b, low, high) for a, b in zip(old, new, strict=True)
+        )
+    if not isinstance(old, ast.AST):
+        return old == new
+    assert isinstance(new, ast.AST)
+    place = _place(old)
+    if place is not None:
+        if place != _place(new):
+            return False
+        first, end = place[0], place[2]
+        decorators = getattr(old, "decorator_list", None)
+        if decorators:  # they stand above the `def` or `class` line
+            first = min(first, *(decorator.lineno for decorator in decorators))
+        if end < low or first > high:
+            return True
+    return all(
+        _same_code(getattr(old, name), getattr(new, name), low, high) for name in old._fields
+    )
+
+
+def _place(node: ast.AST) -> tuple[int, int, int, int] | None:
+    """Where a node stands (lines 1-based), or None for nodes without a place (operators)."""
+    line = getattr(node, "lineno", None)
+    if line is None:
+        return None
+    return (line, node.col_offset, node.end_lineno, node.end_col_offset)  # type: ignore[attr-defined,return-value]
 
 
 def _first_line(node: ast.stmt) -> int:

@@ -23,10 +23,12 @@ class Lineage:
     """Facts of the last model built for one document's versions (shared by the versions
     built from each other with `Document(text, previous=...)`)."""
 
-    __slots__ = ("_facts",)
+    __slots__ = ("_facts", "last_model")
 
     def __init__(self) -> None:
         self._facts: dict[str, tuple[object, object]] = {}
+        # The model of the last version analysed (a `ModuleModel`; see `ModuleModel.of`).
+        self.last_model: object | None = None
 
     def reuse(self, name: str, inputs: object, compute: Callable[[], T]) -> T:
         """The fact `name` as last computed, if from inputs equal to `inputs`; else computed

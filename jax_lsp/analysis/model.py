@@ -8,6 +8,7 @@ re-analyses that function; the module facts are recombined from cached pieces.
 from __future__ import annotations
 
 import ast
+import copy
 import math
 import re
 from collections import ChainMap
@@ -193,10 +194,40 @@ class ModuleModel:
     _plain_objects: dict[str, Object | None] = field(init=False, default_factory=dict, repr=False)
     _bound_in: dict[ast.AST, frozenset[str]] = field(init=False, default_factory=dict, repr=False)
     _carries: dict[ast.AST, tuple] = field(init=False, default_factory=dict, repr=False)
+    # unit_key's answers by (id of the unit's parse, first line): see `unit_key`.
+    _unit_keys: dict[tuple[int, int], tuple] = field(init=False, default_factory=dict, repr=False)
     # Module functions top-level code names: the hash of their unit's text (see _compute_globals).
     _top_callees: dict[str, int] = field(init=False, default_factory=dict, repr=False)
     # Each function path's definitions in document order: (first line, node).
     _definitions: dict[str, list[tuple[int, FunctionNode]]] = field(init=False, repr=False)
+
+    @classmethod
+    def of(
+        cls,
+        document: Document,
+        x64_setting: bool = False,
+        external: Mapping[str, ExternalFacts] | None = None,
+    ) -> ModuleModel:
+        """The model of `document`: the last model of its versions when this version holds
+        the very same parses at the same lines (only comments changed, see
+        `Unit.changed_text`), with the same settings and import line; a new one otherwise.
+        Every fact of a model is a function of those (the units' trees and memos, their
+        places, x64, the external facts, where imports go), so the old one's facts hold."""
+        previous = document.lineage.last_model
+        if (
+            isinstance(previous, ModuleModel)
+            and previous.x64_setting == x64_setting
+            and previous.external == external
+            and previous.document.path == document.path
+            and _same_units(previous.document, document)
+            and previous.import_line == import_insertion_line(document)
+        ):
+            model = copy.copy(previous)
+            model.document = document
+        else:
+            model = cls(document, x64_setting, external)
+        document.lineage.last_model = model
+        return model
 
     def __post_init__(self) -> None:
         units = [unit for unit in self.document.units if unit.tree is not None]
@@ -2042,6 +2073,14 @@ class ModuleModel:
 
     def unit_key(self, unit: Unit) -> tuple:
         """Everything a rule may read about this unit beyond its text."""
+        # Memoised for the copies `of` makes of this model, whose units are these very parses.
+        place = (id(unit.source), unit.start_line)
+        key = self._unit_keys.get(place)
+        if key is None:
+            key = self._unit_keys[place] = self._compute_unit_key(unit)
+        return key
+
+    def _compute_unit_key(self, unit: Unit) -> tuple:
         summary = self._summary(unit.source)
         # 64-bit rules read module facts at absolute lines: only units that may name a 64-bit
         # dtype or the flag pay for it.
@@ -2408,3 +2447,11 @@ def _nondiff_argnums(function: FunctionNode, resolver: Resolver) -> ast.expr | N
                 return nondiff
             return None
     return None
+
+
+def _same_units(old: Document, new: Document) -> bool:
+    """The same parses (by identity) at the same lines."""
+    return len(old.units) == len(new.units) and all(
+        a.source is b.source and a.start_line == b.start_line
+        for a, b in zip(old.units, new.units, strict=True)
+    )

@@ -11,7 +11,6 @@ not changes.
 from __future__ import annotations
 
 import ast
-import weakref
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -220,14 +219,14 @@ class ModuleState:
     """
 
     def __init__(self, model: ModuleModel) -> None:
-        # The model holds this object: a strong reference back would make every model
-        # garbage that only the cycle collector frees (once per keystroke in the server).
-        self.model = weakref.proxy(model)
+        # No reference back to the model: it holds this object (a cycle only the cycle
+        # collector frees), and copies of it share this object (`ModuleModel.of`).
+        self._mutable_globals = model.mutable_globals
         units = [unit for unit in model.document.units if unit.tree is not None]
         self._index = {id(unit.tree): index for index, unit in enumerate(units)}
         facts = tuple(
             [
-                self._facts(unit.source, summary)
+                self._facts(model, unit.source, summary)
                 for unit, summary in zip(units, model.summaries, strict=True)
             ]
         )
@@ -247,10 +246,11 @@ class ModuleState:
         key = (tuple(sorted(last_call.items())), runtime_writes, containers, defined)
         return defined, runtime_writes, containers, last_call, key
 
-    def _facts(self, source, summary: UnitSummary) -> _UnitFacts:
-        key = ("module-state", self.model.alias_key)
+    @staticmethod
+    def _facts(model: ModuleModel, source, summary: UnitSummary) -> _UnitFacts:
+        key = ("module-state", model.alias_key)
         if key not in source.memo:
-            scanner = _UnitScanner(self.model)
+            scanner = _UnitScanner(model)
             source.memo[key] = scanner.scan(source.tree, summary.free_writes)
         return source.memo[key]
 
@@ -291,6 +291,4 @@ class ModuleState:
         """Module-level values that may change after functions of this unit were traced."""
         index = self._index.get(id(unit_tree), 0)
         changed = {name for name, call in self._last_call.items() if call > index}
-        return frozenset((changed | self.runtime_writes) & self.model.mutable_globals) - (
-            self.defined
-        )
+        return frozenset((changed | self.runtime_writes) & self._mutable_globals) - (self.defined)

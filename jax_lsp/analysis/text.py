@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Iterator, Sequence
+from typing import overload
 
 from jax_lsp.findings import Span
 
@@ -113,3 +115,33 @@ def document_span(lines: list[str], unit_start: int, node: ast.AST) -> Span:
         end,
         byte_col_to_char(lines[end], node.end_col_offset),
     )
+
+
+class RecordedLines(Sequence[str]):
+    """A text's lines that remember which were read (`read`, 0-based), for telling whether
+    what was made from them depends on a line that has since changed. `plain` reads without
+    recording."""
+
+    __slots__ = ("plain", "read")
+
+    def __init__(self, lines: list[str]) -> None:
+        self.plain = lines
+        self.read: set[int] = set()
+
+    @overload
+    def __getitem__(self, index: int) -> str: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[str]: ...
+    def __getitem__(self, index: int | slice) -> str | list[str]:
+        if isinstance(index, slice):
+            self.read.update(range(*index.indices(len(self.plain))))
+        else:
+            self.read.add(index % len(self.plain) if index < 0 else index)
+        return self.plain[index]
+
+    def __len__(self) -> int:
+        return len(self.plain)
+
+    def __iter__(self) -> Iterator[str]:
+        self.read.update(range(len(self.plain)))
+        return iter(self.plain)

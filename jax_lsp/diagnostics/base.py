@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import ast
 import textwrap
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar, Protocol
 
 from jax_lsp.analysis.kinds import Kind
-from jax_lsp.analysis.text import byte_col_to_char, document_span
+from jax_lsp.analysis.text import RecordedLines, byte_col_to_char, document_span
 from jax_lsp.analysis.traced import TraceStep, transform_name
 from jax_lsp.analysis.values import Instance, Object
 from jax_lsp.findings import Codemod, DeferredFix, Finding, Fix, Related, Severity, Span
@@ -121,9 +121,12 @@ class KindLookup(Protocol):
 class RuleContext:
     """What a rule may ask while the walker stands on a node."""
 
-    def __init__(self, model: ModuleModel, lines: list[str]) -> None:
+    def __init__(self, model: ModuleModel, lines: Sequence[str]) -> None:
         self.model = model
-        self.lines = lines  # the unit's lines, for converting `ast` byte columns
+        # The unit's lines, for converting `ast` byte columns and quoting code. The engine
+        # records which are read: findings copy text from them, so an edit of those lines
+        # (a comment) must renew the findings even when the code stays the same.
+        self.lines = lines
         self.ancestors: list[ast.AST] = []
         self.functions: list[ast.AST] = []  # enclosing FunctionDef/Lambda nodes, innermost last
         self.traces: list[TraceInfo | None] = []
@@ -172,6 +175,16 @@ class RuleContext:
     @property
     def parent(self) -> ast.AST | None:
         return self.ancestors[-1] if self.ancestors else None
+
+    def code_text(self, node: ast.AST) -> str:
+        """The lines `node` spans (the unit's, for the unit's Module), comments included, for
+        a cheap test of what the code may name: unrecorded (see `lines`), so nothing
+        reported may be taken from it, and a comment naming something must change no
+        decision, only the work done to reach it."""
+        lines = self.lines.plain if isinstance(self.lines, RecordedLines) else self.lines
+        if isinstance(node, ast.Module):
+            return "\n".join(lines)
+        return "\n".join(lines[node.lineno - 1 : node.end_lineno])
 
     def segment(self, node: ast.AST) -> str:
         """The exact source text of a node."""

@@ -270,14 +270,9 @@ class ConstantOutOfBounds(Rule):
 
     def check(self, node: ast.AST, ctx: RuleContext) -> Iterator[Finding]:
         resolver = ctx.resolvers[-1]
-        lines = (
-            ctx.lines
-            if isinstance(node, ast.Module)
-            else ctx.lines[node.lineno - 1 : node.end_lineno]
-        )
         # Module-level names bound once and never rebound keep their shape everywhere, unless
         # a parameter or a local binding hides them.
-        text = "\n".join(lines)
+        text = ctx.code_text(node)
         if "take(" not in text and not LITERAL_INDEX.search(text):
             return  # no literal index here: nothing to judge
         # Only the names the text mentions: the shapes below are looked up by name.

@@ -690,7 +690,7 @@ class StaticSelfMutable(Rule):
         positional = positional_params(node)
         if record is None or record.class_name not in ctx.model.classes or not positional:
             return
-        text = "\n".join(ctx.lines[node.lineno - 1 : node.end_lineno])
+        text = ctx.code_text(node)
         # The unit key holds the module's attribute writes for text with "(self." and "jit".
         if positional[0] != "self" or "(self." not in text or "jit" not in text:
             return  # no jit is given an attribute of the object

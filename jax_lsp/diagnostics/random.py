@@ -758,7 +758,7 @@ class PrngKeyReuse(Rule):
             # Module-level code flows across units: the model follows keys through them all.
             body, resolver, scope = node.body, ctx.resolvers[-1], node
             reuses = list(ctx.model.module_key_reuses.get(ctx.unit_start, ()))
-            text = "\n".join(ctx.lines)
+            text = ctx.code_text(node)
             if not may_draw(text, resolver) and not reuses:
                 return
         else:
@@ -769,7 +769,7 @@ class PrngKeyReuse(Rule):
             if not local and not outer.binds_module("jax"):
                 return
             # A reuse needs a sampler or a key helper of the module: skip text naming neither.
-            text = "\n".join(ctx.lines[node.lineno - 1 : node.end_lineno])
+            text = ctx.code_text(node)
             if not may_draw(text, outer) and not any(h in text for h in ctx.model.key_helpers):
                 return
             resolver = outer.child(local, frozenset(all_params(node)))

@@ -147,7 +147,7 @@ def test_an_edit_inside_a_method_reuses_the_module_facts():
     )
     before = Document(text)
     model = analyze(before).model
-    after = Document(text.replace("x * SCALE", "x * SCALE  # typed"), previous=before)
+    after = Document(text.replace("x * SCALE", "x * SCALE + 1"), previous=before)
     edited = analyze(after).model
     assert edited.global_kinds is model.global_kinds
     assert edited.float_globals is model.float_globals
@@ -156,6 +156,12 @@ def test_an_edit_inside_a_method_reuses_the_module_facts():
     assert edited.resolver is not model.resolver
     assert _facts(edited) == _facts(ModuleModel(Document(after.text)))
     assert isinstance(edited.trace, dict) and all(isinstance(n, ast.AST) for n in edited.trace)
+    # Only a comment typed: the same parses, so the last model's facts, its resolver included.
+    commented = Document(after.text.replace("+ 1", "+ 1  # typed"), previous=after)
+    copied = analyze(commented).model
+    assert copied is not edited and copied.document is commented
+    assert copied.trace is edited.trace and copied.resolver is edited.resolver
+    assert _facts(copied) == _facts(edited)
 
 
 def test_imported_callables_follow_the_edits():
@@ -210,3 +216,91 @@ def test_custom_vjp_rules_follow_edits_of_the_function_and_its_registration():
         assert analyze(after).findings == analyze(Document(edited)).findings == []
         undone = Document(text, previous=after)
         assert [finding.code for finding in analyze(undone).findings] == ["JAX701"]
+
+
+# Comments typed at the end of lines, on lines of their own or over an old comment: the code
+# stays the same, so the edited unit keeps its parse and, where no rule read the changed
+# lines, its findings (`Unit.changed_text`). Some name what rules look for in a text.
+COMMENTS = ["  # typed", "  # noqa", "  # noqa: JAX101", "  # jax.jit(f) astype float64", "#"]
+
+
+@st.composite
+def comment_edits(draw, lines: list[str]) -> list[tuple[int, str]]:
+    return draw(
+        st.lists(
+            st.tuples(st.integers(0, max(len(lines) - 1, 0)), st.sampled_from(COMMENTS)),
+            min_size=1,
+            max_size=6,
+        )
+    )
+
+
+def _check_comment_edits(text: str, data) -> None:
+    document = Document(text)
+    analyze(document)
+    for row, comment in data.draw(comment_edits(document.lines)):
+        lines = list(document.lines)
+        code, _, _ = lines[row].partition("  #") if data.draw(st.booleans()) else (lines[row], 0, 0)
+        lines[row] = code + comment
+        edited = Document("\n".join(lines), previous=document)
+        incremental = analyze(edited)
+        fresh_document = Document(edited.text)
+        assert [unit.text for unit in edited.units] == [unit.text for unit in fresh_document.units]
+        for unit in edited.units:
+            if unit.changed_text is not None:
+                assert ast.dump(unit.tree, include_attributes=True) == ast.dump(
+                    ast.parse(unit.text), include_attributes=True
+                )
+        edited.lineage = Lineage()  # the same parses, a fully fresh model over them
+        assert _facts(ModuleModel(edited)) == _facts(incremental.model)
+        edited.lineage = document.lineage
+        assert incremental.findings == analyze(fresh_document).findings
+        document = edited
+
+
+@settings(max_examples=150, deadline=None)
+@given(fixture=st.sampled_from(FIXTURES), data=st.data())
+def test_comments_typed_keep_findings_equal_to_a_fresh_analysis(fixture, data):
+    _check_comment_edits(fixture.read_text(encoding="utf-8"), data)
+
+
+@settings(max_examples=30, deadline=None)
+@given(data=st.data())
+def test_comments_typed_in_real_files_keep_findings_equal_to_a_fresh_analysis(data):
+    if not REAL_FILES:
+        return  # the corpus is not fetched here
+    _check_comment_edits(data.draw(st.sampled_from(REAL_FILES)).read_text(encoding="utf-8"), data)
+
+
+_TRACED_UPDATE = """import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def step(x, y, z):
+    x[0] += (y +
+             z)
+    return x
+
+
+def other(a):
+    return a + 1
+"""
+
+
+def test_a_comment_keeps_the_parse_and_findings_the_rules_did_not_take_from_its_line():
+    before = Document(_TRACED_UPDATE)
+    first = analyze(before)
+    (finding,) = [f for f in first.findings if f.code == "JAX202"]
+    # A comment in a function with no finding: the parse and the kept findings stand.
+    quiet = Document(_TRACED_UPDATE.replace("a + 1", "a + 1  # one more"), previous=before)
+    kept = quiet.units[-1]
+    assert kept.source is before.units[-1].source and kept.changed_text is not None
+    assert analyze(quiet).findings == first.findings
+    # A comment inside the statement the fix rewrites: the code is the same, the fix is not.
+    typed = Document(_TRACED_UPDATE.replace("(y +", "(y +  # bias"), previous=quiet)
+    step = next(unit for unit in typed.units if "def step" in unit.text)
+    assert step.changed_text is not None  # the same parse: only comments changed
+    (renewed,) = [f for f in analyze(typed).findings if f.code == "JAX202"]
+    assert renewed != finding and "# bias" in renewed.fix.edits[0].content
+    assert analyze(typed).findings == analyze(Document(typed.text)).findings

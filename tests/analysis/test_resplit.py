@@ -43,7 +43,7 @@ SNIPPETS = [
 
 
 def _layout(document: Document) -> list[tuple[int, str]]:
-    return [(unit.start_line, unit.source.text) for unit in document.units]
+    return [(unit.start_line, unit.text) for unit in document.units]
 
 
 @settings(max_examples=300, deadline=None)
@@ -133,7 +133,7 @@ def test_a_class_edited_in_its_body_has_the_tree_a_whole_parse_gives(text, edits
         assert _layout(edited) == _layout(Document(text))
         for unit in edited.units:
             if _parses_as_written(unit):
-                fresh = ast.parse(unit.source.text)
+                fresh = ast.parse(unit.text)
                 assert ast.dump(unit.tree, include_attributes=True) == ast.dump(
                     fresh, include_attributes=True
                 )
