@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from lsprotocol import types
 
-from tests.e2e.conftest import capabilities, codes, diagnostics_for, wait_for
+from tests.e2e.conftest import apply_edits, capabilities, codes, diagnostics_for, wait_for
 from tests.e2e.test_notebooks import _text_change, change_cells, open_notebook
 
 CELLS = [
@@ -122,3 +122,30 @@ async def test_a_client_pulling_cells_is_asked_to_pull_the_other_cells_again(cli
     _delete_cell(client, notebook_uri, 2, cells[2])
     await wait_for(lambda: client.diagnostic_refresh_count > before)
     assert await _pulled(client, cells[1]) == []
+
+
+async def test_fix_all_right_after_a_cell_edit_fixes_the_text_as_edited(client, tmp_path):
+    """Answered without waiting for the edit's analysis: the action is resolved on the cells
+    as they are then, the edit included."""
+    await client.initialize_session(
+        types.InitializeParams(capabilities=capabilities(resolve=True, document_changes=True))
+    )
+    notebook_uri, cells = open_notebook(client, tmp_path, CELLS)
+    await diagnostics_for(client, cells[1], bool)
+    gotcha = "x = jax.numpy.zeros(3)\nx[0] = 1.0\n"
+    change_cells(client, notebook_uri, _text_change(cells[2], 2, (1, 0), gotcha))
+    (action,) = await client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri=cells[2]),
+            range=types.Range(types.Position(0, 0), types.Position(0, 0)),
+            context=types.CodeActionContext(
+                diagnostics=[], only=[types.CodeActionKind.SourceFixAll]
+            ),
+        )
+    )
+    resolved = await client.code_action_resolve_async(action)
+    (edit,) = resolved.edit.document_changes
+    assert edit.text_document.uri == cells[2] and edit.text_document.version == 2
+    assert apply_edits(CELLS[2][1] + gotcha, edit.edits, "utf-16") == (
+        "shown = jax.jit(show)\nx = jax.numpy.zeros(3)\nx = x.at[0].set(1.0)\n"
+    )
