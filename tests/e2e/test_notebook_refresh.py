@@ -8,7 +8,7 @@ from __future__ import annotations
 from lsprotocol import types
 
 from tests.e2e.conftest import apply_edits, capabilities, codes, diagnostics_for, wait_for
-from tests.e2e.test_notebooks import _text_change, change_cells, open_notebook
+from tests.e2e.test_notebooks import _text_change, change_cells, fix_all_params, open_notebook
 
 CELLS = [
     (types.NotebookCellKind.Code, "import jax\n"),
@@ -134,15 +134,7 @@ async def test_fix_all_right_after_a_cell_edit_fixes_the_text_as_edited(client, 
     await diagnostics_for(client, cells[1], bool)
     gotcha = "x = jax.numpy.zeros(3)\nx[0] = 1.0\n"
     change_cells(client, notebook_uri, _text_change(cells[2], 2, (1, 0), gotcha))
-    (action,) = await client.text_document_code_action_async(
-        types.CodeActionParams(
-            text_document=types.TextDocumentIdentifier(uri=cells[2]),
-            range=types.Range(types.Position(0, 0), types.Position(0, 0)),
-            context=types.CodeActionContext(
-                diagnostics=[], only=[types.CodeActionKind.SourceFixAll]
-            ),
-        )
-    )
+    (action,) = await client.text_document_code_action_async(fix_all_params(cells[2]))
     resolved = await client.code_action_resolve_async(action)
     (edit,) = resolved.edit.document_changes
     assert edit.text_document.uri == cells[2] and edit.text_document.version == 2
