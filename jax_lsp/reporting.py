@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import urllib.parse
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -124,6 +125,16 @@ def _snippet(entry: Entry, style: _Style) -> list[str]:
     ]
 
 
+_LINE_BREAK = re.compile(r"[ \t]*(?:\r\n|\r|\n)\s*")
+
+
+def one_line(text: str) -> str:
+    """`text` with each line break (and the indentation after it) made one space: a message
+    or a fix title quoting a multi-line expression (`if (x.sum()\n        > 0):`) stays on
+    the one line of its finding, which tools read line by line."""
+    return _LINE_BREAK.sub(" ", text)
+
+
 def _notes(entry: Entry, style: _Style) -> list[str]:
     """The places that explain a finding (what traces the function, where a PRNG key was first
     consumed), one `= note:` line each, below the snippet."""
@@ -131,7 +142,7 @@ def _notes(entry: Entry, style: _Style) -> list[str]:
     for related in entry.finding.related:
         start = related.span.start
         where = f"{display_path(entry.path)}:{start.line + 1}:{start.column + 1}"
-        notes.append(f"  {style('= note:', _CYAN, _BOLD)} {where}: {related.message}")
+        notes.append(f"  {style('= note:', _CYAN, _BOLD)} {where}: {one_line(related.message)}")
     return notes
 
 
@@ -156,7 +167,7 @@ def format_text(entries: Sequence[Entry], options: ReportOptions = ReportOptions
         severity = style(finding.severity.value, _SEVERITY_COLOR[finding.severity], _BOLD)
         lines.append(
             f"{style(display_path(entry.path), _BOLD)}:{where}{start.line + 1}:{start.column + 1}: "
-            f"{severity}: {style(finding.code, _BOLD)}{mark} {finding.message}"
+            f"{severity}: {style(finding.code, _BOLD)}{mark} {one_line(finding.message)}"
         )
         if options.show_source:
             shown = _snippet(entry, style) if entry.source_line else []
@@ -205,7 +216,7 @@ def _choices(entries: Sequence[Entry], options: ReportOptions) -> list[str]:
     for entry, fixes in open_choices:
         start = entry.finding.span.start
         where = f"cell {entry.cell}:" if entry.cell is not None else ""
-        titles = " | ".join(fix.title for fix in fixes)
+        titles = " | ".join(one_line(fix.title) for fix in fixes)
         lines.append(
             f"  {display_path(entry.path)}:{where}{start.line + 1}:{start.column + 1}: "
             f"{entry.finding.code}: {titles}"

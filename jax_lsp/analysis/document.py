@@ -371,7 +371,10 @@ def _repair_step(lines: list[str], error: SyntaxError | None, blanked: set[int])
     body_missing = _BODY_MISSING.search(message)
     if body_missing is not None:
         header = int(body_missing.group(1)) - 1
-        if 0 <= header < line and _give_body(lines, header, line):
+        # Typed at the end of the text (`if loss:` with nothing after it), the error is on
+        # the header's own line: its body is the (empty) rest of the text.
+        end = len(lines) if not "".join(lines[header + 1 :]).strip() else line
+        if 0 <= header < max(line, end) and _give_body(lines, header, max(line, end)):
             blanked.add(header)
             return True
     if message.startswith("expected 'except' or 'finally' block") and _unfinished_try(lines, line):

@@ -967,6 +967,36 @@ class ModuleModel:
                 found |= call_site_params(target, call, kinds, site_ref, kind)
         return frozenset(found - bound)
 
+    def array_passed(self, node: FunctionNode) -> frozenset[str]:
+        """Parameters of `node` to which some call of the module naming it passes a JAX or
+        NumPy array or a tracer: values that cannot be hashed, so never static arguments."""
+        if isinstance(node, ast.Lambda):
+            return frozenset()
+        found: set[str] = set()
+        for caller, call, ref, source, unit_start in self._calls_by_name.get(node.name, ()):
+            if isinstance(caller, ast.Lambda):
+                continue
+            resolved = self.resolve_ref(ref, unit_start + call.lineno, caller)
+            if resolved is None or resolved[0] is not node:
+                continue
+            kinds = self.module_kinds(source) if caller is None else self.scope_kinds(caller).kinds
+            for kind in (Kind.ARRAY, Kind.TRACED, Kind.NUMPY):
+                found |= call_site_params(node, call, kinds, resolved[1], kind)
+        return frozenset(found)
+
+    @cached_property
+    def _calls_by_name(
+        self,
+    ) -> dict[str, list[tuple[FunctionNode | None, ast.Call, FunctionRef, UnitSource, int]]]:
+        """Every call of the module, by the last part of the name it calls (`f`, `self.f`)."""
+        found: dict[str, list] = {}
+        units = [unit for unit in self.document.units if unit.tree is not None]
+        for unit, summary in zip(units, self.summaries, strict=True):
+            for call in summary.calls:
+                site = (call.caller, call.node, call.callee, unit.source, unit.start_line)
+                found.setdefault(call.callee.name.rpartition(".")[2], []).append(site)
+        return found
+
     @cached_property
     def _filtered_call_sites(
         self,

@@ -41,6 +41,7 @@ RECORDED = frozenset(
         "module_state",
         "stable_shapes",
         "differentiated",
+        "array_passed",
     }
 )
 # Facts rules read that `ModuleModel.unit_key` holds: the unit's own functions' traces,

@@ -64,7 +64,7 @@ def static_argnames_fix(names: list[str], ctx: FixSite) -> Fix | None:
     names = [name for name in names if name in trace.traced_params]
     if not names or not all(looks_like_setting(name, function) for name in names):
         return None
-    if _differentiated(names, function, ctx):
+    if _differentiated(names, function, ctx) or _given_arrays(names, function, ctx):
         return None
     decorator = _jit_decorator(function, ctx)
     if decorator is None:
@@ -99,6 +99,12 @@ def _differentiated(names: list[str], function: ast.AST, ctx: FixSite) -> bool:
     """A parameter that `jax.grad` (or a call under it) differentiates gets tracers carrying
     tangents: made static, JAX raises `ValueError: Non-hashable static arguments`."""
     return not ctx.model.differentiated(function).isdisjoint(names)
+
+
+def _given_arrays(names: list[str], function: ast.AST, ctx: FixSite) -> bool:
+    """A parameter some call passes an array (or a tracer): made static, the call raises
+    `TypeError: unhashable type`."""
+    return not ctx.model.array_passed(function).isdisjoint(names)
 
 
 def looks_like_setting(name: str, function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:

@@ -144,6 +144,30 @@ def _formats_tracer(call: ast.Call, ctx: RuleContext) -> bool:
     return any(carries_tracer(argument, ctx) for argument in arguments)
 
 
+def _format_spec_on_tracer(
+    arguments: list[ast.expr], ctx: RuleContext
+) -> tuple[ast.expr, str] | None:
+    """A traced value an f-string formats with a format spec (`f"{loss:.3f}"`), and the spec:
+    tracers accept no spec (`TypeError: unsupported format string`); `!r` / `!s` first
+    formats their text, which does."""
+    for argument in arguments:
+        for node in walk_nodes(argument):
+            if (
+                isinstance(node, ast.FormattedValue)
+                and node.conversion == -1
+                and isinstance(node.format_spec, ast.JoinedStr)
+                and node.format_spec.values
+                and carries_tracer(node.value, ctx)
+            ):
+                # A spec with fields of its own (`{x:{width}}`) is shown as it is written.
+                parts = node.format_spec.values
+                spec = "".join(
+                    part.value if isinstance(part, ast.Constant) else "{...}" for part in parts
+                )
+                return node.value, spec
+    return None
+
+
 def _jitted_result(name: ast.Name, ctx: RuleContext) -> bool:
     """A name bound (where it is read) to the result of calling a jitted function of this
     module: under a staging trace, its outputs are tracers whatever its inputs."""
@@ -291,6 +315,8 @@ class PrintInTraced(Rule):
         logging calls (`logging.info(y)`, `logger.info("%s", y)` on a module-level
         `logging.getLogger(...)`), which log the tracer's text. Under `jax.jit` every JAX
         operation gives a tracer, even on constants, and so does calling a jitted function.
+        An f-string formatting a traced value with a format spec (`f"{loss:.3f}"`) is
+        flagged with what really happens: it raises `TypeError` at trace time.
     """
     why_bad = """
         `print` is a Python side effect: it runs while JAX traces the function, not when the
@@ -440,6 +466,21 @@ class PrintInTraced(Rule):
             """,
             check="assert 'Tracer' in _stdout, _stdout",
         ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def train_step(w):
+                loss = jnp.sum(w**2)
+                print(f"loss={loss:.3f}")  # error
+                return w - 0.1 * loss
+
+            train_step(jnp.ones(2))
+            """,
+            raises="TypeError",
+        ),
     )
     valid = (
         Example(
@@ -503,6 +544,18 @@ class PrintInTraced(Rule):
         arguments = [*node.args, *(keyword.value for keyword in node.keywords)]
         if not any(carries_tracer(argument, ctx) for argument in arguments):
             return  # print(x.shape) and other static values are deliberate trace-time output
+        formatted = _format_spec_on_tracer(arguments, ctx)
+        if formatted is not None:
+            value, spec = formatted
+            yield ctx.finding(
+                self,
+                node,
+                f"{output} in {_where(ctx)} formats the traced value `{ctx.segment(value)}` "
+                f"with the format spec `{spec}`: a tracer has no value to format, so it raises "
+                "TypeError at trace time. Use "
+                f'`jax.debug.print("... {{:{spec}}}", x)` to print the runtime value',
+            )
+            return
         once = "only once per compilation (cached calls print nothing)"
         once = once if _compiled_context(ctx) else ""
         timing = f", and {once}" if once else ""

@@ -160,9 +160,15 @@ async def code_actions(
     document = ls.documents.get(params.text_document.uri)
     if document is None:
         return None
+    only = params.context.only
     # Analyzed now if it was not yet (a pull client that has not pulled this version, a cell
-    # just edited): the actions are those of the text the client shows.
-    await ls.analyzer.current_result(document)
+    # just edited): the quick fixes are those of the text the client shows. Source actions
+    # alone (Fix All) need no analysis: their edits are computed on the text as it is when
+    # applied (or resolved). Answered at once, a Fix All invoked right after an edit is not
+    # dropped by VS Code, which cancels a manual request still pending 500 ms after the new
+    # diagnostics re-trigger its automatic one.
+    if wanted(QUICKFIX, only):
+        await ls.analyzer.current_result(document)
     diagnostics = _with_data(ls, document, ours(params.context.diagnostics))
     # The client's markers may be of an older text (a request sent before the new diagnostics
     # arrived): their fixes' edits would land in the wrong place. Source actions are computed
@@ -175,7 +181,6 @@ async def code_actions(
         diagnostics = [
             d for d in (result.diagnostics if result else []) if _touches(d.range, params.range)
         ]
-    only = params.context.only
     found: list[types.CodeAction] = []
     if wanted(QUICKFIX, only) and not stale:
         found += await _quickfixes(ls, document, diagnostics)

@@ -15,7 +15,7 @@ from lsprotocol import types
 from pygls.uris import to_fs_path
 
 from jax_lsp.config import Settings
-from jax_lsp.engine import Analysis
+from jax_lsp.engine import Analysis, TracedFunction, traced_functions
 from jax_lsp.lsp import notebook_cells
 from jax_lsp.lsp.conversion import cell_diagnostic, to_diagnostic
 from jax_lsp.lsp.crossmodule import Asker
@@ -125,8 +125,11 @@ class Analyzer:
         # Each cell's place in the notebook, markdown cells counted (VS Code's "Cell 3 of 7").
         numbers = {cell.document: n for n, cell in enumerate(self._cells(notebook_uri), start=1)}
 
-        def in_cells(analysis: Analysis) -> dict[str, list[notebook_cells.CellFinding]]:
-            return notebook_cells.findings_by_cell(analysis.findings, slices, numbers)
+        def in_cells(
+            analysis: Analysis,
+        ) -> tuple[dict[str, list[notebook_cells.CellFinding]], list[TracedFunction]]:
+            by_cell = notebook_cells.findings_by_cell(analysis.findings, slices, numbers)
+            return by_cell, traced_functions(analysis)
 
         quick = self._ls.engine.quick(notebook_uri, text)
         analysis = await self._ls.engine.run(work, inline=quick)
@@ -144,7 +147,7 @@ class Analyzer:
                 analysis = await self._ls.engine.run(work, found, inline=quick)
         self.report_failures(analysis, path)
         # Fixes that edit other cells are split into them here, off the event loop.
-        by_cell = await self._ls.engine.run(in_cells, analysis, inline=quick)
+        by_cell, traced = await self._ls.engine.run(in_cells, analysis, inline=quick)
         if (
             self._ls.settings.generation != generation
             or code_cells != self._code_cells(notebook_uri)
@@ -155,11 +158,22 @@ class Analyzer:
         ):
             return False
         by_uri = {cell.uri: cell for cell in cells}
+        others_changed = False  # the diagnostics of a cell not edited since its last analysis
         for cell in cells:
             found = by_cell[cell.uri]
             diagnostics = [cell_diagnostic(f, cell, by_uri, encoding) for f in found]
             findings = [f.finding for f in found]
+            old = cell.result
+            if old is not None and old.version == cell.version:
+                others_changed = others_changed or old.diagnostics != diagnostics
             cell.result = AnalysisResult(cell.version, generation, findings, diagnostics)
+        self._ls.notebook_traced[notebook_uri] = (self.notebook_state(notebook_uri), traced, slices)
+        # An edit of one cell changes what another means (its import or the cell jitting its
+        # function deleted): the client asks again only about the cell edited, unless told.
+        if others_changed and not self._ls.client.pushes_notebooks():
+            self._ls.publisher.refresh_pulled()
+        if self._ls.traced_shown.outdated(cells, traced, slices):
+            self._ls.publisher.refresh_views()
         return True
 
     async def current_result(self, document: OpenDocument) -> AnalysisResult:

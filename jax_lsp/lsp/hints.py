@@ -100,6 +100,42 @@ async def traced_functions_of(
     return document.traced[1]
 
 
+class TracedShown:
+    """What the lenses and hints served to each notebook cell said, by cell version: an edit
+    of another cell may change them (a function no longer jitted), and the client asks again
+    only about the cell edited unless the server asks it to refresh."""
+
+    def __init__(self) -> None:
+        self._shown: dict[str, tuple[int | None, list[TracedFunction]]] = {}
+
+    def served(self, cell: OpenDocument, functions: list[TracedFunction]) -> None:
+        self._shown[cell.uri] = (cell.version, functions)
+
+    def forget(self, uri: str) -> None:
+        self._shown.pop(uri, None)
+
+    def outdated(
+        self,
+        cells: list[OpenDocument],
+        functions: list[TracedFunction],
+        slices: list[notebook_cells.CellSlice],
+    ) -> bool:
+        """Whether a cell, unchanged since its lenses were served, now has other ones (taken
+        as served: the client asked to refresh gets them)."""
+        pieces = {piece.uri: piece for piece in slices}
+        outdated = False
+        for cell in cells:
+            shown = self._shown.get(cell.uri)
+            piece = pieces.get(cell.uri)
+            if shown is None or piece is None or shown[0] != cell.version:
+                continue  # never shown, or edited since: the client asks again itself
+            now = notebook_cells.traced_in_cell(functions, piece)
+            if now != shown[1]:
+                self._shown[cell.uri] = (cell.version, now)
+                outdated = True
+        return outdated
+
+
 async def _traced_in_cell(
     ls: JaxLanguageServer, cell: OpenDocument, notebook_uri: str
 ) -> list[TracedFunction]:
@@ -113,4 +149,6 @@ async def _traced_in_cell(
         if key == tuple((doc.uri, doc.version) for doc in cells):
             ls.notebook_traced[notebook_uri] = known
     piece = next((piece for piece in known[2] if piece.uri == cell.uri), None)
-    return notebook_cells.traced_in_cell(known[1], piece) if piece else []
+    found = notebook_cells.traced_in_cell(known[1], piece) if piece else []
+    ls.traced_shown.served(cell, found)
+    return found

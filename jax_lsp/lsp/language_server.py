@@ -25,6 +25,7 @@ from jax_lsp.lsp.conversion import workspace_edit
 from jax_lsp.lsp.crossmodule import CrossModuleFacts
 from jax_lsp.lsp.documents import DocumentStore, OpenDocument
 from jax_lsp.lsp.engine_thread import EngineThread
+from jax_lsp.lsp.hints import TracedShown
 from jax_lsp.lsp.jedi_backlog import JediBacklog
 from jax_lsp.lsp.protocol import JaxLspProtocol
 from jax_lsp.lsp.publisher import Publisher
@@ -65,6 +66,7 @@ class JaxLanguageServer(LanguageServer):
         # notebook uri -> ((cell uri, version) of its code cells, traced functions, cell
         # slices): the inlay hints and code lenses of its cells (`hints`)
         self.notebook_traced: dict[str, tuple[tuple, list[TracedFunction], list]] = {}
+        self.traced_shown = TracedShown()  # what each cell's lenses and hints said
         self.analyzer = Analyzer(self)
         self.publisher = Publisher(self, self.client, lambda: self.jedi.start())
         self.scheduler = Scheduler(
@@ -104,6 +106,7 @@ class JaxLanguageServer(LanguageServer):
         self.scheduler.cancel(uri)
         document = self.documents.close(uri)
         self.engine.forget(uri)
+        self.traced_shown.forget(uri)
         if document is not None and self.client.pushes_to(document):
             self.publisher.publish(uri, [])
 

@@ -77,9 +77,11 @@ class Scheduler:
             self._publisher.publish(document.uri, result.diagnostics, result.version)
 
     def schedule_notebook(self, uri: str, delay: float = DEBOUNCE_SECONDS) -> None:
+        """Analyze and publish soon; to a client pulling the cells, nothing is published but
+        the notebook is analyzed all the same: a cell it does not pull again (not edited) may
+        have new diagnostics, lenses or hints, which the analysis asks it to refresh."""
         self.cancel(uri)
-        if self._client.pushes_notebooks():
-            self._pending[uri] = asyncio.ensure_future(self._publish_notebook_later(uri, delay))
+        self._pending[uri] = asyncio.ensure_future(self._publish_notebook_later(uri, delay))
 
     async def _publish_notebook_later(self, uri: str, delay: float) -> None:
         with COLLECTION_PAUSE.held():  # garbage is collected once the diagnostics are out
@@ -95,7 +97,7 @@ class Scheduler:
                 return
             self._pending.pop(uri, None)
             if not self._client.pushes_notebooks():
-                return  # the client started pulling meanwhile
+                return  # the client pulls the cells (it was asked to refresh if need be)
             for cell in self._documents:
                 if cell.notebook == uri and cell.result is not None:
                     self._publisher.publish(cell.uri, cell.result.diagnostics, cell.result.version)

@@ -378,6 +378,10 @@ async function main() {
     log(`notebook quick fix offered: ${(await cellAction.innerText()).replace(/\s+/g, ' ')}`);
     await page.keyboard.press('Enter');
     await notebookLine('x.at[0].set(1.0)').waitFor();
+    // The fixed cell analyzed and its marker gone, as a user sees before going on: the new
+    // diagnostics re-trigger VS Code's automatic code actions, which replace (and cancel) a
+    // manual request still unanswered 500 ms later.
+    await cellProblem.first().waitFor({ state: 'detached', timeout: 30000 });
     await runCommand(page, 'jax-lsp: Fix All');
     await notebookLine('y.at[1].add(2.0)').waitFor({ timeout: 30000 });
     // `print` in the cell of `show`, traced by the next cell: the Problems panel names that cell.

@@ -185,20 +185,21 @@ async def test_quick_fix_right_after_a_cell_edit(client, tmp_path, pull):
     assert fixed == "y = x\ny.at[0].set(1.0)\nx = x.at[2].set(0.0)\n"
 
 
+def fix_all_params(uri: str) -> types.CodeActionParams:
+    """A Fix All request (`source.fixAll`) in `uri`."""
+    return types.CodeActionParams(
+        text_document=types.TextDocumentIdentifier(uri=uri),
+        range=types.Range(types.Position(0, 0), types.Position(0, 0)),
+        context=types.CodeActionContext(diagnostics=[], only=[types.CodeActionKind.SourceFixAll]),
+    )
+
+
 @pytest.mark.parametrize("lazy", [False, True])
 async def test_fix_all_fixes_every_cell(client, tmp_path, lazy):
     await start(client, resolve=lazy, document_changes=True)
     _, cells = open_notebook(client, tmp_path, TRACED_CELLS)
     await diagnostics_for(client, cells[4], bool)
-    (action,) = await client.text_document_code_action_async(
-        types.CodeActionParams(
-            text_document=types.TextDocumentIdentifier(uri=cells[3]),
-            range=types.Range(types.Position(0, 0), types.Position(0, 0)),
-            context=types.CodeActionContext(
-                diagnostics=[], only=[types.CodeActionKind.SourceFixAll]
-            ),
-        )
-    )
+    (action,) = await client.text_document_code_action_async(fix_all_params(cells[3]))
     assert action.kind == "source.fixAll.jax-lsp"
     if lazy:
         action = await client.code_action_resolve_async(action)

@@ -104,3 +104,23 @@ async def test_a_half_typed_line_shows_no_finding_of_its_own_until_it_parses(cli
     body = "\n        y = 2"
     change(client, uri, 3 + len(header), body, (TYPED_LINE, 4 + len(header)))
     assert "JAX701" in await typed_line_codes()
+
+
+@pytest.mark.parametrize(
+    "header", ["if pos > 0:", "for i in range(3):", "with jax.named_scope('a'):"]
+)
+async def test_typing_a_block_header_at_the_end_of_the_file_keeps_the_rest(
+    client, tmp_path, header
+):
+    """The last line of the file, with nothing after the cursor (not even a newline): `if pos`
+    there once took the function's findings with it until the `:` was typed."""
+    await start(client, pull=True)
+    end_line = SOURCE.count("\n")
+    uri = open_document(client, tmp_path / "typing.py", SOURCE)
+    before = await observe(client, uri, typed=False)
+    change(client, uri, 2, "    ", (end_line, 0))
+    for count in range(1, len(header) + 1):
+        change(client, uri, 2 + count, header[count - 1], (end_line, 3 + count))
+        found = await observe(client, uri, typed=False)
+        ours = [d for d in found[0] if str(d[0]).startswith("JAX")]
+        assert (ours, found[1], found[2]) == before, repr(header[:count])
