@@ -412,7 +412,8 @@ class StaticSelfMutable(Rule):
         Flags `partial(jax.jit, static_argnums=0)` (or `static_argnames=("self",)`) on a method
         when an attribute the method reads (itself, or through the methods and properties it
         reaches through `self`) is assigned after construction: by a method of the class
-        other than `__init__`/`__post_init__`, or anywhere in the module (`model.rate = 0.1`).
+        other than `__init__`/`__post_init__` and the private helpers only they call
+        (`self._precompute(...)`), or anywhere in the module (`model.rate = 0.1`).
         Also flags a non-frozen `@dataclass` without `__hash__`, which jit rejects. Classes
         whose attributes are set only in the constructor, or whose changing attributes the
         method never reads, are fine, as are `@dataclass(frozen=True)` classes.
