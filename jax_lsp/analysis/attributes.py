@@ -111,6 +111,40 @@ def _unpacked(target: ast.expr) -> list[ast.expr]:
     return [target]
 
 
+def construction_helpers(classes: list[ast.ClassDef]) -> frozenset[str]:
+    """Private methods (`_precompute`) that only the constructors of these classes (a class
+    and its ancestors) call through `self`, directly or through one another: they run while
+    the object is built, so what they assign is set at construction. A private name is, by
+    Python's convention, not called from outside the class."""
+    methods = {
+        statement.name: statement
+        for cls in classes
+        for statement in cls.body
+        if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef) and statement.args.args
+    }
+    callers: dict[str, set[str]] = {}  # method -> the methods that name it on their `self`
+    for name, method in methods.items():
+        me = method.args.args[0].arg
+        for node in walk_nodes(method):
+            if (
+                isinstance(node, ast.Attribute)
+                and _is_name(node.value, me)
+                and node.attr in methods
+            ):
+                callers.setdefault(node.attr, set()).add(name)
+    building = set(CONSTRUCTORS)
+    grown = True
+    while grown:
+        found = {
+            name
+            for name, names in callers.items()
+            if name.startswith("_") and name not in building and names <= building
+        }
+        building |= found
+        grown = bool(found)
+    return frozenset(building - CONSTRUCTORS)
+
+
 def self_reads(
     method: ast.FunctionDef | ast.AsyncFunctionDef,
     find_method: Callable[[str], ast.FunctionDef | ast.AsyncFunctionDef | None],

@@ -869,6 +869,8 @@ class FlowInterpreter:
         value = self._call(node, receiver, callee, args, keywords, every)
         if value is Kind.UNKNOWN and UNSEEN_CALLS and self.context.abstract:
             inputs = every if receiver is None else [receiver, *every]
+            if _asks_the_object(node, receiver, every):
+                return value
             if any_traced(inputs) and not _may_be_static(node, self.resolver):
                 return Kind.TRACED if UNSEEN_CALLS == "traced" else DERIVED
         return value
@@ -1053,6 +1055,18 @@ def _transformed(spec: TransformSpec, keywords: Mapping[str, ast.expr], target: 
             return target if target.transform else Function(target.path, "jit")
         return Function(None, "jit")
     return Kind.UNKNOWN
+
+
+def _asks_the_object(node: ast.Call, receiver: Value | None, arguments: list[Value]) -> bool:
+    """`model.number_of_joints()`: a method no array has, of a traced object, given nothing
+    traced. It answers from the object, as often from its static structure (a Python int)
+    as from its leaves: what it gives is unknown."""
+    return (
+        receiver is not None
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr not in ARRAY_METHODS
+        and not any_traced(arguments)
+    )
 
 
 def _may_be_static(node: ast.Call, resolver: Resolver) -> bool:

@@ -19,11 +19,12 @@ pass (every iteration draws the same numbers). A key handed to an unknown functi
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from jax_lsp.analysis.imports import Resolver
+from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.names import local_names
 from jax_lsp.analysis.nodes import child_nodes, own_returns, walk_nodes
 from jax_lsp.analysis.text import contains_word
@@ -119,6 +120,22 @@ def path_root(path: str) -> str:
     return path[:end]
 
 
+def _reads_attribute(node: ast.expr) -> bool:
+    """An access path with an attribute read in it (`gen.rng`, `s.keys[0]`), not only
+    subscripts of a name (`state["key"]`)."""
+    while isinstance(node, ast.Attribute | ast.Subscript):
+        if isinstance(node, ast.Attribute):
+            return True
+        node = node.value
+    return False
+
+
+def opaque_global(global_values: Mapping[str, object], name: str) -> bool:
+    """A module-level name bound to a value the model knows nothing of (an instance of a
+    class it cannot see, a call's result): what its attributes hold is unknown."""
+    return global_values.get(name, Kind.ARRAY) is Kind.UNKNOWN
+
+
 def _root_name(node: ast.expr) -> str | None:
     while isinstance(node, ast.Attribute | ast.Subscript):
         node = node.value
@@ -176,11 +193,19 @@ _LEAF_EXPRESSIONS = frozenset((ast.Name, ast.Constant))
 class KeyFlow:
     """Finds key reuse in one scope's statements (nested functions are their own scopes)."""
 
-    def __init__(self, classify: Callable[[ast.Call], ast.expr | str | None]) -> None:
+    def __init__(
+        self,
+        classify: Callable[[ast.Call], ast.expr | str | None],
+        opaque: Callable[[str], bool] = lambda root: False,
+    ) -> None:
         # classify(call) -> the key argument a call draws with (a sampler, or a helper of
         # this module that samples with that parameter), PASS (its arguments go somewhere
         # unknown) or None (a call that consumes no key: jnp, split, builtins, ...).
         self.classify = classify
+        # opaque(name) -> the name holds an object the model cannot see into: an attribute
+        # read of it may be a property that makes a new key on every read (a key generator's
+        # `gen.rng`), so the same spelling is not the same key.
+        self.opaque = opaque
         self.reuses: dict[ast.Call, Reuse] = {}
         self._iteration = 0  # >0 while re-walking a loop body
         self._comprehensions = 0  # >0 while walking a comprehension's element
@@ -366,7 +391,7 @@ class KeyFlow:
             path = role.id
         elif isinstance(role, ast.Attribute | ast.Subscript):
             path = key_path(role)
-            if path is None:
+            if path is None or (_reads_attribute(role) and self.opaque(path_root(path))):
                 return
             state[_PATHS] = _UNSURE
         else:

@@ -46,7 +46,19 @@ def merge_all(kinds: list[Kind]) -> Kind:
 
 # Modules whose functions return JAX arrays.
 ARRAY_MODULES = ("jax.numpy", "jax.random", "jax.lax", "jax.nn", "jax.scipy")
-# ... except these, which answer questions about shapes and dtypes with Python values.
+# The option classes of `jax.lax`: a call makes a Python object (an enum member, a named
+# tuple), hashable, never an array.
+_LAX_OPTION_CLASSES = frozenset(
+    f"jax.lax.{name}"
+    for name in [
+        *("AccuracyMode", "ConvDimensionNumbers", "DotAlgorithm", "DotAlgorithmPreset"),
+        *("FftType", "GatherDimensionNumbers", "GatherScatterMode", "Precision"),
+        *("RaggedDotDimensionNumbers", "RandomAlgorithm", "RoundingMethod"),
+        *("ScatterDimensionNumbers", "Tolerance"),
+    ]
+)
+# ... except these, which answer questions about shapes and dtypes with Python values, and
+# those option classes.
 STATIC_RESULTS = frozenset(
     f"jax.numpy.{name}"
     for name in [
@@ -66,7 +78,7 @@ STATIC_RESULTS = frozenset(
         "isrealobj",
         "broadcast_shapes",
     ]
-) | frozenset({"jax.lax.broadcast_shapes", "jax.lax.axis_size"})
+) | frozenset({"jax.lax.broadcast_shapes", "jax.lax.axis_size", *_LAX_OPTION_CLASSES})
 ARRAY_FUNCTIONS = frozenset(
     {"jax.device_put", "jax.lax.stop_gradient", "jax.block_until_ready", "jax.Array"}
 )

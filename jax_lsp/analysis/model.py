@@ -51,6 +51,7 @@ from jax_lsp.analysis.keys import (
     consumer_key,
     helper_key,
     may_draw,
+    opaque_global,
     path_root,
 )
 from jax_lsp.analysis.kinds import Kind
@@ -2046,7 +2047,10 @@ class ModuleModel:
         if self._module_reuses is None:
             reuses: dict[int, tuple[Reuse, ...]] = {}
             if self.resolver.binds_module("jax"):
-                flow = KeyFlow(lambda call: classify_call(call, self.resolver, self))
+                flow = KeyFlow(
+                    lambda call: classify_call(call, self.resolver, self),
+                    lambda root: opaque_global(self.global_values, root),
+                )
                 state: dict = {}
                 helpers = tuple(self.key_helpers)
                 for unit in self.document.units:

@@ -7,7 +7,12 @@ import ast
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from jax_lsp.analysis.attributes import CONSTRUCTORS, bound_method_transforms, self_reads
+from jax_lsp.analysis.attributes import (
+    CONSTRUCTORS,
+    bound_method_transforms,
+    construction_helpers,
+    self_reads,
+)
 from jax_lsp.analysis.model import ModuleModel
 from jax_lsp.analysis.nodes import walk_nodes
 from jax_lsp.analysis.pytrees import is_registered_pytree as registered_pytree
@@ -342,12 +347,15 @@ def _dataclass_options(record: ClassRecord) -> dict[str, object] | None:
     return None
 
 
-def _attribute_writes(record: ClassRecord) -> Iterator[tuple[str, str]]:
-    """(method, attribute) for each `self.attr = ...` outside the constructors."""
+def _attribute_writes(
+    record: ClassRecord, building: frozenset[str] = frozenset()
+) -> Iterator[tuple[str, str]]:
+    """(method, attribute) for each `self.attr = ...` outside the constructors and the
+    methods in `building` (those only the constructors call)."""
     for statement in record.node.body:
         if not isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef):
             continue
-        if statement.name in CONSTRUCTORS:
+        if statement.name in CONSTRUCTORS or statement.name in building:
             continue
         for node in walk_nodes(statement):
             targets: list[ast.expr] = []
@@ -404,7 +412,8 @@ class StaticSelfMutable(Rule):
         Flags `partial(jax.jit, static_argnums=0)` (or `static_argnames=("self",)`) on a method
         when an attribute the method reads (itself, or through the methods and properties it
         reaches through `self`) is assigned after construction: by a method of the class
-        other than `__init__`/`__post_init__`, or anywhere in the module (`model.rate = 0.1`).
+        other than `__init__`/`__post_init__` and the private helpers only they call
+        (`self._precompute(...)`), or anywhere in the module (`model.rate = 0.1`).
         Also flags a non-frozen `@dataclass` without `__hash__`, which jit rejects. Classes
         whose attributes are set only in the constructor, or whose changing attributes the
         method never reads, are fine, as are `@dataclass(frozen=True)` classes.
@@ -662,6 +671,28 @@ class StaticSelfMutable(Rule):
             """,
             check="assert w.tolist() == [-1.5, -1.5]",
         ),
+        Example(
+            """
+            from functools import partial
+
+            import jax
+            import jax.numpy as jnp
+
+            class Planner:
+                def __init__(self, area):
+                    self._precompute(area)
+
+                def _precompute(self, area):  # only the constructor calls it
+                    self.table = jnp.cumsum(area)
+
+                @partial(jax.jit, static_argnums=(0,))
+                def lookup(self, i):
+                    return self.table[i]
+
+            value = Planner(jnp.arange(4.0)).lookup(2)
+            """,
+            check="assert float(value) == 3.0",
+        ),
     )
 
     def check(self, node: ast.FunctionDef, ctx: RuleContext) -> Iterator[Finding]:
@@ -749,10 +780,11 @@ def _stale_problem(
     # Stale results need an attribute the compiled method reads to change after the object
     # is built: attributes set only in `__init__`, or never read here, change nothing.
     reads = self_reads(method, lambda name: _method_of(lineage, name))
+    building = construction_helpers([ancestor.node for ancestor in lineage])
     inside = [
         (writer.startswith(_LAZY_INIT), attribute, writer)
         for ancestor in lineage
-        for writer, attribute in _attribute_writes(ancestor)
+        for writer, attribute in _attribute_writes(ancestor, building)
         if (attribute in reads or attribute == "...") and attribute not in reported
     ]
     if inside:

@@ -1073,6 +1073,21 @@ class UnhashableStaticArg(Rule):
             """,
             check="assert float(second) == 18.0",
         ),
+        Example(
+            """
+            from functools import partial
+
+            import jax
+            import jax.numpy as jnp
+
+            @partial(jax.jit, static_argnames="precision")
+            def gram(x, precision=None):
+                return jnp.dot(x, x, precision=precision)
+
+            result = gram(jnp.ones(3), precision=jax.lax.Precision("highest"))
+            """,
+            check="assert float(result) == 3.0  # an enum member: hashable",
+        ),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> Iterator[Finding]:

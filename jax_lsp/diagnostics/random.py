@@ -18,11 +18,12 @@ from jax_lsp.analysis.keys import (
     classify_call,
     in_assertion,
     may_draw,
+    opaque_global,
     repeated_uses,
 )
 from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.model import local_imports
-from jax_lsp.analysis.names import binds_locally
+from jax_lsp.analysis.names import binds_locally, local_names
 from jax_lsp.analysis.nodes import walk_nodes
 from jax_lsp.analysis.text import document_span
 from jax_lsp.analysis.traced import all_params
@@ -751,6 +752,30 @@ class PrngKeyReuse(Rule):
             """,
             check="assert (y == x * 10).all() and not (x == jnp.arange(5)).all()",
         ),
+        Example(
+            """
+            import jax
+
+            class KeyGen:
+                def __init__(self, seed):
+                    self._key = jax.random.key(seed)
+
+                @property
+                def rng(self):
+                    self._key, key = jax.random.split(self._key)
+                    return key
+
+            gen = KeyGen(0)
+
+            def noise_pair(n):
+                a = jax.random.normal(gen.rng, (n,))
+                b = jax.random.normal(gen.rng, (n,))
+                return a, b
+
+            a, b = noise_pair(3)
+            """,
+            check="assert not (a == b).any()  # a property that makes a new key on every read",
+        ),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> Iterator[Finding]:
@@ -776,7 +801,11 @@ class PrngKeyReuse(Rule):
             if not resolver.binds_module("jax"):
                 return
             classify_here = lambda call: classify_call(call, resolver, ctx.model)  # noqa: E731
-            reuses = KeyFlow(classify_here).run(body, unit=ctx.unit_start)
+            bound_here = local_names(node)
+            opaque = lambda root: (  # noqa: E731
+                root not in bound_here and opaque_global(ctx.model.global_values, root)
+            )
+            reuses = KeyFlow(classify_here, opaque).run(body, unit=ctx.unit_start)
             info = ctx.model.context_of(node)
             if info is not None and info.direct:  # a loop body may pass a used key on
                 seen = {reuse.call for reuse in reuses}

@@ -347,6 +347,27 @@ def test_an_unseen_call_of_traced_values_is_traced_once_computed_with():
     assert values["shape"] is Kind.STATIC  # a static escape
 
 
+def test_a_method_no_array_has_of_a_traced_object_given_nothing_traced_is_unknown():
+    # jaxsim's `model.number_of_joints()`: `len` of a static field, a Python int; the same
+    # spelling may read a leaf, so the model claims neither. Given a traced argument, or an
+    # array method, the call computes with tracers.
+    source = """
+    import jax
+    from mylib import Model
+
+    @jax.jit
+    def f(model: Model, x):
+        joints = model.number_of_joints() > 0
+        energy = model.energy(x) > 0
+        total = model.sum() > 0
+        return joints, energy, total
+    """
+    values = final_values(source, "f")
+    assert values["joints"] is Kind.UNKNOWN
+    assert values["energy"] is Kind.TRACED
+    assert values["total"] is Kind.TRACED
+
+
 def test_no_unseen_call_rule_outside_abstract_tracing():
     values = final_values(
         "from mylib import norm\n\ndef f(v):\n    big = norm(v) > 1.0\n    return big\n", "f"

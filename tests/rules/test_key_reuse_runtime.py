@@ -460,3 +460,36 @@ def test_linen_init_and_apply_derive_their_keys():
         "assert not bool(jnp.all(kept == jax.random.bernoulli(key, 0.5, kept.shape)))"
     )
     assert run_snippet(LINEN_SHARED_KEY, check).error is None
+
+
+GENERATOR = """
+import jax
+
+class KeyGen:
+    def __init__(self, seed):
+        self._key = jax.random.key(seed)
+
+    @property
+    def rng(self):
+        self._key, key = jax.random.split(self._key)
+        return key
+
+gen = KeyGen(0)
+a = jax.random.normal(gen.rng, (3,))
+b = jax.random.normal(gen.rng, (3,))
+
+def pair(state):
+    x = jax.random.normal(state.key, (3,))
+    y = jax.random.normal(state.key, (3,))
+    return x, y
+"""
+
+
+def test_attribute_of_an_unseen_object_is_not_one_key_but_a_parameters_is():
+    # `gen.rng` may be a property making a new key per read (the checker agrees: no reuse at
+    # module level); `state.key` of a parameter is a field, read twice it is one key.
+    source = textwrap.dedent(GENERATOR)
+    lines = source.split("\n")
+    flagged = [lines[f.span.start.line].strip() for f in _findings(source)]
+    assert flagged == ["y = jax.random.normal(state.key, (3,))"]
+    assert not _rejected_by_checker(source.split("def pair")[0])

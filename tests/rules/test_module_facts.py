@@ -162,3 +162,22 @@ def test_equinox_layers_consume_their_key():
     helper = "def make(key):\n    return eqx.nn.Linear(2, 2, key=key)\n\n"
     user = "def g(key):\n    return make(key), make(key)\n"
     assert codes(eqx + helper + user, "JAX602") == [5]
+
+
+def test_private_helpers_only_the_constructor_calls_build_the_object():
+    # `_fill` (through `_precompute`) runs only while the object is built: not stale. Once a
+    # public method calls the helper again, its writes happen after construction.
+    made = (
+        "from functools import partial\nimport jax\n"
+        "class Planner:\n"
+        "    def __init__(self, area):\n        self._precompute(area)\n"
+        "    def _precompute(self, area):\n        self._fill(area)\n"
+        "    def _fill(self, area):\n        self.table = area\n"
+        "    @partial(jax.jit, static_argnums=(0,))\n"
+        "    def lookup(self, i):\n        return self.table[i]\n"
+    )
+    assert codes(made, "JAX402") == []
+    reloaded = made + "    def reload(self, area):\n        self._precompute(area)\n"
+    assert codes(reloaded, "JAX402") == [9]  # the decorator
+    public = made.replace("_precompute", "precompute")  # callable from outside the class
+    assert codes(public, "JAX402") == [9]
