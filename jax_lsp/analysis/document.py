@@ -242,6 +242,8 @@ def _too_deep(tree: ast.AST) -> int | None:
 
 _CACHE = _ParseCache(_CACHE_LINES)
 _SOURCE_CACHE = _LineBoundedCache(_CACHE_LINES)
+# The copies of a parse a document repeating a unit's text gives its repeats (`_own_parses`).
+_REPEAT_CACHE = _LineBoundedCache(_CACHE_LINES // 10)
 
 
 _NOT_CODE_START = " \t\f#)]}"
@@ -675,14 +677,46 @@ class Document:
         self.lineage = previous.lineage if previous is not None else Lineage()
         self.lines = known_lines if known_lines is not None else split_lines(self.text)
         units = resplit_units(previous, self.lines) if previous is not None else None
-        self.units = units if units is not None else split_units(self.text, self.lines)
+        self.units = _own_parses(units if units is not None else split_units(self.text, self.lines))
 
     @property
     def problems(self) -> list[SyntaxProblem]:
         return [unit.problem for unit in self.units if unit.problem is not None]
 
 
+def _own_parses(units: list[Unit]) -> list[Unit]:
+    """`units` with no parse shared by two of them. A unit's parse is shared wherever its text
+    appears, but the analysis keys its facts on the tree's nodes: a notebook that defines the
+    same `def f(x): ...` in two cells (jitted with a static `x` in one, differentiated in the
+    other) must have two functions. A repeat gets a copy of the parse of its own, the same copy
+    each time (the n-th copy of a text), so edits elsewhere keep reusing its analyses."""
+    used: set[int] = set()
+    owned = []
+    for unit in units:
+        source = unit.source
+        if id(source) in used and source.tree is not None:
+            copy_number = 1
+            while id(source) in used:
+                source = _repeated_source(unit.source, copy_number)
+                copy_number += 1
+            unit = Unit(source, unit.start_line)
+        used.add(id(source))
+        owned.append(unit)
+    return owned
+
+
+def _repeated_source(shared: UnitSource, copy_number: int) -> UnitSource:
+    key = f"{copy_number}\x00{shared.text}"  # no parsed text holds a NUL
+    cached = _REPEAT_CACHE.get(key)
+    if cached is None:
+        cached = UnitSource(shared.text, shared.line_count, copy.deepcopy(shared.tree))
+        cached.problem, cached.blanked_lines = shared.problem, shared.blanked_lines
+        _REPEAT_CACHE.put(key, cached)
+    return cached
+
+
 def clear_caches() -> None:
     """Forget every cached parse and unit (benchmarks measure cold parsing with this)."""
     _CACHE.clear()
     _SOURCE_CACHE.clear()
+    _REPEAT_CACHE.clear()

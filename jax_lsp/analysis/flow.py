@@ -31,7 +31,7 @@ from jax_lsp.analysis.kinds import (
     STATIC_RESULTS,
     Kind,
 )
-from jax_lsp.analysis.nodes import child_nodes
+from jax_lsp.analysis.nodes import child_nodes, runs_at_least_once
 from jax_lsp.analysis.summary import transform_of
 from jax_lsp.analysis.transforms import GRADIENTS, TRANSFORMS, TREE_MAPS, TransformSpec
 from jax_lsp.analysis.values import (
@@ -281,21 +281,6 @@ def _terminates(body: list[ast.stmt]) -> bool:
     return bool(body) and isinstance(body[-1], _TERMINATORS)
 
 
-def _runs_at_least_once(iterable: ast.expr) -> bool:
-    """`range(3)`, `range(1, 4)`: a loop over it runs its body at least once."""
-    if not (
-        isinstance(iterable, ast.Call)
-        and isinstance(iterable.func, ast.Name)
-        and iterable.func.id == "range"
-        and 1 <= len(iterable.args) <= 2
-        and not iterable.keywords
-        and all(isinstance(a, ast.Constant) and type(a.value) is int for a in iterable.args)
-    ):
-        return False
-    bounds = [a.value for a in iterable.args]
-    return (bounds[0] > 0) if len(bounds) == 1 else bounds[0] < bounds[1]
-
-
 def _argnums(node: ast.expr | None) -> int | tuple[int, ...] | None:
     """`argnums=1` / `argnums=(0, 2)` (default 0); None when not a literal."""
     if node is None:
@@ -461,7 +446,7 @@ class FlowInterpreter:
 
     def _stmt_For(self, node: ast.For | ast.AsyncFor) -> None:
         element = _element_value(self.eval(node.iter))
-        runs_once = _runs_at_least_once(node.iter)
+        runs_once = runs_at_least_once(node.iter)
         self._loop(node.body, lambda: self.bind(node.target, element, None), runs_once)
         self.run_block(node.orelse)
 

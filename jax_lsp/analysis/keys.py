@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 from jax_lsp.analysis.imports import Resolver
 from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.names import local_names
-from jax_lsp.analysis.nodes import child_nodes, own_returns, walk_nodes
+from jax_lsp.analysis.nodes import child_nodes, own_returns, runs_at_least_once, walk_nodes
 from jax_lsp.analysis.text import contains_word
 from jax_lsp.analysis.traced import all_params, positional_params
 from jax_lsp.compat import TRY_STATEMENTS
@@ -183,6 +183,22 @@ def _terminates(body: list[ast.stmt]) -> bool:
     return bool(body) and isinstance(body[-1], _TERMINATORS)
 
 
+def _leaves_early(body: list[ast.stmt]) -> bool:
+    """A `break` or `continue` of this loop (not of a loop or function nested in it)."""
+    pending: list[ast.AST] = list(body)
+    while pending:
+        node = pending.pop()
+        if isinstance(node, ast.Break | ast.Continue):
+            return True
+        if not isinstance(node, _LOOPS_AND_SCOPES):
+            pending.extend(c for c in child_nodes(node) if isinstance(c, _STATEMENT_HOLDERS))
+    return False
+
+
+_LOOPS_AND_SCOPES = (ast.For, ast.AsyncFor, ast.While, *_NESTED)
+_STATEMENT_HOLDERS = (ast.stmt, ast.excepthandler, ast.match_case)
+
+
 def _bound_names(target: ast.AST) -> list[str]:
     return [n.id for n in walk_nodes(target) if isinstance(n, ast.Name)]
 
@@ -247,7 +263,8 @@ class KeyFlow:
             return self._join(node.body, body, node.orelse, orelse)
         if isinstance(node, ast.For | ast.AsyncFor):
             self.expression(node.iter, state)
-            return self._loop(node.body, node.orelse, state, node.target)
+            runs = runs_at_least_once(node.iter) and not _leaves_early(node.body)
+            return self._loop(node.body, node.orelse, state, node.target, runs)
         if isinstance(node, ast.While):
             self.expression(node.test, state)
             return self._loop(node.body, node.orelse, state, None)
@@ -288,7 +305,17 @@ class KeyFlow:
             return body_state
         return _merge(body_state, else_state)
 
-    def _loop(self, body: list, orelse: list, state: State, target: ast.expr | None) -> State:
+    def _loop(
+        self,
+        body: list,
+        orelse: list,
+        state: State,
+        target: ast.expr | None,
+        runs_once: bool = False,
+    ) -> State:
+        """The state after the loop: from the end of some iteration, or (unless the body
+        surely runs to its end at least once: `for _ in range(3)` without `break`/`continue`)
+        from before the loop."""
         if body and isinstance(body[-1], ast.Break | ast.Return | ast.Raise):
             # The body runs at most once: walk it once.
             entry = dict(state)
@@ -305,7 +332,7 @@ class KeyFlow:
         self._iteration += 1
         after_second = self.block(body, second)
         self._iteration -= 1
-        return self.block(orelse, _merge(state, after_second))
+        return self.block(orelse, _merge(after_first if runs_once else state, after_second))
 
     @staticmethod
     def _forget(state: State, names: list[str]) -> None:

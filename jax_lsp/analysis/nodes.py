@@ -251,3 +251,18 @@ def is_text(expr: ast.expr) -> bool:
         (isinstance(expr.func, ast.Name) and expr.func.id in ("str", "repr", "format"))
         or (isinstance(expr.func, ast.Attribute) and expr.func.attr == "format")
     )
+
+
+def runs_at_least_once(iterable: ast.expr) -> bool:
+    """`range(3)`, `range(1, 4)`: a loop over it runs its body at least once."""
+    if not (
+        isinstance(iterable, ast.Call)
+        and isinstance(iterable.func, ast.Name)
+        and iterable.func.id == "range"
+        and 1 <= len(iterable.args) <= 2
+        and not iterable.keywords
+        and all(isinstance(a, ast.Constant) and type(a.value) is int for a in iterable.args)
+    ):
+        return False
+    bounds = [a.value for a in iterable.args]
+    return (bounds[0] > 0) if len(bounds) == 1 else bounds[0] < bounds[1]

@@ -13,6 +13,7 @@ from jax_lsp.analysis.document import Document
 from jax_lsp.analysis.text import byte_col_to_char, char_col_to_units, units_to_char_col
 from jax_lsp.diagnostics import ALL_RULES
 from jax_lsp.engine import analyze
+from tests.runtime import run_snippet
 
 
 def _starts(text: str) -> list[int]:
@@ -156,6 +157,70 @@ def test_same_text_reuses_the_parse():
     second = Document("x = 1\ndef f():\n    return 1\n")
     assert first.units[0].source is second.units[1].source
     assert second.units[1].start_line == 1
+
+
+def test_a_repeated_text_gets_a_parse_of_its_own_and_keeps_it():
+    text = "import jax\ndef f(x):\n    return x\nimport jax\ndef f(x):\n    return x\n"
+    first, again = Document(text), Document(text)
+    sources = [unit.source for unit in first.units]
+    assert sources[0].text == sources[2].text and sources[0] is not sources[2]
+    assert first.units[1].tree is not first.units[3].tree
+    assert ast.dump(first.units[1].tree) == ast.dump(first.units[3].tree)
+    # The copies are cached: the next version reuses them, and the analyses memoised on them.
+    assert all(a.source is b.source for a, b in zip(again.units, first.units, strict=True))
+
+
+# A notebook showing the same function twice ("here's that example function again"): jitted
+# with a static `x` in one cell, only differentiated in another. Python `if` is fine in both.
+_SAME_FUNCTION_TWICE = """\
+from jax import grad, jit
+
+def f(x):
+  if x < 3:
+    return 3. * x ** 2
+  else:
+    return -4 * x
+
+f = jit(f, static_argnames='x')
+print(f(2.))
+
+def f(x):
+  if x < 3:
+    return 3. * x ** 2
+  else:
+    return -4 * x
+
+print(grad(f)(2.))
+"""
+
+
+def _jax701_lines(source: str) -> list[int]:
+    findings = analyze(Document(source), ALL_RULES).findings
+    return [f.span.start.line + 1 for f in findings if f.code == "JAX701"]
+
+
+def test_a_function_repeated_in_a_later_cell_is_a_function_of_its_own():
+    assert run_snippet(_SAME_FUNCTION_TWICE).error is None
+    assert _jax701_lines(_SAME_FUNCTION_TWICE) == []
+
+
+@pytest.mark.parametrize(
+    "source, line",
+    [
+        # The first copy jitted without a static `x`: it alone raises.
+        (_SAME_FUNCTION_TWICE.replace("jit(f, static_argnames='x')", "jit(f)"), 4),
+        # The second copy jitted, the first only differentiated.
+        (
+            _SAME_FUNCTION_TWICE.replace("f = jit(f, static_argnames='x')\n", "").replace(
+                "print(grad(f)(2.))", "print(jit(f)(2.))"
+            ),
+            12,
+        ),
+    ],
+)
+def test_only_the_jitted_copy_of_a_repeated_function_is_flagged(source, line):
+    assert type(run_snippet(source).error).__name__ == "TracerBoolConversionError"
+    assert _jax701_lines(source) == [line]
 
 
 def test_nul_bytes_and_deep_nesting_do_not_raise():

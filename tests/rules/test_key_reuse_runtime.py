@@ -493,3 +493,42 @@ def test_attribute_of_an_unseen_object_is_not_one_key_but_a_parameters_is():
     flagged = [lines[f.span.start.line].strip() for f in _findings(source)]
     assert flagged == ["y = jax.random.normal(state.key, (3,))"]
     assert not _rejected_by_checker(source.split("def pair")[0])
+
+
+# A key drawn from, then rebound in a loop whose body surely runs to its end at least once
+# (JAX's random-numbers tutorial: `for i in range(3): ...; key = new_key`, then
+# `random.split(key)`). The key after the loop is the rebound one, unless the loop may not
+# run, or may leave before the rebinding.
+_DRAW_THEN_LOOP = """
+import jax
+
+key = jax.random.key(0)
+x = jax.random.normal(key, (2,))
+for i in {loop}:
+    {body}
+y = jax.random.normal(key, (2,))
+"""
+_REBIND = "key = jax.random.fold_in(jax.random.key(1), i)"
+SURE_LOOPS = [
+    ("range-3", "range(3)", _REBIND, False),
+    ("range-1-4", "range(1, 4)", _REBIND, False),
+    ("range-0", "range(0)", _REBIND, True),
+    ("range-3-1", "range(3, 1)", _REBIND, True),
+    ("range-of-a-name", "range(n)", _REBIND, True),
+    ("break-before-the-rebinding", "range(3)", f"if i == 0:\n        break\n    {_REBIND}", True),
+    ("continue-before-it", "range(3)", f"if i < 3:\n        continue\n    {_REBIND}", True),
+]
+
+
+@pytest.mark.parametrize(
+    ("name", "loop", "body", "reused"), SURE_LOOPS, ids=[name for name, *_ in SURE_LOOPS]
+)
+def test_a_loop_that_surely_runs_rebinds_the_key_after_it(name, loop, body, reused):
+    source = _DRAW_THEN_LOOP.format(loop=loop, body=body)
+    if "range(n)" in source:
+        source = source.replace("key = jax.random.key(0)", "n = 0\nkey = jax.random.key(0)")
+    assert _rejected_by_checker(source) is reused
+    last_draw = source.split("\n").index("y = jax.random.normal(key, (2,))")
+    assert [finding.span.start.line for finding in _findings(source)] == (
+        [last_draw] if reused else []
+    )
