@@ -699,7 +699,7 @@ def _own_parses(units: list[Unit]) -> list[Unit]:
             while id(source) in used:
                 source = _repeated_source(unit.source, copy_number)
                 copy_number += 1
-            unit = Unit(source, unit.start_line)
+            unit = Unit(source, unit.start_line, unit.changed_text)
         used.add(id(source))
         owned.append(unit)
     return owned
