@@ -26,16 +26,17 @@ model = Model(nnx.Rngs(0))
 optimizer = nnx.Optimizer(model, optax.sgd(0.1), wrt=nnx.Param)
 
 
-@nnx.jit
-def train_step(model, optimizer, x, y):
-    def loss_fn(model):
-        return jnp.mean((model(x) - y) ** 2)
+def mse(model, x, y):
+    return jnp.mean((model(x) - y) ** 2)
 
-    loss, grads = nnx.value_and_grad(loss_fn)(model)
+
+@nnx.jit
+def train_step(model, optimizer, batch):
+    grads = nnx.grad(mse)(model, *batch)
     optimizer.update(model, grads)
-    return loss
+    return mse(model, *batch)
 
 
 for _ in range(3):
-    loss = train_step(model, optimizer, jnp.ones((4, 3)), jnp.zeros((4, 2)))
+    loss = train_step(model, optimizer, (jnp.ones((4, 3)), jnp.zeros((4, 2))))
 print(float(loss), int(model.calls[...]))

@@ -14,8 +14,7 @@ class NoisyNetwork:
         return jax.random.normal(key, shape)
 
     def noise(self, features):
-        rng_p, rng_q = self.rng_key, self.rng_key  # clean: rng_p, rng_q = jax.random.split(self.rng_key)
-        p = NoisyNetwork.sample_noise(self.rng_key, [4, 1])  # clean: p = NoisyNetwork.sample_noise(rng_p, [4, 1])
+        p = NoisyNetwork.sample_noise(self.rng_key, [4, 1])  # clean: rng_p, rng_q = jax.random.split(self.rng_key); p = NoisyNetwork.sample_noise(rng_p, [4, 1])
         q = NoisyNetwork.sample_noise(self.rng_key, [1, features])  # expect: JAX602  # clean: q = NoisyNetwork.sample_noise(rng_q, [1, features])
         return p, q
 
