@@ -425,17 +425,25 @@ class SizeDependentOp(Rule):
             "TracerBoolConversionError" if name in _BOOL_CONVERTING else "ConcretizationTypeError"
         )
         short = name.replace("jax.numpy.", "jnp.")
+        subject = (
+            "on a traced value"
+            if any(is_traced(ctx, argument) for argument in node.args)
+            else "(staged here: even a NumPy or Python constant input is traced)"
+        )
         yield ctx.finding(
             self,
             node,
-            f"`{short}` on a traced value without `size=` raises {error} in "
+            f"`{short}` {subject} without `size=` raises {error} in "
             f"{ctx.where_traced}: its output size depends on the values. Pass a static "
             f"`size=...` (and `fill_value=...` for the padding)",
             fix=size_fix(node, name, ctx),
         )
 
     def _size_dependent(self, node: ast.Call, ctx: RuleContext) -> str | None:
-        """The function's qualified name when this call is size-dependent on a traced value."""
+        """The function's qualified name when this call is size-dependent on a traced value.
+        A `jax.numpy` call whose result is traced here is staged out, so it works on tracers
+        even when given NumPy or Python constants (`jnp.unique(np_array)` under `jit` raises
+        too); under `jax.ensure_compile_time_eval()` its result is concrete."""
         func = node.func
         qualname = ctx.qualname(func)
         if qualname is None:
@@ -447,11 +455,14 @@ class SizeDependentOp(Rule):
             one_argument = len(node.args) == 1 and all(
                 kw.arg in ("size", "fill_value") for kw in node.keywords
             )
-            return qualname if one_argument and is_traced(ctx, node.args[0]) else None
+            traced = one_argument and (is_traced(ctx, node) or is_traced(ctx, node.args[0]))
+            return qualname if traced else None
         positions = _SIZE_DEPENDENT.get(qualname)
         if positions is None:
             return None
-        if any(is_traced(ctx, argument_of(node, position)) for position in positions):
+        if is_traced(ctx, node) or any(
+            is_traced(ctx, argument_of(node, position)) for position in positions
+        ):
             return qualname
         return None
 
