@@ -1092,8 +1092,11 @@ class GlobalWriteInTraced(_StateRule):
     what_it_does = """
         Flags traced code that stores a traced value where it outlives the trace: a `global`
         or `nonlocal` name, a module-level list or dict (`history.append(x)`,
-        `cache[k] = x`), or `self.attr = x` in a traced method. Containers created inside the
-        function are fine.
+        `cache[k] = x`), `self.attr = x` in a traced method, or an attribute of a module-level
+        object of a class of the module (`recorder.history.append(x)`, `a.cache[k] = x`;
+        not flax, haiku, equinox or penzai classes, whose transforms track their state). A
+        lambda that reads a traced name (`[lambda: x]`) holds the tracer too. Containers and
+        objects created inside the function are fine.
     """
     why_bad = """
         The stored value is a tracer, valid only while JAX traces the function. The call

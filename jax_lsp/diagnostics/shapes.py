@@ -248,9 +248,12 @@ class SizeDependentOp(Rule):
         `jnp.unique` (and `unique_values`/`unique_counts`/`unique_all`/`unique_inverse`),
         `jnp.union1d`, `jnp.intersect1d`, `jnp.setdiff1d`, `jnp.compress`, `jnp.extract` and
         `x.nonzero()` on traced values without a `size=` argument, inside `jax.jit`,
-        `jax.vmap` or `lax` control flow. Under `with jax.ensure_compile_time_eval():` only
-        values computed from tracers are traced: what the block makes from Python values is
-        concrete.
+        `jax.vmap` or `lax` control flow. Under `jax.jit` and `lax` control flow a
+        `jax.numpy` call is staged: given a NumPy array or Python values
+        (`jnp.unique(np_array)`, a `functools.partial` argument) it computes on a tracer all
+        the same, and is flagged too (`jax.vmap` is treated alike). Under
+        `with jax.ensure_compile_time_eval():` only values computed from tracers are traced:
+        what the block makes from Python values is concrete.
     """
     why_bad = """
         Their output length depends on the input's values, which are unknown while tracing:
