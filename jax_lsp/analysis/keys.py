@@ -26,7 +26,13 @@ from typing import TYPE_CHECKING
 from jax_lsp.analysis.imports import Resolver
 from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.names import local_names
-from jax_lsp.analysis.nodes import child_nodes, own_returns, runs_at_least_once, walk_nodes
+from jax_lsp.analysis.nodes import (
+    child_nodes,
+    is_staticmethod,
+    own_returns,
+    runs_at_least_once,
+    walk_nodes,
+)
 from jax_lsp.analysis.text import contains_word
 from jax_lsp.analysis.traced import all_params, positional_params
 from jax_lsp.compat import TRY_STATEMENTS
@@ -539,11 +545,26 @@ def classify_call(call: ast.Call, resolver: Resolver, model: ModuleModel):
 
 def helper_key(call: ast.Call, functions: dict, helpers: dict[str, frozenset[str]]):
     """The argument a call of a module function gives to a parameter it consumes."""
-    if isinstance(call.func, ast.Name):
-        record = functions.get(call.func.id)
-        drawn = helpers.get(call.func.id)
+    path = _helper_path(call, functions)
+    if path is not None:
+        record = functions.get(path)
+        drawn = helpers.get(path)
         if record is not None and drawn:
             return _argument_for(call, record.node, drawn)
+    return None
+
+
+def _helper_path(call: ast.Call, functions: dict) -> str | None:
+    """The module function a call names: `helper(...)`, or a staticmethod called through its
+    class, `Noise.sample(key, shape)` (no instance is passed, so the arguments line up with
+    the parameters)."""
+    if isinstance(call.func, ast.Name):
+        return call.func.id
+    if isinstance(call.func, ast.Attribute) and isinstance(call.func.value, ast.Name):
+        owner = call.func.value.id
+        record = functions.get(f"{owner}.{call.func.attr}")
+        if record is not None and record.class_name == owner and is_staticmethod(record.node):
+            return f"{owner}.{call.func.attr}"
     return None
 
 

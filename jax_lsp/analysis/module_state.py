@@ -106,6 +106,10 @@ class _UnitFacts:
     derived: tuple[tuple[str, frozenset[str]], ...]
     containers: frozenset[str]  # names bound at module level to a container value
     others: frozenset[str]  # names bound at module level to anything else
+    # Names bound at module level to a call of a name the module may define (`a = A({})`),
+    # with that name; and the names bound to anything else (a container, a value, a loop).
+    objects: tuple[tuple[str, str], ...]
+    not_objects: frozenset[str]
     runtime_writes: frozenset[str]  # rebound through `global` or mutated inside a function
 
 
@@ -118,6 +122,8 @@ class _UnitScanner:
         self.derived: list[tuple[str, frozenset[str]]] = []
         self.containers: set[str] = set()
         self.others: set[str] = set()
+        self.objects: list[tuple[str, str]] = []
+        self.not_objects: set[str] = set()
         self.runtime_writes: set[str] = set()
 
     def scan(self, tree: ast.Module, free_writes: frozenset[str]) -> _UnitFacts:
@@ -130,6 +136,8 @@ class _UnitScanner:
             tuple(self.derived),
             frozenset(self.containers),
             frozenset(self.others),
+            tuple(self.objects),
+            frozenset(self.not_objects),
             frozenset(self.runtime_writes),
         )
 
@@ -190,6 +198,14 @@ class _UnitScanner:
                 self.containers.add(target.id)
             else:
                 self.others.add(target.id)
+            if (
+                isinstance(value, ast.Call)
+                and isinstance(value.func, ast.Name)
+                and self.model.resolver.qualname(value.func) is None
+            ):
+                self.objects.append((target.id, value.func.id))
+            else:
+                self.not_objects.add(target.id)
         elif isinstance(target, ast.Tuple | ast.List | ast.Starred):
             for element in target.elts if not isinstance(target, ast.Starred) else [target.value]:
                 self._bind(element, None)
@@ -231,9 +247,14 @@ class ModuleState:
             ]
         )
         # The same facts in the same order (a keystroke inside a function body): the same state.
-        self.defined, self.runtime_writes, self.containers, self._last_call, self.key = (
-            model.document.lineage.reuse("module-state", facts, lambda: self._combine(facts))
-        )
+        (
+            self.defined,
+            self.runtime_writes,
+            self.containers,
+            self.objects,
+            self._last_call,
+            self.key,
+        ) = model.document.lineage.reuse("module-state", facts, lambda: self._combine(facts))
 
     @classmethod
     def _combine(cls, facts: tuple[_UnitFacts, ...]) -> tuple:
@@ -242,9 +263,31 @@ class ModuleState:
         containers = frozenset().union(*(f.containers for f in facts))
         others = frozenset().union(*(f.others for f in facts))
         containers = containers - others - defined
+        objects = cls._objects(facts, defined)
         last_call = cls._last_call_before_change(facts, cls._module_code(facts))
-        key = (tuple(sorted(last_call.items())), runtime_writes, containers, defined)
-        return defined, runtime_writes, containers, last_call, key
+        key = (
+            tuple(sorted(last_call.items())),
+            runtime_writes,
+            containers,
+            tuple(sorted(objects.items())),
+            defined,
+        )
+        return defined, runtime_writes, containers, objects, last_call, key
+
+    @staticmethod
+    def _objects(facts: tuple[_UnitFacts, ...], defined: frozenset[str]) -> dict[str, str]:
+        """Module-level names every binding of which calls the same name (`a = A({})`), with
+        that name (a class of the module makes them objects that outlive any trace)."""
+        called: dict[str, set[str]] = {}
+        for unit_facts in facts:
+            for name, callee in unit_facts.objects:
+                called.setdefault(name, set()).add(callee)
+        others = frozenset().union(*(f.not_objects for f in facts)) | defined
+        return {
+            name: next(iter(callees))
+            for name, callees in called.items()
+            if len(callees) == 1 and name not in others
+        }
 
     @staticmethod
     def _facts(model: ModuleModel, source, summary: UnitSummary) -> _UnitFacts:

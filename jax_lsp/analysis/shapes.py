@@ -107,6 +107,11 @@ def _arange_length(call: ast.Call) -> tuple[int, bool] | None:
     return max(0, math.ceil((stop - start) / step)), any(isinstance(n, float) for n in numbers)
 
 
+# Calls that return their first argument's array as it is: placed on a device, cut from the
+# gradient, or waited for (`x = jax.device_put(x)` keeps x's shape and dtype).
+_SAME_ARRAY = frozenset({"jax.device_put", "jax.lax.stop_gradient", "jax.block_until_ready"})
+
+
 class ShapeTracker:
     """Literal shapes of the names of one scope, updated statement by statement."""
 
@@ -150,6 +155,8 @@ class ShapeTracker:
             return self._reshaped(call)
         if qualname in ("jax.numpy.split", "jax.numpy.array_split"):
             return self._split(call)
+        if qualname in _SAME_ARRAY and call.args:
+            return self.shape_of(call.args[0])
         if qualname in ("jax.numpy.array", "jax.numpy.asarray", "jax.numpy.stack"):
             listed = self._shape_of(call.args[0]) if len(call.args) == 1 else None
             if listed is not None and listed.pieces and not call.keywords:

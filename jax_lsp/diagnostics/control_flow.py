@@ -34,10 +34,16 @@ from jax_lsp.findings import Finding, Fix, Severity
 def truth_tested_traced(node: ast.expr, ctx: RuleContext) -> ast.expr | None:
     """The traced value whose truth Python certainly tests when it tests `node`'s truth.
 
-    `a and b` always tests `a` (and `b` only if `a` holds), `not a` tests `a`.
+    `a and b` always tests `a` (and `b` only if `a` holds), `not a` tests `a`. A literal
+    operand that lets the chain go on (`True and b`, `None or b`) is decided without a
+    test, so the next operand is certainly tested: `if True and q:` tests `q`.
     """
     if isinstance(node, ast.BoolOp):
-        return truth_tested_traced(node.values[0], ctx)
+        goes_on = isinstance(node.op, ast.And)
+        for operand in node.values[:-1]:
+            if not isinstance(operand, ast.Constant) or bool(operand.value) is not goes_on:
+                return truth_tested_traced(operand, ctx)
+        return truth_tested_traced(node.values[-1], ctx)
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
         return truth_tested_traced(node.operand, ctx)
     return node if is_traced(ctx, node) else None

@@ -86,6 +86,8 @@ def carries_tracer(expr: ast.expr, ctx: RuleContext) -> bool:
         return carries_tracer(expr.value, ctx)
     if isinstance(expr, ast.Starred):
         return carries_tracer(expr.value, ctx)
+    if isinstance(expr, ast.Lambda):
+        return _closes_over_tracer(expr, ctx)
     if isinstance(expr, ast.JoinedStr):
         return any(
             isinstance(part, ast.FormattedValue) and carries_tracer(part.value, ctx)
@@ -166,6 +168,19 @@ def _format_spec_on_tracer(
                 )
                 return node.value, spec
     return None
+
+
+def _closes_over_tracer(function: ast.Lambda, ctx: RuleContext) -> bool:
+    """A lambda that reads a traced name of the scope it is made in keeps the tracer alive
+    in its closure (`[lambda: x]`): storing it outside leaks the tracer like storing `x`."""
+    own = bound_names(function)
+    return any(
+        isinstance(node, ast.Name)
+        and isinstance(node.ctx, ast.Load)
+        and node.id not in own
+        and ctx.kind(node) is Kind.TRACED
+        for node in walk_nodes(function.body)
+    )
 
 
 def _jitted_result(name: ast.Name, ctx: RuleContext) -> bool:
@@ -1130,8 +1145,11 @@ class GlobalWriteInTraced(_StateRule):
     what_it_does = """
         Flags traced code that stores a traced value where it outlives the trace: a `global`
         or `nonlocal` name, a module-level list or dict (`history.append(x)`,
-        `cache[k] = x`), or `self.attr = x` in a traced method. Containers created inside the
-        function are fine.
+        `cache[k] = x`), `self.attr = x` in a traced method, or an attribute of a module-level
+        object of a class of the module (`recorder.history.append(x)`, `a.cache[k] = x`;
+        not flax, haiku, equinox or penzai classes, whose transforms track their state). A
+        lambda that reads a traced name (`[lambda: x]`) holds the tracer too. Containers and
+        objects created inside the function are fine.
     """
     why_bad = """
         The stored value is a tracer, valid only while JAX traces the function. The call
@@ -1382,7 +1400,8 @@ class GlobalWriteInTraced(_StateRule):
             and self._self_leaks(function, ctx)
         ):
             return f"`self.{target.attr}`"
-        return None
+        held = target.value if isinstance(target, ast.Subscript) else target
+        return self._module_object(held, ctx)
 
     def _declared_leak(self, name: str, function: FunctionNode, ctx: RuleContext) -> str | None:
         owners = [f for f in ctx.functions[:-1] if name in self._scopes.bound(f)]
@@ -1399,6 +1418,22 @@ class GlobalWriteInTraced(_StateRule):
         if self._scopes.is_local(ctx, name) or name not in ctx.model.module_state.containers:
             return None
         return f"the module-level container `{name}`"
+
+    def _module_object(self, held: ast.expr, ctx: RuleContext) -> str | None:
+        """`a.dct` or `a.count` (read through any attributes) of a module-level instance `a`
+        of a class of the module: the object outlives the trace, so what it is given leaks
+        (not for flax, haiku, equinox or penzai classes, whose state their transforms
+        track)."""
+        root = held
+        while isinstance(root, ast.Attribute):
+            root = root.value
+        if root is held or not isinstance(root, ast.Name) or self._scopes.is_local(ctx, root.id):
+            return None
+        class_name = ctx.model.module_state.objects.get(root.id)
+        cls = ctx.model.classes.get(class_name) if class_name else None
+        if cls is None or any(base.startswith(_STATEFUL_FRAMEWORKS) for base in cls.bases):
+            return None
+        return f"the module-level object `{ast.unparse(held)}`"
 
     def _self_leaks(self, function: FunctionNode, ctx: RuleContext) -> bool:
         record = ctx.model.records.get(function)
@@ -1418,16 +1453,17 @@ class GlobalWriteInTraced(_StateRule):
 
     def _storing_call(self, node: ast.Call, ctx: RuleContext) -> Iterator[Finding]:
         func = node.func
-        if not (
-            isinstance(func, ast.Attribute)
-            and func.attr in _STORING_METHODS
-            and isinstance(func.value, ast.Name)
-        ):
+        if not (isinstance(func, ast.Attribute) and func.attr in _STORING_METHODS):
+            return
+        if not isinstance(func.value, ast.Name | ast.Attribute):
             return
         stored = [*node.args, *(keyword.value for keyword in node.keywords)]
         if not any(carries_tracer(value, ctx) for value in stored):
             return
-        where = self._outer_container(func.value.id, ctx)
+        if isinstance(func.value, ast.Name):
+            where = self._outer_container(func.value.id, ctx)
+        else:  # `a.history.append(x)` of a module-level object `a`
+            where = self._module_object(func.value, ctx)
         if where:
             yield self._report(node, where, ctx)
 

@@ -248,9 +248,12 @@ class SizeDependentOp(Rule):
         `jnp.unique` (and `unique_values`/`unique_counts`/`unique_all`/`unique_inverse`),
         `jnp.union1d`, `jnp.intersect1d`, `jnp.setdiff1d`, `jnp.compress`, `jnp.extract` and
         `x.nonzero()` on traced values without a `size=` argument, inside `jax.jit`,
-        `jax.vmap` or `lax` control flow. Under `with jax.ensure_compile_time_eval():` only
-        values computed from tracers are traced: what the block makes from Python values is
-        concrete.
+        `jax.vmap` or `lax` control flow. Under `jax.jit` and `lax` control flow a
+        `jax.numpy` call is staged: given a NumPy array or Python values
+        (`jnp.unique(np_array)`, a `functools.partial` argument) it computes on a tracer all
+        the same, and is flagged too (`jax.vmap` is treated alike). Under
+        `with jax.ensure_compile_time_eval():` only values computed from tracers are traced:
+        what the block makes from Python values is concrete.
     """
     why_bad = """
         Their output length depends on the input's values, which are unknown while tracing:
@@ -425,17 +428,25 @@ class SizeDependentOp(Rule):
             "TracerBoolConversionError" if name in _BOOL_CONVERTING else "ConcretizationTypeError"
         )
         short = name.replace("jax.numpy.", "jnp.")
+        subject = (
+            "on a traced value"
+            if any(is_traced(ctx, argument) for argument in node.args)
+            else "(staged here: even a NumPy or Python constant input is traced)"
+        )
         yield ctx.finding(
             self,
             node,
-            f"`{short}` on a traced value without `size=` raises {error} in "
+            f"`{short}` {subject} without `size=` raises {error} in "
             f"{ctx.where_traced}: its output size depends on the values. Pass a static "
             f"`size=...` (and `fill_value=...` for the padding)",
             fix=size_fix(node, name, ctx),
         )
 
     def _size_dependent(self, node: ast.Call, ctx: RuleContext) -> str | None:
-        """The function's qualified name when this call is size-dependent on a traced value."""
+        """The function's qualified name when this call is size-dependent on a traced value.
+        A `jax.numpy` call whose result is traced here is staged out, so it works on tracers
+        even when given NumPy or Python constants (`jnp.unique(np_array)` under `jit` raises
+        too); under `jax.ensure_compile_time_eval()` its result is concrete."""
         func = node.func
         qualname = ctx.qualname(func)
         if qualname is None:
@@ -447,11 +458,14 @@ class SizeDependentOp(Rule):
             one_argument = len(node.args) == 1 and all(
                 kw.arg in ("size", "fill_value") for kw in node.keywords
             )
-            return qualname if one_argument and is_traced(ctx, node.args[0]) else None
+            traced = one_argument and (is_traced(ctx, node) or is_traced(ctx, node.args[0]))
+            return qualname if traced else None
         positions = _SIZE_DEPENDENT.get(qualname)
         if positions is None:
             return None
-        if any(is_traced(ctx, argument_of(node, position)) for position in positions):
+        if is_traced(ctx, node) or any(
+            is_traced(ctx, argument_of(node, position)) for position in positions
+        ):
             return qualname
         return None
 
