@@ -914,6 +914,7 @@ class ModuleModel:
         self._set_trace(target, replace(info, origin=origin))
         if isinstance(target, ast.Lambda):
             self._source_of.setdefault(target, self._source_of.get(application.enclosing))
+            self._lambda_homes.setdefault(target, (application.enclosing, unit_start))
         return self.trace[target]
 
     def _filtered_leaves(self, target: FunctionNode, ref: FunctionRef, name: str) -> frozenset[str]:
@@ -997,6 +998,9 @@ class ModuleModel:
         self.module_object_methods: set[FunctionNode] = set()
         self._call_statics: dict[ast.AST, dict[ast.Call, frozenset[str]]] = {}
         self._direct_statics: dict[ast.AST, frozenset[str]] = {}
+        # Traced lambdas: the function whose body holds each (None: module level), its unit.
+        self._lambda_homes: dict[ast.Lambda, tuple[FunctionNode | None, int]] = {}
+        sources = {unit.start_line: unit.source for unit in units}
         applications: list[tuple[Application, int]] = []
         calls_by_caller: dict[ast.AST | None, list[tuple[CallSite, int]]] = {}
         for unit, summary in zip(units, self.summaries, strict=True):
@@ -1033,7 +1037,10 @@ class ModuleModel:
             node = pending.pop()
             info = self.trace[node]
             if isinstance(node, ast.Lambda):
-                continue  # lambda bodies are analyzed with their enclosing function
+                # Its body is analyzed with its enclosing function; the functions it calls run
+                # in its trace (`jax.grad(lambda w: loss(w, X))`).
+                pending += self._trace_lambda_calls(node, info, calls_by_caller, sources)
+                continue
             scope = self.scope_kinds(node)
             kinds = scope.kinds
             # Transformations applied here trace their function inside this trace: abstractly
@@ -1071,6 +1078,38 @@ class ModuleModel:
                     if self._trace_call(node, info, scope, call, callee, ref, unit_start):
                         pending.append(callee)
 
+    def _trace_lambda_calls(
+        self,
+        node: ast.Lambda,
+        info: TraceInfo,
+        calls_by_caller: dict[ast.AST | None, list[tuple[CallSite, int]]],
+        sources: dict[int, UnitSource],
+    ) -> list[FunctionNode]:
+        """Trace the functions the traced lambda `node` calls; those whose trace changed."""
+        home = self._lambda_homes.get(node)
+        if home is None:
+            return []  # traced inside a traced function: its calls are that function's
+        enclosing, lambda_start = home
+        inside = {id(sub) for sub in ast.walk(node.body) if type(sub) is ast.Call}
+        sites = [
+            (call, unit_start)
+            for call, unit_start in calls_by_caller.get(enclosing, [])
+            if unit_start == lambda_start and id(call.node) in inside
+        ]
+        if not sites:
+            return []
+        if enclosing is None:
+            scope = ScopeKinds(self.module_kinds(sources[lambda_start]), {})
+        else:
+            scope = self.scope_kinds(enclosing)
+        changed = []
+        for call, unit_start in sites:
+            line = unit_start + call.node.lineno
+            found = self.resolve_ref(call.callee, line, enclosing)
+            if found and self._trace_call(node, info, scope, call, *found, unit_start):
+                changed.append(found[0])
+        return changed
+
     def _trace_call(
         self,
         node: FunctionNode,
@@ -1092,7 +1131,7 @@ class ModuleModel:
             callee, call.node, scope.values, ref, leaves
         )
         new = TraceInfo(
-            f"called from {self.records[node].path}",
+            f"called from {self._display_name(node)}",
             info.abstract,
             call_site_params(callee, call.node, scope.kinds, ref)
             | in_containers
