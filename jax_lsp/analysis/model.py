@@ -1311,6 +1311,7 @@ class ModuleModel:
             self._lambda_params,
             self.external or {},
             self.return_value,
+            self._traced_return_value,
             self.records[node].path if node in self.records else "",
         )
         kinds: dict[ast.AST, Kind] = {}
@@ -1551,23 +1552,30 @@ class ModuleModel:
         return (module_refs - frozenset(all_params(caller))) | own
 
     # -- return summaries -----------------------------------------------------------------
-    def return_value(self, path: str) -> Value | None:
+    def return_value(self, path: str, given_tracers: bool = False) -> Value | None:
         """What calling the module function `path` returns, interpreted on its own (its
-        parameters unknown, outside any trace): JAX arrays it makes, pytrees it builds, Python
-        values. Calls of other module functions inside are not followed, so the summary
-        depends only on the function's own unit (and the module facts every key holds)."""
+        parameters unknown, outside any trace; with `given_tracers`, every parameter a tracer
+        in abstract code): JAX arrays it makes, pytrees it builds, Python values. Calls of
+        other module functions inside are not followed, so the summary depends only on the
+        function's own unit (and the module facts every key holds)."""
         record = self.functions.get(path)
         if record is None or record.class_name or isinstance(record.node, ast.Lambda):
             return None
         node = record.node
         source = self._source_of[node]
-        key = ("returns", self.alias_key, self.unit_globals_key(source), path)
+        key = ("returns", self.alias_key, self.unit_globals_key(source), path, given_tracers)
         if key not in source.memo:
-            source.memo[key] = self._interpret_returns(node, self.global_values)
+            source.memo[key] = self._interpret_returns(node, self.global_values, given_tracers)
         return source.memo[key]
 
+    def _traced_return_value(self, path: str) -> Value | None:
+        return self.return_value(path, given_tracers=True)
+
     def _interpret_returns(
-        self, node: ast.FunctionDef | ast.AsyncFunctionDef, outer: Mapping[str, Value]
+        self,
+        node: ast.FunctionDef | ast.AsyncFunctionDef,
+        outer: Mapping[str, Value],
+        given_tracers: bool = False,
     ) -> Value | None:
         if isinstance(node, ast.AsyncFunctionDef):
             return None  # a call gives a coroutine
@@ -1579,10 +1587,12 @@ class ModuleModel:
         params: dict[str, Value] = {name: Kind.UNKNOWN for name in all_params(node)}
         for arg in [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]:
             params[arg.arg] = annotation_kind(arg.annotation, self.resolver) or Kind.UNKNOWN
+        if given_tracers:
+            params = dict.fromkeys(params, Kind.TRACED)
         resolver = self.resolver.child(local_imports(node), frozenset(params))
         kinds: dict[ast.AST, Kind] = {}
         values: dict[ast.AST, Value] = {}
-        context = ScopeContext(resolver, False, outer, external=self.external or {})
+        context = ScopeContext(resolver, given_tracers, outer, external=self.external or {})
         FlowInterpreter(context, kinds, values).run_function(node, params)
         found = [
             Kind.UNKNOWN
