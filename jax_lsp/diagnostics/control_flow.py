@@ -34,13 +34,33 @@ from jax_lsp.findings import Finding, Fix, Severity
 def truth_tested_traced(node: ast.expr, ctx: RuleContext) -> ast.expr | None:
     """The traced value whose truth Python certainly tests when it tests `node`'s truth.
 
-    `a and b` always tests `a` (and `b` only if `a` holds), `not a` tests `a`.
+    `a and b` always tests `a` (and `b` only if `a` holds), `not a` tests `a`; after a
+    static comparison of shapes or numbers (`p.ndim > 1 and p.sum() > 0`) the next operand is
+    tested too, for the code is written for that comparison to let it through.
     """
     if isinstance(node, ast.BoolOp):
-        return truth_tested_traced(node.values[0], ctx)
+        for value in node.values:
+            found = truth_tested_traced(value, ctx)
+            if found is not None or not _static_comparison(value, ctx):
+                return found
+        return None
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
         return truth_tested_traced(node.operand, ctx)
     return node if is_traced(ctx, node) else None
+
+
+def _static_comparison(node: ast.expr, ctx: RuleContext) -> bool:
+    """A static comparison of numbers or shapes (`x.ndim > 1`, `n == 0`): no identity,
+    membership or type test (`x is not None`, `isinstance(x, float)` may guard code that
+    never runs with a tracer) and no call but `len`."""
+    if not isinstance(node, ast.Compare) or ctx.kind(node) is not Kind.STATIC:
+        return False
+    if any(isinstance(op, ast.Is | ast.IsNot | ast.In | ast.NotIn) for op in node.ops):
+        return False
+    return all(
+        not isinstance(sub, ast.Call) or ctx.qualname(sub.func) == "builtins.len"
+        for sub in ast.walk(node)
+    )
 
 
 def _test_of(parent: ast.AST | None, child: ast.AST, ctx: RuleContext) -> bool:
