@@ -196,6 +196,8 @@ class ScopeContext:
     external: Mapping[str, ExternalFacts] = field(default_factory=dict)
     # The return summary of a module function by its path ("f", "outer.inner"); None: unknown.
     returns: Callable[[str], Value | None] = lambda path: None
+    # The same, interpreted with every parameter a tracer in abstract code.
+    traced_returns: Callable[[str], Value | None] = lambda path: None
     scope_path: str = ""  # the path of the function interpreted ("" at module level)
 
 
@@ -852,12 +854,15 @@ class FlowInterpreter:
         if any(isinstance(arg, ast.Starred) for arg in node.args):
             args = []  # positions unknown
         value = self._call(node, receiver, callee, args, keywords, every)
-        if value is Kind.UNKNOWN and UNSEEN_CALLS and self.context.abstract:
+        if not UNSEEN_CALLS or not self.context.abstract:
+            return value
+        unseen = Kind.TRACED if UNSEEN_CALLS == "traced" else DERIVED
+        if value is Kind.UNKNOWN:
             inputs = every if receiver is None else [receiver, *every]
             if _asks_the_object(node, receiver, every):
                 return value
             if any_traced(inputs) and not _may_be_static(node, self.resolver):
-                return Kind.TRACED if UNSEEN_CALLS == "traced" else DERIVED
+                return unseen
         return value
 
     def _maps_leaves(self, node: ast.Call) -> bool:
@@ -923,12 +928,14 @@ class FlowInterpreter:
     def _call_function(self, function: Function, args: list[Value], every: list[Value]) -> Value:
         """The result of calling a module function, transformed or not."""
         traced = self.context.abstract or any_traced(every)
-        if function.transform in _GRADIENT_RESULTS:
-            return _gradient_result(function, args, traced)
         summary = self.context.returns(function.path) if function.path else None
+        if function.transform in _GRADIENT_RESULTS:
+            return _gradient_result(function, args, traced, summary)
         if summary is None:
             return Kind.UNKNOWN
         if function.transform is None:
+            if self.context.abstract and every and all(v is Kind.TRACED for v in every):
+                summary = _given_tracers(summary, self.context.traced_returns(function.path))
             return called_result(summary, traced)
         return as_jax(summary, traced)
 
@@ -1077,8 +1084,32 @@ def _dict_call(args: list[Value], keywords: dict[str | None, Value]) -> Value:
     return Container("dict")
 
 
-def _gradient_result(function: Function, args: list[Value], traced: bool) -> Value:
-    """`grad(f)(x)` is shaped like `x`; `value_and_grad(f)(x)` is `(value, gradient)`."""
+def _given_tracers(summary: Value, traced_summary: Value | None) -> Value:
+    """The sequence or dict a helper returns when given only tracers (`mu, sd = stats(x)`):
+    items its summary leaves unknown are what it makes of the tracers."""
+    if (
+        type(summary) is not Container
+        or summary.items is None
+        or Kind.UNKNOWN not in summary.items
+        or type(traced_summary) is not Container
+        or traced_summary.form != summary.form
+        or traced_summary.keys != summary.keys
+        or traced_summary.items is None
+        or len(traced_summary.items) != len(summary.items)
+    ):
+        return summary
+    items = zip(summary.items, traced_summary.items, strict=True)
+    return replace(summary, items=tuple(t if s is Kind.UNKNOWN else s for s, t in items))
+
+
+def _gradient_result(
+    function: Function, args: list[Value], traced: bool, summary: Value | None
+) -> Value:
+    """`grad(f)(x)` is shaped like `x`; `value_and_grad(f)(x)` is `(value, gradient)`; with
+    `has_aux`, the auxiliary output is what `f` returns second, its arrays JAX arrays."""
+    aux: Value = Kind.UNKNOWN
+    if type(summary) is Container and summary.items is not None and len(summary.items) == 2:
+        aux = called_result(summary.items[1], traced)
     argnums = function.argnums
     if argnums is None:
         grads: Value = Kind.UNKNOWN
@@ -1097,12 +1128,12 @@ def _gradient_result(function: Function, args: list[Value], traced: bool) -> Val
         # jacfwd/jacrev/hessian of an array is an array; of a pytree, a nested pytree.
         if type(grads) is not Kind:
             grads = Kind.UNKNOWN
-        return Container("tuple", (grads, Kind.UNKNOWN)) if function.has_aux else grads
+        return Container("tuple", (grads, aux)) if function.has_aux else grads
     if function.transform == "grad":
-        return Container("tuple", (grads, Kind.UNKNOWN)) if function.has_aux else grads
+        return Container("tuple", (grads, aux)) if function.has_aux else grads
     value: Value = Kind.TRACED if traced else Kind.ARRAY
     if function.has_aux:
-        value = Container("tuple", (value, Kind.UNKNOWN))
+        value = Container("tuple", (value, aux))
     return Container("tuple", (value, grads))
 
 

@@ -946,6 +946,7 @@ class ModuleModel:
         self._set_trace(target, replace(info, origin=origin))
         if isinstance(target, ast.Lambda):
             self._source_of.setdefault(target, self._source_of.get(application.enclosing))
+            self._lambda_homes.setdefault(target, (application.enclosing, unit_start))
         return self.trace[target]
 
     def _filtered_leaves(self, target: FunctionNode, ref: FunctionRef, name: str) -> frozenset[str]:
@@ -1059,6 +1060,9 @@ class ModuleModel:
         self.module_object_methods: set[FunctionNode] = set()
         self._call_statics: dict[ast.AST, dict[ast.Call, frozenset[str]]] = {}
         self._direct_statics: dict[ast.AST, frozenset[str]] = {}
+        # Traced lambdas: the function whose body holds each (None: module level), its unit.
+        self._lambda_homes: dict[ast.Lambda, tuple[FunctionNode | None, int]] = {}
+        sources = {unit.start_line: unit.source for unit in units}
         applications: list[tuple[Application, int]] = []
         calls_by_caller: dict[ast.AST | None, list[tuple[CallSite, int]]] = {}
         for unit, summary in zip(units, self.summaries, strict=True):
@@ -1095,7 +1099,10 @@ class ModuleModel:
             node = pending.pop()
             info = self.trace[node]
             if isinstance(node, ast.Lambda):
-                continue  # lambda bodies are analyzed with their enclosing function
+                # Its body is analyzed with its enclosing function; the functions it calls run
+                # in its trace (`jax.grad(lambda w: loss(w, X))`).
+                pending += self._trace_lambda_calls(node, info, calls_by_caller, sources)
+                continue
             scope = self.scope_kinds(node)
             kinds = scope.kinds
             # Transformations applied here trace their function inside this trace: abstractly
@@ -1133,6 +1140,38 @@ class ModuleModel:
                     if self._trace_call(node, info, scope, call, callee, ref, unit_start):
                         pending.append(callee)
 
+    def _trace_lambda_calls(
+        self,
+        node: ast.Lambda,
+        info: TraceInfo,
+        calls_by_caller: dict[ast.AST | None, list[tuple[CallSite, int]]],
+        sources: dict[int, UnitSource],
+    ) -> list[FunctionNode]:
+        """Trace the functions the traced lambda `node` calls; those whose trace changed."""
+        home = self._lambda_homes.get(node)
+        if home is None:
+            return []  # traced inside a traced function: its calls are that function's
+        enclosing, lambda_start = home
+        inside = {id(sub) for sub in ast.walk(node.body) if type(sub) is ast.Call}
+        sites = [
+            (call, unit_start)
+            for call, unit_start in calls_by_caller.get(enclosing, [])
+            if unit_start == lambda_start and id(call.node) in inside
+        ]
+        if not sites:
+            return []
+        if enclosing is None:
+            scope = ScopeKinds(self.module_kinds(sources[lambda_start]), {})
+        else:
+            scope = self.scope_kinds(enclosing)
+        changed = []
+        for call, unit_start in sites:
+            line = unit_start + call.node.lineno
+            found = self.resolve_ref(call.callee, line, enclosing)
+            if found and self._trace_call(node, info, scope, call, *found, unit_start):
+                changed.append(found[0])
+        return changed
+
     def _trace_call(
         self,
         node: FunctionNode,
@@ -1154,7 +1193,7 @@ class ModuleModel:
             callee, call.node, scope.values, ref, leaves
         )
         new = TraceInfo(
-            f"called from {self.records[node].path}",
+            f"called from {self._display_name(node)}",
             info.abstract,
             call_site_params(callee, call.node, scope.kinds, ref)
             | in_containers
@@ -1334,6 +1373,7 @@ class ModuleModel:
             self._lambda_params,
             self.external or {},
             self.return_value,
+            self._traced_return_value,
             self.records[node].path if node in self.records else "",
         )
         kinds: dict[ast.AST, Kind] = {}
@@ -1574,23 +1614,30 @@ class ModuleModel:
         return (module_refs - frozenset(all_params(caller))) | own
 
     # -- return summaries -----------------------------------------------------------------
-    def return_value(self, path: str) -> Value | None:
+    def return_value(self, path: str, given_tracers: bool = False) -> Value | None:
         """What calling the module function `path` returns, interpreted on its own (its
-        parameters unknown, outside any trace): JAX arrays it makes, pytrees it builds, Python
-        values. Calls of other module functions inside are not followed, so the summary
-        depends only on the function's own unit (and the module facts every key holds)."""
+        parameters unknown, outside any trace; with `given_tracers`, every parameter a tracer
+        in abstract code): JAX arrays it makes, pytrees it builds, Python values. Calls of
+        other module functions inside are not followed, so the summary depends only on the
+        function's own unit (and the module facts every key holds)."""
         record = self.functions.get(path)
         if record is None or record.class_name or isinstance(record.node, ast.Lambda):
             return None
         node = record.node
         source = self._source_of[node]
-        key = ("returns", self.alias_key, self.unit_globals_key(source), path)
+        key = ("returns", self.alias_key, self.unit_globals_key(source), path, given_tracers)
         if key not in source.memo:
-            source.memo[key] = self._interpret_returns(node, self.global_values)
+            source.memo[key] = self._interpret_returns(node, self.global_values, given_tracers)
         return source.memo[key]
 
+    def _traced_return_value(self, path: str) -> Value | None:
+        return self.return_value(path, given_tracers=True)
+
     def _interpret_returns(
-        self, node: ast.FunctionDef | ast.AsyncFunctionDef, outer: Mapping[str, Value]
+        self,
+        node: ast.FunctionDef | ast.AsyncFunctionDef,
+        outer: Mapping[str, Value],
+        given_tracers: bool = False,
     ) -> Value | None:
         if isinstance(node, ast.AsyncFunctionDef):
             return None  # a call gives a coroutine
@@ -1602,10 +1649,12 @@ class ModuleModel:
         params: dict[str, Value] = {name: Kind.UNKNOWN for name in all_params(node)}
         for arg in [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]:
             params[arg.arg] = annotation_kind(arg.annotation, self.resolver) or Kind.UNKNOWN
+        if given_tracers:
+            params = dict.fromkeys(params, Kind.TRACED)
         resolver = self.resolver.child(local_imports(node), frozenset(params))
         kinds: dict[ast.AST, Kind] = {}
         values: dict[ast.AST, Value] = {}
-        context = ScopeContext(resolver, False, outer, external=self.external or {})
+        context = ScopeContext(resolver, given_tracers, outer, external=self.external or {})
         FlowInterpreter(context, kinds, values).run_function(node, params)
         found = [
             Kind.UNKNOWN

@@ -34,19 +34,38 @@ from jax_lsp.findings import Finding, Fix, Severity
 def truth_tested_traced(node: ast.expr, ctx: RuleContext) -> ast.expr | None:
     """The traced value whose truth Python certainly tests when it tests `node`'s truth.
 
-    `a and b` always tests `a` (and `b` only if `a` holds), `not a` tests `a`. A literal
-    operand that lets the chain go on (`True and b`, `None or b`) is decided without a
-    test, so the next operand is certainly tested: `if True and q:` tests `q`.
+    `a and b` always tests `a` (and `b` only if `a` holds), `not a` tests `a`. The next
+    operand is certainly tested after a literal that lets the chain go on (`True and b`,
+    `None or b`: decided without a test), and tested too after a static comparison of shapes
+    or numbers (`p.ndim > 1 and p.sum() > 0`), for the code is written for that comparison
+    to let it through.
     """
     if isinstance(node, ast.BoolOp):
         goes_on = isinstance(node.op, ast.And)
-        for operand in node.values[:-1]:
-            if not isinstance(operand, ast.Constant) or bool(operand.value) is not goes_on:
-                return truth_tested_traced(operand, ctx)
-        return truth_tested_traced(node.values[-1], ctx)
+        for value in node.values:
+            if isinstance(value, ast.Constant) and bool(value.value) is goes_on:
+                continue
+            found = truth_tested_traced(value, ctx)
+            if found is not None or not _static_comparison(value, ctx):
+                return found
+        return None
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
         return truth_tested_traced(node.operand, ctx)
     return node if is_traced(ctx, node) else None
+
+
+def _static_comparison(node: ast.expr, ctx: RuleContext) -> bool:
+    """A static comparison of numbers or shapes (`x.ndim > 1`, `n == 0`): no identity,
+    membership or type test (`x is not None`, `isinstance(x, float)` may guard code that
+    never runs with a tracer) and no call but `len`."""
+    if not isinstance(node, ast.Compare) or ctx.kind(node) is not Kind.STATIC:
+        return False
+    if any(isinstance(op, ast.Is | ast.IsNot | ast.In | ast.NotIn) for op in node.ops):
+        return False
+    return all(
+        not isinstance(sub, ast.Call) or ctx.qualname(sub.func) == "builtins.len"
+        for sub in ast.walk(node)
+    )
 
 
 def _test_of(parent: ast.AST | None, child: ast.AST, ctx: RuleContext) -> bool:

@@ -525,3 +525,53 @@ def test_differentiated_parameters():
         "filtered": {"model"},
         "untouched": set(),
     }
+
+
+def test_functions_called_from_a_traced_lambda_are_traced():
+    model = model_of(
+        """
+        import jax
+        import jax.numpy as jnp
+        import numpy as np
+
+        X = jnp.ones((4, 3))
+        y = jnp.zeros(4)
+
+        def loss(w, X, y, n):
+            return X @ w - y
+
+        def later(v):
+            return v
+
+        def untouched(v):
+            return v
+
+        def make(data):
+            return jax.vmap(lambda row: later(row))(data)
+
+        grad_fn = jax.jit(jax.grad(lambda w: loss(w, X, y, 3)))
+        fast = jax.jit(lambda v: untouched(np.ones(2)) + v)
+        """
+    )
+    loss = trace_of(model, "loss")
+    # Module-level arrays are constants of the trace, not tracers.
+    assert loss.traced_params == {"w"}
+    assert loss.static_params == {"n"}
+    assert trace_of(model, "later").traced_params == {"v"}
+    # Called with a NumPy array only: traced code runs it, but nothing of it is a tracer.
+    assert trace_of(model, "untouched").traced_params == frozenset()
+
+
+def test_a_lambda_given_to_a_loop_traces_its_callees():
+    model = model_of(
+        """
+        import jax
+
+        def body(i, carry):
+            return carry
+
+        def run(x):
+            return jax.lax.fori_loop(0, 3, lambda i, c: body(i, c), x)
+        """
+    )
+    assert trace_of(model, "body").traced_params == {"i", "carry"}

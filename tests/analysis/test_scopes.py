@@ -453,3 +453,47 @@ def test_tree_map_calls_the_function_with_traced_leaves():
     """
     info = trace_of(model_of(source), "update")
     assert info.traced_params == {"p", "g"} and info.static_params == {"lr"}
+
+
+# -- sequences and dicts returned by helpers --------------------------------------------------
+HELPER_RESULTS = """
+import jax
+import jax.numpy as jnp
+
+
+def stats(x):
+    return x.mean(), x.std()
+
+
+def pick(x, n):
+    return x.mean(), n
+
+
+def loss_fn(w):
+    return jnp.sum(w**2), {"acc": jnp.mean(w > 0), "n": 3}
+
+
+@jax.jit
+def f(x):
+    mu, sigma = stats(x)
+    if sigma == 0:
+        x = x + 1
+    total, n = pick(x, 3)
+    if n > 2:
+        x = x + 1
+    (loss, aux), g = jax.value_and_grad(loss_fn, has_aux=True)(x)
+    if aux["n"] > 2:
+        x = x + 1
+    acc = float(aux["acc"])
+    return x, acc
+"""
+
+
+def test_items_a_helper_computes_from_tracers_are_traced():
+    # `sigma == 0` is traced; `n` holds the Python int passed in (runs under jit).
+    assert lines_of(HELPER_RESULTS, "JAX701") == [20]  # 0-based
+
+
+def test_has_aux_output_keeps_the_helpers_arrays_and_python_values():
+    # `aux["acc"]` is a tracer; `aux["n"]` the Python int the function returns.
+    assert lines_of(HELPER_RESULTS, "JAX703") == [28]

@@ -141,7 +141,7 @@ def step(w):
     )
     assert values["loss"] is Kind.TRACED  # jnp.mean there: a tracer under jit here
     assert values["mean"] is Kind.NUMPY
-    assert values["shape"] is Kind.UNKNOWN  # `x.shape` of an unknown parameter
+    assert values["shape"] is Kind.STATIC  # `x.shape` of the tracer `w` passed in
 
 
 def test_a_jitted_function_returns_arrays_of_its_structure():

@@ -178,3 +178,27 @@ def test_numpy_reductions_that_dispatch_to_the_array_are_not_flagged():
             return np.sum(x), np.mean(x), np.max(x), np.shape(x)
     """
     assert flagged(source) == []
+
+
+def test_a_static_comparison_before_a_traced_operand_lets_it_be_tested():
+    # Each runs under jax.jit: `f` raises for a 2-D `p`; `g` runs (the guards fail first).
+    source = """
+        import jax
+
+        @jax.jit
+        def f(p):
+            if p.ndim > 1 and p.sum() > 0:
+                return p
+            if p.shape[0] == 3 or p.max() > 1:
+                return p
+            return p
+
+        @jax.jit
+        def g(p, q=None):
+            if q is not None and q.sum() > 0:
+                return p
+            if isinstance(p, float) and p > 0:
+                return p
+            return p
+    """
+    assert flagged(source) == [(5, "JAX701"), (7, "JAX701")]
