@@ -462,19 +462,11 @@ def test_linen_init_and_apply_derive_their_keys():
     assert run_snippet(LINEN_SHARED_KEY, check).error is None
 
 
-GENERATOR = """
-import jax
-
-class KeyGen:
-    def __init__(self, seed):
-        self._key = jax.random.key(seed)
-
-    @property
-    def rng(self):
-        self._key, key = jax.random.split(self._key)
-        return key
-
-gen = KeyGen(0)
+# The key generator of the rule's VALID example (a property splitting a fresh key per read).
+_GENERATOR_EXAMPLE = next(e for e in PrngKeyReuse.valid if "class KeyGen" in e.source)
+GENERATOR = (
+    textwrap.dedent(_GENERATOR_EXAMPLE.source).split("def noise_pair")[0]
+    + """
 a = jax.random.normal(gen.rng, (3,))
 b = jax.random.normal(gen.rng, (3,))
 
@@ -483,6 +475,7 @@ def pair(state):
     y = jax.random.normal(state.key, (3,))
     return x, y
 """
+)
 
 
 def test_attribute_of_an_unseen_object_is_not_one_key_but_a_parameters_is():
