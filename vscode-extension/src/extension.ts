@@ -168,10 +168,30 @@ async function fixAll(): Promise<void> {
     void vscode.window.showInformationMessage('jax-lsp: open a Python file to fix.');
     return;
   }
-  await vscode.commands.executeCommand('editor.action.sourceAction', {
-    kind: FIX_ALL_KIND,
-    apply: 'first',
-  });
+  // Ask the server for its fix-all action and apply it here, rather than through
+  // `editor.action.sourceAction`: that request is cancelled when new diagnostics re-trigger
+  // the editor's automatic code actions while it is pending (right after a quick fix), and
+  // the command then silently does nothing.
+  const document = editor.document;
+  const whole = new vscode.Range(0, 0, document.lineCount, 0);
+  const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>(
+    'vscode.executeCodeActionProvider',
+    document.uri,
+    whole,
+    FIX_ALL_KIND,
+    1,
+  );
+  const action = actions?.find((candidate) => candidate.edit || candidate.command);
+  if (!action) {
+    void vscode.window.showInformationMessage('jax-lsp: nothing to fix.');
+    return;
+  }
+  if (action.edit) {
+    await vscode.workspace.applyEdit(action.edit);
+  }
+  if (action.command) {
+    await vscode.commands.executeCommand(action.command.command, ...(action.command.arguments ?? []));
+  }
 }
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
