@@ -15,6 +15,7 @@ import os
 import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from typing import NamedTuple
 
 from jax_lsp.analysis.document import Document, SyntaxProblem, Unit
 from jax_lsp.analysis.external import CallSite, ExternalFacts
@@ -66,6 +67,17 @@ class Analysis:
     @property
     def document(self) -> Document | None:
         return self.model.document if self.model is not None else None
+
+
+class _UnitFindings(NamedTuple):
+    """A unit's walk, kept on its parse: its findings and failures (unit-relative lines), the
+    module facts its rules read (reused only while they answer the same) and the lines of the
+    unit's text they read (reused for a text changed elsewhere)."""
+
+    findings: list[Finding]
+    failures: list[RuleFailure]
+    reads: ReadLog
+    lines_read: set[int]
 
 
 class _LazyKinds:
@@ -348,19 +360,18 @@ def analyze(
         key = ("findings", rules_key, model.unit_key(unit)) if reuse_findings else None
         cached = _cached_findings(unit, key)
         # Reused only while every module fact the rules read answers the same (reads.py).
-        if cached is None or not answers_hold(model, cached[3], targets):
+        if cached is None or not answers_hold(model, cached.reads, targets):
             tables = tables or _RuleTables(instances)
             walker = _Walker(model, unit, tables, record_reads=key is not None)
             walker.run()
             # Failures carry absolute lines; recompute them if the unit moves.
             found = _outside_repairs(walker.findings, unit.source.blanked_lines)
-            cached = (found, walker.failures, unit.start_line, walker.reads, walker.lines.read)
+            cached = _UnitFindings(found, walker.failures, walker.reads, walker.lines.read)
             if key is not None and not walker.failures:
                 own = key if unit.changed_text is None else (*key, unit.changed_text)
                 unit.source.memo[own] = cached
-        unit_findings, unit_failures = cached[0], cached[1]
-        failures.extend(unit_failures)
-        findings.extend(_shift(f, unit.start_line) for f in unit_findings)
+        failures.extend(cached.failures)
+        findings.extend(_shift(f, unit.start_line) for f in cached.findings)
     findings = [f for f in findings if not is_suppressed(f, document.lines)]
     if severities:
         findings = [
@@ -370,7 +381,7 @@ def analyze(
     return Analysis(findings, document.problems, failures, model)
 
 
-def _cached_findings(unit: Unit, key: tuple | None) -> tuple | None:
+def _cached_findings(unit: Unit, key: tuple | None) -> _UnitFindings | None:
     """The findings kept for `unit` under `key`. A unit whose text differs from its parse's
     in comments only (`Unit.changed_text`) has its own entry, or else takes its parse's when the
     rules read none of the changed lines: what they quote or rewrite came from the others."""
@@ -381,7 +392,7 @@ def _cached_findings(unit: Unit, key: tuple | None) -> tuple | None:
     cached = unit.source.memo.get((*key, unit.changed_text))
     if cached is None:
         cached = unit.source.memo.get(key)
-        if cached is not None and not unit.changed_lines().isdisjoint(cached[4]):
+        if cached is not None and not unit.changed_lines().isdisjoint(cached.lines_read):
             return None
     return cached
 
