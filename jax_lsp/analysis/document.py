@@ -572,9 +572,10 @@ def _same_code(old: object, new: object, low: int, high: int) -> bool:
         if place != _place(new):
             return False
         first, end = place[0], place[2]
-        decorators = getattr(old, "decorator_list", None)
-        if decorators:  # they stand above the `def` or `class` line
-            first = min(first, *(decorator.lineno for decorator in decorators))
+        # Decorators stand above the `def` or `class` line, and the edit may have added one
+        # (a blank line above the `def` typed into `@jax.jit`): both parses' count.
+        for decorators in (getattr(old, "decorator_list", ()), getattr(new, "decorator_list", ())):
+            first = min([first, *(decorator.lineno for decorator in decorators)])
         if end < low or first > high:
             return True
     return all(

@@ -160,3 +160,21 @@ def test_an_edit_inside_a_method_parses_that_method_only():
     assert ast.dump(added.units[1].tree, include_attributes=True) == ast.dump(
         ast.parse(added.units[1].source.text), include_attributes=True
     )
+
+
+def test_a_decorator_typed_on_the_blank_line_above_a_def_is_not_mistaken_for_a_comment():
+    # The edit touches no line of the old `def` (its decorators started below the blank line),
+    # yet the new parse's `def` has one more decorator: the kept parse would hide it.
+    text = (
+        "import jax\n\n\nclass C:\n    def a(self):\n        return 1\n\n"
+        "    @property\n    def b(self):\n        return 2\n"
+    )
+    before = Document(text)
+    after_text = text.replace("return 1\n\n", "return 1\n    @jax.jit\n")
+    after = Document(after_text, previous=before)
+    assert _layout(after) == _layout(Document(after_text))
+    assert ast.dump(after.units[1].tree, include_attributes=True) == ast.dump(
+        ast.parse(after.units[1].source.text), include_attributes=True
+    )
+    decorated = after.units[1].tree.body[0].body[1]
+    assert [ast.unparse(d) for d in decorated.decorator_list] == ["jax.jit", "property"]
