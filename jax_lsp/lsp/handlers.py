@@ -55,16 +55,21 @@ def did_change(ls: JaxLanguageServer, params: types.DidChangeTextDocumentParams)
         return
     document.apply(params.content_changes, params.text_document.version, ls.client.encoding)
     ls.scheduler.schedule(document)
+    ls.dependents.changed(document)
 
 
 def did_save(ls: JaxLanguageServer, params: types.DidSaveTextDocumentParams) -> None:
     document = ls.documents.get(params.text_document.uri)
     if document is not None:
         ls.scheduler.schedule(document, 0)
+        ls.dependents.changed(document, 0)
 
 
 def did_close(ls: JaxLanguageServer, params: types.DidCloseTextDocumentParams) -> None:
+    document = ls.documents.get(params.text_document.uri)
     ls.close(params.text_document.uri)
+    if document is not None:
+        ls.dependents.changed(document, 0)  # its unsaved edits are gone: the file counts again
 
 
 def notebook_open(ls: JaxLanguageServer, params: types.DidOpenNotebookDocumentParams) -> None:

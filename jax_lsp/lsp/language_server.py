@@ -23,6 +23,7 @@ from jax_lsp.lsp.analyzer import Analyzer
 from jax_lsp.lsp.client import ClientFeatures
 from jax_lsp.lsp.conversion import workspace_edit
 from jax_lsp.lsp.crossmodule import CrossModuleFacts
+from jax_lsp.lsp.dependents import Dependents
 from jax_lsp.lsp.documents import DocumentStore, OpenDocument
 from jax_lsp.lsp.engine_thread import EngineThread
 from jax_lsp.lsp.hints import TracedShown
@@ -77,6 +78,9 @@ class JaxLanguageServer(LanguageServer):
             self.analyzer.analyze_notebook_once,
             lambda: self.settings.generation,
             self.log_to_client,
+        )
+        self.dependents = Dependents(
+            self.documents, self.engine, self.client, self.publisher, self.scheduler
         )
         self.jedi = JediBacklog(
             self.cross,

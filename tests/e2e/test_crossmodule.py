@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 from lsprotocol import types
 
-from tests.e2e.conftest import codes, diagnostics_for, open_document, start
+from tests.e2e.conftest import change, codes, diagnostics_for, open_document, start
 from tests.e2e.test_notebooks import open_notebook
 
 USER = "from a import make_state\n\nstate = make_state()\nstate[0] = 1.0\n"
@@ -69,3 +70,36 @@ async def test_notebook_cells_ask_jedi_as_files_do(client, tmp_path):
     assert codes(found) == ["JAX201"]
     assert found[0].range.start.line == 1
     assert not marker.exists()
+
+
+async def test_an_edit_of_an_imported_module_refreshes_the_open_files_importing_it(
+    client, tmp_path
+):
+    """The module changes in the editor: unsaved, saved, closed with unsaved edits. The open
+    file importing it gets its diagnostics again each time, without being edited itself."""
+    write_module(tmp_path, "def make_state():\n    return jnp.zeros(3)\n")
+    await start(client, root=tmp_path)
+    module = tmp_path / "a.py"
+    module_uri = open_document(client, module, module.read_text())
+    user_uri = open_document(client, tmp_path / "b.py", USER)
+    assert codes(await diagnostics_for(client, user_uri, bool)) == ["JAX201"]
+    # `    return jnp.zeros(3)` -> `    return np.zeros(3)`: a NumPy array, which may be written.
+    change(client, module_uri, 2, " np", (4, 10), (4, 14))
+    assert await diagnostics_for(client, user_uri, lambda found: found == []) == []
+    change(client, module_uri, 3, "jnp", (4, 11), (4, 13))
+    assert codes(await diagnostics_for(client, user_uri, bool)) == ["JAX201"]
+    # Closed with the NumPy edit unsaved: the file on disk counts again.
+    change(client, module_uri, 4, " np", (4, 10), (4, 14))
+    assert await diagnostics_for(client, user_uri, lambda found: found == []) == []
+    closed = types.TextDocumentIdentifier(uri=module_uri)
+    client.text_document_did_close(types.DidCloseTextDocumentParams(text_document=closed))
+    assert codes(await diagnostics_for(client, user_uri, bool)) == ["JAX201"]
+    # Opened again, edited and saved: the saved file counts (and keeps counting once closed).
+    open_document(client, module, module.read_text())
+    module.write_text(module.read_text().replace("jnp.zeros", "np.zeros"))
+    change(client, module_uri, 2, " np", (4, 10), (4, 14))
+    client.text_document_did_save(types.DidSaveTextDocumentParams(text_document=closed))
+    assert await diagnostics_for(client, user_uri, lambda found: found == []) == []
+    client.text_document_did_close(types.DidCloseTextDocumentParams(text_document=closed))
+    await asyncio.sleep(1.0)  # longer than the refresh takes: nothing changes
+    assert list(client.diagnostics[user_uri]) == []
