@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 
-from jax_lsp.analysis.text import contains_word
 from jax_lsp.lsp.client import ClientFeatures
 from jax_lsp.lsp.documents import DocumentStore, OpenDocument
 from jax_lsp.lsp.engine_thread import EngineThread
@@ -65,13 +65,15 @@ class Dependents:
 
     def _refresh(self) -> None:
         changed, self._changed, self._timer = self._changed, {}, None
-        names = set(changed.values())
+        # The names as words (not inside a longer identifier).
+        alternatives = "|".join(map(re.escape, sorted(set(changed.values()))))
+        named = re.compile(rf"\b(?:{alternatives})\b")
         stale_notebooks: set[str] = set()
         stale = False
         for document in list(self._documents):
             if document.uri in changed or document.notebook in stale_notebooks:
                 continue
-            if not any(contains_word(document.text, name) for name in names):
+            if named.search(document.text) is None:
                 continue
             stale = True
             if document.notebook is not None:
