@@ -8,7 +8,9 @@ Run `python bench/analysis_time.py [--file PKG/PATH] [--runs 21] [--profile]`.
   server does (`Document(edited, previous=...)`): unchanged units and module facts come from
   caches;
 - statement: a new module-level statement near the end, the same way: what typing in a script
-  or a notebook does (a new module-level name).
+  or a notebook does (a new module-level name);
+- code: `; pass` appended to a statement in a function body, the same way: what typing code in
+  a function (or a method of a long class) does.
 With `--script 90`, the same for a script of 90 copies of a notebook cell (1,802 lines of
 module-level code and small jitted functions) instead of a corpus file.
 With `--profile`, cProfile's hot spots of the cold analysis. With `--instructions`, the
@@ -40,6 +42,7 @@ if __package__ in (None, ""):  # run as a script: make `bench` and `jax_lsp` imp
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.corpus import REPO_ROOT, ensure_corpus
+from bench.latency import edit_lines
 from jax_lsp.analysis.document import Document, clear_caches
 from jax_lsp.diagnostics import ALL_RULES
 from jax_lsp.engine import analyze
@@ -87,7 +90,24 @@ def add_statement(text: str, nth: int) -> str:
     return "\n".join(lines)
 
 
-EDITS = {"edit": edit_line, "statement": add_statement}
+@functools.lru_cache(maxsize=4)
+def _code_line(text: str) -> int:
+    """The middle of the lines `latency.py --kind code` edits (tokenized once per text: the
+    edit itself is measured)."""
+    candidates = edit_lines(text, 9, "code")
+    return candidates[len(candidates) // 2]
+
+
+def edit_code(text: str, nth: int) -> str:
+    """The text with `; _ = nth` appended to a simple statement in a function body: each edit
+    changes the code of one function (a method, in a class), as typing code does, and every
+    version's text is new (a text seen before would take its cached parse and findings)."""
+    lines = text.split("\n")
+    lines[_code_line(text)] += f"; _ = {nth}"
+    return "\n".join(lines)
+
+
+EDITS = {"edit": edit_line, "statement": add_statement, "code": edit_code}
 
 # One notebook cell: jitted functions, then module-level code using them (`--script`).
 SCRIPT_CELL = """\
@@ -236,7 +256,7 @@ def main() -> None:
     parser.add_argument(
         "--edit-instructions",
         action="store_true",
-        help="count the instructions of one edit of each kind (comment, new statement)",
+        help="count the instructions of one edit of each kind (comment, new statement, code)",
     )
     parser.add_argument("--one-cold-analysis", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--edits", help=argparse.SUPPRESS)

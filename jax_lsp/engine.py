@@ -13,16 +13,17 @@ import ast
 import logging
 import os
 import warnings
+import weakref
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
-from jax_lsp.analysis.document import Document, SyntaxProblem, Unit
+from jax_lsp.analysis.document import Document, SyntaxProblem, Unit, first_line
 from jax_lsp.analysis.external import CallSite, ExternalFacts
 from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.model import ModuleModel, local_imports
 from jax_lsp.analysis.nodes import LEAF_NODE_TYPES, MARKER_NODE_TYPES, child_nodes
-from jax_lsp.analysis.reads import ReadLog, UnitReads, answers_hold
+from jax_lsp.analysis.reads import MethodReads, ReadLog, UnitReads, answers_hold
 from jax_lsp.analysis.text import RecordedLines
 from jax_lsp.analysis.traced_functions import TracedFunction
 from jax_lsp.analysis.traced_functions import traced_functions as _traced_functions
@@ -80,6 +81,42 @@ class _UnitFindings(NamedTuple):
     lines_read: set[int]
 
 
+class _MethodFindings(NamedTuple):
+    """A method's part of its class's walk, kept on the method's node (shared by the next
+    parse when another method of the class is edited): under its part of the unit key
+    (`ModuleModel.member_keys`), its findings, the module facts its rules read, and the
+    kinds the class body's flow gave them (definition-time parts: decorators, defaults)."""
+
+    key: tuple
+    findings: list[Finding]
+    reads: ReadLog
+    lines_read: frozenset[int]
+    class_kinds: tuple[tuple[ast.AST, Kind | None], ...]
+
+
+# Method node -> its kept findings; an entry goes with its parse.
+_METHOD_FINDINGS: weakref.WeakKeyDictionary[ast.stmt, _MethodFindings] = weakref.WeakKeyDictionary()
+
+
+class _RecordingKinds:
+    """The unit's top-level kinds as one method's rules see them: the answers that may
+    depend on other members of the class are noted (every answer outside a function body,
+    where the class body's flow decides; any kind found inside one)."""
+
+    __slots__ = ("_ctx", "_inner", "noted")
+
+    def __init__(self, inner: _LazyKinds, ctx: RuleContext) -> None:
+        self._inner = inner
+        self._ctx = ctx
+        self.noted: list[tuple[ast.AST, Kind | None]] = []
+
+    def get(self, node: ast.AST) -> Kind | None:
+        kind = self._inner.get(node)
+        if kind is not None or not self._ctx.functions:
+            self.noted.append((node, kind))
+        return kind
+
+
 class _LazyKinds:
     """A scope's kinds, interpreted when a rule first asks: most scopes are never asked (rules
     look at traced code, or at a few node shapes), and interpreting them is the walk's cost."""
@@ -134,10 +171,20 @@ class _RuleTables:
 
 class _Walker:
     def __init__(
-        self, model: ModuleModel, unit: Unit, tables: _RuleTables, record_reads: bool = True
+        self,
+        model: ModuleModel,
+        unit: Unit,
+        tables: _RuleTables,
+        record_reads: bool = True,
+        methods: Mapping[ast.stmt, tuple] | None = None,
+        targets: dict[str, object] | None = None,
     ) -> None:
         self.model = model
         self.unit = unit
+        # The class's methods and their keys, whose findings are kept and reused (none when
+        # findings are not reused); the facts looked up on the model to check kept reads.
+        self.methods = methods or {}
+        self.targets = targets if targets is not None else {}
         # The rules see the module facts through a view that records what they read, when the
         # findings may be reused (their reuse is checked on the recorded answers).
         self.reads = ReadLog()
@@ -174,15 +221,59 @@ class _Walker:
             ancestors.pop()
             children = node.body if type(node) is not ast.Lambda else (node.body,)
         entered = type(node) in _SCOPE_TYPES and self._enter(node)
+        methods = self.methods if type(node) is ast.ClassDef and len(ancestors) == 1 else None
         ancestors.append(node)
         leaves = self.leaves
         for child in children:
+            if methods and child in methods:
+                self._visit_method(child, methods[child])  # type: ignore[arg-type]
             # A leaf no rule here looks at needs no visit (nor a place among the ancestors).
-            if type(child) not in leaves or type(child) in self.dispatch:
+            elif type(child) not in leaves or type(child) in self.dispatch:
                 self.visit(child)
         ancestors.pop()
         if entered:
             self._leave(node)
+
+    def _visit_method(self, method: ast.stmt, key: tuple) -> None:
+        """Visit a method of the unit's class, or take its kept findings: kept under the same
+        key, when the module facts its rules read answer the same and so do the class body's
+        kinds. Its own findings are kept only if its rules read nothing beyond the method
+        (no fact that reaches other members, no line outside it) and none failed."""
+        ctx = self.ctx
+        class_kinds = ctx.kind_maps[0]
+        kept = _METHOD_FINDINGS.get(method)
+        if (
+            kept is not None
+            and kept.key == key
+            and answers_hold(self.model, kept.reads, self.targets)
+            and all(class_kinds.get(node) == kind for node, kind in kept.class_kinds)
+        ):
+            self.findings.extend(kept.findings)
+            self.reads.answers.update(kept.reads.answers)
+            self.lines.read.update(kept.lines_read)
+            return
+        unit_view, unit_lines = ctx.model, ctx.lines
+        reads = ReadLog()
+        view = MethodReads(self.model, reads, ctx.ancestors[-1].name)  # type: ignore[attr-defined]
+        lines = RecordedLines(unit_lines.plain)
+        recording = _RecordingKinds(class_kinds, ctx)  # type: ignore[arg-type]
+        ctx.model, ctx.lines, ctx.kind_maps[0] = view, lines, recording  # type: ignore[assignment]
+        found = len(self.findings)
+        try:
+            self.visit(method)
+        finally:
+            ctx.model, ctx.lines, ctx.kind_maps[0] = unit_view, unit_lines, class_kinds
+        self.reads.answers.update(reads.answers)
+        self.lines.read.update(lines.read)
+        first, last = first_line(method) - 1, method.end_lineno - 1  # type: ignore[operator]
+        if (
+            not self.failures  # a broken rule is skipped for the rest of the unit
+            and not view.reached
+            and all(first <= line <= last for line in lines.read)
+        ):
+            _METHOD_FINDINGS[method] = _MethodFindings(
+                key, self.findings[found:], reads, frozenset(lines.read), tuple(recording.noted)
+            )
 
     def _check(self, node: ast.AST, rules: list[Rule]) -> None:
         for rule in rules:
@@ -362,7 +453,14 @@ def analyze(
         # Reused only while every module fact the rules read answers the same (reads.py).
         if cached is None or not answers_hold(model, cached.reads, targets):
             tables = tables or _RuleTables(instances)
-            walker = _Walker(model, unit, tables, record_reads=key is not None)
+            # A class edited in one method: the others' findings are kept (a clean parse
+            # only: a repaired one shares no node with the last).
+            methods = (
+                model.member_keys(unit)
+                if key is not None and unit.changed_text is None and not unit.source.problem
+                else None
+            )
+            walker = _Walker(model, unit, tables, key is not None, methods, targets)
             walker.run()
             # Failures carry absolute lines; recompute them if the unit moves.
             found = _outside_repairs(walker.findings, unit.source.blanked_lines)

@@ -591,7 +591,7 @@ def _place(node: ast.AST) -> tuple[int, int, int, int] | None:
     return (line, node.col_offset, node.end_lineno, node.end_col_offset)  # type: ignore[attr-defined,return-value]
 
 
-def _first_line(node: ast.stmt) -> int:
+def first_line(node: ast.stmt) -> int:
     """The 1-based line a statement starts on, its decorators included."""
     decorators = getattr(node, "decorator_list", None)
     return min(node.lineno, *(d.lineno for d in decorators)) if decorators else node.lineno
@@ -615,7 +615,7 @@ def _splice_member(unit: Unit, window: list[str], first: int, old_end: int) -> U
     if not isinstance(cls, ast.ClassDef):
         return None
     members = cls.body
-    starts = [_first_line(member) - 1 for member in members]  # 0-based, unit-relative
+    starts = [first_line(member) - 1 for member in members]  # 0-based, unit-relative
     edited_first, edited_end = first - unit.start_line, old_end - unit.start_line
     if edited_first < starts[0] or starts[0] < 1:
         return None  # the header (or a one-line class) changed

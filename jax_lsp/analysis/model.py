@@ -11,6 +11,7 @@ import ast
 import copy
 import math
 import re
+from bisect import bisect_right
 from collections import ChainMap
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
@@ -18,7 +19,7 @@ from functools import cached_property
 from types import MappingProxyType
 
 from jax_lsp.analysis.attributes import ANY_ATTRIBUTE, assigned_attributes
-from jax_lsp.analysis.document import Document, Unit, UnitSource
+from jax_lsp.analysis.document import Document, Unit, UnitSource, first_line
 from jax_lsp.analysis.dtypes import FloatOracle, IntArrayOracle, assigned_values
 from jax_lsp.analysis.external import ExternalFacts, facts_key
 from jax_lsp.analysis.fields import boolean_fields
@@ -363,7 +364,7 @@ class ModuleModel:
     def _top_level_callees(self, units: list[Unit]) -> dict[str, int]:
         """Module functions (not methods, not nested) whose name some unit's top-level code
         reads: their path and the hash of the text of the unit that defines them."""
-        names = self._module_function_names
+        names = self.module_function_names
         if not names:
             return {}
         found: dict[str, int] = {}
@@ -374,7 +375,8 @@ class ModuleModel:
         return found
 
     @cached_property
-    def _module_function_names(self) -> frozenset[str]:
+    def module_function_names(self) -> frozenset[str]:
+        """The names of the module-level functions (not methods, nested functions, lambdas)."""
         return frozenset(
             path
             for path, record in self.functions.items()
@@ -2193,6 +2195,41 @@ class ModuleModel:
             self._functions_key(summary, unit.start_line) if summary.functions else (),
             self._lambdas_key(summary, unit.start_line) if summary.lambdas else (),
         )
+
+    def member_keys(self, unit: Unit) -> dict[ast.stmt, tuple]:
+        """For a unit that is a class (the common case of a long unit): each method's part of
+        `unit_key`, to keep its findings while another method of the class is edited. The
+        unit-wide facts, then the per-function and per-lambda facts of the functions and
+        lambdas the method holds (decorators and defaults included). Class-level statements
+        other than methods get none: they are walked with the class."""
+        tree = unit.tree
+        if tree is None or len(tree.body) != 1 or type(tree.body[0]) is not ast.ClassDef:
+            return {}
+        methods = [
+            member
+            for member in tree.body[0].body
+            if type(member) is ast.FunctionDef or type(member) is ast.AsyncFunctionDef
+        ]
+        if not methods:
+            return {}
+        key = self.unit_key(unit)
+        summary = self._summary(unit.source)
+        starts = [first_line(method) for method in methods]
+        functions: list[list] = [[] for _ in methods]
+        lambdas: list[list] = [[] for _ in methods]
+        for nodes, entries, own in (
+            ([record.node for record in summary.functions], key[8], functions),
+            (summary.lambdas, key[9], lambdas),
+        ):
+            for node, entry in zip(nodes, entries, strict=True):
+                index = bisect_right(starts, node.lineno) - 1
+                if index >= 0 and node.lineno <= methods[index].end_lineno:  # type: ignore[operator]
+                    own[index].append(entry)
+        shared = key[:8]
+        return {
+            method: (shared, tuple(functions[i]), tuple(lambdas[i]))
+            for i, method in enumerate(methods)
+        }
 
     def _functions_key(self, summary: UnitSummary, unit_start: int) -> tuple:
         """What unit_key holds of each function of a unit, in one pass over them (asked of

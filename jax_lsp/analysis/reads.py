@@ -18,7 +18,7 @@ from a rule raises, so a new fact cannot be served stale by being forgotten.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterator, Mapping, Set
+from collections.abc import Callable, Hashable, Iterator, Mapping, Set
 from types import MethodType
 
 _MISSING = object()
@@ -64,6 +64,7 @@ KEYED = frozenset(
         "classes",
         "records",
         "functions",
+        "module_function_names",
         "summaries",
         "trace",
         "key_helpers",
@@ -93,6 +94,31 @@ KEYED = frozenset(
         "module_lambdas",
     }
 )
+
+# KEYED facts through which a rule may reach other members of the class it stands in (the
+# class node, functions resolved, the document, the class body's flow): a unit's findings
+# have its whole text for key, so they may; a method's own findings, kept while another method
+# of its class is edited (`jax_lsp.engine`), are not kept once its rules read one of these.
+# `classes` and `functions` only reach them through some keys (`MethodReads`).
+REACHES_SIBLINGS = frozenset(
+    {
+        "document",
+        "classes",
+        "functions",
+        "summaries",
+        "resolve",
+        "resolve_ref",
+        "function_node",
+        "functions_in",
+        "classes_in",
+        "instances",
+        "apply_fn_class",
+        "attribute_classes",
+        "module_kinds",
+        "module_lambdas",
+    }
+)
+assert REACHES_SIBLINGS <= KEYED
 
 
 class ReadLog:
@@ -238,7 +264,7 @@ class UnitReads:
         if name in RECORDED and self._log is not None:
             value = _wrap(name, getattr(self._model, name), self._log)
         elif name in RECORDED or name in KEYED:
-            value = getattr(self._model, name)
+            value = self._keyed(name)
         else:
             raise AttributeError(
                 f"ModuleModel.{name} is read by a rule but declared in neither "
@@ -246,6 +272,60 @@ class UnitReads:
             )
         object.__setattr__(self, name, value)  # later reads in this unit: a plain attribute
         return value
+
+    def _keyed(self, name: str) -> object:
+        return getattr(self._model, name)
+
+
+class MethodReads(UnitReads):
+    """The model as the rules of one method of a class see it: as `UnitReads`, and `reached`
+    tells whether they read a fact that may reach the class's other members. Looking up the
+    class `own_class` (its node holds them all) or a dotted function path (`Cls.method`), or
+    listing all classes or functions, counts; testing membership and looking up module-level
+    functions do not."""
+
+    def __init__(self, model: object, log: ReadLog | None, own_class: str) -> None:
+        super().__init__(model, log)
+        self._own_class = own_class
+        self.reached = False
+
+    def _keyed(self, name: str) -> object:
+        value = getattr(self._model, name)
+        if name == "classes":
+            return _SiblingGuard(value, self, lambda key: key == self._own_class)  # type: ignore[arg-type]
+        if name == "functions":
+            return _SiblingGuard(value, self, lambda key: "." in key)  # type: ignore[arg-type]
+        if name in REACHES_SIBLINGS:
+            self.reached = True
+        return value
+
+
+class _SiblingGuard(Mapping):
+    """A mapping of the module that notes, on `view`, a lookup of a key that `reaches` or a
+    listing of the whole mapping."""
+
+    __slots__ = ("_data", "_reaches", "_view")
+
+    def __init__(self, data: Mapping, view: MethodReads, reaches: Callable[[object], bool]) -> None:
+        self._data = data
+        self._view = view
+        self._reaches = reaches
+
+    def __getitem__(self, key: object) -> object:
+        if self._reaches(key):
+            self._view.reached = True
+        return self._data[key]
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._data
+
+    def __iter__(self) -> Iterator:
+        self._view.reached = True
+        return iter(self._data)
+
+    def __len__(self) -> int:
+        self._view.reached = True
+        return len(self._data)
 
 
 def _answer(target: object, question: str, argument: Hashable) -> object:

@@ -838,7 +838,7 @@ class PrngKeyReuse(Rule):
         if not reuses and not repeated:
             return
         names = {n.id for n in walk_nodes(scope) if isinstance(n, ast.Name)}
-        names |= set(ctx.model.global_kinds) | set(ctx.model.functions)
+        names |= set(ctx.model.global_kinds) | ctx.model.module_function_names
         if not isinstance(node, ast.Module):
             names |= set(all_params(node))
         fixer = SplitFixer(ctx, resolver, body, names, node)

@@ -1,0 +1,175 @@
+"""A class edited in one method keeps its other methods' findings (`jax_lsp.engine`), and the
+findings always equal an analysis with nothing kept, however the methods depend on one another:
+attributes one assigns and another reads, helpers one calls, keys one draws, a static `self`."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from jax_lsp.analysis.document import Document
+from jax_lsp.engine import _METHOD_FINDINGS, analyze
+from tests.analysis.editing import FIXTURES, REAL_FILES, edit_sequences, edited_lines
+
+# Methods that read what other methods define: attributes assigned in `__init__` and
+# elsewhere, a static `self`, a helper's return, a staticmethod key helper, a bound method
+# jitted in another method.
+MODEL = """\
+import jax
+import jax.numpy as jnp
+from functools import partial
+
+
+class Model:
+    scale = 2.0
+
+    def __init__(self, n):
+        self.n = n
+        self.key = jax.random.PRNGKey(0)
+        self.w = jnp.zeros(n)
+
+    @partial(jax.jit, static_argnums=0)
+    def step(self, x):
+        if x > 0:
+            x = x - self.n
+        return x * self.w
+
+    def helper(self, y):
+        return y.sum()
+
+    @jax.jit
+    def loss(self, y):
+        total = self.helper(y)
+        if total > 0:
+            print(total)
+        return total
+
+    @staticmethod
+    def sample(key, shape):
+        return jax.random.normal(key, shape)
+
+    def draw(self):
+        a = Model.sample(self.key, (3,))
+        b = Model.sample(self.key, (3,))
+        return a, b
+
+    def bump(self):
+        self.n += 1
+
+    def noise(self, key):
+        a = jax.random.normal(key, (2,))
+        b = jax.random.uniform(key, (2,))
+        return a + b
+
+    def compiled(self):
+        self.fast = jax.jit(self.step)
+        return self.fast(1.0)
+"""
+
+# Lines typed in the class: members and statements that change what other methods see.
+METHOD_SNIPPETS = [
+    "",
+    "    # a note",
+    "        pass",
+    "        self.n = 0",
+    "        self.w = self.w.at[0].set(1)",
+    "        self.w[0] = 1",
+    "        self.key = jax.random.PRNGKey(1)",
+    "        k = self.key",
+    "        print(y)",
+    "        return y",
+    "        return 1.0",
+    "        return jnp.ones(3)",
+    "        if y > 0:",
+    "            y = y - 1",
+    "    @jax.jit",
+    "    @staticmethod",
+    "    @property",
+    "    def helper(self, y):",
+    "    def sample(key, shape):",
+    "        return key",
+    "    def bump(self):",
+    "    def __hash__(self):",
+    "        return 0",
+    "    def __init__(self, n):",
+    "    x: int = 0",
+    "    scale = 3.0",
+]
+CLASS_TEXTS = [
+    MODEL,
+    *(
+        path.read_text(encoding="utf-8")
+        for path in [*FIXTURES, *REAL_FILES]
+        if "\nclass " in path.read_text(encoding="utf-8")
+    ),
+]
+
+
+def _nothing_kept(text: str):
+    return analyze(Document(text), reuse_findings=False).findings
+
+
+@settings(max_examples=80, deadline=None)
+@given(text=st.sampled_from(CLASS_TEXTS), edits=edit_sequences(METHOD_SNIPPETS, 2, 5))
+def test_findings_after_edits_in_methods_equal_an_analysis_keeping_nothing(text, edits):
+    document = Document(text)
+    analyze(document)
+    for where, removed, inserted in edits:
+        text = "\n".join(edited_lines(document.lines, where, removed, inserted))
+        edited = Document(text, previous=document)
+        assert analyze(edited).findings == _nothing_kept(text)
+        document = edited
+
+
+def _edit(document: Document, old: str, new: str) -> Document:
+    assert old in document.text
+    return Document(document.text.replace(old, new, 1), previous=document)
+
+
+def test_an_edit_in_one_method_keeps_the_findings_of_the_others():
+    document = Document(MODEL)
+    before = analyze(document)
+    members = document.units[-1].tree.body[0].body
+    noise = next(m for m in members if getattr(m, "name", "") == "noise")
+    kept = _METHOD_FINDINGS.get(noise)
+    assert kept is not None and kept.findings  # the key reused in `noise` (JAX602)
+    edited = _edit(document, "        self.n += 1", "        self.n += 2")
+    after = analyze(edited)
+    # `noise` is the same node in the new parse, and its kept findings were taken (a walk
+    # would have kept new ones: it reads nothing of the other methods).
+    assert _METHOD_FINDINGS.get(noise) is kept
+    assert after.findings == _nothing_kept(edited.text)
+    assert len(after.findings) == len(before.findings)
+
+
+def test_a_method_reading_what_another_assigns_is_walked_again():
+    # `step` has a static `self` (JAX401 reads the class: which methods assign attributes):
+    # its findings follow an assignment added to or removed from another method.
+    document = Document(MODEL)
+    analyze(document)
+    for old, new in [
+        ("        self.n += 1", "        pass"),
+        ("        pass", "        self.n += 1"),
+        (
+            "        return y.sum()",
+            "        return y.sum()\n\n    def __hash__(self):\n        return 0",
+        ),
+    ]:
+        document = _edit(document, old, new)
+        assert analyze(document).findings == _nothing_kept(document.text)
+
+
+def _key_reuse_lines(findings) -> set[int]:
+    return {f.span.start.line for f in findings if f.code == "JAX602"}
+
+
+def test_a_key_helper_changed_in_another_method_renews_the_findings_of_its_callers():
+    document = Document(MODEL)
+    draw = MODEL.split("\n").index("    def draw(self):")
+    reuses = _key_reuse_lines(analyze(document).findings)
+    assert any(draw < line < draw + 4 for line in reuses)  # `self.key` twice via the helper
+    # The helper no longer draws with its key: `draw` reuses nothing.
+    edited = _edit(document, "        return jax.random.normal(key, shape)", "        return shape")
+    findings = analyze(edited).findings
+    assert findings == _nothing_kept(edited.text)
+    assert not any(draw < line < draw + 4 for line in _key_reuse_lines(findings))
