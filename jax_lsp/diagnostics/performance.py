@@ -701,8 +701,7 @@ class JitInLoop(Rule):
             (
                 (d, transform)
                 for d in node.decorator_list
-                if (transform := transform_of(d, ctx.resolvers[-1]))
-                and transform[0].label in _JITS
+                if (transform := transform_of(d, ctx.resolvers[-1])) and transform[0].label in _JITS
             ),
             None,
         )
