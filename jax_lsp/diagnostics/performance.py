@@ -297,6 +297,26 @@ class JitInLoop(Rule):
         Example(
             """
             import jax
+            import jax.numpy as jnp
+
+            traces = []
+
+            def doubled(x):
+                @jax.jit  # error
+                def run():  # takes nothing, but x could be its argument
+                    traces.append(1)
+                    return x * 2
+
+                return run()
+
+            for _ in range(3):
+                doubled(jnp.ones(3))
+            """,
+            check="assert len(traces) == 3  # x is baked in: a new compilation every call",
+        ),
+        Example(
+            """
+            import jax
 
             traces = []
 
@@ -521,6 +541,24 @@ class JitInLoop(Rule):
         ),
         Example(
             """
+            import jax
+            import jax.numpy as jnp
+            from jax.sharding import SingleDeviceSharding
+
+            def mock_batch(specs, where):
+                @jax.jit
+                def create():  # takes nothing: the specs fix its shapes, `where` its placement
+                    batch = {name: jnp.zeros(shape) for name, shape in specs.items()}
+                    return jax.lax.with_sharding_constraint(batch, where)
+
+                return create()  # created where it belongs
+
+            batch = mock_batch({"x": (2, 3)}, SingleDeviceSharding(jax.devices()[0]))
+            """,
+            check="assert batch['x'].shape == (2, 3) and len(batch['x'].sharding.device_set) == 1",
+        ),
+        Example(
+            """
             import functools
 
             import jax
@@ -659,23 +697,28 @@ class JitInLoop(Rule):
         )
 
     def _decorated(self, node: ast.FunctionDef, ctx: RuleContext) -> Iterator[Finding]:
-        decorator = next(
+        found = next(
             (
-                d
+                (d, transform)
                 for d in node.decorator_list
-                if (found := transform_of(d, ctx.resolvers[-1])) and found[0].label in _JITS
+                if (transform := transform_of(d, ctx.resolvers[-1])) and transform[0].label in _JITS
             ),
             None,
         )
-        if decorator is None or not ctx.functions:
+        if found is None or not ctx.functions:
             return
+        decorator, (_, keywords) = found
         function = ctx.functions[-1]
         message = f"`jax.jit` of the nested function `{node.name}`"
         loops = _local_loops(ctx)
         if loops:
             if not _specialised_per_iteration(node, loops, ctx):
                 yield self._finding(decorator, ctx, f"{message} defined inside a loop")
-        elif not _runs_once(function, ctx) and _only_called_once_outside_loops(node.name, function):
+        elif (
+            not _runs_once(function, ctx)
+            and not _sharded_creation(decorator, keywords, node)
+            and _only_called_once_outside_loops(node.name, function)
+        ):
             yield self._finding(decorator, ctx, f"{message} created on every call")
 
     @staticmethod
@@ -783,14 +826,30 @@ def _is_number(node: ast.expr) -> bool:
 
 
 def _sharded_creation(
-    jit: ast.Call, keywords: dict[str, ast.expr], function: FunctionNode | None
+    jit: ast.expr, keywords: dict[str, ast.expr], function: FunctionNode | None
 ) -> bool:
-    """`jax.jit(make, out_shardings=...)()` of a function without parameters: the way JAX
-    creates arrays directly where they belong (sharded initialisation). Everything it uses is
-    closed over, so it is made for each call by design; no argument could carry its inputs."""
+    """`jax.jit(make, out_shardings=...)()` of a function without parameters, or a jitted
+    function without parameters that places what it makes with `with_sharding_constraint`:
+    the way JAX creates arrays directly where they belong (sharded initialisation). Everything
+    it uses is closed over (specs, shardings), so it is made for each call by design; no
+    argument could carry its inputs."""
     if function is None or all_params(function):
         return False
-    return "out_shardings" in keywords or passes_keyword(jit, "out_shardings")
+    if "out_shardings" in keywords:
+        return True
+    if isinstance(jit, ast.Call) and passes_keyword(jit, "out_shardings"):
+        return True
+    return any(_places_by_sharding(node) for node in walk_nodes(function))
+
+
+def _places_by_sharding(node: ast.AST) -> bool:
+    """A call of `with_sharding_constraint`: JAX's (`jax.lax.`) or a library's wrapper of it,
+    which keeps the name (kauldron's `sharding.with_sharding_constraint`)."""
+    if not isinstance(node, ast.Call):
+        return False
+    func = node.func
+    name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
+    return name == "with_sharding_constraint"
 
 
 def _fresh_wrapper(call: ast.Call, ctx: RuleContext) -> str | None:
