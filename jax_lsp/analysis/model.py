@@ -127,9 +127,12 @@ _MAX_FIXPOINT_ROUNDS = 20
 _WRAPPED = ".__wrapped__"
 _MAX_CLASS_ROUNDS = 4  # helpers passing an object on to helpers
 _MAX_EXPLAINED = 5  # links of a "why is this traced?" chain
-# Substrings of every spelling of a 64-bit dtype ("float64", "complex128", "f8", "double")
-# and of the x64 flag.
-_X64_MARKERS = re.compile(r"64|128|double|8'|8\"|c16")
+# Substrings of every spelling of a 64-bit dtype ("float64", "complex128", "f8", "double"),
+# of the x64 flag, and the aliases that name no width (`jnp.float_`, `np.intp`, `jnp.uint`:
+# see `analysis.dtypes`).
+_X64_MARKERS = re.compile(
+    r"64|128|double|8'|8\"|c16|\b(?:float_|complex_|int_|uint|u?intp|u?longlong)\b"
+)
 _INTERNED: dict[tuple, int] = {}
 
 
