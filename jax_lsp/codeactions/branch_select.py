@@ -396,12 +396,8 @@ _GUARDS = {
 # Two-argument functions: which argument to guard, and its safe value. A base of 1.0 keeps
 # `x ** p` and its derivatives in `x` and `p` finite (`1 ** p * log(1)` is 0).
 _ARGUMENT_GUARDS = {
-    "jax.numpy.power": (0, "1.0"),
-    "jax.numpy.float_power": (0, "1.0"),
-    "jax.lax.pow": (0, "1.0"),
-    "jax.numpy.divide": (1, "1.0"),
-    "jax.numpy.true_divide": (1, "1.0"),
-    "jax.lax.div": (1, "1.0"),
+    **dict.fromkeys(("jax.numpy.power", "jax.numpy.float_power", "jax.lax.pow"), (0, "1.0")),
+    **dict.fromkeys(("jax.numpy.divide", "jax.numpy.true_divide", "jax.lax.div"), (1, "1.0")),
 }
 
 

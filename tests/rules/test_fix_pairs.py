@@ -302,8 +302,9 @@ PAIRS = [
 
         @jax.jit
         def f(x):
-            y = jnp.cosh(x) if x < 80 else x
-            return y
+            if x < 80:
+                return jnp.cosh(x)
+            return x
         """,
         """
         import jax
@@ -311,8 +312,7 @@ PAIRS = [
 
         @jax.jit
         def f(x):
-            y = jnp.where(x < 80, jnp.cosh(x), x)
-            return y
+            return jnp.where(x < 80, jnp.cosh(x), x)
         """,
         UNSAFE,
     ),
