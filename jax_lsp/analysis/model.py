@@ -127,12 +127,13 @@ _MAX_FIXPOINT_ROUNDS = 20
 _WRAPPED = ".__wrapped__"
 _MAX_CLASS_ROUNDS = 4  # helpers passing an object on to helpers
 _MAX_EXPLAINED = 5  # links of a "why is this traced?" chain
-# Substrings of every spelling of a 64-bit dtype ("float64", "complex128", "f8", "double"),
-# of the x64 flag, and the aliases that name no width (`jnp.float_`, `np.intp`, `jnp.uint`:
-# see `analysis.dtypes`).
-_X64_MARKERS = re.compile(
-    r"64|128|double|8'|8\"|c16|\b(?:float_|complex_|int_|uint|u?intp|u?longlong)\b"
-)
+# Substrings of every spelling of a 64-bit dtype ("float64", "complex128", "f8", "double")
+# and of the x64 flag: all literals, so the scan stays fast.
+_X64_MARKERS = re.compile(r"64|128|double|8'|8\"|c16")
+# The aliases that name no width (`jnp.float_`, `np.intp`, `jnp.uint`: `analysis.dtypes`),
+# looked for as substrings first, then as words (`print_` is no `int_`).
+_X64_ALIASES = ("float_", "complex_", "int_", "uint", "intp", "longlong")
+_X64_ALIAS_WORDS = re.compile(r"\b(?:float_|complex_|int_|uint|u?intp|u?longlong)\b")
 _INTERNED: dict[tuple, int] = {}
 
 
@@ -2202,7 +2203,11 @@ class ModuleModel:
         if markers is None:
             text = unit.source.text
             markers = unit.source.memo["key-markers"] = (
-                bool(_X64_MARKERS.search(text)),
+                bool(_X64_MARKERS.search(text))
+                or (
+                    any(alias in text for alias in _X64_ALIASES)
+                    and bool(_X64_ALIAS_WORDS.search(text))
+                ),
                 "astype" in text or "dtype" in text or ".at[" in text,
                 # A static `self` or a jitted bound method `jit(self.f)` (JAX402) reads
                 # attribute writes.
