@@ -168,8 +168,7 @@ def _in_cell(finding: Finding, notebook: Notebook) -> Finding:
     def fix_in_cell(fix: Fix | None) -> Fix | None:
         if fix is None:
             return None
-        edits = tuple(replace(e, span=span_in_cell(e.span)) for e in fix.edits)
-        return replace(fix, edits=edits)
+        return replace(fix, edits=tuple(map(notebook.edit_in_cell, fix.edits)))
 
     return replace(
         finding,

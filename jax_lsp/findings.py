@@ -47,6 +47,9 @@ class Edit:
     # Rules build spans relative to their top-level statement; an edit elsewhere in the module
     # (an added import) is anchored to the document instead and is not shifted.
     document_anchored: bool = False
+    # In a notebook's report, the cell (1-based, as Jupyter counts) the span is relative to:
+    # an import a fix adds lands in the first code cell, not the finding's.
+    cell: int | None = None
 
 
 @dataclass(frozen=True)

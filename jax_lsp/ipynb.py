@@ -14,9 +14,9 @@ from __future__ import annotations
 import difflib
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from jax_lsp.findings import Position
+from jax_lsp.findings import Edit, Position, Span
 from jax_lsp.ipython import blank_ipython
 
 CELL_MARKER = "# jax-lsp: cell boundary"
@@ -111,6 +111,25 @@ class Notebook:
                 cell = number
         where = Position(position.line - self.first_lines[cell], position.column)
         return self.code_cells[cell] + 1, where
+
+    def edit_in_cell(self, edit: Edit) -> Edit:
+        """`edit` relative to its cell, naming the cell. An insertion at the start of the line
+        after a cell's last line (an import added below the first cell's imports: in the
+        joined text, the marker line) becomes one at the end of that last line, its closing
+        newline moved to the front: the cell's rows end where the cell does."""
+        cell, start = self.locate(edit.span.start)
+        end = self.locate(edit.span.end)[1]
+        index = self.code_cells.index(cell - 1)
+        following = self.first_lines[index + 1] - 1 if index + 1 < len(self.first_lines) else None
+        lines = self.text.split("\n")
+        line_count = (len(lines) - 1 if following is None else following) - self.first_lines[index]
+        content = edit.content
+        insertion = edit.span.start == edit.span.end and content.endswith("\n")
+        if insertion and start == Position(line_count, 0) and line_count > 0:
+            last = lines[self.first_lines[index] + line_count - 1]
+            start = end = Position(line_count - 1, len(last))
+            content = "\n" + content[:-1]
+        return replace(edit, span=Span(start, end), content=content, cell=cell)
 
     def with_text(self, text: str) -> str:
         """The notebook JSON with its code cells replaced by the cells of `text` (only the

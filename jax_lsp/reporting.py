@@ -225,6 +225,8 @@ def _choices(entries: Sequence[Entry], options: ReportOptions) -> list[str]:
 
 
 def _fix_json(fix: Fix | None) -> dict | None:
+    """ruff's shape; a notebook's edits also say which cell their rows count in (an added
+    import lands in the first code cell, whatever the finding's)."""
     if fix is None:
         return None
     return {
@@ -235,6 +237,7 @@ def _fix_json(fix: Fix | None) -> dict | None:
                 "content": edit.content,
                 "location": _location(edit.span.start),
                 "end_location": _location(edit.span.end),
+                **({"cell": edit.cell} if edit.cell is not None else {}),
             }
             for edit in fix.edits
         ],

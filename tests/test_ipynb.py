@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from jax_lsp.findings import Position
 from jax_lsp.ipynb import CELL_MARKER, Notebook
 
@@ -251,3 +253,52 @@ def test_sarif_points_at_the_line_of_the_ipynb_file(tmp_path: Path):
         assert result["properties"] == {"cell": 3} and "fixes" not in result
     for result in results(compact):
         assert "region" not in result["locations"][0]["physicalLocation"]
+
+
+def _apply_json_edits(cells: list[str], edits: list[dict]) -> list[str]:
+    """What a consumer of the JSON report does: each edit applied to the cell it names (rows
+    and columns 1-based within that cell), last first."""
+    cells = list(cells)
+    for edit in sorted(
+        edits,
+        key=lambda e: (e["cell"], e["location"]["row"], e["location"]["column"]),
+        reverse=True,
+    ):
+        lines = cells[edit["cell"] - 1].split("\n")
+        offset = [0]
+        for line in lines:
+            offset.append(offset[-1] + len(line) + 1)
+        start = offset[edit["location"]["row"] - 1] + edit["location"]["column"] - 1
+        end = offset[edit["end_location"]["row"] - 1] + edit["end_location"]["column"] - 1
+        text = cells[edit["cell"] - 1]
+        cells[edit["cell"] - 1] = text[:start] + edit["content"] + text[end:]
+    return cells
+
+
+@pytest.mark.parametrize("ending", ["", "\n"], ids=["no-final-newline", "final-newline"])
+def test_json_fix_edits_name_their_cell_as_fix_applies_them(tmp_path: Path, ending: str):
+    """An import the fix adds lands in the first code cell, not the finding's (trial10 F8):
+    every edit says its cell, and applying the edits by cell gives what `--fix` writes."""
+    path = tmp_path / "imports.ipynb"
+    path.write_text(
+        notebook_json(
+            ("markdown", "# Padding\n"),
+            ("code", "import jax\nimport jax.numpy as jnp" + ending),
+            ("code", "@jax.jit\ndef pad(v, n):\n    return jnp.zeros(n) + v.sum()"),
+        )
+    )
+
+    def run(*args: str) -> subprocess.CompletedProcess:
+        command = [sys.executable, "-m", "jax_lsp", "check", str(path), *args]
+        return subprocess.run(command, capture_output=True, text=True, timeout=120)
+
+    (row,) = json.loads(run("--output-format", "json").stdout)
+    assert (row["code"], row["cell"]) == ("JAX803", 3)
+    edits = row["fix"]["edits"]
+    assert {edit["cell"] for edit in edits} == {2, 3}
+    before = ["".join(c["source"]) for c in json.loads(path.read_text())["cells"]]
+    by_json = _apply_json_edits(before, edits)
+    assert run("--fix", "--unsafe-fixes").returncode == 0
+    after = ["".join(c["source"]) for c in json.loads(path.read_text())["cells"]]
+    assert after == by_json
+    assert after[1] == "import jax\nimport jax.numpy as jnp\nfrom functools import partial" + ending

@@ -129,8 +129,12 @@ _WRAPPED = ".__wrapped__"
 _MAX_CLASS_ROUNDS = 4  # helpers passing an object on to helpers
 _MAX_EXPLAINED = 5  # links of a "why is this traced?" chain
 # Substrings of every spelling of a 64-bit dtype ("float64", "complex128", "f8", "double")
-# and of the x64 flag.
+# and of the x64 flag: all literals, so the scan stays fast.
 _X64_MARKERS = re.compile(r"64|128|double|8'|8\"|c16")
+# The aliases that name no width (`jnp.float_`, `np.intp`, `jnp.uint`: `analysis.dtypes`),
+# looked for as substrings first, then as words (`print_` is no `int_`).
+_X64_ALIASES = ("float_", "complex_", "int_", "uint", "intp", "longlong")
+_X64_ALIAS_WORDS = re.compile(r"\b(?:float_|complex_|int_|uint|u?intp|u?longlong)\b")
 _INTERNED: dict[tuple, int] = {}
 
 
@@ -972,21 +976,49 @@ class ModuleModel:
         return frozenset(found - bound)
 
     def array_passed(self, node: FunctionNode) -> frozenset[str]:
-        """Parameters of `node` to which some call of the module naming it passes a JAX or
-        NumPy array or a tracer: values that cannot be hashed, so never static arguments."""
+        """Parameters of `node` to which some call of the module naming it (or a `jax.jit` of
+        it) passes a JAX or NumPy array or a tracer: values that cannot be hashed, so never
+        static arguments."""
         if isinstance(node, ast.Lambda):
             return frozenset()
         found: set[str] = set()
+        sites = []
         for caller, call, ref, source, unit_start in self._calls_by_name.get(node.name, ()):
             if isinstance(caller, ast.Lambda):
                 continue
             resolved = self.resolve_ref(ref, unit_start + call.lineno, caller)
             if resolved is None or resolved[0] is not node:
                 continue
+            sites.append((caller, call, resolved[1], source))
+        for caller, call, ref, source in [*sites, *self._jitted_calls(node)]:
             kinds = self.module_kinds(source) if caller is None else self.scope_kinds(caller).kinds
             for kind in (Kind.ARRAY, Kind.TRACED, Kind.NUMPY):
-                found |= call_site_params(node, call, kinds, resolved[1], kind)
+                found |= call_site_params(node, call, kinds, ref, kind)
         return frozenset(found)
+
+    def _jitted_calls(
+        self, node: FunctionNode
+    ) -> Iterator[tuple[FunctionNode | None, ast.Call, FunctionRef, UnitSource]]:
+        """Calls that run `node` through a `jax.jit(node, ...)` made of it: at once
+        (`jax.jit(f)(x)`) or through the name it is bound to (`fast = jax.jit(f)`, then
+        `fast(x)`, in the scope that binds it; any scope for a module-level name)."""
+        units = [unit for unit in self.document.units if unit.tree is not None]
+        for unit, summary in zip(units, self.summaries, strict=True):
+            for application in summary.applications:
+                if application.spec.label != "jit" or type(application.node) is not ast.Call:
+                    continue
+                line = unit.start_line + application.node.lineno
+                resolved = self.resolve_ref(application.target, line, application.enclosing)
+                if resolved is None or resolved[0] is not node:
+                    continue
+                if application.call is not None:
+                    yield application.enclosing, application.call, resolved[1], unit.source
+                scope = application.enclosing or unit.tree
+                for name in _names_bound_to(application.node, scope):
+                    for caller, call, ref, source, _ in self._calls_by_name.get(name, ()):
+                        here = application.enclosing is None or caller is application.enclosing
+                        if ref.name == name and here:
+                            yield caller, call, resolved[1], source
 
     @cached_property
     def _calls_by_name(
@@ -2173,7 +2205,11 @@ class ModuleModel:
         if markers is None:
             text = unit.source.text
             markers = unit.source.memo["key-markers"] = (
-                bool(_X64_MARKERS.search(text)),
+                bool(_X64_MARKERS.search(text))
+                or (
+                    any(alias in text for alias in _X64_ALIASES)
+                    and bool(_X64_ALIAS_WORDS.search(text))
+                ),
                 "astype" in text or "dtype" in text or ".at[" in text,
                 # A static `self` or a jitted bound method `jit(self.f)` (JAX402) reads
                 # attribute writes.
@@ -2575,3 +2611,14 @@ def _same_units(old: Document, new: Document) -> bool:
         a.source is b.source and a.start_line == b.start_line
         for a, b in zip(old.units, new.units, strict=True)
     )
+
+
+def _names_bound_to(value: ast.expr, scope: ast.AST) -> list[str]:
+    """The names `scope`'s assignments bind to `value` itself (`fast = jax.jit(f)`)."""
+    return [
+        target.id
+        for statement in ast.walk(scope)
+        if isinstance(statement, ast.Assign) and statement.value is value
+        for target in statement.targets
+        if isinstance(target, ast.Name)
+    ]

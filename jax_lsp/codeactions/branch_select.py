@@ -1,14 +1,17 @@
 """JAX701's fix: a Python branch that only selects a value becomes `jnp.where(cond, a, b)`.
 
 Handled: `a if cond else b`; an `if`/`else` whose branches each only assign the same single
-name, or each only `return` a value; `if cond: return a` followed by `return b`; and
-`if cond: y = f(y)` (or `y *= 2`) with no `else`, when `y` is bound before it (the value if
-false is `y` itself). Both values are computed by `jnp.where`, so the fix is safe only when
-neither can have a side effect. A value that calls a function (effectful or costly) is selected
-with `lax.cond(cond, lambda: a, lambda: b)` instead, which runs only the branch taken (unsafe:
-both branches are traced, the condition must be a scalar and both values of one type). A
-branch that calls back into the function it is in (recursion) gets no rewrite: tracing it
-recurses forever under either form.
+name, or each only `return` a value; `if cond: return a` followed by `return b`; and `if cond:
+y = f(y)` (or `y *= 2`) with no `else`, when `y` is bound before it (the value if false is `y`
+itself). Tuples of one length (`return x, 1` / `return -x, 0`) select element by element. Where
+a value can be NaN/inf or have an infinite derivative outside its branch (`sqrt`, `log`, `exp`,
+division, fractional powers), its inputs are guarded ("double where"), so that `jax.grad` stays
+finite. Both values are computed by `jnp.where`, so the fix is safe only when neither can have
+a side effect. A value that calls a function (effectful or costly) is selected with
+`lax.cond(cond, lambda: a, lambda: b)` instead, which runs only the branch taken (unsafe: both
+branches are traced, the condition must be a scalar and both values of one type). A branch that
+calls back into the function it is in (recursion) gets no rewrite: tracing it recurses forever
+under either form.
 """
 
 from __future__ import annotations
@@ -60,56 +63,91 @@ def branch_select_fix(
     if selection is None:
         return None
     target, values, start, end = selection
-    if any(_not_an_array(value, ctx) for value, _ in values):
+    pairs = _selected_pairs(values, ctx)
+    if pairs is None:
         return None
-    (first, first_text), (second, second_text) = values
-    pure = _pure(first, ctx) and _pure(second, ctx)
+    pure = all(_pure(value, ctx) for pair in pairs for value, _ in pair)
     calls = [n for value, _ in values for n in ast.walk(value) if isinstance(n, ast.Call)]
-    if not pure and calls:
-        if _recursive(calls, ctx) or _unliftable(values):
-            return None
-        module, alias, function = "jax.lax", "lax", "cond"
-        arguments = f"lambda: {first_text}, lambda: {second_text}"
-    else:
-        module, alias, function = "jax.numpy", "jnp", "where"
-        arguments = f"{first_text}, {second_text}"
+    lifted = not pure and bool(calls)
+    if lifted and (_is_tuple(values) or _recursive(calls, ctx) or _unliftable(values)):
+        return None
+    module, alias, function = ("jax.lax", "lax", "cond") if lifted else _WHERE
     spelled = module_prefix_and_edits(ctx, module, alias)
     if spelled is None:
         return None
     prefix, import_edits = spelled
     condition_text, condition_edits, condition_safety = condition
-    smooth = function == "where" and all(_finite_gradient(value, ctx) for value, _ in values)
-    guarded = None
-    if function == "where" and not smooth and condition_safety is Applicability.SAFE:
-        guarded = [
-            _guarded(value, text, condition_text, taken, prefix, ctx)
-            for (value, text), taken in zip(values, (True, False), strict=True)
-        ]
-        if None in guarded:
-            guarded = None
-        else:
-            arguments = ", ".join(guarded)
-    call = f"{prefix}.{function}({condition_text}, {arguments})"
+    call = f"{prefix}.{function}({condition_text}, "
+    smooth = guarded = False
+    if lifted:
+        (_, first_text), (_, second_text) = values
+        selected = [f"{call}lambda: {first_text}, lambda: {second_text})"]
+    else:
+        smooth = all(_finite_gradient(value, ctx) for pair in pairs for value, _ in pair)
+        # The guards repeat the condition: only one that evaluates without side effects.
+        guards = None if smooth or not _pure(node.test, ctx) else _guards(pairs, call, ctx)
+        guarded = guards is not None
+        arguments = guards if guarded else [[text for _, text in pair] for pair in pairs]
+        selected = [f"{call}{if_true}, {if_false})" for if_true, if_false in arguments]
+    text = ", ".join(selected) + ("," if len(pairs) == 1 and _is_tuple(values) else "")
     safe = pure and smooth and condition_safety is Applicability.SAFE
     safety = Applicability.SAFE if safe else Applicability.UNSAFE
     if isinstance(node, ast.IfExp):
-        edit = node_edit(ctx, node, call)
+        edit = node_edit(ctx, node, f"({text})" if _is_tuple(values) else text)
     else:
-        statement = f"return {call}" if target == "return" else f"{target} = {call}"
+        statement = f"return {text}" if target == "return" else f"{target} = {text}"
         edit = _statement_edit(start, end, statement, ctx)
         if edit is None:
             return None
     verb = "Select" if function == "where" else "Branch"
     title = f"{verb} with `{prefix}.{function}(...)`"
-    if guarded is not None:
+    if guarded:
         title += ", guarding the inputs of `sqrt`/`log`/division so gradients stay finite"
     elif function == "where" and not smooth:
         title += " (under `jax.grad`, NaN where the value not selected is not finite)"
     return Fix(title, (edit, *condition_edits, *import_edits), safety)
 
 
+_WHERE = ("jax.numpy", "jnp", "where")
+
+
+def _guards(pairs, call: str, ctx: FixSite) -> list[list[str]] | None:
+    """Each pair's two values guarded (see `_guarded`) for `call` (`jnp.where(cond, `);
+    None when one cannot be."""
+    guarded = [
+        [
+            _guarded(text, call, taken, ctx)
+            for (_, text), taken in zip(pair, (True, False), strict=True)
+        ]
+        for pair in pairs
+    ]
+    return None if any(None in pair for pair in guarded) else guarded
+
+
 def _value(node: ast.expr, ctx: FixSite) -> tuple[ast.expr, str]:
     return node, ctx.segment(node)
+
+
+def _selected_pairs(values, ctx: FixSite):
+    """The (value if true, value if false) pairs one `jnp.where` each selects: the two values,
+    or the elements of two tuples of one length (`return x, 1` / `return -x, 0`); None when a
+    value is not an array (a string, a list, a tuple of another length)."""
+    (first, _), (second, _) = values
+    if isinstance(first, ast.Tuple) and isinstance(second, ast.Tuple):
+        if len(first.elts) != len(second.elts) or not first.elts:
+            return None
+        pairs = [
+            (_value(a, ctx), _value(b, ctx)) for a, b in zip(first.elts, second.elts, strict=True)
+        ]
+    else:
+        pairs = [values]
+    if any(_not_an_array(value, ctx) for pair in pairs for value, _ in pair):
+        return None
+    return pairs
+
+
+def _is_tuple(values) -> bool:
+    return isinstance(values[0][0], ast.Tuple)
 
 
 def _statement_selection(node: ast.If, ctx: FixSite):
@@ -274,6 +312,8 @@ def _pure(node: ast.expr, ctx: FixSite) -> bool:
         return _pure(node.operand, ctx)
     if isinstance(node, ast.Compare):
         return all(_pure(part, ctx) for part in (node.left, *node.comparators))
+    if isinstance(node, ast.BoolOp):
+        return all(_pure(value, ctx) for value in node.values)
     if isinstance(node, ast.Subscript):
         return _pure(node.value, ctx) and _pure(node.slice, ctx)
     if isinstance(node, ast.Slice):
@@ -345,21 +385,26 @@ def _finite_gradient(node: ast.expr, ctx: FixSite) -> bool:
 # Functions that are not finite or not differentiable somewhere, and a value inside their
 # domain with a finite derivative: what their input becomes where its branch is not taken.
 _GUARDS = {
-    "jax.numpy.sqrt": "1.0",
-    "jax.numpy.log": "1.0",
-    "jax.numpy.log2": "1.0",
-    "jax.numpy.log10": "1.0",
-    "jax.numpy.log1p": "0.0",
-    "jax.numpy.reciprocal": "1.0",
-    "jax.numpy.arcsin": "0.0",
-    "jax.numpy.arccos": "0.0",
+    **{f"jax.numpy.{name}": "1.0" for name in ("sqrt", "log", "log2", "log10", "reciprocal")},
+    **{f"jax.numpy.{name}": "0.0" for name in ("log1p", "arcsin", "arccos", "arctanh", "tan")},
+    **{f"jax.numpy.{name}": "0.0" for name in ("exp", "exp2", "expm1")},  # overflow to inf
+    "jax.numpy.cbrt": "1.0",
+    "jax.numpy.arccosh": "2.0",
+    **{f"jax.lax.{name}": "1.0" for name in ("sqrt", "rsqrt", "cbrt", "log")},
+    **{f"jax.lax.{name}": "0.0" for name in ("log1p", "exp", "expm1", "tan")},
+}
+# Two-argument functions: which argument to guard, and its safe value. A base of 1.0 keeps
+# `x ** p` and its derivatives in `x` and `p` finite (`1 ** p * log(1)` is 0).
+_ARGUMENT_GUARDS = {
+    **dict.fromkeys(("jax.numpy.power", "jax.numpy.float_power", "jax.lax.pow"), (0, "1.0")),
+    **dict.fromkeys(("jax.numpy.divide", "jax.numpy.true_divide", "jax.lax.div"), (1, "1.0")),
 }
 
 
 def _guard_spans(node: ast.expr, ctx: FixSite) -> list[tuple[ast.expr, str]] | None:
     """The inputs to guard in `node` (each with its safe value) for its gradient to be finite
-    everywhere: the argument of `sqrt`/`log`/... and the divisor of `/`, each itself smooth;
-    None when some part cannot be guarded that way."""
+    everywhere: the argument of `sqrt`/`log`/`exp`/..., the divisor of `/` and the base of
+    `**`, each itself smooth; None when some part cannot be guarded that way."""
     if _finite_gradient(node, ctx):
         return []
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd):
@@ -367,40 +412,58 @@ def _guard_spans(node: ast.expr, ctx: FixSite) -> list[tuple[ast.expr, str]] | N
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add | ast.Sub | ast.Mult):
         left, right = _guard_spans(node.left, ctx), _guard_spans(node.right, ctx)
         return None if left is None or right is None else left + right
-    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
-        left = _guard_spans(node.left, ctx)
-        if left is None or not _finite_gradient(node.right, ctx):
-            return None
-        return [*left, (node.right, "1.0")]
-    if (
-        isinstance(node, ast.Call)
-        and ctx.qualname(node.func) in _GUARDS
-        and len(node.args) == 1
-        and not node.keywords
-        and _finite_gradient(node.args[0], ctx)
-    ):
-        return [(node.args[0], _GUARDS[ctx.qualname(node.func)])]
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div | ast.Pow):
+        return _argument_guards(node.left, node.right, int(isinstance(node.op, ast.Div)), ctx)
+    if not isinstance(node, ast.Call) or node.keywords:
+        return None
+    qualname = ctx.qualname(node.func)
+    if qualname in _GUARDS and len(node.args) == 1 and _finite_gradient(node.args[0], ctx):
+        return [(node.args[0], _GUARDS[qualname])]
+    if qualname in _ARGUMENT_GUARDS and len(node.args) == 2:
+        guarded, safe = _ARGUMENT_GUARDS[qualname]
+        return _argument_guards(*node.args, guarded, ctx, safe)
     return None
 
 
-def _guarded(
-    value: ast.expr, text: str, condition: str, taken: bool, prefix: str, ctx: FixSite
-) -> str | None:
+def _argument_guards(
+    left: ast.expr, right: ast.expr, guarded: int, ctx: FixSite, safe: str = "1.0"
+) -> list[tuple[ast.expr, str]] | None:
+    """`left / right` guards `right` (guarded=1); `left ** right` guards `left` (guarded=0).
+    The other operand may itself need guards (a numerator with a `log`); the guarded one is
+    replaced whole where its branch is not taken, so it must be smooth itself."""
+    operands = (left, right)
+    other = _guard_spans(operands[1 - guarded], ctx)
+    if other is None or not _finite_gradient(operands[guarded], ctx):
+        return None
+    if guarded == 0 and other:
+        return None  # `x ** log(y)`: the exponent's guard and the base's would nest
+    return [*other, (operands[guarded], safe)]
+
+
+def _guarded(text: str, call: str, taken: bool, ctx: FixSite) -> str | None:
     """The "double where": `value`'s text with each input of a non-smooth part replaced, where
     its branch is not taken, by a safe value (`jnp.sqrt(jnp.where(x > 0, x, 1.0))`). The
     selected values are unchanged, and the branch not taken has a finite value and
-    derivative, so `jax.grad` of the `jnp.where` is finite. Only for a value on one line."""
-    if getattr(value, "end_lineno", None) != getattr(value, "lineno", 0) or not text.isascii():
+    derivative, so `jax.grad` of the `jnp.where` is finite. Only for a value on one line.
+    The text is parsed again, so that a value the fix composed (`y + (v)` for `y += v`) has
+    positions too."""
+    if "\n" in text:
         return None
-    spans = _guard_spans(value, ctx)
+    try:
+        parsed = ast.parse(text.strip(), mode="eval").body
+    except SyntaxError:
+        return None
+    spans = _guard_spans(parsed, ctx)
     if spans is None:
         return None
+    encoded = text.strip().encode()
     for node, safe in sorted(spans, key=lambda span: -span[0].col_offset):
-        start, end = node.col_offset - value.col_offset, node.end_col_offset - value.col_offset
-        inner = text[start:end]
+        start, end = node.col_offset, node.end_col_offset
+        inner = encoded[start:end].decode()
         chosen = f"{inner}, {safe}" if taken else f"{safe}, {inner}"
-        text = f"{text[:start]}{prefix}.where({condition}, {chosen}){text[end:]}"
-    return text
+        replaced = f"{call}{chosen})".encode()
+        encoded = encoded[:start] + replaced + encoded[end:]
+    return encoded.decode()
 
 
 def _statement_edit(start: ast.stmt, end: ast.stmt, text: str, ctx: FixSite) -> Edit | None:

@@ -90,7 +90,9 @@ def static_argnames_deferred(values: list[ast.expr], ctx: FixSite) -> tuple[Defe
         return ()
     if not trace.direct or values[0].id not in trace.traced_params:
         return ()
-    if _differentiated([values[0].id], function, ctx):
+    if _differentiated([values[0].id], function, ctx) or _given_arrays(
+        [values[0].id], function, ctx
+    ):
         return ()
     return (DeferredFix(Codemod.STATIC_JIT, ctx.span(values[0]).start),)
 

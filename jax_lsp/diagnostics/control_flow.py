@@ -150,16 +150,19 @@ class PythonBranchOnTraced(Rule):
         differentiable wherever their inputs are finite: names, numbers, indexing, `+`, `-`,
         `*`, division by a non-zero number, whole powers and `abs`, `maximum`, `minimum`,
         `clip`, `sin`, `cos`, `tanh`, `relu`, `sigmoid`. Over `sqrt`, `log`, division by a value
-        or any other call it is unsafe. Where each such part is `sqrt`, `log`, `log1p`,
-        `reciprocal`, `arcsin`, `arccos` or a division, with a smooth input, the fix also guards
-        that input where its branch is not taken ("double where": `jnp.where(x > 0,
+        or any other call it is unsafe. Where each such part is `sqrt`, `log`, `log1p`, `exp`,
+        `reciprocal`, `arcsin`, `arccos`, `arctanh`, a division or a power, with a smooth input,
+        the fix also guards that input (the divisor, the base) where its branch is not taken
+        ("double where": `jnp.where(x > 0,
         jnp.sqrt(jnp.where(x > 0, x, 1.0)), 0.0)`), so the gradient stays finite and equals the
         original's on each side; otherwise its title warns of NaN gradients. A value that calls
         another function (effectful or costly) is selected with `lax.cond(cond, lambda: a,
         lambda: b)` instead, which runs only the branch taken: unsafe, since both branches are
         traced, the condition must be a scalar and both values of the same shape and dtype. A
         branch that calls back into its own function (recursion) gets no rewrite: tracing it
-        recurses forever under either form. No fix for `elif` chains, tuples or `None` values.
+        recurses forever under either form. Tuples of one length (`return x, 1` / `return -x,
+        0`) become a tuple of `jnp.where`s, one per element. No fix for `elif` chains, lists
+        or `None` values.
         When the condition is a parameter of a function jitted by its decorator (`if training:`,
         `if n > 0:`) an unsafe alternative adds it to `static_argnames` (see JAX803).
         `max(a, b)` / `min(a, b)` become `jnp.maximum(a, b)` / `jnp.minimum(a, b)` (unsafe:

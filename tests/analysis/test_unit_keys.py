@@ -121,17 +121,33 @@ def test_a_rebinding_that_makes_a_global_mutable_reaches_the_reader():
 X64 = """\
 import jax
 import jax.numpy as jnp
+import numpy as np
 {flag}
 
 x = jnp.float64(1.0)
 """
 
 
-def test_a_new_x64_flag_reaches_the_units_naming_64_bit_types():
-    off = X64.format(flag="")
-    on = X64.format(flag='jax.config.update("jax_enable_x64", True)\n')
+@pytest.mark.parametrize(
+    "request_64",
+    [
+        "x = jnp.float64(1.0)",
+        # Aliases name no width: `check --fix` inserted the flag once per pass (trial fixes11).
+        "def init(key, dtype=jnp.float_):\n    return jax.random.normal(key, (2,), dtype=dtype)",
+        "x = jnp.zeros(2, dtype=jnp.complex_)",
+        "x = jnp.arange(3, dtype=np.intp)",
+        "x = jnp.arange(3, dtype=jnp.uint)",
+        "x = jnp.arange(3, dtype=np.longlong)",
+    ],
+)
+def test_a_new_x64_flag_reaches_the_units_naming_64_bit_types(request_64):
+    off = X64.format(flag="").replace("x = jnp.float64(1.0)", request_64)
+    on = X64.format(flag='jax.config.update("jax_enable_x64", True)\n').replace(
+        "x = jnp.float64(1.0)", request_64
+    )
     before, after, again = _check_versions(off, on, off)
     assert before == again and _codes(before) != _codes(after)
+    assert _codes(after) == []
 
 
 PYTREE = """\

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from jax_lsp.analysis.document import Document
+from jax_lsp.codeactions import with_deferred_fixes
 from jax_lsp.engine import analyze
 from tests.codeactions.helpers import applied, source
 from tests.runtime import run_snippet
@@ -83,3 +84,54 @@ def test_the_static_fix_would_break_a_call_passing_an_array(call):
 def test_one_array_call_among_python_calls_is_enough():
     text = _program("a = relu(3.0)\nb = relu(jnp.ones(()))")
     assert _static_fix(text) is None
+
+
+# A function jitted by a statement of its own: the deferred fix extends that `jax.jit(...)`
+# call. Calls through the name it binds pass their arguments to the function (trial10 F6).
+SCALE = source(
+    """
+    import jax
+    import jax.numpy as jnp
+
+
+    def scale(x, n):
+        if n > 0:
+            return x * n
+        return x
+
+
+    CALLS
+    """
+)
+SCALE_IF_LINE = 5
+
+JITTED_ARRAY_CALLS = {
+    "rebound to its own name": "scale = jax.jit(scale)\nout = scale(jnp.ones(2), jnp.array(2))",
+    "bound to another name": "fast = jax.jit(scale)\nout = fast(jnp.ones(2), jnp.array(2))",
+    "called from a function": (
+        "fast = jax.jit(scale)\n\n\ndef main():\n    return fast(jnp.ones(2), n=jnp.array(2))"
+    ),
+    "called where it is made": "out = jax.jit(scale)(jnp.ones(2), jnp.array(2))",
+}
+
+
+def _built_fixes(text: str, line: int):
+    finding = next(f for f in analyze(Document(text)).findings if f.span.start.line == line)
+    built = with_deferred_fixes(finding, text)
+    return [*([built.fix] if built.fix else []), *built.alternatives]
+
+
+@pytest.mark.parametrize("calls", JITTED_ARRAY_CALLS.values(), ids=list(JITTED_ARRAY_CALLS))
+def test_no_static_fix_where_a_call_through_jit_passes_an_array(calls):
+    fixes = _built_fixes(SCALE.replace("CALLS", calls), SCALE_IF_LINE)
+    assert not any(STATIC_TITLE in fix.title for fix in fixes)
+
+
+@pytest.mark.parametrize("bound", ["scale", "fast"])
+def test_static_fix_through_jit_offered_for_a_python_value_and_runs(bound):
+    text = SCALE.replace("CALLS", f"{bound} = jax.jit(scale)\nout = {bound}(jnp.ones(2), 2)")
+    (fix,) = [f for f in _built_fixes(text, SCALE_IF_LINE) if STATIC_TITLE in f.title]
+    fixed = applied(text, fix)
+    assert f'{bound} = jax.jit(scale, static_argnames=("n",))' in fixed
+    pytest.importorskip("jax")
+    assert run_snippet(fixed, "assert out.tolist() == [2.0, 2.0]").error is None

@@ -267,8 +267,8 @@ PAIRS = [
         UNSAFE,
     ),
     (
-        # exp can overflow to inf and has no input to guard: the plain rewrite, unsafe.
-        "701-where-over-exp-is-unsafe-and-unguarded",
+        # exp can overflow to inf where its branch is not taken: its input is guarded there.
+        "701-where-over-exp-guards-its-input",
         "JAX701",
         main_fix,
         """
@@ -286,8 +286,33 @@ PAIRS = [
 
         @jax.jit
         def f(x):
-            y = jnp.where(x < 80, jnp.exp(x), x)
+            y = jnp.where(x < 80, jnp.exp(jnp.where(x < 80, x, 0.0)), x)
             return y
+        """,
+        UNSAFE,
+    ),
+    (
+        # cosh overflows too and has no guard known: the plain rewrite, unsafe.
+        "701-where-over-cosh-is-unsafe-and-unguarded",
+        "JAX701",
+        main_fix,
+        """
+        import jax
+        import jax.numpy as jnp
+
+        @jax.jit
+        def f(x):
+            if x < 80:
+                return jnp.cosh(x)
+            return x
+        """,
+        """
+        import jax
+        import jax.numpy as jnp
+
+        @jax.jit
+        def f(x):
+            return jnp.where(x < 80, jnp.cosh(x), x)
         """,
         UNSAFE,
     ),
@@ -499,13 +524,41 @@ PAIRS = [
             else:
                 c = x
             if x > 2:
-                return x, x
+                return x, [x]
             else:
-                return x, -x
+                return x, [-x]
+            if x > 3:
+                return x, x
+            return x, x, x
             return None if x > 3 else x
         """,
         None,
         None,
+    ),
+    (
+        # A tuple returned by each branch: one `jnp.where` per element, each guarded as needed.
+        "701-tuple-returns-select-each-element",
+        "JAX701",
+        main_fix,
+        """
+        import jax
+        import jax.numpy as jnp
+
+        @jax.jit
+        def f(x):
+            if x > 0:
+                return jnp.log(x), 1
+            return -x, 0
+        """,
+        """
+        import jax
+        import jax.numpy as jnp
+
+        @jax.jit
+        def f(x):
+            return jnp.where(x > 0, jnp.log(jnp.where(x > 0, x, 1.0)), -x), jnp.where(x > 0, 1, 0)
+        """,
+        UNSAFE,
     ),
     (
         "701-static-alternative-wraps-jit-in-partial",
@@ -775,14 +828,14 @@ def test_where_fix_titles_say_how_gradients_fare():
     titles = {}
     for name in (
         "701-where-over-sqrt-guards-its-input",
-        "701-where-over-exp-is-unsafe-and-unguarded",
+        "701-where-over-cosh-is-unsafe-and-unguarded",
     ):
         (pair,) = [p for p in PAIRS if p[0] == name]
         (finding,) = findings_of(source(pair[3]), ("JAX701",))
         titles[name] = finding.fix.title
     assert "guarding the inputs" in titles["701-where-over-sqrt-guards-its-input"]
     assert (
-        "NaN where the value not selected" in titles["701-where-over-exp-is-unsafe-and-unguarded"]
+        "NaN where the value not selected" in titles["701-where-over-cosh-is-unsafe-and-unguarded"]
     )
 
 

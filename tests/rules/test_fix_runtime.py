@@ -15,6 +15,33 @@ from tests.runtime import exception_class, run_snippet
 
 pytest.importorskip("jax")
 
+
+def _gradients_as_eager(function: str, points: str, combine: str = "") -> str:
+    """A check that jit's gradients of the fixed `function` at `points`, taken with
+    `jax_debug_nans` on (which raises on a NaN anywhere in the backward pass), and its values
+    are the eager original's (`eager_grads` / `eager_values`, made by `_eager`)."""
+    return (
+        "import numpy\n"
+        "with jax.debug_nans(True):\n"
+        f"    fixed_grads = [float(jax.grad(lambda v: {function}(v){combine})(v))"
+        f" for v in {points}]\n"
+        f"    fixed_values = [float(a) for v in {points} for a in jax.tree.leaves({function}(v))]\n"
+        "assert numpy.allclose(fixed_grads, eager_grads), (fixed_grads, eager_grads)\n"
+        "assert numpy.allclose(fixed_values, eager_values), (fixed_values, eager_values)"
+    )
+
+
+def _eager(function: str, points: str, combine: str = "") -> str:
+    """The program's last lines: the un-jitted original's gradients and values at `points`
+    (`combine` makes a tuple result a scalar to differentiate: `[0]`)."""
+    return (
+        f"eager_grads = [float(jax.grad(lambda v: {function}.__wrapped__(v){combine})(v)) "
+        f"for v in {points}]\n"
+        f"eager_values = [float(a) for v in {points} "
+        f"for a in jax.tree.leaves({function}.__wrapped__(v))]\n"
+    )
+
+
 # (id, code, program, exception the buggy program raises or None, check of the buggy program,
 #  check of the fixed program)
 CASES = [
@@ -104,6 +131,95 @@ CASES = [
         "fixed = [float(jax.grad(safe_sqrt)(v)) for v in (-1.0, 0.0, 4.0)]\n"
         "values = [float(safe_sqrt(v)) for v in (-1.0, 0.0, 4.0)]\n"
         "assert fixed == [0.0, 0.0, 0.25] and values == [0.0, 0.0, 2.0]",
+    ),
+    (
+        # The statement form: `y = 0.0; if x > 0: y = jnp.sqrt(x)`. A plain
+        # `jnp.where(x > 0, jnp.sqrt(x), y)` has gradient NaN at 0 (jax_debug_nans raises).
+        "701-assignment-guards-sqrt",
+        "JAX701",
+        source(
+            """
+        import jax
+        import jax.numpy as jnp
+
+        @jax.jit
+        def clipped_sqrt(x):
+            y = 0.0
+            if x > 0:
+                y = jnp.sqrt(x)
+            return y
+
+        """
+        )
+        + _eager("clipped_sqrt", "(-1.0, 0.0, 4.0)"),
+        None,
+        "assert eager_grads == [0.0, 0.0, 0.25]",
+        _gradients_as_eager("clipped_sqrt", "(-1.0, 0.0, 4.0)"),
+    ),
+    (
+        "701-augmented-assignment-guards-log",
+        "JAX701",
+        source(
+            """
+        import jax
+        import jax.numpy as jnp
+
+        @jax.jit
+        def bonus(x):
+            y = x * 2.0
+            if x > 0:
+                y += jnp.log(x)  # only for positive x
+            return y
+
+        """
+        )
+        + _eager("bonus", "(-1.0, 0.0, 2.0)"),
+        None,
+        "assert eager_grads == [2.0, 2.0, 2.5]",
+        _gradients_as_eager("bonus", "(-1.0, 0.0, 2.0)"),
+    ),
+    (
+        # A fractional power and a division by a value, in a conditional expression.
+        "701-conditional-expression-guards-power-and-divisor",
+        "JAX701",
+        source(
+            """
+        import jax
+
+        @jax.jit
+        def root_over(x):
+            return (x**0.5) / x if x > 0 else x * 0.0
+
+        """
+        )
+        + _eager("root_over", "(-1.0, 0.0, 4.0)"),
+        None,
+        "assert eager_grads == [0.0, 0.0, -1 / 16]",
+        _gradients_as_eager("root_over", "(-1.0, 0.0, 4.0)"),
+    ),
+    (
+        # Tuples returned by both branches: one guarded `jnp.where` per element.
+        "701-tuple-returns-guard-each-element",
+        "JAX701",
+        source(
+            """
+        import jax
+        import jax.numpy as jnp
+
+        @jax.jit
+        def log_and_flag(x):
+            if x > 0:
+                return jnp.log1p(x), 1
+            return jnp.arcsin(x / 2.0), 0
+
+        """
+        )
+        + _eager("log_and_flag", "(-1.0, 0.0, 3.0)", "[0]"),
+        None,
+        "import numpy\n"
+        "assert numpy.allclose(eager_grads, [1 / 3**0.5, 0.5, 0.25])\n"
+        "assert eager_values[1::2] == [0.0, 0.0, 1.0]",
+        _gradients_as_eager("log_and_flag", "(-1.0, 0.0, 3.0)", "[0]"),
     ),
     (
         "701-select-equals-eager",
