@@ -59,7 +59,7 @@ from jax_lsp.analysis.module_state import ModuleState
 from jax_lsp.analysis.nodes import is_staticmethod, own_returns, positional_params, walk_nodes
 from jax_lsp.analysis.objects import field_values, self_assignments
 from jax_lsp.analysis.paths import is_test_path
-from jax_lsp.analysis.pytrees import LINEN_MODULE, is_registered_pytree
+from jax_lsp.analysis.pytrees import LINEN_MODULE, flattens_fields, is_registered_pytree
 from jax_lsp.analysis.shapes import (
     LITERAL_INDEX,
     ArrayShape,
@@ -652,7 +652,7 @@ class ModuleModel:
         classes = self._object_classes(node)
         found = []
         for name in sorted(info.traced_params & classes.keys()):
-            instance = self._instance(classes[name])
+            instance = self._instance(classes[name], name in info.all_leaves)
             if instance is not None:
                 found.append((name, instance))
         return tuple(found)
@@ -829,15 +829,17 @@ class ModuleModel:
             classes = {**classes, positional[0]: record.class_name}
         return classes
 
-    def _instance(self, class_name: str) -> Instance | None:
-        """A traced instance of the class, if it is a PyTree (else JAX would not take it)."""
+    def _instance(self, class_name: str, every_leaf: bool = False) -> Instance | None:
+        """A traced instance of the class, if it is a PyTree (else JAX would not take it).
+        `every_leaf`: passed through a transformation tracing every leaf (`jax.jit`)."""
         record = self.classes[class_name]
         if not is_registered_pytree(record, self.summaries):
             return None
+        every_leaf = every_leaf and flattens_fields(record)
         source = self._source_of[record.node]
-        key = ("fields", self.alias_key, class_name)
+        key = ("fields", self.alias_key, class_name, every_leaf)
         if key not in source.memo:
-            fields = field_values(record.node, self.resolver)
+            fields = field_values(record.node, self.resolver, every_leaf)
             source.memo[key] = Instance(class_name, tuple(sorted(fields.items())))
         return source.memo[key]
 
@@ -1344,8 +1346,9 @@ class ModuleModel:
         info = self.context_of(node)
         params: dict[str, Value] = {}
         containers: dict[str, str] = {}
+        declared_kinds: dict[str, Kind | None] = {}
         for arg in [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]:
-            declared = annotation_kind(arg.annotation, self.resolver)
+            declared = declared_kinds[arg.arg] = annotation_kind(arg.annotation, self.resolver)
             params[arg.arg] = declared or Kind.UNKNOWN
             form = annotation_container(arg.annotation, self.resolver)
             if form is not None:
@@ -1365,6 +1368,12 @@ class ModuleModel:
         params.update(self.object_params(node))
         params.update(self.self_object(node))
         params.update(self.carry_values(node))
+        arrays = {name for name, kind in declared_kinds.items() if kind is not None}
+        tree_params = frozenset(
+            name
+            for name in (info.all_leaves & info.traced_params if info else ())
+            if params.get(name) is Kind.TRACED and name not in arrays
+        )
         resolver = self.resolver.child(local_imports(node), frozenset(params))
         context = ScopeContext(
             resolver,
@@ -1375,6 +1384,7 @@ class ModuleModel:
             self.return_value,
             self._traced_return_value,
             self.records[node].path if node in self.records else "",
+            tree_params,
         )
         kinds: dict[ast.AST, Kind] = {}
         values: dict[ast.AST, Value] = {}
