@@ -174,7 +174,8 @@ _NOT_ARRAY_MODULES = (
     "jax.debug.",
     "equinox.",
     "flax.",
-    "optax.",
+    # not optax: of traced values its functions compute arrays (`global_norm`, losses,
+    # schedules); those giving pytrees are in _SHAPED_LIKE, its transformations are objects
     "chex.",
     "jaxtyping.",
 )
