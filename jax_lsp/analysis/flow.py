@@ -917,8 +917,15 @@ class FlowInterpreter:
         every: list[Value],
     ) -> Value:
         func = node.func
-        if self.context.external and self._imported_returns_array(func):
-            return self._array_result(every)
+        if self.context.external:
+            if self._imported_returns_array(func):
+                return self._array_result(every)
+            facts = self._imported_facts(func)
+            if facts is not None and facts.returns is not None:
+                summary: Value = facts.returns
+                if self.context.abstract and every and all(v is Kind.TRACED for v in every):
+                    summary = _given_tracers(summary, facts.traced_returns)
+                return called_result(summary, self.context.abstract or any_traced(every))
         if type(callee) is Function:
             return self._call_function(callee, args, every)
         qualname = self.resolver.qualname(func)
@@ -940,12 +947,17 @@ class FlowInterpreter:
     def _imported_returns_array(self, func: ast.expr) -> bool:
         """`make_state()` / `ops.make_state()`, imported from a module known to return arrays
         (and not rebound here)."""
+        facts = self._imported_facts(func)
+        return facts is not None and facts.returns_array
+
+    def _imported_facts(self, func: ast.expr) -> ExternalFacts | None:
+        """What is known of the imported function `func` calls (not rebound here)."""
         spelling = dotted_name(func)
         facts = self.context.external.get(spelling) if spelling else None
-        if facts is None or not facts.returns_array:
-            return False
+        if facts is None:
+            return None
         head = spelling.split(".")[0]
-        return head not in self.env and head not in self.context.outer
+        return None if head in self.env or head in self.context.outer else facts
 
     def _call_function(self, function: Function, args: list[Value], every: list[Value]) -> Value:
         """The result of calling a module function, transformed or not."""
