@@ -1136,11 +1136,51 @@ class ModuleModel:
                 if changed and not isinstance(target, ast.Lambda):
                     pending.append(target)
             for call, unit_start in calls_by_caller.get(node, []):
-                found = self.resolve_ref(call.callee, unit_start + call.node.lineno, node)
+                line = unit_start + call.node.lineno
+                found = self.resolve_ref(call.callee, line, node)
                 callees = [found] if found else wrappers.called(call.node, node, unit_start)
+                if not callees and call.callee.name in self.classes:
+                    pending += self._trace_construction(node, info, scope, call, unit_start)
                 for callee, ref in callees:
                     if self._trace_call(node, info, scope, call, callee, ref, unit_start):
                         pending.append(callee)
+
+    def _trace_construction(
+        self, node: FunctionNode, info: TraceInfo, scope: ScopeKinds, call: CallSite, start: int
+    ) -> list[FunctionNode]:
+        """`Cls(m=m, a=a)` of a class of the module in traced code: its `__init__` runs in
+        the trace, given what the call passes; given a tracer, the checks a generated
+        constructor runs after it (a dataclass's `__post_init__`, an `eqx.Module`'s
+        `__check_init__`) see fields holding tracers. The methods whose trace changed."""
+        class_name, line = call.callee.name, start + call.node.lineno
+        changed: list[FunctionNode] = []
+        init = self._definition(f"{class_name}.__init__", line)
+        if init is not None and not isinstance(init, ast.Lambda):
+            ref = replace(call.callee, bound_positional=call.callee.bound_positional + 1)
+            if self._trace_call(node, info, scope, call, init, ref, start):
+                changed.append(init)
+        arguments = [*call.node.args, *(keyword.value for keyword in call.node.keywords)]
+        if init is not None or not any(scope.kinds.get(a) is Kind.TRACED for a in arguments):
+            return changed
+        for hook in ("__post_init__", "__check_init__"):
+            method = self._definition(f"{class_name}.{hook}", line)
+            if method is None or isinstance(method, ast.Lambda):
+                continue
+            positional = positional_params(method)
+            if not positional:
+                continue
+            checked = TraceInfo(
+                f"called from {self._display_name(node)}",
+                info.abstract,
+                frozenset(positional[:1]),
+                frozenset(),
+                False,
+                TraceOrigin(call.node, start, node, called=True),
+                eager=info.eager,
+            )
+            if self._set_trace(method, checked, call.node):
+                changed.append(method)
+        return changed
 
     def _trace_lambda_calls(
         self,
