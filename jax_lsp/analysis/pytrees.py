@@ -58,6 +58,8 @@ def flattens_fields(record: ClassRecord) -> bool:
         for statement in record.node.body
     ):
         return False
+    if any(_lists_fields(decorator) for decorator in record.node.decorator_list):
+        return False  # `partial(register_dataclass, meta_fields=[...])`: it says which
     return any(d in FIELD_PYTREE_DECORATORS for d in record.decorators) or any(
         base in FIELD_PYTREE_BASES for base in record.bases
     )
@@ -79,3 +81,9 @@ def is_registered_pytree(record: ClassRecord, summaries: Iterable[UnitSummary]) 
 def names_class(call: ast.Call, name: str) -> bool:
     """Does the call pass the class `name` as its first argument?"""
     return bool(call.args) and isinstance(call.args[0], ast.Name) and call.args[0].id == name
+
+
+def _lists_fields(decorator: ast.expr) -> bool:
+    return isinstance(decorator, ast.Call) and any(
+        keyword.arg in ("data_fields", "meta_fields") for keyword in decorator.keywords
+    )

@@ -382,3 +382,23 @@ def test_a_parameter_traced_by_jit_and_by_filter_jit_keeps_only_its_array_fields
     assert "model" not in trace_of(model, "scaled").all_leaves
     assert codes_at(source) == []
     assert codes_at(source.replace("b = eqx.filter_jit(scaled)", "")) == [("JAX701", 10)]
+
+
+def test_fields_a_registration_lists_as_meta_data_stay_python_values_under_jit():
+    source = """
+        import dataclasses
+        from functools import partial
+        import jax
+
+        @partial(jax.tree_util.register_dataclass, data_fields=["x"], meta_fields=["mul"])
+        @dataclasses.dataclass
+        class Model:
+            x: jax.Array
+            mul: bool
+
+        @jax.jit
+        def calc(m: Model, y):
+            return m.x * 2 + y if m.mul else y
+        """
+    assert codes_at(source) == []
+    assert codes_at(source.replace("if m.mul", "if m.x")) == [("JAX701", 14)]
