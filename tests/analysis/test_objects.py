@@ -387,18 +387,22 @@ def test_a_parameter_traced_by_jit_and_by_filter_jit_keeps_only_its_array_fields
 def test_fields_a_registration_lists_as_meta_data_stay_python_values_under_jit():
     source = """
         import dataclasses
-        from functools import partial
+        import functools
         import jax
 
-        @partial(jax.tree_util.register_dataclass, data_fields=["x"], meta_fields=["mul"])
+        @functools.partial(
+            jax.tree_util.register_dataclass, meta_fields=["depth"], data_fields=["w"]
+        )
         @dataclasses.dataclass
-        class Model:
-            x: jax.Array
-            mul: bool
+        class Stack:
+            depth: int
+            w: jax.Array
 
         @jax.jit
-        def calc(m: Model, y):
-            return m.x * 2 + y if m.mul else y
+        def run(s: Stack, y):
+            if s.depth > 2:
+                y = y * s.w
+            return y
         """
     assert codes_at(source) == []
-    assert codes_at(source.replace("if m.mul", "if m.x")) == [("JAX701", 14)]
+    assert codes_at(source.replace("if s.depth", "if s.w")) == [("JAX701", 16)]
