@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from jax_lsp.analysis.jitted import StaticSignature
+from jax_lsp.analysis.values import Container
 
 
 @dataclass(frozen=True)
@@ -20,6 +21,10 @@ class ExternalFacts:
     transform: str | None = None  # "jit", "vmap", ...: transformed where it is defined
     static: StaticSignature | None = None  # its static arguments, when jitted with some
     origin: str = "engine"  # "engine" or "jedi": who answered
+    # A tuple or dict it returns, with its items where known (`{"mean": x.mean()}`): read
+    # with its parameters unknown, and with each of them a tracer inside traced code.
+    returns: Container | None = None
+    traced_returns: Container | None = None
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 from jax_lsp.analysis.imports import Resolver
 from jax_lsp.analysis.kinds import (
     ARRAY_ANNOTATIONS,
+    ARRAY_ATTRIBUTES,
     ARRAY_FUNCTIONS,
     ARRAY_LAYERS,
     ARRAY_METHODS,
@@ -173,7 +174,8 @@ _NOT_ARRAY_MODULES = (
     "jax.debug.",
     "equinox.",
     "flax.",
-    "optax.",
+    # not optax: of traced values its functions compute arrays (`global_norm`, losses,
+    # schedules); those giving pytrees are in _SHAPED_LIKE, its transformations are objects
     "chex.",
     "jaxtyping.",
 )
@@ -199,6 +201,10 @@ class ScopeContext:
     # The same, interpreted with every parameter a tracer in abstract code.
     traced_returns: Callable[[str], Value | None] = lambda path: None
     scope_path: str = ""  # the path of the function interpreted ("" at module level)
+    # Traced parameters of unknown structure whose every leaf is a tracer (`state` of a
+    # `jax.jit` function): an attribute no array has is one of their fields, so a tracer or
+    # a subtree of tracers.
+    tree_params: frozenset[str] = frozenset()
 
 
 def annotation_kind(annotation: ast.expr | None, resolver: Resolver) -> Kind | None:
@@ -702,6 +708,8 @@ class FlowInterpreter:
             return Kind.STATIC
         if any(isinstance(op, ast.In | ast.NotIn | ast.Is | ast.IsNot) for op in node.ops):
             return Kind.UNKNOWN
+        if any(_is_text(operand) for operand in [node.left, *node.comparators]):
+            return Kind.STATIC  # no array equals a str: a tracer gives False, a Python bool
         return self._combine(values)
 
     def _expr_IfExp(self, node: ast.IfExp) -> Value:
@@ -745,6 +753,8 @@ class FlowInterpreter:
         if type(receiver) is Instance or type(receiver) is Object:  # the value of its field
             return receiver.attribute(node.attr)
         value = kind_of(receiver)
+        if receiver is Kind.TRACED and self._field_of_tree_param(node):
+            return DERIVED
         if value.is_jax or value is Kind.NUMPY:
             if node.attr in STATIC_ATTRIBUTES:
                 return Kind.STATIC
@@ -754,6 +764,18 @@ class FlowInterpreter:
         if value is Kind.STATIC:
             return Kind.STATIC
         return Kind.UNKNOWN
+
+    def _field_of_tree_param(self, node: ast.Attribute) -> bool:
+        """`state.step` of a parameter whose every leaf is traced (see `tree_params`),
+        where no array has the attribute: a field, holding tracers unless its class (not
+        known here) declares it static."""
+        return (
+            self.context.abstract
+            and isinstance(node.value, ast.Name)
+            and node.value.id in self.context.tree_params
+            and node.attr not in ARRAY_ATTRIBUTES
+            and not node.attr.startswith("_")
+        )
 
     def _expr_Subscript(self, node: ast.Subscript) -> Value:
         value = self.eval(node.value)
@@ -895,8 +917,15 @@ class FlowInterpreter:
         every: list[Value],
     ) -> Value:
         func = node.func
-        if self.context.external and self._imported_returns_array(func):
-            return self._array_result(every)
+        if self.context.external:
+            if self._imported_returns_array(func):
+                return self._array_result(every)
+            facts = self._imported_facts(func)
+            if facts is not None and facts.returns is not None:
+                summary: Value = facts.returns
+                if self.context.abstract and every and all(v is Kind.TRACED for v in every):
+                    summary = _given_tracers(summary, facts.traced_returns)
+                return called_result(summary, self.context.abstract or any_traced(every))
         if type(callee) is Function:
             return self._call_function(callee, args, every)
         qualname = self.resolver.qualname(func)
@@ -918,12 +947,17 @@ class FlowInterpreter:
     def _imported_returns_array(self, func: ast.expr) -> bool:
         """`make_state()` / `ops.make_state()`, imported from a module known to return arrays
         (and not rebound here)."""
+        facts = self._imported_facts(func)
+        return facts is not None and facts.returns_array
+
+    def _imported_facts(self, func: ast.expr) -> ExternalFacts | None:
+        """What is known of the imported function `func` calls (not rebound here)."""
         spelling = dotted_name(func)
         facts = self.context.external.get(spelling) if spelling else None
-        if facts is None or not facts.returns_array:
-            return False
+        if facts is None:
+            return None
         head = spelling.split(".")[0]
-        return head not in self.env and head not in self.context.outer
+        return None if head in self.env or head in self.context.outer else facts
 
     def _call_function(self, function: Function, args: list[Value], every: list[Value]) -> Value:
         """The result of calling a module function, transformed or not."""
@@ -1058,6 +1092,12 @@ def _asks_the_object(node: ast.Call, receiver: Value | None, arguments: list[Val
         and isinstance(node.func, ast.Attribute)
         and node.func.attr not in ARRAY_METHODS
         and not any_traced(arguments)
+    )
+
+
+def _is_text(node: ast.expr) -> bool:
+    return isinstance(node, ast.JoinedStr) or (
+        isinstance(node, ast.Constant) and isinstance(node.value, str | bytes)
     )
 
 

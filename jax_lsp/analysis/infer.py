@@ -34,6 +34,7 @@ from jax_lsp.analysis.nodes import (
     walk_statements,
 )
 from jax_lsp.analysis.summary import FunctionNode, transform_of
+from jax_lsp.analysis.values import Container
 from jax_lsp.analysis.workspace import (
     Target,
     absolute_module,
@@ -328,9 +329,27 @@ def _facts_in_model(model: ModuleModel, name: str) -> ExternalFacts | None:
     if info is not None and info.direct:
         transform = transform or info.via
     returns = _returns_array(model, record.node)
-    if returns is None:
+    container = _returned_container(model, record.path, transform)
+    if returns is None and container is None:
         return None
-    return ExternalFacts(returns, transform, model.static_signatures.get(name))
+    return ExternalFacts(
+        bool(returns),
+        transform,
+        model.static_signatures.get(name),
+        returns=container,
+        traced_returns=_returned_container(model, record.path, transform, given_tracers=True),
+    )
+
+
+def _returned_container(
+    model: ModuleModel, path: str, transform: str | None, given_tracers: bool = False
+) -> Container | None:
+    """The tuple or dict a plain (untransformed) function of the model returns, if it
+    returns one."""
+    if transform is not None:
+        return None
+    found = model.return_value(path, given_tracers)
+    return found if type(found) is Container else None
 
 
 def _reexport(model: ModuleModel, name: str, file: Path) -> Target | None:

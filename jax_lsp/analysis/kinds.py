@@ -179,6 +179,28 @@ ARRAY_METHODS = frozenset(
 )
 # Methods that turn an array into a Python value (they concretize).
 CONCRETIZING_METHODS = frozenset({"item", "tolist", "__int__", "__float__", "__bool__"})
+# Every attribute a JAX array has that the sets above leave out.
+_OTHER_ARRAY_ATTRIBUTES = frozenset(
+    [
+        *("at", "device", "devices", "addressable_shards", "addressable_data", "flat"),
+        *("format", "is_fully_addressable", "is_fully_replicated", "global_shards", "base"),
+        *(
+            "copy_to_host_async",
+            "delete",
+            "is_deleted",
+            "on_device_size_in_bytes",
+            "unsafe_buffer_pointer",
+        ),
+        *("argmax", "argmin", "argsort", "astype", "clip", "any", "item", "tolist", "squeeze"),
+    ]
+)
+ARRAY_ATTRIBUTES = (
+    STATIC_ATTRIBUTES
+    | SAME_KIND_ATTRIBUTES
+    | ARRAY_METHODS
+    | CONCRETIZING_METHODS
+    | _OTHER_ARRAY_ATTRIBUTES
+)
 STATIC_BUILTINS = frozenset(
     [
         "builtins.len",

@@ -60,7 +60,7 @@ from jax_lsp.analysis.module_state import ModuleState
 from jax_lsp.analysis.nodes import is_staticmethod, own_returns, positional_params, walk_nodes
 from jax_lsp.analysis.objects import field_values, self_assignments
 from jax_lsp.analysis.paths import is_test_path
-from jax_lsp.analysis.pytrees import LINEN_MODULE, is_registered_pytree
+from jax_lsp.analysis.pytrees import LINEN_MODULE, flattens_fields, is_registered_pytree
 from jax_lsp.analysis.shapes import (
     LITERAL_INDEX,
     ArrayShape,
@@ -658,7 +658,7 @@ class ModuleModel:
         classes = self._object_classes(node)
         found = []
         for name in sorted(info.traced_params & classes.keys()):
-            instance = self._instance(classes[name])
+            instance = self._instance(classes[name], name in info.all_leaves)
             if instance is not None:
                 found.append((name, instance))
         return tuple(found)
@@ -835,15 +835,17 @@ class ModuleModel:
             classes = {**classes, positional[0]: record.class_name}
         return classes
 
-    def _instance(self, class_name: str) -> Instance | None:
-        """A traced instance of the class, if it is a PyTree (else JAX would not take it)."""
+    def _instance(self, class_name: str, every_leaf: bool = False) -> Instance | None:
+        """A traced instance of the class, if it is a PyTree (else JAX would not take it).
+        `every_leaf`: passed through a transformation tracing every leaf (`jax.jit`)."""
         record = self.classes[class_name]
         if not is_registered_pytree(record, self.summaries):
             return None
+        every_leaf = every_leaf and flattens_fields(record)
         source = self._source_of[record.node]
-        key = ("fields", self.alias_key, class_name)
+        key = ("fields", self.alias_key, class_name, every_leaf)
         if key not in source.memo:
-            fields = field_values(record.node, self.resolver)
+            fields = field_values(record.node, self.resolver, every_leaf)
             source.memo[key] = Instance(class_name, tuple(sorted(fields.items())))
         return source.memo[key]
 
@@ -1168,11 +1170,51 @@ class ModuleModel:
                 if changed and not isinstance(target, ast.Lambda):
                     pending.append(target)
             for call, unit_start in calls_by_caller.get(node, []):
-                found = self.resolve_ref(call.callee, unit_start + call.node.lineno, node)
+                line = unit_start + call.node.lineno
+                found = self.resolve_ref(call.callee, line, node)
                 callees = [found] if found else wrappers.called(call.node, node, unit_start)
+                if not callees and call.callee.name in self.classes:
+                    pending += self._trace_construction(node, info, scope, call, unit_start)
                 for callee, ref in callees:
                     if self._trace_call(node, info, scope, call, callee, ref, unit_start):
                         pending.append(callee)
+
+    def _trace_construction(
+        self, node: FunctionNode, info: TraceInfo, scope: ScopeKinds, call: CallSite, start: int
+    ) -> list[FunctionNode]:
+        """`Cls(m=m, a=a)` of a class of the module in traced code: its `__init__` runs in
+        the trace, given what the call passes; given a tracer, the checks a generated
+        constructor runs after it (a dataclass's `__post_init__`, an `eqx.Module`'s
+        `__check_init__`) see fields holding tracers. The methods whose trace changed."""
+        class_name, line = call.callee.name, start + call.node.lineno
+        changed: list[FunctionNode] = []
+        init = self._definition(f"{class_name}.__init__", line)
+        if init is not None and not isinstance(init, ast.Lambda):
+            ref = replace(call.callee, bound_positional=call.callee.bound_positional + 1)
+            if self._trace_call(node, info, scope, call, init, ref, start):
+                changed.append(init)
+        arguments = [*call.node.args, *(keyword.value for keyword in call.node.keywords)]
+        if init is not None or not any(scope.kinds.get(a) is Kind.TRACED for a in arguments):
+            return changed
+        for hook in ("__post_init__", "__check_init__"):
+            method = self._definition(f"{class_name}.{hook}", line)
+            if method is None or isinstance(method, ast.Lambda):
+                continue
+            positional = positional_params(method)
+            if not positional:
+                continue
+            checked = TraceInfo(
+                f"called from {self._display_name(node)}",
+                info.abstract,
+                frozenset(positional[:1]),
+                frozenset(),
+                False,
+                TraceOrigin(call.node, start, node, called=True),
+                eager=info.eager,
+            )
+            if self._set_trace(method, checked, call.node):
+                changed.append(method)
+        return changed
 
     def _trace_lambda_calls(
         self,
@@ -1378,8 +1420,9 @@ class ModuleModel:
         info = self.context_of(node)
         params: dict[str, Value] = {}
         containers: dict[str, str] = {}
+        declared_kinds: dict[str, Kind | None] = {}
         for arg in [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]:
-            declared = annotation_kind(arg.annotation, self.resolver)
+            declared = declared_kinds[arg.arg] = annotation_kind(arg.annotation, self.resolver)
             params[arg.arg] = declared or Kind.UNKNOWN
             form = annotation_container(arg.annotation, self.resolver)
             if form is not None:
@@ -1399,6 +1442,12 @@ class ModuleModel:
         params.update(self.object_params(node))
         params.update(self.self_object(node))
         params.update(self.carry_values(node))
+        arrays = {name for name, kind in declared_kinds.items() if kind is not None}
+        tree_params = frozenset(
+            name
+            for name in (info.all_leaves & info.traced_params if info else ())
+            if params.get(name) is Kind.TRACED and name not in arrays
+        )
         resolver = self.resolver.child(local_imports(node), frozenset(params))
         context = ScopeContext(
             resolver,
@@ -1409,6 +1458,7 @@ class ModuleModel:
             self.return_value,
             self._traced_return_value,
             self.records[node].path if node in self.records else "",
+            tree_params,
         )
         kinds: dict[ast.AST, Kind] = {}
         values: dict[ast.AST, Value] = {}

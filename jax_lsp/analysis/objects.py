@@ -14,11 +14,11 @@ import re
 import weakref
 from collections.abc import Iterable
 
-from jax_lsp.analysis.flow import NEW_REF, annotation_kind
+from jax_lsp.analysis.flow import NEW_REF, annotation_container, annotation_kind
 from jax_lsp.analysis.imports import Resolver
 from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.nodes import per_member, walk_nodes, walk_statements
-from jax_lsp.analysis.values import REF, Value
+from jax_lsp.analysis.values import DERIVED, REF, Container, Value
 
 # Field specifiers and the keyword (and value) that makes a field static; None: always static.
 _STATIC_SPECIFIERS: dict[str, tuple[str, bool] | None] = {
@@ -30,9 +30,16 @@ _STATIC_SPECIFIERS: dict[str, tuple[str, bool] | None] = {
 _DATACLASS_FIELD = "dataclasses.field"
 
 
-def field_values(node: ast.ClassDef, resolver: Resolver) -> dict[str, Value]:
+def field_values(
+    node: ast.ClassDef, resolver: Resolver, every_leaf: bool = False
+) -> dict[str, Value]:
     """The value of each known attribute of a traced instance of the class: array fields
-    are traced, static fields and aux data Python values, refs refs."""
+    are traced, static fields and aux data Python values, refs refs.
+
+    `every_leaf`: the instance went through a transformation that traces every leaf
+    (`jax.jit`) and the class flattens each declared field (a NamedTuple, a registered
+    dataclass, an `eqx.Module`): a field that is not static holds tracers whatever its
+    annotation (`step: int` is a traced int), a container of them, or a subtree of them."""
     found: dict[str, Value] = {}
     for statement in node.body:
         if not (isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name)):
@@ -42,6 +49,8 @@ def field_values(node: ast.ClassDef, resolver: Resolver) -> dict[str, Value]:
             found[name] = Kind.STATIC
         elif annotation_kind(statement.annotation, resolver) is Kind.ARRAY:
             found[name] = Kind.TRACED
+        elif every_leaf and not _is_class_variable(statement.annotation, resolver):
+            found[name] = _leaf_field(statement.annotation, resolver)
     flatten = _method(node, "tree_flatten")
     if flatten is not None:
         children, aux = _flattened(flatten)
@@ -49,6 +58,36 @@ def field_values(node: ast.ClassDef, resolver: Resolver) -> dict[str, Value]:
         found.update({name: Kind.STATIC for name in aux})
     found.update({name: REF for name in _ref_attributes(node, resolver)})
     return found
+
+
+# Annotations of a Python number: as a pytree leaf through `jax.jit`, a tracer.
+_NUMBERS = frozenset(["builtins.int", "builtins.float", "builtins.bool", "builtins.complex"])
+_CLASS_VARIABLES = frozenset(["typing.ClassVar", "typing.Final", "dataclasses.InitVar"])
+
+
+def _leaf_field(annotation: ast.expr, resolver: Resolver) -> Value:
+    """What a non-static field holds inside `jax.jit`: a traced number, a container of
+    tracers (`tuple`, `dict[str, Array]`), or, annotated otherwise (`Any`, `optax.OptState`,
+    `Array | None`), a subtree of tracers whose shape is unknown: traced once computed with."""
+    if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
+        try:
+            annotation = ast.parse(annotation.value, mode="eval").body
+        except SyntaxError:
+            return DERIVED
+    if resolver.qualname(annotation) in _NUMBERS:
+        return Kind.TRACED
+    if resolver.qualname(annotation) == "builtins.str":
+        return Kind.UNKNOWN  # no JAX type: jit would raise before the body runs
+    form = annotation_container(annotation, resolver)
+    if form is not None:
+        return Container(form, leaf=Kind.TRACED)
+    return DERIVED
+
+
+def _is_class_variable(annotation: ast.expr, resolver: Resolver) -> bool:
+    """`ClassVar[int]`: an attribute of the class, no field."""
+    head = annotation.value if isinstance(annotation, ast.Subscript) else annotation
+    return resolver.qualname(head) in _CLASS_VARIABLES
 
 
 def _declares_static(value: ast.expr, resolver: Resolver) -> bool:

@@ -42,6 +42,27 @@ PYTREE_REGISTRATIONS = frozenset(
     ]
 )
 LINEN_MODULE = "flax.linen.Module"
+# Classes whose instances flatten into one child per declared field (static fields aside):
+# through `jax.jit` each such field holds tracers. Not `nnx` modules (plain attributes stay
+# static), nor classes with a `tree_flatten` of their own (it says which are children).
+FIELD_PYTREE_DECORATORS = frozenset(
+    [f"{_TREE_UTIL}.register_dataclass", "flax.struct.dataclass", "chex.dataclass"]
+)
+FIELD_PYTREE_BASES = frozenset(["equinox.Module", "flax.struct.PyTreeNode", "typing.NamedTuple"])
+
+
+def flattens_fields(record: ClassRecord) -> bool:
+    """Is each declared field of the class a child when JAX flattens an instance?"""
+    if any(
+        isinstance(statement, ast.FunctionDef) and statement.name == "tree_flatten"
+        for statement in record.node.body
+    ):
+        return False
+    if any(_lists_fields(decorator) for decorator in record.node.decorator_list):
+        return False  # `partial(register_dataclass, meta_fields=[...])`: it says which
+    return any(d in FIELD_PYTREE_DECORATORS for d in record.decorators) or any(
+        base in FIELD_PYTREE_BASES for base in record.bases
+    )
 
 
 def is_registered_pytree(record: ClassRecord, summaries: Iterable[UnitSummary]) -> bool:
@@ -60,3 +81,9 @@ def is_registered_pytree(record: ClassRecord, summaries: Iterable[UnitSummary]) 
 def names_class(call: ast.Call, name: str) -> bool:
     """Does the call pass the class `name` as its first argument?"""
     return bool(call.args) and isinstance(call.args[0], ast.Name) and call.args[0].id == name
+
+
+def _lists_fields(decorator: ast.expr) -> bool:
+    return isinstance(decorator, ast.Call) and any(
+        keyword.arg in ("data_fields", "meta_fields") for keyword in decorator.keywords
+    )

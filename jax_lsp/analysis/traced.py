@@ -68,6 +68,11 @@ class TraceInfo:
     # on tracers that convert to no Python or NumPy value (`abstract` is False: `if` fails only
     # on values varying across the mesh).
     eager: bool = False
+    # Traced parameters each of whose leaves is a tracer, Python numbers included: those of a
+    # transformation that flattens its arguments whole (`jax.jit`, `vmap`, `grad`), not of a
+    # filtered one (`eqx.filter_jit`, `nnx.jit`: only array leaves). A pytree's fields then
+    # hold tracers whatever their annotation says.
+    all_leaves: frozenset[str] = frozenset()
 
     def merged(self, other: TraceInfo) -> TraceInfo:
         if other == self:
@@ -83,6 +88,10 @@ class TraceInfo:
             (self.origin or other.origin) if first else (other.origin or self.origin),
             _merged_containers(self, other),
             self.eager and other.eager,
+            # a parameter keeps it where every trace tracing it says so
+            (self.all_leaves | other.all_leaves)
+            - (self.traced_params - self.all_leaves)
+            - (other.traced_params - other.all_leaves),
         )
 
 
@@ -184,7 +193,9 @@ def trace_info_for(
         traced = frozenset(params) - {arg.arg for arg in node.args.kwonlyargs}
     else:
         traced = frozenset(params)
-    return TraceInfo(spec.label, spec.abstract, traced - {_NO_PARAM}, static, True)
+    traced -= {_NO_PARAM}
+    every_leaf = traced if spec.policy is not ParamPolicy.ARRAY_ANNOTATED else frozenset()
+    return TraceInfo(spec.label, spec.abstract, traced, static, True, all_leaves=every_leaf)
 
 
 def _argnums_params(keywords: dict[str, ast.expr], positional: list[str]) -> frozenset[str]:

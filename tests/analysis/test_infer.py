@@ -11,6 +11,8 @@ from jax_lsp.analysis import infer
 from jax_lsp.analysis.document import Document
 from jax_lsp.analysis.infer import ExternalFacts, ModuleFactsCache, local_external_facts
 from jax_lsp.analysis.jedi_oracle import JediOracle
+from jax_lsp.analysis.kinds import Kind
+from jax_lsp.analysis.values import Container
 from jax_lsp.engine import analyze
 from jax_lsp.lsp.crossmodule import CrossModuleFacts
 from jax_lsp.lsp.documents import DocumentStore
@@ -254,3 +256,47 @@ async def test_jedi_questions_are_asked_once_and_cached(workspace: Path):
     assert await first == expected and await second == expected
     known, questions = cross.workspace.facts(document)
     assert known == expected and not questions  # the next version: cached, no jedi
+
+
+def test_a_tuple_or_dict_an_imported_helper_returns_keeps_its_items(tmp_path: Path):
+    write(
+        tmp_path,
+        {
+            "stats.py": """
+            import jax.numpy as jnp
+            import numpy as np
+
+            def batch_stats(x):
+                return {"mean": x.mean(axis=0), "std": x.std(axis=0)}
+
+            def moments(x):
+                return jnp.mean(x), jnp.var(x)
+
+            def sizes(x):
+                return {"n": len(x), "host": np.zeros(3)}
+            """
+        },
+    )
+    document, facts, _ = facts_of(
+        tmp_path,
+        "train.py",
+        """
+        import jax
+        from stats import batch_stats, moments, sizes
+
+        @jax.jit
+        def step(x):
+            stats = batch_stats(x)
+            scale = float(stats["mean"].sum())
+            mu, var = moments(x)
+            var[0] = 0.0
+            info = sizes(x)
+            if info["n"] > 2:
+                info["host"][0] = 1.0
+            return x * scale
+        """,
+    )
+    assert facts["batch_stats"].returns == Container("dict", (Kind.UNKNOWN,) * 2, ("mean", "std"))
+    assert facts["moments"].returns == Container("tuple", (Kind.ARRAY, Kind.ARRAY))
+    # the items of a dict of tracers; the int and NumPy items of another stay Python's
+    assert codes(document, facts) == [("JAX703", 7), ("JAX201", 9)]

@@ -6,13 +6,16 @@ from __future__ import annotations
 import ast
 import textwrap
 
+import pytest
+
 from jax_lsp.analysis.document import Document
 from jax_lsp.analysis.imports import Resolver, import_bindings
 from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.model import ModuleModel
 from jax_lsp.analysis.objects import field_values
-from jax_lsp.analysis.values import REF, Instance
+from jax_lsp.analysis.values import DERIVED, REF, Container, Instance
 from tests.conftest import findings_of
+from tests.runtime import run_snippet
 
 
 def model_of(source: str) -> ModuleModel:
@@ -260,3 +263,146 @@ def test_shapes_are_carried_across_top_level_statements_until_rebound_unknown():
     by_line = {unit.start_line + 1: unit for unit in model.document.units}
     assert model.module_shapes(by_line[7].start_line)["x"].shape == (2, 2)
     assert codes_at(source) == [("JAX301", 7)]
+
+
+# Fields that stay Python values inside the trace: a float field of an `eqx.Module` under
+# `eqx.filter_jit`, a `pytree_node=False` field under `jax.jit`, a config passed static.
+STATIC_FIELDS_PROGRAM = """
+from typing import NamedTuple
+
+import equinox as eqx
+import jax
+import jax.numpy as jnp
+from flax import struct
+
+
+class Scale(eqx.Module):
+    s: float
+    w: jax.Array
+
+
+@eqx.filter_jit
+def scaled(model, x):
+    if model.s > 1.0:
+        return x * model.s * model.w
+    return x
+
+
+@struct.dataclass
+class State:
+    w: jax.Array
+    depth: int = struct.field(pytree_node=False)
+
+
+@jax.jit
+def deep(state: State, x):
+    for _ in range(state.depth):
+        x = x * state.w
+    return x
+
+
+class Config(NamedTuple):
+    layers: int
+
+
+def run(config, x):
+    if config.layers > 1:
+        x = x + 1
+    return x.sum()
+
+
+run_jit = jax.jit(run, static_argnames="config")
+out = run_jit(Config(2), deep(State(jnp.ones(2), 2), scaled(Scale(2.0, jnp.ones(2)), jnp.ones(2))))
+"""
+
+
+def test_fields_left_python_values_by_the_transformation_are_not_traced():
+    assert codes_at(STATIC_FIELDS_PROGRAM) == []
+    pytest.importorskip("equinox")
+    pytest.importorskip("flax")
+    outcome = run_snippet(STATIC_FIELDS_PROGRAM, "assert float(out) == 6.0")
+    assert outcome.error is None, repr(outcome.error)
+
+
+def test_through_jit_every_declared_field_holds_tracers_whatever_its_annotation():
+    source = """
+        from typing import Any, ClassVar, NamedTuple, Optional
+        import jax
+        from flax import struct
+
+        @struct.dataclass
+        class State:
+            w: jax.Array
+            step: int
+            lr: float
+            params: tuple
+            grads: dict[str, jax.Array]
+            opt_state: Any
+            mask: Optional[jax.Array]
+            name: str
+            depth: int = struct.field(pytree_node=False)
+            registry: ClassVar[int] = 0
+        """
+    tree = ast.parse(textwrap.dedent(source))
+    resolver = Resolver(import_bindings(tree.body))
+    every_leaf = field_values(tree.body[-1], resolver, every_leaf=True)
+    assert every_leaf == {
+        "w": Kind.TRACED,
+        "step": Kind.TRACED,
+        "lr": Kind.TRACED,
+        "params": Container("tuple", leaf=Kind.TRACED),
+        "grads": Container("dict", leaf=Kind.TRACED),
+        "opt_state": DERIVED,
+        "mask": DERIVED,
+        "name": Kind.UNKNOWN,
+        "depth": Kind.STATIC,
+    }
+    # a filtered transformation (`eqx.filter_jit`) traces the array leaves only
+    assert fields_of(source) == {"w": Kind.TRACED, "depth": Kind.STATIC}
+
+
+def test_a_parameter_traced_by_jit_and_by_filter_jit_keeps_only_its_array_fields():
+    source = """
+        import equinox as eqx
+        import jax
+
+        class Scale(eqx.Module):
+            s: float
+            w: jax.Array
+
+        def scaled(model: Scale, x):
+            if model.s > 1.0:
+                return x * model.w
+            return x
+
+        a = jax.jit(scaled)
+        b = eqx.filter_jit(scaled)
+        """
+    model = model_of(source)
+    assert "model" not in trace_of(model, "scaled").all_leaves
+    assert codes_at(source) == []
+    assert codes_at(source.replace("b = eqx.filter_jit(scaled)", "")) == [("JAX701", 10)]
+
+
+def test_fields_a_registration_lists_as_meta_data_stay_python_values_under_jit():
+    source = """
+        import dataclasses
+        import functools
+        import jax
+
+        @functools.partial(
+            jax.tree_util.register_dataclass, meta_fields=["depth"], data_fields=["w"]
+        )
+        @dataclasses.dataclass
+        class Stack:
+            depth: int
+            w: jax.Array
+
+        @jax.jit
+        def run(s: Stack, y):
+            if s.depth > 2:
+                y = y * s.w
+            return y
+        """
+    assert codes_at(source) == []
+    assert codes_at(source.replace("if s.depth", "if s.w")) == [("JAX701", 16)]

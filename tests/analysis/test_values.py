@@ -612,3 +612,51 @@ def test_optax_results_are_shaped_like_their_tree_argument():
     assert env["new"] == Container("dict", (Kind.ARRAY, leaves), ("w", "b"))
     assert env["scaled"] == env["new"]
     assert env["unknown"] is Kind.UNKNOWN  # nothing known of `p`: nothing claimed
+
+
+def test_an_optax_function_of_tracers_is_traced_once_compared_of_python_values_not():
+    source = """
+    import jax
+    import optax
+
+    @jax.jit
+    def f(grads, x):
+        big = optax.global_norm(grads) > 1.0
+        sized = optax.global_norm(x.shape) > 1.0
+        fixed = optax.global_norm([1.0, 2.0]) > 1.0
+        tx = optax.sgd(0.1)
+        stepped = optax.apply_updates(grads, grads)
+        return big, sized, fixed, tx, stepped
+    """
+    values = final_values(source, "f")
+    assert values["big"] is Kind.TRACED
+    assert values["sized"] is Kind.UNKNOWN  # nothing traced goes in
+    assert values["fixed"] is Kind.UNKNOWN
+    assert kind_of(values["tx"]) is Kind.UNKNOWN  # an object, built from Python values
+    assert kind_of(values["stepped"]) is Kind.TRACED  # shaped like the tree it updates
+
+
+def test_a_field_of_a_jit_parameter_of_unknown_class_is_traced_once_compared():
+    source = """
+    import jax
+    import equinox as eqx
+
+    @jax.jit
+    def f(state, x: jax.Array, cfg):
+        late = state.step > 10
+        mode = state.mode == "complex"  # a tracer never equals a str: a Python bool
+        shaped = x.shape[0] > 1
+        return late, mode, shaped
+
+    @eqx.filter_jit
+    def g(model, x):
+        scaled = model.s > 1.0  # a float field stays a Python float under filter_jit
+        return scaled
+
+    h = jax.jit(f, static_argnames="cfg")
+    """
+    values = final_values(source, "f")
+    assert values["late"] is Kind.TRACED
+    assert values["mode"] is Kind.STATIC
+    assert values["shaped"] is Kind.STATIC
+    assert final_values(source, "g")["scaled"] is Kind.UNKNOWN
