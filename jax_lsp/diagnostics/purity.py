@@ -99,9 +99,10 @@ def carries_tracer(expr: ast.expr, ctx: RuleContext) -> bool:
         )
     if isinstance(expr, ast.Call):
         return _formats_tracer(expr, ctx)
-    if isinstance(expr, ast.Name) and _staged_context(ctx):
-        return _jitted_result(expr, ctx)
-    return False
+    if isinstance(expr, ast.Name) and _staged_context(ctx) and _jitted_result(expr, ctx):
+        return True
+    # A name or item holding a container of tracers (`print(metrics)`: its repr shows them).
+    return isinstance(expr, ast.Name | ast.Subscript | ast.Attribute) and ctx.holds_tracer(expr)
 
 
 _ITEM_CALLS = frozenset({"builtins.zip", "builtins.enumerate", "builtins.reversed"})
@@ -449,6 +450,21 @@ class PrintInTraced(Rule):
             check="assert 'Tracer' in _stdout, _stdout",
         ),
         Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def train_step(w):
+                metrics = {"loss": jnp.sum(w**2), "n": w.shape[0]}
+                print(metrics)  # error
+                return w - 0.1 * metrics["loss"]
+
+            train_step(jnp.ones(2))
+            """,
+            check="assert 'Tracer' in _stdout and \"'n': 2\" in _stdout, _stdout",
+        ),
+        Example(
             _LOG_COLLECTOR
             + """
             @jax.jit
@@ -538,6 +554,21 @@ class PrintInTraced(Rule):
             normalize(jnp.ones(4))
             """,
             check="assert messages == ['tracing normalize for shape (4,)'], messages",
+        ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def scale(x):
+                config = {"rows": x.shape[0], "name": "scale"}
+                print("tracing with", config)  # static items only: shown as they are
+                return x * 2
+
+            scale(jnp.ones(3))
+            """,
+            check="assert \"{'rows': 3, 'name': 'scale'}\" in _stdout, _stdout",
         ),
     )
 
