@@ -19,12 +19,13 @@ model = MLP(nnx.Rngs(0))
 optimizer = nnx.Optimizer(model, optax.adam(1e-3), wrt=nnx.Param)
 
 
+def mse(model, inputs, targets):
+    return jnp.mean((model(inputs) - targets) ** 2)
+
+
 @nnx.jit
 def train_step(model, optimizer, inputs, targets):
-    def loss_fn(model):
-        return jnp.mean((model(inputs) - targets) ** 2)
-
-    loss, grads = nnx.value_and_grad(loss_fn)(model)
+    loss, grads = nnx.value_and_grad(mse)(model, inputs, targets)
     optimizer.update(model, grads)
     return loss
 

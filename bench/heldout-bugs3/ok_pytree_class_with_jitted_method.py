@@ -4,7 +4,6 @@ import jax.numpy as jnp
 from jax import tree_util
 
 
-@tree_util.register_pytree_node_class
 class CustomClass:
     def __init__(self, mul):
         self.mul = mul
@@ -13,12 +12,10 @@ class CustomClass:
     def calc(self, x):
         return x * self.mul
 
-    def tree_flatten(self):
-        return (self.mul,), None
 
-    @classmethod
-    def tree_unflatten(cls, aux_data, children):
-        return cls(*children)
+tree_util.register_pytree_node(
+    CustomClass, lambda c: ((c.mul,), None), lambda _, children: CustomClass(*children)
+)
 
 
 c = CustomClass(jnp.array(2.0))

@@ -17,12 +17,8 @@ def sample(key, n_samps, N):
 
 @partial(jax.jit, static_argnames=["sizes"])
 def split_sum(x, sizes):
-    out = []
-    start = 0
-    for s in sizes:
-        out.append(x[start:start + s].sum())
-        start += s
-    return jnp.stack(out)
+    ends = [sum(sizes[: i + 1]) for i in range(len(sizes))]
+    return jnp.stack([x[end - size : end].sum() for size, end in zip(sizes, ends)])
 
 
 def fixed_solve(rhs, t_span, y0, max_dt):
