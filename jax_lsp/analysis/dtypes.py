@@ -90,6 +90,11 @@ _ARRAY_CONSTRUCTORS = frozenset(
     f"jax.numpy.{name}"
     for name in ("zeros", "ones", "empty", "full", "array", "asarray", "arange", "full_like")
 ) | frozenset(f"jax.numpy.{name}" for name in ("zeros_like", "ones_like", "empty_like"))
+# NumPy samplers whose values are floats (`numpy.random.<name>` without a dtype parameter).
+_NUMPY_FLOAT_SAMPLERS = frozenset(
+    f"random.{name}"
+    for name in ("rand", "randn", "random", "random_sample", "uniform", "normal", "standard_normal")
+)
 # `x.at[i].<method>(value)`: the result keeps the dtype of `x`, the value is cast to it.
 AT_UPDATES = frozenset(["set", "add", "subtract", "multiply", "divide", "power", "min", "max"])
 _MAX_DEPTH = 4
@@ -248,6 +253,27 @@ class FloatOracle:
             return dtype_name(dtype, self.resolver) in FLOAT_DTYPES | FLOAT_STRINGS
         if qualname in ("jax.numpy.array", "jax.numpy.asarray") and call.args:
             return dtype is None and self.is_float(call.args[0], depth + 1)
+        if qualname in FLOAT_DTYPES:
+            return True  # `np.float32(3)`, `jnp.float32(x)`: a float scalar or array
+        if qualname.startswith("numpy."):
+            return self._numpy_call_is_float(call, qualname, depth)
+        return False
+
+    def _numpy_call_is_float(self, call: ast.Call, qualname: str, depth: int) -> bool:
+        """NumPy data handed to JAX keeps its dtype (`jnp.array(np.array(v, np.float32))`):
+        NumPy's constructors take `dtype` where jax.numpy's do, its samplers give floats."""
+        name = qualname.removeprefix("numpy.")
+        if name in _NUMPY_FLOAT_SAMPLERS:
+            return True
+        dtype = dtype_argument(call, f"jax.numpy.{name}")
+        if f"jax.numpy.{name}" in _ARRAY_CONSTRUCTORS and dtype is not None:
+            return dtype_name(dtype, self.resolver) in FLOAT_DTYPES | FLOAT_STRINGS
+        if name in ("array", "asarray") and call.args:
+            return dtype is None and self.is_float(call.args[0], depth + 1)
+        if self.default_dtype and f"jax.numpy.{name}" in _FLOAT_BY_DEFAULT and dtype is None:
+            return not any(isinstance(a, ast.Starred) for a in call.args) and all(
+                k.arg is not None for k in call.keywords
+            )
         return False
 
 

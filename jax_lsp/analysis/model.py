@@ -57,6 +57,7 @@ from jax_lsp.analysis.keys import (
 )
 from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.module_state import ModuleState
+from jax_lsp.analysis.names import binds_locally
 from jax_lsp.analysis.nodes import is_staticmethod, own_returns, positional_params, walk_nodes
 from jax_lsp.analysis.objects import field_values, self_assignments
 from jax_lsp.analysis.paths import is_test_path
@@ -1538,6 +1539,10 @@ class ModuleModel:
         # where the name rebound to the transformed function is transformed at module level.
         applied_from: dict[str, int] = {}
         calls: list[tuple[FunctionRef, ast.Call, int, FunctionNode | None]] = []
+        # Module names bound to a transformed method of an object (`u = jax.jit(opt.update)`):
+        # the method and the reference as the calls of the name see it (`self` fixed).
+        method_aliases: dict[str, tuple[FunctionNode, FunctionRef]] = {}
+        found: dict[FunctionNode, frozenset[str]] = {}
         units = [unit for unit in self.document.units if unit.tree is not None]
         for unit, summary in zip(units, self.summaries, strict=True):
             for application in summary.applications:
@@ -1554,10 +1559,19 @@ class ModuleModel:
                 if application.call is not None:  # `jax.jit(f)(x, False)`
                     site = (target, application.call, unit.start_line, application.enclosing)
                     calls.append(site)
+                name = _bound_method_alias(unit.tree, application)
+                resolved = None if name is None else self.resolve_ref(target)
+                if resolved is not None and resolved[0] in defaults:
+                    method_aliases[name] = resolved  # `update = jax.jit(opt.update)`
             for call in summary.calls:
-                if call.callee.name.rpartition(".")[2] in names or call.callee.name in aliases:
+                if call.callee.name in method_aliases and (
+                    call.caller is None or not binds_locally(call.callee.name, call.caller)
+                ):
+                    node, bound = method_aliases[call.callee.name]
+                    if passed := passed_params(node, call.node, bound) & defaults[node]:
+                        found[node] = found.get(node, frozenset()) | passed
+                elif call.callee.name.rpartition(".")[2] in names or call.callee.name in aliases:
                     calls.append((call.callee, call.node, unit.start_line, call.caller))
-        found: dict[FunctionNode, frozenset[str]] = {}
         for ref, call, unit_start, caller in calls:
             resolved = self.resolve_ref(ref, unit_start + call.lineno, caller)
             if resolved is None and ref.name in aliases:
@@ -2429,6 +2443,26 @@ def _attribute_constructors(node: ast.ClassDef) -> list[tuple[str, str]]:
 
 def _mentions(expr: ast.expr, names: frozenset[str]) -> bool:
     return any(type(node) is ast.Name and node.id in names for node in walk_nodes(expr))
+
+
+def _bound_method_alias(tree: ast.Module, application: Application) -> str | None:
+    """`update = jax.jit(opt.update)` at module level: the name bound to the transformed
+    method of an object (calls of the name pass the arguments after `self`)."""
+    if application.enclosing is not None or application.call is not None:
+        return None
+    if "." not in application.target.name:
+        return None
+    return next(
+        (
+            statement.targets[0].id
+            for statement in tree.body
+            if type(statement) is ast.Assign
+            and statement.value is application.node
+            and len(statement.targets) == 1
+            and type(statement.targets[0]) is ast.Name
+        ),
+        None,
+    )
 
 
 def _rebinds_its_target(tree: ast.Module, application: Application) -> bool:

@@ -413,9 +413,11 @@ class UnsafeCast(Rule):
     what_it_does = """
         Points out `.astype(<integer dtype>)` and `jnp.asarray(..., dtype=<integer dtype>)`
         applied to values known to be floating point (float literals, arrays made with a
-        float `dtype=`, `jax.random.normal`, `jnp.linspace`, true division, `jnp.nan`, names
-        bound to such values, ...), and float values written into an integer array with
-        `x.at[i].set(...)` (or `.add`, `.multiply`, ...), which casts them to its dtype.
+        float `dtype=`, `jax.random.normal`, `jnp.linspace`, true division, `jnp.nan`, NumPy
+        float data handed to JAX such as `jnp.array(np.array(v, dtype=np.float32))` or
+        `np.random.randn(n)`, names bound to such values, ...), and float values written into
+        an integer array with `x.at[i].set(...)` (or `.add`, `.multiply`, ...), which casts
+        them to its dtype.
     """
     why_bad = """
         JAX (XLA) saturates out-of-range float-to-integer casts: `300.0` becomes 255 as

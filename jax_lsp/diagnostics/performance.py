@@ -134,7 +134,9 @@ class JitInLoop(Rule):
         where the function is created anew inside a loop body, or inside a function that jits
         it and calls it once (so every call of the function pays a compilation); the same for
         `jax.jit(jax.grad(f))` (`value_and_grad`, `vmap`, `jacfwd`, `jacrev`, `hessian`) and
-        `jax.jit(functools.partial(f, ...))`, whose wrapper is a new object each time. A
+        `jax.jit(functools.partial(f, ...))`, whose wrapper is a new object each time (also
+        when `f` is a lambda or a nested `def` defined once per call: the wrapper made in the
+        loop is new each iteration). A
         module-level `jax.jit(f)`, and `jax.jit(f)` of a module-level `f`, are not flagged:
         JAX caches compilations on the function object. Factories that return the jitted
         function are not flagged either. Also flags `jax.jit(obj.method)` of a bound method in
@@ -597,7 +599,7 @@ class JitInLoop(Rule):
         found = transform_of(node.func, ctx.resolvers[-1])
         if found is None or found[0].label not in _JITS or not node.args:
             return
-        target = node.args[0]
+        target, wrapper = _transformed_closure(node.args[0], ctx)
         function = ctx.functions[-1] if ctx.functions else None
         loops = _local_loops(ctx)
         function_node = None
@@ -610,7 +612,7 @@ class JitInLoop(Rule):
             inner = _defined_in(target.id, loops[-1]) if loops else None
             if inner is None and function is not None:
                 inner = _defined_in(target.id, function)
-                if inner is not None and loops:
+                if inner is not None and loops and wrapper is None:
                     return  # defined once per call, jitted in a loop: one compilation per call
             if inner is None or _specialised_per_iteration(inner, loops, ctx):
                 return
@@ -624,8 +626,11 @@ class JitInLoop(Rule):
             what = f"`{made}(...)`"
         else:
             return
+        if wrapper is not None:
+            what = f"`{wrapper}` of {what}"
         if loops:
-            fix = hoist_jit_fix(node, loops, ctx) if isinstance(target, ast.Lambda) else None
+            lambda_jitted = isinstance(target, ast.Lambda) and wrapper is None
+            fix = hoist_jit_fix(node, loops, ctx) if lambda_jitted else None
             yield self._finding(node, ctx, f"`jax.jit` of {what} created inside a loop", fix)
         elif (
             function is not None
@@ -871,6 +876,25 @@ def _fresh_wrapper(call: ast.Call, ctx: RuleContext) -> str | None:
     if any(binds_locally(name, function) for function in ctx.functions for name in read):
         return None
     return ctx.segment(call.func)
+
+
+def _transformed_closure(target: ast.expr, ctx: RuleContext) -> tuple[ast.expr, str | None]:
+    """`jax.jit(jax.grad(inner))`: a transformation of a lambda or of a local function is as
+    new as the closure it wraps, so it is judged as `jax.jit(inner)` is. Gives the wrapped
+    function and how the code spells the transformation (None when `target` is no such
+    wrapper)."""
+    if not isinstance(target, ast.Call) or not target.args:
+        return target, None
+    found = transform_of(target.func, ctx.resolvers[-1])
+    if found is None or found[0].label not in _FRESH_WRAPPERS:
+        return target, None
+    wrapped = target.args[0]
+    local = isinstance(wrapped, ast.Name) and any(
+        binds_locally(wrapped.id, function) for function in ctx.functions
+    )
+    if isinstance(wrapped, ast.Lambda) or local:
+        return wrapped, ctx.segment(target.func)
+    return target, None
 
 
 def _reads_loop_names(value: ast.expr, loops: list[ast.AST]) -> bool:

@@ -1033,6 +1033,8 @@ class GlobalReadInTraced(_StateRule):
         key = (id(method), f"self.{node.attr}")
         if writer is None or key in self._seen:
             return
+        if _assigned_earlier_in(method, node, ctx):
+            return  # `self.K = ...; solve(self.K, y)`: this trace's own value, not a stale one
         self._seen.add(key)
         finding = ctx.finding(
             self,
@@ -1074,6 +1076,30 @@ def _assigned_after_construction(
             ):
                 return method, node
     return None
+
+
+def _assigned_earlier_in(method: FunctionNode, read: ast.Attribute, ctx: RuleContext) -> bool:
+    """A statement of `method`'s own body before the one holding `read` assigns
+    `self.<attribute>` outright (not under a branch or loop): the read sees that value."""
+    statement = next((a for a in ctx.ancestors if a in method.body), None)
+    if statement is None:
+        return False
+    for earlier in method.body[: method.body.index(statement)]:
+        if isinstance(earlier, ast.Assign):
+            targets = earlier.targets
+        elif isinstance(earlier, ast.AnnAssign) and earlier.value is not None:
+            targets = [earlier.target]
+        else:
+            continue
+        if any(
+            isinstance(target, ast.Attribute)
+            and target.attr == read.attr
+            and isinstance(target.value, ast.Name)
+            and target.value.id == "self"
+            for target in targets
+        ):
+            return True
+    return False
 
 
 def _rebound_after(name: str, owner: FunctionNode, closure: ast.AST) -> ast.Name | None:

@@ -201,3 +201,29 @@ def test_unpacked_iterators_are_values():
             return lax.cond(p, lambda u, v: u, lambda u, v: v, *zip(a, b))
     """
     assert codes(source) == []
+
+
+def test_bound_method_reading_what_it_just_assigned_is_not_stale():
+    # jax #5344: `self.K = ...` then `solve(self.K, y)` in the jitted method reads this
+    # trace's own value (JAX103 reports the store); a read of an attribute another method
+    # assigns is stale.
+    source = textwrap.dedent(
+        """
+        import jax
+
+
+        class GP:
+            def __init__(self):
+                self.K = None
+                self.scale = 2.0
+                self.fit = jax.jit(self.fit)
+
+            def fit(self, x):
+                self.K = x * 2
+                return self.K + self.scale
+
+            def set_scale(self, s):
+                self.scale = s
+        """
+    )
+    assert codes(source) == [(11, "JAX103"), (12, "JAX102")]
