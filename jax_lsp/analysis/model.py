@@ -1572,6 +1572,14 @@ class ModuleModel:
         if not module_refs and not any(local_refs.values()):
             return {}  # no ref is made anywhere, so none is passed
         calls = [call for summary in self.summaries for call in summary.calls]
+        # `jax.vmap(f)(xs, ref)`: a transformed function called at once passes its arguments
+        # on to `f`'s parameters.
+        calls += [
+            CallSite(application.enclosing, application.target, application.call)
+            for summary in self.summaries
+            for application in summary.applications
+            if application.call is not None
+        ]
         found: dict[FunctionNode, frozenset[str]] = {}
         held = module_refs.union(*local_refs.values())  # every name that may hold a ref
         changed = True
