@@ -104,3 +104,70 @@ def test_an_alias_rebound_to_the_same_import_stays_clean():
     """
     assert runs_clean(source)
     assert codes(source) == []
+
+
+# -- a class name defined twice, as notebooks do (faq[8], 201-jit[23]) -------------------
+PLAIN = """
+class CustomClass:
+    def __init__(self, x, mul):
+        self.x = x
+        self.mul = mul
+
+    @jax.jit
+    def calc(self, y):
+        return self.x * y if self.mul else y
+"""
+PYTREE = """
+class CustomClass:
+    def __init__(self, x, mul):
+        self.x = x
+        self.mul = mul
+
+    @jax.jit
+    def calc(self, y):
+        return self.x * y if self.mul else y
+
+    def _flatten(self):
+        return (self.x,), {"mul": self.mul}
+
+    @classmethod
+    def _unflatten(cls, aux_data, children):
+        return cls(*children, **aux_data)
+
+jax.tree_util.register_pytree_node(CustomClass, CustomClass._flatten, CustomClass._unflatten)
+"""
+
+
+def _redefined(first: str, second: str) -> str:
+    return f"import jax\n{first}\nplain_first = CustomClass(2, True)\n{second}\n"
+
+
+def test_a_registration_registers_the_definition_the_name_holds_then():
+    source = _redefined(PLAIN, PYTREE)
+    outcome = run_snippet(source, "assert int(CustomClass(2, True).calc(3)) == 6")
+    assert outcome.error is None
+    assert isinstance(run_snippet(source, "plain_first.calc(3)").error, TypeError)
+    assert codes(source) == [(7, "JAX401")]  # the first class's `@jax.jit` only
+
+
+def test_a_plain_class_defined_after_a_registered_one_is_flagged():
+    source = _redefined(PYTREE, PLAIN)
+    assert run_snippet(source, "assert int(plain_first.calc(3)) == 6").error is None
+    assert isinstance(run_snippet(source, "CustomClass(2, True).calc(3)").error, TypeError)
+    assert [code for _, code in codes(source)] == ["JAX401"]
+    assert codes(source)[0][0] > PYTREE.count("\n")  # in the second definition
+
+
+def test_static_self_with_writes_to_a_same_named_class_stays_quiet():
+    hashed = PLAIN.replace("@jax.jit", "@partial(jax.jit, static_argnums=0)") + (
+        "\n    def __hash__(self):\n        return hash((self.x, self.mul))\n"
+        "\n    def __eq__(self, other):\n"
+        "        return (self.x, self.mul) == (other.x, other.mul)\n"
+    )
+    source = (
+        "from functools import partial\n"
+        + _redefined(PLAIN, hashed)
+        + "plain_first.mul = False\nc = CustomClass(2, True)\nvalue = c.calc(3)\n"
+    )
+    assert run_snippet(source, "assert int(value) == 6").error is None
+    assert "JAX402" not in [code for _, code in codes(source)]
