@@ -5,7 +5,8 @@ For each label the notebook runs from the top to the cell that shows the behavio
 (`shown_in`, else the labelled cell); the label's `check` (a Python expression over `ns`
 the notebook's namespace, `out` that cell's stdout and `exc` its exception) must be true.
 IPython lines (%magic, !shell) are skipped; matplotlib is stubbed when not installed.
-Usage: python confirm.py  (prints one line a label: confirmed / NOT CONFIRMED)
+Usage: python confirm.py [--set DIR]  (prints one line a label: confirmed / NOT CONFIRMED;
+--set as in score.py)
 """
 
 import collections
@@ -23,7 +24,7 @@ sys.path.insert(0, HERE)  # the scorer beside this file reads the labels
 
 import jax  # noqa: E402
 import jax.numpy as jnp  # noqa: E402
-from score import NOTEBOOKS, load_labels  # noqa: E402
+import score  # noqa: E402
 
 
 def stub_matplotlib():
@@ -72,7 +73,7 @@ def key_reuse_error(cells, last):
 
 
 def run_notebook(name, labels):
-    with open(os.path.join(NOTEBOOKS, name + ".ipynb"), encoding="utf-8") as fh:
+    with open(os.path.join(score.NOTEBOOKS, name + ".ipynb"), encoding="utf-8") as fh:
         cells = json.load(fh)["cells"]
     by_cell = collections.defaultdict(list)
     for rec in labels:
@@ -127,8 +128,9 @@ def run_notebook(name, labels):
 
 
 def main():
+    score.pop_set_option(sys.argv)
     stub_matplotlib()
-    labels = load_labels()
+    labels = score.load_labels()
     by_nb = collections.defaultdict(list)
     for rec in labels:
         by_nb[rec["notebook"]].append(rec)

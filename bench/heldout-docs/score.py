@@ -2,7 +2,11 @@
 """Score a JAX linter on JAX's own documentation read as whole notebooks (stdlib only).
 
 Usage:
-    python3 score.py [COMMAND ...]        (default COMMAND: jax-lsp)
+    python3 score.py [--set DIR] [COMMAND ...]        (default COMMAND: jax-lsp)
+
+``--set DIR`` scores another set laid out like this one (DIR/labels.tsv in the repository; its
+notebooks beside the repository in shared/corpus/<DIR's name>/notebooks, or in the folder the
+environment variable JAX_LSP_HELDOUT_DOCS names). Without it: this folder's set.
 
 The scorer runs ``COMMAND check --select ALL --output-format json`` on notebooks/*.ipynb and
 reads each finding's ``filename``, ``code``, ``cell`` (1-based, markdown cells counted) and
@@ -30,16 +34,34 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-# The notebooks are JAX's documentation: kept beside the repository, not in it (see README).
-DOCS = os.environ.get(
-    "JAX_LSP_HELDOUT_DOCS",
-    os.path.join(HERE, "..", "..", "..", "shared", "corpus", "heldout-docs"),
-)
-NOTEBOOKS = os.path.join(DOCS, "notebooks")
+
+
+def use_set(set_dir):
+    """Point the scorer at the set whose labels.tsv is in `set_dir`. Its notebooks are JAX's
+    documentation: kept beside the repository, not in it (see README)."""
+    global LABELS_DIR, NOTEBOOKS
+    LABELS_DIR = os.path.abspath(set_dir)
+    set_name = os.path.basename(LABELS_DIR)
+    docs = os.environ.get(
+        "JAX_LSP_HELDOUT_DOCS",
+        os.path.join(LABELS_DIR, "..", "..", "..", "shared", "corpus", set_name),
+    )
+    NOTEBOOKS = os.path.join(docs, "notebooks")
+
+
+def pop_set_option(argv):
+    """Remove a leading ``--set DIR`` from argv (a list) and use that set."""
+    if len(argv) > 2 and argv[1] == "--set":
+        use_set(argv[2])
+        del argv[1:3]
+    return argv
+
+
+use_set(HERE)
 
 
 def load_labels():
-    with open(os.path.join(HERE, "labels.tsv"), encoding="utf-8") as fh:
+    with open(os.path.join(LABELS_DIR, "labels.tsv"), encoding="utf-8") as fh:
         header = fh.readline().rstrip("\n").split("\t")
         return [
             dict(zip(header, line.rstrip("\n").split("\t"), strict=False))
@@ -125,7 +147,7 @@ def cell_by_cell(cmd, positives):
 
 
 def main(argv):
-    cmd = argv[1:] or ["jax-lsp"]
+    cmd = pop_set_option(list(argv))[1:] or ["jax-lsp"]
     labels = load_labels()
     names = sorted(os.path.splitext(n)[0] for n in os.listdir(NOTEBOOKS) if n.endswith(".ipynb"))
     by_cell = run_linter(cmd, [os.path.join(NOTEBOOKS, n + ".ipynb") for n in names])

@@ -247,6 +247,7 @@ class ModuleModel:
         self.resolver = Resolver(bindings)
         self.summaries = [self._summary(unit.source) for unit in units]
         self.functions, self.records, self.classes, self._source_of = {}, {}, {}, {}
+        self._method_classes: dict[FunctionNode, ClassRecord] = {}
         for unit, summary in zip(units, self.summaries, strict=True):
             for record in summary.functions:
                 self.functions[record.path] = record
@@ -255,6 +256,9 @@ class ModuleModel:
             for record in summary.classes:
                 self.classes[record.name] = record
                 self._source_of[record.node] = unit.source
+                for statement in record.node.body:
+                    if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef):
+                        self._method_classes[statement] = record
         self.import_line = import_insertion_line(self.document)
         self._contexts = {}  # memo of context_of; cleared whenever the trace changes
         self._objects, self._param_classes = {}, {}
@@ -267,13 +271,51 @@ class ModuleModel:
         self._compute_globals(units)
         self._compute_trace(units)
         self._carries.clear()  # shaped while the trace was still growing
-        # What makes a class a PyTree may sit in another statement (JAX401/JAX402).
+        # What makes a class a PyTree may sit in another statement (JAX401/JAX402); with a
+        # name defined twice, which definition a registration registers depends on the order.
         self._class_facts_key = intern_key(
             (
                 tuple(sorted(self.classes_passed_to_calls)),
                 tuple(sorted((c.name, c.decorators, c.bases) for c in self.classes.values())),
+                self._redefined_classes_order(),
             )
         )
+
+    def class_of_method(self, node: FunctionNode, class_name: str) -> ClassRecord:
+        """The class whose body defines the method `node` (a name defined twice holds
+        several classes; `classes` keeps the last)."""
+        return self._method_classes.get(node) or self.classes[class_name]
+
+    def class_defined_twice(self, name: str) -> bool:
+        """Does the module bind `name` to more than one class (a notebook redefining it in a
+        later cell)? Then writes to an instance's attributes outside the class cannot be
+        tied to one definition: the attribute facts know the attribute name only."""
+        return name in self._classes_defined_twice
+
+    @cached_property
+    def _classes_defined_twice(self) -> frozenset[str]:
+        counts: dict[str, int] = {}
+        for summary in self.summaries:
+            for record in summary.classes:
+                counts[record.name] = counts.get(record.name, 0) + 1
+        return frozenset(name for name, count in counts.items() if count > 1)
+
+    def _redefined_classes_order(self) -> tuple:
+        """For class names defined more than once: the order of their definitions and of the
+        module calls that name them, unit by unit."""
+        twice = self._classes_defined_twice
+        if not twice:
+            return ()
+        order = []
+        for index, summary in enumerate(self.summaries):
+            events = [(r.node.lineno, "class", r.name) for r in summary.classes if r.name in twice]
+            events += [
+                (call.lineno, "call", call.args[0].id)
+                for _, call in summary.module_calls
+                if call.args and isinstance(call.args[0], ast.Name) and call.args[0].id in twice
+            ]
+            order += [(index, *event) for event in sorted(events)]
+        return tuple(order)
 
     # -- summaries and globals ------------------------------------------------------------
     def _summary(self, source: UnitSource) -> UnitSummary:
@@ -1670,6 +1712,14 @@ class ModuleModel:
         if not module_refs and not any(local_refs.values()):
             return {}  # no ref is made anywhere, so none is passed
         calls = [call for summary in self.summaries for call in summary.calls]
+        # `jax.vmap(f)(xs, ref)`: a transformed function called at once passes its arguments
+        # on to `f`'s parameters.
+        calls += [
+            CallSite(application.enclosing, application.target, application.call)
+            for summary in self.summaries
+            for application in summary.applications
+            if application.call is not None
+        ]
         found: dict[FunctionNode, frozenset[str]] = {}
         held = module_refs.union(*local_refs.values())  # every name that may hold a ref
         changed = True

@@ -97,9 +97,11 @@ def is_container_value(value: ast.expr, model: ModuleModel) -> bool:
 
 @dataclass(frozen=True)
 class _UnitFacts:
-    # Top-level events in order: ("bind", name), ("mutate", name), or ("call", the module
-    # names a statement's calls mention: `f` in `f(x)`, `step` in `jax.jit(step)(x)`).
-    events: tuple[tuple[str, str | frozenset[str]], ...]
+    # Top-level events in order: ("bind", name, constant), ("mutate", name, None), or
+    # ("call", the module names a statement's calls mention: `f` in `f(x)`, `step` in
+    # `jax.jit(step)(x)`, None). `constant` names a value that cannot differ between two
+    # bindings (`P = jax.sharding.PartitionSpec`, `N = 3`), else None.
+    events: tuple[tuple[str, str | frozenset[str], str | None], ...]
     defined: frozenset[str]  # names bound by def, class or import at module level
     code: frozenset[str]  # names bound by def or class
     # Top-level names bound from values that mention these names (`model = MLP(3)`).
@@ -116,7 +118,7 @@ class _UnitFacts:
 class _UnitScanner:
     def __init__(self, model: ModuleModel) -> None:
         self.model = model
-        self.events: list[tuple[str, str | frozenset[str]]] = []
+        self.events: list[tuple[str, str | frozenset[str], str | None]] = []
         self.defined: set[str] = set()
         self.code: set[str] = set()
         self.derived: list[tuple[str, frozenset[str]]] = []
@@ -187,11 +189,11 @@ class _UnitScanner:
         for child in walk_nodes(node):
             name = mutated_name(child)
             if name is not None:
-                self.events.append(("mutate", name))
+                self.events.append(("mutate", name, None))
 
     def _bind(self, target: ast.expr, value: ast.expr | None) -> None:
         if isinstance(target, ast.Name):
-            self.events.append(("bind", target.id))
+            self.events.append(("bind", target.id, self._constant(value)))
             if value is not None:
                 self.derived.append((target.id, self._module_names(value)))
             if value is not None and is_container_value(value, self.model):
@@ -215,7 +217,17 @@ class _UnitScanner:
             if any(isinstance(child, ast.Call) for child in _walk_scope([node])):
                 names = self._module_names(node)
                 if names:
-                    self.events.append(("call", names))
+                    self.events.append(("call", names, None))
+
+    def _constant(self, value: ast.expr | None) -> str | None:
+        """The same value every time it is evaluated: an immutable literal, or an imported
+        name or attribute path (`jax.sharding.PartitionSpec`)."""
+        if isinstance(value, ast.Constant) and not isinstance(value.value, type(...)):
+            return repr(value.value)
+        if isinstance(value, ast.Name | ast.Attribute):
+            qualname = self.model.resolver.qualname(value)
+            return f"import {qualname}" if qualname else None
+        return None
 
     def _module_names(self, node: ast.AST) -> frozenset[str]:
         """Names read here that are not imports or builtins (so may be this module's)."""
@@ -315,19 +327,23 @@ class ModuleState:
         """Per name: the unit of the latest top-level call of module code that falls between
         a binding of the name and a later rebinding or mutation of it."""
         first_bound: dict[str, int] = {}  # name -> event number of its first binding
+        first_constant: dict[str, str | None] = {}  # name -> the constant it was first bound to
         last_call: tuple[int, int] | None = None  # (event number, unit index)
         result: dict[str, int] = {}
         number = 0
         for unit_index, unit_facts in enumerate(facts):
-            for _, payload in unit_facts.events:
+            for _, payload, constant in unit_facts.events:
                 number += 1
                 if isinstance(payload, frozenset):  # a call
                     if payload & code:
                         last_call = (number, unit_index)
                     continue
+                if constant is not None and first_constant.get(payload) == constant:
+                    continue  # bound again to the same constant: the value does not change
                 if payload in first_bound and last_call and first_bound[payload] < last_call[0]:
                     result[payload] = max(result.get(payload, -1), last_call[1])
                 first_bound.setdefault(payload, number)
+                first_constant.setdefault(payload, constant)
         return result
 
     def changing_globals(self, unit_tree: ast.AST) -> frozenset[str]:

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
-from jax_lsp.analysis.summary import ClassRecord, UnitSummary
+if TYPE_CHECKING:
+    from jax_lsp.analysis.summary import ClassRecord, UnitSummary
 
 _TREE_UTIL = "jax.tree_util"
 # Decorators and base classes that make a class a PyTree (or a registered static type).
@@ -71,11 +73,32 @@ def is_registered_pytree(record: ClassRecord, summaries: Iterable[UnitSummary]) 
         return True
     if any(base in PYTREE_BASES for base in record.bases):
         return True
-    for summary in summaries:
-        for qualname, call in summary.module_calls:
-            if qualname in PYTREE_REGISTRATIONS and names_class(call, record.name):
-                return True
-    return False
+    summaries = list(summaries)
+    registrations = [
+        (index, call.lineno)
+        for index, summary in enumerate(summaries)
+        for qualname, call in summary.module_calls
+        if qualname in PYTREE_REGISTRATIONS and names_class(call, record.name)
+    ]
+    if not registrations:
+        return False
+    definitions = sorted(
+        (index, other.node.lineno, other is record)
+        for index, summary in enumerate(summaries)
+        for other in summary.classes
+        if other.name == record.name
+    )
+    if len(definitions) < 2:
+        return True
+    # The name is bound to several classes (a notebook redefining one in a later cell): a
+    # registration registers the definition the name holds when it runs, the latest before it.
+    return any(_registers(record_at, definitions) for record_at in registrations)
+
+
+def _registers(at: tuple[int, int], definitions: list[tuple[int, int, bool]]) -> bool:
+    """Does a registration at `at` (unit index, line) register the definition flagged True?"""
+    before = [is_record for index, line, is_record in definitions if (index, line) < at]
+    return before[-1] if before else definitions[0][2]
 
 
 def names_class(call: ast.Call, name: str) -> bool:

@@ -62,6 +62,8 @@ KEYED = frozenset(
         "x64_setting",
         "external",
         "classes",
+        "class_of_method",
+        "class_defined_twice",
         "records",
         "functions",
         "module_function_names",

@@ -14,6 +14,7 @@ from functools import cached_property
 from jax_lsp.analysis.free_writes import FreeWrites, mutated_name
 from jax_lsp.analysis.imports import Resolver, import_bindings, record_local_imports
 from jax_lsp.analysis.nodes import LEAF_NODE_TYPES, child_nodes
+from jax_lsp.analysis.pytrees import PYTREE_REGISTRATIONS
 from jax_lsp.analysis.transforms import (
     PARTIAL,
     RULE_REGISTRATIONS,
@@ -411,8 +412,14 @@ class _Collector:
             qualname = self.resolver.qualname(node.func)
             if qualname:
                 self.summary.module_calls.append((qualname, node))
+            # The class a registration names is a PyTree by that call (`is_registered_pytree`
+            # tells which definition of a name defined twice it registers), not a class handed
+            # to unknown code.
+            registered = qualname in PYTREE_REGISTRATIONS
             self.summary.module_call_arguments.update(
-                arg.id for arg in node.args if isinstance(arg, ast.Name)
+                arg.id
+                for index, arg in enumerate(node.args)
+                if isinstance(arg, ast.Name) and not (registered and index == 0)
             )
 
     def _called_ref(

@@ -100,7 +100,7 @@ def method_transforms(node: ast.FunctionDef, ctx: RuleContext) -> Iterator[Metho
     qualnames = [ctx.qualname(d) for d in node.decorator_list]
     if any(qualname in _NOT_METHODS for qualname in qualnames):
         return
-    class_record = ctx.model.classes[record.class_name]
+    class_record = ctx.model.class_of_method(node, record.class_name)
     for decorator in node.decorator_list:
         found = transform_of(decorator, ctx.resolvers[-1])
         if found is None or found[0].label not in _CHECKED_TRANSFORMS:
@@ -725,7 +725,7 @@ class StaticSelfMutable(Rule):
         # The unit key holds the module's attribute writes for text with "(self." and "jit".
         if positional[0] != "self" or "(self." not in text or "jit" not in text:
             return  # no jit is given an attribute of the object
-        class_record = ctx.model.classes[record.class_name]
+        class_record = ctx.model.class_of_method(node, record.class_name)
         lineage: list[ClassRecord] | None = None
         for call, name in bound_method_transforms(node, ctx.resolvers[-1], _JIT_LIKE):
             if lineage is None:
@@ -795,6 +795,8 @@ def _stale_problem(
             f"`{record.name}.{writer}` assigns {shown}, which `{method.name}` reads, and jit "
             f"keeps returning the result cached for the old value (stale results, no error)"
         )
+    if model.class_defined_twice(record.name):
+        return None  # writes outside the class may be to another class of the same name
     outside = sorted(reads & model.assigned_attributes)
     if outside:
         return (
