@@ -2023,6 +2023,22 @@ class ModuleModel:
         return helpers
 
     @cached_property
+    def _class_sources(self) -> list[UnitSource]:
+        """The parses of the units that define classes."""
+        units = [unit for unit in self.document.units if unit.tree is not None]
+        return [
+            unit.source
+            for unit, summary in zip(units, self.summaries, strict=True)
+            if summary.classes
+        ]
+
+    def _other_class_texts(self, source: UnitSource) -> int:
+        """The texts of the other units that define classes: JAX402 reads the methods of a
+        class's ancestors (what they assign to `self`, what they call), which may sit there.
+        (Its own unit's text is the findings' key already.)"""
+        return hash(tuple(other.text for other in self._class_sources if other is not source))
+
+    @cached_property
     def assigned_attributes(self) -> frozenset[str]:
         """Attribute names the module assigns outside constructors (`obj.attr = ...`)."""
         names: set[str] = set()
@@ -2331,7 +2347,9 @@ class ModuleModel:
                 _may_index_at_top(unit.source),  # JAX301 reads the module's shapes
             )
         x64 = (self.x64, unit.start_line) if markers[0] else ()
-        attributes = self.assigned_attributes if markers[2] else ()
+        attributes = (
+            (self.assigned_attributes, self._other_class_texts(unit.source)) if markers[2] else ()
+        )
         shapes = self._module_shapes.get(unit.start_line) if markers[3] else ()
         return (
             x64,

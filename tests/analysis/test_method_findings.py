@@ -7,7 +7,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from jax_lsp.analysis.document import Document
+from jax_lsp.analysis.document import Document, clear_caches
 from jax_lsp.engine import _METHOD_FINDINGS, analyze
 from tests.analysis.editing import FIXTURES, REAL_FILES, edit_sequences, edited_lines
 
@@ -127,6 +127,7 @@ def _edit(document: Document, old: str, new: str) -> Document:
 
 
 def test_an_edit_in_one_method_keeps_the_findings_of_the_others():
+    clear_caches()  # a parse of its own: other tests analysed the same text in other modules
     document = Document(MODEL)
     before = analyze(document)
     members = document.units[-1].tree.body[0].body
@@ -173,3 +174,25 @@ def test_a_key_helper_changed_in_another_method_renews_the_findings_of_its_calle
     findings = analyze(edited).findings
     assert findings == _nothing_kept(edited.text)
     assert not any(draw < line < draw + 4 for line in _key_reuse_lines(findings))
+
+
+def test_a_write_added_in_a_base_class_renews_the_subclass_in_another_unit():
+    # JAX402 on `Child.threes` (a static `self`) reads what the methods of its base assign to
+    # `self`; the base is another unit, so the subclass's unit key must change with it.
+    text = (
+        "from functools import partial\n\nimport jax\nimport jax.numpy as jnp\n\n\n"
+        "class Base:\n    def __init__(self, n):\n        self.n = n\n\n"
+        "    def __hash__(self):\n        return hash(self.n)\n\n"
+        "    def __eq__(self, other):\n        return other.n == self.n\n\n"
+        "    def size(self):\n        return self.n\n\n\n"
+        "class Child(Base):\n    @partial(jax.jit, static_argnums=0)\n"
+        "    def threes(self):\n        return 3 * jnp.ones(self.n)\n"
+    )
+    document = Document(text)
+    assert not [f for f in analyze(document).findings if f.code == "JAX402"]
+    edited = _edit(
+        document, "        return self.n\n", "        self.n = 0\n        return self.n\n"
+    )
+    findings = analyze(edited).findings
+    assert findings == _nothing_kept(edited.text)
+    assert [f.code for f in findings if f.code == "JAX402"] == ["JAX402"]
