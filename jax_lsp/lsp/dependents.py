@@ -13,12 +13,9 @@ from __future__ import annotations
 import asyncio
 import os
 import re
+from collections.abc import Callable
 
-from jax_lsp.lsp.client import ClientFeatures
 from jax_lsp.lsp.documents import DocumentStore, OpenDocument
-from jax_lsp.lsp.engine_thread import EngineThread
-from jax_lsp.lsp.publisher import Publisher
-from jax_lsp.lsp.scheduler import Scheduler
 
 # Seconds without edits of a module before the documents importing it are analyzed again:
 # typing in one file must not analyze every other open file at each keystroke.
@@ -36,19 +33,18 @@ def module_name(path: str | None) -> str | None:
 
 
 class Dependents:
+    """`renew(document)` / `renew_notebook(uri)`: forget a document's (a notebook's) analysis
+    and have it analyzed and shown again, as a late jedi answer does (`JediBacklog`)."""
+
     def __init__(
         self,
         documents: DocumentStore,
-        engine: EngineThread,
-        client: ClientFeatures,
-        publisher: Publisher,
-        scheduler: Scheduler,
+        renew: Callable[[OpenDocument], None],
+        renew_notebook: Callable[[str], None],
     ) -> None:
         self._documents = documents
-        self._engine = engine
-        self._client = client
-        self._publisher = publisher
-        self._scheduler = scheduler
+        self._renew = renew
+        self._renew_notebook = renew_notebook
         self._changed: dict[str, str] = {}  # uri of a changed module -> its name
         self._timer: asyncio.TimerHandle | None = None
 
@@ -68,26 +64,12 @@ class Dependents:
         # The names as words (not inside a longer identifier).
         alternatives = "|".join(map(re.escape, sorted(set(changed.values()))))
         named = re.compile(rf"\b(?:{alternatives})\b")
-        stale_notebooks: set[str] = set()
-        stale = False
+        notebooks: set[str] = set()
         for document in list(self._documents):
-            if document.uri in changed or document.notebook in stale_notebooks:
+            if document.uri in changed or named.search(document.text) is None:
                 continue
-            if named.search(document.text) is None:
-                continue
-            stale = True
-            if document.notebook is not None:
-                stale_notebooks.add(document.notebook)
-                continue
-            document.result = None
-            self._engine.invalidate(document.uri)
-            if self._client.pushes_to(document):
-                self._scheduler.schedule(document, 0)
-        for notebook in stale_notebooks:
-            for cell in self._documents:
-                if cell.notebook == notebook:
-                    cell.result = None
-            self._engine.invalidate(notebook)
-            self._scheduler.schedule_notebook(notebook, 0)
-        if stale and self._client.pull:
-            self._publisher.refresh_pulled()
+            if document.notebook is None:
+                self._renew(document)
+            elif document.notebook not in notebooks:
+                notebooks.add(document.notebook)
+                self._renew_notebook(document.notebook)

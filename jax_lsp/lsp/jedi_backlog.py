@@ -53,7 +53,8 @@ class JediBacklog:
             self.start()
 
     def answered(self, document: OpenDocument) -> None:
-        """jedi answered about the current version of `document`: analyze it again."""
+        """jedi answered about the current version of `document` (or a module it imports
+        changed: `Dependents`): analyze it again."""
         document.result = None
         self._engine.invalidate(document.uri)  # not even the analysis running now will do
         if self._client.pull:
@@ -62,7 +63,8 @@ class JediBacklog:
             self._scheduler.schedule(document, 0)
 
     def notebook_answered(self, notebook_uri: str) -> None:
-        """jedi answered about the notebook's current cells: analyze them again."""
+        """jedi answered about the notebook's current cells (or a module they import changed):
+        analyze them again."""
         for cell in self._documents:
             if cell.notebook == notebook_uri:
                 cell.result = None

@@ -79,9 +79,6 @@ class JaxLanguageServer(LanguageServer):
             lambda: self.settings.generation,
             self.log_to_client,
         )
-        self.dependents = Dependents(
-            self.documents, self.engine, self.client, self.publisher, self.scheduler
-        )
         self.jedi = JediBacklog(
             self.cross,
             self.documents,
@@ -90,6 +87,10 @@ class JaxLanguageServer(LanguageServer):
             self.publisher,
             self.scheduler,
             lambda: self.settings.root,
+        )
+        # Files importing an edited module: analyzed again as after a late jedi answer.
+        self.dependents = Dependents(
+            self.documents, self.jedi.answered, self.jedi.notebook_answered
         )
 
     # -- messages -----------------------------------------------------------------------------
