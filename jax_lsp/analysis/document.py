@@ -458,6 +458,33 @@ def _has_triple_quote(lines: list[str]) -> bool:
     return any('"""' in line or "'''" in line for line in lines)
 
 
+def _may_move_strings(old: list[str], new: list[str]) -> bool:
+    """May replacing the lines `old` by `new` move where a triple-quoted string starts or
+    ends (hence where units start, anywhere after)? Not when neither holds a triple quote,
+    nor when each line changed only after its last triple quote by text that holds no quote
+    and no backslash (`; pass` typed after a docstring's closing quotes): whether those
+    quotes open or close a string, what follows them stays on the same side."""
+    if not _has_triple_quote(old) and not _has_triple_quote(new):
+        return False
+    if len(old) != len(new):
+        return True
+    for old_line, new_line in zip(old, new, strict=True):
+        if old_line == new_line:
+            continue
+        cut = max(old_line.rfind('"""'), old_line.rfind("'''")) + 3
+        if cut < 3 or max(new_line.rfind('"""'), new_line.rfind("'''")) + 3 != cut:
+            return True  # a triple quote added, removed or moved (or none on the old line)
+        if old_line[:cut] != new_line[:cut]:
+            return True
+        if any(mark in line[cut:] for line in (old_line, new_line) for mark in _QUOTING):
+            return True
+    return False
+
+
+# Characters that may start a string or carry one over to the next line.
+_QUOTING = ("'", '"', "\\")
+
+
 # Lines compared at once (as list slices, in C) before the line-by-line search.
 _CHUNK = 64
 
@@ -492,7 +519,7 @@ def resplit_units(previous: Document, lines: list[str]) -> list[Unit] | None:
     first, old_end, new_end = _changed_lines(old, lines)
     if first == len(old) == len(lines):
         return list(units)
-    if _has_triple_quote(old[first:old_end]) or _has_triple_quote(lines[first:new_end]):
+    if _may_move_strings(old[first:old_end], lines[first:new_end]):
         return None  # string interiors, hence unit starts, may change anywhere after
     starts = [unit.start_line for unit in units]
     start = bisect_right(starts, first) - 1
@@ -557,6 +584,8 @@ def _same_code(old: object, new: object, low: int, high: int) -> bool:
     has the same text at the same place, hence the same subtree: only the nodes reaching into
     the changed lines are compared field by field, so a comment in a long function costs a
     walk down to it."""
+    if old is new:  # a member the splice shared with the old parse
+        return True
     if type(old) is not type(new):
         return False
     if isinstance(old, list):

@@ -75,6 +75,59 @@ def test_edits_that_may_move_distant_boundaries_split_the_whole_text():
     assert resplit_units(before, text.replace("pass", "x = jnp.", 1).split("\n")) is None
 
 
+# Text typed at the end of a line that holds a triple quote (a docstring's closing quotes, a
+# one-line docstring, a string opened there): only quote-free, backslash-free text keeps the
+# re-split local; the rest must give the same units by splitting everything again.
+LINE_ENDINGS = ["; pass", "  # typed", " x", "'", '"', "\\", '"""', "'''", " + 'a'", ""]
+QUOTED_TEXTS = [
+    text
+    for text in (path.read_text(encoding="utf-8") for path in [*FIXTURES, *REAL_FILES])
+    if '"""' in text or "'''" in text
+] + [
+    'import jax\n\n\nclass C:\n    """Doc.\n\n    More.\n    """\n\n'
+    '    def m(self, x):\n        """One line."""\n        return x\n\n'
+    '    def n(self):\n        s = """a\n        b"""\n        return s\n\n\n'
+    'def f():\n    """\n    Opened here.\n    """\n    return 1\n',
+]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    text=st.sampled_from(QUOTED_TEXTS),
+    picks=st.lists(
+        st.tuples(st.floats(0, 1), st.sampled_from(LINE_ENDINGS)), min_size=1, max_size=4
+    ),
+)
+def test_text_typed_after_a_triple_quote_gives_the_units_of_a_whole_split(text, picks):
+    document = Document(text)
+    for where, ending in picks:
+        quoted = [i for i, line in enumerate(document.lines) if '"""' in line or "'''" in line]
+        if not quoted:
+            break
+        lines = list(document.lines)
+        lines[quoted[int(where * (len(quoted) - 1))]] += ending
+        text = "\n".join(lines)
+        edited = Document(text, previous=document)
+        assert _layout(edited) == _layout(Document(text))
+        for unit in edited.units:
+            if _parses_as_written(unit):
+                assert ast.dump(unit.tree, include_attributes=True) == ast.dump(
+                    ast.parse(unit.text), include_attributes=True
+                )
+        document = edited
+
+
+def test_code_typed_after_a_docstring_re_splits_locally():
+    text = 'class C:\n    def m(self):\n        """Doc."""\n        return 1\n\n\nx = 1\n'
+    before = Document(text)
+    typed = text.replace('"""Doc."""', '"""Doc."""; pass')
+    assert resplit_units(before, typed.split("\n")) is not None
+    # Quotes or a backslash after the closing quotes may open a string: split everything.
+    for ending in ("; s = 'a", '; s = "a', " \\"):
+        quoted = text.replace('"""Doc."""', '"""Doc."""' + ending)
+        assert resplit_units(before, quoted.split("\n")) is None
+
+
 # Lines typed inside class bodies: members of every kind, half-typed ones, indentation that
 # leaves the body, lines added and removed (the members after them move).
 MEMBER_SNIPPETS = [
