@@ -83,6 +83,15 @@ class FreeWrites:
         if name is not None and parent.recording:
             parent.local.add(name)
 
+    def settled(self) -> frozenset[str]:
+        """The writes settled so far into the innermost scope (a class body's, between two
+        of its methods)."""
+        return frozenset(self._scopes[-1].free)
+
+    def settle(self, names: frozenset[str]) -> None:
+        """Add writes settled by a walk replayed instead of made (see `settled`)."""
+        self._scopes[-1].free |= names
+
     def name(self, node: ast.Name) -> None:
         scope = self._scopes[-1]
         if scope.recording and type(node.ctx) is not ast.Load:

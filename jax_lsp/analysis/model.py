@@ -321,7 +321,7 @@ class ModuleModel:
     def _summary(self, source: UnitSource) -> UnitSummary:
         key = ("summary", self.alias_key)
         if key not in source.memo:
-            source.memo[key] = summarize(source.tree, self.resolver)
+            source.memo[key] = summarize(source.tree, self.resolver, self.alias_key)
         return source.memo[key]
 
     def _compute_globals(self, units: list[Unit]) -> None:

@@ -8,6 +8,8 @@ on the unit and reused until one of the two changes.
 from __future__ import annotations
 
 import ast
+import weakref
+from collections.abc import Hashable
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 
@@ -213,9 +215,42 @@ def transform_of(expr: ast.expr, resolver: Resolver):
     return None
 
 
+BindingKey = tuple[tuple[str, ...], str]
+# The summary's fields a statement of a top-level class's body may add to: lists, then sets.
+_LIST_FIELDS = (
+    *("functions", "applications", "calls", "lambdas", "decorations", "custom_rules"),
+    *("constructions", "apply_fns"),
+)
+_SET_FIELDS = ("mutated_names", "global_writes")
+
+
+@dataclass(frozen=True)
+class _MemberPart:
+    """What walking one statement of a top-level class's body (a method, a field) added to
+    its unit's summary, and what the walk read from outside it (`context`): the import
+    aliases, the class's name and the class-level names bound before it. Kept on the
+    statement's node, so a keystroke in one method of a long class walks that method alone
+    (`document._splice_member` shares the other members' nodes with the last parse)."""
+
+    context: tuple
+    lists: tuple[tuple[str, tuple], ...]
+    sets: tuple[tuple[str, frozenset[str]], ...]
+    free_writes: frozenset[str]  # settled into the class body's region
+    bindings: tuple[tuple[BindingKey, object], ...]  # in order; _UNBOUND: removed
+
+
+_MEMBER_PARTS: weakref.WeakKeyDictionary[ast.stmt, _MemberPart] = weakref.WeakKeyDictionary()
+
+
 class _Collector:
-    def __init__(self, resolver: Resolver) -> None:
+    def __init__(self, resolver: Resolver, aliases: Hashable | None = None) -> None:
         self.resolver = resolver
+        # What identifies the resolver's answers (None: class members are walked, not memoised).
+        self._aliases = aliases
+        # Writes to `_bindings` while a class member is walked for `_MEMBER_PARTS`.
+        self._binding_log: list[tuple[BindingKey, object]] | None = None
+        # `_bindings` at the scope of a top-level class's body (the module's, `()`).
+        self._outermost: dict[str, FunctionRef | None] = {}
         self.summary = UnitSummary()
         self._functions: list[FunctionNode] = []
         self._records: list[FunctionRecord] = []  # the records of self._functions
@@ -224,7 +259,7 @@ class _Collector:
         self._segments: list[tuple[str, bool]] = []
         # Names assigned so far, by (scopes, name): the function they still refer to (through
         # `partial` or a transformation), or None when they no longer name a function.
-        self._bindings: dict[tuple[tuple[str, ...], str], FunctionRef | None] = {}
+        self._bindings: dict[BindingKey, FunctionRef | None] = {}
         self.writes = FreeWrites()
         # Import statements of each enclosing function's own body (None for a class body).
         self._imports: list[list[ast.stmt] | None] = []
@@ -273,7 +308,7 @@ class _Collector:
         record = FunctionRecord(
             path, node, class_name, self._functions[-1] if self._functions else None
         )
-        self._bindings.pop((self._scopes, node.name), None)
+        self._unbind((self._scopes, node.name))
         self.summary.functions.append(record)
         enclosing = self._functions[-1] if self._functions else None
         for decorator in node.decorator_list:
@@ -334,13 +369,78 @@ class _Collector:
                     tuple(self.resolver.qualname(b) or "" for b in node.bases),
                 )
             )
+        memoised = self._aliases is not None and self._at_top and not self._functions
         self._segments.append((node.name, True))
         self._imports.append(None)
+        defined: set[str] = set()
         for statement in node.body:
-            self.visit(statement)
+            # A def or class whose name the class defined before sees the bindings of the first
+            # one's body: walked.
+            name = getattr(statement, "name", None)
+            if memoised and name not in defined:
+                self._visit_member(statement, node.name)
+            else:
+                self.visit(statement)
+            if name is not None:
+                defined.add(name)
         self._imports.pop()
         self._segments.pop()
         self.writes.leave(node.name)
+
+    def _visit_member(self, member: ast.stmt, class_name: str) -> None:
+        """Walk a statement of a top-level class's body (a method, mostly), or replay what
+        walking it added last time when nothing it reads from outside has changed."""
+        context = (self._aliases, class_name, tuple(self._outermost.items()))
+        part = _MEMBER_PARTS.get(member)
+        if part is not None and part.context == context:
+            summary = self.summary
+            for name, items in part.lists:
+                getattr(summary, name).extend(items)
+            for name, names in part.sets:
+                getattr(summary, name).update(names)
+            self.writes.settle(part.free_writes)
+            for key, value in part.bindings:
+                if value is _UNBOUND:
+                    self._unbind(key)
+                else:
+                    self._bind(key, value)  # type: ignore[arg-type]
+            return
+        summary = self.summary
+        lengths = [len(getattr(summary, name)) for name in _LIST_FIELDS]
+        before = [frozenset(getattr(summary, name)) for name in _SET_FIELDS]
+        settled = self.writes.settled()
+        self._binding_log = []
+        self.visit(member)
+        log, self._binding_log = self._binding_log, None
+        _MEMBER_PARTS[member] = _MemberPart(
+            context,
+            tuple(
+                (name, tuple(getattr(summary, name)[length:]))
+                for name, length in zip(_LIST_FIELDS, lengths, strict=True)
+                if len(getattr(summary, name)) > length
+            ),
+            tuple(
+                (name, frozenset(getattr(summary, name)) - old)
+                for name, old in zip(_SET_FIELDS, before, strict=True)
+                if len(getattr(summary, name)) > len(old)
+            ),
+            self.writes.settled() - settled,
+            tuple(log),
+        )
+
+    def _bind(self, key: BindingKey, value: FunctionRef | None) -> None:
+        self._bindings[key] = value
+        if not key[0]:
+            self._outermost[key[1]] = value
+        if self._binding_log is not None:
+            self._binding_log.append((key, value))
+
+    def _unbind(self, key: BindingKey) -> None:
+        self._bindings.pop(key, None)
+        if not key[0]:
+            self._outermost.pop(key[1], None)
+        if self._binding_log is not None:
+            self._binding_log.append((key, _UNBOUND))
 
     def _qualname_of_decorator(self, decorator: ast.expr) -> str:
         if isinstance(decorator, ast.Call):
@@ -498,7 +598,7 @@ class _Collector:
             self._note_store(target)
         if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
             key = (self._scopes, node.targets[0].id)
-            self._bindings[key] = self._bound_function(node.value)
+            self._bind(key, self._bound_function(node.value))
             self._note_construction(node.targets[0], node.value)
 
     def _note_construction(self, target: ast.expr, value: ast.expr | None) -> None:
@@ -560,8 +660,11 @@ _HANDLERS = {
 }
 
 
-def summarize(tree: ast.Module, resolver: Resolver) -> UnitSummary:
-    collector = _Collector(resolver)
+def summarize(tree: ast.Module, resolver: Resolver, aliases: Hashable | None = None) -> UnitSummary:
+    """The unit's summary. `aliases`: a key of the resolver's import aliases, under which what
+    each statement of a top-level class's body adds is memoised on its node (None: not
+    memoised)."""
+    collector = _Collector(resolver, aliases)
     collector.visit(tree)
     collector.summary.free_writes = collector.writes.result
     return collector.summary

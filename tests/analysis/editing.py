@@ -3,9 +3,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 from hypothesis import strategies as st
+
+from jax_lsp.analysis.document import Document
 
 TESTS = Path(__file__).parent.parent
 FIXTURES = sorted((TESTS / "fixtures").glob("*.py"))
@@ -37,3 +40,14 @@ def edit_sequences(snippets: list[str], max_removed: int, max_edits: int) -> st.
 def edited_lines(lines: list[str], where: float, removed: int, inserted: list[str]) -> list[str]:
     start = int(where * len(lines))
     return [*lines[:start], *inserted, *lines[start + removed :]]
+
+
+def edited_versions(
+    document: Document, edits: list[tuple[float, int, list[str]]]
+) -> Iterator[tuple[str, Document]]:
+    """Each edit's text and its document, built from the previous version (as the server
+    builds it)."""
+    for where, removed, inserted in edits:
+        text = "\n".join(edited_lines(document.lines, where, removed, inserted))
+        document = Document(text, previous=document)
+        yield text, document

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from jax_lsp.analysis.document import Document, clear_caches
 from jax_lsp.engine import _METHOD_FINDINGS, analyze
-from tests.analysis.editing import FIXTURES, REAL_FILES, edit_sequences, edited_lines
+from tests.analysis.editing import FIXTURES, REAL_FILES, edit_sequences, edited_versions
 
 # Methods that read what other methods define: attributes assigned in `__init__` and
 # elsewhere, a static `self`, a helper's return, a staticmethod key helper, a bound method
@@ -114,11 +114,8 @@ def _nothing_kept(text: str):
 def test_findings_after_edits_in_methods_equal_an_analysis_keeping_nothing(text, edits):
     document = Document(text)
     analyze(document)
-    for where, removed, inserted in edits:
-        text = "\n".join(edited_lines(document.lines, where, removed, inserted))
-        edited = Document(text, previous=document)
-        assert analyze(edited).findings == _nothing_kept(text)
-        document = edited
+    for edited_text, edited in edited_versions(document, edits):
+        assert analyze(edited).findings == _nothing_kept(edited_text)
 
 
 def _edit(document: Document, old: str, new: str) -> Document:

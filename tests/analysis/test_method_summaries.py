@@ -1,0 +1,127 @@
+"""A class edited in one method walks that method alone for its unit's summary
+(`jax_lsp.analysis.summary`): what each method added last time is replayed while the import
+aliases, the class's name and the class-level bindings it sees are the same, and the summary
+always equals a walk of the whole class."""
+
+from __future__ import annotations
+
+import ast
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from jax_lsp.analysis import summary as summary_module
+from jax_lsp.analysis.document import Document, clear_caches
+from jax_lsp.analysis.model import ModuleModel
+from jax_lsp.analysis.summary import summarize
+from tests.analysis.editing import FIXTURES, REAL_FILES, edit_sequences, edited_versions
+
+# Methods whose summary reads what lies outside them: a class-level `partial` binding, a
+# method defined twice, transformations of bound methods, a lambda, global and mutated names.
+MODEL = """\
+import jax
+from functools import partial
+
+counter = []
+
+
+class Model:
+    fast = partial(jax.jit, static_argnums=0)
+
+    def step(self, x):
+        return fast(x)
+
+    @jax.jit
+    def loss(self, y):
+        counter.append(y)
+        return jax.vmap(lambda v: v + 1)(y)
+
+    def run(self, y):
+        global total
+        total = jax.jit(self.loss)(y)
+        return total
+
+    def step(self, x):
+        helper = partial(self.loss)
+        return helper(x)
+"""
+TEXTS = [
+    MODEL,
+    *(
+        path.read_text(encoding="utf-8")
+        for path in [*FIXTURES, *REAL_FILES]
+        if "\nclass " in path.read_text(encoding="utf-8")
+    ),
+]
+SNIPPETS = [
+    "",
+    "    fast = jax.jit",
+    "    fast = partial(jax.jit, static_argnums=1)",
+    "    def step(self, x):",
+    "    def extra(self, x):",
+    "        return jax.grad(self.loss)(x)",
+    "        helper = jax.jit(self.run)",
+    "        global counter",
+    "        counter.append(x)",
+    "        value = fast(x) + (lambda z: z)(x)",
+    "    @jax.jit",
+    "class Other:",
+    "import numpy as jax",
+]
+
+
+def _assert_summaries_match_whole_walks(document: Document) -> None:
+    model = ModuleModel.of(document)
+    units = [unit for unit in document.units if unit.tree is not None]
+    for unit, kept in zip(units, model.summaries, strict=True):
+        assert kept == summarize(unit.tree, model.resolver)
+
+
+@settings(max_examples=200, deadline=None)
+@given(text=st.sampled_from(TEXTS), edits=edit_sequences(SNIPPETS, 2, 4))
+def test_summaries_of_edited_classes_equal_whole_walks(text, edits):
+    first = Document(text)
+    versions = [first, *(edited for _, edited in edited_versions(first, edits))]
+    for document in versions:  # built one after the other, then checked
+        _assert_summaries_match_whole_walks(document)
+
+
+def _walked_methods(monkeypatch) -> list[str]:
+    walked: list[str] = []
+    visit = summary_module._Collector.visit_FunctionDef
+
+    def counting(self, node):
+        walked.append(node.name)
+        visit(self, node)
+
+    monkeypatch.setattr(summary_module._Collector, "visit_FunctionDef", counting)
+    monkeypatch.setitem(
+        summary_module._HANDLERS, ast.FunctionDef, summary_module._Collector.visit_FunctionDef
+    )
+    return walked
+
+
+def test_an_edit_in_one_method_walks_that_method_alone(monkeypatch):
+    clear_caches()  # parses of its own: another test's may carry what other contexts added
+    before = Document(MODEL)
+    ModuleModel.of(before)
+    walked = _walked_methods(monkeypatch)
+    after = Document(MODEL.replace("return total", "return total + 1"), previous=before)
+    _assert_summaries_match_whole_walks(after)
+    # The edited method, and `step` defined again (it sees the first's bindings); then the
+    # whole walk the check made.
+    assert walked == ["run", "step", "step", "loss", "run", "step"]
+
+
+def test_a_class_level_binding_changed_walks_the_methods_again(monkeypatch):
+    clear_caches()
+    before = Document(MODEL)
+    ModuleModel.of(before)
+    walked = _walked_methods(monkeypatch)
+    # The first `step` calls `fast`: what it calls changes with the binding.
+    edited = MODEL.replace("partial(jax.jit, static_argnums=0)", "jax.jit")
+    after = Document(edited, previous=before)
+    model = ModuleModel.of(after)
+    assert walked[:4] == ["step", "loss", "run", "step"]
+    (call,) = [site for site in model.summaries[-1].calls if site.callee.name == "fast"]
+    assert call == summarize(after.units[-1].tree, model.resolver).calls[0]
