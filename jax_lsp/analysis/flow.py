@@ -275,6 +275,20 @@ def _element_value(value: Value) -> Value:
     return Kind.UNKNOWN
 
 
+# List methods that add an element (`append`, `insert`) or those of an iterable (`extend`).
+_LIST_GROWTH = frozenset(("append", "insert", "extend"))
+
+
+def _grown(container: Container, added: Value, at_end: bool) -> Container:
+    """`container` (a list, or a dict under an unknown key) after `added` is put in it: at its
+    end when `at_end` (its items stay known), else at a place not known."""
+    if at_end and container.items is not None and container.keys is None:
+        return Container(container.form, (*container.items, added))
+    if container.items == () and container.form == "list":
+        return Container(container.form, None, None, added)
+    return Container(container.form, None, None, merge_values(container.element(), added))
+
+
 def _merge_envs(first: Env, second: Env) -> Env:
     merged = {}
     for name in first.keys() | second.keys():
@@ -347,6 +361,26 @@ class FlowInterpreter:
         value = self.eval(node.value)
         for target in node.targets:
             self.bind(target, value, node.value)
+
+    def _stmt_Expr(self, node: ast.Expr) -> None:
+        self.eval(node.value)
+        call = node.value
+        if (
+            type(call) is not ast.Call
+            or type(call.func) is not ast.Attribute
+            or type(call.func.value) is not ast.Name
+            or call.func.attr not in _LIST_GROWTH
+            or not call.args
+        ):
+            return
+        name = call.func.value.id
+        container = self.env.get(name)
+        if type(container) is not Container or container.form != "list":
+            return
+        added = self.values.get(call.args[-1], self.kinds.get(call.args[-1], Kind.UNKNOWN))
+        if call.func.attr == "extend":
+            added = _element_value(added)
+        self.env[name] = _grown(container, added, call.func.attr == "append")
 
     def _stmt_AnnAssign(self, node: ast.AnnAssign) -> None:
         self.eval(node.annotation)
@@ -619,6 +653,30 @@ class FlowInterpreter:
             self.bind(target.value, Kind.UNKNOWN, None)
         else:
             self.eval(target)
+            if type(target) is ast.Subscript and type(target.value) is ast.Name:
+                self._store_item(target.value.id, target.slice, value)
+
+    def _store_item(self, name: str, key: ast.expr, value: Value) -> None:
+        """`name[key] = value` on a list or dict the scope built: a dict's constant key takes
+        the value, any other store may hold it."""
+        container = self.env.get(name)
+        if type(container) is not Container or container.form == "tuple":
+            return
+        if (
+            container.form == "dict"
+            and container.keys is not None
+            and type(key) is ast.Constant
+            and type(key.value) is str
+        ):
+            keys, items = list(container.keys), list(container.items or ())
+            if key.value in keys:
+                items[keys.index(key.value)] = value
+            else:
+                keys.append(key.value)
+                items.append(value)
+            self.env[name] = Container("dict", tuple(items), tuple(keys), container.leaf)
+        else:
+            self.env[name] = _grown(container, value, False)
 
     def _visit_defaults(self, args: ast.arguments) -> None:
         for default in [*args.defaults, *(d for d in args.kw_defaults if d is not None)]:

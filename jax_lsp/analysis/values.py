@@ -160,6 +160,11 @@ def merge_values(first: Value, second: Value) -> Value:
         ):
             items = tuple(map(merge_values, first.items, second.items))
             return Container(first.form, items, first.keys, merge_values(first.leaf, second.leaf))
+        # A list known empty holds no element to merge (`params = []` before a loop appends).
+        if first.items == () and first.form == "list":
+            return Container(first.form, None, None, second.element())
+        if second.items == () and second.form == "list":
+            return Container(first.form, None, None, first.element())
         return Container(first.form, None, None, merge_values(first.element(), second.element()))
     return merge(kind_of(first), kind_of(second))
 
