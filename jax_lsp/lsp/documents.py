@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import cached_property
-from itertools import accumulate
+from itertools import accumulate, count
 
 from lsprotocol import types
 from pygls.uris import to_fs_path
@@ -19,6 +19,7 @@ from jax_lsp.findings import Position
 from jax_lsp.lsp.positions import from_lsp_position
 
 _NEWLINE = re.compile(r"\r\n|\r|\n")
+_ANALYSES = count()
 
 
 @dataclass
@@ -29,6 +30,15 @@ class AnalysisResult:
     generation: int  # settings generation it was computed under
     findings: list  # list[Finding]
     diagnostics: list[types.Diagnostic]
+    # Which analysis this is: a document analyzed again at the same version (a module it
+    # imports changed, jedi answered late) gets another, so a pulling client's previous result
+    # id no longer matches and it is given the new diagnostics, not "unchanged".
+    serial: int = field(default_factory=lambda: next(_ANALYSES))
+
+    @property
+    def result_id(self) -> str:
+        """The pull diagnostics report id of this result."""
+        return f"{self.version}:{self.generation}:{self.serial}"
 
 
 @dataclass

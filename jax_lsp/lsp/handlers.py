@@ -114,7 +114,7 @@ async def pull_diagnostics(
         ls.scheduler.cells_pulled()
     result = await ls.analyzer.current_result(document)
     ls.jedi.start()  # once: the first diagnostics are (about to be) out
-    result_id = f"{result.version}:{result.generation}"
+    result_id = result.result_id
     if params.previous_result_id == result_id:
         return types.RelatedUnchangedDocumentDiagnosticReport(result_id=result_id)
     return types.RelatedFullDocumentDiagnosticReport(items=result.diagnostics, result_id=result_id)

@@ -103,3 +103,30 @@ async def test_an_edit_of_an_imported_module_refreshes_the_open_files_importing_
     client.text_document_did_close(types.DidCloseTextDocumentParams(text_document=closed))
     await asyncio.sleep(1.0)  # longer than the refresh takes: nothing changes
     assert list(client.diagnostics[user_uri]) == []
+
+
+async def test_a_pulling_client_gets_the_new_diagnostics_of_an_importer(client, tmp_path):
+    """A client that pulls diagnostics, asking with the result id it holds for the importer
+    (not edited itself, so at the same version) after a module it imports changed, is given
+    the new report, not "unchanged"."""
+    write_module(tmp_path, "def make_state():\n    return jnp.zeros(3)\n")
+    await start(client, root=tmp_path, pull=True)
+    module = tmp_path / "a.py"
+    module_uri = open_document(client, module, module.read_text())
+    user = types.TextDocumentIdentifier(uri=open_document(client, tmp_path / "b.py", USER))
+
+    async def pull(previous: str | None) -> types.DocumentDiagnosticReport:
+        return await client.text_document_diagnostic_async(
+            types.DocumentDiagnosticParams(text_document=user, previous_result_id=previous)
+        )
+
+    report = await pull(None)
+    assert codes(report.items) == ["JAX201"]
+    change(client, module_uri, 2, " np", (4, 10), (4, 14))  # returns a NumPy array now
+    for _ in range(100):  # the importer is analyzed again once the module's edits pause
+        await asyncio.sleep(0.1)
+        again = await pull(report.result_id)
+        if again.kind == "full":
+            break
+    assert again.kind == "full" and list(again.items) == []
+    assert (await pull(again.result_id)).kind == "unchanged"  # nothing changed since
