@@ -502,16 +502,17 @@ class TracedShape(Rule):
         When the traced value is a parameter (or arithmetic on parameters and an array's
         shape: `start + width`, `n - x.shape[0]`) of a function jitted by its own decorator,
         and each parameter looks like a Python setting (annotated `int`/`bool`/`str`/`float`,
-        or never indexed nor used through an attribute), adds them to `static_argnames`: extends the `static_argnames=` literal of
-        `@partial(jax.jit, ...)` / `@jax.jit(...)` (`"n"` to `("n", "m")`), or turns
-        `@jax.jit` into `@partial(jax.jit, static_argnames=("n",))`, importing `partial` if
-        needed. Unsafe: callers must pass hashable Python values, and each new value compiles
-        again. A module-level function jitted by a statement of its own (`f = jax.jit(f)`)
-        gets the keyword there instead (built when the fix is asked for). No fix when
-        `static_argnums=` is given, for nested functions jitted by a call, for several jits of
-        the function, for other transformations, or for a parameter that `jax.grad` (or
-        `value_and_grad`, `jacrev`, ...) differentiates, directly or through a call: it
-        receives tracers, and JAX raises `ValueError: Non-hashable static arguments`.
+        or never indexed nor used through an attribute), adds them to `static_argnames`:
+        extends the `static_argnames=` literal of `@partial(jax.jit, ...)` / `@jax.jit(...)`
+        (`"n"` to `("n", "m")`), or turns `@jax.jit` into `@partial(jax.jit,
+        static_argnames=("n",))`, importing `partial` if needed. Unsafe: callers must pass
+        hashable Python values, and each new value compiles again. A module-level function
+        jitted by a statement of its own (`f = jax.jit(f)`) gets the keyword there instead
+        (built when the fix is asked for). No fix when `static_argnums=` is given, for nested
+        functions jitted by a call, for several jits of the function, for other
+        transformations, or for a parameter that `jax.grad` (or `value_and_grad`, `jacrev`,
+        ...) differentiates, directly or through a call: it receives tracers, and JAX raises
+        `ValueError: Non-hashable static arguments`.
     """
     node_types = (ast.Call, ast.Subscript)
     invalid = (

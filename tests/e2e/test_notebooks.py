@@ -449,7 +449,9 @@ async def test_enable_debug_nans_in_a_cell_edits_the_import_cell(client, tmp_pat
     await start(client, resolve=lazy, document_changes=True)
     notebook_uri, cells = open_notebook(client, tmp_path, NAN_CELLS)
     await diagnostics_for(client, cells[3], lambda found: True)
-    actions = await client.text_document_code_action_async(_source_params(cells[3], ["source"]))
+    actions = await client.text_document_code_action_async(
+        _source_params(cells[3], ["source.jax-lsp"])
+    )
     assert [action.kind for action in actions] == ["source.jax-lsp.enableDebugNans"]
     (action,) = actions
     if lazy:
@@ -475,5 +477,7 @@ async def test_enable_debug_nans_in_a_cell_edits_the_import_cell(client, tmp_pat
 
     # Once a cell sets it, no cell offers it again.
     change_cells(client, notebook_uri, _text_change(cells[2], 2, (0, 0), "jax_debug_nans = 1\n"))
-    again = await client.text_document_code_action_async(_source_params(cells[3], ["source"]))
+    again = await client.text_document_code_action_async(
+        _source_params(cells[3], ["source.jax-lsp"])
+    )
     assert not again
