@@ -20,7 +20,6 @@ from tests.e2e.conftest import (
     start,
     wait_for,
 )
-from tests.runtime import run_snippet
 
 CELLS = [
     (types.NotebookCellKind.Code, "%matplotlib inline\nimport jax.numpy as jnp\n"),
@@ -439,13 +438,17 @@ def _source_params(uri: str, only: list[str]) -> types.CodeActionParams:
     )
 
 
+def _run_python(program: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-c", program], capture_output=True, text=True, timeout=120, check=False
+    )
+
+
 @pytest.mark.parametrize("lazy", [False, True])
 async def test_enable_debug_nans_in_a_cell_edits_the_import_cell(client, tmp_path, lazy):
     """Source Action in any cell offers what a file gets: enabling jax_debug_nans inserts the
     setting (and `import jax`) after the notebook's imports, in the cell holding them; run,
     the notebook then raises at the NaN."""
-    import jax
-
     await start(client, resolve=lazy, document_changes=True)
     notebook_uri, cells = open_notebook(client, tmp_path, NAN_CELLS)
     await diagnostics_for(client, cells[3], lambda found: True)
@@ -465,15 +468,13 @@ async def test_enable_debug_nans_in_a_cell_edits_the_import_cell(client, tmp_pat
         "%matplotlib inline\nimport jax.numpy as jnp\nimport jax\n"
         'jax.config.update("jax_debug_nans", True)\n'
     )
-    rest = "".join(text for _, text in NAN_CELLS[2:])
-    # The cells as the kernel runs them (without the magic): a NaN before, an error after.
-    before = run_snippet(NAN_CELLS[1][1].removeprefix("%matplotlib inline\n") + rest)
-    assert before.error is None and bool(jax.numpy.isnan(before.namespace["y"]))
-    try:
-        after = run_snippet(fixed_cell.removeprefix("%matplotlib inline\n") + rest)
-    finally:
-        jax.config.update("jax_debug_nans", False)
-    assert isinstance(after.error, FloatingPointError), after.error
+    # The cells as the kernel runs them (without the magic), in a fresh interpreter (the
+    # setting is process-wide): a NaN before, FloatingPointError after.
+    rest = "".join(text for _, text in NAN_CELLS[2:]) + "print(float(y))\n"
+    before = _run_python(NAN_CELLS[1][1].removeprefix("%matplotlib inline\n") + rest)
+    assert before.returncode == 0 and before.stdout.strip() == "nan", before.stderr
+    after = _run_python(fixed_cell.removeprefix("%matplotlib inline\n") + rest)
+    assert after.returncode != 0 and "FloatingPointError" in after.stderr, after.stderr
 
     # Once a cell sets it, no cell offers it again.
     change_cells(client, notebook_uri, _text_change(cells[2], 2, (0, 0), "jax_debug_nans = 1\n"))
