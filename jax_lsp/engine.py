@@ -28,7 +28,8 @@ from jax_lsp.analysis.text import RecordedLines
 from jax_lsp.analysis.traced_functions import TracedFunction
 from jax_lsp.analysis.traced_functions import traced_functions as _traced_functions
 from jax_lsp.codeactions import with_deferred_fixes
-from jax_lsp.codeactions.apply import fix_text
+from jax_lsp.codeactions.apply import apply_edits, fix_text
+from jax_lsp.codeactions.import_edits import debug_nans_edit
 from jax_lsp.codeactions.noqa import noqa_codes, noqa_line
 from jax_lsp.config import Settings
 from jax_lsp.diagnostics import ALL_RULES
@@ -596,3 +597,12 @@ def fix_source(
         log.warning("fixes to %s not applied: the result would not parse", path)
         return text, 0
     return fixed, applied
+
+
+def enable_debug_nans(text: str) -> str:
+    """`text` with `jax.config.update("jax_debug_nans", True)` after its imports (and `import
+    jax` if needed): the enable-debug-NaNs source action, for a file or a notebook's joined
+    cells alike; `text` itself when it mentions the setting already."""
+    newline = next((ending for ending in ("\r\n", "\n", "\r") if ending in text), "\n")
+    edit = debug_nans_edit(Document(text), newline)
+    return text if edit is None else apply_edits(text, [edit])

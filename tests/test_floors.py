@@ -22,9 +22,6 @@ FACE_IMPORTS_OF_ANALYSIS = {
     # The jedi worker is the process the server starts to run the jedi oracle in.
     ("jax_lsp.lsp.jedi_worker", "jax_lsp.analysis.jedi_oracle"),
     ("jax_lsp.lsp.jedi_worker", "jax_lsp.analysis.external"),
-    # The debug-NaNs code action: codeactions/import_edits.py computes the edit from the open
-    # text split into units (the import line); the face only builds that input and converts.
-    ("jax_lsp.lsp.edits", "jax_lsp.analysis.document"),
 }
 
 

@@ -1,7 +1,12 @@
 """JAX101's fix: `print(...)` of traced values in traced code rewritten to `jax.debug.print`,
 its arguments as one `str.format` template (`print("loss", x)` ->
 `jax.debug.print("loss {}", x)`), importing `jax` when the module has no spelling for it.
-Unsafe: the output now comes at run time, on every call."""
+An f-string's format spec is kept (`f"{l:.4f}"` -> `"{:.4f}"`): `jax.debug.print` applies
+`str.format` to the values as arrays, and a 0-d array formats as its scalar (a spec the
+original meant for a scalar, or it failed without jit too). A conversion (`!r`, `f"{x=}"`)
+would show the callback's array (`Array(1.5, dtype=float32)`), and a spec computed from
+expressions may be traced: those keep no fix. Unsafe: the output now comes at run time, on
+every call."""
 
 from __future__ import annotations
 
@@ -36,6 +41,18 @@ def _source_of(expr: ast.expr, at: Located) -> str:
     return ast.unparse(expr)
 
 
+def _constant_spec(spec: ast.expr | None) -> str | None:
+    """An f-string field's format spec as text ("" for none); None when it holds expressions."""
+    if spec is None:
+        return ""
+    if isinstance(spec, ast.JoinedStr) and all(
+        isinstance(part, ast.Constant) and isinstance(part.value, str) for part in spec.values
+    ):
+        text = "".join(part.value for part in spec.values)
+        return None if "{" in text or "}" in text else text
+    return None
+
+
 def _format_arguments(call: ast.Call, at: Located) -> tuple[str, list[str]] | None:
     """`print`'s arguments as a `str.format` string and its operands; None if not expressible."""
     if any(keyword.arg != "flush" for keyword in call.keywords):
@@ -52,10 +69,10 @@ def _format_arguments(call: ast.Call, at: Located) -> tuple[str, list[str]] | No
             for part in argument.values:
                 if isinstance(part, ast.Constant):
                     text += _escape(str(part.value))
-                elif part.conversion != -1 or part.format_spec is not None:
-                    return None  # f"{x!r}", f"{x:.3f}": keep the user's formatting by hand
+                elif part.conversion != -1 or (spec := _constant_spec(part.format_spec)) is None:
+                    return None  # f"{x!r}", f"{x:.{digits}f}": keep the user's formatting by hand
                 else:
-                    text += "{}"
+                    text += "{" + (f":{spec}" if spec else "") + "}"
                     operands.append(_source_of(part.value, at))
             pieces.append(text)
         elif is_text(argument):

@@ -29,13 +29,16 @@ from jax_lsp.findings import Applicability, Codemod, DeferredFix, Edit, Fix, Spa
 _SETTING_ANNOTATIONS = frozenset({"int", "bool", "str", "float"})
 
 
-def parameter_names(values: list[ast.expr]) -> list[str]:
+def parameter_names(values: list[ast.expr], site: FixSite) -> list[str]:
     """The names `values` compute from (`n`, `start + width`), when they are only arithmetic
-    on names and constants; otherwise none (the fix then does not apply)."""
+    on names, constants and a JAX array's shape (`n - x.shape[0]`: a Python int under jit, so
+    `x` is no name to make static); otherwise none (the fix then does not apply)."""
     names: list[str] = []
     stack = list(values)
     while stack:
         value = stack.pop()
+        if _shape_read(value, site):
+            continue
         if isinstance(value, ast.Name):
             names.append(value.id)
         elif isinstance(value, ast.BinOp):
@@ -45,6 +48,21 @@ def parameter_names(values: list[ast.expr]) -> list[str]:
         elif not isinstance(value, ast.Constant):
             return []
     return sorted(set(names), key=names.index)
+
+
+def _shape_read(value: ast.expr, site: FixSite) -> bool:
+    """`x.ndim`, `x.size` or `x.shape[k]` (a constant `k`) of a JAX array `x`: a Python int
+    while tracing (the same attribute of another object may hold a tracer)."""
+    if isinstance(value, ast.Attribute):
+        return value.attr in ("ndim", "size") and site.kind(value.value).is_jax
+    if not (isinstance(value, ast.Subscript) and isinstance(value.value, ast.Attribute)):
+        return False
+    index = value.slice
+    if isinstance(index, ast.UnaryOp) and isinstance(index.op, ast.USub):
+        index = index.operand
+    return (
+        value.value.attr == "shape" and isinstance(index, ast.Constant) and type(index.value) is int
+    )
 
 
 def static_argnames_fix(names: list[str], ctx: FixSite) -> Fix | None:

@@ -817,7 +817,7 @@ class PythonBranchOnTraced(Rule):
     def _static_fix(condition: ast.expr, ctx: RuleContext) -> tuple[Fix, ...]:
         """Making the tested parameters static, when the condition only compares arithmetic
         on them with constants (`if training:`, `if n > 0 and not flag:`)."""
-        fix = static_argnames_fix(parameter_names(_tested_operands(condition)), ctx)
+        fix = static_argnames_fix(parameter_names(_tested_operands(condition), ctx), ctx)
         return (fix,) if fix is not None else ()
 
     @staticmethod
@@ -1130,7 +1130,7 @@ class PythonLogicOnTraced(Rule):
         # needs a Python bool: a `jnp.logical_*` array would fail there the same way. Only a
         # static operand gives it one.
         operands = _tested_operands(node)
-        static = static_argnames_fix(parameter_names(operands), ctx)
+        static = static_argnames_fix(parameter_names(operands, ctx), ctx)
         callee = ctx.segment(receiver.func)
         yield ctx.finding(
             self,
@@ -1697,7 +1697,7 @@ class ConcretizeTraced(Rule):
             fix = numpy_to_jnp_fix(node, misuse.numpy_function, ctx)
             yield misuse.finding(self, node, ctx, relation, fix=fix)
             return
-        fix = static_argnames_fix(parameter_names([misuse.traced]), ctx)
+        fix = static_argnames_fix(parameter_names([misuse.traced], ctx), ctx)
         finding = misuse.finding(self, node, ctx, relation, fix=fix)
         yield replace(finding, deferred=static_argnames_deferred([misuse.traced], ctx))
 

@@ -343,11 +343,14 @@ class PrintInTraced(Rule):
     """
     fix_safety = """
         Rewrites the call to `jax.debug.print` with a format string: the arguments are joined
-        with spaces as `print` does, f-strings become `{}` placeholders. Adds `import jax`
-        when the module has no `jax` name. Unsafe: the output changes (values on every call
-        instead of tracers once). `print` with `sep=`, `end=` or `file=`, star arguments or
-        f-string format specs is flagged without a fix. `jax.debug.print` output is unordered
-        relative to other prints unless `ordered=True` is passed.
+        with spaces as `print` does, f-strings become `{}` placeholders and keep a written-out
+        format spec (`f"{loss:.4f}"` -> `"{:.4f}"`: `jax.debug.print` formats the value as
+        the f-string meant). Adds `import jax` when the module has no `jax` name. Unsafe: the
+        output changes (values on every call instead of tracers once). `print` with `sep=`,
+        `end=` or `file=`, star arguments, a conversion (`!r`, `f"{x=}"`: it would show the
+        array's repr) or a format spec computed from expressions is flagged without a fix.
+        `jax.debug.print` output is unordered relative to other prints unless `ordered=True`
+        is passed.
     """
     node_types = (ast.Call,)
     invalid = (
@@ -600,6 +603,7 @@ class PrintInTraced(Rule):
                 f"with the format spec `{spec}`: a tracer has no value to format, so it raises "
                 "TypeError at trace time. Use "
                 f'`jax.debug.print("... {{:{spec}}}", x)` to print the runtime value',
+                fix=fix(node, ctx) if fix is not None else None,
             )
             return
         once = "only once per compilation (cached calls print nothing)"

@@ -499,19 +499,20 @@ class TracedShape(Rule):
         `lax.dynamic_slice(x, (i,), (size,))`.
     """
     fix_safety = """
-        When the traced value is a parameter (or arithmetic on parameters: `start + width`)
-        of a function jitted by its own decorator, and each parameter looks like a Python
-        setting (annotated `int`/`bool`/`str`/`float`, or never indexed nor used through an
-        attribute), adds them to `static_argnames`: extends the `static_argnames=` literal of
-        `@partial(jax.jit, ...)` / `@jax.jit(...)` (`"n"` to `("n", "m")`), or turns
-        `@jax.jit` into `@partial(jax.jit, static_argnames=("n",))`, importing `partial` if
-        needed. Unsafe: callers must pass hashable Python values, and each new value compiles
-        again. A module-level function jitted by a statement of its own (`f = jax.jit(f)`)
-        gets the keyword there instead (built when the fix is asked for). No fix when
-        `static_argnums=` is given, for nested functions jitted by a call, for several jits of
-        the function, for other transformations, or for a parameter that `jax.grad` (or
-        `value_and_grad`, `jacrev`, ...) differentiates, directly or through a call: it
-        receives tracers, and JAX raises `ValueError: Non-hashable static arguments`.
+        When the traced value is a parameter (or arithmetic on parameters and an array's
+        shape: `start + width`, `n - x.shape[0]`) of a function jitted by its own decorator,
+        and each parameter looks like a Python setting (annotated `int`/`bool`/`str`/`float`,
+        or never indexed nor used through an attribute), adds them to `static_argnames`:
+        extends the `static_argnames=` literal of `@partial(jax.jit, ...)` / `@jax.jit(...)`
+        (`"n"` to `("n", "m")`), or turns `@jax.jit` into `@partial(jax.jit,
+        static_argnames=("n",))`, importing `partial` if needed. Unsafe: callers must pass
+        hashable Python values, and each new value compiles again. A module-level function
+        jitted by a statement of its own (`f = jax.jit(f)`) gets the keyword there instead
+        (built when the fix is asked for). No fix when `static_argnums=` is given, for nested
+        functions jitted by a call, for several jits of the function, for other
+        transformations, or for a parameter that `jax.grad` (or `value_and_grad`, `jacrev`,
+        ...) differentiates, directly or through a call: it receives tracers, and JAX raises
+        `ValueError: Non-hashable static arguments`.
     """
     node_types = (ast.Call, ast.Subscript)
     invalid = (
@@ -537,6 +538,32 @@ class TracedShape(Rule):
                 return jnp.concatenate([x, jnp.zeros(n)])
 
             out = padded(jnp.ones(3), 2)
+            """,
+            fixed_check="assert out.tolist() == [1.0, 1.0, 1.0, 0.0, 0.0]",
+        ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def pad_to(x, n):
+                return jnp.concatenate([x, jnp.zeros(n - x.shape[0])])  # error
+
+            out = pad_to(jnp.ones(3), 5)
+            """,
+            raises="TypeError",
+            # `x.shape[0]` is a Python int under jit: only `n` needs to be static.
+            fixed="""
+            import jax
+            import jax.numpy as jnp
+            from functools import partial
+
+            @partial(jax.jit, static_argnames=("n",))
+            def pad_to(x, n):
+                return jnp.concatenate([x, jnp.zeros(n - x.shape[0])])
+
+            out = pad_to(jnp.ones(3), 5)
             """,
             fixed_check="assert out.tolist() == [1.0, 1.0, 1.0, 0.0, 0.0]",
         ),
@@ -803,7 +830,7 @@ class TracedShape(Rule):
                 ctx,
                 "built from",
                 "shapes must be concrete while tracing",
-                fix=static_argnames_fix(parameter_names([misuse.traced]), ctx),
+                fix=static_argnames_fix(parameter_names([misuse.traced], ctx), ctx),
             )
             yield replace(finding, deferred=static_argnames_deferred([misuse.traced], ctx))
 

@@ -2,7 +2,7 @@
 quickfixes and noqa, and the source actions fix-all and enable-debug-NaNs (the edits
 themselves are built by the engine and `jax_lsp.codeactions`). Quickfix edits come from the
 diagnostic's `data`; source actions may be resolved lazily (`codeAction/resolve`). In a
-notebook cell, fix-all fixes the whole notebook."""
+notebook cell, a source action edits the whole notebook (its cells joined, as a file)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from pygls.uris import to_fs_path
 
 from jax_lsp.codeactions import build_deferred
 from jax_lsp.config import Settings
-from jax_lsp.engine import fix_source
+from jax_lsp.engine import enable_debug_nans, fix_source
 from jax_lsp.ipynb import NotebookError
 from jax_lsp.lsp import edits, notebook_cells
 from jax_lsp.lsp.conversion import (
@@ -82,47 +82,48 @@ def quickfixes(
     return actions
 
 
-async def source_edit(
-    ls: JaxLanguageServer, document: OpenDocument, kind: str
-) -> list[types.TextEdit]:
-    """The edits of a source action on `document`, a snapshot the client cannot change."""
-    encoding = ls.client.encoding
+def _rewrite(ls: JaxLanguageServer, path: str | None, kind: str) -> Callable[[str], str]:
+    """The source action `kind` as a rewrite of a module's text: a file's, or a notebook's
+    code cells joined (as `check` reads an .ipynb), so every document gets the same actions."""
     if kind == DEBUG_NANS:
-        edit = await ls.engine.run(edits.debug_nans_edit, document, encoding)
-        return [edit] if edit else []
-    settings = ls.settings.for_path(document.path)
-    path, text = document.path, document.text
+        return enable_debug_nans
+    settings = ls.settings.for_path(path)
 
-    def fix_all() -> str:
+    def fix_all(text: str) -> str:
         if ls.analyzer.excluded(path, settings):
             return text
         # The workspace facts the diagnostics were computed with.
         return fix_source(text, path, settings, ls.cross.workspace, settings.unsafe_fixes)[0]
 
-    fixed = await ls.engine.run(fix_all)
+    return fix_all
+
+
+async def source_edit(
+    ls: JaxLanguageServer, document: OpenDocument, kind: str
+) -> list[types.TextEdit]:
+    """The edits of a source action on `document`, a snapshot the client cannot change."""
+    fixed = await ls.engine.run(_rewrite(ls, document.path, kind), document.text)
     if fixed == document.text:
         return []
-    return [edits.replacement_edit(document, fixed, encoding)]
+    return [edits.replacement_edit(document, fixed, ls.client.encoding)]
 
 
-async def notebook_fix_all(ls: JaxLanguageServer, notebook_uri: str) -> types.WorkspaceEdit:
-    """Fix-all on the whole notebook (as `check --fix` fixes an .ipynb), cell by cell."""
+async def notebook_source_edit(
+    ls: JaxLanguageServer, notebook_uri: str, kind: str
+) -> types.WorkspaceEdit:
+    """A source action on the whole notebook (as `check --fix` fixes an .ipynb): run on its
+    code cells joined, the result split back into the cells it changes (an insertion after
+    the imports lands in the cell holding them)."""
     cells = [cell.snapshot() for cell in ls.analyzer.open_code_cells(notebook_uri)]
-    path = to_fs_path(notebook_uri)
-    settings, encoding = ls.settings.for_path(path), ls.client.encoding
+    rewrite, encoding = _rewrite(ls, to_fs_path(notebook_uri), kind), ls.client.encoding
 
-    def fix_all() -> list[str]:
-        def fix(text: str) -> str:  # the notebook's cells joined: the CLI's fix of an .ipynb
-            if ls.analyzer.excluded(path, settings):
-                return text
-            return fix_source(text, path, settings, ls.cross.workspace, settings.unsafe_fixes)[0]
-
-        return notebook_cells.fix_cells([cell.text for cell in cells], fix)
+    def rewrite_cells() -> list[str]:
+        return notebook_cells.fix_cells([cell.text for cell in cells], rewrite)
 
     try:
-        fixed = await ls.engine.run(fix_all)
-    except NotebookError as error:  # the fixed module no longer splits into the cells
-        log.warning("fix-all of %s not offered: %s", notebook_uri, error)
+        fixed = await ls.engine.run(rewrite_cells)
+    except NotebookError as error:  # the rewritten module no longer splits into the cells
+        log.warning("%s of %s not offered: %s", kind, notebook_uri, error)
         fixed = [cell.text for cell in cells]
     return ls.workspace_edits(
         [
@@ -136,8 +137,8 @@ async def notebook_fix_all(ls: JaxLanguageServer, notebook_uri: str) -> types.Wo
 async def source_workspace_edit(
     ls: JaxLanguageServer, document: OpenDocument, kind: str
 ) -> types.WorkspaceEdit:
-    if document.notebook and kind == FIX_ALL:
-        return await notebook_fix_all(ls, document.notebook)
+    if document.notebook:
+        return await notebook_source_edit(ls, document.notebook, kind)
     return ls.workspace_edit(document, await source_edit(ls, document, kind))
 
 
@@ -169,31 +170,41 @@ async def code_actions(
     # diagnostics re-trigger its automatic one.
     if wanted(QUICKFIX, only):
         await ls.analyzer.current_result(document)
-    diagnostics = _with_data(ls, document, ours(params.context.diagnostics))
-    # The client's markers may be of an older text (a request sent before the new diagnostics
-    # arrived): their fixes' edits would land in the wrong place. Source actions are computed
-    # on the text as it is now: those are still offered.
-    stale = any(version_of(d) != document.version for d in diagnostics)
-    if stale:
-        log.info("refused quick fixes computed for an older version of %s", document.uri)
-    elif not params.context.diagnostics:  # some clients send none: use ours at the range
+    sent = ours(params.context.diagnostics)
+    diagnostics = _with_data(ls, document, sent)
+    # The client's markers may be of an older text: Ctrl+. right after an edit or an undo,
+    # before the new version's diagnostics arrived (trial11's E3: "No code actions available"
+    # on a marked line). Their fixes' edits would land in the wrong place, but the request's
+    # range is in the current text: the current version's findings there (awaited above)
+    # answer it, as they do for a client that sends no markers.
+    if len(diagnostics) < len(sent) or any(version_of(d) != document.version for d in diagnostics):
+        log.info("answered with the current findings for older markers in %s", document.uri)
+        diagnostics = []
+    if not diagnostics:
         result = document.current(ls.settings.generation)
         diagnostics = [
             d for d in (result.diagnostics if result else []) if _touches(d.range, params.range)
         ]
     found: list[types.CodeAction] = []
-    if wanted(QUICKFIX, only) and not stale:
+    if wanted(QUICKFIX, only):
         found += await _quickfixes(ls, document, diagnostics)
     settings = ls.settings.for_path(
         to_fs_path(document.notebook) if document.notebook else document.path
     )
     if settings.fix_all and wanted(FIX_ALL, only) and _fixable(ls, document, settings):
         found.append(await source_action(ls, document, FIX_ALL))
-    if document.notebook:
-        return found or None  # debug NaNs is for a program's file, not one cell
-    if "jax_debug_nans" not in document.text and wanted(DEBUG_NANS, only):
+    if wanted(DEBUG_NANS, only) and not any(
+        "jax_debug_nans" in text for text in _module_texts(ls, document)
+    ):
         found.append(await source_action(ls, document, DEBUG_NANS))
     return found or None
+
+
+def _module_texts(ls: JaxLanguageServer, document: OpenDocument) -> list[str]:
+    """The texts making up the document's module: a file's own, or every code cell's."""
+    if document.notebook:
+        return [cell.text for cell in ls.analyzer.open_code_cells(document.notebook)]
+    return [document.text]
 
 
 def _with_data(

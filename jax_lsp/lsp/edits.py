@@ -1,12 +1,11 @@
-"""The edits the server builds itself (a whole-document rewrite, a noqa comment, debug-NaNs), as
+"""The edits the server builds itself (a whole-document rewrite, a noqa comment), as
 LSP text edits: `jax_lsp.codeactions` computes them, this converts their positions."""
 
 from __future__ import annotations
 
 from lsprotocol import types
 
-from jax_lsp.analysis.document import Document
-from jax_lsp.codeactions import apply, import_edits, noqa
+from jax_lsp.codeactions import apply, noqa
 from jax_lsp.findings import Edit
 from jax_lsp.lsp.documents import OpenDocument
 from jax_lsp.lsp.positions import to_lsp_range
@@ -28,11 +27,3 @@ def noqa_edit(document: OpenDocument, line: int, code: str, encoding: str) -> ty
     (the line where a string or continuation the finding's line opens ends: `noqa_line`)."""
     line = noqa.noqa_line(document.lines, line)
     return _text_edit(document, noqa.noqa_edit(document.lines[line], line, code), encoding)
-
-
-def debug_nans_edit(document: OpenDocument, encoding: str) -> types.TextEdit | None:
-    """Insert `jax.config.update("jax_debug_nans", True)` at the import line (and `import jax`
-    when nothing above binds `jax`); None when the file already sets it."""
-    module = Document(document.text, document.path)
-    edit = import_edits.debug_nans_edit(module, document.newline)
-    return None if edit is None else _text_edit(document, edit, encoding)

@@ -117,7 +117,10 @@ async def test_fix_all(client, tmp_path, lazy):
     )
 
 
-async def test_stale_requests_are_refused(client, tmp_path):
+async def test_stale_markers_get_the_current_findings_at_the_range(client, tmp_path):
+    """Ctrl+. right after an edit (trial11's E3): the client's markers are of the old text
+    (their edits would land one line off), the range is the new text's. The answer is the
+    current version's findings at that range, never the old markers' fixes."""
     await start(client, resolve=True)
     uri = open_document(client, tmp_path / "a.py", GOTCHAS)
     found = await diagnostics_for(client, uri, bool)
@@ -127,11 +130,30 @@ async def test_stale_requests_are_refused(client, tmp_path):
         )
     )[0]
     change(client, uri, 2, "\n", (0, 0))  # every line moves down: version 1's edits are wrong
+    # Line 3 now holds `x = jnp.arange(5.0)`: nothing to fix there, whatever the old markers.
     stale = await client.text_document_code_action_async(request(uri, found))
     assert [action.kind for action in stale or []] == [
         "source.fixAll.jax-lsp",
         "source.jax-lsp.enableDebugNans",
     ]  # no quick fix of the old markers
+    # Sent at once after the change, on the line that `x[1] += 5.0` moved to (line 4), with
+    # the old JAX202 marker still at line 3: the fix of the new text.
+    jax202 = [d for d in found if d.code == "JAX202"]
+    change(client, uri, 3, "", (0, 0))  # a version the server has not analysed yet
+    actions = by_title(
+        await client.text_document_code_action_async(
+            request(uri, jax202, [types.CodeActionKind.QuickFix], line=4)
+        )
+    )
+    fix = actions["jax-lsp (JAX202): Replace with `x = x.at[1].add(5.0)`"]
+    assert {d.range.start.line for d in fix.diagnostics} == {4}
+    assert apply_edits("\n" + GOTCHAS, edits_of(fix.edit, uri), "utf-16") == "\n" + (
+        GOTCHAS.replace("x[1] += 5.0", "x = x.at[1].add(5.0)")
+    )
+    noqa = actions["jax-lsp (JAX202): Disable for this line"]
+    assert apply_edits("\n" + GOTCHAS, edits_of(noqa.edit, uri), "utf-16").split("\n")[4] == (
+        "x[1] += 5.0  # noqa: JAX202"
+    )
     resolved = await client.code_action_resolve_async(fix_all)
     assert resolved.edit is None
     # Fix-all asked with the old markers (saving right after an edit): made on the new text.

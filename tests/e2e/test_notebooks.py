@@ -420,3 +420,65 @@ async def test_a_codemod_fix_in_a_cell_is_built_on_the_notebook(client, tmp_path
     texts[-1] = apply_edits(texts[-1], change.edits, "utf-16")
     assert "jnp.where(x > 0, x, 0).sum()" in texts[-1]
     assert texts == _fixed_by_cli(tmp_path, cells, "--unsafe-fixes")
+
+
+NAN_CELLS = [
+    (types.NotebookCellKind.Markup, "# Hunting NaNs\n"),
+    (types.NotebookCellKind.Code, "%matplotlib inline\nimport jax.numpy as jnp\n"),
+    (types.NotebookCellKind.Code, "def f(x):\n    return jnp.log(x)\n"),
+    (types.NotebookCellKind.Code, "y = f(jnp.array(-1.0))\n"),
+]
+
+
+def _source_params(uri: str, only: list[str]) -> types.CodeActionParams:
+    return types.CodeActionParams(
+        text_document=types.TextDocumentIdentifier(uri=uri),
+        range=types.Range(types.Position(0, 0), types.Position(0, 0)),
+        context=types.CodeActionContext(diagnostics=[], only=only),
+    )
+
+
+def _run_python(program: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-c", program], capture_output=True, text=True, timeout=120, check=False
+    )
+
+
+@pytest.mark.parametrize("lazy", [False, True])
+async def test_enable_debug_nans_in_a_cell_edits_the_import_cell(client, tmp_path, lazy):
+    """Source Action in any cell offers what a file gets: enabling jax_debug_nans inserts the
+    setting (and `import jax`) after the notebook's imports, in the cell holding them; run,
+    the notebook then raises at the NaN."""
+    await start(client, resolve=lazy, document_changes=True)
+    notebook_uri, cells = open_notebook(client, tmp_path, NAN_CELLS)
+    await diagnostics_for(client, cells[3], lambda found: True)
+    actions = await client.text_document_code_action_async(
+        _source_params(cells[3], ["source.jax-lsp"])
+    )
+    assert [action.kind for action in actions] == ["source.jax-lsp.enableDebugNans"]
+    (action,) = actions
+    if lazy:
+        assert action.edit is None
+        action = await client.code_action_resolve_async(action)
+    changed = {change.text_document.uri: change for change in action.edit.document_changes}
+    assert set(changed) == {cells[1]}  # only the import cell
+    assert changed[cells[1]].text_document.version == 1
+    fixed_cell = apply_edits(NAN_CELLS[1][1], changed[cells[1]].edits, "utf-16")
+    assert fixed_cell == (
+        "%matplotlib inline\nimport jax.numpy as jnp\nimport jax\n"
+        'jax.config.update("jax_debug_nans", True)\n'
+    )
+    # The cells as the kernel runs them (without the magic), in a fresh interpreter (the
+    # setting is process-wide): a NaN before, FloatingPointError after.
+    rest = "".join(text for _, text in NAN_CELLS[2:]) + "print(float(y))\n"
+    before = _run_python(NAN_CELLS[1][1].removeprefix("%matplotlib inline\n") + rest)
+    assert before.returncode == 0 and before.stdout.strip() == "nan", before.stderr
+    after = _run_python(fixed_cell.removeprefix("%matplotlib inline\n") + rest)
+    assert after.returncode != 0 and "FloatingPointError" in after.stderr, after.stderr
+
+    # Once a cell sets it, no cell offers it again.
+    change_cells(client, notebook_uri, _text_change(cells[2], 2, (0, 0), "jax_debug_nans = 1\n"))
+    again = await client.text_document_code_action_async(
+        _source_params(cells[3], ["source.jax-lsp"])
+    )
+    assert not again

@@ -327,6 +327,27 @@ CASES = [
         "assert out.tolist() == [1.0, 2.0, 3.0]",
     ),
     (
+        # An f-string with format specs: a tracer refuses any spec at trace time; the fix
+        # keeps the specs for jax.debug.print, which formats the values as the f-string meant.
+        "101-fstring-format-spec-kept",
+        "JAX101",
+        """
+        import jax
+        import jax.numpy as jnp
+
+        @jax.jit
+        def step(loss, count):
+            print(f"step {count:>3d} loss: {loss:.4f} {loss=:.2e}")
+            return loss * 2
+
+        out = step(jnp.float32(1.23456), jnp.int32(7))
+        jax.effects_barrier()
+        """,
+        "TypeError",
+        None,
+        'assert _stdout == "step   7 loss: 1.2346 loss=1.23e+00\\n", _stdout',
+    ),
+    (
         "1001-hoisted-compiles-once",
         "JAX1001",
         """

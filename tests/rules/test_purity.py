@@ -40,6 +40,9 @@ def jitted(body: str, header: str = "import jax\n") -> str:
         ('print("{braces}", x)', 'jax.debug.print("{{braces}} {}", x)'),
         ("print('it\\'s', x)", 'jax.debug.print("it\'s {}", x)'),
         ('print("x", x, flush=True)', 'jax.debug.print("x {}", x)'),
+        # A format spec is kept: jax.debug.print formats the values (`test_fix_runtime`).
+        ('print(f"loss: {x:.4f}")', 'jax.debug.print("loss: {:.4f}", x)'),
+        ('print(f"{x=:.2e} n={x.size:>4}")', 'jax.debug.print("x={:.2e} n={:>4}", x, x.size)'),
     ],
 )
 def test_print_fix_builds_a_format_string(call: str, replacement: str):
@@ -48,7 +51,14 @@ def test_print_fix_builds_a_format_string(call: str, replacement: str):
 
 @pytest.mark.parametrize(
     "call",
-    ['print("x", x, sep="")', 'print(x, end="")', "print(x, file=sys.stderr)", 'print(f"{x:.3f}")'],
+    [
+        'print("x", x, sep="")',
+        'print(x, end="")',
+        "print(x, file=sys.stderr)",
+        'print(f"{x!r}")',  # the callback's array repr, not the value's
+        'print(f"{x=}")',  # the same, with `=`
+        'print(f"{x:.{x.ndim}f}")',  # a spec made of expressions
+    ],
 )
 def test_print_without_equivalent_is_flagged_without_fix(call: str):
     source = jitted(call, "import sys\nimport jax\n")
