@@ -236,3 +236,20 @@ def test_the_shape_of_an_object_not_known_to_be_an_array_stays_quiet():
         return jnp.prod(batch["tokens"].shape)
     """
     assert codes(source) == []
+
+
+def test_a_shape_finding_follows_an_edit_of_the_receiver_in_another_unit():
+    # The finding in `size` depends on what the module-level `a` holds (another unit).
+    text = (
+        "import jax.numpy as jnp\n\n"
+        "a = jnp.ones((2, 3))\n\n\n"
+        "def size():\n    return jnp.prod(a.shape)\n"
+    )
+    before = Document(text)
+    assert [f.code for f in analyze(before, ALL_RULES).findings] == ["JAX501"]
+    edited = text.replace("a = jnp.ones((2, 3))", "a = load_table()")
+    after = Document(edited, previous=before)
+    assert analyze(after, ALL_RULES).findings == analyze(Document(edited), ALL_RULES).findings
+    assert not analyze(after, ALL_RULES).findings
+    undone = Document(text, previous=after)
+    assert [f.code for f in analyze(undone, ALL_RULES).findings] == ["JAX501"]
