@@ -37,6 +37,19 @@ def _is_sequence(arg: ast.expr, ctx: RuleContext) -> bool:
     return isinstance(arg, ast.Name) and ctx.kind(arg) is Kind.SEQUENCE
 
 
+def _is_shape_tuple(arg: ast.expr, ctx: RuleContext) -> bool:
+    """`x.shape` or a slice of it (`x.shape[1:]`) where `x` is known to be an array: a Python
+    tuple. An integer index (`x.shape[0]`) is a number, and an object not known to be an array
+    may have any `shape`, so both stay quiet."""
+    if isinstance(arg, ast.Subscript):
+        if not isinstance(arg.slice, ast.Slice):
+            return False
+        arg = arg.value
+    if not isinstance(arg, ast.Attribute) or arg.attr != "shape":
+        return False
+    return ctx.kind(arg.value) in (Kind.TRACED, Kind.ARRAY, Kind.NUMPY)
+
+
 def _inner_lists(arg: ast.expr) -> list[ast.expr] | None:
     """The elements of `[[1., 2.], [3.]]` when every one is itself a list or tuple literal."""
     if not isinstance(arg, ast.List | ast.Tuple) or not arg.elts:
@@ -65,15 +78,18 @@ class NonArrayInput(Rule):
         positionally to a `jax.numpy` (or `jax.numpy.linalg`, `jax.numpy.fft`, `jax.nn`)
         function where it rejects sequences, such as `jnp.sum([1, 2, 3])` or
         `jnp.append([1, 2], [3])` (a table measured on JAX: every public function called
-        with a list in each array position); and a sequence of lists passed to
-        `jnp.stack`/`concatenate`.
+        with a list in each array position); a sequence of lists passed to
+        `jnp.stack`/`concatenate`; and an array's `shape` (or a slice of it), a tuple, passed
+        there, as in `jnp.prod(x.shape)`.
     """
     why_bad = """
         Unlike NumPy, `jax.numpy` functions do not convert lists implicitly: `jnp.sum([1, 2,
         3])` raises `TypeError: sum requires ndarray or scalar arguments`. Converting silently
         would hide a performance trap: a list passed through `jax.jit` becomes one traced input
         per element. Convert explicitly with `jnp.asarray(...)`. A list of arrays (or of
-        scalars) given to `jnp.stack`/`jnp.concatenate` is fine.
+        scalars) given to `jnp.stack`/`jnp.concatenate` is fine. For an array's shape,
+        `math.prod(x.shape)` (or `np.prod`) gives a Python number, which stays static under
+        `jax.jit`, where `jnp.prod` of it would be traced.
     """
     fix_safety = "Wraps the argument in `jnp.asarray(...)`, which is what NumPy does implicitly."
     node_types = (ast.Call,)
@@ -159,6 +175,20 @@ class NonArrayInput(Rule):
             values = jnp.append(jnp.asarray([1, 2]), jnp.asarray([3]))
             """,
         ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def flatten(x):
+                size = jnp.prod(x.shape)  # error
+                return x.reshape((size,))
+
+            flat = flatten(jnp.ones((3, 4)))
+            """,
+            raises="TypeError",
+        ),
     )
     valid = (
         Example(
@@ -206,6 +236,25 @@ class NonArrayInput(Rule):
             """,
             check="assert product.shape == (2, 4) and float(product[0, 0]) == 3.0",
         ),
+        Example(
+            """
+            import math
+
+            import jax
+            import jax.numpy as jnp
+            import numpy as np
+
+            @jax.jit
+            def flatten(x):
+                size = math.prod(x.shape)  # a Python int: static under jit
+                rows = np.prod(x.shape[:-1])
+                scale = jnp.sqrt(x.shape[-1])  # one dimension is a number
+                return x.reshape((size,)), rows, scale
+
+            flat, rows, scale = flatten(jnp.ones((3, 4)))
+            """,
+            check="assert flat.shape == (12,) and int(rows) == 3",
+        ),
     )
 
     def check(self, node: ast.Call, ctx: RuleContext) -> Iterator[Finding]:
@@ -236,9 +285,22 @@ class NonArrayInput(Rule):
             ):
                 continue
             arg = node.args[position]
+            numpy = ctx.resolvers[-1].alias_of("jax.numpy") or "jnp"
+            if _is_shape_tuple(arg, ctx):
+                # No fix: a shape computation wants a Python number (`math.prod`), and
+                # `jnp.asarray` would make it an array, traced under `jit`.
+                yield ctx.finding(
+                    self,
+                    arg,
+                    f"`{ctx.segment(arg)}` is a Python tuple, and `{function}` does not accept "
+                    f"one: it raises TypeError (`requires ndarray or scalar arguments`). For a "
+                    f"shape computation use Python or NumPy (`math.prod(...)`, `np.prod(...)`), "
+                    f"which also keeps the result static under `jax.jit`; for an array, "
+                    f"`{numpy}.asarray(...)`",
+                )
+                continue
             if not _is_sequence(arg, ctx):
                 continue
-            numpy = ctx.resolvers[-1].alias_of("jax.numpy") or "jnp"
             yield ctx.finding(
                 self,
                 arg,

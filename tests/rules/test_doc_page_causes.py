@@ -165,3 +165,91 @@ def test_static_self_with_writes_to_a_same_named_class_stays_quiet():
     )
     assert run_snippet(source, "assert int(value) == 6").error is None
     assert "JAX402" not in [code for _, code in codes(source)]
+
+
+# -- an array's shape passed where jax.numpy needs an array (bench/heldout-docs3:
+# 4410-omnistaging[6], `jnp.prod(x.shape)` under jit raises TypeError in JAX 0.10) --------
+SHAPE_ARGUMENT = """
+import math
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+@jax.jit
+def size_of(x):
+    return {expression}
+
+size = size_of(jnp.ones((2, 3, 4)))
+"""
+
+
+@pytest.mark.parametrize(
+    "expression",
+    ["jnp.prod(x.shape)", "jnp.prod(x.shape[1:])", "jnp.sum(x.shape)", "jnp.max(x.shape)"],
+)
+def test_a_shape_passed_as_an_array_is_flagged(expression):
+    source = SHAPE_ARGUMENT.format(expression=expression)
+    assert isinstance(run_snippet(textwrap.dedent(source)).error, TypeError)
+    assert codes(source) == [(8, "JAX501")]
+
+
+@pytest.mark.parametrize(
+    "expression",
+    [
+        "math.prod(x.shape)",
+        "np.prod(x.shape)",
+        "jnp.prod(jnp.array(x.shape))",
+        "jnp.sqrt(x.shape[-1])",
+        "jnp.zeros(x.shape).sum()",
+        "jnp.reshape(x, x.shape).sum()",
+    ],
+)
+def test_a_shape_used_as_a_shape_or_number_stays_clean(expression):
+    source = SHAPE_ARGUMENT.format(expression=expression)
+    assert runs_clean(source)
+    assert codes(source) == []
+
+
+def test_a_shape_outside_jit_is_flagged_for_jax_and_numpy_arrays():
+    source = """
+    import jax.numpy as jnp
+    import numpy as np
+
+    a = jnp.ones((2, 3))
+    h = np.ones((2, 3))
+    count = jnp.prod(a.shape)
+    total = jnp.sum(h.shape)
+    """
+    first_line_only = source.replace("    total = jnp.sum(h.shape)\n", "")
+    assert isinstance(run_snippet(textwrap.dedent(first_line_only)).error, TypeError)
+    second_line_only = source.replace("    count = jnp.prod(a.shape)\n", "")
+    assert isinstance(run_snippet(textwrap.dedent(second_line_only)).error, TypeError)
+    assert codes(source) == [(6, "JAX501"), (7, "JAX501")]
+
+
+def test_the_shape_of_an_object_not_known_to_be_an_array_stays_quiet():
+    # `batch["tokens"]` may be anything with a `shape`: nothing says it is a tuple.
+    source = """
+    import jax.numpy as jnp
+
+    def normalizer(batch):
+        return jnp.prod(batch["tokens"].shape)
+    """
+    assert codes(source) == []
+
+
+def test_a_shape_finding_follows_an_edit_of_the_receiver_in_another_unit():
+    # The finding in `size` depends on what the module-level `a` holds (another unit).
+    text = (
+        "import jax.numpy as jnp\n\n"
+        "a = jnp.ones((2, 3))\n\n\n"
+        "def size():\n    return jnp.prod(a.shape)\n"
+    )
+    before = Document(text)
+    assert [f.code for f in analyze(before, ALL_RULES).findings] == ["JAX501"]
+    edited = text.replace("a = jnp.ones((2, 3))", "a = load_table()")
+    after = Document(edited, previous=before)
+    assert analyze(after, ALL_RULES).findings == analyze(Document(edited), ALL_RULES).findings
+    assert not analyze(after, ALL_RULES).findings
+    undone = Document(text, previous=after)
+    assert [f.code for f in analyze(undone, ALL_RULES).findings] == ["JAX501"]
