@@ -127,6 +127,8 @@ from jax_lsp.analysis.x64 import (
 
 _MAX_FIXPOINT_ROUNDS = 20
 _WRAPPED = ".__wrapped__"
+# Library module classes: a parameter annotated with one holds a pytree of weights.
+_LIBRARY_MODULES = frozenset({"equinox.Module", "flax.nnx.Module"})
 _MAX_CLASS_ROUNDS = 4  # helpers passing an object on to helpers
 _MAX_EXPLAINED = 5  # links of a "why is this traced?" chain
 # Substrings of every spelling of a 64-bit dtype ("float64", "complex128", "f8", "double")
@@ -990,6 +992,7 @@ class ModuleModel:
             target, ast.Lambda
         ):
             leaves = self._filtered_leaves(target, ref, application.target.name)
+            leaves |= self._module_params(target, application.spec.label)
             info = replace(info, traced_params=info.traced_params | leaves)
         origin = TraceOrigin(application.node, unit_start, application.enclosing)
         if eager:
@@ -1019,6 +1022,32 @@ class ModuleModel:
             for kind in (Kind.ARRAY, Kind.TRACED):
                 found |= call_site_params(target, call, kinds, site_ref, kind)
         return frozenset(found - bound)
+
+    def _module_params(self, target: FunctionNode, label: str) -> frozenset[str]:
+        """Parameters of a function a filtered transformation traces that hold a library
+        module, whose array leaves it traces: annotated `eqx.Module` / `nnx.Module`, and
+        under an `nnx` transformation any parameter the body calls (`model(x)`): `nnx.jit`
+        takes no plain function (it raises TypeError), so a callable it is given is a graph
+        node, a module."""
+        if isinstance(target, ast.Lambda):
+            return frozenset()
+        arguments = [*target.args.posonlyargs, *target.args.args, *target.args.kwonlyargs]
+        found = {
+            arg.arg
+            for arg in arguments
+            if arg.annotation is not None
+            and self.resolver.qualname(arg.annotation) in _LIBRARY_MODULES
+        }
+        if label.startswith("nnx."):
+            names = {arg.arg for arg in arguments}
+            found |= {
+                node.func.id
+                for node in walk_nodes(target)
+                if isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Name)
+                and node.func.id in names
+            }
+        return frozenset(found)
 
     def array_passed(self, node: FunctionNode) -> frozenset[str]:
         """Parameters of `node` to which some call of the module naming it (or a `jax.jit` of
