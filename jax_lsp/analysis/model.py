@@ -501,7 +501,16 @@ class ModuleModel:
             if ref.bound_self and is_staticmethod(node):  # `self.helper` of a staticmethod
                 return node, replace(ref, bound_positional=ref.bound_positional - 1)
             return node, ref
+        transformed = self._transformed_global(ref.name, line, caller)
+        if transformed is not None:
+            return transformed, ref
         owner, _, attribute = ref.name.rpartition(".")
+        haiku = self.haiku_transforms.get(owner) if attribute in ("init", "apply") else None
+        if haiku is not None and not (caller and binds_locally(owner, caller)):
+            function, apply_leading = haiku  # `model.apply(params, rng, x)` runs `f(x)`
+            node = self._definition(function, line)
+            leading = ref.leading_args + (apply_leading if attribute == "apply" else 1)
+            return None if node is None else (node, replace(ref, leading_args=leading))
         if ref.owner_class is not None:  # `self.encoder.apply`
             class_name = self.attribute_classes.get((ref.owner_class, owner))
         elif attribute == "apply_fn" and owner:  # `state.apply_fn(variables, x)`
@@ -518,6 +527,18 @@ class ModuleModel:
         if class_name is None:
             return None
         return self._method_of(class_name, attribute if owner else "", ref, line)
+
+    def _transformed_global(
+        self, name: str, line: int | None, caller: FunctionNode | None
+    ) -> FunctionNode | None:
+        """The function a module-level name bound once to a transformation of it runs
+        (`f = shard_map(body, ...)`: calling `f` or `jax.jit(f)` runs `body`)."""
+        if name not in self.stable_globals or (caller and binds_locally(name, caller)):
+            return None
+        value = self.global_values.get(name)
+        if type(value) is not Function or not value.transform or value.path is None:
+            return None
+        return self._definition(value.path, line)
 
     def _method_of(
         self, class_name: str, attribute: str, ref: FunctionRef, line: int | None
@@ -582,6 +603,23 @@ class ModuleModel:
             and isinstance(value.func, ast.Name)
             and value.func.id in self.classes
         }
+
+    @cached_property
+    def haiku_transforms(self) -> dict[str, tuple[str, int]]:
+        """Module-level names bound once to a haiku transformation of a module function
+        (`model = hk.transform(forward)`, `@hk.transform` on it): the function, and how many
+        arguments of `apply` come before its own (params, state, rng)."""
+        found = {
+            name: transformed
+            for name, value in self.stable_globals.items()
+            if (transformed := _haiku_transformed(value, self.resolver)) is not None
+        }
+        for path, record in self.functions.items():
+            for decorator in getattr(record.node, "decorator_list", ()):
+                leading = _HAIKU_TRANSFORMS.get(self.resolver.qualname(decorator) or "")
+                if leading is not None and "." not in path and path not in self.stable_globals:
+                    found[path] = (path, leading)
+        return found
 
     @cached_property
     def apply_fn_class(self) -> str | None:
@@ -2708,6 +2746,24 @@ def _may_hold_instance(arg: ast.expr, names: set[str], classes: Mapping[str, Cla
     if isinstance(arg, ast.Name):
         return arg.id in names
     return isinstance(arg, ast.Call) and isinstance(arg.func, ast.Name) and arg.func.id in classes
+
+
+# Haiku transformations: how many arguments `apply` takes before the function's own.
+_HAIKU_TRANSFORMS = {"haiku.transform": 2, "haiku.transform_with_state": 3}
+
+
+def _haiku_transformed(value: ast.expr, resolver: Resolver) -> tuple[str, int] | None:
+    """`hk.transform(f)`, `hk.without_apply_rng(hk.transform_with_state(f))`: (`f`, the
+    arguments `apply` takes before `f`'s own)."""
+    if not (isinstance(value, ast.Call) and len(value.args) == 1):
+        return None
+    qualname = resolver.qualname(value.func) or ""
+    given = value.args[0]
+    if qualname == "haiku.without_apply_rng":
+        inner = _haiku_transformed(given, resolver)
+        return None if inner is None else (inner[0], inner[1] - 1)
+    leading = _HAIKU_TRANSFORMS.get(qualname)
+    return (given.id, leading) if leading is not None and isinstance(given, ast.Name) else None
 
 
 def _instances_passed(
