@@ -50,8 +50,10 @@ from jax_lsp.analysis.keys import (
     classify_call,
     consumed_params,
     consumer_key,
+    drawn_self_attributes,
     helper_key,
     may_draw,
+    object_key,
     opaque_global,
     path_root,
 )
@@ -2327,12 +2329,15 @@ class ModuleModel:
         if self._module_reuses is None:
             reuses: dict[int, tuple[Reuse, ...]] = {}
             if self.resolver.binds_module("jax"):
+                draws = self.object_key_draws
                 flow = KeyFlow(
-                    lambda call: classify_call(call, self.resolver, self),
+                    lambda call: (
+                        object_key(call, draws) or classify_call(call, self.resolver, self)
+                    ),
                     lambda root: opaque_global(self.global_values, root),
                 )
                 state: dict = {}
-                helpers = tuple(self.key_helpers)
+                helpers = (*self.key_helpers, *{name.partition(".")[0] for name in draws})
                 for unit in self.document.units:
                     text = unit.source.text
                     # A unit that neither samples nor names a tracked key or a key helper
@@ -2348,6 +2353,64 @@ class ModuleModel:
                         reuses[unit.start_line] = tuple(found)
             self._module_reuses = reuses
         return self._module_reuses
+
+    @cached_property
+    def object_key_draws(self) -> dict[str, tuple[str, str]]:
+        """Calls of module-level objects that draw from a key their class stores once:
+        `noise` (its `__call__`) or `noise.sample` -> ("Noise.__call__", "key") when the
+        method consumes `self.key`, which only `__init__` assigns (no other method, no code
+        outside, no subclass): every such call draws the same numbers."""
+        found: dict[str, tuple[str, str]] = {}
+        by_class: dict[str, dict[str, str]] = {}
+        for name, class_name in self.instances.items():
+            if class_name not in by_class:
+                by_class[class_name] = self._stored_key_draws(class_name)
+            for method, attribute in by_class[class_name].items():
+                spelling = name if method == "__call__" else f"{name}.{method}"
+                found[spelling] = (f"{class_name}.{method}", attribute)
+        return found
+
+    def _stored_key_draws(self, class_name: str) -> dict[str, str]:
+        """Methods of the class -> the attribute of `self` holding a key that `__init__`
+        alone assigns and the method consumes."""
+        record = self.classes[class_name]
+        if class_name in self._subclassed or any(
+            isinstance(base, ast.Name) and base.id in self.classes for base in record.node.bases
+        ):
+            return {}  # another class's methods may assign it
+        if not may_draw(self._source_of[record.node].text, self.resolver):
+            return {}
+        assigned, unknown = self._self_assignments(record)
+        members = {
+            member.name: member
+            for member in record.node.body
+            if isinstance(member, ast.FunctionDef | ast.AsyncFunctionDef)
+        }
+        stored = frozenset(
+            attribute
+            for attribute, writes in assigned.items()
+            if attribute not in unknown
+            and attribute not in members
+            and all(method.name == "__init__" for method, _ in writes)
+        )
+        if ANY_ATTRIBUTE in unknown or not stored:
+            return {}
+        outside = self._assigned_outside(stored)
+        if ANY_ATTRIBUTE in outside:
+            return {}
+        stored -= outside
+        draws = {}
+        for name, member in members.items():
+            if (
+                name == "__init__"
+                or member.decorator_list
+                or isinstance(member, ast.AsyncFunctionDef)
+            ):
+                continue  # a static, class or transformed method, a property: not plain
+            drawn = drawn_self_attributes(member, lambda c: consumer_key(c, self.resolver))
+            if len(drawn & stored) == 1:
+                draws[name] = next(iter(drawn & stored))
+        return draws
 
     def _may_draw(self, source: UnitSource) -> bool:
         key = ("may-draw", self.alias_key)
