@@ -94,6 +94,7 @@ from jax_lsp.analysis.traced import (
     passed_arguments,
     passed_params,
     python_value_params,
+    static_parameters,
     trace_info_for,
     transform_name,
 )
@@ -131,6 +132,7 @@ _MAX_FIXPOINT_ROUNDS = 20
 _WRAPPED = ".__wrapped__"
 # Library module classes: a parameter annotated with one holds a pytree of weights.
 _LIBRARY_MODULES = frozenset({"equinox.Module", "flax.nnx.Module"})
+_STATIC_KEYWORDS = ("static_argnums", "static_argnames")
 _MAX_CLASS_ROUNDS = 4  # helpers passing an object on to helpers
 _MAX_EXPLAINED = 5  # links of a "why is this traced?" chain
 # Substrings of every spelling of a 64-bit dtype ("float64", "complex128", "f8", "double")
@@ -1032,7 +1034,9 @@ class ModuleModel:
             target, ast.Lambda
         ):
             leaves = self._filtered_leaves(target, ref, application.target.name)
-            leaves |= self._module_params(target, application.spec.label)
+            static = static_parameters(target, application.keywords, _STATIC_KEYWORDS)
+            if static is not None:  # statics unreadable: leave the called parameters alone
+                leaves |= self._module_params(target, application.spec.label) - static
             info = replace(info, traced_params=info.traced_params | leaves)
         origin = TraceOrigin(application.node, unit_start, application.enclosing)
         if eager:

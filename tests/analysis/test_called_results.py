@@ -252,3 +252,26 @@ def test_an_initializer_made_by_jax_nn_gives_a_traced_array_under_jit():
     )
     assert _codes(source) == [(9, "JAX201")]
     assert type(run_snippet(source).error).__name__ == "TypeError"
+
+
+def test_a_function_static_under_nnx_jit_is_no_module():
+    # Only a graph node reaches nnx.jit as an argument, unless it is static: then any callable.
+    source = _program(
+        NNX_HEAD,
+        "self.linear(x)",
+        """
+        import functools
+
+
+        @functools.partial(nnx.jit, static_argnames="make")
+        def f(model, x, make):
+            if make:
+                x = make(x)
+            return model(x)
+
+
+        f(model, x, jnp.tanh)
+        """,
+    )
+    assert _codes(source) == []
+    assert run_snippet(source).error is None
