@@ -240,23 +240,6 @@ class PrngKeyReuse(Rule):
             """
             import jax
 
-            class Noise:
-                def __init__(self, seed):
-                    self.key = jax.random.key(seed)
-
-                def __call__(self, shape):
-                    return jax.random.normal(self.key, shape)
-
-            noise = Noise(0)
-            a = noise((3,))
-            b = noise((3,))  # error
-            """,
-            check="assert (a == b).all()  # every call draws the same numbers",
-        ),
-        Example(
-            """
-            import jax
-
             def init_layer(key, n):
                 w = jax.random.normal(key, (n,))
                 b = jax.random.normal(key, (n,))  # error
@@ -558,6 +541,23 @@ class PrngKeyReuse(Rule):
             x, y = two_categoricals(jax.random.key(5), jax.numpy.zeros(50), jax.numpy.zeros(50))
             """,
             check="assert int(x) == int(y)",
+        ),
+        Example(
+            """
+            import jax
+
+            class Noise:
+                def __init__(self, seed):
+                    self.key = jax.random.key(seed)
+
+                def __call__(self, shape):
+                    return jax.random.normal(self.key, shape)
+
+            noise = Noise(0)
+            a = noise((3,))
+            b = noise((3,))  # error
+            """,
+            check="assert (a == b).all()  # every call draws the same numbers",
         ),
     )
     valid = (
