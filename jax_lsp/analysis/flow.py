@@ -101,6 +101,34 @@ _SHAPED_LIKE = {
     "optax.tree_utils.tree_ones_like": (0, "tree"),
     "optax.tree_utils.tree_full_like": (0, "tree"),
 }
+# Library functions that make a callable computing JAX arrays from its arguments (optax's
+# schedules of a step count, jax.nn's initializers of a key and shape): Function(None, ARRAYS).
+# Not `optax.constant_schedule`: it gives back its Python value.
+ARRAYS = "arrays"
+_ARRAY_CALLABLE_FACTORIES = frozenset(
+    [
+        *(f"optax.{name}" for name in ("exponential_decay", "join_schedules")),
+        *(f"optax.schedules.{name}" for name in ("exponential_decay", "join_schedules")),
+        *(
+            f"{module}.{kind}_schedule"
+            for module in ("optax", "optax.schedules")
+            for kind in (
+                *("cosine_decay", "cosine_onecycle", "linear_onecycle", "linear"),
+                *("piecewise_constant", "piecewise_interpolate", "polynomial", "sgdr"),
+                *("warmup_constant", "warmup_cosine_decay", "warmup_exponential_decay"),
+            )
+        ),
+        *(
+            f"jax.nn.initializers.{name}"
+            for name in (
+                *("constant", "delta_orthogonal", "normal", "orthogonal", "truncated_normal"),
+                *("uniform", "variance_scaling", "glorot_normal", "glorot_uniform"),
+                *("he_normal", "he_uniform", "kaiming_normal", "kaiming_uniform"),
+                *("lecun_normal", "lecun_uniform", "xavier_normal", "xavier_uniform"),
+            )
+        ),
+    ]
+)
 # `isinstance(x, T)`: the value `x` has in the branch where it holds.
 _NARROWED = {
     "numpy.ndarray": Kind.NUMPY,
@@ -156,7 +184,6 @@ _NOT_ARRAY_CALLS = frozenset(
         "combine",
         "partition",
         "callback",
-        "apply",
         "init",
         "shape",
         "ndim",
@@ -849,6 +876,11 @@ class FlowInterpreter:
             return value.element() if index is Kind.STATIC else Kind.UNKNOWN
         if value is REF:
             return self._array_result([])  # `ref[...]`: the array it holds
+        if value is DERIVED and (index is Kind.TRACED or _array_only_index(node.slice)):
+            # An unseen call's result indexed the way only an array is (`out[:, 0]`,
+            # `out[out > 0]`: no tuple, list or dict takes a slice pair or a tracer): an array.
+            value = Kind.TRACED
+            self._refine(node.value, value)
         if type(value) is not Kind:
             return Kind.UNKNOWN
         if value.is_jax:
@@ -939,6 +971,9 @@ class FlowInterpreter:
         unseen = Kind.TRACED if UNSEEN_CALLS == "traced" else DERIVED
         if value is Kind.UNKNOWN:
             inputs = every if receiver is None else [receiver, *every]
+            if receiver is None and kind_of(callee) is Kind.TRACED:
+                # A traced callable (a module whose weights are tracers) computes with them.
+                inputs = [Kind.TRACED, *every]
             if _asks_the_object(node, receiver, every):
                 return value
             if any_traced(inputs) and not _may_be_static(node, self.resolver):
@@ -1020,6 +1055,8 @@ class FlowInterpreter:
     def _call_function(self, function: Function, args: list[Value], every: list[Value]) -> Value:
         """The result of calling a module function, transformed or not."""
         traced = self.context.abstract or any_traced(every)
+        if function.transform == ARRAYS:
+            return self._array_result(every)
         summary = self.context.returns(function.path) if function.path else None
         if function.transform in _GRADIENT_RESULTS:
             return _gradient_result(function, args, traced, summary)
@@ -1063,6 +1100,8 @@ class FlowInterpreter:
             return _transformed(spec, options, args[0]) if args else Kind.UNKNOWN
         if qualname in NEW_REF:
             return REF
+        if qualname in _ARRAY_CALLABLE_FACTORIES:
+            return Function(None, ARRAYS)
         if qualname == "builtins.dict":
             return _dict_call(args, keywords)
         if qualname in ("builtins.list", "builtins.tuple") and len(args) == 1:
@@ -1150,6 +1189,14 @@ def _asks_the_object(node: ast.Call, receiver: Value | None, arguments: list[Val
         and isinstance(node.func, ast.Attribute)
         and node.func.attr not in ARRAY_METHODS
         and not any_traced(arguments)
+    )
+
+
+def _array_only_index(index: ast.expr) -> bool:
+    """An index only an array takes: a tuple with a slice or `...` (`x[:, 0]`, `x[..., 1]`)."""
+    return isinstance(index, ast.Tuple) and any(
+        isinstance(part, ast.Slice) or (isinstance(part, ast.Constant) and part.value is ...)
+        for part in index.elts
     )
 
 

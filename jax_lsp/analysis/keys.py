@@ -424,8 +424,9 @@ class KeyFlow:
             path = role.id
         elif isinstance(role, ast.Attribute | ast.Subscript):
             path = key_path(role)
-            if path is None or (_reads_attribute(role) and self.opaque(path_root(path))):
-                return
+            opaque = type(role) is not DrawnThroughObject and self.opaque(path_root(path or ""))
+            if path is None or (_reads_attribute(role) and opaque):
+                return  # (an object whose class is known holds what its class stores)
             state[_PATHS] = _UNSURE
         else:
             return
@@ -496,6 +497,57 @@ def consumed_params(
     reuses = flow.run(function.body, dict(marks))
     originals = {id(call): name for name, call in marks.items()}
     return frozenset(originals[id(r.first)] for r in reuses if id(r.first) in originals)
+
+
+def drawn_self_attributes(
+    method: ast.FunctionDef | ast.AsyncFunctionDef,
+    classify: Callable[[ast.Call], ast.expr | str | None],
+) -> frozenset[str]:
+    """Attributes of `self` whose key (as the method finds it) the method consumes: marked
+    consumed on entry, as `consumed_params` marks parameters."""
+    positional = positional_params(method)
+    if not positional:
+        return frozenset()
+    me = positional[0]
+    candidates = {
+        role.attr
+        for node in walk_nodes(method)
+        if isinstance(node, ast.Call)
+        and isinstance(role := classify(node), ast.Attribute)
+        and isinstance(role.value, ast.Name)
+        and role.value.id == me
+    }
+    if not candidates:
+        return frozenset()
+    marks: State = {f"{me}.{attr}": ast.Call(ast.Name(attr), [], []) for attr in candidates}
+    originals = {id(call): path.partition(".")[2] for path, call in marks.items()}
+    reuses = KeyFlow(classify).run(method.body, {**marks, _PATHS: _UNSURE})
+    return frozenset(originals[id(r.first)] for r in reuses if id(r.first) in originals)
+
+
+class DrawnThroughObject(ast.Attribute):
+    """The key a call of an object's method draws from: `noise(shape)` draws from
+    `noise.key` when `Noise.__call__` consumes `self.key` (stands for it in a `Reuse`)."""
+
+    _fields = ("value", "attr", "ctx")
+    method: str = ""  # "Noise.__call__"
+
+
+def object_key(call: ast.Call, draws: Mapping[str, tuple[str, str]]) -> ast.expr | None:
+    """`noise(...)` / `noise.sample(...)` of a module-level object whose method consumes a
+    key its class stores once (`draws`: "noise" or "noise.sample" -> (method, attribute)):
+    the object's attribute it draws from."""
+    func = call.func
+    spelling = func.id if isinstance(func, ast.Name) else None
+    holder: ast.expr = func
+    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+        spelling, holder = f"{func.value.id}.{func.attr}", func.value
+    found = draws.get(spelling) if spelling else None
+    if found is None:
+        return None
+    key = DrawnThroughObject(value=holder, attr=found[1], ctx=ast.Load())
+    key.method = found[0]
+    return ast.copy_location(key, holder)
 
 
 def consumer_key(call: ast.Call, resolver: Resolver) -> ast.expr | None:

@@ -99,6 +99,12 @@ _LAYER_NAMES = {
         *("Linear", "Conv", "ConvTranspose", "Conv1d", "Conv2d", "Conv3d", "Embedding"),
         *("LayerNorm", "GroupNorm", "RMSNorm", "Dropout", "MLP", "PReLU"),
     ),
+    "haiku": (  # not the recurrent cores: they give (output, state)
+        *("Linear", "Conv1D", "Conv2D", "Conv3D", "Conv1DTranspose", "Conv2DTranspose"),
+        *("Conv3DTranspose", "Embed", "LayerNorm", "BatchNorm", "GroupNorm", "RMSNorm"),
+        *("MultiHeadAttention", "Flatten"),
+    ),
+    "haiku.nets": ("MLP",),
 }
 ARRAY_LAYERS = frozenset(
     f"{module}.{name}" for module, names in _LAYER_NAMES.items() for name in names

@@ -50,8 +50,10 @@ from jax_lsp.analysis.keys import (
     classify_call,
     consumed_params,
     consumer_key,
+    drawn_self_attributes,
     helper_key,
     may_draw,
+    object_key,
     opaque_global,
     path_root,
 )
@@ -92,6 +94,7 @@ from jax_lsp.analysis.traced import (
     passed_arguments,
     passed_params,
     python_value_params,
+    static_parameters,
     trace_info_for,
     transform_name,
 )
@@ -127,6 +130,9 @@ from jax_lsp.analysis.x64 import (
 
 _MAX_FIXPOINT_ROUNDS = 20
 _WRAPPED = ".__wrapped__"
+# Library module classes: a parameter annotated with one holds a pytree of weights.
+_LIBRARY_MODULES = frozenset({"equinox.Module", "flax.nnx.Module"})
+_STATIC_KEYWORDS = ("static_argnums", "static_argnames")
 _MAX_CLASS_ROUNDS = 4  # helpers passing an object on to helpers
 _MAX_EXPLAINED = 5  # links of a "why is this traced?" chain
 # Substrings of every spelling of a 64-bit dtype ("float64", "complex128", "f8", "double")
@@ -499,7 +505,16 @@ class ModuleModel:
             if ref.bound_self and is_staticmethod(node):  # `self.helper` of a staticmethod
                 return node, replace(ref, bound_positional=ref.bound_positional - 1)
             return node, ref
+        transformed = self._transformed_global(ref.name, line, caller)
+        if transformed is not None:
+            return transformed, ref
         owner, _, attribute = ref.name.rpartition(".")
+        haiku = self.haiku_transforms.get(owner) if attribute in ("init", "apply") else None
+        if haiku is not None and not (caller and binds_locally(owner, caller)):
+            function, apply_leading = haiku  # `model.apply(params, rng, x)` runs `f(x)`
+            node = self._definition(function, line)
+            leading = ref.leading_args + (apply_leading if attribute == "apply" else 1)
+            return None if node is None else (node, replace(ref, leading_args=leading))
         if ref.owner_class is not None:  # `self.encoder.apply`
             class_name = self.attribute_classes.get((ref.owner_class, owner))
         elif attribute == "apply_fn" and owner:  # `state.apply_fn(variables, x)`
@@ -516,6 +531,18 @@ class ModuleModel:
         if class_name is None:
             return None
         return self._method_of(class_name, attribute if owner else "", ref, line)
+
+    def _transformed_global(
+        self, name: str, line: int | None, caller: FunctionNode | None
+    ) -> FunctionNode | None:
+        """The function a module-level name bound once to a transformation of it runs
+        (`f = shard_map(body, ...)`: calling `f` or `jax.jit(f)` runs `body`)."""
+        if name not in self.stable_globals or (caller and binds_locally(name, caller)):
+            return None
+        value = self.global_values.get(name)
+        if type(value) is not Function or not value.transform or value.path is None:
+            return None
+        return self._definition(value.path, line)
 
     def _method_of(
         self, class_name: str, attribute: str, ref: FunctionRef, line: int | None
@@ -580,6 +607,23 @@ class ModuleModel:
             and isinstance(value.func, ast.Name)
             and value.func.id in self.classes
         }
+
+    @cached_property
+    def haiku_transforms(self) -> dict[str, tuple[str, int]]:
+        """Module-level names bound once to a haiku transformation of a module function
+        (`model = hk.transform(forward)`, `@hk.transform` on it): the function, and how many
+        arguments of `apply` come before its own (params, state, rng)."""
+        found = {
+            name: transformed
+            for name, value in self.stable_globals.items()
+            if (transformed := _haiku_transformed(value, self.resolver)) is not None
+        }
+        for path, record in self.functions.items():
+            for decorator in getattr(record.node, "decorator_list", ()):
+                leading = _HAIKU_TRANSFORMS.get(self.resolver.qualname(decorator) or "")
+                if leading is not None and "." not in path and path not in self.stable_globals:
+                    found[path] = (path, leading)
+        return found
 
     @cached_property
     def apply_fn_class(self) -> str | None:
@@ -990,6 +1034,9 @@ class ModuleModel:
             target, ast.Lambda
         ):
             leaves = self._filtered_leaves(target, ref, application.target.name)
+            static = static_parameters(target, application.keywords, _STATIC_KEYWORDS)
+            if static is not None:  # statics unreadable: leave the called parameters alone
+                leaves |= self._module_params(target, application.spec.label) - static
             info = replace(info, traced_params=info.traced_params | leaves)
         origin = TraceOrigin(application.node, unit_start, application.enclosing)
         if eager:
@@ -1019,6 +1066,32 @@ class ModuleModel:
             for kind in (Kind.ARRAY, Kind.TRACED):
                 found |= call_site_params(target, call, kinds, site_ref, kind)
         return frozenset(found - bound)
+
+    def _module_params(self, target: FunctionNode, label: str) -> frozenset[str]:
+        """Parameters of a function a filtered transformation traces that hold a library
+        module, whose array leaves it traces: annotated `eqx.Module` / `nnx.Module`, and
+        under an `nnx` transformation any parameter the body calls (`model(x)`): `nnx.jit`
+        takes no plain function (it raises TypeError), so a callable it is given is a graph
+        node, a module."""
+        if isinstance(target, ast.Lambda):
+            return frozenset()
+        arguments = [*target.args.posonlyargs, *target.args.args, *target.args.kwonlyargs]
+        found = {
+            arg.arg
+            for arg in arguments
+            if arg.annotation is not None
+            and self.resolver.qualname(arg.annotation) in _LIBRARY_MODULES
+        }
+        if label.startswith("nnx."):
+            names = {arg.arg for arg in arguments}
+            found |= {
+                node.func.id
+                for node in walk_nodes(target)
+                if isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Name)
+                and node.func.id in names
+            }
+        return frozenset(found)
 
     def array_passed(self, node: FunctionNode) -> frozenset[str]:
         """Parameters of `node` to which some call of the module naming it (or a `jax.jit` of
@@ -2260,12 +2333,15 @@ class ModuleModel:
         if self._module_reuses is None:
             reuses: dict[int, tuple[Reuse, ...]] = {}
             if self.resolver.binds_module("jax"):
+                draws = self.object_key_draws
                 flow = KeyFlow(
-                    lambda call: classify_call(call, self.resolver, self),
+                    lambda call: (
+                        object_key(call, draws) or classify_call(call, self.resolver, self)
+                    ),
                     lambda root: opaque_global(self.global_values, root),
                 )
                 state: dict = {}
-                helpers = tuple(self.key_helpers)
+                helpers = (*self.key_helpers, *{name.partition(".")[0] for name in draws})
                 for unit in self.document.units:
                     text = unit.source.text
                     # A unit that neither samples nor names a tracked key or a key helper
@@ -2281,6 +2357,64 @@ class ModuleModel:
                         reuses[unit.start_line] = tuple(found)
             self._module_reuses = reuses
         return self._module_reuses
+
+    @cached_property
+    def object_key_draws(self) -> dict[str, tuple[str, str]]:
+        """Calls of module-level objects that draw from a key their class stores once:
+        `noise` (its `__call__`) or `noise.sample` -> ("Noise.__call__", "key") when the
+        method consumes `self.key`, which only `__init__` assigns (no other method, no code
+        outside, no subclass): every such call draws the same numbers."""
+        found: dict[str, tuple[str, str]] = {}
+        by_class: dict[str, dict[str, str]] = {}
+        for name, class_name in self.instances.items():
+            if class_name not in by_class:
+                by_class[class_name] = self._stored_key_draws(class_name)
+            for method, attribute in by_class[class_name].items():
+                spelling = name if method == "__call__" else f"{name}.{method}"
+                found[spelling] = (f"{class_name}.{method}", attribute)
+        return found
+
+    def _stored_key_draws(self, class_name: str) -> dict[str, str]:
+        """Methods of the class -> the attribute of `self` holding a key that `__init__`
+        alone assigns and the method consumes."""
+        record = self.classes[class_name]
+        if class_name in self._subclassed or any(
+            isinstance(base, ast.Name) and base.id in self.classes for base in record.node.bases
+        ):
+            return {}  # another class's methods may assign it
+        if not may_draw(self._source_of[record.node].text, self.resolver):
+            return {}
+        assigned, unknown = self._self_assignments(record)
+        members = {
+            member.name: member
+            for member in record.node.body
+            if isinstance(member, ast.FunctionDef | ast.AsyncFunctionDef)
+        }
+        stored = frozenset(
+            attribute
+            for attribute, writes in assigned.items()
+            if attribute not in unknown
+            and attribute not in members
+            and all(method.name == "__init__" for method, _ in writes)
+        )
+        if ANY_ATTRIBUTE in unknown or not stored:
+            return {}
+        outside = self._assigned_outside(stored)
+        if ANY_ATTRIBUTE in outside:
+            return {}
+        stored -= outside
+        draws = {}
+        for name, member in members.items():
+            if (
+                name == "__init__"
+                or member.decorator_list
+                or isinstance(member, ast.AsyncFunctionDef)
+            ):
+                continue  # a static, class or transformed method, a property: not plain
+            drawn = drawn_self_attributes(member, lambda c: consumer_key(c, self.resolver))
+            if len(drawn & stored) == 1:
+                draws[name] = next(iter(drawn & stored))
+        return draws
 
     def _may_draw(self, source: UnitSource) -> bool:
         key = ("may-draw", self.alias_key)
@@ -2679,6 +2813,24 @@ def _may_hold_instance(arg: ast.expr, names: set[str], classes: Mapping[str, Cla
     if isinstance(arg, ast.Name):
         return arg.id in names
     return isinstance(arg, ast.Call) and isinstance(arg.func, ast.Name) and arg.func.id in classes
+
+
+# Haiku transformations: how many arguments `apply` takes before the function's own.
+_HAIKU_TRANSFORMS = {"haiku.transform": 2, "haiku.transform_with_state": 3}
+
+
+def _haiku_transformed(value: ast.expr, resolver: Resolver) -> tuple[str, int] | None:
+    """`hk.transform(f)`, `hk.without_apply_rng(hk.transform_with_state(f))`: (`f`, the
+    arguments `apply` takes before `f`'s own)."""
+    if not (isinstance(value, ast.Call) and len(value.args) == 1):
+        return None
+    qualname = resolver.qualname(value.func) or ""
+    given = value.args[0]
+    if qualname == "haiku.without_apply_rng":
+        inner = _haiku_transformed(given, resolver)
+        return None if inner is None else (inner[0], inner[1] - 1)
+    leading = _HAIKU_TRANSFORMS.get(qualname)
+    return (given.id, leading) if leading is not None and isinstance(given, ast.Name) else None
 
 
 def _instances_passed(

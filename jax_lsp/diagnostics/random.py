@@ -8,6 +8,7 @@ from dataclasses import replace
 
 from jax_lsp.analysis.imports import Resolver
 from jax_lsp.analysis.keys import (
+    DrawnThroughObject,
     KeyFlow,
     RepeatedUse,
     Reuse,
@@ -210,7 +211,11 @@ class PrngKeyReuse(Rule):
         (`init(key, n_in)`, `init(key, n_out)`) are still flagged. And a draw inside an
         assertion (`self.assertEqual(model(key), normal(key))`, `np.testing.assert_allclose`,
         an `assert`): a test recomputes the expected value from the very key the code under
-        test drew from (the checker counts it). The finding links the earlier use.
+        test drew from (the checker counts it). In module-level code, a second call of a
+        module-level object whose method (or `__call__`) consumes a key its class stores in
+        `__init__` and never replaces (no other method, no code outside and no subclass
+        assigns it) draws from that key again: every call gives the same numbers. The finding
+        links the earlier use.
     """
     why_bad = """
         JAX's random numbers are a pure function of the key: the same key gives the same
@@ -537,6 +542,23 @@ class PrngKeyReuse(Rule):
             """,
             check="assert int(x) == int(y)",
         ),
+        Example(
+            """
+            import jax
+
+            class Noise:
+                def __init__(self, seed):
+                    self.key = jax.random.key(seed)
+
+                def __call__(self, shape):
+                    return jax.random.normal(self.key, shape)
+
+            noise = Noise(0)
+            a = noise((3,))
+            b = noise((3,))  # error
+            """,
+            check="assert (a == b).all()  # every call draws the same numbers",
+        ),
     )
     valid = (
         Example(
@@ -848,7 +870,8 @@ class PrngKeyReuse(Rule):
         covering = {id(r.first): r for r in reuses if not r.across_iterations}
         for reuse in reuses:
             covered = covering.get(id(reuse.call)) if reuse.across_iterations else None
-            fix = fixer.fix(covered if covered is not None else reuse)
+            through_object = type(reuse.key) is DrawnThroughObject  # no key here to split
+            fix = None if through_object else fixer.fix(covered if covered is not None else reuse)
             # A draw that consumes the key again on the next iteration is its own first use:
             # a related place pointing at the flagged call itself says nothing.
             itself = reuse.first is reuse.call and reuse.first_unit == ctx.unit_start
@@ -866,6 +889,15 @@ class PrngKeyReuse(Rule):
 
 
 def _message(reuse: Reuse, resolver: Resolver, ctx: RuleContext) -> str:
+    if type(reuse.key) is DrawnThroughObject:
+        stored = f"self.{reuse.key.attr}"
+        again = "on every iteration" if reuse.across_iterations else "again"
+        return (
+            f"This call draws from `{stored}` {again}: `{reuse.key.method}` consumes "
+            f"`{stored}` and nothing but `__init__` assigns it, so every call gives the same "
+            f"random numbers. Split it in the method and keep the new key "
+            f"(`{stored}, subkey = jax.random.split({stored})`), or pass a key in"
+        )
     # As the code spells it (`state["key"]`): the reuse sits in the unit reported on.
     key = reuse.name if isinstance(reuse.key, ast.Name) else ctx.segment(reuse.key)
     if reuse.carried:
@@ -918,6 +950,8 @@ def _repeated_message(use: RepeatedUse) -> str:
 def _first_use(reuse: Reuse, ctx: RuleContext) -> Related:
     key = reuse.name if isinstance(reuse.key, ast.Name) else ctx.segment(reuse.key)
     message = f"`{key}` first consumed here"
+    if type(reuse.key) is DrawnThroughObject:
+        message = f"`self.{reuse.key.attr}` first drawn from here"
     if reuse.first_unit == ctx.unit_start:
         return Related(ctx.span(reuse.first), message)
     lines = ctx.model.document.lines
