@@ -87,6 +87,7 @@ from jax_lsp.analysis.traced import (
     all_params,
     call_site_containers,
     call_site_params,
+    decided_params,
     differentiated_params,
     literal_default_params,
     passed_arguments,
@@ -1311,17 +1312,19 @@ class ModuleModel:
         in_containers, containers = call_site_containers(
             callee, call.node, scope.values, ref, leaves
         )
+        statics = python_value_params(callee, call.node, scope.kinds, ref)
         new = TraceInfo(
             f"called from {self._display_name(node)}",
             info.abstract,
             call_site_params(callee, call.node, scope.kinds, ref)
             | in_containers
             | self._traced_receiver(callee, ref, call.node.func, scope),
-            python_value_params(callee, call.node, scope.kinds, ref),
+            statics,
             False,
             TraceOrigin(call.node, unit_start, node, called=True),
             containers,
             info.eager,
+            decided=decided_params(callee, call.node, ref, statics),
         )
         return self._set_trace(callee, new, call.node)
 
@@ -1502,6 +1505,7 @@ class ModuleModel:
             self._traced_return_value,
             self.records[node].path if node in self.records else "",
             tree_params,
+            dict(info.decided) if info else {},
         )
         kinds: dict[ast.AST, Kind] = {}
         values: dict[ast.AST, Value] = {}

@@ -73,6 +73,10 @@ class TraceInfo:
     # filtered one (`eqx.filter_jit`, `nnx.jit`: only array leaves). A pytree's fields then
     # hold tracers whatever their annotation says.
     all_leaves: frozenset[str] = frozenset()
+    # Static parameters whose truth every trace knows, with that truth: a literal argument or
+    # an untouched literal default (`validate=False` at every traced call). A block that
+    # `if validate:` guards never runs under these traces.
+    decided: frozenset[tuple[str, bool]] = frozenset()
 
     def merged(self, other: TraceInfo) -> TraceInfo:
         if other == self:
@@ -92,6 +96,8 @@ class TraceInfo:
             (self.all_leaves | other.all_leaves)
             - (self.traced_params - self.all_leaves)
             - (other.traced_params - other.all_leaves),
+            # a truth holds where every trace gives it
+            self.decided & other.decided,
         )
 
 
@@ -319,6 +325,24 @@ def literal_default_params(node: FunctionNode) -> frozenset[str]:
         arg.arg
         for arg, default in [*defaults, *keyword_defaults]
         if isinstance(default, ast.Constant)
+    )
+
+
+def decided_params(
+    node: FunctionNode, call: ast.Call, target: FunctionRef, statics: frozenset[str]
+) -> frozenset[tuple[str, bool]]:
+    """The truth of each static parameter the call fixes: a literal argument, or a literal
+    default the call leaves alone."""
+    given: dict[str, ast.expr] = dict(passed_arguments(node, call, target))
+    args = node.args
+    defaults = zip(reversed(args.posonlyargs + args.args), reversed(args.defaults), strict=False)
+    keyword_defaults = zip(args.kwonlyargs, args.kw_defaults, strict=True)
+    for arg, default in [*defaults, *keyword_defaults]:
+        given.setdefault(arg.arg, default)
+    return frozenset(
+        (name, bool(value.value))
+        for name, value in given.items()
+        if name in statics and isinstance(value, ast.Constant)
     )
 
 
