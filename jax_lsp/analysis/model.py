@@ -1134,6 +1134,11 @@ class ModuleModel:
             for record in summary.functions:
                 start = unit.start_line + record.node.lineno
                 self._definitions.setdefault(record.path, []).append((start, record.node))
+            for path, node in summary.named_lambdas:
+                start = unit.start_line + node.lineno
+                self._definitions.setdefault(path, []).append((start, node))
+        for definitions in self._definitions.values():
+            definitions.sort(key=lambda definition: definition[0])
         self.trace = {}
         # Methods traced code runs on a module-level object (`seq.next_key()`): their `self`
         # outlives the trace.

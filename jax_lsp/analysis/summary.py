@@ -112,6 +112,9 @@ class UnitSummary:
     # Calls at module level whose qualname matters to module facts, e.g. register_pytree_node.
     module_calls: list[tuple[str, ast.Call]] = field(default_factory=list)
     lambdas: list[ast.Lambda] = field(default_factory=list)  # every lambda of the unit
+    # `name = lambda ...` outside a class body: (the path the name has as a function, "g" or
+    # "outer.g"; the lambda). Transforming or passing `name` then means that lambda.
+    named_lambdas: list[tuple[str, ast.Lambda]] = field(default_factory=list)
     # Names passed as positional arguments to any module-level call (`register(Model, ...)`).
     module_call_arguments: set[str] = field(default_factory=set)
     # Names its functions write without owning them (`jax_lsp.analysis.free_writes`).
@@ -225,6 +228,9 @@ class _Collector:
         # Names assigned so far, by (scopes, name): the function they still refer to (through
         # `partial` or a transformation), or None when they no longer name a function.
         self._bindings: dict[tuple[tuple[str, ...], str], FunctionRef | None] = {}
+        # Names last assigned a list or tuple display, by (scopes, name): its elements (the
+        # branches `lax.switch(i, branches, x)` is given by name).
+        self._displays: dict[tuple[tuple[str, ...], str], list[ast.expr]] = {}
         self.writes = FreeWrites()
         # Import statements of each enclosing function's own body (None for a class body).
         self._imports: list[list[ast.stmt] | None] = []
@@ -367,7 +373,7 @@ class _Collector:
             if spec.function_positions == (0,):
                 options = zip(spec.positional_options, node.args[1:], strict=False)
                 keywords.update({name: value for name, value in options if name not in keywords})
-            for target in self._transform_targets(spec, node):
+            for target in self._transform_targets(spec, node, self._scopes):
                 ref = self._target_ref(target, scopes, method_class)
                 if ref:
                     forwarded = _forwarded_keywords(node)
@@ -451,7 +457,10 @@ class _Collector:
 
     def _bound_function(self, value: ast.expr) -> FunctionRef | None:
         """What a name assigned `value` refers to as a function: `partial(f, ...)` and
-        `jax.jit(f)` keep referring to `f` (with its bound arguments); anything else, nothing."""
+        `jax.jit(f)` keep referring to `f` (with its bound arguments), a lambda to itself;
+        anything else, nothing."""
+        if isinstance(value, ast.Lambda):
+            return FunctionRef("<lambda>", self._scopes, value)
         if not isinstance(value, ast.Call):
             return None
         if self.resolver.qualname(value.func) in PARTIAL:
@@ -461,8 +470,9 @@ class _Collector:
             return self._target_ref(value.args[0], self._scopes, self._method_class)
         return None
 
-    @staticmethod
-    def _transform_targets(spec: TransformSpec, node: ast.Call) -> list[ast.expr]:
+    def _transform_targets(
+        self, spec: TransformSpec, node: ast.Call, scopes: tuple[str, ...]
+    ) -> list[ast.expr]:
         keywords = {kw.arg: kw.value for kw in node.keywords if kw.arg}
         targets = [node.args[i] for i in spec.function_positions if i < len(node.args)]
         targets += [keywords[name] for name in spec.function_keywords if name in keywords]
@@ -474,7 +484,18 @@ class _Collector:
             )
             if isinstance(branches, ast.List | ast.Tuple):
                 targets += branches.elts
+            elif isinstance(branches, ast.Name):
+                targets += self._display_named(branches.id, scopes)
         return targets
+
+    def _display_named(self, name: str, scopes: tuple[str, ...]) -> list[ast.expr]:
+        """The elements of the list or tuple display `name` was last assigned, seen from
+        `scopes` (its own scope first, then the enclosing ones)."""
+        for depth in range(len(scopes), -1, -1):
+            found = self._displays.get((scopes[:depth], name))
+            if found is not None:
+                return found
+        return []
 
     def _note_store(self, target: ast.expr) -> None:
         if isinstance(target, ast.Name):
@@ -500,6 +521,13 @@ class _Collector:
             key = (self._scopes, node.targets[0].id)
             self._bindings[key] = self._bound_function(node.value)
             self._note_construction(node.targets[0], node.value)
+            if isinstance(node.value, ast.List | ast.Tuple):
+                self._displays[key] = node.value.elts
+            else:
+                self._displays.pop(key, None)
+            if type(node.value) is ast.Lambda and not (self._segments and self._segments[-1][1]):
+                path = ".".join([*self._scope_paths[-1][-1:], node.targets[0].id])
+                self.summary.named_lambdas.append((path, node.value))
 
     def _note_construction(self, target: ast.expr, value: ast.expr | None) -> None:
         if self._segments and self._segments[-1][1]:

@@ -13,4 +13,4 @@ def phase_factor(theta):
     return z * jnp.exp(1j * theta)
 
 
-print(complex(phase_factor(0.3)))
+print(np.round(complex(phase_factor(0.3)), 3))
