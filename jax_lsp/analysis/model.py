@@ -89,6 +89,7 @@ from jax_lsp.analysis.traced import (
     call_site_params,
     decided_params,
     differentiated_params,
+    imported_default_params,
     literal_default_params,
     passed_arguments,
     passed_params,
@@ -1330,8 +1331,19 @@ class ModuleModel:
             containers,
             info.eager,
             decided=decided_params(callee, call.node, ref, statics),
+            module_defaults=self._imported_defaults(callee, call.node, ref),
         )
         return self._set_trace(callee, new, call.node)
+
+    def _imported_defaults(
+        self, callee: FunctionNode, call: ast.Call, ref: FunctionRef
+    ) -> frozenset[tuple[str, str]]:
+        """`imported_default_params` of a function defined at module level or in a class
+        body (its defaults see the module's imports, not an enclosing function's names)."""
+        record = self.records.get(callee)
+        if record is None or record.parent is not None or isinstance(callee, ast.Lambda):
+            return frozenset()
+        return imported_default_params(callee, call, ref, self.resolver.qualname)
 
     def _on_module_object(self, ref: FunctionRef, caller: FunctionNode) -> bool:
         """Does the call `ref` run a method of a module-level instance (not shadowed in the
@@ -1499,7 +1511,10 @@ class ModuleModel:
             for name in (info.all_leaves & info.traced_params if info else ())
             if params.get(name) is Kind.TRACED and name not in arrays
         )
-        resolver = self.resolver.child(local_imports(node), frozenset(params))
+        bindings = local_imports(node)
+        if info and info.module_defaults:  # `xp=xp` left alone: the module itself
+            bindings = {**bindings, **dict(info.module_defaults)}
+        resolver = self.resolver.child(bindings, frozenset(params))
         context = ScopeContext(
             resolver,
             bool(info and info.abstract),
