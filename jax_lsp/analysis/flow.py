@@ -328,7 +328,7 @@ class FlowInterpreter:
     def run_function(self, node: ast.FunctionDef | ast.AsyncFunctionDef, params: Env) -> Env:
         self.env = dict(params)
         if self.context.decided:
-            rebound = _stored_names(node)
+            rebound = stored_names(node)
             self._decided_params = {
                 name: truth for name, truth in self.context.decided.items() if name not in rebound
             }
@@ -1204,7 +1204,7 @@ def _gradient_result(
 _DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 
 
-def _stored_names(node: ast.AST) -> set[str]:
+def stored_names(node: ast.AST) -> set[str]:
     """Names the function binds anywhere in its body (assignments, loop targets, imports,
     nested definitions, `global`/`nonlocal`)."""
     found: set[str] = set()

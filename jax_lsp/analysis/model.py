@@ -29,6 +29,7 @@ from jax_lsp.analysis.flow import (
     ScopeContext,
     annotation_container,
     annotation_kind,
+    stored_names,
 )
 from jax_lsp.analysis.hashing import (
     EMPTY_FACTS,
@@ -1339,11 +1340,16 @@ class ModuleModel:
         self, callee: FunctionNode, call: ast.Call, ref: FunctionRef
     ) -> frozenset[tuple[str, str]]:
         """`imported_default_params` of a function defined at module level or in a class
-        body (its defaults see the module's imports, not an enclosing function's names)."""
+        body (its defaults see the module's imports, not an enclosing function's names),
+        but for parameters it rebinds (`xp = array_namespace(x)`)."""
         record = self.records.get(callee)
         if record is None or record.parent is not None or isinstance(callee, ast.Lambda):
             return frozenset()
-        return imported_default_params(callee, call, ref, self.resolver.qualname)
+        found = imported_default_params(callee, call, ref, self.resolver.qualname)
+        if not found:
+            return found
+        rebound = stored_names(callee)
+        return frozenset((name, qualname) for name, qualname in found if name not in rebound)
 
     def _on_module_object(self, ref: FunctionRef, caller: FunctionNode) -> bool:
         """Does the call `ref` run a method of a module-level instance (not shadowed in the

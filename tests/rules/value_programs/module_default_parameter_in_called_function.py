@@ -1,5 +1,5 @@
 # runtime: jax.errors.TracerBoolConversionError
-# clean runtime: check: assert float(f(xp.ones(2))[0]) == 1.0
+# clean runtime: check: assert abs(float(f(xp.ones(2))[0]) - 2.718282) < 1e-5
 # scipy #22219: the array-API idiom `def helper(..., xp=xp)`; a traced call that leaves `xp`
 # alone runs it with `jax.numpy`, so `xp.all(...)` is a traced value in the helper's `if`.
 # ruff: noqa: SIM102
@@ -16,9 +16,14 @@ def _asarray(array, check_finite=False, xp=xp):
     return array
 
 
+def _exp(array, xp=np):
+    xp = getattr(array, "__array_namespace__", lambda: np)()  # rebound: not the default
+    return xp.exp(array)
+
+
 @jax.jit
 def f(a):
-    return _asarray(a, check_finite=True)  # clean: return _asarray(a)
+    return _exp(_asarray(a, check_finite=True))  # clean: return _exp(_asarray(a))
 
 
 print(_asarray(np.ones(2), check_finite=True, xp=np))
