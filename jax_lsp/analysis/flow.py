@@ -232,6 +232,9 @@ class ScopeContext:
     # `jax.jit` function): an attribute no array has is one of their fields, so a tracer or
     # a subtree of tracers.
     tree_params: frozenset[str] = frozenset()
+    # Static parameters whose truth every trace of the function fixes (`validate=False`):
+    # a branch they rule out never runs under the trace.
+    decided: Mapping[str, bool] = field(default_factory=dict)
 
 
 def annotation_kind(annotation: ast.expr | None, resolver: Resolver) -> Kind | None:
@@ -360,10 +363,16 @@ class FlowInterpreter:
         self.values: dict[ast.AST, Value] = {} if values is None else values
         self.env: Env = {}
         self.nested: list[ast.AST] = []  # nested defs/classes, analyzed by the caller
+        self._decided_params: dict[str, bool] = {}  # see `ScopeContext.decided`
 
     # -- entry points -------------------------------------------------------------------
     def run_function(self, node: ast.FunctionDef | ast.AsyncFunctionDef, params: Env) -> Env:
         self.env = dict(params)
+        if self.context.decided:
+            rebound = stored_names(node)
+            self._decided_params = {
+                name: truth for name, truth in self.context.decided.items() if name not in rebound
+            }
         self._visit_arguments(node.args)
         self.run_block(node.body)
         return self.env
@@ -426,6 +435,10 @@ class FlowInterpreter:
 
     def _stmt_If(self, node: ast.If) -> None:
         self.eval(node.test)
+        ruled = self._parameter_truth(node.test)
+        if ruled is not None:  # the trace fixes the parameter: only one branch runs
+            self.run_block(node.body if ruled else node.orelse)
+            return
         before = dict(self.env)
         narrowed, negated = self._narrowing(node.test)
         decided = self._decided(node.test)
@@ -443,6 +456,17 @@ class FlowInterpreter:
             self.env = after_body
             return
         self.env = _merge_envs(after_body, self.env)
+
+    def _parameter_truth(self, test: ast.expr) -> bool | None:
+        """The truth of `if flag:` / `if not flag:` where every trace fixes the parameter
+        `flag` (and the function never rebinds it); None: not known."""
+        negated = False
+        while isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+            test, negated = test.operand, not negated
+        if not isinstance(test, ast.Name) or not self._decided_params:
+            return None
+        truth = self._decided_params.get(test.id)
+        return None if truth is None else truth is not negated
 
     def _decided(self, test: ast.expr) -> bool | None:
         """Whether `[not] isinstance(x, tuple)` holds, `x` being a tuple or list the model
@@ -1280,6 +1304,25 @@ def _gradient_result(
     if function.has_aux:
         value = Container("tuple", (value, aux))
     return Container("tuple", (value, grads))
+
+
+_DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+
+
+def stored_names(node: ast.AST) -> set[str]:
+    """Names the function binds anywhere in its body (assignments, loop targets, imports,
+    nested definitions, `global`/`nonlocal`)."""
+    found: set[str] = set()
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Name) and not isinstance(sub.ctx, ast.Load):
+            found.add(sub.id)
+        elif isinstance(sub, ast.Global | ast.Nonlocal):
+            found.update(sub.names)
+        elif isinstance(sub, ast.alias):
+            found.add((sub.asname or sub.name).split(".")[0])
+        elif isinstance(sub, _DEFINITIONS) and sub is not node:
+            found.add(sub.name)
+    return found
 
 
 def _isinstance_test(test: ast.expr) -> tuple[str, list[ast.expr], bool] | None:

@@ -29,6 +29,7 @@ from jax_lsp.analysis.flow import (
     ScopeContext,
     annotation_container,
     annotation_kind,
+    stored_names,
 )
 from jax_lsp.analysis.hashing import (
     EMPTY_FACTS,
@@ -89,7 +90,9 @@ from jax_lsp.analysis.traced import (
     all_params,
     call_site_containers,
     call_site_params,
+    decided_params,
     differentiated_params,
+    imported_default_params,
     literal_default_params,
     passed_arguments,
     passed_params,
@@ -1206,6 +1209,11 @@ class ModuleModel:
             for record in summary.functions:
                 start = unit.start_line + record.node.lineno
                 self._definitions.setdefault(record.path, []).append((start, record.node))
+            for path, node in summary.named_lambdas:
+                start = unit.start_line + node.lineno
+                self._definitions.setdefault(path, []).append((start, node))
+        for definitions in self._definitions.values():
+            definitions.sort(key=lambda definition: definition[0])
         self.trace = {}
         # Methods traced code runs on a module-level object (`seq.next_key()`): their `self`
         # outlives the trace.
@@ -1384,19 +1392,37 @@ class ModuleModel:
         in_containers, containers = call_site_containers(
             callee, call.node, scope.values, ref, leaves
         )
+        statics = python_value_params(callee, call.node, scope.kinds, ref)
         new = TraceInfo(
             f"called from {self._display_name(node)}",
             info.abstract,
             call_site_params(callee, call.node, scope.kinds, ref)
             | in_containers
             | self._traced_receiver(callee, ref, call.node.func, scope),
-            python_value_params(callee, call.node, scope.kinds, ref),
+            statics,
             False,
             TraceOrigin(call.node, unit_start, node, called=True),
             containers,
             info.eager,
+            decided=decided_params(callee, call.node, ref, statics),
+            module_defaults=self._imported_defaults(callee, call.node, ref),
         )
         return self._set_trace(callee, new, call.node)
+
+    def _imported_defaults(
+        self, callee: FunctionNode, call: ast.Call, ref: FunctionRef
+    ) -> frozenset[tuple[str, str]]:
+        """`imported_default_params` of a function defined at module level or in a class
+        body (its defaults see the module's imports, not an enclosing function's names),
+        but for parameters it rebinds (`xp = array_namespace(x)`)."""
+        record = self.records.get(callee)
+        if record is None or record.parent is not None or isinstance(callee, ast.Lambda):
+            return frozenset()
+        found = imported_default_params(callee, call, ref, self.resolver.qualname)
+        if not found:
+            return found
+        rebound = stored_names(callee)
+        return frozenset((name, qualname) for name, qualname in found if name not in rebound)
 
     def _on_module_object(self, ref: FunctionRef, caller: FunctionNode) -> bool:
         """Does the call `ref` run a method of a module-level instance (not shadowed in the
@@ -1564,7 +1590,10 @@ class ModuleModel:
             for name in (info.all_leaves & info.traced_params if info else ())
             if params.get(name) is Kind.TRACED and name not in arrays
         )
-        resolver = self.resolver.child(local_imports(node), frozenset(params))
+        bindings = local_imports(node)
+        if info and info.module_defaults:  # `xp=xp` left alone: the module itself
+            bindings = {**bindings, **dict(info.module_defaults)}
+        resolver = self.resolver.child(bindings, frozenset(params))
         context = ScopeContext(
             resolver,
             bool(info and info.abstract),
@@ -1575,6 +1604,7 @@ class ModuleModel:
             self._traced_return_value,
             self.records[node].path if node in self.records else "",
             tree_params,
+            dict(info.decided) if info else {},
         )
         kinds: dict[ast.AST, Kind] = {}
         values: dict[ast.AST, Value] = {}

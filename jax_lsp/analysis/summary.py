@@ -114,6 +114,9 @@ class UnitSummary:
     # Calls at module level whose qualname matters to module facts, e.g. register_pytree_node.
     module_calls: list[tuple[str, ast.Call]] = field(default_factory=list)
     lambdas: list[ast.Lambda] = field(default_factory=list)  # every lambda of the unit
+    # `name = lambda ...` outside a class body: (the path the name has as a function, "g" or
+    # "outer.g"; the lambda). Transforming or passing `name` then means that lambda.
+    named_lambdas: list[tuple[str, ast.Lambda]] = field(default_factory=list)
     # Names passed as positional arguments to any module-level call (`register(Model, ...)`).
     module_call_arguments: set[str] = field(default_factory=set)
     # Names its functions write without owning them (`jax_lsp.analysis.free_writes`).
@@ -219,8 +222,9 @@ BindingKey = tuple[tuple[str, ...], str]
 # The summary's fields a statement of a top-level class's body may add to: lists, then sets.
 _LIST_FIELDS = (
     *("functions", "applications", "calls", "lambdas", "decorations", "custom_rules"),
-    *("constructions", "apply_fns"),
+    *("constructions", "apply_fns", "named_lambdas"),
 )
+_DISPLAYS = (ast.List, ast.Tuple)
 _SET_FIELDS = ("mutated_names", "global_writes")
 
 
@@ -228,7 +232,8 @@ _SET_FIELDS = ("mutated_names", "global_writes")
 class _MemberPart:
     """What walking one statement of a top-level class's body (a method, a field) added to
     its unit's summary, and what the walk read from outside it (`context`): the import
-    aliases, the class's name and the class-level names bound before it. Kept on the
+    aliases, the class's name and the class-level names bound before it (to functions, and to
+    list or tuple displays). Kept on the
     statement's node, so a keystroke in one method of a long class walks that method alone
     (`document._splice_member` shares the other members' nodes with the last parse)."""
 
@@ -236,7 +241,8 @@ class _MemberPart:
     lists: tuple[tuple[str, tuple], ...]
     sets: tuple[tuple[str, frozenset[str]], ...]
     free_writes: frozenset[str]  # settled into the class body's region
-    bindings: tuple[tuple[BindingKey, object], ...]  # in order; _UNBOUND: removed
+    # Writes to the bindings (False: `_UNBOUND` removes) and displays (True), in order.
+    bindings: tuple[tuple[bool, BindingKey, object], ...]
 
 
 _MEMBER_PARTS: weakref.WeakKeyDictionary[ast.stmt, _MemberPart] = weakref.WeakKeyDictionary()
@@ -247,10 +253,12 @@ class _Collector:
         self.resolver = resolver
         # What identifies the resolver's answers (None: class members are walked, not memoised).
         self._aliases = aliases
-        # Writes to `_bindings` while a class member is walked for `_MEMBER_PARTS`.
-        self._binding_log: list[tuple[BindingKey, object]] | None = None
-        # `_bindings` at the scope of a top-level class's body (the module's, `()`).
+        # Writes to `_bindings` (False) and `_displays` (True) while a class member is walked
+        # for `_MEMBER_PARTS`.
+        self._binding_log: list[tuple[bool, BindingKey, object]] | None = None
+        # `_bindings` and `_displays` at the scope of a top-level class's body (`()`).
         self._outermost: dict[str, FunctionRef | None] = {}
+        self._outermost_displays: dict[str, tuple[ast.expr, ...]] = {}
         self.summary = UnitSummary()
         self._functions: list[FunctionNode] = []
         self._records: list[FunctionRecord] = []  # the records of self._functions
@@ -260,6 +268,9 @@ class _Collector:
         # Names assigned so far, by (scopes, name): the function they still refer to (through
         # `partial` or a transformation), or None when they no longer name a function.
         self._bindings: dict[BindingKey, FunctionRef | None] = {}
+        # Names last assigned a list or tuple display, by (scopes, name): its elements (the
+        # branches `lax.switch(i, branches, x)` is given by name).
+        self._displays: dict[BindingKey, list[ast.expr]] = {}
         self.writes = FreeWrites()
         # Import statements of each enclosing function's own body (None for a class body).
         self._imports: list[list[ast.stmt] | None] = []
@@ -390,7 +401,12 @@ class _Collector:
     def _visit_member(self, member: ast.stmt, class_name: str) -> None:
         """Walk a statement of a top-level class's body (a method, mostly), or replay what
         walking it added last time when nothing it reads from outside has changed."""
-        context = (self._aliases, class_name, tuple(self._outermost.items()))
+        context = (
+            self._aliases,
+            class_name,
+            tuple(self._outermost.items()),
+            tuple(self._outermost_displays.items()),
+        )
         part = _MEMBER_PARTS.get(member)
         if part is not None and part.context == context:
             summary = self.summary
@@ -399,8 +415,10 @@ class _Collector:
             for name, names in part.sets:
                 getattr(summary, name).update(names)
             self.writes.settle(part.free_writes)
-            for key, value in part.bindings:
-                if value is _UNBOUND:
+            for display, key, value in part.bindings:
+                if display:
+                    self._display(key, value)  # type: ignore[arg-type]
+                elif value is _UNBOUND:
                     self._unbind(key)
                 else:
                     self._bind(key, value)  # type: ignore[arg-type]
@@ -433,14 +451,27 @@ class _Collector:
         if not key[0]:
             self._outermost[key[1]] = value
         if self._binding_log is not None:
-            self._binding_log.append((key, value))
+            self._binding_log.append((False, key, value))
 
     def _unbind(self, key: BindingKey) -> None:
         self._bindings.pop(key, None)
         if not key[0]:
             self._outermost.pop(key[1], None)
         if self._binding_log is not None:
-            self._binding_log.append((key, _UNBOUND))
+            self._binding_log.append((False, key, _UNBOUND))
+
+    def _display(self, key: BindingKey, elements: list[ast.expr] | None) -> None:
+        """`key` now names the list or tuple display of `elements` (None: no display)."""
+        if elements is None:
+            self._displays.pop(key, None)
+            if not key[0]:
+                self._outermost_displays.pop(key[1], None)
+        else:
+            self._displays[key] = elements
+            if not key[0]:
+                self._outermost_displays[key[1]] = tuple(elements)
+        if self._binding_log is not None:
+            self._binding_log.append((True, key, elements))
 
     def _qualname_of_decorator(self, decorator: ast.expr) -> str:
         if isinstance(decorator, ast.Call):
@@ -467,7 +498,7 @@ class _Collector:
             if spec.function_positions == (0,):
                 options = zip(spec.positional_options, node.args[1:], strict=False)
                 keywords.update({name: value for name, value in options if name not in keywords})
-            for target in self._transform_targets(spec, node):
+            for target in self._transform_targets(spec, node, self._scopes):
                 ref = self._target_ref(target, scopes, method_class)
                 if ref:
                     forwarded = _forwarded_keywords(node)
@@ -551,7 +582,10 @@ class _Collector:
 
     def _bound_function(self, value: ast.expr) -> FunctionRef | None:
         """What a name assigned `value` refers to as a function: `partial(f, ...)` and
-        `jax.jit(f)` keep referring to `f` (with its bound arguments); anything else, nothing."""
+        `jax.jit(f)` keep referring to `f` (with its bound arguments), a lambda to itself;
+        anything else, nothing."""
+        if isinstance(value, ast.Lambda):
+            return FunctionRef("<lambda>", self._scopes, value)
         if not isinstance(value, ast.Call):
             return None
         if self.resolver.qualname(value.func) in PARTIAL:
@@ -561,8 +595,9 @@ class _Collector:
             return self._target_ref(value.args[0], self._scopes, self._method_class)
         return None
 
-    @staticmethod
-    def _transform_targets(spec: TransformSpec, node: ast.Call) -> list[ast.expr]:
+    def _transform_targets(
+        self, spec: TransformSpec, node: ast.Call, scopes: tuple[str, ...]
+    ) -> list[ast.expr]:
         keywords = {kw.arg: kw.value for kw in node.keywords if kw.arg}
         targets = [node.args[i] for i in spec.function_positions if i < len(node.args)]
         targets += [keywords[name] for name in spec.function_keywords if name in keywords]
@@ -574,7 +609,18 @@ class _Collector:
             )
             if isinstance(branches, ast.List | ast.Tuple):
                 targets += branches.elts
+            elif isinstance(branches, ast.Name):
+                targets += self._display_named(branches.id, scopes)
         return targets
+
+    def _display_named(self, name: str, scopes: tuple[str, ...]) -> list[ast.expr]:
+        """The elements of the list or tuple display `name` was last assigned, seen from
+        `scopes` (its own scope first, then the enclosing ones)."""
+        for depth in range(len(scopes), -1, -1):
+            found = self._displays.get((scopes[:depth], name))
+            if found is not None:
+                return found
+        return []
 
     def _note_store(self, target: ast.expr) -> None:
         if isinstance(target, ast.Name):
@@ -600,6 +646,10 @@ class _Collector:
             key = (self._scopes, node.targets[0].id)
             self._bind(key, self._bound_function(node.value))
             self._note_construction(node.targets[0], node.value)
+            self._display(key, node.value.elts if type(node.value) in _DISPLAYS else None)
+            if type(node.value) is ast.Lambda and not (self._segments and self._segments[-1][1]):
+                path = ".".join([*self._scope_paths[-1][-1:], node.targets[0].id])
+                self.summary.named_lambdas.append((path, node.value))
 
     def _note_construction(self, target: ast.expr, value: ast.expr | None) -> None:
         if self._segments and self._segments[-1][1]:

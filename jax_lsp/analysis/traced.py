@@ -73,6 +73,14 @@ class TraceInfo:
     # filtered one (`eqx.filter_jit`, `nnx.jit`: only array leaves). A pytree's fields then
     # hold tracers whatever their annotation says.
     all_leaves: frozenset[str] = frozenset()
+    # Static parameters whose truth every trace knows, with that truth: a literal argument or
+    # an untouched literal default (`validate=False` at every traced call). A block that
+    # `if validate:` guards never runs under these traces.
+    decided: frozenset[tuple[str, bool]] = frozenset()
+    # Parameters every trace leaves at a default naming an imported module or function
+    # (`xp=xp` bound to `jax.numpy`, `act=jax.nn.relu`), with its qualname: the parameter is
+    # that module or function in the traced body.
+    module_defaults: frozenset[tuple[str, str]] = frozenset()
 
     def merged(self, other: TraceInfo) -> TraceInfo:
         if other == self:
@@ -92,6 +100,9 @@ class TraceInfo:
             (self.all_leaves | other.all_leaves)
             - (self.traced_params - self.all_leaves)
             - (other.traced_params - other.all_leaves),
+            # a truth holds where every trace gives it
+            self.decided & other.decided,
+            self.module_defaults & other.module_defaults,
         )
 
 
@@ -320,6 +331,49 @@ def literal_default_params(node: FunctionNode) -> frozenset[str]:
         for arg, default in [*defaults, *keyword_defaults]
         if isinstance(default, ast.Constant)
     )
+
+
+def decided_params(
+    node: FunctionNode, call: ast.Call, target: FunctionRef, statics: frozenset[str]
+) -> frozenset[tuple[str, bool]]:
+    """The truth of each static parameter the call fixes: a literal argument, or a literal
+    default the call leaves alone."""
+    given: dict[str, ast.expr] = dict(passed_arguments(node, call, target))
+    args = node.args
+    defaults = zip(reversed(args.posonlyargs + args.args), reversed(args.defaults), strict=False)
+    keyword_defaults = zip(args.kwonlyargs, args.kw_defaults, strict=True)
+    for arg, default in [*defaults, *keyword_defaults]:
+        given.setdefault(arg.arg, default)
+    return frozenset(
+        (name, bool(value.value))
+        for name, value in given.items()
+        if name in statics and isinstance(value, ast.Constant)
+    )
+
+
+def imported_default_params(
+    node: FunctionNode, call: ast.Call, target: FunctionRef, qualname_of
+) -> frozenset[tuple[str, str]]:
+    """Parameters the call leaves at a default that names an imported module or function
+    (`xp=xp`, `act=jax.nn.relu`), with the default's qualname (`qualname_of` resolves it at
+    module level). Nothing when `*args` or `**kwargs` may fill any of them."""
+    if any(isinstance(a, ast.Starred) for a in call.args) or any(
+        k.arg is None for k in call.keywords
+    ):
+        return frozenset()
+    given = set(dict(passed_arguments(node, call, target))) | target.bound_keywords
+    given |= set(positional_params(node)[: target.bound_positional])
+    args = node.args
+    defaults = zip(reversed(args.posonlyargs + args.args), reversed(args.defaults), strict=False)
+    keyword_defaults = zip(args.kwonlyargs, args.kw_defaults, strict=True)
+    found = set()
+    for arg, default in [*defaults, *keyword_defaults]:
+        if arg.arg in given or not isinstance(default, ast.Name | ast.Attribute):
+            continue
+        qualname = qualname_of(default)
+        if qualname is not None:
+            found.add((arg.arg, qualname))
+    return frozenset(found)
 
 
 def call_site_containers(

@@ -1320,9 +1320,10 @@ _MATH_CONVERTING = frozenset(
         "hypot",
     ]
 )
-# `float()`, `.tolist()`, `math.*` and NumPy fail under every trace, `jax.grad` included;
-# `int()`, `.item()` and `range()` only under abstract tracing (measured: under jax.grad alone
-# they still see the concrete value).
+# `float()`, `complex()`, `.tolist()`, `math.*` and NumPy fail under every trace, `jax.grad`
+# included; `int()`, `.item()` and `range()` only under abstract tracing (measured: under
+# jax.grad alone they still see the concrete value).
+_ALWAYS_CONCRETE = frozenset({"builtins.float", "builtins.complex"})
 _CONCRETIZATION = "ConcretizationTypeError"
 _KEEP_ARRAY = "Keep the value as an array, or make it a static argument (`static_argnames`)"
 _STATIC_VALUE = "Pass a Python value: make it static (`static_argnames`) or a constant"
@@ -1337,24 +1338,27 @@ class ConcretizeTraced(Rule):
     summary = "`int()`, `float()`, `.item()`, `.tolist()`, `range()` or NumPy on a traced value"
     severity = Severity.ERROR
     what_it_does = """
-        Flags conversions of a traced value to a Python or NumPy value: `float(x)`, `int(x)`,
-        `x.item()`, `x.tolist()`, `range(n)`, `math.sqrt(x)`, `np.asarray(x)` and NumPy
-        functions that convert their arguments, in any position (`np.exp(x)`, `np.dot(a,
-        x)`, `np.searchsorted(edges, x)`: a table measured on every public NumPy function;
+        Flags conversions of a traced value to a Python or NumPy value: `float(x)`,
+        `complex(x)`, `int(x)`, `x.item()`, `x.tolist()`, `range(n)`, `math.sqrt(x)`,
+        `np.asarray(x)` and NumPy functions that convert their arguments, in any position
+        (`np.exp(x)`, `np.dot(a, x)`, `np.searchsorted(edges, x)`: a table measured on every
+        public NumPy function;
         `np.sum(x)`, which calls `x.sum()`, traces and is not flagged; `np.argsort(x)`,
         which calls `x.argsort(stable=None)`, traces but fails when jit compiles it); a NumPy
         array, list or tuple indexed or sliced with a traced value (`table[i]`); and traced
         values given where `jax.numpy`/`lax`/`jax.random`/`jax.nn` need a Python value that
         is not a shape (the `axis` and `keepdims` of reductions, `axis1`, `k` of
         `tril`, `reverse` of `lax.cumsum`, ...: a table measured on JAX; shapes and lengths
-        are JAX803). `float`, `.tolist()`, `math.*` and NumPy fail under any transformation,
-        `jax.grad` included; the others only under abstract tracing (jit, vmap, lax).
+        are JAX803). `float`, `complex`, `.tolist()`, `math.*` and NumPy fail under any
+        transformation, `jax.grad` included; the others only under abstract tracing (jit,
+        vmap, lax).
     """
     why_bad = """
-        A tracer cannot become a concrete number or a NumPy array: `float(x)`, `int(x)`,
-        `.item()` and `.tolist()` raise `jax.errors.ConcretizationTypeError`, `range(n)` and
-        `my_list[i]` raise `jax.errors.TracerIntegerConversionError`, and `np.asarray(x)`,
-        `np.exp(x)` or `numpy_array[i]` raise `jax.errors.TracerArrayConversionError`. A
+        A tracer cannot become a concrete number or a NumPy array: `float(x)`, `complex(x)`,
+        `int(x)`, `.item()` and `.tolist()` raise `jax.errors.ConcretizationTypeError`,
+        `range(n)` and `my_list[i]` raise `jax.errors.TracerIntegerConversionError`, and
+        `np.asarray(x)`, `np.exp(x)` or `numpy_array[i]` raise
+        `jax.errors.TracerArrayConversionError`. A
         traced `axis` raises `ConcretizationTypeError` (or `ValueError`: JAX passes it on as
         a static argument, which must be hashable). Use the `jnp.` function instead of the `np.`
         one, keep values as arrays, and pass sizes as static arguments (`static_argnames`) or
@@ -1717,7 +1721,7 @@ class ConcretizeTraced(Rule):
                 if traced
                 else None
             )
-        scalar = qualname == "builtins.float" or (qualname == "builtins.int" and ctx.abstract)
+        scalar = qualname in _ALWAYS_CONCRETE or (qualname == "builtins.int" and ctx.abstract)
         if scalar and len(args) == 1 and not node.keywords and is_traced(ctx, args[0]):
             return Misuse(
                 args[0], f"`{qualname.removeprefix('builtins.')}()`", _CONCRETIZATION, _KEEP_ARRAY

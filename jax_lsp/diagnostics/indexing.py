@@ -86,7 +86,8 @@ class ConstantOutOfBounds(Rule):
     severity = Severity.WARNING
     what_it_does = """
         Flags a literal integer index (`x[11]`, `x[3, 0]`, `x[-11]`, `x.at[5].set(v)`,
-        `x.at[5].get()`, `jnp.take(x, 11)`, `x.take(11, axis=0)`) outside the shape of an
+        `x.at[5].get()`, `jnp.take(x, 11)`, `x.take(11, axis=0)`, or `take` of an index array
+        of literals, `x.take(jnp.array([4]), axis=0)`) outside the shape of an
         array whose shape is known from literals (`jnp.arange(10)`, `jnp.zeros((3, 3))`,
         `jnp.array([1, 2, 3])`, `.reshape(5, -1)` of a known shape, `jnp.array` of the
         `jnp.split(x, n)` pieces of one) earlier in the same scope, or bound
@@ -435,20 +436,54 @@ class ConstantOutOfBounds(Rule):
             return None
         shape = (math.prod(known.shape),) if axis is None else (known.shape[axis],)
         for index in rest[:1]:  # a list of indices is JAX501's (take rejects lists)
-            value = literal_int(index)
-            if value is None or (isinstance(index, ast.Constant) and type(index.value) is bool):
+            values = _literal_indices(index, ctx)
+            if values is None:
                 return None
-            if value >= shape[0] or value < -shape[0]:
+            for value in values:
+                if -shape[0] <= value < shape[0]:
+                    continue
                 where = "the flattened array" if axis is None else f"axis {axis % len(known.shape)}"
                 return ctx.finding(
                     self,
                     call,
-                    f"`{ctx.segment(array)}` has shape {known.shape}: `take` index {value} is out "
-                    f"of bounds for {where} with size {shape[0]}. JAX does not raise: `take` "
-                    f"fills the result with NaN (the smallest integer for integer arrays). Fix "
-                    f"the index",
+                    f"`{ctx.segment(array)}` has shape {known.shape}: `take` index {value} is "
+                    f"out of bounds for {where} with size {shape[0]}. JAX does not raise: "
+                    f"`take` fills the result with NaN (the smallest integer for integer "
+                    f"arrays). Fix the index",
                 )
         return None
+
+
+# Array constructors whose list of int literals is a literal index array (`jnp.array([4])`).
+_INDEX_ARRAYS = frozenset({"jax.numpy.array", "jax.numpy.asarray", "numpy.array", "numpy.asarray"})
+
+
+def _literal_indices(index: ast.expr, ctx: RuleContext) -> list[int] | None:
+    """The literal indices `index` holds: an int (`11`), or an array built from a list of int
+    literals (`jnp.array([4, 1])`); None for anything else (a bool is no index)."""
+    if isinstance(index, ast.Constant) and type(index.value) is bool:
+        return None
+    value = literal_int(index)
+    if value is not None:
+        return [value]
+    if (
+        not isinstance(index, ast.Call)
+        or len(index.args) != 1
+        or index.keywords
+        or ctx.resolvers[-1].qualname(index.func) not in _INDEX_ARRAYS
+        or not isinstance(index.args[0], ast.List | ast.Tuple)
+        or not index.args[0].elts
+    ):
+        return None
+    values = []
+    for element in index.args[0].elts:
+        if isinstance(element, ast.Constant) and type(element.value) is bool:
+            return None
+        found = literal_int(element)
+        if found is None:
+            return None
+        values.append(found)
+    return values
 
 
 def _defaults(node: ast.AST) -> list[ast.expr]:

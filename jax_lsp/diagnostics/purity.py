@@ -21,7 +21,7 @@ from jax_lsp.analysis.hashing import (
 from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.model import ModuleModel
 from jax_lsp.analysis.module_state import bound_names, declared_outside
-from jax_lsp.analysis.nodes import child_nodes, is_text, walk_nodes
+from jax_lsp.analysis.nodes import all_params, child_nodes, is_text, walk_nodes
 from jax_lsp.analysis.summary import FunctionNode, transform_of
 from jax_lsp.codeactions.debug_print import debug_print_fix
 from jax_lsp.diagnostics.base import Example, Rule, RuleContext
@@ -1108,28 +1108,33 @@ def _assigned_earlier_in(method: FunctionNode, read: ast.Attribute, ctx: RuleCon
 
 def _rebound_after(name: str, owner: FunctionNode, closure: ast.AST) -> ast.Name | None:
     """A binding of `name` in `owner`'s own code after `closure` ends, not in a loop that
-    also recreates the closure (a new closure traces the new value)."""
+    also recreates the closure (a new closure traces the new value). When `name` has no
+    binding before the closure (nor is a parameter), the first one after it, outside any
+    loop, gives its first value: no trace can read it earlier (it would raise NameError)."""
     found: list[tuple[ast.Name, tuple[ast.AST, ...]]] = []
     closure_loops: list[ast.AST] = []
+    bound_before = name in all_params(owner)
 
     def visit(node: ast.AST, loops: tuple[ast.AST, ...]) -> None:
+        nonlocal bound_before
         if node is closure:
             closure_loops.extend(loops)
             return
         if node is not owner and isinstance(node, _NESTED_SCOPES):
             return
-        if (
-            isinstance(node, ast.Name)
-            and node.id == name
-            and isinstance(node.ctx, ast.Store)
-            and node.lineno > closure.end_lineno
-        ):
-            found.append((node, loops))
+        if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Store):
+            if node.lineno > closure.end_lineno:
+                found.append((node, loops))
+            else:
+                bound_before = True
         inner = (*loops, node) if isinstance(node, ast.For | ast.While | ast.AsyncFor) else loops
         for child in child_nodes(node):
             visit(child, inner)
 
     visit(owner, ())
+    found.sort(key=lambda binding: (binding[0].lineno, binding[0].col_offset))
+    if not bound_before and found and not found[0][1]:
+        found = found[1:]  # its first binding, made once
     for rebinding, loops in found:
         if not set(loops) & set(closure_loops):
             return rebinding

@@ -6,6 +6,7 @@ always equals a walk of the whole class."""
 from __future__ import annotations
 
 import ast
+import dataclasses
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -13,7 +14,7 @@ from hypothesis import strategies as st
 from jax_lsp.analysis import summary as summary_module
 from jax_lsp.analysis.document import Document, clear_caches
 from jax_lsp.analysis.model import ModuleModel
-from jax_lsp.analysis.summary import summarize
+from jax_lsp.analysis.summary import _LIST_FIELDS, _SET_FIELDS, UnitSummary, summarize
 from tests.analysis.editing import FIXTURES, REAL_FILES, edit_sequences, edited_versions
 
 # Methods whose summary reads what lies outside them: a class-level `partial` binding, a
@@ -67,6 +68,11 @@ SNIPPETS = [
     "    @jax.jit",
     "class Other:",
     "import numpy as jax",
+    "    branches = [lambda v: v, jax.jit]",
+    "        branches = (lambda v: v + 1, lambda v: v)",
+    "        jax.lax.switch(0, branches, x)",
+    "        g = lambda v: v * 2",
+    "        jax.jit(g)(x)",
 ]
 
 
@@ -125,3 +131,11 @@ def test_a_class_level_binding_changed_walks_the_methods_again(monkeypatch):
     assert walked[:4] == ["step", "loss", "run", "step"]
     (call,) = [site for site in model.summaries[-1].calls if site.callee.name == "fast"]
     assert call == summarize(after.units[-1].tree, model.resolver).calls[0]
+
+
+def test_every_field_a_member_may_add_to_is_replayed():
+    """A summary field a method can add to but the replay leaves out would be lost on the
+    next keystroke in another method: every field is replayed or only written at the top."""
+    top_level_only = {"classes", "top_level_bindings", "module_calls", "module_call_arguments"}
+    fields = {field.name for field in dataclasses.fields(UnitSummary)} - {"free_writes"}
+    assert fields == {*_LIST_FIELDS, *_SET_FIELDS, *top_level_only}
