@@ -58,7 +58,13 @@ from jax_lsp.analysis.keys import (
 from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.module_state import ModuleState
 from jax_lsp.analysis.names import binds_locally
-from jax_lsp.analysis.nodes import is_staticmethod, own_returns, positional_params, walk_nodes
+from jax_lsp.analysis.nodes import (
+    is_staticmethod,
+    own_returns,
+    positional_params,
+    rebound_names,
+    walk_nodes,
+)
 from jax_lsp.analysis.objects import field_values, self_assignments
 from jax_lsp.analysis.paths import is_test_path
 from jax_lsp.analysis.pytrees import LINEN_MODULE, flattens_fields, is_registered_pytree
@@ -89,6 +95,7 @@ from jax_lsp.analysis.traced import (
     call_site_params,
     differentiated_params,
     literal_default_params,
+    literal_flag_params,
     passed_arguments,
     passed_params,
     python_value_params,
@@ -1322,6 +1329,7 @@ class ModuleModel:
             TraceOrigin(call.node, unit_start, node, called=True),
             containers,
             info.eager,
+            literals=literal_flag_params(callee, call.node, ref),
         )
         return self._set_trace(callee, new, call.node)
 
@@ -1502,6 +1510,7 @@ class ModuleModel:
             self._traced_return_value,
             self.records[node].path if node in self.records else "",
             tree_params,
+            _fixed_flags(node, info),
         )
         kinds: dict[ast.AST, Kind] = {}
         values: dict[ast.AST, Value] = {}
@@ -2774,3 +2783,11 @@ def _names_bound_to(value: ast.expr, scope: ast.AST) -> list[str]:
         for target in statement.targets
         if isinstance(target, ast.Name)
     ]
+
+
+def _fixed_flags(node: FunctionNode, info: TraceInfo | None) -> dict[str, bool | None]:
+    """The flags every trace of `node` gives a parameter that its code never rebinds."""
+    if info is None or not info.literals:
+        return {}
+    rebound = rebound_names(node)
+    return {name: value for name, value in info.literals if name not in rebound}
