@@ -194,6 +194,24 @@ def test_a_call_in_another_unit_passing_a_default_reaches_the_cached_findings():
     assert not analyze(undone).findings
 
 
+def test_a_flag_passed_in_another_unit_reaches_the_cached_findings():
+    # `if not skip_checks:` holds no tracers while the only traced call passes
+    # `skip_checks=True`; a call in another unit dropping it must bring the finding back.
+    text = (
+        "import jax\nimport jax.numpy as jnp\n\n\ndef check(x, skip_checks=False):\n"
+        "    if not skip_checks:\n        if jnp.sum(x) > 0:\n            raise ValueError\n"
+        "    return x\n\n\n@jax.jit\ndef run(x):\n    return check(x, skip_checks=True)\n"
+    )
+    before = Document(text)
+    assert not analyze(before).findings
+    edited = text.replace("check(x, skip_checks=True)", "check(x)")
+    after = Document(edited, previous=before)
+    assert [finding.code for finding in analyze(after).findings] == ["JAX701"]
+    assert analyze(after).findings == analyze(Document(edited)).findings
+    undone = Document(text, previous=after)
+    assert not analyze(undone).findings
+
+
 def test_custom_vjp_rules_follow_edits_of_the_function_and_its_registration():
     # `bwd`'s findings depend on other units: the decorator of `f`, `f.defvjp(...)`, the jit.
     text = (
