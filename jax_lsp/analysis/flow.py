@@ -232,9 +232,9 @@ class ScopeContext:
     # `jax.jit` function): an attribute no array has is one of their fields, so a tracer or
     # a subtree of tracers.
     tree_params: frozenset[str] = frozenset()
-    # Static parameters whose truth every trace of the function fixes (`validate=False`):
-    # a branch they rule out never runs under the trace.
-    decided: Mapping[str, bool] = field(default_factory=dict)
+    # Parameters every trace gives the same flag (True, False, None) and the code never
+    # rebinds (`skip_checks=True` from each traced call): the branches they decide.
+    flags: Mapping[str, bool | None] = field(default_factory=dict)
 
 
 def annotation_kind(annotation: ast.expr | None, resolver: Resolver) -> Kind | None:
@@ -363,16 +363,10 @@ class FlowInterpreter:
         self.values: dict[ast.AST, Value] = {} if values is None else values
         self.env: Env = {}
         self.nested: list[ast.AST] = []  # nested defs/classes, analyzed by the caller
-        self._decided_params: dict[str, bool] = {}  # see `ScopeContext.decided`
 
     # -- entry points -------------------------------------------------------------------
     def run_function(self, node: ast.FunctionDef | ast.AsyncFunctionDef, params: Env) -> Env:
         self.env = dict(params)
-        if self.context.decided:
-            rebound = stored_names(node)
-            self._decided_params = {
-                name: truth for name, truth in self.context.decided.items() if name not in rebound
-            }
         self._visit_arguments(node.args)
         self.run_block(node.body)
         return self.env
@@ -434,11 +428,14 @@ class FlowInterpreter:
             self.env[node.target.id] = result
 
     def _stmt_If(self, node: ast.If) -> None:
-        self.eval(node.test)
-        ruled = self._parameter_truth(node.test)
-        if ruled is not None:  # the trace fixes the parameter: only one branch runs
-            self.run_block(node.body if ruled else node.orelse)
-            return
+        if not self.context.flags:
+            self.eval(node.test)
+        else:
+            self._eval_flagged_test(node.test)
+            flagged = _flag_test(node.test, self.context.flags)
+            if flagged is not None:  # the other branch never runs in this trace: no values
+                self.run_block(node.body if flagged else node.orelse)
+                return
         before = dict(self.env)
         narrowed, negated = self._narrowing(node.test)
         decided = self._decided(node.test)
@@ -457,16 +454,17 @@ class FlowInterpreter:
             return
         self.env = _merge_envs(after_body, self.env)
 
-    def _parameter_truth(self, test: ast.expr) -> bool | None:
-        """The truth of `if flag:` / `if not flag:` where every trace fixes the parameter
-        `flag` (and the function never rebinds it); None: not known."""
-        negated = False
-        while isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
-            test, negated = test.operand, not negated
-        if not isinstance(test, ast.Name) or not self._decided_params:
-            return None
-        truth = self._decided_params.get(test.id)
-        return None if truth is None else truth is not negated
+    def _eval_flagged_test(self, test: ast.expr) -> None:
+        """Evaluate what of `test` runs: a flag that decides an `and` or `or`
+        (`not skip_checks and gap < tol`) leaves the operands after it unevaluated."""
+        if type(test) is not ast.BoolOp:
+            self.eval(test)
+            return
+        deciding = type(test.op) is ast.Or
+        for value in test.values:
+            self._eval_flagged_test(value)
+            if _flag_test(value, self.context.flags) is deciding:
+                return
 
     def _decided(self, test: ast.expr) -> bool | None:
         """Whether `[not] isinstance(x, tuple)` holds, `x` being a tuple or list the model
@@ -861,6 +859,8 @@ class FlowInterpreter:
         receiver = self.eval(node.value)
         if type(receiver) is Instance or type(receiver) is Object:  # the value of its field
             return receiver.attribute(node.attr)
+        if receiver is DERIVED and node.attr in STATIC_ATTRIBUTES:
+            return Kind.STATIC  # an unseen call's array (or array-like object): its shape
         value = kind_of(receiver)
         if receiver is Kind.TRACED and self._field_of_tree_param(node):
             return DERIVED
@@ -1089,8 +1089,25 @@ class FlowInterpreter:
         if function.transform is None:
             if self.context.abstract and every and all(v is Kind.TRACED for v in every):
                 summary = _given_tracers(summary, self.context.traced_returns(function.path))
+            # `_hdim(x)` returning `x.shape[-1]`: a Python value even of tracers, which the
+            # unseen-call guess would otherwise take for a value computed from them.
+            if (
+                summary is Kind.UNKNOWN
+                and self._given_only_tracers(every)
+                and self.context.traced_returns(function.path) is Kind.STATIC
+            ):
+                return Kind.STATIC
             return called_result(summary, traced)
         return as_jax(summary, traced)
+
+    def _given_only_tracers(self, every: list[Value]) -> bool:
+        """Every argument a tracer (or what an unseen call made of tracers) in abstract code:
+        the case a helper's given-tracers summary describes."""
+        return (
+            self.context.abstract
+            and bool(every)
+            and all(value is Kind.TRACED or value is DERIVED for value in every)
+        )
 
     def _call_value(
         self,
@@ -1306,23 +1323,31 @@ def _gradient_result(
     return Container("tuple", (value, grads))
 
 
-_DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
-
-
-def stored_names(node: ast.AST) -> set[str]:
-    """Names the function binds anywhere in its body (assignments, loop targets, imports,
-    nested definitions, `global`/`nonlocal`)."""
-    found: set[str] = set()
-    for sub in ast.walk(node):
-        if isinstance(sub, ast.Name) and not isinstance(sub.ctx, ast.Load):
-            found.add(sub.id)
-        elif isinstance(sub, ast.Global | ast.Nonlocal):
-            found.update(sub.names)
-        elif isinstance(sub, ast.alias):
-            found.add((sub.asname or sub.name).split(".")[0])
-        elif isinstance(sub, _DEFINITIONS) and sub is not node:
-            found.add(sub.name)
-    return found
+def _flag_test(test: ast.expr, flags: Mapping[str, bool | None]) -> bool | None:
+    """Whether `test` holds, decided by flag parameters alone (`not skip_checks`,
+    `cache is None`, `debug and x > 0` with `debug` False); None: not decided."""
+    if type(test) is ast.Name:
+        return bool(flags[test.id]) if test.id in flags else None
+    if type(test) is ast.UnaryOp and type(test.op) is ast.Not:
+        inner = _flag_test(test.operand, flags)
+        return None if inner is None else not inner
+    if type(test) is ast.BoolOp:
+        decided = [_flag_test(value, flags) for value in test.values]
+        deciding = type(test.op) is ast.Or  # one True decides an `or`, one False an `and`
+        if deciding in decided:
+            return deciding
+        return None if None in decided else not deciding
+    if (
+        type(test) is ast.Compare
+        and len(test.ops) == 1
+        and type(test.ops[0]) in (ast.Is, ast.IsNot)
+        and type(test.left) is ast.Name
+        and test.left.id in flags
+        and type(test.comparators[0]) is ast.Constant
+        and test.comparators[0].value is None
+    ):
+        return (flags[test.left.id] is None) == (type(test.ops[0]) is ast.Is)
+    return None
 
 
 def _isinstance_test(test: ast.expr) -> tuple[str, list[ast.expr], bool] | None:

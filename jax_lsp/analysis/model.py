@@ -29,7 +29,6 @@ from jax_lsp.analysis.flow import (
     ScopeContext,
     annotation_container,
     annotation_kind,
-    stored_names,
 )
 from jax_lsp.analysis.hashing import (
     EMPTY_FACTS,
@@ -61,7 +60,13 @@ from jax_lsp.analysis.keys import (
 from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.module_state import ModuleState
 from jax_lsp.analysis.names import binds_locally
-from jax_lsp.analysis.nodes import is_staticmethod, own_returns, positional_params, walk_nodes
+from jax_lsp.analysis.nodes import (
+    is_staticmethod,
+    own_returns,
+    positional_params,
+    rebound_names,
+    walk_nodes,
+)
 from jax_lsp.analysis.objects import field_values, self_assignments
 from jax_lsp.analysis.paths import is_test_path
 from jax_lsp.analysis.pytrees import LINEN_MODULE, flattens_fields, is_registered_pytree
@@ -90,10 +95,10 @@ from jax_lsp.analysis.traced import (
     all_params,
     call_site_containers,
     call_site_params,
-    decided_params,
     differentiated_params,
     imported_default_params,
     literal_default_params,
+    literal_flag_params,
     passed_arguments,
     passed_params,
     python_value_params,
@@ -1404,8 +1409,8 @@ class ModuleModel:
             TraceOrigin(call.node, unit_start, node, called=True),
             containers,
             info.eager,
-            decided=decided_params(callee, call.node, ref, statics),
             module_defaults=self._imported_defaults(callee, call.node, ref),
+            literals=literal_flag_params(callee, call.node, ref),
         )
         return self._set_trace(callee, new, call.node)
 
@@ -1421,7 +1426,7 @@ class ModuleModel:
         found = imported_default_params(callee, call, ref, self.resolver.qualname)
         if not found:
             return found
-        rebound = stored_names(callee)
+        rebound = rebound_names(callee)
         return frozenset((name, qualname) for name, qualname in found if name not in rebound)
 
     def _on_module_object(self, ref: FunctionRef, caller: FunctionNode) -> bool:
@@ -1604,7 +1609,7 @@ class ModuleModel:
             self._traced_return_value,
             self.records[node].path if node in self.records else "",
             tree_params,
-            dict(info.decided) if info else {},
+            _fixed_flags(node, info),
         )
         kinds: dict[ast.AST, Kind] = {}
         values: dict[ast.AST, Value] = {}
@@ -2956,3 +2961,11 @@ def _names_bound_to(value: ast.expr, scope: ast.AST) -> list[str]:
         for target in statement.targets
         if isinstance(target, ast.Name)
     ]
+
+
+def _fixed_flags(node: FunctionNode, info: TraceInfo | None) -> dict[str, bool | None]:
+    """The flags every trace of `node` gives a parameter that its code never rebinds."""
+    if info is None or not info.literals:
+        return {}
+    rebound = rebound_names(node)
+    return {name: value for name, value in info.literals if name not in rebound}

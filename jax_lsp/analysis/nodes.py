@@ -266,3 +266,29 @@ def runs_at_least_once(iterable: ast.expr) -> bool:
         return False
     bounds = [a.value for a in iterable.args]
     return (bounds[0] > 0) if len(bounds) == 1 else bounds[0] < bounds[1]
+
+
+def rebound_names(node: ast.AST) -> frozenset[str]:
+    """Names that code inside `node` (nested functions included) binds, deletes or declares
+    `global`/`nonlocal`: a parameter among them may not hold what the call gave."""
+    found: set[str] = set()
+    for child in walk_nodes(node):
+        if type(child) is ast.Name and type(child.ctx) is not ast.Load:
+            found.add(child.id)
+        elif type(child) is ast.Global or type(child) is ast.Nonlocal:
+            found.update(child.names)
+        elif type(child) is ast.alias:
+            found.add((child.asname or child.name).split(".")[0])
+        elif child is not node and isinstance(child, _NAMED_BINDINGS) and child.name:
+            found.add(child.name)  # `def p`, `class p`, `except E as p`, `case p` / `[*p]`
+    return frozenset(found)
+
+
+_NAMED_BINDINGS = (
+    ast.FunctionDef,
+    ast.AsyncFunctionDef,
+    ast.ClassDef,
+    ast.ExceptHandler,
+    ast.MatchAs,
+    ast.MatchStar,
+)

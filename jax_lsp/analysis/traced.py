@@ -73,14 +73,13 @@ class TraceInfo:
     # filtered one (`eqx.filter_jit`, `nnx.jit`: only array leaves). A pytree's fields then
     # hold tracers whatever their annotation says.
     all_leaves: frozenset[str] = frozenset()
-    # Static parameters whose truth every trace knows, with that truth: a literal argument or
-    # an untouched literal default (`validate=False` at every traced call). A block that
-    # `if validate:` guards never runs under these traces.
-    decided: frozenset[tuple[str, bool]] = frozenset()
     # Parameters every trace leaves at a default naming an imported module or function
     # (`xp=xp` bound to `jax.numpy`, `act=jax.nn.relu`), with its qualname: the parameter is
     # that module or function in the traced body.
     module_defaults: frozenset[tuple[str, str]] = frozenset()
+    # Parameters every trace gives the same flag, True, False or None (a literal argument or
+    # a literal default left alone): `if not skip_checks:` then runs one way in the trace.
+    literals: frozenset[tuple[str, bool | None]] = frozenset()
 
     def merged(self, other: TraceInfo) -> TraceInfo:
         if other == self:
@@ -100,9 +99,8 @@ class TraceInfo:
             (self.all_leaves | other.all_leaves)
             - (self.traced_params - self.all_leaves)
             - (other.traced_params - other.all_leaves),
-            # a truth holds where every trace gives it
-            self.decided & other.decided,
             self.module_defaults & other.module_defaults,
+            self.literals & other.literals,  # a flag both traces give alike
         )
 
 
@@ -321,34 +319,57 @@ def passed_params(node: FunctionNode, call: ast.Call, target: FunctionRef) -> fr
     return frozenset(name for name, _ in passed_arguments(node, call, target))
 
 
+def literal_flag_params(
+    node: FunctionNode, call: ast.Call, target: FunctionRef
+) -> frozenset[tuple[str, bool | None]]:
+    """Parameters this call gives True, False or None: a literal argument, or a literal
+    default it leaves alone. Nothing when `*args` or `**kwargs` may fill any of them."""
+    if _unpacks(call):
+        return frozenset()
+    found = dict(passed_arguments(node, call, target))
+    given = _given_params(node, call, target)
+    for name, default in _defaults(node):
+        if name not in given:
+            found[name] = default
+    return frozenset(
+        (name, value.value)
+        for name, value in found.items()
+        if isinstance(value, ast.Constant) and _is_flag(value.value)
+    )
+
+
+def _unpacks(call: ast.Call) -> bool:
+    """`f(*args)` / `f(**kwargs)`: which parameters get what is unknown."""
+    return any(isinstance(a, ast.Starred) for a in call.args) or any(
+        k.arg is None for k in call.keywords
+    )
+
+
+def _is_flag(value: object) -> bool:
+    return value is None or type(value) is bool
+
+
+def _defaults(node: FunctionNode) -> Iterator[tuple[str, ast.expr]]:
+    """(parameter, default expression) for each parameter with a default."""
+    args = node.args
+    defaults = zip(reversed(args.posonlyargs + args.args), reversed(args.defaults), strict=False)
+    for arg, default in defaults:
+        yield arg.arg, default
+    for arg, keyword_default in zip(args.kwonlyargs, args.kw_defaults, strict=True):
+        if keyword_default is not None:
+            yield arg.arg, keyword_default
+
+
+def _given_params(node: FunctionNode, call: ast.Call, target: FunctionRef) -> set[str]:
+    """Parameters the call (or the partial it calls) gives, positionally or by keyword."""
+    positional = positional_params(node)[target.bound_positional :]
+    given = set(positional[: max(len(call.args) - target.leading_args, 0)])
+    return given | {k.arg for k in call.keywords if k.arg} | target.bound_keywords
+
+
 def literal_default_params(node: FunctionNode) -> frozenset[str]:
     """Parameters whose default is a literal (`training=True`, `n=3`)."""
-    args = node.args
-    defaults = zip(reversed(args.posonlyargs + args.args), reversed(args.defaults), strict=False)
-    keyword_defaults = zip(args.kwonlyargs, args.kw_defaults, strict=True)
-    return frozenset(
-        arg.arg
-        for arg, default in [*defaults, *keyword_defaults]
-        if isinstance(default, ast.Constant)
-    )
-
-
-def decided_params(
-    node: FunctionNode, call: ast.Call, target: FunctionRef, statics: frozenset[str]
-) -> frozenset[tuple[str, bool]]:
-    """The truth of each static parameter the call fixes: a literal argument, or a literal
-    default the call leaves alone."""
-    given: dict[str, ast.expr] = dict(passed_arguments(node, call, target))
-    args = node.args
-    defaults = zip(reversed(args.posonlyargs + args.args), reversed(args.defaults), strict=False)
-    keyword_defaults = zip(args.kwonlyargs, args.kw_defaults, strict=True)
-    for arg, default in [*defaults, *keyword_defaults]:
-        given.setdefault(arg.arg, default)
-    return frozenset(
-        (name, bool(value.value))
-        for name, value in given.items()
-        if name in statics and isinstance(value, ast.Constant)
-    )
+    return frozenset(name for name, default in _defaults(node) if isinstance(default, ast.Constant))
 
 
 def imported_default_params(
@@ -403,12 +424,7 @@ def python_value_params(
     """Parameters that this call gives a Python value: an argument known static (a literal, a
     `range` index), or a constant default the call leaves alone. Nothing when `*args` or
     `**kwargs` may fill any of them."""
-    if any(isinstance(a, ast.Starred) for a in call.args) or any(
-        k.arg is None for k in call.keywords
-    ):
+    if _unpacks(call):
         return frozenset()
     passed = call_site_params(node, call, kinds, target, Kind.STATIC)
-    positional = positional_params(node)[target.bound_positional :]
-    given = set(positional[: max(len(call.args) - target.leading_args, 0)])
-    given |= {k.arg for k in call.keywords} | target.bound_keywords
-    return passed | (literal_default_params(node) - given)
+    return passed | (literal_default_params(node) - _given_params(node, call, target))

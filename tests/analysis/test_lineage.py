@@ -184,11 +184,28 @@ def test_a_call_in_another_unit_passing_a_default_reaches_the_cached_findings():
         "import jax\n\n\n@jax.jit\ndef forward(x, training=True):\n"
         "    if training:\n        x = x * 0.5\n    return x\n\n\nout = forward(1.0)\n"
     )
+    _assert_edit_brings_one_finding(text, "forward(1.0)", "forward(1.0, False)", "JAX701")
+
+
+def test_a_flag_passed_in_another_unit_reaches_the_cached_findings():
+    # `if not skip_checks:` holds no tracers while the only traced call passes
+    # `skip_checks=True`; a call in another unit dropping it must bring the finding back.
+    text = (
+        "import jax\nimport jax.numpy as jnp\n\n\ndef check(x, skip_checks=False):\n"
+        "    if not skip_checks:\n        if jnp.sum(x) > 0:\n            raise ValueError\n"
+        "    return x\n\n\n@jax.jit\ndef run(x):\n    return check(x, skip_checks=True)\n"
+    )
+    _assert_edit_brings_one_finding(text, "check(x, skip_checks=True)", "check(x)", "JAX701")
+
+
+def _assert_edit_brings_one_finding(text: str, old: str, new: str, code: str) -> None:
+    """`text` is clean; replacing `old` by `new` in another unit gives one finding `code`,
+    as a fresh analysis does; undoing the edit takes it away again."""
     before = Document(text)
     assert not analyze(before).findings
-    edited = text.replace("forward(1.0)", "forward(1.0, False)")
+    edited = text.replace(old, new)
     after = Document(edited, previous=before)
-    assert [finding.code for finding in analyze(after).findings] == ["JAX701"]
+    assert [finding.code for finding in analyze(after).findings] == [code]
     assert analyze(after).findings == analyze(Document(edited)).findings
     undone = Document(text, previous=after)
     assert not analyze(undone).findings

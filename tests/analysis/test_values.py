@@ -17,6 +17,7 @@ from jax_lsp.analysis.values import (
     merge_values,
     pytree_of,
 )
+from tests.conftest import findings_of
 
 
 def model_of(source: str) -> ModuleModel:
@@ -347,6 +348,54 @@ def test_an_unseen_call_of_traced_values_is_traced_once_computed_with():
     assert values["shape"] is Kind.STATIC  # a static escape
 
 
+def test_the_shape_of_an_unseen_calls_result_is_a_python_value():
+    # dynamiqs's `x = to_jax(x)` in a jitted function: whatever array (or array-like object)
+    # the call gives, its shape, ndim and dtype are Python values while tracing.
+    source = """
+    import jax
+    from mylib import to_jax
+
+    @jax.jit
+    def f(x):
+        y = to_jax(x)
+        rows = y.shape[-1]
+        same = rows != 3
+        bigger = y > 0
+        return same, bigger
+    """
+    values = final_values(source, "f")
+    assert values["rows"] is Kind.STATIC
+    assert values["same"] is Kind.STATIC
+    assert values["bigger"] is Kind.TRACED  # the value itself is still traced once compared
+
+
+def test_a_helper_returning_a_shape_of_tracers_gives_a_python_value():
+    # dynamiqs's `_hdim(x)`: `x.shape[-1]` of its parameter. Of unknown parameters the summary
+    # is unknown; of tracers it is a Python int, not something computed from them.
+    source = """
+    import jax
+    from mylib import to_jax
+
+    def _hdim(x):
+        return x.shape[-2] if x.shape[-1] == 1 else x.shape[-1]
+
+    def _first(x):
+        return x[0]
+
+    @jax.jit
+    def f(x):
+        y = to_jax(x)
+        direct = _hdim(x) != 3
+        through = _hdim(y) != 3
+        item = _first(x) != 3
+        return direct, through, item
+    """
+    values = final_values(source, "f")
+    assert values["direct"] is Kind.STATIC
+    assert values["through"] is Kind.STATIC
+    assert values["item"] is Kind.TRACED  # an element of a tracer stays traced
+
+
 def test_a_method_no_array_has_of_a_traced_object_given_nothing_traced_is_unknown():
     # jaxsim's `model.number_of_joints()`: `len` of a static field, a Python int; the same
     # spelling may read a leaf, so the model claims neither. Given a traced argument, or an
@@ -660,3 +709,49 @@ def test_a_field_of_a_jit_parameter_of_unknown_class_is_traced_once_compared():
     assert values["mode"] is Kind.STATIC
     assert values["shaped"] is Kind.STATIC
     assert final_values(source, "g")["scaled"] is Kind.UNKNOWN
+
+
+# -- flags every trace gives a parameter ----------------------------------------------------
+FLAG_GUARD = """
+import jax
+import jax.numpy as jnp
+
+def check(x, strict=False, cache=None):
+    {rebind}
+    if strict and cache is None:
+        if jnp.sum(x) > 0:
+            raise ValueError("positive")
+    return x
+
+@jax.jit
+def first(x):
+    return check(x, {first})
+
+@jax.jit
+def second(x):
+    return check(x, {second})
+"""
+
+
+def _guard_findings(rebind: str = "pass", first: str = "", second: str = "") -> list[int]:
+    """The 0-based lines of JAX701 findings: line 7 is `if jnp.sum(x) > 0:`."""
+    source = FLAG_GUARD.format(rebind=rebind, first=first, second=second)
+    return [f.span.start.line for f in findings_of(source, ("JAX701",))]
+
+
+def test_a_branch_every_trace_turns_off_with_a_flag_holds_no_tracers():
+    assert _guard_findings() == []  # both leave strict=False
+    assert _guard_findings(first="strict=False", second="cache=1") == []
+    assert _guard_findings(first="True, False", second="strict=True, cache=False") == []
+    # strict in both, and a cache that one trace leaves None: the check runs there
+    assert _guard_findings(first="True, cache=None", second="strict=True, cache=x") == [7]
+
+
+def test_a_flag_that_some_trace_turns_on_decides_nothing():
+    assert _guard_findings(first="strict=True") == [7]
+    assert _guard_findings(first="strict=True", second="strict=True") == [7]
+
+
+def test_a_rebound_flag_parameter_decides_nothing():
+    assert _guard_findings(rebind="strict = not strict") == [7]
+    assert _guard_findings(rebind="for strict in (True,): pass") == [7]
