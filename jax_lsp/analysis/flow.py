@@ -314,9 +314,8 @@ def _grown(container: Container, added: Value, at_end: bool) -> Container:
     end when `at_end` (its items stay known), else at a place not known."""
     if at_end and container.items is not None and container.keys is None:
         return Container(container.form, (*container.items, added))
-    if container.items == () and container.form == "list":
-        return Container(container.form, None, None, added)
-    return Container(container.form, None, None, merge_values(container.element(), added))
+    # As after a branch that put it in: merged with a container holding only `added`.
+    return merge_values(container, Container(container.form, None, None, added))  # type: ignore[return-value]
 
 
 def _merge_envs(first: Env, second: Env) -> Env:
