@@ -816,6 +816,10 @@ class FlowInterpreter:
             return Kind.UNKNOWN
         if any(_is_text(operand) for operand in [node.left, *node.comparators]):
             return Kind.STATIC  # no array equals a str: a tracer gives False, a Python bool
+        if any(_is_none(operand) for operand in [node.left, *node.comparators]):
+            # A jax array's `==`/`!=` returns NotImplemented for None, so Python falls back
+            # to identity: `x != None` is a Python bool even for a tracer.
+            return Kind.STATIC
         return self._combine(values)
 
     def _expr_IfExp(self, node: ast.IfExp) -> Value:
@@ -1238,6 +1242,10 @@ def _array_only_index(index: ast.expr) -> bool:
         isinstance(part, ast.Slice) or (isinstance(part, ast.Constant) and part.value is ...)
         for part in index.elts
     )
+
+
+def _is_none(node: ast.expr) -> bool:
+    return isinstance(node, ast.Constant) and node.value is None
 
 
 def _is_text(node: ast.expr) -> bool:

@@ -163,7 +163,8 @@ class Reuse:
     # The draw sits in a comprehension: it runs once per element, and no statement can be
     # inserted before it.
     in_comprehension: bool = False
-    # The names the enclosing comprehensions bind for each element (`a` in `for a in xs`).
+    # The names the enclosing comprehensions and `for` loops bind for each element (`a` in
+    # `for a in xs`).
     item_names: frozenset[str] = frozenset()
 
     @property
@@ -231,7 +232,8 @@ class KeyFlow:
         self.reuses: dict[ast.Call, Reuse] = {}
         self._iteration = 0  # >0 while re-walking a loop body
         self._comprehensions = 0  # >0 while walking a comprehension's element
-        self._item_names: frozenset[str] = frozenset()  # bound by those comprehensions
+        # Bound per element by the enclosing comprehensions and `for` loops.
+        self._item_names: frozenset[str] = frozenset()
         self.unit = 0  # the document line of the unit being walked
         # consuming call -> the unit it sits in and the argument it consumed the key through
         self._uses: dict[ast.Call, tuple[int, ast.expr]] = {}
@@ -329,15 +331,17 @@ class KeyFlow:
                 self._forget(entry, _bound_names(target))
             return _merge(state, self.block(body, entry))
         first = dict(state)
-        if target is not None:
-            self._forget(first, _bound_names(target))
+        targets = _bound_names(target) if target is not None else []
+        self._forget(first, targets)
+        outer_names = self._item_names
+        self._item_names = outer_names | frozenset(targets)
         after_first = self.block(body, first)
         second = _merge(state, after_first)
-        if target is not None:
-            self._forget(second, _bound_names(target))
+        self._forget(second, targets)
         self._iteration += 1
         after_second = self.block(body, second)
         self._iteration -= 1
+        self._item_names = outer_names
         return self.block(orelse, _merge(after_first if runs_once else state, after_second))
 
     @staticmethod
@@ -695,10 +699,11 @@ def aligned_pair(first: ast.Call, second: ast.Call, resolver: Resolver) -> bool:
 
 
 def aligned_over_items(reuse: Reuse, resolver: Resolver) -> bool:
-    """`[jr.permutation(key, a) for a in arrays]`: one shuffle or choice of each element's
-    array with the same key keeps the arrays aligned, as `aligned_pair` does for two."""
+    """`[jr.permutation(key, a) for a in arrays]`, or the same in a `for a in arrays:` loop:
+    one shuffle or choice of each element's array with the same key keeps the arrays
+    aligned, as `aligned_pair` does for two."""
     call = reuse.call
-    if not (reuse.in_comprehension and reuse.first is call):
+    if not (reuse.across_iterations and reuse.first is call):
         return False
     if resolver.qualname(call.func) not in _ALIGNING:
         return False

@@ -118,8 +118,10 @@ class PythonBranchOnTraced(Rule):
         they iterate, unless it is annotated as an array). A condition that
         starts with `and`/`or`/`not` on a traced value is reported here (not as JAX702).
         Static facts (`x.shape[0] > 2`, `len(x)`, `x.ndim`, `x.dtype`, `x is None`, static
-        arguments) are never flagged; nor are keyword-only parameters of a function that `lax`
-        control flow calls (it passes operands positionally, so they keep their defaults).
+        arguments) are never flagged, nor is `x == None` or `x != None` (a jax array compared
+        with None falls back to Python's identity test and gives a Python bool); nor are
+        keyword-only parameters of a function that `lax` control flow calls (it passes
+        operands positionally, so they keep their defaults).
         Every leaf of a `lax` loop's carry is traced in the body,
         whatever the initial value (`(n, 0)`); the carry's tuple or dict structure is static.
         A parameter with a literal default (`if training:` of `def f(x, training=True)`) is
@@ -559,6 +561,22 @@ class PythonBranchOnTraced(Rule):
             out = step(Block(jnp.ones(3), True), jnp.ones(3))
             """,
             check="assert float(out.sum()) == 6.0",
+        ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def rotate(x, table=None):
+                # A jax array compared with None defers to Python's identity test: a bool.
+                table = table if table != None else jnp.ones(3)  # noqa: E711
+                return x * table
+
+            with_table = rotate(jnp.ones(3), jnp.full(3, 2.0))
+            without = rotate(jnp.ones(3))
+            """,
+            check="assert with_table.tolist() == [2.0] * 3 and without.tolist() == [1.0] * 3",
         ),
         Example(
             """

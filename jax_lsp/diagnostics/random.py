@@ -201,11 +201,12 @@ class PrngKeyReuse(Rule):
         ... `return x, key`; followed through nested tuples, dicts, attributes and
         `_replace` copies). One key given to the same
         `permutation`, `shuffle` or `choice` of several different arrays (or of every leaf
-        of a tree map) is left alone: it picks the same rows of each, keeping inputs and
-        labels aligned, the usual intent (JAX's checker counts it). The same call of the same
-        array twice, or one such call run again by a loop (the same shuffle every epoch), is
-        flagged. Left alone likewise: a helper of the module given one key and the same
-        arguments but one, a JAX array in both (`features(key, x)`, `features(key, y)`): the
+        of a tree map, or of each element a comprehension or `for` loop walks) is left alone:
+        it picks the same rows of each, keeping inputs and labels aligned, the usual intent
+        (JAX's checker counts it). The same call of the same array twice, or one such call run
+        again by a loop on an array that is not the loop's element (the same shuffle every
+        epoch), is flagged. Left alone likewise: a helper of the module given one key and the
+        same arguments but one, a JAX array in both (`features(key, x)`, `features(key, y)`): the
         same random transformation of two arrays (random features of both sides of a kernel,
         one crop of several views, one dropout mask); other arguments differing
         (`init(key, n_in)`, `init(key, n_out)`) are still flagged. And a draw inside an
@@ -771,6 +772,22 @@ class PrngKeyReuse(Rule):
                 return [jax.random.permutation(key, a) for a in arrays]
 
             x, y = shuffled(jax.random.key(2), [jnp.arange(5), jnp.arange(5) * 10])
+            """,
+            check="assert (y == x * 10).all() and not (x == jnp.arange(5)).all()",
+        ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            def permute(key, *arrays):
+                # the same permutation of every array, one loop iteration each
+                out = []
+                for array in arrays:
+                    out.append(jax.random.permutation(key, array))
+                return out
+
+            x, y = permute(jax.random.key(2), jnp.arange(5), jnp.arange(5) * 10)
             """,
             check="assert (y == x * 10).all() and not (x == jnp.arange(5)).all()",
         ),

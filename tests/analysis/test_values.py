@@ -711,6 +711,24 @@ def test_a_field_of_a_jit_parameter_of_unknown_class_is_traced_once_compared():
     assert final_values(source, "g")["scaled"] is Kind.UNKNOWN
 
 
+def test_a_traced_value_compared_with_none_is_a_python_bool():
+    # jax arrays return NotImplemented from `==`/`!=` with None: Python tests identity.
+    source = """
+    import jax
+
+    @jax.jit
+    def f(x, table):
+        given = table != None
+        missing = None == table
+        positive = x != 0
+        return given, missing, positive
+    """
+    values = final_values(source, "f")
+    assert values["given"] is Kind.STATIC
+    assert values["missing"] is Kind.STATIC
+    assert values["positive"] is Kind.TRACED
+
+
 # -- flags every trace gives a parameter ----------------------------------------------------
 FLAG_GUARD = """
 import jax

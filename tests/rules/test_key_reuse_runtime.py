@@ -246,6 +246,7 @@ ALIGNED = {
     "valid-9": "assert_allclose",
     "valid-10": "features(key, y",
     "valid-12": "for a in arrays",
+    "valid-13": "for array in arrays",
 }
 
 
