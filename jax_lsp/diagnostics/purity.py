@@ -1215,14 +1215,18 @@ class GlobalWriteInTraced(_StateRule):
         object of a class of the module (`recorder.history.append(x)`, `a.cache[k] = x`;
         not flax, haiku, equinox or penzai classes, whose transforms track their state). A
         lambda that reads a traced name (`[lambda: x]`) holds the tracer too. Containers and
-        objects created inside the function are fine.
+        objects created inside the function are fine. In the body of a `lax` loop
+        (`while_loop`, `fori_loop`, `scan`, `map`) it also flags an augmented update of such
+        outer state (`calls[0] += 1`, `global total; total += x`), even of a Python number.
     """
     why_bad = """
         The stored value is a tracer, valid only while JAX traces the function. The call
         itself succeeds, but the tracer leaks: later use (`leaked + 1`, `jnp.sin(leaked)`,
         passing it to another jitted function) raises `jax.errors.UnexpectedTracerError`, and
         `float(leaked)` raises `ConcretizationTypeError`. Return the value from the function
-        instead (or use `jax.debug.callback` to hand runtime values to Python).
+        instead (or use `jax.debug.callback` to hand runtime values to Python). A loop body
+        is traced once and then run by XLA: a Python counter or total it updates moves once,
+        whatever the number of iterations; carry it in the loop state.
     """
     node_types = (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Call)
     invalid = (
@@ -1358,6 +1362,20 @@ class GlobalWriteInTraced(_StateRule):
             """,
             check="assert isinstance(keys._key, jax.core.Tracer)",
         ),
+        Example(
+            """
+            import jax
+
+            calls = [0]
+
+            def body(i, total):
+                calls[0] += 1  # error
+                return total + i
+
+            jax.lax.fori_loop(0, 5, body, 0)
+            """,
+            check="assert calls == [1]",
+        ),
     )
     valid = (
         Example(
@@ -1412,6 +1430,19 @@ class GlobalWriteInTraced(_StateRule):
             """
             import jax
 
+            def body(i, carry):
+                total, calls = carry
+                calls += 1  # a local of the body, carried out
+                return total + i, calls
+
+            total, calls = jax.lax.fori_loop(0, 5, body, (0, 0))
+            """,
+            check="assert int(calls) == 5",
+        ),
+        Example(
+            """
+            import jax
+
             @jax.jit
             def next_key(key):
                 key, subkey = jax.random.split(key)  # returned, not stored
@@ -1436,11 +1467,14 @@ class GlobalWriteInTraced(_StateRule):
             return
         targets = node.targets if isinstance(node, ast.Assign) else [node.target]
         for target, stored in _stores(targets, value):
-            if not carries_tracer(stored, ctx):
-                continue
-            reason = self._leak(target, ctx)
-            if reason:
-                yield self._report(target, reason, ctx)
+            if carries_tracer(stored, ctx):
+                reason = self._leak(target, ctx)
+                if reason:
+                    yield self._report(target, reason, ctx)
+            elif isinstance(node, ast.AugAssign) and (loop := _loop_running(ctx)):
+                reason = self._leak(target, ctx)
+                if reason:
+                    yield self._report_once(node, reason, loop, ctx)
 
     def _report(self, node: ast.AST, where: str, ctx: RuleContext) -> Finding:
         return ctx.finding(
@@ -1449,6 +1483,15 @@ class GlobalWriteInTraced(_StateRule):
             f"A traced value is stored in {where} inside {_where(ctx)}: the tracer leaks out "
             f"of the trace, and using it later raises jax.errors.UnexpectedTracerError. Return "
             f"the value instead",
+        )
+
+    def _report_once(self, node: ast.AugAssign, where: str, loop: str, ctx: RuleContext) -> Finding:
+        return ctx.finding(
+            self,
+            node.target,
+            f"`{ctx.segment(node)}` updates {where} in the body of `{loop}`, which JAX traces "
+            f"once: this Python update runs once, not once per iteration, so the result is "
+            f"wrong. Carry the value in the loop state and return it",
         )
 
     def _leak(self, target: ast.expr, ctx: RuleContext) -> str | None:
@@ -1532,6 +1575,19 @@ class GlobalWriteInTraced(_StateRule):
             where = self._module_object(func.value, ctx)
         if where:
             yield self._report(node, where, ctx)
+
+
+# Transformations that run the function they trace once per iteration, after tracing it once.
+_LOOPS = frozenset({"lax.while_loop", "lax.fori_loop", "lax.scan", "lax.map"})
+
+
+def _loop_running(ctx: RuleContext) -> str | None:
+    """The lax loop that runs the current function as its body (or condition), if any: a
+    Python side effect there happens once, at trace time, however many iterations run."""
+    trace = ctx.trace
+    if trace is None or not trace.direct or trace.via not in _LOOPS:
+        return None
+    return trace.via
 
 
 def _stores(targets: list[ast.expr], value: ast.expr) -> Iterator[tuple[ast.expr, ast.expr]]:
