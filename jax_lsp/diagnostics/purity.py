@@ -1211,9 +1211,10 @@ class GlobalWriteInTraced(_StateRule):
     what_it_does = """
         Flags traced code that stores a traced value where it outlives the trace: a `global`
         or `nonlocal` name, a module-level list or dict (`history.append(x)`,
-        `cache[k] = x`), `self.attr = x` in a traced method, or an attribute of a module-level
-        object of a class of the module (`recorder.history.append(x)`, `a.cache[k] = x`;
-        not flax, haiku, equinox or penzai classes, whose transforms track their state). A
+        `cache[k] = x`), `self.attr = x` or `self.history.append(x)` in a traced method, or
+        an attribute of a module-level object of a class of the module
+        (`recorder.history.append(x)`, `a.cache[k] = x`; not flax, haiku, equinox or penzai
+        classes, whose transforms track their state). A
         lambda that reads a traced name (`[lambda: x]`) holds the tracer too. Containers and
         objects created inside the function are fine. In the body of a `lax` loop
         (`while_loop`, `fori_loop`, `scan`, `map`) it also flags an augmented update of such
@@ -1364,6 +1365,27 @@ class GlobalWriteInTraced(_StateRule):
         ),
         Example(
             """
+            import functools
+
+            import jax
+            import jax.numpy as jnp
+
+            class Logger:
+                def __init__(self):
+                    self.history = []
+
+                @functools.partial(jax.jit, static_argnums=0)
+                def record(self, loss):
+                    self.history.append(loss)  # error
+                    return loss * 2
+
+            logger = Logger()
+            logger.record(jnp.float32(1.0))
+            """,
+            check="assert isinstance(logger.history[0], jax.core.Tracer)",
+        ),
+        Example(
+            """
             import jax
 
             calls = [0]
@@ -1425,6 +1447,29 @@ class GlobalWriteInTraced(_StateRule):
             f(2.0)
             """,
             check="assert trace_count == 1",
+        ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            class Collector:
+                def __init__(self):
+                    self.items = []
+
+                def add(self, x):
+                    self.items.append(x)
+
+            @jax.jit
+            def total(x):
+                collector = Collector()  # created inside the trace: nothing outlives it
+                collector.add(x * 2)
+                collector.add(x + 1)
+                return sum(collector.items)
+
+            out = total(jnp.float32(1.0))
+            """,
+            check="assert float(out) == 4.0",
         ),
         Example(
             """
@@ -1510,7 +1555,25 @@ class GlobalWriteInTraced(_StateRule):
         ):
             return f"`self.{target.attr}`"
         held = target.value if isinstance(target, ast.Subscript) else target
+        if held is not target and (where := self._self_container(held, ctx)):
+            return where  # `self.cache[k] = x`
         return self._module_object(held, ctx)
+
+    def _self_container(self, held: ast.expr, ctx: RuleContext) -> str | None:
+        """`self.history` in a traced method whose class sets that attribute to a list, dict
+        or set it creates: what is stored into it outlives the trace."""
+        if not (
+            isinstance(held, ast.Attribute)
+            and isinstance(held.value, ast.Name)
+            and held.value.id == "self"
+            and self._self_leaks(ctx.functions[-1], ctx)
+        ):
+            return None
+        record = ctx.model.records.get(ctx.functions[-1])
+        cls = ctx.model.classes.get(record.class_name) if record else None
+        if cls is None or held.attr not in _container_attributes(cls.node):
+            return None
+        return f"`self.{held.attr}`"
 
     def _declared_leak(self, name: str, function: FunctionNode, ctx: RuleContext) -> str | None:
         owners = [f for f in ctx.functions[:-1] if name in self._scopes.bound(f)]
@@ -1571,10 +1634,40 @@ class GlobalWriteInTraced(_StateRule):
             return
         if isinstance(func.value, ast.Name):
             where = self._outer_container(func.value.id, ctx)
-        else:  # `a.history.append(x)` of a module-level object `a`
-            where = self._module_object(func.value, ctx)
+        else:  # `self.history.append(x)`, or `a.history.append(x)` of a module-level `a`
+            where = self._self_container(func.value, ctx) or self._module_object(func.value, ctx)
         if where:
             yield self._report(node, where, ctx)
+
+
+_CONTAINER_FACTORIES = frozenset({"list", "dict", "set"})
+_CONTAINER_DISPLAYS = (ast.List, ast.Dict, ast.Set, ast.ListComp, ast.DictComp, ast.SetComp)
+
+
+def _container_attributes(cls: ast.ClassDef) -> frozenset[str]:
+    """Attributes the class's methods set to a container they create: `self.k = []`,
+    `{}`, a comprehension, `list()`, `dict()` or `set()`."""
+    found = set()
+    for node in ast.walk(cls):
+        if not isinstance(node, ast.Assign | ast.AnnAssign) or node.value is None:
+            continue
+        value = node.value
+        made = isinstance(value, _CONTAINER_DISPLAYS)
+        made = made or (
+            isinstance(value, ast.Call)
+            and isinstance(value.func, ast.Name)
+            and value.func.id in _CONTAINER_FACTORIES
+        )
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+        for target in targets:
+            if (
+                made
+                and isinstance(target, ast.Attribute)
+                and isinstance(target.value, ast.Name)
+                and target.value.id == "self"
+            ):
+                found.add(target.attr)
+    return frozenset(found)
 
 
 # Transformations that run the function they trace once per iteration, after tracing it once.
