@@ -1041,7 +1041,7 @@ class ModuleModel:
         if application.spec.policy is ParamPolicy.ARRAY_ANNOTATED and not isinstance(
             target, ast.Lambda
         ):
-            leaves = self._filtered_leaves(target, ref, application.target.name)
+            leaves = self._filtered_leaves(target, ref, application, unit_start)
             static = static_parameters(target, application.keywords, _STATIC_KEYWORDS)
             if static is not None:  # statics unreadable: leave the called parameters alone
                 leaves |= self._module_params(target, application.spec.label) - static
@@ -1055,11 +1055,14 @@ class ModuleModel:
             self._lambda_homes.setdefault(target, (application.enclosing, unit_start))
         return self.trace[target]
 
-    def _filtered_leaves(self, target: FunctionNode, ref: FunctionRef, name: str) -> frozenset[str]:
+    def _filtered_leaves(
+        self, target: FunctionNode, ref: FunctionRef, application: Application, unit_start: int
+    ) -> frozenset[str]:
         """Parameters a filtered transformation (`eqx.filter_jit`, `nnx.jit`) traces beyond
         the annotated arrays: those holding an object of a PyTree class of the module (its
         array leaves are traced; `self` of a method, `model` given an `MLP`) and those some
-        call of the transformed function (named `name`) gives a JAX array."""
+        call gives a JAX array: a call of the transformed function by its name, or of what
+        the transformation makes (`eqx.filter_jit(f)(x)`, `step = eqx.filter_jit(f)`)."""
         positional = positional_params(target)
         bound = set(positional[: ref.bound_positional]) | ref.bound_keywords
         found = {
@@ -1067,7 +1070,11 @@ class ModuleModel:
             for param, class_name in self._object_classes(target).items()
             if is_registered_pytree(self.classes[class_name], self.summaries)
         }
-        for caller, call, site_ref, source in self._filtered_call_sites.get(name, ()):
+        sites = list(self._filtered_call_sites.get(application.target.name, ()))
+        unit = next((u for u in self.document.units if u.start_line == unit_start), None)
+        if unit is not None and unit.tree is not None:
+            sites += self._calls_of_made(application, unit, ref)
+        for caller, call, site_ref, source in sites:
             if isinstance(caller, ast.Lambda):
                 continue
             kinds = self.module_kinds(source) if caller is None else self.scope_kinds(caller).kinds
@@ -1137,14 +1144,25 @@ class ModuleModel:
                 resolved = self.resolve_ref(application.target, line, application.enclosing)
                 if resolved is None or resolved[0] is not node:
                     continue
-                if application.call is not None:
-                    yield application.enclosing, application.call, resolved[1], unit.source
-                scope = application.enclosing or unit.tree
-                for name in _names_bound_to(application.node, scope):
-                    for caller, call, ref, source, _ in self._calls_by_name.get(name, ()):
-                        here = application.enclosing is None or caller is application.enclosing
-                        if ref.name == name and here:
-                            yield caller, call, resolved[1], source
+                yield from self._calls_of_made(application, unit, resolved[1])
+
+    def _calls_of_made(
+        self, application: Application, unit: Unit, ref: FunctionRef
+    ) -> Iterator[tuple[FunctionNode | None, ast.Call, FunctionRef, UnitSource]]:
+        """Calls of the function a transformation makes (`ref`: how their arguments reach
+        the transformed function): at once (`jax.jit(f)(x)`) or through the name it is
+        bound to (`fast = jax.jit(f)`, then `fast(x)`, in the scope that binds it; any scope
+        for a module-level name)."""
+        if type(application.node) is not ast.Call:
+            return
+        if application.call is not None:
+            yield application.enclosing, application.call, ref, unit.source
+        scope = application.enclosing or unit.tree
+        for name in _names_bound_to(application.node, scope):
+            for caller, call, site_ref, source, _ in self._calls_by_name.get(name, ()):
+                here = application.enclosing is None or caller is application.enclosing
+                if site_ref.name == name and here:
+                    yield caller, call, ref, source
 
     @cached_property
     def _calls_by_name(

@@ -1211,18 +1211,23 @@ class GlobalWriteInTraced(_StateRule):
     what_it_does = """
         Flags traced code that stores a traced value where it outlives the trace: a `global`
         or `nonlocal` name, a module-level list or dict (`history.append(x)`,
-        `cache[k] = x`), `self.attr = x` in a traced method, or an attribute of a module-level
-        object of a class of the module (`recorder.history.append(x)`, `a.cache[k] = x`;
-        not flax, haiku, equinox or penzai classes, whose transforms track their state). A
+        `cache[k] = x`), `self.attr = x` or `self.history.append(x)` in a traced method, or
+        an attribute of a module-level object of a class of the module
+        (`recorder.history.append(x)`, `a.cache[k] = x`; not flax, haiku, equinox or penzai
+        classes, whose transforms track their state). A
         lambda that reads a traced name (`[lambda: x]`) holds the tracer too. Containers and
-        objects created inside the function are fine.
+        objects created inside the function are fine. In the body of a `lax` loop
+        (`while_loop`, `fori_loop`, `scan`, `map`) it also flags an augmented update of such
+        outer state (`calls[0] += 1`, `global total; total += x`), even of a Python number.
     """
     why_bad = """
         The stored value is a tracer, valid only while JAX traces the function. The call
         itself succeeds, but the tracer leaks: later use (`leaked + 1`, `jnp.sin(leaked)`,
         passing it to another jitted function) raises `jax.errors.UnexpectedTracerError`, and
         `float(leaked)` raises `ConcretizationTypeError`. Return the value from the function
-        instead (or use `jax.debug.callback` to hand runtime values to Python).
+        instead (or use `jax.debug.callback` to hand runtime values to Python). A loop body
+        is traced once and then run by XLA: a Python counter or total it updates moves once,
+        whatever the number of iterations; carry it in the loop state.
     """
     node_types = (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Call)
     invalid = (
@@ -1358,6 +1363,41 @@ class GlobalWriteInTraced(_StateRule):
             """,
             check="assert isinstance(keys._key, jax.core.Tracer)",
         ),
+        Example(
+            """
+            import functools
+
+            import jax
+            import jax.numpy as jnp
+
+            class Logger:
+                def __init__(self):
+                    self.history = []
+
+                @functools.partial(jax.jit, static_argnums=0)
+                def record(self, loss):
+                    self.history.append(loss)  # error
+                    return loss * 2
+
+            logger = Logger()
+            logger.record(jnp.float32(1.0))
+            """,
+            check="assert isinstance(logger.history[0], jax.core.Tracer)",
+        ),
+        Example(
+            """
+            import jax
+
+            calls = [0]
+
+            def body(i, total):
+                calls[0] += 1  # error
+                return total + i
+
+            jax.lax.fori_loop(0, 5, body, 0)
+            """,
+            check="assert calls == [1]",
+        ),
     )
     valid = (
         Example(
@@ -1411,6 +1451,42 @@ class GlobalWriteInTraced(_StateRule):
         Example(
             """
             import jax
+            import jax.numpy as jnp
+
+            class Collector:
+                def __init__(self):
+                    self.items = []
+
+                def add(self, x):
+                    self.items.append(x)
+
+            @jax.jit
+            def total(x):
+                collector = Collector()  # created inside the trace: nothing outlives it
+                collector.add(x * 2)
+                collector.add(x + 1)
+                return sum(collector.items)
+
+            out = total(jnp.float32(1.0))
+            """,
+            check="assert float(out) == 4.0",
+        ),
+        Example(
+            """
+            import jax
+
+            def body(i, carry):
+                total, calls = carry
+                calls += 1  # a local of the body, carried out
+                return total + i, calls
+
+            total, calls = jax.lax.fori_loop(0, 5, body, (0, 0))
+            """,
+            check="assert int(calls) == 5",
+        ),
+        Example(
+            """
+            import jax
 
             @jax.jit
             def next_key(key):
@@ -1436,11 +1512,14 @@ class GlobalWriteInTraced(_StateRule):
             return
         targets = node.targets if isinstance(node, ast.Assign) else [node.target]
         for target, stored in _stores(targets, value):
-            if not carries_tracer(stored, ctx):
-                continue
-            reason = self._leak(target, ctx)
-            if reason:
-                yield self._report(target, reason, ctx)
+            if carries_tracer(stored, ctx):
+                reason = self._leak(target, ctx)
+                if reason:
+                    yield self._report(target, reason, ctx)
+            elif isinstance(node, ast.AugAssign) and (loop := _loop_running(ctx)):
+                reason = self._leak(target, ctx)
+                if reason:
+                    yield self._report_once(node, reason, loop, ctx)
 
     def _report(self, node: ast.AST, where: str, ctx: RuleContext) -> Finding:
         return ctx.finding(
@@ -1449,6 +1528,15 @@ class GlobalWriteInTraced(_StateRule):
             f"A traced value is stored in {where} inside {_where(ctx)}: the tracer leaks out "
             f"of the trace, and using it later raises jax.errors.UnexpectedTracerError. Return "
             f"the value instead",
+        )
+
+    def _report_once(self, node: ast.AugAssign, where: str, loop: str, ctx: RuleContext) -> Finding:
+        return ctx.finding(
+            self,
+            node.target,
+            f"`{ctx.segment(node)}` updates {where} in the body of `{loop}`, which JAX traces "
+            f"once: this Python update runs once, not once per iteration, so the result is "
+            f"wrong. Carry the value in the loop state and return it",
         )
 
     def _leak(self, target: ast.expr, ctx: RuleContext) -> str | None:
@@ -1467,7 +1555,25 @@ class GlobalWriteInTraced(_StateRule):
         ):
             return f"`self.{target.attr}`"
         held = target.value if isinstance(target, ast.Subscript) else target
+        if held is not target and (where := self._self_container(held, ctx)):
+            return where  # `self.cache[k] = x`
         return self._module_object(held, ctx)
+
+    def _self_container(self, held: ast.expr, ctx: RuleContext) -> str | None:
+        """`self.history` in a traced method whose class sets that attribute to a list, dict
+        or set it creates: what is stored into it outlives the trace."""
+        if not (
+            isinstance(held, ast.Attribute)
+            and isinstance(held.value, ast.Name)
+            and held.value.id == "self"
+            and self._self_leaks(ctx.functions[-1], ctx)
+        ):
+            return None
+        record = ctx.model.records.get(ctx.functions[-1])
+        cls = ctx.model.classes.get(record.class_name) if record else None
+        if cls is None or held.attr not in _container_attributes(cls.node):
+            return None
+        return f"`self.{held.attr}`"
 
     def _declared_leak(self, name: str, function: FunctionNode, ctx: RuleContext) -> str | None:
         owners = [f for f in ctx.functions[:-1] if name in self._scopes.bound(f)]
@@ -1528,10 +1634,53 @@ class GlobalWriteInTraced(_StateRule):
             return
         if isinstance(func.value, ast.Name):
             where = self._outer_container(func.value.id, ctx)
-        else:  # `a.history.append(x)` of a module-level object `a`
-            where = self._module_object(func.value, ctx)
+        else:  # `self.history.append(x)`, or `a.history.append(x)` of a module-level `a`
+            where = self._self_container(func.value, ctx) or self._module_object(func.value, ctx)
         if where:
             yield self._report(node, where, ctx)
+
+
+_CONTAINER_FACTORIES = frozenset({"list", "dict", "set"})
+_CONTAINER_DISPLAYS = (ast.List, ast.Dict, ast.Set, ast.ListComp, ast.DictComp, ast.SetComp)
+
+
+def _container_attributes(cls: ast.ClassDef) -> frozenset[str]:
+    """Attributes the class's methods set to a container they create: `self.k = []`,
+    `{}`, a comprehension, `list()`, `dict()` or `set()`."""
+    found = set()
+    for node in ast.walk(cls):
+        if not isinstance(node, ast.Assign | ast.AnnAssign) or node.value is None:
+            continue
+        value = node.value
+        made = isinstance(value, _CONTAINER_DISPLAYS)
+        made = made or (
+            isinstance(value, ast.Call)
+            and isinstance(value.func, ast.Name)
+            and value.func.id in _CONTAINER_FACTORIES
+        )
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+        for target in targets:
+            if (
+                made
+                and isinstance(target, ast.Attribute)
+                and isinstance(target.value, ast.Name)
+                and target.value.id == "self"
+            ):
+                found.add(target.attr)
+    return frozenset(found)
+
+
+# Transformations that run the function they trace once per iteration, after tracing it once.
+_LOOPS = frozenset({"lax.while_loop", "lax.fori_loop", "lax.scan", "lax.map"})
+
+
+def _loop_running(ctx: RuleContext) -> str | None:
+    """The lax loop that runs the current function as its body (or condition), if any: a
+    Python side effect there happens once, at trace time, however many iterations run."""
+    trace = ctx.trace
+    if trace is None or not trace.direct or trace.via not in _LOOPS:
+        return None
+    return trace.via
 
 
 def _stores(targets: list[ast.expr], value: ast.expr) -> Iterator[tuple[ast.expr, ast.expr]]:
