@@ -77,6 +77,7 @@ from jax_lsp.analysis.shapes import (
     ShapeTracker,
     run_top_level,
 )
+from jax_lsp.analysis.sharding import names_explicit_meshes
 from jax_lsp.analysis.summary import (
     Application,
     CallSite,
@@ -485,6 +486,12 @@ class ModuleModel:
                 name: kind for name, kind in interpreter.env.items() if not name.startswith("<")
             }
         return source.memo[key]
+
+    @cached_property
+    def may_make_explicit_meshes(self) -> bool:
+        """Whether the module's code names what builds a mesh with explicit axes
+        (`analysis.sharding`): an `.at[...]` update of an array on one needs `out_sharding=`."""
+        return any(names_explicit_meshes(unit.source) for unit in self.document.units)
 
     @cached_property
     def module_state(self) -> ModuleState:
@@ -2615,6 +2622,7 @@ class ModuleModel:
                 self.alias_key,
                 self.import_line,
                 self._class_facts_key,
+                self.may_make_explicit_meshes,
             )
         )
 

@@ -58,6 +58,7 @@ KEYED = frozenset(
         "alias_key",
         "import_bindings",
         "import_line",
+        "may_make_explicit_meshes",
         "x64",
         "x64_setting",
         "external",

@@ -1,7 +1,9 @@
 """Fixes that write the `.at[...]` forms. JAX201-JAX203: an in-place update of a JAX array
 rewritten to its functional form (`x[i] += y` -> `x = x.at[i].add(y)`), and a discarded
 `.at[...]` update assigned back; safe for a plain name, unsafe for an object's field
-(`self.buf`, `state.vel`), written the way its class allows (`codeactions.holders`).
+(`self.buf`, `state.vel`), written the way its class allows (`codeactions.holders`). An
+in-place update rewritten in a module that may build meshes with explicit axes is unsafe: on
+such a mesh `.at[...]` raises without `out_sharding=` (`analysis.sharding`).
 JAX301: an out-of-bounds read made to give NaN."""
 
 from __future__ import annotations
@@ -26,7 +28,12 @@ def at_update_fix(
         return None  # x[i][j] += v, or a holder whose kind is not known
     replacement, imports = rebound
     edits = (node_edit(ctx, statement, replacement), *imports)
-    return Fix(f"Replace with `{replacement}`", edits, _safety(array))
+    safety = _safety(array)
+    if ctx.model.may_make_explicit_meshes:
+        # The array may sit on a mesh with explicit axes, where `.at[...]` raises unless told
+        # the result's sharding: the fix works or not by how the mesh was made.
+        safety = Applicability.UNSAFE
+    return Fix(f"Replace with `{replacement}`", edits, safety)
 
 
 def masked_update_fix(

@@ -68,7 +68,10 @@ class IndexAssign(Rule):
         deeper target (`x[i][j]`, `a.b.c[i]`). In traced code a traced boolean mask fails
         in `.at[mask]` as in `x[mask]`: `x[mask] = v` becomes `x = jnp.where(mask, v, x)`,
         safe for a number `v`, unsafe for an array (NumPy puts `values[:k]` at the masked
-        places, which `where` cannot do).
+        places, which `where` cannot do). Unsafe in a module that names `make_mesh` or
+        `AxisType`: on a mesh with explicit axes (`jax.make_mesh`'s default in recent JAX),
+        `.at[idx].set(v)` raises unless given `out_sharding=`, so whether the fix runs
+        depends on how the array's mesh was made.
     """
     node_types = (ast.Assign,)
     invalid = (
@@ -335,7 +338,8 @@ class IndexAugAssign(Rule):
         a field of an object as for JAX201. `/=` is safe only on an array known to hold
         floats: NumPy's `ints[i] /= 2` keeps the integer dtype, `.at[i].divide(2)` makes the
         whole array float. With a traced boolean mask in traced code,
-        `x = jnp.where(mask, x + v, x)`, as for JAX201. Operators without an `.at` method
+        `x = jnp.where(mask, x + v, x)`, as for JAX201. Unsafe in a module that may build a
+        mesh with explicit axes, as for JAX201. Operators without an `.at` method
         (`//=`, `%=`, `@=`, bitwise) are flagged without a fix.
     """
     node_types = (ast.AugAssign, ast.Assign)
