@@ -116,6 +116,7 @@ from jax_lsp.analysis.transforms import (
     ParamPolicy,
 )
 from jax_lsp.analysis.unit_memo import reuse_reading
+from jax_lsp.analysis.updates import top_level_self_updates
 from jax_lsp.analysis.values import (
     REF,
     Container,
@@ -486,6 +487,16 @@ class ModuleModel:
                 name: kind for name, kind in interpreter.env.items() if not name.startswith("<")
             }
         return source.memo[key]
+
+    @cached_property
+    def self_updates(self) -> dict[str, tuple[tuple[int, str], ...]]:
+        """The updates top-level code gives a name from itself (`x = x.at[i].add(v)`): by
+        name, the document line and index key of each (`analysis.updates`)."""
+        found: dict[str, list[tuple[int, str]]] = {}
+        for unit in self.document.units:
+            for name, line, key in top_level_self_updates(unit.source):
+                found.setdefault(name, []).append((unit.start_line + line, key))
+        return {name: tuple(entries) for name, entries in found.items()}
 
     @cached_property
     def may_make_explicit_meshes(self) -> bool:

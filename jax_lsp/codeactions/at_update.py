@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 
+from jax_lsp.analysis.updates import at_update, index_key, updated_after
 from jax_lsp.codeactions.holders import rebinding
 from jax_lsp.codeactions.import_edits import module_prefix_and_edits
 from jax_lsp.codeactions.site import FixSite, node_edit
@@ -29,6 +30,8 @@ def at_update_fix(
     replacement, imports = rebound
     edits = (node_edit(ctx, statement, replacement), *imports)
     safety = _safety(array)
+    if _performed_later(ctx, statement, array, target.slice):
+        safety = Applicability.UNSAFE
     if ctx.model.may_make_explicit_meshes:
         # The array may sit on a mesh with explicit axes, where `.at[...]` raises unless told
         # the result's sharding: the fix works or not by how the mesh was made.
@@ -79,7 +82,29 @@ def assign_result_fix(ctx: FixSite, statement: ast.Expr, array: ast.expr) -> Fix
     replacement, imports = rebound
     edits = (node_edit(ctx, statement, replacement), *imports)
     assigned = replacement.partition(" = ")[0]
-    return Fix(f"Assign the result: `{assigned} = ...`", edits, _safety(array))
+    safety = _safety(array)
+    update = at_update(statement.value)
+    if update is not None and _performed_later(ctx, statement, array, update[1]):
+        safety = Applicability.UNSAFE
+    return Fix(f"Assign the result: `{assigned} = ...`", edits, safety)
+
+
+def _performed_later(ctx: FixSite, statement: ast.stmt, array: ast.expr, index: ast.expr) -> bool:
+    """Whether code after `statement` in its scope already updates the name `array` at the
+    same index from itself (`x = x.at[i]...`): a notebook cell that does right what the cell
+    before tried. The rewrite would then perform the update twice."""
+    if not isinstance(array, ast.Name):
+        return False
+    key = index_key(index)
+    if ctx.functions:
+        function = ctx.functions[-1]
+        body = function.body if isinstance(function.body, list) else [statement]
+        return updated_after(body, array.id, key, statement.lineno)
+    line = ctx.unit_start + statement.lineno - 1
+    return any(
+        later > line and later_key == key
+        for later, later_key in ctx.model.self_updates.get(array.id, ())
+    )
 
 
 def _safety(array: ast.expr) -> Applicability:

@@ -71,7 +71,8 @@ class IndexAssign(Rule):
         places, which `where` cannot do). Unsafe in a module that names `make_mesh` or
         `AxisType`: on a mesh with explicit axes (`jax.make_mesh`'s default in recent JAX),
         `.at[idx].set(v)` raises unless given `out_sharding=`, so whether the fix runs
-        depends on how the array's mesh was made.
+        depends on how the array's mesh was made. Unsafe too when code after it in the same
+        scope already does `x = x.at[idx]...` at the same index, as for JAX202.
     """
     node_types = (ast.Assign,)
     invalid = (
@@ -339,7 +340,9 @@ class IndexAugAssign(Rule):
         floats: NumPy's `ints[i] /= 2` keeps the integer dtype, `.at[i].divide(2)` makes the
         whole array float. With a traced boolean mask in traced code,
         `x = jnp.where(mask, x + v, x)`, as for JAX201. Unsafe in a module that may build a
-        mesh with explicit axes, as for JAX201. Operators without an `.at` method
+        mesh with explicit axes, as for JAX201, and when code after it in the same scope
+        already does `x = x.at[idx]...` at the same index (a notebook's next cell doing the
+        update right after this one raised): fixed, the update would happen twice. Operators without an `.at` method
         (`//=`, `%=`, `@=`, bitwise) are flagged without a fix.
     """
     node_types = (ast.AugAssign, ast.Assign)
@@ -535,6 +538,9 @@ class DiscardedUpdate(Rule):
     fix_safety = """
         Assigns the result back: `x = x.at[idx].set(v)`. Safe for a plain name; a field of an
         object as for JAX201 (`p = p._replace(vel=p.vel.at[i].set(v))` for a NamedTuple).
+        Unsafe when code after it in the same scope already does `x = x.at[idx]...` at the
+        same index (a notebook's next cell doing the update right): assigned, the update
+        would happen twice.
     """
     node_types = (ast.Expr,)
     invalid = (
