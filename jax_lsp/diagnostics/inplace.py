@@ -342,8 +342,9 @@ class IndexAugAssign(Rule):
         `x = jnp.where(mask, x + v, x)`, as for JAX201. Unsafe in a module that may build a
         mesh with explicit axes, as for JAX201, and when code after it in the same scope
         already does `x = x.at[idx]...` at the same index (a notebook's next cell doing the
-        update right after this one raised): fixed, the update would happen twice. Operators without an `.at` method
-        (`//=`, `%=`, `@=`, bitwise) are flagged without a fix.
+        update right after this one raised): fixed, the update would happen twice.
+        Operators without an `.at` method (`//=`, `%=`, `@=`, bitwise) are flagged without
+        a fix.
     """
     node_types = (ast.AugAssign, ast.Assign)
     invalid = (
