@@ -569,11 +569,51 @@ def parses(text: str) -> bool:
 
 def with_fixes_built(analysis: Analysis, text: str) -> list[Finding]:
     """The findings with the fixes `fix_source` would apply: deferred codemods built (so a
-    finding shows the fix it gets), and no fix at all in a text that does not parse (fixes are
-    never written into one)."""
-    if analysis.problems:
-        return [replace(f, fix=None, alternatives=(), deferred=()) for f in analysis.findings]
+    finding shows the fix it gets). In a text with half-typed units, only the fixes that stay
+    clear of them (`_clear_of_half_typed`)."""
+    if analysis.problems and analysis.document is not None:
+        half_typed = _half_typed_ranges(analysis.document)
+        return [_clear_of_half_typed(finding, half_typed) for finding in analysis.findings]
     return [with_deferred_fixes(finding, text) for finding in analysis.findings]
+
+
+def _half_typed_ranges(document: Document) -> list[tuple[int, int]]:
+    """The lines [start, end) of each unit that needed repair to parse."""
+    return [
+        (unit.start_line, unit.start_line + unit.source.line_count)
+        for unit in document.units
+        if unit.source.problem is not None
+    ]
+
+
+def _outside(span: Span, ranges: list[tuple[int, int]]) -> bool:
+    """Whether `span` leaves every line range whole (an insertion at a range's first column
+    is before it)."""
+    return all(
+        span.end <= Position(start, 0) or span.start >= Position(end, 0) for start, end in ranges
+    )
+
+
+def _clear_of_half_typed(finding: Finding, half_typed: list[tuple[int, int]]) -> Finding:
+    """`finding` with only the fixes that may be applied while other units are half-typed.
+    A finding inside a half-typed unit keeps none: that unit was analysed as repaired (lines
+    blanked, `if lr` read as `if lr: pass`), and the line being typed may change what its code
+    means (`x = np.asarray(x` above `x[0] = 1`). Outside, a fix keeps its place if none of its
+    edits reaches into a half-typed unit, so the text being typed is never touched. Deferred
+    codemods are dropped: they rewrite the module with libcst, which parses it whole."""
+    kept: tuple[Fix, ...] = ()
+    if _outside(finding.span, half_typed):
+        offered = (finding.fix, *finding.alternatives)
+        kept = tuple(
+            fix
+            for fix in offered
+            if fix is not None and all(_outside(edit.span, half_typed) for edit in fix.edits)
+        )
+    return replace(finding, fix=kept[0] if kept else None, alternatives=kept[1:], deferred=())
+
+
+def _half_typed_texts(text: str) -> list[str]:
+    return [unit.text for unit in Document(text).units if unit.source.problem is not None]
 
 
 def fix_source(
@@ -584,17 +624,24 @@ def fix_source(
     unsafe: bool = False,
 ) -> tuple[str, int]:
     """`text` with its fixes applied (unsafe ones too if `unsafe`), and how many: the CLI's
-    `--fix` and the server's fix-all. A text that does not parse is left alone, and so is one
-    whose fixes would not parse."""
+    `--fix` and the server's fix-all. In a text with half-typed (unparsable) units, the fixes
+    of the units that parse are applied and the half-typed ones are left as they are
+    (`with_fixes_built`); if a fix would leave any unit other than those unparsable, or change
+    one of them, nothing is applied."""
 
     def findings(source: str) -> list[Finding]:
-        return check_source(source, path, settings, workspace).findings
+        analysis = check_source(source, path, settings, workspace)
+        return with_fixes_built(analysis, source) if analysis.problems else analysis.findings
 
-    if check_source(text, path, settings, workspace).problems:
-        return text, 0  # the same test as `with_fixes_built`'s (the analysis is memoised)
     fixed, applied = fix_text(text, findings, unsafe)
-    if fixed != text and not parses(fixed):
+    if fixed == text:
+        return text, 0
+    half_typed = _half_typed_texts(text)
+    if not half_typed and not parses(fixed):
         log.warning("fixes to %s not applied: the result would not parse", path)
+        return text, 0
+    if half_typed and _half_typed_texts(fixed) != half_typed:
+        log.warning("fixes to %s not applied: they would reach the lines being typed", path)
         return text, 0
     return fixed, applied
 

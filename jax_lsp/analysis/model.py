@@ -77,6 +77,7 @@ from jax_lsp.analysis.shapes import (
     ShapeTracker,
     run_top_level,
 )
+from jax_lsp.analysis.sharding import names_explicit_meshes
 from jax_lsp.analysis.summary import (
     Application,
     CallSite,
@@ -115,6 +116,7 @@ from jax_lsp.analysis.transforms import (
     ParamPolicy,
 )
 from jax_lsp.analysis.unit_memo import reuse_reading
+from jax_lsp.analysis.updates import top_level_self_updates
 from jax_lsp.analysis.values import (
     REF,
     Container,
@@ -485,6 +487,22 @@ class ModuleModel:
                 name: kind for name, kind in interpreter.env.items() if not name.startswith("<")
             }
         return source.memo[key]
+
+    @cached_property
+    def self_updates(self) -> dict[str, tuple[tuple[int, str], ...]]:
+        """The updates top-level code gives a name from itself (`x = x.at[i].add(v)`): by
+        name, the document line and index key of each (`analysis.updates`)."""
+        found: dict[str, list[tuple[int, str]]] = {}
+        for unit in self.document.units:
+            for name, line, key in top_level_self_updates(unit.source):
+                found.setdefault(name, []).append((unit.start_line + line, key))
+        return {name: tuple(entries) for name, entries in found.items()}
+
+    @cached_property
+    def may_make_explicit_meshes(self) -> bool:
+        """Whether the module's code names what builds a mesh with explicit axes
+        (`analysis.sharding`): an `.at[...]` update of an array on one needs `out_sharding=`."""
+        return any(names_explicit_meshes(unit.source) for unit in self.document.units)
 
     @cached_property
     def module_state(self) -> ModuleState:
@@ -2633,6 +2651,7 @@ class ModuleModel:
                 self.alias_key,
                 self.import_line,
                 self._class_facts_key,
+                self.may_make_explicit_meshes,
             )
         )
 

@@ -42,6 +42,7 @@ RECORDED = frozenset(
         "stable_shapes",
         "differentiated",
         "array_passed",
+        "self_updates",
     }
 )
 # Facts rules read that `ModuleModel.unit_key` holds: the unit's own functions' traces,
@@ -58,6 +59,7 @@ KEYED = frozenset(
         "alias_key",
         "import_bindings",
         "import_line",
+        "may_make_explicit_meshes",
         "x64",
         "x64_setting",
         "external",

@@ -1,13 +1,16 @@
 """Fixes that write the `.at[...]` forms. JAX201-JAX203: an in-place update of a JAX array
 rewritten to its functional form (`x[i] += y` -> `x = x.at[i].add(y)`), and a discarded
 `.at[...]` update assigned back; safe for a plain name, unsafe for an object's field
-(`self.buf`, `state.vel`), written the way its class allows (`codeactions.holders`).
+(`self.buf`, `state.vel`), written the way its class allows (`codeactions.holders`). An
+in-place update rewritten in a module that may build meshes with explicit axes is unsafe: on
+such a mesh `.at[...]` raises without `out_sharding=` (`analysis.sharding`).
 JAX301: an out-of-bounds read made to give NaN."""
 
 from __future__ import annotations
 
 import ast
 
+from jax_lsp.analysis.updates import at_update, index_key, updated_after
 from jax_lsp.codeactions.holders import rebinding
 from jax_lsp.codeactions.import_edits import module_prefix_and_edits
 from jax_lsp.codeactions.site import FixSite, node_edit
@@ -26,7 +29,14 @@ def at_update_fix(
         return None  # x[i][j] += v, or a holder whose kind is not known
     replacement, imports = rebound
     edits = (node_edit(ctx, statement, replacement), *imports)
-    return Fix(f"Replace with `{replacement}`", edits, _safety(array))
+    safety = _safety(array)
+    if _performed_later(ctx, statement, array, target.slice):
+        safety = Applicability.UNSAFE
+    if ctx.model.may_make_explicit_meshes:
+        # The array may sit on a mesh with explicit axes, where `.at[...]` raises unless told
+        # the result's sharding: the fix works or not by how the mesh was made.
+        safety = Applicability.UNSAFE
+    return Fix(f"Replace with `{replacement}`", edits, safety)
 
 
 def masked_update_fix(
@@ -72,7 +82,29 @@ def assign_result_fix(ctx: FixSite, statement: ast.Expr, array: ast.expr) -> Fix
     replacement, imports = rebound
     edits = (node_edit(ctx, statement, replacement), *imports)
     assigned = replacement.partition(" = ")[0]
-    return Fix(f"Assign the result: `{assigned} = ...`", edits, _safety(array))
+    safety = _safety(array)
+    update = at_update(statement.value)
+    if update is not None and _performed_later(ctx, statement, array, update[1]):
+        safety = Applicability.UNSAFE
+    return Fix(f"Assign the result: `{assigned} = ...`", edits, safety)
+
+
+def _performed_later(ctx: FixSite, statement: ast.stmt, array: ast.expr, index: ast.expr) -> bool:
+    """Whether code after `statement` in its scope already updates the name `array` at the
+    same index from itself (`x = x.at[i]...`): a notebook cell that does right what the cell
+    before tried. The rewrite would then perform the update twice."""
+    if not isinstance(array, ast.Name):
+        return False
+    key = index_key(index)
+    if ctx.functions:
+        function = ctx.functions[-1]
+        body = function.body if isinstance(function.body, list) else [statement]
+        return updated_after(body, array.id, key, statement.lineno)
+    line = ctx.unit_start + statement.lineno - 1
+    return any(
+        later > line and later_key == key
+        for later, later_key in ctx.model.self_updates.get(array.id, ())
+    )
 
 
 def _safety(array: ast.expr) -> Applicability:

@@ -59,12 +59,14 @@ class SplitFixer:
     ) -> None:
         self.ctx, self.resolver, self.names, self.scope = ctx, resolver, names, scope
         self.statements = _statement_of(body)
+        self.body = body
 
     def fix(self, reuse: Reuse) -> Fix | None:
         if not isinstance(reuse.key, ast.Name):
             return None  # `self.key`, `state.key`: the holder may not take a new attribute
         if reuse.in_comprehension:
-            return None  # no statement goes inside a comprehension's element
+            # No statement goes inside a comprehension's element: its loop splits instead.
+            return self._comprehension_fix(reuse, reuse.key.id)
         ctx, key = self.ctx, reuse.key.id
         split = self._split_spelling(reuse.call)
         if split is None or reuse.first_key is None:
@@ -107,6 +109,76 @@ class SplitFixer:
             (*edits, *replacements),
             Applicability.UNSAFE,
         )
+
+    def _comprehension_fix(self, reuse: Reuse, key: str) -> Fix | None:
+        """`[draw(key) for i in range(n)]` -> `[draw(subkey) for subkey in split(key, n)]`
+        (`for i, subkey in enumerate(split(key, n))` when the element reads `i`): one key per
+        element, `key` split once. Only for a draw that is the key's only use in the
+        comprehension and its first use (an earlier draw needs a split before it too), in the
+        one loop of the comprehension, over `range` of one argument."""
+        if reuse.first is not reuse.call or not reuse.across_iterations:
+            return None
+        comprehension = self._comprehension_of(reuse.call)
+        split = self._split_spelling(reuse.call)
+        if comprehension is None or split is None or len(comprehension.generators) != 1:
+            return None
+        if self._in_loop(self.statements[reuse.call]):
+            return None  # each iteration would split the same key into the same keys
+        loop = comprehension.generators[0]
+        target, iterable = loop.target, loop.iter
+        if not (
+            not loop.is_async
+            and isinstance(target, ast.Name)
+            and isinstance(iterable, ast.Call)
+            and self.resolver.qualname(iterable.func) == "builtins.range"
+            and len(iterable.args) == 1
+            and not iterable.keywords
+            and not isinstance(iterable.args[0], ast.Starred)
+        ):
+            return None
+        reads = [
+            node.id
+            for node in ast.walk(comprehension)
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)
+        ]
+        if reads.count(key) != 1 or target.id == key:
+            return None  # another use of the key in the comprehension would still repeat
+        ctx, subkey = self.ctx, _fresh(set(self.names))
+        keys = f"{split}({key}, {ctx.segment(iterable.args[0])})"
+        if target.id in reads:
+            looped = (f"{target.id}, {subkey}", f"enumerate({keys})")
+        else:
+            looped = (subkey, keys)
+        edits = (
+            node_edit(ctx, target, looped[0]),
+            node_edit(ctx, iterable, looped[1]),
+            node_edit(ctx, reuse.key, subkey),
+        )
+        return Fix(
+            f"Split `{key}` into one key per element and draw from each",
+            edits,
+            Applicability.UNSAFE,
+        )
+
+    def _in_loop(self, statement: ast.stmt) -> bool:
+        """Whether `statement` runs in a loop of the scope."""
+        return any(
+            isinstance(node, ast.For | ast.AsyncFor | ast.While)
+            and any(inner is statement for inner in ast.walk(node))
+            for top in self.body
+            for node in ast.walk(top)
+        )
+
+    def _comprehension_of(self, call: ast.Call) -> ast.expr | None:
+        """The innermost comprehension whose element (or key, value) holds `call`."""
+        statement = self.statements.get(call)
+        found = None
+        for node in ast.walk(statement) if statement is not None else ():
+            if isinstance(node, ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp):
+                parts = [node.key, node.value] if isinstance(node, ast.DictComp) else [node.elt]
+                if any(call is inner for part in parts for inner in ast.walk(part)):
+                    found = node  # walked outside in: the last one found is the innermost
+        return found
 
     def _split_spelling(self, call: ast.Call) -> str | None:
         func = call.func

@@ -691,6 +691,15 @@ def _top_level_names(module: ModuleSource) -> set[str]:
     return names
 
 
+def _helper_names(class_name: str, method_name: str) -> tuple[str, str]:
+    """The module-level names a method's helper may take: `_call` for `__call__`, then with
+    the class's name (`_model_call`). One leading underscore only: the method's body calls the
+    helper from inside the class, where a name starting with two (and not ending with two,
+    `__step`) is mangled to `_Model__step`, which does not exist."""
+    stem = method_name.strip("_") or "method"
+    return f"_{stem}", f"_{class_name.strip('_').lower()}_{stem}"
+
+
 def _static_helper(facts: _Class) -> Fix | None:
     if not facts.jitted or facts.indent:
         return None  # a nested class has no module level beside it
@@ -698,10 +707,10 @@ def _static_helper(facts: _Class) -> Fix | None:
     helpers: list[str] = []
     edits: list[Edit] = []
     for method in facts.jitted:
-        name = f"_{method.name}"
-        if name in taken:
-            name = f"_{facts.node.name.lower()}{name}"
-        if name in taken:
+        name = next(
+            (n for n in _helper_names(facts.node.name, method.name) if n not in taken), None
+        )
+        if name is None:
             return None
         taken.add(name)
         built = _helper(facts, method, name)

@@ -68,7 +68,11 @@ class IndexAssign(Rule):
         deeper target (`x[i][j]`, `a.b.c[i]`). In traced code a traced boolean mask fails
         in `.at[mask]` as in `x[mask]`: `x[mask] = v` becomes `x = jnp.where(mask, v, x)`,
         safe for a number `v`, unsafe for an array (NumPy puts `values[:k]` at the masked
-        places, which `where` cannot do).
+        places, which `where` cannot do). Unsafe in a module that names `make_mesh` or
+        `AxisType`: on a mesh with explicit axes (`jax.make_mesh`'s default in recent JAX),
+        `.at[idx].set(v)` raises unless given `out_sharding=`, so whether the fix runs
+        depends on how the array's mesh was made. Unsafe too when code after it in the same
+        scope already does `x = x.at[idx]...` at the same index, as for JAX202.
     """
     node_types = (ast.Assign,)
     invalid = (
@@ -335,8 +339,12 @@ class IndexAugAssign(Rule):
         a field of an object as for JAX201. `/=` is safe only on an array known to hold
         floats: NumPy's `ints[i] /= 2` keeps the integer dtype, `.at[i].divide(2)` makes the
         whole array float. With a traced boolean mask in traced code,
-        `x = jnp.where(mask, x + v, x)`, as for JAX201. Operators without an `.at` method
-        (`//=`, `%=`, `@=`, bitwise) are flagged without a fix.
+        `x = jnp.where(mask, x + v, x)`, as for JAX201. Unsafe in a module that may build a
+        mesh with explicit axes, as for JAX201, and when code after it in the same scope
+        already does `x = x.at[idx]...` at the same index (a notebook's next cell doing the
+        update right after this one raised): fixed, the update would happen twice.
+        Operators without an `.at` method (`//=`, `%=`, `@=`, bitwise) are flagged without
+        a fix.
     """
     node_types = (ast.AugAssign, ast.Assign)
     invalid = (
@@ -531,6 +539,9 @@ class DiscardedUpdate(Rule):
     fix_safety = """
         Assigns the result back: `x = x.at[idx].set(v)`. Safe for a plain name; a field of an
         object as for JAX201 (`p = p._replace(vel=p.vel.at[i].set(v))` for a NamedTuple).
+        Unsafe when code after it in the same scope already does `x = x.at[idx]...` at the
+        same index (a notebook's next cell doing the update right): assigned, the update
+        would happen twice.
     """
     node_types = (ast.Expr,)
     invalid = (

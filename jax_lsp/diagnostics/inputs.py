@@ -91,7 +91,13 @@ class NonArrayInput(Rule):
         `math.prod(x.shape)` (or `np.prod`) gives a Python number, which stays static under
         `jax.jit`, where `jnp.prod` of it would be traced.
     """
-    fix_safety = "Wraps the argument in `jnp.asarray(...)`, which is what NumPy does implicitly."
+    fix_safety = """
+        Wraps the argument in `jnp.asarray(...)`, which is what NumPy does implicitly. Safe
+        when the list holds Python numbers only and no other argument of the call is a JAX
+        array; unsafe otherwise: `jnp.asarray([0.0, 1.0])` is a float32 array, which widens
+        a bfloat16 or float16 array beside it (Python numbers would have kept its dtype), and
+        a list holding arrays makes an array only when their shapes agree.
+    """
     node_types = (ast.Call,)
     invalid = (
         Example(
@@ -274,7 +280,7 @@ class NonArrayInput(Rule):
                     f"`{function}` of a sequence of lists raises TypeError (`{function} "
                     f"requires ndarray or scalar arguments`). Convert each element with "
                     f"`{numpy}.asarray(...)`",
-                    fix=as_array_fix(ctx, inner),
+                    fix=as_array_fix(ctx, inner, node),
                 )
             return
         if qualname == "jax.numpy.einsum" and not _subscripts_form(node, ctx):
@@ -307,7 +313,7 @@ class NonArrayInput(Rule):
                 f"`{function}` does not accept a Python list or tuple: it raises TypeError "
                 f"(`requires ndarray or scalar arguments`). Wrap it: "
                 f"`{numpy}.asarray({ctx.segment(arg)})`",
-                fix=as_array_fix(ctx, [arg]),
+                fix=as_array_fix(ctx, [arg], node),
             )
 
 

@@ -114,6 +114,7 @@ class JaxLanguageServer(LanguageServer):
         self.traced_shown.forget(uri)
         if document is not None and self.client.pushes_to(document):
             self.publisher.publish(uri, [])
+        self.publisher.forget(uri)
 
     def forget_notebook(self, uri: str) -> None:
         self.scheduler.cancel(uri)

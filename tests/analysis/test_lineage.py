@@ -86,6 +86,8 @@ def _facts(model: ModuleModel) -> dict:
         "changing": [state.changing_globals(unit.tree) for unit in units],
         "float_globals": model.float_globals,
         "x64": model.x64,
+        "may_make_explicit_meshes": model.may_make_explicit_meshes,
+        "self_updates": model.self_updates,
         "key_helpers": model.key_helpers,
         "static_signatures": model.static_signatures,
         "module_key_reuses": model.module_key_reuses,

@@ -93,16 +93,31 @@ def test_a_fix_that_would_not_parse_is_not_written(tmp_path: Path, monkeypatch):
     assert path.read_text() == FIXABLE
 
 
-def test_a_file_with_a_syntax_error_is_neither_fixed_nor_marked_fixable(tmp_path: Path):
-    source = FIXABLE + "def broken(:\n"
+def test_a_half_typed_line_keeps_its_text_and_the_rest_is_fixed(tmp_path: Path):
+    source = FIXABLE + "\n\ndef broken(:\n    y = x[0] +\n"
     path = tmp_path / "syntax.py"
     path.write_text(source)
 
     check = jax_lsp("check", "syntax.py", cwd=tmp_path)
     fix = jax_lsp("check", "--fix", "syntax.py", cwd=tmp_path)
 
+    assert "JAX201 [*]" in check.stdout and "invalid-syntax SyntaxError" in check.stdout
+    # The syntax error is still reported (exit 1); the JAX201 before it is fixed.
+    assert fix.code == 1 and "Fixed 1 finding" in fix.stdout
+    assert path.read_text() == FIXED + "\n\ndef broken(:\n    y = x[0] +\n"
+
+
+def test_no_fix_is_offered_inside_the_half_typed_function(tmp_path: Path):
+    source = (
+        "import jax.numpy as jnp\n\n\ndef f():\n    x = jnp.zeros(3)\n    x[0] = 1.0\n    if x\n"
+    )
+    path = tmp_path / "typing.py"
+    path.write_text(source)
+
+    check = jax_lsp("check", "typing.py", cwd=tmp_path)
+    fix = jax_lsp("check", "--fix", "typing.py", cwd=tmp_path)
+
     assert "JAX201 " in check.stdout and "[*]" not in check.stdout
-    assert "invalid-syntax SyntaxError" in check.stdout
     assert fix.code == 1 and path.read_text() == source
 
 

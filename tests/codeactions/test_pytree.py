@@ -543,3 +543,46 @@ def test_a_traced_method_assigning_self_is_not_rewritten():
     assert pytree_fixes(text, *at) == ()
     assert register_fix(text, *at) is None
     assert static_helper_fix(text, *at) is None and static_self_fix(text, *at) is None
+
+
+def test_helpers_of_dunder_and_private_methods_are_named_for_calls_inside_the_class():
+    # `___call__` read badly; `__step` (two leading underscores) called from the method's body
+    # is mangled to `_Model__step` and raised NameError.
+    text = source(
+        """
+        import jax
+        import jax.numpy as jnp
+
+
+        class Model:
+            def __init__(self, scale: float, clip: bool):
+                self.scale = scale
+                self.clip = clip
+
+            @jax.jit
+            def __call__(self, x):
+                return self.scale * x
+
+            @jax.jit
+            def __step(self, x):
+                if self.clip:
+                    return jnp.clip(x, -1, 1)
+                return x
+
+            @jax.jit
+            def _call(self, x):
+                return x + self.scale
+        """
+    )
+    fixed = applied(text, static_helper_fix(text, *position_of(text, "class Model")))
+    assert "return _call(self.scale, x)" in fixed and "def _call(scale, x):" in fixed
+    assert "return _step(self.clip, x)" in fixed and "def _step(clip, x):" in fixed
+    assert "return _model_call(self.scale, x)" in fixed  # `_call` was taken
+    check = (
+        "m = Model(2.0, True)\n"
+        "assert m(jnp.ones(2)).tolist() == [2.0, 2.0]\n"
+        "assert m._Model__step(jnp.full(2, 3.0)).tolist() == [1.0, 1.0]\n"
+        "assert m._call(jnp.ones(2)).tolist() == [3.0, 3.0]\n"
+    )
+    outcome = run_snippet(fixed, check)
+    assert outcome.error is None, outcome.error

@@ -117,6 +117,40 @@ async def test_fix_all(client, tmp_path, lazy):
     )
 
 
+# One function half-typed (a call not yet closed), another with a half-typed `if`: the
+# functions that parse are fixed, the two being typed are left byte for byte, their own
+# JAX202 included (its unit was analysed as repaired).
+HALF_TYPED = (
+    "import jax.numpy as jnp\r\n\r\n\r\n"
+    "def step():\r\n    x = jnp.zeros(3)\r\n    x[0] = 1.0  # first\r\n    return x\r\n\r\n\r\n"
+    "def typing(y):\r\n    z = jnp.sum(y +\r\n    return z\r\n\r\n\r\n"
+    "def other():\r\n    x = jnp.zeros(3)\r\n    x[1] += 2.0\r\n    if x.sum() > 0\r\n"
+    "    return x\r\n\r\n\r\n"
+    "def late():\r\n    x = jnp.zeros(3)\r\n    x.at[1].set(2.0)\r\n    return x\r\n"
+)
+
+
+async def test_fix_all_fixes_the_parts_that_parse_around_half_typed_lines(client, tmp_path):
+    await start(client)
+    uri = open_document(client, tmp_path / "a.py", HALF_TYPED)
+    found = await diagnostics_for(client, uri, bool)
+    assert codes(found) == ["JAX201", "JAX202", "JAX203"]
+    (action,) = await client.text_document_code_action_async(
+        request(uri, [], [types.CodeActionKind.SourceFixAll])
+    )
+    fixed = apply_edits(HALF_TYPED, edits_of(action.edit, uri), "utf-16")
+    assert fixed == HALF_TYPED.replace("x[0] = 1.0", "x = x.at[0].set(1.0)").replace(
+        "    x.at[1].set(2.0)", "    x = x.at[1].set(2.0)"
+    )
+    # The fixed function runs as meant; the half-typed ones are still there, unchanged.
+    step = fixed.split("\r\n\r\n\r\ndef typing")[0].replace("\r\n", "\n")
+    outcome = run_snippet(step, "assert step().tolist() == [1.0, 0.0, 0.0]")
+    assert outcome.error is None, outcome.error
+    assert (
+        "    z = jnp.sum(y +\r\n" in fixed and "    x[1] += 2.0\r\n    if x.sum() > 0\r\n" in fixed
+    )
+
+
 async def test_stale_markers_get_the_current_findings_at_the_range(client, tmp_path):
     """Ctrl+. right after an edit (trial11's E3): the client's markers are of the old text
     (their edits would land one line off), the range is the new text's. The answer is the

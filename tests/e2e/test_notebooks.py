@@ -482,3 +482,64 @@ async def test_enable_debug_nans_in_a_cell_edits_the_import_cell(client, tmp_pat
         _source_params(cells[3], ["source.jax-lsp"])
     )
     assert not again
+
+
+class _CountedPublications(dict):
+    """`client.diagnostics` that counts the publications of each document."""
+
+    def __init__(self, *args) -> None:
+        super().__init__(*args)
+        self.count: dict[str, int] = {}
+
+    def __setitem__(self, uri: str, diagnostics) -> None:
+        self.count[uri] = self.count.get(uri, 0) + 1
+        super().__setitem__(uri, diagnostics)
+
+
+async def test_an_edit_in_one_cell_does_not_republish_the_unchanged_others(client, tmp_path):
+    # Every publication is a change of a cell's markers to VS Code, which then asks the cell's
+    # code actions again and cancels a Source Action request still pending (trial11 E4 in CI).
+    await start(client)
+    client.diagnostics = counted = _CountedPublications(client.diagnostics)
+    notebook_uri, cells = open_notebook(client, tmp_path)
+    await diagnostics_for(client, cells[2], bool)
+    await diagnostics_for(client, cells[3], bool)
+    first = dict(counted.count)
+    change_cells(
+        client,
+        notebook_uri,
+        types.NotebookDocumentCellChanges(
+            text_content=[
+                types.NotebookDocumentCellContentChanges(
+                    document=types.VersionedTextDocumentIdentifier(uri=cells[2], version=2),
+                    changes=[
+                        types.TextDocumentContentChangePartial(
+                            range=types.Range(types.Position(2, 0), types.Position(2, 11)),
+                            text="x = x.at[1].add(5.0)",
+                        )
+                    ],
+                )
+            ]
+        ),
+    )
+    await diagnostics_for(client, cells[2], lambda found: found == [])
+    assert counted.count[cells[2]] == first[cells[2]] + 1
+    # Another round trip after the publication: anything sent with it has arrived.
+    await client.text_document_hover_async(
+        types.HoverParams(
+            text_document=types.TextDocumentIdentifier(uri=cells[3]),
+            position=types.Position(1, 2),
+        )
+    )
+    assert counted.count[cells[3]] == first[cells[3]]  # its JAX203 is unchanged: not sent again
+    assert codes(client.diagnostics[cells[3]]) == ["JAX203"]
+    # Closed and opened again, a cell gets its diagnostics whatever was sent before.
+    client.notebook_document_did_close(
+        types.DidCloseNotebookDocumentParams(
+            notebook_document=types.NotebookDocumentIdentifier(uri=notebook_uri),
+            cell_text_documents=[types.TextDocumentIdentifier(uri=uri) for uri in cells],
+        )
+    )
+    await diagnostics_for(client, cells[3], lambda found: found == [])
+    open_notebook(client, tmp_path)
+    await diagnostics_for(client, cells[3], lambda found: codes(found) == ["JAX203"])

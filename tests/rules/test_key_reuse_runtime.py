@@ -207,6 +207,49 @@ PROGRAMS.append(
 )
 
 
+# A comprehension draws from one key for every element: its loop splits the key instead.
+PROGRAMS += [
+    (
+        "comprehension-one-key-per-element",
+        """
+        import jax
+
+        key = jax.random.key(0)
+        noise = [jax.random.normal(key, (3,)) for _ in range(4)]
+        """,
+        "assert len({tuple(n.tolist()) for n in noise}) == 4",
+    ),
+    (
+        "comprehension-reading-its-index",
+        """
+        import jax
+
+        def layers(key, sizes):
+            return [jax.random.normal(key, (sizes[i], 2)) for i in range(len(sizes))]
+
+        weights = layers(jax.random.key(0), [3, 3])
+        """,
+        "assert [w.shape for w in weights] == [(3, 2), (3, 2)]\n"
+        "assert weights[0].tolist() != weights[1].tolist()",
+    ),
+]
+
+
+def test_a_comprehension_in_a_loop_gets_no_fix():
+    # Split in the comprehension's loop, every iteration of the outer loop would split the
+    # same key into the same keys.
+    source = textwrap.dedent(
+        """
+        import jax
+
+        key = jax.random.key(0)
+        for step in range(3):
+            noise = [jax.random.normal(key, (3,)) for _ in range(4)]
+        """
+    )
+    assert [finding.fix for finding in _findings(source)] == [None]
+
+
 def test_two_reuses_in_a_loop_body_split_once_before_each_use():
     source = textwrap.dedent(LOOP_TWO_USES)
     assert len(_findings(source)) == 2
