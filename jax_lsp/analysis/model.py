@@ -1199,6 +1199,32 @@ class ModuleModel:
                 found.append((application, unit.start_line))
         return found
 
+    def _module_branch_applications(self, units: list[Unit]) -> list[tuple[Application, int]]:
+        """`lax.switch(i, branches, x)` where `branches` is a module-level list or tuple
+        display of other units (`branches = [f, g]`): the switch traces each function it
+        names. A name the module also binds to anything else is left alone."""
+        displays: dict[str, list[ast.expr] | None] = {}
+        for summary in self.summaries:
+            for name, elements in summary.module_displays:
+                known = displays.setdefault(name, [])
+                if elements is None or known is None:
+                    displays[name] = None
+                else:
+                    known += elements
+        found = []
+        for unit, summary in zip(units, self.summaries, strict=True):
+            for application, around in summary.branch_lists:
+                name = application.target.name
+                elements = displays.get(name)
+                if not elements or any(binds_locally(name, scope) for scope in around):
+                    continue
+                found += [
+                    (replace(application, target=FunctionRef(element.id, ())), unit.start_line)
+                    for element in elements
+                    if isinstance(element, ast.Name)
+                ]
+        return found
+
     def _jit_disabled_from(self, units: list[Unit]) -> float:
         """The document line after which `jax.config.update("jax_disable_jit", True)` has
         switched jit off for the rest of the module (infinity: never)."""
@@ -1230,6 +1256,7 @@ class ModuleModel:
         sources = {unit.start_line: unit.source for unit in units}
         applications: list[tuple[Application, int]] = []
         calls_by_caller: dict[ast.AST | None, list[tuple[CallSite, int]]] = {}
+        applications += self._module_branch_applications(units)
         for unit, summary in zip(units, self.summaries, strict=True):
             applications += [(a, unit.start_line) for a in summary.applications]
             for call in summary.calls:

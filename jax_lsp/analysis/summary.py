@@ -15,7 +15,7 @@ from functools import cached_property
 
 from jax_lsp.analysis.free_writes import FreeWrites, mutated_name
 from jax_lsp.analysis.imports import Resolver, import_bindings, record_local_imports
-from jax_lsp.analysis.nodes import LEAF_NODE_TYPES, child_nodes
+from jax_lsp.analysis.nodes import LEAF_NODE_TYPES, argument_of, child_nodes
 from jax_lsp.analysis.pytrees import PYTREE_REGISTRATIONS
 from jax_lsp.analysis.transforms import (
     PARTIAL,
@@ -135,6 +135,15 @@ class UnitSummary:
     # takes the non-differentiable arguments: "same" or "first", the registering node, the
     # registering method: "defvjp" or "defjvp").
     custom_rules: list[tuple[str, FunctionRef, str, ast.AST, str]] = field(default_factory=list)
+    # `lax.switch(i, branches, x)` whose `branches` names no list or tuple display of the unit:
+    # the application with `branches` as its target's name, and the functions and lambdas
+    # around the call (a parameter or local of theirs of that name is not the module's).
+    branch_lists: list[tuple[Application, tuple[FunctionNode, ...]]] = field(
+        default_factory=list
+    )
+    # Module-level assignments of a name: the elements of the list or tuple display it is
+    # assigned (None: it is assigned something else).
+    module_displays: list[tuple[str, tuple[ast.expr, ...] | None]] = field(default_factory=list)
 
 
 def _partial_ref(
@@ -222,7 +231,7 @@ BindingKey = tuple[tuple[str, ...], str]
 # The summary's fields a statement of a top-level class's body may add to: lists, then sets.
 _LIST_FIELDS = (
     *("functions", "applications", "calls", "lambdas", "decorations", "custom_rules"),
-    *("constructions", "apply_fns", "named_lambdas"),
+    *("constructions", "apply_fns", "named_lambdas", "branch_lists"),
 )
 _DISPLAYS = (ast.List, ast.Tuple)
 _SET_FIELDS = ("mutated_names", "global_writes")
@@ -274,6 +283,7 @@ class _Collector:
         self.writes = FreeWrites()
         # Import statements of each enclosing function's own body (None for a class body).
         self._imports: list[list[ast.stmt] | None] = []
+        self._open_lambdas: list[ast.Lambda] = []  # the lambdas whose body is being walked
 
     def visit(self, node: ast.AST) -> None:
         node_type = type(node)
@@ -363,7 +373,9 @@ class _Collector:
         # Lambdas belong to their enclosing function for calls; transforms record them inline.
         self.summary.lambdas.append(node)
         self.writes.enter_opaque()
+        self._open_lambdas.append(node)
         self.generic_visit(node)
+        self._open_lambdas.pop()
         self.writes.leave()
 
     def visit_ClassDef(self, node: ast.ClassDef) -> None:
@@ -498,13 +510,20 @@ class _Collector:
             if spec.function_positions == (0,):
                 options = zip(spec.positional_options, node.args[1:], strict=False)
                 keywords.update({name: value for name, value in options if name not in keywords})
+            forwarded = _forwarded_keywords(node)
             for target in self._transform_targets(spec, node, self._scopes):
                 ref = self._target_ref(target, scopes, method_class)
                 if ref:
-                    forwarded = _forwarded_keywords(node)
                     self.summary.applications.append(
                         Application(spec, ref, keywords, enclosing, node, forwarded=forwarded)
                     )
+            named = self._unit_foreign_branches(spec, node, scopes)
+            if named is not None:  # a display of another unit, maybe: the model looks
+                application = Application(
+                    spec, FunctionRef(named, scopes), keywords, enclosing, node, forwarded=forwarded
+                )
+                around = (*self._functions, *self._open_lambdas)
+                self.summary.branch_lists.append((application, around))
         primal = _registered_rule(node.func)  # `f.defvjp(fwd, bwd)`
         if primal is not None and not node.keywords:
             method = node.func.attr  # type: ignore[attr-defined]
@@ -613,6 +632,22 @@ class _Collector:
                 targets += self._display_named(branches.id, scopes)
         return targets
 
+    def _unit_foreign_branches(
+        self, spec: TransformSpec, node: ast.Call, scopes: tuple[str, ...]
+    ) -> str | None:
+        """The name `lax.switch` is given its branches by when no display of this unit binds
+        it (None: the branches are a display, or bound here)."""
+        if spec.branches_position is None:
+            return None
+        branches = argument_of(node, spec.branches_position, "branches")
+        if not isinstance(branches, ast.Name):
+            return None
+        name = branches.id
+        bound_here = any((scopes[:depth], name) in self._bindings for depth in range(len(scopes) + 1))
+        if bound_here or self._display_named(name, scopes):
+            return None
+        return name
+
     def _display_named(self, name: str, scopes: tuple[str, ...]) -> list[ast.expr]:
         """The elements of the list or tuple display `name` was last assigned, seen from
         `scopes` (its own scope first, then the enclosing ones)."""
@@ -646,7 +681,11 @@ class _Collector:
             key = (self._scopes, node.targets[0].id)
             self._bind(key, self._bound_function(node.value))
             self._note_construction(node.targets[0], node.value)
-            self._display(key, node.value.elts if type(node.value) in _DISPLAYS else None)
+            elements = node.value.elts if type(node.value) in _DISPLAYS else None
+            self._display(key, elements)
+            if self._at_top:
+                shown = None if elements is None else tuple(elements)
+                self.summary.module_displays.append((node.targets[0].id, shown))
             if type(node.value) is ast.Lambda and not (self._segments and self._segments[-1][1]):
                 path = ".".join([*self._scope_paths[-1][-1:], node.targets[0].id])
                 self.summary.named_lambdas.append((path, node.value))
