@@ -15,7 +15,7 @@ from functools import cached_property
 
 from jax_lsp.analysis.free_writes import FreeWrites, mutated_name
 from jax_lsp.analysis.imports import Resolver, import_bindings, record_local_imports
-from jax_lsp.analysis.nodes import LEAF_NODE_TYPES, argument_of, child_nodes
+from jax_lsp.analysis.nodes import LEAF_NODE_TYPES, all_params, argument_of, child_nodes
 from jax_lsp.analysis.pytrees import PYTREE_REGISTRATIONS
 from jax_lsp.analysis.transforms import (
     PARTIAL,
@@ -313,8 +313,14 @@ class _Collector:
 
     @property
     def _method_class(self) -> str | None:
-        """The class of the innermost method, for resolving `self.method`."""
-        return self._records[-1].class_name if self._records else None
+        """The class of the innermost method, for resolving `self.method`: a function
+        nested in a method closes over its `self` (unless it takes a `self` of its own)."""
+        for record in reversed(self._records):
+            if record.class_name is not None:
+                return record.class_name
+            if "self" in all_params(record.node):
+                return None
+        return None
 
     def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
         self.writes.enter_opaque()  # decorators and signature run in the enclosing scope

@@ -60,3 +60,49 @@ def test_a_list_rebound_to_something_else_is_not_followed():
     )
     assert _codes(rebound) == []
     assert _error_name(rebound) is None
+
+
+REBUILT_KEY = """
+from functools import partial
+
+import jax
+import jax.numpy as jnp
+from jax import random
+
+
+class Perturb:
+    def body(self, i, total, x):
+        noise = random.normal(random.key(0), x.shape)
+        return total + noise
+
+    def run(self, x):
+        def loop(x):
+            step = partial(self.body, x=x)
+            return jax.lax.fori_loop(0, 3, step, jnp.zeros_like(x))
+
+        return loop(x)
+
+
+out = Perturb().run(jnp.zeros(4))
+"""
+
+
+def test_a_key_built_from_a_constant_seed_in_a_loop_body_is_the_same_every_iteration():
+    # The body is reached from a closure of a method (`self.body` there is the method).
+    assert _codes(REBUILT_KEY) == [(10, "JAX602")]
+    outcome = run_snippet(textwrap.dedent(REBUILT_KEY))
+    one = run_snippet("import jax\nn = jax.random.normal(jax.random.key(0), (4,))\n")
+    assert (outcome.namespace["out"] == 3 * one.namespace["n"]).all()  # the same draw 3 times
+
+
+def test_a_key_folded_with_the_step_is_new_every_iteration():
+    folded = REBUILT_KEY.replace(
+        "def body(self, i, total, x):\n        noise = random.normal(random.key(0), x.shape)",
+        "def body(self, i, total, x):\n"
+        "        noise = random.normal(random.fold_in(random.key(0), i), x.shape)",
+    )
+    assert folded != REBUILT_KEY
+    assert _codes(folded) == []
+    outcome = run_snippet(textwrap.dedent(folded))
+    one = run_snippet("import jax\nn = jax.random.normal(jax.random.key(0), (4,))\n")
+    assert not (outcome.namespace["out"] == 3 * one.namespace["n"]).all()
