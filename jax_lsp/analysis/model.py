@@ -543,12 +543,13 @@ class ModuleModel:
     def _transformed_global(
         self, name: str, line: int | None, caller: FunctionNode | None
     ) -> FunctionNode | None:
-        """The function a module-level name bound once to a transformation of it runs
-        (`f = shard_map(body, ...)`: calling `f` or `jax.jit(f)` runs `body`)."""
+        """The function a module-level name bound once to a function runs: a transformation
+        of it (`f = shard_map(body, ...)`: calling `f` or `jax.jit(f)` runs `body`) or the
+        function a factory of the module returns (`step = make_step(model)`)."""
         if name not in self.stable_globals or (caller and binds_locally(name, caller)):
             return None
         value = self.global_values.get(name)
-        if type(value) is not Function or not value.transform or value.path is None:
+        if type(value) is not Function or value.path is None:
             return None
         return self._definition(value.path, line)
 
@@ -1225,6 +1226,22 @@ class ModuleModel:
                 ]
         return found
 
+    def _schedule_applications(self, units: list[Unit]) -> list[tuple[Application, int]]:
+        """Each function given to optax as a schedule, applied in every function that runs an
+        optimizer's update (`tx.update(grads, state)`, `state.apply_gradients(...)`): optax
+        calls the schedule there, so it is traced where that function is."""
+        updates = [
+            (function, call, unit.start_line)
+            for unit, summary in zip(units, self.summaries, strict=True)
+            for function, call in summary.optimizer_updates
+        ]
+        return [
+            (replace(schedule, enclosing=function, node=call), unit_start)
+            for summary in self.summaries
+            for schedule in summary.schedules
+            for function, call, unit_start in updates
+        ]
+
     def _jit_disabled_from(self, units: list[Unit]) -> float:
         """The document line after which `jax.config.update("jax_disable_jit", True)` has
         switched jit off for the rest of the module (infinity: never)."""
@@ -1279,7 +1296,10 @@ class ModuleModel:
             # `shard_map` runs eagerly where nothing traces the code applying it; traced
             # code applying it traces it (below).
             self._apply(application, unit_start, eager=application.spec.eager_outside_trace)
-        for application, unit_start in self._custom_rule_applications(units):
+        for application, unit_start in [
+            *self._custom_rule_applications(units),
+            *self._schedule_applications(units),
+        ]:
             apps_by_enclosing.setdefault(application.enclosing, []).append(
                 (application, unit_start)
             )
@@ -1937,7 +1957,11 @@ class ModuleModel:
         resolver = self.resolver.child(local_imports(node), frozenset(params))
         kinds: dict[ast.AST, Kind] = {}
         values: dict[ast.AST, Value] = {}
-        context = ScopeContext(resolver, given_tracers, outer, external=self.external or {})
+        # Its path names the functions it defines (`make_step.step`, what a call returns).
+        path = self.records[node].path if node in self.records else ""
+        context = ScopeContext(
+            resolver, given_tracers, outer, external=self.external or {}, scope_path=path
+        )
         FlowInterpreter(context, kinds, values).run_function(node, params)
         found = [
             Kind.UNKNOWN

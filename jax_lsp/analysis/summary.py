@@ -18,6 +18,10 @@ from jax_lsp.analysis.imports import Resolver, import_bindings, record_local_imp
 from jax_lsp.analysis.nodes import LEAF_NODE_TYPES, all_params, argument_of, child_nodes
 from jax_lsp.analysis.pytrees import PYTREE_REGISTRATIONS
 from jax_lsp.analysis.transforms import (
+    OPTAX_HYPERPARAMS,
+    OPTAX_LEARNING_RATE_FIRST,
+    OPTAX_SCHEDULE,
+    OPTIMIZER_UPDATES,
     PARTIAL,
     RULE_REGISTRATIONS,
     TRANSFORMS,
@@ -141,6 +145,12 @@ class UnitSummary:
     branch_lists: list[tuple[Application, tuple[FunctionNode, ...]]] = field(
         default_factory=list
     )
+    # Functions given to optax as schedules (`optax.adam(learning_rate=schedule)`), as
+    # applications of OPTAX_SCHEDULE made where the optax call is.
+    schedules: list[Application] = field(default_factory=list)
+    # Calls that run an optimizer's update (`tx.update(g, s)`, `state.apply_gradients(...)`)
+    # inside a function: (the function, the call).
+    optimizer_updates: list[tuple[FunctionNode, ast.Call]] = field(default_factory=list)
     # Module-level assignments of a name: the elements of the list or tuple display it is
     # assigned (None: it is assigned something else).
     module_displays: list[tuple[str, tuple[ast.expr, ...] | None]] = field(default_factory=list)
@@ -231,7 +241,8 @@ BindingKey = tuple[tuple[str, ...], str]
 # The summary's fields a statement of a top-level class's body may add to: lists, then sets.
 _LIST_FIELDS = (
     *("functions", "applications", "calls", "lambdas", "decorations", "custom_rules"),
-    *("constructions", "apply_fns", "named_lambdas", "branch_lists"),
+    *("constructions", "apply_fns", "named_lambdas", "branch_lists", "schedules"),
+    "optimizer_updates",
 )
 _DISPLAYS = (ast.List, ast.Tuple)
 _SET_FIELDS = ("mutated_names", "global_writes")
@@ -530,6 +541,17 @@ class _Collector:
                 )
                 around = (*self._functions, *self._open_lambdas)
                 self.summary.branch_lists.append((application, around))
+        for given in self._schedules_given(node):
+            ref = self._target_ref(given, scopes, method_class)
+            if ref is not None:
+                self.summary.schedules.append(Application(OPTAX_SCHEDULE, ref, {}, enclosing, node))
+        if (
+            enclosing is not None
+            and type(node.func) is ast.Attribute
+            and node.func.attr in OPTIMIZER_UPDATES
+            and (node.func.attr == "apply_gradients" or len(node.args) >= 2)
+        ):
+            self.summary.optimizer_updates.append((enclosing, node))
         primal = _registered_rule(node.func)  # `f.defvjp(fwd, bwd)`
         if primal is not None and not node.keywords:
             method = node.func.attr  # type: ignore[attr-defined]
@@ -577,6 +599,20 @@ class _Collector:
                 for index, arg in enumerate(node.args)
                 if isinstance(arg, ast.Name) and not (registered and index == 0)
             )
+
+    def _schedules_given(self, node: ast.Call) -> list[ast.expr]:
+        """What an optax call may be given as a schedule: the learning rate (by keyword, or
+        first), or any hyperparameter of `optax.inject_hyperparams(opt)(...)`."""
+        func = node.func
+        if type(func) is ast.Call and self.resolver.qualname(func.func) in OPTAX_HYPERPARAMS:
+            return [*node.args[:1], *(keyword.value for keyword in node.keywords if keyword.arg)]
+        qualname = self.resolver.qualname(func) or ""
+        if not qualname.startswith("optax."):
+            return []
+        given = [kw.value for kw in node.keywords if kw.arg in ("learning_rate", "step_size_fn")]
+        if qualname in OPTAX_LEARNING_RATE_FIRST and node.args:
+            given.append(node.args[0])
+        return given
 
     def _called_ref(
         self, func: ast.expr, scopes: tuple[str, ...], method_class: str | None

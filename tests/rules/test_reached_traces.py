@@ -106,3 +106,69 @@ def test_a_key_folded_with_the_step_is_new_every_iteration():
     outcome = run_snippet(textwrap.dedent(folded))
     one = run_snippet("import jax\nn = jax.random.normal(jax.random.key(0), (4,))\n")
     assert not (outcome.namespace["out"] == 3 * one.namespace["n"]).all()
+
+
+OPTAX_SCHEDULE = """
+import jax
+import jax.numpy as jnp
+import optax
+
+
+def make_schedule(top):
+    def schedule(step):
+        if step < top:
+            return 0.1
+        return 0.01
+
+    return schedule
+
+
+learning_rate = make_schedule(10)
+tx = optax.sgd(learning_rate)
+params = jnp.ones(3)
+opt_state = tx.init(params)
+
+
+@jax.jit
+def train_step(params, opt_state):
+    grads = jax.grad(lambda p: jnp.sum(p**2))(params)
+    updates, opt_state = tx.update(grads, opt_state, params)
+    return optax.apply_updates(params, updates), opt_state
+
+
+params, opt_state = train_step(params, opt_state)
+"""
+
+
+def test_a_schedule_optax_calls_in_a_jitted_update_is_traced():
+    # The schedule is what a factory of the module returns, and optax calls it with the
+    # traced step count inside the jitted step.
+    assert _codes(OPTAX_SCHEDULE) == [(8, "JAX701")]
+    assert _error_name(OPTAX_SCHEDULE) == "TracerBoolConversionError"
+
+
+def test_a_schedule_of_an_eager_update_is_not_traced():
+    eager = OPTAX_SCHEDULE.replace("@jax.jit\n", "")
+    assert _codes(eager) == []
+    assert _error_name(eager) is None
+
+
+def test_a_schedule_with_jnp_where_is_clean_under_jit():
+    where = OPTAX_SCHEDULE.replace(
+        "        if step < top:\n            return 0.1\n        return 0.01\n",
+        "        return jnp.where(step < top, 0.1, 0.01)\n",
+    )
+    assert where != OPTAX_SCHEDULE
+    assert _codes(where) == []
+    assert _error_name(where) is None
+
+
+def test_a_function_a_factory_returns_is_traced_where_it_is_jitted():
+    jitted = (
+        "import jax\n\n\ndef make_step(limit):\n    def step(x):\n        if x > limit:\n"
+        "            return x\n        return -x\n\n    return step\n\n\n"
+        "step = make_step(1.0)\nout = jax.jit(step)(2.0)\n"
+    )
+    assert _codes(jitted) == [(5, "JAX701")]
+    assert _error_name(jitted) == "TracerBoolConversionError"
+    assert _codes(jitted.replace("jax.jit(step)(2.0)", "step(2.0)")) == []
