@@ -142,9 +142,7 @@ class UnitSummary:
     # `lax.switch(i, branches, x)` whose `branches` names no list or tuple display of the unit:
     # the application with `branches` as its target's name, and the functions and lambdas
     # around the call (a parameter or local of theirs of that name is not the module's).
-    branch_lists: list[tuple[Application, tuple[FunctionNode, ...]]] = field(
-        default_factory=list
-    )
+    branch_lists: list[tuple[Application, tuple[FunctionNode, ...]]] = field(default_factory=list)
     # Functions given to optax as schedules (`optax.adam(learning_rate=schedule)`), as
     # applications of OPTAX_SCHEDULE made where the optax call is.
     schedules: list[Application] = field(default_factory=list)
@@ -685,7 +683,9 @@ class _Collector:
         if not isinstance(branches, ast.Name):
             return None
         name = branches.id
-        bound_here = any((scopes[:depth], name) in self._bindings for depth in range(len(scopes) + 1))
+        bound_here = any(
+            (scopes[:depth], name) in self._bindings for depth in range(len(scopes) + 1)
+        )
         if bound_here or self._display_named(name, scopes):
             return None
         return name

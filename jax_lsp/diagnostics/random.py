@@ -16,11 +16,11 @@ from jax_lsp.analysis.keys import (
     aligned_over_items,
     aligned_pair,
     carried_key_reuses,
-    rebuilt_key_draws,
     classify_call,
     in_assertion,
     may_draw,
     opaque_global,
+    rebuilt_key_draws,
     repeated_uses,
 )
 from jax_lsp.analysis.kinds import Kind
