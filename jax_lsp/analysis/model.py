@@ -1039,10 +1039,10 @@ class ModuleModel:
             return None
         target, ref = found
         info = trace_info_for(application, target, self._is_array_annotation, ref)
-        if application.spec.policy is ParamPolicy.ARRAY_ANNOTATED and not isinstance(
-            target, ast.Lambda
-        ):
-            leaves = self._filtered_leaves(target, ref, application.target.name)
+        if application.spec.policy is ParamPolicy.ARRAY_ANNOTATED:
+            # A lambda's calls are those of the name bound to it (`f = nnx.jit(lambda ...)`).
+            called = target if isinstance(target, ast.Lambda) else application.target.name
+            leaves = self._filtered_leaves(target, ref, called)
             static = static_parameters(target, application.keywords, _STATIC_KEYWORDS)
             if static is not None:  # statics unreadable: leave the called parameters alone
                 leaves |= self._module_params(target, application.spec.label) - static
@@ -1056,11 +1056,14 @@ class ModuleModel:
             self._lambda_homes.setdefault(target, (application.enclosing, unit_start))
         return self.trace[target]
 
-    def _filtered_leaves(self, target: FunctionNode, ref: FunctionRef, name: str) -> frozenset[str]:
+    def _filtered_leaves(
+        self, target: FunctionNode, ref: FunctionRef, name: str | ast.Lambda
+    ) -> frozenset[str]:
         """Parameters a filtered transformation (`eqx.filter_jit`, `nnx.jit`) traces beyond
         the annotated arrays: those holding an object of a PyTree class of the module (its
         array leaves are traced; `self` of a method, `model` given an `MLP`) and those some
-        call of the transformed function (named `name`) gives a JAX array."""
+        call of the transformed function (named `name`, or the lambda itself) gives a JAX
+        array."""
         positional = positional_params(target)
         bound = set(positional[: ref.bound_positional]) | ref.bound_keywords
         found = {
@@ -1082,8 +1085,6 @@ class ModuleModel:
         under an `nnx` transformation any parameter the body calls (`model(x)`): `nnx.jit`
         takes no plain function (it raises TypeError), so a callable it is given is a graph
         node, a module."""
-        if isinstance(target, ast.Lambda):
-            return frozenset()
         arguments = [*target.args.posonlyargs, *target.args.args, *target.args.kwonlyargs]
         found = {
             arg.arg
@@ -1163,23 +1164,45 @@ class ModuleModel:
     @cached_property
     def _filtered_call_sites(
         self,
-    ) -> dict[str, list[tuple[FunctionNode | None, ast.Call, FunctionRef, UnitSource]]]:
-        """Calls of functions given to a filtered transformation, by the name they call."""
-        names = {
-            application.target.name
+    ) -> dict[
+        str | ast.Lambda, list[tuple[FunctionNode | None, ast.Call, FunctionRef, UnitSource]]
+    ]:
+        """Calls of functions given to a filtered transformation, by the name they call (a
+        lambda's: by the lambda)."""
+        filtered = [
+            application.target
             for summary in self.summaries
             for application in summary.applications
             if application.spec.policy is ParamPolicy.ARRAY_ANNOTATED
-        }
-        found: dict[str, list] = {}
-        if not names:
+        ]
+        names = {t.name for t in filtered if not isinstance(t.node, ast.Lambda)}
+        lambdas = {target.node for target in filtered if isinstance(target.node, ast.Lambda)}
+        found: dict[str | ast.Lambda, list] = {}
+        if not filtered:
             return found
+        # Module-level names of transformed lambdas, called from other statements.
+        named = {
+            name: node
+            for summary in self.summaries
+            for name, node in summary.transformed_lambdas
+            if node in lambdas and name in self.stable_globals
+        }
         units = [unit for unit in self.document.units if unit.tree is not None]
         for unit, summary in zip(units, self.summaries, strict=True):
             for call in summary.calls:
+                site = (call.caller, call.node, call.callee, unit.source)
                 if call.callee.name in names:
-                    site = (call.caller, call.node, call.callee, unit.source)
                     found.setdefault(call.callee.name, []).append(site)
+                lambda_node = named.get(call.callee.name)
+                caller = call.caller
+                if lambda_node is not None and not (
+                    caller and binds_locally(call.callee.name, caller)
+                ):
+                    found.setdefault(lambda_node, []).append(site)
+            for call in summary.lambda_calls:
+                if call.callee.node in lambdas:
+                    site = (call.caller, call.node, call.callee, unit.source)
+                    found.setdefault(call.callee.node, []).append(site)
         return found
 
     def _custom_rule_applications(self, units: list[Unit]) -> list[tuple[Application, int]]:

@@ -143,6 +143,10 @@ class UnitSummary:
     # the application with `branches` as its target's name, and the functions and lambdas
     # around the call (a parameter or local of theirs of that name is not the module's).
     branch_lists: list[tuple[Application, tuple[FunctionNode, ...]]] = field(default_factory=list)
+    # Module-level names bound to a transformation of a lambda (`f = nnx.jit(lambda x: ...)`).
+    transformed_lambdas: list[tuple[str, ast.Lambda]] = field(default_factory=list)
+    # Calls of a name bound to a lambda (through a transformation or `partial`).
+    lambda_calls: list[CallSite] = field(default_factory=list)
     # Functions given to optax as schedules (`optax.adam(learning_rate=schedule)`), as
     # applications of OPTAX_SCHEDULE made where the optax call is.
     schedules: list[Application] = field(default_factory=list)
@@ -240,7 +244,7 @@ BindingKey = tuple[tuple[str, ...], str]
 _LIST_FIELDS = (
     *("functions", "applications", "calls", "lambdas", "decorations", "custom_rules"),
     *("constructions", "apply_fns", "named_lambdas", "branch_lists", "schedules"),
-    "optimizer_updates",
+    *("optimizer_updates", "lambda_calls"),
 )
 _DISPLAYS = (ast.List, ast.Tuple)
 _SET_FIELDS = ("mutated_names", "global_writes")
@@ -567,6 +571,8 @@ class _Collector:
             ref = _with_apply_method(ref, node)
         if ref and (ref.node is None or not isinstance(ref.node, ast.Lambda)):
             self.summary.calls.append(CallSite(enclosing, ref, node))
+        elif ref:  # `f(x)` of `f = nnx.jit(lambda x: ...)`: what the lambda is given
+            self.summary.lambda_calls.append(CallSite(enclosing, ref, node))
         func = node.func
         named = func.attr if type(func) is ast.Attribute else getattr(func, "id", None)
         if named in _TREE_MAP_NAMES and node.args and self.resolver.qualname(func) in TREE_MAPS:
@@ -728,6 +734,11 @@ class _Collector:
             if self._at_top:
                 shown = None if elements is None else tuple(elements)
                 self.summary.module_displays.append((node.targets[0].id, shown))
+            bound = self._bindings[key]
+            lambda_node = bound.node if bound else None
+            if self._at_top and type(node.value) is ast.Call and type(lambda_node) is ast.Lambda:
+                # `f = nnx.jit(lambda x: ...)`
+                self.summary.transformed_lambdas.append((key[1], lambda_node))
             if type(node.value) is ast.Lambda and not (self._segments and self._segments[-1][1]):
                 path = ".".join([*self._scope_paths[-1][-1:], node.targets[0].id])
                 self.summary.named_lambdas.append((path, node.value))

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import textwrap
 
+import pytest
+
 from tests.conftest import findings_of
 from tests.runtime import run_snippet
 
@@ -172,3 +174,42 @@ def test_a_function_a_factory_returns_is_traced_where_it_is_jitted():
     assert _codes(jitted) == [(5, "JAX701")]
     assert _error_name(jitted) == "TracerBoolConversionError"
     assert _codes(jitted.replace("jax.jit(step)(2.0)", "step(2.0)")) == []
+
+
+NNX_LAMBDA = """
+import jax.numpy as jnp
+from flax import nnx
+
+
+class Model(nnx.Module):
+    def __init__(self, rngs):
+        self.linear = nnx.Linear(3, 1, rngs=rngs)
+
+    def __call__(self, x):
+        if x.sum() > 0:
+            return self.linear(x)
+        return -self.linear(x)
+
+
+m = Model(nnx.Rngs(0))
+{jitted}
+"""
+NNX_LAMBDAS = {
+    "closure": "f = nnx.jit(lambda x: m(x))\nout = f(jnp.ones((2, 3)))",
+    "argument": "f = nnx.jit(lambda m, x: m(x))\nout = f(m, jnp.ones((2, 3)))",
+}
+
+
+@pytest.mark.parametrize("jitted", NNX_LAMBDAS)
+def test_a_module_called_in_an_nnx_jitted_lambda_runs_traced(jitted: str):
+    source = NNX_LAMBDA.replace("{jitted}", NNX_LAMBDAS[jitted])
+    assert _codes(source) == [(10, "JAX701")]
+    assert _error_name(source) == "TracerBoolConversionError"
+    where = source.replace(
+        "        if x.sum() > 0:\n            return self.linear(x)\n"
+        "        return -self.linear(x)",
+        "        return jnp.where(x.sum() > 0, 1.0, -1.0) * self.linear(x)",
+    )
+    assert where != source
+    assert _codes(where) == []
+    assert _error_name(where) is None
