@@ -487,6 +487,27 @@ class ModuleModel:
         return source.memo[key]
 
     @cached_property
+    def nnx_objects(self) -> dict[tuple[str, str], str]:
+        """Holders of flax nnx objects (modules, optimizers, variables): ("", name) for a
+        module-level name, (class, attr) for `self.attr`; with the constructor's qualname
+        (a class of the module deriving from nnx: its name). A holder also given anything
+        else is left out."""
+        found: dict[tuple[str, str], str] = {}
+        mixed: set[tuple[str, str]] = set()
+        for summary in self.summaries:
+            for owner, name, callee in summary.objects:
+                holder = (owner, name)
+                if not self._is_nnx_class(callee) or found.setdefault(holder, callee) != callee:
+                    mixed.add(holder)
+        return {holder: callee for holder, callee in found.items() if holder not in mixed}
+
+    def _is_nnx_class(self, callee: str) -> bool:
+        if callee.startswith("flax.nnx."):
+            return callee.rpartition(".")[2][:1].isupper()
+        record = self.classes.get(callee)
+        return record is not None and any(base.startswith("flax.nnx.") for base in record.bases)
+
+    @cached_property
     def module_state(self) -> ModuleState:
         """Which module-level names are containers, and which change after a trace."""
         return ModuleState(self)

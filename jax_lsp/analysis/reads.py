@@ -42,6 +42,7 @@ RECORDED = frozenset(
         "stable_shapes",
         "differentiated",
         "array_passed",
+        "nnx_objects",
     }
 )
 # Facts rules read that `ModuleModel.unit_key` holds: the unit's own functions' traces,

@@ -143,6 +143,10 @@ class UnitSummary:
     # the application with `branches` as its target's name, and the functions and lambdas
     # around the call (a parameter or local of theirs of that name is not the module's).
     branch_lists: list[tuple[Application, tuple[FunctionNode, ...]]] = field(default_factory=list)
+    # Objects a call makes, by holder: ("", name) for `name = Callee(...)` at module level,
+    # (class, attr) for `self.attr = Callee(...)` in a method; with the callee's qualname
+    # (a class of the module: its name).
+    objects: list[tuple[str, str, str]] = field(default_factory=list)
     # Module-level names bound to a transformation of a lambda (`f = nnx.jit(lambda x: ...)`).
     transformed_lambdas: list[tuple[str, ast.Lambda]] = field(default_factory=list)
     # Calls of a name bound to a lambda (through a transformation or `partial`).
@@ -244,7 +248,7 @@ BindingKey = tuple[tuple[str, ...], str]
 _LIST_FIELDS = (
     *("functions", "applications", "calls", "lambdas", "decorations", "custom_rules"),
     *("constructions", "apply_fns", "named_lambdas", "branch_lists", "schedules"),
-    *("optimizer_updates", "lambda_calls"),
+    *("optimizer_updates", "lambda_calls", "objects"),
 )
 _DISPLAYS = (ast.List, ast.Tuple)
 _SET_FIELDS = ("mutated_names", "global_writes")
@@ -725,6 +729,8 @@ class _Collector:
         self.generic_visit(node)
         for target in node.targets:
             self._note_store(target)
+        if len(node.targets) == 1 and type(node.value) is ast.Call:
+            self._note_object(node.targets[0], node.value)
         if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
             key = (self._scopes, node.targets[0].id)
             self._bind(key, self._bound_function(node.value))
@@ -742,6 +748,23 @@ class _Collector:
             if type(node.value) is ast.Lambda and not (self._segments and self._segments[-1][1]):
                 path = ".".join([*self._scope_paths[-1][-1:], node.targets[0].id])
                 self.summary.named_lambdas.append((path, node.value))
+
+    def _note_object(self, target: ast.expr, value: ast.Call) -> None:
+        """`name = Callee(...)` at module level, `self.attr = Callee(...)` in a method."""
+        if type(target) is ast.Name and self._at_top:
+            holder = ("", target.id)
+        elif (
+            type(target) is ast.Attribute
+            and type(target.value) is ast.Name
+            and target.value.id == "self"
+            and self._method_class is not None
+        ):
+            holder = (self._method_class, target.attr)
+        else:
+            return
+        callee = self.resolver.qualname(value.func) or getattr(value.func, "id", None)
+        if callee:
+            self.summary.objects.append((*holder, callee))
 
     def _note_construction(self, target: ast.expr, value: ast.expr | None) -> None:
         if self._segments and self._segments[-1][1]:

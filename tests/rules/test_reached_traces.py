@@ -213,3 +213,64 @@ def test_a_module_called_in_an_nnx_jitted_lambda_runs_traced(jitted: str):
     assert where != source
     assert _codes(where) == []
     assert _error_name(where) is None
+
+
+NNX_CLOSURE = """
+import jax
+import jax.numpy as jnp
+import optax
+from flax import nnx
+
+
+class Trainer:
+    def __init__(self, model):
+        self.model = model
+        self.optimizer = nnx.Optimizer(model, optax.sgd(0.1), wrt=nnx.Param)
+        self.grads = nnx.grad(lambda m: jnp.mean(m(jnp.ones((4, 3))) ** 2))(model)
+
+        @jax.jit
+        def update(scale):
+            self.optimizer.update(self.model, jax.tree.map(lambda g: g * scale, self.grads))
+
+        self.update = update
+
+
+trainer = Trainer(nnx.Linear(3, 1, rngs=nnx.Rngs(0)))
+trainer.update(1.0)
+"""
+NNX_PASSED_IN = """
+import jax
+import jax.numpy as jnp
+import optax
+from flax import nnx
+
+
+model = nnx.Linear(3, 1, rngs=nnx.Rngs(0))
+optimizer = nnx.Optimizer(model, optax.sgd(0.1), wrt=nnx.Param)
+
+
+@nnx.jit
+def update(model, optimizer, x):
+    grads = nnx.grad(lambda m: jnp.mean(m(x) ** 2))(model)
+    optimizer.update(model, grads)
+
+
+update(model, optimizer, jnp.ones((4, 3)))
+"""
+
+
+def test_an_nnx_optimizer_a_jitted_closure_updates_is_flagged():
+    assert _codes(NNX_CLOSURE) == [(15, "JAX103")]
+    error = run_snippet(textwrap.dedent(NNX_CLOSURE)).error
+    assert error is not None and "trace level" in str(error)
+
+
+def test_an_nnx_optimizer_passed_in_is_clean():
+    assert _codes(NNX_PASSED_IN) == []
+    assert _error_name(NNX_PASSED_IN) is None
+    # The same update closing over the module-level objects raises.
+    closed = NNX_PASSED_IN.replace("def update(model, optimizer, x):", "def update(x):")
+    closed = closed.replace("update(model, optimizer, jnp.ones", "update(jnp.ones")
+    assert [code for _, code in _codes(closed)] == ["JAX103"]
+    error = run_snippet(textwrap.dedent(closed)).error
+    assert error is not None and "trace level" in str(error)
