@@ -93,6 +93,7 @@ from jax_lsp.analysis.traced import (
     TraceOrigin,
     TraceStep,
     all_params,
+    array_used_params,
     call_site_containers,
     call_site_params,
     differentiated_params,
@@ -1066,7 +1067,9 @@ class ModuleModel:
             leaves = self._filtered_leaves(target, ref, called)
             static = static_parameters(target, application.keywords, _STATIC_KEYWORDS)
             if static is not None:  # statics unreadable: leave the called parameters alone
-                leaves |= self._module_params(target, application.spec.label) - static
+                used = self._module_params(target, application.spec.label)
+                used |= array_used_params(target, self.resolver)
+                leaves |= used - static
             info = replace(info, traced_params=info.traced_params | leaves)
         origin = TraceOrigin(application.node, unit_start, application.enclosing)
         if eager:

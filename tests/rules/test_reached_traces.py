@@ -274,3 +274,43 @@ def test_an_nnx_optimizer_passed_in_is_clean():
     assert [code for _, code in _codes(closed)] == ["JAX103"]
     error = run_snippet(textwrap.dedent(closed)).error
     assert error is not None and "trace level" in str(error)
+
+
+EQX_UNANNOTATED = """
+import equinox as eqx
+import jax
+import jax.numpy as jnp
+
+
+class Linear(eqx.Module):
+    weight: jax.Array
+
+    def __init__(self, key):
+        self.weight = jax.random.normal(key, (3, 1))
+
+    def __call__(self, x):
+        return x @ self.weight
+
+
+@eqx.filter_jit
+def loss(model, x, y):
+    err = jax.vmap(model)(x) - y
+    if err.mean() > 0:
+        return err.mean()
+    return -err.mean()
+"""
+EQX_CALL = "\nout = loss(Linear(jax.random.key(0)), jnp.ones((4, 3)), jnp.zeros((4, 1)))\n"
+
+
+def test_an_operand_of_a_vmapped_module_under_filter_jit_is_traced():
+    # No annotation and no call in the module: `jax.vmap(model)(x)` maps over `x`, an array,
+    # whose leaves `eqx.filter_jit` traces.
+    assert _codes(EQX_UNANNOTATED) == [(19, "JAX701")]
+    assert _error_name(EQX_UNANNOTATED + EQX_CALL) == "TracerBoolConversionError"
+
+
+def test_a_parameter_never_used_as_an_array_stays_static_under_filter_jit():
+    scaled = EQX_UNANNOTATED.replace("def loss(model, x, y):", "def loss(model, x, y, sign=1):")
+    scaled = scaled.replace("    if err.mean() > 0:", "    if sign > 0:")
+    assert _codes(scaled) == []
+    assert _error_name(scaled + EQX_CALL) is None
