@@ -27,6 +27,7 @@ from jax_lsp.analysis.imports import Resolver
 from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.names import local_names
 from jax_lsp.analysis.nodes import (
+    argument_of,
     child_nodes,
     is_staticmethod,
     own_returns,
@@ -166,6 +167,9 @@ class Reuse:
     # The names the enclosing comprehensions and `for` loops bind for each element (`a` in
     # `for a in xs`).
     item_names: frozenset[str] = frozenset()
+    # A loop body builds the key from a constant seed (`normal(jax.random.key(0), shape)`):
+    # every iteration builds the same key.
+    rebuilt: bool = False
 
     @property
     def name(self) -> str:
@@ -908,6 +912,55 @@ def carried_key_reuses(
             continue
         reuses[path] = Reuse(node, role, node, True, first_key=role, carried=True)
     return sorted(reuses.values(), key=lambda r: (r.call.lineno, r.call.col_offset))
+
+
+# The lax loops that run their body again and again (a while loop's test runs as often).
+_REPEATING_LOOPS = frozenset({"lax.fori_loop", "lax.while_loop", "lax.scan", "lax.map"})
+_KEY_CONSTRUCTORS = frozenset({"jax.random.key", "jax.random.PRNGKey"})
+
+
+def rebuilt_key_draws(
+    function: ast.FunctionDef | ast.AsyncFunctionDef,
+    loop: str,
+    classify: Callable[[ast.Call], ast.expr | str | None],
+    resolver: Resolver,
+) -> list[Reuse]:
+    """Draws a lax loop body (run by `loop`) makes from a key it builds from a constant seed
+    (`normal(jax.random.key(0), shape)`, or through a name bound once to such a key): every
+    iteration builds the same key, and under the loop's trace every draw has the same
+    shape, so each iteration draws the same numbers. A key folded with the iteration
+    (`fold_in(key(0), i)`) is a new key, not this."""
+    if loop not in _REPEATING_LOOPS:
+        return []
+    stores = _store_counts(function)
+    constant_names = {
+        statement.targets[0].id
+        for statement in function.body
+        if isinstance(statement, ast.Assign)
+        and len(statement.targets) == 1
+        and isinstance(statement.targets[0], ast.Name)
+        and stores.get(statement.targets[0].id) == 1
+        and _constant_key(statement.value, resolver)
+    }
+    found = []
+    for node in _scope_nodes(function.body):
+        if not isinstance(node, ast.Call):
+            continue
+        role = classify(node)
+        if not isinstance(role, ast.expr):
+            continue
+        named = isinstance(role, ast.Name) and role.id in constant_names
+        if named or _constant_key(role, resolver):
+            found.append(Reuse(node, role, node, True, first_key=role, rebuilt=True))
+    return found
+
+
+def _constant_key(expr: ast.expr, resolver: Resolver) -> bool:
+    """`jax.random.key(0)` / `PRNGKey(42)`: a key built from a literal seed."""
+    if not isinstance(expr, ast.Call) or resolver.qualname(expr.func) not in _KEY_CONSTRUCTORS:
+        return False
+    seed = argument_of(expr, 0, "seed")
+    return isinstance(seed, ast.Constant) and type(seed.value) is int
 
 
 def _store_counts(function: ast.AST) -> dict[str, int]:

@@ -94,6 +94,7 @@ from jax_lsp.analysis.traced import (
     TraceOrigin,
     TraceStep,
     all_params,
+    array_used_params,
     call_site_containers,
     call_site_params,
     differentiated_params,
@@ -505,6 +506,27 @@ class ModuleModel:
         return any(names_explicit_meshes(unit.source) for unit in self.document.units)
 
     @cached_property
+    def nnx_objects(self) -> dict[tuple[str, str], str]:
+        """Holders of flax nnx objects (modules, optimizers, variables): ("", name) for a
+        module-level name, (class, attr) for `self.attr`; with the constructor's qualname
+        (a class of the module deriving from nnx: its name). A holder also given anything
+        else is left out."""
+        found: dict[tuple[str, str], str] = {}
+        mixed: set[tuple[str, str]] = set()
+        for summary in self.summaries:
+            for owner, name, callee in summary.objects:
+                holder = (owner, name)
+                if not self._is_nnx_class(callee) or found.setdefault(holder, callee) != callee:
+                    mixed.add(holder)
+        return {holder: callee for holder, callee in found.items() if holder not in mixed}
+
+    def _is_nnx_class(self, callee: str) -> bool:
+        if callee.startswith("flax.nnx."):
+            return callee.rpartition(".")[2][:1].isupper()
+        record = self.classes.get(callee)
+        return record is not None and any(base.startswith("flax.nnx.") for base in record.bases)
+
+    @cached_property
     def module_state(self) -> ModuleState:
         """Which module-level names are containers, and which change after a trace."""
         return ModuleState(self)
@@ -561,12 +583,13 @@ class ModuleModel:
     def _transformed_global(
         self, name: str, line: int | None, caller: FunctionNode | None
     ) -> FunctionNode | None:
-        """The function a module-level name bound once to a transformation of it runs
-        (`f = shard_map(body, ...)`: calling `f` or `jax.jit(f)` runs `body`)."""
+        """The function a module-level name bound once to a function runs: a transformation
+        of it (`f = shard_map(body, ...)`: calling `f` or `jax.jit(f)` runs `body`) or the
+        function a factory of the module returns (`step = make_step(model)`)."""
         if name not in self.stable_globals or (caller and binds_locally(name, caller)):
             return None
         value = self.global_values.get(name)
-        if type(value) is not Function or not value.transform or value.path is None:
+        if type(value) is not Function or value.path is None:
             return None
         return self._definition(value.path, line)
 
@@ -1056,13 +1079,13 @@ class ModuleModel:
             return None
         target, ref = found
         info = trace_info_for(application, target, self._is_array_annotation, ref)
-        if application.spec.policy is ParamPolicy.ARRAY_ANNOTATED and not isinstance(
-            target, ast.Lambda
-        ):
+        if application.spec.policy is ParamPolicy.ARRAY_ANNOTATED:
             leaves = self._filtered_leaves(target, ref, application, unit_start)
             static = static_parameters(target, application.keywords, _STATIC_KEYWORDS)
             if static is not None:  # statics unreadable: leave the called parameters alone
-                leaves |= self._module_params(target, application.spec.label) - static
+                used = self._module_params(target, application.spec.label)
+                used |= array_used_params(target, self.resolver)
+                leaves |= used - static
             info = replace(info, traced_params=info.traced_params | leaves)
         origin = TraceOrigin(application.node, unit_start, application.enclosing)
         if eager:
@@ -1079,8 +1102,9 @@ class ModuleModel:
         """Parameters a filtered transformation (`eqx.filter_jit`, `nnx.jit`) traces beyond
         the annotated arrays: those holding an object of a PyTree class of the module (its
         array leaves are traced; `self` of a method, `model` given an `MLP`) and those some
-        call gives a JAX array: a call of the transformed function by its name, or of what
-        the transformation makes (`eqx.filter_jit(f)(x)`, `step = eqx.filter_jit(f)`)."""
+        call gives a JAX array: a call of the transformed function by its name (a lambda's:
+        of the name bound to it), or of what the transformation makes
+        (`eqx.filter_jit(f)(x)`, `step = eqx.filter_jit(f)`)."""
         positional = positional_params(target)
         bound = set(positional[: ref.bound_positional]) | ref.bound_keywords
         found = {
@@ -1088,7 +1112,9 @@ class ModuleModel:
             for param, class_name in self._object_classes(target).items()
             if is_registered_pytree(self.classes[class_name], self.summaries)
         }
-        sites = list(self._filtered_call_sites.get(application.target.name, ()))
+        # A lambda's calls are those of the name bound to it (`f = nnx.jit(lambda ...)`).
+        called = target if isinstance(target, ast.Lambda) else application.target.name
+        sites = list(self._filtered_call_sites.get(called, ()))
         unit = next((u for u in self.document.units if u.start_line == unit_start), None)
         if unit is not None and unit.tree is not None:
             sites += self._calls_of_made(application, unit, ref)
@@ -1106,8 +1132,6 @@ class ModuleModel:
         under an `nnx` transformation any parameter the body calls (`model(x)`): `nnx.jit`
         takes no plain function (it raises TypeError), so a callable it is given is a graph
         node, a module."""
-        if isinstance(target, ast.Lambda):
-            return frozenset()
         arguments = [*target.args.posonlyargs, *target.args.args, *target.args.kwonlyargs]
         found = {
             arg.arg
@@ -1198,23 +1222,45 @@ class ModuleModel:
     @cached_property
     def _filtered_call_sites(
         self,
-    ) -> dict[str, list[tuple[FunctionNode | None, ast.Call, FunctionRef, UnitSource]]]:
-        """Calls of functions given to a filtered transformation, by the name they call."""
-        names = {
-            application.target.name
+    ) -> dict[
+        str | ast.Lambda, list[tuple[FunctionNode | None, ast.Call, FunctionRef, UnitSource]]
+    ]:
+        """Calls of functions given to a filtered transformation, by the name they call (a
+        lambda's: by the lambda)."""
+        filtered = [
+            application.target
             for summary in self.summaries
             for application in summary.applications
             if application.spec.policy is ParamPolicy.ARRAY_ANNOTATED
-        }
-        found: dict[str, list] = {}
-        if not names:
+        ]
+        names = {t.name for t in filtered if not isinstance(t.node, ast.Lambda)}
+        lambdas = {target.node for target in filtered if isinstance(target.node, ast.Lambda)}
+        found: dict[str | ast.Lambda, list] = {}
+        if not filtered:
             return found
+        # Module-level names of transformed lambdas, called from other statements.
+        named = {
+            name: node
+            for summary in self.summaries
+            for name, node in summary.transformed_lambdas
+            if node in lambdas and name in self.stable_globals
+        }
         units = [unit for unit in self.document.units if unit.tree is not None]
         for unit, summary in zip(units, self.summaries, strict=True):
             for call in summary.calls:
+                site = (call.caller, call.node, call.callee, unit.source)
                 if call.callee.name in names:
-                    site = (call.caller, call.node, call.callee, unit.source)
                     found.setdefault(call.callee.name, []).append(site)
+                lambda_node = named.get(call.callee.name)
+                caller = call.caller
+                if lambda_node is not None and not (
+                    caller and binds_locally(call.callee.name, caller)
+                ):
+                    found.setdefault(lambda_node, []).append(site)
+            for call in summary.lambda_calls:
+                if call.callee.node in lambdas:
+                    site = (call.caller, call.node, call.callee, unit.source)
+                    found.setdefault(call.callee.node, []).append(site)
         return found
 
     def _custom_rule_applications(self, units: list[Unit]) -> list[tuple[Application, int]]:
@@ -1234,6 +1280,48 @@ class ModuleModel:
                 application = Application(spec, rule, {"static_argnums": nondiff}, primal, node)
                 found.append((application, unit.start_line))
         return found
+
+    def _module_branch_applications(self, units: list[Unit]) -> list[tuple[Application, int]]:
+        """`lax.switch(i, branches, x)` where `branches` is a module-level list or tuple
+        display of other units (`branches = [f, g]`): the switch traces each function it
+        names. A name the module also binds to anything else is left alone."""
+        displays: dict[str, list[ast.expr] | None] = {}
+        for summary in self.summaries:
+            for name, elements in summary.module_displays:
+                known = displays.setdefault(name, [])
+                if elements is None or known is None:
+                    displays[name] = None
+                else:
+                    known += elements
+        found = []
+        for unit, summary in zip(units, self.summaries, strict=True):
+            for application, around in summary.branch_lists:
+                name = application.target.name
+                elements = displays.get(name)
+                if not elements or any(binds_locally(name, scope) for scope in around):
+                    continue
+                found += [
+                    (replace(application, target=FunctionRef(element.id, ())), unit.start_line)
+                    for element in elements
+                    if isinstance(element, ast.Name)
+                ]
+        return found
+
+    def _schedule_applications(self, units: list[Unit]) -> list[tuple[Application, int]]:
+        """Each function given to optax as a schedule, applied in every function that runs an
+        optimizer's update (`tx.update(grads, state)`, `state.apply_gradients(...)`): optax
+        calls the schedule there, so it is traced where that function is."""
+        updates = [
+            (function, call, unit.start_line)
+            for unit, summary in zip(units, self.summaries, strict=True)
+            for function, call in summary.optimizer_updates
+        ]
+        return [
+            (replace(schedule, enclosing=function, node=call), unit_start)
+            for summary in self.summaries
+            for schedule in summary.schedules
+            for function, call, unit_start in updates
+        ]
 
     def _jit_disabled_from(self, units: list[Unit]) -> float:
         """The document line after which `jax.config.update("jax_disable_jit", True)` has
@@ -1266,6 +1354,7 @@ class ModuleModel:
         sources = {unit.start_line: unit.source for unit in units}
         applications: list[tuple[Application, int]] = []
         calls_by_caller: dict[ast.AST | None, list[tuple[CallSite, int]]] = {}
+        applications += self._module_branch_applications(units)
         for unit, summary in zip(units, self.summaries, strict=True):
             applications += [(a, unit.start_line) for a in summary.applications]
             for call in summary.calls:
@@ -1288,7 +1377,10 @@ class ModuleModel:
             # `shard_map` runs eagerly where nothing traces the code applying it; traced
             # code applying it traces it (below).
             self._apply(application, unit_start, eager=application.spec.eager_outside_trace)
-        for application, unit_start in self._custom_rule_applications(units):
+        for application, unit_start in [
+            *self._custom_rule_applications(units),
+            *self._schedule_applications(units),
+        ]:
             apps_by_enclosing.setdefault(application.enclosing, []).append(
                 (application, unit_start)
             )
@@ -1946,7 +2038,11 @@ class ModuleModel:
         resolver = self.resolver.child(local_imports(node), frozenset(params))
         kinds: dict[ast.AST, Kind] = {}
         values: dict[ast.AST, Value] = {}
-        context = ScopeContext(resolver, given_tracers, outer, external=self.external or {})
+        # Its path names the functions it defines (`make_step.step`, what a call returns).
+        path = self.records[node].path if node in self.records else ""
+        context = ScopeContext(
+            resolver, given_tracers, outer, external=self.external or {}, scope_path=path
+        )
         FlowInterpreter(context, kinds, values).run_function(node, params)
         found = [
             Kind.UNKNOWN

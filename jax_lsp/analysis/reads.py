@@ -43,6 +43,7 @@ RECORDED = frozenset(
         "differentiated",
         "array_passed",
         "self_updates",
+        "nnx_objects",
     }
 )
 # Facts rules read that `ModuleModel.unit_key` holds: the unit's own functions' traces,

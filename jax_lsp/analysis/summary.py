@@ -15,9 +15,13 @@ from functools import cached_property
 
 from jax_lsp.analysis.free_writes import FreeWrites, mutated_name
 from jax_lsp.analysis.imports import Resolver, import_bindings, record_local_imports
-from jax_lsp.analysis.nodes import LEAF_NODE_TYPES, child_nodes
+from jax_lsp.analysis.nodes import LEAF_NODE_TYPES, all_params, argument_of, child_nodes
 from jax_lsp.analysis.pytrees import PYTREE_REGISTRATIONS
 from jax_lsp.analysis.transforms import (
+    OPTAX_HYPERPARAMS,
+    OPTAX_LEARNING_RATE_FIRST,
+    OPTAX_SCHEDULE,
+    OPTIMIZER_UPDATES,
     PARTIAL,
     RULE_REGISTRATIONS,
     TRANSFORMS,
@@ -135,6 +139,27 @@ class UnitSummary:
     # takes the non-differentiable arguments: "same" or "first", the registering node, the
     # registering method: "defvjp" or "defjvp").
     custom_rules: list[tuple[str, FunctionRef, str, ast.AST, str]] = field(default_factory=list)
+    # `lax.switch(i, branches, x)` whose `branches` names no list or tuple display of the unit:
+    # the application with `branches` as its target's name, and the functions and lambdas
+    # around the call (a parameter or local of theirs of that name is not the module's).
+    branch_lists: list[tuple[Application, tuple[FunctionNode, ...]]] = field(default_factory=list)
+    # Objects a call makes, by holder: ("", name) for `name = Callee(...)` at module level,
+    # (class, attr) for `self.attr = Callee(...)` in a method; with the callee's qualname
+    # (a class of the module: its name).
+    objects: list[tuple[str, str, str]] = field(default_factory=list)
+    # Module-level names bound to a transformation of a lambda (`f = nnx.jit(lambda x: ...)`).
+    transformed_lambdas: list[tuple[str, ast.Lambda]] = field(default_factory=list)
+    # Calls of a name bound to a lambda (through a transformation or `partial`).
+    lambda_calls: list[CallSite] = field(default_factory=list)
+    # Functions given to optax as schedules (`optax.adam(learning_rate=schedule)`), as
+    # applications of OPTAX_SCHEDULE made where the optax call is.
+    schedules: list[Application] = field(default_factory=list)
+    # Calls that run an optimizer's update (`tx.update(g, s)`, `state.apply_gradients(...)`)
+    # inside a function: (the function, the call).
+    optimizer_updates: list[tuple[FunctionNode, ast.Call]] = field(default_factory=list)
+    # Module-level assignments of a name: the elements of the list or tuple display it is
+    # assigned (None: it is assigned something else).
+    module_displays: list[tuple[str, tuple[ast.expr, ...] | None]] = field(default_factory=list)
 
 
 def _partial_ref(
@@ -222,7 +247,8 @@ BindingKey = tuple[tuple[str, ...], str]
 # The summary's fields a statement of a top-level class's body may add to: lists, then sets.
 _LIST_FIELDS = (
     *("functions", "applications", "calls", "lambdas", "decorations", "custom_rules"),
-    *("constructions", "apply_fns", "named_lambdas"),
+    *("constructions", "apply_fns", "named_lambdas", "branch_lists", "schedules"),
+    *("optimizer_updates", "lambda_calls", "objects"),
 )
 _DISPLAYS = (ast.List, ast.Tuple)
 _SET_FIELDS = ("mutated_names", "global_writes")
@@ -274,6 +300,7 @@ class _Collector:
         self.writes = FreeWrites()
         # Import statements of each enclosing function's own body (None for a class body).
         self._imports: list[list[ast.stmt] | None] = []
+        self._open_lambdas: list[ast.Lambda] = []  # the lambdas whose body is being walked
 
     def visit(self, node: ast.AST) -> None:
         node_type = type(node)
@@ -303,8 +330,14 @@ class _Collector:
 
     @property
     def _method_class(self) -> str | None:
-        """The class of the innermost method, for resolving `self.method`."""
-        return self._records[-1].class_name if self._records else None
+        """The class of the innermost method, for resolving `self.method`: a function
+        nested in a method closes over its `self` (unless it takes a `self` of its own)."""
+        for record in reversed(self._records):
+            if record.class_name is not None:
+                return record.class_name
+            if "self" in all_params(record.node):
+                return None
+        return None
 
     def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
         self.writes.enter_opaque()  # decorators and signature run in the enclosing scope
@@ -363,7 +396,9 @@ class _Collector:
         # Lambdas belong to their enclosing function for calls; transforms record them inline.
         self.summary.lambdas.append(node)
         self.writes.enter_opaque()
+        self._open_lambdas.append(node)
         self.generic_visit(node)
+        self._open_lambdas.pop()
         self.writes.leave()
 
     def visit_ClassDef(self, node: ast.ClassDef) -> None:
@@ -498,13 +533,31 @@ class _Collector:
             if spec.function_positions == (0,):
                 options = zip(spec.positional_options, node.args[1:], strict=False)
                 keywords.update({name: value for name, value in options if name not in keywords})
+            forwarded = _forwarded_keywords(node)
             for target in self._transform_targets(spec, node, self._scopes):
                 ref = self._target_ref(target, scopes, method_class)
                 if ref:
-                    forwarded = _forwarded_keywords(node)
                     self.summary.applications.append(
                         Application(spec, ref, keywords, enclosing, node, forwarded=forwarded)
                     )
+            named = self._unit_foreign_branches(spec, node, scopes)
+            if named is not None:  # a display of another unit, maybe: the model looks
+                application = Application(
+                    spec, FunctionRef(named, scopes), keywords, enclosing, node, forwarded=forwarded
+                )
+                around = (*self._functions, *self._open_lambdas)
+                self.summary.branch_lists.append((application, around))
+        for given in self._schedules_given(node):
+            ref = self._target_ref(given, scopes, method_class)
+            if ref is not None:
+                self.summary.schedules.append(Application(OPTAX_SCHEDULE, ref, {}, enclosing, node))
+        if (
+            enclosing is not None
+            and type(node.func) is ast.Attribute
+            and node.func.attr in OPTIMIZER_UPDATES
+            and (node.func.attr == "apply_gradients" or len(node.args) >= 2)
+        ):
+            self.summary.optimizer_updates.append((enclosing, node))
         primal = _registered_rule(node.func)  # `f.defvjp(fwd, bwd)`
         if primal is not None and not node.keywords:
             method = node.func.attr  # type: ignore[attr-defined]
@@ -522,6 +575,8 @@ class _Collector:
             ref = _with_apply_method(ref, node)
         if ref and (ref.node is None or not isinstance(ref.node, ast.Lambda)):
             self.summary.calls.append(CallSite(enclosing, ref, node))
+        elif ref:  # `f(x)` of `f = nnx.jit(lambda x: ...)`: what the lambda is given
+            self.summary.lambda_calls.append(CallSite(enclosing, ref, node))
         func = node.func
         named = func.attr if type(func) is ast.Attribute else getattr(func, "id", None)
         if named in _TREE_MAP_NAMES and node.args and self.resolver.qualname(func) in TREE_MAPS:
@@ -552,6 +607,20 @@ class _Collector:
                 for index, arg in enumerate(node.args)
                 if isinstance(arg, ast.Name) and not (registered and index == 0)
             )
+
+    def _schedules_given(self, node: ast.Call) -> list[ast.expr]:
+        """What an optax call may be given as a schedule: the learning rate (by keyword, or
+        first), or any hyperparameter of `optax.inject_hyperparams(opt)(...)`."""
+        func = node.func
+        if type(func) is ast.Call and self.resolver.qualname(func.func) in OPTAX_HYPERPARAMS:
+            return [*node.args[:1], *(keyword.value for keyword in node.keywords if keyword.arg)]
+        qualname = self.resolver.qualname(func) or ""
+        if not qualname.startswith("optax."):
+            return []
+        given = [kw.value for kw in node.keywords if kw.arg in ("learning_rate", "step_size_fn")]
+        if qualname in OPTAX_LEARNING_RATE_FIRST and node.args:
+            given.append(node.args[0])
+        return given
 
     def _called_ref(
         self, func: ast.expr, scopes: tuple[str, ...], method_class: str | None
@@ -613,6 +682,24 @@ class _Collector:
                 targets += self._display_named(branches.id, scopes)
         return targets
 
+    def _unit_foreign_branches(
+        self, spec: TransformSpec, node: ast.Call, scopes: tuple[str, ...]
+    ) -> str | None:
+        """The name `lax.switch` is given its branches by when no display of this unit binds
+        it (None: the branches are a display, or bound here)."""
+        if spec.branches_position is None:
+            return None
+        branches = argument_of(node, spec.branches_position, "branches")
+        if not isinstance(branches, ast.Name):
+            return None
+        name = branches.id
+        bound_here = any(
+            (scopes[:depth], name) in self._bindings for depth in range(len(scopes) + 1)
+        )
+        if bound_here or self._display_named(name, scopes):
+            return None
+        return name
+
     def _display_named(self, name: str, scopes: tuple[str, ...]) -> list[ast.expr]:
         """The elements of the list or tuple display `name` was last assigned, seen from
         `scopes` (its own scope first, then the enclosing ones)."""
@@ -642,14 +729,42 @@ class _Collector:
         self.generic_visit(node)
         for target in node.targets:
             self._note_store(target)
+        if len(node.targets) == 1 and type(node.value) is ast.Call:
+            self._note_object(node.targets[0], node.value)
         if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
             key = (self._scopes, node.targets[0].id)
             self._bind(key, self._bound_function(node.value))
             self._note_construction(node.targets[0], node.value)
-            self._display(key, node.value.elts if type(node.value) in _DISPLAYS else None)
+            elements = node.value.elts if type(node.value) in _DISPLAYS else None
+            self._display(key, elements)
+            if self._at_top:
+                shown = None if elements is None else tuple(elements)
+                self.summary.module_displays.append((node.targets[0].id, shown))
+            bound = self._bindings[key]
+            lambda_node = bound.node if bound else None
+            if self._at_top and type(node.value) is ast.Call and type(lambda_node) is ast.Lambda:
+                # `f = nnx.jit(lambda x: ...)`
+                self.summary.transformed_lambdas.append((key[1], lambda_node))
             if type(node.value) is ast.Lambda and not (self._segments and self._segments[-1][1]):
                 path = ".".join([*self._scope_paths[-1][-1:], node.targets[0].id])
                 self.summary.named_lambdas.append((path, node.value))
+
+    def _note_object(self, target: ast.expr, value: ast.Call) -> None:
+        """`name = Callee(...)` at module level, `self.attr = Callee(...)` in a method."""
+        if type(target) is ast.Name and self._at_top:
+            holder = ("", target.id)
+        elif (
+            type(target) is ast.Attribute
+            and type(target.value) is ast.Name
+            and target.value.id == "self"
+            and self._method_class is not None
+        ):
+            holder = (self._method_class, target.attr)
+        else:
+            return
+        callee = self.resolver.qualname(value.func) or getattr(value.func, "id", None)
+        if callee:
+            self.summary.objects.append((*holder, callee))
 
     def _note_construction(self, target: ast.expr, value: ast.expr | None) -> None:
         if self._segments and self._segments[-1][1]:

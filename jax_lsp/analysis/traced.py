@@ -428,3 +428,35 @@ def python_value_params(
         return frozenset()
     passed = call_site_params(node, call, kinds, target, Kind.STATIC)
     return passed | (literal_default_params(node) - _given_params(node, call, target))
+
+
+# Attributes only an array has (not a Python number, list or dict): a parameter read so is an
+# array, whose leaves a filtered transformation (`eqx.filter_jit`) traces.
+_ARRAY_ATTRIBUTES = frozenset({"shape", "ndim", "dtype", "T", "reshape", "astype"})
+_VMAPS = frozenset({"jax.vmap", "equinox.filter_vmap"})
+
+
+def array_used_params(node: FunctionNode, resolver) -> frozenset[str]:
+    """Parameters the body uses as arrays and never rebinds: `x.shape`, `x.reshape(...)`, or
+    an operand of a vmapped function (`jax.vmap(model)(x)` maps over its leading axis)."""
+    params = set(all_params(node))
+    found: set[str] = set()
+    rebound: set[str] = set()
+    for child in ast.walk(node):
+        if isinstance(child, ast.Name) and not isinstance(child.ctx, ast.Load):
+            rebound.add(child.id)
+        elif (
+            isinstance(child, ast.Attribute)
+            and child.attr in _ARRAY_ATTRIBUTES
+            and isinstance(child.value, ast.Name)
+        ):
+            found.add(child.value.id)
+        elif (
+            isinstance(child, ast.Call)
+            and isinstance(child.func, ast.Call)
+            and len(child.func.args) == 1
+            and not child.func.keywords
+            and resolver.qualname(child.func.func) in _VMAPS
+        ):  # default in_axes=0: every positional operand is mapped
+            found.update(arg.id for arg in child.args if isinstance(arg, ast.Name))
+    return frozenset(found & params - rebound)

@@ -149,3 +149,21 @@ PARTIAL = frozenset({"functools.partial"})
 # Not transformations: they call a function on the leaves of their trees (traced leaves of
 # traced trees).
 TREE_MAPS = frozenset({"jax.tree_util.tree_map", "jax.tree.map"})
+
+# optax calls a schedule (a function of the step count) inside the optimizer's `update`:
+# traced wherever the update runs traced (the step count is then a tracer).
+OPTAX_SCHEDULE = TransformSpec("optax.update", False, ParamPolicy.ALL, arity=1)
+# optax's optimizers whose first parameter is the learning rate (a number or a schedule).
+OPTAX_LEARNING_RATE_FIRST = frozenset(
+    f"optax.{name}"
+    for name in (
+        *("sgd", "adam", "adamw", "adagrad", "adabelief", "adadelta", "adafactor", "adamax"),
+        *("adamaxw", "amsgrad", "fromage", "lamb", "lars", "lion", "nadam", "nadamw"),
+        *("noisy_sgd", "novograd", "optimistic_gradient_descent", "radam", "rmsprop", "sm3"),
+        *("yogi", "rprop", "sign_sgd", "scale_by_learning_rate", "scale_by_schedule"),
+    )
+)
+OPTAX_HYPERPARAMS = frozenset({"optax.inject_hyperparams", "optax.inject_stateful_hyperparams"})
+# Methods that run an optimizer's update: optax's `tx.update(grads, state, ...)`, flax's
+# `state.apply_gradients(grads=...)`, nnx's `optimizer.update(model, grads)`.
+OPTIMIZER_UPDATES = frozenset({"update", "apply_gradients"})

@@ -61,6 +61,10 @@ class _Scopes:
         return any(name in self.bound(function) for function in ctx.functions)
 
 
+# nnx optimizers: `update` changes their state (and the model's parameters) in place.
+_NNX_OPTIMIZERS = frozenset(
+    {"flax.nnx.Optimizer", "flax.nnx.ModelAndOptimizer", "flax.nnx.optimizer.Optimizer"}
+)
 # Calls that turn a value into text (and so carry the tracer's text along).
 _TEXT_CALLS = frozenset({"builtins.str", "builtins.repr", "builtins.format"})
 # Array-producing expressions: under a staging trace (jit, lax bodies) each is a new tracer,
@@ -1219,6 +1223,12 @@ class GlobalWriteInTraced(_StateRule):
         objects created inside the function are fine. In the body of a `lax` loop
         (`while_loop`, `fori_loop`, `scan`, `map`) it also flags an augmented update of such
         outer state (`calls[0] += 1`, `global total; total += x`), even of a Python number.
+        It also flags a flax nnx object made outside the trace (a module-level
+        `model = nnx.Linear(...)`, or `self.optimizer` of the method a jitted closure sits in)
+        that traced code changes: an attribute assigned (`model.kernel.value = w`) or an nnx
+        optimizer's `update`; flax raises `TraceContextError` (cannot mutate from a different
+        trace level) under `jax.jit` and `nnx.jit` alike. Passed in as an argument of an
+        `nnx.jit` function, it is fine.
     """
     why_bad = """
         The stored value is a tracer, valid only while JAX traces the function. The call
@@ -1506,11 +1516,18 @@ class GlobalWriteInTraced(_StateRule):
             return
         if isinstance(node, ast.Call):
             yield from self._storing_call(node, ctx)
+            yield from self._nnx_update(node, ctx)
             return
         value = node.value
         if value is None:
             return
         targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+        for target in targets:
+            if isinstance(target, ast.Attribute | ast.Subscript):
+                holder = self._outer_nnx_holder(target.value, ctx)
+                if holder is not None:
+                    yield self._nnx_report(target, holder, ctx)
+                    return
         for target, stored in _stores(targets, value):
             if carries_tracer(stored, ctx):
                 reason = self._leak(target, ctx)
@@ -1621,6 +1638,59 @@ class GlobalWriteInTraced(_StateRule):
             info.direct
             or info.via.startswith(f"called from {record.class_name}.")
             or function in ctx.model.module_object_methods  # `seq.next_key()` in jit
+        )
+
+    def _nnx_update(self, node: ast.Call, ctx: RuleContext) -> Iterator[Finding]:
+        """`optimizer.update(model, grads)` of an nnx optimizer made outside the trace."""
+        func = node.func
+        if not (isinstance(func, ast.Attribute) and func.attr == "update"):
+            return
+        holder = self._outer_nnx_holder(func.value, ctx, _NNX_OPTIMIZERS)
+        if holder is not None:
+            yield self._nnx_report(node, holder, ctx)
+
+    def _outer_nnx_holder(
+        self, expr: ast.expr, ctx: RuleContext, classes: frozenset[str] | None = None
+    ) -> str | None:
+        """How the code spells the nnx object (of `classes`, or any) that `expr` or an
+        object it is read from holds, when the object was made outside this trace: a
+        module-level name, or `self.attr` of the method a traced closure sits in."""
+        while True:
+            holder = self._nnx_holder_key(expr, ctx)
+            if holder is not None:
+                callee = ctx.model.nnx_objects.get(holder)
+                if callee is not None and (classes is None or callee in classes):
+                    return ast.unparse(expr)
+            if not isinstance(expr, ast.Attribute | ast.Subscript):
+                return None
+            expr = expr.value
+
+    def _nnx_holder_key(self, expr: ast.expr, ctx: RuleContext) -> tuple[str, str] | None:
+        if isinstance(expr, ast.Name):
+            return None if self._scopes.is_local(ctx, expr.id) else ("", expr.id)
+        if not (
+            isinstance(expr, ast.Attribute)
+            and isinstance(expr.value, ast.Name)
+            and expr.value.id == "self"
+        ):
+            return None
+        # `self` of an enclosing method that nothing traces: the closure captured it.
+        owners = [f for f in ctx.functions if "self" in self._scopes.bound(f)]
+        if not owners or owners[-1] is ctx.functions[-1]:
+            return None
+        record = ctx.model.records.get(owners[-1])
+        if record is None or record.class_name is None or ctx.model.context_of(owners[-1]):
+            return None
+        return (record.class_name, expr.attr)
+
+    def _nnx_report(self, node: ast.AST, holder: str, ctx: RuleContext) -> Finding:
+        return ctx.finding(
+            self,
+            node,
+            f"`{holder}` is a flax nnx object made outside {_where(ctx)}: nnx refuses to "
+            f"change it inside the trace (flax raises an error: cannot mutate from a "
+            f"different trace level). Pass it in as an argument of an `nnx.jit` function "
+            f"(or split it with `nnx.split` and merge it back) instead of closing over it",
         )
 
     def _storing_call(self, node: ast.Call, ctx: RuleContext) -> Iterator[Finding]:

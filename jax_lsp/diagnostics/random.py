@@ -20,6 +20,7 @@ from jax_lsp.analysis.keys import (
     in_assertion,
     may_draw,
     opaque_global,
+    rebuilt_key_draws,
     repeated_uses,
 )
 from jax_lsp.analysis.kinds import Kind
@@ -849,6 +850,7 @@ class PrngKeyReuse(Rule):
             if info is not None and info.direct:  # a loop body may pass a used key on
                 seen = {reuse.call for reuse in reuses}
                 carried = carried_key_reuses(node, info.via, classify_here, resolver)
+                carried += rebuilt_key_draws(node, info.via, classify_here, resolver)
                 reuses += [reuse for reuse in carried if reuse.call not in seen]
         # The same shuffle or choice of two arrays with one key keeps them aligned: by intent.
         # Not across loop iterations: every epoch would get the same shuffle.
@@ -888,7 +890,8 @@ class PrngKeyReuse(Rule):
         for reuse in reuses:
             covered = covering.get(id(reuse.call)) if reuse.across_iterations else None
             through_object = type(reuse.key) is DrawnThroughObject  # no key here to split
-            fix = None if through_object else fixer.fix(covered if covered is not None else reuse)
+            no_fix = through_object or reuse.rebuilt  # no key variable here to split
+            fix = None if no_fix else fixer.fix(covered if covered is not None else reuse)
             # A draw that consumes the key again on the next iteration is its own first use:
             # a related place pointing at the flagged call itself says nothing.
             itself = reuse.first is reuse.call and reuse.first_unit == ctx.unit_start
@@ -917,6 +920,13 @@ def _message(reuse: Reuse, resolver: Resolver, ctx: RuleContext) -> str:
         )
     # As the code spells it (`state["key"]`): the reuse sits in the unit reported on.
     key = reuse.name if isinstance(reuse.key, ast.Name) else ctx.segment(reuse.key)
+    if reuse.rebuilt:
+        return (
+            f"`{key}` is built anew from the same seed on every iteration of the loop this "
+            "body runs in, so each iteration draws the same numbers: carry a key through the "
+            "loop and split it every step, or fold the step in "
+            f"(`jax.random.fold_in(key, i)`)"
+        )
     if reuse.carried:
         new = key if isinstance(reuse.key, ast.Name) else "new_key"
         return (
