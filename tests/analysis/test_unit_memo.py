@@ -152,3 +152,38 @@ def test_memoised_unit_answers_follow_random_edits(edits):
     for text, edited in edited_versions(document, edits):
         incremental = _keyed_facts(ModuleModel.of(edited))
         assert incremental == _keyed_facts(_fresh(text))
+
+
+NOISE = """\
+import jax
+
+
+def draw(key):
+    return jax.random.normal(key)
+
+
+class Noise:
+    def __init__(self, key):
+        self.key = key
+
+    def __call__(self):
+        return self.key
+
+
+noise = Noise(jax.random.PRNGKey(0))
+
+
+a = noise()
+b = noise()
+"""
+
+
+def test_a_unit_naming_a_new_key_helper_is_followed_again():
+    # `noise()` draws from a stored key only once `__call__` samples with it: the units
+    # calling it, unchanged, must then be followed for key reuse.
+    before = Document(NOISE)
+    assert ModuleModel.of(before).module_key_reuses == {}
+    edited_text = NOISE.replace("return self.key", "return jax.random.normal(self.key)")
+    edited = ModuleModel.of(Document(edited_text, previous=before))
+    assert set(edited.module_key_reuses) == {19}  # `b = noise()`'s unit
+    assert _keyed_facts(edited) == _keyed_facts(_fresh(edited_text))
