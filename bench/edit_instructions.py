@@ -30,6 +30,7 @@ if __package__ in (None, ""):  # run as a script: make `bench` and `jax_lsp` imp
 
 from bench.corpus import REPO_ROOT, ensure_corpus
 from bench.latency import FILES, SUFFIXES, WARMUP, Session, edit_lines
+from bench.lsp_client import LspClient
 
 RESULTS = REPO_ROOT / "bench" / "results"
 _TOTALS = re.compile(r"^(?:summary|totals):\s+(\d+)", re.MULTILINE)
@@ -111,6 +112,7 @@ def main() -> None:
     )
     args = parser.parse_args()
     corpus = ensure_corpus()
+    LspClient.timeout = 900  # valgrind starts the server slowly, more so on a loaded machine
     record: dict = {
         "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         "edits": args.edits,
