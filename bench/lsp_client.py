@@ -20,6 +20,10 @@ Message = dict[str, Any]
 class LspClient:
     """One server process. `notifications` holds (arrival time, message) of what it sent."""
 
+    # Seconds to wait for an answer unless told: a server under valgrind (`edit_instructions.py`)
+    # on a loaded machine needs minutes to start.
+    timeout: float = 60
+
     def __init__(self, command: list[str], cwd: Path, env: dict[str, str] | None = None) -> None:
         self.started = time.perf_counter()
         self.process = subprocess.Popen(
@@ -76,21 +80,24 @@ class LspClient:
         self._send({"method": method, "params": params})
         return sent
 
-    def request(self, method: str, params: Any, timeout: float = 60) -> tuple[float, Message]:
+    def request(
+        self, method: str, params: Any, timeout: float | None = None
+    ) -> tuple[float, Message]:
         """(seconds to the response, the response)."""
         self._next_id += 1
         request_id = self._next_id
         box = self._responses.setdefault(request_id, queue.Queue())
         sent = time.perf_counter()
         self._send({"id": request_id, "method": method, "params": params})
-        arrived, message = box.get(timeout=timeout)
+        arrived, message = box.get(timeout=timeout or self.timeout)
         del self._responses[request_id]
         return arrived - sent, message
 
     def wait_for(
-        self, method: str, uri: str | None = None, timeout: float = 60
+        self, method: str, uri: str | None = None, timeout: float | None = None
     ) -> tuple[float, Message]:
         """The next notification `method` (for `uri`), dropping others: (arrival, message)."""
+        timeout = timeout or self.timeout
         deadline = time.perf_counter() + timeout
         while True:
             remaining = deadline - time.perf_counter()

@@ -396,6 +396,8 @@ class ModuleModel:
     def reaching_values(self, source: UnitSource) -> dict[str, Value]:
         """The module-level names a unit's top-level code mentions that an earlier statement
         rebinds, with the value of the latest binding before the unit."""
+        if not self._reaching_sites:
+            return {}  # no name is bound twice at the top level: nothing to tell apart
         found = self._reaching.get(id(source))
         if found is None:
             found = {}
@@ -2359,7 +2361,7 @@ class ModuleModel:
         if self._signatures is None:
             signatures: dict[str, StaticSignature] = {}
             for unit in self.document.units:
-                if unit.tree is None:
+                if unit.tree is None or not _may_bind_signature(unit.source):
                     continue
                 # `g = jax.jit(f, static_argnames=...)` reads f's parameters, maybe in
                 # another unit: reused only while each function it looked up is the same.
@@ -2516,7 +2518,7 @@ class ModuleModel:
                     if unit.tree is None or not (
                         self._may_draw(unit.source)
                         or (state and any(path_root(path) in text for path in state))
-                        or (helpers and any(name in text for name in helpers))
+                        or (helpers and self._names_any(unit.source, helpers))
                     ):
                         continue
                     found = flow.run(unit.tree.body, state, unit.start_line)
@@ -2549,7 +2551,7 @@ class ModuleModel:
             isinstance(base, ast.Name) and base.id in self.classes for base in record.node.bases
         ):
             return {}  # another class's methods may assign it
-        if not may_draw(self._source_of[record.node].text, self.resolver):
+        if not self._may_draw(self._source_of[record.node]):
             return {}
         assigned, unknown = self._self_assignments(record)
         members = {
@@ -2582,6 +2584,16 @@ class ModuleModel:
             if len(drawn & stored) == 1:
                 draws[name] = next(iter(drawn & stored))
         return draws
+
+    @staticmethod
+    def _names_any(source: UnitSource, names: tuple[str, ...]) -> bool:
+        """Does the unit's text hold one of `names` (as a substring)? Memoised on the unit:
+        module_key_reuses asks it of every unit on each edit."""
+        key = ("names-any", names)
+        found = source.memo.get(key)
+        if found is None:
+            found = source.memo[key] = any(name in source.text for name in names)
+        return found
 
     def _may_draw(self, source: UnitSource) -> bool:
         key = ("may-draw", self.alias_key)
@@ -2706,25 +2718,31 @@ class ModuleModel:
         receives, the defaults its callers pass, its objects, and why it is traced."""
         context_of, object_params = self.context_of, self.object_params
         self_object, explanation_key = self.self_object, self.explanation_key
-        object_methods = self.module_object_methods
+        object_methods, trace = self.module_object_methods, self.trace
         ref_params = self.ref_params or None
         carry_values = self.carry_values if self._loop_bodies else None
         passed_defaults = self._passed_defaults or None
-        return tuple(
-            [
+        entries = []
+        for record in summary.functions:
+            node = record.node
+            info = context_of(node)
+            # Most functions are traced by nothing: their objects and explanation are empty
+            # (object_params and explanation_key say so for a node not in the trace), and
+            # self_object is asked only of a method with no trace around it.
+            traced = node in trace
+            entries.append(
                 (
-                    context_of(node),
+                    info,
                     ref_params.get(node) if ref_params is not None else None,
                     carry_values(node) if carry_values is not None else (),
                     passed_defaults.get(node) if passed_defaults is not None else None,
-                    object_params(node),
-                    self_object(node),
+                    object_params(node) if traced else (),
+                    self_object(node) if info is None else (),
                     node in object_methods,
-                    explanation_key(node, unit_start),
+                    explanation_key(node, unit_start) if traced else (),
                 )
-                for node in [record.node for record in summary.functions]
-            ]
-        )
+            )
+        return tuple(entries)
 
     def _lambdas_key(self, summary: UnitSummary, unit_start: int) -> tuple:
         """How each lambda of a unit is traced, and why."""
@@ -2756,6 +2774,28 @@ class ModuleModel:
 
 
 _DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+
+
+def _may_bind_signature(source: UnitSource) -> bool:
+    """Can the unit bind a jitted callable with static arguments (`jitted.unit_signatures`
+    looks at no other statement): a decorated `def` or `name = call(...)` at its top level.
+    Memoised on the unit: `static_signatures` asks it of every unit on each edit."""
+    found = source.memo.get("may-bind-signature")
+    if found is None:
+        found = source.memo["may-bind-signature"] = any(
+            (
+                isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef)
+                and statement.decorator_list
+            )
+            or (
+                isinstance(statement, ast.Assign)
+                and len(statement.targets) == 1
+                and isinstance(statement.targets[0], ast.Name)
+                and isinstance(statement.value, ast.Call)
+            )
+            for statement in source.tree.body  # type: ignore[union-attr]
+        )
+    return found
 
 
 def _loaded_words(source: UnitSource) -> frozenset[str]:

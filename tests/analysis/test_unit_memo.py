@@ -3,9 +3,12 @@ unchanged: an edit of one function never leaves another unit's fact stale."""
 
 from __future__ import annotations
 
+from hypothesis import given, settings
+
 from jax_lsp.analysis.document import Document, clear_caches
 from jax_lsp.analysis.model import ModuleModel
 from jax_lsp.analysis.unit_memo import reuse_reading
+from tests.analysis.editing import edit_sequences, edited_versions
 
 
 def test_a_memo_is_reused_while_its_lookups_answer_the_same():
@@ -96,3 +99,91 @@ def test_ref_parameters_follow_edits_of_the_caller():
     edited_text = text.replace("r = jax.new_ref(jnp.zeros(3))", "r = jnp.zeros(3)")
     edited = ModuleModel(Document(edited_text, previous=before))
     assert edited.ref_params == {} == _fresh(edited_text).ref_params
+
+
+# Code that binds jitted callables, draws keys from objects and hands keys to helpers: the
+# module facts whose per-unit answers are memoised on each unit's parse.
+KEYED_SNIPPETS = [
+    "",
+    "import jax",
+    "import jax.random as jr",
+    "@jax.jit",
+    "@partial(jax.jit, static_argnums=1)",
+    "def f(x, n):",
+    "    return x * n",
+    "step = jax.jit(f, static_argnums=1)",
+    "step = jax.jit(f)",
+    "def sample(key, shape):",
+    "    return jax.random.normal(key, shape)",
+    "def draw(key):",
+    "    return sample(key, (3,))",
+    "class Noise:",
+    "    def __init__(self, key):",
+    "        self.key = key",
+    "    def __call__(self):",
+    "        return jax.random.normal(self.key)",
+    "noise = Noise(jax.random.PRNGKey(0))",
+    "a = noise()",
+    "b = noise()",
+    "key = jax.random.PRNGKey(0)",
+    "c = draw(key)",
+    "d = draw(key)",
+    "    pass",
+]
+
+
+def _keyed_facts(model: ModuleModel) -> dict:
+    """The facts, without nodes (the fresh model parses again)."""
+    return {
+        "static_signatures": model.static_signatures,
+        "key_helpers": model.key_helpers,
+        "object_key_draws": model.object_key_draws,
+        "module_key_reuses": {
+            line: [(r.call.lineno, r.call.col_offset, r.name) for r in reuses]
+            for line, reuses in model.module_key_reuses.items()
+        },
+    }
+
+
+@settings(max_examples=50, deadline=None)
+@given(edits=edit_sequences(KEYED_SNIPPETS, 2, 6))
+def test_memoised_unit_answers_follow_random_edits(edits):
+    document = Document("import jax\n")
+    for text, edited in edited_versions(document, edits):
+        incremental = _keyed_facts(ModuleModel.of(edited))
+        assert incremental == _keyed_facts(_fresh(text))
+
+
+NOISE = """\
+import jax
+
+
+def draw(key):
+    return jax.random.normal(key)
+
+
+class Noise:
+    def __init__(self, key):
+        self.key = key
+
+    def __call__(self):
+        return self.key
+
+
+noise = Noise(jax.random.PRNGKey(0))
+
+
+a = noise()
+b = noise()
+"""
+
+
+def test_a_unit_naming_a_new_key_helper_is_followed_again():
+    # `noise()` draws from a stored key only once `__call__` samples with it: the units
+    # calling it, unchanged, must then be followed for key reuse.
+    before = Document(NOISE)
+    assert ModuleModel.of(before).module_key_reuses == {}
+    edited_text = NOISE.replace("return self.key", "return jax.random.normal(self.key)")
+    edited = ModuleModel.of(Document(edited_text, previous=before))
+    assert set(edited.module_key_reuses) == {19}  # `b = noise()`'s unit
+    assert _keyed_facts(edited) == _keyed_facts(_fresh(edited_text))

@@ -1,0 +1,136 @@
+"""Instructions per edit: what `bench/latency.py`'s edits cost the real server, counted by
+callgrind instead of timed, so that the figure does not depend on the machine's load.
+
+Run `python bench/edit_instructions.py [--edits 10] [--kind code] [FILE ...]` (FILES: those of
+`latency.py`). For each file and kind, the server (`jax-lsp serve`) runs twice under
+`valgrind --tool=callgrind --instr-atstart=no`: it opens the file and takes `latency.WARMUP`
+edits uninstrumented, then `callgrind_control -i on` starts counting, and the run makes either
+N edits (the same lines and texts as `latency.py`, each waited for until its diagnostics
+arrive) or none, then shuts the server down. Instructions per edit = (count with N edits -
+count with none) / N: the difference leaves out what both runs share (switching the count on,
+the idle event loop, shutting down). PYTHONHASHSEED is fixed so that both runs hash alike.
+Results: `results/edit-instructions.json`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import datetime, timezone
+from pathlib import Path
+
+if __package__ in (None, ""):  # run as a script: make `bench` and `jax_lsp` importable
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.corpus import REPO_ROOT, ensure_corpus
+from bench.latency import FILES, SUFFIXES, WARMUP, Session, edit_lines
+from bench.lsp_client import LspClient
+
+RESULTS = REPO_ROOT / "bench" / "results"
+_TOTALS = re.compile(r"^(?:summary|totals):\s+(\d+)", re.MULTILINE)
+
+
+def _server(out_file: Path) -> list[str]:
+    return [
+        "valgrind",
+        "--tool=callgrind",
+        "--instr-atstart=no",
+        f"--callgrind-out-file={out_file}",
+        sys.executable,
+        "-m",
+        "jax_lsp",
+        "serve",
+    ]
+
+
+def _instructions(out_file: Path) -> int:
+    found = _TOTALS.search(out_file.read_text(encoding="utf-8", errors="replace"))
+    if found is None:
+        raise RuntimeError(f"no instruction total in {out_file}")
+    return int(found.group(1))
+
+
+def _stop(session: Session) -> None:
+    """Shut the server down and wait for callgrind to write its counts (slow under valgrind)."""
+    client = session.client
+    client.request("shutdown", None, timeout=600)
+    client.notify("exit", None)
+    client.process.wait(timeout=600)
+
+
+def count_run(path: Path, text: str, lines: list[int], kind: str, measured: int) -> int:
+    """Instructions counted from after the warm-up edits to the server's exit, with
+    `measured` edits in between."""
+    os.environ["PYTHONHASHSEED"] = "0"
+    with tempfile.TemporaryDirectory() as folder:
+        out_file = Path(folder) / "callgrind.out"
+        session = Session("jax-lsp", _server(out_file), path, text)
+        try:
+            for index in range(WARMUP):
+                session.edit(lines[index], SUFFIXES[kind].format(index=index))
+            subprocess.run(
+                ["callgrind_control", "-i", "on", str(session.client.pid)],
+                check=True,
+                capture_output=True,
+            )
+            time.sleep(1)  # the switch takes effect asynchronously; the idle loop is cheap
+            for index in range(WARMUP, WARMUP + measured):
+                session.edit(lines[index], SUFFIXES[kind].format(index=index))
+            _stop(session)
+        finally:
+            if session.client.process.poll() is None:
+                session.client.process.kill()
+                session.client.process.wait()
+        return _instructions(out_file)
+
+
+def measure(path: Path, edits: int, kind: str) -> dict:
+    text = path.read_text(encoding="utf-8")
+    lines = edit_lines(text, edits + WARMUP, kind)
+    base = count_run(path, text, lines, kind, 0)
+    edited = count_run(path, text, lines, kind, edits)
+    return {
+        "lines": text.count("\n") + 1,
+        "instructions_without_edits": base,
+        "instructions_with_edits": edited,
+        "instructions_per_edit": (edited - base) / edits,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("files", nargs="*", default=list(FILES[:2]), help="corpus paths")
+    parser.add_argument("--edits", type=int, default=10, help="measured edits per run")
+    parser.add_argument(
+        "--kind", choices=sorted(SUFFIXES), action="append", help="default: both kinds"
+    )
+    args = parser.parse_args()
+    corpus = ensure_corpus()
+    LspClient.timeout = 900  # valgrind starts the server slowly, more so on a loaded machine
+    record: dict = {
+        "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "edits": args.edits,
+        "files": {},
+    }
+    print(f"{'file':<48}{'lines':>6}  {'kind':<8}{'instructions/edit':>18}")
+    for name in args.files:
+        for kind in args.kind or sorted(SUFFIXES):
+            figures = measure(corpus.root / name, args.edits, kind)
+            record["files"].setdefault(name, {})[kind] = figures
+            print(
+                f"{name:<48}{figures['lines']:>6}  {kind:<8}"
+                f"{figures['instructions_per_edit'] / 1e6:>16.1f} M"
+            )
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    output = RESULTS / "edit-instructions.json"
+    output.write_text(json.dumps(record, indent=1) + "\n", "utf-8")
+
+
+if __name__ == "__main__":
+    main()
