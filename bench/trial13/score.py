@@ -28,7 +28,9 @@ Place = tuple[str, int | None, int, str]  # file, cell (1-based) or None, row, c
 def cells_of(path: Path) -> list[tuple[int | None, str]]:
     if path.suffix == ".ipynb":
         cells = json.loads(path.read_text())["cells"]
-        return [(i, "".join(c["source"])) for i, c in enumerate(cells, 1) if c["cell_type"] == "code"]
+        return [
+            (i, "".join(c["source"])) for i, c in enumerate(cells, 1) if c["cell_type"] == "code"
+        ]
     return [(None, path.read_text())]
 
 
@@ -85,7 +87,10 @@ def main() -> None:
     hit_code = Counter(p[3] for p in hits)
     print("per code:", ", ".join(f"{c} {hit_code[c]}/{n}" for c, n in sorted(per_code.items())))
     clean_ok = len(clean) - len({f[0] for f in flagged})
-    print(f"recall {len(hits)}/{len(all_expected)}, clean ok {clean_ok}/{len(clean)}, extras {len(extras)}")
+    print(
+        f"recall {len(hits)}/{len(all_expected)}, clean ok {clean_ok}/{len(clean)},"
+        f" extras {len(extras)}"
+    )
 
 
 if __name__ == "__main__":

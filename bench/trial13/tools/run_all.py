@@ -1,4 +1,5 @@
-"""Runs every program under JAX (notebooks: cells in order, one namespace) and records the outcome."""
+"""Runs every program under JAX (a notebook: its cells in order, in one namespace) and prints
+what happened: `ok` (and the last line printed) or `RAISES` and the error."""
 
 import json
 import subprocess
@@ -21,10 +22,14 @@ def outcome(path: Path) -> str:
         [PY, "-c", source_of(path)], capture_output=True, text=True, timeout=300, cwd=path.parent
     )
     if proc.returncode == 0:
-        warn = [l for l in proc.stderr.splitlines() if "Warning" in l]
+        warn = [line for line in proc.stderr.splitlines() if "Warning" in line]
         last = proc.stdout.strip().splitlines()[-1:] or [""]
         return "ok" + (" WARN " + warn[0][-120:] if warn else "") + " | " + last[0][:100]
-    errs = [l for l in proc.stderr.splitlines() if l and not l.startswith(" ") and ("Error" in l or "Exception" in l)]
+    errs = [
+        line
+        for line in proc.stderr.splitlines()
+        if line[:1] not in ("", " ") and ("Error" in line or "Exception" in line)
+    ]
     return "RAISES " + (errs[-1][:160] if errs else proc.stderr[-160:])
 
 
