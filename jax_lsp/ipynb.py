@@ -134,7 +134,7 @@ class Notebook:
     def with_text(self, text: str) -> str:
         """The notebook JSON with its code cells replaced by the cells of `text` (only the
         cells that changed are touched)."""
-        chunks = text.removesuffix("\n").split(f"\n{CELL_MARKER}\n")
+        chunks = _cells_of(text)
         if len(chunks) != len(self.code_cells):
             raise NotebookError("the fixed text no longer splits into the notebook's cells")
         data = json.loads(json.dumps(self.data))
@@ -144,12 +144,26 @@ class Notebook:
             body = original.removesuffix("\n")
             if chunk == _blanked(body):
                 continue  # unchanged: its source stays exactly as it was
-            new = _restore_ipython(body, chunk) + original[len(body) :]
+            # An emptied cell keeps no newline: Jupyter stores an empty cell as [].
+            new = _restore_ipython(body, chunk) + original[len(body) :] if chunk else ""
             if isinstance(cell.get("source"), list):
                 cell["source"] = _LINES.findall(new)
             else:
                 cell["source"] = new
         return self.layout.dump(data)
+
+
+def _cells_of(text: str) -> list[str]:
+    """The cells of a joined text: what lies between its marker lines. A fix that removed a
+    cell's every line (a statement moved to the imports) leaves two markers in a row: an
+    empty cell, which splitting on the marker with its newlines would merge away."""
+    cells: list[list[str]] = [[]]
+    for line in text.removesuffix("\n").split("\n"):
+        if line == CELL_MARKER:
+            cells.append([])
+        else:
+            cells[-1].append(line)
+    return ["\n".join(lines) for lines in cells]
 
 
 def _restore_ipython(original: str, fixed: str) -> str:

@@ -80,6 +80,33 @@ def test_check_reports_cells_and_fix_writes_cells_back(tmp_path: Path):
     ]
 
 
+def test_a_fix_that_empties_a_cell_writes_it_back_empty(tmp_path: Path):
+    # The late x64 switch, alone in its cell, moves up to the imports of the first cell.
+    path = tmp_path / "x64.ipynb"
+    path.write_text(
+        notebook_json(
+            ("code", "import jax\nimport jax.numpy as jnp\n"),
+            ("code", "x = jnp.arange(5.0)\n"),
+            ("code", "jax.config.update('jax_enable_x64', True)  # for the solver\n"),
+            ("code", "y = jnp.arange(5.0)\n"),
+        )
+    )
+    command = [sys.executable, "-m", "jax_lsp", "check", str(path), "--fix", "--unsafe-fixes"]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    assert "Fixed 1 finding" in result.stdout, result.stderr
+    cells = [c["source"] for c in json.loads(path.read_text())["cells"]]
+    assert cells == [
+        [
+            "import jax\n",
+            "import jax.numpy as jnp\n",
+            "jax.config.update('jax_enable_x64', True)  # for the solver\n",
+        ],
+        ["x = jnp.arange(5.0)\n"],
+        [],
+        ["y = jnp.arange(5.0)\n"],
+    ]
+
+
 def test_a_broken_notebook_is_one_line_on_stderr(tmp_path: Path):
     (tmp_path / "broken.ipynb").write_text("{not json")
     (tmp_path / "ok.py").write_text("import jax.numpy as jnp\nx = jnp.zeros(2)\nx[0] = 1\n")

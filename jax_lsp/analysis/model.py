@@ -703,12 +703,32 @@ class ModuleModel:
         found = self._param_classes.get(function)
         if found is None:
             found = {
+                **self._lambda_param_classes(function),
                 **self._constructed.get(function, {}),
                 **self.passed_classes.get(function, {}),
                 **self._annotated_params(function),
             }
             self._param_classes[function] = found
         return found
+
+    def _lambda_param_classes(self, function: FunctionNode) -> dict[str, str]:
+        """Parameters of the lambdas in `function` given an instance of a class of the module
+        (`nnx.value_and_grad(lambda m: loss(m(x)))(model)`). The calls in a lambda's body are
+        the enclosing function's, so its parameters are looked up there; a name the function
+        binds itself, or lambdas given two classes under one name, are left out."""
+        if isinstance(function, ast.Lambda):
+            return {}
+        passed = self.passed_classes
+        if not any(isinstance(node, ast.Lambda) for node in passed):
+            return {}
+        found: dict[str, str] = {}
+        clashes: set[str] = set()
+        for node in _own_lambdas(function):
+            for name, class_name in passed.get(node, {}).items():
+                shadowed = binds_locally(name, function)
+                if shadowed or found.setdefault(name, class_name) != class_name:
+                    clashes.add(name)
+        return {name: class_name for name, class_name in found.items() if name not in clashes}
 
     @cached_property
     def _constructed(self) -> dict[FunctionNode | None, dict[str, str]]:
@@ -756,7 +776,7 @@ class ModuleModel:
                 if not any(_may_hold_instance(arg, names, self.classes) for arg in arguments):
                     continue
                 resolved = self.resolve_ref(ref, unit_start + call.lineno)
-                if resolved is None or isinstance(resolved[0], ast.Lambda):
+                if resolved is None:
                     continue
                 callee, ref = resolved
                 own = dict(constructed.get(None, {}))
@@ -3015,6 +3035,18 @@ def _params_passed(
         if keyword.arg in known and isinstance(value, ast.Name) and value.id in names:
             passed.add(keyword.arg)
     return frozenset(passed)
+
+
+def _own_lambdas(function: FunctionNode) -> Iterator[ast.Lambda]:
+    """The lambdas of `function`'s body, not those of the functions and classes it defines."""
+    pending: list[ast.AST] = [*function.args.defaults, *function.body]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            continue
+        if isinstance(node, ast.Lambda):
+            yield node
+        pending.extend(ast.iter_child_nodes(node))
 
 
 def _may_hold_instance(arg: ast.expr, names: set[str], classes: Mapping[str, ClassRecord]) -> bool:

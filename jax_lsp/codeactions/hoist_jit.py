@@ -1,8 +1,9 @@
-"""JAX1001's fix: a `jax.jit(lambda ...)` created in a loop is created once, before the loop.
+"""JAX1001's fix: a `jax.jit(lambda ...)` (or a jit of a transformation made on the spot,
+`jax.jit(jax.grad(loss))`) created in a loop is created once, before the loop.
 
-`step = jax.jit(lambda v: ...)` directly in the loop body moves above the loop; any other jit
-of a lambda in a loop that is not nested in another (`x = jax.jit(lambda v: ...)(x)`) is bound
-to a fresh name above the loop and used through it. Only when the jit call reads no name the
+`step = jax.jit(lambda v: ...)` directly in the loop body moves above the loop; any other such
+jit in a loop that is not nested in another (`x = jax.jit(lambda v: ...)(x)`) is bound to a
+fresh name above the loop and used through it. Only when the jit call reads no name the
 loop binds (its target, or any name assigned in its body): the function then computes the same
 thing on every iteration. Unsafe:
 the lambda now reads the names it uses once per loop, not once per iteration (a global rebound
@@ -21,7 +22,7 @@ _LOOPS = (ast.For, ast.AsyncFor, ast.While)
 
 
 def hoist_jit_fix(call: ast.Call, loops: list[ast.AST], ctx: FixSite) -> Fix | None:
-    """Move the jit of a lambda `call` out of the innermost of `loops` (innermost first)."""
+    """Move the jit `call` out of the innermost of `loops` (innermost first)."""
     loop = loops[0]
     if not isinstance(loop, _LOOPS) or _reads_loop_names(call, loop):
         return None

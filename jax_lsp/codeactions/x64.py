@@ -101,8 +101,14 @@ def move_x64_fix(node: ast.Call, ctx: FixSite) -> Fix | None:
     ):
         return None
     start, end = statement.lineno - 1, statement.end_lineno
+    # The whole lines move, so that a comment after the call goes with it; code sharing
+    # them (`x = 1; jax.config.update(...)`) would be moved or deleted too: no fix then.
+    after = ctx.lines[end - 1][statement.end_col_offset :].strip()
+    if statement.col_offset != 0 or (after and not after.startswith("#")):
+        return None
+    moved = "".join(ctx.lines[start:end]).rstrip("\r\n")
     return Fix(
         "Move the x64 switch right after the imports",
-        (import_line_edit(ctx, ctx.segment(statement)), Edit(Span.of(start, 0, end, 0), "")),
+        (import_line_edit(ctx, moved), Edit(Span.of(start, 0, end, 0), "")),
         Applicability.UNSAFE,
     )

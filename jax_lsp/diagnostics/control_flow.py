@@ -16,6 +16,7 @@ from dataclasses import replace
 from jax_lsp.analysis.booleans import LOGIC_FUNCTIONS, is_logic
 from jax_lsp.analysis.flow import annotation_kind
 from jax_lsp.analysis.kinds import Kind
+from jax_lsp.analysis.nodes import all_params
 from jax_lsp.codeactions.branch_select import branch_select_fix
 from jax_lsp.codeactions.logical import condition_text, logical_fix
 from jax_lsp.codeactions.numpy_to_jnp import jnp_function_fix, numpy_to_jnp_fix
@@ -1344,6 +1345,11 @@ _MATH_CONVERTING = frozenset(
 _ALWAYS_CONCRETE = frozenset({"builtins.float", "builtins.complex"})
 _CONCRETIZATION = "ConcretizationTypeError"
 _KEEP_ARRAY = "Keep the value as an array, or make it a static argument (`static_argnames`)"
+# A value computed in the function (`loss.item()`) cannot be made static: say what to do.
+_KEEP_COMPUTED = (
+    "Keep the value as an array: return it and convert it outside the traced function, or "
+    "print it with `jax.debug.print`"
+)
 _STATIC_VALUE = "Pass a Python value: make it static (`static_argnames`) or a constant"
 _RANGE = "Make the bound static (`static_argnames`) or loop with `lax.fori_loop`"
 
@@ -1730,7 +1736,8 @@ class ConcretizeTraced(Rule):
         if isinstance(func, ast.Attribute) and qualname is None:
             concretizing = func.attr == "tolist" or (func.attr == "item" and ctx.abstract)
             if concretizing and not node.args and is_traced(ctx, func.value):
-                return Misuse(func.value, f"`.{func.attr}()`", _CONCRETIZATION, _KEEP_ARRAY)
+                remedy = _keep_array_remedy(func.value, ctx)
+                return Misuse(func.value, f"`.{func.attr}()`", _CONCRETIZATION, remedy)
             return None
         if qualname == "builtins.range" and ctx.abstract:
             traced = next((arg for arg in args if is_traced(ctx, arg)), None)
@@ -1741,9 +1748,8 @@ class ConcretizeTraced(Rule):
             )
         scalar = qualname in _ALWAYS_CONCRETE or (qualname == "builtins.int" and ctx.abstract)
         if scalar and len(args) == 1 and not node.keywords and is_traced(ctx, args[0]):
-            return Misuse(
-                args[0], f"`{qualname.removeprefix('builtins.')}()`", _CONCRETIZATION, _KEEP_ARRAY
-            )
+            what = f"`{qualname.removeprefix('builtins.')}()`"
+            return Misuse(args[0], what, _CONCRETIZATION, _keep_array_remedy(args[0], ctx))
         if qualname in _NUMPY_CONVERTING or qualname in _MATH_CONVERTING:
             traced = _traced_argument(args, ctx)
             if traced is None:
@@ -1832,3 +1838,10 @@ def _traced_argument(args: list[ast.expr], ctx: RuleContext) -> ast.expr | None:
 
 
 RULES: tuple[type[Rule], ...] = (PythonBranchOnTraced, PythonLogicOnTraced, ConcretizeTraced)
+
+
+def _keep_array_remedy(value: ast.expr, ctx: RuleContext) -> str:
+    """Static arguments help only a value computed from the function's own parameters."""
+    names = parameter_names([value], ctx)
+    params = set(all_params(ctx.functions[-1])) if ctx.functions else set()
+    return _KEEP_ARRAY if names and params.issuperset(names) else _KEEP_COMPUTED

@@ -154,9 +154,10 @@ class JitInLoop(Rule):
         once, outside the loop or at module level, and pass the changing values as arguments.
     """
     fix_safety = """
-        For `jax.jit(lambda ...)` in a `for`/`while` body that reads no name the loop binds
+        For `jax.jit(lambda ...)`, or a jit of a transformation made on the spot
+        (`jax.jit(jax.grad(loss))`), in a `for`/`while` body that reads no name the loop binds
         (its target or anything assigned in its body): `step = jax.jit(lambda ...)` directly
-        in the loop body moves above the loop; another jit of a lambda in a loop not nested
+        in the loop body moves above the loop; another such jit in a loop not nested
         in another one (`x = jax.jit(lambda v: ...)(x)`) is bound to a fresh name
         (`jitted`) above the loop and used through it. Unsafe: the jitted function is created
         even when the loop runs zero times, and a lambda reading a global that some call in
@@ -629,8 +630,10 @@ class JitInLoop(Rule):
         if wrapper is not None:
             what = f"`{wrapper}` of {what}"
         if loops:
-            lambda_jitted = isinstance(target, ast.Lambda) and wrapper is None
-            fix = hoist_jit_fix(node, loops, ctx) if lambda_jitted else None
+            # A lambda, or a transformation made afresh (`jax.grad(loss)`) of names the loop
+            # does not bind: the same function every iteration, which can be made once.
+            hoistable = isinstance(target, ast.Lambda | ast.Call) and wrapper is None
+            fix = hoist_jit_fix(node, loops, ctx) if hoistable else None
             yield self._finding(node, ctx, f"`jax.jit` of {what} created inside a loop", fix)
         elif (
             function is not None

@@ -406,3 +406,47 @@ def test_fields_a_registration_lists_as_meta_data_stay_python_values_under_jit()
         """
     assert codes_at(source) == []
     assert codes_at(source.replace("if s.depth", "if s.w")) == [("JAX701", 16)]
+
+
+LAMBDA_GIVEN_AN_OBJECT = """
+import jax.numpy as jnp
+import optax
+from flax import nnx
+
+
+class Net(nnx.Module):
+    def __init__(self, rngs):
+        self.lin = nnx.Linear(3, 1, rngs=rngs)
+
+    def __call__(self, x):
+        h = self.lin(x)
+        print("activations", h.mean())
+        return h
+
+
+@nnx.jit
+def step(model, opt, x):
+    loss, grads = nnx.value_and_grad(lambda m: (m(x) ** 2).mean())(model)
+    opt.update(model, grads)
+    return loss
+
+
+model = Net(nnx.Rngs(0))
+opt = nnx.Optimizer(model, optax.sgd(0.1), wrt=nnx.Param)
+step(model, opt, jnp.ones((4, 3)))
+"""
+
+
+def test_a_lambda_given_an_object_by_a_transform_calls_its_method():
+    # The lambda's `m(x)` runs `Net.__call__` under the trace: its print shows a tracer.
+    assert codes_at(LAMBDA_GIVEN_AN_OBJECT) == [("JAX101", 13)]
+    outcome = run_snippet(LAMBDA_GIVEN_AN_OBJECT)
+    assert outcome.error is None and "activations" in outcome.stdout
+    assert "Tracer" in outcome.stdout
+
+
+def test_a_lambda_parameter_the_function_rebinds_keeps_no_class():
+    # `m` is also a name of `step` itself: which one a call in `step` means is unknown.
+    rebinding = "    m = jnp.tanh\n    m(x)\n    opt.update(model, grads)\n"
+    source = LAMBDA_GIVEN_AN_OBJECT.replace("    opt.update(model, grads)\n", rebinding)
+    assert codes_at(source) == []

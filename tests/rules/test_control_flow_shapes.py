@@ -202,3 +202,19 @@ def test_a_static_comparison_before_a_traced_operand_lets_it_be_tested():
             return p
     """
     assert flagged(source) == [(5, "JAX701"), (7, "JAX701")]
+
+
+def test_conversion_advice_offers_static_arguments_only_for_parameters():
+    source = """
+        import jax
+        import jax.numpy as jnp
+
+        @jax.jit
+        def step(w, n):
+            loss = jnp.sum(w**2)
+            return w * float(n), loss.item()
+    """
+    messages = [f.message for f in findings_of(source, ("JAX703",))]
+    assert len(messages) == 2
+    assert "static_argnames" in messages[0] and "`float()`" in messages[0]
+    assert "static_argnames" not in messages[1] and "jax.debug.print" in messages[1]

@@ -88,6 +88,27 @@ def test_late_enable_flagged_and_moved():
     )
 
 
+def test_late_enable_moves_with_its_comment():
+    source = """
+    weights = jnp.ones(3)
+    jax.config.update("jax_enable_x64", True)  # the ODE solver needs 64 bits
+    """
+    assert fixed(source, "JAX902") == (
+        "import jax\nimport jax.numpy as jnp\n"
+        'jax.config.update("jax_enable_x64", True)  # the ODE solver needs 64 bits\n'
+        "\n\nweights = jnp.ones(3)\n"
+    )
+
+
+def test_late_enable_sharing_its_line_with_code_is_not_moved():
+    source = """
+    weights = jnp.ones(3)
+    jax.config.update("jax_enable_x64", True); bias = jnp.ones(3)
+    """
+    assert lines_of(source, "JAX902") == [2]
+    assert fixed(source, "JAX902") == HEADER + textwrap.dedent(source)
+
+
 def test_enable_before_arrays_or_in_functions_is_fine():
     source = """
     jax.config.update("jax_enable_x64", True)

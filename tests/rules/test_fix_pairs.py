@@ -763,6 +763,44 @@ PAIRS = [
         UNSAFE,
     ),
     (
+        "1001-jit-of-a-fresh-grad-gets-a-fresh-name",
+        "JAX1001",
+        main_fix,
+        """
+        import jax
+
+        def loss(w, x):
+            return (w * x).sum()
+
+        def make_loss(lr):
+            return lambda w, x: lr * loss(w, x)
+
+        for i in range(5):
+            g = jax.jit(jax.grad(loss))(w, x)  # every step
+            w = w - 0.1 * g
+        for lr in (0.1, 0.01):
+            g = jax.jit(jax.grad(make_loss(lr)))(w, x)
+        """,
+        # The second reads the loop's `lr`: each iteration makes another function.
+        """
+        import jax
+
+        def loss(w, x):
+            return (w * x).sum()
+
+        def make_loss(lr):
+            return lambda w, x: lr * loss(w, x)
+
+        jitted = jax.jit(jax.grad(loss))
+        for i in range(5):
+            g = jitted(w, x)  # every step
+            w = w - 0.1 * g
+        for lr in (0.1, 0.01):
+            g = jax.jit(jax.grad(make_loss(lr)))(w, x)
+        """,
+        UNSAFE,
+    ),
+    (
         "1001-loop-names-keep-it-in-place",
         "JAX1001",
         main_fix,

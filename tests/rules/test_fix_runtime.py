@@ -374,6 +374,29 @@ CASES = [
         "assert len(traces) == 3",
         "assert len(traces) == 1 and out.tolist() == [12.0, 12.0]",
     ),
+    (
+        "1001-hoisted-grad-compiles-once",
+        "JAX1001",
+        """
+        import jax
+        import jax.numpy as jnp
+
+        traces = []
+
+        def loss(w, x):
+            traces.append(1)
+            return jnp.sum((w * x) ** 2)
+
+        w = jnp.ones(3)
+        x = jnp.arange(3.0)
+        for i in range(5):
+            g = jax.jit(jax.grad(loss))(w, x)
+            w = w - 0.1 * g
+        """,
+        None,
+        "assert len(traces) == 5",
+        "assert len(traces) == 1 and jnp.allclose(w, jnp.array([1.0, 0.32768, 0.00032]))",
+    ),
 ]
 
 
