@@ -19,7 +19,7 @@ pass (every iteration draws the same numbers). A key handed to an unknown functi
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -851,6 +851,16 @@ def _consumed_free_keys(function: ast.AST, classify) -> list[tuple[ast.Call, ast
     return uses
 
 
+def _key_draws(
+    function: ast.FunctionDef | ast.AsyncFunctionDef,
+    classify: Callable[[ast.Call], ast.expr | str | None],
+) -> Iterator[tuple[ast.Call, ast.expr]]:
+    """The calls of the function's own scope that consume a key, with the key each draws."""
+    for node in _scope_nodes(function.body):
+        if isinstance(node, ast.Call) and isinstance(role := classify(node), ast.expr):
+            yield node, role
+
+
 # Loop bodies by the transformation that runs them: the position of the carry parameter, and
 # whether the body returns the carry as the first item of a pair (`scan`'s `(carry, y)`).
 _LOOP_CARRIES = {"lax.fori_loop": (1, False), "lax.while_loop": (0, False), "lax.scan": (0, True)}
@@ -901,12 +911,7 @@ def carried_key_reuses(
     if not unchanged:
         return []
     reuses: dict[str, Reuse] = {}
-    for node in _scope_nodes(function.body):
-        if not isinstance(node, ast.Call):
-            continue
-        role = classify(node)
-        if not isinstance(role, ast.expr):
-            continue
+    for node, role in _key_draws(function, classify):
         path = _carry_path(role, aliases)
         if path is None or path in reuses or not any(k.holds(path) for k in unchanged):
             continue
@@ -943,12 +948,7 @@ def rebuilt_key_draws(
         and _constant_key(statement.value, resolver)
     }
     found = []
-    for node in _scope_nodes(function.body):
-        if not isinstance(node, ast.Call):
-            continue
-        role = classify(node)
-        if not isinstance(role, ast.expr):
-            continue
+    for node, role in _key_draws(function, classify):
         named = isinstance(role, ast.Name) and role.id in constant_names
         if named or _constant_key(role, resolver):
             found.append(Reuse(node, role, node, True, first_key=role, rebuilt=True))
