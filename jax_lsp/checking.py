@@ -49,6 +49,7 @@ class FileResult:
     findings: list[Finding] = field(default_factory=list)
     cells: list[int | None] = field(default_factory=list)  # notebook cell of each finding
     error: str | None = None  # the file could not be read
+    fix_error: str | None = None  # --fix: fixes were found but could not be written
     syntax_error: str | None = None
     fixed: int = 0
     lines: list[str] = field(default_factory=list)  # the line each finding starts on
@@ -91,9 +92,10 @@ def _check_file(path: str, settings: Settings, fix: FixMode, unsafe: bool) -> Fi
                     return result
                 write_atomically(Path(path), data)
             except (NotebookError, UnwritableFile, OSError) as error:
-                result.error = f"fixes not written: {error}"
-                return result
-            text, result.fixed = fixed_text, fixed
+                # The file is whole and was checked: its findings are still reported.
+                result.fix_error = f"fixes not written: {error}"
+            else:
+                text, result.fixed = fixed_text, fixed
         elif fix == "diff":
             return result
     # Analysed once: unit findings are kept for reuse only when the text may be analysed
@@ -231,20 +233,24 @@ def _split(codes: str | None) -> list[str]:
     return [code for code in codes.split(",") if code.strip()] if codes else []
 
 
-def _report_problems(results: list[FileResult]) -> tuple[int, bool]:
-    """Each file's problems on stderr: (files that could not be checked, any problem)."""
-    unchecked, failed = 0, False
+def _report_problems(results: list[FileResult]) -> tuple[int, int, bool]:
+    """Each file's problems on stderr: (files that could not be checked, files whose fixes
+    could not be written, any problem)."""
+    unchecked, unwritten, failed = 0, 0, False
     for result in results:
         shown = display_path(result.path)
         if result.error:
             print(f"jax-lsp: {shown}: {result.error}", file=sys.stderr)
             unchecked += 1
+        if result.fix_error:
+            print(f"jax-lsp: {shown}: {result.fix_error}", file=sys.stderr)
+            unwritten += 1
         elif result.syntax_error:  # reported with the findings (`SYNTAX_ERROR`)
             failed = True
         for code, error in result.rule_failures.items():
             print(f"jax-lsp: {shown}: rule {code} failed: {error}", file=sys.stderr)
             failed = True
-    return unchecked, failed or bool(unchecked)
+    return unchecked, unwritten, failed or bool(unchecked or unwritten)
 
 
 def check_once(args: argparse.Namespace) -> int:
@@ -263,9 +269,9 @@ def check_once(args: argparse.Namespace) -> int:
     jobs = args.jobs or available_cores()
     mode = "diff" if args.diff else "write" if args.fix else None
     results = check_paths(files, settings, mode, settings.unsafe_fixes, jobs)
-    unchecked, failed = _report_problems(results)
+    unchecked, unwritten, failed = _report_problems(results)
     if args.diff:
-        return _report_diffs(results, unchecked)
+        return _report_diffs(results, unchecked, unwritten)
     output_format = args.output_format or ("full" if sys.stdout.isatty() else "concise")
     entries = [
         Entry(r.path, f, cell, line)
@@ -276,6 +282,7 @@ def check_once(args: argparse.Namespace) -> int:
         statistics=args.statistics,
         fixed=sum(r.fixed for r in results),
         unchecked=unchecked,
+        unwritten=unwritten,
         unsafe=settings.unsafe_fixes,
         color=use_color(sys.stdout),
         show_source=output_format == "full",
@@ -292,19 +299,20 @@ def check_once(args: argparse.Namespace) -> int:
     return EXIT_FINDINGS if failing or failed else EXIT_CLEAN
 
 
-def _report_diffs(results: list[FileResult], unchecked: int) -> int:
+def _report_diffs(results: list[FileResult], unchecked: int, unwritten: int) -> int:
     """`--diff`: what `--fix` would change, nothing written; 1 if it would change anything."""
     diffs = [r.diff for r in results if r.diff]
     sys.stdout.write("".join(diffs))
     would_fix = sum(r.fixed for r in results)
     if would_fix:
         print(f"Would fix {would_fix} finding{'s' if would_fix != 1 else ''}.", file=sys.stderr)
+    if unwritten:
+        files = f"{unwritten} file{'s' if unwritten != 1 else ''}"
+        print(f"Fixes could not be applied to {files}.", file=sys.stderr)
     if unchecked:
-        print(
-            f"{unchecked} file{'s' if unchecked != 1 else ''} could not be checked.",
-            file=sys.stderr,
-        )
-    return EXIT_FINDINGS if diffs or unchecked else EXIT_CLEAN
+        files = f"{unchecked} file{'s' if unchecked != 1 else ''}"
+        print(f"{files} could not be checked.", file=sys.stderr)
+    return EXIT_FINDINGS if diffs or unchecked or unwritten else EXIT_CLEAN
 
 
 def run_check(args: argparse.Namespace) -> int:

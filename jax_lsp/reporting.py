@@ -35,7 +35,8 @@ def _entries(entries: Sequence[tuple]) -> list[Entry]:
 class ReportOptions:
     statistics: bool = False
     fixed: int = 0  # findings fixed by --fix
-    unchecked: int = 0  # files that could not be read, decoded or fixed
+    unchecked: int = 0  # files that could not be read or decoded
+    unwritten: int = 0  # files checked whose fixes could not be written
     unsafe: bool = False  # unsafe fixes enabled: they count as fixable
     color: bool = False
     show_source: bool = False  # the `full` text output: the source line and a caret
@@ -195,9 +196,13 @@ def _summary(entries: Sequence[Entry], options: ReportOptions) -> list[str]:
         lines += _choices(entries, options)
     if options.fixed:
         lines.append(f"Fixed {_plural(options.fixed, 'finding')}.")
+    if options.unwritten:
+        lines.append(
+            f"Fixes could not be applied to {_plural(options.unwritten, 'file')} (see above)."
+        )
     if options.unchecked:
         lines.append(f"{_plural(options.unchecked, 'file')} could not be checked (see above).")
-    elif not entries and not options.fixed:
+    elif not entries and not options.fixed and not options.unwritten:
         lines.append("All checks passed!")
     return lines
 

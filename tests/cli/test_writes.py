@@ -78,6 +78,10 @@ def test_a_failed_write_leaves_the_file_whole(tmp_path: Path, monkeypatch):
 
     assert run.code == 1
     assert "fixes not written" in run.stderr and "No space left" in run.stderr
+    # The file was checked: its finding is still reported, and the summary says what failed.
+    assert "whole.py:4:1: error: JAX201" in run.stdout
+    assert "Fixes could not be applied to 1 file (see above)." in run.stdout
+    assert "could not be checked" not in run.stdout + run.stderr
     assert path.read_text() == FIXABLE
     assert sorted(p.name for p in tmp_path.iterdir()) == ["whole.py"]
 
