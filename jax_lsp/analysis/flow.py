@@ -32,7 +32,7 @@ from jax_lsp.analysis.kinds import (
     STATIC_RESULTS,
     Kind,
 )
-from jax_lsp.analysis.nodes import child_nodes, runs_at_least_once
+from jax_lsp.analysis.nodes import child_nodes, is_none, runs_at_least_once
 from jax_lsp.analysis.summary import transform_of
 from jax_lsp.analysis.transforms import GRADIENTS, TRANSFORMS, TREE_MAPS, TransformSpec
 from jax_lsp.analysis.values import (
@@ -816,7 +816,7 @@ class FlowInterpreter:
             return Kind.UNKNOWN
         if any(_is_text(operand) for operand in [node.left, *node.comparators]):
             return Kind.STATIC  # no array equals a str: a tracer gives False, a Python bool
-        if any(_is_none(operand) for operand in [node.left, *node.comparators]):
+        if any(is_none(operand) for operand in [node.left, *node.comparators]):
             # A jax array's `==`/`!=` returns NotImplemented for None, so Python falls back
             # to identity: `x != None` is a Python bool even for a tracer.
             return Kind.STATIC
@@ -1242,10 +1242,6 @@ def _array_only_index(index: ast.expr) -> bool:
         isinstance(part, ast.Slice) or (isinstance(part, ast.Constant) and part.value is ...)
         for part in index.elts
     )
-
-
-def _is_none(node: ast.expr) -> bool:
-    return isinstance(node, ast.Constant) and node.value is None
 
 
 def _is_text(node: ast.expr) -> bool:

@@ -36,6 +36,7 @@ from jax_lsp.analysis.nodes import (
 )
 from jax_lsp.analysis.text import contains_word
 from jax_lsp.analysis.traced import all_params, positional_params
+from jax_lsp.analysis.transforms import REPEATING_LOOPS
 from jax_lsp.compat import TRY_STATEMENTS
 
 if TYPE_CHECKING:
@@ -919,8 +920,6 @@ def carried_key_reuses(
     return sorted(reuses.values(), key=lambda r: (r.call.lineno, r.call.col_offset))
 
 
-# The lax loops that run their body again and again (a while loop's test runs as often).
-_REPEATING_LOOPS = frozenset({"lax.fori_loop", "lax.while_loop", "lax.scan", "lax.map"})
 _KEY_CONSTRUCTORS = frozenset({"jax.random.key", "jax.random.PRNGKey"})
 
 
@@ -935,7 +934,7 @@ def rebuilt_key_draws(
     iteration builds the same key, and under the loop's trace every draw has the same
     shape, so each iteration draws the same numbers. A key folded with the iteration
     (`fold_in(key(0), i)`) is a new key, not this."""
-    if loop not in _REPEATING_LOOPS:
+    if loop not in REPEATING_LOOPS:
         return []
     stores = _store_counts(function)
     constant_names = {

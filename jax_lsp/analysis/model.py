@@ -61,6 +61,7 @@ from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.module_state import ModuleState
 from jax_lsp.analysis.names import binds_locally
 from jax_lsp.analysis.nodes import (
+    is_none,
     is_staticmethod,
     own_returns,
     positional_params,
@@ -2050,7 +2051,7 @@ class ModuleModel:
         returns = own_returns(node, "yield" in self._source_of[node].text)
         if returns is None:
             return None
-        if all(value is None or _is_none(value) for value in returns):
+        if all(value is None or is_none(value) for value in returns):
             return Kind.UNKNOWN  # no return gives a value: nothing to interpret
         params: dict[str, Value] = {name: Kind.UNKNOWN for name in all_params(node)}
         for arg in [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]:
@@ -2068,7 +2069,7 @@ class ModuleModel:
         FlowInterpreter(context, kinds, values).run_function(node, params)
         found = [
             Kind.UNKNOWN
-            if value is None or _is_none(value)
+            if value is None or is_none(value)
             else values.get(value, kinds.get(value, Kind.UNKNOWN))
             for value in returns
         ]
@@ -3100,10 +3101,6 @@ def _instances_passed(
     for keyword in call.keywords:
         if keyword.arg in known and (class_name := class_of(keyword.value)) is not None:
             yield keyword.arg, class_name
-
-
-def _is_none(value: ast.expr) -> bool:
-    return isinstance(value, ast.Constant) and value.value is None
 
 
 def _top_level_assignments(tree: ast.Module) -> dict[str, list[ast.expr]]:

@@ -239,6 +239,11 @@ def passes_keyword(call: ast.Call, name: str) -> bool:
     return False
 
 
+def is_none(expr: ast.expr) -> bool:
+    """The literal `None`."""
+    return isinstance(expr, ast.Constant) and expr.value is None
+
+
 def is_text(expr: ast.expr) -> bool:
     """A string literal, f-string, or text-making call: `+`/`%` on it build text."""
     if isinstance(expr, ast.Constant):

@@ -120,6 +120,10 @@ TRANSFORMS: dict[str, TransformSpec] = {
     "flax.nnx.remat": TransformSpec("nnx.remat", True, _FILTERED),
 }
 
+# The lax loops (by label) that trace their body, and a while loop's test, once and run it on
+# every iteration: a Python effect there (a draw from a fixed key, `count += 1`) happens once.
+REPEATING_LOOPS = frozenset({"lax.fori_loop", "lax.while_loop", "lax.scan", "lax.map"})
+
 # The transformations that differentiate (by label), and the form of what they give.
 GRADIENTS = {
     "grad": "grad",

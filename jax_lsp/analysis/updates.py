@@ -14,11 +14,19 @@ from collections.abc import Iterable, Iterator
 from jax_lsp.analysis.document import UnitSource
 
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+# The `.at[index]` methods that give an updated copy of the array (`get` reads).
+UPDATE_METHODS = frozenset(
+    ["set", "add", "subtract", "multiply", "mul", "divide", "power", "min", "max", "apply"]
+)
 
 
 def at_update(value: ast.expr) -> tuple[ast.expr, ast.expr] | None:
-    """(array, index) of `array.at[index].method(...)`, else None."""
-    if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute)):
+    """(array, index) of `array.at[index].method(...)` with an update method, else None."""
+    if not (
+        isinstance(value, ast.Call)
+        and isinstance(value.func, ast.Attribute)
+        and value.func.attr in UPDATE_METHODS
+    ):
         return None
     indexed = value.func.value
     if not (isinstance(indexed, ast.Subscript) and isinstance(indexed.value, ast.Attribute)):

@@ -24,10 +24,10 @@ from jax_lsp.analysis.shapes import (
     may_make_shape,
 )
 from jax_lsp.analysis.traced import all_params
+from jax_lsp.analysis.updates import UPDATE_METHODS
 from jax_lsp.codeactions.at_update import fill_read_fix
 from jax_lsp.compat import TRY_STATEMENTS
 from jax_lsp.diagnostics.base import Example, Rule, RuleContext
-from jax_lsp.diagnostics.inplace import UPDATE_METHODS
 from jax_lsp.findings import Finding, Severity
 
 _NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)

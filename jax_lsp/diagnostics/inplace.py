@@ -9,6 +9,7 @@ from dataclasses import replace
 from jax_lsp.analysis.booleans import is_boolean
 from jax_lsp.analysis.dtypes import FloatOracle, scope_bindings
 from jax_lsp.analysis.kinds import Kind
+from jax_lsp.analysis.updates import at_update
 from jax_lsp.codeactions.at_update import assign_result_fix, at_update_fix, masked_update_fix
 from jax_lsp.diagnostics.base import Example, Rule, RuleContext
 from jax_lsp.diagnostics.traced_values import is_traced
@@ -22,9 +23,6 @@ _AUG_METHODS: dict[type[ast.operator], str] = {
     ast.Pow: "power",
 }
 _MIN_MAX = {"jax.numpy.minimum": "min", "jax.numpy.maximum": "max"}
-UPDATE_METHODS = frozenset(
-    ["set", "add", "subtract", "multiply", "mul", "divide", "power", "min", "max", "apply"]
-)
 _NOT_JAX = (Kind.NUMPY, Kind.STATIC, Kind.SEQUENCE, Kind.ITERATOR)
 
 
@@ -575,16 +573,10 @@ class DiscardedUpdate(Rule):
 
     def check(self, node: ast.Expr, ctx: RuleContext) -> Iterator[Finding]:
         call = node.value
-        if not (
-            isinstance(call, ast.Call)
-            and isinstance(call.func, ast.Attribute)
-            and call.func.attr in UPDATE_METHODS
-            and isinstance(call.func.value, ast.Subscript)
-            and isinstance(call.func.value.value, ast.Attribute)
-            and call.func.value.value.attr == "at"
-        ):
+        update = at_update(call)
+        if update is None:
             return
-        array = call.func.value.value.value
+        array = update[0]
         if ctx.kind(array) in _NOT_JAX:
             return
         yield ctx.finding(

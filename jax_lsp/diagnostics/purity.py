@@ -22,7 +22,9 @@ from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.model import ModuleModel
 from jax_lsp.analysis.module_state import bound_names, declared_outside
 from jax_lsp.analysis.nodes import all_params, child_nodes, is_text, walk_nodes
+from jax_lsp.analysis.objects import self_assignments
 from jax_lsp.analysis.summary import FunctionNode, transform_of
+from jax_lsp.analysis.transforms import REPEATING_LOOPS
 from jax_lsp.codeactions.debug_print import debug_print_fix
 from jax_lsp.diagnostics.base import Example, Rule, RuleContext
 from jax_lsp.findings import Finding, Related, Severity
@@ -1716,39 +1718,26 @@ _CONTAINER_DISPLAYS = (ast.List, ast.Dict, ast.Set, ast.ListComp, ast.DictComp, 
 
 def _container_attributes(cls: ast.ClassDef) -> frozenset[str]:
     """Attributes the class's methods set to a container they create: `self.k = []`,
-    `{}`, a comprehension, `list()`, `dict()` or `set()`."""
-    found = set()
-    for node in ast.walk(cls):
-        if not isinstance(node, ast.Assign | ast.AnnAssign) or node.value is None:
-            continue
-        value = node.value
-        made = isinstance(value, _CONTAINER_DISPLAYS)
-        made = made or (
-            isinstance(value, ast.Call)
-            and isinstance(value.func, ast.Name)
-            and value.func.id in _CONTAINER_FACTORIES
-        )
-        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-        for target in targets:
-            if (
-                made
-                and isinstance(target, ast.Attribute)
-                and isinstance(target.value, ast.Name)
-                and target.value.id == "self"
-            ):
-                found.add(target.attr)
-    return frozenset(found)
+    `{}`, a comprehension, `list()`, `dict()` or `set()` (`objects.self_assignments`)."""
+    assigned, _ = self_assignments(cls)
+    return frozenset(
+        name for name, values in assigned.items() if any(_makes_container(v) for _, v in values)
+    )
 
 
-# Transformations that run the function they trace once per iteration, after tracing it once.
-_LOOPS = frozenset({"lax.while_loop", "lax.fori_loop", "lax.scan", "lax.map"})
+def _makes_container(value: ast.expr) -> bool:
+    return isinstance(value, _CONTAINER_DISPLAYS) or (
+        isinstance(value, ast.Call)
+        and isinstance(value.func, ast.Name)
+        and value.func.id in _CONTAINER_FACTORIES
+    )
 
 
 def _loop_running(ctx: RuleContext) -> str | None:
     """The lax loop that runs the current function as its body (or condition), if any: a
     Python side effect there happens once, at trace time, however many iterations run."""
     trace = ctx.trace
-    if trace is None or not trace.direct or trace.via not in _LOOPS:
+    if trace is None or not trace.direct or trace.via not in REPEATING_LOOPS:
         return None
     return trace.via
 

@@ -81,21 +81,7 @@ async def test_cells_analyzed_together(client, tmp_path):
     assert list(client.diagnostics[cells[0]]) == []  # the magic line costs nothing
 
     # Edit the third cell: the fix goes away there, the fourth cell keeps its finding.
-    edit = types.TextDocumentContentChangePartial(
-        range=types.Range(types.Position(2, 0), types.Position(2, 11)), text="x = x.at[1].add(5.0)"
-    )
-    change_cells(
-        client,
-        notebook_uri,
-        types.NotebookDocumentCellChanges(
-            text_content=[
-                types.NotebookDocumentCellContentChanges(
-                    document=types.VersionedTextDocumentIdentifier(uri=cells[2], version=2),
-                    changes=[edit],
-                )
-            ]
-        ),
-    )
+    _update_third_cell(client, notebook_uri, cells)
     await diagnostics_for(client, cells[2], lambda found: found == [])
     assert codes(client.diagnostics[cells[3]]) == ["JAX203"]
 
@@ -139,9 +125,12 @@ async def test_cells_pulled(client, tmp_path):
     assert list(client.diagnostics[cells[3]]) == []
 
 
-def _text_change(uri: str, version: int, at: tuple[int, int], text: str):
+def _text_change(
+    uri: str, version: int, at: tuple[int, int], text: str, end: tuple[int, int] | None = None
+):
+    """`text` put in the cell at `at` (replacing what lies up to `end`, if given)."""
     edit = types.TextDocumentContentChangePartial(
-        range=types.Range(types.Position(*at), types.Position(*at)), text=text
+        range=types.Range(types.Position(*at), types.Position(*(end or at))), text=text
     )
     return types.NotebookDocumentCellChanges(
         text_content=[
@@ -151,6 +140,12 @@ def _text_change(uri: str, version: int, at: tuple[int, int], text: str):
             )
         ]
     )
+
+
+def _update_third_cell(client, notebook_uri: str, cells: list[str]) -> None:
+    """The third cell's `x[1] += 5.0` rewritten as the update JAX takes (no finding left)."""
+    change = _text_change(cells[2], 2, (2, 0), "x = x.at[1].add(5.0)", end=(2, 11))
+    change_cells(client, notebook_uri, change)
 
 
 TRACED_CELLS = [
@@ -505,23 +500,7 @@ async def test_an_edit_in_one_cell_does_not_republish_the_unchanged_others(clien
     await diagnostics_for(client, cells[2], bool)
     await diagnostics_for(client, cells[3], bool)
     first = dict(counted.count)
-    change_cells(
-        client,
-        notebook_uri,
-        types.NotebookDocumentCellChanges(
-            text_content=[
-                types.NotebookDocumentCellContentChanges(
-                    document=types.VersionedTextDocumentIdentifier(uri=cells[2], version=2),
-                    changes=[
-                        types.TextDocumentContentChangePartial(
-                            range=types.Range(types.Position(2, 0), types.Position(2, 11)),
-                            text="x = x.at[1].add(5.0)",
-                        )
-                    ],
-                )
-            ]
-        ),
-    )
+    _update_third_cell(client, notebook_uri, cells)
     await diagnostics_for(client, cells[2], lambda found: found == [])
     assert counted.count[cells[2]] == first[cells[2]] + 1
     # Another round trip after the publication: anything sent with it has arrived.
