@@ -10,11 +10,19 @@ arrive) or none, then shuts the server down. Instructions per edit = (count with
 count with none) / N: the difference leaves out what both runs share (switching the count on,
 the idle event loop, shutting down). PYTHONHASHSEED is fixed so that both runs hash alike.
 Results: `results/edit-instructions.json`.
+
+`--within MODULE:QUALNAME` (repeatable) counts, instead, the instructions spent inside one
+function of the server per edit (its callees included), to see where an edit's instructions
+go: the server is started through this script (`--serve-within`), which calls the function
+through `sys.call_tracing`, and callgrind collects only inside that C function
+(`--toggle-collect`). Functions are measured one at a time (a nested one would toggle the
+collection off). Results: `results/edit-instructions-within.json`.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import os
 import re
@@ -36,17 +44,48 @@ RESULTS = REPO_ROOT / "bench" / "results"
 _TOTALS = re.compile(r"^(?:summary|totals):\s+(\d+)", re.MULTILINE)
 
 
-def _server(out_file: Path) -> list[str]:
-    return [
-        "valgrind",
-        "--tool=callgrind",
-        "--instr-atstart=no",
-        f"--callgrind-out-file={out_file}",
-        sys.executable,
-        "-m",
-        "jax_lsp",
-        "serve",
-    ]
+def _server(out_file: Path, within: str | None = None) -> list[str]:
+    valgrind = ["valgrind", "--tool=callgrind", "--instr-atstart=no"]
+    if within is None:
+        server = ["-m", "jax_lsp", "serve"]
+    else:
+        valgrind += ["--collect-atstart=no", "--toggle-collect=sys_call_tracing"]
+        server = [str(Path(__file__).resolve()), "--serve-within", within]
+    return [*valgrind, f"--callgrind-out-file={out_file}", sys.executable, *server]
+
+
+def serve_within(spec: str) -> int:
+    """Run `jax-lsp serve` with the function `spec` (MODULE:QUALNAME) called through
+    `sys.call_tracing`, wherever the server's modules hold it (`from m import f` copies)."""
+    from jax_lsp.cli import main as cli_main
+
+    importlib.import_module("jax_lsp.server")  # every module the server uses, loaded
+    module_name, _, qualname = spec.partition(":")
+    owner: object = importlib.import_module(module_name)
+    *path, name = qualname.split(".")
+    for part in path:
+        owner = getattr(owner, part)
+    original = getattr(owner, name)
+
+    depth = 0  # a call inside a counted one is not toggled again (that would stop the count)
+
+    def counted(*args: object, **kwargs: object) -> object:
+        nonlocal depth
+        if depth:
+            return original(*args, **kwargs)
+        depth += 1
+        try:
+            return sys.call_tracing(lambda: original(*args, **kwargs), ())
+        finally:
+            depth -= 1
+
+    setattr(owner, name, counted)
+    if not path:  # a module-level function: the copies other modules imported too
+        for module in list(sys.modules.values()):
+            for attribute, value in list(vars(module).items()) if module else ():
+                if value is original:
+                    setattr(module, attribute, counted)
+    return cli_main(["serve"])
 
 
 def _instructions(out_file: Path) -> int:
@@ -64,13 +103,15 @@ def _stop(session: Session) -> None:
     client.process.wait(timeout=600)
 
 
-def count_run(path: Path, text: str, lines: list[int], kind: str, measured: int) -> int:
+def count_run(
+    path: Path, text: str, lines: list[int], kind: str, measured: int, within: str | None = None
+) -> int:
     """Instructions counted from after the warm-up edits to the server's exit, with
-    `measured` edits in between."""
+    `measured` edits in between (only those inside the function `within`, if given)."""
     os.environ["PYTHONHASHSEED"] = "0"
     with tempfile.TemporaryDirectory() as folder:
         out_file = Path(folder) / "callgrind.out"
-        session = Session("jax-lsp", _server(out_file), path, text)
+        session = Session("jax-lsp", _server(out_file, within), path, text)
         try:
             for index in range(WARMUP):
                 session.edit(lines[index], SUFFIXES[kind].format(index=index))
@@ -90,11 +131,11 @@ def count_run(path: Path, text: str, lines: list[int], kind: str, measured: int)
         return _instructions(out_file)
 
 
-def measure(path: Path, edits: int, kind: str) -> dict:
+def measure(path: Path, edits: int, kind: str, within: str | None = None) -> dict:
     text = path.read_text(encoding="utf-8")
     lines = edit_lines(text, edits + WARMUP, kind)
-    base = count_run(path, text, lines, kind, 0)
-    edited = count_run(path, text, lines, kind, edits)
+    base = count_run(path, text, lines, kind, 0, within)
+    edited = count_run(path, text, lines, kind, edits, within)
     return {
         "lines": text.count("\n") + 1,
         "instructions_without_edits": base,
@@ -110,7 +151,16 @@ def main() -> None:
     parser.add_argument(
         "--kind", choices=sorted(SUFFIXES), action="append", help="default: both kinds"
     )
+    parser.add_argument(
+        "--within",
+        action="append",
+        metavar="MODULE:QUALNAME",
+        help="count only inside this function (repeatable: one run each)",
+    )
+    parser.add_argument("--serve-within", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.serve_within:
+        sys.exit(serve_within(args.serve_within))
     corpus = ensure_corpus()
     LspClient.timeout = 900  # valgrind starts the server slowly, more so on a loaded machine
     record: dict = {
@@ -118,17 +168,24 @@ def main() -> None:
         "edits": args.edits,
         "files": {},
     }
-    print(f"{'file':<48}{'lines':>6}  {'kind':<8}{'instructions/edit':>18}")
+    print(f"{'file':<48}{'lines':>6}  {'kind':<8}{'instructions/edit':>18}  within")
     for name in args.files:
         for kind in args.kind or sorted(SUFFIXES):
-            figures = measure(corpus.root / name, args.edits, kind)
-            record["files"].setdefault(name, {})[kind] = figures
-            print(
-                f"{name:<48}{figures['lines']:>6}  {kind:<8}"
-                f"{figures['instructions_per_edit'] / 1e6:>16.1f} M"
-            )
+            for within in args.within or [None]:
+                figures = measure(corpus.root / name, args.edits, kind, within)
+                per_kind = record["files"].setdefault(name, {})
+                if within is None:
+                    per_kind[kind] = figures
+                else:
+                    per_kind.setdefault(kind, {})[within] = figures
+                print(
+                    f"{name:<48}{figures['lines']:>6}  {kind:<8}"
+                    f"{figures['instructions_per_edit'] / 1e6:>16.2f} M  {within or ''}"
+                )
     RESULTS.mkdir(parents=True, exist_ok=True)
-    output = RESULTS / "edit-instructions.json"
+    output = RESULTS / (
+        "edit-instructions-within.json" if args.within else "edit-instructions.json"
+    )
     output.write_text(json.dumps(record, indent=1) + "\n", "utf-8")
 
 

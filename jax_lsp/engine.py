@@ -16,6 +16,7 @@ import warnings
 import weakref
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import NamedTuple
 
 from jax_lsp.analysis.document import Document, SyntaxProblem, Unit, first_line
@@ -142,32 +143,55 @@ _ALLOWED_RULES: dict[str | None, tuple[str | None, ...]] = {
 }
 
 
-def _dispatch(rules: Sequence[Rule]) -> dict[type[ast.AST], list[Rule]]:
-    table: dict[type[ast.AST], list[Rule]] = {}
-    for rule in rules:
-        for node_type in rule.node_types:
-            table.setdefault(node_type, []).append(rule)
-    return table
+def _dispatch(rules: Sequence[type[Rule]], chosen: Callable[[type[Rule]], bool]) -> _Table:
+    table: dict[type[ast.AST], list[int]] = {}
+    for index, rule in enumerate(rules):
+        if chosen(rule):
+            for node_type in rule.node_types:
+                table.setdefault(node_type, []).append(index)
+    return {node_type: tuple(indexes) for node_type, indexes in table.items()}
 
 
-class _RuleTables:
+# Node type -> the rules that look at it, by their place in the analysis's list of rules.
+_Table = dict[type[ast.AST], tuple[int, ...]]
+
+
+@lru_cache(maxsize=64)
+def _rule_layout(rules: tuple[type[Rule], ...]) -> _RuleLayout:
+    """The tables of a choice of rules: the same for every analysis under the same settings
+    (a keystroke's analysis used to build them anew)."""
+    return _RuleLayout(rules)
+
+
+class _RuleLayout:
     """The rules by node type, one table per kind of code (outside traced code, most rules
-    have nothing to say and are not called at all), and how to walk for them: built once per
-    analysis, shared by every unit's walk."""
+    have nothing to say and are not called at all), and how to walk for them."""
 
-    def __init__(self, rules: Sequence[Rule]) -> None:
+    def __init__(self, rules: tuple[type[Rule], ...]) -> None:
         self.by_scope = {
-            scope: _dispatch([r for r in rules if r.needs_trace in allowed])
+            scope: _dispatch(rules, lambda r, allowed=allowed: r.needs_trace in allowed)
             for scope, allowed in _ALLOWED_RULES.items()
         }
         self.by_scope["eager"] = _dispatch(
-            [r for r in rules if r.needs_trace is None or r.fails_in_eager_shard_map]
+            rules, lambda r: r.needs_trace is None or r.fails_in_eager_shard_map
         )
         # Marker nodes (Load, Add, ...) are skipped unless a rule asks for them.
         wants_markers = not MARKER_NODE_TYPES.isdisjoint(self.by_scope["abstract"])
         self.children = ast.iter_child_nodes if wants_markers else child_nodes
         # Childless once markers are skipped: visited only when a rule asks for them.
         self.leaves = frozenset() if wants_markers else LEAF_NODE_TYPES
+
+
+class _RuleTables:
+    """The layout of the analysis's rules and their instances (made per analysis: some keep
+    state for one analysis), shared by every unit's walk."""
+
+    def __init__(self, rules: Sequence[type[Rule]], instances: Sequence[Rule]) -> None:
+        layout = _rule_layout(tuple(rules))
+        self.instances = instances
+        self.by_scope = layout.by_scope
+        self.children = layout.children
+        self.leaves = layout.leaves
 
 
 class _Walker:
@@ -195,6 +219,7 @@ class _Walker:
         self.ctx = RuleContext(view, self.lines)  # type: ignore[arg-type]
         self.ctx.unit_start = unit.start_line
         self._tables = tables.by_scope
+        self._instances = tables.instances
         self.dispatch = self._tables[None]
         self.children = tables.children
         self.leaves = tables.leaves
@@ -276,8 +301,9 @@ class _Walker:
                 key, self.findings[found:], reads, frozenset(lines.read), tuple(recording.noted)
             )
 
-    def _check(self, node: ast.AST, rules: list[Rule]) -> None:
-        for rule in rules:
+    def _check(self, node: ast.AST, rules: tuple[int, ...]) -> None:
+        for index in rules:
+            rule = self._instances[index]
             if rule.code in self.broken:
                 continue
             try:
@@ -453,7 +479,7 @@ def analyze(
         cached = _cached_findings(unit, key)
         # Reused only while every module fact the rules read answers the same (reads.py).
         if cached is None or not answers_hold(model, cached.reads, targets):
-            tables = tables or _RuleTables(instances)
+            tables = tables or _RuleTables(rules, instances)
             # A class edited in one method: the others' findings are kept (a clean parse
             # only: a repaired one shares no node with the last).
             methods = (

@@ -15,9 +15,10 @@ import warnings
 from bisect import bisect_left, bisect_right
 from collections import OrderedDict
 from dataclasses import InitVar, dataclass, field
+from itertools import pairwise
 
 from jax_lsp.analysis.lineage import Lineage
-from jax_lsp.analysis.nodes import child_nodes
+from jax_lsp.analysis.nodes import child_nodes, lone_class
 from jax_lsp.analysis.text import identifiers, split_lines
 
 # Lines at column 0 that continue the previous statement rather than start one.
@@ -72,7 +73,7 @@ class UnitSource:
         prefilter for the passes that look for a name."""
         found = self.memo.get("words")
         if found is None:
-            found = self.memo["words"] = identifiers(self.text)
+            found = self.memo["words"] = _words(self.text, self.tree)
         return found
 
 
@@ -96,6 +97,31 @@ class UnitMemo(dict):
         if len(self) >= self.limit and key not in self:
             del self[next(iter(self))]
         super().__setitem__(key, value)
+
+
+def _words(text: str, tree: ast.Module | None) -> frozenset[str]:
+    """`identifiers(text)`; for a class, the union of the words of its members' lines (and of
+    the lines before the first): a keystroke in one method of a long class leaves the other
+    members' lines as they were, whose words are then looked up by their text. No word spans
+    a line break, so the union is exactly the words of the whole text."""
+    cls = lone_class(tree) if tree is not None else None
+    if cls is None or len(cls.body) < _PIECEWISE_MEMBERS:
+        return identifiers(text)
+    lines = text.split("\n")
+    cuts = sorted({0, len(lines), *(min(first_line(m) - 1, len(lines)) for m in cls.body)})
+    pieces = []
+    for start, end in pairwise(cuts):
+        piece = "\n".join(lines[start:end])
+        found = _PIECE_WORDS.get(piece)
+        if found is None:
+            found = identifiers(piece)
+            _PIECE_WORDS.put(piece, found)
+        pieces.append(found)
+    return frozenset().union(*pieces)
+
+
+# A class with fewer members is cheaper to read whole than piece by piece.
+_PIECEWISE_MEMBERS = 4
 
 
 def _memo_limit(text: str) -> int:
@@ -244,6 +270,8 @@ _CACHE = _ParseCache(_CACHE_LINES)
 _SOURCE_CACHE = _LineBoundedCache(_CACHE_LINES)
 # The copies of a parse a document repeating a unit's text gives its repeats (`_own_parses`).
 _REPEAT_CACHE = _LineBoundedCache(_CACHE_LINES // 10)
+# The words of the pieces of class units (`_words`), by the piece's text.
+_PIECE_WORDS = _LineBoundedCache(_CACHE_LINES // 5)
 
 
 _NOT_CODE_START = " \t\f#)]}"
@@ -750,3 +778,4 @@ def clear_caches() -> None:
     _CACHE.clear()
     _SOURCE_CACHE.clear()
     _REPEAT_CACHE.clear()
+    _PIECE_WORDS.clear()

@@ -69,8 +69,9 @@ class OpenDocument:
             return [0, *(match.end() for match in _NEWLINE.finditer(self.text))]
         return list(accumulate((len(line) + 1 for line in self.lines[:-1]), initial=0))
 
-    @property
+    @cached_property
     def path(self) -> str | None:
+        # Asked on every keystroke (the analysis, the dependents): the uri never changes.
         return to_fs_path(self.uri) if self.uri.startswith("file:") else None
 
     @property

@@ -60,6 +60,9 @@ class SettingsStore:
         self.editor: dict[str, Any] = {}
         self.generation = 0  # bumped on every change: analyses under older settings are stale
         self._projects: dict[str, Settings] = {}
+        # path -> ((root, generation) it was made under, its settings): one object while
+        # nothing changes, so what it memoises (the rules chosen, the severities) stands.
+        self._for_path: dict[str | None, tuple[tuple[str | None, int], Settings]] = {}
         self.errors: list[str] = []  # problems not yet reported to the client
 
     def set_editor(self, raw: Any) -> None:
@@ -115,6 +118,16 @@ class SettingsStore:
         return cached
 
     def for_path(self, path: str | None) -> Settings:
+        """The settings of the file at `path` (asked on every keystroke)."""
+        made_under = (self.root, self.generation)
+        cached = self._for_path.get(path)
+        if cached is not None and cached[0] == made_under:
+            return cached[1]
+        settings = self._merged_for(path)
+        self._for_path[path] = (made_under, settings)
+        return settings
+
+    def _merged_for(self, path: str | None) -> Settings:
         project = self._project(path)
         try:
             return project.merged(self.editor)

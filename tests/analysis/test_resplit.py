@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from jax_lsp.analysis.document import Document, resplit_units
+from jax_lsp.analysis.text import identifiers
 from tests.analysis.editing import REAL_FILES, edit_sequences, edited_lines
 
 FIXTURES = sorted((Path(__file__).parent.parent / "fixtures").glob("*.py"))
@@ -231,3 +232,26 @@ def test_a_decorator_typed_on_the_blank_line_above_a_def_is_not_mistaken_for_a_c
     )
     decorated = after.units[1].tree.body[0].body[1]
     assert [ast.unparse(d) for d in decorated.decorator_list] == ["jax.jit", "property"]
+
+
+# Words that may straddle where a class is cut into pieces, non-ASCII text among them.
+_WORD_SNIPPETS = [
+    *MEMBER_SNIPPETS,
+    "    # naïve café",
+    "    def résumé(self):",
+    "        return 'ünïcode\u2028words'",
+    "    label = '\ud800'",
+]
+
+
+@settings(max_examples=200, deadline=None)
+@given(text=st.sampled_from(CLASS_TEXTS), edits=edit_sequences(_WORD_SNIPPETS, 2, 4))
+def test_the_words_of_an_edited_class_are_those_of_its_whole_text(text, edits):
+    """A class's words are put together from its pieces (the members' lines, looked up by
+    their text): the same set as reading the whole text, after any edit."""
+    document = Document(text)
+    for where, removed, inserted in edits:
+        text = "\n".join(edited_lines(document.lines, where, removed, inserted))
+        document = Document(text, previous=document)
+        for unit in document.units:
+            assert unit.source.words() == identifiers(unit.source.text)
