@@ -450,7 +450,7 @@ def local_external_facts(
     # Names (and modules) imported from a module that may build meshes with explicit axes: a
     # mesh, or an array placed on one, may come in through any of them. Held by the imported
     # name's spelling, as a call's facts are; a name called too keeps its call facts, and
-    # jedi's answer for it takes the flag over (`with_origin`).
+    # jedi's answer for it takes the flag over (`external.with_answers`).
     for spelling in _from_explicit_mesh_modules(bindings, roots, cache):
         known = facts.get(spelling)
         facts[spelling] = (
@@ -466,26 +466,33 @@ def _from_explicit_mesh_modules(
 ) -> list[str]:
     """The local names bound to something of a workspace module that may build a mesh with
     explicit axes: the module a name is imported from, or one it is re-exported from on the
-    way to its definition; for a module alias, that module."""
+    way to its definition; for a module alias, that module. Each module is looked up once
+    (one stat of its file) however many names come from it."""
     names, modules = bindings
-    found = [local for local, module in modules.items() if _module_meshes(module, roots, cache)]
+    entries: dict[str, tuple[Path, _ModuleEntry] | None] = {}
+
+    def entry_of(module: str) -> tuple[Path, _ModuleEntry] | None:
+        if module not in entries:
+            file = module_file(module, roots)
+            entry = cache.entry(file) if file is not None else None
+            entries[module] = (file, entry) if file is not None and entry is not None else None
+        return entries[module]
+
+    def meshes(module: str) -> bool:
+        found = entry_of(module)
+        return found is not None and cache.explicit_meshes(*found)
+
+    marked = [local for local, module in modules.items() if meshes(module)]
     for local, target in names.items():
         for _ in range(_MAX_REEXPORT_DEPTH):
-            file = module_file(target.module, roots)
-            entry = cache.entry(file) if file is not None else None
-            if entry is None:
+            found = entry_of(target.module)
+            if found is None:
                 break
-            if cache.explicit_meshes(file, entry):
-                found.append(local)
+            if cache.explicit_meshes(*found):
+                marked.append(local)
                 break
-            answer = _answer(cache, entry, target.attribute, file)
+            answer = _answer(cache, found[1], target.attribute, found[0])
             if not isinstance(answer, Target):
                 break
             target = answer
-    return found
-
-
-def _module_meshes(module: str, roots: tuple[Path, ...], cache: ModuleFactsCache) -> bool:
-    file = module_file(module, roots)
-    entry = cache.entry(file) if file is not None else None
-    return entry is not None and cache.explicit_meshes(file, entry)
+    return marked
