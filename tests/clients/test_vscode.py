@@ -4,8 +4,7 @@ the Problems panel, the hover is short, Ctrl+. applies the quick fix, the saved 
 "Fix All" fixes a second file; the hover does not repeat the related place VS Code shows; typing
 a block header key by key keeps the findings and the lens; in a notebook the cell shows its
 diagnostic, the quick fix and Fix All apply, a related place in another cell names the cell, a
-fix adding an import edits the first cell too, the enable-jax_debug_nans source action is offered
-in a cell, and the saved .ipynb is fixed; a restart and a
+fix adding an import edits the first cell too, and the saved .ipynb is fixed; a restart and a
 `jax-lsp.path` change log no error."""
 
 from __future__ import annotations
