@@ -70,7 +70,7 @@ def _matches(code: str, selectors: tuple[str, ...]) -> bool:
     return any(s == "ALL" or code.startswith(s) for s in selectors)
 
 
-_MEMOS = ("_chosen_rules", "_severities")
+_MEMOS = ("_chosen_rules", "_severities", "_exclusions")
 
 
 @dataclass(frozen=True)
@@ -153,11 +153,21 @@ class Settings:
         """Each rule's severity where the settings change it (asked on every keystroke)."""
         return self._severities
 
+    @cached_property
+    def _exclusions(self) -> dict[str, bool]:
+        return {}
+
     def is_excluded(self, path: str) -> bool:
-        """A path matching an exclude pattern whole (see `_glob`), or one of its parts."""
-        relative = os.path.normcase(self.relative(path))
-        matches_part, matches_path = _exclusion_matchers(self.exclude + self.extend_exclude)
-        return matches_path(relative) or any(matches_part(p) for p in PurePath(relative).parts)
+        """A path matching an exclude pattern whole (see `_glob`), or one of its parts
+        (memoised: the editor asks it of the open file on every keystroke)."""
+        known = self._exclusions.get(path)
+        if known is None:
+            relative = os.path.normcase(self.relative(path))
+            matches_part, matches_path = _exclusion_matchers(self.exclude + self.extend_exclude)
+            known = self._exclusions[path] = matches_path(relative) or any(
+                matches_part(p) for p in PurePath(relative).parts
+            )
+        return known
 
     def with_command_line(
         self,

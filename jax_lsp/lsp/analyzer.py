@@ -34,8 +34,6 @@ class Analyzer:
     def __init__(self, ls: JaxLanguageServer) -> None:
         self._ls = ls
         self._reported_failures: set[tuple[str, str]] = set()
-        # path -> (the settings asked under, excluded?): asked on every keystroke.
-        self._excluded: dict[str, tuple[Settings, bool]] = {}
 
     def report_failures(self, analysis: Analysis, path: str | None) -> None:
         for failure in analysis.failures:
@@ -52,12 +50,7 @@ class Analyzer:
     def excluded(self, path: str | None, settings: Settings) -> bool:
         """Whether the editor's file is excluded by the settings: no findings, no fixes (a file
         named on the `check` command line is checked all the same; one opened here is not)."""
-        if not path or not settings.root:
-            return False
-        known = self._excluded.get(path)
-        if known is None or known[0] is not settings:
-            known = self._excluded[path] = (settings, settings.is_excluded(path))
-        return known[1]
+        return bool(path and settings.root and settings.is_excluded(path))
 
     async def analyze(self, document: OpenDocument) -> AnalysisResult:
         """Analyze the document as it is now; store the result if it is still current."""
