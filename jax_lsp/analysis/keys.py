@@ -29,6 +29,7 @@ from jax_lsp.analysis.names import local_names
 from jax_lsp.analysis.nodes import (
     argument_of,
     child_nodes,
+    is_none,
     is_staticmethod,
     own_returns,
     runs_at_least_once,
@@ -633,14 +634,76 @@ def _argument_for(call: ast.Call, function: ast.FunctionDef, drawn: frozenset[st
     if not drawn:
         return None
     positional = positional_params(function)
+    given = _given_values(call, positional)
+    if given is None:
+        return None
+    for name, arg in given.items():
+        if name in drawn and not _spared(function, name, given):
+            return arg
+    return None
+
+
+def _given_values(call: ast.Call, positional: list[str]) -> dict[str, ast.expr] | None:
+    """The call's arguments by the parameter they bind (None: a `*args` hides which)."""
+    given: dict[str, ast.expr] = {}
     for index, arg in enumerate(call.args):
         if isinstance(arg, ast.Starred):
             return None
-        if index < len(positional) and positional[index] in drawn:
-            return arg
-    for keyword in call.keywords:
-        if keyword.arg in drawn:
-            return keyword.value
+        if index < len(positional):
+            given[positional[index]] = arg
+    given.update((keyword.arg, keyword.value) for keyword in call.keywords if keyword.arg)
+    return given
+
+
+def _spared(function: ast.FunctionDef, key: str, given: Mapping[str, ast.expr]) -> bool:
+    """The function reads `key` only where another parameter is None (`if cache is None:
+    cache = draw(key)`: a fallback for a value the caller may give), and this call gives
+    that parameter a value other than `None`: the key stays unused."""
+    return any(
+        guard in given and not is_none(given[guard]) for guard in _none_guards(function, key)
+    )
+
+
+def _none_guards(function: ast.FunctionDef, key: str) -> frozenset[str]:
+    """The parameters that are None wherever the function reads `key`: every read sits in
+    the body of `if guard is None:` (or the `else` of `if guard is not None:`)."""
+    params = frozenset(all_params(function)) - {key}
+    found: frozenset[str] | None = None
+
+    def visit(node: ast.AST, guards: frozenset[str]) -> None:
+        nonlocal found
+        if isinstance(node, ast.Name) and node.id == key:
+            found = guards if found is None else found & guards
+            return
+        if isinstance(node, ast.If):
+            tested = _none_test(node.test, params)
+            if tested is not None:
+                guard, is_none_branch = tested
+                visit(node.test, guards)
+                for statement in node.body:
+                    visit(statement, guards | {guard} if is_none_branch else guards)
+                for statement in node.orelse:
+                    visit(statement, guards if is_none_branch else guards | {guard})
+                return
+        for child in ast.iter_child_nodes(node):
+            visit(child, guards)
+
+    for statement in function.body:
+        visit(statement, frozenset())
+    return found or frozenset()
+
+
+def _none_test(test: ast.expr, params: frozenset[str]) -> tuple[str, bool] | None:
+    """`p is None` (p, True) or `p is not None` (p, False) for a parameter `p`."""
+    if (
+        isinstance(test, ast.Compare)
+        and len(test.ops) == 1
+        and isinstance(test.ops[0], ast.Is | ast.IsNot)
+        and isinstance(test.left, ast.Name)
+        and test.left.id in params
+        and is_none(test.comparators[0])
+    ):
+        return test.left.id, isinstance(test.ops[0], ast.Is)
     return None
 
 
