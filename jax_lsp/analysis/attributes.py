@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 import weakref
 from collections.abc import Callable, Iterator, Mapping
+from functools import partial
 from typing import NamedTuple
 
 from jax_lsp.analysis.imports import Resolver
@@ -41,10 +42,11 @@ class FreshWrite(NamedTuple):
 # Where a local name holds an object its function made: the class it names, and whether the
 # object surely is an instance of it (`object.__new__(C)`) or only if `C` is a class (`C()`).
 _Fresh = Mapping[str, tuple[str, bool]]
-# A walk's state at a node: (node, skipped: inside a constructor, the enclosing method's self,
-# the enclosing function's fresh objects)
-_WalkState = tuple[ast.AST, bool, str | None, _Fresh]
 _NO_FRESH: _Fresh = {}
+_Function = ast.FunctionDef | ast.AsyncFunctionDef
+# A walk's state at a node: (node, skipped: inside a constructor, the enclosing method's self,
+# the enclosing function)
+_WalkState = tuple[ast.AST, bool, str | None, _Function | None]
 # Each member's writes of a lone class, by whether expressions were walked too.
 _MEMBER_WRITES: dict[bool, weakref.WeakKeyDictionary[ast.AST, frozenset[str | FreshWrite]]] = {
     True: weakref.WeakKeyDictionary(),
@@ -79,7 +81,7 @@ def attribute_writes(tree: ast.AST, text: str | None = None) -> frozenset[str | 
             lambda member: _writes_from([_member_state(member, False)], children),
         )
         return frozenset().union(*members)
-    return _writes_from([(tree, False, None, _NO_FRESH)], children)
+    return _writes_from([(tree, False, None, None)], children)
 
 
 def _member_state(statement: ast.stmt, skipped: bool) -> _WalkState:
@@ -87,28 +89,37 @@ def _member_state(statement: ast.stmt, skipped: bool) -> _WalkState:
     parameter are its own, a constructor's are skipped."""
     if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef):
         first = statement.args.args[0].arg if statement.args.args else None
-        return statement, statement.name in CONSTRUCTORS, first, _fresh_objects(statement)
-    return statement, skipped, None, _NO_FRESH
+        return statement, statement.name in CONSTRUCTORS, first, statement
+    return statement, skipped, None, None
 
 
 def _writes_from(
     stack: list[_WalkState], children: Callable[[ast.AST], list[ast.AST]]
 ) -> frozenset[str | FreshWrite]:
     names: set[str | FreshWrite] = set()
+    made: dict[_Function, _Fresh] = {}  # each function's fresh objects, found when needed
+
+    def fresh(function: _Function | None) -> _Fresh:
+        if function is None:
+            return _NO_FRESH
+        if function not in made:
+            made[function] = _fresh_objects(function)
+        return made[function]
+
     while stack:
-        node, skipped, me, fresh = stack.pop()
+        node, skipped, me, function = stack.pop()
         if isinstance(node, ast.ClassDef):
             stack.extend(_member_state(statement, skipped) for statement in node.body)
             continue
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
-            fresh = _fresh_objects(node)
+            function = node
         if not skipped:
-            names.update(_written(node, me, fresh))
-        stack.extend((child, skipped, me, fresh) for child in children(node))
+            names.update(_written(node, me, partial(fresh, function)))
+        stack.extend((child, skipped, me, function) for child in children(node))
     return frozenset(names)
 
 
-def _written(node: ast.AST, me: str | None, fresh: _Fresh) -> list[str | FreshWrite]:
+def _written(node: ast.AST, me: str | None, fresh: Callable[[], _Fresh]) -> list[str | FreshWrite]:
     targets: list[ast.expr] = []
     if isinstance(node, ast.Assign):
         targets = [t for target in node.targets for t in _unpacked(target)]
@@ -126,12 +137,12 @@ def _written(node: ast.AST, me: str | None, fresh: _Fresh) -> list[str | FreshWr
     ]
 
 
-def _write(receiver: ast.expr, attribute: str, fresh: _Fresh) -> str | FreshWrite:
-    made = fresh.get(receiver.id) if isinstance(receiver, ast.Name) else None
+def _write(receiver: ast.expr, attribute: str, fresh: Callable[[], _Fresh]) -> str | FreshWrite:
+    made = fresh().get(receiver.id) if isinstance(receiver, ast.Name) else None
     return attribute if made is None else FreshWrite(attribute, *made)
 
 
-def _fresh_objects(function: ast.FunctionDef | ast.AsyncFunctionDef) -> _Fresh:
+def _fresh_objects(function: _Function) -> _Fresh:
     """Local names the function binds once, by `name = object.__new__(C)` (or
     `C.__new__(C)`) or `name = C(...)`: the object it made, whose class is `C`. A name bound
     again, a parameter or a name declared global or nonlocal may hold another object."""
