@@ -92,6 +92,7 @@ CONSUMERS = SAMPLERS | {"jax.random.split"}
 # Calls into these never consume a key (fold_in/clone derive new keys, jnp computes).
 _NON_CONSUMING_PREFIXES = ("jax.random.", "jax.numpy.", "jax.lax.", "builtins.", "numpy.", "math.")
 _UNSURE = "unsure"
+NONE: frozenset[str] = frozenset()  # no name that may hold None
 PASS = "pass"
 _TERMINATORS = (ast.Return, ast.Raise, ast.Continue, ast.Break)
 _NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
@@ -592,9 +593,12 @@ def may_draw(text: str, resolver: Resolver) -> bool:
     )
 
 
-def classify_call(call: ast.Call, resolver: Resolver, model: ModuleModel):
+def classify_call(
+    call: ast.Call, resolver: Resolver, model: ModuleModel, maybe_none: frozenset[str] = NONE
+):
     """The KeyFlow role of a call in a module: the key a sampler or a key helper of the
-    module draws with, None for calls that consume no key, else PASS."""
+    module draws with, None for calls that consume no key, else PASS. `maybe_none`: the
+    names that may hold None where the call is (the enclosing function's parameters)."""
     qualname = resolver.qualname(call.func)
     if qualname in CONSUMERS:
         return key_argument(call)
@@ -602,17 +606,22 @@ def classify_call(call: ast.Call, resolver: Resolver, model: ModuleModel):
         return None
     if qualname and qualname.startswith(_KEYED_LAYERS):
         return _layer_key(call) or PASS
-    return helper_key(call, model.functions, model.key_helpers) or PASS
+    return helper_key(call, model.functions, model.key_helpers, maybe_none) or PASS
 
 
-def helper_key(call: ast.Call, functions: dict, helpers: dict[str, frozenset[str]]):
+def helper_key(
+    call: ast.Call,
+    functions: dict,
+    helpers: dict[str, frozenset[str]],
+    maybe_none: frozenset[str] = NONE,
+):
     """The argument a call of a module function gives to a parameter it consumes."""
     path = _helper_path(call, functions)
     if path is not None:
         record = functions.get(path)
         drawn = helpers.get(path)
         if record is not None and drawn:
-            return _argument_for(call, record.node, drawn)
+            return _argument_for(call, record.node, drawn, maybe_none)
     return None
 
 
@@ -630,7 +639,9 @@ def _helper_path(call: ast.Call, functions: dict) -> str | None:
     return None
 
 
-def _argument_for(call: ast.Call, function: ast.FunctionDef, drawn: frozenset[str]):
+def _argument_for(
+    call: ast.Call, function: ast.FunctionDef, drawn: frozenset[str], maybe_none: frozenset[str]
+):
     if not drawn:
         return None
     positional = positional_params(function)
@@ -638,7 +649,7 @@ def _argument_for(call: ast.Call, function: ast.FunctionDef, drawn: frozenset[st
     if given is None:
         return None
     for name, arg in given.items():
-        if name in drawn and not _spared(function, name, given):
+        if name in drawn and not _spared(function, name, given, maybe_none):
             return arg
     return None
 
@@ -655,13 +666,21 @@ def _given_values(call: ast.Call, positional: list[str]) -> dict[str, ast.expr] 
     return given
 
 
-def _spared(function: ast.FunctionDef, key: str, given: Mapping[str, ast.expr]) -> bool:
+def _spared(
+    function: ast.FunctionDef, key: str, given: Mapping[str, ast.expr], maybe_none: frozenset[str]
+) -> bool:
     """The function reads `key` only where another parameter is None (`if cache is None:
     cache = draw(key)`: a fallback for a value the caller may give), and this call gives
-    that parameter a value other than `None`: the key stays unused."""
+    that parameter a value: neither `None` nor a name in `maybe_none` (a parameter of the
+    caller, which may be None itself). The key stays unused."""
     return any(
-        guard in given and not is_none(given[guard]) for guard in _none_guards(function, key)
+        guard in given and not _may_be_none(given[guard], maybe_none)
+        for guard in _none_guards(function, key)
     )
+
+
+def _may_be_none(value: ast.expr, maybe_none: frozenset[str]) -> bool:
+    return is_none(value) or (isinstance(value, ast.Name) and value.id in maybe_none)
 
 
 def _none_guards(function: ast.FunctionDef, key: str) -> frozenset[str]:

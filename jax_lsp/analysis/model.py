@@ -15,7 +15,7 @@ from bisect import bisect_right
 from collections import ChainMap
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
-from functools import cached_property
+from functools import cached_property, partial
 from types import MappingProxyType
 
 from jax_lsp.analysis.attributes import (
@@ -2263,8 +2263,9 @@ class ModuleModel:
         helpers = dict(helpers)
         functions = self.functions
 
-        def classify(call: ast.Call):
-            return consumer_key(call, self.resolver) or helper_key(call, functions, helpers)
+        def classify(call: ast.Call, params: frozenset[str]):
+            found = consumer_key(call, self.resolver)
+            return found or helper_key(call, functions, helpers, params)
 
         for _ in range(3):
             added = False
@@ -2279,7 +2280,9 @@ class ModuleModel:
                 text = "\n".join(source.memo["lines"][node.lineno - 1 : node.end_lineno])
                 if not any(helper in text for helper in helpers):
                     continue
-                drawn = consumed_params(node, classify) | helpers.get(name, frozenset())
+                params = frozenset(all_params(node))
+                drawn = consumed_params(node, partial(classify, params=params))
+                drawn |= helpers.get(name, frozenset())
                 if drawn != helpers.get(name, frozenset()):
                     helpers[name] = drawn
                     added = True

@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 from dataclasses import replace
+from functools import partial
 
 from jax_lsp.analysis.imports import Resolver
 from jax_lsp.analysis.keys import (
@@ -858,7 +859,10 @@ class PrngKeyReuse(Rule):
             resolver = outer.child(local, frozenset(all_params(node)))
             if not resolver.binds_module("jax"):
                 return
-            classify_here = lambda call: classify_call(call, resolver, ctx.model)  # noqa: E731
+            params = frozenset(all_params(node))  # may be None where the call is
+            classify_here = partial(
+                classify_call, resolver=resolver, model=ctx.model, maybe_none=params
+            )
             bound_here = local_names(node)
             opaque = lambda root: (  # noqa: E731
                 root not in bound_here and opaque_global(ctx.model.global_values, root)
