@@ -9,10 +9,13 @@ from __future__ import annotations
 
 import ast
 import weakref
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
+from functools import partial
+from typing import NamedTuple
 
 from jax_lsp.analysis.imports import Resolver
 from jax_lsp.analysis.nodes import (
+    all_params,
     block_children,
     child_nodes,
     lone_class,
@@ -25,10 +28,27 @@ CONSTRUCTORS = frozenset(["__init__", "__post_init__", "__new__", "__setstate__"
 ANY_ATTRIBUTE = "*"  # `setattr(obj, name, ...)` with a name we cannot read
 
 
-# A walk's state at a node: (node, skipped: inside a constructor, the enclosing method's self)
-_WalkState = tuple[ast.AST, bool, str | None]
+class FreshWrite(NamedTuple):
+    """An attribute written on an object the enclosing function made itself and bound to a
+    local name it binds nowhere else: `lp = object.__new__(JaddleLP)` (`certain`: an
+    instance of that class) or `m = Model(...)` (an instance of `Model` if the name is a
+    class and not a factory). Only an object of that class (or of a subclass) changes."""
+
+    attribute: str
+    class_name: str
+    certain: bool
+
+
+# Where a local name holds an object its function made: the class it names, and whether the
+# object surely is an instance of it (`object.__new__(C)`) or only if `C` is a class (`C()`).
+_Fresh = Mapping[str, tuple[str, bool]]
+_NO_FRESH: _Fresh = {}
+_Function = ast.FunctionDef | ast.AsyncFunctionDef
+# A walk's state at a node: (node, skipped: inside a constructor, the enclosing method's self,
+# the enclosing function)
+_WalkState = tuple[ast.AST, bool, str | None, _Function | None]
 # Each member's writes of a lone class, by whether expressions were walked too.
-_MEMBER_WRITES: dict[bool, weakref.WeakKeyDictionary[ast.AST, frozenset[str]]] = {
+_MEMBER_WRITES: dict[bool, weakref.WeakKeyDictionary[ast.AST, frozenset[str | FreshWrite]]] = {
     True: weakref.WeakKeyDictionary(),
     False: weakref.WeakKeyDictionary(),
 }
@@ -36,8 +56,18 @@ _MEMBER_WRITES: dict[bool, weakref.WeakKeyDictionary[ast.AST, frozenset[str]]] =
 
 def assigned_attributes(tree: ast.AST, text: str | None = None) -> frozenset[str]:
     """Attribute names assigned in `tree` to objects other than a method's own `self`
-    (`model.rate = 0.1`), outside constructors. A method's writes to its `self` belong to
-    its class: JAX402 reads those from the class and its ancestors.
+    (`model.rate = 0.1`), outside constructors, whatever object holds them. A method's
+    writes to its `self` belong to its class: JAX402 reads those from the class and its
+    ancestors."""
+    return frozenset(
+        write.attribute if type(write) is FreshWrite else write
+        for write in attribute_writes(tree, text)
+    )
+
+
+def attribute_writes(tree: ast.AST, text: str | None = None) -> frozenset[str | FreshWrite]:
+    """The writes `assigned_attributes` names, those to an object the function just made
+    (`FreshWrite`) apart: they change objects of that class only.
 
     `text`, the tree's source: when it does not say `setattr`, only statements assign
     attributes, and no expression is visited."""
@@ -51,7 +81,7 @@ def assigned_attributes(tree: ast.AST, text: str | None = None) -> frozenset[str
             lambda member: _writes_from([_member_state(member, False)], children),
         )
         return frozenset().union(*members)
-    return _writes_from([(tree, False, None)], children)
+    return _writes_from([(tree, False, None, None)], children)
 
 
 def _member_state(statement: ast.stmt, skipped: bool) -> _WalkState:
@@ -59,26 +89,37 @@ def _member_state(statement: ast.stmt, skipped: bool) -> _WalkState:
     parameter are its own, a constructor's are skipped."""
     if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef):
         first = statement.args.args[0].arg if statement.args.args else None
-        return statement, statement.name in CONSTRUCTORS, first
-    return statement, skipped, None
+        return statement, statement.name in CONSTRUCTORS, first, statement
+    return statement, skipped, None, None
 
 
 def _writes_from(
     stack: list[_WalkState], children: Callable[[ast.AST], list[ast.AST]]
-) -> frozenset[str]:
-    names: set[str] = set()
+) -> frozenset[str | FreshWrite]:
+    names: set[str | FreshWrite] = set()
+    made: dict[_Function, _Fresh] = {}  # each function's fresh objects, found when needed
+
+    def fresh(function: _Function | None) -> _Fresh:
+        if function is None:
+            return _NO_FRESH
+        if function not in made:
+            made[function] = _fresh_objects(function)
+        return made[function]
+
     while stack:
-        node, skipped, me = stack.pop()
+        node, skipped, me, function = stack.pop()
         if isinstance(node, ast.ClassDef):
             stack.extend(_member_state(statement, skipped) for statement in node.body)
             continue
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            function = node
         if not skipped:
-            names.update(_written(node, me))
-        stack.extend((child, skipped, me) for child in children(node))
+            names.update(_written(node, me, partial(fresh, function)))
+        stack.extend((child, skipped, me, function) for child in children(node))
     return frozenset(names)
 
 
-def _written(node: ast.AST, me: str | None) -> list[str]:
+def _written(node: ast.AST, me: str | None, fresh: Callable[[], _Fresh]) -> list[str | FreshWrite]:
     targets: list[ast.expr] = []
     if isinstance(node, ast.Assign):
         targets = [t for target in node.targets for t in _unpacked(target)]
@@ -87,9 +128,66 @@ def _written(node: ast.AST, me: str | None) -> list[str]:
     elif _is_setattr(node) and not _is_name(node.args[0], me):
         name = node.args[1]
         if isinstance(name, ast.Constant) and isinstance(name.value, str):
-            return [name.value]
+            return [_write(node.args[0], name.value, fresh)]
         return [ANY_ATTRIBUTE]
-    return [t.attr for t in targets if isinstance(t, ast.Attribute) and not _is_name(t.value, me)]
+    return [
+        _write(t.value, t.attr, fresh)
+        for t in targets
+        if isinstance(t, ast.Attribute) and not _is_name(t.value, me)
+    ]
+
+
+def _write(receiver: ast.expr, attribute: str, fresh: Callable[[], _Fresh]) -> str | FreshWrite:
+    made = fresh().get(receiver.id) if isinstance(receiver, ast.Name) else None
+    return attribute if made is None else FreshWrite(attribute, *made)
+
+
+def _fresh_objects(function: _Function) -> _Fresh:
+    """Local names the function binds once, by `name = object.__new__(C)` (or
+    `C.__new__(C)`) or `name = C(...)`: the object it made, whose class is `C`. A name bound
+    again, a parameter or a name declared global or nonlocal may hold another object."""
+    stores: dict[str, int] = {}
+    declared: set[str] = set(all_params(function))
+    made: dict[str, tuple[str, bool]] = {}
+    for node in ast.walk(function):
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            stores[node.id] = stores.get(node.id, 0) + 1
+        elif isinstance(node, ast.Global | ast.Nonlocal):
+            declared.update(node.names)
+        elif (
+            isinstance(node, ast.Assign)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Name)
+            and (found := _made_object(node.value)) is not None
+        ):
+            made[node.targets[0].id] = found
+    if not made:
+        return _NO_FRESH
+    return {
+        name: found
+        for name, found in made.items()
+        if stores.get(name) == 1 and name not in declared
+    }
+
+
+def _made_object(value: ast.expr) -> tuple[str, bool] | None:
+    """`object.__new__(C)` / `C.__new__(C)` (surely a `C`) or `C(...)` (a `C` if `C` is a
+    class): the class name, and whether the object surely is an instance of it."""
+    if not isinstance(value, ast.Call):
+        return None
+    func = value.func
+    if isinstance(func, ast.Name):
+        return func.id, False
+    if (
+        isinstance(func, ast.Attribute)
+        and func.attr == "__new__"
+        and len(value.args) == 1
+        and isinstance(value.args[0], ast.Name)
+        and isinstance(func.value, ast.Name)
+        and func.value.id in ("object", value.args[0].id)
+    ):
+        return value.args[0].id, True
+    return None
 
 
 def _is_name(node: ast.expr, name: str | None) -> bool:

@@ -29,6 +29,7 @@ from jax_lsp.analysis.names import local_names
 from jax_lsp.analysis.nodes import (
     argument_of,
     child_nodes,
+    is_none,
     is_staticmethod,
     own_returns,
     runs_at_least_once,
@@ -91,6 +92,7 @@ CONSUMERS = SAMPLERS | {"jax.random.split"}
 # Calls into these never consume a key (fold_in/clone derive new keys, jnp computes).
 _NON_CONSUMING_PREFIXES = ("jax.random.", "jax.numpy.", "jax.lax.", "builtins.", "numpy.", "math.")
 _UNSURE = "unsure"
+NONE: frozenset[str] = frozenset()  # no name that may hold None
 PASS = "pass"
 _TERMINATORS = (ast.Return, ast.Raise, ast.Continue, ast.Break)
 _NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
@@ -591,9 +593,12 @@ def may_draw(text: str, resolver: Resolver) -> bool:
     )
 
 
-def classify_call(call: ast.Call, resolver: Resolver, model: ModuleModel):
+def classify_call(
+    call: ast.Call, resolver: Resolver, model: ModuleModel, maybe_none: frozenset[str] = NONE
+):
     """The KeyFlow role of a call in a module: the key a sampler or a key helper of the
-    module draws with, None for calls that consume no key, else PASS."""
+    module draws with, None for calls that consume no key, else PASS. `maybe_none`: the
+    names that may hold None where the call is (the enclosing function's parameters)."""
     qualname = resolver.qualname(call.func)
     if qualname in CONSUMERS:
         return key_argument(call)
@@ -601,17 +606,22 @@ def classify_call(call: ast.Call, resolver: Resolver, model: ModuleModel):
         return None
     if qualname and qualname.startswith(_KEYED_LAYERS):
         return _layer_key(call) or PASS
-    return helper_key(call, model.functions, model.key_helpers) or PASS
+    return helper_key(call, model.functions, model.key_helpers, maybe_none) or PASS
 
 
-def helper_key(call: ast.Call, functions: dict, helpers: dict[str, frozenset[str]]):
+def helper_key(
+    call: ast.Call,
+    functions: dict,
+    helpers: dict[str, frozenset[str]],
+    maybe_none: frozenset[str] = NONE,
+):
     """The argument a call of a module function gives to a parameter it consumes."""
     path = _helper_path(call, functions)
     if path is not None:
         record = functions.get(path)
         drawn = helpers.get(path)
         if record is not None and drawn:
-            return _argument_for(call, record.node, drawn)
+            return _argument_for(call, record.node, drawn, maybe_none)
     return None
 
 
@@ -629,18 +639,90 @@ def _helper_path(call: ast.Call, functions: dict) -> str | None:
     return None
 
 
-def _argument_for(call: ast.Call, function: ast.FunctionDef, drawn: frozenset[str]):
+def _argument_for(
+    call: ast.Call, function: ast.FunctionDef, drawn: frozenset[str], maybe_none: frozenset[str]
+):
     if not drawn:
         return None
     positional = positional_params(function)
+    given = _given_values(call, positional)
+    if given is None:
+        return None
+    for name, arg in given.items():
+        if name in drawn and not _spared(function, name, given, maybe_none):
+            return arg
+    return None
+
+
+def _given_values(call: ast.Call, positional: list[str]) -> dict[str, ast.expr] | None:
+    """The call's arguments by the parameter they bind (None: a `*args` hides which)."""
+    given: dict[str, ast.expr] = {}
     for index, arg in enumerate(call.args):
         if isinstance(arg, ast.Starred):
             return None
-        if index < len(positional) and positional[index] in drawn:
-            return arg
-    for keyword in call.keywords:
-        if keyword.arg in drawn:
-            return keyword.value
+        if index < len(positional):
+            given[positional[index]] = arg
+    given.update((keyword.arg, keyword.value) for keyword in call.keywords if keyword.arg)
+    return given
+
+
+def _spared(
+    function: ast.FunctionDef, key: str, given: Mapping[str, ast.expr], maybe_none: frozenset[str]
+) -> bool:
+    """The function reads `key` only where another parameter is None (`if cache is None:
+    cache = draw(key)`: a fallback for a value the caller may give), and this call gives
+    that parameter a value: neither `None` nor a name in `maybe_none` (a parameter of the
+    caller, which may be None itself). The key stays unused."""
+    return any(
+        guard in given and not _may_be_none(given[guard], maybe_none)
+        for guard in _none_guards(function, key)
+    )
+
+
+def _may_be_none(value: ast.expr, maybe_none: frozenset[str]) -> bool:
+    return is_none(value) or (isinstance(value, ast.Name) and value.id in maybe_none)
+
+
+def _none_guards(function: ast.FunctionDef, key: str) -> frozenset[str]:
+    """The parameters that are None wherever the function reads `key`: every read sits in
+    the body of `if guard is None:` (or the `else` of `if guard is not None:`)."""
+    params = frozenset(all_params(function)) - {key}
+    found: frozenset[str] | None = None
+
+    def visit(node: ast.AST, guards: frozenset[str]) -> None:
+        nonlocal found
+        if isinstance(node, ast.Name) and node.id == key:
+            found = guards if found is None else found & guards
+            return
+        if isinstance(node, ast.If):
+            tested = _none_test(node.test, params)
+            if tested is not None:
+                guard, is_none_branch = tested
+                visit(node.test, guards)
+                for statement in node.body:
+                    visit(statement, guards | {guard} if is_none_branch else guards)
+                for statement in node.orelse:
+                    visit(statement, guards if is_none_branch else guards | {guard})
+                return
+        for child in ast.iter_child_nodes(node):
+            visit(child, guards)
+
+    for statement in function.body:
+        visit(statement, frozenset())
+    return found or frozenset()
+
+
+def _none_test(test: ast.expr, params: frozenset[str]) -> tuple[str, bool] | None:
+    """`p is None` (p, True) or `p is not None` (p, False) for a parameter `p`."""
+    if (
+        isinstance(test, ast.Compare)
+        and len(test.ops) == 1
+        and isinstance(test.ops[0], ast.Is | ast.IsNot)
+        and isinstance(test.left, ast.Name)
+        and test.left.id in params
+        and is_none(test.comparators[0])
+    ):
+        return test.left.id, isinstance(test.ops[0], ast.Is)
     return None
 
 

@@ -15,10 +15,14 @@ from bisect import bisect_right
 from collections import ChainMap
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
-from functools import cached_property
+from functools import cached_property, partial
 from types import MappingProxyType
 
-from jax_lsp.analysis.attributes import ANY_ATTRIBUTE, assigned_attributes
+from jax_lsp.analysis.attributes import (
+    ANY_ATTRIBUTE,
+    FreshWrite,
+    attribute_writes,
+)
 from jax_lsp.analysis.document import Document, Unit, UnitSource, first_line
 from jax_lsp.analysis.dtypes import FloatOracle, IntArrayOracle, assigned_values
 from jax_lsp.analysis.external import ExternalFacts, facts_key
@@ -917,11 +921,9 @@ class ModuleModel:
             words = unit.source.words()
             if "setattr" not in words and words.isdisjoint(names):
                 continue
-            if "assigned-attributes" not in unit.source.memo:
-                unit.source.memo["assigned-attributes"] = assigned_attributes(
-                    unit.tree, unit.source.text
-                )
-            written = unit.source.memo["assigned-attributes"]
+            written = {
+                w.attribute if type(w) is FreshWrite else w for w in _unit_attribute_writes(unit)
+            }
             if ANY_ATTRIBUTE in written:
                 return frozenset([ANY_ATTRIBUTE])
             found |= written & names
@@ -2262,8 +2264,9 @@ class ModuleModel:
         helpers = dict(helpers)
         functions = self.functions
 
-        def classify(call: ast.Call):
-            return consumer_key(call, self.resolver) or helper_key(call, functions, helpers)
+        def classify(call: ast.Call, params: frozenset[str]):
+            found = consumer_key(call, self.resolver)
+            return found or helper_key(call, functions, helpers, params)
 
         for _ in range(3):
             added = False
@@ -2278,7 +2281,9 @@ class ModuleModel:
                 text = "\n".join(source.memo["lines"][node.lineno - 1 : node.end_lineno])
                 if not any(helper in text for helper in helpers):
                     continue
-                drawn = consumed_params(node, classify) | helpers.get(name, frozenset())
+                params = frozenset(all_params(node))
+                drawn = consumed_params(node, partial(classify, params=params))
+                drawn |= helpers.get(name, frozenset())
                 if drawn != helpers.get(name, frozenset()):
                     helpers[name] = drawn
                     added = True
@@ -2304,17 +2309,26 @@ class ModuleModel:
 
     @cached_property
     def assigned_attributes(self) -> frozenset[str]:
-        """Attribute names the module assigns outside constructors (`obj.attr = ...`)."""
-        names: set[str] = set()
+        """Attribute names the module assigns outside constructors (`obj.attr = ...`) to
+        objects of any class: not counting those written only on an object the writing
+        function made itself (`fresh_attribute_writes`)."""
+        return frozenset(w for w in self._attribute_writes if type(w) is not FreshWrite)
+
+    @cached_property
+    def fresh_attribute_writes(self) -> frozenset[FreshWrite]:
+        """Attributes written outside constructors on an object the writing function made
+        itself (`lp = object.__new__(LP); lp.cones = c`), with the object's class: they
+        change objects of that class only."""
+        return frozenset(w for w in self._attribute_writes if type(w) is FreshWrite)
+
+    @cached_property
+    def _attribute_writes(self) -> frozenset[str | FreshWrite]:
+        writes: set[str | FreshWrite] = set()
         for unit in self.document.units:
             if unit.tree is None:
                 continue
-            if "assigned-attributes" not in unit.source.memo:
-                unit.source.memo["assigned-attributes"] = assigned_attributes(
-                    unit.tree, unit.source.text
-                )
-            names |= unit.source.memo["assigned-attributes"]
-        return frozenset(names)
+            writes |= _unit_attribute_writes(unit)
+        return frozenset(writes)
 
     @cached_property
     def int_array_globals(self) -> frozenset[str]:
@@ -2683,7 +2697,7 @@ class ModuleModel:
             )
         x64 = (self.x64, unit.start_line) if markers[0] else ()
         attributes = (
-            (self.assigned_attributes, self._other_class_texts(unit.source)) if markers[2] else ()
+            (self._attribute_writes, self._other_class_texts(unit.source)) if markers[2] else ()
         )
         shapes = self._module_shapes.get(unit.start_line) if markers[3] else ()
         return (
@@ -3059,6 +3073,14 @@ def _may_hold_instance(arg: ast.expr, names: set[str], classes: Mapping[str, Cla
 
 # Haiku transformations: how many arguments `apply` takes before the function's own.
 _HAIKU_TRANSFORMS = {"haiku.transform": 2, "haiku.transform_with_state": 3}
+
+
+def _unit_attribute_writes(unit: Unit) -> frozenset[str | FreshWrite]:
+    """`attribute_writes` of a unit, memoised on its parse."""
+    memo = unit.source.memo
+    if "attribute-writes" not in memo:
+        memo["attribute-writes"] = attribute_writes(unit.tree, unit.source.text)
+    return memo["attribute-writes"]
 
 
 def _haiku_transformed(value: ast.expr, resolver: Resolver) -> tuple[str, int] | None:

@@ -75,6 +75,7 @@ KEYED = frozenset(
         "key_helpers",
         "static_signatures",
         "assigned_attributes",
+        "fresh_attribute_writes",
         "attribute_classes",
         "module_shapes",
         "module_kinds",

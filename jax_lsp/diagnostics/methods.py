@@ -413,7 +413,8 @@ class StaticSelfMutable(Rule):
         when an attribute the method reads (itself, or through the methods and properties it
         reaches through `self`) is assigned after construction: by a method of the class
         other than `__init__`/`__post_init__` and the private helpers only they call
-        (`self._precompute(...)`), or anywhere in the module (`model.rate = 0.1`).
+        (`self._precompute(...)`), or anywhere in the module (`model.rate = 0.1`), except on
+        an object the writing function made of another class (`p = object.__new__(Other)`).
         Also flags a non-frozen `@dataclass` without `__hash__`, which jit rejects. Classes
         whose attributes are set only in the constructor, or whose changing attributes the
         method never reads, are fine, as are `@dataclass(frozen=True)` classes.
@@ -693,6 +694,35 @@ class StaticSelfMutable(Rule):
             """,
             check="assert float(value) == 3.0",
         ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            class Problem:
+                def __init__(self, weights):
+                    self.weights = weights
+
+            def problem_from(weights):
+                problem = object.__new__(Problem)
+                problem.weights = weights  # a new Problem: no Solver changes
+                return problem
+
+            class Solver:
+                def __init__(self, weights):
+                    self.weights = weights
+                    self.solve = jax.jit(self._solve)
+
+                def _solve(self, x):
+                    return x * self.weights
+
+            solver = Solver(2.0)
+            first = solver.solve(jnp.ones(2))
+            problem = problem_from(3.0)
+            second = solver.solve(jnp.ones(2))
+            """,
+            check="assert float(first[0]) == float(second[0]) == 2.0 and problem.weights == 3.0",
+        ),
     )
 
     def check(self, node: ast.FunctionDef, ctx: RuleContext) -> Iterator[Finding]:
@@ -797,7 +827,7 @@ def _stale_problem(
         )
     if model.class_defined_twice(record.name):
         return None  # writes outside the class may be to another class of the same name
-    outside = sorted(reads & model.assigned_attributes)
+    outside = sorted(reads & (model.assigned_attributes | _written_on_instances(record, model)))
     if outside:
         return (
             f"`.{outside[0]}`, which `{method.name}` reads, is assigned after construction, "
@@ -805,6 +835,22 @@ def _stale_problem(
             f"error)"
         )
     return None
+
+
+def _written_on_instances(record: ClassRecord, model: ModuleModel) -> frozenset[str]:
+    """Attributes written on an object its function made (`m = Model(); m.rate = 0.1`)
+    that may be an instance of `record`'s class: one of it or of a subclass of the module,
+    or of a name that is no class of the module (perhaps a factory). An object made by
+    `object.__new__(Other)` with `Other` imported is an `Other`, none of this class."""
+    found = set()
+    for write in model.fresh_attribute_writes:
+        made = model.classes.get(write.class_name)
+        if made is None:
+            if not write.certain:
+                found.add(write.attribute)
+        elif record in _lineage(made, model):
+            found.add(write.attribute)
+    return frozenset(found)
 
 
 _LAZY_INIT = ("init", "_init", "setup", "_setup", "build", "_build")

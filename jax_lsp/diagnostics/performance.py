@@ -139,8 +139,11 @@ class JitInLoop(Rule):
         loop is new each iteration). A
         module-level `jax.jit(f)`, and `jax.jit(f)` of a module-level `f`, are not flagged:
         JAX caches compilations on the function object. Factories that return the jitted
-        function are not flagged either. Also flags `jax.jit(obj.method)` of a bound method in
-        a loop (a new bound-method object on every access), `self.f = jax.jit(g)` in
+        function are not flagged either, nor is anything inside a function decorated with
+        `jax.jit` (`eqx.filter_jit`, `nnx.jit`, `pmap`): its body runs only while it is
+        traced, once per compilation, and the inner jit is traced into it. Also flags
+        `jax.jit(obj.method)` of a bound method in a loop (a new bound-method object on
+        every access), `self.f = jax.jit(g)` in
         `__init__` of an `eqx.Module` (a new wrapper in every instance's static structure),
         and a static argument that hashes by identity (an optax transformation, a
         `functools.partial`, a lambda, an instance of a plain class) built anew in the loop
@@ -585,9 +588,36 @@ class JitInLoop(Rule):
             """,
             check="assert len(traces) == 3",
         ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            traces = []
+
+            def double(v):
+                traces.append(1)  # runs once per trace
+                return v * 2
+
+            @jax.jit
+            def smooth(x):
+                # runs only while `smooth` is traced: each inner jit is traced into it,
+                # once per compilation of `smooth`, not on every call
+                x = jax.jit(jax.vmap(double))(x)
+                for _ in range(2):
+                    x = jax.jit(lambda v: (v + jnp.roll(v, 1, axis=-1)) / 2)(x)
+                return x
+
+            for _ in range(3):
+                y = smooth(jnp.ones((2, 3)))
+            """,
+            check="assert len(traces) == 1 and smooth._cache_size() == 1",
+        ),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> Iterator[Finding]:
+        if _inside_compiled(ctx):
+            return  # runs only while the enclosing jit traces: once per compilation
         if isinstance(node, ast.Call):
             yield from self._jit_call(node, ctx)
             yield from self._rebuilt_static(node, ctx)
@@ -904,6 +934,23 @@ def _reads_loop_names(value: ast.expr, loops: list[ast.AST]) -> bool:
     """`value` reads a name some enclosing loop binds (its target or its body)."""
     read = {n.id for n in walk_nodes(value) if isinstance(n, ast.Name)}
     return any(read & stored_names(loop) for loop in loops)
+
+
+# Transformations that compile what they trace and cache the compilation: the body of a
+# function they decorate runs only when they trace it, not on every call.
+_COMPILING = _JITS | {"pmap", "eqx.filter_pmap"}
+
+
+def _inside_compiled(ctx: RuleContext) -> bool:
+    """The walker stands in a function decorated with `jax.jit` (or in a function nested in
+    one): that code runs only while the jit traces, once per compilation, and a jit created
+    there is traced inline into the enclosing computation instead of compiled on its own."""
+    resolver = ctx.resolvers[-1]
+    return any(
+        (found := transform_of(decorator, resolver)) is not None and found[0].label in _COMPILING
+        for function in ctx.functions
+        for decorator in getattr(function, "decorator_list", ())
+    )
 
 
 def _runs_once(function: ast.AST, ctx: RuleContext) -> bool:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 from dataclasses import replace
+from functools import partial
 
 from jax_lsp.analysis.imports import Resolver
 from jax_lsp.analysis.keys import (
@@ -216,8 +217,10 @@ class PrngKeyReuse(Rule):
         test drew from (the checker counts it). In module-level code, a second call of a
         module-level object whose method (or `__call__`) consumes a key its class stores in
         `__init__` and never replaces (no other method, no code outside and no subclass
-        assigns it) draws from that key again: every call gives the same numbers. The finding
-        links the earlier use.
+        assigns it) draws from that key again: every call gives the same numbers. A helper
+        that reads its key only where another parameter is None (`if noise is None: noise =
+        normal(key, shape)`) uses no key when the call gives that parameter a value. The
+        finding links the earlier use.
     """
     why_bad = """
         JAX's random numbers are a pure function of the key: the same key gives the same
@@ -816,6 +819,22 @@ class PrngKeyReuse(Rule):
             """,
             check="assert not (a == b).any()  # a property that makes a new key on every read",
         ),
+        Example(
+            """
+            import jax
+
+            def perturb(x, key, noise=None):
+                if noise is None:  # drawn only when the caller gives none
+                    noise = jax.random.normal(key, x.shape)
+                return x + noise
+
+            key = jax.random.key(0)
+            x = jax.numpy.zeros(3)
+            noise = jax.random.normal(key, x.shape)
+            up, down = perturb(x, key, noise), perturb(x, key, noise=-noise)
+            """,
+            check="assert (up == -down).all()",
+        ),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> Iterator[Finding]:
@@ -840,7 +859,10 @@ class PrngKeyReuse(Rule):
             resolver = outer.child(local, frozenset(all_params(node)))
             if not resolver.binds_module("jax"):
                 return
-            classify_here = lambda call: classify_call(call, resolver, ctx.model)  # noqa: E731
+            params = frozenset(all_params(node))  # may be None where the call is
+            classify_here = partial(
+                classify_call, resolver=resolver, model=ctx.model, maybe_none=params
+            )
             bound_here = local_names(node)
             opaque = lambda root: (  # noqa: E731
                 root not in bound_here and opaque_global(ctx.model.global_values, root)

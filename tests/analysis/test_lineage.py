@@ -94,6 +94,8 @@ def _facts(model: ModuleModel) -> dict:
         "hash_facts": model.hash_facts.key,
         "ref_params": _nodes(model.ref_params),
         "attribute_classes": model.attribute_classes,
+        "assigned_attributes": model.assigned_attributes,
+        "fresh_attribute_writes": model.fresh_attribute_writes,
         "int_array_globals": model.int_array_globals,
         "unit_keys": [model.unit_key(unit) for unit in units],
     }

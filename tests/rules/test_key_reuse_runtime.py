@@ -569,3 +569,30 @@ def test_a_loop_that_surely_runs_rebinds_the_key_after_it(name, loop, body, reus
     assert [finding.span.start.line for finding in _findings(source)] == (
         [last_draw] if reused else []
     )
+
+
+def test_a_helper_given_the_value_its_key_would_draw_uses_no_key():
+    source = textwrap.dedent(RULE.valid[-1].code)
+    assert "noise=None" in source and _findings(source) == []
+    drawn_again = source + "fresh = perturb(x, key)\n"
+    assert [f.span.start.line for f in _findings(drawn_again)] == [len(source.split("\n")) - 1]
+    none_given = source + "fresh = perturb(x, key, None)\n"
+    assert len(_findings(none_given)) == 1
+
+
+def test_a_value_the_caller_may_not_have_leaves_the_key_used():
+    """Handed on from the caller's own parameter, the value may be None: the helper draws."""
+    source = textwrap.dedent(RULE.valid[-1].code)
+    wrapper = (
+        "def shifted(x, key, noise=None):\n"
+        "    first = perturb(x, key, noise)\n"
+        "    return first + jax.random.normal(key, x.shape)\n"
+    )
+    (finding,) = _findings(source + wrapper)
+    assert "jax.random.normal(key" in (source + wrapper).split("\n")[finding.span.start.line]
+    forwarding = (
+        "def forward(x, key, noise=None):\n"
+        "    return perturb(x, key, noise=noise)\n\n"
+        "twice = forward(x, key), forward(x, key)\n"
+    )
+    assert len(_findings(source + forwarding)) >= 1  # forward consumes its key

@@ -74,20 +74,42 @@ def test_attribute_write_in_another_unit():
     assert codes(model_and_use, "JAX402") == []
 
 
+# A class whose jitted bound method reads `self.factor`: stale if a Scaler's factor changes.
+_SCALER = (
+    "class Scaler:\n"
+    "    def __init__(self, factor):\n"
+    "        self.factor = factor\n"
+    "        self.apply = jax.jit(self._apply)\n\n"
+    "    def _apply(self, x):\n"
+    "        return self.factor * x\n"
+)
+
+
 def test_attribute_write_in_another_unit_of_a_jitted_bound_method():
-    scaler = (
-        "class Scaler:\n"
-        "    def __init__(self, factor):\n"
-        "        self.factor = factor\n"
-        "        self.apply = jax.jit(self._apply)\n\n"
-        "    def _apply(self, x):\n"
-        "        return self.factor * x\n"
-    )
+    scaler = _SCALER
     made = scaler + "\ns = Scaler(2.0)\n"
     assert codes(made, "JAX402") == []
     assert codes(made + "s.factor = 10.0\n", "JAX402") == [3]  # read by _apply: stale
     assert codes(made + "s.other = 1\n", "JAX402") == []  # never read by _apply
     assert codes(made, "JAX402") == []
+
+
+def test_attribute_written_on_an_object_a_function_made():
+    scaler = _SCALER
+    other = (
+        "\ndef other_from(factor):\n"
+        "    made = object.__new__(Other)\n"
+        "    made.factor = factor\n"
+        "    return made\n"
+    )
+    assert codes(scaler + other, "JAX402") == []  # an imported Other: no Scaler changes
+    own = other.replace("object.__new__(Other)", "object.__new__(Scaler)")
+    assert codes(scaler + own, "JAX402") == [3]
+    subclass = "\nclass Doubled(Scaler):\n    pass\n"
+    assert codes(scaler + subclass + other.replace("Other", "Doubled"), "JAX402") == [3]
+    assert codes(scaler + other.replace("object.__new__(Other)", "make()"), "JAX402") == [3]
+    rebound = other.replace("    return made", "    made = factor\n    return made")
+    assert codes(scaler + rebound, "JAX402") == [3]  # `made` may be any object
 
 
 def test_how_another_unit_builds_an_object_decides_a_boolean_field():
