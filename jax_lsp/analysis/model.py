@@ -2262,7 +2262,9 @@ class ModuleModel:
         functions = self.functions
 
         def classify(call: ast.Call):
-            return consumer_key(call, self.resolver) or helper_key(call, functions, helpers)
+            return consumer_key(call, self.resolver) or helper_key(
+                call, functions, helpers, self.resolver
+            )
 
         for _ in range(3):
             added = False
