@@ -63,14 +63,14 @@ class IndexAssign(Rule):
         plain class or mutable dataclass. No fix when the class is not known, for `self` of a
         frozen class (rebinding `self` reaches no caller), for a name the function does not
         bind (assigning it would make it local), or for a
-        deeper target (`x[i][j]`, `a.b.c[i]`). In traced code a traced boolean mask fails
-        in `.at[mask]` as in `x[mask]`: `x[mask] = v` becomes `x = jnp.where(mask, v, x)`,
-        safe for a number `v`, unsafe for an array (NumPy puts `values[:k]` at the masked
-        places, which `where` cannot do). Unsafe in a module that names `make_mesh` or
+        deeper target (`x[i][j]`, `a.b.c[i]`). In traced code a traced boolean mask fails in
+        `.at[mask]` as in `x[mask]`: `x[mask] = v` becomes `x = jnp.where(mask, v, x)`, safe for a
+        number `v` (a literal, `jnp.inf`, `jnp.nan`), unsafe for an array (NumPy puts `values[:k]`
+        at the masked places, which `where` cannot do). Unsafe in a module that names `make_mesh` or
         `AxisType`: on a mesh with explicit axes (`jax.make_mesh`'s default in recent JAX),
-        `.at[idx].set(v)` raises unless given `out_sharding=`, so whether the fix runs
-        depends on how the array's mesh was made. Unsafe too when code after it in the same
-        scope already does `x = x.at[idx]...` at the same index, as for JAX202.
+        `.at[idx].set(v)` raises unless given `out_sharding=`, so whether the fix runs depends on
+        how the array's mesh was made. Unsafe too when code after it in the same scope already does
+        `x = x.at[idx]...` at the same index, as for JAX202.
     """
     node_types = (ast.Assign,)
     invalid = (
@@ -140,6 +140,39 @@ class IndexAssign(Rule):
             relu(jnp.array([-1.0, 2.0]))
             """,
             fixed_check="assert relu(jnp.array([-1.0, 2.0])).tolist() == [0.0, 2.0]",
+        ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def causal_scores(q, k):
+                scores = q @ k.T
+                mask = jnp.triu(jnp.ones(scores.shape, dtype=bool), k=1)
+                scores[mask] = -jnp.inf  # error
+                return scores
+
+            causal_scores(jnp.ones((3, 2)), jnp.ones((3, 2)))
+            """,
+            raises="TypeError",
+            fixed="""
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def causal_scores(q, k):
+                scores = q @ k.T
+                mask = jnp.triu(jnp.ones(scores.shape, dtype=bool), k=1)
+                scores = jnp.where(mask, -jnp.inf, scores)
+                return scores
+
+            causal_scores(jnp.ones((3, 2)), jnp.ones((3, 2)))
+            """,
+            fixed_check=(
+                "s = causal_scores(jnp.ones((3, 2)), jnp.ones((3, 2)))\n"
+                "assert s[0, 1] == -jnp.inf and s[1, 0] == 2.0"
+            ),
         ),
         Example(
             """
