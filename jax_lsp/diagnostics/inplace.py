@@ -314,11 +314,12 @@ class IndexAssign(Rule):
                 elif len(node.targets) == 1:
                     fix = at_update_fix(ctx, node, target, "set", ctx.segment(node.value))
                 name = ctx.segment(target.value)
+                remedy = f"Use `{name} = {name}.at[...].set(...)`"
                 yield ctx.finding(
                     self,
                     target,
                     f"`{name}` is a JAX array, which is immutable: item assignment raises "
-                    f"TypeError. Use `{name} = {name}.at[...].set(...)`",
+                    f"TypeError. {_masked_remedy(name, mask, ctx) if mask else remedy}",
                     fix=fix,
                 )
 
@@ -502,6 +503,8 @@ class IndexAugAssign(Rule):
             fix = replace(fix, applicability=Applicability.UNSAFE)
         name = ctx.segment(target.value)
         remedy = f"Use `{name} = {name}.at[...].{method}(...)`" if method else "Compute a new array"
+        if mask is not None:
+            remedy = _masked_remedy(name, mask, ctx)
         yield ctx.finding(
             self,
             target,
@@ -539,6 +542,14 @@ def _operand(node: ast.expr, text: str) -> str:
     """`text` as the right operand of a binary operator (parenthesised unless atomic)."""
     atomic = (ast.Name, ast.Constant, ast.Attribute, ast.Subscript, ast.Call)
     return text if isinstance(node, atomic) else f"({text})"
+
+
+def _masked_remedy(name: str, mask: ast.expr, ctx: RuleContext) -> str:
+    """What to write for an update at a traced boolean mask, where `.at[mask]` fails too."""
+    return (
+        f"Use `{name} = jnp.where({ctx.segment(mask)}, ..., {name})`: under a trace a boolean "
+        "mask raises NonConcreteBooleanIndexError in `.at[...]` too"
+    )
 
 
 def _traced_mask(target: ast.Subscript, ctx: RuleContext) -> ast.expr | None:
