@@ -61,6 +61,18 @@ BOOLEAN_FUNCTIONS = frozenset(
         "array_equiv",
     ]
 )
+# Functions that rearrange their first argument's elements and keep its dtype: of a boolean
+# array, a boolean array (`jnp.triu(jnp.ones((n, n), dtype=bool), k=1)`, a causal mask);
+# measured for jax.numpy and NumPy.
+_REARRANGING = frozenset(
+    f"{module}.{name}"
+    for module in ("jax.numpy", "numpy")
+    for name in [
+        *("triu", "tril", "transpose", "ravel", "flip", "fliplr", "flipud", "squeeze"),
+        *("atleast_1d", "atleast_2d", "atleast_3d", "rot90", "expand_dims", "broadcast_to"),
+        *("reshape", "roll", "tile", "repeat", "swapaxes", "moveaxis"),
+    ]
+)
 # Methods of a JAX array that reduce it to a boolean array (`jnp.isnan(x).any()`).
 _BOOLEAN_METHODS = frozenset(("all", "any"))
 _MAX_NAME_DEPTH = 3
@@ -94,6 +106,12 @@ def is_boolean(node: ast.expr, ctx: Scope, depth: int = 0) -> bool:
             qualname in BOOLEAN_FUNCTIONS
             or _boolean_array(node, qualname, ctx)
             or _boolean_reduction(node, ctx)
+            or (
+                qualname in _REARRANGING
+                and bool(node.args)
+                and not isinstance(node.args[0], ast.Starred)
+                and is_boolean(node.args[0], ctx, depth)
+            )
         )
     if isinstance(node, ast.Attribute):
         boolean_attribute = getattr(ctx, "boolean_attribute", None)

@@ -606,7 +606,7 @@ def classify_call(
         return None
     if qualname and qualname.startswith(_KEYED_LAYERS):
         return _layer_key(call) or PASS
-    return helper_key(call, model.functions, model.key_helpers, maybe_none) or PASS
+    return helper_key(call, model.functions, model.key_helpers, maybe_none, resolver) or PASS
 
 
 def helper_key(
@@ -614,8 +614,15 @@ def helper_key(
     functions: dict,
     helpers: dict[str, frozenset[str]],
     maybe_none: frozenset[str] = NONE,
+    resolver: Resolver | None = None,
 ):
-    """The argument a call of a module function gives to a parameter it consumes."""
+    """The argument a call of a module function gives to a parameter it consumes (also
+    through a transformation that passes the arguments on in place, `jax.grad(loss)(p, key)`,
+    when `resolver` is given)."""
+    if resolver is not None and isinstance(call.func, ast.Call):
+        inner = call.func
+        if resolver.qualname(inner.func) in _IN_PLACE_TRANSFORMS and inner.args:
+            call = ast.Call(inner.args[0], call.args, call.keywords)
     path = _helper_path(call, functions)
     if path is not None:
         record = functions.get(path)
@@ -623,6 +630,13 @@ def helper_key(
         if record is not None and drawn:
             return _argument_for(call, record.node, drawn, maybe_none)
     return None
+
+
+# Transformations whose result takes the function's arguments at the same places (and runs
+# it once per call): a key the function draws with is drawn by the transformed call too.
+_IN_PLACE_TRANSFORMS = frozenset(
+    {"jax.jit", "jax.grad", "jax.value_and_grad", "jax.checkpoint", "jax.remat"}
+)
 
 
 def _helper_path(call: ast.Call, functions: dict) -> str | None:

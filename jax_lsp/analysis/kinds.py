@@ -79,8 +79,41 @@ STATIC_RESULTS = frozenset(
         "broadcast_shapes",
     ]
 ) | frozenset({"jax.lax.broadcast_shapes", "jax.lax.axis_size", *_LAX_OPTION_CLASSES})
-ARRAY_FUNCTIONS = frozenset(
-    {"jax.device_put", "jax.lax.stop_gradient", "jax.block_until_ready", "jax.Array"}
+# optax functions that compute one JAX array with jnp whatever they are given (NumPy arrays
+# too): norms and losses. Not `squared_error` or `smooth_labels` (NumPy in, NumPy out), not
+# the loss factories or `ctc_loss_with_forward_probs` (a tuple), not `tree_sum` / `tree_max`
+# (a Python number for an empty tree).
+_OPTAX_LOSSES = (
+    *("convex_kl_divergence", "cosine_distance", "cosine_similarity", "ctc_loss"),
+    *("generalized_kl_divergence", "hinge_loss", "huber_loss", "kl_divergence"),
+    *("kl_divergence_with_log_targets", "l2_loss", "log_cosh", "ntxent"),
+    *("safe_softmax_cross_entropy", "sigmoid_binary_cross_entropy", "sigmoid_focal_loss"),
+    *("softmax_cross_entropy", "softmax_cross_entropy_with_integer_labels"),
+    *("binary_dice_loss", "dice_loss", "multiclass_generalized_dice_loss"),
+    *("multiclass_hinge_loss", "multiclass_perceptron_loss", "multiclass_sparsemax_loss"),
+    *("perceptron_loss", "poly_loss_cross_entropy", "ranking_softmax_loss", "sparsemax_loss"),
+    "triplet_margin_loss",
+)
+# ... of which optax also exports these at its top level (`optax.l2_loss`)
+_OPTAX_TOP_LEVEL_LOSSES = frozenset(
+    [
+        *("convex_kl_divergence", "cosine_distance", "cosine_similarity", "ctc_loss"),
+        *("generalized_kl_divergence", "hinge_loss", "huber_loss", "kl_divergence"),
+        *("l2_loss", "log_cosh", "ntxent", "safe_softmax_cross_entropy"),
+        *("sigmoid_binary_cross_entropy", "sigmoid_focal_loss", "softmax_cross_entropy"),
+        "softmax_cross_entropy_with_integer_labels",
+    ]
+)
+_OPTAX_ARRAY_FUNCTIONS = frozenset(
+    [
+        *(f"optax.losses.{name}" for name in _OPTAX_LOSSES),
+        *(f"optax.{name}" for name in _OPTAX_LOSSES if name in _OPTAX_TOP_LEVEL_LOSSES),
+        *("optax.global_norm", "optax.safe_norm", "optax.tree_utils.tree_norm"),
+    ]
+)
+ARRAY_FUNCTIONS = (
+    frozenset({"jax.device_put", "jax.lax.stop_gradient", "jax.block_until_ready", "jax.Array"})
+    | _OPTAX_ARRAY_FUNCTIONS
 )
 # Library layers whose call returns one JAX array (`nn.Dense(3)(x)`): what their `__call__`
 # computes from its input (a layer returning a tuple, such as a recurrent cell, is left out).

@@ -2266,7 +2266,7 @@ class ModuleModel:
 
         def classify(call: ast.Call, params: frozenset[str]):
             found = consumer_key(call, self.resolver)
-            return found or helper_key(call, functions, helpers, params)
+            return found or helper_key(call, functions, helpers, params, self.resolver)
 
         for _ in range(3):
             added = False

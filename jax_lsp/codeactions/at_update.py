@@ -58,14 +58,22 @@ def masked_update_fix(
         return None
     replacement, holder_imports = rebound
     edits = (node_edit(ctx, statement, replacement), *imports, *holder_imports)
-    number = _is_number(value)
+    number = _is_number(value, ctx)
     safety = _safety(array) if number else Applicability.UNSAFE
     return Fix(f"Replace with `{replacement}`", edits, safety)
 
 
-def _is_number(node: ast.expr) -> bool:
+# Named Python floats: `x[mask] = -jnp.inf` (a causal mask) puts one number everywhere too.
+_NAMED_NUMBERS = frozenset(
+    f"{module}.{name}" for module in ("jax.numpy", "numpy", "math") for name in ("inf", "nan")
+)
+
+
+def _is_number(node: ast.expr, ctx: FixSite) -> bool:
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd):
         node = node.operand
+    if isinstance(node, ast.Attribute):
+        return ctx.qualname(node) in _NAMED_NUMBERS
     return (
         isinstance(node, ast.Constant)
         and isinstance(node.value, int | float)

@@ -63,14 +63,14 @@ class IndexAssign(Rule):
         plain class or mutable dataclass. No fix when the class is not known, for `self` of a
         frozen class (rebinding `self` reaches no caller), for a name the function does not
         bind (assigning it would make it local), or for a
-        deeper target (`x[i][j]`, `a.b.c[i]`). In traced code a traced boolean mask fails
-        in `.at[mask]` as in `x[mask]`: `x[mask] = v` becomes `x = jnp.where(mask, v, x)`,
-        safe for a number `v`, unsafe for an array (NumPy puts `values[:k]` at the masked
-        places, which `where` cannot do). Unsafe in a module that names `make_mesh` or
+        deeper target (`x[i][j]`, `a.b.c[i]`). In traced code a traced boolean mask fails in
+        `.at[mask]` as in `x[mask]`: `x[mask] = v` becomes `x = jnp.where(mask, v, x)`, safe for a
+        number `v` (a literal, `jnp.inf`, `jnp.nan`), unsafe for an array (NumPy puts `values[:k]`
+        at the masked places, which `where` cannot do). Unsafe in a module that names `make_mesh` or
         `AxisType`: on a mesh with explicit axes (`jax.make_mesh`'s default in recent JAX),
-        `.at[idx].set(v)` raises unless given `out_sharding=`, so whether the fix runs
-        depends on how the array's mesh was made. Unsafe too when code after it in the same
-        scope already does `x = x.at[idx]...` at the same index, as for JAX202.
+        `.at[idx].set(v)` raises unless given `out_sharding=`, so whether the fix runs depends on
+        how the array's mesh was made. Unsafe too when code after it in the same scope already does
+        `x = x.at[idx]...` at the same index, as for JAX202.
     """
     node_types = (ast.Assign,)
     invalid = (
@@ -140,6 +140,39 @@ class IndexAssign(Rule):
             relu(jnp.array([-1.0, 2.0]))
             """,
             fixed_check="assert relu(jnp.array([-1.0, 2.0])).tolist() == [0.0, 2.0]",
+        ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def causal_scores(q, k):
+                scores = q @ k.T
+                mask = jnp.triu(jnp.ones(scores.shape, dtype=bool), k=1)
+                scores[mask] = -jnp.inf  # error
+                return scores
+
+            causal_scores(jnp.ones((3, 2)), jnp.ones((3, 2)))
+            """,
+            raises="TypeError",
+            fixed="""
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def causal_scores(q, k):
+                scores = q @ k.T
+                mask = jnp.triu(jnp.ones(scores.shape, dtype=bool), k=1)
+                scores = jnp.where(mask, -jnp.inf, scores)
+                return scores
+
+            causal_scores(jnp.ones((3, 2)), jnp.ones((3, 2)))
+            """,
+            fixed_check=(
+                "s = causal_scores(jnp.ones((3, 2)), jnp.ones((3, 2)))\n"
+                "assert s[0, 1] == -jnp.inf and s[1, 0] == 2.0"
+            ),
         ),
         Example(
             """
@@ -281,11 +314,12 @@ class IndexAssign(Rule):
                 elif len(node.targets) == 1:
                     fix = at_update_fix(ctx, node, target, "set", ctx.segment(node.value))
                 name = ctx.segment(target.value)
+                remedy = f"Use `{name} = {name}.at[...].set(...)`"
                 yield ctx.finding(
                     self,
                     target,
                     f"`{name}` is a JAX array, which is immutable: item assignment raises "
-                    f"TypeError. Use `{name} = {name}.at[...].set(...)`",
+                    f"TypeError. {_masked_remedy(name, mask, ctx) if mask else remedy}",
                     fix=fix,
                 )
 
@@ -469,6 +503,8 @@ class IndexAugAssign(Rule):
             fix = replace(fix, applicability=Applicability.UNSAFE)
         name = ctx.segment(target.value)
         remedy = f"Use `{name} = {name}.at[...].{method}(...)`" if method else "Compute a new array"
+        if mask is not None:
+            remedy = _masked_remedy(name, mask, ctx)
         yield ctx.finding(
             self,
             target,
@@ -506,6 +542,14 @@ def _operand(node: ast.expr, text: str) -> str:
     """`text` as the right operand of a binary operator (parenthesised unless atomic)."""
     atomic = (ast.Name, ast.Constant, ast.Attribute, ast.Subscript, ast.Call)
     return text if isinstance(node, atomic) else f"({text})"
+
+
+def _masked_remedy(name: str, mask: ast.expr, ctx: RuleContext) -> str:
+    """What to write for an update at a traced boolean mask, where `.at[mask]` fails too."""
+    return (
+        f"Use `{name} = jnp.where({ctx.segment(mask)}, ..., {name})`: under a trace a boolean "
+        "mask raises NonConcreteBooleanIndexError in `.at[...]` too"
+    )
 
 
 def _traced_mask(target: ast.Subscript, ctx: RuleContext) -> ast.expr | None:

@@ -59,8 +59,17 @@ def traced_static_argument(node: ast.Call, ctx: RuleContext, code: str) -> Stati
         argument = _argument(node, position, parameter)
         traced = traced_part(argument, ctx)
         if traced is not None:
-            return StaticArgument(label, parameter, traced, error)
+            return StaticArgument(label, _as_called(qualname, parameter, node), traced, error)
     return None
+
+
+def _as_called(qualname: str, parameter: str, node: ast.Call) -> str:
+    """The parameter as the call uses it: `jnp.arange(n)` alone is the stop (the length), which
+    a message calling it `start` hides from a reader who wrote a length."""
+    alone = len(node.args) == 1 and not any(keyword.arg == "stop" for keyword in node.keywords)
+    if qualname == "jax.numpy.arange" and parameter == "start" and alone:
+        return "stop"
+    return parameter
 
 
 def traced_part(node: ast.expr | None, ctx: RuleContext) -> ast.expr | None:

@@ -35,6 +35,36 @@ def test_arrays_built_otherwise():
     assert not boolean("jnp.zeros(3, dtype=jnp.int32)")
 
 
+def test_a_boolean_array_rearranged_stays_boolean():
+    # a transformer's causal mask (trial14): `x[mask] = v` in traced code then gets the
+    # `jnp.where` fix, as `.at[mask]` raises NonConcreteBooleanIndexError there
+    assert boolean("jnp.triu(jnp.ones((4, 4), dtype=bool), k=1)")
+    assert boolean("np.tril(np.ones((4, 4), bool))")
+    assert boolean("jnp.broadcast_to(jnp.isnan(jnp.ones(3)), (2, 3))")
+    assert boolean("jnp.expand_dims(jnp.ones(3) > 0, 0)")
+    assert not boolean("jnp.triu(jnp.ones((4, 4)), k=1)")  # a float array rearranged
+    assert not boolean("jnp.reshape(*parts)")
+    # the truth the model claims, for each function, in JAX and in NumPy
+    import jax.numpy as jnp
+    import numpy as np
+
+    for module in (jnp, np):
+        mask = module.ones((3, 3), dtype=bool)
+        for name, args in [
+            *[(name, ()) for name in ("triu", "tril", "transpose", "ravel", "flip", "squeeze")],
+            *[(name, ()) for name in ("fliplr", "flipud", "rot90", "atleast_3d")],
+            ("expand_dims", (0,)),
+            ("broadcast_to", ((2, 3, 3),)),
+            ("reshape", ((9,),)),
+            ("roll", (1,)),
+            ("tile", (2,)),
+            ("repeat", (2,)),
+            ("swapaxes", (0, 1)),
+            ("moveaxis", (0, 1)),
+        ]:
+            assert getattr(module, name)(mask, *args).dtype == bool, (module, name)
+
+
 def fields_of(source: str) -> dict[str, frozenset[str]]:
     return ModuleModel(Document(IMPORTS + textwrap.dedent(source))).boolean_fields
 

@@ -663,7 +663,7 @@ def test_optax_results_are_shaped_like_their_tree_argument():
     assert env["unknown"] is Kind.UNKNOWN  # nothing known of `p`: nothing claimed
 
 
-def test_an_optax_function_of_tracers_is_traced_once_compared_of_python_values_not():
+def test_an_optax_norm_is_traced_under_jit_even_of_python_values():
     source = """
     import jax
     import optax
@@ -679,10 +679,43 @@ def test_an_optax_function_of_tracers_is_traced_once_compared_of_python_values_n
     """
     values = final_values(source, "f")
     assert values["big"] is Kind.TRACED
-    assert values["sized"] is Kind.UNKNOWN  # nothing traced goes in
-    assert values["fixed"] is Kind.UNKNOWN
+    # optax computes the norm with jnp, which under jit traces constants too: measured,
+    # `if optax.global_norm([1.0, 2.0]) > 1.0:` in a jitted function raises
+    # TracerBoolConversionError, as does the norm of `x.shape`
+    assert values["sized"] is Kind.TRACED
+    assert values["fixed"] is Kind.TRACED
     assert kind_of(values["tx"]) is Kind.UNKNOWN  # an object, built from Python values
     assert kind_of(values["stepped"]) is Kind.TRACED  # shaped like the tree it updates
+
+
+def test_optax_losses_and_norms_are_jax_arrays_of_numpy_inputs_too():
+    source = """
+    import numpy as np
+    import optax
+    from optax import losses
+
+    def f(logits, labels):
+        ce = optax.softmax_cross_entropy_with_integer_labels(np.ones((2, 3)), np.zeros(2, int))
+        norm = optax.global_norm({"w": np.ones(3)})
+        l2 = losses.l2_loss(np.ones(3))
+        squared = optax.squared_error(np.ones(3))  # NumPy in, NumPy out: not claimed
+        smoothed = optax.smooth_labels(np.ones((2, 3)), 0.1)  # the same
+        unknown = optax.softmax_cross_entropy(logits, labels).mean()
+        return ce, norm, l2, squared, smoothed, unknown
+    """
+    values = final_values(source, "f")
+    assert values["ce"] is values["norm"] is values["l2"] is Kind.ARRAY
+    assert values["unknown"] is Kind.ARRAY  # a JAX array whatever it is given
+    assert values["squared"] is values["smoothed"] is Kind.UNKNOWN
+    # what optax really gives (the truth the model claims)
+    import jax
+    import numpy as np
+    import optax
+
+    assert isinstance(optax.l2_loss(np.ones(3)), jax.Array)
+    assert isinstance(optax.global_norm({"w": np.ones(3)}), jax.Array)
+    assert isinstance(optax.squared_error(np.ones(3)), np.ndarray)
+    assert isinstance(optax.smooth_labels(np.ones((2, 3)), 0.1), np.ndarray)
 
 
 def test_a_field_of_a_jit_parameter_of_unknown_class_is_traced_once_compared():

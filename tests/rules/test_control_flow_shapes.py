@@ -218,3 +218,41 @@ def test_conversion_advice_offers_static_arguments_only_for_parameters():
     assert len(messages) == 2
     assert "static_argnames" in messages[0] and "`float()`" in messages[0]
     assert "static_argnames" not in messages[1] and "jax.debug.print" in messages[1]
+
+
+def test_arange_of_one_traced_argument_names_it_the_stop():
+    # `jnp.arange(n)` is a length to its writer (trial14): the message says `stop`, as JAX
+    # reads it; with a start given, the traced one is named as passed
+    source = """
+        import jax
+        import jax.numpy as jnp
+
+        @jax.jit
+        def f(n, x):
+            return jnp.arange(n) + jnp.arange(n, 10).sum() + x
+    """
+    messages = [f.message for f in findings_of(source, ("JAX803",))]
+    assert len(messages) == 2
+    assert messages[0].startswith("The `stop` of `jnp.arange`"), messages[0]
+    assert messages[1].startswith("The `start` of `jnp.arange`"), messages[1]
+
+
+def test_an_update_at_a_traced_boolean_mask_is_told_to_use_where():
+    # `.at[mask]` raises NonConcreteBooleanIndexError under jit as `x[mask]` does (trial14's
+    # causal mask): the message points to what the fix writes, not to `.at`
+    source = """
+        import jax
+        import jax.numpy as jnp
+
+        @jax.jit
+        def f(scores):
+            mask = jnp.triu(jnp.ones(scores.shape, dtype=bool), k=1)
+            scores[mask] = -jnp.inf
+            scores[mask] += 1.0
+            scores[0] = 1.0
+            return scores
+    """
+    messages = [f.message for f in findings_of(source, ("JAX201", "JAX202"))]
+    assert len(messages) == 3
+    assert all("jnp.where(mask, ..., scores)" in m for m in messages[:2]), messages
+    assert messages[2].endswith("Use `scores = scores.at[...].set(...)`"), messages[2]

@@ -55,6 +55,27 @@ PROGRAMS = [
         "assert mask.shape == (3,)",
     ),
     (
+        # trial14's VAE notebook: the draw sits in the loss, reached through jax.grad
+        "jitted-step-drawing-through-grad-in-a-loop",
+        """
+        import jax
+        import jax.numpy as jnp
+
+        def loss(w, key):
+            return jnp.sum(w * jax.random.normal(key, w.shape))
+
+        @jax.jit
+        def step(w, key):
+            return w - 0.1 * jax.grad(loss)(w, key)
+
+        key = jax.random.key(4)
+        ws = [jnp.zeros(2)]
+        for epoch in range(2):
+            ws.append(step(ws[-1], key))
+        """,
+        "import jax.numpy as jnp\nassert not jnp.allclose(ws[1] - ws[0], ws[2] - ws[1])",
+    ),
+    (
         "helper-of-a-helper",
         """
         import jax
