@@ -7,7 +7,7 @@ function replays the recorded array operations without them.
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 
 from jax_lsp.analysis.attributes import bound_method_transforms
@@ -24,10 +24,10 @@ from jax_lsp.analysis.module_state import bound_names, declared_outside
 from jax_lsp.analysis.nodes import all_params, child_nodes, is_text, walk_nodes
 from jax_lsp.analysis.objects import self_assignments
 from jax_lsp.analysis.summary import FunctionNode, transform_of
-from jax_lsp.analysis.transforms import REPEATING_LOOPS
+from jax_lsp.analysis.transforms import REPEATING_LOOPS, TRACED_BRANCHES
 from jax_lsp.codeactions.debug_print import debug_print_fix
 from jax_lsp.diagnostics.base import Example, Rule, RuleContext
-from jax_lsp.findings import Finding, Related, Severity
+from jax_lsp.findings import Finding, Fix, Related, Severity
 
 # Container methods that store their argument in the container.
 _STORING_METHODS = frozenset(["append", "extend", "insert", "update", "setdefault"])
@@ -338,7 +338,11 @@ class PrintInTraced(Rule):
         `logging.getLogger(...)`), which log the tracer's text. Under `jax.jit` every JAX
         operation gives a tracer, even on constants, and so does calling a jitted function.
         An f-string formatting a traced value with a format spec (`f"{loss:.3f}"`) is
-        flagged with what really happens: it raises `TypeError` at trace time.
+        flagged with what really happens: it raises `TypeError` at trace time. A print of
+        static values only (`print("tracing", x.shape)`) is deliberate trace-time output,
+        except in a function a `lax` loop or branch runs as its body: there it reads as
+        once per iteration, or only for the branch taken, and happens once at trace time for
+        every branch of `lax.cond`/`lax.switch`.
     """
     why_bad = """
         `print` is a Python side effect: it runs while JAX traces the function, not when the
@@ -420,6 +424,36 @@ class PrintInTraced(Rule):
             result = lax.fori_loop(0, 3, body, 0)
             """,
             check="assert 'Tracer' in _stdout and _stdout.count('step') == 1, _stdout",
+        ),
+        Example(
+            """
+            import jax
+
+            def first():
+                print("first branch")  # error
+                return 0
+
+            def second():
+                print("second branch")  # error
+                return 1
+
+            branches = [first, second]
+            chosen = jax.lax.switch(0, branches)
+            """,
+            check="assert 'second branch' in _stdout and int(chosen) == 0, _stdout",
+        ),
+        Example(
+            """
+            from jax import lax
+
+            def body(i, total):
+                print("adding")  # error
+                return total + i
+
+            lax.fori_loop(0, 3, body, 0)
+            lax.fori_loop(0, 3, body, 0)
+            """,
+            check="assert _stdout.count('adding') == 1, _stdout",
         ),
         Example(
             """
@@ -598,7 +632,10 @@ class PrintInTraced(Rule):
             return
         arguments = [*node.args, *(keyword.value for keyword in node.keywords)]
         if not any(carries_tracer(argument, ctx) for argument in arguments):
-            return  # print(x.shape) and other static values are deliberate trace-time output
+            # print(x.shape) and other static values are deliberate trace-time output, but not
+            # in a lax body: it reads as once per iteration, or only for the branch taken.
+            yield from self._static_output_in_lax_body(node, output, fix, ctx)
+            return
         formatted = _format_spec_on_tracer(arguments, ctx)
         if formatted is not None:
             value, spec = formatted
@@ -633,6 +670,34 @@ class PrintInTraced(Rule):
             f"`print` in {_where(ctx)} runs at trace time: it prints tracer objects, not "
             f'values{timing}. Use `jax.debug.print("... {{}}", x)` to print runtime values',
             fix=fix(node, ctx),
+        )
+
+    def _static_output_in_lax_body(
+        self,
+        node: ast.Call,
+        output: str,
+        fix: Callable[[ast.Call, RuleContext], Fix | None] | None,
+        ctx: RuleContext,
+    ) -> Iterator[Finding]:
+        """Output of static values from a function a `lax` loop or branch runs as its body: it
+        shows once, when JAX traces the body, for every branch of `lax.cond`/`lax.switch`
+        (the untaken ones too) and once rather than once per iteration in a loop."""
+        trace = ctx.trace
+        if trace is None or not trace.direct:
+            return
+        if trace.via in TRACED_BRANCHES:
+            happens = "for every branch, the ones not taken too, since JAX traces them all"
+        elif trace.via in REPEATING_LOOPS:
+            happens = "once, not once per iteration"
+        else:
+            return
+        yield ctx.finding(
+            self,
+            node,
+            f"{output} in {_where(ctx)} runs only while JAX traces it: {happens}, and a "
+            f"repeated call may show nothing. Use `jax.debug.print(...)`, which prints when "
+            f"the body runs",
+            fix=fix(node, ctx) if fix is not None else None,
         )
 
 
