@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import ast
 import weakref
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 from jax_lsp.analysis.imports import Resolver
 from jax_lsp.analysis.nodes import (
@@ -193,3 +193,62 @@ def bound_method_transforms(
         found = transform_of(node.func, resolver)
         if found is not None and found[0].label in labels:
             yield node, target.attr
+
+
+# What a top-level statement does to the link between names, class definitions and attribute
+# writes: ("class", name, node) defines a class; ("bind", name, callee) binds a name, to a call
+# of the class named `callee` or (None) to anything else; ("set", name, attribute) assigns an
+# attribute of what the name holds.
+InstanceEvent = tuple[str, str, ast.ClassDef | str | None]
+
+
+def instance_events(tree: ast.Module) -> list[InstanceEvent]:
+    """The class definitions, name bindings and attribute writes of a unit's top-level
+    statements, in order (not inside functions, loops or branches)."""
+    events: list[InstanceEvent] = []
+    for statement in tree.body:
+        if isinstance(statement, ast.ClassDef):
+            events.append(("class", statement.name, statement))
+            continue
+        if isinstance(statement, ast.Assign):
+            targets, value = statement.targets, statement.value
+        elif isinstance(statement, ast.AnnAssign | ast.AugAssign):
+            targets, value = [statement.target], statement.value
+        else:
+            continue
+        for target in targets:
+            if isinstance(target, ast.Name):
+                callee = (
+                    value.func.id
+                    if isinstance(value, ast.Call) and isinstance(value.func, ast.Name)
+                    else None
+                )
+                events.append(("bind", target.id, callee))
+            elif isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name):
+                events.append(("set", target.value.id, target.attr))
+    return events
+
+
+def attributes_set_per_class(
+    events: Iterable[InstanceEvent],
+) -> dict[ast.ClassDef, frozenset[str]]:
+    """The attributes top-level code assigns to instances of each class definition, following
+    the statements in order: `c = Model(...)` makes `c` an instance of the definition of
+    `Model` standing at that point (a notebook may define `Model` again in a later cell), and
+    `c.rate = 0.1` assigns `rate` of that definition's instance."""
+    standing: dict[str, ast.ClassDef] = {}
+    instance_of: dict[str, ast.ClassDef] = {}
+    written: dict[ast.ClassDef, set[str]] = {}
+    for kind, name, detail in events:
+        if kind == "class" and isinstance(detail, ast.ClassDef):
+            standing[name] = detail
+            instance_of.pop(name, None)
+        elif kind == "bind":
+            cls = standing.get(detail) if isinstance(detail, str) else None
+            if cls is None:
+                instance_of.pop(name, None)
+            else:
+                instance_of[name] = cls
+        elif kind == "set" and name in instance_of and isinstance(detail, str):
+            written.setdefault(instance_of[name], set()).add(detail)
+    return {cls: frozenset(names) for cls, names in written.items()}

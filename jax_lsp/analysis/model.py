@@ -18,7 +18,12 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from types import MappingProxyType
 
-from jax_lsp.analysis.attributes import ANY_ATTRIBUTE, assigned_attributes
+from jax_lsp.analysis.attributes import (
+    ANY_ATTRIBUTE,
+    assigned_attributes,
+    attributes_set_per_class,
+    instance_events,
+)
 from jax_lsp.analysis.document import Document, Unit, UnitSource, first_line
 from jax_lsp.analysis.dtypes import FloatOracle, IntArrayOracle, assigned_values
 from jax_lsp.analysis.external import ExternalFacts, facts_key
@@ -2314,6 +2319,23 @@ class ModuleModel:
                 )
             names |= unit.source.memo["assigned-attributes"]
         return frozenset(names)
+
+    def attributes_set_on_instances(self, cls: ast.ClassDef) -> frozenset[str]:
+        """The attributes top-level code assigns to instances of this class definition
+        (`c = Model(...)`, then `c.rate = 0.1`), told apart from those of another class of
+        the same name defined before or after (`attributes.attributes_set_per_class`)."""
+        return self._attributes_set_per_class.get(cls, frozenset())
+
+    @cached_property
+    def _attributes_set_per_class(self) -> dict[ast.ClassDef, frozenset[str]]:
+        events = []
+        for unit in self.document.units:
+            if unit.tree is None:
+                continue
+            if "instance-events" not in unit.source.memo:
+                unit.source.memo["instance-events"] = instance_events(unit.tree)
+            events += unit.source.memo["instance-events"]
+        return attributes_set_per_class(events)
 
     @cached_property
     def int_array_globals(self) -> frozenset[str]:

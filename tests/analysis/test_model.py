@@ -575,3 +575,56 @@ def test_a_lambda_given_to_a_loop_traces_its_callees():
         """
     )
     assert trace_of(model, "body").traced_params == {"i", "carry"}
+
+
+def _classes_named(model: ModuleModel, name: str) -> list[ast.ClassDef]:
+    return [
+        record.node
+        for summary in model.summaries
+        for record in summary.classes
+        if record.name == name
+    ]
+
+
+def test_attribute_writes_go_to_the_class_definition_standing_when_the_instance_was_made():
+    model = model_of(
+        """
+        class Model:
+            def __init__(self, rate):
+                self.rate = rate
+
+        first = Model(0.1)
+        first.rate = 0.2
+
+        class Model:
+            def __init__(self, rate, scale):
+                self.rate, self.scale = rate, scale
+
+        second = Model(0.1, 1.0)
+        second.scale = 2.0
+        first.depth = 3
+        first = 0
+        first.ignored = 1
+        """
+    )
+    old, new = _classes_named(model, "Model")
+    assert model.attributes_set_on_instances(old) == {"rate", "depth"}
+    assert model.attributes_set_on_instances(new) == {"scale"}
+
+
+def test_an_instance_rebound_to_a_call_of_another_callee_is_no_longer_tracked():
+    model = model_of(
+        """
+        class Model:
+            pass
+
+        class Model:
+            pass
+
+        m = Model()
+        m = make()
+        m.rate = 0.2
+        """
+    )
+    for cls in _classes_named(model, "Model"):
+        assert model.attributes_set_on_instances(cls) == frozenset()
