@@ -25,6 +25,7 @@ from jax_lsp.analysis.nodes import all_params, child_nodes, is_text, walk_nodes
 from jax_lsp.analysis.objects import self_assignments
 from jax_lsp.analysis.summary import FunctionNode, transform_of
 from jax_lsp.analysis.transforms import REPEATING_LOOPS, TRACED_BRANCHES
+from jax_lsp.analysis.updates import state_path, stepped_and_read
 from jax_lsp.codeactions.debug_print import debug_print_fix
 from jax_lsp.diagnostics.base import Example, Rule, RuleContext
 from jax_lsp.findings import Finding, Fix, Related, Severity
@@ -750,7 +751,8 @@ class GlobalReadInTraced(_StateRule):
         Flags reads, inside `jax.jit`-like traced code, of module-level names that the module
         changes later: rebound by top-level code after a call, assigned through `global` (in
         the traced function itself too, where a read other than its own update or a print
-        of it is flagged: a trace counter is fine), or
+        of it is flagged: a trace counter is fine, and a counter it steps and returns is
+        JAX103's finding, on the step), or
         mutated (`CONFIG["lr"] = ...`, `items.append(...)`). Functions, classes, modules,
         constants bound once (or rebound to the same constant) and local names are not
         flagged, nor are absl `FLAGS` and flag holders (parsed once, at startup). Also flags
@@ -861,23 +863,6 @@ class GlobalReadInTraced(_StateRule):
             second = sampler.sample(jnp.zeros(2))
             """,
             check="assert (first == second).all()  # the new key is ignored",
-        ),
-        Example(
-            """
-            import jax
-
-            calls = 0
-
-            @jax.jit
-            def count(x):
-                global calls
-                calls = calls + 1
-                return x + calls  # error
-
-            first = count(1.0)
-            second = count(1.0)
-            """,
-            check="assert float(second) == 2.0 and calls == 1  # not 3.0 and 2",
         ),
     )
     valid = (
@@ -1021,9 +1006,12 @@ class GlobalReadInTraced(_StateRule):
         facts = ctx.model.hash_facts
         if name in facts.constant_globals or name in facts.config_globals:
             return  # rebound to the same constant; or flags, set before anything is traced
-        own = any(name in self._scopes.declared(function) for function in ctx.functions)
+        owners = [f for f in ctx.functions if name in self._scopes.declared(f)]
+        own = bool(owners)
         if own and not _used_after_trace(node, ctx):
             return  # `global g` here: its own update (a trace counter), or a trace-time log
+        if own and name in _stepped_state(owners[-1]):
+            return  # a counter the function steps and reads: JAX103 reports its update
         if _is_write_receiver(node, ctx):
             return
         if name not in ctx.model.module_state.changing_globals(ctx.ancestors[0]):
@@ -1290,6 +1278,10 @@ class GlobalWriteInTraced(_StateRule):
         objects created inside the function are fine. In the body of a `lax` loop
         (`while_loop`, `fori_loop`, `scan`, `map`) it also flags an augmented update of such
         outer state (`calls[0] += 1`, `global total; total += x`), even of a Python number.
+        In a jitted function it flags a counter: outer state (a `global`, `self.n` of a jitted
+        method) that the function steps from its own value (`self.n += 1`) and reads again
+        for its result (`return self.n`), which is stepped once, at trace time, and compiled
+        in; a trace counter that nothing but a print reads is fine.
         It also flags a flax nnx object made outside the trace (a module-level
         `model = nnx.Linear(...)`, or `self.optimizer` of the method a jitted closure sits in)
         that traced code changes: an attribute assigned (`model.kernel.value = w`) or an nnx
@@ -1308,6 +1300,41 @@ class GlobalWriteInTraced(_StateRule):
     """
     node_types = (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Call)
     invalid = (
+        Example(
+            """
+            import jax
+
+            calls = 0
+
+            @jax.jit
+            def count(x):
+                global calls
+                calls = calls + 1  # error
+                return x + calls
+
+            first = count(1.0)
+            second = count(1.0)
+            """,
+            check="assert float(second) == 2.0 and calls == 1  # not 3.0 and 2",
+        ),
+        Example(
+            """
+            import jax
+
+            class Counter:
+                def __init__(self):
+                    self.n = 0
+
+                def count(self):
+                    self.n += 1  # error
+                    return self.n
+
+            counter = Counter()
+            fast_count = jax.jit(counter.count)
+            counts = [int(fast_count()) for _ in range(3)]
+            """,
+            check="assert counts == [1, 1, 1] and counter.n == 1, counts",
+        ),
         Example(
             """
             import jax
@@ -1604,6 +1631,10 @@ class GlobalWriteInTraced(_StateRule):
                 reason = self._leak(target, ctx)
                 if reason:
                     yield self._report_once(node, reason, loop, ctx)
+            elif _steps_state_it_reads(target, ctx) and _compiled_context(ctx):
+                reason = self._leak(target, ctx)
+                if reason:
+                    yield self._report_frozen_step(node, reason, ctx)
 
     def _report(self, node: ast.AST, where: str, ctx: RuleContext) -> Finding:
         return ctx.finding(
@@ -1621,6 +1652,16 @@ class GlobalWriteInTraced(_StateRule):
             f"`{ctx.segment(node)}` updates {where} in the body of `{loop}`, which JAX traces "
             f"once: this Python update runs once, not once per iteration, so the result is "
             f"wrong. Carry the value in the loop state and return it",
+        )
+
+    def _report_frozen_step(self, node: ast.stmt, where: str, ctx: RuleContext) -> Finding:
+        return ctx.finding(
+            self,
+            node,
+            f"`{ctx.segment(node)}` updates {where} in {_where(ctx)}, which runs only while "
+            f"JAX traces it: the update happens once, and the compiled function keeps the "
+            f"value it read then, so later calls neither update it nor see it change. Pass "
+            f"the value in and return the new one",
         )
 
     def _leak(self, target: ast.expr, ctx: RuleContext) -> str | None:
@@ -1805,6 +1846,17 @@ def _loop_running(ctx: RuleContext) -> str | None:
     if trace is None or not trace.direct or trace.via not in REPEATING_LOOPS:
         return None
     return trace.via
+
+
+def _steps_state_it_reads(target: ast.expr, ctx: RuleContext) -> bool:
+    """Does the current function step `target` from its own value (`n += 1`) and read it
+    again for its result (`return self.n`)? A counter, frozen at its first trace."""
+    path = state_path(target)
+    return path is not None and path in _stepped_state(ctx.functions[-1])
+
+
+def _stepped_state(function: FunctionNode) -> frozenset[str]:
+    return stepped_and_read(function.body) if isinstance(function.body, list) else frozenset()
 
 
 def _stores(targets: list[ast.expr], value: ast.expr) -> Iterator[tuple[ast.expr, ast.expr]]:
