@@ -341,9 +341,9 @@ class PrintInTraced(Rule):
         An f-string formatting a traced value with a format spec (`f"{loss:.3f}"`) is
         flagged with what really happens: it raises `TypeError` at trace time. A print of
         static values only (`print("tracing", x.shape)`) is deliberate trace-time output,
-        except in a function a `lax` loop or branch runs as its body: there it reads as
-        once per iteration, or only for the branch taken, and happens once at trace time for
-        every branch of `lax.cond`/`lax.switch`.
+        and so is a log of them, except a print in a function a `lax` loop or branch runs
+        as its body: there it reads as once per iteration, or only for the branch taken,
+        and happens once at trace time, for every branch of `lax.cond`/`lax.switch`.
     """
     why_bad = """
         `print` is a Python side effect: it runs while JAX traces the function, not when the
@@ -559,6 +559,31 @@ class PrintInTraced(Rule):
     )
     valid = (
         Example(
+            """
+            import logging
+
+            import jax
+            import jax.numpy as jnp
+
+            logger = logging.getLogger("sampler")
+            messages = []
+
+            class Collect(logging.Handler):
+                def emit(self, record):
+                    messages.append(record.getMessage())
+
+            logger.addHandler(Collect())
+            logger.setLevel(logging.DEBUG)
+
+            def body(carry, x):
+                logger.debug("compiling the scan body")  # a trace-time message, on purpose
+                return carry + x, carry
+
+            total, _ = jax.lax.scan(body, 0.0, jnp.arange(3.0))
+            """,
+            check="assert messages == ['compiling the scan body'], messages",
+        ),
+        Example(
             _STEP_WITH_DEBUG_PRINT,
             check="assert 'inside step, x = 1.0' in _stdout and 'x = 2.0' in _stdout, _stdout",
         ),
@@ -635,7 +660,8 @@ class PrintInTraced(Rule):
         if not any(carries_tracer(argument, ctx) for argument in arguments):
             # print(x.shape) and other static values are deliberate trace-time output, but not
             # in a lax body: it reads as once per iteration, or only for the branch taken.
-            yield from self._static_output_in_lax_body(node, output, fix, ctx)
+            if fix is not None:  # a log (`logger.debug("compiling body")`) is deliberate
+                yield from self._static_output_in_lax_body(node, fix, ctx)
             return
         formatted = _format_spec_on_tracer(arguments, ctx)
         if formatted is not None:
@@ -676,11 +702,10 @@ class PrintInTraced(Rule):
     def _static_output_in_lax_body(
         self,
         node: ast.Call,
-        output: str,
-        fix: Callable[[ast.Call, RuleContext], Fix | None] | None,
+        fix: Callable[[ast.Call, RuleContext], Fix | None],
         ctx: RuleContext,
     ) -> Iterator[Finding]:
-        """Output of static values from a function a `lax` loop or branch runs as its body: it
+        """A print of static values in a function a `lax` loop or branch runs as its body: it
         shows once, when JAX traces the body, for every branch of `lax.cond`/`lax.switch`
         (the untaken ones too) and once rather than once per iteration in a loop."""
         trace = ctx.trace
@@ -695,10 +720,10 @@ class PrintInTraced(Rule):
         yield ctx.finding(
             self,
             node,
-            f"{output} in {_where(ctx)} runs only while JAX traces it: {happens}, and a "
+            f"`print` in {_where(ctx)} runs only while JAX traces it: {happens}, and a "
             f"repeated call may show nothing. Use `jax.debug.print(...)`, which prints when "
             f"the body runs",
-            fix=fix(node, ctx) if fix is not None else None,
+            fix=fix(node, ctx),
         )
 
 
