@@ -24,7 +24,7 @@ from jax_lsp.analysis.module_state import bound_names, declared_outside
 from jax_lsp.analysis.nodes import all_params, child_nodes, is_text, walk_nodes
 from jax_lsp.analysis.objects import self_assignments
 from jax_lsp.analysis.summary import FunctionNode, transform_of
-from jax_lsp.analysis.transforms import REPEATING_LOOPS, TRACED_BRANCHES
+from jax_lsp.analysis.transforms import REPEATING_LOOPS, TRACED_BRANCHES, TRANSFORMS
 from jax_lsp.analysis.updates import state_path, stepped_and_read
 from jax_lsp.codeactions.debug_print import debug_print_fix
 from jax_lsp.diagnostics.base import Example, Rule, RuleContext
@@ -1310,9 +1310,11 @@ class GlobalWriteInTraced(_StateRule):
         It also flags a flax nnx object made outside the trace (a module-level
         `model = nnx.Linear(...)`, or `self.optimizer` of the method a jitted closure sits in)
         that traced code changes: an attribute assigned (`model.kernel.value = w`) or an nnx
-        optimizer's `update`; flax raises `TraceContextError` (cannot mutate from a different
-        trace level) under `jax.jit` and `nnx.jit` alike. Passed in as an argument of an
-        `nnx.jit` function, it is fine.
+        optimizer's `update`, where flax raises `TraceContextError` (cannot mutate from a
+        different trace level) under `jax.jit` and `nnx.jit` alike; or that traced code
+        gives an nnx transformation (`nnx.grad(loss_fn)(model)`), where flax raises
+        `ValueError` (cannot extract graph node from different trace level). Passed in as
+        an argument of an `nnx.jit` function, it is fine.
     """
     why_bad = """
         The stored value is a tracer, valid only while JAX traces the function. The call
@@ -1325,6 +1327,25 @@ class GlobalWriteInTraced(_StateRule):
     """
     node_types = (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Call)
     invalid = (
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+            from flax import nnx
+
+            model = nnx.Linear(3, 1, rngs=nnx.Rngs(0))
+
+            def loss_fn(m):
+                return jnp.mean(m(jnp.ones((2, 3))) ** 2)
+
+            @jax.jit
+            def gradients():
+                return nnx.grad(loss_fn)(model)  # error
+
+            gradients()
+            """,
+            raises="ValueError",
+        ),
         Example(
             """
             import jax
@@ -1531,6 +1552,24 @@ class GlobalWriteInTraced(_StateRule):
     valid = (
         Example(
             """
+            import jax.numpy as jnp
+            from flax import nnx
+
+            model = nnx.Linear(3, 1, rngs=nnx.Rngs(0))
+
+            def loss_fn(m):
+                return jnp.mean(m(jnp.ones((2, 3))) ** 2)
+
+            @nnx.jit
+            def gradients(m):
+                return nnx.grad(loss_fn)(m)  # passed in: nnx.jit carries it into the trace
+
+            grads = gradients(model)
+            """,
+            check="assert grads['kernel'].value.shape == (3, 1)",
+        ),
+        Example(
+            """
             import jax
             import jax.numpy as jnp
 
@@ -1636,6 +1675,7 @@ class GlobalWriteInTraced(_StateRule):
         if isinstance(node, ast.Call):
             yield from self._storing_call(node, ctx)
             yield from self._nnx_update(node, ctx)
+            yield from self._nnx_transformed(node, ctx)
             return
         value = node.value
         if value is None:
@@ -1781,6 +1821,30 @@ class GlobalWriteInTraced(_StateRule):
         holder = self._outer_nnx_holder(func.value, ctx, _NNX_OPTIMIZERS)
         if holder is not None:
             yield self._nnx_report(node, holder, ctx)
+
+    def _nnx_transformed(self, node: ast.Call, ctx: RuleContext) -> Iterator[Finding]:
+        """`nnx.grad(loss_fn)(model)` of an nnx object made outside the trace: the nnx
+        transformation extracts the object's graph, which flax refuses across trace levels
+        (ValueError: cannot extract graph node from different trace level)."""
+        func = node.func
+        if not isinstance(func, ast.Call):
+            return
+        transform = ctx.qualname(func.func) or ""
+        if not (transform.startswith("flax.nnx.") and transform in TRANSFORMS):
+            return
+        for argument in [*node.args, *(keyword.value for keyword in node.keywords)]:
+            holder = self._outer_nnx_holder(argument, ctx)
+            if holder is not None:
+                yield ctx.finding(
+                    self,
+                    argument,
+                    f"`{holder}` is a flax nnx object made outside {_where(ctx)}, passed to "
+                    f"`{ctx.segment(func.func)}` inside the trace: flax cannot take it across "
+                    f"trace levels and raises ValueError (cannot extract graph node from "
+                    f"different trace level). Pass it in as an argument of an `nnx.jit` "
+                    f"function instead of closing over it",
+                )
+                return
 
     def _outer_nnx_holder(
         self, expr: ast.expr, ctx: RuleContext, classes: frozenset[str] | None = None
