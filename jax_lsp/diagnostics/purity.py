@@ -341,9 +341,10 @@ class PrintInTraced(Rule):
         An f-string formatting a traced value with a format spec (`f"{loss:.3f}"`) is
         flagged with what really happens: it raises `TypeError` at trace time. A print of
         static values only (`print("tracing", x.shape)`) is deliberate trace-time output,
-        and so is a log of them, except a print in a function a `lax` loop or branch runs
-        as its body: there it reads as once per iteration, or only for the branch taken,
-        and happens once at trace time, for every branch of `lax.cond`/`lax.switch`.
+        and so is a log of them, in a `lax` loop body too ("compiling the body"); but a
+        print of literals only (`print("branch a")`) in a function `lax.cond`/`lax.switch`
+        runs as a branch says that its branch ran, and JAX traces every branch, the ones
+        not taken too.
     """
     why_bad = """
         `print` is a Python side effect: it runs while JAX traces the function, not when the
@@ -442,19 +443,6 @@ class PrintInTraced(Rule):
             chosen = jax.lax.switch(0, branches)
             """,
             check="assert 'second branch' in _stdout and int(chosen) == 0, _stdout",
-        ),
-        Example(
-            """
-            from jax import lax
-
-            def body(i, total):
-                print("adding")  # error
-                return total + i
-
-            lax.fori_loop(0, 3, body, 0)
-            lax.fori_loop(0, 3, body, 0)
-            """,
-            check="assert _stdout.count('adding') == 1, _stdout",
         ),
         Example(
             """
@@ -560,6 +548,19 @@ class PrintInTraced(Rule):
     valid = (
         Example(
             """
+            import jax
+            import jax.numpy as jnp
+
+            def update(reachable, _):
+                print(f"Shape of reachable: {reachable.shape}")  # a static fact, at trace time
+                return reachable, None
+
+            out, _ = jax.lax.scan(update, jnp.ones(4), jnp.arange(3))
+            """,
+            check="assert _stdout.count('Shape of reachable: (4,)') == 1, _stdout",
+        ),
+        Example(
+            """
             import logging
 
             import jax
@@ -661,7 +662,7 @@ class PrintInTraced(Rule):
             # print(x.shape) and other static values are deliberate trace-time output, but not
             # in a lax body: it reads as once per iteration, or only for the branch taken.
             if fix is not None:  # a log (`logger.debug("compiling body")`) is deliberate
-                yield from self._static_output_in_lax_body(node, fix, ctx)
+                yield from self._marker_print_in_branch(node, fix, ctx)
             return
         formatted = _format_spec_on_tracer(arguments, ctx)
         if formatted is not None:
@@ -699,32 +700,39 @@ class PrintInTraced(Rule):
             fix=fix(node, ctx),
         )
 
-    def _static_output_in_lax_body(
+    def _marker_print_in_branch(
         self,
         node: ast.Call,
         fix: Callable[[ast.Call, RuleContext], Fix | None],
         ctx: RuleContext,
     ) -> Iterator[Finding]:
-        """A print of static values in a function a `lax` loop or branch runs as its body: it
-        shows once, when JAX traces the body, for every branch of `lax.cond`/`lax.switch`
-        (the untaken ones too) and once rather than once per iteration in a loop."""
+        """`print("branch a")`, of literals only, in a function `lax.cond`/`lax.switch` runs
+        as a branch: such a print says only that its branch ran, and JAX traces every branch,
+        the ones not taken too. (A print of shapes or other static facts is trace-time
+        output on purpose, and so is one in a loop body: "compiling the body".)"""
         trace = ctx.trace
-        if trace is None or not trace.direct:
+        if trace is None or not trace.direct or trace.via not in TRACED_BRANCHES:
             return
-        if trace.via in TRACED_BRANCHES:
-            happens = "for every branch, the ones not taken too, since JAX traces them all"
-        elif trace.via in REPEATING_LOOPS:
-            happens = "once, not once per iteration"
-        else:
+        if node.keywords or not all(_literal_text(argument) for argument in node.args):
             return
         yield ctx.finding(
             self,
             node,
-            f"`print` in {_where(ctx)} runs only while JAX traces it: {happens}, and a "
-            f"repeated call may show nothing. Use `jax.debug.print(...)`, which prints when "
-            f"the body runs",
+            f"`print` in {_where(ctx)} runs while JAX traces the branches, for every branch "
+            f"(the ones not taken too), not for the branch the index selects; under jit, "
+            f"later calls print nothing. Use `jax.debug.print(...)`, which prints when the "
+            f"branch runs",
             fix=fix(node, ctx),
         )
+
+
+def _literal_text(node: ast.expr) -> bool:
+    """A literal, or an f-string of literals only."""
+    if isinstance(node, ast.Constant):
+        return True
+    return isinstance(node, ast.JoinedStr) and all(
+        isinstance(part, ast.Constant) for part in node.values
+    )
 
 
 # -- JAX102 ------------------------------------------------------------------------------------
