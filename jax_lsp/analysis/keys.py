@@ -505,39 +505,7 @@ def consumed_params(
     flow = KeyFlow(classify)
     reuses = flow.run(function.body, dict(marks))
     originals = {id(call): name for name, call in marks.items()}
-    drawn = {originals[id(r.first)] for r in reuses if id(r.first) in originals}
-    return frozenset(drawn | _drawn_by_closures(function, candidates - drawn, classify))
-
-
-def _drawn_by_closures(
-    function: ast.FunctionDef | ast.AsyncFunctionDef,
-    params: set[str],
-    classify: Callable[[ast.Call], ast.expr | str | None],
-) -> set[str]:
-    """Parameters never rebound that a function the body defines draws from and the body
-    uses (`def loss_fn(p): ... model.apply(..., rngs={"dropout": key})`, then
-    `jax.grad(loss_fn)(params)`): the parameter's value is drawn from when it runs."""
-    if not params:
-        return set()
-    stores = _store_counts(function)
-    unbound = {name for name in params if name not in stores}
-    nested = [
-        node
-        for node in _scope_nodes(function.body)
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
-    ]
-    used = {
-        node.id
-        for node in _scope_nodes(function.body)
-        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)
-    }
-    return {
-        key.id
-        for closure in nested
-        if closure.name in used
-        for _, key in _consumed_free_keys(closure, classify)
-        if key.id in unbound
-    }
+    return frozenset(originals[id(r.first)] for r in reuses if id(r.first) in originals)
 
 
 def drawn_self_attributes(
@@ -597,9 +565,7 @@ def consumer_key(call: ast.Call, resolver: Resolver) -> ast.expr | None:
     qualname = resolver.qualname(call.func)
     if qualname in CONSUMERS:
         return key_argument(call)
-    if qualname and qualname.startswith(_KEYED_LAYERS):
-        return _layer_key(call)
-    return flax_rngs_key(call, qualname)
+    return _layer_key(call) if qualname and qualname.startswith(_KEYED_LAYERS) else None
 
 
 # Layers built with `key=`: they draw their initial parameters from it (`eqx.nn.Linear(3, 3,
@@ -611,30 +577,12 @@ def _layer_key(call: ast.Call) -> ast.expr | None:
     return next((kw.value for kw in call.keywords if kw.arg == "key"), None)
 
 
-_NNX_RNGS = frozenset({"flax.nnx.Rngs", "flax.nnx.rnglib.Rngs"})
-
-
-def flax_rngs_key(call: ast.Call, qualname: str | None) -> ast.expr | None:
-    """The key flax draws from: given to `nnx.Rngs(key)` (`nnx.Rngs(dropout=key)`), or in
-    the `rngs={"dropout": key}` of a linen module's `apply`. Each draws its streams from the
-    key, so the same key gives the same dropout masks again (a seed, `nnx.Rngs(0)`, is no
-    key)."""
-    if qualname in _NNX_RNGS:
-        given = [*call.args, *(keyword.value for keyword in call.keywords)]
-    elif isinstance(call.func, ast.Attribute) and call.func.attr == "apply":
-        streams = next((kw.value for kw in call.keywords if kw.arg == "rngs"), None)
-        given = streams.values if isinstance(streams, ast.Dict) else []
-    else:
-        return None
-    return next((value for value in given if not isinstance(value, ast.Constant)), None)
-
-
 def may_draw(text: str, resolver: Resolver) -> bool:
     """Can code with this text call a `jax.random` sampler? Every spelling of one contains
     "random" or a name bound to `jax.random` or inside it (`jr.normal`, `from jax.random
     import normal`), or, for an equinox layer built with a key, "key=" and a name bound to
-    equinox, or, for flax, "rngs" or "Rngs" (`rngs={"dropout": key}`, `nnx.Rngs(key)`)."""
-    if "random" in text or "rngs" in text or "Rngs" in text:
+    equinox."""
+    if "random" in text:
         return True
     if any(contains_word(text, alias) for alias in resolver.names_bound_under("jax.random")):
         return True
@@ -653,8 +601,6 @@ def classify_call(call: ast.Call, resolver: Resolver, model: ModuleModel):
         return None
     if qualname and qualname.startswith(_KEYED_LAYERS):
         return _layer_key(call) or PASS
-    if (flax_key := flax_rngs_key(call, qualname)) is not None:
-        return flax_key
     return helper_key(call, model.functions, model.key_helpers) or PASS
 
 

@@ -191,11 +191,7 @@ class PrngKeyReuse(Rule):
         a comprehension's element, by every element). A call of a function
         of the same module that consumes its key parameter (itself or through another such
         function) counts as a use, and so does an equinox layer built with it
-        (`eqx.nn.Linear(3, 3, key=key)`: its initial weights are drawn from it), a flax
-        `nnx.Rngs(key)` (`nnx.Rngs(dropout=key)`; `nnx.Rngs(0)` is a seed) and the
-        `rngs={"dropout": key}` of a linen module's `apply`: the same key gives the same
-        dropout masks. A function of the module that defines a closure drawing from its key
-        parameter and uses it (`jax.grad(loss_fn)(params)`) consumes that parameter. A key held
+        (`eqx.nn.Linear(3, 3, key=key)`: its initial weights are drawn from it). A key held
         in an object or a container (`self.key`, `state.key`, `state["key"]`, `keys[0]`) is
         followed the same way; assigning it or its holder, or handing the holder to a
         function or calling a method on it, makes it fresh.
@@ -242,37 +238,6 @@ class PrngKeyReuse(Rule):
     """
     node_types = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Module)
     invalid = (
-        Example(
-            """
-            import flax.linen as nn
-            import jax
-            import jax.numpy as jnp
-
-            class Model(nn.Module):
-                @nn.compact
-                def __call__(self, x, train: bool):
-                    return nn.Dropout(0.5, deterministic=not train)(nn.Dense(8)(x))
-
-            model = Model()
-            params = model.init(jax.random.key(0), jnp.ones((1, 4)), train=False)["params"]
-            dropout_key = jax.random.key(1)
-
-            @jax.jit
-            def step(params, dropout_key):
-                def loss_fn(p):
-                    out = model.apply({"params": p}, jnp.ones((2, 4)), train=True,
-                                      rngs={"dropout": dropout_key})
-                    return jnp.mean(out**2)
-
-                return jax.grad(loss_fn)(params)
-
-            grads = [step(params, dropout_key) for _ in range(2)]  # error
-            """,
-            check=(
-                "same = jax.tree.map(lambda a, b: bool((a == b).all()), *grads)\n"
-                "assert all(jax.tree.leaves(same))  # the same dropout mask both steps"
-            ),
-        ),
         Example(
             """
             import jax
@@ -598,48 +563,6 @@ class PrngKeyReuse(Rule):
         ),
     )
     valid = (
-        Example(
-            """
-            import flax.linen as nn
-            import jax
-            import jax.numpy as jnp
-
-            class Model(nn.Module):
-                @nn.compact
-                def __call__(self, x, train: bool):
-                    return nn.Dropout(0.5, deterministic=not train)(nn.Dense(8)(x))
-
-            model = Model()
-            params = model.init(jax.random.key(0), jnp.ones((1, 4)), train=False)["params"]
-            rng = jax.random.key(1)
-
-            @jax.jit
-            def step(params, dropout_key):
-                def loss_fn(p):
-                    out = model.apply({"params": p}, jnp.ones((2, 4)), train=True,
-                                      rngs={"dropout": dropout_key})
-                    return jnp.mean(out**2)
-
-                return jax.grad(loss_fn)(params)
-
-            grads = [step(params, jax.random.fold_in(rng, i)) for i in range(2)]
-            """,
-            check=(
-                "same = jax.tree.map(lambda a, b: bool((a == b).all()), *grads)\n"
-                "assert not all(jax.tree.leaves(same))  # a new mask each step"
-            ),
-        ),
-        Example(
-            """
-            import jax.numpy as jnp
-            from flax import nnx
-
-            rngs = nnx.Rngs(0)  # made once, from a seed: its streams move on at each draw
-            dropout = nnx.Dropout(0.5, rngs=rngs)
-            masks = [dropout(jnp.ones(8)) for _ in range(2)]
-            """,
-            check="assert not bool((masks[0] == masks[1]).all())",
-        ),
         Example(
             """
             import jax
