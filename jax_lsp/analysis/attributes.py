@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import ast
 import weakref
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from functools import partial
 from typing import NamedTuple
 
@@ -23,6 +23,7 @@ from jax_lsp.analysis.nodes import (
     walk_nodes,
 )
 from jax_lsp.analysis.summary import transform_of
+from jax_lsp.analysis.updates import scope_statements
 
 CONSTRUCTORS = frozenset(["__init__", "__post_init__", "__new__", "__setstate__"])
 ANY_ATTRIBUTE = "*"  # `setattr(obj, name, ...)` with a name we cannot read
@@ -291,3 +292,87 @@ def bound_method_transforms(
         found = transform_of(node.func, resolver)
         if found is not None and found[0].label in labels:
             yield node, target.attr
+
+
+# What top-level code does to the link between names, class definitions and attribute writes,
+# at a (unit-relative, 1-based) line: ("class", name, node) defines a class; ("bind", name,
+# callee) binds a name, to a call of the class named `callee` or (None) to anything else;
+# ("set", name, attribute) assigns an attribute of what the name holds.
+InstanceEvent = tuple[str, str, ast.ClassDef | str | None, int]
+
+
+def instance_events(tree: ast.Module) -> list[InstanceEvent]:
+    """The class definitions, name bindings and attribute writes of a unit's top-level code,
+    in order. Only a top-level statement binds a name to an instance or assigns one's
+    attribute; a name bound in a loop, a branch, a `with` or by an import is bound to
+    something unknown (not in a function or class body: those bind their own names)."""
+    events: list[InstanceEvent] = []
+    for statement in tree.body:
+        line = statement.lineno
+        if isinstance(statement, ast.ClassDef):
+            events.append(("class", statement.name, statement, line))
+            continue
+        if isinstance(statement, ast.Assign):
+            targets, value = statement.targets, statement.value
+        elif isinstance(statement, ast.AnnAssign | ast.AugAssign):
+            targets, value = [statement.target], statement.value
+        else:
+            events += (("bind", name, None, line) for name in _names_bound(statement))
+            continue
+        for target in targets:
+            if isinstance(target, ast.Name):
+                callee = (
+                    value.func.id
+                    if isinstance(value, ast.Call) and isinstance(value.func, ast.Name)
+                    else None
+                )
+                events.append(("bind", target.id, callee, line))
+            elif isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name):
+                events.append(("set", target.value.id, target.attr, line))
+            else:
+                events += (("bind", name, None, line) for name in _stored_names(target))
+    return events
+
+
+def _names_bound(statement: ast.stmt) -> Iterator[str]:
+    """The module-level names a top-level statement other than an assignment binds."""
+    for inner in scope_statements([statement]):
+        if isinstance(inner, ast.Import | ast.ImportFrom):
+            yield from ((alias.asname or alias.name).split(".")[0] for alias in inner.names)
+        elif isinstance(inner, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            yield inner.name
+        else:
+            for child in ast.iter_child_nodes(inner):
+                if isinstance(child, ast.expr):
+                    yield from _stored_names(child)
+
+
+def _stored_names(expr: ast.expr) -> Iterator[str]:
+    return (
+        n.id for n in ast.walk(expr) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
+    )
+
+
+def attributes_set_per_class(
+    events: Iterable[InstanceEvent],
+) -> dict[ast.ClassDef, frozenset[str]]:
+    """The attributes top-level code assigns to instances of each class definition, following
+    the statements in order: `c = Model(...)` makes `c` an instance of the definition of
+    `Model` standing at that point (a notebook may define `Model` again in a later cell), and
+    `c.rate = 0.1` assigns `rate` of that definition's instance."""
+    standing: dict[str, ast.ClassDef] = {}
+    instance_of: dict[str, ast.ClassDef] = {}
+    written: dict[ast.ClassDef, set[str]] = {}
+    for kind, name, detail, _ in events:
+        if kind == "class" and isinstance(detail, ast.ClassDef):
+            standing[name] = detail
+            instance_of.pop(name, None)
+        elif kind == "bind":
+            cls = standing.get(detail) if isinstance(detail, str) else None
+            if cls is None:
+                instance_of.pop(name, None)
+            else:
+                instance_of[name] = cls
+        elif kind == "set" and name in instance_of and isinstance(detail, str):
+            written.setdefault(instance_of[name], set()).add(detail)
+    return {cls: frozenset(names) for cls, names in written.items()}

@@ -21,7 +21,10 @@ from types import MappingProxyType
 from jax_lsp.analysis.attributes import (
     ANY_ATTRIBUTE,
     FreshWrite,
+    InstanceEvent,
     attribute_writes,
+    attributes_set_per_class,
+    instance_events,
 )
 from jax_lsp.analysis.document import Document, Unit, UnitSource, first_line
 from jax_lsp.analysis.dtypes import FloatOracle, IntArrayOracle, assigned_values
@@ -584,6 +587,10 @@ class ModuleModel:
             return self._method_of(class_name, "", replace(ref, bound_positional=0), line)
         else:  # `model.apply`, `model(x)`
             class_name = self.instances.get(owner or ref.name)
+            if class_name is None and line is not None and caller is None:
+                # Bound to other values too: top-level code sees the binding before it (a
+                # function's body, the binding when it is called, unknown here).
+                class_name = self._instance_class_at(owner or ref.name, line)
         if class_name is None:
             return None
         return self._method_of(class_name, attribute if owner else "", ref, line)
@@ -2329,6 +2336,51 @@ class ModuleModel:
                 continue
             writes |= _unit_attribute_writes(unit)
         return frozenset(writes)
+
+    def attributes_set_on_instances(self, cls: ast.ClassDef) -> frozenset[str]:
+        """The attributes top-level code assigns to instances of this class definition
+        (`c = Model(...)`, then `c.rate = 0.1`), told apart from those of another class of
+        the same name defined before or after (`attributes.attributes_set_per_class`)."""
+        return self._attributes_set_per_class.get(cls, frozenset())
+
+    @cached_property
+    def _attributes_set_per_class(self) -> dict[ast.ClassDef, frozenset[str]]:
+        return attributes_set_per_class(self._instance_events)
+
+    @cached_property
+    def _instance_events(self) -> list[InstanceEvent]:
+        """The module's `instance_events`, unit by unit, at document lines (1-based)."""
+        events: list[InstanceEvent] = []
+        for unit in self.document.units:
+            if unit.tree is None:
+                continue
+            if "instance-events" not in unit.source.memo:
+                unit.source.memo["instance-events"] = instance_events(unit.tree)
+            start = unit.start_line
+            events += (
+                (kind, name, detail, start + line)
+                for kind, name, detail, line in unit.source.memo["instance-events"]
+            )
+        return events
+
+    @cached_property
+    def _name_bindings(self) -> dict[str, list[tuple[int, str | None]]]:
+        """Each module-level name's top-level bindings in order: (document line, the class
+        named by the call it is bound to, or None)."""
+        bindings: dict[str, list[tuple[int, str | None]]] = {}
+        for kind, name, detail, line in self._instance_events:
+            if kind in ("bind", "class"):
+                callee = detail if kind == "bind" and isinstance(detail, str) else None
+                bindings.setdefault(name, []).append((line, callee))
+        return bindings
+
+    def _instance_class_at(self, name: str, line: int) -> str | None:
+        """The class of the module whose instance `name` holds at document `line`: the
+        last top-level binding before it is a call of that class (`counter = Counter()`),
+        for a name bound more than once (a notebook reusing it in a later cell)."""
+        before = [callee for start, callee in self._name_bindings.get(name, ()) if start < line]
+        callee = before[-1] if before else None
+        return callee if callee in self.classes else None
 
     @cached_property
     def int_array_globals(self) -> frozenset[str]:

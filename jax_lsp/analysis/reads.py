@@ -44,6 +44,7 @@ RECORDED = frozenset(
         "array_passed",
         "self_updates",
         "nnx_objects",
+        "attributes_set_on_instances",
     }
 )
 # Facts rules read that `ModuleModel.unit_key` holds: the unit's own functions' traces,

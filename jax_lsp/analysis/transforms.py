@@ -124,6 +124,10 @@ TRANSFORMS: dict[str, TransformSpec] = {
 # every iteration: a Python effect there (a draw from a fixed key, `count += 1`) happens once.
 REPEATING_LOOPS = frozenset({"lax.fori_loop", "lax.while_loop", "lax.scan", "lax.map"})
 
+# The lax branches (by label): they trace every branch, whichever one the index selects, so a
+# Python effect in any branch happens, at trace time, whatever the predicate or index.
+TRACED_BRANCHES = frozenset({"lax.cond", "lax.switch"})
+
 # The transformations that differentiate (by label), and the form of what they give.
 GRADIENTS = {
     "grad": "grad",

@@ -94,3 +94,65 @@ def top_level_self_updates(source: UnitSource) -> tuple[tuple[str, int, str], ..
             )
         source.memo["self_updates"] = found
     return found
+
+
+# Calls whose arguments are output, not computation: a counter shown by a trace-time log.
+_OUTPUT_CALLS = frozenset(["print", "debug", "info", "warning", "warn", "error", "log"])
+
+
+def state_path(expr: ast.expr) -> str | None:
+    """`count` for a name, `self.n` for an attribute of a name: a place state is kept."""
+    if isinstance(expr, ast.Name):
+        return expr.id
+    if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name):
+        return f"{expr.value.id}.{expr.attr}"
+    return None
+
+
+def _stepped(statement: ast.stmt) -> str | None:
+    """The state `statement` computes from its own value: `n += 1`, `self.n = self.n + 1`."""
+    if isinstance(statement, ast.AugAssign):
+        return state_path(statement.target)
+    if isinstance(statement, ast.Assign) and len(statement.targets) == 1:
+        path = state_path(statement.targets[0])
+        if path is not None and path in _paths_read(statement.value):
+            return path
+    return None
+
+
+def _paths_read(expr: ast.AST) -> set[str]:
+    return {
+        path
+        for node in ast.walk(expr)
+        if isinstance(node, ast.Name | ast.Attribute)
+        and isinstance(node.ctx, ast.Load)
+        and (path := state_path(node)) is not None
+    }
+
+
+def _is_output(statement: ast.stmt) -> bool:
+    """`print(...)` or a logging call (`logger.info(...)`) as a statement of its own."""
+    if not (isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call)):
+        return False
+    func = statement.value.func
+    name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
+    return name in _OUTPUT_CALLS
+
+
+def stepped_and_read(body: Iterable[ast.stmt]) -> frozenset[str]:
+    """The state a function body steps from its own value (`n += 1`, `g = g + 1`) and reads
+    again beyond that step, outside a print or a log: a counter whose value the function's
+    result depends on (`return self.n`), not one that only counts (a trace counter)."""
+    statements = [s for s in scope_statements(body) if not isinstance(s, _SCOPES)]
+    steps = {path for statement in statements if (path := _stepped(statement)) is not None}
+    if not steps:
+        return frozenset()
+    read: set[str] = set()
+    for statement in statements:
+        if _is_output(statement):
+            continue
+        stepped = _stepped(statement)
+        for child in ast.iter_child_nodes(statement):
+            if isinstance(child, ast.expr):
+                read |= _paths_read(child) - {stepped}
+    return frozenset(steps & read)

@@ -594,8 +594,63 @@ class StaticSelfMutable(Rule):
             """,
             check="assert float(second[0]) == 2.0  # stale: should be 10.0",
         ),
+        Example(
+            """
+            from functools import partial
+
+            import jax
+
+            class Scaler:  # a first version, as a notebook's earlier cell defines it
+                def __init__(self, factor):
+                    self.factor = factor
+
+            class Scaler:
+                def __init__(self, factor, on):
+                    self.factor = factor
+                    self.on = on
+
+                @partial(jax.jit, static_argnums=0)  # error
+                def apply(self, y):
+                    return y * self.factor if self.on else y
+
+            s = Scaler(2.0, True)
+            first = s.apply(1.0)
+            s.on = False
+            second = s.apply(1.0)
+            """,
+            check="assert float(second) == 2.0  # stale: should be 1.0",
+        ),
     )
     valid = (
+        Example(
+            """
+            from functools import partial
+
+            import jax
+
+            class Scaler:
+                def __init__(self, factor, on):
+                    self.factor = factor
+                    self.on = on
+
+                @partial(jax.jit, static_argnums=0)
+                def apply(self, y):
+                    return y * self.factor if self.on else y
+
+            frozen = Scaler(2.0, True)
+            first = frozen.apply(1.0)
+
+            class Scaler:  # redefined: its instances are changed, not the jitted class's
+                def __init__(self, factor, on):
+                    self.factor = factor
+                    self.on = on
+
+            loose = Scaler(2.0, True)
+            loose.on = False
+            second = frozen.apply(1.0)
+            """,
+            check="assert float(first) == float(second) == 2.0",
+        ),
         Example(
             """
             import dataclasses
@@ -826,8 +881,12 @@ def _stale_problem(
             f"keeps returning the result cached for the old value (stale results, no error)"
         )
     if model.class_defined_twice(record.name):
-        return None  # writes outside the class may be to another class of the same name
-    outside = sorted(reads & (model.assigned_attributes | _written_on_instances(record, model)))
+        # Writes anywhere may be to another class of the same name: only those to a name
+        # bound to an instance of this very definition count.
+        written = model.attributes_set_on_instances(record.node)
+    else:
+        written = model.assigned_attributes | _written_on_instances(record, model)
+    outside = sorted(reads & written)
     if outside:
         return (
             f"`.{outside[0]}`, which `{method.name}` reads, is assigned after construction, "

@@ -7,7 +7,7 @@ function replays the recorded array operations without them.
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 
 from jax_lsp.analysis.attributes import bound_method_transforms
@@ -24,10 +24,11 @@ from jax_lsp.analysis.module_state import bound_names, declared_outside
 from jax_lsp.analysis.nodes import all_params, child_nodes, is_text, walk_nodes
 from jax_lsp.analysis.objects import self_assignments
 from jax_lsp.analysis.summary import FunctionNode, transform_of
-from jax_lsp.analysis.transforms import REPEATING_LOOPS
+from jax_lsp.analysis.transforms import REPEATING_LOOPS, TRACED_BRANCHES, TRANSFORMS
+from jax_lsp.analysis.updates import state_path, stepped_and_read
 from jax_lsp.codeactions.debug_print import debug_print_fix
 from jax_lsp.diagnostics.base import Example, Rule, RuleContext
-from jax_lsp.findings import Finding, Related, Severity
+from jax_lsp.findings import Finding, Fix, Related, Severity
 
 # Container methods that store their argument in the container.
 _STORING_METHODS = frozenset(["append", "extend", "insert", "update", "setdefault"])
@@ -338,7 +339,12 @@ class PrintInTraced(Rule):
         `logging.getLogger(...)`), which log the tracer's text. Under `jax.jit` every JAX
         operation gives a tracer, even on constants, and so does calling a jitted function.
         An f-string formatting a traced value with a format spec (`f"{loss:.3f}"`) is
-        flagged with what really happens: it raises `TypeError` at trace time.
+        flagged with what really happens: it raises `TypeError` at trace time. A print of
+        static values only (`print("tracing", x.shape)`) is deliberate trace-time output,
+        and so is a log of them, in a `lax` loop body too ("compiling the body"); but a
+        print of literals only (`print("branch a")`) in a function `lax.cond`/`lax.switch`
+        runs as a branch says that its branch ran, and JAX traces every branch, the ones
+        not taken too.
     """
     why_bad = """
         `print` is a Python side effect: it runs while JAX traces the function, not when the
@@ -420,6 +426,23 @@ class PrintInTraced(Rule):
             result = lax.fori_loop(0, 3, body, 0)
             """,
             check="assert 'Tracer' in _stdout and _stdout.count('step') == 1, _stdout",
+        ),
+        Example(
+            """
+            import jax
+
+            def first():
+                print("first branch")  # error
+                return 0
+
+            def second():
+                print("second branch")  # error
+                return 1
+
+            branches = [first, second]
+            chosen = jax.lax.switch(0, branches)
+            """,
+            check="assert 'second branch' in _stdout and int(chosen) == 0, _stdout",
         ),
         Example(
             """
@@ -524,6 +547,44 @@ class PrintInTraced(Rule):
     )
     valid = (
         Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            def update(reachable, _):
+                print(f"Shape of reachable: {reachable.shape}")  # a static fact, at trace time
+                return reachable, None
+
+            out, _ = jax.lax.scan(update, jnp.ones(4), jnp.arange(3))
+            """,
+            check="assert _stdout.count('Shape of reachable: (4,)') == 1, _stdout",
+        ),
+        Example(
+            """
+            import logging
+
+            import jax
+            import jax.numpy as jnp
+
+            logger = logging.getLogger("sampler")
+            messages = []
+
+            class Collect(logging.Handler):
+                def emit(self, record):
+                    messages.append(record.getMessage())
+
+            logger.addHandler(Collect())
+            logger.setLevel(logging.DEBUG)
+
+            def body(carry, x):
+                logger.debug("compiling the scan body")  # a trace-time message, on purpose
+                return carry + x, carry
+
+            total, _ = jax.lax.scan(body, 0.0, jnp.arange(3.0))
+            """,
+            check="assert messages == ['compiling the scan body'], messages",
+        ),
+        Example(
             _STEP_WITH_DEBUG_PRINT,
             check="assert 'inside step, x = 1.0' in _stdout and 'x = 2.0' in _stdout, _stdout",
         ),
@@ -598,7 +659,11 @@ class PrintInTraced(Rule):
             return
         arguments = [*node.args, *(keyword.value for keyword in node.keywords)]
         if not any(carries_tracer(argument, ctx) for argument in arguments):
-            return  # print(x.shape) and other static values are deliberate trace-time output
+            # print(x.shape) and other static values are deliberate trace-time output, but not
+            # in a lax body: it reads as once per iteration, or only for the branch taken.
+            if fix is not None:  # a log (`logger.debug("compiling body")`) is deliberate
+                yield from self._marker_print_in_branch(node, fix, ctx)
+            return
         formatted = _format_spec_on_tracer(arguments, ctx)
         if formatted is not None:
             value, spec = formatted
@@ -634,6 +699,40 @@ class PrintInTraced(Rule):
             f'values{timing}. Use `jax.debug.print("... {{}}", x)` to print runtime values',
             fix=fix(node, ctx),
         )
+
+    def _marker_print_in_branch(
+        self,
+        node: ast.Call,
+        fix: Callable[[ast.Call, RuleContext], Fix | None],
+        ctx: RuleContext,
+    ) -> Iterator[Finding]:
+        """`print("branch a")`, of literals only, in a function `lax.cond`/`lax.switch` runs
+        as a branch: such a print says only that its branch ran, and JAX traces every branch,
+        the ones not taken too. (A print of shapes or other static facts is trace-time
+        output on purpose, and so is one in a loop body: "compiling the body".)"""
+        trace = ctx.trace
+        if trace is None or not trace.direct or trace.via not in TRACED_BRANCHES:
+            return
+        if node.keywords or not all(_literal_text(argument) for argument in node.args):
+            return
+        yield ctx.finding(
+            self,
+            node,
+            f"`print` in {_where(ctx)} runs while JAX traces the branches, for every branch "
+            f"(the ones not taken too), not for the branch the index selects; under jit, "
+            f"later calls print nothing. Use `jax.debug.print(...)`, which prints when the "
+            f"branch runs",
+            fix=fix(node, ctx),
+        )
+
+
+def _literal_text(node: ast.expr) -> bool:
+    """A literal, or an f-string of literals only."""
+    if isinstance(node, ast.Constant):
+        return True
+    return isinstance(node, ast.JoinedStr) and all(
+        isinstance(part, ast.Constant) for part in node.values
+    )
 
 
 # -- JAX102 ------------------------------------------------------------------------------------
@@ -685,7 +784,8 @@ class GlobalReadInTraced(_StateRule):
         Flags reads, inside `jax.jit`-like traced code, of module-level names that the module
         changes later: rebound by top-level code after a call, assigned through `global` (in
         the traced function itself too, where a read other than its own update or a print
-        of it is flagged: a trace counter is fine), or
+        of it is flagged: a trace counter is fine, and a counter it steps and returns is
+        JAX103's finding, on the step), or
         mutated (`CONFIG["lr"] = ...`, `items.append(...)`). Functions, classes, modules,
         constants bound once (or rebound to the same constant) and local names are not
         flagged, nor are absl `FLAGS` and flag holders (parsed once, at startup). Also flags
@@ -796,23 +896,6 @@ class GlobalReadInTraced(_StateRule):
             second = sampler.sample(jnp.zeros(2))
             """,
             check="assert (first == second).all()  # the new key is ignored",
-        ),
-        Example(
-            """
-            import jax
-
-            calls = 0
-
-            @jax.jit
-            def count(x):
-                global calls
-                calls = calls + 1
-                return x + calls  # error
-
-            first = count(1.0)
-            second = count(1.0)
-            """,
-            check="assert float(second) == 2.0 and calls == 1  # not 3.0 and 2",
         ),
     )
     valid = (
@@ -956,9 +1039,12 @@ class GlobalReadInTraced(_StateRule):
         facts = ctx.model.hash_facts
         if name in facts.constant_globals or name in facts.config_globals:
             return  # rebound to the same constant; or flags, set before anything is traced
-        own = any(name in self._scopes.declared(function) for function in ctx.functions)
+        owners = [f for f in ctx.functions if name in self._scopes.declared(f)]
+        own = bool(owners)
         if own and not _used_after_trace(node, ctx):
             return  # `global g` here: its own update (a trace counter), or a trace-time log
+        if own and name in _stepped_state(owners[-1]):
+            return  # a counter the function steps and reads: JAX103 reports its update
         if _is_write_receiver(node, ctx):
             return
         if name not in ctx.model.module_state.changing_globals(ctx.ancestors[0]):
@@ -1225,12 +1311,18 @@ class GlobalWriteInTraced(_StateRule):
         objects created inside the function are fine. In the body of a `lax` loop
         (`while_loop`, `fori_loop`, `scan`, `map`) it also flags an augmented update of such
         outer state (`calls[0] += 1`, `global total; total += x`), even of a Python number.
+        In a jitted function it flags a counter: outer state (a `global`, `self.n` of a jitted
+        method) that the function steps from its own value (`self.n += 1`) and reads again
+        for its result (`return self.n`), which is stepped once, at trace time, and compiled
+        in; a trace counter that nothing but a print reads is fine.
         It also flags a flax nnx object made outside the trace (a module-level
         `model = nnx.Linear(...)`, or `self.optimizer` of the method a jitted closure sits in)
         that traced code changes: an attribute assigned (`model.kernel.value = w`) or an nnx
-        optimizer's `update`; flax raises `TraceContextError` (cannot mutate from a different
-        trace level) under `jax.jit` and `nnx.jit` alike. Passed in as an argument of an
-        `nnx.jit` function, it is fine.
+        optimizer's `update`, where flax raises `TraceContextError` (cannot mutate from a
+        different trace level) under `jax.jit` and `nnx.jit` alike; or that traced code
+        gives an nnx transformation (`nnx.grad(loss_fn)(model)`), where flax raises
+        `ValueError` (cannot extract graph node from different trace level). Passed in as
+        an argument of an `nnx.jit` function, it is fine.
     """
     why_bad = """
         The stored value is a tracer, valid only while JAX traces the function. The call
@@ -1243,6 +1335,60 @@ class GlobalWriteInTraced(_StateRule):
     """
     node_types = (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Call)
     invalid = (
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+            from flax import nnx
+
+            model = nnx.Linear(3, 1, rngs=nnx.Rngs(0))
+
+            def loss_fn(m):
+                return jnp.mean(m(jnp.ones((2, 3))) ** 2)
+
+            @jax.jit
+            def gradients():
+                return nnx.grad(loss_fn)(model)  # error
+
+            gradients()
+            """,
+            raises="ValueError",
+        ),
+        Example(
+            """
+            import jax
+
+            calls = 0
+
+            @jax.jit
+            def count(x):
+                global calls
+                calls = calls + 1  # error
+                return x + calls
+
+            first = count(1.0)
+            second = count(1.0)
+            """,
+            check="assert float(second) == 2.0 and calls == 1  # not 3.0 and 2",
+        ),
+        Example(
+            """
+            import jax
+
+            class Counter:
+                def __init__(self):
+                    self.n = 0
+
+                def count(self):
+                    self.n += 1  # error
+                    return self.n
+
+            counter = Counter()
+            fast_count = jax.jit(counter.count)
+            counts = [int(fast_count()) for _ in range(3)]
+            """,
+            check="assert counts == [1, 1, 1] and counter.n == 1, counts",
+        ),
         Example(
             """
             import jax
@@ -1414,6 +1560,24 @@ class GlobalWriteInTraced(_StateRule):
     valid = (
         Example(
             """
+            import jax.numpy as jnp
+            from flax import nnx
+
+            model = nnx.Linear(3, 1, rngs=nnx.Rngs(0))
+
+            def loss_fn(m):
+                return jnp.mean(m(jnp.ones((2, 3))) ** 2)
+
+            @nnx.jit
+            def gradients(m):
+                return nnx.grad(loss_fn)(m)  # passed in: nnx.jit carries it into the trace
+
+            grads = gradients(model)
+            """,
+            check="assert grads['kernel'].value.shape == (3, 1)",
+        ),
+        Example(
+            """
             import jax
             import jax.numpy as jnp
 
@@ -1519,6 +1683,7 @@ class GlobalWriteInTraced(_StateRule):
         if isinstance(node, ast.Call):
             yield from self._storing_call(node, ctx)
             yield from self._nnx_update(node, ctx)
+            yield from self._nnx_transformed(node, ctx)
             return
         value = node.value
         if value is None:
@@ -1539,6 +1704,10 @@ class GlobalWriteInTraced(_StateRule):
                 reason = self._leak(target, ctx)
                 if reason:
                     yield self._report_once(node, reason, loop, ctx)
+            elif _steps_state_it_reads(target, ctx) and _compiled_context(ctx):
+                reason = self._leak(target, ctx)
+                if reason:
+                    yield self._report_frozen_step(node, reason, ctx)
 
     def _report(self, node: ast.AST, where: str, ctx: RuleContext) -> Finding:
         return ctx.finding(
@@ -1556,6 +1725,16 @@ class GlobalWriteInTraced(_StateRule):
             f"`{ctx.segment(node)}` updates {where} in the body of `{loop}`, which JAX traces "
             f"once: this Python update runs once, not once per iteration, so the result is "
             f"wrong. Carry the value in the loop state and return it",
+        )
+
+    def _report_frozen_step(self, node: ast.stmt, where: str, ctx: RuleContext) -> Finding:
+        return ctx.finding(
+            self,
+            node,
+            f"`{ctx.segment(node)}` updates {where} in {_where(ctx)}, which runs only while "
+            f"JAX traces it: the update happens once, and the compiled function keeps the "
+            f"value it read then, so later calls neither update it nor see it change. Pass "
+            f"the value in and return the new one",
         )
 
     def _leak(self, target: ast.expr, ctx: RuleContext) -> str | None:
@@ -1651,6 +1830,30 @@ class GlobalWriteInTraced(_StateRule):
         if holder is not None:
             yield self._nnx_report(node, holder, ctx)
 
+    def _nnx_transformed(self, node: ast.Call, ctx: RuleContext) -> Iterator[Finding]:
+        """`nnx.grad(loss_fn)(model)` of an nnx object made outside the trace: the nnx
+        transformation extracts the object's graph, which flax refuses across trace levels
+        (ValueError: cannot extract graph node from different trace level)."""
+        func = node.func
+        if not isinstance(func, ast.Call):
+            return
+        transform = ctx.qualname(func.func) or ""
+        if not (transform.startswith("flax.nnx.") and transform in TRANSFORMS):
+            return
+        for argument in [*node.args, *(keyword.value for keyword in node.keywords)]:
+            holder = self._outer_nnx_holder(argument, ctx)
+            if holder is not None:
+                yield ctx.finding(
+                    self,
+                    argument,
+                    f"`{holder}` is a flax nnx object made outside {_where(ctx)}, passed to "
+                    f"`{ctx.segment(func.func)}` inside the trace: flax cannot take it across "
+                    f"trace levels and raises ValueError (cannot extract graph node from "
+                    f"different trace level). Pass it in as an argument of an `nnx.jit` "
+                    f"function instead of closing over it",
+                )
+                return
+
     def _outer_nnx_holder(
         self, expr: ast.expr, ctx: RuleContext, classes: frozenset[str] | None = None
     ) -> str | None:
@@ -1740,6 +1943,17 @@ def _loop_running(ctx: RuleContext) -> str | None:
     if trace is None or not trace.direct or trace.via not in REPEATING_LOOPS:
         return None
     return trace.via
+
+
+def _steps_state_it_reads(target: ast.expr, ctx: RuleContext) -> bool:
+    """Does the current function step `target` from its own value (`n += 1`) and read it
+    again for its result (`return self.n`)? A counter, frozen at its first trace."""
+    path = state_path(target)
+    return path is not None and path in _stepped_state(ctx.functions[-1])
+
+
+def _stepped_state(function: FunctionNode) -> frozenset[str]:
+    return stepped_and_read(function.body) if isinstance(function.body, list) else frozenset()
 
 
 def _stores(targets: list[ast.expr], value: ast.expr) -> Iterator[tuple[ast.expr, ast.expr]]:

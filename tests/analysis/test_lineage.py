@@ -97,6 +97,7 @@ def _facts(model: ModuleModel) -> dict:
         "assigned_attributes": model.assigned_attributes,
         "fresh_attribute_writes": model.fresh_attribute_writes,
         "int_array_globals": model.int_array_globals,
+        "attributes_set_per_class": _nodes(model._attributes_set_per_class),
         "unit_keys": [model.unit_key(unit) for unit in units],
     }
 

@@ -10,6 +10,7 @@ import pytest
 from jax_lsp.analysis.document import Document
 from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.model import ModuleModel
+from jax_lsp.analysis.updates import stepped_and_read
 
 
 def model_of(source: str) -> ModuleModel:
@@ -575,3 +576,118 @@ def test_a_lambda_given_to_a_loop_traces_its_callees():
         """
     )
     assert trace_of(model, "body").traced_params == {"i", "carry"}
+
+
+def _classes_named(model: ModuleModel, name: str) -> list[ast.ClassDef]:
+    return [
+        record.node
+        for summary in model.summaries
+        for record in summary.classes
+        if record.name == name
+    ]
+
+
+def test_attribute_writes_go_to_the_class_definition_standing_when_the_instance_was_made():
+    model = model_of(
+        """
+        class Model:
+            def __init__(self, rate):
+                self.rate = rate
+
+        first = Model(0.1)
+        first.rate = 0.2
+
+        class Model:
+            def __init__(self, rate, scale):
+                self.rate, self.scale = rate, scale
+
+        second = Model(0.1, 1.0)
+        second.scale = 2.0
+        first.depth = 3
+        first = 0
+        first.ignored = 1
+        """
+    )
+    old, new = _classes_named(model, "Model")
+    assert model.attributes_set_on_instances(old) == {"rate", "depth"}
+    assert model.attributes_set_on_instances(new) == {"scale"}
+
+
+def test_an_instance_rebound_to_a_call_of_another_callee_is_no_longer_tracked():
+    model = model_of(
+        """
+        class Model:
+            pass
+
+        class Model:
+            pass
+
+        m = Model()
+        m = make()
+        m.rate = 0.2
+        """
+    )
+    for cls in _classes_named(model, "Model"):
+        assert model.attributes_set_on_instances(cls) == frozenset()
+
+
+def test_a_jitted_bound_method_of_a_name_bound_twice_is_the_method_of_the_instance_it_holds_then():
+    model = model_of(
+        """
+        import jax
+
+        class Counter:
+            def count(self):
+                return 1
+
+        class CounterV2:
+            def count(self, n):
+                return n + 1
+
+        counter = Counter()
+        fast_count = jax.jit(counter.count)
+        counter = CounterV2()
+        fast_count_v2 = jax.jit(counter.count)
+        counter = make_counter()
+        unknown = jax.jit(counter.count)
+        """
+    )
+    assert trace_of(model, "Counter.count") is not None
+    assert trace_of(model, "CounterV2.count").traced_params == {"n"}
+
+
+def test_an_instance_in_a_function_body_is_not_resolved_by_the_line_of_its_read():
+    model = model_of(
+        """
+        import jax
+
+        class Counter:
+            def count(self):
+                return 1
+
+        counter = Counter()
+
+        def step():
+            return counter.count()
+
+        counter = object()
+        fast = jax.jit(step)
+        """
+    )
+    assert trace_of(model, "Counter.count") is None
+
+
+@pytest.mark.parametrize(
+    ("body", "stepped"),
+    [
+        ("self.n += 1\nreturn self.n", {"self.n"}),
+        ("global g\ng = g + 1\nreturn x + g", {"g"}),
+        ("global g\ng = g + 1\nprint('trace', g)\nreturn x", set()),  # a trace counter
+        ("self.n += 1\nreturn x", set()),
+        ("self.n = x.shape[0]\nreturn self.n", set()),  # not from its own value
+        ("self.n += 1\nif self.n > 2:\n    x = 2 * x\nreturn x", {"self.n", "x"}),  # x: local
+    ],
+)
+def test_stepped_and_read_is_a_counter_the_function_reads_beyond_its_step(body, stepped):
+    function = ast.parse("def f(self, x):\n" + textwrap.indent(body, "    ")).body[0]
+    assert stepped_and_read(function.body) == stepped
