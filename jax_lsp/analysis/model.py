@@ -52,6 +52,7 @@ from jax_lsp.analysis.keys import (
     consumer_key,
     drawn_self_attributes,
     helper_key,
+    makes_random_initializer,
     may_draw,
     object_key,
     opaque_global,
@@ -2360,6 +2361,25 @@ class ModuleModel:
 
         # Equal assignments (the same nodes: unchanged units) give the same answer.
         return self.document.lineage.reuse("int-array-globals", (self.alias_key, assigned), compute)
+
+    @cached_property
+    def initializer_globals(self) -> frozenset[str]:
+        """Module-level names every top-level assignment of which makes a random initializer
+        (`kernel_init = jax.nn.initializers.lecun_normal()`): calling one draws from its key."""
+        assigned = self._top_level_values
+
+        def compute() -> frozenset[str]:
+            return frozenset(
+                name
+                for name, values in assigned.items()
+                if all(
+                    type(value) is ast.Call and makes_random_initializer(value, self.resolver)
+                    for value in values
+                )
+            )
+
+        inputs = (self.alias_key, assigned)
+        return self.document.lineage.reuse("initializer-globals", inputs, compute)
 
     @cached_property
     def float_array_globals(self) -> frozenset[str]:

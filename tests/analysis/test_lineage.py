@@ -95,6 +95,7 @@ def _facts(model: ModuleModel) -> dict:
         "ref_params": _nodes(model.ref_params),
         "attribute_classes": model.attribute_classes,
         "int_array_globals": model.int_array_globals,
+        "initializer_globals": model.initializer_globals,
         "unit_keys": [model.unit_key(unit) for unit in units],
     }
 
