@@ -244,21 +244,6 @@ class PrngKeyReuse(Rule):
             """
             import jax
 
-            kernel_init = jax.nn.initializers.lecun_normal()
-
-            def init_mlp(key):
-                w1 = kernel_init(key, (3, 3))
-                w2 = kernel_init(key, (3, 3))  # error
-                return w1, w2
-
-            w1, w2 = init_mlp(jax.random.key(0))
-            """,
-            check="assert (w1 == w2).all()  # an initializer draws from the key it is given",
-        ),
-        Example(
-            """
-            import jax
-
             def init_layer(key, n):
                 w = jax.random.normal(key, (n,))
                 b = jax.random.normal(key, (n,))  # error
@@ -577,6 +562,21 @@ class PrngKeyReuse(Rule):
             b = noise((3,))  # error
             """,
             check="assert (a == b).all()  # every call draws the same numbers",
+        ),
+        Example(
+            """
+            import jax
+
+            kernel_init = jax.nn.initializers.lecun_normal()
+
+            def init_mlp(key):
+                w1 = kernel_init(key, (3, 3))
+                w2 = kernel_init(key, (3, 3))  # error
+                return w1, w2
+
+            w1, w2 = init_mlp(jax.random.key(0))
+            """,
+            check="assert (w1 == w2).all()  # an initializer draws from the key it is given",
         ),
     )
     valid = (
