@@ -89,6 +89,21 @@ SAMPLERS = frozenset(
 )
 # What JAX's key-reuse checker counts as consuming a key: samplers and `split`.
 CONSUMERS = SAMPLERS | {"jax.random.split"}
+# Factories of random initializers (`jax.nn.initializers.lecun_normal()`, re-exported by flax):
+# what they make is called `init(key, shape, dtype)` and draws from `key` with a sampler.
+_INITIALIZER_MODULES = (
+    "jax.nn.initializers.",
+    "flax.linen.initializers.",
+    "flax.nnx.initializers.",
+)
+_RANDOM_INITIALIZERS = frozenset(
+    {
+        *("delta_orthogonal", "glorot_normal", "glorot_uniform", "he_normal", "he_uniform"),
+        *("kaiming_normal", "kaiming_uniform", "lecun_normal", "lecun_uniform", "normal"),
+        *("orthogonal", "truncated_normal", "uniform", "variance_scaling", "xavier_normal"),
+        "xavier_uniform",
+    }
+)
 # Calls into these never consume a key (fold_in/clone derive new keys, jnp computes).
 _NON_CONSUMING_PREFIXES = ("jax.random.", "jax.numpy.", "jax.lax.", "builtins.", "numpy.", "math.")
 _UNSURE = "unsure"
@@ -579,12 +594,20 @@ def _layer_key(call: ast.Call) -> ast.expr | None:
     return next((kw.value for kw in call.keywords if kw.arg == "key"), None)
 
 
+def makes_random_initializer(call: ast.Call, resolver: Resolver) -> bool:
+    """`jax.nn.initializers.lecun_normal()` (or flax's spelling): it makes a function that
+    draws from the key it is called with."""
+    qualname = resolver.qualname(call.func) or ""
+    module, _, name = qualname.rpartition(".")
+    return f"{module}." in _INITIALIZER_MODULES and name in _RANDOM_INITIALIZERS
+
+
 def may_draw(text: str, resolver: Resolver) -> bool:
     """Can code with this text call a `jax.random` sampler? Every spelling of one contains
     "random" or a name bound to `jax.random` or inside it (`jr.normal`, `from jax.random
     import normal`), or, for an equinox layer built with a key, "key=" and a name bound to
     equinox."""
-    if "random" in text:
+    if "random" in text or "initializers" in text:
         return True
     if any(contains_word(text, alias) for alias in resolver.names_bound_under("jax.random")):
         return True
@@ -606,6 +629,11 @@ def classify_call(
         return None
     if qualname and qualname.startswith(_KEYED_LAYERS):
         return _layer_key(call) or PASS
+    func = call.func
+    if type(func) is ast.Call and makes_random_initializer(func, resolver):
+        return key_argument(call)  # `jax.nn.initializers.normal()(key, shape)`
+    if type(func) is ast.Name and func.id in model.initializer_globals and not qualname:
+        return key_argument(call)  # `init = jax.nn.initializers.normal()` at module level
     return helper_key(call, model.functions, model.key_helpers, maybe_none, resolver) or PASS
 
 

@@ -59,6 +59,7 @@ from jax_lsp.analysis.keys import (
     consumer_key,
     drawn_self_attributes,
     helper_key,
+    makes_random_initializer,
     may_draw,
     object_key,
     opaque_global,
@@ -595,6 +596,22 @@ class ModuleModel:
             return None
         return self._method_of(class_name, attribute if owner else "", ref, line)
 
+    def resolve_transformed(
+        self, ref: FunctionRef, line: int | None = None, caller: FunctionNode | None = None
+    ) -> tuple[FunctionNode, FunctionRef] | None:
+        """What a transformation applied to `ref` runs: as `resolve_ref`, and for a class of
+        the module (`jax.jit(CubicSpline)`, `jax.vmap(Model)`) its `__init__`, which builds the
+        object from the transformed arguments (`self` is the new object, not an argument)."""
+        found = self.resolve_ref(ref, line, caller)
+        if found is not None or ref.name not in self.classes or "." in ref.name:
+            return found
+        if caller is not None and binds_locally(ref.name, caller):
+            return None
+        init = self._definition(f"{ref.name}.__init__", line)
+        if init is None or isinstance(init, ast.Lambda):
+            return None
+        return init, replace(ref, bound_positional=ref.bound_positional + 1)
+
     def _transformed_global(
         self, name: str, line: int | None, caller: FunctionNode | None
     ) -> FunctionNode | None:
@@ -1107,7 +1124,7 @@ class ModuleModel:
         """Trace the function a transformation is applied to; its trace (None: not found).
         `eager`: applied where nothing traces (`shard_map` then runs the function eagerly)."""
         line = unit_start + application.node.lineno
-        found = self.resolve_ref(application.target, line, application.enclosing)
+        found = self.resolve_transformed(application.target, line, application.enclosing)
         if found is None:
             return None
         target, ref = found
@@ -1216,7 +1233,7 @@ class ModuleModel:
                 if application.spec.label != "jit" or type(application.node) is not ast.Call:
                     continue
                 line = unit.start_line + application.node.lineno
-                resolved = self.resolve_ref(application.target, line, application.enclosing)
+                resolved = self.resolve_transformed(application.target, line, application.enclosing)
                 if resolved is None or resolved[0] is not node:
                     continue
                 yield from self._calls_of_made(application, unit, resolved[1])
@@ -1382,6 +1399,9 @@ class ModuleModel:
         self.module_object_methods: set[FunctionNode] = set()
         self._call_statics: dict[ast.AST, dict[ast.Call, frozenset[str]]] = {}
         self._direct_statics: dict[ast.AST, frozenset[str]] = {}
+        # Parameters of each called function that a traced call passes a tracer, not counting
+        # the caller's own parameters with a literal default (which may never be passed).
+        self._given_tracers: dict[ast.AST, frozenset[str]] = {}
         # Traced lambdas: the function whose body holds each (None: module level), its unit.
         self._lambda_homes: dict[ast.Lambda, tuple[FunctionNode | None, int]] = {}
         sources = {unit.start_line: unit.source for unit in units}
@@ -1437,7 +1457,7 @@ class ModuleModel:
                 if application.spec.abstract_only and not info.abstract:
                     continue  # a `custom_vjp` rule under `grad` alone: concrete values
                 line = unit_start + application.node.lineno
-                found = self.resolve_ref(application.target, line, node)
+                found = self.resolve_transformed(application.target, line, node)
                 if found is None:
                     continue
                 target, ref = found
@@ -1559,6 +1579,15 @@ class ModuleModel:
             callee, call.node, scope.values, ref, leaves
         )
         statics = python_value_params(callee, call.node, scope.kinds, ref)
+        own_defaults = literal_default_params(node) if not isinstance(node, ast.Lambda) else ()
+        given = frozenset(
+            name
+            for name, argument in passed_arguments(callee, call.node, ref)
+            if scope.kinds.get(argument) is Kind.TRACED
+            and not (isinstance(argument, ast.Name) and argument.id in own_defaults)
+        )
+        if given - self._given_tracers.get(callee, frozenset()):
+            self._given_tracers[callee] = self._given_tracers.get(callee, frozenset()) | given
         new = TraceInfo(
             f"called from {self._display_name(node)}",
             info.abstract,
@@ -1823,10 +1852,16 @@ class ModuleModel:
         return result
 
     def passed_defaults(self, node: FunctionNode) -> frozenset[str]:
-        """Parameters with a literal default (`training=True`) of a function a transformation
-        traces directly that some call in the module passes to the transformed function: jit
-        traces an argument it is given, where a default left alone stays a Python value."""
-        return self._passed_defaults.get(node, frozenset())
+        """Parameters with a literal default (`training=True`) that some call in the module
+        passes a tracer: of a function a transformation traces directly, those a call of the
+        transformed function passes (jit traces an argument it is given, where a default left
+        alone stays a Python value); of a function traced only through calls, those a traced
+        call passes a tracer of its own (`_given_tracers`)."""
+        found = self._passed_defaults.get(node, frozenset())
+        info = self.trace.get(node)
+        if info is not None and not info.direct:
+            found |= literal_default_params(node) & self._given_tracers.get(node, frozenset())
+        return found
 
     @cached_property
     def _passed_defaults(self) -> dict[FunctionNode, frozenset[str]]:
@@ -2393,6 +2428,25 @@ class ModuleModel:
 
         # Equal assignments (the same nodes: unchanged units) give the same answer.
         return self.document.lineage.reuse("int-array-globals", (self.alias_key, assigned), compute)
+
+    @cached_property
+    def initializer_globals(self) -> frozenset[str]:
+        """Module-level names every top-level assignment of which makes a random initializer
+        (`kernel_init = jax.nn.initializers.lecun_normal()`): calling one draws from its key."""
+        assigned = self._top_level_values
+
+        def compute() -> frozenset[str]:
+            return frozenset(
+                name
+                for name, values in assigned.items()
+                if all(
+                    type(value) is ast.Call and makes_random_initializer(value, self.resolver)
+                    for value in values
+                )
+            )
+
+        inputs = (self.alias_key, assigned)
+        return self.document.lineage.reuse("initializer-globals", inputs, compute)
 
     @cached_property
     def float_array_globals(self) -> frozenset[str]:

@@ -36,6 +36,7 @@ RECORDED = frozenset(
         "float_globals",
         "float_array_globals",
         "int_array_globals",
+        "initializer_globals",
         "classes_passed_to_calls",
         "hash_facts",
         "module_state",

@@ -156,3 +156,89 @@ def stepped_and_read(body: Iterable[ast.stmt]) -> frozenset[str]:
             if isinstance(child, ast.expr):
                 read |= _paths_read(child) - {stepped}
     return frozenset(steps & read)
+
+
+_LOOPS = (ast.For, ast.AsyncFor, ast.While)
+
+
+def unread_self_updates(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[ast.Assign]:
+    """The self-updates `x = x.at[i].set(v)` of a local name of `function` whose results
+    nothing reads: no load of `x` that may run after one of them (later in the function, or
+    anywhere in a loop holding one, but a `for` loop's iterable: evaluated once, before) lies
+    outside these updates. The function returns without the updated array, so the update is
+    lost. Names a nested scope reads, or declared global or nonlocal, are left out."""
+    updates: dict[str, list[ast.Assign]] = {}
+    for statement in scope_statements(function.body):
+        if (found := self_update(statement)) is not None:
+            updates.setdefault(found[0], []).append(statement)
+    if not updates:
+        return []
+    shared = _shared_names(function)
+    unread: list[ast.Assign] = []
+    for name, statements in updates.items():
+        if name in shared:
+            continue
+        inside = {id(node) for statement in statements for node in ast.walk(statement)}
+        loops = _loops_holding(function, statements)
+        first = min((s.lineno, s.col_offset) for s in statements)
+        if not any(
+            id(load) not in inside and _may_run_after(load, first, loops)
+            for load in _loads(function, name)
+        ):
+            unread += statements
+    return unread
+
+
+def _shared_names(function: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
+    """Names declared global or nonlocal in `function`, or used by a scope nested in it."""
+    shared: set[str] = set()
+    for node in ast.walk(function):
+        if isinstance(node, ast.Global | ast.Nonlocal):
+            shared.update(node.names)
+        elif node is not function and isinstance(node, _SCOPES):
+            shared.update(n.id for n in ast.walk(node) if isinstance(n, ast.Name))
+    return shared
+
+
+def _loads(function: ast.AST, name: str) -> Iterator[ast.expr]:
+    """The reads of `name` in `function` (an augmented assignment reads its target too)."""
+    for node in ast.walk(function):
+        if isinstance(node, ast.Name) and node.id == name and not isinstance(node.ctx, ast.Store):
+            yield node
+        elif (
+            isinstance(node, ast.AugAssign)
+            and isinstance(node.target, ast.Name)
+            and node.target.id == name
+        ):
+            yield node.target
+
+
+def _loops_holding(function: ast.AST, statements: list[ast.Assign]) -> list[ast.stmt]:
+    """The loops of `function` whose body holds one of `statements`."""
+    wanted = {id(statement) for statement in statements}
+    return [
+        loop
+        for loop in ast.walk(function)
+        if isinstance(loop, _LOOPS)
+        and any(
+            id(node) in wanted
+            for part in (loop.body, loop.orelse)
+            for s in part
+            for node in ast.walk(s)
+        )
+    ]
+
+
+def _may_run_after(load: ast.expr, first: tuple[int, int], loops: list[ast.stmt]) -> bool:
+    if (load.lineno, load.col_offset) > first:
+        return True
+    for loop in loops:
+        if isinstance(loop, ast.For | ast.AsyncFor) and _within(load, loop.iter):
+            continue  # the iterable is evaluated once, before the first pass
+        if _within(load, loop):
+            return True
+    return False
+
+
+def _within(node: ast.AST, outer: ast.AST) -> bool:
+    return any(sub is node for sub in ast.walk(outer))

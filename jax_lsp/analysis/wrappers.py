@@ -299,7 +299,7 @@ class Wrappers:
         found = []
         for application in self._nested_applications.get(function.name, ()):
             line = unit_start + application.node.lineno
-            resolved = model.resolve_ref(application.target, line, application.enclosing)
+            resolved = model.resolve_transformed(application.target, line, application.enclosing)
             if resolved is not None and resolved[0] is function:
                 found += [*model.enclosing_chain(application.enclosing), application.enclosing]
         return found

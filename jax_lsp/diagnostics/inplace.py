@@ -9,7 +9,7 @@ from dataclasses import replace
 from jax_lsp.analysis.booleans import is_boolean
 from jax_lsp.analysis.dtypes import FloatOracle, scope_bindings
 from jax_lsp.analysis.kinds import Kind
-from jax_lsp.analysis.updates import at_update
+from jax_lsp.analysis.updates import at_update, unread_self_updates
 from jax_lsp.codeactions.at_update import assign_result_fix, at_update_fix, masked_update_fix
 from jax_lsp.diagnostics.base import Example, Rule, RuleContext
 from jax_lsp.diagnostics.traced_values import is_traced
@@ -573,10 +573,16 @@ class DiscardedUpdate(Rule):
     name = "discarded-update"
     summary = "An `.at[...]` update whose result is thrown away"
     severity = Severity.WARNING
-    what_it_does = "Flags a statement `x.at[idx].set(v)` (any `.at` update) whose result is unused."
+    what_it_does = """
+        Flags a statement `x.at[idx].set(v)` (any `.at` update) whose result is unused, and a
+        function's `x = x.at[idx].set(v)` of a local name that nothing reads afterwards (not
+        returned, not used later, not even by a later pass of the loop but to update itself).
+    """
     why_bad = """
         `.at[idx].set(v)` does not modify `x`: it returns a new array. Used as a statement, the
-        update is silently lost and `x` keeps its old values.
+        update is silently lost and `x` keeps its old values. Rebinding a parameter to the
+        updated copy changes nothing for the caller either: a function meant to update its
+        argument "in place" must return the new array.
     """
     fix_safety = """
         Assigns the result back: `x = x.at[idx].set(v)`. Safe for a plain name; a field of an
@@ -585,7 +591,7 @@ class DiscardedUpdate(Rule):
         same index (a notebook's next cell doing the update right): assigned, the update
         would happen twice.
     """
-    node_types = (ast.Expr,)
+    node_types = (ast.Expr, ast.FunctionDef, ast.AsyncFunctionDef)
     invalid = (
         Example(
             """
@@ -602,6 +608,21 @@ class DiscardedUpdate(Rule):
             x = x.at[0].set(1.0)
             """,
         ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def double_all(a):
+                for i in range(a.size):
+                    a = a.at[i].set(2 * a[i])  # error
+
+            x = jnp.arange(3.0)
+            double_all(x)
+            """,
+            check="assert x.tolist() == [0.0, 1.0, 2.0]  # the caller's array is unchanged",
+        ),
     )
     valid = (
         Example(
@@ -613,9 +634,29 @@ class DiscardedUpdate(Rule):
             """,
             check="assert float(x[0]) == 1.0",
         ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def double_all(a):
+                for i in range(a.size):
+                    a = a.at[i].set(2 * a[i])
+                return a
+
+            x = double_all(jnp.arange(3.0))
+            """,
+            check="assert x.tolist() == [0.0, 2.0, 4.0]",
+        ),
     )
 
-    def check(self, node: ast.Expr, ctx: RuleContext) -> Iterator[Finding]:
+    def check(
+        self, node: ast.Expr | ast.FunctionDef | ast.AsyncFunctionDef, ctx: RuleContext
+    ) -> Iterator[Finding]:
+        if not isinstance(node, ast.Expr):
+            yield from self._unread(node, ctx)
+            return
         call = node.value
         update = at_update(call)
         if update is None:
@@ -630,6 +671,24 @@ class DiscardedUpdate(Rule):
             f"out-of-place and `{ctx.segment(array)}` is unchanged",
             fix=assign_result_fix(ctx, node, array),
         )
+
+    def _unread(
+        self, node: ast.FunctionDef | ast.AsyncFunctionDef, ctx: RuleContext
+    ) -> Iterator[Finding]:
+        if ".at[" not in ctx.code_text(node):
+            return
+        for statement in unread_self_updates(node):
+            name = statement.targets[0]
+            if ctx.kind(name) in _NOT_JAX:
+                continue
+            yield ctx.finding(
+                self,
+                statement.value,
+                f"`{ctx.segment(name)}` is rebound to the updated copy, but nothing reads it "
+                f"afterwards: `{node.name}` neither returns nor uses it, so the update is lost. "
+                f"Return the new array (`return {ctx.segment(name)}`) and use it where it is "
+                f"called",
+            )
 
 
 RULES: tuple[type[Rule], ...] = (IndexAssign, IndexAugAssign, DiscardedUpdate)

@@ -86,6 +86,19 @@ class MethodTransform:
     class_record: ClassRecord
 
 
+def _transforms_in(
+    decorators: list[ast.expr], node: ast.FunctionDef, path: str, ctx: RuleContext
+) -> Iterator[tuple[ast.expr, str, TraceInfo]]:
+    """Each checked transformation among `decorators` of `node` (at `path`), with its trace."""
+    for decorator in decorators:
+        found = transform_of(decorator, ctx.resolvers[-1])
+        if found is None or found[0].label not in _CHECKED_TRANSFORMS:
+            continue
+        spec, keywords = found
+        application = Application(spec, FunctionRef(path, ()), keywords, None, decorator)
+        yield decorator, spec.label, trace_info_for(application, node, lambda annotation: False)
+
+
 def method_transforms(node: ast.FunctionDef, ctx: RuleContext) -> Iterator[MethodTransform]:
     """The transformations decorating a method of a module-level class whose first
     parameter is `self`."""
@@ -101,14 +114,25 @@ def method_transforms(node: ast.FunctionDef, ctx: RuleContext) -> Iterator[Metho
     if any(qualname in _NOT_METHODS for qualname in qualnames):
         return
     class_record = ctx.model.class_of_method(node, record.class_name)
-    for decorator in node.decorator_list:
-        found = transform_of(decorator, ctx.resolvers[-1])
-        if found is None or found[0].label not in _CHECKED_TRANSFORMS:
-            continue
-        spec, keywords = found
-        application = Application(spec, FunctionRef(record.path, ()), keywords, None, decorator)
-        info = trace_info_for(application, node, lambda annotation: False)
-        yield MethodTransform(decorator, spec.label, info, class_record)
+    for decorator, label, info in _transforms_in(node.decorator_list, node, record.path, ctx):
+        yield MethodTransform(decorator, label, info, class_record)
+
+
+def classmethod_transforms(node: ast.FunctionDef, ctx: RuleContext) -> Iterator[MethodTransform]:
+    """The transformations a `@classmethod` of a module-level class wraps (listed below it)
+    that trace its first positional argument: the class object, bound by `classmethod`."""
+    record = ctx.model.records.get(node)
+    if record is None or record.class_name not in ctx.model.classes:
+        return
+    qualnames = [ctx.qualname(d) for d in node.decorator_list]
+    positional = positional_params(node)
+    if "builtins.classmethod" not in qualnames or not positional:
+        return
+    class_record = ctx.model.class_of_method(node, record.class_name)
+    wrapped = node.decorator_list[qualnames.index("builtins.classmethod") + 1 :]
+    for decorator, label, info in _transforms_in(wrapped, node, record.path, ctx):
+        if positional[0] in info.traced_params:
+            yield MethodTransform(decorator, label, info, class_record)
 
 
 def _decorator_text(transform: MethodTransform, ctx: RuleContext) -> str:
@@ -125,7 +149,8 @@ class JitMethodSelf(Rule):
         when `self` is one of the transformed arguments and the class is an ordinary Python
         class: not registered as a PyTree (`register_pytree_node_class`, `register_dataclass`,
         `register_pytree_node(Cls, ...)`, `flax.struct.dataclass`) and not an `equinox.Module`
-        or Flax module.
+        or Flax module. Also flags a transformation under `@classmethod` that traces its first
+        argument: the class object itself, never a valid JAX type.
     """
     why_bad = """
         A transformation decorating a method receives `self` as its first argument, and JAX
@@ -238,6 +263,21 @@ class JitMethodSelf(Rule):
             """,
             raises="TypeError",
         ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            class Grid:
+                @classmethod
+                @jax.jit  # error
+                def zeros(cls, scale):
+                    return jnp.zeros(3) + scale
+
+            Grid.zeros(2.0)
+            """,
+            raises="TypeError",
+        ),
     )
     valid = (
         Example(
@@ -313,6 +353,23 @@ class JitMethodSelf(Rule):
             """,
             check="assert float(value) == 5.0 and float(slope) == 2.0",
         ),
+        Example(
+            """
+            from functools import partial
+
+            import jax
+            import jax.numpy as jnp
+
+            class Grid:
+                @classmethod
+                @partial(jax.jit, static_argnums=0)  # the class is static
+                def zeros(cls, scale):
+                    return jnp.zeros(3) + scale
+
+            out = Grid.zeros(2.0)
+            """,
+            check="assert out.tolist() == [2.0, 2.0, 2.0]",
+        ),
     )
 
     def check(self, node: ast.FunctionDef, ctx: RuleContext) -> Iterator[Finding]:
@@ -331,6 +388,17 @@ class JitMethodSelf(Rule):
                 f"(`@jax.tree_util.register_pytree_node_class` with `tree_flatten`/"
                 f"`tree_unflatten`), or transform a module-level function that takes the arrays",
                 deferred=(ctx.deferred(Codemod.PYTREE, node),),
+            )
+        for transform in classmethod_transforms(node, ctx):
+            first = positional_params(node)[0]
+            yield ctx.finding(
+                self,
+                transform.decorator,
+                f"`{_decorator_text(transform, ctx)}` under `@classmethod` on `{node.name}` "
+                f"passes the class `{transform.class_record.name}` itself as `{first}` to "
+                f"{transform.label}: a class is not a valid JAX type, so calling it raises "
+                f"TypeError. Mark it static (`@partial(jax.jit, static_argnums=0)`) or move "
+                f"the transformation onto a module-level function",
             )
 
 

@@ -192,7 +192,9 @@ class PrngKeyReuse(Rule):
         a comprehension's element, by every element). A call of a function
         of the same module that consumes its key parameter (itself or through another such
         function) counts as a use, and so does an equinox layer built with it
-        (`eqx.nn.Linear(3, 3, key=key)`: its initial weights are drawn from it). A key held
+        (`eqx.nn.Linear(3, 3, key=key)`: its initial weights are drawn from it), and so does a
+        random initializer (`jax.nn.initializers.lecun_normal()(key, shape)`, or through a
+        module-level name bound to one: it draws its values from the key). A key held
         in an object or a container (`self.key`, `state.key`, `state["key"]`, `keys[0]`) is
         followed the same way; assigning it or its holder, or handing the holder to a
         function or calling a method on it, makes it fresh.
@@ -564,6 +566,21 @@ class PrngKeyReuse(Rule):
             """,
             check="assert (a == b).all()  # every call draws the same numbers",
         ),
+        Example(
+            """
+            import jax
+
+            kernel_init = jax.nn.initializers.lecun_normal()
+
+            def init_mlp(key):
+                w1 = kernel_init(key, (3, 3))
+                w2 = kernel_init(key, (3, 3))  # error
+                return w1, w2
+
+            w1, w2 = init_mlp(jax.random.key(0))
+            """,
+            check="assert (w1 == w2).all()  # an initializer draws from the key it is given",
+        ),
     )
     valid = (
         Example(
@@ -854,7 +871,8 @@ class PrngKeyReuse(Rule):
                 return
             # A reuse needs a sampler or a key helper of the module: skip text naming neither.
             text = ctx.code_text(node)
-            if not may_draw(text, outer) and not any(h in text for h in ctx.model.key_helpers):
+            helpers = (*ctx.model.key_helpers, *ctx.model.initializer_globals)
+            if not may_draw(text, outer) and not any(h in text for h in helpers):
                 return
             resolver = outer.child(local, frozenset(all_params(node)))
             if not resolver.binds_module("jax"):

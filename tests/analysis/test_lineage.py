@@ -98,6 +98,7 @@ def _facts(model: ModuleModel) -> dict:
         "fresh_attribute_writes": model.fresh_attribute_writes,
         "int_array_globals": model.int_array_globals,
         "attributes_set_per_class": _nodes(model._attributes_set_per_class),
+        "initializer_globals": model.initializer_globals,
         "unit_keys": [model.unit_key(unit) for unit in units],
     }
 
