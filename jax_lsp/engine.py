@@ -20,7 +20,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from jax_lsp.analysis.document import Document, SyntaxProblem, Unit, first_line
-from jax_lsp.analysis.external import CallSite, ExternalFacts
+from jax_lsp.analysis.external import CallSite, ExternalFacts, with_answers
 from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.model import ModuleModel, local_imports
 from jax_lsp.analysis.nodes import LEAF_NODE_TYPES, MARKER_NODE_TYPES, child_nodes
@@ -569,7 +569,7 @@ def check_source(
     if workspace is not None:
         external, questions = workspace.facts(document)
     if answers:
-        external = {**external, **answers}
+        external = with_answers(external, answers)
     analysis = analyze_with(
         document, settings, external if workspace or answers else None, reuse_findings
     )

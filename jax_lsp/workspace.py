@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from jax_lsp.analysis.document import Document
+from jax_lsp.analysis.external import with_answers
 from jax_lsp.analysis.infer import (
     CallSite,
     ExternalFacts,
@@ -63,14 +64,16 @@ class Workspace:
         path = document_file(document)
         roots = search_roots(self.root, path)
         pending: dict[AnswerKey, str] = {}
+        answered: dict[str, ExternalFacts] = {}
         for spelling, target in unanswered.items():
             key = (path, spelling, target, file_stamp(module_file(target.module, roots)))
             if key in self._answers:
                 answer = self._answers[key]
                 if answer is not None:
-                    facts[spelling] = answer
+                    answered[spelling] = answer
             else:
                 pending[key] = spelling
+        facts = with_answers(facts, answered)
         sites = call_sites(document, set(pending.values()))
         return facts, {key: sites[spelling] for key, spelling in pending.items()}
 

@@ -6,7 +6,7 @@ build models of imported modules without an import cycle."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from jax_lsp.analysis.jitted import StaticSignature
 from jax_lsp.analysis.values import Container
@@ -25,6 +25,10 @@ class ExternalFacts:
     # with its parameters unknown, and with each of them a tracer inside traced code.
     returns: Container | None = None
     traced_returns: Container | None = None
+    # Imported from a workspace module whose code may build a mesh with explicit axes
+    # (`analysis.sharding`): an array on such a mesh may come in through it. Also held for a
+    # name that is not called (`from setup import mesh`), with no call facts.
+    explicit_meshes: bool = False
 
 
 @dataclass(frozen=True)
@@ -38,3 +42,17 @@ class CallSite:
 def facts_key(external: Mapping[str, ExternalFacts] | None) -> tuple:
     """A hashable summary of `external`, for cache keys."""
     return tuple(sorted((external or {}).items()))
+
+
+def with_answers(
+    facts: Mapping[str, ExternalFacts], answers: Mapping[str, ExternalFacts]
+) -> dict[str, ExternalFacts]:
+    """`facts` with `answers` (jedi's) winning for the names both hold, each keeping the
+    explicit-mesh flag of `facts`: where a name is imported from is the engine's to say."""
+    merged = dict(facts)
+    for name, answer in answers.items():
+        known = merged.get(name)
+        if known is not None and known.explicit_meshes and not answer.explicit_meshes:
+            answer = replace(answer, explicit_meshes=True)
+        merged[name] = answer
+    return merged

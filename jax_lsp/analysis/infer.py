@@ -17,7 +17,7 @@ import sys
 import weakref
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from jax_lsp.analysis.document import Document, UnitSource
@@ -141,13 +141,26 @@ def imported_callables(
     Only absolute and relative imports of workspace modules count; jax, numpy and friends are
     the local model's business.
     """
+    return _spelled_callables(document, imported_bindings(document, path, roots, cache))
+
+
+def imported_bindings(
+    document: Document, path: str | None, roots: tuple[Path, ...], cache: ModuleFactsCache
+) -> Bindings:
+    """The document's local names bound to functions (or values) of workspace modules, and to
+    workspace modules."""
     sources = [unit.source for unit in document.units if unit.tree is not None]
     pieces = tuple([_unit_imports(source) for source in sources])
     # A keystroke rarely changes the document's imports: the last version's.
     imports = document.lineage.reuse("workspace-imports", pieces, lambda: _merged(pieces))
-    names, modules = cache.bindings(imports, path, roots)
+    return cache.bindings(imports, path, roots)
+
+
+def _spelled_callables(document: Document, bindings: Bindings) -> dict[str, Target]:
+    names, modules = bindings
     if not names and not modules:
         return {}
+    sources = [unit.source for unit in document.units if unit.tree is not None]
     # A call spelling that names a workspace import starts with the bound name: only the units
     # whose text holds one are walked for their calls.
     heads = frozenset([*names, *(module.partition(".")[0] for module in modules)])
@@ -193,6 +206,7 @@ class _ModuleEntry:
     stamp: object  # the open document's text, or the file's (mtime, size)
     facts: dict[str, ExternalFacts | Target | None]  # by name: facts, re-export, unknown
     model: ModuleModel | None = None  # dropped when newer models need the memory
+    explicit_meshes: bool | None = None  # its code may build a mesh with explicit axes
 
 
 class ModuleFactsCache:
@@ -247,6 +261,14 @@ class ModuleFactsCache:
             self._keep_model(file, entry, text)
         self._models.move_to_end(file)
         return entry.model
+
+    def explicit_meshes(self, file: Path, entry: _ModuleEntry) -> bool:
+        """Whether the module's code may build a mesh with explicit axes (`analysis.sharding`),
+        memoised with its version."""
+        if entry.explicit_meshes is None:
+            model = self.model(file, entry)
+            entry.explicit_meshes = model is not None and model.may_make_explicit_meshes
+        return entry.explicit_meshes
 
     def _keep_model(self, file: Path, entry: _ModuleEntry, text: str) -> None:
         entry.model = ModuleModel(Document(text, str(file)))
@@ -416,13 +438,61 @@ def local_external_facts(
     roots = search_roots(root, path)
     if not roots:
         return {}, {}
-    callables = imported_callables(document, path, roots, cache)
+    bindings = imported_bindings(document, path, roots, cache)
     facts: dict[str, ExternalFacts] = {}
     unanswered: dict[str, Target] = {}
-    for spelling, target in callables.items():
+    for spelling, target in _spelled_callables(document, bindings).items():
         found = engine_facts(target, roots, cache)
         if found is not None:
             facts[spelling] = found
         else:
             unanswered[spelling] = target
+    # Names (and modules) imported from a module that may build meshes with explicit axes: a
+    # mesh, or an array placed on one, may come in through any of them. Held by the imported
+    # name's spelling, as a call's facts are; a name called too keeps its call facts, and
+    # jedi's answer for it takes the flag over (`external.with_answers`).
+    for spelling in _from_explicit_mesh_modules(bindings, roots, cache):
+        known = facts.get(spelling)
+        facts[spelling] = (
+            ExternalFacts(False, explicit_meshes=True)
+            if known is None
+            else replace(known, explicit_meshes=True)
+        )
     return facts, unanswered
+
+
+def _from_explicit_mesh_modules(
+    bindings: Bindings, roots: tuple[Path, ...], cache: ModuleFactsCache
+) -> list[str]:
+    """The local names bound to something of a workspace module that may build a mesh with
+    explicit axes: the module a name is imported from, or one it is re-exported from on the
+    way to its definition; for a module alias, that module. Each module is looked up once
+    (one stat of its file) however many names come from it."""
+    names, modules = bindings
+    entries: dict[str, tuple[Path, _ModuleEntry] | None] = {}
+
+    def entry_of(module: str) -> tuple[Path, _ModuleEntry] | None:
+        if module not in entries:
+            file = module_file(module, roots)
+            entry = cache.entry(file) if file is not None else None
+            entries[module] = (file, entry) if file is not None and entry is not None else None
+        return entries[module]
+
+    def meshes(module: str) -> bool:
+        found = entry_of(module)
+        return found is not None and cache.explicit_meshes(*found)
+
+    marked = [local for local, module in modules.items() if meshes(module)]
+    for local, target in names.items():
+        for _ in range(_MAX_REEXPORT_DEPTH):
+            found = entry_of(target.module)
+            if found is None:
+                break
+            if cache.explicit_meshes(*found):
+                marked.append(local)
+                break
+            answer = _answer(cache, found[1], target.attribute, found[0])
+            if not isinstance(answer, Target):
+                break
+            target = answer
+    return marked

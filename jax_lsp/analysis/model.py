@@ -514,7 +514,11 @@ class ModuleModel:
     @cached_property
     def may_make_explicit_meshes(self) -> bool:
         """Whether the module's code names what builds a mesh with explicit axes
-        (`analysis.sharding`): an `.at[...]` update of an array on one needs `out_sharding=`."""
+        (`analysis.sharding`), or imports a name from a workspace module whose code does
+        (`ExternalFacts.explicit_meshes`): an `.at[...]` update of an array on such a mesh
+        needs `out_sharding=`."""
+        if any(facts.explicit_meshes for facts in (self.external or {}).values()):
+            return True
         return any(names_explicit_meshes(unit.source) for unit in self.document.units)
 
     @cached_property

@@ -45,6 +45,7 @@ import libcst as cst
 
 from jax_lsp.analysis.header import is_docstring
 from jax_lsp.analysis.summary import transform_of
+from jax_lsp.codeactions.import_edits import unused_import_removal
 from jax_lsp.codeactions.placement import (
     REGISTERED_DECORATORS,
     HeldObject,
@@ -146,11 +147,17 @@ def unstatic_register_fix(source: str, line: int, column: int) -> Fix | None:
     if register is None:
         return None
     plain = edit(module.start(node, offset), module.end(node, offset), jit)
+    edits = (*register.edits, plain)
+    # `partial` (or `functools`) imported for this decorator alone goes with it.
+    binding = node.func.value if isinstance(node.func, ast.Attribute) else node.func
+    if isinstance(binding, ast.Name):
+        removal = unused_import_removal(module.document, binding.id, edits)
+        edits += (removal,) if removal is not None else ()
     return Fix(
         _registration_title(
             facts, "Register the class as a PyTree and jit the method with a traced `self`"
         ),
-        (*register.edits, plain),
+        edits,
         register.applicability,
     )
 

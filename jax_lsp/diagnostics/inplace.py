@@ -67,10 +67,11 @@ class IndexAssign(Rule):
         `.at[mask]` as in `x[mask]`: `x[mask] = v` becomes `x = jnp.where(mask, v, x)`, safe for a
         number `v` (a literal, `jnp.inf`, `jnp.nan`), unsafe for an array (NumPy puts `values[:k]`
         at the masked places, which `where` cannot do). Unsafe in a module that names `make_mesh` or
-        `AxisType`: on a mesh with explicit axes (`jax.make_mesh`'s default in recent JAX),
-        `.at[idx].set(v)` raises unless given `out_sharding=`, so whether the fix runs depends on
-        how the array's mesh was made. Unsafe too when code after it in the same scope already does
-        `x = x.at[idx]...` at the same index, as for JAX202.
+        `AxisType`, or imports a name from a module of the project that does (its mesh, or an array
+        placed on one, may come in through it): on a mesh with explicit axes (`jax.make_mesh`'s
+        default in recent JAX), `.at[idx].set(v)` raises unless given `out_sharding=`, so whether
+        the fix runs depends on how the array's mesh was made. Unsafe too when code after it in the
+        same scope already does `x = x.at[idx]...` at the same index, as for JAX202.
     """
     node_types = (ast.Assign,)
     invalid = (

@@ -506,7 +506,7 @@ class StaticSelfMutable(Rule):
         JAX401) and jit the method plainly, so `self` is traced: arrays become children and the
         attributes used in Python control flow aux data, and a changed attribute is seen on the
         next call. Offered when the decorator is `partial(jax.jit, static_argnums=0)` with no
-        other option.
+        other option. The `partial` (or `functools`) import goes too when nothing else uses it.
     """
     node_types = (ast.FunctionDef, ast.AsyncFunctionDef)
     invalid = (
@@ -532,8 +532,6 @@ class StaticSelfMutable(Rule):
             """,
             check="assert float(first) == 5.0 and float(second) == 5.0  # stale: should be 1.0",
             fixed="""
-            from functools import partial
-
             import jax
 
             @jax.tree_util.register_pytree_node_class

@@ -9,9 +9,11 @@ import pytest
 
 from jax_lsp.analysis import infer
 from jax_lsp.analysis.document import Document
+from jax_lsp.analysis.external import with_answers
 from jax_lsp.analysis.infer import ExternalFacts, ModuleFactsCache, local_external_facts
 from jax_lsp.analysis.jedi_oracle import JediOracle
 from jax_lsp.analysis.kinds import Kind
+from jax_lsp.analysis.model import ModuleModel
 from jax_lsp.analysis.values import Container
 from jax_lsp.engine import analyze
 from jax_lsp.lsp.crossmodule import CrossModuleFacts
@@ -300,3 +302,37 @@ def test_a_tuple_or_dict_an_imported_helper_returns_keeps_its_items(tmp_path: Pa
     assert facts["moments"].returns == Container("tuple", (Kind.ARRAY, Kind.ARRAY))
     # the items of a dict of tracers; the int and NumPy items of another stay Python's
     assert codes(document, facts) == [("JAX703", 7), ("JAX201", 9)]
+
+
+def test_names_from_a_module_that_may_build_explicit_meshes_are_marked(tmp_path: Path):
+    """Every name imported from a module whose code names `make_mesh` (a value, a function
+    the engine answers, one left to jedi, the module itself) carries the mark; jedi's answer
+    for a name keeps it; a module without meshes marks nothing."""
+    (tmp_path / "meshes.py").write_text(
+        "import jax\nimport jax.numpy as jnp\n\nmesh = jax.make_mesh((1,), ('x',))\n\n"
+        "def zeros():\n    return jnp.zeros(3)\n\ndef build(n):\n    return helper(n)\n"
+    )
+    (tmp_path / "plain.py").write_text("import jax.numpy as jnp\n\nscale = 2.0\n")
+    _, facts, unanswered = facts_of(
+        tmp_path,
+        "train.py",
+        """
+        import meshes
+        from meshes import mesh, zeros, build
+        from plain import scale
+
+        x = zeros()
+        other = build(2)
+        y = scale
+        """,
+    )
+    marked = {name for name, found in facts.items() if found.explicit_meshes}
+    assert marked == {"meshes", "mesh", "zeros", "build"}
+    assert facts["zeros"].returns_array  # the call's facts are kept
+    assert not facts["build"].returns_array and set(unanswered) == {"build"}  # jedi's to answer
+    merged = with_answers(facts, {"build": ExternalFacts(True, origin="jedi")})
+    assert merged["build"].returns_array and merged["build"].explicit_meshes
+    document = Document("import jax.numpy as jnp\nx = jnp.zeros(3)\nx[0] = 1.0\n")
+    assert ModuleModel(document, external=merged).may_make_explicit_meshes
+    plain = {"scale": ExternalFacts(False)}
+    assert not ModuleModel(document, external=plain).may_make_explicit_meshes

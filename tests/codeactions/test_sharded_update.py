@@ -10,12 +10,14 @@ import os
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 import pytest
 
 from jax_lsp.codeactions.apply import apply_edits
 from jax_lsp.config import Settings
 from jax_lsp.engine import check_source, fix_source
+from jax_lsp.workspace import Workspace
 
 AUTO_MESH = textwrap.dedent(
     """
@@ -41,19 +43,22 @@ print("KEPT")
 """
 
 
-def _run_on_four_devices(source: str) -> subprocess.CompletedProcess:
+def _run_on_four_devices(source: str, folder: Path | None = None) -> subprocess.CompletedProcess:
+    """`source` then CHECK in a fresh interpreter on 4 host devices (in `folder`, whose
+    modules it may import)."""
     environment = {**os.environ, "XLA_FLAGS": "--xla_force_host_platform_device_count=4"}
     return subprocess.run(
         [sys.executable, "-c", source + CHECK],
         capture_output=True,
         text=True,
         env=environment,
+        cwd=folder,
         timeout=300,
     )
 
 
-def _fixes(source: str) -> list:
-    findings = check_source(source, "sharded.py", Settings()).findings
+def _fixes(source: str, path: str = "sharded.py", workspace: Workspace | None = None) -> list:
+    findings = check_source(source, path, Settings(), workspace).findings
     assert [f.code for f in findings] == ["JAX201", "JAX202"]
     return [finding.fix for finding in findings]
 
@@ -83,3 +88,68 @@ def test_the_fix_is_unsafe_where_a_mesh_may_have_explicit_axes(spelling: str):
     run = _run_on_four_devices(fixed)
     assert run.returncode != 0 and "KEPT" not in run.stdout
     assert "out_sharding" in run.stderr or "mesh context" in run.stderr, run.stderr
+
+
+# The mesh comes from another module of the project: the array is placed on it here.
+IMPORTING = textwrap.dedent(
+    """
+    import jax
+    import jax.numpy as jnp
+    from jax.sharding import NamedSharding, PartitionSpec as P
+
+    from IMPORT
+
+    x = jax.device_put(jnp.zeros((8, 4)), NamedSharding(MESH, P("x")))
+    x[0] = 1.0
+    x[1] += 2.0
+    """
+).lstrip()
+MESH_MODULES = {
+    "explicit": "import jax\n\nmesh = jax.make_mesh((4,), ('x',))\n",
+    "automatic": "import jax\nimport numpy as np\nfrom jax.sharding import Mesh\n\n"
+    "mesh = Mesh(np.array(jax.devices()), ('x',))\n",
+}
+# How the module imports it: by name, as a module, through a package re-exporting the name.
+IMPORTS = {
+    "name": ("from meshes import mesh", "mesh"),
+    "module": ("import meshes", "meshes.mesh"),
+    "package": ("from parallel import mesh", "mesh"),
+}
+
+
+def _project(folder: Path, mesh: str, spelling: str) -> tuple[str, str]:
+    """A project whose module `meshes` builds the mesh (re-exported by the package
+    `parallel`): the text and path of the module importing it."""
+    (folder / "meshes.py").write_text(MESH_MODULES[mesh])
+    (folder / "parallel").mkdir()
+    (folder / "parallel" / "__init__.py").write_text("from meshes import mesh\n")
+    imported, used = IMPORTS[spelling]
+    text = IMPORTING.replace("from IMPORT", imported).replace("MESH", used)
+    return text, str(folder / "train.py")
+
+
+@pytest.mark.parametrize("spelling", sorted(IMPORTS))
+def test_a_mesh_imported_from_the_project_makes_the_fix_unsafe_where_it_is_explicit(
+    tmp_path: Path, spelling: str
+):
+    text, path = _project(tmp_path, "explicit", spelling)
+    workspace = Workspace(str(tmp_path))
+    assert not any(fix.is_safe for fix in _fixes(text, path, workspace))
+    assert fix_source(text, path, Settings(), workspace) == (text, 0)
+    if spelling != "name":
+        return
+    # Why: applied, the update raises on the imported mesh.
+    fixed = apply_edits(text, [e for fix in _fixes(text, path, workspace) for e in fix.edits])
+    run = _run_on_four_devices(fixed, tmp_path)
+    assert run.returncode != 0 and "KEPT" not in run.stdout
+    assert "out_sharding" in run.stderr or "mesh context" in run.stderr, run.stderr
+
+
+def test_an_imported_automatic_mesh_keeps_the_fix_safe(tmp_path: Path):
+    text, path = _project(tmp_path, "automatic", "name")
+    workspace = Workspace(str(tmp_path))
+    assert all(fix.is_safe for fix in _fixes(text, path, workspace))
+    fixed, count = fix_source(text, path, Settings(), workspace)
+    assert count == 2
+    run = _run_on_four_devices(fixed, tmp_path)
+    assert run.returncode == 0 and "KEPT" in run.stdout, run.stderr

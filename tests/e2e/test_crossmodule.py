@@ -130,3 +130,52 @@ async def test_a_pulling_client_gets_the_new_diagnostics_of_an_importer(client, 
             break
     assert again.kind == "full" and list(again.items) == []
     assert (await pull(again.result_id)).kind == "unchanged"  # nothing changed since
+
+
+MESH_USER = (
+    "import jax\n"
+    "import jax.numpy as jnp\n"
+    "from jax.sharding import NamedSharding, PartitionSpec as P\n\n"
+    "from meshes import mesh\n\n"
+    'x = jax.device_put(jnp.zeros((8, 4)), NamedSharding(mesh, P("x")))\n'
+    "x[0] = 1.0\n"
+)
+EXPLICIT = "import jax\n\nmesh = jax.make_mesh((4,), ('x',))\n"
+
+
+async def test_a_mesh_imported_from_a_module_with_explicit_axes_makes_the_fix_unsafe(
+    client, tmp_path
+):
+    """Two files: `meshes.py` builds the mesh with `jax.make_mesh` (explicit axes), `train.py`
+    imports it and updates an array placed on it. The `.at` fix is offered as unsafe (on that
+    mesh it raises without `out_sharding=`, tests/codeactions/test_sharded_update.py); once the
+    module builds a mesh with automatic axes instead (edited in the editor), it is safe."""
+    (tmp_path / "meshes.py").write_text(EXPLICIT)
+    await start(client, root=tmp_path)
+    user_uri = open_document(client, tmp_path / "train.py", MESH_USER)
+
+    async def fix_titles() -> dict[str, bool]:
+        found = await diagnostics_for(client, user_uri, bool)
+        actions = await client.text_document_code_action_async(
+            types.CodeActionParams(
+                text_document=types.TextDocumentIdentifier(uri=user_uri),
+                range=found[0].range,
+                context=types.CodeActionContext(
+                    diagnostics=found, only=[types.CodeActionKind.QuickFix]
+                ),
+            )
+        )
+        return {a.title: bool(a.is_preferred) for a in actions or [] if ".at[0]" in a.title}
+
+    assert await fix_titles() == {
+        "jax-lsp (JAX201): Replace with `x = x.at[0].set(1.0)` (unsafe)": False
+    }
+    module_uri = open_document(client, tmp_path / "meshes.py", EXPLICIT)
+    # `jax.make_mesh((4,), ('x',))` -> `jax.sharding.Mesh(jax.devices(), ('x',))`
+    change(client, module_uri, 2, "sharding.Mesh(jax.devices(),", (2, 11), (2, 26))
+    for _ in range(100):  # the importer is analyzed again once the module's edits pause
+        titles = await fix_titles()
+        if "(unsafe)" not in next(iter(titles)):
+            break
+        await asyncio.sleep(0.1)
+    assert titles == {"jax-lsp (JAX201): Replace with `x = x.at[0].set(1.0)`": True}
