@@ -288,6 +288,9 @@ class KeyFlow:
             return state
         if isinstance(node, ast.If):
             self.expression(node.test, state)
+            live = _constant_truth(node.test)
+            if live is not None:  # `if False:`: only one branch ever runs
+                return self.block(node.body if live else node.orelse, state)
             body = self.block(node.body, dict(state))
             orelse = self.block(node.orelse, dict(state))
             return self._join(node.body, body, node.orelse, orelse)
@@ -383,6 +386,10 @@ class KeyFlow:
             return  # a name or a constant holds no call
         if isinstance(node, ast.IfExp):
             self.expression(node.test, state)
+            live = _constant_truth(node.test)
+            if live is not None:  # `draw(key) if False else None`: only one side runs
+                self.expression(node.body if live else node.orelse, state)
+                return
             body, orelse = dict(state), dict(state)
             self.expression(node.body, body)
             self.expression(node.orelse, orelse)
@@ -574,6 +581,11 @@ def object_key(call: ast.Call, draws: Mapping[str, tuple[str, str]]) -> ast.expr
     key = DrawnThroughObject(value=holder, attr=found[1], ctx=ast.Load())
     key.method = found[0]
     return ast.copy_location(key, holder)
+
+
+def _constant_truth(test: ast.expr) -> bool | None:
+    """The truth of a constant condition (`if False:`, `if 0:`), else None."""
+    return bool(test.value) if isinstance(test, ast.Constant) else None
 
 
 def consumer_key(call: ast.Call, resolver: Resolver) -> ast.expr | None:

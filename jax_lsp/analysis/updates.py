@@ -12,6 +12,7 @@ import ast
 from collections.abc import Iterable, Iterator
 
 from jax_lsp.analysis.document import UnitSource
+from jax_lsp.analysis.nodes import all_params
 
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 # The `.at[index]` methods that give an updated copy of the array (`get` reads).
@@ -166,19 +167,23 @@ def unread_self_updates(function: ast.FunctionDef | ast.AsyncFunctionDef) -> lis
     nothing reads: no load of `x` that may run after one of them (later in the function, or
     anywhere in a loop holding one, but a `for` loop's iterable: evaluated once, before) lies
     outside these updates. The function returns without the updated array, so the update is
-    lost. Names a nested scope reads, or declared global or nonlocal, are left out."""
+    lost. Only a parameter bound by nothing else counts: the caller handed its array in and
+    may expect it updated, while an array the function made itself and never reads is dead
+    code, not an update anyone waits for. Names a nested scope reads, or declared global or
+    nonlocal, are left out."""
+    params = set(all_params(function))
     updates: dict[str, list[ast.Assign]] = {}
     for statement in scope_statements(function.body):
-        if (found := self_update(statement)) is not None:
+        if (found := self_update(statement)) is not None and found[0] in params:
             updates.setdefault(found[0], []).append(statement)
     if not updates:
         return []
     shared = _shared_names(function)
     unread: list[ast.Assign] = []
     for name, statements in updates.items():
-        if name in shared:
-            continue
         inside = {id(node) for statement in statements for node in ast.walk(statement)}
+        if name in shared or _bound_elsewhere(function, name, inside):
+            continue
         loops = _loops_holding(function, statements)
         first = min((s.lineno, s.col_offset) for s in statements)
         if not any(
@@ -187,6 +192,17 @@ def unread_self_updates(function: ast.FunctionDef | ast.AsyncFunctionDef) -> lis
         ):
             unread += statements
     return unread
+
+
+def _bound_elsewhere(function: ast.AST, name: str, inside: set[int]) -> bool:
+    """Does `function` bind `name` other than by the nodes in `inside` (its self-updates)?"""
+    return any(
+        isinstance(node, ast.Name)
+        and node.id == name
+        and isinstance(node.ctx, ast.Store)
+        and id(node) not in inside
+        for node in ast.walk(function)
+    )
 
 
 def _shared_names(function: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:

@@ -576,8 +576,9 @@ class DiscardedUpdate(Rule):
     severity = Severity.WARNING
     what_it_does = """
         Flags a statement `x.at[idx].set(v)` (any `.at` update) whose result is unused, and a
-        function's `x = x.at[idx].set(v)` of a local name that nothing reads afterwards (not
+        function's `x = x.at[idx].set(v)` of a parameter that nothing reads afterwards (not
         returned, not used later, not even by a later pass of the loop but to update itself).
+        An array the function makes itself and leaves unused is dead code, not flagged.
     """
     why_bad = """
         `.at[idx].set(v)` does not modify `x`: it returns a new array. Used as a statement, the
@@ -649,6 +650,23 @@ class DiscardedUpdate(Rule):
             x = double_all(jnp.arange(3.0))
             """,
             check="assert x.tolist() == [0.0, 2.0, 4.0]",
+        ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def reset(walls):
+                # A mask the function makes and then leaves unused: dead code, no caller
+                # expects it updated.
+                mask = jnp.zeros(4)
+                mask = mask.at[walls].set(1.0)
+                return walls.sum()
+
+            total = reset(jnp.array([1, 2]))
+            """,
+            check="assert int(total) == 3",
         ),
     )
 

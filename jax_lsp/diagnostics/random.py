@@ -852,6 +852,17 @@ class PrngKeyReuse(Rule):
             """,
             check="assert (up == -down).all()",
         ),
+        Example(
+            """
+            import jax
+
+            # A bias switched off by a constant condition: its draw never runs.
+            v_key = jax.random.key(0)
+            v = jax.random.normal(v_key, (2, 3))
+            bias = jax.random.bernoulli(v_key, 0.5, (2, 3)) if False else None
+            """,
+            check="assert bias is None",
+        ),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> Iterator[Finding]:

@@ -304,6 +304,9 @@ def test_checker_rejects_every_invalid_example(name, source):
 # Where the rule is deliberately laxer than the checker: one key for the same shuffle or
 # choice of several arrays keeps them aligned, which is what such code means; a test's
 # assertion recomputes the expected value from the key the code under test drew from.
+# The valid example whose helper draws only when the caller gives no `noise`.
+_NONE_GUARDED_EXAMPLE = next(e for e in RULE.valid if "noise=None" in e.code)
+
 ALIGNED = {
     "valid-5": "permutation",
     "valid-6": "choice",
@@ -593,7 +596,7 @@ def test_a_loop_that_surely_runs_rebinds_the_key_after_it(name, loop, body, reus
 
 
 def test_a_helper_given_the_value_its_key_would_draw_uses_no_key():
-    source = textwrap.dedent(RULE.valid[-1].code)
+    source = textwrap.dedent(_NONE_GUARDED_EXAMPLE.code)
     assert "noise=None" in source and _findings(source) == []
     drawn_again = source + "fresh = perturb(x, key)\n"
     assert [f.span.start.line for f in _findings(drawn_again)] == [len(source.split("\n")) - 1]
@@ -603,7 +606,7 @@ def test_a_helper_given_the_value_its_key_would_draw_uses_no_key():
 
 def test_a_value_the_caller_may_not_have_leaves_the_key_used():
     """Handed on from the caller's own parameter, the value may be None: the helper draws."""
-    source = textwrap.dedent(RULE.valid[-1].code)
+    source = textwrap.dedent(_NONE_GUARDED_EXAMPLE.code)
     wrapper = (
         "def shifted(x, key, noise=None):\n"
         "    first = perturb(x, key, noise)\n"
