@@ -1,8 +1,9 @@
 """Causes of the eighth held-out list's false findings (bench/triage-heldout8.csv), each on a
 small program run under real JAX: a key read from a property of a base class the model
 cannot see, one key given to the alternatives of a select, a branch for the array library
-not imported, and a memoising property read by a jitted method with a static `self`. Beside
-each, the nearby program that is still flagged, with the failure JAX shows for it."""
+not imported, a memoising property read by a jitted method with a static `self`, and a jit
+in a loop of a closure over what each iteration builds from its item. Beside each, the nearby
+program that is still flagged, with the failure JAX shows for it."""
 
 from __future__ import annotations
 
@@ -242,3 +243,55 @@ def test_a_memoised_attribute_read_directly_is_a_mutation():
     source = LENSES.format(body=body, touch="background")
     assert _codes(source) == ["JAX402"]
     assert run_snippet(source).namespace["stale"] is True
+
+
+# -- a jit in a loop of a closure over what each iteration builds from its item ---------------
+
+WAVELETS = """
+import jax
+import jax.numpy as jnp
+
+traces = []
+
+
+class Transform:
+    def __init__(self, kind):
+        self.scale = {"starlet": 2.0, "haar": 3.0}[kind]
+
+    def decompose(self, n):
+        return n * self.scale
+
+
+def noise_levels(noise, kinds=["starlet", "haar"]):
+    levels = []
+    for kind in kinds:
+        transform = Transform(kind)
+
+        def analyse(n):
+            return transform.decompose(n)
+
+        def propagate(n):
+            traces.append(1)
+            return {propagated}
+
+        levels.append(jax.jit(propagate)(noise))
+    return levels
+
+
+first = noise_levels(jnp.ones(2))
+"""
+
+
+def test_a_jit_in_a_loop_of_a_closure_over_each_item_s_transform_is_clean():
+    source = WAVELETS.replace("{propagated}", "analyse(n) + 1.0")
+    assert _codes(source) == []
+    check = "assert [float(x[0]) for x in first] == [3.0, 4.0] and len(traces) == 2"
+    assert run_snippet(source, check).error is None  # one compilation per transform: needed
+
+
+def test_a_jit_in_a_loop_of_a_closure_over_nothing_of_the_item_is_flagged():
+    source = WAVELETS.replace("{propagated}", "n + 1.0")
+    assert _codes(source) == ["JAX1001"]
+    noise_levels = "noise_levels(jnp.ones(2))"
+    check = f"{noise_levels}\nassert len(traces) == 4  # the same function compiled again"
+    assert run_snippet(source, check).error is None
