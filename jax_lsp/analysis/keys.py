@@ -35,6 +35,7 @@ from jax_lsp.analysis.nodes import (
     runs_at_least_once,
     walk_nodes,
 )
+from jax_lsp.analysis.static_tests import constant_test
 from jax_lsp.analysis.text import contains_word
 from jax_lsp.analysis.traced import all_params, positional_params
 from jax_lsp.analysis.transforms import REPEATING_LOOPS
@@ -307,6 +308,9 @@ class KeyFlow:
             return state
         if isinstance(node, ast.If):
             self.expression(node.test, state)
+            taken = constant_test(node.test)  # `if False:` never runs its body
+            if taken is not None:
+                return self.block(node.body if taken else node.orelse, state)
             body = self.block(node.body, dict(state))
             orelse = self.block(node.orelse, dict(state))
             return self._join(node.body, body, node.orelse, orelse)
@@ -402,6 +406,10 @@ class KeyFlow:
             return  # a name or a constant holds no call
         if isinstance(node, ast.IfExp):
             self.expression(node.test, state)
+            taken = constant_test(node.test)  # `a if False else b` never evaluates `a`
+            if taken is not None:
+                self.expression(node.body if taken else node.orelse, state)
+                return
             body, orelse = dict(state), dict(state)
             self.expression(node.body, body)
             self.expression(node.orelse, orelse)

@@ -1,7 +1,7 @@
-"""Branch tests decided without running anything: the name of a module an `import` statement
-binds. Code written for two array libraries picks one by that name (`if "jax" in
-np.__name__:` after `import numpy as np`), and the branch for the library not imported never
-runs: no transformation it applies traces anything."""
+"""Branch tests decided without running anything: a literal (`if False:`), and the name of a
+module an `import` statement binds. Code written for two array libraries picks one by that
+name (`if "jax" in np.__name__:` after `import numpy as np`), and the branch for the library
+not imported never runs: no transformation it applies traces anything."""
 
 from __future__ import annotations
 
@@ -9,6 +9,21 @@ import ast
 from collections.abc import Callable
 
 from jax_lsp.analysis.imports import Resolver
+
+
+def constant_test(test: ast.expr) -> bool | None:
+    """The truth of a literal test (`if False:`, `x if 0 else y`: code switched off by
+    hand), else None."""
+    if isinstance(test, ast.Constant) and isinstance(test.value, bool | int | str | None):
+        return bool(test.value)
+    return None
+
+
+def decided_test(test: ast.expr, resolver: Resolver, hidden: Callable[[str], bool]) -> bool | None:
+    """The truth of a test known without running anything: a literal, or the name of an
+    imported module (`module_name_test`); None for any other."""
+    found = constant_test(test)
+    return found if found is not None else module_name_test(test, resolver, hidden)
 
 
 def module_name_test(

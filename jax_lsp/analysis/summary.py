@@ -17,7 +17,7 @@ from jax_lsp.analysis.free_writes import FreeWrites, mutated_name
 from jax_lsp.analysis.imports import Resolver, import_bindings, record_local_imports
 from jax_lsp.analysis.nodes import LEAF_NODE_TYPES, all_params, argument_of, child_nodes
 from jax_lsp.analysis.pytrees import PYTREE_REGISTRATIONS
-from jax_lsp.analysis.static_tests import module_name_test
+from jax_lsp.analysis.static_tests import decided_test
 from jax_lsp.analysis.transforms import (
     OPTAX_HYPERPARAMS,
     OPTAX_LEARNING_RATE_FIRST,
@@ -793,11 +793,12 @@ class _Collector:
     visit_AsyncFor = visit_For
 
     def visit_If(self, node: ast.If) -> None:
-        taken = module_name_test(node.test, self.resolver, self._bound_in_functions)
+        taken = decided_test(node.test, self.resolver, self._bound_in_functions)
         if taken is None:
             self.generic_visit(node)
             return
-        # A branch for the array library not imported never runs: nothing in it is applied.
+        # A branch switched off (`if False:`, or for the array library not imported) never
+        # runs: nothing in it is applied.
         self.visit(node.test)
         for statement in node.body if taken else node.orelse:
             self.visit(statement)

@@ -2,8 +2,9 @@
 small program run under real JAX: a key read from a property of a base class the model
 cannot see, one key given to the alternatives of a select, a branch for the array library
 not imported, a memoising property read by a jitted method with a static `self`, and a jit
-in a loop of a closure over what each iteration builds from its item. Beside each, the nearby
-program that is still flagged, with the failure JAX shows for it."""
+in a loop of a closure over what each iteration builds from its item; and code switched off
+by a literal test (heldout3's fjformer `... if False else None`, left untriaged on main).
+Beside each, the nearby program that is still flagged, with the failure JAX shows for it."""
 
 from __future__ import annotations
 
@@ -295,3 +296,35 @@ def test_a_jit_in_a_loop_of_a_closure_over_nothing_of_the_item_is_flagged():
     noise_levels = "noise_levels(jnp.ones(2))"
     check = f"{noise_levels}\nassert len(traces) == 4  # the same function compiled again"
     assert run_snippet(source, check).error is None
+
+
+# -- code switched off by a literal test ------------------------------------------------------
+
+SWITCHED_OFF = """
+import jax
+import numpy as np
+
+key = jax.random.key(0)
+v = jax.random.normal(key, (3,))
+bias = jax.random.randint(key, (3,), 0, 4) if {flag} else None
+
+
+def scale(x):
+    return np.asarray(x) * 2
+
+
+if {flag}:
+    scaled = jax.vmap(scale)(v)
+"""
+
+
+def test_code_under_a_false_literal_draws_and_traces_nothing():
+    source = SWITCHED_OFF.replace("{flag}", "False")
+    assert _codes(source) == []
+    assert run_snippet(source, "assert bias is None").error is None
+
+
+def test_code_under_a_true_literal_runs():
+    source = SWITCHED_OFF.replace("{flag}", "True")
+    assert sorted(_codes(source)) == ["JAX602", "JAX703"]
+    assert type(run_snippet(source).error).__name__ == "TracerArrayConversionError"
