@@ -45,7 +45,8 @@ class CorpusFinding:
 
     @property
     def key(self) -> tuple[str, str, int, str]:
-        return (self.package, self.path, self.line, self.code)
+        # Judgements keep codes upper-cased; `invalid-syntax` is the one lower-case code.
+        return (self.package, self.path, self.line, self.code.upper())
 
 
 @dataclass(frozen=True)

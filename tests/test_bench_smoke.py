@@ -50,3 +50,13 @@ def test_bad_verdict_and_missing_columns_are_errors() -> None:
         read_triage(["package,path,line,code,verdict,note", "a,b,1,JAX201,maybe,"])
     with pytest.raises(ValueError, match="columns"):
         read_triage(["package,path,line,code", "a,b,1,JAX201"])
+
+
+def test_a_lower_case_code_matches_its_judgement() -> None:
+    """`invalid-syntax` (the parser's code) is judged like the rule codes."""
+    row = "dopamine,d/train.py,35,invalid-syntax,true,the shipped file does not parse"
+    judgements = read_triage(["package,path,line,code,verdict,note", row])
+    finding = CorpusFinding("dopamine", "d/train.py", 35, "invalid-syntax", "SyntaxError")
+    report = compare([finding], judgements, lines=10_000)
+    assert (report.untriaged, report.stale) == ([], [])
+    assert report.by_code["invalid-syntax"].true == 1

@@ -210,6 +210,55 @@ def _unpacked(target: ast.expr) -> list[ast.expr]:
     return [target]
 
 
+_DEFINED: weakref.WeakKeyDictionary[ast.ClassDef, frozenset[str]] = weakref.WeakKeyDictionary()
+
+
+def defined_attributes(cls: ast.ClassDef) -> frozenset[str]:
+    """The attributes a class definition provides itself: the names its body binds (fields,
+    methods, properties, class attributes) and those its methods assign on their first
+    parameter (`self.x = ...`, `self.x: T = ...`, `setattr(self, "x", ...)`)."""
+    found = _DEFINED.get(cls)
+    if found is None:
+        names: set[str] = set()
+        for statement in cls.body:
+            if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                names.add(statement.name)
+            for target in _targets_of(statement):
+                names.update(n.id for n in walk_nodes(target) if isinstance(n, ast.Name))
+            if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef):
+                params = all_params(statement)
+                if params:
+                    names.update(_assigned_on(statement, params[0]))
+        found = _DEFINED[cls] = frozenset(names)
+    return found
+
+
+def _targets_of(statement: ast.stmt) -> list[ast.expr]:
+    if isinstance(statement, ast.Assign):
+        return list(statement.targets)
+    if isinstance(statement, ast.AnnAssign | ast.AugAssign):
+        return [statement.target]
+    return []
+
+
+def _assigned_on(function: _Function, me: str) -> Iterator[str]:
+    """Attribute names `function` stores on its parameter `me`, anywhere in its body."""
+    for node in walk_nodes(function):
+        if (
+            isinstance(node, ast.Attribute)
+            and type(node.ctx) is ast.Store
+            and _is_name(node.value, me)
+        ):
+            yield node.attr
+        elif (
+            _is_setattr(node)
+            and _is_name(node.args[0], me)
+            and isinstance(node.args[1], ast.Constant)
+            and isinstance(node.args[1].value, str)
+        ):
+            yield node.args[1].value
+
+
 def construction_helpers(classes: list[ast.ClassDef]) -> frozenset[str]:
     """Private methods (`_precompute`) that only the constructors of these classes (a class
     and its ancestors) call through `self`, directly or through one another: they run while
@@ -259,18 +308,96 @@ def self_reads(
             continue
         seen.add(id(current))
         me = current.args.args[0].arg
+        # A memoising property reached through `self` gives the same value before and after
+        # it fills its cache: what it memoises is not read, what it computes it from is.
+        cached = memoised_attributes(current) if current is not method else frozenset()
         for node in walk_nodes(current):
             if (
                 isinstance(node, ast.Attribute)
                 and isinstance(node.ctx, ast.Load)
                 and isinstance(node.value, ast.Name)
                 and node.value.id == me
+                and node.attr not in cached
             ):
                 reads.add(node.attr)
                 called = find_method(node.attr)
                 if called is not None:
                     pending.append(called)
     return frozenset(reads)
+
+
+_MEMOISED: weakref.WeakKeyDictionary[ast.AST, frozenset[str]] = weakref.WeakKeyDictionary()
+
+
+def memoised_attributes(function: _Function) -> frozenset[str]:
+    """Attributes of `self` the method only fills once, as a cache: every assignment of
+    `self.a` sits under `if not hasattr(self, "a"):` or `if self.a is None:`."""
+    found = _MEMOISED.get(function)
+    if found is None:
+        params = all_params(function)
+        guarded: set[str] = set()
+        unguarded: set[str] = set()
+        if params:
+            _cache_fills(function, params[0], frozenset(), guarded, unguarded)
+        found = _MEMOISED[function] = frozenset(guarded - unguarded)
+    return found
+
+
+def _cache_fills(
+    node: ast.AST, me: str, unset: frozenset[str], guarded: set[str], unguarded: set[str]
+) -> None:
+    for child in child_nodes(node):
+        if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | ast.ClassDef):
+            continue  # its own scope: runs later, if at all
+        if isinstance(child, ast.If):
+            tested = _unset_attribute(child.test, me)
+            _cache_fills(child.test, me, unset, guarded, unguarded)
+            inside = unset if tested is None else unset | {tested}
+            for statement in child.body:
+                _cache_fills_statement(statement, me, inside, guarded, unguarded)
+            for statement in child.orelse:
+                _cache_fills_statement(statement, me, unset, guarded, unguarded)
+            continue
+        _cache_fills_statement(child, me, unset, guarded, unguarded)
+
+
+def _cache_fills_statement(
+    node: ast.AST, me: str, unset: frozenset[str], guarded: set[str], unguarded: set[str]
+) -> None:
+    if (
+        isinstance(node, ast.Attribute)
+        and type(node.ctx) is not ast.Load
+        and _is_name(node.value, me)
+    ):
+        (guarded if node.attr in unset else unguarded).add(node.attr)
+    _cache_fills(node, me, unset, guarded, unguarded)
+
+
+def _unset_attribute(test: ast.expr, me: str) -> str | None:
+    """`a` for `not hasattr(me, "a")` and `me.a is None`: a test that the cache is empty."""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        call = test.operand
+        if (
+            isinstance(call, ast.Call)
+            and isinstance(call.func, ast.Name)
+            and call.func.id == "hasattr"
+            and len(call.args) == 2
+            and _is_name(call.args[0], me)
+            and isinstance(call.args[1], ast.Constant)
+            and isinstance(call.args[1].value, str)
+        ):
+            return call.args[1].value
+    if (
+        isinstance(test, ast.Compare)
+        and len(test.ops) == 1
+        and isinstance(test.ops[0], ast.Is)
+        and isinstance(test.comparators[0], ast.Constant)
+        and test.comparators[0].value is None
+        and isinstance(test.left, ast.Attribute)
+        and _is_name(test.left.value, me)
+    ):
+        return test.left.attr
+    return None
 
 
 def bound_method_transforms(

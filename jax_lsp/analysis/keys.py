@@ -35,6 +35,7 @@ from jax_lsp.analysis.nodes import (
     runs_at_least_once,
     walk_nodes,
 )
+from jax_lsp.analysis.static_tests import constant_test
 from jax_lsp.analysis.text import contains_word
 from jax_lsp.analysis.traced import all_params, positional_params
 from jax_lsp.analysis.transforms import REPEATING_LOOPS
@@ -195,6 +196,22 @@ class Reuse:
         return self.key.id if isinstance(self.key, ast.Name) else ast.unparse(self.key)
 
 
+# Calls whose result keeps, per element, one of their value operands (the operands after the
+# first): two draws of one key in two alternatives never meet in one value.
+_SELECTS = frozenset(("jax.lax.select", "jax.lax.select_n", "jax.numpy.where"))
+
+
+def selected_operands(call: ast.Call, resolver: Resolver) -> tuple[ast.expr, ...]:
+    """The alternatives of `lax.select(p, a, b)`, `lax.select_n(i, a, b, ...)` or
+    `jnp.where(c, a, b)` (a, b, ...); () for any other call."""
+    if call.keywords or len(call.args) < 3 or any(isinstance(a, ast.Starred) for a in call.args):
+        return ()
+    name = resolver.qualname(call.func)
+    if name not in _SELECTS or (name == "jax.numpy.where" and len(call.args) != 3):
+        return ()
+    return tuple(call.args[1:])
+
+
 def key_argument(call: ast.Call) -> ast.expr | None:
     if call.args:
         return call.args[0]
@@ -241,16 +258,19 @@ class KeyFlow:
     def __init__(
         self,
         classify: Callable[[ast.Call], ast.expr | str | None],
-        opaque: Callable[[str], bool] = lambda root: False,
+        opaque: Callable[[str], bool] = lambda path: False,
+        resolver: Resolver | None = None,
     ) -> None:
         # classify(call) -> the key argument a call draws with (a sampler, or a helper of
         # this module that samples with that parameter), PASS (its arguments go somewhere
         # unknown) or None (a call that consumes no key: jnp, split, builtins, ...).
         self.classify = classify
-        # opaque(name) -> the name holds an object the model cannot see into: an attribute
-        # read of it may be a property that makes a new key on every read (a key generator's
-        # `gen.rng`), so the same spelling is not the same key.
+        # opaque(path) -> the path (`gen.rng`, `self.rng_key`) reads an attribute of an
+        # object the model cannot see into: it may be a property that makes a new key on
+        # every read (a key generator's `gen.rng`), so the same spelling is not the same key.
         self.opaque = opaque
+        # Resolves select calls, whose value operands are alternatives (None: not looked for).
+        self.resolver = resolver
         self.reuses: dict[ast.Call, Reuse] = {}
         self._iteration = 0  # >0 while re-walking a loop body
         self._comprehensions = 0  # >0 while walking a comprehension's element
@@ -288,9 +308,9 @@ class KeyFlow:
             return state
         if isinstance(node, ast.If):
             self.expression(node.test, state)
-            live = _constant_truth(node.test)
-            if live is not None:  # `if False:`: only one branch ever runs
-                return self.block(node.body if live else node.orelse, state)
+            taken = constant_test(node.test)  # `if False:` never runs its body
+            if taken is not None:
+                return self.block(node.body if taken else node.orelse, state)
             body = self.block(node.body, dict(state))
             orelse = self.block(node.orelse, dict(state))
             return self._join(node.body, body, node.orelse, orelse)
@@ -386,9 +406,9 @@ class KeyFlow:
             return  # a name or a constant holds no call
         if isinstance(node, ast.IfExp):
             self.expression(node.test, state)
-            live = _constant_truth(node.test)
-            if live is not None:  # `draw(key) if False else None`: only one side runs
-                self.expression(node.body if live else node.orelse, state)
+            taken = constant_test(node.test)  # `a if False else b` never evaluates `a`
+            if taken is not None:
+                self.expression(node.body if taken else node.orelse, state)
                 return
             body, orelse = dict(state), dict(state)
             self.expression(node.body, body)
@@ -402,9 +422,22 @@ class KeyFlow:
             self.expression(node.value, state)
             self._forget(state, [node.target.id])
             return
+        alternatives = (
+            selected_operands(node, self.resolver)
+            if self.resolver is not None and isinstance(node, ast.Call)
+            else ()
+        )
         for child in child_nodes(node):
-            if isinstance(child, ast.expr):
+            if isinstance(child, ast.expr) and not any(child is a for a in alternatives):
                 self.expression(child, state)
+        if alternatives:  # as an `a if p else b`: each walked from the state before
+            branches = [dict(state) for _ in alternatives]
+            for operand, branch in zip(alternatives, branches, strict=True):
+                self.expression(operand, branch)
+            merged = branches[0]
+            for branch in branches[1:]:
+                merged = _merge(merged, branch)
+            state.update(merged)
         if isinstance(node, ast.Call):
             self._call(node, state)
 
@@ -457,7 +490,7 @@ class KeyFlow:
             path = role.id
         elif isinstance(role, ast.Attribute | ast.Subscript):
             path = key_path(role)
-            opaque = type(role) is not DrawnThroughObject and self.opaque(path_root(path or ""))
+            opaque = type(role) is not DrawnThroughObject and self.opaque(path or "")
             if path is None or (_reads_attribute(role) and opaque):
                 return  # (an object whose class is known holds what its class stores)
             state[_PATHS] = _UNSURE
@@ -581,11 +614,6 @@ def object_key(call: ast.Call, draws: Mapping[str, tuple[str, str]]) -> ast.expr
     key = DrawnThroughObject(value=holder, attr=found[1], ctx=ast.Load())
     key.method = found[0]
     return ast.copy_location(key, holder)
-
-
-def _constant_truth(test: ast.expr) -> bool | None:
-    """The truth of a constant condition (`if False:`, `if 0:`), else None."""
-    return bool(test.value) if isinstance(test, ast.Constant) else None
 
 
 def consumer_key(call: ast.Call, resolver: Resolver) -> ast.expr | None:

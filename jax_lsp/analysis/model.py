@@ -24,6 +24,7 @@ from jax_lsp.analysis.attributes import (
     InstanceEvent,
     attribute_writes,
     attributes_set_per_class,
+    defined_attributes,
     instance_events,
 )
 from jax_lsp.analysis.document import Document, Unit, UnitSource, first_line
@@ -2382,6 +2383,34 @@ class ModuleModel:
         the same name defined before or after (`attributes.attributes_set_per_class`)."""
         return self._attributes_set_per_class.get(cls, frozenset())
 
+    def from_unseen_base(self, class_name: str, attribute: str) -> bool:
+        """`attribute` of an instance of the module's class `class_name` comes from a base
+        class the model cannot see (an imported one, a mixin): neither the class nor its
+        bases of this module define or assign it, nor does top-level code set it on an
+        instance. It may be a property computing a new value on every read."""
+        pending, seen, unseen = [class_name], set(), False
+        while pending:
+            name = pending.pop()
+            record = self.classes.get(name)
+            if name in seen or record is None:
+                continue
+            seen.add(name)
+            node = record.node
+            if attribute in defined_attributes(node) or attribute in (
+                self.attributes_set_on_instances(node)
+            ):
+                return False
+            for base, qualname in zip(node.bases, record.bases, strict=True):
+                if isinstance(base, ast.Subscript):  # `Generic[T]`, `Base[T]`
+                    base, qualname = base.value, self.resolver.qualname(base.value) or ""
+                if qualname in _BARE_BASES:
+                    continue
+                if not qualname and isinstance(base, ast.Name) and base.id in self.classes:
+                    pending.append(base.id)
+                else:
+                    unseen = True
+        return unseen
+
     @cached_property
     def _attributes_set_per_class(self) -> dict[ast.ClassDef, frozenset[str]]:
         return attributes_set_per_class(self._instance_events)
@@ -2653,7 +2682,8 @@ class ModuleModel:
                     lambda call: (
                         object_key(call, draws) or classify_call(call, self.resolver, self)
                     ),
-                    lambda root: opaque_global(self.global_values, root),
+                    lambda path: opaque_global(self.global_values, path_root(path)),
+                    self.resolver,
                 )
                 state: dict = {}
                 helpers = (*self.key_helpers, *{name.partition(".")[0] for name in draws})
@@ -3056,6 +3086,12 @@ def _single_assignments(source: UnitSource) -> list[tuple[str, ast.expr]]:
             if isinstance(target, ast.Name):
                 found.append((target.id, value))
     return found
+
+
+# Bases that give an instance no attribute of their own.
+_BARE_BASES = frozenset(
+    ("builtins.object", "abc.ABC", "typing.Generic", "typing.Protocol", "typing.NamedTuple")
+)
 
 
 def _unit_import_bindings(source: UnitSource) -> dict[str, str]:

@@ -116,3 +116,40 @@ def assigned_name(statement: ast.AST | None) -> str | None:
     ):
         return statement.targets[0].id
     return None
+
+
+def rebinds(name: str, function: FunctionNode) -> bool:
+    """The function's body assigns `name` (its parameters are bound on entry)."""
+    body = function.body if isinstance(function.body, list) else []
+    return any(name in stored_names(statement) for statement in body)
+
+
+def names_reached(function: FunctionNode, body: list[ast.stmt]) -> frozenset[str]:
+    """The names `function` reads, with those they are computed from in `body` (the block
+    around it, a loop body): a name `body` assigns brings the names its value reads, a def
+    of `body` the names it reads (`propagate` calls `transform`, built from the loop's item)."""
+    sources: dict[str, list[ast.AST]] = {}
+    pending_statements = list(body)
+    while pending_statements:
+        statement = pending_statements.pop()
+        if isinstance(statement, _DEFINITIONS):
+            sources.setdefault(statement.name, []).append(statement)
+            continue
+        if isinstance(statement, ast.Assign | ast.AnnAssign | ast.AugAssign):
+            targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
+            for target in targets:
+                for node in walk_nodes(target):
+                    if isinstance(node, ast.Name) and statement.value is not None:
+                        sources.setdefault(node.id, []).append(statement.value)
+        pending_statements.extend(c for c in child_nodes(statement) if isinstance(c, ast.stmt))
+    reached: set[str] = set()
+    pending = [n.id for n in walk_nodes(function) if isinstance(n, ast.Name)]
+    while pending:
+        name = pending.pop()
+        if name in reached:
+            continue
+        reached.add(name)
+        for source in sources.get(name, ()):
+            if source is not function:
+                pending.extend(n.id for n in walk_nodes(source) if isinstance(n, ast.Name))
+    return frozenset(reached)

@@ -46,6 +46,7 @@ RECORDED = frozenset(
         "self_updates",
         "nnx_objects",
         "attributes_set_on_instances",
+        "from_unseen_base",
     }
 )
 # Facts rules read that `ModuleModel.unit_key` holds: the unit's own functions' traces,

@@ -17,6 +17,7 @@ from jax_lsp.analysis.free_writes import FreeWrites, mutated_name
 from jax_lsp.analysis.imports import Resolver, import_bindings, record_local_imports
 from jax_lsp.analysis.nodes import LEAF_NODE_TYPES, all_params, argument_of, child_nodes
 from jax_lsp.analysis.pytrees import PYTREE_REGISTRATIONS
+from jax_lsp.analysis.static_tests import decided_test
 from jax_lsp.analysis.transforms import (
     OPTAX_HYPERPARAMS,
     OPTAX_LEARNING_RATE_FIRST,
@@ -790,6 +791,28 @@ class _Collector:
         self._note_store(node.target)
 
     visit_AsyncFor = visit_For
+
+    def visit_If(self, node: ast.If) -> None:
+        taken = decided_test(node.test, self.resolver, self._bound_in_functions)
+        if taken is None:
+            self.generic_visit(node)
+            return
+        # A branch switched off (`if False:`, or for the array library not imported) never
+        # runs: nothing in it is applied.
+        self.visit(node.test)
+        for statement in node.body if taken else node.orelse:
+            self.visit(statement)
+
+    def _bound_in_functions(self, name: str) -> bool:
+        """`name` is a parameter or a local of an enclosing function (or lambda)."""
+        return any(
+            name in all_params(function)
+            or any(
+                isinstance(n, ast.Name) and n.id == name and type(n.ctx) is ast.Store
+                for n in ast.walk(function)
+            )
+            for function in (*self._functions, *self._open_lambdas)
+        )
 
     def visit_Global(self, node: ast.Global) -> None:
         self.summary.global_writes.update(node.names)

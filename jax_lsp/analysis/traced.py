@@ -372,6 +372,18 @@ def literal_default_params(node: FunctionNode) -> frozenset[str]:
     return frozenset(name for name, default in _defaults(node) if isinstance(default, ast.Constant))
 
 
+def string_list_default_params(node: FunctionNode) -> frozenset[str]:
+    """Parameters whose default lists strings (`wavelet_types=["starlet", "haar"]`): a
+    sequence of settings, the kind of value callers pass in its place."""
+    return frozenset(
+        name
+        for name, default in _defaults(node)
+        if isinstance(default, ast.List | ast.Tuple)
+        and default.elts
+        and all(isinstance(e, ast.Constant) and isinstance(e.value, str) for e in default.elts)
+    )
+
+
 def imported_default_params(
     node: FunctionNode, call: ast.Call, target: FunctionRef, qualname_of
 ) -> frozenset[tuple[str, str]]:

@@ -16,10 +16,17 @@ from jax_lsp.analysis.hashing import (
 )
 from jax_lsp.analysis.jitted import StaticSignature, jit_call_signature
 from jax_lsp.analysis.kinds import Kind
-from jax_lsp.analysis.names import assigned_name, binds_locally, stored_names
+from jax_lsp.analysis.names import (
+    assigned_name,
+    binds_locally,
+    names_reached,
+    rebinds,
+    stored_names,
+)
 from jax_lsp.analysis.nodes import all_params, contains, passes_keyword, walk_nodes
 from jax_lsp.analysis.paths import is_test_path
 from jax_lsp.analysis.summary import FunctionNode, transform_of
+from jax_lsp.analysis.traced import string_list_default_params
 from jax_lsp.codeactions.call_arguments import as_tuple_fix
 from jax_lsp.codeactions.hoist_jit import hoist_jit_fix
 from jax_lsp.diagnostics.base import Example, Rule, RuleContext
@@ -829,18 +836,25 @@ def _specialised_per_iteration(function: FunctionNode, loops: list[ast.AST], ctx
     a list or tuple built here), and the target is no JAX array: each iteration is another
     setting (a dtype, field names, a flag) that the function is specialised on, so it needs
     a compilation per iteration wherever the jit is created, and no argument can carry it."""
-    read = {n.id for n in walk_nodes(function) if isinstance(n, ast.Name)}
     for loop in loops:
         if isinstance(loop, ast.For | ast.AsyncFor):
             pairs = [(loop.target, loop.iter)]
+            read = names_reached(function, loop.body)
         elif isinstance(loop, _COMPREHENSIONS):
             pairs = [(generator.target, generator.iter) for generator in loop.generators]
+            read = {n.id for n in walk_nodes(function) if isinstance(n, ast.Name)}
         else:
             continue
         for target, iterable in pairs:
             literal = isinstance(iterable, ast.List | ast.Tuple | ast.Set)
             sequence = literal or (
-                isinstance(iterable, ast.Name) and ctx.kind(iterable) is Kind.SEQUENCE
+                isinstance(iterable, ast.Name)
+                and (
+                    ctx.kind(iterable) is Kind.SEQUENCE
+                    or _names_listed_default(
+                        iterable.id, ctx.functions[-1] if ctx.functions else None
+                    )
+                )
             )
             if not sequence or (literal and all(map(_is_number, iterable.elts))):
                 # `for scale in [1.0, 2.0]`: numbers can be passed as traced arguments to one
@@ -850,6 +864,15 @@ def _specialised_per_iteration(function: FunctionNode, loops: list[ast.AST], ctx
             if any(not ctx.kind(name).is_jax for name in names):
                 return True
     return False
+
+
+def _names_listed_default(name: str, function: FunctionNode | None) -> bool:
+    """`name` is a parameter of `function` whose default lists strings, never rebound."""
+    return (
+        function is not None
+        and name in string_list_default_params(function)
+        and not rebinds(name, function)
+    )
 
 
 def _is_number(node: ast.expr) -> bool:

@@ -21,6 +21,7 @@ from jax_lsp.analysis.keys import (
     in_assertion,
     may_draw,
     opaque_global,
+    path_root,
     rebuilt_key_draws,
     repeated_uses,
 )
@@ -160,6 +161,18 @@ class StatefulRandomInTraced(Rule):
             "drawn becomes a constant, the same at every call. Use `jax.random` with a key "
             "argument",
         )
+
+
+def _instance_param(method: ast.AST) -> str | None:
+    """The parameter a method receives its instance in (`self`); None for a static or class
+    method."""
+    if not isinstance(method, ast.FunctionDef | ast.AsyncFunctionDef):
+        return None
+    for decorator in method.decorator_list:
+        if isinstance(decorator, ast.Name) and decorator.id in ("staticmethod", "classmethod"):
+            return None
+    params = method.args.posonlyargs + method.args.args
+    return params[0].arg if params else None
 
 
 def _shadowed_root(func: ast.expr, ctx: RuleContext) -> bool:
@@ -893,10 +906,19 @@ class PrngKeyReuse(Rule):
                 classify_call, resolver=resolver, model=ctx.model, maybe_none=params
             )
             bound_here = local_names(node)
-            opaque = lambda root: (  # noqa: E731
-                root not in bound_here and opaque_global(ctx.model.global_values, root)
-            )
-            reuses = KeyFlow(classify_here, opaque).run(body, unit=ctx.unit_start)
+            record = ctx.model.records.get(node)
+            me = _instance_param(node) if record is not None and record.class_name else None
+
+            def opaque(path: str) -> bool:
+                root = path_root(path)
+                if root == me:  # `self.rng_key`: maybe a property of a base the model cannot see
+                    attribute = path[len(root) + 1 :]
+                    return attribute.isidentifier() and ctx.model.from_unseen_base(
+                        record.class_name, attribute
+                    )
+                return root not in bound_here and opaque_global(ctx.model.global_values, root)
+
+            reuses = KeyFlow(classify_here, opaque, resolver).run(body, unit=ctx.unit_start)
             info = ctx.model.context_of(node)
             if info is not None and info.direct:  # a loop body may pass a used key on
                 seen = {reuse.call for reuse in reuses}
