@@ -33,6 +33,7 @@ from jax_lsp.analysis.kinds import (
     Kind,
 )
 from jax_lsp.analysis.nodes import child_nodes, is_none, runs_at_least_once
+from jax_lsp.analysis.numpy_tracers import RETURNS_TRACERS
 from jax_lsp.analysis.summary import transform_of
 from jax_lsp.analysis.transforms import GRADIENTS, TRANSFORMS, TREE_MAPS, TransformSpec
 from jax_lsp.analysis.values import (
@@ -1154,7 +1155,19 @@ class FlowInterpreter:
             if type(source) is Container and source.keys is None:
                 return Container(form, source.items, None, source.leaf)
             return Container(form, None, None, _element_value(source))
+        if self._returns_tracer(qualname, args):
+            return Kind.TRACED
         return self._call_kind(qualname, [kind_of(value) for value in every])
+
+    def _returns_tracer(self, qualname: str, args: list[Value]) -> bool:
+        """A NumPy function that calls its argument's own method (`np.all(x)` is `x.all()`),
+        given a tracer there: the tracer's method answers, with a tracer (a JAX array in
+        traced code is one too)."""
+        tracer_kinds = (Kind.TRACED, Kind.ARRAY) if self.context.abstract else (Kind.TRACED,)
+        return any(
+            position < len(args) and kind_of(args[position]) in tracer_kinds
+            for position in RETURNS_TRACERS.get(qualname, ())
+        )
 
     def _branches_result(self, how: str, args: list[Value], every: list[Value]) -> Value:
         """`lax.cond(p, f, g, x)` / `lax.switch(i, [f, g], x)`: what the branches return,
