@@ -536,7 +536,7 @@ class FlowInterpreter:
         return back
 
     def _stmt_For(self, node: ast.For | ast.AsyncFor) -> None:
-        element = _element_value(self.eval(node.iter))
+        element = self._iterated(node.iter)
         runs_once = runs_at_least_once(node.iter)
         self._loop(node.body, lambda: self.bind(node.target, element, None), runs_once)
         self.run_block(node.orelse)
@@ -948,10 +948,30 @@ class FlowInterpreter:
         return Kind.UNKNOWN
 
     def _comprehension(self, generator: ast.comprehension) -> None:
-        element = _element_value(self.eval(generator.iter))
+        element = self._iterated(generator.iter)
         self.bind(generator.target, element, None)
         for condition in generator.ifs:
             self.eval(condition)
+
+    def _iterated(self, iterable: ast.expr) -> Value:
+        """The value of one element of a loop over `iterable`: for `zip(a, b)` a tuple of
+        an element of each, for `enumerate(a)` a Python int and an element of `a`."""
+        value = self.eval(iterable)
+        if not isinstance(iterable, ast.Call) or iterable.keywords or not iterable.args:
+            return _element_value(value)
+        if any(isinstance(arg, ast.Starred) for arg in iterable.args):
+            return _element_value(value)
+        parts = [_element_value(self._value_at(arg)) for arg in iterable.args]
+        qualname = self.resolver.qualname(iterable.func)
+        if qualname == "builtins.zip":
+            return Container("tuple", tuple(parts))
+        if qualname == "builtins.enumerate" and len(parts) == 1:
+            return Container("tuple", (Kind.STATIC, parts[0]))
+        return _element_value(value)
+
+    def _value_at(self, node: ast.expr) -> Value:
+        """What the walk found `node` (evaluated already) to hold."""
+        return self.values.get(node, self.kinds.get(node, Kind.UNKNOWN))
 
     def _expr_ListComp(self, node: ast.ListComp | ast.SetComp | ast.GeneratorExp) -> Value:
         saved = self.env

@@ -189,7 +189,7 @@ def unread_self_updates(function: ast.FunctionDef | ast.AsyncFunctionDef) -> lis
     return unread
 
 
-def _shared_names(function: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
+def _shared_names(function: ast.AST) -> set[str]:
     """Names declared global or nonlocal in `function`, or used by a scope nested in it."""
     shared: set[str] = set()
     for node in ast.walk(function):
@@ -213,7 +213,9 @@ def _loads(function: ast.AST, name: str) -> Iterator[ast.expr]:
             yield node.target
 
 
-def _loops_holding(function: ast.AST, statements: list[ast.Assign]) -> list[ast.stmt]:
+def _loops_holding(
+    function: ast.AST, statements: list[ast.Assign] | list[ast.AugAssign]
+) -> list[ast.stmt]:
     """The loops of `function` whose body holds one of `statements`."""
     wanted = {id(statement) for statement in statements}
     return [
@@ -242,3 +244,42 @@ def _may_run_after(load: ast.expr, first: tuple[int, int], loops: list[ast.stmt]
 
 def _within(node: ast.AST, outer: ast.AST) -> bool:
     return any(sub is node for sub in ast.walk(outer))
+
+
+def unread_loop_updates(
+    loop: ast.For | ast.AsyncFor, scope_body: list[ast.stmt]
+) -> list[ast.AugAssign]:
+    """The augmented assignments `x += v` to a variable `x` of `loop`'s target whose new
+    value nothing reads: no load of `x` in `scope_body` (the body of the function holding
+    `loop`, or the loop alone at module level) that may run after one of them and before
+    the next pass binds `x` again (later in the loop or after it; anywhere in a loop around
+    it, or in one within it holding the update). On a JAX array `+=` rebinds the name to a
+    new array and leaves the iterated element unchanged, so the update is lost (a NumPy
+    array is updated in place, in its list)."""
+    bound = {node.id for node in ast.walk(loop.target) if isinstance(node, ast.Name)}
+    updates: dict[str, list[ast.AugAssign]] = {}
+    for statement in scope_statements(loop.body):
+        if (
+            isinstance(statement, ast.AugAssign)
+            and isinstance(statement.target, ast.Name)
+            and statement.target.id in bound
+        ):
+            updates.setdefault(statement.target.id, []).append(statement)
+    if not updates:
+        return []
+    scope = ast.Module(body=scope_body, type_ignores=[])
+    shared = _shared_names(scope)
+    unread: list[ast.AugAssign] = []
+    for name, statements in updates.items():
+        if name in shared:
+            continue
+        inside = {id(node) for statement in statements for node in ast.walk(statement)}
+        # The loop's own next pass binds `x` before anything in it reads it again.
+        loops = [found for found in _loops_holding(scope, statements) if found is not loop]
+        first = min((s.lineno, s.col_offset) for s in statements)
+        if not any(
+            id(load) not in inside and _may_run_after(load, first, loops)
+            for load in _loads(scope, name)
+        ):
+            unread += statements
+    return unread
