@@ -978,10 +978,10 @@ class FlowInterpreter:
         self.env = dict(saved)
         for generator in node.generators:
             self._comprehension(generator)
-        self.eval(node.elt)
+        element = self.eval(node.elt)
         self.env = saved
-        if isinstance(node, ast.ListComp):
-            return Kind.SEQUENCE
+        if isinstance(node, ast.ListComp):  # a list of what each pass gives
+            return Container("list", leaf=element)
         return Kind.ITERATOR if isinstance(node, ast.GeneratorExp) else Kind.UNKNOWN
 
     _expr_SetComp = _expr_ListComp
@@ -993,9 +993,9 @@ class FlowInterpreter:
         for generator in node.generators:
             self._comprehension(generator)
         self.eval(node.key)
-        self.eval(node.value)
+        value = self.eval(node.value)
         self.env = saved
-        return Container("dict")
+        return Container("dict", leaf=value)  # keys not known: every value as one leaf
 
     def _expr_Call(self, node: ast.Call) -> Value:
         func = node.func
