@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterable, Iterator
+from typing import TypeVar
 
 from jax_lsp.analysis.document import UnitSource
 
+# An update statement: `x = x.at[i].set(v)` (Assign) or `x += v` (AugAssign).
+Update = TypeVar("Update", bound=ast.stmt)
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 # The `.at[index]` methods that give an updated copy of the array (`get` reads).
 UPDATE_METHODS = frozenset(
@@ -171,22 +174,7 @@ def unread_self_updates(function: ast.FunctionDef | ast.AsyncFunctionDef) -> lis
     for statement in scope_statements(function.body):
         if (found := self_update(statement)) is not None:
             updates.setdefault(found[0], []).append(statement)
-    if not updates:
-        return []
-    shared = _shared_names(function)
-    unread: list[ast.Assign] = []
-    for name, statements in updates.items():
-        if name in shared:
-            continue
-        inside = {id(node) for statement in statements for node in ast.walk(statement)}
-        loops = _loops_holding(function, statements)
-        first = min((s.lineno, s.col_offset) for s in statements)
-        if not any(
-            id(load) not in inside and _may_run_after(load, first, loops)
-            for load in _loads(function, name)
-        ):
-            unread += statements
-    return unread
+    return _unread(updates, function)
 
 
 def _shared_names(function: ast.AST) -> set[str]:
@@ -213,9 +201,7 @@ def _loads(function: ast.AST, name: str) -> Iterator[ast.expr]:
             yield node.target
 
 
-def _loops_holding(
-    function: ast.AST, statements: list[ast.Assign] | list[ast.AugAssign]
-) -> list[ast.stmt]:
+def _loops_holding(function: ast.AST, statements: list[ast.stmt]) -> list[ast.stmt]:
     """The loops of `function` whose body holds one of `statements`."""
     wanted = {id(statement) for statement in statements}
     return [
@@ -265,17 +251,25 @@ def unread_loop_updates(
             and statement.target.id in bound
         ):
             updates.setdefault(statement.target.id, []).append(statement)
+    # The loop's own next pass binds `x` before anything in it reads it again.
+    return _unread(updates, ast.Module(body=scope_body, type_ignores=[]), rebinding=loop)
+
+
+def _unread(
+    updates: dict[str, list[Update]], scope: ast.AST, rebinding: ast.stmt | None = None
+) -> list[Update]:
+    """The statements of `updates` (per name) whose name no load in `scope` outside them
+    reads after the first of them (later, or anywhere in a loop holding one but
+    `rebinding`, the loop that binds the name again before each pass)."""
     if not updates:
         return []
-    scope = ast.Module(body=scope_body, type_ignores=[])
     shared = _shared_names(scope)
-    unread: list[ast.AugAssign] = []
+    unread: list[Update] = []
     for name, statements in updates.items():
         if name in shared:
             continue
         inside = {id(node) for statement in statements for node in ast.walk(statement)}
-        # The loop's own next pass binds `x` before anything in it reads it again.
-        loops = [found for found in _loops_holding(scope, statements) if found is not loop]
+        loops = [found for found in _loops_holding(scope, statements) if found is not rebinding]
         first = min((s.lineno, s.col_offset) for s in statements)
         if not any(
             id(load) not in inside and _may_run_after(load, first, loops)
