@@ -33,6 +33,7 @@ from jax_lsp.analysis.kinds import (
     Kind,
 )
 from jax_lsp.analysis.nodes import child_nodes, is_none, runs_at_least_once
+from jax_lsp.analysis.numpy_tracers import RETURNS_TRACERS
 from jax_lsp.analysis.summary import transform_of
 from jax_lsp.analysis.transforms import GRADIENTS, TRANSFORMS, TREE_MAPS, TransformSpec
 from jax_lsp.analysis.values import (
@@ -535,7 +536,7 @@ class FlowInterpreter:
         return back
 
     def _stmt_For(self, node: ast.For | ast.AsyncFor) -> None:
-        element = _element_value(self.eval(node.iter))
+        element = self._iterated(node.iter)
         runs_once = runs_at_least_once(node.iter)
         self._loop(node.body, lambda: self.bind(node.target, element, None), runs_once)
         self.run_block(node.orelse)
@@ -947,20 +948,40 @@ class FlowInterpreter:
         return Kind.UNKNOWN
 
     def _comprehension(self, generator: ast.comprehension) -> None:
-        element = _element_value(self.eval(generator.iter))
+        element = self._iterated(generator.iter)
         self.bind(generator.target, element, None)
         for condition in generator.ifs:
             self.eval(condition)
+
+    def _iterated(self, iterable: ast.expr) -> Value:
+        """The value of one element of a loop over `iterable`: for `zip(a, b)` a tuple of
+        an element of each, for `enumerate(a)` a Python int and an element of `a`."""
+        value = self.eval(iterable)
+        if not isinstance(iterable, ast.Call) or iterable.keywords or not iterable.args:
+            return _element_value(value)
+        if any(isinstance(arg, ast.Starred) for arg in iterable.args):
+            return _element_value(value)
+        parts = [_element_value(self._value_at(arg)) for arg in iterable.args]
+        qualname = self.resolver.qualname(iterable.func)
+        if qualname == "builtins.zip":
+            return Container("tuple", tuple(parts))
+        if qualname == "builtins.enumerate" and len(parts) == 1:
+            return Container("tuple", (Kind.STATIC, parts[0]))
+        return _element_value(value)
+
+    def _value_at(self, node: ast.expr) -> Value:
+        """What the walk found `node` (evaluated already) to hold."""
+        return self.values.get(node, self.kinds.get(node, Kind.UNKNOWN))
 
     def _expr_ListComp(self, node: ast.ListComp | ast.SetComp | ast.GeneratorExp) -> Value:
         saved = self.env
         self.env = dict(saved)
         for generator in node.generators:
             self._comprehension(generator)
-        self.eval(node.elt)
+        element = self.eval(node.elt)
         self.env = saved
-        if isinstance(node, ast.ListComp):
-            return Kind.SEQUENCE
+        if isinstance(node, ast.ListComp):  # a list of what each pass gives
+            return Container("list", leaf=element)
         return Kind.ITERATOR if isinstance(node, ast.GeneratorExp) else Kind.UNKNOWN
 
     _expr_SetComp = _expr_ListComp
@@ -972,9 +993,9 @@ class FlowInterpreter:
         for generator in node.generators:
             self._comprehension(generator)
         self.eval(node.key)
-        self.eval(node.value)
+        value = self.eval(node.value)
         self.env = saved
-        return Container("dict")
+        return Container("dict", leaf=value)  # keys not known: every value as one leaf
 
     def _expr_Call(self, node: ast.Call) -> Value:
         func = node.func
@@ -1154,7 +1175,19 @@ class FlowInterpreter:
             if type(source) is Container and source.keys is None:
                 return Container(form, source.items, None, source.leaf)
             return Container(form, None, None, _element_value(source))
+        if self._returns_tracer(qualname, args):
+            return Kind.TRACED
         return self._call_kind(qualname, [kind_of(value) for value in every])
+
+    def _returns_tracer(self, qualname: str, args: list[Value]) -> bool:
+        """A NumPy function that calls its argument's own method (`np.all(x)` is `x.all()`),
+        given a tracer there: the tracer's method answers, with a tracer (a JAX array in
+        traced code is one too)."""
+        tracer_kinds = (Kind.TRACED, Kind.ARRAY) if self.context.abstract else (Kind.TRACED,)
+        return any(
+            position < len(args) and kind_of(args[position]) in tracer_kinds
+            for position in RETURNS_TRACERS.get(qualname, ())
+        )
 
     def _branches_result(self, how: str, args: list[Value], every: list[Value]) -> Value:
         """`lax.cond(p, f, g, x)` / `lax.switch(i, [f, g], x)`: what the branches return,

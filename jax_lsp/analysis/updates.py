@@ -10,10 +10,13 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterable, Iterator
+from typing import TypeVar
 
 from jax_lsp.analysis.document import UnitSource
 from jax_lsp.analysis.nodes import all_params
 
+# An update statement: `x = x.at[i].set(v)` (Assign) or `x += v` (AugAssign).
+Update = TypeVar("Update", bound=ast.stmt)
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 # The `.at[index]` methods that give an updated copy of the array (`get` reads).
 UPDATE_METHODS = frozenset(
@@ -176,26 +179,17 @@ def unread_self_updates(function: ast.FunctionDef | ast.AsyncFunctionDef) -> lis
     for statement in scope_statements(function.body):
         if (found := self_update(statement)) is not None and found[0] in params:
             updates.setdefault(found[0], []).append(statement)
-    if not updates:
-        return []
-    shared = _shared_names(function)
-    unread: list[ast.Assign] = []
-    for name, statements in updates.items():
-        inside = {id(node) for statement in statements for node in ast.walk(statement)}
-        if name in shared or _bound_elsewhere(function, name, inside):
-            continue
-        loops = _loops_holding(function, statements)
-        first = min((s.lineno, s.col_offset) for s in statements)
-        if not any(
-            id(load) not in inside and _may_run_after(load, first, loops)
-            for load in _loads(function, name)
-        ):
-            unread += statements
-    return unread
+    updates = {
+        name: statements
+        for name, statements in updates.items()
+        if not _bound_elsewhere(function, name, statements)
+    }
+    return _unread(updates, function)
 
 
-def _bound_elsewhere(function: ast.AST, name: str, inside: set[int]) -> bool:
-    """Does `function` bind `name` other than by the nodes in `inside` (its self-updates)?"""
+def _bound_elsewhere(function: ast.AST, name: str, updates: list[ast.Assign]) -> bool:
+    """Does `function` bind `name` other than by `updates` (its self-updates)?"""
+    inside = {id(node) for statement in updates for node in ast.walk(statement)}
     return any(
         isinstance(node, ast.Name)
         and node.id == name
@@ -205,7 +199,7 @@ def _bound_elsewhere(function: ast.AST, name: str, inside: set[int]) -> bool:
     )
 
 
-def _shared_names(function: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
+def _shared_names(function: ast.AST) -> set[str]:
     """Names declared global or nonlocal in `function`, or used by a scope nested in it."""
     shared: set[str] = set()
     for node in ast.walk(function):
@@ -229,7 +223,7 @@ def _loads(function: ast.AST, name: str) -> Iterator[ast.expr]:
             yield node.target
 
 
-def _loops_holding(function: ast.AST, statements: list[ast.Assign]) -> list[ast.stmt]:
+def _loops_holding(function: ast.AST, statements: list[ast.stmt]) -> list[ast.stmt]:
     """The loops of `function` whose body holds one of `statements`."""
     wanted = {id(statement) for statement in statements}
     return [
@@ -258,3 +252,50 @@ def _may_run_after(load: ast.expr, first: tuple[int, int], loops: list[ast.stmt]
 
 def _within(node: ast.AST, outer: ast.AST) -> bool:
     return any(sub is node for sub in ast.walk(outer))
+
+
+def unread_loop_updates(
+    loop: ast.For | ast.AsyncFor, scope_body: list[ast.stmt]
+) -> list[ast.AugAssign]:
+    """The augmented assignments `x += v` to a variable `x` of `loop`'s target whose new
+    value nothing reads: no load of `x` in `scope_body` (the body of the function holding
+    `loop`, or the loop alone at module level) that may run after one of them and before
+    the next pass binds `x` again (later in the loop or after it; anywhere in a loop around
+    it, or in one within it holding the update). On a JAX array `+=` rebinds the name to a
+    new array and leaves the iterated element unchanged, so the update is lost (a NumPy
+    array is updated in place, in its list)."""
+    bound = {node.id for node in ast.walk(loop.target) if isinstance(node, ast.Name)}
+    updates: dict[str, list[ast.AugAssign]] = {}
+    for statement in scope_statements(loop.body):
+        if (
+            isinstance(statement, ast.AugAssign)
+            and isinstance(statement.target, ast.Name)
+            and statement.target.id in bound
+        ):
+            updates.setdefault(statement.target.id, []).append(statement)
+    # The loop's own next pass binds `x` before anything in it reads it again.
+    return _unread(updates, ast.Module(body=scope_body, type_ignores=[]), rebinding=loop)
+
+
+def _unread(
+    updates: dict[str, list[Update]], scope: ast.AST, rebinding: ast.stmt | None = None
+) -> list[Update]:
+    """The statements of `updates` (per name) whose name no load in `scope` outside them
+    reads after the first of them (later, or anywhere in a loop holding one but
+    `rebinding`, the loop that binds the name again before each pass)."""
+    if not updates:
+        return []
+    shared = _shared_names(scope)
+    unread: list[Update] = []
+    for name, statements in updates.items():
+        if name in shared:
+            continue
+        inside = {id(node) for statement in statements for node in ast.walk(statement)}
+        loops = [found for found in _loops_holding(scope, statements) if found is not rebinding]
+        first = min((s.lineno, s.col_offset) for s in statements)
+        if not any(
+            id(load) not in inside and _may_run_after(load, first, loops)
+            for load in _loads(scope, name)
+        ):
+            unread += statements
+    return unread

@@ -1828,12 +1828,15 @@ def _host_index(node: ast.Subscript, ctx: RuleContext) -> Misuse | None:
 
 
 def _traced_argument(args: list[ast.expr], ctx: RuleContext) -> ast.expr | None:
-    """The first traced argument, looking inside list/tuple arguments (`np.stack([x, y])`)."""
+    """The first traced argument, looking inside list/tuple arguments (`np.stack([x, y])`)
+    and lists the value model knows to hold a tracer (`np.stack([d[k] for k in keys])`)."""
     for arg in args:
         elements = arg.elts if isinstance(arg, ast.List | ast.Tuple) else [arg]
         for element in elements:
             if is_traced(ctx, element):
                 return element
+        if not isinstance(arg, ast.List | ast.Tuple) and ctx.holds_tracer(arg):
+            return arg
     return None
 
 

@@ -9,7 +9,7 @@ from dataclasses import replace
 from jax_lsp.analysis.booleans import is_boolean
 from jax_lsp.analysis.dtypes import FloatOracle, scope_bindings
 from jax_lsp.analysis.kinds import Kind
-from jax_lsp.analysis.updates import at_update, unread_self_updates
+from jax_lsp.analysis.updates import at_update, unread_loop_updates, unread_self_updates
 from jax_lsp.codeactions.at_update import assign_result_fix, at_update_fix, masked_update_fix
 from jax_lsp.diagnostics.base import Example, Rule, RuleContext
 from jax_lsp.diagnostics.traced_values import is_traced
@@ -578,13 +578,17 @@ class DiscardedUpdate(Rule):
         Flags a statement `x.at[idx].set(v)` (any `.at` update) whose result is unused, and a
         function's `x = x.at[idx].set(v)` of a parameter that nothing reads afterwards (not
         returned, not used later, not even by a later pass of the loop but to update itself).
-        An array the function makes itself and leaves unused is dead code, not flagged.
+        An array the function makes itself and leaves unused is dead code, not flagged. Also
+        flags `x -= v` (any augmented assignment) on a loop variable holding a JAX array
+        (`for param, grad in zip(params, grads)`) that nothing reads afterwards.
     """
     why_bad = """
         `.at[idx].set(v)` does not modify `x`: it returns a new array. Used as a statement, the
         update is silently lost and `x` keeps its old values. Rebinding a parameter to the
         updated copy changes nothing for the caller either: a function meant to update its
-        argument "in place" must return the new array.
+        argument "in place" must return the new array. Likewise `param -= lr * grad` in a
+        loop over a list of JAX arrays rebinds the loop variable; the list keeps the old
+        arrays (with NumPy arrays it would update them in place).
     """
     fix_safety = """
         Assigns the result back: `x = x.at[idx].set(v)`. Safe for a plain name; a field of an
@@ -593,7 +597,7 @@ class DiscardedUpdate(Rule):
         same index (a notebook's next cell doing the update right): assigned, the update
         would happen twice.
     """
-    node_types = (ast.Expr, ast.FunctionDef, ast.AsyncFunctionDef)
+    node_types = (ast.Expr, ast.FunctionDef, ast.AsyncFunctionDef, ast.For, ast.AsyncFor)
     invalid = (
         Example(
             """
@@ -624,6 +628,17 @@ class DiscardedUpdate(Rule):
             double_all(x)
             """,
             check="assert x.tolist() == [0.0, 1.0, 2.0]  # the caller's array is unchanged",
+        ),
+        Example(
+            """
+            import jax.numpy as jnp
+
+            params = [jnp.ones(2), jnp.ones(3)]
+            grads = [jnp.ones(2), jnp.ones(3)]
+            for param, grad in zip(params, grads):
+                param -= 0.5 * grad  # error
+            """,
+            check="assert params[0].tolist() == [1.0, 1.0]  # the list is unchanged",
         ),
     )
     valid = (
@@ -668,11 +683,37 @@ class DiscardedUpdate(Rule):
             """,
             check="assert int(total) == 3",
         ),
+        Example(
+            """
+            import jax.numpy as jnp
+
+            params = [jnp.ones(2), jnp.ones(3)]
+            grads = [jnp.ones(2), jnp.ones(3)]
+            params = [param - 0.5 * grad for param, grad in zip(params, grads)]
+            """,
+            check="assert params[0].tolist() == [0.5, 0.5]",
+        ),
+        Example(
+            """
+            import numpy as np
+
+            params = [np.ones(2), np.ones(3)]
+            grads = [np.ones(2), np.ones(3)]
+            for param, grad in zip(params, grads):
+                param -= 0.5 * grad  # NumPy: in place, in the list
+            """,
+            check="assert params[0].tolist() == [0.5, 0.5]",
+        ),
     )
 
     def check(
-        self, node: ast.Expr | ast.FunctionDef | ast.AsyncFunctionDef, ctx: RuleContext
+        self,
+        node: ast.Expr | ast.FunctionDef | ast.AsyncFunctionDef | ast.For | ast.AsyncFor,
+        ctx: RuleContext,
     ) -> Iterator[Finding]:
+        if isinstance(node, ast.For | ast.AsyncFor):
+            yield from self._unread_loop_variables(node, ctx)
+            return
         if not isinstance(node, ast.Expr):
             yield from self._unread(node, ctx)
             return
@@ -707,6 +748,28 @@ class DiscardedUpdate(Rule):
                 f"afterwards: `{node.name}` neither returns nor uses it, so the update is lost. "
                 f"Return the new array (`return {ctx.segment(name)}`) and use it where it is "
                 f"called",
+            )
+
+    def _unread_loop_variables(
+        self, node: ast.For | ast.AsyncFor, ctx: RuleContext
+    ) -> Iterator[Finding]:
+        function = ctx.functions[-1] if ctx.functions else None
+        if isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
+            scope_body = function.body
+        else:
+            scope_body = [node]  # module level: the loop's own statements
+        for statement in unread_loop_updates(node, scope_body):
+            name = statement.target
+            if not ctx.kind(name).is_jax:
+                continue  # a NumPy array is updated in place; a Python number is no element
+            yield ctx.finding(
+                self,
+                statement,
+                f"`{ctx.segment(statement)}` rebinds the loop variable `{ctx.segment(name)}` "
+                f"to a new array (JAX arrays are immutable): the element iterated over is "
+                f"unchanged and nothing reads `{ctx.segment(name)}` afterwards, so the update "
+                f"is lost. Build the updated values instead (a list comprehension, or "
+                f"`jax.tree.map`)",
             )
 
 

@@ -6,10 +6,11 @@ from __future__ import annotations
 import pytest
 
 from jax_lsp.analysis.document import Document
+from jax_lsp.analysis.numpy_tracers import RETURNS_TRACERS
 from jax_lsp.diagnostics import ALL_RULES
 from jax_lsp.diagnostics.numpy_table import CONVERTS_TRACERS, FAILS_TO_COMPILE
 from jax_lsp.engine import analyze
-from tests.rules import numpy_probe
+from tests.rules import numpy_probe, numpy_tracer_probe
 from tests.runtime import run_snippet
 
 pytest.importorskip("jax")
@@ -72,3 +73,33 @@ def test_traced_argument_that_fails_to_compile_is_reported_and_fails(qualname, p
     assert "JAX703" in {f.code for f in findings if f.span.start.line == 9}, source
     outcome = run_snippet(source + "\nprobe(jnp.array([0.5, 0.25]))\n")
     assert isinstance(outcome.error, TypeError), outcome.error
+
+
+@pytest.mark.parametrize(("qualname", "target"), CANDIDATES, ids=[q for q, _ in CANDIDATES])
+def test_tracer_table_matches_installed_numpy_and_jax(qualname, target):
+    """The NumPy functions that hand a tracer back (`np.all(x)` calls `x.all()`): the value
+    model's table. (Regenerate with `python -m tests.rules.numpy_tracer_probe --write`.)"""
+    assert numpy_tracer_probe.tracer_positions(target) == RETURNS_TRACERS.get(qualname, ())
+
+
+RETURNING = [(q, p) for q, positions in sorted(RETURNS_TRACERS.items()) for p in positions]
+
+
+@pytest.mark.parametrize(
+    ("qualname", "position"), RETURNING, ids=[f"{q}-{p}" for q, p in RETURNING]
+)
+def test_result_of_a_traced_argument_is_traced(qualname: str, position: int):
+    """What comes back is a tracer: a Python branch on it is reported, and NumPy's own
+    result (of host arrays) is not."""
+    traced = ", ".join("x" if index == position else "HOST" for index in range(position + 1))
+    host = ", ".join("HOST" for _ in range(position + 1))
+    call = qualname.replace("numpy.", "np.", 1)
+    source = (
+        "import jax\nimport numpy as np\n\nHOST = np.ones(2)\n\n\n@jax.jit\ndef probe(x):\n"
+        f"    if {call}({traced}):\n        return x\n"
+        f"    if {call}({host}):\n        return x\n    return x\n"
+    )
+    findings = analyze(Document(source), ALL_RULES).findings
+    assert {(f.span.start.line, f.code) for f in findings if f.code == "JAX701"} == {
+        (8, "JAX701")
+    }, source
