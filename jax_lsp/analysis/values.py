@@ -137,7 +137,21 @@ class Object:
         return Kind.UNKNOWN
 
 
-Value = Kind | Container | Ref | Function | Derived | Instance | Object
+@dataclass(frozen=True, slots=True)
+class Constructor:
+    """A PyTree class of the module whose generated constructor takes its declared fields in
+    order (a NamedTuple, a flax struct, an `eqx.Module` or registered dataclass without an
+    `__init__` of its own): calling it with tracers builds an object that holds them."""
+
+    class_name: str
+    fields: tuple[str, ...]
+
+    @property
+    def kind(self) -> Kind:
+        return Kind.UNKNOWN
+
+
+Value = Kind | Container | Ref | Function | Derived | Instance | Object | Constructor
 REF = Ref()
 DERIVED = Derived()
 

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, ClassVar, Protocol
 from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.text import RecordedLines, byte_col_to_char, document_span
 from jax_lsp.analysis.traced import TraceStep, transform_name
-from jax_lsp.analysis.values import Container, Instance, Object, contains_traced
+from jax_lsp.analysis.values import DERIVED, Container, Instance, Object, contains_traced
 from jax_lsp.findings import Codemod, DeferredFix, Finding, Fix, Related, Severity, Span
 
 if TYPE_CHECKING:
@@ -180,6 +180,15 @@ class RuleContext:
             return False
         value = self.model.scope_kinds(function).values.get(node)
         return type(value) is Container and contains_traced(value)
+
+    def unseen_result(self, node: ast.expr) -> bool:
+        """`node` is what a call the value model cannot see makes of tracers in traced code
+        (`model.apply(params, x)` in a jitted function): a tracer, or a pytree or object
+        holding them, unless the call reads only static structure."""
+        function = self.functions[-1] if self.functions else None
+        if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
+            return False
+        return self.model.scope_kinds(function).values.get(node) is DERIVED
 
     @property
     def parent(self) -> ast.AST | None:
