@@ -1250,8 +1250,9 @@ def _constructor(node: ast.ClassDef, resolver: Resolver) -> Constructor | None:
 def _constructed(
     constructor: Constructor, node: ast.Call, args: list[Value], keywords: dict[str | None, Value]
 ) -> Value:
-    """`Outputs(loss, aux)` of a field-constructed class: given a tracer, the object holds it
-    (a traced instance whose fields have the values passed); else nothing is known."""
+    """`Outputs(loss, aux)` of a field-constructed class: given a tracer, an object holding
+    it, whose fields have the values passed (not itself a traced value: `if outputs:` is
+    Python's truth of an object or tuple); else nothing is known."""
     if any(isinstance(arg, ast.Starred) for arg in node.args) or None in keywords:
         return Kind.UNKNOWN
     given = dict(zip(constructor.fields, args, strict=False))
@@ -1260,7 +1261,7 @@ def _constructed(
         type(value) is Instance for value in given.values()
     ):
         return Kind.UNKNOWN
-    return Instance(constructor.class_name, tuple(sorted(given.items())))
+    return Object(constructor.class_name, tuple(sorted(given.items())))
 
 
 def _asks_the_object(node: ast.Call, receiver: Value | None, arguments: list[Value]) -> bool:

@@ -173,13 +173,14 @@ class RuleContext:
         return node.attr in self.model.boolean_fields.get(holder.class_name, frozenset())
 
     def holds_tracer(self, node: ast.expr) -> bool:
-        """`node` is a Python tuple, list or dict that holds a tracer among its items, as the
-        value model sees it here (`metrics = {"loss": loss, "n": n}` in a jitted function)."""
+        """`node` is a Python tuple, list or dict, or an object built here, that holds a
+        tracer among its items or fields, as the value model sees it here (`metrics =
+        {"loss": loss, "n": n}`, `Outputs(loss, acc)` in a jitted function)."""
         function = self.functions[-1] if self.functions else None
         if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
             return False
         value = self.model.scope_kinds(function).values.get(node)
-        return type(value) is Container and contains_traced(value)
+        return (type(value) is Container or type(value) is Object) and contains_traced(value)
 
     def unseen_result(self, node: ast.expr) -> bool:
         """`node` is what a call the value model cannot see makes of tracers in traced code

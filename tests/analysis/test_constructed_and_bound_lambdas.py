@@ -46,6 +46,16 @@ def test_a_named_tuple_built_from_tracers_holds_them():
     assert "Tracer" in outcome.stdout
 
 
+def test_the_truth_of_a_built_object_is_python_truth_not_a_tracer_conversion():
+    # A NamedTuple is a tuple, an object is true: `if stats:` never converts a tracer.
+    source = textwrap.dedent(NAMED_TUPLE).replace("{mean}", "jnp.mean(x)")
+    source = source.replace(
+        "    print(stats)\n", "    if stats and len(stats) == 2:\n        x = x + stats.mean\n"
+    )
+    assert _codes(source) == []
+    assert run_snippet(source + "summarize(jnp.ones(3))\n").error is None
+
+
 def test_a_named_tuple_built_from_python_values_holds_no_tracer():
     source = textwrap.dedent(NAMED_TUPLE).replace("{mean}", "0.5")
     assert _codes(source) == []
