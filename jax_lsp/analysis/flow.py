@@ -16,6 +16,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
+from jax_lsp.analysis.fields import constructor_fields
 from jax_lsp.analysis.imports import Resolver
 from jax_lsp.analysis.kinds import (
     ARRAY_ANNOTATIONS,
@@ -34,11 +35,13 @@ from jax_lsp.analysis.kinds import (
 )
 from jax_lsp.analysis.nodes import child_nodes, is_none, runs_at_least_once
 from jax_lsp.analysis.numpy_tracers import RETURNS_TRACERS
+from jax_lsp.analysis.pytrees import FIELD_PYTREE_BASES, FIELD_PYTREE_DECORATORS
 from jax_lsp.analysis.summary import transform_of
 from jax_lsp.analysis.transforms import GRADIENTS, TRANSFORMS, TREE_MAPS, TransformSpec
 from jax_lsp.analysis.values import (
     DERIVED,
     REF,
+    Constructor,
     Container,
     Function,
     Instance,
@@ -654,7 +657,7 @@ class FlowInterpreter:
     def _stmt_ClassDef(self, node: ast.ClassDef) -> None:
         for expr in [*node.decorator_list, *node.bases, *(k.value for k in node.keywords)]:
             self.eval(expr)
-        self.env[node.name] = Kind.UNKNOWN
+        self.env[node.name] = _constructor(node, self.resolver) or Kind.UNKNOWN
         self.nested.append(node)
 
     def _stmt_Import(self, node: ast.Import | ast.ImportFrom) -> None:
@@ -1069,6 +1072,8 @@ class FlowInterpreter:
                 return called_result(summary, self.context.abstract or any_traced(every))
         if type(callee) is Function:
             return self._call_function(callee, args, every)
+        if type(callee) is Constructor:
+            return _constructed(callee, node, args, keywords)
         qualname = self.resolver.qualname(func)
         if qualname:
             return self._call_value(qualname, node, args, keywords, every)
@@ -1255,6 +1260,41 @@ def _transformed(spec: TransformSpec, keywords: Mapping[str, ast.expr], target: 
             return target if target.transform else Function(target.path, "jit")
         return Function(None, "jit")
     return Kind.UNKNOWN
+
+
+def _constructor(node: ast.ClassDef, resolver: Resolver) -> Constructor | None:
+    """The class as a constructor of its fields: a PyTree class flattening its declared
+    fields (a NamedTuple, a flax struct, an `eqx.Module`, a registered dataclass) whose
+    constructor is generated from them (no `__init__` or `tree_flatten` of its own)."""
+    if not (
+        any(resolver.qualname(base) in FIELD_PYTREE_BASES for base in node.bases)
+        or any(resolver.qualname(d) in FIELD_PYTREE_DECORATORS for d in node.decorator_list)
+    ):
+        return None
+    if any(
+        isinstance(statement, ast.FunctionDef) and statement.name in ("__init__", "tree_flatten")
+        for statement in node.body
+    ):
+        return None
+    fields = tuple(name for name, _ in constructor_fields(node))
+    return Constructor(node.name, fields) if fields else None
+
+
+def _constructed(
+    constructor: Constructor, node: ast.Call, args: list[Value], keywords: dict[str | None, Value]
+) -> Value:
+    """`Outputs(loss, aux)` of a field-constructed class: given a tracer, an object holding
+    it, whose fields have the values passed (not itself a traced value: `if outputs:` is
+    Python's truth of an object or tuple); else nothing is known."""
+    if any(isinstance(arg, ast.Starred) for arg in node.args) or None in keywords:
+        return Kind.UNKNOWN
+    given = dict(zip(constructor.fields, args, strict=False))
+    given.update({name: value for name, value in keywords.items() if name in constructor.fields})
+    if not any_traced(list(given.values())) and not any(
+        type(value) is Instance for value in given.values()
+    ):
+        return Kind.UNKNOWN
+    return Object(constructor.class_name, tuple(sorted(given.items())))
 
 
 def _asks_the_object(node: ast.Call, receiver: Value | None, arguments: list[Value]) -> bool:

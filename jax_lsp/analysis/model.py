@@ -577,7 +577,9 @@ class ModuleModel:
         haiku = self.haiku_transforms.get(owner) if attribute in ("init", "apply") else None
         if haiku is not None and not (caller and binds_locally(owner, caller)):
             function, apply_leading = haiku  # `model.apply(params, rng, x)` runs `f(x)`
-            node = self._definition(function, line)
+            node = (
+                function if isinstance(function, ast.Lambda) else self._definition(function, line)
+            )
             leading = ref.leading_args + (apply_leading if attribute == "apply" else 1)
             return None if node is None else (node, replace(ref, leading_args=leading))
         if ref.owner_class is not None:  # `self.encoder.apply`
@@ -695,9 +697,10 @@ class ModuleModel:
         }
 
     @cached_property
-    def haiku_transforms(self) -> dict[str, tuple[str, int]]:
-        """Module-level names bound once to a haiku transformation of a module function
-        (`model = hk.transform(forward)`, `@hk.transform` on it): the function, and how many
+    def haiku_transforms(self) -> dict[str, tuple[str | ast.Lambda, int]]:
+        """Module-level names bound once to a haiku transformation of a module function or
+        of a lambda (`model = hk.transform(forward)`, `hk.transform(lambda x: Net()(x))`,
+        `@hk.transform` on a function): the function's path or the lambda, and how many
         arguments of `apply` come before its own (params, state, rng)."""
         found = {
             name: transformed
@@ -1147,8 +1150,13 @@ class ModuleModel:
             info = replace(info, abstract=False, eager=True)
         self._set_trace(target, replace(info, origin=origin))
         if isinstance(target, ast.Lambda):
-            self._source_of.setdefault(target, self._source_of.get(application.enclosing))
-            self._lambda_homes.setdefault(target, (application.enclosing, unit_start))
+            enclosing, source = application.enclosing, self._source_of.get(application.enclosing)
+            written = self._lambda_units.get(target)
+            if written is not None and written[0] != unit_start:
+                # Bound at module level in its own unit (a haiku transformation of it).
+                enclosing, (unit_start, source) = None, written
+            self._source_of.setdefault(target, source)
+            self._lambda_homes.setdefault(target, (enclosing, unit_start))
         return self.trace[target]
 
     def _filtered_leaves(
@@ -1410,6 +1418,14 @@ class ModuleModel:
         # Traced lambdas: the function whose body holds each (None: module level), its unit.
         self._lambda_homes: dict[ast.Lambda, tuple[FunctionNode | None, int]] = {}
         sources = {unit.start_line: unit.source for unit in units}
+        # Where each lambda is written (its unit's start): a lambda reached through a name
+        # (`jax.jit(model.apply)` of `model = hk.transform(lambda x: ...)`) lives in the unit
+        # of that binding, not in the unit applying the transformation.
+        self._lambda_units = {
+            node: (unit.start_line, unit.source)
+            for unit, summary in zip(units, self.summaries, strict=True)
+            for node in summary.lambdas
+        }
         applications: list[tuple[Application, int]] = []
         calls_by_caller: dict[ast.AST | None, list[tuple[CallSite, int]]] = {}
         applications += self._module_branch_applications(units)
@@ -1563,6 +1579,18 @@ class ModuleModel:
                 changed.append(found[0])
         return changed
 
+    def _module_lambda(self, node: ast.Lambda) -> bool:
+        """A lambda bound at module level that traced code calls by a name (`model.apply`
+        of `model = hk.transform(lambda x: Net()(x))`): it runs in the caller's trace, and
+        the functions it calls with it. Its home is its own unit, at module level."""
+        written = self._lambda_units.get(node)
+        if written is None or node not in _module_level_lambdas(written[1]):
+            return False
+        start, source = written
+        self._source_of.setdefault(node, source)
+        self._lambda_homes.setdefault(node, (None, start))
+        return True
+
     def _trace_call(
         self,
         node: FunctionNode,
@@ -1574,7 +1602,7 @@ class ModuleModel:
         unit_start: int,
     ) -> bool:
         """Trace `callee` as the traced `node` calls it; True if its trace changed."""
-        if callee is node or isinstance(callee, ast.Lambda):
+        if callee is node or (isinstance(callee, ast.Lambda) and not self._module_lambda(callee)):
             return False
         if self._on_module_object(call.callee, node):
             self.module_object_methods.add(callee)
@@ -3229,9 +3257,29 @@ def _unit_attribute_writes(unit: Unit) -> frozenset[str | FreshWrite]:
     return memo["attribute-writes"]
 
 
-def _haiku_transformed(value: ast.expr, resolver: Resolver) -> tuple[str, int] | None:
-    """`hk.transform(f)`, `hk.without_apply_rng(hk.transform_with_state(f))`: (`f`, the
-    arguments `apply` takes before `f`'s own)."""
+def _module_level_lambdas(source: UnitSource) -> frozenset[ast.Lambda]:
+    """The lambdas of a unit outside any function or class (`f = lambda x: ...`,
+    `hk.transform(lambda x: ...)`), memoised on its parse."""
+    found = source.memo.get("module-level-lambdas")
+    if found is None:
+        lambdas: set[ast.Lambda] = set()
+        pending: list[ast.AST] = list(source.tree.body) if source.tree is not None else []
+        while pending:
+            node = pending.pop()
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                continue
+            if isinstance(node, ast.Lambda):
+                lambdas.add(node)
+                continue  # a lambda inside it belongs to it
+            pending.extend(ast.iter_child_nodes(node))
+        found = source.memo["module-level-lambdas"] = frozenset(lambdas)
+    return found
+
+
+def _haiku_transformed(value: ast.expr, resolver: Resolver) -> tuple[str | ast.Lambda, int] | None:
+    """`hk.transform(f)`, `hk.without_apply_rng(hk.transform_with_state(f))`,
+    `hk.transform(lambda x: Net()(x))`: (`f` or the lambda, the arguments `apply` takes
+    before its own)."""
     if not (isinstance(value, ast.Call) and len(value.args) == 1):
         return None
     qualname = resolver.qualname(value.func) or ""
@@ -3240,7 +3288,11 @@ def _haiku_transformed(value: ast.expr, resolver: Resolver) -> tuple[str, int] |
         inner = _haiku_transformed(given, resolver)
         return None if inner is None else (inner[0], inner[1] - 1)
     leading = _HAIKU_TRANSFORMS.get(qualname)
-    return (given.id, leading) if leading is not None and isinstance(given, ast.Name) else None
+    if leading is None:
+        return None
+    if isinstance(given, ast.Name):
+        return given.id, leading
+    return (given, leading) if isinstance(given, ast.Lambda) else None
 
 
 def _instances_passed(

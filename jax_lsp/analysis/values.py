@@ -137,7 +137,21 @@ class Object:
         return Kind.UNKNOWN
 
 
-Value = Kind | Container | Ref | Function | Derived | Instance | Object
+@dataclass(frozen=True, slots=True)
+class Constructor:
+    """A PyTree class of the module whose generated constructor takes its declared fields in
+    order (a NamedTuple, a flax struct, an `eqx.Module` or registered dataclass without an
+    `__init__` of its own): calling it with tracers builds an object that holds them."""
+
+    class_name: str
+    fields: tuple[str, ...]
+
+    @property
+    def kind(self) -> Kind:
+        return Kind.UNKNOWN
+
+
+Value = Kind | Container | Ref | Function | Derived | Instance | Object | Constructor
 REF = Ref()
 DERIVED = Derived()
 
@@ -174,9 +188,11 @@ def merge_values_all(values: list[Value]) -> Value:
 
 
 def contains_traced(value: Value) -> bool:
-    """A traced value, or a container with a traced leaf."""
+    """A traced value, or a container or object with a traced leaf."""
     if type(value) is Kind:
         return value is Kind.TRACED
+    if type(value) is Object:
+        return any(contains_traced(field) for _, field in value.fields)
     if type(value) is Container:
         if contains_traced(value.leaf):
             return True
@@ -187,7 +203,10 @@ def contains_traced(value: Value) -> bool:
 def any_traced(values: list[Value]) -> bool:
     if Kind.TRACED in values:
         return True
-    return any(type(value) is Container and contains_traced(value) for value in values)
+    return any(
+        (type(value) is Container or type(value) is Object) and contains_traced(value)
+        for value in values
+    )
 
 
 def as_jax(value: Value, traced: bool) -> Value:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, ClassVar, Protocol
 from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.text import RecordedLines, byte_col_to_char, document_span
 from jax_lsp.analysis.traced import TraceStep, transform_name
-from jax_lsp.analysis.values import Container, Instance, Object, contains_traced
+from jax_lsp.analysis.values import DERIVED, Container, Instance, Object, contains_traced
 from jax_lsp.findings import Codemod, DeferredFix, Finding, Fix, Related, Severity, Span
 
 if TYPE_CHECKING:
@@ -173,13 +173,23 @@ class RuleContext:
         return node.attr in self.model.boolean_fields.get(holder.class_name, frozenset())
 
     def holds_tracer(self, node: ast.expr) -> bool:
-        """`node` is a Python tuple, list or dict that holds a tracer among its items, as the
-        value model sees it here (`metrics = {"loss": loss, "n": n}` in a jitted function)."""
+        """`node` is a Python tuple, list or dict, or an object built here, that holds a
+        tracer among its items or fields, as the value model sees it here (`metrics =
+        {"loss": loss, "n": n}`, `Outputs(loss, acc)` in a jitted function)."""
         function = self.functions[-1] if self.functions else None
         if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
             return False
         value = self.model.scope_kinds(function).values.get(node)
-        return type(value) is Container and contains_traced(value)
+        return (type(value) is Container or type(value) is Object) and contains_traced(value)
+
+    def unseen_result(self, node: ast.expr) -> bool:
+        """`node` is what a call the value model cannot see makes of tracers in traced code
+        (`model.apply(params, x)` in a jitted function): a tracer, or a pytree or object
+        holding them, unless the call reads only static structure."""
+        function = self.functions[-1] if self.functions else None
+        if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
+            return False
+        return self.model.scope_kinds(function).values.get(node) is DERIVED
 
     @property
     def parent(self) -> ast.AST | None:

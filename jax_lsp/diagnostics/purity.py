@@ -544,8 +544,55 @@ class PrintInTraced(Rule):
             """,
             raises="TypeError",
         ),
+        Example(
+            """
+            from typing import NamedTuple
+
+            import jax
+            import jax.numpy as jnp
+
+            class LossOutputs(NamedTuple):
+                loss: jax.Array
+                accuracy: jax.Array
+
+            def loss_fn(w, x):
+                logits = x @ w
+                outputs = LossOutputs(jnp.mean(logits**2), jnp.mean(logits > 0))
+                print(outputs)  # error
+                return outputs.loss, outputs
+
+            @jax.jit
+            def update(w, x):
+                (_, outputs), g = jax.value_and_grad(loss_fn, has_aux=True)(w, x)
+                return w - 0.1 * g, outputs
+
+            update(jnp.ones(3), jnp.ones((2, 3)))
+            """,
+            check="assert 'Tracer' in _stdout, _stdout",
+        ),
     )
     valid = (
+        Example(
+            """
+            from typing import NamedTuple
+
+            import jax
+            import jax.numpy as jnp
+
+            class Config(NamedTuple):
+                lr: float
+                steps: int
+
+            @jax.jit
+            def update(w, g):
+                config = Config(0.1, 3)  # built from Python values: nothing traced to show
+                print(config)
+                return w - config.lr * g
+
+            update(jnp.ones(3), jnp.ones(3))
+            """,
+            check="assert 'Config(lr=0.1, steps=3)' in _stdout, _stdout",
+        ),
         Example(
             """
             import jax
@@ -1306,7 +1353,9 @@ class GlobalWriteInTraced(_StateRule):
         `cache[k] = x`), `self.attr = x` or `self.history.append(x)` in a traced method, or
         an attribute of a module-level object of a class of the module
         (`recorder.history.append(x)`, `a.cache[k] = x`; not flax, haiku, equinox or penzai
-        classes, whose transforms track their state). A
+        classes, whose transforms track their state). Under a staging trace (`jax.jit`, `lax`
+        bodies), what a call computes from tracers counts even when the call is not followed
+        (`output = model.apply(params, x)` of a library module): it holds tracers. A
         lambda that reads a traced name (`[lambda: x]`) holds the tracer too. Containers and
         objects created inside the function are fine. In the body of a `lax` loop
         (`while_loop`, `fori_loop`, `scan`, `map`) it also flags an augmented update of such
@@ -1404,6 +1453,25 @@ class GlobalWriteInTraced(_StateRule):
             double(3.0)
             """,
             check="assert isinstance(leaked, jax.core.Tracer)",
+        ),
+        Example(
+            """
+            import flax.linen as nn
+            import jax
+            import jax.numpy as jnp
+
+            model = nn.Dense(2)
+            params = model.init(jax.random.key(0), jnp.ones((1, 3)))
+            output = None
+
+            @jax.jit
+            def infer(x):
+                global output
+                output = model.apply(params, x)  # error
+
+            infer(jnp.ones((1, 3)))
+            """,
+            check="assert isinstance(output, jax.core.Tracer)",
         ),
         Example(
             """
@@ -1696,7 +1764,7 @@ class GlobalWriteInTraced(_StateRule):
                     yield self._nnx_report(target, holder, ctx)
                     return
         for target, stored in _stores(targets, value):
-            if carries_tracer(stored, ctx):
+            if carries_tracer(stored, ctx) or (_staged_context(ctx) and ctx.unseen_result(stored)):
                 reason = self._leak(target, ctx)
                 if reason:
                     yield self._report(target, reason, ctx)

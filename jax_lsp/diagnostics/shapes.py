@@ -709,6 +709,23 @@ class TracedShape(Rule):
             """,
             raises="jax.errors.ConcretizationTypeError",
         ),
+        Example(
+            """
+            import haiku as hk
+            import jax
+            import jax.numpy as jnp
+
+            class Decoder(hk.Module):
+                def __call__(self, z):
+                    side = jnp.sqrt(16).astype(jnp.int32)  # jax.numpy: a tracer under jit
+                    return hk.Linear(64)(z).reshape(-1, side, side, 4)  # error
+
+            decoder = hk.transform(lambda z: Decoder()(z))
+            params = decoder.init(jax.random.key(0), jnp.ones((2, 8)))
+            jax.jit(decoder.apply)(params, None, jnp.ones((2, 8)))
+            """,
+            raises="TypeError",
+        ),
     )
     valid = (
         Example(
