@@ -616,6 +616,43 @@ def object_key(call: ast.Call, draws: Mapping[str, tuple[str, str]]) -> ast.expr
     return ast.copy_location(key, holder)
 
 
+def drawn_free_names(
+    function: ast.FunctionDef | ast.AsyncFunctionDef,
+    classify: Callable[[ast.Call], ast.expr | str | None],
+) -> frozenset[str]:
+    """Names the function neither binds nor takes whose key (as the function finds it on
+    entry: a module-level key) it consumes, marked consumed on entry as `consumed_params`
+    marks parameters."""
+    candidates = {role.id for _, role in _consumed_free_keys(function, classify)}
+    if not candidates:
+        return frozenset()
+    marks = {name: ast.Call(ast.Name(name), [], []) for name in candidates}
+    originals = {id(call): name for name, call in marks.items()}
+    reuses = KeyFlow(classify).run(function.body, dict(marks))
+    return frozenset(originals[id(r.first)] for r in reuses if id(r.first) in originals)
+
+
+class DrawnThroughGlobal(ast.Name):
+    """The module-level key a call of a module function draws from: `sample(n)` draws from
+    `key` when `sample` consumes the global `key` and never rebinds it (stands for it in a
+    `Reuse`)."""
+
+    _fields = ("id", "ctx")
+    function: str = ""  # "sample"
+
+
+def global_key(call: ast.Call, draws: Mapping[str, str]) -> ast.expr | None:
+    """`sample(...)` of a module function that consumes the module-level key `draws` names
+    for it: that key, drawn from by the call."""
+    func = call.func
+    name = draws.get(func.id) if isinstance(func, ast.Name) else None
+    if name is None:
+        return None
+    key = DrawnThroughGlobal(id=name, ctx=ast.Load())
+    key.function = func.id
+    return ast.copy_location(key, func)
+
+
 def consumer_key(call: ast.Call, resolver: Resolver) -> ast.expr | None:
     """The key a `jax.random` sampler or `split` consumes, or the `key=` an equinox layer
     is built with, else None."""

@@ -58,7 +58,9 @@ from jax_lsp.analysis.keys import (
     classify_call,
     consumed_params,
     consumer_key,
+    drawn_free_names,
     drawn_self_attributes,
+    global_key,
     helper_key,
     makes_random_initializer,
     may_draw,
@@ -2705,16 +2707,22 @@ class ModuleModel:
         if self._module_reuses is None:
             reuses: dict[int, tuple[Reuse, ...]] = {}
             if self.resolver.binds_module("jax"):
-                draws = self.object_key_draws
+                draws, free_draws = self.object_key_draws, self.global_key_draws
                 flow = KeyFlow(
                     lambda call: (
-                        object_key(call, draws) or classify_call(call, self.resolver, self)
+                        object_key(call, draws)
+                        or global_key(call, free_draws)
+                        or classify_call(call, self.resolver, self)
                     ),
                     lambda path: opaque_global(self.global_values, path_root(path)),
                     self.resolver,
                 )
                 state: dict = {}
-                helpers = (*self.key_helpers, *{name.partition(".")[0] for name in draws})
+                helpers = (
+                    *self.key_helpers,
+                    *{name.partition(".")[0] for name in draws},
+                    *free_draws,
+                )
                 for unit in self.document.units:
                     text = unit.source.text
                     # A unit that neither samples nor names a tracked key or a key helper
@@ -2730,6 +2738,34 @@ class ModuleModel:
                         reuses[unit.start_line] = tuple(found)
             self._module_reuses = reuses
         return self._module_reuses
+
+    @cached_property
+    def global_key_draws(self) -> dict[str, str]:
+        """Module functions (plain, undecorated) -> the module-level key they consume and
+        never rebind: `def sample(n): return jax.random.normal(key, (n,))` draws from the
+        global `key` as it is when called, so two calls with no split of `key` between them
+        give the same numbers (the `np.random.seed` habit). Not a name any function rebinds
+        through `global`."""
+        found: dict[str, str] = {}
+        for unit in self.document.units:
+            if unit.tree is None or not self._may_draw(unit.source):
+                continue
+            memo = ("global-key-draws", self.alias_key)
+            if memo not in unit.source.memo:
+                unit.source.memo[memo] = self._unit_global_key_draws(unit.source)
+            found.update(unit.source.memo[memo])
+        rebound = self.global_writes
+        return {function: name for function, name in found.items() if name not in rebound}
+
+    def _unit_global_key_draws(self, source: UnitSource) -> dict[str, str]:
+        draws = {}
+        for statement in source.tree.body:
+            if not isinstance(statement, ast.FunctionDef) or statement.decorator_list:
+                continue
+            drawn = drawn_free_names(statement, lambda c: consumer_key(c, self.resolver))
+            if len(drawn) == 1:
+                draws[statement.name] = next(iter(drawn))
+        return draws
 
     @cached_property
     def object_key_draws(self) -> dict[str, tuple[str, str]]:

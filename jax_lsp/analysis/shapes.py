@@ -8,15 +8,19 @@ from __future__ import annotations
 import ast
 import math
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 
 from jax_lsp.analysis.imports import Resolver
 from jax_lsp.analysis.names import stored_names
 from jax_lsp.analysis.text import contains_word
 
-# Only literal integer indices are judged out of bounds, so text with no digit inside brackets
-# (nor a `take(` call) has none.
+# Only literal integer indices (or names bound to them) are judged out of bounds, so text with
+# no digit inside brackets (nor a `take(` call, nor such a binding) has none.
 LITERAL_INDEX = re.compile(r"\[[^\]]*\d")
+# A name bound to an int literal (`N = 100`), which an index may name instead (`x[N]`).
+INT_BINDING = re.compile(r"\b\w+\s*=\s*-?\d")
 
 _FILLED = {"zeros", "ones", "empty", "full"}
 _LIKE = {"zeros_like", "ones_like", "empty_like", "full_like"}
@@ -37,34 +41,41 @@ class ArrayShape:
 
 
 # -- literal evaluation ----------------------------------------------------------------------
-def literal_int(expr: ast.expr | None) -> int | None:
-    number = _number(expr)
+# Names bound to int literals where an expression is evaluated (`N = 100`), if any are known.
+Integers = Mapping[str, int]
+_NO_INTEGERS: Integers = MappingProxyType({})
+
+
+def literal_int(expr: ast.expr | None, integers: Integers = _NO_INTEGERS) -> int | None:
+    number = _number(expr, integers)
     return number if isinstance(number, int) else None
 
 
 _INT_ARITHMETIC = {ast.Add: int.__add__, ast.Sub: int.__sub__, ast.Mult: int.__mul__}
 
 
-def _number(expr: ast.expr | None) -> int | float | None:
+def _number(expr: ast.expr | None, integers: Integers = _NO_INTEGERS) -> int | float | None:
+    if isinstance(expr, ast.Name):
+        return integers.get(expr.id)
     if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, ast.USub):
-        inner = _number(expr.operand)
+        inner = _number(expr.operand, integers)
         return -inner if inner is not None else None
     if isinstance(expr, ast.Constant) and type(expr.value) in (int, float):
         return expr.value
     if isinstance(expr, ast.BinOp) and type(expr.op) in _INT_ARITHMETIC:
-        left, right = _number(expr.left), _number(expr.right)
-        if type(left) is int and type(right) is int:  # `500 * 32 * 32`
+        left, right = _number(expr.left, integers), _number(expr.right, integers)
+        if type(left) is int and type(right) is int:  # `500 * 32 * 32`, `N - 1`
             return _INT_ARITHMETIC[type(expr.op)](left, right)
     return None
 
 
-def _shape_literal(expr: ast.expr | None) -> tuple[int, ...] | None:
+def _shape_literal(expr: ast.expr | None, integers: Integers) -> tuple[int, ...] | None:
     if isinstance(expr, ast.Tuple | ast.List):
-        dims = [literal_int(element) for element in expr.elts]
+        dims = [literal_int(element, integers) for element in expr.elts]
         if all(d is not None and d >= 0 for d in dims):
             return tuple(dims)
         return None
-    size = literal_int(expr)
+    size = literal_int(expr, integers)
     return (size,) if size is not None and size >= 0 else None
 
 
@@ -107,6 +118,21 @@ def _arange_length(call: ast.Call) -> tuple[int, bool] | None:
     return max(0, math.ceil((stop - start) / step)), any(isinstance(n, float) for n in numbers)
 
 
+# Float constants of the array modules and `math` (`jnp.pi * x` keeps the shape of `x`).
+_FLOAT_CONSTANTS = frozenset(
+    f"{module}.{name}" for module in ("jax.numpy", "numpy", "math") for name in ("pi", "e")
+)
+# `jax.numpy` functions of one array that apply elementwise: the result has its shape, and
+# holds floats except for those that keep the dtype (`jnp.abs` of ints gives ints).
+_KEEPS_DTYPE = frozenset(
+    {"abs", "absolute", "negative", "positive", "square", "sign", "conj", "conjugate"}
+)
+_ELEMENTWISE = _KEEPS_DTYPE | {
+    *("sin", "cos", "tan", "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh"),
+    *("arcsinh", "arccosh", "arctanh", "exp", "exp2", "expm1", "log", "log2", "log10"),
+    *("log1p", "sqrt", "cbrt", "sinc", "deg2rad", "rad2deg", "radians", "degrees"),
+}
+
 # Calls that return their first argument's array as it is: placed on a device, cut from the
 # gradient, or waited for (`x = jax.device_put(x)` keeps x's shape and dtype).
 _SAME_ARRAY = frozenset({"jax.device_put", "jax.lax.stop_gradient", "jax.block_until_ready"})
@@ -122,9 +148,7 @@ class ShapeTracker:
         self.integers: dict[str, int] = {}  # names bound to an int literal (`chunks = 5`)
 
     def integer(self, expr: ast.expr | None) -> int | None:
-        if isinstance(expr, ast.Name):
-            return self.integers.get(expr.id)
-        return literal_int(expr)
+        return literal_int(expr, self.integers)
 
     def shape_of(self, expr: ast.expr) -> ArrayShape | None:
         known = self._shape_of(expr)
@@ -135,22 +159,43 @@ class ShapeTracker:
         if isinstance(expr, ast.Name):
             return self.env.get(expr.id)
         if isinstance(expr, ast.BinOp) and not isinstance(expr.op, ast.MatMult):
-            # An array combined with a number keeps its shape.
+            # An array combined with a number, or with an array of its shape, keeps its shape.
             for array, other in ((expr.left, expr.right), (expr.right, expr.left)):
                 known = self.shape_of(array)
-                if known is not None and _number(other) is not None:
-                    floating = known.floating or isinstance(_number(other), float)
-                    if isinstance(expr.op, ast.Div):
-                        floating = True
-                    return ArrayShape(known.shape, floating)
+                if known is None:
+                    continue
+                number = self._scalar(other)
+                partner = None if number is not None else self.shape_of(other)
+                if number is None and (partner is None or partner.shape != known.shape):
+                    continue
+                floating = (
+                    known.floating
+                    or isinstance(number, float)
+                    or (partner is not None and partner.floating)
+                    or isinstance(expr.op, ast.Div)
+                )
+                return ArrayShape(known.shape, floating)
             return None
         if isinstance(expr, ast.Call):
             return self._call_shape(expr)
         return None
 
+    def _scalar(self, expr: ast.expr) -> int | float | None:
+        """A Python number `expr` is known to be: a literal, a name bound to an int literal,
+        or a float constant (`jnp.pi`)."""
+        number = _number(expr, self.integers)
+        if number is None and (self.resolver.qualname(expr) or "") in _FLOAT_CONSTANTS:
+            return math.nan  # a float, whichever
+        return number
+
     def _call_shape(self, call: ast.Call) -> ArrayShape | None:
         qualname = self.resolver.qualname(call.func) or ""
         module, _, function = qualname.rpartition(".")
+        if module == "jax.numpy" and function in _ELEMENTWISE:
+            known = self.shape_of(call.args[0]) if len(call.args) == 1 else None
+            if known is None or call.keywords:
+                return None
+            return ArrayShape(known.shape, known.floating or function not in _KEEPS_DTYPE)
         if not qualname and isinstance(call.func, ast.Attribute) and call.func.attr == "reshape":
             return self._reshaped(call)
         if qualname in ("jax.numpy.split", "jax.numpy.array_split"):
@@ -162,7 +207,7 @@ class ShapeTracker:
             if listed is not None and listed.pieces and not call.keywords:
                 return ArrayShape(listed.shape, listed.floating)
         if module == "jax.random" and function in ("normal", "uniform") and len(call.args) >= 2:
-            shape = _shape_literal(call.args[1])
+            shape = _shape_literal(call.args[1], self.integers)
             floating = _dtype_floating(call, self.resolver, True)
             return ArrayShape(shape, floating) if shape is not None and floating else None
         if module != "jax.numpy":
@@ -174,7 +219,7 @@ class ShapeTracker:
             floating = _dtype_floating(call, self.resolver, found[1])
             return ArrayShape((found[0],), bool(floating))
         if function in _FILLED and call.args:
-            shape = _shape_literal(call.args[0])
+            shape = _shape_literal(call.args[0], self.integers)
             if shape is None:
                 return None
             default = function != "full" or isinstance(_number(call_argument(call, 1)), float)
@@ -182,7 +227,7 @@ class ShapeTracker:
         if function == "linspace" and 2 <= len(call.args) <= 3:
             num = call_argument(call, 2)
             num = next((kw.value for kw in call.keywords if kw.arg == "num"), num)
-            size = 50 if num is None else literal_int(num)
+            size = 50 if num is None else self.integer(num)
             if (
                 size is None
                 or size < 0
@@ -192,8 +237,8 @@ class ShapeTracker:
             return ArrayShape((size,), bool(_dtype_floating(call, self.resolver, True)))
         if function in ("eye", "identity") and call.args:
             rows, columns = (
-                literal_int(call.args[0]),
-                literal_int(call_argument(call, 1)) if function == "eye" else None,
+                self.integer(call.args[0]),
+                self.integer(call_argument(call, 1)) if function == "eye" else None,
             )
             if rows is None or rows < 0 or (len(call.args) > 1 and columns is None):
                 return None
@@ -243,7 +288,7 @@ class ShapeTracker:
     def bind(self, target: ast.expr, value: ast.expr | None) -> None:
         if isinstance(target, ast.Name):
             shape = self._shape_of(value) if value is not None else None
-            number = literal_int(value) if value is not None else None
+            number = self.integer(value) if value is not None else None
             if number is None or target.id in self.untracked:
                 self.integers.pop(target.id, None)
             else:

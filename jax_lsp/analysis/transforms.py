@@ -106,6 +106,15 @@ TRANSFORMS: dict[str, TransformSpec] = {
     "jax.lax.associative_scan": TransformSpec(
         "lax.associative_scan", True, ParamPolicy.ALL, positional_call=True
     ),
+    # SciPy's counterparts trace the function they are given: `minimize` runs BFGS in a
+    # `lax.while_loop` on `fun(x, *args)` (the `args` closed over, concrete outside a trace),
+    # `odeint` jits its integrator with `func(y, t, *args)` (the `args` traced too).
+    "jax.scipy.optimize.minimize": TransformSpec(
+        "scipy.optimize.minimize", True, ParamPolicy.ARGNUMS
+    ),
+    "jax.experimental.ode.odeint": TransformSpec(
+        "ode.odeint", True, ParamPolicy.ALL, function_keywords=("func",)
+    ),
     "equinox.filter_jit": TransformSpec("eqx.filter_jit", True, _FILTERED, disabled_with_jit=True),
     "equinox.filter_vmap": TransformSpec("eqx.filter_vmap", True, _FILTERED),
     "equinox.filter_pmap": TransformSpec("eqx.filter_pmap", True, _FILTERED),

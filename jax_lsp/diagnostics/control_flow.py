@@ -1587,6 +1587,38 @@ class ConcretizeTraced(Rule):
             """,
             raises="jax.errors.TracerArrayConversionError",
         ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+            from scipy.special import erf
+
+            @jax.jit
+            def concentration(x, t):
+                return 0.5 * (1 - erf(x / jnp.sqrt(4 * t)))  # error
+
+            concentration(jnp.linspace(0.0, 2.0, 5), 0.5)
+            """,
+            raises="jax.errors.TracerArrayConversionError",
+        ),
+        Example(
+            """
+            import jax.numpy as jnp
+            import numpy as np
+            from jax.scipy.optimize import minimize
+
+            r = np.linspace(0.8, 3.0, 12)
+            measured = (1 - np.exp(-1.5 * (r - 1.1))) ** 2
+
+            def misfit(p):
+                # minimize traces its objective (BFGS runs in a lax.while_loop)
+                model = (1 - np.exp(-p[0] * (r - p[1]))) ** 2  # error
+                return jnp.sum((model - measured) ** 2)
+
+            minimize(misfit, jnp.array([1.0, 1.0]), method="BFGS")
+            """,
+            raises="jax.errors.TracerArrayConversionError",
+        ),
     )
     valid = (
         Example(
@@ -1765,13 +1797,19 @@ class ConcretizeTraced(Rule):
             traced = _traced_argument(converted, ctx)
             if traced is None:
                 return None
-            name = qualname.removeprefix("numpy.")
-            remedy = (
-                "NumPy converts it to a NumPy array or a Python number. Use the `jnp.` "
-                "counterpart, or compute it outside the traced function"
-            )
+            if qualname.startswith("scipy."):
+                remedy = (
+                    "SciPy converts it to a NumPy array. Use the `jax.scipy` counterpart "
+                    f"(`jax.{qualname}`) where JAX has one, or compute it outside the traced "
+                    "function"
+                )
+            else:
+                remedy = (
+                    "NumPy converts it to a NumPy array or a Python number. Use the `jnp.` "
+                    "counterpart, or compute it outside the traced function"
+                )
             error = "TracerArrayConversionError (or ConcretizationTypeError)"
-            return Misuse(traced, f"`np.{name}()`", error, remedy, qualname)
+            return Misuse(traced, f"`{_spelled(qualname)}()`", error, remedy, qualname)
         positions = FAILS_TO_COMPILE.get(qualname or "")
         if positions and ctx.abstract:
             # Traces (NumPy hands the call to the array's own method) but with arguments JAX
@@ -1782,7 +1820,7 @@ class ConcretizeTraced(Rule):
             name = qualname.removeprefix("numpy.")
             error = "TypeError when `jax.jit` compiles it (TracerArrayConversionError under vmap)"
             remedy = f"Use `jnp.{name}`"
-            return Misuse(traced, f"`np.{name}()`", error, remedy, qualname)
+            return Misuse(traced, f"`{_spelled(qualname)}()`", error, remedy, qualname)
         return None
 
     def _static_argument(self, node: ast.Call, ctx: RuleContext) -> Misuse | None:
@@ -1792,6 +1830,11 @@ class ConcretizeTraced(Rule):
             return None
         what = f"The `{found.parameter}` of {found.function}"
         return Misuse(found.traced, what, found.error, _STATIC_VALUE)
+
+
+def _spelled(qualname: str) -> str:
+    """A host function's name as users write it: `np.clip`, `scipy.special.erf`."""
+    return "np." + qualname.removeprefix("numpy.") if qualname.startswith("numpy.") else qualname
 
 
 def _host_index(node: ast.Subscript, ctx: RuleContext) -> Misuse | None:

@@ -16,8 +16,10 @@ from jax_lsp.analysis.model import local_imports
 from jax_lsp.analysis.names import declared_elsewhere, scope_bound_names
 from jax_lsp.analysis.nodes import child_nodes
 from jax_lsp.analysis.shapes import (
+    INT_BINDING,
     LITERAL_INDEX,
     ArrayShape,
+    Integers,
     ShapeTracker,
     call_argument,
     literal_int,
@@ -44,8 +46,11 @@ class _OutOfBounds:
     size: int
 
 
-def _out_of_bounds(index: ast.expr, shape: tuple[int, ...]) -> _OutOfBounds | None:
-    """The first literal integer index outside `shape`; None if all fit or it can't tell."""
+def _out_of_bounds(
+    index: ast.expr, shape: tuple[int, ...], integers: Integers
+) -> _OutOfBounds | None:
+    """The first literal integer index (a name bound to one: `integers`) outside `shape`;
+    None if all fit or it can't tell."""
     elements = index.elts if isinstance(index, ast.Tuple) else [index]
     if sum(isinstance(e, ast.Constant) and e.value is Ellipsis for e in elements) > 1:
         return None
@@ -61,7 +66,7 @@ def _out_of_bounds(index: ast.expr, shape: tuple[int, ...]) -> _OutOfBounds | No
         if isinstance(element, ast.Slice):
             axis += 1
             continue
-        value = literal_int(element)
+        value = literal_int(element, integers)
         if value is None or (isinstance(element, ast.Constant) and type(element.value) is bool):
             return None  # an array or a name: it may consume several axes
         axes.append((axis, element))
@@ -69,7 +74,7 @@ def _out_of_bounds(index: ast.expr, shape: tuple[int, ...]) -> _OutOfBounds | No
     if axis > len(shape):
         return None  # too many indices: JAX raises IndexError itself
     for axis, element in axes:
-        value, size = literal_int(element), shape[axis]
+        value, size = literal_int(element, integers), shape[axis]
         if value >= size or value < -size:
             return _OutOfBounds(value, axis, size)
     return None
@@ -85,14 +90,15 @@ class ConstantOutOfBounds(Rule):
     summary = "A literal index outside an array's statically known shape"
     severity = Severity.WARNING
     what_it_does = """
-        Flags a literal integer index (`x[11]`, `x[3, 0]`, `x[-11]`, `x.at[5].set(v)`,
-        `x.at[5].get()`, `jnp.take(x, 11)`, `x.take(11, axis=0)`, or `take` of an index array
-        of literals, `x.take(jnp.array([4]), axis=0)`) outside the shape of an
-        array whose shape is known from literals (`jnp.arange(10)`, `jnp.zeros((3, 3))`,
+        Flags a literal integer index (`x[11]`, `x[3, 0]`, `x[-11]`, `x[N]` after `N = 100`,
+        `x.at[5].set(v)`, `x.at[5].get()`, `jnp.take(x, 11)`, `x.take(11, axis=0)`, or `take`
+        of an index array of literals, `x.take(jnp.array([4]), axis=0)`) outside the shape of
+        an array whose shape is known from literals (`jnp.arange(10)`, `jnp.zeros((3, 3))`,
         `jnp.array([1, 2, 3])`, `.reshape(5, -1)` of a known shape, `jnp.array` of the
-        `jnp.split(x, n)` pieces of one) earlier in the same scope, or bound
-        once at module level and never rebound. A name rebound to anything else, or bound in
-        a loop, a `try` or only one branch, loses its shape. Slices are not flagged: they clip
+        `jnp.split(x, n)` pieces of one, elementwise `jnp` functions and arithmetic of one:
+        `jnp.sin(jnp.pi * x)`) earlier in the same scope, or bound once at module level and
+        never rebound. A name rebound to anything else, or bound in a loop, a `try` or only
+        one branch, loses its shape. Slices are not flagged: they clip
         as in NumPy.
     """
     why_bad = """
@@ -212,8 +218,32 @@ class ConstantOutOfBounds(Rule):
             """,
             check="assert batch.shape == (1, 4, 2) and float(batch[0, 0, 0]) == 32.0",
         ),
+        Example(
+            """
+            import jax.numpy as jnp
+
+            N = 100
+            x = jnp.linspace(0.0, 1.0, N)
+            psi = jnp.sin(jnp.pi * x) * x  # elementwise: the shape of `x`
+            edge = psi[N]  # error
+            """,
+            check="assert float(edge) == float(psi[N - 1])  # clamped to the last point",
+        ),
     )
     valid = (
+        Example(
+            """
+            import jax.numpy as jnp
+
+            N = 100
+            x = jnp.linspace(0.0, 1.0, N)
+            psi = jnp.sin(jnp.pi * x)
+            edge = psi[N - 1]
+            for N in (10, 20):  # rebound in a loop: no longer one known number
+                middle = psi[N]
+            """,
+            check="assert abs(float(edge)) < 1e-6 and float(middle) > 0.5",
+        ),
         Example(
             """
             import jax.numpy as jnp
@@ -274,13 +304,20 @@ class ConstantOutOfBounds(Rule):
         # Module-level names bound once and never rebound keep their shape everywhere, unless
         # a parameter or a local binding hides them.
         text = ctx.code_text(node)
-        if "take(" not in text and not LITERAL_INDEX.search(text):
+        top_level = isinstance(node, ast.Module) and not all(
+            isinstance(s, _NESTED) for s in node.body
+        )
+        # An index is a literal, or a name bound to one (here, or at top level before).
+        literal = "take(" in text or LITERAL_INDEX.search(text) or INT_BINDING.search(text)
+        if not literal and not top_level:
             return  # no literal index here: nothing to judge
         # Only the names the text mentions: the shapes below are looked up by name.
         inherited: dict[str, ArrayShape | int] = dict(ctx.model.stable_shapes(text))
-        if isinstance(node, ast.Module) and not all(isinstance(s, _NESTED) for s in node.body):
+        if top_level:
             # Top-level code: shapes carried across the top-level statements before it.
             inherited.update(ctx.model.module_shapes(ctx.unit_start))
+            if not literal and not any(type(known) is int for known in inherited.values()):
+                return
         if not inherited and not may_make_shape(text, resolver):
             return  # no known shape can arise here: nothing to flag
         if not isinstance(node, ast.Module):
@@ -390,7 +427,7 @@ class ConstantOutOfBounds(Rule):
         known = tracker.shape_of(array)
         if known is None:
             return None
-        hit = _out_of_bounds(node.slice, known.shape)
+        hit = _out_of_bounds(node.slice, known.shape, tracker.integers)
         if hit is None:
             return None
         name = ctx.segment(array)

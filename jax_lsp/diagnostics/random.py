@@ -9,6 +9,7 @@ from functools import partial
 
 from jax_lsp.analysis.imports import Resolver
 from jax_lsp.analysis.keys import (
+    DrawnThroughGlobal,
     DrawnThroughObject,
     KeyFlow,
     RepeatedUse,
@@ -594,6 +595,20 @@ class PrngKeyReuse(Rule):
             """,
             check="assert (w1 == w2).all()  # an initializer draws from the key it is given",
         ),
+        Example(
+            """
+            import jax
+
+            key = jax.random.key(0)  # seeded once, like np.random.seed(0)
+
+            def velocities(n):
+                return jax.random.normal(key, (n, 3))
+
+            v1 = velocities(4)
+            v2 = velocities(4)  # error
+            """,
+            check="assert (v1 == v2).all()  # the same numbers twice",
+        ),
     )
     valid = (
         Example(
@@ -853,6 +868,21 @@ class PrngKeyReuse(Rule):
             """
             import jax
 
+            key = jax.random.key(0)
+
+            def velocities(n):
+                return jax.random.normal(key, (n, 3))
+
+            v1 = velocities(4)
+            key = jax.random.fold_in(key, 1)  # a new global key before the next call
+            v2 = velocities(4)
+            """,
+            check="assert not (v1 == v2).all()",
+        ),
+        Example(
+            """
+            import jax
+
             def perturb(x, key, noise=None):
                 if noise is None:  # drawn only when the caller gives none
                     noise = jax.random.normal(key, x.shape)
@@ -962,8 +992,9 @@ class PrngKeyReuse(Rule):
         covering = {id(r.first): r for r in reuses if not r.across_iterations}
         for reuse in reuses:
             covered = covering.get(id(reuse.call)) if reuse.across_iterations else None
-            through_object = type(reuse.key) is DrawnThroughObject  # no key here to split
-            no_fix = through_object or reuse.rebuilt  # no key variable here to split
+            # Drawn through an object or a module function, or rebuilt: no key here to split.
+            drawn_elsewhere = type(reuse.key) in (DrawnThroughObject, DrawnThroughGlobal)
+            no_fix = drawn_elsewhere or reuse.rebuilt
             fix = None if no_fix else fixer.fix(covered if covered is not None else reuse)
             # A draw that consumes the key again on the next iteration is its own first use:
             # a related place pointing at the flagged call itself says nothing.
@@ -990,6 +1021,15 @@ def _message(reuse: Reuse, resolver: Resolver, ctx: RuleContext) -> str:
             f"`{stored}` and nothing but `__init__` assigns it, so every call gives the same "
             f"random numbers. Split it in the method and keep the new key "
             f"(`{stored}, subkey = jax.random.split({stored})`), or pass a key in"
+        )
+    if type(reuse.key) is DrawnThroughGlobal:
+        first = ast.unparse(reuse.first.func)
+        return (
+            f"This call draws from the module-level `{reuse.name}` again: "
+            f"`{reuse.key.function}` consumes `{reuse.name}` and never rebinds it, and "
+            f"`{first}(...)` already drew from it, so both give the same random numbers. "
+            f"Pass a key in and split it before each call "
+            f"(`{reuse.name}, subkey = jax.random.split({reuse.name})`)"
         )
     # As the code spells it (`state["key"]`): the reuse sits in the unit reported on.
     key = reuse.name if isinstance(reuse.key, ast.Name) else ctx.segment(reuse.key)
