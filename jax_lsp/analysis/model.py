@@ -2496,6 +2496,15 @@ class ModuleModel:
     def initializer_globals(self) -> frozenset[str]:
         """Module-level names every top-level assignment of which makes a random initializer
         (`kernel_init = jax.nn.initializers.lecun_normal()`): calling one draws from its key."""
+        # Every spelling of an initializer factory passes through the word `initializers` (in
+        # the call, or in the import binding its name): a module without it makes none, and
+        # a keystroke there skips gathering the top-level values (asked on every edit).
+        if not any(
+            "initializers" in unit.source.words()
+            for unit in self.document.units
+            if unit.tree is not None
+        ):
+            return frozenset()
         assigned = self._top_level_values
 
         def compute() -> frozenset[str]:
