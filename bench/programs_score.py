@@ -1,8 +1,8 @@
 """Scores jax-lsp on a folder of marked programs (a trial's `programs/`).
 
-Usage: PYTHONPATH=<tree> python bench/programs_score.py [--programs DIR] <command>...
-(each trial's `score.py` runs it on its own `programs/`), e.g. from bench/trial14:
-`PYTHONPATH=../.. python score.py python -P -m jax_lsp`.
+Usage, from a trial's folder (its `programs/` by default, or --programs DIR):
+PYTHONPATH=<tree> python ../programs_score.py [--programs DIR] <command>..., e.g. from
+bench/trial14: `PYTHONPATH=../.. python ../programs_score.py python -P -m jax_lsp`.
 
 A `# expect: JAXnnn` comment marks a line where the rule must fire (several codes: comma
 separated). Recall counts each expected (file, cell, line, code) found at that exact line.
