@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import ast
 import os
+import re
 import sys
 import weakref
 from collections import OrderedDict
@@ -33,6 +34,7 @@ from jax_lsp.analysis.nodes import (
     walk_nodes,
     walk_statements,
 )
+from jax_lsp.analysis.sharding import EXPLICIT_MESH_NAMES
 from jax_lsp.analysis.summary import FunctionNode, transform_of
 from jax_lsp.analysis.values import Container
 from jax_lsp.analysis.workspace import (
@@ -54,6 +56,11 @@ _KNOWN_ROOTS = frozenset(
 _MAX_REEXPORT_DEPTH = 4
 _MAX_BINDINGS = 1024  # memoised import sets (documents x their import versions)
 _MAX_MODEL_LINES = 20_000  # lines of imported modules whose models are kept
+# What follows an `import`: a parenthesised list, or the rest of the line (with continuations).
+_IMPORT_SPAN = re.compile(r"\bimport\b(\s*\([^)]*\)|(?:[^\n\\]|\\\n?)*)")
+_WORD = re.compile(r"\w+")
+# A comment, unless a quote comes before it on its line (import statements hold no strings).
+_COMMENT = re.compile(r"^([^'\"#\n]*)#[^\n]*", re.MULTILINE)
 
 ReadText = Callable[[str], str | None]
 
@@ -207,6 +214,7 @@ class _ModuleEntry:
     facts: dict[str, ExternalFacts | Target | None]  # by name: facts, re-export, unknown
     model: ModuleModel | None = None  # dropped when newer models need the memory
     explicit_meshes: bool | None = None  # its code may build a mesh with explicit axes
+    import_words: frozenset[str] | None = None  # every word its import statements may hold
 
 
 class ModuleFactsCache:
@@ -240,16 +248,18 @@ class ModuleFactsCache:
         return text if text is not None else read_disk(str(file))
 
     def entry(self, file: Path) -> _ModuleEntry | None:
+        """The module's entry for its version now (None: no such file). Its model is built
+        when a fact first needs one: most imported modules are only asked whether they may
+        build explicit meshes, which their text answers without a parse."""
         text = self._open_text(str(file)) if self._open_text else None
         stamp: object = text if text is not None else file_stamp(file)
         entry = self._entries.get(file)
         if entry is not None and entry.stamp == stamp:
             return entry
-        text = text if text is not None else read_disk(str(file))
-        if text is None:
+        if stamp is None:
             return None
+        self._model_lines -= self._models.pop(file, 0)  # the old version's model goes with it
         entry = self._entries[file] = _ModuleEntry(stamp, {})
-        self._keep_model(file, entry, text)
         return entry
 
     def model(self, file: Path, entry: _ModuleEntry) -> ModuleModel | None:
@@ -266,9 +276,26 @@ class ModuleFactsCache:
         """Whether the module's code may build a mesh with explicit axes (`analysis.sharding`),
         memoised with its version."""
         if entry.explicit_meshes is None:
-            model = self.model(file, entry)
-            entry.explicit_meshes = model is not None and model.may_make_explicit_meshes
+            text = self._text(file)
+            # The model reads the names from the units' words: a text that never spells
+            # them (most modules) is answered without building one.
+            if text is None or not any(name in text for name in EXPLICIT_MESH_NAMES):
+                entry.explicit_meshes = False
+            else:
+                model = self.model(file, entry)
+                entry.explicit_meshes = model is not None and model.may_make_explicit_meshes
         return entry.explicit_meshes
+
+    def may_reexport(self, file: Path, entry: _ModuleEntry, name: str) -> bool:
+        """Whether the module may re-export `name` (bind it by an import): False when no
+        import statement of its text spells the word, which `_answer` would parse the module
+        and build its model to find out (memoised with its version)."""
+        if entry.import_words is None:
+            code = _COMMENT.sub(r"\1", self._text(file) or "")  # a `)` in one ends no list
+            entry.import_words = frozenset(
+                word for span in _IMPORT_SPAN.findall(code) for word in _WORD.findall(span)
+            )
+        return name in entry.import_words
 
     def _keep_model(self, file: Path, entry: _ModuleEntry, text: str) -> None:
         entry.model = ModuleModel(Document(text, str(file)))
@@ -491,6 +518,8 @@ def _from_explicit_mesh_modules(
             if cache.explicit_meshes(*found):
                 marked.append(local)
                 break
+            if not cache.may_reexport(*found, target.attribute):
+                break  # defined there (or unknown): its module does not build such meshes
             answer = _answer(cache, found[1], target.attribute, found[0])
             if not isinstance(answer, Target):
                 break

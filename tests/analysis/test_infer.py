@@ -336,3 +336,30 @@ def test_names_from_a_module_that_may_build_explicit_meshes_are_marked(tmp_path:
     assert ModuleModel(document, external=merged).may_make_explicit_meshes
     plain = {"scale": ExternalFacts(False)}
     assert not ModuleModel(document, external=plain).may_make_explicit_meshes
+
+
+def test_meshes_are_followed_through_re_exports_without_models_of_other_modules(tmp_path: Path):
+    """A name re-exported on its way from a module that builds meshes is marked (a `)` in a
+    comment inside the import's parentheses included); a module that neither names the mesh
+    builders nor re-exports the name is answered from its text: no model is built of it."""
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "impl.py").write_text(
+        "import jax\n\nmesh = jax.make_mesh((1,), ('x',))\n\ndef shard(x):\n    return x\n"
+    )
+    (package / "api.py").write_text(
+        "from .impl import (\n    mesh,  # the default one (see impl)\n    shard,\n)\n"
+    )
+    (package / "plain.py").write_text(
+        "import jax.numpy as jnp  # imports (shard) nothing\n\nscale = 2.0\n\n"
+        "def shard(x):\n    return x\n"
+    )
+    cache = ModuleFactsCache()
+    path = tmp_path / "train.py"
+    text = "from pkg.api import shard\nfrom pkg.plain import scale, shard as plain_shard\n"
+    path.write_text(text)
+    facts, _ = local_external_facts(Document(text, str(path)), str(tmp_path), cache)
+    assert {name for name, found in facts.items() if found.explicit_meshes} == {"shard"}
+    assert cache._entries[package / "plain.py"].model is None
+    assert cache._entries[package / "impl.py"].model is not None  # it names make_mesh
