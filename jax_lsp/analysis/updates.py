@@ -9,6 +9,7 @@ twice, so the fixes ask whether code after them updates the same name at the sam
 from __future__ import annotations
 
 import ast
+import weakref
 from collections.abc import Iterable, Iterator
 from typing import TypeVar
 
@@ -143,10 +144,27 @@ def _is_output(statement: ast.stmt) -> bool:
     return name in _OUTPUT_CALLS
 
 
-def stepped_and_read(body: Iterable[ast.stmt]) -> frozenset[str]:
-    """The state a function body steps from its own value (`n += 1`, `g = g + 1`) and reads
+# Memoised by function node: rules ask it for every store in a function.
+_STEPPED_AND_READ: weakref.WeakKeyDictionary[ast.AST, frozenset[str]] = weakref.WeakKeyDictionary()
+
+
+def stepped_and_read(
+    function: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda,
+) -> frozenset[str]:
+    """The state a function's body steps from its own value (`n += 1`, `g = g + 1`) and reads
     again beyond that step, outside a print or a log: a counter whose value the function's
-    result depends on (`return self.n`), not one that only counts (a trace counter)."""
+    result depends on (`return self.n`), not one that only counts (a trace counter). None for
+    a lambda (its body is one expression)."""
+    found = _STEPPED_AND_READ.get(function)
+    if found is None:
+        body = function.body
+        found = _STEPPED_AND_READ[function] = (
+            _stepped_and_read(body) if isinstance(body, list) else frozenset()
+        )
+    return found
+
+
+def _stepped_and_read(body: Iterable[ast.stmt]) -> frozenset[str]:
     statements = [s for s in scope_statements(body) if not isinstance(s, _SCOPES)]
     steps = {path for statement in statements if (path := _stepped(statement)) is not None}
     if not steps:

@@ -1090,7 +1090,7 @@ class GlobalReadInTraced(_StateRule):
         own = bool(owners)
         if own and not _used_after_trace(node, ctx):
             return  # `global g` here: its own update (a trace counter), or a trace-time log
-        if own and name in _stepped_state(owners[-1]):
+        if own and name in stepped_and_read(owners[-1]):
             return  # a counter the function steps and reads: JAX103 reports its update
         if _is_write_receiver(node, ctx):
             return
@@ -2017,11 +2017,7 @@ def _steps_state_it_reads(target: ast.expr, ctx: RuleContext) -> bool:
     """Does the current function step `target` from its own value (`n += 1`) and read it
     again for its result (`return self.n`)? A counter, frozen at its first trace."""
     path = state_path(target)
-    return path is not None and path in _stepped_state(ctx.functions[-1])
-
-
-def _stepped_state(function: FunctionNode) -> frozenset[str]:
-    return stepped_and_read(function.body) if isinstance(function.body, list) else frozenset()
+    return path is not None and path in stepped_and_read(ctx.functions[-1])
 
 
 def _stores(targets: list[ast.expr], value: ast.expr) -> Iterator[tuple[ast.expr, ast.expr]]:

@@ -690,4 +690,4 @@ def test_an_instance_in_a_function_body_is_not_resolved_by_the_line_of_its_read(
 )
 def test_stepped_and_read_is_a_counter_the_function_reads_beyond_its_step(body, stepped):
     function = ast.parse("def f(self, x):\n" + textwrap.indent(body, "    ")).body[0]
-    assert stepped_and_read(function.body) == stepped
+    assert stepped_and_read(function) == stepped
