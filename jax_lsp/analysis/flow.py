@@ -239,6 +239,11 @@ class ScopeContext:
     # Parameters every trace gives the same flag (True, False, None) and the code never
     # rebinds (`skip_checks=True` from each traced call): the branches they decide.
     flags: Mapping[str, bool | None] = field(default_factory=dict)
+    # What a call the model resolves to a method of a class of the module returns
+    # (`self.helper(x)`, a linen module's `model.apply(variables, x)` or a TrainState's
+    # `state.apply_fn(variables, x)`, which run `__call__`): its return summary; None: no
+    # such method, or nothing known.
+    method_returns: Callable[[ast.Call], Value | None] = lambda call: None
 
 
 def annotation_kind(annotation: ast.expr | None, resolver: Resolver) -> Kind | None:
@@ -1074,6 +1079,10 @@ class FlowInterpreter:
             return self._call_function(callee, args, every)
         if type(callee) is Constructor:
             return _constructed(callee, node, args, keywords)
+        if receiver is not None:  # `self.helper(x)`, `model.apply(v, x)`: a method of here
+            summary = self.context.method_returns(node)
+            if summary is not None and summary is not Kind.UNKNOWN:
+                return called_result(summary, self.context.abstract or any_traced(every))
         qualname = self.resolver.qualname(func)
         if qualname:
             return self._call_value(qualname, node, args, keywords, every)

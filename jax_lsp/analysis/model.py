@@ -233,6 +233,7 @@ class ModuleModel:
     _carries: dict[ast.AST, tuple] = field(init=False, default_factory=dict, repr=False)
     # unit_key's answers by (id of the unit's parse, first line): see `unit_key`.
     _unit_keys: dict[tuple[int, int], tuple] = field(init=False, default_factory=dict, repr=False)
+    _method_keys: dict[FunctionNode, tuple] = field(init=False, default_factory=dict, repr=False)
     # Module functions top-level code names: the hash of their unit's text (see _compute_globals).
     _top_callees: dict[str, int] = field(init=False, default_factory=dict, repr=False)
     # Each function path's definitions in document order: (first line, node).
@@ -1783,6 +1784,7 @@ class ModuleModel:
             tuple([self.carry_values(fn) for fn in chain]) if self._loop_bodies else (),
             tuple([self.object_params(fn) for fn in chain]),
             tuple([self.self_object(fn) for fn in chain]),
+            tuple([self._method_returns_key(fn) for fn in chain]),
         )
         if key in source.memo:
             return source.memo[key]
@@ -1835,6 +1837,7 @@ class ModuleModel:
             self.records[node].path if node in self.records else "",
             tree_params,
             _fixed_flags(node, info),
+            self._method_call_returns if info is not None and info.abstract else _no_method,
         )
         kinds: dict[ast.AST, Kind] = {}
         values: dict[ast.AST, Value] = {}
@@ -2101,6 +2104,68 @@ class ModuleModel:
         return (module_refs - frozenset(all_params(caller))) | own
 
     # -- return summaries -----------------------------------------------------------------
+    @cached_property
+    def _call_sites(self) -> dict[ast.Call, tuple[CallSite, int]]:
+        """Every call of the module, with the first line of its unit."""
+        units = [unit for unit in self.document.units if unit.tree is not None]
+        return {
+            call.node: (call, unit.start_line)
+            for unit, summary in zip(units, self.summaries, strict=True)
+            for call in summary.calls
+        }
+
+    def _resolved_method(self, call: ast.Call) -> FunctionRecord | None:
+        """The method of a class of the module a call through an object runs, when the model
+        resolves it (`self.helper(x)`, a linen module's `model.apply(variables, x)`, a
+        TrainState's `state.apply_fn(variables, x)`: `__call__`)."""
+        if type(call.func) is not ast.Attribute:
+            return None
+        located = self._call_sites.get(call)
+        if located is None:
+            return None
+        site, unit_start = located
+        resolved = self.resolve_ref(site.callee, unit_start + call.lineno, site.caller)
+        if resolved is None or isinstance(resolved[0], ast.Lambda):
+            return None
+        record = self.records.get(resolved[0])
+        return record if record is not None and record.class_name else None
+
+    def _method_call_returns(self, call: ast.Call) -> Value | None:
+        """What the method a call resolves to returns, interpreted on its own (its parameters
+        unknown, as a module function's return summary)."""
+        record = self._resolved_method(call)
+        if record is None or isinstance(record.node, ast.AsyncFunctionDef):
+            return None
+        node = record.node
+        source = self._source_of[node]
+        key = ("method-returns", self.alias_key, self.unit_globals_key(source), record.path)
+        if key not in source.memo:
+            source.memo[key] = self._interpret_returns(node, self.global_values)
+        return source.memo[key]
+
+    def _method_returns_key(self, node: FunctionNode) -> tuple:
+        """The methods whose return summaries a traced function's values read (the calls in
+        its body the model resolves to methods): each one's path, text and the key of the
+        globals its unit mentions, for the keys of the function's values and findings (the
+        method may be in another unit, or another method of the same class)."""
+        memo = self._method_keys
+        found = memo.get(node)
+        if found is None:
+            info = self.context_of(node)
+            entries = []
+            if info is not None and info.abstract:
+                for call in walk_nodes(node):
+                    if type(call) is not ast.Call or type(call.func) is not ast.Attribute:
+                        continue
+                    record = self._resolved_method(call)
+                    if record is None:
+                        continue
+                    source = self._source_of[record.node]
+                    text = ast.get_source_segment(source.text, record.node)
+                    entries.append((record.path, hash(text), self.unit_globals_key(source)))
+            found = memo[node] = tuple(entries)
+        return found
+
     def return_value(self, path: str, given_tracers: bool = False) -> Value | None:
         """What calling the module function `path` returns, interpreted on its own (its
         parameters unknown, outside any trace; with `given_tracers`, every parameter a tracer
@@ -2989,6 +3054,7 @@ class ModuleModel:
                     self_object(node) if info is None else (),
                     node in object_methods,
                     explanation_key(node, unit_start) if traced else (),
+                    self._method_returns_key(node) if traced else (),
                 )
             )
         return tuple(entries)
@@ -3429,6 +3495,11 @@ def _names_bound_to(value: ast.expr, scope: ast.AST) -> list[str]:
         for target in statement.targets
         if isinstance(target, ast.Name)
     ]
+
+
+def _no_method(call: ast.Call) -> None:
+    """Outside traced code, calls of methods keep the values the flow gives them."""
+    return None
 
 
 def _fixed_flags(node: FunctionNode, info: TraceInfo | None) -> dict[str, bool | None]:

@@ -33,4 +33,9 @@ RETURNS_TRACERS: dict[str, tuple[int, ...]] = {
     "numpy.sum": (0,),
     "numpy.transpose": (0,),
     "numpy.var": (0,),
+    "numpy.ma.amax": (0,),
+    "numpy.ma.amin": (0,),
+    "numpy.ma.round": (0,),
+    "numpy.ma.round_": (0,),
+    "numpy.ma.transpose": (0,),
 }

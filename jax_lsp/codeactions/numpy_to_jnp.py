@@ -4,8 +4,9 @@
 Only for a call spelled through the NumPy module (`np.clip`, `numpy.linalg.norm`), never for a
 name imported from it (`from numpy import clip`), and only for the functions `jax.numpy` has
 under the same name (`NOT_IN_JAX_NUMPY` lists those of the rule's tables it lacks, measured on
-jax 0.10.2). Unsafe: `jax.numpy` computes in 32 bits unless x64 is on, and a few functions
-(`unique`, `nonzero`) then need `size=` under `jit`.
+jax 0.10.2; `jax.numpy` has no masked arrays: nothing of `numpy.ma`). Unsafe: `jax.numpy`
+computes in 32 bits unless x64 is on, and a few functions (`unique`, `nonzero`) then need
+`size=` under `jit`.
 """
 
 from __future__ import annotations
@@ -60,13 +61,26 @@ NOT_IN_JAX_NUMPY = frozenset(
 )
 
 
-def numpy_to_jnp_fix(call: ast.Call, qualname: str, ctx: FixSite) -> Fix | None:
-    """`np.name(...)` -> `jnp.name(...)` for the NumPy function `qualname` ("numpy.clip")."""
+# NumPy submodules with no `jax.numpy` counterpart.
+_WITHOUT_JAX_MODULE = ("numpy.ma.",)
+
+
+def jnp_name(qualname: str) -> str | None:
+    """The `jax.numpy` name of the NumPy function `qualname` ("numpy.linalg.norm" ->
+    "linalg.norm"), None when `jax.numpy` has none."""
     if qualname in NOT_IN_JAX_NUMPY or not qualname.startswith("numpy."):
         return None
-    if not _spelled_through_module(call.func, qualname.count(".")):
+    if qualname.startswith(_WITHOUT_JAX_MODULE):
         return None
-    return jnp_function_fix(call, qualname.removeprefix("numpy."), ctx)
+    return qualname.removeprefix("numpy.")
+
+
+def numpy_to_jnp_fix(call: ast.Call, qualname: str, ctx: FixSite) -> Fix | None:
+    """`np.name(...)` -> `jnp.name(...)` for the NumPy function `qualname` ("numpy.clip")."""
+    name = jnp_name(qualname)
+    if name is None or not _spelled_through_module(call.func, qualname.count(".")):
+        return None
+    return jnp_function_fix(call, name, ctx)
 
 
 def jnp_function_fix(call: ast.Call, name: str, ctx: FixSite) -> Fix | None:

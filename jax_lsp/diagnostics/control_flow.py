@@ -1365,8 +1365,10 @@ class ConcretizeTraced(Rule):
         Flags conversions of a traced value to a Python or NumPy value: `float(x)`,
         `complex(x)`, `int(x)`, `x.item()`, `x.tolist()`, `range(n)`, `math.sqrt(x)`,
         `np.asarray(x)` and NumPy functions that convert their arguments, in any position
-        (`np.exp(x)`, `np.dot(a, x)`, `np.searchsorted(edges, x)`: a table measured on every
-        public NumPy function;
+        (`np.exp(x)`, `np.dot(a, x)`, `np.searchsorted(edges, x)`, `np.fft.fft(x)`,
+        `np.ma.masked_array(x, mask)`, `scipy.special.hyp2f1(a, b, c, x)`: a table measured on
+        every public function of NumPy, `numpy.linalg`, `numpy.fft`, `numpy.ma` and
+        `scipy.special`;
         `np.sum(x)`, which calls `x.sum()`, traces and is not flagged; `np.argsort(x)`,
         which calls `x.argsort(stable=None)`, traces but fails when jit compiles it); a NumPy
         array, list or tuple indexed or sliced with a traced value (`table[i]`); and traced
@@ -1619,8 +1621,51 @@ class ConcretizeTraced(Rule):
             """,
             raises="jax.errors.TracerArrayConversionError",
         ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+            from scipy.special import hyp2f1
+
+            def incomplete_beta(x, a, b):
+                # a SciPy ufunc of four inputs converts every one of them
+                return x**a * hyp2f1(a, 1.0 - b, a + 1.0, x) / a  # error
+
+            jax.vmap(incomplete_beta, in_axes=(0, None, None))(jnp.linspace(0.1, 0.9, 4), 2.0, 3.0)
+            """,
+            raises="jax.errors.TracerArrayConversionError",
+        ),
+        Example(
+            """
+            import jax
+            import numpy as np
+
+            def masked_speed(u, mask):
+                return np.ma.masked_array(u, mask).filled(0.0)  # error
+
+            jax.vmap(masked_speed, in_axes=(0, None))(np.ones((3, 4)), np.zeros(4, dtype=bool))
+            """,
+            raises="jax.errors.TracerArrayConversionError",
+        ),
     )
     valid = (
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+            import numpy as np
+            from jax.scipy.special import betainc
+
+            data = np.ma.masked_invalid(np.array([0.2, np.nan, 0.7]))
+            host = data.filled(0.5)  # masked arrays stay on the host
+
+            def incomplete_beta(x, a, b):
+                return betainc(a, b, x)
+
+            out = jax.vmap(incomplete_beta, in_axes=(0, None, None))(jnp.asarray(host), 2.0, 3.0)
+            """,
+            check="assert out.shape == (3,)",
+        ),
         Example(
             """
             import jax

@@ -275,3 +275,54 @@ def test_a_function_static_under_nnx_jit_is_no_module():
     )
     assert _codes(source) == []
     assert run_snippet(source).error is None
+
+
+# -- a call the model resolves to a method of the module gives what the method returns ------
+TRAIN_STATE_PRINT = """
+@jax.jit
+def train_step(state, x):
+    def loss_fn(params):
+        preds = state.apply_fn(params, x)
+        print(preds)
+        return jnp.mean(preds**2)
+
+    loss, grads = jax.value_and_grad(loss_fn)(state.params)
+    return state.apply_gradients(grads=grads), loss
+
+
+train_step(state, x)
+"""
+
+
+def test_a_print_of_what_a_train_states_apply_fn_returns_is_found_and_prints_a_tracer():
+    # `state.apply_fn` runs `Net.__call__`, whose `nn.Dense(3)(x)` is an array: a tracer here.
+    source = _program(LINEN_HEAD, "", TRAIN_STATE_PRINT)
+    assert _codes(source) == [(_line_of(source, "print(preds)"), "JAX101")]
+    outcome = run_snippet(source)
+    assert outcome.error is None and "Tracer" in outcome.stdout
+
+
+SHAPE_HELPER = """
+import jax
+import jax.numpy as jnp
+
+
+class Grid:
+    def width(self, x):
+        return x.shape[-1]
+
+    def step(self, x):
+        n = self.width(x)
+        print("width", n)
+        return jnp.ones(n) + x
+
+
+grid = Grid()
+out = jax.jit(grid.step)(jnp.ones(3))
+"""
+
+
+def test_a_method_returning_a_shape_gives_a_python_value_and_the_print_is_clean():
+    assert _codes(SHAPE_HELPER) == []
+    outcome = run_snippet(SHAPE_HELPER)
+    assert outcome.error is None and "width 3" in outcome.stdout

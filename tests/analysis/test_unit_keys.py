@@ -337,3 +337,34 @@ def test_a_fix_anchored_in_another_unit_follows_it(above):
         KEY_REUSE.format(above=""), KEY_REUSE.format(above=f"\n{above}\n")
     )
     assert _codes(before) and before != after
+
+
+# A traced function printing what a method of a class in another unit returns: editing the
+# method (an array, then a Python number) changes what the print shows, though the reader's
+# text and every global it mentions are the same.
+METHOD_READER = """\
+import jax
+import jax.numpy as jnp
+
+
+class Scale:
+    def apply(self, x):
+        return {result}
+
+
+scale = Scale()
+
+
+@jax.jit
+def f(x):
+    y = scale.apply(x)
+    print(y)
+    return x
+"""
+
+
+def test_an_edited_method_in_another_unit_reaches_the_reader():
+    results = ("jnp.tanh(x)", "len(x.shape)", "jnp.exp(x)")
+    versions = [METHOD_READER.replace("{result}", result) for result in results]
+    found = _check_versions(*versions)
+    assert [[f.code for f in findings] for findings in found] == [["JAX101"], [], ["JAX101"]]

@@ -1,8 +1,9 @@
 """Which positional arguments of NumPy functions turn a tracer into a NumPy value (and fail),
 measured under `jax.jit`: the source of jax_lsp/diagnostics/numpy_table.py (JAX703).
 
-Every public NumPy function (and scalar type), and those of `scipy.special` and
-`scipy.integrate`, is called with 1, 2 and 3 float arrays; for
+Every public NumPy function (and scalar type), those of `numpy.linalg`, `numpy.fft` and
+`numpy.ma` (with the masked array classes), and those of `scipy.special` and
+`scipy.integrate`, is called with 1, 2 and 3 float arrays (a ufunc with all its inputs); for
 each arity that works, each argument in turn is given as a tracer instead. A position
 converts when JAX then raises a concretization error (`TracerArrayConversionError` from
 `__array__`, `TracerIntegerConversionError` from `__index__`, ...). Functions that hand the
@@ -49,6 +50,17 @@ def candidates() -> list[tuple[str, Any]]:
             continue
         if callable(value):
             found.append((f"numpy.{name}", value))
+    # The submodules a NumPy user calls on arrays (`np.linalg.inv(a)`, `np.fft.fft(x)`,
+    # `np.ma.masked_array(x, mask)`: the masked array classes build from their data).
+    for module in (np.linalg, np.fft, np.ma):
+        for name in sorted(module.__all__):
+            value = getattr(module, name, None)
+            if name in _SKIPPED or value is None or inspect.ismodule(value):
+                continue
+            if inspect.isclass(value) and not issubclass(value, np.ndarray):
+                continue
+            if callable(value):
+                found.append((f"{module.__name__}.{name}", value))
     # The SciPy a NumPy user ports: special functions (ufuncs: they convert every input) and
     # the integrators of sampled data (`simpson`, `trapezoid`).
     for module in (scipy.special, scipy.integrate):

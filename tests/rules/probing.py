@@ -1,5 +1,6 @@
-"""What the table probes share: calling a function with 1, 2 and 3 arrays, each position in
-turn given something else, and writing the measured table as a Python module."""
+"""What the table probes share: calling a function with 1, 2 and 3 arrays (and a ufunc with as
+many as it takes: `scipy.special.hyp2f1` takes 4), each position in turn given something
+else, and writing the measured table as a Python module."""
 
 from __future__ import annotations
 
@@ -15,10 +16,10 @@ PositionTable = dict[str, tuple[int, ...]]
 def failing_positions(
     target: Any, make_array: Callable[[], Any], fails: Callable[[Any, list[Any], int], bool]
 ) -> tuple[int, ...]:
-    """The positions where `fails(target, args, position)`, over the arities (1 to 3) at
-    which `target` runs on arrays."""
+    """The positions where `fails(target, args, position)`, over the arities (1 to 3, and a
+    ufunc's own number of inputs) at which `target` runs on arrays."""
     positions: set[int] = set()
-    for arity in (1, 2, 3):
+    for arity in sorted({1, 2, 3, getattr(target, "nin", 1)}):
         args = [make_array() for _ in range(arity)]
         if runs(target, args):
             positions |= {p for p in range(arity) if fails(target, args, p)}

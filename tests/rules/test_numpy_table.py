@@ -7,6 +7,7 @@ import pytest
 
 from jax_lsp.analysis.document import Document
 from jax_lsp.analysis.numpy_tracers import RETURNS_TRACERS
+from jax_lsp.codeactions.numpy_to_jnp import jnp_name
 from jax_lsp.diagnostics import ALL_RULES
 from jax_lsp.diagnostics.numpy_table import CONVERTS_TRACERS, FAILS_TO_COMPILE
 from jax_lsp.engine import analyze
@@ -102,3 +103,16 @@ def test_result_of_a_traced_argument_is_traced(qualname: str, position: int):
     assert {(f.span.start.line, f.code) for f in findings if f.code == "JAX701"} == {
         (8, "JAX701")
     }, source
+
+
+@pytest.mark.parametrize("qualname", sorted(q for q in CONVERTS_TRACERS if q.startswith("numpy.")))
+def test_fix_names_a_jax_numpy_function(qualname: str):
+    """JAX703's fix turns `np.name(...)` into `jnp.name(...)` only where `jax.numpy` has that
+    name (`np.fft.fft` -> `jnp.fft.fft`; nothing for `np.ma.masked_array`)."""
+    import jax.numpy as jnp
+
+    target: object = jnp
+    for part in qualname.removeprefix("numpy.").split("."):
+        target = getattr(target, part, None)
+    name = jnp_name(qualname)
+    assert (name is not None) == callable(target), (qualname, name)
