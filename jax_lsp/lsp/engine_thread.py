@@ -125,6 +125,11 @@ class EngineThread:
             return last[1]
         return self.check(uri, text, path, settings)
 
+    def last(self, uri: str) -> Analysis | None:
+        """The last analysis of `uri`, of whatever text (engine thread only)."""
+        last = self._last.get(uri)
+        return last[1] if last is not None else None
+
     def forget(self, uri: str) -> None:
         """`uri` was closed: drop its last parse (on the engine thread, whose state it is)."""
         self._cost.pop(uri, None)
