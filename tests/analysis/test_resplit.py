@@ -234,6 +234,83 @@ def test_a_decorator_typed_on_the_blank_line_above_a_def_is_not_mistaken_for_a_c
     assert [ast.unparse(d) for d in decorated.decorator_list] == ["jax.jit", "property"]
 
 
+# Lines typed inside function bodies: statements of every kind, blocks, half-typed ones,
+# `await` and `yield` (which a stand-in class header must parse as the function's body does).
+BODY_SNIPPETS = [
+    "",
+    "    # a comment",
+    "    x = 1",
+    "    return x",
+    "    y = await step(x)",
+    "    async for z in stream():",
+    "        yield z",
+    "    if x > 0:",
+    "        x = x - 1",
+    "    def inner(y):",
+    "    @jax.jit",
+    "    nonlocal total",
+    "  x = 2",
+    "x = 3",
+    "        if x",
+    "    call(1,",
+    "    )",
+    '    """docstring"""',
+]
+_STATEMENTS = (
+    '    """A docstring."""\n',
+    "    n = 0; scale = 2.0\n",
+    "    if x > 0:\n        x = x - 1\n    else:\n        x = -x\n",
+    "    @jax.jit\n    def inner(y):\n        return y * 2  # trailing comment\n",
+    "    for item in items:\n        total = (\n            total + item\n        )\n",
+    "    result = await step(x)\n    return result\n",
+)
+FUNCTION_TEXTS = [
+    "import jax\n\n\n@jax.jit\nasync def run(x, items):\n"
+    + "\n".join(_STATEMENTS * 3)
+    + "\n# after\nvalue = 1\n",
+    *(
+        path.read_text(encoding="utf-8")
+        for path in [*FIXTURES, *REAL_FILES]
+        if "\ndef " in path.read_text(encoding="utf-8")
+    ),
+]
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=st.sampled_from(FUNCTION_TEXTS), edits=edit_sequences(BODY_SNIPPETS, 2, 4))
+def test_a_function_edited_in_its_body_has_the_tree_a_whole_parse_gives(text, edits):
+    document = Document(text)
+    for where, removed, inserted in edits:
+        text = "\n".join(edited_lines(document.lines, where, removed, inserted))
+        edited = Document(text, previous=document)
+        assert _layout(edited) == _layout(Document(text))
+        for unit in edited.units:
+            if _parses_as_written(unit):
+                fresh = ast.parse(unit.text)
+                assert ast.dump(unit.tree, include_attributes=True) == ast.dump(
+                    fresh, include_attributes=True
+                )
+        document = edited
+
+
+def test_an_edit_inside_a_function_parses_the_statements_it_touched_only():
+    body = "".join(f"    x{i} = x + {i}\n" for i in range(4))
+    text = f"import jax\n\n\ndef f(x):\n{body}    return x3\n\n\nvalue = 1\n"
+    before = Document(text)
+    after = Document(text.replace("x + 2", "x * 2  # typed"), previous=before)
+    old_function, new_function = before.units[1].tree.body[0], after.units[1].tree.body[0]
+    kept = [new is old for new, old in zip(new_function.body, old_function.body, strict=True)]
+    assert kept == [True, True, False, True, True]  # only `x2 = ...` parsed again
+    assert ast.dump(after.units[1].tree, include_attributes=True) == ast.dump(
+        ast.parse(after.units[1].source.text), include_attributes=True
+    )
+    header = Document(text.replace("def f(x):", "def f(x, y):"), previous=before)
+    new_body = header.units[1].tree.body[0].body
+    assert not any(  # the header changed: the function is parsed whole
+        new is old for new, old in zip(new_body, old_function.body, strict=True)
+    )
+
+
 # Words that may straddle where a class is cut into pieces, non-ASCII text among them.
 _WORD_SNIPPETS = [
     *MEMBER_SNIPPETS,
