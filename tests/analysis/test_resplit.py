@@ -180,6 +180,11 @@ def _parses_as_written(unit) -> bool:
     edits=edit_sequences(MEMBER_SNIPPETS, 2, 4),
 )
 def test_a_class_edited_in_its_body_has_the_tree_a_whole_parse_gives(text, edits):
+    _assert_edited_units_parse_as_written(text, edits)
+
+
+def _assert_edited_units_parse_as_written(text: str, edits) -> None:
+    """After each edit, the units are a whole split's, each with the tree `ast.parse` gives."""
     document = Document(text)
     for where, removed, inserted in edits:
         text = "\n".join(edited_lines(document.lines, where, removed, inserted))
@@ -279,36 +284,27 @@ FUNCTION_TEXTS = [
 @settings(max_examples=300, deadline=None)
 @given(text=st.sampled_from(FUNCTION_TEXTS), edits=edit_sequences(BODY_SNIPPETS, 2, 4))
 def test_a_function_edited_in_its_body_has_the_tree_a_whole_parse_gives(text, edits):
-    document = Document(text)
-    for where, removed, inserted in edits:
-        text = "\n".join(edited_lines(document.lines, where, removed, inserted))
-        edited = Document(text, previous=document)
-        assert _layout(edited) == _layout(Document(text))
-        for unit in edited.units:
-            if _parses_as_written(unit):
-                fresh = ast.parse(unit.text)
-                assert ast.dump(unit.tree, include_attributes=True) == ast.dump(
-                    fresh, include_attributes=True
-                )
-        document = edited
+    _assert_edited_units_parse_as_written(text, edits)
 
 
 def test_an_edit_inside_a_function_parses_the_statements_it_touched_only():
     body = "".join(f"    x{i} = x + {i}\n" for i in range(4))
     text = f"import jax\n\n\ndef f(x):\n{body}    return x3\n\n\nvalue = 1\n"
     before = Document(text)
-    after = Document(text.replace("x + 2", "x * 2  # typed"), previous=before)
-    old_function, new_function = before.units[1].tree.body[0], after.units[1].tree.body[0]
-    kept = [new is old for new, old in zip(new_function.body, old_function.body, strict=True)]
-    assert kept == [True, True, False, True, True]  # only `x2 = ...` parsed again
-    assert ast.dump(after.units[1].tree, include_attributes=True) == ast.dump(
-        ast.parse(after.units[1].source.text), include_attributes=True
-    )
-    header = Document(text.replace("def f(x):", "def f(x, y):"), previous=before)
-    new_body = header.units[1].tree.body[0].body
-    assert not any(  # the header changed: the function is parsed whole
-        new is old for new, old in zip(new_body, old_function.body, strict=True)
-    )
+
+    def kept_statements(edited_text: str) -> list[bool]:
+        """Which statements of the edited function's body are the last parse's own nodes."""
+        after = Document(edited_text, previous=before)
+        assert ast.dump(after.units[1].tree, include_attributes=True) == ast.dump(
+            ast.parse(after.units[1].source.text), include_attributes=True
+        )
+        old, new = before.units[1].tree.body[0].body, after.units[1].tree.body[0].body
+        return [mine is theirs for mine, theirs in zip(new, old, strict=True)]
+
+    typed = kept_statements(text.replace("x + 2", "x * 2  # typed"))
+    assert typed == [True, True, False, True, True]  # only `x2 = ...` parsed again
+    # The header changed: the function is parsed whole.
+    assert not any(kept_statements(text.replace("def f(x):", "def f(x, y):")))
 
 
 # Words that may straddle where a class is cut into pieces, non-ASCII text among them.
