@@ -9,6 +9,8 @@ N edits (the same lines and texts as `latency.py`, each waited for until its dia
 arrive) or none, then shuts the server down. Instructions per edit = (count with N edits -
 count with none) / N: the difference leaves out what both runs share (switching the count on,
 the idle event loop, shutting down). PYTHONHASHSEED is fixed so that both runs hash alike.
+`--actions`: each edit is followed by the `textDocument/codeAction` request `latency.py` sends
+on the edited line (the server's whole work per edit there), reported as `with-actions` kinds.
 Results: `results/edit-instructions.json`.
 
 `--within MODULE:QUALNAME` (repeatable) counts, instead, the instructions spent inside one
@@ -104,10 +106,17 @@ def _stop(session: Session) -> None:
 
 
 def count_run(
-    path: Path, text: str, lines: list[int], kind: str, measured: int, within: str | None = None
+    path: Path,
+    text: str,
+    lines: list[int],
+    kind: str,
+    measured: int,
+    within: str | None = None,
+    actions: bool = False,
 ) -> int:
     """Instructions counted from after the warm-up edits to the server's exit, with
-    `measured` edits in between (only those inside the function `within`, if given)."""
+    `measured` edits in between (only those inside the function `within`, if given), each
+    followed by a code-action request on its line if `actions`."""
     os.environ["PYTHONHASHSEED"] = "0"
     with tempfile.TemporaryDirectory() as folder:
         out_file = Path(folder) / "callgrind.out"
@@ -115,6 +124,8 @@ def count_run(
         try:
             for index in range(WARMUP):
                 session.edit(lines[index], SUFFIXES[kind].format(index=index))
+                if actions:
+                    session.code_action(lines[index])
             subprocess.run(
                 ["callgrind_control", "-i", "on", str(session.client.pid)],
                 check=True,
@@ -123,6 +134,8 @@ def count_run(
             time.sleep(1)  # the switch takes effect asynchronously; the idle loop is cheap
             for index in range(WARMUP, WARMUP + measured):
                 session.edit(lines[index], SUFFIXES[kind].format(index=index))
+                if actions:
+                    session.code_action(lines[index])
             _stop(session)
         finally:
             if session.client.process.poll() is None:
@@ -131,11 +144,13 @@ def count_run(
         return _instructions(out_file)
 
 
-def measure(path: Path, edits: int, kind: str, within: str | None = None) -> dict:
+def measure(
+    path: Path, edits: int, kind: str, within: str | None = None, actions: bool = False
+) -> dict:
     text = path.read_text(encoding="utf-8")
     lines = edit_lines(text, edits + WARMUP, kind)
-    base = count_run(path, text, lines, kind, 0, within)
-    edited = count_run(path, text, lines, kind, edits, within)
+    base = count_run(path, text, lines, kind, 0, within, actions)
+    edited = count_run(path, text, lines, kind, edits, within, actions)
     return {
         "lines": text.count("\n") + 1,
         "instructions_without_edits": base,
@@ -157,6 +172,9 @@ def main() -> None:
         metavar="MODULE:QUALNAME",
         help="count only inside this function (repeatable: one run each)",
     )
+    parser.add_argument(
+        "--actions", action="store_true", help="a code-action request after each edit"
+    )
     parser.add_argument("--serve-within", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve_within:
@@ -172,14 +190,15 @@ def main() -> None:
     for name in args.files:
         for kind in args.kind or sorted(SUFFIXES):
             for within in args.within or [None]:
-                figures = measure(corpus.root / name, args.edits, kind, within)
+                figures = measure(corpus.root / name, args.edits, kind, within, args.actions)
                 per_kind = record["files"].setdefault(name, {})
+                label = f"{kind}+action" if args.actions else kind
                 if within is None:
-                    per_kind[kind] = figures
+                    per_kind[label] = figures
                 else:
-                    per_kind.setdefault(kind, {})[within] = figures
+                    per_kind.setdefault(label, {})[within] = figures
                 print(
-                    f"{name:<48}{figures['lines']:>6}  {kind:<8}"
+                    f"{name:<48}{figures['lines']:>6}  {label:<8}"
                     f"{figures['instructions_per_edit'] / 1e6:>16.2f} M  {within or ''}"
                 )
     RESULTS.mkdir(parents=True, exist_ok=True)

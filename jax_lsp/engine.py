@@ -672,10 +672,17 @@ def fix_source(
     return fixed, applied
 
 
-def enable_debug_nans(text: str) -> str:
+def enable_debug_nans(text: str, parsed: Analysis | None = None) -> str:
     """`text` with `jax.config.update("jax_debug_nans", True)` after its imports (and `import
     jax` if needed): the enable-debug-NaNs source action, for a file or a notebook's joined
-    cells alike; `text` itself when it mentions the setting already."""
+    cells alike; `text` itself when it mentions the setting already. `parsed`: an analysis,
+    whose parse is used when it is of `text` (the server's code actions, asked after each
+    edit, parsed the whole text again)."""
+    if "jax_debug_nans" in text:
+        return text
     newline = next((ending for ending in ("\r\n", "\n", "\r") if ending in text), "\n")
-    edit = debug_nans_edit(Document(text), newline)
+    document = parsed.document if parsed is not None else None
+    edit = debug_nans_edit(
+        document if document is not None and document.text == text else Document(text), newline
+    )
     return text if edit is None else apply_edits(text, [edit])

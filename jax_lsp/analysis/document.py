@@ -655,28 +655,31 @@ def first_line(node: ast.stmt) -> int:
 
 
 def _splice_member(unit: Unit, window: list[str], first: int, old_end: int) -> Unit | None:
-    """`unit`, a class edited inside its body (document lines `first` to `old_end` of the old
-    text), as the lines `window`: only the edited members parsed again, the others' trees
-    shared with the old parse, so a keystroke in a 2,000-line class parses one method; None
-    when the edit may not stay within members (then the window is split as any other).
+    """`unit`, a class or a function edited inside its body (document lines `first` to
+    `old_end` of the old text), as the lines `window`: only the edited members (statements of
+    the body) parsed again, the others' trees shared with the old parse, so a keystroke in a
+    2,000-line class parses one method, and one in a long function the statements it touched;
+    None when the edit may not stay within members (then the window is split as any other).
 
     The result is the tree `ast.parse` gives for the new text: the members run from the first
-    edited one to the next untouched one (to the class's end when lines were added or
+    edited one to the next untouched one (to the end of the body when lines were added or
     removed, as everything after has moved), parsed as the body of a stand-in class header
-    placed on the line above them, so every position comes out where a whole parse puts it."""
+    placed on the line above them, so every position comes out where a whole parse puts it
+    (the parser takes a function's statements, `return` and `await` too, in a class body:
+    where they may stand is the compiler's concern, not the parser's)."""
     source = unit.source
     tree = source.tree
     if source.problem is not None or tree is None or len(tree.body) != 1:
         return None
     cls = tree.body[0]
-    if not isinstance(cls, ast.ClassDef):
+    if not isinstance(cls, ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
         return None
     members = cls.body
     starts = [first_line(member) - 1 for member in members]  # 0-based, unit-relative
     edited_first, edited_end = first - unit.start_line, old_end - unit.start_line
     if edited_first < starts[0] or starts[0] < 1:
         return None  # the header (or a one-line class) changed
-    # Only the class's first lines may start at column 0: any other starts a new unit.
+    # Only the header's lines may start at column 0: any other starts a new unit.
     if any(line[:1] not in _NOT_CODE_START for line in window[starts[0] :]):
         return None
     region_start = starts[bisect_right(starts, edited_first) - 1]

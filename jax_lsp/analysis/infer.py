@@ -434,16 +434,47 @@ def _answer(
     return entry.facts[name]
 
 
-def engine_facts(
-    target: Target, roots: tuple[Path, ...], cache: ModuleFactsCache
-) -> ExternalFacts | None:
+class _Lookups:
+    """The module files and module versions one computation read, each looked up once however
+    often it is asked, and remembered so that the computation can tell later whether they
+    still read the same (`still_hold`)."""
+
+    def __init__(self, roots: tuple[Path, ...], cache: ModuleFactsCache) -> None:
+        self._roots = roots
+        self.cache = cache
+        self._files: dict[str, Path | None] = {}
+        self._entries: dict[Path, _ModuleEntry | None] = {}
+
+    def file(self, module: str) -> Path | None:
+        if module not in self._files:
+            self._files[module] = module_file(module, self._roots)
+        return self._files[module]
+
+    def entry(self, module: str) -> tuple[Path, _ModuleEntry] | None:
+        """The module's file and its version now, if it is a workspace module."""
+        file = self.file(module)
+        if file is None:
+            return None
+        if file not in self._entries:
+            self._entries[file] = self.cache.entry(file)
+        entry = self._entries[file]
+        return (file, entry) if entry is not None else None
+
+    def still_hold(self) -> bool:
+        """Every module is found where it was, each file at the version read (an open
+        document's text, a file's stamp: one stat each)."""
+        return all(
+            module_file(module, self._roots) == file for module, file in self._files.items()
+        ) and all(self.cache.entry(file) is entry for file, entry in self._entries.items())
+
+
+def engine_facts(target: Target, lookups: _Lookups) -> ExternalFacts | None:
     """The engine's answer for one imported callable (following re-exports), if it has one."""
     for _ in range(_MAX_REEXPORT_DEPTH):
-        file = module_file(target.module, roots)
-        entry = cache.entry(file) if file is not None else None
-        if entry is None:
+        found = lookups.entry(target.module)
+        if found is None:
             return None
-        answer = _answer(cache, entry, target.attribute, file)
+        answer = _answer(lookups.cache, found[1], target.attribute, found[0])
         if not isinstance(answer, Target):
             return answer
         target = answer
@@ -460,16 +491,29 @@ def local_external_facts(
     document: Document, root: str | None, cache: ModuleFactsCache
 ) -> tuple[dict[str, ExternalFacts], dict[str, Target]]:
     """The engine's facts for the document's imported callables, and those it could not
-    answer (for jedi)."""
+    answer (for jedi). A keystroke rarely changes the imports or what they call: the last
+    version's facts are reused while the modules they were read from are unchanged."""
     path = document_file(document)
     roots = search_roots(root, path)
     if not roots:
         return {}, {}
     bindings = imported_bindings(document, path, roots, cache)
+    spelled = _spelled_callables(document, bindings)
+    return document.lineage.reuse_while(
+        "workspace-facts",
+        (cache, roots, bindings, spelled),
+        lambda: _read_facts(bindings, spelled, _Lookups(roots, cache)),
+    )
+
+
+def _read_facts(
+    bindings: Bindings, spelled: dict[str, Target], lookups: _Lookups
+) -> tuple[tuple[dict[str, ExternalFacts], dict[str, Target]], Callable[[], bool]]:
+    """`local_external_facts` read from the imported modules, and whether they still hold."""
     facts: dict[str, ExternalFacts] = {}
     unanswered: dict[str, Target] = {}
-    for spelling, target in _spelled_callables(document, bindings).items():
-        found = engine_facts(target, roots, cache)
+    for spelling, target in spelled.items():
+        found = engine_facts(target, lookups)
         if found is not None:
             facts[spelling] = found
         else:
@@ -478,41 +522,32 @@ def local_external_facts(
     # mesh, or an array placed on one, may come in through any of them. Held by the imported
     # name's spelling, as a call's facts are; a name called too keeps its call facts, and
     # jedi's answer for it takes the flag over (`external.with_answers`).
-    for spelling in _from_explicit_mesh_modules(bindings, roots, cache):
+    for spelling in _from_explicit_mesh_modules(bindings, lookups):
         known = facts.get(spelling)
         facts[spelling] = (
             ExternalFacts(False, explicit_meshes=True)
             if known is None
             else replace(known, explicit_meshes=True)
         )
-    return facts, unanswered
+    return (facts, unanswered), lookups.still_hold
 
 
-def _from_explicit_mesh_modules(
-    bindings: Bindings, roots: tuple[Path, ...], cache: ModuleFactsCache
-) -> list[str]:
+def _from_explicit_mesh_modules(bindings: Bindings, lookups: _Lookups) -> list[str]:
     """The local names bound to something of a workspace module that may build a mesh with
     explicit axes: the module a name is imported from, or one it is re-exported from on the
     way to its definition; for a module alias, that module. Each module is looked up once
     (one stat of its file) however many names come from it."""
     names, modules = bindings
-    entries: dict[str, tuple[Path, _ModuleEntry] | None] = {}
-
-    def entry_of(module: str) -> tuple[Path, _ModuleEntry] | None:
-        if module not in entries:
-            file = module_file(module, roots)
-            entry = cache.entry(file) if file is not None else None
-            entries[module] = (file, entry) if file is not None and entry is not None else None
-        return entries[module]
+    cache = lookups.cache
 
     def meshes(module: str) -> bool:
-        found = entry_of(module)
+        found = lookups.entry(module)
         return found is not None and cache.explicit_meshes(*found)
 
     marked = [local for local, module in modules.items() if meshes(module)]
     for local, target in names.items():
         for _ in range(_MAX_REEXPORT_DEPTH):
-            found = entry_of(target.module)
+            found = lookups.entry(target.module)
             if found is None:
                 break
             if cache.explicit_meshes(*found):

@@ -39,6 +39,21 @@ class Lineage:
         self._facts[name] = (inputs, result)
         return result  # type: ignore[return-value]
 
+    def reuse_while(
+        self, name: str, inputs: object, compute: Callable[[], tuple[T, Callable[[], bool]]]
+    ) -> T:
+        """`reuse` for a fact that also reads what is outside the document (other files):
+        `compute` gives the fact and a check that what it read still reads the same; the fact
+        as last computed is reused while its inputs are equal and that check holds."""
+        old = self._facts.get(name)
+        if old is not None and old[0] == inputs:
+            fact, holds = old[1]  # type: ignore[misc]
+            if holds():
+                return fact
+        fact, holds = compute()
+        self._facts[name] = (inputs, (fact, holds))
+        return fact
+
     def fold(
         self,
         name: str,

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
+from itertools import accumulate, count
+from operator import add
 
 from jax_lsp.analysis.text import split_lines
 from jax_lsp.codeactions import with_deferred_fixes
@@ -17,6 +19,9 @@ _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+")
 
 
 def _offsets(text: str) -> list[int]:
+    if "\r" not in text:  # each line start: the lengths before it and one "\n" each, in C
+        lengths = accumulate(map(len, text.split("\n")[:-1]))
+        return [0, *map(add, lengths, count(1))]
     starts = [0]
     index = 0
     for line in split_lines(text)[:-1]:
@@ -139,16 +144,66 @@ def fix_text(
 
 def replacement(old: str, new: str) -> Edit:
     """One edit turning `old` into `new`, spanning only the whole lines that differ."""
-    old_lines, new_lines = _LINE.findall(old), _LINE.findall(new)
+    if "\r" in old or "\r" in new:
+        old_lines, new_lines = _LINE.findall(old), _LINE.findall(new)
+        ended = False
+    else:  # the same lines, cut by str.split: several times faster than the pattern
+        old_lines, new_lines = _split_lines(old), _split_lines(new)
+        ended = True
+    prefix = _common_prefix(old_lines, new_lines)
+    suffix = _common_suffix(old_lines, new_lines, prefix)
+    end = len(new_lines) - suffix
+    if not ended:
+        middle = "".join(new_lines[prefix:end])
+    else:
+        middle = new[_line_offset(new, new_lines, prefix) : _line_offset(new, new_lines, end)]
+    return Edit(Span.of(prefix, 0, len(old_lines) - suffix, 0), middle)
+
+
+def _split_lines(text: str) -> list[str | tuple[str]]:
+    """The lines of a text without "\r", as `_LINE` finds them but without their "\n"; a last
+    line without one is a 1-tuple, so that it differs from the same text ended."""
+    lines: list[str | tuple[str]] = list(text.split("\n"))
+    last = lines.pop()
+    if last:
+        lines.append((last,))
+    return lines
+
+
+def _line_offset(text: str, lines: Sequence[str | tuple[str]], line: int) -> int:
+    """Where `line` of `_split_lines(text)` starts (the text's end past the last)."""
+    if line >= len(lines):
+        return len(text)
+    return sum(map(len, lines[:line])) + line  # type: ignore[arg-type]  # strs before `line`
+
+
+# Lines compared at once (as list slices, in C) before the line-by-line search.
+_CHUNK = 64
+
+
+def _common_prefix(old: Sequence, new: Sequence) -> int:
+    limit = min(len(old), len(new))
     prefix = 0
-    limit = min(len(old_lines), len(new_lines))
-    while prefix < limit and old_lines[prefix] == new_lines[prefix]:
+    while (
+        prefix + _CHUNK <= limit and old[prefix : prefix + _CHUNK] == new[prefix : prefix + _CHUNK]
+    ):
+        prefix += _CHUNK
+    while prefix < limit and old[prefix] == new[prefix]:
         prefix += 1
+    return prefix
+
+
+def _common_suffix(old: Sequence, new: Sequence, prefix: int) -> int:
+    """The lines both end with, among those after the first `prefix`."""
+    limit = min(len(old), len(new)) - prefix
+    old_end, new_end = len(old), len(new)
     suffix = 0
     while (
-        suffix < limit - prefix
-        and old_lines[len(old_lines) - 1 - suffix] == new_lines[len(new_lines) - 1 - suffix]
+        suffix + _CHUNK <= limit
+        and old[old_end - suffix - _CHUNK : old_end - suffix]
+        == new[new_end - suffix - _CHUNK : new_end - suffix]
     ):
+        suffix += _CHUNK
+    while suffix < limit and old[old_end - 1 - suffix] == new[new_end - 1 - suffix]:
         suffix += 1
-    middle = "".join(new_lines[prefix : len(new_lines) - suffix])
-    return Edit(Span.of(prefix, 0, len(old_lines) - suffix, 0), middle)
+    return suffix

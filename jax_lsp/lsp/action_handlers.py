@@ -82,11 +82,14 @@ def quickfixes(
     return actions
 
 
-def _rewrite(ls: JaxLanguageServer, path: str | None, kind: str) -> Callable[[str], str]:
-    """The source action `kind` as a rewrite of a module's text: a file's, or a notebook's
-    code cells joined (as `check` reads an .ipynb), so every document gets the same actions."""
+def _rewrite(ls: JaxLanguageServer, uri: str, path: str | None, kind: str) -> Callable[[str], str]:
+    """The source action `kind` as a rewrite of a module's text (`uri`'s): a file's, or a
+    notebook's code cells joined (as `check` reads an .ipynb), so every document gets the same
+    actions. Run on the engine thread."""
     if kind == DEBUG_NANS:
-        return enable_debug_nans
+        # The last analysis's parse, when it is of this text: asked with every code action
+        # request, the action parsed the whole module again.
+        return lambda text: enable_debug_nans(text, ls.engine.last(uri))
     settings = ls.settings.for_path(path)
 
     def fix_all(text: str) -> str:
@@ -102,7 +105,11 @@ async def source_edit(
     ls: JaxLanguageServer, document: OpenDocument, kind: str
 ) -> list[types.TextEdit]:
     """The edits of a source action on `document`, a snapshot the client cannot change."""
-    fixed = await ls.engine.run(_rewrite(ls, document.path, kind), document.text)
+    rewrite = _rewrite(ls, document.uri, document.path, kind)
+    # Enabling debug NaNs reads the analysis's parse: as quick as the analysis, it runs on
+    # the event loop as the analysis does (no hop to the engine thread and back).
+    quick = kind == DEBUG_NANS and ls.engine.quick(document.uri, document.text)
+    fixed = await ls.engine.run(rewrite, document.text, inline=quick)
     if fixed == document.text:
         return []
     return [edits.replacement_edit(document, fixed, ls.client.encoding)]
@@ -115,7 +122,8 @@ async def notebook_source_edit(
     code cells joined, the result split back into the cells it changes (an insertion after
     the imports lands in the cell holding them)."""
     cells = [cell.snapshot() for cell in ls.analyzer.open_code_cells(notebook_uri)]
-    rewrite, encoding = _rewrite(ls, to_fs_path(notebook_uri), kind), ls.client.encoding
+    rewrite = _rewrite(ls, notebook_uri, to_fs_path(notebook_uri), kind)
+    encoding = ls.client.encoding
 
     def rewrite_cells() -> list[str]:
         return notebook_cells.fix_cells([cell.text for cell in cells], rewrite)

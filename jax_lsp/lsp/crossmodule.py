@@ -36,6 +36,7 @@ from jax_lsp.workspace import AnswerKey, CallSite, ExternalFacts, Workspace
 log = logging.getLogger(__name__)
 
 BUDGET = 0.3  # seconds an analysis waits for jedi per document version
+_MAX_URIS = 4096
 
 Questions = dict[AnswerKey, CallSite]  # what an analysis left for jedi, by answer key
 
@@ -163,13 +164,19 @@ class CrossModuleFacts:
         self._backlog: list[tuple[Asker, str, str | None, Questions]] = []
         # Handed to the engine with every analysis (engine thread only, but for `remember`).
         self.workspace = Workspace(open_text=self._open_text, asks_jedi=True)
+        self._uris: dict[str, str] = {}  # module file -> its uri (`_open_text`)
         self._jedi = JediWorker()  # started on first use
         self._warming: Future | None = None
         self._in_flight: dict[AnswerKey, asyncio.Future] = {}  # jedi jobs running or queued
 
     def _open_text(self, path: str) -> str | None:
         """An open document's current text (its unsaved edits count)."""
-        document = self._documents.get(from_fs_path(path) or "")
+        uri = self._uris.get(path)
+        if uri is None:  # asked for each imported module at every keystroke
+            if len(self._uris) > _MAX_URIS:
+                self._uris.clear()
+            uri = self._uris[path] = from_fs_path(path) or ""
+        document = self._documents.get(uri)
         return document.text if document is not None else None
 
     def warm(self, root: str | None) -> None:

@@ -67,7 +67,8 @@ class Scheduler:
 
     async def _publish_later(self, document: OpenDocument, delay: float) -> None:
         with COLLECTION_PAUSE.held():  # garbage is collected once the diagnostics are out
-            await asyncio.sleep(delay)
+            if delay:  # none: the task starts once the messages read with this one are handled
+                await asyncio.sleep(delay)
             result = await self._result(document)
             if self._documents.get(document.uri) is not document:
                 return  # closed meanwhile

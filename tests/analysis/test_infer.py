@@ -363,3 +363,38 @@ def test_meshes_are_followed_through_re_exports_without_models_of_other_modules(
     assert {name for name, found in facts.items() if found.explicit_meshes} == {"shard"}
     assert cache._entries[package / "plain.py"].model is None
     assert cache._entries[package / "impl.py"].model is not None  # it names make_mesh
+
+
+def test_a_documents_next_versions_reuse_its_facts_until_an_imported_module_changes(
+    workspace: Path,
+):
+    """The facts are kept on the document's lineage: a keystroke that changes neither the
+    imports nor the calls reuses them, but a module they were read from that changes (saved
+    on disk, or edited while open) is read again, as is a module file that appears."""
+    cache_open: dict[str, str] = {}
+    cache = ModuleFactsCache(open_text=lambda path: cache_open.get(path))
+    path = workspace / "b.py"
+    lines = ["from mypkg.ops import make_state", "", "def f():", "    return make_state()", ""]
+    document = Document("\n".join(lines), str(path))
+    first = local_external_facts(document, str(workspace), cache)
+    assert first[0]["make_state"] == ExternalFacts(True)
+
+    def edited(line: str) -> tuple[Document, tuple]:
+        nonlocal document
+        lines[2] = line
+        document = Document("\n".join(lines), str(path), previous=document)
+        return document, local_external_facts(document, str(workspace), cache)
+
+    _, again = edited("def f():  # a comment")
+    assert again is first  # nothing it read changed: reused, not read again
+    ops = workspace / "mypkg" / "ops.py"
+    ops.write_text(OPS.replace("return jnp.zeros(3)", "return np.zeros(3)") + "\n# longer\n")
+    _, saved = edited("def f(): ")
+    assert saved is not first and saved[0]["make_state"] == ExternalFacts(False)
+    cache_open[str(ops)] = OPS  # opened in the editor, edited back
+    _, opened = edited("def f():")
+    assert opened[0]["make_state"] == ExternalFacts(True)
+    cache_open[str(ops)] = OPS.replace("return jnp.zeros(3)", "return [0.0]")
+    _, typed = edited("def f():  #")
+    assert not typed[0]["make_state"].returns_array  # a list now
+    assert typed[0]["make_state"].returns.form == "list"  # type: ignore[union-attr]

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from jax_lsp.analysis.document import Document
-from jax_lsp.analysis.infer import ModuleFactsCache, imported_callables
+from jax_lsp.analysis.infer import ModuleFactsCache, imported_callables, local_external_facts
 from jax_lsp.analysis.lineage import Lineage
 from jax_lsp.analysis.model import ModuleModel
 from jax_lsp.engine import analyze
@@ -109,16 +109,24 @@ def _callables(document: Document) -> dict:
     return imported_callables(document, None, (TESTS / "fixtures",), ModuleFactsCache())
 
 
+def _external(document: Document, cache: ModuleFactsCache) -> tuple:
+    """The engine's facts of imported workspace functions (the fixtures' folder as root)."""
+    return local_external_facts(document, str(TESTS / "fixtures"), cache)
+
+
 def _check_edits(text: str, edits) -> None:
     document = Document(text)
     analyze(document)
     _callables(document)
+    cache = ModuleFactsCache()  # one for the versions: their facts are kept on the lineage
+    _external(document, cache)
     for where, removed, inserted in edits:
         edited_text = "\n".join(edited_lines(document.lines, where, removed, inserted))
         edited = Document(edited_text, previous=document)
         incremental = analyze(edited)
         fresh_document = Document(edited_text)
         assert _callables(edited) == _callables(fresh_document)
+        assert _external(edited, cache) == _external(fresh_document, ModuleFactsCache())
         assert _facts(incremental.model) == _facts(ModuleModel(edited))
         # The same parses without the lineage: a fully fresh model over them.
         edited.lineage = Lineage()

@@ -180,6 +180,11 @@ def _parses_as_written(unit) -> bool:
     edits=edit_sequences(MEMBER_SNIPPETS, 2, 4),
 )
 def test_a_class_edited_in_its_body_has_the_tree_a_whole_parse_gives(text, edits):
+    _assert_edited_units_parse_as_written(text, edits)
+
+
+def _assert_edited_units_parse_as_written(text: str, edits) -> None:
+    """After each edit, the units are a whole split's, each with the tree `ast.parse` gives."""
     document = Document(text)
     for where, removed, inserted in edits:
         text = "\n".join(edited_lines(document.lines, where, removed, inserted))
@@ -232,6 +237,74 @@ def test_a_decorator_typed_on_the_blank_line_above_a_def_is_not_mistaken_for_a_c
     )
     decorated = after.units[1].tree.body[0].body[1]
     assert [ast.unparse(d) for d in decorated.decorator_list] == ["jax.jit", "property"]
+
+
+# Lines typed inside function bodies: statements of every kind, blocks, half-typed ones,
+# `await` and `yield` (which a stand-in class header must parse as the function's body does).
+BODY_SNIPPETS = [
+    "",
+    "    # a comment",
+    "    x = 1",
+    "    return x",
+    "    y = await step(x)",
+    "    async for z in stream():",
+    "        yield z",
+    "    if x > 0:",
+    "        x = x - 1",
+    "    def inner(y):",
+    "    @jax.jit",
+    "    nonlocal total",
+    "  x = 2",
+    "x = 3",
+    "        if x",
+    "    call(1,",
+    "    )",
+    '    """docstring"""',
+]
+_STATEMENTS = (
+    '    """A docstring."""\n',
+    "    n = 0; scale = 2.0\n",
+    "    if x > 0:\n        x = x - 1\n    else:\n        x = -x\n",
+    "    @jax.jit\n    def inner(y):\n        return y * 2  # trailing comment\n",
+    "    for item in items:\n        total = (\n            total + item\n        )\n",
+    "    result = await step(x)\n    return result\n",
+)
+FUNCTION_TEXTS = [
+    "import jax\n\n\n@jax.jit\nasync def run(x, items):\n"
+    + "\n".join(_STATEMENTS * 3)
+    + "\n# after\nvalue = 1\n",
+    *(
+        path.read_text(encoding="utf-8")
+        for path in [*FIXTURES, *REAL_FILES]
+        if "\ndef " in path.read_text(encoding="utf-8")
+    ),
+]
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=st.sampled_from(FUNCTION_TEXTS), edits=edit_sequences(BODY_SNIPPETS, 2, 4))
+def test_a_function_edited_in_its_body_has_the_tree_a_whole_parse_gives(text, edits):
+    _assert_edited_units_parse_as_written(text, edits)
+
+
+def test_an_edit_inside_a_function_parses_the_statements_it_touched_only():
+    body = "".join(f"    x{i} = x + {i}\n" for i in range(4))
+    text = f"import jax\n\n\ndef f(x):\n{body}    return x3\n\n\nvalue = 1\n"
+    before = Document(text)
+
+    def kept_statements(edited_text: str) -> list[bool]:
+        """Which statements of the edited function's body are the last parse's own nodes."""
+        after = Document(edited_text, previous=before)
+        assert ast.dump(after.units[1].tree, include_attributes=True) == ast.dump(
+            ast.parse(after.units[1].source.text), include_attributes=True
+        )
+        old, new = before.units[1].tree.body[0].body, after.units[1].tree.body[0].body
+        return [mine is theirs for mine, theirs in zip(new, old, strict=True)]
+
+    typed = kept_statements(text.replace("x + 2", "x * 2  # typed"))
+    assert typed == [True, True, False, True, True]  # only `x2 = ...` parsed again
+    # The header changed: the function is parsed whole.
+    assert not any(kept_statements(text.replace("def f(x):", "def f(x, y):")))
 
 
 # Words that may straddle where a class is cut into pieces, non-ASCII text among them.

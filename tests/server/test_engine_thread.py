@@ -80,3 +80,31 @@ def test_inline_work_waits_for_the_thread_while_it_is_busy() -> None:
         return name
 
     assert asyncio.run(main()).startswith("jax-lsp-engine")
+
+
+def test_one_analysis_per_state_however_many_ask_and_whoever_is_cancelled() -> None:
+    """`once`: callers asking about the same state share one run; a caller cancelled (by a
+    newer edit) leaves it to the others; an error reaches every caller; a new state runs anew."""
+    engine = _engine()
+    runs: list[str] = []
+
+    async def analysis(name: str, fail: bool = False) -> str:
+        runs.append(name)
+        await asyncio.sleep(0.01)
+        if fail:
+            raise ValueError(name)
+        return name
+
+    async def main() -> None:
+        first = asyncio.ensure_future(engine.once(URI, (1,), lambda: analysis("v1")))
+        second = asyncio.ensure_future(engine.once(URI, (1,), lambda: analysis("again")))
+        await asyncio.sleep(0)
+        first.cancel()
+        assert await second == "v1"
+        assert first.cancelled() and runs == ["v1"]
+        failing = [engine.once(URI, (2,), lambda: analysis("v2", fail=True)) for _ in range(2)]
+        outcomes = await asyncio.gather(*failing, return_exceptions=True)
+        assert [str(error) for error in outcomes] == ["v2", "v2"] and runs == ["v1", "v2"]
+        assert await engine.once(URI, (2,), lambda: analysis("v2 again")) == "v2 again"
+
+    asyncio.run(main())
