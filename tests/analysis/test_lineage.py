@@ -47,6 +47,9 @@ SNIPPETS = [
     "def helper(y, flag=True):",
     "    if flag:",
     "helper(a, flag=False)",
+    "helper(jnp.zeros(3))",
+    "helper(np.ones(3) > 0)",
+    "    y[0] += 1",
     "    return y.astype(jnp.float64)",
     "    if y > 0:",
     "        y = y.at[0].set(1)",
@@ -101,6 +104,9 @@ def _facts(model: ModuleModel) -> dict:
         "attributes_set_per_class": _nodes(model._attributes_set_per_class),
         "initializer_globals": model.initializer_globals,
         "unit_keys": [model.unit_key(unit) for unit in units],
+        "call_site_kinds": {id(node): model.call_site_kinds(node) for node in model.records},
+        "numpy_passed": {id(node): model.numpy_passed(node) for node in model.records},
+        "boolean_params": {id(node): model.boolean_params(node) for node in model.records},
     }
 
 
@@ -203,6 +209,34 @@ def test_a_flag_passed_in_another_unit_reaches_the_cached_findings():
         "    return x\n\n\n@jax.jit\ndef run(x):\n    return check(x, skip_checks=True)\n"
     )
     _assert_edit_brings_one_finding(text, "check(x, skip_checks=True)", "check(x)", "JAX701")
+
+
+def test_a_jax_array_passed_in_another_unit_reaches_the_cached_findings():
+    # `u[0] += 1` is flagged only while every call passes a JAX array: the finding of
+    # bump's unit depends on the argument of a call in another unit.
+    text = (
+        "import jax.numpy as jnp\nimport numpy as np\n\n\ndef bump(u):\n    u[0] += 1\n"
+        "    return u\n\n\nbump(np.zeros(3))\n"
+    )
+    _assert_edit_brings_one_finding(text, "np.zeros(3)", "jnp.zeros(3)", "JAX202")
+
+
+def test_a_numpy_array_passed_in_another_unit_reaches_the_cached_findings():
+    # One call passing a NumPy table to the vmapped lookup is enough for `table[i]`.
+    text = (
+        "import functools\n\nimport jax\nimport jax.numpy as jnp\nimport numpy as np\n\n\n"
+        "@functools.partial(jax.vmap, in_axes=(0, None))\ndef lookup(i, table):\n"
+        "    return table[i]\n\n\nlookup(jnp.arange(2), jnp.ones(3))\n"
+    )
+    _assert_edit_brings_one_finding(text, "jnp.ones(3))", "np.ones(3))", "JAX703")
+
+
+def test_a_boolean_mask_passed_in_another_unit_reaches_the_cached_findings():
+    text = (
+        "import jax\nimport jax.numpy as jnp\n\n\n@jax.jit\ndef masked(x, mask):\n"
+        "    return x[mask].sum()\n\n\nx = jnp.arange(3.0)\nmasked(x, x)\n"
+    )
+    _assert_edit_brings_one_finding(text, "masked(x, x)", "masked(x, x > 0)", "JAX801")
 
 
 def _assert_edit_brings_one_finding(text: str, old: str, new: str, code: str) -> None:
