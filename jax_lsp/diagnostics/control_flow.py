@@ -1369,7 +1369,8 @@ class ConcretizeTraced(Rule):
         public NumPy function;
         `np.sum(x)`, which calls `x.sum()`, traces and is not flagged; `np.argsort(x)`,
         which calls `x.argsort(stable=None)`, traces but fails when jit compiles it); a NumPy
-        array, list or tuple indexed or sliced with a traced value (`table[i]`); and traced
+        array, list or tuple indexed or sliced with a traced value (`table[i]`; a parameter
+        is such an array when a call of the module passes one); and traced
         values given where `jax.numpy`/`lax`/`jax.random`/`jax.nn` need a Python value that
         is not a shape (the `axis` and `keepdims` of reductions, `axis1`, `k` of
         `tril`, `reverse` of `lax.cumsum`, ...: a table measured on JAX; shapes and lengths
@@ -1616,6 +1617,23 @@ class ConcretizeTraced(Rule):
                 return jnp.sum((model - measured) ** 2)
 
             minimize(misfit, jnp.array([1.0, 1.0]), method="BFGS")
+            """,
+            raises="jax.errors.TracerArrayConversionError",
+        ),
+        Example(
+            """
+            from functools import partial
+
+            import jax
+            import jax.numpy as jnp
+            import numpy as np
+
+            @partial(jax.vmap, in_axes=(0, None))
+            def lookup(i, table):
+                return table[i]  # error
+
+            lookup(jnp.arange(2), jnp.ones(3))  # a JAX table: fine
+            lookup(jnp.arange(2), np.ones(3))  # this call passes a NumPy table
             """,
             raises="jax.errors.TracerArrayConversionError",
         ),
