@@ -86,24 +86,39 @@ def join_sites(node: FunctionNode, sites: Iterable[Mapping[str, Kind]]) -> SiteK
     )
 
 
-def value_uses(source: UnitSource) -> frozenset[str]:
-    """Names a unit reads other than as the function of a call (`jax.jit(f)`, `fs = [f]`,
-    `return f`), and the strings of an `__all__` it assigns (exported names): a function so
-    named may be called where the module cannot see it. Memoised on the unit's parse."""
-    found = source.memo.get("value-uses")
+def value_uses(source: UnitSource, names: frozenset[str]) -> frozenset[str]:
+    """Those of `names` a unit reads other than as the function of a call (`jax.jit(f)`,
+    `fs = [f]`, `return f`) or exports (the strings of an `__all__` it assigns): a function
+    so named may be called where the module cannot see it. Memoised on the unit's parse; a
+    unit whose text holds none of the names is not walked."""
+    if not names & source.words():
+        return frozenset()
+    key = ("value-uses", names)
+    found = source.memo.get(key)
     if found is None:
-        tree = source.tree
         called: set[int] = set()
-        names: set[str] = set()
-        for node in walk_nodes(tree):
+        used: set[str] = set()
+        # Breadth first: a call is seen before its function, so every callee is known then.
+        for node in walk_nodes(source.tree):
             if type(node) is ast.Call and type(node.func) is ast.Name:
                 called.add(id(node.func))
-            elif type(node) is ast.Name and type(node.ctx) is ast.Load and id(node) not in called:
-                names.add(node.id)
-        # `walk_nodes` visits a call before its function, so every callee is known by then;
-        # a name read elsewhere is a value use.
-        names |= _exported(tree)
-        found = source.memo["value-uses"] = frozenset(names)
+            elif (
+                type(node) is ast.Name
+                and node.id in names
+                and type(node.ctx) is ast.Load
+                and id(node) not in called
+            ):
+                used.add(node.id)
+        used.update(names & _exported(source.tree))
+        found = source.memo[key] = frozenset(used)
+    return found
+
+
+def called_names(source: UnitSource, calls: Iterable[str]) -> frozenset[str]:
+    """The bare names a unit calls (`f(x)`, not `obj.f(x)`), memoised on its parse."""
+    found = source.memo.get("called-names")
+    if found is None:
+        found = source.memo["called-names"] = frozenset(name for name in calls if "." not in name)
     return found
 
 

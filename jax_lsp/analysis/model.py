@@ -31,6 +31,7 @@ from jax_lsp.analysis.call_sites import (
     SITE_LEVELS,
     SiteKinds,
     SiteScope,
+    called_names,
     join_sites,
     passes_boolean,
     runs_as_program,
@@ -1895,9 +1896,17 @@ class ModuleModel:
         if not self._sites_ready or type(node) is ast.Lambda:
             return ()
         info = self.trace.get(node)
-        converted = info.traced_params | info.static_params if info is not None else frozenset()
+        if info is None:
+            return ()
+        converted = info.traced_params | info.static_params
+        # A plain call from code nothing traces runs the body eagerly, whatever traces the
+        # function elsewhere: only calls through its decorating transformation, or from
+        # traced code, run it traced.
+        decorated = self._decorated_by_transforms(node)
         found: list[tuple[str, int]] = []
         for caller, call, ref, source, unit_start in self._resolved_sites(node):
+            if not decorated and (caller is None or self.context_of(caller) is None):
+                continue
             kinds = self._caller_kinds(caller, source, SITE_LEVELS)
             given = site_kinds(node, call, ref, partial(_kind_in, kinds))
             found.extend(
@@ -1974,7 +1983,7 @@ class ModuleModel:
         transformation of JAX's, and, at the top level under a public name, called by the
         module's own top-level code or in a module run as a program: a library's public
         function is called by its users, whom the module does not see. Empty otherwise."""
-        if type(node) is ast.Lambda or node in self._method_classes:
+        if type(node) is ast.Lambda or node.name not in self._site_candidates:
             return []
         record = self.records.get(node)
         if record is None or record.class_name is not None or not all_params(node):
@@ -1982,17 +1991,20 @@ class ModuleModel:
         sites = self._resolved_sites(node)
         if not sites:
             return []
-        source = self._source_of[node]
-        if node.decorator_list:
-            transforms = {id(a.node) for a in self._summary(source).applications}
-            if not all(id(decorator) in transforms for decorator in node.decorator_list):
-                return []
-        if node.name in self._value_uses:
+        if node.decorator_list and not self._decorated_by_transforms(node):
             return []
         public = record.parent is None and not node.name.startswith("_")
         if public and not self._run_by_module(sites, SITE_LEVELS):
             return []
         return sites
+
+    def _decorated_by_transforms(self, node: FunctionNode) -> bool:
+        """Decorated, and only by transformations of JAX's (`@jax.jit`, `@partial(vmap,
+        ...)`): every call of its name runs the transformed function."""
+        if type(node) is ast.Lambda or not node.decorator_list:
+            return False
+        transforms = {id(a.node) for a in self._summary(self._source_of[node]).applications}
+        return all(id(decorator) in transforms for decorator in node.decorator_list)
 
     def _run_by_module(self, sites: list, levels: int) -> bool:
         """Does the module run these calls itself: one is top-level code, or each is made
@@ -2013,10 +2025,33 @@ class ModuleModel:
         return True
 
     @cached_property
-    def _value_uses(self) -> frozenset[str]:
-        """Names the module reads other than to call them (`call_sites.value_uses`)."""
-        parts = tuple([value_uses(unit.source) for unit in self.document.units if unit.tree])
-        return self.document.lineage.reuse("value-uses", parts, lambda: frozenset().union(*parts))
+    def _site_candidates(self) -> frozenset[str]:
+        """Names of the module's functions (not methods) that some statement calls by name
+        and none reads otherwise (`call_sites.value_uses`): the functions whose callers may
+        all be visible. Asked on every edit, from pieces memoised per unit."""
+        units = [unit for unit in self.document.units if unit.tree is not None]
+        called = tuple(
+            [
+                called_names(unit.source, [call.callee.name for call in summary.calls])
+                for unit, summary in zip(units, self.summaries, strict=True)
+            ]
+        )
+        defined = frozenset(
+            [
+                record.node.name
+                for record in self.records.values()
+                if record.class_name is None and type(record.node) is not ast.Lambda
+            ]
+        )
+        names = self.document.lineage.reuse(
+            "site-candidates", (called, defined), lambda: defined & frozenset().union(*called)
+        )
+        if not names:
+            return names
+        uses = tuple([value_uses(unit.source, names) for unit in units])
+        return self.document.lineage.reuse(
+            "site-value-uses", (names, uses), lambda: names - frozenset().union(*uses)
+        )
 
     @cached_property
     def _runs_as_program(self) -> bool:

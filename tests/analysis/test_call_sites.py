@@ -139,3 +139,16 @@ def test_one_call_passing_numpy_to_a_vmapped_function_is_found_at_its_line():
         "    return table[i]", "    table = jnp.asarray(table)\n    return table[i]"
     )
     assert _codes(rebound) == []
+
+
+def test_an_eager_call_passing_numpy_to_a_function_traced_elsewhere_is_no_finding():
+    # The vmapped call passes a JAX table; the plain call runs the body eagerly, where the
+    # index is a Python int and NumPy takes it.
+    text = HEADER + (
+        "def lookup(i, table):\n    return table[i]\n\n\n"
+        "jax.vmap(lookup, in_axes=(0, None))(jnp.arange(2), jnp.ones(3))\n"
+        "lookup(1, np.ones(3))\n"
+    )
+    model = _model(text)
+    assert model.numpy_passed(model.functions["lookup"].node) == ()
+    assert _codes(text) == []
