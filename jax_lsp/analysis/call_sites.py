@@ -17,7 +17,7 @@ from jax_lsp.analysis.booleans import is_boolean
 from jax_lsp.analysis.document import UnitSource
 from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.nodes import walk_nodes
-from jax_lsp.analysis.summary import FunctionNode, FunctionRef
+from jax_lsp.analysis.summary import CallSite, FunctionNode, FunctionRef
 from jax_lsp.analysis.traced import passed_arguments
 
 # Kinds a call site can give a parameter: a JAX array (a tracer is one too) or a NumPy array.
@@ -114,11 +114,16 @@ def value_uses(source: UnitSource, names: frozenset[str]) -> frozenset[str]:
     return found
 
 
-def called_names(source: UnitSource, calls: Iterable[str]) -> frozenset[str]:
-    """The bare names a unit calls (`f(x)`, not `obj.f(x)`), memoised on its parse."""
-    found = source.memo.get("called-names")
+def bare_calls(source: UnitSource, calls: Iterable[CallSite]) -> Mapping[str, tuple[CallSite, ...]]:
+    """A unit's calls of bare names (`f(x)`, not `obj.f(x)`) by the name, memoised on its
+    parse (its summary's calls are the same for the same parse)."""
+    found = source.memo.get("bare-calls")
     if found is None:
-        found = source.memo["called-names"] = frozenset(name for name in calls if "." not in name)
+        grouped: dict[str, list[CallSite]] = {}
+        for call in calls:
+            if "." not in call.callee.name:
+                grouped.setdefault(call.callee.name, []).append(call)
+        found = source.memo["bare-calls"] = {name: tuple(c) for name, c in grouped.items()}
     return found
 
 

@@ -31,7 +31,7 @@ from jax_lsp.analysis.call_sites import (
     SITE_LEVELS,
     SiteKinds,
     SiteScope,
-    called_names,
+    bare_calls,
     join_sites,
     passes_boolean,
     runs_as_program,
@@ -1966,12 +1966,26 @@ class ModuleModel:
         if type(node) is ast.Lambda:
             return []
         found = []
-        for caller, call, ref, source, unit_start in self._calls_by_name.get(node.name, ()):
-            if ref.name != node.name or type(caller) is ast.Lambda:
+        for site, unit in self._candidate_calls.get(node.name, ()):
+            caller, call, unit_start = site.caller, site.node, unit.start_line
+            if type(caller) is ast.Lambda:
                 continue
-            resolved = self.resolve_ref(ref, unit_start + call.lineno, caller)
+            resolved = self.resolve_ref(site.callee, unit_start + call.lineno, caller)
             if resolved is not None and resolved[0] is node:
-                found.append((caller, call, resolved[1], source, unit_start))
+                found.append((caller, call, resolved[1], unit.source, unit_start))
+        return found
+
+    @cached_property
+    def _candidate_calls(self) -> dict[str, list[tuple[CallSite, Unit]]]:
+        """The calls of each of `_site_candidates` by its bare name, with their unit."""
+        candidates = self._site_candidates
+        found: dict[str, list[tuple[CallSite, Unit]]] = {}
+        if not candidates:
+            return found
+        units = [unit for unit in self.document.units if unit.tree is not None]
+        for unit, call_map in zip(units, self._bare_calls, strict=True):
+            for name in candidates & call_map.keys():
+                found.setdefault(name, []).extend((site, unit) for site in call_map[name])
         return found
 
     def _visible_sites(
@@ -1988,15 +2002,36 @@ class ModuleModel:
         record = self.records.get(node)
         if record is None or record.class_name is not None or not all_params(node):
             return []
+        public = record.parent is None and not node.name.startswith("_")
+        if public and not self._may_run_by_module(node.name, SITE_LEVELS):
+            return []  # (what `_run_by_module` would say, before resolving any call)
         sites = self._resolved_sites(node)
         if not sites:
             return []
         if node.decorator_list and not self._decorated_by_transforms(node):
             return []
-        public = record.parent is None and not node.name.startswith("_")
         if public and not self._run_by_module(sites, SITE_LEVELS):
             return []
         return sites
+
+    def _may_run_by_module(self, name: str, levels: int) -> bool:
+        """`_run_by_module` on the calls of the bare name `name` before resolving them: a
+        caller that is a method, a lambda, or a public function no call of the module may
+        run, makes it False whatever the calls resolve to."""
+        calls = self._candidate_calls.get(name, ())
+        if any(site.caller is None for site, _ in calls) or self._runs_as_program:
+            return True
+        if levels <= 1:
+            return False
+        for site, _ in calls:
+            record = self.records.get(site.caller)
+            if record is None or record.class_name is not None:
+                return False
+            caller_name = record.node.name
+            public = record.parent is None and not caller_name.startswith("_")
+            if public and not self._may_run_by_module(caller_name, levels - 1):
+                return False
+        return bool(calls)
 
     def _decorated_by_transforms(self, node: FunctionNode) -> bool:
         """Decorated, and only by transformations of JAX's (`@jax.jit`, `@partial(vmap,
@@ -2025,17 +2060,23 @@ class ModuleModel:
         return True
 
     @cached_property
+    def _bare_calls(self) -> tuple[Mapping[str, tuple[CallSite, ...]], ...]:
+        """Each unit's calls of bare names, by name (`call_sites.bare_calls`)."""
+        units = [unit for unit in self.document.units if unit.tree is not None]
+        return tuple(
+            [
+                bare_calls(unit.source, summary.calls)
+                for unit, summary in zip(units, self.summaries, strict=True)
+            ]
+        )
+
+    @cached_property
     def _site_candidates(self) -> frozenset[str]:
         """Names of the module's functions (not methods) that some statement calls by name
         and none reads otherwise (`call_sites.value_uses`): the functions whose callers may
         all be visible. Asked on every edit, from pieces memoised per unit."""
         units = [unit for unit in self.document.units if unit.tree is not None]
-        called = tuple(
-            [
-                called_names(unit.source, [call.callee.name for call in summary.calls])
-                for unit, summary in zip(units, self.summaries, strict=True)
-            ]
-        )
+        called = tuple([call_map.keys() for call_map in self._bare_calls])
         defined = frozenset(
             [
                 record.node.name
@@ -2044,7 +2085,9 @@ class ModuleModel:
             ]
         )
         names = self.document.lineage.reuse(
-            "site-candidates", (called, defined), lambda: defined & frozenset().union(*called)
+            "site-candidates",
+            (self._bare_calls, defined),
+            lambda: defined & frozenset().union(*called),
         )
         if not names:
             return names
@@ -2055,7 +2098,13 @@ class ModuleModel:
 
     @cached_property
     def _runs_as_program(self) -> bool:
-        return any(runs_as_program(unit.source) for unit in self.document.units if unit.tree)
+        # Only units whose summary holds module-level calls may hold the guard's block.
+        units = [unit for unit in self.document.units if unit.tree is not None]
+        return any(
+            runs_as_program(unit.source)
+            for unit, summary in zip(units, self.summaries, strict=True)
+            if summary.module_calls or summary.calls
+        )
 
     @cached_property
     def _loop_bodies(self) -> dict[FunctionNode, list[tuple[Application, int]]]:
