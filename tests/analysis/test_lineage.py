@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -211,32 +212,32 @@ def test_a_flag_passed_in_another_unit_reaches_the_cached_findings():
     _assert_edit_brings_one_finding(text, "check(x, skip_checks=True)", "check(x)", "JAX701")
 
 
-def test_a_jax_array_passed_in_another_unit_reaches_the_cached_findings():
-    # `u[0] += 1` is flagged only while every call passes a JAX array: the finding of
-    # bump's unit depends on the argument of a call in another unit.
-    text = (
+# A finding that depends on what a call in another unit passes (`call_sites`): `u[0] += 1`
+# while every call passes a JAX array; `table[i]` once one call of the vmapped function
+# passes a NumPy table; `x[mask]` while every call passes a comparison.
+_CALL_SITE_EDITS = [
+    (
         "import jax.numpy as jnp\nimport numpy as np\n\n\ndef bump(u):\n    u[0] += 1\n"
-        "    return u\n\n\nbump(np.zeros(3))\n"
-    )
-    _assert_edit_brings_one_finding(text, "np.zeros(3)", "jnp.zeros(3)", "JAX202")
-
-
-def test_a_numpy_array_passed_in_another_unit_reaches_the_cached_findings():
-    # One call passing a NumPy table to the vmapped lookup is enough for `table[i]`.
-    text = (
+        "    return u\n\n\nbump(np.zeros(3))\n",
+        ("np.zeros(3)", "jnp.zeros(3)", "JAX202"),
+    ),
+    (
         "import functools\n\nimport jax\nimport jax.numpy as jnp\nimport numpy as np\n\n\n"
         "@functools.partial(jax.vmap, in_axes=(0, None))\ndef lookup(i, table):\n"
-        "    return table[i]\n\n\nlookup(jnp.arange(2), jnp.ones(3))\n"
-    )
-    _assert_edit_brings_one_finding(text, "jnp.ones(3))", "np.ones(3))", "JAX703")
-
-
-def test_a_boolean_mask_passed_in_another_unit_reaches_the_cached_findings():
-    text = (
+        "    return table[i]\n\n\nlookup(jnp.arange(2), jnp.ones(3))\n",
+        ("jnp.ones(3))", "np.ones(3))", "JAX703"),
+    ),
+    (
         "import jax\nimport jax.numpy as jnp\n\n\n@jax.jit\ndef masked(x, mask):\n"
-        "    return x[mask].sum()\n\n\nx = jnp.arange(3.0)\nmasked(x, x)\n"
-    )
-    _assert_edit_brings_one_finding(text, "masked(x, x)", "masked(x, x > 0)", "JAX801")
+        "    return x[mask].sum()\n\n\nx = jnp.arange(3.0)\nmasked(x, x)\n",
+        ("masked(x, x)", "masked(x, x > 0)", "JAX801"),
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "edit"), _CALL_SITE_EDITS, ids=["jax", "numpy", "mask"])
+def test_an_argument_passed_in_another_unit_reaches_the_cached_findings(text, edit):
+    _assert_edit_brings_one_finding(text, *edit)
 
 
 def _assert_edit_brings_one_finding(text: str, old: str, new: str, code: str) -> None:
