@@ -1434,7 +1434,8 @@ class ModuleModel:
                 start = unit.start_line + node.lineno
                 self._definitions.setdefault(path, []).append((start, node))
         for definitions in self._definitions.values():
-            definitions.sort(key=lambda definition: definition[0])
+            if len(definitions) > 1:  # most paths are defined once
+                definitions.sort(key=lambda definition: definition[0])
         self.trace = {}
         # Methods traced code runs on a module-level object (`seq.next_key()`): their `self`
         # outlives the trace.
