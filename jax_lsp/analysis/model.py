@@ -237,8 +237,6 @@ class ModuleModel:
     _unit_keys: dict[tuple[int, int], tuple] = field(init=False, default_factory=dict, repr=False)
     # Module functions top-level code names: the hash of their unit's text (see _compute_globals).
     _top_callees: dict[str, int] = field(init=False, default_factory=dict, repr=False)
-    # Each function path's definitions in document order: (first line, node).
-    _definitions: dict[str, list[tuple[int, FunctionNode]]] = field(init=False, repr=False)
 
     @classmethod
     def of(
@@ -1424,18 +1422,37 @@ class ModuleModel:
                     return unit.start_line + call.lineno
         return float("inf")
 
-    def _compute_trace(self, units: list[Unit]) -> None:
-        self._definitions = {}
+    @cached_property
+    def _definitions(self) -> dict[str, list[tuple[int, FunctionNode]]]:
+        """Each function path's definitions in document order: (first line, node). Gathered
+        when a name is first resolved: a module whose edits resolve nothing never pays it."""
+        definitions: dict[str, list[tuple[int, FunctionNode]]] = {}
+        units = [unit for unit in self.document.units if unit.tree is not None]
         for unit, summary in zip(units, self.summaries, strict=True):
             for record in summary.functions:
                 start = unit.start_line + record.node.lineno
-                self._definitions.setdefault(record.path, []).append((start, record.node))
+                definitions.setdefault(record.path, []).append((start, record.node))
             for path, node in summary.named_lambdas:
                 start = unit.start_line + node.lineno
-                self._definitions.setdefault(path, []).append((start, node))
-        for definitions in self._definitions.values():
-            if len(definitions) > 1:  # most paths are defined once
-                definitions.sort(key=lambda definition: definition[0])
+                definitions.setdefault(path, []).append((start, node))
+        for found in definitions.values():
+            if len(found) > 1:  # most paths are defined once
+                found.sort(key=lambda definition: definition[0])
+        return definitions
+
+    @cached_property
+    def _lambda_units(self) -> dict[ast.Lambda, tuple[int, UnitSource]]:
+        """Where each lambda is written (its unit's start and parse): a lambda reached through
+        a name (`jax.jit(model.apply)` of `model = hk.transform(lambda x: ...)`) lives in the
+        unit of that binding, not in the unit applying the transformation."""
+        units = [unit for unit in self.document.units if unit.tree is not None]
+        return {
+            node: (unit.start_line, unit.source)
+            for unit, summary in zip(units, self.summaries, strict=True)
+            for node in summary.lambdas
+        }
+
+    def _compute_trace(self, units: list[Unit]) -> None:
         self.trace = {}
         # Methods traced code runs on a module-level object (`seq.next_key()`): their `self`
         # outlives the trace.
@@ -1447,15 +1464,6 @@ class ModuleModel:
         self._given_tracers: dict[ast.AST, frozenset[str]] = {}
         # Traced lambdas: the function whose body holds each (None: module level), its unit.
         self._lambda_homes: dict[ast.Lambda, tuple[FunctionNode | None, int]] = {}
-        sources = {unit.start_line: unit.source for unit in units}
-        # Where each lambda is written (its unit's start): a lambda reached through a name
-        # (`jax.jit(model.apply)` of `model = hk.transform(lambda x: ...)`) lives in the unit
-        # of that binding, not in the unit applying the transformation.
-        self._lambda_units = {
-            node: (unit.start_line, unit.source)
-            for unit, summary in zip(units, self.summaries, strict=True)
-            for node in summary.lambdas
-        }
         applications: list[tuple[Application, int]] = []
         applications += self._module_branch_applications(units)
         for unit, summary in zip(units, self.summaries, strict=True):
@@ -1491,6 +1499,7 @@ class ModuleModel:
         # only when something is traced (most edits of a module that traces nothing would
         # otherwise pay a pass over all of its calls).
         calls_by_caller: dict[ast.AST | None, list[tuple[CallSite, int]]] = {}
+        sources = {unit.start_line: unit.source for unit in units} if pending else {}
         if pending:
             for unit, summary in zip(units, self.summaries, strict=True):
                 for call in summary.calls:
