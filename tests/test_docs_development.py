@@ -114,6 +114,8 @@ NAMES = {
     "ModuleState": "jax_lsp.analysis.module_state.ModuleState",
     "UnitSource.memo": "jax_lsp.analysis.document.UnitSource",
     "Document.lineage.reuse": "jax_lsp.analysis.lineage.Lineage.reuse",
+    "Lineage.reuse_each": "jax_lsp.analysis.lineage.Lineage.reuse_each",
+    "ModuleModel._local_refs": "jax_lsp.analysis.model.ModuleModel._local_refs",
     "Finding.deferred": "jax_lsp.findings.Finding",
     "DeferredFix": "jax_lsp.findings.DeferredFix",
     "codeactions.with_deferred_fixes": "jax_lsp.codeactions.with_deferred_fixes",

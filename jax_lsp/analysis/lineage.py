@@ -23,10 +23,13 @@ class Lineage:
     """Facts of the last model built for one document's versions (shared by the versions
     built from each other with `Document(text, previous=...)`)."""
 
-    __slots__ = ("_facts", "last_model")
+    __slots__ = ("_facts", "_families", "last_model")
 
     def __init__(self) -> None:
         self._facts: dict[str, tuple[object, object]] = {}
+        # Facts of one kind, one per key (a class's object fields), as `reuse_each` keeps them:
+        # the generation that asked last, what it asked, and what the one before asked.
+        self._families: dict[str, tuple[object, dict, dict]] = {}
         # The model of the last version analysed (a `ModuleModel`; see `ModuleModel.of`).
         self.last_model: object | None = None
 
@@ -53,6 +56,23 @@ class Lineage:
         fact, holds = compute()
         self._facts[name] = (inputs, (fact, holds))
         return fact
+
+    def reuse_each(
+        self, name: str, generation: object, key: Hashable, inputs: object, compute: Callable[[], T]
+    ) -> T:
+        """`reuse` for a family of facts, one per `key` (the fields of each class): the fact
+        for `key` as the last generation (model) computed or reused it, if from inputs equal to
+        `inputs`; else computed now. Only what the current and the last generation asked is
+        kept, so keys that are gone (a class renamed while typing) do not pile up."""
+        family = self._families.get(name)
+        if family is None or family[0] is not generation:
+            family = (generation, {}, family[1] if family is not None else {})
+            self._families[name] = family
+        _, current, last = family
+        old = current.get(key) or last.get(key)
+        result = old[1] if old is not None and old[0] == inputs else compute()
+        current[key] = (inputs, result)
+        return result  # type: ignore[return-value]
 
     def fold(
         self,

@@ -11,6 +11,7 @@ import ast
 import copy
 import math
 import re
+import weakref
 from bisect import bisect_right
 from collections import ChainMap
 from collections.abc import Callable, Iterator, Mapping
@@ -233,6 +234,7 @@ class ModuleModel:
     _module_reuses: dict[int, tuple[Reuse, ...]] | None = field(
         init=False, default=None, repr=False
     )
+    _generation: object = field(init=False, repr=False)
     _contexts: dict[ast.AST, TraceInfo | None] = field(init=False, repr=False)
     # Memo of object_params (cleared with _contexts) and of the classes of each function's
     # parameters and locals.
@@ -255,8 +257,6 @@ class ModuleModel:
     _method_keys: dict[FunctionNode, tuple] = field(init=False, default_factory=dict, repr=False)
     # Module functions top-level code names: the hash of their unit's text (see _compute_globals).
     _top_callees: dict[str, int] = field(init=False, default_factory=dict, repr=False)
-    # Each function path's definitions in document order: (first line, node).
-    _definitions: dict[str, list[tuple[int, FunctionNode]]] = field(init=False, repr=False)
 
     @classmethod
     def of(
@@ -287,6 +287,9 @@ class ModuleModel:
         return model
 
     def __post_init__(self) -> None:
+        # This model's facts in the lineage's families (`Lineage.reuse_each`), shared by the
+        # copies `of` makes of it.
+        self._generation = object()
         units = [unit for unit in self.document.units if unit.tree is not None]
         imports = tuple([_unit_import_bindings(unit.source) for unit in units])
         bindings, self.alias_key = self.document.lineage.reuse(
@@ -914,6 +917,11 @@ class ModuleModel:
         return self._plain_objects[class_name]
 
     def _compute_plain_object(self, class_name: str) -> Object | None:
+        if ANY_ATTRIBUTE in self._written_outside:
+            # Any attribute may be set from outside (`setattr(obj, name, v)` somewhere): no
+            # class has a plain object. Asked first: one pass for the module, not one per
+            # class on each edit.
+            return None
         record = self.classes[class_name]
         source = self._source_of[record.node]
         assigned, unknown = self._self_assignments(record)
@@ -930,12 +938,29 @@ class ModuleModel:
         )
         fields = source.memo.get(key)
         if fields is None:
-            fields = source.memo[key] = self._object_fields(assigned, unknown, class_name)
+            # A code edit in one method makes a new parse of the class, yet the fields
+            # depend only on the assignments to `self` (nodes of the members the edit did not
+            # touch, shared with the last parse), the imports, the globals and the module
+            # functions the class's text names: reused from the last parse while those are
+            # the same (the edited method assigning nothing, mostly).
+            inputs = (
+                class_name,
+                tuple((name, tuple(found)) for name, found in assigned.items()),
+                unknown,
+                self.alias_key,
+                self.globals_key,
+                self._named_function_units(source),
+            )
+            fields = source.memo[key] = self.document.lineage.reuse_each(
+                "object-fields",
+                self._generation,
+                class_name,
+                inputs,
+                lambda: self._object_fields(assigned, unknown, class_name),
+            )
         if not fields:
             return None
         written = self._written_outside
-        if ANY_ATTRIBUTE in written:
-            return None  # any attribute may be set
         kept = tuple((name, value) for name, value in fields if name not in written)
         return Object(class_name, kept) if kept else None
 
@@ -1420,17 +1445,37 @@ class ModuleModel:
                     return unit.start_line + call.lineno
         return float("inf")
 
-    def _compute_trace(self, units: list[Unit]) -> None:
-        self._definitions = {}
+    @cached_property
+    def _definitions(self) -> dict[str, list[tuple[int, FunctionNode]]]:
+        """Each function path's definitions in document order: (first line, node). Gathered
+        when a name is first resolved: a module whose edits resolve nothing never pays it."""
+        definitions: dict[str, list[tuple[int, FunctionNode]]] = {}
+        units = [unit for unit in self.document.units if unit.tree is not None]
         for unit, summary in zip(units, self.summaries, strict=True):
             for record in summary.functions:
                 start = unit.start_line + record.node.lineno
-                self._definitions.setdefault(record.path, []).append((start, record.node))
+                definitions.setdefault(record.path, []).append((start, record.node))
             for path, node in summary.named_lambdas:
                 start = unit.start_line + node.lineno
-                self._definitions.setdefault(path, []).append((start, node))
-        for definitions in self._definitions.values():
-            definitions.sort(key=lambda definition: definition[0])
+                definitions.setdefault(path, []).append((start, node))
+        for found in definitions.values():
+            if len(found) > 1:  # most paths are defined once
+                found.sort(key=lambda definition: definition[0])
+        return definitions
+
+    @cached_property
+    def _lambda_units(self) -> dict[ast.Lambda, tuple[int, UnitSource]]:
+        """Where each lambda is written (its unit's start and parse): a lambda reached through
+        a name (`jax.jit(model.apply)` of `model = hk.transform(lambda x: ...)`) lives in the
+        unit of that binding, not in the unit applying the transformation."""
+        units = [unit for unit in self.document.units if unit.tree is not None]
+        return {
+            node: (unit.start_line, unit.source)
+            for unit, summary in zip(units, self.summaries, strict=True)
+            for node in summary.lambdas
+        }
+
+    def _compute_trace(self, units: list[Unit]) -> None:
         self.trace = {}
         # Methods traced code runs on a module-level object (`seq.next_key()`): their `self`
         # outlives the trace.
@@ -1442,22 +1487,10 @@ class ModuleModel:
         self._given_tracers: dict[ast.AST, frozenset[str]] = {}
         # Traced lambdas: the function whose body holds each (None: module level), its unit.
         self._lambda_homes: dict[ast.Lambda, tuple[FunctionNode | None, int]] = {}
-        sources = {unit.start_line: unit.source for unit in units}
-        # Where each lambda is written (its unit's start): a lambda reached through a name
-        # (`jax.jit(model.apply)` of `model = hk.transform(lambda x: ...)`) lives in the unit
-        # of that binding, not in the unit applying the transformation.
-        self._lambda_units = {
-            node: (unit.start_line, unit.source)
-            for unit, summary in zip(units, self.summaries, strict=True)
-            for node in summary.lambdas
-        }
         applications: list[tuple[Application, int]] = []
-        calls_by_caller: dict[ast.AST | None, list[tuple[CallSite, int]]] = {}
         applications += self._module_branch_applications(units)
         for unit, summary in zip(units, self.summaries, strict=True):
             applications += [(a, unit.start_line) for a in summary.applications]
-            for call in summary.calls:
-                calls_by_caller.setdefault(call.caller, []).append((call, unit.start_line))
         jit_disabled_from = self._jit_disabled_from(units)
         apps_by_enclosing: dict[ast.AST | None, list[tuple[Application, int]]] = {}
         # Functions of the module that transform the function they are given (`my_jit(f)`).
@@ -1485,6 +1518,15 @@ class ModuleModel:
             )
 
         pending = list(self.trace)
+        # Every call of the module by its caller, for the traced functions' calls: gathered
+        # only when something is traced (most edits of a module that traces nothing would
+        # otherwise pay a pass over all of its calls).
+        calls_by_caller: dict[ast.AST | None, list[tuple[CallSite, int]]] = {}
+        sources = {unit.start_line: unit.source for unit in units} if pending else {}
+        if pending:
+            for unit, summary in zip(units, self.summaries, strict=True):
+                for call in summary.calls:
+                    calls_by_caller.setdefault(call.caller, []).append((call, unit.start_line))
         rounds = 0
         while pending and rounds < _MAX_FIXPOINT_ROUNDS * max(len(self.trace), 1):
             rounds += 1
@@ -2290,13 +2332,16 @@ class ModuleModel:
         return found
 
     def _local_refs(self, node: FunctionNode) -> frozenset[str]:
-        """`_local_refs` memoised on the function's unit (its text) and the module's imports:
-        a whole walk of every function on every edit cost the editor its speed."""
-        source = self._source_of[node]
-        key = ("local-refs", node, self.alias_key)
-        found = source.memo.get(key)
-        if found is None:
-            found = source.memo[key] = _local_refs(node, self.resolver)
+        """`_local_refs` memoised on the function's node and the module's imports: a whole
+        walk of every function on every edit cost the editor its speed. On the node, not its
+        unit: an edit in one method of a class shares the other methods' nodes with the last
+        parse (`document._splice_member`), and the names a function binds to a new ref are
+        a fact of its subtree and the imports alone."""
+        known = _LOCAL_REFS.get(node)
+        if known is not None and known[0] == self.alias_key:
+            return known[1]
+        found = _local_refs(node, self.resolver)
+        _LOCAL_REFS[node] = (self.alias_key, found)
         return found
 
     @cached_property
@@ -2489,6 +2534,11 @@ class ModuleModel:
         if not defined:
             return ()
         own = hash(source.text)
+        named = self._named_functions(source)
+        return tuple([(name, defined[name]) for name in named if defined[name][1] != own])
+
+    def _named_functions(self, source: UnitSource) -> tuple[str, ...]:
+        """The module-level names bound to module functions that the unit's text holds."""
         key = ("named-functions", self._function_names_key)
         named = source.memo.get(key)
         if named is None:
@@ -2496,8 +2546,13 @@ class ModuleModel:
             # every unit for every name on each edit cost the editor its speed; the words'
             # intersection costs the unit's size, not the module's (a search of the text for
             # each of a thousand names, in each of a thousand units, was quadratic).
-            named = source.memo[key] = tuple(sorted(source.words() & defined.keys()))
-        return tuple([(name, defined[name]) for name in named if defined[name][1] != own])
+            named = source.memo[key] = tuple(sorted(source.words() & self._function_units.keys()))
+        return named
+
+    def _named_function_units(self, source: UnitSource) -> tuple:
+        """`_returns_key` with the unit's own functions: for a fact kept across parses."""
+        defined = self._function_units
+        return tuple([(name, defined[name]) for name in self._named_functions(source)])
 
     def unit_globals_key(self, source: UnitSource) -> int:
         """The values of the module-level names a unit's text mentions, interned.
@@ -3567,6 +3622,13 @@ def _may_make_refs(source: UnitSource) -> bool:
     if found is None:
         found = source.memo["makes-refs"] = "_ref" in source.text
     return found
+
+
+# `ModuleModel._local_refs` by function node: (the imports' key, the names). Weak keys: a
+# forgotten tree takes its entries along.
+_LOCAL_REFS: weakref.WeakKeyDictionary[ast.AST, tuple[int, frozenset[str]]] = (
+    weakref.WeakKeyDictionary()
+)
 
 
 def _local_refs(node: FunctionNode, resolver: Resolver) -> frozenset[str]:

@@ -59,6 +59,13 @@ SNIPPETS = [
     "class C:",
     "    def m(self, x):",
     "        return self.n * x",
+    "        self.n = jnp.zeros(3)",
+    "        self.scale = SCALE",
+    "c.n = 2",
+    "setattr(c, name, 1)",
+    "class D(C):",
+    "    r = jax.new_ref(x)",
+    "    helper(r)",
     "jax.config.update('jax_enable_x64', True)",
     "jax.tree_util.register_pytree_node(C, None, None)",
     "run(f)",
@@ -108,6 +115,8 @@ def _facts(model: ModuleModel) -> dict:
         "call_site_kinds": {id(node): model.call_site_kinds(node) for node in model.records},
         "numpy_passed": {id(node): model.numpy_passed(node) for node in model.records},
         "boolean_params": {id(node): model.boolean_params(node) for node in model.records},
+        # The `self` of each class's methods nothing traces (reused across parses of a class).
+        "plain_objects": {name: model._plain_object(name) for name in model.classes},
     }
 
 
@@ -371,3 +380,89 @@ def test_a_comment_keeps_the_parse_and_findings_the_rules_did_not_take_from_its_
     (renewed,) = [f for f in analyze(typed).findings if f.code == "JAX202"]
     assert renewed != finding and "# bias" in renewed.fix.edits[0].content
     assert analyze(typed).findings == analyze(Document(typed.text)).findings
+
+
+_BUFFER = """import jax
+import jax.numpy as jnp
+
+
+class Buffer:
+    def __init__(self, n):
+        self.data = jnp.zeros(n)
+        self.ref = jax.new_ref(jnp.zeros(n))
+
+    def total(self):
+        return self.data.sum()
+
+    def scaled(self, k):
+        local = jax.new_ref(jnp.ones(3))
+        return self.data * k
+"""
+
+
+def test_an_edit_in_one_method_keeps_the_facts_of_the_other_methods(monkeypatch):
+    from jax_lsp.analysis import model as model_module
+
+    before = Document(_BUFFER)
+    fields = analyze(before).model._plain_object("Buffer")
+    assert fields is not None and [name for name, _ in fields.fields] == ["data", "ref"]
+    computed, walked = [], []
+    original_fields, original_refs = ModuleModel._object_fields, model_module._local_refs
+    monkeypatch.setattr(
+        ModuleModel,
+        "_object_fields",
+        lambda self, *args: computed.append(args[-1]) or original_fields(self, *args),
+    )
+    monkeypatch.setattr(
+        model_module,
+        "_local_refs",
+        lambda node, resolver: walked.append(node.name) or original_refs(node, resolver),
+    )
+    # A new parse of the class, sharing the untouched methods' nodes with the last one.
+    after = Document(
+        _BUFFER.replace("return self.data.sum()", "return self.data.sum() + 1"), previous=before
+    )
+    edited = analyze(after).model
+    assert edited._plain_object("Buffer") == fields and computed == []
+    assert walked == ["total"]  # the edited method alone: the others' refs are known
+    assert _facts(edited) == _facts(_fresh(after))
+    # An edit of what `self.data` is given: the fields are worked out again.
+    changed = Document(after.text.replace("jnp.zeros(n)\n", "[0] * n\n"), previous=after)
+    model = analyze(changed).model
+    assert computed == ["Buffer"] and model._plain_object("Buffer") != fields
+    assert _facts(model) == _facts(_fresh(changed))
+
+
+def _fresh(document: Document) -> ModuleModel:
+    """A model of the same parses built with no lineage."""
+    kept, document.lineage = document.lineage, Lineage()
+    try:
+        return ModuleModel(document)
+    finally:
+        document.lineage = kept
+
+
+def test_a_family_of_facts_keeps_only_what_the_last_two_generations_asked():
+    lineage = Lineage()
+    calls: list[str] = []
+
+    def compute(value: str):
+        return lambda: calls.append(value) or value.upper()
+
+    first, second, third = object(), object(), object()
+    assert lineage.reuse_each("names", first, "A", 1, compute("a")) == "A"
+    assert lineage.reuse_each("names", first, "B", 1, compute("b")) == "B"
+    # The next generation reuses what the last computed from equal inputs.
+    assert lineage.reuse_each("names", second, "A", 1, compute("a")) == "A"
+    assert lineage.reuse_each("names", second, "B", 2, compute("b")) == "B"
+    assert calls == ["a", "b", "b"]
+    # `A` was asked by the last generation: kept; `B` only from its new inputs.
+    assert lineage.reuse_each("names", third, "A", 1, compute("a")) == "A"
+    assert lineage.reuse_each("names", third, "B", 1, compute("b")) == "B"
+    assert calls == ["a", "b", "b", "b"]
+    # Nothing asked by the last generation is kept: a renamed class's entry goes.
+    fourth = object()
+    assert lineage.reuse_each("names", fourth, "A", 1, compute("a")) == "A"
+    fifth = object()
+    assert lineage.reuse_each("names", fifth, "B", 1, compute("b")) == "B"
+    assert calls == ["a", "b", "b", "b", "b"]
