@@ -62,3 +62,96 @@ def test_the_same_int_returned_by_jax_jit_is_an_array_and_still_flagged():
     outcome = run_snippet(source)
     assert isinstance(outcome.error, jax.errors.TracerBoolConversionError)
     assert _codes(source) == ["JAX701", "JAX803"]
+
+
+# -- jits made in a loop, each for its own item, or again after a failure ---------------------
+
+PER_SETTING = """
+import jax
+import jax.numpy as jnp
+
+traces = []
+
+
+def compile_each(names):
+    settings = tuple((name, getattr(jnp, name)) for name in names)
+    compiled = {{}}
+    for index, (name, function) in enumerate(settings):
+
+        def apply(x):
+            traces.append(index)
+            return {body}
+
+        compiled[name] = jax.jit(apply).lower(jnp.ones(3)).compile()
+    return compiled
+
+
+compiled = compile_each(["sin", "cos", "exp"])
+result = compiled["cos"](jnp.zeros(3))
+"""
+
+
+def test_a_jit_per_item_of_an_enumerated_sequence_of_settings_is_not_flagged():
+    # jinns: one AOT compilation per equation parameter, each closing over its own optimiser.
+    source = PER_SETTING.format(body="function(x)")
+    outcome = run_snippet(source, "assert len(traces) == 3 and float(result[0]) == 1.0")
+    assert outcome.error is None
+    assert _codes(source) == []
+
+
+def test_the_same_jit_not_reading_the_item_is_still_flagged():
+    # The same function each iteration, compiled three times: once would do.
+    source = PER_SETTING.format(body="jnp.sin(x)")
+    outcome = run_snippet(source, "assert len(traces) == 3")
+    assert outcome.error is None
+    assert _codes(source) == ["JAX1001"]
+
+
+RETRIED = """
+import jax
+import jax.numpy as jnp
+
+traces = []
+
+
+def double_all(data, batch):
+    def double(x):
+        traces.append(x.shape)
+        return x * 2
+
+    batched = jax.jit(jax.vmap(double))
+    out = []
+    start = 0
+    while start < len(data):
+        try:
+            if batch > 2:
+                raise MemoryError("RESOURCE_EXHAUSTED")  # as a device out of memory does
+            out.append(batched(data[start : start + batch]))
+            start += batch
+        except MemoryError:
+            batch //= 2{retry}
+            continue
+    return jnp.concatenate(out)
+
+
+result = double_all(jnp.arange(8.0), 8)
+"""
+
+
+def test_a_jit_made_again_in_an_exception_handler_is_not_flagged():
+    # mbirjax: the batch halved and the function jitted again for the new shape on OOM.
+    retry = "\n            batched = jax.jit(jax.vmap(double))  # the new shape compiles anyway"
+    source = RETRIED.format(retry=retry)
+    outcome = run_snippet(source, "assert len(traces) == 1 and float(result[-1]) == 14.0")
+    assert outcome.error is None
+    assert _codes(source) == []
+
+
+def test_a_jit_made_on_every_iteration_is_still_flagged():
+    source = RETRIED.format(retry="").replace(
+        "            out.append(batched(",
+        "            batched = jax.jit(jax.vmap(double))\n            out.append(batched(",
+    )
+    outcome = run_snippet(source, "assert len(traces) == 4  # one shape, four compilations")
+    assert outcome.error is None
+    assert _codes(source) == ["JAX1001"]
