@@ -155,3 +155,53 @@ def test_a_jit_made_on_every_iteration_is_still_flagged():
     outcome = run_snippet(source, "assert len(traces) == 4  # one shape, four compilations")
     assert outcome.error is None
     assert _codes(source) == ["JAX1001"]
+
+
+# -- a notebook cell run again with new settings -----------------------------------------------
+
+DEFINITIONS = """
+def step(carry, _):
+    return carry * scale, carry
+
+
+@jax.jit
+def rollout(x):
+    return jax.lax.scan(step, x, None, length=3)[1]
+"""
+
+STEP_ONLY = DEFINITIONS.split("@jax.jit")[0]
+
+ROLLOUT = """
+trajectory = rollout(jnp.ones(()))
+runs.append(trajectory.tolist())
+"""
+
+PROGRAM = """
+import jax
+import jax.numpy as jnp
+
+runs = []
+scale = 2.0
+{first_cell}
+scale = 3.0
+{second_cell}
+"""
+
+
+def test_functions_defined_again_after_the_change_are_not_stale():
+    # playground's vision notebook: the rollout cell is run again with new settings, its
+    # functions defined anew (a new jit) before they are called.
+    cell = DEFINITIONS + ROLLOUT
+    source = PROGRAM.format(first_cell=cell, second_cell=cell)
+    outcome = run_snippet(source, "assert runs == [[1.0, 2.0, 4.0], [1.0, 3.0, 9.0]]")
+    assert outcome.error is None
+    assert _codes(source) == []
+
+
+@pytest.mark.parametrize("again", ["", STEP_ONLY], ids=["nothing-again", "step-again"])
+def test_a_jit_made_before_the_change_and_called_after_it_is_still_flagged(again):
+    # Without a new `rollout`, the old jit's cache keeps the old `step` and the old scale.
+    source = PROGRAM.format(first_cell=DEFINITIONS + ROLLOUT, second_cell=again + ROLLOUT)
+    outcome = run_snippet(source, "assert runs == [[1.0, 2.0, 4.0], [1.0, 2.0, 4.0]]  # stale")
+    assert outcome.error is None
+    assert _codes(source) == ["JAX102"]
