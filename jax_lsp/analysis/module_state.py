@@ -13,9 +13,10 @@ the new values) before calling them, and the old ones are left behind.
 from __future__ import annotations
 
 import ast
+import weakref
 from bisect import bisect_right
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from jax_lsp.analysis.free_writes import mutated_name
@@ -82,14 +83,20 @@ def bound_names(function: FunctionNode) -> frozenset[str]:
     return frozenset(names - declared_outside(function))
 
 
-def _read_names(node: ast.AST) -> frozenset[str]:
-    """Names read anywhere in a definition (its body, nested functions too): what it may
-    call when it runs."""
-    return frozenset(
-        child.id
-        for child in walk_nodes(node)
-        if type(child) is ast.Name and type(child.ctx) is ast.Load
-    )
+_READ_NAMES: weakref.WeakKeyDictionary[ast.AST, frozenset[str]] = weakref.WeakKeyDictionary()
+
+
+def _read_names(definition: ast.AST) -> frozenset[str]:
+    """Names read anywhere in a definition (its body, nested functions too): what it may call
+    when it runs."""
+    found = _READ_NAMES.get(definition)
+    if found is None:
+        found = _READ_NAMES[definition] = frozenset(
+            child.id
+            for child in walk_nodes(definition)
+            if type(child) is ast.Name and type(child.ctx) is ast.Load
+        )
+    return found
 
 
 def _walk_scope(statements: list[ast.stmt]) -> Iterator[ast.AST]:
@@ -117,10 +124,10 @@ _DATA_KINDS = frozenset((Kind.ARRAY, Kind.NUMPY, Kind.STATIC))
 @dataclass(frozen=True)
 class _UnitFacts:
     # Top-level events in order: ("bind", name, constant, mentions), ("mutate", name, None,
-    # {}), ("def", name, None, mentions) or ("call", the module names a statement's calls
-    # mention: `f` in `f(x)`, `step` in `jax.jit(step)(x)`, None, {}). `constant` names a value
-    # that cannot differ between two bindings (`P = jax.sharding.PartitionSpec`, `N = 3`), else
-    # None; `mentions` are the names the bound value (the function's body) reads.
+    # {}), ("def", name, None, {}) or ("call", the module names a statement's calls mention:
+    # `f` in `f(x)`, `step` in `jax.jit(step)(x)`, None, {}). `constant` names a value that
+    # cannot differ between two bindings (`P = jax.sharding.PartitionSpec`, `N = 3`), else
+    # None; `mentions` are the names the bound value reads.
     events: tuple[_Event, ...]
     defined: frozenset[str]  # names bound by def, class or import at module level
     code: frozenset[str]  # names bound by def or class
@@ -133,6 +140,9 @@ class _UnitFacts:
     objects: tuple[tuple[str, str], ...]
     not_objects: frozenset[str]
     runtime_writes: frozenset[str]  # rebound through `global` or mutated inside a function
+    # The definitions of the "def" events, in order: what they read is looked at only when a
+    # change follows a call (scripts, notebooks), so an edit inside a body keeps the facts.
+    definitions: tuple[ast.AST, ...] = field(default=(), compare=False)
 
 
 class _UnitScanner:
@@ -147,6 +157,7 @@ class _UnitScanner:
         self.objects: list[tuple[str, str]] = []
         self.not_objects: set[str] = set()
         self.runtime_writes: set[str] = set()
+        self.definitions: list[ast.AST] = []
 
     def scan(self, tree: ast.Module, free_writes: frozenset[str]) -> _UnitFacts:
         self.block(tree.body)
@@ -161,6 +172,7 @@ class _UnitScanner:
             tuple(self.objects),
             frozenset(self.not_objects),
             frozenset(self.runtime_writes),
+            tuple(self.definitions),
         )
 
     def block(self, statements: list[ast.stmt]) -> None:
@@ -172,7 +184,8 @@ class _UnitScanner:
             self._calls_in(node.decorator_list)
             self.defined.add(node.name)
             self.code.add(node.name)
-            self.events.append(("def", node.name, None, _read_names(node)))
+            self.events.append(("def", node.name, None, _NOTHING))
+            self.definitions.append(node)
         elif isinstance(node, ast.Import | ast.ImportFrom):
             for alias in node.names:
                 self.defined.add(alias.asname or alias.name.split(".")[0])
@@ -269,12 +282,19 @@ class _Reach:
     and, through what each of these reads, the code it may run (a jit of `step` holds the
     trace of the `step` it was made of)."""
 
-    def __init__(self, events: list[tuple[int, _Event]], code: frozenset[str]) -> None:
+    def __init__(self, facts: tuple[_UnitFacts, ...], code: frozenset[str]) -> None:
         self._code = code
         self._binds: dict[str, list[int]] = {}  # name -> event numbers binding it
         self._reads: dict[str, list[frozenset[str]]] = {}  # what each of those reads
         self._uses: dict[str, list[int]] = {}  # name -> event numbers that may run it
-        for number, (_, (tag, payload, _constant, mentions)) in enumerate(events):
+        events = []
+        for unit_facts in facts:
+            definitions = iter(unit_facts.definitions)
+            for tag, payload, _, mentions in unit_facts.events:
+                if tag == "def":
+                    mentions = _read_names(next(definitions))
+                events.append((tag, payload, mentions))
+        for number, (tag, payload, mentions) in enumerate(events):
             if tag == "call":
                 uses = payload & code
             else:
@@ -313,6 +333,26 @@ class _Reach:
         return first_use < len(uses) and uses[first_use] < binds[at]
 
 
+def _reached_after(
+    facts: tuple[_UnitFacts, ...],
+    changes: dict[str, tuple[tuple[int, int], ...]],
+    code: frozenset[str],
+) -> dict[str, tuple[tuple[int, frozenset[str]], ...]]:
+    """Per changed name: the units of the calls before its changes, each with the module
+    code that may run after the change (what the traces made before it may hold)."""
+    reach = _Reach(facts, code)
+    result: dict[str, tuple[tuple[int, frozenset[str]], ...]] = {}
+    for name, pairs in changes.items():
+        calls: dict[int, frozenset[str]] = {}
+        for call_unit, event in pairs:
+            reached = reach.after(event)
+            if reached:
+                calls[call_unit] = calls.get(call_unit, _NOTHING) | reached
+        if calls:
+            result[name] = tuple(sorted(calls.items()))
+    return result
+
+
 class ModuleState:
     """Facts about one module's top-level names, computed once per model.
 
@@ -331,43 +371,47 @@ class ModuleState:
                 for unit, summary in zip(units, model.summaries, strict=True)
             ]
         )
-        # Module-level names holding data (arrays, Python values): no code of theirs can run.
-        data = frozenset(name for name, kind in model.global_kinds.items() if kind in _DATA_KINDS)
         # The same facts in the same order (a keystroke inside a function body): the same state.
         (
             self.defined,
             self.runtime_writes,
             self.containers,
             self.objects,
-            self._last_call,
+            changes,
+            reachable,
             self._unit_names,
             self.key,
-        ) = model.document.lineage.reuse(
-            "module-state", (facts, data), lambda: self._combine(facts, data)
-        )
+        ) = model.document.lineage.reuse("module-state", facts, lambda: self._combine(facts))
+        self._last_call: dict[str, tuple[tuple[int, frozenset[str]], ...]] = {}
+        if changes:  # a change after a call: which code may run after it (bodies read now)
+            # Module-level names holding data (arrays, Python values): no code of theirs runs.
+            data = frozenset(n for n, kind in model.global_kinds.items() if kind in _DATA_KINDS)
+            self._last_call = _reached_after(facts, changes, reachable - data)
+            self.key = (self.key, tuple(sorted(self._last_call.items())))
 
     @classmethod
-    def _combine(cls, facts: tuple[_UnitFacts, ...], data: frozenset[str]) -> tuple:
+    def _combine(cls, facts: tuple[_UnitFacts, ...]) -> tuple:
         defined = frozenset().union(*(f.defined for f in facts))
         runtime_writes = frozenset().union(*(f.runtime_writes for f in facts))
         containers = frozenset().union(*(f.containers for f in facts))
         others = frozenset().union(*(f.others for f in facts))
         containers = containers - others - defined
         objects = cls._objects(facts, defined)
-        last_call = cls._last_call_before_change(facts, cls._module_code(facts), data)
+        code = cls._module_code(facts)
+        changes = cls._changes_after_calls(facts, code)
         # What each unit binds at top level: a reader there is stale only if one of these
         # (or what holds it) may run again after the change.
         unit_names = tuple(
             frozenset(event[1] for event in f.events if event[0] in ("bind", "def")) for f in facts
         )
         key = (
-            tuple(sorted(last_call.items())),
+            tuple(sorted(changes.items())),
             runtime_writes,
             containers,
             tuple(sorted(objects.items())),
             defined,
         )
-        return defined, runtime_writes, containers, objects, last_call, unit_names, key
+        return defined, runtime_writes, containers, objects, changes, code, unit_names, key
 
     @staticmethod
     def _objects(facts: tuple[_UnitFacts, ...], defined: frozenset[str]) -> dict[str, str]:
@@ -404,36 +448,33 @@ class ModuleState:
         return frozenset(code)
 
     @staticmethod
-    def _last_call_before_change(
-        facts: tuple[_UnitFacts, ...], code: frozenset[str], data: frozenset[str]
-    ) -> dict[str, tuple[tuple[int, frozenset[str]], ...]]:
-        """Per name: for each rebinding or mutation of it that follows a top-level call of
-        module code made after a binding of it, the unit of the latest such call and the
-        module code that may run again after the change (what the traces made before it
-        may hold, see `_Reach`)."""
-        events = [(unit, event) for unit, f in enumerate(facts) for event in f.events]
-        reach = _Reach(events, code - data)
+    def _changes_after_calls(
+        facts: tuple[_UnitFacts, ...], code: frozenset[str]
+    ) -> dict[str, tuple[tuple[int, int], ...]]:
+        """Per name: each rebinding or mutation of it that follows a top-level call of module
+        code made after a binding of it, as (the unit of the latest such call, the event
+        number of the change)."""
         first_bound: dict[str, int] = {}  # name -> event number of its first binding
         first_constant: dict[str, str | None] = {}  # name -> the constant it was first bound to
         last_call: tuple[int, int] | None = None  # (event number, unit index)
-        found: dict[str, dict[int, frozenset[str]]] = {}
-        for number, (unit_index, (tag, payload, constant, _)) in enumerate(events):
-            if isinstance(payload, frozenset):  # a call
-                if payload & code:
-                    last_call = (number, unit_index)
-                continue
-            if tag == "def":
-                continue
-            if constant is not None and first_constant.get(payload) == constant:
-                continue  # bound again to the same constant: the value does not change
-            if payload in first_bound and last_call and first_bound[payload] < last_call[0]:
-                reached = reach.after(number)
-                if reached:
-                    calls = found.setdefault(payload, {})
-                    calls[last_call[1]] = calls.get(last_call[1], _NOTHING) | reached
-            first_bound.setdefault(payload, number)
-            first_constant.setdefault(payload, constant)
-        return {name: tuple(sorted(calls.items())) for name, calls in found.items()}
+        found: dict[str, list[tuple[int, int]]] = {}
+        number = -1
+        for unit_index, unit_facts in enumerate(facts):
+            for tag, payload, constant, _ in unit_facts.events:
+                number += 1
+                if isinstance(payload, frozenset):  # a call
+                    if payload & code:
+                        last_call = (number, unit_index)
+                    continue
+                if tag == "def":
+                    continue
+                if constant is not None and first_constant.get(payload) == constant:
+                    continue  # bound again to the same constant: the value does not change
+                if payload in first_bound and last_call and first_bound[payload] < last_call[0]:
+                    found.setdefault(payload, []).append((last_call[1], number))
+                first_bound.setdefault(payload, number)
+                first_constant.setdefault(payload, constant)
+        return {name: tuple(changes) for name, changes in found.items()}
 
     def changing_globals(self, unit_tree: ast.AST) -> frozenset[str]:
         """Module-level values that may change after functions of this unit were traced: a
