@@ -1,6 +1,9 @@
 """Causes of the ninth held-out list's false findings (bench/triage-heldout9.csv), each on a
-small program run under real JAX: a Python int returned through `eqx.filter_jit` (quantax).
-Beside each, the nearby program that is still flagged, with the failure JAX shows for it."""
+small program run under real JAX: a Python int returned through `eqx.filter_jit` (quantax), a
+jit per item of an enumerated sequence of settings (jinns) or remade in an exception handler
+(mbirjax), and a notebook cell run again with new settings (MuJoCo Playground). Beside each,
+the nearby program that is still flagged, with what JAX shows for it. (The long literal
+mbirjax ships is tested with the document splitter, in tests/analysis/test_document.py.)"""
 
 from __future__ import annotations
 
