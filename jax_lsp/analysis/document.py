@@ -37,6 +37,19 @@ _TRY_HEADER = re.compile(r"(\s*)try\b")
 # outer indentation level".
 _INDENT_ERRORS = ("unexpected indent", "unindent does not match")
 _MAX_MERGE = 8
+# Column-0 lines that start a statement and can never continue an open bracket.
+_STATEMENT_ONLY = re.compile(r"(def|class|import|from|async)\b|@")
+# What matching brackets across lines must see: a comment, a string (triple-quoted ones
+# across lines; one still open at the end runs to it), a bracket, a line end.
+_BRACKET_TOKEN = re.compile(
+    r"#[^\n]*"
+    r'|"""(?:[^\\]|\\.)*?(?:"""|\Z)'
+    r"|'''(?:[^\\]|\\.)*?(?:'''|\Z)"
+    r'|"(?:[^"\\\n]|\\.)*"?'
+    r"|'(?:[^'\\\n]|\\.)*'?"
+    r"|[\[\](){}\n]",
+    re.DOTALL,
+)
 _MAX_REPAIRS = 12
 # Lines of unit text whose parses (and analyses, memoised on them) are kept: about 100 MB of
 # trees and memos, several times the largest files people edit.
@@ -460,6 +473,37 @@ def _unit_source(text: str, line_count: int) -> UnitSource:
     return source
 
 
+def _long_statement_end(lines: list[str], ranges: list[tuple[int, int]], index: int) -> int | None:
+    """The candidate ending a statement that spans more candidates than `split_units` merges
+    (a long literal whose rows start at column 0: a table of numbers), or None.
+
+    Its brackets are matched by a light scan (comments and strings skipped), which stops at
+    the next column-0 line no open bracket can hold (`def`, `class`, `import`): a bracket
+    still open there is never closed (half-typed code). Code after the statement is not
+    read, so a half-typed line further down does not hide where the statement ends."""
+    start = ranges[index][0]
+    stop = index + _MAX_MERGE
+    while stop < len(ranges) and not _STATEMENT_ONLY.match(lines[ranges[stop][0]]):
+        stop += 1
+    text = _join(lines, start, ranges[stop - 1][1])
+    depth = 0
+    for token in _BRACKET_TOKEN.finditer(text):
+        kind = token.group()
+        if kind in "([{":
+            depth += 1
+        elif kind in ")]}":
+            depth = max(depth - 1, 0)
+        elif kind == "\n" and depth == 0 and not text.endswith("\\", 0, token.start()):
+            statement_end = start + text.count("\n", 0, token.start()) + 1
+            break
+    else:
+        return None
+    return next(
+        (candidate for candidate in range(index, stop) if ranges[candidate][1] >= statement_end),
+        None,
+    )
+
+
 def split_units(text: str, lines: list[str] | None = None) -> list[Unit]:
     """Cut `text` into parsed top-level units, merging candidates that only parse together."""
     lines = split_lines(text) if lines is None else lines
@@ -476,6 +520,9 @@ def split_units(text: str, lines: list[str] | None = None) -> list[Unit]:
                 break
             if not _is_incomplete(parsed.error):
                 break
+        else:
+            if index + _MAX_MERGE < len(ranges):
+                chosen = _long_statement_end(lines, ranges, index) or chosen
         end = ranges[chosen][1]
         units.append(Unit(_unit_source(_join(lines, start, end), end - start), start))
         index = chosen + 1

@@ -78,6 +78,12 @@ _PASSTHROUGH = frozenset(
         "nnx.remat",
     ]
 )
+# Equinox's filtered transformations return the outputs that are not arrays as they are (a
+# Python int stays an int; `jax.jit` and `nnx.jit` return an array): their functions' label.
+_FILTERED_JIT = "filtered"
+_KEEP_PYTHON_OUTPUTS = frozenset(
+    ["eqx.filter_jit", "eqx.filter_vmap", "eqx.filter_pmap", "eqx.filter_checkpoint"]
+)
 NEW_REF = frozenset({"jax.new_ref", "jax.empty_ref", "jax.ref.new_ref", "jax.ref.empty_ref"})
 # lax loops: the position and keyword of the initial carry, whose structure the result keeps.
 _GRADIENT_RESULTS = frozenset(GRADIENTS.values())
@@ -1136,7 +1142,7 @@ class FlowInterpreter:
             ):
                 return Kind.STATIC
             return called_result(summary, traced)
-        return as_jax(summary, traced)
+        return as_jax(summary, traced, keep_python=function.transform == _FILTERED_JIT)
 
     def _given_only_tracers(self, every: list[Value]) -> bool:
         """Every argument a tracer (or what an unseen call made of tracers) in abstract code:
@@ -1265,9 +1271,10 @@ def _transformed(spec: TransformSpec, keywords: Mapping[str, ast.expr], target: 
         has_aux = isinstance(aux, ast.Constant) and aux.value is True
         return Function(path, gradient, _argnums(keywords.get("argnums")), has_aux)
     if label in _PASSTHROUGH:
+        transform = _FILTERED_JIT if label in _KEEP_PYTHON_OUTPUTS else "jit"
         if type(target) is Function:
-            return target if target.transform else Function(target.path, "jit")
-        return Function(None, "jit")
+            return target if target.transform else Function(target.path, transform)
+        return Function(None, transform)
     return Kind.UNKNOWN
 
 

@@ -5,17 +5,22 @@ A global read inside `jax.jit` is only stale if the value changes after the firs
 name counts as changing when a function rebinds it through `global` or mutates it, or when
 top-level code rebinds or mutates it after a top-level call that follows the reading function.
 Bindings at import time (`if`/`else` choices, `CONFIG["k"] = v` right after `CONFIG = {}`) are
-not changes.
+not changes. Nor is a rebinding after which no function traced before it can run again: a
+notebook cell run again with new settings defines its functions anew (a new jit, traced with
+the new values) before calling them, and the old ones are left behind.
 """
 
 from __future__ import annotations
 
 import ast
+import weakref
+from bisect import bisect_right
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from jax_lsp.analysis.free_writes import mutated_name
+from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.nodes import child_nodes, walk_nodes
 from jax_lsp.analysis.summary import FunctionNode, UnitSummary
 from jax_lsp.analysis.traced import all_params
@@ -78,6 +83,22 @@ def bound_names(function: FunctionNode) -> frozenset[str]:
     return frozenset(names - declared_outside(function))
 
 
+_READ_NAMES: weakref.WeakKeyDictionary[ast.AST, frozenset[str]] = weakref.WeakKeyDictionary()
+
+
+def _read_names(definition: ast.AST) -> frozenset[str]:
+    """Names read anywhere in a definition (its body, nested functions too): what it may call
+    when it runs."""
+    found = _READ_NAMES.get(definition)
+    if found is None:
+        found = _READ_NAMES[definition] = frozenset(
+            child.id
+            for child in walk_nodes(definition)
+            if type(child) is ast.Name and type(child.ctx) is ast.Load
+        )
+    return found
+
+
 def _walk_scope(statements: list[ast.stmt]) -> Iterator[ast.AST]:
     """Nodes of these statements, not descending into nested functions or classes."""
     stack: list[ast.AST] = list(reversed(statements))
@@ -95,13 +116,19 @@ def is_container_value(value: ast.expr, model: ModuleModel) -> bool:
     return isinstance(value, ast.Call) and model.resolver.qualname(value.func) in _CONTAINER_CALLS
 
 
+_Event = tuple[str, str | frozenset[str], str | None, frozenset[str]]
+_NOTHING: frozenset[str] = frozenset()
+_DATA_KINDS = frozenset((Kind.ARRAY, Kind.NUMPY, Kind.STATIC))
+
+
 @dataclass(frozen=True)
 class _UnitFacts:
-    # Top-level events in order: ("bind", name, constant), ("mutate", name, None), or
-    # ("call", the module names a statement's calls mention: `f` in `f(x)`, `step` in
-    # `jax.jit(step)(x)`, None). `constant` names a value that cannot differ between two
-    # bindings (`P = jax.sharding.PartitionSpec`, `N = 3`), else None.
-    events: tuple[tuple[str, str | frozenset[str], str | None], ...]
+    # Top-level events in order: ("bind", name, constant, mentions), ("mutate", name, None,
+    # {}), ("def", name, None, {}) or ("call", the module names a statement's calls mention:
+    # `f` in `f(x)`, `step` in `jax.jit(step)(x)`, None, {}). `constant` names a value that
+    # cannot differ between two bindings (`P = jax.sharding.PartitionSpec`, `N = 3`), else
+    # None; `mentions` are the names the bound value reads.
+    events: tuple[_Event, ...]
     defined: frozenset[str]  # names bound by def, class or import at module level
     code: frozenset[str]  # names bound by def or class
     # Top-level names bound from values that mention these names (`model = MLP(3)`).
@@ -113,12 +140,15 @@ class _UnitFacts:
     objects: tuple[tuple[str, str], ...]
     not_objects: frozenset[str]
     runtime_writes: frozenset[str]  # rebound through `global` or mutated inside a function
+    # The definitions of the "def" events, in order: what they read is looked at only when a
+    # change follows a call (scripts, notebooks), so an edit inside a body keeps the facts.
+    definitions: tuple[ast.AST, ...] = field(default=(), compare=False)
 
 
 class _UnitScanner:
     def __init__(self, model: ModuleModel) -> None:
         self.model = model
-        self.events: list[tuple[str, str | frozenset[str], str | None]] = []
+        self.events: list[_Event] = []
         self.defined: set[str] = set()
         self.code: set[str] = set()
         self.derived: list[tuple[str, frozenset[str]]] = []
@@ -127,6 +157,7 @@ class _UnitScanner:
         self.objects: list[tuple[str, str]] = []
         self.not_objects: set[str] = set()
         self.runtime_writes: set[str] = set()
+        self.definitions: list[ast.AST] = []
 
     def scan(self, tree: ast.Module, free_writes: frozenset[str]) -> _UnitFacts:
         self.block(tree.body)
@@ -141,6 +172,7 @@ class _UnitScanner:
             tuple(self.objects),
             frozenset(self.not_objects),
             frozenset(self.runtime_writes),
+            tuple(self.definitions),
         )
 
     def block(self, statements: list[ast.stmt]) -> None:
@@ -152,6 +184,8 @@ class _UnitScanner:
             self._calls_in(node.decorator_list)
             self.defined.add(node.name)
             self.code.add(node.name)
+            self.events.append(("def", node.name, None, _NOTHING))
+            self.definitions.append(node)
         elif isinstance(node, ast.Import | ast.ImportFrom):
             for alias in node.names:
                 self.defined.add(alias.asname or alias.name.split(".")[0])
@@ -189,13 +223,14 @@ class _UnitScanner:
         for child in walk_nodes(node):
             name = mutated_name(child)
             if name is not None:
-                self.events.append(("mutate", name, None))
+                self.events.append(("mutate", name, None, _NOTHING))
 
     def _bind(self, target: ast.expr, value: ast.expr | None) -> None:
         if isinstance(target, ast.Name):
-            self.events.append(("bind", target.id, self._constant(value)))
+            mentions = self._module_names(value) if value is not None else _NOTHING
+            self.events.append(("bind", target.id, self._constant(value), mentions))
             if value is not None:
-                self.derived.append((target.id, self._module_names(value)))
+                self.derived.append((target.id, mentions))
             if value is not None and is_container_value(value, self.model):
                 self.containers.add(target.id)
             else:
@@ -217,7 +252,7 @@ class _UnitScanner:
             if any(isinstance(child, ast.Call) for child in _walk_scope([node])):
                 names = self._module_names(node)
                 if names:
-                    self.events.append(("call", names, None))
+                    self.events.append(("call", names, None, _NOTHING))
 
     def _constant(self, value: ast.expr | None) -> str | None:
         """The same value every time it is evaluated: an immutable literal, or an imported
@@ -238,6 +273,84 @@ class _UnitScanner:
             and isinstance(child.ctx, ast.Load)
             and self.model.resolver.qualname(child) is None
         )
+
+
+class _Reach:
+    """Which module code may run again after an event: a function or value bound before it,
+    still the one its name holds, that a later call names (or a later definition reads)
+    before the name is bound again, or that is the name's last binding (importers call it);
+    and, through what each of these reads, the code it may run (a jit of `step` holds the
+    trace of the `step` it was made of)."""
+
+    def __init__(self, facts: tuple[_UnitFacts, ...], code: frozenset[str]) -> None:
+        self._code = code
+        self._binds: dict[str, list[int]] = {}  # name -> event numbers binding it
+        self._reads: dict[str, list[frozenset[str]]] = {}  # what each of those reads
+        self._uses: dict[str, list[int]] = {}  # name -> event numbers that may run it
+        events = []
+        for unit_facts in facts:
+            definitions = iter(unit_facts.definitions)
+            for tag, payload, _, mentions in unit_facts.events:
+                if tag == "def":
+                    mentions = _read_names(next(definitions))
+                events.append((tag, payload, mentions))
+        for number, (tag, payload, mentions) in enumerate(events):
+            if tag == "call":
+                uses = payload & code
+            else:
+                uses = mentions & code
+                if tag in ("bind", "def") and isinstance(payload, str):
+                    self._binds.setdefault(payload, []).append(number)
+                    self._reads.setdefault(payload, []).append(mentions)
+            for name in uses:
+                self._uses.setdefault(name, []).append(number)
+
+    def after(self, event: int) -> frozenset[str]:
+        """Names whose binding at `event` may run after it, with everything it reads."""
+        held: dict[str, frozenset[str]] = {}  # name -> what its binding at `event` reads
+        for name, binds in self._binds.items():
+            if name not in self._code:
+                continue  # data, or a name no code was bound to: nothing of it runs
+            at = bisect_right(binds, event)
+            if at:
+                held[name] = self._reads[name][at - 1]
+        pending = [name for name in held if self._runs_again(name, event)]
+        reached = set(pending)
+        while pending:
+            for read in held.get(pending.pop(), _NOTHING):
+                if read in held and read not in reached:
+                    reached.add(read)
+                    pending.append(read)
+        return frozenset(reached)
+
+    def _runs_again(self, name: str, event: int) -> bool:
+        binds = self._binds[name]
+        at = bisect_right(binds, event)
+        if at == len(binds):
+            return True  # its last binding: later code and importers reach it
+        uses = self._uses.get(name, [])
+        first_use = bisect_right(uses, event)
+        return first_use < len(uses) and uses[first_use] < binds[at]
+
+
+def _reached_after(
+    facts: tuple[_UnitFacts, ...],
+    changes: dict[str, tuple[tuple[int, int], ...]],
+    code: frozenset[str],
+) -> dict[str, tuple[tuple[int, frozenset[str]], ...]]:
+    """Per changed name: the units of the calls before its changes, each with the module
+    code that may run after the change (what the traces made before it may hold)."""
+    reach = _Reach(facts, code)
+    result: dict[str, tuple[tuple[int, frozenset[str]], ...]] = {}
+    for name, pairs in changes.items():
+        calls: dict[int, frozenset[str]] = {}
+        for call_unit, event in pairs:
+            reached = reach.after(event)
+            if reached:
+                calls[call_unit] = calls.get(call_unit, _NOTHING) | reached
+        if calls:
+            result[name] = tuple(sorted(calls.items()))
+    return result
 
 
 class ModuleState:
@@ -264,9 +377,17 @@ class ModuleState:
             self.runtime_writes,
             self.containers,
             self.objects,
-            self._last_call,
+            changes,
+            reachable,
+            self._unit_names,
             self.key,
         ) = model.document.lineage.reuse("module-state", facts, lambda: self._combine(facts))
+        self._last_call: dict[str, tuple[tuple[int, frozenset[str]], ...]] = {}
+        if changes:  # a change after a call: which code may run after it (bodies read now)
+            # Module-level names holding data (arrays, Python values): no code of theirs runs.
+            data = frozenset(n for n, kind in model.global_kinds.items() if kind in _DATA_KINDS)
+            self._last_call = _reached_after(facts, changes, reachable - data)
+            self.key = (self.key, tuple(sorted(self._last_call.items())))
 
     @classmethod
     def _combine(cls, facts: tuple[_UnitFacts, ...]) -> tuple:
@@ -276,15 +397,21 @@ class ModuleState:
         others = frozenset().union(*(f.others for f in facts))
         containers = containers - others - defined
         objects = cls._objects(facts, defined)
-        last_call = cls._last_call_before_change(facts, cls._module_code(facts))
+        code = cls._module_code(facts)
+        changes = cls._changes_after_calls(facts, code)
+        # What each unit binds at top level: a reader there is stale only if one of these
+        # (or what holds it) may run again after the change.
+        unit_names = tuple(
+            frozenset(event[1] for event in f.events if event[0] in ("bind", "def")) for f in facts
+        )
         key = (
-            tuple(sorted(last_call.items())),
+            tuple(sorted(changes.items())),
             runtime_writes,
             containers,
             tuple(sorted(objects.items())),
             defined,
         )
-        return defined, runtime_writes, containers, objects, last_call, key
+        return defined, runtime_writes, containers, objects, changes, code, unit_names, key
 
     @staticmethod
     def _objects(facts: tuple[_UnitFacts, ...], defined: frozenset[str]) -> dict[str, str]:
@@ -321,33 +448,43 @@ class ModuleState:
         return frozenset(code)
 
     @staticmethod
-    def _last_call_before_change(
+    def _changes_after_calls(
         facts: tuple[_UnitFacts, ...], code: frozenset[str]
-    ) -> dict[str, int]:
-        """Per name: the unit of the latest top-level call of module code that falls between
-        a binding of the name and a later rebinding or mutation of it."""
+    ) -> dict[str, tuple[tuple[int, int], ...]]:
+        """Per name: each rebinding or mutation of it that follows a top-level call of module
+        code made after a binding of it, as (the unit of the latest such call, the event
+        number of the change)."""
         first_bound: dict[str, int] = {}  # name -> event number of its first binding
         first_constant: dict[str, str | None] = {}  # name -> the constant it was first bound to
         last_call: tuple[int, int] | None = None  # (event number, unit index)
-        result: dict[str, int] = {}
-        number = 0
+        found: dict[str, list[tuple[int, int]]] = {}
+        number = -1
         for unit_index, unit_facts in enumerate(facts):
-            for _, payload, constant in unit_facts.events:
+            for tag, payload, constant, _ in unit_facts.events:
                 number += 1
                 if isinstance(payload, frozenset):  # a call
                     if payload & code:
                         last_call = (number, unit_index)
                     continue
+                if tag == "def":
+                    continue
                 if constant is not None and first_constant.get(payload) == constant:
                     continue  # bound again to the same constant: the value does not change
                 if payload in first_bound and last_call and first_bound[payload] < last_call[0]:
-                    result[payload] = max(result.get(payload, -1), last_call[1])
+                    found.setdefault(payload, []).append((last_call[1], number))
                 first_bound.setdefault(payload, number)
                 first_constant.setdefault(payload, constant)
-        return result
+        return {name: tuple(changes) for name, changes in found.items()}
 
     def changing_globals(self, unit_tree: ast.AST) -> frozenset[str]:
-        """Module-level values that may change after functions of this unit were traced."""
+        """Module-level values that may change after functions of this unit were traced: a
+        call after the unit traced them, then a change, after which what the unit binds may
+        run again (a unit binding nothing, a top-level expression, counts as running)."""
         index = self._index.get(id(unit_tree), 0)
-        changed = {name for name, call in self._last_call.items() if call > index}
+        names = self._unit_names[index] if index < len(self._unit_names) else _NOTHING
+        changed = {
+            name
+            for name, calls in self._last_call.items()
+            if any(call > index and (not names or names & reached) for call, reached in calls)
+        }
         return frozenset((changed | self.runtime_writes) & self._mutable_globals) - (self.defined)

@@ -209,17 +209,24 @@ def any_traced(values: list[Value]) -> bool:
     )
 
 
-def as_jax(value: Value, traced: bool) -> Value:
+def as_jax(value: Value, traced: bool, keep_python: bool = False) -> Value:
     """What JAX gives back for `value` through a transformation (jit outputs, while_loop
     carries, gradients): every array-like leaf becomes a JAX array, a tracer when `traced`;
-    containers keep their structure."""
+    containers keep their structure. With `keep_python` (equinox's filtered transformations,
+    which return the leaves that are not arrays as they are), a Python value stays one."""
     if type(value) is Kind:
+        if keep_python and value is Kind.STATIC:
+            return value
         if value in _JAX_LIKE:
             return Kind.TRACED if traced else Kind.ARRAY
         return Kind.UNKNOWN
     if type(value) is Container:
-        items = None if value.items is None else tuple(as_jax(v, traced) for v in value.items)
-        return Container(value.form, items, value.keys, as_jax(value.leaf, traced))
+        items = (
+            None
+            if value.items is None
+            else tuple(as_jax(v, traced, keep_python) for v in value.items)
+        )
+        return Container(value.form, items, value.keys, as_jax(value.leaf, traced, keep_python))
     return Kind.UNKNOWN
 
 

@@ -48,6 +48,8 @@ def _local_loops(ctx: RuleContext) -> list[ast.AST]:
     for node in reversed(ctx.ancestors):
         if isinstance(node, _FUNCTIONS):
             break
+        if isinstance(node, ast.ExceptHandler):
+            break  # runs when an iteration fails (a retry), not on every iteration
         if isinstance(node, _LOOPS):
             loops.append(node)
     return loops
@@ -845,7 +847,7 @@ def _specialised_per_iteration(function: FunctionNode, loops: list[ast.AST], ctx
             read = {n.id for n in walk_nodes(function) if isinstance(n, ast.Name)}
         else:
             continue
-        for target, iterable in pairs:
+        for target, iterable in [pair for pair in pairs for pair in _items_of(*pair, ctx)]:
             literal = isinstance(iterable, ast.List | ast.Tuple | ast.Set)
             sequence = literal or (
                 isinstance(iterable, ast.Name)
@@ -864,6 +866,25 @@ def _specialised_per_iteration(function: FunctionNode, loops: list[ast.AST], ctx
             if any(not ctx.kind(name).is_jax for name in names):
                 return True
     return False
+
+
+def _items_of(
+    target: ast.expr, iterable: ast.expr, ctx: RuleContext
+) -> list[tuple[ast.expr, ast.expr]]:
+    """The sequences a loop walks and the targets their items go to: `enumerate(items)` walks
+    `items` into the second target (the first is a count), `zip(a, b)` each into its own."""
+    if (
+        isinstance(iterable, ast.Call)
+        and isinstance(target, ast.Tuple)
+        and not iterable.keywords
+        and not any(isinstance(arg, ast.Starred) for arg in iterable.args)
+    ):
+        qualname = ctx.qualname(iterable.func)
+        if qualname == "builtins.enumerate" and len(iterable.args) == 1 and len(target.elts) == 2:
+            return [(target.elts[1], iterable.args[0])]
+        if qualname == "builtins.zip" and len(iterable.args) == len(target.elts):
+            return list(zip(target.elts, iterable.args, strict=True))
+    return [(target, iterable)]
 
 
 def _names_listed_default(name: str, function: FunctionNode | None) -> bool:

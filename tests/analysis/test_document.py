@@ -60,6 +60,30 @@ def test_multiline_strings_and_brackets_at_column_zero_merge_into_one_unit():
     assert all(unit.problem is None for unit in document.units)
 
 
+# A table of numbers as mbirjax ships it (`bn256.py`): more rows at column 0 than the
+# splitter merges candidates one by one, and strings holding brackets and `#`.
+_ROWS = "".join(f"{row}, '#', \"]\", {row + 1},\n" for row in range(20))
+
+
+def test_a_literal_longer_than_the_merge_limit_is_one_unit():
+    text = f"import numpy as np\nTABLE = np.array([\n{_ROWS}], dtype=float).reshape(\n(4, 20))\n"
+    text += "z = (\ndef f(x):\n    return x\n"  # a half-typed line after it: not the table's
+    document = Document(text)
+    starts = [unit.start_line for unit in document.units]
+    assert starts == [0, 1, 24, 25]
+    assert document.units[1].problem is None
+    ast.parse(document.units[1].source.text)
+    assert [problem.line for problem in document.problems] == [24]
+
+
+def test_a_bracket_never_closed_before_the_next_def_is_still_reported_there():
+    document = Document(f"TABLE = [\n{_ROWS}\ndef f(x):\n    return x\n")
+    assert [(problem.line, problem.message) for problem in document.problems] == [
+        (0, "'[' was never closed")
+    ]
+    assert document.units[-1].tree is not None  # the def after it is analysed
+
+
 def test_units_parse_like_the_whole_module():
     text = textwrap.dedent(
         """\
