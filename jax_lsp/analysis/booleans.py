@@ -29,8 +29,7 @@ class Scope(Protocol):
     def qualname(self, node: ast.AST) -> str | None: ...
 
     # A scope that knows the objects its names hold may also answer
-    # `boolean_attribute(node: ast.Attribute) -> bool`: `obj.field` holds a boolean array;
-    # one that knows what calls pass, `boolean_parameter(node: ast.Name) -> bool`.
+    # `boolean_attribute(node: ast.Attribute) -> bool`: `obj.field` holds a boolean array.
 
 
 # jax.numpy functions whose result is a boolean array.
@@ -119,10 +118,7 @@ def is_boolean(node: ast.expr, ctx: Scope, depth: int = 0) -> bool:
         return boolean_attribute is not None and boolean_attribute(node)
     if isinstance(node, ast.Name) and depth < _MAX_NAME_DEPTH:
         values = _local_bindings(node.id, ctx)
-        if not values:
-            boolean_parameter = getattr(ctx, "boolean_parameter", None)
-            return boolean_parameter is not None and boolean_parameter(node)
-        return all(is_boolean(value, ctx, depth + 1) for value in values)
+        return bool(values) and all(is_boolean(value, ctx, depth + 1) for value in values)
     return False
 
 

@@ -28,17 +28,6 @@ from jax_lsp.analysis.attributes import (
     defined_attributes,
     instance_events,
 )
-from jax_lsp.analysis.call_sites import (
-    SITE_LEVELS,
-    SiteKinds,
-    SiteScope,
-    bare_calls,
-    join_sites,
-    passes_boolean,
-    runs_as_program,
-    site_kinds,
-    value_uses,
-)
 from jax_lsp.analysis.document import Document, Unit, UnitSource, first_line
 from jax_lsp.analysis.dtypes import FloatOracle, IntArrayOracle, assigned_values
 from jax_lsp.analysis.external import ExternalFacts, facts_key
@@ -244,14 +233,6 @@ class ModuleModel:
     _plain_objects: dict[str, Object | None] = field(init=False, default_factory=dict, repr=False)
     _bound_in: dict[ast.AST, frozenset[str]] = field(init=False, default_factory=dict, repr=False)
     _carries: dict[ast.AST, tuple] = field(init=False, default_factory=dict, repr=False)
-    # Memo of call_site_kinds by (function, level); empty until the trace is complete.
-    _site_kinds: dict[tuple[ast.AST, int], SiteKinds] = field(
-        init=False, default_factory=dict, repr=False
-    )
-    _sites_ready: bool = field(init=False, default=False, repr=False)
-    _boolean_params: dict[ast.AST, frozenset[str]] = field(
-        init=False, default_factory=dict, repr=False
-    )
     # unit_key's answers by (id of the unit's parse, first line): see `unit_key`.
     _unit_keys: dict[tuple[int, int], tuple] = field(init=False, default_factory=dict, repr=False)
     _method_keys: dict[FunctionNode, tuple] = field(init=False, default_factory=dict, repr=False)
@@ -324,9 +305,6 @@ class ModuleModel:
         self._compute_globals(units)
         self._compute_trace(units)
         self._carries.clear()  # shaped while the trace was still growing
-        # Parameters take kinds from call sites only once the trace is final: the callers'
-        # kinds depend on it (and the trace is built from kinds without them).
-        self._sites_ready = True
         # What makes a class a PyTree may sit in another statement (JAX401/JAX402); with a
         # name defined twice, which definition a registration registers depends on the order.
         self._class_facts_key = intern_key(
@@ -1834,15 +1812,11 @@ class ModuleModel:
             return None
         return {name: Kind.TRACED for name in info.traced_params}
 
-    def scope_kinds(self, node: FunctionNode, level: int = SITE_LEVELS) -> ScopeKinds:
-        """The values of a function's expressions. `level`: how many levels of callers the
-        parameters' kinds from call sites follow (`call_site_kinds`)."""
+    def scope_kinds(self, node: FunctionNode) -> ScopeKinds:
         chain = [*self.enclosing_chain(node), node]
         source = self._source_of[node]
-        site_kinds = tuple([self.call_site_kinds(fn, level) for fn in chain])
         key = (
             "scope",
-            site_kinds if any(site_kinds) else (),
             self.alias_key,
             self.unit_globals_key(source),
             tuple((fn, self.context_of(fn)) for fn in chain),
@@ -1858,7 +1832,7 @@ class ModuleModel:
             return source.memo[key]
         outer = dict(self.global_values)
         if len(chain) > 1:
-            outer.update(self.scope_kinds(chain[-2], level).final_env)
+            outer.update(self.scope_kinds(chain[-2]).final_env)
         info = self.context_of(node)
         params: dict[str, Value] = {}
         containers: dict[str, str] = {}
@@ -1884,9 +1858,6 @@ class ModuleModel:
         params.update(self.object_params(node))
         params.update(self.self_object(node))
         params.update(self.carry_values(node))
-        for name, kind in site_kinds[-1]:
-            if params.get(name) is Kind.UNKNOWN:  # nothing else gives it a kind
-                params[name] = kind
         arrays = {name for name, kind in declared_kinds.items() if kind is not None}
         tree_params = frozenset(
             name
@@ -1917,239 +1888,6 @@ class ModuleModel:
         result = ScopeKinds(kinds, final, values)
         source.memo[key] = result
         return result
-
-    # -- parameters from the module's call sites ---------------------------------------
-    def call_site_kinds(self, node: FunctionNode, level: int = SITE_LEVELS) -> SiteKinds:
-        """Parameters of `node` that every call the module makes gives a JAX array (or every
-        one a NumPy array), when those calls are all its uses (`_visible_sites`). A caller's
-        arguments are read with the caller's own parameters given kinds the same way, `level`
-        levels of callers up (a bounded fixed point: a cycle of calls ends at level 0)."""
-        if level <= 0 or not self._sites_ready:
-            return ()
-        key = (node, level)
-        found = self._site_kinds.get(key)
-        if found is None:
-            sites = self._visible_sites(node)
-            found = join_sites(node, self._site_kinds_at(node, sites, level)) if sites else ()
-            self._site_kinds[key] = found
-        return found
-
-    def numpy_passed(self, node: FunctionNode) -> tuple[tuple[str, int], ...]:
-        """(parameter, document line of the call) for each call of the module that passes a
-        NumPy array to a parameter of `node` no transformation turns into a tracer: that call
-        runs the body with a NumPy array there, whatever the other calls pass."""
-        if not self._sites_ready or type(node) is ast.Lambda:
-            return ()
-        info = self.trace.get(node)
-        if info is None:
-            return ()
-        converted = info.traced_params | info.static_params
-        # A plain call from code nothing traces runs the body eagerly, whatever traces the
-        # function elsewhere: only calls through its decorating transformation, or from
-        # traced code, run it traced.
-        decorated = self._decorated_by_transforms(node)
-        found: list[tuple[str, int]] = []
-        for caller, call, ref, source, unit_start in self._resolved_sites(node):
-            if not decorated and (caller is None or self.context_of(caller) is None):
-                continue
-            kinds = self._caller_kinds(caller, source, SITE_LEVELS)
-            given = site_kinds(node, call, ref, partial(_kind_in, kinds))
-            found.extend(
-                (name, unit_start + call.lineno)
-                for name, kind in given.items()
-                if kind is Kind.NUMPY and name not in converted
-            )
-        return tuple(found)
-
-    def boolean_params(self, node: FunctionNode) -> frozenset[str]:
-        """Parameters of `node` to which every call of the module passes a boolean array
-        (`passes_boolean`), when those calls are all its uses (`_visible_sites`)."""
-        if not self._sites_ready or type(node) is ast.Lambda:
-            return frozenset()
-        found = self._boolean_params.get(node)
-        if found is None:
-            found = self._boolean_params[node] = self._compute_boolean_params(node)
-        return found
-
-    def _compute_boolean_params(self, node: FunctionNode) -> frozenset[str]:
-        sites = self._visible_sites(node)
-        if not sites:
-            return frozenset()
-        qualname = self.resolver.qualname
-        joined: frozenset[str] | None = None
-        for caller, call, ref, _, _ in sites:
-            scope = SiteScope(qualname, [caller] if caller is not None else [])
-            passed = frozenset(
-                name
-                for name, arg in passed_arguments(node, call, ref)
-                if passes_boolean(arg, scope, self.stable_globals)
-            )
-            joined = passed if joined is None else joined & passed
-            if not joined:
-                return frozenset()
-        return joined or frozenset()
-
-    def _site_kinds_at(
-        self, node: FunctionNode, sites: list, level: int
-    ) -> Iterator[dict[str, Kind]]:
-        for caller, call, ref, source, _ in sites:
-            kinds = self._caller_kinds(caller, source, level - 1)
-            yield site_kinds(node, call, ref, partial(_kind_in, kinds))
-
-    def _caller_kinds(
-        self, caller: FunctionNode | None, source: UnitSource, level: int
-    ) -> Mapping[ast.AST, Kind]:
-        if caller is None:
-            return self.module_kinds(source)
-        return self.scope_kinds(caller, level).kinds
-
-    def _resolved_sites(
-        self, node: FunctionNode
-    ) -> list[tuple[FunctionNode | None, ast.Call, FunctionRef, UnitSource, int]]:
-        """The calls of the module that call `node` by its bare name (`f(x)`), from module
-        level or from a function (not from a lambda)."""
-        if type(node) is ast.Lambda:
-            return []
-        found = []
-        for site, unit in self._candidate_calls.get(node.name, ()):
-            caller, call, unit_start = site.caller, site.node, unit.start_line
-            if type(caller) is ast.Lambda:
-                continue
-            resolved = self.resolve_ref(site.callee, unit_start + call.lineno, caller)
-            if resolved is not None and resolved[0] is node:
-                found.append((caller, call, resolved[1], unit.source, unit_start))
-        return found
-
-    @cached_property
-    def _candidate_calls(self) -> dict[str, list[tuple[CallSite, Unit]]]:
-        """The calls of each of `_site_candidates` by its bare name, with their unit."""
-        candidates = self._site_candidates
-        found: dict[str, list[tuple[CallSite, Unit]]] = {}
-        if not candidates:
-            return found
-        units = [unit for unit in self.document.units if unit.tree is not None]
-        for unit, call_map in zip(units, self._bare_calls, strict=True):
-            for name in candidates & call_map.keys():
-                found.setdefault(name, []).extend((site, unit) for site in call_map[name])
-        return found
-
-    def _visible_sites(
-        self, node: FunctionNode
-    ) -> list[tuple[FunctionNode | None, ast.Call, FunctionRef, UnitSource, int]]:
-        """The calls of `node` the module makes, when they are all its callers: a function
-        of the module (not a method) whose name the module reads only to call it (never
-        passed, returned, decorating or exported in `__all__`), decorated by nothing but a
-        transformation of JAX's, and, at the top level under a public name, called by the
-        module's own top-level code or in a module run as a program: a library's public
-        function is called by its users, whom the module does not see. Empty otherwise."""
-        if type(node) is ast.Lambda or node.name not in self._site_candidates:
-            return []
-        record = self.records.get(node)
-        if record is None or record.class_name is not None or not all_params(node):
-            return []
-        public = record.parent is None and not node.name.startswith("_")
-        if public and not self._may_run_by_module(node.name, SITE_LEVELS):
-            return []  # (what `_run_by_module` would say, before resolving any call)
-        sites = self._resolved_sites(node)
-        if not sites:
-            return []
-        if node.decorator_list and not self._decorated_by_transforms(node):
-            return []
-        if public and not self._run_by_module(sites, SITE_LEVELS):
-            return []
-        return sites
-
-    def _may_run_by_module(self, name: str, levels: int) -> bool:
-        """`_run_by_module` on the calls of the bare name `name` before resolving them: a
-        caller that is a method, a lambda, or a public function no call of the module may
-        run, makes it False whatever the calls resolve to."""
-        calls = self._candidate_calls.get(name, ())
-        if any(site.caller is None for site, _ in calls) or self._runs_as_program:
-            return True
-        if levels <= 1:
-            return False
-        for site, _ in calls:
-            record = self.records.get(site.caller)
-            if record is None or record.class_name is not None:
-                return False
-            caller_name = record.node.name
-            public = record.parent is None and not caller_name.startswith("_")
-            if public and not self._may_run_by_module(caller_name, levels - 1):
-                return False
-        return bool(calls)
-
-    def _decorated_by_transforms(self, node: FunctionNode) -> bool:
-        """Decorated, and only by transformations of JAX's (`@jax.jit`, `@partial(vmap,
-        ...)`): every call of its name runs the transformed function."""
-        if type(node) is ast.Lambda or not node.decorator_list:
-            return False
-        transforms = {id(a.node) for a in self._summary(self._source_of[node]).applications}
-        return all(id(decorator) in transforms for decorator in node.decorator_list)
-
-    def _run_by_module(self, sites: list, levels: int) -> bool:
-        """Does the module run these calls itself: one is top-level code, or each is made
-        by a function of the module that is, in turn, called only by the module (`levels`
-        callers up), or the module is run as a program (`if __name__ == "__main__":`)."""
-        if any(caller is None for caller, *_ in sites) or self._runs_as_program:
-            return True
-        if levels <= 1:
-            return False
-        for caller, *_ in sites:
-            record = self.records.get(caller)
-            if record is None or record.class_name is not None:
-                return False
-            if record.parent is None and not caller.name.startswith("_"):
-                callers = self._resolved_sites(caller)
-                if not callers or not self._run_by_module(callers, levels - 1):
-                    return False
-        return True
-
-    @cached_property
-    def _bare_calls(self) -> tuple[Mapping[str, tuple[CallSite, ...]], ...]:
-        """Each unit's calls of bare names, by name (`call_sites.bare_calls`)."""
-        units = [unit for unit in self.document.units if unit.tree is not None]
-        return tuple(
-            [
-                bare_calls(unit.source, summary.calls)
-                for unit, summary in zip(units, self.summaries, strict=True)
-            ]
-        )
-
-    @cached_property
-    def _site_candidates(self) -> frozenset[str]:
-        """Names of the module's functions (not methods) that some statement calls by name
-        and none reads otherwise (`call_sites.value_uses`): the functions whose callers may
-        all be visible. Asked on every edit, from pieces memoised per unit."""
-        units = [unit for unit in self.document.units if unit.tree is not None]
-        called = tuple([call_map.keys() for call_map in self._bare_calls])
-        defined = frozenset(
-            [
-                record.node.name
-                for record in self.records.values()
-                if record.class_name is None and type(record.node) is not ast.Lambda
-            ]
-        )
-        names = self.document.lineage.reuse(
-            "site-candidates",
-            (self._bare_calls, defined),
-            lambda: defined & frozenset().union(*called),
-        )
-        if not names:
-            return names
-        uses = tuple([value_uses(unit.source, names) for unit in units])
-        return self.document.lineage.reuse(
-            "site-value-uses", (names, uses), lambda: names - frozenset().union(*uses)
-        )
-
-    @cached_property
-    def _runs_as_program(self) -> bool:
-        # Only units whose summary holds module-level calls may hold the guard's block.
-        units = [unit for unit in self.document.units if unit.tree is not None]
-        return any(
-            runs_as_program(unit.source)
-            for unit, summary in zip(units, self.summaries, strict=True)
-            if summary.module_calls or summary.calls
-        )
 
     @cached_property
     def _loop_bodies(self) -> dict[FunctionNode, list[tuple[Application, int]]]:
@@ -3346,12 +3084,10 @@ class ModuleModel:
     def _functions_key(self, summary: UnitSummary, unit_start: int) -> tuple:
         """What unit_key holds of each function of a unit, in one pass over them (asked of
         every unit on each edit): its trace, the Ref parameters and loop carries it
-        receives, the defaults its callers pass, its objects, why it is traced, and the
-        kinds its parameters take from the module's calls."""
+        receives, the defaults its callers pass, its objects, and why it is traced."""
         context_of, object_params = self.context_of, self.object_params
         self_object, explanation_key = self.self_object, self.explanation_key
         object_methods, trace = self.module_object_methods, self.trace
-        call_site_kinds = self.call_site_kinds
         ref_params = self.ref_params or None
         carry_values = self.carry_values if self._loop_bodies else None
         passed_defaults = self._passed_defaults or None
@@ -3374,7 +3110,6 @@ class ModuleModel:
                     node in object_methods,
                     explanation_key(node, unit_start) if traced else (),
                     self._method_returns_key(node) if traced else (),
-                    call_site_kinds(node),
                 )
             )
         return tuple(entries)
@@ -3835,7 +3570,3 @@ def _fixed_flags(node: FunctionNode, info: TraceInfo | None) -> dict[str, bool |
         return {}
     rebound = rebound_names(node)
     return {name: value for name, value in info.literals if name not in rebound}
-
-
-def _kind_in(kinds: Mapping[ast.AST, Kind], node: ast.expr) -> Kind:
-    return kinds.get(node, Kind.UNKNOWN)

@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar, Protocol
 
 from jax_lsp.analysis.kinds import Kind
-from jax_lsp.analysis.nodes import all_params, rebound_names
 from jax_lsp.analysis.text import RecordedLines, byte_col_to_char, document_span
 from jax_lsp.analysis.traced import TraceStep, transform_name
 from jax_lsp.analysis.values import DERIVED, Container, Instance, Object, contains_traced
@@ -172,17 +171,6 @@ class RuleContext:
         if type(holder) is not Instance and type(holder) is not Object:
             return False
         return node.attr in self.model.boolean_fields.get(holder.class_name, frozenset())
-
-    def boolean_parameter(self, node: ast.Name) -> bool:
-        """`node` names a parameter of the enclosing function that it never rebinds, and
-        every call of the module passes it a boolean array."""
-        function = self.functions[-1] if self.functions else None
-        if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
-            return False
-        name = node.id
-        if name not in all_params(function) or name in rebound_names(function):
-            return False
-        return name in self.model.boolean_params(function)
 
     def holds_tracer(self, node: ast.expr) -> bool:
         """`node` is a Python tuple, list or dict, or an object built here, that holds a

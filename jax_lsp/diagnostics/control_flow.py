@@ -16,7 +16,7 @@ from dataclasses import replace
 from jax_lsp.analysis.booleans import LOGIC_FUNCTIONS, is_logic
 from jax_lsp.analysis.flow import annotation_kind
 from jax_lsp.analysis.kinds import Kind
-from jax_lsp.analysis.nodes import all_params, rebound_names
+from jax_lsp.analysis.nodes import all_params
 from jax_lsp.codeactions.branch_select import branch_select_fix
 from jax_lsp.codeactions.logical import condition_text, logical_fix
 from jax_lsp.codeactions.numpy_to_jnp import jnp_function_fix, numpy_to_jnp_fix
@@ -1371,8 +1371,7 @@ class ConcretizeTraced(Rule):
         `scipy.special`;
         `np.sum(x)`, which calls `x.sum()`, traces and is not flagged; `np.argsort(x)`,
         which calls `x.argsort(stable=None)`, traces but fails when jit compiles it); a NumPy
-        array, list or tuple indexed or sliced with a traced value (`table[i]`; a parameter
-        is such an array when a call of the module passes one); and traced
+        array, list or tuple indexed or sliced with a traced value (`table[i]`); and traced
         values given where `jax.numpy`/`lax`/`jax.random`/`jax.nn` need a Python value that
         is not a shape (the `axis` and `keepdims` of reductions, `axis1`, `k` of
         `tril`, `reverse` of `lax.cumsum`, ...: a table measured on JAX; shapes and lengths
@@ -1648,23 +1647,6 @@ class ConcretizeTraced(Rule):
             """,
             raises="jax.errors.TracerArrayConversionError",
         ),
-        Example(
-            """
-            from functools import partial
-
-            import jax
-            import jax.numpy as jnp
-            import numpy as np
-
-            @partial(jax.vmap, in_axes=(0, None))
-            def lookup(i, table):
-                return table[i]  # error
-
-            lookup(jnp.arange(2), jnp.ones(3))  # a JAX table: fine
-            lookup(jnp.arange(2), np.ones(3))  # this call passes a NumPy table
-            """,
-            raises="jax.errors.TracerArrayConversionError",
-        ),
     )
     valid = (
         Example(
@@ -1904,12 +1886,8 @@ def _host_index(node: ast.Subscript, ctx: RuleContext) -> Misuse | None:
     """A NumPy array, list or tuple indexed (or sliced) with a traced value: NumPy converts
     the index with `__array__`, Python with `__index__`; a tracer answers neither."""
     container = ctx.kind(node.value)
-    passed_at = None
     if container not in (Kind.NUMPY, Kind.SEQUENCE):
-        passed_at = _numpy_passed_at(node.value, ctx)
-        if passed_at is None:
-            return None
-        container = Kind.NUMPY
+        return None
     parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
     bounds = [
         bound
@@ -1926,8 +1904,6 @@ def _host_index(node: ast.Subscript, ctx: RuleContext) -> Misuse | None:
     if container is Kind.NUMPY:
         error = "TracerIntegerConversionError" if sliced else "TracerArrayConversionError"
         what = f"Indexing the NumPy array `{name}`"
-        if passed_at is not None:
-            what = f"Indexing `{name}`, a NumPy array where line {passed_at} calls the function,"
         remedy = f"Index a JAX array instead (`jnp.asarray({name})`)"
     else:
         error = "TracerIntegerConversionError"
@@ -1937,18 +1913,6 @@ def _host_index(node: ast.Subscript, ctx: RuleContext) -> Misuse | None:
             "`lax.switch` for functions, or make the index static (`static_argnames`)"
         )
     return Misuse(traced, what, error, remedy)
-
-
-def _numpy_passed_at(value: ast.expr, ctx: RuleContext) -> int | None:
-    """The line of a call of the enclosing function that passes a NumPy array to the
-    parameter `value` names, when the function never rebinds it: that call runs this very
-    expression on the NumPy array, whatever other calls pass."""
-    function = ctx.functions[-1] if ctx.functions else None
-    if type(value) is not ast.Name or function is None or type(function) is ast.Lambda:
-        return None
-    if value.id not in all_params(function) or value.id in rebound_names(function):
-        return None
-    return next((line for name, line in ctx.model.numpy_passed(function) if name == value.id), None)
 
 
 def _traced_argument(args: list[ast.expr], ctx: RuleContext) -> ast.expr | None:

@@ -127,20 +127,6 @@ class BooleanMaskInTraced(Rule):
             """,
             raises="jax.errors.NonConcreteBooleanIndexError",
         ),
-        Example(
-            """
-            import jax
-            import jax.numpy as jnp
-
-            @jax.jit
-            def masked_mean(x, mask):
-                return x[mask].mean()  # error
-
-            targets = jnp.array([1, 2, 0])
-            masked_mean(jnp.ones(3), targets != 0)  # every call passes a boolean mask
-            """,
-            raises="jax.errors.NonConcreteBooleanIndexError",
-        ),
     )
     valid = (
         Example(
