@@ -214,6 +214,8 @@ class _ModuleEntry:
     facts: dict[str, ExternalFacts | Target | None]  # by name: facts, re-export, unknown
     model: ModuleModel | None = None  # dropped when newer models need the memory
     explicit_meshes: bool | None = None  # its code may build a mesh with explicit axes
+    # Read from its text without a parse (`ModuleFactsCache._read_text`), None until then:
+    spells_meshes: bool | None = None  # it spells a name that builds explicit meshes
     import_words: frozenset[str] | None = None  # every word its import statements may hold
 
 
@@ -276,10 +278,9 @@ class ModuleFactsCache:
         """Whether the module's code may build a mesh with explicit axes (`analysis.sharding`),
         memoised with its version."""
         if entry.explicit_meshes is None:
-            text = self._text(file)
             # The model reads the names from the units' words: a text that never spells
             # them (most modules) is answered without building one.
-            if text is None or not any(name in text for name in EXPLICIT_MESH_NAMES):
+            if not self._read_text(file, entry).spells_meshes:
                 entry.explicit_meshes = False
             else:
                 model = self.model(file, entry)
@@ -290,12 +291,18 @@ class ModuleFactsCache:
         """Whether the module may re-export `name` (bind it by an import): False when no
         import statement of its text spells the word, which `_answer` would parse the module
         and build its model to find out (memoised with its version)."""
+        return name in self._read_text(file, entry).import_words  # type: ignore[operator]
+
+    def _read_text(self, file: Path, entry: _ModuleEntry) -> _ModuleEntry:
+        """The entry with what its text answers without a parse, read once per version."""
         if entry.import_words is None:
-            code = _COMMENT.sub(r"\1", self._text(file) or "")  # a `)` in one ends no list
+            text = self._text(file) or ""
+            entry.spells_meshes = any(name in text for name in EXPLICIT_MESH_NAMES)
+            code = _COMMENT.sub(r"\1", text)  # a `)` in a comment ends no import list
             entry.import_words = frozenset(
                 word for span in _IMPORT_SPAN.findall(code) for word in _WORD.findall(span)
             )
-        return name in entry.import_words
+        return entry
 
     def _keep_model(self, file: Path, entry: _ModuleEntry, text: str) -> None:
         entry.model = ModuleModel(Document(text, str(file)))
