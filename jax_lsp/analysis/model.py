@@ -1505,6 +1505,7 @@ class ModuleModel:
             for unit, summary in zip(units, self.summaries, strict=True):
                 for call in summary.calls:
                     calls_by_caller.setdefault(call.caller, []).append((call, unit.start_line))
+        item_reads_by_caller = self._item_reads(units) if pending else {}
         rounds = 0
         while pending and rounds < _MAX_FIXPOINT_ROUNDS * max(len(self.trace), 1):
             rounds += 1
@@ -1554,6 +1555,32 @@ class ModuleModel:
                 for callee, ref in callees:
                     if self._trace_call(node, info, scope, call, callee, ref, unit_start):
                         pending.append(callee)
+            for call, unit_start in item_reads_by_caller.get(node, []):
+                found = self.resolve_ref(call.callee, unit_start + call.node.lineno, node)
+                if found and self._trace_call(node, info, scope, call, *found, unit_start):
+                    pending.append(found[0])
+
+    def _item_reads(
+        self, units: list[Unit]
+    ) -> dict[FunctionNode | None, list[tuple[CallSite, int]]]:
+        """`obj[index]` read in a function, as the call Python makes of it,
+        `obj.__getitem__(index)`, by caller: it runs the method where `obj` is an instance of a
+        class of the module that defines one (`d[mask]` of a distribution class). Nothing in
+        a module with no such method (most), which pays nothing."""
+        if not any(f"{name}.__getitem__" in self._definitions for name in self.classes):
+            return {}
+        found: dict[FunctionNode | None, list[tuple[CallSite, int]]] = {}
+        for unit, summary in zip(units, self.summaries, strict=True):
+            for caller, name, read in summary.item_reads:
+                if any(type(part) is ast.Slice for part in ast.walk(read.slice)):
+                    continue  # `obj[1:]`: a slice object, which the model does not evaluate
+                method = ast.copy_location(
+                    ast.Attribute(read.value, "__getitem__", ast.Load()), read
+                )
+                call = ast.copy_location(ast.Call(method, [read.slice], []), read)
+                site = CallSite(caller, FunctionRef(f"{name}.__getitem__", ()), call)
+                found.setdefault(caller, []).append((site, unit.start_line))
+        return found
 
     def _trace_construction(
         self, node: FunctionNode, info: TraceInfo, scope: ScopeKinds, call: CallSite, start: int

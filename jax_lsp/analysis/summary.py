@@ -128,6 +128,9 @@ class UnitSummary:
     free_writes: frozenset[str] = frozenset()
     # Objects whose `apply` is passed as `apply_fn=` (a flax TrainState's `state.apply_fn`).
     apply_fns: list[str] = field(default_factory=list)
+    # `name[index]` read in a function: (the function, `name`, the subscript). On an instance
+    # of a class of the module that defines `__getitem__`, Python runs that method there.
+    item_reads: list[tuple[FunctionNode, str, ast.Subscript]] = field(default_factory=list)
     # `name = Callee(...)` assignments: (the enclosing function, None at module level; name;
     # callee). An instance when the callee is a class of the module.
     constructions: list[tuple[FunctionNode | None, str, str]] = field(default_factory=list)
@@ -249,7 +252,7 @@ BindingKey = tuple[tuple[str, ...], str]
 _LIST_FIELDS = (
     *("functions", "applications", "calls", "lambdas", "decorations", "custom_rules"),
     *("constructions", "apply_fns", "named_lambdas", "branch_lists", "schedules"),
-    *("optimizer_updates", "lambda_calls", "objects"),
+    *("optimizer_updates", "lambda_calls", "objects", "item_reads"),
 )
 _DISPLAYS = (ast.List, ast.Tuple)
 _SET_FIELDS = ("mutated_names", "global_writes")
@@ -828,6 +831,8 @@ class _Collector:
             self.visit(node.value)
         if type(node) is ast.Subscript:
             self.visit(node.slice)
+            if type(node.ctx) is ast.Load and type(node.value) is ast.Name and self._functions:
+                self.summary.item_reads.append((self._functions[-1], node.value.id, node))
 
     visit_Attribute = visit_Subscript
 
