@@ -185,6 +185,16 @@ class ScopeKinds:
     values: dict[ast.AST, Value] = field(default_factory=dict)  # richer than their Kind
 
 
+def _item_call(name: str, read: ast.Subscript, caller: FunctionNode) -> CallSite | None:
+    """`name[index]` as the call Python makes of it, `name.__getitem__(index)`; None for a
+    slice (`name[1:]`: a slice object, which the model does not evaluate)."""
+    if any(type(part) is ast.Slice for part in ast.walk(read.slice)):
+        return None
+    method = ast.copy_location(ast.Attribute(read.value, "__getitem__", ast.Load()), read)
+    call = ast.copy_location(ast.Call(method, [read.slice], []), read)
+    return CallSite(caller, FunctionRef(f"{name}.__getitem__", ()), call)
+
+
 @dataclass
 class ModuleModel:
     document: Document
@@ -1506,6 +1516,7 @@ class ModuleModel:
                 for call in summary.calls:
                     calls_by_caller.setdefault(call.caller, []).append((call, unit.start_line))
         item_reads_by_caller = self._item_reads(units) if pending else {}
+        item_calls: dict[ast.Subscript, CallSite | None] = {}  # one per read: one vote each
         rounds = 0
         while pending and rounds < _MAX_FIXPOINT_ROUNDS * max(len(self.trace), 1):
             rounds += 1
@@ -1555,31 +1566,31 @@ class ModuleModel:
                 for callee, ref in callees:
                     if self._trace_call(node, info, scope, call, callee, ref, unit_start):
                         pending.append(callee)
-            for call, unit_start in item_reads_by_caller.get(node, []):
-                found = self.resolve_ref(call.callee, unit_start + call.node.lineno, node)
+            for name, read, unit_start in item_reads_by_caller.get(node, []):
+                if name not in self.classes_in(node) and name not in self.instances:
+                    continue  # no instance of a class of the module: a list, a dict, an array
+                if read not in item_calls:
+                    item_calls[read] = _item_call(name, read, node)
+                call = item_calls[read]
+                if call is None:
+                    continue
+                found = self.resolve_ref(call.callee, unit_start + read.lineno, node)
                 if found and self._trace_call(node, info, scope, call, *found, unit_start):
                     pending.append(found[0])
 
     def _item_reads(
         self, units: list[Unit]
-    ) -> dict[FunctionNode | None, list[tuple[CallSite, int]]]:
-        """`obj[index]` read in a function, as the call Python makes of it,
-        `obj.__getitem__(index)`, by caller: it runs the method where `obj` is an instance of a
-        class of the module that defines one (`d[mask]` of a distribution class). Nothing in
-        a module with no such method (most), which pays nothing."""
+    ) -> dict[FunctionNode | None, list[tuple[str, ast.Subscript, int]]]:
+        """`obj[index]` read in each function, with the first line of its unit: where `obj` is
+        an instance of a class of the module that defines `__getitem__`, Python runs that
+        method there (`d[mask]` of a distribution class). Nothing in a module with no such
+        method (most), which pays nothing more."""
         if not any(f"{name}.__getitem__" in self._definitions for name in self.classes):
             return {}
-        found: dict[FunctionNode | None, list[tuple[CallSite, int]]] = {}
+        found: dict[FunctionNode | None, list[tuple[str, ast.Subscript, int]]] = {}
         for unit, summary in zip(units, self.summaries, strict=True):
             for caller, name, read in summary.item_reads:
-                if any(type(part) is ast.Slice for part in ast.walk(read.slice)):
-                    continue  # `obj[1:]`: a slice object, which the model does not evaluate
-                method = ast.copy_location(
-                    ast.Attribute(read.value, "__getitem__", ast.Load()), read
-                )
-                call = ast.copy_location(ast.Call(method, [read.slice], []), read)
-                site = CallSite(caller, FunctionRef(f"{name}.__getitem__", ()), call)
-                found.setdefault(caller, []).append((site, unit.start_line))
+                found.setdefault(caller, []).append((name, read, unit.start_line))
         return found
 
     def _trace_construction(
