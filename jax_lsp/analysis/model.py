@@ -185,6 +185,11 @@ class ScopeKinds:
     values: dict[ast.AST, Value] = field(default_factory=dict)  # richer than their Kind
 
 
+# What a linen module's methods run: `model.apply(variables, x)` and `model.init(rngs, x)`
+# (`init_with_output` too) call `__call__(x)`.
+_LINEN_RUNS = frozenset({"apply", "init", "init_with_output"})
+
+
 def _item_call(name: str, read: ast.Subscript, caller: FunctionNode) -> CallSite | None:
     """`name[index]` as the call Python makes of it, `name.__getitem__(index)`; None for a
     slice (`name[1:]`: a slice object, which the model does not evaluate)."""
@@ -652,11 +657,16 @@ class ModuleModel:
         self, class_name: str, attribute: str, ref: FunctionRef, line: int | None
     ) -> tuple[FunctionNode, FunctionRef] | None:
         """The method `attribute` (the object called: `__call__`) of an instance of the
-        class, bound to it; a linen module's `apply` runs `__call__` (or its `method=`)."""
+        class, bound to it; a linen module's `apply` and `init` run `__call__` (or their
+        `method=`) on the arguments after the variables or the PRNG keys."""
         record = self.classes[class_name]
         if not attribute:
             attribute = "__call__"
-        elif attribute == "apply" and LINEN_MODULE in record.bases:
+        elif (
+            attribute in _LINEN_RUNS
+            and LINEN_MODULE in record.bases
+            and self._definition(f"{class_name}.{attribute}", line) is None  # not overridden
+        ):
             attribute = ref.apply_method or "__call__"
             ref = replace(ref, leading_args=ref.leading_args + 1)
         node = self._definition(f"{class_name}.{attribute}", line)

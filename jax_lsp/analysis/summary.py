@@ -33,6 +33,8 @@ from jax_lsp.analysis.transforms import (
 FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
 _UNBOUND = object()
 _TREE_MAP_NAMES = frozenset(name.rpartition(".")[2] for name in TREE_MAPS)
+# Calls that run the method their `method=` names (a linen module's `apply` and `init`).
+_METHOD_KEYWORD_CALLS = frozenset({"apply", "apply_fn", "init", "init_with_output"})
 
 
 @dataclass(frozen=True)
@@ -575,7 +577,7 @@ class _Collector:
                     break
                 application.call = node
         ref = self._called_ref(node.func, scopes, method_class)
-        if ref and type(node.func) is ast.Attribute and node.func.attr in ("apply", "apply_fn"):
+        if ref and type(node.func) is ast.Attribute and node.func.attr in _METHOD_KEYWORD_CALLS:
             ref = _with_apply_method(ref, node)
         if ref and (ref.node is None or not isinstance(ref.node, ast.Lambda)):
             self.summary.calls.append(CallSite(enclosing, ref, node))
@@ -864,8 +866,8 @@ def summarize(tree: ast.Module, resolver: Resolver, aliases: Hashable | None = N
 
 
 def _with_apply_method(ref: FunctionRef, call: ast.Call) -> FunctionRef | None:
-    """`model.apply(..., method=...)` runs the named method, not `__call__`; a method given
-    any other way (a function, a variable) is not followed (None)."""
+    """`model.apply(..., method=...)` (or `init`) runs the named method, not `__call__`; a
+    method given any other way (a function, a variable) is not followed (None)."""
     for keyword in call.keywords:
         if keyword.arg is None:  # `**options` may hold `method=`
             return None
