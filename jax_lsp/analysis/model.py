@@ -185,6 +185,21 @@ class ScopeKinds:
     values: dict[ast.AST, Value] = field(default_factory=dict)  # richer than their Kind
 
 
+# What a linen module's methods run: `model.apply(variables, x)` and `model.init(rngs, x)`
+# (`init_with_output` too) call `__call__(x)`.
+_LINEN_RUNS = frozenset({"apply", "init", "init_with_output"})
+
+
+def _item_call(name: str, read: ast.Subscript, caller: FunctionNode) -> CallSite | None:
+    """`name[index]` as the call Python makes of it, `name.__getitem__(index)`; None for a
+    slice (`name[1:]`: a slice object, which the model does not evaluate)."""
+    if any(type(part) is ast.Slice for part in ast.walk(read.slice)):
+        return None
+    method = ast.copy_location(ast.Attribute(read.value, "__getitem__", ast.Load()), read)
+    call = ast.copy_location(ast.Call(method, [read.slice], []), read)
+    return CallSite(caller, FunctionRef(f"{name}.__getitem__", ()), call)
+
+
 @dataclass
 class ModuleModel:
     document: Document
@@ -642,11 +657,16 @@ class ModuleModel:
         self, class_name: str, attribute: str, ref: FunctionRef, line: int | None
     ) -> tuple[FunctionNode, FunctionRef] | None:
         """The method `attribute` (the object called: `__call__`) of an instance of the
-        class, bound to it; a linen module's `apply` runs `__call__` (or its `method=`)."""
+        class, bound to it; a linen module's `apply` and `init` run `__call__` (or their
+        `method=`) on the arguments after the variables or the PRNG keys."""
         record = self.classes[class_name]
         if not attribute:
             attribute = "__call__"
-        elif attribute == "apply" and LINEN_MODULE in record.bases:
+        elif (
+            attribute in _LINEN_RUNS
+            and LINEN_MODULE in record.bases
+            and self._definition(f"{class_name}.{attribute}", line) is None  # not overridden
+        ):
             attribute = ref.apply_method or "__call__"
             ref = replace(ref, leading_args=ref.leading_args + 1)
         node = self._definition(f"{class_name}.{attribute}", line)
@@ -1505,6 +1525,8 @@ class ModuleModel:
             for unit, summary in zip(units, self.summaries, strict=True):
                 for call in summary.calls:
                     calls_by_caller.setdefault(call.caller, []).append((call, unit.start_line))
+        item_reads_by_caller = self._item_reads(units) if pending else {}
+        item_calls: dict[ast.Subscript, CallSite | None] = {}  # one per read: one vote each
         rounds = 0
         while pending and rounds < _MAX_FIXPOINT_ROUNDS * max(len(self.trace), 1):
             rounds += 1
@@ -1554,6 +1576,32 @@ class ModuleModel:
                 for callee, ref in callees:
                     if self._trace_call(node, info, scope, call, callee, ref, unit_start):
                         pending.append(callee)
+            for name, read, unit_start in item_reads_by_caller.get(node, []):
+                if name not in self.classes_in(node) and name not in self.instances:
+                    continue  # no instance of a class of the module: a list, a dict, an array
+                if read not in item_calls:
+                    item_calls[read] = _item_call(name, read, node)
+                call = item_calls[read]
+                if call is None:
+                    continue
+                found = self.resolve_ref(call.callee, unit_start + read.lineno, node)
+                if found and self._trace_call(node, info, scope, call, *found, unit_start):
+                    pending.append(found[0])
+
+    def _item_reads(
+        self, units: list[Unit]
+    ) -> dict[FunctionNode | None, list[tuple[str, ast.Subscript, int]]]:
+        """`obj[index]` read in each function, with the first line of its unit: where `obj` is
+        an instance of a class of the module that defines `__getitem__`, Python runs that
+        method there (`d[mask]` of a distribution class). Nothing in a module with no such
+        method (most), which pays nothing more."""
+        if not any(f"{name}.__getitem__" in self._definitions for name in self.classes):
+            return {}
+        found: dict[FunctionNode | None, list[tuple[str, ast.Subscript, int]]] = {}
+        for unit, summary in zip(units, self.summaries, strict=True):
+            for caller, name, read in summary.item_reads:
+                found.setdefault(caller, []).append((name, read, unit.start_line))
+        return found
 
     def _trace_construction(
         self, node: FunctionNode, info: TraceInfo, scope: ScopeKinds, call: CallSite, start: int

@@ -92,7 +92,7 @@ def _is_class_variable(annotation: ast.expr, resolver: Resolver) -> bool:
 
 def _declares_static(value: ast.expr, resolver: Resolver) -> bool:
     """`eqx.field(static=True)`, `struct.field(pytree_node=False)`, `eqx.static_field()`,
-    `dataclasses.field(metadata={"static": True})`."""
+    `dataclasses.field(metadata={"static": True})` (or `metadata=dict(static=True)`)."""
     if not isinstance(value, ast.Call):
         return False
     qualname = resolver.qualname(value.func) or ""
@@ -104,12 +104,27 @@ def _declares_static(value: ast.expr, resolver: Resolver) -> bool:
         given = keywords.get(marker[0])
         return isinstance(given, ast.Constant) and given.value is marker[1]
     if qualname == _DATACLASS_FIELD:
-        metadata = keywords.get("metadata")
-        if isinstance(metadata, ast.Dict):
-            for key, item in zip(metadata.keys, metadata.values, strict=True):
-                if isinstance(key, ast.Constant) and key.value == "static":
-                    return isinstance(item, ast.Constant) and item.value is True
+        item = _metadata_entries(keywords.get("metadata"), resolver).get("static")
+        return isinstance(item, ast.Constant) and item.value is True
     return False
+
+
+def _metadata_entries(metadata: ast.expr | None, resolver: Resolver) -> dict[str, ast.expr]:
+    """The string keys of a field's metadata, written `{"static": True}` or, as JAX's own
+    `register_dataclass` docs write it, `dict(static=True)`."""
+    if isinstance(metadata, ast.Dict):
+        return {
+            key.value: item
+            for key, item in zip(metadata.keys, metadata.values, strict=True)
+            if isinstance(key, ast.Constant) and isinstance(key.value, str)
+        }
+    if (
+        isinstance(metadata, ast.Call)
+        and resolver.qualname(metadata.func) == "builtins.dict"
+        and not metadata.args
+    ):
+        return {keyword.arg: keyword.value for keyword in metadata.keywords if keyword.arg}
+    return {}
 
 
 def _method(node: ast.ClassDef, name: str) -> ast.FunctionDef | None:

@@ -33,6 +33,8 @@ from jax_lsp.analysis.transforms import (
 FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
 _UNBOUND = object()
 _TREE_MAP_NAMES = frozenset(name.rpartition(".")[2] for name in TREE_MAPS)
+# Calls that run the method their `method=` names (a linen module's `apply` and `init`).
+_METHOD_KEYWORD_CALLS = frozenset({"apply", "apply_fn", "init", "init_with_output"})
 
 
 @dataclass(frozen=True)
@@ -128,6 +130,9 @@ class UnitSummary:
     free_writes: frozenset[str] = frozenset()
     # Objects whose `apply` is passed as `apply_fn=` (a flax TrainState's `state.apply_fn`).
     apply_fns: list[str] = field(default_factory=list)
+    # `name[index]` read in a function: (the function, `name`, the subscript). On an instance
+    # of a class of the module that defines `__getitem__`, Python runs that method there.
+    item_reads: list[tuple[FunctionNode, str, ast.Subscript]] = field(default_factory=list)
     # `name = Callee(...)` assignments: (the enclosing function, None at module level; name;
     # callee). An instance when the callee is a class of the module.
     constructions: list[tuple[FunctionNode | None, str, str]] = field(default_factory=list)
@@ -249,7 +254,7 @@ BindingKey = tuple[tuple[str, ...], str]
 _LIST_FIELDS = (
     *("functions", "applications", "calls", "lambdas", "decorations", "custom_rules"),
     *("constructions", "apply_fns", "named_lambdas", "branch_lists", "schedules"),
-    *("optimizer_updates", "lambda_calls", "objects"),
+    *("optimizer_updates", "lambda_calls", "objects", "item_reads"),
 )
 _DISPLAYS = (ast.List, ast.Tuple)
 _SET_FIELDS = ("mutated_names", "global_writes")
@@ -572,7 +577,7 @@ class _Collector:
                     break
                 application.call = node
         ref = self._called_ref(node.func, scopes, method_class)
-        if ref and type(node.func) is ast.Attribute and node.func.attr in ("apply", "apply_fn"):
+        if ref and type(node.func) is ast.Attribute and node.func.attr in _METHOD_KEYWORD_CALLS:
             ref = _with_apply_method(ref, node)
         if ref and (ref.node is None or not isinstance(ref.node, ast.Lambda)):
             self.summary.calls.append(CallSite(enclosing, ref, node))
@@ -828,6 +833,8 @@ class _Collector:
             self.visit(node.value)
         if type(node) is ast.Subscript:
             self.visit(node.slice)
+            if type(node.ctx) is ast.Load and type(node.value) is ast.Name and self._functions:
+                self.summary.item_reads.append((self._functions[-1], node.value.id, node))
 
     visit_Attribute = visit_Subscript
 
@@ -859,8 +866,8 @@ def summarize(tree: ast.Module, resolver: Resolver, aliases: Hashable | None = N
 
 
 def _with_apply_method(ref: FunctionRef, call: ast.Call) -> FunctionRef | None:
-    """`model.apply(..., method=...)` runs the named method, not `__call__`; a method given
-    any other way (a function, a variable) is not followed (None)."""
+    """`model.apply(..., method=...)` (or `init`) runs the named method, not `__call__`; a
+    method given any other way (a function, a variable) is not followed (None)."""
     for keyword in call.keywords:
         if keyword.arg is None:  # `**options` may hold `method=`
             return None

@@ -1647,6 +1647,30 @@ class ConcretizeTraced(Rule):
             """,
             raises="jax.errors.TracerArrayConversionError",
         ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+            import numpy as np
+
+            class Grid:
+                def __init__(self, shape):
+                    self.shape = shape
+
+                def __getitem__(self, index):
+                    # `grid[i]` runs this method: in a trace, with the traced index
+                    return [x[index] for x in np.indices(self.shape)]  # error
+
+            @jax.jit
+            def corner(values):
+                grid = Grid((3, 3))
+                rows, cols = grid[jnp.argmax(values)]
+                return rows + cols
+
+            corner(jnp.arange(3.0))
+            """,
+            raises="jax.errors.TracerArrayConversionError",
+        ),
     )
     valid = (
         Example(

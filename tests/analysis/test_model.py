@@ -356,6 +356,38 @@ def test_methods_called_through_self_are_resolved():
     assert trace_of(model, "Model.step").traced_params == {"h"}
 
 
+def test_an_item_read_of_an_instance_runs_its_getitem_in_the_trace():
+    source = """
+        import jax
+        import jax.numpy as jnp
+
+        class Table:
+            def __init__(self, rows):
+                self.rows = rows
+
+            def __getitem__(self, index):
+                return pick(self.rows, index)
+
+        def pick(rows, index):
+            return rows[index]
+
+        @jax.jit
+        def f(x):
+            table = Table(x)
+            counts = {"n": 1}
+            return table[jnp.argmax(x)] + table[0] + counts["n"]
+        """
+    model = model_of(source)
+    # `table[i]` is `table.__getitem__(i)`: the method runs in the trace, given what the
+    # reads pass (a traced index once, a Python int once), and so do its callees.
+    assert trace_of(model, "Table.__getitem__").traced_params == {"index"}
+    assert trace_of(model, "pick").traced_params == {"index"}
+    # a module whose classes define no `__getitem__` reads items as before
+    plain = model_of(source.replace("__getitem__", "lookup"))
+    assert trace_of(plain, "Table.lookup") is None
+    assert trace_of(plain, "pick") is None
+
+
 def kinds_by_name(model: ModuleModel, path: str) -> dict[str, Kind]:
     node = model.functions[path].node
     kinds = model.scope_kinds(node).kinds

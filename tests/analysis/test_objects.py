@@ -408,6 +408,43 @@ def test_fields_a_registration_lists_as_meta_data_stay_python_values_under_jit()
     assert codes_at(source.replace("if s.depth", "if s.w")) == [("JAX701", 16)]
 
 
+STATIC_METADATA_CALL_PROGRAM = """
+import dataclasses
+
+import jax
+import jax.numpy as jnp
+
+
+@jax.tree_util.register_dataclass
+@dataclasses.dataclass
+class Params:
+    weight: float = 30.0
+    max_iters: int = dataclasses.field(default=20, metadata=dict(static=True))
+
+
+@jax.jit
+def optimize(x, params):
+    history = jnp.zeros((params.max_iters,))
+    return history.at[0].set(params.weight * jnp.sum(x))
+
+
+out = optimize(jnp.ones(3), Params(max_iters=5))
+"""
+
+
+def test_a_field_marked_static_by_a_metadata_dict_call_stays_a_python_value_under_jit():
+    # JAX's register_dataclass docs spell the marker `metadata=dict(static=True)`.
+    assert codes_at(STATIC_METADATA_CALL_PROGRAM) == []
+    outcome = run_snippet(STATIC_METADATA_CALL_PROGRAM, "assert out.shape == (5,)")
+    assert outcome.error is None, repr(outcome.error)
+    # without the marker the field is a traced leaf: its shape error is found and JAX raises
+    traced = STATIC_METADATA_CALL_PROGRAM.replace(
+        "dataclasses.field(default=20, metadata=dict(static=True))", "20"
+    )
+    assert codes_at(traced) == [("JAX803", 17)]
+    assert isinstance(run_snippet(traced).error, TypeError)
+
+
 LAMBDA_GIVEN_AN_OBJECT = """
 import jax.numpy as jnp
 import optax
