@@ -402,8 +402,11 @@ def test_a_documents_next_versions_reuse_its_facts_until_an_imported_module_chan
 
 def test_a_call_typed_or_an_import_changed_reaches_the_next_versions_facts(workspace: Path):
     """What the calls spell is kept on the lineage while the calls and the imports are the
-    same: a call typed, an import renamed, then the call renamed, each reach the facts, as
-    a document read afresh gives them."""
+    same: a call typed, the same name imported from another module, then renamed, each reach
+    the facts, as a document read afresh gives them."""
+    (workspace / "mypkg" / "np_ops.py").write_text(
+        "import numpy as np\n\n\ndef make_state():\n    return np.zeros(3)\n"
+    )
     cache = ModuleFactsCache()
     path = workspace / "c.py"
     lines = ["from mypkg.ops import make_state", "", "def f():", "    return 1", ""]
@@ -411,7 +414,8 @@ def test_a_call_typed_or_an_import_changed_reaches_the_next_versions_facts(works
     versions = []
     for row, line in (
         (3, "    return make_state()"),
-        (0, "from mypkg.ops import make_state as build"),
+        (0, "from mypkg.np_ops import make_state"),
+        (0, "from mypkg.np_ops import make_state as build"),
         (3, "    return build()"),
     ):
         lines[row] = line
@@ -420,4 +424,9 @@ def test_a_call_typed_or_an_import_changed_reaches_the_next_versions_facts(works
         fresh = local_external_facts(Document(document.text, str(path)), str(workspace), cache)
         assert facts == fresh[0]
         versions.append(facts)
-    assert versions == [{"make_state": ExternalFacts(True)}, {}, {"build": ExternalFacts(True)}]
+    assert versions == [
+        {"make_state": ExternalFacts(True)},
+        {"make_state": ExternalFacts(False)},
+        {},
+        {"build": ExternalFacts(False)},
+    ]
