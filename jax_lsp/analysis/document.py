@@ -617,7 +617,11 @@ def resplit_units(previous: Document, lines: list[str]) -> list[Unit] | None:
         # Repair may merge across the seam (a decorator left last in the window is one).
         return None
     middle = [Unit(unit.source, unit.start_line + window_start) for unit in middle]
-    if shift == 0 and len(middle) == stop - start:
+    if (
+        shift == 0
+        and len(middle) == stop - start
+        and _may_keep_code(old[first:old_end], lines[first:new_end])
+    ):
         middle = [
             _same_code_kept(old_unit, new_unit, first, old_end)
             for old_unit, new_unit in zip(units[start:stop], middle, strict=True)
@@ -627,6 +631,19 @@ def resplit_units(previous: Document, lines: list[str]) -> list[Unit] | None:
         *middle,
         *(Unit(unit.source, unit.start_line + shift, unit.changed_text) for unit in units[stop:]),
     ]
+
+
+def _may_keep_code(old_lines: list[str], new_lines: list[str]) -> bool:
+    """May an edit that turned `old_lines` into `new_lines` have left the code as it was?
+    Only when a `#` stands on them (a comment typed, changed or deleted) or they hold the same
+    characters besides blanks (blanks moved): any other change outside comments changes a
+    token. A code edit (every keystroke in code) then skips comparing the two parses. Rare
+    edits the tree does not show (a `;` typed at a statement's end) answer no as well: their
+    unit's new parse is analysed, as after any code edit."""
+    old_text, new_text = "".join(old_lines), "".join(new_lines)
+    if "#" in old_text or "#" in new_text:
+        return True
+    return "".join(old_text.split()) == "".join(new_text.split())
 
 
 def _same_code_kept(old: Unit, new: Unit, first: int, end: int) -> Unit:

@@ -172,9 +172,18 @@ def _spelled_callables(document: Document, bindings: Bindings) -> dict[str, Targ
     # whose text holds one are walked for their calls.
     heads = frozenset([*names, *(module.partition(".")[0] for module in modules)])
     calls = tuple([_unit_calls(s) for s in sources if not s.words().isdisjoint(heads)])
-    called = document.lineage.reuse("call-spellings", calls, lambda: frozenset().union(*calls))
+    # A keystroke rarely changes the calls or the imports: the last version's answer.
+    return document.lineage.reuse(
+        "spelled-callables", (calls, bindings), lambda: _spelled(calls, names, modules)
+    )
+
+
+def _spelled(
+    calls: tuple[frozenset[str], ...], names: dict[str, Target], modules: dict[str, str]
+) -> dict[str, Target]:
+    """The call spellings of `calls` that name an imported callable, and what they name."""
     spelled: dict[str, Target] = {}
-    for spelling in called:
+    for spelling in frozenset().union(*calls):
         if spelling in names:
             spelled[spelling] = names[spelling]
             continue

@@ -915,15 +915,17 @@ class ModuleModel:
         return self._plain_objects[class_name]
 
     def _compute_plain_object(self, class_name: str) -> Object | None:
-        if ANY_ATTRIBUTE in self._written_outside:
-            # Any attribute may be set from outside (`setattr(obj, name, v)` somewhere): no
-            # class has a plain object. Asked first: one pass for the module, not one per
-            # class on each edit.
-            return None
         record = self.classes[class_name]
         source = self._source_of[record.node]
+        # The class's own assignments first (memoised on its unit, member by member): a
+        # class that assigns no readable attribute (fields declared in its body: dataclasses,
+        # `eqx.Module`) has no plain object, and the module-wide pass below is not needed.
         assigned, unknown = self._self_assignments(record)
         if ANY_ATTRIBUTE in unknown or not assigned.keys() - unknown:
+            return None
+        if ANY_ATTRIBUTE in self._written_outside:
+            # Any attribute may be set from outside (`setattr(obj, name, v)` somewhere): no
+            # class has a plain object.
             return None
         if class_name in self._subclassed:
             return None  # a subclass may assign other values

@@ -74,9 +74,11 @@ def absolute_module(module: str | None, level: int, package: tuple[str, ...] | N
 
 
 @_recently_asked
+@_recently_asked
 def search_roots(root: str | None, path: str | None) -> tuple[Path, ...]:
     """Where workspace modules live: the root, its `src/`, the document's folder and the
-    folder holding the document's top package."""
+    folder holding the document's top package. Asked on every keystroke (each `realpath`
+    a system call per path component): reused for a second, as the lookups below are."""
     candidates = []
     if root:
         candidates += [root, os.path.join(root, "src")]

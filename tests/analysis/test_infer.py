@@ -398,3 +398,35 @@ def test_a_documents_next_versions_reuse_its_facts_until_an_imported_module_chan
     _, typed = edited("def f():  #")
     assert not typed[0]["make_state"].returns_array  # a list now
     assert typed[0]["make_state"].returns.form == "list"  # type: ignore[union-attr]
+
+
+def test_a_call_typed_or_an_import_changed_reaches_the_next_versions_facts(workspace: Path):
+    """What the calls spell is kept on the lineage while the calls and the imports are the
+    same: a call typed, the same name imported from another module, then renamed, each reach
+    the facts, as a document read afresh gives them."""
+    (workspace / "mypkg" / "np_ops.py").write_text(
+        "import numpy as np\n\n\ndef make_state():\n    return np.zeros(3)\n"
+    )
+    cache = ModuleFactsCache()
+    path = workspace / "c.py"
+    lines = ["from mypkg.ops import make_state", "", "def f():", "    return 1", ""]
+    document = Document("\n".join(lines), str(path))
+    versions = []
+    for row, line in (
+        (3, "    return make_state()"),
+        (0, "from mypkg.np_ops import make_state"),
+        (0, "from mypkg.np_ops import make_state as build"),
+        (3, "    return build()"),
+    ):
+        lines[row] = line
+        document = Document("\n".join(lines), str(path), previous=document)
+        facts = local_external_facts(document, str(workspace), cache)[0]
+        fresh = local_external_facts(Document(document.text, str(path)), str(workspace), cache)
+        assert facts == fresh[0]
+        versions.append(facts)
+    assert versions == [
+        {"make_state": ExternalFacts(True)},
+        {"make_state": ExternalFacts(False)},
+        {},
+        {"build": ExternalFacts(False)},
+    ]

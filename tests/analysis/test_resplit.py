@@ -5,10 +5,11 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from jax_lsp.analysis.document import Document, resplit_units
+from jax_lsp.analysis.document import Document, _may_keep_code, resplit_units
 from jax_lsp.analysis.text import identifiers
 from tests.analysis.editing import REAL_FILES, edit_sequences, edited_lines
 
@@ -328,3 +329,61 @@ def test_the_words_of_an_edited_class_are_those_of_its_whole_text(text, edits):
         document = Document(text, previous=document)
         for unit in document.units:
             assert unit.source.words() == identifiers(unit.source.text)
+
+
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [
+        ("    return x + 1", "    return x + 1  # one more"),  # a comment typed
+        ("    return x + 1  # one more", "    return x + 1"),  # and deleted
+        ("    return x + 1", "    return x + 1   "),  # blanks at the end
+        ('    return "#"', '    return "# more"'),  # a `#` in a string: the parses tell
+    ],
+)
+def test_an_edit_of_comments_or_blanks_may_keep_the_code(before, after):
+    assert _may_keep_code([before], [after])
+
+
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [
+        ("    return x + 1", "    return x + 1; pass"),
+        ("    return x + 1", "    return x + 2"),
+        ("    return x + 1", "    return x +"),  # half-typed
+        ("    return x", "    return y"),
+    ],
+)
+def test_an_edit_of_a_token_changes_the_code(before, after):
+    assert not _may_keep_code([before], [after])
+
+
+# Suffixes typed at a line's end, and spans deleted: code, comments, blanks, brackets.
+_SUFFIXES = ["  # note", " + 1", "x", ")", "(", " if a else b", "   ", ".T", '"', "  # x = (", ""]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    fixture=st.sampled_from(FIXTURES),
+    where=st.floats(0, 1),
+    suffix=st.sampled_from(_SUFFIXES),
+    cut=st.tuples(st.integers(0, 80), st.integers(0, 6)),
+)
+def test_an_edit_said_to_change_the_code_changes_the_parse(fixture, where, suffix, cut):
+    """The shortcut that skips comparing two parses after a code edit (`_may_keep_code`)
+    says so only when they differ, positions included: it never drops a comment edit.
+    (Lines holding `;` or `\\` are left out: a `;` deleted there changes no tree.)"""
+    lines = fixture.read_text(encoding="utf-8").split("\n")
+    row = int(where * (len(lines) - 1))
+    old = lines[row]
+    if ";" in old or "\\" in old:
+        return
+    start, length = min(cut[0], len(old)), cut[1]
+    new = old[:start] + old[start + length :] + suffix
+    if _may_keep_code([old], [new]):
+        return
+    edited = [*lines[:row], new, *lines[row + 1 :]]
+    try:
+        before, after = ast.parse("\n".join(lines)), ast.parse("\n".join(edited))
+    except SyntaxError:
+        return  # a text that does not parse is not kept either
+    assert ast.dump(before, include_attributes=True) != ast.dump(after, include_attributes=True)

@@ -179,3 +179,26 @@ async def test_a_mesh_imported_from_a_module_with_explicit_axes_makes_the_fix_un
             break
         await asyncio.sleep(0.1)
     assert titles == {"jax-lsp (JAX201): Replace with `x = x.at[0].set(1.0)`": True}
+
+
+async def test_a_call_typed_or_an_import_changed_reaches_a_statement_not_edited(client, tmp_path):
+    """What the module's calls spell is kept from one version to the next while its calls and
+    imports are the same: typing the call in one statement, then importing the same name from
+    another module in another, each change the finding of a third, which is never edited."""
+    write_module(tmp_path, "def make_state():\n    return jnp.zeros(3)\n")
+    (tmp_path / "c.py").write_text(
+        "import numpy as np\n\ndef make_state():\n    return np.zeros(3)\n"
+    )
+    await start(client, root=tmp_path)
+    uri = open_document(
+        client,
+        tmp_path / "b.py",
+        "from a import make_state\n\nstate = make_state\nstate[0] = 1.0\n",
+    )
+    assert await diagnostics_for(client, uri, lambda found: found == []) == []
+    change(client, uri, 2, "()", (2, 18))  # `state = make_state()`
+    assert codes(await diagnostics_for(client, uri, bool)) == ["JAX201"]
+    change(client, uri, 3, "c", (0, 5), (0, 6))  # the same calls of a NumPy helper
+    assert await diagnostics_for(client, uri, lambda found: found == []) == []
+    change(client, uri, 4, "a", (0, 5), (0, 6))
+    assert codes(await diagnostics_for(client, uri, bool)) == ["JAX201"]
