@@ -16,12 +16,12 @@ from jax_lsp.analysis.model import local_imports
 from jax_lsp.analysis.names import declared_elsewhere, scope_bound_names
 from jax_lsp.analysis.nodes import child_nodes
 from jax_lsp.analysis.shapes import (
-    INT_BINDING,
     LITERAL_INDEX,
     ArrayShape,
     Integers,
     ShapeTracker,
     call_argument,
+    has_int_binding,
     literal_int,
     may_make_shape,
 )
@@ -308,7 +308,7 @@ class ConstantOutOfBounds(Rule):
             isinstance(s, _NESTED) for s in node.body
         )
         # An index is a literal, or a name bound to one (here, or at top level before).
-        literal = "take(" in text or LITERAL_INDEX.search(text) or INT_BINDING.search(text)
+        literal = "take(" in text or LITERAL_INDEX.search(text) or has_int_binding(text)
         if not literal and not top_level:
             return  # no literal index here: nothing to judge
         # Only the names the text mentions: the shapes below are looked up by name.
