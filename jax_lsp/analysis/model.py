@@ -2206,7 +2206,7 @@ class ModuleModel:
                     if record is None:
                         continue
                     source = self._source_of[record.node]
-                    text = ast.get_source_segment(source.text, record.node)
+                    text = source.node_lines(record.node)
                     entries.append((record.path, hash(text), self.unit_globals_key(source)))
             found = memo[node] = tuple(entries)
         return found
@@ -2438,14 +2438,13 @@ class ModuleModel:
     def _unit_key_helpers(self, source: UnitSource) -> dict[str, frozenset[str]]:
         if not may_draw(source.text, self.resolver):
             return {}
-        lines = source.text.split("\n")
         helpers = {}
         for record in self._summary(source).functions:
             node = record.node
             if isinstance(node, ast.Lambda) or not all_params(node):
                 continue
             # Only a function whose own text can name a sampler passes a key to one.
-            if not may_draw("\n".join(lines[node.lineno - 1 : node.end_lineno]), self.resolver):
+            if not may_draw(source.node_lines(node), self.resolver):
                 continue
             if drawn := consumed_params(node, lambda call: consumer_key(call, self.resolver)):
                 helpers[record.path] = drawn
@@ -2472,10 +2471,7 @@ class ModuleModel:
                 if "." in name or isinstance(node, ast.Lambda) or not all_params(node):
                     continue
                 # Only a function whose text names a helper can call one.
-                source = self._source_of[node]
-                if "lines" not in source.memo:
-                    source.memo["lines"] = source.text.split("\n")
-                text = "\n".join(source.memo["lines"][node.lineno - 1 : node.end_lineno])
+                text = self._source_of[node].node_lines(node)
                 if not any(helper in text for helper in helpers):
                     continue
                 params = frozenset(all_params(node))
