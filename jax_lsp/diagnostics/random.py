@@ -925,8 +925,9 @@ class PrngKeyReuse(Rule):
                 return
             # A reuse needs a sampler or a key helper of the module: skip text naming neither.
             text = ctx.code_text(node)
-            helpers = (*ctx.model.key_helpers, *ctx.model.initializer_globals)
-            if not may_draw(text, outer) and not any(h in text for h in helpers):
+            if not may_draw(text, outer) and not any(
+                h in text for h in (*ctx.model.key_helpers, *ctx.model.initializer_globals)
+            ):
                 return
             resolver = outer.child(local, frozenset(all_params(node)))
             if not resolver.binds_module("jax"):
