@@ -2464,6 +2464,12 @@ class ModuleModel:
             found = consumer_key(call, self.resolver)
             return found or helper_key(call, functions, helpers, params, self.resolver)
 
+        # A function's answer reads only the helpers its text names (`helper_key` looks up
+        # the name a call spells): it is worked out again only when one of those changed
+        # since it was last asked (`changed_at`, `asked_at`: counts of changes so far).
+        changes = 0
+        changed_at: dict[str, int] = {}
+        asked_at: dict[str, int] = {}
         for _ in range(3):
             added = False
             for name, record in functions.items():
@@ -2472,13 +2478,19 @@ class ModuleModel:
                     continue
                 # Only a function whose text names a helper can call one.
                 text = self._source_of[node].node_lines(node)
-                if not any(helper in text for helper in helpers):
+                named = [helper for helper in helpers if helper in text]
+                if not named:
                     continue
+                if name in asked_at and all(changed_at.get(h, 0) <= asked_at[name] for h in named):
+                    continue  # the same answer as last time: nothing it reads changed
+                asked_at[name] = changes
                 params = frozenset(all_params(node))
                 drawn = consumed_params(node, partial(classify, params=params))
                 drawn |= helpers.get(name, frozenset())
                 if drawn != helpers.get(name, frozenset()):
                     helpers[name] = drawn
+                    changes += 1
+                    changed_at[name] = changes
                     added = True
             if not added:
                 break
