@@ -89,6 +89,15 @@ class UnitSource:
             found = self.memo["words"] = _words(self.text, self.tree)
         return found
 
+    def node_lines(self, node: ast.AST) -> str:
+        """The whole lines `node` of this unit's tree spans, joined: a cheap stand-in for its
+        source segment where text identifies it (`ast.get_source_segment` splits the whole
+        text again on every call, character by character)."""
+        lines = self.memo.get("lines")
+        if lines is None:
+            lines = self.memo["lines"] = self.text.split("\n")
+        return "\n".join(lines[node.lineno - 1 : node.end_lineno])  # type: ignore[attr-defined]
+
 
 class UnitMemo(dict):
     """A unit's memo, bounded: the oldest entry goes first once `limit` are held.

@@ -2256,7 +2256,7 @@ class ModuleModel:
                     if record is None:
                         continue
                     source = self._source_of[record.node]
-                    text = ast.get_source_segment(source.text, record.node)
+                    text = source.node_lines(record.node)
                     entries.append((record.path, hash(text), self.unit_globals_key(source)))
             found = memo[node] = tuple(entries)
         return found
@@ -2488,14 +2488,13 @@ class ModuleModel:
     def _unit_key_helpers(self, source: UnitSource) -> dict[str, frozenset[str]]:
         if not may_draw(source.text, self.resolver):
             return {}
-        lines = source.text.split("\n")
         helpers = {}
         for record in self._summary(source).functions:
             node = record.node
             if isinstance(node, ast.Lambda) or not all_params(node):
                 continue
             # Only a function whose own text can name a sampler passes a key to one.
-            if not may_draw("\n".join(lines[node.lineno - 1 : node.end_lineno]), self.resolver):
+            if not may_draw(source.node_lines(node), self.resolver):
                 continue
             if drawn := consumed_params(node, lambda call: consumer_key(call, self.resolver)):
                 helpers[record.path] = drawn
@@ -2515,6 +2514,12 @@ class ModuleModel:
             found = consumer_key(call, self.resolver)
             return found or helper_key(call, functions, helpers, params, self.resolver)
 
+        # A function's answer reads only the helpers its text names (`helper_key` looks up
+        # the name a call spells): it is worked out again only when one of those changed
+        # since it was last asked (`changed_at`, `asked_at`: counts of changes so far).
+        changes = 0
+        changed_at: dict[str, int] = {}
+        asked_at: dict[str, int] = {}
         for _ in range(3):
             added = False
             for name, record in functions.items():
@@ -2522,17 +2527,20 @@ class ModuleModel:
                 if "." in name or isinstance(node, ast.Lambda) or not all_params(node):
                     continue
                 # Only a function whose text names a helper can call one.
-                source = self._source_of[node]
-                if "lines" not in source.memo:
-                    source.memo["lines"] = source.text.split("\n")
-                text = "\n".join(source.memo["lines"][node.lineno - 1 : node.end_lineno])
-                if not any(helper in text for helper in helpers):
+                text = self._source_of[node].node_lines(node)
+                named = [helper for helper in helpers if helper in text]
+                if not named:
                     continue
+                if name in asked_at and all(changed_at.get(h, 0) <= asked_at[name] for h in named):
+                    continue  # the same answer as last time: nothing it reads changed
+                asked_at[name] = changes
                 params = frozenset(all_params(node))
                 drawn = consumed_params(node, partial(classify, params=params))
                 drawn |= helpers.get(name, frozenset())
                 if drawn != helpers.get(name, frozenset()):
                     helpers[name] = drawn
+                    changes += 1
+                    changed_at[name] = changes
                     added = True
             if not added:
                 break

@@ -293,7 +293,9 @@ class _Collector:
         self._outermost_displays: dict[str, tuple[ast.expr, ...]] = {}
         self.summary = UnitSummary()
         self._functions: list[FunctionNode] = []
-        self._records: list[FunctionRecord] = []  # the records of self._functions
+        # The class of the innermost method at each depth of `_functions` (see
+        # `_method_class`), kept as functions are entered: every call asks for it.
+        self._method_classes: list[str | None] = [None]
         self._scope_paths: list[tuple[str, ...]] = [()]  # their paths, for each depth
         # Name segments of the enclosing scopes; True marks a class.
         self._segments: list[tuple[str, bool]] = []
@@ -331,19 +333,14 @@ class _Collector:
 
     @property
     def _scopes(self) -> tuple[str, ...]:
-        """Paths of the enclosing functions, innermost last (kept beside `_records`)."""
+        """Paths of the enclosing functions, innermost last (kept beside `_functions`)."""
         return self._scope_paths[-1]
 
     @property
     def _method_class(self) -> str | None:
         """The class of the innermost method, for resolving `self.method`: a function
         nested in a method closes over its `self` (unless it takes a `self` of its own)."""
-        for record in reversed(self._records):
-            if record.class_name is not None:
-                return record.class_name
-            if "self" in all_params(record.node):
-                return None
-        return None
+        return self._method_classes[-1]
 
     def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
         self.writes.enter_opaque()  # decorators and signature run in the enclosing scope
@@ -378,7 +375,10 @@ class _Collector:
             ):  # `@my_jit`, `@jit_with(static_argnames="n")`
                 self.summary.decorations.append((decorator, node, enclosing))
         self._functions.append(node)
-        self._records.append(record)
+        if class_name is None and "self" not in all_params(node):
+            self._method_classes.append(self._method_classes[-1])  # closes over the outer's
+        else:
+            self._method_classes.append(class_name)
         self._scope_paths.append((*self._scope_paths[-1], record.path))
         self._segments.append((node.name, False))
         self.visit(node.args)
@@ -392,7 +392,7 @@ class _Collector:
         record_local_imports(node, self._imports.pop())
         self.writes.leave(node.name)
         self._segments.pop()
-        self._records.pop()
+        self._method_classes.pop()
         self._scope_paths.pop()
         self._functions.pop()
 

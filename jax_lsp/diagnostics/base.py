@@ -135,6 +135,7 @@ class RuleContext:
         self.loops: list[ast.AST] = []  # enclosing for/while/comprehension nodes
         # The unit's first document line: module facts (model.x64) use absolute lines.
         self.unit_start = 0
+        self._code_text: tuple[ast.AST | None, str] = (None, "")  # the last node's, kept
 
     # -- facts ----------------------------------------------------------------------------
     @property
@@ -200,10 +201,15 @@ class RuleContext:
         a cheap test of what the code may name: unrecorded (see `lines`), so nothing
         reported may be taken from it, and a comment naming something must change no
         decision, only the work done to reach it."""
+        if self._code_text[0] is node:  # the rules of a scope ask one after another
+            return self._code_text[1]
         lines = self.lines.plain if isinstance(self.lines, RecordedLines) else self.lines
         if isinstance(node, ast.Module):
-            return "\n".join(lines)
-        return "\n".join(lines[node.lineno - 1 : node.end_lineno])
+            text = "\n".join(lines)
+        else:
+            text = "\n".join(lines[node.lineno - 1 : node.end_lineno])
+        self._code_text = (node, text)
+        return text
 
     def segment(self, node: ast.AST) -> str:
         """The exact source text of a node."""

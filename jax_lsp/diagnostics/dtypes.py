@@ -315,7 +315,9 @@ class Float64WithoutX64(Rule):
         if qualname and is_wide(func, resolver) and qualname.startswith("jax.numpy."):
             return func  # jnp.float64(1.0)
         if isinstance(func, ast.Attribute) and func.attr == "astype" and not qualname:
-            if ctx.kind(func.value).is_jax and node.args and is_wide(node.args[0], resolver):
+            # The dtype first: the kind interprets the whole function, for few `astype` calls
+            # that ask for 64 bits.
+            if node.args and is_wide(node.args[0], resolver) and ctx.kind(func.value).is_jax:
                 return node.args[0]
             return None
         if not qualname.startswith(ARRAY_MODULES) or qualname in STATIC_RESULTS:
@@ -514,7 +516,8 @@ class UnsafeCast(Rule):
             return
         if isinstance(func, ast.Attribute) and func.attr == "astype" and qualname is None:
             source, dtype = func.value, (node.args[0] if node.args else None)
-            if not ctx.kind(source).is_jax:
+            # An integer dtype first: the kind interprets the whole function.
+            if dtype is None or not is_integer(dtype, resolver) or not ctx.kind(source).is_jax:
                 return
         elif qualname in ("jax.numpy.asarray", "jax.numpy.array") and node.args:
             source, dtype = node.args[0], dtype_argument(node, qualname)

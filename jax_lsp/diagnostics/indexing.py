@@ -14,14 +14,14 @@ from dataclasses import dataclass
 
 from jax_lsp.analysis.model import local_imports
 from jax_lsp.analysis.names import declared_elsewhere, scope_bound_names
-from jax_lsp.analysis.nodes import child_nodes
+from jax_lsp.analysis.nodes import child_nodes, walk_nodes
 from jax_lsp.analysis.shapes import (
-    INT_BINDING,
     LITERAL_INDEX,
     ArrayShape,
     Integers,
     ShapeTracker,
     call_argument,
+    has_int_binding,
     literal_int,
     may_make_shape,
 )
@@ -301,14 +301,16 @@ class ConstantOutOfBounds(Rule):
 
     def check(self, node: ast.AST, ctx: RuleContext) -> Iterator[Finding]:
         resolver = ctx.resolvers[-1]
-        # Module-level names bound once and never rebound keep their shape everywhere, unless
-        # a parameter or a local binding hides them.
-        text = ctx.code_text(node)
         top_level = isinstance(node, ast.Module) and not all(
             isinstance(s, _NESTED) for s in node.body
         )
+        if isinstance(node, ast.Module) and not top_level and not _headers_may_index(node, ctx):
+            return  # a unit of definitions: their bodies are scopes of their own
+        # Module-level names bound once and never rebound keep their shape everywhere, unless
+        # a parameter or a local binding hides them.
+        text = ctx.code_text(node)
         # An index is a literal, or a name bound to one (here, or at top level before).
-        literal = "take(" in text or LITERAL_INDEX.search(text) or INT_BINDING.search(text)
+        literal = "take(" in text or LITERAL_INDEX.search(text) or has_int_binding(text)
         if not literal and not top_level:
             return  # no literal index here: nothing to judge
         # Only the names the text mentions: the shapes below are looked up by name.
@@ -521,6 +523,22 @@ def _literal_indices(index: ast.expr, ctx: RuleContext) -> list[int] | None:
             return None
         values.append(found)
     return values
+
+
+def _headers_may_index(unit: ast.Module, ctx: RuleContext) -> bool:
+    """Do the decorators, defaults or bases of a unit's definitions hold a subscript or a
+    call that may be a `take`? What the unit's own walk looks at of them (`_statement`)."""
+    for definition in unit.body:
+        for expr in [*definition.decorator_list, *_defaults(definition)]:  # type: ignore[attr-defined]
+            for node in walk_nodes(expr):
+                if type(node) is ast.Subscript:
+                    return True
+                if type(node) is ast.Call and (
+                    (type(node.func) is ast.Attribute and node.func.attr == "take")
+                    or ctx.resolvers[-1].qualname(node.func) == "jax.numpy.take"
+                ):
+                    return True
+    return False
 
 
 def _defaults(node: ast.AST) -> list[ast.expr]:

@@ -624,8 +624,17 @@ class JitInLoop(Rule):
         ),
     )
 
+    def __init__(self) -> None:
+        # Whether the code of a function runs only while a jit traces, by the innermost
+        # function around the walker (its enclosing ones and imports are then the same).
+        self._compiled: dict[ast.AST | None, bool] = {}
+
     def check(self, node: ast.AST, ctx: RuleContext) -> Iterator[Finding]:
-        if _inside_compiled(ctx):
+        innermost = ctx.functions[-1] if ctx.functions else None
+        inside = self._compiled.get(innermost)
+        if inside is None:
+            inside = self._compiled[innermost] = _inside_compiled(ctx)
+        if inside:
             return  # runs only while the enclosing jit traces: once per compilation
         if isinstance(node, ast.Call):
             yield from self._jit_call(node, ctx)

@@ -925,8 +925,9 @@ class PrngKeyReuse(Rule):
                 return
             # A reuse needs a sampler or a key helper of the module: skip text naming neither.
             text = ctx.code_text(node)
-            helpers = (*ctx.model.key_helpers, *ctx.model.initializer_globals)
-            if not may_draw(text, outer) and not any(h in text for h in helpers):
+            if not may_draw(text, outer) and not any(
+                h in text for h in (*ctx.model.key_helpers, *ctx.model.initializer_globals)
+            ):
                 return
             resolver = outer.child(local, frozenset(all_params(node)))
             if not resolver.binds_module("jax"):
@@ -935,7 +936,6 @@ class PrngKeyReuse(Rule):
             classify_here = partial(
                 classify_call, resolver=resolver, model=ctx.model, maybe_none=params
             )
-            bound_here = local_names(node)
             record = ctx.model.records.get(node)
             me = _instance_param(node) if record is not None and record.class_name else None
 
@@ -946,7 +946,10 @@ class PrngKeyReuse(Rule):
                     return attribute.isidentifier() and ctx.model.from_unseen_base(
                         record.class_name, attribute
                     )
-                return root not in bound_here and opaque_global(ctx.model.global_values, root)
+                # The local names are walked for only when a path is asked about.
+                return root not in local_names(node) and opaque_global(
+                    ctx.model.global_values, root
+                )
 
             reuses = KeyFlow(classify_here, opaque, resolver).run(body, unit=ctx.unit_start)
             info = ctx.model.context_of(node)

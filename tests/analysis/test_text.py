@@ -7,6 +7,7 @@ import re
 from hypothesis import given
 from hypothesis import strategies as st
 
+from jax_lsp.analysis.shapes import has_int_binding
 from jax_lsp.analysis.text import _NOT_IDENTIFIER, contains_word, identifiers
 
 
@@ -51,3 +52,16 @@ _CHARACTERS = "ab_1 .(\n\t\x1c\x00é名\u00a0\u2028\u3000\ud800\U0001d518"
 @given(st.text(alphabet=st.sampled_from(_CHARACTERS)))
 def test_identifiers_are_the_words_of_the_translated_text(text: str) -> None:
     assert identifiers(text) == frozenset(text.translate(_NOT_IDENTIFIER).split())
+
+
+@given(st.text(alphabet="aé_1-= \t\n+<!(x", max_size=40))
+def test_int_binding_as_the_pattern(text: str) -> None:
+    # The scan behind each `=` answers what the word-boundary pattern it replaced answers.
+    assert has_int_binding(text) == bool(re.search(r"\b\w+\s*=\s*-?\d", text))
+
+
+def test_int_binding_examples() -> None:
+    assert has_int_binding("N = 100")
+    assert has_int_binding("x[i] = -1\nsize_2 =\n 3")
+    assert not has_int_binding("if n == 0: pass")
+    assert not has_int_binding("n += 1; m <= 2; y = n")
