@@ -12,6 +12,7 @@ executes the code it reads.
 from __future__ import annotations
 
 import ast
+import functools
 import os
 import re
 import sys
@@ -174,7 +175,7 @@ def _spelled_callables(document: Document, bindings: Bindings) -> dict[str, Targ
     # A call spelling that names a workspace import starts with the bound name: only the units
     # whose text holds one are walked for their calls.
     heads = frozenset([*names, *(module.partition(".")[0] for module in modules)])
-    calls = tuple([_unit_calls(s) for s in sources if not s.words().isdisjoint(heads)])
+    calls = tuple([_unit_calls(s) for s in sources if _may_call_one_of(s, heads)])
     called = document.lineage.reuse("call-spellings", calls, lambda: frozenset().union(*calls))
     spelled: dict[str, Target] = {}
     for spelling in called:
@@ -185,6 +186,30 @@ def _spelled_callables(document: Document, bindings: Bindings) -> dict[str, Targ
         if head in modules:
             spelled[spelling] = Target(modules[head], attribute)
     return spelled
+
+
+def _may_call_one_of(source: UnitSource, heads: frozenset[str]) -> bool:
+    """Whether the unit's text may call a spelling that starts with one of `heads` (memoised
+    with its text): a text where no such word is followed by `(`, past dotted names, closing
+    brackets, blanks, comments and line continuations, calls none, and is not walked."""
+    if source.words().isdisjoint(heads):
+        return False
+    key = ("may-call", heads)
+    found = source.memo.get(key)
+    if found is None:
+        found = source.memo[key] = _call_pattern(heads).search(source.text) is not None
+    return found
+
+
+@functools.lru_cache(maxsize=64)
+def _call_pattern(heads: frozenset[str]) -> re.Pattern[str]:
+    """A head word, then what may stand between it and the `(` of a call whose function is
+    a dotted name starting with it (`ops.step(`, `(ops .step)(` across lines): a superset of
+    such calls.
+    Possessive: no backtracking into comments or names."""
+    gap = r"(?:[\s\\]|#[^\n]*+)"
+    words = "|".join(re.escape(head) for head in sorted(heads))
+    return re.compile(rf"\b(?:{words})\b(?:[\s)\\]|#[^\n]*+|\.{gap}*\w++)*+\(")
 
 
 def _merged(pieces: tuple[ImportSignature, ...]) -> ImportSignature:

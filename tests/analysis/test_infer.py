@@ -450,3 +450,26 @@ def test_check_shares_a_modules_model_with_its_importers(workspace: Path):
     second = check_source(importer, str(workspace / "c.py"), settings, other)
     assert other._modules._entries[helpers].model is analysis.model
     assert second.findings == fresh_codes(importer, workspace / "c.py")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "ops.step(x)",
+        "y = (ops\n     .step)(x)",
+        "y = f(ops.  # the step\n      step(x))",
+        "y = ops \\\n    .step (x)",
+        "y = ((ops).inner).step(x)",
+        "@ops.jit()\ndef f(x):\n    return x",
+    ],
+)
+def test_units_that_call_a_name_are_walked_for_their_calls(text: str):
+    """The text prefilter lets every unit through that calls a spelling starting with a head
+    word, however the spelling is broken up; a unit that only mentions the word is not."""
+    document = Document(text)
+    source = document.units[0].source
+    spellings = infer._call_spellings([source.tree])
+    assert any(spelling.startswith("ops.") for spelling in spellings)
+    assert infer._may_call_one_of(source, frozenset({"ops"}))
+    mentioned = Document("import ops\n\nstep: ops.Step = ops.default\n").units[-1].source
+    assert not infer._may_call_one_of(mentioned, frozenset({"ops"}))
