@@ -191,9 +191,13 @@ def _spelled_callables(document: Document, bindings: Bindings) -> dict[str, Targ
 def _may_call_one_of(source: UnitSource, heads: frozenset[str]) -> bool:
     """Whether the unit's text may call a spelling that starts with one of `heads` (memoised
     with its text): a text where no such word is followed by `(`, past dotted names, closing
-    brackets, blanks, comments and line continuations, calls none, and is not walked."""
+    brackets, blanks, comments and line continuations, calls none, and is not walked. A
+    class is let through: its calls are walked member by member, an edit's member alone,
+    where a search would read the whole class's text at each keystroke."""
     if source.words().isdisjoint(heads):
         return False
+    if lone_class(source.tree) is not None:
+        return True
     key = ("may-call", heads)
     found = source.memo.get(key)
     if found is None:
@@ -273,6 +277,7 @@ class ModuleFactsCache:
         self._models: OrderedDict[Path, int] = OrderedDict()  # files with a model: lines
         self._model_lines = 0
         self._offered: OrderedDict[Path, ModuleModel] = OrderedDict()  # see `offer`
+        self._real_files: dict[str, Path] = {}  # each offered path, links resolved
         self._offered_lines = 0
 
     def bindings(
@@ -292,7 +297,7 @@ class ModuleFactsCache:
         needs no model of its own, if its text is still the same."""
         if model.external or model.x64_setting or not (path := document_file(model.document)):
             return
-        file = Path(os.path.realpath(path))
+        file = self._real_file(path)
         self._offered_lines -= _lines(self._offered.pop(file, None))
         self._offered[file] = model
         self._offered_lines += _lines(model)
@@ -305,9 +310,19 @@ class ModuleFactsCache:
         same settings and imported facts, its model (`ModuleModel.of`)."""
         if not path or path.startswith("<") or not self._entries:
             return None
-        entry = self._entries.get(Path(os.path.realpath(path)))
+        entry = self._entries.get(self._real_file(path))
         model = entry.model if entry is not None else None
         return model.document if model is not None and model.document.text == text else None
+
+    def _real_file(self, path: str) -> Path:
+        """The file at `path`, links resolved (memoised: asked at each analysis). A stale
+        answer (a link changed) costs reuse only: a kept model's text is compared."""
+        file = self._real_files.get(path)
+        if file is None:
+            if len(self._real_files) > _MAX_BINDINGS:
+                self._real_files.clear()
+            file = self._real_files[path] = Path(os.path.realpath(path))
+        return file
 
     def _text(self, file: Path) -> str | None:
         text = self._open_text(str(file)) if self._open_text else None
