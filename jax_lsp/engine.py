@@ -563,6 +563,8 @@ def check_source(
     `previous`: the last parse of this document, whose unchanged units are reused (the server
     re-splits only what an edit touched); `known_lines`: the text's lines, already split;
     `reuse_findings`: see `analyze`."""
+    if previous is None and workspace is not None:
+        previous = workspace.parsed(path, text)  # parsed when a module imported it
     document = Document(text, path or "<unknown>", previous=previous, known_lines=known_lines)
     external: dict[str, ExternalFacts] = {}
     questions: dict[AnswerKey, CallSite] = {}
@@ -574,6 +576,8 @@ def check_source(
         document, settings, external if workspace or answers else None, reuse_findings
     )
     analysis.questions = questions
+    if workspace is not None and analysis.model is not None:
+        workspace.analysed(analysis.model)
     return analysis
 
 

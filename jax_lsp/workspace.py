@@ -11,6 +11,7 @@ the CLI without jedi (`check` stays fast and deterministic), the server with jed
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from jax_lsp.analysis.document import Document
 from jax_lsp.analysis.external import with_answers
@@ -24,6 +25,9 @@ from jax_lsp.analysis.infer import (
     local_external_facts,
 )
 from jax_lsp.analysis.workspace import Target, module_file, search_roots
+
+if TYPE_CHECKING:
+    from jax_lsp.analysis.model import ModuleModel
 
 # What a question to jedi is cached under: (document path, call spelling, target, imported
 # module file stamp). A new version of the imported module asks again.
@@ -76,6 +80,17 @@ class Workspace:
         facts = with_answers(facts, answered)
         sites = call_sites(document, set(pending.values()))
         return facts, {key: sites[spelling] for key, spelling in pending.items()}
+
+    def parsed(self, path: str | None, text: str) -> Document | None:
+        """A parse of `text` made for the module at `path` when another module imported it,
+        if one is kept (see `ModuleFactsCache.parsed`): a `check` run analyses most modules
+        it has read as an import already."""
+        return self._modules.parsed(path, text)
+
+    def analysed(self, model: ModuleModel) -> None:
+        """The model an analysis built: kept in case a module checked later imports this one
+        (`ModuleFactsCache.offer`)."""
+        self._modules.offer(model)
 
     def remember(self, key: AnswerKey, answer: ExternalFacts | None) -> None:
         """jedi's answer to one question (None: it found no array), for every later version."""

@@ -12,12 +12,13 @@ executes the code it reads.
 from __future__ import annotations
 
 import ast
+import functools
 import os
 import re
 import sys
 import weakref
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -56,6 +57,9 @@ _KNOWN_ROOTS = frozenset(
 _MAX_REEXPORT_DEPTH = 4
 _MAX_BINDINGS = 1024  # memoised import sets (documents x their import versions)
 _MAX_MODEL_LINES = 20_000  # lines of imported modules whose models are kept
+# Lines of the models analysed last (`ModuleFactsCache.offer`) kept in case a module imports
+# them: apart from the imported modules' models, so that they never push those out.
+_MAX_OFFERED_LINES = 20_000
 # What follows an `import`: a parenthesised list, or the rest of the line (with continuations).
 _IMPORT_SPAN = re.compile(r"\bimport\b(\s*\([^)]*\)|(?:[^\n\\]|\\\n?)*)")
 _WORD = re.compile(r"\w+")
@@ -169,9 +173,9 @@ def _spelled_callables(document: Document, bindings: Bindings) -> dict[str, Targ
         return {}
     sources = [unit.source for unit in document.units if unit.tree is not None]
     # A call spelling that names a workspace import starts with the bound name: only the units
-    # whose text holds one are walked for their calls.
+    # whose text may call one are walked for their calls.
     heads = frozenset([*names, *(module.partition(".")[0] for module in modules)])
-    calls = tuple([_unit_calls(s) for s in sources if not s.words().isdisjoint(heads)])
+    calls = tuple([_unit_calls(s) for s in sources if _may_call_one_of(s, heads)])
     # A keystroke rarely changes the calls or the imports: the last version's answer.
     return document.lineage.reuse(
         "spelled-callables", (calls, bindings), lambda: _spelled(calls, names, modules)
@@ -191,6 +195,34 @@ def _spelled(
         if head in modules:
             spelled[spelling] = Target(modules[head], attribute)
     return spelled
+
+
+def _may_call_one_of(source: UnitSource, heads: frozenset[str]) -> bool:
+    """Whether the unit's text may call a spelling that starts with one of `heads` (memoised
+    with its text): a text where no such word is followed by `(`, past dotted names, closing
+    brackets, blanks, comments and line continuations, calls none, and is not walked. A
+    class is let through: its calls are walked member by member, an edit's member alone,
+    where a search would read the whole class's text at each keystroke."""
+    if source.words().isdisjoint(heads):
+        return False
+    if lone_class(source.tree) is not None:
+        return True
+    key = ("may-call", heads)
+    found = source.memo.get(key)
+    if found is None:
+        found = source.memo[key] = _call_pattern(heads).search(source.text) is not None
+    return found
+
+
+@functools.lru_cache(maxsize=64)
+def _call_pattern(heads: frozenset[str]) -> re.Pattern[str]:
+    """A head word, then what may stand between it and the `(` of a call whose function is
+    a dotted name starting with it (`ops.step(`, `(ops .step)(` across lines): a superset of
+    such calls.
+    Possessive: no backtracking into comments or names."""
+    gap = r"(?:[\s\\]|#[^\n]*+)"
+    words = "|".join(re.escape(head) for head in sorted(heads))
+    return re.compile(rf"\b(?:{words})\b(?:[\s)\\]|#[^\n]*+|\.{gap}*\w++)*+\(")
 
 
 def _merged(pieces: tuple[ImportSignature, ...]) -> ImportSignature:
@@ -217,6 +249,15 @@ def call_sites(document: Document, spellings: set[str]) -> dict[str, CallSite]:
 
 
 # -- the engine's answer -----------------------------------------------------------------------
+@dataclass(frozen=True)
+class _ParsedFacts:
+    """What an imported module's parse tells without a model: the names `_facts_in_model`
+    may find facts for, and where the names it imports come from."""
+
+    may_have_facts: frozenset[str]
+    reexports: dict[str, Target | None]
+
+
 @dataclass
 class _ModuleEntry:
     stamp: object  # the open document's text, or the file's (mtime, size)
@@ -226,6 +267,7 @@ class _ModuleEntry:
     # Read from its text without a parse (`ModuleFactsCache._read_text`), None until then:
     spells_meshes: bool | None = None  # it spells a name that builds explicit meshes
     import_words: frozenset[str] | None = None  # every word its import statements may hold
+    parsed: _ParsedFacts | None = None  # read from its parse, None until then
 
 
 class ModuleFactsCache:
@@ -243,6 +285,9 @@ class ModuleFactsCache:
         self._bindings: dict[tuple, Bindings] = {}
         self._models: OrderedDict[Path, int] = OrderedDict()  # files with a model: lines
         self._model_lines = 0
+        self._offered: OrderedDict[Path, ModuleModel] = OrderedDict()  # see `offer`
+        self._real_files: dict[str, Path] = {}  # each offered path, links resolved
+        self._offered_lines = 0
 
     def bindings(
         self, imports: ImportSignature, path: str | None, roots: tuple[Path, ...]
@@ -253,6 +298,40 @@ class ModuleFactsCache:
                 self._bindings.clear()
             self._bindings[key] = _bindings(imports, path, roots)
         return self._bindings[key]
+
+    def offer(self, model: ModuleModel) -> None:
+        """A model the engine built for a module's text as it analysed it. When it is a model
+        an importer would build (no facts of imported modules, no 64-bit setting), it is kept
+        for a while: a module imported after it was analysed (a `check` run, most often) then
+        needs no model of its own, if its text is still the same."""
+        if model.external or model.x64_setting or not (path := document_file(model.document)):
+            return
+        file = self._real_file(path)
+        self._offered_lines -= _lines(self._offered.pop(file, None))
+        self._offered[file] = model
+        self._offered_lines += _lines(model)
+        while self._offered_lines > _MAX_OFFERED_LINES and len(self._offered) > 1:
+            self._offered_lines -= _lines(self._offered.popitem(last=False)[1])
+
+    def parsed(self, path: str | None, text: str) -> Document | None:
+        """The document of the model built for `text` as the module at `path` imported by
+        others, if one is kept: a document analysed from it shares its parses and, with the
+        same settings and imported facts, its model (`ModuleModel.of`)."""
+        if not path or path.startswith("<") or not self._entries:
+            return None
+        entry = self._entries.get(self._real_file(path))
+        model = entry.model if entry is not None else None
+        return model.document if model is not None and model.document.text == text else None
+
+    def _real_file(self, path: str) -> Path:
+        """The file at `path`, links resolved (memoised: asked at each analysis). A stale
+        answer (a link changed) costs reuse only: a kept model's text is compared."""
+        file = self._real_files.get(path)
+        if file is None:
+            if len(self._real_files) > _MAX_BINDINGS:
+                self._real_files.clear()
+            file = self._real_files[path] = Path(os.path.realpath(path))
+        return file
 
     def _text(self, file: Path) -> str | None:
         text = self._open_text(str(file)) if self._open_text else None
@@ -302,6 +381,19 @@ class ModuleFactsCache:
         and build its model to find out (memoised with its version)."""
         return name in self._read_text(file, entry).import_words  # type: ignore[operator]
 
+    def parsed_facts(self, file: Path, entry: _ModuleEntry) -> _ParsedFacts | None:
+        """What the module's parse tells without a model (None: no text), once per version."""
+        if entry.parsed is None:
+            if entry.model is not None:
+                document = entry.model.document
+            else:
+                text = self._text(file)
+                if text is None:
+                    return None
+                document = Document(text, str(file))  # its parses stay cached for a model
+            entry.parsed = _ParsedFacts(_may_have_facts(document), _reexports(document, file))
+        return entry.parsed
+
     def _read_text(self, file: Path, entry: _ModuleEntry) -> _ModuleEntry:
         """The entry with what its text answers without a parse, read once per version."""
         if entry.import_words is None:
@@ -314,7 +406,11 @@ class ModuleFactsCache:
         return entry
 
     def _keep_model(self, file: Path, entry: _ModuleEntry, text: str) -> None:
-        entry.model = ModuleModel(Document(text, str(file)))
+        offered = self._offered.get(file)
+        if offered is not None and offered.document.text == text:
+            entry.model = offered  # the model an analysis of this text built: the same facts
+        else:
+            entry.model = ModuleModel.of(Document(text, str(file)))
         self._model_lines += len(entry.model.document.lines) - self._models.pop(file, 0)
         self._models[file] = len(entry.model.document.lines)
         while self._model_lines > _MAX_MODEL_LINES and len(self._models) > 1:
@@ -322,6 +418,10 @@ class ModuleFactsCache:
             self._model_lines -= lines
             if (old := self._entries.get(dropped)) is not None:
                 old.model = None
+
+
+def _lines(model: ModuleModel | None) -> int:
+    return len(model.document.lines) if model is not None else 0
 
 
 def file_stamp(file: Path | None) -> tuple[int, int] | None:
@@ -359,24 +459,44 @@ def _returns_array(model: ModuleModel, node: FunctionNode) -> bool | None:
 
 def _jit_binding(model: ModuleModel, name: str) -> tuple[str, str] | None:
     """`name = jax.jit(f, ...)` at module level: (transform label, f)."""
-    for unit in model.document.units:
+    for bound, call, passed in _call_bindings(model.document):
+        if bound == name:
+            found = transform_of(call.func, model.resolver)
+            if found is not None:
+                return found[0].label, passed
+    return None
+
+
+def _call_bindings(document: Document) -> Iterator[tuple[str, ast.Call, str]]:
+    """The module-level `name = call(f, ...)` statements (one name bound, a name passed
+    first), where `_jit_binding` looks: (name, call, f)."""
+    for unit in document.units:
         if unit.tree is None:
             continue
         for statement in unit.tree.body:
-            if not (
+            if (
                 isinstance(statement, ast.Assign)
                 and len(statement.targets) == 1
-                and isinstance(statement.targets[0], ast.Name)
-                and statement.targets[0].id == name
-                and isinstance(statement.value, ast.Call)
-                and statement.value.args
-                and isinstance(statement.value.args[0], ast.Name)
+                and isinstance(target := statement.targets[0], ast.Name)
+                and isinstance(call := statement.value, ast.Call)
+                and call.args
+                and isinstance(first := call.args[0], ast.Name)
             ):
-                continue
-            found = transform_of(statement.value.func, model.resolver)
-            if found is not None:
-                return found[0].label, statement.value.args[0].id
-    return None
+                yield target.id, call, first.id
+
+
+def _may_have_facts(document: Document) -> frozenset[str]:
+    """The names `_facts_in_model` may find facts for in a module: the names of its `def`s
+    (a function's path is its name only if it is one) and of its `name = call(f, ...)`
+    bindings. Read from the parse: a name outside these needs no model."""
+    defined = [
+        node.name
+        for unit in document.units
+        if unit.tree is not None
+        for node in walk_statements(unit.tree)
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+    ]
+    return frozenset([*defined, *(name for name, _, _ in _call_bindings(document))])
 
 
 def _facts_in_model(model: ModuleModel, name: str) -> ExternalFacts | None:
@@ -417,21 +537,23 @@ def _returned_container(
     return found if type(found) is Container else None
 
 
-def _reexport(model: ModuleModel, name: str, file: Path) -> Target | None:
-    """`from .impl import name` (or `import`) in the module: where `name` really lives."""
+def _reexports(document: Document, file: Path) -> dict[str, Target | None]:
+    """The names a module binds by `from .impl import name` (or `import`): where each
+    really lives (None: a relative import above the top package), the first binding's."""
     # `pkg/__init__.py` and `pkg/impl.py` both have the package `pkg`, which `.` names.
     package = package_of(str(file))
-    for unit in model.document.units:
+    found: dict[str, Target | None] = {}
+    for unit in document.units:
         if unit.tree is None:
             continue
         for statement in unit.tree.body:
             if not isinstance(statement, ast.ImportFrom):
                 continue
+            module = absolute_module(statement.module, statement.level, package)
             for alias in statement.names:
-                if (alias.asname or alias.name) == name:
-                    module = absolute_module(statement.module, statement.level, package)
-                    return Target(module, alias.name) if module else None
-    return None
+                target = Target(module, alias.name) if module else None
+                found.setdefault(alias.asname or alias.name, target)
+    return found
 
 
 def _answer(
@@ -439,14 +561,18 @@ def _answer(
 ) -> ExternalFacts | Target | None:
     """The facts of `name` in one module, or where it is re-exported from (memoised)."""
     if name not in entry.facts:
-        model = cache.model(file, entry)
-        if model is None:
+        parsed = cache.parsed_facts(file, entry)
+        if parsed is None:
             return None
-        facts = _facts_in_model(model, name)
-        if facts is None and name not in model.functions:
-            entry.facts[name] = _reexport(model, name, file)
-        else:
-            entry.facts[name] = facts
+        if name in parsed.may_have_facts:  # else a class, a constant, ...: no model needed
+            model = cache.model(file, entry)
+            if model is None:
+                return None
+            facts = _facts_in_model(model, name)
+            if facts is not None or name in model.functions:
+                entry.facts[name] = facts
+                return facts
+        entry.facts[name] = parsed.reexports.get(name)
     return entry.facts[name]
 
 

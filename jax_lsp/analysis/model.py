@@ -238,6 +238,7 @@ class ModuleModel:
     _module_reuses: dict[int, tuple[Reuse, ...]] | None = field(
         init=False, default=None, repr=False
     )
+    _bindings_key: int = field(init=False, repr=False)  # alias_key without external facts
     _generation: object = field(init=False, repr=False)
     _contexts: dict[ast.AST, TraceInfo | None] = field(init=False, repr=False)
     # Memo of object_params (cleared with _contexts) and of the classes of each function's
@@ -265,13 +266,15 @@ class ModuleModel:
         the very same parses at the same lines (only comments changed, see
         `Unit.changed_text`), with the same settings and import line; a new one otherwise.
         Every fact of a model is a function of those (the units' trees and memos, their
-        places, x64, the external facts, where imports go), so the old one's facts hold."""
+        places, x64, the external facts, where imports go), so the old one's facts hold. Not
+        of the document's path, which no fact reads (the copy takes the new document): `check`
+        analyses a module under the path it was given, after a module importing it had its
+        model built under the path the import resolved to (`ModuleFactsCache.parsed`)."""
         previous = document.lineage.last_model
         if (
             isinstance(previous, ModuleModel)
             and previous.x64_setting == x64_setting
-            and previous.external == external
-            and previous.document.path == document.path
+            and (previous.external or {}) == (external or {})  # None and {}: no facts alike
             and _same_units(previous.document, document)
             and previous.import_line == import_insertion_line(document)
         ):
@@ -288,7 +291,7 @@ class ModuleModel:
         self._generation = object()
         units = [unit for unit in self.document.units if unit.tree is not None]
         imports = tuple([_unit_import_bindings(unit.source) for unit in units])
-        bindings, self.alias_key = self.document.lineage.reuse(
+        bindings, self.alias_key, self._bindings_key = self.document.lineage.reuse(
             "aliases", (imports, self.external), lambda: _aliases(imports, self.external)
         )
         self.import_bindings = bindings
@@ -368,9 +371,11 @@ class ModuleModel:
 
     # -- summaries and globals ------------------------------------------------------------
     def _summary(self, source: UnitSource) -> UnitSummary:
-        key = ("summary", self.alias_key)
+        # A summary reads the import bindings, not the imported names' facts: a module's
+        # model for its importers (no facts) and the one `check` builds (with them) share it.
+        key = ("summary", self._bindings_key)
         if key not in source.memo:
-            source.memo[key] = summarize(source.tree, self.resolver, self.alias_key)
+            source.memo[key] = summarize(source.tree, self.resolver, self._bindings_key)
         return source.memo[key]
 
     def _compute_globals(self, units: list[Unit]) -> None:
@@ -3355,14 +3360,16 @@ def _unit_import_bindings(source: UnitSource) -> dict[str, str]:
 
 def _aliases(
     imports: tuple[dict[str, str], ...], external: Mapping[str, ExternalFacts] | None
-) -> tuple[dict[str, str], int]:
-    """The module's import bindings, and their cache key (with the imported names' facts)."""
+) -> tuple[dict[str, str], int, int]:
+    """The module's import bindings, their cache key with the imported names' facts, and
+    their key alone."""
     bindings: dict[str, str] = {}
     for unit_bindings in imports:
         bindings.update(unit_bindings)
     # Imported names' facts belong with the import aliases: every cache keyed by what names
-    # stand for is keyed by both.
-    return bindings, intern_key((tuple(sorted(bindings.items())), facts_key(external)))
+    # stand for is keyed by both (but the summaries, which read names only).
+    bindings_key = intern_key(tuple(sorted(bindings.items())))
+    return bindings, intern_key((bindings_key, facts_key(external))), bindings_key
 
 
 def _merge_bindings(values: dict[str, Value], bound: dict[str, Value]) -> None:

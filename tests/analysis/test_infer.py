@@ -15,7 +15,8 @@ from jax_lsp.analysis.jedi_oracle import JediOracle
 from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.model import ModuleModel
 from jax_lsp.analysis.values import Container
-from jax_lsp.engine import analyze
+from jax_lsp.config import Settings
+from jax_lsp.engine import analyze, check_source
 from jax_lsp.lsp.crossmodule import CrossModuleFacts
 from jax_lsp.lsp.documents import DocumentStore
 from jax_lsp.workspace import Workspace
@@ -430,3 +431,77 @@ def test_a_call_typed_or_an_import_changed_reaches_the_next_versions_facts(works
         {},
         {"build": ExternalFacts(False)},
     ]
+
+
+def test_names_no_def_binds_are_answered_without_a_model(tmp_path: Path):
+    """A class (or constant) imported and called, and a name a module only re-exports, need
+    no model of their module: its parse says that no `def` or `name = call(f)` binds them.
+    The module that defines the function still has one, and its facts arrive."""
+    write(
+        tmp_path,
+        {
+            "pkg/__init__.py": "",
+            "pkg/impl.py": "import jax.numpy as jnp\n\ndef ones():\n    return jnp.ones(3)\n",
+            "pkg/api.py": "from .impl import ones as fresh\n\nclass Net:\n    pass\n",
+        },
+    )
+    cache = ModuleFactsCache()
+    path = tmp_path / "train.py"
+    text = "from pkg.api import Net, fresh\n\nNet(); fresh()\n"
+    path.write_text(text)
+    facts, unanswered = local_external_facts(Document(text, str(path)), str(tmp_path), cache)
+    assert facts["fresh"] == ExternalFacts(True)
+    assert set(unanswered) == {"Net"}
+    assert cache._entries[tmp_path / "pkg" / "api.py"].model is None
+    assert cache._entries[tmp_path / "pkg" / "impl.py"].model is not None
+
+
+def test_check_shares_a_modules_model_with_its_importers(workspace: Path):
+    """`check` analyses modules that others import: a module imported before it is checked
+    is analysed on the model its importer built (same parses, same facts), and one checked
+    before it is imported gives its importer the model it was analysed with. The findings
+    are those of an analysis that shares nothing."""
+    settings = Settings()
+    helpers = workspace / "mypkg" / "helpers.py"
+    helpers_text = helpers.read_text()
+    importer = "from mypkg.helpers import helper\n\nx = helper()\nx[0] = 1\n"
+
+    def fresh_codes(text: str, path: Path) -> list:
+        return check_source(text, str(path), settings, Workspace(str(workspace))).findings
+
+    shared = Workspace(str(workspace))
+    check_source(importer, str(workspace / "b.py"), settings, shared)  # builds helpers' model
+    built = shared._modules._entries[helpers].model
+    analysis = check_source(helpers_text, str(helpers), settings, shared)
+    assert built is not None and analysis.model is not None
+    assert analysis.model.trace is built.trace  # the importer's model, not a new one
+    assert analysis.findings == fresh_codes(helpers_text, helpers)
+
+    other = Workspace(str(workspace))
+    analysis = check_source(helpers_text, str(helpers), settings, other)
+    second = check_source(importer, str(workspace / "c.py"), settings, other)
+    assert other._modules._entries[helpers].model is analysis.model
+    assert second.findings == fresh_codes(importer, workspace / "c.py")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "ops.step(x)",
+        "y = (ops\n     .step)(x)",
+        "y = f(ops.  # the step\n      step(x))",
+        "y = ops \\\n    .step (x)",
+        "y = ((ops).inner).step(x)",
+        "@ops.jit()\ndef f(x):\n    return x",
+    ],
+)
+def test_units_that_call_a_name_are_walked_for_their_calls(text: str):
+    """The text prefilter lets every unit through that calls a spelling starting with a head
+    word, however the spelling is broken up; a unit that only mentions the word is not."""
+    document = Document(text)
+    source = document.units[0].source
+    spellings = infer._call_spellings([source.tree])
+    assert any(spelling.startswith("ops.") for spelling in spellings)
+    assert infer._may_call_one_of(source, frozenset({"ops"}))
+    mentioned = Document("import ops\n\nstep: ops.Step = ops.default\n").units[-1].source
+    assert not infer._may_call_one_of(mentioned, frozenset({"ops"}))
