@@ -92,6 +92,7 @@ from jax_lsp.analysis.shapes import (
 )
 from jax_lsp.analysis.sharding import names_explicit_meshes
 from jax_lsp.analysis.summary import (
+    LINEN_RUNS,
     Application,
     CallSite,
     ClassRecord,
@@ -183,11 +184,6 @@ class ScopeKinds:
     kinds: dict[ast.AST, Kind]
     final_env: dict[str, Value]
     values: dict[ast.AST, Value] = field(default_factory=dict)  # richer than their Kind
-
-
-# What a linen module's methods run: `model.apply(variables, x)` and `model.init(rngs, x)`
-# (`init_with_output` too) call `__call__(x)`.
-_LINEN_RUNS = frozenset({"apply", "init", "init_with_output"})
 
 
 def _item_call(name: str, read: ast.Subscript, caller: FunctionNode) -> CallSite | None:
@@ -668,7 +664,7 @@ class ModuleModel:
         if not attribute:
             attribute = "__call__"
         elif (
-            attribute in _LINEN_RUNS
+            attribute in LINEN_RUNS
             and LINEN_MODULE in record.bases
             and self._definition(f"{class_name}.{attribute}", line) is None  # not overridden
         ):

@@ -33,8 +33,11 @@ from jax_lsp.analysis.transforms import (
 FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
 _UNBOUND = object()
 _TREE_MAP_NAMES = frozenset(name.rpartition(".")[2] for name in TREE_MAPS)
-# Calls that run the method their `method=` names (a linen module's `apply` and `init`).
-_METHOD_KEYWORD_CALLS = frozenset({"apply", "apply_fn", "init", "init_with_output"})
+# What a linen module's methods run: `model.apply(variables, x)` and `model.init(rngs, x)`
+# (`init_with_output` too) call `__call__(x)`, or the method their `method=` names.
+LINEN_RUNS = frozenset({"apply", "init", "init_with_output"})
+# Calls that run the method their `method=` names: those, and a TrainState's `apply_fn`.
+_METHOD_KEYWORD_CALLS = LINEN_RUNS | {"apply_fn"}
 
 
 @dataclass(frozen=True)

@@ -74,7 +74,6 @@ def absolute_module(module: str | None, level: int, package: tuple[str, ...] | N
 
 
 @_recently_asked
-@_recently_asked
 def search_roots(root: str | None, path: str | None) -> tuple[Path, ...]:
     """Where workspace modules live: the root, its `src/`, the document's folder and the
     folder holding the document's top package. Asked on every keystroke (each `realpath`
