@@ -3272,8 +3272,8 @@ def _marked(index: int) -> Callable[[ModuleModel, UnitSource], bool]:
     return lambda model, source: model._key_markers(source)[index]
 
 
-def _class_names(model: ModuleModel, source: UnitSource) -> frozenset[str]:
-    return source.words()  # a method's class is named in its unit's text
+def _words(model: ModuleModel, source: UnitSource) -> frozenset[str]:
+    return source.words()
 
 
 # Every module fact `ModuleModel._compute_unit_key` reads, with the units its change reaches
@@ -3297,7 +3297,8 @@ UNIT_KEY_INPUTS = (
     ),
     KeyInput("shapes", lambda m: m._module_shapes if m._any_unit_marked(3) else {}, by_start),
     KeyInput("module-key-reuses", _module_reuse_keys, by_start),
-    KeyInput("function-units", lambda m: m._function_units, by_name(ModuleModel._named_functions)),
+    # A unit's text names the functions it reads the returns of: also one no longer defined.
+    KeyInput("function-units", lambda m: m._function_units, by_name(_words)),
     KeyInput("trace", lambda m: m.trace, by_node),
     KeyInput("traced-facts", _traced_facts, by_node),
     KeyInput("ref-params", lambda m: m.ref_params, by_node),
@@ -3307,7 +3308,7 @@ UNIT_KEY_INPUTS = (
     KeyInput(
         "plain-objects",
         lambda m: {name: m._plain_object(name) for name in m.classes},
-        by_name(_class_names),
+        by_name(_words),  # a method's class is named in its unit's text
     ),
 )
 
