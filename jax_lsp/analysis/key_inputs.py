@@ -46,10 +46,14 @@ class KeyRecord:
 
 
 def kept_keys(
-    previous: KeyRecord | None, current: KeyRecord, inputs: Iterable[KeyInput], model: object
-) -> dict[tuple[int, int], tuple[UnitSource, tuple]]:
-    """The previous model's keys that hold for `model` (whose views are `current`'s): those
-    of units no changed view reaches. The caller checks each unit's parse is the same."""
+    previous: KeyRecord | None,
+    current: KeyRecord,
+    inputs: Iterable[KeyInput],
+    model: Any,
+) -> dict[tuple[int, int], tuple]:
+    """The previous model's keys that hold for `model` (whose views are `current`'s), by
+    place: those of its units with the same parse at the same line that no changed view
+    reaches. Only the current units' places: the replaced parses are not kept alive."""
     if previous is None or not previous.keys:
         return {}
     reached: set[int] = set()
@@ -61,9 +65,13 @@ def kept_keys(
         if sources is None:
             return {}
         reached.update(id(source) for source in sources)
-    if not reached:
-        return previous.keys
-    return {place: kept for place, kept in previous.keys.items() if place[0] not in reached}
+    kept = {}
+    for unit in model.document.units:
+        place = (id(unit.source), unit.start_line)
+        last = previous.keys.get(place)
+        if last is not None and last[0] is unit.source and place[0] not in reached:
+            kept[place] = last[1]
+    return kept
 
 
 _MISSING = object()

@@ -3077,10 +3077,8 @@ class ModuleModel:
         if key is None:
             # The last model's key of the same parse at the same line, while no module fact
             # it read changed for it (`key_inputs`); else built.
-            kept = self._kept_keys.get(place)
-            if kept is not None and kept[0] is unit.source:
-                key = kept[1]
-            else:
+            key = self._kept_keys.get(place)
+            if key is None:
                 key = self._compute_unit_key(unit)
             self._unit_keys[place] = key
             self._key_record.keys[place] = (unit.source, key)
@@ -3092,7 +3090,7 @@ class ModuleModel:
         return KeyRecord({item.name: item.view(self) for item in UNIT_KEY_INPUTS})
 
     @cached_property
-    def _kept_keys(self) -> dict[tuple[int, int], tuple[UnitSource, tuple]]:
+    def _kept_keys(self) -> dict[tuple[int, int], tuple]:
         """The last model's unit keys that hold for this one (see `unit_key`)."""
         record = self._key_record
         previous = self.document.lineage.hand_over("unit-keys", record)
