@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 import copy
 import math
+import os
 import re
 import weakref
 from bisect import bisect_right
@@ -162,6 +163,10 @@ from jax_lsp.analysis.x64 import (
     project_enables_x64,
     statement_facts,
 )
+
+# The test suite sets this: every unit key kept from the last model is compared with one
+# built afresh, so that a fact a key reads and `UNIT_KEY_INPUTS` misses fails loudly.
+_VERIFY_KEPT_KEYS = bool(os.environ.get("JAX_LSP_VERIFY_KEPT_KEYS"))
 
 _MAX_FIXPOINT_ROUNDS = 20
 _WRAPPED = ".__wrapped__"
@@ -3080,6 +3085,8 @@ class ModuleModel:
             key = self._kept_keys.get(place)
             if key is None:
                 key = self._compute_unit_key(unit)
+            elif _VERIFY_KEPT_KEYS and key != self._compute_unit_key(unit):
+                raise AssertionError(f"unit key kept stale (unit at line {unit.start_line + 1})")
             self._unit_keys[place] = key
             self._key_record.keys[place] = (unit.source, key)
         return key
