@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import os
 import textwrap
 
 import pytest
+
+# Before jax_lsp is imported (servers the tests start inherit it): every unit key kept from
+# the last model is checked against one built afresh (`model._VERIFY_KEPT_KEYS`).
+os.environ["JAX_LSP_VERIFY_KEPT_KEYS"] = "1"
 
 from jax_lsp.analysis.document import Document
 from jax_lsp.diagnostics import ALL_RULES, RULES_BY_CODE

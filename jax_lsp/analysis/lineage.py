@@ -42,6 +42,12 @@ class Lineage:
         self._facts[name] = (inputs, result)
         return result  # type: ignore[return-value]
 
+    def hand_over(self, name: str, fact: T) -> T | None:
+        """Keep `fact` as the last one of `name`; the one it replaces (or None)."""
+        old = self._facts.get(name)
+        self._facts[name] = (None, fact)
+        return old[1] if old is not None else None  # type: ignore[return-value]
+
     def reuse_while(
         self, name: str, inputs: object, compute: Callable[[], tuple[T, Callable[[], bool]]]
     ) -> T:

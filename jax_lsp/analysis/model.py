@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 import copy
 import math
+import os
 import re
 import weakref
 from bisect import bisect_right
@@ -53,6 +54,16 @@ from jax_lsp.analysis.hashing import (
 from jax_lsp.analysis.header import import_insertion_line
 from jax_lsp.analysis.imports import Resolver, import_bindings, local_imports
 from jax_lsp.analysis.jitted import StaticSignature, jit_call_signature, unit_signatures
+from jax_lsp.analysis.key_inputs import (
+    KeyInput,
+    KeyRecord,
+    by_name,
+    by_node,
+    by_reader,
+    by_start,
+    every_unit,
+    kept_keys,
+)
 from jax_lsp.analysis.keys import (
     KeyFlow,
     Reuse,
@@ -152,6 +163,10 @@ from jax_lsp.analysis.x64 import (
     project_enables_x64,
     statement_facts,
 )
+
+# The test suite sets this: every unit key kept from the last model is compared with one
+# built afresh, so that a fact a key reads and `UNIT_KEY_INPUTS` misses fails loudly.
+_VERIFY_KEPT_KEYS = bool(os.environ.get("JAX_LSP_VERIFY_KEPT_KEYS"))
 
 _MAX_FIXPOINT_ROUNDS = 20
 _WRAPPED = ".__wrapped__"
@@ -3065,17 +3080,37 @@ class ModuleModel:
         place = (id(unit.source), unit.start_line)
         key = self._unit_keys.get(place)
         if key is None:
-            key = self._unit_keys[place] = self._compute_unit_key(unit)
+            # The last model's key of the same parse at the same line, while no module fact
+            # it read changed for it (`key_inputs`); else built.
+            key = self._kept_keys.get(place)
+            if key is None:
+                key = self._compute_unit_key(unit)
+            elif _VERIFY_KEPT_KEYS and key != self._compute_unit_key(unit):
+                raise AssertionError(f"unit key kept stale (unit at line {unit.start_line + 1})")
+            self._unit_keys[place] = key
+            self._key_record.keys[place] = (unit.source, key)
         return key
 
-    def _compute_unit_key(self, unit: Unit) -> tuple:
-        summary = self._summary(unit.source)
-        # 64-bit rules read module facts at absolute lines: only units that may name a 64-bit
-        # dtype or the flag pay for it.
-        markers = unit.source.memo.get("key-markers")
+    @cached_property
+    def _key_record(self) -> KeyRecord:
+        """This model's views of the unit keys' inputs, handed to the next model's."""
+        return KeyRecord({item.name: item.view(self) for item in UNIT_KEY_INPUTS})
+
+    @cached_property
+    def _kept_keys(self) -> dict[tuple[int, int], tuple]:
+        """The last model's unit keys that hold for this one (see `unit_key`)."""
+        record = self._key_record
+        previous = self.document.lineage.hand_over("unit-keys", record)
+        return kept_keys(previous, record, UNIT_KEY_INPUTS, self)  # type: ignore[arg-type]
+
+    def _key_markers(self, source: UnitSource) -> tuple[bool, bool, bool, bool]:
+        """Which conditional module facts a unit's key reads: 64-bit rules read module facts
+        at absolute lines, so only units that may name a 64-bit dtype or the flag pay for it;
+        then dtypes, attribute writes, the module's shapes."""
+        markers = source.memo.get("key-markers")
         if markers is None:
-            text = unit.source.text
-            markers = unit.source.memo["key-markers"] = (
+            text = source.text
+            markers = source.memo["key-markers"] = (
                 any(marker in text for marker in _X64_MARKERS)
                 or (
                     any(alias in text for alias in _X64_ALIASES)
@@ -3085,8 +3120,20 @@ class ModuleModel:
                 # A static `self` or a jitted bound method `jit(self.f)` (JAX402) reads
                 # attribute writes.
                 "static_arg" in text or ("(self." in text and "jit" in text),
-                _may_index_at_top(unit.source),  # JAX301 reads the module's shapes
+                _may_index_at_top(source),  # JAX301 reads the module's shapes
             )
+        return markers
+
+    def _any_unit_marked(self, index: int) -> bool:
+        return any(
+            self._key_markers(unit.source)[index]
+            for unit in self.document.units
+            if unit.tree is not None
+        )
+
+    def _compute_unit_key(self, unit: Unit) -> tuple:
+        summary = self._summary(unit.source)
+        markers = self._key_markers(unit.source)
         x64 = (self.x64, unit.start_line) if markers[0] else ()
         attributes = (
             (self._attribute_writes, self._other_class_texts(unit.source)) if markers[2] else ()
@@ -3200,6 +3247,75 @@ class ModuleModel:
 
     def functions_in(self, source: UnitSource) -> Iterator[FunctionRecord]:
         yield from self._summary(source).functions
+
+
+def _traced_facts(model: ModuleModel) -> dict:
+    """What unit keys read of each traced function beyond its trace: its objects, its
+    explanation (every site's unit start kept: equal here, equal as any unit shows it) and
+    the methods whose returns it reads."""
+    return {
+        node: (
+            model.object_params(node),
+            model.explanation_key(node, -1),
+            () if isinstance(node, ast.Lambda) else model._method_returns_key(node),
+        )
+        for node in model.trace
+    }
+
+
+def _module_reuse_keys(model: ModuleModel) -> dict[int, tuple]:
+    """What unit keys read of the key reuses in module-level code, by the unit's first line."""
+    reuses = model.module_key_reuses
+    return {
+        unit.start_line: model._module_reuse_key(unit)
+        for unit in model.document.units
+        if unit.start_line in reuses
+    }
+
+
+def _marked(index: int) -> Callable[[ModuleModel, UnitSource], bool]:
+    return lambda model, source: model._key_markers(source)[index]
+
+
+def _words(model: ModuleModel, source: UnitSource) -> frozenset[str]:
+    return source.words()
+
+
+# Every module fact `ModuleModel._compute_unit_key` reads, with the units its change reaches
+# (`key_inputs`): an unchanged unit keeps the last model's key while none reaches it. A new
+# fact a key reads is one entry here (a per-function fact: a view by node, `by_node`).
+UNIT_KEY_INPUTS = (
+    KeyInput(
+        "module",
+        lambda m: (m._module_facts_key, m.globals_key, m._reaching_sites),
+        every_unit,
+    ),
+    KeyInput("x64", lambda m: m.x64 if m._any_unit_marked(0) else None, by_reader(_marked(0))),
+    KeyInput(
+        "attribute-writes",
+        lambda m: (
+            (m._attribute_writes, tuple([source.text for source in m._class_sources]))
+            if m._any_unit_marked(2)
+            else None
+        ),
+        by_reader(_marked(2)),
+    ),
+    KeyInput("shapes", lambda m: m._module_shapes if m._any_unit_marked(3) else {}, by_start),
+    KeyInput("module-key-reuses", _module_reuse_keys, by_start),
+    # A unit's text names the functions it reads the returns of: also one no longer defined.
+    KeyInput("function-units", lambda m: m._function_units, by_name(_words)),
+    KeyInput("trace", lambda m: m.trace, by_node),
+    KeyInput("traced-facts", _traced_facts, by_node),
+    KeyInput("ref-params", lambda m: m.ref_params, by_node),
+    KeyInput("passed-defaults", lambda m: m._passed_defaults, by_node),
+    KeyInput("carries", lambda m: {node: m.carry_values(node) for node in m._loop_bodies}, by_node),
+    KeyInput("object-methods", lambda m: frozenset(m.module_object_methods), by_node),
+    KeyInput(
+        "plain-objects",
+        lambda m: {name: m._plain_object(name) for name in m.classes},
+        by_name(_words),  # a method's class is named in its unit's text
+    ),
+)
 
 
 _DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)

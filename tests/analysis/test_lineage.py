@@ -108,6 +108,8 @@ def _facts(model: ModuleModel) -> dict:
         "attributes_set_per_class": _nodes(model._attributes_set_per_class),
         "initializer_globals": model.initializer_globals,
         "unit_keys": [model.unit_key(unit) for unit in units],
+        # What the keys were built from, or kept by (`key_inputs`): every view the same.
+        "key_views": model._key_record.views,
         # The `self` of each class's methods nothing traces (reused across parses of a class).
         "plain_objects": {name: model._plain_object(name) for name in model.classes},
     }

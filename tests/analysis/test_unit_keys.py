@@ -368,3 +368,43 @@ def test_an_edited_method_in_another_unit_reaches_the_reader():
     versions = [METHOD_READER.replace("{result}", result) for result in results]
     found = _check_versions(*versions)
     assert [[f.code for f in findings] for findings in found] == [["JAX101"], [], ["JAX101"]]
+
+
+# `inner` is a unit the edits never touch: typing a call of it in `outer`'s body traces it (a
+# fact its key reads, from another unit), which makes its `if` on a tracer an error.
+TRACED_THROUGH = """\
+import jax
+
+
+@jax.jit
+def outer(x):
+    return {body}
+
+
+def inner(x):
+    if x > 0:
+        return x
+    return -x
+"""
+
+
+def test_an_edit_in_one_function_reaches_the_key_of_another():
+    bodies = ("x", "inner(x)", "x + 1", "x + 2")
+    versions = [TRACED_THROUGH.format(body=body) for body in bodies]
+    found = _check_versions(*versions)
+    assert [_codes(findings) for findings in found] == [[], [(9, "JAX701")], [], []]
+    # The same edits one after the other: the key of `inner`'s unit (the same parse all along)
+    # is built again when the trace reaching it changes, and kept when it does not.
+    clear_caches()
+    documents = [Document(versions[0])]
+    for text in versions[1:]:
+        documents.append(Document(text, previous=documents[-1]))
+    keys, parses = [], []
+    for document in documents:
+        model = analyze(document).model
+        (unit,) = [unit for unit in document.units if unit.start_line == 8]
+        keys.append(model.unit_key(unit))
+        parses.append(unit.source)
+    assert all(parse is parses[0] for parse in parses)
+    assert keys[1] != keys[0] and keys[2] != keys[1]
+    assert keys[3] is keys[2]  # `x + 1` -> `x + 2` changes nothing `inner` reads

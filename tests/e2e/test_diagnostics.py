@@ -57,6 +57,35 @@ async def test_incremental_edits_update_diagnostics(client, tmp_path):
     await diagnostics_for(client, uri, lambda found: found == [])
 
 
+# `inner` sits in a unit of its own that the edits never touch: only typing a call of it in
+# `outer`'s body makes it traced, and its `if` on a tracer an error (a fact its key reads).
+TRACED_THROUGH = """\
+import jax
+
+
+@jax.jit
+def outer(x):
+    return x
+
+
+def inner(x):
+    if x > 0:
+        return x
+    return -x
+"""
+
+
+async def test_an_edit_in_one_function_reaches_another_functions_findings(client, tmp_path):
+    await start(client)
+    uri = open_document(client, tmp_path / "a.py", TRACED_THROUGH)
+    await diagnostics_for(client, uri, lambda found: found == [])
+    change(client, uri, 2, "inner(x)", (5, 11), (5, 12))  # `return inner(x)`
+    found = await diagnostics_for(client, uri, bool)
+    assert codes(found) == ["JAX701"] and found[0].range.start.line == 9
+    change(client, uri, 3, "x", (5, 11), (5, 19))  # `return x` again
+    await diagnostics_for(client, uri, lambda found: found == [])
+
+
 async def test_rapid_edits_publish_only_the_newest(client, tmp_path):
     await start(client)
     uri = open_document(client, tmp_path / "a.py", GOTCHA)
