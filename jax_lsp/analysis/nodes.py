@@ -97,8 +97,17 @@ def per_member(
     edited members and shares the other members' nodes with the last parse
     (`document._splice_member`), so each keystroke computes the fact of the edited member
     alone, not of the whole class. Weak keys: a forgotten tree takes its entries along."""
+    return per_member_of(node.body, memo, fact)
+
+
+def per_member_of(
+    members: list[ast.stmt],
+    memo: weakref.WeakKeyDictionary[ast.AST, T],
+    fact: Callable[[ast.stmt], T],
+) -> list[T]:
+    """`per_member` for some statements of a class body."""
     found = []
-    for member in node.body:
+    for member in members:
         value = memo.get(member)
         if value is None:
             value = memo[member] = fact(member)
