@@ -569,3 +569,36 @@ def test_class_members_that_cannot_call_an_import_are_not_walked():
     assert infer._spelled((found,), {}, {"ops": "pkg.ops"}) == infer._spelled(
         (infer._unit_calls(source),), {}, {"ops": "pkg.ops"}
     )
+
+
+def test_an_edit_in_a_class_searches_the_edited_member_alone(monkeypatch: pytest.MonkeyPatch):
+    """The members an edit leaves as they were keep their answer (on their shared nodes):
+    the text of the edited one alone is searched again."""
+    text = textwrap.dedent(
+        """\
+        class Model:
+            def first(self, x):
+                return ops.step(x)
+
+            def second(self, x):
+                return x + 1
+
+            def third(self, x):
+                return ops.value
+        """
+    )
+    heads = frozenset({"ops"})
+    before = Document(text)
+    assert "ops.step" in infer._head_calls(before.units[0].source, heads)
+    searched: list[str] = []
+    search = infer._text_may_call
+
+    def counted(member_text: str, present: frozenset[str]) -> bool:
+        searched.append(member_text)
+        return search(member_text, present)
+
+    monkeypatch.setattr(infer, "_text_may_call", counted)
+    edited = text.replace("return x + 1", "return ops.scale(x)")
+    after = Document(edited, previous=before)
+    assert infer._head_calls(after.units[0].source, heads) >= {"ops.step", "ops.scale"}
+    assert searched == ["    def second(self, x):\n        return ops.scale(x)"]
