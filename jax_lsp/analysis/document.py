@@ -118,7 +118,7 @@ class UnitMemo(dict):
     def __setitem__(self, key: object, value: object) -> None:
         if len(self) >= self.limit and key not in self:
             del self[next(iter(self))]
-        super().__setitem__(key, value)
+        dict.__setitem__(self, key, value)  # not through `super()`: every memo write comes here
 
 
 def _words(text: str, tree: ast.Module | None) -> frozenset[str]:

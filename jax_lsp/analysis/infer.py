@@ -12,7 +12,6 @@ executes the code it reads.
 from __future__ import annotations
 
 import ast
-import functools
 import os
 import re
 import sys
@@ -22,7 +21,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from jax_lsp.analysis.document import Document, UnitSource
+from jax_lsp.analysis.document import Document, UnitSource, first_line
 from jax_lsp.analysis.external import CallSite, ExternalFacts, facts_key
 from jax_lsp.analysis.flow import annotation_kind, dotted_name
 from jax_lsp.analysis.kinds import Kind
@@ -32,6 +31,7 @@ from jax_lsp.analysis.nodes import (
     lone_class,
     own_returns,
     per_member,
+    per_member_of,
     walk_nodes,
     walk_statements,
 )
@@ -175,7 +175,7 @@ def _spelled_callables(document: Document, bindings: Bindings) -> dict[str, Targ
     # A call spelling that names a workspace import starts with the bound name: only the units
     # whose text may call one are walked for their calls.
     heads = frozenset([*names, *(module.partition(".")[0] for module in modules)])
-    calls = tuple([_unit_calls(s) for s in sources if _may_call_one_of(s, heads)])
+    calls = tuple([_head_calls(s, heads) for s in sources if _may_call_one_of(s, heads)])
     # A keystroke rarely changes the calls or the imports: the last version's answer.
     return document.lineage.reuse(
         "spelled-callables", (calls, bindings), lambda: _spelled(calls, names, modules)
@@ -201,8 +201,8 @@ def _may_call_one_of(source: UnitSource, heads: frozenset[str]) -> bool:
     """Whether the unit's text may call a spelling that starts with one of `heads` (memoised
     with its text): a text where no such word is followed by `(`, past dotted names, closing
     brackets, blanks, comments and line continuations, calls none, and is not walked. A
-    class is let through: its calls are walked member by member, an edit's member alone,
-    where a search would read the whole class's text at each keystroke."""
+    class is let through: its members are tested one by one (`_head_calls`), an edit's member
+    alone, where a search would read the whole class's text at each keystroke."""
     if source.words().isdisjoint(heads):
         return False
     if lone_class(source.tree) is not None:
@@ -210,19 +210,70 @@ def _may_call_one_of(source: UnitSource, heads: frozenset[str]) -> bool:
     key = ("may-call", heads)
     found = source.memo.get(key)
     if found is None:
-        found = source.memo[key] = _call_pattern(heads).search(source.text) is not None
+        found = source.memo[key] = _text_may_call(source.text, heads & source.words())
     return found
 
 
-@functools.lru_cache(maxsize=64)
-def _call_pattern(heads: frozenset[str]) -> re.Pattern[str]:
-    """A head word, then what may stand between it and the `(` of a call whose function is
-    a dotted name starting with it (`ops.step(`, `(ops .step)(` across lines): a superset of
-    such calls.
-    Possessive: no backtracking into comments or names."""
-    gap = r"(?:[\s\\]|#[^\n]*+)"
-    words = "|".join(re.escape(head) for head in sorted(heads))
-    return re.compile(rf"\b(?:{words})\b(?:[\s)\\]|#[^\n]*+|\.{gap}*\w++)*+\(")
+def _head_calls(source: UnitSource, heads: frozenset[str]) -> frozenset[str]:
+    """The unit's call spellings (`_unit_calls`), the members of a class whose text calls no
+    spelling starting with one of `heads` left out: `_spelled` keeps only such spellings,
+    and most methods call none, so they are not walked."""
+    cls = lone_class(source.tree)
+    if cls is None:
+        return _unit_calls(source)
+    key = ("head-calls", heads)
+    found = source.memo.get(key)
+    if found is None:
+        present = heads & source.words()
+        lines = source.text.split("\n")
+        callers = []
+        for member in cls.body:
+            asked = _MEMBER_MAY_CALL.get(member)
+            if asked is None or asked[0] != heads:
+                text = "\n".join(lines[first_line(member) - 1 : member.end_lineno])
+                asked = _MEMBER_MAY_CALL[member] = (heads, _text_may_call(text, present))
+            if asked[1]:
+                callers.append(member)
+        found = source.memo[key] = _call_spellings(class_header(cls)).union(
+            *per_member_of(callers, _MEMBER_CALLS, lambda member: _call_spellings([member]))
+        )
+    return found
+
+
+# Per member of a class: the heads it was tested against, and whether its text may call one.
+_MEMBER_MAY_CALL: weakref.WeakKeyDictionary[ast.AST, tuple[frozenset[str], bool]] = (
+    weakref.WeakKeyDictionary()
+)
+
+# What may stand between a head word and the `(` of a call whose function is a dotted name
+# starting with it (`ops.step(`, `(ops .step)(` across lines). Possessive: no backtracking
+# into comments or names.
+_GAP = r"(?:[\s\\]|#[^\n]*+)"
+_CALL_AFTER_HEAD = re.compile(rf"(?:[\s)\\]|#[^\n]*+|\.{_GAP}*\w++)*+\(")
+
+
+def _text_may_call(text: str, heads: frozenset[str]) -> bool:
+    """Whether a head word (whole, as the pattern `\\bhead\\b` finds it) is followed in
+    `text` by what may lead to a call's `(`: a superset of the calls whose spelling starts
+    with it. The words are found with `str.find` and what follows is matched with one fixed
+    pattern: a pattern spelling the heads would be compiled again for every file's imports."""
+    for head in heads:
+        start = text.find(head)
+        while start >= 0:
+            end = start + len(head)
+            if (
+                (start == 0 or not _is_word_character(text[start - 1]))
+                and (end == len(text) or not _is_word_character(text[end]))
+                and _CALL_AFTER_HEAD.match(text, end) is not None
+            ):
+                return True
+            start = text.find(head, end)
+    return False
+
+
+def _is_word_character(character: str) -> bool:
+    """`\\w` of a `str` pattern: a letter or digit of any script, or `_`."""
+    return character.isalnum() or character == "_"
 
 
 def _merged(pieces: tuple[ImportSignature, ...]) -> ImportSignature:

@@ -51,13 +51,16 @@ _GETTERS: dict[type, ChildGetter] = {}
 
 def child_nodes(node: ast.AST) -> list[ast.AST]:
     """`ast.iter_child_nodes(node)` without marker nodes, as a list, in field order."""
-    getter = _GETTERS.get(type(node))
-    if getter is None:
-        getter = _GETTERS[type(node)] = _make_getter(type(node))
+    getter = _GETTERS.get(type(node)) or _new_getter(type(node))
     try:
         return getter(node)
     except AttributeError:  # a node built by hand without all its fields
         return _generic_children(node)
+
+
+def _new_getter(node_type: type) -> ChildGetter:
+    getter = _GETTERS[node_type] = _make_getter(node_type)
+    return getter
 
 
 def walk_nodes(node: ast.AST) -> list[ast.AST]:
@@ -65,8 +68,14 @@ def walk_nodes(node: ast.AST) -> list[ast.AST]:
     For walks that look at no Load, Store, operator or comparison node (`node.ctx` is still
     there to read)."""
     nodes = [node]
+    getters = _GETTERS
+    # `child_nodes` spelled out: the walk's nodes are most of all the calls made for children.
     for current in nodes:  # the list grows while it is read
-        nodes.extend(child_nodes(current))
+        getter = getters.get(type(current)) or _new_getter(type(current))
+        try:
+            nodes += getter(current)
+        except AttributeError:  # a node built by hand without all its fields
+            nodes += _generic_children(current)
     return nodes
 
 
@@ -97,8 +106,17 @@ def per_member(
     edited members and shares the other members' nodes with the last parse
     (`document._splice_member`), so each keystroke computes the fact of the edited member
     alone, not of the whole class. Weak keys: a forgotten tree takes its entries along."""
+    return per_member_of(node.body, memo, fact)
+
+
+def per_member_of(
+    members: list[ast.stmt],
+    memo: weakref.WeakKeyDictionary[ast.AST, T],
+    fact: Callable[[ast.stmt], T],
+) -> list[T]:
+    """`per_member` for some statements of a class body."""
     found = []
-    for member in node.body:
+    for member in members:
         value = memo.get(member)
         if value is None:
             value = memo[member] = fact(member)
@@ -121,6 +139,33 @@ def walk_statements(node: ast.AST) -> list[ast.AST]:
 
 def block_children(node: ast.AST) -> list[ast.AST]:
     """The statements, handlers, cases and `with` items directly under `node`."""
+    fields = _BLOCK_FIELDS.get(type(node))
+    if fields is None:
+        fields = _BLOCK_FIELDS[type(node)] = _block_fields(type(node))
+    if fields is _UNKNOWN_FIELDS:
+        return _any_block_children(node)
+    found: list[ast.AST] = []
+    for field in fields:  # only the fields that hold blocks: most statements have none
+        value = getattr(node, field, None)
+        if value:
+            found += value
+    return found
+
+
+# The fields of each node type that hold statements, handlers, cases or `with` items.
+_BLOCK_FIELDS: dict[type, tuple[str, ...]] = {}
+_BLOCK_TYPES = frozenset(("stmt", "excepthandler", "match_case", "withitem"))
+_UNKNOWN_FIELDS = ("?",)  # a node type without a grammar line: its values are inspected
+
+
+def _block_fields(node_type: type) -> tuple[str, ...]:
+    fields = _grammar_fields(node_type)
+    if fields is None or [name for _, _, name in fields] != list(node_type._fields):
+        return _UNKNOWN_FIELDS
+    return tuple(name for kind, many, name in fields if many == "*" and kind in _BLOCK_TYPES)
+
+
+def _any_block_children(node: ast.AST) -> list[ast.AST]:
     found: list[ast.AST] = []
     for field in node._fields:
         value = getattr(node, field, None)

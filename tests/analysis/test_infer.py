@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import re
 import textwrap
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import settings as hypothesis_settings
+from hypothesis import strategies as st
 
 from jax_lsp.analysis import infer
 from jax_lsp.analysis.document import Document
@@ -505,3 +509,96 @@ def test_units_that_call_a_name_are_walked_for_their_calls(text: str):
     assert infer._may_call_one_of(source, frozenset({"ops"}))
     mentioned = Document("import ops\n\nstep: ops.Step = ops.default\n").units[-1].source
     assert not infer._may_call_one_of(mentioned, frozenset({"ops"}))
+
+
+def _heads_pattern(heads: frozenset[str]) -> re.Pattern[str]:
+    """The search `_text_may_call` answers, as one pattern spelling the heads (what it was
+    before: compiled afresh for each file's imports)."""
+    gap = r"(?:[\s\\]|#[^\n]*+)"
+    words = "|".join(re.escape(head) for head in sorted(heads))
+    return re.compile(rf"\b(?:{words})\b(?:[\s)\\]|#[^\n]*+|\.{gap}*\w++)*+\(")
+
+
+_CALL_TEXT_PIECES = st.sampled_from(
+    [
+        *("ops", "op", "opsx", "xops", "_ops", "é", "ops2", "nn", "step", "1", "ops.step(", "f(nn"),
+        *(".", " ", "\n", "\\\n", "(", ")", "#", "# c\n", "=", "[", "]", "'", ",", "\t"),
+    ]
+)
+
+
+@hypothesis_settings(max_examples=400, deadline=None)
+@given(
+    st.lists(_CALL_TEXT_PIECES, max_size=14).map("".join),
+    st.sets(st.sampled_from(["ops", "nn", "op", "é", "ops2"]), min_size=1),
+)
+def test_text_may_call_answers_as_the_heads_pattern(text: str, heads: set[str]):
+    """The head search without a pattern of the heads finds a call where the pattern does,
+    and nowhere else."""
+    chosen = frozenset(heads)
+    expected = _heads_pattern(chosen).search(text) is not None
+    assert infer._text_may_call(text, chosen) == expected
+
+
+def test_class_members_that_cannot_call_an_import_are_not_walked():
+    """A class's members are walked for their calls only where their text may call an
+    imported name (a decorator counts); the spellings found are the ones `_spelled` keeps."""
+    text = textwrap.dedent(
+        """\
+        class Model:
+            kind = ops.Kind
+
+            @ops.jit()
+            def decorated(self, x):
+                return x
+
+            def calls(self, x):
+                return (ops
+                        .step)(x)
+
+            def other(self, x):
+                helper(x)
+                return ops.value
+        """
+    )
+    source = Document(text).units[0].source
+    heads = frozenset({"ops"})
+    found = infer._head_calls(source, heads)
+    assert {"ops.jit", "ops.step"} <= found
+    assert "helper" not in found  # `other` only mentions `ops`: not walked
+    assert infer._spelled((found,), {}, {"ops": "pkg.ops"}) == infer._spelled(
+        (infer._unit_calls(source),), {}, {"ops": "pkg.ops"}
+    )
+
+
+def test_an_edit_in_a_class_searches_the_edited_member_alone(monkeypatch: pytest.MonkeyPatch):
+    """The members an edit leaves as they were keep their answer (on their shared nodes):
+    the text of the edited one alone is searched again."""
+    text = textwrap.dedent(
+        """\
+        class Model:
+            def first(self, x):
+                return ops.step(x)
+
+            def second(self, x):
+                return x + 1
+
+            def third(self, x):
+                return ops.value
+        """
+    )
+    heads = frozenset({"ops"})
+    before = Document(text)
+    assert "ops.step" in infer._head_calls(before.units[0].source, heads)
+    searched: list[str] = []
+    search = infer._text_may_call
+
+    def counted(member_text: str, present: frozenset[str]) -> bool:
+        searched.append(member_text)
+        return search(member_text, present)
+
+    monkeypatch.setattr(infer, "_text_may_call", counted)
+    edited = text.replace("return x + 1", "return ops.scale(x)")
+    after = Document(edited, previous=before)
+    assert infer._head_calls(after.units[0].source, heads) >= {"ops.step", "ops.scale"}
+    assert searched == ["    def second(self, x):\n        return ops.scale(x)"]

@@ -1,5 +1,6 @@
 """`child_nodes` (children read by functions made from each node class's grammar line) must
-list exactly what `ast.iter_child_nodes` lists, less the marker nodes."""
+list exactly what `ast.iter_child_nodes` lists, less the marker nodes; `block_children` (the
+fields each grammar line types as blocks) what a look at every field's values finds."""
 
 from __future__ import annotations
 
@@ -9,7 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from jax_lsp.analysis.nodes import MARKER_NODE_TYPES, child_nodes, walk_nodes
+from jax_lsp.analysis.nodes import (
+    MARKER_NODE_TYPES,
+    block_children,
+    child_nodes,
+    walk_nodes,
+)
 
 REPO = Path(__file__).resolve().parents[2]
 SOURCES = sorted(
@@ -42,11 +48,25 @@ def _expected(node: ast.AST) -> list[ast.AST]:
     return [c for c in ast.iter_child_nodes(node) if type(c) not in MARKER_NODE_TYPES]
 
 
+_BLOCKS = (ast.stmt, ast.excepthandler, ast.match_case, ast.withitem)
+
+
+def _expected_blocks(node: ast.AST) -> list[ast.AST]:
+    """The items of every list field whose items are statements, handlers, cases or `with`
+    items."""
+    found: list[ast.AST] = []
+    for _, value in ast.iter_fields(node):
+        if isinstance(value, list) and value and isinstance(value[0], _BLOCKS):
+            found += value
+    return found
+
+
 @pytest.mark.parametrize("path", SOURCES, ids=lambda p: str(p.relative_to(REPO)))
 def test_children_match_the_ast_module(path: Path) -> None:
     tree = ast.parse(path.read_text(encoding="utf-8"))
     for node in ast.walk(tree):
         assert child_nodes(node) == _expected(node), type(node).__name__
+        assert block_children(node) == _expected_blocks(node), type(node).__name__
 
 
 def test_rare_syntax() -> None:
@@ -56,6 +76,7 @@ def test_rare_syntax() -> None:
     for node in ast.walk(tree):
         seen.add(type(node).__name__)
         assert child_nodes(node) == _expected(node), type(node).__name__
+        assert block_children(node) == _expected_blocks(node), type(node).__name__
     assert {"MatchMapping", "MatchClass", "JoinedStr", "Dict", "arguments"} <= seen
     assert "TryStar" in seen or not star
 
