@@ -2776,6 +2776,45 @@ class ModuleModel:
         return self._signatures
 
     @cached_property
+    def tracers_at_static(self) -> dict[ast.AST, tuple[str, frozenset[str], bool]]:
+        """Transformations of a jitted function of the module that give tracers to parameters
+        its own jit makes static (`jax.vmap(partial(f, a, b))` maps the row into `f`'s third
+        parameter; `jax.jit(f)` traces every one): by the transformation's node, the
+        function's name, those parameters and whether `partial` binds leading positional
+        arguments (which shift the positions the transformation fills). JAX hashes static
+        arguments, and a tracer cannot be hashed. Filtered transformations, which trace only
+        arrays, are left out."""
+        signatures = self.static_signatures
+        found: dict[ast.AST, tuple[str, frozenset[str], bool]] = {}
+        if not signatures:
+            return found
+        for summary in self.summaries:
+            for application in summary.applications:
+                name = application.target.name
+                signature = signatures.get(name)
+                if (
+                    signature is None
+                    or application.spec.policy is ParamPolicy.ARRAY_ANNOTATED
+                    or application.target.node is not None
+                    or (application.enclosing and binds_locally(name, application.enclosing))
+                ):
+                    continue
+                resolved = self.resolve_ref(application.target, None, application.enclosing)
+                if resolved is None or isinstance(resolved[0], ast.Lambda):
+                    continue
+                function = resolved[0]
+                positional = positional_params(function)
+                static = signature.names | {
+                    positional[i] for i in signature.positions if i < len(positional)
+                }
+                info = trace_info_for(application, function, self._is_array_annotation)
+                given = info.traced_params & static
+                if given:
+                    shifted = application.target.bound_positional > 0
+                    found[application.node] = (name, given, shifted)
+        return found
+
+    @cached_property
     def global_writes(self) -> frozenset[str]:
         """Module-level names some function writes through `global`."""
         return frozenset().union(*(summary.global_writes for summary in self.summaries))
