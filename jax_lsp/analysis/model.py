@@ -140,6 +140,7 @@ from jax_lsp.analysis.values import (
     Object,
     Value,
     as_jax,
+    contains_traced,
     kind_of,
     merge_values,
     merge_values_all,
@@ -184,6 +185,10 @@ class ScopeKinds:
     kinds: dict[ast.AST, Kind]
     final_env: dict[str, Value]
     values: dict[ast.AST, Value] = field(default_factory=dict)  # richer than their Kind
+
+
+# Decorators making a method a property: reading the attribute runs it.
+_PROPERTY_DECORATORS = frozenset({"builtins.property", "functools.cached_property"})
 
 
 def _item_call(name: str, read: ast.Subscript, caller: FunctionNode) -> CallSite | None:
@@ -1147,6 +1152,8 @@ class ModuleModel:
         positional = positional_params(node)
         if not positional or positional[0] not in info.traced_params:
             return info
+        if any(name == positional[0] for name, _ in info.containers):
+            return info  # an object built in the trace: its attributes hold tracers
         cls = self.classes.get(record.class_name)
         if cls is not None and is_registered_pytree(cls, self.summaries):
             return info
@@ -1530,6 +1537,7 @@ class ModuleModel:
                     calls_by_caller.setdefault(call.caller, []).append((call, unit.start_line))
         item_reads_by_caller = self._item_reads(units) if pending else {}
         item_calls: dict[ast.Subscript, CallSite | None] = {}  # one per read: one vote each
+        unit_starts = {id(unit.source): unit.start_line for unit in units}
         rounds = 0
         while pending and rounds < _MAX_FIXPOINT_ROUNDS * max(len(self.trace), 1):
             rounds += 1
@@ -1579,6 +1587,11 @@ class ModuleModel:
                 for callee, ref in callees:
                     if self._trace_call(node, info, scope, call, callee, ref, unit_start):
                         pending.append(callee)
+            for _, call in self._property_reads(node, scope):
+                start = unit_starts[id(self._source_of[node])]
+                found = self.resolve_ref(call.callee, start + call.node.lineno, node)
+                if found and self._trace_call(node, info, scope, call, *found, start):
+                    pending.append(found[0])
             for name, read, unit_start in item_reads_by_caller.get(node, []):
                 if name not in self.classes_in(node) and name not in self.instances:
                     continue  # no instance of a class of the module: a list, a dict, an array
@@ -1590,6 +1603,45 @@ class ModuleModel:
                 found = self.resolve_ref(call.callee, unit_start + read.lineno, node)
                 if found and self._trace_call(node, info, scope, call, *found, unit_start):
                     pending.append(found[0])
+
+    @cached_property
+    def _properties(self) -> dict[str, frozenset[str]]:
+        """Property name -> the classes of the module defining a property of that name
+        (`@property def array(self)`): reading it runs the getter."""
+        found: dict[str, set[str]] = {}
+        for name, record in self.classes.items():
+            for statement in record.node.body:
+                if isinstance(statement, ast.FunctionDef) and any(
+                    self.resolver.qualname(d) in _PROPERTY_DECORATORS
+                    for d in statement.decorator_list
+                ):
+                    found.setdefault(statement.name, set()).add(name)
+        return {name: frozenset(classes) for name, classes in found.items()}
+
+    def _property_reads(
+        self, node: FunctionNode, scope: ScopeKinds
+    ) -> list[tuple[ast.Attribute, CallSite]]:
+        """Reads in `node` of a property of an object the trace built from tracers
+        (`Rx(theta).array`), each as the call of its getter Python makes. Nothing in a
+        module whose classes define no property (most)."""
+        properties = self._properties
+        if not properties:
+            return []
+        found = []
+        for read in walk_nodes(node):
+            if not (
+                type(read) is ast.Attribute
+                and type(read.ctx) is ast.Load
+                and read.attr in properties
+            ):
+                continue
+            holder = scope.values.get(read.value)
+            if type(holder) is not Object or holder.class_name not in properties[read.attr]:
+                continue
+            getter = ast.copy_location(ast.Call(read, [], []), read)
+            ref = FunctionRef(f"{holder.class_name}.{read.attr}", (), bound_positional=1)
+            found.append((read, CallSite(node, ref, getter)))
+        return found
 
     def _item_reads(
         self, units: list[Unit]
@@ -1707,6 +1759,10 @@ class ModuleModel:
         in_containers, containers = call_site_containers(
             callee, call.node, scope.values, ref, leaves
         )
+        receiver = self._object_receiver(callee, ref, call.node.func, scope)
+        if receiver is not None:
+            in_containers |= {receiver[0]}
+            containers |= {receiver}
         statics = python_value_params(callee, call.node, scope.kinds, ref)
         own_defaults = literal_default_params(node) if not isinstance(node, ast.Lambda) else ()
         given = frozenset(
@@ -1759,6 +1815,30 @@ class ModuleModel:
             and owner not in self.classes_in(caller)
             and owner not in all_params(caller)
         )
+
+    def _object_receiver(
+        self, callee: FunctionNode, ref: FunctionRef, func: ast.expr, scope: ScopeKinds
+    ) -> tuple[str, Value] | None:
+        """`self` of a method run on an object the trace built from tracers (`Term(q).psd(w)`,
+        a property of it read), with the object: its attributes hold the tracers."""
+        record = self.records.get(callee)
+        if (
+            record is None
+            or record.class_name is None
+            or ref.bound_positional < 1
+            or ref.leading_args
+            or not isinstance(func, ast.Attribute)
+            or func.attr != callee.name
+            or is_staticmethod(callee)
+        ):
+            return None
+        value = scope.values.get(func.value)
+        if type(value) is not Object or not contains_traced(value):
+            return None
+        if value.class_name != record.class_name:
+            return None  # a method the class inherits sees the same attributes, but not here
+        positional = positional_params(callee)
+        return (positional[0], value) if positional else None
 
     def _traced_receiver(
         self, callee: FunctionNode, ref: FunctionRef, func: ast.expr | None, scope: ScopeKinds
