@@ -829,6 +829,24 @@ def _bound_method(target: ast.Attribute, call: ast.Call, ctx: RuleContext) -> bo
     return target.attr in ctx.model.hash_facts.methods.get(class_name, frozenset())
 
 
+def _traced_parameter(value: ast.expr, ctx: RuleContext) -> bool:
+    """`value` is a parameter of the enclosing function that its trace gives a tracer, passed
+    as it is (not a value computed from one: the fields of an object of an unseen class may
+    be static, and what is computed from them Python values)."""
+    trace, function = ctx.trace, ctx.functions[-1] if ctx.functions else None
+    return (
+        trace is not None
+        and function is not None
+        and isinstance(value, ast.Name)
+        and value.id in trace.traced_params
+        and ctx.kind(value) is Kind.TRACED
+        and not any(
+            isinstance(node, ast.Name) and node.id == value.id and type(node.ctx) is not ast.Load
+            for node in walk_nodes(function)
+        )
+    )
+
+
 def _static_signature(node: ast.Call, ctx: RuleContext) -> StaticSignature | None:
     """The static positions of the jitted function a call invokes, if known."""
     func = node.func
@@ -1344,7 +1362,7 @@ class UnhashableStaticArg(Rule):
             if isinstance(value, _UNHASHABLE):
                 yield self._finding(value, where, ctx)
                 continue
-            if ctx.kind(value) is Kind.TRACED:
+            if _traced_parameter(value, ctx):
                 yield self._tracer_finding(value, where, ctx)
                 continue
             chain = [*ctx.ancestors, node, value]
