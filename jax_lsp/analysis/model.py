@@ -1587,6 +1587,14 @@ class ModuleModel:
                 for callee, ref in callees:
                     if self._trace_call(node, info, scope, call, callee, ref, unit_start):
                         pending.append(callee)
+            for call in self._param_initializers(node):
+                start = unit_starts[id(self._source_of[node])]
+                found = self.resolve_ref(call.callee, start + call.node.lineno, node)
+                if found is None or isinstance(found[0], ast.Lambda):
+                    continue
+                key = frozenset(positional_params(found[0])[:1])  # a tracer either way
+                if self._trace_call(node, info, scope, call, *found, start, key):
+                    pending.append(found[0])
             for _, call in self._property_reads(node, scope):
                 start = unit_starts[id(self._source_of[node])]
                 found = self.resolve_ref(call.callee, start + call.node.lineno, node)
@@ -1603,6 +1611,38 @@ class ModuleModel:
                 found = self.resolve_ref(call.callee, unit_start + read.lineno, node)
                 if found and self._trace_call(node, info, scope, call, *found, unit_start):
                     pending.append(found[0])
+
+    def _param_initializers(self, node: FunctionNode) -> list[CallSite]:
+        """`self.param(name, init_fn, *args)` in a traced method of a linen module, as the
+        call of the initializer (a function of the module, named) flax makes: `init_fn(key,
+        *args)`. Traced `init` runs it in the trace; `apply` (jitted or not) runs it too,
+        abstractly, under `jax.eval_shape` with a key made there, to check the shape of the
+        parameter it was given (flax's `Scope.param`): either way on a traced key."""
+        positional = positional_params(node)
+        record = self.records.get(node)
+        if (
+            not positional
+            or record is None
+            or record.class_name not in self.classes
+            or LINEN_MODULE not in self.classes[record.class_name].bases
+        ):
+            return []
+        found = []
+        for call in walk_nodes(node):
+            if (
+                type(call) is ast.Call
+                and type(call.func) is ast.Attribute
+                and call.func.attr == "param"
+                and type(call.func.value) is ast.Name
+                and call.func.value.id == positional[0]
+                and len(call.args) >= 2
+                and type(call.args[1]) is ast.Name
+                and not any(type(arg) is ast.Starred for arg in call.args)
+            ):
+                runs = ast.copy_location(ast.Call(call.args[1], call.args[2:], []), call)
+                ref = FunctionRef(call.args[1].id, (), bound_positional=1)  # the key first
+                found.append(CallSite(node, ref, runs))
+        return found
 
     @cached_property
     def _properties(self) -> dict[str, frozenset[str]]:
@@ -1748,8 +1788,10 @@ class ModuleModel:
         callee: FunctionNode,
         ref: FunctionRef,
         unit_start: int,
+        given_tracers: frozenset[str] = frozenset(),
     ) -> bool:
-        """Trace `callee` as the traced `node` calls it; True if its trace changed."""
+        """Trace `callee` as the traced `node` calls it (`given_tracers`: parameters it gives
+        tracers beyond the arguments); True if its trace changed."""
         if callee is node or (isinstance(callee, ast.Lambda) and not self._module_lambda(callee)):
             return False
         if self._on_module_object(call.callee, node):
@@ -1778,6 +1820,7 @@ class ModuleModel:
             info.abstract,
             call_site_params(callee, call.node, scope.kinds, ref)
             | in_containers
+            | given_tracers
             | self._traced_receiver(callee, ref, call.node.func, scope),
             statics,
             False,
