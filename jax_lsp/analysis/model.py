@@ -1538,6 +1538,7 @@ class ModuleModel:
         item_reads_by_caller = self._item_reads(units) if pending else {}
         item_calls: dict[ast.Subscript, CallSite | None] = {}  # one per read: one vote each
         unit_starts = {id(unit.source): unit.start_line for unit in units}
+        self._property_named_reads: dict[FunctionNode, list[ast.Attribute]] = {}
         rounds = 0
         while pending and rounds < _MAX_FIXPOINT_ROUNDS * max(len(self.trace), 1):
             rounds += 1
@@ -1667,14 +1668,17 @@ class ModuleModel:
         properties = self._properties
         if not properties:
             return []
-        found = []
-        for read in walk_nodes(node):
-            if not (
-                type(read) is ast.Attribute
+        reads = self._property_named_reads.get(node)
+        if reads is None:  # syntax: once per function (the trace visits it again and again)
+            reads = self._property_named_reads[node] = [
+                read
+                for read in walk_nodes(node)
+                if type(read) is ast.Attribute
                 and type(read.ctx) is ast.Load
                 and read.attr in properties
-            ):
-                continue
+            ]
+        found = []
+        for read in reads:
             holder = scope.values.get(read.value)
             if type(holder) is not Object or holder.class_name not in properties[read.attr]:
                 continue
