@@ -109,6 +109,31 @@ flip_mapped(jnp.ones(2), 0.5)
         "TracerBoolConversionError",
     ),
     (
+        "traced-keywords",
+        """
+import jax
+import jax.numpy as jnp
+
+
+class Limits:
+    def __init__(self, *, low, high):
+        self.low = low
+        self.high = high
+
+
+@jax.jit
+def flip_limited(x, **given):
+    limits = Limits(**given)
+    if limits.low > 0:
+        return x
+    return -x
+
+flip_limited(jnp.ones(2), low=0.5, high=1.0)
+""",
+        [("JAX701", "if limits.low > 0:")],
+        "TracerBoolConversionError",
+    ),
+    (
         "dataclass-size",
         _WINDOW
         + """
