@@ -105,7 +105,8 @@ class TraceInfo:
 
 
 def _merged_containers(first: TraceInfo, second: TraceInfo) -> frozenset[tuple[str, Value]]:
-    """A parameter traced by both stays a container where both give one of one form."""
+    """A parameter traced by both stays a container where both give one of one form (or an
+    object of one class)."""
     if not first.containers and not second.containers:
         return frozenset()
     mine, theirs = dict(first.containers), dict(second.containers)
@@ -113,7 +114,7 @@ def _merged_containers(first: TraceInfo, second: TraceInfo) -> frozenset[tuple[s
     for name in mine.keys() | theirs.keys():
         if name in mine and name in theirs:
             merged = merge_values(mine[name], theirs[name])
-            if type(merged) is Container:
+            if type(merged) is Container or type(merged) is Object:
                 found[name] = merged
         elif name not in (second.traced_params if name in mine else first.traced_params):
             found[name] = mine.get(name, theirs.get(name))
