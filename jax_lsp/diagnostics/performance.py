@@ -1350,9 +1350,11 @@ class UnhashableStaticArg(Rule):
         if isinstance(node, ast.ClassDef):
             yield from self._static_fields(node, ctx)
             return
-        transformed = ctx.model.tracers_at_static.get(node)
-        if transformed is not None:
-            yield self._transformed_finding(node, *transformed, ctx)
+        # Asked of transformations only: every answer a unit's rules get is recorded.
+        if node.args and transform_of(node.func, ctx.resolvers[-1]) is not None:
+            transformed = ctx.model.tracers_at_static.get(node)
+            if transformed is not None:
+                yield self._transformed_finding(node, *transformed, ctx)
         signature = _static_signature(node, ctx)
         if signature is None:
             return
