@@ -46,6 +46,84 @@ def constructor_fields(node: ast.ClassDef) -> list[tuple[str, ast.expr]]:
     ]
 
 
+def parameter_attributes(
+    node: ast.ClassDef, init: ast.FunctionDef | ast.AsyncFunctionDef
+) -> tuple[tuple[str, str], ...]:
+    """(attribute, parameter) for each attribute the class's `__init__` stores a parameter in
+    as it is (`self.q = q`, `self.a, self.b = a, b`): statements of its own body (not under
+    a branch), the parameter never rebound, the attribute assigned nowhere else in the class
+    (a method may change it) and not a name of the class body (a property, a method)."""
+    positional = [*init.args.posonlyargs, *init.args.args]
+    if not positional:
+        return ()
+    me = positional[0].arg
+    params = {arg.arg for arg in [*positional[1:], *init.args.kwonlyargs]}
+    params -= {
+        n.id for n in ast.walk(init) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)
+    }
+    stored: list[tuple[str, str]] = []
+    for statement in init.body:
+        for target, value in _assigned_pairs(statement):
+            if (
+                isinstance(target, ast.Attribute)
+                and isinstance(target.value, ast.Name)
+                and target.value.id == me
+                and isinstance(value, ast.Name)
+                and value.id in params
+            ):
+                stored.append((target.attr, value.id))
+    if not stored:
+        return ()
+    once = _assigned_once(node)
+    return tuple((attribute, parameter) for attribute, parameter in stored if attribute in once)
+
+
+def reassigned_fields(node: ast.ClassDef) -> frozenset[str]:
+    """Attribute names some method of the class assigns (`self.n = int(self.n)` in a
+    `__post_init__`): a generated constructor's field may not keep what it was given."""
+    return frozenset(
+        n.attr
+        for n in ast.walk(node)
+        if isinstance(n, ast.Attribute) and not isinstance(n.ctx, ast.Load)
+    )
+
+
+def _assigned_pairs(statement: ast.stmt) -> list[tuple[ast.expr, ast.expr]]:
+    if isinstance(statement, ast.AnnAssign) and statement.value is not None:
+        return [(statement.target, statement.value)]
+    if not isinstance(statement, ast.Assign) or len(statement.targets) != 1:
+        return []
+    target, value = statement.targets[0], statement.value
+    if (
+        isinstance(target, ast.Tuple)
+        and isinstance(value, ast.Tuple)
+        and len(target.elts) == len(value.elts)
+    ):
+        return list(zip(target.elts, value.elts, strict=True))
+    return [(target, value)]
+
+
+def _assigned_once(node: ast.ClassDef) -> frozenset[str]:
+    """Attribute names assigned exactly once in the class and not bound in its body; none
+    when it calls `setattr` (any name may be set)."""
+    counts: dict[str, int] = {}
+    for n in ast.walk(node):
+        if isinstance(n, ast.Attribute) and not isinstance(n.ctx, ast.Load):
+            counts[n.attr] = counts.get(n.attr, 0) + 1
+        elif isinstance(n, ast.Name) and n.id == "setattr":
+            return frozenset()
+    in_body = {
+        statement.name
+        for statement in node.body
+        if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
+    }
+    for statement in node.body:
+        if isinstance(statement, ast.Assign | ast.AnnAssign):
+            targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
+            in_body |= {target.id for target in targets if isinstance(target, ast.Name)}
+    return frozenset(name for name, count in counts.items() if count == 1 and name not in in_body)
+
+
 def _init_false(value: ast.expr | None) -> bool:
     return isinstance(value, ast.Call) and any(
         keyword.arg == "init"

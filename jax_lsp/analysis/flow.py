@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
-from jax_lsp.analysis.fields import constructor_fields
+from jax_lsp.analysis.fields import constructor_fields, parameter_attributes, reassigned_fields
 from jax_lsp.analysis.imports import Resolver
 from jax_lsp.analysis.kinds import (
     ARRAY_ANNOTATIONS,
@@ -33,7 +33,7 @@ from jax_lsp.analysis.kinds import (
     STATIC_RESULTS,
     Kind,
 )
-from jax_lsp.analysis.nodes import child_nodes, is_none, runs_at_least_once
+from jax_lsp.analysis.nodes import child_nodes, is_none, positional_params, runs_at_least_once
 from jax_lsp.analysis.numpy_tracers import RETURNS_TRACERS
 from jax_lsp.analysis.pytrees import FIELD_PYTREE_BASES, FIELD_PYTREE_DECORATORS
 from jax_lsp.analysis.summary import transform_of
@@ -1025,9 +1025,12 @@ class FlowInterpreter:
             args = [self.eval(arg) for arg in node.args]
         keywords = {keyword.arg: self.eval(keyword.value) for keyword in node.keywords}
         every = [*args, *keywords.values()]
-        if any(isinstance(arg, ast.Starred) for arg in node.args):
-            args = []  # positions unknown
-        value = self._call(node, receiver, callee, args, keywords, every)
+        if type(callee) is Constructor:
+            value = _constructed(callee, node, args, keywords)
+        else:
+            if any(isinstance(arg, ast.Starred) for arg in node.args):
+                args = []  # positions unknown
+            value = self._call(node, receiver, callee, args, keywords, every)
         if not UNSEEN_CALLS or not self.context.abstract:
             return value
         unseen = Kind.TRACED if UNSEEN_CALLS == "traced" else DERIVED
@@ -1083,8 +1086,6 @@ class FlowInterpreter:
                 return called_result(summary, self.context.abstract or any_traced(every))
         if type(callee) is Function:
             return self._call_function(callee, args, every)
-        if type(callee) is Constructor:
-            return _constructed(callee, node, args, keywords)
         if receiver is not None:  # `self.helper(x)`, `model.apply(v, x)`: a method of here
             summary = self.context.method_returns(node)
             if summary is not None and summary is not Kind.UNKNOWN:
@@ -1279,38 +1280,109 @@ def _transformed(spec: TransformSpec, keywords: Mapping[str, ast.expr], target: 
 
 
 def _constructor(node: ast.ClassDef, resolver: Resolver) -> Constructor | None:
-    """The class as a constructor of its fields: a PyTree class flattening its declared
-    fields (a NamedTuple, a flax struct, an `eqx.Module`, a registered dataclass) whose
-    constructor is generated from them (no `__init__` or `tree_flatten` of its own)."""
-    if not (
-        any(resolver.qualname(base) in FIELD_PYTREE_BASES for base in node.bases)
-        or any(resolver.qualname(d) in FIELD_PYTREE_DECORATORS for d in node.decorator_list)
-    ):
-        return None
-    if any(
-        isinstance(statement, ast.FunctionDef) and statement.name in ("__init__", "tree_flatten")
+    """The class as a constructor storing what it is given: a class whose constructor is
+    generated from its declared fields (a dataclass, a NamedTuple, a flax struct, an
+    `eqx.Module`, a registered dataclass; no `__init__` or `tree_flatten` of its own), or
+    whose `__init__` stores parameters in attributes (`parameter_attributes`)."""
+    methods = {
+        statement.name: statement
         for statement in node.body
-    ):
+        if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef)
+    }
+    if methods.keys() & _REDIRECTED_ATTRIBUTES:
+        return None  # attributes may not be where `__init__` puts them
+    init = methods.get("__init__")
+    if isinstance(init, ast.FunctionDef):
+        stored = parameter_attributes(node, init)
+        if not stored:
+            return None
+        positional = positional_params(init)[1:]
+        keyword_only = tuple(arg.arg for arg in init.args.kwonlyargs)
+        with_default = positional[len(positional) - len(init.args.defaults) :]
+        with_default += [
+            arg.arg
+            for arg, default in zip(init.args.kwonlyargs, init.args.kw_defaults, strict=True)
+            if default is not None
+        ]
+        return Constructor(
+            node.name, tuple(positional), keyword_only, frozenset(with_default), stored
+        )
+    if init is not None or "tree_flatten" in methods or not _generated_constructor(node, resolver):
         return None
     fields = tuple(name for name, _ in constructor_fields(node))
-    return Constructor(node.name, fields) if fields else None
+    if not fields:
+        return None
+    reassigned = reassigned_fields(node)
+    if reassigned.isdisjoint(fields):
+        return Constructor(node.name, fields)
+    kept = tuple((name, name) for name in fields if name not in reassigned)
+    return Constructor(node.name, fields, attributes=kept)
+
+
+# Methods that make an attribute read or write go elsewhere than the instance's dict.
+_REDIRECTED_ATTRIBUTES = frozenset({"__new__", "__setattr__", "__getattr__", "__getattribute__"})
+_DATACLASS_DECORATORS = frozenset({"dataclasses.dataclass"})
+
+
+def _generated_constructor(node: ast.ClassDef, resolver: Resolver) -> bool:
+    """A class whose constructor takes its declared fields: a dataclass, or a PyTree class
+    flattening them."""
+    if any(resolver.qualname(base) in FIELD_PYTREE_BASES for base in node.bases):
+        return True
+    decorators = [d.func if isinstance(d, ast.Call) else d for d in node.decorator_list]
+    return any(
+        resolver.qualname(d) in FIELD_PYTREE_DECORATORS
+        or resolver.qualname(d) in _DATACLASS_DECORATORS
+        for d in decorators
+    )
 
 
 def _constructed(
     constructor: Constructor, node: ast.Call, args: list[Value], keywords: dict[str | None, Value]
 ) -> Value:
-    """`Outputs(loss, aux)` of a field-constructed class: given a tracer, an object holding
-    it, whose fields have the values passed (not itself a traced value: `if outputs:` is
-    Python's truth of an object or tuple); else nothing is known."""
-    if any(isinstance(arg, ast.Starred) for arg in node.args) or None in keywords:
-        return Kind.UNKNOWN
-    given = dict(zip(constructor.fields, args, strict=False))
-    given.update({name: value for name, value in keywords.items() if name in constructor.fields})
+    """`Outputs(loss, aux)`, `Term(q=q)` of a class storing what it is given: given a
+    tracer, an object whose attributes hold what was passed for them (not itself a traced
+    value: `if outputs:` is Python's truth of an object or tuple); else nothing is known.
+    Unpacked arguments (`*a`, `**d`) give the parameters only they can fill an element."""
+    starred = next((i for i, arg in enumerate(node.args) if isinstance(arg, ast.Starred)), None)
+    explicit = len(node.args) if starred is None else starred
+    given = dict(zip(constructor.fields, args[:explicit], strict=False))
+    named = constructor.fields + constructor.keyword_only
+    given.update({name: value for name, value in keywords.items() if name in named})
+    star = args[starred] if starred is not None and starred < len(args) else None
+    mapping = keywords.get(None)
+    for index, name in enumerate(named):
+        if name in given:
+            continue
+        # Who may fill it: the starred sequence (a position from it on), the unpacked
+        # mapping (by name), or its default; a value only where no default may.
+        candidates = []
+        if star is not None and index < len(constructor.fields):
+            candidates.append(_unpacked_item(star, None))
+        if mapping is not None:
+            candidates.append(_unpacked_item(mapping, name))
+        if candidates and name not in constructor.defaults:
+            given[name] = merge_values_all(candidates)
     if not any_traced(list(given.values())) and not any(
         type(value) is Instance for value in given.values()
     ):
         return Kind.UNKNOWN
+    if constructor.attributes is not None:
+        given = {
+            attribute: given[parameter]
+            for attribute, parameter in constructor.attributes
+            if parameter in given
+        }
     return Object(constructor.class_name, tuple(sorted(given.items())))
+
+
+def _unpacked_item(value: Value, key: str | None) -> Value:
+    """What `*value` gives a position, or `**value` the parameter `key`: its item where
+    known, a tracer for a traced value (the arguments of a traced function, each a
+    tracer)."""
+    if type(value) is Container:
+        return value.item(key) if key is not None and value.keys is not None else value.element()
+    return Kind.TRACED if value is Kind.TRACED else Kind.UNKNOWN
 
 
 def _asks_the_object(node: ast.Call, receiver: Value | None, arguments: list[Value]) -> bool:

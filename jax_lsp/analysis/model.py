@@ -151,6 +151,7 @@ from jax_lsp.analysis.values import (
     Object,
     Value,
     as_jax,
+    contains_traced,
     kind_of,
     merge_values,
     merge_values_all,
@@ -199,6 +200,10 @@ class ScopeKinds:
     kinds: dict[ast.AST, Kind]
     final_env: dict[str, Value]
     values: dict[ast.AST, Value] = field(default_factory=dict)  # richer than their Kind
+
+
+# Decorators making a method a property: reading the attribute runs it.
+_PROPERTY_DECORATORS = frozenset({"builtins.property", "functools.cached_property"})
 
 
 def _item_call(name: str, read: ast.Subscript, caller: FunctionNode) -> CallSite | None:
@@ -1162,6 +1167,8 @@ class ModuleModel:
         positional = positional_params(node)
         if not positional or positional[0] not in info.traced_params:
             return info
+        if any(name == positional[0] for name, _ in info.containers):
+            return info  # an object built in the trace: its attributes hold tracers
         cls = self.classes.get(record.class_name)
         if cls is not None and is_registered_pytree(cls, self.summaries):
             return info
@@ -1545,6 +1552,8 @@ class ModuleModel:
                     calls_by_caller.setdefault(call.caller, []).append((call, unit.start_line))
         item_reads_by_caller = self._item_reads(units) if pending else {}
         item_calls: dict[ast.Subscript, CallSite | None] = {}  # one per read: one vote each
+        unit_starts = {id(unit.source): unit.start_line for unit in units}
+        self._property_named_reads: dict[FunctionNode, list[ast.Attribute]] = {}
         rounds = 0
         while pending and rounds < _MAX_FIXPOINT_ROUNDS * max(len(self.trace), 1):
             rounds += 1
@@ -1594,6 +1603,19 @@ class ModuleModel:
                 for callee, ref in callees:
                     if self._trace_call(node, info, scope, call, callee, ref, unit_start):
                         pending.append(callee)
+            for call in self._param_initializers(node):
+                start = unit_starts[id(self._source_of[node])]
+                found = self.resolve_ref(call.callee, start + call.node.lineno, node)
+                if found is None or isinstance(found[0], ast.Lambda):
+                    continue
+                key = frozenset(positional_params(found[0])[:1])  # a tracer either way
+                if self._trace_call(node, info, scope, call, *found, start, key):
+                    pending.append(found[0])
+            for _, call in self._property_reads(node, scope):
+                start = unit_starts[id(self._source_of[node])]
+                found = self.resolve_ref(call.callee, start + call.node.lineno, node)
+                if found and self._trace_call(node, info, scope, call, *found, start):
+                    pending.append(found[0])
             for name, read, unit_start in item_reads_by_caller.get(node, []):
                 if name not in self.classes_in(node) and name not in self.instances:
                     continue  # no instance of a class of the module: a list, a dict, an array
@@ -1605,6 +1627,80 @@ class ModuleModel:
                 found = self.resolve_ref(call.callee, unit_start + read.lineno, node)
                 if found and self._trace_call(node, info, scope, call, *found, unit_start):
                     pending.append(found[0])
+
+    def _param_initializers(self, node: FunctionNode) -> list[CallSite]:
+        """`self.param(name, init_fn, *args)` in a traced method of a linen module, as the
+        call of the initializer (a function of the module, named) flax makes: `init_fn(key,
+        *args)`. Traced `init` runs it in the trace; `apply` (jitted or not) runs it too,
+        abstractly, under `jax.eval_shape` with a key made there, to check the shape of the
+        parameter it was given (flax's `Scope.param`): either way on a traced key."""
+        positional = positional_params(node)
+        record = self.records.get(node)
+        if (
+            not positional
+            or record is None
+            or record.class_name not in self.classes
+            or LINEN_MODULE not in self.classes[record.class_name].bases
+        ):
+            return []
+        found = []
+        for call in walk_nodes(node):
+            if (
+                type(call) is ast.Call
+                and type(call.func) is ast.Attribute
+                and call.func.attr == "param"
+                and type(call.func.value) is ast.Name
+                and call.func.value.id == positional[0]
+                and len(call.args) >= 2
+                and type(call.args[1]) is ast.Name
+                and not any(type(arg) is ast.Starred for arg in call.args)
+            ):
+                runs = ast.copy_location(ast.Call(call.args[1], call.args[2:], []), call)
+                ref = FunctionRef(call.args[1].id, (), bound_positional=1)  # the key first
+                found.append(CallSite(node, ref, runs))
+        return found
+
+    @cached_property
+    def _properties(self) -> dict[str, frozenset[str]]:
+        """Property name -> the classes of the module defining a property of that name
+        (`@property def array(self)`): reading it runs the getter."""
+        found: dict[str, set[str]] = {}
+        for name, record in self.classes.items():
+            for statement in record.node.body:
+                if isinstance(statement, ast.FunctionDef) and any(
+                    self.resolver.qualname(d) in _PROPERTY_DECORATORS
+                    for d in statement.decorator_list
+                ):
+                    found.setdefault(statement.name, set()).add(name)
+        return {name: frozenset(classes) for name, classes in found.items()}
+
+    def _property_reads(
+        self, node: FunctionNode, scope: ScopeKinds
+    ) -> list[tuple[ast.Attribute, CallSite]]:
+        """Reads in `node` of a property of an object the trace built from tracers
+        (`Rx(theta).array`), each as the call of its getter Python makes. Nothing in a
+        module whose classes define no property (most)."""
+        properties = self._properties
+        if not properties:
+            return []
+        reads = self._property_named_reads.get(node)
+        if reads is None:  # syntax: once per function (the trace visits it again and again)
+            reads = self._property_named_reads[node] = [
+                read
+                for read in walk_nodes(node)
+                if type(read) is ast.Attribute
+                and type(read.ctx) is ast.Load
+                and read.attr in properties
+            ]
+        found = []
+        for read in reads:
+            holder = scope.values.get(read.value)
+            if type(holder) is not Object or holder.class_name not in properties[read.attr]:
+                continue
+            getter = ast.copy_location(ast.Call(read, [], []), read)
+            ref = FunctionRef(f"{holder.class_name}.{read.attr}", (), bound_positional=1)
+            found.append((read, CallSite(node, ref, getter)))
+        return found
 
     def _item_reads(
         self, units: list[Unit]
@@ -1711,8 +1807,10 @@ class ModuleModel:
         callee: FunctionNode,
         ref: FunctionRef,
         unit_start: int,
+        given_tracers: frozenset[str] = frozenset(),
     ) -> bool:
-        """Trace `callee` as the traced `node` calls it; True if its trace changed."""
+        """Trace `callee` as the traced `node` calls it (`given_tracers`: parameters it gives
+        tracers beyond the arguments); True if its trace changed."""
         if callee is node or (isinstance(callee, ast.Lambda) and not self._module_lambda(callee)):
             return False
         if self._on_module_object(call.callee, node):
@@ -1722,6 +1820,10 @@ class ModuleModel:
         in_containers, containers = call_site_containers(
             callee, call.node, scope.values, ref, leaves
         )
+        receiver = self._object_receiver(callee, ref, call.node.func, scope)
+        if receiver is not None:
+            in_containers |= {receiver[0]}
+            containers |= {receiver}
         statics = python_value_params(callee, call.node, scope.kinds, ref)
         own_defaults = literal_default_params(node) if not isinstance(node, ast.Lambda) else ()
         given = frozenset(
@@ -1737,6 +1839,7 @@ class ModuleModel:
             info.abstract,
             call_site_params(callee, call.node, scope.kinds, ref)
             | in_containers
+            | given_tracers
             | self._traced_receiver(callee, ref, call.node.func, scope),
             statics,
             False,
@@ -1774,6 +1877,30 @@ class ModuleModel:
             and owner not in self.classes_in(caller)
             and owner not in all_params(caller)
         )
+
+    def _object_receiver(
+        self, callee: FunctionNode, ref: FunctionRef, func: ast.expr, scope: ScopeKinds
+    ) -> tuple[str, Value] | None:
+        """`self` of a method run on an object the trace built from tracers (`Term(q).psd(w)`,
+        a property of it read), with the object: its attributes hold the tracers."""
+        record = self.records.get(callee)
+        if (
+            record is None
+            or record.class_name is None
+            or ref.bound_positional < 1
+            or ref.leading_args
+            or not isinstance(func, ast.Attribute)
+            or func.attr != callee.name
+            or is_staticmethod(callee)
+        ):
+            return None
+        value = scope.values.get(func.value)
+        if type(value) is not Object or not contains_traced(value):
+            return None
+        if value.class_name != record.class_name:
+            return None  # a method the class inherits sees the same attributes, but not here
+        positional = positional_params(callee)
+        return (positional[0], value) if positional else None
 
     def _traced_receiver(
         self, callee: FunctionNode, ref: FunctionRef, func: ast.expr | None, scope: ScopeKinds
@@ -2789,6 +2916,45 @@ class ModuleModel:
             rebound = self.mutable_globals
             self._signatures = {k: v for k, v in signatures.items() if k not in rebound}
         return self._signatures
+
+    @cached_property
+    def tracers_at_static(self) -> dict[ast.AST, tuple[str, frozenset[str], bool]]:
+        """Transformations of a jitted function of the module that give tracers to parameters
+        its own jit makes static (`jax.vmap(partial(f, a, b))` maps the row into `f`'s third
+        parameter; `jax.jit(f)` traces every one): by the transformation's node, the
+        function's name, those parameters and whether `partial` binds leading positional
+        arguments (which shift the positions the transformation fills). JAX hashes static
+        arguments, and a tracer cannot be hashed. Filtered transformations, which trace only
+        arrays, are left out."""
+        signatures = self.static_signatures
+        found: dict[ast.AST, tuple[str, frozenset[str], bool]] = {}
+        if not signatures:
+            return found
+        for summary in self.summaries:
+            for application in summary.applications:
+                name = application.target.name
+                signature = signatures.get(name)
+                if (
+                    signature is None
+                    or application.spec.policy is ParamPolicy.ARRAY_ANNOTATED
+                    or application.target.node is not None
+                    or (application.enclosing and binds_locally(name, application.enclosing))
+                ):
+                    continue
+                resolved = self.resolve_ref(application.target, None, application.enclosing)
+                if resolved is None or isinstance(resolved[0], ast.Lambda):
+                    continue
+                function = resolved[0]
+                positional = positional_params(function)
+                static = signature.names | {
+                    positional[i] for i in signature.positions if i < len(positional)
+                }
+                info = trace_info_for(application, function, self._is_array_annotation)
+                given = info.traced_params & static
+                if given:
+                    shifted = application.target.bound_positional > 0
+                    found[application.node] = (name, given, shifted)
+        return found
 
     @cached_property
     def global_writes(self) -> frozenset[str]:

@@ -47,6 +47,7 @@ RECORDED = frozenset(
         "nnx_objects",
         "attributes_set_on_instances",
         "from_unseen_base",
+        "tracers_at_static",
     }
 )
 # Facts rules read that `ModuleModel.unit_key` holds: the unit's own functions' traces,

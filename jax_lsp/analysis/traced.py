@@ -16,7 +16,7 @@ from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.nodes import all_params, positional_params
 from jax_lsp.analysis.summary import Application, FunctionNode, FunctionRef
 from jax_lsp.analysis.transforms import ParamPolicy
-from jax_lsp.analysis.values import Container, Value, contains_traced, merge_values
+from jax_lsp.analysis.values import Container, Object, Value, contains_traced, merge_values
 
 
 @dataclass(frozen=True)
@@ -105,7 +105,8 @@ class TraceInfo:
 
 
 def _merged_containers(first: TraceInfo, second: TraceInfo) -> frozenset[tuple[str, Value]]:
-    """A parameter traced by both stays a container where both give one of one form."""
+    """A parameter traced by both stays a container where both give one of one form (or an
+    object of one class)."""
     if not first.containers and not second.containers:
         return frozenset()
     mine, theirs = dict(first.containers), dict(second.containers)
@@ -113,7 +114,7 @@ def _merged_containers(first: TraceInfo, second: TraceInfo) -> frozenset[tuple[s
     for name in mine.keys() | theirs.keys():
         if name in mine and name in theirs:
             merged = merge_values(mine[name], theirs[name])
-            if type(merged) is Container:
+            if type(merged) is Container or type(merged) is Object:
                 found[name] = merged
         elif name not in (second.traced_params if name in mine else first.traced_params):
             found[name] = mine.get(name, theirs.get(name))
@@ -416,16 +417,17 @@ def call_site_containers(
     target: FunctionRef,
     leaves: bool,
 ) -> tuple[frozenset[str], frozenset[tuple[str, Value]]]:
-    """Parameters this call passes a container holding tracers (`f((n, n))`), with the
-    container's value; with `leaves` (`tree_map(f, tree)` calls `f` with the leaves), the
-    parameters given leaves of such a container, which are tracers."""
+    """Parameters this call passes a container holding tracers (`f((n, n))`) or an object
+    whose attributes hold some (`f(Term(q))`), with the container's value; with `leaves`
+    (`tree_map(f, tree)` calls `f` with the leaves), the parameters given leaves of such a
+    container, which are tracers."""
     traced: set[str] = set()
     containers: dict[str, Value] = {}
     for name, arg in passed_arguments(node, call, target):
         value = values.get(arg)
-        if type(value) is Container and contains_traced(value):
+        if (type(value) is Container or type(value) is Object) and contains_traced(value):
             traced.add(name)
-            if not leaves:
+            if not leaves or type(value) is Object:  # a plain object is a leaf itself
                 containers[name] = value
     return frozenset(traced), frozenset(containers.items())
 

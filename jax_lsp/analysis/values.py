@@ -139,12 +139,20 @@ class Object:
 
 @dataclass(frozen=True, slots=True)
 class Constructor:
-    """A PyTree class of the module whose generated constructor takes its declared fields in
-    order (a NamedTuple, a flax struct, an `eqx.Module` or registered dataclass without an
-    `__init__` of its own): calling it with tracers builds an object that holds them."""
+    """A class of the module whose constructor stores what it is given: a generated one
+    taking the declared fields in order (a dataclass, a NamedTuple, a flax struct, an
+    `eqx.Module` without an `__init__` of its own), or an `__init__` assigning parameters to
+    attributes as they are (`self.q = q`). Calling it with tracers builds an object that
+    holds them."""
 
     class_name: str
-    fields: tuple[str, ...]
+    fields: tuple[str, ...]  # the parameters taken by position, in order
+    keyword_only: tuple[str, ...] = ()
+    # Parameters with a default (an argument unpacked from `**d` may not give them).
+    defaults: frozenset[str] = frozenset()
+    # (attribute, parameter) for each attribute an `__init__` stores a parameter in; None: a
+    # generated constructor, whose every parameter is the attribute of its name.
+    attributes: tuple[tuple[str, str], ...] | None = None
 
     @property
     def kind(self) -> Kind:
@@ -180,6 +188,17 @@ def merge_values(first: Value, second: Value) -> Value:
         if second.items == () and second.form == "list":
             return Container(first.form, None, None, first.element())
         return Container(first.form, None, None, merge_values(first.element(), second.element()))
+    if type(first) is Object and type(second) is Object and first.class_name == second.class_name:
+        # Two objects of one class: each attribute both know, merged (an attribute only one
+        # knows is unknown in the other).
+        theirs = dict(second.fields)
+        fields = tuple(
+            (name, merge_values(value, theirs[name]))
+            for name, value in first.fields
+            if name in theirs
+        )
+        kept = tuple((name, value) for name, value in fields if value is not Kind.UNKNOWN)
+        return Object(first.class_name, kept) if kept else Kind.UNKNOWN
     return merge(kind_of(first), kind_of(second))
 
 

@@ -829,6 +829,24 @@ def _bound_method(target: ast.Attribute, call: ast.Call, ctx: RuleContext) -> bo
     return target.attr in ctx.model.hash_facts.methods.get(class_name, frozenset())
 
 
+def _traced_parameter(value: ast.expr, ctx: RuleContext) -> bool:
+    """`value` is a parameter of the enclosing function that its trace gives a tracer, passed
+    as it is (not a value computed from one: the fields of an object of an unseen class may
+    be static, and what is computed from them Python values)."""
+    trace, function = ctx.trace, ctx.functions[-1] if ctx.functions else None
+    return (
+        trace is not None
+        and function is not None
+        and isinstance(value, ast.Name)
+        and value.id in trace.traced_params
+        and ctx.kind(value) is Kind.TRACED
+        and not any(
+            isinstance(node, ast.Name) and node.id == value.id and type(node.ctx) is not ast.Load
+            for node in walk_nodes(function)
+        )
+    )
+
+
 def _static_signature(node: ast.Call, ctx: RuleContext) -> StaticSignature | None:
     """The static positions of the jitted function a call invokes, if known."""
     func = node.func
@@ -1031,6 +1049,19 @@ _JITTED_GRID = """
 """
 
 
+# A jitted function whose last two parameters are static (JAX1002's partial examples).
+_SCALED_TANH = """
+            from functools import partial
+
+            import jax
+            import jax.numpy as jnp
+
+            @partial(jax.jit, static_argnums=(1, 2))
+            def scaled_tanh(z, alpha, temperature):
+                return jnp.tanh(alpha * z / temperature)
+"""
+
+
 class UnhashableStaticArg(Rule):
     code = "JAX1002"
     name = "unhashable-static-arg"
@@ -1038,7 +1069,9 @@ class UnhashableStaticArg(Rule):
     severity = Severity.ERROR
     what_it_does = """
         Flags an unhashable value passed at a `static_argnums` / `static_argnames` position of
-        a function jitted in this module: a list, dict or set (a literal, or a name whose value
+        a function jitted in this module: a tracer (a traced value passed there, or a
+        transformation of the function, `jax.vmap(partial(f, a, b))`, that fills a static
+        position with the values it traces), a list, dict or set (a literal, or a name whose value
         where it is passed is one), a NumPy or JAX array, an instance of a dataclass that is
         not frozen or of a class defining `__eq__` without `__hash__`, an optimizer state
         (`tx.init(params)`, `opt_init(params)`); also a wrapper's parameter passed on in a
@@ -1056,6 +1089,33 @@ class UnhashableStaticArg(Rule):
     fix_safety = "Rewrites a list literal to a tuple (`[0, 1]` to `(0, 1)`). Safe."
     node_types = (ast.Call, ast.ClassDef)
     invalid = (
+        Example(
+            _SCALED_TANH
+            + """
+            rows = jnp.ones((3, 2))
+            jax.vmap(partial(scaled_tanh, 0.5, 2.0))(rows)  # error
+            """,
+            raises="ValueError",
+        ),
+        Example(
+            """
+            from functools import partial
+
+            import jax
+            import jax.numpy as jnp
+
+            @partial(jax.jit, static_argnames="size")
+            def head(x, size):
+                return x[:size]
+
+            @jax.jit
+            def first(x, n):
+                return head(x, n)  # error
+
+            first(jnp.arange(4.0), 2)
+            """,
+            raises="ValueError",
+        ),
         Example(
             """
             from functools import partial
@@ -1196,6 +1256,16 @@ class UnhashableStaticArg(Rule):
             check="assert float(result) == 6.0",
         ),
         Example(
+            _SCALED_TANH
+            + """
+            rows = jnp.ones((3, 2))
+            by_name = jax.vmap(partial(scaled_tanh, alpha=0.5, temperature=2.0))(rows)
+            unmapped = jax.vmap(scaled_tanh, in_axes=(0, None, None))(rows, 0.5, 2.0)
+            in_place = jax.vmap(lambda z: scaled_tanh(z, 0.5, 2.0))(rows)
+            """,
+            check="assert by_name.shape == unmapped.shape == in_place.shape == (3, 2)",
+        ),
+        Example(
             """
             import jax
             import jax.numpy as jnp
@@ -1280,6 +1350,11 @@ class UnhashableStaticArg(Rule):
         if isinstance(node, ast.ClassDef):
             yield from self._static_fields(node, ctx)
             return
+        # Asked of transformations only: every answer a unit's rules get is recorded.
+        if node.args and transform_of(node.func, ctx.resolvers[-1]) is not None:
+            transformed = ctx.model.tracers_at_static.get(node)
+            if transformed is not None:
+                yield self._transformed_finding(node, *transformed, ctx)
         signature = _static_signature(node, ctx)
         if signature is None:
             return
@@ -1288,6 +1363,9 @@ class UnhashableStaticArg(Rule):
         for value, where in static_arguments(node, signature):
             if isinstance(value, _UNHASHABLE):
                 yield self._finding(value, where, ctx)
+                continue
+            if _traced_parameter(value, ctx):
+                yield self._tracer_finding(value, where, ctx)
                 continue
             chain = [*ctx.ancestors, node, value]
 
@@ -1309,6 +1387,37 @@ class UnhashableStaticArg(Rule):
             f"A {kind} passed as a static argument ({where}) of a jitted function raises "
             "ValueError: static arguments must be hashable. Pass a tuple",
             fix=fix,
+        )
+
+    def _tracer_finding(self, value: ast.expr, where: str, ctx: RuleContext) -> Finding:
+        return ctx.finding(
+            self,
+            value,
+            f"`{ctx.segment(value)}` is traced here, and it is passed as a static argument "
+            f"({where}) of a jitted function: JAX hashes static arguments and a tracer cannot "
+            "be hashed, so this raises ValueError. Pass it as a traced argument, or pass a "
+            "Python value",
+        )
+
+    def _transformed_finding(
+        self,
+        node: ast.Call,
+        function: str,
+        params: frozenset[str],
+        shifted: bool,
+        ctx: RuleContext,
+    ) -> Finding:
+        names = ", ".join(f"`{name}`" for name in sorted(params))
+        why = (
+            " (the arguments `partial` binds first shift the positions it fills)" if shifted else ""
+        )
+        return ctx.finding(
+            self,
+            node,
+            f"This transformation passes tracers as {names}, static arguments of the jitted "
+            f"`{function}`{why}: JAX hashes static arguments and a tracer cannot be hashed, "
+            "so calling it raises ValueError. Pass the static arguments by keyword or in a "
+            "lambda (`lambda z: f(z, a, b)`), and transform only the traced ones",
         )
 
     def _value_finding(self, value: ast.expr, what: str, where: str, ctx: RuleContext) -> Finding:

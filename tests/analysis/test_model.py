@@ -379,9 +379,10 @@ def test_an_item_read_of_an_instance_runs_its_getitem_in_the_trace():
         """
     model = model_of(source)
     # `table[i]` is `table.__getitem__(i)`: the method runs in the trace, given what the
-    # reads pass (a traced index once, a Python int once), and so do its callees.
-    assert trace_of(model, "Table.__getitem__").traced_params == {"index"}
-    assert trace_of(model, "pick").traced_params == {"index"}
+    # reads pass (a traced index once, a Python int once), and so do its callees. `self` is
+    # the object built from the traced `x`: its `rows` hold a tracer.
+    assert trace_of(model, "Table.__getitem__").traced_params == {"self", "index"}
+    assert trace_of(model, "pick").traced_params == {"rows", "index"}
     # a module whose classes define no `__getitem__` reads items as before
     plain = model_of(source.replace("__getitem__", "lookup"))
     assert trace_of(plain, "Table.lookup") is None

@@ -1,0 +1,237 @@
+"""Objects built in traced code from traced values: their attributes hold what the
+constructor stored (`self.low = low` in `__init__`, a dataclass field), reading a property runs
+its getter on them, and a method called on them or a function given them sees the same. Each
+program runs under real JAX: the flagged ones raise, the clean ones run."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from tests.conftest import findings_of
+from tests.runtime import run_snippet
+
+jax = pytest.importorskip("jax")
+
+_BAND = """
+import jax
+import jax.numpy as jnp
+
+
+class Band:
+    def __init__(self, low, high):
+        self.low = low
+        self.high = high
+"""
+
+_ROTATION = """
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+
+class Rotation:
+    def __init__(self, angle):
+        self.angle = angle
+
+    @property
+    def matrix(self):
+        c, s = np.cos(self.angle), np.sin(self.angle)  # flagged where the angle is traced
+        return jnp.array([[c, -s], [s, c]])
+
+    def turns(self):
+        return int(self.angle / (2 * np.pi))  # flagged where the angle is traced
+"""
+
+_WINDOW = """
+import dataclasses
+
+import jax
+import jax.numpy as jnp
+
+
+@dataclasses.dataclass
+class Window:
+    size: int
+    scale: float = 1.0
+"""
+
+# (name, program, the lines (by their text) flagged with their code, JAX's error or None)
+CASES = [
+    (
+        "init-branch",
+        _BAND
+        + """
+@jax.jit
+def flip_below(x, low):
+    band = Band(low, 1.0)
+    if band.low > 0:
+        return x
+    return -x
+
+flip_below(jnp.ones(2), 0.5)
+""",
+        [("JAX701", "if band.low > 0:")],
+        "TracerBoolConversionError",
+    ),
+    (
+        "init-static-attribute",
+        _BAND
+        + """
+@jax.jit
+def flip_above(x, low):
+    band = Band(low, 1.0)
+    if band.high > 0:  # a Python float: the branch is taken at trace time
+        return x * band.low
+    return -x
+
+result = flip_above(jnp.ones(2), 0.5)
+""",
+        [],
+        None,
+    ),
+    (
+        "keyword-mapping",
+        _BAND
+        + """
+@jax.jit
+def flip_mapped(x, low):
+    limits = {"low": low, "high": 1.0}
+    band = Band(**limits)
+    if band.low > 0:
+        return x
+    return -x
+
+flip_mapped(jnp.ones(2), 0.5)
+""",
+        [("JAX701", "if band.low > 0:")],
+        "TracerBoolConversionError",
+    ),
+    (
+        "traced-keywords",
+        """
+import jax
+import jax.numpy as jnp
+
+
+class Limits:
+    def __init__(self, *, low, high):
+        self.low = low
+        self.high = high
+
+
+@jax.jit
+def flip_limited(x, **given):
+    limits = Limits(**given)
+    if limits.low > 0:
+        return x
+    return -x
+
+flip_limited(jnp.ones(2), low=0.5, high=1.0)
+""",
+        [("JAX701", "if limits.low > 0:")],
+        "TracerBoolConversionError",
+    ),
+    (
+        "dataclass-size",
+        _WINDOW
+        + """
+@jax.jit
+def zeros_of(n):
+    window = Window(size=n)
+    return jnp.zeros(window.size)
+
+zeros_of(3)
+""",
+        [("JAX803", "return jnp.zeros(window.size)")],
+        "TypeError",
+    ),
+    (
+        "dataclass-static-size",
+        _WINDOW
+        + """
+@jax.jit
+def scaled(x):
+    window = Window(3, scale=x)
+    return jnp.zeros(window.size) + window.scale
+
+result = scaled(2.0)
+""",
+        [],
+        None,
+    ),
+    (
+        "property-traced",
+        _ROTATION
+        + """
+@jax.jit
+def rotate(v, angle):
+    return Rotation(angle).matrix @ v
+
+rotate(jnp.ones(2), 0.3)
+""",
+        [("JAX703", "c, s = np.cos"), ("JAX703", "c, s = np.cos")],
+        "TracerArrayConversionError",
+    ),
+    (
+        "property-python",
+        _ROTATION
+        + """
+@jax.jit
+def rotate_fixed(v):
+    return Rotation(0.3).matrix @ v
+
+result = rotate_fixed(jnp.ones(2))
+""",
+        [],
+        None,
+    ),
+    (
+        "method-on-object",
+        _ROTATION
+        + """
+@jax.jit
+def count_turns(angle):
+    rotation = Rotation(angle)
+    return rotation.turns()
+
+count_turns(7.0)
+""",
+        [("JAX703", "return int(self.angle")],
+        "ConcretizationTypeError",
+    ),
+    (
+        "object-passed-on",
+        _ROTATION
+        + """
+def describe(rotation):
+    return rotation.matrix[0, 0]
+
+@jax.jit
+def first_entry(angle):
+    return describe(Rotation(angle))
+
+first_entry(0.3)
+""",
+        [("JAX703", "c, s = np.cos"), ("JAX703", "c, s = np.cos")],
+        "TracerArrayConversionError",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("program", "expected", "error"), [case[1:] for case in CASES], ids=[case[0] for case in CASES]
+)
+def test_constructed_objects_agree_with_jax(program: str, expected: list, error: str | None):
+    source = textwrap.dedent(program)
+    lines = source.splitlines()
+    got = sorted((finding.code, lines[finding.line].strip()) for finding in findings_of(source))
+    assert len(got) == len(expected), got
+    for (code, text), (wanted, start) in zip(got, sorted(expected), strict=True):
+        assert (code, text[: len(start)]) == (wanted, start)
+    outcome = run_snippet(source)
+    if error is None:
+        assert outcome.error is None
+    else:
+        assert type(outcome.error).__name__ == error
