@@ -253,3 +253,26 @@ def test_a_class_kept_across_edits_is_a_constructor_only_while_its_imports_make_
     assert first is not None and first.fields == ("low", "high")
     assert _constructor(node, elsewhere) is None
     assert _constructor(node, dataclasses) == first
+
+
+def test_a_member_added_to_a_class_changes_what_its_kept_init_is_known_to_store() -> None:
+    # What each member writes is memoised on the member's node; a new parse of the class
+    # shares the untouched `__init__`, and a method added beside it that assigns `low` again
+    # means `low` may not hold what the constructor stored.
+    resolver = Resolver({})
+    before = ast.parse(
+        "class Band:\n"
+        "    def __init__(self, low, high):\n"
+        "        self.low = low\n"
+        "        self.high = high\n"
+    )
+    node = before.body[0]
+    assert isinstance(node, ast.ClassDef)
+    first = _constructor(node, resolver)
+    assert first is not None and first.attributes == (("low", "low"), ("high", "high"))
+    reset = ast.parse("def reset(self):\n    self.low = 0.0\n").body[0]
+    edited = ast.ClassDef(
+        name=node.name, bases=[], keywords=[], body=[node.body[0], reset], decorator_list=[]
+    )
+    second = _constructor(edited, resolver)
+    assert second is not None and second.attributes == (("high", "high"),)
