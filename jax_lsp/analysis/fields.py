@@ -6,11 +6,13 @@ of the class in the module passes it a boolean array (and there is at least one 
 from __future__ import annotations
 
 import ast
+import weakref
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from jax_lsp.analysis.booleans import is_boolean
 from jax_lsp.analysis.imports import Resolver
+from jax_lsp.analysis.nodes import per_member
 from jax_lsp.analysis.summary import ClassRecord, UnitSummary
 
 
@@ -58,9 +60,7 @@ def parameter_attributes(
         return ()
     me = positional[0].arg
     params = {arg.arg for arg in [*positional[1:], *init.args.kwonlyargs]}
-    params -= {
-        n.id for n in ast.walk(init) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)
-    }
+    params -= _member_writes(init).bound
     stored: list[tuple[str, str]] = []
     for statement in init.body:
         for target, value in _assigned_pairs(statement):
@@ -81,11 +81,55 @@ def parameter_attributes(
 def reassigned_fields(node: ast.ClassDef) -> frozenset[str]:
     """Attribute names some method of the class assigns (`self.n = int(self.n)` in a
     `__post_init__`): a generated constructor's field may not keep what it was given."""
-    return frozenset(
-        n.attr
-        for n in ast.walk(node)
-        if isinstance(n, ast.Attribute) and not isinstance(n.ctx, ast.Load)
-    )
+    return frozenset(name for writes in _class_writes(node) for name in writes.attributes)
+
+
+@dataclass(frozen=True, slots=True)
+class _Writes:
+    """What a subtree writes: the attribute names it assigns (once per assignment), the
+    names it binds, and whether it names `setattr`."""
+
+    attributes: tuple[str, ...]
+    bound: frozenset[str]
+    names_setattr: bool
+
+
+# By member of a class body: an edit in a class re-parses the edited member alone, and the
+# module's flow asks for the class's constructor on every edit.
+_MEMBER_WRITES: weakref.WeakKeyDictionary[ast.AST, _Writes] = weakref.WeakKeyDictionary()
+
+
+def _member_writes(member: ast.AST) -> _Writes:
+    found = _MEMBER_WRITES.get(member)
+    if found is None:
+        found = _MEMBER_WRITES[member] = _writes(member)
+    return found
+
+
+def _writes(node: ast.AST) -> _Writes:
+    attributes: list[str] = []
+    bound: set[str] = set()
+    names_setattr = False
+    for n in ast.walk(node):
+        if isinstance(n, ast.Attribute) and not isinstance(n.ctx, ast.Load):
+            attributes.append(n.attr)
+        elif isinstance(n, ast.Name):
+            names_setattr = names_setattr or n.id == "setattr"
+            if not isinstance(n.ctx, ast.Load):
+                bound.add(n.id)
+    return _Writes(tuple(attributes), frozenset(bound), names_setattr)
+
+
+def _class_writes(node: ast.ClassDef) -> list[_Writes]:
+    """The writes of the whole class: of each member of its body (memoised on the member)
+    and of its header (decorators, bases, keywords, type parameters)."""
+    header: list[ast.AST] = [
+        *node.decorator_list,
+        *node.bases,
+        *node.keywords,
+        *getattr(node, "type_params", ()),
+    ]
+    return [*per_member(node, _MEMBER_WRITES, _writes), *map(_writes, header)]
 
 
 def _assigned_pairs(statement: ast.stmt) -> list[tuple[ast.expr, ast.expr]]:
@@ -107,11 +151,11 @@ def _assigned_once(node: ast.ClassDef) -> frozenset[str]:
     """Attribute names assigned exactly once in the class and not bound in its body; none
     when it calls `setattr` (any name may be set)."""
     counts: dict[str, int] = {}
-    for n in ast.walk(node):
-        if isinstance(n, ast.Attribute) and not isinstance(n.ctx, ast.Load):
-            counts[n.attr] = counts.get(n.attr, 0) + 1
-        elif isinstance(n, ast.Name) and n.id == "setattr":
+    for writes in _class_writes(node):
+        if writes.names_setattr:
             return frozenset()
+        for name in writes.attributes:
+            counts[name] = counts.get(name, 0) + 1
     in_body = {
         statement.name
         for statement in node.body

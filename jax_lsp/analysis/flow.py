@@ -12,6 +12,7 @@ richer value, when it has one, to `values`.
 from __future__ import annotations
 
 import ast
+import weakref
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
@@ -1284,18 +1285,37 @@ def _constructor(node: ast.ClassDef, resolver: Resolver) -> Constructor | None:
     generated from its declared fields (a dataclass, a NamedTuple, a flax struct, an
     `eqx.Module`, a registered dataclass; no `__init__` or `tree_flatten` of its own), or
     whose `__init__` stores parameters in attributes (`parameter_attributes`)."""
+    found = _CLASS_CONSTRUCTORS.get(node)
+    if found is None:
+        found = _CLASS_CONSTRUCTORS[node] = _constructor_of_body(node)
+    constructor, if_generated = found
+    if if_generated and not _generated_constructor(node, resolver):
+        return None
+    return constructor
+
+
+# What `_constructor` reads of a class's subtree, memoised on its node: the module's flow runs
+# each class statement again on every edit, and an edit elsewhere keeps the class's node.
+# (constructor, whether it holds only if the class's constructor is generated); the imports
+# that decide the latter are read on each call.
+_CLASS_CONSTRUCTORS: weakref.WeakKeyDictionary[ast.ClassDef, tuple[Constructor | None, bool]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _constructor_of_body(node: ast.ClassDef) -> tuple[Constructor | None, bool]:
     methods = {
         statement.name: statement
         for statement in node.body
         if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef)
     }
     if methods.keys() & _REDIRECTED_ATTRIBUTES:
-        return None  # attributes may not be where `__init__` puts them
+        return None, False  # attributes may not be where `__init__` puts them
     init = methods.get("__init__")
     if isinstance(init, ast.FunctionDef):
         stored = parameter_attributes(node, init)
         if not stored:
-            return None
+            return None, False
         positional = positional_params(init)[1:]
         keyword_only = tuple(arg.arg for arg in init.args.kwonlyargs)
         with_default = positional[len(positional) - len(init.args.defaults) :]
@@ -1304,19 +1324,20 @@ def _constructor(node: ast.ClassDef, resolver: Resolver) -> Constructor | None:
             for arg, default in zip(init.args.kwonlyargs, init.args.kw_defaults, strict=True)
             if default is not None
         ]
-        return Constructor(
+        constructor = Constructor(
             node.name, tuple(positional), keyword_only, frozenset(with_default), stored
         )
-    if init is not None or "tree_flatten" in methods or not _generated_constructor(node, resolver):
-        return None
+        return constructor, False
+    if init is not None or "tree_flatten" in methods:
+        return None, False
     fields = tuple(name for name, _ in constructor_fields(node))
     if not fields:
-        return None
+        return None, False
     reassigned = reassigned_fields(node)
     if reassigned.isdisjoint(fields):
-        return Constructor(node.name, fields)
+        return Constructor(node.name, fields), True
     kept = tuple((name, name) for name in fields if name not in reassigned)
-    return Constructor(node.name, fields, attributes=kept)
+    return Constructor(node.name, fields, attributes=kept), True
 
 
 # Methods that make an attribute read or write go elsewhere than the instance's dict.

@@ -5,10 +5,13 @@ program runs under real JAX: the flagged ones raise, the clean ones run."""
 
 from __future__ import annotations
 
+import ast
 import textwrap
 
 import pytest
 
+from jax_lsp.analysis.flow import _constructor
+from jax_lsp.analysis.imports import Resolver, import_bindings
 from tests.conftest import findings_of
 from tests.runtime import run_snippet
 
@@ -235,3 +238,41 @@ def test_constructed_objects_agree_with_jax(program: str, expected: list, error:
         assert outcome.error is None
     else:
         assert type(outcome.error).__name__ == error
+
+
+def test_a_class_kept_across_edits_is_a_constructor_only_while_its_imports_make_it_one() -> None:
+    # The class's own part is memoised on its node (kept while an edit is elsewhere); what
+    # its decorator resolves to is read again: the same node under another import is not a
+    # dataclass.
+    tree = ast.parse("@dataclass\nclass Pair:\n    low: float\n    high: float\n")
+    node = tree.body[0]
+    assert isinstance(node, ast.ClassDef)
+    dataclasses = Resolver(import_bindings(ast.parse("from dataclasses import dataclass").body))
+    elsewhere = Resolver(import_bindings(ast.parse("from mylib import dataclass").body))
+    first = _constructor(node, dataclasses)
+    assert first is not None and first.fields == ("low", "high")
+    assert _constructor(node, elsewhere) is None
+    assert _constructor(node, dataclasses) == first
+
+
+def test_a_member_added_to_a_class_changes_what_its_kept_init_is_known_to_store() -> None:
+    # What each member writes is memoised on the member's node; a new parse of the class
+    # shares the untouched `__init__`, and a method added beside it that assigns `low` again
+    # means `low` may not hold what the constructor stored.
+    resolver = Resolver({})
+    before = ast.parse(
+        "class Band:\n"
+        "    def __init__(self, low, high):\n"
+        "        self.low = low\n"
+        "        self.high = high\n"
+    )
+    node = before.body[0]
+    assert isinstance(node, ast.ClassDef)
+    first = _constructor(node, resolver)
+    assert first is not None and first.attributes == (("low", "low"), ("high", "high"))
+    reset = ast.parse("def reset(self):\n    self.low = 0.0\n").body[0]
+    edited = ast.ClassDef(
+        name=node.name, bases=[], keywords=[], body=[node.body[0], reset], decorator_list=[]
+    )
+    second = _constructor(edited, resolver)
+    assert second is not None and second.attributes == (("high", "high"),)
