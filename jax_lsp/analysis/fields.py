@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from jax_lsp.analysis.booleans import is_boolean
 from jax_lsp.analysis.imports import Resolver
-from jax_lsp.analysis.nodes import per_member
+from jax_lsp.analysis.nodes import per_member, per_member_of, walk_nodes
 from jax_lsp.analysis.summary import ClassRecord, UnitSummary
 
 
@@ -99,18 +99,15 @@ class _Writes:
 _MEMBER_WRITES: weakref.WeakKeyDictionary[ast.AST, _Writes] = weakref.WeakKeyDictionary()
 
 
-def _member_writes(member: ast.AST) -> _Writes:
-    found = _MEMBER_WRITES.get(member)
-    if found is None:
-        found = _MEMBER_WRITES[member] = _writes(member)
-    return found
+def _member_writes(member: ast.stmt) -> _Writes:
+    return per_member_of([member], _MEMBER_WRITES, _writes)[0]
 
 
 def _writes(node: ast.AST) -> _Writes:
     attributes: list[str] = []
     bound: set[str] = set()
     names_setattr = False
-    for n in ast.walk(node):
+    for n in walk_nodes(node):
         if isinstance(n, ast.Attribute) and not isinstance(n.ctx, ast.Load):
             attributes.append(n.attr)
         elif isinstance(n, ast.Name):

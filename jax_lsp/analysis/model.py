@@ -1603,8 +1603,8 @@ class ModuleModel:
                 for callee, ref in callees:
                     if self._trace_call(node, info, scope, call, callee, ref, unit_start):
                         pending.append(callee)
+            start = unit_starts[id(self._source_of[node])]
             for call in self._param_initializers(node):
-                start = unit_starts[id(self._source_of[node])]
                 found = self.resolve_ref(call.callee, start + call.node.lineno, node)
                 if found is None or isinstance(found[0], ast.Lambda):
                     continue
@@ -1612,7 +1612,6 @@ class ModuleModel:
                 if self._trace_call(node, info, scope, call, *found, start, key):
                     pending.append(found[0])
             for _, call in self._property_reads(node, scope):
-                start = unit_starts[id(self._source_of[node])]
                 found = self.resolve_ref(call.callee, start + call.node.lineno, node)
                 if found and self._trace_call(node, info, scope, call, *found, start):
                     pending.append(found[0])
