@@ -11,6 +11,7 @@ would give (tests/analysis/test_lineage.py compares both on random edit sequence
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable, Hashable, Sequence
 from typing import TypeVar
 
@@ -23,15 +24,30 @@ class Lineage:
     """Facts of the last model built for one document's versions (shared by the versions
     built from each other with `Document(text, previous=...)`)."""
 
-    __slots__ = ("_facts", "_families", "last_model")
+    __slots__ = ("_facts", "_families", "_last_model")
 
     def __init__(self) -> None:
         self._facts: dict[str, tuple[object, object]] = {}
         # Facts of one kind, one per key (a class's object fields), as `reuse_each` keeps them:
         # the generation that asked last, what it asked, and what the one before asked.
         self._families: dict[str, tuple[object, dict, dict]] = {}
-        # The model of the last version analysed (a `ModuleModel`; see `ModuleModel.of`).
-        self.last_model: object | None = None
+        # The model of the last version analysed (a `ModuleModel`; see `ModuleModel.of`),
+        # held weakly: see `last_model`.
+        self._last_model: Callable[[], object | None] = _NO_MODEL
+
+    @property
+    def last_model(self) -> object | None:
+        """The model of the last version analysed, while something else still holds it (the
+        server's last analyses, the workspace's kept models). A model holds its document,
+        which holds this lineage: a strong reference here would make every model and all it
+        reaches (parses evicted from the caches, memos) garbage that only the cycle collector
+        frees, and `check` runs with the collector off. Dropped, the next version builds its
+        model afresh: a miss, never a wrong answer."""
+        return self._last_model()
+
+    @last_model.setter
+    def last_model(self, model: object) -> None:
+        self._last_model = weakref.ref(model)
 
     def reuse(self, name: str, inputs: object, compute: Callable[[], T]) -> T:
         """The fact `name` as last computed, if from inputs equal to `inputs`; else computed
@@ -117,6 +133,13 @@ class Lineage:
             results = old_results[:head] + middle + rest
         self._facts[name] = (context, (list(items), results, state))
         return results, state
+
+
+def _no_model() -> None:
+    return None
+
+
+_NO_MODEL = _no_model
 
 
 def _fold(items: Sequence[S], state: dict, step, apply) -> tuple[list, dict]:

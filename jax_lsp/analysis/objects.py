@@ -206,18 +206,21 @@ def self_assignments(
     assigned: dict[str, list[tuple[Method, ast.expr]]] = {}
     unknown: set[str] = set()
     # Member by member: an edit in a class shares the other members' nodes with the last parse.
-    for member_assigned, member_unknown in per_member(
+    facts = per_member(
         node,
         _MEMBER_ASSIGNMENTS[statements_only],
         lambda member: _member_assignments(member, statements_only),
-    ):
+    )
+    for member, (member_assigned, member_unknown) in zip(node.body, facts, strict=True):
         for name, values in member_assigned.items():
-            assigned.setdefault(name, []).extend(values)
+            assigned.setdefault(name, []).extend((member, value) for value in values)
         unknown |= member_unknown
     return assigned, frozenset(unknown)
 
 
-_Assignments = tuple[dict[str, list[tuple[Method, ast.expr]]], frozenset[str]]
+# A member's values by the attribute they are assigned to (the member, a method, assigns them:
+# paired with it on the way out, as an entry holding its own key would never go).
+_Assignments = tuple[dict[str, list[ast.expr]], frozenset[str]]
 # Each member's assignments, by whether only statements were walked.
 _MEMBER_ASSIGNMENTS: dict[bool, weakref.WeakKeyDictionary[ast.AST, _Assignments]] = {
     True: weakref.WeakKeyDictionary(),
@@ -227,7 +230,7 @@ _MEMBER_ASSIGNMENTS: dict[bool, weakref.WeakKeyDictionary[ast.AST, _Assignments]
 
 def _member_assignments(statement: ast.stmt, statements_only: bool) -> _Assignments:
     """What one member of a class body assigns to `self` (see `self_assignments`)."""
-    assigned: dict[str, list[tuple[Method, ast.expr]]] = {}
+    assigned: dict[str, list[ast.expr]] = {}
     unknown: set[str] = set()
     if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef):
         unknown.add(statement.name)
@@ -236,7 +239,7 @@ def _member_assignments(statement: ast.stmt, statements_only: bool) -> _Assignme
         positional = [*statement.args.posonlyargs, *statement.args.args]
         if positional:
             inner = walk_statements(statement) if statements_only else walk_nodes(statement)
-            _method_writes(statement, inner, positional[0].arg, assigned, unknown)
+            _method_writes(inner, positional[0].arg, assigned, unknown)
     else:
         for inner in walk_nodes(statement):
             if isinstance(inner, ast.Name) and isinstance(inner.ctx, ast.Store):
@@ -268,9 +271,7 @@ def _may_bind_in_expression(text: str) -> bool:
     return False
 
 
-def _method_writes(
-    method: Method, nodes: list[ast.AST], me: str, assigned: dict, unknown: set[str]
-) -> None:
+def _method_writes(nodes: list[ast.AST], me: str, assigned: dict, unknown: set[str]) -> None:
     def is_self(expr: ast.expr) -> bool:
         return isinstance(expr, ast.Name) and expr.id == me
 
@@ -278,7 +279,7 @@ def _method_writes(
         if isinstance(inner, ast.Assign):
             for target in inner.targets:
                 if isinstance(target, ast.Attribute) and is_self(target.value):
-                    assigned.setdefault(target.attr, []).append((method, inner.value))
+                    assigned.setdefault(target.attr, []).append(inner.value)
                 elif isinstance(target, ast.Tuple | ast.List | ast.Starred):
                     for element in walk_nodes(target):
                         if isinstance(element, ast.Attribute) and is_self(element.value):
@@ -287,7 +288,7 @@ def _method_writes(
             target = inner.target
             if isinstance(target, ast.Attribute) and is_self(target.value):
                 if isinstance(inner, ast.AnnAssign) and inner.value is not None:
-                    assigned.setdefault(target.attr, []).append((method, inner.value))
+                    assigned.setdefault(target.attr, []).append(inner.value)
                 else:
                     unknown.add(target.attr)
         elif isinstance(inner, _OTHER_BINDINGS):

@@ -297,44 +297,61 @@ class MethodReads(UnitReads):
     def __init__(self, model: object, log: ReadLog | None, own_class: str) -> None:
         super().__init__(model, log)
         self._own_class = own_class
-        self.reached = False
+        # What the guards note, held apart from the view: the view keeps its guards (as every
+        # fact it answered), and a guard holding the view would make a cycle that keeps the
+        # model until the cycle collector runs (`check` runs without it).
+        self._reach = _Reach()
+
+    @property
+    def reached(self) -> bool:
+        return self._reach.reached
 
     def _keyed(self, name: str) -> object:
         value = getattr(self._model, name)
+        own_class = self._own_class
         if name == "classes":
-            return _SiblingGuard(value, self, lambda key: key == self._own_class)  # type: ignore[arg-type]
+            return _SiblingGuard(value, self._reach, lambda key: key == own_class)  # type: ignore[arg-type]
         if name == "functions":
-            return _SiblingGuard(value, self, lambda key: "." in key)  # type: ignore[arg-type]
+            return _SiblingGuard(value, self._reach, lambda key: "." in key)  # type: ignore[arg-type]
         if name in REACHES_SIBLINGS:
-            self.reached = True
+            self._reach.reached = True
         return value
 
 
+class _Reach:
+    """Whether a method's rules read a fact that may reach the class's other members."""
+
+    __slots__ = ("reached",)
+
+    def __init__(self) -> None:
+        self.reached = False
+
+
 class _SiblingGuard(Mapping):
-    """A mapping of the module that notes, on `view`, a lookup of a key that `reaches` or a
+    """A mapping of the module that notes, on `reach`, a lookup of a key that `reaches` or a
     listing of the whole mapping."""
 
-    __slots__ = ("_data", "_reaches", "_view")
+    __slots__ = ("_data", "_reach", "_reaches")
 
-    def __init__(self, data: Mapping, view: MethodReads, reaches: Callable[[object], bool]) -> None:
+    def __init__(self, data: Mapping, reach: _Reach, reaches: Callable[[object], bool]) -> None:
         self._data = data
-        self._view = view
+        self._reach = reach
         self._reaches = reaches
 
     def __getitem__(self, key: object) -> object:
         if self._reaches(key):
-            self._view.reached = True
+            self._reach.reached = True
         return self._data[key]
 
     def __contains__(self, key: object) -> bool:
         return key in self._data
 
     def __iter__(self) -> Iterator:
-        self._view.reached = True
+        self._reach.reached = True
         return iter(self._data)
 
     def __len__(self) -> int:
-        self._view.reached = True
+        self._reach.reached = True
         return len(self._data)
 
 

@@ -169,6 +169,9 @@ class UnitSummary:
     # Module-level assignments of a name: the elements of the list or tuple display it is
     # assigned (None: it is assigned something else).
     module_displays: list[tuple[str, tuple[ast.expr, ...] | None]] = field(default_factory=list)
+    # What each statement of a top-level class's body added (see `_MemberPart`), held here:
+    # the parts live as long as a summary that used them.
+    member_parts: list[_MemberPart] = field(default_factory=list, compare=False, repr=False)
 
 
 def _partial_ref(
@@ -268,10 +271,16 @@ class _MemberPart:
     """What walking one statement of a top-level class's body (a method, a field) added to
     its unit's summary, and what the walk read from outside it (`context`): the import
     aliases, the class's name and the class-level names bound before it (to functions, and to
-    list or tuple displays). Kept on the
-    statement's node, so a keystroke in one method of a long class walks that method alone
-    (`document._splice_member` shares the other members' nodes with the last parse)."""
+    list or tuple displays). Kept for the statement's node, so a keystroke in one method of a
+    long class walks that method alone (`document._splice_member` shares the other members'
+    nodes with the last parse).
 
+    What it added holds the statement's node (a method's record, its calls' caller): keyed
+    weakly on the node, an entry would keep its own key, and every tree walked, alive. So the
+    parts are found by the node's id and held by the summaries that used them (memoised on
+    their units' parses, bounded with them); a part holds its node, so the id stays its own."""
+
+    member: ast.stmt
     context: tuple
     lists: tuple[tuple[str, tuple], ...]
     sets: tuple[tuple[str, frozenset[str]], ...]
@@ -280,7 +289,7 @@ class _MemberPart:
     bindings: tuple[tuple[bool, BindingKey, object], ...]
 
 
-_MEMBER_PARTS: weakref.WeakKeyDictionary[ast.stmt, _MemberPart] = weakref.WeakKeyDictionary()
+_MEMBER_PARTS: weakref.WeakValueDictionary[int, _MemberPart] = weakref.WeakValueDictionary()
 
 
 class _Collector:
@@ -451,9 +460,10 @@ class _Collector:
             tuple(self._outermost.items()),
             tuple(self._outermost_displays.items()),
         )
-        part = _MEMBER_PARTS.get(member)
+        part = _MEMBER_PARTS.get(id(member))
         if part is not None and part.context == context:
             summary = self.summary
+            summary.member_parts.append(part)
             for name, items in part.lists:
                 getattr(summary, name).extend(items)
             for name, names in part.sets:
@@ -474,7 +484,8 @@ class _Collector:
         self._binding_log = []
         self.visit(member)
         log, self._binding_log = self._binding_log, None
-        _MEMBER_PARTS[member] = _MemberPart(
+        part = _MemberPart(
+            member,
             context,
             tuple(
                 (name, tuple(getattr(summary, name)[length:]))
@@ -489,6 +500,8 @@ class _Collector:
             self.writes.settled() - settled,
             tuple(log),
         )
+        _MEMBER_PARTS[id(member)] = part
+        summary.member_parts.append(part)
 
     def _bind(self, key: BindingKey, value: FunctionRef | None) -> None:
         self._bindings[key] = value

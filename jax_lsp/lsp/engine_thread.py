@@ -176,7 +176,12 @@ class _Shared:
             self._outcome = (await coroutine, None)
         except (Exception, asyncio.CancelledError) as error:
             self._outcome = (None, error)
-        for callback in self.finished:
+        # Dropped once called: a callback holds what refers to this object (`once` passes the
+        # entry holding it), a cycle that would keep the analysis it outlived, and all its
+        # model reaches, until the cycle collector runs (held off while diagnostics are
+        # pending: a burst of opened files kept every one of them).
+        finished, self.finished = self.finished, []
+        for callback in finished:
             callback()
         result, error = self._outcome
         for waiter in self._waiting:

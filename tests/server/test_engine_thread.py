@@ -4,7 +4,9 @@ check is expected to be quick and the thread is idle, never two at once."""
 from __future__ import annotations
 
 import asyncio
+import gc
 import threading
+import weakref
 
 from jax_lsp.config import Settings
 from jax_lsp.lsp import engine_thread
@@ -108,3 +110,28 @@ def test_one_analysis_per_state_however_many_ask_and_whoever_is_cancelled() -> N
         assert await engine.once(URI, (2,), lambda: analysis("v2 again")) == "v2 again"
 
     asyncio.run(main())
+
+
+def test_a_shared_analysis_is_freed_once_its_callers_have_it() -> None:
+    """`once` keeps no cycle around an analysis: with the cycle collector off (as it is while
+    diagnostics are pending, a burst of opened files), an analysis nobody holds any more is
+    freed at once, not with every other one of the burst at the next collection."""
+    engine = _engine()
+
+    class Result:
+        pass
+
+    async def analysis() -> Result:
+        await asyncio.sleep(0)
+        return Result()
+
+    async def main() -> weakref.ref:
+        return weakref.ref(await engine.once(URI, (1,), analysis))
+
+    gc.collect()
+    gc.disable()
+    try:
+        result = asyncio.run(main())
+        assert result() is None
+    finally:
+        gc.enable()
