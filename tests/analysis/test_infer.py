@@ -488,6 +488,40 @@ def test_check_shares_a_modules_model_with_its_importers(workspace: Path):
     assert second.findings == fresh_codes(importer, workspace / "c.py")
 
 
+def test_check_parses_a_module_once_for_its_importers_and_itself(workspace: Path):
+    """A module whose facts are read from its parse alone (it only re-exports) is analysed on
+    that parse; a module analysed with facts of other modules (so its model is not the one
+    an importer builds) gives its importer its parses, not its lineage. The findings are those
+    of analyses that share nothing."""
+    settings = Settings()
+    package = workspace / "mypkg"
+    importer = "from mypkg import fresh_state\n\nx = fresh_state()\nx[0] = 1\n"
+
+    def fresh(text: str, path: Path) -> list:
+        return check_source(text, str(path), settings, Workspace(str(workspace))).findings
+
+    def sources(document: Document) -> list[int]:
+        return [id(unit.source) for unit in document.units]  # the same objects, not equal ones
+
+    shared = Workspace(str(workspace))
+    ops_text = (package / "ops.py").read_text()
+    ops = check_source(ops_text, str(package / "ops.py"), settings, shared).model
+    assert ops is not None and ops.external  # helper's facts
+    first = check_source(importer, str(workspace / "b.py"), settings, shared)
+    assert first.findings and first.findings == fresh(importer, workspace / "b.py")
+    ops_entry = shared._modules._entries[package / "ops.py"]
+    assert ops_entry.model is not None and not ops_entry.model.external
+    assert sources(ops_entry.model.document) == sources(ops.document)
+    assert ops_entry.model.document.lineage is not ops.document.lineage
+    init_entry = shared._modules._entries[package / "__init__.py"]
+    assert init_entry.model is None and init_entry.document is not None
+    init_text = (package / "__init__.py").read_text()
+    init = check_source(init_text, str(package / "__init__.py"), settings, shared)
+    assert init.model is not None
+    assert sources(init.model.document) == sources(init_entry.document)
+    assert init.findings == fresh(init_text, package / "__init__.py")
+
+
 @pytest.mark.parametrize(
     "text",
     [
