@@ -61,9 +61,8 @@ _MAX_MODEL_LINES = 20_000  # lines of imported modules whose models are kept
 # Lines of the models analysed last (`ModuleFactsCache.offer`) kept in case a module imports
 # them: apart from the imported modules' models, so that they never push those out.
 _MAX_OFFERED_LINES = 20_000
-# What follows an `import`: a parenthesised list, or the rest of the line (with continuations).
-_IMPORT_SPAN = re.compile(r"\bimport\b(\s*\([^)]*\)|(?:[^\n\\]|\\\n?)*)")
 _WORD = re.compile(r"\w+")
+_IMPORT = re.compile(r"\bimport\b")
 # A comment, unless a quote comes before it on its line (import statements hold no strings).
 _COMMENT = re.compile(r"^([^'\"#\n]*)#[^\n]*", re.MULTILINE)
 
@@ -442,10 +441,7 @@ class ModuleFactsCache:
         if entry.parsed is not None:
             return name in entry.parsed.reexports
         if entry.import_words is None:
-            code = _COMMENT.sub(r"\1", self._known_text(file, entry))  # a `)` in a comment
-            entry.import_words = frozenset(  # ends no import list
-                word for span in _IMPORT_SPAN.findall(code) for word in _WORD.findall(span)
-            )
+            entry.import_words = import_words(self._known_text(file, entry))
         return name in entry.import_words
 
     def parsed_facts(self, file: Path, entry: _ModuleEntry) -> _ParsedFacts | None:
@@ -493,6 +489,44 @@ class ModuleFactsCache:
             if (old := self._entries.get(dropped)) is not None:
                 old.model = None
                 old.document = None
+
+
+def import_words(text: str) -> frozenset[str]:
+    """Every word of what follows an `import` (a parenthesised list, or the rest of the line
+    and its continuations), comments removed, and perhaps a few more: the words after an
+    `import` on its line, and those of the lines an open parenthesis or a backslash carries
+    the list onto. Only the lines holding `import` are read: a pattern run over the whole text
+    cost every character of every module asked. (A superset is enough: a name it holds is
+    looked up in the module's parse.)"""
+    words: set[str] = set()
+    position = text.find("import")
+    while position >= 0:
+        start = text.rfind("\n", 0, position) + 1
+        end = _line_end(text, position)
+        code = _COMMENT.sub(r"\1", text[start:end])  # per line, as the pattern reads lines
+        found = _IMPORT.search(code)
+        if found is not None:
+            rest = code[found.end() :]
+            words.update(_WORD.findall(rest))
+            # `import (` may close on a later line, `import` find its `(` on one: read to the
+            # first `)` not in a comment. A line ending in a backslash goes on.
+            in_list = ")" not in rest and (not rest.strip() or rest.lstrip().startswith("("))
+            line = rest
+            while end < len(text) and (in_list or line.rstrip().endswith("\\")):
+                following = end + 1
+                end = _line_end(text, following)
+                line = _COMMENT.sub(r"\1", text[following:end])
+                words.update(_WORD.findall(line))
+                if ")" in line:
+                    end = following - 1  # that line may begin another import after its `)`
+                    break
+        position = text.find("import", end + 1)
+    return frozenset(words)
+
+
+def _line_end(text: str, position: int) -> int:
+    end = text.find("\n", position)
+    return len(text) if end < 0 else end
 
 
 def _lines(kept: ModuleModel | Document | None) -> int:

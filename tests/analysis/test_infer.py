@@ -636,3 +636,34 @@ def test_an_edit_in_a_class_searches_the_edited_member_alone(monkeypatch: pytest
     after = Document(edited, previous=before)
     assert infer._head_calls(after.units[0].source, heads) >= {"ops.step", "ops.scale"}
     assert searched == ["    def second(self, x):\n        return ops.scale(x)"]
+
+
+# What the import words were read with before: a pattern over the whole text, comments removed
+# (what follows an `import`: a parenthesised list, or the rest of the line and continuations).
+_IMPORT_SPAN = re.compile(r"\bimport\b(\s*\([^)]*\)|(?:[^\n\\]|\\\n?)*)")
+
+_IMPORT_TEXT_PIECES = st.sampled_from(
+    [
+        *("import", "from", "pkg", "a", "b as c", "é", "ximport", "import_", "1"),
+        *(" ", "\n", "\\", "\\\n", "(", ")", ",", ";", "#", "# x)\n", "'", '"', "\t", "\r"),
+    ]
+)
+
+
+@hypothesis_settings(max_examples=500, deadline=None)
+@given(st.lists(_IMPORT_TEXT_PIECES, max_size=16).map("".join))
+def test_import_words_hold_every_word_of_the_whole_text_pattern(text: str):
+    """Only the lines holding `import` are read, yet every word the whole-text pattern finds
+    is among the import words (a few more are harmless: each is looked up in the parse)."""
+    code = infer._COMMENT.sub(r"\1", text)
+    expected = {word for span in _IMPORT_SPAN.findall(code) for word in re.findall(r"\w+", span)}
+    assert expected <= infer.import_words(text)
+
+
+def test_import_words_follow_lists_and_continuations():
+    text = (
+        "from a import (\n    b,  # see c)\n    d,\n) ; from e import f\n"
+        "import g, \\\n    h\n# import i\nx = 'import j'\n"
+    )
+    assert {"b", "d", "f", "g", "h"} <= infer.import_words(text)
+    assert "i" not in infer.import_words(text)  # in a comment
