@@ -25,6 +25,7 @@ from jax_lsp.analysis.document import Document, UnitSource, first_line
 from jax_lsp.analysis.external import CallSite, ExternalFacts, facts_key
 from jax_lsp.analysis.flow import annotation_kind, dotted_name
 from jax_lsp.analysis.kinds import Kind
+from jax_lsp.analysis.lineage import Lineage
 from jax_lsp.analysis.model import ModuleModel
 from jax_lsp.analysis.nodes import (
     class_header,
@@ -60,9 +61,8 @@ _MAX_MODEL_LINES = 20_000  # lines of imported modules whose models are kept
 # Lines of the models analysed last (`ModuleFactsCache.offer`) kept in case a module imports
 # them: apart from the imported modules' models, so that they never push those out.
 _MAX_OFFERED_LINES = 20_000
-# What follows an `import`: a parenthesised list, or the rest of the line (with continuations).
-_IMPORT_SPAN = re.compile(r"\bimport\b(\s*\([^)]*\)|(?:[^\n\\]|\\\n?)*)")
 _WORD = re.compile(r"\w+")
+_IMPORT = re.compile(r"\bimport\b")
 # A comment, unless a quote comes before it on its line (import statements hold no strings).
 _COMMENT = re.compile(r"^([^'\"#\n]*)#[^\n]*", re.MULTILINE)
 
@@ -314,9 +314,10 @@ class _ModuleEntry:
     stamp: object  # the open document's text, or the file's (mtime, size)
     facts: dict[str, ExternalFacts | Target | None]  # by name: facts, re-export, unknown
     model: ModuleModel | None = None  # dropped when newer models need the memory
+    # Its parse (the model's, once it has one): dropped with the model, under the same bound.
+    document: Document | None = None
     explicit_meshes: bool | None = None  # its code may build a mesh with explicit axes
-    # Read from its text without a parse (`ModuleFactsCache._read_text`), None until then:
-    spells_meshes: bool | None = None  # it spells a name that builds explicit meshes
+    # Read from its text without a parse (`ModuleFactsCache.may_reexport`), None until then:
     import_words: frozenset[str] | None = None  # every word its import statements may hold
     parsed: _ParsedFacts | None = None  # read from its parse, None until then
 
@@ -334,9 +335,10 @@ class ModuleFactsCache:
         self._open_text = open_text
         self._entries: dict[Path, _ModuleEntry] = {}
         self._bindings: dict[tuple, Bindings] = {}
-        self._models: OrderedDict[Path, int] = OrderedDict()  # files with a model: lines
+        self._models: OrderedDict[Path, int] = OrderedDict()  # files with a parse: lines
         self._model_lines = 0
-        self._offered: OrderedDict[Path, ModuleModel] = OrderedDict()  # see `offer`
+        # The last analyses' models, or their documents alone (see `offer`).
+        self._offered: OrderedDict[Path, ModuleModel | Document] = OrderedDict()
         self._real_files: dict[str, Path] = {}  # each offered path, links resolved
         self._offered_lines = 0
 
@@ -354,25 +356,28 @@ class ModuleFactsCache:
         """A model the engine built for a module's text as it analysed it. When it is a model
         an importer would build (no facts of imported modules, no 64-bit setting), it is kept
         for a while: a module imported after it was analysed (a `check` run, most often) then
-        needs no model of its own, if its text is still the same."""
-        if model.external or model.x64_setting or not (path := document_file(model.document)):
+        needs no model of its own, if its text is still the same. Otherwise its document is
+        kept: the importer's model (or the parse its facts are first read from) shares its
+        parses instead of parsing the text again."""
+        if not (path := document_file(model.document)):
             return
+        kept = model.document if model.external or model.x64_setting else model
         file = self._real_file(path)
         self._offered_lines -= _lines(self._offered.pop(file, None))
-        self._offered[file] = model
-        self._offered_lines += _lines(model)
+        self._offered[file] = kept
+        self._offered_lines += _lines(kept)
         while self._offered_lines > _MAX_OFFERED_LINES and len(self._offered) > 1:
             self._offered_lines -= _lines(self._offered.popitem(last=False)[1])
 
     def parsed(self, path: str | None, text: str) -> Document | None:
-        """The document of the model built for `text` as the module at `path` imported by
-        others, if one is kept: a document analysed from it shares its parses and, with the
-        same settings and imported facts, its model (`ModuleModel.of`)."""
+        """The document parsed from `text` as the module at `path` imported by others, if one
+        is kept (with its model, if one was built): a document analysed from it shares its
+        parses and, with the same settings and imported facts, its model (`ModuleModel.of`)."""
         if not path or path.startswith("<") or not self._entries:
             return None
         entry = self._entries.get(self._real_file(path))
-        model = entry.model if entry is not None else None
-        return model.document if model is not None and model.document.text == text else None
+        document = entry.document if entry is not None else None
+        return document if document is not None and document.text == text else None
 
     def _real_file(self, path: str) -> Path:
         """The file at `path`, links resolved (memoised: asked at each analysis). A stale
@@ -406,10 +411,11 @@ class ModuleFactsCache:
     def model(self, file: Path, entry: _ModuleEntry) -> ModuleModel | None:
         """The entry's model, built again if it was dropped."""
         if entry.model is None:
-            text = self._text(file)
-            if text is None:
+            document = self._document(file, entry)
+            if document is None:
                 return None
-            self._keep_model(file, entry, text)
+            if entry.model is None:  # not the model an analysis of this text built
+                entry.model = ModuleModel.of(document)
         self._models.move_to_end(file)
         return entry.model
 
@@ -419,7 +425,8 @@ class ModuleFactsCache:
         if entry.explicit_meshes is None:
             # The model reads the names from the units' words: a text that never spells
             # them (most modules) is answered without building one.
-            if not self._read_text(file, entry).spells_meshes:
+            text = self._known_text(file, entry)
+            if not any(name in text for name in EXPLICIT_MESH_NAMES):
                 entry.explicit_meshes = False
             else:
                 model = self.model(file, entry)
@@ -429,50 +436,103 @@ class ModuleFactsCache:
     def may_reexport(self, file: Path, entry: _ModuleEntry, name: str) -> bool:
         """Whether the module may re-export `name` (bind it by an import): False when no
         import statement of its text spells the word, which `_answer` would parse the module
-        and build its model to find out (memoised with its version)."""
-        return name in self._read_text(file, entry).import_words  # type: ignore[operator]
+        and build its model to find out (memoised with its version). Once the module is
+        parsed, its parse answers exactly what `_answer` would find."""
+        if entry.parsed is not None:
+            return name in entry.parsed.reexports
+        if entry.import_words is None:
+            entry.import_words = import_words(self._known_text(file, entry))
+        return name in entry.import_words
 
     def parsed_facts(self, file: Path, entry: _ModuleEntry) -> _ParsedFacts | None:
         """What the module's parse tells without a model (None: no text), once per version."""
         if entry.parsed is None:
-            if entry.model is not None:
-                document = entry.model.document
-            else:
-                text = self._text(file)
-                if text is None:
-                    return None
-                document = Document(text, str(file))  # its parses stay cached for a model
+            document = self._document(file, entry)
+            if document is None:
+                return None
             entry.parsed = _ParsedFacts(_may_have_facts(document), _reexports(document, file))
         return entry.parsed
 
-    def _read_text(self, file: Path, entry: _ModuleEntry) -> _ModuleEntry:
-        """The entry with what its text answers without a parse, read once per version."""
-        if entry.import_words is None:
-            text = self._text(file) or ""
-            entry.spells_meshes = any(name in text for name in EXPLICIT_MESH_NAMES)
-            code = _COMMENT.sub(r"\1", text)  # a `)` in a comment ends no import list
-            entry.import_words = frozenset(
-                word for span in _IMPORT_SPAN.findall(code) for word in _WORD.findall(span)
-            )
-        return entry
+    def _document(self, file: Path, entry: _ModuleEntry) -> Document | None:
+        """The entry's parse (None: no text), kept with it for its model and for an analysis
+        of the same text (`parsed`); parsed afresh only if no analysis parsed this text."""
+        if entry.document is None:
+            text = self._text(file)
+            if text is None:
+                return None
+            offered = self._offered.get(file)
+            if type(offered) is ModuleModel and offered.document.text == text:
+                entry.model = offered  # the model an analysis of this text built: same facts
+                entry.document = offered.document
+            elif type(offered) is Document and offered.text == text:
+                # Its parses, not its lineage: that analysis read other modules' facts, and
+                # its next versions reuse from its own models.
+                entry.document = Document(text, str(file), previous=offered)
+                entry.document.lineage = Lineage()
+            else:
+                entry.document = Document(text, str(file))
+            self._hold(file, len(entry.document.lines))
+        return entry.document
 
-    def _keep_model(self, file: Path, entry: _ModuleEntry, text: str) -> None:
-        offered = self._offered.get(file)
-        if offered is not None and offered.document.text == text:
-            entry.model = offered  # the model an analysis of this text built: the same facts
-        else:
-            entry.model = ModuleModel.of(Document(text, str(file)))
-        self._model_lines += len(entry.model.document.lines) - self._models.pop(file, 0)
-        self._models[file] = len(entry.model.document.lines)
+    def _known_text(self, file: Path, entry: _ModuleEntry) -> str:
+        """The entry's text: its parse's, else read again ("" when it is gone)."""
+        return entry.document.text if entry.document is not None else self._text(file) or ""
+
+    def _hold(self, file: Path, lines: int) -> None:
+        """Count the file's parse (and the model built on it) in the bound, dropping the
+        least recently used others' beyond it."""
+        self._model_lines += lines - self._models.pop(file, 0)
+        self._models[file] = lines
         while self._model_lines > _MAX_MODEL_LINES and len(self._models) > 1:
-            dropped, lines = self._models.popitem(last=False)
-            self._model_lines -= lines
+            dropped, dropped_lines = self._models.popitem(last=False)
+            self._model_lines -= dropped_lines
             if (old := self._entries.get(dropped)) is not None:
                 old.model = None
+                old.document = None
 
 
-def _lines(model: ModuleModel | None) -> int:
-    return len(model.document.lines) if model is not None else 0
+def import_words(text: str) -> frozenset[str]:
+    """Every word of what follows an `import` (a parenthesised list, or the rest of the line
+    and its continuations), comments removed, and perhaps a few more: the words after an
+    `import` on its line, and those of the lines an open parenthesis or a backslash carries
+    the list onto. Only the lines holding `import` are read: a pattern run over the whole text
+    cost every character of every module asked. (A superset is enough: a name it holds is
+    looked up in the module's parse.)"""
+    words: set[str] = set()
+    position = text.find("import")
+    while position >= 0:
+        start = text.rfind("\n", 0, position) + 1
+        end = _line_end(text, position)
+        code = _COMMENT.sub(r"\1", text[start:end])  # per line, as the pattern reads lines
+        found = _IMPORT.search(code)
+        if found is not None:
+            rest = code[found.end() :]
+            words.update(_WORD.findall(rest))
+            # `import (` may close on a later line, `import` find its `(` on one: read to the
+            # first `)` not in a comment. A line ending in a backslash goes on.
+            in_list = ")" not in rest and (not rest.strip() or rest.lstrip().startswith("("))
+            line = rest
+            while end < len(text) and (in_list or line.rstrip().endswith("\\")):
+                following = end + 1
+                end = _line_end(text, following)
+                line = _COMMENT.sub(r"\1", text[following:end])
+                words.update(_WORD.findall(line))
+                if ")" in line:
+                    end = following - 1  # that line may begin another import after its `)`
+                    break
+        position = text.find("import", end + 1)
+    return frozenset(words)
+
+
+def _line_end(text: str, position: int) -> int:
+    end = text.find("\n", position)
+    return len(text) if end < 0 else end
+
+
+def _lines(kept: ModuleModel | Document | None) -> int:
+    if kept is None:
+        return 0
+    return len(kept.lines if type(kept) is Document else kept.document.lines)
 
 
 def file_stamp(file: Path | None) -> tuple[int, int] | None:

@@ -3513,7 +3513,10 @@ def _loaded_words(source: UnitSource) -> frozenset[str]:
     the names it reads, found far faster than by walking its tree."""
     loads = source.memo.get("loads")
     if loads is None:
-        loads = source.memo["loads"] = identifiers(_evaluated_text(source))
+        text = _evaluated_text(source)
+        # All of it: the unit's own words, which most often were read already.
+        loads = source.words() if text is source.text else identifiers(text)
+        source.memo["loads"] = loads
     return loads
 
 

@@ -488,6 +488,40 @@ def test_check_shares_a_modules_model_with_its_importers(workspace: Path):
     assert second.findings == fresh_codes(importer, workspace / "c.py")
 
 
+def test_check_parses_a_module_once_for_its_importers_and_itself(workspace: Path):
+    """A module whose facts are read from its parse alone (it only re-exports) is analysed on
+    that parse; a module analysed with facts of other modules (so its model is not the one
+    an importer builds) gives its importer its parses, not its lineage. The findings are those
+    of analyses that share nothing."""
+    settings = Settings()
+    package = workspace / "mypkg"
+    importer = "from mypkg import fresh_state\n\nx = fresh_state()\nx[0] = 1\n"
+
+    def fresh(text: str, path: Path) -> list:
+        return check_source(text, str(path), settings, Workspace(str(workspace))).findings
+
+    def sources(document: Document) -> list[int]:
+        return [id(unit.source) for unit in document.units]  # the same objects, not equal ones
+
+    shared = Workspace(str(workspace))
+    ops_text = (package / "ops.py").read_text()
+    ops = check_source(ops_text, str(package / "ops.py"), settings, shared).model
+    assert ops is not None and ops.external  # helper's facts
+    first = check_source(importer, str(workspace / "b.py"), settings, shared)
+    assert first.findings and first.findings == fresh(importer, workspace / "b.py")
+    ops_entry = shared._modules._entries[package / "ops.py"]
+    assert ops_entry.model is not None and not ops_entry.model.external
+    assert sources(ops_entry.model.document) == sources(ops.document)
+    assert ops_entry.model.document.lineage is not ops.document.lineage
+    init_entry = shared._modules._entries[package / "__init__.py"]
+    assert init_entry.model is None and init_entry.document is not None
+    init_text = (package / "__init__.py").read_text()
+    init = check_source(init_text, str(package / "__init__.py"), settings, shared)
+    assert init.model is not None
+    assert sources(init.model.document) == sources(init_entry.document)
+    assert init.findings == fresh(init_text, package / "__init__.py")
+
+
 @pytest.mark.parametrize(
     "text",
     [
@@ -602,3 +636,34 @@ def test_an_edit_in_a_class_searches_the_edited_member_alone(monkeypatch: pytest
     after = Document(edited, previous=before)
     assert infer._head_calls(after.units[0].source, heads) >= {"ops.step", "ops.scale"}
     assert searched == ["    def second(self, x):\n        return ops.scale(x)"]
+
+
+# What the import words were read with before: a pattern over the whole text, comments removed
+# (what follows an `import`: a parenthesised list, or the rest of the line and continuations).
+_IMPORT_SPAN = re.compile(r"\bimport\b(\s*\([^)]*\)|(?:[^\n\\]|\\\n?)*)")
+
+_IMPORT_TEXT_PIECES = st.sampled_from(
+    [
+        *("import", "from", "pkg", "a", "b as c", "é", "ximport", "import_", "1"),
+        *(" ", "\n", "\\", "\\\n", "(", ")", ",", ";", "#", "# x)\n", "'", '"', "\t", "\r"),
+    ]
+)
+
+
+@hypothesis_settings(max_examples=500, deadline=None)
+@given(st.lists(_IMPORT_TEXT_PIECES, max_size=16).map("".join))
+def test_import_words_hold_every_word_of_the_whole_text_pattern(text: str):
+    """Only the lines holding `import` are read, yet every word the whole-text pattern finds
+    is among the import words (a few more are harmless: each is looked up in the parse)."""
+    code = infer._COMMENT.sub(r"\1", text)
+    expected = {word for span in _IMPORT_SPAN.findall(code) for word in re.findall(r"\w+", span)}
+    assert expected <= infer.import_words(text)
+
+
+def test_import_words_follow_lists_and_continuations():
+    text = (
+        "from a import (\n    b,  # see c)\n    d,\n) ; from e import f\n"
+        "import g, \\\n    h\n# import i\nx = 'import j'\n"
+    )
+    assert {"b", "d", "f", "g", "h"} <= infer.import_words(text)
+    assert "i" not in infer.import_words(text)  # in a comment

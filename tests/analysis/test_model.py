@@ -9,7 +9,8 @@ import pytest
 
 from jax_lsp.analysis.document import Document
 from jax_lsp.analysis.kinds import Kind
-from jax_lsp.analysis.model import ModuleModel
+from jax_lsp.analysis.model import ModuleModel, _evaluated_text, _loaded_words
+from jax_lsp.analysis.text import identifiers
 from jax_lsp.analysis.updates import stepped_and_read
 
 
@@ -724,3 +725,21 @@ def test_an_instance_in_a_function_body_is_not_resolved_by_the_line_of_its_read(
 def test_stepped_and_read_is_a_counter_the_function_reads_beyond_its_step(body, stepped):
     function = ast.parse("def f(self, x):\n" + textwrap.indent(body, "    ")).body[0]
     assert stepped_and_read(function) == stepped
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "x = f(1)\ny = g(x)  # café\nlabel = 'ünïcode\u2028words'\n",
+        "class A: x = f(1); y = 2; z = 3; w = 4\n",  # a lone class run whole: its own line
+        "@jit\ndef f(x):\n    return h(x)\n",  # the body runs later: not read here
+    ],
+)
+def test_a_units_loaded_words_are_those_of_the_text_its_top_level_code_runs(text: str):
+    """The words of what top-level code runs: the unit's own words (memoised, read by other
+    passes) when that is its whole text, the header's words for a lone def."""
+    units = Document(text).units
+    for unit in units:
+        assert _loaded_words(unit.source) == identifiers(_evaluated_text(unit.source))
+    loaded = frozenset().union(*(_loaded_words(unit.source) for unit in units))
+    assert "f" in loaded and "h" not in loaded  # a def's body is read when it runs
