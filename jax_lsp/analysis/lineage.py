@@ -33,7 +33,7 @@ class Lineage:
         self._families: dict[str, tuple[object, dict, dict]] = {}
         # The model of the last version analysed (a `ModuleModel`; see `ModuleModel.of`),
         # held weakly: see `last_model`.
-        self._last_model: Callable[[], object | None] = _NO_MODEL
+        self._last_model: Callable[[], object | None] = _no_model
 
     @property
     def last_model(self) -> object | None:
@@ -136,10 +136,8 @@ class Lineage:
 
 
 def _no_model() -> None:
+    """No model yet: what a dead weak reference answers."""
     return None
-
-
-_NO_MODEL = _no_model
 
 
 def _fold(items: Sequence[S], state: dict, step, apply) -> tuple[list, dict]:
