@@ -12,10 +12,12 @@ import ast
 import copy
 import re
 import warnings
+from array import array
 from bisect import bisect_left, bisect_right
 from collections import OrderedDict
 from dataclasses import InitVar, dataclass, field
-from itertools import pairwise
+from itertools import accumulate, pairwise
+from sys import intern
 
 from jax_lsp.analysis.lineage import Lineage
 from jax_lsp.analysis.nodes import child_nodes, lone_class
@@ -93,10 +95,19 @@ class UnitSource:
         """The whole lines `node` of this unit's tree spans, joined: a cheap stand-in for its
         source segment where text identifies it (`ast.get_source_segment` splits the whole
         text again on every call, character by character)."""
-        lines = self.memo.get("lines")
-        if lines is None:
-            lines = self.memo["lines"] = self.text.split("\n")
-        return "\n".join(lines[node.lineno - 1 : node.end_lineno])  # type: ignore[attr-defined]
+        starts = self.memo.get("line-starts")
+        if starts is None:
+            # Where each line starts, not the lines: a memo kept as long as the unit, which
+            # as split lines was a second copy of the text (2.5 MB after 500 opened files).
+            lengths = (len(line) + 1 for line in self.text.split("\n"))
+            starts = self.memo["line-starts"] = array("q", accumulate(lengths, initial=0))
+        first, last = node.lineno - 1, node.end_lineno  # type: ignore[attr-defined]
+        if first >= last:
+            return ""
+        # From line `first` to the newline ending line `last - 1` (for the last line, the
+        # text's end: `starts` has one entry past it).
+        end = len(starts) - 1
+        return self.text[starts[min(first, end)] : starts[min(last, end)] - 1]
 
 
 class UnitMemo(dict):
@@ -128,7 +139,7 @@ def _words(text: str, tree: ast.Module | None) -> frozenset[str]:
     a line break, so the union is exactly the words of the whole text."""
     cls = lone_class(tree) if tree is not None else None
     if cls is None or len(cls.body) < _PIECEWISE_MEMBERS:
-        return identifiers(text)
+        return _kept_words(text)
     lines = text.split("\n")
     cuts = sorted({0, len(lines), *(min(first_line(m) - 1, len(lines)) for m in cls.body)})
     pieces = []
@@ -136,10 +147,19 @@ def _words(text: str, tree: ast.Module | None) -> frozenset[str]:
         piece = "\n".join(lines[start:end])
         found = _PIECE_WORDS.get(piece)
         if found is None:
-            found = identifiers(piece)
+            found = _kept_words(piece)
             _PIECE_WORDS.put(piece, found)
         pieces.append(found)
     return frozenset().union(*pieces)
+
+
+def _kept_words(text: str) -> frozenset[str]:
+    """`identifiers(text)` as memos keep them: each word the one interned string. The split
+    makes a string per word, and a word set is kept per unit (and per piece of a class): the
+    same common words (`self`, `jnp`, `return`), copied in every unit's set, were 88,729
+    strings after 500 opened files, of 11,557 distinct words. Interned, they are the
+    parser's own (names in trees are interned) or one string shared by every set."""
+    return frozenset(map(intern, identifiers(text)))
 
 
 # A class with fewer members is cheaper to read whole than piece by piece.
