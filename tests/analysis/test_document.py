@@ -331,7 +331,8 @@ def test_node_lines_are_the_whole_lines_each_node_spans():
 def test_unit_words_share_one_string_per_word():
     """The word sets kept per unit (and per piece of a long class) hold interned strings: a
     common word is one object however many units hold it, the parser's own name."""
-    members = "\n".join(f"    def m{i}(self, jnp_value):\n        return jnp_value\n" for i in range(5))
+    member = "    def m{}(self, jnp_value):\n        return jnp_value\n"
+    members = "\n".join(member.format(i) for i in range(5))
     document = Document(f"def f(jnp_value):\n    return jnp_value\n\nclass A:\n{members}")
     function, cls = (unit.source for unit in document.units)
     assert len(cls.tree.body[0].body) >= 4  # read piece by piece
