@@ -754,49 +754,29 @@ def _splice_member(unit: Unit, window: list[str], first: int, old_end: int) -> U
     2,000-line class parses one method, and one in a long function the statements it touched;
     None when the edit may not stay within members (then the window is split as any other).
 
-    The result is the tree `ast.parse` gives for the new text: the members run from the first
-    edited one to the next untouched one (to the end of the body when lines were added or
-    removed, as everything after has moved), parsed as the body of a stand-in class header
-    placed on the line above them, so every position comes out where a whole parse puts it
-    (the parser takes a function's statements, `return` and `await` too, in a class body:
-    where they may stand is the compiler's concern, not the parser's)."""
+    The result is the tree `ast.parse` gives for the new text (see `_spliced`)."""
     source = unit.source
     tree = source.tree
     if source.problem is not None or tree is None or len(tree.body) != 1:
         return None
-    cls = tree.body[0]
-    if not isinstance(cls, ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+    outer = tree.body[0]
+    if not isinstance(outer, _BLOCKS):
         return None
-    members = cls.body
-    starts = [first_line(member) - 1 for member in members]  # 0-based, unit-relative
-    edited_first, edited_end = first - unit.start_line, old_end - unit.start_line
-    if edited_first < starts[0] or starts[0] < 1:
-        return None  # the header (or a one-line class) changed
+    body_start = first_line(outer.body[0]) - 1
     # Only the header's lines may start at column 0: any other starts a new unit.
-    if any(line[:1] not in _NOT_CODE_START for line in window[starts[0] :]):
+    if body_start < 1 or any(line[:1] not in _NOT_CODE_START for line in window[body_start:]):
         return None
-    region_start = starts[bisect_right(starts, edited_first) - 1]
-    begin = bisect_left(starts, region_start)  # the first of the members sharing that line
-    if len(window) == source.line_count:
-        end = bisect_left(starts, max(edited_end, region_start + 1), lo=begin + 1)
-        region_end = starts[end] if end < len(members) else len(window)
-    else:
-        end, region_end = len(members), len(window)
-    region = "\n".join(window[region_start:region_end])
-    parsed = _parse("\n" * (region_start - 1) + "class _:\n" + region + "\n")
-    if parsed.tree is None or len(parsed.tree.body) != 1:
+    spliced = _spliced(
+        outer,
+        window,
+        first - unit.start_line,
+        old_end - unit.start_line,
+        len(window) == source.line_count,
+        len(window),
+        1,
+    )
+    if spliced is None:
         return None
-    stand_in = parsed.tree.body[0]
-    # A block's statements share one indentation: the first's must be the class body's.
-    if not isinstance(stand_in, ast.ClassDef) or (
-        stand_in.body[0].col_offset != members[0].col_offset
-    ):
-        return None
-    spliced = copy.copy(cls)
-    spliced.body = [*members[:begin], *stand_in.body, *members[end:]]
-    if end == len(members):
-        spliced.end_lineno = stand_in.body[-1].end_lineno
-        spliced.end_col_offset = stand_in.body[-1].end_col_offset
     text = "\n".join(window) + "\n"
     cached = _SOURCE_CACHE.get(text)
     if cached is None:
@@ -805,6 +785,82 @@ def _splice_member(unit: Unit, window: list[str], first: int, old_end: int) -> U
         cached = UnitSource(text, len(window), new_tree)
         _SOURCE_CACHE.put(text, cached)
     return Unit(cached, 0)
+
+
+# What `_spliced` parses member by member: a class, or a function.
+_BLOCKS = (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
+
+
+def _spliced(
+    block: ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef,
+    window: list[str],
+    edited_first: int,
+    edited_end: int,
+    same_lines: bool,
+    body_end: int,
+    depth: int,
+) -> ast.stmt | None:
+    """`block` (a copy) with the members of its body that the edit touched (unit-relative
+    lines `edited_first` to `edited_end` of the old text) parsed again from `window`, the
+    others shared; None when the edit may leave the members (then a larger part is parsed).
+    `body_end`: the line where the block's last member's lines end; `depth`: the block's
+    nesting in the unit (1 for the unit's own statement).
+
+    One edited member that is itself a class or a function (a method, typed inside its body)
+    is spliced the same way, one level down: a keystroke in a long method parses the
+    statements it touched, not the whole method. The members run from the first edited one
+    to the next untouched one (to the end of the body when lines were added or removed, as
+    everything after has moved), parsed as the body of stand-in class headers, one per
+    level, on the lines above them, so every position (and the nesting depth the tree's
+    limit counts) comes out where a whole parse puts it (the parser takes a function's
+    statements, `return` and `await` too, in a class body: where they may stand is the
+    compiler's concern, not the parser's)."""
+    members = block.body
+    starts = [first_line(member) - 1 for member in members]  # 0-based, unit-relative
+    if edited_first < starts[0] or starts[0] < depth:
+        return None  # the header (or a block on the header's line) changed
+    region_start = starts[bisect_right(starts, edited_first) - 1]
+    begin = bisect_left(starts, region_start)  # the first of the members sharing that line
+    if same_lines:
+        end = bisect_left(starts, max(edited_end, region_start + 1), lo=begin + 1)
+        region_end = starts[end] if end < len(members) else body_end
+    else:
+        end, region_end = len(members), body_end
+    if same_lines and end == begin + 1 and isinstance(members[begin], _BLOCKS):
+        inner = members[begin]
+        body_line = window[first_line(inner.body[0]) - 1]
+        # Its body on lines of its own (not `def f(): return 1`, nor after a header's tail).
+        if body_line[: inner.body[0].col_offset].isspace():
+            spliced_inner = _spliced(
+                inner, window, edited_first, edited_end, True, region_end, depth + 1
+            )
+            if spliced_inner is not None:
+                return _with_members(block, [*members[:begin], spliced_inner, *members[end:]])
+    region = "\n".join(window[region_start:region_end])
+    headers = "".join(" " * level + "class _:\n" for level in range(depth))
+    parsed = _parse("\n" * (region_start - depth) + headers + region + "\n")
+    if parsed.tree is None or len(parsed.tree.body) != 1:
+        return None
+    stand_in = parsed.tree.body[0]
+    for _ in range(depth - 1):  # down the stand-in headers, each holding the next alone
+        if not isinstance(stand_in, ast.ClassDef) or len(stand_in.body) != 1:
+            return None
+        stand_in = stand_in.body[0]
+    # A block's statements share one indentation: the first's must be the block's body's.
+    if not isinstance(stand_in, ast.ClassDef) or (
+        stand_in.body[0].col_offset != members[0].col_offset
+    ):
+        return None
+    return _with_members(block, [*members[:begin], *stand_in.body, *members[end:]])
+
+
+def _with_members(block: ast.stmt, members: list[ast.stmt]) -> ast.stmt:
+    """A copy of `block` whose body is `members`, ending where its last member ends."""
+    spliced = copy.copy(block)
+    spliced.body = members  # type: ignore[attr-defined]
+    spliced.end_lineno = members[-1].end_lineno
+    spliced.end_col_offset = members[-1].end_col_offset
+    return spliced
 
 
 @dataclass
