@@ -819,10 +819,17 @@ def _spliced(
     starts = [first_line(member) - 1 for member in members]  # 0-based, unit-relative
     if edited_first < starts[0] or starts[0] < depth:
         return None  # the header (or a block on the header's line) changed
-    region_start = starts[bisect_right(starts, edited_first) - 1]
-    begin = bisect_left(starts, region_start)  # the first of the members sharing that line
+    begin = bisect_left(starts, starts[bisect_right(starts, edited_first) - 1])
+    # From a line no earlier member runs onto (`x = (\n    1); y = 2`: the edited line may
+    # hold the end of the member before the one starting there).
+    while begin > 0 and members[begin - 1].end_lineno > starts[begin]:  # type: ignore[operator]
+        begin -= 1
+    region_start = starts[begin]
     if same_lines:
         end = bisect_left(starts, max(edited_end, region_start + 1), lo=begin + 1)
+        # To a line no later member starts on (the last one parsed again may end on it).
+        while end < len(members) and members[end - 1].end_lineno > starts[end]:  # type: ignore[operator]
+            end += 1
         region_end = starts[end] if end < len(members) else body_end
     else:
         end, region_end = len(members), body_end

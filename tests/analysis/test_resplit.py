@@ -460,3 +460,34 @@ def test_a_line_edited_in_a_method_has_the_tree_a_whole_parse_gives(text, edits)
             lines[index] = line[:change] if change < len(line) else replacement
         placed.append(((index + 0.5) / len(lines), 1, [lines[index]]))
     _assert_edited_units_parse_as_written(text, placed)
+
+
+@pytest.mark.parametrize("header", ["def f(x):", "class C:\n    def f(self, x):"])
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [
+        # The edited line ends one statement and starts the next.
+        ("    x = (\n        1); pass\n    return x", "    x = (\n    pass\n    return x"),
+        ("    x = (\n        1); pass\n    return x", "    x = (\n        2); pass\n    return x"),
+        # The statement before the edited one ends on its line.
+        ("    y = [\n    0]; x = 1\n    return x", "    y = [\n    0]; x = 2\n    return x"),
+    ],
+)
+def test_an_edit_on_a_line_two_statements_share_parses_both(header, before, after):
+    indent = "    " if header.startswith("class") else ""
+    body = "\n".join(indent + line for line in before.split("\n"))
+    edited_body = "\n".join(indent + line for line in after.split("\n"))
+    text = f"import jax\n\n\n{header}\n{body}\n\n\nvalue = 1\n"
+    edited = f"import jax\n\n\n{header}\n{edited_body}\n\n\nvalue = 1\n"
+    incremental = Document(edited, previous=Document(text))
+    for unit in incremental.units:
+        # Against `ast.parse` itself: a whole split would read the parse cache, where the
+        # incremental parse has just put its tree under the same text.
+        try:
+            expected = ast.parse(unit.text)
+        except SyntaxError:
+            assert unit.source.problem is not None
+            continue
+        assert ast.dump(unit.tree, include_attributes=True) == ast.dump(
+            expected, include_attributes=True
+        )
