@@ -59,13 +59,13 @@ class JediWorker:
 
     def __init__(self) -> None:
         self._process: subprocess.Popen | None = None
-        self._outbox: queue.SimpleQueue[tuple[int, str] | None] | None = None
+        self._outbox: queue.SimpleQueue[tuple[int, dict] | None] | None = None
         self._lock = threading.Lock()
         self._waiting: dict[int, Future] = {}
         self._ids = itertools.count(1)
         self._closed: subprocess.Popen | None = None  # closed without waiting: reaped later
 
-    def _start(self) -> queue.SimpleQueue[tuple[int, str] | None]:
+    def _start(self) -> queue.SimpleQueue[tuple[int, dict] | None]:
         """The running worker's outbox (caller holds the lock)."""
         if self._process is None or self._process.poll() is not None:
             if self._outbox is not None:
@@ -96,16 +96,19 @@ class JediWorker:
                 return future
             number = next(self._ids)
             self._waiting[number] = future
-            outbox.put((number, json.dumps({"id": number, **payload}) + "\n"))
+            # Serialised by the writer: a request waiting its turn holds the document's text,
+            # not a JSON copy of it (while jedi loads, every opened file's request waits).
+            outbox.put((number, {"id": number, **payload}))
         return future
 
     def _write(self, process: subprocess.Popen, outbox: queue.SimpleQueue) -> None:
         while (item := outbox.get()) is not None:
-            number, line = item
+            number, message = item
             try:
-                process.stdin.write(line)
+                process.stdin.write(json.dumps(message) + "\n")
                 process.stdin.flush()
-            except (OSError, ValueError):  # the worker died, or its input is closed
+            except (OSError, ValueError, TypeError):  # the worker died, its input is closed (or
+                # the payload is not JSON: answered as a failure, not the writer stopped)
                 self._fail([number])
         with contextlib.suppress(OSError):
             process.stdin.close()  # the worker exits on end of input

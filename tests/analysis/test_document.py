@@ -300,3 +300,43 @@ def test_a_unit_memo_stays_bounded_while_module_facts_keep_changing():
         previous = document
     memo = next(unit.source.memo for unit in previous.units if unit.source.text == function)
     assert 20 < len(memo) <= memo.limit
+
+
+def test_node_lines_are_the_whole_lines_each_node_spans():
+    """`node_lines` keeps where lines start, not the lines: the same text as joining them,
+    for every node, and for spans past the text's end or empty."""
+    text = textwrap.dedent(
+        """\
+        class A:
+            def f(self, x):  # é
+                return (x +
+                        1)
+
+            g = lambda self: [
+                y for y in ()]
+        """
+    )
+    source = Document(text).units[0].source
+    lines = source.text.split("\n")
+    spanned = [n for n in ast.walk(source.tree) if getattr(n, "end_lineno", None) is not None]
+    assert len(spanned) > 10
+    for node in spanned:
+        assert source.node_lines(node) == "\n".join(lines[node.lineno - 1 : node.end_lineno])
+    past = ast.Pass(lineno=len(lines) - 1, end_lineno=len(lines) + 4)
+    empty = ast.Pass(lineno=3, end_lineno=2)
+    for node in (past, empty):
+        assert source.node_lines(node) == "\n".join(lines[node.lineno - 1 : node.end_lineno])
+
+
+def test_unit_words_share_one_string_per_word():
+    """The word sets kept per unit (and per piece of a long class) hold interned strings: a
+    common word is one object however many units hold it, the parser's own name."""
+    member = "    def m{}(self, jnp_value):\n        return jnp_value\n"
+    members = "\n".join(member.format(i) for i in range(5))
+    document = Document(f"def f(jnp_value):\n    return jnp_value\n\nclass A:\n{members}")
+    function, cls = (unit.source for unit in document.units)
+    assert len(cls.tree.body[0].body) >= 4  # read piece by piece
+    first = next(w for w in function.words() if w == "jnp_value")
+    second = next(w for w in cls.words() if w == "jnp_value")
+    name = function.tree.body[0].args.args[0].arg
+    assert first is second is name

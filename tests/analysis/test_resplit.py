@@ -387,3 +387,107 @@ def test_an_edit_said_to_change_the_code_changes_the_parse(fixture, where, suffi
     except SyntaxError:
         return  # a text that does not parse is not kept either
     assert ast.dump(before, include_attributes=True) != ast.dump(after, include_attributes=True)
+
+
+def test_an_edit_inside_a_method_parses_the_statements_it_touched_only():
+    body = "".join(f"        x{i} = x + {i}\n" for i in range(4))
+    text = (
+        "import jax\n\n\nclass C:\n    n: int = 0\n\n"
+        f"    def m(self, x):\n{body}        return x3\n\n    def last(self):\n        return 1\n"
+    )
+    before = Document(text)
+
+    def kept(edited_text: str) -> tuple[list[bool], list[bool]]:
+        """Which members of the class, and statements of `m`, are the last parse's nodes."""
+        after = Document(edited_text, previous=before)
+        assert ast.dump(after.units[1].tree, include_attributes=True) == ast.dump(
+            ast.parse(after.units[1].source.text), include_attributes=True
+        )
+        old, new = before.units[1].tree.body[0], after.units[1].tree.body[0]
+        members = [mine is theirs for mine, theirs in zip(new.body, old.body, strict=True)]
+        statements = [
+            mine is theirs for mine, theirs in zip(new.body[1].body, old.body[1].body, strict=True)
+        ]
+        return members, statements
+
+    # `m` is a new node (its class too), holding the old nodes of the statements not touched.
+    assert kept(text.replace("x + 2", "x * 2")) == (
+        [True, False, True],
+        [True, True, False, True, True],
+    )
+    # Typed at the end of the last statement of the last method: every end moves with it.
+    assert kept(text.replace("return 1", "return 1 + 2"))[0] == [True, True, False]
+    # The method's header changed: the method is parsed whole.
+    assert not any(kept(text.replace("def m(self, x):", "def m(self, y):"))[1])
+
+
+# What a keystroke does to a line, the line count kept: the edits the nested splice takes.
+_LINE_SUFFIXES = ["; pass", "  # typed", " + 1", "(", ":", ")", "\\", '"""', " x"]
+_LINE_REPLACEMENTS = [
+    *MEMBER_SNIPPETS,
+    "      pass",
+    "            return x",
+    "   def g(self):",
+    " class K:",
+    "        @dec",
+]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    text=st.sampled_from(CLASS_TEXTS),
+    edits=st.lists(
+        st.tuples(
+            st.floats(0, 1),
+            st.one_of(st.sampled_from(_LINE_SUFFIXES), st.integers(0, 30)),
+            st.sampled_from(_LINE_REPLACEMENTS),
+        ),
+        min_size=1,
+        max_size=5,
+    ),
+)
+def test_a_line_edited_in_a_method_has_the_tree_a_whole_parse_gives(text, edits):
+    """Keystrokes that keep the line count (what a method's statements are parsed alone
+    for): text typed at a line's end, a line cut short, a line replaced."""
+    lines = text.split("\n")
+    placed = []  # as `edited_lines` takes them: where (a fraction), lines removed, inserted
+    for where, change, replacement in edits:
+        index = int(where * (len(lines) - 1))
+        line = lines[index]
+        if isinstance(change, str):
+            lines[index] = line + change
+        else:
+            lines[index] = line[:change] if change < len(line) else replacement
+        placed.append(((index + 0.5) / len(lines), 1, [lines[index]]))
+    _assert_edited_units_parse_as_written(text, placed)
+
+
+@pytest.mark.parametrize("header", ["def f(x):", "class C:\n    def f(self, x):"])
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [
+        # The edited line ends one statement and starts the next.
+        ("    x = (\n        1); pass\n    return x", "    x = (\n    pass\n    return x"),
+        ("    x = (\n        1); pass\n    return x", "    x = (\n        2); pass\n    return x"),
+        # The statement before the edited one ends on its line.
+        ("    y = [\n    0]; x = 1\n    return x", "    y = [\n    0]; x = 2\n    return x"),
+    ],
+)
+def test_an_edit_on_a_line_two_statements_share_parses_both(header, before, after):
+    indent = "    " if header.startswith("class") else ""
+    body = "\n".join(indent + line for line in before.split("\n"))
+    edited_body = "\n".join(indent + line for line in after.split("\n"))
+    text = f"import jax\n\n\n{header}\n{body}\n\n\nvalue = 1\n"
+    edited = f"import jax\n\n\n{header}\n{edited_body}\n\n\nvalue = 1\n"
+    incremental = Document(edited, previous=Document(text))
+    for unit in incremental.units:
+        # Against `ast.parse` itself: a whole split would read the parse cache, where the
+        # incremental parse has just put its tree under the same text.
+        try:
+            expected = ast.parse(unit.text)
+        except SyntaxError:
+            assert unit.source.problem is not None
+            continue
+        assert ast.dump(unit.tree, include_attributes=True) == ast.dump(
+            expected, include_attributes=True
+        )
