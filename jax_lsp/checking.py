@@ -16,7 +16,7 @@ from typing import Literal
 
 from jax_lsp.analysis.text import split_lines
 from jax_lsp.config import ConfigError, Settings, load_settings
-from jax_lsp.engine import check_source, fix_source, with_fixes_built
+from jax_lsp.engine import analysing_once, check_source, fix_source, with_fixes_built
 from jax_lsp.exit_codes import EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE
 from jax_lsp.files import (
     UnreadableFile,
@@ -101,6 +101,7 @@ def _check_file(path: str, settings: Settings, fix: FixMode, unsafe: bool) -> Fi
     # Analysed once: unit findings are kept for reuse only when the text may be analysed
     # again (after --fix, whose last analysis was of this text; by --watch).
     reuse = bool(fix) or _WATCHING[0]
+    analysing_once(not reuse)
     analysis = check_source(text, path, settings, workspace, reuse_findings=reuse)
     result.findings = with_fixes_built(analysis, text)
     for failure in analysis.failures:

@@ -25,6 +25,7 @@ from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.model import ModuleModel, local_imports
 from jax_lsp.analysis.nodes import LEAF_NODE_TYPES, MARKER_NODE_TYPES, child_nodes
 from jax_lsp.analysis.reads import MethodReads, ReadLog, UnitReads, answers_hold
+from jax_lsp.analysis.summary import record_member_parts
 from jax_lsp.analysis.text import RecordedLines
 from jax_lsp.analysis.traced_functions import TracedFunction
 from jax_lsp.analysis.traced_functions import traced_functions as _traced_functions
@@ -543,6 +544,13 @@ def analyze_with(
         external,
         reuse_findings,
     )
+
+
+def analysing_once(once: bool) -> None:
+    """Whether the texts analysed next are analysed once (`check` without `--fix` or
+    `--watch`): then what only a later version of a text replays is not recorded (class
+    members' summary parts). The analyses are the same either way."""
+    record_member_parts(not once)
 
 
 def check_source(

@@ -20,7 +20,7 @@ from itertools import accumulate, pairwise
 from sys import intern
 
 from jax_lsp.analysis.lineage import Lineage
-from jax_lsp.analysis.nodes import child_nodes, lone_class
+from jax_lsp.analysis.nodes import child_nodes, forget_walks, lone_class
 from jax_lsp.analysis.text import identifiers, split_lines
 
 # Lines at column 0 that continue the previous statement rather than start one.
@@ -938,3 +938,4 @@ def clear_caches() -> None:
     _SOURCE_CACHE.clear()
     _REPEAT_CACHE.clear()
     _PIECE_WORDS.clear()
+    forget_walks()

@@ -268,6 +268,11 @@ class ModuleModel:
     # unit_key's answers by (id of the unit's parse, first line): see `unit_key`.
     _unit_keys: dict[tuple[int, int], tuple] = field(init=False, default_factory=dict, repr=False)
     _method_keys: dict[FunctionNode, tuple] = field(init=False, default_factory=dict, repr=False)
+    # scope_kinds's answers by function once the trace is settled (None while it grows): every
+    # part of their keys is then fixed for this model, and the rules ask again and again.
+    _settled_scopes: dict[FunctionNode, ScopeKinds] | None = field(
+        init=False, default=None, repr=False
+    )
     # Module functions top-level code names: the hash of their unit's text (see _compute_globals).
     _top_callees: dict[str, int] = field(init=False, default_factory=dict, repr=False)
 
@@ -339,6 +344,7 @@ class ModuleModel:
         self._compute_globals(units)
         self._compute_trace(units)
         self._carries.clear()  # shaped while the trace was still growing
+        self._settled_scopes = {}
         # What makes a class a PyTree may sit in another statement (JAX401/JAX402); with a
         # name defined twice, which definition a registration registers depends on the order.
         self._class_facts_key = intern_key(
@@ -2005,6 +2011,15 @@ class ModuleModel:
         return {name: Kind.TRACED for name in info.traced_params}
 
     def scope_kinds(self, node: FunctionNode) -> ScopeKinds:
+        settled = self._settled_scopes
+        if settled is not None:
+            found = settled.get(node)
+            if found is None:
+                found = settled[node] = self._scope_kinds(node)
+            return found
+        return self._scope_kinds(node)
+
+    def _scope_kinds(self, node: FunctionNode) -> ScopeKinds:
         chain = [*self.enclosing_chain(node), node]
         source = self._source_of[node]
         key = (

@@ -142,3 +142,25 @@ def test_every_field_a_member_may_add_to_is_replayed():
     fields = {field.name for field in dataclasses.fields(UnitSummary)}
     fields -= {"free_writes", "member_parts"}
     assert fields == {*_LIST_FIELDS, *_SET_FIELDS, *top_level_only}
+
+
+def test_summaries_without_recorded_parts_are_the_same():
+    """`check` of a text analysed once records no member parts (`record_member_parts`): each
+    unit's summary equals the one walked recording them; recording on again, it records."""
+    for text in TEXTS[:8]:
+        document = Document(text)
+        model = ModuleModel.of(document)
+        for unit in [unit for unit in document.units if unit.tree is not None]:
+            summary_module._MEMBER_PARTS.clear()
+            summary_module.record_member_parts(False)
+            try:
+                unrecorded = summarize(unit.tree, model.resolver, model.alias_key)
+            finally:
+                summary_module.record_member_parts(True)
+            assert not summary_module._MEMBER_PARTS
+            assert not unrecorded.member_parts
+            recorded = summarize(unit.tree, model.resolver, model.alias_key)
+            assert unrecorded == recorded
+            assert bool(recorded.member_parts) == any(
+                isinstance(statement, ast.ClassDef) for statement in unit.tree.body
+            )

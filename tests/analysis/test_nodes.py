@@ -90,3 +90,23 @@ def test_walk_is_breadth_first_without_markers() -> None:
     tree = ast.parse("a = b + c(d)")
     expected = [n for n in ast.walk(tree) if type(n) not in MARKER_NODE_TYPES]
     assert walk_nodes(tree) == expected
+
+
+def test_kept_walks_answer_as_fresh_walks() -> None:
+    """`walk_nodes` keeps its last walks: asked again of a tree it kept, and of trees that
+    came and went (whose ids a new tree may take), it lists what a fresh walk lists."""
+    from jax_lsp.analysis import nodes
+
+    texts = [f"def f{i}(x):\n    return g(x) + {i}\n" for i in range(3 * nodes._RECENT_WALKS_KEPT)]
+    for round_ in range(2):
+        for text in texts:
+            tree = ast.parse(text)  # a new tree each time: ids of dropped trees are reused
+            for root in (tree, tree.body[0]):
+                expected = [n for n in ast.walk(root) if type(n) not in MARKER_NODE_TYPES]
+                assert walk_nodes(root) == expected
+                assert walk_nodes(root) == expected, round_  # the kept walk
+    assert len(nodes._RECENT_WALKS) <= nodes._RECENT_WALKS_KEPT
+    for root, walked in nodes._RECENT_WALKS.values():
+        assert walked[0] is root  # each entry holds its root: its id stays its own
+    nodes.forget_walks()
+    assert not nodes._RECENT_WALKS
