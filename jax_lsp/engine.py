@@ -14,7 +14,7 @@ import logging
 import os
 import warnings
 import weakref
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import NamedTuple
@@ -44,6 +44,8 @@ _FUNCTION_TYPES = (ast.FunctionDef, ast.AsyncFunctionDef)
 _LOOP_TYPES = (ast.For, ast.AsyncFor, ast.While)
 _SCOPE_TYPES = frozenset((*_FUNCTION_TYPES, ast.Lambda, *_LOOP_TYPES))
 _DEFINITION_TYPES = frozenset((*_FUNCTION_TYPES, ast.Lambda))
+# The nodes whose visit may enter a scope (and change the rules' table) or a class's methods.
+_SCOPE_OR_CLASS_TYPES = frozenset((*_SCOPE_TYPES, ast.ClassDef))
 # A test and diagnostic aid: JAX_LSP_FAIL_RULE=JAX201[,JAX202] makes those rules raise on
 # every node they check, to see how a broken rule is isolated and reported end to end.
 _FAIL_RULES = frozenset(
@@ -182,14 +184,25 @@ class _RuleLayout:
         self.leaves = frozenset() if wants_markers else LEAF_NODE_TYPES
 
 
+# A rule's code and its instance's `check`, as the walk calls them.
+_Checks = tuple[tuple[str, Callable[[ast.AST, RuleContext], Iterable[Finding]]], ...]
+
+
 class _RuleTables:
     """The layout of the analysis's rules and their instances (made per analysis: some keep
-    state for one analysis), shared by every unit's walk."""
+    state for one analysis), shared by every unit's walk: per kind of code, node type -> the
+    checks to call (bound once here, not looked up again at each of the walk's nodes)."""
 
     def __init__(self, rules: Sequence[type[Rule]], instances: Sequence[Rule]) -> None:
         layout = _rule_layout(tuple(rules))
-        self.instances = instances
-        self.by_scope = layout.by_scope
+        checks = [(rule.code, rule.check) for rule in instances]
+        self.by_scope: dict[str | None, dict[type[ast.AST], _Checks]] = {
+            scope: {
+                node_type: tuple(checks[index] for index in indexes)
+                for node_type, indexes in table.items()
+            }
+            for scope, table in layout.by_scope.items()
+        }
         self.children = layout.children
         self.leaves = layout.leaves
 
@@ -219,7 +232,6 @@ class _Walker:
         self.ctx = RuleContext(view, self.lines)  # type: ignore[arg-type]
         self.ctx.unit_start = unit.start_line
         self._tables = tables.by_scope
-        self._instances = tables.instances
         self.dispatch = self._tables[None]
         self.children = tables.children
         self.leaves = tables.leaves
@@ -233,19 +245,39 @@ class _Walker:
         self.visit(self.unit.tree)
 
     def visit(self, node: ast.AST) -> None:
-        rules = self.dispatch.get(type(node))
-        if rules:
-            self._check(node, rules)
+        node_type = type(node)
+        dispatch = self.dispatch
+        checks = dispatch.get(node_type)
+        if checks:
+            self._check(node, checks)
+        if node_type in _SCOPE_OR_CLASS_TYPES:
+            self._visit_scope(node)
+            return
+        # Most nodes: no scope entered, and the table stays the same through the children.
+        children = self.children(node)
+        if not children:
+            return
+        ancestors = self.ctx.ancestors
+        ancestors.append(node)
+        leaves = self.leaves
+        for child in children:
+            # A leaf no rule here looks at needs no visit (nor a place among the ancestors).
+            if type(child) not in leaves or type(child) in dispatch:
+                self.visit(child)
+        ancestors.pop()
+
+    def _visit_scope(self, node: ast.AST) -> None:
+        """The children of a definition, loop or class: a scope may change the table."""
         ancestors = self.ctx.ancestors
         children = self.children(node)
         if type(node) in _DEFINITION_TYPES:
             # Decorators, defaults and annotations run once, where the function is defined:
             # in the enclosing scope, not in the function's (traced) body.
             ancestors.append(node)
-            for child in _evaluated_at_definition(node):
+            for child in _evaluated_at_definition(node):  # type: ignore[arg-type]
                 self.visit(child)
             ancestors.pop()
-            children = node.body if type(node) is not ast.Lambda else (node.body,)
+            children = node.body if type(node) is not ast.Lambda else (node.body,)  # type: ignore[attr-defined]
         entered = type(node) in _SCOPE_TYPES and self._enter(node)
         methods = self.methods if type(node) is ast.ClassDef and len(ancestors) == 1 else None
         ancestors.append(node)
@@ -301,21 +333,19 @@ class _Walker:
                 key, self.findings[found:], reads, frozenset(lines.read), tuple(recording.noted)
             )
 
-    def _check(self, node: ast.AST, rules: tuple[int, ...]) -> None:
-        for index in rules:
-            rule = self._instances[index]
-            if rule.code in self.broken:
+    def _check(self, node: ast.AST, checks: _Checks) -> None:
+        broken, ctx, extend = self.broken, self.ctx, self.findings.extend
+        for code, check in checks:
+            if broken and code in broken:
                 continue
             try:
-                self.findings.extend(rule.check(node, self.ctx))
+                extend(check(node, ctx))
             except Exception as error:  # a rule bug must not cost the other rules' findings
-                self.broken.add(rule.code)
+                broken.add(code)
                 line = getattr(node, "lineno", 1) - 1 + self.unit.start_line
-                self.failures.append(
-                    RuleFailure(rule.code, line, f"{type(error).__name__}: {error}")
-                )
+                self.failures.append(RuleFailure(code, line, f"{type(error).__name__}: {error}"))
                 # Reported by the caller (CLI line, LSP logMessage); the traceback for --log-file.
-                log.info("rule %s failed at line %d", rule.code, line + 1, exc_info=True)
+                log.info("rule %s failed at line %d", code, line + 1, exc_info=True)
 
     def _enter(self, node: ast.AST) -> bool:
         ctx = self.ctx
