@@ -14,7 +14,7 @@ import logging
 import os
 import warnings
 import weakref
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import NamedTuple
@@ -146,16 +146,16 @@ _ALLOWED_RULES: dict[str | None, tuple[str | None, ...]] = {
 
 
 def _dispatch(rules: Sequence[type[Rule]], chosen: Callable[[type[Rule]], bool]) -> _Table:
-    table: dict[type[ast.AST], list[int]] = {}
+    table: dict[type[ast.AST], list[tuple[str, int]]] = {}
     for index, rule in enumerate(rules):
         if chosen(rule):
             for node_type in rule.node_types:
-                table.setdefault(node_type, []).append(index)
-    return {node_type: tuple(indexes) for node_type, indexes in table.items()}
+                table.setdefault(node_type, []).append((rule.code, index))
+    return {node_type: tuple(entries) for node_type, entries in table.items()}
 
 
-# Node type -> the rules that look at it, by their place in the analysis's list of rules.
-_Table = dict[type[ast.AST], tuple[int, ...]]
+# Node type -> the rules that look at it: their codes and places in the analysis's list of rules.
+_Table = dict[type[ast.AST], tuple[tuple[str, int], ...]]
 
 
 @lru_cache(maxsize=64)
@@ -184,25 +184,15 @@ class _RuleLayout:
         self.leaves = frozenset() if wants_markers else LEAF_NODE_TYPES
 
 
-# A rule's code and its instance's `check`, as the walk calls them.
-_Checks = tuple[tuple[str, Callable[[ast.AST, RuleContext], Iterable[Finding]]], ...]
-
-
 class _RuleTables:
-    """The layout of the analysis's rules and their instances (made per analysis: some keep
-    state for one analysis), shared by every unit's walk: per kind of code, node type -> the
-    checks to call (bound once here, not looked up again at each of the walk's nodes)."""
+    """The layout of the analysis's rules and their instances' `check` (made per analysis:
+    some keep state for one analysis; bound once here, not looked up again at each of the
+    walk's nodes), shared by every unit's walk."""
 
     def __init__(self, rules: Sequence[type[Rule]], instances: Sequence[Rule]) -> None:
         layout = _rule_layout(tuple(rules))
-        checks = [(rule.code, rule.check) for rule in instances]
-        self.by_scope: dict[str | None, dict[type[ast.AST], _Checks]] = {
-            scope: {
-                node_type: tuple(checks[index] for index in indexes)
-                for node_type, indexes in table.items()
-            }
-            for scope, table in layout.by_scope.items()
-        }
+        self.checks = [instance.check for instance in instances]
+        self.by_scope = layout.by_scope
         self.children = layout.children
         self.leaves = layout.leaves
 
@@ -232,6 +222,7 @@ class _Walker:
         self.ctx = RuleContext(view, self.lines)  # type: ignore[arg-type]
         self.ctx.unit_start = unit.start_line
         self._tables = tables.by_scope
+        self._checks = tables.checks
         self.dispatch = self._tables[None]
         self.children = tables.children
         self.leaves = tables.leaves
@@ -247,9 +238,9 @@ class _Walker:
     def visit(self, node: ast.AST) -> None:
         node_type = type(node)
         dispatch = self.dispatch
-        checks = dispatch.get(node_type)
-        if checks:
-            self._check(node, checks)
+        rules = dispatch.get(node_type)
+        if rules:
+            self._check(node, rules)
         if node_type in _SCOPE_OR_CLASS_TYPES:
             self._visit_scope(node)
             return
@@ -333,13 +324,13 @@ class _Walker:
                 key, self.findings[found:], reads, frozenset(lines.read), tuple(recording.noted)
             )
 
-    def _check(self, node: ast.AST, checks: _Checks) -> None:
-        broken, ctx, extend = self.broken, self.ctx, self.findings.extend
-        for code, check in checks:
+    def _check(self, node: ast.AST, rules: tuple[tuple[str, int], ...]) -> None:
+        broken, ctx, extend, checks = self.broken, self.ctx, self.findings.extend, self._checks
+        for code, index in rules:
             if broken and code in broken:
                 continue
             try:
-                extend(check(node, ctx))
+                extend(checks[index](node, ctx))
             except Exception as error:  # a rule bug must not cost the other rules' findings
                 broken.add(code)
                 line = getattr(node, "lineno", 1) - 1 + self.unit.start_line
