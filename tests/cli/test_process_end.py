@@ -4,6 +4,7 @@ its whole output still arrives, through a pipe too, with the exit status it woul
 from __future__ import annotations
 
 import json
+import logging
 import subprocess
 import sys
 from pathlib import Path
@@ -64,6 +65,8 @@ def test_the_command_line_ends_the_process(tmp_path: Path, monkeypatch, capsys) 
         raise SystemExit(status)
 
     monkeypatch.setattr(cli.os, "_exit", exit_now)
+    # The process would end here: pytest's own log handlers must stay open.
+    monkeypatch.setattr(logging, "shutdown", lambda: None)
     assert cli.main(["check", "fixable.py"]) == 1
     assert ended == []
     monkeypatch.setattr(sys, "argv", ["jax-lsp", "check", "fixable.py"])
