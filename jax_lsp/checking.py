@@ -6,7 +6,6 @@ Kept out of `jax_lsp.cli` so that `jax-lsp serve` does not import it."""
 from __future__ import annotations
 
 import argparse
-import difflib
 import os
 import sys
 from dataclasses import dataclass, field, replace
@@ -142,6 +141,8 @@ def _unified_diff(path: str, before: str, after: str) -> str:
     before_name, after_name = (
         (shown, shown) if os.path.isabs(shown) else (f"a/{shown}", f"b/{shown}")
     )
+    import difflib  # --diff only
+
     lines = difflib.unified_diff(
         before.splitlines(keepends=True),
         after.splitlines(keepends=True),

@@ -45,6 +45,8 @@ _FUNCTION_TYPES = (ast.FunctionDef, ast.AsyncFunctionDef)
 _LOOP_TYPES = (ast.For, ast.AsyncFor, ast.While)
 _SCOPE_TYPES = frozenset((*_FUNCTION_TYPES, ast.Lambda, *_LOOP_TYPES))
 _DEFINITION_TYPES = frozenset((*_FUNCTION_TYPES, ast.Lambda))
+# The nodes whose visit may enter a scope (and change the rules' table) or a class's methods.
+_SCOPE_OR_CLASS_TYPES = frozenset((*_SCOPE_TYPES, ast.ClassDef))
 # A test and diagnostic aid: JAX_LSP_FAIL_RULE=JAX201[,JAX202] makes those rules raise on
 # every node they check, to see how a broken rule is isolated and reported end to end.
 _FAIL_RULES = frozenset(
@@ -145,16 +147,16 @@ _ALLOWED_RULES: dict[str | None, tuple[str | None, ...]] = {
 
 
 def _dispatch(rules: Sequence[type[Rule]], chosen: Callable[[type[Rule]], bool]) -> _Table:
-    table: dict[type[ast.AST], list[int]] = {}
+    table: dict[type[ast.AST], list[tuple[str, int]]] = {}
     for index, rule in enumerate(rules):
         if chosen(rule):
             for node_type in rule.node_types:
-                table.setdefault(node_type, []).append(index)
-    return {node_type: tuple(indexes) for node_type, indexes in table.items()}
+                table.setdefault(node_type, []).append((rule.code, index))
+    return {node_type: tuple(entries) for node_type, entries in table.items()}
 
 
-# Node type -> the rules that look at it, by their place in the analysis's list of rules.
-_Table = dict[type[ast.AST], tuple[int, ...]]
+# Node type -> the rules that look at it: their codes and places in the analysis's list of rules.
+_Table = dict[type[ast.AST], tuple[tuple[str, int], ...]]
 
 
 @lru_cache(maxsize=64)
@@ -184,12 +186,13 @@ class _RuleLayout:
 
 
 class _RuleTables:
-    """The layout of the analysis's rules and their instances (made per analysis: some keep
-    state for one analysis), shared by every unit's walk."""
+    """The layout of the analysis's rules and their instances' `check` (made per analysis:
+    some keep state for one analysis; bound once here, not looked up again at each of the
+    walk's nodes), shared by every unit's walk."""
 
     def __init__(self, rules: Sequence[type[Rule]], instances: Sequence[Rule]) -> None:
         layout = _rule_layout(tuple(rules))
-        self.instances = instances
+        self.checks = [instance.check for instance in instances]
         self.by_scope = layout.by_scope
         self.children = layout.children
         self.leaves = layout.leaves
@@ -220,7 +223,7 @@ class _Walker:
         self.ctx = RuleContext(view, self.lines)  # type: ignore[arg-type]
         self.ctx.unit_start = unit.start_line
         self._tables = tables.by_scope
-        self._instances = tables.instances
+        self._checks = tables.checks
         self.dispatch = self._tables[None]
         self.children = tables.children
         self.leaves = tables.leaves
@@ -234,19 +237,39 @@ class _Walker:
         self.visit(self.unit.tree)
 
     def visit(self, node: ast.AST) -> None:
-        rules = self.dispatch.get(type(node))
+        node_type = type(node)
+        dispatch = self.dispatch
+        rules = dispatch.get(node_type)
         if rules:
             self._check(node, rules)
+        if node_type in _SCOPE_OR_CLASS_TYPES:
+            self._visit_scope(node)
+            return
+        # Most nodes: no scope entered, and the table stays the same through the children.
+        children = self.children(node)
+        if not children:
+            return
+        ancestors = self.ctx.ancestors
+        ancestors.append(node)
+        leaves = self.leaves
+        for child in children:
+            # A leaf no rule here looks at needs no visit (nor a place among the ancestors).
+            if type(child) not in leaves or type(child) in dispatch:
+                self.visit(child)
+        ancestors.pop()
+
+    def _visit_scope(self, node: ast.AST) -> None:
+        """The children of a definition, loop or class: a scope may change the table."""
         ancestors = self.ctx.ancestors
         children = self.children(node)
         if type(node) in _DEFINITION_TYPES:
             # Decorators, defaults and annotations run once, where the function is defined:
             # in the enclosing scope, not in the function's (traced) body.
             ancestors.append(node)
-            for child in _evaluated_at_definition(node):
+            for child in _evaluated_at_definition(node):  # type: ignore[arg-type]
                 self.visit(child)
             ancestors.pop()
-            children = node.body if type(node) is not ast.Lambda else (node.body,)
+            children = node.body if type(node) is not ast.Lambda else (node.body,)  # type: ignore[attr-defined]
         entered = type(node) in _SCOPE_TYPES and self._enter(node)
         methods = self.methods if type(node) is ast.ClassDef and len(ancestors) == 1 else None
         ancestors.append(node)
@@ -302,21 +325,19 @@ class _Walker:
                 key, self.findings[found:], reads, frozenset(lines.read), tuple(recording.noted)
             )
 
-    def _check(self, node: ast.AST, rules: tuple[int, ...]) -> None:
-        for index in rules:
-            rule = self._instances[index]
-            if rule.code in self.broken:
+    def _check(self, node: ast.AST, rules: tuple[tuple[str, int], ...]) -> None:
+        broken, ctx, extend, checks = self.broken, self.ctx, self.findings.extend, self._checks
+        for code, index in rules:
+            if broken and code in broken:
                 continue
             try:
-                self.findings.extend(rule.check(node, self.ctx))
+                extend(checks[index](node, ctx))
             except Exception as error:  # a rule bug must not cost the other rules' findings
-                self.broken.add(rule.code)
+                broken.add(code)
                 line = getattr(node, "lineno", 1) - 1 + self.unit.start_line
-                self.failures.append(
-                    RuleFailure(rule.code, line, f"{type(error).__name__}: {error}")
-                )
+                self.failures.append(RuleFailure(code, line, f"{type(error).__name__}: {error}"))
                 # Reported by the caller (CLI line, LSP logMessage); the traceback for --log-file.
-                log.info("rule %s failed at line %d", rule.code, line + 1, exc_info=True)
+                log.info("rule %s failed at line %d", code, line + 1, exc_info=True)
 
     def _enter(self, node: ast.AST) -> bool:
         ctx = self.ctx

@@ -11,7 +11,6 @@ keeps its indentation, key order, escaping and final newline.
 
 from __future__ import annotations
 
-import difflib
 import json
 import re
 from dataclasses import dataclass, replace
@@ -176,6 +175,8 @@ def _restore_ipython(original: str, fixed: str) -> str:
     fixed_lines = fixed.split("\n")
     if not ipython:
         return fixed
+    import difflib  # a fixed notebook with IPython lines only
+
     matcher = difflib.SequenceMatcher(None, blanked_lines, fixed_lines, autojunk=False)
     moved: dict[int, int] = {}
     for block in matcher.get_matching_blocks():

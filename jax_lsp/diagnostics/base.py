@@ -196,6 +196,12 @@ class RuleContext:
     def parent(self) -> ast.AST | None:
         return self.ancestors[-1] if self.ancestors else None
 
+    @property
+    def code_lines(self) -> Sequence[str]:
+        """The unit's lines, unrecorded: for cheap tests of what code may name, as `code_text`
+        (nothing reported may be taken from them)."""
+        return self.lines.plain if isinstance(self.lines, RecordedLines) else self.lines
+
     def code_text(self, node: ast.AST) -> str:
         """The lines `node` spans (the unit's, for the unit's Module), comments included, for
         a cheap test of what the code may name: unrecorded (see `lines`), so nothing
@@ -203,7 +209,7 @@ class RuleContext:
         decision, only the work done to reach it."""
         if self._code_text[0] is node:  # the rules of a scope ask one after another
             return self._code_text[1]
-        lines = self.lines.plain if isinstance(self.lines, RecordedLines) else self.lines
+        lines = self.code_lines
         if isinstance(node, ast.Module):
             text = "\n".join(lines)
         else:

@@ -496,11 +496,13 @@ class UnsafeCast(Rule):
         resolver = ctx.resolvers[-1]
         func = node.func
         qualname = ctx.qualname(func)
-        bindings = scope_bindings(ctx.functions[-1] if ctx.functions else None)
+        # The scope's bindings are looked up only for a call that passes the tests below.
+        scope = ctx.functions[-1] if ctx.functions else None
 
         updated = at_update_target(node)
         if updated is not None and qualname is None:
             # `ints.at[i].set(jnp.nan)`: the value is cast to the array's integer dtype.
+            bindings = scope_bindings(scope)
             value = node.args[0] if node.args else None
             value = next((k.value for k in node.keywords if k.arg == "values"), value)
             oracle = FloatOracle(resolver, bindings, ctx.model.float_globals)
@@ -525,7 +527,7 @@ class UnsafeCast(Rule):
             return
         if dtype is None or not is_integer(dtype, resolver):
             return
-        oracle = FloatOracle(resolver, bindings, ctx.model.float_globals)
+        oracle = FloatOracle(resolver, scope_bindings(scope), ctx.model.float_globals)
         if not oracle.is_float(source):
             return
         target = short_dtype(dtype, resolver)

@@ -299,6 +299,9 @@ class ConstantOutOfBounds(Rule):
         ),
     )
 
+    # The spellings the scope being checked gives a subscript, a `take` or a walrus.
+    _walk_words: tuple[str, ...] = ()
+
     def check(self, node: ast.AST, ctx: RuleContext) -> Iterator[Finding]:
         resolver = ctx.resolvers[-1]
         top_level = isinstance(node, ast.Module) and not all(
@@ -333,6 +336,8 @@ class ConstantOutOfBounds(Rule):
         if isinstance(node, ast.Module):  # a function may rebind these through `global`
             untracked |= ctx.model.global_writes
         tracker = ShapeTracker(resolver, frozenset(untracked))
+        # What an expression's text must hold for its walk to find or change anything.
+        self._walk_words = ("[", ":=", "take", *resolver.names_bound_under("jax.numpy.take"))
         for name, known in inherited.items():
             if type(known) is int:
                 tracker.integers[name] = known
@@ -400,6 +405,16 @@ class ConstantOutOfBounds(Rule):
             yield from self._expression(target.slice, tracker, ctx)
 
     def _expression(self, expr: ast.expr, tracker: ShapeTracker, ctx: RuleContext):
+        # Only a subscript, a `take` call or a walrus matters below, and each is spelled in
+        # the expression's lines: most expressions are skipped on their text (a comment or a
+        # string naming one only costs the walk).
+        words = self._walk_words
+        if not any(
+            word in line
+            for line in ctx.code_lines[expr.lineno - 1 : expr.end_lineno]  # type: ignore[index]
+            for word in words
+        ):
+            return
         # (node, parent, grandparent): `x.at[i].set(v)` is recognised from `x.at[i]` upwards.
         stack: list[tuple[ast.AST, ast.AST | None, ast.AST | None]] = [(expr, None, None)]
         while stack:

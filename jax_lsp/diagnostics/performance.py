@@ -637,10 +637,15 @@ class JitInLoop(Rule):
         if inside:
             return  # runs only while the enclosing jit traces: once per compilation
         if isinstance(node, ast.Call):
-            yield from self._jit_call(node, ctx)
-            yield from self._rebuilt_static(node, ctx)
-            if isinstance(ctx.parent, ast.Assign) and ctx.parent.value is node:
-                yield from self._jit_in_module_init(ctx.parent, ctx)
+            # The cheap tests of each part first, here: most calls are neither a jit nor
+            # inside a loop, and a generator made for nothing costs what the test does.
+            if node.args:
+                yield from self._jit_call(node, ctx)
+            if ctx.loops:
+                yield from self._rebuilt_static(node, ctx)
+            parent = ctx.parent
+            if isinstance(parent, ast.Assign) and parent.value is node and ctx.functions:
+                yield from self._jit_in_module_init(parent, ctx)
         else:
             yield from self._decorated(node, ctx)
 
