@@ -53,7 +53,12 @@ from jax_lsp.analysis.hashing import (
 )
 from jax_lsp.analysis.header import import_insertion_line
 from jax_lsp.analysis.imports import Resolver, import_bindings, local_imports
-from jax_lsp.analysis.jitted import StaticSignature, jit_call_signature, unit_signatures
+from jax_lsp.analysis.jitted import (
+    StaticSignature,
+    jit_call_signature,
+    local_signatures,
+    unit_signatures,
+)
 from jax_lsp.analysis.key_inputs import (
     KeyInput,
     KeyRecord,
@@ -3043,6 +3048,18 @@ class ModuleModel:
             return self.function_node(name)
         return self.static_signatures.get(name)
 
+    def local_static_signatures(self, function: FunctionNode) -> dict[str, StaticSignature]:
+        """Names `function` binds once in its own body to jitted callables with static
+        arguments (`local_signatures`): its text and the module's imports decide them."""
+        source = self._source_of.get(function)
+        if source is None:
+            return local_signatures(function, self.resolver)
+        key = ("local-signatures", function, self.alias_key)
+        found = source.memo.get(key)
+        if found is None:
+            found = source.memo[key] = local_signatures(function, self.resolver)
+        return found
+
     def _wrapped_statics(self, function: FunctionNode) -> frozenset[str]:
         """Parameters `function` passes on in a static position of a jitted call: memoised
         on its unit, reused while the signatures of what it calls are the same."""
@@ -3053,6 +3070,8 @@ class ModuleModel:
         if not passing[1]:
             return frozenset()
 
+        local = self.local_static_signatures(function)
+
         def compute(lookup: Callable[[tuple[str, str]], object]) -> frozenset[str]:
             def signature_of_call(call: ast.Call) -> StaticSignature | None:
                 if isinstance(call.func, ast.Call):
@@ -3060,6 +3079,8 @@ class ModuleModel:
                         call.func, self.resolver, lambda name: lookup(("function", name))
                     )
                 if isinstance(call.func, ast.Name):
+                    if binds_locally(call.func.id, function):
+                        return local.get(call.func.id)
                     return lookup(("signature", call.func.id))
                 return None
 

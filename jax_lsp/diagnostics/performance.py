@@ -854,10 +854,9 @@ def _static_signature(node: ast.Call, ctx: RuleContext) -> StaticSignature | Non
         return jit_call_signature(func, ctx.resolvers[-1], _module_function(ctx))
     if not isinstance(func, ast.Name):
         return None
-    signature = ctx.model.static_signatures.get(func.id)
-    if signature is None or (ctx.functions and binds_locally(func.id, ctx.functions[-1])):
-        return None
-    return signature
+    if ctx.functions and binds_locally(func.id, ctx.functions[-1]):
+        return ctx.model.local_static_signatures(ctx.functions[-1]).get(func.id)
+    return ctx.model.static_signatures.get(func.id)
 
 
 def _specialised_per_iteration(function: FunctionNode, loops: list[ast.AST], ctx: RuleContext):
