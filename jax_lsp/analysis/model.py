@@ -3070,8 +3070,6 @@ class ModuleModel:
         if not passing[1]:
             return frozenset()
 
-        local = self.local_static_signatures(function)
-
         def compute(lookup: Callable[[tuple[str, str]], object]) -> frozenset[str]:
             def signature_of_call(call: ast.Call) -> StaticSignature | None:
                 if isinstance(call.func, ast.Call):
@@ -3079,8 +3077,8 @@ class ModuleModel:
                         call.func, self.resolver, lambda name: lookup(("function", name))
                     )
                 if isinstance(call.func, ast.Name):
-                    if binds_locally(call.func.id, function):
-                        return local.get(call.func.id)
+                    if binds_locally(call.func.id, function):  # its own text decides it
+                        return self.local_static_signatures(function).get(call.func.id)
                     return lookup(("signature", call.func.id))
                 return None
 
