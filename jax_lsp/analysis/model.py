@@ -87,7 +87,7 @@ from jax_lsp.analysis.keys import (
 )
 from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.module_state import ModuleState
-from jax_lsp.analysis.names import binds_locally
+from jax_lsp.analysis.names import binds_locally, scope_bound_names
 from jax_lsp.analysis.nodes import (
     is_none,
     is_staticmethod,
@@ -255,6 +255,10 @@ class ModuleModel:
     _key_helpers: dict[str, frozenset[str]] | None = field(init=False, default=None, repr=False)
     _float_globals: frozenset[str] | None = field(init=False, default=None, repr=False)
     _signatures: dict[str, StaticSignature] | None = field(init=False, default=None, repr=False)
+    # By function: `local_static_signatures`' answers, asked at every call of a bare name.
+    _local_signatures: dict[FunctionNode, dict[str, StaticSignature]] = field(
+        init=False, default_factory=dict, repr=False
+    )
     _callee_key: tuple | None = field(init=False, default=None, repr=False)
     _module_reuses: dict[int, tuple[Reuse, ...]] | None = field(
         init=False, default=None, repr=False
@@ -3051,13 +3055,16 @@ class ModuleModel:
     def local_static_signatures(self, function: FunctionNode) -> dict[str, StaticSignature]:
         """Names `function` binds once in its own body to jitted callables with static
         arguments (`local_signatures`): its text and the module's imports decide them."""
-        source = self._source_of.get(function)
-        if source is None:
-            return local_signatures(function, self.resolver)
-        key = ("local-signatures", function, self.alias_key)
-        found = source.memo.get(key)
+        found = self._local_signatures.get(function)
         if found is None:
-            found = source.memo[key] = local_signatures(function, self.resolver)
+            source = self._source_of.get(function)
+            key = ("local-signatures", function, self.alias_key)
+            found = source.memo.get(key) if source is not None else None
+            if found is None:
+                found = local_signatures(function, self.resolver)
+                if source is not None:
+                    source.memo[key] = found
+            self._local_signatures[function] = found
         return found
 
     def _wrapped_statics(self, function: FunctionNode) -> frozenset[str]:
@@ -3077,7 +3084,7 @@ class ModuleModel:
                         call.func, self.resolver, lambda name: lookup(("function", name))
                     )
                 if isinstance(call.func, ast.Name):
-                    if binds_locally(call.func.id, function):  # its own text decides it
+                    if call.func.id in scope_bound_names(function):  # its own text decides
                         return self.local_static_signatures(function).get(call.func.id)
                     return lookup(("signature", call.func.id))
                 return None

@@ -854,9 +854,14 @@ def _static_signature(node: ast.Call, ctx: RuleContext) -> StaticSignature | Non
         return jit_call_signature(func, ctx.resolvers[-1], _module_function(ctx))
     if not isinstance(func, ast.Name):
         return None
-    if ctx.functions and binds_locally(func.id, ctx.functions[-1]):
-        return ctx.model.local_static_signatures(ctx.functions[-1]).get(func.id)
-    return ctx.model.static_signatures.get(func.id)
+    if ctx.functions:  # a jitted function the enclosing one defines itself
+        local = ctx.model.local_static_signatures(ctx.functions[-1]).get(func.id)
+        if local is not None:
+            return local
+    signature = ctx.model.static_signatures.get(func.id)
+    if signature is None or (ctx.functions and binds_locally(func.id, ctx.functions[-1])):
+        return None
+    return signature
 
 
 def _specialised_per_iteration(function: FunctionNode, loops: list[ast.AST], ctx: RuleContext):
