@@ -1,6 +1,5 @@
-"""Jitted callables and their static arguments: `@partial(jax.jit, static_argnums=...)`
-definitions and `g = jax.jit(f, static_argnames=...)` bindings, at module level or in a
-function's own body."""
+"""Module-level jitted callables and their static arguments: `@partial(jax.jit,
+static_argnums=...)` definitions and `g = jax.jit(f, static_argnames=...)` bindings."""
 
 from __future__ import annotations
 
@@ -9,8 +8,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from jax_lsp.analysis.imports import Resolver
-from jax_lsp.analysis.names import declared_elsewhere, stored_names
-from jax_lsp.analysis.nodes import all_params
 from jax_lsp.analysis.summary import FunctionNode, transform_of
 from jax_lsp.analysis.traced import positional_params, static_parameters
 
@@ -83,39 +80,8 @@ def unit_signatures(
     tree: ast.Module, resolver: Resolver, resolve: Callable[[str], FunctionNode | None]
 ) -> dict[str, StaticSignature]:
     """Names a unit binds at module level to jitted callables with static arguments."""
-    return _bound_signatures(tree.body, resolver, resolve)
-
-
-def local_signatures(function: FunctionNode, resolver: Resolver) -> dict[str, StaticSignature]:
-    """Names a function binds in its own body to jitted callables with static arguments (a
-    nested `@partial(jax.jit, static_argnums=...)` def, `g = jax.jit(h, static_argnames=...)`
-    of a nested def or lambda), each bound once there: a call of the name in that body runs
-    that jitted callable. Syntax and imports only."""
-    if isinstance(function, ast.Lambda):
-        return {}
-    nested = {
-        statement.name: statement
-        for statement in function.body
-        if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef)
-    }
-    signatures = _bound_signatures(function.body, resolver, nested.get)
-    if not signatures:
-        return signatures
-    parameters = set(all_params(function))
-    return {
-        name: signature
-        for name, signature in signatures.items()
-        if name not in parameters
-        and sum(name in stored_names(statement) for statement in function.body) == 1
-        and name not in declared_elsewhere(function)
-    }
-
-
-def _bound_signatures(
-    statements: list[ast.stmt], resolver: Resolver, resolve: Callable[[str], FunctionNode | None]
-) -> dict[str, StaticSignature]:
     signatures: dict[str, StaticSignature] = {}
-    for statement in statements:
+    for statement in tree.body:
         if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef):
             for decorator in statement.decorator_list:
                 found = transform_of(decorator, resolver)

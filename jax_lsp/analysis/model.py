@@ -53,12 +53,7 @@ from jax_lsp.analysis.hashing import (
 )
 from jax_lsp.analysis.header import import_insertion_line
 from jax_lsp.analysis.imports import Resolver, import_bindings, local_imports
-from jax_lsp.analysis.jitted import (
-    StaticSignature,
-    jit_call_signature,
-    local_signatures,
-    unit_signatures,
-)
+from jax_lsp.analysis.jitted import StaticSignature, jit_call_signature, unit_signatures
 from jax_lsp.analysis.key_inputs import (
     KeyInput,
     KeyRecord,
@@ -87,7 +82,7 @@ from jax_lsp.analysis.keys import (
 )
 from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.module_state import ModuleState
-from jax_lsp.analysis.names import binds_locally, scope_bound_names
+from jax_lsp.analysis.names import binds_locally
 from jax_lsp.analysis.nodes import (
     is_none,
     is_staticmethod,
@@ -255,10 +250,6 @@ class ModuleModel:
     _key_helpers: dict[str, frozenset[str]] | None = field(init=False, default=None, repr=False)
     _float_globals: frozenset[str] | None = field(init=False, default=None, repr=False)
     _signatures: dict[str, StaticSignature] | None = field(init=False, default=None, repr=False)
-    # By function: `local_static_signatures`' answers, asked at every call of a bare name.
-    _local_signatures: dict[FunctionNode, dict[str, StaticSignature]] = field(
-        init=False, default_factory=dict, repr=False
-    )
     _callee_key: tuple | None = field(init=False, default=None, repr=False)
     _module_reuses: dict[int, tuple[Reuse, ...]] | None = field(
         init=False, default=None, repr=False
@@ -3052,21 +3043,6 @@ class ModuleModel:
             return self.function_node(name)
         return self.static_signatures.get(name)
 
-    def local_static_signatures(self, function: FunctionNode) -> dict[str, StaticSignature]:
-        """Names `function` binds once in its own body to jitted callables with static
-        arguments (`local_signatures`): its text and the module's imports decide them."""
-        found = self._local_signatures.get(function)
-        if found is None:
-            source = self._source_of.get(function)
-            key = ("local-signatures", function, self.alias_key)
-            found = source.memo.get(key) if source is not None else None
-            if found is None:
-                found = local_signatures(function, self.resolver)
-                if source is not None:
-                    source.memo[key] = found
-            self._local_signatures[function] = found
-        return found
-
     def _wrapped_statics(self, function: FunctionNode) -> frozenset[str]:
         """Parameters `function` passes on in a static position of a jitted call: memoised
         on its unit, reused while the signatures of what it calls are the same."""
@@ -3084,8 +3060,6 @@ class ModuleModel:
                         call.func, self.resolver, lambda name: lookup(("function", name))
                     )
                 if isinstance(call.func, ast.Name):
-                    if call.func.id in scope_bound_names(function):  # its own text decides
-                        return self.local_static_signatures(function).get(call.func.id)
                     return lookup(("signature", call.func.id))
                 return None
 

@@ -53,9 +53,8 @@ RECORDED = frozenset(
 # Facts rules read that `ModuleModel.unit_key` holds: the unit's own functions' traces,
 # objects, carries and explanations; the module's imports (`resolver`, `alias_key`,
 # `import_line`), classes (`_class_facts_key`), callee facts (`key_helpers`,
-# `static_signatures`; `local_static_signatures`, of the unit's own functions), 64-bit facts,
-# attribute writes and module shapes (for the units that may read them); methods computing
-# scope values keyed by the same (`scope_kinds`, ...).
+# `static_signatures`), 64-bit facts, attribute writes and module shapes (for the units that
+# may read them); methods computing scope values keyed by the same (`scope_kinds`, ...).
 # Syntax-level facts of the module (`document`, `summaries`, `records`, `functions`) are
 # read where the key's per-function facts and `_returns_key` cover them.
 KEYED = frozenset(
@@ -79,7 +78,6 @@ KEYED = frozenset(
         "trace",
         "key_helpers",
         "static_signatures",
-        "local_static_signatures",
         "assigned_attributes",
         "fresh_attribute_writes",
         "attribute_classes",

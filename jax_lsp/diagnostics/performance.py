@@ -21,7 +21,6 @@ from jax_lsp.analysis.names import (
     binds_locally,
     names_reached,
     rebinds,
-    scope_bound_names,
     stored_names,
 )
 from jax_lsp.analysis.nodes import all_params, contains, passes_keyword, walk_nodes
@@ -855,11 +854,6 @@ def _static_signature(node: ast.Call, ctx: RuleContext) -> StaticSignature | Non
         return jit_call_signature(func, ctx.resolvers[-1], _module_function(ctx))
     if not isinstance(func, ast.Name):
         return None
-    if ctx.functions and func.id in scope_bound_names(ctx.functions[-1]):
-        # Bound in the enclosing function's own body: a jitted function it defines itself?
-        local = ctx.model.local_static_signatures(ctx.functions[-1]).get(func.id)
-        if local is not None:
-            return local
     signature = ctx.model.static_signatures.get(func.id)
     if signature is None or (ctx.functions and binds_locally(func.id, ctx.functions[-1])):
         return None
