@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.cli.helpers import jax_lsp_process
+
 BUGGY = textwrap.dedent(
     """\
     import jax.numpy as jnp
@@ -21,14 +23,8 @@ BUGGY = textwrap.dedent(
 )
 
 
-def run(*args: str, cwd: Path) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "jax_lsp", *args],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+def run(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return jax_lsp_process(*args, cwd=cwd, timeout=120)
 
 
 @pytest.fixture

@@ -1,10 +1,13 @@
-"""Running `jax-lsp` in-process (fast) for the CLI tests, and the sample programs they fix."""
+"""Running `jax-lsp` for the CLI tests, in-process (fast) or as its own process, and the sample
+programs they fix."""
 
 from __future__ import annotations
 
 import contextlib
 import io
 import os
+import subprocess
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -40,3 +43,16 @@ def jax_lsp(*args: str, cwd: Path, env: dict[str, str] | None = None) -> Run:
             else:
                 os.environ[name] = value
     return Run(code, out.getvalue(), err.getvalue())
+
+
+def jax_lsp_process(
+    *args: str, cwd: Path, timeout: float = 600
+) -> subprocess.CompletedProcess[str]:
+    """`python -m jax_lsp *args` run as its own process in `cwd`: what a shell or a hook sees."""
+    return subprocess.run(
+        [sys.executable, "-m", "jax_lsp", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )

@@ -5,34 +5,23 @@ from __future__ import annotations
 
 import json
 import logging
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
 from jax_lsp import cli
-from tests.cli.helpers import FIXABLE, FIXED, jax_lsp
+from tests.cli.helpers import FIXABLE, FIXED, jax_lsp, jax_lsp_process
 
 # Many findings per file: the report is larger than a pipe's buffer (64 KiB on Linux).
 _MANY = "import jax.numpy as jnp\n\nx = jnp.zeros(3)\n" + "x[0] = 1.0\n" * 400
-
-
-def _command(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "jax_lsp", *args],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
 
 
 @pytest.mark.parametrize("files", [3, 40], ids=["in-process", "workers"])
 def test_whole_report_and_status_from_a_process(tmp_path: Path, files: int) -> None:
     for index in range(files):
         (tmp_path / f"m{index:02}.py").write_text(_MANY, encoding="utf-8")
-    run = _command("check", "--output-format", "json", ".", cwd=tmp_path)
+    run = jax_lsp_process("check", "--output-format", "json", ".", cwd=tmp_path)
     assert run.returncode == 1, run.stderr
     findings = json.loads(run.stdout)  # complete: the buffered tail was flushed
     assert len(findings) == 400 * files
@@ -41,13 +30,13 @@ def test_whole_report_and_status_from_a_process(tmp_path: Path, files: int) -> N
 
 def test_clean_status_and_summary_from_a_process(tmp_path: Path) -> None:
     (tmp_path / "clean.py").write_text("import jax.numpy as jnp\n\nx = jnp.zeros(3)\n")
-    run = _command("check", ".", cwd=tmp_path)
+    run = jax_lsp_process("check", ".", cwd=tmp_path)
     assert (run.returncode, run.stdout) == (0, "All checks passed!\n")
 
 
 def test_fixes_written_before_the_process_ends(tmp_path: Path) -> None:
     (tmp_path / "fixable.py").write_text(FIXABLE, encoding="utf-8")
-    run = _command("check", "--fix", ".", cwd=tmp_path)
+    run = jax_lsp_process("check", "--fix", ".", cwd=tmp_path)
     assert run.returncode == 0, run.stdout + run.stderr
     assert (tmp_path / "fixable.py").read_text(encoding="utf-8") == FIXED
     assert run.stdout == "Fixed 1 finding.\n"
