@@ -46,21 +46,30 @@ _HOLED_LISTS = frozenset((("Dict", "keys"), ("arguments", "kw_defaults")))
 _FIELD = re.compile(r"(\w+)([*?]?) (\w+)")
 
 ChildGetter = Callable[[ast.AST], list[ast.AST]]
-_GETTERS: dict[type, ChildGetter] = {}
+
+
+class _Getters(dict[type, ChildGetter | None]):
+    """Node type -> its children's getter, made on first sight; None for a type whose nodes
+    never have children worth visiting (Name, Constant: about half the nodes of a tree), so
+    walks skip them without a call."""
+
+    def __missing__(self, node_type: type) -> ChildGetter | None:
+        getter = self[node_type] = _make_getter(node_type)
+        return getter
+
+
+_GETTERS = _Getters()
 
 
 def child_nodes(node: ast.AST) -> list[ast.AST]:
     """`ast.iter_child_nodes(node)` without marker nodes, as a list, in field order."""
-    getter = _GETTERS.get(type(node)) or _new_getter(type(node))
+    getter = _GETTERS[type(node)]
+    if getter is None:
+        return []
     try:
         return getter(node)
     except AttributeError:  # a node built by hand without all its fields
         return _generic_children(node)
-
-
-def _new_getter(node_type: type) -> ChildGetter:
-    getter = _GETTERS[node_type] = _make_getter(node_type)
-    return getter
 
 
 # The last walks made, by the root's id (with the root, which keeps the id its own): the
@@ -96,7 +105,9 @@ def _walk(node: ast.AST) -> list[ast.AST]:
     getters = _GETTERS
     # `child_nodes` spelled out: the walk's nodes are most of all the calls made for children.
     for current in nodes:  # the list grows while it is read
-        getter = getters.get(type(current)) or _new_getter(type(current))
+        getter = getters[type(current)]
+        if getter is None:
+            continue
         try:
             nodes += getter(current)
         except AttributeError:  # a node built by hand without all its fields
@@ -235,25 +246,49 @@ def all_params(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> lis
     return names
 
 
-def _make_getter(node_type: type) -> ChildGetter:
+def _make_getter(node_type: type) -> ChildGetter | None:
     """A function listing a node's children, compiled from the grammar line its class
-    documents (`Call(expr func, expr* args, keyword* keywords)`)."""
+    documents (`Call(expr func, expr* args, keyword* keywords)` gives
+    `return [node.func, *node.args, *node.keywords]`); None when no field can hold one."""
     fields = _grammar_fields(node_type)
     if fields is None or [name for _, _, name in fields] != list(node_type._fields):
         return _generic_children  # an unexpected grammar line: inspect values at run time
-    lines = ["def children(node):", "    out = []"]
+    # The fields as items of a list display while none may be None (one display is several
+    # times cheaper than appending field by field); an optional field or a list with holes
+    # breaks the display into statements.
+    lines = ["def children(node):"]
+    display: list[str] = []
+    started = False
+
+    def flush() -> None:
+        nonlocal started
+        if display:
+            lines.append(f"    out {'+=' if started else '='} [{', '.join(display)}]")
+            display.clear()
+        elif not started:
+            lines.append("    out = []")
+        started = True
+
     for field_type, quantity, name in fields:
         if field_type in _LEAF_TYPES:
             continue
         if quantity == "*" and (node_type.__name__, name) in _HOLED_LISTS:
+            flush()
             lines.append(f"    out += [item for item in node.{name} if item is not None]")
         elif quantity == "*":
-            lines.append(f"    out += node.{name}")
+            display.append(f"*node.{name}")
         elif quantity == "?":
+            flush()
             lines += [f"    if node.{name} is not None:", f"        out.append(node.{name})"]
         else:
-            lines.append(f"    out.append(node.{name})")
-    lines.append("    return out")
+            display.append(f"node.{name}")
+    if not started and not display:
+        return None
+    if not started:
+        lines.append(f"    return [{', '.join(display)}]")
+    else:
+        flush()
+        lines.append("    return out")
     namespace: dict[str, ChildGetter] = {}
     exec("\n".join(lines), namespace)  # our own code, built from the grammar line
     return namespace["children"]
