@@ -13,6 +13,7 @@ import ast
 import re
 import weakref
 from collections.abc import Callable
+from operator import attrgetter
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -229,8 +230,13 @@ def own_returns(node: ast.FunctionDef, may_yield: bool = True) -> list[ast.expr 
     return found
 
 
+# A parameter's name (`map` over an argument list reads them without a comprehension's call).
+_PARAM_NAME = attrgetter("arg")
+
+
 def positional_params(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> list[str]:
-    return [arg.arg for arg in [*node.args.posonlyargs, *node.args.args]]
+    args = node.args
+    return [*map(_PARAM_NAME, args.posonlyargs), *map(_PARAM_NAME, args.args)]
 
 
 def is_staticmethod(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> bool:
@@ -241,8 +247,13 @@ def is_staticmethod(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -
 
 
 def all_params(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> list[str]:
-    names = positional_params(node) + [arg.arg for arg in node.args.kwonlyargs]
-    names += [arg.arg for arg in (node.args.vararg, node.args.kwarg) if arg is not None]
+    args = node.args
+    names = [*map(_PARAM_NAME, args.posonlyargs), *map(_PARAM_NAME, args.args)]
+    names += map(_PARAM_NAME, args.kwonlyargs)
+    if args.vararg is not None:
+        names.append(args.vararg.arg)
+    if args.kwarg is not None:
+        names.append(args.kwarg.arg)
     return names
 
 
