@@ -81,7 +81,7 @@ class UnitSource:
     memo: dict = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        self.memo = UnitMemo(_memo_limit(self.text))
+        self.memo = UnitMemo(self.text)
 
     def words(self) -> frozenset[str]:
         """Every identifier of the text, and more (see `text.identifiers`), memoised: a
@@ -120,15 +120,21 @@ class UnitMemo(dict):
     wanted is computed again: a miss, never a wrong answer.
     """
 
-    __slots__ = ("limit",)
+    __slots__ = ("_text", "limit")
 
-    def __init__(self, limit: int) -> None:
+    def __init__(self, text: str) -> None:
         super().__init__()
-        self.limit = limit
+        # Every unit's memo holds this many; the text's own limit (larger with more functions)
+        # is counted once the memo is that full, which most units' memos never are.
+        self.limit = _MEMO_FLOOR
+        self._text: str | None = text
 
     def __setitem__(self, key: object, value: object) -> None:
         if len(self) >= self.limit and key not in self:
-            del self[next(iter(self))]
+            if self._text is not None:
+                self.limit, self._text = _memo_limit(self._text), None
+            if len(self) >= self.limit:
+                del self[next(iter(self))]
         dict.__setitem__(self, key, value)  # not through `super()`: every memo write comes here
 
 
@@ -169,7 +175,10 @@ _PIECEWISE_MEMBERS = 4
 def _memo_limit(text: str) -> int:
     """Room for a few versions of every entry: some families are keyed per function or
     lambda (their scope, returns, calls passed on), the rest once per unit."""
-    return 64 + 16 * (text.count("def ") + text.count("lambda"))
+    return _MEMO_FLOOR + 16 * (text.count("def ") + text.count("lambda"))
+
+
+_MEMO_FLOOR = 64
 
 
 @dataclass(frozen=True)
@@ -289,22 +298,25 @@ def _too_deep(tree: ast.AST) -> int | None:
     stack = [(tree, 0)]
     while stack:
         node, depth = stack.pop()
-        if depth > MAX_TREE_DEPTH:
-            return getattr(node, "lineno", 1)
-        # Below a one-line node, every level of nesting takes at least one of its characters
-        # (a few wrappers share their child's span: twice the width bounds them too), so a
-        # short line cannot hide a deep subtree and is not walked.
-        one_line = getattr(node, "end_lineno", None) is not None and node.end_lineno == node.lineno
-        if one_line and depth + 2 * (node.end_col_offset - node.col_offset) + 4 <= MAX_TREE_DEPTH:
-            continue
         if depth == MAX_TREE_DEPTH:
             # Any child is too deep, marker nodes (Load, Add) too: the last one is found first.
             every = list(ast.iter_child_nodes(node))
             if every:
                 return getattr(every[-1], "lineno", 1)
             continue
-        # Marker nodes have no children: above the limit they need no visit.
-        stack.extend((child, depth + 1) for child in child_nodes(node))
+        # Marker nodes have no children: above the limit they need no visit. Below a one-line
+        # node, every level of nesting takes at least one of its characters (a few wrappers
+        # share their child's span: twice the width bounds them too), so a short line cannot
+        # hide a deep subtree: such a child is not walked (most statements and arguments).
+        room = MAX_TREE_DEPTH - depth - 5  # twice a child's width must fit in it
+        for child in child_nodes(node):
+            end_line = getattr(child, "end_lineno", None)
+            if end_line is None or end_line != child.lineno:  # type: ignore[attr-defined]
+                width = MAX_TREE_DEPTH  # several lines (or no place): walked
+            else:
+                width = child.end_col_offset - child.col_offset  # type: ignore[attr-defined]
+            if 2 * width > room:
+                stack.append((child, depth + 1))
     return None
 
 
@@ -542,10 +554,12 @@ def split_units(text: str, lines: list[str] | None = None) -> list[Unit]:
     while index < len(ranges):
         start = ranges[index][0]
         chosen = index
+        chosen_text = None  # the text parsed for `chosen`, when it is the one that parsed
         for candidate in range(index, min(index + _MAX_MERGE, len(ranges))):
-            parsed = _CACHE.parse(_join(lines, start, ranges[candidate][1]))
+            text = _join(lines, start, ranges[candidate][1])
+            parsed = _CACHE.parse(text)
             if parsed.tree is not None:
-                chosen = candidate
+                chosen, chosen_text = candidate, text
                 break
             if not _is_incomplete(parsed.error):
                 break
@@ -553,7 +567,8 @@ def split_units(text: str, lines: list[str] | None = None) -> list[Unit]:
             if index + _MAX_MERGE < len(ranges):
                 chosen = _long_statement_end(lines, ranges, index) or chosen
         end = ranges[chosen][1]
-        units.append(Unit(_unit_source(_join(lines, start, end), end - start), start))
+        text = chosen_text if chosen_text is not None else _join(lines, start, end)
+        units.append(Unit(_unit_source(text, end - start), start))
         index = chosen + 1
     return units
 

@@ -753,8 +753,14 @@ class FlowInterpreter:
 
     # -- expressions ----------------------------------------------------------------------
     def eval(self, node: ast.expr) -> Value:
-        handler = _EXPRESSION_HANDLERS.get(type(node))
-        if handler is not None:
+        node_type = type(node)
+        # The commonest expressions without a handler's call: a name bound in this scope (in
+        # any context: `_expr_Name` reads a Store the same), a constant.
+        if node_type is ast.Name and node.id in self.env:  # type: ignore[attr-defined]
+            value = self.env[node.id]  # type: ignore[attr-defined]
+        elif node_type is ast.Constant:
+            value = Kind.STATIC
+        elif (handler := _EXPRESSION_HANDLERS.get(node_type)) is not None:
             value = handler(self, node)
         else:
             for child in child_nodes(node):
@@ -795,9 +801,6 @@ class FlowInterpreter:
         if self.context.abstract or any_traced(arguments):
             return Kind.TRACED
         return Kind.ARRAY
-
-    def _expr_Constant(self, node: ast.Constant) -> Value:
-        return Kind.STATIC
 
     def _expr_JoinedStr(self, node: ast.JoinedStr) -> Value:
         for value in node.values:

@@ -13,6 +13,7 @@ import ast
 import re
 import weakref
 from collections.abc import Callable
+from operator import attrgetter
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -46,21 +47,30 @@ _HOLED_LISTS = frozenset((("Dict", "keys"), ("arguments", "kw_defaults")))
 _FIELD = re.compile(r"(\w+)([*?]?) (\w+)")
 
 ChildGetter = Callable[[ast.AST], list[ast.AST]]
-_GETTERS: dict[type, ChildGetter] = {}
+
+
+class _Getters(dict[type, ChildGetter | None]):
+    """Node type -> its children's getter, made on first sight; None for a type whose nodes
+    never have children worth visiting (Name, Constant: about half the nodes of a tree), so
+    walks skip them without a call."""
+
+    def __missing__(self, node_type: type) -> ChildGetter | None:
+        getter = self[node_type] = _make_getter(node_type)
+        return getter
+
+
+_GETTERS = _Getters()
 
 
 def child_nodes(node: ast.AST) -> list[ast.AST]:
     """`ast.iter_child_nodes(node)` without marker nodes, as a list, in field order."""
-    getter = _GETTERS.get(type(node)) or _new_getter(type(node))
+    getter = _GETTERS[type(node)]
+    if getter is None:
+        return []
     try:
         return getter(node)
     except AttributeError:  # a node built by hand without all its fields
         return _generic_children(node)
-
-
-def _new_getter(node_type: type) -> ChildGetter:
-    getter = _GETTERS[node_type] = _make_getter(node_type)
-    return getter
 
 
 # The last walks made, by the root's id (with the root, which keeps the id its own): the
@@ -96,7 +106,9 @@ def _walk(node: ast.AST) -> list[ast.AST]:
     getters = _GETTERS
     # `child_nodes` spelled out: the walk's nodes are most of all the calls made for children.
     for current in nodes:  # the list grows while it is read
-        getter = getters.get(type(current)) or _new_getter(type(current))
+        getter = getters[type(current)]
+        if getter is None:
+            continue
         try:
             nodes += getter(current)
         except AttributeError:  # a node built by hand without all its fields
@@ -218,8 +230,13 @@ def own_returns(node: ast.FunctionDef, may_yield: bool = True) -> list[ast.expr 
     return found
 
 
+# A parameter's name (`map` over an argument list reads them without a comprehension's call).
+_PARAM_NAME = attrgetter("arg")
+
+
 def positional_params(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> list[str]:
-    return [arg.arg for arg in [*node.args.posonlyargs, *node.args.args]]
+    args = node.args
+    return [*map(_PARAM_NAME, args.posonlyargs), *map(_PARAM_NAME, args.args)]
 
 
 def is_staticmethod(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> bool:
@@ -230,30 +247,59 @@ def is_staticmethod(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -
 
 
 def all_params(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> list[str]:
-    names = positional_params(node) + [arg.arg for arg in node.args.kwonlyargs]
-    names += [arg.arg for arg in (node.args.vararg, node.args.kwarg) if arg is not None]
+    args = node.args
+    names = [*map(_PARAM_NAME, args.posonlyargs), *map(_PARAM_NAME, args.args)]
+    names += map(_PARAM_NAME, args.kwonlyargs)
+    if args.vararg is not None:
+        names.append(args.vararg.arg)
+    if args.kwarg is not None:
+        names.append(args.kwarg.arg)
     return names
 
 
-def _make_getter(node_type: type) -> ChildGetter:
+def _make_getter(node_type: type) -> ChildGetter | None:
     """A function listing a node's children, compiled from the grammar line its class
-    documents (`Call(expr func, expr* args, keyword* keywords)`)."""
+    documents (`Call(expr func, expr* args, keyword* keywords)` gives
+    `return [node.func, *node.args, *node.keywords]`); None when no field can hold one."""
     fields = _grammar_fields(node_type)
     if fields is None or [name for _, _, name in fields] != list(node_type._fields):
         return _generic_children  # an unexpected grammar line: inspect values at run time
-    lines = ["def children(node):", "    out = []"]
+    # The fields as items of a list display while none may be None (one display is several
+    # times cheaper than appending field by field); an optional field or a list with holes
+    # breaks the display into statements.
+    lines = ["def children(node):"]
+    display: list[str] = []
+    started = False
+
+    def flush() -> None:
+        nonlocal started
+        if display:
+            lines.append(f"    out {'+=' if started else '='} [{', '.join(display)}]")
+            display.clear()
+        elif not started:
+            lines.append("    out = []")
+        started = True
+
     for field_type, quantity, name in fields:
         if field_type in _LEAF_TYPES:
             continue
         if quantity == "*" and (node_type.__name__, name) in _HOLED_LISTS:
+            flush()
             lines.append(f"    out += [item for item in node.{name} if item is not None]")
         elif quantity == "*":
-            lines.append(f"    out += node.{name}")
+            display.append(f"*node.{name}")
         elif quantity == "?":
+            flush()
             lines += [f"    if node.{name} is not None:", f"        out.append(node.{name})"]
         else:
-            lines.append(f"    out.append(node.{name})")
-    lines.append("    return out")
+            display.append(f"node.{name}")
+    if not started and not display:
+        return None
+    if not started:
+        lines.append(f"    return [{', '.join(display)}]")
+    else:
+        flush()
+        lines.append("    return out")
     namespace: dict[str, ChildGetter] = {}
     exec("\n".join(lines), namespace)  # our own code, built from the grammar line
     return namespace["children"]
