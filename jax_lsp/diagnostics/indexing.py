@@ -312,6 +312,12 @@ class ConstantOutOfBounds(Rule):
         # Module-level names bound once and never rebound keep their shape everywhere, unless
         # a parameter or a local binding hides them.
         text = ctx.code_text(node)
+        # The walk below looks only at expressions whose lines spell one of its words: text
+        # spelling none has nothing to judge (and its module facts are not asked). The scope's
+        # own import of `take` spells "take".
+        words = ("[", ":=", "take", *resolver.names_bound_under("jax.numpy.take"))
+        if not any(word in text for word in words):
+            return
         # An index is a literal, or a name bound to one (here, or at top level before).
         literal = "take(" in text or LITERAL_INDEX.search(text) or has_int_binding(text)
         if not literal and not top_level:
