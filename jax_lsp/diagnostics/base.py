@@ -74,6 +74,11 @@ class Rule:
     valid: ClassVar[tuple[Example, ...]] = ()
     invalid: ClassVar[tuple[Example, ...]] = ()
     node_types: ClassVar[tuple[type[ast.AST], ...]] = ()
+    # For a rule on `Call` nodes: the names that the calls it can act on end with, as the
+    # scope's imports resolve them (`jnp.stack(...)`, and `st(...)` after `from jax.numpy
+    # import stack as st`: "stack"; `x.astype(...)`: "astype"). The walker hands it no other
+    # call (nor one of a callee that is no name: `f(a)(b)`). None: every call.
+    call_names: ClassVar[frozenset[str] | None] = None
     # Where the rule can find anything: None (anywhere), "traced" (inside traced code) or
     # "abstract" (where values are abstract tracers). The walker calls it nowhere else.
     needs_trace: ClassVar[str | None] = None

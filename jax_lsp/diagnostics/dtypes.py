@@ -6,6 +6,7 @@ import ast
 from collections.abc import Iterator
 
 from jax_lsp.analysis.dtypes import (
+    AT_UPDATES,
     FloatOracle,
     IntArrayOracle,
     at_update_target,
@@ -346,6 +347,7 @@ class LateX64Enable(Rule):
         dtype.
     """
     node_types = (ast.Call,)
+    call_names = frozenset(["update"])  # `jax.config.update`
     invalid = (
         Example(
             """
@@ -429,6 +431,8 @@ class UnsafeCast(Rule):
         target range: `jnp.clip(x, 0, 255).astype(jnp.uint8)`.
     """
     node_types = (ast.Call,)
+    # `x.at[i].set(v)` and the other updates, `x.astype(t)`, `jnp.asarray` / `jnp.array`.
+    call_names = AT_UPDATES | {"astype", "asarray", "array"}
     invalid = (
         Example(
             """
