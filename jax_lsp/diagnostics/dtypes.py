@@ -313,7 +313,7 @@ class Float64WithoutX64(Rule):
         resolver = ctx.resolvers[-1]
         func = node.func
         qualname = ctx.qualname(func) or ""
-        if qualname and is_wide(func, resolver) and qualname.startswith("jax.numpy."):
+        if qualname.startswith("jax.numpy.") and is_wide(func, resolver):
             return func  # jnp.float64(1.0)
         if isinstance(func, ast.Attribute) and func.attr == "astype" and not qualname:
             # The dtype first: the kind interprets the whole function, for few `astype` calls

@@ -925,8 +925,10 @@ class PrngKeyReuse(Rule):
                 return
             # A reuse needs a sampler or a key helper of the module: skip text naming neither.
             text = ctx.code_text(node)
-            if not may_draw(text, outer) and not any(
-                h in text for h in (*ctx.model.key_helpers, *ctx.model.initializer_globals)
+            if (
+                not may_draw(text, outer)
+                and not any(helper in text for helper in ctx.model.key_helpers)
+                and not any(name in text for name in ctx.model.initializer_globals)
             ):
                 return
             resolver = outer.child(local, frozenset(all_params(node)))
