@@ -258,6 +258,7 @@ class _Walker:
         self.lines = RecordedLines(unit.text.split("\n"))
         self.ctx = RuleContext(view, self.lines)  # type: ignore[arg-type]
         self.ctx.unit_start = unit.start_line
+        self.ctx.unit_text = unit.text
         self._tables = tables.by_scope
         self._call_tables = tables.calls_by_scope
         self._checks = tables.checks

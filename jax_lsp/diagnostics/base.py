@@ -140,6 +140,8 @@ class RuleContext:
         self.loops: list[ast.AST] = []  # enclosing for/while/comprehension nodes
         # The unit's first document line: module facts (model.x64) use absolute lines.
         self.unit_start = 0
+        # The unit's text, `lines` joined, when the walker has it: the Module's `code_text`.
+        self.unit_text: str | None = None
         self._code_text: tuple[ast.AST | None, str] = (None, "")  # the last node's, kept
 
     # -- facts ----------------------------------------------------------------------------
@@ -216,7 +218,7 @@ class RuleContext:
             return self._code_text[1]
         lines = self.code_lines
         if isinstance(node, ast.Module):
-            text = "\n".join(lines)
+            text = self.unit_text if self.unit_text is not None else "\n".join(lines)
         else:
             text = "\n".join(lines[node.lineno - 1 : node.end_lineno])
         self._code_text = (node, text)
