@@ -21,6 +21,7 @@ from typing import NamedTuple
 
 from jax_lsp.analysis.document import Document, SyntaxProblem, Unit, first_line
 from jax_lsp.analysis.external import CallSite, ExternalFacts, with_answers
+from jax_lsp.analysis.imports import Resolver
 from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.model import ModuleModel, local_imports
 from jax_lsp.analysis.nodes import LEAF_NODE_TYPES, MARKER_NODE_TYPES, child_nodes
@@ -157,6 +158,37 @@ def _dispatch(rules: Sequence[type[Rule]], chosen: Callable[[type[Rule]], bool])
 
 # Node type -> the rules that look at it: their codes and places in the analysis's list of rules.
 _Table = dict[type[ast.AST], tuple[tuple[str, int], ...]]
+# A table's rules on `Call` nodes by the name a call ends with (`Rule.call_names`), for the
+# names some rule declares; and the rules that take every call, for any other name.
+_CallTable = tuple[dict[str, tuple[tuple[str, int], ...]], tuple[tuple[str, int], ...]]
+
+
+def _call_table(rules: Sequence[type[Rule]], table: _Table) -> _CallTable:
+    entries = table.get(ast.Call, ())
+    declared = [rules[index].call_names for _, index in entries]
+    every = tuple(entry for entry, names in zip(entries, declared, strict=True) if names is None)
+    by_name = {
+        name: tuple(
+            entry
+            for entry, names in zip(entries, declared, strict=True)
+            if names is None or name in names
+        )
+        for name in frozenset().union(*(names for names in declared if names is not None))
+    }
+    return by_name, every
+
+
+def _called_name(func: ast.expr, resolver: Resolver) -> str | None:
+    """The name a call's function ends with, as `Rule.call_names` means it: the last part of
+    what the imports resolve it to, else as spelled; None for a callee that is no name."""
+    qualname = resolver.qualname(func)
+    if qualname is not None:
+        return qualname.rpartition(".")[2]
+    if type(func) is ast.Attribute:
+        return func.attr  # type: ignore[attr-defined]
+    if type(func) is ast.Name:
+        return func.id  # type: ignore[attr-defined]
+    return None
 
 
 @lru_cache(maxsize=64)
@@ -178,6 +210,9 @@ class _RuleLayout:
         self.by_scope["eager"] = _dispatch(
             rules, lambda r: r.needs_trace is None or r.fails_in_eager_shard_map
         )
+        self.calls_by_scope = {
+            scope: _call_table(rules, table) for scope, table in self.by_scope.items()
+        }
         # Marker nodes (Load, Add, ...) are skipped unless a rule asks for them.
         wants_markers = not MARKER_NODE_TYPES.isdisjoint(self.by_scope["abstract"])
         self.children = ast.iter_child_nodes if wants_markers else child_nodes
@@ -194,6 +229,7 @@ class _RuleTables:
         layout = _rule_layout(tuple(rules))
         self.checks = [instance.check for instance in instances]
         self.by_scope = layout.by_scope
+        self.calls_by_scope = layout.calls_by_scope
         self.children = layout.children
         self.leaves = layout.leaves
 
@@ -222,9 +258,12 @@ class _Walker:
         self.lines = RecordedLines(unit.text.split("\n"))
         self.ctx = RuleContext(view, self.lines)  # type: ignore[arg-type]
         self.ctx.unit_start = unit.start_line
+        self.ctx.unit_text = unit.text
         self._tables = tables.by_scope
+        self._call_tables = tables.calls_by_scope
         self._checks = tables.checks
         self.dispatch = self._tables[None]
+        self.call_dispatch = self._call_tables[None]
         self.children = tables.children
         self.leaves = tables.leaves
         self.findings: list[Finding] = []
@@ -240,6 +279,12 @@ class _Walker:
         node_type = type(node)
         dispatch = self.dispatch
         rules = dispatch.get(node_type)
+        if rules and node_type is ast.Call:
+            # Only the rules that may act on a call of this name (most calls: few rules).
+            by_name, every = self.call_dispatch
+            if by_name:
+                called = _called_name(node.func, self.ctx.resolvers[-1])  # type: ignore[attr-defined]
+                rules = by_name.get(called, every) if called is not None else every
         if rules:
             self._check(node, rules)
         if node_type in _SCOPE_OR_CLASS_TYPES:
@@ -384,6 +429,7 @@ class _Walker:
         else:
             scope = "abstract" if trace.abstract else "traced"
         self.dispatch = self._tables[scope]
+        self.call_dispatch = self._call_tables[scope]
 
 
 def _evaluated_at_definition(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):

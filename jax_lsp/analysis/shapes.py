@@ -303,6 +303,8 @@ class ShapeTracker:
                 self.integers.pop(name, None)
 
     def forget(self, nodes: list[ast.AST]) -> None:
+        if not self.env and not self.integers:
+            return  # nothing known to forget (the names are not gathered)
         for node in nodes:
             for name in stored_names(node):
                 self.env.pop(name, None)

@@ -74,6 +74,11 @@ class Rule:
     valid: ClassVar[tuple[Example, ...]] = ()
     invalid: ClassVar[tuple[Example, ...]] = ()
     node_types: ClassVar[tuple[type[ast.AST], ...]] = ()
+    # For a rule on `Call` nodes: the names that the calls it can act on end with, as the
+    # scope's imports resolve them (`jnp.stack(...)`, and `st(...)` after `from jax.numpy
+    # import stack as st`: "stack"; `x.astype(...)`: "astype"). The walker hands it no other
+    # call (nor one of a callee that is no name: `f(a)(b)`). None: every call.
+    call_names: ClassVar[frozenset[str] | None] = None
     # Where the rule can find anything: None (anywhere), "traced" (inside traced code) or
     # "abstract" (where values are abstract tracers). The walker calls it nowhere else.
     needs_trace: ClassVar[str | None] = None
@@ -135,6 +140,8 @@ class RuleContext:
         self.loops: list[ast.AST] = []  # enclosing for/while/comprehension nodes
         # The unit's first document line: module facts (model.x64) use absolute lines.
         self.unit_start = 0
+        # The unit's text, `lines` joined, when the walker has it: the Module's `code_text`.
+        self.unit_text: str | None = None
         self._code_text: tuple[ast.AST | None, str] = (None, "")  # the last node's, kept
 
     # -- facts ----------------------------------------------------------------------------
@@ -211,7 +218,7 @@ class RuleContext:
             return self._code_text[1]
         lines = self.code_lines
         if isinstance(node, ast.Module):
-            text = "\n".join(lines)
+            text = self.unit_text if self.unit_text is not None else "\n".join(lines)
         else:
             text = "\n".join(lines[node.lineno - 1 : node.end_lineno])
         self._code_text = (node, text)

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 from jax_lsp.analysis.dtypes import (
+    AT_UPDATES,
     FloatOracle,
     IntArrayOracle,
     at_update_target,
@@ -251,24 +252,41 @@ class Float64WithoutX64(Rule):
         ),
     )
 
-    def check(self, node: ast.AST, ctx: RuleContext) -> Iterator[Finding]:
-        if isinstance(node, ast.Call):
-            requested = self._requested(node, ctx)
-            if requested is not None and not x64_enabled_at(node, ctx):
-                yield self._finding(node, requested, ctx)
-            converted = self._converted_float64(node, ctx)
-            if converted is not None and not x64_enabled_at(node, ctx):
-                fix = enable_x64_fix(_absolute_line(node, ctx), ctx)
-                yield ctx.finding(
-                    self,
-                    converted,
-                    "NumPy `float64` data becomes `float32` here, silently: 64-bit mode is "
-                    'off. To keep 64 bits, call `jax.config.update("jax_enable_x64", True)` '
-                    "at startup or set JAX_ENABLE_X64=1; otherwise pass `dtype=jnp.float32` "
-                    "to say so",
-                    fix=fix,
-                )
-            return
+    def check(self, node: ast.AST, ctx: RuleContext) -> Iterable[Finding]:
+        if not isinstance(node, ast.Call):
+            return self._defaults(node, ctx)  # type: ignore[arg-type]
+        # Not a generator: most calls ask for no 64-bit dtype, and leave here without the
+        # cost of making one.
+        requested = self._requested(node, ctx)
+        converted = self._converted_float64(node, ctx)
+        if requested is None and converted is None:
+            return ()
+        return self._call(node, requested, converted, ctx)
+
+    def _call(
+        self,
+        node: ast.Call,
+        requested: ast.expr | None,
+        converted: ast.expr | None,
+        ctx: RuleContext,
+    ) -> Iterator[Finding]:
+        if requested is not None and not x64_enabled_at(node, ctx):
+            yield self._finding(node, requested, ctx)
+        if converted is not None and not x64_enabled_at(node, ctx):
+            fix = enable_x64_fix(_absolute_line(node, ctx), ctx)
+            yield ctx.finding(
+                self,
+                converted,
+                "NumPy `float64` data becomes `float32` here, silently: 64-bit mode is "
+                'off. To keep 64 bits, call `jax.config.update("jax_enable_x64", True)` '
+                "at startup or set JAX_ENABLE_X64=1; otherwise pass `dtype=jnp.float32` "
+                "to say so",
+                fix=fix,
+            )
+
+    def _defaults(
+        self, node: ast.FunctionDef | ast.AsyncFunctionDef, ctx: RuleContext
+    ) -> Iterator[Finding]:
         # `def init(key, dtype=jnp.float64)`: the body, run later, asks JAX for the default.
         for default in _wide_dtype_defaults(node, ctx):
             if not x64_enabled_at(node, ctx) and ctx.model.x64.module_enable_line is None:
@@ -312,7 +330,7 @@ class Float64WithoutX64(Rule):
         resolver = ctx.resolvers[-1]
         func = node.func
         qualname = ctx.qualname(func) or ""
-        if qualname and is_wide(func, resolver) and qualname.startswith("jax.numpy."):
+        if qualname.startswith("jax.numpy.") and is_wide(func, resolver):
             return func  # jnp.float64(1.0)
         if isinstance(func, ast.Attribute) and func.attr == "astype" and not qualname:
             # The dtype first: the kind interprets the whole function, for few `astype` calls
@@ -346,6 +364,7 @@ class LateX64Enable(Rule):
         dtype.
     """
     node_types = (ast.Call,)
+    call_names = frozenset(["update"])  # `jax.config.update`
     invalid = (
         Example(
             """
@@ -429,6 +448,8 @@ class UnsafeCast(Rule):
         target range: `jnp.clip(x, 0, 255).astype(jnp.uint8)`.
     """
     node_types = (ast.Call,)
+    # `x.at[i].set(v)` and the other updates, `x.astype(t)`, `jnp.asarray` / `jnp.array`.
+    call_names = AT_UPDATES | {"astype", "asarray", "array"}
     invalid = (
         Example(
             """

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import ast
 import math
-from collections.abc import Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from jax_lsp.analysis.model import local_imports
@@ -302,29 +302,36 @@ class ConstantOutOfBounds(Rule):
     # The spellings the scope being checked gives a subscript, a `take` or a walrus.
     _walk_words: tuple[str, ...] = ()
 
-    def check(self, node: ast.AST, ctx: RuleContext) -> Iterator[Finding]:
+    def check(self, node: ast.AST, ctx: RuleContext) -> Iterable[Finding]:
+        # Not a generator: most scopes leave on the cheap tests here without making one.
         resolver = ctx.resolvers[-1]
         top_level = isinstance(node, ast.Module) and not all(
             isinstance(s, _NESTED) for s in node.body
         )
         if isinstance(node, ast.Module) and not top_level and not _headers_may_index(node, ctx):
-            return  # a unit of definitions: their bodies are scopes of their own
+            return ()  # a unit of definitions: their bodies are scopes of their own
         # Module-level names bound once and never rebound keep their shape everywhere, unless
         # a parameter or a local binding hides them.
         text = ctx.code_text(node)
+        # The walk below looks only at expressions whose lines spell one of its words: text
+        # spelling none has nothing to judge (and its module facts are not asked). The scope's
+        # own import of `take` spells "take".
+        words = ("[", ":=", "take", *resolver.names_bound_under("jax.numpy.take"))
+        if not any(word in text for word in words):
+            return ()
         # An index is a literal, or a name bound to one (here, or at top level before).
         literal = "take(" in text or LITERAL_INDEX.search(text) or has_int_binding(text)
         if not literal and not top_level:
-            return  # no literal index here: nothing to judge
+            return ()  # no literal index here: nothing to judge
         # Only the names the text mentions: the shapes below are looked up by name.
         inherited: dict[str, ArrayShape | int] = dict(ctx.model.stable_shapes(text))
         if top_level:
             # Top-level code: shapes carried across the top-level statements before it.
             inherited.update(ctx.model.module_shapes(ctx.unit_start))
             if not literal and not any(type(known) is int for known in inherited.values()):
-                return
+                return ()
         if not inherited and not may_make_shape(text, resolver):
-            return  # no known shape can arise here: nothing to flag
+            return ()  # no known shape can arise here: nothing to flag
         if not isinstance(node, ast.Module):
             resolver = resolver.child(local_imports(node), frozenset(all_params(node)))
             for scope in [*ctx.model.enclosing_chain(node), node] if inherited else ():
@@ -343,7 +350,7 @@ class ConstantOutOfBounds(Rule):
                 tracker.integers[name] = known
             else:
                 tracker.env[name] = known
-        yield from self._block(node.body, tracker, ctx)
+        return self._block(node.body, tracker, ctx)
 
     # -- walking one scope in program order ----------------------------------------------
     def _block(self, statements: list[ast.stmt], tracker: ShapeTracker, ctx: RuleContext):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import replace
 
 from jax_lsp.analysis.booleans import is_boolean
@@ -298,7 +298,14 @@ class IndexAssign(Rule):
         ),
     )
 
-    def check(self, node: ast.Assign, ctx: RuleContext) -> Iterator[Finding]:
+    def check(self, node: ast.Assign, ctx: RuleContext) -> Iterable[Finding]:
+        # Not a generator: most assignments bind names, and leave here without making one.
+        for target in node.targets:
+            if isinstance(target, ast.Subscript):
+                return self._subscripts(node, ctx)
+        return ()
+
+    def _subscripts(self, node: ast.Assign, ctx: RuleContext) -> Iterator[Finding]:
         for target in node.targets:
             helper = _at_helper_of(target, ctx)
             if helper is not None:  # `x.at[0] = v`: `.at` half learned
@@ -481,12 +488,20 @@ class IndexAugAssign(Rule):
         ),
     )
 
-    def check(self, node: ast.AugAssign | ast.Assign, ctx: RuleContext) -> Iterator[Finding]:
+    def check(self, node: ast.AugAssign | ast.Assign, ctx: RuleContext) -> Iterable[Finding]:
+        # Not a generator: most (augmented) assignments bind names, and leave here without
+        # making one.
+        target = node.targets[0] if isinstance(node, ast.Assign) else node.target
+        if not isinstance(target, ast.Subscript):
+            return ()
         if isinstance(node, ast.Assign):
-            yield from self._min_max(node, ctx)
-            return
-        target = node.target
-        if not (isinstance(target, ast.Subscript) and ctx.kind(target.value).is_jax):
+            return self._min_max(node, ctx)
+        return self._augmented(node, target, ctx)
+
+    def _augmented(
+        self, node: ast.AugAssign, target: ast.Subscript, ctx: RuleContext
+    ) -> Iterator[Finding]:
+        if not ctx.kind(target.value).is_jax:
             return
         method = _AUG_METHODS.get(type(node.op))
         fix = at_update_fix(ctx, node, target, method, ctx.segment(node.value)) if method else None

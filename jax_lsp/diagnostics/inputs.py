@@ -99,6 +99,7 @@ class NonArrayInput(Rule):
         a list holding arrays makes an array only when their shapes agree.
     """
     node_types = (ast.Call,)
+    call_names = frozenset(name.rpartition(".")[2] for name in (*JOINS, *REJECTS_SEQUENCES))
     invalid = (
         Example(
             """

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import replace
 
 from jax_lsp.analysis.hashing import (
@@ -629,25 +629,32 @@ class JitInLoop(Rule):
         # function around the walker (its enclosing ones and imports are then the same).
         self._compiled: dict[ast.AST | None, bool] = {}
 
-    def check(self, node: ast.AST, ctx: RuleContext) -> Iterator[Finding]:
+    def check(self, node: ast.AST, ctx: RuleContext) -> Iterable[Finding]:
+        # Not a generator: most calls are neither a jit nor inside a loop, and leave on the
+        # cheap tests here without the cost of making one.
         innermost = ctx.functions[-1] if ctx.functions else None
         inside = self._compiled.get(innermost)
         if inside is None:
             inside = self._compiled[innermost] = _inside_compiled(ctx)
         if inside:
-            return  # runs only while the enclosing jit traces: once per compilation
-        if isinstance(node, ast.Call):
-            # The cheap tests of each part first, here: most calls are neither a jit nor
-            # inside a loop, and a generator made for nothing costs what the test does.
-            if node.args:
-                yield from self._jit_call(node, ctx)
-            if ctx.loops:
-                yield from self._rebuilt_static(node, ctx)
-            parent = ctx.parent
-            if isinstance(parent, ast.Assign) and parent.value is node and ctx.functions:
-                yield from self._jit_in_module_init(parent, ctx)
-        else:
-            yield from self._decorated(node, ctx)
+            return ()  # runs only while the enclosing jit traces: once per compilation
+        if not isinstance(node, ast.Call):
+            return self._decorated(node, ctx)
+        # A jit made here (`_jit_call`, `_jit_in_module_init`), or a static argument built in
+        # a loop (`_rebuilt_static`): nothing else is looked at.
+        found = transform_of(node.func, ctx.resolvers[-1])
+        if (found is None or found[0].label not in _JITS) and not ctx.loops:
+            return ()
+        return self._call(node, ctx)
+
+    def _call(self, node: ast.Call, ctx: RuleContext) -> Iterator[Finding]:
+        if node.args:
+            yield from self._jit_call(node, ctx)
+        if ctx.loops:
+            yield from self._rebuilt_static(node, ctx)
+        parent = ctx.parent
+        if isinstance(parent, ast.Assign) and parent.value is node and ctx.functions:
+            yield from self._jit_in_module_init(parent, ctx)
 
     def _jit_call(self, node: ast.Call, ctx: RuleContext) -> Iterator[Finding]:
         found = transform_of(node.func, ctx.resolvers[-1])
@@ -1351,16 +1358,29 @@ class UnhashableStaticArg(Rule):
         ),
     )
 
-    def check(self, node: ast.AST, ctx: RuleContext) -> Iterator[Finding]:
+    def check(self, node: ast.AST, ctx: RuleContext) -> Iterable[Finding]:
         if isinstance(node, ast.ClassDef):
-            yield from self._static_fields(node, ctx)
-            return
+            return self._static_fields(node, ctx)
+        # Not a generator: most calls are of no transformation nor of a function with static
+        # parameters, and leave here without the cost of making one.
+        transformed = None
         # Asked of transformations only: every answer a unit's rules get is recorded.
         if node.args and transform_of(node.func, ctx.resolvers[-1]) is not None:
             transformed = ctx.model.tracers_at_static.get(node)
-            if transformed is not None:
-                yield self._transformed_finding(node, *transformed, ctx)
         signature = _static_signature(node, ctx)
+        if transformed is None and signature is None:
+            return ()
+        return self._call(node, transformed, signature, ctx)
+
+    def _call(
+        self,
+        node: ast.Call,
+        transformed: tuple[str, frozenset[str], bool] | None,
+        signature: StaticSignature | None,
+        ctx: RuleContext,
+    ) -> Iterator[Finding]:
+        if transformed is not None:
+            yield self._transformed_finding(node, *transformed, ctx)
         if signature is None:
             return
         facts = ctx.model.hash_facts

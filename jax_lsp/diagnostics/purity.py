@@ -7,7 +7,7 @@ function replays the recorded array operations without them.
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 
 from jax_lsp.analysis.attributes import bound_method_transforms
@@ -2229,22 +2229,30 @@ class IteratorInTraced(Rule):
         ),
     )
 
-    def check(self, node: ast.Call, ctx: RuleContext) -> Iterator[Finding]:
+    def check(self, node: ast.Call, ctx: RuleContext) -> Iterable[Finding]:
+        # Not a generator: most calls are none of these, and leave without making one.
         qualname = ctx.qualname(node.func)
         if qualname == "builtins.next":
-            yield from self._next_in_body(node, ctx)
-        elif qualname in _LAX_OPERAND_CALLS:
-            for operand in _operands(node):
-                if ctx.kind(operand) is Kind.ITERATOR:
-                    yield ctx.finding(
-                        self,
-                        operand,
-                        f"An iterator passed to `{qualname.removeprefix('jax.')}` is not a JAX "
-                        f"type: this raises TypeError. Pass an array (`jnp.asarray(list(...))`) "
-                        f"and index it",
-                    )
-        else:
-            yield from self._jitted_call(node, ctx)
+            return self._next_in_body(node, ctx)
+        if qualname in _LAX_OPERAND_CALLS:
+            return self._lax_operands(node, qualname, ctx)
+        inline = isinstance(node.func, ast.Call) and transform_of(
+            node.func.func, ctx.model.resolver
+        )
+        if not (inline and inline[0].abstract) and _jitted_definition(node, ctx) is None:
+            return ()
+        return self._jitted_call(node, ctx)
+
+    def _lax_operands(self, node: ast.Call, qualname: str, ctx: RuleContext) -> Iterator[Finding]:
+        for operand in _operands(node):
+            if ctx.kind(operand) is Kind.ITERATOR:
+                yield ctx.finding(
+                    self,
+                    operand,
+                    f"An iterator passed to `{qualname.removeprefix('jax.')}` is not a JAX "
+                    f"type: this raises TypeError. Pass an array (`jnp.asarray(list(...))`) "
+                    f"and index it",
+                )
 
     def _next_in_body(self, node: ast.Call, ctx: RuleContext) -> Iterator[Finding]:
         trace = ctx.trace
@@ -2265,11 +2273,7 @@ class IteratorInTraced(Rule):
         )
 
     def _jitted_call(self, node: ast.Call, ctx: RuleContext) -> Iterator[Finding]:
-        inline = isinstance(node.func, ast.Call) and transform_of(
-            node.func.func, ctx.model.resolver
-        )
-        if not (inline and inline[0].abstract) and _jitted_definition(node, ctx) is None:
-            return
+        """A call of a jitted function (`check` has tested that it is one)."""
         func = node.func
         signature = ctx.model.static_signatures.get(func.id) if isinstance(func, ast.Name) else None
         static = {id(value) for value, _ in static_arguments(node, signature)} if signature else ()

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import replace
 from functools import partial
 
@@ -908,30 +908,33 @@ class PrngKeyReuse(Rule):
         ),
     )
 
-    def check(self, node: ast.AST, ctx: RuleContext) -> Iterator[Finding]:
+    def check(self, node: ast.AST, ctx: RuleContext) -> Iterable[Finding]:
+        # Not a generator: most scopes leave on the cheap tests here without making one.
         if isinstance(node, ast.Module):
             # Module-level code flows across units: the model follows keys through them all.
             body, resolver, scope = node.body, ctx.resolvers[-1], node
             reuses = list(ctx.model.module_key_reuses.get(ctx.unit_start, ()))
             text = ctx.code_text(node)
             if not may_draw(text, resolver) and not reuses:
-                return
+                return ()
         else:
             body, scope = node.body, node
             # Cheap tests first, with the enclosing scope's names: the function's own imports
             # spell "random" when they bring in a sampler, and its parameters only hide names.
             outer, local = ctx.resolvers[-1], local_imports(node)
             if not local and not outer.binds_module("jax"):
-                return
+                return ()
             # A reuse needs a sampler or a key helper of the module: skip text naming neither.
             text = ctx.code_text(node)
-            if not may_draw(text, outer) and not any(
-                h in text for h in (*ctx.model.key_helpers, *ctx.model.initializer_globals)
+            if (
+                not may_draw(text, outer)
+                and not any(helper in text for helper in ctx.model.key_helpers)
+                and not any(name in text for name in ctx.model.initializer_globals)
             ):
-                return
+                return ()
             resolver = outer.child(local, frozenset(all_params(node)))
             if not resolver.binds_module("jax"):
-                return
+                return ()
             params = frozenset(all_params(node))  # may be None where the call is
             classify_here = partial(
                 classify_call, resolver=resolver, model=ctx.model, maybe_none=params
@@ -983,8 +986,19 @@ class PrngKeyReuse(Rule):
             classify = lambda c: classify_call(c, resolver, ctx.model)  # noqa: E731
             repeated = repeated_uses(body, resolver, classify)
         if not reuses and not repeated:
-            return
-        names = {n.id for n in walk_nodes(scope) if isinstance(n, ast.Name)}
+            return ()
+        return self._report(node, ctx, reuses, repeated, resolver, body)
+
+    def _report(
+        self,
+        node: ast.AST,
+        ctx: RuleContext,
+        reuses: list[Reuse],
+        repeated: list[RepeatedUse],
+        resolver: Resolver,
+        body: list[ast.stmt],
+    ) -> Iterator[Finding]:
+        names = {n.id for n in walk_nodes(node) if isinstance(n, ast.Name)}
         names |= set(ctx.model.global_kinds) | ctx.model.module_function_names
         if not isinstance(node, ast.Module):
             names |= set(all_params(node))

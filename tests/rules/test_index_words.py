@@ -54,3 +54,17 @@ def test_an_index_on_a_line_of_its_own() -> None:
             )
         """
     assert _lines(source) == [7]
+
+
+def test_a_scope_spelling_only_the_alias_of_take() -> None:
+    # The function spells no `[`, `take` or walrus: only the alias tells that it may index.
+    source = """
+        import jax.numpy as jnp
+        from jax.numpy import take as pick
+
+        def f():
+            values = jnp.arange(3.0)
+            k = 1
+            return pick(values, 5)
+        """
+    assert _lines(source) == [8]
