@@ -77,10 +77,14 @@ class Wrappers:
                     self._nested_applications.setdefault(name, []).append(application)
             else:
                 self._applied.append((application, unit_start, *owner))
+        self._bindings: dict[tuple[FunctionNode, str], list[Binding]] = {}
+        if not applications:
+            # No transformation anywhere (most modules): no wrapper applies one, and no call
+            # of a parameter runs in a function one transforms (`called`).
+            return
         self._find_param_calls()
         owners = {owner for _, _, owner, _ in self._applied}
         owners |= {owner for owner, _ in self._called.values()}
-        self._bindings: dict[tuple[FunctionNode, str], list[Binding]] = {}
         if owners:
             self._bind(owners)
 

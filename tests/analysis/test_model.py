@@ -8,8 +8,10 @@ import textwrap
 import pytest
 
 from jax_lsp.analysis.document import Document
+from jax_lsp.analysis.flow import FlowInterpreter, ScopeContext
+from jax_lsp.analysis.imports import Resolver
 from jax_lsp.analysis.kinds import Kind
-from jax_lsp.analysis.model import ModuleModel, _evaluated_text, _loaded_words
+from jax_lsp.analysis.model import ModuleModel, _evaluated_text, _loaded_words, _plain_bindings
 from jax_lsp.analysis.text import identifiers
 from jax_lsp.analysis.updates import stepped_and_read
 
@@ -743,3 +745,37 @@ def test_a_units_loaded_words_are_those_of_the_text_its_top_level_code_runs(text
         assert _loaded_words(unit.source) == identifiers(_evaluated_text(unit.source))
     loaded = frozenset().union(*(_loaded_words(unit.source) for unit in units))
     assert "f" in loaded and "h" not in loaded  # a def's body is read when it runs
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "import jax\nimport numpy as np\nfrom jax import numpy as jnp",
+        "def f(x, n=3, *, k=None) -> int:\n    return x",
+        "async def g(x):\n    return x",
+        "def f(x):\n    return x\nimport f",
+        "import jax\ndef jax():\n    pass",
+        "from m import *\ndef f():\n    pass",
+        "",
+    ],
+)
+def test_units_of_imports_and_plain_defs_bind_as_the_interpreter_finds(source):
+    body = ast.parse(source).body
+    interpreter = FlowInterpreter(ScopeContext(Resolver({}), False, {}), {})
+    interpreter.run_block(body)
+    assert _plain_bindings(body) == interpreter.env
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "x = 1",
+        "import jax\n@jax.jit\ndef f(x):\n    return x",
+        "def f(x=params['w']):\n    return x",  # the subscript refines `params`
+        "def f(x=(n := 3)):\n    return x",
+        "def f(x) -> Array[3]:\n    return x",
+        "class A:\n    pass",
+    ],
+)
+def test_other_units_are_left_to_the_interpreter(source):
+    assert _plain_bindings(ast.parse(source).body) is None
