@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import textwrap
 from pathlib import Path
@@ -667,3 +668,18 @@ def test_import_words_follow_lists_and_continuations():
     )
     assert {"b", "d", "f", "g", "h"} <= infer.import_words(text)
     assert "i" not in infer.import_words(text)  # in a comment
+
+
+def test_real_file_is_realpath(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The folder is resolved once per folder; a file that is a link, `..` after a linked
+    # folder and folder-like names are resolved as `realpath` resolves them.
+    from jax_lsp.analysis.workspace import real_file
+
+    (tmp_path / "real" / "pkg").mkdir(parents=True)
+    (tmp_path / "real" / "pkg" / "m.py").write_text("")
+    (tmp_path / "linked").symlink_to(tmp_path / "real" / "pkg")
+    (tmp_path / "real" / "l.py").symlink_to(tmp_path / "real" / "pkg" / "m.py")
+    monkeypatch.chdir(tmp_path)
+    paths = ["real/pkg/m.py", "linked/m.py", "real/l.py", "linked/../l.py", "linked/", "new.py"]
+    for path in [*paths, str(tmp_path / "linked" / "m.py"), "linked/.."]:
+        assert real_file(path) == os.path.realpath(path), path
