@@ -683,3 +683,16 @@ def test_real_file_is_realpath(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
     paths = ["real/pkg/m.py", "linked/m.py", "real/l.py", "linked/../l.py", "linked/", "new.py"]
     for path in [*paths, str(tmp_path / "linked" / "m.py"), "linked/.."]:
         assert real_file(path) == os.path.realpath(path), path
+
+
+def test_facts_no_model_reads_leave_the_importers_model_shared() -> None:
+    # A helper known to return no array (jitted or not, without static arguments) tells the
+    # model nothing: the module's model is the one its importers build, without facts.
+    document = Document("from ops import helper\n\nx = helper()\n", "m.py")
+    plain = ModuleModel.of(document)
+    told_nothing = ModuleModel.of(document, external={"helper": ExternalFacts(False, "jit")})
+    assert not told_nothing.external and told_nothing.trace is plain.trace
+    told = ModuleModel.of(document, external={"helper": ExternalFacts(True)})
+    assert told.external == {"helper": ExternalFacts(True)} and told.trace is not plain.trace
+    assert ExternalFacts(False, explicit_meshes=True).read_by_models
+    assert ExternalFacts(False, returns=Container("tuple")).read_by_models
