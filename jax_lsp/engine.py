@@ -19,7 +19,13 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import NamedTuple
 
-from jax_lsp.analysis.document import Document, SyntaxProblem, Unit, first_line
+from jax_lsp.analysis.document import (
+    Document,
+    SyntaxProblem,
+    Unit,
+    first_line,
+    words_for_later_versions,
+)
 from jax_lsp.analysis.external import CallSite, ExternalFacts, with_answers
 from jax_lsp.analysis.imports import Resolver
 from jax_lsp.analysis.kinds import Kind
@@ -616,8 +622,10 @@ def analyze_with(
 def analysing_once(once: bool) -> None:
     """Whether the texts analysed next are analysed once (`check` without `--fix` or
     `--watch`): then what only a later version of a text replays is not recorded (class
-    members' summary parts). The analyses are the same either way."""
+    members' summary parts, class members' words, interned words). The analyses are the same
+    either way."""
     record_member_parts(not once)
+    words_for_later_versions(not once)
 
 
 def check_source(

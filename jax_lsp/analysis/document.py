@@ -138,11 +138,27 @@ class UnitMemo(dict):
         dict.__setitem__(self, key, value)  # not through `super()`: every memo write comes here
 
 
+# Whether word sets are made for texts analysed again (the default: the server, `--watch`):
+# a class's piece by piece, for its next version, and every word interned, as memos keep them
+# for a long session. A batch analysing each text once (`words_for_later_versions`) reads the
+# text whole and keeps its own strings: the pieces cost twice the whole text's words, and
+# interning a third of them.
+_FOR_LATER_VERSIONS = [True]
+
+
+def words_for_later_versions(on: bool) -> None:
+    """Make the units' word sets for later versions of their texts (on, the default), or for
+    texts analysed once: the sets are equal either way."""
+    _FOR_LATER_VERSIONS[0] = on
+
+
 def _words(text: str, tree: ast.Module | None) -> frozenset[str]:
     """`identifiers(text)`; for a class, the union of the words of its members' lines (and of
     the lines before the first): a keystroke in one method of a long class leaves the other
     members' lines as they were, whose words are then looked up by their text. No word spans
     a line break, so the union is exactly the words of the whole text."""
+    if not _FOR_LATER_VERSIONS[0]:
+        return identifiers(text)
     cls = lone_class(tree) if tree is not None else None
     if cls is None or len(cls.body) < _PIECEWISE_MEMBERS:
         return _kept_words(text)

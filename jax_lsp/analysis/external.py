@@ -30,6 +30,19 @@ class ExternalFacts:
     # name that is not called (`from setup import mesh`), with no call facts.
     explicit_meshes: bool = False
 
+    @property
+    def read_by_models(self) -> bool:
+        """Whether a model reads anything from these facts: an array or a container
+        returned, static arguments, explicit meshes (`transform` and `origin` are for
+        people). A function known to return no array, not jitted with static arguments,
+        analyses as one without facts."""
+        return (
+            self.returns_array
+            or self.returns is not None
+            or self.static is not None
+            or self.explicit_meshes
+        )
+
 
 @dataclass(frozen=True)
 class CallSite:

@@ -45,6 +45,7 @@ from jax_lsp.analysis.workspace import (
     module_file,
     package_of,
     read_disk,
+    real_file,
     search_roots,
 )
 
@@ -386,7 +387,7 @@ class ModuleFactsCache:
         if file is None:
             if len(self._real_files) > _MAX_BINDINGS:
                 self._real_files.clear()
-            file = self._real_files[path] = Path(os.path.realpath(path))
+            file = self._real_files[path] = Path(real_file(path))
         return file
 
     def _text(self, file: Path) -> str | None:

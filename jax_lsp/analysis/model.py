@@ -291,6 +291,10 @@ class ModuleModel:
         of the document's path, which no fact reads (the copy takes the new document): `check`
         analyses a module under the path it was given, after a module importing it had its
         model built under the path the import resolved to (`ModuleFactsCache.parsed`)."""
+        if external:
+            # Facts a model reads nothing from are left out: a module whose imports tell it
+            # nothing then has the model its importers build (no facts), and shares it.
+            external = {name: facts for name, facts in external.items() if facts.read_by_models}
         previous = document.lineage.last_model
         if (
             isinstance(previous, ModuleModel)

@@ -44,15 +44,35 @@ class Target:
     attribute: str
 
 
+def real_file(path: str) -> str:
+    """`os.path.realpath(path)`, the file's folder resolved once per folder (for a while, as
+    the lookups below): `realpath` is a system call per path component, and a `check` asks
+    for every file of the same few folders. A file that is itself a link is resolved whole."""
+    # Not `abspath`: it removes `..` before the links are resolved, which `realpath` does not.
+    folder, name = os.path.split(os.path.join(os.getcwd(), path))
+    if name in ("", ".", "..") or os.path.islink(path):
+        return os.path.realpath(path)
+    return os.path.join(_real_folder(folder), name)
+
+
+@_recently_asked
+def _real_folder(folder: str) -> str:
+    return os.path.realpath(folder)
+
+
 @_recently_asked
 def package_of(path: str | None) -> tuple[str, ...] | None:
     """The dotted parts of a module file's package: its folders that hold an `__init__.py`
     (`pkg/__init__.py` and `pkg/impl.py` both belong to `pkg`, which `.` names)."""
     if not path:
         return None
+    return _folder_package(os.path.dirname(real_file(path)))
+
+
+@_recently_asked
+def _folder_package(folder: str) -> tuple[str, ...]:
     # os.path rather than pathlib: asked for every checked file, and several times cheaper.
     parts: list[str] = []
-    folder = os.path.dirname(os.path.realpath(path))
     while os.path.isfile(os.path.join(folder, "__init__.py")):
         parent = os.path.dirname(folder)
         if parent == folder:
@@ -78,13 +98,18 @@ def search_roots(root: str | None, path: str | None) -> tuple[Path, ...]:
     """Where workspace modules live: the root, its `src/`, the document's folder and the
     folder holding the document's top package. Asked on every keystroke (each `realpath`
     a system call per path component): reused for a second, as the lookups below are."""
+    return _folder_roots(root, os.path.dirname(real_file(path)) if path else None)
+
+
+@_recently_asked
+def _folder_roots(root: str | None, folder: str | None) -> tuple[Path, ...]:
+    """`search_roots` for a document in `folder` (links resolved): the same for its files."""
     candidates = []
     if root:
         candidates += [root, os.path.join(root, "src")]
-    if path:
-        folder = os.path.dirname(os.path.realpath(path))
+    if folder:
         candidates.append(folder)
-        for _ in package_of(path) or ():
+        for _ in _folder_package(folder):
             folder = os.path.dirname(folder)
         candidates.append(folder)
     roots: list[str] = []

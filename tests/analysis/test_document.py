@@ -340,3 +340,22 @@ def test_unit_words_share_one_string_per_word():
     second = next(w for w in cls.words() if w == "jnp_value")
     name = function.tree.body[0].args.args[0].arg
     assert first is second is name
+
+
+def test_words_for_one_analysis_equal_those_for_later_versions() -> None:
+    # A class of many members is read member by member for its next version, whole (and not
+    # interned) for a text analysed once: the same words either way.
+    from jax_lsp.analysis import document as document_module
+    from jax_lsp.analysis.text import identifiers
+
+    members = "".join(f"    def m{i}(self, x):\n        return x + {i}  # é\n" for i in range(6))
+    text = f"class Big:\n    '''Doc words.'''\n{members}"
+    document_module.clear_caches()
+    later = Document(text).units[0].source.words()
+    try:
+        document_module.words_for_later_versions(False)
+        document_module.clear_caches()
+        once = Document(text).units[0].source.words()
+    finally:
+        document_module.words_for_later_versions(True)
+    assert later == once == identifiers(text) and "m5" in once

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import textwrap
 from pathlib import Path
@@ -667,3 +668,31 @@ def test_import_words_follow_lists_and_continuations():
     )
     assert {"b", "d", "f", "g", "h"} <= infer.import_words(text)
     assert "i" not in infer.import_words(text)  # in a comment
+
+
+def test_real_file_is_realpath(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The folder is resolved once per folder; a file that is a link, `..` after a linked
+    # folder and folder-like names are resolved as `realpath` resolves them.
+    from jax_lsp.analysis.workspace import real_file
+
+    (tmp_path / "real" / "pkg").mkdir(parents=True)
+    (tmp_path / "real" / "pkg" / "m.py").write_text("")
+    (tmp_path / "linked").symlink_to(tmp_path / "real" / "pkg")
+    (tmp_path / "real" / "l.py").symlink_to(tmp_path / "real" / "pkg" / "m.py")
+    monkeypatch.chdir(tmp_path)
+    paths = ["real/pkg/m.py", "linked/m.py", "real/l.py", "linked/../l.py", "linked/", "new.py"]
+    for path in [*paths, str(tmp_path / "linked" / "m.py"), "linked/.."]:
+        assert real_file(path) == os.path.realpath(path), path
+
+
+def test_facts_no_model_reads_leave_the_importers_model_shared() -> None:
+    # A helper known to return no array (jitted or not, without static arguments) tells the
+    # model nothing: the module's model is the one its importers build, without facts.
+    document = Document("from ops import helper\n\nx = helper()\n", "m.py")
+    plain = ModuleModel.of(document)
+    told_nothing = ModuleModel.of(document, external={"helper": ExternalFacts(False, "jit")})
+    assert not told_nothing.external and told_nothing.trace is plain.trace
+    told = ModuleModel.of(document, external={"helper": ExternalFacts(True)})
+    assert told.external == {"helper": ExternalFacts(True)} and told.trace is not plain.trace
+    assert ExternalFacts(False, explicit_meshes=True).read_by_models
+    assert ExternalFacts(False, returns=Container("tuple")).read_by_models

@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from jax_lsp.analysis.shapes import has_int_binding
-from jax_lsp.analysis.text import _NOT_IDENTIFIER, contains_word, identifiers
+from jax_lsp.analysis.text import contains_word, identifiers
 
 
 def test_whole_identifiers_only() -> None:
@@ -42,8 +42,12 @@ def _after_digits(text: str) -> set[str]:
     return {m.group(1) for m in re.finditer(r"\d([^\W\d]\w*)", text)}
 
 
-# Non-ASCII text is translated as bytes: the words must be those the text's own translation
-# gives, Unicode spaces, non-ASCII letters and lone surrogates included.
+# Text is translated as bytes: the words must be those the text's own translation gives
+# (ASCII characters that cannot be part of an identifier made spaces), Unicode spaces,
+# non-ASCII letters and lone surrogates included.
+_NOT_IDENTIFIER = str.maketrans(
+    {chr(c): " " for c in range(128) if not (chr(c).isalnum() or chr(c) == "_")}
+)
 
 
 _CHARACTERS = "ab_1 .(\n\t\x1c\x00é名\u00a0\u2028\u3000\ud800\U0001d518"
@@ -51,6 +55,11 @@ _CHARACTERS = "ab_1 .(\n\t\x1c\x00é名\u00a0\u2028\u3000\ud800\U0001d518"
 
 @given(st.text(alphabet=st.sampled_from(_CHARACTERS)))
 def test_identifiers_are_the_words_of_the_translated_text(text: str) -> None:
+    assert identifiers(text) == frozenset(text.translate(_NOT_IDENTIFIER).split())
+
+
+@given(st.text(alphabet=st.characters(max_codepoint=127)))
+def test_identifiers_of_ascii_text(text: str) -> None:
     assert identifiers(text) == frozenset(text.translate(_NOT_IDENTIFIER).split())
 
 
