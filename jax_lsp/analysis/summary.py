@@ -17,6 +17,7 @@ from jax_lsp.analysis.free_writes import FreeWrites, mutated_name
 from jax_lsp.analysis.imports import Resolver, import_bindings, record_local_imports
 from jax_lsp.analysis.nodes import CHILD_GETTERS, all_params, argument_of, child_nodes
 from jax_lsp.analysis.pytrees import PYTREE_REGISTRATIONS
+from jax_lsp.analysis.records import direct_init
 from jax_lsp.analysis.static_tests import decided_test
 from jax_lsp.analysis.transforms import (
     OPTAX_HYPERPARAMS,
@@ -40,6 +41,7 @@ LINEN_RUNS = frozenset({"apply", "init", "init_with_output"})
 _METHOD_KEYWORD_CALLS = LINEN_RUNS | {"apply_fn"}
 
 
+@direct_init
 @dataclass(frozen=True)
 class FunctionRef:
     """How a transformation or a call names its function, resolved later against all defs."""
