@@ -30,7 +30,13 @@ from jax_lsp.analysis.external import CallSite, ExternalFacts, with_answers
 from jax_lsp.analysis.imports import Resolver
 from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.model import ModuleModel, local_imports
-from jax_lsp.analysis.nodes import LEAF_NODE_TYPES, MARKER_NODE_TYPES, child_nodes
+from jax_lsp.analysis.nodes import (
+    CHILD_GETTERS,
+    LEAF_NODE_TYPES,
+    MARKED_CHILD_GETTERS,
+    MARKER_NODE_TYPES,
+    child_nodes,
+)
 from jax_lsp.analysis.reads import MethodReads, ReadLog, UnitReads, answers_hold
 from jax_lsp.analysis.summary import record_member_parts
 from jax_lsp.analysis.text import RecordedLines
@@ -221,7 +227,7 @@ class _RuleLayout:
         }
         # Marker nodes (Load, Add, ...) are skipped unless a rule asks for them.
         wants_markers = not MARKER_NODE_TYPES.isdisjoint(self.by_scope["abstract"])
-        self.children = ast.iter_child_nodes if wants_markers else child_nodes
+        self.getters = MARKED_CHILD_GETTERS if wants_markers else CHILD_GETTERS
         # Childless once markers are skipped: visited only when a rule asks for them.
         self.leaves = frozenset() if wants_markers else LEAF_NODE_TYPES
 
@@ -236,7 +242,7 @@ class _RuleTables:
         self.checks = [instance.check for instance in instances]
         self.by_scope = layout.by_scope
         self.calls_by_scope = layout.calls_by_scope
-        self.children = layout.children
+        self.getters = layout.getters
         self.leaves = layout.leaves
 
 
@@ -270,7 +276,7 @@ class _Walker:
         self._checks = tables.checks
         self.dispatch = self._tables[None]
         self.call_dispatch = self._call_tables[None]
-        self.children = tables.children
+        self.getters = tables.getters
         self.leaves = tables.leaves
         self.findings: list[Finding] = []
         self.failures: list[RuleFailure] = []
@@ -297,7 +303,14 @@ class _Walker:
             self._visit_scope(node)
             return
         # Most nodes: no scope entered, and the table stays the same through the children.
-        children = self.children(node)
+        # The children's getter read here, not through a call per node.
+        getter = self.getters[node_type]
+        if getter is None:
+            return
+        try:
+            children = getter(node)
+        except AttributeError:
+            children = self._children(node)
         if not children:
             return
         ancestors = self.ctx.ancestors
@@ -312,7 +325,7 @@ class _Walker:
     def _visit_scope(self, node: ast.AST) -> None:
         """The children of a definition, loop or class: a scope may change the table."""
         ancestors = self.ctx.ancestors
-        children = self.children(node)
+        children = self._children(node)
         if type(node) in _DEFINITION_TYPES:
             # Decorators, defaults and annotations run once, where the function is defined:
             # in the enclosing scope, not in the function's (traced) body.
@@ -334,6 +347,15 @@ class _Walker:
         ancestors.pop()
         if entered:
             self._leave(node)
+
+    def _children(self, node: ast.AST) -> list[ast.AST]:
+        getter = self.getters[type(node)]
+        if getter is None:
+            return []
+        try:
+            return getter(node)
+        except AttributeError:  # a node built by hand without all its fields (no markers)
+            return child_nodes(node)
 
     def _visit_method(self, method: ast.stmt, key: tuple) -> None:
         """Visit a method of the unit's class, or take its kept findings: kept under the same

@@ -37,6 +37,7 @@ from jax_lsp.analysis.kinds import (
 from jax_lsp.analysis.nodes import child_nodes, is_none, positional_params, runs_at_least_once
 from jax_lsp.analysis.numpy_tracers import RETURNS_TRACERS
 from jax_lsp.analysis.pytrees import FIELD_PYTREE_BASES, FIELD_PYTREE_DECORATORS
+from jax_lsp.analysis.records import direct_init
 from jax_lsp.analysis.summary import transform_of
 from jax_lsp.analysis.transforms import GRADIENTS, TRANSFORMS, TREE_MAPS, TransformSpec
 from jax_lsp.analysis.values import (
@@ -225,6 +226,7 @@ _COMPILE_TIME_EVAL = frozenset(
 )
 
 
+@direct_init
 @dataclass(frozen=True)
 class ScopeContext:
     resolver: Resolver

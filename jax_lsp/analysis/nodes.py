@@ -60,6 +60,25 @@ class _Getters(dict[type, ChildGetter | None]):
 
 
 _GETTERS = _Getters()
+# The table itself, for the walks that visit node by node (summaries, rules): reading it saves
+# `child_nodes`' call per node. A getter raises AttributeError on a node built by hand without
+# all its fields, which `child_nodes` then answers.
+CHILD_GETTERS: dict[type, ChildGetter | None] = _GETTERS
+
+
+class _MarkedGetters(dict[type, ChildGetter | None]):
+    """`CHILD_GETTERS` with the marker nodes kept: every node type has the same getter."""
+
+    def __missing__(self, node_type: type) -> ChildGetter | None:
+        return _all_children
+
+
+def _all_children(node: ast.AST) -> list[ast.AST]:
+    return list(ast.iter_child_nodes(node))
+
+
+# For a walk where some rule looks at markers (Load, Add, ...): `ast.iter_child_nodes`.
+MARKED_CHILD_GETTERS: dict[type, ChildGetter | None] = _MarkedGetters()
 
 
 def child_nodes(node: ast.AST) -> list[ast.AST]:

@@ -15,8 +15,9 @@ from functools import cached_property
 
 from jax_lsp.analysis.free_writes import FreeWrites, mutated_name
 from jax_lsp.analysis.imports import Resolver, import_bindings, record_local_imports
-from jax_lsp.analysis.nodes import LEAF_NODE_TYPES, all_params, argument_of, child_nodes
+from jax_lsp.analysis.nodes import CHILD_GETTERS, all_params, argument_of, child_nodes
 from jax_lsp.analysis.pytrees import PYTREE_REGISTRATIONS
+from jax_lsp.analysis.records import direct_init
 from jax_lsp.analysis.static_tests import decided_test
 from jax_lsp.analysis.transforms import (
     OPTAX_HYPERPARAMS,
@@ -40,6 +41,7 @@ LINEN_RUNS = frozenset({"apply", "init", "init_with_output"})
 _METHOD_KEYWORD_CALLS = LINEN_RUNS | {"apply_fn"}
 
 
+@direct_init
 @dataclass(frozen=True)
 class FunctionRef:
     """How a transformation or a call names its function, resolved later against all defs."""
@@ -341,9 +343,17 @@ class _Collector:
         handler = _HANDLERS.get(node_type)
         if handler is not None:
             handler(self, node)
-        elif node_type not in LEAF_NODE_TYPES:
-            for child in child_nodes(node):
-                self.visit(child)
+            return
+        # The children's getter read here, not through a call per node.
+        getter = CHILD_GETTERS[node_type]
+        if getter is None:
+            return
+        try:
+            children = getter(node)
+        except AttributeError:  # a node built by hand without all its fields
+            children = child_nodes(node)
+        for child in children:
+            self.visit(child)
 
     def generic_visit(self, node: ast.AST) -> None:
         for child in child_nodes(node):
