@@ -43,6 +43,7 @@ from jax_lsp.compat import TRY_STATEMENTS
 
 if TYPE_CHECKING:
     from jax_lsp.analysis.model import ModuleModel
+    from jax_lsp.analysis.summary import FunctionRecord
 
 SAMPLERS = frozenset(
     f"jax.random.{name}"
@@ -742,6 +743,19 @@ def helper_key(
 _IN_PLACE_TRANSFORMS = frozenset(
     {"jax.jit", "jax.grad", "jax.value_and_grad", "jax.checkpoint", "jax.remat"}
 )
+
+
+def named_by_calls(record: FunctionRecord) -> bool:
+    """Can a call name this module function as `_helper_path` finds it: a top-level
+    function, or a static method of a top-level class? (A nested function or another
+    method is never a key helper's callee, whatever it consumes.)"""
+    if "." not in record.path:
+        return True
+    return (
+        record.class_name is not None
+        and record.path == f"{record.class_name}.{record.node.name}"
+        and is_staticmethod(record.node)
+    )
 
 
 def _helper_path(call: ast.Call, functions: dict) -> str | None:
