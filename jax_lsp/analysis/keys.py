@@ -1057,14 +1057,16 @@ def _scope_nodes(statements: list[ast.stmt]):
 
 def _consumed_free_keys(function: ast.AST, classify) -> list[tuple[ast.Call, ast.Name]]:
     statements = [ast.Expr(function.body)] if isinstance(function, ast.Lambda) else function.body
-    bound = local_names(function)
     uses = []
     for node in _scope_nodes(statements):
         if isinstance(node, ast.Call):
             role = classify(node)
-            if isinstance(role, ast.Name) and role.id not in bound:
+            if isinstance(role, ast.Name):
                 uses.append((node, role))
-    return uses
+    if not uses:
+        return uses  # most scopes consume no key by name: their local names are not needed
+    bound = local_names(function)
+    return [(call, role) for call, role in uses if role.id not in bound]
 
 
 def _key_draws(
