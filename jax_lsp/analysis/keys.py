@@ -550,17 +550,15 @@ def consumed_params(
     the flow starts with each parameter marked as consumed by a stand-in call, so a use
     of it shows as a reuse of that stand-in."""
     params = set(all_params(function))
+    # Each call's role, asked once: the flow below asks again of the calls it walks.
+    roles = {node: classify(node) for node in walk_nodes(function) if isinstance(node, ast.Call)}
     candidates = {
-        role.id
-        for node in walk_nodes(function)
-        if isinstance(node, ast.Call)
-        and isinstance(role := classify(node), ast.Name)
-        and role.id in params
+        role.id for role in roles.values() if isinstance(role, ast.Name) and role.id in params
     }
     if not candidates:
         return frozenset()  # no parameter reaches a consuming call: no flow needed
     marks = {name: ast.Call(ast.Name(name), [], []) for name in candidates}
-    flow = KeyFlow(classify)
+    flow = KeyFlow(lambda call: roles[call] if call in roles else classify(call))
     reuses = flow.run(function.body, dict(marks))
     originals = {id(call): name for name, call in marks.items()}
     return frozenset(originals[id(r.first)] for r in reuses if id(r.first) in originals)
