@@ -43,6 +43,7 @@ from jax_lsp.compat import TRY_STATEMENTS
 
 if TYPE_CHECKING:
     from jax_lsp.analysis.model import ModuleModel
+    from jax_lsp.analysis.summary import FunctionRecord
 
 SAMPLERS = frozenset(
     f"jax.random.{name}"
@@ -549,17 +550,15 @@ def consumed_params(
     the flow starts with each parameter marked as consumed by a stand-in call, so a use
     of it shows as a reuse of that stand-in."""
     params = set(all_params(function))
+    # Each call's role, asked once: the flow below asks again of the calls it walks.
+    roles = {node: classify(node) for node in walk_nodes(function) if isinstance(node, ast.Call)}
     candidates = {
-        role.id
-        for node in walk_nodes(function)
-        if isinstance(node, ast.Call)
-        and isinstance(role := classify(node), ast.Name)
-        and role.id in params
+        role.id for role in roles.values() if isinstance(role, ast.Name) and role.id in params
     }
     if not candidates:
         return frozenset()  # no parameter reaches a consuming call: no flow needed
     marks = {name: ast.Call(ast.Name(name), [], []) for name in candidates}
-    flow = KeyFlow(classify)
+    flow = KeyFlow(lambda call: roles[call] if call in roles else classify(call))
     reuses = flow.run(function.body, dict(marks))
     originals = {id(call): name for name, call in marks.items()}
     return frozenset(originals[id(r.first)] for r in reuses if id(r.first) in originals)
@@ -742,6 +741,19 @@ def helper_key(
 _IN_PLACE_TRANSFORMS = frozenset(
     {"jax.jit", "jax.grad", "jax.value_and_grad", "jax.checkpoint", "jax.remat"}
 )
+
+
+def named_by_calls(record: FunctionRecord) -> bool:
+    """Can a call name this module function as `_helper_path` finds it: a top-level
+    function, or a static method of a top-level class? (A nested function or another
+    method is never a key helper's callee, whatever it consumes.)"""
+    if "." not in record.path:
+        return True
+    return (
+        record.class_name is not None
+        and record.path == f"{record.class_name}.{record.node.name}"
+        and is_staticmethod(record.node)
+    )
 
 
 def _helper_path(call: ast.Call, functions: dict) -> str | None:
@@ -1043,14 +1055,16 @@ def _scope_nodes(statements: list[ast.stmt]):
 
 def _consumed_free_keys(function: ast.AST, classify) -> list[tuple[ast.Call, ast.Name]]:
     statements = [ast.Expr(function.body)] if isinstance(function, ast.Lambda) else function.body
-    bound = local_names(function)
     uses = []
     for node in _scope_nodes(statements):
         if isinstance(node, ast.Call):
             role = classify(node)
-            if isinstance(role, ast.Name) and role.id not in bound:
+            if isinstance(role, ast.Name):
                 uses.append((node, role))
-    return uses
+    if not uses:
+        return uses  # most scopes consume no key by name: their local names are not needed
+    bound = local_names(function)
+    return [(call, role) for call, role in uses if role.id not in bound]
 
 
 def _key_draws(

@@ -76,6 +76,7 @@ from jax_lsp.analysis.keys import (
     helper_key,
     makes_random_initializer,
     may_draw,
+    named_by_calls,
     object_key,
     opaque_global,
     path_root,
@@ -2637,8 +2638,9 @@ class ModuleModel:
 
     @property
     def key_helpers(self) -> dict[str, frozenset[str]]:
-        """Module functions -> the parameters whose key they consume (sample with or split),
-        themselves or through other such functions of the module."""
+        """Module functions a call can name (`named_by_calls`) -> the parameters whose key
+        they consume (sample with or split), themselves or through other such functions of
+        the module."""
         if self._key_helpers is None:
             helpers: dict[str, frozenset[str]] = {}
             for unit in self.document.units:
@@ -2657,7 +2659,7 @@ class ModuleModel:
         helpers = {}
         for record in self._summary(source).functions:
             node = record.node
-            if isinstance(node, ast.Lambda) or not all_params(node):
+            if isinstance(node, ast.Lambda) or not all_params(node) or not named_by_calls(record):
                 continue
             # Only a function whose own text can name a sampler passes a key to one.
             if not may_draw(source.node_lines(node), self.resolver):
