@@ -309,8 +309,8 @@ class _Walker:
             return
         try:
             children = getter(node)
-        except AttributeError:
-            children = self._children(node)
+        except AttributeError:  # a node built by hand without all its fields (no markers)
+            children = child_nodes(node)
         if not children:
             return
         ancestors = self.ctx.ancestors

@@ -676,8 +676,7 @@ class FlowInterpreter:
 
     def _stmt_Import(self, node: ast.Import | ast.ImportFrom) -> None:
         for alias in node.names:
-            name = alias.asname or alias.name.split(".")[0]
-            self.env.pop(name, None)
+            self.env.pop(_import_binding(alias), None)
 
     _stmt_ImportFrom = _stmt_Import
 
@@ -1601,3 +1600,43 @@ def _concatenated(op: ast.operator, left: Value, right: Value) -> Container | No
     if left.items is None or right.items is None:
         return Container(left.form)
     return Container(left.form, left.items + right.items)
+
+
+def _import_binding(alias: ast.alias) -> str:
+    """The name an import binds (`import a.b` binds `a`), which the interpreter unbinds."""
+    return alias.asname or alias.name.split(".")[0]
+
+
+def plain_bindings(statements: list[ast.stmt]) -> dict[str, Value] | None:
+    """What top-level statements that are all imports and undecorated defs bind, as
+    `FlowInterpreter` finds it without running them (most units are one def, or imports): each def
+    its function, each import unbinds its names. None when a statement needs the interpreter:
+    another statement, a decorator, or a default or return annotation whose evaluation may
+    bind a name (a walrus; a subscript, which refines the name it indexes)."""
+    bound: dict[str, Value] = {}
+    for statement in statements:
+        if type(statement) is ast.Import or type(statement) is ast.ImportFrom:
+            for alias in statement.names:
+                bound.pop(_import_binding(alias), None)
+        elif (
+            type(statement) is ast.FunctionDef or type(statement) is ast.AsyncFunctionDef
+        ) and not (statement.decorator_list or _header_may_bind(statement)):
+            bound[statement.name] = Function(statement.name)
+        else:
+            return None
+    return bound
+
+
+def _header_may_bind(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """May evaluating the defaults and return annotation of `node` (what a def runs) bind a
+    name?"""
+    evaluated = [*node.args.defaults, *node.args.kw_defaults, node.returns]
+    return any(
+        type(part) in _MAY_BIND
+        for expr in evaluated
+        if expr is not None and type(expr) is not ast.Constant and type(expr) is not ast.Name
+        for part in ast.walk(expr)
+    )
+
+
+_MAY_BIND = frozenset({ast.NamedExpr, ast.Subscript})

@@ -39,6 +39,7 @@ from jax_lsp.analysis.flow import (
     ScopeContext,
     annotation_container,
     annotation_kind,
+    plain_bindings,
 )
 from jax_lsp.analysis.hashing import (
     EMPTY_FACTS,
@@ -530,7 +531,7 @@ class ModuleModel:
     def _top_level_bindings(self, source: UnitSource, known: dict[str, Value]) -> dict[str, Value]:
         plain = source.memo.get("plain-bindings", _UNREAD)
         if plain is _UNREAD:
-            plain = source.memo["plain-bindings"] = _plain_bindings(source.tree.body)
+            plain = source.memo["plain-bindings"] = plain_bindings(source.tree.body)
         if plain is not None:
             return plain
         loads = _loaded_words(source)
@@ -3535,41 +3536,6 @@ def _may_bind_signature(source: UnitSource) -> bool:
 
 
 _UNREAD = object()  # a memo entry not computed yet (None is an answer)
-
-
-def _plain_bindings(statements: list[ast.stmt]) -> dict[str, Value] | None:
-    """What top-level statements that are all imports and undecorated defs bind, as the
-    interpreter finds it without running it (most units are one def, or imports): each def
-    its function, each import unbinds its names. None when a statement needs the interpreter:
-    another statement, a decorator, or a default or return annotation whose evaluation may
-    bind a name (a walrus; a subscript, which refines the name it indexes)."""
-    bound: dict[str, Value] = {}
-    for statement in statements:
-        if type(statement) is ast.Import or type(statement) is ast.ImportFrom:
-            for alias in statement.names:
-                bound.pop(alias.asname or alias.name.split(".")[0], None)
-        elif (
-            type(statement) is ast.FunctionDef or type(statement) is ast.AsyncFunctionDef
-        ) and not (statement.decorator_list or _header_may_bind(statement)):
-            bound[statement.name] = Function(statement.name)
-        else:
-            return None
-    return bound
-
-
-def _header_may_bind(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
-    """May evaluating the defaults and return annotation of `node` (what a def runs) bind a
-    name?"""
-    evaluated = [*node.args.defaults, *node.args.kw_defaults, node.returns]
-    return any(
-        type(part) in _MAY_BIND
-        for expr in evaluated
-        if expr is not None and type(expr) is not ast.Constant and type(expr) is not ast.Name
-        for part in ast.walk(expr)
-    )
-
-
-_MAY_BIND = frozenset({ast.NamedExpr, ast.Subscript})
 
 
 def _loaded_words(source: UnitSource) -> frozenset[str]:

@@ -70,7 +70,8 @@ class _MarkedGetters(dict[type, ChildGetter | None]):
     """`CHILD_GETTERS` with the marker nodes kept: every node type has the same getter."""
 
     def __missing__(self, node_type: type) -> ChildGetter | None:
-        return _all_children
+        getter = self[node_type] = _all_children
+        return getter
 
 
 def _all_children(node: ast.AST) -> list[ast.AST]:

@@ -27,6 +27,7 @@ from jax_lsp.analysis.nodes import all_params, contains, passes_keyword, walk_no
 from jax_lsp.analysis.paths import is_test_path
 from jax_lsp.analysis.summary import FunctionNode, transform_of
 from jax_lsp.analysis.traced import string_list_default_params
+from jax_lsp.analysis.transforms import TransformSpec
 from jax_lsp.codeactions.call_arguments import as_tuple_fix
 from jax_lsp.codeactions.hoist_jit import hoist_jit_fix
 from jax_lsp.diagnostics.base import Example, Rule, RuleContext
@@ -131,6 +132,10 @@ _EQX_APPLY = """
             for _ in range(3):
                 apply(Scaler(), jnp.ones(2))
 """
+
+
+# What `transform_of` finds: the transformation and the keywords it is given.
+FoundTransform = tuple[TransformSpec, dict[str, ast.expr]]
 
 
 class JitInLoop(Rule):
@@ -643,23 +648,28 @@ class JitInLoop(Rule):
         # A jit made here (`_jit_call`, `_jit_in_module_init`), or a static argument built in
         # a loop (`_rebuilt_static`): nothing else is looked at.
         found = transform_of(node.func, ctx.resolvers[-1])
-        if (found is None or found[0].label not in _JITS) and not ctx.loops:
+        jit = found if found is not None and found[0].label in _JITS else None
+        if jit is None and not ctx.loops:
             return ()
-        return self._call(node, ctx)
+        return self._call(node, jit, ctx)
 
-    def _call(self, node: ast.Call, ctx: RuleContext) -> Iterator[Finding]:
-        if node.args:
-            yield from self._jit_call(node, ctx)
+    def _call(
+        self, node: ast.Call, jit: FoundTransform | None, ctx: RuleContext
+    ) -> Iterator[Finding]:
+        """A call that is a jit (`jit`, its transformation), or any call inside a loop."""
+        if jit is not None and node.args:
+            yield from self._jit_call(node, jit, ctx)
         if ctx.loops:
             yield from self._rebuilt_static(node, ctx)
         parent = ctx.parent
-        if isinstance(parent, ast.Assign) and parent.value is node and ctx.functions:
+        in_assignment = isinstance(parent, ast.Assign) and parent.value is node
+        if jit is not None and in_assignment and ctx.functions:
             yield from self._jit_in_module_init(parent, ctx)
 
-    def _jit_call(self, node: ast.Call, ctx: RuleContext) -> Iterator[Finding]:
-        found = transform_of(node.func, ctx.resolvers[-1])
-        if found is None or found[0].label not in _JITS or not node.args:
-            return
+    def _jit_call(
+        self, node: ast.Call, found: FoundTransform, ctx: RuleContext
+    ) -> Iterator[Finding]:
+        """`jax.jit(f, ...)`, `found` its transformation (`check` tested it is a jit)."""
         target, wrapper = _transformed_closure(node.args[0], ctx)
         function = ctx.functions[-1] if ctx.functions else None
         loops = _local_loops(ctx)
@@ -738,17 +748,14 @@ class JitInLoop(Rule):
 
     def _jit_in_module_init(self, node: ast.Assign, ctx: RuleContext) -> Iterator[Finding]:
         """`self.f = jax.jit(g)` in `__init__` of an `eqx.Module`: a new wrapper per instance
-        in the module's static structure."""
+        in the module's static structure (`check` has tested that the value is a jit)."""
         function = ctx.functions[-1] if ctx.functions else None
-        if getattr(function, "name", None) != "__init__" or not isinstance(node.value, ast.Call):
+        if getattr(function, "name", None) != "__init__" or not node.value.args:  # type: ignore[attr-defined]
             return
         if not any(
             isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == "self"
             for t in node.targets
         ):
-            return
-        found = transform_of(node.value.func, ctx.resolvers[-1])
-        if found is None or found[0].label not in _JITS or not node.value.args:
             return
         record = ctx.model.records.get(function)
         cls = ctx.model.classes.get(record.class_name) if record and record.class_name else None

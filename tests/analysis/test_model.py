@@ -8,10 +8,10 @@ import textwrap
 import pytest
 
 from jax_lsp.analysis.document import Document
-from jax_lsp.analysis.flow import FlowInterpreter, ScopeContext
+from jax_lsp.analysis.flow import FlowInterpreter, ScopeContext, plain_bindings
 from jax_lsp.analysis.imports import Resolver
 from jax_lsp.analysis.kinds import Kind
-from jax_lsp.analysis.model import ModuleModel, _evaluated_text, _loaded_words, _plain_bindings
+from jax_lsp.analysis.model import ModuleModel, _evaluated_text, _loaded_words
 from jax_lsp.analysis.text import identifiers
 from jax_lsp.analysis.updates import stepped_and_read
 
@@ -763,7 +763,7 @@ def test_units_of_imports_and_plain_defs_bind_as_the_interpreter_finds(source):
     body = ast.parse(source).body
     interpreter = FlowInterpreter(ScopeContext(Resolver({}), False, {}), {})
     interpreter.run_block(body)
-    assert _plain_bindings(body) == interpreter.env
+    assert plain_bindings(body) == interpreter.env
 
 
 @pytest.mark.parametrize(
@@ -778,4 +778,4 @@ def test_units_of_imports_and_plain_defs_bind_as_the_interpreter_finds(source):
     ],
 )
 def test_other_units_are_left_to_the_interpreter(source):
-    assert _plain_bindings(ast.parse(source).body) is None
+    assert plain_bindings(ast.parse(source).body) is None
