@@ -19,6 +19,7 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import NamedTuple
 
+from jax_lsp.analysis.crossing import NO_FOREIGN, ForeignDefinitions, IncomingTrace
 from jax_lsp.analysis.document import (
     Document,
     SyntaxProblem,
@@ -513,7 +514,9 @@ def _related_in_document(related: tuple[Related, ...], lines: int) -> tuple[Rela
     """Related places moved from their statement's coordinates into the document's; from here
     on every span of the finding is in the same coordinates (so none is anchored any more)."""
     return tuple(
-        Related(r.span if r.document_anchored else _shift_span(r.span, lines), r.message)
+        Related(
+            r.span if r.document_anchored else _shift_span(r.span, lines), r.message, path=r.path
+        )
         for r in related
     )
 
@@ -546,6 +549,7 @@ def analyze(
     x64: bool = False,
     external: Mapping[str, ExternalFacts] | None = None,
     reuse_findings: bool = True,
+    crossing: tuple[tuple[IncomingTrace, ...], ForeignDefinitions] = ((), NO_FOREIGN),
 ) -> Analysis:
     """Findings of `rules` on `document`, sorted by position, `# noqa` honoured.
 
@@ -555,8 +559,10 @@ def analyze(
     `reuse_findings`: keep each unit's findings under its key (`ModuleModel.unit_key`) and
     reuse them while the key holds. False for a text analysed once (a one-shot `check`):
     the key would cost module facts no rule may read, for findings nobody asks again.
+    `crossing`: the traces the project's other modules give the document's functions, and
+    the definitions its imports name there (`Workspace.crossing`).
     """
-    model = ModuleModel.of(document, x64, external)
+    model = ModuleModel.of(document, x64, external, *crossing)
     # Instances per analysis: some rules keep state for one analysis (JAX102 reports a global
     # once per function, scope caches keyed by node).
     instances = [rule() for rule in rules]
@@ -629,6 +635,7 @@ def analyze_with(
     settings: Settings,
     external: Mapping[str, ExternalFacts] | None = None,
     reuse_findings: bool = True,
+    crossing: tuple[tuple[IncomingTrace, ...], ForeignDefinitions] = ((), NO_FOREIGN),
 ) -> Analysis:
     """`analyze` with the rules, severities and x64 flag that `settings` choose for this file."""
     return analyze(
@@ -638,6 +645,7 @@ def analyze_with(
         settings.enable_x64,
         external,
         reuse_findings,
+        crossing,
     )
 
 
@@ -673,12 +681,14 @@ def check_source(
     document = Document(text, path or "<unknown>", previous=previous, known_lines=known_lines)
     external: dict[str, ExternalFacts] = {}
     questions: dict[AnswerKey, CallSite] = {}
+    crossing: tuple[tuple[IncomingTrace, ...], ForeignDefinitions] = ((), NO_FOREIGN)
     if workspace is not None:
         external, questions = workspace.facts(document)
+        crossing = workspace.crossing(document, settings.enable_x64)
     if answers:
         external = with_answers(external, answers)
     analysis = analyze_with(
-        document, settings, external if workspace or answers else None, reuse_findings
+        document, settings, external if workspace or answers else None, reuse_findings, crossing
     )
     analysis.questions = questions
     if workspace is not None and analysis.model is not None:

@@ -92,6 +92,9 @@ class Related:
     # Rules build spans relative to their top-level statement; a place in another statement
     # (a `jax.jit(f)` call further down) is anchored to the document instead and not shifted.
     document_anchored: bool = False
+    # A place in another file of the project (the `jax.jit` that traces a helper from
+    # another module): its path; the span is in that file's coordinates.
+    path: str | None = None
 
 
 # The code of a file's syntax error, reported beside the findings of the lines that parse

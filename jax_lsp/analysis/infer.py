@@ -445,6 +445,13 @@ class ModuleFactsCache:
             entry.import_words = import_words(self._known_text(file, entry))
         return name in entry.import_words
 
+    def may_import(self, file: Path, entry: _ModuleEntry, names: frozenset[str]) -> bool:
+        """Whether the module's import statements may spell one of `names` (its import words
+        memoised with its version, as `may_reexport` reads them)."""
+        if entry.import_words is None:
+            entry.import_words = import_words(self._known_text(file, entry))
+        return not entry.import_words.isdisjoint(names)
+
     def parsed_facts(self, file: Path, entry: _ModuleEntry) -> _ParsedFacts | None:
         """What the module's parse tells without a model (None: no text), once per version."""
         if entry.parsed is None:
@@ -453,6 +460,10 @@ class ModuleFactsCache:
                 return None
             entry.parsed = _ParsedFacts(_may_have_facts(document), _reexports(document, file))
         return entry.parsed
+
+    def document(self, file: Path, entry: _ModuleEntry) -> Document | None:
+        """The entry's parse, as `_document` keeps it."""
+        return self._document(file, entry)
 
     def _document(self, file: Path, entry: _ModuleEntry) -> Document | None:
         """The entry's parse (None: no text), kept with it for its model and for an analysis

@@ -29,6 +29,13 @@ from jax_lsp.analysis.attributes import (
     defined_attributes,
     instance_events,
 )
+from jax_lsp.analysis.crossing import (
+    NO_FOREIGN,
+    ForeignDefinitions,
+    ForeignFunction,
+    ForeignStep,
+    IncomingTrace,
+)
 from jax_lsp.analysis.document import Document, Unit, UnitSource, first_line
 from jax_lsp.analysis.dtypes import FloatOracle, IntArrayOracle, assigned_values
 from jax_lsp.analysis.external import ExternalFacts, facts_key
@@ -115,7 +122,7 @@ from jax_lsp.analysis.summary import (
     UnitSummary,
     summarize,
 )
-from jax_lsp.analysis.text import identifiers
+from jax_lsp.analysis.text import document_span, identifiers
 from jax_lsp.analysis.traced import (
     TraceInfo,
     TraceOrigin,
@@ -226,6 +233,12 @@ class ModuleModel:
     # Facts about functions imported from other workspace modules, by call spelling
     # (`make_state`, `ops.step`): see `jax_lsp.analysis.infer`. None: no such facts.
     external: Mapping[str, ExternalFacts] | None = None
+    # Traces other modules of the project give this module's functions (their importers'
+    # traced code calls or transforms them): see `jax_lsp.analysis.project`.
+    incoming: tuple[IncomingTrace, ...] = ()
+    # The definitions the module's imports name in other workspace modules: a traced call
+    # of one is kept in `outgoing` (by the function called) for the project's trace graph.
+    foreign: ForeignDefinitions = NO_FOREIGN
     resolver: Resolver = field(init=False)
     alias_key: int = field(init=False)
     # The top-level imports of every unit: local name -> qualified name (keyed by alias_key).
@@ -259,6 +272,7 @@ class ModuleModel:
     _bindings_key: int = field(init=False, repr=False)  # alias_key without external facts
     _generation: object = field(init=False, repr=False)
     _contexts: dict[ast.AST, TraceInfo | None] = field(init=False, repr=False)
+    _tracing: bool = field(init=False, default=False, repr=False)  # see `_foreign_ref`
     # Memo of object_params (cleared with _contexts) and of the classes of each function's
     # parameters and locals.
     _objects: dict[ast.AST, tuple[tuple[str, Instance], ...]] = field(init=False, repr=False)
@@ -284,6 +298,8 @@ class ModuleModel:
         document: Document,
         x64_setting: bool = False,
         external: Mapping[str, ExternalFacts] | None = None,
+        incoming: tuple[IncomingTrace, ...] = (),
+        foreign: ForeignDefinitions = NO_FOREIGN,
     ) -> ModuleModel:
         """The model of `document`: the last model of its versions when this version holds
         the very same parses at the same lines (only comments changed, see
@@ -304,11 +320,13 @@ class ModuleModel:
             and (previous.external or {}) == (external or {})  # None and {}: no facts alike
             and _same_units(previous.document, document)
             and previous.import_line == import_insertion_line(document)
+            and previous.incoming == incoming
+            and previous.foreign == foreign
         ):
             model = copy.copy(previous)
             model.document = document
         else:
-            model = cls(document, x64_setting, external)
+            model = cls(document, x64_setting, external, incoming, foreign)
         document.lineage.last_model = model
         return model
 
@@ -650,7 +668,7 @@ class ModuleModel:
         elif owner in self.classes:  # `self.encoder(x)`: the object in an attribute
             class_name = self.attribute_classes.get((owner, attribute))
             if class_name is None:
-                return None
+                return self._foreign_ref(ref, caller)
             return self._method_of(class_name, "", replace(ref, bound_positional=0), line)
         else:  # `model.apply`, `model(x)`
             class_name = self.instances.get(owner or ref.name)
@@ -659,8 +677,118 @@ class ModuleModel:
                 # function's body, the binding when it is called, unknown here).
                 class_name = self._instance_class_at(owner or ref.name, line)
         if class_name is None:
-            return None
+            return self._foreign_ref(ref, caller)
         return self._method_of(class_name, attribute if owner else "", ref, line)
+
+    # -- definitions in other modules ------------------------------------------------------
+    def _foreign_ref(
+        self, ref: FunctionRef, caller: FunctionNode | None
+    ) -> tuple[FunctionNode, FunctionRef] | None:
+        """What a reference the module's own code cannot resolve names in another workspace
+        module: an imported function (`clip(g)`, `utils.clip(g)`), a method of an imported
+        class (`Cls.f`, `Cls(...)(x)`), of an instance of one (`env.step`, `self.norm.f(x)`,
+        `model.apply(v, x)`: linen runs `__call__`), or a method a class of the module
+        inherits from one. Its definition there, bound as the call binds it."""
+        foreign = self.foreign
+        if foreign is NO_FOREIGN or not self._tracing:
+            return None  # the rules and facts read this module's own definitions only
+        owner, _, attribute = ref.name.rpartition(".")
+        local = owner or ref.name
+        if ref.owner_class is not None:  # `self.normalizer.normalize(x)`
+            held = self._foreign_attribute_classes.get((ref.owner_class, owner))
+            found = self._foreign_method(held, attribute, ref) if held else None
+        elif caller is not None and binds_locally(local, caller):
+            held = self._foreign_instances.get(caller, {}).get(local)
+            held = held or self._foreign_annotated(caller).get(local)
+            found = self._foreign_method(held, attribute if owner else "", ref) if held else None
+        elif owner in self.classes:  # a method a class of the module inherits
+            found = self._inherited_method(owner, attribute, ref)
+        elif owner and (held := self._foreign_instances.get(None, {}).get(owner)):
+            found = self._foreign_method(held, attribute, ref)  # a module-level instance
+        elif owner:
+            member = foreign.member(owner, attribute)  # `module.f`, `Cls.f`, `Cls(...)(x)`
+            found = (member, ref) if member is not None else None
+        else:
+            function = foreign.function(ref.name)
+            if function is None and (held := self._foreign_instances.get(None, {}).get(local)):
+                found = self._foreign_method(held, "", ref)
+            else:
+                found = (function, ref) if function is not None else None
+        if found is None or found[0] is None or found[0].node is None:
+            return None
+        function, ref = found
+        self._foreign_nodes[function.node] = function
+        return function.node, ref
+
+    def _foreign_method(
+        self, class_local: str, attribute: str, ref: FunctionRef
+    ) -> tuple[ForeignFunction, FunctionRef] | None:
+        """The method an instance of the imported class runs for `attribute` ("": the object
+        called), bound to the instance: a linen module's `apply`/`init` run `__call__` (or
+        their `method=`) after the variables or keys."""
+        if attribute in LINEN_RUNS and self.foreign.linen_class(class_local):
+            attribute = ref.apply_method or "__call__"
+            ref = replace(ref, leading_args=ref.leading_args + 1)
+        method = self.foreign.method(class_local, attribute or "__call__")
+        if method is None:
+            return None
+        if is_staticmethod(method.node):
+            return method, ref
+        return method, replace(ref, bound_positional=ref.bound_positional + 1)
+
+    def _inherited_method(
+        self, class_name: str, attribute: str, ref: FunctionRef
+    ) -> tuple[ForeignFunction, FunctionRef] | None:
+        """`self.f(...)` in a class of the module whose base, imported, defines `f`."""
+        for base in self.classes[class_name].node.bases:
+            if isinstance(base, ast.Name) and self.foreign.is_class(base.id):
+                method = self.foreign.method(base.id, attribute)
+                if method is not None:
+                    return method, ref
+        return None
+
+    @cached_property
+    def _foreign_nodes(self) -> dict[FunctionNode, ForeignFunction]:
+        """The definitions in other modules this model's references resolved to."""
+        return {}
+
+    @cached_property
+    def _foreign_instances(self) -> dict[FunctionNode | None, dict[str, str]]:
+        """Names each function (None: the module) binds to `Cls(...)` of a class imported
+        from another workspace module; a name bound to two classes is left out."""
+        found: dict[FunctionNode | None, dict[str, str]] = {}
+        mixed: set[tuple[FunctionNode | None, str]] = set()
+        for summary in self.summaries:
+            for scope, name, callee in summary.constructions:
+                if callee in self.classes or not self.foreign.is_class(callee):
+                    continue
+                if found.setdefault(scope, {}).setdefault(name, callee) != callee:
+                    mixed.add((scope, name))
+        for scope, name in mixed:
+            found[scope].pop(name, None)
+        return found
+
+    def _foreign_annotated(self, function: FunctionNode) -> dict[str, str]:
+        """Parameters annotated with a class imported from another workspace module."""
+        if isinstance(function, ast.Lambda):
+            return {}
+        args = function.args
+        return {
+            arg.arg: arg.annotation.id
+            for arg in [*args.posonlyargs, *args.args, *args.kwonlyargs]
+            if isinstance(arg.annotation, ast.Name) and self.foreign.is_class(arg.annotation.id)
+        }
+
+    @cached_property
+    def _foreign_attribute_classes(self) -> dict[tuple[str, str], str]:
+        """(class, attribute) -> the imported class whose instance the attribute holds
+        (`self.normalizer = Normalizer()` in a method)."""
+        found: dict[tuple[str, str], str] = {}
+        for record in self.classes.values():
+            for attribute, class_name in _attribute_constructors(record.node):
+                if class_name not in self.classes and self.foreign.is_class(class_name):
+                    found.setdefault((record.name, attribute), class_name)
+        return found
 
     def resolve_transformed(
         self, ref: FunctionRef, line: int | None = None, caller: FunctionNode | None = None
@@ -1517,6 +1645,8 @@ class ModuleModel:
 
     def _compute_trace(self, units: list[Unit]) -> None:
         self.trace = {}
+        # Other modules' definitions resolve while the trace is computed (and only then).
+        self._tracing = True
         # Methods traced code runs on a module-level object (`seq.next_key()`): their `self`
         # outlives the trace.
         self.module_object_methods: set[FunctionNode] = set()
@@ -1557,6 +1687,8 @@ class ModuleModel:
                 (application, unit_start)
             )
 
+        self._seed_incoming()
+        self._tracing = True
         pending = list(self.trace)
         # Every call of the module by its caller, for the traced functions' calls: gathered
         # only when something is traced (most edits of a module that traces nothing would
@@ -1575,6 +1707,8 @@ class ModuleModel:
         while pending and rounds < _MAX_FIXPOINT_ROUNDS * max(len(self.trace), 1):
             rounds += 1
             node = pending.pop()
+            if node in self._foreign_nodes:
+                continue  # another module's function: its module analyses it (`outgoing`)
             info = self.trace[node]
             if isinstance(node, ast.Lambda):
                 # Its body is analyzed with its enclosing function; the functions it calls run
@@ -1643,6 +1777,77 @@ class ModuleModel:
                 found = self.resolve_ref(call.callee, unit_start + read.lineno, node)
                 if found and self._trace_call(node, info, scope, call, *found, unit_start):
                     pending.append(found[0])
+
+        self._tracing = False
+        self._set_aside_foreign()
+
+    def _seed_incoming(self) -> None:
+        """Trace the functions that other modules of the project trace (`incoming`), as a
+        transformation applied here would."""
+        for seed in self.incoming:
+            node = self._definition(seed.function, None)
+            if node is None or isinstance(node, ast.Lambda):
+                continue
+            origin = TraceOrigin(None, 0, None, called=not seed.direct, foreign=seed.steps)
+            info = TraceInfo(
+                seed.via,
+                seed.abstract,
+                seed.traced_params,
+                seed.static_params,
+                seed.direct,
+                origin,
+                all_leaves=seed.all_leaves,
+            )
+            self._set_trace(node, info)
+
+    def _set_aside_foreign(self) -> None:
+        """Move the traces of other modules' functions out of `trace` into `outgoing`, each
+        with why it is traced here (the site in this module, then the chain that traces its
+        caller)."""
+        self.outgoing: tuple[tuple[ForeignFunction, IncomingTrace], ...] = ()
+        foreign = [node for node in self.trace if node in self._foreign_nodes]
+        if not foreign:
+            return
+        path = self.document.path
+        lines = self.document.lines
+        outgoing = []
+        for node in foreign:
+            info = self.trace.pop(node)
+            function = self._foreign_nodes[node]
+            origin = info.origin
+            steps: tuple[ForeignStep, ...] = ()
+            if origin is not None and origin.node is not None:
+                caller = origin.caller
+                here = ForeignStep(
+                    function.path,
+                    None if origin.called else transform_name(info.via),
+                    self._display_name(caller) if caller is not None else None,
+                    path,
+                    document_span(lines, origin.unit_start, origin.node),
+                )
+                chain = self.explain(caller) if caller is not None and caller in self.trace else ()
+                steps = (here, *(self._foreign_step(step, lines) for step in chain))
+            seed = IncomingTrace(
+                function.path,
+                info.via,
+                info.abstract,
+                info.direct,
+                info.traced_params,
+                info.static_params,
+                steps,
+                info.all_leaves,
+            )
+            outgoing.append((function, seed))
+        self._contexts.clear()
+        self._objects.clear()
+        self.outgoing = tuple(outgoing)
+
+    def _foreign_step(self, step: TraceStep, lines: list[str]) -> ForeignStep:
+        """A link of this module's explanation, as another module shows it."""
+        if step.file is not None and step.span is not None:
+            return ForeignStep(step.function, step.label, step.caller, step.file, step.span)
+        span = document_span(lines, step.unit_start, step.site)
+        return ForeignStep(step.function, step.label, step.caller, self.document.path, span)
 
     def _param_initializers(self, node: FunctionNode) -> list[CallSite]:
         """`self.param(name, init_fn, *args)` in a traced method of a linen module, as the
@@ -1953,6 +2158,12 @@ class ModuleModel:
             origin = info.origin if info is not None else None
             if origin is None:
                 break
+            if origin.foreign:  # traced by code in other modules: their sites, in order
+                steps += [
+                    TraceStep(step.function, step.label, step.caller, None, 0, step.file, step.span)
+                    for step in origin.foreign
+                ]
+                break
             caller = origin.caller
             steps.append(
                 TraceStep(
@@ -1983,8 +2194,8 @@ class ModuleModel:
                 step.label,
                 step.caller,
                 step.unit_start if step.unit_start != unit_start else None,
-                step.site.lineno,
-                step.site.col_offset,
+                step.site.lineno if step.site is not None else step.file,
+                step.site.col_offset if step.site is not None else step.span,
             )
             for step in self.explain(node)
         )

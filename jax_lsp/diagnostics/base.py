@@ -8,6 +8,7 @@ it looks at, and `check`, which yields Findings. Rules know nothing of LSP or th
 from __future__ import annotations
 
 import ast
+import os
 import textwrap
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -282,12 +283,14 @@ class RuleContext:
         parts = []
         for index, step in enumerate(steps):
             subject = "" if index == 0 else f"{_display(step.function)} "
+            # A site in another module names its file.
+            where = f" in {os.path.basename(step.file)}" if step.file is not None else ""
             if step.label is None:
-                parts.append(f"{subject}called from `{step.caller}`")
+                parts.append(f"{subject}called from `{step.caller}`{where}")
             elif step.caller is not None and index + 1 < len(steps):
-                parts.append(f"{subject}traced by `{step.label}` in `{step.caller}`")
+                parts.append(f"{subject}traced by `{step.label}` in `{step.caller}`{where}")
             else:
-                parts.append(f"{subject}traced by `{step.label}`")
+                parts.append(f"{subject}traced by `{step.label}`{where}")
         return f"{_display(steps[0].function)} ({'; '.join(parts)})"
 
     def trace_related(self) -> tuple[Related, ...]:
@@ -300,6 +303,9 @@ class RuleContext:
                 message = f"{_display(step.function)} is called here from `{step.caller}`"
             else:
                 message = f"`{step.label}` traces {_display(step.function)} here"
+            if step.file is not None and step.span is not None:  # in another module
+                related.append(Related(step.span, message, document_anchored=True, path=step.file))
+                continue
             if step.unit_start == self.unit_start:
                 related.append(Related(self.span(site), message))
                 continue

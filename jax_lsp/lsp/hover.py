@@ -6,6 +6,7 @@ when the editor shows those too."""
 from __future__ import annotations
 
 import difflib
+import os
 import re
 import textwrap
 from typing import TYPE_CHECKING
@@ -14,7 +15,7 @@ from lsprotocol import types
 
 from jax_lsp.diagnostics import RULES_BY_CODE
 from jax_lsp.diagnostics.base import ERROR_MARKER, Rule
-from jax_lsp.findings import Finding, Position
+from jax_lsp.findings import Finding, Position, Related
 from jax_lsp.lsp.positions import from_lsp_position, to_lsp_range
 
 if TYPE_CHECKING:
@@ -64,7 +65,15 @@ def example_pair(rule: Rule) -> tuple[str, str] | None:
 
 def _related_lines(finding: Finding) -> list[str]:
     """The places that explain the finding, one short line each (1-based line numbers)."""
-    return [f"- line {item.span.start.line + 1}: {item.message}" for item in finding.related]
+    return [
+        f"- {_place(item)}line {item.span.start.line + 1}: {item.message}"
+        for item in finding.related
+    ]
+
+
+def _place(item: Related) -> str:
+    """The file of a place in another module of the project ("" for this document's)."""
+    return f"{os.path.basename(item.path)}, " if item.path is not None else ""
 
 
 def hover_markdown(finding: Finding, related: bool = True) -> str:
