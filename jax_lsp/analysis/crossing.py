@@ -76,6 +76,10 @@ class ForeignDefinitions:
     def is_class(self, local: str) -> bool:
         return False
 
+    def is_property(self, local: str, attribute: str) -> bool:
+        """`attribute` of the imported class is a property: reading it runs its getter."""
+        return False
+
     def linen_class(self, local: str) -> bool:
         """An imported flax linen module class: `apply`/`init` run its `__call__`."""
         return False

@@ -93,6 +93,7 @@ from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.module_state import ModuleState
 from jax_lsp.analysis.names import binds_locally
 from jax_lsp.analysis.nodes import (
+    is_classmethod,
     is_none,
     is_staticmethod,
     own_returns,
@@ -635,7 +636,21 @@ class ModuleModel:
     ) -> tuple[FunctionNode, FunctionRef] | None:
         """The definition a reference names, seen from document `line` (None: the last one)
         in `caller`, and the reference as the call sees it (a bound method fixes `self`; a
-        linen module's `apply` passes the variables first)."""
+        classmethod called through its class fixes `cls`; a linen module's `apply` passes
+        the variables first)."""
+        found = self._resolve_ref(ref, line, caller)
+        if (
+            found is not None
+            and not found[1].bound_positional
+            and "." in found[1].name
+            and is_classmethod(found[0])
+        ):
+            return found[0], replace(found[1], bound_positional=1)
+        return found
+
+    def _resolve_ref(
+        self, ref: FunctionRef, line: int | None, caller: FunctionNode | None
+    ) -> tuple[FunctionNode, FunctionRef] | None:
         if ref.node is not None:
             return ref.node, ref
         for scope in reversed(ref.scopes):
@@ -746,6 +761,29 @@ class ModuleModel:
                 if method is not None:
                     return method, ref
         return None
+
+    def _foreign_property_reads(self, node: FunctionNode) -> list[CallSite]:
+        """Reads in `node` of a property of an instance of a class imported from another
+        workspace module (`norm.scale` of `norm: RunningNorm`), as the getter's call."""
+        if self.foreign is NO_FOREIGN or isinstance(node, ast.Lambda):
+            return []
+        held = {**self._foreign_instances.get(node, {}), **self._foreign_annotated(node)}
+        if not held:
+            return []
+        found = []
+        for read in walk_nodes(node):
+            if (
+                type(read) is ast.Attribute
+                and type(read.ctx) is ast.Load
+                and type(read.value) is ast.Name
+                and read.value.id in held
+                and self.foreign.is_property(held[read.value.id], read.attr)
+            ):
+                getter = ast.copy_location(ast.Call(read, [], []), read)
+                found.append(
+                    CallSite(node, FunctionRef(f"{read.value.id}.{read.attr}", ()), getter)
+                )
+        return found
 
     @cached_property
     def _foreign_nodes(self) -> dict[FunctionNode, ForeignFunction]:
@@ -1762,7 +1800,8 @@ class ModuleModel:
                 key = frozenset(positional_params(found[0])[:1])  # a tracer either way
                 if self._trace_call(node, info, scope, call, *found, start, key):
                     pending.append(found[0])
-            for _, call in self._property_reads(node, scope):
+            for call in [*self._property_reads(node, scope), *self._foreign_property_reads(node)]:
+                call = call[1] if isinstance(call, tuple) else call
                 found = self.resolve_ref(call.callee, start + call.node.lineno, node)
                 if found and self._trace_call(node, info, scope, call, *found, start):
                     pending.append(found[0])
@@ -2130,7 +2169,11 @@ class ModuleModel:
         `self.layer(x)`, `jax.vmap(model)`), whose leaves are tracers there: `func` is the
         callable expression."""
         record = self.records.get(callee)
-        if record is None or record.class_name is None or ref.bound_positional < 1:
+        if record is not None:
+            method = record.class_name is not None
+        else:  # a method of a class of another module
+            method = callee in self._foreign_nodes and self._foreign_nodes[callee].method
+        if not method or ref.bound_positional < 1:
             return frozenset()
         if ref.leading_args:  # a linen module's `apply`: its `self` holds configuration
             return frozenset()

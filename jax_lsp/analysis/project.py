@@ -100,6 +100,14 @@ class WorkspaceForeign(ForeignDefinitions):
     def is_class(self, local: str) -> bool:
         return self._class(local) is not None
 
+    def is_property(self, local: str, attribute: str) -> bool:
+        method = self.method(local, attribute) if self.is_class(local) else None
+        return method is not None and any(
+            getattr(decorator, "id", None) in ("property", "cached_property")
+            or getattr(decorator, "attr", None) == "cached_property"
+            for decorator in method.node.decorator_list
+        )
+
     def linen_class(self, local: str) -> bool:
         found = self._class(local)
         if found is None:
