@@ -19,7 +19,7 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import NamedTuple
 
-from jax_lsp.analysis.crossing import NO_FOREIGN, ForeignDefinitions, IncomingTrace
+from jax_lsp.analysis.crossing import IncomingTrace
 from jax_lsp.analysis.document import (
     Document,
     SyntaxProblem,
@@ -549,7 +549,7 @@ def analyze(
     x64: bool = False,
     external: Mapping[str, ExternalFacts] | None = None,
     reuse_findings: bool = True,
-    crossing: tuple[tuple[IncomingTrace, ...], ForeignDefinitions] = ((), NO_FOREIGN),
+    incoming: tuple[IncomingTrace, ...] = (),
 ) -> Analysis:
     """Findings of `rules` on `document`, sorted by position, `# noqa` honoured.
 
@@ -559,10 +559,10 @@ def analyze(
     `reuse_findings`: keep each unit's findings under its key (`ModuleModel.unit_key`) and
     reuse them while the key holds. False for a text analysed once (a one-shot `check`):
     the key would cost module facts no rule may read, for findings nobody asks again.
-    `crossing`: the traces the project's other modules give the document's functions, and
-    the definitions its imports name there (`Workspace.crossing`).
+    `incoming`: the traces the project's other modules give the document's functions
+    (`Workspace.incoming`).
     """
-    model = ModuleModel.of(document, x64, external, *crossing)
+    model = ModuleModel.of(document, x64, external, incoming)
     # Instances per analysis: some rules keep state for one analysis (JAX102 reports a global
     # once per function, scope caches keyed by node).
     instances = [rule() for rule in rules]
@@ -635,7 +635,7 @@ def analyze_with(
     settings: Settings,
     external: Mapping[str, ExternalFacts] | None = None,
     reuse_findings: bool = True,
-    crossing: tuple[tuple[IncomingTrace, ...], ForeignDefinitions] = ((), NO_FOREIGN),
+    incoming: tuple[IncomingTrace, ...] = (),
 ) -> Analysis:
     """`analyze` with the rules, severities and x64 flag that `settings` choose for this file."""
     return analyze(
@@ -645,7 +645,7 @@ def analyze_with(
         settings.enable_x64,
         external,
         reuse_findings,
-        crossing,
+        incoming,
     )
 
 
@@ -676,19 +676,24 @@ def check_source(
     `previous`: the last parse of this document, whose unchanged units are reused (the server
     re-splits only what an edit touched); `known_lines`: the text's lines, already split;
     `reuse_findings`: see `analyze`."""
-    if previous is None and workspace is not None:
+    kept = previous is None and workspace is not None
+    if kept:
         previous = workspace.parsed(path, text)  # parsed when a module imported it
     document = Document(text, path or "<unknown>", previous=previous, known_lines=known_lines)
     external: dict[str, ExternalFacts] = {}
     questions: dict[AnswerKey, CallSite] = {}
-    crossing: tuple[tuple[IncomingTrace, ...], ForeignDefinitions] = ((), NO_FOREIGN)
+    incoming: tuple[IncomingTrace, ...] = ()
     if workspace is not None:
+        incoming = workspace.incoming(document, settings.enable_x64)
+        if kept and previous is None and (previous := workspace.parsed(path, text)):
+            # Its importers, read for the traces they give it, parsed it as they imported
+            # it: analysed on that parse, it shares the model they built.
+            document = Document(text, document.path, previous=previous, known_lines=known_lines)
         external, questions = workspace.facts(document)
-        crossing = workspace.crossing(document, settings.enable_x64)
     if answers:
         external = with_answers(external, answers)
     analysis = analyze_with(
-        document, settings, external if workspace or answers else None, reuse_findings, crossing
+        document, settings, external if workspace or answers else None, reuse_findings, incoming
     )
     analysis.questions = questions
     if workspace is not None and analysis.model is not None:

@@ -60,13 +60,10 @@ class Workspace:
         self._answers: dict[AnswerKey, ExternalFacts | None] = {}
         self._traces = ProjectTraces(root, self._modules, self._inputs)
 
-    def crossing(
-        self, document: Document, x64: bool
-    ) -> tuple[tuple[IncomingTrace, ...], ForeignDefinitions]:
-        """What crosses into the document's model from the project's other modules: the
-        traces they give its functions, and the definitions its imports name there (where
-        its traced code's calls of them are kept for the project's trace graph)."""
-        return self._traces.incoming(document, x64), self._foreign(document)
+    def incoming(self, document: Document, x64: bool) -> tuple[IncomingTrace, ...]:
+        """The traces the project's other modules give the document's functions (their
+        traced code calls or transforms them)."""
+        return self._traces.incoming(document, x64)
 
     def _foreign(self, document: Document) -> ForeignDefinitions:
         path = document_file(document)
@@ -83,8 +80,7 @@ class Workspace:
     ) -> tuple[dict[str, ExternalFacts], tuple[IncomingTrace, ...], ForeignDefinitions]:
         """A project module's model inputs, as an analysis of it gathers them (without jedi)."""
         external, _ = local_external_facts(document, self.root, self._modules)
-        incoming, foreign = self.crossing(document, x64)
-        return external, incoming, foreign
+        return external, self.incoming(document, x64), self._foreign(document)
 
     def facts(
         self, document: Document

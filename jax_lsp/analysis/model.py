@@ -237,9 +237,6 @@ class ModuleModel:
     # Traces other modules of the project give this module's functions (their importers'
     # traced code calls or transforms them): see `jax_lsp.analysis.project`.
     incoming: tuple[IncomingTrace, ...] = ()
-    # The definitions the module's imports name in other workspace modules: a traced call
-    # of one is kept in `outgoing` (by the function called) for the project's trace graph.
-    foreign: ForeignDefinitions = NO_FOREIGN
     resolver: Resolver = field(init=False)
     alias_key: int = field(init=False)
     # The top-level imports of every unit: local name -> qualified name (keyed by alias_key).
@@ -273,7 +270,8 @@ class ModuleModel:
     _bindings_key: int = field(init=False, repr=False)  # alias_key without external facts
     _generation: object = field(init=False, repr=False)
     _contexts: dict[ast.AST, TraceInfo | None] = field(init=False, repr=False)
-    _tracing: bool = field(init=False, default=False, repr=False)  # see `_foreign_ref`
+    # While `outgoing_traces` runs: the definitions the imports name in other modules.
+    _foreign: ForeignDefinitions = field(init=False, default=NO_FOREIGN, repr=False)
     # Memo of object_params (cleared with _contexts) and of the classes of each function's
     # parameters and locals.
     _objects: dict[ast.AST, tuple[tuple[str, Instance], ...]] = field(init=False, repr=False)
@@ -281,6 +279,7 @@ class ModuleModel:
     # Objects of each class seen outside any trace (see self_object), by class name.
     _plain_objects: dict[str, Object | None] = field(init=False, default_factory=dict, repr=False)
     _bound_in: dict[ast.AST, frozenset[str]] = field(init=False, default_factory=dict, repr=False)
+    _rebound: dict[ast.AST, frozenset[str]] = field(init=False, default_factory=dict, repr=False)
     _carries: dict[ast.AST, tuple] = field(init=False, default_factory=dict, repr=False)
     # unit_key's answers by (id of the unit's parse, first line): see `unit_key`.
     _unit_keys: dict[tuple[int, int], tuple] = field(init=False, default_factory=dict, repr=False)
@@ -300,7 +299,6 @@ class ModuleModel:
         x64_setting: bool = False,
         external: Mapping[str, ExternalFacts] | None = None,
         incoming: tuple[IncomingTrace, ...] = (),
-        foreign: ForeignDefinitions = NO_FOREIGN,
     ) -> ModuleModel:
         """The model of `document`: the last model of its versions when this version holds
         the very same parses at the same lines (only comments changed, see
@@ -322,12 +320,11 @@ class ModuleModel:
             and _same_units(previous.document, document)
             and previous.import_line == import_insertion_line(document)
             and previous.incoming == incoming
-            and previous.foreign == foreign
         ):
             model = copy.copy(previous)
             model.document = document
         else:
-            model = cls(document, x64_setting, external, incoming, foreign)
+            model = cls(document, x64_setting, external, incoming)
         document.lineage.last_model = model
         return model
 
@@ -704,8 +701,8 @@ class ModuleModel:
         class (`Cls.f`, `Cls(...)(x)`), of an instance of one (`env.step`, `self.norm.f(x)`,
         `model.apply(v, x)`: linen runs `__call__`), or a method a class of the module
         inherits from one. Its definition there, bound as the call binds it."""
-        foreign = self.foreign
-        if foreign is NO_FOREIGN or not self._tracing:
+        foreign = self._foreign
+        if foreign is NO_FOREIGN:
             return None  # the rules and facts read this module's own definitions only
         owner, _, attribute = ref.name.rpartition(".")
         local = owner or ref.name
@@ -741,10 +738,10 @@ class ModuleModel:
         """The method an instance of the imported class runs for `attribute` ("": the object
         called), bound to the instance: a linen module's `apply`/`init` run `__call__` (or
         their `method=`) after the variables or keys."""
-        if attribute in LINEN_RUNS and self.foreign.linen_class(class_local):
+        if attribute in LINEN_RUNS and self._foreign.linen_class(class_local):
             attribute = ref.apply_method or "__call__"
             ref = replace(ref, leading_args=ref.leading_args + 1)
-        method = self.foreign.method(class_local, attribute or "__call__")
+        method = self._foreign.method(class_local, attribute or "__call__")
         if method is None:
             return None
         if is_staticmethod(method.node):
@@ -756,8 +753,8 @@ class ModuleModel:
     ) -> tuple[ForeignFunction, FunctionRef] | None:
         """`self.f(...)` in a class of the module whose base, imported, defines `f`."""
         for base in self.classes[class_name].node.bases:
-            if isinstance(base, ast.Name) and self.foreign.is_class(base.id):
-                method = self.foreign.method(base.id, attribute)
+            if isinstance(base, ast.Name) and self._foreign.is_class(base.id):
+                method = self._foreign.method(base.id, attribute)
                 if method is not None:
                     return method, ref
         return None
@@ -765,7 +762,7 @@ class ModuleModel:
     def _foreign_property_reads(self, node: FunctionNode) -> list[CallSite]:
         """Reads in `node` of a property of an instance of a class imported from another
         workspace module (`norm.scale` of `norm: RunningNorm`), as the getter's call."""
-        if self.foreign is NO_FOREIGN or isinstance(node, ast.Lambda):
+        if self._foreign is NO_FOREIGN or isinstance(node, ast.Lambda):
             return []
         held = {**self._foreign_instances.get(node, {}), **self._foreign_annotated(node)}
         if not held:
@@ -777,7 +774,7 @@ class ModuleModel:
                 and type(read.ctx) is ast.Load
                 and type(read.value) is ast.Name
                 and read.value.id in held
-                and self.foreign.is_property(held[read.value.id], read.attr)
+                and self._foreign.is_property(held[read.value.id], read.attr)
             ):
                 getter = ast.copy_location(ast.Call(read, [], []), read)
                 found.append(
@@ -798,7 +795,7 @@ class ModuleModel:
         mixed: set[tuple[FunctionNode | None, str]] = set()
         for summary in self.summaries:
             for scope, name, callee in summary.constructions:
-                if callee in self.classes or not self.foreign.is_class(callee):
+                if callee in self.classes or not self._foreign.is_class(callee):
                     continue
                 if found.setdefault(scope, {}).setdefault(name, callee) != callee:
                     mixed.add((scope, name))
@@ -814,7 +811,7 @@ class ModuleModel:
         return {
             arg.arg: arg.annotation.id
             for arg in [*args.posonlyargs, *args.args, *args.kwonlyargs]
-            if isinstance(arg.annotation, ast.Name) and self.foreign.is_class(arg.annotation.id)
+            if isinstance(arg.annotation, ast.Name) and self._foreign.is_class(arg.annotation.id)
         }
 
     @cached_property
@@ -824,7 +821,7 @@ class ModuleModel:
         found: dict[tuple[str, str], str] = {}
         for record in self.classes.values():
             for attribute, class_name in _attribute_constructors(record.node):
-                if class_name not in self.classes and self.foreign.is_class(class_name):
+                if class_name not in self.classes and self._foreign.is_class(class_name):
                     found.setdefault((record.name, attribute), class_name)
         return found
 
@@ -1683,8 +1680,6 @@ class ModuleModel:
 
     def _compute_trace(self, units: list[Unit]) -> None:
         self.trace = {}
-        # Other modules' definitions resolve while the trace is computed (and only then).
-        self._tracing = True
         # Methods traced code runs on a module-level object (`seq.next_key()`): their `self`
         # outlives the trace.
         self.module_object_methods: set[FunctionNode] = set()
@@ -1726,7 +1721,8 @@ class ModuleModel:
             )
 
         self._seed_incoming()
-        self._tracing = True
+        # For `outgoing_traces`: what the fixpoint started from.
+        self._trace_applications = applications
         pending = list(self.trace)
         # Every call of the module by its caller, for the traced functions' calls: gathered
         # only when something is traced (most edits of a module that traces nothing would
@@ -1800,8 +1796,7 @@ class ModuleModel:
                 key = frozenset(positional_params(found[0])[:1])  # a tracer either way
                 if self._trace_call(node, info, scope, call, *found, start, key):
                     pending.append(found[0])
-            for call in [*self._property_reads(node, scope), *self._foreign_property_reads(node)]:
-                call = call[1] if isinstance(call, tuple) else call
+            for _, call in self._property_reads(node, scope):
                 found = self.resolve_ref(call.callee, start + call.node.lineno, node)
                 if found and self._trace_call(node, info, scope, call, *found, start):
                     pending.append(found[0])
@@ -1816,9 +1811,6 @@ class ModuleModel:
                 found = self.resolve_ref(call.callee, unit_start + read.lineno, node)
                 if found and self._trace_call(node, info, scope, call, *found, unit_start):
                     pending.append(found[0])
-
-        self._tracing = False
-        self._set_aside_foreign()
 
     def _seed_incoming(self) -> None:
         """Trace the functions that other modules of the project trace (`incoming`), as a
@@ -1839,20 +1831,97 @@ class ModuleModel:
             )
             self._set_trace(node, info)
 
-    def _set_aside_foreign(self) -> None:
-        """Move the traces of other modules' functions out of `trace` into `outgoing`, each
-        with why it is traced here (the site in this module, then the chain that traces its
-        caller)."""
-        self.outgoing: tuple[tuple[ForeignFunction, IncomingTrace], ...] = ()
-        foreign = [node for node in self.trace if node in self._foreign_nodes]
-        if not foreign:
-            return
+    def outgoing_traces(
+        self, foreign: ForeignDefinitions
+    ) -> tuple[tuple[ForeignFunction, IncomingTrace], ...]:
+        """The traces this module gives functions of other modules (`foreign` names them): a
+        transformation applied to one (`jax.jit(env.step)`), a call of one in traced code
+        (`clip(grads)`), a property of an imported class read there; each with why it is
+        traced here (the site, then the chain that traces its caller). The module's own
+        trace is left as it was: the other functions are their modules' to analyse."""
+        if foreign is NO_FOREIGN:
+            return ()
+        known = self._outgoing.get(foreign)
+        if known is None:
+            known = self._outgoing[foreign] = self._compute_outgoing(foreign)
+        return known
+
+    @cached_property
+    def _outgoing(self) -> dict[ForeignDefinitions, tuple]:
+        return {}
+
+    def _compute_outgoing(
+        self, foreign: ForeignDefinitions
+    ) -> tuple[tuple[ForeignFunction, IncomingTrace], ...]:
+        own_trace = self.trace
+        self.trace = dict(own_trace)
+        self._foreign = foreign
+        for memo in ("_foreign_instances", "_foreign_attribute_classes"):
+            self.__dict__.pop(memo, None)
+        try:
+            self._trace_into_foreign()
+            found = self._foreign_traces()
+        finally:
+            self.trace = own_trace
+            self._foreign = NO_FOREIGN
+            self._contexts.clear()
+            self._objects.clear()
+        return found
+
+    def _trace_into_foreign(self) -> None:
+        """Replay, with other modules' definitions resolvable, the steps of the fixpoint that
+        found nothing in the module: transformations of a name it cannot resolve, and the
+        calls and property reads of its traced functions."""
+        units = [unit for unit in self.document.units if unit.tree is not None]
+        for application, unit_start in self._trace_applications:
+            line = unit_start + application.node.lineno
+            if self._local_ref(application.target, line, application.enclosing) is None:
+                self._apply(application, unit_start)
+        calls_by_caller: dict[ast.AST | None, list[tuple[CallSite, int]]] = {}
+        for unit, summary in zip(units, self.summaries, strict=True):
+            for call in summary.calls:
+                calls_by_caller.setdefault(call.caller, []).append((call, unit.start_line))
+        sources = {unit.start_line: unit.source for unit in units}
+        unit_starts = {id(unit.source): unit.start_line for unit in units}
+        for node, info in list(self.trace.items()):
+            if node in self._foreign_nodes:
+                continue
+            if isinstance(node, ast.Lambda):
+                self._trace_lambda_calls(node, info, calls_by_caller, sources)
+                continue
+            scope = self.scope_kinds(node)
+            for call, unit_start in calls_by_caller.get(node, []):
+                line = unit_start + call.node.lineno
+                if self._local_ref(call.callee, line, node) is not None:
+                    continue
+                found = self.resolve_ref(call.callee, line, node)
+                if found is not None:
+                    self._trace_call(node, info, scope, call, *found, unit_start)
+            start = unit_starts.get(id(self._source_of.get(node)), 0)
+            for call in self._foreign_property_reads(node):
+                found = self.resolve_ref(call.callee, start + call.node.lineno, node)
+                if found is not None:
+                    self._trace_call(node, info, scope, call, *found, start)
+
+    def _local_ref(
+        self, ref: FunctionRef, line: int, caller: FunctionNode | None
+    ) -> tuple[FunctionNode, FunctionRef] | None:
+        """`resolve_ref` within the module's own definitions."""
+        foreign, self._foreign = self._foreign, NO_FOREIGN
+        try:
+            return self.resolve_ref(ref, line, caller)
+        finally:
+            self._foreign = foreign
+
+    def _foreign_traces(self) -> tuple[tuple[ForeignFunction, IncomingTrace], ...]:
+        """The traces of other modules' functions, each with why it is traced here."""
         path = self.document.path
         lines = self.document.lines
         outgoing = []
-        for node in foreign:
-            info = self.trace.pop(node)
-            function = self._foreign_nodes[node]
+        for node, info in self.trace.items():
+            function = self._foreign_nodes.get(node)
+            if function is None:
+                continue
             origin = info.origin
             steps: tuple[ForeignStep, ...] = ()
             if origin is not None and origin.node is not None:
@@ -1877,9 +1946,7 @@ class ModuleModel:
                 info.all_leaves,
             )
             outgoing.append((function, seed))
-        self._contexts.clear()
-        self._objects.clear()
-        self.outgoing = tuple(outgoing)
+        return tuple(outgoing)
 
     def _foreign_step(self, step: TraceStep, lines: list[str]) -> ForeignStep:
         """A link of this module's explanation, as another module shows it."""
@@ -2108,8 +2175,33 @@ class ModuleModel:
             info.eager,
             module_defaults=self._imported_defaults(callee, call.node, ref),
             literals=literal_flag_params(callee, call.node, ref),
+            all_leaves=self._leaves_passed(node, info, callee, call.node, ref),
         )
         return self._set_trace(callee, new, call.node)
+
+    def _leaves_passed(
+        self,
+        node: FunctionNode,
+        info: TraceInfo,
+        callee: FunctionNode,
+        call: ast.Call,
+        ref: FunctionRef,
+    ) -> frozenset[str]:
+        """Parameters of `callee` given, as it is, a parameter of the traced `node` each of
+        whose leaves is a tracer (`batch` of a jitted step passed on to a helper): the
+        helper's parameter is such a pytree too."""
+        if not info.all_leaves or isinstance(node, ast.Lambda):
+            return frozenset()
+        rebound = self._rebound.get(node)
+        if rebound is None:
+            rebound = self._rebound[node] = rebound_names(node)
+        return frozenset(
+            name
+            for name, argument in passed_arguments(callee, call, ref)
+            if type(argument) is ast.Name
+            and argument.id in info.all_leaves
+            and argument.id not in rebound
+        )
 
     def _imported_defaults(
         self, callee: FunctionNode, call: ast.Call, ref: FunctionRef

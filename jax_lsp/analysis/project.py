@@ -2,7 +2,8 @@
 trace, by which transformation, through which calls.
 
 A module's model resolves what its imports name in other workspace modules through
-`WorkspaceForeign`, and keeps the traces its traced code gives them (`ModuleModel.outgoing`).
+`WorkspaceForeign`, and finds the traces its traced code gives them
+(`ModuleModel.outgoing_traces`).
 `ProjectTraces.incoming` asks, for one module, every project module that may import it (its
 import statements spell the module's name or one of its definitions), builds that module's
 model with the traces its own importers give it (recursively, a module under way counting for
@@ -19,7 +20,12 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from jax_lsp.analysis.crossing import ForeignDefinitions, ForeignFunction, IncomingTrace
+from jax_lsp.analysis.crossing import (
+    NO_FOREIGN,
+    ForeignDefinitions,
+    ForeignFunction,
+    IncomingTrace,
+)
 from jax_lsp.analysis.document import Document
 from jax_lsp.analysis.infer import (
     Bindings,
@@ -240,22 +246,28 @@ class ProjectTraces:
             read.append((other, entry))
             if not self._cache.may_import(Path(other), entry, names):
                 continue
-            model = self._model(other, entry, x64)
-            if model is None:
+            built = self._model(other, entry, x64)
+            if built is None:
                 continue
-            found += [seed for function, seed in model.outgoing if function.file == file]
+            model, foreign = built
+            found += [
+                seed for function, seed in model.outgoing_traces(foreign) if function.file == file
+            ]
         return tuple(found), tuple(read)
 
-    def _model(self, file: str, entry: _ModuleEntry, x64: bool) -> ModuleModel | None:
-        """The model of a project module as its analysis builds it, if it may trace anything:
-        it applies a transformation, or its own importers trace some of its functions."""
+    def _model(
+        self, file: str, entry: _ModuleEntry, x64: bool
+    ) -> tuple[ModuleModel, ForeignDefinitions] | None:
+        """The model of a project module as its analysis builds it, and the definitions its
+        imports name in other modules, if it may trace anything: it applies a
+        transformation, or its own importers trace some of its functions."""
         other = self._cache.document(Path(file), entry)
         if other is None:
             return None
         external, incoming, foreign = self._inputs(other, x64)
-        if not incoming and not _TRANSFORM_WORDS.search(other.text):
+        if foreign is NO_FOREIGN or (not incoming and not _TRANSFORM_WORDS.search(other.text)):
             return None
-        return ModuleModel.of(other, x64, external, incoming, foreign)
+        return ModuleModel.of(other, x64, external, incoming), foreign
 
     def _project_files(self, file: str) -> tuple[str, ...]:
         """The project's Python files: under the root (or the folder holding the module's
