@@ -662,6 +662,10 @@ class ModuleModel:
         transformed = self._transformed_global(ref.name, line, caller)
         if transformed is not None:
             return transformed, ref
+        alias = self._method_aliases.get(ref.name) if "." not in ref.name else None
+        if alias is not None and not (caller and binds_locally(ref.name, caller)):
+            node, bound = alias  # `step = jax.jit(env.step)`, then `step(state, action)`
+            return node, replace(ref, bound_positional=ref.bound_positional + bound)
         owner, _, attribute = ref.name.rpartition(".")
         haiku = self.haiku_transforms.get(owner) if attribute in ("init", "apply") else None
         if haiku is not None and not (caller and binds_locally(owner, caller)):
@@ -825,17 +829,77 @@ class ModuleModel:
                     found.setdefault((record.name, attribute), class_name)
         return found
 
+    @cached_property
+    def _method_aliases(self) -> dict[str, tuple[FunctionNode, int]]:
+        """Module-level names bound once to a transformation of an object's method (`step =
+        jax.jit(env.step)`): the method, and how many leading parameters the object fixes
+        (its `self`). Calls of the name run the method."""
+        found: dict[str, tuple[FunctionNode, int]] = {}
+        units = [unit for unit in self.document.units if unit.tree is not None]
+        for unit, summary in zip(units, self.summaries, strict=True):
+            for application in summary.applications:
+                name = _bound_method_alias(unit.tree, application)
+                if name is None or name not in self.stable_globals:
+                    continue
+                line = unit.start_line + application.node.lineno
+                resolved = self.resolve_ref(application.target, line)
+                if resolved is not None and not isinstance(resolved[0], ast.Lambda):
+                    found[name] = (resolved[0], resolved[1].bound_positional)
+        return found
+
+    @cached_property
+    def _constructing_functions(self) -> dict[str, str]:
+        """Functions and methods of the module (by path) each of whose returns builds an
+        instance of one class of the module (`def reset(self): return State(...)`)."""
+        found: dict[str, str] = {}
+        for path, record in self.functions.items():
+            if isinstance(record.node, ast.Lambda | ast.AsyncFunctionDef):
+                continue
+            returns = own_returns(record.node, may_yield=False)
+            built = {
+                value.func.id
+                for value in returns or ()
+                if isinstance(value, ast.Call) and isinstance(value.func, ast.Name)
+            }
+            if (
+                returns
+                and len(built) == 1
+                and len(returns) == sum(isinstance(v, ast.Call) for v in returns)
+                and next(iter(built)) in self.classes
+            ):
+                found[path] = next(iter(built))
+        return found
+
+    def _returned_class(self, call: ast.Call, instances: Mapping[str, str]) -> str | None:
+        """The class of the module whose instance `call` returns: a function of the module or
+        a method of an instance in `instances` (`env.reset()`) that builds one."""
+        func = call.func
+        if isinstance(func, ast.Name):
+            return self._constructing_functions.get(func.id)
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+            owner = instances.get(func.value.id)
+            if owner is not None:
+                return self._constructing_functions.get(f"{owner}.{func.attr}")
+        return None
+
     def resolve_transformed(
-        self, ref: FunctionRef, line: int | None = None, caller: FunctionNode | None = None
+        self,
+        ref: FunctionRef,
+        line: int | None = None,
+        caller: FunctionNode | None = None,
+        class_method: str | None = None,
     ) -> tuple[FunctionNode, FunctionRef] | None:
         """What a transformation applied to `ref` runs: as `resolve_ref`, and for a class of
         the module (`jax.jit(CubicSpline)`, `jax.vmap(Model)`) its `__init__`, which builds the
-        object from the transformed arguments (`self` is the new object, not an argument)."""
+        object from the transformed arguments (`self` is the new object, not an argument), or
+        the `class_method` of its instances a lifted transformation runs (`nn.scan(Cell)`)."""
         found = self.resolve_ref(ref, line, caller)
         if found is not None or ref.name not in self.classes or "." in ref.name:
             return found
         if caller is not None and binds_locally(ref.name, caller):
             return None
+        if class_method is not None:
+            return self._method_of(ref.name, class_method, ref, line)
         init = self._definition(f"{ref.name}.__init__", line)
         if init is None or isinstance(init, ast.Lambda):
             return None
@@ -968,6 +1032,7 @@ class ModuleModel:
         found = self._param_classes.get(function)
         if found is None:
             found = {
+                **self._loop_element_classes(function),
                 **self._lambda_param_classes(function),
                 **self._constructed.get(function, {}),
                 **self.passed_classes.get(function, {}),
@@ -975,6 +1040,42 @@ class ModuleModel:
             }
             self._param_classes[function] = found
         return found
+
+    def _loop_element_classes(self, function: FunctionNode) -> dict[str, str]:
+        """Names a method binds to the elements of a list its object holds, all instances
+        of one class of the module (`for layer in self.layers:` where `self.layers =
+        nnx.List([Block(...) for _ in range(n)])`); a name bound otherwise too is left out."""
+        record = self.records.get(function)
+        positional = positional_params(function)
+        if record is None or record.class_name not in self.classes or not positional:
+            return {}
+        if isinstance(function, ast.Lambda):
+            return {}
+        found: dict[str, str] = {}
+        targets: set[ast.Name] = set()
+        mixed: set[str] = set(all_params(function))
+        nodes = walk_nodes(function)
+        for loop in nodes:
+            if not (
+                type(loop) is ast.For
+                and type(loop.target) is ast.Name
+                and type(loop.iter) is ast.Attribute
+                and type(loop.iter.value) is ast.Name
+                and loop.iter.value.id == positional[0]
+            ):
+                continue
+            held = self.attribute_classes.get((record.class_name, loop.iter.attr + ELEMENTS))
+            if held is not None:
+                targets.add(loop.target)
+                if found.setdefault(loop.target.id, held) != held:
+                    mixed.add(loop.target.id)
+        if found:  # a name bound otherwise too may hold anything
+            mixed |= {
+                node.id
+                for node in nodes
+                if type(node) is ast.Name and type(node.ctx) is ast.Store and node not in targets
+            }
+        return {name: held for name, held in found.items() if name not in mixed}
 
     def _lambda_param_classes(self, function: FunctionNode) -> dict[str, str]:
         """Parameters of the lambdas in `function` given an instance of a class of the module
@@ -1038,7 +1139,11 @@ class ModuleModel:
             changed = False
             for caller, ref, call, unit_start in sites:
                 arguments = [*call.args, *(k.value for k in call.keywords)]
-                if not any(_may_hold_instance(arg, names, self.classes) for arg in arguments):
+                if not any(
+                    _may_hold_instance(arg, names, self.classes)
+                    or (type(arg) is ast.Call and self._constructing_functions)
+                    for arg in arguments
+                ):
                     continue
                 resolved = self.resolve_ref(ref, unit_start + call.lineno)
                 if resolved is None:
@@ -1050,7 +1155,10 @@ class ModuleModel:
                         own.pop(param, None)
                     own.update(constructed.get(caller, {}))
                     own.update(found.get(caller, {}))
-                for param, class_name in _instances_passed(callee, call, ref, own, self.classes):
+                passed = _instances_passed(
+                    callee, call, ref, own, self.classes, self._returned_class
+                )
+                for param, class_name in passed:
                     params = found.setdefault(callee, {})
                     if (callee, param) in mixed or params.get(param) == class_name:
                         continue
@@ -1385,7 +1493,9 @@ class ModuleModel:
         """Trace the function a transformation is applied to; its trace (None: not found).
         `eager`: applied where nothing traces (`shard_map` then runs the function eagerly)."""
         line = unit_start + application.node.lineno
-        found = self.resolve_transformed(application.target, line, application.enclosing)
+        found = self.resolve_transformed(
+            application.target, line, application.enclosing, application.spec.class_method
+        )
         if found is None:
             return None
         target, ref = found
@@ -1757,7 +1867,9 @@ class ModuleModel:
                 if application.spec.abstract_only and not info.abstract:
                     continue  # a `custom_vjp` rule under `grad` alone: concrete values
                 line = unit_start + application.node.lineno
-                found = self.resolve_transformed(application.target, line, node)
+                found = self.resolve_transformed(
+                    application.target, line, node, application.spec.class_method
+                )
                 if found is None:
                     continue
                 target, ref = found
@@ -3916,7 +4028,8 @@ def _evaluated_text(source: UnitSource) -> str:
 
 def _attribute_constructors(node: ast.ClassDef) -> list[tuple[str, str]]:
     """(attribute, class name) of a class body's `attr: Cls` fields and its methods'
-    `self.attr = Cls(...)` assignments."""
+    `self.attr = Cls(...)` assignments; (`attr[]`, class name) of a list of instances of one
+    class (`self.layers = nnx.List([Block(...) for _ in range(n)])`)."""
     found = []
     for statement in node.body:
         if isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name):
@@ -3924,11 +4037,13 @@ def _attribute_constructors(node: ast.ClassDef) -> list[tuple[str, str]]:
                 found.append((statement.target.id, statement.annotation.id))
         elif isinstance(statement, ast.FunctionDef):
             for inner in walk_nodes(statement):
-                if not (
-                    isinstance(inner, ast.Assign)
-                    and isinstance(inner.value, ast.Call)
-                    and isinstance(inner.value.func, ast.Name)
-                ):
+                if not isinstance(inner, ast.Assign):
+                    continue
+                if isinstance(inner.value, ast.Call) and isinstance(inner.value.func, ast.Name):
+                    held, suffix = inner.value.func.id, ""
+                elif (element := _element_constructor(inner.value)) is not None:
+                    held, suffix = element, ELEMENTS
+                else:
                     continue
                 for target in inner.targets:
                     if (
@@ -3936,8 +4051,38 @@ def _attribute_constructors(node: ast.ClassDef) -> list[tuple[str, str]]:
                         and isinstance(target.value, ast.Name)
                         and target.value.id == "self"
                     ):
-                        found.append((target.attr, inner.value.func.id))
+                        found.append((target.attr + suffix, held))
     return found
+
+
+# The suffix of an attribute's name in `attribute_classes` for the class of its elements.
+ELEMENTS = "[]"
+# Calls that hold the list they are given: `list(...)`, `tuple(...)`, `nnx.List([...])`.
+_LIST_HOLDERS = frozenset({"list", "tuple", "List"})
+
+
+def _element_constructor(value: ast.expr) -> str | None:
+    """The class every element of a list built here is an instance of: `[A(...), A(...)]`,
+    `[A(...) for _ in range(n)]`, either held by `list`, `tuple` or `nnx.List`."""
+    if isinstance(value, ast.Call) and len(value.args) == 1 and not value.keywords:
+        func = value.func
+        name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)
+        if name in _LIST_HOLDERS:
+            value = value.args[0]
+    if isinstance(value, ast.ListComp | ast.GeneratorExp):
+        elements = [value.elt]
+    elif isinstance(value, ast.List | ast.Tuple) and value.elts:
+        elements = value.elts
+    else:
+        return None
+    built = {
+        element.func.id
+        for element in elements
+        if isinstance(element, ast.Call) and isinstance(element.func, ast.Name)
+    }
+    if len(built) != 1 or not all(isinstance(e, ast.Call) for e in elements):
+        return None
+    return next(iter(built))
 
 
 def _mentions(expr: ast.expr, names: frozenset[str]) -> bool:
@@ -4195,15 +4340,19 @@ def _instances_passed(
     ref: FunctionRef,
     instances: dict[str, str],
     classes: Mapping[str, ClassRecord],
+    returned_class: Callable[[ast.Call, Mapping[str, str]], str | None],
 ) -> Iterator[tuple[str, str]]:
     """(parameter of `callee`, class) for each argument of `call` that is an instance of a
-    class of the module: a name in `instances`, or `Cls(...)`."""
+    class of the module: a name in `instances`, `Cls(...)`, or the call of a function that
+    builds one (`env.reset()`)."""
 
     def class_of(arg: ast.expr) -> str | None:
         if isinstance(arg, ast.Name):
             return instances.get(arg.id)
-        if isinstance(arg, ast.Call) and isinstance(arg.func, ast.Name):
-            return arg.func.id if arg.func.id in classes else None
+        if isinstance(arg, ast.Call) and isinstance(arg.func, ast.Name) and arg.func.id in classes:
+            return arg.func.id
+        if isinstance(arg, ast.Call):
+            return returned_class(arg, instances)
         return None
 
     positional = positional_params(callee)[ref.bound_positional :]
