@@ -20,11 +20,14 @@ from jax_lsp.analysis.keys import (
     carried_key_reuses,
     classify_call,
     in_assertion,
+    library_makers,
     may_draw,
+    may_use_library_key,
     opaque_global,
     path_root,
     rebuilt_key_draws,
     repeated_uses,
+    returned_arguments,
 )
 from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.model import local_imports
@@ -928,16 +931,21 @@ class PrngKeyReuse(Rule):
             text = ctx.code_text(node)
             if (
                 not may_draw(text, outer)
+                and not may_use_library_key(text)
                 and not any(helper in text for helper in ctx.model.key_helpers)
+                and not any(helper in text for helper in ctx.model.key_summaries)
                 and not any(name in text for name in ctx.model.initializer_globals)
+                and not _names_key_function(text, ctx.model.external)
             ):
                 return ()
             resolver = outer.child(local, frozenset(all_params(node)))
             if not resolver.binds_module("jax"):
                 return ()
             params = frozenset(all_params(node))  # may be None where the call is
+            local_makers = library_makers(node.body, resolver)
+            makers = {**ctx.model.key_makers, **local_makers} if local_makers else None
             classify_here = partial(
-                classify_call, resolver=resolver, model=ctx.model, maybe_none=params
+                classify_call, resolver=resolver, model=ctx.model, maybe_none=params, makers=makers
             )
             record = ctx.model.records.get(node)
             me = _instance_param(node) if record is not None and record.class_name else None
@@ -954,7 +962,10 @@ class PrngKeyReuse(Rule):
                     ctx.model.global_values, root
                 )
 
-            reuses = KeyFlow(classify_here, opaque, resolver).run(body, unit=ctx.unit_start)
+            returned = partial(returned_arguments, model=ctx.model)
+            reuses = KeyFlow(classify_here, opaque, resolver, returned).run(
+                body, unit=ctx.unit_start
+            )
             info = ctx.model.context_of(node)
             if info is not None and info.direct:  # a loop body may pass a used key on
                 seen = {reuse.call for reuse in reuses}
@@ -1011,7 +1022,8 @@ class PrngKeyReuse(Rule):
             covered = covering.get(id(reuse.call)) if reuse.across_iterations else None
             # Drawn through an object or a module function, or rebuilt: no key here to split.
             drawn_elsewhere = type(reuse.key) in (DrawnThroughObject, DrawnThroughGlobal)
-            no_fix = drawn_elsewhere or reuse.rebuilt
+            # A helper handing back its consumed key: splitting here still keeps what it returns.
+            no_fix = drawn_elsewhere or reuse.rebuilt or reuse.handed_back
             fix = None if no_fix else fixer.fix(covered if covered is not None else reuse)
             # A draw that consumes the key again on the next iteration is its own first use:
             # a related place pointing at the flagged call itself says nothing.
@@ -1027,6 +1039,14 @@ class PrngKeyReuse(Rule):
                 ctx.finding(self, use.call, message),
                 related=(Related(ctx.span(use.runner.func), where),),
             )
+
+
+def _names_key_function(text: str, external) -> bool:
+    """Does the text name an imported function that consumes or derives from a key?"""
+    return bool(external) and any(
+        (facts.consumed_keys or facts.derived_keys) and name.partition(".")[0] in text
+        for name, facts in external.items()
+    )
 
 
 def _message(reuse: Reuse, resolver: Resolver, ctx: RuleContext) -> str:
@@ -1050,6 +1070,24 @@ def _message(reuse: Reuse, resolver: Resolver, ctx: RuleContext) -> str:
         )
     # As the code spells it (`state["key"]`): the reuse sits in the unit reported on.
     key = reuse.name if isinstance(reuse.key, ast.Name) else ctx.segment(reuse.key)
+    if reuse.handed_back:
+        helper = ast.unparse(reuse.first.func)
+        again = " on every iteration" if reuse.across_iterations else ""
+        return (
+            f"`{helper}(...)` consumes its key and returns it unchanged, and the code keeps it "
+            f"as `{key}`: this call draws from that consumed key again{again}, so it gets the "
+            f"same random numbers. Split in `{helper}` and return the new key, or split "
+            f"`{key}` before the call"
+        )
+    if reuse.derived:
+        first = ast.unparse(reuse.first.func)
+        where = "on every iteration" if reuse.across_iterations else f"by `{first}(...)`"
+        return (
+            f"`{key}` was already used {where} the same way: the library derives its random "
+            "numbers from the key alone (flax folds in the module's path), so this call gets "
+            f"the same numbers (the same initial weights, the same dropout mask). Split "
+            f"`{key}` and give each call its own subkey"
+        )
     if reuse.rebuilt:
         return (
             f"`{key}` is built anew from the same seed on every iteration of the loop this "
