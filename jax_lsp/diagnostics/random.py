@@ -211,7 +211,16 @@ class PrngKeyReuse(Rule):
         function) counts as a use, and so does an equinox layer built with it
         (`eqx.nn.Linear(3, 3, key=key)`: its initial weights are drawn from it), and so does a
         random initializer (`jax.nn.initializers.lecun_normal()(key, shape)`, or through a
-        module-level name bound to one: it draws its values from the key). A key held
+        module-level name bound to one: it draws its values from the key), and so do the
+        library consumers of `analysis/keys.py`'s table (haiku `init`/`apply`/`dropout`,
+        numpyro `seed`, `SVI.init`, `MCMC.run`, `Predictive`, a distribution's `sample`,
+        distrax and TFP `sample(seed=key)`, flax `Dropout`, an equinox layer called with
+        `key=`), and a function of this or an imported module that consumes its key
+        parameter. A flax `init(key, ...)` or `apply(..., rngs={...: key})` derives its
+        numbers from the key without consuming it: a second `init` (or `apply`) with the same
+        key is flagged (the same weights, the same dropout mask), a `jax.random` draw after it
+        is not. A helper that returns the key it consumed (`return action, key`) hands back a
+        used key: the caller's next use of it is flagged. A key held
         in an object or a container (`self.key`, `state.key`, `state["key"]`, `keys[0]`) is
         followed the same way; assigning it or its holder, or handing the holder to a
         function or calling a method on it, makes it fresh.
