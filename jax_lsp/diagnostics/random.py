@@ -989,6 +989,9 @@ class PrngKeyReuse(Rule):
             if not aligned_over_items(r, resolver)
             and (r.across_iterations or not aligned_pair(r.first, r.call, resolver))
         ]
+        # One key seeding two numpyro programs replays the same draws in both (a model and its
+        # guide subsampling the same plate, a trace taken again): by intent.
+        reuses = [r for r in reuses if not _replayed_seed(r, resolver)]
         # A draw inside an assertion recomputes the expected value from the same key: by intent.
         reuses = [r for r in reuses if not in_assertion(r.call, scope)]
         if reuses and not isinstance(node, ast.Module):
@@ -1048,6 +1051,13 @@ class PrngKeyReuse(Rule):
                 ctx.finding(self, use.call, message),
                 related=(Related(ctx.span(use.runner.func), where),),
             )
+
+
+def _replayed_seed(reuse: Reuse, resolver: Resolver) -> bool:
+    """Both uses seed a numpyro program (`handlers.seed(fn, key)`) with the key."""
+    seed = "numpyro.handlers.seed"
+    first, second = resolver.qualname(reuse.first.func), resolver.qualname(reuse.call.func)
+    return first == seed and second == seed
 
 
 def _names_key_function(text: str, external) -> bool:

@@ -413,6 +413,21 @@ def test_optimizer_init_is_no_key_use():
     assert _flagged_lines(source) == []
 
 
+def test_one_key_seeding_two_numpyro_programs_is_a_replay():
+    """A model and its guide seeded with one key subsample the same plate: by intent."""
+    source = textwrap.dedent(
+        """
+        import jax
+        from numpyro.handlers import seed
+
+        def run(model, guide, key):
+            plate_key, key = jax.random.split(key)
+            return seed(model, plate_key), seed(guide, plate_key)
+        """
+    )
+    assert _flagged_lines(source) == []
+
+
 def test_flax_init_then_a_draw_is_no_reuse():
     """flax folds the module path into the key: a `jax.random` draw after `init` meets none of
     its numbers, and JAX's checker accepts it."""
