@@ -33,6 +33,7 @@ from jax_lsp.analysis.nodes import (
     own_returns,
     per_member,
     per_member_of,
+    positional_params,
     walk_nodes,
     walk_statements,
 )
@@ -638,7 +639,8 @@ def _facts_in_model(model: ModuleModel, name: str) -> ExternalFacts | None:
         transform = transform or info.via
     returns = _returns_array(model, record.node)
     container = _returned_container(model, record.path, transform)
-    if returns is None and container is None:
+    keys = _key_facts(model, record.path)
+    if returns is None and container is None and not keys:
         return None
     return ExternalFacts(
         bool(returns),
@@ -646,7 +648,25 @@ def _facts_in_model(model: ModuleModel, name: str) -> ExternalFacts | None:
         model.static_signatures.get(name),
         returns=container,
         traced_returns=_returned_container(model, record.path, transform, given_tracers=True),
+        **keys,
     )
+
+
+def _key_facts(model: ModuleModel, path: str) -> dict[str, object]:
+    """What a caller sees of the function's key parameters (`ExternalFacts.key_params` and
+    the rest), from the module's key summaries; empty when it neither consumes nor derives
+    from one."""
+    consumed = model.key_helpers.get(path, frozenset())
+    summary = model.key_summaries.get(path)
+    derived = summary.derived if summary is not None else ()
+    if not consumed and not derived:
+        return {}
+    return {
+        "key_params": tuple(positional_params(model.functions[path].node)),
+        "consumed_keys": consumed,
+        "derived_keys": derived,
+        "returned_keys": summary.returned if summary is not None else (),
+    }
 
 
 def _returned_container(

@@ -73,21 +73,32 @@ from jax_lsp.analysis.key_inputs import (
     kept_keys,
 )
 from jax_lsp.analysis.keys import (
+    LIBRARY_MAKER_ROOTS,
     KeyFlow,
+    KeySummary,
     Reuse,
     classify_call,
     consumed_params,
     consumer_key,
+    derived_helper_key,
+    derived_params,
     drawn_free_names,
     drawn_self_attributes,
+    external_key,
     global_key,
     helper_key,
+    key_argument,
+    library_key,
+    library_makers,
     makes_random_initializer,
     may_draw,
+    may_use_library_key,
     named_by_calls,
     object_key,
     opaque_global,
     path_root,
+    returned_arguments,
+    returned_keys,
 )
 from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.module_state import ModuleState
@@ -261,6 +272,7 @@ class ModuleModel:
     _source_of: dict[ast.AST, UnitSource] = field(init=False, repr=False)
     _x64: X64Facts | None = field(init=False, default=None, repr=False)
     _key_helpers: dict[str, frozenset[str]] | None = field(init=False, default=None, repr=False)
+    _key_summaries: dict[str, KeySummary] | None = field(init=False, default=None, repr=False)
     _float_globals: frozenset[str] | None = field(init=False, default=None, repr=False)
     _signatures: dict[str, StaticSignature] | None = field(init=False, default=None, repr=False)
     _callee_key: tuple | None = field(init=False, default=None, repr=False)
@@ -3105,7 +3117,7 @@ class ModuleModel:
             for unit in self.document.units:
                 if unit.tree is None:
                     continue
-                key = ("key-helpers", self.alias_key)
+                key = ("key-helpers", self.alias_key, tuple(sorted(self.key_makers.items())))
                 if key not in unit.source.memo:
                     unit.source.memo[key] = self._unit_key_helpers(unit.source)
                 helpers.update(unit.source.memo[key])
@@ -3113,19 +3125,131 @@ class ModuleModel:
         return self._key_helpers
 
     def _unit_key_helpers(self, source: UnitSource) -> dict[str, frozenset[str]]:
-        if not may_draw(source.text, self.resolver):
+        if not self._may_consume_keys(source.text):
             return {}
         helpers = {}
         for record in self._summary(source).functions:
             node = record.node
             if isinstance(node, ast.Lambda) or not all_params(node) or not named_by_calls(record):
                 continue
-            # Only a function whose own text can name a sampler passes a key to one.
-            if not may_draw(source.node_lines(node), self.resolver):
+            # Only a function whose own text can name a consumer passes a key to one.
+            if not self._may_consume_keys(source.node_lines(node)):
                 continue
-            if drawn := consumed_params(node, lambda call: consumer_key(call, self.resolver)):
+            if drawn := consumed_params(node, self._consumer_role(node)):
                 helpers[record.path] = drawn
         return helpers
+
+    def _may_consume_keys(self, text: str) -> bool:
+        """Can code with this text hand a key to a consumer: a sampler, a library consumer,
+        an imported function that consumes or derives from a key?"""
+        if may_draw(text, self.resolver) or may_use_library_key(text):
+            return True
+        if any(name in text for name in self.initializer_globals):
+            return True
+        return any(name.partition(".")[0] in text for name in self._external_key_functions)
+
+    @cached_property
+    def _external_key_functions(self) -> tuple[str, ...]:
+        """The imported functions' spellings whose facts say they consume or derive from a
+        key parameter."""
+        return tuple(
+            sorted(
+                name
+                for name, facts in (self.external or {}).items()
+                if facts.consumed_keys or facts.derived_keys
+            )
+        )
+
+    def _consumer_role(self, function: FunctionNode) -> Callable[[ast.Call], object]:
+        """The role of a call in `function` as the module's key summaries start from: what a
+        sampler, a library consumer or an imported function draws with (no helper of the
+        module: `_helpers_through_calls` adds those)."""
+        makers: dict[str, str] | None = None
+
+        def role(call: ast.Call):
+            nonlocal makers
+            found = consumer_key(call, self.resolver)
+            if found is not None:
+                return found
+            func = call.func
+            if (type(func) is ast.Call and makes_random_initializer(func, self.resolver)) or (
+                type(func) is ast.Name
+                and func.id in self.initializer_globals
+                and not self.resolver.qualname(func)
+            ):
+                return key_argument(call)  # a random initializer draws from its key
+            if makers is None:
+                makers = self._function_makers(function)
+            found = library_key(call, self.resolver, makers)
+            if found is None and self.external:
+                found = external_key(call, self.external)
+            return found
+
+        return role
+
+    def _function_makers(self, function: FunctionNode) -> dict[str, str]:
+        """Names bound to library objects where `function`'s body runs: its own and the
+        module's."""
+        if isinstance(function, ast.Lambda):
+            return self.key_makers
+        local = library_makers(function.body, self.resolver)
+        return {**self.key_makers, **local} if local else self.key_makers
+
+    @cached_property
+    def key_makers(self) -> dict[str, str]:
+        """Module-level names bound (every time, to the same maker) to an object a library
+        call made whose methods draw from a key (`critic = hk.transform(f)`): name -> the
+        maker's qualified name (`keys.LIBRARY_METHODS`)."""
+        if not any(self.resolver.binds_module(root) for root in LIBRARY_MAKER_ROOTS):
+            return {}
+        assigned = self._top_level_values
+
+        def compute() -> dict[str, str]:
+            statements = [
+                ast.Assign([ast.Name(name, ast.Store())], value)
+                for name, values in assigned.items()
+                for value in values
+            ]
+            return library_makers(statements, self.resolver)
+
+        return self.document.lineage.reuse("key-makers", (self.alias_key, assigned), compute)
+
+    @property
+    def key_summaries(self) -> dict[str, KeySummary]:
+        """Module functions a call can name -> what their callers see of their key
+        parameters beyond consuming them (`KeySummary`): derived uses, keys returned after
+        being consumed."""
+        if self._key_summaries is None:
+            helpers = self.key_helpers
+            summaries: dict[str, KeySummary] = {}
+            for _ in range(2):  # a derived use through one helper of the module
+                found: dict[str, KeySummary] = {}
+                for name, record in self.functions.items():
+                    node = record.node
+                    if isinstance(node, ast.Lambda) or not all_params(node):
+                        continue
+                    if not named_by_calls(record):
+                        continue
+                    returned = returned_keys(node, helpers.get(name, frozenset()))
+                    derived: tuple = ()
+                    text = self._source_of[node].node_lines(node)
+                    if may_use_library_key(text) or any(h in text for h in summaries):
+                        base = self._consumer_role(node)
+
+                        def role(call, base=base, known=summaries):
+                            found_role = base(call)
+                            if found_role is None and known:
+                                found_role = derived_helper_key(call, self.functions, known)
+                            return found_role
+
+                        derived = derived_params(node, role)
+                    if returned or derived:
+                        found[name] = KeySummary(derived, returned)
+                if found == summaries:
+                    break
+                summaries = found
+            self._key_summaries = summaries
+        return self._key_summaries
 
     def _helpers_through_calls(
         self, helpers: dict[str, frozenset[str]]
@@ -3137,8 +3261,8 @@ class ModuleModel:
         helpers = dict(helpers)
         functions = self.functions
 
-        def classify(call: ast.Call, params: frozenset[str]):
-            found = consumer_key(call, self.resolver)
+        def classify(call: ast.Call, params: frozenset[str], base):
+            found = base(call)
             return found or helper_key(call, functions, helpers, params, self.resolver)
 
         # A function's answer reads only the helpers its text names (`helper_key` looks up
@@ -3162,7 +3286,8 @@ class ModuleModel:
                     continue  # the same answer as last time: nothing it reads changed
                 asked_at[name] = changes
                 params = frozenset(all_params(node))
-                drawn = consumed_params(node, partial(classify, params=params))
+                role = self._consumer_role(node)
+                drawn = consumed_params(node, partial(classify, params=params, base=role))
                 drawn |= helpers.get(name, frozenset())
                 if drawn != helpers.get(name, frozenset()):
                     helpers[name] = drawn
@@ -3569,6 +3694,7 @@ class ModuleModel:
                     ),
                     lambda path: opaque_global(self.global_values, path_root(path)),
                     self.resolver,
+                    lambda call: returned_arguments(call, self),
                 )
                 state: dict = {}
                 helpers = (
@@ -3582,7 +3708,7 @@ class ModuleModel:
                     # cannot change what matters of the state: skip it.
                     if unit.tree is None or not (
                         self._may_draw(unit.source)
-                        or (state and any(path_root(path) in text for path in state))
+                        or (state and any(_state_root(path) in text for path in state))
                         or (helpers and self._names_any(unit.source, helpers))
                     ):
                         continue
@@ -3689,10 +3815,12 @@ class ModuleModel:
         return found
 
     def _may_draw(self, source: UnitSource) -> bool:
-        key = ("may-draw", self.alias_key)
+        key = ("may-draw", self.alias_key, self.initializer_globals)
         found = source.memo.get(key)
         if found is None:
-            found = source.memo[key] = may_draw(source.text, self.resolver)
+            text = source.text
+            found = may_draw(text, self.resolver) or may_use_library_key(text)
+            found = source.memo[key] = found or self._may_consume_keys(text)
         return found
 
     def _module_reuse_key(self, unit: Unit) -> tuple:
@@ -3720,6 +3848,8 @@ class ModuleModel:
         if self._callee_key is None:
             self._callee_key = (
                 tuple(sorted(self.key_helpers.items())),
+                tuple(sorted(self.key_summaries.items())),
+                tuple(sorted(self.key_makers.items())),
                 tuple(sorted(self.static_signatures.items(), key=lambda item: item[0])),
             )
         return self._callee_key
@@ -3911,6 +4041,11 @@ def _traced_facts(model: ModuleModel) -> dict:
         )
         for node in model.trace
     }
+
+
+def _state_root(path: str) -> str:
+    """The name a key flow's state entry is held under (a derived use's too)."""
+    return path_root(path).partition("<")[0]
 
 
 def _module_reuse_keys(model: ModuleModel) -> dict[int, tuple]:
