@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from jax_lsp.diagnostics import (
+    api_changes,
     control_flow,
     dtypes,
     indexing,
@@ -27,6 +28,7 @@ _FAMILIES = (
     shapes,
     dtypes,
     performance,
+    api_changes,
 )
 
 
