@@ -3,9 +3,9 @@
 Which release: the `target-jax-version` setting, else the installed JAX's metadata, else the
 newest the table knows (`analysis/api_changes.py`, the data both rules read). Code that guards
 the name itself is left alone: an import or attribute inside `try:` with a handler for
-`ImportError`/`AttributeError` (or any exception), a branch on `hasattr(...)` or on a version,
-an annotation the module never evaluates (`from __future__ import annotations`), and an
-assignment to the name (a compatibility shim).
+`ImportError`/`AttributeError` (or any exception) or inside that handler, a branch on
+`hasattr(...)` or on a version, an annotation the module never evaluates (`from __future__
+import annotations`), and an assignment to the name (a compatibility shim).
 """
 
 from __future__ import annotations
@@ -361,14 +361,17 @@ def _exact_row(dotted: str | None) -> ApiChange | None:
 
 
 def _guarded(node: ast.AST, ctx: RuleContext) -> bool:
-    """Inside `try:` with a handler for a missing name, or a branch testing `hasattr(...)` or
-    a version: the code expects the name to be missing in some release."""
+    """Inside `try:` with a handler for a missing name, or in such a handler (the fallback
+    for older releases), or a branch testing `hasattr(...)` or a version: the code expects
+    the name to be missing in some release."""
     ancestors = ctx.ancestors
     for index, ancestor in enumerate(ancestors):
         child = ancestors[index + 1] if index + 1 < len(ancestors) else node
         if isinstance(ancestor, ast.Try | ast.TryStar) and child in ancestor.body:
             if any(_catches_missing(handler) for handler in ancestor.handlers):
                 return True
+        elif isinstance(ancestor, ast.ExceptHandler) and _catches_missing(ancestor):
+            return True  # the fallback for a release where the new name is missing
         elif (
             isinstance(ancestor, ast.If | ast.IfExp)
             and child is not ancestor.test

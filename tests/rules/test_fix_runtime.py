@@ -46,6 +46,29 @@ def _eager(function: str, points: str, combine: str = "") -> str:
 #  check of the fixed program)
 CASES = [
     (
+        # A key built once in a default: every call drew the same numbers. Required now,
+        # the callers pass keys of their own and draw different ones.
+        "604-key-default-required",
+        "JAX604",
+        """
+        import jax
+
+        def noise(shape, key=jax.random.PRNGKey(0)):
+            return jax.random.normal(key, shape)
+
+        first = noise((3,), jax.random.key(1))
+        second = noise((3,), jax.random.key(2))
+        """,
+        None,
+        "assert (noise((3,)) == noise((3,))).all()",
+        "failed = False\n"
+        "try:\n"
+        "    noise((3,))\n"
+        "except TypeError:\n"
+        "    failed = True\n"
+        "assert failed and not (first == second).all()",
+    ),
+    (
         # Code written for an older JAX: every removed name gets its replacement, and the
         # program computes what it computed then.
         "1101-removed-names",
