@@ -2,7 +2,8 @@
 
 Keys (kebab-case in pyproject, camelCase accepted from editors): `select`, `ignore`,
 `extend-select`, `per-file-ignores`, `exclude`, `extend-exclude`, `severity`, `fix-all`,
-`unsafe-fixes`, `enable-x64`. Codes match by prefix: "JAX7" selects JAX701-JAX703.
+`unsafe-fixes`, `enable-x64`, `target-jax-version`. Codes match by prefix: "JAX7" selects
+JAX701-JAX703.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from functools import cached_property
 from pathlib import Path, PurePath
 from typing import Any
 
+from jax_lsp.analysis.api_changes import NEWEST_KNOWN, installed_jax_version, parse_version
 from jax_lsp.diagnostics import ALL_RULES
 from jax_lsp.diagnostics.base import Rule
 from jax_lsp.findings import Severity
@@ -85,6 +87,9 @@ class Settings:
     fix_all: bool = True
     unsafe_fixes: bool = False
     enable_x64: bool = False  # the project runs with JAX_ENABLE_X64 set
+    # The JAX release the project uses ("0.4.30"); None: the installed one's, else the newest
+    # the removed/deprecated table knows (see `jax_version`).
+    target_jax_version: str | None = None
     respect_gitignore: bool = True  # `check` skips what .gitignore and .ignore files name
     # The command line's selection, applied after the file's (as ruff does): rules it adds
     # even if the file ignores them, and rules it removes.
@@ -119,7 +124,7 @@ class Settings:
                 rule.code, self.late_select
             )
             if selected and not _matches(rule.code, removed):
-                chosen.append(rule)
+                chosen.append(rule.configured(self))
         return tuple(chosen)
 
     def _per_file_ignores(self, path: str | None) -> tuple[str, ...]:
@@ -148,6 +153,12 @@ class Settings:
                 if _matches(rule.code, (selector,)):
                     result[rule.code] = severity
         return result
+
+    @property
+    def jax_version(self) -> tuple[int, ...]:
+        """The JAX release the project uses: `target-jax-version`, else the installed JAX's
+        (read from its metadata: jax is never imported), else the newest the table knows."""
+        return parse_version(self.target_jax_version or installed_jax_version() or NEWEST_KNOWN)
 
     def severities(self) -> Mapping[str, Severity]:
         """Each rule's severity where the settings change it (asked on every keystroke)."""
@@ -244,6 +255,8 @@ _KEYS = {
     "respect-gitignore": "respect_gitignore",
     "respectGitignore": "respect_gitignore",
     "x64": "enable_x64",  # `x64 = true`: the project's 64-bit mode, stated
+    "target-jax-version": "target_jax_version",
+    "targetJaxVersion": "target_jax_version",
 }
 
 
@@ -272,6 +285,11 @@ def _parse(raw: Mapping[str, Any]) -> dict[str, Any]:
                 )
             except ValueError as error:
                 raise ConfigError(f"`{key}`: {error}") from None
+        elif name == "target_jax_version":
+            text = str(value).strip()
+            if isinstance(value, bool) or not parse_version(text):
+                raise ConfigError(f'`{key}` must be a JAX release such as "0.4.30"')
+            values[name] = text
         elif not isinstance(value, bool):
             raise ConfigError(f"`{key}` must be true or false")
         else:

@@ -569,7 +569,9 @@ def analyze(
     for instance in instances:
         if instance.code in _FAIL_RULES:
             instance.check = _fail_on_purpose  # type: ignore[method-assign]
-    rules_key = tuple(rule.code for rule in rules)
+    # The classes, not only their codes: a rule bound to a setting (`Rule.configured`) is
+    # another class when the setting changes.
+    rules_key = tuple(rules)
     tables: _RuleTables | None = None  # built when a unit is not in the cache
     targets: dict[str, object] = {}  # module facts the cached units' reads are checked on
     findings: list[Finding] = []

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from jax_lsp.analysis.imports import Resolver
     from jax_lsp.analysis.model import ModuleModel
     from jax_lsp.analysis.traced import TraceInfo
+    from jax_lsp.config import Settings
 
 DOCS_URL = "https://github.com/jax-lsp/jax-lsp/blob/main/docs/rules/{code}.md"
 ERROR_MARKER = "# error"
@@ -91,6 +92,13 @@ class Rule:
 
     def check(self, node: ast.AST, ctx: RuleContext) -> Iterable[Finding]:
         raise NotImplementedError
+
+    @classmethod
+    def configured(cls, settings: Settings) -> type[Rule]:
+        """The rule as `settings` configure it: itself, or for a rule that reads a setting
+        (the target JAX release), a subclass bound to the setting's value. Findings are
+        cached under the chosen classes, so a changed setting is a new analysis."""
+        return cls
 
     @classmethod
     def url(cls) -> str:
