@@ -55,6 +55,10 @@ class IncomingTrace:
     static_params: frozenset[str]
     steps: tuple[ForeignStep, ...]
     all_leaves: frozenset[str] = frozenset()
+    # Parameters every trace leaves at a default naming a module or function (qualname), and
+    # those every trace gives the same flag: see `TraceInfo`.
+    module_defaults: frozenset[tuple[str, str]] = frozenset()
+    literals: frozenset[tuple[str, bool | None]] = frozenset()
 
 
 class ForeignDefinitions:

@@ -1952,6 +1952,8 @@ class ModuleModel:
                 seed.direct,
                 origin,
                 all_leaves=seed.all_leaves,
+                module_defaults=seed.module_defaults,
+                literals=seed.literals,
             )
             self._set_trace(node, info)
 
@@ -2068,6 +2070,8 @@ class ModuleModel:
                 info.static_params,
                 steps,
                 info.all_leaves,
+                info.module_defaults,
+                info.literals,
             )
             outgoing.append((function, seed))
         return tuple(outgoing)
