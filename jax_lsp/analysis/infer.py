@@ -114,12 +114,20 @@ _MEMBER_CALLS: weakref.WeakKeyDictionary[ast.AST, frozenset[str]] = weakref.Weak
 
 
 def _call_spellings(roots: list[ast.AST]) -> frozenset[str]:
-    return frozenset(
-        spelling
-        for root in roots
-        for node in walk_nodes(root)
-        if isinstance(node, ast.Call) and (spelling := dotted_name(node.func))
-    )
+    """What the code calls, bare decorators included (`@compiled` calls `compiled`)."""
+    found = set()
+    for root in roots:
+        for node in walk_nodes(root):
+            if isinstance(node, ast.Call):
+                if spelling := dotted_name(node.func):
+                    found.add(spelling)
+            elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                found.update(
+                    spelling
+                    for decorator in node.decorator_list
+                    if not isinstance(decorator, ast.Call) and (spelling := dotted_name(decorator))
+                )
+    return frozenset(found)
 
 
 def _bindings(imports: ImportSignature, path: str | None, roots: tuple[Path, ...]) -> Bindings:
@@ -624,6 +632,9 @@ def _may_have_facts(document: Document) -> frozenset[str]:
 
 
 def _facts_in_model(model: ModuleModel, name: str) -> ExternalFacts | None:
+    wraps = model.wrapper_transforms.get(name)
+    if wraps is not None:
+        return ExternalFacts(False, wraps=wraps)
     record = model.functions.get(name)
     transform: str | None = None
     if record is None:

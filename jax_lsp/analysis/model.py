@@ -46,6 +46,7 @@ from jax_lsp.analysis.flow import (
     ScopeContext,
     annotation_container,
     annotation_kind,
+    dotted_name,
     plain_bindings,
 )
 from jax_lsp.analysis.hashing import (
@@ -159,6 +160,7 @@ from jax_lsp.analysis.transforms import (
     CUSTOM_RULES,
     GRADIENTS,
     PARTIAL,
+    TRANSFORMS,
     TREE_MAPS,
     ParamPolicy,
 )
@@ -1819,7 +1821,8 @@ class ModuleModel:
         jit_disabled_from = self._jit_disabled_from(units)
         apps_by_enclosing: dict[ast.AST | None, list[tuple[Application, int]]] = {}
         # Functions of the module that transform the function they are given (`my_jit(f)`).
-        wrappers = Wrappers(self, applications)
+        applications += self._imported_wrapper_applications(units)
+        wrappers = self._wrappers = Wrappers(self, applications)
         applications = [*wrappers.plain, *wrappers.applications()]
         self._gradients = [(a, start) for a, start in applications if a.spec.label in GRADIENTS]
         for application, unit_start in applications:
@@ -1935,6 +1938,46 @@ class ModuleModel:
                 found = self.resolve_ref(call.callee, unit_start + read.lineno, node)
                 if found and self._trace_call(node, info, scope, call, *found, unit_start):
                     pending.append(found[0])
+
+    def _imported_wrapper_applications(self, units: list[Unit]) -> list[tuple[Application, int]]:
+        """`@compiled` on a function of the module, `compiled` a wrapper imported from another
+        workspace module that applies a transformation to the function it is given."""
+        external = self.external
+        if not external or not any(facts.wraps for facts in external.values()):
+            return []
+        found = []
+        for unit, summary in zip(units, self.summaries, strict=True):
+            for decorator, decorated, enclosing in summary.decorations:
+                if isinstance(decorator, ast.Call):
+                    continue  # options the wrapper passes on: not read here
+                facts = external.get(dotted_name(decorator) or "")
+                if facts is None or facts.wraps is None or decorated not in self.records:
+                    continue
+                spec = TRANSFORMS[facts.wraps]
+                target = FunctionRef(self.records[decorated].path, (), decorated)
+                found.append((Application(spec, target, {}, enclosing, decorator), unit.start_line))
+        return found
+
+    @cached_property
+    def wrapper_transforms(self) -> dict[str, str]:
+        """Top-level functions of the module that apply a transformation to the function
+        they are given first, with no option the caller must read: the transformation's
+        `TRANSFORMS` name (`def compiled(fn, *, static=()): ... jax.jit(fn,
+        static_argnames=static)` gives `jax.jit`: used bare, `static` stays empty)."""
+        found: dict[str, str] = {}
+        for application, _, owner, param in self._wrappers.applied:
+            record = self.records.get(owner)
+            if (
+                record is None
+                or record.parent is not None
+                or record.class_name is not None
+                or positional_params(owner)[:1] != [param]
+            ):
+                continue
+            name = next((key for key, spec in TRANSFORMS.items() if spec is application.spec), None)
+            if name is not None and _options_left_empty(application, owner):
+                found.setdefault(record.path, name)
+        return found
 
     def _seed_incoming(self) -> None:
         """Trace the functions that other modules of the project trace (`incoming`), as a
@@ -4579,3 +4622,36 @@ def _fixed_flags(node: FunctionNode, info: TraceInfo | None) -> dict[str, bool |
         return {}
     rebound = rebound_names(node)
     return {name: value for name, value in info.literals if name not in rebound}
+
+
+def _options_left_empty(application: Application, owner: FunctionNode) -> bool:
+    """Whether every option of the wrapper's transformation is a literal, or a parameter of
+    the wrapper whose default is empty (`static_argnames=static`, `static=()`): used bare, the
+    wrapper applies no option its caller must read."""
+    if application.forwarded is not None:
+        return False
+    defaults = dict(_defaults_of(owner))
+    for value in application.keywords.values():
+        if isinstance(value, ast.Constant):
+            continue
+        if not isinstance(value, ast.Name) or value.id not in defaults:
+            return False
+        default = defaults[value.id]
+        empty = (isinstance(default, ast.Constant) and default.value in (None, "")) or (
+            isinstance(default, ast.Tuple | ast.List) and not default.elts
+        )
+        if not empty:
+            return False
+    return True
+
+
+def _defaults_of(function: FunctionNode) -> Iterator[tuple[str, ast.expr]]:
+    args = function.args
+    positional = [*args.posonlyargs, *args.args]
+    for arg, default in zip(
+        positional[len(positional) - len(args.defaults) :], args.defaults, strict=True
+    ):
+        yield arg.arg, default
+    for arg, default in zip(args.kwonlyargs, args.kw_defaults, strict=True):
+        if default is not None:
+            yield arg.arg, default
