@@ -157,7 +157,9 @@ def summary_counts(entries: Sequence[Entry]) -> str:
 def format_text(entries: Sequence[Entry], options: ReportOptions = ReportOptions()) -> str:
     entries = _entries(entries)
     if options.statistics:
-        return _statistics(entries, options)
+        # The counts, then the totals, as ruff prints them.
+        lines = [] if options.quiet else _summary(entries, options)
+        return _statistics(entries, options) + "".join(f"{line}\n" for line in lines)
     style = _Style(options.color)
     lines = []
     for entry in entries:

@@ -30,7 +30,7 @@ from jax_lsp.codeactions.api_changes import (
     import_module_fix,
 )
 from jax_lsp.diagnostics.base import Example, Rule, RuleContext
-from jax_lsp.findings import Finding, Fix, Severity
+from jax_lsp.findings import Applicability, Finding, Fix, Severity
 
 # Handlers under which a missing name is expected: the code guards it.
 _GUARDING_ERRORS = frozenset(
@@ -140,6 +140,8 @@ class _ApiChangeRule(Rule):
 
 class RemovedJaxApi(_ApiChangeRule):
     code = "JAX1101"
+    fix_applicabilities = frozenset({Applicability.SAFE, Applicability.UNSAFE})
+    fix_in_some_cases_only = True
     name = "removed-jax-api"
     summary = "A JAX name the project's JAX release has removed"
     severity = Severity.ERROR
@@ -295,6 +297,8 @@ class RemovedJaxApi(_ApiChangeRule):
 
 class DeprecatedJaxApi(_ApiChangeRule):
     code = "JAX1102"
+    fix_applicabilities = frozenset({Applicability.SAFE, Applicability.UNSAFE})
+    fix_in_some_cases_only = True
     name = "deprecated-jax-api"
     summary = "A JAX name the project's JAX release deprecates"
     severity = Severity.WARNING

@@ -18,7 +18,16 @@ from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.text import RecordedLines, byte_col_to_char, document_span
 from jax_lsp.analysis.traced import TraceStep, transform_name
 from jax_lsp.analysis.values import DERIVED, Container, Instance, Object, contains_traced
-from jax_lsp.findings import Codemod, DeferredFix, Finding, Fix, Related, Severity, Span
+from jax_lsp.findings import (
+    Applicability,
+    Codemod,
+    DeferredFix,
+    Finding,
+    Fix,
+    Related,
+    Severity,
+    Span,
+)
 
 if TYPE_CHECKING:
     from jax_lsp.analysis.imports import Resolver
@@ -73,6 +82,11 @@ class Rule:
     what_it_does: ClassVar[str]
     why_bad: ClassVar[str]
     fix_safety: ClassVar[str] = "This rule offers no automatic fix."
+    # The applicabilities of the fixes the rule offers (none: no fix), and whether only some
+    # forms of what it flags get one: what the README table and `jax-lsp rules` show, so that
+    # `--fix` (safe fixes only) doing nothing for a rule is no surprise.
+    fix_applicabilities: ClassVar[frozenset[Applicability]] = frozenset()
+    fix_in_some_cases_only: ClassVar[bool] = False
     valid: ClassVar[tuple[Example, ...]] = ()
     invalid: ClassVar[tuple[Example, ...]] = ()
     node_types: ClassVar[tuple[type[ast.AST], ...]] = ()
@@ -101,6 +115,16 @@ class Rule:
         return cls
 
     @classmethod
+    def fix_label(cls) -> str:
+        """ "no", "safe", "unsafe" or "safe or unsafe", after "sometimes, " when only some
+        forms of what the rule flags get a fix."""
+        kinds = [kind.value for kind in Applicability if kind in cls.fix_applicabilities]
+        if not kinds:
+            return "no"
+        label = " or ".join(kinds)
+        return f"sometimes, {label}" if cls.fix_in_some_cases_only else label
+
+    @classmethod
     def url(cls) -> str:
         return DOCS_URL.format(code=cls.code)
 
@@ -110,7 +134,8 @@ class Rule:
         parts = [
             f"# {cls.code} ({cls.name})",
             "",
-            f"Default: {'on' if cls.default_enabled else 'off'}; severity: {cls.severity.value}.",
+            f"Default: {'on' if cls.default_enabled else 'off'}; severity: {cls.severity.value}; "
+            f"fix: {cls.fix_label()}.",
             "",
             "## What it does",
             textwrap.dedent(cls.what_it_does).strip(),

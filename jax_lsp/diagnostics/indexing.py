@@ -30,7 +30,7 @@ from jax_lsp.analysis.updates import UPDATE_METHODS
 from jax_lsp.codeactions.at_update import fill_read_fix
 from jax_lsp.compat import TRY_STATEMENTS
 from jax_lsp.diagnostics.base import Example, Rule, RuleContext
-from jax_lsp.findings import Finding, Severity
+from jax_lsp.findings import Applicability, Finding, Severity
 
 _NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
 # Statements whose blocks may run zero, one or several times, or be left half-way.
@@ -113,6 +113,8 @@ class ConstantOutOfBounds(Rule):
         For float arrays, offers `x.at[idx].get(mode="fill", fill_value=jnp.nan)`, which makes
         the mistake visible as NaN. Unsafe: it changes the value returned. Updates get no fix.
     """
+    fix_applicabilities = frozenset({Applicability.UNSAFE})
+    fix_in_some_cases_only = True
     node_types = (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef)
     invalid = (
         Example(

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 from jax_lsp.codeactions.key_default import require_key_fix
 from jax_lsp.diagnostics.base import Example, Rule, RuleContext
-from jax_lsp.findings import Finding, Severity
+from jax_lsp.findings import Applicability, Finding, Severity
 
 # Calls that make a key (or keys) from a seed or another key.
 _KEY_MAKERS = frozenset(
@@ -23,6 +23,7 @@ _KEY_MAKERS = frozenset(
 
 class KeyInDefaultArgument(Rule):
     code = "JAX604"
+    fix_applicabilities = frozenset({Applicability.UNSAFE})
     name = "key-in-default-argument"
     summary = "A PRNG key built in a default argument value"
     severity = Severity.WARNING

@@ -37,7 +37,7 @@ from jax_lsp.analysis.text import document_span
 from jax_lsp.analysis.traced import all_params
 from jax_lsp.codeactions.key_split import SplitFixer
 from jax_lsp.diagnostics.base import Example, Rule, RuleContext
-from jax_lsp.findings import Finding, Related, Severity
+from jax_lsp.findings import Applicability, Finding, Related, Severity
 
 _STATEFUL_PREFIXES = ("numpy.random.", "random.")
 # Seeding and generator construction draw nothing.
@@ -267,6 +267,7 @@ class PrngKeyReuse(Rule):
         test, an `elif`, several statements on one line, a comprehension). Unsafe: the numbers
         drawn change (that is the point), and `key` is rebound for the code after it.
     """
+    fix_applicabilities = frozenset({Applicability.UNSAFE})
     node_types = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Module)
     invalid = (
         Example(
