@@ -264,8 +264,8 @@ _CALL_AFTER_HEAD = re.compile(rf"(?:[\s)\\]|#[^\n]*+|\.{_GAP}*\w++)*+\(")
 
 def _text_may_call(text: str, heads: frozenset[str]) -> bool:
     """Whether a head word (whole, as the pattern `\\bhead\\b` finds it) is followed in
-    `text` by what may lead to a call's `(`: a superset of the calls whose spelling starts
-    with it. The words are found with `str.find` and what follows is matched with one fixed
+    `text` by what may lead to a call's `(`, or follows a decorator's `@`: a superset of the
+    calls whose spelling starts with it. The words are found with `str.find` and what follows is matched with one fixed
     pattern: a pattern spelling the heads would be compiled again for every file's imports."""
     for head in heads:
         start = text.find(head)
@@ -274,7 +274,8 @@ def _text_may_call(text: str, heads: frozenset[str]) -> bool:
             if (
                 (start == 0 or not _is_word_character(text[start - 1]))
                 and (end == len(text) or not _is_word_character(text[end]))
-                and _CALL_AFTER_HEAD.match(text, end) is not None
+                # a call, or a decorator (`@compiled` calls it with the function)
+                and (_CALL_AFTER_HEAD.match(text, end) is not None or text[start - 1] == "@")
             ):
                 return True
             start = text.find(head, end)

@@ -60,6 +60,7 @@ def did_change(ls: JaxLanguageServer, params: types.DidChangeTextDocumentParams)
     document = ls.documents.get(params.text_document.uri)
     if document is None:
         return
+    ls.dependents.seen(document)  # an import the edit removes still names what it traced
     document.apply(params.content_changes, params.text_document.version, ls.client.encoding)
     ls.scheduler.schedule(document)
     ls.dependents.changed(document)
