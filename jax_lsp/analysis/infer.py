@@ -265,8 +265,9 @@ _CALL_AFTER_HEAD = re.compile(rf"(?:[\s)\\]|#[^\n]*+|\.{_GAP}*\w++)*+\(")
 def _text_may_call(text: str, heads: frozenset[str]) -> bool:
     """Whether a head word (whole, as the pattern `\\bhead\\b` finds it) is followed in
     `text` by what may lead to a call's `(`, or follows a decorator's `@`: a superset of the
-    calls whose spelling starts with it. The words are found with `str.find` and what follows is matched with one fixed
-    pattern: a pattern spelling the heads would be compiled again for every file's imports."""
+    calls whose spelling starts with it. The words are found with `str.find` and what follows
+    is matched with one fixed pattern: a pattern spelling the heads would be compiled again for
+    every file's imports."""
     for head in heads:
         start = text.find(head)
         while start >= 0:

@@ -4,8 +4,6 @@ editing the module that traces it re-publishes the helper's diagnostics."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from tests.e2e.conftest import change, codes, diagnostics_for, open_document, start
 
 TRAIN = """import jax
