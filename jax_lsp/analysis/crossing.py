@@ -80,6 +80,10 @@ class ForeignDefinitions:
     def is_class(self, local: str) -> bool:
         return False
 
+    def class_names(self) -> frozenset[str]:
+        """The local names bound to imported classes."""
+        return frozenset()
+
     def is_property(self, local: str, attribute: str) -> bool:
         """`attribute` of the imported class is a property: reading it runs its getter."""
         return False

@@ -750,6 +750,21 @@ class ModuleModel:
         self._foreign_nodes[function.node] = function
         return function.node, ref
 
+    def _foreign_class_method(
+        self, ref: FunctionRef, class_method: str, caller: FunctionNode | None
+    ) -> tuple[FunctionNode, FunctionRef] | None:
+        """The method a lifted transformation runs on instances of a class imported from
+        another workspace module (`nn.scan(Cell)`: `Cell.__call__`)."""
+        if self._foreign is NO_FOREIGN or (caller is not None and binds_locally(ref.name, caller)):
+            return None
+        if not self._foreign.is_class(ref.name):
+            return None
+        method = self._foreign.method(ref.name, class_method)
+        if method is None:
+            return None
+        self._foreign_nodes[method.node] = method
+        return method.node, replace(ref, bound_positional=ref.bound_positional + 1)
+
     def _foreign_method(
         self, class_local: str, attribute: str, ref: FunctionRef
     ) -> tuple[ForeignFunction, FunctionRef] | None:
@@ -908,6 +923,8 @@ class ModuleModel:
         object from the transformed arguments (`self` is the new object, not an argument), or
         the `class_method` of its instances a lifted transformation runs (`nn.scan(Cell)`)."""
         found = self.resolve_ref(ref, line, caller)
+        if found is None and class_method is not None and "." not in ref.name:
+            found = self._foreign_class_method(ref, class_method, caller)
         if found is not None or ref.name not in self.classes or "." in ref.name:
             return found
         if caller is not None and binds_locally(ref.name, caller):
@@ -938,6 +955,12 @@ class ModuleModel:
         """The method `attribute` (the object called: `__call__`) of an instance of the
         class, bound to it; a linen module's `apply` and `init` run `__call__` (or their
         `method=`) on the arguments after the variables or the PRNG keys."""
+        if class_name not in self.classes:  # imported (see `outgoing_traces`)
+            found = self._foreign_method(class_name, attribute, ref)
+            if found is None:
+                return None
+            self._foreign_nodes[found[0].node] = found[0]
+            return found[0].node, found[1]
         record = self.classes[class_name]
         if not attribute:
             attribute = "__call__"
@@ -1118,10 +1141,9 @@ class ModuleModel:
         mixed: set[tuple[FunctionNode | None, str]] = set()
         for summary in self.summaries:
             for scope, name, callee in summary.constructions:
-                if (
-                    callee in self.classes
-                    and found.setdefault(scope, {}).setdefault(name, callee) != callee
-                ):
+                if (callee in self.classes or self._foreign.is_class(callee)) and found.setdefault(
+                    scope, {}
+                ).setdefault(name, callee) != callee:
                     mixed.add((scope, name))
         for scope, name in mixed:
             found[scope].pop(name, None)
@@ -1135,7 +1157,10 @@ class ModuleModel:
         transformations (`eqx.filter_value_and_grad(loss)(model, x, y)`). A parameter given
         instances of two classes is left out."""
         constructed = self._constructed
-        if not self.classes:
+        classes: Mapping[str, object] = self.classes
+        if self._foreign is not NO_FOREIGN:  # imported classes too (see `outgoing_traces`)
+            classes = {**dict.fromkeys(self._foreign.class_names()), **self.classes}
+        if not classes:
             return {}
         names = {name for bound in constructed.values() for name in bound}
         units = [unit for unit in self.document.units if unit.tree is not None]
@@ -1154,7 +1179,7 @@ class ModuleModel:
             for caller, ref, call, unit_start in sites:
                 arguments = [*call.args, *(k.value for k in call.keywords)]
                 if not any(
-                    _may_hold_instance(arg, names, self.classes)
+                    _may_hold_instance(arg, names, classes)
                     or (type(arg) is ast.Call and self._constructing_functions)
                     for arg in arguments
                 ):
@@ -1169,9 +1194,7 @@ class ModuleModel:
                         own.pop(param, None)
                     own.update(constructed.get(caller, {}))
                     own.update(found.get(caller, {}))
-                passed = _instances_passed(
-                    callee, call, ref, own, self.classes, self._returned_class
-                )
+                passed = _instances_passed(callee, call, ref, own, classes, self._returned_class)
                 for param, class_name in passed:
                     params = found.setdefault(callee, {})
                     if (callee, param) in mixed or params.get(param) == class_name:
@@ -1875,36 +1898,11 @@ class ModuleModel:
                 pending += self._trace_lambda_calls(node, info, calls_by_caller, sources)
                 continue
             scope = self.scope_kinds(node)
-            kinds = scope.kinds
             # Transformations applied here trace their function inside this trace: abstractly
             # if this is abstract, and in every argument the call passes a tracer to.
             for application, unit_start in apps_by_enclosing.get(node, []):
-                if application.spec.abstract_only and not info.abstract:
-                    continue  # a `custom_vjp` rule under `grad` alone: concrete values
-                line = unit_start + application.node.lineno
-                found = self.resolve_transformed(
-                    application.target, line, node, application.spec.class_method
-                )
-                if found is None:
-                    continue
-                target, ref = found
-                first = target not in self.trace  # `shard_map`: traced only in traced code
-                old = self.trace[target] if not first else self._apply(application, unit_start)
-                traced = old.traced_params
-                if application.call is not None:
-                    traced |= call_site_params(target, application.call, kinds, ref)
-                    given = application.node
-                    given = given.args[0] if isinstance(given, ast.Call) and given.args else None
-                    traced |= self._traced_receiver(target, ref, given, scope)
-                    traced -= old.static_params
-                new = replace(
-                    old,
-                    abstract=old.abstract or info.abstract or application.spec.abstract,
-                    traced_params=traced,
-                    eager=info.eager,
-                )
-                changed = self._set_trace(target, new) or first
-                if changed and not isinstance(target, ast.Lambda):
+                target = self._trace_application_in(node, info, scope, application, unit_start)
+                if target is not None and not isinstance(target, ast.Lambda):
                     pending.append(target)
             for call, unit_start in calls_by_caller.get(node, []):
                 line = unit_start + call.node.lineno
@@ -1979,6 +1977,46 @@ class ModuleModel:
                 found.setdefault(record.path, name)
         return found
 
+    def _trace_application_in(
+        self,
+        node: FunctionNode,
+        info: TraceInfo,
+        scope: ScopeKinds,
+        application: Application,
+        unit_start: int,
+    ) -> FunctionNode | None:
+        """A transformation applied in the traced `node` traces its function inside this
+        trace: abstractly if this is abstract, and in every argument the call passes a tracer
+        to. The function, if its trace changed."""
+        if application.spec.abstract_only and not info.abstract:
+            return None  # a `custom_vjp` rule under `grad` alone: concrete values
+        line = unit_start + application.node.lineno
+        found = self.resolve_transformed(
+            application.target, line, node, application.spec.class_method
+        )
+        if found is None:
+            return None
+        target, ref = found
+        first = target not in self.trace  # `shard_map`: traced only in traced code
+        old = self.trace[target] if not first else self._apply(application, unit_start)
+        if old is None:
+            return None
+        traced = old.traced_params
+        if application.call is not None:
+            traced |= call_site_params(target, application.call, scope.kinds, ref)
+            given = application.node
+            given = given.args[0] if isinstance(given, ast.Call) and given.args else None
+            traced |= self._traced_receiver(target, ref, given, scope)
+            traced -= old.static_params
+        new = replace(
+            old,
+            abstract=old.abstract or info.abstract or application.spec.abstract,
+            traced_params=traced,
+            eager=info.eager,
+        )
+        changed = self._set_trace(target, new) or first
+        return target if changed else None
+
     def _seed_incoming(self) -> None:
         """Trace the functions that other modules of the project trace (`incoming`), as a
         transformation applied here would."""
@@ -2022,19 +2060,27 @@ class ModuleModel:
     def _compute_outgoing(
         self, foreign: ForeignDefinitions
     ) -> tuple[tuple[ForeignFunction, IncomingTrace], ...]:
-        own_trace = self.trace
-        self.trace = dict(own_trace)
-        self._foreign = foreign
-        for memo in ("_foreign_instances", "_foreign_attribute_classes"):
+        # The pass works on copies of the model's state: what it learns with the other
+        # modules' classes known (objects of imported classes, their methods' traces) must
+        # not reach the module's own facts, which never depend on other modules' code.
+        own = dict(self.__dict__)
+        for name, value in own.items():
+            if type(value) is dict:
+                self.__dict__[name] = dict(value)
+        for memo in ("_constructed", "passed_classes", "_foreign_instances"):
             self.__dict__.pop(memo, None)
+        self.__dict__.pop("_foreign_attribute_classes", None)
+        self._settled_scopes = None
+        self._param_classes, self._objects, self._contexts = {}, {}, {}
+        self._foreign = foreign
         try:
+            # Objects of imported classes, found with the other modules' classes known.
+            self._constructed, self.passed_classes  # noqa: B018
             self._trace_into_foreign()
             found = self._foreign_traces()
         finally:
-            self.trace = own_trace
-            self._foreign = NO_FOREIGN
-            self._contexts.clear()
-            self._objects.clear()
+            self.__dict__.clear()
+            self.__dict__.update(own)
         return found
 
     def _trace_into_foreign(self) -> None:
@@ -2052,6 +2098,9 @@ class ModuleModel:
                 calls_by_caller.setdefault(call.caller, []).append((call, unit.start_line))
         sources = {unit.start_line: unit.source for unit in units}
         unit_starts = {id(unit.source): unit.start_line for unit in units}
+        applied_in: dict[ast.AST | None, list[tuple[Application, int]]] = {}
+        for application, unit_start in self._trace_applications:
+            applied_in.setdefault(application.enclosing, []).append((application, unit_start))
         for node, info in list(self.trace.items()):
             if node in self._foreign_nodes:
                 continue
@@ -2059,6 +2108,10 @@ class ModuleModel:
                 self._trace_lambda_calls(node, info, calls_by_caller, sources)
                 continue
             scope = self.scope_kinds(node)
+            for application, unit_start in applied_in.get(node, []):
+                line = unit_start + application.node.lineno
+                if self._local_ref(application.target, line, node) is None:
+                    self._trace_application_in(node, info, scope, application, unit_start)
             for call, unit_start in calls_by_caller.get(node, []):
                 line = unit_start + call.node.lineno
                 if self._local_ref(call.callee, line, node) is not None:

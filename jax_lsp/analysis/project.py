@@ -106,6 +106,9 @@ class WorkspaceForeign(ForeignDefinitions):
     def is_class(self, local: str) -> bool:
         return self._class(local) is not None
 
+    def class_names(self) -> frozenset[str]:
+        return frozenset(local for local in self._names if self.is_class(local))
+
     def is_property(self, local: str, attribute: str) -> bool:
         method = self.method(local, attribute) if self.is_class(local) else None
         return method is not None and any(
