@@ -90,6 +90,9 @@ class Settings:
     # The JAX release the project uses ("0.4.30"); None: the installed one's, else the newest
     # the removed/deprecated table knows (see `jax_version`).
     target_jax_version: str | None = None
+    # Library mode: what the project's users trace, as glob patterns over dotted names
+    # (`mylib.ops.*`, `mylib.envs.*.step`): checked as code `jax.jit` traces.
+    traced: tuple[str, ...] = ()
     respect_gitignore: bool = True  # `check` skips what .gitignore and .ignore files name
     # The command line's selection, applied after the file's (as ruff does): rules it adds
     # even if the file ignores them, and rules it removes.
@@ -257,6 +260,7 @@ _KEYS = {
     "x64": "enable_x64",  # `x64 = true`: the project's 64-bit mode, stated
     "target-jax-version": "target_jax_version",
     "targetJaxVersion": "target_jax_version",
+    "traced": "traced",
 }
 
 
@@ -268,6 +272,10 @@ def _parse(raw: Mapping[str, Any]) -> dict[str, Any]:
             continue
         if name in ("select", "extend_select", "ignore"):
             values[name] = _codes(value, key)
+        elif name == "traced":
+            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+                raise ConfigError(f'`{key}` must be a list of dotted names such as "mylib.ops.*"')
+            values[name] = tuple(value)
         elif name in ("exclude", "extend_exclude"):
             if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
                 raise ConfigError(f"`{key}` must be a list of glob patterns")

@@ -38,6 +38,7 @@ from jax_lsp.analysis.nodes import (
     MARKER_NODE_TYPES,
     child_nodes,
 )
+from jax_lsp.analysis.project import library_traces
 from jax_lsp.analysis.reads import MethodReads, ReadLog, UnitReads, answers_hold
 from jax_lsp.analysis.summary import record_member_parts
 from jax_lsp.analysis.text import RecordedLines
@@ -692,6 +693,9 @@ def check_source(
             # it: analysed on that parse, it shares the model they built.
             document = Document(text, document.path, previous=previous, known_lines=known_lines)
         external, questions = workspace.facts(document)
+    if settings.traced:  # library mode: what the project's users trace
+        config = os.path.join(settings.root, "pyproject.toml") if settings.root else None
+        incoming += library_traces(settings.traced, document, config)
     if answers:
         external = with_answers(external, answers)
     analysis = analyze_with(

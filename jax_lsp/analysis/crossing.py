@@ -59,6 +59,10 @@ class IncomingTrace:
     # those every trace gives the same flag: see `TraceInfo`.
     module_defaults: frozenset[tuple[str, str]] = frozenset()
     literals: frozenset[tuple[str, bool | None]] = frozenset()
+    # Library mode: `function` is a glob pattern over the dotted names of the module's
+    # top-level functions and methods (`mylib.ops.*`), the module being `module`; each one
+    # matched is traced in every parameter.
+    module: str | None = None
 
 
 class ForeignDefinitions:

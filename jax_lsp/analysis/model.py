@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import copy
+import fnmatch
 import math
 import os
 import re
@@ -1977,6 +1978,22 @@ class ModuleModel:
                 found.setdefault(record.path, name)
         return found
 
+    def _seed_pattern(self, seed: IncomingTrace) -> None:
+        """Trace, in every parameter, the top-level functions and methods whose dotted name
+        matches the library-mode pattern `seed.function`."""
+        for path, record in self.functions.items():
+            if record.parent is not None or not fnmatch.fnmatchcase(
+                f"{seed.module}.{path}", seed.function
+            ):
+                continue
+            params = frozenset(all_params(record.node))
+            if record.class_name is not None and not is_staticmethod(record.node):
+                params -= frozenset(positional_params(record.node)[:1])  # self, cls
+            steps = tuple(replace(step, function=path) for step in seed.steps)
+            origin = TraceOrigin(None, 0, None, foreign=steps)
+            info = TraceInfo(seed.via, True, params, frozenset(), True, origin, all_leaves=params)
+            self._set_trace(record.node, info)
+
     def _trace_application_in(
         self,
         node: FunctionNode,
@@ -2021,6 +2038,9 @@ class ModuleModel:
         """Trace the functions that other modules of the project trace (`incoming`), as a
         transformation applied here would."""
         for seed in self.incoming:
+            if seed.module is not None:
+                self._seed_pattern(seed)
+                continue
             node = self._definition(seed.function, None)
             if node is None or isinstance(node, ast.Lambda):
                 continue

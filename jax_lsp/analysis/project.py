@@ -24,6 +24,7 @@ from jax_lsp.analysis.crossing import (
     NO_FOREIGN,
     ForeignDefinitions,
     ForeignFunction,
+    ForeignStep,
     IncomingTrace,
 )
 from jax_lsp.analysis.document import Document
@@ -35,7 +36,8 @@ from jax_lsp.analysis.infer import (
 )
 from jax_lsp.analysis.model import ModuleModel
 from jax_lsp.analysis.pytrees import LINEN_MODULE
-from jax_lsp.analysis.workspace import Target, module_file, real_file, search_roots
+from jax_lsp.analysis.workspace import Target, module_file, package_of, real_file, search_roots
+from jax_lsp.findings import Position, Span
 
 _MAX_REEXPORT_DEPTH = 4
 _MAX_PROJECT_FILES = 4000  # a folder with more Python files is no one project
@@ -316,3 +318,28 @@ def _python_files(top: str) -> tuple[str, ...]:
 
 
 __all__ = ["ProjectTraces", "WorkspaceForeign"]
+
+
+def library_traces(
+    patterns: tuple[str, ...], document: Document, config_file: str | None
+) -> tuple[IncomingTrace, ...]:
+    """Library mode: the traces the project's users give its API (`traced` in the settings,
+    glob patterns over dotted names), for the module of `document`: its model traces the
+    functions whose dotted names they match."""
+    path = document_file(document)
+    if not patterns or path is None:
+        return ()
+    package = package_of(path) or ()
+    stem = Path(path).stem
+    module = ".".join([*package, stem] if stem != "__init__" else package) or stem
+    here = ForeignStep(
+        "",
+        "jax.jit",
+        None,
+        config_file or "pyproject.toml",
+        Span(Position(0, 0), Position(0, 0)),
+    )
+    return tuple(
+        IncomingTrace(pattern, "jit", True, True, frozenset(), frozenset(), (here,), module=module)
+        for pattern in patterns
+    )

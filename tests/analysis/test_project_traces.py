@@ -6,7 +6,7 @@ from __future__ import annotations
 import textwrap
 from pathlib import Path
 
-from jax_lsp.config import Settings
+from jax_lsp.config import Settings, load_settings
 from jax_lsp.engine import check_source
 from jax_lsp.workspace import Workspace
 
@@ -237,3 +237,45 @@ def test_a_changed_caller_changes_the_traces_the_same_workspace_gives(tmp_path):
     assert check(tmp_path, "utils.py", workspace).findings == []
     write(tmp_path, {"train.py": TRAIN})
     assert len(check(tmp_path, "utils.py", workspace).findings) == 3
+
+
+def test_library_mode_traces_what_the_settings_name(tmp_path):
+    """`traced = [...]` in `[tool.jax-lsp]`: the functions a library's users trace, by glob
+    patterns over dotted names, are checked as jitted code; the others are not."""
+    write(
+        tmp_path,
+        {
+            "pyproject.toml": """
+                [tool.jax-lsp]
+                traced = ["mylib.ops.*", "mylib.envs.*.step"]
+            """,
+            "mylib/__init__.py": "",
+            "mylib/envs/__init__.py": "",
+            "mylib/ops.py": """
+                def normalise(x):
+                    if x.sum() > 0:
+                        return x / x.sum()
+                    return x
+            """,
+            "mylib/envs/grid.py": """
+                class Grid:
+                    def step(self, state, action):
+                        if action > 2:
+                            return state
+                        return state + 1
+
+                    def render(self, state):
+                        if state.sum() > 0:
+                            print(state)
+            """,
+        },
+    )
+    settings = load_settings(tmp_path)
+    assert settings.traced == ("mylib.ops.*", "mylib.envs.*.step")
+    found = {}
+    for name in ("mylib/ops.py", "mylib/envs/grid.py"):
+        path = tmp_path / name
+        analysis = check_source(path.read_text(), str(path), settings, Workspace(str(tmp_path)))
+        found[name] = [(f.span.start.line + 1, f.code) for f in analysis.findings]
+    assert found == {"mylib/ops.py": [(2, "JAX701")], "mylib/envs/grid.py": [(3, "JAX701")]}
+    assert check(tmp_path, "mylib/ops.py").findings == []  # without the setting
