@@ -165,6 +165,8 @@ def _workspace(settings: Settings) -> Workspace:
     root = settings.root or os.getcwd()
     if root not in _WORKSPACES:
         _WORKSPACES[root] = Workspace(root)
+        if not _WATCHING[0]:  # the files do not change under one run
+            _WORKSPACES[root].trust_files()
     return _WORKSPACES[root]
 
 

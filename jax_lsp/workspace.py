@@ -36,6 +36,9 @@ if TYPE_CHECKING:
 # module file stamp). A new version of the imported module asks again.
 AnswerKey = tuple[str | None, str, Target, tuple[int, int] | None]
 
+# Lines of the project's modules whose parses a `check` run keeps (see `trust_files`).
+_BATCH_MODEL_LINES = 120_000
+
 __all__ = ["AnswerKey", "CallSite", "ExternalFacts", "Workspace"]
 
 
@@ -58,7 +61,13 @@ class Workspace:
         self.asks_jedi = asks_jedi
         self._modules = ModuleFactsCache(open_text)
         self._answers: dict[AnswerKey, ExternalFacts | None] = {}
-        self._traces = ProjectTraces(root, self._modules, self._inputs)
+        self._traces = ProjectTraces(root, self._modules, self._foreign)
+
+    def trust_files(self) -> None:
+        """The workspace's files do not change while it is used (one `check` run): the
+        project's file index is read once."""
+        self._traces.fresh_seconds = float("inf")
+        self._modules.model_lines = _BATCH_MODEL_LINES
 
     def incoming(self, document: Document, x64: bool) -> tuple[IncomingTrace, ...]:
         """The traces the project's other modules give the document's functions (their
@@ -73,14 +82,7 @@ class Workspace:
         bindings = imported_bindings(document, path, roots, self._modules)
         if not bindings[0] and not bindings[1]:
             return NO_FOREIGN
-        return WorkspaceForeign(bindings, roots, self._modules)
-
-    def _inputs(
-        self, document: Document, x64: bool
-    ) -> tuple[dict[str, ExternalFacts], tuple[IncomingTrace, ...], ForeignDefinitions]:
-        """A project module's model inputs, as an analysis of it gathers them (without jedi)."""
-        external, _ = local_external_facts(document, self.root, self._modules)
-        return external, self.incoming(document, x64), self._foreign(document)
+        return WorkspaceForeign(bindings, roots, self._modules, self._traces.definitions)
 
     def facts(
         self, document: Document

@@ -12,6 +12,7 @@ own trace with. Below the model, so that both it and the project graph may use t
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import dataclass
 
 from jax_lsp.analysis.summary import FunctionNode
@@ -71,6 +72,12 @@ class ForeignDefinitions:
     (`from utils import clip`), `member(local, attribute)` for `module.f`, `Cls.method`, and
     `method(local, attribute)` for a method of an instance of an imported class (`attribute`
     "" for the object called: `__call__`). This one knows none."""
+
+    @property
+    def key(self) -> Hashable:
+        """What tells two of them apart: the imports and the versions of the modules they
+        name (a memo keyed by it holds no module)."""
+        return None
 
     def function(self, local: str) -> ForeignFunction | None:
         return None

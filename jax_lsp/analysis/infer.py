@@ -345,6 +345,9 @@ class ModuleFactsCache:
 
     def __init__(self, open_text: ReadText | None = None) -> None:
         self._open_text = open_text
+        # Lines of imported modules' parses (and models) kept: raised for a `check` run,
+        # whose project graph reads every module that may import another.
+        self.model_lines = _MAX_MODEL_LINES
         self._entries: dict[Path, _ModuleEntry] = {}
         self._bindings: dict[tuple, Bindings] = {}
         self._models: OrderedDict[Path, int] = OrderedDict()  # files with a parse: lines
@@ -456,12 +459,16 @@ class ModuleFactsCache:
             entry.import_words = import_words(self._known_text(file, entry))
         return name in entry.import_words
 
-    def may_import(self, file: Path, entry: _ModuleEntry, names: frozenset[str]) -> bool:
-        """Whether the module's import statements may spell one of `names` (its import words
-        memoised with its version, as `may_reexport` reads them)."""
+    def text(self, file: Path, entry: _ModuleEntry) -> str:
+        """The entry's text, without parsing it ("" when it is gone)."""
+        return self._known_text(file, entry)
+
+    def import_words(self, file: Path, entry: _ModuleEntry) -> frozenset[str]:
+        """The words the module's import statements may spell, memoised with its version
+        (as `may_reexport` reads them)."""
         if entry.import_words is None:
             entry.import_words = import_words(self._known_text(file, entry))
-        return not entry.import_words.isdisjoint(names)
+        return entry.import_words
 
     def parsed_facts(self, file: Path, entry: _ModuleEntry) -> _ParsedFacts | None:
         """What the module's parse tells without a model (None: no text), once per version."""
@@ -506,7 +513,7 @@ class ModuleFactsCache:
         least recently used others' beyond it."""
         self._model_lines += lines - self._models.pop(file, 0)
         self._models[file] = lines
-        while self._model_lines > _MAX_MODEL_LINES and len(self._models) > 1:
+        while self._model_lines > self.model_lines and len(self._models) > 1:
             dropped, dropped_lines = self._models.popitem(last=False)
             self._model_lines -= dropped_lines
             if (old := self._entries.get(dropped)) is not None:
@@ -516,7 +523,8 @@ class ModuleFactsCache:
 
 def import_words(text: str) -> frozenset[str]:
     """Every word of what follows an `import` (a parenthesised list, or the rest of the line
-    and its continuations), comments removed, and perhaps a few more: the words after an
+    and its continuations) and of the module before it, comments removed, and perhaps a few
+    more: the words after an
     `import` on its line, and those of the lines an open parenthesis or a backslash carries
     the list onto. Only the lines holding `import` are read: a pattern run over the whole text
     cost every character of every module asked. (A superset is enough: a name it holds is
@@ -531,6 +539,8 @@ def import_words(text: str) -> frozenset[str]:
         if found is not None:
             rest = code[found.end() :]
             words.update(_WORD.findall(rest))
+            # and the module a `from` names (`from pkg.sub import f`: pkg, sub)
+            words.update(_WORD.findall(code[: found.start()]))
             # `import (` may close on a later line, `import` find its `(` on one: read to the
             # first `)` not in a comment. A line ending in a backslash goes on.
             in_list = ")" not in rest and (not rest.strip() or rest.lstrip().startswith("("))

@@ -16,7 +16,7 @@ import re
 import weakref
 from bisect import bisect_right
 from collections import ChainMap
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Hashable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cached_property, partial
 from types import MappingProxyType
@@ -1429,7 +1429,9 @@ class ModuleModel:
     def _instance(self, class_name: str, every_leaf: bool = False) -> Instance | None:
         """A traced instance of the class, if it is a PyTree (else JAX would not take it).
         `every_leaf`: passed through a transformation tracing every leaf (`jax.jit`)."""
-        record = self.classes[class_name]
+        record = self.classes.get(class_name)
+        if record is None:
+            return None  # a class of another module (see `outgoing_traces`): unknown fields
         if not is_registered_pytree(record, self.summaries):
             return None
         every_leaf = every_leaf and flattens_fields(record)
@@ -2068,13 +2070,13 @@ class ModuleModel:
         trace is left as it was: the other functions are their modules' to analyse."""
         if foreign is NO_FOREIGN:
             return ()
-        known = self._outgoing.get(foreign)
+        known = self._outgoing.get(foreign.key)
         if known is None:
-            known = self._outgoing[foreign] = self._compute_outgoing(foreign)
+            known = self._outgoing[foreign.key] = self._compute_outgoing(foreign)
         return known
 
     @cached_property
-    def _outgoing(self) -> dict[ForeignDefinitions, tuple]:
+    def _outgoing(self) -> dict[Hashable, tuple]:
         return {}
 
     def _compute_outgoing(
@@ -2090,7 +2092,6 @@ class ModuleModel:
         for memo in ("_constructed", "passed_classes", "_foreign_instances"):
             self.__dict__.pop(memo, None)
         self.__dict__.pop("_foreign_attribute_classes", None)
-        self._settled_scopes = None
         self._param_classes, self._objects, self._contexts = {}, {}, {}
         self._foreign = foreign
         try:
@@ -2111,7 +2112,7 @@ class ModuleModel:
         for application, unit_start in self._trace_applications:
             line = unit_start + application.node.lineno
             if self._local_ref(application.target, line, application.enclosing) is None:
-                self._apply(application, unit_start)
+                self._replayed(self._apply, application, unit_start)
         calls_by_caller: dict[ast.AST | None, list[tuple[CallSite, int]]] = {}
         for unit, summary in zip(units, self.summaries, strict=True):
             for call in summary.calls:
@@ -2125,25 +2126,41 @@ class ModuleModel:
             if node in self._foreign_nodes:
                 continue
             if isinstance(node, ast.Lambda):
-                self._trace_lambda_calls(node, info, calls_by_caller, sources)
+                self._replayed(self._trace_lambda_calls, node, info, calls_by_caller, sources)
                 continue
-            scope = self.scope_kinds(node)
+            scope = self._replayed(self.scope_kinds, node)
+            if scope is None:
+                continue
             for application, unit_start in applied_in.get(node, []):
                 line = unit_start + application.node.lineno
                 if self._local_ref(application.target, line, node) is None:
-                    self._trace_application_in(node, info, scope, application, unit_start)
+                    self._replayed(
+                        self._trace_application_in, node, info, scope, application, unit_start
+                    )
             for call, unit_start in calls_by_caller.get(node, []):
                 line = unit_start + call.node.lineno
                 if self._local_ref(call.callee, line, node) is not None:
                     continue
-                found = self.resolve_ref(call.callee, line, node)
+                found = self._replayed(self.resolve_ref, call.callee, line, node)
                 if found is not None:
-                    self._trace_call(node, info, scope, call, *found, unit_start)
+                    self._replayed(self._trace_call, node, info, scope, call, *found, unit_start)
             start = unit_starts.get(id(self._source_of.get(node)), 0)
             for call in self._foreign_property_reads(node):
-                found = self.resolve_ref(call.callee, start + call.node.lineno, node)
+                found = self._replayed(
+                    self.resolve_ref, call.callee, start + call.node.lineno, node
+                )
                 if found is not None:
-                    self._trace_call(node, info, scope, call, *found, start)
+                    self._replayed(self._trace_call, node, info, scope, call, *found, start)
+
+    @staticmethod
+    def _replayed(step: Callable, *args: object) -> object:
+        """One step of `_trace_into_foreign`. The model's facts were built for its own
+        classes; one that meets an imported class it cannot read gives up that step (the
+        trace it would have found), never the module's analysis."""
+        try:
+            return step(*args)
+        except (KeyError, AttributeError, TypeError, ValueError, RecursionError):
+            return None
 
     def _local_ref(
         self, ref: FunctionRef, line: int, caller: FunctionNode | None

@@ -14,10 +14,13 @@ in its own file. Nothing is imported or run.
 
 from __future__ import annotations
 
+import ast
 import os
 import re
 import time
-from collections.abc import Callable
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass
 from pathlib import Path
 
 from jax_lsp.analysis.crossing import (
@@ -28,6 +31,7 @@ from jax_lsp.analysis.crossing import (
     IncomingTrace,
 )
 from jax_lsp.analysis.document import Document
+from jax_lsp.analysis.imports import Resolver, import_bindings
 from jax_lsp.analysis.infer import (
     Bindings,
     ModuleFactsCache,
@@ -36,12 +40,22 @@ from jax_lsp.analysis.infer import (
 )
 from jax_lsp.analysis.model import ModuleModel
 from jax_lsp.analysis.pytrees import LINEN_MODULE
-from jax_lsp.analysis.workspace import Target, module_file, package_of, real_file, search_roots
+from jax_lsp.analysis.summary import FunctionNode
+from jax_lsp.analysis.workspace import (
+    Target,
+    absolute_module,
+    module_file,
+    package_of,
+    real_file,
+    search_roots,
+)
 from jax_lsp.findings import Position, Span
 
 _MAX_REEXPORT_DEPTH = 4
 _MAX_PROJECT_FILES = 4000  # a folder with more Python files is no one project
-_FRESH_SECONDS = 2.0  # the project's file list is read again after this long
+_FRESH = 2.0  # seconds: the project's files are listed and indexed again after this long
+_MAX_DEPTH = 24  # importers of importers followed at most this far
+_MAX_KEPT_LINES = 60_000  # lines of importers' models kept for their own analysis
 # Folders a project's own modules never live in.
 _SKIPPED_FOLDERS = frozenset(
     {"node_modules", "__pycache__", "site-packages", "build", "dist", "venv", "env"}
@@ -49,10 +63,10 @@ _SKIPPED_FOLDERS = frozenset(
 # Words of a module that may apply a transformation itself: a module spelling none of them,
 # and traced by no importer, traces nothing and needs no model to say so.
 _TRANSFORM_WORDS = re.compile(
-    r"\b(?:jit|pjit|pmap|vmap|x?map|grad|value_and_grad|jacfwd|jacrev|hessian|scan|fori_loop|"
-    r"while_loop|cond|switch|checkpoint|remat|shard_map|filter_\w+|apply|init|transform\w*|"
-    r"eval_shape|make_jaxpr|custom_vjp|custom_jvp|odeint|minimize|dynamic_unroll|"
-    r"associative_scan|update)\b"
+    r"\b(?:jit|pjit|pmap|vmap|grad|value_and_grad|jacfwd|jacrev|hessian|scan|fori_loop|"
+    r"while_loop|cond|switch|checkpoint|remat|shard_map|filter_jit|filter_vmap|filter_grad|"
+    r"filter_value_and_grad|apply|transform|transform_with_state|eval_shape|make_jaxpr|"
+    r"custom_vjp|custom_jvp|odeint|minimize|dynamic_unroll|associative_scan|compiled)\b"
 )
 
 
@@ -62,13 +76,18 @@ class WorkspaceForeign(ForeignDefinitions):
     versions of the modules they name: a model built with it is kept while both hold."""
 
     def __init__(
-        self, bindings: Bindings, roots: tuple[Path, ...], cache: ModuleFactsCache
+        self,
+        bindings: Bindings,
+        roots: tuple[Path, ...],
+        cache: ModuleFactsCache,
+        definitions: Callable[[Path, _ModuleEntry], ModuleDefinitions | None],
     ) -> None:
         self._names, self._modules = bindings
         self._roots = roots
         self._cache = cache
+        self._definitions = definitions
         self._found: dict[tuple[str, str], ForeignFunction | None] = {}
-        self._classes: dict[str, tuple[ModuleModel, str] | None] = {}
+        self._classes: dict[str, tuple[ModuleDefinitions, str] | None] = {}
         stamps = []
         for module in sorted({*self._modules.values(), *(t.module for t in self._names.values())}):
             file = module_file(module, roots)
@@ -81,11 +100,9 @@ class WorkspaceForeign(ForeignDefinitions):
             tuple(stamps),
         )
 
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, WorkspaceForeign) and other._key == self._key
-
-    def __hash__(self) -> int:
-        return hash(self._key)
+    @property
+    def key(self) -> Hashable:
+        return self._key
 
     # -- what the model asks ---------------------------------------------------------------
     def function(self, local: str) -> ForeignFunction | None:
@@ -121,13 +138,10 @@ class WorkspaceForeign(ForeignDefinitions):
 
     def linen_class(self, local: str) -> bool:
         found = self._class(local)
-        if found is None:
-            return False
-        model, name = found
-        return LINEN_MODULE in model.classes[name].bases
+        return found is not None and found[1] in found[0].linen
 
     # -- reading the other modules -----------------------------------------------------------
-    def _class(self, local: str) -> tuple[ModuleModel, str] | None:
+    def _class(self, local: str) -> tuple[ModuleDefinitions, str] | None:
         if local not in self._classes:
             target = self._names.get(local)
             found = self._definition_module(target) if target is not None else None
@@ -136,9 +150,9 @@ class WorkspaceForeign(ForeignDefinitions):
             )
         return self._classes[local]
 
-    def _definition_module(self, target: Target) -> tuple[ModuleModel, str] | None:
-        """The model of the module defining what `target` names (re-exports followed), and
-        the name there."""
+    def _definition_module(self, target: Target) -> tuple[ModuleDefinitions, str] | None:
+        """The definitions of the module defining what `target` names (re-exports followed),
+        and the name there. Read from its parse: no model of it is built."""
         for _ in range(_MAX_REEXPORT_DEPTH):
             file = module_file(target.module, self._roots)
             if file is None:
@@ -146,14 +160,13 @@ class WorkspaceForeign(ForeignDefinitions):
             entry = self._cache.entry(file)
             if entry is None:
                 return None
-            model = self._cache.model(file, entry)
-            if model is None:
+            definitions = self._definitions(file, entry)
+            if definitions is None:
                 return None
             name = target.attribute
-            if name in model.functions or name in model.classes:
-                return model, name
-            reexported = self._cache.parsed_facts(file, entry)
-            following = reexported.reexports.get(name) if reexported is not None else None
+            if name in definitions.functions or name in definitions.classes:
+                return definitions, name
+            following = definitions.reexports.get(name)
             if following is None:
                 return None
             target = following
@@ -171,48 +184,115 @@ class WorkspaceForeign(ForeignDefinitions):
         found = self._definition_module(target)
         if found is None:
             return None
-        model, name = found
-        file = document_file(model.document) or model.document.path
+        definitions, name = found
         if not attribute:
-            record = model.functions.get(name)
-            if record is None or record.class_name is not None:
-                return None
-            return ForeignFunction(real_file(file), name, record.node)
-        classes = [name]
+            node = definitions.functions.get(name)
+            return ForeignFunction(definitions.file, name, node) if node is not None else None
+        classes, seen = [name], set()
         while classes:
             class_name = classes.pop(0)
-            record = model.functions.get(f"{class_name}.{attribute}")
-            if record is not None:
-                return ForeignFunction(real_file(file), record.path, record.node, method=True)
-            cls = model.classes.get(class_name)
+            seen.add(class_name)
+            node = definitions.functions.get(f"{class_name}.{attribute}")
+            if node is not None:
+                path = f"{class_name}.{attribute}"
+                return ForeignFunction(definitions.file, path, node, method=True)
+            cls = definitions.classes.get(class_name)
             if cls is not None:
                 classes += [
                     base.id
-                    for base in cls.node.bases
-                    if hasattr(base, "id") and base.id in model.classes and base.id != class_name
+                    for base in cls.bases
+                    if isinstance(base, ast.Name)
+                    and base.id in definitions.classes
+                    and base.id not in seen
                 ]
         return None
 
 
+@dataclass
+class ModuleDefinitions:
+    """What a module defines at top level, read from its parse: functions ("f") and methods
+    ("Cls.f"), classes, the classes that are flax linen modules, and the names it
+    re-exports (bound by `from .impl import name`)."""
+
+    file: str
+    functions: dict[str, FunctionNode]
+    classes: dict[str, ast.ClassDef]
+    linen: frozenset[str]
+    reexports: dict[str, Target | None]
+
+
+def module_definitions(
+    document: Document, file: str, reexports: dict[str, Target | None]
+) -> ModuleDefinitions:
+    bindings: dict[str, str] = {}
+    statements = [s for unit in document.units if unit.tree is not None for s in unit.tree.body]
+    bindings.update(import_bindings(statements))
+    resolver = Resolver(bindings)
+    functions: dict[str, FunctionNode] = {}
+    classes: dict[str, ast.ClassDef] = {}
+    bases: dict[str, list[str]] = {}
+    for statement in statements:
+        if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef):
+            functions[statement.name] = statement
+        elif isinstance(statement, ast.ClassDef):
+            classes[statement.name] = statement
+            bases[statement.name] = [resolver.qualname(b) or "" for b in statement.bases]
+            for member in statement.body:
+                if isinstance(member, ast.FunctionDef | ast.AsyncFunctionDef):
+                    functions[f"{statement.name}.{member.name}"] = member
+    linen: set[str] = set()
+    changed = True
+    while changed:  # a class deriving from a linen module of the module is one too
+        changed = False
+        for name, found in bases.items():
+            if name not in linen and any(b == LINEN_MODULE or b in linen for b in found):
+                linen.add(name)
+                changed = True
+    return ModuleDefinitions(real_file(file), functions, classes, frozenset(linen), reexports)
+
+
 class ProjectTraces:
     """The traces that a project's modules give each other's functions, asked module by
-    module (`incoming`) and kept while the modules read are unchanged. `inputs` builds what a
-    module's model needs from the workspace (its importers' traces, its foreign
-    definitions, the facts of the functions it imports)."""
+    module (`incoming`) and kept while the modules read are unchanged. `foreign` gives the
+    definitions a module's imports name in other workspace modules."""
 
     def __init__(
         self,
         root: str | None,
         cache: ModuleFactsCache,
-        inputs: Callable[[Document, bool], tuple[dict, tuple[IncomingTrace, ...], object]],
+        foreign: Callable[[Document], ForeignDefinitions],
     ) -> None:
         self.root = root
         self._cache = cache
-        self._inputs = inputs
-        self._files: tuple[float, tuple[str, ...]] | None = None
-        # file -> (its traces, the (file, entry) versions they were read from)
+        self._foreign = foreign
+        # How long the project's file index is trusted: a `check` run reads files that do
+        # not change under it (forever); an editor's files change (`_FRESH`).
+        self.fresh_seconds = _FRESH
+        # The project's files and, by word, those whose import statements spell it: read
+        # again every few seconds (a new file, an import added on disk).
+        self._index: tuple[float, str, dict[str, frozenset[str]]] | None = None
+        # file -> (its traces, the importers read: (file, entry) at their versions then)
         self._incoming: dict[str, tuple[tuple[IncomingTrace, ...], tuple]] = {}
         self._active: set[str] = set()
+        # The importers' models, kept for their own analysis (a `check` analyses them too):
+        # the most recent ones, up to _MAX_KEPT_LINES lines.
+        self._models: OrderedDict[str, ModuleModel] = OrderedDict()
+        self._kept_lines = 0
+        self._read: dict[Path, tuple[_ModuleEntry, ModuleDefinitions]] = {}
+        self._statements: dict[str, tuple[_ModuleEntry, tuple]] = {}
+
+    def definitions(self, file: Path, entry: _ModuleEntry) -> ModuleDefinitions | None:
+        """What the module defines, at the entry's version (memoised)."""
+        known = self._read.get(file)
+        if known is not None and known[0] is entry:
+            return known[1]
+        document = self._cache.document(file, entry)
+        parsed = self._cache.parsed_facts(file, entry)
+        if document is None or parsed is None:
+            return None
+        found = module_definitions(document, str(file), parsed.reexports)
+        self._read[file] = (entry, found)
+        return found
 
     def incoming(self, document: Document, x64: bool) -> tuple[IncomingTrace, ...]:
         """The traces other modules of the project give the functions of `document`."""
@@ -221,36 +301,36 @@ class ProjectTraces:
             return ()
         file = real_file(path)
         known = self._incoming.get(file)
-        if known is not None and self._still_hold(known[1]):
+        if known is not None and self.fresh_seconds == float("inf"):
+            return known[0]  # the files do not change under this run
+        importers = self._importers(file, _defined_names(document.text, file))
+        if known is not None and self._still_hold(known[1], importers):
             return known[0]
-        if file in self._active:
-            return ()  # an import cycle: its importers' traces are being gathered
+        if file in self._active or len(self._active) >= _MAX_DEPTH:
+            return ()  # an import cycle (its importers' traces are being gathered), or deep
         self._active.add(file)
         try:
-            found, read = self._gather(file, document, x64)
+            found, read = self._gather(file, importers, x64)
         finally:
             self._active.discard(file)
         self._incoming[file] = (found, read)
         return found
 
-    def _still_hold(self, read: tuple) -> bool:
-        return all(self._cache.entry(Path(file)) is entry for file, entry in read)
+    def _still_hold(self, read: tuple, importers: frozenset[str]) -> bool:
+        return {file for file, _ in read} == importers and all(
+            self._cache.entry(Path(file)) is entry for file, entry in read
+        )
 
     def _gather(
-        self, file: str, document: Document, x64: bool
+        self, file: str, importers: frozenset[str], x64: bool
     ) -> tuple[tuple[IncomingTrace, ...], tuple]:
-        names = _defined_names(document, file)
         found: list[IncomingTrace] = []
         read: list[tuple[str, _ModuleEntry]] = []
-        for other in self._project_files(file):
-            if other == file:
-                continue
+        for other in sorted(importers):
             entry = self._cache.entry(Path(other))
             if entry is None:
                 continue
             read.append((other, entry))
-            if not self._cache.may_import(Path(other), entry, names):
-                continue
             built = self._model(other, entry, x64)
             if built is None:
                 continue
@@ -266,39 +346,148 @@ class ProjectTraces:
         """The model of a project module as its analysis builds it, and the definitions its
         imports name in other modules, if it may trace anything: it applies a
         transformation, or its own importers trace some of its functions."""
+        text = self._cache.text(Path(file), entry)
+        may_trace = _TRANSFORM_WORDS.search(text) is not None
+        if not may_trace and not self._importers(file, _defined_names(text, file)):
+            return None  # it traces nothing itself, and nothing of the project imports it
         other = self._cache.document(Path(file), entry)
         if other is None:
             return None
-        external, incoming, foreign = self._inputs(other, x64)
-        if foreign is NO_FOREIGN or (not incoming and not _TRANSFORM_WORDS.search(other.text)):
-            return None
-        return ModuleModel.of(other, x64, external, incoming), foreign
+        foreign = self._foreign(other)
+        if foreign is NO_FOREIGN:
+            return None  # it imports nothing of the project: it traces nothing of it
+        incoming = self.incoming(other, x64)
+        if not incoming:
+            if not may_trace:
+                return None
+            # The model its importers read facts from: built once, shared.
+            model = self._cache.model(Path(file), entry)
+            return (model, foreign) if model is not None else None
+        # Without the facts of the functions it imports (what its own analysis adds): what
+        # its traced code passes them is known all the same where it is its own parameter.
+        model = ModuleModel.of(other, x64, None, incoming)
+        self._keep(file, model)
+        return model, foreign
 
-    def _project_files(self, file: str) -> tuple[str, ...]:
-        """The project's Python files: under the root (or the folder holding the module's
-        top package), read again every few seconds."""
+    def _keep(self, file: str, model: ModuleModel) -> None:
+        """Hold the model (the lineage holds its last model weakly): the module's own
+        analysis, with the same inputs, takes it (`ModuleModel.of`)."""
+        old = self._models.pop(file, None)
+        if old is not None:
+            self._kept_lines -= len(old.document.lines)
+        self._models[file] = model
+        self._kept_lines += len(model.document.lines)
+        while self._kept_lines > _MAX_KEPT_LINES and len(self._models) > 1:
+            _, dropped = self._models.popitem(last=False)
+            self._kept_lines -= len(dropped.document.lines)
+
+    def _importers(self, file: str, names: frozenset[str]) -> frozenset[str]:
+        """The project's files that may import the module, but the module itself: their
+        import statements spell one of `names`, and they sit in the module's top package
+        (where relative imports reach it) or their imports spell that package."""
+        index = self._import_index(file)
+        found: set[str] = set()
+        for name in names:
+            found |= index.get(name, frozenset())
+        found.discard(file)
+        if not found:
+            return frozenset()
+        module = _module_name(file)
+        return frozenset(
+            other
+            for other in found
+            if (entry := self._cache.entry(Path(other))) is not None
+            and any(
+                _binds_from(statement, module, names) for statement in self._imports(other, entry)
+            )
+        )
+
+    def _imports(self, file: str, entry: _ModuleEntry) -> tuple[tuple[str, tuple[str, ...]], ...]:
+        """The module's import statements read from its text (no parse): (absolute module,
+        names) for `from m import a, b`, (module, ()) for `import m`; memoised per version."""
+        known = self._statements.get(file)
+        if known is not None and known[0] is entry:
+            return known[1]
+        found = _import_statements(self._cache.text(Path(file), entry), package_of(file))
+        self._statements[file] = (entry, found)
+        return found
+
+    def _import_index(self, file: str) -> dict[str, frozenset[str]]:
+        """Word -> the project files whose import statements spell it. The project: the
+        root, or the folder holding the module's top package."""
+        if self.root is not None and self._index is not None and self.fresh_seconds == float("inf"):
+            return self._index[2]  # one project, whose files do not change under this run
         now = time.monotonic()
-        if self._files is not None and now - self._files[0] < _FRESH_SECONDS:
-            return self._files[1]
-        top = self.root or str(search_roots(None, file)[-1])
-        files = _python_files(top)
-        self._files = (now, files)
-        return files
+        roots = search_roots(None, file)
+        top = self.root or (str(roots[-1]) if roots else os.path.dirname(file))
+        fresh = self.fresh_seconds
+        if self._index is not None and self._index[1] == top and now - self._index[0] < fresh:
+            return self._index[2]
+        words: dict[str, set[str]] = {}
+        for other in _python_files(top):
+            entry = self._cache.entry(Path(other))
+            if entry is None:
+                continue
+            for word in self._cache.import_words(Path(other), entry):
+                words.setdefault(word, set()).add(other)
+        index = {word: frozenset(files) for word, files in words.items()}
+        self._index = (now, top, index)
+        return index
 
 
-def _defined_names(document: Document, file: str) -> frozenset[str]:
-    """The words an import of the module spells: its name (its package's, for an
-    `__init__.py`) and the names it defines at top level."""
+_DEFINED = re.compile(r"^(?:async[ \t]+)?(?:def|class)[ \t]+(\w+)", re.MULTILINE)
+
+
+def _defined_names(text: str, file: str) -> frozenset[str]:
+    """The words an import of the module may spell: its name (its package's, for an
+    `__init__.py`) and the names it defines at top level (read from the text)."""
     stem = Path(file).stem
-    names = {Path(file).parent.name if stem == "__init__" else stem}
-    for unit in document.units:
-        if unit.tree is None:
-            continue
-        for statement in unit.tree.body:
-            name = getattr(statement, "name", None)
-            if isinstance(name, str):
-                names.add(name)
-    return frozenset(names)
+    return frozenset(
+        [Path(file).parent.name if stem == "__init__" else stem, *_DEFINED.findall(text)]
+    )
+
+
+_FROM_IMPORT = re.compile(
+    r"^[ \t]*from[ \t]+(\.*)([\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n#]*(?:\\\n[^\n#]*)*)",
+    re.MULTILINE,
+)
+_PLAIN_IMPORT = re.compile(r"^[ \t]*import[ \t]+([^\n#]*)", re.MULTILINE)
+
+
+def _module_name(file: str) -> str:
+    """The dotted name an import of the module spells (`pkg/sub/mod.py`: pkg.sub.mod)."""
+    package = package_of(file) or ()
+    stem = Path(file).stem
+    return ".".join(package if stem == "__init__" else (*package, stem)) or stem
+
+
+def _import_statements(
+    text: str, package: tuple[str, ...] | None
+) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    found: list[tuple[str, tuple[str, ...]]] = []
+    for dots, module, names in _FROM_IMPORT.findall(text):
+        if dots:
+            absolute = absolute_module(module or None, len(dots), package)
+            if absolute is None:
+                continue
+            module = absolute
+        words = re.findall(r"\w+", names.replace(" as ", " , "))
+        found.append((module, tuple(words)))
+    for names in _PLAIN_IMPORT.findall(text):
+        for part in names.split(","):
+            dotted = part.split(" as ")[0].strip()
+            if dotted:
+                found.append((dotted, ()))
+    return tuple(found)
+
+
+def _binds_from(statement: tuple[str, tuple[str, ...]], module: str, names: frozenset[str]) -> bool:
+    """Whether the import statement may bind the module or something it defines: it imports
+    the module itself, a name of it from it, or from a package above it (a re-export)."""
+    imported, bound = statement
+    if imported == module or module.startswith(imported + "."):
+        return not bound or imported == module or any(name in names for name in bound)
+    return False
 
 
 def _python_files(top: str) -> tuple[str, ...]:
