@@ -17,6 +17,17 @@ from jax_lsp.engine import analyze
 from jax_lsp.findings import Finding
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_cmdline_main(config: pytest.Config) -> None:
+    """Tests run on every core when pytest-xdist is installed and the command line chose no
+    distribution (`-n`, `--tx`, `--dist`, `-p no:xdist`); plain `pytest` runs without it."""
+    if not config.pluginmanager.hasplugin("xdist") or hasattr(config, "workerinput"):
+        return
+    option = config.option
+    if option.numprocesses is None and not option.tx and option.dist == "no":
+        option.numprocesses = "auto"
+
+
 def findings_of(source: str, codes: tuple[str, ...] | None = None) -> list[Finding]:
     rules = ALL_RULES if codes is None else tuple(RULES_BY_CODE[c] for c in codes)
     return analyze(Document(textwrap.dedent(source)), rules).findings
