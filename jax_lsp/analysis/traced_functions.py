@@ -9,9 +9,9 @@ from dataclasses import dataclass
 from jax_lsp.analysis.document import Unit
 from jax_lsp.analysis.model import ModuleModel
 from jax_lsp.analysis.pytrees import is_registered_pytree
-from jax_lsp.analysis.text import byte_col_to_char
 from jax_lsp.analysis.traced import TraceInfo
 from jax_lsp.findings import Position, Span
+from jax_lsp.text import byte_col_to_char
 
 
 @dataclass(frozen=True)

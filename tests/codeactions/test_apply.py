@@ -6,11 +6,11 @@ from __future__ import annotations
 import random
 import re
 
-from jax_lsp.analysis.text import split_lines
 from jax_lsp.codeactions.apply import apply_edits, replacement
 from jax_lsp.config import Settings
 from jax_lsp.engine import check_source, enable_debug_nans
 from jax_lsp.findings import Edit, Span
+from jax_lsp.text import split_lines
 
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+")  # a line with its ending
 
