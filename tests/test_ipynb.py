@@ -302,9 +302,10 @@ def _apply_json_edits(cells: list[str], edits: list[dict]) -> list[str]:
     return cells
 
 
+@pytest.mark.slow  # check run twice as a subprocess
 @pytest.mark.parametrize("ending", ["", "\n"], ids=["no-final-newline", "final-newline"])
 def test_json_fix_edits_name_their_cell_as_fix_applies_them(tmp_path: Path, ending: str):
-    """An import the fix adds lands in the first code cell, not the finding's (trial10 F8):
+    """An import the fix adds lands in the first code cell, not the finding's:
     every edit says its cell, and applying the edits by cell gives what `--fix` writes."""
     path = tmp_path / "imports.ipynb"
     path.write_text(

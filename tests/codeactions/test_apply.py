@@ -6,6 +6,8 @@ from __future__ import annotations
 import random
 import re
 
+import pytest
+
 from jax_lsp.codeactions.apply import apply_edits, replacement
 from jax_lsp.config import Settings
 from jax_lsp.engine import check_source, enable_debug_nans
@@ -45,6 +47,7 @@ def _texts(seed: int, count: int):
         yield old, new, rng
 
 
+@pytest.mark.slow  # 20,000 random texts
 def test_replacement_cuts_the_lines_its_definition_does():
     for old, new, _ in _texts(seed=16, count=20_000):
         assert replacement(old, new) == _defined_replacement(old, new), (old, new)
