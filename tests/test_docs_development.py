@@ -172,6 +172,7 @@ NAMES = {
     "Document.lineage.reuse": "jax_lsp.analysis.lineage.Lineage.reuse",
     "Lineage.reuse_each": "jax_lsp.analysis.lineage.Lineage.reuse_each",
     "ModuleModel._local_refs": "jax_lsp.analysis.model.ModuleModel._local_refs",
+    "_METHOD_FINDINGS": "jax_lsp.diagnostics.runner._METHOD_FINDINGS",
     "Finding.deferred": "jax_lsp.findings.Finding",
     "DeferredFix": "jax_lsp.findings.DeferredFix",
     "codeactions.with_deferred_fixes": "jax_lsp.codeactions.with_deferred_fixes",
