@@ -20,6 +20,7 @@ from jax_lsp.files import (
     UnreadableFile,
     UnwritableFile,
     iter_python_files,
+    notebook_of_virtual_document,
     read_file,
     write_atomically,
 )
@@ -72,7 +73,8 @@ def _check_file(path: str, settings: Settings, fix: FixMode, unsafe: bool) -> Fi
     try:
         source = read_file(Path(path))
         text = source.text
-        if path.endswith(".ipynb"):
+        # A virtual document's `.ipynb` is its notebook's cells joined: Python already.
+        if path.endswith(".ipynb") and notebook_of_virtual_document(path) is None:
             notebook = Notebook.parse(text)
             text = notebook.text
     except (UnreadableFile, NotebookError) as error:
@@ -95,6 +97,9 @@ def _check_file(path: str, settings: Settings, fix: FixMode, unsafe: bool) -> Fi
                 result.fix_error = f"fixes not written: {error}"
             else:
                 text, result.fixed = fixed_text, fixed
+                if notebook is not None:
+                    # Fixes add and remove lines: the cells now start elsewhere.
+                    notebook = Notebook.parse(new_content)
         elif fix == "diff":
             return result
     # Analysed once: unit findings are kept for reuse only when the text may be analysed

@@ -1,4 +1,4 @@
-"""The command line: `jax-lsp serve | check | rules | explain`.
+"""The command line: `jax-lsp serve | check | rules | rule | explain`.
 
 Only the standard library and `jax_lsp.exit_codes` at import: each command imports what it
 needs, so `serve` (which must answer its editor quickly) loads none of the `check` machinery.
@@ -38,6 +38,7 @@ def _cmd_rules(args: argparse.Namespace) -> int:
                 "summary": rule.summary,
                 "severity": rule.severity.value,
                 "default": rule.default_enabled,
+                "fix": rule.fix_label(),
                 "url": rule.url(),
             }
             for rule in ALL_RULES
@@ -45,20 +46,51 @@ def _cmd_rules(args: argparse.Namespace) -> int:
         print(json.dumps(rows, indent=2))
         return EXIT_CLEAN
     width = max(len(rule.name) for rule in ALL_RULES)
+    fix_width = max(len(rule.fix_label()) for rule in ALL_RULES)
+    print(f"{'code':<8}{'name':<{width + 2}}{'fix':<{fix_width + 2}}what is flagged")
     for rule in ALL_RULES:
         default = "" if rule.default_enabled else " (off by default)"
-        print(f"{rule.code:<8}{rule.name:<{width + 2}}{rule.summary}{default}")
+        fix = rule.fix_label()
+        print(
+            f"{rule.code:<8}{rule.name:<{width + 2}}{fix:<{fix_width + 2}}{rule.summary}{default}"
+        )
     return EXIT_CLEAN
 
 
-def _cmd_explain(args: argparse.Namespace) -> int:
-    from jax_lsp.diagnostics import RULES_BY_CODE
+def _rule_json(rule) -> dict:
+    return {
+        "code": rule.code,
+        "name": rule.name,
+        "summary": rule.summary,
+        "severity": rule.severity.value,
+        "default": rule.default_enabled,
+        "fix": rule.fix_label(),
+        "url": rule.url(),
+        "explanation": rule.docs(),
+    }
 
-    rule = RULES_BY_CODE.get(args.code.upper())
-    if rule is None:
-        print(f"jax-lsp: error: unknown rule code {args.code!r}", file=sys.stderr)
+
+def _cmd_explain(args: argparse.Namespace) -> int:
+    """`explain CODE`, and ruff's spelling of it: `rule CODE` or `rule --all`."""
+    from jax_lsp.diagnostics import ALL_RULES, RULES_BY_CODE
+
+    every = getattr(args, "all", False)
+    if every == bool(args.code):
+        print("jax-lsp: error: give a rule code or --all", file=sys.stderr)
         return EXIT_USAGE
-    print(rule.docs())
+    if every:
+        chosen = list(ALL_RULES)
+    else:
+        rule = RULES_BY_CODE.get(args.code.upper())
+        if rule is None:
+            print(f"jax-lsp: error: unknown rule code {args.code!r}", file=sys.stderr)
+            return EXIT_USAGE
+        chosen = [rule]
+    if getattr(args, "output_format", "text") == "json":
+        rows = [_rule_json(rule) for rule in chosen]
+        print(json.dumps(rows if every else rows[0], indent=2))
+        return EXIT_CLEAN
+    print("\n".join(rule.docs() for rule in chosen), end="" if every else "\n")
     return EXIT_CLEAN
 
 
@@ -143,6 +175,14 @@ def build_parser() -> argparse.ArgumentParser:
     explain = commands.add_parser("explain", help="show a rule's documentation")
     explain.add_argument("code", help="a rule code, e.g. JAX201")
     explain.set_defaults(handler=_cmd_explain)
+
+    rule = commands.add_parser(
+        "rule", help="show a rule's documentation, or every rule's (as `ruff rule`)"
+    )
+    rule.add_argument("code", nargs="?", help="a rule code, e.g. JAX201")
+    rule.add_argument("--all", action="store_true", help="every rule's documentation")
+    rule.add_argument("--output-format", choices=("text", "json"), default="text")
+    rule.set_defaults(handler=_cmd_explain)
     return parser
 
 
@@ -157,7 +197,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:
         parser.print_usage(sys.stderr)
         print(
-            "jax-lsp: error: a command is required (serve, check, rules, explain)", file=sys.stderr
+            "jax-lsp: error: a command is required (serve, check, rules, rule, explain)",
+            file=sys.stderr,
         )
         return EXIT_USAGE
     try:

@@ -17,6 +17,7 @@ from functools import cached_property
 from pathlib import Path, PurePath
 from typing import Any
 
+from jax_lsp.analysis.api_changes import NEWEST_KNOWN, installed_jax_version, parse_version
 from jax_lsp.diagnostics import ALL_RULES
 from jax_lsp.diagnostics.base import Rule
 from jax_lsp.findings import Severity
@@ -85,6 +86,12 @@ class Settings:
     fix_all: bool = True
     unsafe_fixes: bool = False
     enable_x64: bool = False  # the project runs with JAX_ENABLE_X64 set
+    # The JAX release the project uses ("0.4.30"); None: the installed one's, else the newest
+    # the removed/deprecated table knows (see `jax_version`).
+    target_jax_version: str | None = None
+    # Library mode: what the project's users trace, as glob patterns over dotted names
+    # (`mylib.ops.*`, `mylib.envs.*.step`): checked as code `jax.jit` traces.
+    traced: tuple[str, ...] = ()
     respect_gitignore: bool = True  # `check` skips what .gitignore and .ignore files name
     # The command line's selection, applied after the file's (as ruff does): rules it adds
     # even if the file ignores them, and rules it removes.
@@ -119,7 +126,7 @@ class Settings:
                 rule.code, self.late_select
             )
             if selected and not _matches(rule.code, removed):
-                chosen.append(rule)
+                chosen.append(rule.configured(self))
         return tuple(chosen)
 
     def _per_file_ignores(self, path: str | None) -> tuple[str, ...]:
@@ -148,6 +155,12 @@ class Settings:
                 if _matches(rule.code, (selector,)):
                     result[rule.code] = severity
         return result
+
+    @property
+    def jax_version(self) -> tuple[int, ...]:
+        """The JAX release the project uses: `target-jax-version`, else the installed JAX's
+        (read from its metadata: jax is never imported), else the newest the table knows."""
+        return parse_version(self.target_jax_version or installed_jax_version() or NEWEST_KNOWN)
 
     def severities(self) -> Mapping[str, Severity]:
         """Each rule's severity where the settings change it (asked on every keystroke)."""
@@ -232,6 +245,10 @@ def _parse(raw: Mapping[str, Any]) -> dict[str, Any]:
             continue
         if name in ("select", "extend_select", "ignore"):
             values[name] = _codes(value, key)
+        elif name == "traced":
+            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+                raise ConfigError(f'`{key}` must be a list of dotted names such as "mylib.ops.*"')
+            values[name] = tuple(value)
         elif name in ("exclude", "extend_exclude"):
             if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
                 raise ConfigError(f"`{key}` must be a list of glob patterns")
@@ -249,6 +266,11 @@ def _parse(raw: Mapping[str, Any]) -> dict[str, Any]:
                 )
             except ValueError as error:
                 raise ConfigError(f"`{key}`: {error}") from None
+        elif name == "target_jax_version":
+            text = str(value).strip()
+            if isinstance(value, bool) or not parse_version(text):
+                raise ConfigError(f'`{key}` must be a JAX release such as "0.4.30"')
+            values[name] = text
         elif not isinstance(value, bool):
             raise ConfigError(f"`{key}` must be true or false")
         else:

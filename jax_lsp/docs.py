@@ -17,12 +17,11 @@ def rule_table() -> str:
         "|---|---|---|---|---|",
     ]
     for rule in ALL_RULES:
-        fix = "no" if rule.fix_safety.strip().startswith("This rule offers no") else "yes"
         default = "" if rule.default_enabled else " (off by default)"
         summary = rule.summary.replace("|", "\\|")
         rows.append(
             f"| [{rule.code}](docs/rules/{rule.code}.md) | {rule.name} | "
-            f"{summary}{default} | {rule.severity.value} | {fix} |"
+            f"{summary}{default} | {rule.severity.value} | {rule.fix_label()} |"
         )
     return "\n".join(rows) + "\n"
 

@@ -8,12 +8,15 @@ from __future__ import annotations
 
 import ast
 import logging
+import os
 import warnings
 from collections.abc import Mapping
 from dataclasses import replace
 
+from jax_lsp.analysis.crossing import IncomingTrace
 from jax_lsp.analysis.document import Document, words_for_later_versions
 from jax_lsp.analysis.external import CallSite, ExternalFacts, with_answers
+from jax_lsp.analysis.project import library_traces
 from jax_lsp.analysis.summary import record_member_parts
 from jax_lsp.analysis.traced_functions import TracedFunction
 from jax_lsp.analysis.traced_functions import traced_functions as _traced_functions
@@ -49,6 +52,7 @@ def analyze_with(
     settings: Settings,
     external: Mapping[str, ExternalFacts] | None = None,
     reuse_findings: bool = True,
+    incoming: tuple[IncomingTrace, ...] = (),
 ) -> Analysis:
     """`analyze` with the rules, severities and x64 flag that `settings` choose for this file."""
     return analyze(
@@ -58,6 +62,7 @@ def analyze_with(
         settings.enable_x64,
         external,
         reuse_findings,
+        incoming,
     )
 
 
@@ -88,17 +93,27 @@ def check_source(
     `previous`: the last parse of this document, whose unchanged units are reused (the server
     re-splits only what an edit touched); `known_lines`: the text's lines, already split;
     `reuse_findings`: see `analyze`."""
-    if previous is None and workspace is not None:
+    kept = previous is None and workspace is not None
+    if kept:
         previous = workspace.parsed(path, text)  # parsed when a module imported it
     document = Document(text, path or "<unknown>", previous=previous, known_lines=known_lines)
     external: dict[str, ExternalFacts] = {}
     questions: dict[AnswerKey, CallSite] = {}
+    incoming: tuple[IncomingTrace, ...] = ()
     if workspace is not None:
+        incoming = workspace.incoming(document, settings.enable_x64)
+        if kept and previous is None and (previous := workspace.parsed(path, text)):
+            # Its importers, read for the traces they give it, parsed it as they imported
+            # it: analysed on that parse, it shares the model they built.
+            document = Document(text, document.path, previous=previous, known_lines=known_lines)
         external, questions = workspace.facts(document)
+    if settings.traced:  # library mode: what the project's users trace
+        config = os.path.join(settings.root, "pyproject.toml") if settings.root else None
+        incoming += library_traces(settings.traced, document, config)
     if answers:
         external = with_answers(external, answers)
     analysis = analyze_with(
-        document, settings, external if workspace or answers else None, reuse_findings
+        document, settings, external if workspace or answers else None, reuse_findings, incoming
     )
     analysis.questions = questions
     if workspace is not None and analysis.model is not None:

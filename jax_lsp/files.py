@@ -160,6 +160,24 @@ def _git_ignore_spec(lines: list[str]) -> pathspec.GitIgnoreSpec:
     return pathspec.GitIgnoreSpec.from_lines(lines)
 
 
+VIRTUAL_DOCUMENTS = ".virtual_documents"
+# What notebook tools write beside a notebook: Jupyter's autosaved copies (every finding of
+# the notebook again) and jupyterlab-lsp's joined cells, plain Python under an `.ipynb` name.
+NOTEBOOK_TOOL_FOLDERS = frozenset({".ipynb_checkpoints", VIRTUAL_DOCUMENTS})
+
+
+def notebook_of_virtual_document(path: str) -> str | None:
+    """The notebook (or file) that a document under jupyterlab-lsp's `.virtual_documents/`
+    stands for: the same path without that folder (`proj/.virtual_documents/nb.ipynb` ->
+    `proj/nb.ipynb`), whose text it is, its code cells joined as Python. None for any other
+    path."""
+    parts = Path(path).parts
+    if VIRTUAL_DOCUMENTS not in parts[:-1]:
+        return None
+    index = len(parts) - 1 - parts[::-1].index(VIRTUAL_DOCUMENTS)
+    return str(Path(*parts[:index], *parts[index + 1 :]))
+
+
 def _skipped(
     folder: str,
     here: Path,
@@ -171,14 +189,17 @@ def _skipped(
 ) -> bool:
     """Whether `name` in `folder` (resolved: `here`) is excluded or ignored by the ignore
     files of `chain`."""
+    if is_dir and name in NOTEBOOK_TOOL_FOLDERS:
+        return True
     if settings.is_excluded(os.path.join(folder, name)):
         return True
     return bool(rules and rules.ignored(here / name, is_dir, chain))
 
 
 def iter_python_files(paths: list[Path], settings: Settings) -> Iterator[Path]:
-    """Python files under `paths`, skipping excluded folders (and, unless turned off, what
-    .gitignore and .ignore files name). Explicit files are kept."""
+    """Python files under `paths`, skipping excluded folders, the folders notebook tools
+    write (`NOTEBOOK_TOOL_FOLDERS`) and, unless turned off, what .gitignore and .ignore files
+    name. Explicit files and folders are kept."""
     seen: set[Path] = set()
     rules = _IgnoreRules() if settings.respect_gitignore else None
     for path in paths:

@@ -92,6 +92,9 @@ class Related:
     # Rules build spans relative to their top-level statement; a place in another statement
     # (a `jax.jit(f)` call further down) is anchored to the document instead and not shifted.
     document_anchored: bool = False
+    # A place in another file of the project (the `jax.jit` that traces a helper from
+    # another module): its path; the span is in that file's coordinates.
+    path: str | None = None
 
 
 # The code of a file's syntax error, reported beside the findings of the lines that parse
@@ -159,6 +162,8 @@ def _related_in_document(related: tuple[Related, ...], lines: int) -> tuple[Rela
     """Related places moved from their statement's coordinates into the document's; from here
     on every span of the finding is in the same coordinates (so none is anchored any more)."""
     return tuple(
-        Related(r.span if r.document_anchored else _shift_span(r.span, lines), r.message)
+        Related(
+            r.span if r.document_anchored else _shift_span(r.span, lines), r.message, path=r.path
+        )
         for r in related
     )

@@ -142,7 +142,7 @@ def _notes(entry: Entry, style: _Style) -> list[str]:
     notes = []
     for related in entry.finding.related:
         start = related.span.start
-        where = f"{display_path(entry.path)}:{start.line + 1}:{start.column + 1}"
+        where = f"{display_path(related.path or entry.path)}:{start.line + 1}:{start.column + 1}"
         notes.append(f"  {style('= note:', _CYAN, _BOLD)} {where}: {one_line(related.message)}")
     return notes
 
@@ -157,7 +157,9 @@ def summary_counts(entries: Sequence[Entry]) -> str:
 def format_text(entries: Sequence[Entry], options: ReportOptions = ReportOptions()) -> str:
     entries = _entries(entries)
     if options.statistics:
-        return _statistics(entries, options)
+        # The counts, then the totals, as ruff prints them.
+        lines = [] if options.quiet else _summary(entries, options)
+        return _statistics(entries, options) + "".join(f"{line}\n" for line in lines)
     style = _Style(options.color)
     lines = []
     for entry in entries:
@@ -276,6 +278,8 @@ def format_json(entries: Sequence[Entry], options: ReportOptions = ReportOptions
                     "message": related.message,
                     "location": _location(related.span.start),
                     "end_location": _location(related.span.end),
+                    # a place in another file of the project
+                    **({"filename": str(Path(related.path))} if related.path else {}),
                 }
                 for related in finding.related
             ],
@@ -423,7 +427,9 @@ def format_sarif(entries: Sequence[Entry], options: ReportOptions = ReportOption
                             {
                                 "id": index,
                                 "message": {"text": related.message},
-                                "physicalLocation": _sarif_physical(path, related.span),
+                                "physicalLocation": _sarif_physical(
+                                    related.path or path, related.span
+                                ),
                             }
                             for index, related in enumerate(finding.related)
                         ]

@@ -81,6 +81,18 @@ OPTIONS: tuple[Option, ...] = (
         aliases=("x64",),
     ),
     Option(
+        "target-jax-version",
+        None,
+        "the JAX release the project uses (default: the installed one's)",
+        field="target_jax_version",
+    ),
+    Option(
+        "traced",
+        None,
+        "library mode: the functions the project's users trace, as dotted-name globs",
+        field="traced",
+    ),
+    Option(
         "respect-gitignore",
         True,
         "`check` skips what .gitignore and .ignore files name",

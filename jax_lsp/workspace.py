@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from jax_lsp.analysis.crossing import NO_FOREIGN, ForeignDefinitions, IncomingTrace
 from jax_lsp.analysis.document import Document
 from jax_lsp.analysis.external import with_answers
 from jax_lsp.analysis.infer import (
@@ -22,8 +23,10 @@ from jax_lsp.analysis.infer import (
     call_sites,
     document_file,
     file_stamp,
+    imported_bindings,
     local_external_facts,
 )
+from jax_lsp.analysis.project import ProjectTraces, WorkspaceForeign
 from jax_lsp.analysis.workspace import Target, module_file, search_roots
 
 if TYPE_CHECKING:
@@ -55,6 +58,29 @@ class Workspace:
         self.asks_jedi = asks_jedi
         self._modules = ModuleFactsCache(open_text)
         self._answers: dict[AnswerKey, ExternalFacts | None] = {}
+        self._traces = ProjectTraces(root, self._modules, self._inputs)
+
+    def incoming(self, document: Document, x64: bool) -> tuple[IncomingTrace, ...]:
+        """The traces the project's other modules give the document's functions (their
+        traced code calls or transforms them)."""
+        return self._traces.incoming(document, x64)
+
+    def _foreign(self, document: Document) -> ForeignDefinitions:
+        path = document_file(document)
+        roots = search_roots(self.root, path)
+        if not roots:
+            return NO_FOREIGN
+        bindings = imported_bindings(document, path, roots, self._modules)
+        if not bindings[0] and not bindings[1]:
+            return NO_FOREIGN
+        return WorkspaceForeign(bindings, roots, self._modules)
+
+    def _inputs(
+        self, document: Document, x64: bool
+    ) -> tuple[dict[str, ExternalFacts], tuple[IncomingTrace, ...], ForeignDefinitions]:
+        """A project module's model inputs, as an analysis of it gathers them (without jedi)."""
+        external, _ = local_external_facts(document, self.root, self._modules)
+        return external, self.incoming(document, x64), self._foreign(document)
 
     def facts(
         self, document: Document

@@ -30,6 +30,17 @@ class ExternalFacts:
     # (`analysis.sharding`): an array on such a mesh may come in through it. Also held for a
     # name that is not called (`from setup import mesh`), with no call facts.
     explicit_meshes: bool = False
+    # A wrapper: it applies this transformation (its `TRANSFORMS` name) to the function it
+    # is given first, with no options the caller must read (`@compiled` runs `jax.jit(f)`).
+    wraps: str | None = None
+    # Its key parameters as a caller sees them (`analysis.keys`): the positional parameters'
+    # names, those it consumes (draws from or splits, itself or through calls), those it
+    # derives from by family (a flax `init`/`apply`), and the consumed ones it returns
+    # (place in the returned tuple, -1 for the whole value; parameter).
+    key_params: tuple[str, ...] = ()
+    consumed_keys: frozenset[str] = frozenset()
+    derived_keys: tuple[tuple[str, str], ...] = ()
+    returned_keys: tuple[tuple[int, str], ...] = ()
 
     @property
     def read_by_models(self) -> bool:
@@ -42,6 +53,8 @@ class ExternalFacts:
             or self.returns is not None
             or self.static is not None
             or self.explicit_meshes
+            or bool(self.consumed_keys or self.derived_keys)
+            or self.wraps is not None
         )
 
 

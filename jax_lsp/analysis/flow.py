@@ -885,7 +885,7 @@ class FlowInterpreter:
         if receiver is DERIVED and node.attr in STATIC_ATTRIBUTES:
             return Kind.STATIC  # an unseen call's array (or array-like object): its shape
         value = kind_of(receiver)
-        if receiver is Kind.TRACED and self._field_of_tree_param(node):
+        if (receiver is Kind.TRACED or receiver is DERIVED) and self._field_of_tree_param(node):
             return DERIVED
         if value.is_jax or value is Kind.NUMPY:
             if node.attr in STATIC_ATTRIBUTES:
@@ -898,16 +898,16 @@ class FlowInterpreter:
         return Kind.UNKNOWN
 
     def _field_of_tree_param(self, node: ast.Attribute) -> bool:
-        """`state.step` of a parameter whose every leaf is traced (see `tree_params`),
-        where no array has the attribute: a field, holding tracers unless its class (not
-        known here) declares it static."""
-        return (
-            self.context.abstract
-            and isinstance(node.value, ast.Name)
-            and node.value.id in self.context.tree_params
-            and node.attr not in ARRAY_ATTRIBUTES
-            and not node.attr.startswith("_")
-        )
+        """`state.step` (or `batch.info.priority`, a field of a field) of a parameter whose
+        every leaf is traced (see `tree_params`), where no array has the attributes: a
+        field, holding tracers unless its class (not known here) declares it static."""
+        if not self.context.abstract:
+            return False
+        while isinstance(node, ast.Attribute):
+            if node.attr in ARRAY_ATTRIBUTES or node.attr.startswith("_"):
+                return False
+            node = node.value
+        return isinstance(node, ast.Name) and node.id in self.context.tree_params
 
     def _expr_Subscript(self, node: ast.Subscript) -> Value:
         value = self.eval(node.value)

@@ -33,6 +33,7 @@ from jax_lsp.analysis.nodes import (
     own_returns,
     per_member,
     per_member_of,
+    positional_params,
     walk_nodes,
     walk_statements,
 )
@@ -113,12 +114,20 @@ _MEMBER_CALLS: weakref.WeakKeyDictionary[ast.AST, frozenset[str]] = weakref.Weak
 
 
 def _call_spellings(roots: list[ast.AST]) -> frozenset[str]:
-    return frozenset(
-        spelling
-        for root in roots
-        for node in walk_nodes(root)
-        if isinstance(node, ast.Call) and (spelling := dotted_name(node.func))
-    )
+    """What the code calls, bare decorators included (`@compiled` calls `compiled`)."""
+    found = set()
+    for root in roots:
+        for node in walk_nodes(root):
+            if isinstance(node, ast.Call):
+                if spelling := dotted_name(node.func):
+                    found.add(spelling)
+            elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                found.update(
+                    spelling
+                    for decorator in node.decorator_list
+                    if not isinstance(decorator, ast.Call) and (spelling := dotted_name(decorator))
+                )
+    return frozenset(found)
 
 
 def _bindings(imports: ImportSignature, path: str | None, roots: tuple[Path, ...]) -> Bindings:
@@ -255,9 +264,10 @@ _CALL_AFTER_HEAD = re.compile(rf"(?:[\s)\\]|#[^\n]*+|\.{_GAP}*\w++)*+\(")
 
 def _text_may_call(text: str, heads: frozenset[str]) -> bool:
     """Whether a head word (whole, as the pattern `\\bhead\\b` finds it) is followed in
-    `text` by what may lead to a call's `(`: a superset of the calls whose spelling starts
-    with it. The words are found with `str.find` and what follows is matched with one fixed
-    pattern: a pattern spelling the heads would be compiled again for every file's imports."""
+    `text` by what may lead to a call's `(`, or follows a decorator's `@`: a superset of the
+    calls whose spelling starts with it. The words are found with `str.find` and what follows
+    is matched with one fixed pattern: a pattern spelling the heads would be compiled again for
+    every file's imports."""
     for head in heads:
         start = text.find(head)
         while start >= 0:
@@ -265,7 +275,8 @@ def _text_may_call(text: str, heads: frozenset[str]) -> bool:
             if (
                 (start == 0 or not _is_word_character(text[start - 1]))
                 and (end == len(text) or not _is_word_character(text[end]))
-                and _CALL_AFTER_HEAD.match(text, end) is not None
+                # a call, or a decorator (`@compiled` calls it with the function)
+                and (_CALL_AFTER_HEAD.match(text, end) is not None or text[start - 1] == "@")
             ):
                 return True
             start = text.find(head, end)
@@ -445,6 +456,13 @@ class ModuleFactsCache:
             entry.import_words = import_words(self._known_text(file, entry))
         return name in entry.import_words
 
+    def may_import(self, file: Path, entry: _ModuleEntry, names: frozenset[str]) -> bool:
+        """Whether the module's import statements may spell one of `names` (its import words
+        memoised with its version, as `may_reexport` reads them)."""
+        if entry.import_words is None:
+            entry.import_words = import_words(self._known_text(file, entry))
+        return not entry.import_words.isdisjoint(names)
+
     def parsed_facts(self, file: Path, entry: _ModuleEntry) -> _ParsedFacts | None:
         """What the module's parse tells without a model (None: no text), once per version."""
         if entry.parsed is None:
@@ -453,6 +471,10 @@ class ModuleFactsCache:
                 return None
             entry.parsed = _ParsedFacts(_may_have_facts(document), _reexports(document, file))
         return entry.parsed
+
+    def document(self, file: Path, entry: _ModuleEntry) -> Document | None:
+        """The entry's parse, as `_document` keeps it."""
+        return self._document(file, entry)
 
     def _document(self, file: Path, entry: _ModuleEntry) -> Document | None:
         """The entry's parse (None: no text), kept with it for its model and for an analysis
@@ -612,6 +634,9 @@ def _may_have_facts(document: Document) -> frozenset[str]:
 
 
 def _facts_in_model(model: ModuleModel, name: str) -> ExternalFacts | None:
+    wraps = model.wrapper_transforms.get(name)
+    if wraps is not None:
+        return ExternalFacts(False, wraps=wraps)
     record = model.functions.get(name)
     transform: str | None = None
     if record is None:
@@ -627,7 +652,8 @@ def _facts_in_model(model: ModuleModel, name: str) -> ExternalFacts | None:
         transform = transform or info.via
     returns = _returns_array(model, record.node)
     container = _returned_container(model, record.path, transform)
-    if returns is None and container is None:
+    keys = _key_facts(model, record.path)
+    if returns is None and container is None and not keys:
         return None
     return ExternalFacts(
         bool(returns),
@@ -635,7 +661,25 @@ def _facts_in_model(model: ModuleModel, name: str) -> ExternalFacts | None:
         model.static_signatures.get(name),
         returns=container,
         traced_returns=_returned_container(model, record.path, transform, given_tracers=True),
+        **keys,
     )
+
+
+def _key_facts(model: ModuleModel, path: str) -> dict[str, object]:
+    """What a caller sees of the function's key parameters (`ExternalFacts.key_params` and
+    the rest), from the module's key summaries; empty when it neither consumes nor derives
+    from one."""
+    consumed = model.key_helpers.get(path, frozenset())
+    summary = model.key_summaries.get(path)
+    derived = summary.derived if summary is not None else ()
+    if not consumed and not derived:
+        return {}
+    return {
+        "key_params": tuple(positional_params(model.functions[path].node)),
+        "consumed_keys": consumed,
+        "derived_keys": derived,
+        "returned_keys": summary.returned if summary is not None else (),
+    }
 
 
 def _returned_container(

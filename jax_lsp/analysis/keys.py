@@ -19,7 +19,7 @@ pass (every iteration draws the same numbers). A key handed to an unknown functi
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -190,6 +190,11 @@ class Reuse:
     # A loop body builds the key from a constant seed (`normal(jax.random.key(0), shape)`):
     # every iteration builds the same key.
     rebuilt: bool = False
+    # Both uses derive their numbers from the key the same way (flax `init`, `apply`): the
+    # same numbers, though JAX's checker does not count it.
+    derived: bool = False
+    # The first use returned the key it consumed, and the code kept it as its new key.
+    handed_back: bool = False
 
     @property
     def name(self) -> str:
@@ -253,6 +258,29 @@ def _bound_names(target: ast.AST) -> list[str]:
 _LEAF_EXPRESSIONS = frozenset((ast.Name, ast.Constant))
 
 
+@dataclass(frozen=True)
+class DerivedKey:
+    """The role of a call that derives its random numbers from a key without consuming it
+    for JAX's checker (flax folds the module path into the key: `model.init(key, x)`,
+    `model.apply(v, x, rngs={"dropout": key})`): two such calls of the same `family`
+    ("init", "apply") with the same key give the same numbers; a `jax.random` draw after
+    one does not meet them."""
+
+    key: ast.expr
+    family: str
+
+
+# Where a derived use of a key path is held in the flow state: beside the path, not under it
+# (a method of the key, `key.tolist()`, leaves it), and forgotten with the path's root.
+def _derived_path(path: str, family: str) -> str:
+    return f"{path}<{family}>"
+
+
+def _derived_root(held: str) -> str | None:
+    """The root of the path a derived-use entry of the state is held for, else None."""
+    return path_root(held).partition("<")[0] if held.endswith(">") else None
+
+
 class KeyFlow:
     """Finds key reuse in one scope's statements (nested functions are their own scopes)."""
 
@@ -261,7 +289,12 @@ class KeyFlow:
         classify: Callable[[ast.Call], ast.expr | str | None],
         opaque: Callable[[str], bool] = lambda path: False,
         resolver: Resolver | None = None,
+        returned: Callable[[ast.Call], Iterable[tuple[int, ast.expr]]] | None = None,
     ) -> None:
+        # returned(call) -> (place in the returned tuple, -1 for the whole value; argument) of
+        # each key the call consumes and returns (a helper handing back the key it drew from).
+        self.returned = returned
+        self.handed_back: set[ast.Call] = set()  # calls whose consumed key a target now holds
         # classify(call) -> the key argument a call draws with (a sampler, or a helper of
         # this module that samples with that parameter), PASS (its arguments go somewhere
         # unknown) or None (a call that consumes no key: jnp, split, builtins, ...).
@@ -348,8 +381,12 @@ class KeyFlow:
         for child in child_nodes(node):
             if isinstance(child, ast.expr) and not _is_target(node, child):
                 self.expression(child, state)
+        handed = self._handed_back(node, state) if self.returned is not None else ()
         for target in _targets(node):
             self._forget(state, _bound_names(target))
+        for name, call in handed:
+            state[name] = call
+            self.handed_back.add(call)
         return state
 
     def _join(self, body: list, body_state: State, orelse: list, else_state: State) -> State:
@@ -400,6 +437,9 @@ class KeyFlow:
             state.pop(name, None)
         if _PATHS in state:
             KeyFlow._forget_under(state, names)
+            wanted = set(names)
+            for held in [h for h in state if _derived_root(h) in wanted]:
+                del state[held]
 
     # -- expressions ----------------------------------------------------------------------
     def expression(self, node: ast.expr, state: State) -> None:
@@ -474,6 +514,9 @@ class KeyFlow:
         role = self.classify(call)
         if role is None:
             return
+        if type(role) is DerivedKey:
+            self._derived(call, role, state)
+            return
         if role == PASS:
             arguments = [*call.args, *(kw.value for kw in call.keywords)]
             if _PATHS in state:
@@ -511,11 +554,63 @@ class KeyFlow:
                     first_key,
                     in_comprehension=self._comprehensions > 0,
                     item_names=self._item_names,
+                    handed_back=previous in self.handed_back,
                 )
                 self.reuses[call] = reuse
         else:
             state[path] = call
             self._uses[call] = (self.unit, role)
+
+    def _derived(self, call: ast.Call, role: DerivedKey, state: State) -> None:
+        """A derived use: a reuse of an earlier derived use of the same family only."""
+        path = key_path(role.key)
+        if path is None or (_reads_attribute(role.key) and self.opaque(path)):
+            return
+        held = _derived_path(path, role.family)
+        state[_PATHS] = _UNSURE
+        previous = state.get(held)
+        if isinstance(previous, ast.Call):
+            if call not in self.reuses:
+                first_unit, first_key = self._uses.get(previous, (self.unit, None))
+                self.reuses[call] = Reuse(
+                    call,
+                    role.key,
+                    previous,
+                    self._iteration > 0 and previous is call,
+                    first_unit,
+                    first_key,
+                    in_comprehension=self._comprehensions > 0,
+                    item_names=self._item_names,
+                    derived=True,
+                )
+        elif previous is None:
+            state[held] = call
+            self._uses[call] = (self.unit, role.key)
+
+    def _handed_back(self, node: ast.stmt, state: State) -> list[tuple[str, ast.Call]]:
+        """`a, key = helper(key, ...)` where the helper returns the key it consumed: the
+        names that hold that consumed key once bound (their next use is a reuse of the
+        helper's draw), with the call."""
+        found: list[tuple[str, ast.Call]] = []
+        if not isinstance(node, ast.Assign) or len(node.targets) != 1:
+            return found
+        value = node.value
+        if type(value) is not ast.Call:
+            return found
+        for index, argument in self.returned(value):
+            path = key_path(argument)
+            if path is None or state.get(path) is not value:
+                continue  # not consumed by this very call (already consumed before it)
+            target = node.targets[0]
+            if index >= 0:
+                if not isinstance(target, ast.Tuple | ast.List) or index >= len(target.elts):
+                    continue
+                if any(isinstance(e, ast.Starred) for e in target.elts):
+                    continue
+                target = target.elts[index]
+            if isinstance(target, ast.Name):
+                found.append((target.id, value))
+        return found
 
     @staticmethod
     def _forget_under(state: State, roots: list[str | None]) -> None:
@@ -693,11 +788,17 @@ def may_draw(text: str, resolver: Resolver) -> bool:
 
 
 def classify_call(
-    call: ast.Call, resolver: Resolver, model: ModuleModel, maybe_none: frozenset[str] = NONE
+    call: ast.Call,
+    resolver: Resolver,
+    model: ModuleModel,
+    maybe_none: frozenset[str] = NONE,
+    makers: Mapping[str, str] | None = None,
 ):
-    """The KeyFlow role of a call in a module: the key a sampler or a key helper of the
-    module draws with, None for calls that consume no key, else PASS. `maybe_none`: the
-    names that may hold None where the call is (the enclosing function's parameters)."""
+    """The KeyFlow role of a call in a module: the key a sampler, a library consumer, a key
+    helper of the module or an imported one draws with (a `DerivedKey` for a derived use),
+    None for calls that consume no key, else PASS. `maybe_none`: the names that may hold
+    None where the call is (the enclosing function's parameters); `makers`: the names bound
+    to library objects where the call is (default: the module's)."""
     qualname = resolver.qualname(call.func)
     if qualname in CONSUMERS:
         return key_argument(call)
@@ -710,7 +811,79 @@ def classify_call(
         return key_argument(call)  # `jax.nn.initializers.normal()(key, shape)`
     if type(func) is ast.Name and func.id in model.initializer_globals and not qualname:
         return key_argument(call)  # `init = jax.nn.initializers.normal()` at module level
-    return helper_key(call, model.functions, model.key_helpers, maybe_none, resolver) or PASS
+    found = library_key(call, resolver, model.key_makers if makers is None else makers)
+    if found is None and model.external:
+        found = external_key(call, model.external)
+    if found is None:
+        found = helper_key(call, model.functions, model.key_helpers, maybe_none, resolver)
+    if found is None and model.key_summaries:
+        found = derived_helper_key(call, model.functions, model.key_summaries)
+    return PASS if found is None else found
+
+
+def external_key(call: ast.Call, external: Mapping) -> ast.expr | DerivedKey | None:
+    """The argument a call of an imported function gives to a key parameter it consumes (or a
+    `DerivedKey` for one it derives from), as its module's model found (`ExternalFacts`)."""
+    spelling = _spelling(call.func)
+    facts = external.get(spelling) if spelling else None
+    if facts is None or not facts.key_params:
+        return None
+    given = arguments_by_param(call, facts.key_params)
+    if given is None:
+        return None
+    for name in facts.key_params:
+        if name in facts.consumed_keys and name in given:
+            return given[name]
+    for name, family in facts.derived_keys:
+        if name in given:
+            return DerivedKey(given[name], family)
+    return None
+
+
+def _spelling(func: ast.expr) -> str | None:
+    if isinstance(func, ast.Name):
+        return func.id
+    if isinstance(func, ast.Attribute):
+        base = _spelling(func.value)
+        return f"{base}.{func.attr}" if base else None
+    return None
+
+
+def derived_helper_key(
+    call: ast.Call, functions: dict, summaries: Mapping[str, KeySummary]
+) -> DerivedKey | None:
+    """`DerivedKey` of the argument a call of a module function gives to a parameter it
+    derives from."""
+    path = _helper_path(call, functions)
+    summary = summaries.get(path) if path else None
+    record = functions.get(path) if summary is not None else None
+    if record is None or not summary.derived:
+        return None
+    given = _given_values(call, positional_params(record.node))
+    for name, family in summary.derived:
+        if given and name in given:
+            return DerivedKey(given[name], family)
+    return None
+
+
+def returned_arguments(call: ast.Call, model: ModuleModel) -> list[tuple[int, ast.expr]]:
+    """The keys a call consumes and returns (`KeySummary.returned`, `ExternalFacts.
+    returned_keys`): (place in the returned value, the argument)."""
+    places: tuple[tuple[int, str], ...] = ()
+    given: dict[str, ast.expr] | None = None
+    path = _helper_path(call, model.functions) if model.key_summaries else None
+    summary = model.key_summaries.get(path) if path else None
+    if summary is not None and summary.returned:
+        places = summary.returned
+        given = _given_values(call, positional_params(model.functions[path].node))
+    elif model.external:
+        spelling = _spelling(call.func)
+        facts = model.external.get(spelling) if spelling else None
+        if facts is not None and facts.returned_keys:
+            places, given = facts.returned_keys, arguments_by_param(call, facts.key_params)
+    if not given:
+        return []
+    return [(index, given[name]) for index, name in places if name in given]
 
 
 def helper_key(
@@ -1266,3 +1439,252 @@ def _replaced(call: ast.Call, resolver: Resolver) -> ast.expr | None:
     if resolver.qualname(func) == "dataclasses.replace" and len(call.args) == 1:
         return call.args[0]
     return None
+
+
+# -- library consumers -------------------------------------------------------------------------
+@dataclass(frozen=True)
+class KeyConsumer:
+    """Where a library call takes its key: a positional place (None: by keyword only) and a
+    keyword; `family` None when JAX's checker counts the call as consuming the key, else the
+    family of a derived use (`DerivedKey`)."""
+
+    position: int | None
+    keyword: str | None
+    family: str | None = None
+
+    def key_of(self, call: ast.Call) -> ast.expr | None:
+        if self.position is not None and self.position < len(call.args):
+            if any(isinstance(a, ast.Starred) for a in call.args[: self.position + 1]):
+                return None
+            return call.args[self.position]
+        return next((kw.value for kw in call.keywords if kw.arg == self.keyword), None)
+
+
+# Library functions that draw from a key, by qualified name (each checked under the library
+# with `jax_debug_key_reuse` in tests/rules/test_key_consumers.py).
+LIBRARY_FUNCTIONS: dict[str, KeyConsumer] = {
+    "haiku.dropout": KeyConsumer(0, "rng"),
+    "numpyro.handlers.seed": KeyConsumer(1, "rng_seed"),
+}
+# Methods that draw from a key, of objects a library call made: by the maker's qualified name
+# (one ending in "." stands for every maker of that module) and the method (`__call__`: the
+# object called).
+LIBRARY_METHODS: dict[str, dict[str, KeyConsumer]] = {
+    "haiku.transform": {"init": KeyConsumer(0, "rng"), "apply": KeyConsumer(1, "rng")},
+    "haiku.transform_with_state": {"init": KeyConsumer(0, "rng"), "apply": KeyConsumer(2, "rng")},
+    "haiku.without_apply_rng": {"init": KeyConsumer(0, "rng")},
+    "numpyro.infer.SVI": {"init": KeyConsumer(0, "rng_key")},
+    "numpyro.infer.MCMC": {"run": KeyConsumer(0, "rng_key")},
+    "numpyro.infer.Predictive": {"__call__": KeyConsumer(0, "rng_key")},
+    "numpyro.distributions.": {"sample": KeyConsumer(0, "key")},
+    "distrax.": {
+        "sample": KeyConsumer(None, "seed"),
+        "sample_and_log_prob": KeyConsumer(None, "seed"),
+    },
+    "tensorflow_probability.substrates.jax.distributions.": {
+        "sample": KeyConsumer(None, "seed"),
+        "sample_and_log_prob": KeyConsumer(None, "seed"),
+    },
+    "flax.linen.Dropout": {"__call__": KeyConsumer(None, "rng")},
+    "flax.linen.": {},  # modules: `init` and `apply` as any module's
+    "equinox.nn.": {"__call__": KeyConsumer(None, "key")},
+}
+# Methods of an object the model cannot place, told by their spelling: a distribution's
+# `sample(seed=key)` (distrax, TFP) consumes its key; a module's `init(key, ...)` (flax,
+# haiku), and `apply(..., rngs={...: key})` (flax) or `apply(params, key, ...)` (haiku)
+# derive from it (flax folds the module path in; a second use of the family gives the same
+# numbers, a `jax.random` draw after one does not meet them). `init` and `apply` count only
+# a key-named argument (`key`, `rng`, `init_key`): `opt.init(params)` takes none.
+_SAMPLE_SEED = KeyConsumer(None, "seed")
+_DERIVED_METHODS = {"init": KeyConsumer(0, "rng", "init"), "apply": KeyConsumer(1, "rng", "apply")}
+_LIBRARY_METHOD_NAMES = frozenset(
+    {"sample", "init", "apply", "run", *(m for t in LIBRARY_METHODS.values() for m in t)}
+)
+
+
+# The libraries whose makers `LIBRARY_METHODS` lists.
+LIBRARY_MAKER_ROOTS = (
+    "haiku",
+    "numpyro",
+    "distrax",
+    "tensorflow_probability",
+    "flax",
+    "equinox",
+)
+
+
+def _maker_methods(maker: str | None) -> dict[str, KeyConsumer] | None:
+    if not maker:
+        return None
+    found = LIBRARY_METHODS.get(maker)
+    if found is None:
+        module = maker.rpartition(".")[0] + "."
+        while module != ".":
+            if (found := LIBRARY_METHODS.get(module)) is not None:
+                break
+            module = module[:-1].rpartition(".")[0] + "."
+    return found
+
+
+def key_named(expr: ast.expr) -> bool:
+    """A key by its name: the last part of its path spells `key` or `rng`."""
+    if isinstance(expr, ast.Attribute):
+        name = expr.attr
+    elif isinstance(expr, ast.Name):
+        name = expr.id
+    elif isinstance(expr, ast.Subscript):
+        index = expr.slice
+        name = index.value if isinstance(index, ast.Constant) and type(index.value) is str else ""
+        name = name or (expr.value.id if isinstance(expr.value, ast.Name) else "")
+    else:
+        return False
+    lowered = name.lower()
+    return "key" in lowered or "rng" in lowered
+
+
+def library_key(
+    call: ast.Call, resolver: Resolver, makers: Mapping[str, str]
+) -> ast.expr | DerivedKey | None:
+    """The key a library call draws from (`LIBRARY_FUNCTIONS`, `LIBRARY_METHODS`), a
+    `DerivedKey` for a derived use, else None. `makers`: names bound to an object a library
+    call made -> the maker's qualified name."""
+    func = call.func
+    qualname = resolver.qualname(func)
+    if qualname:
+        consumer = LIBRARY_FUNCTIONS.get(qualname)
+        return consumer.key_of(call) if consumer is not None else None
+    if isinstance(func, ast.Attribute):
+        method = func.attr
+        if method not in _LIBRARY_METHOD_NAMES:
+            return None
+        receiver = func.value
+        maker = None
+        if isinstance(receiver, ast.Name):
+            maker = makers.get(receiver.id)
+        elif isinstance(receiver, ast.Call):
+            maker = resolver.qualname(receiver.func)
+        consumer = (_maker_methods(maker) or {}).get(method)
+        if consumer is not None:
+            return consumer.key_of(call)
+        if method == "sample":
+            return _SAMPLE_SEED.key_of(call)
+        if method == "apply":
+            rngs = next((kw.value for kw in call.keywords if kw.arg == "rngs"), None)
+            if rngs is not None:
+                keys = rngs.values if isinstance(rngs, ast.Dict) else [rngs]
+                if len(keys) == 1 and keys[0] is not None:
+                    return DerivedKey(keys[0], "apply")  # one stream: one key to follow
+                return None
+        consumer = _DERIVED_METHODS.get(method)
+        if consumer is not None:
+            key = consumer.key_of(call)
+            if key is not None and key_named(key):
+                return DerivedKey(key, consumer.family)
+        return None
+    if isinstance(func, ast.Call):  # `nn.Dropout(0.5)(x, rng=key)`
+        table = _maker_methods(resolver.qualname(func.func))
+        consumer = table.get("__call__") if table else None
+        return consumer.key_of(call) if consumer is not None else None
+    if isinstance(func, ast.Name):
+        table = _maker_methods(makers.get(func.id))
+        consumer = table.get("__call__") if table else None
+        return consumer.key_of(call) if consumer is not None else None
+    return None
+
+
+def may_use_library_key(text: str) -> bool:
+    """Can code with this text hand a key to a library consumer (`library_key`)?"""
+    return any(f".{m}(" in text for m in ("init", "apply", "sample", "run")) or (
+        "seed" in text or "dropout" in text or "Dropout" in text or "Predictive" in text
+    )
+
+
+def library_makers(statements: list[ast.stmt], resolver: Resolver) -> dict[str, str]:
+    """Names a scope binds (once, or always to the same maker) to an object a library call
+    made (`net = hk.transform(f)`, `d = distrax.Normal(0, 1)`): name -> the maker's qualified
+    name, for the makers `LIBRARY_METHODS` lists."""
+    found: dict[str, str] = {}
+    mixed: set[str] = set()
+    for node in _scope_nodes(statements):
+        if isinstance(node, ast.Assign | ast.AnnAssign) and node.value is not None:
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            names = [t.id for t in targets if isinstance(t, ast.Name)]
+            maker = resolver.qualname(node.value.func) if isinstance(node.value, ast.Call) else None
+            for name in names:
+                if maker and _maker_methods(maker) is not None:
+                    if found.setdefault(name, maker) != maker:
+                        mixed.add(name)
+                else:
+                    mixed.add(name)
+    return {name: maker for name, maker in found.items() if name not in mixed}
+
+
+# -- what a function does with its key parameters, for its callers ------------------------------
+@dataclass(frozen=True)
+class KeySummary:
+    """A function's key parameters as its callers see them: those it derives from (a flax
+    `init`/`apply`, by family) and those it returns after consuming them (place in the
+    returned tuple, -1 for the whole value)."""
+
+    derived: tuple[tuple[str, str], ...] = ()
+    returned: tuple[tuple[int, str], ...] = ()
+
+
+def derived_params(
+    function: ast.FunctionDef | ast.AsyncFunctionDef,
+    classify: Callable[[ast.Call], object],
+) -> tuple[tuple[str, str], ...]:
+    """(parameter, family) of the derived uses (`DerivedKey`) of parameters the function
+    never rebinds, its own or those of functions nested in it that close over the parameter
+    (a loss function given to `jax.grad`, run once per call)."""
+    params = set(all_params(function))
+    found: dict[str, str] = {}
+    rebound: set[str] = set()
+    for node in walk_nodes(function):
+        if node is not function and isinstance(node, _FUNCTIONS):
+            rebound |= local_names(node) & params
+        elif isinstance(node, ast.Call):
+            role = classify(node)
+            named = type(role) is DerivedKey and isinstance(role.key, ast.Name)
+            if named and role.key.id in params:
+                found.setdefault(role.key.id, role.family)
+    if not found:
+        return ()
+    stores = _store_counts(function)
+    return tuple(sorted((p, f) for p, f in found.items() if not stores.get(p) and p not in rebound))
+
+
+def returned_keys(
+    function: ast.FunctionDef | ast.AsyncFunctionDef, consumed: frozenset[str]
+) -> tuple[tuple[int, str], ...]:
+    """The consumed parameters (never rebound) that every return hands back, each at the same
+    place: `return action, key` after drawing from `key`."""
+    if not consumed:
+        return ()
+    stores = _store_counts(function)
+    kept = {p for p in consumed if not stores.get(p)}
+    returns = own_returns(function)
+    if not kept or not returns:
+        return ()
+    common: set[tuple[int, str]] | None = None
+    for value in returns:
+        places: set[tuple[int, str]] = set()
+        if isinstance(value, ast.Name) and value.id in kept:
+            places.add((-1, value.id))
+        elif isinstance(value, ast.Tuple) and not any(
+            isinstance(e, ast.Starred) for e in value.elts
+        ):
+            places = {
+                (i, e.id)
+                for i, e in enumerate(value.elts)
+                if isinstance(e, ast.Name) and e.id in kept
+            }
+        common = places if common is None else common & places
+        if not common:
+            return ()
+    return tuple(sorted(common or ()))
+
+
+def arguments_by_param(call: ast.Call, positional: tuple[str, ...]) -> dict[str, ast.expr] | None:
+    """The call's arguments by the parameter they bind (None: a `*args` hides which)."""
+    return _given_values(call, list(positional))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import copy
+import fnmatch
 import math
 import os
 import re
@@ -29,6 +30,13 @@ from jax_lsp.analysis.attributes import (
     defined_attributes,
     instance_events,
 )
+from jax_lsp.analysis.crossing import (
+    NO_FOREIGN,
+    ForeignDefinitions,
+    ForeignFunction,
+    ForeignStep,
+    IncomingTrace,
+)
 from jax_lsp.analysis.document import Document, Unit, UnitSource, first_line
 from jax_lsp.analysis.dtypes import FloatOracle, IntArrayOracle, assigned_values
 from jax_lsp.analysis.external import ExternalFacts, facts_key
@@ -39,6 +47,7 @@ from jax_lsp.analysis.flow import (
     ScopeContext,
     annotation_container,
     annotation_kind,
+    dotted_name,
     plain_bindings,
 )
 from jax_lsp.analysis.hashing import (
@@ -66,26 +75,38 @@ from jax_lsp.analysis.key_inputs import (
     kept_keys,
 )
 from jax_lsp.analysis.keys import (
+    LIBRARY_MAKER_ROOTS,
     KeyFlow,
+    KeySummary,
     Reuse,
     classify_call,
     consumed_params,
     consumer_key,
+    derived_helper_key,
+    derived_params,
     drawn_free_names,
     drawn_self_attributes,
+    external_key,
     global_key,
     helper_key,
+    key_argument,
+    library_key,
+    library_makers,
     makes_random_initializer,
     may_draw,
+    may_use_library_key,
     named_by_calls,
     object_key,
     opaque_global,
     path_root,
+    returned_arguments,
+    returned_keys,
 )
 from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.module_state import ModuleState
 from jax_lsp.analysis.names import binds_locally
 from jax_lsp.analysis.nodes import (
+    is_classmethod,
     is_none,
     is_staticmethod,
     own_returns,
@@ -115,7 +136,7 @@ from jax_lsp.analysis.summary import (
     UnitSummary,
     summarize,
 )
-from jax_lsp.analysis.text import identifiers
+from jax_lsp.analysis.text import document_span, identifiers
 from jax_lsp.analysis.traced import (
     TraceInfo,
     TraceOrigin,
@@ -140,6 +161,7 @@ from jax_lsp.analysis.transforms import (
     CUSTOM_RULES,
     GRADIENTS,
     PARTIAL,
+    TRANSFORMS,
     TREE_MAPS,
     ParamPolicy,
 )
@@ -226,6 +248,9 @@ class ModuleModel:
     # Facts about functions imported from other workspace modules, by call spelling
     # (`make_state`, `ops.step`): see `jax_lsp.analysis.infer`. None: no such facts.
     external: Mapping[str, ExternalFacts] | None = None
+    # Traces other modules of the project give this module's functions (their importers'
+    # traced code calls or transforms them): see `jax_lsp.analysis.project`.
+    incoming: tuple[IncomingTrace, ...] = ()
     resolver: Resolver = field(init=False)
     alias_key: int = field(init=False)
     # The top-level imports of every unit: local name -> qualified name (keyed by alias_key).
@@ -250,6 +275,7 @@ class ModuleModel:
     _source_of: dict[ast.AST, UnitSource] = field(init=False, repr=False)
     _x64: X64Facts | None = field(init=False, default=None, repr=False)
     _key_helpers: dict[str, frozenset[str]] | None = field(init=False, default=None, repr=False)
+    _key_summaries: dict[str, KeySummary] | None = field(init=False, default=None, repr=False)
     _float_globals: frozenset[str] | None = field(init=False, default=None, repr=False)
     _signatures: dict[str, StaticSignature] | None = field(init=False, default=None, repr=False)
     _callee_key: tuple | None = field(init=False, default=None, repr=False)
@@ -259,6 +285,8 @@ class ModuleModel:
     _bindings_key: int = field(init=False, repr=False)  # alias_key without external facts
     _generation: object = field(init=False, repr=False)
     _contexts: dict[ast.AST, TraceInfo | None] = field(init=False, repr=False)
+    # While `outgoing_traces` runs: the definitions the imports name in other modules.
+    _foreign: ForeignDefinitions = field(init=False, default=NO_FOREIGN, repr=False)
     # Memo of object_params (cleared with _contexts) and of the classes of each function's
     # parameters and locals.
     _objects: dict[ast.AST, tuple[tuple[str, Instance], ...]] = field(init=False, repr=False)
@@ -266,6 +294,7 @@ class ModuleModel:
     # Objects of each class seen outside any trace (see self_object), by class name.
     _plain_objects: dict[str, Object | None] = field(init=False, default_factory=dict, repr=False)
     _bound_in: dict[ast.AST, frozenset[str]] = field(init=False, default_factory=dict, repr=False)
+    _rebound: dict[ast.AST, frozenset[str]] = field(init=False, default_factory=dict, repr=False)
     _carries: dict[ast.AST, tuple] = field(init=False, default_factory=dict, repr=False)
     # unit_key's answers by (id of the unit's parse, first line): see `unit_key`.
     _unit_keys: dict[tuple[int, int], tuple] = field(init=False, default_factory=dict, repr=False)
@@ -284,6 +313,7 @@ class ModuleModel:
         document: Document,
         x64_setting: bool = False,
         external: Mapping[str, ExternalFacts] | None = None,
+        incoming: tuple[IncomingTrace, ...] = (),
     ) -> ModuleModel:
         """The model of `document`: the last model of its versions when this version holds
         the very same parses at the same lines (only comments changed, see
@@ -304,11 +334,12 @@ class ModuleModel:
             and (previous.external or {}) == (external or {})  # None and {}: no facts alike
             and _same_units(previous.document, document)
             and previous.import_line == import_insertion_line(document)
+            and previous.incoming == incoming
         ):
             model = copy.copy(previous)
             model.document = document
         else:
-            model = cls(document, x64_setting, external)
+            model = cls(document, x64_setting, external, incoming)
         document.lineage.last_model = model
         return model
 
@@ -617,7 +648,21 @@ class ModuleModel:
     ) -> tuple[FunctionNode, FunctionRef] | None:
         """The definition a reference names, seen from document `line` (None: the last one)
         in `caller`, and the reference as the call sees it (a bound method fixes `self`; a
-        linen module's `apply` passes the variables first)."""
+        classmethod called through its class fixes `cls`; a linen module's `apply` passes
+        the variables first)."""
+        found = self._resolve_ref(ref, line, caller)
+        if (
+            found is not None
+            and not found[1].bound_positional
+            and "." in found[1].name
+            and is_classmethod(found[0])
+        ):
+            return found[0], replace(found[1], bound_positional=1)
+        return found
+
+    def _resolve_ref(
+        self, ref: FunctionRef, line: int | None, caller: FunctionNode | None
+    ) -> tuple[FunctionNode, FunctionRef] | None:
         if ref.node is not None:
             return ref.node, ref
         for scope in reversed(ref.scopes):
@@ -632,6 +677,10 @@ class ModuleModel:
         transformed = self._transformed_global(ref.name, line, caller)
         if transformed is not None:
             return transformed, ref
+        alias = self._method_aliases.get(ref.name) if "." not in ref.name else None
+        if alias is not None and not (caller and binds_locally(ref.name, caller)):
+            node, bound = alias  # `step = jax.jit(env.step)`, then `step(state, action)`
+            return node, replace(ref, bound_positional=ref.bound_positional + bound)
         owner, _, attribute = ref.name.rpartition(".")
         haiku = self.haiku_transforms.get(owner) if attribute in ("init", "apply") else None
         if haiku is not None and not (caller and binds_locally(owner, caller)):
@@ -650,7 +699,7 @@ class ModuleModel:
         elif owner in self.classes:  # `self.encoder(x)`: the object in an attribute
             class_name = self.attribute_classes.get((owner, attribute))
             if class_name is None:
-                return None
+                return self._foreign_ref(ref, caller)
             return self._method_of(class_name, "", replace(ref, bound_positional=0), line)
         else:  # `model.apply`, `model(x)`
             class_name = self.instances.get(owner or ref.name)
@@ -659,20 +708,230 @@ class ModuleModel:
                 # function's body, the binding when it is called, unknown here).
                 class_name = self._instance_class_at(owner or ref.name, line)
         if class_name is None:
-            return None
+            return self._foreign_ref(ref, caller)
         return self._method_of(class_name, attribute if owner else "", ref, line)
 
+    # -- definitions in other modules ------------------------------------------------------
+    def _foreign_ref(
+        self, ref: FunctionRef, caller: FunctionNode | None
+    ) -> tuple[FunctionNode, FunctionRef] | None:
+        """What a reference the module's own code cannot resolve names in another workspace
+        module: an imported function (`clip(g)`, `utils.clip(g)`), a method of an imported
+        class (`Cls.f`, `Cls(...)(x)`), of an instance of one (`env.step`, `self.norm.f(x)`,
+        `model.apply(v, x)`: linen runs `__call__`), or a method a class of the module
+        inherits from one. Its definition there, bound as the call binds it."""
+        foreign = self._foreign
+        if foreign is NO_FOREIGN:
+            return None  # the rules and facts read this module's own definitions only
+        owner, _, attribute = ref.name.rpartition(".")
+        local = owner or ref.name
+        if ref.owner_class is not None:  # `self.normalizer.normalize(x)`
+            held = self._foreign_attribute_classes.get((ref.owner_class, owner))
+            found = self._foreign_method(held, attribute, ref) if held else None
+        elif caller is not None and binds_locally(local, caller):
+            held = self._foreign_instances.get(caller, {}).get(local)
+            held = held or self._foreign_annotated(caller).get(local)
+            found = self._foreign_method(held, attribute if owner else "", ref) if held else None
+        elif owner in self.classes:  # a method a class of the module inherits
+            found = self._inherited_method(owner, attribute, ref)
+        elif owner and (held := self._foreign_instances.get(None, {}).get(owner)):
+            found = self._foreign_method(held, attribute, ref)  # a module-level instance
+        elif owner:
+            member = foreign.member(owner, attribute)  # `module.f`, `Cls.f`, `Cls(...)(x)`
+            found = (member, ref) if member is not None else None
+        else:
+            function = foreign.function(ref.name)
+            if function is None and (held := self._foreign_instances.get(None, {}).get(local)):
+                found = self._foreign_method(held, "", ref)
+            else:
+                found = (function, ref) if function is not None else None
+        if found is None or found[0] is None or found[0].node is None:
+            return None
+        function, ref = found
+        self._foreign_nodes[function.node] = function
+        return function.node, ref
+
+    def _foreign_class_method(
+        self, ref: FunctionRef, class_method: str, caller: FunctionNode | None
+    ) -> tuple[FunctionNode, FunctionRef] | None:
+        """The method a lifted transformation runs on instances of a class imported from
+        another workspace module (`nn.scan(Cell)`: `Cell.__call__`)."""
+        if self._foreign is NO_FOREIGN or (caller is not None and binds_locally(ref.name, caller)):
+            return None
+        if not self._foreign.is_class(ref.name):
+            return None
+        method = self._foreign.method(ref.name, class_method)
+        if method is None:
+            return None
+        self._foreign_nodes[method.node] = method
+        return method.node, replace(ref, bound_positional=ref.bound_positional + 1)
+
+    def _foreign_method(
+        self, class_local: str, attribute: str, ref: FunctionRef
+    ) -> tuple[ForeignFunction, FunctionRef] | None:
+        """The method an instance of the imported class runs for `attribute` ("": the object
+        called), bound to the instance: a linen module's `apply`/`init` run `__call__` (or
+        their `method=`) after the variables or keys."""
+        if attribute in LINEN_RUNS and self._foreign.linen_class(class_local):
+            attribute = ref.apply_method or "__call__"
+            ref = replace(ref, leading_args=ref.leading_args + 1)
+        method = self._foreign.method(class_local, attribute or "__call__")
+        if method is None:
+            return None
+        if is_staticmethod(method.node):
+            return method, ref
+        return method, replace(ref, bound_positional=ref.bound_positional + 1)
+
+    def _inherited_method(
+        self, class_name: str, attribute: str, ref: FunctionRef
+    ) -> tuple[ForeignFunction, FunctionRef] | None:
+        """`self.f(...)` in a class of the module whose base, imported, defines `f`."""
+        for base in self.classes[class_name].node.bases:
+            if isinstance(base, ast.Name) and self._foreign.is_class(base.id):
+                method = self._foreign.method(base.id, attribute)
+                if method is not None:
+                    return method, ref
+        return None
+
+    def _foreign_property_reads(self, node: FunctionNode) -> list[CallSite]:
+        """Reads in `node` of a property of an instance of a class imported from another
+        workspace module (`norm.scale` of `norm: RunningNorm`), as the getter's call."""
+        if self._foreign is NO_FOREIGN or isinstance(node, ast.Lambda):
+            return []
+        held = {**self._foreign_instances.get(node, {}), **self._foreign_annotated(node)}
+        if not held:
+            return []
+        found = []
+        for read in walk_nodes(node):
+            if (
+                type(read) is ast.Attribute
+                and type(read.ctx) is ast.Load
+                and type(read.value) is ast.Name
+                and read.value.id in held
+                and self._foreign.is_property(held[read.value.id], read.attr)
+            ):
+                getter = ast.copy_location(ast.Call(read, [], []), read)
+                found.append(
+                    CallSite(node, FunctionRef(f"{read.value.id}.{read.attr}", ()), getter)
+                )
+        return found
+
+    @cached_property
+    def _foreign_nodes(self) -> dict[FunctionNode, ForeignFunction]:
+        """The definitions in other modules this model's references resolved to."""
+        return {}
+
+    @cached_property
+    def _foreign_instances(self) -> dict[FunctionNode | None, dict[str, str]]:
+        """Names each function (None: the module) binds to `Cls(...)` of a class imported
+        from another workspace module; a name bound to two classes is left out."""
+        found: dict[FunctionNode | None, dict[str, str]] = {}
+        mixed: set[tuple[FunctionNode | None, str]] = set()
+        for summary in self.summaries:
+            for scope, name, callee in summary.constructions:
+                if callee in self.classes or not self._foreign.is_class(callee):
+                    continue
+                if found.setdefault(scope, {}).setdefault(name, callee) != callee:
+                    mixed.add((scope, name))
+        for scope, name in mixed:
+            found[scope].pop(name, None)
+        return found
+
+    def _foreign_annotated(self, function: FunctionNode) -> dict[str, str]:
+        """Parameters annotated with a class imported from another workspace module."""
+        if isinstance(function, ast.Lambda):
+            return {}
+        args = function.args
+        return {
+            arg.arg: arg.annotation.id
+            for arg in [*args.posonlyargs, *args.args, *args.kwonlyargs]
+            if isinstance(arg.annotation, ast.Name) and self._foreign.is_class(arg.annotation.id)
+        }
+
+    @cached_property
+    def _foreign_attribute_classes(self) -> dict[tuple[str, str], str]:
+        """(class, attribute) -> the imported class whose instance the attribute holds
+        (`self.normalizer = Normalizer()` in a method)."""
+        found: dict[tuple[str, str], str] = {}
+        for record in self.classes.values():
+            for attribute, class_name in _attribute_constructors(record.node):
+                if class_name not in self.classes and self._foreign.is_class(class_name):
+                    found.setdefault((record.name, attribute), class_name)
+        return found
+
+    @cached_property
+    def _method_aliases(self) -> dict[str, tuple[FunctionNode, int]]:
+        """Module-level names bound once to a transformation of an object's method (`step =
+        jax.jit(env.step)`): the method, and how many leading parameters the object fixes
+        (its `self`). Calls of the name run the method."""
+        found: dict[str, tuple[FunctionNode, int]] = {}
+        units = [unit for unit in self.document.units if unit.tree is not None]
+        for unit, summary in zip(units, self.summaries, strict=True):
+            for application in summary.applications:
+                name = _bound_method_alias(unit.tree, application)
+                if name is None or name not in self.stable_globals:
+                    continue
+                line = unit.start_line + application.node.lineno
+                resolved = self.resolve_ref(application.target, line)
+                if resolved is not None and not isinstance(resolved[0], ast.Lambda):
+                    found[name] = (resolved[0], resolved[1].bound_positional)
+        return found
+
+    @cached_property
+    def _constructing_functions(self) -> dict[str, str]:
+        """Functions and methods of the module (by path) each of whose returns builds an
+        instance of one class of the module (`def reset(self): return State(...)`)."""
+        found: dict[str, str] = {}
+        for path, record in self.functions.items():
+            if isinstance(record.node, ast.Lambda | ast.AsyncFunctionDef):
+                continue
+            returns = own_returns(record.node, may_yield=False)
+            built = {
+                value.func.id
+                for value in returns or ()
+                if isinstance(value, ast.Call) and isinstance(value.func, ast.Name)
+            }
+            if (
+                returns
+                and len(built) == 1
+                and len(returns) == sum(isinstance(v, ast.Call) for v in returns)
+                and next(iter(built)) in self.classes
+            ):
+                found[path] = next(iter(built))
+        return found
+
+    def _returned_class(self, call: ast.Call, instances: Mapping[str, str]) -> str | None:
+        """The class of the module whose instance `call` returns: a function of the module or
+        a method of an instance in `instances` (`env.reset()`) that builds one."""
+        func = call.func
+        if isinstance(func, ast.Name):
+            return self._constructing_functions.get(func.id)
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+            owner = instances.get(func.value.id)
+            if owner is not None:
+                return self._constructing_functions.get(f"{owner}.{func.attr}")
+        return None
+
     def resolve_transformed(
-        self, ref: FunctionRef, line: int | None = None, caller: FunctionNode | None = None
+        self,
+        ref: FunctionRef,
+        line: int | None = None,
+        caller: FunctionNode | None = None,
+        class_method: str | None = None,
     ) -> tuple[FunctionNode, FunctionRef] | None:
         """What a transformation applied to `ref` runs: as `resolve_ref`, and for a class of
         the module (`jax.jit(CubicSpline)`, `jax.vmap(Model)`) its `__init__`, which builds the
-        object from the transformed arguments (`self` is the new object, not an argument)."""
+        object from the transformed arguments (`self` is the new object, not an argument), or
+        the `class_method` of its instances a lifted transformation runs (`nn.scan(Cell)`)."""
         found = self.resolve_ref(ref, line, caller)
+        if found is None and class_method is not None and "." not in ref.name:
+            found = self._foreign_class_method(ref, class_method, caller)
         if found is not None or ref.name not in self.classes or "." in ref.name:
             return found
         if caller is not None and binds_locally(ref.name, caller):
             return None
+        if class_method is not None:
+            return self._method_of(ref.name, class_method, ref, line)
         init = self._definition(f"{ref.name}.__init__", line)
         if init is None or isinstance(init, ast.Lambda):
             return None
@@ -697,6 +956,12 @@ class ModuleModel:
         """The method `attribute` (the object called: `__call__`) of an instance of the
         class, bound to it; a linen module's `apply` and `init` run `__call__` (or their
         `method=`) on the arguments after the variables or the PRNG keys."""
+        if class_name not in self.classes:  # imported (see `outgoing_traces`)
+            found = self._foreign_method(class_name, attribute, ref)
+            if found is None:
+                return None
+            self._foreign_nodes[found[0].node] = found[0]
+            return found[0].node, found[1]
         record = self.classes[class_name]
         if not attribute:
             attribute = "__call__"
@@ -805,6 +1070,7 @@ class ModuleModel:
         found = self._param_classes.get(function)
         if found is None:
             found = {
+                **self._loop_element_classes(function),
                 **self._lambda_param_classes(function),
                 **self._constructed.get(function, {}),
                 **self.passed_classes.get(function, {}),
@@ -812,6 +1078,42 @@ class ModuleModel:
             }
             self._param_classes[function] = found
         return found
+
+    def _loop_element_classes(self, function: FunctionNode) -> dict[str, str]:
+        """Names a method binds to the elements of a list its object holds, all instances
+        of one class of the module (`for layer in self.layers:` where `self.layers =
+        nnx.List([Block(...) for _ in range(n)])`); a name bound otherwise too is left out."""
+        record = self.records.get(function)
+        positional = positional_params(function)
+        if record is None or record.class_name not in self.classes or not positional:
+            return {}
+        if isinstance(function, ast.Lambda):
+            return {}
+        found: dict[str, str] = {}
+        targets: set[ast.Name] = set()
+        mixed: set[str] = set(all_params(function))
+        nodes = walk_nodes(function)
+        for loop in nodes:
+            if not (
+                type(loop) is ast.For
+                and type(loop.target) is ast.Name
+                and type(loop.iter) is ast.Attribute
+                and type(loop.iter.value) is ast.Name
+                and loop.iter.value.id == positional[0]
+            ):
+                continue
+            held = self.attribute_classes.get((record.class_name, loop.iter.attr + ELEMENTS))
+            if held is not None:
+                targets.add(loop.target)
+                if found.setdefault(loop.target.id, held) != held:
+                    mixed.add(loop.target.id)
+        if found:  # a name bound otherwise too may hold anything
+            mixed |= {
+                node.id
+                for node in nodes
+                if type(node) is ast.Name and type(node.ctx) is ast.Store and node not in targets
+            }
+        return {name: held for name, held in found.items() if name not in mixed}
 
     def _lambda_param_classes(self, function: FunctionNode) -> dict[str, str]:
         """Parameters of the lambdas in `function` given an instance of a class of the module
@@ -840,10 +1142,9 @@ class ModuleModel:
         mixed: set[tuple[FunctionNode | None, str]] = set()
         for summary in self.summaries:
             for scope, name, callee in summary.constructions:
-                if (
-                    callee in self.classes
-                    and found.setdefault(scope, {}).setdefault(name, callee) != callee
-                ):
+                if (callee in self.classes or self._foreign.is_class(callee)) and found.setdefault(
+                    scope, {}
+                ).setdefault(name, callee) != callee:
                     mixed.add((scope, name))
         for scope, name in mixed:
             found[scope].pop(name, None)
@@ -857,7 +1158,10 @@ class ModuleModel:
         transformations (`eqx.filter_value_and_grad(loss)(model, x, y)`). A parameter given
         instances of two classes is left out."""
         constructed = self._constructed
-        if not self.classes:
+        classes: Mapping[str, object] = self.classes
+        if self._foreign is not NO_FOREIGN:  # imported classes too (see `outgoing_traces`)
+            classes = {**dict.fromkeys(self._foreign.class_names()), **self.classes}
+        if not classes:
             return {}
         names = {name for bound in constructed.values() for name in bound}
         units = [unit for unit in self.document.units if unit.tree is not None]
@@ -875,7 +1179,11 @@ class ModuleModel:
             changed = False
             for caller, ref, call, unit_start in sites:
                 arguments = [*call.args, *(k.value for k in call.keywords)]
-                if not any(_may_hold_instance(arg, names, self.classes) for arg in arguments):
+                if not any(
+                    _may_hold_instance(arg, names, classes)
+                    or (type(arg) is ast.Call and self._constructing_functions)
+                    for arg in arguments
+                ):
                     continue
                 resolved = self.resolve_ref(ref, unit_start + call.lineno)
                 if resolved is None:
@@ -887,7 +1195,8 @@ class ModuleModel:
                         own.pop(param, None)
                     own.update(constructed.get(caller, {}))
                     own.update(found.get(caller, {}))
-                for param, class_name in _instances_passed(callee, call, ref, own, self.classes):
+                passed = _instances_passed(callee, call, ref, own, classes, self._returned_class)
+                for param, class_name in passed:
                     params = found.setdefault(callee, {})
                     if (callee, param) in mixed or params.get(param) == class_name:
                         continue
@@ -1222,7 +1531,9 @@ class ModuleModel:
         """Trace the function a transformation is applied to; its trace (None: not found).
         `eager`: applied where nothing traces (`shard_map` then runs the function eagerly)."""
         line = unit_start + application.node.lineno
-        found = self.resolve_transformed(application.target, line, application.enclosing)
+        found = self.resolve_transformed(
+            application.target, line, application.enclosing, application.spec.class_method
+        )
         if found is None:
             return None
         target, ref = found
@@ -1534,7 +1845,8 @@ class ModuleModel:
         jit_disabled_from = self._jit_disabled_from(units)
         apps_by_enclosing: dict[ast.AST | None, list[tuple[Application, int]]] = {}
         # Functions of the module that transform the function they are given (`my_jit(f)`).
-        wrappers = Wrappers(self, applications)
+        applications += self._imported_wrapper_applications(units)
+        wrappers = self._wrappers = Wrappers(self, applications)
         applications = [*wrappers.plain, *wrappers.applications()]
         self._gradients = [(a, start) for a, start in applications if a.spec.label in GRADIENTS]
         for application, unit_start in applications:
@@ -1557,6 +1869,9 @@ class ModuleModel:
                 (application, unit_start)
             )
 
+        self._seed_incoming()
+        # For `outgoing_traces`: what the fixpoint started from.
+        self._trace_applications = applications
         pending = list(self.trace)
         # Every call of the module by its caller, for the traced functions' calls: gathered
         # only when something is traced (most edits of a module that traces nothing would
@@ -1575,6 +1890,8 @@ class ModuleModel:
         while pending and rounds < _MAX_FIXPOINT_ROUNDS * max(len(self.trace), 1):
             rounds += 1
             node = pending.pop()
+            if node in self._foreign_nodes:
+                continue  # another module's function: its module analyses it (`outgoing`)
             info = self.trace[node]
             if isinstance(node, ast.Lambda):
                 # Its body is analyzed with its enclosing function; the functions it calls run
@@ -1582,34 +1899,11 @@ class ModuleModel:
                 pending += self._trace_lambda_calls(node, info, calls_by_caller, sources)
                 continue
             scope = self.scope_kinds(node)
-            kinds = scope.kinds
             # Transformations applied here trace their function inside this trace: abstractly
             # if this is abstract, and in every argument the call passes a tracer to.
             for application, unit_start in apps_by_enclosing.get(node, []):
-                if application.spec.abstract_only and not info.abstract:
-                    continue  # a `custom_vjp` rule under `grad` alone: concrete values
-                line = unit_start + application.node.lineno
-                found = self.resolve_transformed(application.target, line, node)
-                if found is None:
-                    continue
-                target, ref = found
-                first = target not in self.trace  # `shard_map`: traced only in traced code
-                old = self.trace[target] if not first else self._apply(application, unit_start)
-                traced = old.traced_params
-                if application.call is not None:
-                    traced |= call_site_params(target, application.call, kinds, ref)
-                    given = application.node
-                    given = given.args[0] if isinstance(given, ast.Call) and given.args else None
-                    traced |= self._traced_receiver(target, ref, given, scope)
-                    traced -= old.static_params
-                new = replace(
-                    old,
-                    abstract=old.abstract or info.abstract or application.spec.abstract,
-                    traced_params=traced,
-                    eager=info.eager,
-                )
-                changed = self._set_trace(target, new) or first
-                if changed and not isinstance(target, ast.Lambda):
+                target = self._trace_application_in(node, info, scope, application, unit_start)
+                if target is not None and not isinstance(target, ast.Lambda):
                     pending.append(target)
             for call, unit_start in calls_by_caller.get(node, []):
                 line = unit_start + call.node.lineno
@@ -1643,6 +1937,267 @@ class ModuleModel:
                 found = self.resolve_ref(call.callee, unit_start + read.lineno, node)
                 if found and self._trace_call(node, info, scope, call, *found, unit_start):
                     pending.append(found[0])
+
+    def _imported_wrapper_applications(self, units: list[Unit]) -> list[tuple[Application, int]]:
+        """`@compiled` on a function of the module, `compiled` a wrapper imported from another
+        workspace module that applies a transformation to the function it is given."""
+        external = self.external
+        if not external or not any(facts.wraps for facts in external.values()):
+            return []
+        found = []
+        for unit, summary in zip(units, self.summaries, strict=True):
+            for decorator, decorated, enclosing in summary.decorations:
+                if isinstance(decorator, ast.Call):
+                    continue  # options the wrapper passes on: not read here
+                facts = external.get(dotted_name(decorator) or "")
+                if facts is None or facts.wraps is None or decorated not in self.records:
+                    continue
+                spec = TRANSFORMS[facts.wraps]
+                target = FunctionRef(self.records[decorated].path, (), decorated)
+                found.append((Application(spec, target, {}, enclosing, decorator), unit.start_line))
+        return found
+
+    @cached_property
+    def wrapper_transforms(self) -> dict[str, str]:
+        """Top-level functions of the module that apply a transformation to the function
+        they are given first, with no option the caller must read: the transformation's
+        `TRANSFORMS` name (`def compiled(fn, *, static=()): ... jax.jit(fn,
+        static_argnames=static)` gives `jax.jit`: used bare, `static` stays empty)."""
+        found: dict[str, str] = {}
+        for application, _, owner, param in self._wrappers.applied:
+            record = self.records.get(owner)
+            if (
+                record is None
+                or record.parent is not None
+                or record.class_name is not None
+                or positional_params(owner)[:1] != [param]
+            ):
+                continue
+            name = next((key for key, spec in TRANSFORMS.items() if spec is application.spec), None)
+            if name is not None and _options_left_empty(application, owner):
+                found.setdefault(record.path, name)
+        return found
+
+    def _seed_pattern(self, seed: IncomingTrace) -> None:
+        """Trace, in every parameter, the top-level functions and methods whose dotted name
+        matches the library-mode pattern `seed.function`."""
+        for path, record in self.functions.items():
+            if record.parent is not None or not fnmatch.fnmatchcase(
+                f"{seed.module}.{path}", seed.function
+            ):
+                continue
+            params = frozenset(all_params(record.node))
+            if record.class_name is not None and not is_staticmethod(record.node):
+                params -= frozenset(positional_params(record.node)[:1])  # self, cls
+            steps = tuple(replace(step, function=path) for step in seed.steps)
+            origin = TraceOrigin(None, 0, None, foreign=steps)
+            info = TraceInfo(seed.via, True, params, frozenset(), True, origin, all_leaves=params)
+            self._set_trace(record.node, info)
+
+    def _trace_application_in(
+        self,
+        node: FunctionNode,
+        info: TraceInfo,
+        scope: ScopeKinds,
+        application: Application,
+        unit_start: int,
+    ) -> FunctionNode | None:
+        """A transformation applied in the traced `node` traces its function inside this
+        trace: abstractly if this is abstract, and in every argument the call passes a tracer
+        to. The function, if its trace changed."""
+        if application.spec.abstract_only and not info.abstract:
+            return None  # a `custom_vjp` rule under `grad` alone: concrete values
+        line = unit_start + application.node.lineno
+        found = self.resolve_transformed(
+            application.target, line, node, application.spec.class_method
+        )
+        if found is None:
+            return None
+        target, ref = found
+        first = target not in self.trace  # `shard_map`: traced only in traced code
+        old = self.trace[target] if not first else self._apply(application, unit_start)
+        if old is None:
+            return None
+        traced = old.traced_params
+        if application.call is not None:
+            traced |= call_site_params(target, application.call, scope.kinds, ref)
+            given = application.node
+            given = given.args[0] if isinstance(given, ast.Call) and given.args else None
+            traced |= self._traced_receiver(target, ref, given, scope)
+            traced -= old.static_params
+        new = replace(
+            old,
+            abstract=old.abstract or info.abstract or application.spec.abstract,
+            traced_params=traced,
+            eager=info.eager,
+        )
+        changed = self._set_trace(target, new) or first
+        return target if changed else None
+
+    def _seed_incoming(self) -> None:
+        """Trace the functions that other modules of the project trace (`incoming`), as a
+        transformation applied here would."""
+        for seed in self.incoming:
+            if seed.module is not None:
+                self._seed_pattern(seed)
+                continue
+            node = self._definition(seed.function, None)
+            if node is None or isinstance(node, ast.Lambda):
+                continue
+            origin = TraceOrigin(None, 0, None, called=not seed.direct, foreign=seed.steps)
+            info = TraceInfo(
+                seed.via,
+                seed.abstract,
+                seed.traced_params,
+                seed.static_params,
+                seed.direct,
+                origin,
+                all_leaves=seed.all_leaves,
+                module_defaults=seed.module_defaults,
+                literals=seed.literals,
+            )
+            self._set_trace(node, info)
+
+    def outgoing_traces(
+        self, foreign: ForeignDefinitions
+    ) -> tuple[tuple[ForeignFunction, IncomingTrace], ...]:
+        """The traces this module gives functions of other modules (`foreign` names them): a
+        transformation applied to one (`jax.jit(env.step)`), a call of one in traced code
+        (`clip(grads)`), a property of an imported class read there; each with why it is
+        traced here (the site, then the chain that traces its caller). The module's own
+        trace is left as it was: the other functions are their modules' to analyse."""
+        if foreign is NO_FOREIGN:
+            return ()
+        known = self._outgoing.get(foreign)
+        if known is None:
+            known = self._outgoing[foreign] = self._compute_outgoing(foreign)
+        return known
+
+    @cached_property
+    def _outgoing(self) -> dict[ForeignDefinitions, tuple]:
+        return {}
+
+    def _compute_outgoing(
+        self, foreign: ForeignDefinitions
+    ) -> tuple[tuple[ForeignFunction, IncomingTrace], ...]:
+        # The pass works on copies of the model's state: what it learns with the other
+        # modules' classes known (objects of imported classes, their methods' traces) must
+        # not reach the module's own facts, which never depend on other modules' code.
+        own = dict(self.__dict__)
+        for name, value in own.items():
+            if type(value) is dict:
+                self.__dict__[name] = dict(value)
+        for memo in ("_constructed", "passed_classes", "_foreign_instances"):
+            self.__dict__.pop(memo, None)
+        self.__dict__.pop("_foreign_attribute_classes", None)
+        self._settled_scopes = None
+        self._param_classes, self._objects, self._contexts = {}, {}, {}
+        self._foreign = foreign
+        try:
+            # Objects of imported classes, found with the other modules' classes known.
+            self._constructed, self.passed_classes  # noqa: B018
+            self._trace_into_foreign()
+            found = self._foreign_traces()
+        finally:
+            self.__dict__.clear()
+            self.__dict__.update(own)
+        return found
+
+    def _trace_into_foreign(self) -> None:
+        """Replay, with other modules' definitions resolvable, the steps of the fixpoint that
+        found nothing in the module: transformations of a name it cannot resolve, and the
+        calls and property reads of its traced functions."""
+        units = [unit for unit in self.document.units if unit.tree is not None]
+        for application, unit_start in self._trace_applications:
+            line = unit_start + application.node.lineno
+            if self._local_ref(application.target, line, application.enclosing) is None:
+                self._apply(application, unit_start)
+        calls_by_caller: dict[ast.AST | None, list[tuple[CallSite, int]]] = {}
+        for unit, summary in zip(units, self.summaries, strict=True):
+            for call in summary.calls:
+                calls_by_caller.setdefault(call.caller, []).append((call, unit.start_line))
+        sources = {unit.start_line: unit.source for unit in units}
+        unit_starts = {id(unit.source): unit.start_line for unit in units}
+        applied_in: dict[ast.AST | None, list[tuple[Application, int]]] = {}
+        for application, unit_start in self._trace_applications:
+            applied_in.setdefault(application.enclosing, []).append((application, unit_start))
+        for node, info in list(self.trace.items()):
+            if node in self._foreign_nodes:
+                continue
+            if isinstance(node, ast.Lambda):
+                self._trace_lambda_calls(node, info, calls_by_caller, sources)
+                continue
+            scope = self.scope_kinds(node)
+            for application, unit_start in applied_in.get(node, []):
+                line = unit_start + application.node.lineno
+                if self._local_ref(application.target, line, node) is None:
+                    self._trace_application_in(node, info, scope, application, unit_start)
+            for call, unit_start in calls_by_caller.get(node, []):
+                line = unit_start + call.node.lineno
+                if self._local_ref(call.callee, line, node) is not None:
+                    continue
+                found = self.resolve_ref(call.callee, line, node)
+                if found is not None:
+                    self._trace_call(node, info, scope, call, *found, unit_start)
+            start = unit_starts.get(id(self._source_of.get(node)), 0)
+            for call in self._foreign_property_reads(node):
+                found = self.resolve_ref(call.callee, start + call.node.lineno, node)
+                if found is not None:
+                    self._trace_call(node, info, scope, call, *found, start)
+
+    def _local_ref(
+        self, ref: FunctionRef, line: int, caller: FunctionNode | None
+    ) -> tuple[FunctionNode, FunctionRef] | None:
+        """`resolve_ref` within the module's own definitions."""
+        foreign, self._foreign = self._foreign, NO_FOREIGN
+        try:
+            return self.resolve_ref(ref, line, caller)
+        finally:
+            self._foreign = foreign
+
+    def _foreign_traces(self) -> tuple[tuple[ForeignFunction, IncomingTrace], ...]:
+        """The traces of other modules' functions, each with why it is traced here."""
+        path = self.document.path
+        lines = self.document.lines
+        outgoing = []
+        for node, info in self.trace.items():
+            function = self._foreign_nodes.get(node)
+            if function is None:
+                continue
+            origin = info.origin
+            steps: tuple[ForeignStep, ...] = ()
+            if origin is not None and origin.node is not None:
+                caller = origin.caller
+                here = ForeignStep(
+                    function.path,
+                    None if origin.called else transform_name(info.via),
+                    self._display_name(caller) if caller is not None else None,
+                    path,
+                    document_span(lines, origin.unit_start, origin.node),
+                )
+                chain = self.explain(caller) if caller is not None and caller in self.trace else ()
+                steps = (here, *(self._foreign_step(step, lines) for step in chain))
+            seed = IncomingTrace(
+                function.path,
+                info.via,
+                info.abstract,
+                info.direct,
+                info.traced_params,
+                info.static_params,
+                steps,
+                info.all_leaves,
+                info.module_defaults,
+                info.literals,
+            )
+            outgoing.append((function, seed))
+        return tuple(outgoing)
+
+    def _foreign_step(self, step: TraceStep, lines: list[str]) -> ForeignStep:
+        """A link of this module's explanation, as another module shows it."""
+        if step.file is not None and step.span is not None:
+            return ForeignStep(step.function, step.label, step.caller, step.file, step.span)
+        span = document_span(lines, step.unit_start, step.site)
+        return ForeignStep(step.function, step.label, step.caller, self.document.path, span)
 
     def _param_initializers(self, node: FunctionNode) -> list[CallSite]:
         """`self.param(name, init_fn, *args)` in a traced method of a linen module, as the
@@ -1864,8 +2419,33 @@ class ModuleModel:
             info.eager,
             module_defaults=self._imported_defaults(callee, call.node, ref),
             literals=literal_flag_params(callee, call.node, ref),
+            all_leaves=self._leaves_passed(node, info, callee, call.node, ref),
         )
         return self._set_trace(callee, new, call.node)
+
+    def _leaves_passed(
+        self,
+        node: FunctionNode,
+        info: TraceInfo,
+        callee: FunctionNode,
+        call: ast.Call,
+        ref: FunctionRef,
+    ) -> frozenset[str]:
+        """Parameters of `callee` given, as it is, a parameter of the traced `node` each of
+        whose leaves is a tracer (`batch` of a jitted step passed on to a helper): the
+        helper's parameter is such a pytree too."""
+        if not info.all_leaves or isinstance(node, ast.Lambda):
+            return frozenset()
+        rebound = self._rebound.get(node)
+        if rebound is None:
+            rebound = self._rebound[node] = rebound_names(node)
+        return frozenset(
+            name
+            for name, argument in passed_arguments(callee, call, ref)
+            if type(argument) is ast.Name
+            and argument.id in info.all_leaves
+            and argument.id not in rebound
+        )
 
     def _imported_defaults(
         self, callee: FunctionNode, call: ast.Call, ref: FunctionRef
@@ -1925,7 +2505,11 @@ class ModuleModel:
         `self.layer(x)`, `jax.vmap(model)`), whose leaves are tracers there: `func` is the
         callable expression."""
         record = self.records.get(callee)
-        if record is None or record.class_name is None or ref.bound_positional < 1:
+        if record is not None:
+            method = record.class_name is not None
+        else:  # a method of a class of another module
+            method = callee in self._foreign_nodes and self._foreign_nodes[callee].method
+        if not method or ref.bound_positional < 1:
             return frozenset()
         if ref.leading_args:  # a linen module's `apply`: its `self` holds configuration
             return frozenset()
@@ -1952,6 +2536,12 @@ class ModuleModel:
             info = self.trace.get(current)
             origin = info.origin if info is not None else None
             if origin is None:
+                break
+            if origin.foreign:  # traced by code in other modules: their sites, in order
+                steps += [
+                    TraceStep(step.function, step.label, step.caller, None, 0, step.file, step.span)
+                    for step in origin.foreign
+                ]
                 break
             caller = origin.caller
             steps.append(
@@ -1983,8 +2573,8 @@ class ModuleModel:
                 step.label,
                 step.caller,
                 step.unit_start if step.unit_start != unit_start else None,
-                step.site.lineno,
-                step.site.col_offset,
+                step.site.lineno if step.site is not None else step.file,
+                step.site.col_offset if step.site is not None else step.span,
             )
             for step in self.explain(node)
         )
@@ -2647,7 +3237,7 @@ class ModuleModel:
             for unit in self.document.units:
                 if unit.tree is None:
                     continue
-                key = ("key-helpers", self.alias_key)
+                key = ("key-helpers", self.alias_key, tuple(sorted(self.key_makers.items())))
                 if key not in unit.source.memo:
                     unit.source.memo[key] = self._unit_key_helpers(unit.source)
                 helpers.update(unit.source.memo[key])
@@ -2655,19 +3245,131 @@ class ModuleModel:
         return self._key_helpers
 
     def _unit_key_helpers(self, source: UnitSource) -> dict[str, frozenset[str]]:
-        if not may_draw(source.text, self.resolver):
+        if not self._may_consume_keys(source.text):
             return {}
         helpers = {}
         for record in self._summary(source).functions:
             node = record.node
             if isinstance(node, ast.Lambda) or not all_params(node) or not named_by_calls(record):
                 continue
-            # Only a function whose own text can name a sampler passes a key to one.
-            if not may_draw(source.node_lines(node), self.resolver):
+            # Only a function whose own text can name a consumer passes a key to one.
+            if not self._may_consume_keys(source.node_lines(node)):
                 continue
-            if drawn := consumed_params(node, lambda call: consumer_key(call, self.resolver)):
+            if drawn := consumed_params(node, self._consumer_role(node)):
                 helpers[record.path] = drawn
         return helpers
+
+    def _may_consume_keys(self, text: str) -> bool:
+        """Can code with this text hand a key to a consumer: a sampler, a library consumer,
+        an imported function that consumes or derives from a key?"""
+        if may_draw(text, self.resolver) or may_use_library_key(text):
+            return True
+        if any(name in text for name in self.initializer_globals):
+            return True
+        return any(name.partition(".")[0] in text for name in self._external_key_functions)
+
+    @cached_property
+    def _external_key_functions(self) -> tuple[str, ...]:
+        """The imported functions' spellings whose facts say they consume or derive from a
+        key parameter."""
+        return tuple(
+            sorted(
+                name
+                for name, facts in (self.external or {}).items()
+                if facts.consumed_keys or facts.derived_keys
+            )
+        )
+
+    def _consumer_role(self, function: FunctionNode) -> Callable[[ast.Call], object]:
+        """The role of a call in `function` as the module's key summaries start from: what a
+        sampler, a library consumer or an imported function draws with (no helper of the
+        module: `_helpers_through_calls` adds those)."""
+        makers: dict[str, str] | None = None
+
+        def role(call: ast.Call):
+            nonlocal makers
+            found = consumer_key(call, self.resolver)
+            if found is not None:
+                return found
+            func = call.func
+            if (type(func) is ast.Call and makes_random_initializer(func, self.resolver)) or (
+                type(func) is ast.Name
+                and func.id in self.initializer_globals
+                and not self.resolver.qualname(func)
+            ):
+                return key_argument(call)  # a random initializer draws from its key
+            if makers is None:
+                makers = self._function_makers(function)
+            found = library_key(call, self.resolver, makers)
+            if found is None and self.external:
+                found = external_key(call, self.external)
+            return found
+
+        return role
+
+    def _function_makers(self, function: FunctionNode) -> dict[str, str]:
+        """Names bound to library objects where `function`'s body runs: its own and the
+        module's."""
+        if isinstance(function, ast.Lambda):
+            return self.key_makers
+        local = library_makers(function.body, self.resolver)
+        return {**self.key_makers, **local} if local else self.key_makers
+
+    @cached_property
+    def key_makers(self) -> dict[str, str]:
+        """Module-level names bound (every time, to the same maker) to an object a library
+        call made whose methods draw from a key (`critic = hk.transform(f)`): name -> the
+        maker's qualified name (`keys.LIBRARY_METHODS`)."""
+        if not any(self.resolver.binds_module(root) for root in LIBRARY_MAKER_ROOTS):
+            return {}
+        assigned = self._top_level_values
+
+        def compute() -> dict[str, str]:
+            statements = [
+                ast.Assign([ast.Name(name, ast.Store())], value)
+                for name, values in assigned.items()
+                for value in values
+            ]
+            return library_makers(statements, self.resolver)
+
+        return self.document.lineage.reuse("key-makers", (self.alias_key, assigned), compute)
+
+    @property
+    def key_summaries(self) -> dict[str, KeySummary]:
+        """Module functions a call can name -> what their callers see of their key
+        parameters beyond consuming them (`KeySummary`): derived uses, keys returned after
+        being consumed."""
+        if self._key_summaries is None:
+            helpers = self.key_helpers
+            summaries: dict[str, KeySummary] = {}
+            for _ in range(2):  # a derived use through one helper of the module
+                found: dict[str, KeySummary] = {}
+                for name, record in self.functions.items():
+                    node = record.node
+                    if isinstance(node, ast.Lambda) or not all_params(node):
+                        continue
+                    if not named_by_calls(record):
+                        continue
+                    returned = returned_keys(node, helpers.get(name, frozenset()))
+                    derived: tuple = ()
+                    text = self._source_of[node].node_lines(node)
+                    if may_use_library_key(text) or any(h in text for h in summaries):
+                        base = self._consumer_role(node)
+
+                        def role(call, base=base, known=summaries):
+                            found_role = base(call)
+                            if found_role is None and known:
+                                found_role = derived_helper_key(call, self.functions, known)
+                            return found_role
+
+                        derived = derived_params(node, role)
+                    if returned or derived:
+                        found[name] = KeySummary(derived, returned)
+                if found == summaries:
+                    break
+                summaries = found
+            self._key_summaries = summaries
+        return self._key_summaries
 
     def _helpers_through_calls(
         self, helpers: dict[str, frozenset[str]]
@@ -2679,8 +3381,8 @@ class ModuleModel:
         helpers = dict(helpers)
         functions = self.functions
 
-        def classify(call: ast.Call, params: frozenset[str]):
-            found = consumer_key(call, self.resolver)
+        def classify(call: ast.Call, params: frozenset[str], base):
+            found = base(call)
             return found or helper_key(call, functions, helpers, params, self.resolver)
 
         # A function's answer reads only the helpers its text names (`helper_key` looks up
@@ -2704,7 +3406,8 @@ class ModuleModel:
                     continue  # the same answer as last time: nothing it reads changed
                 asked_at[name] = changes
                 params = frozenset(all_params(node))
-                drawn = consumed_params(node, partial(classify, params=params))
+                role = self._consumer_role(node)
+                drawn = consumed_params(node, partial(classify, params=params, base=role))
                 drawn |= helpers.get(name, frozenset())
                 if drawn != helpers.get(name, frozenset()):
                     helpers[name] = drawn
@@ -3111,6 +3814,7 @@ class ModuleModel:
                     ),
                     lambda path: opaque_global(self.global_values, path_root(path)),
                     self.resolver,
+                    lambda call: returned_arguments(call, self),
                 )
                 state: dict = {}
                 helpers = (
@@ -3124,7 +3828,7 @@ class ModuleModel:
                     # cannot change what matters of the state: skip it.
                     if unit.tree is None or not (
                         self._may_draw(unit.source)
-                        or (state and any(path_root(path) in text for path in state))
+                        or (state and any(_state_root(path) in text for path in state))
                         or (helpers and self._names_any(unit.source, helpers))
                     ):
                         continue
@@ -3231,10 +3935,12 @@ class ModuleModel:
         return found
 
     def _may_draw(self, source: UnitSource) -> bool:
-        key = ("may-draw", self.alias_key)
+        key = ("may-draw", self.alias_key, self.initializer_globals)
         found = source.memo.get(key)
         if found is None:
-            found = source.memo[key] = may_draw(source.text, self.resolver)
+            text = source.text
+            found = may_draw(text, self.resolver) or may_use_library_key(text)
+            found = source.memo[key] = found or self._may_consume_keys(text)
         return found
 
     def _module_reuse_key(self, unit: Unit) -> tuple:
@@ -3262,6 +3968,8 @@ class ModuleModel:
         if self._callee_key is None:
             self._callee_key = (
                 tuple(sorted(self.key_helpers.items())),
+                tuple(sorted(self.key_summaries.items())),
+                tuple(sorted(self.key_makers.items())),
                 tuple(sorted(self.static_signatures.items(), key=lambda item: item[0])),
             )
         return self._callee_key
@@ -3455,6 +4163,11 @@ def _traced_facts(model: ModuleModel) -> dict:
     }
 
 
+def _state_root(path: str) -> str:
+    """The name a key flow's state entry is held under (a derived use's too)."""
+    return path_root(path).partition("<")[0]
+
+
 def _module_reuse_keys(model: ModuleModel) -> dict[int, tuple]:
     """What unit keys read of the key reuses in module-level code, by the unit's first line."""
     reuses = model.module_key_reuses
@@ -3570,7 +4283,8 @@ def _evaluated_text(source: UnitSource) -> str:
 
 def _attribute_constructors(node: ast.ClassDef) -> list[tuple[str, str]]:
     """(attribute, class name) of a class body's `attr: Cls` fields and its methods'
-    `self.attr = Cls(...)` assignments."""
+    `self.attr = Cls(...)` assignments; (`attr[]`, class name) of a list of instances of one
+    class (`self.layers = nnx.List([Block(...) for _ in range(n)])`)."""
     found = []
     for statement in node.body:
         if isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name):
@@ -3578,11 +4292,13 @@ def _attribute_constructors(node: ast.ClassDef) -> list[tuple[str, str]]:
                 found.append((statement.target.id, statement.annotation.id))
         elif isinstance(statement, ast.FunctionDef):
             for inner in walk_nodes(statement):
-                if not (
-                    isinstance(inner, ast.Assign)
-                    and isinstance(inner.value, ast.Call)
-                    and isinstance(inner.value.func, ast.Name)
-                ):
+                if not isinstance(inner, ast.Assign):
+                    continue
+                if isinstance(inner.value, ast.Call) and isinstance(inner.value.func, ast.Name):
+                    held, suffix = inner.value.func.id, ""
+                elif (element := _element_constructor(inner.value)) is not None:
+                    held, suffix = element, ELEMENTS
+                else:
                     continue
                 for target in inner.targets:
                     if (
@@ -3590,8 +4306,38 @@ def _attribute_constructors(node: ast.ClassDef) -> list[tuple[str, str]]:
                         and isinstance(target.value, ast.Name)
                         and target.value.id == "self"
                     ):
-                        found.append((target.attr, inner.value.func.id))
+                        found.append((target.attr + suffix, held))
     return found
+
+
+# The suffix of an attribute's name in `attribute_classes` for the class of its elements.
+ELEMENTS = "[]"
+# Calls that hold the list they are given: `list(...)`, `tuple(...)`, `nnx.List([...])`.
+_LIST_HOLDERS = frozenset({"list", "tuple", "List"})
+
+
+def _element_constructor(value: ast.expr) -> str | None:
+    """The class every element of a list built here is an instance of: `[A(...), A(...)]`,
+    `[A(...) for _ in range(n)]`, either held by `list`, `tuple` or `nnx.List`."""
+    if isinstance(value, ast.Call) and len(value.args) == 1 and not value.keywords:
+        func = value.func
+        name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)
+        if name in _LIST_HOLDERS:
+            value = value.args[0]
+    if isinstance(value, ast.ListComp | ast.GeneratorExp):
+        elements = [value.elt]
+    elif isinstance(value, ast.List | ast.Tuple) and value.elts:
+        elements = value.elts
+    else:
+        return None
+    built = {
+        element.func.id
+        for element in elements
+        if isinstance(element, ast.Call) and isinstance(element.func, ast.Name)
+    }
+    if len(built) != 1 or not all(isinstance(e, ast.Call) for e in elements):
+        return None
+    return next(iter(built))
 
 
 def _mentions(expr: ast.expr, names: frozenset[str]) -> bool:
@@ -3849,15 +4595,19 @@ def _instances_passed(
     ref: FunctionRef,
     instances: dict[str, str],
     classes: Mapping[str, ClassRecord],
+    returned_class: Callable[[ast.Call, Mapping[str, str]], str | None],
 ) -> Iterator[tuple[str, str]]:
     """(parameter of `callee`, class) for each argument of `call` that is an instance of a
-    class of the module: a name in `instances`, or `Cls(...)`."""
+    class of the module: a name in `instances`, `Cls(...)`, or the call of a function that
+    builds one (`env.reset()`)."""
 
     def class_of(arg: ast.expr) -> str | None:
         if isinstance(arg, ast.Name):
             return instances.get(arg.id)
-        if isinstance(arg, ast.Call) and isinstance(arg.func, ast.Name):
-            return arg.func.id if arg.func.id in classes else None
+        if isinstance(arg, ast.Call) and isinstance(arg.func, ast.Name) and arg.func.id in classes:
+            return arg.func.id
+        if isinstance(arg, ast.Call):
+            return returned_class(arg, instances)
         return None
 
     positional = positional_params(callee)[ref.bound_positional :]
@@ -3945,3 +4695,36 @@ def _fixed_flags(node: FunctionNode, info: TraceInfo | None) -> dict[str, bool |
         return {}
     rebound = rebound_names(node)
     return {name: value for name, value in info.literals if name not in rebound}
+
+
+def _options_left_empty(application: Application, owner: FunctionNode) -> bool:
+    """Whether every option of the wrapper's transformation is a literal, or a parameter of
+    the wrapper whose default is empty (`static_argnames=static`, `static=()`): used bare, the
+    wrapper applies no option its caller must read."""
+    if application.forwarded is not None:
+        return False
+    defaults = dict(_defaults_of(owner))
+    for value in application.keywords.values():
+        if isinstance(value, ast.Constant):
+            continue
+        if not isinstance(value, ast.Name) or value.id not in defaults:
+            return False
+        default = defaults[value.id]
+        empty = (isinstance(default, ast.Constant) and default.value in (None, "")) or (
+            isinstance(default, ast.Tuple | ast.List) and not default.elts
+        )
+        if not empty:
+            return False
+    return True
+
+
+def _defaults_of(function: FunctionNode) -> Iterator[tuple[str, ast.expr]]:
+    args = function.args
+    positional = [*args.posonlyargs, *args.args]
+    for arg, default in zip(
+        positional[len(positional) - len(args.defaults) :], args.defaults, strict=True
+    ):
+        yield arg.arg, default
+    for arg, default in zip(args.kwonlyargs, args.kw_defaults, strict=True):
+        if default is not None:
+            yield arg.arg, default

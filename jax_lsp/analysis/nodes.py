@@ -266,6 +266,13 @@ def is_staticmethod(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -
     )
 
 
+def is_classmethod(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> bool:
+    """Decorated `@classmethod`: called through its class, the class is its first argument."""
+    return not isinstance(node, ast.Lambda) and any(
+        isinstance(d, ast.Name) and d.id == "classmethod" for d in node.decorator_list
+    )
+
+
 def all_params(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> list[str]:
     args = node.args
     names = [*map(_PARAM_NAME, args.posonlyargs), *map(_PARAM_NAME, args.args)]

@@ -77,6 +77,8 @@ KEYED = frozenset(
         "summaries",
         "trace",
         "key_helpers",
+        "key_summaries",
+        "key_makers",
         "static_signatures",
         "assigned_attributes",
         "fresh_attribute_writes",

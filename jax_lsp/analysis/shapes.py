@@ -28,6 +28,7 @@ _FLOAT_DTYPES = ("float", "bfloat16", "complex")
 # Every function `ShapeTracker._call_shape` reads a shape from (the `_like` ones need another).
 _SHAPE_MAKERS = frozenset(
     {"arange", *_FILLED, "linspace", "eye", "identity", "array", "asarray", "normal", "uniform"}
+    | {"split", "PRNGKey"}
 )
 
 
@@ -38,6 +39,8 @@ class ArrayShape:
     # A Python list of `shape[0]` arrays of shape `shape[1:]` (`jnp.split`): indexing it
     # raises IndexError, so only `jnp.array(...)` of it gives an array of `shape`.
     pieces: bool = False
+    # An array of PRNG keys (`jax.random.split(key, n)`): a clamped read gives a key again.
+    keys: bool = False
 
 
 # -- literal evaluation ----------------------------------------------------------------------
@@ -206,6 +209,8 @@ class ShapeTracker:
             listed = self._shape_of(call.args[0]) if len(call.args) == 1 else None
             if listed is not None and listed.pieces and not call.keywords:
                 return ArrayShape(listed.shape, listed.floating)
+        if qualname in ("jax.random.split", "jax.random.PRNGKey"):
+            return self._keys(call, function)
         if module == "jax.random" and function in ("normal", "uniform") and len(call.args) >= 2:
             shape = _shape_literal(call.args[1], self.integers)
             floating = _dtype_floating(call, self.resolver, True)
@@ -255,6 +260,24 @@ class ShapeTracker:
                 return None
             return like
         return None
+
+    def _keys(self, call: ast.Call, function: str) -> ArrayShape | None:
+        """`split(key)`: 2 keys; `split(key, n)`: n; `split(key, (a, b))`: shape (a, b). A
+        raw `PRNGKey(seed)` is an array of 2 words. (A raw key's split has a trailing axis of
+        2 words, a typed key's none: the leading axes are those of the keys either way.)"""
+        if function == "PRNGKey":
+            return ArrayShape((2,), False) if len(call.args) == 1 and not call.keywords else None
+        if not call.args or any(kw.arg != "num" for kw in call.keywords):
+            return None
+        num = call_argument(call, 1)
+        num = next((kw.value for kw in call.keywords if kw.arg == "num"), num)
+        if num is None:
+            return ArrayShape((2,), False, keys=True)
+        count = self.integer(num)
+        shape = (count,) if count is not None else _shape_literal(num, self.integers)
+        if shape is None or any(size < 0 for size in shape):
+            return None
+        return ArrayShape(shape, False, keys=True)
 
     def _reshaped(self, call: ast.Call) -> ArrayShape | None:
         """`x.reshape(500, 32, 32)` / `x.reshape((5, -1))` of a known `x`."""

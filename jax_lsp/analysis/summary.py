@@ -23,6 +23,8 @@ from jax_lsp.analysis.transforms import (
     OPTAX_HYPERPARAMS,
     OPTAX_LEARNING_RATE_FIRST,
     OPTAX_SCHEDULE,
+    OPTAX_TRANSFORMATIONS,
+    OPTAX_UPDATE_FUNCTION,
     OPTIMIZER_UPDATES,
     PARTIAL,
     RULE_REGISTRATIONS,
@@ -162,8 +164,10 @@ class UnitSummary:
     transformed_lambdas: list[tuple[str, ast.Lambda]] = field(default_factory=list)
     # Calls of a name bound to a lambda (through a transformation or `partial`).
     lambda_calls: list[CallSite] = field(default_factory=list)
-    # Functions given to optax as schedules (`optax.adam(learning_rate=schedule)`), as
-    # applications of OPTAX_SCHEDULE made where the optax call is.
+    # Functions optax runs inside an optimizer's update: schedules
+    # (`optax.adam(learning_rate=schedule)`, applications of OPTAX_SCHEDULE) and the update
+    # function of a `GradientTransformation(init, update)` (OPTAX_UPDATE_FUNCTION), made where
+    # the optax call is.
     schedules: list[Application] = field(default_factory=list)
     # Calls that run an optimizer's update (`tx.update(g, s)`, `state.apply_gradients(...)`)
     # inside a function: (the function, the call).
@@ -598,6 +602,12 @@ class _Collector:
             ref = self._target_ref(given, scopes, method_class)
             if ref is not None:
                 self.summary.schedules.append(Application(OPTAX_SCHEDULE, ref, {}, enclosing, node))
+        update = self._update_function_given(node)
+        if update is not None:
+            ref = self._target_ref(update, scopes, method_class)
+            if ref is not None:
+                application = Application(OPTAX_UPDATE_FUNCTION, ref, {}, enclosing, node)
+                self.summary.schedules.append(application)
         if (
             enclosing is not None
             and type(node.func) is ast.Attribute
@@ -668,6 +678,14 @@ class _Collector:
         if qualname in OPTAX_LEARNING_RATE_FIRST and node.args:
             given.append(node.args[0])
         return given
+
+    def _update_function_given(self, node: ast.Call) -> ast.expr | None:
+        """The update function of `optax.GradientTransformation(init, update)`."""
+        if self.resolver.qualname(node.func) not in OPTAX_TRANSFORMATIONS:
+            return None
+        if len(node.args) >= 2:
+            return node.args[1]
+        return next((k.value for k in node.keywords if k.arg == "update"), None)
 
     def _called_ref(
         self, func: ast.expr, scopes: tuple[str, ...], method_class: str | None

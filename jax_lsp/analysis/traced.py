@@ -12,11 +12,13 @@ import ast
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 
+from jax_lsp.analysis.crossing import ForeignStep
 from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.nodes import all_params, positional_params
 from jax_lsp.analysis.summary import Application, FunctionNode, FunctionRef
 from jax_lsp.analysis.transforms import ParamPolicy
 from jax_lsp.analysis.values import Container, Object, Value, contains_traced, merge_values
+from jax_lsp.findings import Span
 
 
 @dataclass(frozen=True)
@@ -24,12 +26,14 @@ class TraceOrigin:
     """Where a function becomes traced: the transformation that traces it (a decorator, a
     `jax.jit(f)` or `lax.scan(body, ...)` call) or a call from traced code."""
 
-    node: ast.AST
+    node: ast.AST | None  # None: the site is in another module (`foreign`)
     unit_start: int  # the document line where the node's unit starts
     # The function whose body holds the site (None: module level); for a call, the traced
     # function making it; for a transformation, where it is applied (traced or not).
     caller: FunctionNode | None
     called: bool = False  # a call from traced code, not a transformation
+    # Traced by code in another module of the project: why, there (its sites, in order).
+    foreign: tuple[ForeignStep, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -40,8 +44,10 @@ class TraceStep:
     function: str
     label: str | None  # the transformation as users spell it ("jax.jit"); None: a call
     caller: str | None
-    site: ast.AST
+    site: ast.AST | None  # None: in another module, at `span` of `file`
     unit_start: int
+    file: str | None = None
+    span: Span | None = None
 
 
 def transform_name(label: str) -> str:

@@ -8,7 +8,7 @@ alone (grad) gives tracers that still carry a concrete value, so only conversion
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 
 class ParamPolicy(enum.Enum):
@@ -43,6 +43,9 @@ class TransformSpec:
     disabled_with_jit: bool = False
     # Traces its function only inside an abstract trace (custom differentiation rules).
     abstract_only: bool = False
+    # Given a class (flax linen's lifted `nn.scan(Cell)`), it traces this method of the
+    # instances the made class builds, bound to them; else (`jax.jit(Cls)`) it runs `__init__`.
+    class_method: str | None = None
 
 
 _JIT = TransformSpec("jit", True, ParamPolicy.ALL_BUT_STATIC, disabled_with_jit=True)
@@ -128,6 +131,108 @@ TRANSFORMS: dict[str, TransformSpec] = {
     "flax.nnx.scan": TransformSpec("nnx.scan", True, _FILTERED),
     "flax.nnx.remat": TransformSpec("nnx.remat", True, _FILTERED),
 }
+
+# What the frameworks trace, beyond `jax.*` (one row a contract; each row has a program run
+# under the real library in `tests/rules/framework_programs/`, named in `FRAMEWORK_CONTRACTS`).
+# flax linen's lifted transformations take a Module class and make one whose `__call__` runs
+# under the JAX transformation, at `init` as at `apply`, eagerly called or not.
+_LINEN_LIFTED = {
+    "scan": _control_flow("nn.scan", (0,), ("target",)),
+    "vmap": TransformSpec("nn.vmap", True, ParamPolicy.ALL, function_keywords=("target",)),
+    "jit": TransformSpec("nn.jit", True, ParamPolicy.ALL, function_keywords=("target",)),
+    "remat": TransformSpec("nn.remat", True, ParamPolicy.ALL, function_keywords=("target",)),
+    "checkpoint": TransformSpec(
+        "nn.checkpoint", True, ParamPolicy.ALL, function_keywords=("target",)
+    ),
+    "remat_scan": TransformSpec(
+        "nn.remat_scan", True, ParamPolicy.ALL, function_keywords=("body_fn",)
+    ),
+}
+for _name, _spec in _LINEN_LIFTED.items():
+    _spec = replace(_spec, class_method="__call__")
+    TRANSFORMS[f"flax.linen.{_name}"] = _spec
+    TRANSFORMS[f"flax.linen.transforms.{_name}"] = _spec
+# haiku's transformations, used inside an `hk.transform`ed function: `hk.scan` is `lax.scan`,
+# `hk.vmap` is `jax.vmap`, `hk.remat` is `jax.checkpoint`, and the RNN unrolls call their
+# core (`core(x, state)`) in a `lax.scan` (`dynamic_unroll`) or a Python loop over tracers.
+TRANSFORMS.update(
+    {
+        "haiku.scan": _control_flow("hk.scan", (0,), ("f",), arity=2),
+        "haiku.fori_loop": _control_flow("hk.fori_loop", (2,), ("body_fun",), arity=2),
+        "haiku.while_loop": _control_flow(
+            "hk.while_loop", (0, 1), ("cond_fun", "body_fun"), arity=1
+        ),
+        "haiku.cond": _control_flow("hk.cond", (1, 2), ("true_fun", "false_fun")),
+        "haiku.switch": _control_flow("hk.switch", (), ("branches",), branches_position=1),
+        "haiku.map": _control_flow("hk.map", (0,), ("f",), arity=1),
+        "haiku.vmap": TransformSpec(
+            "hk.vmap", True, ParamPolicy.IN_AXES, positional_options=("in_axes", "out_axes")
+        ),
+        "haiku.remat": TransformSpec("hk.remat", True, ParamPolicy.ALL_BUT_STATIC),
+        "haiku.dynamic_unroll": _control_flow("hk.dynamic_unroll", (0,), ("core",), arity=2),
+    }
+)
+
+# optax: `GradientTransformation(init, update)` is an optimizer whose `update` function runs
+# where the optimizer's update does (`tx.update(grads, state, params)` in a jitted step).
+OPTAX_TRANSFORMATIONS = frozenset(
+    {"optax.GradientTransformation", "optax.GradientTransformationExtraArgs"}
+)
+OPTAX_UPDATE_FUNCTION = TransformSpec("optax.GradientTransformation.update", False, ParamPolicy.ALL)
+
+
+@dataclass(frozen=True)
+class FrameworkContract:
+    """One thing a framework traces: the library, the entry point users write, what runs
+    traced, and the program (in `tests/rules/framework_programs/`) that shows it under the
+    real library, flagged by jax-lsp."""
+
+    framework: str
+    entry: str
+    traces: str
+    program: str
+
+
+FRAMEWORK_CONTRACTS = (
+    FrameworkContract(
+        "flax.linen", "jax.jit(model.apply)", "`__call__`, `setup`, its submodules", "linen_apply"
+    ),
+    FrameworkContract(
+        "flax.linen", "model.apply(..., method=Cls.encode)", "the method", "linen_apply_method"
+    ),
+    FrameworkContract("flax.linen", "nn.scan(Cell, ...)", "`Cell.__call__`", "linen_scan"),
+    FrameworkContract("flax.linen", "nn.remat(Cell)", "`Cell.__call__`", "linen_remat"),
+    FrameworkContract("flax.linen", "nn.vmap(Cell, ...)", "`Cell.__call__`", "linen_vmap"),
+    FrameworkContract("flax.linen", "nn.jit(Cell)", "`Cell.__call__`", "linen_jit"),
+    FrameworkContract(
+        "flax.nnx", "nnx.jit(f)(model, x)", "`model.__call__`, layers it iterates", "nnx_jit"
+    ),
+    FrameworkContract("flax.nnx", "nnx.vmap(f)(model, xs)", "`model.__call__`", "nnx_vmap"),
+    FrameworkContract("flax.nnx", "nnx.scan(body)(model, xs)", "`model.__call__`", "nnx_scan"),
+    FrameworkContract(
+        "flax.nnx", "for layer in self.layers (nnx.List)", "each layer's `__call__`", "nnx_list"
+    ),
+    FrameworkContract(
+        "equinox", "eqx.filter_jit(f)(model, x)", "`model.__call__`, its layers", "eqx_jit"
+    ),
+    FrameworkContract("equinox", "eqx.filter_vmap(f)(model, xs)", "`model.__call__`", "eqx_vmap"),
+    FrameworkContract("haiku", "jax.jit(hk.transform(f).apply)", "`f`", "hk_transform"),
+    FrameworkContract(
+        "haiku", "jax.jit(hk.transform_with_state(f).init)", "`f`", "hk_transform_with_state"
+    ),
+    FrameworkContract("haiku", "hk.scan(body, ...)", "`body`", "hk_scan"),
+    FrameworkContract("haiku", "hk.dynamic_unroll(Core(), ...)", "`Core.__call__`", "hk_unroll"),
+    FrameworkContract("haiku", "hk.vmap(f)", "`f`", "hk_vmap"),
+    FrameworkContract("haiku", "hk.remat(f)", "`f`", "hk_remat"),
+    FrameworkContract("jax", "pjit(f)", "`f`", "pjit"),
+    FrameworkContract("jax", "jax.shard_map(f) in jit", "`f`", "shard_map"),
+    FrameworkContract("jax", "jax.pmap(f)", "`f`", "pmap"),
+    FrameworkContract(
+        "optax", "GradientTransformation(init, update)", "`update` in `tx.update`", "optax_update"
+    ),
+    FrameworkContract("environments", "jax.jit(env.step)", "`Env.step`", "env_step"),
+    FrameworkContract("environments", "jax.jit(self.step)", "`Env.step`", "env_self_step"),
+)
 
 # The lax loops (by label) that trace their body, and a while loop's test, once and run it on
 # every iteration: a Python effect there (a draw from a fixed key, `count += 1`) happens once.

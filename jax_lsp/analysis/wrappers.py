@@ -59,7 +59,7 @@ class Wrappers:
         self._model = model
         # Transformations a wrapper applies to its parameter: (application, unit start, the
         # wrapper, the parameter).
-        self._applied: list[tuple[Application, int, FunctionNode, str]] = []
+        self.applied: list[tuple[Application, int, FunctionNode, str]] = []
         # Calls of a wrapper's parameter from a function nested in it: the wrapper, parameter.
         self._called: dict[ast.Call, tuple[FunctionNode, str]] = {}
         self.plain: list[tuple[Application, int]] = []  # the other applications
@@ -76,14 +76,14 @@ class Wrappers:
                     name = target.name.rpartition(".")[2]
                     self._nested_applications.setdefault(name, []).append(application)
             else:
-                self._applied.append((application, unit_start, *owner))
+                self.applied.append((application, unit_start, *owner))
         self._bindings: dict[tuple[FunctionNode, str], list[Binding]] = {}
         if not applications:
             # No transformation anywhere (most modules): no wrapper applies one, and no call
             # of a parameter runs in a function one transforms (`called`).
             return
         self._find_param_calls()
-        owners = {owner for _, _, owner, _ in self._applied}
+        owners = {owner for _, _, owner, _ in self.applied}
         owners |= {owner for owner, _ in self._called.values()}
         if owners:
             self._bind(owners)
@@ -230,7 +230,7 @@ class Wrappers:
     def applications(self) -> Iterator[tuple[Application, int]]:
         """Each transformation a wrapper applies, applied to each function bound to the
         parameter it transforms (with the options the binding site passes through)."""
-        for application, unit_start, owner, param in self._applied:
+        for application, unit_start, owner, param in self.applied:
             for binding in self._bindings.get((owner, param), ()):
                 keywords = self._keywords(application, binding)
                 found = self._model.resolve_ref(binding.ref, binding.line, binding.caller)

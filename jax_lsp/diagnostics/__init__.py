@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from jax_lsp.diagnostics import (
+    api_changes,
     control_flow,
     dtypes,
     indexing,
     inplace,
     inputs,
+    key_defaults,
     methods,
     performance,
     purity,
@@ -23,10 +25,12 @@ _FAMILIES = (
     methods,
     inputs,
     random,
+    key_defaults,
     control_flow,
     shapes,
     dtypes,
     performance,
+    api_changes,
 )
 
 

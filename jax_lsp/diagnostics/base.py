@@ -8,6 +8,7 @@ it looks at, and `check`, which yields Findings. Rules know nothing of LSP or th
 from __future__ import annotations
 
 import ast
+import os
 import textwrap
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -17,13 +18,23 @@ from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.text import RecordedLines, document_span
 from jax_lsp.analysis.traced import TraceStep, transform_name
 from jax_lsp.analysis.values import DERIVED, Container, Instance, Object, contains_traced
-from jax_lsp.findings import Codemod, DeferredFix, Finding, Fix, Related, Severity, Span
+from jax_lsp.findings import (
+    Applicability,
+    Codemod,
+    DeferredFix,
+    Finding,
+    Fix,
+    Related,
+    Severity,
+    Span,
+)
 from jax_lsp.text import byte_col_to_char
 
 if TYPE_CHECKING:
     from jax_lsp.analysis.imports import Resolver
     from jax_lsp.analysis.model import ModuleModel
     from jax_lsp.analysis.traced import TraceInfo
+    from jax_lsp.config import Settings
 
 DOCS_URL = "https://github.com/jax-lsp/jax-lsp/blob/main/docs/rules/{code}.md"
 ERROR_MARKER = "# error"
@@ -72,6 +83,11 @@ class Rule:
     what_it_does: ClassVar[str]
     why_bad: ClassVar[str]
     fix_safety: ClassVar[str] = "This rule offers no automatic fix."
+    # The applicabilities of the fixes the rule offers (none: no fix), and whether only some
+    # forms of what it flags get one: what the README table and `jax-lsp rules` show, so that
+    # `--fix` (safe fixes only) doing nothing for a rule is no surprise.
+    fix_applicabilities: ClassVar[frozenset[Applicability]] = frozenset()
+    fix_in_some_cases_only: ClassVar[bool] = False
     valid: ClassVar[tuple[Example, ...]] = ()
     invalid: ClassVar[tuple[Example, ...]] = ()
     node_types: ClassVar[tuple[type[ast.AST], ...]] = ()
@@ -93,6 +109,23 @@ class Rule:
         raise NotImplementedError
 
     @classmethod
+    def configured(cls, settings: Settings) -> type[Rule]:
+        """The rule as `settings` configure it: itself, or for a rule that reads a setting
+        (the target JAX release), a subclass bound to the setting's value. Findings are
+        cached under the chosen classes, so a changed setting is a new analysis."""
+        return cls
+
+    @classmethod
+    def fix_label(cls) -> str:
+        """ "no", "safe", "unsafe" or "safe or unsafe", after "sometimes, " when only some
+        forms of what the rule flags get a fix."""
+        kinds = [kind.value for kind in Applicability if kind in cls.fix_applicabilities]
+        if not kinds:
+            return "no"
+        label = " or ".join(kinds)
+        return f"sometimes, {label}" if cls.fix_in_some_cases_only else label
+
+    @classmethod
     def url(cls) -> str:
         return DOCS_URL.format(code=cls.code)
 
@@ -102,7 +135,8 @@ class Rule:
         parts = [
             f"# {cls.code} ({cls.name})",
             "",
-            f"Default: {'on' if cls.default_enabled else 'off'}; severity: {cls.severity.value}.",
+            f"Default: {'on' if cls.default_enabled else 'off'}; severity: {cls.severity.value}; "
+            f"fix: {cls.fix_label()}.",
             "",
             "## What it does",
             textwrap.dedent(cls.what_it_does).strip(),
@@ -283,12 +317,14 @@ class RuleContext:
         parts = []
         for index, step in enumerate(steps):
             subject = "" if index == 0 else f"{_display(step.function)} "
+            # A site in another module names its file.
+            where = f" in {os.path.basename(step.file)}" if step.file is not None else ""
             if step.label is None:
-                parts.append(f"{subject}called from `{step.caller}`")
+                parts.append(f"{subject}called from `{step.caller}`{where}")
             elif step.caller is not None and index + 1 < len(steps):
-                parts.append(f"{subject}traced by `{step.label}` in `{step.caller}`")
+                parts.append(f"{subject}traced by `{step.label}` in `{step.caller}`{where}")
             else:
-                parts.append(f"{subject}traced by `{step.label}`")
+                parts.append(f"{subject}traced by `{step.label}`{where}")
         return f"{_display(steps[0].function)} ({'; '.join(parts)})"
 
     def trace_related(self) -> tuple[Related, ...]:
@@ -301,6 +337,9 @@ class RuleContext:
                 message = f"{_display(step.function)} is called here from `{step.caller}`"
             else:
                 message = f"`{step.label}` traces {_display(step.function)} here"
+            if step.file is not None and step.span is not None:  # in another module
+                related.append(Related(step.span, message, document_anchored=True, path=step.file))
+                continue
             if step.unit_start == self.unit_start:
                 related.append(Related(self.span(site), message))
                 continue

@@ -29,7 +29,7 @@ from jax_lsp.diagnostics.base import Example, Rule, RuleContext
 from jax_lsp.diagnostics.numpy_table import CONVERTS_TRACERS, FAILS_TO_COMPILE
 from jax_lsp.diagnostics.static_arguments import traced_static_argument
 from jax_lsp.diagnostics.traced_values import Misuse, is_traced
-from jax_lsp.findings import Finding, Fix, Severity
+from jax_lsp.findings import Applicability, Finding, Fix, Severity
 
 
 def truth_tested_traced(node: ast.expr, ctx: RuleContext) -> ast.expr | None:
@@ -102,6 +102,13 @@ _CONSTRUCTS = {
 }
 
 
+# Python's truth test of a value JAX traces: JAX raises TracerBoolConversionError for a value of
+# one element; for more, the shape check comes first and raises NumPy's ValueError ("The truth
+# value of an array with more than one element is ambiguous"), traced or not. A traced value's
+# shape is seldom known from the source: the message names both.
+TRUTH_ERROR = "TracerBoolConversionError (ValueError if it has more than one element)"
+
+
 class PythonBranchOnTraced(Rule):
     code = "JAX701"
     needs_trace = "abstract"
@@ -134,8 +141,10 @@ class PythonBranchOnTraced(Rule):
     why_bad = """
         Under `jit` a traced value has no concrete value, so Python cannot decide the branch:
         JAX raises `jax.errors.TracerBoolConversionError` ("Attempted boolean conversion of
-        traced array"). The same code works eagerly and under `jax.grad` alone, so the failure
-        appears only once the function is jitted or vmapped. Select values with
+        traced array"), or `ValueError` ("The truth value of an array with more than one
+        element is ambiguous") for a value of several elements. On a value of one element
+        the same code works eagerly and under `jax.grad` alone, so the failure appears only
+        once the function is jitted or vmapped. Select values with
         `jnp.where(cond, a, b)`, branch with `lax.cond` / loop with `lax.while_loop`, or make
         the argument static with `static_argnames` when it really is a Python setting.
     """
@@ -176,6 +185,8 @@ class PythonBranchOnTraced(Rule):
         where Python iterates the first); none where Python tests the result's truth itself
         (`if any(x < 0):`, `not all(...)`), as the `jnp` result would fail there in turn.
     """
+    fix_applicabilities = frozenset({Applicability.SAFE, Applicability.UNSAFE})
+    fix_in_some_cases_only = True
     node_types = (ast.If, ast.While, ast.Assert, ast.IfExp, ast.comprehension, ast.Call)
     invalid = (
         Example(
@@ -772,7 +783,7 @@ class PythonBranchOnTraced(Rule):
                 self,
                 start,
                 f"{construct} on the traced value `{ctx.segment(traced)}` raises "
-                f"TracerBoolConversionError in {ctx.where_traced}: it has no concrete value "
+                f"{TRUTH_ERROR} in {ctx.where_traced}: it has no concrete value "
                 f"while tracing. Instead, {remedy}; or make it static (`static_argnames`)",
                 fix=self._branch_select_fix(node, ctx),
                 alternatives=self._static_fix(condition, ctx),
@@ -920,7 +931,9 @@ class PythonLogicOnTraced(Rule):
     """
     why_bad = """
         `and`, `or` and `not` call `bool()` on their operand, which a traced value cannot
-        answer: JAX raises `jax.errors.TracerBoolConversionError`. The element-wise
+        answer: JAX raises `jax.errors.TracerBoolConversionError` for a value of one element,
+        and for more than one, traced or not, `ValueError: The truth value of an array with
+        more than one element is ambiguous`. The element-wise
         `jnp.logical_and` / `jnp.logical_or` / `jnp.logical_not` (or `&`, `|`, `~` on boolean
         arrays) compute the same truth values without leaving the trace.
     """
@@ -937,6 +950,8 @@ class PythonLogicOnTraced(Rule):
         when it is a parameter of the function jitted by its decorator; otherwise there is no
         fix, and the argument it comes from must be made static where the function is jitted.
     """
+    fix_applicabilities = frozenset({Applicability.SAFE, Applicability.UNSAFE})
+    fix_in_some_cases_only = True
     node_types = (ast.BoolOp, ast.UnaryOp, ast.Compare)
     invalid = (
         Example(
@@ -1137,7 +1152,7 @@ class PythonLogicOnTraced(Rule):
             word, function = "not", "logical_not"
         problem = (
             f"`{word}` on the traced value `{ctx.segment(traced)}` raises "
-            f"TracerBoolConversionError in {ctx.where_traced}."
+            f"{TRUTH_ERROR} in {ctx.where_traced}."
         )
         receiver = _python_receiver(node, ctx)
         if receiver is None:
@@ -1175,7 +1190,7 @@ class PythonLogicOnTraced(Rule):
             self,
             node,
             f"The chained comparison `{ctx.segment(node)}` means `{' and '.join(links)}`: "
-            f"`and` on the traced value `{links[0]}` raises TracerBoolConversionError under "
+            f"`and` on the traced value `{links[0]}` raises {TRUTH_ERROR} under "
             f"{ctx.trace.via}. Use `{' & '.join(f'({link})' for link in links)}`",
         )
 
@@ -1400,6 +1415,8 @@ class ConcretizeTraced(Rule):
         JAX803's fix does (unsafe: callers must pass hashable Python values; each new value
         compiles again). Other conversions get no fix.
     """
+    fix_applicabilities = frozenset({Applicability.UNSAFE})
+    fix_in_some_cases_only = True
     node_types = (ast.Call, ast.Subscript)
     invalid = (
         Example(

@@ -23,7 +23,7 @@ from jax_lsp.analysis.nodes import walk_nodes
 from jax_lsp.analysis.x64 import is_x64_context, is_x64_update
 from jax_lsp.codeactions.x64 import enable_x64_fix, move_x64_fix, x64_fixes
 from jax_lsp.diagnostics.base import Example, Rule, RuleContext
-from jax_lsp.findings import Finding, Severity
+from jax_lsp.findings import Applicability, Finding, Severity
 
 
 def _absolute_line(node: ast.AST, ctx: RuleContext) -> int:
@@ -130,6 +130,7 @@ class Float64WithoutX64(Rule):
         converted NumPy `float64` data only the (unsafe) x64 switch is offered, which
         `--unsafe-fixes` applies.
     """
+    fix_applicabilities = frozenset({Applicability.UNSAFE})
     node_types = (ast.Call, ast.FunctionDef, ast.AsyncFunctionDef)
     invalid = (
         Example(
@@ -363,6 +364,7 @@ class LateX64Enable(Rule):
         Moves the statement right after the imports. Unsafe: the arrays created above it change
         dtype.
     """
+    fix_applicabilities = frozenset({Applicability.UNSAFE})
     node_types = (ast.Call,)
     call_names = frozenset(["update"])  # `jax.config.update`
     invalid = (

@@ -30,7 +30,7 @@ from jax_lsp.analysis.updates import UPDATE_METHODS
 from jax_lsp.codeactions.at_update import fill_read_fix
 from jax_lsp.compat import TRY_STATEMENTS
 from jax_lsp.diagnostics.base import Example, Rule, RuleContext
-from jax_lsp.findings import Finding, Severity
+from jax_lsp.findings import Applicability, Finding, Severity
 
 _NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
 # Statements whose blocks may run zero, one or several times, or be left half-way.
@@ -96,7 +96,8 @@ class ConstantOutOfBounds(Rule):
         an array whose shape is known from literals (`jnp.arange(10)`, `jnp.zeros((3, 3))`,
         `jnp.array([1, 2, 3])`, `.reshape(5, -1)` of a known shape, `jnp.array` of the
         `jnp.split(x, n)` pieces of one, elementwise `jnp` functions and arithmetic of one:
-        `jnp.sin(jnp.pi * x)`) earlier in the same scope, or bound once at module level and
+        `jnp.sin(jnp.pi * x)`, the keys of `jax.random.split(key)`, 2, and of
+        `jax.random.split(key, n)`, n) earlier in the same scope, or bound once at module level and
         never rebound. A name rebound to anything else, or bound in a loop, a `try` or only
         one branch, loses its shape. Slices are not flagged: they clip
         as in NumPy.
@@ -112,6 +113,8 @@ class ConstantOutOfBounds(Rule):
         For float arrays, offers `x.at[idx].get(mode="fill", fill_value=jnp.nan)`, which makes
         the mistake visible as NaN. Unsafe: it changes the value returned. Updates get no fix.
     """
+    fix_applicabilities = frozenset({Applicability.UNSAFE})
+    fix_in_some_cases_only = True
     node_types = (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef)
     invalid = (
         Example(
@@ -122,6 +125,18 @@ class ConstantOutOfBounds(Rule):
             last = x[11]  # error
             """,
             check="assert int(last) == 9  # NumPy would raise IndexError",
+        ),
+        Example(
+            """
+            import jax
+
+            def noisy_pair(key):
+                rngs = jax.random.split(key)  # two keys
+                return jax.random.normal(rngs[1]), jax.random.normal(rngs[2])  # error
+
+            a, b = noisy_pair(jax.random.key(0))
+            """,
+            check="assert a == b  # rngs[2] is clamped to rngs[1]: the same key twice",
         ),
         Example(
             """
@@ -243,6 +258,18 @@ class ConstantOutOfBounds(Rule):
                 middle = psi[N]
             """,
             check="assert abs(float(edge)) < 1e-6 and float(middle) > 0.5",
+        ),
+        Example(
+            """
+            import jax
+
+            def three_draws(key):
+                keys = jax.random.split(key, 3)  # as many keys as are read
+                return [jax.random.normal(keys[i]) for i in range(3)], keys[-1]
+
+            draws, last = three_draws(jax.random.key(0))
+            """,
+            check="assert len(set(float(d) for d in draws)) == 3",
         ),
         Example(
             """
@@ -458,6 +485,15 @@ class ConstantOutOfBounds(Rule):
         where = f"index {hit.index} is out of bounds for axis {hit.axis} with size {hit.size}"
         if update in (None, "get"):
             clamped = "the last" if hit.index >= 0 else "the first"
+            if known.keys:
+                return ctx.finding(
+                    self,
+                    node,
+                    f"`{name}` holds {hit.size} PRNG keys along axis {hit.axis}: {where}. JAX "
+                    f"does not raise: the read is clamped and returns {clamped} key, the same key "
+                    f"as index {hit.size - 1 if hit.index >= 0 else 0}. Split into as many keys "
+                    "as are read",
+                )
             return ctx.finding(
                 self,
                 node,

@@ -73,6 +73,7 @@ class IndexAssign(Rule):
         the fix runs depends on how the array's mesh was made. Unsafe too when code after it in the
         same scope already does `x = x.at[idx]...` at the same index, as for JAX202.
     """
+    fix_applicabilities = frozenset({Applicability.SAFE, Applicability.UNSAFE})
     node_types = (ast.Assign,)
     invalid = (
         Example(
@@ -386,6 +387,7 @@ class IndexAugAssign(Rule):
         Operators without an `.at` method (`//=`, `%=`, `@=`, bitwise) are flagged without
         a fix.
     """
+    fix_applicabilities = frozenset({Applicability.SAFE, Applicability.UNSAFE})
     node_types = (ast.AugAssign, ast.Assign)
     invalid = (
         Example(
@@ -612,6 +614,7 @@ class DiscardedUpdate(Rule):
         same index (a notebook's next cell doing the update right): assigned, the update
         would happen twice.
     """
+    fix_applicabilities = frozenset({Applicability.SAFE, Applicability.UNSAFE})
     node_types = (ast.Expr, ast.FunctionDef, ast.AsyncFunctionDef, ast.For, ast.AsyncFor)
     invalid = (
         Example(

@@ -10,7 +10,7 @@ from jax_lsp.analysis.nodes import is_text
 from jax_lsp.codeactions.call_arguments import as_array_fix
 from jax_lsp.diagnostics.base import Example, Rule, RuleContext
 from jax_lsp.diagnostics.sequence_table import REJECTS_SEQUENCES as GENERATED_TABLE
-from jax_lsp.findings import Finding, Severity
+from jax_lsp.findings import Applicability, Finding, Severity
 
 # Positions the generated table cannot reach (its probe calls functions with float arrays,
 # or one array and a shape/count/axis): integer `take` indices, `einsum`'s operands after
@@ -98,6 +98,7 @@ class NonArrayInput(Rule):
         a bfloat16 or float16 array beside it (Python numbers would have kept its dtype), and
         a list holding arrays makes an array only when their shapes agree.
     """
+    fix_applicabilities = frozenset({Applicability.SAFE, Applicability.UNSAFE})
     node_types = (ast.Call,)
     call_names = frozenset(name.rpartition(".")[2] for name in (*JOINS, *REJECTS_SEQUENCES))
     invalid = (

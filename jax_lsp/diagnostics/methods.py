@@ -24,7 +24,7 @@ from jax_lsp.analysis.summary import (
 )
 from jax_lsp.analysis.traced import TraceInfo, positional_params, trace_info_for
 from jax_lsp.diagnostics.base import Example, Rule, RuleContext
-from jax_lsp.findings import Codemod, Finding, Severity
+from jax_lsp.findings import Applicability, Codemod, Finding, Severity
 
 # What a class may be decorated with or derive from and still be an ordinary Python class.
 _PLAIN_DECORATORS = frozenset(["dataclasses.dataclass", "functools.total_ordering", "typing.final"])
@@ -170,6 +170,8 @@ class JitMethodSelf(Rule):
         offered only when every attribute is a Python value (aux data), since the `__hash__`
         hashes them all and an array raises TypeError.
     """
+    fix_applicabilities = frozenset({Applicability.SAFE, Applicability.UNSAFE})
+    fix_in_some_cases_only = True
     node_types = (ast.FunctionDef, ast.AsyncFunctionDef)
     invalid = (
         Example(
@@ -508,6 +510,7 @@ class StaticSelfMutable(Rule):
         next call. Offered when the decorator is `partial(jax.jit, static_argnums=0)` with no
         other option. The `partial` (or `functools`) import goes too when nothing else uses it.
     """
+    fix_applicabilities = frozenset({Applicability.SAFE, Applicability.UNSAFE})
     node_types = (ast.FunctionDef, ast.AsyncFunctionDef)
     invalid = (
         Example(

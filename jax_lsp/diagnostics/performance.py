@@ -31,7 +31,7 @@ from jax_lsp.analysis.transforms import TransformSpec
 from jax_lsp.codeactions.call_arguments import as_tuple_fix
 from jax_lsp.codeactions.hoist_jit import hoist_jit_fix
 from jax_lsp.diagnostics.base import Example, Rule, RuleContext
-from jax_lsp.findings import Finding, Fix, Related, Severity, Span
+from jax_lsp.findings import Applicability, Finding, Fix, Related, Severity, Span
 
 _JITS = frozenset({"jit", "eqx.filter_jit", "nnx.jit"})
 # Transformations that return a new function object on every call (measured: `jax.jit` of
@@ -181,6 +181,8 @@ class JitInLoop(Rule):
         the loop rebinds would see its value at the first trace only. Nested `def`s get no
         fix.
     """
+    fix_applicabilities = frozenset({Applicability.UNSAFE})
+    fix_in_some_cases_only = True
     node_types = (ast.Call, ast.FunctionDef, ast.AsyncFunctionDef)
     invalid = (
         Example(
@@ -1106,6 +1108,8 @@ class UnhashableStaticArg(Rule):
         tuple (or a frozenset, or a frozen dataclass) instead, and keep arrays as leaves.
     """
     fix_safety = "Rewrites a list literal to a tuple (`[0, 1]` to `(0, 1)`). Safe."
+    fix_applicabilities = frozenset({Applicability.SAFE})
+    fix_in_some_cases_only = True
     node_types = (ast.Call, ast.ClassDef)
     invalid = (
         Example(

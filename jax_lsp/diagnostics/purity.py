@@ -28,7 +28,7 @@ from jax_lsp.analysis.transforms import REPEATING_LOOPS, TRACED_BRANCHES, TRANSF
 from jax_lsp.analysis.updates import state_path, stepped_and_read
 from jax_lsp.codeactions.debug_print import debug_print_fix
 from jax_lsp.diagnostics.base import Example, Rule, RuleContext
-from jax_lsp.findings import Finding, Fix, Related, Severity
+from jax_lsp.findings import Applicability, Finding, Fix, Related, Severity
 
 # Container methods that store their argument in the container.
 _STORING_METHODS = frozenset(["append", "extend", "insert", "update", "setdefault"])
@@ -364,6 +364,7 @@ class PrintInTraced(Rule):
         `jax.debug.print` output is unordered relative to other prints unless `ordered=True`
         is passed.
     """
+    fix_applicabilities = frozenset({Applicability.UNSAFE})
     node_types = (ast.Call,)
     invalid = (
         Example(

@@ -20,11 +20,14 @@ from jax_lsp.analysis.keys import (
     carried_key_reuses,
     classify_call,
     in_assertion,
+    library_makers,
     may_draw,
+    may_use_library_key,
     opaque_global,
     path_root,
     rebuilt_key_draws,
     repeated_uses,
+    returned_arguments,
 )
 from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.model import local_imports
@@ -34,7 +37,7 @@ from jax_lsp.analysis.text import document_span
 from jax_lsp.analysis.traced import all_params
 from jax_lsp.codeactions.key_split import SplitFixer
 from jax_lsp.diagnostics.base import Example, Rule, RuleContext
-from jax_lsp.findings import Finding, Related, Severity
+from jax_lsp.findings import Applicability, Finding, Related, Severity
 
 _STATEFUL_PREFIXES = ("numpy.random.", "random.")
 # Seeding and generator construction draw nothing.
@@ -208,7 +211,16 @@ class PrngKeyReuse(Rule):
         function) counts as a use, and so does an equinox layer built with it
         (`eqx.nn.Linear(3, 3, key=key)`: its initial weights are drawn from it), and so does a
         random initializer (`jax.nn.initializers.lecun_normal()(key, shape)`, or through a
-        module-level name bound to one: it draws its values from the key). A key held
+        module-level name bound to one: it draws its values from the key), and so do the
+        library consumers of `analysis/keys.py`'s table (haiku `init`/`apply`/`dropout`,
+        numpyro `seed`, `SVI.init`, `MCMC.run`, `Predictive`, a distribution's `sample`,
+        distrax and TFP `sample(seed=key)`, flax `Dropout`, an equinox layer called with
+        `key=`), and a function of this or an imported module that consumes its key
+        parameter. A flax `init(key, ...)` or `apply(..., rngs={...: key})` derives its
+        numbers from the key without consuming it: a second `init` (or `apply`) with the same
+        key is flagged (the same weights, the same dropout mask), a `jax.random` draw after it
+        is not. A helper that returns the key it consumed (`return action, key`) hands back a
+        used key: the caller's next use of it is flagged. A key held
         in an object or a container (`self.key`, `state.key`, `state["key"]`, `keys[0]`) is
         followed the same way; assigning it or its holder, or handing the holder to a
         function or calling a method on it, makes it fresh.
@@ -255,6 +267,7 @@ class PrngKeyReuse(Rule):
         test, an `elif`, several statements on one line, a comprehension). Unsafe: the numbers
         drawn change (that is the point), and `key` is rebound for the code after it.
     """
+    fix_applicabilities = frozenset({Applicability.UNSAFE})
     node_types = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Module)
     invalid = (
         Example(
@@ -928,16 +941,21 @@ class PrngKeyReuse(Rule):
             text = ctx.code_text(node)
             if (
                 not may_draw(text, outer)
+                and not may_use_library_key(text)
                 and not any(helper in text for helper in ctx.model.key_helpers)
+                and not any(helper in text for helper in ctx.model.key_summaries)
                 and not any(name in text for name in ctx.model.initializer_globals)
+                and not _names_key_function(text, ctx.model.external)
             ):
                 return ()
             resolver = outer.child(local, frozenset(all_params(node)))
             if not resolver.binds_module("jax"):
                 return ()
             params = frozenset(all_params(node))  # may be None where the call is
+            local_makers = library_makers(node.body, resolver)
+            makers = {**ctx.model.key_makers, **local_makers} if local_makers else None
             classify_here = partial(
-                classify_call, resolver=resolver, model=ctx.model, maybe_none=params
+                classify_call, resolver=resolver, model=ctx.model, maybe_none=params, makers=makers
             )
             record = ctx.model.records.get(node)
             me = _instance_param(node) if record is not None and record.class_name else None
@@ -954,7 +972,10 @@ class PrngKeyReuse(Rule):
                     ctx.model.global_values, root
                 )
 
-            reuses = KeyFlow(classify_here, opaque, resolver).run(body, unit=ctx.unit_start)
+            returned = partial(returned_arguments, model=ctx.model)
+            reuses = KeyFlow(classify_here, opaque, resolver, returned).run(
+                body, unit=ctx.unit_start
+            )
             info = ctx.model.context_of(node)
             if info is not None and info.direct:  # a loop body may pass a used key on
                 seen = {reuse.call for reuse in reuses}
@@ -969,6 +990,9 @@ class PrngKeyReuse(Rule):
             if not aligned_over_items(r, resolver)
             and (r.across_iterations or not aligned_pair(r.first, r.call, resolver))
         ]
+        # One key seeding two numpyro programs replays the same draws in both (a model and its
+        # guide subsampling the same plate, a trace taken again): by intent.
+        reuses = [r for r in reuses if not _replayed_seed(r, resolver)]
         # A draw inside an assertion recomputes the expected value from the same key: by intent.
         reuses = [r for r in reuses if not in_assertion(r.call, scope)]
         if reuses and not isinstance(node, ast.Module):
@@ -1011,7 +1035,8 @@ class PrngKeyReuse(Rule):
             covered = covering.get(id(reuse.call)) if reuse.across_iterations else None
             # Drawn through an object or a module function, or rebuilt: no key here to split.
             drawn_elsewhere = type(reuse.key) in (DrawnThroughObject, DrawnThroughGlobal)
-            no_fix = drawn_elsewhere or reuse.rebuilt
+            # A helper handing back its consumed key: splitting here still keeps what it returns.
+            no_fix = drawn_elsewhere or reuse.rebuilt or reuse.handed_back
             fix = None if no_fix else fixer.fix(covered if covered is not None else reuse)
             # A draw that consumes the key again on the next iteration is its own first use:
             # a related place pointing at the flagged call itself says nothing.
@@ -1027,6 +1052,21 @@ class PrngKeyReuse(Rule):
                 ctx.finding(self, use.call, message),
                 related=(Related(ctx.span(use.runner.func), where),),
             )
+
+
+def _replayed_seed(reuse: Reuse, resolver: Resolver) -> bool:
+    """Both uses seed a numpyro program (`handlers.seed(fn, key)`) with the key."""
+    seed = "numpyro.handlers.seed"
+    first, second = resolver.qualname(reuse.first.func), resolver.qualname(reuse.call.func)
+    return first == seed and second == seed
+
+
+def _names_key_function(text: str, external) -> bool:
+    """Does the text name an imported function that consumes or derives from a key?"""
+    return bool(external) and any(
+        (facts.consumed_keys or facts.derived_keys) and name.partition(".")[0] in text
+        for name, facts in external.items()
+    )
 
 
 def _message(reuse: Reuse, resolver: Resolver, ctx: RuleContext) -> str:
@@ -1050,6 +1090,24 @@ def _message(reuse: Reuse, resolver: Resolver, ctx: RuleContext) -> str:
         )
     # As the code spells it (`state["key"]`): the reuse sits in the unit reported on.
     key = reuse.name if isinstance(reuse.key, ast.Name) else ctx.segment(reuse.key)
+    if reuse.handed_back:
+        helper = ast.unparse(reuse.first.func)
+        again = " on every iteration" if reuse.across_iterations else ""
+        return (
+            f"`{helper}(...)` consumes its key and returns it unchanged, and the code keeps it "
+            f"as `{key}`: this call draws from that consumed key again{again}, so it gets the "
+            f"same random numbers. Split in `{helper}` and return the new key, or split "
+            f"`{key}` before the call"
+        )
+    if reuse.derived:
+        first = ast.unparse(reuse.first.func)
+        where = "on every iteration" if reuse.across_iterations else f"by `{first}(...)`"
+        return (
+            f"`{key}` was already used {where} the same way: the library derives its random "
+            "numbers from the key alone (flax folds in the module's path), so this call gets "
+            f"the same numbers (the same initial weights, the same dropout mask). Split "
+            f"`{key}` and give each call its own subkey"
+        )
     if reuse.rebuilt:
         return (
             f"`{key}` is built anew from the same seed on every iteration of the loop this "

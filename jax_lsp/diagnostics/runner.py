@@ -16,6 +16,7 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import NamedTuple
 
+from jax_lsp.analysis.crossing import IncomingTrace
 from jax_lsp.analysis.document import Document, SyntaxProblem, Unit, first_line
 from jax_lsp.analysis.external import CallSite, ExternalFacts
 from jax_lsp.analysis.imports import Resolver
@@ -487,6 +488,7 @@ def analyze(
     x64: bool = False,
     external: Mapping[str, ExternalFacts] | None = None,
     reuse_findings: bool = True,
+    incoming: tuple[IncomingTrace, ...] = (),
 ) -> Analysis:
     """Findings of `rules` on `document`, sorted by position, `# noqa` honoured.
 
@@ -496,15 +498,19 @@ def analyze(
     `reuse_findings`: keep each unit's findings under its key (`ModuleModel.unit_key`) and
     reuse them while the key holds. False for a text analysed once (a one-shot `check`):
     the key would cost module facts no rule may read, for findings nobody asks again.
+    `incoming`: the traces the project's other modules give the document's functions
+    (`Workspace.incoming`).
     """
-    model = ModuleModel.of(document, x64, external)
+    model = ModuleModel.of(document, x64, external, incoming)
     # Instances per analysis: some rules keep state for one analysis (JAX102 reports a global
     # once per function, scope caches keyed by node).
     instances = [rule() for rule in rules]
     for instance in instances:
         if instance.code in _FAIL_RULES:
             instance.check = _fail_on_purpose  # type: ignore[method-assign]
-    rules_key = tuple(rule.code for rule in rules)
+    # The classes, not only their codes: a rule bound to a setting (`Rule.configured`) is
+    # another class when the setting changes.
+    rules_key = tuple(rules)
     tables: _RuleTables | None = None  # built when a unit is not in the cache
     targets: dict[str, object] = {}  # module facts the cached units' reads are checked on
     findings: list[Finding] = []

@@ -23,7 +23,7 @@ from jax_lsp.codeactions.static_argnames import (
 from jax_lsp.diagnostics.base import Example, Rule, RuleContext
 from jax_lsp.diagnostics.static_arguments import traced_part, traced_static_argument
 from jax_lsp.diagnostics.traced_values import Misuse, is_traced
-from jax_lsp.findings import Codemod, Finding, Severity
+from jax_lsp.findings import Applicability, Codemod, Finding, Severity
 
 
 def _index_parts(index: ast.expr) -> list[ast.expr]:
@@ -62,6 +62,8 @@ class BooleanMaskInTraced(Rule):
         (`x > 0`, `~jnp.isnan(x)`); unsafe otherwise, and always for max/min (an empty mask
         gives -inf/inf where eager code raises). A bare `y = x[mask]` gets no fix.
     """
+    fix_applicabilities = frozenset({Applicability.SAFE, Applicability.UNSAFE})
+    fix_in_some_cases_only = True
     node_types = (ast.Subscript,)
     invalid = (
         Example(
@@ -280,6 +282,7 @@ class SizeDependentOp(Rule):
         the length of a name bound to the result taken. Unsafe: the output now always has
         `size` entries. No fix with `axis=` or `*args`.
     """
+    fix_applicabilities = frozenset({Applicability.UNSAFE})
     node_types = (ast.Call,)
     invalid = (
         Example(
@@ -514,6 +517,8 @@ class TracedShape(Rule):
         ...) differentiates, directly or through a call: it receives tracers, and JAX raises
         `ValueError: Non-hashable static arguments`.
     """
+    fix_applicabilities = frozenset({Applicability.UNSAFE})
+    fix_in_some_cases_only = True
     node_types = (ast.Call, ast.Subscript)
     invalid = (
         Example(

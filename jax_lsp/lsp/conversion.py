@@ -6,12 +6,13 @@ diagnostic alone, without re-analysis."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 from lsprotocol import types
 
 from jax_lsp.diagnostics import RULES_BY_CODE
-from jax_lsp.findings import Codemod, DeferredFix, Finding, Fix, Position, Severity
+from jax_lsp.findings import Codemod, DeferredFix, Finding, Fix, Position, Severity, Span
 from jax_lsp.lsp.documents import OpenDocument
 from jax_lsp.lsp.edits import replacement_edit
 from jax_lsp.lsp.notebook_cells import CellFinding, CellFix
@@ -96,8 +97,26 @@ def _related_information(
             message=related.message,
         )
         for related in finding.related
-        if related.span.start.line < len(lines)
+        if related.path is None and related.span.start.line < len(lines)
+    ] + [
+        # A place in another file of the project: its columns count characters, which are
+        # UTF-16 code units but for characters beyond the BMP there.
+        types.DiagnosticRelatedInformation(
+            location=types.Location(
+                uri=Path(related.path).as_uri(), range=_plain_range(related.span)
+            ),
+            message=related.message,
+        )
+        for related in finding.related
+        if related.path is not None
     ]
+
+
+def _plain_range(span: Span) -> types.Range:
+    return types.Range(
+        types.Position(span.start.line, span.start.column),
+        types.Position(span.end.line, span.end.column),
+    )
 
 
 def diagnostic_json(diagnostic: types.Diagnostic) -> dict[str, Any]:

@@ -1,11 +1,14 @@
-"""Open documents that may import a module whose text just changed. What they know of its
-functions (what they return, which keys they draw) may have changed with it: they are analyzed
-again once the module's edits pause, or at once when it is saved, and their diagnostics are
-published again (a pulling client is asked to pull again). Without this, renaming a helper left
-the stale finding of the open file that imports it until that file was edited.
+"""Open documents that may import a module whose text just changed, or that it may import.
+What they know of its functions (what they return, which keys they draw) may have changed with
+it, and so may what it traces of theirs (a helper called from a jitted step there): they are
+analyzed again once the module's edits pause, or at once when it is saved, and their
+diagnostics are published again (a pulling client is asked to pull again). Without this,
+renaming a helper left the stale finding of the open file that imports it until that file was
+edited, and removing a `@jax.jit` left the findings of the helpers it traced in other files.
 
-Which documents: those whose text names the module as a word (an import of it must name it);
-one named by chance is only analyzed once more, from its caches.
+Which documents: those whose text names the module as a word (an import of it must name it),
+and those whose module name or top-level definitions the changed module's import statements
+name; one named by chance is only analyzed once more, from its caches.
 """
 
 from __future__ import annotations
@@ -46,6 +49,9 @@ class Dependents:
         self._renew = renew
         self._renew_notebook = renew_notebook
         self._changed: dict[str, str] = {}  # uri of a changed module -> its name
+        # The changed modules' texts before their edits: an import an edit removed still
+        # names a module whose functions the changed one traced.
+        self._before: dict[str, str] = {}
         self._timer: asyncio.TimerHandle | None = None
 
     def changed(self, document: OpenDocument, delay: float = SETTLE_SECONDS) -> None:
@@ -55,21 +61,54 @@ class Dependents:
         if name is None or not name.isidentifier():
             return
         self._changed[document.uri] = name
+        self._before.setdefault(document.uri, document.text)  # a closed one is gone then
         if self._timer is not None:
             self._timer.cancel()
         self._timer = asyncio.get_running_loop().call_later(delay, self._refresh)
 
+    def seen(self, document: OpenDocument) -> None:
+        """`document` is about to change: what its import statements name now counts too."""
+        if document.notebook is None:
+            self._before.setdefault(document.uri, document.text)
+
     def _refresh(self) -> None:
         changed, self._changed, self._timer = self._changed, {}, None
+        before, self._before = self._before, {}
+        texts = [*before.values()]
+        texts += [d.text for d in self._documents if d.uri in changed and d.notebook is None]
+        imported = set().union(*map(_import_words, texts))
         # The names as words (not inside a longer identifier).
         alternatives = "|".join(map(re.escape, sorted(set(changed.values()))))
         named = re.compile(rf"\b(?:{alternatives})\b")
         notebooks: set[str] = set()
         for document in list(self._documents):
-            if document.uri in changed or named.search(document.text) is None:
+            if document.uri in changed:
+                continue
+            if named.search(document.text) is None and not _named_by(document, imported):
                 continue
             if document.notebook is None:
                 self._renew(document)
             elif document.notebook not in notebooks:
                 notebooks.add(document.notebook)
                 self._renew_notebook(document.notebook)
+
+
+_IMPORT_LINE = re.compile(r"^[ \t]*(?:from[ \t]+[\w.]+[ \t]+)?import\b.*$", re.MULTILINE)
+_WORD = re.compile(r"\w+")
+_DEFINITION = re.compile(r"^(?:async[ \t]+)?(?:def|class)[ \t]+(\w+)", re.MULTILINE)
+
+
+def _import_words(text: str) -> set[str]:
+    """The words of the text's import lines (a superset of what they import: the modules,
+    their packages, the names)."""
+    return {word for line in _IMPORT_LINE.findall(text) for word in _WORD.findall(line)}
+
+
+def _named_by(document: OpenDocument, words: set[str]) -> bool:
+    """Whether `words` name the document's module or one of its top-level definitions."""
+    if not words or document.notebook is not None:
+        return False
+    name = module_name(document.path)
+    if name is not None and name in words:
+        return True
+    return any(found in words for found in _DEFINITION.findall(document.text))

@@ -14,6 +14,7 @@ from itertools import accumulate, count
 from lsprotocol import types
 from pygls.uris import to_fs_path
 
+from jax_lsp.files import notebook_of_virtual_document
 from jax_lsp.findings import Position
 from jax_lsp.lsp.positions import from_lsp_position
 from jax_lsp.text import split_lines
@@ -71,8 +72,14 @@ class OpenDocument:
 
     @cached_property
     def path(self) -> str | None:
+        """The file the document stands for: its own, or for jupyterlab-lsp's joined cells
+        (`.virtual_documents/nb.ipynb`, under a root of its own) the notebook's, so that the
+        notebook's folder gives its sibling modules, its `pyproject.toml` and jedi's paths."""
         # Asked on every keystroke (the analysis, the dependents): the uri never changes.
-        return to_fs_path(self.uri) if self.uri.startswith("file:") else None
+        if not self.uri.startswith("file:"):
+            return None
+        path = to_fs_path(self.uri)
+        return notebook_of_virtual_document(path) or path
 
     @property
     def newline(self) -> str:

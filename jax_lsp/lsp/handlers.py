@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 
 from lsprotocol import types
 from pygls.uris import to_fs_path
 
 from jax_lsp import __version__
+from jax_lsp.files import VIRTUAL_DOCUMENTS
 from jax_lsp.lsp.language_server import JaxLanguageServer
 from jax_lsp.lsp.settings import SECTION
 from jax_lsp.lsp.transport import watch_parent
@@ -25,7 +27,12 @@ WARM_JEDI_AFTER = 1.0
 def initialize(ls: JaxLanguageServer, params: types.InitializeParams) -> None:
     ls.client.initialize(ls.workspace.position_encoding, params.client_info)
     if params.root_uri:
-        ls.settings.root = ls.cross.workspace.root = to_fs_path(params.root_uri)
+        root = to_fs_path(params.root_uri)
+        # jupyterlab-lsp roots its server in the folder of its virtual documents (a notebook's
+        # cells joined): the project is the folder that holds it.
+        if os.path.basename(root) == VIRTUAL_DOCUMENTS:
+            root = os.path.dirname(root)
+        ls.settings.root = ls.cross.workspace.root = root
     ls.settings.set_editor(params.initialization_options or {})
     watch_parent(params.process_id)
 
@@ -53,6 +60,7 @@ def did_change(ls: JaxLanguageServer, params: types.DidChangeTextDocumentParams)
     document = ls.documents.get(params.text_document.uri)
     if document is None:
         return
+    ls.dependents.seen(document)  # an import the edit removes still names what it traced
     document.apply(params.content_changes, params.text_document.version, ls.client.encoding)
     ls.scheduler.schedule(document)
     ls.dependents.changed(document)

@@ -6,15 +6,19 @@ when the editor shows those too."""
 from __future__ import annotations
 
 import difflib
+import json
+import os
 import re
 import textwrap
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from lsprotocol import types
+from pygls.uris import to_fs_path
 
 from jax_lsp.diagnostics import RULES_BY_CODE
 from jax_lsp.diagnostics.base import ERROR_MARKER, Rule
-from jax_lsp.findings import Finding, Position
+from jax_lsp.findings import Finding, Position, Related
 from jax_lsp.lsp.positions import from_lsp_position, to_lsp_range
 
 if TYPE_CHECKING:
@@ -62,14 +66,74 @@ def example_pair(rule: Rule) -> tuple[str, str] | None:
     return pair if pair[0] != pair[1] else None  # a line that only moves says nothing here
 
 
-def _related_lines(finding: Finding) -> list[str]:
-    """The places that explain the finding, one short line each (1-based line numbers)."""
-    return [f"- line {item.span.start.line + 1}: {item.message}" for item in finding.related]
+def _line_place(line: int) -> str:
+    return f"line {line + 1}"
 
 
-def hover_markdown(finding: Finding, related: bool = True) -> str:
+def cell_places(lines: Sequence[str], notebook_path: str) -> Callable[[int], str] | None:
+    """For a virtual document (`lines`: the notebook's code cells joined by jupyterlab-lsp),
+    how a 0-based line of it is named in the notebook: "cell 3, line 1", cells numbered as
+    Jupyter numbers them (markdown cells counted). Each code cell is found by its first Python
+    line, in order, in the notebook saved at `notebook_path`; None when it cannot be read or a
+    cell is not found (edited since it was saved): plain line numbers then."""
+    try:
+        with open(notebook_path, encoding="utf-8") as file:
+            cells = json.load(file)["cells"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    starts: list[tuple[int, int]] = []  # (first line in `lines`, cell number)
+    searched_from = 0
+    for number, cell in enumerate(cells, start=1):
+        if not isinstance(cell, dict) or cell.get("cell_type") != "code":
+            continue
+        source = cell.get("source", "")
+        source_lines = ("".join(source) if isinstance(source, list) else str(source)).split("\n")
+        # IPython lines (`%time`, `!ls`) are rewritten in the joined text.
+        python = [
+            i for i, line in enumerate(source_lines) if line.strip()[:1] not in ("", "%", "!")
+        ]
+        if not python:
+            continue
+        first = source_lines[python[0]]
+        try:
+            found = lines.index(first, searched_from)
+        except ValueError:
+            return None
+        starts.append((found - python[0], number))
+        searched_from = found + 1
+    if not starts:
+        return None
+
+    def place(line: int) -> str:
+        before = [(start, number) for start, number in starts if start <= line]
+        if not before:
+            return _line_place(line)
+        start, number = before[-1]
+        return f"cell {number}, line {line - start + 1}"
+
+    return place
+
+
+def _related_lines(finding: Finding, place: Callable[[int], str] = _line_place) -> list[str]:
+    """The places that explain the finding, one short line each (1-based line numbers, or
+    cells and lines of a notebook)."""
+    return [
+        f"- {_elsewhere(item) if item.path is not None else place(item.span.start.line)}: "
+        f"{item.message}"
+        for item in finding.related
+    ]
+
+
+def _elsewhere(item: Related) -> str:
+    """A place in another module of the project: its file and line."""
+    return f"{os.path.basename(item.path or '')}, line {item.span.start.line + 1}"
+
+
+def hover_markdown(
+    finding: Finding, related: bool = True, place: Callable[[int], str] = _line_place
+) -> str:
     """The hover of `finding`; with `related`, the places that explain it too (for a client
-    that does not show the diagnostic's relatedInformation itself)."""
+    that does not show the diagnostic's relatedInformation itself), named by `place`."""
     rule = RULES_BY_CODE.get(finding.code)
     if rule is None:
         return f"**{finding.code}**"
@@ -78,7 +142,7 @@ def hover_markdown(finding: Finding, related: bool = True) -> str:
     if pair is not None:
         wrong, right = pair
         parts += ["", "```python", "# wrong", wrong, "# right", right, "```"]
-    places = _related_lines(finding) if related else []
+    places = _related_lines(finding, place) if related else []
     if places:
         parts += ["", *places]
     parts += ["", f"[{rule.code} documentation]({rule.url()})"]
@@ -95,10 +159,14 @@ async def hover(ls: JaxLanguageServer, params: types.HoverParams) -> types.Hover
     if not found:
         return None
     related = not ls.client.shows_related()  # else the editor lists them under the message
+    place = _line_place
+    if related and any(f.related for f in found) and document.path != to_fs_path(document.uri):
+        # jupyterlab-lsp's joined cells of the notebook at `document.path`.
+        place = cell_places(document.lines, document.path) or _line_place
     return types.Hover(
         contents=types.MarkupContent(
             kind=types.MarkupKind.Markdown,
-            value="\n\n---\n\n".join(hover_markdown(f, related) for f in found),
+            value="\n\n---\n\n".join(hover_markdown(f, related, place) for f in found),
         ),
         range=to_lsp_range(document.lines, found[0].span, ls.client.encoding),
     )

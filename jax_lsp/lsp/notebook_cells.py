@@ -123,7 +123,7 @@ def _in_cell(
             Related(_moved_span(item.span, -other.start_line), item.message),
         )
         for item in finding.related
-        if not cell.holds(item.span)
+        if item.path is None and not cell.holds(item.span)
         for other in slices
         if other.holds(item.span)
     )
@@ -135,9 +135,9 @@ def _in_cell(
         # In the cell's coordinates: built on the notebook's module when asked (`built_fixes`).
         deferred=tuple(replace(d, anchor=_moved(d.anchor, shift)) for d in finding.deferred),
         related=tuple(
-            Related(_moved_span(item.span, shift), item.message)
+            item if item.path is not None else Related(_moved_span(item.span, shift), item.message)
             for item in finding.related
-            if cell.holds(item.span)
+            if item.path is not None or cell.holds(item.span)
         ),
     )
     return CellFinding(within, tuple(offered), elsewhere)

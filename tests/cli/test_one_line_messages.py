@@ -49,7 +49,8 @@ def test_concise_output_is_one_line_per_finding(tmp_path: Path):
     run = jax_lsp("check", "--output-format", "concise", "--quiet", "a.py", cwd=tmp_path)
     assert run.stdout.splitlines() == [
         "a.py:6:5: error: JAX701 [*] `if` on the traced value `x.sum() > 0` raises "
-        "TracerBoolConversionError in `step` (traced by `jax.jit`): it has no concrete value "
+        "TracerBoolConversionError (ValueError if it has more than one element) in `step` "
+        "(traced by `jax.jit`): it has no concrete value "
         "while tracing. Instead, use `jnp.where(cond, a, b)` or `lax.cond`; or make it static "
         "(`static_argnames`)"
     ]

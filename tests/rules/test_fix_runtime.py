@@ -48,6 +48,52 @@ def _eager(function: str, points: str, combine: str = "") -> str:
 #  check of the fixed program)
 CASES = [
     (
+        # A key built once in a default: every call drew the same numbers. Required now,
+        # the callers pass keys of their own and draw different ones.
+        "604-key-default-required",
+        "JAX604",
+        """
+        import jax
+
+        def noise(shape, key=jax.random.PRNGKey(0)):
+            return jax.random.normal(key, shape)
+
+        first = noise((3,), jax.random.key(1))
+        second = noise((3,), jax.random.key(2))
+        """,
+        None,
+        "assert (noise((3,)) == noise((3,))).all()",
+        "failed = False\n"
+        "try:\n"
+        "    noise((3,))\n"
+        "except TypeError:\n"
+        "    failed = True\n"
+        "assert failed and not (first == second).all()",
+    ),
+    (
+        # Code written for an older JAX: every removed name gets its replacement, and the
+        # program computes what it computed then.
+        "1101-removed-names",
+        "JAX1101",
+        """
+        import jax
+        import jax.numpy as np
+        from jax.experimental import optimizers
+
+        params = {"w": np.arange(1.0, 4.0)}
+        scaled = jax.tree_map(lambda p: p * 2, params)
+        total = np.product(scaled["w"])
+        marked = jax.ops.index_update(scaled["w"], jax.ops.index[0], -1.0)
+        mask = np.in1d(np.arange(4), np.array([1, 3]))
+        init, update, get_params = optimizers.sgd(0.5)
+        """,
+        "ImportError",
+        None,
+        "assert float(total) == 48.0 and marked.tolist() == [-1.0, 4.0, 6.0]\n"
+        "assert mask.tolist() == [False, True, False, True]\n"
+        "assert get_params(init(1.0)) == 1.0",
+    ),
+    (
         # An array handed to NumPy: the `jnp.` function takes it. Making `x` static (the fix
         # offered before) made JAX hash the array: ValueError/TypeError at the call.
         "703-numpy-function-becomes-jnp",

@@ -1,0 +1,100 @@
+"""What crosses between the modules of a project about tracing: the functions of another
+module that a module's traced code calls or transforms (outgoing), and the traces that other
+modules give a module's own functions (incoming).
+
+A module's model resolves a name imported from another workspace module through a
+`ForeignDefinitions` (the workspace reads that module; nothing is imported or run), traces it
+as it would a function of its own, and keeps what it found aside as `outgoing` instead of
+analysing the other module's code. The project's trace graph (`jax_lsp.analysis.project`)
+hands each module the traces its importers found as `IncomingTrace`s, which its model seeds its
+own trace with. Below the model, so that both it and the project graph may use them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from jax_lsp.analysis.summary import FunctionNode
+from jax_lsp.findings import Span
+
+
+@dataclass(frozen=True)
+class ForeignFunction:
+    """A function defined in another workspace module: `path` there ("f", "Cls.method") and
+    its definition in that module's parse."""
+
+    file: str  # the module's file, links resolved
+    path: str
+    node: FunctionNode = None  # type: ignore[assignment]
+    method: bool = False  # defined in a class body: a bound call passes `self`
+
+
+@dataclass(frozen=True)
+class ForeignStep:
+    """One link of "why is this traced?" in another module: `function` there is traced by
+    `label` (a transformation) or called from `caller`, at `span` of `file`."""
+
+    function: str
+    label: str | None
+    caller: str | None
+    file: str
+    span: Span
+
+
+@dataclass(frozen=True)
+class IncomingTrace:
+    """A trace that code in another module gives this module's function `function` (its
+    path): the transformation or the traced call, what it traces, and why (the site in the
+    other module first, then why that code is traced)."""
+
+    function: str
+    via: str
+    abstract: bool
+    direct: bool  # a transformation applies to it there (not only reached through calls)
+    traced_params: frozenset[str]
+    static_params: frozenset[str]
+    steps: tuple[ForeignStep, ...]
+    all_leaves: frozenset[str] = frozenset()
+    # Parameters every trace leaves at a default naming a module or function (qualname), and
+    # those every trace gives the same flag: see `TraceInfo`.
+    module_defaults: frozenset[tuple[str, str]] = frozenset()
+    literals: frozenset[tuple[str, bool | None]] = frozenset()
+    # Library mode: `function` is a glob pattern over the dotted names of the module's
+    # top-level functions and methods (`mylib.ops.*`), the module being `module`; each one
+    # matched is traced in every parameter.
+    module: str | None = None
+
+
+class ForeignDefinitions:
+    """The definitions a module's imports name in other workspace modules. The model asks for
+    what it cannot resolve in its own code: `function(local)` for a name bound by an import
+    (`from utils import clip`), `member(local, attribute)` for `module.f`, `Cls.method`, and
+    `method(local, attribute)` for a method of an instance of an imported class (`attribute`
+    "" for the object called: `__call__`). This one knows none."""
+
+    def function(self, local: str) -> ForeignFunction | None:
+        return None
+
+    def member(self, local: str, attribute: str) -> ForeignFunction | None:
+        return None
+
+    def method(self, local: str, attribute: str) -> ForeignFunction | None:
+        return None
+
+    def is_class(self, local: str) -> bool:
+        return False
+
+    def class_names(self) -> frozenset[str]:
+        """The local names bound to imported classes."""
+        return frozenset()
+
+    def is_property(self, local: str, attribute: str) -> bool:
+        """`attribute` of the imported class is a property: reading it runs its getter."""
+        return False
+
+    def linen_class(self, local: str) -> bool:
+        """An imported flax linen module class: `apply`/`init` run its `__call__`."""
+        return False
+
+
+NO_FOREIGN = ForeignDefinitions()

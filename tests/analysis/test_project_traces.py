@@ -1,0 +1,281 @@
+"""The project's trace graph (jax_lsp.analysis.project): functions of one module traced by
+code in another, checked in their own file. Each case is a small project written to disk."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+from jax_lsp.config import Settings, load_settings
+from jax_lsp.engine import check_source
+from jax_lsp.workspace import Workspace
+
+
+def write(root: Path, files: dict[str, str]) -> None:
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text).lstrip("\n"))
+
+
+def check(root: Path, name: str, workspace: Workspace | None = None):
+    path = root / name
+    workspace = workspace or Workspace(str(root))
+    return check_source(path.read_text(), str(path), Settings(), workspace)
+
+
+def codes(root: Path, name: str) -> list[tuple[int, str]]:
+    return [(f.span.start.line + 1, f.code) for f in check(root, name).findings]
+
+
+TRAIN = """
+    import jax
+
+    from utils import clip_update
+
+
+    @jax.jit
+    def step(params, grads):
+        return clip_update(params, grads, 0.1)
+"""
+
+UTILS = """
+    import jax.numpy as jnp
+
+
+    def clip_update(params, grads, lr):
+        if jnp.linalg.norm(grads) > 1.0:
+            grads = grads / jnp.linalg.norm(grads)
+        print("clipping", grads)
+        params[0] = params[0] - lr * grads[0]
+        return params
+"""
+
+
+def test_a_helper_jitted_from_another_module_has_its_findings_in_its_own_file(tmp_path):
+    write(tmp_path, {"train.py": TRAIN, "utils.py": UTILS})
+    analysis = check(tmp_path, "utils.py")
+    assert [(f.span.start.line + 1, f.code) for f in analysis.findings] == [
+        (5, "JAX701"),
+        (7, "JAX101"),
+        (8, "JAX201"),
+    ]
+    branch = analysis.findings[0]
+    assert "called from `step` in train.py" in branch.message
+    train = str(tmp_path / "train.py")
+    assert [(r.path, r.span.start.line + 1) for r in branch.related] == [(train, 8), (train, 6)]
+    assert codes(tmp_path, "train.py") == []
+
+
+def test_not_traced_without_the_jit_or_without_the_call(tmp_path):
+    write(tmp_path, {"train.py": TRAIN.replace("@jax.jit\n", ""), "utils.py": UTILS})
+    assert codes(tmp_path, "utils.py") == []
+    write(tmp_path, {"train.py": TRAIN.replace("clip_update(params", "max(params")})
+    assert codes(tmp_path, "utils.py") == []
+
+
+def test_a_package_with_relative_imports_and_reexports(tmp_path):
+    """`from envs import CartPole` (re-exported by `envs/__init__.py` from `.cartpole`), an
+    instance's bound method given to `jax.jit`, and a chain of calls across three modules."""
+    write(
+        tmp_path,
+        {
+            "envs/__init__.py": "from .cartpole import CartPole\n",
+            "envs/physics.py": """
+                import jax.numpy as jnp
+
+
+                def failed(x, theta):
+                    return jnp.abs(x) > 2.4 or jnp.abs(theta) > 0.2
+            """,
+            "envs/cartpole.py": """
+                from .physics import failed
+
+
+                class CartPole:
+                    def step(self, state, action):
+                        x, theta = state
+                        return state, failed(x, theta)
+            """,
+            "train.py": """
+                import jax
+
+                from envs import CartPole
+
+
+                def run(state):
+                    env = CartPole()
+                    step = jax.jit(env.step)
+                    return step(state, 1)
+            """,
+        },
+    )
+    analysis = check(tmp_path, "envs/physics.py")
+    assert [f.code for f in analysis.findings] == ["JAX702"]
+    message = analysis.findings[0].message
+    assert "called from `CartPole.step` in cartpole.py" in message
+    assert "traced by `jax.jit` in train.py" in message
+
+
+def test_a_project_decorator_that_jits(tmp_path):
+    write(
+        tmp_path,
+        {
+            "pkg/__init__.py": "",
+            "pkg/compile.py": """
+                import jax
+
+
+                def compiled(fn=None, *, static=()):
+                    return jax.jit(fn, static_argnames=static)
+            """,
+            "pkg/ops.py": """
+                from .compile import compiled
+
+
+                @compiled
+                def total(x):
+                    return x.sum().item()
+            """,
+        },
+    )
+    assert codes(tmp_path, "pkg/ops.py") == [(6, "JAX703")]
+
+
+def test_tests_that_jit_library_code_count_as_callers(tmp_path):
+    write(
+        tmp_path,
+        {
+            "lib/__init__.py": "",
+            "lib/filters.py": """
+                import jax.numpy as jnp
+
+
+                def moving_average(x, window):
+                    return jnp.convolve(x, jnp.ones(window) / window, mode="valid")
+            """,
+            "tests/test_filters.py": """
+                import jax
+                import jax.numpy as jnp
+
+                from lib.filters import moving_average
+
+
+                def test_jit():
+                    jax.jit(moving_average)(jnp.arange(8.0), 3)
+            """,
+        },
+    )
+    assert codes(tmp_path, "lib/filters.py") == [(5, "JAX803")]
+
+
+def test_numpy_helpers_and_untraced_callers_stay_clean(tmp_path):
+    write(
+        tmp_path,
+        {
+            "helpers.py": """
+                import numpy as np
+
+
+                def normalise(x):
+                    if x.sum() > 0:
+                        x[0] = 0
+                    return float(x.mean())
+            """,
+            "main.py": """
+                import numpy as np
+
+                from helpers import normalise
+
+                print(normalise(np.ones(3)))
+            """,
+        },
+    )
+    assert codes(tmp_path, "helpers.py") == []
+
+
+def test_an_import_cycle_is_followed_once(tmp_path):
+    write(
+        tmp_path,
+        {
+            "a.py": """
+                import jax
+
+                from b import helper
+
+
+                @jax.jit
+                def step(x):
+                    return helper(x)
+
+
+                def later(x):
+                    if x > 0:
+                        return x
+                    return -x
+            """,
+            "b.py": """
+                from a import later
+
+
+                def helper(x):
+                    return later(x)
+            """,
+        },
+    )
+    assert codes(tmp_path, "a.py") == [(12, "JAX701")]
+    assert codes(tmp_path, "b.py") == []
+
+
+def test_a_changed_caller_changes_the_traces_the_same_workspace_gives(tmp_path):
+    """The graph is kept while the modules it read are unchanged, and read again when one
+    changes (the server's workspace lives as long as the session)."""
+    write(tmp_path, {"train.py": TRAIN, "utils.py": UTILS})
+    workspace = Workspace(str(tmp_path))
+    assert len(check(tmp_path, "utils.py", workspace).findings) == 3
+    write(tmp_path, {"train.py": TRAIN.replace("@jax.jit\n", "")})
+    assert check(tmp_path, "utils.py", workspace).findings == []
+    write(tmp_path, {"train.py": TRAIN})
+    assert len(check(tmp_path, "utils.py", workspace).findings) == 3
+
+
+def test_library_mode_traces_what_the_settings_name(tmp_path):
+    """`traced = [...]` in `[tool.jax-lsp]`: the functions a library's users trace, by glob
+    patterns over dotted names, are checked as jitted code; the others are not."""
+    write(
+        tmp_path,
+        {
+            "pyproject.toml": """
+                [tool.jax-lsp]
+                traced = ["mylib.ops.*", "mylib.envs.*.step"]
+            """,
+            "mylib/__init__.py": "",
+            "mylib/envs/__init__.py": "",
+            "mylib/ops.py": """
+                def normalise(x):
+                    if x.sum() > 0:
+                        return x / x.sum()
+                    return x
+            """,
+            "mylib/envs/grid.py": """
+                class Grid:
+                    def step(self, state, action):
+                        if action > 2:
+                            return state
+                        return state + 1
+
+                    def render(self, state):
+                        if state.sum() > 0:
+                            print(state)
+            """,
+        },
+    )
+    settings = load_settings(tmp_path)
+    assert settings.traced == ("mylib.ops.*", "mylib.envs.*.step")
+    found = {}
+    for name in ("mylib/ops.py", "mylib/envs/grid.py"):
+        path = tmp_path / name
+        analysis = check_source(path.read_text(), str(path), settings, Workspace(str(tmp_path)))
+        found[name] = [(f.span.start.line + 1, f.code) for f in analysis.findings]
+    assert found == {"mylib/ops.py": [(2, "JAX701")], "mylib/envs/grid.py": [(3, "JAX701")]}
+    assert check(tmp_path, "mylib/ops.py").findings == []  # without the setting

@@ -1,0 +1,513 @@
+"""JAX602 on keys that reach library consumers and project functions (`analysis/keys.py`:
+`LIBRARY_FUNCTIONS`, `LIBRARY_METHODS`, derived uses, keys handed back, imported helpers).
+Each row runs under the real library with `jax_debug_key_reuse`: the flagged program raises
+`KeyReuseError` (or, where the library derives its numbers without consuming the key, as
+flax does, draws identical numbers), and its valid counterpart runs cleanly and is not
+flagged."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from jax_lsp.config import Settings
+from jax_lsp.engine import check_source
+from jax_lsp.workspace import Workspace
+from tests.runtime import run_snippet
+
+jax = pytest.importorskip("jax")
+from jax.errors import KeyReuseError  # noqa: E402  (after the skip: JAX may be missing)
+
+# (id, library to import, flagged program, valid program). A flagged program marks the
+# reused line `# error`; `same = ...` says what it checks where the library derives its
+# numbers without consuming the key (then JAX's checker accepts it: the numbers repeat).
+ROWS = [
+    (
+        "flax-init-twice",
+        "flax",
+        """
+        import flax.linen as nn
+        import jax
+        import jax.numpy as jnp
+
+        model = nn.Dense(3)
+        key = jax.random.key(0)
+        encoder = model.init(key, jnp.ones((1, 4)))
+        decoder = model.init(key, jnp.ones((1, 4)))  # error
+        same = bool((encoder["params"]["kernel"] == decoder["params"]["kernel"]).all())
+        """,
+        """
+        import flax.linen as nn
+        import jax
+        import jax.numpy as jnp
+
+        model = nn.Dense(3)
+        key = jax.random.key(0)
+        enc_key, dec_key = jax.random.split(key)
+        encoder = model.init(enc_key, jnp.ones((1, 4)))
+        decoder = model.init(dec_key, jnp.ones((1, 4)))
+        """,
+    ),
+    (
+        "flax-apply-dropout-key-in-a-loop",
+        "flax",
+        """
+        import flax.linen as nn
+        import jax
+        import jax.numpy as jnp
+
+        class Net(nn.Module):
+            @nn.compact
+            def __call__(self, x):
+                return nn.Dropout(0.5, deterministic=False)(nn.Dense(8)(x))
+
+        net = Net()
+        x = jnp.ones((1, 4))
+        params = net.init(jax.random.key(1), x)
+        dropout_key = jax.random.key(2)
+        outs = []
+        for step in range(2):
+            outs.append(net.apply(params, x, rngs={"dropout": dropout_key}))  # error
+        same = bool((outs[0] == outs[1]).all())
+        """,
+        """
+        import flax.linen as nn
+        import jax
+        import jax.numpy as jnp
+
+        class Net(nn.Module):
+            @nn.compact
+            def __call__(self, x):
+                return nn.Dropout(0.5, deterministic=False)(nn.Dense(8)(x))
+
+        net = Net()
+        x = jnp.ones((1, 4))
+        params = net.init(jax.random.key(1), x)
+        dropout_key = jax.random.key(2)
+        outs = []
+        for step in range(2):
+            dropout_key, step_key = jax.random.split(dropout_key)
+            outs.append(net.apply(params, x, rngs={"dropout": step_key}))
+        """,
+    ),
+    (
+        "flax-dropout-module-applied-twice",
+        "flax",
+        """
+        import flax.linen as nn
+        import jax
+        import jax.numpy as jnp
+
+        key = jax.random.key(0)
+        x = jnp.ones(8)
+        dropout = nn.Dropout(0.5, deterministic=False)
+        dropped = dropout.apply({}, x, rngs={"dropout": key})
+        again = dropout.apply({}, x, rngs={"dropout": key})  # error
+        same = bool((dropped == again).all())
+        """,
+        """
+        import flax.linen as nn
+        import jax
+        import jax.numpy as jnp
+
+        key = jax.random.key(0)
+        mask_key, noise_key = jax.random.split(key)
+        x = jnp.ones(8)
+        dropout = nn.Dropout(0.5, deterministic=False)
+        dropped = dropout.apply({}, x, rngs={"dropout": mask_key})
+        again = dropout.apply({}, x, rngs={"dropout": noise_key})
+        """,
+    ),
+    (
+        "initializer",
+        "flax",
+        """
+        import flax.linen as nn
+        import jax
+
+        kernel_init = nn.initializers.lecun_normal()
+
+        def dense(key, n):
+            return kernel_init(key, (n, n))
+
+        def towers(key):
+            return dense(key, 3), dense(key, 3)  # error
+
+        towers(jax.random.key(0))
+        """,
+        """
+        import flax.linen as nn
+        import jax
+
+        kernel_init = nn.initializers.lecun_normal()
+
+        def dense(key, n):
+            return kernel_init(key, (n, n))
+
+        def towers(key):
+            a, b = jax.random.split(key)
+            return dense(a, 3), dense(b, 3)
+
+        towers(jax.random.key(0))
+        """,
+    ),
+    (
+        "haiku-init-then-draw",
+        "haiku",
+        """
+        import haiku as hk
+        import jax
+        import jax.numpy as jnp
+
+        critic = hk.without_apply_rng(hk.transform(lambda x: hk.Linear(1)(x)))
+
+        def setup(key):
+            params = critic.init(key, jnp.ones((1, 4)))
+            obs = jax.random.normal(key, (2, 4))  # error
+            return params, obs
+
+        setup(jax.random.key(0))
+        """,
+        """
+        import haiku as hk
+        import jax
+        import jax.numpy as jnp
+
+        critic = hk.without_apply_rng(hk.transform(lambda x: hk.Linear(1)(x)))
+
+        def setup(key):
+            init_key, obs_key = jax.random.split(key)
+            params = critic.init(init_key, jnp.ones((1, 4)))
+            obs = jax.random.normal(obs_key, (2, 4))
+            return params, obs
+
+        setup(jax.random.key(0))
+        """,
+    ),
+    (
+        "haiku-apply-and-dropout",
+        "haiku",
+        """
+        import haiku as hk
+        import jax
+        import jax.numpy as jnp
+
+        def forward(x):
+            return hk.dropout(hk.next_rng_key(), 0.5, x)
+
+        net = hk.transform(forward)
+        x = jnp.ones((1, 8))
+        params = net.init(jax.random.key(1), x)
+        key = jax.random.key(2)
+        a = net.apply(params, key, x)
+        b = hk.dropout(key, 0.5, x)  # error
+        """,
+        """
+        import haiku as hk
+        import jax
+        import jax.numpy as jnp
+
+        def forward(x):
+            return hk.dropout(hk.next_rng_key(), 0.5, x)
+
+        net = hk.transform(forward)
+        x = jnp.ones((1, 8))
+        params = net.init(jax.random.key(1), x)
+        apply_key, mask_key = jax.random.split(jax.random.key(2))
+        a = net.apply(params, apply_key, x)
+        b = hk.dropout(mask_key, 0.5, x)
+        """,
+    ),
+    (
+        "numpyro-seed-and-svi",
+        "numpyro",
+        """
+        import jax
+        import numpyro
+        import numpyro.distributions as dist
+        from numpyro import handlers
+        from numpyro.infer import SVI, Trace_ELBO
+
+        def model():
+            numpyro.sample("x", dist.Normal(0.0, 1.0))
+
+        def guide():  # (numpyro's AutoNormal reuses a key of its own under the checker)
+            numpyro.sample("x", dist.Normal(numpyro.param("loc", 0.0), 1.0))
+
+        key = jax.random.key(0)
+        trace = handlers.trace(handlers.seed(model, key)).get_trace()
+        svi = SVI(model, guide, numpyro.optim.Adam(0.1), Trace_ELBO())
+        state = svi.init(key)  # error
+        """,
+        """
+        import jax
+        import numpyro
+        import numpyro.distributions as dist
+        from numpyro import handlers
+        from numpyro.infer import SVI, Trace_ELBO
+
+        def model():
+            numpyro.sample("x", dist.Normal(0.0, 1.0))
+
+        def guide():  # (numpyro's AutoNormal reuses a key of its own under the checker)
+            numpyro.sample("x", dist.Normal(numpyro.param("loc", 0.0), 1.0))
+
+        trace_key, svi_key = jax.random.split(jax.random.key(0))
+        trace = handlers.trace(handlers.seed(model, trace_key)).get_trace()
+        svi = SVI(model, guide, numpyro.optim.Adam(0.1), Trace_ELBO())
+        state = svi.init(svi_key)
+        """,
+    ),
+    (
+        "numpyro-distribution-sample",
+        "numpyro",
+        """
+        import jax
+        import numpyro.distributions as dist
+
+        prior = dist.Normal(0.0, 1.0)
+        key = jax.random.key(0)
+        a = prior.sample(key, (3,))
+        b = prior.sample(key, (3,))  # error
+        """,
+        """
+        import jax
+        import numpyro.distributions as dist
+
+        prior = dist.Normal(0.0, 1.0)
+        key_a, key_b = jax.random.split(jax.random.key(0))
+        a = prior.sample(key_a, (3,))
+        b = prior.sample(key_b, (3,))
+        """,
+    ),
+    (
+        "distrax-sample-seed",
+        "distrax",
+        """
+        import distrax
+        import jax
+
+        def act(key):
+            policy = distrax.Normal(0.0, 1.0)
+            action = policy.sample(seed=key)
+            noise = jax.random.normal(key)  # error
+            return action + noise
+
+        act(jax.random.key(0))
+        """,
+        """
+        import distrax
+        import jax
+
+        def act(key):
+            sample_key, noise_key = jax.random.split(key)
+            policy = distrax.Normal(0.0, 1.0)
+            action = policy.sample(seed=sample_key)
+            return action + jax.random.normal(noise_key)
+
+        act(jax.random.key(0))
+        """,
+    ),
+    (
+        "equinox-layer-and-dropout",
+        "equinox",
+        """
+        import equinox as eqx
+        import jax
+        import jax.numpy as jnp
+
+        key = jax.random.key(0)
+        layer = eqx.nn.Linear(4, 4, key=key)
+        dropped = eqx.nn.Dropout(0.5)(jnp.ones(4), key=key)  # error
+        """,
+        """
+        import equinox as eqx
+        import jax
+        import jax.numpy as jnp
+
+        layer_key, drop_key = jax.random.split(jax.random.key(0))
+        layer = eqx.nn.Linear(4, 4, key=layer_key)
+        dropped = eqx.nn.Dropout(0.5)(jnp.ones(4), key=drop_key)
+        """,
+    ),
+    (
+        "helper-hands-back-its-key",
+        "jax",
+        """
+        import jax
+        import jax.numpy as jnp
+
+        def sample_action(key, logits):
+            return jax.random.categorical(key, logits), key
+
+        def run(key):
+            actions = []
+            for _ in range(3):
+                action, key = sample_action(key, jnp.zeros(3))  # error
+                actions.append(int(action))
+            return actions
+
+        run(jax.random.key(0))
+        """,
+        """
+        import jax
+        import jax.numpy as jnp
+
+        def sample_action(key, logits):
+            key, sub = jax.random.split(key)
+            return jax.random.categorical(sub, logits), key
+
+        def run(key):
+            actions = []
+            for _ in range(3):
+                action, key = sample_action(key, jnp.zeros(3))
+                actions.append(int(action))
+            return actions
+
+        run(jax.random.key(0))
+        """,
+    ),
+]
+
+
+def _flagged_lines(source: str, path: str = "example.py", workspace=None) -> list[int]:
+    analysis = check_source(source, path, Settings(), workspace)
+    return [f.span.start.line for f in analysis.findings if f.code == "JAX602"]
+
+
+def _marked_line(source: str) -> int:
+    return next(i for i, line in enumerate(source.split("\n")) if line.endswith("# error"))
+
+
+@pytest.mark.parametrize(("name", "library", "invalid", "valid"), ROWS, ids=[r[0] for r in ROWS])
+def test_flagged_reuse_misbehaves_under_the_library(name, library, invalid, valid):
+    pytest.importorskip(library)
+    invalid, valid = textwrap.dedent(invalid), textwrap.dedent(valid)
+    assert _flagged_lines(invalid) == [_marked_line(invalid)]
+    assert _flagged_lines(valid) == []
+    with jax.debug_key_reuse(True):
+        outcome = run_snippet(invalid)
+        if "same = " in invalid:
+            assert outcome.error is None, outcome.error
+            assert outcome.namespace["same"] is True  # the numbers repeat
+        else:
+            assert isinstance(outcome.error, KeyReuseError), outcome.error
+        clean = run_snippet(valid)
+    assert clean.error is None, f"{name}: the valid program failed: {clean.error!r}"
+
+
+def test_optimizer_init_is_no_key_use():
+    """`opt.init(params)` twice takes no key: only a key-named argument counts."""
+    source = textwrap.dedent(
+        """
+        import jax
+        import optax
+
+        params = {"w": jax.random.normal(jax.random.key(0), (3,))}
+        opt = optax.adam(1e-3)
+        first = opt.init(params)
+        again = opt.init(params)
+        """
+    )
+    assert _flagged_lines(source) == []
+
+
+def test_one_key_seeding_two_numpyro_programs_is_a_replay():
+    """A model and its guide seeded with one key subsample the same plate: by intent."""
+    source = textwrap.dedent(
+        """
+        import jax
+        from numpyro.handlers import seed
+
+        def run(model, guide, key):
+            plate_key, key = jax.random.split(key)
+            return seed(model, plate_key), seed(guide, plate_key)
+        """
+    )
+    assert _flagged_lines(source) == []
+
+
+def test_flax_init_then_a_draw_is_no_reuse():
+    """flax folds the module path into the key: a `jax.random` draw after `init` meets none of
+    its numbers, and JAX's checker accepts it."""
+    source = textwrap.dedent(
+        """
+        import flax.linen as nn
+        import jax
+        import jax.numpy as jnp
+
+        key = jax.random.key(0)
+        params = nn.Dense(3).init(key, jnp.ones((1, 4)))
+        noise = jax.random.normal(key, (3,))
+        """
+    )
+    assert _flagged_lines(source) == []
+    with jax.debug_key_reuse(True):
+        assert run_snippet(source).error is None
+
+
+IMPORTED = {
+    "pkg/__init__.py": "",
+    "pkg/sampling.py": """
+        import jax
+        import flax.linen as nn
+
+        kernel_init = nn.initializers.glorot_normal()
+        model = nn.Dropout(0.5, deterministic=False)
+
+        def dense(key, n):
+            return kernel_init(key, (n, n))
+
+        def sample_action(key, logits):
+            return jax.random.categorical(key, logits), key
+
+        def fresh_action(key, logits):
+            key, sub = jax.random.split(key)
+            return jax.random.categorical(sub, logits), key
+
+        @jax.jit
+        def train_step(x, dropout_key):
+            def loss(x):
+                return model.apply({}, x, rngs={"dropout": dropout_key}).sum()
+
+            return jax.grad(loss)(x)
+        """,
+    "pkg/main.py": """
+        import jax
+        import jax.numpy as jnp
+
+        from .sampling import dense, fresh_action, sample_action, train_step
+
+        def towers(key):
+            return dense(key, 3), dense(key, 3)  # error
+
+        def bandit(key, other_key):
+            actions = []
+            for _ in range(3):
+                action, key = sample_action(key, jnp.zeros(3))  # error
+                actions.append(action)
+            good = []
+            for _ in range(3):
+                action, other_key = fresh_action(other_key, jnp.zeros(3))
+                good.append(action)
+            return actions, good
+
+        def train(key, x):
+            dropout_key = jax.random.fold_in(key, 1)
+            for _ in range(3):
+                x = train_step(x, dropout_key)  # error
+            return x
+        """,
+}
+
+
+def test_imported_functions_carry_their_key_facts(tmp_path):
+    for name, text in IMPORTED.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(textwrap.dedent(text))
+    main = tmp_path / "pkg/main.py"
+    source = main.read_text()
+    marked = [i for i, line in enumerate(source.split("\n")) if line.endswith("# error")]
+    flagged = _flagged_lines(source, str(main), Workspace(str(tmp_path)))
+    assert flagged == marked
