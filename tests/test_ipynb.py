@@ -224,6 +224,7 @@ def test_notebook_syntax_errors_are_reported_in_cell_coordinates(tmp_path: Path)
     assert "broken_cell.ipynb:cell 2:2:12: error: invalid-syntax SyntaxError" in result.stdout
 
 
+@pytest.mark.slow  # check --fix run as a subprocess
 def test_a_fix_that_adds_lines_keeps_the_ipython_lines_in_place(tmp_path: Path):
     cell = (
         "%matplotlib inline\nfrom jax import jit\n!nvidia-smi\n@jit\ndef inside(x):\n"
