@@ -22,7 +22,8 @@ from jax_lsp.findings import Finding
 @pytest.hookimpl(tryfirst=True)
 def pytest_cmdline_main(config: pytest.Config) -> None:
     """Tests run on every core when pytest-xdist is installed and the command line chose no
-    distribution (`-n`, `--tx`, `--dist`, `-p no:xdist`); plain `pytest` runs without it."""
+    distribution (`-n`, `--tx`, `--dist`, `-p no:xdist`); without xdist they run in this
+    process, so plain `pytest` needs no plugin."""
     if not config.pluginmanager.hasplugin("xdist") or hasattr(config, "workerinput"):
         return
     option = config.option
