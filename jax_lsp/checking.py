@@ -13,7 +13,6 @@ from functools import partial
 from pathlib import Path
 from typing import Literal
 
-from jax_lsp.analysis.text import split_lines
 from jax_lsp.config import ConfigError, Settings, load_settings
 from jax_lsp.engine import analysing_once, check_source, fix_source, with_fixes_built
 from jax_lsp.exit_codes import EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE
@@ -34,6 +33,7 @@ from jax_lsp.parallel import (
     tune_gc_for_batch,
 )
 from jax_lsp.reporting import FORMATTERS, Entry, ReportOptions, display_path, use_color
+from jax_lsp.text import split_lines
 from jax_lsp.workspace import Workspace
 
 _WATCHING = [False]  # `check --watch`: files are checked again, unchanged units reused

@@ -1,9 +1,7 @@
 """Settings: `[tool.jax-lsp]` in pyproject.toml, then the editor's settings on top.
 
-Keys (kebab-case in pyproject, camelCase accepted from editors): `select`, `ignore`,
-`extend-select`, `per-file-ignores`, `exclude`, `extend-exclude`, `severity`, `fix-all`,
-`unsafe-fixes`, `enable-x64`, `target-jax-version`. Codes match by prefix: "JAX7" selects
-JAX701-JAX703.
+Keys (kebab-case in pyproject, camelCase accepted from editors): those of
+`settings_table.OPTIONS`. Codes match by prefix: "JAX7" selects JAX701-JAX703.
 """
 
 from __future__ import annotations
@@ -23,6 +21,7 @@ from jax_lsp.analysis.api_changes import NEWEST_KNOWN, installed_jax_version, pa
 from jax_lsp.diagnostics import ALL_RULES
 from jax_lsp.diagnostics.base import Rule
 from jax_lsp.findings import Severity
+from jax_lsp.settings_table import SETTING_KEYS
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -238,36 +237,10 @@ def _exclusion_matchers(
     return any_of(list(patterns)), any_of(variants)
 
 
-_KEYS = {
-    "select": "select",
-    "extend-select": "extend_select",
-    "extendSelect": "extend_select",
-    "ignore": "ignore",
-    "per-file-ignores": "per_file_ignores",
-    "perFileIgnores": "per_file_ignores",
-    "exclude": "exclude",
-    "extend-exclude": "extend_exclude",
-    "extendExclude": "extend_exclude",
-    "severity": "severity",
-    "fix-all": "fix_all",
-    "fixAll": "fix_all",
-    "unsafe-fixes": "unsafe_fixes",
-    "unsafeFixes": "unsafe_fixes",
-    "enable-x64": "enable_x64",
-    "enableX64": "enable_x64",
-    "respect-gitignore": "respect_gitignore",
-    "respectGitignore": "respect_gitignore",
-    "x64": "enable_x64",  # `x64 = true`: the project's 64-bit mode, stated
-    "target-jax-version": "target_jax_version",
-    "targetJaxVersion": "target_jax_version",
-    "traced": "traced",
-}
-
-
 def _parse(raw: Mapping[str, Any]) -> dict[str, Any]:
     values: dict[str, Any] = {}
     for key, value in raw.items():
-        name = _KEYS.get(key)
+        name = SETTING_KEYS.get(key)
         if name is None or value is None:
             continue
         if name in ("select", "extend_select", "ignore"):

@@ -7,7 +7,7 @@ Positions are 0-based lines and code point columns within the document; faces co
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 
 class Severity(enum.Enum):
@@ -118,3 +118,52 @@ class Finding:
     @property
     def line(self) -> int:
         return self.span.start.line
+
+
+def _shift_span(span: Span, lines: int) -> Span:
+    return Span(
+        Position(span.start.line + lines, span.start.column),
+        Position(span.end.line + lines, span.end.column),
+    )
+
+
+def shift_finding(finding: Finding, lines: int) -> Finding:
+    """`finding` moved down by `lines` (up when negative), fixes and related places included:
+    rules find in a top-level statement's lines, reports speak the document's (and a
+    notebook cell's, for the server's cells analysed together)."""
+
+    def shift_fix(fix: Fix | None) -> Fix | None:
+        if fix is None:
+            return None
+        edits = tuple(
+            e if e.document_anchored else Edit(_shift_span(e.span, lines), e.content)
+            for e in fix.edits
+        )
+        return replace(fix, edits=edits)
+
+    if lines == 0:
+        if any(r.document_anchored for r in finding.related):
+            return replace(finding, related=_related_in_document(finding.related, 0))
+        return finding
+    return replace(
+        finding,
+        span=_shift_span(finding.span, lines),
+        fix=shift_fix(finding.fix),
+        alternatives=tuple(shift_fix(f) for f in finding.alternatives),
+        deferred=tuple(
+            replace(d, anchor=Position(d.anchor.line + lines, d.anchor.column))
+            for d in finding.deferred
+        ),
+        related=_related_in_document(finding.related, lines),
+    )
+
+
+def _related_in_document(related: tuple[Related, ...], lines: int) -> tuple[Related, ...]:
+    """Related places moved from their statement's coordinates into the document's; from here
+    on every span of the finding is in the same coordinates (so none is anchored any more)."""
+    return tuple(
+        Related(
+            r.span if r.document_anchored else _shift_span(r.span, lines), r.message, path=r.path
+        )
+        for r in related
+    )

@@ -12,6 +12,8 @@ import pytest
 
 from tests.cli.helpers import jax_lsp_process
 
+pytestmark = pytest.mark.slow  # the command line run as a subprocess
+
 BUGGY = textwrap.dedent(
     """\
     import jax.numpy as jnp

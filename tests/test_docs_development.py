@@ -4,6 +4,7 @@ it cites exists."""
 
 from __future__ import annotations
 
+import asyncio
 import importlib
 import re
 import sys
@@ -12,10 +13,18 @@ import types
 from pathlib import Path
 
 import pytest
+from lsprotocol import types as lsp_types
 
 from jax_lsp.analysis.document import Document
-from jax_lsp.engine import analyze
+from jax_lsp.config import Settings
+from jax_lsp.engine import analyze, check_source, traced_functions
 from jax_lsp.findings import Applicability
+from jax_lsp.lsp.hover import hover
+from jax_lsp.server import _features
+from jax_lsp.settings_table import OPTIONS
+from jax_lsp.text import split_lines
+from jax_lsp.workspace import Workspace
+from tests import test_settings_table as table_test
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGE = (ROOT / "docs" / "development.md").read_text(encoding="utf-8")
@@ -71,6 +80,50 @@ def test_the_one_entry_example_runs(tmp_path):
     assert [f.code for f in namespace["analysis"].findings] == ["JAX201"]
 
 
+def test_the_lsp_feature_example_converts_what_the_engine_gives(tmp_path):
+    conversion, handler = blocks_in("A new LSP feature")
+    namespace: dict = {}
+    exec(compile(conversion, "development.md: conversion", "exec"), namespace)
+    text = "import jax\n\n\n@jax.jit\ndef f(x, n):\n    return x * n\n"
+    analysis = check_source(text, str(tmp_path / "f.py"), Settings(), Workspace(str(tmp_path)))
+    functions = traced_functions(analysis)
+    (symbol,) = namespace["traced_symbols"](functions, split_lines(text), "utf-16")
+    assert symbol.name == "f" and symbol.detail == "jit · traced: x, n"
+    assert (symbol.range.start.line, symbol.range.start.character) == (4, 4)
+
+    # The handler, with the engine's answer standing in for the engine thread's.
+    async def answer(ls, document):
+        return functions
+
+    namespace |= {"traced_functions_of": answer}
+    exec(compile(handler, "development.md: handler", "exec"), namespace)
+    document = types.SimpleNamespace(lines=split_lines(text))
+    ls = types.SimpleNamespace(
+        documents={"file:///f.py": document}, client=types.SimpleNamespace(encoding="utf-16")
+    )
+    params = lsp_types.DocumentSymbolParams(lsp_types.TextDocumentIdentifier("file:///f.py"))
+    (served,) = asyncio.run(namespace["document_symbols"](ls, params))
+    assert served == symbol
+    # Registered in the form the page shows: (method, handler, options).
+    assert hasattr(lsp_types, "TEXT_DOCUMENT_DOCUMENT_SYMBOL")
+    assert (lsp_types.TEXT_DOCUMENT_HOVER, hover, None) in _features()
+
+
+def test_the_option_example_is_a_row_the_table_test_asks_for(monkeypatch):
+    (row,) = blocks_in("A new option")
+    imports, expression = row.split("\n\n", 1)
+    namespace: dict = {}
+    exec(compile(imports, "development.md: option", "exec"), namespace)
+    option = eval(compile(expression, "development.md: option", "eval"), namespace)
+    assert option.camel == "warnUnusedNoqa" and option.field == "warn_unused_noqa"
+    # A row alone is not enough: the table's test names the field and the flag still missing.
+    monkeypatch.setattr(table_test, "OPTIONS", (*OPTIONS, option))
+    with pytest.raises(AssertionError, match="warn_unused_noqa"):
+        table_test.test_every_settings_field_has_one_row()
+    with pytest.raises(AssertionError, match="--warn-unused-noqa"):
+        table_test.test_the_check_flags_are_the_tables()
+
+
 def test_the_editor_example_is_the_recipe():
     (snippet,) = code_blocks("toml")
     assert snippet in (ROOT / "editors" / "helix" / "languages.toml").read_text(encoding="utf-8")
@@ -78,7 +131,10 @@ def test_the_editor_example_is_the_recipe():
 
 def test_every_cited_path_exists():
     cited = set(
-        re.findall(r"`((?:jax_lsp|tests|editors|docs|analysis|lsp|codeactions)/[^`<>*]+)`", PAGE)
+        re.findall(
+            r"`((?:jax_lsp|tests|editors|docs|analysis|lsp|codeactions|vscode-extension)/[^`<>*]+)`",
+            PAGE,
+        )
     )
     cited |= set(
         re.findall(r"\b((?:cli|checking|reporting|server|engine|workspace|findings)\.py)\b", PAGE)
@@ -116,6 +172,7 @@ NAMES = {
     "Document.lineage.reuse": "jax_lsp.analysis.lineage.Lineage.reuse",
     "Lineage.reuse_each": "jax_lsp.analysis.lineage.Lineage.reuse_each",
     "ModuleModel._local_refs": "jax_lsp.analysis.model.ModuleModel._local_refs",
+    "_METHOD_FINDINGS": "jax_lsp.diagnostics.runner._METHOD_FINDINGS",
     "Finding.deferred": "jax_lsp.findings.Finding",
     "DeferredFix": "jax_lsp.findings.DeferredFix",
     "codeactions.with_deferred_fixes": "jax_lsp.codeactions.with_deferred_fixes",
@@ -123,6 +180,16 @@ NAMES = {
     "fix_source": "jax_lsp.engine.fix_source",
     "Workspace": "jax_lsp.workspace.Workspace",
     "RULES": "jax_lsp.diagnostics.inplace.RULES",
+    "_features": "jax_lsp.server._features",
+    "hints.traced_functions_of": "jax_lsp.lsp.hints.traced_functions_of",
+    "ls.client.supports": "jax_lsp.lsp.client.ClientFeatures.supports",
+    "ls.settings.code_lens": "jax_lsp.lsp.settings.SettingsStore.code_lens",
+    "OPTIONS": "jax_lsp.settings_table.OPTIONS",
+    "SETTING_KEYS": "jax_lsp.settings_table.SETTING_KEYS",
+    "config._parse": "jax_lsp.config._parse",
+    "Settings.merged": "jax_lsp.config.Settings.merged",
+    "SettingsStore.for_path": "jax_lsp.lsp.settings.SettingsStore.for_path",
+    "build_parser": "jax_lsp.cli.build_parser",
 }
 
 

@@ -224,6 +224,7 @@ def test_notebook_syntax_errors_are_reported_in_cell_coordinates(tmp_path: Path)
     assert "broken_cell.ipynb:cell 2:2:12: error: invalid-syntax SyntaxError" in result.stdout
 
 
+@pytest.mark.slow  # check --fix run as a subprocess
 def test_a_fix_that_adds_lines_keeps_the_ipython_lines_in_place(tmp_path: Path):
     cell = (
         "%matplotlib inline\nfrom jax import jit\n!nvidia-smi\n@jit\ndef inside(x):\n"
@@ -302,9 +303,10 @@ def _apply_json_edits(cells: list[str], edits: list[dict]) -> list[str]:
     return cells
 
 
+@pytest.mark.slow  # check run twice as a subprocess
 @pytest.mark.parametrize("ending", ["", "\n"], ids=["no-final-newline", "final-newline"])
 def test_json_fix_edits_name_their_cell_as_fix_applies_them(tmp_path: Path, ending: str):
-    """An import the fix adds lands in the first code cell, not the finding's (trial10 F8):
+    """An import the fix adds lands in the first code cell, not the finding's:
     every edit says its cell, and applying the edits by cell gives what `--fix` writes."""
     path = tmp_path / "imports.ipynb"
     path.write_text(

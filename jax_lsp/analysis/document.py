@@ -21,7 +21,8 @@ from sys import intern
 
 from jax_lsp.analysis.lineage import Lineage
 from jax_lsp.analysis.nodes import child_nodes, forget_walks, lone_class
-from jax_lsp.analysis.text import identifiers, split_lines
+from jax_lsp.analysis.text import identifiers
+from jax_lsp.text import split_lines
 
 # Lines at column 0 that continue the previous statement rather than start one.
 _CONTINUATION = re.compile(r"(else|elif|except|finally)\b")

@@ -1,7 +1,8 @@
 """What the model may assume about calling a function imported from another module, and where
-the document calls it: the data `infer.py` (the engine's answer) and `jedi_oracle.py` (jedi's)
-give the model. Its own module, below both the model and `infer.py`, so that `infer.py` may
-build models of imported modules without an import cycle."""
+the document calls it: the data `infer.py` (the engine's answer) and the server's jedi worker
+(jedi's, through `lsp/crossmodule.py`) give the model. Its own module, below both the model
+and `infer.py`, so that `infer.py` may build models of imported modules without an import
+cycle."""
 
 from __future__ import annotations
 

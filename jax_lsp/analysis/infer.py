@@ -5,8 +5,8 @@ The engine answers first: it finds the imported module's file under the workspac
 import, no `sys.path` search beyond the workspace) and builds our own ModuleModel on its
 text, which tells exactly whether the function is decorated with a transformation and what
 kind each of its `return` values has. Only names the engine cannot answer are left for jedi
-(`jax_lsp.analysis.jedi_oracle`), which infers by reading sources too. Nothing here imports or
-executes the code it reads.
+(`jax_lsp.lsp.jedi_oracle`, in the server's jedi worker), which infers by reading sources too.
+Nothing here imports or executes the code it reads.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Unit keys kept from one model of a document to the next (issue 13 item 7).
+"""Unit keys kept from one model of a document to the next, so an edit re-keys only what it reaches.
 
 A unit's key (`ModuleModel.unit_key`) is a function of the unit's parse, its first line and
 the module facts it reads. Every such fact is declared once, as a `KeyInput`: a view of it

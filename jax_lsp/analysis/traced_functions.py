@@ -9,9 +9,9 @@ from dataclasses import dataclass
 from jax_lsp.analysis.document import Unit
 from jax_lsp.analysis.model import ModuleModel
 from jax_lsp.analysis.pytrees import is_registered_pytree
-from jax_lsp.analysis.text import byte_col_to_char
 from jax_lsp.analysis.traced import TraceInfo
 from jax_lsp.findings import Position, Span
+from jax_lsp.text import byte_col_to_char
 
 
 @dataclass(frozen=True)
@@ -58,7 +58,10 @@ def _describe(
     self_traced: bool,
 ) -> TracedFunction:
     def_start = _position(unit, lines, node.lineno, node.col_offset)
-    name_column = max(lines[def_start.line].find(node.name, def_start.column), 0)
+    # After the `def` keyword: a function named `f` or `e` is not the letter inside `def`.
+    line = lines[def_start.line]
+    after_def = line.find("def", def_start.column) + len("def")
+    name_column = max(line.find(node.name, after_def), 0)
     params = []
     for arg in _arguments(node):
         if arg.arg == "self" and not self_traced:

@@ -9,9 +9,9 @@ from collections.abc import Callable, Iterable, Sequence
 from itertools import accumulate, count
 from operator import add
 
-from jax_lsp.analysis.text import split_lines
 from jax_lsp.codeactions import with_deferred_fixes
 from jax_lsp.findings import Edit, Finding, Fix, Position, Span
+from jax_lsp.text import split_lines
 
 _MAX_PASSES = 10
 # A line with its line ending; the last line may have none.

@@ -17,9 +17,9 @@ from collections.abc import Sequence
 from jax_lsp.analysis.document import Document
 from jax_lsp.analysis.header import import_insertion_line
 from jax_lsp.analysis.imports import canonical
-from jax_lsp.analysis.text import byte_col_to_char
 from jax_lsp.codeactions.site import FixSite, import_line_edit
 from jax_lsp.findings import Edit, Position, Span
+from jax_lsp.text import byte_col_to_char
 
 DEBUG_NANS = 'jax.config.update("jax_debug_nans", True)'
 

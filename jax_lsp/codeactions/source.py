@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 from jax_lsp.analysis.document import Document, Unit
 from jax_lsp.analysis.header import import_insertion_line
 from jax_lsp.analysis.imports import Resolver, canonical, import_bindings
-from jax_lsp.analysis.text import byte_col_to_char
 from jax_lsp.codeactions.import_edits import insert_lines
 from jax_lsp.findings import Edit, Span
+from jax_lsp.text import byte_col_to_char
 
 # Import statement added when a module lacks a binding for one of these.
 _DEFAULT_IMPORTS = {

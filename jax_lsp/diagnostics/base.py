@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar, Protocol
 
 from jax_lsp.analysis.kinds import Kind
-from jax_lsp.analysis.text import RecordedLines, byte_col_to_char, document_span
+from jax_lsp.analysis.text import RecordedLines, document_span
 from jax_lsp.analysis.traced import TraceStep, transform_name
 from jax_lsp.analysis.values import DERIVED, Container, Instance, Object, contains_traced
 from jax_lsp.findings import (
@@ -28,6 +28,7 @@ from jax_lsp.findings import (
     Severity,
     Span,
 )
+from jax_lsp.text import byte_col_to_char
 
 if TYPE_CHECKING:
     from jax_lsp.analysis.imports import Resolver

@@ -181,10 +181,10 @@ async def code_actions(
     sent = ours(params.context.diagnostics)
     diagnostics = _with_data(ls, document, sent)
     # The client's markers may be of an older text: Ctrl+. right after an edit or an undo,
-    # before the new version's diagnostics arrived (trial11's E3: "No code actions available"
-    # on a marked line). Their fixes' edits would land in the wrong place, but the request's
-    # range is in the current text: the current version's findings there (awaited above)
-    # answer it, as they do for a client that sends no markers.
+    # before the new version's diagnostics arrived (an editor then shows "No code actions
+    # available" on a marked line). Their fixes' edits would land in the wrong place, but the
+    # request's range is in the current text: the current version's findings there (awaited
+    # above) answer it, as they do for a client that sends no markers.
     if len(diagnostics) < len(sent) or any(version_of(d) != document.version for d in diagnostics):
         log.info("answered with the current findings for older markers in %s", document.uri)
         diagnostics = []

@@ -14,10 +14,10 @@ from itertools import accumulate, count
 from lsprotocol import types
 from pygls.uris import to_fs_path
 
-from jax_lsp.analysis.text import split_lines
 from jax_lsp.files import notebook_of_virtual_document
 from jax_lsp.findings import Position
 from jax_lsp.lsp.positions import from_lsp_position
+from jax_lsp.text import split_lines
 
 _NEWLINE = re.compile(r"\r\n|\r|\n")
 _ANALYSES = count()

@@ -23,8 +23,7 @@ import threading
 import time
 from collections.abc import Sequence
 
-from jax_lsp.analysis.external import CallSite
-from jax_lsp.analysis.jedi_oracle import JediOracle
+from jax_lsp.lsp.jedi_oracle import JediOracle
 
 _NICENESS = 10  # CPU shares about a tenth of the server's when both want the same core
 PARENT_POLL_SECONDS = 0.5
@@ -43,7 +42,7 @@ def serve(stdin=sys.stdin, stdout=sys.stdout) -> None:
         if request.get("op") == "warm":
             oracle.warm()
         elif request.get("op") == "returns_array":
-            sites = {name: CallSite(*where) for name, where in request.get("sites", {}).items()}
+            sites = {name: tuple(where) for name, where in request.get("sites", {}).items()}
             arrays = sorted(
                 oracle.returns_array(request.get("text", ""), request.get("path"), sites)
             )

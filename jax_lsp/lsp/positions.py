@@ -9,8 +9,8 @@ from collections.abc import Sequence
 
 from lsprotocol import types
 
-from jax_lsp.analysis.text import char_col_to_units, units_to_char_col
 from jax_lsp.findings import Position, Span
+from jax_lsp.text import char_col_to_units, units_to_char_col
 
 UTF8 = types.PositionEncodingKind.Utf8
 UTF16 = types.PositionEncodingKind.Utf16

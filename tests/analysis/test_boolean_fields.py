@@ -36,7 +36,7 @@ def test_arrays_built_otherwise():
 
 
 def test_a_boolean_array_rearranged_stays_boolean():
-    # a transformer's causal mask (trial14): `x[mask] = v` in traced code then gets the
+    # a transformer's causal mask: `x[mask] = v` in traced code then gets the
     # `jnp.where` fix, as `.at[mask]` raises NonConcreteBooleanIndexError there
     assert boolean("jnp.triu(jnp.ones((4, 4), dtype=bool), k=1)")
     assert boolean("np.tril(np.ones((4, 4), bool))")

@@ -10,9 +10,9 @@ import weakref
 import pytest
 
 from jax_lsp.analysis.document import Document
-from jax_lsp.analysis.text import byte_col_to_char, char_col_to_units, units_to_char_col
 from jax_lsp.diagnostics import ALL_RULES
 from jax_lsp.engine import analyze
+from jax_lsp.text import byte_col_to_char, char_col_to_units, units_to_char_col
 from tests.runtime import run_snippet
 
 

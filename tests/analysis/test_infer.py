@@ -16,7 +16,6 @@ from jax_lsp.analysis import infer
 from jax_lsp.analysis.document import Document
 from jax_lsp.analysis.external import with_answers
 from jax_lsp.analysis.infer import ExternalFacts, ModuleFactsCache, local_external_facts
-from jax_lsp.analysis.jedi_oracle import JediOracle
 from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.model import ModuleModel
 from jax_lsp.analysis.values import Container
@@ -24,6 +23,7 @@ from jax_lsp.config import Settings
 from jax_lsp.engine import analyze, check_source
 from jax_lsp.lsp.crossmodule import CrossModuleFacts
 from jax_lsp.lsp.documents import DocumentStore
+from jax_lsp.lsp.jedi_oracle import JediOracle
 from jax_lsp.workspace import Workspace
 
 OPS = """
@@ -210,10 +210,11 @@ def test_jedi_answers_what_the_engine_cannot(workspace: Path):
     )
     known, questions = Workspace(str(workspace), asks_jedi=True).facts(document)
     assert known == facts and [key[1] for key in questions] == ["indirect"]
-    sites = {key[1]: site for key, site in questions.items()}
+    sites = {key[1]: (site.line, site.column) for key, site in questions.items()}
     found = JediOracle(str(workspace)).returns_array(document.text, document.path, sites)
-    assert found == {"indirect": ExternalFacts(True, origin="jedi")}
-    assert [f.code for f in analyze(document, external=found).findings] == ["JAX201"]
+    assert found == {"indirect"}
+    external = {"indirect": ExternalFacts(True, origin="jedi")}
+    assert [f.code for f in analyze(document, external=external).findings] == ["JAX201"]
 
 
 def test_nothing_is_imported_or_executed(tmp_path: Path):
@@ -245,10 +246,10 @@ def test_nothing_is_imported_or_executed(tmp_path: Path):
     )
     assert facts["make_state"].returns_array
     _, questions = Workspace(str(tmp_path), asks_jedi=True).facts(document)
-    sites = {key[1]: site for key, site in questions.items()}
+    sites = {key[1]: (site.line, site.column) for key, site in questions.items()}
     assert list(sites) == ["indirect"]
     found = JediOracle(str(tmp_path)).returns_array(document.text, document.path, sites)
-    assert found["indirect"].returns_array  # jedi read evil.py ...
+    assert "indirect" in found  # jedi read evil.py ...
     assert not marker.exists()  # ... without running it
 
 

@@ -1,4 +1,4 @@
-"""A class edited in one method keeps its other methods' findings (`jax_lsp.engine`), and the
+"""A class edited in one method keeps its other methods' findings (the rule runner), and the
 findings always equal an analysis with nothing kept, however the methods depend on one another:
 attributes one assigns and another reads, helpers one calls, keys one draws, a static `self`."""
 
@@ -8,7 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from jax_lsp.analysis.document import Document, clear_caches
-from jax_lsp.engine import _METHOD_FINDINGS, analyze
+from jax_lsp.diagnostics.runner import _METHOD_FINDINGS
+from jax_lsp.engine import analyze
 from tests.analysis.editing import FIXTURES, REAL_FILES, edit_sequences, edited_versions
 
 # Methods that read what other methods define: attributes assigned in `__init__` and

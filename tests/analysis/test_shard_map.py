@@ -98,6 +98,7 @@ def test_eager_shard_map_reading_module_values_is_clean_and_runs(form: str, line
     assert run_snippet(source).error is None
 
 
+@pytest.mark.slow  # JAX on two devices in a subprocess
 def test_print_in_eager_shard_map_shows_values_and_is_not_flagged():
     source = textwrap.dedent(HEADER) + textwrap.dedent(
         """

@@ -1,4 +1,4 @@
-"""A key an object stores once and draws from on every call (trial11 M11): `__call__` (or a
+"""A key an object stores once and draws from on every call: `__call__` (or a
 method) consumes `self.key`, which only `__init__` assigns, so two calls of the same
 module-level object give the same random numbers. Each program runs under real JAX: what is
 flagged draws equal numbers, what stays clean draws different ones (or draws once)."""

@@ -202,20 +202,20 @@ def test_a_new_import_alias_reaches_every_unit():
 
 
 def test_a_new_statement_reruns_only_the_units_that_read_what_it_changes(monkeypatch):
-    import jax_lsp.engine as engine
+    from jax_lsp.diagnostics import runner
 
     text = STALE + "\n\n@jax.jit\ndef g(z):\n    return z + 1\n"
     clear_caches()
     document = Document(text)
     analyze(document)
     walked: list[int] = []
-    run = engine._Walker.run
+    run = runner._Walker.run
 
     def counting(walker):
         walked.append(walker.unit.start_line)
         run(walker)
 
-    monkeypatch.setattr(engine._Walker, "run", counting)
+    monkeypatch.setattr(runner._Walker, "run", counting)
     added = Document(text + "\nunrelated = jnp.zeros(3)\n", previous=document)
     analyze(added)
     assert len(walked) == 1  # the new statement's unit only

@@ -232,6 +232,7 @@ def test_quiet_prints_findings_only(tmp_path: Path):
     assert jax_lsp("check", "-q", "clean.py", cwd=tmp_path).stdout == ""
 
 
+@pytest.mark.slow  # a watching process waits for a save
 def test_watch_checks_again_when_a_file_is_saved(tmp_path: Path):
     pytest.importorskip("watchfiles")
     path = tmp_path / "a.py"

@@ -8,10 +8,13 @@ import json
 import shutil
 from pathlib import Path
 
+import pytest
 from lsprotocol import types
 
 from tests.cli.helpers import jax_lsp
 from tests.e2e.conftest import apply_edits, diagnostics_for, edits_of, open_document, start
+
+pytestmark = pytest.mark.slow  # a real server started over stdio
 
 ROOT = Path(__file__).resolve().parents[2]
 FIX_ALL = "source.fixAll.jax-lsp"

@@ -1,7 +1,7 @@
 """Concise and full output keep each finding on one line when its message quotes a multi-line
-expression (tools read concise output line by line; trial9 C2); JSON keeps the message as the
+expression (tools read concise output line by line); JSON keeps the message as the
 rule wrote it. JAX101 on an f-string formatting a tracer with a spec says what really happens:
-a TypeError at trace time, not a printed tracer (trial9 D1)."""
+a TypeError at trace time, not a printed tracer."""
 
 from __future__ import annotations
 

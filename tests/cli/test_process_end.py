@@ -13,6 +13,8 @@ import pytest
 from jax_lsp import cli
 from tests.cli.helpers import FIXABLE, FIXED, jax_lsp, jax_lsp_process
 
+pytestmark = pytest.mark.slow  # check run as a process, with workers
+
 # Many findings per file: the report is larger than a pipe's buffer (64 KiB on Linux).
 _MANY = "import jax.numpy as jnp\n\nx = jnp.zeros(3)\n" + "x[0] = 1.0\n" * 400
 

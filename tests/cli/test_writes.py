@@ -17,6 +17,7 @@ from jax_lsp.config import Settings
 from tests.cli.helpers import FIXABLE, FIXED, jax_lsp
 
 
+@pytest.mark.slow  # the fixed file run by a new interpreter
 def test_latin1_file_keeps_its_encoding_and_still_prints_cafe(tmp_path: Path):
     source = "# -*- coding: latin-1 -*-\n" + FIXABLE + 'label = "café"\nprint(label)\n'
     path = tmp_path / "latin.py"

@@ -6,11 +6,13 @@ from __future__ import annotations
 import random
 import re
 
-from jax_lsp.analysis.text import split_lines
+import pytest
+
 from jax_lsp.codeactions.apply import apply_edits, replacement
 from jax_lsp.config import Settings
 from jax_lsp.engine import check_source, enable_debug_nans
 from jax_lsp.findings import Edit, Span
+from jax_lsp.text import split_lines
 
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+")  # a line with its ending
 
@@ -45,6 +47,7 @@ def _texts(seed: int, count: int):
         yield old, new, rng
 
 
+@pytest.mark.slow  # 20,000 random texts
 def test_replacement_cuts_the_lines_its_definition_does():
     for old, new, _ in _texts(seed=16, count=20_000):
         assert replacement(old, new) == _defined_replacement(old, new), (old, new)

@@ -16,7 +16,7 @@ from jax_lsp.codeactions import CODEMODS
 from jax_lsp.findings import Codemod
 
 PACKAGE = Path(jax_lsp.codeactions.__file__).parent
-ALLOWED = ("jax_lsp.analysis", "jax_lsp.findings", "jax_lsp.codeactions")
+ALLOWED = ("jax_lsp.analysis", "jax_lsp.findings", "jax_lsp.text", "jax_lsp.codeactions")
 BASE = ("jax_lsp.compat",)  # Python version differences, which analysis reads
 RULE_PACKAGE = Path(jax_lsp.diagnostics.__file__).parent
 # What builds an edit: the findings' types, the LSP's, and codeactions' edit helpers.

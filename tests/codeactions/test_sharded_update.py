@@ -19,6 +19,8 @@ from jax_lsp.config import Settings
 from jax_lsp.engine import check_source, fix_source
 from jax_lsp.workspace import Workspace
 
+pytestmark = pytest.mark.slow  # fixed programs run under JAX in subprocesses
+
 AUTO_MESH = textwrap.dedent(
     """
     import jax

@@ -1,6 +1,6 @@
 """The unsafe "make it static" fix (JAX701/JAX703/JAX803) is not offered for a parameter that a
 call of the module passes a JAX or NumPy array or a tracer: a static argument must be hashable,
-so the call would raise `TypeError: unhashable type` (trial9 B2). Python values still get it."""
+so the call would raise `TypeError: unhashable type`. Python values still get it."""
 
 from __future__ import annotations
 
@@ -87,7 +87,7 @@ def test_one_array_call_among_python_calls_is_enough():
 
 
 # A function jitted by a statement of its own: the deferred fix extends that `jax.jit(...)`
-# call. Calls through the name it binds pass their arguments to the function (trial10 F6).
+# call. Calls through the name it binds pass their arguments to the function.
 SCALE = source(
     """
     import jax

@@ -152,7 +152,7 @@ async def test_fix_all_fixes_the_parts_that_parse_around_half_typed_lines(client
 
 
 async def test_stale_markers_get_the_current_findings_at_the_range(client, tmp_path):
-    """Ctrl+. right after an edit (trial11's E3): the client's markers are of the old text
+    """Ctrl+. right after an edit: the client's markers are of the old text
     (their edits would land one line off), the range is the new text's. The answer is the
     current version's findings at that range, never the old markers' fixes."""
     await start(client, resolve=True)

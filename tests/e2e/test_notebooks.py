@@ -532,7 +532,7 @@ class _CountedPublications(dict):
 
 async def test_an_edit_in_one_cell_does_not_republish_the_unchanged_others(client, tmp_path):
     # Every publication is a change of a cell's markers to VS Code, which then asks the cell's
-    # code actions again and cancels a Source Action request still pending (trial11 E4 in CI).
+    # code actions again and cancels a Source Action request still pending.
     await start(client)
     client.diagnostics = counted = _CountedPublications(client.diagnostics)
     notebook_uri, cells = open_notebook(client, tmp_path)

@@ -16,11 +16,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from jax_lsp.analysis.document import Document
-from jax_lsp.analysis.text import split_lines
 from jax_lsp.codeactions import with_deferred_fixes
 from jax_lsp.codeactions.apply import apply_edits, fix_text
 from jax_lsp.engine import analyze
 from jax_lsp.findings import Finding, Span
+from jax_lsp.text import split_lines
 from tests.reliability.jaxgen import jax_modules
 
 SETTINGS = settings(

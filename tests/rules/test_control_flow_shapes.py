@@ -221,7 +221,7 @@ def test_conversion_advice_offers_static_arguments_only_for_parameters():
 
 
 def test_arange_of_one_traced_argument_names_it_the_stop():
-    # `jnp.arange(n)` is a length to its writer (trial14): the message says `stop`, as JAX
+    # `jnp.arange(n)` is a length to its writer: the message says `stop`, as JAX
     # reads it; with a start given, the traced one is named as passed
     source = """
         import jax
@@ -238,7 +238,7 @@ def test_arange_of_one_traced_argument_names_it_the_stop():
 
 
 def test_an_update_at_a_traced_boolean_mask_is_told_to_use_where():
-    # `.at[mask]` raises NonConcreteBooleanIndexError under jit as `x[mask]` does (trial14's
+    # `.at[mask]` raises NonConcreteBooleanIndexError under jit as `x[mask]` does (a
     # causal mask): the message points to what the fix writes, not to `.at`
     source = """
         import jax

@@ -22,6 +22,8 @@ import pytest
 
 from bench.corpus import shared_folder
 
+pytestmark = pytest.mark.slow  # every real bug fixed and run in a subprocess
+
 pytest.importorskip("jax")
 
 REAL_BUGS = shared_folder() / "corpus" / "real-bugs"

@@ -13,6 +13,8 @@ from jax_lsp.engine import analyze
 from tests.codeactions.helpers import main_fixes_only, source
 from tests.runtime import exception_class, run_snippet
 
+pytestmark = pytest.mark.slow  # fixed programs run under JAX
+
 pytest.importorskip("jax")
 
 

@@ -10,6 +10,8 @@ from jax_lsp.diagnostics.inputs import JOINS, MEASURED_BY_HAND
 from jax_lsp.diagnostics.sequence_table import REJECTS_SEQUENCES as GENERATED
 from tests.rules import sequence_probe
 
+pytestmark = pytest.mark.slow  # the table checked call by call against the installed JAX
+
 jnp = pytest.importorskip("jax.numpy")
 
 

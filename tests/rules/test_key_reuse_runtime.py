@@ -15,6 +15,8 @@ from jax_lsp.diagnostics.random import PrngKeyReuse
 from jax_lsp.engine import analyze
 from tests.runtime import run_snippet
 
+pytestmark = pytest.mark.slow  # programs run under JAX's key-reuse checker
+
 jax = pytest.importorskip("jax")
 from jax.errors import KeyReuseError  # noqa: E402  (after the skip: JAX may be missing)
 
@@ -55,7 +57,7 @@ PROGRAMS = [
         "assert mask.shape == (3,)",
     ),
     (
-        # trial14's VAE notebook: the draw sits in the loss, reached through jax.grad
+        # a VAE's training step: the draw sits in the loss, reached through jax.grad
         "jitted-step-drawing-through-grad-in-a-loop",
         """
         import jax

@@ -8,9 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from jax_lsp import engine
 from jax_lsp.analysis.document import Document, clear_caches
-from jax_lsp.diagnostics import ALL_RULES
+from jax_lsp.diagnostics import ALL_RULES, runner
 from jax_lsp.diagnostics.base import iter_examples
 
 FIXTURES = sorted((Path(__file__).parent.parent / "fixtures").glob("*.py"))
@@ -22,7 +21,7 @@ TEXTS = [path.read_text(encoding="utf-8") for path in FIXTURES] + [
 def _findings(texts: list[str]) -> list[list[tuple]]:
     clear_caches()  # findings are memoised per unit: analyze afresh
     return [
-        [(f.code, f.span, f.message) for f in engine.analyze(Document(text)).findings]
+        [(f.code, f.span, f.message) for f in runner.analyze(Document(text)).findings]
         for text in texts
     ]
 
@@ -33,7 +32,7 @@ def test_some_rules_are_skipped_outside_traced_code():
 
 def test_skipping_rules_outside_traced_code_loses_no_finding(monkeypatch: pytest.MonkeyPatch):
     skipped = _findings(TEXTS)
-    everywhere = dict.fromkeys(engine._ALLOWED_RULES, (None, "traced", "abstract"))
-    monkeypatch.setattr(engine, "_ALLOWED_RULES", everywhere)
+    everywhere = dict.fromkeys(runner._ALLOWED_RULES, (None, "traced", "abstract"))
+    monkeypatch.setattr(runner, "_ALLOWED_RULES", everywhere)
     assert _findings(TEXTS) == skipped
     assert any(skipped)  # the texts do have findings to compare

@@ -14,6 +14,8 @@ from jax_lsp.engine import analyze
 from tests.rules import numpy_probe, numpy_tracer_probe
 from tests.runtime import run_snippet
 
+pytestmark = pytest.mark.slow  # the table checked call by call against the installed NumPy and JAX
+
 pytest.importorskip("jax")
 
 CANDIDATES = numpy_probe.candidates()

@@ -15,6 +15,8 @@ from jax_lsp.engine import analyze
 from tests.rules import static_probe
 from tests.rules.static_probe import CALLS, Array, Code
 
+pytestmark = pytest.mark.slow  # the table checked call by call against the installed JAX
+
 pytest.importorskip("jax")
 
 

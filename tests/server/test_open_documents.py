@@ -8,9 +8,9 @@ from hypothesis import strategies as st
 from lsprotocol import types
 
 from jax_lsp.analysis.document import _changed_lines
-from jax_lsp.analysis.text import split_lines
 from jax_lsp.lsp.documents import OpenDocument
 from jax_lsp.lsp.positions import UTF8, UTF16
+from jax_lsp.text import split_lines
 
 PIECES = ["x", "ab", "\n", "\r\n", "\r", "é", "😀", "中文", "\t", "    ", "jnp.", ""]
 TEXT = st.lists(st.sampled_from(PIECES), max_size=30).map("".join)

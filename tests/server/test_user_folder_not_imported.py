@@ -22,6 +22,8 @@ from pytest_lsp import make_test_lsp_client
 from jax_lsp import import_path
 from tests.e2e.conftest import codes, open_document, start, wait_for
 
+pytestmark = pytest.mark.slow  # real servers started
+
 _DEPENDENCIES = ("pygls", "lsprotocol", "cattrs", "attrs", "jedi", "parso", "libcst", "pathspec")
 # jedi's cold start in its (niced) worker takes seconds, and minutes on a machine loaded ten
 # times over its cores.

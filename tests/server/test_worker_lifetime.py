@@ -16,6 +16,8 @@ import pytest
 
 from tests.reliability.rawclient import ROOT, RawServer, running
 
+pytestmark = pytest.mark.slow  # real servers and jedi workers started and killed
+
 # Long enough for any machine to still be busy on the request when its server is killed; the
 # worker must be gone well before it could have finished.
 GONE_WITHIN = 5.0

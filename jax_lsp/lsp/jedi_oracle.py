@@ -1,5 +1,7 @@
 """jedi, for the imported functions our engine cannot answer (a return built by yet another
-module's helper, say): does calling it return a `jax.Array`?
+module's helper, say): does calling it return a `jax.Array`? It runs in the jedi worker and
+speaks plain data (spellings and positions): the server turns its answers into the engine's
+facts (`lsp/crossmodule.py`).
 
 Safe by construction: `jedi.Script` with a `jedi.Project` (never `jedi.Interpreter`) parses
 sources with parso and infers statically. jedi's default environment starts one subprocess
@@ -19,9 +21,8 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections.abc import Mapping
 from pathlib import Path
-
-from jax_lsp.analysis.external import CallSite, ExternalFacts
 
 log = logging.getLogger(__name__)
 
@@ -70,24 +71,25 @@ class JediOracle:
                 log.exception("warming jedi failed")
 
     def returns_array(
-        self, text: str, path: str | None, sites: dict[str, CallSite]
-    ) -> dict[str, ExternalFacts]:
-        """Facts for the callables called at `sites` whose return jedi infers as jax.Array."""
+        self, text: str, path: str | None, sites: Mapping[str, tuple[int, int]]
+    ) -> set[str]:
+        """The spellings called at `sites` (0-based line, column of the name's last part) whose
+        call jedi infers to return a jax.Array."""
         import jedi
 
-        facts: dict[str, ExternalFacts] = {}
+        arrays: set[str] = set()
         with self._lock:
             try:
                 script = jedi.Script(text, path=path, project=self._jedi_project())
-                for spelling, site in sites.items():
-                    if self._infers_array(script, site):
-                        facts[spelling] = ExternalFacts(True, origin="jedi")
+                for spelling, (line, column) in sites.items():
+                    if self._infers_array(script, line, column):
+                        arrays.add(spelling)
             except Exception:
                 log.exception("jedi inference failed on %s", path)
-        return facts
+        return arrays
 
-    def _infers_array(self, script, site: CallSite) -> bool:
-        definitions = script.goto(site.line + 1, site.column, follow_imports=True)
+    def _infers_array(self, script, line: int, column: int) -> bool:
+        definitions = script.goto(line + 1, column, follow_imports=True)
         functions = [d for d in definitions if d.type == "function"]
         if not functions or not all(self._in_workspace(d.module_path) for d in functions):
             return False

@@ -1,0 +1,565 @@
+"""The rule runner: `analyze` runs the enabled rules over a document, one walk per unit,
+findings cached per unit. The walk visits every node once and hands it to the rules registered
+for its type. A rule that raises is reported once and skipped for that unit; the other rules
+still report. The faces reach it through the engine (`jax_lsp.engine`), which chooses the rules
+and facts for a file.
+"""
+
+from __future__ import annotations
+
+import ast
+import logging
+import os
+import weakref
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
+from typing import NamedTuple
+
+from jax_lsp.analysis.crossing import IncomingTrace
+from jax_lsp.analysis.document import Document, SyntaxProblem, Unit, first_line
+from jax_lsp.analysis.external import CallSite, ExternalFacts
+from jax_lsp.analysis.imports import Resolver
+from jax_lsp.analysis.kinds import Kind
+from jax_lsp.analysis.model import ModuleModel, local_imports
+from jax_lsp.analysis.nodes import (
+    CHILD_GETTERS,
+    LEAF_NODE_TYPES,
+    MARKED_CHILD_GETTERS,
+    MARKER_NODE_TYPES,
+    child_nodes,
+)
+from jax_lsp.analysis.reads import MethodReads, ReadLog, UnitReads, answers_hold
+from jax_lsp.analysis.text import RecordedLines
+from jax_lsp.codeactions.noqa import noqa_codes, noqa_line
+from jax_lsp.diagnostics import ALL_RULES
+from jax_lsp.diagnostics.base import Rule, RuleContext
+from jax_lsp.findings import Finding, Severity, shift_finding
+
+log = logging.getLogger(__name__)
+
+_FUNCTION_TYPES = (ast.FunctionDef, ast.AsyncFunctionDef)
+_LOOP_TYPES = (ast.For, ast.AsyncFor, ast.While)
+_SCOPE_TYPES = frozenset((*_FUNCTION_TYPES, ast.Lambda, *_LOOP_TYPES))
+_DEFINITION_TYPES = frozenset((*_FUNCTION_TYPES, ast.Lambda))
+# The nodes whose visit may enter a scope (and change the rules' table) or a class's methods.
+_SCOPE_OR_CLASS_TYPES = frozenset((*_SCOPE_TYPES, ast.ClassDef))
+# A test and diagnostic aid: JAX_LSP_FAIL_RULE=JAX201[,JAX202] makes those rules raise on
+# every node they check, to see how a broken rule is isolated and reported end to end.
+_FAIL_RULES = frozenset(
+    code.strip().upper() for code in os.environ.get("JAX_LSP_FAIL_RULE", "").split(",") if code
+)
+
+
+@dataclass(frozen=True)
+class RuleFailure:
+    code: str
+    line: int
+    error: str
+
+
+@dataclass
+class Analysis:
+    findings: list[Finding]
+    problems: list[SyntaxProblem]
+    failures: list[RuleFailure] = field(default_factory=list)
+    model: ModuleModel | None = None  # its `document` is the text as parsed
+    # What the engine could not answer about imported functions and the face may ask jedi,
+    # by `workspace.AnswerKey`.
+    questions: dict[tuple, CallSite] = field(default_factory=dict)
+
+    @property
+    def document(self) -> Document | None:
+        return self.model.document if self.model is not None else None
+
+
+class _UnitFindings(NamedTuple):
+    """A unit's walk, kept on its parse: its findings and failures (unit-relative lines), the
+    module facts its rules read (reused only while they answer the same) and the lines of the
+    unit's text they read (reused for a text changed elsewhere)."""
+
+    findings: list[Finding]
+    failures: list[RuleFailure]
+    reads: ReadLog
+    lines_read: set[int]
+
+
+class _MethodFindings(NamedTuple):
+    """A method's part of its class's walk, kept on the method's node (shared by the next
+    parse when another method of the class is edited): under its part of the unit key
+    (`ModuleModel.member_keys`), its findings, the module facts its rules read, and the
+    kinds the class body's flow gave them (definition-time parts: decorators, defaults)."""
+
+    key: tuple
+    findings: list[Finding]
+    reads: ReadLog
+    lines_read: frozenset[int]
+    class_kinds: tuple[tuple[ast.AST, Kind | None], ...]
+
+
+# Method node -> its kept findings; an entry goes with its parse.
+_METHOD_FINDINGS: weakref.WeakKeyDictionary[ast.stmt, _MethodFindings] = weakref.WeakKeyDictionary()
+
+
+class _RecordingKinds:
+    """The unit's top-level kinds as one method's rules see them: the answers that may
+    depend on other members of the class are noted (every answer outside a function body,
+    where the class body's flow decides; any kind found inside one)."""
+
+    __slots__ = ("_ctx", "_inner", "noted")
+
+    def __init__(self, inner: _LazyKinds, ctx: RuleContext) -> None:
+        self._inner = inner
+        self._ctx = ctx
+        self.noted: list[tuple[ast.AST, Kind | None]] = []
+
+    def get(self, node: ast.AST) -> Kind | None:
+        kind = self._inner.get(node)
+        if kind is not None or not self._ctx.functions:
+            self.noted.append((node, kind))
+        return kind
+
+
+class _LazyKinds:
+    """A scope's kinds, interpreted when a rule first asks: most scopes are never asked (rules
+    look at traced code, or at a few node shapes), and interpreting them is the walk's cost."""
+
+    __slots__ = ("_interpret", "_kinds")
+
+    def __init__(self, interpret: Callable[[], Mapping[ast.AST, Kind]]) -> None:
+        self._interpret = interpret
+        self._kinds: Mapping[ast.AST, Kind] | None = None
+
+    def get(self, node: ast.AST) -> Kind | None:
+        if self._kinds is None:
+            self._kinds = self._interpret()
+        return self._kinds.get(node)
+
+
+# Which rules run, by the innermost trace: none, traced (grad-like), abstract (jit-like).
+_ALLOWED_RULES: dict[str | None, tuple[str | None, ...]] = {
+    None: (None,),
+    "traced": (None, "traced"),
+    "abstract": (None, "traced", "abstract"),
+}
+
+
+def _dispatch(rules: Sequence[type[Rule]], chosen: Callable[[type[Rule]], bool]) -> _Table:
+    table: dict[type[ast.AST], list[tuple[str, int]]] = {}
+    for index, rule in enumerate(rules):
+        if chosen(rule):
+            for node_type in rule.node_types:
+                table.setdefault(node_type, []).append((rule.code, index))
+    return {node_type: tuple(entries) for node_type, entries in table.items()}
+
+
+# Node type -> the rules that look at it: their codes and places in the analysis's list of rules.
+_Table = dict[type[ast.AST], tuple[tuple[str, int], ...]]
+# A table's rules on `Call` nodes by the name a call ends with (`Rule.call_names`), for the
+# names some rule declares; and the rules that take every call, for any other name.
+_CallTable = tuple[dict[str, tuple[tuple[str, int], ...]], tuple[tuple[str, int], ...]]
+
+
+def _call_table(rules: Sequence[type[Rule]], table: _Table) -> _CallTable:
+    entries = table.get(ast.Call, ())
+    declared = [rules[index].call_names for _, index in entries]
+    every = tuple(entry for entry, names in zip(entries, declared, strict=True) if names is None)
+    by_name = {
+        name: tuple(
+            entry
+            for entry, names in zip(entries, declared, strict=True)
+            if names is None or name in names
+        )
+        for name in frozenset().union(*(names for names in declared if names is not None))
+    }
+    return by_name, every
+
+
+def _called_name(func: ast.expr, resolver: Resolver) -> str | None:
+    """The name a call's function ends with, as `Rule.call_names` means it: the last part of
+    what the imports resolve it to, else as spelled; None for a callee that is no name."""
+    qualname = resolver.qualname(func)
+    if qualname is not None:
+        return qualname.rpartition(".")[2]
+    if type(func) is ast.Attribute:
+        return func.attr  # type: ignore[attr-defined]
+    if type(func) is ast.Name:
+        return func.id  # type: ignore[attr-defined]
+    return None
+
+
+@lru_cache(maxsize=64)
+def _rule_layout(rules: tuple[type[Rule], ...]) -> _RuleLayout:
+    """The tables of a choice of rules: the same for every analysis under the same settings
+    (a keystroke's analysis used to build them anew)."""
+    return _RuleLayout(rules)
+
+
+class _RuleLayout:
+    """The rules by node type, one table per kind of code (outside traced code, most rules
+    have nothing to say and are not called at all), and how to walk for them."""
+
+    def __init__(self, rules: tuple[type[Rule], ...]) -> None:
+        self.by_scope = {
+            scope: _dispatch(rules, lambda r, allowed=allowed: r.needs_trace in allowed)
+            for scope, allowed in _ALLOWED_RULES.items()
+        }
+        self.by_scope["eager"] = _dispatch(
+            rules, lambda r: r.needs_trace is None or r.fails_in_eager_shard_map
+        )
+        self.calls_by_scope = {
+            scope: _call_table(rules, table) for scope, table in self.by_scope.items()
+        }
+        # Marker nodes (Load, Add, ...) are skipped unless a rule asks for them.
+        wants_markers = not MARKER_NODE_TYPES.isdisjoint(self.by_scope["abstract"])
+        self.getters = MARKED_CHILD_GETTERS if wants_markers else CHILD_GETTERS
+        # Childless once markers are skipped: visited only when a rule asks for them.
+        self.leaves = frozenset() if wants_markers else LEAF_NODE_TYPES
+
+
+class _RuleTables:
+    """The layout of the analysis's rules and their instances' `check` (made per analysis:
+    some keep state for one analysis; bound once here, not looked up again at each of the
+    walk's nodes), shared by every unit's walk."""
+
+    def __init__(self, rules: Sequence[type[Rule]], instances: Sequence[Rule]) -> None:
+        layout = _rule_layout(tuple(rules))
+        self.checks = [instance.check for instance in instances]
+        self.by_scope = layout.by_scope
+        self.calls_by_scope = layout.calls_by_scope
+        self.getters = layout.getters
+        self.leaves = layout.leaves
+
+
+class _Walker:
+    def __init__(
+        self,
+        model: ModuleModel,
+        unit: Unit,
+        tables: _RuleTables,
+        record_reads: bool = True,
+        methods: Mapping[ast.stmt, tuple] | None = None,
+        targets: dict[str, object] | None = None,
+    ) -> None:
+        self.model = model
+        self.unit = unit
+        # The class's methods and their keys, whose findings are kept and reused (none when
+        # findings are not reused); the facts looked up on the model to check kept reads.
+        self.methods = methods or {}
+        self.targets = targets if targets is not None else {}
+        # The rules see the module facts through a view that records what they read, when the
+        # findings may be reused (their reuse is checked on the recorded answers).
+        self.reads = ReadLog()
+        view = UnitReads(model, self.reads if record_reads else None)
+        # The unit's own text (not its parse's when only comments changed), lines read noted.
+        self.lines = RecordedLines(unit.text.split("\n"))
+        self.ctx = RuleContext(view, self.lines)  # type: ignore[arg-type]
+        self.ctx.unit_start = unit.start_line
+        self.ctx.unit_text = unit.text
+        self._tables = tables.by_scope
+        self._call_tables = tables.calls_by_scope
+        self._checks = tables.checks
+        self.dispatch = self._tables[None]
+        self.call_dispatch = self._call_tables[None]
+        self.getters = tables.getters
+        self.leaves = tables.leaves
+        self.findings: list[Finding] = []
+        self.failures: list[RuleFailure] = []
+        self.broken: set[str] = set()
+
+    def run(self) -> None:
+        model, source = self.model, self.unit.source  # no closure over the walker: no cycle
+        self.ctx.kind_maps.append(_LazyKinds(lambda: model.module_kinds(source)))
+        self.visit(self.unit.tree)
+
+    def visit(self, node: ast.AST) -> None:
+        node_type = type(node)
+        dispatch = self.dispatch
+        rules = dispatch.get(node_type)
+        if rules and node_type is ast.Call:
+            # Only the rules that may act on a call of this name (most calls: few rules).
+            by_name, every = self.call_dispatch
+            if by_name:
+                called = _called_name(node.func, self.ctx.resolvers[-1])  # type: ignore[attr-defined]
+                rules = by_name.get(called, every) if called is not None else every
+        if rules:
+            self._check(node, rules)
+        if node_type in _SCOPE_OR_CLASS_TYPES:
+            self._visit_scope(node)
+            return
+        # Most nodes: no scope entered, and the table stays the same through the children.
+        # The children's getter read here, not through a call per node.
+        getter = self.getters[node_type]
+        if getter is None:
+            return
+        try:
+            children = getter(node)
+        except AttributeError:  # a node built by hand without all its fields (no markers)
+            children = child_nodes(node)
+        if not children:
+            return
+        ancestors = self.ctx.ancestors
+        ancestors.append(node)
+        leaves = self.leaves
+        for child in children:
+            # A leaf no rule here looks at needs no visit (nor a place among the ancestors).
+            if type(child) not in leaves or type(child) in dispatch:
+                self.visit(child)
+        ancestors.pop()
+
+    def _visit_scope(self, node: ast.AST) -> None:
+        """The children of a definition, loop or class: a scope may change the table."""
+        ancestors = self.ctx.ancestors
+        children = self._children(node)
+        if type(node) in _DEFINITION_TYPES:
+            # Decorators, defaults and annotations run once, where the function is defined:
+            # in the enclosing scope, not in the function's (traced) body.
+            ancestors.append(node)
+            for child in _evaluated_at_definition(node):  # type: ignore[arg-type]
+                self.visit(child)
+            ancestors.pop()
+            children = node.body if type(node) is not ast.Lambda else (node.body,)  # type: ignore[attr-defined]
+        entered = type(node) in _SCOPE_TYPES and self._enter(node)
+        methods = self.methods if type(node) is ast.ClassDef and len(ancestors) == 1 else None
+        ancestors.append(node)
+        leaves = self.leaves
+        for child in children:
+            if methods and child in methods:
+                self._visit_method(child, methods[child])  # type: ignore[arg-type]
+            # A leaf no rule here looks at needs no visit (nor a place among the ancestors).
+            elif type(child) not in leaves or type(child) in self.dispatch:
+                self.visit(child)
+        ancestors.pop()
+        if entered:
+            self._leave(node)
+
+    def _children(self, node: ast.AST) -> list[ast.AST]:
+        getter = self.getters[type(node)]
+        if getter is None:
+            return []
+        try:
+            return getter(node)
+        except AttributeError:  # a node built by hand without all its fields (no markers)
+            return child_nodes(node)
+
+    def _visit_method(self, method: ast.stmt, key: tuple) -> None:
+        """Visit a method of the unit's class, or take its kept findings: kept under the same
+        key, when the module facts its rules read answer the same and so do the class body's
+        kinds. Its own findings are kept only if its rules read nothing beyond the method
+        (no fact that reaches other members, no line outside it) and none failed."""
+        ctx = self.ctx
+        class_kinds = ctx.kind_maps[0]
+        kept = _METHOD_FINDINGS.get(method)
+        if (
+            kept is not None
+            and kept.key == key
+            and answers_hold(self.model, kept.reads, self.targets)
+            and all(class_kinds.get(node) == kind for node, kind in kept.class_kinds)
+        ):
+            self.findings.extend(kept.findings)
+            self.reads.answers.update(kept.reads.answers)
+            self.lines.read.update(kept.lines_read)
+            return
+        unit_view, unit_lines = ctx.model, ctx.lines
+        reads = ReadLog()
+        view = MethodReads(self.model, reads, ctx.ancestors[-1].name)  # type: ignore[attr-defined]
+        lines = RecordedLines(unit_lines.plain)
+        recording = _RecordingKinds(class_kinds, ctx)  # type: ignore[arg-type]
+        ctx.model, ctx.lines, ctx.kind_maps[0] = view, lines, recording  # type: ignore[assignment]
+        found = len(self.findings)
+        try:
+            self.visit(method)
+        finally:
+            ctx.model, ctx.lines, ctx.kind_maps[0] = unit_view, unit_lines, class_kinds
+        self.reads.answers.update(reads.answers)
+        self.lines.read.update(lines.read)
+        first, last = first_line(method) - 1, method.end_lineno - 1  # type: ignore[operator]
+        if (
+            not self.failures  # a broken rule is skipped for the rest of the unit
+            and not view.reached
+            and all(first <= line <= last for line in lines.read)
+        ):
+            _METHOD_FINDINGS[method] = _MethodFindings(
+                key, self.findings[found:], reads, frozenset(lines.read), tuple(recording.noted)
+            )
+
+    def _check(self, node: ast.AST, rules: tuple[tuple[str, int], ...]) -> None:
+        broken, ctx, extend, checks = self.broken, self.ctx, self.findings.extend, self._checks
+        for code, index in rules:
+            if broken and code in broken:
+                continue
+            try:
+                extend(checks[index](node, ctx))
+            except Exception as error:  # a rule bug must not cost the other rules' findings
+                broken.add(code)
+                line = getattr(node, "lineno", 1) - 1 + self.unit.start_line
+                self.failures.append(RuleFailure(code, line, f"{type(error).__name__}: {error}"))
+                # Reported by the caller (CLI line, LSP logMessage); the traceback for --log-file.
+                log.info("rule %s failed at line %d", code, line + 1, exc_info=True)
+
+    def _enter(self, node: ast.AST) -> bool:
+        ctx = self.ctx
+        if isinstance(node, _FUNCTION_TYPES):
+            ctx.functions.append(node)
+            ctx.traces.append(self.model.context_of(node))
+            model = self.model
+            ctx.kind_maps.append(_LazyKinds(lambda: model.scope_kinds(node).kinds))
+            ctx.resolvers.append(ctx.resolvers[-1].child(local_imports(node), frozenset()))
+            self._retable()
+            return True
+        if isinstance(node, ast.Lambda):
+            ctx.functions.append(node)
+            info = self.model.trace.get(node) or ctx.trace
+            ctx.traces.append(info)
+            self._retable()
+            return True
+        if isinstance(node, _LOOP_TYPES):
+            ctx.loops.append(node)
+            return True
+        return False
+
+    def _leave(self, node: ast.AST) -> None:
+        ctx = self.ctx
+        if isinstance(node, _FUNCTION_TYPES):
+            ctx.functions.pop()
+            ctx.traces.pop()
+            ctx.kind_maps.pop()
+            ctx.resolvers.pop()
+        elif isinstance(node, ast.Lambda):
+            ctx.functions.pop()
+            ctx.traces.pop()
+        else:
+            ctx.loops.pop()
+            return
+        self._retable()
+
+    def _retable(self) -> None:
+        trace = self.ctx.trace
+        if trace is None:
+            scope = None
+        elif trace.eager:
+            scope = "eager"
+        else:
+            scope = "abstract" if trace.abstract else "traced"
+        self.dispatch = self._tables[scope]
+        self.call_dispatch = self._call_tables[scope]
+
+
+def _evaluated_at_definition(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
+    """The parts of a definition evaluated when it runs: decorators, default values,
+    annotations (unless postponed, they are evaluated too)."""
+    args = node.args
+    yield from getattr(node, "decorator_list", ())
+    yield from args.defaults
+    yield from (default for default in args.kw_defaults if default is not None)
+    for arg in (*args.posonlyargs, *args.args, args.vararg, *args.kwonlyargs, args.kwarg):
+        if arg is not None and arg.annotation is not None:
+            yield arg.annotation
+    returns = getattr(node, "returns", None)
+    if returns is not None:
+        yield returns
+
+
+def _outside_repairs(findings: list[Finding], repaired: frozenset[int]) -> list[Finding]:
+    """The findings that do not start on a line the parse repaired (`if lr` read as `if lr:
+    pass`): what is found there is about text the user is still typing, and would come and
+    go with each keystroke (`if lr` flagged, `if lr >` not, `if lr > 0` again)."""
+    if not repaired:
+        return findings
+    return [finding for finding in findings if finding.span.start.line not in repaired]
+
+
+def _fail_on_purpose(node: ast.AST, ctx: RuleContext) -> list[Finding]:
+    raise RuntimeError("failing on purpose (JAX_LSP_FAIL_RULE)")
+
+
+def is_suppressed(finding: Finding, lines: list[str]) -> bool:
+    line = noqa_line(lines, finding.span.start.line)
+    if line >= len(lines):
+        return False
+    codes = noqa_codes(lines[line])
+    return codes is not None and (not codes or finding.code in codes)
+
+
+def analyze(
+    document: Document,
+    rules: Sequence[type[Rule]] = ALL_RULES,
+    severities: Mapping[str, Severity] | None = None,
+    x64: bool = False,
+    external: Mapping[str, ExternalFacts] | None = None,
+    reuse_findings: bool = True,
+    incoming: tuple[IncomingTrace, ...] = (),
+) -> Analysis:
+    """Findings of `rules` on `document`, sorted by position, `# noqa` honoured.
+
+    `x64`: the project runs with `jax_enable_x64` on (Settings.enable_x64).
+    `external`: facts about functions imported from other workspace modules
+    (`jax_lsp.analysis.infer`), by call spelling.
+    `reuse_findings`: keep each unit's findings under its key (`ModuleModel.unit_key`) and
+    reuse them while the key holds. False for a text analysed once (a one-shot `check`):
+    the key would cost module facts no rule may read, for findings nobody asks again.
+    `incoming`: the traces the project's other modules give the document's functions
+    (`Workspace.incoming`).
+    """
+    model = ModuleModel.of(document, x64, external, incoming)
+    # Instances per analysis: some rules keep state for one analysis (JAX102 reports a global
+    # once per function, scope caches keyed by node).
+    instances = [rule() for rule in rules]
+    for instance in instances:
+        if instance.code in _FAIL_RULES:
+            instance.check = _fail_on_purpose  # type: ignore[method-assign]
+    # The classes, not only their codes: a rule bound to a setting (`Rule.configured`) is
+    # another class when the setting changes.
+    rules_key = tuple(rules)
+    tables: _RuleTables | None = None  # built when a unit is not in the cache
+    targets: dict[str, object] = {}  # module facts the cached units' reads are checked on
+    findings: list[Finding] = []
+    failures: list[RuleFailure] = []
+    for unit in document.units:
+        if unit.tree is None:
+            continue
+        key = ("findings", rules_key, model.unit_key(unit)) if reuse_findings else None
+        cached = _cached_findings(unit, key)
+        # Reused only while every module fact the rules read answers the same (reads.py).
+        if cached is None or not answers_hold(model, cached.reads, targets):
+            tables = tables or _RuleTables(rules, instances)
+            # A class edited in one method: the others' findings are kept (a clean parse
+            # only: a repaired one shares no node with the last).
+            methods = (
+                model.member_keys(unit)
+                if key is not None and unit.changed_text is None and not unit.source.problem
+                else None
+            )
+            walker = _Walker(model, unit, tables, key is not None, methods, targets)
+            walker.run()
+            # Failures carry absolute lines; recompute them if the unit moves.
+            found = _outside_repairs(walker.findings, unit.source.blanked_lines)
+            cached = _UnitFindings(found, walker.failures, walker.reads, walker.lines.read)
+            if key is not None and not walker.failures:
+                own = key if unit.changed_text is None else (*key, unit.changed_text)
+                unit.source.memo[own] = cached
+        failures.extend(cached.failures)
+        findings.extend(shift_finding(f, unit.start_line) for f in cached.findings)
+    findings = [f for f in findings if not is_suppressed(f, document.lines)]
+    if severities:
+        findings = [
+            replace(f, severity=severities[f.code]) if f.code in severities else f for f in findings
+        ]
+    findings.sort(key=lambda f: (f.span.start, f.code))
+    return Analysis(findings, document.problems, failures, model)
+
+
+def _cached_findings(unit: Unit, key: tuple | None) -> _UnitFindings | None:
+    """The findings kept for `unit` under `key`. A unit whose text differs from its parse's
+    in comments only (`Unit.changed_text`) has its own entry, or else takes its parse's when the
+    rules read none of the changed lines: what they quote or rewrite came from the others."""
+    if key is None:
+        return None
+    if unit.changed_text is None:
+        return unit.source.memo.get(key)
+    cached = unit.source.memo.get((*key, unit.changed_text))
+    if cached is None:
+        cached = unit.source.memo.get(key)
+        if cached is not None and not unit.changed_lines().isdisjoint(cached.lines_read):
+            return None
+    return cached
