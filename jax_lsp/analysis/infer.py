@@ -39,7 +39,7 @@ from jax_lsp.analysis.nodes import (
 )
 from jax_lsp.analysis.sharding import EXPLICIT_MESH_NAMES
 from jax_lsp.analysis.summary import FunctionNode, transform_of
-from jax_lsp.analysis.values import Container
+from jax_lsp.analysis.values import Container, portable
 from jax_lsp.analysis.workspace import (
     Target,
     absolute_module,
@@ -64,6 +64,7 @@ _MAX_MODEL_LINES = 20_000  # lines of imported modules whose models are kept
 # them: apart from the imported modules' models, so that they never push those out.
 _MAX_OFFERED_LINES = 20_000
 _WORD = re.compile(r"\w+")
+_LINE_START_ASSIGNMENT = re.compile(r"^(\w+)[ \t]*[:=]", re.MULTILINE)
 _IMPORT = re.compile(r"\bimport\b")
 # A comment, unless a quote comes before it on its line (import statements hold no strings).
 _COMMENT = re.compile(r"^([^'\"#\n]*)#[^\n]*", re.MULTILINE)
@@ -309,6 +310,7 @@ class _ParsedFacts:
 
     may_have_facts: frozenset[str]
     reexports: dict[str, Target | None]
+    assigned: frozenset[str] = frozenset()  # bound by a top-level `name = value`
 
 
 @dataclass
@@ -322,6 +324,7 @@ class _ModuleEntry:
     # Read from its text without a parse (`ModuleFactsCache.may_reexport`), None until then:
     import_words: frozenset[str] | None = None  # every word its import statements may hold
     parsed: _ParsedFacts | None = None  # read from its parse, None until then
+    line_start_assignments: frozenset[str] | None = None  # read from its text, None until then
 
 
 class ModuleFactsCache:
@@ -459,7 +462,9 @@ class ModuleFactsCache:
             document = self._document(file, entry)
             if document is None:
                 return None
-            entry.parsed = _ParsedFacts(_may_have_facts(document), _reexports(document, file))
+            entry.parsed = _ParsedFacts(
+                _may_have_facts(document), _reexports(document, file), _assigned(document)
+            )
         return entry.parsed
 
     def document(self, file: Path, entry: _ModuleEntry) -> Document | None:
@@ -486,6 +491,15 @@ class ModuleFactsCache:
                 entry.document = Document(text, str(file))
             self._hold(file, len(entry.document.lines))
         return entry.document
+
+    def line_start_assignments(self, file: Path, entry: _ModuleEntry) -> frozenset[str]:
+        """The names a line of the module's text starts assigning (`name =`, `name: T =`): a
+        superset of those its top-level statements assign, read without a parse (memoised
+        with its version)."""
+        if entry.line_start_assignments is None:
+            text = self._known_text(file, entry)
+            entry.line_start_assignments = frozenset(_LINE_START_ASSIGNMENT.findall(text))
+        return entry.line_start_assignments
 
     def _known_text(self, file: Path, entry: _ModuleEntry) -> str:
         """The entry's text: its parse's, else read again ("" when it is gone)."""
@@ -611,8 +625,9 @@ def _call_bindings(document: Document) -> Iterator[tuple[str, ast.Call, str]]:
 
 def _may_have_facts(document: Document) -> frozenset[str]:
     """The names `_facts_in_model` may find facts for in a module: the names of its `def`s
-    (a function's path is its name only if it is one) and of its `name = call(f, ...)`
-    bindings. Read from the parse: a name outside these needs no model."""
+    (a function's path is its name only if it is one), of its `name = call(f, ...)`
+    bindings and of its other top-level `name = value` assignments (a module-level value).
+    Read from the parse: a name outside these needs no model."""
     defined = [
         node.name
         for unit in document.units
@@ -620,7 +635,30 @@ def _may_have_facts(document: Document) -> frozenset[str]:
         for node in walk_statements(unit.tree)
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
     ]
-    return frozenset([*defined, *(name for name, _, _ in _call_bindings(document))])
+    called = (name for name, _, _ in _call_bindings(document))
+    return frozenset([*defined, *_assigned(document), *called])
+
+
+def _assigned(document: Document) -> frozenset[str]:
+    """The names top-level `name = value` (or `name: T = value`) statements bind."""
+    return frozenset(
+        target.id
+        for unit in document.units
+        if unit.tree is not None
+        for statement in unit.tree.body
+        if isinstance(statement, ast.Assign | ast.AnnAssign)
+        for target in (statement.targets if type(statement) is ast.Assign else [statement.target])
+        if isinstance(target, ast.Name)
+    )
+
+
+def _value_facts(model: ModuleModel, name: str) -> ExternalFacts | None:
+    """A module-level value the module binds once and never changes (`stable_globals`), as
+    its importers may hold it: None when nothing of it is known."""
+    if name not in model.stable_globals or name in model.functions:
+        return None
+    value = portable(model.global_values.get(name, Kind.UNKNOWN))
+    return None if value is Kind.UNKNOWN else ExternalFacts(False, value=value)
 
 
 def _facts_in_model(model: ModuleModel, name: str) -> ExternalFacts | None:
@@ -629,7 +667,7 @@ def _facts_in_model(model: ModuleModel, name: str) -> ExternalFacts | None:
     if record is None:
         binding = _jit_binding(model, name)
         if binding is None:
-            return None
+            return _value_facts(model, name)
         transform, inner = binding
         record = model.functions.get(inner)
         if record is None:
@@ -766,6 +804,34 @@ def engine_facts(target: Target, lookups: _Lookups) -> ExternalFacts | None:
     return None
 
 
+def _engine_value(target: Target, lookups: _Lookups) -> ExternalFacts | None:
+    """The engine's facts for an imported module-level value (following re-exports). A
+    module whose text cannot assign the name nor re-export it is not parsed, and only the
+    one assigning it is modelled: most imported names are functions and classes."""
+    cache = lookups.cache
+    for _ in range(_MAX_REEXPORT_DEPTH):
+        found = lookups.entry(target.module)
+        if found is None:
+            return None
+        file, entry = found
+        name = target.attribute
+        if name in cache.line_start_assignments(file, entry):
+            parsed = cache.parsed_facts(file, entry)
+            if parsed is not None and name in parsed.assigned:
+                answer = _answer(cache, entry, name, file)
+                if isinstance(answer, ExternalFacts) and answer.value is not None:
+                    return answer
+                return None
+        if not cache.may_reexport(file, entry, name):
+            return None
+        parsed = cache.parsed_facts(file, entry)
+        following = parsed.reexports.get(name) if parsed is not None else None
+        if following is None:
+            return None
+        target = following
+    return None
+
+
 def document_file(document: Document) -> str | None:
     """The document's file as an absolute path (None for "<unknown>" and the like)."""
     path = document.path
@@ -803,6 +869,12 @@ def _read_facts(
             facts[spelling] = found
         else:
             unanswered[spelling] = target
+    # Imported names that are not called: the values of those their modules bind once.
+    for local, target in bindings[0].items():
+        if local not in facts and local not in unanswered:
+            found = _engine_value(target, lookups)
+            if found is not None:
+                facts[local] = found
     # Names (and modules) imported from a module that may build meshes with explicit axes: a
     # mesh, or an array placed on one, may come in through any of them. Held by the imported
     # name's spelling, as a call's facts are; a name called too keeps its call facts, and

@@ -561,7 +561,7 @@ class ModuleModel:
         if plain is _UNREAD:
             plain = source.memo["plain-bindings"] = plain_bindings(source.tree.body)
         if plain is not None:
-            return plain
+            return self._with_imported_values(source, plain)
         loads = _loaded_words(source)
         used = frozenset((name, known[name]) for name in loads & known.keys())
         callees = tuple(
@@ -588,6 +588,26 @@ class ModuleModel:
                 name: kind for name, kind in interpreter.env.items() if not name.startswith("<")
             }
         return source.memo[key]
+
+    def _with_imported_values(
+        self, source: UnitSource, bound: dict[str, Value]
+    ) -> dict[str, Value]:
+        """`bound` with the values of the names the unit's `from m import NAME` statements
+        bind, where the workspace module `m` binds NAME once to a known value
+        (`ExternalFacts.value`); the interpreter binds them the same way (`_stmt_Import`)."""
+        if not self.external or not any(
+            facts.value is not None for facts in self.external.values()
+        ):
+            return bound
+        found = dict(bound)
+        for statement in source.tree.body:
+            if type(statement) is ast.ImportFrom:
+                for alias in statement.names:
+                    local = alias.asname or alias.name
+                    facts = self.external.get(local)
+                    if facts is not None and facts.value is not None:
+                        found[local] = facts.value
+        return found
 
     @cached_property
     def self_updates(self) -> dict[str, tuple[tuple[int, str], ...]]:

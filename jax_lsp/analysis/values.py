@@ -264,6 +264,18 @@ def called_result(value: Value, traced: bool) -> Value:
     return value
 
 
+def portable(value: Value) -> Value:
+    """`value` as another module may hold it: kinds and containers keep their meaning across
+    modules; a function, class or object of the module it comes from does not (its path
+    names that module's code), so it becomes unknown. A tracer is no module-level value."""
+    if type(value) is Kind:
+        return Kind.UNKNOWN if value is Kind.TRACED else value
+    if type(value) is Container:
+        items = None if value.items is None else tuple(portable(item) for item in value.items)
+        return Container(value.form, items, value.keys, portable(value.leaf))
+    return Kind.UNKNOWN
+
+
 def pytree_of(value: Value) -> Value:
     """`x` once `x["key"]` was read: no JAX array (an array cannot be indexed by a str), so a
     dict-like pytree whose leaves have the kind `x` was given."""

@@ -1,0 +1,154 @@
+"""Values that cross between workspace modules: a name a module binds once at top level has,
+in the modules importing it, the value its own module's model gives it (`ExternalFacts.value`),
+and rules read its items as they would a local one's."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+from jax_lsp.config import Settings
+from jax_lsp.engine import check_source
+from jax_lsp.workspace import Workspace
+
+SETTINGS_MODULE = """
+import jax.numpy as jnp
+import numpy as np
+
+DEFAULTS = {"sizes": [16, 16], "axes": (0, 1), "name": "mlp"}
+WINDOW = jnp.array([0.25, 0.5, 0.25])
+SHAPE = (3, 4)
+TABLE = np.zeros(3)
+CHANGED = [1, 2]
+CHANGED = (1, 2)
+"""
+
+JITTED = """
+from functools import partial
+
+import jax
+import jax.numpy as jnp
+
+
+@partial(jax.jit, static_argnames=("sizes",))
+def apply(x, sizes):
+    return x * len(sizes)
+
+
+@partial(jax.jit, static_argnums=(1,))
+def smooth(x, window):
+    return jnp.convolve(x, window, mode="same")
+"""
+
+
+def codes_of(root: Path, files: dict[str, str], checked: str) -> list[tuple[str, int]]:
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text))
+    text = (root / checked).read_text()
+    analysis = check_source(text, str(root / checked), Settings(), Workspace(str(root)))
+    return [(finding.code, finding.span.start.line + 1) for finding in analysis.findings]
+
+
+def test_imported_config_items_and_arrays_passed_as_static_arguments(tmp_path: Path):
+    main = """
+    from settings import CHANGED, DEFAULTS, SHAPE, WINDOW
+    from ops import apply, smooth
+
+
+    def run(x, cfg=DEFAULTS):
+        return apply(x, sizes=cfg["sizes"])  # a list: unhashable
+
+
+    def run_axes(x, cfg=DEFAULTS):
+        return apply(x, sizes=cfg["axes"])  # a tuple: hashable
+
+
+    def run_direct(x):
+        return apply(x, sizes=DEFAULTS["sizes"])
+
+
+    def run_window(x):
+        return smooth(x, WINDOW)
+
+
+    def run_shape(x):
+        return smooth(x, SHAPE)
+
+
+    def run_changed(x):
+        return smooth(x, CHANGED)  # bound twice there: not one known value
+    """
+    files = {"settings.py": SETTINGS_MODULE, "ops.py": JITTED, "main.py": main}
+    assert codes_of(tmp_path, files, "main.py") == [
+        ("JAX1002", 7),
+        ("JAX1002", 15),
+        ("JAX1002", 19),
+    ]
+
+
+def test_values_are_followed_through_a_package_that_re_exports_them(tmp_path: Path):
+    main = """
+    from conf import DEFAULTS
+    from ops import apply
+
+
+    def run(x, options=DEFAULTS):
+        local = options
+        return apply(x, sizes=local["sizes"])
+    """
+    files = {
+        "conf/__init__.py": "from .base import DEFAULTS\n",
+        "conf/base.py": SETTINGS_MODULE,
+        "ops.py": JITTED,
+        "main.py": main,
+    }
+    assert codes_of(tmp_path, files, "main.py") == [("JAX1002", 8)]
+
+
+def test_a_value_the_importer_changes_or_rebinds_is_not_trusted(tmp_path: Path):
+    main = """
+    from settings import DEFAULTS, WINDOW
+    from ops import apply, smooth
+
+    DEFAULTS["sizes"] = (8,)
+
+
+    def run(x):
+        return apply(x, sizes=DEFAULTS["sizes"])
+
+
+    def run_window(x, window=WINDOW):
+        window = tuple(window.tolist())
+        return smooth(x, window)
+    """
+    files = {"settings.py": SETTINGS_MODULE, "ops.py": JITTED, "main.py": main}
+    assert codes_of(tmp_path, files, "main.py") == []
+
+
+def test_a_boolean_entry_of_a_dict_built_in_traced_code_indexes(tmp_path: Path):
+    text = """
+    import jax
+    import jax.numpy as jnp
+
+
+    @jax.jit
+    def masked_total(x):
+        batch = {"mask": x > 0, "x": x}
+        return x[batch["mask"]].sum()
+
+
+    @jax.jit
+    def positions(x):
+        batch = {"mask": x > 0, "index": jnp.argmax(x)}
+        return x[batch["index"]]  # an integer index: fine
+
+
+    @jax.jit
+    def rewritten(x):
+        batch = {"mask": x > 0}
+        batch["mask"] = jnp.argmax(x)
+        return x[batch["mask"]]
+    """
+    assert codes_of(tmp_path, {"masks.py": text}, "masks.py") == [("JAX801", 9)]
