@@ -41,16 +41,22 @@ class ExternalFacts:
     # (`CONFIG = {"sizes": [32, 32]}`, `KERNEL = jnp.array(...)`), with the value that
     # module's model gives it (`values.portable`: kinds and containers only).
     value: Value | None = None
+    # A PyTree class (a NamedTuple, a flax struct, a registered dataclass, ...): the values
+    # of a traced instance's fields (`ModuleModel._instance`), passed through a
+    # transformation that traces some leaves, and every leaf (`jax.jit`).
+    instance_fields: tuple[tuple[str, Value], ...] | None = None
+    leaf_instance_fields: tuple[tuple[str, Value], ...] | None = None
 
     @property
     def read_by_models(self) -> bool:
         """Whether a model reads anything from these facts: an array or a container
-        returned, static arguments, explicit meshes, a module-level value (`transform` and
-        `origin` are for people). A function known to return no array, not jitted with static
-        arguments, analyses as one without facts."""
+        returned, static arguments, explicit meshes, a module-level value, a PyTree class's
+        fields (`transform` and `origin` are for people). A function known to return no
+        array, not jitted with static arguments, analyses as one without facts."""
         return (
             self.returns_array
             or self.value is not None
+            or self.instance_fields is not None
             or self.returns is not None
             or self.static is not None
             or self.explicit_meshes

@@ -65,6 +65,7 @@ _MAX_MODEL_LINES = 20_000  # lines of imported modules whose models are kept
 _MAX_OFFERED_LINES = 20_000
 _WORD = re.compile(r"\w+")
 _LINE_START_ASSIGNMENT = re.compile(r"^(\w+)[ \t]*[:=]", re.MULTILINE)
+_LINE_START_CLASS = re.compile(r"^class[ \t]+(\w+)", re.MULTILINE)
 _IMPORT = re.compile(r"\bimport\b")
 # A comment, unless a quote comes before it on its line (import statements hold no strings).
 _COMMENT = re.compile(r"^([^'\"#\n]*)#[^\n]*", re.MULTILINE)
@@ -311,6 +312,8 @@ class _ParsedFacts:
     may_have_facts: frozenset[str]
     reexports: dict[str, Target | None]
     assigned: frozenset[str] = frozenset()  # bound by a top-level `name = value`
+    # Top-level classes that may be PyTrees: with a base or a decorator, or named by a call.
+    classes: frozenset[str] = frozenset()
 
 
 @dataclass
@@ -324,7 +327,7 @@ class _ModuleEntry:
     # Read from its text without a parse (`ModuleFactsCache.may_reexport`), None until then:
     import_words: frozenset[str] | None = None  # every word its import statements may hold
     parsed: _ParsedFacts | None = None  # read from its parse, None until then
-    line_start_assignments: frozenset[str] | None = None  # read from its text, None until then
+    line_start_definitions: frozenset[str] | None = None  # read from its text, None until then
 
 
 class ModuleFactsCache:
@@ -463,7 +466,10 @@ class ModuleFactsCache:
             if document is None:
                 return None
             entry.parsed = _ParsedFacts(
-                _may_have_facts(document), _reexports(document, file), _assigned(document)
+                _may_have_facts(document),
+                _reexports(document, file),
+                _assigned(document),
+                _maybe_pytree_classes(document),
             )
         return entry.parsed
 
@@ -492,14 +498,16 @@ class ModuleFactsCache:
             self._hold(file, len(entry.document.lines))
         return entry.document
 
-    def line_start_assignments(self, file: Path, entry: _ModuleEntry) -> frozenset[str]:
-        """The names a line of the module's text starts assigning (`name =`, `name: T =`): a
-        superset of those its top-level statements assign, read without a parse (memoised
-        with its version)."""
-        if entry.line_start_assignments is None:
+    def line_start_definitions(self, file: Path, entry: _ModuleEntry) -> frozenset[str]:
+        """The names a line of the module's text starts assigning (`name =`, `name: T =`) or
+        defining as a class: a superset of those its top-level statements assign or define,
+        read without a parse (memoised with its version)."""
+        if entry.line_start_definitions is None:
             text = self._known_text(file, entry)
-            entry.line_start_assignments = frozenset(_LINE_START_ASSIGNMENT.findall(text))
-        return entry.line_start_assignments
+            entry.line_start_definitions = frozenset(
+                [*_LINE_START_ASSIGNMENT.findall(text), *_LINE_START_CLASS.findall(text)]
+            )
+        return entry.line_start_definitions
 
     def _known_text(self, file: Path, entry: _ModuleEntry) -> str:
         """The entry's text: its parse's, else read again ("" when it is gone)."""
@@ -636,7 +644,38 @@ def _may_have_facts(document: Document) -> frozenset[str]:
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
     ]
     called = (name for name, _, _ in _call_bindings(document))
-    return frozenset([*defined, *_assigned(document), *called])
+    return frozenset([*defined, *_assigned(document), *_maybe_pytree_classes(document), *called])
+
+
+def _maybe_pytree_classes(document: Document) -> frozenset[str]:
+    """Top-level classes that may be PyTrees (`_class_facts` tells): those with a base or a
+    decorator, and any class of a module whose text may register one."""
+    registers = "register" in document.text
+    return frozenset(
+        statement.name
+        for unit in document.units
+        if unit.tree is not None
+        for statement in unit.tree.body
+        if isinstance(statement, ast.ClassDef)
+        and (registers or statement.bases or statement.decorator_list)
+    )
+
+
+def _class_facts(model: ModuleModel, name: str) -> ExternalFacts | None:
+    """A PyTree class of the module (`EnvState(NamedTuple)`): the values of a traced
+    instance's fields, for the modules whose traced code holds one. None for another class,
+    and for a name bound to several classes."""
+    if name not in model.classes or model.class_defined_twice(name):
+        return None
+    some = model.instance_of_class(name)
+    every = model.instance_of_class(name, every_leaf=True)
+    if some is None or every is None:
+        return None
+    return ExternalFacts(
+        False,
+        instance_fields=tuple((field, portable(value)) for field, value in some.fields),
+        leaf_instance_fields=tuple((field, portable(value)) for field, value in every.fields),
+    )
 
 
 def _assigned(document: Document) -> frozenset[str]:
@@ -667,7 +706,7 @@ def _facts_in_model(model: ModuleModel, name: str) -> ExternalFacts | None:
     if record is None:
         binding = _jit_binding(model, name)
         if binding is None:
-            return _value_facts(model, name)
+            return _value_facts(model, name) or _class_facts(model, name)
         transform, inner = binding
         record = model.functions.get(inner)
         if record is None:
@@ -805,9 +844,10 @@ def engine_facts(target: Target, lookups: _Lookups) -> ExternalFacts | None:
 
 
 def _engine_value(target: Target, lookups: _Lookups) -> ExternalFacts | None:
-    """The engine's facts for an imported module-level value (following re-exports). A
-    module whose text cannot assign the name nor re-export it is not parsed, and only the
-    one assigning it is modelled: most imported names are functions and classes."""
+    """The engine's facts for an imported module-level value or PyTree class (following
+    re-exports). A module whose text cannot assign or define the name nor re-export it is
+    not parsed, and only the one assigning or defining it is modelled: most imported names
+    are functions and plain classes."""
     cache = lookups.cache
     for _ in range(_MAX_REEXPORT_DEPTH):
         found = lookups.entry(target.module)
@@ -815,11 +855,13 @@ def _engine_value(target: Target, lookups: _Lookups) -> ExternalFacts | None:
             return None
         file, entry = found
         name = target.attribute
-        if name in cache.line_start_assignments(file, entry):
+        if name in cache.line_start_definitions(file, entry):
             parsed = cache.parsed_facts(file, entry)
-            if parsed is not None and name in parsed.assigned:
+            if parsed is not None and (name in parsed.assigned or name in parsed.classes):
                 answer = _answer(cache, entry, name, file)
-                if isinstance(answer, ExternalFacts) and answer.value is not None:
+                if isinstance(answer, ExternalFacts) and (
+                    answer.value is not None or answer.instance_fields is not None
+                ):
                     return answer
                 return None
         if not cache.may_reexport(file, entry, name):
@@ -869,7 +911,8 @@ def _read_facts(
             facts[spelling] = found
         else:
             unanswered[spelling] = target
-    # Imported names that are not called: the values of those their modules bind once.
+    # Imported names that are not called: the values of those their modules bind once, and
+    # the fields of PyTree classes.
     for local, target in bindings[0].items():
         if local not in facts and local not in unanswered:
             found = _engine_value(target, lookups)

@@ -1224,7 +1224,34 @@ class ModuleModel:
             instance = self._instance(classes[name], name in info.all_leaves)
             if instance is not None:
                 found.append((name, instance))
+        imported = self._imported_instances(node, info) if self.external else {}
+        found += [item for item in sorted(imported.items()) if item[0] not in classes]
         return tuple(found)
+
+    def instance_of_class(self, class_name: str, every_leaf: bool = False) -> Instance | None:
+        """A traced instance of the module's class `class_name`, if it is a PyTree (what its
+        importers' traced code holds: `ExternalFacts.instance_fields`)."""
+        return self._instance(class_name, every_leaf)
+
+    def _imported_instances(self, node: FunctionNode, info: TraceInfo) -> dict[str, Instance]:
+        """Traced parameters annotated with a PyTree class imported from a workspace module
+        (`state: EnvState`): instances whose fields have the values that module gives them."""
+        external = self.external or {}
+        args = node.args
+        found: dict[str, Instance] = {}
+        for arg in [*args.posonlyargs, *args.args, *args.kwonlyargs]:
+            annotation = arg.annotation
+            if arg.arg not in info.traced_params or not isinstance(annotation, ast.Name):
+                continue
+            facts = external.get(annotation.id)
+            if facts is None or facts.instance_fields is None:
+                continue
+            if annotation.id in self.classes or annotation.id in self.global_values:
+                continue  # bound here too: the annotation may name another class
+            every_leaf = arg.arg in info.all_leaves and facts.leaf_instance_fields is not None
+            fields = facts.leaf_instance_fields if every_leaf else facts.instance_fields
+            found[arg.arg] = Instance(annotation.id, fields)
+        return found
 
     def self_object(self, node: FunctionNode) -> tuple[tuple[str, Object], ...]:
         """The `self` of a method nothing traces: an object of its class whose attributes hold

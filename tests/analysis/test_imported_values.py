@@ -152,3 +152,82 @@ def test_a_boolean_entry_of_a_dict_built_in_traced_code_indexes(tmp_path: Path):
         return x[batch["mask"]]
     """
     assert codes_of(tmp_path, {"masks.py": text}, "masks.py") == [("JAX801", 9)]
+
+
+PYTREES = """
+from typing import NamedTuple
+
+import jax
+from flax import struct
+
+
+class State(NamedTuple):
+    pos: jax.Array
+    done: jax.Array
+
+
+@struct.dataclass
+class Config:
+    scale: jax.Array
+    training: bool = struct.field(pytree_node=False)
+
+
+class Plain:
+    done: bool = False
+"""
+
+
+def test_fields_of_imported_pytree_classes_are_traced_as_their_module_says(tmp_path: Path):
+    env = """
+    import jax
+
+    from shapes import Config, Plain, State
+
+
+    @jax.jit
+    def step(state: State, config: Config, other: Plain):
+        if config.training:  # a static field: a Python bool
+            return state
+        if other.done:  # not a PyTree: jit would not take it, nothing known
+            return state
+        if state.done:
+            return state
+        return state._replace(pos=state.pos * config.scale)
+
+
+    def eager(state: State):
+        if state.done:  # not traced
+            return state
+        return state
+    """
+    files = {"shapes.py": PYTREES, "env.py": env}
+    assert codes_of(tmp_path, files, "env.py") == [("JAX701", 13)]
+
+
+def test_an_imported_pytree_class_reaches_a_method_another_module_jits(tmp_path: Path):
+    files = {
+        "envs/__init__.py": "from .base import State\nfrom .grid import Grid\n",
+        "envs/base.py": PYTREES,
+        "envs/grid.py": """
+        from .base import State
+
+
+        class Grid:
+            def step(self, state: State, action):
+                if state.done:
+                    return state
+                return State(state.pos + action, state.done)
+        """,
+        "train.py": """
+        import jax
+
+        from envs import Grid
+
+
+        def run(state, action):
+            env = Grid()
+            step = jax.jit(env.step)
+            return step(state, action)
+        """,
+    }
+    assert codes_of(tmp_path, files, "envs/grid.py") == [("JAX701", 7)]
