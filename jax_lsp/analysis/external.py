@@ -46,6 +46,10 @@ class ExternalFacts:
     # transformation that traces some leaves, and every leaf (`jax.jit`).
     instance_fields: tuple[tuple[str, Value], ...] | None = None
     leaf_instance_fields: tuple[tuple[str, Value], ...] | None = None
+    # A class: the attributes its instances hold that its module sees set (by its methods or
+    # those of its bases there, or its body), none of them a method or property: for a
+    # class deriving from it, `self.attr` reads what was stored.
+    instance_attributes: frozenset[str] | None = None
 
     @property
     def read_by_models(self) -> bool:
@@ -57,6 +61,7 @@ class ExternalFacts:
             self.returns_array
             or self.value is not None
             or self.instance_fields is not None
+            or bool(self.instance_attributes)
             or self.returns is not None
             or self.static is not None
             or self.explicit_meshes

@@ -18,7 +18,7 @@ import sys
 import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from jax_lsp.analysis.document import Document, UnitSource, first_line
@@ -312,8 +312,9 @@ class _ParsedFacts:
     may_have_facts: frozenset[str]
     reexports: dict[str, Target | None]
     assigned: frozenset[str] = frozenset()  # bound by a top-level `name = value`
-    # Top-level classes that may be PyTrees: with a base or a decorator, or named by a call.
+    # Top-level classes, and those that may be PyTrees (`_maybe_pytree_classes`).
     classes: frozenset[str] = frozenset()
+    pytree_classes: frozenset[str] = frozenset()
 
 
 @dataclass
@@ -328,6 +329,7 @@ class _ModuleEntry:
     import_words: frozenset[str] | None = None  # every word its import statements may hold
     parsed: _ParsedFacts | None = None  # read from its parse, None until then
     line_start_definitions: frozenset[str] | None = None  # read from its text, None until then
+    class_facts: dict[str, ExternalFacts | None] = field(default_factory=dict)
 
 
 class ModuleFactsCache:
@@ -469,6 +471,7 @@ class ModuleFactsCache:
                 _may_have_facts(document),
                 _reexports(document, file),
                 _assigned(document),
+                _classes(document),
                 _maybe_pytree_classes(document),
             )
         return entry.parsed
@@ -647,6 +650,16 @@ def _may_have_facts(document: Document) -> frozenset[str]:
     return frozenset([*defined, *_assigned(document), *_maybe_pytree_classes(document), *called])
 
 
+def _classes(document: Document) -> frozenset[str]:
+    return frozenset(
+        statement.name
+        for unit in document.units
+        if unit.tree is not None
+        for statement in unit.tree.body
+        if isinstance(statement, ast.ClassDef)
+    )
+
+
 def _maybe_pytree_classes(document: Document) -> frozenset[str]:
     """Top-level classes that may be PyTrees (`_class_facts` tells): those with a base or a
     decorator, and any class of a module whose text may register one."""
@@ -662,20 +675,31 @@ def _maybe_pytree_classes(document: Document) -> frozenset[str]:
 
 
 def _class_facts(model: ModuleModel, name: str) -> ExternalFacts | None:
-    """A PyTree class of the module (`EnvState(NamedTuple)`): the values of a traced
-    instance's fields, for the modules whose traced code holds one. None for another class,
-    and for a name bound to several classes."""
+    """A class of the module: the attributes its instances hold that the module sees (for
+    the modules deriving from it), and of a PyTree class (`EnvState(NamedTuple)`) the values
+    of a traced instance's fields (for the modules whose traced code holds one). None for a
+    name bound to several classes."""
     if name not in model.classes or model.class_defined_twice(name):
         return None
     some = model.instance_of_class(name)
     every = model.instance_of_class(name, every_leaf=True)
-    if some is None or every is None:
-        return None
-    return ExternalFacts(
-        False,
-        instance_fields=tuple((field, portable(value)) for field, value in some.fields),
-        leaf_instance_fields=tuple((field, portable(value)) for field, value in every.fields),
-    )
+    fields: dict[str, object] = {}
+    if some is not None and every is not None:
+        fields["instance_fields"] = tuple((key, portable(value)) for key, value in some.fields)
+        fields["leaf_instance_fields"] = tuple(
+            (key, portable(value)) for key, value in every.fields
+        )
+    return ExternalFacts(False, instance_attributes=model.instance_attributes(name), **fields)
+
+
+def _class_answer(
+    cache: ModuleFactsCache, entry: _ModuleEntry, name: str, file: Path
+) -> ExternalFacts | None:
+    """`_class_facts` of one class of a module (memoised with its version)."""
+    if name not in entry.class_facts:
+        model = cache.model(file, entry)
+        entry.class_facts[name] = _class_facts(model, name) if model is not None else None
+    return entry.class_facts[name]
 
 
 def _assigned(document: Document) -> frozenset[str]:
@@ -843,11 +867,12 @@ def engine_facts(target: Target, lookups: _Lookups) -> ExternalFacts | None:
     return None
 
 
-def _engine_value(target: Target, lookups: _Lookups) -> ExternalFacts | None:
-    """The engine's facts for an imported module-level value or PyTree class (following
-    re-exports). A module whose text cannot assign or define the name nor re-export it is
-    not parsed, and only the one assigning or defining it is modelled: most imported names
-    are functions and plain classes."""
+def _engine_value(target: Target, lookups: _Lookups, derived: bool) -> ExternalFacts | None:
+    """The engine's facts for an imported module-level value or class (following
+    re-exports): a PyTree class, or any class when the document `derived` from it. A module
+    whose text cannot assign or define the name nor re-export it is not parsed, and only the
+    one assigning or defining it is modelled: most imported names are functions and plain
+    classes."""
     cache = lookups.cache
     for _ in range(_MAX_REEXPORT_DEPTH):
         found = lookups.entry(target.module)
@@ -857,13 +882,15 @@ def _engine_value(target: Target, lookups: _Lookups) -> ExternalFacts | None:
         name = target.attribute
         if name in cache.line_start_definitions(file, entry):
             parsed = cache.parsed_facts(file, entry)
-            if parsed is not None and (name in parsed.assigned or name in parsed.classes):
+            if parsed is not None and name in parsed.assigned:
                 answer = _answer(cache, entry, name, file)
-                if isinstance(answer, ExternalFacts) and (
-                    answer.value is not None or answer.instance_fields is not None
-                ):
+                if isinstance(answer, ExternalFacts) and answer.value is not None:
                     return answer
                 return None
+            if parsed is not None and name in parsed.classes:
+                if not derived and name not in parsed.pytree_classes:
+                    return None
+                return _class_answer(cache, entry, name, file)
         if not cache.may_reexport(file, entry, name):
             return None
         parsed = cache.parsed_facts(file, entry)
@@ -892,15 +919,39 @@ def local_external_facts(
         return {}, {}
     bindings = imported_bindings(document, path, roots, cache)
     spelled = _spelled_callables(document, bindings)
+    bases = _base_names(document) if bindings[0] else frozenset()
     return document.lineage.reuse_while(
         "workspace-facts",
-        (cache, roots, bindings, spelled),
-        lambda: _read_facts(bindings, spelled, _Lookups(roots, cache)),
+        (cache, roots, bindings, spelled, bases),
+        lambda: _read_facts(bindings, spelled, _Lookups(roots, cache), bases),
     )
 
 
+def _base_names(document: Document) -> frozenset[str]:
+    """The names the document's top-level classes derive from (`class Agent(Base)`: Base),
+    memoised with each unit's text."""
+    found: set[str] = set()
+    for unit in document.units:
+        if unit.tree is None:
+            continue
+        names = unit.source.memo.get("base-names")
+        if names is None:
+            names = unit.source.memo["base-names"] = frozenset(
+                base.id
+                for statement in unit.tree.body
+                if isinstance(statement, ast.ClassDef)
+                for base in statement.bases
+                if isinstance(base, ast.Name)
+            )
+        found |= names
+    return frozenset(found)
+
+
 def _read_facts(
-    bindings: Bindings, spelled: dict[str, Target], lookups: _Lookups
+    bindings: Bindings,
+    spelled: dict[str, Target],
+    lookups: _Lookups,
+    bases: frozenset[str] = frozenset(),
 ) -> tuple[tuple[dict[str, ExternalFacts], dict[str, Target]], Callable[[], bool]]:
     """`local_external_facts` read from the imported modules, and whether they still hold."""
     facts: dict[str, ExternalFacts] = {}
@@ -911,11 +962,11 @@ def _read_facts(
             facts[spelling] = found
         else:
             unanswered[spelling] = target
-    # Imported names that are not called: the values of those their modules bind once, and
-    # the fields of PyTree classes.
+    # Imported names that are not called: the values of those their modules bind once, the
+    # fields of PyTree classes, the attributes of classes the document derives from.
     for local, target in bindings[0].items():
         if local not in facts and local not in unanswered:
-            found = _engine_value(target, lookups)
+            found = _engine_value(target, lookups, local in bases)
             if found is not None:
                 facts[local] = found
     # Names (and modules) imported from a module that may build meshes with explicit axes: a

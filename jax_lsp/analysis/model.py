@@ -3418,9 +3418,43 @@ class ModuleModel:
                     continue
                 if not qualname and isinstance(base, ast.Name) and base.id in self.classes:
                     pending.append(base.id)
+                elif attribute in self._imported_class_attributes(base):
+                    return False
                 else:
                     unseen = True
         return unseen
+
+    def _imported_class_attributes(self, base: ast.expr) -> frozenset[str]:
+        """The attributes a class imported from a workspace module (`class B(Base)`) is
+        known to hold (`ExternalFacts.instance_attributes`), if the name is not bound here."""
+        if not isinstance(base, ast.Name) or not self.external or base.id in self.global_values:
+            return frozenset()
+        facts = self.external.get(base.id)
+        return (facts.instance_attributes or frozenset()) if facts is not None else frozenset()
+
+    def instance_attributes(self, class_name: str) -> frozenset[str]:
+        """The attributes instances of the module's class `class_name` hold that the module
+        sees set (by its methods or those of its bases here, or its body) and that come from
+        no base it cannot see; none of them a method or property (reading one runs code)."""
+        chain, pending = [], [class_name]
+        while pending:
+            record = self.classes.get(pending.pop())
+            if record is None or record in chain:
+                continue
+            chain.append(record)
+            pending += [
+                base.id
+                for base, qualname in zip(record.node.bases, record.bases, strict=True)
+                if not qualname and isinstance(base, ast.Name)
+            ]
+        functions = {
+            statement.name
+            for record in chain
+            for statement in record.node.body
+            if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef)
+        }
+        candidates = frozenset().union(*(defined_attributes(r.node) for r in chain)) - functions
+        return frozenset(name for name in candidates if not self.from_unseen_base(class_name, name))
 
     @cached_property
     def _attributes_set_per_class(self) -> dict[ast.ClassDef, frozenset[str]]:

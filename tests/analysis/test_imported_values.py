@@ -231,3 +231,39 @@ def test_an_imported_pytree_class_reaches_a_method_another_module_jits(tmp_path:
         """,
     }
     assert codes_of(tmp_path, files, "envs/grid.py") == [("JAX701", 7)]
+
+
+def test_a_key_a_base_class_of_another_module_stores_is_drawn_from_twice(tmp_path: Path):
+    files = {
+        "base.py": """
+        import jax
+
+
+        class Sampler:
+            def __init__(self, seed):
+                self.key = jax.random.key(seed)
+
+            @property
+            def fresh(self):
+                self.key, sub = jax.random.split(self.key)
+                return sub
+        """,
+        "noisy.py": """
+        import jax
+
+        from base import Sampler
+
+
+        class Noisy(Sampler):
+            def draw(self):
+                a = jax.random.normal(self.key)
+                b = jax.random.normal(self.key)
+                return a + b
+
+            def draw_fresh(self):
+                a = jax.random.normal(self.fresh)  # a property: a new key on every read
+                b = jax.random.normal(self.fresh)
+                return a + b
+        """,
+    }
+    assert codes_of(tmp_path, files, "noisy.py") == [("JAX602", 10)]
