@@ -29,7 +29,8 @@ class Scope(Protocol):
     def qualname(self, node: ast.AST) -> str | None: ...
 
     # A scope that knows the objects its names hold may also answer
-    # `boolean_attribute(node: ast.Attribute) -> bool`: `obj.field` holds a boolean array.
+    # `boolean_attribute(node: ast.Attribute) -> bool`: `obj.field` holds a boolean array;
+    # and `boolean_entry(parameter, key) -> bool`: every caller's dict holds one there.
 
 
 # jax.numpy functions whose result is a boolean array.
@@ -121,8 +122,38 @@ def is_boolean(node: ast.expr, ctx: Scope, depth: int = 0) -> bool:
         return bool(values) and all(is_boolean(value, ctx, depth + 1) for value in values)
     if isinstance(node, ast.Subscript) and depth < _MAX_NAME_DEPTH:
         entries = _dict_entries(node, ctx)
-        return bool(entries) and all(is_boolean(entry, ctx, depth + 1) for entry in entries)
+        if entries:
+            return all(is_boolean(entry, ctx, depth + 1) for entry in entries)
+        boolean_entry = getattr(ctx, "boolean_entry", None)
+        return (
+            boolean_entry is not None
+            and _parameter_entry(node, ctx)
+            and boolean_entry(node.value.id, node.slice.value)
+        )
     return False
+
+
+def _parameter_entry(node: ast.Subscript, ctx: Scope) -> bool:
+    """`batch["mask"]` of a parameter `batch` the enclosing function never rebinds and
+    whose items it never writes: the entry a caller's dict gives."""
+    function = ctx.functions[-1] if ctx.functions else None
+    if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
+        return False
+    if not (
+        isinstance(node.value, ast.Name)
+        and isinstance(node.slice, ast.Constant)
+        and isinstance(node.slice.value, str)
+    ):
+        return False
+    name = node.value.id
+    arguments = function.args
+    if not any(arg.arg == name for arg in [*arguments.posonlyargs, *arguments.args]):
+        return False
+    stored = any(
+        isinstance(n, ast.Name) and n.id == name and not isinstance(n.ctx, ast.Load)
+        for n in walk_nodes(function)
+    )
+    return not stored and not _items_written(name, function)
 
 
 def _dict_entries(node: ast.Subscript, ctx: Scope) -> list[ast.expr]:

@@ -39,7 +39,7 @@ from jax_lsp.analysis.crossing import (
 from jax_lsp.analysis.document import Document, Unit, UnitSource, first_line
 from jax_lsp.analysis.dtypes import FloatOracle, IntArrayOracle, assigned_values
 from jax_lsp.analysis.external import ExternalFacts, facts_key
-from jax_lsp.analysis.fields import boolean_fields
+from jax_lsp.analysis.fields import boolean_entries, boolean_fields
 from jax_lsp.analysis.flow import (
     NEW_REF,
     FlowInterpreter,
@@ -1466,6 +1466,13 @@ class ModuleModel:
         """Class -> fields that hold boolean arrays (declared, or given one by every call of
         the class in the module). Read by question (`reads.RECORDED`)."""
         return boolean_fields(self.classes, self.summaries, self.resolver)
+
+    @cached_property
+    def boolean_entries(self) -> dict[str, dict[str, frozenset[str]]]:
+        """Module function -> parameter -> keys under which every call of the function in
+        the module passes a boolean array in a dict display. Read by question
+        (`reads.RECORDED`)."""
+        return boolean_entries(self.functions, self.summaries, self.resolver)
 
     @cached_property
     def attribute_classes(self) -> dict[tuple[str, str], str]:

@@ -267,3 +267,33 @@ def test_a_key_a_base_class_of_another_module_stores_is_drawn_from_twice(tmp_pat
         """,
     }
     assert codes_of(tmp_path, files, "noisy.py") == [("JAX602", 10)]
+
+
+def test_a_boolean_entry_of_a_dict_every_caller_passes_indexes(tmp_path: Path):
+    text = """
+    import jax
+    import jax.numpy as jnp
+
+
+    def masked_loss(x, batch):
+        return x[batch["mask"]].sum()
+
+
+    def gathered(x, batch):
+        return x[batch["mask"]].sum()  # one call passes indices there
+
+
+    def rebound(x, batch):
+        batch = {"mask": jnp.argmax(x)}
+        return x[batch["mask"]]
+
+
+    @jax.jit
+    def step(x):
+        total = masked_loss(x, {"mask": x > 0, "w": x})
+        total += masked_loss(x, batch={"mask": jnp.isfinite(x)})
+        total += gathered(x, {"mask": x > 0})
+        total += gathered(x, {"mask": jnp.argmax(x)})
+        return total + rebound(x, {"mask": x > 0})
+    """
+    assert codes_of(tmp_path, {"losses.py": text}, "losses.py") == [("JAX801", 7)]
