@@ -29,7 +29,8 @@ class Scope(Protocol):
     def qualname(self, node: ast.AST) -> str | None: ...
 
     # A scope that knows the objects its names hold may also answer
-    # `boolean_attribute(node: ast.Attribute) -> bool`: `obj.field` holds a boolean array.
+    # `boolean_attribute(node: ast.Attribute) -> bool`: `obj.field` holds a boolean array;
+    # and `boolean_entry(parameter, key) -> bool`: every caller's dict holds one there.
 
 
 # jax.numpy functions whose result is a boolean array.
@@ -119,6 +120,91 @@ def is_boolean(node: ast.expr, ctx: Scope, depth: int = 0) -> bool:
     if isinstance(node, ast.Name) and depth < _MAX_NAME_DEPTH:
         values = _local_bindings(node.id, ctx)
         return bool(values) and all(is_boolean(value, ctx, depth + 1) for value in values)
+    if isinstance(node, ast.Subscript) and depth < _MAX_NAME_DEPTH:
+        entries = _dict_entries(node, ctx)
+        if entries:
+            return all(is_boolean(entry, ctx, depth + 1) for entry in entries)
+        boolean_entry = getattr(ctx, "boolean_entry", None)
+        return (
+            boolean_entry is not None
+            and _parameter_entry(node, ctx)
+            and boolean_entry(node.value.id, node.slice.value)
+        )
+    return False
+
+
+def _parameter_entry(node: ast.Subscript, ctx: Scope) -> bool:
+    """`batch["mask"]` of a parameter `batch` the enclosing function never rebinds and
+    whose items it never writes: the entry a caller's dict gives."""
+    function = ctx.functions[-1] if ctx.functions else None
+    if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
+        return False
+    if not (
+        isinstance(node.value, ast.Name)
+        and isinstance(node.slice, ast.Constant)
+        and isinstance(node.slice.value, str)
+    ):
+        return False
+    name = node.value.id
+    arguments = function.args
+    if not any(arg.arg == name for arg in [*arguments.posonlyargs, *arguments.args]):
+        return False
+    stored = any(
+        isinstance(n, ast.Name) and n.id == name and not isinstance(n.ctx, ast.Load)
+        for n in walk_nodes(function)
+    )
+    return not stored and not _items_written(name, function)
+
+
+def _dict_entries(node: ast.Subscript, ctx: Scope) -> list[ast.expr]:
+    """`batch["mask"]` where every binding of the local `batch` is a dict display holding
+    the key `"mask"`, and no item of `batch` is stored or deleted in the function: the
+    values the displays give that key ([] when unsure)."""
+    key = node.slice
+    if not (
+        isinstance(node.value, ast.Name)
+        and isinstance(key, ast.Constant)
+        and isinstance(key.value, str)
+    ):
+        return []
+    name = node.value.id
+    values = _local_bindings(name, ctx)
+    entries: list[ast.expr] = []
+    for value in values:
+        if not isinstance(value, ast.Dict) or None in value.keys:
+            return []  # not a display, or `**other` unpacked into it
+        found = [
+            entry
+            for entry_key, entry in zip(value.keys, value.values, strict=True)
+            if isinstance(entry_key, ast.Constant) and entry_key.value == key.value
+        ]
+        if not found:
+            return []
+        entries.append(found[-1])
+    if entries and _items_written(name, ctx.functions[-1]):
+        return []
+    return entries
+
+
+def _items_written(name: str, function: ast.AST) -> bool:
+    """Does the function store or delete an item of `name`, or call a method of it (`update`,
+    `setdefault`, ...) that may change its items?"""
+    for node in walk_nodes(function):
+        if (
+            isinstance(node, ast.Subscript)
+            and not isinstance(node.ctx, ast.Load)
+            and isinstance(node.value, ast.Name)
+            and node.value.id == name
+        ):
+            return True
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and isinstance(node.func.value, ast.Name)
+            and node.func.value.id == name
+            and node.func.attr not in ("get", "keys", "values", "items", "copy")
+        ):
+            return True
     return False
 
 

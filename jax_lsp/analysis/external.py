@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
 from jax_lsp.analysis.jitted import StaticSignature
-from jax_lsp.analysis.values import Container
+from jax_lsp.analysis.values import Container, Value
 
 
 @dataclass(frozen=True)
@@ -41,15 +41,31 @@ class ExternalFacts:
     consumed_keys: frozenset[str] = frozenset()
     derived_keys: tuple[tuple[str, str], ...] = ()
     returned_keys: tuple[tuple[int, str], ...] = ()
+    # Not a function: a name its module binds once at top level and never changes
+    # (`CONFIG = {"sizes": [32, 32]}`, `KERNEL = jnp.array(...)`), with the value that
+    # module's model gives it (`values.portable`: kinds and containers only).
+    value: Value | None = None
+    # A PyTree class (a NamedTuple, a flax struct, a registered dataclass, ...): the values
+    # of a traced instance's fields (`ModuleModel._instance`), passed through a
+    # transformation that traces some leaves, and every leaf (`jax.jit`).
+    instance_fields: tuple[tuple[str, Value], ...] | None = None
+    leaf_instance_fields: tuple[tuple[str, Value], ...] | None = None
+    # A class: the attributes its instances hold that its module sees set (by its methods or
+    # those of its bases there, or its body), none of them a method or property: for a
+    # class deriving from it, `self.attr` reads what was stored.
+    instance_attributes: frozenset[str] | None = None
 
     @property
     def read_by_models(self) -> bool:
         """Whether a model reads anything from these facts: an array or a container
-        returned, static arguments, explicit meshes (`transform` and `origin` are for
-        people). A function known to return no array, not jitted with static arguments,
-        analyses as one without facts."""
+        returned, static arguments, explicit meshes, a module-level value, a PyTree class's
+        fields (`transform` and `origin` are for people). A function known to return no
+        array, not jitted with static arguments, analyses as one without facts."""
         return (
             self.returns_array
+            or self.value is not None
+            or self.instance_fields is not None
+            or bool(self.instance_attributes)
             or self.returns is not None
             or self.static is not None
             or self.explicit_meshes

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from jax_lsp.analysis.booleans import is_boolean
 from jax_lsp.analysis.imports import Resolver
 from jax_lsp.analysis.nodes import per_member, per_member_of, walk_nodes
-from jax_lsp.analysis.summary import ClassRecord, UnitSummary
+from jax_lsp.analysis.summary import ClassRecord, FunctionRecord, UnitSummary
 
 
 @dataclass
@@ -218,6 +218,62 @@ def boolean_fields(
         if names:
             found[class_name] = frozenset(names)
     return found
+
+
+def boolean_entries(
+    functions: Mapping[str, FunctionRecord], summaries: Iterable[UnitSummary], resolver: Resolver
+) -> dict[str, dict[str, frozenset[str]]]:
+    """Module function -> parameter -> the keys under which every call of the function in
+    the module passes a boolean array in a dict display (`loss(x, {"mask": x > 0})`), for
+    functions called by name at least once."""
+    verdicts: dict[str, dict[str, dict[str, bool]]] = {}
+    for summary in summaries:
+        for call in summary.calls:
+            node = call.node
+            if not isinstance(node.func, ast.Name):
+                continue
+            record = functions.get(node.func.id)
+            if record is None or record.parent is not None or record.class_name is not None:
+                continue
+            if isinstance(record.node, ast.Lambda):
+                continue
+            names = [arg.arg for arg in [*record.node.args.posonlyargs, *record.node.args.args]]
+            passed = _passed(node, names)
+            seen = verdicts.setdefault(record.path, {})
+            if passed is None:  # `*args`: which parameter gets what is unknown
+                verdicts[record.path] = {name: {} for name in names}
+                continue
+            site = _Site(resolver, [call.caller] if call.caller is not None else [])
+            for name in {*names, *passed}:
+                entries = _boolean_display_entries(passed.get(name), site)
+                before = seen.get(name)
+                seen[name] = (
+                    entries
+                    if before is None
+                    else {key: before[key] and entries[key] for key in before.keys() & entries}
+                )
+    return {
+        path: found
+        for path, parameters in verdicts.items()
+        if (
+            found := {
+                name: keys
+                for name, entries in parameters.items()
+                if (keys := frozenset(key for key, boolean in entries.items() if boolean))
+            }
+        )
+    }
+
+
+def _boolean_display_entries(value: ast.expr | None, site: _Site) -> dict[str, bool]:
+    """A dict display's string keys, each with whether its value is a boolean array."""
+    if not isinstance(value, ast.Dict) or None in value.keys:
+        return {}
+    return {
+        key.value: is_boolean(entry, site)
+        for key, entry in zip(value.keys, value.values, strict=True)
+        if isinstance(key, ast.Constant) and isinstance(key.value, str)
+    }
 
 
 def _defines_init(node: ast.ClassDef) -> bool:

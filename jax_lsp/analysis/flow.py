@@ -677,6 +677,10 @@ class FlowInterpreter:
     def _stmt_Import(self, node: ast.Import | ast.ImportFrom) -> None:
         for alias in node.names:
             self.env.pop(_import_binding(alias), None)
+            # A value the workspace module binds once (`from config import CONFIG`).
+            facts = self.context.external.get(alias.asname or alias.name)
+            if type(node) is ast.ImportFrom and facts is not None and facts.value is not None:
+                self.env[alias.asname or alias.name] = facts.value
 
     _stmt_ImportFrom = _stmt_Import
 

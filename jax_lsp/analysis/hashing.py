@@ -14,11 +14,12 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from jax_lsp.analysis.imports import Resolver
-from jax_lsp.analysis.kinds import STATIC_RESULTS
+from jax_lsp.analysis.kinds import STATIC_RESULTS, Kind
 from jax_lsp.analysis.names import stored_names
 from jax_lsp.analysis.nodes import child_nodes, walk_nodes
 from jax_lsp.analysis.summary import ClassRecord, FunctionNode, transform_of
 from jax_lsp.analysis.traced import positional_params
+from jax_lsp.analysis.values import Container, Value
 
 _CONTAINERS = {
     ast.List: "a list",
@@ -83,6 +84,8 @@ class Binding:
     index: int | None = None  # `a, b = value`: the element taken
     parameter: tuple[FunctionNode, str] | None = None
     module_level: bool = False
+    # The parameter's function is nested in another: its defaults see that one's names.
+    nested: bool = False
     statement: ast.stmt | None = field(default=None, compare=False)  # the assignment
 
 
@@ -111,7 +114,7 @@ def dominating_binding(name: str, chain: Sequence[ast.AST]) -> Binding | None:
             if name in _parameters(parent):
                 if _rebound_anywhere(name, parent):
                     return None
-                return Binding(parameter=(parent, name))
+                return Binding(parameter=(parent, name), nested=_nested(chain[: depth - 1]))
             return None  # bound in the function, but not before this statement in its block
     return Binding(module_level=True)
 
@@ -215,6 +218,42 @@ def class_unhashable(record: ClassRecord) -> str | None:
 
 # Looks a name up where it is read: the expression's own chain is given by the caller.
 Lookup = Callable[[str], Binding | None]
+# The value the module's model gives a module-level name that never changes (None: unknown).
+GlobalValue = Callable[[str], Value | None]
+
+
+def unhashable_value(value: Value | None) -> str | None:
+    """What a value of the model is when JAX cannot hash it: a list or a dict, a tuple
+    holding one, a JAX array (never hashable, a scalar too). A NumPy kind may be a NumPy
+    scalar, which hashes: left to the text (`_NUMPY_ARRAYS`)."""
+    if value is Kind.ARRAY:
+        return "a JAX array"
+    if type(value) is not Container:
+        return None
+    if value.form == "list":
+        return "a list"
+    if value.form == "dict":
+        return "a dict"
+    for item in value.items or ():
+        what = unhashable_value(item)
+        if what is not None:
+            return f"a tuple holding {what}"
+    return None
+
+
+def _constant_item(container: Value | None, key: ast.expr) -> Value | None:
+    """`container[key]` for a constant key the container is known to hold."""
+    if type(container) is not Container or container.items is None:
+        return None
+    if not isinstance(key, ast.Constant):
+        return None
+    if container.keys is not None:
+        if isinstance(key.value, str) and key.value in container.keys:
+            return container.items[container.keys.index(key.value)]
+        return None
+    if type(key.value) is int and -len(container.items) <= key.value < len(container.items):
+        return container.items[key.value]
+    return None
 
 
 class ValueJudge:
@@ -225,10 +264,12 @@ class ValueJudge:
         resolver: Resolver,
         classes: dict[str, str],
         module_values: dict[str, str],
+        global_value: GlobalValue | None = None,
     ) -> None:
         self.resolver = resolver
         self.classes = classes  # class name -> why its instances are unhashable
         self.module_values = module_values  # module-level name -> what it holds
+        self.global_value = global_value
 
     def unhashable(self, expr: ast.expr, lookup: Lookup, depth: int = 0) -> str | None:
         if depth > 4:
@@ -238,6 +279,8 @@ class ValueJudge:
                 return what
         if isinstance(expr, ast.Name):
             return self._name(expr.id, lookup, depth)
+        if isinstance(expr, ast.Subscript):
+            return unhashable_value(self.value_of(expr, lookup, depth))
         if not isinstance(expr, ast.Call):
             return None
         qualname = self.resolver.qualname(expr.func)
@@ -259,11 +302,47 @@ class ValueJudge:
 
     def _name(self, name: str, lookup: Lookup, depth: int) -> str | None:
         binding = lookup(name)
-        if binding is None or binding.parameter is not None:
+        if binding is None:
             return None
+        if binding.parameter is not None:
+            return unhashable_value(self._default_value(binding))
         if binding.module_level:
-            return self.module_values.get(name)
+            found = self.module_values.get(name)
+            if found is None and self.global_value is not None:
+                found = unhashable_value(self.global_value(name))
+            return found
         return self.binding_value(binding, lookup, depth)
+
+    def value_of(self, expr: ast.expr, lookup: Lookup, depth: int = 0) -> Value | None:
+        """The model's value of a name or of constant items of one (`CONFIG["sizes"][0]`):
+        a module-level value, the module-level value a parameter's default names
+        (`def run(cfg=CONFIG)`: where a call leaves it alone), or what a local assignment of
+        either gives. None when unknown."""
+        if depth > 4 or self.global_value is None:
+            return None
+        if isinstance(expr, ast.Subscript):
+            return _constant_item(self.value_of(expr.value, lookup, depth + 1), expr.slice)
+        if not isinstance(expr, ast.Name):
+            return None
+        binding = lookup(expr.id)
+        if binding is None:
+            return None
+        if binding.parameter is not None:
+            return self._default_value(binding)
+        if binding.module_level:
+            return self.global_value(expr.id)
+        if binding.index is None and isinstance(binding.value, ast.Name | ast.Subscript):
+            return self.value_of(binding.value, lookup, depth + 1)
+        return None
+
+    def _default_value(self, binding: Binding) -> Value | None:
+        """The module-level value a parameter's default names, for a function not nested in
+        another (its defaults are evaluated with the module's names)."""
+        if self.global_value is None or binding.parameter is None or binding.nested:
+            return None
+        function, name = binding.parameter
+        default = _default_of(function, name)
+        return self.global_value(default.id) if isinstance(default, ast.Name) else None
 
     def binding_value(self, binding: Binding, lookup: Lookup, depth: int = 0) -> str | None:
         """What a name's assignment gives it, when that is unhashable."""
@@ -317,6 +396,20 @@ def identity_hashed(expr: ast.expr, resolver: Resolver, classes: frozenset[str])
         return "a `functools.partial` object"
     if isinstance(expr.func, ast.Name) and expr.func.id in classes:
         return f"an instance of `{expr.func.id}`"
+    return None
+
+
+def _default_of(function: FunctionNode, name: str) -> ast.expr | None:
+    """The default value of a parameter of `function`, if it has one."""
+    arguments = function.args
+    positional = [*arguments.posonlyargs, *arguments.args]
+    with_defaults = positional[len(positional) - len(arguments.defaults) :]
+    for arg, default in zip(with_defaults, arguments.defaults, strict=True):
+        if arg.arg == name:
+            return default
+    for arg, default in zip(arguments.kwonlyargs, arguments.kw_defaults, strict=True):
+        if arg.arg == name:
+            return default
     return None
 
 

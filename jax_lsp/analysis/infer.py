@@ -18,7 +18,7 @@ import sys
 import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from jax_lsp.analysis.document import Document, UnitSource, first_line
@@ -39,7 +39,7 @@ from jax_lsp.analysis.nodes import (
 )
 from jax_lsp.analysis.sharding import EXPLICIT_MESH_NAMES
 from jax_lsp.analysis.summary import FunctionNode, transform_of
-from jax_lsp.analysis.values import Container
+from jax_lsp.analysis.values import Container, portable
 from jax_lsp.analysis.workspace import (
     Target,
     absolute_module,
@@ -64,6 +64,8 @@ _MAX_MODEL_LINES = 20_000  # lines of imported modules whose models are kept
 # them: apart from the imported modules' models, so that they never push those out.
 _MAX_OFFERED_LINES = 20_000
 _WORD = re.compile(r"\w+")
+_LINE_START_ASSIGNMENT = re.compile(r"^(\w+)[ \t]*[:=]", re.MULTILINE)
+_LINE_START_CLASS = re.compile(r"^class[ \t]+(\w+)", re.MULTILINE)
 _IMPORT = re.compile(r"\bimport\b")
 # A comment, unless a quote comes before it on its line (import statements hold no strings).
 _COMMENT = re.compile(r"^([^'\"#\n]*)#[^\n]*", re.MULTILINE)
@@ -319,6 +321,10 @@ class _ParsedFacts:
 
     may_have_facts: frozenset[str]
     reexports: dict[str, Target | None]
+    assigned: frozenset[str] = frozenset()  # bound by a top-level `name = value`
+    # Top-level classes, and those that may be PyTrees (`_maybe_pytree_classes`).
+    classes: frozenset[str] = frozenset()
+    pytree_classes: frozenset[str] = frozenset()
 
 
 @dataclass
@@ -332,6 +338,8 @@ class _ModuleEntry:
     # Read from its text without a parse (`ModuleFactsCache.may_reexport`), None until then:
     import_words: frozenset[str] | None = None  # every word its import statements may hold
     parsed: _ParsedFacts | None = None  # read from its parse, None until then
+    line_start_definitions: frozenset[str] | None = None  # read from its text, None until then
+    class_facts: dict[str, ExternalFacts | None] = field(default_factory=dict)
 
 
 class ModuleFactsCache:
@@ -476,7 +484,13 @@ class ModuleFactsCache:
             document = self._document(file, entry)
             if document is None:
                 return None
-            entry.parsed = _ParsedFacts(_may_have_facts(document), _reexports(document, file))
+            entry.parsed = _ParsedFacts(
+                _may_have_facts(document),
+                _reexports(document, file),
+                _assigned(document),
+                _classes(document),
+                _maybe_pytree_classes(document),
+            )
         return entry.parsed
 
     def document(self, file: Path, entry: _ModuleEntry) -> Document | None:
@@ -503,6 +517,17 @@ class ModuleFactsCache:
                 entry.document = Document(text, str(file))
             self._hold(file, len(entry.document.lines))
         return entry.document
+
+    def line_start_definitions(self, file: Path, entry: _ModuleEntry) -> frozenset[str]:
+        """The names a line of the module's text starts assigning (`name =`, `name: T =`) or
+        defining as a class: a superset of those its top-level statements assign or define,
+        read without a parse (memoised with its version)."""
+        if entry.line_start_definitions is None:
+            text = self._known_text(file, entry)
+            entry.line_start_definitions = frozenset(
+                [*_LINE_START_ASSIGNMENT.findall(text), *_LINE_START_CLASS.findall(text)]
+            )
+        return entry.line_start_definitions
 
     def _known_text(self, file: Path, entry: _ModuleEntry) -> str:
         """The entry's text: its parse's, else read again ("" when it is gone)."""
@@ -631,8 +656,9 @@ def _call_bindings(document: Document) -> Iterator[tuple[str, ast.Call, str]]:
 
 def _may_have_facts(document: Document) -> frozenset[str]:
     """The names `_facts_in_model` may find facts for in a module: the names of its `def`s
-    (a function's path is its name only if it is one) and of its `name = call(f, ...)`
-    bindings. Read from the parse: a name outside these needs no model."""
+    (a function's path is its name only if it is one), of its `name = call(f, ...)`
+    bindings and of its other top-level `name = value` assignments (a module-level value).
+    Read from the parse: a name outside these needs no model."""
     defined = [
         node.name
         for unit in document.units
@@ -640,7 +666,82 @@ def _may_have_facts(document: Document) -> frozenset[str]:
         for node in walk_statements(unit.tree)
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
     ]
-    return frozenset([*defined, *(name for name, _, _ in _call_bindings(document))])
+    called = (name for name, _, _ in _call_bindings(document))
+    return frozenset([*defined, *_assigned(document), *_maybe_pytree_classes(document), *called])
+
+
+def _classes(document: Document) -> frozenset[str]:
+    return frozenset(
+        statement.name
+        for unit in document.units
+        if unit.tree is not None
+        for statement in unit.tree.body
+        if isinstance(statement, ast.ClassDef)
+    )
+
+
+def _maybe_pytree_classes(document: Document) -> frozenset[str]:
+    """Top-level classes that may be PyTrees (`_class_facts` tells): those with a base or a
+    decorator, and any class of a module whose text may register one."""
+    registers = "register" in document.text
+    return frozenset(
+        statement.name
+        for unit in document.units
+        if unit.tree is not None
+        for statement in unit.tree.body
+        if isinstance(statement, ast.ClassDef)
+        and (registers or statement.bases or statement.decorator_list)
+    )
+
+
+def _class_facts(model: ModuleModel, name: str) -> ExternalFacts | None:
+    """A class of the module: the attributes its instances hold that the module sees (for
+    the modules deriving from it), and of a PyTree class (`EnvState(NamedTuple)`) the values
+    of a traced instance's fields (for the modules whose traced code holds one). None for a
+    name bound to several classes."""
+    if name not in model.classes or model.class_defined_twice(name):
+        return None
+    some = model.instance_of_class(name)
+    every = model.instance_of_class(name, every_leaf=True)
+    fields: dict[str, object] = {}
+    if some is not None and every is not None:
+        fields["instance_fields"] = tuple((key, portable(value)) for key, value in some.fields)
+        fields["leaf_instance_fields"] = tuple(
+            (key, portable(value)) for key, value in every.fields
+        )
+    return ExternalFacts(False, instance_attributes=model.instance_attributes(name), **fields)
+
+
+def _class_answer(
+    cache: ModuleFactsCache, entry: _ModuleEntry, name: str, file: Path
+) -> ExternalFacts | None:
+    """`_class_facts` of one class of a module (memoised with its version)."""
+    if name not in entry.class_facts:
+        model = cache.model(file, entry)
+        entry.class_facts[name] = _class_facts(model, name) if model is not None else None
+    return entry.class_facts[name]
+
+
+def _assigned(document: Document) -> frozenset[str]:
+    """The names top-level `name = value` (or `name: T = value`) statements bind."""
+    return frozenset(
+        target.id
+        for unit in document.units
+        if unit.tree is not None
+        for statement in unit.tree.body
+        if isinstance(statement, ast.Assign | ast.AnnAssign)
+        for target in (statement.targets if type(statement) is ast.Assign else [statement.target])
+        if isinstance(target, ast.Name)
+    )
+
+
+def _value_facts(model: ModuleModel, name: str) -> ExternalFacts | None:
+    """A module-level value the module binds once and never changes (`stable_globals`), as
+    its importers may hold it: None when nothing of it is known."""
+    if name not in model.stable_globals or name in model.functions:
+        return None
+    value = portable(model.global_values.get(name, Kind.UNKNOWN))
+    return None if value is Kind.UNKNOWN else ExternalFacts(False, value=value)
 
 
 def _facts_in_model(model: ModuleModel, name: str) -> ExternalFacts | None:
@@ -652,7 +753,7 @@ def _facts_in_model(model: ModuleModel, name: str) -> ExternalFacts | None:
     if record is None:
         binding = _jit_binding(model, name)
         if binding is None:
-            return None
+            return _value_facts(model, name) or _class_facts(model, name)
         transform, inner = binding
         record = model.functions.get(inner)
         if record is None:
@@ -789,6 +890,40 @@ def engine_facts(target: Target, lookups: _Lookups) -> ExternalFacts | None:
     return None
 
 
+def _engine_value(target: Target, lookups: _Lookups, derived: bool) -> ExternalFacts | None:
+    """The engine's facts for an imported module-level value or class (following
+    re-exports): a PyTree class, or any class when the document `derived` from it. A module
+    whose text cannot assign or define the name nor re-export it is not parsed, and only the
+    one assigning or defining it is modelled: most imported names are functions and plain
+    classes."""
+    cache = lookups.cache
+    for _ in range(_MAX_REEXPORT_DEPTH):
+        found = lookups.entry(target.module)
+        if found is None:
+            return None
+        file, entry = found
+        name = target.attribute
+        if name in cache.line_start_definitions(file, entry):
+            parsed = cache.parsed_facts(file, entry)
+            if parsed is not None and name in parsed.assigned:
+                answer = _answer(cache, entry, name, file)
+                if isinstance(answer, ExternalFacts) and answer.value is not None:
+                    return answer
+                return None
+            if parsed is not None and name in parsed.classes:
+                if not derived and name not in parsed.pytree_classes:
+                    return None
+                return _class_answer(cache, entry, name, file)
+        if not cache.may_reexport(file, entry, name):
+            return None
+        parsed = cache.parsed_facts(file, entry)
+        following = parsed.reexports.get(name) if parsed is not None else None
+        if following is None:
+            return None
+        target = following
+    return None
+
+
 def document_file(document: Document) -> str | None:
     """The document's file as an absolute path (None for "<unknown>" and the like)."""
     path = document.path
@@ -807,15 +942,39 @@ def local_external_facts(
         return {}, {}
     bindings = imported_bindings(document, path, roots, cache)
     spelled = _spelled_callables(document, bindings)
+    bases = _base_names(document) if bindings[0] else frozenset()
     return document.lineage.reuse_while(
         "workspace-facts",
-        (cache, roots, bindings, spelled),
-        lambda: _read_facts(bindings, spelled, _Lookups(roots, cache)),
+        (cache, roots, bindings, spelled, bases),
+        lambda: _read_facts(bindings, spelled, _Lookups(roots, cache), bases),
     )
 
 
+def _base_names(document: Document) -> frozenset[str]:
+    """The names the document's top-level classes derive from (`class Agent(Base)`: Base),
+    memoised with each unit's text."""
+    found: set[str] = set()
+    for unit in document.units:
+        if unit.tree is None:
+            continue
+        names = unit.source.memo.get("base-names")
+        if names is None:
+            names = unit.source.memo["base-names"] = frozenset(
+                base.id
+                for statement in unit.tree.body
+                if isinstance(statement, ast.ClassDef)
+                for base in statement.bases
+                if isinstance(base, ast.Name)
+            )
+        found |= names
+    return frozenset(found)
+
+
 def _read_facts(
-    bindings: Bindings, spelled: dict[str, Target], lookups: _Lookups
+    bindings: Bindings,
+    spelled: dict[str, Target],
+    lookups: _Lookups,
+    bases: frozenset[str] = frozenset(),
 ) -> tuple[tuple[dict[str, ExternalFacts], dict[str, Target]], Callable[[], bool]]:
     """`local_external_facts` read from the imported modules, and whether they still hold."""
     facts: dict[str, ExternalFacts] = {}
@@ -826,6 +985,13 @@ def _read_facts(
             facts[spelling] = found
         else:
             unanswered[spelling] = target
+    # Imported names that are not called: the values of those their modules bind once, the
+    # fields of PyTree classes, the attributes of classes the document derives from.
+    for local, target in bindings[0].items():
+        if local not in facts and local not in unanswered:
+            found = _engine_value(target, lookups, local in bases)
+            if found is not None:
+                facts[local] = found
     # Names (and modules) imported from a module that may build meshes with explicit axes: a
     # mesh, or an array placed on one, may come in through any of them. Held by the imported
     # name's spelling, as a call's facts are; a name called too keeps its call facts, and

@@ -40,7 +40,7 @@ from jax_lsp.analysis.crossing import (
 from jax_lsp.analysis.document import Document, Unit, UnitSource, first_line
 from jax_lsp.analysis.dtypes import FloatOracle, IntArrayOracle, assigned_values
 from jax_lsp.analysis.external import ExternalFacts, facts_key
-from jax_lsp.analysis.fields import boolean_fields
+from jax_lsp.analysis.fields import boolean_entries, boolean_fields
 from jax_lsp.analysis.flow import (
     NEW_REF,
     FlowInterpreter,
@@ -564,7 +564,7 @@ class ModuleModel:
         if plain is _UNREAD:
             plain = source.memo["plain-bindings"] = plain_bindings(source.tree.body)
         if plain is not None:
-            return plain
+            return self._with_imported_values(source, plain)
         loads = _loaded_words(source)
         used = frozenset((name, known[name]) for name in loads & known.keys())
         callees = tuple(
@@ -591,6 +591,26 @@ class ModuleModel:
                 name: kind for name, kind in interpreter.env.items() if not name.startswith("<")
             }
         return source.memo[key]
+
+    def _with_imported_values(
+        self, source: UnitSource, bound: dict[str, Value]
+    ) -> dict[str, Value]:
+        """`bound` with the values of the names the unit's `from m import NAME` statements
+        bind, where the workspace module `m` binds NAME once to a known value
+        (`ExternalFacts.value`); the interpreter binds them the same way (`_stmt_Import`)."""
+        if not self.external or not any(
+            facts.value is not None for facts in self.external.values()
+        ):
+            return bound
+        found = dict(bound)
+        for statement in source.tree.body:
+            if type(statement) is ast.ImportFrom:
+                for alias in statement.names:
+                    local = alias.asname or alias.name
+                    facts = self.external.get(local)
+                    if facts is not None and facts.value is not None:
+                        found[local] = facts.value
+        return found
 
     @cached_property
     def self_updates(self) -> dict[str, tuple[tuple[int, str], ...]]:
@@ -1230,7 +1250,34 @@ class ModuleModel:
             instance = self._instance(classes[name], name in info.all_leaves)
             if instance is not None:
                 found.append((name, instance))
+        imported = self._imported_instances(node, info) if self.external else {}
+        found += [item for item in sorted(imported.items()) if item[0] not in classes]
         return tuple(found)
+
+    def instance_of_class(self, class_name: str, every_leaf: bool = False) -> Instance | None:
+        """A traced instance of the module's class `class_name`, if it is a PyTree (what its
+        importers' traced code holds: `ExternalFacts.instance_fields`)."""
+        return self._instance(class_name, every_leaf)
+
+    def _imported_instances(self, node: FunctionNode, info: TraceInfo) -> dict[str, Instance]:
+        """Traced parameters annotated with a PyTree class imported from a workspace module
+        (`state: EnvState`): instances whose fields have the values that module gives them."""
+        external = self.external or {}
+        args = node.args
+        found: dict[str, Instance] = {}
+        for arg in [*args.posonlyargs, *args.args, *args.kwonlyargs]:
+            annotation = arg.annotation
+            if arg.arg not in info.traced_params or not isinstance(annotation, ast.Name):
+                continue
+            facts = external.get(annotation.id)
+            if facts is None or facts.instance_fields is None:
+                continue
+            if annotation.id in self.classes or annotation.id in self.global_values:
+                continue  # bound here too: the annotation may name another class
+            every_leaf = arg.arg in info.all_leaves and facts.leaf_instance_fields is not None
+            fields = facts.leaf_instance_fields if every_leaf else facts.instance_fields
+            found[arg.arg] = Instance(annotation.id, fields)
+        return found
 
     def self_object(self, node: FunctionNode) -> tuple[tuple[str, Object], ...]:
         """The `self` of a method nothing traces: an object of its class whose attributes hold
@@ -1447,6 +1494,13 @@ class ModuleModel:
         """Class -> fields that hold boolean arrays (declared, or given one by every call of
         the class in the module). Read by question (`reads.RECORDED`)."""
         return boolean_fields(self.classes, self.summaries, self.resolver)
+
+    @cached_property
+    def boolean_entries(self) -> dict[str, dict[str, frozenset[str]]]:
+        """Module function -> parameter -> keys under which every call of the function in
+        the module passes a boolean array in a dict display. Read by question
+        (`reads.RECORDED`)."""
+        return boolean_entries(self.functions, self.summaries, self.resolver)
 
     @cached_property
     def attribute_classes(self) -> dict[tuple[str, str], str]:
@@ -3504,9 +3558,43 @@ class ModuleModel:
                     continue
                 if not qualname and isinstance(base, ast.Name) and base.id in self.classes:
                     pending.append(base.id)
+                elif attribute in self._imported_class_attributes(base):
+                    return False
                 else:
                     unseen = True
         return unseen
+
+    def _imported_class_attributes(self, base: ast.expr) -> frozenset[str]:
+        """The attributes a class imported from a workspace module (`class B(Base)`) is
+        known to hold (`ExternalFacts.instance_attributes`), if the name is not bound here."""
+        if not isinstance(base, ast.Name) or not self.external or base.id in self.global_values:
+            return frozenset()
+        facts = self.external.get(base.id)
+        return (facts.instance_attributes or frozenset()) if facts is not None else frozenset()
+
+    def instance_attributes(self, class_name: str) -> frozenset[str]:
+        """The attributes instances of the module's class `class_name` hold that the module
+        sees set (by its methods or those of its bases here, or its body) and that come from
+        no base it cannot see; none of them a method or property (reading one runs code)."""
+        chain, pending = [], [class_name]
+        while pending:
+            record = self.classes.get(pending.pop())
+            if record is None or record in chain:
+                continue
+            chain.append(record)
+            pending += [
+                base.id
+                for base, qualname in zip(record.node.bases, record.bases, strict=True)
+                if not qualname and isinstance(base, ast.Name)
+            ]
+        functions = {
+            statement.name
+            for record in chain
+            for statement in record.node.body
+            if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef)
+        }
+        candidates = frozenset().union(*(defined_attributes(r.node) for r in chain)) - functions
+        return frozenset(name for name in candidates if not self.from_unseen_base(class_name, name))
 
     @cached_property
     def _attributes_set_per_class(self) -> dict[ast.ClassDef, frozenset[str]]:

@@ -28,6 +28,7 @@ _MISSING = object()
 RECORDED = frozenset(
     {
         "boolean_fields",
+        "boolean_entries",
         "global_kinds",
         "global_values",
         "global_writes",

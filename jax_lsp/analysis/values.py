@@ -264,6 +264,21 @@ def called_result(value: Value, traced: bool) -> Value:
     return value
 
 
+def portable(value: Value) -> Value:
+    """`value` as another module may hold it: kinds and containers keep their meaning across
+    modules, as do refs and unseen results (the fields of a traced instance of a class);
+    a function, class or object of the module it comes from does not (its path names that
+    module's code), so it becomes unknown."""
+    if type(value) is Kind:
+        return value
+    if type(value) is Container:
+        items = None if value.items is None else tuple(portable(item) for item in value.items)
+        return Container(value.form, items, value.keys, portable(value.leaf))
+    if value is REF or value is DERIVED:
+        return value
+    return Kind.UNKNOWN
+
+
 def pytree_of(value: Value) -> Value:
     """`x` once `x["key"]` was read: no JAX array (an array cannot be indexed by a str), so a
     dict-like pytree whose leaves have the kind `x` was given."""

@@ -215,6 +215,16 @@ class RuleContext:
             return False
         return node.attr in self.model.boolean_fields.get(holder.class_name, frozenset())
 
+    def boolean_entry(self, parameter: str, key: str) -> bool:
+        """Every call of the enclosing module function passes, for `parameter`, a dict
+        display whose `key` entry is a boolean array (`loss(x, {"mask": x > 0})`)."""
+        function = self.functions[-1] if self.functions else None
+        record = self.model.records.get(function) if function is not None else None
+        if record is None:
+            return False
+        entries = self.model.boolean_entries.get(record.path, {})
+        return key in entries.get(parameter, frozenset())
+
     def holds_tracer(self, node: ast.expr) -> bool:
         """`node` is a Python tuple, list or dict, or an object built here, that holds a
         tracer among its items or fields, as the value model sees it here (`metrics =

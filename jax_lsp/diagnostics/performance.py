@@ -1395,7 +1395,9 @@ class UnhashableStaticArg(Rule):
         if signature is None:
             return
         facts = ctx.model.hash_facts
-        judge = ValueJudge(ctx.resolvers[-1], facts.classes, facts.module_values)
+        judge = ValueJudge(
+            ctx.resolvers[-1], facts.classes, facts.module_values, _settled_global(ctx)
+        )
         for value, where in static_arguments(node, signature):
             if isinstance(value, _UNHASHABLE):
                 yield self._finding(value, where, ctx)
@@ -1457,7 +1459,8 @@ class UnhashableStaticArg(Rule):
         )
 
     def _value_finding(self, value: ast.expr, what: str, where: str, ctx: RuleContext) -> Finding:
-        holds = f"`{ctx.segment(value)}` holds {what}" if isinstance(value, ast.Name) else what
+        named = isinstance(value, ast.Name | ast.Subscript)
+        holds = f"`{ctx.segment(value)}` holds {what}" if named else what
         return ctx.finding(
             self,
             value,
@@ -1544,6 +1547,18 @@ def _array_annotation(annotation: ast.expr, ctx: RuleContext) -> bool:
         inner = annotation.slice.elts[0] if isinstance(annotation.slice, ast.Tuple) else None
         return inner is not None and ctx.qualname(inner) in _ARRAY_ANNOTATIONS
     return ctx.qualname(annotation) in _ARRAY_ANNOTATIONS
+
+
+def _settled_global(ctx: RuleContext):
+    """The model's value of a module-level name that nothing rebinds or mutates (an imported
+    one too: the value its module binds it to)."""
+
+    def value(name: str):
+        if name in ctx.model.mutable_globals:
+            return None
+        return ctx.model.global_values.get(name)
+
+    return value
 
 
 def _module_function(ctx: RuleContext):

@@ -364,7 +364,8 @@ def test_meshes_are_followed_through_re_exports_without_models_of_other_modules(
     )
     cache = ModuleFactsCache()
     path = tmp_path / "train.py"
-    text = "from pkg.api import shard\nfrom pkg.plain import scale, shard as plain_shard\n"
+    # (`scale`, a module-level value, would be read from plain's model: not imported here.)
+    text = "from pkg.api import shard\nfrom pkg.plain import shard as plain_shard\n"
     path.write_text(text)
     facts, _ = local_external_facts(Document(text, str(path)), str(tmp_path), cache)
     assert {name for name, found in facts.items() if found.explicit_meshes} == {"shard"}

@@ -107,6 +107,7 @@ def _facts(model: ModuleModel) -> dict:
         "int_array_globals": model.int_array_globals,
         "attributes_set_per_class": _nodes(model._attributes_set_per_class),
         "initializer_globals": model.initializer_globals,
+        "boolean_entries": model.boolean_entries,
         "unit_keys": [model.unit_key(unit) for unit in units],
         # What the keys were built from, or kept by (`key_inputs`): every view the same.
         "key_views": model._key_record.views,
