@@ -1902,7 +1902,10 @@ class ModuleModel:
         apps_by_enclosing: dict[ast.AST | None, list[tuple[Application, int]]] = {}
         # Functions of the module that transform the function they are given (`my_jit(f)`).
         applications += self._imported_wrapper_applications(units)
-        wrappers = self._wrappers = Wrappers(self, applications)
+        wrappers = Wrappers(self, applications)
+        # What the module's wrappers apply to their parameters (`wrapper_transforms`): the
+        # list, not the wrappers, which hold the model (a cycle).
+        self._wrapper_applied = wrappers.applied
         applications = [*wrappers.plain, *wrappers.applications()]
         self._gradients = [(a, start) for a, start in applications if a.spec.label in GRADIENTS]
         for application, unit_start in applications:
@@ -2020,7 +2023,7 @@ class ModuleModel:
         `TRANSFORMS` name (`def compiled(fn, *, static=()): ... jax.jit(fn,
         static_argnames=static)` gives `jax.jit`: used bare, `static` stays empty)."""
         found: dict[str, str] = {}
-        for application, _, owner, param in self._wrappers.applied:
+        for application, _, owner, param in self._wrapper_applied:
             record = self.records.get(owner)
             if (
                 record is None

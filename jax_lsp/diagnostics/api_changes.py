@@ -29,6 +29,7 @@ from jax_lsp.codeactions.api_changes import (
     import_from_fix,
     import_module_fix,
 )
+from jax_lsp.compat import TRY_STATEMENTS
 from jax_lsp.diagnostics.base import Example, Rule, RuleContext
 from jax_lsp.findings import Applicability, Finding, Fix, Severity
 
@@ -371,7 +372,7 @@ def _guarded(node: ast.AST, ctx: RuleContext) -> bool:
     ancestors = ctx.ancestors
     for index, ancestor in enumerate(ancestors):
         child = ancestors[index + 1] if index + 1 < len(ancestors) else node
-        if isinstance(ancestor, ast.Try | ast.TryStar) and child in ancestor.body:
+        if isinstance(ancestor, TRY_STATEMENTS) and child in ancestor.body:
             if any(_catches_missing(handler) for handler in ancestor.handlers):
                 return True
         elif isinstance(ancestor, ast.ExceptHandler) and _catches_missing(ancestor):

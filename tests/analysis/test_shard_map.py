@@ -14,8 +14,16 @@ import textwrap
 
 import pytest
 
-from tests.conftest import findings_of
+from tests.conftest import findings_of as _all_findings
 from tests.runtime import run_snippet
+
+# The programs import `shard_map` from `jax.experimental`, which JAX deprecates (JAX1102): the
+# tests here are about what shard_map traces, not about the name.
+
+
+def findings_of(source: str):
+    return [f for f in _all_findings(source) if f.code not in ("JAX1101", "JAX1102")]
+
 
 HEADER = """
 from functools import partial

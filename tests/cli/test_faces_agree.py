@@ -126,7 +126,7 @@ async def test_server_and_cli_agree_on_every_fixture_and_example(client, tmp_pat
         if await _server_fixed(client, uri, text) != _cli_fixed(path, tmp_path):
             disagreements.append((path.name, "fix-all"))
     assert disagreements == []
-    assert len(files) == 22  # every fixture and example file
+    assert len(files) == 23  # every fixture and example file
 
 
 async def test_an_array_from_another_module_is_fixed_by_both_faces(client, tmp_path: Path):

@@ -19,6 +19,15 @@ from tests.rules.test_value_programs import (
 )
 
 DIRECTORY = Path(__file__).parent / "framework_programs"
+# A program may spell an entry point by a name JAX deprecates (`jax.experimental.pjit`): the
+# rows are about what is traced, not about the names (JAX1101/JAX1102 judge those).
+_NAMING_RULES = frozenset({"JAX1101", "JAX1102"})
+
+
+def _traced_findings(text: str, path: Path) -> set:
+    return {found for found in _findings(text, path) if found[1] not in _NAMING_RULES}
+
+
 PROGRAMS = sorted(DIRECTORY.glob("*.py"))
 
 
@@ -32,7 +41,7 @@ def test_traced_code_is_flagged_and_fails_under_the_framework(path: Path):
     text = path.read_text(encoding="utf-8")
     expected = _first_line(text, "# runtime: ")
     assert expected and expected_findings(text)
-    assert _findings(text, path) == expected_findings(text)
+    assert _traced_findings(text, path) == expected_findings(text)
     for module in ("flax", "equinox", "haiku", "optax"):
         pytest.importorskip(module)
     _assert_runs_as(text, expected)
@@ -42,7 +51,7 @@ def test_traced_code_is_flagged_and_fails_under_the_framework(path: Path):
 def test_clean_counterpart_is_clean_and_runs(path: Path):
     text = path.read_text(encoding="utf-8")
     clean = _clean_counterpart(text)
-    assert _findings(clean, path) == set()
+    assert _traced_findings(clean, path) == set()
     for module in ("flax", "equinox", "haiku", "optax"):
         pytest.importorskip(module)
     _assert_runs_as(clean, _first_line(text, "# clean runtime: "))
