@@ -18,13 +18,15 @@ from typing import TypeVar
 T = TypeVar("T")
 S = TypeVar("S")
 R = TypeVar("R")
+# Models from other inputs kept (weakly) beside the last one.
+_EARLIER_MODELS = 2
 
 
 class Lineage:
     """Facts of the last model built for one document's versions (shared by the versions
     built from each other with `Document(text, previous=...)`)."""
 
-    __slots__ = ("_facts", "_families", "_last_model")
+    __slots__ = ("_earlier_models", "_facts", "_families", "_last_model")
 
     def __init__(self) -> None:
         self._facts: dict[str, tuple[object, object]] = {}
@@ -34,6 +36,9 @@ class Lineage:
         # The model of the last version analysed (a `ModuleModel`; see `ModuleModel.of`),
         # held weakly: see `last_model`.
         self._last_model: Callable[[], object | None] = _no_model
+        # The models built before it from other inputs (the model an importer reads facts
+        # from, the one the project graph built), held weakly as well: most recent first.
+        self._earlier_models: list[Callable[[], object | None]] = []
 
     @property
     def last_model(self) -> object | None:
@@ -47,7 +52,15 @@ class Lineage:
 
     @last_model.setter
     def last_model(self, model: object) -> None:
+        previous = self._last_model()
+        if previous is not None and previous is not model:
+            self._earlier_models = [self._last_model, *self._earlier_models][:_EARLIER_MODELS]
         self._last_model = weakref.ref(model)
+
+    def models(self) -> list[object]:
+        """The live models of this lineage, the last one first."""
+        found = [self._last_model()] + [model() for model in self._earlier_models]
+        return [model for model in found if model is not None]
 
     def reuse(self, name: str, inputs: object, compute: Callable[[], T]) -> T:
         """The fact `name` as last computed, if from inputs equal to `inputs`; else computed

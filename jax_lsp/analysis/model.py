@@ -327,14 +327,21 @@ class ModuleModel:
             # Facts a model reads nothing from are left out: a module whose imports tell it
             # nothing then has the model its importers build (no facts), and shares it.
             external = {name: facts for name, facts in external.items() if facts.read_by_models}
-        previous = document.lineage.last_model
+        previous = next(
+            (
+                earlier
+                for earlier in document.lineage.models()
+                if isinstance(earlier, ModuleModel)
+                and earlier.x64_setting == x64_setting
+                and (earlier.external or {}) == (external or {})  # None and {}: alike
+                and earlier.incoming == incoming
+            ),
+            None,
+        )
         if (
-            isinstance(previous, ModuleModel)
-            and previous.x64_setting == x64_setting
-            and (previous.external or {}) == (external or {})  # None and {}: no facts alike
+            previous is not None
             and _same_units(previous.document, document)
             and previous.import_line == import_insertion_line(document)
-            and previous.incoming == incoming
         ):
             model = copy.copy(previous)
             model.document = document

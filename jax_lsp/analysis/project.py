@@ -270,7 +270,7 @@ class ProjectTraces:
         self.fresh_seconds = _FRESH
         # The project's files and, by word, those whose import statements spell it: read
         # again every few seconds (a new file, an import added on disk).
-        self._index: tuple[float, str, dict[str, frozenset[str]]] | None = None
+        self._index: tuple[float, str, dict] | None = None
         # file -> (its traces, the importers read: (file, entry) at their versions then)
         self._incoming: dict[str, tuple[tuple[IncomingTrace, ...], tuple]] = {}
         self._active: set[str] = set()
@@ -279,7 +279,6 @@ class ProjectTraces:
         self._models: OrderedDict[str, ModuleModel] = OrderedDict()
         self._kept_lines = 0
         self._read: dict[Path, tuple[_ModuleEntry, ModuleDefinitions]] = {}
-        self._statements: dict[str, tuple[_ModuleEntry, tuple]] = {}
 
     def definitions(self, file: Path, entry: _ModuleEntry) -> ModuleDefinitions | None:
         """What the module defines, at the entry's version (memoised)."""
@@ -382,39 +381,25 @@ class ProjectTraces:
             self._kept_lines -= len(dropped.document.lines)
 
     def _importers(self, file: str, names: frozenset[str]) -> frozenset[str]:
-        """The project's files that may import the module, but the module itself: their
-        import statements spell one of `names`, and they sit in the module's top package
-        (where relative imports reach it) or their imports spell that package."""
+        """The project's files whose import statements may bind the module or something it
+        defines (`names`), but the module itself: they import the module, or import one of
+        `names` from it or from a package above it (a re-export)."""
         index = self._import_index(file)
-        found: set[str] = set()
-        for name in names:
-            found |= index.get(name, frozenset())
-        found.discard(file)
-        if not found:
-            return frozenset()
         module = _module_name(file)
-        return frozenset(
-            other
-            for other in found
-            if (entry := self._cache.entry(Path(other))) is not None
-            and any(
-                _binds_from(statement, module, names) for statement in self._imports(other, entry)
-            )
-        )
+        parts = module.split(".")
+        found: set[str] = set()
+        for size in range(len(parts), 0, -1):
+            imported = ".".join(parts[:size])
+            for other, bound in index.get(imported, ()):
+                if imported == module or any(name in names for name in bound):
+                    found.add(other)
+        found.discard(file)
+        return frozenset(found)
 
-    def _imports(self, file: str, entry: _ModuleEntry) -> tuple[tuple[str, tuple[str, ...]], ...]:
-        """The module's import statements read from its text (no parse): (absolute module,
-        names) for `from m import a, b`, (module, ()) for `import m`; memoised per version."""
-        known = self._statements.get(file)
-        if known is not None and known[0] is entry:
-            return known[1]
-        found = _import_statements(self._cache.text(Path(file), entry), package_of(file))
-        self._statements[file] = (entry, found)
-        return found
-
-    def _import_index(self, file: str) -> dict[str, frozenset[str]]:
-        """Word -> the project files whose import statements spell it. The project: the
-        root, or the folder holding the module's top package."""
+    def _import_index(self, file: str) -> dict[str, tuple[tuple[str, tuple[str, ...]], ...]]:
+        """Module -> the project files importing from it, with the names each binds (none:
+        `import module`). The project: the root, or the folder holding the module's top
+        package."""
         if self.root is not None and self._index is not None and self.fresh_seconds == float("inf"):
             return self._index[2]  # one project, whose files do not change under this run
         now = time.monotonic()
@@ -423,14 +408,15 @@ class ProjectTraces:
         fresh = self.fresh_seconds
         if self._index is not None and self._index[1] == top and now - self._index[0] < fresh:
             return self._index[2]
-        words: dict[str, set[str]] = {}
+        importing: dict[str, list[tuple[str, tuple[str, ...]]]] = {}
         for other in _python_files(top):
             entry = self._cache.entry(Path(other))
             if entry is None:
                 continue
-            for word in self._cache.import_words(Path(other), entry):
-                words.setdefault(word, set()).add(other)
-        index = {word: frozenset(files) for word, files in words.items()}
+            text = self._cache.text(Path(other), entry)
+            for imported, bound in _import_statements(text, package_of(other)):
+                importing.setdefault(imported, []).append((other, bound))
+        index = {module: tuple(files) for module, files in importing.items()}
         self._index = (now, top, index)
         return index
 
@@ -479,15 +465,6 @@ def _import_statements(
             if dotted:
                 found.append((dotted, ()))
     return tuple(found)
-
-
-def _binds_from(statement: tuple[str, tuple[str, ...]], module: str, names: frozenset[str]) -> bool:
-    """Whether the import statement may bind the module or something it defines: it imports
-    the module itself, a name of it from it, or from a package above it (a re-export)."""
-    imported, bound = statement
-    if imported == module or module.startswith(imported + "."):
-        return not bound or imported == module or any(name in names for name in bound)
-    return False
 
 
 def _python_files(top: str) -> tuple[str, ...]:
