@@ -53,7 +53,7 @@ from jax_lsp.findings import Position, Span
 
 _MAX_REEXPORT_DEPTH = 4
 _MAX_PROJECT_FILES = 4000  # a folder with more Python files is no one project
-_FRESH = 2.0  # seconds: the project's files are listed and indexed again after this long
+_FRESH = 5.0  # seconds: the project's files are listed and indexed again after this long
 _MAX_DEPTH = 24  # importers of importers followed at most this far
 _MAX_KEPT_LINES = 60_000  # lines of importers' models kept for their own analysis
 # Folders a project's own modules never live in.
@@ -279,6 +279,9 @@ class ProjectTraces:
         self._models: OrderedDict[str, ModuleModel] = OrderedDict()
         self._kept_lines = 0
         self._read: dict[Path, tuple[_ModuleEntry, ModuleDefinitions]] = {}
+        self._defined: dict[str, tuple[str, frozenset[str]]] = {}
+        # Each file's import statements at the version read (the index is rebuilt often).
+        self._statements: dict[str, tuple[_ModuleEntry, tuple]] = {}
 
     def definitions(self, file: Path, entry: _ModuleEntry) -> ModuleDefinitions | None:
         """What the module defines, at the entry's version (memoised)."""
@@ -302,7 +305,7 @@ class ProjectTraces:
         known = self._incoming.get(file)
         if known is not None and self.fresh_seconds == float("inf"):
             return known[0]  # the files do not change under this run
-        importers = self._importers(file, _defined_names(document.text, file))
+        importers = self._importers(file, self._names(file, document.text))
         if known is not None and self._still_hold(known[1], importers):
             return known[0]
         if file in self._active or len(self._active) >= _MAX_DEPTH:
@@ -314,6 +317,13 @@ class ProjectTraces:
             self._active.discard(file)
         self._incoming[file] = (found, read)
         return found
+
+    def _names(self, file: str, text: str) -> frozenset[str]:
+        """`_defined_names`, memoised on the text (asked at every keystroke)."""
+        known = self._defined.get(file)
+        if known is None or known[0] != text:
+            known = self._defined[file] = (text, _defined_names(text, file))
+        return known[1]
 
     def _still_hold(self, read: tuple, importers: frozenset[str]) -> bool:
         return {file for file, _ in read} == importers and all(
@@ -413,8 +423,14 @@ class ProjectTraces:
             entry = self._cache.entry(Path(other))
             if entry is None:
                 continue
-            text = self._cache.text(Path(other), entry)
-            for imported, bound in _import_statements(text, package_of(other)):
+            known = self._statements.get(other)
+            if known is None or known[0] is not entry:
+                text = self._cache.text(Path(other), entry)
+                known = self._statements[other] = (
+                    entry,
+                    _import_statements(text, package_of(other)),
+                )
+            for imported, bound in known[1]:
                 importing.setdefault(imported, []).append((other, bound))
         index = {module: tuple(files) for module, files in importing.items()}
         self._index = (now, top, index)
