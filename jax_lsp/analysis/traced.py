@@ -16,7 +16,7 @@ from jax_lsp.analysis.crossing import ForeignStep
 from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.nodes import all_params, positional_params
 from jax_lsp.analysis.summary import Application, FunctionNode, FunctionRef
-from jax_lsp.analysis.transforms import ParamPolicy
+from jax_lsp.analysis.transforms import ParamPolicy, TransformSpec
 from jax_lsp.analysis.values import Container, Object, Value, contains_traced, merge_values
 from jax_lsp.findings import Span
 
@@ -207,11 +207,28 @@ def trace_info_for(
         traced = frozenset(positional[: spec.arity])
     elif spec.positional_call:
         traced = frozenset(params) - {arg.arg for arg in node.args.kwonlyargs}
+        passed = _operands_passed(spec, application.node)
+        if passed is not None and not node.args.vararg:
+            # `lax.cond(p, f, g, x)` calls `f(x)`: later parameters keep their defaults.
+            traced &= frozenset(positional[:passed])
     else:
         traced = frozenset(params)
     traced -= {_NO_PARAM}
     every_leaf = traced if spec.policy is not ParamPolicy.ARRAY_ANNOTATED else frozenset()
     return TraceInfo(spec.label, spec.abstract, traced, static, True, all_leaves=every_leaf)
+
+
+def _operands_passed(spec: TransformSpec, call: ast.AST) -> int | None:
+    """How many operands a `lax` branch or loop call passes its functions (`lax.cond(p, f,
+    g, x, y)`: 2), when they are written out (no `*args`, no keywords)."""
+    if not isinstance(call, ast.Call) or call.keywords:
+        return None
+    positions = [*spec.function_positions]
+    if spec.branches_position is not None:
+        positions.append(spec.branches_position)
+    if not positions or any(isinstance(arg, ast.Starred) for arg in call.args):
+        return None
+    return max(0, len(call.args) - (max(positions) + 1))
 
 
 def _argnums_params(keywords: dict[str, ast.expr], positional: list[str]) -> frozenset[str]:
