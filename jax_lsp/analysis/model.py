@@ -851,28 +851,18 @@ class ModuleModel:
     @cached_property
     def _foreign_instances(self) -> dict[FunctionNode | None, dict[str, str]]:
         """Names each function (None: the module) binds to `Cls(...)` of a class imported
-        from another workspace module; a name bound to two classes is left out."""
-        found: dict[FunctionNode | None, dict[str, str]] = {}
-        mixed: set[tuple[FunctionNode | None, str]] = set()
-        for summary in self.summaries:
-            for scope, name, callee in summary.constructions:
-                if callee in self.classes or not self._foreign.is_class(callee):
-                    continue
-                if found.setdefault(scope, {}).setdefault(name, callee) != callee:
-                    mixed.add((scope, name))
-        for scope, name in mixed:
-            found[scope].pop(name, None)
-        return found
+        from another workspace module (`_constructed` counts them while `_foreign` is set)."""
+        return {
+            scope: {name: held for name, held in bound.items() if held not in self.classes}
+            for scope, bound in self._constructed.items()
+        }
 
     def _foreign_annotated(self, function: FunctionNode) -> dict[str, str]:
         """Parameters annotated with a class imported from another workspace module."""
-        if isinstance(function, ast.Lambda):
-            return {}
-        args = function.args
         return {
-            arg.arg: arg.annotation.id
-            for arg in [*args.posonlyargs, *args.args, *args.kwonlyargs]
-            if isinstance(arg.annotation, ast.Name) and self._foreign.is_class(arg.annotation.id)
+            name: held
+            for name, held in self._annotated_params(function).items()
+            if held not in self.classes
         }
 
     @cached_property
@@ -1080,14 +1070,16 @@ class ModuleModel:
         return classes.pop() if len(classes) == 1 else None
 
     def _annotated_params(self, function: FunctionNode) -> dict[str, str]:
-        """Parameters annotated with a class of the module (`model: MLP`)."""
+        """Parameters annotated with a class of the module (`model: MLP`), or of another
+        workspace module while `_foreign` names them (see `outgoing_traces`)."""
         if isinstance(function, ast.Lambda):
             return {}
         args = function.args
         return {
             arg.arg: arg.annotation.id
             for arg in [*args.posonlyargs, *args.args, *args.kwonlyargs]
-            if isinstance(arg.annotation, ast.Name) and arg.annotation.id in self.classes
+            if isinstance(arg.annotation, ast.Name)
+            and (arg.annotation.id in self.classes or self._foreign.is_class(arg.annotation.id))
         }
 
     def classes_in(self, function: FunctionNode) -> dict[str, str]:

@@ -33,6 +33,7 @@ from jax_lsp.analysis.crossing import (
 from jax_lsp.analysis.document import Document
 from jax_lsp.analysis.imports import Resolver, import_bindings
 from jax_lsp.analysis.infer import (
+    _MAX_REEXPORT_DEPTH,
     Bindings,
     ModuleFactsCache,
     _ModuleEntry,
@@ -51,7 +52,6 @@ from jax_lsp.analysis.workspace import (
 )
 from jax_lsp.findings import Position, Span
 
-_MAX_REEXPORT_DEPTH = 4
 _MAX_PROJECT_FILES = 4000  # a folder with more Python files is no one project
 _FRESH = 5.0  # seconds: the project's files are listed and indexed again after this long
 _MAX_DEPTH = 24  # importers of importers followed at most this far
