@@ -8,13 +8,20 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
 from typing import Literal
 
 from jax_lsp.config import ConfigError, Settings, load_settings
-from jax_lsp.engine import analysing_once, check_source, fix_source, with_fixes_built
+from jax_lsp.engine import (
+    analysing_once,
+    check_source,
+    fix_source,
+    traces_given,
+    with_fixes_built,
+)
 from jax_lsp.exit_codes import EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE
 from jax_lsp.files import (
     UnreadableFile,
@@ -34,7 +41,7 @@ from jax_lsp.parallel import (
 )
 from jax_lsp.reporting import FORMATTERS, Entry, ReportOptions, display_path, use_color
 from jax_lsp.text import split_lines
-from jax_lsp.workspace import Workspace
+from jax_lsp.workspace import TraceRounds, Workspace
 
 _WATCHING = [False]  # `check --watch`: files are checked again, unchanged units reused
 _PARALLEL_THRESHOLD = 32  # below this many files, worker start-up costs more than it saves
@@ -55,19 +62,41 @@ class FileResult:
     lines: list[str] = field(default_factory=list)  # the line each finding starts on
     diff: str = ""  # --diff: what --fix would change, as a unified diff
     rule_failures: dict[str, str] = field(default_factory=dict)  # rule code -> first error
+    # The traces the module gives functions of other project modules, by file (`TraceRounds`).
+    gives: dict[str, tuple] = field(default_factory=dict)
 
 
 FixMode = Literal["write", "diff"] | None  # --fix, --diff, or neither
 
 
-def check_file(path: str, settings: Settings, fix: FixMode, unsafe: bool) -> FileResult:
+def check_file(
+    path: str,
+    settings: Settings,
+    fix: FixMode,
+    unsafe: bool,
+    given: Mapping[str, tuple] | None = None,
+    reported: bool = True,
+) -> FileResult:
+    """The findings of one file (`given`: the traces each project file receives, settled by
+    `check`'s rounds). A file not `reported` is analysed for the traces it gives only."""
     try:
-        return _check_file(path, settings, fix, unsafe)
+        workspace = _workspace(settings)
+        if given is not None:
+            workspace.give(given)
+        if not reported:
+            return _traces_of_file(path, settings, workspace)
+        return _check_file(path, settings, fix, unsafe, workspace)
     except Exception as error:  # an engine bug: one line for this file, the others still run
         return FileResult(path, error=f"internal error: {type(error).__name__}: {error}")
 
 
-def _check_file(path: str, settings: Settings, fix: FixMode, unsafe: bool) -> FileResult:
+def _traces_of_file(path: str, settings: Settings, workspace: Workspace) -> FileResult:
+    return FileResult(path, gives=workspace.traces_given_by(path))
+
+
+def _check_file(
+    path: str, settings: Settings, fix: FixMode, unsafe: bool, workspace: Workspace
+) -> FileResult:
     result = FileResult(path)
     notebook: Notebook | None = None
     try:
@@ -80,7 +109,6 @@ def _check_file(path: str, settings: Settings, fix: FixMode, unsafe: bool) -> Fi
     except (UnreadableFile, NotebookError) as error:
         result.error = str(error)
         return result
-    workspace = _workspace(settings)
     if fix:
         fixed_text, fixed = fix_source(text, path, settings, workspace, unsafe)
         if fixed_text != text:
@@ -108,6 +136,7 @@ def _check_file(path: str, settings: Settings, fix: FixMode, unsafe: bool) -> Fi
     analysing_once(not reuse)
     analysis = check_source(text, path, settings, workspace, reuse_findings=reuse)
     result.findings = with_fixes_built(analysis, text)
+    result.gives = traces_given(analysis, workspace)
     for failure in analysis.failures:
         result.rule_failures.setdefault(failure.code, f"{failure.error} (line {failure.line + 1})")
     lines = split_lines(text)
@@ -205,19 +234,61 @@ def _size(path: str) -> int:
 def check_paths(
     files: list[str], settings: Settings, fix: FixMode, unsafe: bool, jobs: int
 ) -> list[FileResult]:
+    """The results of `files`, in their order. The project's modules trace each other's
+    functions: every file, and every project file whose traced code may reach one of them, is
+    analysed with the traces found so far, and again while the traces it receives change
+    (`TraceRounds`). Fixes are applied once those hold."""
+    rounds = TraceRounds()
+    reported = set(files)
+    results: dict[str, FileResult] = {}
+    pending = [*files, *_workspace(settings).tracing_files(files)]
+    while pending:
+        given = rounds.hand(pending)
+        for result in _analyse(pending, settings, None, unsafe, jobs, given, reported):
+            rounds.record(result.path, result.gives)
+            if result.path in reported:
+                results[result.path] = result
+        pending = rounds.to_redo()
+    if fix:
+        fixable = [path for path in files if any(f.fix for f in results[path].findings)]
+        for result in _analyse(fixable, settings, fix, unsafe, jobs, rounds.incoming, reported):
+            results[result.path] = result
+    return [results[path] for path in files]
+
+
+def _analyse(
+    files: list[str],
+    settings: Settings,
+    fix: FixMode,
+    unsafe: bool,
+    jobs: int,
+    given: Mapping[str, tuple],
+    reported: set[str],
+) -> list[FileResult]:
+    """`check_file` of each file, in worker processes when there are many."""
+    check = partial(check_file, settings=settings, fix=fix, unsafe=unsafe, given=given)
     if jobs <= 1 or len(files) < _PARALLEL_THRESHOLD:
         results = []
         for done, path in enumerate(files, 1):
-            results.append(check_file(path, settings, fix, unsafe))
+            results.append(check(path, reported=path in reported))
             collect_after_item(done)
         return results
     # Sorted by path: a package's modules (which import each other) go to the same worker.
-    ordered = sorted(range(len(files)), key=lambda i: files[i])
-    paths = [files[i] for i in ordered]
-    check = partial(check_file, settings=settings, fix=fix, unsafe=unsafe)
-    results = map_with_locality(check, paths, [_size(p) for p in paths], jobs, _lost)
-    by_index = dict(zip(ordered, results, strict=True))
-    return [by_index[i] for i in range(len(files))]
+    paths = sorted(files)
+    items = [(path, path in reported) for path in paths]
+    results = map_with_locality(
+        partial(_check_item, check), items, [_size(p) for p in paths], jobs, _lost_item
+    )
+    return results
+
+
+def _check_item(check: Callable[..., FileResult], item: tuple[str, bool]) -> FileResult:
+    path, reported = item
+    return check(path, reported=reported)
+
+
+def _lost_item(item: tuple[str, bool], reason: str) -> FileResult:
+    return _lost(item[0], reason)
 
 
 _SEVERITY_RANK = {Severity.INFO: 0, Severity.WARNING: 1, Severity.ERROR: 2}

@@ -41,6 +41,7 @@ __all__ = [
     "parses",
     "shift_finding",
     "traced_functions",
+    "traces_given",
     "with_fixes_built",
 ]
 
@@ -53,11 +54,13 @@ def analyze_with(
     external: Mapping[str, ExternalFacts] | None = None,
     reuse_findings: bool = True,
     incoming: tuple[IncomingTrace, ...] = (),
+    rules: bool = True,
 ) -> Analysis:
-    """`analyze` with the rules, severities and x64 flag that `settings` choose for this file."""
+    """`analyze` with the rules (none if not `rules`: the model only), severities and x64 flag
+    that `settings` choose for this file."""
     return analyze(
         document,
-        settings.rules_for(document.path),
+        settings.rules_for(document.path) if rules else (),
         settings.severities(),
         settings.enable_x64,
         external,
@@ -85,6 +88,7 @@ def check_source(
     previous: Document | None = None,
     known_lines: list[str] | None = None,
     reuse_findings: bool = True,
+    rules: bool = True,
 ) -> Analysis:
     """The findings every face reports for `text` (the file at `path`): the rules `settings`
     choose for it, with the facts `workspace` gives about imported functions and jedi's
@@ -92,7 +96,8 @@ def check_source(
 
     `previous`: the last parse of this document, whose unchanged units are reused (the server
     re-splits only what an edit touched); `known_lines`: the text's lines, already split;
-    `reuse_findings`: see `analyze`."""
+    `reuse_findings`: see `analyze`; `rules`: False for the model alone (no findings), which
+    `traces_given` reads."""
     kept = previous is None and workspace is not None
     if kept:
         previous = workspace.parsed(path, text)  # parsed when a module imported it
@@ -113,12 +118,23 @@ def check_source(
     if answers:
         external = with_answers(external, answers)
     analysis = analyze_with(
-        document, settings, external if workspace or answers else None, reuse_findings, incoming
+        document,
+        settings,
+        external if workspace or answers else None,
+        reuse_findings,
+        incoming,
+        rules,
     )
     analysis.questions = questions
     if workspace is not None and analysis.model is not None:
         workspace.analysed(analysis.model)
     return analysis
+
+
+def traces_given(analysis: Analysis, workspace: Workspace) -> dict[str, tuple[IncomingTrace, ...]]:
+    """The traces the analysed module gives functions of other project modules, by their file
+    (`check`'s rounds, `TraceRounds`)."""
+    return workspace.outgoing(analysis.model) if analysis.model is not None else {}
 
 
 def traced_functions(analysis: Analysis) -> list[TracedFunction]:

@@ -10,8 +10,8 @@ the CLI without jedi (`check` stays fast and deterministic), the server with jed
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Mapping
+from pathlib import Path
 
 from jax_lsp.analysis.crossing import NO_FOREIGN, ForeignDefinitions, IncomingTrace
 from jax_lsp.analysis.document import Document
@@ -26,11 +26,9 @@ from jax_lsp.analysis.infer import (
     imported_bindings,
     local_external_facts,
 )
+from jax_lsp.analysis.model import ModuleModel
 from jax_lsp.analysis.project import ProjectTraces, WorkspaceForeign
-from jax_lsp.analysis.workspace import Target, module_file, search_roots
-
-if TYPE_CHECKING:
-    from jax_lsp.analysis.model import ModuleModel
+from jax_lsp.analysis.workspace import Target, module_file, real_file, search_roots
 
 # What a question to jedi is cached under: (document path, call spelling, target, imported
 # module file stamp). A new version of the imported module asks again.
@@ -39,7 +37,7 @@ AnswerKey = tuple[str | None, str, Target, tuple[int, int] | None]
 # Lines of the project's modules whose parses a `check` run keeps (see `trust_files`).
 _BATCH_MODEL_LINES = 120_000
 
-__all__ = ["AnswerKey", "CallSite", "ExternalFacts", "Workspace"]
+__all__ = ["AnswerKey", "CallSite", "ExternalFacts", "TraceRounds", "Workspace"]
 
 
 class Workspace:
@@ -62,6 +60,9 @@ class Workspace:
         self._modules = ModuleFactsCache(open_text)
         self._answers: dict[AnswerKey, ExternalFacts | None] = {}
         self._traces = ProjectTraces(root, self._modules, self._foreign)
+        # The traces each file receives, settled by `check`'s rounds (`TraceRounds`): None
+        # while they are found on demand from the importers (the editor).
+        self._given: Mapping[str, tuple[IncomingTrace, ...]] | None = None
 
     def trust_files(self) -> None:
         """The workspace's files do not change while it is used (one `check` run): the
@@ -72,7 +73,56 @@ class Workspace:
     def incoming(self, document: Document, x64: bool) -> tuple[IncomingTrace, ...]:
         """The traces the project's other modules give the document's functions (their
         traced code calls or transforms them)."""
+        if self._given is not None:
+            path = document_file(document)
+            return self._given.get(real_file(path), ()) if path is not None else ()
         return self._traces.incoming(document, x64)
+
+    def give(self, traces: Mapping[str, tuple[IncomingTrace, ...]]) -> None:
+        """Answer `incoming` from `traces` (by file, links resolved): what `check`'s rounds
+        have settled, instead of reading each module's importers."""
+        self._given = traces
+
+    def outgoing(self, model: ModuleModel) -> dict[str, tuple[IncomingTrace, ...]]:
+        """The traces the module's traced code gives functions of other project modules, by
+        their file."""
+        document = model.document
+        if not self._traces.may_trace(document.text, model.incoming):
+            return {}
+        foreign = self._foreign(document)
+        if foreign is NO_FOREIGN:
+            return {}  # it imports nothing of the project
+        return _by_file(model, foreign)
+
+    def traces_given_by(self, path: str) -> dict[str, tuple[IncomingTrace, ...]]:
+        """`outgoing` of the project module at `path`, from its model alone: no rule runs on
+        it, and what its imports return is not read (the model its importers read facts from
+        serves, unless it is traced itself). For the modules `check` reads for the traces
+        they give, not for their findings."""
+        file = Path(real_file(path))
+        entry = self._modules.entry(file)
+        if entry is None:
+            return {}
+        given = self._given.get(str(file), ()) if self._given is not None else ()
+        if not self._traces.may_trace(self._modules.text(file, entry), given):
+            return {}
+        document = self._modules.document(file, entry)
+        if document is None:
+            return {}
+        foreign = self._foreign(document)
+        if foreign is NO_FOREIGN:
+            return {}
+        model = (
+            ModuleModel.of(document, False, None, given)
+            if given
+            else self._modules.model(file, entry)
+        )
+        return _by_file(model, foreign) if model is not None else {}
+
+    def tracing_files(self, files: list[str]) -> list[str]:
+        """The project files, other than `files`, whose traced code may reach them (see
+        `ProjectTraces.tracing_files`)."""
+        return self._traces.tracing_files(files)
 
     def _foreign(self, document: Document) -> ForeignDefinitions:
         path = document_file(document)
@@ -123,3 +173,70 @@ class Workspace:
     def remember(self, key: AnswerKey, answer: ExternalFacts | None) -> None:
         """jedi's answer to one question (None: it found no array), for every later version."""
         self._answers[key] = answer
+
+
+def _by_file(
+    model: ModuleModel, foreign: ForeignDefinitions
+) -> dict[str, tuple[IncomingTrace, ...]]:
+    found: dict[str, list[IncomingTrace]] = {}
+    for function, seed in model.outgoing_traces(foreign):
+        found.setdefault(function.file, []).append(seed)
+    return {file: tuple(seeds) for file, seeds in found.items()}
+
+
+# Rounds of `check` at most: a chain of modules each traced by the one before it is settled
+# one module a round.
+_MAX_ROUNDS = 24
+
+
+class TraceRounds:
+    """`check`'s project pass. Every module is analysed once with the traces found so far (none
+    at first), and its analysis tells the traces its module gives the others (`record`). A
+    module given other traces than it was analysed with is analysed again (`to_redo`), until
+    none is: each module is modelled once, and again only when its importers trace it, instead
+    of each module's importers being modelled for it on demand."""
+
+    def __init__(self) -> None:
+        self._gives: dict[str, dict[str, tuple[IncomingTrace, ...]]] = {}
+        self._analysed_with: dict[str, tuple[IncomingTrace, ...]] = {}
+        self._incoming: dict[str, tuple[IncomingTrace, ...]] = {}
+        self._names: dict[str, str] = {}  # each file as `hand` was given it
+        self.rounds = 0
+
+    @property
+    def incoming(self) -> Mapping[str, tuple[IncomingTrace, ...]]:
+        """The traces each file receives, by file (links resolved)."""
+        return self._incoming
+
+    def hand(self, files: list[str]) -> Mapping[str, tuple[IncomingTrace, ...]]:
+        """`files` are analysed next, with the traces they receive now (returned, by file)."""
+        for name in files:
+            file = real_file(name)
+            self._analysed_with[file] = self._incoming.get(file, ())
+            self._names[file] = name
+        return self._incoming
+
+    def record(self, file: str, gives: Mapping[str, tuple[IncomingTrace, ...]]) -> None:
+        """The analysis of `file` found that it gives `gives` (by file)."""
+        self._gives[real_file(file)] = {
+            real_file(target): traces for target, traces in gives.items()
+        }
+
+    def to_redo(self) -> list[str]:
+        """Settle the traces each file receives from what the files give; the files analysed
+        with other traces than they now receive, named as `hand` was given them (none once the
+        traces hold, or after `_MAX_ROUNDS`)."""
+        received: dict[str, list[IncomingTrace]] = {}
+        for source in sorted(self._gives):  # the order the editor's importers give them in
+            for target, traces in self._gives[source].items():
+                if target != source:
+                    received.setdefault(target, []).extend(traces)
+        self._incoming = {target: tuple(traces) for target, traces in received.items()}
+        self.rounds += 1
+        if self.rounds >= _MAX_ROUNDS:
+            return []
+        return sorted(
+            self._names[file]
+            for file, given in self._analysed_with.items()
+            if self._incoming.get(file, ()) != given
+        )

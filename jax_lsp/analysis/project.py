@@ -318,6 +318,30 @@ class ProjectTraces:
         self._incoming[file] = (found, read)
         return found
 
+    def tracing_files(self, files: list[str]) -> list[str]:
+        """The project's files, other than `files`, whose traced code may reach one of them:
+        their importers, and importers of those, that may apply a transformation or pass one
+        on (`check` analyses them for the traces they give, not for their findings)."""
+        checked = {real_file(file) for file in files}
+        found: set[str] = set()
+        pending = sorted(checked)
+        while pending:
+            file = pending.pop()
+            entry = self._cache.entry(Path(file))
+            if entry is None:
+                continue
+            names = self._names(file, self._cache.text(Path(file), entry))
+            for other in self._importers(file, names):
+                if other not in checked and other not in found:
+                    found.add(other)
+                    pending.append(other)
+        return sorted(found)
+
+    def may_trace(self, text: str, incoming: tuple[IncomingTrace, ...]) -> bool:
+        """Can a module with this text, given these traces, trace something of another module:
+        it applies a transformation itself or is traced by its importers."""
+        return bool(incoming) or _TRANSFORM_WORDS.search(text) is not None
+
     def _names(self, file: str, text: str) -> frozenset[str]:
         """`_defined_names`, memoised on the text (asked at every keystroke)."""
         known = self._defined.get(file)
@@ -401,10 +425,26 @@ class ProjectTraces:
         for size in range(len(parts), 0, -1):
             imported = ".".join(parts[:size])
             for other, bound in index.get(imported, ()):
-                if imported == module or any(name in names for name in bound):
+                if (
+                    other not in found
+                    and (imported == module or any(name in names for name in bound))
+                    and self._resolves_to(other, imported, file)
+                ):
                     found.add(other)
         found.discard(file)
         return frozenset(found)
+
+    def _resolves_to(self, importer: str, imported: str, file: str) -> bool:
+        """Does `imported`, spelled in `importer`, name the module `file` or a package holding
+        it? Another project's module of the same name (`utils`) is not this one."""
+        resolved = module_file(imported, search_roots(self.root, importer))
+        if resolved is None:
+            return False
+        resolved_file = real_file(str(resolved))
+        if resolved_file == file:
+            return True
+        package = os.path.dirname(resolved_file)
+        return resolved.name == "__init__.py" and file.startswith(package + os.sep)
 
     def _import_index(self, file: str) -> dict[str, tuple[tuple[str, tuple[str, ...]], ...]]:
         """Module -> the project files importing from it, with the names each binds (none:

@@ -1,0 +1,113 @@
+"""`check` over a project: each module is analysed with the traces the other modules give it,
+settled in rounds (`jax_lsp.workspace.TraceRounds`), in one process and in worker processes,
+with `--fix`, and for a file checked alone (its importers are read for their traces)."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from pathlib import Path
+
+from jax_lsp.workspace import TraceRounds, Workspace
+from tests.cli.helpers import jax_lsp, jax_lsp_process
+
+TRAIN = """
+    import jax
+
+    from helpers import clip_update
+
+
+    @jax.jit
+    def step(params, grads):
+        return clip_update(params, grads, 0.1)
+"""
+
+# Traced only through `step` in train.py; calls into deeper.py, two modules from the jit.
+HELPERS = """
+    from deeper import scale
+
+
+    def clip_update(params, grads, lr):
+        params[0] = params[0] - lr * scale(grads)[0]
+        return params
+"""
+
+DEEPER = """
+    import jax.numpy as jnp
+
+
+    def scale(grads):
+        if jnp.linalg.norm(grads) > 1.0:
+            grads = grads / jnp.linalg.norm(grads)
+        return grads
+"""
+
+
+def write(root: Path, files: dict[str, str]) -> None:
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text).lstrip("\n"))
+
+
+def findings(stdout: str) -> list[tuple[str, int, str]]:
+    return sorted(
+        (Path(f["filename"]).name, f["location"]["row"], f["code"]) for f in json.loads(stdout)
+    )
+
+
+EXPECTED = [("deeper.py", 5, "JAX701"), ("helpers.py", 5, "JAX201")]
+
+
+def test_a_chain_of_modules_is_settled_in_one_process(tmp_path):
+    write(tmp_path, {"train.py": TRAIN, "helpers.py": HELPERS, "deeper.py": DEEPER})
+    run = jax_lsp("check", "--output-format", "json", "--jobs", "1", ".", cwd=tmp_path)
+    assert findings(run.stdout) == EXPECTED
+
+
+def test_a_chain_of_modules_is_settled_across_worker_processes(tmp_path):
+    # More files than `check` analyses in one process: the rounds run on two workers.
+    fillers = {f"filler_{index:02}.py": f"VALUE_{index} = {index}\n" for index in range(40)}
+    write(tmp_path, {"train.py": TRAIN, "helpers.py": HELPERS, "deeper.py": DEEPER, **fillers})
+    run = jax_lsp_process("check", "--output-format", "json", "--jobs", "2", ".", cwd=tmp_path)
+    assert findings(run.stdout) == EXPECTED, run.stderr
+
+
+def test_a_file_checked_alone_is_traced_by_its_importers(tmp_path):
+    write(tmp_path, {"train.py": TRAIN, "helpers.py": HELPERS, "deeper.py": DEEPER})
+    run = jax_lsp("check", "--output-format", "json", "deeper.py", cwd=tmp_path)
+    assert findings(run.stdout) == [("deeper.py", 5, "JAX701")]
+
+
+def test_fixes_are_applied_once_the_traces_hold(tmp_path):
+    write(tmp_path, {"train.py": TRAIN, "helpers.py": HELPERS, "deeper.py": DEEPER})
+    run = jax_lsp("check", "--fix", "--output-format", "json", ".", cwd=tmp_path)
+    assert "params = params.at[0].set(" in (tmp_path / "helpers.py").read_text()
+    assert findings(run.stdout) == [("deeper.py", 5, "JAX701")]
+
+
+def test_only_modules_whose_imports_resolve_here_are_importers(tmp_path):
+    # `other/train.py` spells `from helpers import ...` too, but no `helpers` is beside it.
+    write(
+        tmp_path,
+        {
+            "project/train.py": TRAIN,
+            "project/helpers.py": HELPERS,
+            "project/deeper.py": DEEPER,
+            "other/train.py": TRAIN,
+        },
+    )
+    workspace = Workspace(str(tmp_path))
+    helpers = str(tmp_path / "project" / "helpers.py")
+    assert workspace.tracing_files([helpers]) == [str(tmp_path / "project" / "train.py")]
+
+
+def test_rounds_settle_what_each_file_receives():
+    rounds = TraceRounds()
+    assert rounds.hand(["/p/a.py", "/p/b.py"]) == {}
+    rounds.record("/p/a.py", {"/p/b.py": ("trace from a",)})  # type: ignore[dict-item]
+    rounds.record("/p/b.py", {})
+    assert rounds.to_redo() == ["/p/b.py"]  # analysed with nothing, now given a trace
+    assert rounds.hand(["/p/b.py"]) == {"/p/b.py": ("trace from a",)}
+    rounds.record("/p/b.py", {})
+    assert rounds.to_redo() == []
