@@ -548,7 +548,11 @@ class FlowInterpreter:
         # The first walk is the first pass through the body: what is a tracer there is one
         # whenever the body runs, though later passes may give an unseen call's result
         # (`x = layer(x)` over a list of layers), which the merged walk cannot call traced.
-        traced = [node for node, kind in self.kinds.items() if kind is Kind.TRACED]
+        traced = (
+            [node for node, kind in self.kinds.items() if kind is Kind.TRACED]
+            if self.context.abstract or any(value is Kind.TRACED for value in first.values())
+            else ()
+        )
         self.env = first if runs_once else _merge_envs(before, first)
         bind_target()
         self.run_block(body)
