@@ -60,10 +60,15 @@ class IncomingTrace:
     # those every trace gives the same flag: see `TraceInfo`.
     module_defaults: frozenset[tuple[str, str]] = frozenset()
     literals: frozenset[tuple[str, bool | None]] = frozenset()
+    array_functions: frozenset[str] = frozenset()
     # Library mode: `function` is a glob pattern over the dotted names of the module's
     # top-level functions and methods (`mylib.ops.*`), the module being `module`; each one
     # matched is traced in every parameter.
     module: str | None = None
+    # `function` makes optimizers whose `update` the other module runs in this trace
+    # (`tx = make_optimizer(lr)`, then `tx.update(grads, state)` under `jax.jit`): the update
+    # functions and schedules it gives optax run there. `function` itself is not traced.
+    runs_updates: bool = False
 
 
 class ForeignDefinitions:

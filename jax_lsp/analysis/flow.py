@@ -545,10 +545,22 @@ class FlowInterpreter:
         bind_target()
         self.run_block(body)
         first = self.env
+        # The first walk is the first pass through the body: what is a tracer there is one
+        # whenever the body runs, though later passes may give an unseen call's result
+        # (`x = layer(x)` over a list of layers), which the merged walk cannot call traced.
+        traced = (
+            [node for node, kind in self.kinds.items() if kind is Kind.TRACED]
+            if self.context.abstract or any(value is Kind.TRACED for value in first.values())
+            else ()
+        )
         self.env = first if runs_once else _merge_envs(before, first)
         bind_target()
         self.run_block(body)
         back = self.env
+        for node in traced:
+            if self.kinds.get(node) is Kind.UNKNOWN:
+                self.kinds[node] = Kind.TRACED
+                self.values.pop(node, None)
         self.env = _merge_envs(first if runs_once else before, self.env)
         return back
 

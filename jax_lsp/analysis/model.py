@@ -42,6 +42,7 @@ from jax_lsp.analysis.dtypes import FloatOracle, IntArrayOracle, assigned_values
 from jax_lsp.analysis.external import ExternalFacts, facts_key
 from jax_lsp.analysis.fields import boolean_entries, boolean_fields
 from jax_lsp.analysis.flow import (
+    ARRAYS,
     NEW_REF,
     FlowInterpreter,
     ScopeContext,
@@ -142,6 +143,8 @@ from jax_lsp.analysis.traced import (
     TraceOrigin,
     TraceStep,
     all_params,
+    array_defaults,
+    array_function_params,
     array_used_params,
     call_site_containers,
     call_site_params,
@@ -160,6 +163,7 @@ from jax_lsp.analysis.transforms import (
     CUSTOM_DERIVATIVES,
     CUSTOM_RULES,
     GRADIENTS,
+    OPTAX_UPDATE_FUNCTION,
     PARTIAL,
     TRANSFORMS,
     TREE_MAPS,
@@ -1121,7 +1125,10 @@ class ModuleModel:
                 and loop.iter.value.id == positional[0]
             ):
                 continue
-            held = self.attribute_classes.get((record.class_name, loop.iter.attr + ELEMENTS))
+            key = (record.class_name, loop.iter.attr + ELEMENTS)
+            held = self.attribute_classes.get(key)
+            if held is None and self._foreign is not NO_FOREIGN:
+                held = self._foreign_attribute_classes.get(key)  # an imported class's objects
             if held is not None:
                 targets.add(loop.target)
                 if found.setdefault(loop.target.id, held) != held:
@@ -1906,6 +1913,7 @@ class ModuleModel:
         # list, not the wrappers, which hold the model (a cycle).
         self._wrapper_applied = wrappers.applied
         applications = [*wrappers.plain, *wrappers.applications()]
+        applications += self._applied_to_instances(wrappers.applied)
         self._gradients = [(a, start) for a, start in applications if a.spec.label in GRADIENTS]
         for application, unit_start in applications:
             if (
@@ -1996,6 +2004,18 @@ class ModuleModel:
                 if found and self._trace_call(node, info, scope, call, *found, unit_start):
                     pending.append(found[0])
 
+    def _applied_to_instances(
+        self, applied: list[tuple[Application, int, FunctionNode, str]]
+    ) -> list[tuple[Application, int]]:
+        """Transformations a function applies to its parameter where that parameter holds an
+        instance of a class (`eqx.filter_vmap(m)(x)` in `loss_fn(m)`, given the model): they
+        run the object's `__call__`, whatever else the parameter is bound to as a wrapper's."""
+        return [
+            (application, unit_start)
+            for application, unit_start, owner, param in applied
+            if param and owner is application.enclosing and param in self.classes_in(owner)
+        ]
+
     def _imported_wrapper_applications(self, units: list[Unit]) -> list[tuple[Application, int]]:
         """`@compiled` on a function of the module, `compiled` a wrapper imported from another
         workspace module that applies a transformation to the function it is given."""
@@ -2052,6 +2072,44 @@ class ModuleModel:
             info = TraceInfo(seed.via, True, params, frozenset(), True, origin, all_leaves=params)
             self._set_trace(record.node, info)
 
+    def _seed_optimizer_updates(self, seed: IncomingTrace) -> None:
+        """Trace the update functions and schedules given to optax in `seed.function` or in
+        the module functions its calls reach (`make_optimizer` calling `adaptive_clip`, which
+        returns `GradientTransformation(init_fn, update_fn)`): another module runs the
+        `update` of the optimizers it makes in its trace."""
+        maker = self._definition(seed.function, None)
+        if maker is None or isinstance(maker, ast.Lambda):
+            return
+        units = [unit for unit in self.document.units if unit.tree is not None]
+        calls: dict[FunctionNode | None, list[tuple[CallSite, int]]] = {}
+        for unit, summary in zip(units, self.summaries, strict=True):
+            for call in summary.calls:
+                calls.setdefault(call.caller, []).append((call, unit.start_line))
+        reached, pending = {maker}, [maker]
+        while pending:
+            caller = pending.pop()
+            for call, unit_start in calls.get(caller, ()):
+                found = self.resolve_ref(call.callee, unit_start + call.node.lineno, caller)
+                if found is not None and found[0] not in reached:
+                    reached.add(found[0])
+                    pending.append(found[0])
+        for unit, summary in zip(units, self.summaries, strict=True):
+            for schedule in summary.schedules:
+                if schedule.enclosing not in reached:
+                    continue
+                line = unit.start_line + schedule.node.lineno
+                found = self.resolve_transformed(schedule.target, line, schedule.enclosing)
+                if found is None or self._apply(schedule, unit.start_line) is None:
+                    continue
+                target = found[0]
+                label = transform_name(schedule.spec.label)
+                name = self._display_name(target)
+                steps = tuple(replace(step, function=name, label=label) for step in seed.steps[:1])
+                origin = TraceOrigin(None, 0, None, foreign=(*steps, *seed.steps[1:]))
+                self._set_trace(
+                    target, replace(self.trace[target], abstract=seed.abstract, origin=origin)
+                )
+
     def _trace_application_in(
         self,
         node: FunctionNode,
@@ -2099,6 +2157,9 @@ class ModuleModel:
             if seed.module is not None:
                 self._seed_pattern(seed)
                 continue
+            if seed.runs_updates:
+                self._seed_optimizer_updates(seed)
+                continue
             node = self._definition(seed.function, None)
             if node is None or isinstance(node, ast.Lambda):
                 continue
@@ -2113,6 +2174,7 @@ class ModuleModel:
                 all_leaves=seed.all_leaves,
                 module_defaults=seed.module_defaults,
                 literals=seed.literals,
+                array_functions=seed.array_functions & array_defaults(node, self.resolver.qualname),
             )
             self._set_trace(node, info)
 
@@ -2165,7 +2227,14 @@ class ModuleModel:
         found nothing in the module: transformations of a name it cannot resolve, and the
         calls and property reads of its traced functions."""
         units = [unit for unit in self.document.units if unit.tree is not None]
-        for application, unit_start in self._trace_applications:
+        # With imported classes known, more parameters hold an object a transformation runs.
+        applications = list(self._trace_applications)
+        applications += [
+            item
+            for item in self._applied_to_instances(self._wrapper_applied)
+            if item not in applications
+        ]
+        for application, unit_start in applications:
             line = unit_start + application.node.lineno
             if self._local_ref(application.target, line, application.enclosing) is None:
                 self._replayed(self._apply, application, unit_start)
@@ -2176,7 +2245,7 @@ class ModuleModel:
         sources = {unit.start_line: unit.source for unit in units}
         unit_starts = {id(unit.source): unit.start_line for unit in units}
         applied_in: dict[ast.AST | None, list[tuple[Application, int]]] = {}
-        for application, unit_start in self._trace_applications:
+        for application, unit_start in applications:
             applied_in.setdefault(application.enclosing, []).append((application, unit_start))
         for node, info in list(self.trace.items()):
             if node in self._foreign_nodes:
@@ -2261,9 +2330,66 @@ class ModuleModel:
                 info.all_leaves,
                 info.module_defaults,
                 info.literals,
+                array_functions=info.array_functions,
             )
             outgoing.append((function, seed))
+        outgoing += self._optimizer_update_traces()
         return tuple(outgoing)
+
+    def _optimizer_update_traces(self) -> list[tuple[ForeignFunction, IncomingTrace]]:
+        """The imported functions that made the optimizers whose `update` the module's
+        traced code runs (`tx = make_optimizer(lr)` at module level, then `tx.update(grads,
+        state)` under `jax.jit`): optax runs the update functions and schedules they give it
+        in that trace."""
+        found = []
+        lines = self.document.lines
+        units = [unit for unit in self.document.units if unit.tree is not None]
+        for unit, summary in zip(units, self.summaries, strict=True):
+            for function, call in summary.optimizer_updates:
+                info = self.trace.get(function)
+                receiver = call.func.value  # type: ignore[attr-defined]
+                if info is None or type(receiver) is not ast.Name:
+                    continue
+                # Bound once at module level (its `update` calls count as mutations of it).
+                made = self._top_level_values.get(receiver.id, ())
+                if len(made) != 1 or type(made[0]) is not ast.Call:
+                    continue
+                if binds_locally(receiver.id, function):
+                    continue
+                maker = self._foreign_function(made[0].func)
+                if maker is None:
+                    continue
+                here = ForeignStep(
+                    maker.path,
+                    transform_name(OPTAX_UPDATE_FUNCTION.label),
+                    self._display_name(function),
+                    self.document.path,
+                    document_span(lines, unit.start_line, call),
+                )
+                chain = (self._foreign_step(step, lines) for step in self.explain(function))
+                seed = IncomingTrace(
+                    maker.path,
+                    OPTAX_UPDATE_FUNCTION.label,
+                    info.abstract,
+                    True,
+                    frozenset(),
+                    frozenset(),
+                    (here, *chain),
+                    runs_updates=True,
+                )
+                found.append((maker, seed))
+        return found
+
+    def _foreign_function(self, func: ast.expr) -> ForeignFunction | None:
+        """The function of another workspace module that `func` names (`make_optimizer`,
+        `optim.make_optimizer`), not rebound here."""
+        if type(func) is ast.Name and func.id not in self.functions:
+            found = self._foreign.function(func.id)
+        elif type(func) is ast.Attribute and type(func.value) is ast.Name:
+            found = self._foreign.member(func.value.id, func.attr)
+        else:
+            return None
+        return found if found is not None and found.node is not None else None
 
     def _foreign_step(self, step: TraceStep, lines: list[str]) -> ForeignStep:
         """A link of this module's explanation, as another module shows it."""
@@ -2492,6 +2618,7 @@ class ModuleModel:
             info.eager,
             module_defaults=self._imported_defaults(callee, call.node, ref),
             literals=literal_flag_params(callee, call.node, ref),
+            array_functions=self._array_functions(callee, call.node, ref),
             all_leaves=self._leaves_passed(node, info, callee, call.node, ref),
         )
         return self._set_trace(callee, new, call.node)
@@ -2534,6 +2661,24 @@ class ModuleModel:
             return found
         rebound = rebound_names(callee)
         return frozenset((name, qualname) for name, qualname in found if name not in rebound)
+
+    def _array_functions(
+        self, callee: FunctionNode, call: ast.Call, ref: FunctionRef
+    ) -> frozenset[str]:
+        """`array_function_params` of a function defined at module level or in a class body
+        (its defaults see the module's imports), but for parameters it rebinds."""
+        if isinstance(callee, ast.Lambda):
+            return frozenset()
+        qualname = self.resolver.qualname
+        foreign = self._foreign_nodes.get(callee)
+        if foreign is not None:  # its module judges the defaults left (`_seed_incoming`)
+            found = array_function_params(callee, call, ref, qualname, any_default=True)
+            return found - rebound_names(callee) if found else found
+        record = self.records.get(callee)
+        if record is None or record.parent is not None:
+            return frozenset()
+        found = array_function_params(callee, call, ref, qualname)
+        return found - rebound_names(callee) if found else found
 
     def _on_module_object(self, ref: FunctionRef, caller: FunctionNode) -> bool:
         """Does the call `ref` run a method of a module-level instance (not shadowed in the
@@ -2734,6 +2879,9 @@ class ModuleModel:
                         params[name] = value
             elif info and name in info.static_params:
                 params[name] = Kind.STATIC
+        for name in info.array_functions if info else ():
+            if name not in info.traced_params:  # `y = act(x)` computes a tracer
+                params[name] = Function(None, ARRAYS)
         for name in self.ref_params.get(node, ()):
             params[name] = REF
         params.update(self.object_params(node))

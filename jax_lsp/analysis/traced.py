@@ -86,6 +86,9 @@ class TraceInfo:
     # Parameters every trace gives the same flag, True, False or None (a literal argument or
     # a literal default left alone): `if not skip_checks:` then runs one way in the trace.
     literals: frozenset[tuple[str, bool | None]] = frozenset()
+    # Parameters every trace gives a function computing a JAX array from arrays (a
+    # `jax.nn.relu` default, a `lambda h: h` argument): calling one gives a tracer.
+    array_functions: frozenset[str] = frozenset()
 
     def merged(self, other: TraceInfo) -> TraceInfo:
         if other == self:
@@ -107,6 +110,7 @@ class TraceInfo:
             - (other.traced_params - other.all_leaves),
             self.module_defaults & other.module_defaults,
             self.literals & other.literals,  # a flag both traces give alike
+            self.array_functions & other.array_functions,
         )
 
 
@@ -431,6 +435,93 @@ def imported_default_params(
         if qualname is not None:
             found.add((arg.arg, qualname))
     return frozenset(found)
+
+
+# Functions computing a JAX array from the arrays they are given (`jax.nn.relu`,
+# `jnp.tanh`); the initializers of `jax.nn` make functions, not arrays.
+_ARRAY_FUNCTION_MODULES = ("jax.numpy.", "jax.nn.", "jax.scipy.")
+_NOT_ARRAY_FUNCTION_MODULES = ("jax.nn.initializers.",)
+
+
+def array_function_params(
+    node: FunctionNode, call: ast.Call, target: FunctionRef, qualname_of, any_default=False
+) -> frozenset[str]:
+    """Parameters the call gives a function computing a JAX array from the arrays it is given,
+    or leaves at a default that is one: a `jax.numpy` / `jax.nn` function (`act=jax.nn.relu`)
+    or a lambda computing with its parameters only (`lambda h: h`, `lambda h: jnp.tanh(h)`).
+    In the trace, calling the parameter with arrays gives a tracer. Nothing when `*args` or
+    `**kwargs` may fill any of them. With `any_default`, every parameter left at a default
+    (of a function in another module, whose defaults that module judges: `array_defaults`)."""
+    if any(isinstance(a, ast.Starred) for a in call.args) or any(
+        k.arg is None for k in call.keywords
+    ):
+        return frozenset()
+    passed = dict(passed_arguments(node, call, target))
+    given = set(passed) | target.bound_keywords
+    given |= set(positional_params(node)[: target.bound_positional])
+    args = node.args
+    defaults = zip(reversed(args.posonlyargs + args.args), reversed(args.defaults), strict=False)
+    keyword_defaults = zip(args.kwonlyargs, args.kw_defaults, strict=True)
+    found = {name for name, value in passed.items() if _array_function(value, qualname_of)}
+    found |= {
+        arg.arg
+        for arg, default in [*defaults, *keyword_defaults]
+        if arg.arg not in given
+        and default is not None
+        and (any_default or _array_function(default, qualname_of))
+    }
+    return frozenset(found)
+
+
+def array_defaults(node: FunctionNode, qualname_of) -> frozenset[str]:
+    """Parameters without a default or with one computing JAX arrays (`act=jax.nn.relu`):
+    those another module's trace may say hold an array function, passed or left alone."""
+    args = node.args
+    positional = args.posonlyargs + args.args
+    defaults = dict(zip(reversed(positional), reversed(args.defaults), strict=False))
+    defaults.update(zip(args.kwonlyargs, args.kw_defaults, strict=True))
+    return frozenset(
+        arg.arg
+        for arg in [*positional, *args.kwonlyargs]
+        if defaults.get(arg) is None or _array_function(defaults[arg], qualname_of)
+    )
+
+
+def _array_function(value: ast.expr, qualname_of) -> bool:
+    if isinstance(value, ast.Lambda):
+        args = value.args
+        if args.vararg or args.kwarg or args.kwonlyargs:
+            return False
+        params = {arg.arg for arg in [*args.posonlyargs, *args.args]}
+        return _computes_with(value.body, params, qualname_of)
+    if not isinstance(value, ast.Name | ast.Attribute):
+        return False
+    qualname = qualname_of(value) or ""
+    return qualname.startswith(_ARRAY_FUNCTION_MODULES) and not qualname.startswith(
+        _NOT_ARRAY_FUNCTION_MODULES
+    )
+
+
+def _computes_with(expr: ast.expr, params: set[str], qualname_of) -> bool:
+    """`expr` is an array computation of `params` alone: the parameters themselves,
+    arithmetic on them (constants beside), `jax.numpy` / `jax.nn` functions of them."""
+    if isinstance(expr, ast.Name):
+        return expr.id in params
+    if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, ast.USub | ast.UAdd):
+        return _computes_with(expr.operand, params, qualname_of)
+    if isinstance(expr, ast.BinOp) and not isinstance(expr.op, ast.MatMult | ast.Mod):
+        operands = [expr.left, expr.right]
+        plain = [o for o in operands if not isinstance(o, ast.Constant)]
+        return bool(plain) and all(_computes_with(o, params, qualname_of) for o in plain)
+    if isinstance(expr, ast.Call) and not expr.keywords and expr.args:
+        if not _array_function(expr.func, qualname_of):
+            return False
+        first, *rest = expr.args
+        return _computes_with(first, params, qualname_of) and all(
+            isinstance(arg, ast.Constant) or _computes_with(arg, params, qualname_of)
+            for arg in rest
+        )
+    return False
 
 
 def call_site_containers(

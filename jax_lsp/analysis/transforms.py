@@ -216,6 +216,9 @@ FRAMEWORK_CONTRACTS = (
         "equinox", "eqx.filter_jit(f)(model, x)", "`model.__call__`, its layers", "eqx_jit"
     ),
     FrameworkContract("equinox", "eqx.filter_vmap(f)(model, xs)", "`model.__call__`", "eqx_vmap"),
+    FrameworkContract(
+        "equinox", "eqx.filter_vmap(m)(xs), `m` a model parameter", "`m.__call__`", "eqx_vmap_param"
+    ),
     FrameworkContract("haiku", "jax.jit(hk.transform(f).apply)", "`f`", "hk_transform"),
     FrameworkContract(
         "haiku", "jax.jit(hk.transform_with_state(f).init)", "`f`", "hk_transform_with_state"
@@ -229,6 +232,9 @@ FRAMEWORK_CONTRACTS = (
     FrameworkContract("jax", "jax.pmap(f)", "`f`", "pmap"),
     FrameworkContract(
         "optax", "GradientTransformation(init, update)", "`update` in `tx.update`", "optax_update"
+    ),
+    FrameworkContract(
+        "optax", "optax.chain(GradientTransformation(...), ...)", "its `update`", "optax_chain"
     ),
     FrameworkContract("environments", "jax.jit(env.step)", "`Env.step`", "env_step"),
     FrameworkContract("environments", "jax.jit(self.step)", "`Env.step`", "env_self_step"),
