@@ -116,6 +116,7 @@ from jax_lsp.analysis.nodes import (
 )
 from jax_lsp.analysis.objects import field_values, self_assignments
 from jax_lsp.analysis.paths import is_test_path
+from jax_lsp.analysis.pytree_children import StaticChild, static_children
 from jax_lsp.analysis.pytrees import LINEN_MODULE, flattens_fields, is_registered_pytree
 from jax_lsp.analysis.shapes import (
     LITERAL_INDEX,
@@ -3752,6 +3753,17 @@ class ModuleModel:
             rebound = self.mutable_globals
             self._signatures = {k: v for k, v in signatures.items() if k not in rebound}
         return self._signatures
+
+    @cached_property
+    def pytree_static_children(self) -> dict[ast.AST, tuple[StaticChild, ...]]:
+        """Children of registered PyTree classes that hold Python values a trace needs
+        concrete (or no JAX type at all), by the class or registration call listing them."""
+        return static_children(
+            {name: record.node for name, record in self.classes.items()},
+            [pair for summary in self.summaries for pair in summary.module_calls],
+            {name: record.node for name, record in self.functions.items()},
+            self.resolver.qualname,
+        )
 
     @cached_property
     def tracers_at_static(self) -> dict[ast.AST, tuple[str, frozenset[str], bool]]:

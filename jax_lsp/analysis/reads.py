@@ -49,6 +49,7 @@ RECORDED = frozenset(
         "attributes_set_on_instances",
         "from_unseen_base",
         "tracers_at_static",
+        "pytree_static_children",
     }
 )
 # Facts rules read that `ModuleModel.unit_key` holds: the unit's own functions' traces,
