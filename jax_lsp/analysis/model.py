@@ -118,6 +118,7 @@ from jax_lsp.analysis.objects import field_values, self_assignments
 from jax_lsp.analysis.paths import is_test_path
 from jax_lsp.analysis.pytree_children import StaticChild, static_children
 from jax_lsp.analysis.pytrees import LINEN_MODULE, flattens_fields, is_registered_pytree
+from jax_lsp.analysis.repetition import CallOf, names_loaded, runs
 from jax_lsp.analysis.shapes import (
     LITERAL_INDEX,
     ArrayShape,
@@ -3764,6 +3765,53 @@ class ModuleModel:
             {name: record.node for name, record in self.functions.items()},
             self.resolver.qualname,
         )
+
+    def function_runs(self, path: str) -> str | None:
+        """ "once" or "repeatedly": how often the module function `path` runs by the module's
+        own calls of it (`repetition.runs`); None when they do not tell."""
+        memo = self._function_runs
+        if path not in memo:
+            found = runs(
+                path,
+                lambda name: self._calls_by_name.get(name, []),
+                self._names_loaded,
+                self._plain_function_path,
+                lambda caller: caller in self.trace,
+            )
+            memo[path] = found.value if found is not None else None
+        return memo[path]
+
+    @cached_property
+    def _function_runs(self) -> dict[str, str | None]:
+        return {}
+
+    @cached_property
+    def _calls_by_name(self) -> dict[str, list[CallOf]]:
+        """Calls of the module's top-level functions by bare name, with the scope whose loops
+        the call may stand in (the caller, or the unit's tree for top-level code)."""
+        found: dict[str, list[CallOf]] = {}
+        units = [unit for unit in self.document.units if unit.tree is not None]
+        for unit, summary in zip(units, self.summaries, strict=True):
+            for call in summary.calls:
+                name = call.callee.name
+                record = self.functions.get(name)
+                if record is None or record.parent is not None or record.class_name:
+                    continue
+                if call.caller is not None and binds_locally(name, call.caller):
+                    continue
+                scope = call.caller if call.caller is not None else unit.tree
+                found.setdefault(name, []).append((call.caller, call.node, scope))
+        return found
+
+    def _names_loaded(self, name: str) -> int:
+        trees = [unit.tree for unit in self.document.units if unit.tree and name in unit.text]
+        return sum(1 for _ in names_loaded(trees, name))
+
+    def _plain_function_path(self, node: ast.AST) -> str | None:
+        record = self.records.get(node)
+        if record is None or record.parent is not None or record.class_name:
+            return None
+        return record.path
 
     @cached_property
     def tracers_at_static(self) -> dict[ast.AST, tuple[str, frozenset[str], bool]]:

@@ -50,6 +50,7 @@ RECORDED = frozenset(
         "from_unseen_base",
         "tracers_at_static",
         "pytree_static_children",
+        "function_runs",
     }
 )
 # Facts rules read that `ModuleModel.unit_key` holds: the unit's own functions' traces,
