@@ -3773,7 +3773,7 @@ class ModuleModel:
         if path not in memo:
             found = runs(
                 path,
-                lambda name: self._calls_by_name.get(name, []),
+                self._top_level_calls,
                 self._names_loaded,
                 self._plain_function_path,
                 lambda caller: caller in self.trace,
@@ -3785,23 +3785,17 @@ class ModuleModel:
     def _function_runs(self) -> dict[str, str | None]:
         return {}
 
-    @cached_property
-    def _calls_by_name(self) -> dict[str, list[CallOf]]:
-        """Calls of the module's top-level functions by bare name, with the scope whose loops
-        the call may stand in (the caller, or the unit's tree for top-level code)."""
-        found: dict[str, list[CallOf]] = {}
-        units = [unit for unit in self.document.units if unit.tree is not None]
-        for unit, summary in zip(units, self.summaries, strict=True):
-            for call in summary.calls:
-                name = call.callee.name
-                record = self.functions.get(name)
-                if record is None or record.parent is not None or record.class_name:
-                    continue
-                if call.caller is not None and binds_locally(name, call.caller):
-                    continue
-                scope = call.caller if call.caller is not None else unit.tree
-                found.setdefault(name, []).append((call.caller, call.node, scope))
-        return found
+    def _top_level_calls(self, name: str) -> list[CallOf]:
+        """The calls of the module's top-level function `name` by its bare name, with the
+        scope whose loops the call may stand in (the caller, or the unit's tree)."""
+        record = self.functions.get(name)
+        if record is None or record.parent is not None or record.class_name:
+            return []
+        return [
+            (caller, call, caller if caller is not None else source.tree)
+            for caller, call, ref, source, _ in self._calls_by_name.get(name, ())
+            if ref.name == name and not (caller is not None and binds_locally(name, caller))
+        ]
 
     def _names_loaded(self, name: str) -> int:
         trees = [unit.tree for unit in self.document.units if unit.tree and name in unit.text]

@@ -2,11 +2,12 @@
 
 A jit (or a `lax` loop outside jit) of a closure made inside a function compiles once per call
 of that function: a bug when the function runs again and again, none when it runs once per
-process (`train_and_evaluate` called once from `main`). The module's own calls tell: a
-function called once from top-level code (or from a function that runs once) outside any loop
-runs once; one called in a loop, or from several places, runs repeatedly. A function the
-module also names without calling it (`app.run(main)`, a callback), or calls from traced code,
-or never calls, is unknown.
+process (`train_and_evaluate` called once from `main`). The module's own calls tell, followed
+up to top-level code or `main`: a function called once from there (directly or through
+functions that run once) outside any loop runs once; one called in a loop, or from several
+places, runs repeatedly. A function the module also names without calling it (`app.run(main)`,
+a callback), or calls from traced code, from a method, or from a function whose own runs are
+unknown (another module may call it under its jit), or never calls, is unknown.
 """
 
 from __future__ import annotations
@@ -69,19 +70,19 @@ def runs(
         return None  # never called here, recursive, or handed on as a value
     outcome = Runs.ONCE if len(calls) == 1 else Runs.REPEATEDLY
     for caller, call, scope in calls:
-        if caller is not None and traced(caller):
-            return None  # runs while a trace runs: as often as that compiles
+        if caller is not None:
+            if traced(caller):
+                return None  # runs while a trace runs: as often as that compiles
+            called_from = caller_name(caller)
+            if called_from is None:
+                return None  # a method or a nested function: its calls are not followed
+            # Known only when the caller's own runs are (top-level code at the end of the
+            # chain): a caller other modules call may run under their jit.
+            through = runs(called_from, calls_of, loaded, caller_name, traced, seen | {name})
+            if through is None:
+                return None
+            if through is Runs.REPEATEDLY:
+                outcome = Runs.REPEATEDLY
         if id(call) in calls_in_loops(scope):
-            outcome = Runs.REPEATEDLY
-            continue
-        if caller is None:
-            continue
-        called_from = caller_name(caller)
-        if called_from is None:
-            return None  # a method or a nested function: its calls are not followed
-        through = runs(called_from, calls_of, loaded, caller_name, traced, seen | {name})
-        if through is None:
-            return None
-        if through is Runs.REPEATEDLY:
             outcome = Runs.REPEATEDLY
     return outcome

@@ -188,10 +188,13 @@ class JitInLoop(Rule):
         outside `jit` each call traces the functions (cached on the function objects) and
         compiles the primitive, so a fresh lambda traces and compiles on every call (measured:
         three calls, three traces; the same module-level functions, one). These are flagged
-        only where the code is known to run eagerly, again and again: in a loop of top-level
-        code, or of a module function the module calls only from untraced code, or in a module
-        function the module calls in a loop or from several places. Inside a jitted function
-        they run once per compilation and are not flagged.
+        only where the module's own calls show the code running eagerly, again and again: in
+        a loop of top-level code, or in a module function whose calls, followed up to
+        top-level code or `main` through no trace, are in a loop or several (a function
+        another module may call, under its jit, is not judged). Inside a jitted function they
+        run once per compilation and are not flagged. A `pmap` made on every call of a
+        function (not in a loop) is flagged on the same evidence only: it is mostly found in
+        set-up and synchronisation helpers that run a few times.
 
         Not flagged: a jit with `out_shardings` called where it is made and never stored
         (`jax.jit(init, out_shardings=s)(rng, x)`, a sharded initialisation), and a jit
@@ -825,10 +828,9 @@ class JitInLoop(Rule):
                 return
             where = "inside a loop"
         else:
-            record = ctx.model.records.get(function) if function is not None else None
-            if record is None or ctx.model.function_runs(record.path) != "repeatedly":
+            if function is None or not _runs_repeatedly(function, ctx):
                 return
-            where = f"on every call of `{record.path}`, which runs repeatedly"
+            where = f"on every call of `{ctx.model.records[function].path}`, which runs repeatedly"
         yield ctx.finding(
             self,
             node,
@@ -895,6 +897,7 @@ class JitInLoop(Rule):
         elif (
             function is not None
             and not _runs_once(function, ctx)
+            and (found[0].label in _JITS or _runs_repeatedly(function, ctx))
             and not _sharded_creation(node, found[1], function_node, _invoked_at_once(node, ctx))
             and self._single_use(node, ctx)
         ):
@@ -979,6 +982,7 @@ class JitInLoop(Rule):
                 yield self._finding(decorator, ctx, f"{message} defined inside a loop")
         elif (
             not _runs_once(function, ctx)
+            and (spec.label in _JITS or _runs_repeatedly(function, ctx))
             and not _sharded_creation(decorator, keywords, node)
             and _only_called_once_outside_loops(node.name, function)
         ):
@@ -1212,6 +1216,14 @@ def _made_functions(
             elif function is not None and _defined_in(given.id, function) is not None:
                 made.append((f"the nested function `{given.id}`", False))
     return sorted(made, key=lambda pair: not pair[1])
+
+
+def _runs_repeatedly(function: ast.AST, ctx: RuleContext) -> bool:
+    """The module's own calls run `function` (a top-level function) again and again. Asked of
+    `pmap` made on every call: used mostly in set-up and synchronisation helpers run a few
+    times, it is flagged only on this evidence."""
+    record = ctx.model.records.get(function)
+    return record is not None and ctx.model.function_runs(record.path) == "repeatedly"
 
 
 def _known_untraced(function: FunctionNode, ctx: RuleContext) -> bool:
