@@ -1004,16 +1004,21 @@ class StaticAttributeAsChild(Rule):
         Python needs its value (`if self.rank > 0:`, `range(self.n)`, `int(...)`, a slice
         bound, the shape given to `jnp.zeros`/`reshape`). What an attribute holds is known
         from `__init__` (a parameter's annotation or default, a literal, a lambda) or from the
-        class's field annotations. Not flagged: a float child, an int or bool used in
-        arithmetic only (a traced int computes the same), a child that holds None (an empty
-        subtree, None again under `jit`), an `is None` test.
+        class's field annotations. Not flagged (measured under `jit`): an int or bool used in
+        arithmetic only (`x * self.n` computes the same traced) or as an array index
+        (`x[self.i]` indexes dynamically), a child that holds None (an empty subtree: None
+        again under `jit`, so `is None` tests hold), and a float child (a scale or a rate is
+        usually meant to be traced; a float in a Python condition fails too, but is not
+        known to be a setting). A `Callable` annotation is taken at its word: a callable
+        PyTree (an equinox module) given there would be fine as a child.
     """
     why_bad = """
         JAX flattens an instance into its children when it enters `jax.jit` (`vmap`, `grad`,
         a `lax` loop) and rebuilds it from tracers: every child is traced. A str, a function
         or a config object is no JAX type, so the call raises TypeError; an int or bool child
-        becomes a traced scalar, so `if self.training:` raises TracerBoolConversionError and
-        `range(self.n)` TracerIntegerConversionError (and `vmap` tries to map over it).
+        becomes a traced scalar, so `if self.training:` raises TracerBoolConversionError,
+        `range(self.n)` TracerIntegerConversionError, `x[:self.n]` IndexError and
+        `jnp.zeros(self.n)` TypeError (and `vmap` tries to map over it: ValueError).
         Settings belong in the aux data, which stays Python and is part of the compilation
         cache key.
     """
@@ -1243,7 +1248,8 @@ class StaticAttributeAsChild(Rule):
             else:
                 why = (
                     f"it holds {child.holds}, which becomes a tracer under `jax.jit`, and "
-                    f"`{child.needs_concrete}` needs its value (a Tracer*ConversionError)"
+                    f"`{child.needs_concrete}` needs its value, which a tracer does not have "
+                    "(it raises)"
                 )
             yield ctx.finding(
                 self,
