@@ -51,8 +51,8 @@ class StaticChild:
     listed: ast.expr  # the child expression, or the string in `data_fields`
     # How the registration lists the children, for the fix.
     form: str  # "flatten" (a flatten function returning a tuple) or "data_fields"
-    flatten: ast.FunctionDef | None = None
-    unflatten: ast.FunctionDef | None = None
+    flatten: ast.FunctionDef | ast.Lambda | None = None
+    unflatten: ast.FunctionDef | ast.Lambda | None = None
     registration: ast.Call | None = None  # the `register_dataclass` call with `data_fields`
 
 
@@ -122,7 +122,10 @@ def _method(cls: ast.ClassDef, name: str) -> ast.FunctionDef | None:
     )
 
 
-def _function(node: ast.expr, functions: dict[str, ast.AST]) -> ast.FunctionDef | None:
+def _function(node: ast.expr, functions: dict[str, ast.AST]) -> ast.FunctionDef | ast.Lambda | None:
+    """The function a registration names: a module function, or a lambda written there."""
+    if isinstance(node, ast.Lambda):
+        return node
     if isinstance(node, ast.Name):
         found = functions.get(node.id)
         return found if isinstance(found, ast.FunctionDef) else None
@@ -151,11 +154,15 @@ def _plain_class(node: ast.ClassDef, qualname: Qualname) -> bool:
     )
 
 
-def returned_children(function: ast.FunctionDef) -> list[ast.Tuple | ast.List] | None:
+def returned_children(
+    function: ast.FunctionDef | ast.Lambda,
+) -> list[ast.Tuple | ast.List] | None:
     """The children literal of every `return children, aux` of a flatten function (a literal,
     or a name bound once to one), or None when one return does not say."""
     bound: dict[str, list[ast.expr]] = {}
-    returns: list[ast.Return] = []
+    returns: list[ast.Return | ast.Lambda] = []
+    if isinstance(function, ast.Lambda):
+        returns.append(function)
     for node in _own_nodes(function):
         if isinstance(node, ast.Assign) and len(node.targets) == 1:
             target = node.targets[0]
@@ -165,7 +172,7 @@ def returned_children(function: ast.FunctionDef) -> list[ast.Tuple | ast.List] |
             returns.append(node)
     found = []
     for statement in returns:
-        value = statement.value
+        value = statement.body if isinstance(statement, ast.Lambda) else statement.value
         if not (isinstance(value, ast.Tuple) and len(value.elts) == 2):
             return None
         children = value.elts[0]
@@ -191,8 +198,8 @@ def _own_nodes(function: ast.AST) -> Iterator[ast.AST]:
 def _from_flatten(
     cls: ast.ClassDef,
     class_name: str,
-    flatten: ast.FunctionDef,
-    unflatten: ast.FunctionDef | None,
+    flatten: ast.FunctionDef | ast.Lambda,
+    unflatten: ast.FunctionDef | ast.Lambda | None,
     plain: set[str],
     qualname: Qualname,
 ) -> list[StaticChild]:

@@ -22,7 +22,9 @@ def aux_data_fix(site: FixSite, moved: Sequence[StaticChild]) -> Fix | None:
     names = ", ".join(f"`{child.attribute}`" for child in moved)
     if first.form == "data_fields" and first.registration is not None:
         edits = _meta_fields_edits(site, first.registration, {c.attribute for c in moved})
-    elif first.form == "flatten" and first.flatten is not None and first.unflatten is not None:
+    elif isinstance(first.flatten, ast.FunctionDef) and isinstance(
+        first.unflatten, ast.FunctionDef
+    ):  # a lambda has no body to take the moved values back out in
         edits = _flatten_edits(site, first.flatten, first.unflatten, moved)
     else:
         return None
