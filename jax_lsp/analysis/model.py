@@ -117,7 +117,9 @@ from jax_lsp.analysis.nodes import (
 )
 from jax_lsp.analysis.objects import field_values, self_assignments
 from jax_lsp.analysis.paths import is_test_path
+from jax_lsp.analysis.pytree_children import StaticChild, static_children
 from jax_lsp.analysis.pytrees import LINEN_MODULE, flattens_fields, is_registered_pytree
+from jax_lsp.analysis.repetition import CallOf, names_loaded, runs
 from jax_lsp.analysis.shapes import (
     LITERAL_INDEX,
     ArrayShape,
@@ -3900,6 +3902,58 @@ class ModuleModel:
             rebound = self.mutable_globals
             self._signatures = {k: v for k, v in signatures.items() if k not in rebound}
         return self._signatures
+
+    @cached_property
+    def pytree_static_children(self) -> dict[ast.AST, tuple[StaticChild, ...]]:
+        """Children of registered PyTree classes that hold Python values a trace needs
+        concrete (or no JAX type at all), by the class or registration call listing them."""
+        return static_children(
+            {name: record.node for name, record in self.classes.items()},
+            [pair for summary in self.summaries for pair in summary.module_calls],
+            {name: record.node for name, record in self.functions.items()},
+            self.resolver.qualname,
+        )
+
+    def function_runs(self, path: str) -> str | None:
+        """ "once" or "repeatedly": how often the module function `path` runs by the module's
+        own calls of it (`repetition.runs`); None when they do not tell."""
+        memo = self._function_runs
+        if path not in memo:
+            found = runs(
+                path,
+                self._top_level_calls,
+                self._names_loaded,
+                self._plain_function_path,
+                lambda caller: caller in self.trace,
+            )
+            memo[path] = found.value if found is not None else None
+        return memo[path]
+
+    @cached_property
+    def _function_runs(self) -> dict[str, str | None]:
+        return {}
+
+    def _top_level_calls(self, name: str) -> list[CallOf]:
+        """The calls of the module's top-level function `name` by its bare name, with the
+        scope whose loops the call may stand in (the caller, or the unit's tree)."""
+        record = self.functions.get(name)
+        if record is None or record.parent is not None or record.class_name:
+            return []
+        return [
+            (caller, call, caller if caller is not None else source.tree)
+            for caller, call, ref, source, _ in self._calls_by_name.get(name, ())
+            if ref.name == name and not (caller is not None and binds_locally(name, caller))
+        ]
+
+    def _names_loaded(self, name: str) -> int:
+        trees = [unit.tree for unit in self.document.units if unit.tree and name in unit.text]
+        return sum(1 for _ in names_loaded(trees, name))
+
+    def _plain_function_path(self, node: ast.AST) -> str | None:
+        record = self.records.get(node)
+        if record is None or record.parent is not None or record.class_name:
+            return None
+        return record.path
 
     @cached_property
     def tracers_at_static(self) -> dict[ast.AST, tuple[str, frozenset[str], bool]]:

@@ -49,6 +49,8 @@ RECORDED = frozenset(
         "attributes_set_on_instances",
         "from_unseen_base",
         "tracers_at_static",
+        "pytree_static_children",
+        "function_runs",
     }
 )
 # Facts rules read that `ModuleModel.unit_key` holds: the unit's own functions' traces,

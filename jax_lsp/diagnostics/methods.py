@@ -1,5 +1,5 @@
 """Transformations on methods (JAX401, JAX402): `self` must be a PyTree, or an immutable
-hashable static value."""
+hashable static value; and what a PyTree class makes its children (JAX403)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from jax_lsp.analysis.attributes import (
     self_reads,
 )
 from jax_lsp.analysis.model import ModuleModel
-from jax_lsp.analysis.nodes import walk_nodes
+from jax_lsp.analysis.nodes import contains, walk_nodes
 from jax_lsp.analysis.pytrees import is_registered_pytree as registered_pytree
 from jax_lsp.analysis.summary import (
     Application,
@@ -23,6 +23,7 @@ from jax_lsp.analysis.summary import (
     transform_of,
 )
 from jax_lsp.analysis.traced import TraceInfo, positional_params, trace_info_for
+from jax_lsp.codeactions.aux_data import aux_data_fix
 from jax_lsp.diagnostics.base import Example, Rule, RuleContext
 from jax_lsp.findings import Applicability, Codemod, Finding, Severity
 
@@ -989,4 +990,274 @@ def _method_of(lineage: list[ClassRecord], name: str) -> ast.FunctionDef | None:
     return found if isinstance(found, ast.FunctionDef | ast.AsyncFunctionDef) else None
 
 
-RULES: tuple[type[Rule], ...] = (JitMethodSelf, StaticSelfMutable)
+class StaticAttributeAsChild(Rule):
+    code = "JAX403"
+    name = "static-attribute-as-child"
+    summary = "A PyTree child that holds a Python int, bool, str, callable or config object"
+    severity = Severity.WARNING
+    what_it_does = """
+        Flags a child of a class registered as a PyTree (returned among the children by its
+        `tree_flatten` or by the flatten function given to `register_pytree_node`, or named
+        in `register_dataclass`'s `data_fields`) that holds a Python value a trace cannot take:
+        a str, a callable or an object of a plain class of the module (a config), whatever
+        the code does with it; and a Python int or bool that a method of the class uses where
+        Python needs its value (`if self.rank > 0:`, `range(self.n)`, `int(...)`, a slice
+        bound, the shape given to `jnp.zeros`/`reshape`). What an attribute holds is known
+        from `__init__` (a parameter's annotation or default, a literal, a lambda) or from the
+        class's field annotations. Not flagged (measured under `jit`): an int or bool used in
+        arithmetic only (`x * self.n` computes the same traced) or as an array index
+        (`x[self.i]` indexes dynamically), a child that holds None (an empty subtree: None
+        again under `jit`, so `is None` tests hold), and a float child (a scale or a rate is
+        usually meant to be traced; a float in a Python condition fails too, but is not
+        known to be a setting). A `Callable` annotation is taken at its word: a callable
+        PyTree (an equinox module) given there would be fine as a child.
+    """
+    why_bad = """
+        JAX flattens an instance into its children when it enters `jax.jit` (`vmap`, `grad`,
+        a `lax` loop) and rebuilds it from tracers: every child is traced. A str, a function
+        or a config object is no JAX type, so the call raises TypeError; an int or bool child
+        becomes a traced scalar, so `if self.training:` raises TracerBoolConversionError,
+        `range(self.n)` TracerIntegerConversionError, `x[:self.n]` IndexError and
+        `jnp.zeros(self.n)` TypeError (and `vmap` tries to map over it: ValueError).
+        Settings belong in the aux data, which stays Python and is part of the compilation
+        cache key.
+    """
+    fix_safety = """
+        Moves the flagged children to the aux data: the flatten function returns them after
+        its aux data (`(aux, (self.n,))`) and the unflatten function takes them back out and
+        rebuilds the children as they were, or `register_dataclass` lists them in
+        `meta_fields` instead of `data_fields`. Offered when the flatten function returns a
+        tuple or list literal of children (or a name bound once to one) and both functions
+        are in the same statement as the finding (a class's `tree_flatten` /
+        `tree_unflatten`). Unsafe: each new value of the moved attribute compiles again, and
+        code that reads the children or aux data by position sees the new layout.
+    """
+    fix_applicabilities = frozenset({Applicability.UNSAFE})
+    fix_in_some_cases_only = True
+    node_types = (ast.ClassDef, ast.Call)
+    call_names = frozenset({"register_pytree_node", "register_dataclass"})
+    invalid = (
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            @jax.tree_util.register_pytree_node_class
+            class Dense:
+                def __init__(self, weight, rank: int):
+                    self.weight = weight
+                    self.rank = rank
+
+                def __call__(self, x):
+                    if self.rank > 0:
+                        return x @ self.weight
+                    return x
+
+                def tree_flatten(self):
+                    return (self.weight, self.rank), None  # error
+
+                @classmethod
+                def tree_unflatten(cls, aux_data, children):
+                    return cls(*children)
+
+            @jax.jit
+            def apply(layer, x):
+                return layer(x)
+
+            y = apply(Dense(jnp.eye(2), 1), jnp.ones(2))
+            """,
+            raises="jax.errors.TracerBoolConversionError",
+            fixed="""
+            import jax
+            import jax.numpy as jnp
+
+            @jax.tree_util.register_pytree_node_class
+            class Dense:
+                def __init__(self, weight, rank: int):
+                    self.weight = weight
+                    self.rank = rank
+
+                def __call__(self, x):
+                    if self.rank > 0:
+                        return x @ self.weight
+                    return x
+
+                def tree_flatten(self):
+                    return (self.weight,), (None, (self.rank,))
+
+                @classmethod
+                def tree_unflatten(cls, aux_data, children):
+                    aux_data, aux_children = aux_data
+                    children = (children[0], aux_children[0])
+                    return cls(*children)
+
+            @jax.jit
+            def apply(layer, x):
+                return layer(x)
+
+            y = apply(Dense(jnp.eye(2), 1), jnp.ones(2))
+            """,
+            fixed_check="assert y.tolist() == [1.0, 1.0]",
+        ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            class Stack:
+                def __init__(self, weight, depth=3):
+                    self.weight = weight
+                    self.depth = depth
+
+                def apply(self, x):
+                    for _ in range(self.depth):
+                        x = jnp.tanh(x * self.weight)
+                    return x
+
+            def flatten(stack):
+                return (stack.weight, stack.depth), None
+
+            def unflatten(aux_data, children):
+                return Stack(*children)
+
+            jax.tree_util.register_pytree_node(Stack, flatten, unflatten)  # error
+
+            out = jax.jit(lambda s, x: s.apply(x))(Stack(jnp.ones(2)), jnp.ones(2))
+            """,
+            raises="jax.errors.TracerIntegerConversionError",
+        ),
+        Example(
+            """
+            import dataclasses
+            from collections.abc import Callable
+
+            import jax
+            import jax.numpy as jnp
+
+            @dataclasses.dataclass
+            class Block:
+                weight: jax.Array
+                activation: Callable
+
+            jax.tree_util.register_dataclass(
+                Block, data_fields=["weight", "activation"], meta_fields=[]  # error
+            )
+
+            @jax.jit
+            def forward(block, x):
+                return block.activation(x * block.weight)
+
+            y = forward(Block(jnp.ones(2), jnp.tanh), jnp.ones(2))
+            """,
+            raises="TypeError",
+            fixed="""
+            import dataclasses
+            from collections.abc import Callable
+
+            import jax
+            import jax.numpy as jnp
+
+            @dataclasses.dataclass
+            class Block:
+                weight: jax.Array
+                activation: Callable
+
+            jax.tree_util.register_dataclass(
+                Block, data_fields=["weight"], meta_fields=["activation"]
+            )
+
+            @jax.jit
+            def forward(block, x):
+                return block.activation(x * block.weight)
+
+            y = forward(Block(jnp.ones(2), jnp.tanh), jnp.ones(2))
+            """,
+            fixed_check="assert abs(float(y[0]) - 0.7615942) < 1e-5",
+        ),
+    )
+    valid = (
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            @jax.tree_util.register_pytree_node_class
+            class Scaled:
+                def __init__(self, weight, scale: float, count: int, bias=None):
+                    self.weight = weight
+                    self.scale = scale
+                    self.count = count
+                    self.bias = bias
+
+                def __call__(self, x):
+                    y = x * self.weight * self.scale * self.count  # arithmetic: a tracer serves
+                    return y if self.bias is None else y + self.bias
+
+                def tree_flatten(self):
+                    return (self.weight, self.scale, self.count, self.bias), None
+
+                @classmethod
+                def tree_unflatten(cls, aux_data, children):
+                    return cls(*children)
+
+            y = jax.jit(lambda m, x: m(x))(Scaled(jnp.ones(2), 0.5, 2), jnp.ones(2))
+            """,
+            check="assert y.tolist() == [1.0, 1.0]",
+        ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            @jax.tree_util.register_pytree_node_class
+            class Dense:
+                def __init__(self, weight, rank: int):
+                    self.weight = weight
+                    self.rank = rank
+
+                def __call__(self, x):
+                    if self.rank > 0:
+                        return x @ self.weight
+                    return x
+
+                def tree_flatten(self):
+                    return (self.weight,), (self.rank,)  # the setting is aux data
+
+                @classmethod
+                def tree_unflatten(cls, aux_data, children):
+                    return cls(*children, *aux_data)
+
+            y = jax.jit(lambda layer, x: layer(x))(Dense(jnp.eye(2), 1), jnp.ones(2))
+            """,
+            check="assert y.tolist() == [1.0, 1.0]",
+        ),
+    )
+
+    def check(self, node: ast.AST, ctx: RuleContext) -> Iterator[Finding]:
+        listed = ctx.model.pytree_static_children.get(node)
+        if not listed:
+            return
+        fix = aux_data_fix(ctx, listed)
+        for child in listed:
+            where = child.listed if contains(node, child.listed) else node
+            if child.needs_concrete is None:
+                why = (
+                    f"it holds {child.holds}, which is no JAX type, so `jax.jit` (`vmap`, "
+                    "`grad`) raises TypeError when it flattens an instance"
+                )
+            else:
+                why = (
+                    f"it holds {child.holds}, which becomes a tracer under `jax.jit`, and "
+                    f"`{child.needs_concrete}` needs its value, which a tracer does not have "
+                    "(it raises)"
+                )
+            yield ctx.finding(
+                self,
+                where,
+                f"`{child.attribute}` of the PyTree class `{child.class_name}` is a child: "
+                f"{why}. Return it in the aux data (static: part of the compilation key)",
+                fix=fix,
+            )
+
+
+RULES: tuple[type[Rule], ...] = (JitMethodSelf, StaticSelfMutable, StaticAttributeAsChild)

@@ -35,8 +35,11 @@ from jax_lsp.findings import Applicability, Finding, Fix, Related, Severity, Spa
 
 _JITS = frozenset({"jit", "eqx.filter_jit", "nnx.jit"})
 # Transformations that return a new function object on every call (measured: `jax.jit` of
-# each, made three times, traces three times); `jax.checkpoint` returns a cached one.
-_FRESH_WRAPPERS = frozenset({"grad", "value_and_grad", "vmap", "jacfwd", "jacrev", "hessian"})
+# each, made three times, traces three times, `shard_map` of a module function too);
+# `jax.checkpoint` returns a cached one.
+_FRESH_WRAPPERS = frozenset(
+    {"grad", "value_and_grad", "vmap", "jacfwd", "jacrev", "hessian", "shard_map"}
+)
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
 _LOOPS = (ast.For, ast.AsyncFor, ast.While, *_COMPREHENSIONS)
@@ -113,6 +116,16 @@ _SCHEDULED_STEP = """
                 traces.append(1)
                 return x * schedule.rate
 """
+_TRACED_DOUBLE = """
+            import jax
+            import jax.numpy as jnp
+
+            traces = []
+
+            def double(v):
+                traces.append(1)  # runs once per trace
+                return v * 2
+"""
 _EQX_DOUBLE = """
             import equinox as eqx
             import jax
@@ -141,7 +154,10 @@ FoundTransform = tuple[TransformSpec, dict[str, ast.expr]]
 class JitInLoop(Rule):
     code = "JAX1001"
     name = "jit-in-loop"
-    summary = "`jax.jit` of a lambda or closure created in a loop or on every call"
+    summary = (
+        "`jax.jit` (`pmap`, `eqx.filter_jit`, `nnx.jit`) or an eager `lax` loop or branch of a "
+        "lambda or closure created in a loop or on every call"
+    )
     severity = Severity.WARNING
     what_it_does = """
         Flags `jax.jit(lambda ...)` and `jax.jit(inner)` (or `@jax.jit` on a nested `def`)
@@ -162,13 +178,38 @@ class JitInLoop(Rule):
         and a static argument that hashes by identity (an optax transformation, a
         `functools.partial`, a lambda, an instance of a plain class) built anew in the loop
         around the jitted call, from values the loop does not change.
+
+        The same holds for every transformation that compiles: `jax.pmap`, `pjit`,
+        `eqx.filter_jit`, `eqx.filter_pmap` and `nnx.jit` of a lambda or a nested function
+        (measured: made three times, each traces three times), and `jax.jit` of a
+        `jax.shard_map(...)` made in the loop (a new wrapper each time, even of a module-level
+        function). And `lax.cond`, `switch`, `while_loop`, `fori_loop`, `scan` and `map`
+        called where nothing traces, given a lambda or a nested function made anew each time:
+        outside `jit` each call traces the functions (cached on the function objects) and
+        compiles the primitive, so a fresh lambda traces and compiles on every call (measured:
+        three calls, three traces; the same module-level functions, one). These are flagged
+        only where the module's own calls show the code running eagerly, again and again: in
+        a loop of top-level code, or in a module function whose calls, followed up to
+        top-level code or `main` through no trace, are in a loop or several (a function
+        another module may call, under its jit, is not judged). Inside a jitted function they
+        run once per compilation and are not flagged. A `pmap` made on every call of a
+        function (not in a loop) is flagged on the same evidence only: it is mostly found in
+        set-up and synchronisation helpers that run a few times.
+
+        Not flagged: a jit with `out_shardings` called where it is made and never stored
+        (`jax.jit(init, out_shardings=s)(rng, x)`, a sharded initialisation), and a jit
+        created in a module function that runs once by the module's own calls (called once,
+        outside loops, from top-level code or from `main` or another function that runs once,
+        such as `train_and_evaluate` called from `main`).
     """
     why_bad = """
         JAX caches a compiled function on the Python function object it was given. A lambda
         or a nested `def` is a new object each time its definition runs, so `jax.jit` traces
         and compiles it again every iteration (or every call): the cost of compilation, often
-        far above the computation itself, is paid over and over. Create the jitted function
-        once, outside the loop or at module level, and pass the changing values as arguments.
+        far above the computation itself, is paid over and over. An eager `lax.cond` or
+        `lax.fori_loop` caches the same way, on the functions it is given. Create the jitted
+        function (or the branch and body functions) once, outside the loop or at module
+        level, and pass the changing values as arguments.
     """
     fix_safety = """
         For `jax.jit(lambda ...)`, or a jit of a transformation made on the spot
@@ -398,6 +439,52 @@ class JitInLoop(Rule):
                 g = gradient(jnp.ones(3) * scale, jnp.ones(3))
             """,
             check="assert len(traces) == 3",
+        ),
+        Example(
+            _TRACED_DOUBLE
+            + """
+
+            for _ in range(3):
+                y = jax.pmap(lambda v: double(v))(jnp.ones((1, 3)))  # error
+            """,
+            check="assert len(traces) == 3  # pmap caches on the function object too",
+        ),
+        Example(
+            _TRACED_DOUBLE
+            + """
+            from jax.sharding import PartitionSpec
+
+            mesh = jax.make_mesh((1,), ("batch",))
+            specs = dict(mesh=mesh, in_specs=PartitionSpec(), out_specs=PartitionSpec())
+            for _ in range(3):
+                # shard_map makes a new function each time, even of a module-level function
+                y = jax.jit(jax.shard_map(double, **specs))(jnp.ones(4))  # error
+            """,
+            check="assert len(traces) == 3",
+        ),
+        Example(
+            _TRACED_DOUBLE
+            + """
+
+            x = jnp.ones(3)
+            for step in range(3):  # no jit around: each call traces and compiles the loop
+                x = jax.lax.fori_loop(0, 2, lambda i, v: double(v), x)  # error
+            """,
+            check="assert len(traces) == 3 and x.tolist() == [64.0] * 3",
+        ),
+        Example(
+            _TRACED_DOUBLE
+            + """
+
+            def grow(x):
+                return jax.lax.cond(  # error
+                    x.sum() > 0, lambda v: double(v), lambda v: v, x
+                )
+
+            for _ in range(3):
+                y = grow(jnp.ones(3))
+            """,
+            check="assert len(traces) == 3  # a new lambda, a new trace, on every call",
         ),
     )
     valid = (
@@ -629,6 +716,68 @@ class JitInLoop(Rule):
             """,
             check="assert len(traces) == 1 and smooth._cache_size() == 1",
         ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            def evaluate(params, batch):
+                @jax.jit
+                def loss(p, b):
+                    return ((p * b) ** 2).sum()
+
+                return loss(params, batch)
+
+            def train_and_evaluate(steps):
+                params = jnp.ones(3)
+                return evaluate(params, jnp.ones(3) * steps)  # called once per process
+
+            def main():
+                return train_and_evaluate(2)
+
+            result = main()
+            """,
+            check="assert float(result) == 12.0",
+        ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+            from jax.sharding import SingleDeviceSharding
+
+            def create_state(model_scale, rng, x):
+                def init(rng, x):
+                    return jax.random.normal(rng, x.shape) * model_scale
+
+                where = SingleDeviceSharding(jax.devices()[0])
+                # a sharded initialisation: made, run where it belongs, and dropped
+                return jax.jit(init, out_shardings=where)(rng, x)
+
+            state = create_state(0.1, jax.random.key(0), jnp.ones(3))
+            """,
+            check="assert state.shape == (3,)",
+        ),
+        Example(
+            _TRACED_DOUBLE
+            + """
+
+            def keep(v):
+                return v
+
+            @jax.jit
+            def grow_jitted(x):
+                # traced: the lambdas are traced once, with `grow_jitted`
+                return jax.lax.cond(x.sum() > 0, lambda v: double(v), lambda v: v, x)
+
+            def grow(x):
+                return jax.lax.cond(x.sum() > 0, double, keep, x)  # module functions: cached
+
+            for _ in range(3):
+                y = grow(jnp.ones(3))
+                z = grow_jitted(jnp.ones(3))
+            """,
+            check="assert len(traces) == 2",
+        ),
     )
 
     def __init__(self) -> None:
@@ -650,10 +799,46 @@ class JitInLoop(Rule):
         # A jit made here (`_jit_call`, `_jit_in_module_init`), or a static argument built in
         # a loop (`_rebuilt_static`): nothing else is looked at.
         found = transform_of(node.func, ctx.resolvers[-1])
-        jit = found if found is not None and found[0].label in _JITS else None
+        if found is not None and found[0].label in _CONTROL_FLOW:
+            return self._control_flow(node, found, ctx)
+        jit = found if found is not None and found[0].label in _COMPILING else None
         if jit is None and not ctx.loops:
             return ()
         return self._call(node, jit, ctx)
+
+    def _control_flow(
+        self, node: ast.Call, found: FoundTransform, ctx: RuleContext
+    ) -> Iterator[Finding]:
+        """`lax.cond(p, lambda ...)` (a loop, a branch) where nothing traces: it traces and
+        compiles its functions on every call, cached on the function objects. Flagged when
+        they are made anew each time it runs, and the code is known to run eagerly again
+        and again: top-level code in a loop, or a module function the module calls (outside
+        any trace) in a loop or from several places."""
+        if ctx.trace is not None:
+            return  # traced: it runs once per compilation of the trace around it
+        loops = _local_loops(ctx)
+        function = ctx.functions[-1] if ctx.functions else None
+        made = _made_functions(node, found[0], loops, function, ctx)
+        if not made:
+            return
+        label = f"`{found[0].label}`"
+        what, per_iteration = made[0]
+        if per_iteration:
+            if function is not None and not _known_untraced(function, ctx):
+                return
+            where = "inside a loop"
+        else:
+            if function is None or not _runs_repeatedly(function, ctx):
+                return
+            where = f"on every call of `{ctx.model.records[function].path}`, which runs repeatedly"
+        yield ctx.finding(
+            self,
+            node,
+            f"{label} outside `jit` with {what} created {where}: outside a trace it traces "
+            "and compiles its functions on every call, cached on the function objects, and "
+            "these are new each time. Define them once (at module level, above the loop) and "
+            "pass changing values as operands, or jit the function that calls it",
+        )
 
     def _call(
         self, node: ast.Call, jit: FoundTransform | None, ctx: RuleContext
@@ -706,14 +891,17 @@ class JitInLoop(Rule):
             # does not bind: the same function every iteration, which can be made once.
             hoistable = isinstance(target, ast.Lambda | ast.Call) and wrapper is None
             fix = hoist_jit_fix(node, loops, ctx) if hoistable else None
-            yield self._finding(node, ctx, f"`jax.jit` of {what} created inside a loop", fix)
+            yield self._finding(
+                node, ctx, f"{_spelled(found)} of {what} created inside a loop", fix
+            )
         elif (
             function is not None
             and not _runs_once(function, ctx)
-            and not _sharded_creation(node, found[1], function_node)
+            and (found[0].label in _JITS or _runs_repeatedly(function, ctx))
+            and not _sharded_creation(node, found[1], function_node, _invoked_at_once(node, ctx))
             and self._single_use(node, ctx)
         ):
-            yield self._finding(node, ctx, f"`jax.jit` of {what} created on every call")
+            yield self._finding(node, ctx, f"{_spelled(found)} of {what} created on every call")
 
     def _rebuilt_static(self, node: ast.Call, ctx: RuleContext) -> Iterator[Finding]:
         """A static argument that hashes by identity, built anew in the loop around the call:
@@ -778,21 +966,23 @@ class JitInLoop(Rule):
             (
                 (d, transform)
                 for d in node.decorator_list
-                if (transform := transform_of(d, ctx.resolvers[-1])) and transform[0].label in _JITS
+                if (transform := transform_of(d, ctx.resolvers[-1]))
+                and transform[0].label in _COMPILING
             ),
             None,
         )
         if found is None or not ctx.functions:
             return
-        decorator, (_, keywords) = found
+        decorator, (spec, keywords) = found
         function = ctx.functions[-1]
-        message = f"`jax.jit` of the nested function `{node.name}`"
+        message = f"{_spelled((spec, keywords))} of the nested function `{node.name}`"
         loops = _local_loops(ctx)
         if loops:
             if not _specialised_per_iteration(node, loops, ctx):
                 yield self._finding(decorator, ctx, f"{message} defined inside a loop")
         elif (
             not _runs_once(function, ctx)
+            and (spec.label in _JITS or _runs_repeatedly(function, ctx))
             and not _sharded_creation(decorator, keywords, node)
             and _only_called_once_outside_loops(node.name, function)
         ):
@@ -956,20 +1146,97 @@ def _is_number(node: ast.expr) -> bool:
 
 
 def _sharded_creation(
-    jit: ast.expr, keywords: dict[str, ast.expr], function: FunctionNode | None
+    jit: ast.expr,
+    keywords: dict[str, ast.expr],
+    function: FunctionNode | None,
+    invoked_at_once: bool = False,
 ) -> bool:
     """`jax.jit(make, out_shardings=...)()` of a function without parameters, or a jitted
     function without parameters that places what it makes with `with_sharding_constraint`:
     the way JAX creates arrays directly where they belong (sharded initialisation). Everything
     it uses is closed over (specs, shardings), so it is made for each call by design; no
-    argument could carry its inputs."""
+    argument could carry its inputs. The same for a jit with `out_shardings` called where it
+    is made and never stored (`jax.jit(init, out_shardings=s)(rng, x)`): a sharded
+    initialisation, run once per setup."""
+    placed = "out_shardings" in keywords or (
+        isinstance(jit, ast.Call) and passes_keyword(jit, "out_shardings")
+    )
+    if placed and invoked_at_once:
+        return True  # `jax.jit(init, out_shardings=...)(rng, x)`: made, run, dropped
     if function is None or all_params(function):
         return False
-    if "out_shardings" in keywords:
-        return True
-    if isinstance(jit, ast.Call) and passes_keyword(jit, "out_shardings"):
-        return True
-    return any(_places_by_sharding(node) for node in walk_nodes(function))
+    return placed or any(_places_by_sharding(node) for node in walk_nodes(function))
+
+
+# `lax` loops and branches: outside a trace each call traces its functions (cached on the
+# function objects) and compiles the primitive (measured: a lambda made on each of three calls
+# traces and compiles three times; a module function once).
+_CONTROL_FLOW = frozenset(
+    {"lax.cond", "lax.switch", "lax.while_loop", "lax.fori_loop", "lax.scan", "lax.map"}
+)
+
+
+def _given_functions(node: ast.Call, spec: TransformSpec) -> list[ast.expr]:
+    """The functions a `lax` call is given (switch: the elements of its branch sequence)."""
+    given = [node.args[i] for i in spec.function_positions if i < len(node.args)]
+    given += [kw.value for kw in node.keywords if kw.arg in spec.function_keywords]
+    branches = None
+    if spec.branches_position is not None and spec.branches_position < len(node.args):
+        branches = node.args[spec.branches_position]
+    branches = next((kw.value for kw in node.keywords if kw.arg == "branches"), branches)
+    if isinstance(branches, ast.List | ast.Tuple):
+        given += branches.elts
+    return given
+
+
+def _made_functions(
+    node: ast.Call,
+    spec: TransformSpec,
+    loops: list[ast.AST],
+    function: FunctionNode | None,
+    ctx: RuleContext,
+) -> list[tuple[str, bool]]:
+    """The functions given to a `lax` call that are made where it runs: how the message names
+    each, and whether it is made on each iteration of a loop around the call (else once per
+    call of the enclosing function), those made per iteration first."""
+    made = []
+    for given in _given_functions(node, spec):
+        if isinstance(given, ast.Lambda):
+            if _specialised_per_iteration(given, loops, ctx):
+                continue
+            if loops:
+                made.append(("a lambda", True))
+            elif function is not None:
+                made.append(("a lambda", False))
+        elif isinstance(given, ast.Name):
+            inner = _defined_in(given.id, loops[-1]) if loops else None
+            if inner is not None:
+                if not _specialised_per_iteration(inner, loops, ctx):
+                    made.append((f"the nested function `{given.id}`", True))
+            elif function is not None and _defined_in(given.id, function) is not None:
+                made.append((f"the nested function `{given.id}`", False))
+    return sorted(made, key=lambda pair: not pair[1])
+
+
+def _runs_repeatedly(function: ast.AST, ctx: RuleContext) -> bool:
+    """The module's own calls run `function` (a top-level function) again and again. Asked of
+    `pmap` made on every call: used mostly in set-up and synchronisation helpers run a few
+    times, it is flagged only on this evidence."""
+    record = ctx.model.records.get(function)
+    return record is not None and ctx.model.function_runs(record.path) == "repeatedly"
+
+
+def _known_untraced(function: FunctionNode, ctx: RuleContext) -> bool:
+    """The module calls `function` (a top-level function) only where nothing traces, so a
+    loop in it runs eagerly."""
+    record = ctx.model.records.get(function)
+    return record is not None and ctx.model.function_runs(record.path) is not None
+
+
+def _invoked_at_once(node: ast.Call, ctx: RuleContext) -> bool:
+    """`jax.jit(f, ...)(args)`: the jitted function is called where it is made, never kept."""
+    parent = ctx.parent
+    return isinstance(parent, ast.Call) and parent.func is node
 
 
 def _places_by_sharding(node: ast.AST) -> bool:
@@ -1028,9 +1295,17 @@ def _reads_loop_names(value: ast.expr, loops: list[ast.AST]) -> bool:
     return any(read & stored_names(loop) for loop in loops)
 
 
-# Transformations that compile what they trace and cache the compilation: the body of a
-# function they decorate runs only when they trace it, not on every call.
+# Transformations that compile what they trace and cache the compilation on the function
+# object they were given (measured: `pmap`, `eqx.filter_jit`, `nnx.jit` and `pjit` of a
+# lambda made three times trace three times): the body of a function they decorate runs only
+# when they trace it, not on every call.
 _COMPILING = _JITS | {"pmap", "eqx.filter_pmap"}
+
+
+def _spelled(found: FoundTransform) -> str:
+    """How a message names the transformation: `jax.jit`, `jax.pmap`, `eqx.filter_jit`."""
+    label = found[0].label
+    return f"`jax.{label}`" if "." not in label else f"`{label}`"
 
 
 def _inside_compiled(ctx: RuleContext) -> bool:
@@ -1046,13 +1321,17 @@ def _inside_compiled(ctx: RuleContext) -> bool:
 
 
 def _runs_once(function: ast.AST, ctx: RuleContext) -> bool:
-    """`main()`, test functions, test files and the methods of test cases (a shared base
-    class of tests may live outside a test file) run once: a jit created there is not
-    recreated."""
+    """`main()`, test functions, test files, the methods of test cases (a shared base class
+    of tests may live outside a test file) and the module functions whose calls in the module
+    run them once run once: a jit created there is not recreated."""
     name = getattr(function, "name", "")
     if name == "main" or name.startswith("test") or is_test_path(ctx.model.document.path):
         return True
     record = ctx.model.records.get(function)
+    if record is not None and record.parent is None and not record.class_name:
+        # Called once, outside loops, from top-level code or from a function that runs once
+        # (`train_and_evaluate` from `main`): the jit it creates is compiled once.
+        return ctx.model.function_runs(record.path) == "once"
     cls = ctx.model.classes.get(record.class_name) if record and record.class_name else None
     return cls is not None and any(base.endswith("TestCase") for base in cls.bases)
 

@@ -113,6 +113,8 @@ def _facts(model: ModuleModel) -> dict:
         "key_views": model._key_record.views,
         # The `self` of each class's methods nothing traces (reused across parses of a class).
         "plain_objects": {name: model._plain_object(name) for name in model.classes},
+        "pytree_static_children": _nodes(model.pytree_static_children),
+        "function_runs": {name: model.function_runs(name) for name in model.functions},
     }
 
 

@@ -445,6 +445,74 @@ CASES = [
         "assert len(traces) == 5",
         "assert len(traces) == 1 and jnp.allclose(w, jnp.array([1.0, 0.32768, 0.00032]))",
     ),
+    (
+        # Two settings listed among the children of a hand-written PyTree: under jit the
+        # flag and the depth were tracers. Moved to the aux data, the unflatten function puts
+        # them back where they stood, and the layer computes what it computes eagerly.
+        "403-settings-to-aux-data",
+        "JAX403",
+        """
+        import jax
+        import jax.numpy as jnp
+
+        @jax.tree_util.register_pytree_node_class
+        class Residual:
+            def __init__(self, weight, training: bool, depth: int, bias):
+                self.weight = weight
+                self.training = training
+                self.depth = depth
+                self.bias = bias
+
+            def __call__(self, x):
+                for _ in range(self.depth):
+                    x = x + jnp.tanh(x @ self.weight + self.bias)
+                return x * 0.5 if self.training else x
+
+            def tree_flatten(self):
+                children = [self.weight, self.training, self.depth, self.bias]
+                return children, {"name": "residual"}
+
+            @classmethod
+            def tree_unflatten(cls, aux_data, children):
+                \"\"\"Rebuilt by JAX.\"\"\"
+                weight, training, depth, bias = children
+                assert aux_data == {"name": "residual"}
+                return cls(weight, training, depth, bias)
+
+        layer = Residual(jnp.eye(2) * 0.5, True, 2, jnp.ones(2))
+        eager = layer(jnp.ones(2))
+        """,
+        "jax.errors.TracerIntegerConversionError",
+        "jax.jit(lambda m, x: m(x))(layer, jnp.ones(2))",
+        "assert jnp.allclose(jax.jit(lambda m, x: m(x))(layer, jnp.ones(2)), eager)\n"
+        "assert jax.tree.leaves(layer)[0].shape == (2, 2) and len(jax.tree.leaves(layer)) == 2",
+    ),
+    (
+        # A dataclass registered with its activation among the data fields: jit rejected the
+        # function. Listed in meta_fields (added), it stays Python.
+        "403-data-fields-to-meta-fields",
+        "JAX403",
+        """
+        import dataclasses
+        import functools
+        from typing import Callable
+
+        import jax
+        import jax.numpy as jnp
+
+        @functools.partial(jax.tree_util.register_dataclass, data_fields=("weight", "activation"))
+        @dataclasses.dataclass
+        class Block:
+            weight: jax.Array
+            activation: Callable
+
+        block = Block(jnp.ones(2), jax.nn.relu)
+        """,
+        "TypeError",
+        "jax.jit(lambda b, x: b.activation(x * b.weight))(block, -jnp.ones(2))",
+        "y = jax.jit(lambda b, x: b.activation(x * b.weight))(block, -jnp.ones(2))\n"
+        "assert y.tolist() == [0.0, 0.0] and len(jax.tree.leaves(block)) == 1",
+    ),
 ]
 
 
