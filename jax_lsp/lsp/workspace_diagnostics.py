@@ -26,6 +26,7 @@ import json
 import logging
 import os
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -78,7 +79,7 @@ def _result_id(items: list[types.Diagnostic]) -> str:
     return hashlib.sha1(data.encode("utf-8")).hexdigest()[:20]
 
 
-def _project_files(folders: list[tuple[str, Settings]]) -> tuple[list[str], bool]:
+def project_files(folders: list[tuple[str, Settings]]) -> tuple[list[str], bool]:
     """The Python files `check` would check under each folder (with its settings), the first
     `MAX_FILES` of them; True if there were more."""
     found: list[str] = []
@@ -95,6 +96,26 @@ def _project_files(folders: list[tuple[str, Settings]]) -> tuple[list[str], bool
     return found, False
 
 
+def reached_files(
+    words: Mapping[str, ModuleWords], paths: set[str], names: set[str], imported: set[str]
+) -> set[str]:
+    """The files whose findings a change of modules may reach: the changed files (`paths`;
+    one just closed is reported from disk now), the files (`words`: what each imports and
+    defines) that may import a changed module (`names`) or that one may import (`imported`:
+    the words of its import statements), and, `_TRACE_HOPS` further, what those import in
+    turn (a jitted step, the helper it calls, the helper that one calls)."""
+    reached = set(paths)
+    frontier = {path for path, known in words.items() if known.reached_by(names, imported)}
+    for _ in range(_TRACE_HOPS + 1):
+        frontier -= reached
+        if not frontier:
+            break
+        reached |= frontier
+        imports = set().union(*(words[path].imports for path in frontier))
+        frontier = {path for path, known in words.items() if known.reached_by(set(), imports)}
+    return reached
+
+
 class WorkspaceDiagnostics:
     """Reads and uses the server's state (`ls`: documents, settings, engine, publisher)."""
 
@@ -102,6 +123,7 @@ class WorkspaceDiagnostics:
         self._ls = ls
         self.pulled = False  # the client pulled workspace diagnostics: keep them current
         self._listing: tuple[float, tuple, list[str]] | None = None  # (when, of what, files)
+        self._listed: set[str] = set()  # the files of the last listing
         self._told_cut = False
         self._reports: dict[str, _Report] = {}  # file -> its last analysis
         self._changes: dict[str, int] = {}  # file -> how many changes may have reached it
@@ -178,7 +200,7 @@ class WorkspaceDiagnostics:
             for folder in folders
             if folder and os.path.isdir(folder)
         ]
-        files, cut = await asyncio.to_thread(_project_files, chosen)
+        files, cut = await asyncio.to_thread(project_files, chosen)
         if cut and not self._told_cut:
             self._told_cut = True
             self._ls.log_to_client(
@@ -187,6 +209,7 @@ class WorkspaceDiagnostics:
                 types.MessageType.Info,
             )
         self._listing = (time.monotonic(), of, files)
+        self._listed = set(files)
         return files
 
     def _valid(self, path: str, stamp: Stamp) -> bool:
@@ -203,24 +226,12 @@ class WorkspaceDiagnostics:
         """Modules changed (their files `paths`, their `names`, the words of their import
         statements): the files they may reach are analyzed again, now if the client pulls
         workspace diagnostics (and asked to pull again if that changes them)."""
-        reached = {path for path in paths if path in self._reports}
-        frontier = {
-            path for path, r in self._reports.items() if r.words.reached_by(names, imported)
-        }
-        for _ in range(_TRACE_HOPS + 1):
-            frontier -= reached
-            if not frontier:
-                break
-            reached |= frontier
-            # What those trace in turn: the modules their imports name.
-            imports = set().union(*(self._reports[path].words.imports for path in frontier))
-            frontier = {
-                path for path, r in self._reports.items() if r.words.reached_by(set(), imports)
-            }
+        words = {path: report.words for path, report in self._reports.items()}
+        reached = reached_files(words, paths, names, imported)
         open_paths = {d.path for d in self._ls.documents if d.path}
         for path in reached:
             self._changes[path] = self._changes.get(path, 0) + 1
-            if self.pulled and path not in open_paths:
+            if self.pulled and path in self._listed and path not in open_paths:
                 self._want(path)
 
     # -- analysis -------------------------------------------------------------------------
