@@ -127,6 +127,7 @@ class WorkspaceDiagnostics:
         self._told_cut = False
         self._reports: dict[str, _Report] = {}  # file -> its last analysis
         self._changes: dict[str, int] = {}  # file -> how many changes may have reached it
+        self._seen: dict[str, Stamp] = {}  # file -> its stamp when last pulled
         self._reported: dict[str, str] = {}  # uri -> the result id the client was given
         self._queued: dict[str, asyncio.Future] = {}  # files to analyze, in order
         self._worker: asyncio.Task | None = None
@@ -142,8 +143,14 @@ class WorkspaceDiagnostics:
         closed = [path for path in files if path not in open_paths]
         stamps = dict(zip(closed, await asyncio.to_thread(list, map(_stamp, closed)), strict=True))
         # A file changed on disk (saved, a checkout): what may depend on it may change too.
+        # Once: a pull that comes before its new analysis sees the same change.
         moved = {path for path in closed if path in self._reports}
-        moved = {path for path in moved if self._reports[path].stamp != stamps[path]}
+        moved = {
+            path
+            for path in moved
+            if stamps[path] != self._seen.get(path, self._reports[path].stamp)
+        }
+        self._seen.update(stamps)
         if moved:
             words = [self._reports[path].words for path in moved]
             names = set().union(*(w.names for w in words))

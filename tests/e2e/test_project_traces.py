@@ -151,6 +151,12 @@ async def test_a_pulling_client_sees_the_helpers_file_without_opening_it(client,
     found = await _pulled(client, given, utils_uri, lambda found: len(found) == 3)
     assert sorted(codes(found)) == sorted(EXPECTED)
     assert utils_uri not in client.diagnostics  # pulled, never pushed
+    # Changed on disk, then deleted, by another program.
+    (tmp_path / "utils.py").write_text(UTILS.replace('    print("clipping", grads)\n', ""))
+    found = await _pulled(client, given, utils_uri, lambda found: len(found) == 2)
+    assert sorted(codes(found)) == ["JAX201", "JAX701"]
+    (tmp_path / "utils.py").unlink()
+    assert await _pulled(client, given, utils_uri, lambda found: found == []) == []
 
 
 async def test_a_pushing_client_gets_nothing_for_files_it_has_not_opened(client, tmp_path):
