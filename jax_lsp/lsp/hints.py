@@ -46,7 +46,10 @@ def traced_elsewhere(
     site = next((step for step in reversed(steps) if step.label), steps[-1])
     shown = os.path.basename(site.file)
     if root:
-        relative = os.path.relpath(site.file, root)
+        try:
+            relative = os.path.relpath(site.file, root)
+        except ValueError:  # another drive
+            relative = os.pardir
         if not relative.startswith(os.pardir):
             shown = relative.replace(os.sep, "/")
     said = f"traced by {site.label or 'traced code'} in {shown}:{site.span.start.line + 1}"
@@ -77,7 +80,8 @@ async def inlay_hints(
     hints = []
     for function in functions:
         elsewhere = traced_elsewhere(function, ls.settings.root)
-        via = elsewhere[0] if elsewhere else function.via
+        # "Traced (by jax.jit in train.py:6 through step)"
+        via = elsewhere[0].removeprefix("traced ") if elsewhere else function.via
         for param in function.params:
             if not first <= param.end.line <= last or param.end.line >= len(document.lines):
                 continue

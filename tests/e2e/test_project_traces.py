@@ -201,7 +201,7 @@ async def test_the_lens_and_hints_name_the_jit_site_in_the_other_module(client, 
     [part] = params.label
     assert part.value == "traced"
     assert part.location == types.Location(uri=train_uri, range=site)
-    assert "traced by jax.jit in train.py:6 through step" in params.tooltip
+    assert params.tooltip.startswith("Traced (by jax.jit in train.py:6 through step)")
 
 
 CLIPPING = """from norms import too_big
