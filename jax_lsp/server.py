@@ -1,7 +1,8 @@
 """The language server: `jax-lsp serve` (stdio, or `--tcp HOST:PORT`).
 
 This module wires LSP methods to their handlers under `jax_lsp.lsp`: lifecycle, document and
-notebook sync, pulled diagnostics and settings (`handlers`), code actions (`actions`), hover
+notebook sync, pulled diagnostics (of open documents, and of the workspace's other files) and
+settings (`handlers`), code actions (`actions`), hover
 (`hover`), inlay hints and code lenses (`hints`). The server's state and its analysis loop are
 `language_server`; which settings apply is documented in `jax_lsp.lsp.settings`.
 """
@@ -29,8 +30,10 @@ def _features() -> list[tuple[str, Callable[..., Any], Any]]:
         code_action_kinds=[QUICKFIX, FIX_ALL, DEBUG_NANS],
         resolve_provider=True,
     )
+    # Editing one module changes the findings of others (the helpers its jitted code calls);
+    # pygls sets `workspace_diagnostics` for the `workspace/diagnostic` handler below.
     diagnostic_options = types.DiagnosticOptions(
-        identifier=SECTION, inter_file_dependencies=False, workspace_diagnostics=False
+        identifier=SECTION, inter_file_dependencies=True, workspace_diagnostics=True
     )
     return [
         (types.INITIALIZE, handlers.initialize, None),
@@ -45,6 +48,7 @@ def _features() -> list[tuple[str, Callable[..., Any], Any]]:
         (types.NOTEBOOK_DOCUMENT_DID_SAVE, handlers.notebook_save, None),
         (types.NOTEBOOK_DOCUMENT_DID_CLOSE, handlers.notebook_close, None),
         (types.TEXT_DOCUMENT_DIAGNOSTIC, handlers.pull_diagnostics, diagnostic_options),
+        (types.WORKSPACE_DIAGNOSTIC, handlers.workspace_diagnostics, None),
         (types.TEXT_DOCUMENT_CODE_ACTION, code_actions, code_action_options),
         (types.CODE_ACTION_RESOLVE, resolve, None),
         (types.TEXT_DOCUMENT_HOVER, hover, None),
@@ -61,6 +65,7 @@ def build_server() -> JaxLanguageServer:
     server = JaxLanguageServer()
     for method, handler, options in _features():
         server.feature(method, options)(handler)
+    server.command(hints.SHOW_TRACE_SITE)(handlers.show_trace_site)
     return server
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
+from jax_lsp.analysis.crossing import ForeignStep
 from jax_lsp.analysis.document import Unit
 from jax_lsp.analysis.model import ModuleModel
 from jax_lsp.analysis.pytrees import is_registered_pytree
@@ -27,10 +28,13 @@ class TracedFunction:
     name_span: Span
     via: str
     params: tuple[TracedParam, ...]
+    # Traced by code in another module of the project: why, there (the call into this module
+    # first, the transformation last).
+    elsewhere: tuple[ForeignStep, ...] = ()
 
-    def summary(self) -> str:
-        """E.g. `jit · traced: x, y · static: n`."""
-        parts = [self.via]
+    def summary(self, via: str | None = None) -> str:
+        """E.g. `jit · traced: x, y · static: n`; `via`: said instead of `self.via`."""
+        parts = [via or self.via]
         for kind in ("traced", "static"):
             names = [p.name for p in self.params if p.kind == kind]
             if names:
@@ -79,6 +83,7 @@ def _describe(
         Span.of(def_start.line, name_column, def_start.line, name_column + len(node.name)),
         info.via,
         tuple(params),
+        info.origin.foreign if info.origin is not None else (),
     )
 
 

@@ -99,17 +99,18 @@ def _related_information(
         for related in finding.related
         if related.path is None and related.span.start.line < len(lines)
     ] + [
-        # A place in another file of the project: its columns count characters, which are
-        # UTF-16 code units but for characters beyond the BMP there.
         types.DiagnosticRelatedInformation(
-            location=types.Location(
-                uri=Path(related.path).as_uri(), range=_plain_range(related.span)
-            ),
-            message=related.message,
+            location=location_elsewhere(related.path, related.span), message=related.message
         )
         for related in finding.related
         if related.path is not None
     ]
+
+
+def location_elsewhere(path: str, span: Span) -> types.Location:
+    """A place in another file of the project, which is not open here: its columns count
+    characters, which are UTF-16 code units but for characters beyond the BMP there."""
+    return types.Location(uri=Path(path).as_uri(), range=_plain_range(span))
 
 
 def _plain_range(span: Span) -> types.Range:

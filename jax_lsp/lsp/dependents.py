@@ -8,7 +8,8 @@ edited, and removing a `@jax.jit` left the findings of the helpers it traced in 
 
 Which documents: those whose text names the module as a word (an import of it must name it),
 and those whose module name or top-level definitions the changed module's import statements
-name; one named by chance is only analyzed once more, from its caches.
+name; one named by chance is only analyzed once more, from its caches. The files that are not
+open are told too (`others`: the workspace diagnostics a client pulls), with the same words.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import asyncio
 import os
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from jax_lsp.lsp.documents import DocumentStore, OpenDocument
 
@@ -35,19 +37,48 @@ def module_name(path: str | None) -> str | None:
     return os.path.basename(folder) if stem == "__init__" else stem
 
 
+@dataclass(frozen=True)
+class ModuleWords:
+    """What tells whether a change of another module may reach a module's findings: the words
+    of its import statements, and the words an import of it spells (its module name, its
+    top-level definitions)."""
+
+    imports: frozenset[str]
+    names: frozenset[str]
+
+    @classmethod
+    def of(cls, text: str, path: str) -> ModuleWords:
+        name = module_name(path)
+        names = {*_DEFINITION.findall(text), *([name] if name else [])}
+        return cls(frozenset(_import_words(text)), frozenset(names))
+
+    def reached_by(self, changed: set[str], imported: set[str]) -> bool:
+        """Whether it may import a changed module (`changed`: their names), or a changed
+        module may import it (`imported`: the words of their import statements)."""
+        return not self.imports.isdisjoint(changed) or not self.names.isdisjoint(imported)
+
+
+# Told of the modules that changed: their files, their names, the words of their imports.
+OthersChanged = Callable[[set[str], set[str], set[str]], None]
+
+
 class Dependents:
     """`renew(document)` / `renew_notebook(uri)`: forget a document's (a notebook's) analysis
-    and have it analyzed and shown again, as a late jedi answer does (`JediBacklog`)."""
+    and have it analyzed and shown again, as a late jedi answer does (`JediBacklog`);
+    `others`: told the same about the files that are not open."""
 
     def __init__(
         self,
         documents: DocumentStore,
         renew: Callable[[OpenDocument], None],
         renew_notebook: Callable[[str], None],
+        others: OthersChanged | None = None,
     ) -> None:
         self._documents = documents
         self._renew = renew
         self._renew_notebook = renew_notebook
+        self._others = others
+        self._paths: dict[str, str] = {}  # uri of a changed module -> its file
         self._changed: dict[str, str] = {}  # uri of a changed module -> its name
         # The changed modules' texts before their edits: an import an edit removed still
         # names a module whose functions the changed one traced.
@@ -61,6 +92,8 @@ class Dependents:
         if name is None or not name.isidentifier():
             return
         self._changed[document.uri] = name
+        if document.path is not None:
+            self._paths[document.uri] = document.path
         self._before.setdefault(document.uri, document.text)  # a closed one is gone then
         if self._timer is not None:
             self._timer.cancel()
@@ -74,9 +107,12 @@ class Dependents:
     def _refresh(self) -> None:
         changed, self._changed, self._timer = self._changed, {}, None
         before, self._before = self._before, {}
+        paths, self._paths = self._paths, {}
         texts = [*before.values()]
         texts += [d.text for d in self._documents if d.uri in changed and d.notebook is None]
         imported = set().union(*map(_import_words, texts))
+        if self._others is not None:
+            self._others(set(paths.values()), set(changed.values()), imported)
         # The names as words (not inside a longer identifier).
         alternatives = "|".join(map(re.escape, sorted(set(changed.values()))))
         named = re.compile(rf"\b(?:{alternatives})\b")

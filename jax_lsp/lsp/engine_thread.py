@@ -119,6 +119,12 @@ class EngineThread:
             self._cost.pop(forgotten, None)
         return analysis
 
+    def check_unopened(self, text: str, path: str, settings: Settings) -> Analysis:
+        """The engine's analysis of a file that is not open (engine thread only): kept
+        nowhere, so the open documents keep their last analyses; its unit findings are not
+        kept for a next version either (a file on disk seldom has one)."""
+        return check_source(text, path, settings, self.workspace, reuse_findings=False)
+
     def latest(self, uri: str, text: str, path: str | None, settings: Settings) -> Analysis:
         """The last analysis of `uri` if it was of `text` under `settings` (the diagnostics'
         own, jedi's answers included), else a new one (engine thread only)."""

@@ -128,6 +128,20 @@ async def pull_diagnostics(
     return types.RelatedFullDocumentDiagnosticReport(items=result.diagnostics, result_id=result_id)
 
 
+async def workspace_diagnostics(
+    ls: JaxLanguageServer, params: types.WorkspaceDiagnosticParams
+) -> types.WorkspaceDiagnosticReport:
+    return await ls.workspace_diagnostics.pull(params)
+
+
+async def show_trace_site(ls: JaxLanguageServer, uri: str, site: types.Range) -> None:
+    """The code lens's command (`hints.SHOW_TRACE_SITE`): the client shows the other module
+    at the site that traces the function."""
+    await ls.window_show_document_async(
+        types.ShowDocumentParams(uri=uri, take_focus=True, selection=site)
+    )
+
+
 async def did_change_configuration(
     ls: JaxLanguageServer, params: types.DidChangeConfigurationParams
 ) -> None:

@@ -1,9 +1,14 @@
 """Inlay hints (`traced` / `static` after each parameter of a traced function) and code lenses
 (`jit · traced: x, y · static: n` on the function's name), each on or off by the editor's
-`inlayHints` / `codeLens` settings (by default lenses only: both would say the same twice)."""
+`inlayHints` / `codeLens` settings (by default lenses only: both would say the same twice).
+
+A function traced from another module of the project names the site there (`traced by jax.jit
+in train.py:6 through step`): the lens opens it (`SHOW_TRACE_SITE`, when the client can be
+asked to show a document: `handlers.show_trace_site`), a hint's label links to it."""
 
 from __future__ import annotations
 
+import os
 from typing import TYPE_CHECKING
 
 from lsprotocol import types
@@ -11,6 +16,7 @@ from pygls.uris import to_fs_path
 
 from jax_lsp.engine import TracedFunction, traced_functions
 from jax_lsp.lsp import notebook_cells
+from jax_lsp.lsp.conversion import location_elsewhere
 from jax_lsp.lsp.documents import OpenDocument
 from jax_lsp.lsp.positions import to_lsp_position, to_lsp_range
 
@@ -21,6 +27,36 @@ _TOOLTIPS = {
     "traced": "Traced ({via}): an abstract tracer inside, not a concrete value",
     "static": "Static ({via}): a concrete Python value; a new value recompiles",
 }
+
+# The code lens command that shows where another module traces the function: arguments, the
+# uri and the range of the site.
+SHOW_TRACE_SITE = "jax-lsp.showTraceSite"
+
+
+def traced_elsewhere(
+    function: TracedFunction, root: str | None
+) -> tuple[str, types.Location] | None:
+    """`traced by jax.jit in train.py:6 through step` and the place of that `jax.jit`, for a
+    function traced by code in another module (None otherwise). The transformation's module
+    is named relative to the workspace root; the functions it goes through, from the one it
+    traces to the caller of this one."""
+    steps = function.elsewhere
+    if not steps:
+        return None
+    site = next((step for step in reversed(steps) if step.label), steps[-1])
+    shown = os.path.basename(site.file)
+    if root:
+        try:
+            relative = os.path.relpath(site.file, root)
+        except ValueError:  # another drive
+            relative = os.pardir
+        if not relative.startswith(os.pardir):
+            shown = relative.replace(os.sep, "/")
+    said = f"traced by {site.label or 'traced code'} in {shown}:{site.span.start.line + 1}"
+    callers = [step.caller for step in reversed(steps) if step.caller]
+    if callers:
+        said += f" through {' → '.join(callers)}"
+    return said, location_elsewhere(site.file, site.span)
 
 
 async def _traced(
@@ -41,18 +77,32 @@ async def inlay_hints(
     if document is None:
         return None
     first, last = params.range.start.line, params.range.end.line
-    return [
-        types.InlayHint(
-            position=to_lsp_position(document.lines, param.end, ls.client.encoding),
-            label=param.kind,
-            kind=types.InlayHintKind.Parameter,
-            padding_left=True,
-            tooltip=_TOOLTIPS[param.kind].format(via=function.via),
-        )
-        for function in functions
-        for param in function.params
-        if first <= param.end.line <= last and param.end.line < len(document.lines)
-    ]
+    hints = []
+    for function in functions:
+        elsewhere = traced_elsewhere(function, ls.settings.root)
+        # "Traced (by jax.jit in train.py:6 through step)"
+        via = elsewhere[0].removeprefix("traced ") if elsewhere else function.via
+        for param in function.params:
+            if not first <= param.end.line <= last or param.end.line >= len(document.lines):
+                continue
+            tooltip = _TOOLTIPS[param.kind].format(via=via)
+            label: str | list[types.InlayHintLabelPart] = param.kind
+            if elsewhere:  # the label links to the site in the other module
+                label = [
+                    types.InlayHintLabelPart(
+                        value=param.kind, tooltip=tooltip, location=elsewhere[1]
+                    )
+                ]
+            hints.append(
+                types.InlayHint(
+                    position=to_lsp_position(document.lines, param.end, ls.client.encoding),
+                    label=label,
+                    kind=types.InlayHintKind.Parameter,
+                    padding_left=True,
+                    tooltip=tooltip,
+                )
+            )
+    return hints
 
 
 async def code_lenses(
@@ -63,13 +113,24 @@ async def code_lenses(
     document, functions = await _traced(ls, params.text_document.uri)
     if document is None:
         return None
-    return [
-        types.CodeLens(
-            range=to_lsp_range(document.lines, function.name_span, ls.client.encoding),
-            command=types.Command(title=function.summary(), command=""),
+    opens = ls.client.supports("window", "show_document", "support")
+    lenses = []
+    for function in functions:
+        command = types.Command(title=function.summary(), command="")
+        elsewhere = traced_elsewhere(function, ls.settings.root)
+        if elsewhere:
+            command.title = function.summary(elsewhere[0])
+            if opens:
+                location = elsewhere[1]
+                command.command = SHOW_TRACE_SITE
+                command.arguments = [location.uri, location.range]
+        lenses.append(
+            types.CodeLens(
+                range=to_lsp_range(document.lines, function.name_span, ls.client.encoding),
+                command=command,
+            )
         )
-        for function in functions
-    ]
+    return lenses
 
 
 async def _traced_functions(

@@ -1,8 +1,9 @@
 """The server's state: open documents, settings, what the client supports, the engine thread
 and jedi, and the collaborators that act on them: `analyzer` (when and how a document is
 analyzed), `scheduler` (when its diagnostics are published), `publisher` (publishing and
-refresh requests), `jedi` (when jedi starts, what its late answers trigger) and `client` (the
-client's capabilities).
+refresh requests), `workspace_diagnostics` (the files not open, for a client that pulls them),
+`jedi` (when jedi starts, what its late answers trigger) and `client` (the client's
+capabilities).
 
 Analysis never blocks the event loop. Every result is tagged with the document version and the
 settings generation it was computed from; a result that is no longer current is dropped, never
@@ -32,6 +33,7 @@ from jax_lsp.lsp.protocol import JaxLspProtocol
 from jax_lsp.lsp.publisher import Publisher
 from jax_lsp.lsp.scheduler import Scheduler
 from jax_lsp.lsp.settings import SettingsStore
+from jax_lsp.lsp.workspace_diagnostics import WorkspaceDiagnostics
 
 log = logging.getLogger(__name__)
 
@@ -88,9 +90,14 @@ class JaxLanguageServer(LanguageServer):
             self.scheduler,
             lambda: self.settings.root,
         )
+        # The diagnostics of the files that are not open, for a client that pulls them.
+        self.workspace_diagnostics = WorkspaceDiagnostics(self)
         # Files importing an edited module: analyzed again as after a late jedi answer.
         self.dependents = Dependents(
-            self.documents, self.jedi.answered, self.jedi.notebook_answered
+            self.documents,
+            self.jedi.answered,
+            self.jedi.notebook_answered,
+            self.workspace_diagnostics.changed,
         )
 
     # -- messages -----------------------------------------------------------------------------

@@ -2,7 +2,8 @@
 the extension offers its bundled server for an interpreter without jax_lsp, the gotcha shows in
 the Problems panel, the hover is short, Ctrl+. applies the quick fix, the saved file is fixed;
 "Fix All" fixes a second file; the hover does not repeat the related place VS Code shows; typing
-a block header key by key keeps the findings and the lens; in a notebook the cell shows its
+a block header key by key keeps the findings and the lens, and they stay once the file is closed
+(workspace diagnostics); in a notebook the cell shows its
 diagnostic, the quick fix and Fix All apply, a related place in another cell names the cell, a
 fix adding an import edits the first cell too, and the saved .ipynb is fixed; a restart and a
 `jax-lsp.path` change log no error."""

@@ -38,9 +38,15 @@ def capabilities(
     configuration: bool = False,
     document_changes: bool = False,
     related: bool = False,
+    show_document: bool = False,
 ) -> types.ClientCapabilities:
     return types.ClientCapabilities(
         general=types.GeneralClientCapabilities(position_encodings=encodings),
+        window=types.WindowClientCapabilities(
+            show_document=types.ShowDocumentClientCapabilities(support=True)
+        )
+        if show_document
+        else None,
         text_document=types.TextDocumentClientCapabilities(
             diagnostic=types.DiagnosticClientCapabilities() if pull else None,
             publish_diagnostics=types.PublishDiagnosticsClientCapabilities(
