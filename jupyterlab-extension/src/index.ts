@@ -55,7 +55,6 @@ function findContext(
     [...connections.adapters.values()].find(candidate => candidate.widget === panel)) as
     | WidgetLSPAdapter<NotebookPanel>
     | undefined;
-  console.debug('jax-lsp: adapters', adapters.size, connections.adapters.size, !!adapter, !!adapter?.virtualDocument);
   const document = adapter?.virtualDocument;
   if (!adapter || !document) {
     return 'jupyterlab-lsp has not connected this notebook yet (is its kernel running?)';
