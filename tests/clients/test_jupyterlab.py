@@ -71,7 +71,7 @@ def missing_jupyterlab_tools() -> str | None:
 
     for module in ("jupyterlab", "jupyter_lsp", "ipykernel"):
         if importlib.util.find_spec(module) is None:
-            return f"{module} not installed (the jupyterlab extra: scripts/ci-clients.sh)"
+            return f"{module} not installed (the jupyterlab extra, as .ci/run installs it)"
     if shutil.which("node") is None:
         return "node not installed"
     if not CHROMIUM.is_file():
