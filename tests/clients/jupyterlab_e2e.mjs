@@ -19,7 +19,7 @@ const artifacts = env('ARTIFACTS');
 const started = Date.now();
 const log = (message) => console.log(`[${((Date.now() - started) / 1000).toFixed(1)}s] ${message}`);
 
-const CELL_COUNT = 8;
+const CELL_COUNT = 9;
 // The lint marks expected per cell (index in the notebook; markdown cells counted).
 const EXPECTED_MARKS = {
   2: ['error:x[0]'], // JAX201; `x` comes from `helpers.make_array`: only flagged if the import resolves
@@ -27,6 +27,7 @@ const EXPECTED_MARKS = {
   4: ['warning:print(v)'], // JAX101: `show` is traced by the next cell
   6: ['error:z[1]'],
   7: ['error:w[0]'],
+  8: ['error:jnp.zeros(n)'], // JAX803: a traced shape
 };
 
 async function marks(page) {
@@ -122,6 +123,21 @@ async function main() {
     await second.click();
     await cellLine(page, 7, 'w = w.at[0].set(5.0)').waitFor({ timeout: 10000 });
     log('quick fix from the context menu applied to cell 8');
+
+    // A fix that needs an import (not the preferred one: it changes how `padded` is called):
+    // chosen in the Ctrl+. menu with the arrow keys; it edits this cell and the first one.
+    await page.locator('.jp-Notebook .jp-Cell').nth(8).locator('.cm-lintRange').click();
+    await page.keyboard.press('Control+.');
+    await menu.waitFor({ timeout: 30000 });
+    const choices = (await menu.locator('.lm-Menu-item').allInnerTexts()).map((text) => text.trim());
+    log(`Ctrl+. in cell 9 offers: ${JSON.stringify(choices)}`);
+    const wanted = choices.findIndex((text) => text.includes('static_argnames'));
+    if (wanted < 0) throw new Error('the static_argnames fix is not offered');
+    for (let step = 0; step < wanted; step++) await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    await cellLine(page, 8, '@partial(jax.jit').waitFor({ timeout: 10000 });
+    await cellLine(page, 0, 'from functools import partial').waitFor({ timeout: 10000 });
+    log('the fix with an import edited cell 9 and cell 1');
 
     // The fixed cells lose their marks once the server has the new text (jupyterlab-lsp sends it
     // after a pause); then Fix All from the notebook's context menu.

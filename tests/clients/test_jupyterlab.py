@@ -39,10 +39,14 @@ CELLS = [
     ("code", "shown = jax.jit(show)"),
     ("code", "z = jnp.zeros(2)\nz[1] = 3.0"),
     ("code", "w = jnp.ones(2)\nw[0] = 5.0"),
+    # Its fix (static_argnames) needs `from functools import partial`: added to the first cell.
+    ("code", "@jax.jit\ndef padded(v, n):\n    return jnp.zeros(n) + v.sum()"),
 ]
-# After Ctrl+. (cell 3), the context menu's fix (cell 8) and Fix All (cells 4 and 7); JAX101's
-# print has no safe fix, so Fix All leaves it.
+# After Ctrl+. (cells 3 and 9, the latter's fix adding an import to cell 1), the context menu's
+# fix (cell 8) and Fix All (cells 4 and 7); JAX101's print has no safe fix, so Fix All leaves it.
 FIXED = {
+    0: CELLS[0][1] + "\nfrom functools import partial",
+    8: '@partial(jax.jit, static_argnames=("n",))' + CELLS[8][1].removeprefix("@jax.jit"),
     2: "x = make_array()\nx = x.at[0].set(1.0)",
     3: "y = jnp.ones(4)\ny = y.at[1].add(2.0)",
     6: "z = jnp.zeros(2)\nz = z.at[1].set(3.0)",
