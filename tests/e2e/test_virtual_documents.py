@@ -78,7 +78,6 @@ async def test_hover_names_related_places_by_cell_and_line(client, tmp_path):
     assert "- cell 4, line 2: `jax.jit` traces `relu`" in hover.contents.value, hover.contents.value
 
 
-
 async def test_hover_names_cells_of_the_notebook_sent_under_its_own_uri(client, tmp_path):
     """jupyterlab-lsp 5 sends the joined cells as the `.ipynb` itself (no `.virtual_documents`
     copy) to a server that reads documents from the messages, as jax-lsp's spec says it does."""
@@ -92,6 +91,7 @@ async def test_hover_names_cells_of_the_notebook_sent_under_its_own_uri(client, 
         )
     )
     assert "- cell 4, line 2: `jax.jit` traces `relu`" in hover.contents.value, hover.contents.value
+
 
 def test_places_fall_back_to_lines_when_the_saved_notebook_differs(tmp_path: Path):
     (tmp_path / "nb.ipynb").write_text(notebook_json(*NOTEBOOK_CELLS))
