@@ -6,6 +6,7 @@
 // context menu, and save. The test then reads the saved .ipynb.
 // Configured through environment variables: LAB_URL, NOTEBOOK (its name in Lab's root),
 // CHROMIUM, ARTIFACTS (screenshots), PLAYWRIGHT (playwright-core's folder).
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { createRequire } from 'node:module';
 
@@ -57,6 +58,8 @@ const cellLine = (page, index, text) =>
   page.locator('.jp-Notebook .jp-Cell').nth(index).locator('.cm-line', { hasText: text });
 
 async function main() {
+  fs.mkdirSync(artifacts, { recursive: true });
+  fs.rmSync(path.join(artifacts, 'jupyterlab-failure.png'), { force: true });
   const browser = await chromium.launch({
     executablePath: env('CHROMIUM'),
     args: [

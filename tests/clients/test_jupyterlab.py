@@ -196,6 +196,8 @@ def test_fixes_in_jupyterlab(tmp_path: Path) -> None:
         print(run.stdout)  # the steps with their timings (pytest -s or -rP shows them)
         assert run.returncode == 0, f"{run.stdout}\n{run.stderr}\n{log.read_text()[-4000:]}"
         assert "JUPYTERLAB E2E OK" in run.stdout
+        for screenshot in ("diagnostics", "hover", "quickfix", "fixall"):
+            assert (ARTIFACTS / f"jupyterlab-{screenshot}.png").is_file()
     finally:
         os.killpg(lab.pid, signal.SIGTERM)
         try:
