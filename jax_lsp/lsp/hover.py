@@ -14,7 +14,6 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from lsprotocol import types
-from pygls.uris import to_fs_path
 
 from jax_lsp.diagnostics import RULES_BY_CODE
 from jax_lsp.diagnostics.base import ERROR_MARKER, Rule
@@ -22,6 +21,7 @@ from jax_lsp.findings import Finding, Position, Related
 from jax_lsp.lsp.positions import from_lsp_position, to_lsp_range
 
 if TYPE_CHECKING:
+    from jax_lsp.lsp.documents import OpenDocument
     from jax_lsp.lsp.language_server import JaxLanguageServer
 
 _SENTENCE_END = re.compile(r"(?<=\.)\s+(?=[A-Z`(])")
@@ -149,6 +149,13 @@ def hover_markdown(
     return "\n".join(parts)
 
 
+def _joined_cells(document: OpenDocument) -> bool:
+    """Whether the document is jupyterlab-lsp's joined code cells of the notebook at its path:
+    sent as the `.ipynb` itself (a server that reads documents from the messages) or as its copy
+    under `.virtual_documents/`."""
+    return document.notebook is None and (document.path or "").endswith(".ipynb")
+
+
 async def hover(ls: JaxLanguageServer, params: types.HoverParams) -> types.Hover | None:
     document = ls.documents.get(params.text_document.uri)
     if document is None:
@@ -160,8 +167,7 @@ async def hover(ls: JaxLanguageServer, params: types.HoverParams) -> types.Hover
         return None
     related = not ls.client.shows_related()  # else the editor lists them under the message
     place = _line_place
-    if related and any(f.related for f in found) and document.path != to_fs_path(document.uri):
-        # jupyterlab-lsp's joined cells of the notebook at `document.path`.
+    if related and any(f.related for f in found) and _joined_cells(document):
         place = cell_places(document.lines, document.path) or _line_place
     return types.Hover(
         contents=types.MarkupContent(

@@ -78,6 +78,21 @@ async def test_hover_names_related_places_by_cell_and_line(client, tmp_path):
     assert "- cell 4, line 2: `jax.jit` traces `relu`" in hover.contents.value, hover.contents.value
 
 
+async def test_hover_names_cells_of_the_notebook_sent_under_its_own_uri(client, tmp_path):
+    """jupyterlab-lsp 5 sends the joined cells as the `.ipynb` itself (no `.virtual_documents`
+    copy) to a server that reads documents from the messages, as jax-lsp's spec says it does."""
+    (tmp_path / "nb.ipynb").write_text(notebook_json(*NOTEBOOK_CELLS))
+    await start(client, root=tmp_path)
+    uri = open_document(client, tmp_path / "nb.ipynb", joined(NOTEBOOK_CELLS))
+    found = await diagnostics_for(client, uri, bool)
+    hover = await client.text_document_hover_async(
+        types.HoverParams(
+            text_document=types.TextDocumentIdentifier(uri=uri), position=found[0].range.start
+        )
+    )
+    assert "- cell 4, line 2: `jax.jit` traces `relu`" in hover.contents.value, hover.contents.value
+
+
 def test_places_fall_back_to_lines_when_the_saved_notebook_differs(tmp_path: Path):
     (tmp_path / "nb.ipynb").write_text(notebook_json(*NOTEBOOK_CELLS))
     lines = joined(NOTEBOOK_CELLS).split("\n")
