@@ -2213,6 +2213,9 @@ class ModuleModel:
             self.__dict__.pop(memo, None)
         self.__dict__.pop("_foreign_attribute_classes", None)
         self._param_classes, self._objects, self._contexts = {}, {}, {}
+        # Scopes settled by the rules were read without the imported classes known, and the
+        # trace grows again here.
+        self._settled_scopes = None
         self._foreign = foreign
         try:
             # Objects of imported classes, found with the other modules' classes known.

@@ -7,7 +7,7 @@ import textwrap
 from pathlib import Path
 
 from jax_lsp.config import Settings, load_settings
-from jax_lsp.engine import check_source
+from jax_lsp.engine import check_source, traces_given
 from jax_lsp.workspace import Workspace
 
 
@@ -279,3 +279,61 @@ def test_library_mode_traces_what_the_settings_name(tmp_path):
         found[name] = [(f.span.start.line + 1, f.code) for f in analysis.findings]
     assert found == {"mylib/ops.py": [(2, "JAX701")], "mylib/envs/grid.py": [(3, "JAX701")]}
     assert check(tmp_path, "mylib/ops.py").findings == []  # without the setting
+
+
+def test_the_traces_a_module_gives_do_not_depend_on_the_rules_run_before(tmp_path):
+    # The rules settle `Stack.__call__`'s scopes before the imported class is known: the
+    # traces it gives `ResidualLayer.__call__` must not read those.
+    write(
+        tmp_path,
+        {
+            "layers.py": """
+                import jax.numpy as jnp
+                from flax import nnx
+
+
+                class ResidualLayer(nnx.Module):
+                    def __init__(self, dim, rngs: nnx.Rngs):
+                        self.linear = nnx.Linear(dim, dim, rngs=rngs)
+
+                    def __call__(self, x):
+                        if jnp.isnan(x).any():
+                            raise FloatingPointError("NaN")
+                        return x + self.linear(x)
+            """,
+            "stack.py": """
+                from flax import nnx
+
+                from layers import ResidualLayer
+
+
+                class Stack(nnx.Module):
+                    def __init__(self, dim, depth, rngs: nnx.Rngs):
+                        self.layers = nnx.List([ResidualLayer(dim, rngs) for _ in range(depth)])
+
+                    def __call__(self, x):
+                        for layer in self.layers:
+                            x = layer(x)
+                        return x
+            """,
+            "train.py": """
+                from flax import nnx
+
+                from stack import Stack
+
+
+                @nnx.jit
+                def forward(model: Stack, x):
+                    return model(x)
+            """,
+        },
+    )
+    workspace = Workspace(str(tmp_path))
+    stack = str(tmp_path / "stack.py")
+    workspace.give(traces_given(check(tmp_path, "train.py", workspace), workspace))
+    after_rules = traces_given(check(tmp_path, "stack.py", workspace), workspace)
+    assert [t.function for t in after_rules[str(tmp_path / "layers.py")]] == [
+        "ResidualLayer.__call__"
+    ]
+    assert after_rules == workspace.traces_given_by(stack)
+    assert codes(tmp_path, "layers.py") == [(10, "JAX701")]
