@@ -305,13 +305,14 @@ class ProjectTraces:
         known = self._incoming.get(file)
         if known is not None and self.fresh_seconds == float("inf"):
             return known[0]  # the files do not change under this run
-        importers = self._importers(file, self._names(file, document.text))
-        if known is not None and self._still_hold(known[1], importers):
-            return known[0]
         if file in self._active or len(self._active) >= _MAX_DEPTH:
-            return ()  # an import cycle (its importers' traces are being gathered), or deep
+            # An import cycle (its importers' traces are being gathered), or deep.
+            return known[0] if known is not None else ()
+        importers = self._importers(file, self._names(file, document.text))
         self._active.add(file)
         try:
+            if known is not None and self._still_hold(known[1], importers, x64):
+                return known[0]
             found, read = self._gather(file, importers, x64)
         finally:
             self._active.discard(file)
@@ -349,22 +350,31 @@ class ProjectTraces:
             known = self._defined[file] = (text, _defined_names(text, file))
         return known[1]
 
-    def _still_hold(self, read: tuple, importers: frozenset[str]) -> bool:
-        return {file for file, _ in read} == importers and all(
-            self._cache.entry(Path(file)) is entry for file, entry in read
+    def _still_hold(self, read: tuple, importers: frozenset[str], x64: bool) -> bool:
+        """Are the importers read the same files, at the same versions, given the same
+        traces by their own importers (an edit two imports away changes those)?"""
+        return {file for file, _, _ in read} == importers and all(
+            self._cache.entry(Path(file)) is entry and self._given_to(file, entry, x64) == given
+            for file, entry, given in read
         )
+
+    def _given_to(self, file: str, entry: _ModuleEntry, x64: bool) -> tuple[IncomingTrace, ...]:
+        """The traces the importers of a project module give it now."""
+        document = self._cache.document(Path(file), entry)
+        return self.incoming(document, x64) if document is not None else ()
 
     def _gather(
         self, file: str, importers: frozenset[str], x64: bool
     ) -> tuple[tuple[IncomingTrace, ...], tuple]:
         found: list[IncomingTrace] = []
-        read: list[tuple[str, _ModuleEntry]] = []
+        read: list[tuple[str, _ModuleEntry, tuple[IncomingTrace, ...]]] = []
         for other in sorted(importers):
             entry = self._cache.entry(Path(other))
             if entry is None:
                 continue
-            read.append((other, entry))
             built = self._model(other, entry, x64)
+            # With the traces it was modelled with: they change when its own importers do.
+            read.append((other, entry, built[0].incoming if built is not None else ()))
             if built is None:
                 continue
             model, foreign = built

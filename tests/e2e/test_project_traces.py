@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 
-import pytest
 from lsprotocol import types
 
 from tests.e2e.conftest import (
@@ -247,11 +246,6 @@ async def test_a_file_two_imports_away_is_traced_too(client, tmp_path):
     ]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the engine keeps norms.py's incoming traces while utils.py's file is unchanged "
-    "(ProjectTraces._still_hold checks the direct importers' files, not their own traces)",
-)
 async def test_an_edit_reaches_a_file_two_imports_away(client, tmp_path):
     """The server analyses norms.py again when train.py changes (two imports away), but the
     engine answers from its cache."""
