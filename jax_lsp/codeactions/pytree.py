@@ -33,7 +33,10 @@ and code-point column anywhere in it, e.g. of its `class` keyword or of the jitt
    `__eq__`. Mutating the object afterwards silently reuses stale compiled code (measured).
    Offered only when every attribute is aux data (a Python value: annotated bool/int/str, used
    in control flow, given literals) and none is known to hold an array: the written `__hash__`
-   hashes every attribute, and an array raises TypeError.
+   hashes every attribute, and an array raises TypeError. Where no registration can carry
+   `self` (a traced method reads an attribute set where the fix cannot see) and no attribute
+   is set after construction, `self` is marked static with its default identity hash and
+   equality instead (all jit needs of a static argument; a mutation would go unseen).
 
 Only the class's lines are parsed by libcst (for the helper body); the module is read through the
 cached `ast` units.
@@ -807,8 +810,15 @@ def _static_self(facts: _Class) -> Fix | None:
         return None
     methods = facts.methods()
     hashed_here = "__hash__" not in methods and "__eq__" not in methods
+    by_identity = False
     if hashed_here and (facts.arrays or any(a not in facts.aux for a in facts.attributes)):
-        return None  # an attribute that may hold an array: the `__hash__` would raise TypeError
+        # An attribute that may hold an array: a written `__hash__` would raise TypeError.
+        # Where no registration can carry `self` (an attribute it reads is set where the fix
+        # cannot see) and nothing visible changes it after construction, the default
+        # identity hash and equality are all jit needs of a static argument.
+        if not facts.unheld or facts.set_later:
+            return None
+        by_identity, hashed_here = True, False
     edits: list[Edit] = []
     for method in facts.jitted:
         decorator = next(d for d in method.decorator_list if transform_of(d, facts.module.resolver))
@@ -834,9 +844,11 @@ def _static_self(facts: _Class) -> Fix | None:
                 ],
             )
         )
-    return Fix(
-        "Mark `self` static (its attributes must be hashable; stale results if the object "
-        "is mutated)",
-        facts.module.with_imports(edits),
-        Applicability.UNSAFE,
+    title = (
+        "Mark `self` static (hashed by identity: its attributes become constants of the "
+        "compiled code; stale results if the object is mutated)"
+        if by_identity
+        else "Mark `self` static (its attributes must be hashable; stale results if the object "
+        "is mutated)"
     )
+    return Fix(title, facts.module.with_imports(edits), Applicability.UNSAFE)

@@ -168,7 +168,12 @@ class JitMethodSelf(Rule):
         move the method body into a module-level helper jitted with `static_argnums`. Unsafe:
         mark `self` static and add `__hash__`/`__eq__` (stale results if the object mutates),
         offered only when every attribute is a Python value (aux data), since the `__hash__`
-        hashes them all and an array raises TypeError.
+        hashes them all and an array raises TypeError. Attributes set after construction (by
+        a method, or on an instance by top-level code) are flattened too, which makes the
+        registration unsafe; where a traced method reads an attribute no registration can
+        carry (set where the fix cannot see) and nothing sets one after construction, `self`
+        is marked static with its default identity hash and equality instead (unsafe: its
+        attributes become constants of the compiled code).
     """
     fix_applicabilities = frozenset({Applicability.SAFE, Applicability.UNSAFE})
     fix_in_some_cases_only = True

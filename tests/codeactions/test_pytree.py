@@ -640,3 +640,37 @@ def test_no_registration_where_the_rebuilt_self_would_lack_an_attribute():
     assert unstatic_register_fix(text, *position_of(text, "partial(jax.jit")) is None
     plain = text.replace("@partial(jax.jit, static_argnums=0)", "@jax.jit")
     assert register_fix(plain, *position_of(plain, "class Simulator")) is None
+
+
+def test_static_self_by_identity_where_no_registration_can_carry_self():
+    """`scale` is set where no fix can see (a computed `setattr`), `dt` holds an array: no
+    registration, no helper, no value `__hash__` (an array is unhashable); the default identity
+    hash and equality are what jit needs of a static `self`, and the program runs."""
+    text = source(
+        """
+        import jax
+        import jax.numpy as jnp
+
+
+        class Simulator:
+            def __init__(self, dt):
+                self.dt = jnp.asarray(dt)
+
+            @jax.jit
+            def run(self, x):
+                return x + self.dt * self.scale
+
+
+        sim = Simulator(0.1)
+        setattr(sim, "sc" + "ale", 2.0)
+        """
+    )
+    check = "out = sim.run(1.0)"
+    assert isinstance(run_as_module(text, check).error, TypeError)
+    (fix,) = pytree_fixes(text, *position_of(text, "class Simulator"))
+    assert fix.applicability is Applicability.UNSAFE and "hashed by identity" in fix.title
+    fixed = applied(text, fix)
+    assert "static_argnums=0" in fixed and "__hash__" not in fixed
+    outcome = run_as_module(fixed, check)
+    assert outcome.error is None, f"{outcome.error!r}\n{fixed}"
+    assert abs(float(outcome.namespace["out"]) - 1.2) < 1e-6
