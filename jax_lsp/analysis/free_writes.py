@@ -42,22 +42,119 @@ def mutated_name(node: ast.AST) -> str | None:
     return None
 
 
+def _guarded_name(test: ast.expr) -> str | None:
+    """`G` for a test true only while `G` is unset: `G is None`, `not G`."""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        return test.operand.id if isinstance(test.operand, ast.Name) else None
+    if (
+        isinstance(test, ast.Compare)
+        and isinstance(test.left, ast.Name)
+        and len(test.ops) == 1
+        and isinstance(test.ops[0], ast.Is)
+        and isinstance(test.comparators[0], ast.Constant)
+        and test.comparators[0].value is None
+    ):
+        return test.left.id
+    return None
+
+
+def _leaves_once_set(statement: ast.stmt) -> str | None:
+    """`G` for `if G: return` / `if G is not None: return`: what follows runs only while `G`
+    is unset."""
+    if not (
+        isinstance(statement, ast.If)
+        and not statement.orelse
+        and statement.body
+        and isinstance(statement.body[-1], ast.Return | ast.Raise)
+    ):
+        return None
+    test = statement.test
+    if isinstance(test, ast.Name):
+        return test.id
+    if (
+        isinstance(test, ast.Compare)
+        and isinstance(test.left, ast.Name)
+        and len(test.ops) == 1
+        and isinstance(test.ops[0], ast.IsNot)
+        and isinstance(test.comparators[0], ast.Constant)
+        and test.comparators[0].value is None
+    ):
+        return test.left.id
+    return None
+
+
+def once_initialized(function: ast.FunctionDef | ast.AsyncFunctionDef, names: set[str]) -> set[str]:
+    """The `global` names among `names` the function sets only once, in a lazy
+    initialisation: every store of them runs under a guard on a name `G` the guarded code
+    sets itself (`if _model is None: _model = build()`; `if _ready: return` before
+    `_scale = 2.0; _ready = True`). Once set, the guard keeps them from changing again."""
+    stores: list[tuple[str, frozenset[str]]] = []  # (name, guards active at the store)
+
+    def block(statements: list[ast.stmt], guards: frozenset[str]) -> None:
+        for statement in statements:
+            visit(statement, guards)
+            left = _leaves_once_set(statement)
+            if left is not None:
+                guards = guards | {left}
+
+    def visit(node: ast.AST, guards: frozenset[str]) -> None:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | ast.ClassDef):
+            return
+        if isinstance(node, ast.If):
+            visit(node.test, guards)
+            guard = _guarded_name(node.test)
+            block(node.body, guards | {guard} if guard else guards)
+            block(node.orelse, guards)
+            return
+        if isinstance(node, ast.Name) and type(node.ctx) is not ast.Load and node.id in names:
+            stores.append((node.id, guards))
+        else:
+            mutated = mutated_name(node)
+            if mutated in names:
+                stores.append((mutated, guards))
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.stmt):
+                block([child], guards)
+            else:
+                visit(child, guards)
+
+    block(function.body, frozenset())
+    closing = {name for name, guards in stores if name in guards}  # `G` set under its guard
+    return {
+        name
+        for name in names
+        if any(stored == name for stored, _ in stores)
+        and all(guards & closing for stored, guards in stores if stored == name)
+    }
+
+
 class _Scope:
     """A function body being walked (`recording`), or a region that owns nothing: the module,
     a class body, a lambda, a function's decorators and signature."""
 
-    __slots__ = ("declared", "free", "local", "recording")
+    __slots__ = ("declared", "free", "function", "local", "recording")
 
-    def __init__(self, recording: bool, params: tuple[str, ...] = ()) -> None:
+    def __init__(
+        self,
+        recording: bool,
+        params: tuple[str, ...] = (),
+        function: ast.FunctionDef | ast.AsyncFunctionDef | None = None,
+    ) -> None:
         self.recording = recording
         self.local: set[str] = set(params)
         self.declared: set[str] = set()
         self.free: set[str] = set()  # candidates, and the settled writes of nested scopes
+        self.function = function
 
     def writes(self) -> set[str]:
         if not self.recording:
             return self.free
-        return {name for name in self.free if name in self.declared or name not in self.local}
+        found = {name for name in self.free if name in self.declared or name not in self.local}
+        declared = found & self.declared
+        if declared and self.function is not None:
+            # A lazy initialisation sets its globals once: not a change a trace can miss.
+            found -= once_initialized(self.function, declared)
+        return found
 
 
 class FreeWrites:
@@ -70,7 +167,7 @@ class FreeWrites:
         return frozenset(self._scopes[0].free)
 
     def enter_function(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
-        self._scopes.append(_Scope(True, tuple(all_params(node))))
+        self._scopes.append(_Scope(True, tuple(all_params(node)), node))
 
     def enter_opaque(self) -> None:
         self._scopes.append(_Scope(False))

@@ -104,6 +104,7 @@ from jax_lsp.analysis.keys import (
     returned_keys,
 )
 from jax_lsp.analysis.kinds import Kind
+from jax_lsp.analysis.lengths import ancestors_of, entries_counted, parent_map
 from jax_lsp.analysis.module_state import ModuleState
 from jax_lsp.analysis.names import binds_locally
 from jax_lsp.analysis.nodes import (
@@ -1698,6 +1699,27 @@ class ModuleModel:
             for kind in (Kind.ARRAY, Kind.TRACED, Kind.NUMPY):
                 found |= call_site_params(node, call, kinds, ref, kind)
         return frozenset(found)
+
+    def result_counted(self, node: FunctionNode) -> bool:
+        """Does some call of `node` in the module (by name, or of a `jax.jit` of it) count the
+        entries of its result: `len(f(x))`, `f(x).shape`, `f(x).mean()`, or the same of a
+        name its scope binds the result to (`r = f(x)`, then `len(r)`)? A result padded to a
+        static size would count the padding there."""
+        if isinstance(node, ast.Lambda):
+            return False
+        sites = []
+        for caller, call, ref, source, unit_start in self._calls_by_name.get(node.name, ()):
+            if isinstance(caller, ast.Lambda):
+                continue
+            resolved = self.resolve_ref(ref, unit_start + call.lineno, caller)
+            if resolved is not None and resolved[0] is node:
+                sites.append((caller, call, source))
+        sites += [(caller, call, source) for caller, call, _, source in self._jitted_calls(node)]
+        for caller, call, source in sites:
+            scope = caller if caller is not None else source.tree
+            if scope is not None and _counts_result(call, scope):
+                return True
+        return False
 
     def _jitted_calls(
         self, node: FunctionNode
@@ -5040,3 +5062,30 @@ def _defaults_of(function: FunctionNode) -> Iterator[tuple[str, ast.expr]]:
     for arg, default in zip(args.kwonlyargs, args.kw_defaults, strict=True):
         if default is not None:
             yield arg.arg, default
+
+
+def _counts_result(call: ast.Call, scope: ast.AST) -> bool:
+    """Does `scope` count the entries of `call`'s result, there or through a name bound to
+    it (`r = f(x)`, `(r,) = f(x)`)?"""
+    parents = parent_map(scope)
+    chain = ancestors_of(call, parents)
+    if entries_counted(call, chain):
+        return True
+    statement = chain[-1] if chain else None
+    if not (isinstance(statement, ast.Assign) and statement.value is call):
+        return False
+    names = {
+        element.id
+        for target in statement.targets
+        for element in (target.elts if isinstance(target, ast.Tuple | ast.List) else [target])
+        if isinstance(element, ast.Name)
+    }
+    for found in ast.walk(scope):
+        if (
+            isinstance(found, ast.Name)
+            and found.id in names
+            and isinstance(found.ctx, ast.Load)
+            and entries_counted(found, ancestors_of(found, parents))
+        ):
+            return True
+    return False

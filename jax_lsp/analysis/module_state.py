@@ -140,6 +140,12 @@ class _UnitFacts:
     objects: tuple[tuple[str, str], ...]
     not_objects: frozenset[str]
     runtime_writes: frozenset[str]  # rebound through `global` or mutated inside a function
+    # Undecorated top-level functions (`def f`), and the module names top-level code uses other
+    # than by calling them at once (`f(x)`, `jax.jit(f)(x)`): a stored `step = jax.jit(f)`, an
+    # argument `run(f)`. A plain function no top-level code stores holds no compiled code of
+    # its own: it runs again only where a later statement names it.
+    plain_functions: frozenset[str] = frozenset()
+    escaping: frozenset[str] = frozenset()
     # The definitions of the "def" events, in order: what they read is looked at only when a
     # change follows a call (scripts, notebooks), so an edit inside a body keeps the facts.
     definitions: tuple[ast.AST, ...] = field(default=(), compare=False)
@@ -158,6 +164,8 @@ class _UnitScanner:
         self.not_objects: set[str] = set()
         self.runtime_writes: set[str] = set()
         self.definitions: list[ast.AST] = []
+        self.plain_functions: set[str] = set()
+        self.escaping: set[str] = set()
 
     def scan(self, tree: ast.Module, free_writes: frozenset[str]) -> _UnitFacts:
         self.block(tree.body)
@@ -172,6 +180,8 @@ class _UnitScanner:
             tuple(self.objects),
             frozenset(self.not_objects),
             frozenset(self.runtime_writes),
+            frozenset(self.plain_functions),
+            frozenset(self.escaping),
             tuple(self.definitions),
         )
 
@@ -186,6 +196,8 @@ class _UnitScanner:
             self.code.add(node.name)
             self.events.append(("def", node.name, None, _NOTHING))
             self.definitions.append(node)
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and not node.decorator_list:
+                self.plain_functions.add(node.name)
         elif isinstance(node, ast.Import | ast.ImportFrom):
             for alias in node.names:
                 self.defined.add(alias.asname or alias.name.split(".")[0])
@@ -249,10 +261,30 @@ class _UnitScanner:
 
     def _calls_in(self, nodes: list[ast.AST]) -> None:
         for node in nodes:
+            self._note_escaping(node)
             if any(isinstance(child, ast.Call) for child in _walk_scope([node])):
                 names = self._module_names(node)
                 if names:
                     self.events.append(("call", names, None, _NOTHING))
+
+    def _note_escaping(self, node: ast.AST) -> None:
+        """The names read in `node` other than as a callee called at once: `f` in `f(x)` and
+        in `jax.jit(f)(x)` (a wrapper made, called and dropped) does not escape."""
+        called: set[int] = set()
+        for child in _walk_scope([node]):
+            if not isinstance(child, ast.Call):
+                continue
+            called.add(id(child.func))
+            inner = child.func
+            if isinstance(inner, ast.Call) and len(inner.args) == 1 and not inner.keywords:
+                called.add(id(inner.args[0]))  # `jax.jit(f)(x)`
+        self.escaping.update(
+            child.id
+            for child in _walk_scope([node])
+            if isinstance(child, ast.Name)
+            and isinstance(child.ctx, ast.Load)
+            and id(child) not in called
+        )
 
     def _constant(self, value: ast.expr | None) -> str | None:
         """The same value every time it is evaluated: an immutable literal, or an imported
@@ -284,6 +316,17 @@ class _Reach:
 
     def __init__(self, facts: tuple[_UnitFacts, ...], code: frozenset[str]) -> None:
         self._code = code
+        # Functions only ever called at once by top-level code, never stored nor decorated:
+        # their last binding runs again only where later code names it.
+        plain = frozenset().union(*(f.plain_functions for f in facts))
+        escaping = frozenset().union(*(f.escaping for f in facts))
+        bound_otherwise = {
+            name
+            for f in facts
+            for tag, name, _, _ in f.events
+            if tag == "bind" and isinstance(name, str)
+        }
+        self._called_at_once = plain - escaping - bound_otherwise
         self._binds: dict[str, list[int]] = {}  # name -> event numbers binding it
         self._reads: dict[str, list[frozenset[str]]] = {}  # what each of those reads
         self._uses: dict[str, list[int]] = {}  # name -> event numbers that may run it
@@ -326,10 +369,14 @@ class _Reach:
     def _runs_again(self, name: str, event: int) -> bool:
         binds = self._binds[name]
         at = bisect_right(binds, event)
-        if at == len(binds):
-            return True  # its last binding: later code and importers reach it
         uses = self._uses.get(name, [])
         first_use = bisect_right(uses, event)
+        if at == len(binds):
+            if name in self._called_at_once:
+                # No jit of it outlives the statement that made it: it runs again only
+                # where later code names it.
+                return first_use < len(uses)
+            return True  # its last binding: later code and importers reach it
         return first_use < len(uses) and uses[first_use] < binds[at]
 
 

@@ -44,6 +44,7 @@ RECORDED = frozenset(
         "stable_shapes",
         "differentiated",
         "array_passed",
+        "result_counted",
         "self_updates",
         "nnx_objects",
         "attributes_set_on_instances",

@@ -16,8 +16,12 @@ and code-point column anywhere in it, e.g. of its `class` keyword or of the jitt
    array stays a child whatever its use. Everything else is a child (traced). Attributes set
    by other methods than `__init__` are included (unsafe: flattening before they are set
    fails), and so is an aux object holding arrays (unsafe: its arrays become constants of the
-   compiled code; the title names its class for registration). A class whose traced methods
-   assign `self.x` gets no fix at all: the assignment cannot survive tracing.
+   compiled code; the title names its class for registration). Attributes top-level code sets
+   on instances (`sim.scale = 2.0`) are flattened too (unsafe, as for those set by methods):
+   the rebuilt `self` must hold them. No registration where a traced method reads an attribute
+   it could not carry (set where the fix cannot see, or on a dataclass outside its fields): the
+   rebuilt `self` would raise AttributeError where the original ran. A class whose traced
+   methods assign `self.x` gets no fix at all: the assignment cannot survive tracing.
    `tree_unflatten` calls `cls(**fields)` only when `__init__` merely assigns its parameters
    to same-named attributes: then construction is exactly the object's state. Any other
    `__init__` may validate, convert or compute, and JAX calls `tree_unflatten` with tracers and
@@ -29,7 +33,10 @@ and code-point column anywhere in it, e.g. of its `class` keyword or of the jitt
    `__eq__`. Mutating the object afterwards silently reuses stale compiled code (measured).
    Offered only when every attribute is aux data (a Python value: annotated bool/int/str, used
    in control flow, given literals) and none is known to hold an array: the written `__hash__`
-   hashes every attribute, and an array raises TypeError.
+   hashes every attribute, and an array raises TypeError. Where no registration can carry
+   `self` (a traced method reads an attribute set where the fix cannot see) and no attribute
+   is set after construction, `self` is marked static with its default identity hash and
+   equality instead (all jit needs of a static argument; a mutation would go unseen).
 
 Only the class's lines are parsed by libcst (for the helper body); the module is read through the
 cached `ast` units.
@@ -43,6 +50,7 @@ from dataclasses import dataclass, field, replace
 
 import libcst as cst
 
+from jax_lsp.analysis.attributes import attributes_set_per_class, instance_events
 from jax_lsp.analysis.header import is_docstring
 from jax_lsp.analysis.summary import transform_of
 from jax_lsp.codeactions.import_edits import unused_import_removal
@@ -87,6 +95,9 @@ class _Class:
     held_objects: dict[str, str] = field(default_factory=dict)
     # Attributes a traced method assigns on `self`: lost (or a leaked tracer) whatever the fix.
     assigned_in_trace: list[str] = field(default_factory=list)
+    # Attributes a traced method reads that the registration would not carry (set where the
+    # fix cannot see, or on a dataclass outside its fields): the rebuilt `self` lacks them.
+    unheld: set[str] = field(default_factory=set)
 
     @property
     def first_line(self) -> int:
@@ -189,7 +200,7 @@ def static_self_fix(source: str, line: int, column: int) -> Fix | None:
 
 
 def _register(facts: _Class) -> Fix | None:
-    if not facts.attributes or facts.assigned_in_trace:
+    if not facts.attributes or facts.assigned_in_trace or facts.unheld:
         return None
     if facts.dataclass:
         return _dataclass_fix(facts)
@@ -236,7 +247,16 @@ def _analyze(module: ModuleSource, line: int, column: int) -> _Class | None:
         later = [a for a in _assigned_attributes(methods.values()) if a not in facts.attributes]
         facts.set_later = set(later)
         facts.attributes += later
+    # Attributes top-level code sets on instances (`sim.scale = 2.0`): the rebuilt object
+    # must hold them too, or the method reading them raises AttributeError once registered.
+    outside = sorted(_set_on_instances(module, node) - set(facts.attributes))
     traced = _traced_methods(facts, methods)
+    if facts.dataclass and outside:
+        facts.unheld = set(outside)  # `register_dataclass` flattens the fields only
+    else:
+        facts.set_later |= set(outside)
+        facts.attributes += outside
+    facts.unheld |= _read_unheld(facts, traced)
     facts.assigned_in_trace = _assigned_attributes(traced)
     controlling = _control_flow_attributes(facts, methods)
     placements = ValuePlacement(module).of_class(node) if not facts.dataclass else {}
@@ -260,6 +280,42 @@ def _analyze(module: ModuleSource, line: int, column: int) -> _Class | None:
                 facts.held_objects[name] = placed.class_name
     facts.aux |= _literal_static_attributes(facts)
     return facts
+
+
+def _set_on_instances(module: ModuleSource, node: ast.ClassDef) -> set[str]:
+    """The attributes top-level code assigns to instances of the class (`sim = Simulator(0.1)`,
+    then `sim.scale = 2.0`)."""
+    events = []
+    for unit in module.document.units:
+        if unit.tree is not None:
+            events += instance_events(unit.tree)
+    return set(attributes_set_per_class(events).get(node, frozenset()))
+
+
+def _read_unheld(facts: _Class, traced: list[_FunctionNode]) -> set[str]:
+    """`self.x` read by the traced methods that neither the flattened attributes nor the class
+    itself (a method, a class attribute, a base class) provide."""
+    if facts.node.bases or facts.dataclass:
+        return set()  # a base class may provide them; the dataclass case is checked above
+    provided = set(facts.attributes)
+    for statement in facts.node.body:
+        if isinstance(statement, _FunctionNode | ast.ClassDef):
+            provided.add(statement.name)
+        for target in getattr(statement, "targets", [getattr(statement, "target", None)]):
+            if isinstance(target, ast.Name):
+                provided.add(target.id)
+    read: set[str] = set()
+    for method in traced:
+        self_name = _self_name(method)
+        called = {id(n.func) for n in ast.walk(method) if isinstance(n, ast.Call)}
+        read |= {
+            name
+            for n in ast.walk(method)
+            if (name := _self_attribute(n, self_name))
+            and isinstance(n.ctx, ast.Load)
+            and id(n) not in called  # `self.g(y)`: a method, maybe of a class not seen
+        }
+    return read - provided
 
 
 def _callee(decorator: ast.expr) -> ast.expr:
@@ -754,8 +810,15 @@ def _static_self(facts: _Class) -> Fix | None:
         return None
     methods = facts.methods()
     hashed_here = "__hash__" not in methods and "__eq__" not in methods
+    by_identity = False
     if hashed_here and (facts.arrays or any(a not in facts.aux for a in facts.attributes)):
-        return None  # an attribute that may hold an array: the `__hash__` would raise TypeError
+        # An attribute that may hold an array: a written `__hash__` would raise TypeError.
+        # Where no registration can carry `self` (an attribute it reads is set where the fix
+        # cannot see) and nothing visible changes it after construction, the default
+        # identity hash and equality are all jit needs of a static argument.
+        if not facts.unheld or facts.set_later:
+            return None
+        by_identity, hashed_here = True, False
     edits: list[Edit] = []
     for method in facts.jitted:
         decorator = next(d for d in method.decorator_list if transform_of(d, facts.module.resolver))
@@ -781,9 +844,11 @@ def _static_self(facts: _Class) -> Fix | None:
                 ],
             )
         )
-    return Fix(
-        "Mark `self` static (its attributes must be hashable; stale results if the object "
-        "is mutated)",
-        facts.module.with_imports(edits),
-        Applicability.UNSAFE,
+    title = (
+        "Mark `self` static (hashed by identity: its attributes become constants of the "
+        "compiled code; stale results if the object is mutated)"
+        if by_identity
+        else "Mark `self` static (its attributes must be hashable; stale results if the object "
+        "is mutated)"
     )
+    return Fix(title, facts.module.with_imports(edits), Applicability.UNSAFE)

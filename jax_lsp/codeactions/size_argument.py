@@ -9,16 +9,18 @@ gives the intended result (JAX 0.10, checked in tests/codeactions/test_size_argu
   read `x[idx]` would clamp it to the last element (and -1, or JAX's default 0, would read a
   real one), so there is no fix where the result is read as an index.
 - `len(...)`, `.shape[0]` and `.size` of the result would count the padding: taken on the call
-  itself, they become `jnp.count_nonzero(c)` (the index functions) or
-  `jnp.count_nonzero(jnp.unique_counts(x, size=n).counts)` (`unique`); taken on a name the
-  result is bound to, there is no fix.
+  itself or on a name the result is bound to, they become `jnp.count_nonzero(c)` (the index
+  functions) or `jnp.count_nonzero(jnp.unique_counts(x, size=n).counts)` (`unique`), the true
+  count. Any other way of counting the entries (the whole shape, a reduction, an iteration, a
+  caller of the module taking the length of the returned result) gets no fix.
 """
 
 from __future__ import annotations
 
 import ast
 
-from jax_lsp.analysis.nodes import argument_of, contains, passes_keyword
+from jax_lsp.analysis.lengths import ancestors_of, entries_counted, length_taken, parent_map
+from jax_lsp.analysis.nodes import all_params, argument_of, contains, passes_keyword, walk_nodes
 from jax_lsp.codeactions.call_arguments import append_arguments
 from jax_lsp.codeactions.site import FixSite, Located, node_edit
 from jax_lsp.findings import Applicability, Fix
@@ -42,8 +44,8 @@ _FIRST_ARGUMENT = ((0, ("a", "ar", "x", "condition")),)
 
 
 def size_fix(node: ast.Call, qualname: str, ctx: FixSite) -> Fix | None:
-    """The call given `size=` (and `fill_value=`), or its result's length counted without it;
-    None where neither is known to give the intended result."""
+    """The call given `size=` (and `fill_value=`), with every length taken of its result
+    counted without the padding; None where that is not known to give the intended result."""
     if passes_keyword(node, "axis") or any(isinstance(a, ast.Starred) for a in node.args):
         return None
     if len(node.args) > _AXIS_POSITION.get(qualname, len(node.args)):
@@ -58,14 +60,19 @@ def size_fix(node: ast.Call, qualname: str, ctx: FixSite) -> Fix | None:
             return None
     size = " + ".join(_element_count(source, ctx) for source in sources)
     result, parents = _result(node, qualname, ctx)
-    length = _length_taken(result, parents)
+    length = length_taken(result, parents)
     if length is not None:
         return _count_fix(node, qualname, length, size, method, ctx)
     if qualname in _INDEX_FUNCTIONS and _read_as_index(node, ctx.ancestors):
         return None  # padding read as an index clamps to the last element
-    names = _bound_names(result, parents)
-    if names and _uses_spoiled(names, qualname, ctx):
+    if entries_counted(result, parents):
+        return None  # its shape, a reduction over it: the padding counts
+    names, holds_tuple = _bound_names(result, parents)
+    lengths = _lengths_of_bound(names, holds_tuple, qualname, ctx) if names else []
+    if lengths is None:
         return None
+    if _returned(result, parents, names, ctx):
+        return None  # a caller counts its entries, padding included
     added = [f"size={size}"]
     if not passes_keyword(node, "fill_value"):
         if qualname in _INDEX_FUNCTIONS:
@@ -76,6 +83,12 @@ def size_fix(node: ast.Call, qualname: str, ctx: FixSite) -> Fix | None:
     edit = append_arguments(node, text, ctx)
     if edit is None:
         return None
+    if lengths:
+        count = _count_text(node, qualname, size, method, ctx)
+        if count is None or not _count_stable(node, lengths, ctx):
+            return None
+        edits = (edit, *(node_edit(ctx, taken, count) for taken in lengths))
+        return Fix(f"Pass `{text}` and count with `{count}`", edits, Applicability.UNSAFE)
     return Fix(f"Pass `{text}` ({_padding(qualname, text, size)})", (edit,), Applicability.UNSAFE)
 
 
@@ -106,47 +119,62 @@ def _result(node: ast.Call, qualname: str, ctx: FixSite) -> tuple[ast.expr, list
     return result, parents
 
 
-def _length_taken(result: ast.expr, parents: list[ast.AST]) -> ast.expr | None:
-    """`len(result)`, `result.shape[0]` or `result.size`: the expression taking its length."""
-    if not parents:
-        return None
-    parent = parents[0]
-    if (
-        isinstance(parent, ast.Call)
-        and isinstance(parent.func, ast.Name)
-        and parent.func.id == "len"
-        and parent.args == [result]
-    ):
-        return parent
-    if isinstance(parent, ast.Attribute) and parent.attr == "size":
-        return parent
-    if isinstance(parent, ast.Attribute) and parent.attr == "shape" and len(parents) > 1:
-        above = parents[1]
-        if (
-            isinstance(above, ast.Subscript)
-            and isinstance(above.slice, ast.Constant)
-            and above.slice.value in (0, -1)
-        ):
-            return above
-    return None
-
-
 def _count_fix(
     node: ast.Call, qualname: str, length: ast.expr, size: str, method: bool, ctx: FixSite
 ) -> Fix | None:
     """The result's length counted without padding: `jnp.count_nonzero(c)` for the index
     functions, the nonzero counts of `jnp.unique_counts(x, size=n)` for `unique`."""
+    count = _count_text(node, qualname, size, method, ctx)
+    if count is None:
+        return None
+    return Fix(f"Count with `{count}`", (node_edit(ctx, length, count),), Applicability.UNSAFE)
+
+
+def _count_text(node: ast.Call, qualname: str, size: str, method: bool, ctx: FixSite) -> str | None:
+    """How many real entries the call's result has, computed without it."""
     if method or not isinstance(node.func, ast.Attribute) or node.keywords:
         return None
     prefix = ctx.segment(node.func.value)
     if qualname in _INDEX_FUNCTIONS and len(node.args) == 1:
-        count = f"{prefix}.count_nonzero({ctx.segment(node.args[0])})"
-    elif qualname in _UNIQUE and len(node.args) == 1:
+        return f"{prefix}.count_nonzero({ctx.segment(node.args[0])})"
+    if qualname in _UNIQUE and len(node.args) == 1:
         counts = f"{prefix}.unique_counts({ctx.segment(node.args[0])}, size={size}).counts"
-        count = f"{prefix}.count_nonzero({counts})"
-    else:
-        return None
-    return Fix(f"Count with `{count}`", (node_edit(ctx, length, count),), Applicability.UNSAFE)
+        return f"{prefix}.count_nonzero({counts})"
+    return None
+
+
+def _count_stable(node: ast.Call, lengths: list[ast.expr], ctx: FixSite) -> bool:
+    """Does the count, written where each length was taken, read what the call read: every
+    name of the call's argument bound once in the scope (a parameter, or one assignment), and
+    every length taken after the call, outside nested functions?"""
+    scope = ctx.functions[-1] if ctx.functions else None
+    if not isinstance(scope, ast.FunctionDef | ast.AsyncFunctionDef):
+        return False
+    read = {n.id for n in ast.walk(node.args[0]) if isinstance(n, ast.Name)}
+    bindings = dict.fromkeys(read, 0)
+    for parameter in all_params(scope):
+        if parameter in bindings:
+            bindings[parameter] += 1
+    nested = []
+    for found in walk_nodes(scope):
+        if (
+            isinstance(found, ast.Name)
+            and found.id in bindings
+            and not isinstance(found.ctx, ast.Load)
+        ):
+            bindings[found.id] += 1
+        elif found is not scope and isinstance(
+            found, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
+        ):
+            nested.append(found)
+    if any(count > 1 for count in bindings.values()):
+        return False
+    after = (node.end_lineno, node.end_col_offset)
+    return all(
+        (taken.lineno, taken.col_offset) > after
+        and not any(contains(function, taken) for function in nested)
+        for taken in lengths
+    )
 
 
 def _read_as_index(node: ast.AST, ancestors: list[ast.AST]) -> bool:
@@ -172,40 +200,79 @@ def _is_update(subscript: ast.Subscript, parent: ast.AST | None) -> bool:
     )
 
 
-def _bound_names(result: ast.expr, parents: list[ast.AST]) -> list[str]:
-    """The names `name = result` or `a, b = result` binds."""
+def _bound_names(result: ast.expr, parents: list[ast.AST]) -> tuple[list[str], bool]:
+    """The names `name = result` or `a, b = result` binds, and whether a lone name holds the
+    whole tuple of index arrays (`nz = jnp.nonzero(c)`: its arrays are `nz[0]`, ...)."""
     if not parents or not isinstance(parents[0], ast.Assign) or parents[0].value is not result:
-        return []
+        return [], False
     names = []
+    holds_tuple = False
     for target in parents[0].targets:
-        elements = target.elts if isinstance(target, ast.Tuple | ast.List) else [target]
-        names += [e.id for e in elements if isinstance(e, ast.Name)]
-    return names
+        if isinstance(target, ast.Tuple | ast.List):
+            names += [e.id for e in target.elts if isinstance(e, ast.Name)]
+        elif isinstance(target, ast.Name):
+            names.append(target.id)
+            holds_tuple = isinstance(result, ast.Call)
+    return names, holds_tuple
 
 
-def _uses_spoiled(names: list[str], qualname: str, ctx: FixSite) -> bool:
-    """Does the scope take the length of a name bound to the result, or (index functions)
-    read with it as an index? Either would see the padding."""
+def _lengths_of_bound(
+    names: list[str], holds_tuple: bool, qualname: str, ctx: FixSite
+) -> list[ast.expr] | None:
+    """The lengths taken of the arrays bound to `names` (`len(idx)`, `idx.shape[0]`,
+    `nz[0].size`), which a count can replace; None where the padding would reach the answer
+    otherwise: the array read with as an index, its shape or a reduction over it, or
+    `.size` of `argwhere`'s two-dimensional result."""
+    holds_tuple = holds_tuple and qualname in _INDEX_TUPLES
     scope = ctx.functions[-1] if ctx.functions else ctx.ancestors[0]
-    parents: dict[ast.AST, ast.AST] = {}
-    for parent in ast.walk(scope):
-        for child in ast.iter_child_nodes(parent):
-            parents[child] = parent
+    parents = parent_map(scope)
+    lengths: list[ast.expr] = []
     for found in ast.walk(scope):
         if not (isinstance(found, ast.Name) and found.id in names):
             continue
-        chain = [found]
-        while chain[-1] in parents and not isinstance(chain[-1], ast.stmt):
-            chain.append(parents[chain[-1]])
-        used = found
-        if isinstance(chain[1], ast.Subscript) and chain[1].value is found:
-            used = chain[1]  # `nz[0]`
-        above = chain[chain.index(used) + 1 :]
-        if _length_taken(used, above) is not None:
-            return True
-        if qualname in _INDEX_FUNCTIONS and _read_as_index(found, list(reversed(chain[1:]))):
-            return True
-    return False
+        if not isinstance(found.ctx, ast.Load):
+            continue
+        chain = ancestors_of(found, parents)
+        used: ast.expr = found
+        if chain and isinstance(chain[0], ast.Subscript) and chain[0].value is found:
+            used = chain[0]  # `nz[0]`
+            chain = chain[1:]
+        elif holds_tuple:
+            continue  # the tuple itself: its length is the number of dimensions
+        taken = length_taken(used, chain)
+        if taken is not None:
+            if qualname == "jax.numpy.argwhere" and isinstance(taken, ast.Attribute):
+                return None  # `.size` of rows x dimensions
+            lengths.append(taken)
+        elif entries_counted(used, chain) or (
+            qualname in _INDEX_FUNCTIONS and _read_as_index(found, list(reversed(chain)))
+        ):
+            return None
+    return lengths
+
+
+def _returned(result: ast.expr, parents: list[ast.AST], names: list[str], ctx: FixSite) -> bool:
+    """Is the result returned (itself, in a tuple, or through a name bound to it) to callers
+    of the module that count its entries (`len(f(x))`)?"""
+    scope = ctx.functions[-1] if ctx.functions else None
+    if not isinstance(scope, ast.FunctionDef | ast.AsyncFunctionDef):
+        return False
+    returned = [
+        value
+        for found in walk_nodes(scope)
+        if isinstance(found, ast.Return) and (value := found.value) is not None
+    ]
+    escapes = any(
+        value is result
+        or (isinstance(value, ast.Tuple) and result in value.elts)
+        or (isinstance(value, ast.Name) and value.id in names)
+        or (
+            isinstance(value, ast.Tuple)
+            and any(isinstance(e, ast.Name) and e.id in names for e in value.elts)
+        )
+        for value in returned
+    )
+    return escapes and ctx.model.result_counted(scope)
 
 
 def _element_count(node: ast.expr, ctx: Located) -> str:

@@ -1,6 +1,7 @@
-"""The 64-bit fixes. JAX901 (a 64-bit dtype asked for with x64 off): ask for the 32-bit
-dtype JAX computes in anyway, or enable 64-bit mode after the imports. JAX902 (x64 enabled
-after arrays were made): move the switch up to the imports. All unsafe."""
+"""The 64-bit fixes. JAX901 (a 64-bit dtype asked for with x64 off): enable 64-bit mode right
+after the imports, as the JAX guide advises (the author who wrote `float64` asked for 64 bits),
+or ask for the 32-bit dtype JAX computes in anyway. JAX902 (x64 enabled after arrays were
+made): move the switch up to the imports. All unsafe."""
 
 from __future__ import annotations
 
@@ -29,11 +30,11 @@ _NARROW = {
 
 
 def x64_fixes(requested: ast.expr, line: int, ctx: FixSite) -> tuple[Fix | None, tuple[Fix, ...]]:
-    """(main fix, alternatives): asking for the 32-bit dtype first, enabling 64-bit mode for
-    the whole program second. Both are unsafe: which one the author meant cannot be read from
-    the code (see `Float64WithoutX64.fix_safety`)."""
+    """(main fix, alternatives): enabling 64-bit mode for the whole program first (what the
+    request for 64 bits asks), the 32-bit dtype second. Both are unsafe: the switch changes
+    every computation, the narrowing drops the request (see `Float64WithoutX64.fix_safety`)."""
     fixes = [
-        fix for fix in (_narrow_fix(requested, ctx), enable_x64_fix(line, ctx)) if fix is not None
+        fix for fix in (enable_x64_fix(line, ctx), _narrow_fix(requested, ctx)) if fix is not None
     ]
     return (fixes[0], tuple(fixes[1:])) if fixes else (None, ())
 

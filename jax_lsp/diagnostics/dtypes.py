@@ -117,18 +117,19 @@ class Float64WithoutX64(Rule):
         the imports, or `JAX_ENABLE_X64=1`), or ask for a 32-bit dtype.
     """
     fix_safety = """
-        Two fixes, both unsafe, since the code cannot tell which one its author meant. The
-        first asks for the 32-bit dtype instead (`jnp.float64` -> `jnp.float32`, `"int64"` ->
-        `"int32"`, `"f8"` -> `"f4"`): the values stay what JAX computes today, but the
-        request for 64 bits is gone, and where x64 is switched on from outside the code
-        (`JAX_ENABLE_X64=1` in the shell or CI) the values change. The alternative inserts
-        `jax.config.update("jax_enable_x64", True)` right after the imports (with an
-        `import jax` when the module has none): it gives the 64 bits asked for, but changes
-        the default dtypes of the whole program, and of every program importing the module.
-        Neither is applied by `--fix` or fix-all, even with `--unsafe-fixes`: with two
-        choices they pick none and list the finding with both (choose in an editor). For
-        converted NumPy `float64` data only the (unsafe) x64 switch is offered, which
-        `--unsafe-fixes` applies.
+        Two fixes, both unsafe. The first, as the JAX guide advises, inserts
+        `jax.config.update("jax_enable_x64", True)` right after the imports, before any JAX
+        computation (with an `import jax` when the module has none): the author who wrote
+        `float64` asked for 64 bits, and gets them; but the default dtypes of the whole
+        program change (`jnp.array(1.0)` becomes `float64`, `jnp.arange(3)` `int64`), and of
+        every program importing the module. The alternative asks for the 32-bit dtype
+        instead (`jnp.float64` -> `jnp.float32`, `"int64"` -> `"int32"`, `"f8"` -> `"f4"`):
+        the values stay what JAX computes today, but the request for 64 bits is gone, and
+        where x64 is switched on from outside the code (`JAX_ENABLE_X64=1` in the shell or
+        CI) the values change. Neither is applied by `--fix` or fix-all, even with
+        `--unsafe-fixes`: with two choices they pick none and list the finding with both
+        (choose in an editor). For converted NumPy `float64` data only the (unsafe) x64
+        switch is offered, which `--unsafe-fixes` applies.
     """
     fix_applicabilities = frozenset({Applicability.UNSAFE})
     node_types = (ast.Call, ast.FunctionDef, ast.AsyncFunctionDef)
@@ -144,10 +145,16 @@ class Float64WithoutX64(Rule):
             fixed="""
             import jax
             import jax.numpy as jnp
+            jax.config.update("jax_enable_x64", True)
 
-            x = jnp.zeros(3, dtype=jnp.float32)
+            x = jnp.zeros(3, dtype=jnp.float64)
             """,
-            fixed_check="assert x.dtype == jnp.float32",
+            fixed_check=(
+                "try:\n"
+                "    assert x.dtype == jnp.float64\n"
+                "finally:\n"
+                '    jax.config.update("jax_enable_x64", False)  # keep the tests 32-bit\n'
+            ),
         ),
         Example(
             """
@@ -169,17 +176,23 @@ class Float64WithoutX64(Rule):
             import jax
             import jax.numpy as jnp
             import numpy as np
+            jax.config.update("jax_enable_x64", True)
 
             def sample(key):
-                return jax.random.uniform(key, (3,), dtype=np.float32)
+                return jax.random.uniform(key, (3,), dtype=np.float64)
 
             def widen(x):
-                return jnp.asarray(x).astype("float32")
+                return jnp.asarray(x).astype("float64")
 
             u = sample(jax.random.key(0))
             w = widen([1.0, 2.0])
             """,
-            fixed_check="assert u.dtype == jnp.float32 and w.dtype == jnp.float32",
+            fixed_check=(
+                "try:\n"
+                "    assert u.dtype == jnp.float64 and w.dtype == jnp.float64\n"
+                "finally:\n"
+                '    jax.config.update("jax_enable_x64", False)  # keep the tests 32-bit\n'
+            ),
         ),
         Example(
             """

@@ -169,7 +169,12 @@ class JitMethodSelf(Rule):
         move the method body into a module-level helper jitted with `static_argnums`. Unsafe:
         mark `self` static and add `__hash__`/`__eq__` (stale results if the object mutates),
         offered only when every attribute is a Python value (aux data), since the `__hash__`
-        hashes them all and an array raises TypeError.
+        hashes them all and an array raises TypeError. Attributes set after construction (by
+        a method, or on an instance by top-level code) are flattened too, which makes the
+        registration unsafe; where a traced method reads an attribute no registration can
+        carry (set where the fix cannot see) and nothing sets one after construction, `self`
+        is marked static with its default identity hash and equality instead (unsafe: its
+        attributes become constants of the compiled code).
     """
     fix_applicabilities = frozenset({Applicability.SAFE, Applicability.UNSAFE})
     fix_in_some_cases_only = True
@@ -510,6 +515,12 @@ class StaticSelfMutable(Rule):
         attributes used in Python control flow aux data, and a changed attribute is seen on the
         next call. Offered when the decorator is `partial(jax.jit, static_argnums=0)` with no
         other option. The `partial` (or `functools`) import goes too when nothing else uses it.
+        Attributes set after construction (by a method, or on an instance by top-level code:
+        `sim.scale = 3.0`) are flattened too, and make it unsafe (an object flattened before
+        they are set raises AttributeError). No fix where a traced method reads an attribute
+        the registration could not carry. A static `self` cannot be kept instead: jit does
+        not see a change of the same object's attributes even with a value `__hash__` and
+        `__eq__` (measured), so only a new object per change would retrace.
     """
     fix_applicabilities = frozenset({Applicability.SAFE, Applicability.UNSAFE})
     node_types = (ast.FunctionDef, ast.AsyncFunctionDef)

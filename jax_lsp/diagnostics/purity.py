@@ -840,6 +840,11 @@ class GlobalReadInTraced(_StateRule):
         a variable of an enclosing function read by a jitted closure and rebound after the
         closure was created, and `self.attr` read in a method jitted as a bound method
         (`self.f = jax.jit(self.step)`) when another method of the class assigns it.
+        A change after the last call that may reach the compiled function is not flagged: a
+        plain function jitted where it is called (`params = jax.jit(init_model)()`), never
+        stored nor decorated, runs again only where later code names it. Nor is a global set
+        once by a lazy initialisation (`if _model is None: _model = build()`, or after
+        `if _ready: return`): once set, it does not change.
     """
     why_bad = """
         JAX reads the global while tracing and bakes its value into the compiled function as a
@@ -945,8 +950,94 @@ class GlobalReadInTraced(_StateRule):
             """,
             check="assert (first == second).all()  # the new key is ignored",
         ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            batch = jnp.ones(3)
+
+            def init_model():
+                return jnp.zeros(3) + batch.mean()  # error
+
+            first = jax.jit(init_model)()
+            batch = jnp.ones(3) * 5.0
+            second = jax.jit(init_model)()  # a new wrapper, the same cached trace
+            """,
+            check="assert float(second[0]) == 1.0  # not 5.0",
+        ),
     )
     valid = (
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            batch = jnp.ones(3)
+
+            def init_model():
+                return jnp.zeros(3) + batch.mean()
+
+            params = jax.jit(init_model)()  # traced, called and dropped: never called again
+
+            def loss(p, b):
+                return jnp.sum(p * b)
+
+            for step in range(3):
+                batch = jnp.ones(3) * step
+                params = params - 0.1 * jax.grad(loss)(params, batch)
+            """,
+            check="assert jnp.allclose(params, 0.7)",
+        ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            _table = None
+
+            def table():
+                global _table
+                if _table is None:  # set once, before the first trace reads it
+                    _table = jnp.arange(10.0)
+                return _table
+
+            @jax.jit
+            def lookup(i):
+                return _table[i]
+
+            table()
+            out = lookup(3)
+            table()  # does nothing the second time
+            again = lookup(3)
+            """,
+            check="assert float(out) == float(again) == 3.0",
+        ),
+        Example(
+            """
+            import jax
+
+            _ready = False
+            _scale = None
+
+            def setup():
+                global _ready, _scale
+                if _ready:
+                    return
+                _scale = 2.0
+                _ready = True
+
+            @jax.jit
+            def apply(x):
+                return x * _scale
+
+            setup()
+            first = apply(1.0)
+            setup()  # does nothing the second time
+            second = apply(1.0)
+            """,
+            check="assert float(first) == float(second) == 2.0",
+        ),
         Example(
             """
             import jax

@@ -274,13 +274,16 @@ class SizeDependentOp(Rule):
         padded updates; `compress`/`extract` with `0` (JAX's own default, written out);
         `unique`, `unique_*` and the set operations get no `fill_value` (JAX pads with the
         smallest value found). The fix title says what the padding is. Where the code takes
-        the result's length (`len(...)`, `.shape[0]`, `.size`) on the call itself, the fix
-        counts instead: `jnp.count_nonzero(c)` for the index functions,
-        `jnp.count_nonzero(jnp.unique_counts(x, size=x.size).counts)` for `unique`. No fix
-        where the padding would give a wrong answer: the result read as an index (`x[idx]`
-        clamps the padded index to the last element; -1 or 0 would read a real element), or
-        the length of a name bound to the result taken. Unsafe: the output now always has
-        `size` entries. No fix with `axis=` or `*args`.
+        the result's length (`len(...)`, `.shape[0]`, `.size`), on the call itself or on a
+        name bound to it, the fix writes the true count there instead:
+        `jnp.count_nonzero(c)` for the index functions,
+        `jnp.count_nonzero(jnp.unique_counts(x, size=x.size).counts)` for `unique` (for a
+        bound name, only while what the count reads is bound once and the length is taken
+        after the call). No fix where the padding would give a wrong answer: the result read
+        as an index (`x[idx]` clamps the padded index to the last element; -1 or 0 would read
+        a real element), reduced (`.mean()`), its whole shape taken or iterated over, or
+        returned to a caller in the module that counts its entries (`len(f(x))`). Unsafe:
+        the output now always has `size` entries. No fix with `axis=` or `*args`.
     """
     fix_applicabilities = frozenset({Applicability.UNSAFE})
     node_types = (ast.Call,)

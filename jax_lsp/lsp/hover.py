@@ -55,7 +55,11 @@ def example_pair(rule: Rule) -> tuple[str, str] | None:
     right: list[str] = []
     matcher = difflib.SequenceMatcher(a=wrong_lines, b=right_lines, autojunk=False)
     for tag, a_start, a_end, b_start, b_end in matcher.get_opcodes():
-        if tag != "equal":
+        if tag == "insert" and a_start > 0:
+            # A line added (the x64 switch after the imports): shown after the line it follows.
+            wrong += wrong_lines[a_start - 1 : a_start]
+            right += right_lines[b_start - 1 : b_end]
+        elif tag != "equal":
             wrong += wrong_lines[a_start:a_end]
             right += right_lines[b_start:b_end]
     wrong = [line for line in wrong if line.strip()]

@@ -408,3 +408,17 @@ def test_an_edit_in_one_function_reaches_the_key_of_another():
     assert all(parse is parses[0] for parse in parses)
     assert keys[1] != keys[0] and keys[2] != keys[1]
     assert keys[3] is keys[2]  # `x + 1` -> `x + 2` changes nothing `inner` reads
+
+
+def test_a_caller_counting_a_padded_result_reaches_the_fix():
+    """JAX802's `size=` fix is withdrawn when a caller in another unit starts to take the
+    length of the returned result (the padding would count there)."""
+    callee = (
+        "import jax\nimport jax.numpy as jnp\n\n@jax.jit\ndef hits(x):\n"
+        "    return jnp.nonzero(x > 0)[0]\n\n"
+    )
+    plain = callee + "out = hits(jnp.ones(3))\n"
+    counted = callee + "out = len(hits(jnp.ones(3)))\n"
+    versions = _check_versions(plain, counted, plain)
+    fixes = [[f.fix is not None for f in found if f.code == "JAX802"] for found in versions]
+    assert fixes == [[True], [False], [True]]

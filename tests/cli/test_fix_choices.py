@@ -1,5 +1,5 @@
 """`check --fix` never picks between meanings: a finding offering several unsafe fixes (JAX901:
-ask for float32, or enable 64-bit mode) is left alone, even with `--unsafe-fixes`, and listed
+enable 64-bit mode, or ask for float32) is left alone, even with `--unsafe-fixes`, and listed
 with its choices; a finding's first safe fix is applied over its unsafe alternatives."""
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ def test_several_fixes_none_applied_and_listed(tmp_path: Path):
     assert "Fixed" not in run.stdout
     assert "1 finding with several fixes, none applied (choose one in an editor):" in run.stdout
     (listed,) = [line for line in run.stdout.splitlines() if line.startswith("  prices.py:5:")]
-    assert "JAX901: Use `jnp.float32`" in listed and "Enable 64-bit mode" in listed
+    assert "JAX901: Enable 64-bit mode" in listed and "| Use `jnp.float32`" in listed
     plain = jax_lsp("check", "--unsafe-fixes", "--select", "JAX901", "prices.py", cwd=tmp_path)
     assert " [*] " not in plain.stdout and "fixable" not in plain.stdout
     assert "(1 finding with several fixes: choose one in an editor.)" in plain.stdout

@@ -586,3 +586,91 @@ def test_helpers_of_dunder_and_private_methods_are_named_for_calls_inside_the_cl
     )
     outcome = run_snippet(fixed, check)
     assert outcome.error is None, outcome.error
+
+
+# A method jitted with a static `self` whose attribute top-level code sets, then changes
+# between calls: it ran (stale: 1.2 twice), and the registration that left `scale` out made
+# the rebuilt `self` lack it (AttributeError).
+STATIC_SELF_CHANGED = source(
+    """
+    from functools import partial
+
+    import jax
+
+
+    class Simulator:
+        def __init__(self, dt):
+            self.dt = dt
+
+        @partial(jax.jit, static_argnums=0)
+        def run(self, x):
+            return x + self.dt * self.scale
+
+
+    sim = Simulator(0.1)
+    sim.scale = 2.0
+    first = sim.run(1.0)
+    sim.scale = 3.0  # changed between calls
+    second = sim.run(1.0)
+    """
+)
+
+
+def test_attributes_set_on_instances_are_carried_by_the_registration():
+    check = "assert abs(float(first) - 1.2) < 1e-6"
+    before = run_as_module(STATIC_SELF_CHANGED, check + " and float(second) == float(first)")
+    assert before.error is None, before.error  # ran, stale
+    fix = unstatic_register_fix(
+        STATIC_SELF_CHANGED, *position_of(STATIC_SELF_CHANGED, "partial(jax.jit")
+    )
+    assert fix is not None and fix.applicability is Applicability.UNSAFE  # flattened before set
+    fixed = applied(STATIC_SELF_CHANGED, fix)
+    assert "children = (self.dt, self.scale)" in fixed
+    assert "obj = object.__new__(cls)" in fixed
+    after = run_as_module(fixed, check + " and abs(float(second) - 1.3) < 1e-6")
+    assert after.error is None, f"{after.error!r}\n{fixed}"  # runs, and sees the change
+
+
+def test_no_registration_where_the_rebuilt_self_would_lack_an_attribute():
+    """`scale` comes from `setattr` with a computed name: a registration cannot carry it, so
+    the jitted method would raise AttributeError on the rebuilt `self`."""
+    text = STATIC_SELF_CHANGED.replace("sim.scale = 2.0", 'setattr(sim, "sc" + "ale", 2.0)')
+    text = text.replace("sim.scale = 3.0", 'setattr(sim, "sc" + "ale", 3.0)')
+    assert run_as_module(text, "assert float(first) == float(second)").error is None
+    assert unstatic_register_fix(text, *position_of(text, "partial(jax.jit")) is None
+    plain = text.replace("@partial(jax.jit, static_argnums=0)", "@jax.jit")
+    assert register_fix(plain, *position_of(plain, "class Simulator")) is None
+
+
+def test_static_self_by_identity_where_no_registration_can_carry_self():
+    """`scale` is set where no fix can see (a computed `setattr`), `dt` holds an array: no
+    registration, no helper, no value `__hash__` (an array is unhashable); the default identity
+    hash and equality are what jit needs of a static `self`, and the program runs."""
+    text = source(
+        """
+        import jax
+        import jax.numpy as jnp
+
+
+        class Simulator:
+            def __init__(self, dt):
+                self.dt = jnp.asarray(dt)
+
+            @jax.jit
+            def run(self, x):
+                return x + self.dt * self.scale
+
+
+        sim = Simulator(0.1)
+        setattr(sim, "sc" + "ale", 2.0)
+        """
+    )
+    check = "out = sim.run(1.0)"
+    assert isinstance(run_as_module(text, check).error, TypeError)
+    (fix,) = pytree_fixes(text, *position_of(text, "class Simulator"))
+    assert fix.applicability is Applicability.UNSAFE and "hashed by identity" in fix.title
+    fixed = applied(text, fix)
+    assert "static_argnums=0" in fixed and "__hash__" not in fixed
+    outcome = run_as_module(fixed, check)
+    assert outcome.error is None, f"{outcome.error!r}\n{fixed}"
+    assert abs(float(outcome.namespace["out"]) - 1.2) < 1e-6

@@ -1,6 +1,7 @@
 """JAX802's fix under real JAX: where it is offered, the fixed program computes what its author
-meant (the padding `size=` brings never reaches the answer); where the padding would reach it
-(the result read as an index, the length of a bound result taken), no fix is offered."""
+meant (the padding `size=` brings never reaches the answer: a length taken of the result becomes
+the true count); where the padding would reach it (the result read as an index, reduced, its
+shape taken, returned to a caller that counts it), no fix is offered."""
 
 from __future__ import annotations
 
@@ -83,6 +84,41 @@ FIXED = [
         "return jnp.count_nonzero(x > 0)",
         "assert int(out) == 2",
     ),
+    (
+        "length-of-bound-result",  # len(u) counts the distinct values, not the padding
+        """
+        import jax
+        import jax.numpy as jnp
+
+        @jax.jit
+        def distinct(x):
+            u = jnp.unique(x)
+            return len(u)
+
+        out = distinct(jnp.array([1, 2, 2]))
+        """,
+        "return jnp.count_nonzero(jnp.unique_counts(x, size=x.size).counts)",
+        "assert int(out) == 2",
+    ),
+    (
+        "neighbours-counted-in-the-function",
+        """
+        import jax
+        import jax.numpy as jnp
+
+        @jax.jit
+        def neighbour_count(positions, i, cutoff):
+            distances = jnp.linalg.norm(positions - positions[i], axis=1)
+            close = (distances < cutoff) & (distances > 0)
+            (found,) = jnp.nonzero(close)
+            return found.shape[0], found.size
+
+        positions = jnp.array([[0.0, 0.0], [0.5, 0.0], [0.0, 0.5], [3.0, 3.0]])
+        counts = [neighbour_count(positions, i, 1.0) for i in range(4)]
+        """,
+        "return jnp.count_nonzero(close), jnp.count_nonzero(close)",
+        "assert [(int(a), int(b)) for a, b in counts] == [(2, 2), (2, 2), (2, 2), (0, 0)]",
+    ),
 ]
 
 
@@ -111,15 +147,71 @@ UNFIXABLE = [
         """,
     ),
     (
-        "length-of-bound-result",  # len(u) would count the padding
+        "returned-to-a-counting-caller",  # len() of the padded result is the size: 50.0
         """
         import jax
         import jax.numpy as jnp
 
         @jax.jit
-        def distinct(x):
-            u = jnp.unique(x)
-            return len(u)
+        def neighbours(positions, i, cutoff):
+            distances = jnp.linalg.norm(positions - positions[i], axis=1)
+            close = (distances < cutoff) & (distances > 0)
+            return jnp.nonzero(close)[0]
+
+        positions = jax.random.uniform(jax.random.key(0), (50, 2)) * 5.0
+        counts = [len(neighbours(positions, i, 1.0)) for i in range(50)]
+        print(sum(counts) / len(counts))
+        """,
+    ),
+    (
+        "bound-then-returned-to-a-mean",
+        """
+        import jax
+        import jax.numpy as jnp
+
+        @jax.jit
+        def labels(x):
+            found = jnp.unique(x)
+            return found
+
+        spread = labels(jnp.array([3, 1, 1])).mean()
+        """,
+    ),
+    (
+        "reduced-result",  # padded with the smallest value: the mean changes
+        """
+        import jax
+        import jax.numpy as jnp
+
+        @jax.jit
+        def mean_label(x):
+            return jnp.unique(x).mean()
+        """,
+    ),
+    (
+        "whole-shape-of-bound-result",
+        """
+        import jax
+        import jax.numpy as jnp
+
+        @jax.jit
+        def shape_of_hits(x):
+            idx = jnp.flatnonzero(x > 0)
+            return idx.shape
+        """,
+    ),
+    (
+        "count-argument-rebound",  # the count would read the new `mask`
+        """
+        import jax
+        import jax.numpy as jnp
+
+        @jax.jit
+        def active(x):
+            mask = x > 0
+            idx = jnp.flatnonzero(mask)
+            mask = x > 1
+            return len(idx) + mask.sum()
         """,
     ),
 ]

@@ -72,8 +72,11 @@ def test_enabling_to_false_does_not_enable():
     assert lines_of(source, "JAX901") == [2]
 
 
-def test_float64_fix_asks_for_float32():
-    assert fixed(REQUEST, "JAX901") == HEADER + textwrap.dedent(REQUEST).replace("64", "32")
+def test_float64_fix_enables_x64_after_the_imports():
+    assert fixed(REQUEST, "JAX901") == (
+        'import jax\nimport jax.numpy as jnp\njax.config.update("jax_enable_x64", True)\n\n'
+        + textwrap.dedent(REQUEST)
+    )
 
 
 def test_late_enable_flagged_and_moved():

@@ -515,6 +515,38 @@ CASES = [
     ),
 ]
 
+# A program that counts each particle's neighbours in a jitted function: `size=` alone made
+# every count the padded length (a mean of 50.0 where the eager program gives 5.32).
+_NEIGHBOURS = """
+import jax
+import jax.numpy as jnp
+
+@jax.jit
+def neighbour_count(positions, i, cutoff):
+    distances = jnp.linalg.norm(positions - positions[i], axis=1)
+    close = (distances < cutoff) & (distances > 0)
+    found = jnp.nonzero(close)[0]
+    return found.shape[0]
+
+positions = jax.random.uniform(jax.random.key(0), (50, 2)) * 5.0
+counts = [int(neighbour_count(positions, i, 1.0)) for i in range(50)]
+mean = sum(counts) / len(counts)
+"""
+CASES.append(
+    (
+        "802-neighbour-counts",
+        "JAX802",
+        _NEIGHBOURS,
+        "jax.errors.ConcretizationTypeError",
+        None,
+        # The original program run eagerly gives what its author meant: the same counts.
+        "eager = {}\n"
+        "with jax.disable_jit():\n"
+        f"    exec({_NEIGHBOURS!r}, eager)\n"
+        "assert eager['counts'] == counts and mean == eager['mean'] != 50.0, (mean, eager['mean'])",
+    )
+)
+
 
 @pytest.mark.parametrize(
     ("code", "program", "raises", "buggy_check", "fixed_check"),
