@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
@@ -62,7 +62,9 @@ class FileResult:
     lines: list[str] = field(default_factory=list)  # the line each finding starts on
     diff: str = ""  # --diff: what --fix would change, as a unified diff
     rule_failures: dict[str, str] = field(default_factory=dict)  # rule code -> first error
-    # The traces the module gives functions of other project modules, by file (`TraceRounds`).
+    # The traces the module was analysed with, and those it gives functions of other project
+    # modules, by file (`TraceRounds`).
+    given: tuple = ()
     gives: dict[str, tuple] = field(default_factory=dict)
 
 
@@ -74,24 +76,28 @@ def check_file(
     settings: Settings,
     fix: FixMode,
     unsafe: bool,
-    given: Mapping[str, tuple] | None = None,
+    rounds: TraceRounds | None = None,
     reported: bool = True,
 ) -> FileResult:
-    """The findings of one file (`given`: the traces each project file receives, settled by
-    `check`'s rounds). A file not `reported` is analysed for the traces it gives only."""
+    """The findings of one file, analysed with the traces `rounds` gives it (`check`'s
+    project pass), which learn the traces it gives. A file not `reported` is analysed for
+    the traces it gives only."""
     try:
         workspace = _workspace(settings)
-        if given is not None:
-            workspace.give(given)
-        if not reported:
-            return _traces_of_file(path, settings, workspace)
-        return _check_file(path, settings, fix, unsafe, workspace)
+        given: tuple = ()
+        if rounds is not None:
+            workspace.give(rounds)
+            given = workspace.given_to(path)
+        if reported:
+            result = _check_file(path, settings, fix, unsafe, workspace)
+        else:
+            result = FileResult(path, gives=workspace.traces_given_by(path))
+        if rounds is not None:
+            result.given = given
+            rounds.record(path, result.gives, given)
+        return result
     except Exception as error:  # an engine bug: one line for this file, the others still run
         return FileResult(path, error=f"internal error: {type(error).__name__}: {error}")
-
-
-def _traces_of_file(path: str, settings: Settings, workspace: Workspace) -> FileResult:
-    return FileResult(path, gives=workspace.traces_given_by(path))
 
 
 def _check_file(
@@ -238,20 +244,20 @@ def check_paths(
     functions: every file, and every project file whose traced code may reach one of them, is
     analysed with the traces found so far, and again while the traces it receives change
     (`TraceRounds`). Fixes are applied once those hold."""
+    workspace = _workspace(settings)
     rounds = TraceRounds()
     reported = set(files)
     results: dict[str, FileResult] = {}
-    pending = [*files, *_workspace(settings).tracing_files(files)]
+    pending = workspace.importers_first([*files, *workspace.tracing_files(files)])
     while pending:
-        given = rounds.hand(pending)
-        for result in _analyse(pending, settings, None, unsafe, jobs, given, reported):
-            rounds.record(result.path, result.gives)
+        for result in _analyse(pending, settings, None, unsafe, jobs, rounds, reported):
+            rounds.record(result.path, result.gives, result.given)
             if result.path in reported:
                 results[result.path] = result
-        pending = rounds.to_redo()
+        pending = workspace.importers_first(rounds.to_redo())
     if fix:
         fixable = [path for path in files if any(f.fix for f in results[path].findings)]
-        for result in _analyse(fixable, settings, fix, unsafe, jobs, rounds.incoming, reported):
+        for result in _analyse(fixable, settings, fix, unsafe, jobs, rounds, reported):
             results[result.path] = result
     return [results[path] for path in files]
 
@@ -262,24 +268,26 @@ def _analyse(
     fix: FixMode,
     unsafe: bool,
     jobs: int,
-    given: Mapping[str, tuple],
+    rounds: TraceRounds,
     reported: set[str],
 ) -> list[FileResult]:
-    """`check_file` of each file, in worker processes when there are many."""
-    check = partial(check_file, settings=settings, fix=fix, unsafe=unsafe, given=given)
+    """`check_file` of each file in their order, in worker processes when there are many
+    (each worker records into its own view of `rounds` as it goes)."""
     if jobs <= 1 or len(files) < _PARALLEL_THRESHOLD:
+        check = partial(check_file, settings=settings, fix=fix, unsafe=unsafe, rounds=rounds)
         results = []
         for done, path in enumerate(files, 1):
             results.append(check(path, reported=path in reported))
             collect_after_item(done)
         return results
-    # Sorted by path: a package's modules (which import each other) go to the same worker.
-    paths = sorted(files)
-    items = [(path, path in reported) for path in paths]
-    results = map_with_locality(
-        partial(_check_item, check), items, [_size(p) for p in paths], jobs, _lost_item
+    view = rounds.view()
+    check = partial(check_file, settings=settings, fix=fix, unsafe=unsafe, rounds=view)
+    # Contiguous runs of this order: a package's modules (which import each other) go to the
+    # same worker, which sees the traces its modules give before the modules they reach.
+    items = [(path, path in reported) for path in files]
+    return map_with_locality(
+        partial(_check_item, check), items, [_size(p) for p in files], jobs, _lost_item
     )
-    return results
 
 
 def _check_item(check: Callable[..., FileResult], item: tuple[str, bool]) -> FileResult:

@@ -60,9 +60,9 @@ class Workspace:
         self._modules = ModuleFactsCache(open_text)
         self._answers: dict[AnswerKey, ExternalFacts | None] = {}
         self._traces = ProjectTraces(root, self._modules, self._foreign)
-        # The traces each file receives, settled by `check`'s rounds (`TraceRounds`): None
-        # while they are found on demand from the importers (the editor).
-        self._given: Mapping[str, tuple[IncomingTrace, ...]] | None = None
+        # The traces each file receives, from `check`'s rounds: None while they are found on
+        # demand from the importers (the editor).
+        self._given: TraceRounds | None = None
 
     def trust_files(self) -> None:
         """The workspace's files do not change while it is used (one `check` run): the
@@ -75,13 +75,22 @@ class Workspace:
         traced code calls or transforms them)."""
         if self._given is not None:
             path = document_file(document)
-            return self._given.get(real_file(path), ()) if path is not None else ()
+            return self._given.incoming(real_file(path)) if path is not None else ()
         return self._traces.incoming(document, x64)
 
-    def give(self, traces: Mapping[str, tuple[IncomingTrace, ...]]) -> None:
-        """Answer `incoming` from `traces` (by file, links resolved): what `check`'s rounds
-        have settled, instead of reading each module's importers."""
-        self._given = traces
+    def give(self, rounds: TraceRounds) -> None:
+        """Answer `incoming` from `rounds` (`check`'s), instead of reading each module's
+        importers."""
+        self._given = rounds
+
+    def given_to(self, path: str) -> tuple[IncomingTrace, ...]:
+        """The traces `give`'s rounds give the file at `path` now."""
+        return self._given.incoming(real_file(path)) if self._given is not None else ()
+
+    def importers_first(self, files: list[str]) -> list[str]:
+        """`files`, the modules of each top folder together, each module after its importers
+        where the imports allow (see `ProjectTraces.importers_first`)."""
+        return self._traces.importers_first(files)
 
     def outgoing(self, model: ModuleModel) -> dict[str, tuple[IncomingTrace, ...]]:
         """The traces the module's traced code gives functions of other project modules, by
@@ -103,7 +112,7 @@ class Workspace:
         entry = self._modules.entry(file)
         if entry is None:
             return {}
-        given = self._given.get(str(file), ()) if self._given is not None else ()
+        given = self._given.incoming(str(file)) if self._given is not None else ()
         if not self._traces.may_trace(self._modules.text(file, entry), given):
             return {}
         document = self._modules.document(file, entry)
@@ -190,53 +199,63 @@ _MAX_ROUNDS = 24
 
 
 class TraceRounds:
-    """`check`'s project pass. Every module is analysed once with the traces found so far (none
-    at first), and its analysis tells the traces its module gives the others (`record`). A
-    module given other traces than it was analysed with is analysed again (`to_redo`), until
-    none is: each module is modelled once, and again only when its importers trace it, instead
-    of each module's importers being modelled for it on demand."""
+    """`check`'s project pass. Every module is analysed with the traces the others give it so
+    far, and its analysis tells the traces its module gives the others (`record`). A module
+    given other traces than it was analysed with is analysed again (`to_redo`), until none is:
+    each module is modelled once, and again only when traces reach it late, instead of each
+    module's importers being modelled for it on demand. A worker analyses with a `view` it
+    records into as it goes: modules ordered importers first (`Workspace.importers_first`)
+    then receive most of their traces in the first round."""
 
     def __init__(self) -> None:
         self._gives: dict[str, dict[str, tuple[IncomingTrace, ...]]] = {}
+        self._sources: dict[str, set[str]] = {}  # target -> the files giving it traces
         self._analysed_with: dict[str, tuple[IncomingTrace, ...]] = {}
-        self._incoming: dict[str, tuple[IncomingTrace, ...]] = {}
-        self._names: dict[str, str] = {}  # each file as `hand` was given it
+        self._names: dict[str, str] = {}  # each file as `record` was given it
         self.rounds = 0
 
-    @property
-    def incoming(self) -> Mapping[str, tuple[IncomingTrace, ...]]:
-        """The traces each file receives, by file (links resolved)."""
-        return self._incoming
+    def incoming(self, file: str) -> tuple[IncomingTrace, ...]:
+        """The traces the file (links resolved) receives: from each file giving some, in the
+        order of their paths (as the editor's importers give them)."""
+        sources = self._sources.get(file)
+        if not sources:
+            return ()
+        return tuple(trace for source in sorted(sources) for trace in self._gives[source][file])
 
-    def hand(self, files: list[str]) -> Mapping[str, tuple[IncomingTrace, ...]]:
-        """`files` are analysed next, with the traces they receive now (returned, by file)."""
-        for name in files:
-            file = real_file(name)
-            self._analysed_with[file] = self._incoming.get(file, ())
-            self._names[file] = name
-        return self._incoming
+    def view(self) -> TraceRounds:
+        """A copy to record into apart from this one (a worker's)."""
+        copy = TraceRounds()
+        copy._gives = dict(self._gives)
+        copy._sources = {target: set(sources) for target, sources in self._sources.items()}
+        return copy
 
-    def record(self, file: str, gives: Mapping[str, tuple[IncomingTrace, ...]]) -> None:
-        """The analysis of `file` found that it gives `gives` (by file)."""
-        self._gives[real_file(file)] = {
-            real_file(target): traces for target, traces in gives.items()
-        }
+    def record(
+        self,
+        name: str,
+        gives: Mapping[str, tuple[IncomingTrace, ...]],
+        analysed_with: tuple[IncomingTrace, ...],
+    ) -> None:
+        """The file `name` was analysed with the traces `analysed_with`, and gives `gives`
+        (by file)."""
+        file = real_file(name)
+        self._names[file] = name
+        self._analysed_with[file] = analysed_with
+        for target in self._gives.get(file, ()):
+            self._sources[target].discard(file)
+        given = {real_file(target): traces for target, traces in gives.items()}
+        given.pop(file, None)
+        self._gives[file] = given
+        for target in given:
+            self._sources.setdefault(target, set()).add(file)
 
     def to_redo(self) -> list[str]:
-        """Settle the traces each file receives from what the files give; the files analysed
-        with other traces than they now receive, named as `hand` was given them (none once the
-        traces hold, or after `_MAX_ROUNDS`)."""
-        received: dict[str, list[IncomingTrace]] = {}
-        for source in sorted(self._gives):  # the order the editor's importers give them in
-            for target, traces in self._gives[source].items():
-                if target != source:
-                    received.setdefault(target, []).extend(traces)
-        self._incoming = {target: tuple(traces) for target, traces in received.items()}
+        """The files analysed with other traces than they now receive, named as `record` was
+        given them (none once the traces hold, or after `_MAX_ROUNDS`)."""
         self.rounds += 1
         if self.rounds >= _MAX_ROUNDS:
             return []
         return sorted(
             self._names[file]
             for file, given in self._analysed_with.items()
-            if self._incoming.get(file, ()) != given
+            if self.incoming(file) != given
         )

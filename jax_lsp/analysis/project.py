@@ -15,6 +15,7 @@ in its own file. Nothing is imported or run.
 from __future__ import annotations
 
 import ast
+import heapq
 import os
 import re
 import time
@@ -337,6 +338,54 @@ class ProjectTraces:
                     found.add(other)
                     pending.append(other)
         return sorted(found)
+
+    def importers_first(self, files: list[str]) -> list[str]:
+        """`files` in the order `check` analyses them: the modules of each top folder (the
+        folder holding their top package) together, top folders in path order, and within
+        one, each module after those of its importers that are among `files` (in path order
+        where the imports leave a choice; an import cycle is cut at its first module by
+        path). A pass in this order sees most traces before the modules they reach."""
+        groups: dict[str, list[str]] = {}
+        for file in files:
+            roots = search_roots(None, file)
+            top = str(roots[-1]) if roots else os.path.dirname(file)
+            groups.setdefault(top, []).append(file)
+        ordered: list[str] = []
+        for top in sorted(groups):
+            ordered += self._importers_first_in(sorted(groups[top]))
+        return ordered
+
+    def _importers_first_in(self, files: list[str]) -> list[str]:
+        real = {file: real_file(file) for file in files}
+        by_real = {path: file for file, path in real.items()}
+        waiting: dict[str, int] = {}  # file -> its importers among `files` not yet placed
+        imports: dict[str, list[str]] = {file: [] for file in files}
+        for file in files:
+            entry = self._cache.entry(Path(real[file]))
+            if entry is None:
+                continue
+            names = self._names(real[file], self._cache.text(Path(real[file]), entry))
+            importers = [by_real[o] for o in self._importers(real[file], names) if o in by_real]
+            waiting[file] = len(importers)
+            for importer in importers:
+                imports[importer].append(file)
+        ready = [file for file in files if not waiting.get(file)]
+        heapq.heapify(ready)
+        placed: list[str] = []
+        left = set(files)
+        while left:
+            if not ready:  # a cycle: cut it at its first module by path
+                ready = [min(left)]
+            file = heapq.heappop(ready)
+            if file not in left:
+                continue
+            left.discard(file)
+            placed.append(file)
+            for imported in imports[file]:
+                waiting[imported] -= 1
+                if waiting[imported] == 0 and imported in left:
+                    heapq.heappush(ready, imported)
+        return placed
 
     def may_trace(self, text: str, incoming: tuple[IncomingTrace, ...]) -> bool:
         """Can a module with this text, given these traces, trace something of another module:

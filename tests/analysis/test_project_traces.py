@@ -8,7 +8,7 @@ from pathlib import Path
 
 from jax_lsp.config import Settings, load_settings
 from jax_lsp.engine import check_source, traces_given
-from jax_lsp.workspace import Workspace
+from jax_lsp.workspace import TraceRounds, Workspace
 
 
 def write(root: Path, files: dict[str, str]) -> None:
@@ -330,7 +330,10 @@ def test_the_traces_a_module_gives_do_not_depend_on_the_rules_run_before(tmp_pat
     )
     workspace = Workspace(str(tmp_path))
     stack = str(tmp_path / "stack.py")
-    workspace.give(traces_given(check(tmp_path, "train.py", workspace), workspace))
+    rounds = TraceRounds()
+    train = str(tmp_path / "train.py")
+    rounds.record(train, traces_given(check(tmp_path, "train.py", workspace), workspace), ())
+    workspace.give(rounds)
     after_rules = traces_given(check(tmp_path, "stack.py", workspace), workspace)
     assert [t.function for t in after_rules[str(tmp_path / "layers.py")]] == [
         "ResidualLayer.__call__"

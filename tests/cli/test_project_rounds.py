@@ -104,10 +104,25 @@ def test_only_modules_whose_imports_resolve_here_are_importers(tmp_path):
 
 def test_rounds_settle_what_each_file_receives():
     rounds = TraceRounds()
-    assert rounds.hand(["/p/a.py", "/p/b.py"]) == {}
-    rounds.record("/p/a.py", {"/p/b.py": ("trace from a",)})  # type: ignore[dict-item]
-    rounds.record("/p/b.py", {})
+    trace = ("trace from a",)
+    rounds.record("/p/a.py", {"/p/b.py": trace}, ())  # type: ignore[dict-item]
+    rounds.record("/p/b.py", {}, ())
     assert rounds.to_redo() == ["/p/b.py"]  # analysed with nothing, now given a trace
-    assert rounds.hand(["/p/b.py"]) == {"/p/b.py": ("trace from a",)}
-    rounds.record("/p/b.py", {})
+    assert rounds.incoming("/p/b.py") == trace
+    rounds.record("/p/b.py", {}, rounds.incoming("/p/b.py"))
     assert rounds.to_redo() == []
+
+
+def test_a_worker_records_into_its_own_view():
+    rounds = TraceRounds()
+    view = rounds.view()
+    view.record("/p/a.py", {"/p/b.py": ("trace from a",)}, ())  # type: ignore[dict-item]
+    assert view.incoming("/p/b.py") == ("trace from a",)
+    assert rounds.incoming("/p/b.py") == ()
+
+
+def test_modules_are_analysed_after_their_importers(tmp_path):
+    write(tmp_path, {"train.py": TRAIN, "helpers.py": HELPERS, "deeper.py": DEEPER})
+    names = ["deeper.py", "helpers.py", "train.py"]
+    order = Workspace(str(tmp_path)).importers_first([str(tmp_path / n) for n in names])
+    assert [Path(file).name for file in order] == ["train.py", "helpers.py", "deeper.py"]
