@@ -1,4 +1,4 @@
-"""Jitted methods (JAX401, JAX402)."""
+"""Jitted methods and PyTree classes (JAX401, JAX402, JAX403)."""
 
 from functools import partial
 
@@ -28,6 +28,23 @@ class Counter:
     @partial(jax.jit, static_argnums=0)  # stale results once `step` changes
     def advance(self, x):
         return x + self.step
+
+
+@jax.tree_util.register_pytree_node_class
+class Truncate:
+    def __init__(self, weights, keep: int):
+        self.weights = weights
+        self.keep = keep
+
+    def __call__(self, x):
+        return x[: self.keep] @ self.weights[: self.keep]
+
+    def tree_flatten(self):  # `keep` becomes a tracer under jit: the slice fails
+        return (self.weights, self.keep), None
+
+    @classmethod
+    def tree_unflatten(cls, aux_data, children):
+        return cls(*children)
 
 
 scaler = Scaler(jnp.float32(2.0), True)
