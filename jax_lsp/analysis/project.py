@@ -312,7 +312,7 @@ class ProjectTraces:
         importers = self._importers(file, self._names(file, document.text))
         self._active.add(file)
         try:
-            if known is not None and self._still_hold(known[1], importers, x64):
+            if known is not None and self._still_hold(known[1], importers):
                 return known[0]
             found, read = self._gather(file, importers, x64)
         finally:
@@ -399,18 +399,18 @@ class ProjectTraces:
             known = self._defined[file] = (text, _defined_names(text, file))
         return known[1]
 
-    def _still_hold(self, read: tuple, importers: frozenset[str], x64: bool) -> bool:
-        """Are the importers read the same files, at the same versions, given the same
-        traces by their own importers (an edit two imports away changes those)?"""
+    def _still_hold(self, read: tuple, importers: frozenset[str]) -> bool:
+        """Are the importers read the same files, at the same versions, given the traces they
+        were modelled with by their own importers when last asked? (Not asked again here: an
+        edit re-analyses the modules it reaches, importers first, which asks them.)"""
         return {file for file, _, _ in read} == importers and all(
-            self._cache.entry(Path(file)) is entry and self._given_to(file, entry, x64) == given
+            self._cache.entry(Path(file)) is entry and self._last_given(file) == given
             for file, entry, given in read
         )
 
-    def _given_to(self, file: str, entry: _ModuleEntry, x64: bool) -> tuple[IncomingTrace, ...]:
-        """The traces the importers of a project module give it now."""
-        document = self._cache.document(Path(file), entry)
-        return self.incoming(document, x64) if document is not None else ()
+    def _last_given(self, file: str) -> tuple[IncomingTrace, ...]:
+        known = self._incoming.get(file)
+        return known[0] if known is not None else ()
 
     def _gather(
         self, file: str, importers: frozenset[str], x64: bool
