@@ -104,10 +104,17 @@ def _statistics(entries: Sequence[Entry], options: ReportOptions) -> str:
     counts = Counter(entry.finding.code for entry in entries)
     fixable_codes = Counter(e.finding.code for e in entries if fixable(e.finding, options.unsafe))
     lines = []
-    for code, count in sorted(counts.items(), key=lambda item: (-item[1], item[0])):
+    for code, count in sorted(counts.items(), key=lambda item: (-item[1], _code_order(item[0]))):
         mark = "[*]" if fixable_codes[code] else "   "
         lines.append(f"{count:>5}\t{code:<8}{mark} {_name(code)}")
     return "\n".join(lines) + "\n" if lines else ""
+
+
+def _code_order(code: str) -> tuple[str, int]:
+    """JAX201 before JAX1101, as the rule table lists them."""
+    prefix = code.rstrip("0123456789")
+    number = code[len(prefix) :]
+    return prefix, int(number) if number else -1
 
 
 def _snippet(entry: Entry, style: _Style) -> list[str]:

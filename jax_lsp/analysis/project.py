@@ -613,9 +613,10 @@ def library_traces(
     package = package_of(path) or ()
     stem = Path(path).stem
     module = ".".join([*package, stem] if stem != "__init__" else package) or stem
+    # Named as the user wrote it: "traced by `[tool.jax-lsp] traced` in pyproject.toml".
     here = ForeignStep(
         "",
-        "jax.jit",
+        "[tool.jax-lsp] traced",
         None,
         config_file or "pyproject.toml",
         Span(Position(0, 0), Position(0, 0)),

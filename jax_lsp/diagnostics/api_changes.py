@@ -128,7 +128,8 @@ class _ApiChangeRule(Rule):
         instead = row.use_instead
         if self.reported == "removed":
             text = (
-                f"`{row.name}` was removed in JAX {row.removed} (this project uses {version}): "
+                f"`{row.name}` was removed in JAX {row.removed} (checked against JAX {version}; "
+                f"`target-jax-version` sets another): "
                 f"{error} when this line runs"
             )
         else:
