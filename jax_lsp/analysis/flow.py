@@ -1148,12 +1148,16 @@ class FlowInterpreter:
         if function.transform == ARRAYS:
             return self._array_result(every)
         summary = self.context.returns(function.path) if function.path else None
+        given_tracers = self.context.abstract and every and all(v is Kind.TRACED for v in every)
         if function.transform in _GRADIENT_RESULTS:
+            # With `has_aux`, what `f` returns second is computed from the tracers it is given.
+            if summary is not None and given_tracers:
+                summary = _given_tracers(summary, self.context.traced_returns(function.path))
             return _gradient_result(function, args, traced, summary)
         if summary is None:
             return Kind.UNKNOWN
         if function.transform is None:
-            if self.context.abstract and every and all(v is Kind.TRACED for v in every):
+            if given_tracers:
                 summary = _given_tracers(summary, self.context.traced_returns(function.path))
             # `_hdim(x)` returning `x.shape[-1]`: a Python value even of tracers, which the
             # unseen-call guess would otherwise take for a value computed from them.

@@ -115,6 +115,28 @@ def step(params, x, y):
     assert aux_grads is Kind.TRACED
 
 
+def test_the_auxiliary_output_is_what_the_function_makes_of_the_tracers_it_is_given():
+    # `logits` is computed from the parameters only: traced once jit traces them.
+    values = final_values(
+        """
+import jax
+
+def loss_fn(params, x):
+    logits = x @ params
+    return logits.sum(), logits
+
+@jax.jit
+def step(params, x):
+    (loss, logits), grads = jax.value_and_grad(loss_fn, has_aux=True)(params, x)
+    return logits
+""",
+        "step",
+    )
+    assert values["loss"] is Kind.TRACED
+    assert values["logits"] is Kind.TRACED
+    assert values["grads"] is Kind.TRACED
+
+
 def test_grad_outside_any_trace_gives_concrete_arrays():
     values = final_values(
         LOSS + "\ndef run(w):\n    g = jax.grad(loss_fn)(jnp.ones(3), 1.0, 2.0)\n    return g\n",
