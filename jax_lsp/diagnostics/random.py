@@ -212,7 +212,7 @@ class PrngKeyReuse(Rule):
         (`eqx.nn.Linear(3, 3, key=key)`: its initial weights are drawn from it), and so does a
         random initializer (`jax.nn.initializers.lecun_normal()(key, shape)`, or through a
         module-level name bound to one: it draws its values from the key), and so do the
-        library consumers of `analysis/keys.py`'s table (haiku `init`/`apply`/`dropout`,
+        library calls that draw from a key they are given (haiku `init`/`apply`/`dropout`,
         numpyro `seed`, `SVI.init`, `MCMC.run`, `Predictive`, a distribution's `sample`,
         distrax and TFP `sample(seed=key)`, flax `Dropout`, an equinox layer called with
         `key=`), and a function of this or an imported module that consumes its key
