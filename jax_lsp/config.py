@@ -17,7 +17,7 @@ from functools import cached_property
 from pathlib import Path, PurePath
 from typing import Any
 
-from jax_lsp.analysis.api_changes import NEWEST_KNOWN, installed_jax_version, parse_version
+from jax_lsp.analysis.api_changes import jax_release, parse_version
 from jax_lsp.diagnostics import ALL_RULES
 from jax_lsp.diagnostics.base import Rule
 from jax_lsp.findings import Severity
@@ -160,7 +160,7 @@ class Settings:
     def jax_version(self) -> tuple[int, ...]:
         """The JAX release the project uses: `target-jax-version`, else the installed JAX's
         (read from its metadata: jax is never imported), else the newest the table knows."""
-        return parse_version(self.target_jax_version or installed_jax_version() or NEWEST_KNOWN)
+        return jax_release(self.target_jax_version)
 
     def severities(self) -> Mapping[str, Severity]:
         """Each rule's severity where the settings change it (asked on every keystroke)."""
