@@ -23,11 +23,6 @@ from jax_lsp.diagnostics.base import Rule
 from jax_lsp.findings import Severity
 from jax_lsp.settings_table import SETTING_KEYS
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
-
 DEFAULT_EXCLUDE = (
     ".git",
     ".hg",
@@ -307,6 +302,11 @@ def load_settings(start: Path, config: Path | None = None) -> Settings:
     x64_env = os.environ.get("JAX_ENABLE_X64", "").lower() in ("1", "true", "yes")
     if pyproject is None:
         return Settings(enable_x64=x64_env)
+    # Imported once a settings file is read, not with the engine (a folder may have none).
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover
+        import tomli as tomllib
     try:
         data = tomllib.loads(pyproject.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
