@@ -78,6 +78,11 @@ class Workspace:
             return self._given.incoming(real_file(path)) if path is not None else ()
         return self._traces.incoming(document, x64)
 
+    def traces_known(self, path: str | None) -> bool:
+        """Does `incoming` know the traces given to the file at `path` without reading the
+        project (they were gathered before, or `check`'s rounds give them)?"""
+        return path is None or self._given is not None or self._traces.gathered(path)
+
     def give(self, rounds: TraceRounds) -> None:
         """Answer `incoming` from `rounds` (`check`'s), instead of reading each module's
         importers."""

@@ -330,6 +330,11 @@ class ProjectTraces:
         self._settled.add(file)
         return found
 
+    def gathered(self, path: str) -> bool:
+        """Were the traces given to the module at `path` gathered before? Then `incoming`
+        confirms them; else it reads the project's files and models the module's importers."""
+        return real_file(path) in self._incoming
+
     def tracing_files(self, files: list[str]) -> list[str]:
         """The project's files, other than `files`, whose traced code may reach one of them:
         their importers, and importers of those, that may apply a transformation or pass one

@@ -106,8 +106,18 @@ async def test_scheduler_publishes_the_current_result_once():
     async def analyze_notebook(uri):
         return True
 
+    async def first_pass(document):
+        return None  # the project's traces are known: the full analysis alone
+
     scheduler = Scheduler(
-        documents, client, publisher, result, analyze_notebook, lambda: 0, lambda *a: None
+        documents,
+        client,
+        publisher,
+        result,
+        analyze_notebook,
+        lambda: 0,
+        lambda *a: None,
+        first_pass,
     )
     document = _open(documents)
     scheduler.schedule(document, 0)

@@ -1,7 +1,7 @@
-"""Start-up loads only what the first diagnostics need: the libraries of fixes (libcst), of
+"""Start-up: the first diagnostics need little. The libraries of fixes (libcst), of
 cross-module answers (jedi, run in its own worker process) and of the installed JAX's metadata
-(importlib.metadata) wait until they are first needed. A subprocess each: a test process has
-imported them already."""
+(importlib.metadata) wait until they are first needed (a subprocess each: a test process has
+imported them already), and a module's importers are read after its first diagnostics."""
 
 from __future__ import annotations
 
@@ -69,3 +69,43 @@ def test_the_server_publishes_its_first_diagnostics_without_heavy_libraries(tmp_
         client.close()
     assert "JAX701" in [d["code"] for d in message["params"]["diagnostics"]]
     assert json.loads(loaded.read_text().splitlines()[0]) == []
+
+
+_TRAIN = """import jax
+
+from utils import clip_update
+
+
+@jax.jit
+def step(params, grads):
+    return clip_update(params, grads, 0.1)
+"""
+
+_UTILS = """import jax.numpy as jnp
+
+
+def clip_update(params, grads, lr):
+    if jnp.linalg.norm(grads) > 1.0:
+        grads = grads / jnp.linalg.norm(grads)
+    return params - lr * grads
+"""
+
+
+def test_a_module_traced_by_its_importers_gets_their_findings_in_a_second_publication(
+    tmp_path: Path,
+):
+    """The first diagnostics of an opened module come before its importers are read (in a
+    large project that takes seconds); those the importers' traced code gives it follow."""
+    (tmp_path / "train.py").write_text(_TRAIN)
+    (tmp_path / "utils.py").write_text(_UTILS)
+    client = LspClient([sys.executable, "-m", "jax_lsp", "serve"], cwd=tmp_path)
+    published = []
+    try:
+        client.initialize(tmp_path)
+        uri = client.open(tmp_path / "utils.py", _UTILS)
+        while not published or not published[-1]:
+            _, message = client.wait_for("textDocument/publishDiagnostics", uri, timeout=120)
+            published.append([d["code"] for d in message["params"]["diagnostics"]])
+    finally:
+        client.close()
+    assert published == [[], ["JAX701"]]
