@@ -171,7 +171,8 @@ class Workspace:
                 pending[key] = spelling
         facts = with_answers(facts, answered)
         sites = call_sites(document, set(pending.values()))
-        return facts, {key: sites[spelling] for key, spelling in pending.items()}
+        # A name never called (a bare decorator, `@override`) has no site to ask about.
+        return facts, {key: sites[name] for key, name in pending.items() if name in sites}
 
     def parsed(self, path: str | None, text: str) -> Document | None:
         """A parse of `text` made for the module at `path` when another module imported it,
