@@ -87,7 +87,11 @@ class Scheduler:
         if those are not known yet; the full ones are published after them if they differ
         (the findings a module gets from its importers' traced code come a moment later)."""
         version = document.version
-        diagnostics = await self._first_pass(document)
+        try:
+            diagnostics = await self._first_pass(document)
+        except Exception:  # an engine bug: the full analysis reports it, and what it can
+            log.exception("first analysis of %s failed", document.uri)
+            return
         if (
             diagnostics is not None
             and self._documents.get(document.uri) is document
