@@ -60,6 +60,7 @@ class Analyzer:
         text, version, known_lines = document.text, document.version, document.split_already()
         uri, path, encoding = document.uri, document.path, self._ls.client.encoding
         settings = self._ls.settings.for_path(path)
+        self._ls.report_settings_errors()  # before the diagnostics they change
 
         def work() -> list[types.Diagnostic] | None:
             if self.excluded(path, settings) or self._ls.cross.workspace.traces_known(path):
