@@ -17,16 +17,11 @@ from functools import cached_property
 from pathlib import Path, PurePath
 from typing import Any
 
-from jax_lsp.analysis.api_changes import NEWEST_KNOWN, installed_jax_version, parse_version
+from jax_lsp.analysis.api_changes import jax_release, parse_version
 from jax_lsp.diagnostics import ALL_RULES
 from jax_lsp.diagnostics.base import Rule
 from jax_lsp.findings import Severity
 from jax_lsp.settings_table import SETTING_KEYS
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
 
 DEFAULT_EXCLUDE = (
     ".git",
@@ -160,7 +155,7 @@ class Settings:
     def jax_version(self) -> tuple[int, ...]:
         """The JAX release the project uses: `target-jax-version`, else the installed JAX's
         (read from its metadata: jax is never imported), else the newest the table knows."""
-        return parse_version(self.target_jax_version or installed_jax_version() or NEWEST_KNOWN)
+        return jax_release(self.target_jax_version)
 
     def severities(self) -> Mapping[str, Severity]:
         """Each rule's severity where the settings change it (asked on every keystroke)."""
@@ -307,6 +302,11 @@ def load_settings(start: Path, config: Path | None = None) -> Settings:
     x64_env = os.environ.get("JAX_ENABLE_X64", "").lower() in ("1", "true", "yes")
     if pyproject is None:
         return Settings(enable_x64=x64_env)
+    # Imported once a settings file is read, not with the engine (a folder may have none).
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover
+        import tomli as tomllib
     try:
         data = tomllib.loads(pyproject.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:

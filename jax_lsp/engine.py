@@ -89,6 +89,7 @@ def check_source(
     known_lines: list[str] | None = None,
     reuse_findings: bool = True,
     rules: bool = True,
+    project_traces: bool = True,
 ) -> Analysis:
     """The findings every face reports for `text` (the file at `path`): the rules `settings`
     choose for it, with the facts `workspace` gives about imported functions and jedi's
@@ -97,7 +98,9 @@ def check_source(
     `previous`: the last parse of this document, whose unchanged units are reused (the server
     re-splits only what an edit touched); `known_lines`: the text's lines, already split;
     `reuse_findings`: see `analyze`; `rules`: False for the model alone (no findings), which
-    `traces_given` reads."""
+    `traces_given` reads; `project_traces`: False for the analysis without the traces the
+    project's other modules give it (the server's first diagnostics of a document, out before
+    its importers are read)."""
     kept = previous is None and workspace is not None
     if kept:
         previous = workspace.parsed(path, text)  # parsed when a module imported it
@@ -106,7 +109,8 @@ def check_source(
     questions: dict[AnswerKey, CallSite] = {}
     incoming: tuple[IncomingTrace, ...] = ()
     if workspace is not None:
-        incoming = workspace.incoming(document, settings.enable_x64)
+        if project_traces:
+            incoming = workspace.incoming(document, settings.enable_x64)
         if kept and previous is None and (previous := workspace.parsed(path, text)):
             # Its importers, read for the traces they give it, parsed it as they imported
             # it: analysed on that parse, it shares the model they built.

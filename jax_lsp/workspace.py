@@ -78,6 +78,11 @@ class Workspace:
             return self._given.incoming(real_file(path)) if path is not None else ()
         return self._traces.incoming(document, x64)
 
+    def traces_known(self, path: str | None) -> bool:
+        """Does `incoming` know the traces given to the file at `path` without reading the
+        project (they were gathered before, or `check`'s rounds give them)?"""
+        return path is None or self._given is not None or self._traces.gathered(path)
+
     def give(self, rounds: TraceRounds) -> None:
         """Answer `incoming` from `rounds` (`check`'s), instead of reading each module's
         importers."""
@@ -166,7 +171,8 @@ class Workspace:
                 pending[key] = spelling
         facts = with_answers(facts, answered)
         sites = call_sites(document, set(pending.values()))
-        return facts, {key: sites[spelling] for key, spelling in pending.items()}
+        # A name never called (a bare decorator, `@override`) has no site to ask about.
+        return facts, {key: sites[name] for key, name in pending.items() if name in sites}
 
     def parsed(self, path: str | None, text: str) -> Document | None:
         """A parse of `text` made for the module at `path` when another module imported it,

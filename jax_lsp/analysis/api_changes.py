@@ -15,7 +15,6 @@ applied by `check --fix`); other replacements are offered as unsafe fixes, or on
 from __future__ import annotations
 
 import functools
-import importlib.metadata
 from dataclasses import dataclass
 
 # The newest release the table knows: the version assumed when neither a setting nor an
@@ -277,15 +276,23 @@ def installed_jax_version() -> str | None:
     """The version of the JAX installed beside jax-lsp (the project's, when jax-lsp runs in
     its environment), from the distribution's metadata (jax is never imported); None when
     there is none."""
+    import importlib.metadata  # ~20 ms: only once a name of the table is met
+
     try:
         return importlib.metadata.version("jax")
     except (importlib.metadata.PackageNotFoundError, ValueError):
         return None
 
 
+def jax_release(setting: str | None) -> tuple[int, ...]:
+    """The release `setting` (`target-jax-version`) names, else the installed JAX's, else the
+    newest the table knows."""
+    return parse_version(setting or installed_jax_version() or NEWEST_KNOWN)
+
+
 def default_version() -> tuple[int, ...]:
-    """The release assumed without a setting: the installed JAX's, else the newest known."""
-    return parse_version(installed_jax_version() or NEWEST_KNOWN)
+    """The release assumed without a setting."""
+    return jax_release(None)
 
 
 def row_for(dotted: str) -> ApiChange | None:

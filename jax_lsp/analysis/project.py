@@ -275,6 +275,10 @@ class ProjectTraces:
         # file -> (its traces, the importers read: (file, entry) at their versions then)
         self._incoming: dict[str, tuple[tuple[IncomingTrace, ...], tuple]] = {}
         self._active: set[str] = set()
+        # The files whose incoming traces were confirmed or gathered since the outermost
+        # `incoming` call began: asked again through another path of the import graph, they
+        # are not checked again.
+        self._settled: set[str] = set()
         # The importers' models, kept for their own analysis (a `check` analyses them too):
         # the most recent ones, up to _MAX_KEPT_LINES lines.
         self._models: OrderedDict[str, ModuleModel] = OrderedDict()
@@ -306,6 +310,10 @@ class ProjectTraces:
         known = self._incoming.get(file)
         if known is not None and self.fresh_seconds == float("inf"):
             return known[0]  # the files do not change under this run
+        if not self._active:
+            self._settled.clear()
+        if known is not None and file in self._settled:
+            return known[0]
         if file in self._active or len(self._active) >= _MAX_DEPTH:
             # An import cycle (its importers' traces are being gathered), or deep.
             return known[0] if known is not None else ()
@@ -318,7 +326,13 @@ class ProjectTraces:
         finally:
             self._active.discard(file)
         self._incoming[file] = (found, read)
+        self._settled.add(file)
         return found
+
+    def gathered(self, path: str) -> bool:
+        """Were the traces given to the module at `path` gathered before? Then `incoming`
+        confirms them; else it reads the project's files and models the module's importers."""
+        return real_file(path) in self._incoming
 
     def tracing_files(self, files: list[str]) -> list[str]:
         """The project's files, other than `files`, whose traced code may reach one of them:

@@ -18,7 +18,7 @@ from jax_lsp.analysis.api_changes import (
     BY_NAME,
     LAST_PARTS,
     ApiChange,
-    default_version,
+    jax_release,
     row_for,
     status,
 )
@@ -44,19 +44,21 @@ class _ApiChangeRule(Rule):
 
     # "removed" or "deprecated": which of the table's statuses this rule reports.
     reported: ClassVar[str]
-    target_version: ClassVar[tuple[int, ...]] = default_version()
+    # `target-jax-version`, None for the installed JAX's release: that one is read only when a
+    # name of the table is met (its metadata costs an import at start-up).
+    target_setting: ClassVar[str | None] = None
     node_types = (ast.Attribute, ast.ImportFrom, ast.Import)
-    _variants: ClassVar[dict[tuple[type, tuple[int, ...]], type[Rule]]] = {}
+    _variants: ClassVar[dict[tuple[type, str], type[Rule]]] = {}
 
     @classmethod
     def configured(cls, settings) -> type[Rule]:
-        version = settings.jax_version
-        if version == cls.target_version:
+        setting = settings.target_jax_version
+        if setting == cls.target_setting:
             return cls
-        key = (cls, version)
+        key = (cls, setting)
         variant = _ApiChangeRule._variants.get(key)
         if variant is None:
-            variant = type(cls.__name__, (cls,), {"target_version": version})
+            variant = type(cls.__name__, (cls,), {"target_setting": setting})
             variant.__module__ = cls.__module__
             _ApiChangeRule._variants[key] = variant
         return variant
@@ -120,6 +122,10 @@ class _ApiChangeRule(Rule):
             yield ctx.finding(self, alias, self._message(row, "ModuleNotFoundError"), fix=fix)
 
     # -- what to say ----------------------------------------------------------------------
+    @property
+    def target_version(self) -> tuple[int, ...]:
+        return jax_release(self.target_setting)
+
     def _reports(self, row: ApiChange) -> bool:
         return status(row, self.target_version) == self.reported
 

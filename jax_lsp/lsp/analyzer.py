@@ -52,6 +52,26 @@ class Analyzer:
         named on the `check` command line is checked all the same; one opened here is not)."""
         return bool(path and settings.root and settings.is_excluded(path))
 
+    async def first_pass(self, document: OpenDocument) -> list[types.Diagnostic] | None:
+        """The diagnostics of a document's first analysis without the traces the project's
+        other modules give it, when those are not known yet: reading its importers for them
+        takes seconds in a large project, and the full analysis follows at once. None when
+        they are known (the full analysis is as quick)."""
+        text, version, known_lines = document.text, document.version, document.split_already()
+        uri, path, encoding = document.uri, document.path, self._ls.client.encoding
+        settings = self._ls.settings.for_path(path)
+        self._ls.report_settings_errors()  # before the diagnostics they change
+
+        def work() -> list[types.Diagnostic] | None:
+            if self.excluded(path, settings) or self._ls.cross.workspace.traces_known(path):
+                return None
+            engine = self._ls.engine
+            analysis = engine.check(uri, text, path, settings, None, known_lines, False)
+            lines = analysis.document.lines
+            return [to_diagnostic(f, lines, encoding, version, uri) for f in analysis.findings]
+
+        return await self._ls.engine.run(work)
+
     async def analyze(self, document: OpenDocument) -> AnalysisResult:
         """Analyze the document as it is now; store the result if it is still current."""
         text, version, generation = document.text, document.version, self._ls.settings.generation

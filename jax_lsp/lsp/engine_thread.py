@@ -47,8 +47,9 @@ class EngineThread:
         self.jobs = 0  # calls in flight
         # The last analysis of the documents analyzed most recently, and its settings (engine
         # thread only): its parse is where the next version starts, its model what the inlay
-        # hints and code lenses of the same version read.
-        self._last: OrderedDict[str, tuple[Settings, Analysis]] = OrderedDict()
+        # hints and code lenses of the same version read (settings None: an analysis without
+        # the project's traces, whose parse is reused but which `latest` does not give).
+        self._last: OrderedDict[str, tuple[Settings | None, Analysis]] = OrderedDict()
         # uri -> (the state analyzed, its analysis): one analysis per state however many ask
         self._analyzing: dict[str, tuple[tuple, asyncio.Future]] = {}
         # Held by whoever runs engine work (the thread, or the loop inline): one at a time.
@@ -96,9 +97,11 @@ class EngineThread:
         settings: Settings,
         answers: Mapping[str, ExternalFacts] | None = None,
         known_lines: list[str] | None = None,
+        project_traces: bool = True,
     ) -> Analysis:
         """The engine's analysis of `text`, the version of `uri` now (engine thread only), with
-        the workspace's cross-module facts and jedi's `answers`."""
+        the workspace's cross-module facts and jedi's `answers` (`project_traces`: see
+        `check_source`)."""
         last = self._last.pop(uri, None)
         previous = last[1].document if last is not None else None
         started = time.thread_time()
@@ -110,10 +113,12 @@ class EngineThread:
             answers=answers,
             previous=previous,
             known_lines=known_lines,
+            project_traces=project_traces,
         )
-        self._cost[uri] = (time.thread_time() - started, len(text))
+        if project_traces:  # without them, no measure of the next check's cost (`quick`)
+            self._cost[uri] = (time.thread_time() - started, len(text))
         if analysis.document is not None:
-            self._last[uri] = (settings, analysis)
+            self._last[uri] = (settings if project_traces else None, analysis)
         if len(self._last) > _REMEMBERED_ANALYSES:
             forgotten, _ = self._last.popitem(last=False)
             self._cost.pop(forgotten, None)

@@ -5,7 +5,6 @@ when the editor shows those too."""
 
 from __future__ import annotations
 
-import difflib
 import json
 import os
 import re
@@ -44,6 +43,8 @@ def _display(source: str) -> list[str]:
 def example_pair(rule: Rule) -> tuple[str, str] | None:
     """The lines that differ between the rule's first wrong example and its right version (the
     example's fix, else the first right example), each side dedented; None if too long."""
+    import difflib  # on a hover, not at start-up
+
     if not rule.invalid:
         return None
     example = rule.invalid[0]

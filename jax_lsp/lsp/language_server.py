@@ -80,6 +80,7 @@ class JaxLanguageServer(LanguageServer):
             self.analyzer.analyze_notebook_once,
             lambda: self.settings.generation,
             self.log_to_client,
+            self.analyzer.first_pass,
         )
         self.jedi = JediBacklog(
             self.cross,

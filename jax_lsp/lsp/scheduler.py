@@ -25,7 +25,8 @@ DEBOUNCE_SECONDS = 0.0
 class Scheduler:
     """`result(document)`: the analysis of its current version (run once however many ask);
     `analyze_notebook(uri)`: the notebook's cells analyzed, True if still current;
-    `generation()`: the settings' generation now."""
+    `generation()`: the settings' generation now; `first_pass(document)`: the diagnostics of
+    its first analysis without the project's traces, or None (`Analyzer.first_pass`)."""
 
     def __init__(
         self,
@@ -36,6 +37,7 @@ class Scheduler:
         analyze_notebook: Callable[[str], Awaitable[bool]],
         generation: Callable[[], int],
         log_to_client: Callable[[str, types.MessageType], None],
+        first_pass: Callable[[OpenDocument], Awaitable[list[types.Diagnostic] | None]],
     ) -> None:
         self._documents = documents
         self._client = client
@@ -44,6 +46,7 @@ class Scheduler:
         self._analyze_notebook = analyze_notebook
         self._generation = generation
         self._log_to_client = log_to_client
+        self._first_pass = first_pass
         self._pending: dict[str, asyncio.Task] = {}
 
     def busy(self) -> bool:
@@ -69,6 +72,8 @@ class Scheduler:
         with COLLECTION_PAUSE.held():  # garbage is collected once the diagnostics are out
             if delay:  # none: the task starts once the messages read with this one are handled
                 await asyncio.sleep(delay)
+            if document.result is None:
+                await self._publish_first_pass(document)
             result = await self._result(document)
             if self._documents.get(document.uri) is not document:
                 return  # closed meanwhile
@@ -76,6 +81,24 @@ class Scheduler:
                 return  # edited or reconfigured meanwhile: a newer analysis is on its way
             self._pending.pop(document.uri, None)
             self._publisher.publish(document.uri, result.diagnostics, result.version)
+
+    async def _publish_first_pass(self, document: OpenDocument) -> None:
+        """A document never analysed: its diagnostics without the project's traces first,
+        if those are not known yet; the full ones are published after them if they differ
+        (the findings a module gets from its importers' traced code come a moment later)."""
+        version = document.version
+        try:
+            diagnostics = await self._first_pass(document)
+        except Exception:  # an engine bug: the full analysis reports it, and what it can
+            log.exception("first analysis of %s failed", document.uri)
+            return
+        if (
+            diagnostics is not None
+            and self._documents.get(document.uri) is document
+            and document.version == version
+            and document.result is None
+        ):
+            self._publisher.publish(document.uri, diagnostics, version)
 
     def schedule_notebook(self, uri: str, delay: float = DEBOUNCE_SECONDS) -> None:
         """Analyze and publish soon; to a client pulling the cells, nothing is published but

@@ -21,7 +21,6 @@ answered without them) change what the client was given, it is asked to pull aga
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import json
 import logging
 import os
@@ -75,6 +74,8 @@ def _stamp(path: str) -> Stamp:
 
 
 def _result_id(items: list[types.Diagnostic]) -> str:
+    import hashlib  # when the workspace's diagnostics are pulled, not at start-up
+
     data = json.dumps([diagnostic_json(item) for item in items], sort_keys=True)
     return hashlib.sha1(data.encode("utf-8")).hexdigest()[:20]
 

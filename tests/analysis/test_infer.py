@@ -253,6 +253,18 @@ def test_nothing_is_imported_or_executed(tmp_path: Path):
     assert not marker.exists()  # ... without running it
 
 
+def test_an_imported_decorator_never_called_is_no_question_for_jedi(tmp_path: Path):
+    """`@override` names an imported callable the engine cannot read, without calling it:
+    there is no call site to ask jedi about (the server's analysis of the file failed)."""
+    text = (
+        "from typing_extensions import override\n\n\n"
+        "class Reward:\n    @override\n    def __call__(self, state):\n        return state\n"
+    )
+    document, _, _ = facts_of(tmp_path, "reward.py", text)
+    _, questions = Workspace(str(tmp_path), asks_jedi=True).facts(document)
+    assert questions == {}
+
+
 async def test_jedi_questions_are_asked_once_and_cached(workspace: Path):
     document, _, _ = facts_of(workspace, "b.py", "from mypkg.ops import indirect\n\nindirect()\n")
     cross = CrossModuleFacts(DocumentStore())

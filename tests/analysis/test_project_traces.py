@@ -6,6 +6,7 @@ from __future__ import annotations
 import textwrap
 from pathlib import Path
 
+from jax_lsp.analysis.project import ProjectTraces
 from jax_lsp.config import Settings, load_settings
 from jax_lsp.engine import check_source, traces_given
 from jax_lsp.workspace import TraceRounds, Workspace
@@ -340,3 +341,36 @@ def test_the_traces_a_module_gives_do_not_depend_on_the_rules_run_before(tmp_pat
     ]
     assert after_rules == workspace.traces_given_by(stack)
     assert codes(tmp_path, "layers.py") == [(10, "JAX701")]
+
+
+def test_a_deep_import_graph_is_checked_once_per_module(tmp_path, monkeypatch):
+    """Layers of modules each importing every module of the layer below: asking a bottom
+    module's traces again checks each importer once, not once per import path (3**6 here)."""
+    width, depth = 3, 6
+    files = {"base.py": "def later(x):\n    if x > 0:\n        return x\n    return -x\n"}
+    below = [("base", "later")]
+    for layer in range(1, depth + 1):
+        here = []
+        for index in range(width):
+            module, function = f"layer{layer}_{index}", f"f{layer}_{index}"
+            imports = "".join(f"from {m} import {f}\n" for m, f in below)
+            calls = " + ".join(f"{f}(x)" for _, f in below)
+            files[f"{module}.py"] = f"{imports}\n\ndef {function}(x):\n    return {calls}\n"
+            here.append((module, function))
+        below = here
+    imports = "".join(f"from {m} import {f}\n" for m, f in below)
+    calls = " + ".join(f"{f}(x)" for _, f in below)
+    files["top.py"] = f"import jax\n{imports}\n\n@jax.jit\ndef step(x):\n    return {calls}\n"
+    write(tmp_path, files)
+    asked = []
+    incoming = ProjectTraces.incoming
+    monkeypatch.setattr(
+        ProjectTraces, "incoming", lambda self, *args: asked.append(1) or incoming(self, *args)
+    )
+    workspace = Workspace(str(tmp_path))
+    for _ in range(2):  # gathered, then confirmed
+        asked.clear()
+        assert [
+            (f.span.start.line + 1, f.code) for f in check(tmp_path, "base.py", workspace).findings
+        ] == [(2, "JAX701")]
+        assert len(asked) < 3 * len(files)

@@ -106,8 +106,18 @@ async def test_scheduler_publishes_the_current_result_once():
     async def analyze_notebook(uri):
         return True
 
+    async def first_pass(document):
+        return None  # the project's traces are known: the full analysis alone
+
     scheduler = Scheduler(
-        documents, client, publisher, result, analyze_notebook, lambda: 0, lambda *a: None
+        documents,
+        client,
+        publisher,
+        result,
+        analyze_notebook,
+        lambda: 0,
+        lambda *a: None,
+        first_pass,
     )
     document = _open(documents)
     scheduler.schedule(document, 0)
@@ -120,6 +130,43 @@ async def test_scheduler_publishes_the_current_result_once():
     client.pull = True  # a pulling client asks when it wants them
     scheduler.schedule(document, 0)
     assert not scheduler.busy()
+
+
+async def test_scheduler_publishes_a_first_pass_before_the_full_result_and_survives_its_failure():
+    documents, server = DocumentStore(), _Server()
+    client = ClientFeatures(lambda: _capabilities())
+    client.initialize(None)
+    publisher = Publisher(server, client, lambda: None)
+    early = types.Diagnostic(
+        range=types.Range(types.Position(0, 0), types.Position(0, 1)), message="early"
+    )
+    passes: list[object] = [[early], RuntimeError("engine bug")]
+
+    async def result(document):
+        document.result = AnalysisResult(document.version, 0, [], [])
+        return document.result
+
+    async def first_pass(document):
+        found = passes.pop(0)
+        if isinstance(found, Exception):
+            raise found
+        return found
+
+    scheduler = Scheduler(
+        documents,
+        client,
+        publisher,
+        result,
+        lambda uri: None,
+        lambda: 0,
+        lambda *a: None,
+        first_pass,
+    )
+    for uri in (URI, URI + "2"):  # the first pass publishes; then it fails
+        scheduler.schedule(_open(documents, uri), 0)
+        await asyncio.sleep(0.05)
+    published = [(params["uri"], len(params["diagnostics"])) for _, params in server.sent]
+    assert published == [(URI, 1), (URI, 0), (URI + "2", 0)]
 
 
 async def test_jedi_starts_when_idle_and_a_late_answer_analyzes_again():
