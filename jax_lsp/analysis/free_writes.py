@@ -46,11 +46,16 @@ def _guarded_name(test: ast.expr) -> str | None:
     """`G` for a test true only while `G` is unset: `G is None`, `not G`."""
     if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
         return test.operand.id if isinstance(test.operand, ast.Name) else None
+    return _compared_to_none(test, ast.Is)
+
+
+def _compared_to_none(test: ast.expr, operator: type[ast.cmpop]) -> str | None:
+    """`G` for `G is None` (operator `ast.Is`) or `G is not None` (`ast.IsNot`)."""
     if (
         isinstance(test, ast.Compare)
         and isinstance(test.left, ast.Name)
         and len(test.ops) == 1
-        and isinstance(test.ops[0], ast.Is)
+        and isinstance(test.ops[0], operator)
         and isinstance(test.comparators[0], ast.Constant)
         and test.comparators[0].value is None
     ):
@@ -71,16 +76,7 @@ def _leaves_once_set(statement: ast.stmt) -> str | None:
     test = statement.test
     if isinstance(test, ast.Name):
         return test.id
-    if (
-        isinstance(test, ast.Compare)
-        and isinstance(test.left, ast.Name)
-        and len(test.ops) == 1
-        and isinstance(test.ops[0], ast.IsNot)
-        and isinstance(test.comparators[0], ast.Constant)
-        and test.comparators[0].value is None
-    ):
-        return test.left.id
-    return None
+    return _compared_to_none(test, ast.IsNot)
 
 
 def once_initialized(function: ast.FunctionDef | ast.AsyncFunctionDef, names: set[str]) -> set[str]:
