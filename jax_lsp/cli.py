@@ -183,6 +183,8 @@ def build_parser() -> argparse.ArgumentParser:
     rule.add_argument("--all", action="store_true", help="every rule's documentation")
     rule.add_argument("--output-format", choices=("text", "json"), default="text")
     rule.set_defaults(handler=_cmd_explain)
+    for command in commands.choices.values():  # its usage, for an unrecognized argument
+        command.set_defaults(command_parser=command)
     return parser
 
 
@@ -191,7 +193,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     script, `python -m jax_lsp`), whose `check` ends the process itself (`_end_check`)."""
     parser = build_parser()
     try:
-        args = parser.parse_args(argv)
+        args, unknown = parser.parse_known_args(argv)
+        if unknown:
+            # Reported with the command's own usage, as ruff does (`jax-lsp check --bogus`).
+            command = getattr(args, "command_parser", parser)
+            command.error(f"unrecognized arguments: {' '.join(unknown)}")
     except SystemExit as exit_:
         return int(exit_.code or 0) and EXIT_USAGE
     if args.command is None:

@@ -283,3 +283,12 @@ def test_summary_counts_hidden_fixes_in_english(tmp_path: Path):
     two = jax_lsp("check", "--select", "JAX901", "two.py", cwd=tmp_path).stdout
     assert "(1 hidden fix can be enabled with the `--unsafe-fixes` option.)" in one
     assert "(2 hidden fixes can be enabled with the `--unsafe-fixes` option.)" in two
+
+
+def test_an_unknown_option_is_reported_with_its_commands_usage(tmp_path: Path):
+    run = jax_lsp("check", "--bogus", ".", cwd=tmp_path)
+    assert run.code == 2
+    assert "usage: jax-lsp check" in run.stderr
+    assert "jax-lsp check: error: unrecognized arguments: --bogus" in run.stderr
+    top = jax_lsp("--bogus", cwd=tmp_path)
+    assert top.code == 2 and "jax-lsp: error: unrecognized arguments: --bogus" in top.stderr
