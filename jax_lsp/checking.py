@@ -271,17 +271,16 @@ def _analyse(
     rounds: TraceRounds,
     reported: set[str],
 ) -> list[FileResult]:
-    """`check_file` of each file in their order, in worker processes when there are many
-    (each worker records into its own view of `rounds` as it goes)."""
+    """`check_file` of each file in their order, in worker processes when there are many.
+    Each process records into its own view of `rounds` as it goes; `rounds` itself learns
+    from the results."""
+    check = partial(check_file, settings=settings, fix=fix, unsafe=unsafe, rounds=rounds.view())
     if jobs <= 1 or len(files) < _PARALLEL_THRESHOLD:
-        check = partial(check_file, settings=settings, fix=fix, unsafe=unsafe, rounds=rounds)
         results = []
         for done, path in enumerate(files, 1):
             results.append(check(path, reported=path in reported))
             collect_after_item(done)
         return results
-    view = rounds.view()
-    check = partial(check_file, settings=settings, fix=fix, unsafe=unsafe, rounds=view)
     # Contiguous runs of this order: a package's modules (which import each other) go to the
     # same worker, which sees the traces its modules give before the modules they reach.
     items = [(path, path in reported) for path in files]

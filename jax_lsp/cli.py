@@ -31,18 +31,7 @@ def _cmd_rules(args: argparse.Namespace) -> int:
     from jax_lsp.diagnostics import ALL_RULES
 
     if args.output_format == "json":
-        rows = [
-            {
-                "code": rule.code,
-                "name": rule.name,
-                "summary": rule.summary,
-                "severity": rule.severity.value,
-                "default": rule.default_enabled,
-                "fix": rule.fix_label(),
-                "url": rule.url(),
-            }
-            for rule in ALL_RULES
-        ]
+        rows = [_rule_json(rule, explanation=False) for rule in ALL_RULES]
         print(json.dumps(rows, indent=2))
         return EXIT_CLEAN
     width = max(len(rule.name) for rule in ALL_RULES)
@@ -57,8 +46,9 @@ def _cmd_rules(args: argparse.Namespace) -> int:
     return EXIT_CLEAN
 
 
-def _rule_json(rule) -> dict:
-    return {
+def _rule_json(rule, explanation: bool = True) -> dict:
+    """A rule as `rules` and `rule` print it in JSON (`rule` with its documentation)."""
+    row = {
         "code": rule.code,
         "name": rule.name,
         "summary": rule.summary,
@@ -66,8 +56,10 @@ def _rule_json(rule) -> dict:
         "default": rule.default_enabled,
         "fix": rule.fix_label(),
         "url": rule.url(),
-        "explanation": rule.docs(),
     }
+    if explanation:
+        row["explanation"] = rule.docs()
+    return row
 
 
 def _cmd_explain(args: argparse.Namespace) -> int:

@@ -119,19 +119,9 @@ class Workspace:
             return {}
         given = self._given.incoming(str(file)) if self._given is not None else ()
         if not self._traces.may_trace(self._modules.text(file, entry), given):
-            return {}
-        document = self._modules.document(file, entry)
-        if document is None:
-            return {}
-        foreign = self._foreign(document)
-        if foreign is NO_FOREIGN:
-            return {}
-        model = (
-            ModuleModel.of(document, False, None, given)
-            if given
-            else self._modules.model(file, entry)
-        )
-        return _by_file(model, foreign) if model is not None else {}
+            return {}  # answered from its text, unparsed
+        built = self._traces.model_given(str(file), entry, False, lambda _document: given)
+        return _by_file(*built) if built is not None else {}
 
     def tracing_files(self, files: list[str]) -> list[str]:
         """The project files, other than `files`, whose traced code may reach them (see

@@ -15,6 +15,7 @@ import ast
 import os
 import re
 import sys
+import time
 import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
@@ -340,6 +341,7 @@ class _ModuleEntry:
     parsed: _ParsedFacts | None = None  # read from its parse, None until then
     line_start_definitions: frozenset[str] | None = None  # read from its text, None until then
     class_facts: dict[str, ExternalFacts | None] = field(default_factory=dict)
+    checked: float = 0.0  # when the file's stamp was last read (`time.monotonic`)
 
 
 class ModuleFactsCache:
@@ -416,19 +418,25 @@ class ModuleFactsCache:
         text = self._open_text(str(file)) if self._open_text else None
         return text if text is not None else read_disk(str(file))
 
-    def entry(self, file: Path) -> _ModuleEntry | None:
+    def entry(self, file: Path, trust_seconds: float = 0.0) -> _ModuleEntry | None:
         """The module's entry for its version now (None: no such file). Its model is built
         when a fact first needs one: most imported modules are only asked whether they may
-        build explicit meshes, which their text answers without a parse."""
+        build explicit meshes, which their text answers without a parse. `trust_seconds`: a
+        file on disk whose stamp was read that recently is taken as unchanged, unread (an
+        open document is always compared)."""
         text = self._open_text(str(file)) if self._open_text else None
-        stamp: object = text if text is not None else file_stamp(file)
         entry = self._entries.get(file)
+        now = time.monotonic()
+        if text is None and entry is not None and now - entry.checked < trust_seconds:
+            return entry
+        stamp: object = text if text is not None else file_stamp(file)
         if entry is not None and entry.stamp == stamp:
+            entry.checked = now
             return entry
         if stamp is None:
             return None
         self._model_lines -= self._models.pop(file, 0)  # the old version's model goes with it
-        entry = self._entries[file] = _ModuleEntry(stamp, {})
+        entry = self._entries[file] = _ModuleEntry(stamp, {}, checked=now)
         return entry
 
     def model(self, file: Path, entry: _ModuleEntry) -> ModuleModel | None:

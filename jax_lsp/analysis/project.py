@@ -57,6 +57,9 @@ _MAX_PROJECT_FILES = 4000  # a folder with more Python files is no one project
 _FRESH = 5.0  # seconds: the project's files are listed and indexed again after this long
 _MAX_DEPTH = 24  # importers of importers followed at most this far
 _MAX_KEPT_LINES = 60_000  # lines of importers' models kept for their own analysis
+# Seconds a file two or more imports away, on disk, is taken as unchanged since its stamp was
+# read: every keystroke confirms the whole upstream of the module being typed in.
+_UPSTREAM_TRUST = 1.0
 # Folders a project's own modules never live in.
 _SKIPPED_FOLDERS = frozenset(
     {"node_modules", "__pycache__", "site-packages", "build", "dist", "venv", "env"}
@@ -279,6 +282,9 @@ class ProjectTraces:
         # `incoming` call began: asked again through another path of the import graph, they
         # are not checked again.
         self._settled: set[str] = set()
+        self._upstream_seen: set[str] = set()  # see `_upstream_unchanged`
+        self._asked: str | None = None  # the module the outermost ask is about
+        self._paths: dict[str, Path] = {}
         # The importers' models, kept for their own analysis (a `check` analyses them too):
         # the most recent ones, up to _MAX_KEPT_LINES lines.
         self._models: OrderedDict[str, ModuleModel] = OrderedDict()
@@ -312,6 +318,10 @@ class ProjectTraces:
             return known[0]  # the files do not change under this run
         if not self._active:
             self._settled.clear()
+            # The module asked about is not its own upstream: its version changes with every
+            # keystroke, and what it gives comes back to it only through an import cycle.
+            self._asked = file
+            self._upstream_seen.clear()
         if known is not None and file in self._settled:
             return known[0]
         if file in self._active or len(self._active) >= _MAX_DEPTH:
@@ -415,16 +425,43 @@ class ProjectTraces:
 
     def _still_hold(self, read: tuple, importers: frozenset[str]) -> bool:
         """Are the importers read the same files, at the same versions, given the traces they
-        were modelled with by their own importers when last asked? (Not asked again here: an
-        edit re-analyses the modules it reaches, importers first, which asks them.)"""
+        were modelled with, by importers of theirs still at the versions read then (an edit
+        two imports away changes those)? Read from what was gathered, nothing parsed."""
         return {file for file, _, _ in read} == importers and all(
-            self._cache.entry(Path(file)) is entry and self._last_given(file) == given
+            self._cache.entry(Path(file)) is entry
+            and self._last_given(file) == given
+            and self._upstream_unchanged(file)
             for file, entry, given in read
         )
+
+    def _path(self, file: str) -> Path:
+        """`Path(file)`, made once (the upstream of a module is confirmed at each keystroke)."""
+        path = self._paths.get(file)
+        if path is None:
+            if len(self._paths) > _MAX_PROJECT_FILES:
+                self._paths.clear()
+            path = self._paths[file] = Path(file)
+        return path
 
     def _last_given(self, file: str) -> tuple[IncomingTrace, ...]:
         known = self._incoming.get(file)
         return known[0] if known is not None else ()
+
+    def _upstream_unchanged(self, file: str) -> bool:
+        """Are the importers the traces last given to `file` were gathered from, and theirs,
+        at the versions read then? Each file is looked at once per outermost ask."""
+        if file in self._upstream_seen:
+            return True  # looked at already (its answer is in the one being made), or a cycle
+        self._upstream_seen.add(file)
+        known = self._incoming.get(file)
+        return known is None or all(
+            other == self._asked
+            or (
+                self._cache.entry(self._path(other), _UPSTREAM_TRUST) is entry
+                and self._upstream_unchanged(other)
+            )
+            for other, entry, _ in known[1]
+        )
 
     def _gather(
         self, file: str, importers: frozenset[str], x64: bool
@@ -449,31 +486,45 @@ class ProjectTraces:
     def _model(
         self, file: str, entry: _ModuleEntry, x64: bool
     ) -> tuple[ModuleModel, ForeignDefinitions] | None:
-        """The model of a project module as its analysis builds it, and the definitions its
-        imports name in other modules, if it may trace anything: it applies a
-        transformation, or its own importers trace some of its functions."""
+        """`model_given` of a project module, with the traces its own importers give it (asked
+        only if it may trace anything: it applies a transformation, or is imported)."""
         text = self._cache.text(Path(file), entry)
-        may_trace = _TRANSFORM_WORDS.search(text) is not None
-        if not may_trace and not self._importers(file, _defined_names(text, file)):
+        if _TRANSFORM_WORDS.search(text) is None and not self._importers(
+            file, _defined_names(text, file)
+        ):
             return None  # it traces nothing itself, and nothing of the project imports it
-        other = self._cache.document(Path(file), entry)
-        if other is None:
+        built = self.model_given(file, entry, x64, lambda document: self.incoming(document, x64))
+        if built is not None and built[0].incoming:
+            self._keep(file, built[0])
+        return built
+
+    def model_given(
+        self,
+        file: str,
+        entry: _ModuleEntry,
+        x64: bool,
+        incoming_of: Callable[[Document], tuple[IncomingTrace, ...]],
+    ) -> tuple[ModuleModel, ForeignDefinitions] | None:
+        """The model a project module's outgoing traces are read from, given the traces
+        `incoming_of` says its importers give it, and the definitions its imports name in
+        other modules. None where it gives none: it imports nothing of the project, or it
+        applies no transformation and is given no trace."""
+        document = self._cache.document(Path(file), entry)
+        if document is None:
             return None
-        foreign = self._foreign(other)
+        foreign = self._foreign(document)
         if foreign is NO_FOREIGN:
             return None  # it imports nothing of the project: it traces nothing of it
-        incoming = self.incoming(other, x64)
-        if not incoming:
-            if not may_trace:
-                return None
-            # The model its importers read facts from: built once, shared.
-            model = self._cache.model(Path(file), entry)
-            return (model, foreign) if model is not None else None
-        # Without the facts of the functions it imports (what its own analysis adds): what
-        # its traced code passes them is known all the same where it is its own parameter.
-        model = ModuleModel.of(other, x64, None, incoming)
-        self._keep(file, model)
-        return model, foreign
+        incoming = incoming_of(document)
+        if incoming:
+            # Without the facts of the functions it imports (what its own analysis adds): what
+            # its traced code passes them is known all the same where it is its own parameter.
+            return ModuleModel.of(document, x64, None, incoming), foreign
+        if _TRANSFORM_WORDS.search(document.text) is None:
+            return None
+        # The model its importers read facts from: built once, shared.
+        model = self._cache.model(Path(file), entry)
+        return (model, foreign) if model is not None else None
 
     def _keep(self, file: str, model: ModuleModel) -> None:
         """Hold the model (the lineage holds its last model weakly): the module's own

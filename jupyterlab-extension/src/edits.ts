@@ -66,8 +66,9 @@ interface IHunk {
 
 const MAX_DIFF_CELLS = 4_000_000; // lines x lines compared at most (a notebook is far smaller)
 
-/** The changed runs of lines between `before` and `after` (a longest common subsequence). */
-export function lineHunks(before: string[], after: string[]): IHunk[] {
+/** How many leading and trailing items (lines, or characters) `before` and `after` share,
+ * the trailing ones counted apart from the leading ones. */
+export function commonEnds<T>(before: ArrayLike<T>, after: ArrayLike<T>): [number, number] {
   let prefix = 0;
   while (prefix < before.length && prefix < after.length && before[prefix] === after[prefix]) {
     prefix++;
@@ -80,6 +81,12 @@ export function lineHunks(before: string[], after: string[]): IHunk[] {
   ) {
     suffix++;
   }
+  return [prefix, suffix];
+}
+
+/** The changed runs of lines between `before` and `after` (a longest common subsequence). */
+export function lineHunks(before: string[], after: string[]): IHunk[] {
+  const [prefix, suffix] = commonEnds(before, after);
   const a = before.slice(prefix, before.length - suffix);
   const b = after.slice(prefix, after.length - suffix);
   if (a.length === 0 && b.length === 0) {

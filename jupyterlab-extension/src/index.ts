@@ -16,7 +16,15 @@ import {
 } from '@jupyterlab/lsp';
 import { INotebookTracker, NotebookPanel } from '@jupyterlab/notebook';
 import { Menu } from '@lumino/widgets';
-import { applyTextEdits, cellChanges, changedSource, ICellChange, ITextEdit, LineOwner } from './edits';
+import {
+  applyTextEdits,
+  cellChanges,
+  changedSource,
+  commonEnds,
+  ICellChange,
+  ITextEdit,
+  LineOwner
+} from './edits';
 
 const SERVER = 'jax-lsp';
 const FIX_ALL_KIND = 'source.fixAll.jax-lsp';
@@ -145,18 +153,7 @@ function applyAction(context: IContext, action: ICodeAction, versionAsked: numbe
       const source = shared.getSource();
       const updated = changedSource(source, ofCell);
       // Only the changed middle is replaced, so the cursor and the rest of the cell stay.
-      let start = 0;
-      while (start < source.length && start < updated.length && source[start] === updated[start]) {
-        start++;
-      }
-      let end = 0;
-      while (
-        end < source.length - start &&
-        end < updated.length - start &&
-        source[source.length - 1 - end] === updated[updated.length - 1 - end]
-      ) {
-        end++;
-      }
+      const [start, end] = commonEnds(source, updated);
       shared.updateSource(start, source.length - end, updated.slice(start, updated.length - end));
     }
   });

@@ -5,10 +5,10 @@ with `--fix`, and for a file checked alone (its importers are read for their tra
 from __future__ import annotations
 
 import json
-import textwrap
 from pathlib import Path
 
 from jax_lsp.workspace import TraceRounds, Workspace
+from tests.analysis.test_project_traces import write
 from tests.cli.helpers import jax_lsp, jax_lsp_process
 
 TRAIN = """
@@ -41,13 +41,6 @@ DEEPER = """
             grads = grads / jnp.linalg.norm(grads)
         return grads
 """
-
-
-def write(root: Path, files: dict[str, str]) -> None:
-    for name, text in files.items():
-        path = root / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(textwrap.dedent(text).lstrip("\n"))
 
 
 def findings(stdout: str) -> list[tuple[str, int, str]]:
