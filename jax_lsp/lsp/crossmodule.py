@@ -50,6 +50,10 @@ class Asker:
     answered: Callable[[], None]  # jedi's answer arrived after the analysis: analyze again
 
 
+# How long the server, exiting, lets its jedi worker end by itself before killing it.
+_EXIT_GRACE_SECONDS = 0.2
+
+
 class JediWorker:
     """The jedi worker process (`jax_lsp.lsp.jedi_worker`), started on first use. Requests
     are answered in order; each returns a concurrent Future of the spellings found.
@@ -137,8 +141,9 @@ class JediWorker:
                 future.set_exception(RuntimeError("the jedi worker exited"))
 
     def close(self, wait: bool = True) -> None:
-        """Stop the worker: it exits at the end of its input. `wait`: up to 2 s, then kill it
-        (at exit; a `shutdown` request must not wait for a worker still loading jedi)."""
+        """Stop the worker: it exits at the end of its input. `wait` (at exit): a moment, then
+        kill it, since it holds nothing to save and one still loading jedi reads no input for
+        seconds; the editor must not wait for it. A `shutdown` request does not wait at all."""
         with self._lock:
             process, self._process = self._process, None
             outbox, self._outbox = self._outbox, None
@@ -150,7 +155,7 @@ class JediWorker:
         process = process or self._closed
         if process is not None and process.poll() is None:
             try:
-                process.wait(timeout=2)
+                process.wait(timeout=_EXIT_GRACE_SECONDS)
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait()

@@ -1,5 +1,5 @@
 """`shutdown` is answered at once: the jedi worker (possibly still loading jedi) is told to stop
-without being waited for, and reaped when the server exits."""
+without being waited for, and ended (killed if it is still busy) when the server exits."""
 
 from __future__ import annotations
 
@@ -16,5 +16,7 @@ def test_closing_without_waiting_returns_at_once_and_the_worker_is_reaped_later(
     started = time.monotonic()
     worker.close(wait=False)
     assert time.monotonic() - started < 0.5
-    worker.close()  # at exit: waits (at most 2 s, then kills)
+    started = time.monotonic()
+    worker.close()  # at exit: a moment for the worker to end, then it is killed
     assert process.poll() is not None
+    assert time.monotonic() - started < 1.5  # not the seconds jedi takes to load
