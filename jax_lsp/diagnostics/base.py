@@ -34,7 +34,6 @@ if TYPE_CHECKING:
     from jax_lsp.analysis.imports import Resolver
     from jax_lsp.analysis.model import ModuleModel
     from jax_lsp.analysis.traced import TraceInfo
-    from jax_lsp.config import Settings
 
 DOCS_URL = "https://github.com/jax-lsp/jax-lsp/blob/main/docs/rules/{code}.md"
 ERROR_MARKER = "# error"
@@ -74,6 +73,14 @@ class Example:
         return [i for i, line in enumerate(self.code.split("\n")) if line.endswith(ERROR_MARKER)]
 
 
+class RuleSettings(Protocol):
+    """What a rule may read of the settings that choose it (`jax_lsp.config.Settings`):
+    rules sit below the configuration."""
+
+    @property
+    def target_jax_version(self) -> str | None: ...
+
+
 class Rule:
     code: ClassVar[str]
     name: ClassVar[str]
@@ -109,7 +116,7 @@ class Rule:
         raise NotImplementedError
 
     @classmethod
-    def configured(cls, settings: Settings) -> type[Rule]:
+    def configured(cls, settings: RuleSettings) -> type[Rule]:
         """The rule as `settings` configure it: itself, or for a rule that reads a setting
         (the target JAX release), a subclass bound to the setting's value. Findings are
         cached under the chosen classes, so a changed setting is a new analysis."""
