@@ -73,6 +73,28 @@ class Example:
         return [i for i, line in enumerate(self.code.split("\n")) if line.endswith(ERROR_MARKER)]
 
 
+@dataclass(frozen=True)
+class Spelled:
+    """A rule's cheap pre-filter, which the walker applies: what the lines of a node must
+    spell for the rule to find anything there. One of `text`, or a name the scope's imports
+    bind to one of `bound_to` (`from jax.numpy import take as pick`: "pick" for
+    "jax.numpy.take"), must occur in the node's lines (`RuleContext.code_text`); the walker
+    does not hand the rule a node of the types in `on` (None: every type the rule looks at)
+    whose lines spell none. Comments count: a comment naming one costs work, never a finding."""
+
+    text: tuple[str, ...]
+    bound_to: tuple[str, ...] = ()
+    on: tuple[type[ast.AST], ...] | None = None
+
+    def spelled_in(self, node: ast.AST, ctx: RuleContext) -> bool:
+        """Do the lines of `node` spell one of the words?"""
+        text = ctx.code_text(node)
+        if any(word in text for word in self.text):
+            return True
+        bound = ctx.resolvers[-1].names_bound_under
+        return any(name in text for spelled in self.bound_to for name in bound(spelled))
+
+
 class RuleSettings(Protocol):
     """What a rule may read of the settings that choose it (`jax_lsp.config.Settings`):
     rules sit below the configuration."""
@@ -111,6 +133,8 @@ class Rule:
     # values fail (`float()`, `np.exp`), but a truth test fails only on values that vary
     # across the mesh (not on a `psum` or a constant), which the model does not track.
     fails_in_eager_shard_map: ClassVar[bool] = False
+    # What the lines of a node must spell for the rule to find anything there (`Spelled`).
+    prefilter: ClassVar[Spelled | None] = None
 
     def check(self, node: ast.AST, ctx: RuleContext) -> Iterable[Finding]:
         raise NotImplementedError
