@@ -46,7 +46,7 @@ def _static_comparison(node: ast.expr, ctx: RuleContext) -> bool:
     )
 
 
-def _test_of(parent: ast.AST | None, child: ast.AST, ctx: RuleContext) -> bool:
+def is_test_of(parent: ast.AST | None, child: ast.AST, ctx: RuleContext) -> bool:
     """Is `child` the condition that `parent` tests?"""
     if isinstance(parent, ast.If | ast.While | ast.Assert | ast.IfExp):
         return parent.test is child
@@ -64,7 +64,7 @@ def _test_of(parent: ast.AST | None, child: ast.AST, ctx: RuleContext) -> bool:
 TRUTH_ERROR = "TracerBoolConversionError (ValueError if it has more than one element)"
 
 
-def _tested_operands(condition: ast.expr) -> list[ast.expr]:
+def tested_operands(condition: ast.expr) -> list[ast.expr]:
     """The values a condition compares (`n` and `0` in `n > 0 and not flag`, and `flag`)."""
     operands: list[ast.expr] = []
     stack = [condition]

@@ -18,8 +18,8 @@ from jax_lsp.codeactions.static_argnames import (
 from jax_lsp.diagnostics.base import Example, Rule, RuleContext
 from jax_lsp.diagnostics.control_flow._common import (
     TRUTH_ERROR,
-    _test_of,
-    _tested_operands,
+    is_test_of,
+    tested_operands,
     truth_tested_traced,
 )
 from jax_lsp.diagnostics.traced_values import is_traced
@@ -713,7 +713,7 @@ class PythonBranchOnTraced(Rule):
                 f"while tracing. Instead, {remedy}; or make it static (`static_argnames`)",
                 fix=self._branch_select_fix(node, ctx),
                 alternatives=self._static_fix(condition, ctx),
-                deferred=static_argnames_deferred(_tested_operands(condition), ctx),
+                deferred=static_argnames_deferred(tested_operands(condition), ctx),
                 end=end,
             )
 
@@ -758,7 +758,9 @@ class PythonBranchOnTraced(Rule):
         name = qualname.removeprefix("builtins.")
         # Where Python tests the result's truth itself (`if any(...)`), `jnp.any` would fail
         # there in turn: the branch must change, and no rewrite of the call is offered.
-        tested = _test_of(ctx.parent, node, ctx) or isinstance(ctx.parent, ast.BoolOp | ast.UnaryOp)
+        tested = is_test_of(ctx.parent, node, ctx) or isinstance(
+            ctx.parent, ast.BoolOp | ast.UnaryOp
+        )
         yield ctx.finding(
             self,
             node,
@@ -773,7 +775,7 @@ class PythonBranchOnTraced(Rule):
     def _static_fix(condition: ast.expr, ctx: RuleContext) -> tuple[Fix, ...]:
         """Making the tested parameters static, when the condition only compares arithmetic
         on them with constants (`if training:`, `if n > 0 and not flag:`)."""
-        fix = static_argnames_fix(parameter_names(_tested_operands(condition), ctx), ctx)
+        fix = static_argnames_fix(parameter_names(tested_operands(condition), ctx), ctx)
         return (fix,) if fix is not None else ()
 
     @staticmethod

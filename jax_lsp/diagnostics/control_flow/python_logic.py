@@ -15,8 +15,8 @@ from jax_lsp.codeactions.static_argnames import (
 from jax_lsp.diagnostics.base import Example, Rule, RuleContext
 from jax_lsp.diagnostics.control_flow._common import (
     TRUTH_ERROR,
-    _test_of,
-    _tested_operands,
+    is_test_of,
+    tested_operands,
     truth_tested_traced,
 )
 from jax_lsp.diagnostics.traced_values import is_traced
@@ -27,7 +27,7 @@ def _in_test_position(node: ast.AST, ctx: RuleContext) -> bool:
     """Is `node` (a logic operator) part of a condition JAX701 owns?"""
     child = node
     for ancestor in reversed(ctx.ancestors):
-        if _test_of(ancestor, child, ctx):
+        if is_test_of(ancestor, child, ctx):
             return True
         if not is_logic(ancestor):
             return False
@@ -281,7 +281,7 @@ class PythonLogicOnTraced(Rule):
         # A callee outside JAX (flax's `deterministic=`, a helper branching on its argument)
         # needs a Python bool: a `jnp.logical_*` array would fail there the same way. Only a
         # static operand gives it one.
-        operands = _tested_operands(node)
+        operands = tested_operands(node)
         static = static_argnames_fix(parameter_names(operands, ctx), ctx)
         callee = ctx.segment(receiver.func)
         yield ctx.finding(

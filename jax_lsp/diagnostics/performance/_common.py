@@ -10,7 +10,7 @@ from jax_lsp.analysis.summary import FunctionNode
 from jax_lsp.diagnostics.base import RuleContext
 
 
-def _static_signature(node: ast.Call, ctx: RuleContext) -> StaticSignature | None:
+def static_signature(node: ast.Call, ctx: RuleContext) -> StaticSignature | None:
     """The static positions of the jitted function a call invokes, if known."""
     func = node.func
     if isinstance(func, ast.Call):  # jax.jit(f, static_argnums=1)(x, [0])

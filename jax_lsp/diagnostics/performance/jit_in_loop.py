@@ -28,7 +28,7 @@ from jax_lsp.analysis.traced import string_list_default_params
 from jax_lsp.analysis.transforms import TransformSpec
 from jax_lsp.codeactions.hoist_jit import hoist_jit_fix
 from jax_lsp.diagnostics.base import Example, Rule, RuleContext
-from jax_lsp.diagnostics.performance._common import _static_signature
+from jax_lsp.diagnostics.performance._common import static_signature
 from jax_lsp.findings import Applicability, Finding, Fix, Severity
 
 _JITS = frozenset({"jit", "eqx.filter_jit", "nnx.jit"})
@@ -922,7 +922,7 @@ class JitInLoop(Rule):
         loops = _local_loops(ctx)
         if not loops:
             return
-        signature = _static_signature(node, ctx)
+        signature = static_signature(node, ctx)
         if signature is None:
             return
         identity = ctx.model.hash_facts.identity_classes

@@ -13,7 +13,7 @@ from jax_lsp.analysis.nodes import walk_nodes
 from jax_lsp.analysis.summary import transform_of
 from jax_lsp.codeactions.call_arguments import as_tuple_fix
 from jax_lsp.diagnostics.base import Example, Rule, RuleContext
-from jax_lsp.diagnostics.performance._common import _static_signature
+from jax_lsp.diagnostics.performance._common import static_signature
 from jax_lsp.findings import Applicability, Finding, Related, Severity, Span
 
 _UNHASHABLE = (ast.List, ast.Dict, ast.Set, ast.ListComp, ast.DictComp, ast.SetComp)
@@ -358,7 +358,7 @@ class UnhashableStaticArg(Rule):
         # Asked of transformations only: every answer a unit's rules get is recorded.
         if node.args and transform_of(node.func, ctx.resolvers[-1]) is not None:
             transformed = ctx.model.tracers_at_static.get(node)
-        signature = _static_signature(node, ctx)
+        signature = static_signature(node, ctx)
         if transformed is None and signature is None:
             return ()
         return self._call(node, transformed, signature, ctx)

@@ -14,10 +14,10 @@ from jax_lsp.analysis.summary import FunctionNode, transform_of
 from jax_lsp.diagnostics.base import Rule, RuleContext
 
 # Container methods that store their argument in the container.
-_STORING_METHODS = frozenset(["append", "extend", "insert", "update", "setdefault"])
+STORING_METHODS = frozenset(["append", "extend", "insert", "update", "setdefault"])
 
 
-class _Scopes:
+class FunctionScopes:
     """Per-analysis cache of each function's own names."""
 
     def __init__(self) -> None:
@@ -55,7 +55,7 @@ def carries_tracer(expr: ast.expr, ctx: RuleContext) -> bool:
     kind = ctx.kind(expr)
     if kind is Kind.TRACED:
         return True
-    if kind is Kind.ARRAY and isinstance(expr, _OPERATIONS) and _staged_context(ctx):
+    if kind is Kind.ARRAY and isinstance(expr, _OPERATIONS) and in_staged_code(ctx):
         return True
     if isinstance(expr, ast.List | ast.Tuple | ast.Set):
         return any(carries_tracer(element, ctx) for element in expr.elts)
@@ -80,7 +80,7 @@ def carries_tracer(expr: ast.expr, ctx: RuleContext) -> bool:
         )
     if isinstance(expr, ast.Call):
         return _formats_tracer(expr, ctx)
-    if isinstance(expr, ast.Name) and _staged_context(ctx) and _jitted_result(expr, ctx):
+    if isinstance(expr, ast.Name) and in_staged_code(ctx) and _jitted_result(expr, ctx):
         return True
     # A name or item holding a container of tracers (`print(metrics)`: its repr shows them).
     return isinstance(expr, ast.Name | ast.Subscript | ast.Attribute) and ctx.holds_tracer(expr)
@@ -92,7 +92,7 @@ _ITEM_CALLS = frozenset({"builtins.zip", "builtins.enumerate", "builtins.reverse
 def _arithmetic_on_traced_items(comprehension: ast.ListComp, ctx: RuleContext) -> bool:
     """`[w - lr * g for w, g in zip(params, grads)]` with `grads` traced, under a staging
     trace: arithmetic on an item of a traced pytree gives a tracer."""
-    if not _staged_context(ctx):
+    if not in_staged_code(ctx):
         return False
     items: set[str] = set()
     for generator in comprehension.generators:
@@ -177,12 +177,12 @@ def staged(function: FunctionNode, model: ModuleModel, depth: int = 0) -> bool:
     return any(staged(outer, model, depth + 1) for outer in model.enclosing_chain(function))
 
 
-def _staged_context(ctx: RuleContext) -> bool:
+def in_staged_code(ctx: RuleContext) -> bool:
     return ctx.abstract and any(staged(function, ctx.model) for function in ctx.functions)
 
 
 # Transformations that compile once and reuse the result for same-shaped arguments.
-_CACHING_TRANSFORMS = frozenset(["jit", "pmap", "eqx.filter_jit", "nnx.jit"])
+CACHING_TRANSFORMS = frozenset(["jit", "pmap", "eqx.filter_jit", "nnx.jit"])
 
 
 _MAX_CALL_DEPTH = 8
@@ -198,7 +198,7 @@ def compiled_once(function: FunctionNode, model: ModuleModel, depth: int = 0) ->
     info = model.trace.get(function)
     if info is not None and depth < _MAX_CALL_DEPTH:
         record = model.records.get(function)
-        if info.via in _CACHING_TRANSFORMS:
+        if info.via in CACHING_TRANSFORMS:
             return True
         if info.via.startswith("lax.") and record is not None and record.parent is None:
             return True
@@ -212,18 +212,14 @@ def compiled_once(function: FunctionNode, model: ModuleModel, depth: int = 0) ->
     )
 
 
-def _compiled_context(ctx: RuleContext) -> bool:
+def in_compiled_code(ctx: RuleContext) -> bool:
     return any(compiled_once(function, ctx.model) for function in ctx.functions)
-
-
-def _where(ctx: RuleContext) -> str:
-    return ctx.where_traced
 
 
 _LOG_LEVELS = ("debug", "info", "warning", "warn", "error", "critical", "exception", "log")
 
 
-_LOGGING_FUNCTIONS = frozenset(
+LOGGING_FUNCTIONS = frozenset(
     f"{module}.{level}" for module in ("logging", "absl.logging") for level in _LOG_LEVELS
 )
 
@@ -231,7 +227,7 @@ _LOGGING_FUNCTIONS = frozenset(
 _LOGGER_FACTORIES = frozenset({"logging.getLogger", "absl.logging.get_absl_logger"})
 
 
-def _logger_call(func: ast.expr, ctx: RuleContext) -> bool:
+def logger_call(func: ast.expr, ctx: RuleContext) -> bool:
     """`logger.info(...)` on a module-level `logger = logging.getLogger(...)`."""
     if not (
         isinstance(func, ast.Attribute)
@@ -244,8 +240,8 @@ def _logger_call(func: ast.expr, ctx: RuleContext) -> bool:
 
 
 # -- JAX102 ------------------------------------------------------------------------------------
-class _StateRule(Rule):
+class StateRule(Rule):
     """Shares the per-analysis scope cache between the global read and write rules."""
 
     def __init__(self) -> None:
-        self._scopes = _Scopes()
+        self._scopes = FunctionScopes()

@@ -14,14 +14,13 @@ from jax_lsp.analysis.summary import FunctionNode
 from jax_lsp.analysis.updates import stepped_and_read
 from jax_lsp.diagnostics.base import Example, RuleContext
 from jax_lsp.diagnostics.purity._common import (
-    _CACHING_TRANSFORMS,
-    _LOGGING_FUNCTIONS,
-    _STORING_METHODS,
-    _compiled_context,
-    _logger_call,
-    _StateRule,
-    _where,
+    CACHING_TRANSFORMS,
+    LOGGING_FUNCTIONS,
+    STORING_METHODS,
+    StateRule,
     compiled_once,
+    in_compiled_code,
+    logger_call,
 )
 from jax_lsp.findings import Finding, Related, Severity
 
@@ -35,7 +34,7 @@ def _is_write_receiver(node: ast.Name, ctx: RuleContext) -> bool:
     grandparent = ancestors[-2] if len(ancestors) > 1 else None
     return (
         isinstance(parent, ast.Attribute)
-        and parent.attr in _STORING_METHODS
+        and parent.attr in STORING_METHODS
         and isinstance(grandparent, ast.Call)
         and grandparent.func is parent
     )
@@ -47,8 +46,8 @@ def _used_after_trace(node: ast.Name, ctx: RuleContext) -> bool:
     result, an operand, a branch?"""
     for ancestor in reversed(ctx.ancestors):
         if isinstance(ancestor, ast.Call) and (
-            ctx.qualname(ancestor.func) in ("builtins.print", *_LOGGING_FUNCTIONS)
-            or _logger_call(ancestor.func, ctx)
+            ctx.qualname(ancestor.func) in ("builtins.print", *LOGGING_FUNCTIONS)
+            or logger_call(ancestor.func, ctx)
         ):
             return False
         if isinstance(ancestor, ast.stmt):
@@ -57,7 +56,7 @@ def _used_after_trace(node: ast.Name, ctx: RuleContext) -> bool:
     return True
 
 
-class GlobalReadInTraced(_StateRule):
+class GlobalReadInTraced(StateRule):
     code = "JAX102"
     needs_trace = "abstract"
     name = "global-read-in-traced"
@@ -423,7 +422,7 @@ class GlobalReadInTraced(_StateRule):
             return
         if name not in ctx.model.module_state.changing_globals(ctx.ancestors[0]):
             return
-        if not _compiled_context(ctx):
+        if not in_compiled_code(ctx):
             return  # retraced on every call (vmap alone, a fresh lambda): never stale
         key = (id(ctx.functions[0]), name)
         if key in self._seen:
@@ -431,13 +430,14 @@ class GlobalReadInTraced(_StateRule):
         self._seen.add(key)
         if own:
             message = (
-                f"`{name}` is changed through `global` in {_where(ctx)}, which runs only "
+                f"`{name}` is changed through `global` in {ctx.where_traced}, which runs only "
                 f"while JAX traces: the value read here is compiled in, and later calls "
                 f"neither change `{name}` nor see it change. Pass `{name}` in and return it"
             )
         else:
             message = (
-                f"`{name}` is a module-level value this module changes, read in {_where(ctx)}: "
+                f"`{name}` is a module-level value this module changes, read in "
+                f"{ctx.where_traced}: "
                 f"its value at the first trace is compiled in, and later calls with the same "
                 f"shapes silently keep using it. Pass `{name}` as an argument instead"
             )
@@ -526,7 +526,7 @@ _NESTED_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDe
 
 def _jitted_as_bound_method(method: str, cls: ast.ClassDef, ctx: RuleContext) -> bool:
     """The class applies a caching jit to `self.<method>` (`self.f = jax.jit(self.step)`)."""
-    found = bound_method_transforms(cls, ctx.model.resolver, _CACHING_TRANSFORMS)
+    found = bound_method_transforms(cls, ctx.model.resolver, CACHING_TRANSFORMS)
     return any(name == method for _, name in found)
 
 

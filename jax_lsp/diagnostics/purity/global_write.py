@@ -13,12 +13,11 @@ from jax_lsp.analysis.transforms import REPEATING_LOOPS, TRANSFORMS
 from jax_lsp.analysis.updates import state_path, stepped_and_read
 from jax_lsp.diagnostics.base import Example, RuleContext
 from jax_lsp.diagnostics.purity._common import (
-    _STORING_METHODS,
-    _compiled_context,
-    _staged_context,
-    _StateRule,
-    _where,
+    STORING_METHODS,
+    StateRule,
     carries_tracer,
+    in_compiled_code,
+    in_staged_code,
 )
 from jax_lsp.findings import Finding, Severity
 
@@ -37,7 +36,7 @@ _NNX_OPTIMIZERS = frozenset(
 
 
 # -- JAX103 ------------------------------------------------------------------------------------
-class GlobalWriteInTraced(_StateRule):
+class GlobalWriteInTraced(StateRule):
     code = "JAX103"
     needs_trace = "traced"
     name = "global-write-in-traced"
@@ -460,7 +459,7 @@ class GlobalWriteInTraced(_StateRule):
                     yield self._nnx_report(target, holder, ctx)
                     return
         for target, stored in _stores(targets, value):
-            if carries_tracer(stored, ctx) or (_staged_context(ctx) and ctx.unseen_result(stored)):
+            if carries_tracer(stored, ctx) or (in_staged_code(ctx) and ctx.unseen_result(stored)):
                 reason = self._leak(target, ctx)
                 if reason:
                     yield self._report(target, reason, ctx)
@@ -468,7 +467,7 @@ class GlobalWriteInTraced(_StateRule):
                 reason = self._leak(target, ctx)
                 if reason:
                     yield self._report_once(node, reason, loop, ctx)
-            elif _steps_state_it_reads(target, ctx) and _compiled_context(ctx):
+            elif _steps_state_it_reads(target, ctx) and in_compiled_code(ctx):
                 reason = self._leak(target, ctx)
                 if reason:
                     yield self._report_frozen_step(node, reason, ctx)
@@ -477,7 +476,7 @@ class GlobalWriteInTraced(_StateRule):
         return ctx.finding(
             self,
             node,
-            f"A traced value is stored in {where} inside {_where(ctx)}: the tracer leaks out "
+            f"A traced value is stored in {where} inside {ctx.where_traced}: the tracer leaks out "
             f"of the trace, and using it later raises jax.errors.UnexpectedTracerError. Return "
             f"the value instead",
         )
@@ -495,7 +494,7 @@ class GlobalWriteInTraced(_StateRule):
         return ctx.finding(
             self,
             node,
-            f"`{ctx.segment(node)}` updates {where} in {_where(ctx)}, which runs only while "
+            f"`{ctx.segment(node)}` updates {where} in {ctx.where_traced}, which runs only while "
             f"JAX traces it: the update happens once, and the compiled function keeps the "
             f"value it read then, so later calls neither update it nor see it change. Pass "
             f"the value in and return the new one",
@@ -610,7 +609,7 @@ class GlobalWriteInTraced(_StateRule):
                 yield ctx.finding(
                     self,
                     argument,
-                    f"`{holder}` is a flax nnx object made outside {_where(ctx)}, passed to "
+                    f"`{holder}` is a flax nnx object made outside {ctx.where_traced}, passed to "
                     f"`{ctx.segment(func.func)}` inside the trace: flax cannot take it across "
                     f"trace levels and raises ValueError (cannot extract graph node from "
                     f"different trace level). Pass it in as an argument of an `nnx.jit` "
@@ -656,7 +655,7 @@ class GlobalWriteInTraced(_StateRule):
         return ctx.finding(
             self,
             node,
-            f"`{holder}` is a flax nnx object made outside {_where(ctx)}: nnx refuses to "
+            f"`{holder}` is a flax nnx object made outside {ctx.where_traced}: nnx refuses to "
             f"change it inside the trace (flax raises an error: cannot mutate from a "
             f"different trace level). Pass it in as an argument of an `nnx.jit` function "
             f"(or split it with `nnx.split` and merge it back) instead of closing over it",
@@ -664,7 +663,7 @@ class GlobalWriteInTraced(_StateRule):
 
     def _storing_call(self, node: ast.Call, ctx: RuleContext) -> Iterator[Finding]:
         func = node.func
-        if not (isinstance(func, ast.Attribute) and func.attr in _STORING_METHODS):
+        if not (isinstance(func, ast.Attribute) and func.attr in STORING_METHODS):
             return
         if not isinstance(func.value, ast.Name | ast.Attribute):
             return

@@ -10,12 +10,11 @@ from jax_lsp.analysis.transforms import TRACED_BRANCHES
 from jax_lsp.codeactions.debug_print import debug_print_fix
 from jax_lsp.diagnostics.base import Example, Rule, RuleContext
 from jax_lsp.diagnostics.purity._common import (
-    _LOGGING_FUNCTIONS,
-    _compiled_context,
-    _logger_call,
-    _Scopes,
-    _where,
+    LOGGING_FUNCTIONS,
+    FunctionScopes,
     carries_tracer,
+    in_compiled_code,
+    logger_call,
 )
 from jax_lsp.findings import Applicability, Finding, Fix, Severity
 
@@ -45,7 +44,7 @@ def _format_spec_on_tracer(
 
 
 # -- JAX101 ------------------------------------------------------------------------------------
-def _shadowed(ctx: RuleContext, name: str, scopes: _Scopes) -> bool:
+def _shadowed(ctx: RuleContext, name: str, scopes: FunctionScopes) -> bool:
     return name in ctx.model.global_kinds or scopes.is_local(ctx, name)
 
 
@@ -449,7 +448,7 @@ class PrintInTraced(Rule):
     )
 
     def __init__(self) -> None:
-        self._scopes = _Scopes()
+        self._scopes = FunctionScopes()
 
     def check(self, node: ast.Call, ctx: RuleContext) -> Iterator[Finding]:
         if not ctx.in_traced:
@@ -459,7 +458,7 @@ class PrintInTraced(Rule):
             if _shadowed(ctx, "print", self._scopes):
                 return
             output, fix = "`print`", debug_print_fix
-        elif qualname in _LOGGING_FUNCTIONS or _logger_call(node.func, ctx):
+        elif qualname in LOGGING_FUNCTIONS or logger_call(node.func, ctx):
             output, fix = f"`{ctx.segment(node.func)}`", None
         else:
             return
@@ -476,7 +475,7 @@ class PrintInTraced(Rule):
             yield ctx.finding(
                 self,
                 node,
-                f"{output} in {_where(ctx)} formats the traced value `{ctx.segment(value)}` "
+                f"{output} in {ctx.where_traced} formats the traced value `{ctx.segment(value)}` "
                 f"with the format spec `{spec}`: a tracer has no value to format, so it raises "
                 "TypeError at trace time. Use "
                 f'`jax.debug.print("... {{:{spec}}}", x)` to print the runtime value',
@@ -484,7 +483,7 @@ class PrintInTraced(Rule):
             )
             return
         once = "only once per compilation (cached calls print nothing)"
-        once = once if _compiled_context(ctx) else ""
+        once = once if in_compiled_code(ctx) else ""
         timing = f", and {once}" if once else ""
         if fix is None:
             advice = (
@@ -494,14 +493,14 @@ class PrintInTraced(Rule):
             yield ctx.finding(
                 self,
                 node,
-                f"{output} in {_where(ctx)} runs at trace time: it logs tracer objects, not "
+                f"{output} in {ctx.where_traced} runs at trace time: it logs tracer objects, not "
                 f"values{timing}. {advice}",
             )
             return
         yield ctx.finding(
             self,
             node,
-            f"`print` in {_where(ctx)} runs at trace time: it prints tracer objects, not "
+            f"`print` in {ctx.where_traced} runs at trace time: it prints tracer objects, not "
             f'values{timing}. Use `jax.debug.print("... {{}}", x)` to print runtime values',
             fix=fix(node, ctx),
         )
@@ -524,7 +523,7 @@ class PrintInTraced(Rule):
         yield ctx.finding(
             self,
             node,
-            f"`print` in {_where(ctx)} runs while JAX traces the branches, for every branch "
+            f"`print` in {ctx.where_traced} runs while JAX traces the branches, for every branch "
             f"(the ones not taken too), not for the branch the index selects; under jit, "
             f"later calls print nothing. Use `jax.debug.print(...)`, which prints when the "
             f"branch runs",
