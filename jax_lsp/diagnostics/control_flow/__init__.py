@@ -10,8 +10,8 @@ JAX702 reports `and`/`or`/`not` only where their result is used as a value.
 from __future__ import annotations
 
 from jax_lsp.diagnostics.base import Rule
-from jax_lsp.diagnostics.control_flow.concretize import ConcretizeTraced
-from jax_lsp.diagnostics.control_flow.python_branch import PythonBranchOnTraced
-from jax_lsp.diagnostics.control_flow.python_logic import PythonLogicOnTraced
+from jax_lsp.diagnostics.control_flow.concretize_traced import ConcretizeTraced
+from jax_lsp.diagnostics.control_flow.python_branch_on_traced import PythonBranchOnTraced
+from jax_lsp.diagnostics.control_flow.python_logic_on_traced import PythonLogicOnTraced
 
 RULES: tuple[type[Rule], ...] = (PythonBranchOnTraced, PythonLogicOnTraced, ConcretizeTraced)
