@@ -239,7 +239,6 @@ def logger_call(func: ast.expr, ctx: RuleContext) -> bool:
     return isinstance(value, ast.Call) and ctx.qualname(value.func) in _LOGGER_FACTORIES
 
 
-# -- JAX102 ------------------------------------------------------------------------------------
 class StateRule(Rule):
     """Shares the per-analysis scope cache between the global read and write rules."""
 

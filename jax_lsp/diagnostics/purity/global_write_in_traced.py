@@ -35,7 +35,6 @@ _NNX_OPTIMIZERS = frozenset(
 )
 
 
-# -- JAX103 ------------------------------------------------------------------------------------
 class GlobalWriteInTraced(StateRule):
     code = "JAX103"
     needs_trace = "traced"

@@ -19,7 +19,6 @@ _LAX_OPERAND_CALLS = frozenset(
 )
 
 
-# -- JAX104 ------------------------------------------------------------------------------------
 def _operands(call: ast.Call) -> list[ast.expr]:
     """Arguments passed as values (`*it` unpacks an iterator in Python: fine)."""
     arguments = [argument for argument in call.args if not isinstance(argument, ast.Starred)]

@@ -43,7 +43,6 @@ def _format_spec_on_tracer(
     return None
 
 
-# -- JAX101 ------------------------------------------------------------------------------------
 def _shadowed(ctx: RuleContext, name: str, scopes: FunctionScopes) -> bool:
     return name in ctx.model.global_kinds or scopes.is_local(ctx, name)
 
