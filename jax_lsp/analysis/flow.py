@@ -12,12 +12,11 @@ richer value, when it has one, to `values`.
 from __future__ import annotations
 
 import ast
-import weakref
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
-from jax_lsp.analysis.fields import constructor_fields, parameter_attributes, reassigned_fields
+from jax_lsp.analysis.constructors import class_constructor, constructed_object
 from jax_lsp.analysis.imports import Resolver
 from jax_lsp.analysis.kinds import (
     ARRAY_ANNOTATIONS,
@@ -34,12 +33,12 @@ from jax_lsp.analysis.kinds import (
     STATIC_RESULTS,
     Kind,
 )
-from jax_lsp.analysis.nodes import child_nodes, is_none, positional_params, runs_at_least_once
+from jax_lsp.analysis.nodes import child_nodes, is_none, runs_at_least_once
 from jax_lsp.analysis.numpy_tracers import RETURNS_TRACERS
-from jax_lsp.analysis.pytrees import FIELD_PYTREE_BASES, FIELD_PYTREE_DECORATORS
 from jax_lsp.analysis.records import direct_init
 from jax_lsp.analysis.summary import transform_of
-from jax_lsp.analysis.transforms import GRADIENTS, TRANSFORMS, TREE_MAPS, TransformSpec
+from jax_lsp.analysis.transformed import FILTERED_JIT, transformed_function
+from jax_lsp.analysis.transforms import GRADIENTS, TRANSFORMS, TREE_MAPS
 from jax_lsp.analysis.values import (
     DERIVED,
     REF,
@@ -63,29 +62,6 @@ if TYPE_CHECKING:
 
 Env = dict[str, Value]
 _TERMINATORS = (ast.Return, ast.Raise, ast.Continue, ast.Break)
-# Transformations whose result, called, returns what the function returns (as JAX arrays).
-_PASSTHROUGH = frozenset(
-    [
-        "jit",
-        "pmap",
-        "checkpoint",
-        "vmap",
-        "shard_map",
-        "eqx.filter_jit",
-        "eqx.filter_vmap",
-        "eqx.filter_pmap",
-        "eqx.filter_checkpoint",
-        "nnx.jit",
-        "nnx.vmap",
-        "nnx.remat",
-    ]
-)
-# Equinox's filtered transformations return the outputs that are not arrays as they are (a
-# Python int stays an int; `jax.jit` and `nnx.jit` return an array): their functions' label.
-_FILTERED_JIT = "filtered"
-_KEEP_PYTHON_OUTPUTS = frozenset(
-    ["eqx.filter_jit", "eqx.filter_vmap", "eqx.filter_pmap", "eqx.filter_checkpoint"]
-)
 NEW_REF = frozenset({"jax.new_ref", "jax.empty_ref", "jax.ref.new_ref", "jax.ref.empty_ref"})
 # lax loops: the position and keyword of the initial carry, whose structure the result keeps.
 _GRADIENT_RESULTS = frozenset(GRADIENTS.values())
@@ -348,20 +324,6 @@ def _merge_envs(first: Env, second: Env) -> Env:
 
 def _terminates(body: list[ast.stmt]) -> bool:
     return bool(body) and isinstance(body[-1], _TERMINATORS)
-
-
-def _argnums(node: ast.expr | None) -> int | tuple[int, ...] | None:
-    """`argnums=1` / `argnums=(0, 2)` (default 0); None when not a literal."""
-    if node is None:
-        return 0
-    elements = node.elts if isinstance(node, ast.Tuple) else None
-    constants = [node] if elements is None else elements
-    if not constants or not all(
-        isinstance(c, ast.Constant) and type(c.value) is int for c in constants
-    ):
-        return None
-    numbers = tuple(c.value for c in constants)
-    return numbers if elements is not None else numbers[0]
 
 
 class FlowInterpreter:
@@ -677,13 +639,13 @@ class FlowInterpreter:
             found = transform_of(decorator, self.resolver)
             if found is None:
                 return Kind.UNKNOWN
-            value = _transformed(found[0], found[1], value)
+            value = transformed_function(found[0], found[1], value)
         return value
 
     def _stmt_ClassDef(self, node: ast.ClassDef) -> None:
         for expr in [*node.decorator_list, *node.bases, *(k.value for k in node.keywords)]:
             self.eval(expr)
-        self.env[node.name] = _constructor(node, self.resolver) or Kind.UNKNOWN
+        self.env[node.name] = class_constructor(node, self.resolver) or Kind.UNKNOWN
         self.nested.append(node)
 
     def _stmt_Import(self, node: ast.Import | ast.ImportFrom) -> None:
@@ -1047,7 +1009,7 @@ class FlowInterpreter:
         keywords = {keyword.arg: self.eval(keyword.value) for keyword in node.keywords}
         every = [*args, *keywords.values()]
         if type(callee) is Constructor:
-            value = _constructed(callee, node, args, keywords)
+            value = constructed_object(callee, node, args, keywords)
         else:
             if any(isinstance(arg, ast.Starred) for arg in node.args):
                 args = []  # positions unknown
@@ -1119,7 +1081,7 @@ class FlowInterpreter:
                 return self._array_result(every)
             found = transform_of(func, self.resolver)  # partial(jax.jit, ...)(f)
             if found is not None and args:
-                return _transformed(found[0], found[1], args[0])
+                return transformed_function(found[0], found[1], args[0])
         if receiver is not None and isinstance(func, ast.Attribute):
             self._record(func, receiver)
             if receiver is DERIVED and func.attr in _COMPUTING_METHODS:
@@ -1168,7 +1130,7 @@ class FlowInterpreter:
             ):
                 return Kind.STATIC
             return called_result(summary, traced)
-        return as_jax(summary, traced, keep_python=function.transform == _FILTERED_JIT)
+        return as_jax(summary, traced, keep_python=function.transform == FILTERED_JIT)
 
     def _given_only_tracers(self, every: list[Value]) -> bool:
         """Every argument a tracer (or what an unseen call made of tracers) in abstract code:
@@ -1208,7 +1170,7 @@ class FlowInterpreter:
         spec = _TRANSFORM_SPECS.get(qualname)
         if spec is not None:
             options = {keyword.arg: keyword.value for keyword in node.keywords if keyword.arg}
-            return _transformed(spec, options, args[0]) if args else Kind.UNKNOWN
+            return transformed_function(spec, options, args[0]) if args else Kind.UNKNOWN
         if qualname in NEW_REF:
             return REF
         if qualname in _ARRAY_CALLABLE_FACTORIES:
@@ -1285,149 +1247,6 @@ class FlowInterpreter:
                     return Kind.NUMPY
                 return self._array_result([receiver])
         return Kind.UNKNOWN
-
-
-def _transformed(spec: TransformSpec, keywords: Mapping[str, ast.expr], target: Value) -> Value:
-    """The callable `jax.jit(f)`, `jax.grad(f, argnums=1)`, ... gives for the function `f`."""
-    label = spec.label
-    gradient = GRADIENTS.get(label)
-    if gradient is not None:
-        path = target.path if type(target) is Function and target.transform is None else None
-        aux = keywords.get("has_aux")
-        has_aux = isinstance(aux, ast.Constant) and aux.value is True
-        return Function(path, gradient, _argnums(keywords.get("argnums")), has_aux)
-    if label in _PASSTHROUGH:
-        transform = _FILTERED_JIT if label in _KEEP_PYTHON_OUTPUTS else "jit"
-        if type(target) is Function:
-            return target if target.transform else Function(target.path, transform)
-        return Function(None, transform)
-    return Kind.UNKNOWN
-
-
-def _constructor(node: ast.ClassDef, resolver: Resolver) -> Constructor | None:
-    """The class as a constructor storing what it is given: a class whose constructor is
-    generated from its declared fields (a dataclass, a NamedTuple, a flax struct, an
-    `eqx.Module`, a registered dataclass; no `__init__` or `tree_flatten` of its own), or
-    whose `__init__` stores parameters in attributes (`parameter_attributes`)."""
-    found = _CLASS_CONSTRUCTORS.get(node)
-    if found is None:
-        found = _CLASS_CONSTRUCTORS[node] = _constructor_of_body(node)
-    constructor, if_generated = found
-    if if_generated and not _generated_constructor(node, resolver):
-        return None
-    return constructor
-
-
-# What `_constructor` reads of a class's subtree, memoised on its node: the module's flow runs
-# each class statement again on every edit, and an edit elsewhere keeps the class's node.
-# (constructor, whether it holds only if the class's constructor is generated); the imports
-# that decide the latter are read on each call.
-_CLASS_CONSTRUCTORS: weakref.WeakKeyDictionary[ast.ClassDef, tuple[Constructor | None, bool]] = (
-    weakref.WeakKeyDictionary()
-)
-
-
-def _constructor_of_body(node: ast.ClassDef) -> tuple[Constructor | None, bool]:
-    methods = {
-        statement.name: statement
-        for statement in node.body
-        if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef)
-    }
-    if methods.keys() & _REDIRECTED_ATTRIBUTES:
-        return None, False  # attributes may not be where `__init__` puts them
-    init = methods.get("__init__")
-    if isinstance(init, ast.FunctionDef):
-        stored = parameter_attributes(node, init)
-        if not stored:
-            return None, False
-        positional = positional_params(init)[1:]
-        keyword_only = tuple(arg.arg for arg in init.args.kwonlyargs)
-        with_default = positional[len(positional) - len(init.args.defaults) :]
-        with_default += [
-            arg.arg
-            for arg, default in zip(init.args.kwonlyargs, init.args.kw_defaults, strict=True)
-            if default is not None
-        ]
-        constructor = Constructor(
-            node.name, tuple(positional), keyword_only, frozenset(with_default), stored
-        )
-        return constructor, False
-    if init is not None or "tree_flatten" in methods:
-        return None, False
-    fields = tuple(name for name, _ in constructor_fields(node))
-    if not fields:
-        return None, False
-    reassigned = reassigned_fields(node)
-    if reassigned.isdisjoint(fields):
-        return Constructor(node.name, fields), True
-    kept = tuple((name, name) for name in fields if name not in reassigned)
-    return Constructor(node.name, fields, attributes=kept), True
-
-
-# Methods that make an attribute read or write go elsewhere than the instance's dict.
-_REDIRECTED_ATTRIBUTES = frozenset({"__new__", "__setattr__", "__getattr__", "__getattribute__"})
-_DATACLASS_DECORATORS = frozenset({"dataclasses.dataclass"})
-
-
-def _generated_constructor(node: ast.ClassDef, resolver: Resolver) -> bool:
-    """A class whose constructor takes its declared fields: a dataclass, or a PyTree class
-    flattening them."""
-    if any(resolver.qualname(base) in FIELD_PYTREE_BASES for base in node.bases):
-        return True
-    decorators = [d.func if isinstance(d, ast.Call) else d for d in node.decorator_list]
-    return any(
-        resolver.qualname(d) in FIELD_PYTREE_DECORATORS
-        or resolver.qualname(d) in _DATACLASS_DECORATORS
-        for d in decorators
-    )
-
-
-def _constructed(
-    constructor: Constructor, node: ast.Call, args: list[Value], keywords: dict[str | None, Value]
-) -> Value:
-    """`Outputs(loss, aux)`, `Term(q=q)` of a class storing what it is given: given a
-    tracer, an object whose attributes hold what was passed for them (not itself a traced
-    value: `if outputs:` is Python's truth of an object or tuple); else nothing is known.
-    Unpacked arguments (`*a`, `**d`) give the parameters only they can fill an element."""
-    starred = next((i for i, arg in enumerate(node.args) if isinstance(arg, ast.Starred)), None)
-    explicit = len(node.args) if starred is None else starred
-    given = dict(zip(constructor.fields, args[:explicit], strict=False))
-    named = constructor.fields + constructor.keyword_only
-    given.update({name: value for name, value in keywords.items() if name in named})
-    star = args[starred] if starred is not None and starred < len(args) else None
-    mapping = keywords.get(None)
-    for index, name in enumerate(named):
-        if name in given:
-            continue
-        # Who may fill it: the starred sequence (a position from it on), the unpacked
-        # mapping (by name), or its default; a value only where no default may.
-        candidates = []
-        if star is not None and index < len(constructor.fields):
-            candidates.append(_unpacked_item(star, None))
-        if mapping is not None:
-            candidates.append(_unpacked_item(mapping, name))
-        if candidates and name not in constructor.defaults:
-            given[name] = merge_values_all(candidates)
-    if not any_traced(list(given.values())) and not any(
-        type(value) is Instance for value in given.values()
-    ):
-        return Kind.UNKNOWN
-    if constructor.attributes is not None:
-        given = {
-            attribute: given[parameter]
-            for attribute, parameter in constructor.attributes
-            if parameter in given
-        }
-    return Object(constructor.class_name, tuple(sorted(given.items())))
-
-
-def _unpacked_item(value: Value, key: str | None) -> Value:
-    """What `*value` gives a position, or `**value` the parameter `key`: its item where
-    known, a tracer for a traced value (the arguments of a traced function, each a
-    tracer)."""
-    if type(value) is Container:
-        return value.item(key) if key is not None and value.keys is not None else value.element()
-    return Kind.TRACED if value is Kind.TRACED else Kind.UNKNOWN
 
 
 def _asks_the_object(node: ast.Call, receiver: Value | None, arguments: list[Value]) -> bool:

@@ -7,6 +7,8 @@ import ast
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
+from jax_lsp.analysis.summary import PYTREE_REGISTRATIONS
+
 if TYPE_CHECKING:
     from jax_lsp.analysis.summary import ClassRecord, UnitSummary
 
@@ -31,16 +33,6 @@ PYTREE_BASES = frozenset(
         "flax.linen.Module",
         "flax.struct.PyTreeNode",
         "typing.NamedTuple",
-    ]
-)
-PYTREE_REGISTRATIONS = frozenset(
-    [
-        f"{_TREE_UTIL}.register_pytree_node",
-        f"{_TREE_UTIL}.register_pytree_with_keys",
-        f"{_TREE_UTIL}.register_pytree_node_class",
-        f"{_TREE_UTIL}.register_pytree_with_keys_class",
-        f"{_TREE_UTIL}.register_dataclass",
-        f"{_TREE_UTIL}.register_static",
     ]
 )
 LINEN_MODULE = "flax.linen.Module"

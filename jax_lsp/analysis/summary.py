@@ -16,7 +16,6 @@ from functools import cached_property
 from jax_lsp.analysis.free_writes import FreeWrites, mutated_name
 from jax_lsp.analysis.imports import Resolver, import_bindings, record_local_imports
 from jax_lsp.analysis.nodes import CHILD_GETTERS, all_params, argument_of, child_nodes
-from jax_lsp.analysis.pytrees import PYTREE_REGISTRATIONS
 from jax_lsp.analysis.records import direct_init
 from jax_lsp.analysis.static_tests import decided_test
 from jax_lsp.analysis.transforms import (
@@ -41,6 +40,15 @@ _TREE_MAP_NAMES = frozenset(name.rpartition(".")[2] for name in TREE_MAPS)
 LINEN_RUNS = frozenset({"apply", "init", "init_with_output"})
 # Calls that run the method their `method=` names: those, and a TrainState's `apply_fn`.
 _METHOD_KEYWORD_CALLS = LINEN_RUNS | {"apply_fn"}
+# The calls that register the class they are given as a PyTree (or a static type): the class
+# is then no argument handed to unknown code (`analysis/pytrees.py` decides which classes are).
+PYTREE_REGISTRATIONS = frozenset(
+    f"jax.tree_util.{name}"
+    for name in (
+        *("register_pytree_node", "register_pytree_with_keys", "register_pytree_node_class"),
+        *("register_pytree_with_keys_class", "register_dataclass", "register_static"),
+    )
+)
 
 
 @direct_init

@@ -30,7 +30,7 @@ from jax_lsp.codeactions.api_changes import (
     import_module_fix,
 )
 from jax_lsp.compat import TRY_STATEMENTS
-from jax_lsp.diagnostics.base import Example, Rule, RuleContext
+from jax_lsp.diagnostics.base import Example, Rule, RuleContext, RuleSettings
 from jax_lsp.findings import Applicability, Finding, Fix, Severity
 
 # Handlers under which a missing name is expected: the code guards it.
@@ -51,7 +51,7 @@ class _ApiChangeRule(Rule):
     _variants: ClassVar[dict[tuple[type, str], type[Rule]]] = {}
 
     @classmethod
-    def configured(cls, settings) -> type[Rule]:
+    def configured(cls, settings: RuleSettings) -> type[Rule]:
         setting = settings.target_jax_version
         if setting == cls.target_setting:
             return cls

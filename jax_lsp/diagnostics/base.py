@@ -34,7 +34,6 @@ if TYPE_CHECKING:
     from jax_lsp.analysis.imports import Resolver
     from jax_lsp.analysis.model import ModuleModel
     from jax_lsp.analysis.traced import TraceInfo
-    from jax_lsp.config import Settings
 
 DOCS_URL = "https://github.com/jax-lsp/jax-lsp/blob/main/docs/rules/{code}.md"
 ERROR_MARKER = "# error"
@@ -74,6 +73,36 @@ class Example:
         return [i for i, line in enumerate(self.code.split("\n")) if line.endswith(ERROR_MARKER)]
 
 
+@dataclass(frozen=True)
+class Spelled:
+    """A rule's cheap pre-filter, which the walker applies: what the lines of a node must
+    spell for the rule to find anything there. One of `text`, or a name the scope's imports
+    bind to one of `bound_to` (`from jax.numpy import take as pick`: "pick" for
+    "jax.numpy.take"), must occur in the node's lines (`RuleContext.code_text`); the walker
+    does not hand the rule a node of the types in `on` (None: every type the rule looks at)
+    whose lines spell none. Comments count: a comment naming one costs work, never a finding."""
+
+    text: tuple[str, ...]
+    bound_to: tuple[str, ...] = ()
+    on: tuple[type[ast.AST], ...] | None = None
+
+    def spelled_in(self, node: ast.AST, ctx: RuleContext) -> bool:
+        """Do the lines of `node` spell one of the words?"""
+        text = ctx.code_text(node)
+        if any(word in text for word in self.text):
+            return True
+        bound = ctx.resolvers[-1].names_bound_under
+        return any(name in text for spelled in self.bound_to for name in bound(spelled))
+
+
+class RuleSettings(Protocol):
+    """What a rule may read of the settings that choose it (`jax_lsp.config.Settings`):
+    rules sit below the configuration."""
+
+    @property
+    def target_jax_version(self) -> str | None: ...
+
+
 class Rule:
     code: ClassVar[str]
     name: ClassVar[str]
@@ -104,12 +133,14 @@ class Rule:
     # values fail (`float()`, `np.exp`), but a truth test fails only on values that vary
     # across the mesh (not on a `psum` or a constant), which the model does not track.
     fails_in_eager_shard_map: ClassVar[bool] = False
+    # What the lines of a node must spell for the rule to find anything there (`Spelled`).
+    prefilter: ClassVar[Spelled | None] = None
 
     def check(self, node: ast.AST, ctx: RuleContext) -> Iterable[Finding]:
         raise NotImplementedError
 
     @classmethod
-    def configured(cls, settings: Settings) -> type[Rule]:
+    def configured(cls, settings: RuleSettings) -> type[Rule]:
         """The rule as `settings` configure it: itself, or for a rule that reads a setting
         (the target JAX release), a subclass bound to the setting's value. Findings are
         cached under the chosen classes, so a changed setting is a new analysis."""

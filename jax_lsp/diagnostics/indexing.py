@@ -29,7 +29,7 @@ from jax_lsp.analysis.traced import all_params
 from jax_lsp.analysis.updates import UPDATE_METHODS
 from jax_lsp.codeactions.at_update import fill_read_fix
 from jax_lsp.compat import TRY_STATEMENTS
-from jax_lsp.diagnostics.base import Example, Rule, RuleContext
+from jax_lsp.diagnostics.base import Example, Rule, RuleContext, Spelled
 from jax_lsp.findings import Applicability, Finding, Severity
 
 _NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
@@ -84,6 +84,13 @@ def _is_none(expr: ast.expr) -> bool:
     return isinstance(expr, ast.Constant) and expr.value is None
 
 
+_TAKE = "jax.numpy.take"
+# What an index, a walrus binding a name an index reads, or a `take` spells: text spelling
+# none has nothing to judge (and its module facts are not asked). A scope's own import of
+# `take` spells "take".
+_SPELLED = Spelled(("[", ":=", "take"), bound_to=(_TAKE,))
+
+
 class ConstantOutOfBounds(Rule):
     code = "JAX301"
     name = "constant-out-of-bounds"
@@ -116,6 +123,7 @@ class ConstantOutOfBounds(Rule):
     fix_applicabilities = frozenset({Applicability.UNSAFE})
     fix_in_some_cases_only = True
     node_types = (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef)
+    prefilter = _SPELLED
     invalid = (
         Example(
             """
@@ -340,12 +348,6 @@ class ConstantOutOfBounds(Rule):
         # Module-level names bound once and never rebound keep their shape everywhere, unless
         # a parameter or a local binding hides them.
         text = ctx.code_text(node)
-        # The walk below looks only at expressions whose lines spell one of its words: text
-        # spelling none has nothing to judge (and its module facts are not asked). The scope's
-        # own import of `take` spells "take".
-        words = ("[", ":=", "take", *resolver.names_bound_under("jax.numpy.take"))
-        if not any(word in text for word in words):
-            return ()
         # An index is a literal, or a name bound to one (here, or at top level before).
         literal = "take(" in text or LITERAL_INDEX.search(text) or has_int_binding(text)
         if not literal and not top_level:
@@ -371,7 +373,7 @@ class ConstantOutOfBounds(Rule):
             untracked |= ctx.model.global_writes
         tracker = ShapeTracker(resolver, frozenset(untracked))
         # What an expression's text must hold for its walk to find or change anything.
-        self._walk_words = ("[", ":=", "take", *resolver.names_bound_under("jax.numpy.take"))
+        self._walk_words = (*_SPELLED.text, *resolver.names_bound_under(_TAKE))
         for name, known in inherited.items():
             if type(known) is int:
                 tracker.integers[name] = known

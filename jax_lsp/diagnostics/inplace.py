@@ -11,7 +11,7 @@ from jax_lsp.analysis.dtypes import FloatOracle, scope_bindings
 from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.updates import at_update, unread_loop_updates, unread_self_updates
 from jax_lsp.codeactions.at_update import assign_result_fix, at_update_fix, masked_update_fix
-from jax_lsp.diagnostics.base import Example, Rule, RuleContext
+from jax_lsp.diagnostics.base import Example, Rule, RuleContext, Spelled
 from jax_lsp.diagnostics.traced_values import is_traced
 from jax_lsp.findings import Applicability, Finding, Severity
 
@@ -616,6 +616,8 @@ class DiscardedUpdate(Rule):
     """
     fix_applicabilities = frozenset({Applicability.SAFE, Applicability.UNSAFE})
     node_types = (ast.Expr, ast.FunctionDef, ast.AsyncFunctionDef, ast.For, ast.AsyncFor)
+    # A function's updates lost to a rebinding are `.at[...]` updates.
+    prefilter = Spelled((".at[",), on=(ast.FunctionDef, ast.AsyncFunctionDef))
     invalid = (
         Example(
             """
@@ -753,8 +755,6 @@ class DiscardedUpdate(Rule):
     def _unread(
         self, node: ast.FunctionDef | ast.AsyncFunctionDef, ctx: RuleContext
     ) -> Iterator[Finding]:
-        if ".at[" not in ctx.code_text(node):
-            return
         for statement in unread_self_updates(node):
             name = statement.targets[0]
             if ctx.kind(name) in _NOT_JAX:

@@ -11,7 +11,7 @@ import ast
 import logging
 import os
 import weakref
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import NamedTuple
@@ -224,11 +224,27 @@ class _RuleTables:
 
     def __init__(self, rules: Sequence[type[Rule]], instances: Sequence[Rule]) -> None:
         layout = _rule_layout(tuple(rules))
-        self.checks = [instance.check for instance in instances]
+        self.checks = [_prefiltered(instance) for instance in instances]
         self.by_scope = layout.by_scope
         self.calls_by_scope = layout.calls_by_scope
         self.getters = layout.getters
         self.leaves = layout.leaves
+
+
+def _prefiltered(rule: Rule) -> Callable[[ast.AST, RuleContext], Iterable[Finding]]:
+    """The rule's `check`, called only on the nodes its pre-filter (`Rule.prefilter`) lets
+    through: elsewhere it can find nothing."""
+    check, prefilter = rule.check, rule.prefilter
+    if prefilter is None:
+        return check
+    spelled_in, on = prefilter.spelled_in, prefilter.on
+
+    def filtered(node: ast.AST, ctx: RuleContext) -> Iterable[Finding]:
+        if (on is None or type(node) in on) and not spelled_in(node, ctx):
+            return ()
+        return check(node, ctx)
+
+    return filtered
 
 
 class _Walker:

@@ -23,7 +23,7 @@ from jax_lsp.lsp.documents import AnalysisResult, OpenDocument
 from jax_lsp.workspace import ExternalFacts
 
 if TYPE_CHECKING:
-    from jax_lsp.lsp.language_server import JaxLanguageServer
+    from jax_lsp.lsp.server_view import ServerView
 
 log = logging.getLogger(__name__)
 
@@ -31,7 +31,7 @@ log = logging.getLogger(__name__)
 class Analyzer:
     """Reads and stores the server's state (`ls`: documents, settings, engine, jedi)."""
 
-    def __init__(self, ls: JaxLanguageServer) -> None:
+    def __init__(self, ls: ServerView) -> None:
         self._ls = ls
         self._reported_failures: set[tuple[str, str]] = set()
 

@@ -21,7 +21,7 @@ from jax_lsp.lsp.documents import OpenDocument
 from jax_lsp.lsp.positions import to_lsp_position, to_lsp_range
 
 if TYPE_CHECKING:
-    from jax_lsp.lsp.language_server import JaxLanguageServer
+    from jax_lsp.lsp.server_view import ServerView
 
 _TOOLTIPS = {
     "traced": "Traced ({via}): an abstract tracer inside, not a concrete value",
@@ -59,9 +59,7 @@ def traced_elsewhere(
     return said, location_elsewhere(site.file, site.span)
 
 
-async def _traced(
-    ls: JaxLanguageServer, uri: str
-) -> tuple[OpenDocument | None, list[TracedFunction]]:
+async def _traced(ls: ServerView, uri: str) -> tuple[OpenDocument | None, list[TracedFunction]]:
     document = ls.documents.get(uri)
     if document is None:
         return None, []
@@ -69,7 +67,7 @@ async def _traced(
 
 
 async def inlay_hints(
-    ls: JaxLanguageServer, params: types.InlayHintParams
+    ls: ServerView, params: types.InlayHintParams
 ) -> list[types.InlayHint] | None:
     if not ls.settings.inlay_hints:
         return []
@@ -105,9 +103,7 @@ async def inlay_hints(
     return hints
 
 
-async def code_lenses(
-    ls: JaxLanguageServer, params: types.CodeLensParams
-) -> list[types.CodeLens] | None:
+async def code_lenses(ls: ServerView, params: types.CodeLensParams) -> list[types.CodeLens] | None:
     if not ls.settings.code_lens:
         return []
     document, functions = await _traced(ls, params.text_document.uri)
@@ -134,7 +130,7 @@ async def code_lenses(
 
 
 async def _traced_functions(
-    ls: JaxLanguageServer, uri: str, text: str, path: str | None
+    ls: ServerView, uri: str, text: str, path: str | None
 ) -> list[TracedFunction]:
     """The traced functions of `text`, from the engine's analysis the diagnostics of this
     version came from (a new one with the same inputs if it is gone: hints do not wait for
@@ -145,9 +141,7 @@ async def _traced_functions(
     )
 
 
-async def traced_functions_of(
-    ls: JaxLanguageServer, document: OpenDocument
-) -> list[TracedFunction]:
+async def traced_functions_of(ls: ServerView, document: OpenDocument) -> list[TracedFunction]:
     """The traced functions of the current version (for inlay hints and code lenses); a
     notebook cell's are found in the whole notebook (earlier cells' imports count)."""
     if document.notebook:
@@ -198,7 +192,7 @@ class TracedShown:
 
 
 async def _traced_in_cell(
-    ls: JaxLanguageServer, cell: OpenDocument, notebook_uri: str
+    ls: ServerView, cell: OpenDocument, notebook_uri: str
 ) -> list[TracedFunction]:
     cells = ls.analyzer.open_code_cells(notebook_uri)
     key = tuple((doc.uri, doc.version) for doc in cells)

@@ -39,7 +39,7 @@ from jax_lsp.lsp.conversion import diagnostic_json, to_diagnostic
 from jax_lsp.lsp.dependents import ModuleWords
 
 if TYPE_CHECKING:
-    from jax_lsp.lsp.language_server import JaxLanguageServer
+    from jax_lsp.lsp.server_view import ServerView
 
 log = logging.getLogger(__name__)
 
@@ -120,7 +120,7 @@ def reached_files(
 class WorkspaceDiagnostics:
     """Reads and uses the server's state (`ls`: documents, settings, engine, publisher)."""
 
-    def __init__(self, ls: JaxLanguageServer) -> None:
+    def __init__(self, ls: ServerView) -> None:
         self._ls = ls
         self.pulled = False  # the client pulled workspace diagnostics: keep them current
         self._listing: tuple[float, tuple, list[str]] | None = None  # (when, of what, files)

@@ -10,7 +10,7 @@ import textwrap
 
 import pytest
 
-from jax_lsp.analysis.flow import _constructor
+from jax_lsp.analysis.constructors import class_constructor
 from jax_lsp.analysis.imports import Resolver, import_bindings
 from tests.conftest import findings_of
 from tests.runtime import run_snippet
@@ -249,10 +249,10 @@ def test_a_class_kept_across_edits_is_a_constructor_only_while_its_imports_make_
     assert isinstance(node, ast.ClassDef)
     dataclasses = Resolver(import_bindings(ast.parse("from dataclasses import dataclass").body))
     elsewhere = Resolver(import_bindings(ast.parse("from mylib import dataclass").body))
-    first = _constructor(node, dataclasses)
+    first = class_constructor(node, dataclasses)
     assert first is not None and first.fields == ("low", "high")
-    assert _constructor(node, elsewhere) is None
-    assert _constructor(node, dataclasses) == first
+    assert class_constructor(node, elsewhere) is None
+    assert class_constructor(node, dataclasses) == first
 
 
 def test_a_member_added_to_a_class_changes_what_its_kept_init_is_known_to_store() -> None:
@@ -268,11 +268,11 @@ def test_a_member_added_to_a_class_changes_what_its_kept_init_is_known_to_store(
     )
     node = before.body[0]
     assert isinstance(node, ast.ClassDef)
-    first = _constructor(node, resolver)
+    first = class_constructor(node, resolver)
     assert first is not None and first.attributes == (("low", "low"), ("high", "high"))
     reset = ast.parse("def reset(self):\n    self.low = 0.0\n").body[0]
     edited = ast.ClassDef(
         name=node.name, bases=[], keywords=[], body=[node.body[0], reset], decorator_list=[]
     )
-    second = _constructor(edited, resolver)
+    second = class_constructor(edited, resolver)
     assert second is not None and second.attributes == (("high", "high"),)

@@ -106,7 +106,7 @@ def test_the_edit_finder_finds_edits():
 
 
 def test_rule_modules_build_no_edit():
-    modules = sorted(RULE_PACKAGE.glob("*.py"))
+    modules = sorted(RULE_PACKAGE.rglob("*.py"))
     assert len(modules) > 5  # the scan sees the package
     found = {
         f"{path.name} {what}"
