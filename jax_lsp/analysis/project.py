@@ -705,10 +705,50 @@ class ProjectTraces:
 _DEFINED = re.compile(r"^(?:async[ \t]+)?(?:def|class)[ \t]+(\w+)", re.MULTILINE)
 
 
+def _top_level_definitions(text: str) -> list[str]:
+    """`_DEFINED.findall(text)`, trying only the lines that start with its first words."""
+    starts = [0] if text.startswith(("def", "class", "async")) else []
+    for word in ("\ndef", "\nclass", "\nasync"):
+        at = text.find(word)
+        while at >= 0:
+            starts.append(at + 1)
+            at = text.find(word, at + 1)
+    return [match.group(1) for start in sorted(starts) if (match := _DEFINED.match(text, start))]
+
+
+_IMPORT_WORDS = ("import",)  # on the line where each import statement's match starts
+
+
+def _findall_on_lines(pattern: re.Pattern, text: str, words: tuple[str, ...]) -> list:
+    """`pattern.findall(text)`, for a pattern that starts with `^` (multiline) and whose every
+    match starts on a line holding one of `words`: only those lines are tried. Run over the
+    whole text, the pattern tried every character of every module of the project (the
+    import index reads them all)."""
+    starts: set[int] = set()
+    for word in words:
+        at = text.find(word)
+        while at >= 0:
+            starts.add(text.rfind("\n", 0, at) + 1)
+            at = text.find("\n", at)
+            if at < 0:
+                break
+            at = text.find(word, at)
+    found: list = []
+    end = 0  # matches do not overlap: a line inside the last one is not tried
+    for start in sorted(starts):
+        if start < end:
+            continue
+        match = pattern.match(text, start)
+        if match is not None:
+            found.append(match.group(1) if pattern.groups == 1 else match.groups())
+            end = match.end()
+    return found
+
+
 def _defined_names(text: str, file: str) -> frozenset[str]:
     """The words an import of the module may spell: its name (its package's, for an
     `__init__.py`) and the names it defines at top level (read from the text)."""
-    return frozenset([_module_word(file), *_DEFINED.findall(text)])
+    return frozenset([_module_word(file), *_top_level_definitions(text)])
 
 
 def _module_word(file: str) -> str:
@@ -737,7 +777,7 @@ def _import_statements(
     text: str, package: tuple[str, ...] | None
 ) -> tuple[tuple[str, tuple[str, ...]], ...]:
     found: list[tuple[str, tuple[str, ...]]] = []
-    for dots, module, names in _FROM_IMPORT.findall(text):
+    for dots, module, names in _findall_on_lines(_FROM_IMPORT, text, _IMPORT_WORDS):
         if dots:
             absolute = absolute_module(module or None, len(dots), package)
             if absolute is None:
@@ -745,7 +785,7 @@ def _import_statements(
             module = absolute
         words = re.findall(r"\w+", names.replace(" as ", " , "))
         found.append((module, tuple(words)))
-    for names in _PLAIN_IMPORT.findall(text):
+    for names in _findall_on_lines(_PLAIN_IMPORT, text, _IMPORT_WORDS):
         for part in names.split(","):
             dotted = part.split(" as ")[0].strip()
             if dotted:
