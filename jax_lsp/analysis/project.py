@@ -298,8 +298,11 @@ class ProjectTraces:
         # module -> (what its upstream was confirmed against, until when): see
         # `_upstream_confirmed`.
         self._confirmed: dict[str, tuple[tuple, float]] = {}
-        # module -> (the names asked with, the import index, when, its importers then)
-        self._importers_of: dict[str, tuple[frozenset[str], dict, float, frozenset[str]]] = {}
+        # module -> (the names asked with, which import index (when it was built, its top
+        # folder: not the index, which a module asked once would keep), when, its importers)
+        self._importers_of: dict[
+            str, tuple[frozenset[str], tuple[float, str], float, frozenset[str]]
+        ] = {}
         self._paths: dict[str, Path] = {}
         # The importers' models, kept for their own analysis (a `check` analyses them too):
         # the most recent ones, up to _MAX_KEPT_LINES lines.
@@ -623,11 +626,12 @@ class ProjectTraces:
         the last answer holds for the same names and import index while the modules the
         imports resolve to are taken as found (`_RESOLVED_SECONDS`)."""
         index = self._import_index(file)
+        built = self._index[:2] if self._index is not None else (0.0, "")
         now = time.monotonic()
         known = self._importers_of.get(file)
         if (
             known is not None
-            and known[1] is index
+            and known[1] == built
             and now - known[2] < _RESOLVED_SECONDS
             and known[0] == names
         ):
@@ -635,7 +639,7 @@ class ProjectTraces:
         found = self._importers_in(index, file, names)
         if len(self._importers_of) > _MAX_PROJECT_FILES:
             self._importers_of.clear()
-        self._importers_of[file] = (names, index, now, found)
+        self._importers_of[file] = (names, built, now, found)
         return found
 
     def _importers_in(
