@@ -10,7 +10,7 @@ the CLI without jedi (`check` stays fast and deterministic), the server with jed
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Hashable, Mapping
 from pathlib import Path
 
 from jax_lsp.analysis.crossing import NO_FOREIGN, ForeignDefinitions, IncomingTrace
@@ -43,8 +43,10 @@ __all__ = ["AnswerKey", "CallSite", "ExternalFacts", "TraceRounds", "Workspace"]
 class Workspace:
     """Cross-module facts for the documents of one workspace (the folder `root`; None: only
     the document's own folder is searched). `open_text` gives an open document's unsaved text
-    (None: files are read from disk). `asks_jedi`: the face asks jedi what the engine cannot
-    answer, so the questions are worth computing.
+    (None: files are read from disk); `others_edited(path)`, a token that changes whenever an
+    open document other than the file at `path` is opened, closed or edited (None: the
+    project's traces confirm every open document at each keystroke). `asks_jedi`: the face
+    asks jedi what the engine cannot answer, so the questions are worth computing.
 
     Engine thread only, except `remember`: the engine's caches are not shared between threads.
     """
@@ -54,12 +56,13 @@ class Workspace:
         root: str | None = None,
         open_text: Callable[[str], str | None] | None = None,
         asks_jedi: bool = False,
+        others_edited: Callable[[str], Hashable] | None = None,
     ) -> None:
         self.root = root
         self.asks_jedi = asks_jedi
         self._modules = ModuleFactsCache(open_text)
         self._answers: dict[AnswerKey, ExternalFacts | None] = {}
-        self._traces = ProjectTraces(root, self._modules, self._foreign)
+        self._traces = ProjectTraces(root, self._modules, self._foreign, others_edited)
         # The traces each file receives, from `check`'s rounds: None while they are found on
         # demand from the importers (the editor).
         self._given: TraceRounds | None = None

@@ -366,6 +366,14 @@ class ModuleFactsCache:
         self._offered: OrderedDict[Path, ModuleModel | Document] = OrderedDict()
         self._real_files: dict[str, Path] = {}  # each offered path, links resolved
         self._offered_lines = 0
+        # Bumped whenever a module's entry is made (a module read first, or at a new version):
+        # what was confirmed against the entries holds while it stands.
+        self.generation = 0
+
+    @property
+    def reads_open_documents(self) -> bool:
+        """Are modules read from the editor's open documents (else from the files alone)?"""
+        return self._open_text is not None
 
     def bindings(
         self, imports: ImportSignature, path: str | None, roots: tuple[Path, ...]
@@ -437,6 +445,7 @@ class ModuleFactsCache:
             return None
         self._model_lines -= self._models.pop(file, 0)  # the old version's model goes with it
         entry = self._entries[file] = _ModuleEntry(stamp, {}, checked=now)
+        self.generation += 1
         return entry
 
     def model(self, file: Path, entry: _ModuleEntry) -> ModuleModel | None:

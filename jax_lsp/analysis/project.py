@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import ast
 import heapq
+import math
 import os
 import re
 import time
@@ -60,6 +61,10 @@ _MAX_KEPT_LINES = 60_000  # lines of importers' models kept for their own analys
 # Seconds a file two or more imports away, on disk, is taken as unchanged since its stamp was
 # read: every keystroke confirms the whole upstream of the module being typed in.
 _UPSTREAM_TRUST = 1.0
+# Seconds an answer of `_importers` is kept (with the same import index): where the imports
+# resolve is read from the file system, whose answers are reused for as long
+# (`analysis.workspace`).
+_RESOLVED_SECONDS = 1.0
 # Folders a project's own modules never live in.
 _SKIPPED_FOLDERS = frozenset(
     {"node_modules", "__pycache__", "site-packages", "build", "dist", "venv", "env"}
@@ -265,10 +270,12 @@ class ProjectTraces:
         root: str | None,
         cache: ModuleFactsCache,
         foreign: Callable[[Document], ForeignDefinitions],
+        others_edited: Callable[[str], Hashable] | None = None,
     ) -> None:
         self.root = root
         self._cache = cache
         self._foreign = foreign
+        self._others_edited = others_edited
         # How long the project's file index is trusted: a `check` run reads files that do
         # not change under it (forever); an editor's files change (`_FRESH`).
         self.fresh_seconds = _FRESH
@@ -284,6 +291,18 @@ class ProjectTraces:
         self._settled: set[str] = set()
         self._upstream_seen: set[str] = set()  # see `_upstream_unchanged`
         self._asked: str | None = None  # the module the outermost ask is about
+        # When the walk of `_upstream_unchanged` last read the file read longest ago.
+        self._oldest_read = math.inf
+        # Bumped whenever traces are gathered (`_incoming` changes).
+        self._revision = 0
+        # module -> (what its upstream was confirmed against, until when): see
+        # `_upstream_confirmed`.
+        self._confirmed: dict[str, tuple[tuple, float]] = {}
+        # module -> (the names asked with, which import index (when it was built, its top
+        # folder: not the index, which a module asked once would keep), when, its importers)
+        self._importers_of: dict[
+            str, tuple[frozenset[str], tuple[float, str], float, frozenset[str]]
+        ] = {}
         self._paths: dict[str, Path] = {}
         # The importers' models, kept for their own analysis (a `check` analyses them too):
         # the most recent ones, up to _MAX_KEPT_LINES lines.
@@ -316,28 +335,69 @@ class ProjectTraces:
         known = self._incoming.get(file)
         if known is not None and self.fresh_seconds == float("inf"):
             return known[0]  # the files do not change under this run
-        if not self._active:
+        outermost = not self._active
+        if outermost:
             self._settled.clear()
             # The module asked about is not its own upstream: its version changes with every
             # keystroke, and what it gives comes back to it only through an import cycle.
             self._asked = file
             self._upstream_seen.clear()
+            self._oldest_read = math.inf
         if known is not None and file in self._settled:
             return known[0]
         if file in self._active or len(self._active) >= _MAX_DEPTH:
             # An import cycle (its importers' traces are being gathered), or deep.
             return known[0] if known is not None else ()
-        importers = self._importers(file, self._names(file, document.text))
+        importers = self._importers(file, self._document_names(file, document))
         self._active.add(file)
         try:
-            if known is not None and self._still_hold(known[1], importers):
-                return known[0]
+            if known is not None:
+                confirmed = outermost and self._upstream_confirmed(file, path)
+                if self._still_hold(known[1], importers, confirmed):
+                    if outermost and not confirmed:
+                        self._confirm_upstream(file, path)
+                    return known[0]
             found, read = self._gather(file, importers, x64)
         finally:
             self._active.discard(file)
         self._incoming[file] = (found, read)
+        self._revision += 1
         self._settled.add(file)
         return found
+
+    def _upstream_state(self, path: str) -> tuple | None:
+        """What a confirmation of the upstream of the module at `path` (as the document is
+        named) read, as far as it can change without a file on disk being read again: the
+        traces gathered, the module versions seen, the other open documents' texts (None:
+        those cannot be told)."""
+        if self._others_edited is None:
+            if self._cache.reads_open_documents:
+                return None
+            edited: Hashable = None  # files on disk only
+        else:
+            edited = self._others_edited(path)
+        return (self._revision, self._cache.generation, edited)
+
+    def _upstream_confirmed(self, file: str, path: str) -> bool:
+        """Does the last confirmation of the upstream of `file` hold without walking it again:
+        nothing it read changed since, and no file on disk it trusted is due to be read
+        again (`_UPSTREAM_TRUST`)? Then the walk would trust every file it reads and find
+        each at the version it found then."""
+        known = self._confirmed.get(file)
+        return (
+            known is not None
+            and time.monotonic() < known[1]
+            and known[0] == self._upstream_state(path)
+        )
+
+    def _confirm_upstream(self, file: str, path: str) -> None:
+        """The walk from the importers of `file` found its whole upstream unchanged."""
+        state = self._upstream_state(path)
+        if state is None:
+            return
+        if len(self._confirmed) > _MAX_PROJECT_FILES:
+            self._confirmed.clear()
+        self._confirmed[file] = (state, self._oldest_read + _UPSTREAM_TRUST)
 
     def gathered(self, path: str) -> bool:
         """Were the traces given to the module at `path` gathered before? Then `incoming`
@@ -416,6 +476,23 @@ class ProjectTraces:
         it applies a transformation itself or is traced by its importers."""
         return bool(incoming) or _TRANSFORM_WORDS.search(text) is not None
 
+    def _document_names(self, file: str, document: Document) -> frozenset[str]:
+        """`_defined_names` of the document's text, each unit's read once per unit text (asked
+        at every keystroke: the units cover the text, line by line)."""
+        if "\r" in document.text:  # `^` of the pattern starts a line after "\n" only
+            return self._names(file, document.text)
+        found = [_module_word(file)]
+        for unit in document.units:
+            if unit.changed_text is not None:
+                found += _DEFINED.findall(unit.changed_text)
+                continue
+            memo = unit.source.memo
+            names = memo.get("defined-names")
+            if names is None:
+                names = memo["defined-names"] = tuple(_DEFINED.findall(unit.source.text))
+            found += names
+        return frozenset(found)
+
     def _names(self, file: str, text: str) -> frozenset[str]:
         """`_defined_names`, memoised on the text (asked at every keystroke)."""
         known = self._defined.get(file)
@@ -423,14 +500,15 @@ class ProjectTraces:
             known = self._defined[file] = (text, _defined_names(text, file))
         return known[1]
 
-    def _still_hold(self, read: tuple, importers: frozenset[str]) -> bool:
+    def _still_hold(self, read: tuple, importers: frozenset[str], upstream_confirmed: bool) -> bool:
         """Are the importers read the same files, at the same versions, given the traces they
         were modelled with, by importers of theirs still at the versions read then (an edit
-        two imports away changes those)? Read from what was gathered, nothing parsed."""
+        two imports away changes those; `upstream_confirmed`: known to be)? Read from what
+        was gathered, nothing parsed."""
         return {file for file, _, _ in read} == importers and all(
-            self._cache.entry(Path(file)) is entry
+            self._cache.entry(self._path(file)) is entry
             and self._last_given(file) == given
-            and self._upstream_unchanged(file)
+            and (upstream_confirmed or self._upstream_unchanged(file))
             for file, entry, given in read
         )
 
@@ -454,14 +532,17 @@ class ProjectTraces:
             return True  # looked at already (its answer is in the one being made), or a cycle
         self._upstream_seen.add(file)
         known = self._incoming.get(file)
-        return known is None or all(
-            other == self._asked
-            or (
-                self._cache.entry(self._path(other), _UPSTREAM_TRUST) is entry
-                and self._upstream_unchanged(other)
-            )
-            for other, entry, _ in known[1]
-        )
+        if known is None:
+            return True
+        for other, entry, _ in known[1]:
+            if other == self._asked:
+                continue
+            if self._cache.entry(self._path(other), _UPSTREAM_TRUST) is not entry:
+                return False
+            self._oldest_read = min(self._oldest_read, entry.checked)
+            if not self._upstream_unchanged(other):
+                return False
+        return True
 
     def _gather(
         self, file: str, importers: frozenset[str], x64: bool
@@ -541,8 +622,32 @@ class ProjectTraces:
     def _importers(self, file: str, names: frozenset[str]) -> frozenset[str]:
         """The project's files whose import statements may bind the module or something it
         defines (`names`), but the module itself: they import the module, or import one of
-        `names` from it or from a package above it (a re-export)."""
+        `names` from it or from a package above it (a re-export). Asked at every keystroke:
+        the last answer holds for the same names and import index while the modules the
+        imports resolve to are taken as found (`_RESOLVED_SECONDS`)."""
         index = self._import_index(file)
+        built = self._index[:2] if self._index is not None else (0.0, "")
+        now = time.monotonic()
+        known = self._importers_of.get(file)
+        if (
+            known is not None
+            and known[1] == built
+            and now - known[2] < _RESOLVED_SECONDS
+            and known[0] == names
+        ):
+            return known[3]
+        found = self._importers_in(index, file, names)
+        if len(self._importers_of) > _MAX_PROJECT_FILES:
+            self._importers_of.clear()
+        self._importers_of[file] = (names, built, now, found)
+        return found
+
+    def _importers_in(
+        self,
+        index: dict[str, tuple[tuple[str, tuple[str, ...]], ...]],
+        file: str,
+        names: frozenset[str],
+    ) -> frozenset[str]:
         module = _module_name(file)
         parts = module.split(".")
         found: set[str] = set()
@@ -604,13 +709,58 @@ class ProjectTraces:
 _DEFINED = re.compile(r"^(?:async[ \t]+)?(?:def|class)[ \t]+(\w+)", re.MULTILINE)
 
 
+def _top_level_definitions(text: str) -> list[str]:
+    """`_DEFINED.findall(text)`, trying only the lines that start with its first words."""
+    starts = [0] if text.startswith(("def", "class", "async")) else []
+    for word in ("\ndef", "\nclass", "\nasync"):
+        at = text.find(word)
+        while at >= 0:
+            starts.append(at + 1)
+            at = text.find(word, at + 1)
+    return [match.group(1) for start in sorted(starts) if (match := _DEFINED.match(text, start))]
+
+
+_IMPORT_WORDS = ("import",)  # on the line where each import statement's match starts
+
+
+def _findall_on_lines(pattern: re.Pattern, text: str, words: tuple[str, ...]) -> list:
+    """`pattern.findall(text)`, for a pattern that starts with `^` (multiline) and whose every
+    match starts on a line holding one of `words`: only those lines are tried. Run over the
+    whole text, the pattern tried every character of every module of the project (the
+    import index reads them all)."""
+    starts: set[int] = set()
+    for word in words:
+        at = text.find(word)
+        while at >= 0:
+            starts.add(text.rfind("\n", 0, at) + 1)
+            at = text.find("\n", at)
+            if at < 0:
+                break
+            at = text.find(word, at)
+    found: list = []
+    end = 0  # matches do not overlap: a line inside the last one is not tried
+    for start in sorted(starts):
+        if start < end:
+            continue
+        match = pattern.match(text, start)
+        if match is not None:
+            found.append(match.group(1) if pattern.groups == 1 else match.groups())
+            end = match.end()
+    return found
+
+
 def _defined_names(text: str, file: str) -> frozenset[str]:
     """The words an import of the module may spell: its name (its package's, for an
     `__init__.py`) and the names it defines at top level (read from the text)."""
-    stem = Path(file).stem
-    return frozenset(
-        [Path(file).parent.name if stem == "__init__" else stem, *_DEFINED.findall(text)]
-    )
+    return frozenset([_module_word(file), *_top_level_definitions(text)])
+
+
+def _module_word(file: str) -> str:
+    """The word an import of the module spells last: its name (its package's, for an
+    `__init__.py`)."""
+    # os.path, not pathlib: asked at every keystroke.
+    stem = os.path.splitext(os.path.basename(file))[0]
+    return os.path.basename(os.path.dirname(file)) if stem == "__init__" else stem
 
 
 _FROM_IMPORT = re.compile(
@@ -631,7 +781,7 @@ def _import_statements(
     text: str, package: tuple[str, ...] | None
 ) -> tuple[tuple[str, tuple[str, ...]], ...]:
     found: list[tuple[str, tuple[str, ...]]] = []
-    for dots, module, names in _FROM_IMPORT.findall(text):
+    for dots, module, names in _findall_on_lines(_FROM_IMPORT, text, _IMPORT_WORDS):
         if dots:
             absolute = absolute_module(module or None, len(dots), package)
             if absolute is None:
@@ -639,7 +789,7 @@ def _import_statements(
             module = absolute
         words = re.findall(r"\w+", names.replace(" as ", " , "))
         found.append((module, tuple(words)))
-    for names in _PLAIN_IMPORT.findall(text):
+    for names in _findall_on_lines(_PLAIN_IMPORT, text, _IMPORT_WORDS):
         for part in names.split(","):
             dotted = part.split(" as ")[0].strip()
             if dotted:

@@ -171,21 +171,30 @@ class CrossModuleFacts:
         # questions), asked once the first diagnostics are out.
         self._backlog: list[tuple[Asker, str, str | None, Questions]] = []
         # Handed to the engine with every analysis (engine thread only, but for `remember`).
-        self.workspace = Workspace(open_text=self._open_text, asks_jedi=True)
+        self.workspace = Workspace(
+            open_text=self._open_text, asks_jedi=True, others_edited=self._others_edited
+        )
         self._uris: dict[str, str] = {}  # module file -> its uri (`_open_text`)
         self._jedi = JediWorker()  # started on first use
         self._warming: Future | None = None
         self._in_flight: dict[AnswerKey, asyncio.Future] = {}  # jedi jobs running or queued
 
-    def _open_text(self, path: str) -> str | None:
-        """An open document's current text (its unsaved edits count)."""
+    def _uri(self, path: str) -> str:
         uri = self._uris.get(path)
         if uri is None:  # asked for each imported module at every keystroke
             if len(self._uris) > _MAX_URIS:
                 self._uris.clear()
             uri = self._uris[path] = from_fs_path(path) or ""
-        document = self._documents.get(uri)
+        return uri
+
+    def _open_text(self, path: str) -> str | None:
+        """An open document's current text (its unsaved edits count)."""
+        document = self._documents.get(self._uri(path))
         return document.text if document is not None else None
+
+    def _others_edited(self, path: str) -> int:
+        """Grows whenever an open document other than the file at `path` changes."""
+        return self._documents.changes_besides(self._uri(path))
 
     def warm(self, root: str | None) -> None:
         """Start the jedi worker and load jedi in it (seconds when cold), once. The server

@@ -21,6 +21,9 @@ from jax_lsp.text import split_lines
 
 _NEWLINE = re.compile(r"\r\n|\r|\n")
 _ANALYSES = count()
+# How many times an open document's text changed, or one was opened or closed (in any store):
+# see `DocumentStore.changes_besides`.
+_CHANGES = [0]
 
 
 @dataclass
@@ -50,6 +53,7 @@ class OpenDocument:
     result: AnalysisResult | None = field(default=None, repr=False)
     traced: tuple[int | None, list] | None = field(default=None, repr=False)  # (version, facts)
     notebook: str | None = None  # the notebook's uri, for a notebook cell
+    edits: int = field(default=0, repr=False, compare=False)  # its text's changes since opened
 
     @cached_property
     def _has_cr(self) -> bool:
@@ -112,6 +116,8 @@ class OpenDocument:
         """`lines`: the text's lines, when known and the text has no "\r"."""
         self.text = text
         self.version = version
+        self.edits += 1
+        _CHANGES[0] += 1
         for cached in ("_has_cr", "lines", "line_starts"):
             self.__dict__.pop(cached, None)
         if lines is not None:
@@ -155,13 +161,21 @@ class DocumentStore:
     def open(self, item: types.TextDocumentItem, notebook: str | None = None) -> OpenDocument:
         document = OpenDocument(item.uri, item.text, item.version, notebook=notebook)
         self._documents[item.uri] = document
+        _CHANGES[0] += 1
         return document
 
     def get(self, uri: str) -> OpenDocument | None:
         return self._documents.get(uri)
 
     def close(self, uri: str) -> OpenDocument | None:
+        _CHANGES[0] += 1
         return self._documents.pop(uri, None)
+
+    def changes_besides(self, uri: str) -> int:
+        """A count that grows whenever a document other than `uri` is opened, closed or
+        edited (the edits of `uri` itself, typed into, are left out)."""
+        document = self._documents.get(uri)
+        return _CHANGES[0] - (document.edits if document is not None else 0)
 
     def __iter__(self):
         return iter(list(self._documents.values()))

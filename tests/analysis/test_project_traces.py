@@ -374,3 +374,105 @@ def test_a_deep_import_graph_is_checked_once_per_module(tmp_path, monkeypatch):
             (f.span.start.line + 1, f.code) for f in check(tmp_path, "base.py", workspace).findings
         ] == [(2, "JAX701")]
         assert len(asked) < 3 * len(files)
+
+
+RELAY = {
+    "top.py": """
+        import jax
+
+        from mid import relay
+
+
+        @jax.jit
+        def step(x):
+            return relay(x)
+    """,
+    "mid.py": """
+        from base import later
+
+
+        def relay(x):
+            return later(x)
+    """,
+    "base.py": """
+        def later(x):
+            if x > 0:
+                return x
+            return -x
+    """,
+}
+
+
+def _editor_workspace(root: Path):
+    """The server's workspace: open documents' text counts, their edits are told."""
+    from lsprotocol import types
+    from pygls.uris import from_fs_path
+
+    from jax_lsp.lsp.crossmodule import CrossModuleFacts
+    from jax_lsp.lsp.documents import DocumentStore
+
+    documents = DocumentStore()
+    cross = CrossModuleFacts(documents)
+    cross.workspace.root = str(root)
+
+    def open_document(name: str):
+        path = root / name
+        item = types.TextDocumentItem(from_fs_path(str(path)), "python", 0, path.read_text())
+        return documents.open(item)
+
+    return cross.workspace, open_document
+
+
+def test_an_open_document_two_imports_away_edited_is_seen_at_the_next_keystroke(
+    tmp_path, monkeypatch
+):
+    """The walk of a module's upstream is made once while nothing it read changed (a minute's
+    trust of the files on disk here, so that no time passes for it): asked again, it is not
+    walked; an open document upstream edited, it is walked again and the edit is seen."""
+    monkeypatch.setattr("jax_lsp.analysis.project._UPSTREAM_TRUST", 60.0)
+    write(tmp_path, RELAY)
+    workspace, open_document = _editor_workspace(tmp_path)
+    top = open_document("top.py")
+    base = open_document("base.py")
+
+    def findings() -> list[tuple[int, str]]:
+        analysis = check_source(base.text, base.path, Settings(), workspace)
+        return [(f.span.start.line + 1, f.code) for f in analysis.findings]
+
+    walked = []
+    upstream = ProjectTraces._upstream_unchanged
+    monkeypatch.setattr(
+        ProjectTraces,
+        "_upstream_unchanged",
+        lambda self, *args: walked.append(1) or upstream(self, *args),
+    )
+    assert findings() == [(2, "JAX701")]  # gathered
+    assert findings() == [(2, "JAX701")]  # confirmed: the upstream walked
+    walked.clear()
+    base.set_text(base.text + "\n", 1)  # typing in the module itself changes nothing upstream
+    assert findings() == [(2, "JAX701")]
+    assert walked == []
+    top.set_text(top.text.replace("@jax.jit\n", ""), 1)
+    assert findings() == []
+    top.set_text(top.text.replace("def step", "@jax.jit\ndef step"), 2)
+    assert findings() == [(2, "JAX701")]
+
+
+def test_a_file_on_disk_two_imports_away_is_read_again_once_its_trust_is_over(
+    tmp_path, monkeypatch
+):
+    """A file on disk upstream is trusted for `_UPSTREAM_TRUST` seconds after its stamp was
+    read (none here): a confirmation made before does not outlive that."""
+    monkeypatch.setattr("jax_lsp.analysis.project._UPSTREAM_TRUST", 0.0)
+    write(tmp_path, RELAY)
+    workspace, open_document = _editor_workspace(tmp_path)
+    base = open_document("base.py")
+
+    def findings() -> list[tuple[int, str]]:
+        analysis = check_source(base.text, base.path, Settings(), workspace)
+        return [(f.span.start.line + 1, f.code) for f in analysis.findings]
+
+    assert findings() == [(2, "JAX701")]
+    assert findings() == [(2, "JAX701")]
+    write(tmp_path, {"top.py": RELAY["top.py"].replace("@jax.jit\n", "")})
+    assert findings() == []
