@@ -10,9 +10,7 @@ import ast
 from collections.abc import Callable
 from functools import cached_property, partial
 
-from jax_lsp.analysis.attributes import (
-    ANY_ATTRIBUTE,
-)
+from jax_lsp.analysis.attributes import ANY_ATTRIBUTE
 from jax_lsp.analysis.document import UnitSource
 from jax_lsp.analysis.key_consumers import (
     LIBRARY_MAKER_ROOTS,
@@ -45,12 +43,8 @@ from jax_lsp.analysis.keys import (
     returned_arguments,
 )
 from jax_lsp.analysis.model_view import ModelFact, ModelView
-from jax_lsp.analysis.summary import (
-    FunctionNode,
-)
-from jax_lsp.analysis.traced import (
-    all_params,
-)
+from jax_lsp.analysis.summary import FunctionNode
+from jax_lsp.analysis.traced import all_params
 
 
 class KeyFacts(ModelFact):
@@ -157,7 +151,7 @@ class KeyFacts(ModelFact):
         maker's qualified name (`keys.LIBRARY_METHODS`)."""
         if not any(self.model.resolver.binds_module(root) for root in LIBRARY_MAKER_ROOTS):
             return {}
-        assigned = self.model.module_globals._top_level_values
+        assigned = self.model.module_globals.top_level_values
 
         def compute() -> dict[str, str]:
             statements = [
@@ -345,14 +339,14 @@ class KeyFacts(ModelFact):
         """Methods of the class -> the attribute of `self` holding a key that `__init__`
         alone assigns and the method consumes."""
         record = self.model.classes[class_name]
-        if class_name in self.model.objects._subclassed or any(
+        if class_name in self.model.objects.subclassed or any(
             isinstance(base, ast.Name) and base.id in self.model.classes
             for base in record.node.bases
         ):
             return {}  # another class's methods may assign it
         if not self._may_draw(self.model._source_of[record.node]):
             return {}
-        assigned, unknown = self.model.objects._self_assignments(record)
+        assigned, unknown = self.model.objects.self_assignments(record)
         members = {
             member.name: member
             for member in record.node.body
@@ -367,7 +361,7 @@ class KeyFacts(ModelFact):
         )
         if ANY_ATTRIBUTE in unknown or not stored:
             return {}
-        outside = self.model.objects._assigned_outside(stored)
+        outside = self.model.objects.assigned_outside(stored)
         if ANY_ATTRIBUTE in outside:
             return {}
         stored -= outside

@@ -6,8 +6,8 @@ re-analyses that function; the module facts are recombined from cached pieces.
 
 `ModuleModel` holds the document, the resolver and the summaries, and composes the fact
 objects that own the rest, each in its own module: `module_globals`, `references`,
-`object_facts`, `tracing`, `foreign_traces`, `scope_facts`, `key_facts`, `staging` and
-`unit_keys`. The rules read them through the model's names (`model.trace`,
+`object_facts`, `tracing`, `trace_steps`, `foreign_traces`, `scope_facts`, `key_facts`,
+`staging` and `unit_keys`. The rules read them through the model's names (`model.trace`,
 `model.scope_kinds(f)`).
 """
 
@@ -19,43 +19,23 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from jax_lsp.analysis.attributes import (
-    FreshWrite,
-)
-from jax_lsp.analysis.crossing import (
-    NO_FOREIGN,
-    ForeignDefinitions,
-    ForeignFunction,
-    IncomingTrace,
-)
+from jax_lsp.analysis.attributes import FreshWrite
+from jax_lsp.analysis.crossing import NO_FOREIGN, ForeignDefinitions, ForeignFunction, IncomingTrace
 from jax_lsp.analysis.document import Document, Unit, UnitSource
 from jax_lsp.analysis.external import ExternalFacts, facts_key
 from jax_lsp.analysis.foreign_traces import ForeignTraces
-from jax_lsp.analysis.hashing import (
-    HashFacts,
-)
+from jax_lsp.analysis.hashing import HashFacts
 from jax_lsp.analysis.header import import_insertion_line
 from jax_lsp.analysis.imports import Resolver, import_bindings
-
-# Asked here by the rules and the tests.
 from jax_lsp.analysis.imports import local_imports as local_imports
 from jax_lsp.analysis.jitted import StaticSignature
-from jax_lsp.analysis.key_consumers import (
-    KeySummary,
-)
+from jax_lsp.analysis.key_consumers import KeySummary
 from jax_lsp.analysis.key_facts import KeyFacts
-from jax_lsp.analysis.key_inputs import (
-    KeyRecord,
-)
-from jax_lsp.analysis.keys import (
-    Reuse,
-)
+from jax_lsp.analysis.key_inputs import KeyRecord
+from jax_lsp.analysis.keys import Reuse
 from jax_lsp.analysis.kinds import Kind
-from jax_lsp.analysis.model_parts import (
-    ScopeKinds,
-    intern_key,
-)
-from jax_lsp.analysis.model_parts import _evaluated_text as _evaluated_text
+from jax_lsp.analysis.model_parts import ScopeKinds, intern_key
+from jax_lsp.analysis.model_parts import evaluated_text as _evaluated_text  # noqa: F401 (tests)
 from jax_lsp.analysis.module_globals import ModuleGlobals
 from jax_lsp.analysis.module_globals import _loaded_words as _loaded_words
 from jax_lsp.analysis.module_state import ModuleState
@@ -64,10 +44,7 @@ from jax_lsp.analysis.paths import is_test_path
 from jax_lsp.analysis.pytree_children import StaticChild
 from jax_lsp.analysis.references import References
 from jax_lsp.analysis.scope_facts import ScopeFacts
-from jax_lsp.analysis.shapes import (
-    ArrayShape,
-    KnownValue,
-)
+from jax_lsp.analysis.shapes import ArrayShape, KnownValue
 from jax_lsp.analysis.sharding import names_explicit_meshes
 from jax_lsp.analysis.staging import StagingFacts
 from jax_lsp.analysis.summary import (
@@ -78,19 +55,13 @@ from jax_lsp.analysis.summary import (
     UnitSummary,
     summarize,
 )
-from jax_lsp.analysis.traced import (
-    TraceInfo,
-    TraceStep,
-)
+from jax_lsp.analysis.trace_steps import TraceSteps
+from jax_lsp.analysis.traced import TraceInfo, TraceStep
 from jax_lsp.analysis.tracing import Tracing
 from jax_lsp.analysis.unit_keys import UNIT_KEY_INPUTS as UNIT_KEY_INPUTS
 from jax_lsp.analysis.unit_keys import UnitKeys
 from jax_lsp.analysis.updates import top_level_self_updates
-from jax_lsp.analysis.values import (
-    Instance,
-    Object,
-    Value,
-)
+from jax_lsp.analysis.values import Instance, Object, Value
 from jax_lsp.analysis.x64 import (
     X64Facts,
     combine_x64_facts,
@@ -105,6 +76,7 @@ _FACTS = (
     "references",
     "objects",
     "tracing",
+    "steps",
     "foreign",
     "scopes",
     "key_facts",
@@ -200,6 +172,7 @@ class ModuleModel:
         self.references = References(self)
         self.objects = ObjectFacts(self)
         self.tracing = Tracing(self)
+        self.steps = TraceSteps(self)
         self.foreign = ForeignTraces(self)
         self.scopes = ScopeFacts(self)
         self.key_facts = KeyFacts(self)
@@ -228,18 +201,15 @@ class ModuleModel:
                     if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef):
                         self._method_classes[statement] = record
         self.import_line = import_insertion_line(self.document)
-        self.scopes._contexts = {}  # memo of context_of; cleared whenever the trace changes
-        self.objects._objects, self.objects._param_classes = {}, {}
         self.classes_passed_to_calls = frozenset(
             name
             for summary in self.summaries
             for name in summary.module_call_arguments
             if name in self.classes
         )
-        self.module_globals._compute_globals(units)
-        self.tracing._compute_trace(units)
-        self.scopes._carries.clear()  # shaped while the trace was still growing
-        self.scopes._settled_scopes = {}
+        self.module_globals.compute_globals(units)
+        self.tracing.compute_trace(units)
+        self.scopes.trace_settled()
         # What makes a class a PyTree may sit in another statement (JAX401/JAX402); with a
         # name defined twice, which definition a registration registers depends on the order.
         self._class_facts_key = intern_key(
@@ -290,7 +260,7 @@ class ModuleModel:
             order += [(index, *event) for event in sorted(events)]
         return tuple(order)
 
-    # -- summaries and globals ------------------------------------------------------------
+    # -- summaries ---------------------------------------------------------------------------------
     def _summary(self, source: UnitSource) -> UnitSummary:
         # A summary reads the import bindings, not the imported names' facts: a module's
         # model for its importers (no facts) and the one `check` builds (with them) share it.
@@ -356,7 +326,7 @@ class ModuleModel:
         """Which module-level names are containers, and which change after a trace."""
         return ModuleState(self)
 
-    # -- kinds ----------------------------------------------------------------------------
+    # -- scopes and 64-bit mode --------------------------------------------------------------------
     def enclosing_chain(self, node: ast.AST) -> list[FunctionNode]:
         chain = []
         record = self.records.get(node)
@@ -494,7 +464,7 @@ class ModuleModel:
         return self.objects.instance_of_class(class_name, every_leaf)
 
     def _plain_object(self, class_name: str) -> Object | None:
-        return self.objects._plain_object(class_name)
+        return self.objects.plain_object(class_name)
 
     @property
     def boolean_fields(self) -> dict[str, frozenset[str]]:
@@ -577,7 +547,7 @@ class ModuleModel:
         return self.scopes.differentiated(node)
 
     def _local_refs(self, node: FunctionNode) -> frozenset[str]:
-        return self.scopes._local_refs(node)
+        return self.scopes.local_refs(node)
 
     @property
     def ref_params(self) -> dict[FunctionNode, frozenset[str]]:
@@ -596,17 +566,17 @@ class ModuleModel:
 
     @property
     def _key_record(self) -> KeyRecord:
-        return self.unit_keys._key_record
+        return self.unit_keys.key_record
 
     def _compute_unit_key(self, unit: Unit) -> tuple:
-        return self.unit_keys._compute_unit_key(unit)
+        return self.unit_keys.compute_unit_key(unit)
 
     def member_keys(self, unit: Unit) -> dict[ast.stmt, tuple]:
         return self.unit_keys.member_keys(unit)
 
     @property
     def _module_facts_key(self) -> int:
-        return self.unit_keys._module_facts_key
+        return self.unit_keys.module_facts_key
 
     # -- PRNG key facts (`KeyFacts`)
 

@@ -8,15 +8,9 @@ from dataclasses import dataclass, field
 
 from jax_lsp.analysis.document import UnitSource
 from jax_lsp.analysis.kinds import Kind
-from jax_lsp.analysis.nodes import (
-    walk_nodes,
-)
-from jax_lsp.analysis.summary import (
-    Application,
-)
-from jax_lsp.analysis.values import (
-    Value,
-)
+from jax_lsp.analysis.nodes import walk_nodes
+from jax_lsp.analysis.summary import Application
+from jax_lsp.analysis.values import Value
 
 _INTERNED: dict[tuple, int] = {}
 
@@ -36,22 +30,22 @@ class ScopeKinds:
     values: dict[ast.AST, Value] = field(default_factory=dict)  # richer than their Kind
 
 
-_DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 
 
-def _evaluated_text(source: UnitSource) -> str:
+def evaluated_text(source: UnitSource) -> str:
     """The text whose names a unit's top-level code reads: for a lone def or class, only its
     decorators and signature (or bases), since the body runs later (or is a scope of its own
     for the interpreter); the whole text otherwise."""
     body = source.tree.body
-    if len(body) == 1 and isinstance(body[0], _DEFINITIONS):
+    if len(body) == 1 and isinstance(body[0], DEFINITIONS):
         header_lines = body[0].body[0].lineno - 1  # decorators and signature, unit-relative
         if header_lines >= body[0].lineno:  # the body starts on a line of its own
             return "\n".join(source.text.split("\n", header_lines)[:header_lines])
     return source.text
 
 
-def _attribute_constructors(node: ast.ClassDef) -> list[tuple[str, str]]:
+def attribute_constructors(node: ast.ClassDef) -> list[tuple[str, str]]:
     """(attribute, class name) of a class body's `attr: Cls` fields and its methods'
     `self.attr = Cls(...)` assignments; (`attr[]`, class name) of a list of instances of one
     class (`self.layers = nnx.List([Block(...) for _ in range(n)])`)."""
@@ -66,7 +60,7 @@ def _attribute_constructors(node: ast.ClassDef) -> list[tuple[str, str]]:
                     continue
                 if isinstance(inner.value, ast.Call) and isinstance(inner.value.func, ast.Name):
                     held, suffix = inner.value.func.id, ""
-                elif (element := _element_constructor(inner.value)) is not None:
+                elif (element := element_constructor(inner.value)) is not None:
                     held, suffix = element, ELEMENTS
                 else:
                     continue
@@ -88,7 +82,7 @@ ELEMENTS = "[]"
 _LIST_HOLDERS = frozenset({"list", "tuple", "List"})
 
 
-def _element_constructor(value: ast.expr) -> str | None:
+def element_constructor(value: ast.expr) -> str | None:
     """The class every element of a list built here is an instance of: `[A(...), A(...)]`,
     `[A(...) for _ in range(n)]`, either held by `list`, `tuple` or `nnx.List`."""
     if isinstance(value, ast.Call) and len(value.args) == 1 and not value.keywords:
@@ -112,7 +106,7 @@ def _element_constructor(value: ast.expr) -> str | None:
     return next(iter(built))
 
 
-def _bound_method_alias(tree: ast.Module, application: Application) -> str | None:
+def bound_method_alias(tree: ast.Module, application: Application) -> str | None:
     """`update = jax.jit(opt.update)` at module level: the name bound to the transformed
     method of an object (calls of the name pass the arguments after `self`)."""
     if application.enclosing is not None or application.call is not None:

@@ -15,6 +15,7 @@ from jax_lsp.analysis.document import Document, UnitSource
 from jax_lsp.analysis.external import ExternalFacts
 from jax_lsp.analysis.imports import Resolver
 from jax_lsp.analysis.summary import ClassRecord, FunctionNode, FunctionRecord, UnitSummary
+from jax_lsp.analysis.x64 import X64Facts
 
 
 class ModelView(Protocol):
@@ -37,16 +38,36 @@ class ModelView(Protocol):
     classes_passed_to_calls: frozenset[str]
     _source_of: dict[ast.AST, UnitSource]
     _foreign: ForeignDefinitions
+    _generation: object
+    _class_facts_key: int
     # The fact objects (`ModuleModel` composes them).
     module_globals: Any
     references: Any
     objects: Any
     tracing: Any
+    steps: Any
     foreign: Any
     scopes: Any
-    unit_keys: Any
     key_facts: Any
     staging: Any
+    unit_keys: Any
+
+    @property
+    def module_function_names(self) -> frozenset[str]: ...
+
+    @property
+    def may_make_explicit_meshes(self) -> bool: ...
+
+    @property
+    def x64(self) -> X64Facts: ...
+
+    def state_holders(self) -> list[object]: ...
+
+    def function_node(self, path: str) -> FunctionNode | None: ...
+
+    def enclosing_chain(self, node: ast.AST) -> list[FunctionNode]: ...
+
+    def _summary(self, source: UnitSource) -> UnitSummary: ...
 
 
 class ModelFact:

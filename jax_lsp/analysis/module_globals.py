@@ -12,35 +12,15 @@ from functools import cached_property
 
 from jax_lsp.analysis.document import Unit, UnitSource
 from jax_lsp.analysis.dtypes import FloatOracle, IntArrayOracle, assigned_values
-from jax_lsp.analysis.flow import (
-    FlowInterpreter,
-    ScopeContext,
-    plain_bindings,
-)
-from jax_lsp.analysis.keys import (
-    makes_random_initializer,
-)
+from jax_lsp.analysis.flow import FlowInterpreter, ScopeContext, plain_bindings
+from jax_lsp.analysis.keys import makes_random_initializer
 from jax_lsp.analysis.kinds import Kind
-from jax_lsp.analysis.model_parts import (
-    _DEFINITIONS,
-    _evaluated_text,
-    intern_key,
-)
+from jax_lsp.analysis.model_parts import DEFINITIONS, evaluated_text, intern_key
 from jax_lsp.analysis.model_view import ModelFact, ModelView
-from jax_lsp.analysis.nodes import (
-    walk_nodes,
-)
-from jax_lsp.analysis.shapes import (
-    KnownValue,
-    run_top_level,
-)
+from jax_lsp.analysis.nodes import walk_nodes
+from jax_lsp.analysis.shapes import KnownValue, run_top_level
 from jax_lsp.analysis.text import identifiers
-from jax_lsp.analysis.values import (
-    Function,
-    Value,
-    kind_of,
-    merge_values,
-)
+from jax_lsp.analysis.values import Function, Value, kind_of, merge_values
 
 
 class ModuleGlobals(ModelFact):
@@ -60,10 +40,10 @@ class ModuleGlobals(ModelFact):
         super().__init__(model)
         self._float_globals: frozenset[str] | None = None
         # Module functions top-level code names: the hash of their unit's text (see
-        # `_compute_globals`).
+        # `compute_globals`).
         self._top_callees: dict[str, int] = {}
 
-    def _compute_globals(self, units: list[Unit]) -> None:
+    def compute_globals(self, units: list[Unit]) -> None:
         counts: dict[str, int] = {}
         mutated: set[str] = set()
         for summary in self.model.summaries:
@@ -102,7 +82,7 @@ class ModuleGlobals(ModelFact):
         with `global`) gets which value, in document order: module code runs in order, so
         top-level code sees the latest binding before it, not the merge of all of them (the
         merge stays what functions see, as they may run after any of them)."""
-        self._reaching_sites: dict[str, list[tuple[int, Value]]] = {}
+        self.reaching_sites: dict[str, list[tuple[int, Value]]] = {}
         self._unit_index: dict[int, int] = {}
         self._reaching: dict[int, dict[str, Value]] = {}  # memo by id(source), this model
         if not rebound:
@@ -113,12 +93,12 @@ class ModuleGlobals(ModelFact):
             for name in rebound.intersection(summary.top_level_bindings):
                 value = bound.get(name)
                 if value is not None:
-                    self._reaching_sites.setdefault(name, []).append((index, value))
+                    self.reaching_sites.setdefault(name, []).append((index, value))
 
     def reaching_values(self, source: UnitSource) -> dict[str, Value]:
         """The module-level names a unit's top-level code mentions that an earlier statement
         rebinds, with the value of the latest binding before the unit."""
-        if not self._reaching_sites:
+        if not self.reaching_sites:
             return {}  # no name is bound twice at the top level: nothing to tell apart
         found = self._reaching.get(id(source))
         if found is None:
@@ -126,14 +106,14 @@ class ModuleGlobals(ModelFact):
             index = self._unit_index.get(id(source))
             if index is not None:
                 words = source.words()
-                for name in [name for name in self._reaching_sites if name in words]:
-                    earlier = [value for at, value in self._reaching_sites[name] if at < index]
+                for name in [name for name in self.reaching_sites if name in words]:
+                    earlier = [value for at, value in self.reaching_sites[name] if at < index]
                     if earlier:
                         found[name] = earlier[-1]
             self._reaching[id(source)] = found
         return found
 
-    def _reaching_key(self, source: UnitSource) -> int:
+    def reaching_key(self, source: UnitSource) -> int:
         values = self.reaching_values(source)
         return intern_key(tuple(sorted(values.items(), key=lambda item: item[0]))) if values else 0
 
@@ -171,7 +151,7 @@ class ModuleGlobals(ModelFact):
         source = self.model._source_of[node]
         key = ("plain-returns", self.model.alias_key, path)
         if key not in source.memo:
-            source.memo[key] = self.model.scopes._interpret_returns(node, {})
+            source.memo[key] = self.model.scopes.interpret_returns(node, {})
         return source.memo[key]
 
     def _top_level_bindings(self, source: UnitSource, known: dict[str, Value]) -> dict[str, Value]:
@@ -231,16 +211,16 @@ class ModuleGlobals(ModelFact):
         """Shapes and int literals of module-level names as the top-level code of the unit
         starting at document line `unit_start` sees them, carried across the top-level
         statements before it (a script's `x = jnp.array(x)`): the names its text mentions."""
-        return dict(self._module_shapes.get(unit_start, ()))
+        return dict(self.shapes_by_unit.get(unit_start, ()))
 
     @cached_property
-    def _module_shapes(self) -> dict[int, tuple[tuple[str, KnownValue], ...]]:
+    def shapes_by_unit(self) -> dict[int, tuple[tuple[str, KnownValue], ...]]:
         units = [unit for unit in self.model.document.units if unit.tree is not None]
         untracked = self.global_writes
 
         def step(source: UnitSource, state: dict) -> tuple[tuple, tuple]:
             body = source.tree.body
-            if len(body) == 1 and isinstance(body[0], _DEFINITIONS):
+            if len(body) == 1 and isinstance(body[0], DEFINITIONS):
                 return (), ((body[0].name, None),)  # binds a function or a class
             words = _loaded_words(source)
             seen = tuple(sorted((n, v) for n, v in state.items() if n in words))
@@ -267,9 +247,9 @@ class ModuleGlobals(ModelFact):
             "module-scope",
             self.model.alias_key,
             self.model.unit_keys.unit_globals_key(source),
-            self._reaching_key(source),
-            self.model.scopes._lambda_traces(source),
-            self.model.scopes._returns_key(source),
+            self.reaching_key(source),
+            self.model.scopes.lambda_traces(source),
+            self.model.scopes.returns_key(source),
         )
         if key not in source.memo:
             kinds: dict[ast.AST, Kind] = {}
@@ -277,7 +257,7 @@ class ModuleGlobals(ModelFact):
                 self.model.resolver,
                 False,
                 ChainMap(reaching, self.global_values) if reaching else self.global_values,
-                self.model.scopes._lambda_params,
+                self.model.scopes.lambda_params,
                 self.model.external or {},
                 self.model.scopes.return_value,
             )
@@ -289,7 +269,7 @@ class ModuleGlobals(ModelFact):
     @cached_property
     def int_array_globals(self) -> frozenset[str]:
         """Module-level names every top-level assignment of which is an integer JAX array."""
-        assigned = self._top_level_values
+        assigned = self.top_level_values
 
         def compute() -> frozenset[str]:
             oracle = IntArrayOracle(self.model.resolver, assigned.get)
@@ -313,7 +293,7 @@ class ModuleGlobals(ModelFact):
             if unit.tree is not None
         ):
             return frozenset()
-        assigned = self._top_level_values
+        assigned = self.top_level_values
 
         def compute() -> frozenset[str]:
             return frozenset(
@@ -333,7 +313,7 @@ class ModuleGlobals(ModelFact):
         """Module-level names every top-level assignment of which is a known float value,
         item assignments or not: what the values' dtype is (`x[i] /= 2` keeps a float
         array float), not whether they change."""
-        assigned = self._top_level_values
+        assigned = self.top_level_values
 
         def compute() -> frozenset[str]:
             oracle = FloatOracle(self.model.resolver, assigned.get, default_dtype=True)
@@ -344,7 +324,7 @@ class ModuleGlobals(ModelFact):
         return self.model.document.lineage.reuse("float-array-globals", inputs, compute)
 
     @cached_property
-    def _top_level_values(self) -> dict[str, list[ast.expr]]:
+    def top_level_values(self) -> dict[str, list[ast.expr]]:
         assigned: dict[str, list[ast.expr]] = {}
         for unit in self.model.document.units:
             if unit.tree is None:
@@ -359,7 +339,7 @@ class ModuleGlobals(ModelFact):
     def float_globals(self) -> frozenset[str]:
         """Module-level names every top-level assignment of which is a known float value."""
         if self._float_globals is None:
-            assigned = self._top_level_values
+            assigned = self.top_level_values
 
             def bindings(name: str) -> list[ast.expr] | None:
                 return assigned.get(name)
@@ -393,7 +373,7 @@ def _loaded_words(source: UnitSource) -> frozenset[str]:
     the names it reads, found far faster than by walking its tree."""
     loads = source.memo.get("loads")
     if loads is None:
-        text = _evaluated_text(source)
+        text = evaluated_text(source)
         # All of it: the unit's own words, which most often were read already.
         loads = source.words() if text is source.text else identifiers(text)
         source.memo["loads"] = loads

@@ -20,51 +20,23 @@ from jax_lsp.analysis.attributes import (
     defined_attributes,
     instance_events,
 )
-from jax_lsp.analysis.crossing import (
-    NO_FOREIGN,
-)
+from jax_lsp.analysis.crossing import NO_FOREIGN
 from jax_lsp.analysis.document import Unit, UnitSource
 from jax_lsp.analysis.fields import boolean_entries, boolean_fields
-from jax_lsp.analysis.flow import (
-    FlowInterpreter,
-    ScopeContext,
-    annotation_kind,
-)
+from jax_lsp.analysis.flow import FlowInterpreter, ScopeContext, annotation_kind
 from jax_lsp.analysis.imports import Resolver, local_imports
 from jax_lsp.analysis.kinds import Kind
-from jax_lsp.analysis.model_parts import (
-    ELEMENTS,
-    _attribute_constructors,
-)
+from jax_lsp.analysis.model_parts import ELEMENTS, attribute_constructors
 from jax_lsp.analysis.model_view import ModelFact, ModelView
 from jax_lsp.analysis.names import binds_locally
-from jax_lsp.analysis.nodes import (
-    is_staticmethod,
-    positional_params,
-    walk_nodes,
-)
+from jax_lsp.analysis.nodes import is_staticmethod, positional_params, walk_nodes
 from jax_lsp.analysis.objects import field_values, self_assignments
 from jax_lsp.analysis.pytrees import flattens_fields, is_registered_pytree
-from jax_lsp.analysis.shapes import (
-    ArrayShape,
-    ShapeTracker,
-)
-from jax_lsp.analysis.summary import (
-    ClassRecord,
-    FunctionNode,
-    FunctionRef,
-)
+from jax_lsp.analysis.shapes import ArrayShape, ShapeTracker
+from jax_lsp.analysis.summary import ClassRecord, FunctionNode, FunctionRef
 from jax_lsp.analysis.text import identifiers
-from jax_lsp.analysis.traced import (
-    TraceInfo,
-    all_params,
-)
-from jax_lsp.analysis.values import (
-    Instance,
-    Object,
-    Value,
-    merge_values,
-)
+from jax_lsp.analysis.traced import TraceInfo, all_params
+from jax_lsp.analysis.values import Instance, Object, Value, merge_values
 
 _MAX_CLASS_ROUNDS = 4  # helpers passing an object on to helpers
 
@@ -72,13 +44,12 @@ _MAX_CLASS_ROUNDS = 4  # helpers passing an object on to helpers
 class ObjectFacts(ModelFact):
     """Objects, classes, their instances and attributes (see the module docstring)."""
 
-    # Memo of object_params (cleared with _contexts) and of the classes of each function's
-    # parameters and locals.
-    _objects: dict[ast.AST, tuple[tuple[str, Instance], ...]]
-    _param_classes: dict[ast.AST, dict[str, str]]
-
     def __init__(self, model: ModelView) -> None:
         super().__init__(model)
+        # Memo of object_params (cleared with _contexts) and of the classes of each function's
+        # parameters and locals.
+        self.object_params_memo: dict[ast.AST, tuple[tuple[str, Instance], ...]] = {}
+        self.param_classes: dict[ast.AST, dict[str, str]] = {}
         # Objects of each class seen outside any trace (see self_object), by class name.
         self._plain_objects: dict[str, Object | None] = {}
 
@@ -152,7 +123,7 @@ class ObjectFacts(ModelFact):
         }
         return classes.pop() if len(classes) == 1 else None
 
-    def _annotated_params(self, function: FunctionNode) -> dict[str, str]:
+    def annotated_params(self, function: FunctionNode) -> dict[str, str]:
         """Parameters annotated with a class of the module (`model: MLP`), or of another
         workspace module while `_foreign` names them (see `outgoing_traces`)."""
         if isinstance(function, ast.Lambda):
@@ -172,16 +143,16 @@ class ObjectFacts(ModelFact):
         """Names of a function that hold an instance of a class of the module: parameters
         annotated with it (`model: MLP`) or given one by a call (`step(mlp, x)`), and locals
         bound to one (`model = MLP(...)`)."""
-        found = self._param_classes.get(function)
+        found = self.param_classes.get(function)
         if found is None:
             found = {
                 **self._loop_element_classes(function),
                 **self._lambda_param_classes(function),
-                **self._constructed.get(function, {}),
+                **self.constructed.get(function, {}),
                 **self.passed_classes.get(function, {}),
-                **self._annotated_params(function),
+                **self.annotated_params(function),
             }
-            self._param_classes[function] = found
+            self.param_classes[function] = found
         return found
 
     def _loop_element_classes(self, function: FunctionNode) -> dict[str, str]:
@@ -210,7 +181,7 @@ class ObjectFacts(ModelFact):
             key = (record.class_name, loop.iter.attr + ELEMENTS)
             held = self.attribute_classes.get(key)
             if held is None and self.model._foreign is not NO_FOREIGN:
-                held = self.model.references._foreign_attribute_classes.get(
+                held = self.model.references.foreign_attribute_classes.get(
                     key
                 )  # an imported class's objects
             if held is not None:
@@ -245,7 +216,7 @@ class ObjectFacts(ModelFact):
         return {name: class_name for name, class_name in found.items() if name not in clashes}
 
     @cached_property
-    def _constructed(self) -> dict[FunctionNode | None, dict[str, str]]:
+    def constructed(self) -> dict[FunctionNode | None, dict[str, str]]:
         """Names each function (None: the module) binds to `Cls(...)`, a class of the module;
         a name bound to instances of two classes is left out."""
         found: dict[FunctionNode | None, dict[str, str]] = {}
@@ -267,7 +238,7 @@ class ObjectFacts(ModelFact):
         itself, or a parameter that receives one; through plain calls and called
         transformations (`eqx.filter_value_and_grad(loss)(model, x, y)`). A parameter given
         instances of two classes is left out."""
-        constructed = self._constructed
+        constructed = self.constructed
         classes: Mapping[str, object] = self.model.classes
         if self.model._foreign is not NO_FOREIGN:  # imported classes too (see `outgoing_traces`)
             classes = {**dict.fromkeys(self.model._foreign.class_names()), **self.model.classes}
@@ -291,7 +262,7 @@ class ObjectFacts(ModelFact):
                 arguments = [*call.args, *(k.value for k in call.keywords)]
                 if not any(
                     _may_hold_instance(arg, names, classes)
-                    or (type(arg) is ast.Call and self.model.references._constructing_functions)
+                    or (type(arg) is ast.Call and self.model.references.constructing_functions)
                     for arg in arguments
                 ):
                     continue
@@ -306,7 +277,7 @@ class ObjectFacts(ModelFact):
                     own.update(constructed.get(caller, {}))
                     own.update(found.get(caller, {}))
                 passed = _instances_passed(
-                    callee, call, ref, own, classes, self.model.references._returned_class
+                    callee, call, ref, own, classes, self.model.references.returned_class
                 )
                 for param, class_name in passed:
                     params = found.setdefault(callee, {})
@@ -327,16 +298,16 @@ class ObjectFacts(ModelFact):
         """Traced parameters holding an instance of a PyTree class of the module (`self` of
         a method traced with its object, `model` given an `MLP`): objects whose attributes
         have the values of their fields."""
-        found = self._objects.get(node)
+        found = self.object_params_memo.get(node)
         if found is None:
-            found = self._objects[node] = self._compute_object_params(node)
+            found = self.object_params_memo[node] = self._compute_object_params(node)
         return found
 
     def _compute_object_params(self, node: FunctionNode) -> tuple[tuple[str, Instance], ...]:
         info = self.model.tracing.trace.get(node)
         if info is None or not info.traced_params or isinstance(node, ast.Lambda):
             return ()
-        classes = self._object_classes(node)
+        classes = self.object_classes(node)
         found = []
         for name in sorted(info.traced_params & classes.keys()):
             instance = self._instance(classes[name], name in info.all_leaves)
@@ -398,11 +369,11 @@ class ObjectFacts(ModelFact):
             )
         ):
             return ()
-        found = self._plain_object(record.class_name)
+        found = self.plain_object(record.class_name)
         positional = node.args.posonlyargs or node.args.args
         return ((positional[0].arg, found),) if positional and found is not None else ()
 
-    def _plain_object(self, class_name: str) -> Object | None:
+    def plain_object(self, class_name: str) -> Object | None:
         if class_name not in self._plain_objects:
             self._plain_objects[class_name] = self._compute_plain_object(class_name)
         return self._plain_objects[class_name]
@@ -413,21 +384,21 @@ class ObjectFacts(ModelFact):
         # The class's own assignments first (memoised on its unit, member by member): a
         # class that assigns no readable attribute (fields declared in its body: dataclasses,
         # `eqx.Module`) has no plain object, and the module-wide pass below is not needed.
-        assigned, unknown = self._self_assignments(record)
+        assigned, unknown = self.self_assignments(record)
         if ANY_ATTRIBUTE in unknown or not assigned.keys() - unknown:
             return None
         if ANY_ATTRIBUTE in self._written_outside:
             # Any attribute may be set from outside (`setattr(obj, name, v)` somewhere): no
             # class has a plain object.
             return None
-        if class_name in self._subclassed:
+        if class_name in self.subclassed:
             return None  # a subclass may assign other values
         key = (
             "object-fields",
             record.node,
             self.model.alias_key,
             self.model.module_globals.globals_key,
-            self.model.scopes._returns_key(source),
+            self.model.scopes.returns_key(source),
         )
         fields = source.memo.get(key)
         if fields is None:
@@ -442,7 +413,7 @@ class ObjectFacts(ModelFact):
                 unknown,
                 self.model.alias_key,
                 self.model.module_globals.globals_key,
-                self.model.unit_keys._named_function_units(source),
+                self.model.unit_keys.named_function_units(source),
             )
             fields = source.memo[key] = self.model.document.lineage.reuse_each(
                 "object-fields",
@@ -457,7 +428,7 @@ class ObjectFacts(ModelFact):
         kept = tuple((name, value) for name, value in fields if name not in written)
         return Object(class_name, kept) if kept else None
 
-    def _self_assignments(self, record: ClassRecord) -> tuple[dict, frozenset[str]]:
+    def self_assignments(self, record: ClassRecord) -> tuple[dict, frozenset[str]]:
         source = self.model._source_of[record.node]
         key = ("self-assignments", record.node)
         found = source.memo.get(key)
@@ -471,12 +442,12 @@ class ObjectFacts(ModelFact):
         outside constructors: one pass over the units for all classes."""
         names: set[str] = set()
         for record in self.model.classes.values():
-            assigned, unknown = self._self_assignments(record)
+            assigned, unknown = self.self_assignments(record)
             names |= assigned.keys() - unknown
-        return self._assigned_outside(frozenset(names))
+        return self.assigned_outside(frozenset(names))
 
     @cached_property
-    def _subclassed(self) -> frozenset[str]:
+    def subclassed(self) -> frozenset[str]:
         """Names that a class of the module derives from (`class B(A)`, `class B(mod.A)`)."""
         return frozenset(
             base.id if isinstance(base, ast.Name) else base.attr
@@ -485,7 +456,7 @@ class ObjectFacts(ModelFact):
             if isinstance(base, ast.Name | ast.Attribute)
         )
 
-    def _assigned_outside(self, names: frozenset[str]) -> frozenset[str]:
+    def assigned_outside(self, names: frozenset[str]) -> frozenset[str]:
         """Which of `names` the module assigns outside constructors (`obj.attr = v`, see
         `assigned_attributes`), "*" for any: only units whose text holds one of the names
         (or `setattr`) are walked."""
@@ -537,9 +508,9 @@ class ObjectFacts(ModelFact):
     ) -> Value:
         """The value of one expression of a method, every other name the method binds unknown
         (only module names and what `env` gives are known)."""
-        bound = self.model.scopes._bound_in.get(method)
+        bound = self.model.scopes.bound_in.get(method)
         if bound is None:
-            bound = self.model.scopes._bound_in[method] = frozenset(
+            bound = self.model.scopes.bound_in[method] = frozenset(
                 [
                     *(
                         n.id
@@ -563,7 +534,7 @@ class ObjectFacts(ModelFact):
         interpreter.env = names
         return interpreter.eval(value)
 
-    def _object_classes(self, node: FunctionNode) -> dict[str, str]:
+    def object_classes(self, node: FunctionNode) -> dict[str, str]:
         """`classes_in`, with `self` of a method of a class of the module."""
         classes = self.classes_in(node)
         record = self.model.records.get(node)
@@ -612,7 +583,7 @@ class ObjectFacts(ModelFact):
             key = ("attribute-constructors", record.node)
             constructors = source.memo.get(key)
             if constructors is None:  # syntax only: memoised on the class's unit
-                constructors = source.memo[key] = _attribute_constructors(record.node)
+                constructors = source.memo[key] = attribute_constructors(record.node)
             for attribute, class_name in constructors:
                 if class_name in self.model.classes:
                     found.setdefault((record.name, attribute), class_name)
@@ -633,10 +604,10 @@ class ObjectFacts(ModelFact):
                     found.setdefault((value.func.id, keyword.arg), class_name)
         return found
 
-    def _is_array_annotation(self, annotation: ast.expr | None) -> bool:
+    def is_array_annotation(self, annotation: ast.expr | None) -> bool:
         return annotation_kind(annotation, self.model.resolver) is Kind.ARRAY
 
-    def _admitted(self, node: FunctionNode, info: TraceInfo) -> TraceInfo:
+    def admitted(self, node: FunctionNode, info: TraceInfo) -> TraceInfo:
         """`self` holds tracers only in methods of PyTree classes: any other object cannot be
         passed to a transformation (JAX raises), so it is never traced. A staticmethod
         takes no `self`: its first parameter is an argument like any other."""
@@ -656,7 +627,7 @@ class ObjectFacts(ModelFact):
         return replace(info, traced_params=info.traced_params - {positional[0]})
 
     @cached_property
-    def _class_sources(self) -> list[UnitSource]:
+    def class_sources(self) -> list[UnitSource]:
         """The parses of the units that define classes."""
         units = [unit for unit in self.model.document.units if unit.tree is not None]
         return [
@@ -665,28 +636,28 @@ class ObjectFacts(ModelFact):
             if summary.classes
         ]
 
-    def _other_class_texts(self, source: UnitSource) -> int:
+    def other_class_texts(self, source: UnitSource) -> int:
         """The texts of the other units that define classes: JAX402 reads the methods of a
         class's ancestors (what they assign to `self`, what they call), which may sit there.
         (Its own unit's text is the findings' key already.)"""
-        return hash(tuple(other.text for other in self._class_sources if other is not source))
+        return hash(tuple(other.text for other in self.class_sources if other is not source))
 
     @cached_property
     def assigned_attributes(self) -> frozenset[str]:
         """Attribute names the module assigns outside constructors (`obj.attr = ...`) to
         objects of any class: not counting those written only on an object the writing
         function made itself (`fresh_attribute_writes`)."""
-        return frozenset(w for w in self._attribute_writes if type(w) is not FreshWrite)
+        return frozenset(w for w in self.attribute_writes if type(w) is not FreshWrite)
 
     @cached_property
     def fresh_attribute_writes(self) -> frozenset[FreshWrite]:
         """Attributes written outside constructors on an object the writing function made
         itself (`lp = object.__new__(LP); lp.cones = c`), with the object's class: they
         change objects of that class only."""
-        return frozenset(w for w in self._attribute_writes if type(w) is FreshWrite)
+        return frozenset(w for w in self.attribute_writes if type(w) is FreshWrite)
 
     @cached_property
-    def _attribute_writes(self) -> frozenset[str | FreshWrite]:
+    def attribute_writes(self) -> frozenset[str | FreshWrite]:
         writes: set[str | FreshWrite] = set()
         for unit in self.model.document.units:
             if unit.tree is None:
@@ -797,7 +768,7 @@ class ObjectFacts(ModelFact):
                 bindings.setdefault(name, []).append((line, callee))
         return bindings
 
-    def _instance_class_at(self, name: str, line: int) -> str | None:
+    def instance_class_at(self, name: str, line: int) -> str | None:
         """The class of the module whose instance `name` holds at document `line`: the
         last top-level binding before it is a call of that class (`counter = Counter()`),
         for a name bound more than once (a notebook reusing it in a later cell)."""

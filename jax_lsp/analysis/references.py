@@ -10,39 +10,18 @@ from collections.abc import Mapping
 from dataclasses import replace
 from functools import cached_property
 
-from jax_lsp.analysis.crossing import (
-    NO_FOREIGN,
-    ForeignFunction,
-)
-from jax_lsp.analysis.model_parts import (
-    _attribute_constructors,
-    _bound_method_alias,
-)
-from jax_lsp.analysis.model_view import ModelFact, ModelView
+from jax_lsp.analysis.crossing import NO_FOREIGN, ForeignFunction
+from jax_lsp.analysis.model_parts import attribute_constructors, bound_method_alias
+from jax_lsp.analysis.model_view import ModelFact
 from jax_lsp.analysis.names import binds_locally
-from jax_lsp.analysis.nodes import (
-    is_classmethod,
-    is_staticmethod,
-    own_returns,
-    walk_nodes,
-)
+from jax_lsp.analysis.nodes import is_classmethod, is_staticmethod, own_returns, walk_nodes
 from jax_lsp.analysis.pytrees import LINEN_MODULE
-from jax_lsp.analysis.summary import (
-    LINEN_RUNS,
-    CallSite,
-    FunctionNode,
-    FunctionRef,
-)
-from jax_lsp.analysis.values import (
-    Function,
-)
+from jax_lsp.analysis.summary import LINEN_RUNS, CallSite, FunctionNode, FunctionRef
+from jax_lsp.analysis.values import Function
 
 
 class References(ModelFact):
     """Which definition a reference names (see the module docstring)."""
-
-    def __init__(self, model: ModelView) -> None:
-        super().__init__(model)
 
     # -- traced functions -----------------------------------------------------------------
     def resolve(self, ref: FunctionRef, line: int | None = None) -> FunctionNode | None:
@@ -72,10 +51,10 @@ class References(ModelFact):
         if ref.node is not None:
             return ref.node, ref
         for scope in reversed(ref.scopes):
-            node = self._definition(f"{scope}.{ref.name}", line)
+            node = self.definition(f"{scope}.{ref.name}", line)
             if node is not None:
                 return node, ref
-        node = self._definition(ref.name, line)
+        node = self.definition(ref.name, line)
         if node is not None:
             if ref.bound_self and is_staticmethod(node):  # `self.helper` of a staticmethod
                 return node, replace(ref, bound_positional=ref.bound_positional - 1)
@@ -95,9 +74,7 @@ class References(ModelFact):
         )
         if haiku is not None and not (caller and binds_locally(owner, caller)):
             function, apply_leading = haiku  # `model.apply(params, rng, x)` runs `f(x)`
-            node = (
-                function if isinstance(function, ast.Lambda) else self._definition(function, line)
-            )
+            node = function if isinstance(function, ast.Lambda) else self.definition(function, line)
             leading = ref.leading_args + (apply_leading if attribute == "apply" else 1)
             return None if node is None else (node, replace(ref, leading_args=leading))
         if ref.owner_class is not None:  # `self.encoder.apply`
@@ -118,7 +95,7 @@ class References(ModelFact):
             if class_name is None and line is not None and caller is None:
                 # Bound to other values too: top-level code sees the binding before it (a
                 # function's body, the binding when it is called, unknown here).
-                class_name = self.model.objects._instance_class_at(owner or ref.name, line)
+                class_name = self.model.objects.instance_class_at(owner or ref.name, line)
         if class_name is None:
             return self._foreign_ref(ref, caller)
         return self._method_of(class_name, attribute if owner else "", ref, line)
@@ -138,7 +115,7 @@ class References(ModelFact):
         owner, _, attribute = ref.name.rpartition(".")
         local = owner or ref.name
         if ref.owner_class is not None:  # `self.normalizer.normalize(x)`
-            held = self._foreign_attribute_classes.get((ref.owner_class, owner))
+            held = self.foreign_attribute_classes.get((ref.owner_class, owner))
             found = self._foreign_method(held, attribute, ref) if held else None
         elif caller is not None and binds_locally(local, caller):
             held = self._foreign_instances.get(caller, {}).get(local)
@@ -160,7 +137,7 @@ class References(ModelFact):
         if found is None or found[0] is None or found[0].node is None:
             return None
         function, ref = found
-        self._foreign_nodes[function.node] = function
+        self.foreign_nodes[function.node] = function
         return function.node, ref
 
     def _foreign_class_method(
@@ -177,7 +154,7 @@ class References(ModelFact):
         method = self.model._foreign.method(ref.name, class_method)
         if method is None:
             return None
-        self._foreign_nodes[method.node] = method
+        self.foreign_nodes[method.node] = method
         return method.node, replace(ref, bound_positional=ref.bound_positional + 1)
 
     def _foreign_method(
@@ -207,7 +184,7 @@ class References(ModelFact):
                     return method, ref
         return None
 
-    def _foreign_property_reads(self, node: FunctionNode) -> list[CallSite]:
+    def foreign_property_reads(self, node: FunctionNode) -> list[CallSite]:
         """Reads in `node` of a property of an instance of a class imported from another
         workspace module (`norm.scale` of `norm: RunningNorm`), as the getter's call."""
         if self.model._foreign is NO_FOREIGN or isinstance(node, ast.Lambda):
@@ -231,7 +208,7 @@ class References(ModelFact):
         return found
 
     @cached_property
-    def _foreign_nodes(self) -> dict[FunctionNode, ForeignFunction]:
+    def foreign_nodes(self) -> dict[FunctionNode, ForeignFunction]:
         """The definitions in other modules this model's references resolved to."""
         return {}
 
@@ -241,24 +218,24 @@ class References(ModelFact):
         from another workspace module (`_constructed` counts them while `_foreign` is set)."""
         return {
             scope: {name: held for name, held in bound.items() if held not in self.model.classes}
-            for scope, bound in self.model.objects._constructed.items()
+            for scope, bound in self.model.objects.constructed.items()
         }
 
     def _foreign_annotated(self, function: FunctionNode) -> dict[str, str]:
         """Parameters annotated with a class imported from another workspace module."""
         return {
             name: held
-            for name, held in self.model.objects._annotated_params(function).items()
+            for name, held in self.model.objects.annotated_params(function).items()
             if held not in self.model.classes
         }
 
     @cached_property
-    def _foreign_attribute_classes(self) -> dict[tuple[str, str], str]:
+    def foreign_attribute_classes(self) -> dict[tuple[str, str], str]:
         """(class, attribute) -> the imported class whose instance the attribute holds
         (`self.normalizer = Normalizer()` in a method)."""
         found: dict[tuple[str, str], str] = {}
         for record in self.model.classes.values():
-            for attribute, class_name in _attribute_constructors(record.node):
+            for attribute, class_name in attribute_constructors(record.node):
                 if class_name not in self.model.classes and self.model._foreign.is_class(
                     class_name
                 ):
@@ -274,7 +251,7 @@ class References(ModelFact):
         units = [unit for unit in self.model.document.units if unit.tree is not None]
         for unit, summary in zip(units, self.model.summaries, strict=True):
             for application in summary.applications:
-                name = _bound_method_alias(unit.tree, application)
+                name = bound_method_alias(unit.tree, application)
                 if name is None or name not in self.model.module_globals.stable_globals:
                     continue
                 line = unit.start_line + application.node.lineno
@@ -284,7 +261,7 @@ class References(ModelFact):
         return found
 
     @cached_property
-    def _constructing_functions(self) -> dict[str, str]:
+    def constructing_functions(self) -> dict[str, str]:
         """Functions and methods of the module (by path) each of whose returns builds an
         instance of one class of the module (`def reset(self): return State(...)`)."""
         found: dict[str, str] = {}
@@ -306,16 +283,16 @@ class References(ModelFact):
                 found[path] = next(iter(built))
         return found
 
-    def _returned_class(self, call: ast.Call, instances: Mapping[str, str]) -> str | None:
+    def returned_class(self, call: ast.Call, instances: Mapping[str, str]) -> str | None:
         """The class of the module whose instance `call` returns: a function of the module or
         a method of an instance in `instances` (`env.reset()`) that builds one."""
         func = call.func
         if isinstance(func, ast.Name):
-            return self._constructing_functions.get(func.id)
+            return self.constructing_functions.get(func.id)
         if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
             owner = instances.get(func.value.id)
             if owner is not None:
-                return self._constructing_functions.get(f"{owner}.{func.attr}")
+                return self.constructing_functions.get(f"{owner}.{func.attr}")
         return None
 
     def resolve_transformed(
@@ -338,7 +315,7 @@ class References(ModelFact):
             return None
         if class_method is not None:
             return self._method_of(ref.name, class_method, ref, line)
-        init = self._definition(f"{ref.name}.__init__", line)
+        init = self.definition(f"{ref.name}.__init__", line)
         if init is None or isinstance(init, ast.Lambda):
             return None
         return init, replace(ref, bound_positional=ref.bound_positional + 1)
@@ -356,7 +333,7 @@ class References(ModelFact):
         value = self.model.module_globals.global_values.get(name)
         if type(value) is not Function or value.path is None:
             return None
-        return self._definition(value.path, line)
+        return self.definition(value.path, line)
 
     def _method_of(
         self, class_name: str, attribute: str, ref: FunctionRef, line: int | None
@@ -368,7 +345,7 @@ class References(ModelFact):
             found = self._foreign_method(class_name, attribute, ref)
             if found is None:
                 return None
-            self._foreign_nodes[found[0].node] = found[0]
+            self.foreign_nodes[found[0].node] = found[0]
             return found[0].node, found[1]
         record = self.model.classes[class_name]
         if not attribute:
@@ -376,21 +353,21 @@ class References(ModelFact):
         elif (
             attribute in LINEN_RUNS
             and LINEN_MODULE in record.bases
-            and self._definition(f"{class_name}.{attribute}", line) is None  # not overridden
+            and self.definition(f"{class_name}.{attribute}", line) is None  # not overridden
         ):
             attribute = ref.apply_method or "__call__"
             ref = replace(ref, leading_args=ref.leading_args + 1)
-        node = self._definition(f"{class_name}.{attribute}", line)
+        node = self.definition(f"{class_name}.{attribute}", line)
         if node is None:
             return None
         if is_staticmethod(node):  # `model.helper(x)`: no instance passed
             return node, ref
         return node, replace(ref, bound_positional=ref.bound_positional + 1)
 
-    def _definition(self, path: str, line: int | None) -> FunctionNode | None:
+    def definition(self, path: str, line: int | None) -> FunctionNode | None:
         """The definition of `path` bound at document `line`: the last one before it (a
         function defined twice, in a notebook or a script), else the first."""
-        definitions = self.model.tracing._definitions.get(path)
+        definitions = self.model.tracing.definitions.get(path)
         if not definitions:
             return None
         if line is None or len(definitions) == 1:

@@ -24,10 +24,7 @@ from jax_lsp.analysis.flow import (
 )
 from jax_lsp.analysis.imports import Resolver, local_imports
 from jax_lsp.analysis.kinds import Kind
-from jax_lsp.analysis.model_parts import (
-    ScopeKinds,
-    _bound_method_alias,
-)
+from jax_lsp.analysis.model_parts import ScopeKinds, bound_method_alias
 from jax_lsp.analysis.model_view import ModelFact, ModelView
 from jax_lsp.analysis.names import binds_locally
 from jax_lsp.analysis.nodes import (
@@ -55,14 +52,7 @@ from jax_lsp.analysis.traced import (
     passed_params,
     transform_name,
 )
-from jax_lsp.analysis.values import (
-    REF,
-    Container,
-    Function,
-    Value,
-    as_jax,
-    merge_values_all,
-)
+from jax_lsp.analysis.values import REF, Container, Function, Value, as_jax, merge_values_all
 
 _WRAPPED = ".__wrapped__"
 
@@ -72,16 +62,21 @@ _MAX_EXPLAINED = 5  # links of a "why is this traced?" chain
 class ScopeFacts(ModelFact):
     """Per-function facts read against the trace (see the module docstring)."""
 
-    _contexts: dict[ast.AST, TraceInfo | None]
-
     def __init__(self, model: ModelView) -> None:
         super().__init__(model)
-        self._bound_in: dict[ast.AST, frozenset[str]] = {}
-        self._rebound: dict[ast.AST, frozenset[str]] = {}
-        self._carries: dict[ast.AST, tuple] = {}
+        self.contexts: dict[ast.AST, TraceInfo | None] = {}
+        self.bound_in: dict[ast.AST, frozenset[str]] = {}
+        self.rebound: dict[ast.AST, frozenset[str]] = {}
+        self.carries: dict[ast.AST, tuple] = {}
         # scope_kinds's answers by function once the trace is settled (None while it grows): every
         # part of their keys is then fixed for this model, and the rules ask again and again.
-        self._settled_scopes: dict[FunctionNode, ScopeKinds] | None = None
+        self.settled_scopes: dict[FunctionNode, ScopeKinds] | None = None
+
+    def trace_settled(self) -> None:
+        """The trace is complete: forget the carries shaped while it grew, and keep
+        `scope_kinds`'s answers from now on."""
+        self.carries.clear()
+        self.settled_scopes = {}
 
     def explain(self, node: FunctionNode) -> tuple[TraceStep, ...]:
         """Why a function is traced: the transformation that traces it, or the traced caller
@@ -104,9 +99,9 @@ class ScopeFacts(ModelFact):
             caller = origin.caller
             steps.append(
                 TraceStep(
-                    self._display_name(current),
+                    self.display_name(current),
                     None if origin.called else transform_name(info.via),
-                    self._display_name(caller) if caller is not None else None,
+                    self.display_name(caller) if caller is not None else None,
                     origin.node,
                     origin.unit_start,
                 )
@@ -115,7 +110,7 @@ class ScopeFacts(ModelFact):
             current = caller if caller is not None and caller in self.model.tracing.trace else None
         return tuple(steps)
 
-    def _display_name(self, node: FunctionNode) -> str:
+    def display_name(self, node: FunctionNode) -> str:
         record = self.model.records.get(node)
         return record.path if record is not None else "<lambda>"
 
@@ -139,9 +134,9 @@ class ScopeFacts(ModelFact):
 
     def context_of(self, node: FunctionNode) -> TraceInfo | None:
         """The trace of a function, or of the nearest traced function enclosing it."""
-        if node not in self._contexts:
-            self._contexts[node] = self._context_of(node)
-        return self._contexts[node]
+        if node not in self.contexts:
+            self.contexts[node] = self._context_of(node)
+        return self.contexts[node]
 
     def _context_of(self, node: FunctionNode) -> TraceInfo | None:
         if node in self.model.tracing.trace:
@@ -154,14 +149,14 @@ class ScopeFacts(ModelFact):
                 )
         return None
 
-    def _lambda_params(self, node: ast.Lambda) -> dict[str, Kind] | None:
+    def lambda_params(self, node: ast.Lambda) -> dict[str, Kind] | None:
         info = self.model.tracing.trace.get(node)
         if info is None:
             return None
         return {name: Kind.TRACED for name in info.traced_params}
 
     def scope_kinds(self, node: FunctionNode) -> ScopeKinds:
-        settled = self._settled_scopes
+        settled = self.settled_scopes
         if settled is not None:
             found = settled.get(node)
             if found is None:
@@ -177,13 +172,13 @@ class ScopeFacts(ModelFact):
             self.model.alias_key,
             self.model.unit_keys.unit_globals_key(source),
             tuple((fn, self.context_of(fn)) for fn in chain),
-            self._lambda_traces(source),
-            self._returns_key(source),
+            self.lambda_traces(source),
+            self.returns_key(source),
             tuple([self.ref_params.get(fn) for fn in chain]) if self.ref_params else (),
-            tuple([self.carry_values(fn) for fn in chain]) if self._loop_bodies else (),
+            tuple([self.carry_values(fn) for fn in chain]) if self.loop_bodies else (),
             tuple([self.model.objects.object_params(fn) for fn in chain]),
             tuple([self.model.objects.self_object(fn) for fn in chain]),
-            tuple([self._method_returns_key(fn) for fn in chain]),
+            tuple([self.method_returns_key(fn) for fn in chain]),
         )
         if key in source.memo:
             return source.memo[key]
@@ -234,7 +229,7 @@ class ScopeFacts(ModelFact):
             resolver,
             bool(info and info.abstract),
             outer,
-            self._lambda_params,
+            self.lambda_params,
             self.model.external or {},
             self.return_value,
             self._traced_return_value,
@@ -252,7 +247,7 @@ class ScopeFacts(ModelFact):
         return result
 
     @cached_property
-    def _loop_bodies(self) -> dict[FunctionNode, list[tuple[Application, int]]]:
+    def loop_bodies(self) -> dict[FunctionNode, list[tuple[Application, int]]]:
         """Functions given to `lax.while_loop`/`fori_loop`/`scan` inside a function: each
         application, and which of the function's parameters receives the carry."""
         found: dict[FunctionNode, list[tuple[Application, int]]] = {}
@@ -270,12 +265,12 @@ class ScopeFacts(ModelFact):
     def carry_values(self, node: FunctionNode) -> tuple[tuple[str, Value], ...]:
         """The loop body's carry parameter, shaped like the initial carry where the loop is
         called (a dict carried through `lax.while_loop` is a dict of tracers in the body)."""
-        uses = self._loop_bodies.get(node)
+        uses = self.loop_bodies.get(node)
         if not uses or isinstance(node, ast.Lambda):
             return ()
-        if node in self._carries:
-            return self._carries[node]
-        self._carries[node] = ()  # a loop inside its own body: no structure
+        if node in self.carries:
+            return self.carries[node]
+        self.carries[node] = ()  # a loop inside its own body: no structure
         found: list[Value] = []
         positional = positional_params(node)
         for application, place in uses:
@@ -290,7 +285,7 @@ class ScopeFacts(ModelFact):
             found.append(_carry_leaves(as_jax(value, True)))
         carry = merge_values_all(found)
         result = ((positional[place], carry),) if type(carry) is Container else ()
-        self._carries[node] = result
+        self.carries[node] = result
         return result
 
     def passed_defaults(self, node: FunctionNode) -> frozenset[str]:
@@ -299,16 +294,16 @@ class ScopeFacts(ModelFact):
         transformed function passes (jit traces an argument it is given, where a default left
         alone stays a Python value); of a function traced only through calls, those a traced
         call passes a tracer of its own (`_given_tracers`)."""
-        found = self._passed_defaults.get(node, frozenset())
+        found = self.defaults_by_function.get(node, frozenset())
         info = self.model.tracing.trace.get(node)
         if info is not None and not info.direct:
-            found |= literal_default_params(node) & self.model.tracing._given_tracers.get(
+            found |= literal_default_params(node) & self.model.tracing.given_tracers.get(
                 node, frozenset()
             )
         return found
 
     @cached_property
-    def _passed_defaults(self) -> dict[FunctionNode, frozenset[str]]:
+    def defaults_by_function(self) -> dict[FunctionNode, frozenset[str]]:
         defaults: dict[FunctionNode, frozenset[str]] = {}
         for node, info in self.model.tracing.trace.items():
             if info.direct and not isinstance(node, ast.Lambda):
@@ -351,7 +346,7 @@ class ScopeFacts(ModelFact):
                 if application.call is not None:  # `jax.jit(f)(x, False)`
                     site = (target, application.call, unit.start_line, application.enclosing)
                     calls.append(site)
-                name = _bound_method_alias(unit.tree, application)
+                name = bound_method_alias(unit.tree, application)
                 resolved = None if name is None else self.model.references.resolve_ref(target)
                 if resolved is not None and resolved[0] in defaults:
                     method_aliases[name] = resolved  # `update = jax.jit(opt.update)`
@@ -403,7 +398,7 @@ class ScopeFacts(ModelFact):
                 found[function] = found.get(function, frozenset()) | params
                 pending.append(function)
 
-        for application, unit_start in self.model.tracing._gradients:
+        for application, unit_start in self.model.tracing.gradients:
             line = unit_start + application.node.lineno
             ref = application.target
             if ref.name.endswith(_WRAPPED):  # `jax.grad(f.__wrapped__)`: the function itself
@@ -437,7 +432,7 @@ class ScopeFacts(ModelFact):
                 note(callee, frozenset(n for n, arg in passed if _mentions(arg, params)))
         return found
 
-    def _local_refs(self, node: FunctionNode) -> frozenset[str]:
+    def local_refs(self, node: FunctionNode) -> frozenset[str]:
         """`_local_refs` memoised on the function's node and the module's imports: a whole
         walk of every function on every edit cost the editor its speed. On the node, not its
         unit: an edit in one method of a class shares the other methods' nodes with the last
@@ -462,7 +457,7 @@ class ScopeFacts(ModelFact):
             n for n, v in self.model.module_globals.global_values.items() if v is REF
         )
         local_refs = {
-            record.node: self._local_refs(record.node)
+            record.node: self.local_refs(record.node)
             for record in self.model.functions.values()
             if not isinstance(record.node, ast.Lambda)
         }
@@ -562,17 +557,15 @@ class ScopeFacts(ModelFact):
             record.path,
         )
         if key not in source.memo:
-            source.memo[key] = self._interpret_returns(
-                node, self.model.module_globals.global_values
-            )
+            source.memo[key] = self.interpret_returns(node, self.model.module_globals.global_values)
         return source.memo[key]
 
-    def _method_returns_key(self, node: FunctionNode) -> tuple:
+    def method_returns_key(self, node: FunctionNode) -> tuple:
         """The methods whose return summaries a traced function's values read (the calls in
         its body the model resolves to methods): each one's path, text and the key of the
         globals its unit mentions, for the keys of the function's values and findings (the
         method may be in another unit, or another method of the same class)."""
-        memo = self.model.unit_keys._method_keys
+        memo = self.model.unit_keys.method_keys
         found = memo.get(node)
         if found is None:
             info = self.context_of(node)
@@ -611,7 +604,7 @@ class ScopeFacts(ModelFact):
             given_tracers,
         )
         if key not in source.memo:
-            source.memo[key] = self._interpret_returns(
+            source.memo[key] = self.interpret_returns(
                 node, self.model.module_globals.global_values, given_tracers
             )
         return source.memo[key]
@@ -619,7 +612,7 @@ class ScopeFacts(ModelFact):
     def _traced_return_value(self, path: str) -> Value | None:
         return self.return_value(path, given_tracers=True)
 
-    def _interpret_returns(
+    def interpret_returns(
         self,
         node: ast.FunctionDef | ast.AsyncFunctionDef,
         outer: Mapping[str, Value],
@@ -654,17 +647,17 @@ class ScopeFacts(ModelFact):
         ]
         return merge_values_all(found) if found else Kind.UNKNOWN
 
-    def _returns_key(self, source: UnitSource) -> tuple:
+    def returns_key(self, source: UnitSource) -> tuple:
         """The units defining the module functions this unit may call (by name, or through
         a module-level `step = jax.jit(f)`): their return summaries shape its values."""
-        defined = self.model.unit_keys._function_units
+        defined = self.model.unit_keys.function_units
         if not defined:
             return ()
         own = hash(source.text)
-        named = self.model.unit_keys._named_functions(source)
+        named = self.model.unit_keys.named_functions(source)
         return tuple([(name, defined[name]) for name in named if defined[name][1] != own])
 
-    def _lambda_traces(self, source: UnitSource) -> tuple[TraceInfo | None, ...]:
+    def lambda_traces(self, source: UnitSource) -> tuple[TraceInfo | None, ...]:
         """How each lambda of the unit is traced: part of the keys of its cached kinds."""
         trace = self.model.tracing.trace
         return tuple([trace.get(node) for node in self.model._summary(source).lambdas])

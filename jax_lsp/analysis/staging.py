@@ -24,21 +24,12 @@ from jax_lsp.analysis.hashing import (
 from jax_lsp.analysis.jitted import StaticSignature, jit_call_signature, unit_signatures
 from jax_lsp.analysis.model_view import ModelFact, ModelView
 from jax_lsp.analysis.names import binds_locally
-from jax_lsp.analysis.nodes import (
-    positional_params,
-)
+from jax_lsp.analysis.nodes import positional_params
 from jax_lsp.analysis.pytree_children import StaticChild, static_children
 from jax_lsp.analysis.repetition import CallOf, names_loaded, runs
-from jax_lsp.analysis.summary import (
-    ClassRecord,
-    FunctionNode,
-)
-from jax_lsp.analysis.traced import (
-    trace_info_for,
-)
-from jax_lsp.analysis.transforms import (
-    ParamPolicy,
-)
+from jax_lsp.analysis.summary import ClassRecord, FunctionNode
+from jax_lsp.analysis.traced import trace_info_for
+from jax_lsp.analysis.transforms import ParamPolicy
 from jax_lsp.analysis.unit_memo import reuse_reading
 
 
@@ -114,7 +105,7 @@ class StagingFacts(ModelFact):
             return []
         return [
             (caller, call, caller if caller is not None else source.tree)
-            for caller, call, ref, source, _ in self.model.tracing._calls_by_name.get(name, ())
+            for caller, call, ref, source, _ in self.model.tracing.calls_by_name.get(name, ())
             if ref.name == name and not (caller is not None and binds_locally(name, caller))
         ]
 
@@ -162,9 +153,7 @@ class StagingFacts(ModelFact):
                 static = signature.names | {
                     positional[i] for i in signature.positions if i < len(positional)
                 }
-                info = trace_info_for(
-                    application, function, self.model.objects._is_array_annotation
-                )
+                info = trace_info_for(application, function, self.model.objects.is_array_annotation)
                 given = info.traced_params & static
                 if given:
                     shifted = application.target.bound_positional > 0

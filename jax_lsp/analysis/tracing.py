@@ -1,8 +1,8 @@
 """The trace: which functions of the module run under a JAX transformation, and why. The
 fixpoint starts at each application (`jax.jit(f)`, `@jax.vmap`, a wrapper of the module, a
 trace another module gives) and follows calls, property reads and constructions from traced
-code to what they run, with the parameters each call makes traced. Reads the references,
-the objects and the scope facts of the functions it reaches."""
+code to what they run (`trace_steps`), with the parameters each call makes traced. Reads
+the references, the objects and the scope facts of the functions it reaches."""
 
 from __future__ import annotations
 
@@ -12,33 +12,18 @@ from collections.abc import Iterator
 from dataclasses import replace
 from functools import cached_property
 
-from jax_lsp.analysis.crossing import (
-    IncomingTrace,
-)
+from jax_lsp.analysis.crossing import IncomingTrace
 from jax_lsp.analysis.document import Unit, UnitSource
-from jax_lsp.analysis.flow import (
-    dotted_name,
-)
+from jax_lsp.analysis.flow import dotted_name
 from jax_lsp.analysis.imports import Resolver
 from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.lengths import ancestors_of, entries_counted, parent_map
-from jax_lsp.analysis.model_parts import (
-    ScopeKinds,
-)
-from jax_lsp.analysis.model_view import ModelFact, ModelView
+from jax_lsp.analysis.model_parts import ScopeKinds
+from jax_lsp.analysis.model_view import ModelFact
 from jax_lsp.analysis.names import binds_locally
-from jax_lsp.analysis.nodes import (
-    is_staticmethod,
-    positional_params,
-    walk_nodes,
-)
+from jax_lsp.analysis.nodes import is_staticmethod, positional_params, walk_nodes
 from jax_lsp.analysis.pytrees import is_registered_pytree
-from jax_lsp.analysis.summary import (
-    Application,
-    CallSite,
-    FunctionNode,
-    FunctionRef,
-)
+from jax_lsp.analysis.summary import Application, CallSite, FunctionNode, FunctionRef
 from jax_lsp.analysis.traced import (
     TraceInfo,
     TraceOrigin,
@@ -83,14 +68,11 @@ class Tracing(ModelFact):
 
     trace: dict[ast.AST, TraceInfo]
 
-    def __init__(self, model: ModelView) -> None:
-        super().__init__(model)
-
-    def _set_trace(self, node: FunctionNode, info: TraceInfo, call: ast.Call | None = None) -> bool:
+    def set_trace(self, node: FunctionNode, info: TraceInfo, call: ast.Call | None = None) -> bool:
         """Merge `info` into the trace of `node` (from the traced `call`, if given); True if
         that changed it. A parameter is static where a transformation says so, or where every
         traced call gives it a Python value."""
-        info = self.model.objects._admitted(node, info)
+        info = self.model.objects.admitted(node, info)
         old = self.trace.get(node)
         combined = old.merged(info) if old is not None else info
         if call is not None:
@@ -107,11 +89,11 @@ class Tracing(ModelFact):
         if combined == old:
             return False
         self.trace[node] = combined
-        self.model.scopes._contexts.clear()
-        self.model.objects._objects.clear()
+        self.model.scopes.contexts.clear()
+        self.model.objects.object_params_memo.clear()
         return True
 
-    def _apply(
+    def apply(
         self, application: Application, unit_start: int, eager: bool = False
     ) -> TraceInfo | None:
         """Trace the function a transformation is applied to; its trace (None: not found).
@@ -123,7 +105,7 @@ class Tracing(ModelFact):
         if found is None:
             return None
         target, ref = found
-        info = trace_info_for(application, target, self.model.objects._is_array_annotation, ref)
+        info = trace_info_for(application, target, self.model.objects.is_array_annotation, ref)
         if application.spec.policy is ParamPolicy.ARRAY_ANNOTATED:
             leaves = self._filtered_leaves(target, ref, application, unit_start)
             static = static_parameters(target, application.keywords, _STATIC_KEYWORDS)
@@ -135,18 +117,18 @@ class Tracing(ModelFact):
         origin = TraceOrigin(application.node, unit_start, application.enclosing)
         if eager:
             info = replace(info, abstract=False, eager=True)
-        self._set_trace(target, replace(info, origin=origin))
+        self.set_trace(target, replace(info, origin=origin))
         if isinstance(target, ast.Lambda):
             enclosing, source = (
                 application.enclosing,
                 self.model._source_of.get(application.enclosing),
             )
-            written = self._lambda_units.get(target)
+            written = self.lambda_units.get(target)
             if written is not None and written[0] != unit_start:
                 # Bound at module level in its own unit (a haiku transformation of it).
                 enclosing, (unit_start, source) = None, written
             self.model._source_of.setdefault(target, source)
-            self._lambda_homes.setdefault(target, (enclosing, unit_start))
+            self.lambda_homes.setdefault(target, (enclosing, unit_start))
         return self.trace[target]
 
     def _filtered_leaves(
@@ -162,7 +144,7 @@ class Tracing(ModelFact):
         bound = set(positional[: ref.bound_positional]) | ref.bound_keywords
         found = {
             param
-            for param, class_name in self.model.objects._object_classes(target).items()
+            for param, class_name in self.model.objects.object_classes(target).items()
             if is_registered_pytree(self.model.classes[class_name], self.model.summaries)
         }
         # A lambda's calls are those of the name bound to it (`f = nnx.jit(lambda ...)`).
@@ -215,7 +197,7 @@ class Tracing(ModelFact):
             return frozenset()
         found: set[str] = set()
         sites = []
-        for caller, call, ref, source, unit_start in self._calls_by_name.get(node.name, ()):
+        for caller, call, ref, source, unit_start in self.calls_by_name.get(node.name, ()):
             if isinstance(caller, ast.Lambda):
                 continue
             resolved = self.model.references.resolve_ref(ref, unit_start + call.lineno, caller)
@@ -240,7 +222,7 @@ class Tracing(ModelFact):
         if isinstance(node, ast.Lambda):
             return False
         sites = []
-        for caller, call, ref, source, unit_start in self._calls_by_name.get(node.name, ()):
+        for caller, call, ref, source, unit_start in self.calls_by_name.get(node.name, ()):
             if isinstance(caller, ast.Lambda):
                 continue
             resolved = self.model.references.resolve_ref(ref, unit_start + call.lineno, caller)
@@ -285,13 +267,13 @@ class Tracing(ModelFact):
             yield application.enclosing, application.call, ref, unit.source
         scope = application.enclosing or unit.tree
         for name in _names_bound_to(application.node, scope):
-            for caller, call, site_ref, source, _ in self._calls_by_name.get(name, ()):
+            for caller, call, site_ref, source, _ in self.calls_by_name.get(name, ()):
                 here = application.enclosing is None or caller is application.enclosing
                 if site_ref.name == name and here:
                     yield caller, call, ref, source
 
     @cached_property
-    def _calls_by_name(
+    def calls_by_name(
         self,
     ) -> dict[str, list[tuple[FunctionNode | None, ast.Call, FunctionRef, UnitSource, int]]]:
         """Every call of the module, by the last part of the name it calls (`f`, `self.f`)."""
@@ -353,7 +335,7 @@ class Tracing(ModelFact):
         found = []
         for unit, summary in zip(units, self.model.summaries, strict=True):
             for primal_name, rule, role, node, method in summary.custom_rules:
-                primal = self.model.references._definition(
+                primal = self.model.references.definition(
                     primal_name, unit.start_line + node.lineno
                 )
                 nondiff = _nondiff_argnums(primal, self.model.resolver) if primal else None
@@ -419,7 +401,7 @@ class Tracing(ModelFact):
         return float("inf")
 
     @cached_property
-    def _definitions(self) -> dict[str, list[tuple[int, FunctionNode]]]:
+    def definitions(self) -> dict[str, list[tuple[int, FunctionNode]]]:
         """Each function path's definitions in document order: (first line, node). Gathered
         when a name is first resolved: a module whose edits resolve nothing never pays it."""
         definitions: dict[str, list[tuple[int, FunctionNode]]] = {}
@@ -437,7 +419,7 @@ class Tracing(ModelFact):
         return definitions
 
     @cached_property
-    def _lambda_units(self) -> dict[ast.Lambda, tuple[int, UnitSource]]:
+    def lambda_units(self) -> dict[ast.Lambda, tuple[int, UnitSource]]:
         """Where each lambda is written (its unit's start and parse): a lambda reached through
         a name (`jax.jit(model.apply)` of `model = hk.transform(lambda x: ...)`) lives in the
         unit of that binding, not in the unit applying the transformation."""
@@ -448,7 +430,7 @@ class Tracing(ModelFact):
             for node in summary.lambdas
         }
 
-    def _compute_trace(self, units: list[Unit]) -> None:
+    def compute_trace(self, units: list[Unit]) -> None:
         self.trace = {}
         # Methods traced code runs on a module-level object (`seq.next_key()`): their `self`
         # outlives the trace.
@@ -457,9 +439,9 @@ class Tracing(ModelFact):
         self._direct_statics: dict[ast.AST, frozenset[str]] = {}
         # Parameters of each called function that a traced call passes a tracer, not counting
         # the caller's own parameters with a literal default (which may never be passed).
-        self._given_tracers: dict[ast.AST, frozenset[str]] = {}
+        self.given_tracers: dict[ast.AST, frozenset[str]] = {}
         # Traced lambdas: the function whose body holds each (None: module level), its unit.
-        self._lambda_homes: dict[ast.Lambda, tuple[FunctionNode | None, int]] = {}
+        self.lambda_homes: dict[ast.Lambda, tuple[FunctionNode | None, int]] = {}
         applications: list[tuple[Application, int]] = []
         applications += self._module_branch_applications(units)
         for unit, summary in zip(units, self.model.summaries, strict=True):
@@ -471,10 +453,10 @@ class Tracing(ModelFact):
         wrappers = Wrappers(self.model, applications)
         # What the module's wrappers apply to their parameters (`wrapper_transforms`): the
         # list, not the wrappers, which hold the model (a cycle).
-        self._wrapper_applied = wrappers.applied
+        self.wrapper_applied = wrappers.applied
         applications = [*wrappers.plain, *wrappers.applications()]
-        applications += self._applied_to_instances(wrappers.applied)
-        self._gradients = [(a, start) for a, start in applications if a.spec.label in GRADIENTS]
+        applications += self.applied_to_instances(wrappers.applied)
+        self.gradients = [(a, start) for a, start in applications if a.spec.label in GRADIENTS]
         for application, unit_start in applications:
             if (
                 application.spec.disabled_with_jit
@@ -486,7 +468,7 @@ class Tracing(ModelFact):
             )
             # `shard_map` runs eagerly where nothing traces the code applying it; traced
             # code applying it traces it (below).
-            self._apply(application, unit_start, eager=application.spec.eager_outside_trace)
+            self.apply(application, unit_start, eager=application.spec.eager_outside_trace)
         for application, unit_start in [
             *self._custom_rule_applications(units),
             *self._schedule_applications(units),
@@ -497,7 +479,7 @@ class Tracing(ModelFact):
 
         self._seed_incoming()
         # For `outgoing_traces`: what the fixpoint started from.
-        self._trace_applications = applications
+        self.trace_applications = applications
         pending = list(self.trace)
         # Every call of the module by its caller, for the traced functions' calls: gathered
         # only when something is traced (most edits of a module that traces nothing would
@@ -508,29 +490,27 @@ class Tracing(ModelFact):
             for unit, summary in zip(units, self.model.summaries, strict=True):
                 for call in summary.calls:
                     calls_by_caller.setdefault(call.caller, []).append((call, unit.start_line))
-        item_reads_by_caller = self.model.foreign._item_reads(units) if pending else {}
+        item_reads_by_caller = self.model.steps.item_reads(units) if pending else {}
         item_calls: dict[ast.Subscript, CallSite | None] = {}  # one per read: one vote each
         unit_starts = {id(unit.source): unit.start_line for unit in units}
-        self._property_named_reads: dict[FunctionNode, list[ast.Attribute]] = {}
+        self.property_named_reads: dict[FunctionNode, list[ast.Attribute]] = {}
         rounds = 0
         while pending and rounds < _MAX_FIXPOINT_ROUNDS * max(len(self.trace), 1):
             rounds += 1
             node = pending.pop()
-            if node in self.model.references._foreign_nodes:
+            if node in self.model.references.foreign_nodes:
                 continue  # another module's function: its module analyses it (`outgoing`)
             info = self.trace[node]
             if isinstance(node, ast.Lambda):
                 # Its body is analyzed with its enclosing function; the functions it calls run
                 # in its trace (`jax.grad(lambda w: loss(w, X))`).
-                pending += self.model.foreign._trace_lambda_calls(
-                    node, info, calls_by_caller, sources
-                )
+                pending += self.model.steps.trace_lambda_calls(node, info, calls_by_caller, sources)
                 continue
             scope = self.model.scopes.scope_kinds(node)
             # Transformations applied here trace their function inside this trace: abstractly
             # if this is abstract, and in every argument the call passes a tracer to.
             for application, unit_start in apps_by_enclosing.get(node, []):
-                target = self._trace_application_in(node, info, scope, application, unit_start)
+                target = self.trace_application_in(node, info, scope, application, unit_start)
                 if target is not None and not isinstance(target, ast.Lambda):
                     pending.append(target)
             for call, unit_start in calls_by_caller.get(node, []):
@@ -538,29 +518,29 @@ class Tracing(ModelFact):
                 found = self.model.references.resolve_ref(call.callee, line, node)
                 callees = [found] if found else wrappers.called(call.node, node, unit_start)
                 if not callees and call.callee.name in self.model.classes:
-                    pending += self.model.foreign._trace_construction(
+                    pending += self.model.steps.trace_construction(
                         node, info, scope, call, unit_start
                     )
                 for callee, ref in callees:
-                    if self.model.foreign._trace_call(
+                    if self.model.steps.trace_call(
                         node, info, scope, call, callee, ref, unit_start
                     ):
                         pending.append(callee)
             start = unit_starts[id(self.model._source_of[node])]
-            for call in self.model.foreign._param_initializers(node):
+            for call in self.model.steps.param_initializers(node):
                 found = self.model.references.resolve_ref(
                     call.callee, start + call.node.lineno, node
                 )
                 if found is None or isinstance(found[0], ast.Lambda):
                     continue
                 key = frozenset(positional_params(found[0])[:1])  # a tracer either way
-                if self.model.foreign._trace_call(node, info, scope, call, *found, start, key):
+                if self.model.steps.trace_call(node, info, scope, call, *found, start, key):
                     pending.append(found[0])
-            for _, call in self.model.foreign._property_reads(node, scope):
+            for _, call in self.model.steps.property_reads(node, scope):
                 found = self.model.references.resolve_ref(
                     call.callee, start + call.node.lineno, node
                 )
-                if found and self.model.foreign._trace_call(node, info, scope, call, *found, start):
+                if found and self.model.steps.trace_call(node, info, scope, call, *found, start):
                     pending.append(found[0])
             for name, read, unit_start in item_reads_by_caller.get(node, []):
                 if (
@@ -576,12 +556,12 @@ class Tracing(ModelFact):
                 found = self.model.references.resolve_ref(
                     call.callee, unit_start + read.lineno, node
                 )
-                if found and self.model.foreign._trace_call(
+                if found and self.model.steps.trace_call(
                     node, info, scope, call, *found, unit_start
                 ):
                     pending.append(found[0])
 
-    def _applied_to_instances(
+    def applied_to_instances(
         self, applied: list[tuple[Application, int, FunctionNode, str]]
     ) -> list[tuple[Application, int]]:
         """Transformations a function applies to its parameter where that parameter holds an
@@ -621,7 +601,7 @@ class Tracing(ModelFact):
         `TRANSFORMS` name (`def compiled(fn, *, static=()): ... jax.jit(fn,
         static_argnames=static)` gives `jax.jit`: used bare, `static` stays empty)."""
         found: dict[str, str] = {}
-        for application, _, owner, param in self._wrapper_applied:
+        for application, _, owner, param in self.wrapper_applied:
             record = self.model.records.get(owner)
             if (
                 record is None
@@ -649,14 +629,14 @@ class Tracing(ModelFact):
             steps = tuple(replace(step, function=path) for step in seed.steps)
             origin = TraceOrigin(None, 0, None, foreign=steps)
             info = TraceInfo(seed.via, True, params, frozenset(), True, origin, all_leaves=params)
-            self._set_trace(record.node, info)
+            self.set_trace(record.node, info)
 
     def _seed_optimizer_updates(self, seed: IncomingTrace) -> None:
         """Trace the update functions and schedules given to optax in `seed.function` or in
         the module functions its calls reach (`make_optimizer` calling `adaptive_clip`, which
         returns `GradientTransformation(init_fn, update_fn)`): another module runs the
         `update` of the optimizers it makes in its trace."""
-        maker = self.model.references._definition(seed.function, None)
+        maker = self.model.references.definition(seed.function, None)
         if maker is None or isinstance(maker, ast.Lambda):
             return
         units = [unit for unit in self.model.document.units if unit.tree is not None]
@@ -682,18 +662,18 @@ class Tracing(ModelFact):
                 found = self.model.references.resolve_transformed(
                     schedule.target, line, schedule.enclosing
                 )
-                if found is None or self._apply(schedule, unit.start_line) is None:
+                if found is None or self.apply(schedule, unit.start_line) is None:
                     continue
                 target = found[0]
                 label = transform_name(schedule.spec.label)
-                name = self.model.scopes._display_name(target)
+                name = self.model.scopes.display_name(target)
                 steps = tuple(replace(step, function=name, label=label) for step in seed.steps[:1])
                 origin = TraceOrigin(None, 0, None, foreign=(*steps, *seed.steps[1:]))
-                self._set_trace(
+                self.set_trace(
                     target, replace(self.trace[target], abstract=seed.abstract, origin=origin)
                 )
 
-    def _trace_application_in(
+    def trace_application_in(
         self,
         node: FunctionNode,
         info: TraceInfo,
@@ -714,7 +694,7 @@ class Tracing(ModelFact):
             return None
         target, ref = found
         first = target not in self.trace  # `shard_map`: traced only in traced code
-        old = self.trace[target] if not first else self._apply(application, unit_start)
+        old = self.trace[target] if not first else self.apply(application, unit_start)
         if old is None:
             return None
         traced = old.traced_params
@@ -722,7 +702,7 @@ class Tracing(ModelFact):
             traced |= call_site_params(target, application.call, scope.kinds, ref)
             given = application.node
             given = given.args[0] if isinstance(given, ast.Call) and given.args else None
-            traced |= self.model.foreign._traced_receiver(target, ref, given, scope)
+            traced |= self.model.steps.traced_receiver(target, ref, given, scope)
             traced -= old.static_params
         new = replace(
             old,
@@ -730,7 +710,7 @@ class Tracing(ModelFact):
             traced_params=traced,
             eager=info.eager,
         )
-        changed = self._set_trace(target, new) or first
+        changed = self.set_trace(target, new) or first
         return target if changed else None
 
     def _seed_incoming(self) -> None:
@@ -743,7 +723,7 @@ class Tracing(ModelFact):
             if seed.runs_updates:
                 self._seed_optimizer_updates(seed)
                 continue
-            node = self.model.references._definition(seed.function, None)
+            node = self.model.references.definition(seed.function, None)
             if node is None or isinstance(node, ast.Lambda):
                 continue
             origin = TraceOrigin(None, 0, None, called=not seed.direct, foreign=seed.steps)
@@ -760,7 +740,7 @@ class Tracing(ModelFact):
                 array_functions=seed.array_functions
                 & array_defaults(node, self.model.resolver.qualname),
             )
-            self._set_trace(node, info)
+            self.set_trace(node, info)
 
 
 def _sets_disable_jit(call: ast.Call) -> bool:

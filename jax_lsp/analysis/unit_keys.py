@@ -22,21 +22,11 @@ from jax_lsp.analysis.key_inputs import (
     every_unit,
     kept_keys,
 )
-from jax_lsp.analysis.model_parts import (
-    _evaluated_text,
-    intern_key,
-)
+from jax_lsp.analysis.model_parts import evaluated_text, intern_key
 from jax_lsp.analysis.model_view import ModelFact, ModelView
-from jax_lsp.analysis.shapes import (
-    LITERAL_INDEX,
-)
-from jax_lsp.analysis.summary import (
-    FunctionNode,
-    UnitSummary,
-)
-from jax_lsp.analysis.values import (
-    Function,
-)
+from jax_lsp.analysis.shapes import LITERAL_INDEX
+from jax_lsp.analysis.summary import FunctionNode, UnitSummary
+from jax_lsp.analysis.values import Function
 
 # The test suite sets this: every unit key kept from the last model is compared with one
 # built afresh, so that a fact a key reads and `UNIT_KEY_INPUTS` misses fails loudly.
@@ -62,9 +52,9 @@ class UnitKeys(ModelFact):
         self._callee_key: tuple | None = None
         # unit_key's answers by (id of the unit's parse, first line): see `unit_key`.
         self._unit_keys: dict[tuple[int, int], tuple] = {}
-        self._method_keys: dict[FunctionNode, tuple] = {}
+        self.method_keys: dict[FunctionNode, tuple] = {}
 
-    def _named_functions(self, source: UnitSource) -> tuple[str, ...]:
+    def named_functions(self, source: UnitSource) -> tuple[str, ...]:
         """The module-level names bound to module functions that the unit's text holds."""
         key = ("named-functions", self._function_names_key)
         named = source.memo.get(key)
@@ -73,13 +63,13 @@ class UnitKeys(ModelFact):
             # every unit for every name on each edit cost the editor its speed; the words'
             # intersection costs the unit's size, not the module's (a search of the text for
             # each of a thousand names, in each of a thousand units, was quadratic).
-            named = source.memo[key] = tuple(sorted(source.words() & self._function_units.keys()))
+            named = source.memo[key] = tuple(sorted(source.words() & self.function_units.keys()))
         return named
 
-    def _named_function_units(self, source: UnitSource) -> tuple:
+    def named_function_units(self, source: UnitSource) -> tuple:
         """`_returns_key` with the unit's own functions: for a fact kept across parses."""
-        defined = self._function_units
-        return tuple([(name, defined[name]) for name in self._named_functions(source)])
+        defined = self.function_units
+        return tuple([(name, defined[name]) for name in self.named_functions(source)])
 
     def unit_globals_key(self, source: UnitSource) -> int:
         """The values of the module-level names a unit's text mentions, interned.
@@ -103,10 +93,10 @@ class UnitKeys(ModelFact):
 
     @cached_property
     def _function_names_key(self) -> int:
-        return intern_key(tuple(self._function_units))
+        return intern_key(tuple(self.function_units))
 
     @cached_property
-    def _function_units(self) -> dict[str, tuple[str, int, int]]:
+    def function_units(self) -> dict[str, tuple[str, int, int]]:
         """Module-level names bound to module functions (`def f`, `step = jax.jit(f)`): the
         function's path, the hash of the text of the unit that defines it and the key of the
         globals that text mentions."""
@@ -164,22 +154,22 @@ class UnitKeys(ModelFact):
             # it read changed for it (`key_inputs`); else built.
             key = self._kept_keys.get(place)
             if key is None:
-                key = self._compute_unit_key(unit)
-            elif _VERIFY_KEPT_KEYS and key != self._compute_unit_key(unit):
+                key = self.compute_unit_key(unit)
+            elif _VERIFY_KEPT_KEYS and key != self.compute_unit_key(unit):
                 raise AssertionError(f"unit key kept stale (unit at line {unit.start_line + 1})")
             self._unit_keys[place] = key
-            self._key_record.keys[place] = (unit.source, key)
+            self.key_record.keys[place] = (unit.source, key)
         return key
 
     @cached_property
-    def _key_record(self) -> KeyRecord:
+    def key_record(self) -> KeyRecord:
         """This model's views of the unit keys' inputs, handed to the next model's."""
         return KeyRecord({item.name: item.view(self.model) for item in UNIT_KEY_INPUTS})
 
     @cached_property
     def _kept_keys(self) -> dict[tuple[int, int], tuple]:
         """The last model's unit keys that hold for this one (see `unit_key`)."""
-        record = self._key_record
+        record = self.key_record
         previous = self.model.document.lineage.hand_over("unit-keys", record)
         return kept_keys(previous, record, UNIT_KEY_INPUTS, self.model)  # type: ignore[arg-type]
 
@@ -211,28 +201,25 @@ class UnitKeys(ModelFact):
             if unit.tree is not None
         )
 
-    def _compute_unit_key(self, unit: Unit) -> tuple:
+    def compute_unit_key(self, unit: Unit) -> tuple:
         summary = self.model._summary(unit.source)
         markers = self._key_markers(unit.source)
         x64 = (self.model.x64, unit.start_line) if markers[0] else ()
         attributes = (
-            (
-                self.model.objects._attribute_writes,
-                self.model.objects._other_class_texts(unit.source),
-            )
+            (self.model.objects.attribute_writes, self.model.objects.other_class_texts(unit.source))
             if markers[2]
             else ()
         )
-        shapes = self.model.module_globals._module_shapes.get(unit.start_line) if markers[3] else ()
+        shapes = self.model.module_globals.shapes_by_unit.get(unit.start_line) if markers[3] else ()
         return (
             x64,
             attributes,
             shapes,
-            self._module_facts_key,
+            self.module_facts_key,
             self.unit_globals_key(unit.source),
-            self.model.module_globals._reaching_key(unit.source),
+            self.model.module_globals.reaching_key(unit.source),
             self._module_reuse_key(unit),
-            self.model.scopes._returns_key(unit.source),
+            self.model.scopes.returns_key(unit.source),
             self._functions_key(summary, unit.start_line) if summary.functions else (),
             self._lambdas_key(summary, unit.start_line) if summary.lambdas else (),
         )
@@ -283,8 +270,8 @@ class UnitKeys(ModelFact):
         )
         object_methods, trace = self.model.tracing.module_object_methods, self.model.tracing.trace
         ref_params = self.model.scopes.ref_params or None
-        carry_values = self.model.scopes.carry_values if self.model.scopes._loop_bodies else None
-        passed_defaults = self.model.scopes._passed_defaults or None
+        carry_values = self.model.scopes.carry_values if self.model.scopes.loop_bodies else None
+        passed_defaults = self.model.scopes.defaults_by_function or None
         entries = []
         for record in summary.functions:
             node = record.node
@@ -303,7 +290,7 @@ class UnitKeys(ModelFact):
                     self_object(node) if info is None else (),
                     node in object_methods,
                     explanation_key(node, unit_start) if traced else (),
-                    self.model.scopes._method_returns_key(node) if traced else (),
+                    self.model.scopes.method_returns_key(node) if traced else (),
                 )
             )
         return tuple(entries)
@@ -319,7 +306,7 @@ class UnitKeys(ModelFact):
         )
 
     @cached_property
-    def _module_facts_key(self) -> int:
+    def module_facts_key(self) -> int:
         """The facts of unit_key that are the same for every unit, interned once per model.
 
         Not here: the facts rules ask by name (globals, mutable and stable globals, hash
@@ -345,7 +332,7 @@ def _traced_facts(model: ModelView) -> dict:
         node: (
             model.objects.object_params(node),
             model.scopes.explanation_key(node, -1),
-            () if isinstance(node, ast.Lambda) else model.scopes._method_returns_key(node),
+            () if isinstance(node, ast.Lambda) else model.scopes.method_returns_key(node),
         )
         for node in model.tracing.trace
     }
@@ -376,9 +363,9 @@ UNIT_KEY_INPUTS = (
     KeyInput(
         "module",
         lambda m: (
-            m.unit_keys._module_facts_key,
+            m.unit_keys.module_facts_key,
             m.module_globals.globals_key,
-            m.module_globals._reaching_sites,
+            m.module_globals.reaching_sites,
         ),
         every_unit,
     ),
@@ -388,10 +375,7 @@ UNIT_KEY_INPUTS = (
     KeyInput(
         "attribute-writes",
         lambda m: (
-            (
-                m.objects._attribute_writes,
-                tuple([source.text for source in m.objects._class_sources]),
-            )
+            (m.objects.attribute_writes, tuple([source.text for source in m.objects.class_sources]))
             if m.unit_keys._any_unit_marked(2)
             else None
         ),
@@ -399,25 +383,25 @@ UNIT_KEY_INPUTS = (
     ),
     KeyInput(
         "shapes",
-        lambda m: m.module_globals._module_shapes if m.unit_keys._any_unit_marked(3) else {},
+        lambda m: m.module_globals.shapes_by_unit if m.unit_keys._any_unit_marked(3) else {},
         by_start,
     ),
     KeyInput("module-key-reuses", _module_reuse_keys, by_start),
     # A unit's text names the functions it reads the returns of: also one no longer defined.
-    KeyInput("function-units", lambda m: m.unit_keys._function_units, by_name(_words)),
+    KeyInput("function-units", lambda m: m.unit_keys.function_units, by_name(_words)),
     KeyInput("trace", lambda m: m.tracing.trace, by_node),
     KeyInput("traced-facts", _traced_facts, by_node),
     KeyInput("ref-params", lambda m: m.scopes.ref_params, by_node),
-    KeyInput("passed-defaults", lambda m: m.scopes._passed_defaults, by_node),
+    KeyInput("passed-defaults", lambda m: m.scopes.defaults_by_function, by_node),
     KeyInput(
         "carries",
-        lambda m: {node: m.scopes.carry_values(node) for node in m.scopes._loop_bodies},
+        lambda m: {node: m.scopes.carry_values(node) for node in m.scopes.loop_bodies},
         by_node,
     ),
     KeyInput("object-methods", lambda m: frozenset(m.tracing.module_object_methods), by_node),
     KeyInput(
         "plain-objects",
-        lambda m: {name: m.objects._plain_object(name) for name in m.classes},
+        lambda m: {name: m.objects.plain_object(name) for name in m.classes},
         by_name(_words),  # a method's class is named in its unit's text
     ),
 )
@@ -425,5 +409,5 @@ UNIT_KEY_INPUTS = (
 
 def _may_index_at_top(source: UnitSource) -> bool:
     """May the unit's top-level code (not a function body) index with a literal?"""
-    text = _evaluated_text(source)
+    text = evaluated_text(source)
     return "take(" in text or bool(LITERAL_INDEX.search(text))
