@@ -21,9 +21,24 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 
+from jax_lsp.analysis.external import ExternalFacts
 from jax_lsp.analysis.imports import Resolver
+from jax_lsp.analysis.key_consumers import (
+    DerivedKey,
+    KeySummary,
+    arguments_by_param,
+    given_values,
+    library_key,
+    root_name,
+    scope_nodes,
+    store_counts,
+)
+
+# The rules ask these here, beside the key flow.
+from jax_lsp.analysis.key_consumers import library_makers as library_makers
+from jax_lsp.analysis.key_consumers import may_use_library_key as may_use_library_key
 from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.names import local_names
 from jax_lsp.analysis.nodes import (
@@ -36,14 +51,11 @@ from jax_lsp.analysis.nodes import (
     walk_nodes,
 )
 from jax_lsp.analysis.static_tests import constant_test
+from jax_lsp.analysis.summary import FunctionRecord
 from jax_lsp.analysis.text import contains_word
 from jax_lsp.analysis.traced import all_params, positional_params
 from jax_lsp.analysis.transforms import REPEATING_LOOPS
 from jax_lsp.compat import TRY_STATEMENTS
-
-if TYPE_CHECKING:
-    from jax_lsp.analysis.model import ModuleModel
-    from jax_lsp.analysis.summary import FunctionRecord
 
 SAMPLERS = frozenset(
     f"jax.random.{name}"
@@ -163,12 +175,6 @@ def opaque_global(global_values: Mapping[str, object], name: str) -> bool:
     return global_values.get(name, Kind.ARRAY) is Kind.UNKNOWN
 
 
-def _root_name(node: ast.expr) -> str | None:
-    while isinstance(node, ast.Attribute | ast.Subscript):
-        node = node.value
-    return node.id if isinstance(node, ast.Name) else None
-
-
 @dataclass(frozen=True)
 class Reuse:
     call: ast.Call  # the second draw
@@ -256,18 +262,6 @@ def _bound_names(target: ast.AST) -> list[str]:
 
 
 _LEAF_EXPRESSIONS = frozenset((ast.Name, ast.Constant))
-
-
-@dataclass(frozen=True)
-class DerivedKey:
-    """The role of a call that derives its random numbers from a key without consuming it
-    for JAX's checker (flax folds the module path into the key: `model.init(key, x)`,
-    `model.apply(v, x, rngs={"dropout": key})`): two such calls of the same `family`
-    ("init", "apply") with the same key give the same numbers; a `jax.random` draw after
-    one does not meet them."""
-
-    key: ast.expr
-    family: str
 
 
 # Where a derived use of a key path is held in the flow state: beside the path, not under it
@@ -521,7 +515,7 @@ class KeyFlow:
             arguments = [*call.args, *(kw.value for kw in call.keywords)]
             if _PATHS in state:
                 # The callee (or a method of the object) may rebind keys the object holds.
-                roots = [_root_name(call.func) if isinstance(call.func, ast.Attribute) else None]
+                roots = [root_name(call.func) if isinstance(call.func, ast.Attribute) else None]
                 roots += [a.id for a in arguments if isinstance(a, ast.Name)]
                 self._forget_under(state, roots)
             # A path handed over stays as it was: absent (fresh), its next draw is not
@@ -787,10 +781,30 @@ def may_draw(text: str, resolver: Resolver) -> bool:
     )
 
 
+class KeyInputs(Protocol):
+    """What the key rules read of the module's model (`ModuleModel` is one): the module's
+    functions and external facts, and its key facts (`analysis/key_facts.py`)."""
+
+    functions: dict[str, FunctionRecord]
+    external: Mapping[str, ExternalFacts] | None
+
+    @property
+    def initializer_globals(self) -> frozenset[str]: ...
+
+    @property
+    def key_helpers(self) -> dict[str, frozenset[str]]: ...
+
+    @property
+    def key_makers(self) -> dict[str, str]: ...
+
+    @property
+    def key_summaries(self) -> dict[str, KeySummary]: ...
+
+
 def classify_call(
     call: ast.Call,
     resolver: Resolver,
-    model: ModuleModel,
+    model: KeyInputs,
     maybe_none: frozenset[str] = NONE,
     makers: Mapping[str, str] | None = None,
 ):
@@ -859,14 +873,14 @@ def derived_helper_key(
     record = functions.get(path) if summary is not None else None
     if record is None or not summary.derived:
         return None
-    given = _given_values(call, positional_params(record.node))
+    given = given_values(call, positional_params(record.node))
     for name, family in summary.derived:
         if given and name in given:
             return DerivedKey(given[name], family)
     return None
 
 
-def returned_arguments(call: ast.Call, model: ModuleModel) -> list[tuple[int, ast.expr]]:
+def returned_arguments(call: ast.Call, model: KeyInputs) -> list[tuple[int, ast.expr]]:
     """The keys a call consumes and returns (`KeySummary.returned`, `ExternalFacts.
     returned_keys`): (place in the returned value, the argument)."""
     places: tuple[tuple[int, str], ...] = ()
@@ -875,7 +889,7 @@ def returned_arguments(call: ast.Call, model: ModuleModel) -> list[tuple[int, as
     summary = model.key_summaries.get(path) if path else None
     if summary is not None and summary.returned:
         places = summary.returned
-        given = _given_values(call, positional_params(model.functions[path].node))
+        given = given_values(call, positional_params(model.functions[path].node))
     elif model.external:
         spelling = _spelling(call.func)
         facts = model.external.get(spelling) if spelling else None
@@ -949,25 +963,13 @@ def _argument_for(
     if not drawn:
         return None
     positional = positional_params(function)
-    given = _given_values(call, positional)
+    given = given_values(call, positional)
     if given is None:
         return None
     for name, arg in given.items():
         if name in drawn and not _spared(function, name, given, maybe_none):
             return arg
     return None
-
-
-def _given_values(call: ast.Call, positional: list[str]) -> dict[str, ast.expr] | None:
-    """The call's arguments by the parameter they bind (None: a `*args` hides which)."""
-    given: dict[str, ast.expr] = {}
-    for index, arg in enumerate(call.args):
-        if isinstance(arg, ast.Starred):
-            return None
-        if index < len(positional):
-            given[positional[index]] = arg
-    given.update((keyword.arg, keyword.value) for keyword in call.keywords if keyword.arg)
-    return given
 
 
 def _spared(
@@ -1175,7 +1177,7 @@ def repeated_uses(
     local: dict[str, ast.AST] = {}  # functions and lambdas bound in the scope
     aliases: dict[str, str] = {}  # `tree_map = jax.tree_util.tree_map`
     calls: list[ast.Call] = []
-    for node in _scope_nodes(statements):
+    for node in scope_nodes(statements):
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
             local[node.name] = node
         elif isinstance(node, ast.Assign) and len(node.targets) == 1:
@@ -1215,21 +1217,10 @@ def repeated_uses(
     return sorted(found.values(), key=lambda r: (r.call.lineno, r.call.col_offset))
 
 
-def _scope_nodes(statements: list[ast.stmt]):
-    """The nodes of a scope's statements, not inside nested functions or classes (their
-    definitions themselves are included)."""
-    stack: list[ast.AST] = list(reversed(statements))
-    while stack:
-        node = stack.pop()
-        yield node
-        if not isinstance(node, _NESTED):
-            stack.extend(reversed(child_nodes(node)))
-
-
 def _consumed_free_keys(function: ast.AST, classify) -> list[tuple[ast.Call, ast.Name]]:
     statements = [ast.Expr(function.body)] if isinstance(function, ast.Lambda) else function.body
     uses = []
-    for node in _scope_nodes(statements):
+    for node in scope_nodes(statements):
         if isinstance(node, ast.Call):
             role = classify(node)
             if isinstance(role, ast.Name):
@@ -1245,7 +1236,7 @@ def _key_draws(
     classify: Callable[[ast.Call], ast.expr | str | None],
 ) -> Iterator[tuple[ast.Call, ast.expr]]:
     """The calls of the function's own scope that consume a key, with the key each draws."""
-    for node in _scope_nodes(function.body):
+    for node in scope_nodes(function.body):
         if isinstance(node, ast.Call) and isinstance(role := classify(node), ast.expr):
             yield node, role
 
@@ -1274,7 +1265,7 @@ def carried_key_reuses(
     if place is None or place[0] >= len(positional):
         return []
     carry, pair = positional[place[0]], place[1]
-    stores = _store_counts(function)
+    stores = store_counts(function)
     if stores.get(carry, 0):
         return []  # the carry rebound: its paths may hold other values
     aliases = {carry: carry}  # name -> the carry path it holds, all along the body
@@ -1324,7 +1315,7 @@ def rebuilt_key_draws(
     (`fold_in(key(0), i)`) is a new key, not this."""
     if loop not in REPEATING_LOOPS:
         return []
-    stores = _store_counts(function)
+    stores = store_counts(function)
     constant_names = {
         statement.targets[0].id
         for statement in function.body
@@ -1348,19 +1339,6 @@ def _constant_key(expr: ast.expr, resolver: Resolver) -> bool:
         return False
     seed = argument_of(expr, 0, "seed")
     return isinstance(seed, ast.Constant) and type(seed.value) is int
-
-
-def _store_counts(function: ast.AST) -> dict[str, int]:
-    """How often each name is bound (or deleted) in the function's own scope."""
-    counts: dict[str, int] = {}
-    for node in _scope_nodes(function.body):
-        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
-            counts[node.id] = counts.get(node.id, 0) + 1
-        elif isinstance(node, ast.Subscript | ast.Attribute) and isinstance(node.ctx, ast.Store):
-            root = _root_name(node)
-            if root is not None:  # `carry["key"] = k`: the holder's paths change
-                counts[root] = counts.get(root, 0) + 2
-    return counts
 
 
 def _alias_targets(
@@ -1439,252 +1417,3 @@ def _replaced(call: ast.Call, resolver: Resolver) -> ast.expr | None:
     if resolver.qualname(func) == "dataclasses.replace" and len(call.args) == 1:
         return call.args[0]
     return None
-
-
-# -- library consumers -------------------------------------------------------------------------
-@dataclass(frozen=True)
-class KeyConsumer:
-    """Where a library call takes its key: a positional place (None: by keyword only) and a
-    keyword; `family` None when JAX's checker counts the call as consuming the key, else the
-    family of a derived use (`DerivedKey`)."""
-
-    position: int | None
-    keyword: str | None
-    family: str | None = None
-
-    def key_of(self, call: ast.Call) -> ast.expr | None:
-        if self.position is not None and self.position < len(call.args):
-            if any(isinstance(a, ast.Starred) for a in call.args[: self.position + 1]):
-                return None
-            return call.args[self.position]
-        return next((kw.value for kw in call.keywords if kw.arg == self.keyword), None)
-
-
-# Library functions that draw from a key, by qualified name (each checked under the library
-# with `jax_debug_key_reuse` in tests/rules/test_key_consumers.py).
-LIBRARY_FUNCTIONS: dict[str, KeyConsumer] = {
-    "haiku.dropout": KeyConsumer(0, "rng"),
-    "numpyro.handlers.seed": KeyConsumer(1, "rng_seed"),
-}
-# Methods that draw from a key, of objects a library call made: by the maker's qualified name
-# (one ending in "." stands for every maker of that module) and the method (`__call__`: the
-# object called).
-LIBRARY_METHODS: dict[str, dict[str, KeyConsumer]] = {
-    "haiku.transform": {"init": KeyConsumer(0, "rng"), "apply": KeyConsumer(1, "rng")},
-    "haiku.transform_with_state": {"init": KeyConsumer(0, "rng"), "apply": KeyConsumer(2, "rng")},
-    "haiku.without_apply_rng": {"init": KeyConsumer(0, "rng")},
-    "numpyro.infer.SVI": {"init": KeyConsumer(0, "rng_key")},
-    "numpyro.infer.MCMC": {"run": KeyConsumer(0, "rng_key")},
-    "numpyro.infer.Predictive": {"__call__": KeyConsumer(0, "rng_key")},
-    "numpyro.distributions.": {"sample": KeyConsumer(0, "key")},
-    "distrax.": {
-        "sample": KeyConsumer(None, "seed"),
-        "sample_and_log_prob": KeyConsumer(None, "seed"),
-    },
-    "tensorflow_probability.substrates.jax.distributions.": {
-        "sample": KeyConsumer(None, "seed"),
-        "sample_and_log_prob": KeyConsumer(None, "seed"),
-    },
-    "flax.linen.Dropout": {"__call__": KeyConsumer(None, "rng")},
-    "flax.linen.": {},  # modules: `init` and `apply` as any module's
-    "equinox.nn.": {"__call__": KeyConsumer(None, "key")},
-}
-# Methods of an object the model cannot place, told by their spelling: a distribution's
-# `sample(seed=key)` (distrax, TFP) consumes its key; a module's `init(key, ...)` (flax,
-# haiku), and `apply(..., rngs={...: key})` (flax) or `apply(params, key, ...)` (haiku)
-# derive from it (flax folds the module path in; a second use of the family gives the same
-# numbers, a `jax.random` draw after one does not meet them). `init` and `apply` count only
-# a key-named argument (`key`, `rng`, `init_key`): `opt.init(params)` takes none.
-_SAMPLE_SEED = KeyConsumer(None, "seed")
-_DERIVED_METHODS = {"init": KeyConsumer(0, "rng", "init"), "apply": KeyConsumer(1, "rng", "apply")}
-_LIBRARY_METHOD_NAMES = frozenset(
-    {"sample", "init", "apply", "run", *(m for t in LIBRARY_METHODS.values() for m in t)}
-)
-
-
-# The libraries whose makers `LIBRARY_METHODS` lists.
-LIBRARY_MAKER_ROOTS = (
-    "haiku",
-    "numpyro",
-    "distrax",
-    "tensorflow_probability",
-    "flax",
-    "equinox",
-)
-
-
-def _maker_methods(maker: str | None) -> dict[str, KeyConsumer] | None:
-    if not maker:
-        return None
-    found = LIBRARY_METHODS.get(maker)
-    if found is None:
-        module = maker.rpartition(".")[0] + "."
-        while module != ".":
-            if (found := LIBRARY_METHODS.get(module)) is not None:
-                break
-            module = module[:-1].rpartition(".")[0] + "."
-    return found
-
-
-def key_named(expr: ast.expr) -> bool:
-    """A key by its name: the last part of its path spells `key` or `rng`."""
-    if isinstance(expr, ast.Attribute):
-        name = expr.attr
-    elif isinstance(expr, ast.Name):
-        name = expr.id
-    elif isinstance(expr, ast.Subscript):
-        index = expr.slice
-        name = index.value if isinstance(index, ast.Constant) and type(index.value) is str else ""
-        name = name or (expr.value.id if isinstance(expr.value, ast.Name) else "")
-    else:
-        return False
-    lowered = name.lower()
-    return "key" in lowered or "rng" in lowered
-
-
-def library_key(
-    call: ast.Call, resolver: Resolver, makers: Mapping[str, str]
-) -> ast.expr | DerivedKey | None:
-    """The key a library call draws from (`LIBRARY_FUNCTIONS`, `LIBRARY_METHODS`), a
-    `DerivedKey` for a derived use, else None. `makers`: names bound to an object a library
-    call made -> the maker's qualified name."""
-    func = call.func
-    qualname = resolver.qualname(func)
-    if qualname:
-        consumer = LIBRARY_FUNCTIONS.get(qualname)
-        return consumer.key_of(call) if consumer is not None else None
-    if isinstance(func, ast.Attribute):
-        method = func.attr
-        if method not in _LIBRARY_METHOD_NAMES:
-            return None
-        receiver = func.value
-        maker = None
-        if isinstance(receiver, ast.Name):
-            maker = makers.get(receiver.id)
-        elif isinstance(receiver, ast.Call):
-            maker = resolver.qualname(receiver.func)
-        consumer = (_maker_methods(maker) or {}).get(method)
-        if consumer is not None:
-            return consumer.key_of(call)
-        if method == "sample":
-            return _SAMPLE_SEED.key_of(call)
-        if method == "apply":
-            rngs = next((kw.value for kw in call.keywords if kw.arg == "rngs"), None)
-            if rngs is not None:
-                keys = rngs.values if isinstance(rngs, ast.Dict) else [rngs]
-                if len(keys) == 1 and keys[0] is not None:
-                    return DerivedKey(keys[0], "apply")  # one stream: one key to follow
-                return None
-        consumer = _DERIVED_METHODS.get(method)
-        if consumer is not None:
-            key = consumer.key_of(call)
-            if key is not None and key_named(key):
-                return DerivedKey(key, consumer.family)
-        return None
-    if isinstance(func, ast.Call):  # `nn.Dropout(0.5)(x, rng=key)`
-        table = _maker_methods(resolver.qualname(func.func))
-        consumer = table.get("__call__") if table else None
-        return consumer.key_of(call) if consumer is not None else None
-    if isinstance(func, ast.Name):
-        table = _maker_methods(makers.get(func.id))
-        consumer = table.get("__call__") if table else None
-        return consumer.key_of(call) if consumer is not None else None
-    return None
-
-
-def may_use_library_key(text: str) -> bool:
-    """Can code with this text hand a key to a library consumer (`library_key`)?"""
-    return any(f".{m}(" in text for m in ("init", "apply", "sample", "run")) or (
-        "seed" in text or "dropout" in text or "Dropout" in text or "Predictive" in text
-    )
-
-
-def library_makers(statements: list[ast.stmt], resolver: Resolver) -> dict[str, str]:
-    """Names a scope binds (once, or always to the same maker) to an object a library call
-    made (`net = hk.transform(f)`, `d = distrax.Normal(0, 1)`): name -> the maker's qualified
-    name, for the makers `LIBRARY_METHODS` lists."""
-    found: dict[str, str] = {}
-    mixed: set[str] = set()
-    for node in _scope_nodes(statements):
-        if isinstance(node, ast.Assign | ast.AnnAssign) and node.value is not None:
-            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-            names = [t.id for t in targets if isinstance(t, ast.Name)]
-            maker = resolver.qualname(node.value.func) if isinstance(node.value, ast.Call) else None
-            for name in names:
-                if maker and _maker_methods(maker) is not None:
-                    if found.setdefault(name, maker) != maker:
-                        mixed.add(name)
-                else:
-                    mixed.add(name)
-    return {name: maker for name, maker in found.items() if name not in mixed}
-
-
-# -- what a function does with its key parameters, for its callers ------------------------------
-@dataclass(frozen=True)
-class KeySummary:
-    """A function's key parameters as its callers see them: those it derives from (a flax
-    `init`/`apply`, by family) and those it returns after consuming them (place in the
-    returned tuple, -1 for the whole value)."""
-
-    derived: tuple[tuple[str, str], ...] = ()
-    returned: tuple[tuple[int, str], ...] = ()
-
-
-def derived_params(
-    function: ast.FunctionDef | ast.AsyncFunctionDef,
-    classify: Callable[[ast.Call], object],
-) -> tuple[tuple[str, str], ...]:
-    """(parameter, family) of the derived uses (`DerivedKey`) of parameters the function
-    never rebinds, its own or those of functions nested in it that close over the parameter
-    (a loss function given to `jax.grad`, run once per call)."""
-    params = set(all_params(function))
-    found: dict[str, str] = {}
-    rebound: set[str] = set()
-    for node in walk_nodes(function):
-        if node is not function and isinstance(node, _FUNCTIONS):
-            rebound |= local_names(node) & params
-        elif isinstance(node, ast.Call):
-            role = classify(node)
-            named = type(role) is DerivedKey and isinstance(role.key, ast.Name)
-            if named and role.key.id in params:
-                found.setdefault(role.key.id, role.family)
-    if not found:
-        return ()
-    stores = _store_counts(function)
-    return tuple(sorted((p, f) for p, f in found.items() if not stores.get(p) and p not in rebound))
-
-
-def returned_keys(
-    function: ast.FunctionDef | ast.AsyncFunctionDef, consumed: frozenset[str]
-) -> tuple[tuple[int, str], ...]:
-    """The consumed parameters (never rebound) that every return hands back, each at the same
-    place: `return action, key` after drawing from `key`."""
-    if not consumed:
-        return ()
-    stores = _store_counts(function)
-    kept = {p for p in consumed if not stores.get(p)}
-    returns = own_returns(function)
-    if not kept or not returns:
-        return ()
-    common: set[tuple[int, str]] | None = None
-    for value in returns:
-        places: set[tuple[int, str]] = set()
-        if isinstance(value, ast.Name) and value.id in kept:
-            places.add((-1, value.id))
-        elif isinstance(value, ast.Tuple) and not any(
-            isinstance(e, ast.Starred) for e in value.elts
-        ):
-            places = {
-                (i, e.id)
-                for i, e in enumerate(value.elts)
-                if isinstance(e, ast.Name) and e.id in kept
-            }
-        common = places if common is None else common & places
-        if not common:
-            return ()
-    return tuple(sorted(common or ()))
-
-
-def arguments_by_param(call: ast.Call, positional: tuple[str, ...]) -> dict[str, ast.expr] | None:
-    """The call's arguments by the parameter they bind (None: a `*args` hides which)."""
-    return _given_values(call, list(positional))

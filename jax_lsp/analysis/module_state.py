@@ -17,17 +17,32 @@ import weakref
 from bisect import bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import Protocol
 
+from jax_lsp.analysis.document import Document
 from jax_lsp.analysis.free_writes import mutated_name
+from jax_lsp.analysis.imports import Resolver
 from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.nodes import child_nodes, walk_nodes
 from jax_lsp.analysis.summary import FunctionNode, UnitSummary
 from jax_lsp.analysis.traced import all_params
 from jax_lsp.compat import TRY_STATEMENTS
 
-if TYPE_CHECKING:
-    from jax_lsp.analysis.model import ModuleModel
+
+class StateInputs(Protocol):
+    """What the module state reads of the module's model (`ModuleModel` is one)."""
+
+    document: Document
+    summaries: list[UnitSummary]
+    resolver: Resolver
+    alias_key: int
+    global_kinds: dict[str, Kind]
+    mutable_globals: frozenset[str]
+
+
+class _HasResolver(Protocol):
+    resolver: Resolver
+
 
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 _DEFINITIONS = frozenset((ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
@@ -109,7 +124,7 @@ def _walk_scope(statements: list[ast.stmt]) -> Iterator[ast.AST]:
             stack.extend(reversed(child_nodes(node)))
 
 
-def is_container_value(value: ast.expr, model: ModuleModel) -> bool:
+def is_container_value(value: ast.expr, model: _HasResolver) -> bool:
     """A list/dict/set display, comprehension, or `list()`/`dict()`/`defaultdict()` call."""
     if isinstance(value, ast.List | ast.Dict | ast.Set | ast.ListComp | ast.DictComp | ast.SetComp):
         return True
@@ -152,7 +167,7 @@ class _UnitFacts:
 
 
 class _UnitScanner:
-    def __init__(self, model: ModuleModel) -> None:
+    def __init__(self, model: StateInputs) -> None:
         self.model = model
         self.events: list[_Event] = []
         self.defined: set[str] = set()
@@ -406,7 +421,7 @@ class ModuleState:
     `key` is part of every unit's cache key: a reader's findings depend on other units.
     """
 
-    def __init__(self, model: ModuleModel) -> None:
+    def __init__(self, model: StateInputs) -> None:
         # No reference back to the model: it holds this object (a cycle only the cycle
         # collector frees), and copies of it share this object (`ModuleModel.of`).
         self._mutable_globals = model.mutable_globals
@@ -476,7 +491,7 @@ class ModuleState:
         }
 
     @staticmethod
-    def _facts(model: ModuleModel, source, summary: UnitSummary) -> _UnitFacts:
+    def _facts(model: StateInputs, source, summary: UnitSummary) -> _UnitFacts:
         key = ("module-state", model.alias_key)
         if key not in source.memo:
             scanner = _UnitScanner(model)

@@ -27,14 +27,46 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from typing import Protocol
 
+from jax_lsp.analysis.document import Document
+from jax_lsp.analysis.imports import Resolver
 from jax_lsp.analysis.names import scope_bound_names
 from jax_lsp.analysis.nodes import all_params, contains, own_returns, positional_params, walk_nodes
-from jax_lsp.analysis.summary import Application, FunctionNode, FunctionRef, function_ref_of
+from jax_lsp.analysis.summary import (
+    Application,
+    FunctionNode,
+    FunctionRecord,
+    FunctionRef,
+    UnitSummary,
+    function_ref_of,
+)
 
-if TYPE_CHECKING:
-    from jax_lsp.analysis.model import ModuleModel
+
+class WrapperInputs(Protocol):
+    """What the wrappers read of the module's model (`ModuleModel` is one)."""
+
+    document: Document
+    summaries: list[UnitSummary]
+    resolver: Resolver
+    alias_key: int
+    functions: dict[str, FunctionRecord]
+    records: dict[FunctionNode, FunctionRecord]
+
+    def resolve_ref(
+        self, ref: FunctionRef, line: int | None = None, caller: FunctionNode | None = None
+    ) -> tuple[FunctionNode, FunctionRef] | None: ...
+
+    def resolve_transformed(
+        self,
+        ref: FunctionRef,
+        line: int | None = None,
+        caller: FunctionNode | None = None,
+        class_method: str | None = None,
+    ) -> tuple[FunctionNode, FunctionRef] | None: ...
+
+    def enclosing_chain(self, node: ast.AST) -> list[FunctionNode]: ...
+
 
 _UNBOUND_METHOD = ".__func__"
 
@@ -55,7 +87,7 @@ class Wrappers:
     """The module's transforming wrappers, the functions bound to their parameters, and the
     applications and calls these give."""
 
-    def __init__(self, model: ModuleModel, applications: list[tuple[Application, int]]) -> None:
+    def __init__(self, model: WrapperInputs, applications: list[tuple[Application, int]]) -> None:
         self._model = model
         # Transformations a wrapper applies to its parameter: (application, unit start, the
         # wrapper, the parameter).
@@ -309,7 +341,7 @@ class Wrappers:
         return found
 
 
-def _scopes(model: ModuleModel, caller: FunctionNode | None) -> tuple[str, ...]:
+def _scopes(model: WrapperInputs, caller: FunctionNode | None) -> tuple[str, ...]:
     """The paths of `caller` and the functions enclosing it, outermost first."""
     if caller is None or caller not in model.records:
         return ()

@@ -371,20 +371,21 @@ class Buffer:
 
 
 def test_an_edit_in_one_method_keeps_the_facts_of_the_other_methods(monkeypatch):
-    from jax_lsp.analysis import model as model_module
+    from jax_lsp.analysis import scope_facts
+    from jax_lsp.analysis.object_facts import ObjectFacts
 
     before = Document(_BUFFER)
     fields = analyze(before).model._plain_object("Buffer")
     assert fields is not None and [name for name, _ in fields.fields] == ["data", "ref"]
     computed, walked = [], []
-    original_fields, original_refs = ModuleModel._object_fields, model_module._local_refs
+    original_fields, original_refs = ObjectFacts._object_fields, scope_facts._local_refs
     monkeypatch.setattr(
-        ModuleModel,
+        ObjectFacts,
         "_object_fields",
         lambda self, *args: computed.append(args[-1]) or original_fields(self, *args),
     )
     monkeypatch.setattr(
-        model_module,
+        scope_facts,
         "_local_refs",
         lambda node, resolver: walked.append(node.name) or original_refs(node, resolver),
     )

@@ -1,0 +1,272 @@
+"""The traces this module gives functions of other workspace modules (`outgoing_traces`):
+the fixpoint replayed with the other modules' definitions resolvable, on copies of the
+model's state so that the module's own facts never depend on other modules' code."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable, Hashable
+from functools import cached_property
+
+from jax_lsp.analysis.crossing import (
+    NO_FOREIGN,
+    ForeignDefinitions,
+    ForeignFunction,
+    ForeignStep,
+    IncomingTrace,
+)
+from jax_lsp.analysis.model_view import ModelFact
+from jax_lsp.analysis.names import binds_locally
+from jax_lsp.analysis.summary import Application, CallSite, FunctionNode, FunctionRef
+from jax_lsp.analysis.text import document_span
+from jax_lsp.analysis.traced import TraceStep, transform_name
+from jax_lsp.analysis.transforms import OPTAX_UPDATE_FUNCTION
+
+
+class ForeignTraces(ModelFact):
+    """What this module's traced code traces in other modules (see the module docstring)."""
+
+    def outgoing_traces(
+        self, foreign: ForeignDefinitions
+    ) -> tuple[tuple[ForeignFunction, IncomingTrace], ...]:
+        """The traces this module gives functions of other modules (`foreign` names them): a
+        transformation applied to one (`jax.jit(env.step)`), a call of one in traced code
+        (`clip(grads)`), a property of an imported class read there; each with why it is
+        traced here (the site, then the chain that traces its caller). The module's own
+        trace is left as it was: the other functions are their modules' to analyse."""
+        if foreign is NO_FOREIGN:
+            return ()
+        known = self._outgoing.get(foreign.key)
+        if known is None:
+            known = self._outgoing[foreign.key] = self._compute_outgoing(foreign)
+        return known
+
+    @cached_property
+    def _outgoing(self) -> dict[Hashable, tuple]:
+        return {}
+
+    def _compute_outgoing(
+        self, foreign: ForeignDefinitions
+    ) -> tuple[tuple[ForeignFunction, IncomingTrace], ...]:
+        # The pass works on copies of the model's state: what it learns with the other
+        # modules' classes known (objects of imported classes, their methods' traces) must
+        # not reach the module's own facts, which never depend on other modules' code.
+        holders = self.model.state_holders()
+        saved = [dict(holder.__dict__) for holder in holders]
+        for holder, own in zip(holders, saved, strict=True):
+            for name, value in own.items():
+                if type(value) is dict:
+                    holder.__dict__[name] = dict(value)
+        for memo in ("constructed", "passed_classes"):
+            self.model.objects.__dict__.pop(memo, None)
+        for memo in ("_foreign_instances", "foreign_attribute_classes"):
+            self.model.references.__dict__.pop(memo, None)
+        self.model.objects.param_classes, self.model.objects.object_params_memo = {}, {}
+        self.model.scopes.contexts = {}
+        # Scopes settled by the rules were read without the imported classes known, and the
+        # trace grows again here.
+        self.model.scopes.settled_scopes = None
+        self.model._foreign = foreign
+        try:
+            # Objects of imported classes, found with the other modules' classes known.
+            self.model.objects.constructed, self.model.objects.passed_classes  # noqa: B018
+            self._trace_into_foreign()
+            found = self._foreign_traces()
+        finally:
+            for holder, own in zip(holders, saved, strict=True):
+                holder.__dict__.clear()
+                holder.__dict__.update(own)
+        return found
+
+    def _trace_into_foreign(self) -> None:
+        """Replay, with other modules' definitions resolvable, the steps of the fixpoint that
+        found nothing in the module: transformations of a name it cannot resolve, and the
+        calls and property reads of its traced functions."""
+        units = [unit for unit in self.model.document.units if unit.tree is not None]
+        # With imported classes known, more parameters hold an object a transformation runs.
+        applications = list(self.model.tracing.trace_applications)
+        applications += [
+            item
+            for item in self.model.tracing.applied_to_instances(self.model.tracing.wrapper_applied)
+            if item not in applications
+        ]
+        for application, unit_start in applications:
+            line = unit_start + application.node.lineno
+            if self._local_ref(application.target, line, application.enclosing) is None:
+                self._replayed(self.model.tracing.apply, application, unit_start)
+        calls_by_caller: dict[ast.AST | None, list[tuple[CallSite, int]]] = {}
+        for unit, summary in zip(units, self.model.summaries, strict=True):
+            for call in summary.calls:
+                calls_by_caller.setdefault(call.caller, []).append((call, unit.start_line))
+        sources = {unit.start_line: unit.source for unit in units}
+        unit_starts = {id(unit.source): unit.start_line for unit in units}
+        applied_in: dict[ast.AST | None, list[tuple[Application, int]]] = {}
+        for application, unit_start in applications:
+            applied_in.setdefault(application.enclosing, []).append((application, unit_start))
+        for node, info in list(self.model.tracing.trace.items()):
+            if node in self.model.references.foreign_nodes:
+                continue
+            if isinstance(node, ast.Lambda):
+                self._replayed(
+                    self.model.steps.trace_lambda_calls, node, info, calls_by_caller, sources
+                )
+                continue
+            scope = self._replayed(self.model.scopes.scope_kinds, node)
+            if scope is None:
+                continue
+            for application, unit_start in applied_in.get(node, []):
+                line = unit_start + application.node.lineno
+                if self._local_ref(application.target, line, node) is None:
+                    self._replayed(
+                        self.model.tracing.trace_application_in,
+                        node,
+                        info,
+                        scope,
+                        application,
+                        unit_start,
+                    )
+            for call, unit_start in calls_by_caller.get(node, []):
+                line = unit_start + call.node.lineno
+                if self._local_ref(call.callee, line, node) is not None:
+                    continue
+                found = self._replayed(self.model.references.resolve_ref, call.callee, line, node)
+                if found is not None:
+                    self._replayed(
+                        self.model.steps.trace_call, node, info, scope, call, *found, unit_start
+                    )
+            start = unit_starts.get(id(self.model._source_of.get(node)), 0)
+            for call in self.model.references.foreign_property_reads(node):
+                found = self._replayed(
+                    self.model.references.resolve_ref, call.callee, start + call.node.lineno, node
+                )
+                if found is not None:
+                    self._replayed(
+                        self.model.steps.trace_call, node, info, scope, call, *found, start
+                    )
+
+    @staticmethod
+    def _replayed(step: Callable, *args: object) -> object:
+        """One step of `_trace_into_foreign`. The model's facts were built for its own
+        classes; one that meets an imported class it cannot read gives up that step (the
+        trace it would have found), never the module's analysis."""
+        try:
+            return step(*args)
+        except (KeyError, AttributeError, TypeError, ValueError, RecursionError):
+            return None
+
+    def _local_ref(
+        self, ref: FunctionRef, line: int, caller: FunctionNode | None
+    ) -> tuple[FunctionNode, FunctionRef] | None:
+        """`resolve_ref` within the module's own definitions."""
+        foreign, self.model._foreign = self.model._foreign, NO_FOREIGN
+        try:
+            return self.model.references.resolve_ref(ref, line, caller)
+        finally:
+            self.model._foreign = foreign
+
+    def _foreign_traces(self) -> tuple[tuple[ForeignFunction, IncomingTrace], ...]:
+        """The traces of other modules' functions, each with why it is traced here."""
+        path = self.model.document.path
+        lines = self.model.document.lines
+        outgoing = []
+        for node, info in self.model.tracing.trace.items():
+            function = self.model.references.foreign_nodes.get(node)
+            if function is None:
+                continue
+            origin = info.origin
+            steps: tuple[ForeignStep, ...] = ()
+            if origin is not None and origin.node is not None:
+                caller = origin.caller
+                here = ForeignStep(
+                    function.path,
+                    None if origin.called else transform_name(info.via),
+                    self.model.scopes.display_name(caller) if caller is not None else None,
+                    path,
+                    document_span(lines, origin.unit_start, origin.node),
+                )
+                chain = (
+                    self.model.scopes.explain(caller)
+                    if caller is not None and caller in self.model.tracing.trace
+                    else ()
+                )
+                steps = (here, *(self._foreign_step(step, lines) for step in chain))
+            seed = IncomingTrace(
+                function.path,
+                info.via,
+                info.abstract,
+                info.direct,
+                info.traced_params,
+                info.static_params,
+                steps,
+                info.all_leaves,
+                info.module_defaults,
+                info.literals,
+                array_functions=info.array_functions,
+            )
+            outgoing.append((function, seed))
+        outgoing += self._optimizer_update_traces()
+        return tuple(outgoing)
+
+    def _optimizer_update_traces(self) -> list[tuple[ForeignFunction, IncomingTrace]]:
+        """The imported functions that made the optimizers whose `update` the module's
+        traced code runs (`tx = make_optimizer(lr)` at module level, then `tx.update(grads,
+        state)` under `jax.jit`): optax runs the update functions and schedules they give it
+        in that trace."""
+        found = []
+        lines = self.model.document.lines
+        units = [unit for unit in self.model.document.units if unit.tree is not None]
+        for unit, summary in zip(units, self.model.summaries, strict=True):
+            for function, call in summary.optimizer_updates:
+                info = self.model.tracing.trace.get(function)
+                receiver = call.func.value  # type: ignore[attr-defined]
+                if info is None or type(receiver) is not ast.Name:
+                    continue
+                # Bound once at module level (its `update` calls count as mutations of it).
+                made = self.model.module_globals.top_level_values.get(receiver.id, ())
+                if len(made) != 1 or type(made[0]) is not ast.Call:
+                    continue
+                if binds_locally(receiver.id, function):
+                    continue
+                maker = self._foreign_function(made[0].func)
+                if maker is None:
+                    continue
+                here = ForeignStep(
+                    maker.path,
+                    transform_name(OPTAX_UPDATE_FUNCTION.label),
+                    self.model.scopes.display_name(function),
+                    self.model.document.path,
+                    document_span(lines, unit.start_line, call),
+                )
+                chain = (
+                    self._foreign_step(step, lines) for step in self.model.scopes.explain(function)
+                )
+                seed = IncomingTrace(
+                    maker.path,
+                    OPTAX_UPDATE_FUNCTION.label,
+                    info.abstract,
+                    True,
+                    frozenset(),
+                    frozenset(),
+                    (here, *chain),
+                    runs_updates=True,
+                )
+                found.append((maker, seed))
+        return found
+
+    def _foreign_function(self, func: ast.expr) -> ForeignFunction | None:
+        """The function of another workspace module that `func` names (`make_optimizer`,
+        `optim.make_optimizer`), not rebound here."""
+        if type(func) is ast.Name and func.id not in self.model.functions:
+            found = self.model._foreign.function(func.id)
+        elif type(func) is ast.Attribute and type(func.value) is ast.Name:
+            found = self.model._foreign.member(func.value.id, func.attr)
+        else:
+            return None
+        return found if found is not None and found.node is not None else None
+
+    def _foreign_step(self, step: TraceStep, lines: list[str]) -> ForeignStep:
+        """A link of this module's explanation, as another module shows it."""
+        if step.file is not None and step.span is not None:
+            return ForeignStep(step.function, step.label, step.caller, step.file, step.span)
+        span = document_span(lines, step.unit_start, step.site)
+        return ForeignStep(step.function, step.label, step.caller, self.model.document.path, span)

@@ -1,0 +1,333 @@
+"""Which calls draw from a PRNG key, as JAX's checker counts them: library consumers (a
+flax `init`/`apply`, haiku's `next_rng_key`, a distribution's `sample(seed=...)`), the derived
+uses that do not consume a key (`DerivedKey`), and what a function of the module does with its
+key parameters for its callers (`KeySummary`). Below `analysis/keys.py`, whose key flow asks
+these for each call it meets.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+from jax_lsp.analysis.imports import Resolver
+from jax_lsp.analysis.names import local_names
+from jax_lsp.analysis.nodes import child_nodes, own_returns, walk_nodes
+from jax_lsp.analysis.traced import all_params
+
+_NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
+
+
+def root_name(node: ast.expr) -> str | None:
+    while isinstance(node, ast.Attribute | ast.Subscript):
+        node = node.value
+    return node.id if isinstance(node, ast.Name) else None
+
+
+@dataclass(frozen=True)
+class DerivedKey:
+    """The role of a call that derives its random numbers from a key without consuming it
+    for JAX's checker (flax folds the module path into the key: `model.init(key, x)`,
+    `model.apply(v, x, rngs={"dropout": key})`): two such calls of the same `family`
+    ("init", "apply") with the same key give the same numbers; a `jax.random` draw after
+    one does not meet them."""
+
+    key: ast.expr
+    family: str
+
+
+def given_values(call: ast.Call, positional: list[str]) -> dict[str, ast.expr] | None:
+    """The call's arguments by the parameter they bind (None: a `*args` hides which)."""
+    given: dict[str, ast.expr] = {}
+    for index, arg in enumerate(call.args):
+        if isinstance(arg, ast.Starred):
+            return None
+        if index < len(positional):
+            given[positional[index]] = arg
+    given.update((keyword.arg, keyword.value) for keyword in call.keywords if keyword.arg)
+    return given
+
+
+_FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+
+
+def scope_nodes(statements: list[ast.stmt]):
+    """The nodes of a scope's statements, not inside nested functions or classes (their
+    definitions themselves are included)."""
+    stack: list[ast.AST] = list(reversed(statements))
+    while stack:
+        node = stack.pop()
+        yield node
+        if not isinstance(node, _NESTED):
+            stack.extend(reversed(child_nodes(node)))
+
+
+def store_counts(function: ast.AST) -> dict[str, int]:
+    """How often each name is bound (or deleted) in the function's own scope."""
+    counts: dict[str, int] = {}
+    for node in scope_nodes(function.body):
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            counts[node.id] = counts.get(node.id, 0) + 1
+        elif isinstance(node, ast.Subscript | ast.Attribute) and isinstance(node.ctx, ast.Store):
+            root = root_name(node)
+            if root is not None:  # `carry["key"] = k`: the holder's paths change
+                counts[root] = counts.get(root, 0) + 2
+    return counts
+
+
+# -- library consumers -------------------------------------------------------------------------
+@dataclass(frozen=True)
+class KeyConsumer:
+    """Where a library call takes its key: a positional place (None: by keyword only) and a
+    keyword; `family` None when JAX's checker counts the call as consuming the key, else the
+    family of a derived use (`DerivedKey`)."""
+
+    position: int | None
+    keyword: str | None
+    family: str | None = None
+
+    def key_of(self, call: ast.Call) -> ast.expr | None:
+        if self.position is not None and self.position < len(call.args):
+            if any(isinstance(a, ast.Starred) for a in call.args[: self.position + 1]):
+                return None
+            return call.args[self.position]
+        return next((kw.value for kw in call.keywords if kw.arg == self.keyword), None)
+
+
+# Library functions that draw from a key, by qualified name (each checked under the library
+# with `jax_debug_key_reuse` in tests/rules/test_key_consumers.py).
+LIBRARY_FUNCTIONS: dict[str, KeyConsumer] = {
+    "haiku.dropout": KeyConsumer(0, "rng"),
+    "numpyro.handlers.seed": KeyConsumer(1, "rng_seed"),
+}
+
+
+# Methods that draw from a key, of objects a library call made: by the maker's qualified name
+# (one ending in "." stands for every maker of that module) and the method (`__call__`: the
+# object called).
+LIBRARY_METHODS: dict[str, dict[str, KeyConsumer]] = {
+    "haiku.transform": {"init": KeyConsumer(0, "rng"), "apply": KeyConsumer(1, "rng")},
+    "haiku.transform_with_state": {"init": KeyConsumer(0, "rng"), "apply": KeyConsumer(2, "rng")},
+    "haiku.without_apply_rng": {"init": KeyConsumer(0, "rng")},
+    "numpyro.infer.SVI": {"init": KeyConsumer(0, "rng_key")},
+    "numpyro.infer.MCMC": {"run": KeyConsumer(0, "rng_key")},
+    "numpyro.infer.Predictive": {"__call__": KeyConsumer(0, "rng_key")},
+    "numpyro.distributions.": {"sample": KeyConsumer(0, "key")},
+    "distrax.": {
+        "sample": KeyConsumer(None, "seed"),
+        "sample_and_log_prob": KeyConsumer(None, "seed"),
+    },
+    "tensorflow_probability.substrates.jax.distributions.": {
+        "sample": KeyConsumer(None, "seed"),
+        "sample_and_log_prob": KeyConsumer(None, "seed"),
+    },
+    "flax.linen.Dropout": {"__call__": KeyConsumer(None, "rng")},
+    "flax.linen.": {},  # modules: `init` and `apply` as any module's
+    "equinox.nn.": {"__call__": KeyConsumer(None, "key")},
+}
+
+
+# Methods of an object the model cannot place, told by their spelling: a distribution's
+# `sample(seed=key)` (distrax, TFP) consumes its key; a module's `init(key, ...)` (flax,
+# haiku), and `apply(..., rngs={...: key})` (flax) or `apply(params, key, ...)` (haiku)
+# derive from it (flax folds the module path in; a second use of the family gives the same
+# numbers, a `jax.random` draw after one does not meet them). `init` and `apply` count only
+# a key-named argument (`key`, `rng`, `init_key`): `opt.init(params)` takes none.
+_SAMPLE_SEED = KeyConsumer(None, "seed")
+
+
+_DERIVED_METHODS = {"init": KeyConsumer(0, "rng", "init"), "apply": KeyConsumer(1, "rng", "apply")}
+
+
+_LIBRARY_METHOD_NAMES = frozenset(
+    {"sample", "init", "apply", "run", *(m for t in LIBRARY_METHODS.values() for m in t)}
+)
+
+
+# The libraries whose makers `LIBRARY_METHODS` lists.
+LIBRARY_MAKER_ROOTS = (
+    "haiku",
+    "numpyro",
+    "distrax",
+    "tensorflow_probability",
+    "flax",
+    "equinox",
+)
+
+
+def _maker_methods(maker: str | None) -> dict[str, KeyConsumer] | None:
+    if not maker:
+        return None
+    found = LIBRARY_METHODS.get(maker)
+    if found is None:
+        module = maker.rpartition(".")[0] + "."
+        while module != ".":
+            if (found := LIBRARY_METHODS.get(module)) is not None:
+                break
+            module = module[:-1].rpartition(".")[0] + "."
+    return found
+
+
+def key_named(expr: ast.expr) -> bool:
+    """A key by its name: the last part of its path spells `key` or `rng`."""
+    if isinstance(expr, ast.Attribute):
+        name = expr.attr
+    elif isinstance(expr, ast.Name):
+        name = expr.id
+    elif isinstance(expr, ast.Subscript):
+        index = expr.slice
+        name = index.value if isinstance(index, ast.Constant) and type(index.value) is str else ""
+        name = name or (expr.value.id if isinstance(expr.value, ast.Name) else "")
+    else:
+        return False
+    lowered = name.lower()
+    return "key" in lowered or "rng" in lowered
+
+
+def library_key(
+    call: ast.Call, resolver: Resolver, makers: Mapping[str, str]
+) -> ast.expr | DerivedKey | None:
+    """The key a library call draws from (`LIBRARY_FUNCTIONS`, `LIBRARY_METHODS`), a
+    `DerivedKey` for a derived use, else None. `makers`: names bound to an object a library
+    call made -> the maker's qualified name."""
+    func = call.func
+    qualname = resolver.qualname(func)
+    if qualname:
+        consumer = LIBRARY_FUNCTIONS.get(qualname)
+        return consumer.key_of(call) if consumer is not None else None
+    if isinstance(func, ast.Attribute):
+        method = func.attr
+        if method not in _LIBRARY_METHOD_NAMES:
+            return None
+        receiver = func.value
+        maker = None
+        if isinstance(receiver, ast.Name):
+            maker = makers.get(receiver.id)
+        elif isinstance(receiver, ast.Call):
+            maker = resolver.qualname(receiver.func)
+        consumer = (_maker_methods(maker) or {}).get(method)
+        if consumer is not None:
+            return consumer.key_of(call)
+        if method == "sample":
+            return _SAMPLE_SEED.key_of(call)
+        if method == "apply":
+            rngs = next((kw.value for kw in call.keywords if kw.arg == "rngs"), None)
+            if rngs is not None:
+                keys = rngs.values if isinstance(rngs, ast.Dict) else [rngs]
+                if len(keys) == 1 and keys[0] is not None:
+                    return DerivedKey(keys[0], "apply")  # one stream: one key to follow
+                return None
+        consumer = _DERIVED_METHODS.get(method)
+        if consumer is not None:
+            key = consumer.key_of(call)
+            if key is not None and key_named(key):
+                return DerivedKey(key, consumer.family)
+        return None
+    if isinstance(func, ast.Call):  # `nn.Dropout(0.5)(x, rng=key)`
+        table = _maker_methods(resolver.qualname(func.func))
+        consumer = table.get("__call__") if table else None
+        return consumer.key_of(call) if consumer is not None else None
+    if isinstance(func, ast.Name):
+        table = _maker_methods(makers.get(func.id))
+        consumer = table.get("__call__") if table else None
+        return consumer.key_of(call) if consumer is not None else None
+    return None
+
+
+def may_use_library_key(text: str) -> bool:
+    """Can code with this text hand a key to a library consumer (`library_key`)?"""
+    return any(f".{m}(" in text for m in ("init", "apply", "sample", "run")) or (
+        "seed" in text or "dropout" in text or "Dropout" in text or "Predictive" in text
+    )
+
+
+def library_makers(statements: list[ast.stmt], resolver: Resolver) -> dict[str, str]:
+    """Names a scope binds (once, or always to the same maker) to an object a library call
+    made (`net = hk.transform(f)`, `d = distrax.Normal(0, 1)`): name -> the maker's qualified
+    name, for the makers `LIBRARY_METHODS` lists."""
+    found: dict[str, str] = {}
+    mixed: set[str] = set()
+    for node in scope_nodes(statements):
+        if isinstance(node, ast.Assign | ast.AnnAssign) and node.value is not None:
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            names = [t.id for t in targets if isinstance(t, ast.Name)]
+            maker = resolver.qualname(node.value.func) if isinstance(node.value, ast.Call) else None
+            for name in names:
+                if maker and _maker_methods(maker) is not None:
+                    if found.setdefault(name, maker) != maker:
+                        mixed.add(name)
+                else:
+                    mixed.add(name)
+    return {name: maker for name, maker in found.items() if name not in mixed}
+
+
+# -- what a function does with its key parameters, for its callers ------------------------------
+@dataclass(frozen=True)
+class KeySummary:
+    """A function's key parameters as its callers see them: those it derives from (a flax
+    `init`/`apply`, by family) and those it returns after consuming them (place in the
+    returned tuple, -1 for the whole value)."""
+
+    derived: tuple[tuple[str, str], ...] = ()
+    returned: tuple[tuple[int, str], ...] = ()
+
+
+def derived_params(
+    function: ast.FunctionDef | ast.AsyncFunctionDef,
+    classify: Callable[[ast.Call], object],
+) -> tuple[tuple[str, str], ...]:
+    """(parameter, family) of the derived uses (`DerivedKey`) of parameters the function
+    never rebinds, its own or those of functions nested in it that close over the parameter
+    (a loss function given to `jax.grad`, run once per call)."""
+    params = set(all_params(function))
+    found: dict[str, str] = {}
+    rebound: set[str] = set()
+    for node in walk_nodes(function):
+        if node is not function and isinstance(node, _FUNCTIONS):
+            rebound |= local_names(node) & params
+        elif isinstance(node, ast.Call):
+            role = classify(node)
+            named = type(role) is DerivedKey and isinstance(role.key, ast.Name)
+            if named and role.key.id in params:
+                found.setdefault(role.key.id, role.family)
+    if not found:
+        return ()
+    stores = store_counts(function)
+    return tuple(sorted((p, f) for p, f in found.items() if not stores.get(p) and p not in rebound))
+
+
+def returned_keys(
+    function: ast.FunctionDef | ast.AsyncFunctionDef, consumed: frozenset[str]
+) -> tuple[tuple[int, str], ...]:
+    """The consumed parameters (never rebound) that every return hands back, each at the same
+    place: `return action, key` after drawing from `key`."""
+    if not consumed:
+        return ()
+    stores = store_counts(function)
+    kept = {p for p in consumed if not stores.get(p)}
+    returns = own_returns(function)
+    if not kept or not returns:
+        return ()
+    common: set[tuple[int, str]] | None = None
+    for value in returns:
+        places: set[tuple[int, str]] = set()
+        if isinstance(value, ast.Name) and value.id in kept:
+            places.add((-1, value.id))
+        elif isinstance(value, ast.Tuple) and not any(
+            isinstance(e, ast.Starred) for e in value.elts
+        ):
+            places = {
+                (i, e.id)
+                for i, e in enumerate(value.elts)
+                if isinstance(e, ast.Name) and e.id in kept
+            }
+        common = places if common is None else common & places
+        if not common:
+            return ()
+    return tuple(sorted(common or ()))
+
+
+def arguments_by_param(call: ast.Call, positional: tuple[str, ...]) -> dict[str, ast.expr] | None:
+    """The call's arguments by the parameter they bind (None: a `*args` hides which)."""
+    return given_values(call, list(positional))

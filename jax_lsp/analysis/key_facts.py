@@ -1,0 +1,403 @@
+"""The module's PRNG key facts: functions that consume their key parameters
+(`key_helpers`), what they do with them for their callers (`key_summaries`), names bound to
+objects whose methods draw from a key (`key_makers`), and the keys drawn more than once
+through globals and object attributes (`module_key_reuses`). Reads the model's summaries,
+resolver and records, and the globals."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable
+from functools import cached_property, partial
+
+from jax_lsp.analysis.attributes import ANY_ATTRIBUTE
+from jax_lsp.analysis.document import UnitSource
+from jax_lsp.analysis.key_consumers import (
+    LIBRARY_MAKER_ROOTS,
+    KeySummary,
+    derived_params,
+    library_key,
+    library_makers,
+    may_use_library_key,
+    returned_keys,
+)
+from jax_lsp.analysis.keys import (
+    KeyFlow,
+    Reuse,
+    classify_call,
+    consumed_params,
+    consumer_key,
+    derived_helper_key,
+    drawn_free_names,
+    drawn_self_attributes,
+    external_key,
+    global_key,
+    helper_key,
+    key_argument,
+    makes_random_initializer,
+    may_draw,
+    named_by_calls,
+    object_key,
+    opaque_global,
+    path_root,
+    returned_arguments,
+)
+from jax_lsp.analysis.model_view import ModelFact, ModelView
+from jax_lsp.analysis.summary import FunctionNode
+from jax_lsp.analysis.traced import all_params
+
+
+class KeyFacts(ModelFact):
+    """The module's PRNG key facts (see the module docstring)."""
+
+    def __init__(self, model: ModelView) -> None:
+        super().__init__(model)
+        self._key_helpers: dict[str, frozenset[str]] | None = None
+        self._key_summaries: dict[str, KeySummary] | None = None
+        self._module_reuses: dict[int, tuple[Reuse, ...]] | None = None
+
+    @property
+    def key_helpers(self) -> dict[str, frozenset[str]]:
+        """Module functions a call can name (`named_by_calls`) -> the parameters whose key
+        they consume (sample with or split), themselves or through other such functions of
+        the module."""
+        if self._key_helpers is None:
+            helpers: dict[str, frozenset[str]] = {}
+            for unit in self.model.document.units:
+                if unit.tree is None:
+                    continue
+                key = ("key-helpers", self.model.alias_key, tuple(sorted(self.key_makers.items())))
+                if key not in unit.source.memo:
+                    unit.source.memo[key] = self._unit_key_helpers(unit.source)
+                helpers.update(unit.source.memo[key])
+            self._key_helpers = self._helpers_through_calls(helpers)
+        return self._key_helpers
+
+    def _unit_key_helpers(self, source: UnitSource) -> dict[str, frozenset[str]]:
+        if not self._may_consume_keys(source.text):
+            return {}
+        helpers = {}
+        for record in self.model._summary(source).functions:
+            node = record.node
+            if isinstance(node, ast.Lambda) or not all_params(node) or not named_by_calls(record):
+                continue
+            # Only a function whose own text can name a consumer passes a key to one.
+            if not self._may_consume_keys(source.node_lines(node)):
+                continue
+            if drawn := consumed_params(node, self._consumer_role(node)):
+                helpers[record.path] = drawn
+        return helpers
+
+    def _may_consume_keys(self, text: str) -> bool:
+        """Can code with this text hand a key to a consumer: a sampler, a library consumer,
+        an imported function that consumes or derives from a key?"""
+        if may_draw(text, self.model.resolver) or may_use_library_key(text):
+            return True
+        if any(name in text for name in self.model.module_globals.initializer_globals):
+            return True
+        return any(name.partition(".")[0] in text for name in self._external_key_functions)
+
+    @cached_property
+    def _external_key_functions(self) -> tuple[str, ...]:
+        """The imported functions' spellings whose facts say they consume or derive from a
+        key parameter."""
+        return tuple(
+            sorted(
+                name
+                for name, facts in (self.model.external or {}).items()
+                if facts.consumed_keys or facts.derived_keys
+            )
+        )
+
+    def _consumer_role(self, function: FunctionNode) -> Callable[[ast.Call], object]:
+        """The role of a call in `function` as the module's key summaries start from: what a
+        sampler, a library consumer or an imported function draws with (no helper of the
+        module: `_helpers_through_calls` adds those)."""
+        makers: dict[str, str] | None = None
+
+        def role(call: ast.Call):
+            nonlocal makers
+            found = consumer_key(call, self.model.resolver)
+            if found is not None:
+                return found
+            func = call.func
+            if (type(func) is ast.Call and makes_random_initializer(func, self.model.resolver)) or (
+                type(func) is ast.Name
+                and func.id in self.model.module_globals.initializer_globals
+                and not self.model.resolver.qualname(func)
+            ):
+                return key_argument(call)  # a random initializer draws from its key
+            if makers is None:
+                makers = self._function_makers(function)
+            found = library_key(call, self.model.resolver, makers)
+            if found is None and self.model.external:
+                found = external_key(call, self.model.external)
+            return found
+
+        return role
+
+    def _function_makers(self, function: FunctionNode) -> dict[str, str]:
+        """Names bound to library objects where `function`'s body runs: its own and the
+        module's."""
+        if isinstance(function, ast.Lambda):
+            return self.key_makers
+        local = library_makers(function.body, self.model.resolver)
+        return {**self.key_makers, **local} if local else self.key_makers
+
+    @cached_property
+    def key_makers(self) -> dict[str, str]:
+        """Module-level names bound (every time, to the same maker) to an object a library
+        call made whose methods draw from a key (`critic = hk.transform(f)`): name -> the
+        maker's qualified name (`keys.LIBRARY_METHODS`)."""
+        if not any(self.model.resolver.binds_module(root) for root in LIBRARY_MAKER_ROOTS):
+            return {}
+        assigned = self.model.module_globals.top_level_values
+
+        def compute() -> dict[str, str]:
+            statements = [
+                ast.Assign([ast.Name(name, ast.Store())], value)
+                for name, values in assigned.items()
+                for value in values
+            ]
+            return library_makers(statements, self.model.resolver)
+
+        return self.model.document.lineage.reuse(
+            "key-makers", (self.model.alias_key, assigned), compute
+        )
+
+    @property
+    def key_summaries(self) -> dict[str, KeySummary]:
+        """Module functions a call can name -> what their callers see of their key
+        parameters beyond consuming them (`KeySummary`): derived uses, keys returned after
+        being consumed."""
+        if self._key_summaries is None:
+            helpers = self.key_helpers
+            summaries: dict[str, KeySummary] = {}
+            for _ in range(2):  # a derived use through one helper of the module
+                found: dict[str, KeySummary] = {}
+                for name, record in self.model.functions.items():
+                    node = record.node
+                    if isinstance(node, ast.Lambda) or not all_params(node):
+                        continue
+                    if not named_by_calls(record):
+                        continue
+                    returned = returned_keys(node, helpers.get(name, frozenset()))
+                    derived: tuple = ()
+                    text = self.model._source_of[node].node_lines(node)
+                    if may_use_library_key(text) or any(h in text for h in summaries):
+                        base = self._consumer_role(node)
+
+                        def role(call, base=base, known=summaries):
+                            found_role = base(call)
+                            if found_role is None and known:
+                                found_role = derived_helper_key(call, self.model.functions, known)
+                            return found_role
+
+                        derived = derived_params(node, role)
+                    if returned or derived:
+                        found[name] = KeySummary(derived, returned)
+                if found == summaries:
+                    break
+                summaries = found
+            self._key_summaries = summaries
+        return self._key_summaries
+
+    def _helpers_through_calls(
+        self, helpers: dict[str, frozenset[str]]
+    ) -> dict[str, frozenset[str]]:
+        """Add the functions that hand a parameter to a key helper (a few rounds: helpers of
+        helpers; deeper chains are rare and each round walks the candidates again)."""
+        if not helpers:
+            return helpers
+        helpers = dict(helpers)
+        functions = self.model.functions
+
+        def classify(call: ast.Call, params: frozenset[str], base):
+            found = base(call)
+            return found or helper_key(call, functions, helpers, params, self.model.resolver)
+
+        # A function's answer reads only the helpers its text names (`helper_key` looks up
+        # the name a call spells): it is worked out again only when one of those changed
+        # since it was last asked (`changed_at`, `asked_at`: counts of changes so far).
+        changes = 0
+        changed_at: dict[str, int] = {}
+        asked_at: dict[str, int] = {}
+        for _ in range(3):
+            added = False
+            for name, record in functions.items():
+                node = record.node
+                if "." in name or isinstance(node, ast.Lambda) or not all_params(node):
+                    continue
+                # Only a function whose text names a helper can call one.
+                text = self.model._source_of[node].node_lines(node)
+                named = [helper for helper in helpers if helper in text]
+                if not named:
+                    continue
+                if name in asked_at and all(changed_at.get(h, 0) <= asked_at[name] for h in named):
+                    continue  # the same answer as last time: nothing it reads changed
+                asked_at[name] = changes
+                params = frozenset(all_params(node))
+                role = self._consumer_role(node)
+                drawn = consumed_params(node, partial(classify, params=params, base=role))
+                drawn |= helpers.get(name, frozenset())
+                if drawn != helpers.get(name, frozenset()):
+                    helpers[name] = drawn
+                    changes += 1
+                    changed_at[name] = changes
+                    added = True
+            if not added:
+                break
+        return helpers
+
+    @property
+    def module_key_reuses(self) -> dict[int, tuple[Reuse, ...]]:
+        """PRNG key reuses in module-level code (a script's top-level statements), by the
+        first line of the unit holding the second use."""
+        if self._module_reuses is None:
+            reuses: dict[int, tuple[Reuse, ...]] = {}
+            if self.model.resolver.binds_module("jax"):
+                draws, free_draws = self.object_key_draws, self.global_key_draws
+                flow = KeyFlow(
+                    lambda call: (
+                        object_key(call, draws)
+                        or global_key(call, free_draws)
+                        or classify_call(call, self.model.resolver, self.model)
+                    ),
+                    lambda path: opaque_global(
+                        self.model.module_globals.global_values, path_root(path)
+                    ),
+                    self.model.resolver,
+                    lambda call: returned_arguments(call, self.model),
+                )
+                state: dict = {}
+                helpers = (
+                    *self.key_helpers,
+                    *{name.partition(".")[0] for name in draws},
+                    *free_draws,
+                )
+                for unit in self.model.document.units:
+                    text = unit.source.text
+                    # A unit that neither samples nor names a tracked key or a key helper
+                    # cannot change what matters of the state: skip it.
+                    if unit.tree is None or not (
+                        self._may_draw(unit.source)
+                        or (state and any(_state_root(path) in text for path in state))
+                        or (helpers and self._names_any(unit.source, helpers))
+                    ):
+                        continue
+                    found = flow.run(unit.tree.body, state, unit.start_line)
+                    if found:
+                        reuses[unit.start_line] = tuple(found)
+            self._module_reuses = reuses
+        return self._module_reuses
+
+    @cached_property
+    def global_key_draws(self) -> dict[str, str]:
+        """Module functions (plain, undecorated) -> the module-level key they consume and
+        never rebind: `def sample(n): return jax.random.normal(key, (n,))` draws from the
+        global `key` as it is when called, so two calls with no split of `key` between them
+        give the same numbers (the `np.random.seed` habit). Not a name any function rebinds
+        through `global`."""
+        found: dict[str, str] = {}
+        for unit in self.model.document.units:
+            if unit.tree is None or not self._may_draw(unit.source):
+                continue
+            memo = ("global-key-draws", self.model.alias_key)
+            if memo not in unit.source.memo:
+                unit.source.memo[memo] = self._unit_global_key_draws(unit.source)
+            found.update(unit.source.memo[memo])
+        rebound = self.model.module_globals.global_writes
+        return {function: name for function, name in found.items() if name not in rebound}
+
+    def _unit_global_key_draws(self, source: UnitSource) -> dict[str, str]:
+        draws = {}
+        for statement in source.tree.body:
+            if not isinstance(statement, ast.FunctionDef) or statement.decorator_list:
+                continue
+            drawn = drawn_free_names(statement, lambda c: consumer_key(c, self.model.resolver))
+            if len(drawn) == 1:
+                draws[statement.name] = next(iter(drawn))
+        return draws
+
+    @cached_property
+    def object_key_draws(self) -> dict[str, tuple[str, str]]:
+        """Calls of module-level objects that draw from a key their class stores once:
+        `noise` (its `__call__`) or `noise.sample` -> ("Noise.__call__", "key") when the
+        method consumes `self.key`, which only `__init__` assigns (no other method, no code
+        outside, no subclass): every such call draws the same numbers."""
+        found: dict[str, tuple[str, str]] = {}
+        by_class: dict[str, dict[str, str]] = {}
+        for name, class_name in self.model.objects.instances.items():
+            if class_name not in by_class:
+                by_class[class_name] = self._stored_key_draws(class_name)
+            for method, attribute in by_class[class_name].items():
+                spelling = name if method == "__call__" else f"{name}.{method}"
+                found[spelling] = (f"{class_name}.{method}", attribute)
+        return found
+
+    def _stored_key_draws(self, class_name: str) -> dict[str, str]:
+        """Methods of the class -> the attribute of `self` holding a key that `__init__`
+        alone assigns and the method consumes."""
+        record = self.model.classes[class_name]
+        if class_name in self.model.objects.subclassed or any(
+            isinstance(base, ast.Name) and base.id in self.model.classes
+            for base in record.node.bases
+        ):
+            return {}  # another class's methods may assign it
+        if not self._may_draw(self.model._source_of[record.node]):
+            return {}
+        assigned, unknown = self.model.objects.self_assignments(record)
+        members = {
+            member.name: member
+            for member in record.node.body
+            if isinstance(member, ast.FunctionDef | ast.AsyncFunctionDef)
+        }
+        stored = frozenset(
+            attribute
+            for attribute, writes in assigned.items()
+            if attribute not in unknown
+            and attribute not in members
+            and all(method.name == "__init__" for method, _ in writes)
+        )
+        if ANY_ATTRIBUTE in unknown or not stored:
+            return {}
+        outside = self.model.objects.assigned_outside(stored)
+        if ANY_ATTRIBUTE in outside:
+            return {}
+        stored -= outside
+        draws = {}
+        for name, member in members.items():
+            if (
+                name == "__init__"
+                or member.decorator_list
+                or isinstance(member, ast.AsyncFunctionDef)
+            ):
+                continue  # a static, class or transformed method, a property: not plain
+            drawn = drawn_self_attributes(member, lambda c: consumer_key(c, self.model.resolver))
+            if len(drawn & stored) == 1:
+                draws[name] = next(iter(drawn & stored))
+        return draws
+
+    @staticmethod
+    def _names_any(source: UnitSource, names: tuple[str, ...]) -> bool:
+        """Does the unit's text hold one of `names` (as a substring)? Memoised on the unit:
+        module_key_reuses asks it of every unit on each edit."""
+        key = ("names-any", names)
+        found = source.memo.get(key)
+        if found is None:
+            found = source.memo[key] = any(name in source.text for name in names)
+        return found
+
+    def _may_draw(self, source: UnitSource) -> bool:
+        key = ("may-draw", self.model.alias_key, self.model.module_globals.initializer_globals)
+        found = source.memo.get(key)
+        if found is None:
+            text = source.text
+            found = may_draw(text, self.model.resolver) or may_use_library_key(text)
+            found = source.memo[key] = found or self._may_consume_keys(text)
+        return found
+
+
+def _state_root(path: str) -> str:
+    """The name a key flow's state entry is held under (a derived use's too)."""
+    return path_root(path).partition("<")[0]

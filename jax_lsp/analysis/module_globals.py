@@ -1,0 +1,422 @@
+"""The module's globals as its functions see them: what each top-level name holds (its kind
+and value, folded unit by unit), which names are mutable or bound once (`stable_globals`),
+the value of a name rebound at the top level where a later statement reads it
+(`reaching_values`), and the module-level arrays by dtype and shape. Reads the model's
+summaries and resolver, and the return values of the functions top-level code calls."""
+
+from __future__ import annotations
+
+import ast
+from collections import ChainMap
+from functools import cached_property
+
+from jax_lsp.analysis.document import Unit, UnitSource
+from jax_lsp.analysis.dtypes import FloatOracle, IntArrayOracle, assigned_values
+from jax_lsp.analysis.flow import FlowInterpreter, ScopeContext, plain_bindings
+from jax_lsp.analysis.keys import makes_random_initializer
+from jax_lsp.analysis.kinds import Kind
+from jax_lsp.analysis.model_parts import DEFINITIONS, evaluated_text, intern_key
+from jax_lsp.analysis.model_view import ModelFact, ModelView
+from jax_lsp.analysis.nodes import walk_nodes
+from jax_lsp.analysis.shapes import KnownValue, run_top_level
+from jax_lsp.analysis.text import identifiers
+from jax_lsp.analysis.values import Function, Value, kind_of, merge_values
+
+
+class ModuleGlobals(ModelFact):
+    """The module's top-level names and their values (see the module docstring)."""
+
+    global_kinds: dict[str, Kind]
+    global_values: dict[str, Value]
+    globals_key: int
+    # Module-level names rebound, written through `global`, or mutated in place.
+    mutable_globals: frozenset[str]
+    # Module-level names bound once, by a top-level `name = value`, and never rebound or
+    # mutated: their value expression (in document order), and a cache key for them.
+    stable_globals: dict[str, ast.expr]
+    stable_globals_key: int
+
+    def __init__(self, model: ModelView) -> None:
+        super().__init__(model)
+        self._float_globals: frozenset[str] | None = None
+        # Module functions top-level code names: the hash of their unit's text (see
+        # `compute_globals`).
+        self._top_callees: dict[str, int] = {}
+
+    def compute_globals(self, units: list[Unit]) -> None:
+        counts: dict[str, int] = {}
+        mutated: set[str] = set()
+        for summary in self.model.summaries:
+            for name in summary.top_level_bindings:
+                counts[name] = counts.get(name, 0) + 1
+            mutated |= summary.mutated_names
+        # Each unit's bindings depend on the kinds of the names bound before it: a fold. A
+        # top-level call of a module function gives what the function returns, so the texts
+        # of the functions top-level code names are part of the fold's context.
+        self._top_callees = self._top_level_callees(units)
+        bindings, kinds = self.model.document.lineage.fold(
+            "global-kinds",
+            (self.model.alias_key, intern_key(tuple(sorted(self._top_callees.items())))),
+            [unit.source for unit in units],
+            self._top_level_bindings,
+            _merge_bindings,
+        )
+        self.global_values = kinds
+        self.global_kinds, self.globals_key = self.model.document.lineage.reuse(
+            "globals-key",
+            kinds,
+            lambda: (
+                {name: kind_of(value) for name, value in kinds.items()},
+                intern_key(tuple(sorted(kinds.items(), key=lambda item: item[0]))),
+            ),
+        )
+        rebound = {name for name, count in counts.items() if count > 1}
+        self.mutable_globals = frozenset((rebound | self.global_writes | mutated) & counts.keys())
+        self._compute_stable_globals(units, counts)
+        self._compute_reaching(units, bindings, rebound - self.global_writes)
+
+    def _compute_reaching(
+        self, units: list[Unit], bindings: list[dict[str, Value]], rebound: set[str]
+    ) -> None:
+        """Where each name that several top-level statements bind (and no function rebinds
+        with `global`) gets which value, in document order: module code runs in order, so
+        top-level code sees the latest binding before it, not the merge of all of them (the
+        merge stays what functions see, as they may run after any of them)."""
+        self.reaching_sites: dict[str, list[tuple[int, Value]]] = {}
+        self._unit_index: dict[int, int] = {}
+        self._reaching: dict[int, dict[str, Value]] = {}  # memo by id(source), this model
+        if not rebound:
+            return
+        rows = zip(units, self.model.summaries, bindings, strict=True)
+        for index, (unit, summary, bound) in enumerate(rows):
+            self._unit_index[id(unit.source)] = index
+            for name in rebound.intersection(summary.top_level_bindings):
+                value = bound.get(name)
+                if value is not None:
+                    self.reaching_sites.setdefault(name, []).append((index, value))
+
+    def reaching_values(self, source: UnitSource) -> dict[str, Value]:
+        """The module-level names a unit's top-level code mentions that an earlier statement
+        rebinds, with the value of the latest binding before the unit."""
+        if not self.reaching_sites:
+            return {}  # no name is bound twice at the top level: nothing to tell apart
+        found = self._reaching.get(id(source))
+        if found is None:
+            found = {}
+            index = self._unit_index.get(id(source))
+            if index is not None:
+                words = source.words()
+                for name in [name for name in self.reaching_sites if name in words]:
+                    earlier = [value for at, value in self.reaching_sites[name] if at < index]
+                    if earlier:
+                        found[name] = earlier[-1]
+            self._reaching[id(source)] = found
+        return found
+
+    def reaching_key(self, source: UnitSource) -> int:
+        values = self.reaching_values(source)
+        return intern_key(tuple(sorted(values.items(), key=lambda item: item[0]))) if values else 0
+
+    def _compute_stable_globals(self, units: list[Unit], counts: dict[str, int]) -> None:
+        values: dict[str, ast.expr] = {}
+        key = []
+        for unit in units:
+            for name, value in _single_assignments(unit.source):
+                if counts.get(name) != 1 or name in self.mutable_globals:
+                    continue
+                values[name] = value
+                key.append((name, hash(unit.source.text)))
+        self.stable_globals = values
+        self.stable_globals_key = intern_key(tuple(key))
+
+    def _top_level_callees(self, units: list[Unit]) -> dict[str, int]:
+        """Module functions (not methods, not nested) whose name some unit's top-level code
+        reads: their path and the hash of the text of the unit that defines them."""
+        names = self.model.module_function_names
+        if not names:
+            return {}
+        found: dict[str, int] = {}
+        for unit in units:
+            for name in _loaded_words(unit.source) & names:
+                if name not in found:
+                    found[name] = hash(self.model._source_of[self.model.functions[name].node].text)
+        return found
+
+    def _plain_return_value(self, path: str) -> Value | None:
+        """What calling the module function `path` returns, interpreted on its own without
+        the module's globals (which are being found): the summary top-level code follows."""
+        if path not in self._top_callees:
+            return None
+        node = self.model.functions[path].node
+        source = self.model._source_of[node]
+        key = ("plain-returns", self.model.alias_key, path)
+        if key not in source.memo:
+            source.memo[key] = self.model.scopes.interpret_returns(node, {})
+        return source.memo[key]
+
+    def _top_level_bindings(self, source: UnitSource, known: dict[str, Value]) -> dict[str, Value]:
+        plain = source.memo.get("plain-bindings", _UNREAD)
+        if plain is _UNREAD:
+            plain = source.memo["plain-bindings"] = plain_bindings(source.tree.body)
+        if plain is not None:
+            return self._with_imported_values(source, plain)
+        loads = _loaded_words(source)
+        used = frozenset((name, known[name]) for name in loads & known.keys())
+        callees = tuple(
+            sorted(
+                (value.path, self._top_callees[value.path])
+                for _, value in used
+                if type(value) is Function and value.path in self._top_callees
+            )
+        )
+        key = ("bindings", self.model.alias_key, used, callees)
+        if key not in source.memo:
+            interpreter = FlowInterpreter(
+                ScopeContext(
+                    self.model.resolver,
+                    False,
+                    {n: known[n] for n in loads if n in known},
+                    external=self.model.external or {},
+                    returns=self._plain_return_value,
+                ),
+                {},
+            )
+            interpreter.run_block(source.tree.body)
+            source.memo[key] = {
+                name: kind for name, kind in interpreter.env.items() if not name.startswith("<")
+            }
+        return source.memo[key]
+
+    def _with_imported_values(
+        self, source: UnitSource, bound: dict[str, Value]
+    ) -> dict[str, Value]:
+        """`bound` with the values of the names the unit's `from m import NAME` statements
+        bind, where the workspace module `m` binds NAME once to a known value
+        (`ExternalFacts.value`); the interpreter binds them the same way (`_stmt_Import`)."""
+        if not self.model.external or not any(
+            facts.value is not None for facts in self.model.external.values()
+        ):
+            return bound
+        found = dict(bound)
+        for statement in source.tree.body:
+            if type(statement) is ast.ImportFrom:
+                for alias in statement.names:
+                    local = alias.asname or alias.name
+                    facts = self.model.external.get(local)
+                    if facts is not None and facts.value is not None:
+                        found[local] = facts.value
+        return found
+
+    def module_shapes(self, unit_start: int) -> dict[str, KnownValue]:
+        """Shapes and int literals of module-level names as the top-level code of the unit
+        starting at document line `unit_start` sees them, carried across the top-level
+        statements before it (a script's `x = jnp.array(x)`): the names its text mentions."""
+        return dict(self.shapes_by_unit.get(unit_start, ()))
+
+    @cached_property
+    def shapes_by_unit(self) -> dict[int, tuple[tuple[str, KnownValue], ...]]:
+        units = [unit for unit in self.model.document.units if unit.tree is not None]
+        untracked = self.global_writes
+
+        def step(source: UnitSource, state: dict) -> tuple[tuple, tuple]:
+            body = source.tree.body
+            if len(body) == 1 and isinstance(body[0], DEFINITIONS):
+                return (), ((body[0].name, None),)  # binds a function or a class
+            words = _loaded_words(source)
+            seen = tuple(sorted((n, v) for n, v in state.items() if n in words))
+            key = ("module-shapes", self.model.alias_key, seen)
+            if key not in source.memo:
+                bound = run_top_level(source.tree.body, dict(seen), self.model.resolver)
+                source.memo[key] = tuple(sorted(bound.items()))
+            # A name some function rebinds through `global` is never known.
+            return seen, tuple(item for item in source.memo[key] if item[0] not in untracked)
+
+        results, _ = self.model.document.lineage.fold(
+            "module-shapes",
+            (self.model.alias_key, untracked),
+            [unit.source for unit in units],
+            step,
+            _apply_known,
+        )
+        return {unit.start_line: seen for unit, (seen, _) in zip(units, results, strict=True)}
+
+    def module_kinds(self, source: UnitSource) -> dict[ast.AST, Kind]:
+        """Kinds of a unit's top-level statements (outside any function)."""
+        reaching = self.reaching_values(source)
+        key = (
+            "module-scope",
+            self.model.alias_key,
+            self.model.unit_keys.unit_globals_key(source),
+            self.reaching_key(source),
+            self.model.scopes.lambda_traces(source),
+            self.model.scopes.returns_key(source),
+        )
+        if key not in source.memo:
+            kinds: dict[ast.AST, Kind] = {}
+            context = ScopeContext(
+                self.model.resolver,
+                False,
+                ChainMap(reaching, self.global_values) if reaching else self.global_values,
+                self.model.scopes.lambda_params,
+                self.model.external or {},
+                self.model.scopes.return_value,
+            )
+            interpreter = FlowInterpreter(context, kinds)
+            interpreter.run_block(source.tree.body)
+            source.memo[key] = kinds
+        return source.memo[key]
+
+    @cached_property
+    def int_array_globals(self) -> frozenset[str]:
+        """Module-level names every top-level assignment of which is an integer JAX array."""
+        assigned = self.top_level_values
+
+        def compute() -> frozenset[str]:
+            oracle = IntArrayOracle(self.model.resolver, assigned.get)
+            return frozenset(n for n in assigned if oracle.is_int_array(ast.Name(n)))
+
+        # Equal assignments (the same nodes: unchanged units) give the same answer.
+        return self.model.document.lineage.reuse(
+            "int-array-globals", (self.model.alias_key, assigned), compute
+        )
+
+    @cached_property
+    def initializer_globals(self) -> frozenset[str]:
+        """Module-level names every top-level assignment of which makes a random initializer
+        (`kernel_init = jax.nn.initializers.lecun_normal()`): calling one draws from its key."""
+        # Every spelling of an initializer factory passes through the word `initializers` (in
+        # the call, or in the import binding its name): a module without it makes none, and
+        # a keystroke there skips gathering the top-level values (asked on every edit).
+        if not any(
+            "initializers" in unit.source.words()
+            for unit in self.model.document.units
+            if unit.tree is not None
+        ):
+            return frozenset()
+        assigned = self.top_level_values
+
+        def compute() -> frozenset[str]:
+            return frozenset(
+                name
+                for name, values in assigned.items()
+                if all(
+                    type(value) is ast.Call and makes_random_initializer(value, self.model.resolver)
+                    for value in values
+                )
+            )
+
+        inputs = (self.model.alias_key, assigned)
+        return self.model.document.lineage.reuse("initializer-globals", inputs, compute)
+
+    @cached_property
+    def float_array_globals(self) -> frozenset[str]:
+        """Module-level names every top-level assignment of which is a known float value,
+        item assignments or not: what the values' dtype is (`x[i] /= 2` keeps a float
+        array float), not whether they change."""
+        assigned = self.top_level_values
+
+        def compute() -> frozenset[str]:
+            oracle = FloatOracle(self.model.resolver, assigned.get, default_dtype=True)
+            return frozenset(n for n in assigned if oracle.is_float(ast.Name(n)))
+
+        # Equal assignments (the same nodes: unchanged units) give the same answer.
+        inputs = (self.model.alias_key, assigned)
+        return self.model.document.lineage.reuse("float-array-globals", inputs, compute)
+
+    @cached_property
+    def top_level_values(self) -> dict[str, list[ast.expr]]:
+        assigned: dict[str, list[ast.expr]] = {}
+        for unit in self.model.document.units:
+            if unit.tree is None:
+                continue
+            if "assigned" not in unit.source.memo:
+                unit.source.memo["assigned"] = _top_level_assignments(unit.tree)
+            for name, values in unit.source.memo["assigned"].items():
+                assigned.setdefault(name, []).extend(values)
+        return assigned
+
+    @property
+    def float_globals(self) -> frozenset[str]:
+        """Module-level names every top-level assignment of which is a known float value."""
+        if self._float_globals is None:
+            assigned = self.top_level_values
+
+            def bindings(name: str) -> list[ast.expr] | None:
+                return assigned.get(name)
+
+            def compute() -> frozenset[str]:
+                oracle = FloatOracle(self.model.resolver, bindings)
+                return frozenset(
+                    name
+                    for name in assigned
+                    if name not in self.mutable_globals and oracle.is_float(ast.Name(name))
+                )
+
+            # Equal assignments (the same nodes: unchanged units) give the same answer.
+            inputs = (self.model.alias_key, self.mutable_globals, assigned)
+            self._float_globals = self.model.document.lineage.reuse(
+                "float-globals", inputs, compute
+            )
+        return self._float_globals
+
+    @cached_property
+    def global_writes(self) -> frozenset[str]:
+        """Module-level names some function writes through `global`."""
+        return frozenset().union(*(summary.global_writes for summary in self.model.summaries))
+
+
+_UNREAD = object()  # a memo entry not computed yet (None is an answer)
+
+
+def _loaded_words(source: UnitSource) -> frozenset[str]:
+    """Every identifier-like word of the text a unit's top-level code reads: a superset of
+    the names it reads, found far faster than by walking its tree."""
+    loads = source.memo.get("loads")
+    if loads is None:
+        text = evaluated_text(source)
+        # All of it: the unit's own words, which most often were read already.
+        loads = source.words() if text is source.text else identifiers(text)
+        source.memo["loads"] = loads
+    return loads
+
+
+def _single_assignments(source: UnitSource) -> list[tuple[str, ast.expr]]:
+    """(name, value) of a unit's top-level `name = value` and `name: T = value` statements."""
+    found = source.memo.get("single-assignments")
+    if found is None:
+        found = source.memo["single-assignments"] = []
+        for statement in source.tree.body:
+            if isinstance(statement, ast.Assign) and len(statement.targets) == 1:
+                target, value = statement.targets[0], statement.value
+            elif isinstance(statement, ast.AnnAssign) and statement.value is not None:
+                target, value = statement.target, statement.value
+            else:
+                continue
+            if isinstance(target, ast.Name):
+                found.append((target.id, value))
+    return found
+
+
+def _merge_bindings(values: dict[str, Value], bound: dict[str, Value]) -> None:
+    for name, value in bound.items():
+        values[name] = merge_values(values[name], value) if name in values else value
+
+
+def _apply_known(state: dict, result: tuple[tuple, tuple]) -> None:
+    for name, value in result[1]:
+        if value is None:
+            state.pop(name, None)
+        else:
+            state[name] = value
+
+
+def _top_level_assignments(tree: ast.Module) -> dict[str, list[ast.expr]]:
+    """Values assigned to each name by a unit's top-level assignments."""
+    names = {
+        n.id
+        for statement in tree.body
+        if isinstance(statement, ast.Assign | ast.AnnAssign)
+        for n in walk_nodes(statement)
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
+    }
+    return {name: assigned_values(name, tree) or [] for name in names}

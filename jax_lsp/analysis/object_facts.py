@@ -1,0 +1,865 @@
+"""Objects and classes: which class each name or parameter holds an instance of, the
+fields of an object as its constructor sets them, the attributes each class's instances are
+given (in its methods or outside), and the classes' PyTree facts. Reads the model's classes
+and records, the globals, and resolves calls through the references."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import replace
+from functools import cached_property
+from types import MappingProxyType
+
+from jax_lsp.analysis.attributes import (
+    ANY_ATTRIBUTE,
+    FreshWrite,
+    InstanceEvent,
+    attribute_writes,
+    attributes_set_per_class,
+    defined_attributes,
+    instance_events,
+)
+from jax_lsp.analysis.crossing import NO_FOREIGN
+from jax_lsp.analysis.document import Unit, UnitSource
+from jax_lsp.analysis.fields import boolean_entries, boolean_fields
+from jax_lsp.analysis.flow import FlowInterpreter, ScopeContext, annotation_kind
+from jax_lsp.analysis.imports import Resolver, local_imports
+from jax_lsp.analysis.kinds import Kind
+from jax_lsp.analysis.model_parts import ELEMENTS, attribute_constructors
+from jax_lsp.analysis.model_view import ModelFact, ModelView
+from jax_lsp.analysis.names import binds_locally
+from jax_lsp.analysis.nodes import is_staticmethod, positional_params, walk_nodes
+from jax_lsp.analysis.objects import field_values, self_assignments
+from jax_lsp.analysis.pytrees import flattens_fields, is_registered_pytree
+from jax_lsp.analysis.shapes import ArrayShape, ShapeTracker
+from jax_lsp.analysis.summary import ClassRecord, FunctionNode, FunctionRef
+from jax_lsp.analysis.text import identifiers
+from jax_lsp.analysis.traced import TraceInfo, all_params
+from jax_lsp.analysis.values import Instance, Object, Value, merge_values
+
+_MAX_CLASS_ROUNDS = 4  # helpers passing an object on to helpers
+
+
+class ObjectFacts(ModelFact):
+    """Objects, classes, their instances and attributes (see the module docstring)."""
+
+    def __init__(self, model: ModelView) -> None:
+        super().__init__(model)
+        # Memo of object_params (cleared with _contexts) and of the classes of each function's
+        # parameters and locals.
+        self.object_params_memo: dict[ast.AST, tuple[tuple[str, Instance], ...]] = {}
+        self.param_classes: dict[ast.AST, dict[str, str]] = {}
+        # Objects of each class seen outside any trace (see self_object), by class name.
+        self._plain_objects: dict[str, Object | None] = {}
+
+    @cached_property
+    def _stable_shapes(self) -> dict[str, ArrayShape]:
+        def compute() -> dict[str, ArrayShape]:
+            tracker = ShapeTracker(self.model.resolver, frozenset())
+            for name, value in stable:
+                tracker.bind(ast.Name(name, ast.Store()), value)
+            return tracker.env
+
+        # The value expressions compare by identity: the same while their units are unchanged.
+        stable = tuple(self.model.module_globals.stable_globals.items())
+        return self.model.document.lineage.reuse(
+            "stable-shapes", (self.model.alias_key, stable), compute
+        )
+
+    def stable_shapes(self, text: str) -> Mapping[str, ArrayShape]:
+        """Literal shapes of the module-level names `text` mentions that are bound once and
+        never rebound: they keep their shape everywhere. Read-only: a rule's reads of module
+        facts are recorded with their answers (`jax_lsp.analysis.reads`)."""
+        shapes = self._stable_shapes
+        if not shapes:
+            return MappingProxyType({})  # most modules: the text's names are not needed
+        names = identifiers(text)
+        if len(names) > len(shapes):
+            return MappingProxyType({n: shape for n, shape in shapes.items() if n in names})
+        return MappingProxyType({name: shapes[name] for name in names if name in shapes})
+
+    @cached_property
+    def instances(self) -> dict[str, str]:
+        """Module-level names bound once to an instance of a class of the module."""
+        return {
+            name: value.func.id
+            for name, value in self.model.module_globals.stable_globals.items()
+            if isinstance(value, ast.Call)
+            and isinstance(value.func, ast.Name)
+            and value.func.id in self.model.classes
+        }
+
+    @cached_property
+    def haiku_transforms(self) -> dict[str, tuple[str | ast.Lambda, int]]:
+        """Module-level names bound once to a haiku transformation of a module function or
+        of a lambda (`model = hk.transform(forward)`, `hk.transform(lambda x: Net()(x))`,
+        `@hk.transform` on a function): the function's path or the lambda, and how many
+        arguments of `apply` come before its own (params, state, rng)."""
+        found = {
+            name: transformed
+            for name, value in self.model.module_globals.stable_globals.items()
+            if (transformed := _haiku_transformed(value, self.model.resolver)) is not None
+        }
+        for path, record in self.model.functions.items():
+            for decorator in getattr(record.node, "decorator_list", ()):
+                leading = _HAIKU_TRANSFORMS.get(self.model.resolver.qualname(decorator) or "")
+                if (
+                    leading is not None
+                    and "." not in path
+                    and path not in self.model.module_globals.stable_globals
+                ):
+                    found[path] = (path, leading)
+        return found
+
+    @cached_property
+    def apply_fn_class(self) -> str | None:
+        """The class of the objects whose `apply` the module passes as `apply_fn=`, when
+        there is one such class."""
+        classes = {
+            self.instances.get(name)
+            for summary in self.model.summaries
+            for name in summary.apply_fns
+        }
+        return classes.pop() if len(classes) == 1 else None
+
+    def annotated_params(self, function: FunctionNode) -> dict[str, str]:
+        """Parameters annotated with a class of the module (`model: MLP`), or of another
+        workspace module while `_foreign` names them (see `outgoing_traces`)."""
+        if isinstance(function, ast.Lambda):
+            return {}
+        args = function.args
+        return {
+            arg.arg: arg.annotation.id
+            for arg in [*args.posonlyargs, *args.args, *args.kwonlyargs]
+            if isinstance(arg.annotation, ast.Name)
+            and (
+                arg.annotation.id in self.model.classes
+                or self.model._foreign.is_class(arg.annotation.id)
+            )
+        }
+
+    def classes_in(self, function: FunctionNode) -> dict[str, str]:
+        """Names of a function that hold an instance of a class of the module: parameters
+        annotated with it (`model: MLP`) or given one by a call (`step(mlp, x)`), and locals
+        bound to one (`model = MLP(...)`)."""
+        found = self.param_classes.get(function)
+        if found is None:
+            found = {
+                **self._loop_element_classes(function),
+                **self._lambda_param_classes(function),
+                **self.constructed.get(function, {}),
+                **self.passed_classes.get(function, {}),
+                **self.annotated_params(function),
+            }
+            self.param_classes[function] = found
+        return found
+
+    def _loop_element_classes(self, function: FunctionNode) -> dict[str, str]:
+        """Names a method binds to the elements of a list its object holds, all instances
+        of one class of the module (`for layer in self.layers:` where `self.layers =
+        nnx.List([Block(...) for _ in range(n)])`); a name bound otherwise too is left out."""
+        record = self.model.records.get(function)
+        positional = positional_params(function)
+        if record is None or record.class_name not in self.model.classes or not positional:
+            return {}
+        if isinstance(function, ast.Lambda):
+            return {}
+        found: dict[str, str] = {}
+        targets: set[ast.Name] = set()
+        mixed: set[str] = set(all_params(function))
+        nodes = walk_nodes(function)
+        for loop in nodes:
+            if not (
+                type(loop) is ast.For
+                and type(loop.target) is ast.Name
+                and type(loop.iter) is ast.Attribute
+                and type(loop.iter.value) is ast.Name
+                and loop.iter.value.id == positional[0]
+            ):
+                continue
+            key = (record.class_name, loop.iter.attr + ELEMENTS)
+            held = self.attribute_classes.get(key)
+            if held is None and self.model._foreign is not NO_FOREIGN:
+                held = self.model.references.foreign_attribute_classes.get(
+                    key
+                )  # an imported class's objects
+            if held is not None:
+                targets.add(loop.target)
+                if found.setdefault(loop.target.id, held) != held:
+                    mixed.add(loop.target.id)
+        if found:  # a name bound otherwise too may hold anything
+            mixed |= {
+                node.id
+                for node in nodes
+                if type(node) is ast.Name and type(node.ctx) is ast.Store and node not in targets
+            }
+        return {name: held for name, held in found.items() if name not in mixed}
+
+    def _lambda_param_classes(self, function: FunctionNode) -> dict[str, str]:
+        """Parameters of the lambdas in `function` given an instance of a class of the module
+        (`nnx.value_and_grad(lambda m: loss(m(x)))(model)`). The calls in a lambda's body are
+        the enclosing function's, so its parameters are looked up there; a name the function
+        binds itself, or lambdas given two classes under one name, are left out."""
+        if isinstance(function, ast.Lambda):
+            return {}
+        passed = self.passed_classes
+        if not any(isinstance(node, ast.Lambda) for node in passed):
+            return {}
+        found: dict[str, str] = {}
+        clashes: set[str] = set()
+        for node in _own_lambdas(function):
+            for name, class_name in passed.get(node, {}).items():
+                shadowed = binds_locally(name, function)
+                if shadowed or found.setdefault(name, class_name) != class_name:
+                    clashes.add(name)
+        return {name: class_name for name, class_name in found.items() if name not in clashes}
+
+    @cached_property
+    def constructed(self) -> dict[FunctionNode | None, dict[str, str]]:
+        """Names each function (None: the module) binds to `Cls(...)`, a class of the module;
+        a name bound to instances of two classes is left out."""
+        found: dict[FunctionNode | None, dict[str, str]] = {}
+        mixed: set[tuple[FunctionNode | None, str]] = set()
+        for summary in self.model.summaries:
+            for scope, name, callee in summary.constructions:
+                if (
+                    callee in self.model.classes or self.model._foreign.is_class(callee)
+                ) and found.setdefault(scope, {}).setdefault(name, callee) != callee:
+                    mixed.add((scope, name))
+        for scope, name in mixed:
+            found[scope].pop(name, None)
+        return found
+
+    @cached_property
+    def passed_classes(self) -> dict[FunctionNode, dict[str, str]]:
+        """Parameters to which a call of the module passes an instance of a class of the
+        module: a name bound to `Cls(...)` in the caller or at module level, `Cls(...)`
+        itself, or a parameter that receives one; through plain calls and called
+        transformations (`eqx.filter_value_and_grad(loss)(model, x, y)`). A parameter given
+        instances of two classes is left out."""
+        constructed = self.constructed
+        classes: Mapping[str, object] = self.model.classes
+        if self.model._foreign is not NO_FOREIGN:  # imported classes too (see `outgoing_traces`)
+            classes = {**dict.fromkeys(self.model._foreign.class_names()), **self.model.classes}
+        if not classes:
+            return {}
+        names = {name for bound in constructed.values() for name in bound}
+        units = [unit for unit in self.model.document.units if unit.tree is not None]
+        sites: list[tuple[FunctionNode | None, FunctionRef, ast.Call, int]] = []
+        for unit, summary in zip(units, self.model.summaries, strict=True):
+            sites += [(c.caller, c.callee, c.node, unit.start_line) for c in summary.calls]
+            sites += [
+                (a.enclosing, a.target, a.call, unit.start_line)
+                for a in summary.applications
+                if a.call is not None
+            ]
+        found: dict[FunctionNode, dict[str, str]] = {}
+        mixed: set[tuple[FunctionNode, str]] = set()
+        for _ in range(_MAX_CLASS_ROUNDS):  # a parameter that receives one may pass it on
+            changed = False
+            for caller, ref, call, unit_start in sites:
+                arguments = [*call.args, *(k.value for k in call.keywords)]
+                if not any(
+                    _may_hold_instance(arg, names, classes)
+                    or (type(arg) is ast.Call and self.model.references.constructing_functions)
+                    for arg in arguments
+                ):
+                    continue
+                resolved = self.model.references.resolve_ref(ref, unit_start + call.lineno)
+                if resolved is None:
+                    continue
+                callee, ref = resolved
+                own = dict(constructed.get(None, {}))
+                if caller is not None:  # its parameters shadow the module's names
+                    for param in all_params(caller):
+                        own.pop(param, None)
+                    own.update(constructed.get(caller, {}))
+                    own.update(found.get(caller, {}))
+                passed = _instances_passed(
+                    callee, call, ref, own, classes, self.model.references.returned_class
+                )
+                for param, class_name in passed:
+                    params = found.setdefault(callee, {})
+                    if (callee, param) in mixed or params.get(param) == class_name:
+                        continue
+                    if param in params:
+                        mixed.add((callee, param))
+                        del params[param]
+                    else:
+                        params[param] = class_name
+                        names.add(param)
+                    changed = True
+            if not changed:
+                break
+        return found
+
+    def object_params(self, node: FunctionNode) -> tuple[tuple[str, Instance], ...]:
+        """Traced parameters holding an instance of a PyTree class of the module (`self` of
+        a method traced with its object, `model` given an `MLP`): objects whose attributes
+        have the values of their fields."""
+        found = self.object_params_memo.get(node)
+        if found is None:
+            found = self.object_params_memo[node] = self._compute_object_params(node)
+        return found
+
+    def _compute_object_params(self, node: FunctionNode) -> tuple[tuple[str, Instance], ...]:
+        info = self.model.tracing.trace.get(node)
+        if info is None or not info.traced_params or isinstance(node, ast.Lambda):
+            return ()
+        classes = self.object_classes(node)
+        found = []
+        for name in sorted(info.traced_params & classes.keys()):
+            instance = self._instance(classes[name], name in info.all_leaves)
+            if instance is not None:
+                found.append((name, instance))
+        imported = self._imported_instances(node, info) if self.model.external else {}
+        found += [item for item in sorted(imported.items()) if item[0] not in classes]
+        return tuple(found)
+
+    def instance_of_class(self, class_name: str, every_leaf: bool = False) -> Instance | None:
+        """A traced instance of the module's class `class_name`, if it is a PyTree (what its
+        importers' traced code holds: `ExternalFacts.instance_fields`)."""
+        return self._instance(class_name, every_leaf)
+
+    def _imported_instances(self, node: FunctionNode, info: TraceInfo) -> dict[str, Instance]:
+        """Traced parameters annotated with a PyTree class imported from a workspace module
+        (`state: EnvState`): instances whose fields have the values that module gives them."""
+        external = self.model.external or {}
+        args = node.args
+        found: dict[str, Instance] = {}
+        for arg in [*args.posonlyargs, *args.args, *args.kwonlyargs]:
+            annotation = arg.annotation
+            if arg.arg not in info.traced_params or not isinstance(annotation, ast.Name):
+                continue
+            facts = external.get(annotation.id)
+            if facts is None or facts.instance_fields is None:
+                continue
+            if (
+                annotation.id in self.model.classes
+                or annotation.id in self.model.module_globals.global_values
+            ):
+                continue  # bound here too: the annotation may name another class
+            every_leaf = arg.arg in info.all_leaves and facts.leaf_instance_fields is not None
+            fields = facts.leaf_instance_fields if every_leaf else facts.instance_fields
+            found[arg.arg] = Instance(annotation.id, fields)
+        return found
+
+    def self_object(self, node: FunctionNode) -> tuple[tuple[str, Object], ...]:
+        """The `self` of a method nothing traces: an object of its class whose attributes hold
+        what the class's methods assign them (`self.data = jnp.zeros(n)`: a JAX array)."""
+        record = self.model.records.get(node)
+        if (
+            record is None
+            or record.parent is not None
+            or record.class_name not in self.model.classes
+        ):
+            return ()
+        # Asked for every function of every unit on each edit: the class's answer when known
+        # (memoised per model, usually none) first. Not yet known, it is worked out only for
+        # a method that may have such a self (the trace asks for traced methods only).
+        if self._plain_objects.get(record.class_name, ()) is None:
+            return ()
+        if (
+            isinstance(node, ast.Lambda)
+            or self.model.scopes.context_of(node) is not None
+            or any(
+                isinstance(d, ast.Name) and d.id in ("staticmethod", "classmethod")
+                for d in node.decorator_list
+            )
+        ):
+            return ()
+        found = self.plain_object(record.class_name)
+        positional = node.args.posonlyargs or node.args.args
+        return ((positional[0].arg, found),) if positional and found is not None else ()
+
+    def plain_object(self, class_name: str) -> Object | None:
+        if class_name not in self._plain_objects:
+            self._plain_objects[class_name] = self._compute_plain_object(class_name)
+        return self._plain_objects[class_name]
+
+    def _compute_plain_object(self, class_name: str) -> Object | None:
+        record = self.model.classes[class_name]
+        source = self.model._source_of[record.node]
+        # The class's own assignments first (memoised on its unit, member by member): a
+        # class that assigns no readable attribute (fields declared in its body: dataclasses,
+        # `eqx.Module`) has no plain object, and the module-wide pass below is not needed.
+        assigned, unknown = self.self_assignments(record)
+        if ANY_ATTRIBUTE in unknown or not assigned.keys() - unknown:
+            return None
+        if ANY_ATTRIBUTE in self._written_outside:
+            # Any attribute may be set from outside (`setattr(obj, name, v)` somewhere): no
+            # class has a plain object.
+            return None
+        if class_name in self.subclassed:
+            return None  # a subclass may assign other values
+        key = (
+            "object-fields",
+            record.node,
+            self.model.alias_key,
+            self.model.module_globals.globals_key,
+            self.model.scopes.returns_key(source),
+        )
+        fields = source.memo.get(key)
+        if fields is None:
+            # A code edit in one method makes a new parse of the class, yet the fields
+            # depend only on the assignments to `self` (nodes of the members the edit did not
+            # touch, shared with the last parse), the imports, the globals and the module
+            # functions the class's text names: reused from the last parse while those are
+            # the same (the edited method assigning nothing, mostly).
+            inputs = (
+                class_name,
+                tuple((name, tuple(found)) for name, found in assigned.items()),
+                unknown,
+                self.model.alias_key,
+                self.model.module_globals.globals_key,
+                self.model.unit_keys.named_function_units(source),
+            )
+            fields = source.memo[key] = self.model.document.lineage.reuse_each(
+                "object-fields",
+                self.model._generation,
+                class_name,
+                inputs,
+                lambda: self._object_fields(assigned, unknown, class_name),
+            )
+        if not fields:
+            return None
+        written = self._written_outside
+        kept = tuple((name, value) for name, value in fields if name not in written)
+        return Object(class_name, kept) if kept else None
+
+    def self_assignments(self, record: ClassRecord) -> tuple[dict, frozenset[str]]:
+        source = self.model._source_of[record.node]
+        key = ("self-assignments", record.node)
+        found = source.memo.get(key)
+        if found is None:  # syntax only: memoised on the class's unit
+            found = source.memo[key] = self_assignments(record.node, source.text)
+        return found
+
+    @cached_property
+    def _written_outside(self) -> frozenset[str]:
+        """The attributes that any class's methods assign which the module also assigns
+        outside constructors: one pass over the units for all classes."""
+        names: set[str] = set()
+        for record in self.model.classes.values():
+            assigned, unknown = self.self_assignments(record)
+            names |= assigned.keys() - unknown
+        return self.assigned_outside(frozenset(names))
+
+    @cached_property
+    def subclassed(self) -> frozenset[str]:
+        """Names that a class of the module derives from (`class B(A)`, `class B(mod.A)`)."""
+        return frozenset(
+            base.id if isinstance(base, ast.Name) else base.attr
+            for record in self.model.classes.values()
+            for base in record.node.bases
+            if isinstance(base, ast.Name | ast.Attribute)
+        )
+
+    def assigned_outside(self, names: frozenset[str]) -> frozenset[str]:
+        """Which of `names` the module assigns outside constructors (`obj.attr = v`, see
+        `assigned_attributes`), "*" for any: only units whose text holds one of the names
+        (or `setattr`) are walked."""
+        found: set[str] = set()
+        for unit in self.model.document.units:
+            if unit.tree is None:
+                continue
+            words = unit.source.words()
+            if "setattr" not in words and words.isdisjoint(names):
+                continue
+            written = {
+                w.attribute if type(w) is FreshWrite else w for w in _unit_attribute_writes(unit)
+            }
+            if ANY_ATTRIBUTE in written:
+                return frozenset([ANY_ATTRIBUTE])
+            found |= written & names
+        return frozenset(found)
+
+    def _object_fields(
+        self,
+        assigned: dict[str, list[tuple[ast.FunctionDef | ast.AsyncFunctionDef, ast.expr]]],
+        unknown: frozenset[str],
+        class_name: str,
+    ) -> tuple[tuple[str, Value], ...]:
+        """Each attribute's value: every assignment of it in a method, merged. Values that
+        read `self` are found once those that do not are known (`self.x = self.x.at[i].set(v)`
+        keeps the kind `__init__` gave)."""
+        writes = [
+            (name, method, value)
+            for name, found in assigned.items()
+            if name not in unknown
+            for method, value in found
+        ]
+        found: dict[str, Value] = {}
+        for reads_self in (False, True):
+            known = tuple((name, value) for name, value in found.items())
+            for name, method, value in writes:
+                me = positional_params(method)[0]
+                if reads_self != any(
+                    isinstance(n, ast.Name) and n.id == me for n in walk_nodes(value)
+                ):
+                    continue
+                result = self._evaluate_in(method, value, {me: Object(class_name, known)})
+                found[name] = merge_values(found[name], result) if name in found else result
+        return tuple(sorted((n, v) for n, v in found.items() if v is not Kind.UNKNOWN))
+
+    def _evaluate_in(
+        self, method: ast.FunctionDef | ast.AsyncFunctionDef, value: ast.expr, env: dict[str, Value]
+    ) -> Value:
+        """The value of one expression of a method, every other name the method binds unknown
+        (only module names and what `env` gives are known)."""
+        bound = self.model.scopes.bound_in.get(method)
+        if bound is None:
+            bound = self.model.scopes.bound_in[method] = frozenset(
+                [
+                    *(
+                        n.id
+                        for n in walk_nodes(method)
+                        if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)
+                    ),
+                    *all_params(method),
+                ]
+            )
+        names: dict[str, Value] = dict.fromkeys(bound, Kind.UNKNOWN)
+        names.update(env)
+        resolver = self.model.resolver.child(local_imports(method), frozenset(names))
+        context = ScopeContext(
+            resolver,
+            False,
+            self.model.module_globals.global_values,
+            external=self.model.external or {},
+            returns=self.model.scopes.return_value,
+        )
+        interpreter = FlowInterpreter(context, {}, {})
+        interpreter.env = names
+        return interpreter.eval(value)
+
+    def object_classes(self, node: FunctionNode) -> dict[str, str]:
+        """`classes_in`, with `self` of a method of a class of the module."""
+        classes = self.classes_in(node)
+        record = self.model.records.get(node)
+        positional = positional_params(node)
+        if record is not None and record.class_name in self.model.classes and positional:
+            classes = {**classes, positional[0]: record.class_name}
+        return classes
+
+    def _instance(self, class_name: str, every_leaf: bool = False) -> Instance | None:
+        """A traced instance of the class, if it is a PyTree (else JAX would not take it).
+        `every_leaf`: passed through a transformation tracing every leaf (`jax.jit`)."""
+        record = self.model.classes.get(class_name)
+        if record is None:
+            return None  # a class of another module (see `outgoing_traces`): unknown fields
+        if not is_registered_pytree(record, self.model.summaries):
+            return None
+        every_leaf = every_leaf and flattens_fields(record)
+        source = self.model._source_of[record.node]
+        key = ("fields", self.model.alias_key, class_name, every_leaf)
+        if key not in source.memo:
+            fields = field_values(record.node, self.model.resolver, every_leaf)
+            source.memo[key] = Instance(class_name, tuple(sorted(fields.items())))
+        return source.memo[key]
+
+    @cached_property
+    def boolean_fields(self) -> dict[str, frozenset[str]]:
+        """Class -> fields that hold boolean arrays (declared, or given one by every call of
+        the class in the module). Read by question (`reads.RECORDED`)."""
+        return boolean_fields(self.model.classes, self.model.summaries, self.model.resolver)
+
+    @cached_property
+    def boolean_entries(self) -> dict[str, dict[str, frozenset[str]]]:
+        """Module function -> parameter -> keys under which every call of the function in
+        the module passes a boolean array in a dict display. Read by question
+        (`reads.RECORDED`)."""
+        return boolean_entries(self.model.functions, self.model.summaries, self.model.resolver)
+
+    @cached_property
+    def attribute_classes(self) -> dict[tuple[str, str], str]:
+        """(class, attribute) -> the class of the module whose instance the attribute holds:
+        from `self.attr = Cls(...)` in its methods, `attr: Cls` in its body, and module-level
+        `obj = Owner(attr=instance)`."""
+        found: dict[tuple[str, str], str] = {}
+        for record in self.model.classes.values():
+            source = self.model._source_of[record.node]
+            key = ("attribute-constructors", record.node)
+            constructors = source.memo.get(key)
+            if constructors is None:  # syntax only: memoised on the class's unit
+                constructors = source.memo[key] = attribute_constructors(record.node)
+            for attribute, class_name in constructors:
+                if class_name in self.model.classes:
+                    found.setdefault((record.name, attribute), class_name)
+        for value in self.model.module_globals.stable_globals.values():
+            if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Name)):
+                continue
+            if value.func.id not in self.model.classes:
+                continue
+            for keyword in value.keywords:
+                held = keyword.value
+                if isinstance(held, ast.Name) and held.id in self.instances:
+                    class_name = self.instances[held.id]
+                elif isinstance(held, ast.Call) and isinstance(held.func, ast.Name):
+                    class_name = held.func.id
+                else:
+                    continue
+                if keyword.arg and class_name in self.model.classes:
+                    found.setdefault((value.func.id, keyword.arg), class_name)
+        return found
+
+    def is_array_annotation(self, annotation: ast.expr | None) -> bool:
+        return annotation_kind(annotation, self.model.resolver) is Kind.ARRAY
+
+    def admitted(self, node: FunctionNode, info: TraceInfo) -> TraceInfo:
+        """`self` holds tracers only in methods of PyTree classes: any other object cannot be
+        passed to a transformation (JAX raises), so it is never traced. A staticmethod
+        takes no `self`: its first parameter is an argument like any other."""
+        record = self.model.records.get(node)
+        if record is None or record.class_name is None or isinstance(node, ast.Lambda):
+            return info
+        if is_staticmethod(node):
+            return info
+        positional = positional_params(node)
+        if not positional or positional[0] not in info.traced_params:
+            return info
+        if any(name == positional[0] for name, _ in info.containers):
+            return info  # an object built in the trace: its attributes hold tracers
+        cls = self.model.classes.get(record.class_name)
+        if cls is not None and is_registered_pytree(cls, self.model.summaries):
+            return info
+        return replace(info, traced_params=info.traced_params - {positional[0]})
+
+    @cached_property
+    def class_sources(self) -> list[UnitSource]:
+        """The parses of the units that define classes."""
+        units = [unit for unit in self.model.document.units if unit.tree is not None]
+        return [
+            unit.source
+            for unit, summary in zip(units, self.model.summaries, strict=True)
+            if summary.classes
+        ]
+
+    def other_class_texts(self, source: UnitSource) -> int:
+        """The texts of the other units that define classes: JAX402 reads the methods of a
+        class's ancestors (what they assign to `self`, what they call), which may sit there.
+        (Its own unit's text is the findings' key already.)"""
+        return hash(tuple(other.text for other in self.class_sources if other is not source))
+
+    @cached_property
+    def assigned_attributes(self) -> frozenset[str]:
+        """Attribute names the module assigns outside constructors (`obj.attr = ...`) to
+        objects of any class: not counting those written only on an object the writing
+        function made itself (`fresh_attribute_writes`)."""
+        return frozenset(w for w in self.attribute_writes if type(w) is not FreshWrite)
+
+    @cached_property
+    def fresh_attribute_writes(self) -> frozenset[FreshWrite]:
+        """Attributes written outside constructors on an object the writing function made
+        itself (`lp = object.__new__(LP); lp.cones = c`), with the object's class: they
+        change objects of that class only."""
+        return frozenset(w for w in self.attribute_writes if type(w) is FreshWrite)
+
+    @cached_property
+    def attribute_writes(self) -> frozenset[str | FreshWrite]:
+        writes: set[str | FreshWrite] = set()
+        for unit in self.model.document.units:
+            if unit.tree is None:
+                continue
+            writes |= _unit_attribute_writes(unit)
+        return frozenset(writes)
+
+    def attributes_set_on_instances(self, cls: ast.ClassDef) -> frozenset[str]:
+        """The attributes top-level code assigns to instances of this class definition
+        (`c = Model(...)`, then `c.rate = 0.1`), told apart from those of another class of
+        the same name defined before or after (`attributes.attributes_set_per_class`)."""
+        return self._attributes_set_per_class.get(cls, frozenset())
+
+    def from_unseen_base(self, class_name: str, attribute: str) -> bool:
+        """`attribute` of an instance of the module's class `class_name` comes from a base
+        class the model cannot see (an imported one, a mixin): neither the class nor its
+        bases of this module define or assign it, nor does top-level code set it on an
+        instance. It may be a property computing a new value on every read."""
+        pending, seen, unseen = [class_name], set(), False
+        while pending:
+            name = pending.pop()
+            record = self.model.classes.get(name)
+            if name in seen or record is None:
+                continue
+            seen.add(name)
+            node = record.node
+            if attribute in defined_attributes(node) or attribute in (
+                self.attributes_set_on_instances(node)
+            ):
+                return False
+            for base, qualname in zip(node.bases, record.bases, strict=True):
+                if isinstance(base, ast.Subscript):  # `Generic[T]`, `Base[T]`
+                    base, qualname = base.value, self.model.resolver.qualname(base.value) or ""
+                if qualname in _BARE_BASES:
+                    continue
+                if not qualname and isinstance(base, ast.Name) and base.id in self.model.classes:
+                    pending.append(base.id)
+                elif attribute in self._imported_class_attributes(base):
+                    return False
+                else:
+                    unseen = True
+        return unseen
+
+    def _imported_class_attributes(self, base: ast.expr) -> frozenset[str]:
+        """The attributes a class imported from a workspace module (`class B(Base)`) is
+        known to hold (`ExternalFacts.instance_attributes`), if the name is not bound here."""
+        if (
+            not isinstance(base, ast.Name)
+            or not self.model.external
+            or base.id in self.model.module_globals.global_values
+        ):
+            return frozenset()
+        facts = self.model.external.get(base.id)
+        return (facts.instance_attributes or frozenset()) if facts is not None else frozenset()
+
+    def instance_attributes(self, class_name: str) -> frozenset[str]:
+        """The attributes instances of the module's class `class_name` hold that the module
+        sees set (by its methods or those of its bases here, or its body) and that come from
+        no base it cannot see; none of them a method or property (reading one runs code)."""
+        chain, pending = [], [class_name]
+        while pending:
+            record = self.model.classes.get(pending.pop())
+            if record is None or record in chain:
+                continue
+            chain.append(record)
+            pending += [
+                base.id
+                for base, qualname in zip(record.node.bases, record.bases, strict=True)
+                if not qualname and isinstance(base, ast.Name)
+            ]
+        functions = {
+            statement.name
+            for record in chain
+            for statement in record.node.body
+            if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef)
+        }
+        candidates = frozenset().union(*(defined_attributes(r.node) for r in chain)) - functions
+        return frozenset(name for name in candidates if not self.from_unseen_base(class_name, name))
+
+    @cached_property
+    def _attributes_set_per_class(self) -> dict[ast.ClassDef, frozenset[str]]:
+        return attributes_set_per_class(self._instance_events)
+
+    @cached_property
+    def _instance_events(self) -> list[InstanceEvent]:
+        """The module's `instance_events`, unit by unit, at document lines (1-based)."""
+        events: list[InstanceEvent] = []
+        for unit in self.model.document.units:
+            if unit.tree is None:
+                continue
+            if "instance-events" not in unit.source.memo:
+                unit.source.memo["instance-events"] = instance_events(unit.tree)
+            start = unit.start_line
+            events += (
+                (kind, name, detail, start + line)
+                for kind, name, detail, line in unit.source.memo["instance-events"]
+            )
+        return events
+
+    @cached_property
+    def _name_bindings(self) -> dict[str, list[tuple[int, str | None]]]:
+        """Each module-level name's top-level bindings in order: (document line, the class
+        named by the call it is bound to, or None)."""
+        bindings: dict[str, list[tuple[int, str | None]]] = {}
+        for kind, name, detail, line in self._instance_events:
+            if kind in ("bind", "class"):
+                callee = detail if kind == "bind" and isinstance(detail, str) else None
+                bindings.setdefault(name, []).append((line, callee))
+        return bindings
+
+    def instance_class_at(self, name: str, line: int) -> str | None:
+        """The class of the module whose instance `name` holds at document `line`: the
+        last top-level binding before it is a call of that class (`counter = Counter()`),
+        for a name bound more than once (a notebook reusing it in a later cell)."""
+        before = [callee for start, callee in self._name_bindings.get(name, ()) if start < line]
+        callee = before[-1] if before else None
+        return callee if callee in self.model.classes else None
+
+
+# Bases that give an instance no attribute of their own.
+_BARE_BASES = frozenset(
+    ("builtins.object", "abc.ABC", "typing.Generic", "typing.Protocol", "typing.NamedTuple")
+)
+
+
+def _own_lambdas(function: FunctionNode) -> Iterator[ast.Lambda]:
+    """The lambdas of `function`'s body, not those of the functions and classes it defines."""
+    pending: list[ast.AST] = [*function.args.defaults, *function.body]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            continue
+        if isinstance(node, ast.Lambda):
+            yield node
+        pending.extend(ast.iter_child_nodes(node))
+
+
+def _may_hold_instance(arg: ast.expr, names: set[str], classes: Mapping[str, ClassRecord]) -> bool:
+    if isinstance(arg, ast.Name):
+        return arg.id in names
+    return isinstance(arg, ast.Call) and isinstance(arg.func, ast.Name) and arg.func.id in classes
+
+
+# Haiku transformations: how many arguments `apply` takes before the function's own.
+_HAIKU_TRANSFORMS = {"haiku.transform": 2, "haiku.transform_with_state": 3}
+
+
+def _unit_attribute_writes(unit: Unit) -> frozenset[str | FreshWrite]:
+    """`attribute_writes` of a unit, memoised on its parse."""
+    memo = unit.source.memo
+    if "attribute-writes" not in memo:
+        memo["attribute-writes"] = attribute_writes(unit.tree, unit.source.text)
+    return memo["attribute-writes"]
+
+
+def _haiku_transformed(value: ast.expr, resolver: Resolver) -> tuple[str | ast.Lambda, int] | None:
+    """`hk.transform(f)`, `hk.without_apply_rng(hk.transform_with_state(f))`,
+    `hk.transform(lambda x: Net()(x))`: (`f` or the lambda, the arguments `apply` takes
+    before its own)."""
+    if not (isinstance(value, ast.Call) and len(value.args) == 1):
+        return None
+    qualname = resolver.qualname(value.func) or ""
+    given = value.args[0]
+    if qualname == "haiku.without_apply_rng":
+        inner = _haiku_transformed(given, resolver)
+        return None if inner is None else (inner[0], inner[1] - 1)
+    leading = _HAIKU_TRANSFORMS.get(qualname)
+    if leading is None:
+        return None
+    if isinstance(given, ast.Name):
+        return given.id, leading
+    return (given, leading) if isinstance(given, ast.Lambda) else None
+
+
+def _instances_passed(
+    callee: FunctionNode,
+    call: ast.Call,
+    ref: FunctionRef,
+    instances: dict[str, str],
+    classes: Mapping[str, ClassRecord],
+    returned_class: Callable[[ast.Call, Mapping[str, str]], str | None],
+) -> Iterator[tuple[str, str]]:
+    """(parameter of `callee`, class) for each argument of `call` that is an instance of a
+    class of the module: a name in `instances`, `Cls(...)`, or the call of a function that
+    builds one (`env.reset()`)."""
+
+    def class_of(arg: ast.expr) -> str | None:
+        if isinstance(arg, ast.Name):
+            return instances.get(arg.id)
+        if isinstance(arg, ast.Call) and isinstance(arg.func, ast.Name) and arg.func.id in classes:
+            return arg.func.id
+        if isinstance(arg, ast.Call):
+            return returned_class(arg, instances)
+        return None
+
+    positional = positional_params(callee)[ref.bound_positional :]
+    for index, arg in enumerate(call.args[ref.leading_args :]):
+        if isinstance(arg, ast.Starred) or index >= len(positional):
+            break
+        if (class_name := class_of(arg)) is not None:
+            yield positional[index], class_name
+    known = set(all_params(callee)) - ref.bound_keywords
+    for keyword in call.keywords:
+        if keyword.arg in known and (class_name := class_of(keyword.value)) is not None:
+            yield keyword.arg, class_name

@@ -1,0 +1,768 @@
+"""Facts of one function once the trace is known: why it is traced (`explain`, the
+context it is traced in), the kinds of its names (`scope_kinds`), the values loop carries
+hold, the defaults and differentiated parameters, which parameters each reference passes
+(`ref_params`) and what a call returns (`return_value`). Reads the trace, the globals and
+the objects."""
+
+from __future__ import annotations
+
+import ast
+import math
+import weakref
+from collections.abc import Mapping
+from dataclasses import replace
+from functools import cached_property
+
+from jax_lsp.analysis.document import UnitSource
+from jax_lsp.analysis.flow import (
+    ARRAYS,
+    NEW_REF,
+    FlowInterpreter,
+    ScopeContext,
+    annotation_container,
+    annotation_kind,
+)
+from jax_lsp.analysis.imports import Resolver, local_imports
+from jax_lsp.analysis.kinds import Kind
+from jax_lsp.analysis.model_parts import ScopeKinds, bound_method_alias
+from jax_lsp.analysis.model_view import ModelFact, ModelView
+from jax_lsp.analysis.names import binds_locally
+from jax_lsp.analysis.nodes import (
+    is_none,
+    is_staticmethod,
+    own_returns,
+    positional_params,
+    rebound_names,
+    walk_nodes,
+)
+from jax_lsp.analysis.summary import (
+    Application,
+    CallSite,
+    FunctionNode,
+    FunctionRecord,
+    FunctionRef,
+)
+from jax_lsp.analysis.traced import (
+    TraceInfo,
+    TraceStep,
+    all_params,
+    differentiated_params,
+    literal_default_params,
+    passed_arguments,
+    passed_params,
+    transform_name,
+)
+from jax_lsp.analysis.values import REF, Container, Function, Value, as_jax, merge_values_all
+
+_WRAPPED = ".__wrapped__"
+
+_MAX_EXPLAINED = 5  # links of a "why is this traced?" chain
+
+
+class ScopeFacts(ModelFact):
+    """Per-function facts read against the trace (see the module docstring)."""
+
+    def __init__(self, model: ModelView) -> None:
+        super().__init__(model)
+        self.contexts: dict[ast.AST, TraceInfo | None] = {}
+        self.bound_in: dict[ast.AST, frozenset[str]] = {}
+        self.rebound: dict[ast.AST, frozenset[str]] = {}
+        self.carries: dict[ast.AST, tuple] = {}
+        # scope_kinds's answers by function once the trace is settled (None while it grows): every
+        # part of their keys is then fixed for this model, and the rules ask again and again.
+        self.settled_scopes: dict[FunctionNode, ScopeKinds] | None = None
+
+    def trace_settled(self) -> None:
+        """The trace is complete: forget the carries shaped while it grew, and keep
+        `scope_kinds`'s answers from now on."""
+        self.carries.clear()
+        self.settled_scopes = {}
+
+    def explain(self, node: FunctionNode) -> tuple[TraceStep, ...]:
+        """Why a function is traced: the transformation that traces it, or the traced caller
+        and why that one is traced, and so on (a few links at most)."""
+        steps: list[TraceStep] = []
+        seen: set[ast.AST] = set()
+        current: FunctionNode | None = node
+        while current is not None and current not in seen and len(steps) < _MAX_EXPLAINED:
+            seen.add(current)
+            info = self.model.tracing.trace.get(current)
+            origin = info.origin if info is not None else None
+            if origin is None:
+                break
+            if origin.foreign:  # traced by code in other modules: their sites, in order
+                steps += [
+                    TraceStep(step.function, step.label, step.caller, None, 0, step.file, step.span)
+                    for step in origin.foreign
+                ]
+                break
+            caller = origin.caller
+            steps.append(
+                TraceStep(
+                    self.display_name(current),
+                    None if origin.called else transform_name(info.via),
+                    self.display_name(caller) if caller is not None else None,
+                    origin.node,
+                    origin.unit_start,
+                )
+            )
+            # A transformation applied in traced code is there because that code runs.
+            current = caller if caller is not None and caller in self.model.tracing.trace else None
+        return tuple(steps)
+
+    def display_name(self, node: FunctionNode) -> str:
+        record = self.model.records.get(node)
+        return record.path if record is not None else "<lambda>"
+
+    def explanation_key(self, node: FunctionNode, unit_start: int) -> tuple:
+        """What the explanation of `node` shows a unit starting at `unit_start`: names and
+        transformations, and the place of each site in another unit (its related place is in
+        document coordinates; a site of the same unit moves with it)."""
+        if node not in self.model.tracing.trace:
+            return ()
+        return tuple(
+            (
+                step.function,
+                step.label,
+                step.caller,
+                step.unit_start if step.unit_start != unit_start else None,
+                step.site.lineno if step.site is not None else step.file,
+                step.site.col_offset if step.site is not None else step.span,
+            )
+            for step in self.explain(node)
+        )
+
+    def context_of(self, node: FunctionNode) -> TraceInfo | None:
+        """The trace of a function, or of the nearest traced function enclosing it."""
+        if node not in self.contexts:
+            self.contexts[node] = self._context_of(node)
+        return self.contexts[node]
+
+    def _context_of(self, node: FunctionNode) -> TraceInfo | None:
+        if node in self.model.tracing.trace:
+            return self.model.tracing.trace[node]
+        for outer in reversed(self.model.enclosing_chain(node)):
+            if outer in self.model.tracing.trace:
+                info = self.model.tracing.trace[outer]
+                return TraceInfo(
+                    info.via, info.abstract, frozenset(), frozenset(), False, eager=info.eager
+                )
+        return None
+
+    def lambda_params(self, node: ast.Lambda) -> dict[str, Kind] | None:
+        info = self.model.tracing.trace.get(node)
+        if info is None:
+            return None
+        return {name: Kind.TRACED for name in info.traced_params}
+
+    def scope_kinds(self, node: FunctionNode) -> ScopeKinds:
+        settled = self.settled_scopes
+        if settled is not None:
+            found = settled.get(node)
+            if found is None:
+                found = settled[node] = self._scope_kinds(node)
+            return found
+        return self._scope_kinds(node)
+
+    def _scope_kinds(self, node: FunctionNode) -> ScopeKinds:
+        chain = [*self.model.enclosing_chain(node), node]
+        source = self.model._source_of[node]
+        key = (
+            "scope",
+            self.model.alias_key,
+            self.model.unit_keys.unit_globals_key(source),
+            tuple((fn, self.context_of(fn)) for fn in chain),
+            self.lambda_traces(source),
+            self.returns_key(source),
+            tuple([self.ref_params.get(fn) for fn in chain]) if self.ref_params else (),
+            tuple([self.carry_values(fn) for fn in chain]) if self.loop_bodies else (),
+            tuple([self.model.objects.object_params(fn) for fn in chain]),
+            tuple([self.model.objects.self_object(fn) for fn in chain]),
+            tuple([self.method_returns_key(fn) for fn in chain]),
+        )
+        if key in source.memo:
+            return source.memo[key]
+        outer = dict(self.model.module_globals.global_values)
+        if len(chain) > 1:
+            outer.update(self.scope_kinds(chain[-2]).final_env)
+        info = self.context_of(node)
+        params: dict[str, Value] = {}
+        containers: dict[str, str] = {}
+        declared_kinds: dict[str, Kind | None] = {}
+        for arg in [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]:
+            declared = declared_kinds[arg.arg] = annotation_kind(
+                arg.annotation, self.model.resolver
+            )
+            params[arg.arg] = declared or Kind.UNKNOWN
+            form = annotation_container(arg.annotation, self.model.resolver)
+            if form is not None:
+                containers[arg.arg] = form
+        for name in all_params(node):
+            params.setdefault(name, Kind.UNKNOWN)
+            if info and name in info.traced_params:
+                form = containers.get(name)
+                params[name] = Container(form, leaf=Kind.TRACED) if form else Kind.TRACED
+                for passed, value in info.containers:  # every trace passes a container
+                    if passed == name:
+                        params[name] = value
+            elif info and name in info.static_params:
+                params[name] = Kind.STATIC
+        for name in info.array_functions if info else ():
+            if name not in info.traced_params:  # `y = act(x)` computes a tracer
+                params[name] = Function(None, ARRAYS)
+        for name in self.ref_params.get(node, ()):
+            params[name] = REF
+        params.update(self.model.objects.object_params(node))
+        params.update(self.model.objects.self_object(node))
+        params.update(self.carry_values(node))
+        arrays = {name for name, kind in declared_kinds.items() if kind is not None}
+        tree_params = frozenset(
+            name
+            for name in (info.all_leaves & info.traced_params if info else ())
+            if params.get(name) is Kind.TRACED and name not in arrays
+        )
+        bindings = local_imports(node)
+        if info and info.module_defaults:  # `xp=xp` left alone: the module itself
+            bindings = {**bindings, **dict(info.module_defaults)}
+        resolver = self.model.resolver.child(bindings, frozenset(params))
+        context = ScopeContext(
+            resolver,
+            bool(info and info.abstract),
+            outer,
+            self.lambda_params,
+            self.model.external or {},
+            self.return_value,
+            self._traced_return_value,
+            self.model.records[node].path if node in self.model.records else "",
+            tree_params,
+            _fixed_flags(node, info),
+            self._method_call_returns if info is not None and info.abstract else _no_method,
+        )
+        kinds: dict[ast.AST, Kind] = {}
+        values: dict[ast.AST, Value] = {}
+        interpreter = FlowInterpreter(context, kinds, values)
+        final = interpreter.run_function(node, params)
+        result = ScopeKinds(kinds, final, values)
+        source.memo[key] = result
+        return result
+
+    @cached_property
+    def loop_bodies(self) -> dict[FunctionNode, list[tuple[Application, int]]]:
+        """Functions given to `lax.while_loop`/`fori_loop`/`scan` inside a function: each
+        application, and which of the function's parameters receives the carry."""
+        found: dict[FunctionNode, list[tuple[Application, int]]] = {}
+        for summary in self.model.summaries:
+            for application in summary.applications:
+                place = _CARRY_PARAMS.get(application.spec.label)
+                if place is None or application.enclosing is None:
+                    continue
+                target = self.model.references.resolve(application.target)
+                if target is None or isinstance(target, ast.Lambda):
+                    continue
+                found.setdefault(target, []).append((application, place))
+        return found
+
+    def carry_values(self, node: FunctionNode) -> tuple[tuple[str, Value], ...]:
+        """The loop body's carry parameter, shaped like the initial carry where the loop is
+        called (a dict carried through `lax.while_loop` is a dict of tracers in the body)."""
+        uses = self.loop_bodies.get(node)
+        if not uses or isinstance(node, ast.Lambda):
+            return ()
+        if node in self.carries:
+            return self.carries[node]
+        self.carries[node] = ()  # a loop inside its own body: no structure
+        found: list[Value] = []
+        positional = positional_params(node)
+        for application, place in uses:
+            call = application.node
+            position, keyword = _CARRY_ARGUMENTS[application.spec.label]
+            init = call.args[position] if position < len(call.args) else None
+            init = init or next((k.value for k in call.keywords if k.arg == keyword), None)
+            if init is None or place >= len(positional):
+                return ()
+            scope = self.scope_kinds(application.enclosing)
+            value = scope.values.get(init, scope.kinds.get(init, Kind.UNKNOWN))
+            found.append(_carry_leaves(as_jax(value, True)))
+        carry = merge_values_all(found)
+        result = ((positional[place], carry),) if type(carry) is Container else ()
+        self.carries[node] = result
+        return result
+
+    def passed_defaults(self, node: FunctionNode) -> frozenset[str]:
+        """Parameters with a literal default (`training=True`) that some call in the module
+        passes a tracer: of a function a transformation traces directly, those a call of the
+        transformed function passes (jit traces an argument it is given, where a default left
+        alone stays a Python value); of a function traced only through calls, those a traced
+        call passes a tracer of its own (`_given_tracers`)."""
+        found = self.defaults_by_function.get(node, frozenset())
+        info = self.model.tracing.trace.get(node)
+        if info is not None and not info.direct:
+            found |= literal_default_params(node) & self.model.tracing.given_tracers.get(
+                node, frozenset()
+            )
+        return found
+
+    @cached_property
+    def defaults_by_function(self) -> dict[FunctionNode, frozenset[str]]:
+        defaults: dict[FunctionNode, frozenset[str]] = {}
+        for node, info in self.model.tracing.trace.items():
+            if info.direct and not isinstance(node, ast.Lambda):
+                found = literal_default_params(node) & info.traced_params
+                if found:
+                    defaults[node] = found
+        if not defaults:
+            return {}
+        names = {node.name for node in defaults}
+        paths = {
+            self.model.records[node].path: node for node in defaults if node in self.model.records
+        }
+        aliases = {  # module names bound to the transformed function (`g = jax.jit(f)`)
+            name: paths[value.path]
+            for name, value in self.model.module_globals.global_values.items()
+            if type(value) is Function and value.transform and value.path in paths
+        }
+        decorated = set()  # every call of the function by its name runs the transformed one
+        # The first module-level line applying a transformation to each name (`f = jax.jit(f)`):
+        # where the name rebound to the transformed function is transformed at module level.
+        applied_from: dict[str, int] = {}
+        calls: list[tuple[FunctionRef, ast.Call, int, FunctionNode | None]] = []
+        # Module names bound to a transformed method of an object (`u = jax.jit(opt.update)`):
+        # the method and the reference as the calls of the name see it (`self` fixed).
+        method_aliases: dict[str, tuple[FunctionNode, FunctionRef]] = {}
+        found: dict[FunctionNode, frozenset[str]] = {}
+        units = [unit for unit in self.model.document.units if unit.tree is not None]
+        for unit, summary in zip(units, self.model.summaries, strict=True):
+            for application in summary.applications:
+                target = application.target
+                if target.name.rpartition(".")[2] not in names:
+                    continue
+                if target.node is not None and application.node in getattr(
+                    target.node, "decorator_list", ()
+                ):
+                    decorated.add(target.node)
+                elif _rebinds_its_target(unit.tree, application):
+                    line = unit.start_line + application.node.lineno
+                    applied_from[target.name] = min(applied_from.get(target.name, line), line)
+                if application.call is not None:  # `jax.jit(f)(x, False)`
+                    site = (target, application.call, unit.start_line, application.enclosing)
+                    calls.append(site)
+                name = bound_method_alias(unit.tree, application)
+                resolved = None if name is None else self.model.references.resolve_ref(target)
+                if resolved is not None and resolved[0] in defaults:
+                    method_aliases[name] = resolved  # `update = jax.jit(opt.update)`
+            for call in summary.calls:
+                if call.callee.name in method_aliases and (
+                    call.caller is None or not binds_locally(call.callee.name, call.caller)
+                ):
+                    node, bound = method_aliases[call.callee.name]
+                    if passed := passed_params(node, call.node, bound) & defaults[node]:
+                        found[node] = found.get(node, frozenset()) | passed
+                elif call.callee.name.rpartition(".")[2] in names or call.callee.name in aliases:
+                    calls.append((call.callee, call.node, unit.start_line, call.caller))
+        for ref, call, unit_start, caller in calls:
+            resolved = self.model.references.resolve_ref(ref, unit_start + call.lineno, caller)
+            if resolved is None and ref.name in aliases:
+                resolved = aliases[ref.name], ref
+            if resolved is None or resolved[0] not in defaults:
+                continue
+            node, ref = resolved
+            func = call.func
+            # A plain call of a function jitted elsewhere (`g = jax.jit(f)`) traces nothing:
+            # only its decorated name, a name bound to the transformed one (`f = jax.jit(f)`
+            # rebinds the name itself: from there on at module level, and in any function), or
+            # `jit(f)(...)`.
+            named = isinstance(func, ast.Name) and func.id == node.name
+            # A module-level call before the rebinding runs the plain function.
+            rebound_from = applied_from.get(func.id, math.inf) if named else math.inf
+            rebound = rebound_from < (unit_start + call.lineno if caller is None else math.inf)
+            if named and node not in decorated and not rebound:
+                continue
+            passed = passed_params(node, call, ref) & defaults[node]
+            if passed:
+                found[node] = found.get(node, frozenset()) | passed
+        return found
+
+    def differentiated(self, node: FunctionNode) -> frozenset[str]:
+        """Parameters of `node` that a differentiating transformation gives tangent-carrying
+        tracers (`jax.grad(f)`, or a call passing on such a value: `jax.grad(lambda x:
+        f(2 * x))`): no static argument can take them."""
+        return self._differentiated.get(node, frozenset())
+
+    @cached_property
+    def _differentiated(self) -> dict[FunctionNode, frozenset[str]]:
+        found: dict[FunctionNode, frozenset[str]] = {}
+        pending: list[FunctionNode] = []
+
+        def note(function: FunctionNode, params: frozenset[str]) -> None:
+            if params and not params <= found.get(function, frozenset()):
+                found[function] = found.get(function, frozenset()) | params
+                pending.append(function)
+
+        for application, unit_start in self.model.tracing.gradients:
+            line = unit_start + application.node.lineno
+            ref = application.target
+            if ref.name.endswith(_WRAPPED):  # `jax.grad(f.__wrapped__)`: the function itself
+                ref = replace(ref, name=ref.name.removesuffix(_WRAPPED))
+            resolved = self.model.references.resolve_ref(ref, line, application.enclosing)
+            if resolved is not None:
+                note(resolved[0], differentiated_params(application, *resolved))
+        if not found:
+            return found
+        units = [unit for unit in self.model.document.units if unit.tree is not None]
+        call_sites = {
+            call.node: (call, unit.start_line)
+            for unit, summary in zip(units, self.model.summaries, strict=True)
+            for call in summary.calls
+        }
+        while pending:
+            function = pending.pop()
+            params = found[function]
+            for call in walk_nodes(function):
+                located = call_sites.get(call) if type(call) is ast.Call else None
+                if located is None:
+                    continue
+                site, unit_start = located
+                resolved = self.model.references.resolve_ref(
+                    site.callee, unit_start + call.lineno, site.caller
+                )
+                if resolved is None or resolved[0] is function:
+                    continue
+                callee, ref = resolved
+                passed = passed_arguments(callee, call, ref)
+                note(callee, frozenset(n for n, arg in passed if _mentions(arg, params)))
+        return found
+
+    def local_refs(self, node: FunctionNode) -> frozenset[str]:
+        """`_local_refs` memoised on the function's node and the module's imports: a whole
+        walk of every function on every edit cost the editor its speed. On the node, not its
+        unit: an edit in one method of a class shares the other methods' nodes with the last
+        parse (`document._splice_member`), and the names a function binds to a new ref are
+        a fact of its subtree and the imports alone."""
+        known = _LOCAL_REFS.get(node)
+        if known is not None and known[0] == self.model.alias_key:
+            return known[1]
+        found = _local_refs(node, self.model.resolver)
+        _LOCAL_REFS[node] = (self.model.alias_key, found)
+        return found
+
+    @cached_property
+    def ref_params(self) -> dict[FunctionNode, frozenset[str]]:
+        """Parameters of module functions that a call in the module passes a `jax.Ref` (a name
+        bound by `jax.new_ref(...)` at module level or in the caller, or a parameter that
+        receives one): `ref[...] = v` is legal on them."""
+        sources = [unit.source for unit in self.model.document.units if unit.tree is not None]
+        if not any(_may_make_refs(source) for source in sources):
+            return {}
+        module_refs = frozenset(
+            n for n, v in self.model.module_globals.global_values.items() if v is REF
+        )
+        local_refs = {
+            record.node: self.local_refs(record.node)
+            for record in self.model.functions.values()
+            if not isinstance(record.node, ast.Lambda)
+        }
+        if not module_refs and not any(local_refs.values()):
+            return {}  # no ref is made anywhere, so none is passed
+        calls = [call for summary in self.model.summaries for call in summary.calls]
+        # `jax.vmap(f)(xs, ref)`: a transformed function called at once passes its arguments
+        # on to `f`'s parameters.
+        calls += [
+            CallSite(application.enclosing, application.target, application.call)
+            for summary in self.model.summaries
+            for application in summary.applications
+            if application.call is not None
+        ]
+        found: dict[FunctionNode, frozenset[str]] = {}
+        held = module_refs.union(*local_refs.values())  # every name that may hold a ref
+        changed = True
+        while changed:  # a parameter that receives a ref may pass it on
+            changed = False
+            for call in calls:
+                arguments = call.argument_names
+                if held.isdisjoint(arguments):
+                    continue
+                refs = (
+                    module_refs
+                    if call.caller is None
+                    else self._refs_in(call.caller, module_refs, local_refs, found)
+                )
+                # Only a call passing a name that holds a ref can pass one: resolving every
+                # call of the module on every edit cost the editor its speed.
+                if refs.isdisjoint(arguments):
+                    continue
+                callee = self.model.references.resolve(call.callee)
+                if callee is None or isinstance(callee, ast.Lambda):
+                    continue
+                record = self.model.records.get(callee)
+                method = bool(record and record.class_name and "." in call.callee.name)
+                method = method and not is_staticmethod(callee)
+                passed = _params_passed(callee, call.node, refs, method)
+                passed -= found.get(callee, frozenset())
+                if passed:
+                    found[callee] = found.get(callee, frozenset()) | passed
+                    held |= passed
+                    changed = True
+        return found
+
+    @staticmethod
+    def _refs_in(caller, module_refs, local_refs, found) -> frozenset[str]:
+        """Names that hold a ref in `caller`: its own refs and ref parameters, and the
+        module's refs that it does not shadow with a parameter."""
+        own = local_refs.get(caller, frozenset()) | found.get(caller, frozenset())
+        if isinstance(caller, ast.Lambda):
+            return module_refs | own
+        return (module_refs - frozenset(all_params(caller))) | own
+
+    # -- return summaries -----------------------------------------------------------------
+    @cached_property
+    def _call_sites(self) -> dict[ast.Call, tuple[CallSite, int]]:
+        """Every call of the module, with the first line of its unit."""
+        units = [unit for unit in self.model.document.units if unit.tree is not None]
+        return {
+            call.node: (call, unit.start_line)
+            for unit, summary in zip(units, self.model.summaries, strict=True)
+            for call in summary.calls
+        }
+
+    def _resolved_method(self, call: ast.Call) -> FunctionRecord | None:
+        """The method of a class of the module a call through an object runs, when the model
+        resolves it (`self.helper(x)`, a linen module's `model.apply(variables, x)`, a
+        TrainState's `state.apply_fn(variables, x)`: `__call__`)."""
+        if type(call.func) is not ast.Attribute:
+            return None
+        located = self._call_sites.get(call)
+        if located is None:
+            return None
+        site, unit_start = located
+        resolved = self.model.references.resolve_ref(
+            site.callee, unit_start + call.lineno, site.caller
+        )
+        if resolved is None or isinstance(resolved[0], ast.Lambda):
+            return None
+        record = self.model.records.get(resolved[0])
+        return record if record is not None and record.class_name else None
+
+    def _method_call_returns(self, call: ast.Call) -> Value | None:
+        """What the method a call resolves to returns, interpreted on its own (its parameters
+        unknown, as a module function's return summary)."""
+        record = self._resolved_method(call)
+        if record is None or isinstance(record.node, ast.AsyncFunctionDef):
+            return None
+        node = record.node
+        source = self.model._source_of[node]
+        key = (
+            "method-returns",
+            self.model.alias_key,
+            self.model.unit_keys.unit_globals_key(source),
+            record.path,
+        )
+        if key not in source.memo:
+            source.memo[key] = self.interpret_returns(node, self.model.module_globals.global_values)
+        return source.memo[key]
+
+    def method_returns_key(self, node: FunctionNode) -> tuple:
+        """The methods whose return summaries a traced function's values read (the calls in
+        its body the model resolves to methods): each one's path, text and the key of the
+        globals its unit mentions, for the keys of the function's values and findings (the
+        method may be in another unit, or another method of the same class)."""
+        memo = self.model.unit_keys.method_keys
+        found = memo.get(node)
+        if found is None:
+            info = self.context_of(node)
+            entries = []
+            if info is not None and info.abstract:
+                for call in walk_nodes(node):
+                    if type(call) is not ast.Call or type(call.func) is not ast.Attribute:
+                        continue
+                    record = self._resolved_method(call)
+                    if record is None:
+                        continue
+                    source = self.model._source_of[record.node]
+                    text = source.node_lines(record.node)
+                    entries.append(
+                        (record.path, hash(text), self.model.unit_keys.unit_globals_key(source))
+                    )
+            found = memo[node] = tuple(entries)
+        return found
+
+    def return_value(self, path: str, given_tracers: bool = False) -> Value | None:
+        """What calling the module function `path` returns, interpreted on its own (its
+        parameters unknown, outside any trace; with `given_tracers`, every parameter a tracer
+        in abstract code): JAX arrays it makes, pytrees it builds, Python values. Calls of
+        other module functions inside are not followed, so the summary depends only on the
+        function's own unit (and the module facts every key holds)."""
+        record = self.model.functions.get(path)
+        if record is None or record.class_name or isinstance(record.node, ast.Lambda):
+            return None
+        node = record.node
+        source = self.model._source_of[node]
+        key = (
+            "returns",
+            self.model.alias_key,
+            self.model.unit_keys.unit_globals_key(source),
+            path,
+            given_tracers,
+        )
+        if key not in source.memo:
+            source.memo[key] = self.interpret_returns(
+                node, self.model.module_globals.global_values, given_tracers
+            )
+        return source.memo[key]
+
+    def _traced_return_value(self, path: str) -> Value | None:
+        return self.return_value(path, given_tracers=True)
+
+    def interpret_returns(
+        self,
+        node: ast.FunctionDef | ast.AsyncFunctionDef,
+        outer: Mapping[str, Value],
+        given_tracers: bool = False,
+    ) -> Value | None:
+        if isinstance(node, ast.AsyncFunctionDef):
+            return None  # a call gives a coroutine
+        returns = own_returns(node, "yield" in self.model._source_of[node].text)
+        if returns is None:
+            return None
+        if all(value is None or is_none(value) for value in returns):
+            return Kind.UNKNOWN  # no return gives a value: nothing to interpret
+        params: dict[str, Value] = {name: Kind.UNKNOWN for name in all_params(node)}
+        for arg in [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]:
+            params[arg.arg] = annotation_kind(arg.annotation, self.model.resolver) or Kind.UNKNOWN
+        if given_tracers:
+            params = dict.fromkeys(params, Kind.TRACED)
+        resolver = self.model.resolver.child(local_imports(node), frozenset(params))
+        kinds: dict[ast.AST, Kind] = {}
+        values: dict[ast.AST, Value] = {}
+        # Its path names the functions it defines (`make_step.step`, what a call returns).
+        path = self.model.records[node].path if node in self.model.records else ""
+        context = ScopeContext(
+            resolver, given_tracers, outer, external=self.model.external or {}, scope_path=path
+        )
+        FlowInterpreter(context, kinds, values).run_function(node, params)
+        found = [
+            Kind.UNKNOWN
+            if value is None or is_none(value)
+            else values.get(value, kinds.get(value, Kind.UNKNOWN))
+            for value in returns
+        ]
+        return merge_values_all(found) if found else Kind.UNKNOWN
+
+    def returns_key(self, source: UnitSource) -> tuple:
+        """The units defining the module functions this unit may call (by name, or through
+        a module-level `step = jax.jit(f)`): their return summaries shape its values."""
+        defined = self.model.unit_keys.function_units
+        if not defined:
+            return ()
+        own = hash(source.text)
+        named = self.model.unit_keys.named_functions(source)
+        return tuple([(name, defined[name]) for name in named if defined[name][1] != own])
+
+    def lambda_traces(self, source: UnitSource) -> tuple[TraceInfo | None, ...]:
+        """How each lambda of the unit is traced: part of the keys of its cached kinds."""
+        trace = self.model.tracing.trace
+        return tuple([trace.get(node) for node in self.model._summary(source).lambdas])
+
+
+def _mentions(expr: ast.expr, names: frozenset[str]) -> bool:
+    return any(type(node) is ast.Name and node.id in names for node in walk_nodes(expr))
+
+
+def _rebinds_its_target(tree: ast.Module, application: Application) -> bool:
+    """`f = jax.jit(f)` at module level: the name now runs the transformed function."""
+    if application.enclosing is not None or application.call is not None:
+        return False
+    return any(
+        type(statement) is ast.Assign
+        and statement.value is application.node
+        and len(statement.targets) == 1
+        and type(statement.targets[0]) is ast.Name
+        and statement.targets[0].id == application.target.name
+        for statement in tree.body
+    )
+
+
+# Which parameter of the function given to a lax loop receives the carry, and where the
+# loop's call passes the initial carry (position, keyword).
+_CARRY_PARAMS = {"lax.while_loop": 0, "lax.fori_loop": 1, "lax.scan": 0}
+
+
+_CARRY_ARGUMENTS = {
+    "lax.while_loop": (2, "init_val"),
+    "lax.fori_loop": (3, "init_val"),
+    "lax.scan": (1, "init"),
+}
+
+
+def _carry_leaves(value: Value) -> Value:
+    """A loop body's carry: its containers keep the initial carry's structure, and every other
+    part is traced, as the carry parameter is without a known structure (an unknown init
+    element, a caller's parameter `(n, 0)`, is a tracer in the body all the same)."""
+    if value is Kind.UNKNOWN:
+        return Kind.TRACED
+    if type(value) is Container:
+        if value.items is None:  # only the kind of its items is known
+            return Container(value.form, None, value.keys, _carry_leaves(value.leaf))
+        items = tuple(_carry_leaves(v) for v in value.items)
+        return Container(value.form, items, value.keys, value.leaf)
+    return value
+
+
+def _may_make_refs(source: UnitSource) -> bool:
+    found = source.memo.get("makes-refs")
+    if found is None:
+        found = source.memo["makes-refs"] = "_ref" in source.text
+    return found
+
+
+# `ModelView._local_refs` by function node: (the imports' key, the names). Weak keys: a
+# forgotten tree takes its entries along.
+_LOCAL_REFS: weakref.WeakKeyDictionary[ast.AST, tuple[int, frozenset[str]]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _local_refs(node: FunctionNode, resolver: Resolver) -> frozenset[str]:
+    """Names a function binds to `jax.new_ref(...)` / `jax.empty_ref(...)`."""
+    names = set()
+    for child in walk_nodes(node):
+        if (
+            isinstance(child, ast.Assign)
+            and isinstance(child.value, ast.Call)
+            and resolver.qualname(child.value.func) in NEW_REF
+        ):
+            names.update(t.id for t in child.targets if isinstance(t, ast.Name))
+    return frozenset(names)
+
+
+def _params_passed(
+    callee: FunctionNode, call: ast.Call, names: frozenset[str], method: bool
+) -> frozenset[str]:
+    """Parameters of `callee` to which `call` passes one of `names`."""
+    positional = positional_params(callee)
+    if method and positional:
+        positional = positional[1:]  # self.method(x): x lands on the second parameter
+    passed = set()
+    for index, arg in enumerate(call.args):
+        if isinstance(arg, ast.Starred):
+            break
+        if isinstance(arg, ast.Name) and arg.id in names and index < len(positional):
+            passed.add(positional[index])
+    known = set(all_params(callee))
+    for keyword in call.keywords:
+        value = keyword.value
+        if keyword.arg in known and isinstance(value, ast.Name) and value.id in names:
+            passed.add(keyword.arg)
+    return frozenset(passed)
+
+
+def _no_method(call: ast.Call) -> None:
+    """Outside traced code, calls of methods keep the values the flow gives them."""
+    return None
+
+
+def _fixed_flags(node: FunctionNode, info: TraceInfo | None) -> dict[str, bool | None]:
+    """The flags every trace of `node` gives a parameter that its code never rebinds."""
+    if info is None or not info.literals:
+        return {}
+    rebound = rebound_names(node)
+    return {name: value for name, value in info.literals if name not in rebound}
