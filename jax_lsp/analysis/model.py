@@ -59,7 +59,7 @@ from jax_lsp.analysis.trace_steps import TraceSteps
 from jax_lsp.analysis.traced import TraceInfo, TraceStep
 from jax_lsp.analysis.tracing import Tracing
 from jax_lsp.analysis.unit_keys import UNIT_KEY_INPUTS as UNIT_KEY_INPUTS
-from jax_lsp.analysis.unit_keys import UnitKeys
+from jax_lsp.analysis.unit_keys import UnitKey, UnitKeys
 from jax_lsp.analysis.updates import top_level_self_updates
 from jax_lsp.analysis.values import Instance, Object, Value
 from jax_lsp.analysis.x64 import (
@@ -561,7 +561,7 @@ class ModuleModel:
     def unit_globals_key(self, source: UnitSource) -> int:
         return self.unit_keys.unit_globals_key(source)
 
-    def unit_key(self, unit: Unit) -> tuple:
+    def unit_key(self, unit: Unit) -> UnitKey:
         return self.unit_keys.unit_key(unit)
 
     @property

@@ -10,6 +10,7 @@ import re
 from bisect import bisect_right
 from collections.abc import Callable
 from functools import cached_property
+from typing import NamedTuple
 
 from jax_lsp.analysis.document import Unit, UnitSource, first_line
 from jax_lsp.analysis.key_inputs import (
@@ -44,6 +45,34 @@ _X64_ALIASES = ("float_", "complex_", "int_", "uint", "intp", "longlong")
 _X64_ALIAS_WORDS = re.compile(r"\b(?:float_|complex_|int_|uint|u?intp|u?longlong)\b")
 
 
+class KeyMarkers(NamedTuple):
+    """Which conditional module facts a unit's key reads, judged from its text: only units
+    that may need one pay for it."""
+
+    x64: bool  # may name a 64-bit dtype or the flag (64-bit rules read facts at absolute lines)
+    attribute_writes: bool  # a static `self` or a jitted bound method `jit(self.f)` (JAX402)
+    top_level_index: bool  # its top-level code may index with a literal (JAX301 reads shapes)
+
+
+class UnitKey(NamedTuple):
+    """Everything a rule may read about a unit beyond its text: equal keys, equal findings."""
+
+    x64: tuple
+    attribute_writes: tuple
+    shapes: object
+    module_facts: int
+    globals: object
+    reaching: object
+    module_key_reuses: object
+    returns: object
+    functions: tuple  # one entry per function of the unit, in the summary's order
+    lambdas: tuple  # one entry per lambda of the unit
+
+    def unit_wide(self) -> UnitKey:
+        """The parts that are not per function or lambda (each method of a class shares them)."""
+        return self._replace(functions=(), lambdas=())
+
+
 class UnitKeys(ModelFact):
     """Each unit's cache key (see the module docstring)."""
 
@@ -51,7 +80,7 @@ class UnitKeys(ModelFact):
         super().__init__(model)
         self._callee_key: tuple | None = None
         # unit_key's answers by (id of the unit's parse, first line): see `unit_key`.
-        self._unit_keys: dict[tuple[int, int], tuple] = {}
+        self._unit_keys: dict[tuple[int, int], UnitKey] = {}
         self.method_keys: dict[FunctionNode, tuple] = {}
 
     def named_functions(self, source: UnitSource) -> tuple[str, ...]:
@@ -144,7 +173,7 @@ class UnitKeys(ModelFact):
             )
         return self._callee_key
 
-    def unit_key(self, unit: Unit) -> tuple:
+    def unit_key(self, unit: Unit) -> UnitKey:
         """Everything a rule may read about this unit beyond its text."""
         # Memoised for the copies `of` makes of this model, whose units are these very parses.
         place = (id(unit.source), unit.start_line)
@@ -167,61 +196,58 @@ class UnitKeys(ModelFact):
         return KeyRecord({item.name: item.view(self.model) for item in UNIT_KEY_INPUTS})
 
     @cached_property
-    def _kept_keys(self) -> dict[tuple[int, int], tuple]:
+    def _kept_keys(self) -> dict[tuple[int, int], UnitKey]:
         """The last model's unit keys that hold for this one (see `unit_key`)."""
         record = self.key_record
         previous = self.model.document.lineage.hand_over("unit-keys", record)
         return kept_keys(previous, record, UNIT_KEY_INPUTS, self.model)  # type: ignore[arg-type]
 
-    def _key_markers(self, source: UnitSource) -> tuple[bool, bool, bool, bool]:
-        """Which conditional module facts a unit's key reads: 64-bit rules read module facts
-        at absolute lines, so only units that may name a 64-bit dtype or the flag pay for it;
-        then dtypes, attribute writes, the module's shapes."""
+    def _key_markers(self, source: UnitSource) -> KeyMarkers:
+        """Which conditional module facts a unit's key reads (`KeyMarkers`)."""
         markers = source.memo.get("key-markers")
         if markers is None:
             text = source.text
-            markers = source.memo["key-markers"] = (
-                any(marker in text for marker in _X64_MARKERS)
+            markers = source.memo["key-markers"] = KeyMarkers(
+                x64=any(marker in text for marker in _X64_MARKERS)
                 or (
                     any(alias in text for alias in _X64_ALIASES)
                     and bool(_X64_ALIAS_WORDS.search(text))
                 ),
-                "astype" in text or "dtype" in text or ".at[" in text,
-                # A static `self` or a jitted bound method `jit(self.f)` (JAX402) reads
-                # attribute writes.
-                "static_arg" in text or ("(self." in text and "jit" in text),
-                _may_index_at_top(source),  # JAX301 reads the module's shapes
+                attribute_writes="static_arg" in text or ("(self." in text and "jit" in text),
+                top_level_index=_may_index_at_top(source),
             )
         return markers
 
-    def _any_unit_marked(self, index: int) -> bool:
+    def _any_unit_marked(self, marker: str) -> bool:
         return any(
-            self._key_markers(unit.source)[index]
+            getattr(self._key_markers(unit.source), marker)
             for unit in self.model.document.units
             if unit.tree is not None
         )
 
-    def compute_unit_key(self, unit: Unit) -> tuple:
+    def compute_unit_key(self, unit: Unit) -> UnitKey:
         summary = self.model._summary(unit.source)
         markers = self._key_markers(unit.source)
-        x64 = (self.model.x64, unit.start_line) if markers[0] else ()
-        attributes = (
-            (self.model.objects.attribute_writes, self.model.objects.other_class_texts(unit.source))
-            if markers[2]
-            else ()
-        )
-        shapes = self.model.module_globals.shapes_by_unit.get(unit.start_line) if markers[3] else ()
-        return (
-            x64,
-            attributes,
-            shapes,
-            self.module_facts_key,
-            self.unit_globals_key(unit.source),
-            self.model.module_globals.reaching_key(unit.source),
-            self._module_reuse_key(unit),
-            self.model.scopes.returns_key(unit.source),
-            self._functions_key(summary, unit.start_line) if summary.functions else (),
-            self._lambdas_key(summary, unit.start_line) if summary.lambdas else (),
+        objects = self.model.objects
+        return UnitKey(
+            x64=(self.model.x64, unit.start_line) if markers.x64 else (),
+            attribute_writes=(
+                (objects.attribute_writes, objects.other_class_texts(unit.source))
+                if markers.attribute_writes
+                else ()
+            ),
+            shapes=(
+                self.model.module_globals.shapes_by_unit.get(unit.start_line)
+                if markers.top_level_index
+                else ()
+            ),
+            module_facts=self.module_facts_key,
+            globals=self.unit_globals_key(unit.source),
+            reaching=self.model.module_globals.reaching_key(unit.source),
+            module_key_reuses=self._module_reuse_key(unit),
+            returns=self.model.scopes.returns_key(unit.source),
+            functions=self._functions_key(summary, unit.start_line) if summary.functions else (),
+            lambdas=self._lambdas_key(summary, unit.start_line) if summary.lambdas else (),
         )
 
     def member_keys(self, unit: Unit) -> dict[ast.stmt, tuple]:
@@ -246,14 +272,14 @@ class UnitKeys(ModelFact):
         functions: list[list] = [[] for _ in methods]
         lambdas: list[list] = [[] for _ in methods]
         for nodes, entries, own in (
-            ([record.node for record in summary.functions], key[8], functions),
-            (summary.lambdas, key[9], lambdas),
+            ([record.node for record in summary.functions], key.functions, functions),
+            (summary.lambdas, key.lambdas, lambdas),
         ):
             for node, entry in zip(nodes, entries, strict=True):
                 index = bisect_right(starts, node.lineno) - 1
                 if index >= 0 and node.lineno <= methods[index].end_lineno:  # type: ignore[operator]
                     own[index].append(entry)
-        shared = key[:8]
+        shared = key.unit_wide()
         return {
             method: (shared, tuple(functions[i]), tuple(lambdas[i]))
             for i, method in enumerate(methods)
@@ -348,8 +374,8 @@ def _module_reuse_keys(model: ModelView) -> dict[int, tuple]:
     }
 
 
-def _marked(index: int) -> Callable[[ModelView, UnitSource], bool]:
-    return lambda model, source: model.unit_keys._key_markers(source)[index]
+def _marked(marker: str) -> Callable[[ModelView, UnitSource], bool]:
+    return lambda model, source: getattr(model.unit_keys._key_markers(source), marker)
 
 
 def _words(model: ModelView, source: UnitSource) -> frozenset[str]:
@@ -370,20 +396,26 @@ UNIT_KEY_INPUTS = (
         every_unit,
     ),
     KeyInput(
-        "x64", lambda m: m.x64 if m.unit_keys._any_unit_marked(0) else None, by_reader(_marked(0))
+        "x64",
+        lambda m: m.x64 if m.unit_keys._any_unit_marked("x64") else None,
+        by_reader(_marked("x64")),
     ),
     KeyInput(
         "attribute-writes",
         lambda m: (
             (m.objects.attribute_writes, tuple([source.text for source in m.objects.class_sources]))
-            if m.unit_keys._any_unit_marked(2)
+            if m.unit_keys._any_unit_marked("attribute_writes")
             else None
         ),
-        by_reader(_marked(2)),
+        by_reader(_marked("attribute_writes")),
     ),
     KeyInput(
         "shapes",
-        lambda m: m.module_globals.shapes_by_unit if m.unit_keys._any_unit_marked(3) else {},
+        lambda m: (
+            m.module_globals.shapes_by_unit
+            if m.unit_keys._any_unit_marked("top_level_index")
+            else {}
+        ),
         by_start,
     ),
     KeyInput("module-key-reuses", _module_reuse_keys, by_start),
