@@ -1,6 +1,7 @@
-"""A rule that declares what the lines of a node must spell (`Rule.prefilter`) is handed only
-the nodes that spell it: its findings are the same as when it is handed every node, on every
-documented example and fixture."""
+"""What a rule declares it can act on, applied by the runner before `check`: the names its calls
+end with (`Rule.call_names`) and the words the lines of a node must spell (`Rule.prefilter`).
+A rule's findings are the same without its declaration, on every documented example and
+fixture, and under an import alias."""
 
 from __future__ import annotations
 
@@ -17,11 +18,15 @@ from jax_lsp.engine import analyze
 from jax_lsp.findings import Finding
 
 FIXTURES = Path(__file__).parent.parent / "fixtures"
-DECLARING = [rule for rule in ALL_RULES if rule.prefilter is not None]
+CALLING = [rule for rule in ALL_RULES if rule.call_names is not None]
+PREFILTERED = [rule for rule in ALL_RULES if rule.prefilter is not None]
+DECLARATIONS = [(rule, "call_names") for rule in CALLING] + [
+    (rule, "prefilter") for rule in PREFILTERED
+]
 
 
-def _unfiltered(rule: type[Rule]) -> type[Rule]:
-    return type(rule.__name__, (rule,), {"prefilter": None})
+def _undeclared(rule: type[Rule], declaration: str) -> type[Rule]:
+    return type(rule.__name__, (rule,), {declaration: None})
 
 
 def _sources() -> list[str]:
@@ -36,17 +41,49 @@ def _findings(source: str, rules: list[type[Rule]]) -> list[tuple]:
     return [(f.code, f.span, f.message) for f in found]
 
 
-def test_some_rules_declare_a_prefilter() -> None:
-    assert {rule.code for rule in DECLARING} >= {"JAX203", "JAX301"}
-    for rule in DECLARING:
+def test_some_rules_declare_their_calls_or_words() -> None:
+    assert {rule.code for rule in CALLING} >= {"JAX501", "JAX902", "JAX903"}
+    assert all(ast.Call in rule.node_types for rule in CALLING)
+    assert {rule.code for rule in PREFILTERED} >= {"JAX203", "JAX301"}
+    for rule in PREFILTERED:
         on = rule.prefilter.on
         assert on is None or set(on) <= set(rule.node_types)
 
 
-@pytest.mark.parametrize("rule", DECLARING, ids=lambda rule: rule.code)
-def test_a_prefilter_loses_no_finding(rule: type[Rule]) -> None:
+@pytest.mark.parametrize(
+    ("rule", "declaration"), DECLARATIONS, ids=lambda value: getattr(value, "code", value)
+)
+def test_a_declaration_loses_no_finding(rule: type[Rule], declaration: str) -> None:
     for source in _sources():
-        assert _findings(source, [rule]) == _findings(source, [_unfiltered(rule)])
+        assert _findings(source, [rule]) == _findings(source, [_undeclared(rule, declaration)])
+
+
+def test_names_resolved_through_import_aliases() -> None:
+    source = textwrap.dedent(
+        """
+        import jax
+        import jax.numpy as jnp
+        from jax.numpy import stack as st, asarray as aa
+
+        def f(x):
+            a = st([[1, 2], [3, 4]])
+            c = aa(x, dtype=jnp.int32)
+            d = jnp.zeros(3, dtype=jnp.int32).at[0].set(jnp.nan)
+            e = jnp.linspace(0, 1, 5).astype(jnp.int8)
+            return a, c, d, e
+
+        y = jnp.ones(3)
+        jax.config.update("jax_enable_x64", True)
+        """
+    )
+    found = _findings(source, CALLING)
+    assert found == _findings(source, [_undeclared(rule, "call_names") for rule in CALLING])
+    assert [(code, span.start.line) for code, span, _ in found] == [
+        ("JAX501", 6),
+        ("JAX903", 8),
+        ("JAX903", 9),
+        ("JAX902", 13),
+    ]
 
 
 class _Recording(Rule):
