@@ -126,9 +126,18 @@ def compile_failing_positions(target: Any) -> tuple[int, ...]:
 
 
 def converting_positions(target: Any) -> tuple[int, ...]:
+    """Measured once per process: the test of each function and the compile table's (which
+    leaves these positions out) both ask, about every candidate."""
     import numpy as np
 
-    return probing.failing_positions(target, lambda: np.array([0.5, 0.25]), _fails_traced)
+    measured = _CONVERTING.get(id(target))
+    if measured is None:
+        positions = probing.failing_positions(target, lambda: np.array([0.5, 0.25]), _fails_traced)
+        measured = _CONVERTING[id(target)] = (target, positions)  # the target kept: its id too
+    return measured[1]
+
+
+_CONVERTING: dict[int, tuple[Any, tuple[int, ...]]] = {}
 
 
 def measure() -> probing.PositionTable:
