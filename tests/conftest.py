@@ -23,12 +23,18 @@ from jax_lsp.findings import Finding
 def pytest_cmdline_main(config: pytest.Config) -> None:
     """Tests run on every core when pytest-xdist is installed and the command line chose no
     distribution (`-n`, `--tx`, `--dist`, `-p no:xdist`); without xdist they run in this
-    process, so plain `pytest` needs no plugin."""
+    process, so plain `pytest` needs no plugin. Distributed, a worker that runs out of tests
+    takes half of another's queue (`--dist worksteal`) unless `--dist` says otherwise: with
+    xdist's default (`load`) the tests handed out stay where they are, and one worker could
+    sit idle for minutes while the other still had a queue of editor and server tests."""
     if not config.pluginmanager.hasplugin("xdist") or hasattr(config, "workerinput"):
         return
     option = config.option
-    if option.numprocesses is None and not option.tx and option.dist == "no":
+    if option.tx or option.dist != "no":
+        return
+    if option.numprocesses is None:
         option.numprocesses = "auto"
+    option.dist = "worksteal"  # xdist drops it again for `-n 0`
 
 
 # The slow tier (`-m slow`); `python -m pytest -m "not slow"` runs the rest, every rule's
@@ -40,12 +46,34 @@ _TESTS = Path(__file__).resolve().parent
 _SLOW_FOLDERS = tuple(_TESTS / folder for folder in ("e2e", "clients", "reliability"))
 
 
+# The files whose tests take longest (a minute or more each on two cores: an editor driven in a
+# browser, a fresh environment installed, every real bug run under JAX): started first, so that
+# the last minute of a run on two workers is short tests that the other worker can share.
+_LONGEST = tuple(
+    _TESTS / name
+    for name in (
+        "clients/test_vscode.py",
+        "clients/test_jupyterlab.py",
+        "rules/test_fix_real_bugs.py",
+        "clients/test_pre_commit.py",
+    )
+)
+
+
 @pytest.hookimpl(tryfirst=True)  # before `-m` deselects
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         in_slow_folder = any(item.path.is_relative_to(folder) for folder in _SLOW_FOLDERS)
         if in_slow_folder or is_hypothesis_test(getattr(item, "obj", None)):
             item.add_marker(pytest.mark.slow)
+    # The longest files, then the other files with a slow test, then the rest; a stable sort
+    # keeps each file's tests together (module fixtures are set up once) and in their order.
+    rank: dict[Path, int] = {}
+    for item in items:
+        slow = item.get_closest_marker("slow") is not None
+        here = _LONGEST.index(item.path) if item.path in _LONGEST else len(_LONGEST) + (not slow)
+        rank[item.path] = min(here, rank.get(item.path, here))
+    items.sort(key=lambda item: rank[item.path])
 
 
 def findings_of(source: str, codes: tuple[str, ...] | None = None) -> list[Finding]:

@@ -3,8 +3,10 @@
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 from hypothesis import strategies as st
 
@@ -51,3 +53,29 @@ def edited_versions(
         text = "\n".join(edited_lines(document.lines, where, removed, inserted))
         document = Document(text, previous=document)
         yield text, document
+
+
+def assert_same_tree(tree: ast.AST, expected: ast.AST) -> None:
+    """`ast.dump(tree, include_attributes=True) == ast.dump(expected, ...)`, asserted. The trees
+    are compared node by node first (dumping whole modules at every edit was most of these
+    tests' time); only when that finds a difference are they dumped, to decide and to show it."""
+    if not _same_tree(tree, expected):
+        dump = ast.dump(tree, include_attributes=True)
+        assert dump == ast.dump(expected, include_attributes=True)
+
+
+def _same_tree(a: Any, b: Any) -> bool:
+    """As strict as equal dumps: the same node types, fields and positions, and leaves of the
+    same type and repr (`0.0 == -0.0`, `nan != nan`)."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, ast.AST):
+        return all(
+            _same_tree(getattr(a, name, None), getattr(b, name, None))
+            for name in (*a._fields, *a._attributes)
+        )
+    if isinstance(a, list):
+        return len(a) == len(b) and all(map(_same_tree, a, b))
+    if isinstance(a, float | complex):
+        return repr(a) == repr(b)
+    return a == b

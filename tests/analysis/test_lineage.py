@@ -13,7 +13,14 @@ from jax_lsp.analysis.infer import ModuleFactsCache, imported_callables, local_e
 from jax_lsp.analysis.lineage import Lineage
 from jax_lsp.analysis.model import ModuleModel
 from jax_lsp.engine import analyze
-from tests.analysis.editing import FIXTURES, REAL_FILES, TESTS, edit_sequences, edited_lines
+from tests.analysis.editing import (
+    FIXTURES,
+    REAL_FILES,
+    TESTS,
+    assert_same_tree,
+    edit_sequences,
+    edited_lines,
+)
 
 # Lines that change module-wide facts: imports, module-level bindings of every kind (floats,
 # containers, keys, jitted functions), rebinding and mutation of globals, calls between
@@ -294,9 +301,7 @@ def _check_comment_edits(text: str, data) -> None:
         assert [unit.text for unit in edited.units] == [unit.text for unit in fresh_document.units]
         for unit in edited.units:
             if unit.changed_text is not None:
-                assert ast.dump(unit.tree, include_attributes=True) == ast.dump(
-                    ast.parse(unit.text), include_attributes=True
-                )
+                assert_same_tree(unit.tree, ast.parse(unit.text))
         edited.lineage = Lineage()  # the same parses, a fully fresh model over them
         assert _facts(ModuleModel(edited)) == _facts(incremental.model)
         edited.lineage = document.lineage

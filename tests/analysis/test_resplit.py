@@ -11,7 +11,12 @@ from hypothesis import strategies as st
 
 from jax_lsp.analysis.document import Document, _may_keep_code, resplit_units
 from jax_lsp.analysis.text import identifiers
-from tests.analysis.editing import REAL_FILES, edit_sequences, edited_lines
+from tests.analysis.editing import (
+    REAL_FILES,
+    assert_same_tree,
+    edit_sequences,
+    edited_lines,
+)
 
 FIXTURES = sorted((Path(__file__).parent.parent / "fixtures").glob("*.py"))
 # Lines that move unit boundaries in every way the splitter knows: new top-level statements,
@@ -113,9 +118,7 @@ def test_text_typed_after_a_triple_quote_gives_the_units_of_a_whole_split(text, 
         assert _layout(edited) == _layout(Document(text))
         for unit in edited.units:
             if _parses_as_written(unit):
-                assert ast.dump(unit.tree, include_attributes=True) == ast.dump(
-                    ast.parse(unit.text), include_attributes=True
-                )
+                assert_same_tree(unit.tree, ast.parse(unit.text))
         document = edited
 
 
@@ -194,9 +197,7 @@ def _assert_edited_units_parse_as_written(text: str, edits) -> None:
         for unit in edited.units:
             if _parses_as_written(unit):
                 fresh = ast.parse(unit.text)
-                assert ast.dump(unit.tree, include_attributes=True) == ast.dump(
-                    fresh, include_attributes=True
-                )
+                assert_same_tree(unit.tree, fresh)
         document = edited
 
 
@@ -217,9 +218,7 @@ def test_an_edit_inside_a_method_parses_that_method_only():
         for new, old in zip(added.units[1].tree.body[0].body, old_class.body, strict=True)
     ]
     assert kept == [True, True, False, False, False]
-    assert ast.dump(added.units[1].tree, include_attributes=True) == ast.dump(
-        ast.parse(added.units[1].source.text), include_attributes=True
-    )
+    assert_same_tree(added.units[1].tree, ast.parse(added.units[1].source.text))
 
 
 def test_a_decorator_typed_on_the_blank_line_above_a_def_is_not_mistaken_for_a_comment():
@@ -233,9 +232,7 @@ def test_a_decorator_typed_on_the_blank_line_above_a_def_is_not_mistaken_for_a_c
     after_text = text.replace("return 1\n\n", "return 1\n    @jax.jit\n")
     after = Document(after_text, previous=before)
     assert _layout(after) == _layout(Document(after_text))
-    assert ast.dump(after.units[1].tree, include_attributes=True) == ast.dump(
-        ast.parse(after.units[1].source.text), include_attributes=True
-    )
+    assert_same_tree(after.units[1].tree, ast.parse(after.units[1].source.text))
     decorated = after.units[1].tree.body[0].body[1]
     assert [ast.unparse(d) for d in decorated.decorator_list] == ["jax.jit", "property"]
 
@@ -296,9 +293,7 @@ def test_an_edit_inside_a_function_parses_the_statements_it_touched_only():
     def kept_statements(edited_text: str) -> list[bool]:
         """Which statements of the edited function's body are the last parse's own nodes."""
         after = Document(edited_text, previous=before)
-        assert ast.dump(after.units[1].tree, include_attributes=True) == ast.dump(
-            ast.parse(after.units[1].source.text), include_attributes=True
-        )
+        assert_same_tree(after.units[1].tree, ast.parse(after.units[1].source.text))
         old, new = before.units[1].tree.body[0].body, after.units[1].tree.body[0].body
         return [mine is theirs for mine, theirs in zip(new, old, strict=True)]
 
@@ -400,9 +395,7 @@ def test_an_edit_inside_a_method_parses_the_statements_it_touched_only():
     def kept(edited_text: str) -> tuple[list[bool], list[bool]]:
         """Which members of the class, and statements of `m`, are the last parse's nodes."""
         after = Document(edited_text, previous=before)
-        assert ast.dump(after.units[1].tree, include_attributes=True) == ast.dump(
-            ast.parse(after.units[1].source.text), include_attributes=True
-        )
+        assert_same_tree(after.units[1].tree, ast.parse(after.units[1].source.text))
         old, new = before.units[1].tree.body[0], after.units[1].tree.body[0]
         members = [mine is theirs for mine, theirs in zip(new.body, old.body, strict=True)]
         statements = [
@@ -488,6 +481,4 @@ def test_an_edit_on_a_line_two_statements_share_parses_both(header, before, afte
         except SyntaxError:
             assert unit.source.problem is not None
             continue
-        assert ast.dump(unit.tree, include_attributes=True) == ast.dump(
-            expected, include_attributes=True
-        )
+        assert_same_tree(unit.tree, expected)

@@ -15,18 +15,23 @@ from tests.cli.helpers import FIXABLE, FIXED, jax_lsp, jax_lsp_process
 
 pytestmark = pytest.mark.slow  # check run as a process, with workers
 
-# Many findings per file: the report is larger than a pipe's buffer (64 KiB on Linux).
-_MANY = "import jax.numpy as jnp\n\nx = jnp.zeros(3)\n" + "x[0] = 1.0\n" * 400
+
+def _many(lines: int) -> str:
+    return "import jax.numpy as jnp\n\nx = jnp.zeros(3)\n" + "x[0] = 1.0\n" * lines
 
 
-@pytest.mark.parametrize("files", [3, 40], ids=["in-process", "workers"])
-def test_whole_report_and_status_from_a_process(tmp_path: Path, files: int) -> None:
+# Many findings per file: each file's report alone is larger than a pipe's buffer (64 KiB on
+# Linux; 100 findings take about 87 KB as JSON). 40 files are checked by worker processes.
+@pytest.mark.parametrize(("files", "lines"), [(3, 400), (40, 100)], ids=["in-process", "workers"])
+def test_whole_report_and_status_from_a_process(tmp_path: Path, files: int, lines: int) -> None:
     for index in range(files):
-        (tmp_path / f"m{index:02}.py").write_text(_MANY, encoding="utf-8")
+        (tmp_path / f"m{index:02}.py").write_text(_many(lines), encoding="utf-8")
     run = jax_lsp_process("check", "--output-format", "json", ".", cwd=tmp_path)
     assert run.returncode == 1, run.stderr
     findings = json.loads(run.stdout)  # complete: the buffered tail was flushed
-    assert len(findings) == 400 * files
+    assert len(findings) == lines * files
+    first_file = [f for f in findings if Path(f["filename"]).name == "m00.py"]
+    assert len(json.dumps(first_file)) > 64 * 1024
     assert run.stdout == jax_lsp("check", "--output-format", "json", ".", cwd=tmp_path).stdout
 
 

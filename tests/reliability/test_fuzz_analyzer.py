@@ -94,7 +94,7 @@ def test_half_typed_jax_modules(text, cut, insert):
 
 
 @settings(SETTINGS, max_examples=25)
-@given(hypothesmith.from_grammar())
+@given(st.deferred(hypothesmith.from_grammar))  # built when run: 2 s of parser tables
 def test_grammar_generated_modules(text):
     check(text)
 

@@ -120,15 +120,26 @@ def _fails_compiled(target: Any, args: list[Any], position: int) -> bool:
 def compile_failing_positions(target: Any) -> tuple[int, ...]:
     import numpy as np
 
-    converting = set(converting_positions(target))
     failing = probing.failing_positions(target, lambda: np.array([0.5, 0.25]), _fails_compiled)
+    if not failing:  # almost every function: no need to measure its conversions
+        return ()
+    converting = set(converting_positions(target))
     return tuple(p for p in failing if p not in converting)
 
 
 def converting_positions(target: Any) -> tuple[int, ...]:
+    """Measured once per process: the test of each function and the compile table's (which
+    leaves these positions out) may both ask."""
     import numpy as np
 
-    return probing.failing_positions(target, lambda: np.array([0.5, 0.25]), _fails_traced)
+    measured = _CONVERTING.get(id(target))
+    if measured is None:
+        positions = probing.failing_positions(target, lambda: np.array([0.5, 0.25]), _fails_traced)
+        measured = _CONVERTING[id(target)] = (target, positions)  # the target kept: its id too
+    return measured[1]
+
+
+_CONVERTING: dict[int, tuple[Any, tuple[int, ...]]] = {}
 
 
 def measure() -> probing.PositionTable:
