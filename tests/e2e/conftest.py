@@ -6,9 +6,7 @@ Each test starts a fresh server and initialises it with the capabilities it is a
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import os
-import signal
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -33,33 +31,14 @@ async def client(lsp_client: LanguageClient):
 
 
 async def end_session(client: LanguageClient) -> None:
-    """`shutdown`, then `exit`, and the server ends with status 0. The jedi worker, told to stop
-    at `shutdown`, is killed first: most tests end while it still loads jedi (seconds of CPU at
-    a low priority), and the server's exit would wait up to 2 s for it. That wait, and the
-    worker's end with its server however it ends, are tested in tests/server (test_shutdown.py,
-    test_worker_lifetime.py); reliability/test_fuzz_editing.py ends its servers unaided."""
+    """`shutdown`, then `exit`, and the server ends with status 0 (a jedi worker still loading
+    jedi is not waited for: `tests/server/test_shutdown.py`)."""
     server = client._server  # what pytest-lsp's own `shutdown_session` waits for
     if client.error is not None or client.capabilities is None or server is None:
         return
     await client.shutdown_async(None)
-    for worker in jedi_workers(server.pid):
-        with contextlib.suppress(ProcessLookupError):
-            os.kill(worker, signal.SIGKILL)
     client.exit(None)
     assert await asyncio.wait_for(server.wait(), TIMEOUT) == 0
-
-
-def jedi_workers(pid: int) -> list[int]:
-    """The jedi workers `pid` started (from /proc; none found elsewhere than on Linux)."""
-    found = []
-    with contextlib.suppress(OSError):
-        for task in Path(f"/proc/{pid}/task").iterdir():
-            for child in (task / "children").read_text().split():
-                with contextlib.suppress(OSError):
-                    command = Path(f"/proc/{child}/cmdline").read_bytes()
-                    if b"jax_lsp.lsp.jedi_worker" in command:
-                        found.append(int(child))
-    return found
 
 
 def capabilities(
