@@ -8,8 +8,10 @@ these for each call it meets.
 from __future__ import annotations
 
 import ast
+import weakref
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 
 from jax_lsp.analysis.imports import Resolver
 from jax_lsp.analysis.names import local_names
@@ -63,8 +65,17 @@ def scope_nodes(statements: list[ast.stmt]):
             stack.extend(reversed(child_nodes(node)))
 
 
-def store_counts(function: ast.AST) -> dict[str, int]:
-    """How often each name is bound (or deleted) in the function's own scope."""
+def store_counts(function: ast.AST) -> Mapping[str, int]:
+    """How often each name is bound (or deleted) in the function's own scope. A fact of the
+    function's subtree alone, memoised on its node (the key summaries ask it of every
+    function at each edit; untouched functions keep their nodes across parses)."""
+    known = _STORE_COUNTS.get(function)
+    if known is None:
+        known = _STORE_COUNTS[function] = MappingProxyType(_store_counts(function))
+    return known
+
+
+def _store_counts(function: ast.AST) -> dict[str, int]:
     counts: dict[str, int] = {}
     for node in scope_nodes(function.body):
         if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
@@ -74,6 +85,10 @@ def store_counts(function: ast.AST) -> dict[str, int]:
             if root is not None:  # `carry["key"] = k`: the holder's paths change
                 counts[root] = counts.get(root, 0) + 2
     return counts
+
+
+# `store_counts` by function node. Weak keys: a forgotten tree takes its entries along.
+_STORE_COUNTS: weakref.WeakKeyDictionary[ast.AST, Mapping[str, int]] = weakref.WeakKeyDictionary()
 
 
 # -- library consumers -------------------------------------------------------------------------

@@ -7,6 +7,7 @@ resolver and records, and the globals."""
 from __future__ import annotations
 
 import ast
+import weakref
 from collections.abc import Callable
 from functools import cached_property, partial
 
@@ -141,8 +142,20 @@ class KeyFacts(ModelFact):
         module's."""
         if isinstance(function, ast.Lambda):
             return self.key_makers
-        local = library_makers(function.body, self.model.resolver)
+        local = self._own_makers(function)
         return {**self.key_makers, **local} if local else self.key_makers
+
+    def _own_makers(self, function: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, str]:
+        """`library_makers` of the function's body, memoised on its node and the module's
+        imports: a fact of its subtree and the imports alone, which every key summary and key
+        helper asks again at each edit. On the node, not its unit: an edit in one method
+        shares the other methods' nodes with the last parse (`document._splice_member`)."""
+        known = _OWN_MAKERS.get(function)
+        if known is not None and known[0] == self.model.alias_key:
+            return known[1]
+        found = library_makers(function.body, self.model.resolver)
+        _OWN_MAKERS[function] = (self.model.alias_key, found)
+        return found
 
     @cached_property
     def key_makers(self) -> dict[str, str]:
@@ -401,3 +414,10 @@ class KeyFacts(ModelFact):
 def _state_root(path: str) -> str:
     """The name a key flow's state entry is held under (a derived use's too)."""
     return path_root(path).partition("<")[0]
+
+
+# `KeyFacts._own_makers` by function node: (the imports' key, name -> maker). Weak keys: a
+# forgotten tree takes its entries along; the values hold no node.
+_OWN_MAKERS: weakref.WeakKeyDictionary[ast.AST, tuple[int, dict[str, str]]] = (
+    weakref.WeakKeyDictionary()
+)

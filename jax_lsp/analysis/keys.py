@@ -1342,7 +1342,7 @@ def _constant_key(expr: ast.expr, resolver: Resolver) -> bool:
 
 
 def _alias_targets(
-    target: ast.expr, source: str, aliases: dict[str, str], stores: dict[str, int]
+    target: ast.expr, source: str, aliases: dict[str, str], stores: Mapping[str, int]
 ) -> None:
     """Names bound once, by this assignment from the carry path `source` (unpacking
     follows tuple positions)."""
