@@ -422,3 +422,35 @@ def test_a_caller_counting_a_padded_result_reaches_the_fix():
     versions = _check_versions(plain, counted, plain)
     fixes = [[f.fix is not None for f in found if f.code == "JAX802"] for found in versions]
     assert fixes == [[True], [False], [True]]
+
+
+# A key helper in one unit draws through a random initializer bound in another: rebinding the
+# initializer changes whether `make` consumes its key, though its own text is the same.
+INITIALIZER_HELPER = """\
+import jax
+
+init = jax.nn.initializers.normal()
+
+
+def make(key):
+    return init(key, (3,))
+
+
+def main():
+    key = jax.random.PRNGKey(0)
+    a = make(key)
+    b = jax.random.normal(key, (3,))
+    return a, b
+"""
+
+
+def test_a_key_helper_follows_the_initializer_it_draws_through():
+    plain = INITIALIZER_HELPER.replace(
+        "init = jax.nn.initializers.normal()", "init = lambda key, shape: 0"
+    )
+    drawing, not_drawing, drawing_again = _check_versions(
+        INITIALIZER_HELPER, plain, INITIALIZER_HELPER
+    )
+    assert [code for _, code in _codes(drawing)] == ["JAX602"]
+    assert _codes(not_drawing) == []
+    assert _codes(drawing_again) == _codes(drawing)
