@@ -64,15 +64,13 @@ class KeyFacts(ModelFact):
         the module."""
         if self._key_helpers is None:
             helpers: dict[str, frozenset[str]] = {}
-            # Everything a unit's helpers read beyond its parse: the imports, the module's
-            # library objects and random initializers, the imported functions that draw.
-            external = self.model.external or {}
+            # Everything a unit's helpers read beyond its parse: the imports with the imported
+            # names' facts (`alias_key`), the module's library objects and random initializers.
             key = (
                 "key-helpers",
                 self.model.alias_key,
                 tuple(sorted(self.key_makers.items())),
                 self.model.module_globals.initializer_globals,
-                tuple((name, external[name]) for name in self._external_key_functions),
             )
             for unit in self.model.document.units:
                 if unit.tree is None:
