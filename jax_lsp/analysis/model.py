@@ -36,6 +36,7 @@ from jax_lsp.analysis.keys import Reuse
 from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.model_parts import ScopeKinds, intern_key
 from jax_lsp.analysis.model_parts import evaluated_text as _evaluated_text  # noqa: F401 (tests)
+from jax_lsp.analysis.model_view import ModelFact
 from jax_lsp.analysis.module_globals import ModuleGlobals
 from jax_lsp.analysis.module_globals import _loaded_words as _loaded_words
 from jax_lsp.analysis.module_state import ModuleState
@@ -68,20 +69,6 @@ from jax_lsp.analysis.x64 import (
     may_mention_x64,
     project_enables_x64,
     statement_facts,
-)
-
-# The attributes of a model holding its fact objects.
-_FACTS = (
-    "module_globals",
-    "references",
-    "objects",
-    "tracing",
-    "steps",
-    "foreign",
-    "scopes",
-    "key_facts",
-    "staging",
-    "unit_keys",
 )
 
 
@@ -156,8 +143,9 @@ class ModuleModel:
         ):
             model = copy.copy(previous)
             model.document = document
-            for name in _FACTS:  # the fact objects, their memos as they are, for the copy
-                setattr(model, name, getattr(previous, name).for_copy(model))
+            for name, fact in vars(previous).items():  # the fact objects, memos as they are
+                if isinstance(fact, ModelFact):
+                    setattr(model, name, fact.for_copy(model))
         else:
             model = cls(document, x64_setting, external, incoming)
         document.lineage.last_model = model
@@ -222,7 +210,7 @@ class ModuleModel:
 
     def state_holders(self) -> list[object]:
         """The model and its fact objects: all that holds its state and memos."""
-        return [self, *(getattr(self, name) for name in _FACTS)]
+        return [self, *(fact for fact in vars(self).values() if isinstance(fact, ModelFact))]
 
     def class_of_method(self, node: FunctionNode, class_name: str) -> ClassRecord:
         """The class whose body defines the method `node` (a name defined twice holds
