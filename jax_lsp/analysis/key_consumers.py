@@ -15,7 +15,7 @@ from types import MappingProxyType
 
 from jax_lsp.analysis.imports import Resolver
 from jax_lsp.analysis.names import local_names
-from jax_lsp.analysis.nodes import child_nodes, own_returns, walk_nodes
+from jax_lsp.analysis.nodes import own_returns, scope_nodes, walk_nodes
 from jax_lsp.analysis.traced import all_params
 
 _NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
@@ -52,17 +52,6 @@ def given_values(call: ast.Call, positional: list[str]) -> dict[str, ast.expr] |
 
 
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
-
-
-def scope_nodes(statements: list[ast.stmt]):
-    """The nodes of a scope's statements, not inside nested functions or classes (their
-    definitions themselves are included)."""
-    stack: list[ast.AST] = list(reversed(statements))
-    while stack:
-        node = stack.pop()
-        yield node
-        if not isinstance(node, _NESTED):
-            stack.extend(reversed(child_nodes(node)))
 
 
 def store_counts(function: ast.AST) -> Mapping[str, int]:

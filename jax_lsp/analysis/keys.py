@@ -32,7 +32,6 @@ from jax_lsp.analysis.key_consumers import (
     given_values,
     library_key,
     root_name,
-    scope_nodes,
     store_counts,
 )
 
@@ -48,6 +47,7 @@ from jax_lsp.analysis.nodes import (
     is_staticmethod,
     own_returns,
     runs_at_least_once,
+    scope_nodes,
     walk_nodes,
 )
 from jax_lsp.analysis.static_tests import constant_test

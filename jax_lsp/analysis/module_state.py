@@ -15,7 +15,6 @@ from __future__ import annotations
 import ast
 import weakref
 from bisect import bisect_right
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -23,7 +22,7 @@ from jax_lsp.analysis.document import Document
 from jax_lsp.analysis.free_writes import mutated_name
 from jax_lsp.analysis.imports import Resolver
 from jax_lsp.analysis.kinds import Kind
-from jax_lsp.analysis.nodes import child_nodes, walk_nodes
+from jax_lsp.analysis.nodes import child_nodes, scope_nodes, walk_nodes
 from jax_lsp.analysis.summary import FunctionNode, UnitSummary
 from jax_lsp.analysis.traced import all_params
 from jax_lsp.compat import TRY_STATEMENTS
@@ -112,16 +111,6 @@ def _read_names(definition: ast.AST) -> frozenset[str]:
             if type(child) is ast.Name and type(child.ctx) is ast.Load
         )
     return found
-
-
-def _walk_scope(statements: list[ast.stmt]) -> Iterator[ast.AST]:
-    """Nodes of these statements, not descending into nested functions or classes."""
-    stack: list[ast.AST] = list(reversed(statements))
-    while stack:
-        node = stack.pop()
-        yield node
-        if not isinstance(node, _SCOPES):
-            stack.extend(reversed(child_nodes(node)))
 
 
 def is_container_value(value: ast.expr, model: _HasResolver) -> bool:
@@ -277,7 +266,7 @@ class _UnitScanner:
     def _calls_in(self, nodes: list[ast.AST]) -> None:
         for node in nodes:
             self._note_escaping(node)
-            if any(isinstance(child, ast.Call) for child in _walk_scope([node])):
+            if any(isinstance(child, ast.Call) for child in scope_nodes([node])):
                 names = self._module_names(node)
                 if names:
                     self.events.append(("call", names, None, _NOTHING))
@@ -286,7 +275,7 @@ class _UnitScanner:
         """The names read in `node` other than as a callee called at once: `f` in `f(x)` and
         in `jax.jit(f)(x)` (a wrapper made, called and dropped) does not escape."""
         called: set[int] = set()
-        for child in _walk_scope([node]):
+        for child in scope_nodes([node]):
             if not isinstance(child, ast.Call):
                 continue
             called.add(id(child.func))
@@ -295,7 +284,7 @@ class _UnitScanner:
                 called.add(id(inner.args[0]))  # `jax.jit(f)(x)`
         self.escaping.update(
             child.id
-            for child in _walk_scope([node])
+            for child in scope_nodes([node])
             if isinstance(child, ast.Name)
             and isinstance(child.ctx, ast.Load)
             and id(child) not in called
@@ -315,7 +304,7 @@ class _UnitScanner:
         """Names read here that are not imports or builtins (so may be this module's)."""
         return frozenset(
             child.id
-            for child in _walk_scope([node])
+            for child in scope_nodes([node])
             if isinstance(child, ast.Name)
             and isinstance(child.ctx, ast.Load)
             and self.model.resolver.qualname(child) is None

@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 import re
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from operator import attrgetter
 from typing import TypeVar
 
@@ -114,6 +114,20 @@ def walk_nodes(node: ast.AST) -> list[ast.AST]:
         del _RECENT_WALKS[next(iter(_RECENT_WALKS))]
     _RECENT_WALKS[id(node)] = (node, nodes)
     return nodes
+
+
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
+
+
+def scope_nodes(statements: list[ast.stmt]) -> Iterator[ast.AST]:
+    """The nodes of a scope's statements, not inside nested functions or classes (their
+    definitions themselves are included)."""
+    stack: list[ast.AST] = list(reversed(statements))
+    while stack:
+        node = stack.pop()
+        yield node
+        if not isinstance(node, _SCOPES):
+            stack.extend(reversed(child_nodes(node)))
 
 
 def forget_walks() -> None:
