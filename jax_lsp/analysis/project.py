@@ -484,12 +484,12 @@ class ProjectTraces:
         found = [_module_word(file)]
         for unit in document.units:
             if unit.changed_text is not None:
-                found += _DEFINED.findall(unit.changed_text)
+                found += _top_level_definitions(unit.changed_text)
                 continue
             memo = unit.source.memo
             names = memo.get("defined-names")
             if names is None:
-                names = memo["defined-names"] = tuple(_DEFINED.findall(unit.source.text))
+                names = memo["defined-names"] = tuple(_top_level_definitions(unit.source.text))
             found += names
         return frozenset(found)
 
