@@ -58,7 +58,6 @@ class Workspace:
         asks_jedi: bool = False,
         others_edited: Callable[[str], Hashable] | None = None,
     ) -> None:
-        self.root = root
         self.asks_jedi = asks_jedi
         self._modules = ModuleFactsCache(open_text)
         self._answers: dict[AnswerKey, ExternalFacts | None] = {}
@@ -66,6 +65,16 @@ class Workspace:
         # The traces each file receives, from `check`'s rounds: None while they are found on
         # demand from the importers (the editor).
         self._given: TraceRounds | None = None
+
+    @property
+    def root(self) -> str | None:
+        return self._traces.root
+
+    @root.setter
+    def root(self, root: str | None) -> None:
+        # The editor learns its root after the workspace is made (`initialize`): the
+        # project's traces read their importers from it as `check` does.
+        self._traces.root = root
 
     def trust_files(self) -> None:
         """The workspace's files do not change while it is used (one `check` run): the

@@ -279,8 +279,10 @@ class ProjectTraces:
         # How long the project's file index is trusted: a `check` run reads files that do
         # not change under it (forever); an editor's files change (`_FRESH`).
         self.fresh_seconds = _FRESH
-        # The project's files and, by word, those whose import statements spell it: read
-        # again every few seconds (a new file, an import added on disk).
+        # Each project folder's import index (the files whose import statements spell each
+        # module), with when it was read: read again every few seconds (a new file, an
+        # import added on disk). `_index`: the last one asked.
+        self._indexes: dict[str, tuple[float, str, dict]] = {}
         self._index: tuple[float, str, dict] | None = None
         # file -> (its traces, the importers read: (file, entry) at their versions then)
         self._incoming: dict[str, tuple[tuple[IncomingTrace, ...], tuple]] = {}
@@ -678,15 +680,20 @@ class ProjectTraces:
     def _import_index(self, file: str) -> dict[str, tuple[tuple[str, tuple[str, ...]], ...]]:
         """Module -> the project files importing from it, with the names each binds (none:
         `import module`). The project: the root, or the folder holding the module's top
-        package."""
-        if self.root is not None and self._index is not None and self.fresh_seconds == float("inf"):
-            return self._index[2]  # one project, whose files do not change under this run
-        now = time.monotonic()
+        package when the root does not hold it (a module outside the workspace, a workspace
+        opened inside a package)."""
         roots = search_roots(None, file)
-        top = self.root or (str(roots[-1]) if roots else os.path.dirname(file))
-        fresh = self.fresh_seconds
-        if self._index is not None and self._index[1] == top and now - self._index[0] < fresh:
-            return self._index[2]
+        top = str(roots[-1]) if roots else os.path.dirname(file)
+        if self.root is not None:
+            root = os.path.realpath(self.root)
+            if top == root or top.startswith(root + os.sep):
+                top = root
+        now = time.monotonic()
+        fresh = self.fresh_seconds  # infinite in one `check` run: the files do not change
+        known = self._indexes.get(top)
+        if known is not None and now - known[0] < fresh:
+            self._index = known
+            return known[2]
         importing: dict[str, list[tuple[str, tuple[str, ...]]]] = {}
         for other in _python_files(top):
             entry = self._cache.entry(Path(other))
@@ -702,7 +709,7 @@ class ProjectTraces:
             for imported, bound in known[1]:
                 importing.setdefault(imported, []).append((other, bound))
         index = {module: tuple(files) for module, files in importing.items()}
-        self._index = (now, top, index)
+        self._index = self._indexes[top] = (now, top, index)
         return index
 
 

@@ -476,3 +476,24 @@ def test_a_file_on_disk_two_imports_away_is_read_again_once_its_trust_is_over(
     assert findings() == [(2, "JAX701")]
     write(tmp_path, {"top.py": RELAY["top.py"].replace("@jax.jit\n", "")})
     assert findings() == []
+
+
+def test_a_root_given_after_the_workspace_is_made_reaches_the_importers_it_holds(tmp_path):
+    """The editor learns the workspace root at `initialize`, after its workspace is made: a
+    script at the root that jits a helper of `src/pkg` traces it there as in `check`."""
+    write(
+        tmp_path,
+        {
+            "train.py": TRAIN.replace("from utils", "from pkg.utils"),
+            "src/pkg/__init__.py": "",
+            "src/pkg/utils.py": UTILS,
+        },
+    )
+    workspace = Workspace()
+    workspace.root = str(tmp_path)
+    found = check(tmp_path, "src/pkg/utils.py", workspace).findings
+    assert [(f.span.start.line + 1, f.code) for f in found] == [
+        (5, "JAX701"),
+        (7, "JAX101"),
+        (8, "JAX201"),
+    ]
