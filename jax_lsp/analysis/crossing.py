@@ -61,6 +61,7 @@ class IncomingTrace:
     module_defaults: frozenset[tuple[str, str]] = frozenset()
     literals: frozenset[tuple[str, bool | None]] = frozenset()
     array_functions: frozenset[str] = frozenset()
+    boolean_params: frozenset[str] = frozenset()
     # Library mode: `function` is a glob pattern over the dotted names of the module's
     # top-level functions and methods (`mylib.ops.*`), the module being `module`; each one
     # matched is traced in every parameter.
@@ -107,6 +108,11 @@ class ForeignDefinitions:
     def linen_class(self, local: str) -> bool:
         """An imported flax linen module class: `apply`/`init` run its `__call__`."""
         return False
+
+    def returned_booleans(self, function: ForeignFunction) -> frozenset[int]:
+        """The places of what `function` (a top-level function) returns that hold a boolean
+        array, as its module's model reads them (`boolean_args.returned_booleans`)."""
+        return frozenset()
 
 
 NO_FOREIGN = ForeignDefinitions()

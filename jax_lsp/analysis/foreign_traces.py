@@ -202,6 +202,7 @@ class ForeignTraces(ModelFact):
                 info.module_defaults,
                 info.literals,
                 array_functions=info.array_functions,
+                boolean_params=info.boolean_params,
             )
             outgoing.append((function, seed))
         outgoing += self._optimizer_update_traces()

@@ -573,6 +573,11 @@ class ObjectFacts(ModelFact):
         return boolean_entries(self.model.functions, self.model.summaries, self.model.resolver)
 
     @cached_property
+    def returned_booleans_memo(self) -> dict[ast.AST, frozenset[int]]:
+        """`boolean_args.returned_booleans` of each function asked."""
+        return {}
+
+    @cached_property
     def attribute_classes(self) -> dict[tuple[str, str], str]:
         """(class, attribute) -> the class of the module whose instance the attribute holds:
         from `self.attr = Cls(...)` in its methods, `attr: Cls` in its body, and module-level

@@ -25,6 +25,7 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from pathlib import Path
 
+from jax_lsp.analysis.boolean_args import returned_booleans
 from jax_lsp.analysis.crossing import (
     NO_FOREIGN,
     ForeignDefinitions,
@@ -148,6 +149,17 @@ class WorkspaceForeign(ForeignDefinitions):
     def linen_class(self, local: str) -> bool:
         found = self._class(local)
         return found is not None and found[1] in found[0].linen
+
+    def returned_booleans(self, function: ForeignFunction) -> frozenset[int]:
+        if function.method or "." in function.path:
+            return frozenset()
+        file = Path(function.file)
+        entry = self._cache.entry(file)
+        model = self._cache.model(file, entry) if entry is not None else None
+        record = model.functions.get(function.path) if model is not None else None
+        if record is None or record.parent is not None:
+            return frozenset()
+        return returned_booleans(model, record.node)
 
     # -- reading the other modules -----------------------------------------------------------
     def _class(self, local: str) -> tuple[ModuleDefinitions, str] | None:

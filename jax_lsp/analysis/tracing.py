@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from dataclasses import replace
 from functools import cached_property
 
+from jax_lsp.analysis.boolean_args import booleans_passed
 from jax_lsp.analysis.crossing import IncomingTrace
 from jax_lsp.analysis.document import Unit, UnitSource
 from jax_lsp.analysis.flow import dotted_name
@@ -114,6 +115,9 @@ class Tracing(ModelFact):
                 used |= array_used_params(target, self.model.resolver)
                 leaves |= used - static
             info = replace(info, traced_params=info.traced_params | leaves)
+        booleans = self._booleans_given(application, unit_start, target, ref)
+        if booleans:
+            info = replace(info, boolean_params=booleans)
         origin = TraceOrigin(application.node, unit_start, application.enclosing)
         if eager:
             info = replace(info, abstract=False, eager=True)
@@ -130,6 +134,35 @@ class Tracing(ModelFact):
             self.model._source_of.setdefault(target, source)
             self.lambda_homes.setdefault(target, (enclosing, unit_start))
         return self.trace[target]
+
+    def _booleans_given(
+        self, application: Application, unit_start: int, target: FunctionNode, ref: FunctionRef
+    ) -> frozenset[str]:
+        """Parameters of `target` given a boolean array by a call that runs what the
+        transformation makes: of the decorated function by its name (`@jax.jit def loss`,
+        then `loss(x, x > 0)`), or of what `jax.jit(loss)` makes (at once, or through the
+        name it is bound to)."""
+        if isinstance(target, ast.Lambda) and type(application.node) is not ast.Call:
+            return frozenset()
+        if application.node in getattr(target, "decorator_list", ()):
+            sites = []
+            for caller, call, site_ref, source, start in self.calls_by_name.get(target.name, ()):
+                resolved = self.model.references.resolve_ref(site_ref, start + call.lineno, caller)
+                if resolved is not None and resolved[0] is target:
+                    sites.append((caller, call, resolved[1], source))
+        else:
+            unit = next((u for u in self.model.document.units if u.start_line == unit_start), None)
+            if unit is None or unit.tree is None:
+                return frozenset()
+            sites = list(self._calls_of_made(application, unit, ref))
+        found: frozenset[str] = frozenset()
+        for caller, call, site_ref, _ in sites:
+            if isinstance(caller, ast.Lambda):
+                continue
+            traced = self.trace.get(caller) if caller is not None else None
+            given = traced.boolean_params if traced is not None else frozenset()
+            found |= booleans_passed(self.model, target, call, site_ref, caller, given)
+        return found
 
     def _filtered_leaves(
         self, target: FunctionNode, ref: FunctionRef, application: Application, unit_start: int
@@ -739,6 +772,7 @@ class Tracing(ModelFact):
                 literals=seed.literals,
                 array_functions=seed.array_functions
                 & array_defaults(node, self.model.resolver.qualname),
+                boolean_params=seed.boolean_params,
             )
             self.set_trace(node, info)
 
