@@ -203,10 +203,55 @@ class ForeignTraces(ModelFact):
                 info.literals,
                 array_functions=info.array_functions,
                 boolean_params=info.boolean_params,
+                param_classes=self._param_classes(node),
             )
             outgoing.append((function, seed))
         outgoing += self._optimizer_update_traces()
+        outgoing += self._untraced_param_classes()
         return tuple(outgoing)
+
+    def _param_classes(self, node: FunctionNode) -> frozenset[tuple[str, str, str]]:
+        """The classes of the objects this module's calls give the parameters of another
+        module's function `node` (`passed_classes`), each by its file and name."""
+        found = set()
+        for param, class_name in self.model.objects.passed_classes.get(node, {}).items():
+            origin = self._class_origin(class_name)
+            if origin is not None:
+                found.add((param, *origin))
+        return frozenset(found)
+
+    def _class_origin(self, class_name: str) -> tuple[str, str] | None:
+        """The file and the name of an imported class. Not one of this module: the editor
+        asks a module's importers what they give it, never the module itself (whose text
+        changes at each keystroke), so it would not see what comes back."""
+        if class_name in self.model.classes:
+            return None
+        return self.model._foreign.class_origin(class_name)
+
+    def _untraced_param_classes(self) -> list[tuple[ForeignFunction, IncomingTrace]]:
+        """What calls outside any trace give the parameters of other modules' functions:
+        the classes of the objects they pass (`run(cell, xs)` in an untraced `main`), for
+        the transformations those functions apply to them (`lax.scan(cell.step, ...)`)."""
+        found = []
+        for node in self.model.objects.passed_classes:
+            function = self.model.references.foreign_nodes.get(node)
+            if function is None or node in self.model.tracing.trace:
+                continue
+            classes = self._param_classes(node)
+            if classes:
+                seed = IncomingTrace(
+                    function.path,
+                    "",
+                    False,
+                    False,
+                    frozenset(),
+                    frozenset(),
+                    (),
+                    param_classes=classes,
+                    untraced=True,
+                )
+                found.append((function, seed))
+        return found
 
     def _optimizer_update_traces(self) -> list[tuple[ForeignFunction, IncomingTrace]]:
         """The imported functions that made the optimizers whose `update` the module's

@@ -37,6 +37,7 @@ from jax_lsp.analysis.summary import ClassRecord, FunctionNode, FunctionRef
 from jax_lsp.analysis.text import identifiers
 from jax_lsp.analysis.traced import TraceInfo, all_params
 from jax_lsp.analysis.values import Instance, Object, Value, merge_values
+from jax_lsp.analysis.workspace import real_file
 
 _MAX_CLASS_ROUNDS = 4  # helpers passing an object on to helpers
 
@@ -240,8 +241,14 @@ class ObjectFacts(ModelFact):
         instances of two classes is left out."""
         constructed = self.constructed
         classes: Mapping[str, object] = self.model.classes
+        incoming: dict[FunctionNode, dict[str, str]] = {}
         if self.model._foreign is not NO_FOREIGN:  # imported classes too (see `outgoing_traces`)
-            classes = {**dict.fromkeys(self.model._foreign.class_names()), **self.model.classes}
+            incoming = self._incoming_classes()
+            classes = {
+                **dict.fromkeys(self.model._foreign.class_names()),
+                **dict.fromkeys(local for params in incoming.values() for local in params.values()),
+                **self.model.classes,
+            }
         if not classes:
             return {}
         names = {name for bound in constructed.values() for name in bound}
@@ -256,6 +263,9 @@ class ObjectFacts(ModelFact):
             ]
         found: dict[FunctionNode, dict[str, str]] = {}
         mixed: set[tuple[FunctionNode, str]] = set()
+        for node, params in incoming.items():
+            found[node] = dict(params)
+            names |= params.keys()
         for _ in range(_MAX_CLASS_ROUNDS):  # a parameter that receives one may pass it on
             changed = False
             for caller, ref, call, unit_start in sites:
@@ -292,6 +302,30 @@ class ObjectFacts(ModelFact):
                     changed = True
             if not changed:
                 break
+        return found
+
+    def _incoming_classes(self) -> dict[FunctionNode, dict[str, str]]:
+        """Parameters of the module's functions that the calls of other modules give objects
+        of one class (`IncomingTrace.param_classes`), each by a name `_foreign` answers for;
+        a parameter given two classes is left out."""
+        found: dict[FunctionNode, dict[str, str]] = {}
+        mixed: set[tuple[FunctionNode, str]] = set()
+        own_file = real_file(self.model.document.path)
+        for seed in self.model.incoming:
+            if not seed.param_classes or seed.module is not None:
+                continue
+            node = self.model.references.definition(seed.function, None)
+            if node is None or isinstance(node, ast.Lambda):
+                continue
+            for param, file, class_name in seed.param_classes:
+                if file == own_file:
+                    continue  # a class of the module: its own facts know its objects
+                local = self.model._foreign.class_at(file, class_name)
+                if local is None or (node, param) in mixed:
+                    continue
+                if found.setdefault(node, {}).setdefault(param, local) != local:
+                    mixed.add((node, param))
+                    del found[node][param]
         return found
 
     def object_params(self, node: FunctionNode) -> tuple[tuple[str, Instance], ...]:

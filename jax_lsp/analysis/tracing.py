@@ -750,6 +750,8 @@ class Tracing(ModelFact):
         """Trace the functions that other modules of the project trace (`incoming`), as a
         transformation applied here would."""
         for seed in self.model.incoming:
+            if seed.untraced:
+                continue  # classes passed in (`ObjectFacts.passed_classes`), no trace
             if seed.module is not None:
                 self._seed_pattern(seed)
                 continue
