@@ -8,6 +8,8 @@ import ast
 from collections.abc import Callable, Hashable
 from functools import cached_property
 
+from jax_lsp.analysis.boolean_args import CallerScope, booleans_passed
+from jax_lsp.analysis.booleans import is_boolean
 from jax_lsp.analysis.crossing import (
     NO_FOREIGN,
     ForeignDefinitions,
@@ -207,7 +209,7 @@ class ForeignTraces(ModelFact):
             )
             outgoing.append((function, seed))
         outgoing += self._optimizer_update_traces()
-        outgoing += self._untraced_param_classes()
+        outgoing += self._untraced_calls()
         return tuple(outgoing)
 
     def _param_classes(self, node: FunctionNode) -> frozenset[tuple[str, str, str]]:
@@ -228,18 +230,30 @@ class ForeignTraces(ModelFact):
             return None
         return self.model._foreign.class_origin(class_name)
 
-    def _untraced_param_classes(self) -> list[tuple[ForeignFunction, IncomingTrace]]:
+    def _untraced_calls(self) -> list[tuple[ForeignFunction, IncomingTrace]]:
         """What calls outside any trace give the parameters of other modules' functions:
         the classes of the objects they pass (`run(cell, xs)` in an untraced `main`), for
-        the transformations those functions apply to them (`lax.scan(cell.step, ...)`)."""
-        found = []
+        the transformations those functions apply to them (`lax.scan(cell.step, ...)`),
+        and boolean arrays, for the functions their module jits (`@jax.jit def loss`)."""
+        given: dict[FunctionNode, tuple[ForeignFunction, frozenset, frozenset[str]]] = {}
         for node in self.model.objects.passed_classes:
             function = self.model.references.foreign_nodes.get(node)
             if function is None or node in self.model.tracing.trace:
                 continue
             classes = self._param_classes(node)
             if classes:
-                seed = IncomingTrace(
+                given[node] = (function, classes, frozenset())
+        for node, booleans in self._untraced_booleans().items():
+            function, classes, _ = given.get(node, (None, frozenset(), None))
+            given[node] = (
+                function or self.model.references.foreign_nodes[node],
+                classes,
+                booleans,
+            )
+        return [
+            (
+                function,
+                IncomingTrace(
                     function.path,
                     "",
                     False,
@@ -247,10 +261,45 @@ class ForeignTraces(ModelFact):
                     frozenset(),
                     frozenset(),
                     (),
+                    boolean_params=booleans,
                     param_classes=classes,
                     untraced=True,
+                ),
+            )
+            for function, classes, booleans in given.values()
+        ]
+
+    def _untraced_booleans(self) -> dict[FunctionNode, frozenset[str]]:
+        """Parameters of other modules' functions (not traced here) that a call outside any
+        trace gives a boolean array (`loss(x, mask)` with `mask = np.zeros(n, bool)`)."""
+        found: dict[FunctionNode, frozenset[str]] = {}
+        trace = self.model.tracing.trace
+        units = [unit for unit in self.model.document.units if unit.tree is not None]
+        for unit, summary in zip(units, self.model.summaries, strict=True):
+            for call in summary.calls:
+                caller = call.caller
+                if isinstance(caller, ast.Lambda) or (caller is not None and caller in trace):
+                    continue
+                arguments = [*call.node.args, *(keyword.value for keyword in call.node.keywords)]
+                if not arguments:
+                    continue
+                scope = CallerScope(self.model, caller)
+                if not any(is_boolean(argument, scope) for argument in arguments):
+                    continue
+                line = unit.start_line + call.node.lineno
+                if self._local_ref(call.callee, line, caller) is not None:
+                    continue
+                resolved = self._replayed(
+                    self.model.references.resolve_ref, call.callee, line, caller
                 )
-                found.append((function, seed))
+                if resolved is None or resolved[0] in trace:
+                    continue
+                node, ref = resolved
+                if node not in self.model.references.foreign_nodes:
+                    continue
+                booleans = booleans_passed(self.model, node, call.node, ref, caller)
+                if booleans:
+                    found[node] = found.get(node, frozenset()) | booleans
         return found
 
     def _optimizer_update_traces(self) -> list[tuple[ForeignFunction, IncomingTrace]]:

@@ -81,13 +81,14 @@ _TRANSFORM_WORDS = re.compile(
     r"custom_vjp|custom_jvp|odeint|minimize|dynamic_unroll|associative_scan|compiled)\b"
 )
 
-# A call of a capitalised name (`Cell(key, 3)`, `models.Cell(...)`): the text may construct an
-# object, whose class it may tell the functions it passes the object to.
-_CONSTRUCTION = re.compile(r"\b[A-Z]\w*\(")
+# What a module outside any trace may tell the functions of other modules it calls: a call of
+# a capitalised name (`Cell(key, 3)`) may construct an object, whose class it tells; a
+# comparison, `~`, or a spelling of `bool` may make a boolean array (`mask = x > 0`).
+_MAY_PASS = re.compile(r"\b[A-Z]\w*\(|[<>~]|[!=]=|\bbool")
 
 
 def _may_pass_objects(text: str) -> bool:
-    return _CONSTRUCTION.search(text) is not None
+    return _MAY_PASS.search(text) is not None
 
 
 class WorkspaceForeign(ForeignDefinitions):
@@ -519,7 +520,7 @@ class ProjectTraces:
     def may_trace(self, text: str, incoming: tuple[IncomingTrace, ...]) -> bool:
         """Can a module with this text, given these traces, trace something of another module:
         it applies a transformation itself or is traced by its importers; or tell another
-        module the classes of the objects it passes (it constructs one)."""
+        module the classes of the objects or the boolean arrays it passes."""
         return (
             bool(incoming) or _may_pass_objects(text) or _TRANSFORM_WORDS.search(text) is not None
         )

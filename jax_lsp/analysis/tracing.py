@@ -24,7 +24,7 @@ from jax_lsp.analysis.model_view import ModelFact
 from jax_lsp.analysis.names import binds_locally
 from jax_lsp.analysis.nodes import is_staticmethod, positional_params, walk_nodes
 from jax_lsp.analysis.pytrees import is_registered_pytree
-from jax_lsp.analysis.summary import Application, CallSite, FunctionNode, FunctionRef
+from jax_lsp.analysis.summary import Application, CallSite, FunctionNode, FunctionRef, transform_of
 from jax_lsp.analysis.traced import (
     TraceInfo,
     TraceOrigin,
@@ -751,7 +751,10 @@ class Tracing(ModelFact):
         transformation applied here would."""
         for seed in self.model.incoming:
             if seed.untraced:
-                continue  # classes passed in (`ObjectFacts.passed_classes`), no trace
+                # Classes passed in (`ObjectFacts.passed_classes`), no trace; and boolean
+                # arrays given to a function its decorator traces on every call.
+                self._seed_untraced_booleans(seed)
+                continue
             if seed.module is not None:
                 self._seed_pattern(seed)
                 continue
@@ -777,6 +780,22 @@ class Tracing(ModelFact):
                 boolean_params=seed.boolean_params,
             )
             self.set_trace(node, info)
+
+    def _seed_untraced_booleans(self, seed: IncomingTrace) -> None:
+        """The boolean arrays calls outside any trace in another module give a function
+        a transformation decorates (`@jax.jit def loss(x, mask)`): each call runs its
+        trace."""
+        if not seed.boolean_params:
+            return
+        node = self.model.references.definition(seed.function, None)
+        info = self.trace.get(node) if node is not None else None
+        if info is None or isinstance(node, ast.Lambda):
+            return
+        if not any(transform_of(d, self.model.resolver) for d in node.decorator_list):
+            return
+        self.set_trace(
+            node, replace(info, boolean_params=info.boolean_params | seed.boolean_params)
+        )
 
 
 def _sets_disable_jit(call: ast.Call) -> bool:

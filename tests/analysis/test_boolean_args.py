@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from jax_lsp.engine import analysing_once
 from tests.analysis.test_project_traces import codes, write
 from tests.cli.helpers import jax_lsp
 
@@ -49,7 +50,11 @@ RUN = """
 
 
 def check_codes(root: Path) -> list[tuple[str, int, str]]:
-    run = jax_lsp("check", "--output-format", "json", "--jobs", "1", ".", cwd=root)
+    """`check` of the project, in this process: its findings by file name, line and code."""
+    try:
+        run = jax_lsp("check", "--output-format", "json", "--jobs", "1", ".", cwd=root)
+    finally:
+        analysing_once(False)  # as the other tests of this process expect
     return sorted(
         (Path(f["filename"]).name, f["location"]["row"], f["code"]) for f in json.loads(run.stdout)
     )
@@ -168,3 +173,39 @@ def test_a_name_rebound_by_the_caller_or_the_function_is_unsure(tmp_path):
         },
     )
     assert codes(tmp_path, "script.py") == []
+
+
+def test_a_mask_given_to_a_function_its_own_module_decorates_with_jit(tmp_path):
+    """`@jax.jit` in the function's module: every call of it, from any module, runs the
+    trace. A call outside any trace there passes the mask."""
+    write(
+        tmp_path,
+        {
+            "losses.py": """
+                import jax
+
+
+                @jax.jit
+                def kept_total(values, keep):
+                    return values[keep].sum()
+
+
+                def plain_total(values, keep):
+                    return values[keep].sum()
+            """,
+            "run.py": """
+                import numpy as np
+
+                import losses
+                from losses import kept_total
+
+
+                def main():
+                    values = np.arange(4.0)
+                    keep = values > 1
+                    return kept_total(values, keep), losses.plain_total(values, keep)
+            """,
+        },
+    )
+    assert codes(tmp_path, "losses.py") == [(6, "JAX801")]
+    assert check_codes(tmp_path) == [("losses.py", 6, "JAX801")]

@@ -6,11 +6,10 @@ function's module imports the class or not, checked as the editor checks one fil
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
+from tests.analysis.test_boolean_args import check_codes
 from tests.analysis.test_project_traces import codes, write
-from tests.cli.helpers import jax_lsp
 
 INTEGRATORS = """
     import jax.numpy as jnp
@@ -68,13 +67,6 @@ def project(root: Path, run: str = RUN) -> None:
             "sim/loop.py": LOOP,
             "run.py": run,
         },
-    )
-
-
-def check_codes(root: Path) -> list[tuple[str, int, str]]:
-    run = jax_lsp("check", "--output-format", "json", "--jobs", "1", ".", cwd=root)
-    return sorted(
-        (Path(f["filename"]).name, f["location"]["row"], f["code"]) for f in json.loads(run.stdout)
     )
 
 
