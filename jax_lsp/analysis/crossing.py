@@ -120,6 +120,11 @@ class ForeignDefinitions:
         """An imported flax linen module class: `apply`/`init` run its `__call__`."""
         return False
 
+    def imported_names(self) -> frozenset[str]:
+        """The local names the module's imports bind to other workspace modules or to
+        their definitions."""
+        return frozenset()
+
     def class_origin(self, local: str) -> tuple[str, str] | None:
         """The file and the name of the imported class `local` names."""
         return None

@@ -274,11 +274,17 @@ class ForeignTraces(ModelFact):
         trace gives a boolean array (`loss(x, mask)` with `mask = np.zeros(n, bool)`)."""
         found: dict[FunctionNode, frozenset[str]] = {}
         trace = self.model.tracing.trace
+        imported = self.model._foreign.imported_names()
         units = [unit for unit in self.model.document.units if unit.tree is not None]
         for unit, summary in zip(units, self.model.summaries, strict=True):
             for call in summary.calls:
                 caller = call.caller
                 if isinstance(caller, ast.Lambda) or (caller is not None and caller in trace):
+                    continue
+                # A function of another module, called by the name an import binds (`loss`,
+                # `losses.loss`), not rebound in the caller.
+                head = call.callee.name.partition(".")[0]
+                if head not in imported or (caller is not None and binds_locally(head, caller)):
                     continue
                 arguments = [*call.node.args, *(keyword.value for keyword in call.node.keywords)]
                 if not arguments:

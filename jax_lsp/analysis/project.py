@@ -163,6 +163,9 @@ class WorkspaceForeign(ForeignDefinitions):
         found = self._class(local)
         return found is not None and found[1] in found[0].linen
 
+    def imported_names(self) -> frozenset[str]:
+        return frozenset(self._names.keys() | self._modules.keys())
+
     def class_origin(self, local: str) -> tuple[str, str] | None:
         found = self._class(local)
         return (found[0].file, found[1]) if found is not None else None

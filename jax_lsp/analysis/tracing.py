@@ -839,8 +839,8 @@ def _names_bound_to(value: ast.expr, scope: ast.AST) -> list[str]:
     """The names `scope`'s assignments bind to `value` itself (`fast = jax.jit(f)`)."""
     return [
         target.id
-        for statement in ast.walk(scope)
-        if isinstance(statement, ast.Assign) and statement.value is value
+        for statement in walk_nodes(scope)
+        if type(statement) is ast.Assign and statement.value is value
         for target in statement.targets
         if isinstance(target, ast.Name)
     ]
