@@ -57,33 +57,39 @@ class CallerScope:
         spelling = dotted_name(call.func)
         if spelling is None:
             return False
-        head = spelling.partition(".")[0]
-        caller = self.functions[-1] if self.functions else None
-        if caller is not None and binds_locally(head, caller):
+        places = self._returned_places(call, spelling)
+        if place not in places:
             return False
+        caller = self.functions[-1] if self.functions else None
+        # Not a name the calling function binds itself.
+        return caller is None or not binds_locally(spelling.partition(".")[0], caller)
+
+    def _returned_places(self, call: ast.Call, spelling: str) -> frozenset[int]:
+        """`returned_booleans` of the module-level function or imported one `spelling`
+        names."""
         if "." not in spelling:
             record = self.model.functions.get(spelling)
             if record is not None:
                 if record.parent is not None or record.class_name is not None:
-                    return False
+                    return frozenset()
                 if len(self.model.tracing.definitions.get(spelling, ())) != 1:
-                    return False  # defined twice: which one runs depends on the line
-                return place in returned_booleans(self.model, record.node, self._pending)
+                    return frozenset()  # defined twice: which one runs depends on the line
+                return returned_booleans(self.model, record.node, self._pending)
         facts = (self.model.external or {}).get(spelling)
         if facts is not None:
-            return place in facts.returned_booleans
+            return facts.returned_booleans
         # Tracing into other modules (`outgoing_traces`): their definitions are known.
         foreign = self.model._foreign
         if foreign is NO_FOREIGN:
-            return False
+            return frozenset()
         func = call.func
         if type(func) is ast.Name:
             found = foreign.function(func.id)
         elif type(func) is ast.Attribute and type(func.value) is ast.Name:
             found = foreign.member(func.value.id, func.attr)
         else:
-            return False
-        return found is not None and place in foreign.returned_booleans(found)
+            return frozenset()
+        return foreign.returned_booleans(found) if found is not None else frozenset()
 
 
 def returned_booleans(

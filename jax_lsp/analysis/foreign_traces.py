@@ -59,7 +59,7 @@ class ForeignTraces(ModelFact):
             for name, value in own.items():
                 if type(value) is dict:
                     holder.__dict__[name] = dict(value)
-        for memo in ("constructed", "passed_classes"):
+        for memo in ("constructed", "construction_choices", "passed_classes", "passed_choices"):
             self.model.objects.__dict__.pop(memo, None)
         for memo in ("_foreign_instances", "foreign_attribute_classes"):
             self.model.references.__dict__.pop(memo, None)
@@ -132,9 +132,16 @@ class ForeignTraces(ModelFact):
                 if self._local_ref(call.callee, line, node) is not None:
                     continue
                 found = self._replayed(self.model.references.resolve_ref, call.callee, line, node)
-                if found is not None:
+                choices = (
+                    [found]
+                    if found is not None
+                    else self._replayed(
+                        self.model.references.resolve_choices, call.callee, line, node
+                    )
+                )
+                for callee in choices or ():
                     self._replayed(
-                        self.model.steps.trace_call, node, info, scope, call, *found, unit_start
+                        self.model.steps.trace_call, node, info, scope, call, *callee, unit_start
                     )
             start = unit_starts.get(id(self.model._source_of.get(node)), 0)
             for call in self.model.references.foreign_property_reads(node):
@@ -220,6 +227,11 @@ class ForeignTraces(ModelFact):
             origin = self._class_origin(class_name)
             if origin is not None:
                 found.add((param, *origin))
+        for param, held in self.model.objects.passed_choices.get(node, {}).items():
+            # One of several classes: each, which the other module traces as it may be.
+            origins = [self._class_origin(class_name) for class_name in held]
+            if all(origin is not None for origin in origins):
+                found |= {(param, *origin) for origin in origins}  # type: ignore[misc]
         return frozenset(found)
 
     def _class_origin(self, class_name: str) -> tuple[str, str] | None:
@@ -236,7 +248,8 @@ class ForeignTraces(ModelFact):
         the transformations those functions apply to them (`lax.scan(cell.step, ...)`),
         and boolean arrays, for the functions their module jits (`@jax.jit def loss`)."""
         given: dict[FunctionNode, tuple[ForeignFunction, frozenset, frozenset[str]]] = {}
-        for node in self.model.objects.passed_classes:
+        objects = self.model.objects
+        for node in dict.fromkeys([*objects.passed_classes, *objects.passed_choices]):
             function = self.model.references.foreign_nodes.get(node)
             if function is None or node in self.model.tracing.trace:
                 continue

@@ -104,8 +104,23 @@ class Tracing(ModelFact):
             application.target, line, application.enclosing, application.spec.class_method
         )
         if found is None:
-            return None
-        target, ref = found
+            # A method of a name holding one of several classes: each is transformed.
+            traced = None
+            for choice in self.model.references.resolve_choices(
+                application.target, line, application.enclosing
+            ):
+                traced = self._apply_to(*choice, application, unit_start, eager) or traced
+            return traced
+        return self._apply_to(*found, application, unit_start, eager)
+
+    def _apply_to(
+        self,
+        target: FunctionNode,
+        ref: FunctionRef,
+        application: Application,
+        unit_start: int,
+        eager: bool,
+    ) -> TraceInfo | None:
         info = trace_info_for(application, target, self.model.objects.is_array_annotation, ref)
         if application.spec.policy is ParamPolicy.ARRAY_ANNOTATED:
             leaves = self._filtered_leaves(target, ref, application, unit_start)
@@ -550,6 +565,8 @@ class Tracing(ModelFact):
                 line = unit_start + call.node.lineno
                 found = self.model.references.resolve_ref(call.callee, line, node)
                 callees = [found] if found else wrappers.called(call.node, node, unit_start)
+                if not callees:  # a method of a name holding one of several classes
+                    callees = self.model.references.resolve_choices(call.callee, line, node)
                 if not callees and call.callee.name in self.model.classes:
                     pending += self.model.steps.trace_construction(
                         node, info, scope, call, unit_start

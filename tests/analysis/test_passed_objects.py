@@ -105,3 +105,98 @@ def test_through_a_package_that_reexports_both(tmp_path):
     )
     assert codes(tmp_path, "sim/integrators.py") == [(11, "JAX103")]
     assert check_codes(tmp_path) == [("integrators.py", 11, "JAX103")]
+
+
+CELLS = """
+    import jax.numpy as jnp
+
+
+    class Elman:
+        def step(self, h, x):
+            h = jnp.tanh(x + h)
+            self.last = h
+            return h, h
+
+
+    class Gated:
+        def step(self, h, x):
+            h = jnp.tanh(x * h)
+            print("gate", h)
+            return h, h
+
+
+    class Unused:
+        def step(self, h, x):
+            self.last = h
+            return h, h
+"""
+
+
+def test_an_object_of_one_of_two_classes_traces_the_method_of_each(tmp_path):
+    """`cell` is a `Gated` on one branch, an `Elman` on the other: the scan runs the `step` of
+    whichever it is, so both are traced; a class never passed is not."""
+    write(
+        tmp_path,
+        {
+            "sim/__init__.py": "",
+            "sim/cells.py": CELLS,
+            "sim/loop.py": """
+                import jax
+
+
+                def run(cell, xs):
+                    return jax.lax.scan(cell.step, xs[0], xs)
+            """,
+            "main.py": """
+                import jax.numpy as jnp
+
+                from sim.cells import Elman, Gated
+                from sim.loop import run
+
+
+                def main(gated):
+                    if gated:
+                        cell = Gated()
+                    else:
+                        cell = Elman()
+                    return run(cell, jnp.ones((4, 2)))
+            """,
+        },
+    )
+    expected = [(7, "JAX103"), (14, "JAX101")]
+    assert codes(tmp_path, "sim/cells.py") == expected
+    assert check_codes(tmp_path) == [("cells.py", line, code) for line, code in expected]
+
+
+def test_two_calls_giving_two_classes_in_one_module(tmp_path):
+    write(
+        tmp_path,
+        {
+            "rollout.py": """
+                import jax
+                import jax.numpy as jnp
+
+
+                class Elman:
+                    def step(self, h, x):
+                        self.last = h
+                        return jnp.tanh(x + h), h
+
+
+                class Gated:
+                    def step(self, h, x):
+                        print("gate", h)
+                        return jnp.tanh(x * h), h
+
+
+                def run(cell, xs):
+                    return jax.lax.scan(cell.step, xs[0], xs)
+
+
+                def main():
+                    run(Elman(), jnp.ones(3))
+                    return run(Gated(), jnp.ones(3))
+            """,
+        },
+    )
+    assert codes(tmp_path, "rollout.py") == [(7, "JAX103"), (13, "JAX101")]
