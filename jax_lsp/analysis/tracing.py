@@ -121,6 +121,7 @@ class Tracing(ModelFact):
         unit_start: int,
         eager: bool,
     ) -> TraceInfo | None:
+        """`apply` to the function the transformation's target resolved to."""
         info = trace_info_for(application, target, self.model.objects.is_array_annotation, ref)
         if application.spec.policy is ParamPolicy.ARRAY_ANNOTATED:
             leaves = self._filtered_leaves(target, ref, application, unit_start)
