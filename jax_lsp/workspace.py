@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Mapping
 from pathlib import Path
 
-from jax_lsp.analysis.crossing import NO_FOREIGN, ForeignDefinitions, IncomingTrace
+from jax_lsp.analysis.crossing import NO_FOREIGN, ForeignDefinitions, IncomingTrace, passed_in
 from jax_lsp.analysis.document import Document
 from jax_lsp.analysis.external import with_answers
 from jax_lsp.analysis.infer import (
@@ -115,9 +115,9 @@ class Workspace:
         document = model.document
         if not self._traces.may_trace(document.text, model.incoming):
             return {}
-        foreign = self._foreign(document)
+        foreign = self._foreign(document, passed_in(model.incoming))
         if foreign is NO_FOREIGN:
-            return {}  # it imports nothing of the project
+            return {}  # it imports nothing of the project, nor is given objects of it
         return _by_file(model, foreign)
 
     def traces_given_by(self, path: str) -> dict[str, tuple[IncomingTrace, ...]]:
@@ -140,13 +140,16 @@ class Workspace:
         `ProjectTraces.tracing_files`)."""
         return self._traces.tracing_files(files)
 
-    def _foreign(self, document: Document) -> ForeignDefinitions:
+    def _foreign(self, document: Document, passed_in: bool = False) -> ForeignDefinitions:
+        """The definitions the document's imports name in the project's other modules.
+        `passed_in`: its importers pass objects of the project's classes in (then it reads
+        those classes, imported or not)."""
         path = document_file(document)
         roots = search_roots(self.root, path)
         if not roots:
             return NO_FOREIGN
         bindings = imported_bindings(document, path, roots, self._modules)
-        if not bindings[0] and not bindings[1]:
+        if not bindings[0] and not bindings[1] and not passed_in:
             return NO_FOREIGN
         return WorkspaceForeign(bindings, roots, self._modules, self._traces.definitions)
 

@@ -5,10 +5,12 @@ JAX801) and by the `jnp.logical_*` fix, which is safe only on boolean operands."
 from __future__ import annotations
 
 import ast
+import weakref
+from dataclasses import dataclass
 from typing import Protocol
 
 from jax_lsp.analysis.dtypes import DTYPE_POSITION, dtype_argument
-from jax_lsp.analysis.nodes import walk_nodes
+from jax_lsp.analysis.nodes import all_params, walk_nodes
 
 # The `jax.numpy` function each logic operator becomes (`not` is "logical_not").
 LOGIC_FUNCTIONS = {ast.And: "logical_and", ast.Or: "logical_or"}
@@ -30,7 +32,11 @@ class Scope(Protocol):
 
     # A scope that knows the objects its names hold may also answer
     # `boolean_attribute(node: ast.Attribute) -> bool`: `obj.field` holds a boolean array;
-    # and `boolean_entry(parameter, key) -> bool`: every caller's dict holds one there.
+    # `boolean_entry(parameter, key) -> bool`: every caller's dict holds one there;
+    # `boolean_parameter(name) -> bool`: a run of the function gives the parameter one; and
+    # `returned_boolean(call, place) -> bool`: the function called returns one (place -1),
+    # or one at `place` of the tuple it returns; `module_binding(name) -> ast.expr | None`:
+    # the value a name bound once at module level holds.
 
 
 # jax.numpy functions whose result is a boolean array.
@@ -105,6 +111,7 @@ def is_boolean(node: ast.expr, ctx: Scope, depth: int = 0) -> bool:
         qualname = ctx.qualname(node.func)
         return (
             qualname in BOOLEAN_FUNCTIONS
+            or _returned_boolean(node, -1, ctx)
             or _boolean_array(node, qualname, ctx)
             or _boolean_reduction(node, ctx)
             or (
@@ -118,8 +125,16 @@ def is_boolean(node: ast.expr, ctx: Scope, depth: int = 0) -> bool:
         boolean_attribute = getattr(ctx, "boolean_attribute", None)
         return boolean_attribute is not None and boolean_attribute(node)
     if isinstance(node, ast.Name) and depth < _MAX_NAME_DEPTH:
+        if _unbound_parameter(node.id, ctx):
+            boolean_parameter = getattr(ctx, "boolean_parameter", None)
+            return boolean_parameter is not None and boolean_parameter(node.id)
         values = _local_bindings(node.id, ctx)
-        return bool(values) and all(is_boolean(value, ctx, depth + 1) for value in values)
+        return bool(values) and all(
+            _returned_boolean(value.call, value.place, ctx)
+            if type(value) is Unpacked
+            else is_boolean(value, ctx, depth + 1)
+            for value in values
+        )
     if isinstance(node, ast.Subscript) and depth < _MAX_NAME_DEPTH:
         entries = _dict_entries(node, ctx)
         if entries:
@@ -131,6 +146,21 @@ def is_boolean(node: ast.expr, ctx: Scope, depth: int = 0) -> bool:
             and boolean_entry(node.value.id, node.slice.value)
         )
     return False
+
+
+def _returned_boolean(call: ast.Call, place: int, ctx: Scope) -> bool:
+    returned_boolean = getattr(ctx, "returned_boolean", None)
+    return returned_boolean is not None and returned_boolean(call, place)
+
+
+def _unbound_parameter(name: str, ctx: Scope) -> bool:
+    """`name` is a parameter of the enclosing function, which never rebinds it."""
+    function = ctx.functions[-1] if ctx.functions else None
+    if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
+        return False
+    arguments = function.args
+    parameters = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]
+    return any(arg.arg == name for arg in parameters) and name not in _bindings(function).rebound
 
 
 def _parameter_entry(node: ast.Subscript, ctx: Scope) -> bool:
@@ -242,35 +272,90 @@ def _boolean_reduction(call: ast.Call, ctx: Scope) -> bool:
     )
 
 
-def _local_bindings(name: str, ctx: Scope) -> list[ast.expr]:
+@dataclass(frozen=True)
+class Unpacked:
+    """`name` bound by unpacking what a call returns (`x, y, mask = load(...)`): the item at
+    `place` of its result."""
+
+    call: ast.Call
+    place: int
+
+
+def _local_bindings(name: str, ctx: Scope) -> list[ast.expr | Unpacked]:
     """Every value bound to `name` in the enclosing function, or [] when any binding is not a
-    plain `name = value` (loop targets, unpacking, parameters, augmented assignment)."""
+    plain `name = value` or the unpacking of a call's result into names (loop targets,
+    other unpacking, parameters, augmented assignment)."""
     function = ctx.functions[-1] if ctx.functions else None
-    if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
+    module_binding = getattr(ctx, "module_binding", None)
+    if function is not None:
+        if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
+            return []
+        bindings = _bindings(function)
+        if module_binding is None or name in bindings.rebound or name in all_params(function):
+            return bindings.values.get(name, [])
+    elif module_binding is None:
         return []
-    arguments = function.args
-    parameters = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]
-    if any(arg.arg == name for arg in parameters):
-        return []
-    values: list[ast.expr] = []
-    stores = 0
+    # A name the function never binds, or code at module level: the module's binding, where
+    # the scope knows the names bound once there.
+    value = module_binding(name)
+    return [value] if value is not None else []
+
+
+@dataclass(frozen=True)
+class _Bindings:
+    """A function's plain bindings (`_local_bindings`), by name, and the names it stores or
+    deletes anywhere."""
+
+    values: dict[str, list[ast.expr | Unpacked]]
+    rebound: frozenset[str]
+
+
+# Per-function memo (trees are immutable once parsed); weak keys so a forgotten tree takes
+# its entry with it.
+_BINDINGS: weakref.WeakKeyDictionary[ast.AST, _Bindings] = weakref.WeakKeyDictionary()
+
+
+def _bindings(function: ast.FunctionDef | ast.AsyncFunctionDef) -> _Bindings:
+    found = _BINDINGS.get(function)
+    if found is not None:
+        return found
+    stores: dict[str, int] = {}
+    rebound: set[str] = set()
+    values: dict[str, list[ast.expr | Unpacked]] = {}
     for node in walk_nodes(function):
-        if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Store):
-            stores += 1
-        value = _bound_value(node, name)
-        if value is not None:
-            values.append(value)
-    return values if stores == len(values) else []
-
-
-def _is_name(target: ast.expr, name: str) -> bool:
-    return isinstance(target, ast.Name) and target.id == name
-
-
-def _bound_value(node: ast.AST, name: str) -> ast.expr | None:
-    """The value `node` binds to the plain name `name` (`name = v`, `name: T = v`, `name := v`)."""
-    if isinstance(node, ast.Assign) and any(_is_name(t, name) for t in node.targets):
-        return node.value
-    if isinstance(node, ast.AnnAssign | ast.NamedExpr) and _is_name(node.target, name):
-        return node.value
-    return None
+        if type(node) is ast.Name:
+            if type(node.ctx) is ast.Store:
+                stores[node.id] = stores.get(node.id, 0) + 1
+            if type(node.ctx) is not ast.Load:
+                rebound.add(node.id)
+        elif type(node) is ast.Assign:
+            named = set()
+            for target in node.targets:
+                if type(target) is ast.Name and target.id not in named:
+                    named.add(target.id)
+                    values.setdefault(target.id, []).append(node.value)
+                elif (
+                    type(target) is ast.Tuple
+                    and type(node.value) is ast.Call
+                    and all(type(item) is ast.Name for item in target.elts)
+                ):
+                    for place, item in enumerate(target.elts):
+                        unpacked = Unpacked(node.value, place)
+                        values.setdefault(item.id, []).append(unpacked)  # type: ignore[attr-defined]
+        elif type(node) is ast.AnnAssign or type(node) is ast.NamedExpr:
+            target, value = node.target, node.value
+            if type(target) is ast.Name and value is not None:
+                values.setdefault(target.id, []).append(value)
+    arguments = function.args
+    parameters = {
+        arg.arg for arg in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]
+    }
+    found = _BINDINGS[function] = _Bindings(
+        {
+            name: bound
+            for name, bound in values.items()
+            if name not in parameters and len(bound) == stores.get(name, 0)
+        },
+        frozenset(rebound),
+    )
+    return found

@@ -61,6 +61,7 @@ class IncomingTrace:
     module_defaults: frozenset[tuple[str, str]] = frozenset()
     literals: frozenset[tuple[str, bool | None]] = frozenset()
     array_functions: frozenset[str] = frozenset()
+    boolean_params: frozenset[str] = frozenset()
     # Library mode: `function` is a glob pattern over the dotted names of the module's
     # top-level functions and methods (`mylib.ops.*`), the module being `module`; each one
     # matched is traced in every parameter.
@@ -69,6 +70,17 @@ class IncomingTrace:
     # (`tx = make_optimizer(lr)`, then `tx.update(grads, state)` under `jax.jit`): the update
     # functions and schedules it gives optax run there. `function` itself is not traced.
     runs_updates: bool = False
+    # Parameters every call of `function` in the other module gives an instance of one class
+    # (`run(cell, xs)` after `cell = Cell(...)`): (parameter, the class's file, its name).
+    param_classes: frozenset[tuple[str, str, str]] = frozenset()
+    # Not a trace: only the classes calls outside any trace pass (`param_classes`), which
+    # tell what the function's own transformations run (`lax.scan(cell.step, ...)`).
+    untraced: bool = False
+
+
+def passed_in(incoming: tuple[IncomingTrace, ...]) -> bool:
+    """Do these traces pass objects of the project's classes in (`param_classes`)?"""
+    return any(seed.param_classes for seed in incoming)
 
 
 class ForeignDefinitions:
@@ -107,6 +119,26 @@ class ForeignDefinitions:
     def linen_class(self, local: str) -> bool:
         """An imported flax linen module class: `apply`/`init` run its `__call__`."""
         return False
+
+    def imported_names(self) -> frozenset[str]:
+        """The local names the module's imports bind to other workspace modules or to
+        their definitions."""
+        return frozenset()
+
+    def class_origin(self, local: str) -> tuple[str, str] | None:
+        """The file and the name of the imported class `local` names."""
+        return None
+
+    def class_at(self, file: str, name: str) -> str | None:
+        """A local name standing for the class `name` of the module at `file`, which the
+        module need not import (an object of it passed in by a caller): the other methods
+        answer for it as for an imported name."""
+        return None
+
+    def returned_booleans(self, function: ForeignFunction) -> frozenset[int]:
+        """The places of what `function` (a top-level function) returns that hold a boolean
+        array, as its module's model reads them (`boolean_args.returned_booleans`)."""
+        return frozenset()
 
 
 NO_FOREIGN = ForeignDefinitions()

@@ -41,6 +41,9 @@ class ExternalFacts:
     consumed_keys: frozenset[str] = frozenset()
     derived_keys: tuple[tuple[str, str], ...] = ()
     returned_keys: tuple[tuple[int, str], ...] = ()
+    # The places of its result that every return fills with a boolean array (-1: the value
+    # itself; else an index of the tuple it returns): `x, y, mask = load_batch()`.
+    returned_booleans: frozenset[int] = frozenset()
     # Not a function: a name its module binds once at top level and never changes
     # (`CONFIG = {"sizes": [32, 32]}`, `KERNEL = jnp.array(...)`), with the value that
     # module's model gives it (`values.portable`: kinds and containers only).
@@ -71,6 +74,7 @@ class ExternalFacts:
             or self.explicit_meshes
             or bool(self.consumed_keys or self.derived_keys)
             or self.wraps is not None
+            or bool(self.returned_booleans)
         )
 
 

@@ -8,6 +8,8 @@ import ast
 from collections.abc import Callable, Hashable
 from functools import cached_property
 
+from jax_lsp.analysis.boolean_args import CallerScope, booleans_passed
+from jax_lsp.analysis.booleans import is_boolean
 from jax_lsp.analysis.crossing import (
     NO_FOREIGN,
     ForeignDefinitions,
@@ -57,7 +59,7 @@ class ForeignTraces(ModelFact):
             for name, value in own.items():
                 if type(value) is dict:
                     holder.__dict__[name] = dict(value)
-        for memo in ("constructed", "passed_classes"):
+        for memo in ("constructed", "construction_choices", "passed_classes", "passed_choices"):
             self.model.objects.__dict__.pop(memo, None)
         for memo in ("_foreign_instances", "foreign_attribute_classes"):
             self.model.references.__dict__.pop(memo, None)
@@ -130,9 +132,16 @@ class ForeignTraces(ModelFact):
                 if self._local_ref(call.callee, line, node) is not None:
                     continue
                 found = self._replayed(self.model.references.resolve_ref, call.callee, line, node)
-                if found is not None:
+                choices = (
+                    [found]
+                    if found is not None
+                    else self._replayed(
+                        self.model.references.resolve_choices, call.callee, line, node
+                    )
+                )
+                for callee in choices or ():
                     self._replayed(
-                        self.model.steps.trace_call, node, info, scope, call, *found, unit_start
+                        self.model.steps.trace_call, node, info, scope, call, *callee, unit_start
                     )
             start = unit_starts.get(id(self.model._source_of.get(node)), 0)
             for call in self.model.references.foreign_property_reads(node):
@@ -202,10 +211,115 @@ class ForeignTraces(ModelFact):
                 info.module_defaults,
                 info.literals,
                 array_functions=info.array_functions,
+                boolean_params=info.boolean_params,
+                param_classes=self._param_classes(node),
             )
             outgoing.append((function, seed))
         outgoing += self._optimizer_update_traces()
+        outgoing += self._untraced_calls()
         return tuple(outgoing)
+
+    def _param_classes(self, node: FunctionNode) -> frozenset[tuple[str, str, str]]:
+        """The classes of the objects this module's calls give the parameters of another
+        module's function `node` (`passed_classes`), each by its file and name."""
+        found = set()
+        for param, class_name in self.model.objects.passed_classes.get(node, {}).items():
+            origin = self._class_origin(class_name)
+            if origin is not None:
+                found.add((param, *origin))
+        for param, held in self.model.objects.passed_choices.get(node, {}).items():
+            # One of several classes: each, which the other module traces as it may be.
+            origins = [self._class_origin(class_name) for class_name in held]
+            if all(origin is not None for origin in origins):
+                found |= {(param, *origin) for origin in origins}  # type: ignore[misc]
+        return frozenset(found)
+
+    def _class_origin(self, class_name: str) -> tuple[str, str] | None:
+        """The file and the name of an imported class. Not one of this module: the editor
+        asks a module's importers what they give it, never the module itself (whose text
+        changes at each keystroke), so it would not see what comes back."""
+        if class_name in self.model.classes:
+            return None
+        return self.model._foreign.class_origin(class_name)
+
+    def _untraced_calls(self) -> list[tuple[ForeignFunction, IncomingTrace]]:
+        """What calls outside any trace give the parameters of other modules' functions:
+        the classes of the objects they pass (`run(cell, xs)` in an untraced `main`), for
+        the transformations those functions apply to them (`lax.scan(cell.step, ...)`),
+        and boolean arrays, for the functions their module jits (`@jax.jit def loss`)."""
+        given: dict[FunctionNode, tuple[ForeignFunction, frozenset, frozenset[str]]] = {}
+        objects = self.model.objects
+        for node in dict.fromkeys([*objects.passed_classes, *objects.passed_choices]):
+            function = self.model.references.foreign_nodes.get(node)
+            if function is None or node in self.model.tracing.trace:
+                continue
+            classes = self._param_classes(node)
+            if classes:
+                given[node] = (function, classes, frozenset())
+        for node, booleans in self._untraced_booleans().items():
+            function, classes, _ = given.get(node, (None, frozenset(), None))
+            given[node] = (
+                function or self.model.references.foreign_nodes[node],
+                classes,
+                booleans,
+            )
+        return [
+            (
+                function,
+                IncomingTrace(
+                    function.path,
+                    "",
+                    False,
+                    False,
+                    frozenset(),
+                    frozenset(),
+                    (),
+                    boolean_params=booleans,
+                    param_classes=classes,
+                    untraced=True,
+                ),
+            )
+            for function, classes, booleans in given.values()
+        ]
+
+    def _untraced_booleans(self) -> dict[FunctionNode, frozenset[str]]:
+        """Parameters of other modules' functions (not traced here) that a call outside any
+        trace gives a boolean array (`loss(x, mask)` with `mask = np.zeros(n, bool)`)."""
+        found: dict[FunctionNode, frozenset[str]] = {}
+        trace = self.model.tracing.trace
+        imported = self.model._foreign.imported_names()
+        units = [unit for unit in self.model.document.units if unit.tree is not None]
+        for unit, summary in zip(units, self.model.summaries, strict=True):
+            for call in summary.calls:
+                caller = call.caller
+                if isinstance(caller, ast.Lambda) or (caller is not None and caller in trace):
+                    continue
+                # A function of another module, called by the name an import binds (`loss`,
+                # `losses.loss`), not rebound in the caller.
+                head = call.callee.name.partition(".")[0]
+                if head not in imported or (caller is not None and binds_locally(head, caller)):
+                    continue
+                arguments = [*call.node.args, *(keyword.value for keyword in call.node.keywords)]
+                if not arguments:
+                    continue
+                scope = CallerScope(self.model, caller)
+                if not any(is_boolean(argument, scope) for argument in arguments):
+                    continue
+                line = unit.start_line + call.node.lineno
+                if self._local_ref(call.callee, line, caller) is not None:
+                    continue
+                resolved = self._replayed(
+                    self.model.references.resolve_ref, call.callee, line, caller
+                )
+                if resolved is None or resolved[0] in trace:
+                    continue
+                node, ref = resolved
+                if node not in self.model.references.foreign_nodes:
+                    continue
+                booleans = booleans_passed(self.model, node, call.node, ref, caller)
+                if booleans:
+                    found[node] = found.get(node, frozenset()) | booleans
+        return found
 
     def _optimizer_update_traces(self) -> list[tuple[ForeignFunction, IncomingTrace]]:
         """The imported functions that made the optimizers whose `update` the module's

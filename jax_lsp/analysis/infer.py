@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from jax_lsp.analysis.boolean_args import returned_booleans
 from jax_lsp.analysis.document import Document, UnitSource, first_line
 from jax_lsp.analysis.external import CallSite, ExternalFacts, facts_key
 from jax_lsp.analysis.flow import annotation_kind, dotted_name
@@ -781,7 +782,8 @@ def _facts_in_model(model: ModuleModel, name: str) -> ExternalFacts | None:
     returns = _returns_array(model, record.node)
     container = _returned_container(model, record.path, transform)
     keys = _key_facts(model, record.path)
-    if returns is None and container is None and not keys:
+    booleans = returned_booleans(model, record.node) if transform is None else frozenset()
+    if returns is None and container is None and not keys and not booleans:
         return None
     return ExternalFacts(
         bool(returns),
@@ -789,6 +791,7 @@ def _facts_in_model(model: ModuleModel, name: str) -> ExternalFacts | None:
         model.static_signatures.get(name),
         returns=container,
         traced_returns=_returned_container(model, record.path, transform, given_tracers=True),
+        returned_booleans=booleans,
         **keys,
     )
 

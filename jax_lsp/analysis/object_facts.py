@@ -37,6 +37,7 @@ from jax_lsp.analysis.summary import ClassRecord, FunctionNode, FunctionRef
 from jax_lsp.analysis.text import identifiers
 from jax_lsp.analysis.traced import TraceInfo, all_params
 from jax_lsp.analysis.values import Instance, Object, Value, merge_values
+from jax_lsp.analysis.workspace import real_file
 
 _MAX_CLASS_ROUNDS = 4  # helpers passing an object on to helpers
 
@@ -218,17 +219,29 @@ class ObjectFacts(ModelFact):
     @cached_property
     def constructed(self) -> dict[FunctionNode | None, dict[str, str]]:
         """Names each function (None: the module) binds to `Cls(...)`, a class of the module;
-        a name bound to instances of two classes is left out."""
-        found: dict[FunctionNode | None, dict[str, str]] = {}
-        mixed: set[tuple[FunctionNode | None, str]] = set()
+        a name bound to instances of two classes is left out (`construction_choices`)."""
+        return {
+            scope: {name: next(iter(held)) for name, held in bound.items() if len(held) == 1}
+            for scope, bound in self._construction_classes().items()
+        }
+
+    @cached_property
+    def construction_choices(self) -> dict[FunctionNode | None, dict[str, frozenset[str]]]:
+        """Names each function (None: the module) binds to instances of two classes or more
+        (`cell = GRUCell(...)` on one branch, `cell = ElmanCell(...)` on the other)."""
+        found: dict[FunctionNode | None, dict[str, frozenset[str]]] = {}
+        for scope, bound in self._construction_classes().items():
+            for name, held in bound.items():
+                if len(held) > 1:
+                    found.setdefault(scope, {})[name] = frozenset(held)
+        return found
+
+    def _construction_classes(self) -> dict[FunctionNode | None, dict[str, set[str]]]:
+        found: dict[FunctionNode | None, dict[str, set[str]]] = {}
         for summary in self.model.summaries:
             for scope, name, callee in summary.constructions:
-                if (
-                    callee in self.model.classes or self.model._foreign.is_class(callee)
-                ) and found.setdefault(scope, {}).setdefault(name, callee) != callee:
-                    mixed.add((scope, name))
-        for scope, name in mixed:
-            found[scope].pop(name, None)
+                if callee in self.model.classes or self.model._foreign.is_class(callee):
+                    found.setdefault(scope, {}).setdefault(name, set()).add(callee)
         return found
 
     @cached_property
@@ -240,9 +253,24 @@ class ObjectFacts(ModelFact):
         instances of two classes is left out."""
         constructed = self.constructed
         classes: Mapping[str, object] = self.model.classes
+        incoming: dict[FunctionNode, dict[str, str]] = {}
+        incoming_choices: dict[FunctionNode, dict[str, frozenset[str]]] = {}
         if self.model._foreign is not NO_FOREIGN:  # imported classes too (see `outgoing_traces`)
-            classes = {**dict.fromkeys(self.model._foreign.class_names()), **self.model.classes}
+            incoming, incoming_choices = self._incoming_classes()
+            given = [local for params in incoming.values() for local in params.values()]
+            given += [
+                local
+                for params in incoming_choices.values()
+                for held in params.values()
+                for local in held
+            ]
+            classes = {
+                **dict.fromkeys(self.model._foreign.class_names()),
+                **dict.fromkeys(given),
+                **self.model.classes,
+            }
         if not classes:
+            self.__dict__["passed_choices"] = {}
             return {}
         names = {name for bound in constructed.values() for name in bound}
         units = [unit for unit in self.model.document.units if unit.tree is not None]
@@ -256,6 +284,18 @@ class ObjectFacts(ModelFact):
             ]
         found: dict[FunctionNode, dict[str, str]] = {}
         mixed: set[tuple[FunctionNode, str]] = set()
+        # The classes each parameter is given: two or more make it one of them.
+        seen: dict[tuple[FunctionNode, str], set[str]] = {}
+        for node, params in incoming.items():
+            found[node] = dict(params)
+            names |= params.keys()
+        for node, params in incoming_choices.items():
+            for param, held in params.items():
+                mixed.add((node, param))
+                seen[(node, param)] = set(held)
+                names.add(param)
+        choices = self.construction_choices
+        names |= {name for bound in choices.values() for name in bound}
         for _ in range(_MAX_CLASS_ROUNDS):  # a parameter that receives one may pass it on
             changed = False
             for caller, ref, call, unit_start in sites:
@@ -271,15 +311,42 @@ class ObjectFacts(ModelFact):
                     continue
                 callee, ref = resolved
                 own = dict(constructed.get(None, {}))
+                own_choices = dict(choices.get(None, {}))
                 if caller is not None:  # its parameters shadow the module's names
                     for param in all_params(caller):
                         own.pop(param, None)
+                        own_choices.pop(param, None)
                     own.update(constructed.get(caller, {}))
                     own.update(found.get(caller, {}))
-                passed = _instances_passed(
-                    callee, call, ref, own, classes, self.model.references.returned_class
+                    own_choices.update(choices.get(caller, {}))
+                    own_choices.update(
+                        (param, frozenset(held))
+                        for (node, param), held in seen.items()
+                        if node is caller and (node, param) in mixed
+                    )
+                passed = list(
+                    _instances_passed(
+                        callee, call, ref, own, classes, self.model.references.returned_class
+                    )
                 )
+                given = {arg.id for arg in arguments if type(arg) is ast.Name}
+                for name, held in own_choices.items():
+                    if name not in given:
+                        continue
+                    for class_name in sorted(held):  # each class the name may hold
+                        passed += _instances_passed(
+                            callee,
+                            call,
+                            ref,
+                            {**own, name: class_name},
+                            classes,
+                            self.model.references.returned_class,
+                        )
                 for param, class_name in passed:
+                    held = seen.setdefault((callee, param), set())
+                    if class_name not in held:
+                        held.add(class_name)
+                        changed = True
                     params = found.setdefault(callee, {})
                     if (callee, param) in mixed or params.get(param) == class_name:
                         continue
@@ -292,7 +359,56 @@ class ObjectFacts(ModelFact):
                     changed = True
             if not changed:
                 break
+        passed_choices: dict[FunctionNode, dict[str, frozenset[str]]] = {}
+        for node, param in mixed:
+            passed_choices.setdefault(node, {})[param] = frozenset(seen[(node, param)])
+        self.__dict__["passed_choices"] = passed_choices
         return found
+
+    @cached_property
+    def passed_choices(self) -> dict[FunctionNode, dict[str, frozenset[str]]]:
+        """Parameters the module's calls (or other modules', `IncomingTrace.param_classes`)
+        give instances of two classes or more: the classes (found with `passed_classes`)."""
+        self.passed_classes  # noqa: B018 (which stores them beside its own answer)
+        return self.__dict__.get("passed_choices", {})
+
+    def class_choices(self, function: FunctionNode | None) -> dict[str, frozenset[str]]:
+        """Names of `function` (None: the module's) that hold an instance of one of two
+        classes or more: bound to each on some branch, or a parameter given each."""
+        found = dict(self.construction_choices.get(function, {}))
+        if function is not None:
+            found.update(self.passed_choices.get(function, {}))
+        return found
+
+    def _incoming_classes(
+        self,
+    ) -> tuple[dict[FunctionNode, dict[str, str]], dict[FunctionNode, dict[str, frozenset[str]]]]:
+        """Parameters of the module's functions that the calls of other modules give objects
+        of one class, and of two or more (`IncomingTrace.param_classes`), each class by a
+        name `_foreign` answers for."""
+        given: dict[FunctionNode, dict[str, set[str]]] = {}
+        own_file = real_file(self.model.document.path)
+        for seed in self.model.incoming:
+            if not seed.param_classes or seed.module is not None:
+                continue
+            node = self.model.references.definition(seed.function, None)
+            if node is None or isinstance(node, ast.Lambda):
+                continue
+            for param, file, class_name in seed.param_classes:
+                if file == own_file:
+                    continue  # a class of the module: its own facts know its objects
+                local = self.model._foreign.class_at(file, class_name)
+                if local is not None:
+                    given.setdefault(node, {}).setdefault(param, set()).add(local)
+        single = {
+            node: {param: next(iter(held)) for param, held in params.items() if len(held) == 1}
+            for node, params in given.items()
+        }
+        several = {
+            node: {param: frozenset(held) for param, held in params.items() if len(held) > 1}
+            for node, params in given.items()
+        }
+        return single, {node: params for node, params in several.items() if params}
 
     def object_params(self, node: FunctionNode) -> tuple[tuple[str, Instance], ...]:
         """Traced parameters holding an instance of a PyTree class of the module (`self` of
@@ -571,6 +687,11 @@ class ObjectFacts(ModelFact):
         the module passes a boolean array in a dict display. Read by question
         (`reads.RECORDED`)."""
         return boolean_entries(self.model.functions, self.model.summaries, self.model.resolver)
+
+    @cached_property
+    def returned_booleans_memo(self) -> dict[ast.AST, frozenset[int]]:
+        """`boolean_args.returned_booleans` of each function asked."""
+        return {}
 
     @cached_property
     def attribute_classes(self) -> dict[tuple[str, str], str]:

@@ -25,12 +25,14 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from pathlib import Path
 
+from jax_lsp.analysis.boolean_args import returned_booleans
 from jax_lsp.analysis.crossing import (
     NO_FOREIGN,
     ForeignDefinitions,
     ForeignFunction,
     ForeignStep,
     IncomingTrace,
+    passed_in,
 )
 from jax_lsp.analysis.document import Document
 from jax_lsp.analysis.imports import Resolver, import_bindings
@@ -57,6 +59,7 @@ from jax_lsp.findings import Position, Span
 _MAX_PROJECT_FILES = 4000  # a folder with more Python files is no one project
 _FRESH = 5.0  # seconds: the project's files are listed and indexed again after this long
 _MAX_DEPTH = 24  # importers of importers followed at most this far
+_MAX_RECEIVERS = 8  # modules an importer passes objects to, read for one module at most
 _MAX_KEPT_LINES = 60_000  # lines of importers' models kept for their own analysis
 # Seconds a file two or more imports away, on disk, is taken as unchanged since its stamp was
 # read: every keystroke confirms the whole upstream of the module being typed in.
@@ -78,6 +81,15 @@ _TRANSFORM_WORDS = re.compile(
     r"custom_vjp|custom_jvp|odeint|minimize|dynamic_unroll|associative_scan|compiled)\b"
 )
 
+# What a module outside any trace may tell the functions of other modules it calls: a call of
+# a capitalised name (`Cell(key, 3)`) may construct an object, whose class it tells; a
+# comparison, `~`, or a spelling of `bool` may make a boolean array (`mask = x > 0`).
+_MAY_PASS = re.compile(r"\b[A-Z]\w*\(|[<>~]|[!=]=|\bbool")
+
+
+def _may_pass_objects(text: str) -> bool:
+    return _MAY_PASS.search(text) is not None
+
 
 class WorkspaceForeign(ForeignDefinitions):
     """The definitions one module's imports name in other workspace modules, read from those
@@ -97,6 +109,8 @@ class WorkspaceForeign(ForeignDefinitions):
         self._definitions = definitions
         self._found: dict[tuple[str, str], ForeignFunction | None] = {}
         self._classes: dict[str, tuple[ModuleDefinitions, str] | None] = {}
+        # Local names standing for classes of modules not imported (`class_at`).
+        self._aliases: dict[str, Target] = {}
         stamps = []
         for module in sorted({*self._modules.values(), *(t.module for t in self._names.values())}):
             file = module_file(module, roots)
@@ -115,20 +129,20 @@ class WorkspaceForeign(ForeignDefinitions):
 
     # -- what the model asks ---------------------------------------------------------------
     def function(self, local: str) -> ForeignFunction | None:
-        target = self._names.get(local)
+        target = self._target(local)
         return self._defined(target, "") if target is not None else None
 
     def member(self, local: str, attribute: str) -> ForeignFunction | None:
         module = self._modules.get(local)
         if module is not None:
             return self._defined(Target(module, attribute), "")
-        target = self._names.get(local)
+        target = self._target(local)
         if target is None:
             return None
         return self._defined(target, attribute)  # `Cls.f(...)`, `Cls(...)(x)`
 
     def method(self, local: str, attribute: str) -> ForeignFunction | None:
-        target = self._names.get(local)
+        target = self._target(local)
         return self._defined(target, attribute) if target is not None else None
 
     def is_class(self, local: str) -> bool:
@@ -149,10 +163,40 @@ class WorkspaceForeign(ForeignDefinitions):
         found = self._class(local)
         return found is not None and found[1] in found[0].linen
 
+    def imported_names(self) -> frozenset[str]:
+        return frozenset(self._names.keys() | self._modules.keys())
+
+    def class_origin(self, local: str) -> tuple[str, str] | None:
+        found = self._class(local)
+        return (found[0].file, found[1]) if found is not None else None
+
+    def class_at(self, file: str, name: str) -> str | None:
+        target = Target(file, name)
+        alias = next((key for key, known in self._aliases.items() if known == target), None)
+        if alias is None:
+            # Not a name Python code can bind: it shadows none of the module's own.
+            alias = f"{name}@{len(self._aliases)}"
+            self._aliases[alias] = target
+        return alias if self._class(alias) is not None else None
+
+    def _target(self, local: str) -> Target | None:
+        return self._names.get(local) or self._aliases.get(local)
+
+    def returned_booleans(self, function: ForeignFunction) -> frozenset[int]:
+        if function.method or "." in function.path:
+            return frozenset()
+        file = Path(function.file)
+        entry = self._cache.entry(file)
+        model = self._cache.model(file, entry) if entry is not None else None
+        record = model.functions.get(function.path) if model is not None else None
+        if record is None or record.parent is not None:
+            return frozenset()
+        return returned_booleans(model, record.node)
+
     # -- reading the other modules -----------------------------------------------------------
     def _class(self, local: str) -> tuple[ModuleDefinitions, str] | None:
         if local not in self._classes:
-            target = self._names.get(local)
+            target = self._target(local)
             found = self._definition_module(target) if target is not None else None
             self._classes[local] = (
                 found if found is not None and found[1] in found[0].classes else None
@@ -163,7 +207,12 @@ class WorkspaceForeign(ForeignDefinitions):
         """The definitions of the module defining what `target` names (re-exports followed),
         and the name there. Read from its parse: no model of it is built."""
         for _ in range(_MAX_REEXPORT_DEPTH):
-            file = module_file(target.module, self._roots)
+            # A class named by its file (`class_at`), or a module by its dotted name.
+            file = (
+                Path(target.module)
+                if os.path.isabs(target.module)
+                else module_file(target.module, self._roots)
+            )
             if file is None:
                 return None
             entry = self._cache.entry(file)
@@ -269,7 +318,7 @@ class ProjectTraces:
         self,
         root: str | None,
         cache: ModuleFactsCache,
-        foreign: Callable[[Document], ForeignDefinitions],
+        foreign: Callable[..., ForeignDefinitions],
         others_edited: Callable[[str], Hashable] | None = None,
     ) -> None:
         self.root = root
@@ -475,8 +524,11 @@ class ProjectTraces:
 
     def may_trace(self, text: str, incoming: tuple[IncomingTrace, ...]) -> bool:
         """Can a module with this text, given these traces, trace something of another module:
-        it applies a transformation itself or is traced by its importers."""
-        return bool(incoming) or _TRANSFORM_WORDS.search(text) is not None
+        it applies a transformation itself or is traced by its importers; or tell another
+        module the classes of the objects or the boolean arrays it passes."""
+        return (
+            bool(incoming) or _may_pass_objects(text) or _TRANSFORM_WORDS.search(text) is not None
+        )
 
     def _document_names(self, file: str, document: Document) -> frozenset[str]:
         """`_defined_names` of the document's text, each unit's read once per unit text (asked
@@ -506,8 +558,10 @@ class ProjectTraces:
         """Are the importers read the same files, at the same versions, given the traces they
         were modelled with, by importers of theirs still at the versions read then (an edit
         two imports away changes those; `upstream_confirmed`: known to be)? Read from what
-        was gathered, nothing parsed."""
-        return {file for file, _, _ in read} == importers and all(
+        was gathered, nothing parsed. The other files read, those the importers passed
+        objects to, follow from what the importers are."""
+        files = {file for file, _, _ in read}
+        return importers <= files and all(
             self._cache.entry(self._path(file)) is entry
             and self._last_given(file) == given
             and (upstream_confirmed or self._upstream_unchanged(file))
@@ -551,7 +605,13 @@ class ProjectTraces:
     ) -> tuple[tuple[IncomingTrace, ...], tuple]:
         found: list[IncomingTrace] = []
         read: list[tuple[str, _ModuleEntry, tuple[IncomingTrace, ...]]] = []
-        for other in sorted(importers):
+        # Modules the importers pass objects of the module's classes to (`param_classes`):
+        # what they do with them (`lax.scan(cell.step, ...)`) traces the module's methods,
+        # though they need not import it.
+        receivers: set[str] = set()
+        pending = sorted(importers)
+        while pending:
+            other = pending.pop(0)
             entry = self._cache.entry(Path(other))
             if entry is None:
                 continue
@@ -561,9 +621,17 @@ class ProjectTraces:
             if built is None:
                 continue
             model, foreign = built
-            found += [
-                seed for function, seed in model.outgoing_traces(foreign) if function.file == file
-            ]
+            for function, seed in model.outgoing_traces(foreign):
+                if function.file == file:
+                    found.append(seed)
+                elif (
+                    function.file not in importers
+                    and function.file not in receivers
+                    and len(receivers) < _MAX_RECEIVERS
+                    and any(origin == file for _, origin, _ in seed.param_classes)
+                ):
+                    receivers.add(function.file)
+                    pending.append(function.file)
         return tuple(found), tuple(read)
 
     def _model(
@@ -572,9 +640,7 @@ class ProjectTraces:
         """`model_given` of a project module, with the traces its own importers give it (asked
         only if it may trace anything: it applies a transformation, or is imported)."""
         text = self._cache.text(Path(file), entry)
-        if _TRANSFORM_WORDS.search(text) is None and not self._importers(
-            file, _defined_names(text, file)
-        ):
+        if not self.may_trace(text, ()) and not self._importers(file, _defined_names(text, file)):
             return None  # it traces nothing itself, and nothing of the project imports it
         built = self.model_given(file, entry, x64, lambda document: self.incoming(document, x64))
         if built is not None and built[0].incoming:
@@ -596,14 +662,21 @@ class ProjectTraces:
         if document is None:
             return None
         foreign = self._foreign(document)
+        incoming = None
         if foreign is NO_FOREIGN:
-            return None  # it imports nothing of the project: it traces nothing of it
-        incoming = incoming_of(document)
+            # It imports nothing of the project: it traces nothing of it, unless objects of
+            # the project's classes are passed in.
+            incoming = incoming_of(document)
+            if not passed_in(incoming):
+                return None
+            foreign = self._foreign(document, True)
+        if incoming is None:
+            incoming = incoming_of(document)
         if incoming:
             # Without the facts of the functions it imports (what its own analysis adds): what
             # its traced code passes them is known all the same where it is its own parameter.
             return ModuleModel.of(document, x64, None, incoming), foreign
-        if _TRANSFORM_WORDS.search(document.text) is None:
+        if not self.may_trace(document.text, ()):
             return None
         # The model its importers read facts from: built once, shared.
         model = self._cache.model(Path(file), entry)

@@ -295,6 +295,30 @@ class References(ModelFact):
                 return self.constructing_functions.get(f"{owner}.{func.attr}")
         return None
 
+    def resolve_choices(
+        self, ref: FunctionRef, line: int | None, caller: FunctionNode | None
+    ) -> list[tuple[FunctionNode, FunctionRef]]:
+        """The methods a reference runs on a name that holds an instance of one of several
+        classes (`cell.step`, `cell(x)`; `ObjectFacts.class_choices`): one of each class
+        that defines it. Asked where `resolve_ref` finds nothing."""
+        if ref.node is not None or ref.owner_class is not None:
+            return []
+        owner, _, attribute = ref.name.rpartition(".")
+        if "." in owner:
+            return []
+        name = owner or ref.name
+        held = self.model.objects.class_choices(caller).get(name)
+        if held is None and caller is not None:
+            held = self.model.objects.class_choices(None).get(name)
+            if held is not None and binds_locally(name, caller):
+                return []  # the function's own name, not the module's
+        found = []
+        for class_name in sorted(held or ()):
+            method = self._method_of(class_name, attribute if owner else "", ref, line)
+            if method is not None and method not in found:
+                found.append(method)
+        return found
+
     def resolve_transformed(
         self,
         ref: FunctionRef,

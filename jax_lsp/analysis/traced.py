@@ -89,6 +89,10 @@ class TraceInfo:
     # Parameters every trace gives a function computing a JAX array from arrays (a
     # `jax.nn.relu` default, a `lambda h: h` argument): calling one gives a tracer.
     array_functions: frozenset[str] = frozenset()
+    # Parameters some run of the trace gives a boolean array (`loss(x, mask)` with `mask =
+    # np.zeros(n, bool)`): indexing with one fails under abstract tracing, whichever run
+    # gives it.
+    boolean_params: frozenset[str] = frozenset()
 
     def merged(self, other: TraceInfo) -> TraceInfo:
         if other == self:
@@ -111,6 +115,7 @@ class TraceInfo:
             self.module_defaults & other.module_defaults,
             self.literals & other.literals,  # a flag both traces give alike
             self.array_functions & other.array_functions,
+            self.boolean_params | other.boolean_params,
         )
 
 

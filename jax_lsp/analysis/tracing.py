@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from dataclasses import replace
 from functools import cached_property
 
+from jax_lsp.analysis.boolean_args import booleans_passed
 from jax_lsp.analysis.crossing import IncomingTrace
 from jax_lsp.analysis.document import Unit, UnitSource
 from jax_lsp.analysis.flow import dotted_name
@@ -23,7 +24,7 @@ from jax_lsp.analysis.model_view import ModelFact
 from jax_lsp.analysis.names import binds_locally
 from jax_lsp.analysis.nodes import is_staticmethod, positional_params, walk_nodes
 from jax_lsp.analysis.pytrees import is_registered_pytree
-from jax_lsp.analysis.summary import Application, CallSite, FunctionNode, FunctionRef
+from jax_lsp.analysis.summary import Application, CallSite, FunctionNode, FunctionRef, transform_of
 from jax_lsp.analysis.traced import (
     TraceInfo,
     TraceOrigin,
@@ -103,8 +104,24 @@ class Tracing(ModelFact):
             application.target, line, application.enclosing, application.spec.class_method
         )
         if found is None:
-            return None
-        target, ref = found
+            # A method of a name holding one of several classes: each is transformed.
+            traced = None
+            for choice in self.model.references.resolve_choices(
+                application.target, line, application.enclosing
+            ):
+                traced = self._apply_to(*choice, application, unit_start, eager) or traced
+            return traced
+        return self._apply_to(*found, application, unit_start, eager)
+
+    def _apply_to(
+        self,
+        target: FunctionNode,
+        ref: FunctionRef,
+        application: Application,
+        unit_start: int,
+        eager: bool,
+    ) -> TraceInfo | None:
+        """`apply` to the function the transformation's target resolved to."""
         info = trace_info_for(application, target, self.model.objects.is_array_annotation, ref)
         if application.spec.policy is ParamPolicy.ARRAY_ANNOTATED:
             leaves = self._filtered_leaves(target, ref, application, unit_start)
@@ -114,6 +131,9 @@ class Tracing(ModelFact):
                 used |= array_used_params(target, self.model.resolver)
                 leaves |= used - static
             info = replace(info, traced_params=info.traced_params | leaves)
+        booleans = self._booleans_given(application, unit_start, target, ref)
+        if booleans:
+            info = replace(info, boolean_params=booleans)
         origin = TraceOrigin(application.node, unit_start, application.enclosing)
         if eager:
             info = replace(info, abstract=False, eager=True)
@@ -130,6 +150,35 @@ class Tracing(ModelFact):
             self.model._source_of.setdefault(target, source)
             self.lambda_homes.setdefault(target, (enclosing, unit_start))
         return self.trace[target]
+
+    def _booleans_given(
+        self, application: Application, unit_start: int, target: FunctionNode, ref: FunctionRef
+    ) -> frozenset[str]:
+        """Parameters of `target` given a boolean array by a call that runs what the
+        transformation makes: of the decorated function by its name (`@jax.jit def loss`,
+        then `loss(x, x > 0)`), or of what `jax.jit(loss)` makes (at once, or through the
+        name it is bound to)."""
+        if isinstance(target, ast.Lambda) and type(application.node) is not ast.Call:
+            return frozenset()
+        if application.node in getattr(target, "decorator_list", ()):
+            sites = []
+            for caller, call, site_ref, source, start in self.calls_by_name.get(target.name, ()):
+                resolved = self.model.references.resolve_ref(site_ref, start + call.lineno, caller)
+                if resolved is not None and resolved[0] is target:
+                    sites.append((caller, call, resolved[1], source))
+        else:
+            unit = next((u for u in self.model.document.units if u.start_line == unit_start), None)
+            if unit is None or unit.tree is None:
+                return frozenset()
+            sites = list(self._calls_of_made(application, unit, ref))
+        found: frozenset[str] = frozenset()
+        for caller, call, site_ref, _ in sites:
+            if isinstance(caller, ast.Lambda):
+                continue
+            traced = self.trace.get(caller) if caller is not None else None
+            given = traced.boolean_params if traced is not None else frozenset()
+            found |= booleans_passed(self.model, target, call, site_ref, caller, given)
+        return found
 
     def _filtered_leaves(
         self, target: FunctionNode, ref: FunctionRef, application: Application, unit_start: int
@@ -517,6 +566,8 @@ class Tracing(ModelFact):
                 line = unit_start + call.node.lineno
                 found = self.model.references.resolve_ref(call.callee, line, node)
                 callees = [found] if found else wrappers.called(call.node, node, unit_start)
+                if not callees:  # a method of a name holding one of several classes
+                    callees = self.model.references.resolve_choices(call.callee, line, node)
                 if not callees and call.callee.name in self.model.classes:
                     pending += self.model.steps.trace_construction(
                         node, info, scope, call, unit_start
@@ -717,6 +768,11 @@ class Tracing(ModelFact):
         """Trace the functions that other modules of the project trace (`incoming`), as a
         transformation applied here would."""
         for seed in self.model.incoming:
+            if seed.untraced:
+                # Classes passed in (`ObjectFacts.passed_classes`), no trace; and boolean
+                # arrays given to a function its decorator traces on every call.
+                self._seed_untraced_booleans(seed)
+                continue
             if seed.module is not None:
                 self._seed_pattern(seed)
                 continue
@@ -739,8 +795,25 @@ class Tracing(ModelFact):
                 literals=seed.literals,
                 array_functions=seed.array_functions
                 & array_defaults(node, self.model.resolver.qualname),
+                boolean_params=seed.boolean_params,
             )
             self.set_trace(node, info)
+
+    def _seed_untraced_booleans(self, seed: IncomingTrace) -> None:
+        """The boolean arrays calls outside any trace in another module give a function
+        a transformation decorates (`@jax.jit def loss(x, mask)`): each call runs its
+        trace."""
+        if not seed.boolean_params:
+            return
+        node = self.model.references.definition(seed.function, None)
+        info = self.trace.get(node) if node is not None else None
+        if info is None or isinstance(node, ast.Lambda):
+            return
+        if not any(transform_of(d, self.model.resolver) for d in node.decorator_list):
+            return
+        self.set_trace(
+            node, replace(info, boolean_params=info.boolean_params | seed.boolean_params)
+        )
 
 
 def _sets_disable_jit(call: ast.Call) -> bool:
@@ -784,8 +857,8 @@ def _names_bound_to(value: ast.expr, scope: ast.AST) -> list[str]:
     """The names `scope`'s assignments bind to `value` itself (`fast = jax.jit(f)`)."""
     return [
         target.id
-        for statement in ast.walk(scope)
-        if isinstance(statement, ast.Assign) and statement.value is value
+        for statement in walk_nodes(scope)
+        if type(statement) is ast.Assign and statement.value is value
         for target in statement.targets
         if isinstance(target, ast.Name)
     ]

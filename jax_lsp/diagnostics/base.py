@@ -256,6 +256,12 @@ class RuleContext:
         entries = self.model.boolean_entries.get(record.path, {})
         return key in entries.get(parameter, frozenset())
 
+    def boolean_parameter(self, name: str) -> bool:
+        """A run of the enclosing traced function gives its parameter `name` a boolean array
+        (`loss(x, mask)` with `mask = np.zeros(n, bool)`, in this module or another)."""
+        trace = self.trace
+        return trace is not None and name in trace.boolean_params
+
     def holds_tracer(self, node: ast.expr) -> bool:
         """`node` is a Python tuple, list or dict, or an object built here, that holds a
         tracer among its items or fields, as the value model sees it here (`metrics =

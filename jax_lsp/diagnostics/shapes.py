@@ -43,7 +43,9 @@ class BooleanMaskInTraced(Rule):
     what_it_does = """
         Flags indexing a JAX array with a traced boolean array (`x[x > 0]`, `x[~jnp.isnan(x)]`,
         `x[mask]` where `mask` is such an expression, `x.at[mask].set(v)`) inside `jax.jit`,
-        `jax.vmap` or `lax` control flow.
+        `jax.vmap` or `lax` control flow; also a parameter that a call running the traced
+        function gives a boolean array (`loss(x, mask)` with `mask = np.ones(n, dtype=bool)`,
+        or unpacked from what a helper returns, in this module or another).
     """
     why_bad = """
         The result of `x[mask]` has as many elements as `mask` has `True` values, which is
@@ -129,6 +131,24 @@ class BooleanMaskInTraced(Rule):
             """,
             raises="jax.errors.NonConcreteBooleanIndexError",
         ),
+        Example(
+            """
+            import jax
+            import numpy as np
+
+            @jax.jit
+            def masked_mean(x, keep):
+                return x[keep].mean()  # error
+
+            def evaluate():
+                x = np.arange(4.0)
+                keep = np.ones(4, dtype=bool)
+                return masked_mean(x, keep)
+
+            result = evaluate()
+            """,
+            raises="jax.errors.NonConcreteBooleanIndexError",
+        ),
     )
     valid = (
         Example(
@@ -158,6 +178,24 @@ class BooleanMaskInTraced(Rule):
             host = table[table > 1]
             """,
             check="assert float(eager) == 2.0 and host.tolist() == [2.0, 3.0]",
+        ),
+        Example(
+            """
+            import jax
+            import numpy as np
+
+            @jax.jit
+            def picked_sum(x, rows):
+                return x[rows].sum()
+
+            def evaluate():
+                x = np.arange(4.0)
+                rows = np.nonzero(x > 1)[0]  # integer positions: a fixed count
+                return picked_sum(x, rows)
+
+            result = evaluate()
+            """,
+            check="assert float(result) == 5.0",
         ),
     )
 
