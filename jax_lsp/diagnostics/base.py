@@ -87,11 +87,12 @@ class Spelled:
     (`from jax.numpy import take as pick`: "pick" for "jax.numpy.take"); a name one of the
     module facts in `named_by` holds (the module's key helpers); or one of `tests` must hold
     of them. `found_by`: a module fact about the node that lets it through whatever its lines
-    spell (the key reuses the model found in a unit's top-level code). `binds`: modules one of
-    which the scope must be able to name (its enclosing imports bind it, or the node has
-    imports of its own), before any word is looked for. The walker does not hand the rule a
-    node of the types in `on` (None: every type the rule looks at) that fails the filter.
-    Comments count: a comment naming one costs work, never a finding."""
+    spell (the key reuses the model found in a unit's top-level code). Before any word is
+    looked for: `binds`, modules one of which the scope must be able to name (its enclosing
+    imports bind it, or the node has imports of its own); `given`, a fact about the node that
+    must hold (a unit of definitions: their headers may index). The walker does not hand the
+    rule a node of the types in `on` (None: every type the rule looks at) that fails the
+    filter. Comments count: a comment naming one costs work, never a finding."""
 
     text: tuple[str, ...] = ()
     bound_to: tuple[str, ...] = ()
@@ -100,6 +101,7 @@ class Spelled:
     tests: tuple[TextTest, ...] = ()
     found_by: Callable[[ast.AST, RuleContext], object] | None = None
     binds: tuple[str, ...] = ()
+    given: Callable[[ast.AST, RuleContext], bool] | None = None
 
     def spelled_in(self, node: ast.AST, ctx: RuleContext) -> bool:
         """Do the lines of `node` spell one of the words (or does `found_by` let it through)?"""
@@ -107,6 +109,8 @@ class Spelled:
         if self.binds and not (
             local_imports(node) or any(resolver.binds_module(name) for name in self.binds)
         ):
+            return False
+        if self.given is not None and not self.given(node, ctx):
             return False
         if not (self.text or self.bound_to or self.named_by or self.tests or self.found_by):
             return True  # a filter on the imports alone
@@ -122,6 +126,11 @@ class Spelled:
         if any(name in text for fact in self.named_by for name in fact(model)):
             return True
         return self.found_by is not None and bool(self.found_by(node, ctx))
+
+    def words(self, resolver: Resolver) -> tuple[str, ...]:
+        """The words of `text`, and the names `resolver` binds to one of `bound_to`."""
+        bound = resolver.names_bound_under
+        return (*self.text, *(name for spelled in self.bound_to for name in bound(spelled)))
 
     def applies_to(self, node: ast.AST) -> bool:
         return self.on is None or type(node) in self.on
