@@ -254,7 +254,7 @@ LIBRARY_KEY_WORDS = (
 
 def may_use_library_key(text: str) -> bool:
     """Can code with this text hand a key to a library consumer (`library_key`)?"""
-    return any(word in text for word in LIBRARY_KEY_WORDS)
+    return any(map(text.__contains__, LIBRARY_KEY_WORDS))
 
 
 def library_makers(statements: list[ast.stmt], resolver: Resolver) -> dict[str, str]:

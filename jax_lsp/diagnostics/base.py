@@ -115,25 +115,24 @@ class Spelled:
         if not (self.text or self.bound_to or self.named_by or self.tests or self.found_by):
             return True  # a filter on the imports alone
         text = ctx.code_text(node)
-        if any(word in text for word in self.text):
+        spells = text.__contains__
+        if any(map(spells, self.text)):
             return True
-        bound = resolver.names_bound_under
-        if any(name in text for spelled in self.bound_to for name in bound(spelled)):
-            return True
-        if any(test(text, resolver) for test in self.tests):
-            return True
-        model = ctx.model
-        if any(name in text for fact in self.named_by for name in fact(model)):
-            return True
+        for spelled in self.bound_to:
+            if any(map(spells, resolver.names_bound_under(spelled))):
+                return True
+        for test in self.tests:
+            if test(text, resolver):
+                return True
+        for fact in self.named_by:
+            if any(map(spells, fact(ctx.model))):
+                return True
         return self.found_by is not None and bool(self.found_by(node, ctx))
 
     def words(self, resolver: Resolver) -> tuple[str, ...]:
         """The words of `text`, and the names `resolver` binds to one of `bound_to`."""
         bound = resolver.names_bound_under
         return (*self.text, *(name for spelled in self.bound_to for name in bound(spelled)))
-
-    def applies_to(self, node: ast.AST) -> bool:
-        return self.on is None or type(node) in self.on
 
 
 # `Rule.prefilter`: one filter, or several that must all let a node through.

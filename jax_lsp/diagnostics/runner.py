@@ -248,9 +248,11 @@ def _prefiltered(rule: Rule) -> Callable[[ast.AST, RuleContext], Iterable[Findin
 
         return filtered
 
+    tests = [(spelled.on, spelled.spelled_in) for spelled in filters]
+
     def filtered_by_all(node: ast.AST, ctx: RuleContext) -> Iterable[Finding]:
-        for spelled in filters:
-            if spelled.applies_to(node) and not spelled.spelled_in(node, ctx):
+        for on, spelled_in in tests:
+            if (on is None or type(node) in on) and not spelled_in(node, ctx):
                 return ()
         return check(node, ctx)
 
