@@ -85,7 +85,8 @@ class Spelled:
     spell for the rule to find anything there (`RuleContext.code_text`). One of these must
     occur in them: a word of `text`; a name the scope's imports bind to one of `bound_to`
     (`from jax.numpy import take as pick`: "pick" for "jax.numpy.take"); a name one of the
-    module facts in `named_by` holds (the module's key helpers); or one of `tests` must hold
+    module facts in `named_by` holds (the module's key helpers, read as the rule reads the
+    model, so that kept findings are renewed when the fact changes); or one of `tests` must hold
     of them. `found_by`: a module fact about the node that lets it through whatever its lines
     spell (the key reuses the model found in a unit's top-level code). Before any word is
     looked for: `binds`, modules one of which the scope must be able to name (its enclosing
