@@ -12,7 +12,7 @@ import functools
 import os
 import textwrap
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from jax_lsp.analysis.imports import Resolver, local_imports
@@ -103,6 +103,12 @@ class Spelled:
     found_by: Callable[[ast.AST, RuleContext], object] | None = None
     binds: tuple[str, ...] = ()
     given: Callable[[ast.AST, RuleContext], bool] | None = None
+    # Whether any word is looked for (not a filter on the imports or a fact alone).
+    _spells: bool = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        spells = bool(self.text or self.bound_to or self.named_by or self.tests or self.found_by)
+        object.__setattr__(self, "_spells", spells)
 
     def spelled_in(self, node: ast.AST, ctx: RuleContext) -> bool:
         """Do the lines of `node` spell one of the words (or does `found_by` let it through)?"""
@@ -113,8 +119,8 @@ class Spelled:
             return False
         if self.given is not None and not self.given(node, ctx):
             return False
-        if not (self.text or self.bound_to or self.named_by or self.tests or self.found_by):
-            return True  # a filter on the imports alone
+        if not self._spells:
+            return True
         text = ctx.code_text(node)
         spells = text.__contains__
         if any(map(spells, self.text)):
@@ -150,9 +156,10 @@ def prefiltered(*filters: Spelled):
     def decorate(part):
         @functools.wraps(part)
         def filtered(self, node: ast.AST, ctx: RuleContext, *args, **kwargs):
-            if all(spelled.spelled_in(node, ctx) for spelled in filters):
-                return part(self, node, ctx, *args, **kwargs)
-            return ()
+            for spelled in filters:
+                if not spelled.spelled_in(node, ctx):
+                    return ()
+            return part(self, node, ctx, *args, **kwargs)
 
         filtered.prefilters = filters  # type: ignore[attr-defined]
         return filtered
