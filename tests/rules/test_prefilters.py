@@ -33,22 +33,34 @@ def _prefiltered_parts(rule: type[Rule]) -> list[str]:
     )
 
 
-PARTS = [(rule, part) for rule in ALL_RULES for part in _prefiltered_parts(rule)]
-DECLARATIONS = (
-    [(rule, "call_names") for rule in CALLING]
-    + [(rule, "prefilter") for rule in PREFILTERED]
-    + PARTS
-)
-
-
 def _filters(rule: type[Rule]) -> tuple[Spelled, ...]:
     prefilter = rule.prefilter
     return prefilter if isinstance(prefilter, tuple) else (prefilter,)  # type: ignore[return-value]
 
 
+PARTS = [(rule, part) for rule in ALL_RULES for part in _prefiltered_parts(rule)]
+# Of a rule with several filters, each one on its own ("prefilter[1]") as well as all of them.
+EACH_FILTER = [
+    (rule, f"prefilter[{index}]")
+    for rule in PREFILTERED
+    if isinstance(rule.prefilter, tuple)
+    for index in range(len(rule.prefilter))
+]
+DECLARATIONS = (
+    [(rule, "call_names") for rule in CALLING]
+    + [(rule, "prefilter") for rule in PREFILTERED]
+    + EACH_FILTER
+    + PARTS
+)
+
+
 def _undeclared(rule: type[Rule], declaration: str) -> type[Rule]:
     if declaration in ("call_names", "prefilter"):
         return type(rule.__name__, (rule,), {declaration: None})
+    if declaration.startswith("prefilter["):
+        index = int(declaration[len("prefilter[") : -1])
+        others = tuple(f for i, f in enumerate(_filters(rule)) if i != index)
+        return type(rule.__name__, (rule,), {"prefilter": others})
     # A part's filter gone: the method it wraps, unfiltered.
     return type(rule.__name__, (rule,), {declaration: getattr(rule, declaration).__wrapped__})
 
