@@ -239,11 +239,22 @@ def library_key(
     return None
 
 
+# What code spells where it may hand a key to a library consumer (`library_key`).
+LIBRARY_KEY_WORDS = (
+    ".init(",
+    ".apply(",
+    ".sample(",
+    ".run(",
+    "seed",
+    "dropout",
+    "Dropout",
+    "Predictive",
+)
+
+
 def may_use_library_key(text: str) -> bool:
     """Can code with this text hand a key to a library consumer (`library_key`)?"""
-    return any(f".{m}(" in text for m in ("init", "apply", "sample", "run")) or (
-        "seed" in text or "dropout" in text or "Dropout" in text or "Predictive" in text
-    )
+    return any(map(text.__contains__, LIBRARY_KEY_WORDS))
 
 
 def library_makers(statements: list[ast.stmt], resolver: Resolver) -> dict[str, str]:

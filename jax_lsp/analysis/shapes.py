@@ -353,6 +353,12 @@ def has_int_binding(text: str) -> bool:
     return False
 
 
+def may_index_literally(text: str) -> bool:
+    """Can code with this text index with a literal integer (`x[11]`, `jnp.take(x, 11)`), or
+    with a name it binds to one (`N = 100`, then `x[N]`)?"""
+    return "take(" in text or bool(LITERAL_INDEX.search(text)) or has_int_binding(text)
+
+
 def may_make_shape(text: str, resolver: Resolver) -> bool:
     """Does this text name a constructor `ShapeTracker` knows, or an alias `resolver` (the
     enclosing scope's) binds to one? Every known shape starts from such a call; the scope's

@@ -8,12 +8,14 @@ it looks at, and `check`, which yields Findings. Rules know nothing of LSP or th
 from __future__ import annotations
 
 import ast
+import functools
 import os
 import textwrap
-from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar, Protocol
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
+from jax_lsp.analysis.imports import Resolver, local_imports
 from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.text import RecordedLines, document_span
 from jax_lsp.analysis.traced import TraceStep, transform_name
@@ -31,7 +33,6 @@ from jax_lsp.findings import (
 from jax_lsp.text import byte_col_to_char
 
 if TYPE_CHECKING:
-    from jax_lsp.analysis.imports import Resolver
     from jax_lsp.analysis.model import ModuleModel
     from jax_lsp.analysis.traced import TraceInfo
 
@@ -73,26 +74,97 @@ class Example:
         return [i for i, line in enumerate(self.code.split("\n")) if line.endswith(ERROR_MARKER)]
 
 
+# A test of a node's lines beyond a word, with the scope's imports (`may_draw`: a name bound
+# to `jax.random`, as a whole word).
+TextTest = Callable[[str, Resolver], bool]
+
+
 @dataclass(frozen=True)
 class Spelled:
     """A rule's cheap pre-filter, which the walker applies: what the lines of a node must
-    spell for the rule to find anything there. One of `text`, or a name the scope's imports
-    bind to one of `bound_to` (`from jax.numpy import take as pick`: "pick" for
-    "jax.numpy.take"), must occur in the node's lines (`RuleContext.code_text`); the walker
-    does not hand the rule a node of the types in `on` (None: every type the rule looks at)
-    whose lines spell none. Comments count: a comment naming one costs work, never a finding."""
+    spell for the rule to find anything there (`RuleContext.code_text`). One of these must
+    occur in them: a word of `text`; a name the scope's imports bind to one of `bound_to`
+    (`from jax.numpy import take as pick`: "pick" for "jax.numpy.take"); a name one of the
+    module facts in `named_by` holds (the module's key helpers, read as the rule reads the
+    model, so that kept findings are renewed when the fact changes); or one of `tests` must hold
+    of them. `found_by`: a module fact about the node that lets it through whatever its lines
+    spell (the key reuses the model found in a unit's top-level code). Before any word is
+    looked for: `binds`, modules one of which the scope must be able to name (its enclosing
+    imports bind it, or the node has imports of its own); `given`, a fact about the node that
+    must hold (a unit of definitions: their headers may index). The walker does not hand the
+    rule a node of the types in `on` (None: every type the rule looks at) that fails the
+    filter. Comments count: a comment naming one costs work, never a finding."""
 
-    text: tuple[str, ...]
+    text: tuple[str, ...] = ()
     bound_to: tuple[str, ...] = ()
     on: tuple[type[ast.AST], ...] | None = None
+    named_by: tuple[Callable[[Any], Iterable[str]], ...] = ()
+    tests: tuple[TextTest, ...] = ()
+    found_by: Callable[[ast.AST, RuleContext], object] | None = None
+    binds: tuple[str, ...] = ()
+    given: Callable[[ast.AST, RuleContext], bool] | None = None
+    # Whether any word is looked for (not a filter on the imports or a fact alone).
+    _spells: bool = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        spells = bool(self.text or self.bound_to or self.named_by or self.tests or self.found_by)
+        object.__setattr__(self, "_spells", spells)
 
     def spelled_in(self, node: ast.AST, ctx: RuleContext) -> bool:
-        """Do the lines of `node` spell one of the words?"""
-        text = ctx.code_text(node)
-        if any(word in text for word in self.text):
+        """Do the lines of `node` spell one of the words (or does `found_by` let it through)?"""
+        resolver = ctx.resolvers[-1]
+        if self.binds and not (
+            local_imports(node) or any(resolver.binds_module(name) for name in self.binds)
+        ):
+            return False
+        if self.given is not None and not self.given(node, ctx):
+            return False
+        if not self._spells:
             return True
-        bound = ctx.resolvers[-1].names_bound_under
-        return any(name in text for spelled in self.bound_to for name in bound(spelled))
+        text = ctx.code_text(node)
+        spells = text.__contains__
+        if any(map(spells, self.text)):
+            return True
+        for spelled in self.bound_to:
+            if any(map(spells, resolver.names_bound_under(spelled))):
+                return True
+        for test in self.tests:
+            if test(text, resolver):
+                return True
+        for fact in self.named_by:
+            if any(map(spells, fact(ctx.model))):
+                return True
+        return self.found_by is not None and bool(self.found_by(node, ctx))
+
+    def words(self, resolver: Resolver) -> tuple[str, ...]:
+        """The words of `text`, and the names `resolver` binds to one of `bound_to`."""
+        bound = resolver.names_bound_under
+        return (*self.text, *(name for spelled in self.bound_to for name in bound(spelled)))
+
+
+# `Rule.prefilter`: one filter, or several that must all let a node through.
+Prefilter = Spelled | tuple[Spelled, ...]
+
+
+def prefiltered(*filters: Spelled):
+    """A decorator for the part of a rule's check that finds something only where a node's
+    lines spell all of `filters` (a method taking the node and the context, such as the
+    rule's search for `jax.jit(self.step)` in a method): elsewhere it returns nothing
+    without running. What `Rule.prefilter` is to the whole check; the tests run each part
+    without it (`__wrapped__`) to show it loses no finding."""
+
+    def decorate(part):
+        @functools.wraps(part)
+        def filtered(self, node: ast.AST, ctx: RuleContext, *args, **kwargs):
+            for spelled in filters:
+                if not spelled.spelled_in(node, ctx):
+                    return ()
+            return part(self, node, ctx, *args, **kwargs)
+
+        filtered.prefilters = filters  # type: ignore[attr-defined]
+        return filtered
+
+    return decorate
 
 
 class RuleSettings(Protocol):
@@ -133,8 +205,9 @@ class Rule:
     # values fail (`float()`, `np.exp`), but a truth test fails only on values that vary
     # across the mesh (not on a `psum` or a constant), which the model does not track.
     fails_in_eager_shard_map: ClassVar[bool] = False
-    # What the lines of a node must spell for the rule to find anything there (`Spelled`).
-    prefilter: ClassVar[Spelled | None] = None
+    # What the lines of a node must spell for the rule to find anything there (`Spelled`;
+    # several: each must let the node through).
+    prefilter: ClassVar[Prefilter | None] = None
 
     def check(self, node: ast.AST, ctx: RuleContext) -> Iterable[Finding]:
         raise NotImplementedError

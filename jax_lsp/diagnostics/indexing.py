@@ -9,27 +9,26 @@ from __future__ import annotations
 
 import ast
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from jax_lsp.analysis.model import local_imports
 from jax_lsp.analysis.names import declared_elsewhere, scope_bound_names
 from jax_lsp.analysis.nodes import child_nodes, walk_nodes
 from jax_lsp.analysis.shapes import (
-    LITERAL_INDEX,
     ArrayShape,
     Integers,
     ShapeTracker,
     call_argument,
-    has_int_binding,
     literal_int,
+    may_index_literally,
     may_make_shape,
 )
 from jax_lsp.analysis.traced import all_params
 from jax_lsp.analysis.updates import UPDATE_METHODS
 from jax_lsp.codeactions.at_update import fill_read_fix
 from jax_lsp.compat import TRY_STATEMENTS
-from jax_lsp.diagnostics.base import Example, Rule, RuleContext, Spelled
+from jax_lsp.diagnostics.base import Example, Rule, RuleContext, Spelled, prefiltered
 from jax_lsp.findings import Applicability, Finding, Severity
 
 _NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
@@ -91,6 +90,51 @@ _TAKE = "jax.numpy.take"
 _SPELLED = Spelled(("[", ":=", "take"), bound_to=(_TAKE,))
 
 
+def _top_level_code(node: ast.AST) -> bool:
+    """A unit holding top-level statements, not only definitions."""
+    return type(node) is ast.Module and not all(isinstance(s, _NESTED) for s in node.body)
+
+
+def _indexes_outside_definitions(node: ast.AST, ctx: RuleContext) -> bool:
+    """A unit of definitions only: their bodies are scopes of their own, and the unit's walk
+    sees only their decorators, defaults and bases, which must hold an index."""
+    if type(node) is not ast.Module or _top_level_code(node):
+        return True
+    return _headers_may_index(node, ctx)  # type: ignore[arg-type]
+
+
+def _knows_an_int_at_top_level(node: ast.AST, ctx: RuleContext) -> bool:
+    """Top-level code that sees a module-level name bound to an int (`x[N]`, `N` bound in
+    another unit)."""
+    return _top_level_code(node) and any(
+        type(known) is int for known in ctx.model.module_shapes(ctx.unit_start).values()
+    )
+
+
+def _stable_shapes_named(node: ast.AST, ctx: RuleContext) -> Mapping[str, ArrayShape]:
+    """The shapes of the module-level names bound once that the node's lines name."""
+    return ctx.model.stable_shapes(ctx.code_text(node))
+
+
+def _inherits_a_shape(node: ast.AST, ctx: RuleContext) -> bool:
+    """The node names a module-level name of known shape, or is top-level code that sees
+    one."""
+    if _stable_shapes_named(node, ctx):
+        return True
+    return _top_level_code(node) and bool(ctx.model.module_shapes(ctx.unit_start))
+
+
+# A literal index (or a name bound to an int) to judge, in a unit of definitions only where
+# their headers may index; and an array whose shape is known: one made here from literals,
+# or one inherited from module level.
+_INDEXES_LITERALLY = Spelled(
+    tests=(lambda text, resolver: may_index_literally(text),),
+    found_by=_knows_an_int_at_top_level,
+    given=_indexes_outside_definitions,
+)
+_KNOWS_A_SHAPE = Spelled(tests=(may_make_shape,), found_by=_inherits_a_shape)
+
+
 class ConstantOutOfBounds(Rule):
     code = "JAX301"
     name = "constant-out-of-bounds"
@@ -123,7 +167,7 @@ class ConstantOutOfBounds(Rule):
     fix_applicabilities = frozenset({Applicability.UNSAFE})
     fix_in_some_cases_only = True
     node_types = (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef)
-    prefilter = _SPELLED
+    prefilter = (_SPELLED, _INDEXES_LITERALLY, _KNOWS_A_SHAPE)
     invalid = (
         Example(
             """
@@ -338,48 +382,35 @@ class ConstantOutOfBounds(Rule):
     _walk_words: tuple[str, ...] = ()
 
     def check(self, node: ast.AST, ctx: RuleContext) -> Iterable[Finding]:
-        # Not a generator: most scopes leave on the cheap tests here without making one.
         resolver = ctx.resolvers[-1]
-        top_level = isinstance(node, ast.Module) and not all(
-            isinstance(s, _NESTED) for s in node.body
-        )
-        if isinstance(node, ast.Module) and not top_level and not _headers_may_index(node, ctx):
-            return ()  # a unit of definitions: their bodies are scopes of their own
         # Module-level names bound once and never rebound keep their shape everywhere, unless
-        # a parameter or a local binding hides them.
-        text = ctx.code_text(node)
-        # An index is a literal, or a name bound to one (here, or at top level before).
-        literal = "take(" in text or LITERAL_INDEX.search(text) or has_int_binding(text)
-        if not literal and not top_level:
-            return ()  # no literal index here: nothing to judge
-        # Only the names the text mentions: the shapes below are looked up by name.
-        inherited: dict[str, ArrayShape | int] = dict(ctx.model.stable_shapes(text))
-        if top_level:
-            # Top-level code: shapes carried across the top-level statements before it.
+        # a parameter or a local binding hides them; top-level code also sees the shapes and
+        # ints carried across the top-level statements before it.
+        inherited: dict[str, ArrayShape | int] = dict(_stable_shapes_named(node, ctx))
+        if _top_level_code(node):
             inherited.update(ctx.model.module_shapes(ctx.unit_start))
-            if not literal and not any(type(known) is int for known in inherited.values()):
-                return ()
-        if not inherited and not may_make_shape(text, resolver):
-            return ()  # no known shape can arise here: nothing to flag
         if not isinstance(node, ast.Module):
             resolver = resolver.child(local_imports(node), frozenset(all_params(node)))
             for scope in [*ctx.model.enclosing_chain(node), node] if inherited else ():
                 for name in scope_bound_names(scope):
                     inherited.pop(name, None)
-        # Only a scope whose text says `global` or `nonlocal` can declare either.
-        declares = "global" in text or "nonlocal" in text
-        untracked = declared_elsewhere(node) if declares else frozenset()
+        untracked = frozenset(self._declared_elsewhere(node, ctx))
         if isinstance(node, ast.Module):  # a function may rebind these through `global`
             untracked |= ctx.model.global_writes
-        tracker = ShapeTracker(resolver, frozenset(untracked))
-        # What an expression's text must hold for its walk to find or change anything.
-        self._walk_words = (*_SPELLED.text, *resolver.names_bound_under(_TAKE))
+        tracker = ShapeTracker(resolver, untracked)
+        # What an expression's lines must spell for its walk to find or change anything.
+        self._walk_words = _SPELLED.words(resolver)
         for name, known in inherited.items():
             if type(known) is int:
                 tracker.integers[name] = known
             else:
                 tracker.env[name] = known
         return self._block(node.body, tracker, ctx)
+
+    @prefiltered(Spelled(("global", "nonlocal")))
+    def _declared_elsewhere(self, node: ast.AST, ctx: RuleContext) -> frozenset[str]:
+        """The names the scope declares `global` or `nonlocal`: bound in another scope."""
+        return declared_elsewhere(node)
 
     # -- walking one scope in program order ----------------------------------------------
     def _block(self, statements: list[ast.stmt], tracker: ShapeTracker, ctx: RuleContext):

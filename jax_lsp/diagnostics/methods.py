@@ -24,7 +24,7 @@ from jax_lsp.analysis.summary import (
 )
 from jax_lsp.analysis.traced import TraceInfo, positional_params, trace_info_for
 from jax_lsp.codeactions.aux_data import aux_data_fix
-from jax_lsp.diagnostics.base import Example, Rule, RuleContext
+from jax_lsp.diagnostics.base import Example, Rule, RuleContext, Spelled, prefiltered
 from jax_lsp.findings import Applicability, Codemod, Finding, Severity
 
 # What a class may be decorated with or derive from and still be an ordinary Python class.
@@ -37,6 +37,9 @@ _CHECKED_TRANSFORMS = frozenset(
     ["jit", "pmap", "vmap", "grad", "value_and_grad", "jacfwd", "jacrev", "hessian"]
 )
 _JIT_LIKE = frozenset(["jit"])
+# What a method's lines spell where it hands jit an attribute of its object (`jax.jit(self.f)`).
+# The unit key holds the module's attribute writes only for units that spell both.
+_JITS_AN_ATTRIBUTE_OF_SELF = (Spelled(("(self.",)), Spelled(("jit",)))
 # Methods that may set attributes while the object is being built.
 
 
@@ -880,6 +883,7 @@ class StaticSelfMutable(Rule):
             )
         yield from self._bound_methods(node, ctx)
 
+    @prefiltered(*_JITS_AN_ATTRIBUTE_OF_SELF)
     def _bound_methods(self, node: ast.FunctionDef, ctx: RuleContext) -> Iterator[Finding]:
         """`jax.jit(self.method)` in a method: the bound method's object is a constant of
         the compiled function, read once at trace time, as a static `self` is."""
@@ -887,10 +891,8 @@ class StaticSelfMutable(Rule):
         positional = positional_params(node)
         if record is None or record.class_name not in ctx.model.classes or not positional:
             return
-        text = ctx.code_text(node)
-        # The unit key holds the module's attribute writes for text with "(self." and "jit".
-        if positional[0] != "self" or "(self." not in text or "jit" not in text:
-            return  # no jit is given an attribute of the object
+        if positional[0] != "self":
+            return
         class_record = ctx.model.class_of_method(node, record.class_name)
         lineage: list[ClassRecord] | None = None
         for call, name in bound_method_transforms(node, ctx.resolvers[-1], _JIT_LIKE):

@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import replace
 from functools import partial
 
 from jax_lsp.analysis.imports import Resolver
+from jax_lsp.analysis.key_consumers import LIBRARY_KEY_WORDS
 from jax_lsp.analysis.keys import (
     DrawnThroughGlobal,
     DrawnThroughObject,
     KeyFlow,
+    KeyInputs,
     RepeatedUse,
     Reuse,
     aligned_helper_pair,
@@ -22,7 +24,6 @@ from jax_lsp.analysis.keys import (
     in_assertion,
     library_makers,
     may_draw,
-    may_use_library_key,
     opaque_global,
     path_root,
     rebuilt_key_draws,
@@ -36,7 +37,7 @@ from jax_lsp.analysis.nodes import walk_nodes
 from jax_lsp.analysis.text import document_span
 from jax_lsp.analysis.traced import all_params
 from jax_lsp.codeactions.key_split import SplitFixer
-from jax_lsp.diagnostics.base import Example, Rule, RuleContext
+from jax_lsp.diagnostics.base import Example, Rule, RuleContext, Spelled, prefiltered
 from jax_lsp.findings import Applicability, Finding, Related, Severity
 
 _STATEFUL_PREFIXES = ("numpy.random.", "random.")
@@ -188,6 +189,40 @@ def _shadowed_root(func: ast.expr, ctx: RuleContext) -> bool:
     return binds_locally(func.id, ctx.functions[-1])
 
 
+def _key_function_spellings(model: KeyInputs) -> Iterator[str]:
+    """The first name of each imported function's spelling whose facts say it consumes or
+    derives from a key (`rng.split`: "rng")."""
+    for name, facts in (model.external or {}).items():
+        if facts.consumed_keys or facts.derived_keys:
+            yield name.partition(".")[0]
+
+
+# What a scope spells where it may consume a key: a sampler, a library's key consumer, a key
+# helper of the module (or one whose callers see more than a key consumed), a random
+# initializer held by a module-level name, an imported function that consumes or derives from
+# a key. No scope that cannot name `jax` draws a key.
+_CONSUMES_A_KEY = Spelled(
+    LIBRARY_KEY_WORDS,
+    tests=(may_draw,),
+    named_by=(
+        lambda model: model.key_helpers,
+        lambda model: model.key_summaries,
+        lambda model: model.initializer_globals,
+        _key_function_spellings,
+    ),
+    binds=("jax",),
+    on=(ast.FunctionDef, ast.AsyncFunctionDef),
+)
+
+
+def _module_reuses(node: ast.AST, ctx: RuleContext) -> object:
+    """The key reuses the model found in the unit's top-level code, across units."""
+    return ctx.model.module_key_reuses.get(ctx.unit_start)
+
+
+# A unit's top-level code draws with a sampler, or the model found reuses in it.
+_DRAWS_AT_TOP_LEVEL = Spelled(tests=(may_draw,), found_by=_module_reuses, on=(ast.Module,))
+
 # Every spelling of a call that runs a function repeatedly (`lax.while_loop`, `fori_loop`,
 # `scan`, `lax.map`, `jax.tree.map`, `tree_map`, or an alias bound to one) names one of these.
 _REPEATING_WORDS = ("_loop", "scan", "map")
@@ -269,6 +304,7 @@ class PrngKeyReuse(Rule):
     """
     fix_applicabilities = frozenset({Applicability.UNSAFE})
     node_types = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Module)
+    prefilter = (_CONSUMES_A_KEY, _DRAWS_AT_TOP_LEVEL)
     invalid = (
         Example(
             """
@@ -922,33 +958,15 @@ class PrngKeyReuse(Rule):
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> Iterable[Finding]:
-        # Not a generator: most scopes leave on the cheap tests here without making one.
+        # Not a generator: a scope with nothing to report leaves without making one.
         if isinstance(node, ast.Module):
             # Module-level code flows across units: the model follows keys through them all.
             body, resolver, scope = node.body, ctx.resolvers[-1], node
             reuses = list(ctx.model.module_key_reuses.get(ctx.unit_start, ()))
-            text = ctx.code_text(node)
-            if not may_draw(text, resolver) and not reuses:
-                return ()
         else:
             body, scope = node.body, node
-            # Cheap tests first, with the enclosing scope's names: the function's own imports
-            # spell "random" when they bring in a sampler, and its parameters only hide names.
-            outer, local = ctx.resolvers[-1], local_imports(node)
-            if not local and not outer.binds_module("jax"):
-                return ()
-            # A reuse needs a sampler or a key helper of the module: skip text naming neither.
-            text = ctx.code_text(node)
-            if (
-                not may_draw(text, outer)
-                and not may_use_library_key(text)
-                and not any(helper in text for helper in ctx.model.key_helpers)
-                and not any(helper in text for helper in ctx.model.key_summaries)
-                and not any(name in text for name in ctx.model.initializer_globals)
-                and not _names_key_function(text, ctx.model.external)
-            ):
-                return ()
-            resolver = outer.child(local, frozenset(all_params(node)))
+            # The function's own imports count; its parameters only hide names.
+            resolver = ctx.resolvers[-1].child(local_imports(node), frozenset(all_params(node)))
             if not resolver.binds_module("jax"):
                 return ()
             params = frozenset(all_params(node))  # may be None where the call is
@@ -1005,13 +1023,18 @@ class PrngKeyReuse(Rule):
                 if r.across_iterations
                 or not aligned_helper_pair(r.first, r.call, resolver, is_array)
             ]
-        repeated = []
-        if any(word in text for word in _REPEATING_WORDS):
-            classify = lambda c: classify_call(c, resolver, ctx.model)  # noqa: E731
-            repeated = repeated_uses(body, resolver, classify)
+        repeated = self._repeated_uses(node, ctx, resolver)
         if not reuses and not repeated:
             return ()
         return self._report(node, ctx, reuses, repeated, resolver, body)
+
+    @prefiltered(Spelled(_REPEATING_WORDS))
+    def _repeated_uses(
+        self, node: ast.AST, ctx: RuleContext, resolver: Resolver
+    ) -> Sequence[RepeatedUse]:
+        """Draws with one key in a function that a loop or a map runs repeatedly."""
+        classify = lambda c: classify_call(c, resolver, ctx.model)  # noqa: E731
+        return repeated_uses(node.body, resolver, classify)  # type: ignore[attr-defined]
 
     def _report(
         self,
@@ -1059,14 +1082,6 @@ def _replayed_seed(reuse: Reuse, resolver: Resolver) -> bool:
     seed = "numpyro.handlers.seed"
     first, second = resolver.qualname(reuse.first.func), resolver.qualname(reuse.call.func)
     return first == seed and second == seed
-
-
-def _names_key_function(text: str, external) -> bool:
-    """Does the text name an imported function that consumes or derives from a key?"""
-    return bool(external) and any(
-        (facts.consumed_keys or facts.derived_keys) and name.partition(".")[0] in text
-        for name, facts in external.items()
-    )
 
 
 def _message(reuse: Reuse, resolver: Resolver, ctx: RuleContext) -> str:

@@ -232,19 +232,31 @@ class _RuleTables:
 
 
 def _prefiltered(rule: Rule) -> Callable[[ast.AST, RuleContext], Iterable[Finding]]:
-    """The rule's `check`, called only on the nodes its pre-filter (`Rule.prefilter`) lets
+    """The rule's `check`, called only on the nodes its pre-filters (`Rule.prefilter`) let
     through: elsewhere it can find nothing."""
     check, prefilter = rule.check, rule.prefilter
     if prefilter is None:
         return check
-    spelled_in, on = prefilter.spelled_in, prefilter.on
+    filters = prefilter if isinstance(prefilter, tuple) else (prefilter,)
+    if len(filters) == 1:
+        spelled_in, on = filters[0].spelled_in, filters[0].on
 
-    def filtered(node: ast.AST, ctx: RuleContext) -> Iterable[Finding]:
-        if (on is None or type(node) in on) and not spelled_in(node, ctx):
-            return ()
+        def filtered(node: ast.AST, ctx: RuleContext) -> Iterable[Finding]:
+            if (on is None or type(node) in on) and not spelled_in(node, ctx):
+                return ()
+            return check(node, ctx)
+
+        return filtered
+
+    tests = [(spelled.on, spelled.spelled_in) for spelled in filters]
+
+    def filtered_by_all(node: ast.AST, ctx: RuleContext) -> Iterable[Finding]:
+        for on, spelled_in in tests:
+            if (on is None or type(node) in on) and not spelled_in(node, ctx):
+                return ()
         return check(node, ctx)
 
-    return filtered
+    return filtered_by_all
 
 
 class _Walker:

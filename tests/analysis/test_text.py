@@ -7,7 +7,7 @@ import re
 from hypothesis import given
 from hypothesis import strategies as st
 
-from jax_lsp.analysis.shapes import has_int_binding
+from jax_lsp.analysis.shapes import has_int_binding, may_index_literally
 from jax_lsp.analysis.text import contains_word, identifiers
 
 
@@ -74,3 +74,11 @@ def test_int_binding_examples() -> None:
     assert has_int_binding("x[i] = -1\nsize_2 =\n 3")
     assert not has_int_binding("if n == 0: pass")
     assert not has_int_binding("n += 1; m <= 2; y = n")
+
+
+def test_literal_index_examples() -> None:
+    assert may_index_literally("y = x[11]")
+    assert may_index_literally("y = x[i, 0]")
+    assert may_index_literally("y = jnp.take(x, i)")
+    assert may_index_literally("N = 100")  # `x[N]` may follow
+    assert not may_index_literally("y = x[i]\nz = x[:k]")

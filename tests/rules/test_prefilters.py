@@ -1,7 +1,8 @@
 """What a rule declares it can act on, applied by the runner before `check`: the names its calls
-end with (`Rule.call_names`) and the words the lines of a node must spell (`Rule.prefilter`).
-A rule's findings are the same without its declaration, on every documented example and
-fixture, and under an import alias."""
+end with (`Rule.call_names`) and the words the lines of a node must spell (`Rule.prefilter`),
+or, for a part of its check, the words that part needs (`prefiltered`). A rule's findings are
+the same without each declaration, on every documented example and fixture, and under an
+import alias."""
 
 from __future__ import annotations
 
@@ -13,20 +14,55 @@ import pytest
 
 from jax_lsp.analysis.document import Document
 from jax_lsp.diagnostics import ALL_RULES
-from jax_lsp.diagnostics.base import Example, Rule, RuleContext, Spelled
+from jax_lsp.diagnostics.base import Example, Rule, RuleContext, Spelled, prefiltered
 from jax_lsp.engine import analyze
 from jax_lsp.findings import Finding
 
 FIXTURES = Path(__file__).parent.parent / "fixtures"
 CALLING = [rule for rule in ALL_RULES if rule.call_names is not None]
 PREFILTERED = [rule for rule in ALL_RULES if rule.prefilter is not None]
-DECLARATIONS = [(rule, "call_names") for rule in CALLING] + [
-    (rule, "prefilter") for rule in PREFILTERED
+
+
+def _prefiltered_parts(rule: type[Rule]) -> list[str]:
+    """The methods of the rule that `prefiltered` wraps."""
+    return sorted(
+        name
+        for klass in rule.__mro__
+        for name, value in vars(klass).items()
+        if hasattr(value, "prefilters")
+    )
+
+
+def _filters(rule: type[Rule]) -> tuple[Spelled, ...]:
+    prefilter = rule.prefilter
+    return prefilter if isinstance(prefilter, tuple) else (prefilter,)  # type: ignore[return-value]
+
+
+PARTS = [(rule, part) for rule in ALL_RULES for part in _prefiltered_parts(rule)]
+# Of a rule with several filters, each one on its own ("prefilter[1]") as well as all of them.
+EACH_FILTER = [
+    (rule, f"prefilter[{index}]")
+    for rule in PREFILTERED
+    if isinstance(rule.prefilter, tuple)
+    for index in range(len(rule.prefilter))
 ]
+DECLARATIONS = (
+    [(rule, "call_names") for rule in CALLING]
+    + [(rule, "prefilter") for rule in PREFILTERED]
+    + EACH_FILTER
+    + PARTS
+)
 
 
 def _undeclared(rule: type[Rule], declaration: str) -> type[Rule]:
-    return type(rule.__name__, (rule,), {declaration: None})
+    if declaration in ("call_names", "prefilter"):
+        return type(rule.__name__, (rule,), {declaration: None})
+    if declaration.startswith("prefilter["):
+        index = int(declaration[len("prefilter[") : -1])
+        others = tuple(f for i, f in enumerate(_filters(rule)) if i != index)
+        return type(rule.__name__, (rule,), {"prefilter": others})
+    # A part's filter gone: the method it wraps, unfiltered.
+    return type(rule.__name__, (rule,), {declaration: getattr(rule, declaration).__wrapped__})
 
 
 def _sources() -> list[str]:
@@ -44,10 +80,15 @@ def _findings(source: str, rules: list[type[Rule]]) -> list[tuple]:
 def test_some_rules_declare_their_calls_or_words() -> None:
     assert {rule.code for rule in CALLING} >= {"JAX501", "JAX902", "JAX903"}
     assert all(ast.Call in rule.node_types for rule in CALLING)
-    assert {rule.code for rule in PREFILTERED} >= {"JAX203", "JAX301"}
+    assert {rule.code for rule in PREFILTERED} >= {"JAX203", "JAX301", "JAX602"}
     for rule in PREFILTERED:
-        on = rule.prefilter.on
-        assert on is None or set(on) <= set(rule.node_types)
+        for spelled in _filters(rule):
+            assert spelled.on is None or set(spelled.on) <= set(rule.node_types)
+    assert {(rule.code, part) for rule, part in PARTS} >= {
+        ("JAX301", "_declared_elsewhere"),
+        ("JAX402", "_bound_methods"),
+        ("JAX602", "_repeated_uses"),
+    }
 
 
 @pytest.mark.parametrize(
@@ -124,3 +165,65 @@ def test_the_walker_hands_a_rule_only_the_nodes_that_spell_its_words() -> None:
     analyze(Document(source), [_Recording], reuse_findings=False)
     # Nodes of other types than `on` are handed as before.
     assert _Recording.handed == ["expr", "aliased", "found", "noted"]
+
+
+class _Filtered(Rule):
+    code = "JAX1097"
+    name = "filtered"
+    summary = "Records the functions its filters let through, and the parts it runs"
+    what_it_does = "Nothing."
+    why_bad = "Nothing."
+    node_types = (ast.FunctionDef,)
+    # Both must let a function through: it can name `jax`, and it spells a class of the
+    # module, or holds a comment, or its name holds "needle" (a fact, whatever it spells).
+    prefilter = (
+        Spelled(binds=("jax",)),
+        Spelled(
+            named_by=(lambda model: model.classes,),
+            tests=(lambda text, resolver: "#" in text,),
+            found_by=lambda node, ctx: "needle" in node.name,
+        ),
+    )
+    valid = (Example("x = 1\n"),)
+    handed: list[str] = []
+    parts: list[str] = []
+
+    def check(self, node: ast.AST, ctx: RuleContext) -> list[Finding]:
+        self.handed.append(node.name)  # type: ignore[attr-defined]
+        self.parts.extend(self._part(node, ctx))
+        return []
+
+    @prefiltered(Spelled(("(",)), Spelled(("M",)))
+    def _part(self, node: ast.AST, ctx: RuleContext) -> list[str]:
+        return [node.name]  # type: ignore[attr-defined]
+
+
+def test_filters_from_module_facts_tests_and_imports_must_all_let_a_node_through() -> None:
+    source = textwrap.dedent(
+        """
+        import jax
+
+        class Marker:
+            pass
+
+        def calls():
+            Marker()
+
+        def commented():
+            return 1  # a comment
+
+        def needle_found():
+            pass
+
+        def plain(x):
+            pass
+        """
+    )
+    _Filtered.handed, _Filtered.parts = [], []
+    analyze(Document(source), [_Filtered], reuse_findings=False)
+    assert _Filtered.handed == ["calls", "commented", "needle_found"]
+    # The part runs only where the lines spell both "(" and "M".
+    assert _Filtered.parts == ["calls"]
+    _Filtered.handed = []
+    analyze(Document(source.replace("import jax", "import numpy")), [_Filtered])
+    assert _Filtered.handed == []  # nothing can name `jax`: no function is handed
