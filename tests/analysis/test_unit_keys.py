@@ -14,7 +14,8 @@ import random
 import pytest
 
 from jax_lsp.analysis.document import Document, clear_caches
-from jax_lsp.analysis.reads import KEYED, RECORDED, ReadLog, UnitReads, answers_hold
+from jax_lsp.analysis.reads import KEYED, RECORDED, UnitReads
+from jax_lsp.analysis.recorded import ReadLog, answers_hold
 from jax_lsp.engine import analyze
 from tests.analysis.editing import FIXTURES, REAL_FILES
 

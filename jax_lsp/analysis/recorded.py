@@ -1,0 +1,337 @@
+"""Computations that record what they read, reused while every read answers the same.
+
+A computation over the model (a unit's key, a unit's findings, a per-unit fact that looks
+into other units) reads the model through a recording view (`RecordingView`): every
+question it asks of a fact (a key looked up, a member tested, the whole fact iterated or
+read as a value, a method called) is noted in a `ReadLog` with its answer. Its result is
+reused on a later model exactly while every recorded question answers the same there
+(`Recheck.holds`), so it never needs a list of its inputs kept by hand, and a new fact it
+reads cannot be served stale by being forgotten.
+
+Checking is cheap when little changed: the facts a log read are looked up once per model
+(`Recheck`), and a fact that is data (a mapping, a set, a value) equal to the one the log
+was last checked against answers every question as before, so its questions are not asked
+again. A method's answers are asked again (most are memoised per unit or per model).
+
+`JAX_LSP_VERIFY_REUSE` (the test suite sets it) recomputes every result reused this way and
+fails loudly when it differs from the kept one.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Hashable, Iterator, Mapping, Set
+from types import BuiltinMethodType, FunctionType, MethodType
+from typing import TypeVar
+
+R = TypeVar("R")
+
+VERIFY_REUSE = bool(os.environ.get("JAX_LSP_VERIFY_REUSE"))
+
+_MISSING = object()
+# What a recorded computation may call: its answers are recorded per call.
+_CALLABLES = (MethodType, BuiltinMethodType, FunctionType)
+
+
+class ReadLog:
+    """The questions a computation asked of the model's facts, with their answers, by the
+    path of the fact asked (`"module_globals.global_values"`), and the facts they were last
+    checked against (see `Recheck`)."""
+
+    __slots__ = ("checked", "facts", "recording")
+
+    def __init__(self) -> None:
+        # path -> {(question, argument key): (argument, answer)}
+        self.facts: dict[str, dict[tuple[str, Hashable], tuple[object, object]]] = {}
+        # The data facts, by path, of the model these answers were last found to hold on
+        # (None: not known), and of the model being recorded on.
+        self.checked: dict[str, object] | None = None
+        self.recording: dict[str, object] | None = None
+
+    def note(self, path: str, question: str, argument: object, answer: object) -> None:
+        self.checked = self.recording  # a new answer holds on the model recorded on
+        entries = self.facts.get(path)
+        if entries is None:
+            entries = self.facts[path] = {}
+        entries[(question, _argument_key(argument))] = (argument, answer)
+
+    def update(self, other: ReadLog) -> None:
+        """Add the questions of `other`."""
+        if not other.facts:
+            return
+        if not self.facts:
+            self.checked = other.checked
+        elif self.checked is not other.checked:
+            self.checked = None  # checked on other models: not known
+        for path, entries in other.facts.items():
+            own = self.facts.get(path)
+            if own is None:
+                self.facts[path] = dict(entries)
+            else:
+                own.update(entries)
+
+    def __len__(self) -> int:
+        return sum(len(entries) for entries in self.facts.values())
+
+
+def _argument_key(argument: object) -> Hashable:
+    """The argument itself, or the identities of its parts when they are not hashable (a
+    unit's parse, compared by identity)."""
+    try:
+        hash(argument)
+    except TypeError:
+        parts = argument if isinstance(argument, tuple) else (argument,)
+        return ("by-identity", tuple(id(part) for part in parts))
+    return argument  # type: ignore[return-value]
+
+
+def same(old: object, new: object) -> bool:
+    # Syntax nodes have no equality of their own (identity: an unchanged unit keeps its
+    # nodes); facts such as signatures are frozen dataclasses compared by value.
+    return old is new or old == new
+
+
+_VALUES = (str, int, float, bool, tuple, type(None))
+_DATA = (Mapping, frozenset, set, *_VALUES)
+
+
+def _is_data(fact: object) -> bool:
+    """Does `fact` answer every question from its own contents, so that an equal fact
+    answers alike? A method does not (it computes), nor an object holding facts."""
+    return isinstance(fact, _DATA)
+
+
+def _wrap(path: str, value: object, log: ReadLog, facts: dict[str, object] | None) -> object:
+    if isinstance(value, _CALLABLES):
+        return _recorded_call(path, value, log)
+    if facts is not None and _is_data(value):
+        facts[path] = value
+    if isinstance(value, Mapping):
+        return RecordedMapping(path, value, log)
+    if isinstance(value, frozenset | set):
+        return RecordedSet(path, value, log)
+    if isinstance(value, _VALUES):
+        log.note(path, "value", None, value)
+        return value
+    return RecordedObject(path, value, log, facts)
+
+
+class _RecordedWhole:
+    """A collection fact read whole when it is iterated or counted: the answer recorded is
+    the collection itself."""
+
+    __slots__ = ("_data", "_log", "_path")
+
+    def __init__(self, path: str, data, log: ReadLog) -> None:
+        self._path, self._data, self._log = path, data, log
+
+    def whole(self):
+        """The collection itself, read whole (its answer recorded)."""
+        self._log.note(self._path, "all", None, self._data)
+        return self._data
+
+    def __iter__(self) -> Iterator:
+        return iter(self.whole())
+
+    def __len__(self) -> int:
+        return len(self.whole())
+
+
+class RecordedMapping(_RecordedWhole, Mapping):
+    """A read-only mapping fact that records each key looked up, and the whole mapping when it
+    is iterated or counted."""
+
+    __slots__ = ()
+
+    def __getitem__(self, key):
+        value = self._data.get(key, _MISSING)
+        self._log.note(self._path, "item", key, value)
+        if value is _MISSING:
+            raise KeyError(key)
+        return value
+
+    def get(self, key, default=None):
+        value = self._data.get(key, _MISSING)
+        self._log.note(self._path, "item", key, value)
+        return default if value is _MISSING else value
+
+    def __contains__(self, key) -> bool:
+        value = self._data.get(key, _MISSING)
+        self._log.note(self._path, "item", key, value)
+        return value is not _MISSING
+
+    def keys(self):
+        return self.whole().keys()
+
+    def items(self):
+        return self.whole().items()
+
+    def values(self):
+        return self.whole().values()
+
+
+class RecordedSet(_RecordedWhole, Set):
+    """A set fact that records each member tested, and the whole set when it is iterated."""
+
+    __slots__ = ()
+
+    @classmethod
+    def _from_iterable(cls, it):
+        return frozenset(it)
+
+    def __contains__(self, item) -> bool:
+        found = item in self._data
+        self._log.note(self._path, "in", item, found)
+        return found
+
+    def isdisjoint(self, other) -> bool:
+        return self.whole().isdisjoint(other)
+
+
+class RecordedObject:
+    """An object holding facts (a fact object of the model, HashFacts, ModuleState): its
+    attributes recorded as facts of their own, its methods' calls with their arguments and
+    results."""
+
+    __slots__ = ("_data", "_facts", "_log", "_path")
+
+    def __init__(
+        self, path: str, data: object, log: ReadLog, facts: dict[str, object] | None = None
+    ) -> None:
+        self._path, self._data, self._log, self._facts = path, data, log, facts
+
+    def __getattr__(self, name: str):
+        path = f"{self._path}.{name}"
+        return _wrap(path, getattr(self._data, name), self._log, self._facts)
+
+
+def _recorded_call(path: str, method: Callable, log: ReadLog):
+    def call(*args):
+        result = method(*args)
+        if isinstance(result, dict | list | set):  # a caller could change the recorded answer
+            raise TypeError(f"{path} answers with a mutable {type(result).__name__}")
+        log.note(path, "call", args, result)
+        return result
+
+    return call
+
+
+def whole(fact: object) -> object:
+    """A fact read whole: the underlying object (its answer recorded when `fact` is a
+    recording view), for code that caches what it derives from all of it."""
+    return fact.whole() if isinstance(fact, RecordedMapping | RecordedSet) else fact
+
+
+class RecordingView:
+    """`subject` (the model) as a recorded computation sees it: every attribute read answers
+    through a recording wrapper noting each question in `log`. `recheck`: the checks of the
+    subject's model, which learn the facts looked up (so that logs recorded here are checked
+    cheaply on the next model)."""
+
+    def __init__(self, subject: object, log: ReadLog, recheck: Recheck | None = None) -> None:
+        self._subject = subject
+        self._log = log
+        self._facts = log.recording = recheck.facts if recheck is not None else None
+
+    def __getattr__(self, name: str):
+        value = _wrap(name, getattr(self._subject, name), self._log, self._facts)
+        object.__setattr__(self, name, value)  # later reads: a plain attribute
+        return value
+
+    def value(self, name: str) -> object:
+        """The attribute `name` read whole, as a value compared with `==` (an object whose
+        equality covers all it answers)."""
+        found = getattr(self._subject, name)
+        self._log.note(name, "value", None, found)
+        return found
+
+
+def _answer(target: object, question: str, argument: object) -> object:
+    if question == "item":
+        return target.get(argument, _MISSING)  # type: ignore[attr-defined]
+    if question == "in":
+        return argument in target  # type: ignore[operator]
+    if question == "call":
+        return target(*argument)  # type: ignore[operator]
+    return target  # "all", "value"
+
+
+class Recheck:
+    """The checks of recorded logs against one model (`holds`), sharing what they look up:
+    each fact by its path, and whether a data fact equals the one another model's logs were
+    checked against."""
+
+    __slots__ = ("_found", "_since", "facts", "subject")
+
+    def __init__(self, subject: object) -> None:
+        self.subject = subject
+        # path -> the fact at that path of this model, when it is data: what the logs
+        # checked here keep, to be compared with the next model's
+        self.facts: dict[str, object] = {}
+        # path -> the fact at that path, whatever it is
+        self._found: dict[str, object] = {}
+        # id of the facts logs were checked against -> those facts (kept alive, so that no
+        # other takes the id) and, by path, whether this model's fact is equal
+        self._since: dict[int, tuple[dict[str, object], dict[str, bool]]] = {}
+
+    def fact(self, path: str) -> object:
+        found = self._found.get(path, _MISSING)
+        if found is _MISSING:
+            found = self.subject
+            for name in path.split("."):
+                found = getattr(found, name)
+            self._found[path] = found
+            if _is_data(found):
+                self.facts[path] = found
+        return found
+
+    def _unchanged(self, checked: dict[str, object]) -> dict[str, bool]:
+        entry = self._since.get(id(checked))
+        if entry is None:
+            entry = self._since[id(checked)] = (checked, {})
+        return entry[1]
+
+    def holds(self, log: ReadLog) -> bool:
+        """Does every question in `log` get the same answer from this model? Then the log
+        is checked against this model's facts from now on."""
+        checked = log.checked
+        unchanged = (
+            self._unchanged(checked) if checked is not None and checked is not self.facts else None
+        )
+        for path, entries in log.facts.items():
+            if unchanged is not None:
+                verdict = unchanged.get(path)
+                if verdict is None:
+                    old = checked.get(path, _MISSING)  # type: ignore[union-attr]
+                    verdict = unchanged[path] = old is not _MISSING and same(old, self.fact(path))
+                if verdict:
+                    continue
+            target = self.fact(path)
+            for (question, _), (argument, answer) in entries.items():
+                if not same(answer, _answer(target, question, argument)):
+                    return False
+        log.checked = self.facts
+        return True
+
+
+def answers_hold(subject: object, log: ReadLog) -> bool:
+    """Does every question in `log` get the same answer from `subject`?"""
+    return Recheck(subject).holds(log)
+
+
+def reuse_recorded(memo: dict, key: Hashable, subject: object, compute: Callable[[object], R]) -> R:
+    """`compute(view)` memoised in `memo` under `key`, where `view` records what it reads of
+    `subject`; reused while every question it asked answers the same."""
+    entry = memo.get(key)
+    if entry is not None:
+        result, log = entry
+        if answers_hold(subject, log):
+            if VERIFY_REUSE:
+                fresh = compute(RecordingView(subject, ReadLog()))
+                if not same(result, fresh):
+                    raise AssertionError(f"{key!r}: kept {result!r}, computed {fresh!r}")
+            return result
+    log = ReadLog()
+    result = compute(RecordingView(subject, log))
+    memo[key] = (result, log)
+    return result
