@@ -53,7 +53,10 @@ class ReadLog:
         entries = self.facts.get(path)
         if entries is None:
             entries = self.facts[path] = {}
-        entries[(question, _argument_key(argument))] = (argument, answer)
+        try:
+            entries[(question, argument)] = (argument, answer)
+        except TypeError:  # an argument that is not hashable (a unit's parse)
+            entries[(question, _identities(argument))] = (argument, answer)
 
     def update(self, other: ReadLog) -> None:
         """Add the questions of `other`."""
@@ -74,15 +77,10 @@ class ReadLog:
         return sum(len(entries) for entries in self.facts.values())
 
 
-def _argument_key(argument: object) -> Hashable:
-    """The argument itself, or the identities of its parts when they are not hashable (a
-    unit's parse, compared by identity)."""
-    try:
-        hash(argument)
-    except TypeError:
-        parts = argument if isinstance(argument, tuple) else (argument,)
-        return ("by-identity", tuple(id(part) for part in parts))
-    return argument  # type: ignore[return-value]
+def _identities(argument: object) -> Hashable:
+    """An argument's parts by identity (a unit's parse, compared by identity)."""
+    parts = argument if isinstance(argument, tuple) else (argument,)
+    return ("by-identity", tuple(id(part) for part in parts))
 
 
 def same(old: object, new: object) -> bool:
@@ -92,28 +90,49 @@ def same(old: object, new: object) -> bool:
 
 
 _VALUES = (str, int, float, bool, tuple, type(None))
-_DATA = (Mapping, frozenset, set, *_VALUES)
 
 
 def _is_data(fact: object) -> bool:
     """Does `fact` answer every question from its own contents, so that an equal fact
     answers alike? A method does not (it computes), nor an object holding facts."""
-    return isinstance(fact, _DATA)
+    return _kind_of(type(fact)) not in ("call", "object")
+
+
+_KINDS: dict[type, str] = {}
+
+
+def _kind_of(kind: type) -> str:
+    """How a fact of type `kind` is recorded: "call", "mapping", "set", "value", "object"."""
+    found = _KINDS.get(kind)
+    if found is None:
+        if issubclass(kind, _CALLABLES):
+            found = "call"
+        elif issubclass(kind, Mapping):
+            found = "mapping"
+        elif issubclass(kind, frozenset | set):
+            found = "set"
+        elif issubclass(kind, _VALUES):
+            found = "value"
+        else:
+            found = "object"
+        _KINDS[kind] = found
+    return found
 
 
 def _wrap(path: str, value: object, log: ReadLog, facts: dict[str, object] | None) -> object:
-    if isinstance(value, _CALLABLES):
-        return _recorded_call(path, value, log)
-    if facts is not None and _is_data(value):
+    kind = _kind_of(type(value))
+    if kind == "call":
+        return _recorded_call(path, value, log)  # type: ignore[arg-type]
+    if kind == "object":
+        return RecordedObject(path, value, log, facts)
+    if facts is not None:
         facts[path] = value
-    if isinstance(value, Mapping):
+    if kind == "mapping":
         return RecordedMapping(path, value, log)
-    if isinstance(value, frozenset | set):
+    if kind == "set":
         return RecordedSet(path, value, log)
-    if isinstance(value, _VALUES):
-        log.note(path, "value", None, value)
-        return value
-    return RecordedObject(path, value, log, facts)
+    log.note(path, "value", None, value)
+    return value
 
 
 class _RecordedWhole:
@@ -271,8 +290,9 @@ class Recheck:
         # path -> the fact at that path, whatever it is
         self._found: dict[str, object] = {}
         # id of the facts logs were checked against -> those facts (kept alive, so that no
-        # other takes the id) and, by path, whether this model's fact is equal
-        self._since: dict[int, tuple[dict[str, object], dict[str, bool]]] = {}
+        # other takes the id) and, by path, whether this model's fact is equal (by the
+        # paths of a log, whether all are)
+        self._since: dict[int, tuple[dict[str, object], dict[object, bool]]] = {}
 
     def fact(self, path: str) -> object:
         found = self._found.get(path, _MISSING)
@@ -285,19 +305,22 @@ class Recheck:
                 self.facts[path] = found
         return found
 
-    def _unchanged(self, checked: dict[str, object]) -> dict[str, bool]:
-        entry = self._since.get(id(checked))
-        if entry is None:
-            entry = self._since[id(checked)] = (checked, {})
-        return entry[1]
-
     def holds(self, log: ReadLog) -> bool:
         """Does every question in `log` get the same answer from this model? Then the log
         is checked against this model's facts from now on."""
         checked = log.checked
-        unchanged = (
-            self._unchanged(checked) if checked is not None and checked is not self.facts else None
-        )
+        unchanged = None
+        if checked is not None and checked is not self.facts:
+            entry = self._since.get(id(checked))
+            if entry is None:
+                entry = self._since[id(checked)] = (checked, {})
+            unchanged = entry[1]
+            # Most logs read the same few facts, all unchanged: one look-up for all of them.
+            shape = tuple(log.facts)
+            if unchanged.get(shape):
+                log.checked = self.facts
+                return True
+        asked = False
         for path, entries in log.facts.items():
             if unchanged is not None:
                 verdict = unchanged.get(path)
@@ -306,17 +329,28 @@ class Recheck:
                     verdict = unchanged[path] = old is not _MISSING and same(old, self.fact(path))
                 if verdict:
                     continue
+            asked = True
             target = self.fact(path)
             for (question, _), (argument, answer) in entries.items():
                 if not same(answer, _answer(target, question, argument)):
                     return False
+        if unchanged is not None and not asked:
+            unchanged[shape] = True
         log.checked = self.facts
         return True
 
 
 def answers_hold(subject: object, log: ReadLog) -> bool:
-    """Does every question in `log` get the same answer from `subject`?"""
-    return Recheck(subject).holds(log)
+    """Does every question in `log` get the same answer from `subject`? (Each asked again:
+    for a log checked once, with no model's facts to compare with.)"""
+    for path, entries in log.facts.items():
+        target = subject
+        for name in path.split("."):
+            target = getattr(target, name)
+        for (question, _), (argument, answer) in entries.items():
+            if not same(answer, _answer(target, question, argument)):
+                return False
+    return True
 
 
 def reuse_recorded(memo: dict, key: Hashable, subject: object, compute: Callable[[object], R]) -> R:
