@@ -173,12 +173,15 @@ class UnitKeys(ModelFact):
         """What unit keys read of each traced function beyond its trace: its objects, its
         explanation (every site's unit start kept: `_explanation_in` makes it the one a unit
         shows) and the methods whose returns it reads."""
-        objects, scopes = self.model.objects, self.model.scopes
+        objects, scopes, records = self.model.objects, self.model.scopes, self.model.records
         return {
             node: (
                 objects.object_params(node),
                 scopes.explanation_key(node, -1),
-                scopes.method_returns_key(node),
+                # a lambda's only when it is a function of the summary (`f = lambda x: ...`)
+                ()
+                if isinstance(node, ast.Lambda) and node not in records
+                else scopes.method_returns_key(node),
             )
             for node in self.model.tracing.trace
         }
