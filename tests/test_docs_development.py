@@ -166,7 +166,6 @@ NAMES = {
     "UnitKeys.member_keys": "jax_lsp.analysis.unit_keys.UnitKeys.member_keys",
     "StagingFacts.static_signatures": "jax_lsp.analysis.staging.StagingFacts.static_signatures",
     "UnitReads": "jax_lsp.analysis.reads.UnitReads",
-    "RECORDED": "jax_lsp.analysis.reads.RECORDED",
     "KEYED": "jax_lsp.analysis.reads.KEYED",
     "UnitKeys.module_facts_key": "jax_lsp.analysis.unit_keys.UnitKeys.module_facts_key",
     "UnitKeys.compute_unit_key": "jax_lsp.analysis.unit_keys.UnitKeys.compute_unit_key",

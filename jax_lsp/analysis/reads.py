@@ -5,14 +5,14 @@ Most module-wide facts a rule reads are asked by name: is `x` a mutable global, 
 `model` an instance of, which globals change after this unit's functions are traced. Keying
 the findings on the whole fact makes every unit re-run its rules when any module-level
 statement is added (a script, a notebook). Instead, while a unit's rules run, they see the
-model through a `UnitReads` view: each fact in `RECORDED` answers through a recording wrapper
-that remembers every question (a key looked up, a member tested, the whole fact iterated, a
-method called) with its answer. The findings are reused only while every recorded question
-answers the same on the new model (`answers_hold`), the mechanism of `jax_lsp.analysis.recorded`.
+model through a `UnitReads` view: every fact they read answers through a recording wrapper
+(`jax_lsp.analysis.recorded`) that remembers every question (a key looked up, a member
+tested, the whole fact iterated, a method called) with its answer, and the findings are reused
+only while every recorded question answers the same on the new model. A new fact a rule reads
+is recorded without being declared anywhere.
 
-A fact a rule reads must be declared: in `RECORDED`, or in `KEYED` (facts that
-`ModuleModel.unit_key` holds, per unit or whole). Reading any other attribute of the model
-from a rule raises, so a new fact cannot be served stale by being forgotten.
+The exceptions are the facts in `KEYED`, which `ModuleModel.unit_key` holds (per unit or
+whole): the findings are cached under the key, so those answer as they are, unrecorded.
 """
 
 from __future__ import annotations
@@ -21,37 +21,6 @@ from collections.abc import Callable, Iterator, Mapping
 
 from jax_lsp.analysis.recorded import ReadLog, Recheck, _wrap
 
-# Module facts rules read by question; every answer is recorded (ModuleModel attributes, and
-# the attributes of the HashFacts and ModuleState objects they hold).
-RECORDED = frozenset(
-    {
-        "boolean_fields",
-        "boolean_entries",
-        "global_kinds",
-        "global_values",
-        "global_writes",
-        "mutable_globals",
-        "stable_globals",
-        "float_globals",
-        "float_array_globals",
-        "int_array_globals",
-        "initializer_globals",
-        "classes_passed_to_calls",
-        "hash_facts",
-        "module_state",
-        "stable_shapes",
-        "differentiated",
-        "array_passed",
-        "result_counted",
-        "self_updates",
-        "nnx_objects",
-        "attributes_set_on_instances",
-        "from_unseen_base",
-        "tracers_at_static",
-        "pytree_static_children",
-        "function_runs",
-    }
-)
 # Facts rules read that `ModuleModel.unit_key` holds: the unit's own functions' traces,
 # objects, carries and explanations; the module's imports (`resolver`, `alias_key`,
 # `import_line`), classes (`_class_facts_key`), callee facts (`key_helpers`,
@@ -136,9 +105,9 @@ assert REACHES_SIBLINGS <= KEYED
 
 
 class UnitReads:
-    """The model as one unit's rules see it: `RECORDED` facts answer through recording
-    wrappers, `KEYED` facts as they are, anything else raises (declare it). With no `log`
-    (findings nobody will reuse) every declared fact answers as it is, unrecorded."""
+    """The model as one unit's rules see it: `KEYED` facts answer as they are, every other
+    fact through a recording wrapper. With no `log` (findings nobody will reuse) every fact
+    answers as it is, unrecorded."""
 
     def __init__(self, model: object, log: ReadLog | None, recheck: Recheck | None = None) -> None:
         self._model = model
@@ -150,15 +119,10 @@ class UnitReads:
             log.recording = self._facts
 
     def __getattr__(self, name: str):
-        if name in RECORDED and self._log is not None:
-            value = _wrap(name, getattr(self._model, name), self._log, self._facts)
-        elif name in RECORDED or name in KEYED:
+        if name in KEYED or self._log is None:
             value = self._keyed(name)
         else:
-            raise AttributeError(
-                f"ModuleModel.{name} is read by a rule but declared in neither "
-                "jax_lsp.analysis.reads.RECORDED nor KEYED"
-            )
+            value = _wrap(name, getattr(self._model, name), self._log, self._facts)
         object.__setattr__(self, name, value)  # later reads in this unit: a plain attribute
         return value
 

@@ -15,7 +15,7 @@ import pytest
 
 from jax_lsp.analysis import recorded
 from jax_lsp.analysis.document import Document, clear_caches
-from jax_lsp.analysis.reads import KEYED, RECORDED, UnitReads
+from jax_lsp.analysis.reads import KEYED, UnitReads
 from jax_lsp.analysis.recorded import ReadLog, Recheck, RecordingView, answers_hold
 from jax_lsp.engine import analyze
 from tests.analysis.editing import FIXTURES, REAL_FILES
@@ -235,16 +235,16 @@ def test_a_new_statement_reruns_only_the_units_that_read_what_it_changes(monkeyp
     ] not in read
 
 
-def test_a_rule_reading_an_undeclared_fact_fails_loudly():
+def test_a_fact_the_key_does_not_hold_is_recorded_as_rules_read_it():
     class Model:
         global_kinds = {"x": 1}
-        secret = 2
+        document = "the text"
 
-    reads = UnitReads(Model(), ReadLog())
+    log = ReadLog()
+    reads = UnitReads(Model(), log)
     assert reads.global_kinds.get("x") == 1
-    with pytest.raises(AttributeError, match="declared in neither"):
-        reads.secret  # noqa: B018
-    assert RECORDED.isdisjoint(KEYED)
+    assert reads.document == "the text"  # held by the unit's key: not recorded
+    assert set(log.facts) == {"global_kinds"} and "document" in KEYED
 
 
 def test_recorded_answers_decide_reuse():
