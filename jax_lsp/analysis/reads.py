@@ -116,7 +116,7 @@ class UnitReads:
         # checks this log cheaply).
         self._facts = recheck.facts if recheck is not None else None
         if log is not None:
-            log.recording = self._facts
+            log.recording = recheck.facts_ref if recheck is not None else None
 
     def __getattr__(self, name: str):
         if name in KEYED or self._log is None:

@@ -20,6 +20,7 @@ fails loudly when it differs from the kept one.
 from __future__ import annotations
 
 import os
+import weakref
 from collections.abc import Callable, Hashable, Iterator, Mapping, Set
 from types import BuiltinMethodType, FunctionType, MethodType
 from typing import TypeVar
@@ -44,9 +45,10 @@ class ReadLog:
         # path -> {(question, argument key): (argument, answer)}
         self.facts: dict[str, dict[tuple[str, Hashable], tuple[object, object]]] = {}
         # The data facts, by path, of the model these answers were last found to hold on
-        # (None: not known), and of the model being recorded on.
-        self.checked: dict[str, object] | None = None
-        self.recording: dict[str, object] | None = None
+        # (None: not known), and of the model being recorded on; held weakly: a log kept on a
+        # node must not keep a model's facts, which may hold that node.
+        self.checked: weakref.ref[Facts] | None = None
+        self.recording: weakref.ref[Facts] | None = None
 
     def note(self, path: str, question: str, argument: object, answer: object) -> None:
         self.checked = self.recording  # a new answer holds on the model recorded on
@@ -137,16 +139,29 @@ def _wrap(path: str, value: object, log: ReadLog, facts: dict[str, object] | Non
 
 class _RecordedWhole:
     """A collection fact read whole when it is iterated or counted: the answer recorded is
-    the collection itself."""
+    the collection itself. Each question is noted in the log's entries for the fact's path
+    (fetched once: most computations ask a fact many questions)."""
 
-    __slots__ = ("_data", "_log", "_path")
+    __slots__ = ("_data", "_entries", "_log", "_path")
 
     def __init__(self, path: str, data, log: ReadLog) -> None:
         self._path, self._data, self._log = path, data, log
+        self._entries: dict | None = None
+
+    def _noted(self) -> dict:
+        entries = self._entries
+        if entries is None:
+            log = self._log
+            entries = log.facts.get(self._path)
+            if entries is None:
+                entries = log.facts[self._path] = {}
+            self._entries = entries
+        self._log.checked = self._log.recording  # a new answer holds on the model recorded on
+        return entries
 
     def whole(self):
         """The collection itself, read whole (its answer recorded)."""
-        self._log.note(self._path, "all", None, self._data)
+        self._noted()[("all", None)] = (None, self._data)
         return self._data
 
     def __iter__(self) -> Iterator:
@@ -164,19 +179,19 @@ class RecordedMapping(_RecordedWhole, Mapping):
 
     def __getitem__(self, key):
         value = self._data.get(key, _MISSING)
-        self._log.note(self._path, "item", key, value)
+        self._noted()[("item", key)] = (key, value)
         if value is _MISSING:
             raise KeyError(key)
         return value
 
     def get(self, key, default=None):
         value = self._data.get(key, _MISSING)
-        self._log.note(self._path, "item", key, value)
+        self._noted()[("item", key)] = (key, value)
         return default if value is _MISSING else value
 
     def __contains__(self, key) -> bool:
         value = self._data.get(key, _MISSING)
-        self._log.note(self._path, "item", key, value)
+        self._noted()[("item", key)] = (key, value)
         return value is not _MISSING
 
     def keys(self):
@@ -200,7 +215,7 @@ class RecordedSet(_RecordedWhole, Set):
 
     def __contains__(self, item) -> bool:
         found = item in self._data
-        self._log.note(self._path, "in", item, found)
+        self._noted()[("in", item)] = (item, found)
         return found
 
     def isdisjoint(self, other) -> bool:
@@ -250,7 +265,8 @@ class RecordingView:
     def __init__(self, subject: object, log: ReadLog, recheck: Recheck | None = None) -> None:
         self._subject = subject
         self._log = log
-        self._facts = log.recording = recheck.facts if recheck is not None else None
+        self._facts = recheck.facts if recheck is not None else None
+        log.recording = recheck.facts_ref if recheck is not None else None
 
     def __getattr__(self, name: str):
         value = _wrap(name, getattr(self._subject, name), self._log, self._facts)
@@ -282,18 +298,26 @@ def _entries_hold(target: object, entries: dict) -> bool:
     return True
 
 
+class Facts(dict):
+    """The data facts of one model that logs were checked against, by path (a dict that can
+    be referred to weakly)."""
+
+    __slots__ = ("__weakref__",)
+
+
 class Recheck:
     """The checks of recorded logs against one model (`holds`), sharing what they look up:
     each fact by its path, and whether a data fact equals the one another model's logs were
     checked against."""
 
-    __slots__ = ("_found", "_since", "facts", "subject")
+    __slots__ = ("_found", "_since", "facts", "facts_ref", "subject")
 
     def __init__(self, subject: object) -> None:
         self.subject = subject
         # path -> the fact at that path of this model, when it is data: what the logs
         # checked here keep, to be compared with the next model's
-        self.facts: dict[str, object] = {}
+        self.facts = Facts()
+        self.facts_ref = weakref.ref(self.facts)
         # path -> the fact at that path, whatever it is
         self._found: dict[str, object] = {}
         # id of the facts logs were checked against -> those facts (kept alive, so that no
@@ -315,7 +339,7 @@ class Recheck:
     def holds(self, log: ReadLog) -> bool:
         """Does every question in `log` get the same answer from this model? Then the log
         is checked against this model's facts from now on."""
-        checked = log.checked
+        checked = log.checked() if log.checked is not None else None
         unchanged = None
         if checked is not None and checked is not self.facts:
             entry = self._since.get(id(checked))
@@ -325,7 +349,7 @@ class Recheck:
             # Most logs read the same few facts, all unchanged: one look-up for all of them.
             shape = tuple(log.facts)
             if unchanged.get(shape):
-                log.checked = self.facts
+                log.checked = self.facts_ref
                 return True
         asked = False
         for path, entries in log.facts.items():
@@ -341,7 +365,7 @@ class Recheck:
                 return False
         if unchanged is not None and not asked:
             unchanged[shape] = True
-        log.checked = self.facts
+        log.checked = self.facts_ref
         return True
 
 

@@ -72,13 +72,14 @@ class UnitKeys(ModelFact):
         # The same with each key's parse (kept alive, so that no other parse takes its id
         # while the record stands) and the reads it was built from: handed to the next model.
         self._record: dict[tuple[int, int], tuple[UnitSource, UnitKey, ReadLog]] = {}
-        # The checks of the last model's keys' reads against this model.
-        self._recheck = Recheck(self.model)
+        # The checks of recorded reads against this model (the last model's keys', the
+        # findings' kept on the units), shared by them all.
+        self.recheck = Recheck(self.model)
         self.method_keys: dict[FunctionNode, tuple] = {}
 
     def for_copy(self, model: ModelView) -> UnitKeys:
         fact = super().for_copy(model)
-        fact._recheck = Recheck(fact.model)  # the copy's own facts: this one may go first
+        fact.recheck = Recheck(fact.model)  # the copy's own facts: this one may go first
         return fact
 
     def named_functions(self, source: UnitSource) -> tuple[str, ...]:
@@ -221,7 +222,7 @@ class UnitKeys(ModelFact):
             # The last model's key of the same parse at the same line, while every question
             # it asked answers the same; else built.
             kept = self._kept_keys.get(place)
-            if kept is not None and kept[0] is unit.source and self._recheck.holds(kept[2]):
+            if kept is not None and kept[0] is unit.source and self.recheck.holds(kept[2]):
                 key, log = kept[1], kept[2]
                 if recorded.VERIFY_REUSE and key != self.compute_unit_key(unit, ReadLog()):
                     line = unit.start_line + 1
@@ -256,7 +257,7 @@ class UnitKeys(ModelFact):
 
     def compute_unit_key(self, unit: Unit, log: ReadLog) -> UnitKey:
         """The key of `unit`, every module fact it reads recorded in `log`."""
-        facts = RecordingView(self.model, log, self._recheck)
+        facts = RecordingView(self.model, log, self.recheck)
         source, start = unit.source, unit.start_line
         summary = self.model._summary(source)  # the unit's parse, read under the imports
         markers = self._key_markers(source)

@@ -529,7 +529,7 @@ def analyze(
     # another class when the setting changes.
     rules_key = tuple(rules)
     tables: _RuleTables | None = None  # built when a unit is not in the cache
-    recheck = Recheck(model)  # the cached units' reads checked on this model
+    recheck = model.unit_keys.recheck  # the cached units' reads checked on this model
     findings: list[Finding] = []
     failures: list[RuleFailure] = []
     for unit in document.units:
