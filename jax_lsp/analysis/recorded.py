@@ -122,7 +122,7 @@ def _kind_of(kind: type) -> str:
 
 
 def _wrap(path: str, value: object, log: ReadLog, facts: dict[str, object] | None) -> object:
-    kind = _kind_of(type(value))
+    kind = _KINDS.get(type(value)) or _kind_of(type(value))
     if kind == "call":
         return _recorded_call(path, value, log)  # type: ignore[arg-type]
     if kind == "object":
@@ -227,16 +227,20 @@ class RecordedObject:
     attributes recorded as facts of their own, its methods' calls with their arguments and
     results."""
 
-    __slots__ = ("_data", "_facts", "_log", "_path")
+    __slots__ = ("_data", "_facts", "_log", "_path", "_read")
 
     def __init__(
         self, path: str, data: object, log: ReadLog, facts: dict[str, object] | None = None
     ) -> None:
         self._path, self._data, self._log, self._facts = path, data, log, facts
+        self._read: dict[str, object] = {}
 
     def __getattr__(self, name: str):
-        path = f"{self._path}.{name}"
-        return _wrap(path, getattr(self._data, name), self._log, self._facts)
+        found = self._read.get(name)
+        if found is None:
+            value = getattr(self._data, name)
+            found = self._read[name] = _wrap(f"{self._path}.{name}", value, self._log, self._facts)
+        return found
 
 
 def _recorded_call(path: str, method: Callable, log: ReadLog):
@@ -332,7 +336,7 @@ class Recheck:
             for name in path.split("."):
                 found = getattr(found, name)
             self._found[path] = found
-            if _is_data(found):
+            if (_KINDS.get(type(found)) or _kind_of(type(found))) not in ("call", "object"):
                 self.facts[path] = found
         return found
 
