@@ -94,17 +94,12 @@ def same(old: object, new: object) -> bool:
 _VALUES = (str, int, float, bool, tuple, type(None))
 
 
-def _is_data(fact: object) -> bool:
-    """Does `fact` answer every question from its own contents, so that an equal fact
-    answers alike? A method does not (it computes), nor an object holding facts."""
-    return _kind_of(type(fact)) not in ("call", "object")
-
-
 _KINDS: dict[type, str] = {}
 
 
 def _kind_of(kind: type) -> str:
-    """How a fact of type `kind` is recorded: "call", "mapping", "set", "value", "object"."""
+    """How a fact of type `kind` is recorded: "call", "mapping", "set", "value", "object".
+    Mappings, sets and values are data: an equal fact answers every question alike."""
     found = _KINDS.get(kind)
     if found is None:
         if issubclass(kind, _CALLABLES):
@@ -286,8 +281,8 @@ class RecordingView:
 
 
 def _entries_hold(target: object, entries: dict) -> bool:
-    """Does `target` answer each of `entries`' questions as recorded? (`_answer` inlined:
-    the check runs for every question on a fact that changed.)"""
+    """Does `target` answer each of `entries`' questions as recorded? (Run for every
+    question on a fact that changed: the questions' kinds are told apart inline.)"""
     for (question, _), (argument, answer) in entries.items():
         if question == "item":
             found = target.get(argument, _MISSING)  # type: ignore[attr-defined]
