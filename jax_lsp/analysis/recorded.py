@@ -317,7 +317,7 @@ class Recheck:
         # checked here keep, to be compared with the next model's
         self.facts = Facts()
         self.facts_ref = weakref.ref(self.facts)
-        # path -> the fact at that path, whatever it is
+        # path -> the fact at that path, but a method
         self._found: dict[str, object] = {}
         # id of the facts logs were checked against -> those facts (kept alive, so that no
         # other takes the id) and, by path, whether this model's fact is equal (by the
@@ -330,8 +330,13 @@ class Recheck:
             found = self.subject
             for name in path.split("."):
                 found = getattr(found, name)
+            kind = _KINDS.get(type(found)) or _kind_of(type(found))
+            if kind == "call":
+                # Not kept: a method bound to the model would make a cycle (the model holds
+                # this object), which only the cycle collector frees.
+                return found
             self._found[path] = found
-            if (_KINDS.get(type(found)) or _kind_of(type(found))) not in ("call", "object"):
+            if kind != "object":
                 self.facts[path] = found
         return found
 
