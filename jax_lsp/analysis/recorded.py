@@ -119,7 +119,7 @@ def _kind_of(kind: type) -> str:
 def _wrap(path: str, value: object, log: ReadLog, facts: dict[str, object] | None) -> object:
     kind = _KINDS.get(type(value)) or _kind_of(type(value))
     if kind == "call":
-        return _recorded_call(path, value, log)  # type: ignore[arg-type]
+        return recorded_call(path, value, log)  # type: ignore[arg-type]
     if kind == "object":
         return RecordedObject(path, value, log, facts)
     if facts is not None:
@@ -238,7 +238,7 @@ class RecordedObject:
         return found
 
 
-def _recorded_call(path: str, method: Callable, log: ReadLog):
+def recorded_call(path: str, method: Callable, log: ReadLog):
     def call(*args):
         result = method(*args)
         if isinstance(result, dict | list | set):  # a caller could change the recorded answer
@@ -280,7 +280,7 @@ class RecordingView:
         return found
 
 
-def _entries_hold(target: object, entries: dict) -> bool:
+def entries_hold(target: object, entries: dict) -> bool:
     """Does `target` answer each of `entries`' questions as recorded? (Run for every
     question on a fact that changed: the questions' kinds are told apart inline.)"""
     for (question, _), (argument, answer) in entries.items():
@@ -365,7 +365,7 @@ class Recheck:
                 if verdict:
                     continue
             asked = True
-            if not _entries_hold(self.fact(path), entries):
+            if not entries_hold(self.fact(path), entries):
                 return False
         if unchanged is not None and not asked:
             unchanged[shape] = True
@@ -380,24 +380,6 @@ def answers_hold(subject: object, log: ReadLog) -> bool:
         target = subject
         for name in path.split("."):
             target = getattr(target, name)
-        if not _entries_hold(target, entries):
+        if not entries_hold(target, entries):
             return False
     return True
-
-
-def reuse_recorded(memo: dict, key: Hashable, subject: object, compute: Callable[[object], R]) -> R:
-    """`compute(view)` memoised in `memo` under `key`, where `view` records what it reads of
-    `subject`; reused while every question it asked answers the same."""
-    entry = memo.get(key)
-    if entry is not None:
-        result, log = entry
-        if answers_hold(subject, log):
-            if VERIFY_REUSE:
-                fresh = compute(RecordingView(subject, ReadLog()))
-                if not same(result, fresh):
-                    raise AssertionError(f"{key!r}: kept {result!r}, computed {fresh!r}")
-            return result
-    log = ReadLog()
-    result = compute(RecordingView(subject, log))
-    memo[key] = (result, log)
-    return result
