@@ -23,9 +23,6 @@ import os
 import weakref
 from collections.abc import Callable, Hashable, Iterator, Mapping, Set
 from types import BuiltinMethodType, FunctionType, MethodType
-from typing import TypeVar
-
-R = TypeVar("R")
 
 VERIFY_REUSE = bool(os.environ.get("JAX_LSP_VERIFY_REUSE"))
 
@@ -343,6 +340,8 @@ class Recheck:
     def holds(self, log: ReadLog) -> bool:
         """Does every question in `log` get the same answer from this model? Then the log
         is checked against this model's facts from now on."""
+        if not log.facts:
+            return True  # nothing read: nothing to check (and nothing to compare later)
         checked = log.checked() if log.checked is not None else None
         unchanged = None
         if checked is not None and checked is not self.facts:
