@@ -9,9 +9,10 @@ from pathlib import Path
 import pytest
 from hypothesis import is_hypothesis_test
 
-# Before jax_lsp is imported (servers the tests start inherit it): every unit key kept from
-# the last model is checked against one built afresh (`model._VERIFY_KEPT_KEYS`).
-os.environ["JAX_LSP_VERIFY_KEPT_KEYS"] = "1"
+# Before jax_lsp is imported (servers the tests start inherit it): every result reused
+# because its recorded reads answer the same (a unit key kept from the last model, a per-unit
+# memo) is checked against one computed afresh (`recorded.VERIFY_REUSE`).
+os.environ["JAX_LSP_VERIFY_REUSE"] = "1"
 
 from jax_lsp.analysis.document import Document
 from jax_lsp.diagnostics import ALL_RULES, RULES_BY_CODE

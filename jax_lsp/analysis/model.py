@@ -31,7 +31,6 @@ from jax_lsp.analysis.imports import local_imports as local_imports
 from jax_lsp.analysis.jitted import StaticSignature
 from jax_lsp.analysis.key_consumers import KeySummary
 from jax_lsp.analysis.key_facts import KeyFacts
-from jax_lsp.analysis.key_inputs import KeyRecord
 from jax_lsp.analysis.keys import Reuse
 from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.model_parts import ScopeKinds, intern_key
@@ -59,7 +58,6 @@ from jax_lsp.analysis.summary import (
 from jax_lsp.analysis.trace_steps import TraceSteps
 from jax_lsp.analysis.traced import TraceInfo, TraceStep
 from jax_lsp.analysis.tracing import Tracing
-from jax_lsp.analysis.unit_keys import UNIT_KEY_INPUTS as UNIT_KEY_INPUTS
 from jax_lsp.analysis.unit_keys import UnitKey, UnitKeys
 from jax_lsp.analysis.updates import top_level_self_updates
 from jax_lsp.analysis.values import Instance, Object, Value
@@ -551,13 +549,6 @@ class ModuleModel:
 
     def unit_key(self, unit: Unit) -> UnitKey:
         return self.unit_keys.unit_key(unit)
-
-    @property
-    def _key_record(self) -> KeyRecord:
-        return self.unit_keys.key_record
-
-    def _compute_unit_key(self, unit: Unit) -> tuple:
-        return self.unit_keys.compute_unit_key(unit)
 
     def member_keys(self, unit: Unit) -> dict[ast.stmt, tuple]:
         return self.unit_keys.member_keys(unit)

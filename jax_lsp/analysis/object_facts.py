@@ -678,14 +678,14 @@ class ObjectFacts(ModelFact):
     @cached_property
     def boolean_fields(self) -> dict[str, frozenset[str]]:
         """Class -> fields that hold boolean arrays (declared, or given one by every call of
-        the class in the module). Read by question (`reads.RECORDED`)."""
+        the class in the module). Read by question (`reads.UnitReads`)."""
         return boolean_fields(self.model.classes, self.model.summaries, self.model.resolver)
 
     @cached_property
     def boolean_entries(self) -> dict[str, dict[str, frozenset[str]]]:
         """Module function -> parameter -> keys under which every call of the function in
         the module passes a boolean array in a dict display. Read by question
-        (`reads.RECORDED`)."""
+        (`reads.UnitReads`)."""
         return boolean_entries(self.model.functions, self.model.summaries, self.model.resolver)
 
     @cached_property

@@ -5,55 +5,22 @@ Most module-wide facts a rule reads are asked by name: is `x` a mutable global, 
 `model` an instance of, which globals change after this unit's functions are traced. Keying
 the findings on the whole fact makes every unit re-run its rules when any module-level
 statement is added (a script, a notebook). Instead, while a unit's rules run, they see the
-model through a `UnitReads` view: each fact in `RECORDED` answers through a recording wrapper
-that remembers every question (a key looked up, a member tested, the whole fact iterated, a
-method called) with its answer. The findings are reused only while every recorded question
-answers the same on the new model (`answers_hold`), the mechanism `unit_memo.reuse_reading`
-uses for per-unit facts that look into other units.
+model through a `UnitReads` view: every fact they read answers through a recording wrapper
+(`jax_lsp.analysis.recorded`) that remembers every question (a key looked up, a member
+tested, the whole fact iterated, a method called) with its answer, and the findings are reused
+only while every recorded question answers the same on the new model. A new fact a rule reads
+is recorded without being declared anywhere.
 
-A fact a rule reads must be declared: in `RECORDED`, or in `KEYED` (facts that
-`ModuleModel.unit_key` holds, per unit or whole). Reading any other attribute of the model
-from a rule raises, so a new fact cannot be served stale by being forgotten.
+The exceptions are the facts in `KEYED`, which `ModuleModel.unit_key` holds (per unit or
+whole): the findings are cached under the key, so those answer as they are, unrecorded.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterator, Mapping, Set
-from types import MethodType
+from collections.abc import Callable, Iterator, Mapping
 
-_MISSING = object()
+from jax_lsp.analysis.recorded import ReadLog, Recheck, _wrap
 
-# Module facts rules read by question; every answer is recorded (ModuleModel attributes, and
-# the attributes of the HashFacts and ModuleState objects they hold).
-RECORDED = frozenset(
-    {
-        "boolean_fields",
-        "boolean_entries",
-        "global_kinds",
-        "global_values",
-        "global_writes",
-        "mutable_globals",
-        "stable_globals",
-        "float_globals",
-        "float_array_globals",
-        "int_array_globals",
-        "initializer_globals",
-        "classes_passed_to_calls",
-        "hash_facts",
-        "module_state",
-        "stable_shapes",
-        "differentiated",
-        "array_passed",
-        "result_counted",
-        "self_updates",
-        "nnx_objects",
-        "attributes_set_on_instances",
-        "from_unseen_base",
-        "tracers_at_static",
-        "pytree_static_children",
-        "function_runs",
-    }
-)
 # Facts rules read that `ModuleModel.unit_key` holds: the unit's own functions' traces,
 # objects, carries and explanations; the module's imports (`resolver`, `alias_key`,
 # `import_line`), classes (`_class_facts_key`), callee facts (`key_helpers`,
@@ -137,155 +104,25 @@ REACHES_SIBLINGS = frozenset(
 assert REACHES_SIBLINGS <= KEYED
 
 
-class ReadLog:
-    """The questions a unit's rules asked of the module facts, with their answers."""
-
-    __slots__ = ("answers",)
-
-    def __init__(self) -> None:
-        # (fact path, question, argument) -> answer
-        self.answers: dict[tuple[str, str, Hashable], object] = {}
-
-
-def _same(old: object, new: object) -> bool:
-    return old is new or old == new
-
-
-def _wrap(path: str, value: object, log: ReadLog) -> object:
-    if isinstance(value, MethodType):
-        return _recorded_call(path, value, log)
-    if isinstance(value, Mapping):
-        return RecordedMapping(path, value, log)
-    if isinstance(value, frozenset | set):
-        return RecordedSet(path, value, log)
-    if isinstance(value, str | int | float | bool | tuple | type(None)):
-        log.answers[(path, "value", None)] = value
-        return value
-    return RecordedObject(path, value, log)
-
-
-class _RecordedWhole:
-    """A collection fact read whole when it is iterated or counted: the answer recorded is
-    the collection itself."""
-
-    __slots__ = ("_data", "_log", "_path")
-
-    def __init__(self, path: str, data, log: ReadLog) -> None:
-        self._path, self._data, self._log = path, data, log
-
-    def whole(self):
-        """The collection itself, read whole (its answer recorded)."""
-        self._log.answers[(self._path, "all", None)] = self._data
-        return self._data
-
-    def __iter__(self) -> Iterator:
-        return iter(self.whole())
-
-    def __len__(self) -> int:
-        return len(self.whole())
-
-
-class RecordedMapping(_RecordedWhole, Mapping):
-    """A read-only mapping fact that records each key looked up, and the whole mapping when it
-    is iterated or counted."""
-
-    __slots__ = ()
-
-    def __getitem__(self, key):
-        value = self._data.get(key, _MISSING)
-        self._log.answers[(self._path, "item", key)] = value
-        if value is _MISSING:
-            raise KeyError(key)
-        return value
-
-    def get(self, key, default=None):
-        value = self._data.get(key, _MISSING)
-        self._log.answers[(self._path, "item", key)] = value
-        return default if value is _MISSING else value
-
-    def __contains__(self, key) -> bool:
-        value = self._data.get(key, _MISSING)
-        self._log.answers[(self._path, "item", key)] = value
-        return value is not _MISSING
-
-    def keys(self):
-        return self.whole().keys()
-
-    def items(self):
-        return self.whole().items()
-
-    def values(self):
-        return self.whole().values()
-
-
-class RecordedSet(_RecordedWhole, Set):
-    """A set fact that records each member tested, and the whole set when it is iterated."""
-
-    __slots__ = ()
-
-    @classmethod
-    def _from_iterable(cls, it):
-        return frozenset(it)
-
-    def __contains__(self, item) -> bool:
-        found = item in self._data
-        self._log.answers[(self._path, "in", item)] = found
-        return found
-
-    def isdisjoint(self, other) -> bool:
-        return self.whole().isdisjoint(other)
-
-
-class RecordedObject:
-    """An object fact (HashFacts, ModuleState): its attributes recorded as facts of their own,
-    its methods' calls recorded with their arguments and results."""
-
-    __slots__ = ("_data", "_log", "_path")
-
-    def __init__(self, path: str, data: object, log: ReadLog) -> None:
-        self._path, self._data, self._log = path, data, log
-
-    def __getattr__(self, name: str):
-        path = f"{self._path}.{name}"
-        return _wrap(path, getattr(self._data, name), self._log)
-
-
-def _recorded_call(path: str, method: MethodType, log: ReadLog):
-    def call(*args):
-        result = method(*args)
-        if isinstance(result, dict | list | set):  # a caller could change the recorded answer
-            raise TypeError(f"{path} answers a rule with a mutable {type(result).__name__}")
-        log.answers[(path, "call", args)] = result
-        return result
-
-    return call
-
-
-def whole(fact: object) -> object:
-    """A fact read whole: the underlying object (its answer recorded when `fact` is a
-    recording view), for code that caches what it derives from all of it."""
-    return fact.whole() if isinstance(fact, RecordedMapping | RecordedSet) else fact
-
-
 class UnitReads:
-    """The model as one unit's rules see it: `RECORDED` facts answer through recording
-    wrappers, `KEYED` facts as they are, anything else raises (declare it). With no `log`
-    (findings nobody will reuse) every declared fact answers as it is, unrecorded."""
+    """The model as one unit's rules see it: `KEYED` facts answer as they are, every other
+    fact through a recording wrapper. With no `log` (findings nobody will reuse) every fact
+    answers as it is, unrecorded."""
 
-    def __init__(self, model: object, log: ReadLog | None) -> None:
+    def __init__(self, model: object, log: ReadLog | None, recheck: Recheck | None = None) -> None:
         self._model = model
         self._log = log
+        # The checks of this model, which learn the facts read (so that the next model
+        # checks this log cheaply).
+        self._facts = recheck.facts if recheck is not None else None
+        if log is not None:
+            log.recording = recheck.facts_ref if recheck is not None else None
 
     def __getattr__(self, name: str):
-        if name in RECORDED and self._log is not None:
-            value = _wrap(name, getattr(self._model, name), self._log)
-        elif name in RECORDED or name in KEYED:
+        if name in KEYED or self._log is None:
             value = self._keyed(name)
         else:
-            raise AttributeError(
-                f"ModuleModel.{name} is read by a rule but declared in neither "
-                "jax_lsp.analysis.reads.RECORDED nor KEYED"
-            )
+            value = _wrap(name, getattr(self._model, name), self._log, self._facts)
         object.__setattr__(self, name, value)  # later reads in this unit: a plain attribute
         return value
 
@@ -300,8 +137,10 @@ class MethodReads(UnitReads):
     listing all classes or functions, counts; testing membership and looking up module-level
     functions do not."""
 
-    def __init__(self, model: object, log: ReadLog | None, own_class: str) -> None:
-        super().__init__(model, log)
+    def __init__(
+        self, model: object, log: ReadLog | None, own_class: str, recheck: Recheck | None = None
+    ) -> None:
+        super().__init__(model, log, recheck)
         self._own_class = own_class
         # What the guards note, held apart from the view: the view keeps its guards (as every
         # fact it answered), and a guard holding the view would make a cycle that keeps the
@@ -359,33 +198,3 @@ class _SiblingGuard(Mapping):
     def __len__(self) -> int:
         self._reach.reached = True
         return len(self._data)
-
-
-def _answer(target: object, question: str, argument: Hashable) -> object:
-    if question == "item":
-        return target.get(argument, _MISSING)  # type: ignore[attr-defined]
-    if question == "in":
-        return argument in target  # type: ignore[operator]
-    if question == "call":
-        return target(*argument)  # type: ignore[operator]
-    return target  # "all", "value"
-
-
-def _target(model: object, path: str) -> object:
-    target = model
-    for name in path.split("."):
-        target = getattr(target, name)
-    return target
-
-
-def answers_hold(model: object, log: ReadLog, targets: dict[str, object] | None = None) -> bool:
-    """Does every question in `log` get the same answer from `model`? `targets`: the facts
-    already looked up on `model`, by path (shared by the checks of one analysis)."""
-    targets = {} if targets is None else targets
-    for (path, question, argument), answer in log.answers.items():
-        target = targets.get(path, _MISSING)
-        if target is _MISSING:
-            target = targets[path] = _target(model, path)
-        if not _same(answer, _answer(target, question, argument)):
-            return False
-    return True

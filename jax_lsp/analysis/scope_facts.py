@@ -139,15 +139,10 @@ class ScopeFacts(ModelFact):
         return self.contexts[node]
 
     def _context_of(self, node: FunctionNode) -> TraceInfo | None:
-        if node in self.model.tracing.trace:
-            return self.model.tracing.trace[node]
-        for outer in reversed(self.model.enclosing_chain(node)):
-            if outer in self.model.tracing.trace:
-                info = self.model.tracing.trace[outer]
-                return TraceInfo(
-                    info.via, info.abstract, frozenset(), frozenset(), False, eager=info.eager
-                )
-        return None
+        trace = self.model.tracing.trace
+        if node in trace:
+            return trace[node]
+        return context_from_enclosing(trace, self.model.enclosing_chain(node))
 
     def lambda_params(self, node: ast.Lambda) -> dict[str, Kind] | None:
         info = self.model.tracing.trace.get(node)
@@ -661,6 +656,20 @@ class ScopeFacts(ModelFact):
         """How each lambda of the unit is traced: part of the keys of its cached kinds."""
         trace = self.model.tracing.trace
         return tuple([trace.get(node) for node in self.model._summary(source).lambdas])
+
+
+def context_from_enclosing(
+    trace: Mapping[ast.AST, TraceInfo], chain: list[FunctionNode]
+) -> TraceInfo | None:
+    """The trace a function's body runs under from the functions around it (`chain`,
+    outermost first): the nearest traced one's, with no parameters of its own traced."""
+    for outer in reversed(chain):
+        info = trace.get(outer)
+        if info is not None:
+            return TraceInfo(
+                info.via, info.abstract, frozenset(), frozenset(), False, eager=info.eager
+            )
+    return None
 
 
 def _mentions(expr: ast.expr, names: frozenset[str]) -> bool:

@@ -1,37 +1,25 @@
 """The cache keys of a unit's findings: everything a rule may read about the unit beyond
-its text (`unit_key`), kept from the last model of the document while no module fact it
-reads changed for it (`UNIT_KEY_INPUTS` declares each such fact, see `key_inputs`)."""
+its text (`unit_key`). A key is built by reading the model through a recording view
+(`recorded.RecordingView`), and kept from the last model of the document while the unit's
+parse and first line are the same and every question it asked answers the same."""
 
 from __future__ import annotations
 
 import ast
-import os
 import re
 from bisect import bisect_right
-from collections.abc import Callable
 from functools import cached_property
 from typing import NamedTuple
 
+from jax_lsp.analysis import recorded
 from jax_lsp.analysis.document import Unit, UnitSource, first_line
-from jax_lsp.analysis.key_inputs import (
-    KeyInput,
-    KeyRecord,
-    by_name,
-    by_node,
-    by_reader,
-    by_start,
-    every_unit,
-    kept_keys,
-)
 from jax_lsp.analysis.model_parts import evaluated_text, intern_key
 from jax_lsp.analysis.model_view import ModelFact, ModelView
+from jax_lsp.analysis.recorded import ReadLog, Recheck, RecordedObject, RecordingView, whole
+from jax_lsp.analysis.scope_facts import context_from_enclosing
 from jax_lsp.analysis.shapes import LITERAL_INDEX
 from jax_lsp.analysis.summary import FunctionNode, UnitSummary
 from jax_lsp.analysis.values import Function
-
-# The test suite sets this: every unit key kept from the last model is compared with one
-# built afresh, so that a fact a key reads and `UNIT_KEY_INPUTS` misses fails loudly.
-_VERIFY_KEPT_KEYS = bool(os.environ.get("JAX_LSP_VERIFY_KEPT_KEYS"))
 
 # Substrings of every spelling of a 64-bit dtype ("float64", "complex128", "f8", "double")
 # and of the x64 flag: all literals, each looked for with `in` (a third of the instructions of
@@ -81,11 +69,22 @@ class UnitKeys(ModelFact):
         self._callee_key: tuple | None = None
         # unit_key's answers by (id of the unit's parse, first line): see `unit_key`.
         self._unit_keys: dict[tuple[int, int], UnitKey] = {}
+        # The same with each key's parse (kept alive, so that no other parse takes its id
+        # while the record stands) and the reads it was built from: handed to the next model.
+        self._record: dict[tuple[int, int], tuple[UnitSource, UnitKey, ReadLog]] = {}
+        # The checks of recorded reads against this model (the last model's keys', the
+        # findings' kept on the units), shared by them all.
+        self.recheck = Recheck(self.model)
         self.method_keys: dict[FunctionNode, tuple] = {}
+
+    def for_copy(self, model: ModelView) -> UnitKeys:
+        fact = super().for_copy(model)
+        fact.recheck = Recheck(fact.model)  # the copy's own facts: this one may go first
+        return fact
 
     def named_functions(self, source: UnitSource) -> tuple[str, ...]:
         """The module-level names bound to module functions that the unit's text holds."""
-        key = ("named-functions", self._function_names_key)
+        key = ("named-functions", self.function_names_key)
         named = source.memo.get(key)
         if named is None:
             # A name among the text's words may be called. Memoised on the unit: a scan of
@@ -121,7 +120,8 @@ class UnitKeys(ModelFact):
         return found
 
     @cached_property
-    def _function_names_key(self) -> int:
+    def function_names_key(self) -> int:
+        """The names of `function_units`, interned."""
         return intern_key(tuple(self.function_units))
 
     @cached_property
@@ -140,10 +140,19 @@ class UnitKeys(ModelFact):
                     found[name] = (value.path, hash(source.text), self.unit_globals_key(source))
         return found
 
-    def _module_reuse_key(self, unit: Unit) -> tuple:
-        reuses = self.model.key_facts.module_key_reuses.get(unit.start_line)
-        if not reuses:
-            return ()
+    @cached_property
+    def module_reuse_keys(self) -> dict[int, tuple]:
+        """What unit keys hold of the key reuses in module-level code, by the unit's first
+        line."""
+        reuses = self.model.key_facts.module_key_reuses
+        return {
+            unit.start_line: self._module_reuse_key(unit, reuses[unit.start_line])
+            for unit in self.model.document.units
+            if unit.start_line in reuses
+        }
+
+    @staticmethod
+    def _module_reuse_key(unit: Unit, reuses: tuple) -> tuple:
         return tuple(
             (
                 r.call.lineno,
@@ -159,6 +168,37 @@ class UnitKeys(ModelFact):
             )
             for r in reuses
         )
+
+    @cached_property
+    def traced_facts(self) -> dict:
+        """What unit keys read of each traced function beyond its trace: its objects, its
+        explanation (every site's unit start kept: `_explanation_in` makes it the one a unit
+        shows) and the methods whose returns it reads."""
+        objects, scopes, records = self.model.objects, self.model.scopes, self.model.records
+        return {
+            node: (
+                objects.object_params(node),
+                scopes.explanation_key(node, -1),
+                # a lambda's only when it is a function of the summary (`f = lambda x: ...`)
+                ()
+                if isinstance(node, ast.Lambda) and node not in records
+                else scopes.method_returns_key(node),
+            )
+            for node in self.model.tracing.trace
+        }
+
+    @cached_property
+    def plain_objects(self) -> dict:
+        """The plain object of each class (`ObjectFacts.plain_object`): what the `self` of
+        its methods that nothing traces holds."""
+        objects = self.model.objects
+        return {name: objects.plain_object(name) for name in self.model.classes}
+
+    @cached_property
+    def carries(self) -> dict:
+        """The carries of the loop bodies, by function node."""
+        scopes = self.model.scopes
+        return {node: scopes.carry_values(node) for node in scopes.loop_bodies}
 
     def _callee_facts_key(self) -> tuple:
         """Facts about module functions that rules read at call sites in any unit."""
@@ -179,28 +219,25 @@ class UnitKeys(ModelFact):
         place = (id(unit.source), unit.start_line)
         key = self._unit_keys.get(place)
         if key is None:
-            # The last model's key of the same parse at the same line, while no module fact
-            # it read changed for it (`key_inputs`); else built.
-            key = self._kept_keys.get(place)
-            if key is None:
-                key = self.compute_unit_key(unit)
-            elif _VERIFY_KEPT_KEYS and key != self.compute_unit_key(unit):
-                raise AssertionError(f"unit key kept stale (unit at line {unit.start_line + 1})")
+            # The last model's key of the same parse at the same line, while every question
+            # it asked answers the same; else built.
+            kept = self._kept_keys.get(place)
+            if kept is not None and kept[0] is unit.source and self.recheck.holds(kept[2]):
+                key, log = kept[1], kept[2]
+                if recorded.VERIFY_REUSE and key != self.compute_unit_key(unit, ReadLog()):
+                    line = unit.start_line + 1
+                    raise AssertionError(f"unit key kept stale (unit at line {line})")
+            else:
+                log = ReadLog()
+                key = self.compute_unit_key(unit, log)
             self._unit_keys[place] = key
-            self.key_record.keys[place] = (unit.source, key)
+            self._record[place] = (unit.source, key, log)
         return key
 
     @cached_property
-    def key_record(self) -> KeyRecord:
-        """This model's views of the unit keys' inputs, handed to the next model's."""
-        return KeyRecord({item.name: item.view(self.model) for item in UNIT_KEY_INPUTS})
-
-    @cached_property
-    def _kept_keys(self) -> dict[tuple[int, int], UnitKey]:
-        """The last model's unit keys that hold for this one (see `unit_key`)."""
-        record = self.key_record
-        previous = self.model.document.lineage.hand_over("unit-keys", record)
-        return kept_keys(previous, record, UNIT_KEY_INPUTS, self.model)  # type: ignore[arg-type]
+    def _kept_keys(self) -> dict[tuple[int, int], tuple[UnitSource, UnitKey, ReadLog]]:
+        """The last model's keys, each with its parse and reads (see `unit_key`)."""
+        return self.model.document.lineage.hand_over("unit-keys", self._record) or {}
 
     def _key_markers(self, source: UnitSource) -> KeyMarkers:
         """Which conditional module facts a unit's key reads (`KeyMarkers`)."""
@@ -218,37 +255,50 @@ class UnitKeys(ModelFact):
             )
         return markers
 
-    def _any_unit_marked(self, marker: str) -> bool:
-        return any(
-            getattr(self._key_markers(unit.source), marker)
-            for unit in self.model.document.units
-            if unit.tree is not None
-        )
-
-    def compute_unit_key(self, unit: Unit) -> UnitKey:
-        summary = self.model._summary(unit.source)
-        markers = self._key_markers(unit.source)
-        objects = self.model.objects
+    def compute_unit_key(self, unit: Unit, log: ReadLog) -> UnitKey:
+        """The key of `unit`, every module fact it reads recorded in `log`."""
+        facts = RecordingView(self.model, log, self.recheck)
+        source, start = unit.source, unit.start_line
+        summary = self.model._summary(source)  # the unit's parse, read under the imports
+        markers = self._key_markers(source)
+        keys = facts.unit_keys
         return UnitKey(
-            x64=(self.model.x64, unit.start_line) if markers.x64 else (),
+            x64=(facts.value("x64"), start) if markers.x64 else (),
             attribute_writes=(
-                (objects.attribute_writes, objects.other_class_texts(unit.source))
+                (whole(facts.objects.attribute_writes), facts.objects.other_class_texts(source))
                 if markers.attribute_writes
                 else ()
             ),
             shapes=(
-                self.model.module_globals.shapes_by_unit.get(unit.start_line)
-                if markers.top_level_index
-                else ()
+                facts.module_globals.shapes_by_unit.get(start) if markers.top_level_index else ()
             ),
-            module_facts=self.module_facts_key,
-            globals=self.unit_globals_key(unit.source),
-            reaching=self.model.module_globals.reaching_key(unit.source),
-            module_key_reuses=self._module_reuse_key(unit),
-            returns=self.model.scopes.returns_key(unit.source),
-            functions=self._functions_key(summary, unit.start_line) if summary.functions else (),
-            lambdas=self._lambdas_key(summary, unit.start_line) if summary.lambdas else (),
+            module_facts=keys.module_facts_key,
+            # Memoised on the unit by the key of all globals: read as that key.
+            globals=self.unit_globals_key(source) if facts.module_globals.globals_key else 0,
+            # The latest earlier binding of each name bound twice at the top level.
+            reaching=(
+                self.model.module_globals.reaching_key(source)
+                if whole(facts.module_globals.reaching_sites)
+                else 0
+            ),
+            module_key_reuses=keys.module_reuse_keys.get(start, ()),
+            returns=self._returns_key(keys, source),
+            functions=self._functions_key(facts, summary, start) if summary.functions else (),
+            lambdas=self._lambdas_key(facts, summary, start) if summary.lambdas else (),
         )
+
+    def _returns_key(self, keys: RecordedObject, source: UnitSource) -> tuple:
+        """`ScopeFacts.returns_key` read through the recorded `keys`: the names the unit's
+        text holds are memoised on it by the key of all such names."""
+        keys.function_names_key  # noqa: B018  (read: what `named_functions` is memoised by)
+        defined = keys.function_units
+        own = hash(source.text)
+        found = []
+        for name in self.named_functions(source):
+            entry = defined[name]
+            if entry[1] != own:
+                found.append((name, entry))
+        return tuple(found)
 
     def member_keys(self, unit: Unit) -> dict[ast.stmt, tuple]:
         """For a unit that is a class (the common case of a long unit): each method's part of
@@ -285,51 +335,48 @@ class UnitKeys(ModelFact):
             for i, method in enumerate(methods)
         }
 
-    def _functions_key(self, summary: UnitSummary, unit_start: int) -> tuple:
+    def _functions_key(self, facts: RecordingView, summary: UnitSummary, unit_start: int) -> tuple:
         """What unit_key holds of each function of a unit, in one pass over them (asked of
-        every unit on each edit): its trace, the Ref parameters and loop carries it
+        every unit that is keyed anew): its trace, the Ref parameters and loop carries it
         receives, the defaults its callers pass, its objects, and why it is traced."""
-        context_of, object_params = self.model.scopes.context_of, self.model.objects.object_params
-        self_object, explanation_key = (
-            self.model.objects.self_object,
-            self.model.scopes.explanation_key,
-        )
-        object_methods, trace = self.model.tracing.module_object_methods, self.model.tracing.trace
-        ref_params = self.model.scopes.ref_params or None
-        carry_values = self.model.scopes.carry_values if self.model.scopes.loop_bodies else None
-        passed_defaults = self.model.scopes.defaults_by_function or None
+        trace, traced_facts = facts.tracing.trace, facts.unit_keys.traced_facts
+        ref_params, passed_defaults = facts.scopes.ref_params, facts.scopes.defaults_by_function
+        carries, plain_objects = facts.unit_keys.carries, facts.unit_keys.plain_objects
+        object_methods = facts.tracing.module_object_methods
+        enclosing_chain = self.model.enclosing_chain
         entries = []
         for record in summary.functions:
             node = record.node
-            info = context_of(node)
-            # Most functions are traced by nothing: their objects and explanation are empty
-            # (object_params and explanation_key say so for a node not in the trace), and
-            # self_object is asked only of a method with no trace around it.
-            traced = node in trace
+            info = _context_in(trace, node, enclosing_chain)
+            traced = traced_facts.get(node)
+            objects, explanation, method_returns = traced if traced is not None else ((), (), ())
             entries.append(
                 (
                     info,
-                    ref_params.get(node) if ref_params is not None else None,
-                    carry_values(node) if carry_values is not None else (),
-                    passed_defaults.get(node) if passed_defaults is not None else None,
-                    object_params(node) if traced else (),
-                    self_object(node) if info is None else (),
+                    ref_params.get(node),
+                    carries.get(node, ()),
+                    passed_defaults.get(node),
+                    objects,
+                    # the `self` of a method with no trace around it: an object of its class
+                    plain_objects.get(record.class_name)
+                    if info is None and record.class_name and record.parent is None
+                    else (),
                     node in object_methods,
-                    explanation_key(node, unit_start) if traced else (),
-                    self.model.scopes.method_returns_key(node) if traced else (),
+                    _explanation_in(explanation, unit_start),
+                    method_returns,
                 )
             )
         return tuple(entries)
 
-    def _lambdas_key(self, summary: UnitSummary, unit_start: int) -> tuple:
+    def _lambdas_key(self, facts: RecordingView, summary: UnitSummary, unit_start: int) -> tuple:
         """How each lambda of a unit is traced, and why."""
-        trace = self.model.tracing.trace
-        return tuple(
-            [
-                (trace.get(node), self.model.scopes.explanation_key(node, unit_start))
-                for node in summary.lambdas
-            ]
-        )
+        trace, traced_facts = facts.tracing.trace, facts.unit_keys.traced_facts
+        entries = []
+        for node in summary.lambdas:
+            traced = traced_facts.get(node)
+            explanation = _explanation_in(traced[1], unit_start) if traced is not None else ()
+            entries.append((trace.get(node), explanation))
+        return tuple(entries)
 
     @cached_property
     def module_facts_key(self) -> int:
@@ -350,93 +397,21 @@ class UnitKeys(ModelFact):
         )
 
 
-def _traced_facts(model: ModelView) -> dict:
-    """What unit keys read of each traced function beyond its trace: its objects, its
-    explanation (every site's unit start kept: equal here, equal as any unit shows it) and
-    the methods whose returns it reads."""
-    return {
-        node: (
-            model.objects.object_params(node),
-            model.scopes.explanation_key(node, -1),
-            () if isinstance(node, ast.Lambda) else model.scopes.method_returns_key(node),
-        )
-        for node in model.tracing.trace
-    }
+def _context_in(trace, node: FunctionNode, enclosing_chain) -> object:
+    """`ScopeFacts.context_of(node)` asked of `trace` (a recorded view): the node's trace,
+    or the nearest traced function's around it."""
+    info = trace.get(node)
+    if info is not None:
+        return info
+    return context_from_enclosing(trace, enclosing_chain(node))
 
 
-def _module_reuse_keys(model: ModelView) -> dict[int, tuple]:
-    """What unit keys read of the key reuses in module-level code, by the unit's first line."""
-    reuses = model.key_facts.module_key_reuses
-    return {
-        unit.start_line: model.unit_keys._module_reuse_key(unit)
-        for unit in model.document.units
-        if unit.start_line in reuses
-    }
-
-
-def _marked(marker: str) -> Callable[[ModelView, UnitSource], bool]:
-    return lambda model, source: getattr(model.unit_keys._key_markers(source), marker)
-
-
-def _words(model: ModelView, source: UnitSource) -> frozenset[str]:
-    return source.words()
-
-
-# Every module fact `ModelView._compute_unit_key` reads, with the units its change reaches
-# (`key_inputs`): an unchanged unit keeps the last model's key while none reaches it. A new
-# fact a key reads is one entry here (a per-function fact: a view by node, `by_node`).
-UNIT_KEY_INPUTS = (
-    KeyInput(
-        "module",
-        lambda m: (
-            m.unit_keys.module_facts_key,
-            m.module_globals.globals_key,
-            m.module_globals.reaching_sites,
-        ),
-        every_unit,
-    ),
-    KeyInput(
-        "x64",
-        lambda m: m.x64 if m.unit_keys._any_unit_marked("x64") else None,
-        by_reader(_marked("x64")),
-    ),
-    KeyInput(
-        "attribute-writes",
-        lambda m: (
-            (m.objects.attribute_writes, tuple([source.text for source in m.objects.class_sources]))
-            if m.unit_keys._any_unit_marked("attribute_writes")
-            else None
-        ),
-        by_reader(_marked("attribute_writes")),
-    ),
-    KeyInput(
-        "shapes",
-        lambda m: (
-            m.module_globals.shapes_by_unit
-            if m.unit_keys._any_unit_marked("top_level_index")
-            else {}
-        ),
-        by_start,
-    ),
-    KeyInput("module-key-reuses", _module_reuse_keys, by_start),
-    # A unit's text names the functions it reads the returns of: also one no longer defined.
-    KeyInput("function-units", lambda m: m.unit_keys.function_units, by_name(_words)),
-    KeyInput("trace", lambda m: m.tracing.trace, by_node),
-    KeyInput("traced-facts", _traced_facts, by_node),
-    KeyInput("ref-params", lambda m: m.scopes.ref_params, by_node),
-    KeyInput("passed-defaults", lambda m: m.scopes.defaults_by_function, by_node),
-    KeyInput(
-        "carries",
-        lambda m: {node: m.scopes.carry_values(node) for node in m.scopes.loop_bodies},
-        by_node,
-    ),
-    KeyInput("object-methods", lambda m: frozenset(m.tracing.module_object_methods), by_node),
-    KeyInput(
-        "plain-objects",
-        lambda m: {name: m.objects.plain_object(name) for name in m.classes},
-        by_name(_words),  # a method's class is named in its unit's text
-    ),
-)
+def _explanation_in(explanation: tuple, unit_start: int) -> tuple:
+    """`ScopeFacts.explanation_key(node, unit_start)` from its form with every site's unit
+    start kept: a site of the unit itself moves with it."""
+    return tuple(
+        [step if step[3] != unit_start else (*step[:3], None, *step[4:]) for step in explanation]
+    )
 
 
 def _may_index_at_top(source: UnitSource) -> bool:

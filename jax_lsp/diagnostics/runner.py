@@ -29,7 +29,8 @@ from jax_lsp.analysis.nodes import (
     MARKER_NODE_TYPES,
     child_nodes,
 )
-from jax_lsp.analysis.reads import MethodReads, ReadLog, UnitReads, answers_hold
+from jax_lsp.analysis.reads import MethodReads, UnitReads
+from jax_lsp.analysis.recorded import ReadLog, Recheck
 from jax_lsp.analysis.text import RecordedLines
 from jax_lsp.codeactions.noqa import noqa_codes, noqa_line
 from jax_lsp.diagnostics import ALL_RULES
@@ -267,18 +268,18 @@ class _Walker:
         tables: _RuleTables,
         record_reads: bool = True,
         methods: Mapping[ast.stmt, tuple] | None = None,
-        targets: dict[str, object] | None = None,
+        recheck: Recheck | None = None,
     ) -> None:
         self.model = model
         self.unit = unit
         # The class's methods and their keys, whose findings are kept and reused (none when
-        # findings are not reused); the facts looked up on the model to check kept reads.
+        # findings are not reused); the checks of kept reads against this model.
         self.methods = methods or {}
-        self.targets = targets if targets is not None else {}
+        self.recheck = recheck if recheck is not None else Recheck(model)
         # The rules see the module facts through a view that records what they read, when the
         # findings may be reused (their reuse is checked on the recorded answers).
         self.reads = ReadLog()
-        view = UnitReads(model, self.reads if record_reads else None)
+        view = UnitReads(model, self.reads if record_reads else None, self.recheck)
         # The unit's own text (not its parse's when only comments changed), lines read noted.
         self.lines = RecordedLines(unit.text.split("\n"))
         self.ctx = RuleContext(view, self.lines)  # type: ignore[arg-type]
@@ -381,16 +382,16 @@ class _Walker:
         if (
             kept is not None
             and kept.key == key
-            and answers_hold(self.model, kept.reads, self.targets)
+            and self.recheck.holds(kept.reads)
             and all(class_kinds.get(node) == kind for node, kind in kept.class_kinds)
         ):
             self.findings.extend(kept.findings)
-            self.reads.answers.update(kept.reads.answers)
+            self.reads.update(kept.reads)
             self.lines.read.update(kept.lines_read)
             return
         unit_view, unit_lines = ctx.model, ctx.lines
         reads = ReadLog()
-        view = MethodReads(self.model, reads, ctx.ancestors[-1].name)  # type: ignore[attr-defined]
+        view = MethodReads(self.model, reads, ctx.ancestors[-1].name, self.recheck)  # type: ignore[attr-defined]
         lines = RecordedLines(unit_lines.plain)
         recording = _RecordingKinds(class_kinds, ctx)  # type: ignore[arg-type]
         ctx.model, ctx.lines, ctx.kind_maps[0] = view, lines, recording  # type: ignore[assignment]
@@ -399,7 +400,7 @@ class _Walker:
             self.visit(method)
         finally:
             ctx.model, ctx.lines, ctx.kind_maps[0] = unit_view, unit_lines, class_kinds
-        self.reads.answers.update(reads.answers)
+        self.reads.update(reads)
         self.lines.read.update(lines.read)
         first, last = first_line(method) - 1, method.end_lineno - 1  # type: ignore[operator]
         if (
@@ -540,7 +541,7 @@ def analyze(
     # another class when the setting changes.
     rules_key = tuple(rules)
     tables: _RuleTables | None = None  # built when a unit is not in the cache
-    targets: dict[str, object] = {}  # module facts the cached units' reads are checked on
+    recheck = model.unit_keys.recheck  # the cached units' reads checked on this model
     findings: list[Finding] = []
     failures: list[RuleFailure] = []
     for unit in document.units:
@@ -548,8 +549,8 @@ def analyze(
             continue
         key = ("findings", rules_key, model.unit_key(unit)) if reuse_findings else None
         cached = _cached_findings(unit, key)
-        # Reused only while every module fact the rules read answers the same (reads.py).
-        if cached is None or not answers_hold(model, cached.reads, targets):
+        # Reused only while every module fact the rules read answers the same (recorded.py).
+        if cached is None or not recheck.holds(cached.reads):
             tables = tables or _RuleTables(rules, instances)
             # A class edited in one method: the others' findings are kept (a clean parse
             # only: a repaired one shares no node with the last).
@@ -558,7 +559,7 @@ def analyze(
                 if key is not None and unit.changed_text is None and not unit.source.problem
                 else None
             )
-            walker = _Walker(model, unit, tables, key is not None, methods, targets)
+            walker = _Walker(model, unit, tables, key is not None, methods, recheck)
             walker.run()
             # Failures carry absolute lines; recompute them if the unit moves.
             found = _outside_repairs(walker.findings, unit.source.blanked_lines)

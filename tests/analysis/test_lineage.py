@@ -116,8 +116,9 @@ def _facts(model: ModuleModel) -> dict:
         "initializer_globals": model.initializer_globals,
         "boolean_entries": model.boolean_entries,
         "unit_keys": [model.unit_key(unit) for unit in units],
-        # What the keys were built from, or kept by (`key_inputs`): every view the same.
-        "key_views": model._key_record.views,
+        # What the keys read of the module facts that change most.
+        "traced_facts": _nodes(model.unit_keys.traced_facts),
+        "module_reuse_keys": model.unit_keys.module_reuse_keys,
         # The `self` of each class's methods nothing traces (reused across parses of a class).
         "plain_objects": {name: model._plain_object(name) for name in model.classes},
         "pytree_static_children": _nodes(model.pytree_static_children),

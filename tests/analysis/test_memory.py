@@ -15,6 +15,7 @@ from collections.abc import Iterator
 import pytest
 
 from jax_lsp.analysis import document as documents
+from jax_lsp.analysis.recorded import ReadLog, Recheck, RecordingView
 from jax_lsp.config import Settings
 from jax_lsp.engine import check_source
 
@@ -153,3 +154,25 @@ def test_an_edit_after_the_last_model_went_finds_what_a_fresh_analysis_finds() -
         fresh = check_source(edited, "pkg/m.py", Settings())
         assert again.findings == fresh.findings
         assert fresh.findings
+
+
+def test_checking_recorded_calls_keeps_no_cycle(collector_off: None) -> None:
+    """A model holds the checks of recorded reads against it (`Recheck`): they must not keep
+    the model's methods they asked again, each bound to the model (a cycle that only the
+    cycle collector frees: every model of an edited file stayed)."""
+
+    class Model:
+        def __init__(self) -> None:
+            self.recheck = Recheck(weakref.proxy(self))
+
+        def runs(self, name: str) -> str:
+            return "once"
+
+    log = ReadLog()
+    first = Model()
+    assert RecordingView(first, log).runs("f") == "once"
+    second = Model()
+    assert second.recheck.holds(log)
+    gone = weakref.ref(second)
+    del second
+    assert gone() is None

@@ -13,8 +13,10 @@ import random
 
 import pytest
 
+from jax_lsp.analysis import recorded
 from jax_lsp.analysis.document import Document, clear_caches
-from jax_lsp.analysis.reads import KEYED, RECORDED, ReadLog, UnitReads, answers_hold
+from jax_lsp.analysis.reads import KEYED, UnitReads
+from jax_lsp.analysis.recorded import ReadLog, Recheck, RecordingView, answers_hold
 from jax_lsp.engine import analyze
 from tests.analysis.editing import FIXTURES, REAL_FILES
 
@@ -233,16 +235,16 @@ def test_a_new_statement_reruns_only_the_units_that_read_what_it_changes(monkeyp
     ] not in read
 
 
-def test_a_rule_reading_an_undeclared_fact_fails_loudly():
+def test_a_fact_the_key_does_not_hold_is_recorded_as_rules_read_it():
     class Model:
         global_kinds = {"x": 1}
-        secret = 2
+        document = "the text"
 
-    reads = UnitReads(Model(), ReadLog())
+    log = ReadLog()
+    reads = UnitReads(Model(), log)
     assert reads.global_kinds.get("x") == 1
-    with pytest.raises(AttributeError, match="declared in neither"):
-        reads.secret  # noqa: B018
-    assert RECORDED.isdisjoint(KEYED)
+    assert reads.document == "the text"  # held by the unit's key: not recorded
+    assert set(log.facts) == {"global_kinds"} and "document" in KEYED
 
 
 def test_recorded_answers_decide_reuse():
@@ -454,3 +456,59 @@ def test_a_key_helper_follows_the_initializer_it_draws_through():
     assert [code for _, code in _codes(drawing)] == ["JAX602"]
     assert _codes(not_drawing) == []
     assert _codes(drawing_again) == _codes(drawing)
+
+
+def test_an_edit_recomputes_only_the_keys_whose_recorded_reads_changed(monkeypatch):
+    """A unit's key is built by reading the model through a recording view; on the next
+    version it is kept while every recorded question answers the same. An edit inside one
+    function rebuilds that unit's key and the keys of the units that read what changed (the
+    caller of the edited function), and no other."""
+    from jax_lsp.analysis import unit_keys
+
+    monkeypatch.setattr(recorded, "VERIFY_REUSE", False)  # count only the keys needed
+    built: list[int] = []
+    compute = unit_keys.UnitKeys.compute_unit_key
+
+    def counting(self, unit, log):
+        built.append(unit.start_line)
+        return compute(self, unit, log)
+
+    monkeypatch.setattr(unit_keys.UnitKeys, "compute_unit_key", counting)
+    functions = "\n\n".join(f"@jax.jit\ndef f{i}(x):\n    return x + {i}" for i in range(8))
+    text = f"import jax\n\n\n{functions}\n\n\ndef caller(x):\n    return f3(x)\n"
+    clear_caches()
+    document = Document(text)
+    analyze(document)
+    assert len(built) == 10  # the imports, eight functions, the caller
+    built.clear()
+    # An edit inside f5: only its own unit is keyed again (its text is new).
+    edited = Document(text.replace("x + 5", "x * 5"), previous=document)
+    analyze(edited)
+    (f5,) = [unit.start_line for unit in edited.units if "def f5" in unit.text]
+    assert built == [f5]
+    built.clear()
+    # An edit inside f3, whose return the caller reads: both are keyed again.
+    again = Document(edited.text.replace("x + 3", "x * 3"), previous=edited)
+    analyze(again)
+    starts = {
+        unit.start_line for unit in again.units if "def f3" in unit.text or "caller" in unit.text
+    }
+    assert sorted(built) == sorted(starts)
+    # Both analyses equal fresh ones.
+    assert analyze(again).findings == _fresh(again.text)
+
+
+def test_a_kept_key_is_never_stale_after_a_change_it_read():
+    """A data fact read by question is compared whole with the one the log was checked
+    against; when it differs, each recorded question is asked again."""
+    log = ReadLog()
+
+    class Model:
+        def __init__(self, trace):
+            self.trace = trace
+
+    first = Recheck(Model({"f": 1, "g": 2}))
+    view = RecordingView(first.subject, log, first)
+    assert view.trace.get("f") == 1
+    assert Recheck(Model({"f": 1, "g": 3})).holds(log)  # g was not asked
+    assert not Recheck(Model({"f": 2, "g": 3})).holds(log)
