@@ -326,10 +326,6 @@ class _ParsedFacts:
     # Top-level classes, and those that may be PyTrees (`_maybe_pytree_classes`).
     classes: frozenset[str] = frozenset()
     pytree_classes: frozenset[str] = frozenset()
-    # PyTree classes no other statement binds (no `def`, assignment or other class of the
-    # name anywhere in the module): `_facts_in_model` finds a class's facts for them and
-    # nothing else, so an importer that reads no class facts needs no model to know it.
-    lone_classes: frozenset[str] = frozenset()
 
 
 @dataclass
@@ -345,6 +341,9 @@ class _ModuleEntry:
     parsed: _ParsedFacts | None = None  # read from its parse, None until then
     line_start_definitions: frozenset[str] | None = None  # read from its text, None until then
     class_facts: dict[str, ExternalFacts | None] = field(default_factory=dict)
+    # PyTree classes no other statement binds (`ModuleFactsCache.lone_classes`), None until
+    # asked.
+    lone_classes: frozenset[str] | None = None
     checked: float = 0.0  # when the file's stamp was last read (`time.monotonic`)
 
 
@@ -505,16 +504,29 @@ class ModuleFactsCache:
             document = self._document(file, entry)
             if document is None:
                 return None
-            pytree_classes = _maybe_pytree_classes(document)
             entry.parsed = _ParsedFacts(
                 _may_have_facts(document),
                 _reexports(document, file),
                 _assigned(document),
                 _classes(document),
-                pytree_classes,
-                _lone_classes(document, pytree_classes),
+                _maybe_pytree_classes(document),
             )
         return entry.parsed
+
+    def lone_classes(self, file: Path, entry: _ModuleEntry) -> frozenset[str]:
+        """The module's PyTree classes that no other statement binds (no `def`, assignment
+        or other class of the name anywhere in it): `_facts_in_model` finds a class's facts
+        for them and nothing else, so an importer that reads no class facts needs no model
+        to know it (memoised with its version)."""
+        if entry.lone_classes is None:
+            parsed = self.parsed_facts(file, entry)
+            document = self._document(file, entry) if parsed is not None else None
+            entry.lone_classes = (
+                _lone_classes(document, parsed.pytree_classes)
+                if parsed is not None and document is not None
+                else frozenset()
+            )
+        return entry.lone_classes
 
     def document(self, file: Path, entry: _ModuleEntry) -> Document | None:
         """The entry's parse, as `_document` keeps it."""
@@ -882,7 +894,11 @@ def _answer(
         parsed = cache.parsed_facts(file, entry)
         if parsed is None:
             return None
-        if not classes and name in parsed.lone_classes:
+        if (
+            not classes
+            and name in parsed.pytree_classes
+            and name in cache.lone_classes(file, entry)
+        ):
             return _UNREAD_CLASS_FACTS
         if name in parsed.may_have_facts:  # else a class, a constant, ...: no model needed
             model = cache.model(file, entry)
@@ -1032,16 +1048,18 @@ def _class_readers(document: Document, names: Collection[str]) -> frozenset[str]
     annotate a parameter of one of its functions bare (`def step(state: EnvState)`, where a
     PyTree class's fields are read: `ObjectFacts._imported_instances`) or that one of its
     classes derives from (`class Agent(Base)`, `Base[T]`, where the attributes instances
-    hold are read: `ObjectFacts._imported_class_attributes`). Only the units whose words hold
+    hold are read: `ObjectFacts._imported_class_attributes`). Only the units whose text holds
     one of them are walked, each once per text (a class member by member)."""
     if not names:
         return frozenset()
     found: set[str] = set()
     for unit in document.units:
-        if unit.tree is None or unit.source.words().isdisjoint(names):
+        if unit.tree is None:
             continue
         readers = unit.source.memo.get("class-fact-readers")
         if readers is None:
+            if not any(name in unit.source.text for name in names):
+                continue
             cls = lone_class(unit.tree)
             if cls is None:
                 readers = _class_fact_readers(unit.tree)
