@@ -1048,8 +1048,9 @@ def _class_readers(document: Document, names: Collection[str]) -> frozenset[str]
     annotate a parameter of one of its functions bare (`def step(state: EnvState)`, where a
     PyTree class's fields are read: `ObjectFacts._imported_instances`) or that one of its
     classes derives from (`class Agent(Base)`, `Base[T]`, where the attributes instances
-    hold are read: `ObjectFacts._imported_class_attributes`). Only the units whose text holds
-    one of them are walked, each once per text (a class member by member)."""
+    hold are read: `ObjectFacts._imported_class_attributes`). Each unit's statements are
+    walked once per text (a class member by member): cheaper than testing its text for the
+    names at every keystroke."""
     if not names:
         return frozenset()
     found: set[str] = set()
@@ -1058,8 +1059,6 @@ def _class_readers(document: Document, names: Collection[str]) -> frozenset[str]
             continue
         readers = unit.source.memo.get("class-fact-readers")
         if readers is None:
-            if not any(name in unit.source.text for name in names):
-                continue
             cls = lone_class(unit.tree)
             if cls is None:
                 readers = _class_fact_readers(unit.tree)
