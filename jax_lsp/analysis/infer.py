@@ -18,7 +18,7 @@ import sys
 import time
 import weakref
 from collections import OrderedDict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -342,6 +342,9 @@ class _ModuleEntry:
     parsed: _ParsedFacts | None = None  # read from its parse, None until then
     line_start_definitions: frozenset[str] | None = None  # read from its text, None until then
     class_facts: dict[str, ExternalFacts | None] = field(default_factory=dict)
+    # PyTree classes no other statement binds (`ModuleFactsCache.lone_classes`), None until
+    # asked.
+    lone_classes: frozenset[str] | None = None
     checked: float = 0.0  # when the file's stamp was last read (`time.monotonic`)
 
 
@@ -510,6 +513,21 @@ class ModuleFactsCache:
                 _maybe_pytree_classes(document),
             )
         return entry.parsed
+
+    def lone_classes(self, file: Path, entry: _ModuleEntry) -> frozenset[str]:
+        """The module's PyTree classes that no other statement binds (no `def`, assignment
+        or other class of the name anywhere in it): `_facts_in_model` finds a class's facts
+        for them and nothing else, so an importer that reads no class facts needs no model
+        to know it (memoised with its version)."""
+        if entry.lone_classes is None:
+            parsed = self.parsed_facts(file, entry)
+            document = self._document(file, entry) if parsed is not None else None
+            entry.lone_classes = (
+                _lone_classes(document, parsed.pytree_classes)
+                if parsed is not None and document is not None
+                else frozenset()
+            )
+        return entry.lone_classes
 
     def document(self, file: Path, entry: _ModuleEntry) -> Document | None:
         """The entry's parse, as `_document` keeps it."""
@@ -712,6 +730,32 @@ def _maybe_pytree_classes(document: Document) -> frozenset[str]:
     )
 
 
+def _lone_classes(document: Document, classes: frozenset[str]) -> frozenset[str]:
+    """Those of the module's top-level `classes` that only their own class statement binds,
+    nested blocks and definitions included."""
+    if not classes:
+        return frozenset()
+    bindings: dict[str, int] = {}
+    for unit in document.units:
+        if unit.tree is None:
+            continue
+        for node in walk_statements(unit.tree):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                bindings[node.name] = bindings.get(node.name, 0) + 1
+            elif isinstance(node, ast.Assign | ast.AnnAssign | ast.AugAssign):
+                targets = node.targets if type(node) is ast.Assign else [node.target]
+                for target in targets:
+                    for bound in ast.walk(target):
+                        if isinstance(bound, ast.Name):
+                            bindings[bound.id] = bindings.get(bound.id, 0) + 1
+    return frozenset(name for name in classes if bindings.get(name) == 1)
+
+
+# What an importer that reads no class facts (`_class_readers`) is given for a lone class it
+# calls (`EnvState(...)`): answered, as the class's facts would answer it, with nothing read.
+_UNREAD_CLASS_FACTS = ExternalFacts(False)
+
+
 def _class_facts(model: ModuleModel, name: str) -> ExternalFacts | None:
     """A class of the module: the attributes its instances hold that the module sees (for
     the modules deriving from it), and of a PyTree class (`EnvState(NamedTuple)`) the values
@@ -844,13 +888,21 @@ def _reexports(document: Document, file: Path) -> dict[str, Target | None]:
 
 
 def _answer(
-    cache: ModuleFactsCache, entry: _ModuleEntry, name: str, file: Path
+    cache: ModuleFactsCache, entry: _ModuleEntry, name: str, file: Path, classes: bool = True
 ) -> ExternalFacts | Target | None:
-    """The facts of `name` in one module, or where it is re-exported from (memoised)."""
+    """The facts of `name` in one module, or where it is re-exported from (memoised).
+    Without `classes` (the importer reads no class facts of the name), a lone class's facts
+    are not worked out: no model is built for them."""
     if name not in entry.facts:
         parsed = cache.parsed_facts(file, entry)
         if parsed is None:
             return None
+        if (
+            not classes
+            and name in parsed.pytree_classes
+            and name in cache.lone_classes(file, entry)
+        ):
+            return _UNREAD_CLASS_FACTS
         if name in parsed.may_have_facts:  # else a class, a constant, ...: no model needed
             model = cache.model(file, entry)
             if model is None:
@@ -897,25 +949,28 @@ class _Lookups:
         ) and all(self.cache.entry(file) is entry for file, entry in self._entries.items())
 
 
-def engine_facts(target: Target, lookups: _Lookups) -> ExternalFacts | None:
-    """The engine's answer for one imported callable (following re-exports), if it has one."""
+def engine_facts(target: Target, lookups: _Lookups, classes: bool = True) -> ExternalFacts | None:
+    """The engine's answer for one imported callable (following re-exports), if it has one
+    (a lone class's facts only if `classes`, see `_answer`)."""
     for _ in range(_MAX_REEXPORT_DEPTH):
         found = lookups.entry(target.module)
         if found is None:
             return None
-        answer = _answer(lookups.cache, found[1], target.attribute, found[0])
+        answer = _answer(lookups.cache, found[1], target.attribute, found[0], classes)
         if not isinstance(answer, Target):
             return answer
         target = answer
     return None
 
 
-def _engine_value(target: Target, lookups: _Lookups, derived: bool) -> ExternalFacts | None:
+def _engine_value(
+    target: Target, lookups: _Lookups, derived: bool, read: bool
+) -> ExternalFacts | None:
     """The engine's facts for an imported module-level value or class (following
-    re-exports): a PyTree class, or any class when the document `derived` from it. A module
-    whose text cannot assign or define the name nor re-export it is not parsed, and only the
-    one assigning or defining it is modelled: most imported names are functions and plain
-    classes."""
+    re-exports): a PyTree class, or any class when the document `derived` from it, if the
+    document may `read` its class facts at all (`_class_readers`). A module whose text cannot
+    assign or define the name nor re-export it is not parsed, and only the one assigning or
+    defining it is modelled: most imported names are functions and plain classes."""
     cache = lookups.cache
     for _ in range(_MAX_REEXPORT_DEPTH):
         found = lookups.entry(target.module)
@@ -931,7 +986,7 @@ def _engine_value(target: Target, lookups: _Lookups, derived: bool) -> ExternalF
                     return answer
                 return None
             if parsed is not None and name in parsed.classes:
-                if not derived and name not in parsed.pytree_classes:
+                if not read or (not derived and name not in parsed.pytree_classes):
                     return None
                 return _class_answer(cache, entry, name, file)
         if not cache.may_reexport(file, entry, name):
@@ -963,10 +1018,11 @@ def local_external_facts(
     bindings = imported_bindings(document, path, roots, cache)
     spelled = _spelled_callables(document, bindings)
     bases = _base_names(document) if bindings[0] else frozenset()
+    readers = _class_readers(document, bindings[0].keys())
     return document.lineage.reuse_while(
         "workspace-facts",
-        (cache, roots, bindings, spelled, bases),
-        lambda: _read_facts(bindings, spelled, _Lookups(roots, cache), bases),
+        (cache, roots, bindings, spelled, bases, readers),
+        lambda: _read_facts(bindings, spelled, _Lookups(roots, cache), bases, readers),
     )
 
 
@@ -990,17 +1046,74 @@ def _base_names(document: Document) -> frozenset[str]:
     return frozenset(found)
 
 
+def _class_readers(document: Document, names: Collection[str]) -> frozenset[str]:
+    """Those of `names` whose class facts the document's model may read: the names that
+    annotate a parameter of one of its functions bare (`def step(state: EnvState)`, where a
+    PyTree class's fields are read: `ObjectFacts._imported_instances`) or that one of its
+    classes derives from (`class Agent(Base)`, `Base[T]`, where the attributes instances
+    hold are read: `ObjectFacts._imported_class_attributes`). Each unit's statements are
+    walked once per text (a class member by member): cheaper than testing its text for the
+    names at every keystroke."""
+    if not names:
+        return frozenset()
+    found: set[str] = set()
+    for unit in document.units:
+        if unit.tree is None:
+            continue
+        readers = unit.source.memo.get("class-fact-readers")
+        if readers is None:
+            cls = lone_class(unit.tree)
+            if cls is None:
+                readers = _class_fact_readers(unit.tree)
+            else:  # member by member: an edit in a class shares the others' nodes
+                readers = _class_fact_readers_of(cls).union(
+                    *per_member(cls, _MEMBER_CLASS_READERS, _class_fact_readers)
+                )
+            unit.source.memo["class-fact-readers"] = readers
+        found |= readers
+    return frozenset(found.intersection(names))
+
+
+_MEMBER_CLASS_READERS: weakref.WeakKeyDictionary[ast.AST, frozenset[str]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _class_fact_readers(root: ast.AST) -> frozenset[str]:
+    """The names that annotate a parameter bare or are a class's base, under `root`."""
+    found: set[str] = set()
+    for node in walk_statements(root):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            arguments = node.args
+            for arg in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs):
+                if isinstance(arg.annotation, ast.Name):
+                    found.add(arg.annotation.id)
+        elif isinstance(node, ast.ClassDef):
+            found |= _class_fact_readers_of(node)
+    return frozenset(found)
+
+
+def _class_fact_readers_of(node: ast.ClassDef) -> frozenset[str]:
+    """The names a class statement derives from (`Base`, `Base[T]`)."""
+    return frozenset(
+        base.id
+        for base in (b.value if isinstance(b, ast.Subscript) else b for b in node.bases)
+        if isinstance(base, ast.Name)
+    )
+
+
 def _read_facts(
     bindings: Bindings,
     spelled: dict[str, Target],
     lookups: _Lookups,
     bases: frozenset[str] = frozenset(),
+    readers: frozenset[str] = frozenset(),
 ) -> tuple[tuple[dict[str, ExternalFacts], dict[str, Target]], Callable[[], bool]]:
     """`local_external_facts` read from the imported modules, and whether they still hold."""
     facts: dict[str, ExternalFacts] = {}
     unanswered: dict[str, Target] = {}
     for spelling, target in spelled.items():
-        found = engine_facts(target, lookups)
+        found = engine_facts(target, lookups, spelling in readers)
         if found is not None:
             facts[spelling] = found
         else:
@@ -1009,7 +1122,7 @@ def _read_facts(
     # fields of PyTree classes, the attributes of classes the document derives from.
     for local, target in bindings[0].items():
         if local not in facts and local not in unanswered:
-            found = _engine_value(target, lookups, local in bases)
+            found = _engine_value(target, lookups, local in bases, local in readers)
             if found is not None:
                 facts[local] = found
     # Names (and modules) imported from a module that may build meshes with explicit axes: a
@@ -1049,7 +1162,7 @@ def _from_explicit_mesh_modules(bindings: Bindings, lookups: _Lookups) -> list[s
                 break
             if not cache.may_reexport(*found, target.attribute):
                 break  # defined there (or unknown): its module does not build such meshes
-            answer = _answer(cache, found[1], target.attribute, found[0])
+            answer = _answer(cache, found[1], target.attribute, found[0], classes=False)
             if not isinstance(answer, Target):
                 break
             target = answer

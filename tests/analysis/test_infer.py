@@ -475,6 +475,62 @@ def test_names_no_def_binds_are_answered_without_a_model(tmp_path: Path):
     assert cache._entries[tmp_path / "pkg" / "impl.py"].model is not None
 
 
+def test_class_facts_are_worked_out_only_for_an_importer_that_may_read_them(tmp_path: Path):
+    """A PyTree class's facts are read where the importer annotates a parameter with it
+    or derives from it: an importer that only calls it (or holds it) is answered without a
+    model of its module. A class some other statement of its module binds too is modelled
+    as before, whatever the importer reads."""
+    write(
+        tmp_path,
+        {
+            "pkg/__init__.py": "",
+            "pkg/state.py": """
+            from typing import NamedTuple
+
+            import jax
+
+
+            class State(NamedTuple):
+                pos: jax.Array
+            """,
+            "pkg/rebound.py": """
+            from typing import NamedTuple
+
+
+            class Other(NamedTuple):
+                pos: float
+
+
+            if True:
+                Other = dict
+            """,
+        },
+    )
+
+    def facts_of(text: str) -> tuple[dict, dict, ModuleFactsCache]:
+        cache = ModuleFactsCache()
+        path = tmp_path / "train.py"
+        facts, unanswered = local_external_facts(Document(text, str(path)), str(tmp_path), cache)
+        return facts, unanswered, cache
+
+    def modelled(cache: ModuleFactsCache, name: str) -> bool:
+        return cache._entries[tmp_path / "pkg" / name].model is not None
+
+    calls = "from pkg.state import State\nfrom pkg.rebound import Other\n\nState(1); Other(2)\n"
+    facts, unanswered, cache = facts_of(calls)
+    assert not unanswered and not facts["State"].read_by_models
+    assert not modelled(cache, "state.py") and modelled(cache, "rebound.py")
+
+    for reader in ("def step(state: State): ...", "if True:\n    class Mine(State): ..."):
+        facts, unanswered, cache = facts_of(f"{calls}\n{reader}\n")
+        assert not unanswered and facts["State"].instance_fields is not None
+        assert modelled(cache, "state.py")
+
+    held = "from pkg.state import State\n\nkinds = [State]\n"
+    facts, unanswered, cache = facts_of(held)
+    assert facts == {} and not unanswered and not modelled(cache, "state.py")
+
+
 def test_check_shares_a_modules_model_with_its_importers(workspace: Path):
     """`check` analyses modules that others import: a module imported before it is checked
     is analysed on the model its importer built (same parses, same facts), and one checked
