@@ -611,7 +611,7 @@ def import_words(text: str) -> frozenset[str]:
                 end = _line_end(text, following)
                 line = _COMMENT.sub(r"\1", text[following:end])
                 words.update(_WORD.findall(line))
-                if ")" in line:
+                if in_list and ")" in line:
                     end = following - 1  # that line may begin another import after its `)`
                     break
         position = text.find("import", end + 1)
@@ -1026,24 +1026,45 @@ def local_external_facts(
     )
 
 
-def _base_names(document: Document) -> frozenset[str]:
-    """The names the document's top-level classes derive from (`class Agent(Base)`: Base),
-    memoised with each unit's text."""
+def _units_union(
+    document: Document, key: str, compute: Callable[[ast.Module], frozenset[str]]
+) -> set[str]:
+    """The union over the document's parsed units of `compute(unit tree)`, memoised with
+    each unit's text under `key`."""
     found: set[str] = set()
     for unit in document.units:
         if unit.tree is None:
             continue
-        names = unit.source.memo.get("base-names")
+        names = unit.source.memo.get(key)
         if names is None:
-            names = unit.source.memo["base-names"] = frozenset(
-                base.id
-                for statement in unit.tree.body
-                if isinstance(statement, ast.ClassDef)
-                for base in statement.bases
-                if isinstance(base, ast.Name)
-            )
+            names = unit.source.memo[key] = compute(unit.tree)
         found |= names
-    return frozenset(found)
+    return found
+
+
+def _top_level_bases(tree: ast.Module) -> frozenset[str]:
+    return frozenset(
+        base.id
+        for statement in tree.body
+        if isinstance(statement, ast.ClassDef)
+        for base in statement.bases
+        if isinstance(base, ast.Name)
+    )
+
+
+def _base_names(document: Document) -> frozenset[str]:
+    """The names the document's top-level classes derive from (`class Agent(Base)`: Base)."""
+    return frozenset(_units_union(document, "base-names", _top_level_bases))
+
+
+def _unit_class_readers(tree: ast.Module) -> frozenset[str]:
+    cls = lone_class(tree)
+    if cls is None:
+        return _class_fact_readers(tree)
+    # member by member: an edit in a class shares the others' nodes
+    return _class_fact_readers_of(cls).union(
+        *per_member(cls, _MEMBER_CLASS_READERS, _class_fact_readers)
+    )
 
 
 def _class_readers(document: Document, names: Collection[str]) -> frozenset[str]:
@@ -1056,21 +1077,7 @@ def _class_readers(document: Document, names: Collection[str]) -> frozenset[str]
     names at every keystroke."""
     if not names:
         return frozenset()
-    found: set[str] = set()
-    for unit in document.units:
-        if unit.tree is None:
-            continue
-        readers = unit.source.memo.get("class-fact-readers")
-        if readers is None:
-            cls = lone_class(unit.tree)
-            if cls is None:
-                readers = _class_fact_readers(unit.tree)
-            else:  # member by member: an edit in a class shares the others' nodes
-                readers = _class_fact_readers_of(cls).union(
-                    *per_member(cls, _MEMBER_CLASS_READERS, _class_fact_readers)
-                )
-            unit.source.memo["class-fact-readers"] = readers
-        found |= readers
+    found = _units_union(document, "class-fact-readers", _unit_class_readers)
     return frozenset(found.intersection(names))
 
 
