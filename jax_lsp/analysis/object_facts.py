@@ -296,13 +296,19 @@ class ObjectFacts(ModelFact):
                 names.add(param)
         choices = self.construction_choices
         names |= {name for bound in choices.values() for name in bound}
+        constructing = bool(self.model.references.constructing_functions)
+        # Only a name or a call can be an instance: the other calls pass none in any round.
+        candidates = []
+        for caller, ref, call, unit_start in sites:
+            arguments = [*call.args, *(k.value for k in call.keywords)]
+            if any(type(arg) is ast.Name or type(arg) is ast.Call for arg in arguments):
+                candidates.append((caller, ref, call, unit_start, arguments))
         for _ in range(_MAX_CLASS_ROUNDS):  # a parameter that receives one may pass it on
             changed = False
-            for caller, ref, call, unit_start in sites:
-                arguments = [*call.args, *(k.value for k in call.keywords)]
+            for caller, ref, call, unit_start, arguments in candidates:
                 if not any(
                     _may_hold_instance(arg, names, classes)
-                    or (type(arg) is ast.Call and self.model.references.constructing_functions)
+                    or (constructing and type(arg) is ast.Call)
                     for arg in arguments
                 ):
                     continue
