@@ -51,6 +51,7 @@ from jax_lsp.analysis.workspace import (
     absolute_module,
     module_file,
     package_of,
+    project_folder,
     real_file,
     search_roots,
 )
@@ -755,12 +756,7 @@ class ProjectTraces:
         `import module`). The project: the root, or the folder holding the module's top
         package when the root does not hold it (a module outside the workspace, a workspace
         opened inside a package)."""
-        roots = search_roots(None, file)
-        top = str(roots[-1]) if roots else os.path.dirname(file)
-        if self.root is not None:
-            root = os.path.realpath(self.root)
-            if top == root or top.startswith(root + os.sep):
-                top = root
+        top = project_folder(self.root, file)
         now = time.monotonic()
         fresh = self.fresh_seconds  # infinite in one `check` run: the files do not change
         known = self._indexes.get(top)

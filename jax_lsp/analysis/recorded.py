@@ -370,15 +370,3 @@ class Recheck:
             unchanged[shape] = True
         log.checked = self.facts_ref
         return True
-
-
-def answers_hold(subject: object, log: ReadLog) -> bool:
-    """Does every question in `log` get the same answer from `subject`? (Each asked again:
-    for a log checked once, with no model's facts to compare with.)"""
-    for path, entries in log.facts.items():
-        target = subject
-        for name in path.split("."):
-            target = getattr(target, name)
-        if not entries_hold(target, entries):
-            return False
-    return True

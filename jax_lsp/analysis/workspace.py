@@ -93,6 +93,19 @@ def absolute_module(module: str | None, level: int, package: tuple[str, ...] | N
     return ".".join(parts) or None
 
 
+def project_folder(root: str | None, path: str) -> str:
+    """The folder of the project holding the module at `path` (links resolved): the root
+    when it holds the folder of the module's top package, else that folder (a module
+    outside the workspace, a workspace opened inside a package)."""
+    roots = search_roots(None, path)
+    top = str(roots[-1]) if roots else os.path.dirname(path)
+    if root is not None:
+        real_root = _real_folder(root)
+        if top == real_root or top.startswith(real_root + os.sep):
+            return real_root
+    return top
+
+
 @_recently_asked
 def search_roots(root: str | None, path: str | None) -> tuple[Path, ...]:
     """Where workspace modules live: the root, its `src/`, the document's folder and the

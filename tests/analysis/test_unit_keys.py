@@ -16,7 +16,7 @@ import pytest
 from jax_lsp.analysis import recorded
 from jax_lsp.analysis.document import Document, clear_caches
 from jax_lsp.analysis.reads import KEYED, UnitReads
-from jax_lsp.analysis.recorded import ReadLog, Recheck, RecordingView, answers_hold
+from jax_lsp.analysis.recorded import ReadLog, Recheck, RecordingView
 from jax_lsp.engine import analyze
 from tests.analysis.editing import FIXTURES, REAL_FILES
 
@@ -252,6 +252,9 @@ def test_recorded_answers_decide_reuse():
         def __init__(self, kinds, mutable):
             self.global_kinds = kinds
             self.mutable_globals = mutable
+
+    def answers_hold(model, log: ReadLog) -> bool:
+        return Recheck(model).holds(log)
 
     log = ReadLog()
     reads = UnitReads(Model({"x": 1, "y": 2}, frozenset({"x"})), log)
