@@ -353,6 +353,9 @@ def check_once(args: argparse.Namespace) -> int:
         print(f"jax-lsp: error: {error}", file=sys.stderr)
         return EXIT_USAGE
     files = [str(path) for path in iter_python_files(paths, settings)]
+    if not files and not args.quiet:
+        # As ruff says it: an empty folder, or one whose files are all excluded, is not clean.
+        print("warning: No Python files found under the given path(s)", file=sys.stderr)
     jobs = args.jobs or available_cores()
     mode = "diff" if args.diff else "write" if args.fix else None
     results = check_paths(files, settings, mode, settings.unsafe_fixes, jobs)

@@ -177,6 +177,14 @@ class Settings:
             )
         return known
 
+    def is_excluded_below(self, path: str, top: str) -> bool:
+        """`is_excluded` of the part of `path` below the folder `top`: for the files of a
+        folder named on the command line that the excludes name (a package inside a
+        virtualenv), whose own place must not exclude what it holds."""
+        relative = os.path.normcase(PurePath(os.path.relpath(path, top)).as_posix())
+        matches_part, matches_path = _exclusion_matchers(self.exclude + self.extend_exclude)
+        return matches_path(relative) or any(matches_part(p) for p in PurePath(relative).parts)
+
     def with_command_line(
         self,
         select: list[str] | None = None,

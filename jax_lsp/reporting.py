@@ -286,7 +286,7 @@ def format_json(entries: Sequence[Entry], options: ReportOptions = ReportOptions
                     "location": _location(related.span.start),
                     "end_location": _location(related.span.end),
                     # a place in another file of the project
-                    **({"filename": str(Path(related.path))} if related.path else {}),
+                    **({"filename": str(Path(related.path).resolve())} if related.path else {}),
                 }
                 for related in finding.related
             ],

@@ -53,6 +53,24 @@ def test_text_output_and_exit_code(project: Path):
     assert ".venv" not in result.stdout
 
 
+def test_a_folder_named_inside_an_excluded_one_is_checked(project: Path):
+    result = run("check", ".venv/lib", cwd=project)
+    assert result.returncode == 1
+    assert result.stdout.startswith(".venv/lib/ignored.py:4:1: error: JAX201")
+    # Below the named folder the excludes still apply.
+    (project / ".venv" / "lib" / "node_modules").mkdir()
+    (project / ".venv" / "lib" / "node_modules" / "dep.py").write_text(BUGGY)
+    assert "node_modules" not in run("check", ".venv/lib", cwd=project).stdout
+
+
+def test_no_python_files_is_said_not_passed_over(project: Path):
+    (project / "empty").mkdir()
+    result = run("check", "empty", cwd=project)
+    assert result.returncode == 0
+    assert result.stderr == "warning: No Python files found under the given path(s)\n"
+    assert run("check", "empty", "--quiet", cwd=project).stderr == ""
+
+
 def test_clean_file_exits_zero(project: Path):
     result = run("check", "pkg/clean.py", cwd=project)
     assert result.returncode == 0
@@ -188,6 +206,20 @@ def test_check_reads_imported_workspace_modules(tmp_path: Path):
     result = run("check", "b.py", "--output-format", "json", cwd=tmp_path)
     rows = json.loads(result.stdout)
     assert [(row["code"], row["location"]["row"]) for row in rows] == [("JAX201", 4)]
+
+
+def test_json_paths_are_absolute_in_related_places_too(tmp_path: Path):
+    (tmp_path / "utils.py").write_text(
+        "import jax.numpy as jnp\n\ndef clip(g):\n    if jnp.linalg.norm(g) > 1.0:\n"
+        "        g = g / 2\n    return g\n"
+    )
+    (tmp_path / "train.py").write_text(
+        "import jax\nfrom utils import clip\n\n@jax.jit\ndef step(g):\n    return clip(g)\n"
+    )
+    rows = json.loads(run("check", ".", "--output-format", "json", cwd=tmp_path).stdout)
+    places = [related["filename"] for row in rows for related in row["related"]]
+    assert str((tmp_path / "train.py").resolve()) in places
+    assert all(Path(place).is_absolute() for place in places)
 
 
 def test_output_formats_are_the_reporters():
