@@ -82,6 +82,13 @@ def _folder_package(folder: str) -> tuple[str, ...]:
     return tuple(parts)
 
 
+def _top_folder(folder: str) -> str:
+    """The folder holding the top package of which `folder` is a part (itself if none)."""
+    for _ in _folder_package(folder):
+        folder = os.path.dirname(folder)
+    return folder
+
+
 def absolute_module(module: str | None, level: int, package: tuple[str, ...] | None) -> str | None:
     """The module `from <level dots><module> import` names, relative to `package`."""
     if not level:
@@ -97,8 +104,7 @@ def project_folder(root: str | None, path: str) -> str:
     """The folder of the project holding the module at `path` (links resolved): the root
     when it holds the folder of the module's top package, else that folder (a module
     outside the workspace, a workspace opened inside a package)."""
-    roots = search_roots(None, path)
-    top = str(roots[-1]) if roots else os.path.dirname(path)
+    top = _top_folder(os.path.dirname(real_file(path)))
     if root is not None:
         real_root = _real_folder(root)
         if top == real_root or top.startswith(real_root + os.sep):
@@ -109,8 +115,10 @@ def project_folder(root: str | None, path: str) -> str:
 @_recently_asked
 def search_roots(root: str | None, path: str | None) -> tuple[Path, ...]:
     """Where workspace modules live: the root, its `src/`, the document's folder and the
-    folder holding the document's top package. Asked on every keystroke (each `realpath`
-    a system call per path component): reused for a second, as the lookups below are."""
+    folder holding the document's top package; a document outside any package is a script,
+    whose own folder comes first (`python scripts/run.py` imports its siblings first). Asked
+    on every keystroke (each `realpath` a system call per path component): reused for a
+    second, as the lookups below are."""
     return _folder_roots(root, os.path.dirname(real_file(path)) if path else None)
 
 
@@ -118,13 +126,12 @@ def search_roots(root: str | None, path: str | None) -> tuple[Path, ...]:
 def _folder_roots(root: str | None, folder: str | None) -> tuple[Path, ...]:
     """`search_roots` for a document in `folder` (links resolved): the same for its files."""
     candidates = []
+    if folder and not _folder_package(folder):
+        candidates.append(folder)  # a script's folder: the first entry of its `sys.path`
     if root:
         candidates += [root, os.path.join(root, "src")]
     if folder:
-        candidates.append(folder)
-        for _ in _folder_package(folder):
-            folder = os.path.dirname(folder)
-        candidates.append(folder)
+        candidates += [folder, _top_folder(folder)]
     roots: list[str] = []
     for candidate in candidates:
         resolved = os.path.realpath(candidate)
