@@ -81,8 +81,9 @@ class Settings:
     fix_all: bool = True
     unsafe_fixes: bool = False
     enable_x64: bool = False  # the project runs with JAX_ENABLE_X64 set
-    # The JAX release the project uses ("0.4.30"); None: the installed one's, else the newest
-    # the removed/deprecated table knows (see `jax_version`).
+    # The JAX release the project uses ("0.4.30"): the setting, else the lowest its requirement
+    # on `jax` allows (`declared_jax_version`); None: the installed one's, else the newest the
+    # removed/deprecated table knows (see `jax_version`).
     target_jax_version: str | None = None
     # Library mode: what the project's users trace, as glob patterns over dotted names
     # (`mylib.ops.*`, `mylib.envs.*.step`): checked as code `jax.jit` traces.
@@ -301,6 +302,45 @@ def _pytest_env_sets_x64(data: Mapping[str, Any]) -> bool:
     return False
 
 
+# A requirement on JAX: its name (extras and spaces allowed), then its version specifiers.
+_JAX_REQUIREMENT = re.compile(
+    r"^\s*jax(?![\w.-])\s*(?:\[[^\]]*\])?\s*(?P<specifiers>[^;#]*)", re.IGNORECASE
+)
+# A specifier that bounds the version from below (`==0.4.20`, `>=0.4.20`, `~=0.4.20`).
+_LOWER_BOUND = re.compile(r"(?:===?|>=|~=|>)\s*(?P<version>\d+(?:\.\d+)*)")
+
+
+def declared_jax_version(requirements: list[str]) -> str | None:
+    """The lowest JAX release the project's requirements allow (`jax==0.4.20`, `jax>=0.4.30`),
+    as ruff takes `requires-python`'s lower bound for its target: None when they name none."""
+    for requirement in requirements:
+        found = _JAX_REQUIREMENT.match(requirement)
+        if found is None:  # another distribution (`jaxlib`, `jax-md`)
+            continue
+        bounds = [m.group("version") for m in _LOWER_BOUND.finditer(found.group("specifiers"))]
+        if bounds:
+            return max(bounds, key=lambda version: tuple(int(p) for p in version.split(".")))
+    return None
+
+
+def _requirement_lines(folder: Path) -> list[str]:
+    """The lines of `requirements.txt` in `folder` (none when it cannot be read)."""
+    try:
+        return (folder / "requirements.txt").read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return []
+
+
+def _project_jax_version(data: Mapping[str, Any], folder: Path) -> str | None:
+    """The JAX release the project declares: in pyproject's `[project] dependencies`, else in
+    the `requirements.txt` beside it."""
+    dependencies = data.get("project", {}).get("dependencies", [])
+    declared = isinstance(dependencies, list) and declared_jax_version(
+        [str(entry) for entry in dependencies]
+    )
+    return declared or declared_jax_version(_requirement_lines(folder))
+
+
 def load_settings(start: Path, config: Path | None = None) -> Settings:
     """Settings from `config` (a pyproject.toml's `[tool.jax-lsp]`, or a TOML file of those
     keys), else from the nearest pyproject.toml at or above `start` (defaults if none)."""
@@ -309,6 +349,11 @@ def load_settings(start: Path, config: Path | None = None) -> Settings:
         raise ConfigError(f"{config}: no such file")
     x64_env = os.environ.get("JAX_ENABLE_X64", "").lower() in ("1", "true", "yes")
     if pyproject is None:
+        folder = start.resolve() if start.is_dir() else start.resolve().parent
+        for place in [folder, *folder.parents]:
+            if (place / "requirements.txt").is_file():
+                declared = declared_jax_version(_requirement_lines(place))
+                return Settings(enable_x64=x64_env, target_jax_version=declared)
         return Settings(enable_x64=x64_env)
     # Imported once a settings file is read, not with the engine (a folder may have none).
     if sys.version_info >= (3, 11):
@@ -324,6 +369,9 @@ def load_settings(start: Path, config: Path | None = None) -> Settings:
         table = {} if pyproject.name == "pyproject.toml" else data
     settings = Settings(root=str(pyproject.parent.resolve()), enable_x64=x64_env)
     settings = replace(settings, **_parse(table))
+    if settings.target_jax_version is None and pyproject.name == "pyproject.toml":
+        declared = _project_jax_version(data, pyproject.parent)
+        settings = replace(settings, target_jax_version=declared)
     if _pytest_env_sets_x64(data):
         settings = replace(settings, enable_x64=True)
     return settings

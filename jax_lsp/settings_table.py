@@ -83,7 +83,8 @@ OPTIONS: tuple[Option, ...] = (
     Option(
         "target-jax-version",
         None,
-        "the JAX release the project uses (default: the installed one's)",
+        "the JAX release the project uses (default: the lowest its `jax` requirement allows, "
+        "else the installed one's)",
         field="target_jax_version",
     ),
     Option(

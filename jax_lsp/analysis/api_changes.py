@@ -246,7 +246,8 @@ LAST_PARTS = frozenset(row.name.rpartition(".")[2] for row in API_CHANGES)
 
 @functools.lru_cache(maxsize=64)
 def parse_version(text: str) -> tuple[int, ...]:
-    """`"0.4.26"` -> (0, 4, 26); trailing tags (`0.4.26rc1`, `0.5.0.dev2`) are dropped."""
+    """`"0.4.26"` -> (0, 4, 26); trailing tags (`0.4.26rc1`, `0.5.0.dev2`) are dropped, and
+    missing parts are zeros (`"0.6"` is 0.6.0, not a release before it)."""
     parts: list[int] = []
     for piece in text.strip().split("."):
         digits = ""
@@ -259,7 +260,7 @@ def parse_version(text: str) -> tuple[int, ...]:
         parts.append(int(digits))
         if len(digits) != len(piece):
             break
-    return tuple(parts)
+    return tuple(parts) + (0,) * (3 - len(parts)) if parts else ()
 
 
 def status(row: ApiChange, version: tuple[int, ...]) -> str | None:

@@ -1,6 +1,7 @@
 """JAX names the project's JAX release removed (JAX1101) or deprecates (JAX1102).
 
-Which release: the `target-jax-version` setting, else the installed JAX's metadata, else the
+Which release: the `target-jax-version` setting, else the lowest the project's requirement on
+`jax` allows (`config.declared_jax_version`), else the installed JAX's metadata, else the
 newest the table knows (`analysis/api_changes.py`, the data both rules read). Code that guards
 the name itself is left alone: an import or attribute inside `try:` with a handler for
 `ImportError`/`AttributeError` (or any exception) or inside that handler, a branch on
@@ -163,10 +164,11 @@ class RemovedJaxApi(_ApiChangeRule):
         (`xmap`), internals of `jax.core`, and more: a table of every name removed from JAX
         0.4.0 on (and the commonest earlier ones), each with the release that removed it and
         its replacement. Aliases are resolved (`import jax.numpy as np`, `from jax import
-        tree_map`). The release is the `target-jax-version` setting, else the installed JAX's
-        (from its metadata), else the newest known. Code that guards the name is not flagged:
-        inside `try:` with an `ImportError`/`AttributeError` handler, under `if
-        hasattr(...)` or a version test, an annotation the module never evaluates.
+        tree_map`). The release is the `target-jax-version` setting, else the lowest the
+        project's requirement on `jax` allows (pyproject's `dependencies`, `requirements.txt`),
+        else the installed JAX's (from its metadata), else the newest known. Code that guards
+        the name is not flagged: inside `try:` with an `ImportError`/`AttributeError` handler,
+        under `if hasattr(...)` or a version test, an annotation the module never evaluates.
     """
     why_bad = """
         The line fails when it runs: `AttributeError: module 'jax' has no attribute

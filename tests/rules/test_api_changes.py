@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import importlib
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 from jax_lsp.analysis.api_changes import API_CHANGES, BY_NAME, default_version, status
 from jax_lsp.analysis.document import Document
-from jax_lsp.config import ConfigError, Settings
+from jax_lsp.config import ConfigError, Settings, declared_jax_version, load_settings
 from jax_lsp.engine import analyze_with
 
 jax = pytest.importorskip("jax")
@@ -129,6 +130,35 @@ def test_target_version_decides_removed_or_deprecated():
     assert _codes(text, older) == ["JAX1102"]
     oldest = Settings().merged({"targetJaxVersion": "0.4.20"})
     assert _codes(text, oldest) == []
+
+
+@pytest.mark.parametrize(
+    ("requirements", "declared"),
+    [
+        (["jax==0.4.20"], "0.4.20"),
+        (["numpy", "jax[cuda12] >= 0.4.30, <0.5"], "0.4.30"),
+        (["jax~=0.4.26; python_version >= '3.10'"], "0.4.26"),
+        (["jax"], None),
+        (["jax-lsp==1.0", "jax_md==0.2", "jaxlib==0.4.20"], None),
+    ],
+)
+def test_the_lowest_release_the_requirements_allow(requirements, declared):
+    assert declared_jax_version(requirements) == declared
+
+
+def test_the_project_declared_release_is_the_target(tmp_path: Path):
+    text = "import jax\n\ny = jax.tree_map(abs, [1])\n"
+    (tmp_path / "pyproject.toml").write_text('[project]\ndependencies = ["jax==0.4.20"]\n')
+    assert _codes(text, load_settings(tmp_path)) == []
+    (tmp_path / "pyproject.toml").write_text(
+        '[project]\ndependencies = ["jax==0.4.20"]\n[tool.jax-lsp]\ntarget-jax-version = "0.6"\n'
+    )
+    assert _codes(text, load_settings(tmp_path)) == ["JAX1101"]  # the setting decides
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "p"\n')
+    (tmp_path / "requirements.txt").write_text("optax\njax>=0.4.30  # the pin\n")
+    assert _codes(text, load_settings(tmp_path)) == ["JAX1102"]
+    (tmp_path / "pyproject.toml").unlink()
+    assert _codes(text, load_settings(tmp_path / "sub.py")) == ["JAX1102"]
 
 
 def test_target_version_is_checked():
