@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from jax_lsp.analysis.crossing import ForeignStep
 from jax_lsp.analysis.kinds import Kind
@@ -94,11 +94,23 @@ class TraceInfo:
     # gives it.
     boolean_params: frozenset[str] = frozenset()
 
+    @property
+    def traced_here(self) -> bool:
+        """Is the reason shown a site of this module (not of another's trace)?"""
+        return self.origin is not None and not self.origin.foreign
+
     def merged(self, other: TraceInfo) -> TraceInfo:
         if other == self:
+            if other.traced_here and not self.traced_here:
+                return replace(self, origin=other.origin)  # the nearer reason
             return self
-        # The explanation shown: a transformation before a call, an abstract one first.
-        first = (self.direct, self.abstract) >= (other.direct, other.abstract)
+        # The explanation shown: a transformation before a call, an abstract one first, then
+        # a site in this module before one in another (the nearer reason).
+        first = (self.direct, self.abstract, self.traced_here) >= (
+            other.direct,
+            other.abstract,
+            other.traced_here,
+        )
         return TraceInfo(
             self.via if first else other.via,
             self.abstract or other.abstract,

@@ -88,6 +88,8 @@ class Tracing(ModelFact):
             static |= frozenset.intersection(*votes.values())
         combined = replace(combined, static_params=static - combined.traced_params)
         if combined == old:
+            if combined.origin is not old.origin:  # a nearer reason: nothing else changes
+                self.trace[node] = combined
             return False
         self.trace[node] = combined
         self.model.scopes.contexts.clear()

@@ -68,6 +68,56 @@ def test_a_helper_jitted_from_another_module_has_its_findings_in_its_own_file(tm
     assert codes(tmp_path, "train.py") == []
 
 
+def test_the_reason_shown_is_the_jit_of_the_same_module_before_another_modules(tmp_path):
+    helper = """
+        import jax
+
+
+        def helper(x):
+            print(x)
+            return x
+
+
+        @jax.jit
+        def step(x):
+            return helper(x)
+    """
+    caller = """
+        import jax
+
+        from helpers import helper
+
+
+        def middle(x):
+            return helper(x)
+
+
+        @jax.jit
+        def other(x):
+            return middle(x)
+    """
+    write(tmp_path, {"helpers.py": helper, "other.py": caller})
+    for found in (check(tmp_path, "helpers.py").findings, check_rows(tmp_path)):
+        (printed,) = found
+        assert "(called from `step`; `step` traced by `jax.jit`)" in printed.message
+        # its places in its own file (a related place of another file names that file)
+        assert len(printed.related) == 2
+        assert all(r.path in (None, str(tmp_path / "helpers.py")) for r in printed.related)
+
+
+def check_rows(root: Path) -> list:
+    """The findings of `check` over the project, read back as findings of helpers.py."""
+    from jax_lsp.checking import check_paths
+    from jax_lsp.engine import analysing_once
+
+    try:
+        files = [str(root / "helpers.py"), str(root / "other.py")]
+        results = check_paths(files, Settings(), None, False, 1)
+    finally:
+        analysing_once(False)
+    return [f for r in results if r.path.endswith("helpers.py") for f in r.findings]
+
+
 def test_not_traced_without_the_jit_or_without_the_call(tmp_path):
     write(tmp_path, {"train.py": TRAIN.replace("@jax.jit\n", ""), "utils.py": UTILS})
     assert codes(tmp_path, "utils.py") == []
