@@ -36,7 +36,7 @@ class ReadLog:
     path of the fact asked (`"module_globals.global_values"`), and the facts they were last
     checked against (see `Recheck`)."""
 
-    __slots__ = ("checked", "facts", "recording")
+    __slots__ = ("checked", "facts", "recording", "unit_start")
 
     def __init__(self) -> None:
         # path -> {(question, argument key): (argument, answer)}
@@ -46,6 +46,9 @@ class ReadLog:
         # node must not keep a model's facts, which may hold that node.
         self.checked: weakref.ref[Facts] | None = None
         self.recording: weakref.ref[Facts] | None = None
+        # The first line of the unit whose computation read a fact at document lines (its
+        # questions, or what it did with the answers, hold there only); None: read none.
+        self.unit_start: int | None = None
 
     def note(self, path: str, question: str, argument: object, answer: object) -> None:
         self.checked = self.recording  # a new answer holds on the model recorded on
@@ -59,6 +62,8 @@ class ReadLog:
 
     def update(self, other: ReadLog) -> None:
         """Add the questions of `other`."""
+        if other.unit_start is not None:
+            self.unit_start = other.unit_start
         if not other.facts:
             return
         if not self.facts:
@@ -337,9 +342,12 @@ class Recheck:
                 self.facts[path] = found
         return found
 
-    def holds(self, log: ReadLog) -> bool:
-        """Does every question in `log` get the same answer from this model? Then the log
-        is checked against this model's facts from now on."""
+    def holds(self, log: ReadLog, unit_start: int | None = None) -> bool:
+        """Does every question in `log` get the same answer from this model, for a unit at
+        `unit_start` (when the log read a fact at document lines, the unit it was recorded for
+        must be there still)? Then the log is checked against this model's facts from now on."""
+        if log.unit_start is not None and log.unit_start != unit_start:
+            return False
         if not log.facts:
             return True  # nothing read: nothing to check (and nothing to compare later)
         checked = log.checked() if log.checked is not None else None
