@@ -657,3 +657,21 @@ def test_an_edit_of_a_base_class_reaches_the_rules_reading_its_methods(monkeypat
     )
     assert "class Base:" in walked and "class Model(Base):" in walked
     assert "class Other:" not in walked
+
+
+# `y = x[N]` indexes with a name bound to an int in another unit: no literal in its text, yet
+# its finding follows `N` (the unit's rules asked the shapes and ints its top-level code sees).
+INT_FROM_ANOTHER_UNIT = """\
+import jax.numpy as jnp
+
+N = {n}
+
+x = jnp.arange(10)
+
+y = x[N]
+"""
+
+
+def test_an_int_bound_in_another_unit_reaches_the_index_reading_it():
+    found = _check_versions(*(INT_FROM_ANOTHER_UNIT.format(n=n) for n in (100, 1, 100)))
+    assert [_codes(findings) for findings in found] == [[(6, "JAX301")], [], [(6, "JAX301")]]
