@@ -169,6 +169,7 @@ NAMES = {
     "@keyed": "jax_lsp.analysis.reads.keyed",
     "keyed_metadata()": "jax_lsp.analysis.reads.keyed_metadata",
     "@at_document_lines": "jax_lsp.analysis.reads.at_document_lines",
+    "@asked_at_unit_start": "jax_lsp.analysis.reads.asked_at_unit_start",
     "reads.reuse_of": "jax_lsp.analysis.reads.reuse_of",
     "Keyed.reaches_members": "jax_lsp.analysis.reads.Keyed.reaches_members",
     "ReadLog.unit_start": "jax_lsp.analysis.recorded.ReadLog.unit_start",

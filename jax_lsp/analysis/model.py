@@ -43,6 +43,7 @@ from jax_lsp.analysis.object_facts import ObjectFacts
 from jax_lsp.analysis.paths import is_test_path
 from jax_lsp.analysis.pytree_children import StaticChild
 from jax_lsp.analysis.reads import (
+    asked_at_unit_start,
     at_document_lines,
     dotted_path_looked_up,
     keyed,
@@ -408,7 +409,7 @@ class ModuleModel:
     def stable_globals_key(self) -> int:
         return self.module_globals.stable_globals_key
 
-    @at_document_lines
+    @asked_at_unit_start
     def module_shapes(self, unit_start: int) -> Mapping[str, KnownValue]:
         return self.module_globals.module_shapes(unit_start)
 

@@ -19,9 +19,12 @@ declaration on the model's class):
   the imports, the syntax of the module: facts every rule reads, whose recording would cost
   more than the key). It also says whether it may reach the other members of the class a
   method stands in (`MethodReads`).
-- `at_document_lines`: recorded, and its answers are at document lines (or it is asked with
-  the unit's first line): a unit's findings that read it are reused at the same first line
-  only (`ReadLog.unit_start`).
+- `at_document_lines`: recorded, and its answers are at document lines: a unit's findings
+  that read it are reused at the same first line only (`ReadLog.unit_start`).
+- `asked_at_unit_start`: a method asked with the unit's first line, whose answers hold no
+  line: recorded with the line standing for the unit's (`recorded.UNIT_START`), so that the
+  findings of a unit moved by an edit above it are reused while the answer at its new line is
+  the same.
 """
 
 from __future__ import annotations
@@ -31,7 +34,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from types import MappingProxyType
 
-from jax_lsp.analysis.recorded import ReadLog, Recheck, _wrap
+from jax_lsp.analysis.recorded import ReadLog, Recheck, _wrap, recorded_call
 
 _DECLARED = "__fact_reuse__"  # the attribute of a fact's function, or its field's metadata key
 
@@ -51,8 +54,17 @@ class AtDocumentLines:
     """A fact recorded as rules read it, whose answers hold at the unit's first line only."""
 
 
+@dataclass(frozen=True, slots=True)
+class AskedAtUnitStart:
+    """A method of the model that rules ask with the unit's first line, whose answers hold
+    no document line: recorded with the line as `recorded.UNIT_START`, and asked again at
+    the unit's line where the findings are reused (a unit moved by an edit above it keeps
+    them while the answer there is the same)."""
+
+
 AT_DOCUMENT_LINES = AtDocumentLines()
-FactReuse = Keyed | AtDocumentLines
+ASKED_AT_UNIT_START = AskedAtUnitStart()
+FactReuse = Keyed | AtDocumentLines | AskedAtUnitStart
 
 
 def _declare(fact, reuse: FactReuse):
@@ -73,6 +85,11 @@ def keyed(fact=None, *, reaches_members: bool | Callable[[object, str], bool] = 
 def at_document_lines(fact):
     """Declare a fact of the model whose answers are at document lines (`AtDocumentLines`)."""
     return _declare(fact, AT_DOCUMENT_LINES)
+
+
+def asked_at_unit_start(fact):
+    """Declare a method of the model asked with the unit's first line (`AskedAtUnitStart`)."""
+    return _declare(fact, ASKED_AT_UNIT_START)
 
 
 def keyed_metadata(
@@ -135,6 +152,9 @@ class UnitReads:
             reuse = reuse_of(type(self._model), name)
             if type(reuse) is Keyed:
                 value = self._keyed(name, reuse)
+            elif reuse is ASKED_AT_UNIT_START:
+                method = getattr(self._model, name)
+                value = recorded_call(name, method, self._log, self._unit_start)
             else:
                 if reuse is AT_DOCUMENT_LINES:
                     self._log.unit_start = self._unit_start

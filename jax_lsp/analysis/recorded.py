@@ -240,12 +240,35 @@ class RecordedObject:
         return found
 
 
-def recorded_call(path: str, method: Callable, log: ReadLog):
+class _UnitStart:
+    """In a recorded call's arguments: the first line of the unit the computation ran for,
+    asked again at the unit's line where its result is reused (`Recheck.holds`)."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "UNIT_START"
+
+
+UNIT_START = _UnitStart()
+
+
+def recorded_call(path: str, method: Callable, log: ReadLog, unit_start: int | None = None):
+    """`method`, its calls noted in `log`. With `unit_start`: a method asked with the unit's
+    first line (its first argument), noted as `UNIT_START` (its answer must hold no document
+    line); asked at another line, the log holds at this unit's line only."""
+
     def call(*args):
         result = method(*args)
         if isinstance(result, dict | list | set):  # a caller could change the recorded answer
             raise TypeError(f"{path} answers with a mutable {type(result).__name__}")
-        log.note(path, "call", args, result)
+        noted = args
+        if unit_start is not None:
+            if args[:1] == (unit_start,):
+                noted = (UNIT_START, *args[1:])
+            else:
+                log.unit_start = unit_start
+        log.note(path, "call", noted, result)
         return result
 
     return call
@@ -282,15 +305,20 @@ class RecordingView:
         return found
 
 
-def entries_hold(target: object, entries: dict) -> bool:
-    """Does `target` answer each of `entries`' questions as recorded? (Run for every
-    question on a fact that changed: the questions' kinds are told apart inline.)"""
+def entries_hold(target: object, entries: dict, unit_start: int | None = None) -> bool:
+    """Does `target` answer each of `entries`' questions as recorded, for a unit at
+    `unit_start`? (Run for every question on a fact that changed: the questions' kinds are
+    told apart inline.)"""
     for (question, _), (argument, answer) in entries.items():
         if question == "item":
             found = target.get(argument, _MISSING)  # type: ignore[attr-defined]
         elif question == "in":
             found = argument in target  # type: ignore[operator]
         elif question == "call":
+            if argument and argument[0] is UNIT_START:
+                if unit_start is None:
+                    return False
+                argument = (unit_start, *argument[1:])
             found = target(*argument)  # type: ignore[operator]
         else:
             found = target
@@ -344,8 +372,9 @@ class Recheck:
 
     def holds(self, log: ReadLog, unit_start: int | None = None) -> bool:
         """Does every question in `log` get the same answer from this model, for a unit at
-        `unit_start` (when the log read a fact at document lines, the unit it was recorded for
-        must be there still)? Then the log is checked against this model's facts from now on."""
+        `unit_start` (a question asked with the unit's first line is asked at this one; when
+        the log read a fact at document lines, the unit it was recorded for must be there
+        still)? Then the log is checked against this model's facts from now on."""
         if log.unit_start is not None and log.unit_start != unit_start:
             return False
         if not log.facts:
@@ -372,7 +401,7 @@ class Recheck:
                 if verdict:
                     continue
             asked = True
-            if not entries_hold(self.fact(path), entries):
+            if not entries_hold(self.fact(path), entries, unit_start):
                 return False
         if unchanged is not None and not asked:
             unchanged[shape] = True

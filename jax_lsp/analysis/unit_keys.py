@@ -1,7 +1,8 @@
-"""The cache keys of a unit's findings: everything a rule may read about the unit beyond
-its text (`unit_key`). A key is built by reading the model through a recording view
-(`recorded.RecordingView`), and kept from the last model of the document while the unit's
-parse and first line are the same and every question it asked answers the same."""
+"""The cache keys of a unit's findings: what rules may read about the unit beyond its text
+and unrecorded, from the facts declared `keyed` (`jax_lsp.analysis.reads`; the facts they
+read recorded are checked on their own). A key is built by reading the model through a
+recording view (`recorded.RecordingView`), and kept from the last model of the document while
+the unit's parse and first line are the same and every question it asked answers the same."""
 
 from __future__ import annotations
 
@@ -21,7 +22,8 @@ from jax_lsp.analysis.values import Function
 
 
 class UnitKey(NamedTuple):
-    """Everything a rule may read about a unit beyond its text: equal keys, equal findings."""
+    """What a rule may read about a unit beyond its text and its recorded reads: equal keys
+    and recorded reads answering the same, equal findings."""
 
     module_facts: int
     globals: object

@@ -16,7 +16,14 @@ import pytest
 from jax_lsp.analysis import recorded
 from jax_lsp.analysis.document import Document, clear_caches
 from jax_lsp.analysis.model import ModuleModel
-from jax_lsp.analysis.reads import AT_DOCUMENT_LINES, Keyed, UnitReads, keyed, reuse_of
+from jax_lsp.analysis.reads import (
+    ASKED_AT_UNIT_START,
+    AT_DOCUMENT_LINES,
+    Keyed,
+    UnitReads,
+    keyed,
+    reuse_of,
+)
 from jax_lsp.analysis.recorded import ReadLog, Recheck, RecordingView
 from jax_lsp.engine import analyze
 from tests.analysis.editing import FIXTURES, REAL_FILES
@@ -260,7 +267,7 @@ def test_the_model_declares_which_facts_the_key_holds():
     assert reuse_of(ModuleModel, "trace").reaches_members is False
     assert type(reuse_of(ModuleModel, "scope_kinds")) is Keyed
     assert reuse_of(ModuleModel, "x64") is AT_DOCUMENT_LINES
-    assert reuse_of(ModuleModel, "module_shapes") is AT_DOCUMENT_LINES
+    assert reuse_of(ModuleModel, "module_shapes") is ASKED_AT_UNIT_START
     assert reuse_of(ModuleModel, "global_kinds") is None  # recorded
     assert reuse_of(ModuleModel, "assigned_attributes") is None
 
@@ -675,3 +682,17 @@ y = x[N]
 def test_an_int_bound_in_another_unit_reaches_the_index_reading_it():
     found = _check_versions(*(INT_FROM_ANOTHER_UNIT.format(n=n) for n in (100, 1, 100)))
     assert [_codes(findings) for findings in found] == [[(6, "JAX301")], [], [(6, "JAX301")]]
+
+
+def test_a_unit_moved_by_an_edit_above_keeps_findings_asked_at_its_line(monkeypatch):
+    # `y = x[N]` asks the shapes its top-level code sees at its first line (the same after the
+    # move); `w = ...float64` reads 64-bit facts, at document lines, and is walked again.
+    text = INT_FROM_ANOTHER_UNIT.format(n=100) + "\nw = jnp.zeros(3, dtype=jnp.float64)\n"
+    clear_caches()
+    document = Document(text)
+    assert {"JAX301", "JAX901"} <= {f.code for f in analyze(document).findings}
+    walked = _walked_units(monkeypatch)
+    moved = Document(text.replace("N = 100\n", "N = 100\nunrelated = 2\n"), previous=document)
+    found = analyze(moved).findings
+    assert "y = x[N]" not in walked and "w = jnp.zeros(3, dtype=jnp.float64)" in walked
+    assert found == _fresh(moved.text)
