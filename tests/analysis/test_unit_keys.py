@@ -21,6 +21,7 @@ from jax_lsp.analysis.reads import (
     AT_DOCUMENT_LINES,
     Keyed,
     UnitReads,
+    asked_at_unit_start,
     keyed,
     reuse_of,
 )
@@ -696,3 +697,26 @@ def test_a_unit_moved_by_an_edit_above_keeps_findings_asked_at_its_line(monkeypa
     found = analyze(moved).findings
     assert "y = x[N]" not in walked and "w = jnp.zeros(3, dtype=jnp.float64)" in walked
     assert found == _fresh(moved.text)
+
+
+def test_a_question_asked_at_the_unit_s_line_is_asked_again_at_its_new_line():
+    class Model:
+        def __init__(self, shapes):
+            self.shapes = shapes
+
+        @asked_at_unit_start
+        def shapes_at(self, line):
+            return self.shapes.get(line, ())
+
+    log = ReadLog()
+    reads = UnitReads(Model({3: ("x",)}), log, unit_start=3)
+    assert reads.shapes_at(3) == ("x",)
+    assert log.unit_start is None  # asked at its own line: the log holds wherever it moves
+    assert Recheck(Model({7: ("x",)})).holds(log, 7)
+    assert not Recheck(Model({7: ("y",)})).holds(log, 7)
+    assert not Recheck(Model({3: ("x",)})).holds(log, 7)
+    reads.shapes_at(5)  # another unit's line: the answers hold at this unit's line only
+    assert log.unit_start == 3 and not Recheck(Model({3: ("x",)})).holds(log, 7)
+    kept = ReadLog()
+    kept.update(log)  # a method's log added to its class's
+    assert kept.unit_start == 3
