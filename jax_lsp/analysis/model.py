@@ -42,6 +42,14 @@ from jax_lsp.analysis.module_state import ModuleState
 from jax_lsp.analysis.object_facts import ObjectFacts
 from jax_lsp.analysis.paths import is_test_path
 from jax_lsp.analysis.pytree_children import StaticChild
+from jax_lsp.analysis.reads import (
+    asked_at_unit_start,
+    at_document_lines,
+    dotted_path_looked_up,
+    keyed,
+    keyed_metadata,
+    own_class_looked_up,
+)
 from jax_lsp.analysis.references import References
 from jax_lsp.analysis.scope_facts import ScopeFacts
 from jax_lsp.analysis.shapes import ArrayShape, KnownValue
@@ -74,26 +82,33 @@ from jax_lsp.analysis.x64 import (
 class ModuleModel:
     """The facts of one module (see the module docstring). A fact object reads the others
     through the model it is given (`ModelView`), held weakly: copies of a model (`of`) take
-    copies of its fact objects."""
+    copies of its fact objects. How rules' reads of a fact are kept is declared where the
+    fact is defined: `keyed` (the unit key holds it), `at_document_lines`, or nothing
+    (recorded: `jax_lsp.analysis.reads`)."""
 
-    document: Document
+    document: Document = field(metadata=keyed_metadata(reaches_members=True))
     # The project enables 64-bit mode (config `enable-x64`, JAX_ENABLE_X64 in the environment).
     x64_setting: bool = False
     # Facts about functions imported from other workspace modules, by call spelling
     # (`make_state`, `ops.step`): see `jax_lsp.analysis.infer`. None: no such facts.
-    external: Mapping[str, ExternalFacts] | None = None
+    external: Mapping[str, ExternalFacts] | None = field(default=None, metadata=keyed_metadata())
     # Traces other modules of the project give this module's functions (their importers'
     # traced code calls or transforms them): see `jax_lsp.analysis.project`.
     incoming: tuple[IncomingTrace, ...] = ()
-    resolver: Resolver = field(init=False)
-    alias_key: int = field(init=False)
+    resolver: Resolver = field(init=False, metadata=keyed_metadata())
+    alias_key: int = field(init=False, metadata=keyed_metadata())
     # The top-level imports of every unit: local name -> qualified name (keyed by alias_key).
-    import_bindings: dict[str, str] = field(init=False)
-    summaries: list[UnitSummary] = field(init=False)
-    functions: dict[str, FunctionRecord] = field(init=False)
-    records: dict[FunctionNode, FunctionRecord] = field(init=False)
-    classes: dict[str, ClassRecord] = field(init=False)
-    import_line: int = field(init=False)  # where an added import goes (0-based, absolute)
+    import_bindings: dict[str, str] = field(init=False, metadata=keyed_metadata())
+    summaries: list[UnitSummary] = field(init=False, metadata=keyed_metadata(reaches_members=True))
+    functions: dict[str, FunctionRecord] = field(
+        init=False, metadata=keyed_metadata(dotted_path_looked_up)
+    )
+    records: dict[FunctionNode, FunctionRecord] = field(init=False, metadata=keyed_metadata())
+    classes: dict[str, ClassRecord] = field(
+        init=False, metadata=keyed_metadata(own_class_looked_up)
+    )
+    # Where an added import goes (0-based, absolute).
+    import_line: int = field(init=False, metadata=keyed_metadata())
     # Classes of the module passed to some module-level call (maybe a PyTree registration).
     classes_passed_to_calls: frozenset[str] = field(init=False)
     _source_of: dict[ast.AST, UnitSource] = field(init=False, repr=False)
@@ -210,11 +225,20 @@ class ModuleModel:
         """The model and its fact objects: all that holds its state and memos."""
         return [self, *(fact for fact in vars(self).values() if isinstance(fact, ModelFact))]
 
+    @keyed
     def class_of_method(self, node: FunctionNode, class_name: str) -> ClassRecord:
         """The class whose body defines the method `node` (a name defined twice holds
         several classes; `classes` keeps the last)."""
         return self._method_classes.get(node) or self.classes[class_name]
 
+    def class_named(self, name: str) -> ClassRecord | None:
+        """The (last) class the module binds to `name`, asked by a rule that reads its body
+        (its methods): `classes`, which the unit key holds, covers the classes' names,
+        decorators and bases only; this answer is recorded, and changes with the class's
+        parse."""
+        return self.classes.get(name)
+
+    @keyed
     def class_defined_twice(self, name: str) -> bool:
         """Does the module bind `name` to more than one class (a notebook redefining it in a
         later cell)? Then writes to an instance's attributes outside the class cannot be
@@ -255,6 +279,7 @@ class ModuleModel:
             source.memo[key] = summarize(source.tree, self.resolver, self._bindings_key)
         return source.memo[key]
 
+    @keyed
     @cached_property
     def module_function_names(self) -> frozenset[str]:
         """The names of the module-level functions (not methods, nested functions, lambdas)."""
@@ -266,6 +291,7 @@ class ModuleModel:
             and not isinstance(record.node, ast.Lambda)
         )
 
+    @at_document_lines
     @cached_property
     def self_updates(self) -> dict[str, tuple[tuple[int, str], ...]]:
         """The updates top-level code gives a name from itself (`x = x.at[i].add(v)`): by
@@ -276,6 +302,7 @@ class ModuleModel:
                 found.setdefault(name, []).append((unit.start_line + line, key))
         return {name: tuple(entries) for name, entries in found.items()}
 
+    @keyed
     @cached_property
     def may_make_explicit_meshes(self) -> bool:
         """Whether the module's code names what builds a mesh with explicit axes
@@ -313,6 +340,7 @@ class ModuleModel:
         return ModuleState(self)
 
     # -- scopes and 64-bit mode --------------------------------------------------------------------
+    @keyed
     def enclosing_chain(self, node: ast.AST) -> list[FunctionNode]:
         chain = []
         record = self.records.get(node)
@@ -321,6 +349,7 @@ class ModuleModel:
             record = self.records.get(record.parent)
         return list(reversed(chain))
 
+    @at_document_lines
     @property
     def x64(self) -> X64Facts:
         """Where 64-bit mode is enabled, the imports end, the first array is made (lazy)."""
@@ -344,11 +373,13 @@ class ModuleModel:
             self._x64 = combine_x64_facts(statements, enabled)
         return self._x64
 
+    @keyed(reaches_members=True)
     def function_node(self, path: str) -> FunctionNode | None:
         """The (last) definition of the module function `path`."""
         record = self.functions.get(path)
         return record.node if record is not None else None
 
+    @keyed(reaches_members=True)
     def functions_in(self, source: UnitSource) -> Iterator[FunctionRecord]:
         yield from self._summary(source).functions
 
@@ -378,9 +409,11 @@ class ModuleModel:
     def stable_globals_key(self) -> int:
         return self.module_globals.stable_globals_key
 
-    def module_shapes(self, unit_start: int) -> dict[str, KnownValue]:
+    @asked_at_unit_start
+    def module_shapes(self, unit_start: int) -> Mapping[str, KnownValue]:
         return self.module_globals.module_shapes(unit_start)
 
+    @keyed(reaches_members=True)
     def module_kinds(self, source: UnitSource) -> dict[ast.AST, Kind]:
         return self.module_globals.module_kinds(source)
 
@@ -406,9 +439,11 @@ class ModuleModel:
 
     # -- references (`References`)
 
+    @keyed(reaches_members=True)
     def resolve(self, ref: FunctionRef, line: int | None = None) -> FunctionNode | None:
         return self.references.resolve(ref, line)
 
+    @keyed(reaches_members=True)
     def resolve_ref(
         self, ref: FunctionRef, line: int | None = None, caller: FunctionNode | None = None
     ) -> tuple[FunctionNode, FunctionRef] | None:
@@ -428,14 +463,17 @@ class ModuleModel:
     def stable_shapes(self, text: str) -> Mapping[str, ArrayShape]:
         return self.objects.stable_shapes(text)
 
+    @keyed(reaches_members=True)
     @property
     def instances(self) -> dict[str, str]:
         return self.objects.instances
 
+    @keyed(reaches_members=True)
     @property
     def apply_fn_class(self) -> str | None:
         return self.objects.apply_fn_class
 
+    @keyed(reaches_members=True)
     def classes_in(self, function: FunctionNode) -> dict[str, str]:
         return self.objects.classes_in(function)
 
@@ -443,6 +481,7 @@ class ModuleModel:
     def passed_classes(self) -> dict[FunctionNode, dict[str, str]]:
         return self.objects.passed_classes
 
+    @keyed
     def object_params(self, node: FunctionNode) -> tuple[tuple[str, Instance], ...]:
         return self.objects.object_params(node)
 
@@ -460,6 +499,7 @@ class ModuleModel:
     def boolean_entries(self) -> dict[str, dict[str, frozenset[str]]]:
         return self.objects.boolean_entries
 
+    @keyed(reaches_members=True)
     @property
     def attribute_classes(self) -> dict[tuple[str, str], str]:
         return self.objects.attribute_classes
@@ -487,6 +527,7 @@ class ModuleModel:
 
     # -- the trace (`Tracing`)
 
+    @keyed
     @property
     def trace(self) -> dict[ast.AST, TraceInfo]:
         return self.tracing.trace
@@ -501,6 +542,7 @@ class ModuleModel:
     def wrapper_transforms(self) -> dict[str, str]:
         return self.tracing.wrapper_transforms
 
+    @keyed
     @property
     def module_object_methods(self):
         return self.tracing.module_object_methods
@@ -514,18 +556,23 @@ class ModuleModel:
 
     # -- per-function facts (`ScopeFacts`)
 
+    @keyed
     def explain(self, node: FunctionNode) -> tuple[TraceStep, ...]:
         return self.scopes.explain(node)
 
+    @keyed
     def context_of(self, node: FunctionNode) -> TraceInfo | None:
         return self.scopes.context_of(node)
 
+    @keyed
     def scope_kinds(self, node: FunctionNode) -> ScopeKinds:
         return self.scopes.scope_kinds(node)
 
+    @keyed
     def carry_values(self, node: FunctionNode) -> tuple[tuple[str, Value], ...]:
         return self.scopes.carry_values(node)
 
+    @keyed
     def passed_defaults(self, node: FunctionNode) -> frozenset[str]:
         return self.scopes.passed_defaults(node)
 
@@ -535,10 +582,12 @@ class ModuleModel:
     def _local_refs(self, node: FunctionNode) -> frozenset[str]:
         return self.scopes.local_refs(node)
 
+    @keyed
     @property
     def ref_params(self) -> dict[FunctionNode, frozenset[str]]:
         return self.scopes.ref_params
 
+    @keyed
     def return_value(self, path: str, given_tracers: bool = False) -> Value | None:
         return self.scopes.return_value(path, given_tracers)
 
@@ -559,18 +608,22 @@ class ModuleModel:
 
     # -- PRNG key facts (`KeyFacts`)
 
+    @keyed
     @property
     def key_helpers(self) -> dict[str, frozenset[str]]:
         return self.key_facts.key_helpers
 
+    @keyed
     @property
     def key_makers(self) -> dict[str, str]:
         return self.key_facts.key_makers
 
+    @keyed
     @property
     def key_summaries(self) -> dict[str, KeySummary]:
         return self.key_facts.key_summaries
 
+    @keyed
     @property
     def module_key_reuses(self) -> dict[int, tuple[Reuse, ...]]:
         return self.key_facts.module_key_reuses
@@ -585,6 +638,7 @@ class ModuleModel:
 
     # -- staging facts (`StagingFacts`)
 
+    @keyed
     @property
     def static_signatures(self) -> dict[str, StaticSignature]:
         return self.staging.static_signatures

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import ast
 from collections import ChainMap
+from collections.abc import Mapping
 from functools import cached_property
+from types import MappingProxyType
 
 from jax_lsp.analysis.document import Unit, UnitSource
 from jax_lsp.analysis.dtypes import FloatOracle, IntArrayOracle, assigned_values
@@ -207,11 +209,12 @@ class ModuleGlobals(ModelFact):
                         found[local] = facts.value
         return found
 
-    def module_shapes(self, unit_start: int) -> dict[str, KnownValue]:
+    def module_shapes(self, unit_start: int) -> Mapping[str, KnownValue]:
         """Shapes and int literals of module-level names as the top-level code of the unit
         starting at document line `unit_start` sees them, carried across the top-level
-        statements before it (a script's `x = jnp.array(x)`): the names its text mentions."""
-        return dict(self.shapes_by_unit.get(unit_start, ()))
+        statements before it (a script's `x = jnp.array(x)`): the names its text mentions.
+        Read-only: rules' calls record the answer."""
+        return MappingProxyType(dict(self.shapes_by_unit.get(unit_start, ())))
 
     @cached_property
     def shapes_by_unit(self) -> dict[int, tuple[tuple[str, KnownValue], ...]]:

@@ -21,7 +21,7 @@ from jax_lsp.analysis.attributes import (
     instance_events,
 )
 from jax_lsp.analysis.crossing import NO_FOREIGN
-from jax_lsp.analysis.document import Unit, UnitSource
+from jax_lsp.analysis.document import Unit
 from jax_lsp.analysis.fields import boolean_entries, boolean_fields
 from jax_lsp.analysis.flow import FlowInterpreter, ScopeContext, annotation_kind
 from jax_lsp.analysis.imports import Resolver, local_imports
@@ -752,22 +752,6 @@ class ObjectFacts(ModelFact):
         if cls is not None and is_registered_pytree(cls, self.model.summaries):
             return info
         return replace(info, traced_params=info.traced_params - {positional[0]})
-
-    @cached_property
-    def class_sources(self) -> list[UnitSource]:
-        """The parses of the units that define classes."""
-        units = [unit for unit in self.model.document.units if unit.tree is not None]
-        return [
-            unit.source
-            for unit, summary in zip(units, self.model.summaries, strict=True)
-            if summary.classes
-        ]
-
-    def other_class_texts(self, source: UnitSource) -> int:
-        """The texts of the other units that define classes: JAX402 reads the methods of a
-        class's ancestors (what they assign to `self`, what they call), which may sit there.
-        (Its own unit's text is the findings' key already.)"""
-        return hash(tuple(other.text for other in self.class_sources if other is not source))
 
     @cached_property
     def assigned_attributes(self) -> frozenset[str]:

@@ -11,107 +11,134 @@ tested, the whole fact iterated, a method called) with its answer, and the findi
 only while every recorded question answers the same on the new model. A new fact a rule reads
 is recorded without being declared anywhere.
 
-The exceptions are the facts in `KEYED`, which `ModuleModel.unit_key` holds (per unit or
-whole): the findings are cached under the key, so those answer as they are, unrecorded.
+A fact declares at its definition when it is read otherwise (`reuse_of` finds the
+declaration on the model's class):
+
+- `keyed`: `ModuleModel.unit_key` holds what rules read of it (per unit or whole), and the
+  findings are cached under the key, so it answers as it is, unrecorded (the unit's trace,
+  the imports, the syntax of the module: facts every rule reads, whose recording would cost
+  more than the key). It also says whether it may reach the other members of the class a
+  method stands in (`MethodReads`).
+- `at_document_lines`: recorded, and its answers are at document lines: a unit's findings
+  that read it are reused at the same first line only (`ReadLog.unit_start`).
+- `asked_at_unit_start`: a method asked with the unit's first line, whose answers hold no
+  line: recorded with the line standing for the unit's (`recorded.UNIT_START`), so that the
+  findings of a unit moved by an edit above it are reused while the answer at its new line is
+  the same.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+from functools import cached_property
+from types import MappingProxyType
 
-from jax_lsp.analysis.recorded import ReadLog, Recheck, _wrap
+from jax_lsp.analysis.recorded import ReadLog, Recheck, _wrap, recorded_call
 
-# Facts rules read that `ModuleModel.unit_key` holds: the unit's own functions' traces,
-# objects, carries and explanations; the module's imports (`resolver`, `alias_key`,
-# `import_line`), classes (`_class_facts_key`), callee facts (`key_helpers`,
-# `static_signatures`), 64-bit facts, attribute writes and module shapes (for the units that
-# may read them); methods computing scope values keyed by the same (`scope_kinds`, ...).
-# Syntax-level facts of the module (`document`, `summaries`, `records`, `functions`) are
-# read where the key's per-function facts and `_returns_key` cover them.
-KEYED = frozenset(
-    {
-        "document",
-        "resolver",
-        "alias_key",
-        "import_bindings",
-        "import_line",
-        "may_make_explicit_meshes",
-        "x64",
-        "x64_setting",
-        "external",
-        "classes",
-        "class_of_method",
-        "class_defined_twice",
-        "records",
-        "functions",
-        "module_function_names",
-        "summaries",
-        "trace",
-        "key_helpers",
-        "key_summaries",
-        "key_makers",
-        "static_signatures",
-        "assigned_attributes",
-        "fresh_attribute_writes",
-        "attribute_classes",
-        "module_shapes",
-        "module_kinds",
-        "module_key_reuses",
-        "module_object_methods",
-        "scope_kinds",
-        "context_of",
-        "enclosing_chain",
-        "explain",
-        "resolve",
-        "resolve_ref",
-        "function_node",
-        "functions_in",
-        "object_params",
-        "classes_in",
-        "instances",
-        "apply_fn_class",
-        "ref_params",
-        "carry_values",
-        "passed_defaults",
-        "return_value",
-        "module_lambdas",
-    }
-)
+_DECLARED = "__fact_reuse__"  # the attribute of a fact's function, or its field's metadata key
 
-# KEYED facts through which a rule may reach other members of the class it stands in (the
-# class node, functions resolved, the document, the class body's flow): a unit's findings
-# have its whole text for key, so they may; a method's own findings, kept while another method
-# of its class is edited (`jax_lsp.engine`), are not kept once its rules read one of these.
-# `classes` and `functions` only reach them through some keys (`MethodReads`).
-REACHES_SIBLINGS = frozenset(
-    {
-        "document",
-        "classes",
-        "functions",
-        "summaries",
-        "resolve",
-        "resolve_ref",
-        "function_node",
-        "functions_in",
-        "classes_in",
-        "instances",
-        "apply_fn_class",
-        "attribute_classes",
-        "module_kinds",
-        "module_lambdas",
-    }
-)
-assert REACHES_SIBLINGS <= KEYED
+
+@dataclass(frozen=True, slots=True)
+class Keyed:
+    """A fact the unit key holds: rules read it unrecorded. `reaches_members`: whether a
+    method's rules reading it may reach the other members of its class (the class node, the
+    document, functions resolved): True, or for a mapping, which keys do (given the key and
+    the method's class)."""
+
+    reaches_members: bool | Callable[[object, str], bool] = False
+
+
+@dataclass(frozen=True, slots=True)
+class AtDocumentLines:
+    """A fact recorded as rules read it, whose answers hold at the unit's first line only."""
+
+
+@dataclass(frozen=True, slots=True)
+class AskedAtUnitStart:
+    """A method of the model that rules ask with the unit's first line, whose answers hold
+    no document line: recorded with the line as `recorded.UNIT_START`, and asked again at
+    the unit's line where the findings are reused (a unit moved by an edit above it keeps
+    them while the answer there is the same)."""
+
+
+AT_DOCUMENT_LINES = AtDocumentLines()
+ASKED_AT_UNIT_START = AskedAtUnitStart()
+FactReuse = Keyed | AtDocumentLines | AskedAtUnitStart
+
+
+def _declare(fact, reuse: FactReuse):
+    function = fact.fget if isinstance(fact, property) else getattr(fact, "func", fact)
+    setattr(function, _DECLARED, reuse)
+    return fact
+
+
+def keyed(fact=None, *, reaches_members: bool | Callable[[object, str], bool] = False):
+    """Declare a fact of the model (a method, property or cached property) held by the unit
+    key: `@keyed`, or `@keyed(reaches_members=True)` (see `Keyed`)."""
+    reuse = Keyed(reaches_members)
+    if fact is None:
+        return lambda fact: _declare(fact, reuse)
+    return _declare(fact, reuse)
+
+
+def at_document_lines(fact):
+    """Declare a fact of the model whose answers are at document lines (`AtDocumentLines`)."""
+    return _declare(fact, AT_DOCUMENT_LINES)
+
+
+def asked_at_unit_start(fact):
+    """Declare a method of the model asked with the unit's first line (`AskedAtUnitStart`)."""
+    return _declare(fact, ASKED_AT_UNIT_START)
+
+
+def keyed_metadata(
+    reaches_members: bool | Callable[[object, str], bool] = False,
+) -> Mapping[str, Keyed]:
+    """The metadata declaring a dataclass field of the model held by the unit key (`Keyed`):
+    `field(init=False, metadata=keyed_metadata())`."""
+    return MappingProxyType({_DECLARED: Keyed(reaches_members)})
+
+
+_REUSE: dict[tuple[type, str], FactReuse | None] = {}
+
+
+def reuse_of(kind: type, name: str) -> FactReuse | None:
+    """How the fact `name` of a model of class `kind` declares it is read (None: recorded)."""
+    place = (kind, name)
+    if place in _REUSE:
+        return _REUSE[place]
+    found = None
+    for klass in kind.__mro__:
+        fact = vars(klass).get(name)
+        if isinstance(fact, property | cached_property) or callable(fact):
+            function = fact.fget if isinstance(fact, property) else getattr(fact, "func", fact)
+            found = getattr(function, _DECLARED, None)
+            break
+    else:
+        fields = getattr(kind, "__dataclass_fields__", {})
+        if name in fields:
+            found = fields[name].metadata.get(_DECLARED)
+    _REUSE[place] = found
+    return found
 
 
 class UnitReads:
-    """The model as one unit's rules see it: `KEYED` facts answer as they are, every other
-    fact through a recording wrapper. With no `log` (findings nobody will reuse) every fact
-    answers as it is, unrecorded."""
+    """The model as one unit's rules see it: a fact declared `keyed` answers as it is, every
+    other fact through a recording wrapper. With no `log` (findings nobody will reuse) every
+    fact answers as it is, unrecorded. `unit_start`: the unit's first line, which the log
+    notes when a fact at document lines is read."""
 
-    def __init__(self, model: object, log: ReadLog | None, recheck: Recheck | None = None) -> None:
+    def __init__(
+        self,
+        model: object,
+        log: ReadLog | None,
+        recheck: Recheck | None = None,
+        unit_start: int = 0,
+    ) -> None:
         self._model = model
         self._log = log
+        self._unit_start = unit_start
         # The checks of this model, which learn the facts read (so that the next model
         # checks this log cheaply).
         self._facts = recheck.facts if recheck is not None else None
@@ -119,28 +146,42 @@ class UnitReads:
             log.recording = recheck.facts_ref if recheck is not None else None
 
     def __getattr__(self, name: str):
-        if name in KEYED or self._log is None:
-            value = self._keyed(name)
+        if self._log is None:
+            value = getattr(self._model, name)
         else:
-            value = _wrap(name, getattr(self._model, name), self._log, self._facts)
+            reuse = reuse_of(type(self._model), name)
+            if type(reuse) is Keyed:
+                value = self._keyed(name, reuse)
+            elif reuse is ASKED_AT_UNIT_START:
+                method = getattr(self._model, name)
+                value = recorded_call(name, method, self._log, self._unit_start)
+            else:
+                if reuse is AT_DOCUMENT_LINES:
+                    self._log.unit_start = self._unit_start
+                value = _wrap(name, getattr(self._model, name), self._log, self._facts)
         object.__setattr__(self, name, value)  # later reads in this unit: a plain attribute
         return value
 
-    def _keyed(self, name: str) -> object:
+    def _keyed(self, name: str, reuse: Keyed) -> object:
         return getattr(self._model, name)
 
 
 class MethodReads(UnitReads):
     """The model as the rules of one method of a class see it: as `UnitReads`, and `reached`
-    tells whether they read a fact that may reach the class's other members. Looking up the
-    class `own_class` (its node holds them all) or a dotted function path (`Cls.method`), or
-    listing all classes or functions, counts; testing membership and looking up module-level
-    functions do not."""
+    tells whether they read a keyed fact that may reach the class's other members (its
+    declaration says so: `Keyed.reaches_members`). A recorded fact needs no such care: an
+    answer that holds another member changes with the class's parse, and the method's kept
+    findings are then not reused."""
 
     def __init__(
-        self, model: object, log: ReadLog | None, own_class: str, recheck: Recheck | None = None
+        self,
+        model: object,
+        log: ReadLog | None,
+        own_class: str,
+        recheck: Recheck | None = None,
+        unit_start: int = 0,
     ) -> None:
-        super().__init__(model, log, recheck)
+        super().__init__(model, log, recheck, unit_start)
         self._own_class = own_class
         # What the guards note, held apart from the view: the view keeps its guards (as every
         # fact it answered), and a guard holding the view would make a cycle that keeps the
@@ -151,16 +192,26 @@ class MethodReads(UnitReads):
     def reached(self) -> bool:
         return self._reach.reached
 
-    def _keyed(self, name: str) -> object:
+    def _keyed(self, name: str, reuse: Keyed) -> object:
         value = getattr(self._model, name)
-        own_class = self._own_class
-        if name == "classes":
-            return _SiblingGuard(value, self._reach, lambda key: key == own_class)  # type: ignore[arg-type]
-        if name == "functions":
-            return _SiblingGuard(value, self._reach, lambda key: "." in key)  # type: ignore[arg-type]
-        if name in REACHES_SIBLINGS:
+        reaches = reuse.reaches_members
+        if reaches is True:
             self._reach.reached = True
+        elif reaches:
+            own_class = self._own_class
+            return _SiblingGuard(value, self._reach, lambda key: reaches(key, own_class))  # type: ignore[arg-type, operator]
         return value
+
+
+def own_class_looked_up(key: object, own_class: str) -> bool:
+    """`reaches_members` of a mapping by class name: the method's own class (its node holds
+    every member)."""
+    return key == own_class
+
+
+def dotted_path_looked_up(key: object, own_class: str) -> bool:
+    """`reaches_members` of a mapping by function path: a method's (`Cls.method`)."""
+    return isinstance(key, str) and "." in key
 
 
 class _Reach:

@@ -36,7 +36,7 @@ class ReadLog:
     path of the fact asked (`"module_globals.global_values"`), and the facts they were last
     checked against (see `Recheck`)."""
 
-    __slots__ = ("checked", "facts", "recording")
+    __slots__ = ("checked", "facts", "recording", "unit_start")
 
     def __init__(self) -> None:
         # path -> {(question, argument key): (argument, answer)}
@@ -46,6 +46,9 @@ class ReadLog:
         # node must not keep a model's facts, which may hold that node.
         self.checked: weakref.ref[Facts] | None = None
         self.recording: weakref.ref[Facts] | None = None
+        # The first line of the unit whose computation read a fact at document lines (its
+        # questions, or what it did with the answers, hold there only); None: read none.
+        self.unit_start: int | None = None
 
     def note(self, path: str, question: str, argument: object, answer: object) -> None:
         self.checked = self.recording  # a new answer holds on the model recorded on
@@ -59,6 +62,8 @@ class ReadLog:
 
     def update(self, other: ReadLog) -> None:
         """Add the questions of `other`."""
+        if other.unit_start is not None:
+            self.unit_start = other.unit_start
         if not other.facts:
             return
         if not self.facts:
@@ -235,12 +240,35 @@ class RecordedObject:
         return found
 
 
-def recorded_call(path: str, method: Callable, log: ReadLog):
+class _UnitStart:
+    """In a recorded call's arguments: the first line of the unit the computation ran for,
+    asked again at the unit's line where its result is reused (`Recheck.holds`)."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "UNIT_START"
+
+
+UNIT_START = _UnitStart()
+
+
+def recorded_call(path: str, method: Callable, log: ReadLog, unit_start: int | None = None):
+    """`method`, its calls noted in `log`. With `unit_start`: a method asked with the unit's
+    first line (its first argument), noted as `UNIT_START` (its answer must hold no document
+    line); asked at another line, the log holds at this unit's line only."""
+
     def call(*args):
         result = method(*args)
         if isinstance(result, dict | list | set):  # a caller could change the recorded answer
             raise TypeError(f"{path} answers with a mutable {type(result).__name__}")
-        log.note(path, "call", args, result)
+        noted = args
+        if unit_start is not None:
+            if args[:1] == (unit_start,):
+                noted = (UNIT_START, *args[1:])
+            else:
+                log.unit_start = unit_start
+        log.note(path, "call", noted, result)
         return result
 
     return call
@@ -277,15 +305,20 @@ class RecordingView:
         return found
 
 
-def entries_hold(target: object, entries: dict) -> bool:
-    """Does `target` answer each of `entries`' questions as recorded? (Run for every
-    question on a fact that changed: the questions' kinds are told apart inline.)"""
+def entries_hold(target: object, entries: dict, unit_start: int | None = None) -> bool:
+    """Does `target` answer each of `entries`' questions as recorded, for a unit at
+    `unit_start`? (Run for every question on a fact that changed: the questions' kinds are
+    told apart inline.)"""
     for (question, _), (argument, answer) in entries.items():
         if question == "item":
             found = target.get(argument, _MISSING)  # type: ignore[attr-defined]
         elif question == "in":
             found = argument in target  # type: ignore[operator]
         elif question == "call":
+            if argument and argument[0] is UNIT_START:
+                if unit_start is None:
+                    return False
+                argument = (unit_start, *argument[1:])
             found = target(*argument)  # type: ignore[operator]
         else:
             found = target
@@ -337,9 +370,13 @@ class Recheck:
                 self.facts[path] = found
         return found
 
-    def holds(self, log: ReadLog) -> bool:
-        """Does every question in `log` get the same answer from this model? Then the log
-        is checked against this model's facts from now on."""
+    def holds(self, log: ReadLog, unit_start: int | None = None) -> bool:
+        """Does every question in `log` get the same answer from this model, for a unit at
+        `unit_start` (a question asked with the unit's first line is asked at this one; when
+        the log read a fact at document lines, the unit it was recorded for must be there
+        still)? Then the log is checked against this model's facts from now on."""
+        if log.unit_start is not None and log.unit_start != unit_start:
+            return False
         if not log.facts:
             return True  # nothing read: nothing to check (and nothing to compare later)
         checked = log.checked() if log.checked is not None else None
@@ -364,7 +401,7 @@ class Recheck:
                 if verdict:
                     continue
             asked = True
-            if not entries_hold(self.fact(path), entries):
+            if not entries_hold(self.fact(path), entries, unit_start):
                 return False
         if unchanged is not None and not asked:
             unchanged[shape] = True

@@ -1,53 +1,30 @@
-"""The cache keys of a unit's findings: everything a rule may read about the unit beyond
-its text (`unit_key`). A key is built by reading the model through a recording view
-(`recorded.RecordingView`), and kept from the last model of the document while the unit's
-parse and first line are the same and every question it asked answers the same."""
+"""The cache keys of a unit's findings: what rules may read about the unit beyond its text
+and unrecorded, from the facts declared `keyed` (`jax_lsp.analysis.reads`; the facts they
+read recorded are checked on their own). A key is built by reading the model through a
+recording view (`recorded.RecordingView`), and kept from the last model of the document while
+the unit's parse and first line are the same and every question it asked answers the same."""
 
 from __future__ import annotations
 
 import ast
-import re
 from bisect import bisect_right
 from functools import cached_property
 from typing import NamedTuple
 
 from jax_lsp.analysis import recorded
 from jax_lsp.analysis.document import Unit, UnitSource, first_line
-from jax_lsp.analysis.model_parts import evaluated_text, intern_key
+from jax_lsp.analysis.model_parts import intern_key
 from jax_lsp.analysis.model_view import ModelFact, ModelView
 from jax_lsp.analysis.recorded import ReadLog, Recheck, RecordedObject, RecordingView, whole
 from jax_lsp.analysis.scope_facts import context_from_enclosing
-from jax_lsp.analysis.shapes import LITERAL_INDEX
 from jax_lsp.analysis.summary import FunctionNode, UnitSummary
 from jax_lsp.analysis.values import Function
 
-# Substrings of every spelling of a 64-bit dtype ("float64", "complex128", "f8", "double")
-# and of the x64 flag: all literals, each looked for with `in` (a third of the instructions of
-# one regular expression of the six alternatives, asked of each new unit text).
-_X64_MARKERS = ("64", "128", "double", "8'", '8"', "c16")
-
-# The aliases that name no width (`jnp.float_`, `np.intp`, `jnp.uint`: `analysis.dtypes`),
-# looked for as substrings first, then as words (`print_` is no `int_`).
-_X64_ALIASES = ("float_", "complex_", "int_", "uint", "intp", "longlong")
-
-_X64_ALIAS_WORDS = re.compile(r"\b(?:float_|complex_|int_|uint|u?intp|u?longlong)\b")
-
-
-class KeyMarkers(NamedTuple):
-    """Which conditional module facts a unit's key reads, judged from its text: only units
-    that may need one pay for it."""
-
-    x64: bool  # may name a 64-bit dtype or the flag (64-bit rules read facts at absolute lines)
-    attribute_writes: bool  # a static `self` or a jitted bound method `jit(self.f)` (JAX402)
-    top_level_index: bool  # its top-level code may index with a literal (JAX301 reads shapes)
-
 
 class UnitKey(NamedTuple):
-    """Everything a rule may read about a unit beyond its text: equal keys, equal findings."""
+    """What a rule may read about a unit beyond its text and its recorded reads: equal keys
+    and recorded reads answering the same, equal findings."""
 
-    x64: tuple
-    attribute_writes: tuple
-    shapes: object
     module_facts: int
     globals: object
     reaching: object
@@ -239,39 +216,13 @@ class UnitKeys(ModelFact):
         """The last model's keys, each with its parse and reads (see `unit_key`)."""
         return self.model.document.lineage.hand_over("unit-keys", self._record) or {}
 
-    def _key_markers(self, source: UnitSource) -> KeyMarkers:
-        """Which conditional module facts a unit's key reads (`KeyMarkers`)."""
-        markers = source.memo.get("key-markers")
-        if markers is None:
-            text = source.text
-            markers = source.memo["key-markers"] = KeyMarkers(
-                x64=any(marker in text for marker in _X64_MARKERS)
-                or (
-                    any(alias in text for alias in _X64_ALIASES)
-                    and bool(_X64_ALIAS_WORDS.search(text))
-                ),
-                attribute_writes="static_arg" in text or ("(self." in text and "jit" in text),
-                top_level_index=_may_index_at_top(source),
-            )
-        return markers
-
     def compute_unit_key(self, unit: Unit, log: ReadLog) -> UnitKey:
         """The key of `unit`, every module fact it reads recorded in `log`."""
         facts = RecordingView(self.model, log, self.recheck)
         source, start = unit.source, unit.start_line
         summary = self.model._summary(source)  # the unit's parse, read under the imports
-        markers = self._key_markers(source)
         keys = facts.unit_keys
         return UnitKey(
-            x64=(facts.value("x64"), start) if markers.x64 else (),
-            attribute_writes=(
-                (whole(facts.objects.attribute_writes), facts.objects.other_class_texts(source))
-                if markers.attribute_writes
-                else ()
-            ),
-            shapes=(
-                facts.module_globals.shapes_by_unit.get(start) if markers.top_level_index else ()
-            ),
             module_facts=keys.module_facts_key,
             # Memoised on the unit by the key of all globals: read as that key.
             globals=self.unit_globals_key(source) if facts.module_globals.globals_key else 0,
@@ -412,9 +363,3 @@ def _explanation_in(explanation: tuple, unit_start: int) -> tuple:
     return tuple(
         [step if step[3] != unit_start else (*step[:3], None, *step[4:]) for step in explanation]
     )
-
-
-def _may_index_at_top(source: UnitSource) -> bool:
-    """May the unit's top-level code (not a function body) index with a literal?"""
-    text = evaluated_text(source)
-    return "take(" in text or bool(LITERAL_INDEX.search(text))

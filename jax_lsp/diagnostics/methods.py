@@ -461,7 +461,8 @@ def _attribute_writes(
 
 
 def _lineage(record: ClassRecord, model: ModuleModel) -> list[ClassRecord]:
-    """The class and its ancestors defined in this module, nearest first."""
+    """The class and its ancestors defined in this module, nearest first. The ancestors are
+    asked with their bodies (`class_named`), which the rules read (their methods)."""
     lineage, pending = [], [record]
     while pending:
         current = pending.pop(0)
@@ -470,7 +471,7 @@ def _lineage(record: ClassRecord, model: ModuleModel) -> list[ClassRecord]:
         lineage.append(current)
         for base in current.node.bases:
             if isinstance(base, ast.Name) and base.id in model.classes:
-                pending.append(model.classes[base.id])
+                pending.append(model.class_named(base.id))
     return lineage
 
 

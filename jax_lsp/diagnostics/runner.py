@@ -279,7 +279,7 @@ class _Walker:
         # The rules see the module facts through a view that records what they read, when the
         # findings may be reused (their reuse is checked on the recorded answers).
         self.reads = ReadLog()
-        view = UnitReads(model, self.reads if record_reads else None, self.recheck)
+        view = UnitReads(model, self.reads if record_reads else None, self.recheck, unit.start_line)
         # The unit's own text (not its parse's when only comments changed), lines read noted.
         self.lines = RecordedLines(unit.text.split("\n"))
         self.ctx = RuleContext(view, self.lines)  # type: ignore[arg-type]
@@ -382,7 +382,7 @@ class _Walker:
         if (
             kept is not None
             and kept.key == key
-            and self.recheck.holds(kept.reads)
+            and self.recheck.holds(kept.reads, self.unit.start_line)
             and all(class_kinds.get(node) == kind for node, kind in kept.class_kinds)
         ):
             self.findings.extend(kept.findings)
@@ -391,7 +391,8 @@ class _Walker:
             return
         unit_view, unit_lines = ctx.model, ctx.lines
         reads = ReadLog()
-        view = MethodReads(self.model, reads, ctx.ancestors[-1].name, self.recheck)  # type: ignore[attr-defined]
+        own_class = ctx.ancestors[-1].name  # type: ignore[attr-defined]
+        view = MethodReads(self.model, reads, own_class, self.recheck, self.unit.start_line)
         lines = RecordedLines(unit_lines.plain)
         recording = _RecordingKinds(class_kinds, ctx)  # type: ignore[arg-type]
         ctx.model, ctx.lines, ctx.kind_maps[0] = view, lines, recording  # type: ignore[assignment]
@@ -550,7 +551,7 @@ def analyze(
         key = ("findings", rules_key, model.unit_key(unit)) if reuse_findings else None
         cached = _cached_findings(unit, key)
         # Reused only while every module fact the rules read answers the same (recorded.py).
-        if cached is None or not recheck.holds(cached.reads):
+        if cached is None or not recheck.holds(cached.reads, unit.start_line):
             tables = tables or _RuleTables(rules, instances)
             # A class edited in one method: the others' findings are kept (a clean parse
             # only: a repaired one shares no node with the last).

@@ -15,7 +15,16 @@ import pytest
 
 from jax_lsp.analysis import recorded
 from jax_lsp.analysis.document import Document, clear_caches
-from jax_lsp.analysis.reads import KEYED, UnitReads
+from jax_lsp.analysis.model import ModuleModel
+from jax_lsp.analysis.reads import (
+    ASKED_AT_UNIT_START,
+    AT_DOCUMENT_LINES,
+    Keyed,
+    UnitReads,
+    asked_at_unit_start,
+    keyed,
+    reuse_of,
+)
 from jax_lsp.analysis.recorded import ReadLog, Recheck, RecordingView
 from jax_lsp.engine import analyze
 from tests.analysis.editing import FIXTURES, REAL_FILES
@@ -238,13 +247,30 @@ def test_a_new_statement_reruns_only_the_units_that_read_what_it_changes(monkeyp
 def test_a_fact_the_key_does_not_hold_is_recorded_as_rules_read_it():
     class Model:
         global_kinds = {"x": 1}
-        document = "the text"
+
+        @keyed
+        @property
+        def document(self) -> str:
+            return "the text"
 
     log = ReadLog()
     reads = UnitReads(Model(), log)
     assert reads.global_kinds.get("x") == 1
-    assert reads.document == "the text"  # held by the unit's key: not recorded
-    assert set(log.facts) == {"global_kinds"} and "document" in KEYED
+    assert reads.document == "the text"  # declared held by the unit's key: not recorded
+    assert set(log.facts) == {"global_kinds"}
+
+
+def test_the_model_declares_which_facts_the_key_holds():
+    # Declared where each fact is defined: a dataclass field, a property, a method.
+    assert type(reuse_of(ModuleModel, "document")) is Keyed
+    assert reuse_of(ModuleModel, "document").reaches_members is True
+    assert type(reuse_of(ModuleModel, "trace")) is Keyed
+    assert reuse_of(ModuleModel, "trace").reaches_members is False
+    assert type(reuse_of(ModuleModel, "scope_kinds")) is Keyed
+    assert reuse_of(ModuleModel, "x64") is AT_DOCUMENT_LINES
+    assert reuse_of(ModuleModel, "module_shapes") is ASKED_AT_UNIT_START
+    assert reuse_of(ModuleModel, "global_kinds") is None  # recorded
+    assert reuse_of(ModuleModel, "assigned_attributes") is None
 
 
 def test_recorded_answers_decide_reuse():
@@ -515,3 +541,182 @@ def test_a_kept_key_is_never_stale_after_a_change_it_read():
     assert view.trace.get("f") == 1
     assert Recheck(Model({"f": 1, "g": 3})).holds(log)  # g was not asked
     assert not Recheck(Model({"f": 2, "g": 3})).holds(log)
+
+
+# -- facts at document lines, and the facts the key no longer holds ------------------------
+# `x` asks for 64 bits before the module switches them on, then (moved below the switch, the
+# switch on the same line) after: the unit's parse, and every 64-bit fact, are the same.
+MOVED_BELOW_THE_SWITCH = (
+    """\
+import jax
+import jax.numpy as jnp
+
+x = jnp.zeros(3, dtype=jnp.float64)
+
+jax.config.update("jax_enable_x64", True)
+
+y = 1
+""",
+    """\
+import jax
+import jax.numpy as jnp
+
+y = 1
+
+jax.config.update("jax_enable_x64", True)
+
+x = jnp.zeros(3, dtype=jnp.float64)
+""",
+)
+
+
+def test_findings_that_read_facts_at_document_lines_hold_at_their_line_only():
+    above, below = MOVED_BELOW_THE_SWITCH
+    before, after, again = _check_versions(above, below, above)
+    assert (3, "JAX901") in _codes(before) and "JAX901" not in [f.code for f in after]
+    assert before == again
+
+
+X64_READERS = """\
+import jax
+import jax.numpy as jnp
+
+
+def width():
+    return jnp.zeros(64)
+
+
+def wide():
+    return jnp.zeros(3, dtype=jnp.float64)
+
+
+last = 1
+"""
+
+
+def _walked_units(monkeypatch) -> list:
+    from jax_lsp.diagnostics import runner
+
+    walked: list = []
+    run = runner._Walker.run
+
+    def counting(walker):
+        walked.append(walker.unit.source.text.split("\n")[0])
+        run(walker)
+
+    monkeypatch.setattr(runner._Walker, "run", counting)
+    return walked
+
+
+def test_switching_64_bits_on_reruns_only_the_units_whose_rules_read_the_64_bit_facts(
+    monkeypatch,
+):
+    clear_caches()
+    document = Document(X64_READERS)
+    assert "JAX901" in [f.code for f in analyze(document).findings]
+    walked = _walked_units(monkeypatch)
+    switched = Document(
+        X64_READERS + '\njax.config.update("jax_enable_x64", True)\n', previous=document
+    )
+    found = analyze(switched).findings
+    # `wide` asked the 64-bit facts; `width` names 64 too, but its rules asked nothing of them.
+    assert "def wide():" in walked and "def width():" not in walked
+    assert found == _fresh(switched.text) and "JAX901" not in [f.code for f in found]
+
+
+# JAX402 in `Model` reads the methods of its base, another unit: an edit of the base's
+# constructor (calling `_settle`, which makes its write part of the construction, or not)
+# reaches it, though `Model`'s text, the attributes the module writes and the names,
+# decorators and bases of every class are the same.
+BASE_WRITES = """\
+import functools
+
+import jax
+
+
+class Base:
+    def __init__(self, rate):
+        self.rate = rate
+        {body}
+
+    def _settle(self):
+        self.rate = self.rate * 0.5
+
+
+class Model(Base):
+    @functools.partial(jax.jit, static_argnums=0)
+    def step(self, x):
+        return x * self.rate
+"""
+
+
+def test_an_edit_of_a_base_class_reaches_the_rules_reading_its_methods(monkeypatch):
+    writes = BASE_WRITES.format(body="pass")
+    builds = BASE_WRITES.format(body="self._settle()")
+    found = _check_versions(builds, writes, builds)
+    assert [[f.code for f in findings] for findings in found] == [[], ["JAX402"], []]
+    # A class that looks up no other class keeps its findings when `Base` is edited.
+    clear_caches()
+    document = Document(writes + "\n\nclass Other:\n    def get(self):\n        return 1\n")
+    analyze(document)
+    walked = _walked_units(monkeypatch)
+    analyze(
+        Document(document.text.replace("self.rate * 0.5", "self.rate * 0.25"), previous=document)
+    )
+    assert "class Base:" in walked and "class Model(Base):" in walked
+    assert "class Other:" not in walked
+
+
+# `y = x[N]` indexes with a name bound to an int in another unit: no literal in its text, yet
+# its finding follows `N` (the unit's rules asked the shapes and ints its top-level code sees).
+INT_FROM_ANOTHER_UNIT = """\
+import jax.numpy as jnp
+
+N = {n}
+
+x = jnp.arange(10)
+
+y = x[N]
+"""
+
+
+def test_an_int_bound_in_another_unit_reaches_the_index_reading_it():
+    found = _check_versions(*(INT_FROM_ANOTHER_UNIT.format(n=n) for n in (100, 1, 100)))
+    assert [_codes(findings) for findings in found] == [[(6, "JAX301")], [], [(6, "JAX301")]]
+
+
+def test_a_unit_moved_by_an_edit_above_keeps_findings_asked_at_its_line(monkeypatch):
+    # `y = x[N]` asks the shapes its top-level code sees at its first line (the same after the
+    # move); `w = ...float64` reads 64-bit facts, at document lines, and is walked again.
+    text = INT_FROM_ANOTHER_UNIT.format(n=100) + "\nw = jnp.zeros(3, dtype=jnp.float64)\n"
+    clear_caches()
+    document = Document(text)
+    assert {"JAX301", "JAX901"} <= {f.code for f in analyze(document).findings}
+    walked = _walked_units(monkeypatch)
+    moved = Document(text.replace("N = 100\n", "N = 100\nunrelated = 2\n"), previous=document)
+    found = analyze(moved).findings
+    assert "y = x[N]" not in walked and "w = jnp.zeros(3, dtype=jnp.float64)" in walked
+    assert found == _fresh(moved.text)
+
+
+def test_a_question_asked_at_the_unit_s_line_is_asked_again_at_its_new_line():
+    class Model:
+        def __init__(self, shapes):
+            self.shapes = shapes
+
+        @asked_at_unit_start
+        def shapes_at(self, line):
+            return self.shapes.get(line, ())
+
+    log = ReadLog()
+    reads = UnitReads(Model({3: ("x",)}), log, unit_start=3)
+    assert reads.shapes_at(3) == ("x",)
+    assert log.unit_start is None  # asked at its own line: the log holds wherever it moves
+    assert Recheck(Model({7: ("x",)})).holds(log, 7)
+    assert not Recheck(Model({7: ("y",)})).holds(log, 7)
+    assert not Recheck(Model({3: ("x",)})).holds(log, 7)
+    reads.shapes_at(5)  # another unit's line: the answers hold at this unit's line only
+    assert log.unit_start == 3 and not Recheck(Model({3: ("x",)})).holds(log, 7)
+    kept = ReadLog()
+    kept.update(log)  # a method's log added to its class's
+    assert kept.unit_start == 3
