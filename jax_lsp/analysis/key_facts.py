@@ -13,6 +13,7 @@ from functools import cached_property, partial
 
 from jax_lsp.analysis.attributes import ANY_ATTRIBUTE
 from jax_lsp.analysis.document import UnitSource
+from jax_lsp.analysis.imports import Resolver
 from jax_lsp.analysis.key_consumers import (
     LIBRARY_MAKER_ROOTS,
     KeySummary,
@@ -46,6 +47,7 @@ from jax_lsp.analysis.keys import (
 from jax_lsp.analysis.model_view import ModelFact, ModelView
 from jax_lsp.analysis.summary import FunctionNode
 from jax_lsp.analysis.traced import all_params
+from jax_lsp.analysis.unit_memo import Keyed, per_unit
 
 
 class KeyFacts(ModelFact):
@@ -64,24 +66,28 @@ class KeyFacts(ModelFact):
         the module."""
         if self._key_helpers is None:
             helpers: dict[str, frozenset[str]] = {}
-            # Everything a unit's helpers read beyond its parse: the imports with the imported
-            # names' facts (`alias_key`), the module's library objects and random initializers.
-            key = (
-                "key-helpers",
-                self.model.alias_key,
-                tuple(sorted(self.key_makers.items())),
-                self.model.module_globals.initializer_globals,
-            )
+            roles = self._roles()
             for unit in self.model.document.units:
-                if unit.tree is None:
-                    continue
-                if key not in unit.source.memo:
-                    unit.source.memo[key] = self._unit_key_helpers(unit.source)
-                helpers.update(unit.source.memo[key])
+                if unit.tree is not None:
+                    helpers.update(_unit_key_helpers(unit.source, roles))
             self._key_helpers = self._helpers_through_calls(helpers)
         return self._key_helpers
 
-    def _unit_key_helpers(self, source: UnitSource) -> dict[str, frozenset[str]]:
+    def _roles(self) -> Keyed[KeyFacts]:
+        """This fact as a unit's key helpers read it (`_may_consume_keys`, `_consumer_role`):
+        keyed by all those read beyond the unit's parse, the imports with the imported
+        names' facts, the module's library objects and random initializers. Not kept on the
+        fact: it holds the fact, and a cycle waits for the cycle collector."""
+        return Keyed(
+            self,
+            (
+                self.model.alias_key,
+                tuple(sorted(self.key_makers.items())),
+                self.model.module_globals.initializer_globals,
+            ),
+        )
+
+    def unit_key_helpers(self, source: UnitSource) -> dict[str, frozenset[str]]:
         if not self._may_consume_keys(source.text):
             return {}
         helpers = {}
@@ -322,22 +328,9 @@ class KeyFacts(ModelFact):
         for unit in self.model.document.units:
             if unit.tree is None or not self._may_draw(unit.source):
                 continue
-            memo = ("global-key-draws", self.model.alias_key)
-            if memo not in unit.source.memo:
-                unit.source.memo[memo] = self._unit_global_key_draws(unit.source)
-            found.update(unit.source.memo[memo])
+            found.update(_unit_global_key_draws(unit.source, self.model.aliases))
         rebound = self.model.module_globals.global_writes
         return {function: name for function, name in found.items() if name not in rebound}
-
-    def _unit_global_key_draws(self, source: UnitSource) -> dict[str, str]:
-        draws = {}
-        for statement in source.tree.body:
-            if not isinstance(statement, ast.FunctionDef) or statement.decorator_list:
-                continue
-            drawn = drawn_free_names(statement, lambda c: consumer_key(c, self.model.resolver))
-            if len(drawn) == 1:
-                draws[statement.name] = next(iter(drawn))
-        return draws
 
     @cached_property
     def object_key_draws(self) -> dict[str, tuple[str, str]]:
@@ -402,20 +395,15 @@ class KeyFacts(ModelFact):
     def _names_any(source: UnitSource, names: tuple[str, ...]) -> bool:
         """Does the unit's text hold one of `names` (as a substring)? Memoised on the unit:
         module_key_reuses asks it of every unit on each edit."""
-        key = ("names-any", names)
-        found = source.memo.get(key)
-        if found is None:
-            found = source.memo[key] = any(name in source.text for name in names)
-        return found
+        return _names_any(source, names)
 
     def _may_draw(self, source: UnitSource) -> bool:
-        key = ("may-draw", self.model.alias_key, self.model.module_globals.initializer_globals)
-        found = source.memo.get(key)
-        if found is None:
-            text = source.text
-            found = may_draw(text, self.model.resolver) or may_use_library_key(text)
-            found = source.memo[key] = found or self._may_consume_keys(text)
-        return found
+        return _may_draw(source, self._drawing())
+
+    def _drawing(self) -> Keyed[KeyFacts]:
+        """This fact as `_may_draw` reads it (`_may_consume_keys`): keyed by the imports with
+        the imported names' facts and the module's random initializers."""
+        return Keyed(self, (self.model.alias_key, self.model.module_globals.initializer_globals))
 
 
 def _state_root(path: str) -> str:
@@ -428,3 +416,34 @@ def _state_root(path: str) -> str:
 _OWN_MAKERS: weakref.WeakKeyDictionary[ast.AST, tuple[int, dict[str, str]]] = (
     weakref.WeakKeyDictionary()
 )
+
+
+@per_unit
+def _unit_key_helpers(source: UnitSource, roles: Keyed[KeyFacts]) -> dict[str, frozenset[str]]:
+    return roles.value.unit_key_helpers(source)
+
+
+@per_unit
+def _unit_global_key_draws(source: UnitSource, aliases: Keyed[Resolver]) -> dict[str, str]:
+    draws = {}
+    for statement in source.tree.body:
+        if not isinstance(statement, ast.FunctionDef) or statement.decorator_list:
+            continue
+        drawn = drawn_free_names(statement, lambda c: consumer_key(c, aliases.value))
+        if len(drawn) == 1:
+            draws[statement.name] = next(iter(drawn))
+    return draws
+
+
+@per_unit
+def _names_any(source: UnitSource, names: tuple[str, ...]) -> bool:
+    return any(name in source.text for name in names)
+
+
+@per_unit
+def _may_draw(source: UnitSource, facts: Keyed[KeyFacts]) -> bool:
+    text = source.text
+    resolver = facts.value.model.resolver
+    return (
+        may_draw(text, resolver) or may_use_library_key(text) or facts.value._may_consume_keys(text)
+    )

@@ -36,6 +36,7 @@ from jax_lsp.analysis.shapes import ArrayShape, ShapeTracker
 from jax_lsp.analysis.summary import ClassRecord, FunctionNode, FunctionRef
 from jax_lsp.analysis.text import identifiers
 from jax_lsp.analysis.traced import TraceInfo, all_params
+from jax_lsp.analysis.unit_memo import Keyed, per_unit
 from jax_lsp.analysis.values import Instance, Object, Value, merge_values
 from jax_lsp.analysis.workspace import real_file
 
@@ -515,48 +516,54 @@ class ObjectFacts(ModelFact):
             return None
         if class_name in self.subclassed:
             return None  # a subclass may assign other values
-        key = (
-            "object-fields",
-            record.node,
-            self.model.alias_key,
-            self.model.module_globals.globals_key,
-            self.model.scopes.returns_key(source),
-        )
-        fields = source.memo.get(key)
-        if fields is None:
-            # A code edit in one method makes a new parse of the class, yet the fields
-            # depend only on the assignments to `self` (nodes of the members the edit did not
-            # touch, shared with the last parse), the imports, the globals and the module
-            # functions the class's text names: reused from the last parse while those are
-            # the same (the edited method assigning nothing, mostly).
-            inputs = (
-                class_name,
-                tuple((name, tuple(found)) for name, found in assigned.items()),
-                unknown,
-                self.model.alias_key,
-                self.model.module_globals.globals_key,
-                self.model.unit_keys.named_function_units(source),
-            )
-            fields = source.memo[key] = self.model.document.lineage.reuse_each(
-                "object-fields",
-                self.model._generation,
-                class_name,
-                inputs,
-                lambda: self._object_fields(assigned, unknown, class_name),
-            )
+        fields = _object_fields(source, record, self._field_reads(source))
         if not fields:
             return None
         written = self._written_outside
         kept = tuple((name, value) for name, value in fields if name not in written)
         return Object(class_name, kept) if kept else None
 
+    def _field_reads(self, source: UnitSource) -> Keyed[ObjectFacts]:
+        """This fact as the fields of a class of `source` read it (`_object_fields`): keyed
+        by the imports with the imported names' facts, the globals and the return summaries
+        of the module functions the unit names. Not kept on the fact: it holds the fact."""
+        key = (
+            self.model.alias_key,
+            self.model.module_globals.globals_key,
+            self.model.scopes.returns_key(source),
+        )
+        return Keyed(self, key)
+
+    def reused_fields(
+        self, source: UnitSource, record: ClassRecord
+    ) -> tuple[tuple[str, Value], ...]:
+        """The fields of the plain object of the class of `record` (`_object_fields`).
+
+        A code edit in one method makes a new parse of the class, yet the fields depend only
+        on the assignments to `self` (nodes of the members the edit did not touch, shared
+        with the last parse), the imports, the globals and the module functions the class's
+        text names: reused from the last parse while those are the same (the edited method
+        assigning nothing, mostly)."""
+        assigned, unknown = self.self_assignments(record)
+        class_name = record.name
+        inputs = (
+            class_name,
+            tuple((name, tuple(found)) for name, found in assigned.items()),
+            unknown,
+            self.model.alias_key,
+            self.model.module_globals.globals_key,
+            self.model.unit_keys.named_function_units(source),
+        )
+        return self.model.document.lineage.reuse_each(
+            "object-fields",
+            self.model._generation,
+            class_name,
+            inputs,
+            lambda: self._object_fields(assigned, unknown, class_name),
+        )
+
     def self_assignments(self, record: ClassRecord) -> tuple[dict, frozenset[str]]:
-        source = self.model._source_of[record.node]
-        key = ("self-assignments", record.node)
-        found = source.memo.get(key)
-        if found is None:  # syntax only: memoised on the class's unit
-            found = source.memo[key] = self_assignments(record.node, source.text)
-        return found
+        return _self_assignments(self.model._source_of[record.node], record.node)
 
     @cached_property
     def _written_outside(self) -> frozenset[str]:
@@ -675,11 +682,7 @@ class ObjectFacts(ModelFact):
             return None
         every_leaf = every_leaf and flattens_fields(record)
         source = self.model._source_of[record.node]
-        key = ("fields", self.model.alias_key, class_name, every_leaf)
-        if key not in source.memo:
-            fields = field_values(record.node, self.model.resolver, every_leaf)
-            source.memo[key] = Instance(class_name, tuple(sorted(fields.items())))
-        return source.memo[key]
+        return _traced_instance(source, record, self.model.aliases, every_leaf)
 
     @cached_property
     def boolean_fields(self) -> dict[str, frozenset[str]]:
@@ -707,11 +710,7 @@ class ObjectFacts(ModelFact):
         found: dict[tuple[str, str], str] = {}
         for record in self.model.classes.values():
             source = self.model._source_of[record.node]
-            key = ("attribute-constructors", record.node)
-            constructors = source.memo.get(key)
-            if constructors is None:  # syntax only: memoised on the class's unit
-                constructors = source.memo[key] = attribute_constructors(record.node)
-            for attribute, class_name in constructors:
+            for attribute, class_name in _attribute_constructors(source, record.node):
                 if class_name in self.model.classes:
                     found.setdefault((record.name, attribute), class_name)
         for value in self.model.module_globals.stable_globals.values():
@@ -875,12 +874,10 @@ class ObjectFacts(ModelFact):
         for unit in self.model.document.units:
             if unit.tree is None:
                 continue
-            if "instance-events" not in unit.source.memo:
-                unit.source.memo["instance-events"] = instance_events(unit.tree)
             start = unit.start_line
             events += (
                 (kind, name, detail, start + line)
-                for kind, name, detail, line in unit.source.memo["instance-events"]
+                for kind, name, detail, line in _instance_events(unit.source)
             )
         return events
 
@@ -934,10 +931,42 @@ _HAIKU_TRANSFORMS = {"haiku.transform": 2, "haiku.transform_with_state": 3}
 
 def _unit_attribute_writes(unit: Unit) -> frozenset[str | FreshWrite]:
     """`attribute_writes` of a unit, memoised on its parse."""
-    memo = unit.source.memo
-    if "attribute-writes" not in memo:
-        memo["attribute-writes"] = attribute_writes(unit.tree, unit.source.text)
-    return memo["attribute-writes"]
+    return _attribute_writes(unit.source)
+
+
+@per_unit
+def _attribute_writes(source: UnitSource) -> frozenset[str | FreshWrite]:
+    return attribute_writes(source.tree, source.text)
+
+
+@per_unit
+def _object_fields(
+    source: UnitSource, record: ClassRecord, objects: Keyed[ObjectFacts]
+) -> tuple[tuple[str, Value], ...]:
+    return objects.value.reused_fields(source, record)
+
+
+@per_unit
+def _self_assignments(source: UnitSource, node: ast.ClassDef) -> tuple[dict, frozenset[str]]:
+    return self_assignments(node, source.text)  # syntax only
+
+
+@per_unit
+def _traced_instance(
+    source: UnitSource, record: ClassRecord, aliases: Keyed[Resolver], every_leaf: bool
+) -> Instance:
+    fields = field_values(record.node, aliases.value, every_leaf)
+    return Instance(record.name, tuple(sorted(fields.items())))
+
+
+@per_unit
+def _attribute_constructors(source: UnitSource, node: ast.ClassDef) -> list[tuple[str, str]]:
+    return attribute_constructors(node)  # syntax only
+
+
+@per_unit
+def _instance_events(source: UnitSource) -> list:
+    return instance_events(source.tree)
 
 
 def _haiku_transformed(value: ast.expr, resolver: Resolver) -> tuple[str | ast.Lambda, int] | None:

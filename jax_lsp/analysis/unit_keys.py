@@ -8,6 +8,7 @@ from __future__ import annotations
 import ast
 import re
 from bisect import bisect_right
+from collections.abc import KeysView, Mapping
 from functools import cached_property
 from typing import NamedTuple
 
@@ -19,7 +20,8 @@ from jax_lsp.analysis.recorded import ReadLog, Recheck, RecordedObject, Recordin
 from jax_lsp.analysis.scope_facts import context_from_enclosing
 from jax_lsp.analysis.shapes import LITERAL_INDEX
 from jax_lsp.analysis.summary import FunctionNode, UnitSummary
-from jax_lsp.analysis.values import Function
+from jax_lsp.analysis.unit_memo import Keyed, per_unit
+from jax_lsp.analysis.values import Function, Value
 
 # Substrings of every spelling of a 64-bit dtype ("float64", "complex128", "f8", "double")
 # and of the x64 flag: all literals, each looked for with `in` (a third of the instructions of
@@ -84,15 +86,11 @@ class UnitKeys(ModelFact):
 
     def named_functions(self, source: UnitSource) -> tuple[str, ...]:
         """The module-level names bound to module functions that the unit's text holds."""
-        key = ("named-functions", self.function_names_key)
-        named = source.memo.get(key)
-        if named is None:
-            # A name among the text's words may be called. Memoised on the unit: a scan of
-            # every unit for every name on each edit cost the editor its speed; the words'
-            # intersection costs the unit's size, not the module's (a search of the text for
-            # each of a thousand names, in each of a thousand units, was quadratic).
-            named = source.memo[key] = tuple(sorted(source.words() & self.function_units.keys()))
-        return named
+        return _named_functions(source, self._function_names)
+
+    @cached_property
+    def _function_names(self) -> Keyed[KeysView[str]]:
+        return Keyed(self.function_units.keys(), self.function_names_key)
 
     def named_function_units(self, source: UnitSource) -> tuple:
         """`_returns_key` with the unit's own functions: for a fact kept across parses."""
@@ -108,16 +106,12 @@ class UnitKeys(ModelFact):
         Everything keyed on this rather than on all globals survives a new module-level
         statement that binds a name the unit does not mention."""
         # Memoised on the unit while all globals are the same (an edit inside a function).
-        key = ("globals-used", self.model.module_globals.globals_key)
-        found = source.memo.get(key)
-        if found is None:
-            values = self.model.module_globals.global_values
-            words = source.words()
-            used = sorted(words & values.keys()) if len(words) < len(values) else None
-            if used is None:
-                used = sorted(name for name in values if name in words)
-            found = source.memo[key] = intern_key(tuple([(name, values[name]) for name in used]))
-        return found
+        return _unit_globals_key(source, self.model.module_globals.keyed_values)
+
+    def unit_globals(self, source: UnitSource) -> Keyed[Mapping[str, Value]]:
+        """The module's globals as the unit's code reads them (by the names its text
+        mentions), for per-unit computations: keyed by `unit_globals_key`."""
+        return Keyed(self.model.module_globals.global_values, self.unit_globals_key(source))
 
     @cached_property
     def function_names_key(self) -> int:
@@ -241,19 +235,7 @@ class UnitKeys(ModelFact):
 
     def _key_markers(self, source: UnitSource) -> KeyMarkers:
         """Which conditional module facts a unit's key reads (`KeyMarkers`)."""
-        markers = source.memo.get("key-markers")
-        if markers is None:
-            text = source.text
-            markers = source.memo["key-markers"] = KeyMarkers(
-                x64=any(marker in text for marker in _X64_MARKERS)
-                or (
-                    any(alias in text for alias in _X64_ALIASES)
-                    and bool(_X64_ALIAS_WORDS.search(text))
-                ),
-                attribute_writes="static_arg" in text or ("(self." in text and "jit" in text),
-                top_level_index=_may_index_at_top(source),
-            )
-        return markers
+        return _unit_key_markers(source)
 
     def compute_unit_key(self, unit: Unit, log: ReadLog) -> UnitKey:
         """The key of `unit`, every module fact it reads recorded in `log`."""
@@ -418,3 +400,33 @@ def _may_index_at_top(source: UnitSource) -> bool:
     """May the unit's top-level code (not a function body) index with a literal?"""
     text = evaluated_text(source)
     return "take(" in text or bool(LITERAL_INDEX.search(text))
+
+
+@per_unit
+def _named_functions(source: UnitSource, names: Keyed[KeysView[str]]) -> tuple[str, ...]:
+    # A name among the text's words may be called. Memoised on the unit: a scan of every unit
+    # for every name on each edit cost the editor its speed; the words' intersection costs
+    # the unit's size, not the module's (a search of the text for each of a thousand names,
+    # in each of a thousand units, was quadratic).
+    return tuple(sorted(source.words() & names.value))
+
+
+@per_unit
+def _unit_globals_key(source: UnitSource, module_globals: Keyed[Mapping[str, Value]]) -> int:
+    values = module_globals.value
+    words = source.words()
+    used = sorted(words & values.keys()) if len(words) < len(values) else None
+    if used is None:
+        used = sorted(name for name in values if name in words)
+    return intern_key(tuple([(name, values[name]) for name in used]))
+
+
+@per_unit
+def _unit_key_markers(source: UnitSource) -> KeyMarkers:
+    text = source.text
+    return KeyMarkers(
+        x64=any(marker in text for marker in _X64_MARKERS)
+        or (any(alias in text for alias in _X64_ALIASES) and bool(_X64_ALIAS_WORDS.search(text))),
+        attribute_writes="static_arg" in text or ("(self." in text and "jit" in text),
+        top_level_index=_may_index_at_top(source),
+    )

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from jax_lsp.analysis import recorded
 from jax_lsp.analysis.document import Document, clear_caches
 from jax_lsp.analysis.model import ModuleModel
-from jax_lsp.analysis.unit_memo import reuse_reading
+from jax_lsp.analysis.unit_memo import Keyed, per_unit, reuse_reading
 from tests.analysis.editing import edit_sequences, edited_versions
 
 
@@ -17,20 +17,40 @@ def test_a_memo_is_reused_while_its_lookups_answer_the_same(monkeypatch):
     table = {"a": 1, "b": 2}
     computed = []
 
-    def compute(lookup):
+    def compute(source, lookup, first):
         computed.append(1)
-        return lookup("a") + lookup("b")
+        return lookup(first) + lookup("b")
 
-    memo: dict = {}
-    assert reuse_reading(memo, "sum", table.get, compute) == 3
-    assert reuse_reading(memo, "sum", table.get, compute) == 3
+    source = Document("x = 1\n").units[0].source
+    assert reuse_reading(source, compute, table.get, "a") == 3
+    assert reuse_reading(source, compute, table.get, "a") == 3
     assert len(computed) == 1
     table["c"] = 10  # not looked up: the memo stays good
-    assert reuse_reading(memo, "sum", table.get, compute) == 3
+    assert reuse_reading(source, compute, table.get, "a") == 3
     assert len(computed) == 1
     table["b"] = 5
-    assert reuse_reading(memo, "sum", table.get, compute) == 6
+    assert reuse_reading(source, compute, table.get, "a") == 6
     assert len(computed) == 2
+    assert reuse_reading(source, compute, table.get, "b") == 10  # its own entry
+    assert len(computed) == 3
+
+
+def test_a_per_unit_memo_is_keyed_by_its_function_and_arguments():
+    computed = []
+
+    @per_unit
+    def scaled(source, factor, keyed):
+        computed.append(factor)
+        return factor + keyed.value
+
+    source = Document("x = 1\n").units[0].source
+    assert scaled(source, 2, Keyed(100, "a")) == 102
+    assert scaled(source, 2, Keyed(100, "a")) == 102
+    assert scaled(source, 2, Keyed(999, "a")) == 102  # the key stands for the value
+    assert computed == [2]
+    assert scaled(source, 3, Keyed(100, "a")) == 103
+    assert scaled(source, 2, Keyed(100, "b")) == 102
+    assert computed == [2, 3, 2]
 
 
 PROGRAM = """\
