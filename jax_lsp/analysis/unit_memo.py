@@ -20,20 +20,24 @@ the unit it looked into changed (tests/analysis/test_unit_memo.py).
 from __future__ import annotations
 
 import functools
+from types import FunctionType
 from collections.abc import Callable, Hashable
-from typing import TYPE_CHECKING, Generic, TypeVar
+from typing import Generic, Protocol, TypeVar
 
 from jax_lsp.analysis import recorded
 from jax_lsp.analysis.recorded import ReadLog, entries_hold, recorded_call
-
-if TYPE_CHECKING:
-    from jax_lsp.analysis.document import UnitSource
 
 K = TypeVar("K", bound=Hashable)
 R = TypeVar("R")
 T = TypeVar("T")
 
 _MISSING = object()
+
+
+class UnitSource(Protocol):
+    """A unit's parse as its memo sees it (`document.UnitSource`, which imports this)."""
+
+    memo: UnitMemo
 
 
 class Keyed(Generic[T]):
@@ -123,12 +127,20 @@ def per_unit(compute: Callable[..., R]) -> Callable[..., R]:
     """`compute(source, *args)` memoised on the unit's parse, keyed by `compute` and `args`
     (hashable; a fact of the model passed as a `Keyed`). `compute` must read nothing but
     the unit and its arguments: what it reads of other units goes through `reuse_reading`."""
+    _check_computation(compute)
 
     @functools.wraps(compute)
     def memoised(source: UnitSource, *args: Hashable) -> R:
         return source.memo.computed(source, compute, args)
 
     return memoised
+
+
+def _check_computation(compute: Callable) -> None:
+    """A memoised computation is a plain function: a method would read its object, a closure
+    what it captured, and neither is part of the key."""
+    if not isinstance(compute, FunctionType) or compute.__closure__ is not None:
+        raise TypeError(f"{compute!r}: a per-unit computation is a function of its arguments")
 
 
 def reuse_reading(
@@ -140,6 +152,7 @@ def reuse_reading(
     """`compute(source, lookup, *args)` memoised on the unit's parse under `compute` and
     `args`, reused while `lookup` answers every question the computation asked as it did
     then (its calls recorded in a `ReadLog`)."""
+    _check_computation(compute)
     memo = source.memo
     entry = memo.kept(compute, *args)
     if entry is not None:
