@@ -185,7 +185,7 @@ def test_no_memo_key_is_spelled_by_hand():
                 # The owner of an entry: `kept(owner, ...)`, `keep(value, owner, ...)`,
                 # `computed(source, compute, args)`.
                 at = {"kept": 0, "keep": 1, "computed": 1}.get(node.func.attr)
-                if at is not None and len(node.args) > at:
-                    if isinstance(node.args[at], ast.Constant | ast.Tuple | ast.Lambda):
-                        found.append(f"{name}:{node.lineno}")
+                owner = node.args[at] if at is not None and len(node.args) > at else None
+                if isinstance(owner, ast.Constant | ast.Tuple | ast.Lambda):
+                    found.append(f"{name}:{node.lineno}")
     assert found == []

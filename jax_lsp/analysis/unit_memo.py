@@ -20,8 +20,8 @@ the unit it looked into changed (tests/analysis/test_unit_memo.py).
 from __future__ import annotations
 
 import functools
-from types import FunctionType
 from collections.abc import Callable, Hashable
+from types import FunctionType
 from typing import Generic, Protocol, TypeVar
 
 from jax_lsp.analysis import recorded

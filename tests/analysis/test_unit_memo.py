@@ -12,7 +12,6 @@ from jax_lsp.analysis.model import ModuleModel
 from jax_lsp.analysis.unit_memo import Keyed, per_unit, reuse_reading
 from tests.analysis.editing import edit_sequences, edited_versions
 
-
 _COMPUTED: list = []
 
 
