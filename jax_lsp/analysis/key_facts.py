@@ -105,11 +105,12 @@ class KeyFacts(ModelFact):
     def _may_consume_keys(self, text: str) -> bool:
         """Can code with this text hand a key to a consumer: a sampler, a library consumer,
         an imported function that consumes or derives from a key?"""
-        if may_draw(text, self.model.resolver) or may_use_library_key(text):
-            return True
-        if any(name in text for name in self.model.module_globals.initializer_globals):
-            return True
-        return any(name.partition(".")[0] in text for name in self._external_key_functions)
+        return _may_consume_keys(
+            text,
+            self.model.resolver,
+            self.model.module_globals.initializer_globals,
+            self._external_key_functions,
+        )
 
     @cached_property
     def _external_key_functions(self) -> tuple[str, ...]:
@@ -398,12 +399,12 @@ class KeyFacts(ModelFact):
         return _names_any(source, names)
 
     def _may_draw(self, source: UnitSource) -> bool:
-        return _may_draw(source, self._drawing())
-
-    def _drawing(self) -> Keyed[KeyFacts]:
-        """This fact as `_may_draw` reads it (`_may_consume_keys`): keyed by the imports with
-        the imported names' facts and the module's random initializers."""
-        return Keyed(self, (self.model.alias_key, self.model.module_globals.initializer_globals))
+        return _may_draw(
+            source,
+            self.model.aliases,
+            self.model.module_globals.initializer_globals,
+            self._external_key_functions,
+        )
 
 
 def _state_root(path: str) -> str:
@@ -441,9 +442,24 @@ def _names_any(source: UnitSource, names: tuple[str, ...]) -> bool:
 
 
 @per_unit
-def _may_draw(source: UnitSource, facts: Keyed[KeyFacts]) -> bool:
-    text = source.text
-    resolver = facts.value.model.resolver
-    return (
-        may_draw(text, resolver) or may_use_library_key(text) or facts.value._may_consume_keys(text)
-    )
+def _may_draw(
+    source: UnitSource,
+    aliases: Keyed[Resolver],
+    initializers: frozenset[str],
+    external_functions: tuple[str, ...],
+) -> bool:
+    """Can the unit's code draw from a key or hand one to a consumer (`_may_consume_keys`)?"""
+    return _may_consume_keys(source.text, aliases.value, initializers, external_functions)
+
+
+def _may_consume_keys(
+    text: str, resolver: Resolver, initializers: frozenset[str], external_functions: tuple[str, ...]
+) -> bool:
+    """Can code with this text hand a key to a consumer: a sampler, a library consumer, a
+    random initializer of the module, an imported function that consumes or derives from a
+    key (`external_functions`)?"""
+    if may_draw(text, resolver) or may_use_library_key(text):
+        return True
+    if any(name in text for name in initializers):
+        return True
+    return any(name.partition(".")[0] in text for name in external_functions)

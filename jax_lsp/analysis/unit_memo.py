@@ -131,7 +131,21 @@ def per_unit(compute: Callable[..., R]) -> Callable[..., R]:
 
     @functools.wraps(compute)
     def memoised(source: UnitSource, *args: Hashable) -> R:
-        return source.memo.computed(source, compute, args)
+        # `UnitMemo.computed`, inlined: some are asked of every unit at every keystroke.
+        memo = source.memo
+        if args:
+            key: Hashable = (compute, *args)
+            for arg in args:
+                if type(arg) is Keyed:
+                    key = memo_key(compute, args)
+                    break
+        else:
+            key = compute
+        found = memo._entries.get(key, _MISSING)
+        if found is _MISSING:
+            found = compute(source, *args)
+            memo._put(key, found)
+        return found  # type: ignore[return-value]
 
     return memoised
 
