@@ -22,6 +22,7 @@ from jax_lsp.analysis.attributes import (
 )
 from jax_lsp.analysis.crossing import NO_FOREIGN
 from jax_lsp.analysis.document import Unit, UnitSource
+from jax_lsp.analysis.external import ExternalFacts
 from jax_lsp.analysis.fields import boolean_entries, boolean_fields
 from jax_lsp.analysis.flow import FlowInterpreter, ScopeContext, annotation_kind
 from jax_lsp.analysis.imports import Resolver, local_imports
@@ -516,51 +517,51 @@ class ObjectFacts(ModelFact):
             return None
         if class_name in self.subclassed:
             return None  # a subclass may assign other values
-        fields = _object_fields(source, record, self._field_reads(source))
+        fields = self._plain_fields(source, record)
         if not fields:
             return None
         written = self._written_outside
         kept = tuple((name, value) for name, value in fields if name not in written)
         return Object(class_name, kept) if kept else None
 
-    def _field_reads(self, source: UnitSource) -> Keyed[ObjectFacts]:
-        """This fact as the fields of a class of `source` read it (`_object_fields`): keyed
-        by the imports with the imported names' facts, the globals and the return summaries
-        of the module functions the unit names. Not kept on the fact: it holds the fact."""
-        key = (
-            self.model.alias_key,
-            self.model.module_globals.globals_key,
-            self.model.scopes.returns_key(source),
-        )
-        return Keyed(self, key)
-
-    def reused_fields(
+    def _plain_fields(
         self, source: UnitSource, record: ClassRecord
     ) -> tuple[tuple[str, Value], ...]:
-        """The fields of the plain object of the class of `record` (`_object_fields`).
+        """`_object_fields`, memoised on the class's unit by its arguments.
 
         A code edit in one method makes a new parse of the class, yet the fields depend only
         on the assignments to `self` (nodes of the members the edit did not touch, shared
         with the last parse), the imports, the globals and the module functions the class's
         text names: reused from the last parse while those are the same (the edited method
         assigning nothing, mostly)."""
-        assigned, unknown = self.self_assignments(record)
-        class_name = record.name
-        inputs = (
-            class_name,
-            tuple((name, tuple(found)) for name, found in assigned.items()),
-            unknown,
-            self.model.alias_key,
-            self.model.module_globals.globals_key,
-            self.model.unit_keys.named_function_units(source),
+        scopes = self.model.scopes
+        args = (
+            record,
+            self.model.aliases,
+            self.model.imported,
+            self.model.module_globals.keyed_values,
+            Keyed(scopes.return_value, scopes.returns_key(source)),
         )
-        return self.model.document.lineage.reuse_each(
-            "object-fields",
-            self.model._generation,
-            class_name,
-            inputs,
-            lambda: self._object_fields(assigned, unknown, class_name),
-        )
+        fields = source.memo.kept(_object_fields, *args)
+        if fields is None:
+            assigned, unknown = self.self_assignments(record)
+            inputs = (
+                record.name,
+                tuple((name, tuple(found)) for name, found in assigned.items()),
+                unknown,
+                self.model.alias_key,
+                self.model.module_globals.globals_key,
+                self.model.unit_keys.named_function_units(source),
+            )
+            fields = self.model.document.lineage.reuse_each(
+                "object-fields",
+                self.model._generation,
+                record.name,
+                inputs,
+                lambda: _object_fields(source, *args),
+            )
+            source.memo.keep(fields, _object_fields, *args)
+        return fields  # type: ignore[return-value]
 
     def self_assignments(self, record: ClassRecord) -> tuple[dict, frozenset[str]]:
         return _self_assignments(self.model._source_of[record.node], record.node)
@@ -603,65 +604,6 @@ class ObjectFacts(ModelFact):
                 return frozenset([ANY_ATTRIBUTE])
             found |= written & names
         return frozenset(found)
-
-    def _object_fields(
-        self,
-        assigned: dict[str, list[tuple[ast.FunctionDef | ast.AsyncFunctionDef, ast.expr]]],
-        unknown: frozenset[str],
-        class_name: str,
-    ) -> tuple[tuple[str, Value], ...]:
-        """Each attribute's value: every assignment of it in a method, merged. Values that
-        read `self` are found once those that do not are known (`self.x = self.x.at[i].set(v)`
-        keeps the kind `__init__` gave)."""
-        writes = [
-            (name, method, value)
-            for name, found in assigned.items()
-            if name not in unknown
-            for method, value in found
-        ]
-        found: dict[str, Value] = {}
-        for reads_self in (False, True):
-            known = tuple((name, value) for name, value in found.items())
-            for name, method, value in writes:
-                me = positional_params(method)[0]
-                if reads_self != any(
-                    isinstance(n, ast.Name) and n.id == me for n in walk_nodes(value)
-                ):
-                    continue
-                result = self._evaluate_in(method, value, {me: Object(class_name, known)})
-                found[name] = merge_values(found[name], result) if name in found else result
-        return tuple(sorted((n, v) for n, v in found.items() if v is not Kind.UNKNOWN))
-
-    def _evaluate_in(
-        self, method: ast.FunctionDef | ast.AsyncFunctionDef, value: ast.expr, env: dict[str, Value]
-    ) -> Value:
-        """The value of one expression of a method, every other name the method binds unknown
-        (only module names and what `env` gives are known)."""
-        bound = self.model.scopes.bound_in.get(method)
-        if bound is None:
-            bound = self.model.scopes.bound_in[method] = frozenset(
-                [
-                    *(
-                        n.id
-                        for n in walk_nodes(method)
-                        if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)
-                    ),
-                    *all_params(method),
-                ]
-            )
-        names: dict[str, Value] = dict.fromkeys(bound, Kind.UNKNOWN)
-        names.update(env)
-        resolver = self.model.resolver.child(local_imports(method), frozenset(names))
-        context = ScopeContext(
-            resolver,
-            False,
-            self.model.module_globals.global_values,
-            external=self.model.external or {},
-            returns=self.model.scopes.return_value,
-        )
-        interpreter = FlowInterpreter(context, {}, {})
-        interpreter.env = names
-        return interpreter.eval(value)
 
     def object_classes(self, node: FunctionNode) -> dict[str, str]:
         """`classes_in`, with `self` of a method of a class of the module."""
@@ -939,11 +881,70 @@ def _attribute_writes(source: UnitSource) -> frozenset[str | FreshWrite]:
     return attribute_writes(source.tree, source.text)
 
 
-@per_unit
 def _object_fields(
-    source: UnitSource, record: ClassRecord, objects: Keyed[ObjectFacts]
+    source: UnitSource,
+    record: ClassRecord,
+    aliases: Keyed[Resolver],
+    imported: Keyed[Mapping[str, ExternalFacts]],
+    module_globals: Keyed[Mapping[str, Value]],
+    returns: Keyed[Callable[[str], Value | None]],
 ) -> tuple[tuple[str, Value], ...]:
-    return objects.value.reused_fields(source, record)
+    """Each attribute's value: every assignment of it in a method, merged. Values that read
+    `self` are found once those that do not are known (`self.x = self.x.at[i].set(v)` keeps
+    the kind `__init__` gave)."""
+    assigned, unknown = _self_assignments(source, record.node)
+    writes = [
+        (name, method, value)
+        for name, found in assigned.items()
+        if name not in unknown
+        for method, value in found
+    ]
+    context = (aliases.value, module_globals.value, imported.value, returns.value)
+    found: dict[str, Value] = {}
+    for reads_self in (False, True):
+        known = tuple((name, value) for name, value in found.items())
+        for name, method, value in writes:
+            me = positional_params(method)[0]
+            if reads_self != any(isinstance(n, ast.Name) and n.id == me for n in walk_nodes(value)):
+                continue
+            result = _evaluate_in(method, value, {me: Object(record.name, known)}, *context)
+            found[name] = merge_values(found[name], result) if name in found else result
+    return tuple(sorted((n, v) for n, v in found.items() if v is not Kind.UNKNOWN))
+
+
+def _evaluate_in(
+    method: ast.FunctionDef | ast.AsyncFunctionDef,
+    value: ast.expr,
+    env: dict[str, Value],
+    resolver: Resolver,
+    module_globals: Mapping[str, Value],
+    external: Mapping[str, ExternalFacts],
+    returns: Callable[[str], Value | None],
+) -> Value:
+    """The value of one expression of a method, every other name the method binds unknown
+    (only module names and what `env` gives are known)."""
+    bound = frozenset(
+        [
+            *(
+                n.id
+                for n in walk_nodes(method)
+                if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)
+            ),
+            *all_params(method),
+        ]
+    )
+    names: dict[str, Value] = dict.fromkeys(bound, Kind.UNKNOWN)
+    names.update(env)
+    context = ScopeContext(
+        resolver.child(local_imports(method), frozenset(names)),
+        False,
+        module_globals,
+        external=external,
+        returns=returns,
+    )
+    interpreter = FlowInterpreter(context, {}, {})
+    interpreter.env = names
+    return interpreter.eval(value)
 
 
 @per_unit

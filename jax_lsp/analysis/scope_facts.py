@@ -67,7 +67,6 @@ class ScopeFacts(ModelFact):
     def __init__(self, model: ModelView) -> None:
         super().__init__(model)
         self.contexts: dict[ast.AST, TraceInfo | None] = {}
-        self.bound_in: dict[ast.AST, frozenset[str]] = {}
         self.rebound: dict[ast.AST, frozenset[str]] = {}
         self.carries: dict[ast.AST, tuple] = {}
         # scope_kinds's answers by function once the trace is settled (None while it grows): every

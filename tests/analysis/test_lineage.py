@@ -377,18 +377,19 @@ class Buffer:
 
 
 def test_an_edit_in_one_method_keeps_the_facts_of_the_other_methods(monkeypatch):
-    from jax_lsp.analysis import scope_facts
-    from jax_lsp.analysis.object_facts import ObjectFacts
+    from jax_lsp.analysis import object_facts, scope_facts
 
     before = Document(_BUFFER)
     fields = analyze(before).model._plain_object("Buffer")
     assert fields is not None and [name for name, _ in fields.fields] == ["data", "ref"]
     computed, walked = [], []
-    original_fields, original_refs = ObjectFacts._object_fields, scope_facts._local_refs
+    original_fields, original_refs = object_facts._object_fields, scope_facts._local_refs
     monkeypatch.setattr(
-        ObjectFacts,
+        object_facts,
         "_object_fields",
-        lambda self, *args: computed.append(args[-1]) or original_fields(self, *args),
+        lambda source, record, *args: (
+            computed.append(record.name) or original_fields(source, record, *args)
+        ),
     )
     monkeypatch.setattr(
         scope_facts,
