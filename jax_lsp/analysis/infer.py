@@ -173,7 +173,7 @@ def imported_bindings(
     sources = [unit.source for unit in document.units if unit.tree is not None]
     pieces = tuple([_unit_imports(source) for source in sources])
     # A keystroke rarely changes the document's imports: the last version's.
-    imports = document.lineage.reuse("workspace-imports", pieces, lambda: _merged(pieces))
+    imports = document.lineage.reuse(_merged, pieces)
     return cache.bindings(imports, path, roots)
 
 
@@ -187,9 +187,7 @@ def _spelled_callables(document: Document, bindings: Bindings) -> dict[str, Targ
     heads = frozenset([*names, *(module.partition(".")[0] for module in modules)])
     calls = tuple([_head_calls(s, heads) for s in sources if _may_call_one_of(s, heads)])
     # A keystroke rarely changes the calls or the imports: the last version's answer.
-    return document.lineage.reuse(
-        "spelled-callables", (calls, bindings), lambda: _spelled(calls, names, modules)
-    )
+    return document.lineage.reuse(_spelled, calls, names, modules)
 
 
 def _spelled(
@@ -1019,10 +1017,19 @@ def local_external_facts(
     bases = _base_names(document) if bindings[0] else frozenset()
     readers = _class_readers(document, bindings[0].keys())
     return document.lineage.reuse_while(
-        "workspace-facts",
-        (cache, roots, bindings, spelled, bases, readers),
-        lambda: _read_facts(bindings, spelled, _Lookups(roots, cache), bases, readers),
+        _workspace_facts, cache, roots, bindings, spelled, bases, readers
     )
+
+
+def _workspace_facts(
+    cache: ModuleFactsCache,
+    roots: tuple[Path, ...],
+    bindings: Bindings,
+    spelled: dict[str, Target],
+    bases: frozenset[str],
+    readers: frozenset[str],
+) -> tuple[tuple[dict[str, ExternalFacts], dict[str, Target]], Callable[[], bool]]:
+    return _read_facts(bindings, spelled, _Lookups(roots, cache), bases, readers)
 
 
 def _units_union(document: Document, compute: Callable[[UnitSource], frozenset[str]]) -> set[str]:

@@ -118,18 +118,7 @@ class KeyFacts(ModelFact):
         if not any(self.model.resolver.binds_module(root) for root in LIBRARY_MAKER_ROOTS):
             return {}
         assigned = self.model.module_globals.top_level_values
-
-        def compute() -> dict[str, str]:
-            statements = [
-                ast.Assign([ast.Name(name, ast.Store())], value)
-                for name, values in assigned.items()
-                for value in values
-            ]
-            return library_makers(statements, self.model.resolver)
-
-        return self.model.document.lineage.reuse(
-            "key-makers", (self.model.alias_key, assigned), compute
-        )
+        return self.model.document.lineage.reuse(_key_makers, self.model.aliases, assigned)
 
     @property
     def key_summaries(self) -> dict[str, KeySummary]:
@@ -486,3 +475,13 @@ def _own_makers(
     found = library_makers(function.body, aliases.value)
     _OWN_MAKERS[function] = (aliases.key, found)
     return found
+
+
+def _key_makers(aliases: Keyed[Resolver], assigned: dict[str, list[ast.expr]]) -> dict[str, str]:
+    """`KeyFacts.key_makers` of the module's top-level assignments."""
+    statements = [
+        ast.Assign([ast.Name(name, ast.Store())], value)
+        for name, values in assigned.items()
+        for value in values
+    ]
+    return library_makers(statements, aliases.value)

@@ -170,7 +170,7 @@ class ModuleModel:
         units = [unit for unit in self.document.units if unit.tree is not None]
         imports = tuple([_unit_import_bindings(unit.source) for unit in units])
         bindings, self.alias_key, self._bindings_key, external_key = self.document.lineage.reuse(
-            "aliases", (imports, self.external), lambda: _aliases(imports, self.external)
+            _aliases, imports, self.external
         )
         self.import_bindings = bindings
         # A resolver of its own: it memoises answers by node, which must go with this model.

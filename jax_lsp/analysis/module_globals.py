@@ -59,20 +59,19 @@ class ModuleGlobals(ModelFact):
         # of the functions top-level code names are part of the fold's context.
         self._top_callees = self._top_level_callees(units)
         bindings, kinds = self.model.document.lineage.fold(
-            "global-kinds",
-            (self.model.alias_key, intern_key(tuple(sorted(self._top_callees.items())))),
+            _top_level_bindings,
             [unit.source for unit in units],
-            self._top_level_bindings,
             _merge_bindings,
+            self.model.aliases,
+            self.model.imported,
+            Keyed(
+                (self._top_callees, self._plain_return_value),
+                intern_key(tuple(sorted(self._top_callees.items()))),
+            ),
         )
         self.global_values = kinds
         self.global_kinds, self.globals_key = self.model.document.lineage.reuse(
-            "globals-key",
-            kinds,
-            lambda: (
-                {name: kind_of(value) for name, value in kinds.items()},
-                intern_key(tuple(sorted(kinds.items(), key=lambda item: item[0]))),
-            ),
+            _global_kinds, kinds
         )
         # The globals as per-unit computations take them whole.
         self.keyed_values: Keyed[dict[str, Value]] = Keyed(kinds, self.globals_key)
@@ -155,47 +154,6 @@ class ModuleGlobals(ModelFact):
             return None
         return self.model.scopes.interpret_returns(self.model.functions[path].node, None)
 
-    def _top_level_bindings(self, source: UnitSource, known: dict[str, Value]) -> dict[str, Value]:
-        plain = _plain_bindings(source)
-        if plain is not None:
-            return self._with_imported_values(source, plain)
-        loads = _loaded_words(source)
-        used = frozenset((name, known[name]) for name in loads & known.keys())
-        callees = tuple(
-            sorted(
-                (value.path, self._top_callees[value.path])
-                for _, value in used
-                if type(value) is Function and value.path in self._top_callees
-            )
-        )
-        return _interpret_top_level(
-            source,
-            self.model.aliases,
-            self.model.imported,
-            used,
-            Keyed(self._plain_return_value, callees),
-        )
-
-    def _with_imported_values(
-        self, source: UnitSource, bound: dict[str, Value]
-    ) -> dict[str, Value]:
-        """`bound` with the values of the names the unit's `from m import NAME` statements
-        bind, where the workspace module `m` binds NAME once to a known value
-        (`ExternalFacts.value`); the interpreter binds them the same way (`_stmt_Import`)."""
-        if not self.model.external or not any(
-            facts.value is not None for facts in self.model.external.values()
-        ):
-            return bound
-        found = dict(bound)
-        for statement in source.tree.body:
-            if type(statement) is ast.ImportFrom:
-                for alias in statement.names:
-                    local = alias.asname or alias.name
-                    facts = self.model.external.get(local)
-                    if facts is not None and facts.value is not None:
-                        found[local] = facts.value
-        return found
-
     def module_shapes(self, unit_start: int) -> dict[str, KnownValue]:
         """Shapes and int literals of module-level names as the top-level code of the unit
         starting at document line `unit_start` sees them, carried across the top-level
@@ -207,22 +165,12 @@ class ModuleGlobals(ModelFact):
         units = [unit for unit in self.model.document.units if unit.tree is not None]
         untracked = self.global_writes
 
-        def step(source: UnitSource, state: dict) -> tuple[tuple, tuple]:
-            body = source.tree.body
-            if len(body) == 1 and isinstance(body[0], DEFINITIONS):
-                return (), ((body[0].name, None),)  # binds a function or a class
-            words = _loaded_words(source)
-            seen = tuple(sorted((n, v) for n, v in state.items() if n in words))
-            bound = _top_level_shapes(source, self.model.aliases, seen)
-            # A name some function rebinds through `global` is never known.
-            return seen, tuple(item for item in bound if item[0] not in untracked)
-
         results, _ = self.model.document.lineage.fold(
-            "module-shapes",
-            (self.model.alias_key, untracked),
+            _shapes_step,
             [unit.source for unit in units],
-            step,
             _apply_known,
+            self.model.aliases,
+            untracked,
         )
         return {unit.start_line: seen for unit, (seen, _) in zip(units, results, strict=True)}
 
@@ -243,15 +191,9 @@ class ModuleGlobals(ModelFact):
     @cached_property
     def int_array_globals(self) -> frozenset[str]:
         """Module-level names every top-level assignment of which is an integer JAX array."""
-        assigned = self.top_level_values
-
-        def compute() -> frozenset[str]:
-            oracle = IntArrayOracle(self.model.resolver, assigned.get)
-            return frozenset(n for n in assigned if oracle.is_int_array(ast.Name(n)))
-
         # Equal assignments (the same nodes: unchanged units) give the same answer.
         return self.model.document.lineage.reuse(
-            "int-array-globals", (self.model.alias_key, assigned), compute
+            _int_array_globals, self.model.aliases, self.top_level_values
         )
 
     @cached_property
@@ -267,35 +209,19 @@ class ModuleGlobals(ModelFact):
             if unit.tree is not None
         ):
             return frozenset()
-        assigned = self.top_level_values
-
-        def compute() -> frozenset[str]:
-            return frozenset(
-                name
-                for name, values in assigned.items()
-                if all(
-                    type(value) is ast.Call and makes_random_initializer(value, self.model.resolver)
-                    for value in values
-                )
-            )
-
-        inputs = (self.model.alias_key, assigned)
-        return self.model.document.lineage.reuse("initializer-globals", inputs, compute)
+        return self.model.document.lineage.reuse(
+            _initializer_globals, self.model.aliases, self.top_level_values
+        )
 
     @cached_property
     def float_array_globals(self) -> frozenset[str]:
         """Module-level names every top-level assignment of which is a known float value,
         item assignments or not: what the values' dtype is (`x[i] /= 2` keeps a float
         array float), not whether they change."""
-        assigned = self.top_level_values
-
-        def compute() -> frozenset[str]:
-            oracle = FloatOracle(self.model.resolver, assigned.get, default_dtype=True)
-            return frozenset(n for n in assigned if oracle.is_float(ast.Name(n)))
-
         # Equal assignments (the same nodes: unchanged units) give the same answer.
-        inputs = (self.model.alias_key, assigned)
-        return self.model.document.lineage.reuse("float-array-globals", inputs, compute)
+        return self.model.document.lineage.reuse(
+            _float_array_globals, self.model.aliases, self.top_level_values
+        )
 
     @cached_property
     def top_level_values(self) -> dict[str, list[ast.expr]]:
@@ -311,23 +237,9 @@ class ModuleGlobals(ModelFact):
     def float_globals(self) -> frozenset[str]:
         """Module-level names every top-level assignment of which is a known float value."""
         if self._float_globals is None:
-            assigned = self.top_level_values
-
-            def bindings(name: str) -> list[ast.expr] | None:
-                return assigned.get(name)
-
-            def compute() -> frozenset[str]:
-                oracle = FloatOracle(self.model.resolver, bindings)
-                return frozenset(
-                    name
-                    for name in assigned
-                    if name not in self.mutable_globals and oracle.is_float(ast.Name(name))
-                )
-
             # Equal assignments (the same nodes: unchanged units) give the same answer.
-            inputs = (self.model.alias_key, self.mutable_globals, assigned)
             self._float_globals = self.model.document.lineage.reuse(
-                "float-globals", inputs, compute
+                _float_global_names, self.model.aliases, self.mutable_globals, self.top_level_values
             )
         return self._float_globals
 
@@ -335,6 +247,109 @@ class ModuleGlobals(ModelFact):
     def global_writes(self) -> frozenset[str]:
         """Module-level names some function writes through `global`."""
         return frozenset().union(*(summary.global_writes for summary in self.model.summaries))
+
+
+def _top_level_bindings(
+    source: UnitSource,
+    known: dict[str, Value],
+    aliases: Keyed[Resolver],
+    imported: Keyed[Mapping[str, ExternalFacts]],
+    top_callees: Keyed[tuple[dict[str, int], Callable[[str], Value | None]]],
+) -> dict[str, Value]:
+    """What a unit's top-level code binds, the names bound before it at their `known` values;
+    `top_callees`: the module functions top-level code calls (path -> their unit's text
+    hash) and what each returns (`ModuleGlobals._plain_return_value`)."""
+    plain = _plain_bindings(source)
+    if plain is not None:
+        return _with_imported_values(source, plain, imported.value)
+    loads = _loaded_words(source)
+    used = frozenset((name, known[name]) for name in loads & known.keys())
+    callees, returns = top_callees.value
+    called = tuple(
+        sorted(
+            (value.path, callees[value.path])
+            for _, value in used
+            if type(value) is Function and value.path in callees
+        )
+    )
+    return _interpret_top_level(source, aliases, imported, used, Keyed(returns, called))
+
+
+def _with_imported_values(
+    source: UnitSource, bound: dict[str, Value], external: Mapping[str, ExternalFacts]
+) -> dict[str, Value]:
+    """`bound` with the values of the names the unit's `from m import NAME` statements bind,
+    where the workspace module `m` binds NAME once to a known value (`ExternalFacts.value`);
+    the interpreter binds them the same way (`_stmt_Import`)."""
+    if not external or not any(facts.value is not None for facts in external.values()):
+        return bound
+    found = dict(bound)
+    for statement in source.tree.body:
+        if type(statement) is ast.ImportFrom:
+            for alias in statement.names:
+                local = alias.asname or alias.name
+                facts = external.get(local)
+                if facts is not None and facts.value is not None:
+                    found[local] = facts.value
+    return found
+
+
+def _global_kinds(kinds: dict[str, Value]) -> tuple[dict[str, Kind], int]:
+    """The kind of each global's value, and the values' key."""
+    return (
+        {name: kind_of(value) for name, value in kinds.items()},
+        intern_key(tuple(sorted(kinds.items(), key=lambda item: item[0]))),
+    )
+
+
+def _shapes_step(
+    source: UnitSource, state: dict, aliases: Keyed[Resolver], untracked: frozenset[str]
+) -> tuple[tuple, tuple]:
+    """The shapes a unit's top-level code sees (of the names its text mentions) and binds."""
+    body = source.tree.body
+    if len(body) == 1 and isinstance(body[0], DEFINITIONS):
+        return (), ((body[0].name, None),)  # binds a function or a class
+    words = _loaded_words(source)
+    seen = tuple(sorted((n, v) for n, v in state.items() if n in words))
+    bound = _top_level_shapes(source, aliases, seen)
+    # A name some function rebinds through `global` is never known.
+    return seen, tuple(item for item in bound if item[0] not in untracked)
+
+
+def _int_array_globals(
+    aliases: Keyed[Resolver], assigned: dict[str, list[ast.expr]]
+) -> frozenset[str]:
+    oracle = IntArrayOracle(aliases.value, assigned.get)
+    return frozenset(n for n in assigned if oracle.is_int_array(ast.Name(n)))
+
+
+def _initializer_globals(
+    aliases: Keyed[Resolver], assigned: dict[str, list[ast.expr]]
+) -> frozenset[str]:
+    return frozenset(
+        name
+        for name, values in assigned.items()
+        if all(
+            type(value) is ast.Call and makes_random_initializer(value, aliases.value)
+            for value in values
+        )
+    )
+
+
+def _float_array_globals(
+    aliases: Keyed[Resolver], assigned: dict[str, list[ast.expr]]
+) -> frozenset[str]:
+    oracle = FloatOracle(aliases.value, assigned.get, default_dtype=True)
+    return frozenset(n for n in assigned if oracle.is_float(ast.Name(n)))
+
+
+def _float_global_names(
+    aliases: Keyed[Resolver], mutable: frozenset[str], assigned: dict[str, list[ast.expr]]
+) -> frozenset[str]:
+    oracle = FloatOracle(aliases.value, assigned.get)
+    return frozenset(
+        name for name in assigned if name not in mutable and oracle.is_float(ast.Name(name))
+    )
 
 
 @per_unit

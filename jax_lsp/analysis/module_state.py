@@ -428,7 +428,7 @@ class ModuleState:
             reachable,
             self._unit_names,
             self.key,
-        ) = model.document.lineage.reuse("module-state", facts, lambda: self._combine(facts))
+        ) = model.document.lineage.reuse(_combined, facts)
         self._last_call: dict[str, tuple[tuple[int, frozenset[str]], ...]] = {}
         if changes:  # a change after a call: which code may run after it (bodies read now)
             # Module-level names holding data (arrays, Python values): no code of theirs runs.
@@ -533,3 +533,8 @@ class ModuleState:
 def _unit_facts(source: UnitSource, aliases: Keyed[Resolver]) -> _UnitFacts:
     free_writes = unit_summary(source, aliases).free_writes
     return _UnitScanner(aliases.value).scan(source.tree, free_writes)
+
+
+def _combined(facts: tuple[_UnitFacts, ...]) -> tuple:
+    """`ModuleState._combine`, as the lineage keeps it."""
+    return ModuleState._combine(facts)

@@ -58,17 +58,9 @@ class ObjectFacts(ModelFact):
 
     @cached_property
     def _stable_shapes(self) -> dict[str, ArrayShape]:
-        def compute() -> dict[str, ArrayShape]:
-            tracker = ShapeTracker(self.model.resolver, frozenset())
-            for name, value in stable:
-                tracker.bind(ast.Name(name, ast.Store()), value)
-            return tracker.env
-
         # The value expressions compare by identity: the same while their units are unchanged.
         stable = tuple(self.model.module_globals.stable_globals.items())
-        return self.model.document.lineage.reuse(
-            "stable-shapes", (self.model.alias_key, stable), compute
-        )
+        return self.model.document.lineage.reuse(_stable_shapes, self.model.aliases, stable)
 
     def stable_shapes(self, text: str) -> Mapping[str, ArrayShape]:
         """Literal shapes of the module-level names `text` mentions that are bound once and
@@ -545,20 +537,16 @@ class ObjectFacts(ModelFact):
         fields = source.memo.kept(_object_fields, *args)
         if fields is None:
             assigned, unknown = self.self_assignments(record)
-            inputs = (
+            fields = self.model.document.lineage.reuse_each(
+                _fields_of_assignments,
+                self.model._generation,
+                record.name,
                 record.name,
                 tuple((name, tuple(found)) for name, found in assigned.items()),
                 unknown,
-                self.model.alias_key,
-                self.model.module_globals.globals_key,
-                self.model.unit_keys.named_function_units(source),
-            )
-            fields = self.model.document.lineage.reuse_each(
-                "object-fields",
-                self.model._generation,
-                record.name,
-                inputs,
-                lambda: _object_fields(source, *args),
+                *args[1:4],
+                # Across parses: the functions the class's text names, its own included.
+                Keyed(scopes.return_value, self.model.unit_keys.named_function_units(source)),
             )
             source.memo.keep(fields, _object_fields, *args)
         return fields  # type: ignore[return-value]
@@ -889,13 +877,30 @@ def _object_fields(
     module_globals: Keyed[Mapping[str, Value]],
     returns: Keyed[Callable[[str], Value | None]],
 ) -> tuple[tuple[str, Value], ...]:
+    """Each attribute's value: every assignment of it in a method, merged (the key of the
+    plain object's fields on the class's unit: `ObjectFacts._plain_fields`)."""
+    assigned, unknown = _self_assignments(source, record.node)
+    assignments = tuple((name, tuple(found)) for name, found in assigned.items())
+    return _fields_of_assignments(
+        record.name, assignments, unknown, aliases, imported, module_globals, returns
+    )
+
+
+def _fields_of_assignments(
+    class_name: str,
+    assignments: tuple[tuple[str, tuple], ...],
+    unknown: frozenset[str],
+    aliases: Keyed[Resolver],
+    imported: Keyed[Mapping[str, ExternalFacts]],
+    module_globals: Keyed[Mapping[str, Value]],
+    returns: Keyed[Callable[[str], Value | None]],
+) -> tuple[tuple[str, Value], ...]:
     """Each attribute's value: every assignment of it in a method, merged. Values that read
     `self` are found once those that do not are known (`self.x = self.x.at[i].set(v)` keeps
     the kind `__init__` gave)."""
-    assigned, unknown = _self_assignments(source, record.node)
     writes = [
         (name, method, value)
-        for name, found in assigned.items()
+        for name, found in assignments
         if name not in unknown
         for method, value in found
     ]
@@ -907,7 +912,7 @@ def _object_fields(
             me = positional_params(method)[0]
             if reads_self != any(isinstance(n, ast.Name) and n.id == me for n in walk_nodes(value)):
                 continue
-            result = _evaluate_in(method, value, {me: Object(record.name, known)}, *context)
+            result = _evaluate_in(method, value, {me: Object(class_name, known)}, *context)
             found[name] = merge_values(found[name], result) if name in found else result
     return tuple(sorted((n, v) for n, v in found.items() if v is not Kind.UNKNOWN))
 
@@ -1020,3 +1025,12 @@ def _instances_passed(
     for keyword in call.keywords:
         if keyword.arg in known and (class_name := class_of(keyword.value)) is not None:
             yield keyword.arg, class_name
+
+
+def _stable_shapes(
+    aliases: Keyed[Resolver], stable: tuple[tuple[str, ast.expr], ...]
+) -> dict[str, ArrayShape]:
+    tracker = ShapeTracker(aliases.value, frozenset())
+    for name, value in stable:
+        tracker.bind(ast.Name(name, ast.Store()), value)
+    return tracker.env

@@ -176,32 +176,19 @@ class StagingFacts(ModelFact):
             for name, node in module_functions
             if (statics := self._wrapped_statics(node))
         }
-        trees = [(unit.tree, unit.start_line) for unit in units]
-        # Everything the facts are computed from: an edit inside a function body changes
-        # none of it unless the function wraps a jitted call (then the trees are read).
-        inputs = (
-            self.model.alias_key,
-            global_writes,
-            bindings,
-            tuple(class_facts.items()),
-            tuple((name, record.node) for name, record in self.model.classes.items()),
-            jitted,
-            tuple((name, statics) for name, (_, statics) in wrappers.items()),
-            tuple(trees) if wrappers else (),
-        )
+        # An edit inside a function body changes none of the inputs unless the function
+        # wraps a jitted call (then the trees are read).
+        trees = tuple([(unit.tree, unit.start_line) for unit in units]) if wrappers else ()
         return self.model.document.lineage.reuse(
-            "hash-facts",
-            inputs,
-            lambda: compute_hash_facts(
-                trees,
-                bindings,
-                self.model.resolver,
-                self.model.classes,
-                class_facts,
-                jitted,
-                wrappers,
-                global_writes,
-            ),
+            _hash_facts,
+            trees,
+            bindings,
+            self.model.aliases,
+            tuple(self.model.classes.items()),
+            tuple(class_facts.items()),
+            jitted,
+            tuple(wrappers.items()),
+            global_writes,
         )
 
     def _statement_bindings(self, source: UnitSource) -> tuple:
@@ -303,3 +290,26 @@ def _may_bind_signature(source: UnitSource) -> bool:
 def _mentions_staging(source: UnitSource) -> bool:
     text = source.text
     return "jit" in text or "pmap" in text
+
+
+def _hash_facts(
+    trees: tuple[tuple[ast.Module, int], ...],
+    bindings: list,
+    aliases: Keyed[Resolver],
+    classes: tuple[tuple[str, ClassRecord], ...],
+    class_facts: tuple[tuple[str, ClassHashFacts], ...],
+    jitted: frozenset[str],
+    wrappers: tuple[tuple[str, tuple[FunctionNode, frozenset[str]]], ...],
+    global_writes: frozenset[str],
+) -> HashFacts:
+    """`compute_hash_facts`, of inputs the lineage compares (in order)."""
+    return compute_hash_facts(
+        list(trees),
+        bindings,
+        aliases.value,
+        dict(classes),
+        dict(class_facts),
+        jitted,
+        dict(wrappers),
+        global_writes,
+    )

@@ -231,7 +231,7 @@ class UnitKeys(ModelFact):
     @cached_property
     def _kept_keys(self) -> dict[tuple[int, int], tuple[UnitSource, UnitKey, ReadLog]]:
         """The last model's keys, each with its parse and reads (see `unit_key`)."""
-        return self.model.document.lineage.hand_over("unit-keys", self._record) or {}
+        return self.model.document.lineage.hand_over(UnitKeys.unit_key, self._record) or {}
 
     def _key_markers(self, source: UnitSource) -> KeyMarkers:
         """Which conditional module facts a unit's key reads (`KeyMarkers`)."""

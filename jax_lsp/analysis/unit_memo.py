@@ -127,7 +127,7 @@ def per_unit(compute: Callable[..., R]) -> Callable[..., R]:
     """`compute(source, *args)` memoised on the unit's parse, keyed by `compute` and `args`
     (hashable; a fact of the model passed as a `Keyed`). `compute` must read nothing but
     the unit and its arguments: what it reads of other units goes through `reuse_reading`."""
-    _check_computation(compute)
+    check_computation(compute)
 
     @functools.wraps(compute)
     def memoised(source: UnitSource, *args: Hashable) -> R:
@@ -150,7 +150,7 @@ def per_unit(compute: Callable[..., R]) -> Callable[..., R]:
     return memoised
 
 
-def _check_computation(compute: Callable) -> None:
+def check_computation(compute: Callable) -> None:
     """A memoised computation is a plain function: a method would read its object, a closure
     what it captured, and neither is part of the key."""
     if not isinstance(compute, FunctionType) or compute.__closure__ is not None:
@@ -166,7 +166,7 @@ def reuse_reading(
     """`compute(source, lookup, *args)` memoised on the unit's parse under `compute` and
     `args`, reused while `lookup` answers every question the computation asked as it did
     then (its calls recorded in a `ReadLog`)."""
-    _check_computation(compute)
+    check_computation(compute)
     memo = source.memo
     entry = memo.kept(compute, *args)
     if entry is not None:
