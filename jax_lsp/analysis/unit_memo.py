@@ -128,26 +128,55 @@ def per_unit(compute: Callable[..., R]) -> Callable[..., R]:
     (hashable; a fact of the model passed as a `Keyed`). `compute` must read nothing but
     the unit and its arguments: what it reads of other units goes through `reuse_reading`."""
     check_computation(compute)
+    return functools.wraps(compute)(_memoised(compute))
 
-    @functools.wraps(compute)
-    def memoised(source: UnitSource, *args: Hashable) -> R:
-        # `UnitMemo.computed`, inlined: some are asked of every unit at every keystroke.
-        memo = source.memo
-        if args:
-            key: Hashable = (compute, *args)
-            for arg in args:
-                if type(arg) is Keyed:
-                    key = memo_key(compute, args)
-                    break
+
+# The wrapper's own names, which no parameter may take.
+_RESERVED = frozenset(["memo_", "key_", "found_", "compute_", "MISSING_", "recorded_", "memo_key_"])
+
+
+def _memoised(compute: Callable[..., R]) -> Callable[..., R]:
+    """`compute` memoised on its first argument's memo, by a function of the same parameters:
+    some are asked of every unit at every keystroke, and a call through `*args` (packed,
+    sliced, its `Keyed` ones found) cost twice the lookup. An argument annotated as `Keyed`
+    is keyed by its key (or None)."""
+    code = compute.__code__  # type: ignore[attr-defined]
+    names = code.co_varnames[1 : code.co_argcount]
+    defaults = compute.__defaults__ or compute.__kwdefaults__  # type: ignore[attr-defined]
+    if defaults or code.co_flags & 0x0C or _RESERVED.intersection(names):  # *args, **kwargs
+        raise TypeError(f"{compute!r}: a per-unit computation takes plain positional arguments")
+    parts = []
+    for name in names:
+        annotation = str(compute.__annotations__.get(name, ""))
+        if "Keyed" not in annotation:
+            parts.append(name)
+        elif "None" in annotation:
+            parts.append(f"({name} if {name} is None else {name}.key)")
         else:
-            key = compute
-        found = memo._entries.get(key, _MISSING)
-        if found is _MISSING:
-            found = compute(source, *args)
-            memo._put(key, found)
-        return found  # type: ignore[return-value]
-
-    return memoised
+            parts.append(f"{name}.key")
+    arguments = "".join(f", {name}" for name in names)
+    key = f"(compute_, {', '.join(parts)})" if names else "compute_"
+    given = "".join(f"{name}, " for name in names)
+    text = f"""
+def memoised(source{arguments}):
+    memo_ = source.memo
+    key_ = {key}
+    found_ = memo_._entries.get(key_, MISSING_)
+    if found_ is MISSING_:
+        if recorded_.VERIFY_REUSE and key_ != memo_key_(compute_, ({given})):
+            raise TypeError(f"{{compute_.__qualname__}}: a `Keyed` argument not annotated so")
+        found_ = compute_(source{arguments})
+        memo_._put(key_, found_)
+    return found_
+"""
+    namespace = {
+        "compute_": compute,
+        "MISSING_": _MISSING,
+        "recorded_": recorded,
+        "memo_key_": memo_key,
+    }
+    exec(compile(text, f"<per_unit {compute.__qualname__}>", "exec"), namespace)
+    return namespace["memoised"]  # type: ignore[return-value]
 
 
 def check_computation(compute: Callable) -> None:

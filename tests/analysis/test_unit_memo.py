@@ -21,7 +21,7 @@ def _looked_up_sum(source, lookup, first):
 
 
 @per_unit
-def _scaled(source, factor, keyed):
+def _scaled(source, factor: int, keyed: Keyed[int]):
     _COMPUTED.append(factor)
     return factor + keyed.value
 
@@ -67,6 +67,19 @@ def test_a_memoised_computation_reads_nothing_but_its_arguments():
         per_unit(captures)
     with pytest.raises(TypeError):
         per_unit(Document("x = 1\n").units[0].source.words)
+
+
+@per_unit
+def _unannotated(source, keyed):
+    return keyed.value
+
+
+def test_a_keyed_argument_is_annotated_so(monkeypatch):
+    """The memo keys a `Keyed` argument by its key as its annotation says; one not annotated
+    so would be kept whole (its fact alive, compared by identity): checked when reuse is."""
+    monkeypatch.setattr(recorded, "VERIFY_REUSE", True)
+    with pytest.raises(TypeError, match="not annotated"):
+        _unannotated(Document("unannotated = 1\n").units[0].source, Keyed(1, "a"))
 
 
 PROGRAM = """\
