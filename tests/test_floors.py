@@ -182,9 +182,8 @@ def test_no_memo_key_is_spelled_by_hand():
             if _memo_access(node):
                 found.append(f"{name}:{node.lineno}")
             elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
-                # The owner of an entry: `kept(owner, ...)`, `keep(value, owner, ...)`,
-                # `computed(source, compute, args)`.
-                at = {"kept": 0, "keep": 1, "computed": 1}.get(node.func.attr)
+                # The owner of an entry: `kept(owner, ...)`, `keep(value, owner, ...)`.
+                at = {"kept": 0, "keep": 1}.get(node.func.attr)
                 owner = node.args[at] if at is not None and len(node.args) > at else None
                 if isinstance(owner, ast.Constant | ast.Tuple | ast.Lambda):
                     found.append(f"{name}:{node.lineno}")

@@ -22,7 +22,7 @@ from sys import intern
 from jax_lsp.analysis.lineage import Lineage
 from jax_lsp.analysis.nodes import child_nodes, forget_walks, lone_class
 from jax_lsp.analysis.text import identifiers
-from jax_lsp.analysis.unit_memo import UnitMemo
+from jax_lsp.analysis.unit_memo import UnitMemo, per_unit
 from jax_lsp.text import split_lines
 
 # Lines at column 0 that continue the previous statement rather than start one.
@@ -89,13 +89,13 @@ class UnitSource:
     def words(self) -> frozenset[str]:
         """Every identifier of the text, and more (see `text.identifiers`), memoised: a
         prefilter for the passes that look for a name."""
-        return self.memo.computed(self, _unit_words, ())
+        return _unit_words(self)
 
     def node_lines(self, node: ast.AST) -> str:
         """The whole lines `node` of this unit's tree spans, joined: a cheap stand-in for its
         source segment where text identifies it (`ast.get_source_segment` splits the whole
         text again on every call, character by character)."""
-        starts = self.memo.computed(self, _line_starts, ())
+        starts = _line_starts(self)
         first, last = node.lineno - 1, node.end_lineno  # type: ignore[attr-defined]
         if first >= last:
             return ""
@@ -119,10 +119,12 @@ def words_for_later_versions(on: bool) -> None:
     _FOR_LATER_VERSIONS[0] = on
 
 
+@per_unit
 def _unit_words(source: UnitSource) -> frozenset[str]:
     return _words(source.text, source.tree)
 
 
+@per_unit
 def _line_starts(source: UnitSource) -> array:
     """Where each line starts, not the lines: a memo kept as long as the unit, which as
     split lines was a second copy of the text (2.5 MB after 500 opened files)."""

@@ -72,12 +72,15 @@ class ScopeFacts(ModelFact):
         # scope_kinds's answers by function once the trace is settled (None while it grows): every
         # part of their keys is then fixed for this model, and the rules ask again and again.
         self.settled_scopes: dict[FunctionNode, ScopeKinds] | None = None
+        # `_scope_inputs` of the functions enclosing others, once the trace is settled.
+        self._settled_inputs: dict[FunctionNode, tuple] = {}
 
     def trace_settled(self) -> None:
         """The trace is complete: forget the carries shaped while it grew, and keep
         `scope_kinds`'s answers from now on."""
         self.carries.clear()
         self.settled_scopes = {}
+        self._settled_inputs = {}
 
     def explain(self, node: FunctionNode) -> tuple[TraceStep, ...]:
         """Why a function is traced: the transformation that traces it, or the traced caller
@@ -184,9 +187,13 @@ class ScopeFacts(ModelFact):
         info = links[-1][1]
         if len(chain) > 1:  # the names of the scope around it, as its own inputs give them
             around = chain[-2]
+            inputs = self._settled_inputs.get(around) if self.settled_scopes is not None else None
+            if inputs is None:
+                inputs = self._scope_inputs(around)
+                if self.settled_scopes is not None:
+                    self._settled_inputs[around] = inputs
             outer: Keyed | None = Keyed(
-                self.scope_kinds(around).final_env,
-                memo_key(_interpret_scope, self._scope_inputs(around)),
+                self.scope_kinds(around).final_env, memo_key(_interpret_scope, inputs)
             )
         else:
             outer = None

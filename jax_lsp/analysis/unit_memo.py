@@ -86,19 +86,15 @@ class UnitMemo:
     def __len__(self) -> int:
         return len(self._entries)
 
-    def computed(self, source: UnitSource, compute: Callable[..., R], args: tuple) -> R:
-        """`compute(source, *args)`, memoised under `memo_key(compute, args)`."""
-        key = memo_key(compute, args)
-        found = self._entries.get(key, _MISSING)
-        if found is _MISSING:
-            found = compute(source, *args)
-            self._put(key, found)
-        return found  # type: ignore[return-value]
-
     def kept(self, owner: Callable, *args: Hashable) -> object | None:
         """What `owner` kept here for `args` (`keep`), or None: for a result `owner` builds
         in steps of its own (a unit's findings) rather than by one call."""
-        return self._entries.get(memo_key(owner, args))
+        key = (owner, *args) if args else owner
+        for arg in args:  # asked for every unit at every keystroke: no call when none is Keyed
+            if type(arg) is Keyed:
+                key = memo_key(owner, args)  # type: ignore[assignment]
+                break
+        return self._entries.get(key)
 
     def keep(self, value: object, owner: Callable, *args: Hashable) -> None:
         """Keep `value` as `owner`'s result for `args`."""
