@@ -16,6 +16,7 @@ import pytest
 from lsprotocol import types as lsp_types
 
 from jax_lsp.analysis.document import Document
+from jax_lsp.analysis.model import ModuleModel
 from jax_lsp.config import Settings
 from jax_lsp.engine import analyze, check_source, traced_functions
 from jax_lsp.findings import Applicability
@@ -181,6 +182,13 @@ NAMES = {
     "Recheck.holds": "jax_lsp.analysis.recorded.Recheck.holds",
     "ModuleState": "jax_lsp.analysis.module_state.ModuleState",
     "UnitSource.memo": "jax_lsp.analysis.document.UnitSource",
+    "unit_memo.per_unit": "jax_lsp.analysis.unit_memo.per_unit",
+    "Keyed": "jax_lsp.analysis.unit_memo.Keyed",
+    "ModuleModel.aliases": "jax_lsp.analysis.model.ModuleModel",
+    "ModuleModel.imported": "jax_lsp.analysis.model.ModuleModel",
+    "UnitKeys.unit_globals": "jax_lsp.analysis.unit_keys.UnitKeys.unit_globals",
+    "UnitMemo.keep": "jax_lsp.analysis.unit_memo.UnitMemo.keep",
+    "UnitMemo.kept": "jax_lsp.analysis.unit_memo.UnitMemo.kept",
     "Document.lineage.reuse": "jax_lsp.analysis.lineage.Lineage.reuse",
     "Lineage.reuse_each": "jax_lsp.analysis.lineage.Lineage.reuse_each",
     "scope_facts._local_refs": "jax_lsp.analysis.scope_facts._local_refs",
@@ -209,3 +217,15 @@ NAMES = {
 def test_every_cited_name_exists(cited):
     assert f"`{cited}`" in PAGE or cited in PAGE
     assert _resolve(NAMES[cited]) is not None
+
+
+def test_the_fact_example_is_memoised_by_its_function_and_arguments():
+    (fact_source,) = blocks_in("A new module-level fact")
+    namespace: dict = {}
+    exec(compile(fact_source, "development.md: fact", "exec"), namespace)
+    text = "from jax import debug as d\n\n\ndef f(x):\n    d.breakpoint()\n    return x\n"
+    model = ModuleModel(Document(text))
+    unit = model.document.units[-1]
+    lines = namespace["breakpoint_lines"](unit.source, model.aliases)
+    assert lines == (2,)
+    assert namespace["breakpoint_lines"](unit.source, model.aliases) is lines  # memoised

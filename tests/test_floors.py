@@ -154,3 +154,37 @@ def test_no_module_or_class_too_big_to_read():
                     classes.add(f"{name}: {node.name}")
     assert sorted(modules) == []
     assert sorted(classes) == []
+
+
+def _memo_access(node: ast.AST) -> bool:
+    """`x.memo[...]`, `x.memo.get(...)`, `x.memo.setdefault(...)`: a unit's memo read or
+    written under a key spelled by hand."""
+    if isinstance(node, ast.Subscript):
+        value = node.value
+        return isinstance(value, ast.Attribute) and value.attr == "memo"
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        owner = node.func.value
+        return (
+            node.func.attr in ("get", "setdefault", "pop")
+            and isinstance(owner, ast.Attribute)
+            and owner.attr == "memo"
+        )
+    return False
+
+
+def test_no_memo_key_is_spelled_by_hand():
+    # A unit's memo is keyed by the computation and its arguments (`unit_memo.per_unit`,
+    # `UnitMemo.kept`): a string key could collide, a tuple key forget an input.
+    found = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        name = path.relative_to(PACKAGE.parent).as_posix()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if _memo_access(node):
+                found.append(f"{name}:{node.lineno}")
+            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+                # The owner of an entry: `kept(owner, ...)`, `keep(value, owner, ...)`.
+                at = {"kept": 0, "keep": 1}.get(node.func.attr)
+                owner = node.args[at] if at is not None and len(node.args) > at else None
+                if isinstance(owner, ast.Constant | ast.Tuple | ast.Lambda):
+                    found.append(f"{name}:{node.lineno}")
+    assert found == []

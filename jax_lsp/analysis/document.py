@@ -22,6 +22,7 @@ from sys import intern
 from jax_lsp.analysis.lineage import Lineage
 from jax_lsp.analysis.nodes import child_nodes, forget_walks, lone_class
 from jax_lsp.analysis.text import identifiers
+from jax_lsp.analysis.unit_memo import UnitMemo, per_unit
 from jax_lsp.text import split_lines
 
 # Lines at column 0 that continue the previous statement rather than start one.
@@ -78,8 +79,9 @@ class UnitSource:
     tree: ast.Module | None
     problem: SyntaxProblem | None = None  # unit-relative; set when the text needed repair
     blanked_lines: frozenset[int] = frozenset()  # unit-relative lines removed by repair
-    # Memo for the analysis layers, keyed by what each layer depends on beyond the text.
-    memo: dict = field(init=False, repr=False, compare=False)
+    # The analysis layers' results on this parse, each keyed by its computation and the
+    # arguments it was given (`unit_memo.per_unit`).
+    memo: UnitMemo = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         self.memo = UnitMemo(self.text)
@@ -87,21 +89,13 @@ class UnitSource:
     def words(self) -> frozenset[str]:
         """Every identifier of the text, and more (see `text.identifiers`), memoised: a
         prefilter for the passes that look for a name."""
-        found = self.memo.get("words")
-        if found is None:
-            found = self.memo["words"] = _words(self.text, self.tree)
-        return found
+        return _unit_words(self)
 
     def node_lines(self, node: ast.AST) -> str:
         """The whole lines `node` of this unit's tree spans, joined: a cheap stand-in for its
         source segment where text identifies it (`ast.get_source_segment` splits the whole
         text again on every call, character by character)."""
-        starts = self.memo.get("line-starts")
-        if starts is None:
-            # Where each line starts, not the lines: a memo kept as long as the unit, which
-            # as split lines was a second copy of the text (2.5 MB after 500 opened files).
-            lengths = (len(line) + 1 for line in self.text.split("\n"))
-            starts = self.memo["line-starts"] = array("q", accumulate(lengths, initial=0))
+        starts = _line_starts(self)
         first, last = node.lineno - 1, node.end_lineno  # type: ignore[attr-defined]
         if first >= last:
             return ""
@@ -109,34 +103,6 @@ class UnitSource:
         # text's end: `starts` has one entry past it).
         end = len(starts) - 1
         return self.text[starts[min(first, end)] : starts[min(last, end)] - 1]
-
-
-class UnitMemo(dict):
-    """A unit's memo, bounded: the oldest entry goes first once `limit` are held.
-
-    Many keys hold facts of the whole module (its globals, the unit's place in it), so every
-    edit that changes such a fact adds entries for the same question, and a unit's text is
-    shared by every document holding it (an `import jax` line in a hundred files). Unbounded,
-    a long editing session grew by megabytes per hundred edits. An entry evicted while still
-    wanted is computed again: a miss, never a wrong answer.
-    """
-
-    __slots__ = ("_text", "limit")
-
-    def __init__(self, text: str) -> None:
-        super().__init__()
-        # Every unit's memo holds this many; the text's own limit (larger with more functions)
-        # is counted once the memo is that full, which most units' memos never are.
-        self.limit = _MEMO_FLOOR
-        self._text: str | None = text
-
-    def __setitem__(self, key: object, value: object) -> None:
-        if len(self) >= self.limit and key not in self:
-            if self._text is not None:
-                self.limit, self._text = _memo_limit(self._text), None
-            if len(self) >= self.limit:
-                del self[next(iter(self))]
-        dict.__setitem__(self, key, value)  # not through `super()`: every memo write comes here
 
 
 # Whether word sets are made for texts analysed again (the default: the server, `--watch`):
@@ -151,6 +117,19 @@ def words_for_later_versions(on: bool) -> None:
     """Make the units' word sets for later versions of their texts (on, the default), or for
     texts analysed once: the sets are equal either way."""
     _FOR_LATER_VERSIONS[0] = on
+
+
+@per_unit
+def _unit_words(source: UnitSource) -> frozenset[str]:
+    return _words(source.text, source.tree)
+
+
+@per_unit
+def _line_starts(source: UnitSource) -> array:
+    """Where each line starts, not the lines: a memo kept as long as the unit, which as
+    split lines was a second copy of the text (2.5 MB after 500 opened files)."""
+    lengths = (len(line) + 1 for line in source.text.split("\n"))
+    return array("q", accumulate(lengths, initial=0))
 
 
 def _words(text: str, tree: ast.Module | None) -> frozenset[str]:
@@ -187,15 +166,6 @@ def _kept_words(text: str) -> frozenset[str]:
 
 # A class with fewer members is cheaper to read whole than piece by piece.
 _PIECEWISE_MEMBERS = 4
-
-
-def _memo_limit(text: str) -> int:
-    """Room for a few versions of every entry: some families are keyed per function or
-    lambda (their scope, returns, calls passed on), the rest once per unit."""
-    return _MEMO_FLOOR + 16 * (text.count("def ") + text.count("lambda"))
-
-
-_MEMO_FLOOR = 64
 
 
 @dataclass(frozen=True)

@@ -41,6 +41,7 @@ from jax_lsp.analysis.nodes import (
 )
 from jax_lsp.analysis.sharding import EXPLICIT_MESH_NAMES
 from jax_lsp.analysis.summary import FunctionNode, transform_of
+from jax_lsp.analysis.unit_memo import per_unit
 from jax_lsp.analysis.values import Container, portable
 from jax_lsp.analysis.workspace import (
     Target,
@@ -79,39 +80,34 @@ ImportSignature = tuple[tuple[str | None, int, tuple[tuple[str, str | None], ...
 Bindings = tuple[dict[str, Target], dict[str, str]]
 
 
+@per_unit
 def _unit_imports(source: UnitSource) -> ImportSignature:
     """A unit's imports (module, level, (name, asname)...) in the order `walk_nodes` meets
     them, memoised with the unit's text. Imports are statements, written with the word
     `import`: only such a text's statements are walked."""
-    found = source.memo.get("workspace-imports")
-    if found is None:
-        statements = walk_statements(source.tree) if "import" in source.text else ()
-        found = source.memo["workspace-imports"] = tuple(
-            (
-                node.module if isinstance(node, ast.ImportFrom) else None,
-                node.level if isinstance(node, ast.ImportFrom) else -1,
-                tuple((a.name, a.asname) for a in node.names),
-            )
-            for node in statements
-            if isinstance(node, ast.Import | ast.ImportFrom)
+    statements = walk_statements(source.tree) if "import" in source.text else ()
+    return tuple(
+        (
+            node.module if isinstance(node, ast.ImportFrom) else None,
+            node.level if isinstance(node, ast.ImportFrom) else -1,
+            tuple((a.name, a.asname) for a in node.names),
         )
-    return found
+        for node in statements
+        if isinstance(node, ast.Import | ast.ImportFrom)
+    )
 
 
+@per_unit
 def _unit_calls(source: UnitSource) -> frozenset[str]:
     """The spellings a unit calls (`make_state`, `ops.step`), found in one walk and memoised
     with the unit's text."""
-    found = source.memo.get("call-spellings")
-    if found is None:
-        cls = lone_class(source.tree)
-        if cls is None:
-            found = _call_spellings([source.tree])
-        else:  # member by member: an edit in a class shares the others' nodes
-            found = _call_spellings(class_header(cls)).union(
-                *per_member(cls, _MEMBER_CALLS, lambda member: _call_spellings([member]))
-            )
-        source.memo["call-spellings"] = found
-    return found
+    cls = lone_class(source.tree)
+    if cls is None:
+        return _call_spellings([source.tree])
+    # member by member: an edit in a class shares the others' nodes
+    return _call_spellings(class_header(cls)).union(
+        *per_member(cls, _MEMBER_CALLS, lambda member: _call_spellings([member]))
+    )
 
 
 _MEMBER_CALLS: weakref.WeakKeyDictionary[ast.AST, frozenset[str]] = weakref.WeakKeyDictionary()
@@ -177,7 +173,7 @@ def imported_bindings(
     sources = [unit.source for unit in document.units if unit.tree is not None]
     pieces = tuple([_unit_imports(source) for source in sources])
     # A keystroke rarely changes the document's imports: the last version's.
-    imports = document.lineage.reuse("workspace-imports", pieces, lambda: _merged(pieces))
+    imports = document.lineage.reuse(_merged, pieces)
     return cache.bindings(imports, path, roots)
 
 
@@ -191,9 +187,7 @@ def _spelled_callables(document: Document, bindings: Bindings) -> dict[str, Targ
     heads = frozenset([*names, *(module.partition(".")[0] for module in modules)])
     calls = tuple([_head_calls(s, heads) for s in sources if _may_call_one_of(s, heads)])
     # A keystroke rarely changes the calls or the imports: the last version's answer.
-    return document.lineage.reuse(
-        "spelled-callables", (calls, bindings), lambda: _spelled(calls, names, modules)
-    )
+    return document.lineage.reuse(_spelled, calls, names, modules)
 
 
 def _spelled(
@@ -221,11 +215,12 @@ def _may_call_one_of(source: UnitSource, heads: frozenset[str]) -> bool:
         return False
     if lone_class(source.tree) is not None:
         return True
-    key = ("may-call", heads)
-    found = source.memo.get(key)
-    if found is None:
-        found = source.memo[key] = _text_may_call(source.text, heads & source.words())
-    return found
+    return _text_may_call_one_of(source, heads)
+
+
+@per_unit
+def _text_may_call_one_of(source: UnitSource, heads: frozenset[str]) -> bool:
+    return _text_may_call(source.text, heads & source.words())
 
 
 def _head_calls(source: UnitSource, heads: frozenset[str]) -> frozenset[str]:
@@ -235,23 +230,25 @@ def _head_calls(source: UnitSource, heads: frozenset[str]) -> frozenset[str]:
     cls = lone_class(source.tree)
     if cls is None:
         return _unit_calls(source)
-    key = ("head-calls", heads)
-    found = source.memo.get(key)
-    if found is None:
-        present = heads & source.words()
-        lines = source.text.split("\n")
-        callers = []
-        for member in cls.body:
-            asked = _MEMBER_MAY_CALL.get(member)
-            if asked is None or asked[0] != heads:
-                text = "\n".join(lines[first_line(member) - 1 : member.end_lineno])
-                asked = _MEMBER_MAY_CALL[member] = (heads, _text_may_call(text, present))
-            if asked[1]:
-                callers.append(member)
-        found = source.memo[key] = _call_spellings(class_header(cls)).union(
-            *per_member_of(callers, _MEMBER_CALLS, lambda member: _call_spellings([member]))
-        )
-    return found
+    return _class_head_calls(source, heads)
+
+
+@per_unit
+def _class_head_calls(source: UnitSource, heads: frozenset[str]) -> frozenset[str]:
+    cls = lone_class(source.tree)
+    present = heads & source.words()
+    lines = source.text.split("\n")
+    callers = []
+    for member in cls.body:
+        asked = _MEMBER_MAY_CALL.get(member)
+        if asked is None or asked[0] != heads:
+            text = "\n".join(lines[first_line(member) - 1 : member.end_lineno])
+            asked = _MEMBER_MAY_CALL[member] = (heads, _text_may_call(text, present))
+        if asked[1]:
+            callers.append(member)
+    return _call_spellings(class_header(cls)).union(
+        *per_member_of(callers, _MEMBER_CALLS, lambda member: _call_spellings([member]))
+    )
 
 
 # Per member of a class: the heads it was tested against, and whether its text may call one.
@@ -1020,29 +1017,33 @@ def local_external_facts(
     bases = _base_names(document) if bindings[0] else frozenset()
     readers = _class_readers(document, bindings[0].keys())
     return document.lineage.reuse_while(
-        "workspace-facts",
-        (cache, roots, bindings, spelled, bases, readers),
-        lambda: _read_facts(bindings, spelled, _Lookups(roots, cache), bases, readers),
+        _workspace_facts, cache, roots, bindings, spelled, bases, readers
     )
 
 
-def _units_union(
-    document: Document, key: str, compute: Callable[[ast.Module], frozenset[str]]
-) -> set[str]:
-    """The union over the document's parsed units of `compute(unit tree)`, memoised with
-    each unit's text under `key`."""
+def _workspace_facts(
+    cache: ModuleFactsCache,
+    roots: tuple[Path, ...],
+    bindings: Bindings,
+    spelled: dict[str, Target],
+    bases: frozenset[str],
+    readers: frozenset[str],
+) -> tuple[tuple[dict[str, ExternalFacts], dict[str, Target]], Callable[[], bool]]:
+    return _read_facts(bindings, spelled, _Lookups(roots, cache), bases, readers)
+
+
+def _units_union(document: Document, compute: Callable[[UnitSource], frozenset[str]]) -> set[str]:
+    """The union over the document's parsed units of `compute(unit)` (a `per_unit` fact)."""
     found: set[str] = set()
     for unit in document.units:
-        if unit.tree is None:
-            continue
-        names = unit.source.memo.get(key)
-        if names is None:
-            names = unit.source.memo[key] = compute(unit.tree)
-        found |= names
+        if unit.tree is not None:
+            found |= compute(unit.source)
     return found
 
 
-def _top_level_bases(tree: ast.Module) -> frozenset[str]:
+@per_unit
+def _top_level_bases(source: UnitSource) -> frozenset[str]:
+    tree = source.tree
     return frozenset(
         base.id
         for statement in tree.body
@@ -1054,10 +1055,12 @@ def _top_level_bases(tree: ast.Module) -> frozenset[str]:
 
 def _base_names(document: Document) -> frozenset[str]:
     """The names the document's top-level classes derive from (`class Agent(Base)`: Base)."""
-    return frozenset(_units_union(document, "base-names", _top_level_bases))
+    return frozenset(_units_union(document, _top_level_bases))
 
 
-def _unit_class_readers(tree: ast.Module) -> frozenset[str]:
+@per_unit
+def _unit_class_readers(source: UnitSource) -> frozenset[str]:
+    tree = source.tree
     cls = lone_class(tree)
     if cls is None:
         return _class_fact_readers(tree)
@@ -1077,7 +1080,7 @@ def _class_readers(document: Document, names: Collection[str]) -> frozenset[str]
     names at every keystroke."""
     if not names:
         return frozenset()
-    found = _units_union(document, "class-fact-readers", _unit_class_readers)
+    found = _units_union(document, _unit_class_readers)
     return frozenset(found.intersection(names))
 
 

@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import ast
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import cached_property, partial
 
 from jax_lsp.analysis.attributes import ANY_ATTRIBUTE
 from jax_lsp.analysis.document import UnitSource
+from jax_lsp.analysis.external import ExternalFacts
+from jax_lsp.analysis.imports import Resolver
 from jax_lsp.analysis.key_consumers import (
     LIBRARY_MAKER_ROOTS,
     KeySummary,
@@ -44,8 +46,9 @@ from jax_lsp.analysis.keys import (
     returned_arguments,
 )
 from jax_lsp.analysis.model_view import ModelFact, ModelView
-from jax_lsp.analysis.summary import FunctionNode
+from jax_lsp.analysis.summary import FunctionNode, unit_summary
 from jax_lsp.analysis.traced import all_params
+from jax_lsp.analysis.unit_memo import Keyed, per_unit
 
 
 class KeyFacts(ModelFact):
@@ -64,46 +67,25 @@ class KeyFacts(ModelFact):
         the module."""
         if self._key_helpers is None:
             helpers: dict[str, frozenset[str]] = {}
-            # Everything a unit's helpers read beyond its parse: the imports with the imported
-            # names' facts (`alias_key`), the module's library objects and random initializers.
-            key = (
-                "key-helpers",
-                self.model.alias_key,
-                tuple(sorted(self.key_makers.items())),
-                self.model.module_globals.initializer_globals,
-            )
             for unit in self.model.document.units:
-                if unit.tree is None:
-                    continue
-                if key not in unit.source.memo:
-                    unit.source.memo[key] = self._unit_key_helpers(unit.source)
-                helpers.update(unit.source.memo[key])
+                if unit.tree is not None:
+                    helpers.update(
+                        _unit_key_helpers(
+                            unit.source,
+                            self.model.aliases,
+                            self.model.imported,
+                            self._keyed_makers,
+                            self.model.module_globals.initializer_globals,
+                            self._external_key_functions,
+                        )
+                    )
             self._key_helpers = self._helpers_through_calls(helpers)
         return self._key_helpers
 
-    def _unit_key_helpers(self, source: UnitSource) -> dict[str, frozenset[str]]:
-        if not self._may_consume_keys(source.text):
-            return {}
-        helpers = {}
-        for record in self.model._summary(source).functions:
-            node = record.node
-            if isinstance(node, ast.Lambda) or not all_params(node) or not named_by_calls(record):
-                continue
-            # Only a function whose own text can name a consumer passes a key to one.
-            if not self._may_consume_keys(source.node_lines(node)):
-                continue
-            if drawn := consumed_params(node, self._consumer_role(node)):
-                helpers[record.path] = drawn
-        return helpers
-
-    def _may_consume_keys(self, text: str) -> bool:
-        """Can code with this text hand a key to a consumer: a sampler, a library consumer,
-        an imported function that consumes or derives from a key?"""
-        if may_draw(text, self.model.resolver) or may_use_library_key(text):
-            return True
-        if any(name in text for name in self.model.module_globals.initializer_globals):
-            return True
-        return any(name.partition(".")[0] in text for name in self._external_key_functions)
+    @cached_property
+    def _keyed_makers(self) -> Keyed[dict[str, str]]:
+        """`key_makers`, for per-unit computations."""
+        return Keyed(self.key_makers, tuple(sorted(self.key_makers.items())))
 
     @cached_property
     def _external_key_functions(self) -> tuple[str, ...]:
@@ -118,51 +100,15 @@ class KeyFacts(ModelFact):
         )
 
     def _consumer_role(self, function: FunctionNode) -> Callable[[ast.Call], object]:
-        """The role of a call in `function` as the module's key summaries start from: what a
-        sampler, a library consumer or an imported function draws with (no helper of the
-        module: `_helpers_through_calls` adds those)."""
-        makers: dict[str, str] | None = None
-
-        def role(call: ast.Call):
-            nonlocal makers
-            found = consumer_key(call, self.model.resolver)
-            if found is not None:
-                return found
-            func = call.func
-            if (type(func) is ast.Call and makes_random_initializer(func, self.model.resolver)) or (
-                type(func) is ast.Name
-                and func.id in self.model.module_globals.initializer_globals
-                and not self.model.resolver.qualname(func)
-            ):
-                return key_argument(call)  # a random initializer draws from its key
-            if makers is None:
-                makers = self._function_makers(function)
-            found = library_key(call, self.model.resolver, makers)
-            if found is None and self.model.external:
-                found = external_key(call, self.model.external)
-            return found
-
-        return role
-
-    def _function_makers(self, function: FunctionNode) -> dict[str, str]:
-        """Names bound to library objects where `function`'s body runs: its own and the
-        module's."""
-        if isinstance(function, ast.Lambda):
-            return self.key_makers
-        local = self._own_makers(function)
-        return {**self.key_makers, **local} if local else self.key_makers
-
-    def _own_makers(self, function: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, str]:
-        """`library_makers` of the function's body, memoised on its node and the module's
-        imports: a fact of its subtree and the imports alone, which every key summary and key
-        helper asks again at each edit. On the node, not its unit: an edit in one method
-        shares the other methods' nodes with the last parse (`document._splice_member`)."""
-        known = _OWN_MAKERS.get(function)
-        if known is not None and known[0] == self.model.alias_key:
-            return known[1]
-        found = library_makers(function.body, self.model.resolver)
-        _OWN_MAKERS[function] = (self.model.alias_key, found)
-        return found
+        """The role of a call in `function` as the module's key summaries start from
+        (`consumer_role`)."""
+        return consumer_role(
+            function,
+            self.model.aliases,
+            self.model.module_globals.initializer_globals,
+            self.key_makers,
+            self.model.external,
+        )
 
     @cached_property
     def key_makers(self) -> dict[str, str]:
@@ -172,18 +118,7 @@ class KeyFacts(ModelFact):
         if not any(self.model.resolver.binds_module(root) for root in LIBRARY_MAKER_ROOTS):
             return {}
         assigned = self.model.module_globals.top_level_values
-
-        def compute() -> dict[str, str]:
-            statements = [
-                ast.Assign([ast.Name(name, ast.Store())], value)
-                for name, values in assigned.items()
-                for value in values
-            ]
-            return library_makers(statements, self.model.resolver)
-
-        return self.model.document.lineage.reuse(
-            "key-makers", (self.model.alias_key, assigned), compute
-        )
+        return self.model.document.lineage.reuse(_key_makers, self.model.aliases, assigned)
 
     @property
     def key_summaries(self) -> dict[str, KeySummary]:
@@ -322,22 +257,9 @@ class KeyFacts(ModelFact):
         for unit in self.model.document.units:
             if unit.tree is None or not self._may_draw(unit.source):
                 continue
-            memo = ("global-key-draws", self.model.alias_key)
-            if memo not in unit.source.memo:
-                unit.source.memo[memo] = self._unit_global_key_draws(unit.source)
-            found.update(unit.source.memo[memo])
+            found.update(_unit_global_key_draws(unit.source, self.model.aliases))
         rebound = self.model.module_globals.global_writes
         return {function: name for function, name in found.items() if name not in rebound}
-
-    def _unit_global_key_draws(self, source: UnitSource) -> dict[str, str]:
-        draws = {}
-        for statement in source.tree.body:
-            if not isinstance(statement, ast.FunctionDef) or statement.decorator_list:
-                continue
-            drawn = drawn_free_names(statement, lambda c: consumer_key(c, self.model.resolver))
-            if len(drawn) == 1:
-                draws[statement.name] = next(iter(drawn))
-        return draws
 
     @cached_property
     def object_key_draws(self) -> dict[str, tuple[str, str]]:
@@ -402,20 +324,15 @@ class KeyFacts(ModelFact):
     def _names_any(source: UnitSource, names: tuple[str, ...]) -> bool:
         """Does the unit's text hold one of `names` (as a substring)? Memoised on the unit:
         module_key_reuses asks it of every unit on each edit."""
-        key = ("names-any", names)
-        found = source.memo.get(key)
-        if found is None:
-            found = source.memo[key] = any(name in source.text for name in names)
-        return found
+        return _names_any(source, names)
 
     def _may_draw(self, source: UnitSource) -> bool:
-        key = ("may-draw", self.model.alias_key, self.model.module_globals.initializer_globals)
-        found = source.memo.get(key)
-        if found is None:
-            text = source.text
-            found = may_draw(text, self.model.resolver) or may_use_library_key(text)
-            found = source.memo[key] = found or self._may_consume_keys(text)
-        return found
+        return _may_draw(
+            source,
+            self.model.aliases,
+            self.model.module_globals.initializer_globals,
+            self._external_key_functions,
+        )
 
 
 def _state_root(path: str) -> str:
@@ -423,8 +340,148 @@ def _state_root(path: str) -> str:
     return path_root(path).partition("<")[0]
 
 
-# `KeyFacts._own_makers` by function node: (the imports' key, name -> maker). Weak keys: a
+# `_own_makers` by function node: (the imports' key, name -> maker). Weak keys: a
 # forgotten tree takes its entries along; the values hold no node.
 _OWN_MAKERS: weakref.WeakKeyDictionary[ast.AST, tuple[int, dict[str, str]]] = (
     weakref.WeakKeyDictionary()
 )
+
+
+@per_unit
+def _unit_global_key_draws(source: UnitSource, aliases: Keyed[Resolver]) -> dict[str, str]:
+    draws = {}
+    for statement in source.tree.body:
+        if not isinstance(statement, ast.FunctionDef) or statement.decorator_list:
+            continue
+        drawn = drawn_free_names(statement, lambda c: consumer_key(c, aliases.value))
+        if len(drawn) == 1:
+            draws[statement.name] = next(iter(drawn))
+    return draws
+
+
+@per_unit
+def _names_any(source: UnitSource, names: tuple[str, ...]) -> bool:
+    return any(name in source.text for name in names)
+
+
+@per_unit
+def _may_draw(
+    source: UnitSource,
+    aliases: Keyed[Resolver],
+    initializers: frozenset[str],
+    external_functions: tuple[str, ...],
+) -> bool:
+    """Can the unit's code draw from a key or hand one to a consumer (`_may_consume_keys`)?"""
+    return _may_consume_keys(source.text, aliases.value, initializers, external_functions)
+
+
+def _may_consume_keys(
+    text: str, resolver: Resolver, initializers: frozenset[str], external_functions: tuple[str, ...]
+) -> bool:
+    """Can code with this text hand a key to a consumer: a sampler, a library consumer, a
+    random initializer of the module, an imported function that consumes or derives from a
+    key (`external_functions`)?"""
+    if may_draw(text, resolver) or may_use_library_key(text):
+        return True
+    if any(name in text for name in initializers):
+        return True
+    return any(name.partition(".")[0] in text for name in external_functions)
+
+
+@per_unit
+def _unit_key_helpers(
+    source: UnitSource,
+    aliases: Keyed[Resolver],
+    imported: Keyed[Mapping[str, ExternalFacts]],
+    makers: Keyed[dict[str, str]],
+    initializers: frozenset[str],
+    external_functions: tuple[str, ...],
+) -> dict[str, frozenset[str]]:
+    """The unit's module functions a call can name -> the parameters whose key they consume
+    themselves (`KeyFacts.key_helpers` adds those they pass to other helpers)."""
+    resolver = aliases.value
+    if not _may_consume_keys(source.text, resolver, initializers, external_functions):
+        return {}
+    helpers = {}
+    for record in unit_summary(source, aliases).functions:
+        node = record.node
+        if isinstance(node, ast.Lambda) or not all_params(node) or not named_by_calls(record):
+            continue
+        # Only a function whose own text can name a consumer passes a key to one.
+        text = source.node_lines(node)
+        if not _may_consume_keys(text, resolver, initializers, external_functions):
+            continue
+        role = consumer_role(node, aliases, initializers, makers.value, imported.value)
+        if drawn := consumed_params(node, role):
+            helpers[record.path] = drawn
+    return helpers
+
+
+def consumer_role(
+    function: FunctionNode,
+    aliases: Keyed[Resolver],
+    initializers: frozenset[str],
+    makers: dict[str, str],
+    external: Mapping[str, ExternalFacts] | None,
+) -> Callable[[ast.Call], object]:
+    """The role of a call in `function` as the module's key summaries start from: what a
+    sampler, a library consumer, a random initializer of the module (`initializers`) or an
+    imported function draws with (no helper of the module: `_helpers_through_calls` adds
+    those); `makers`: the module-level names bound to library objects (`key_makers`)."""
+    resolver = aliases.value
+    function_makers: dict[str, str] | None = None
+
+    def role(call: ast.Call):
+        nonlocal function_makers
+        found = consumer_key(call, resolver)
+        if found is not None:
+            return found
+        func = call.func
+        if (type(func) is ast.Call and makes_random_initializer(func, resolver)) or (
+            type(func) is ast.Name and func.id in initializers and not resolver.qualname(func)
+        ):
+            return key_argument(call)  # a random initializer draws from its key
+        if function_makers is None:
+            function_makers = _function_makers(function, aliases, makers)
+        found = library_key(call, resolver, function_makers)
+        if found is None and external:
+            found = external_key(call, external)
+        return found
+
+    return role
+
+
+def _function_makers(
+    function: FunctionNode, aliases: Keyed[Resolver], makers: dict[str, str]
+) -> dict[str, str]:
+    """Names bound to library objects where `function`'s body runs: its own and the
+    module's (`makers`)."""
+    if isinstance(function, ast.Lambda):
+        return makers
+    local = _own_makers(function, aliases)
+    return {**makers, **local} if local else makers
+
+
+def _own_makers(
+    function: ast.FunctionDef | ast.AsyncFunctionDef, aliases: Keyed[Resolver]
+) -> dict[str, str]:
+    """`library_makers` of the function's body, memoised on its node and the module's
+    imports: a fact of its subtree and the imports alone, which every key summary and key
+    helper asks again at each edit. On the node, not its unit: an edit in one method shares
+    the other methods' nodes with the last parse (`document._splice_member`)."""
+    known = _OWN_MAKERS.get(function)
+    if known is not None and known[0] == aliases.key:
+        return known[1]
+    found = library_makers(function.body, aliases.value)
+    _OWN_MAKERS[function] = (aliases.key, found)
+    return found
+
+
+def _key_makers(aliases: Keyed[Resolver], assigned: dict[str, list[ast.expr]]) -> dict[str, str]:
+    """`KeyFacts.key_makers` of the module's top-level assignments."""
+    statements = [
+        ast.Assign([ast.Name(name, ast.Store())], value)
+        for name, values in assigned.items()
+        for value in values
+    ]
+    return library_makers(statements, aliases.value)

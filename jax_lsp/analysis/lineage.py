@@ -2,8 +2,10 @@
 
 A keystroke changes one unit, yet every module-wide fact (the kinds of module-level names,
 which globals change, which names hold floats, each unit's cache key) is a pass over all
-units. Each such fact is recorded here with the inputs it was computed from; the next
-version's model reuses it when its own inputs compare equal. Inputs are mostly the per-unit
+units. Each such fact is recorded here under the function that computes it, with the
+arguments it was computed from (`reuse(compute, *inputs)`: no name or input list is kept by
+hand, so none can collide or be forgotten); the next version's model reuses it when its own
+arguments compare equal (a `unit_memo.Keyed` by its key). Inputs are mostly the per-unit
 pieces memoised on each unit's parse, so the comparison is an identity check per unchanged
 unit. Reuse is an optimisation only: whatever is reused equals what computing it afresh
 would give (tests/analysis/test_lineage.py compares both on random edit sequences).
@@ -14,6 +16,8 @@ from __future__ import annotations
 import weakref
 from collections.abc import Callable, Hashable, Sequence
 from typing import TypeVar
+
+from jax_lsp.analysis.unit_memo import Keyed, check_computation
 
 T = TypeVar("T")
 S = TypeVar("S")
@@ -29,10 +33,11 @@ class Lineage:
     __slots__ = ("_earlier_models", "_facts", "_families", "_last_model")
 
     def __init__(self) -> None:
-        self._facts: dict[str, tuple[object, object]] = {}
+        # By the function computing each fact: its inputs' keys and the fact.
+        self._facts: dict[Callable, tuple[object, object]] = {}
         # Facts of one kind, one per key (a class's object fields), as `reuse_each` keeps them:
         # the generation that asked last, what it asked, and what the one before asked.
-        self._families: dict[str, tuple[object, dict, dict]] = {}
+        self._families: dict[Callable, tuple[object, dict, dict]] = {}
         # The model of the last version analysed (a `ModuleModel`; see `ModuleModel.of`),
         # held weakly: see `last_model`.
         self._last_model: Callable[[], object | None] = _no_model
@@ -62,73 +67,77 @@ class Lineage:
         found = [self._last_model()] + [model() for model in self._earlier_models]
         return [model for model in found if model is not None]
 
-    def reuse(self, name: str, inputs: object, compute: Callable[[], T]) -> T:
-        """The fact `name` as last computed, if from inputs equal to `inputs`; else computed
-        now. `compute` must depend on nothing but `inputs` (and constants)."""
-        old = self._facts.get(name)
-        result = old[1] if old is not None and old[0] == inputs else compute()
+    def reuse(self, compute: Callable[..., T], *inputs: object) -> T:
+        """`compute(*inputs)` as last computed, if from inputs equal to `inputs` (a `Keyed` by
+        its key); else computed now. `compute` is a plain function, which reads nothing but
+        its inputs (and constants)."""
+        key = _inputs_key(compute, inputs)
+        old = self._facts.get(compute)
+        result = old[1] if old is not None and old[0] == key else compute(*inputs)
         # Keep the new inputs: the old ones may hold the parses of replaced units.
-        self._facts[name] = (inputs, result)
+        self._facts[compute] = (key, result)
         return result  # type: ignore[return-value]
 
-    def hand_over(self, name: str, fact: T) -> T | None:
-        """Keep `fact` as the last one of `name`; the one it replaces (or None)."""
-        old = self._facts.get(name)
-        self._facts[name] = (None, fact)
+    def hand_over(self, owner: Callable[..., T], fact: T) -> T | None:
+        """Keep `fact` as the last one `owner` made; the one it replaces (or None)."""
+        old = self._facts.get(owner)
+        self._facts[owner] = (None, fact)
         return old[1] if old is not None else None  # type: ignore[return-value]
 
     def reuse_while(
-        self, name: str, inputs: object, compute: Callable[[], tuple[T, Callable[[], bool]]]
+        self, compute: Callable[..., tuple[T, Callable[[], bool]]], *inputs: object
     ) -> T:
         """`reuse` for a fact that also reads what is outside the document (other files):
-        `compute` gives the fact and a check that what it read still reads the same; the fact
-        as last computed is reused while its inputs are equal and that check holds."""
-        old = self._facts.get(name)
-        if old is not None and old[0] == inputs:
+        `compute(*inputs)` gives the fact and a check that what it read still reads the same;
+        the fact as last computed is reused while its inputs are equal and that check holds."""
+        key = _inputs_key(compute, inputs)
+        old = self._facts.get(compute)
+        if old is not None and old[0] == key:
             fact, holds = old[1]  # type: ignore[misc]
             if holds():
                 return fact
-        fact, holds = compute()
-        self._facts[name] = (inputs, (fact, holds))
+        fact, holds = compute(*inputs)
+        self._facts[compute] = (key, (fact, holds))
         return fact
 
     def reuse_each(
-        self, name: str, generation: object, key: Hashable, inputs: object, compute: Callable[[], T]
+        self, compute: Callable[..., T], generation: object, key: Hashable, *inputs: object
     ) -> T:
         """`reuse` for a family of facts, one per `key` (the fields of each class): the fact
         for `key` as the last generation (model) computed or reused it, if from inputs equal to
-        `inputs`; else computed now. Only what the current and the last generation asked is
-        kept, so keys that are gone (a class renamed while typing) do not pile up."""
-        family = self._families.get(name)
+        `inputs`; else `compute(*inputs)` now. Only what the current and the last generation
+        asked is kept, so keys that are gone (a class renamed while typing) do not pile up."""
+        family = self._families.get(compute)
         if family is None or family[0] is not generation:
             family = (generation, {}, family[1] if family is not None else {})
-            self._families[name] = family
+            self._families[compute] = family
         _, current, last = family
         old = current.get(key) or last.get(key)
-        result = old[1] if old is not None and old[0] == inputs else compute()
-        current[key] = (inputs, result)
+        given = _inputs_key(compute, inputs)
+        result = old[1] if old is not None and old[0] == given else compute(*inputs)
+        current[key] = (given, result)
         return result  # type: ignore[return-value]
 
     def fold(
         self,
-        name: str,
-        context: Hashable,
+        step: Callable[..., R],
         items: Sequence[S],
-        step: Callable[[S, dict], R],
         apply: Callable[[dict, R], None],
+        *context: object,
     ) -> tuple[list[R], dict]:
         """A left fold over `items` with a mutable state (a dict, starting empty): each item's
-        result is `step(item, state)`, then `apply(state, result)` updates the state.
+        result is `step(item, state, *context)`, then `apply(state, result)` updates the state.
 
-        `step` must depend only on the item, the state and `context`. Items compare by
-        identity. The results of the unchanged items before an edit are the last fold's; after
-        the edit they are the last fold's too when the edited items' results came out equal
-        (the state is then the same again). Returns the results and the final state (not to
-        be mutated: it may be the last fold's)."""
-        old = self._facts.get(name)
-        if old is None or old[0] != context:
-            results, state = _fold(items, {}, step, apply)
-            self._facts[name] = (context, (list(items), results, state))
+        `step` is a plain function of the item, the state and `context` (a `Keyed` compared
+        by its key). Items compare by identity. The results of the unchanged items before an
+        edit are the last fold's; after the edit they are the last fold's too when the edited
+        items' results came out equal (the state is then the same again). Returns the results
+        and the final state (not to be mutated: it may be the last fold's)."""
+        key = _inputs_key(step, context)
+        old = self._facts.get(step)
+        if old is None or old[0] != key:
+            results, state = _fold(items, {}, step, apply, context)
+            self._facts[step] = (key, (list(items), results, state))
             return results, state
         old_items, old_results, old_state = old[1]  # type: ignore[misc]
         head = _common_prefix(items, old_items)
@@ -136,16 +145,23 @@ class Lineage:
         state: dict = {}
         for result in old_results[:head]:
             apply(state, result)
-        middle, state = _fold(items[head : len(items) - tail], state, step, apply)
+        middle, state = _fold(items[head : len(items) - tail], state, step, apply, context)
         old_middle = old_results[head : len(old_items) - tail]
         if middle == old_middle:
             results = old_results[:head] + middle + old_results[len(old_items) - tail :]
             state = old_state  # equal states before the tail: equal after it
         else:
-            rest, state = _fold(items[len(items) - tail :], state, step, apply)
+            rest, state = _fold(items[len(items) - tail :], state, step, apply, context)
             results = old_results[:head] + middle + rest
-        self._facts[name] = (context, (list(items), results, state))
+        self._facts[step] = (key, (list(items), results, state))
         return results, state
+
+
+def _inputs_key(compute: Callable, inputs: tuple) -> tuple:
+    """What a fact's inputs are compared by: each input, a `Keyed` one by its key (the
+    fact it stands for is not kept)."""
+    check_computation(compute)
+    return tuple([arg.key if type(arg) is Keyed else arg for arg in inputs])
 
 
 def _no_model() -> None:
@@ -153,10 +169,10 @@ def _no_model() -> None:
     return None
 
 
-def _fold(items: Sequence[S], state: dict, step, apply) -> tuple[list, dict]:
+def _fold(items: Sequence[S], state: dict, step, apply, context: tuple) -> tuple[list, dict]:
     results = []
     for item in items:
-        result = step(item, state)
+        result = step(item, state, *context)
         apply(state, result)
         results.append(result)
     return results, state

@@ -61,12 +61,13 @@ from jax_lsp.analysis.summary import (
     FunctionRecord,
     FunctionRef,
     UnitSummary,
-    summarize,
+    unit_summary,
 )
 from jax_lsp.analysis.trace_steps import TraceSteps
 from jax_lsp.analysis.traced import TraceInfo, TraceStep
 from jax_lsp.analysis.tracing import Tracing
 from jax_lsp.analysis.unit_keys import UnitKey, UnitKeys
+from jax_lsp.analysis.unit_memo import Keyed, per_unit
 from jax_lsp.analysis.updates import top_level_self_updates
 from jax_lsp.analysis.values import Instance, Object, Value
 from jax_lsp.analysis.x64 import (
@@ -96,6 +97,8 @@ class ModuleModel:
     # traced code calls or transforms them): see `jax_lsp.analysis.project`.
     incoming: tuple[IncomingTrace, ...] = ()
     resolver: Resolver = field(init=False, metadata=keyed_metadata())
+    aliases: Keyed[Resolver] = field(init=False, repr=False)  # the resolver, for per-unit memos
+    imported: Keyed[Mapping[str, ExternalFacts]] = field(init=False, repr=False)  # `external`
     alias_key: int = field(init=False, metadata=keyed_metadata())
     # The top-level imports of every unit: local name -> qualified name (keyed by alias_key).
     import_bindings: dict[str, str] = field(init=False, metadata=keyed_metadata())
@@ -181,12 +184,15 @@ class ModuleModel:
         self.unit_keys = UnitKeys(self)
         units = [unit for unit in self.document.units if unit.tree is not None]
         imports = tuple([_unit_import_bindings(unit.source) for unit in units])
-        bindings, self.alias_key, self._bindings_key = self.document.lineage.reuse(
-            "aliases", (imports, self.external), lambda: _aliases(imports, self.external)
+        bindings, self.alias_key, self._bindings_key, external_key = self.document.lineage.reuse(
+            _aliases, imports, self.external
         )
         self.import_bindings = bindings
         # A resolver of its own: it memoises answers by node, which must go with this model.
         self.resolver = Resolver(bindings)
+        # The resolver as per-unit computations take it: its answers follow the bindings.
+        self.aliases = Keyed(self.resolver, self._bindings_key)
+        self.imported = Keyed(self.external or {}, external_key)
         self.summaries = [self._summary(unit.source) for unit in units]
         self.functions, self.records, self.classes, self._source_of = {}, {}, {}, {}
         self._method_classes: dict[FunctionNode, ClassRecord] = {}
@@ -274,10 +280,7 @@ class ModuleModel:
     def _summary(self, source: UnitSource) -> UnitSummary:
         # A summary reads the import bindings, not the imported names' facts: a module's
         # model for its importers (no facts) and the one `check` builds (with them) share it.
-        key = ("summary", self._bindings_key)
-        if key not in source.memo:
-            source.memo[key] = summarize(source.tree, self.resolver, self._bindings_key)
-        return source.memo[key]
+        return unit_summary(source, self.aliases)
 
     @keyed
     @cached_property
@@ -358,14 +361,8 @@ class ModuleModel:
             for unit in self.document.units:
                 if unit.tree is None:
                     continue
-                key = ("x64", self.alias_key)
-                if key not in unit.source.memo:
-                    mentions = may_mention_x64(unit.source.text, self.resolver)
-                    unit.source.memo[key] = [
-                        (s.lineno - 1, statement_facts(s, self.resolver, mentions))
-                        for s in unit.tree.body
-                    ]
-                statements += [(unit.start_line + at, f) for at, f in unit.source.memo[key]]
+                found = _unit_x64_statements(unit.source, self.aliases)
+                statements += [(unit.start_line + at, f) for at, f in found]
             # Test suites commonly enable x64 in a conftest or through flags we cannot see;
             # another module of the package or the test configuration may switch it on.
             path = self.document.path
@@ -662,25 +659,32 @@ class ModuleModel:
         return self.staging._wrapped_statics(function)
 
 
+@per_unit
 def _unit_import_bindings(source: UnitSource) -> dict[str, str]:
-    found = source.memo.get("imports")
-    if found is None:
-        found = source.memo["imports"] = import_bindings(source.tree.body)
-    return found
+    return import_bindings(source.tree.body)
+
+
+@per_unit
+def _unit_x64_statements(source: UnitSource, aliases: Keyed[Resolver]) -> list:
+    """(unit-relative line, facts) of each top-level statement, for `X64Facts`."""
+    resolver = aliases.value
+    mentions = may_mention_x64(source.text, resolver)
+    return [(s.lineno - 1, statement_facts(s, resolver, mentions)) for s in source.tree.body]
 
 
 def _aliases(
     imports: tuple[dict[str, str], ...], external: Mapping[str, ExternalFacts] | None
-) -> tuple[dict[str, str], int, int]:
-    """The module's import bindings, their cache key with the imported names' facts, and
-    their key alone."""
+) -> tuple[dict[str, str], int, int, int]:
+    """The module's import bindings, their cache key with the imported names' facts, their
+    key alone, and the facts' key alone."""
     bindings: dict[str, str] = {}
     for unit_bindings in imports:
         bindings.update(unit_bindings)
     # Imported names' facts belong with the import aliases: every cache keyed by what names
     # stand for is keyed by both (but the summaries, which read names only).
     bindings_key = intern_key(tuple(sorted(bindings.items())))
-    return bindings, intern_key((bindings_key, facts_key(external))), bindings_key
+    external_key = intern_key(facts_key(external))
+    return bindings, intern_key((bindings_key, external_key)), bindings_key, external_key
 
 
 def _same_units(old: Document, new: Document) -> bool:

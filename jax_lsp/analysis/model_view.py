@@ -15,6 +15,7 @@ from jax_lsp.analysis.document import Document, UnitSource
 from jax_lsp.analysis.external import ExternalFacts
 from jax_lsp.analysis.imports import Resolver
 from jax_lsp.analysis.summary import ClassRecord, FunctionNode, FunctionRecord, UnitSummary
+from jax_lsp.analysis.unit_memo import Keyed
 from jax_lsp.analysis.x64 import X64Facts
 
 
@@ -28,6 +29,8 @@ class ModelView(Protocol):
     external: Mapping[str, ExternalFacts] | None
     incoming: tuple[IncomingTrace, ...]
     resolver: Resolver
+    aliases: Keyed[Resolver]
+    imported: Keyed[Mapping[str, ExternalFacts]]
     alias_key: int
     import_bindings: dict[str, str]
     summaries: list[UnitSummary]

@@ -8,13 +8,15 @@ from __future__ import annotations
 
 import ast
 from collections import ChainMap
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import cached_property
 from types import MappingProxyType
 
 from jax_lsp.analysis.document import Unit, UnitSource
 from jax_lsp.analysis.dtypes import FloatOracle, IntArrayOracle, assigned_values
+from jax_lsp.analysis.external import ExternalFacts
 from jax_lsp.analysis.flow import FlowInterpreter, ScopeContext, plain_bindings
+from jax_lsp.analysis.imports import Resolver
 from jax_lsp.analysis.keys import makes_random_initializer
 from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.model_parts import DEFINITIONS, evaluated_text, intern_key
@@ -22,6 +24,7 @@ from jax_lsp.analysis.model_view import ModelFact, ModelView
 from jax_lsp.analysis.nodes import walk_nodes
 from jax_lsp.analysis.shapes import KnownValue, run_top_level
 from jax_lsp.analysis.text import identifiers
+from jax_lsp.analysis.unit_memo import Keyed, per_unit
 from jax_lsp.analysis.values import Function, Value, kind_of, merge_values
 
 
@@ -57,21 +60,22 @@ class ModuleGlobals(ModelFact):
         # of the functions top-level code names are part of the fold's context.
         self._top_callees = self._top_level_callees(units)
         bindings, kinds = self.model.document.lineage.fold(
-            "global-kinds",
-            (self.model.alias_key, intern_key(tuple(sorted(self._top_callees.items())))),
+            _top_level_bindings,
             [unit.source for unit in units],
-            self._top_level_bindings,
             _merge_bindings,
+            self.model.aliases,
+            self.model.imported,
+            Keyed(
+                (self._top_callees, self._plain_return_value),
+                intern_key(tuple(sorted(self._top_callees.items()))),
+            ),
         )
         self.global_values = kinds
         self.global_kinds, self.globals_key = self.model.document.lineage.reuse(
-            "globals-key",
-            kinds,
-            lambda: (
-                {name: kind_of(value) for name, value in kinds.items()},
-                intern_key(tuple(sorted(kinds.items(), key=lambda item: item[0]))),
-            ),
+            _global_kinds, kinds
         )
+        # The globals as per-unit computations take them whole.
+        self.keyed_values: Keyed[dict[str, Value]] = Keyed(kinds, self.globals_key)
         rebound = {name for name, count in counts.items() if count > 1}
         self.mutable_globals = frozenset((rebound | self.global_writes | mutated) & counts.keys())
         self._compute_stable_globals(units, counts)
@@ -149,65 +153,7 @@ class ModuleGlobals(ModelFact):
         the module's globals (which are being found): the summary top-level code follows."""
         if path not in self._top_callees:
             return None
-        node = self.model.functions[path].node
-        source = self.model._source_of[node]
-        key = ("plain-returns", self.model.alias_key, path)
-        if key not in source.memo:
-            source.memo[key] = self.model.scopes.interpret_returns(node, {})
-        return source.memo[key]
-
-    def _top_level_bindings(self, source: UnitSource, known: dict[str, Value]) -> dict[str, Value]:
-        plain = source.memo.get("plain-bindings", _UNREAD)
-        if plain is _UNREAD:
-            plain = source.memo["plain-bindings"] = plain_bindings(source.tree.body)
-        if plain is not None:
-            return self._with_imported_values(source, plain)
-        loads = _loaded_words(source)
-        used = frozenset((name, known[name]) for name in loads & known.keys())
-        callees = tuple(
-            sorted(
-                (value.path, self._top_callees[value.path])
-                for _, value in used
-                if type(value) is Function and value.path in self._top_callees
-            )
-        )
-        key = ("bindings", self.model.alias_key, used, callees)
-        if key not in source.memo:
-            interpreter = FlowInterpreter(
-                ScopeContext(
-                    self.model.resolver,
-                    False,
-                    {n: known[n] for n in loads if n in known},
-                    external=self.model.external or {},
-                    returns=self._plain_return_value,
-                ),
-                {},
-            )
-            interpreter.run_block(source.tree.body)
-            source.memo[key] = {
-                name: kind for name, kind in interpreter.env.items() if not name.startswith("<")
-            }
-        return source.memo[key]
-
-    def _with_imported_values(
-        self, source: UnitSource, bound: dict[str, Value]
-    ) -> dict[str, Value]:
-        """`bound` with the values of the names the unit's `from m import NAME` statements
-        bind, where the workspace module `m` binds NAME once to a known value
-        (`ExternalFacts.value`); the interpreter binds them the same way (`_stmt_Import`)."""
-        if not self.model.external or not any(
-            facts.value is not None for facts in self.model.external.values()
-        ):
-            return bound
-        found = dict(bound)
-        for statement in source.tree.body:
-            if type(statement) is ast.ImportFrom:
-                for alias in statement.names:
-                    local = alias.asname or alias.name
-                    facts = self.model.external.get(local)
-                    if facts is not None and facts.value is not None:
-                        found[local] = facts.value
-        return found
+        return self.model.scopes.interpret_returns(self.model.functions[path].node, None)
 
     def module_shapes(self, unit_start: int) -> Mapping[str, KnownValue]:
         """Shapes and int literals of module-level names as the top-level code of the unit
@@ -221,66 +167,35 @@ class ModuleGlobals(ModelFact):
         units = [unit for unit in self.model.document.units if unit.tree is not None]
         untracked = self.global_writes
 
-        def step(source: UnitSource, state: dict) -> tuple[tuple, tuple]:
-            body = source.tree.body
-            if len(body) == 1 and isinstance(body[0], DEFINITIONS):
-                return (), ((body[0].name, None),)  # binds a function or a class
-            words = _loaded_words(source)
-            seen = tuple(sorted((n, v) for n, v in state.items() if n in words))
-            key = ("module-shapes", self.model.alias_key, seen)
-            if key not in source.memo:
-                bound = run_top_level(source.tree.body, dict(seen), self.model.resolver)
-                source.memo[key] = tuple(sorted(bound.items()))
-            # A name some function rebinds through `global` is never known.
-            return seen, tuple(item for item in source.memo[key] if item[0] not in untracked)
-
         results, _ = self.model.document.lineage.fold(
-            "module-shapes",
-            (self.model.alias_key, untracked),
+            _shapes_step,
             [unit.source for unit in units],
-            step,
             _apply_known,
+            self.model.aliases,
+            untracked,
         )
         return {unit.start_line: seen for unit, (seen, _) in zip(units, results, strict=True)}
 
     def module_kinds(self, source: UnitSource) -> dict[ast.AST, Kind]:
         """Kinds of a unit's top-level statements (outside any function)."""
         reaching = self.reaching_values(source)
-        key = (
-            "module-scope",
-            self.model.alias_key,
-            self.model.unit_keys.unit_globals_key(source),
-            self.reaching_key(source),
-            self.model.scopes.lambda_traces(source),
-            self.model.scopes.returns_key(source),
+        scopes = self.model.scopes
+        return _interpret_module_scope(
+            source,
+            self.model.aliases,
+            self.model.imported,
+            self.model.unit_keys.unit_globals(source),
+            Keyed(reaching, self.reaching_key(source)),
+            Keyed(scopes.lambda_params, scopes.lambda_traces(source)),
+            Keyed(scopes.return_value, scopes.returns_key(source)),
         )
-        if key not in source.memo:
-            kinds: dict[ast.AST, Kind] = {}
-            context = ScopeContext(
-                self.model.resolver,
-                False,
-                ChainMap(reaching, self.global_values) if reaching else self.global_values,
-                self.model.scopes.lambda_params,
-                self.model.external or {},
-                self.model.scopes.return_value,
-            )
-            interpreter = FlowInterpreter(context, kinds)
-            interpreter.run_block(source.tree.body)
-            source.memo[key] = kinds
-        return source.memo[key]
 
     @cached_property
     def int_array_globals(self) -> frozenset[str]:
         """Module-level names every top-level assignment of which is an integer JAX array."""
-        assigned = self.top_level_values
-
-        def compute() -> frozenset[str]:
-            oracle = IntArrayOracle(self.model.resolver, assigned.get)
-            return frozenset(n for n in assigned if oracle.is_int_array(ast.Name(n)))
-
         # Equal assignments (the same nodes: unchanged units) give the same answer.
         return self.model.document.lineage.reuse(
-            "int-array-globals", (self.model.alias_key, assigned), compute
+            _int_array_globals, self.model.aliases, self.top_level_values
         )
 
     @cached_property
@@ -296,35 +211,19 @@ class ModuleGlobals(ModelFact):
             if unit.tree is not None
         ):
             return frozenset()
-        assigned = self.top_level_values
-
-        def compute() -> frozenset[str]:
-            return frozenset(
-                name
-                for name, values in assigned.items()
-                if all(
-                    type(value) is ast.Call and makes_random_initializer(value, self.model.resolver)
-                    for value in values
-                )
-            )
-
-        inputs = (self.model.alias_key, assigned)
-        return self.model.document.lineage.reuse("initializer-globals", inputs, compute)
+        return self.model.document.lineage.reuse(
+            _initializer_globals, self.model.aliases, self.top_level_values
+        )
 
     @cached_property
     def float_array_globals(self) -> frozenset[str]:
         """Module-level names every top-level assignment of which is a known float value,
         item assignments or not: what the values' dtype is (`x[i] /= 2` keeps a float
         array float), not whether they change."""
-        assigned = self.top_level_values
-
-        def compute() -> frozenset[str]:
-            oracle = FloatOracle(self.model.resolver, assigned.get, default_dtype=True)
-            return frozenset(n for n in assigned if oracle.is_float(ast.Name(n)))
-
         # Equal assignments (the same nodes: unchanged units) give the same answer.
-        inputs = (self.model.alias_key, assigned)
-        return self.model.document.lineage.reuse("float-array-globals", inputs, compute)
+        return self.model.document.lineage.reuse(
+            _float_array_globals, self.model.aliases, self.top_level_values
+        )
 
     @cached_property
     def top_level_values(self) -> dict[str, list[ast.expr]]:
@@ -332,9 +231,7 @@ class ModuleGlobals(ModelFact):
         for unit in self.model.document.units:
             if unit.tree is None:
                 continue
-            if "assigned" not in unit.source.memo:
-                unit.source.memo["assigned"] = _top_level_assignments(unit.tree)
-            for name, values in unit.source.memo["assigned"].items():
+            for name, values in _top_level_assignments(unit.source).items():
                 assigned.setdefault(name, []).extend(values)
         return assigned
 
@@ -342,23 +239,9 @@ class ModuleGlobals(ModelFact):
     def float_globals(self) -> frozenset[str]:
         """Module-level names every top-level assignment of which is a known float value."""
         if self._float_globals is None:
-            assigned = self.top_level_values
-
-            def bindings(name: str) -> list[ast.expr] | None:
-                return assigned.get(name)
-
-            def compute() -> frozenset[str]:
-                oracle = FloatOracle(self.model.resolver, bindings)
-                return frozenset(
-                    name
-                    for name in assigned
-                    if name not in self.mutable_globals and oracle.is_float(ast.Name(name))
-                )
-
             # Equal assignments (the same nodes: unchanged units) give the same answer.
-            inputs = (self.model.alias_key, self.mutable_globals, assigned)
             self._float_globals = self.model.document.lineage.reuse(
-                "float-globals", inputs, compute
+                _float_global_names, self.model.aliases, self.mutable_globals, self.top_level_values
             )
         return self._float_globals
 
@@ -368,35 +251,188 @@ class ModuleGlobals(ModelFact):
         return frozenset().union(*(summary.global_writes for summary in self.model.summaries))
 
 
-_UNREAD = object()  # a memo entry not computed yet (None is an answer)
+def _top_level_bindings(
+    source: UnitSource,
+    known: dict[str, Value],
+    aliases: Keyed[Resolver],
+    imported: Keyed[Mapping[str, ExternalFacts]],
+    top_callees: Keyed[tuple[dict[str, int], Callable[[str], Value | None]]],
+) -> dict[str, Value]:
+    """What a unit's top-level code binds, the names bound before it at their `known` values;
+    `top_callees`: the module functions top-level code calls (path -> their unit's text
+    hash) and what each returns (`ModuleGlobals._plain_return_value`)."""
+    plain = _plain_bindings(source)
+    if plain is not None:
+        return _with_imported_values(source, plain, imported.value)
+    loads = _loaded_words(source)
+    used = frozenset((name, known[name]) for name in loads & known.keys())
+    callees, returns = top_callees.value
+    called = tuple(
+        sorted(
+            (value.path, callees[value.path])
+            for _, value in used
+            if type(value) is Function and value.path in callees
+        )
+    )
+    return _interpret_top_level(source, aliases, imported, used, Keyed(returns, called))
 
 
+def _with_imported_values(
+    source: UnitSource, bound: dict[str, Value], external: Mapping[str, ExternalFacts]
+) -> dict[str, Value]:
+    """`bound` with the values of the names the unit's `from m import NAME` statements bind,
+    where the workspace module `m` binds NAME once to a known value (`ExternalFacts.value`);
+    the interpreter binds them the same way (`_stmt_Import`)."""
+    if not external or not any(facts.value is not None for facts in external.values()):
+        return bound
+    found = dict(bound)
+    for statement in source.tree.body:
+        if type(statement) is ast.ImportFrom:
+            for alias in statement.names:
+                local = alias.asname or alias.name
+                facts = external.get(local)
+                if facts is not None and facts.value is not None:
+                    found[local] = facts.value
+    return found
+
+
+def _global_kinds(kinds: dict[str, Value]) -> tuple[dict[str, Kind], int]:
+    """The kind of each global's value, and the values' key."""
+    return (
+        {name: kind_of(value) for name, value in kinds.items()},
+        intern_key(tuple(sorted(kinds.items(), key=lambda item: item[0]))),
+    )
+
+
+def _shapes_step(
+    source: UnitSource, state: dict, aliases: Keyed[Resolver], untracked: frozenset[str]
+) -> tuple[tuple, tuple]:
+    """The shapes a unit's top-level code sees (of the names its text mentions) and binds."""
+    body = source.tree.body
+    if len(body) == 1 and isinstance(body[0], DEFINITIONS):
+        return (), ((body[0].name, None),)  # binds a function or a class
+    words = _loaded_words(source)
+    seen = tuple(sorted((n, v) for n, v in state.items() if n in words))
+    bound = _top_level_shapes(source, aliases, seen)
+    # A name some function rebinds through `global` is never known.
+    return seen, tuple(item for item in bound if item[0] not in untracked)
+
+
+def _int_array_globals(
+    aliases: Keyed[Resolver], assigned: dict[str, list[ast.expr]]
+) -> frozenset[str]:
+    oracle = IntArrayOracle(aliases.value, assigned.get)
+    return frozenset(n for n in assigned if oracle.is_int_array(ast.Name(n)))
+
+
+def _initializer_globals(
+    aliases: Keyed[Resolver], assigned: dict[str, list[ast.expr]]
+) -> frozenset[str]:
+    return frozenset(
+        name
+        for name, values in assigned.items()
+        if all(
+            type(value) is ast.Call and makes_random_initializer(value, aliases.value)
+            for value in values
+        )
+    )
+
+
+def _float_array_globals(
+    aliases: Keyed[Resolver], assigned: dict[str, list[ast.expr]]
+) -> frozenset[str]:
+    oracle = FloatOracle(aliases.value, assigned.get, default_dtype=True)
+    return frozenset(n for n in assigned if oracle.is_float(ast.Name(n)))
+
+
+def _float_global_names(
+    aliases: Keyed[Resolver], mutable: frozenset[str], assigned: dict[str, list[ast.expr]]
+) -> frozenset[str]:
+    oracle = FloatOracle(aliases.value, assigned.get)
+    return frozenset(
+        name for name in assigned if name not in mutable and oracle.is_float(ast.Name(name))
+    )
+
+
+@per_unit
+def _plain_bindings(source: UnitSource) -> dict[str, Value] | None:
+    return plain_bindings(source.tree.body)
+
+
+@per_unit
+def _interpret_top_level(
+    source: UnitSource,
+    aliases: Keyed[Resolver],
+    imported: Keyed[Mapping[str, ExternalFacts]],
+    used: frozenset[tuple[str, Value]],
+    returns: Keyed[Callable[[str], Value | None]],
+) -> dict[str, Value]:
+    """What a unit's top-level code binds, given the values of the names it reads (`used`)
+    and what the module functions it calls return, interpreted without the globals."""
+    interpreter = FlowInterpreter(
+        ScopeContext(
+            aliases.value, False, dict(used), external=imported.value, returns=returns.value
+        ),
+        {},
+    )
+    interpreter.run_block(source.tree.body)
+    return {name: kind for name, kind in interpreter.env.items() if not name.startswith("<")}
+
+
+@per_unit
+def _top_level_shapes(
+    source: UnitSource, aliases: Keyed[Resolver], seen: tuple[tuple[str, KnownValue], ...]
+) -> tuple[tuple[str, KnownValue], ...]:
+    return tuple(sorted(run_top_level(source.tree.body, dict(seen), aliases.value).items()))
+
+
+@per_unit
+def _interpret_module_scope(
+    source: UnitSource,
+    aliases: Keyed[Resolver],
+    imported: Keyed[Mapping[str, ExternalFacts]],
+    module_globals: Keyed[Mapping[str, Value]],
+    reaching: Keyed[dict[str, Value]],
+    lambdas: Keyed[Callable[[ast.Lambda], dict[str, Kind] | None]],
+    returns: Keyed[Callable[[str], Value | None]],
+) -> dict[ast.AST, Kind]:
+    """Kinds of a unit's top-level statements, its names rebound earlier at their `reaching`
+    values."""
+    kinds: dict[ast.AST, Kind] = {}
+    context = ScopeContext(
+        aliases.value,
+        False,
+        ChainMap(reaching.value, module_globals.value) if reaching.value else module_globals.value,
+        lambdas.value,
+        imported.value,
+        returns.value,
+    )
+    FlowInterpreter(context, kinds).run_block(source.tree.body)
+    return kinds
+
+
+@per_unit
 def _loaded_words(source: UnitSource) -> frozenset[str]:
     """Every identifier-like word of the text a unit's top-level code reads: a superset of
     the names it reads, found far faster than by walking its tree."""
-    loads = source.memo.get("loads")
-    if loads is None:
-        text = evaluated_text(source)
-        # All of it: the unit's own words, which most often were read already.
-        loads = source.words() if text is source.text else identifiers(text)
-        source.memo["loads"] = loads
-    return loads
+    text = evaluated_text(source)
+    # All of it: the unit's own words, which most often were read already.
+    return source.words() if text is source.text else identifiers(text)
 
 
+@per_unit
 def _single_assignments(source: UnitSource) -> list[tuple[str, ast.expr]]:
     """(name, value) of a unit's top-level `name = value` and `name: T = value` statements."""
-    found = source.memo.get("single-assignments")
-    if found is None:
-        found = source.memo["single-assignments"] = []
-        for statement in source.tree.body:
-            if isinstance(statement, ast.Assign) and len(statement.targets) == 1:
-                target, value = statement.targets[0], statement.value
-            elif isinstance(statement, ast.AnnAssign) and statement.value is not None:
-                target, value = statement.target, statement.value
-            else:
-                continue
-            if isinstance(target, ast.Name):
-                found.append((target.id, value))
+    found = []
+    for statement in source.tree.body:
+        if isinstance(statement, ast.Assign) and len(statement.targets) == 1:
+            target, value = statement.targets[0], statement.value
+        elif isinstance(statement, ast.AnnAssign) and statement.value is not None:
+            target, value = statement.target, statement.value
+        else:
+            continue
+        if isinstance(target, ast.Name):
+            found.append((target.id, value))
     return found
 
 
@@ -413,8 +449,10 @@ def _apply_known(state: dict, result: tuple[tuple, tuple]) -> None:
             state[name] = value
 
 
-def _top_level_assignments(tree: ast.Module) -> dict[str, list[ast.expr]]:
+@per_unit
+def _top_level_assignments(source: UnitSource) -> dict[str, list[ast.expr]]:
     """Values assigned to each name by a unit's top-level assignments."""
+    tree = source.tree
     names = {
         n.id
         for statement in tree.body

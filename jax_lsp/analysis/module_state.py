@@ -18,13 +18,14 @@ from bisect import bisect_right
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from jax_lsp.analysis.document import Document
+from jax_lsp.analysis.document import Document, UnitSource
 from jax_lsp.analysis.free_writes import mutated_name
 from jax_lsp.analysis.imports import Resolver
 from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.nodes import child_nodes, scope_nodes, walk_nodes
-from jax_lsp.analysis.summary import FunctionNode, UnitSummary
+from jax_lsp.analysis.summary import FunctionNode, UnitSummary, unit_summary
 from jax_lsp.analysis.traced import all_params
+from jax_lsp.analysis.unit_memo import Keyed, per_unit
 from jax_lsp.compat import TRY_STATEMENTS
 
 
@@ -34,7 +35,7 @@ class StateInputs(Protocol):
     document: Document
     summaries: list[UnitSummary]
     resolver: Resolver
-    alias_key: int
+    aliases: Keyed[Resolver]
     global_kinds: dict[str, Kind]
     mutable_globals: frozenset[str]
 
@@ -156,8 +157,8 @@ class _UnitFacts:
 
 
 class _UnitScanner:
-    def __init__(self, model: StateInputs) -> None:
-        self.model = model
+    def __init__(self, resolver: Resolver) -> None:
+        self.resolver = resolver
         self.events: list[_Event] = []
         self.defined: set[str] = set()
         self.code: set[str] = set()
@@ -247,14 +248,14 @@ class _UnitScanner:
             self.events.append(("bind", target.id, self._constant(value), mentions))
             if value is not None:
                 self.derived.append((target.id, mentions))
-            if value is not None and is_container_value(value, self.model):
+            if value is not None and is_container_value(value, self):
                 self.containers.add(target.id)
             else:
                 self.others.add(target.id)
             if (
                 isinstance(value, ast.Call)
                 and isinstance(value.func, ast.Name)
-                and self.model.resolver.qualname(value.func) is None
+                and self.resolver.qualname(value.func) is None
             ):
                 self.objects.append((target.id, value.func.id))
             else:
@@ -296,7 +297,7 @@ class _UnitScanner:
         if isinstance(value, ast.Constant) and not isinstance(value.value, type(...)):
             return repr(value.value)
         if isinstance(value, ast.Name | ast.Attribute):
-            qualname = self.model.resolver.qualname(value)
+            qualname = self.resolver.qualname(value)
             return f"import {qualname}" if qualname else None
         return None
 
@@ -307,7 +308,7 @@ class _UnitScanner:
             for child in scope_nodes([node])
             if isinstance(child, ast.Name)
             and isinstance(child.ctx, ast.Load)
-            and self.model.resolver.qualname(child) is None
+            and self.resolver.qualname(child) is None
         )
 
 
@@ -416,12 +417,7 @@ class ModuleState:
         self._mutable_globals = model.mutable_globals
         units = [unit for unit in model.document.units if unit.tree is not None]
         self._index = {id(unit.tree): index for index, unit in enumerate(units)}
-        facts = tuple(
-            [
-                self._facts(model, unit.source, summary)
-                for unit, summary in zip(units, model.summaries, strict=True)
-            ]
-        )
+        facts = tuple([_unit_facts(unit.source, model.aliases) for unit in units])
         # The same facts in the same order (a keystroke inside a function body): the same state.
         (
             self.defined,
@@ -432,7 +428,7 @@ class ModuleState:
             reachable,
             self._unit_names,
             self.key,
-        ) = model.document.lineage.reuse("module-state", facts, lambda: self._combine(facts))
+        ) = model.document.lineage.reuse(_combined, facts)
         self._last_call: dict[str, tuple[tuple[int, frozenset[str]], ...]] = {}
         if changes:  # a change after a call: which code may run after it (bodies read now)
             # Module-level names holding data (arrays, Python values): no code of theirs runs.
@@ -478,14 +474,6 @@ class ModuleState:
             for name, callees in called.items()
             if len(callees) == 1 and name not in others
         }
-
-    @staticmethod
-    def _facts(model: StateInputs, source, summary: UnitSummary) -> _UnitFacts:
-        key = ("module-state", model.alias_key)
-        if key not in source.memo:
-            scanner = _UnitScanner(model)
-            source.memo[key] = scanner.scan(source.tree, summary.free_writes)
-        return source.memo[key]
 
     @staticmethod
     def _module_code(facts: tuple[_UnitFacts, ...]) -> frozenset[str]:
@@ -539,3 +527,14 @@ class ModuleState:
             if any(call > index and (not names or names & reached) for call, reached in calls)
         }
         return frozenset((changed | self.runtime_writes) & self._mutable_globals) - (self.defined)
+
+
+@per_unit
+def _unit_facts(source: UnitSource, aliases: Keyed[Resolver]) -> _UnitFacts:
+    free_writes = unit_summary(source, aliases).free_writes
+    return _UnitScanner(aliases.value).scan(source.tree, free_writes)
+
+
+def _combined(facts: tuple[_UnitFacts, ...]) -> tuple:
+    """`ModuleState._combine`, as the lineage keeps it."""
+    return ModuleState._combine(facts)

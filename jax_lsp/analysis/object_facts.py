@@ -21,7 +21,8 @@ from jax_lsp.analysis.attributes import (
     instance_events,
 )
 from jax_lsp.analysis.crossing import NO_FOREIGN
-from jax_lsp.analysis.document import Unit
+from jax_lsp.analysis.document import Unit, UnitSource
+from jax_lsp.analysis.external import ExternalFacts
 from jax_lsp.analysis.fields import boolean_entries, boolean_fields
 from jax_lsp.analysis.flow import FlowInterpreter, ScopeContext, annotation_kind
 from jax_lsp.analysis.imports import Resolver, local_imports
@@ -36,6 +37,7 @@ from jax_lsp.analysis.shapes import ArrayShape, ShapeTracker
 from jax_lsp.analysis.summary import ClassRecord, FunctionNode, FunctionRef
 from jax_lsp.analysis.text import identifiers
 from jax_lsp.analysis.traced import TraceInfo, all_params
+from jax_lsp.analysis.unit_memo import Keyed, per_unit
 from jax_lsp.analysis.values import Instance, Object, Value, merge_values
 from jax_lsp.analysis.workspace import real_file
 
@@ -56,17 +58,9 @@ class ObjectFacts(ModelFact):
 
     @cached_property
     def _stable_shapes(self) -> dict[str, ArrayShape]:
-        def compute() -> dict[str, ArrayShape]:
-            tracker = ShapeTracker(self.model.resolver, frozenset())
-            for name, value in stable:
-                tracker.bind(ast.Name(name, ast.Store()), value)
-            return tracker.env
-
         # The value expressions compare by identity: the same while their units are unchanged.
         stable = tuple(self.model.module_globals.stable_globals.items())
-        return self.model.document.lineage.reuse(
-            "stable-shapes", (self.model.alias_key, stable), compute
-        )
+        return self.model.document.lineage.reuse(_stable_shapes, self.model.aliases, stable)
 
     def stable_shapes(self, text: str) -> Mapping[str, ArrayShape]:
         """Literal shapes of the module-level names `text` mentions that are bound once and
@@ -515,48 +509,50 @@ class ObjectFacts(ModelFact):
             return None
         if class_name in self.subclassed:
             return None  # a subclass may assign other values
-        key = (
-            "object-fields",
-            record.node,
-            self.model.alias_key,
-            self.model.module_globals.globals_key,
-            self.model.scopes.returns_key(source),
-        )
-        fields = source.memo.get(key)
-        if fields is None:
-            # A code edit in one method makes a new parse of the class, yet the fields
-            # depend only on the assignments to `self` (nodes of the members the edit did not
-            # touch, shared with the last parse), the imports, the globals and the module
-            # functions the class's text names: reused from the last parse while those are
-            # the same (the edited method assigning nothing, mostly).
-            inputs = (
-                class_name,
-                tuple((name, tuple(found)) for name, found in assigned.items()),
-                unknown,
-                self.model.alias_key,
-                self.model.module_globals.globals_key,
-                self.model.unit_keys.named_function_units(source),
-            )
-            fields = source.memo[key] = self.model.document.lineage.reuse_each(
-                "object-fields",
-                self.model._generation,
-                class_name,
-                inputs,
-                lambda: self._object_fields(assigned, unknown, class_name),
-            )
+        fields = self._plain_fields(source, record)
         if not fields:
             return None
         written = self._written_outside
         kept = tuple((name, value) for name, value in fields if name not in written)
         return Object(class_name, kept) if kept else None
 
+    def _plain_fields(
+        self, source: UnitSource, record: ClassRecord
+    ) -> tuple[tuple[str, Value], ...]:
+        """`_object_fields`, memoised on the class's unit by its arguments.
+
+        A code edit in one method makes a new parse of the class, yet the fields depend only
+        on the assignments to `self` (nodes of the members the edit did not touch, shared
+        with the last parse), the imports, the globals and the module functions the class's
+        text names: reused from the last parse while those are the same (the edited method
+        assigning nothing, mostly)."""
+        scopes = self.model.scopes
+        args = (
+            record,
+            self.model.aliases,
+            self.model.imported,
+            self.model.module_globals.keyed_values,
+            Keyed(scopes.return_value, scopes.returns_key(source)),
+        )
+        fields = source.memo.kept(_object_fields, *args)
+        if fields is None:
+            assigned, unknown = self.self_assignments(record)
+            fields = self.model.document.lineage.reuse_each(
+                _fields_of_assignments,
+                self.model._generation,
+                record.name,
+                record.name,
+                tuple((name, tuple(found)) for name, found in assigned.items()),
+                unknown,
+                *args[1:4],
+                # Across parses: the functions the class's text names, its own included.
+                Keyed(scopes.return_value, self.model.unit_keys.named_function_units(source)),
+            )
+            source.memo.keep(fields, _object_fields, *args)
+        return fields  # type: ignore[return-value]
+
     def self_assignments(self, record: ClassRecord) -> tuple[dict, frozenset[str]]:
-        source = self.model._source_of[record.node]
-        key = ("self-assignments", record.node)
-        found = source.memo.get(key)
-        if found is None:  # syntax only: memoised on the class's unit
-            found = source.memo[key] = self_assignments(record.node, source.text)
-        return found
+        return _self_assignments(self.model._source_of[record.node], record.node)
 
     @cached_property
     def _written_outside(self) -> frozenset[str]:
@@ -597,65 +593,6 @@ class ObjectFacts(ModelFact):
             found |= written & names
         return frozenset(found)
 
-    def _object_fields(
-        self,
-        assigned: dict[str, list[tuple[ast.FunctionDef | ast.AsyncFunctionDef, ast.expr]]],
-        unknown: frozenset[str],
-        class_name: str,
-    ) -> tuple[tuple[str, Value], ...]:
-        """Each attribute's value: every assignment of it in a method, merged. Values that
-        read `self` are found once those that do not are known (`self.x = self.x.at[i].set(v)`
-        keeps the kind `__init__` gave)."""
-        writes = [
-            (name, method, value)
-            for name, found in assigned.items()
-            if name not in unknown
-            for method, value in found
-        ]
-        found: dict[str, Value] = {}
-        for reads_self in (False, True):
-            known = tuple((name, value) for name, value in found.items())
-            for name, method, value in writes:
-                me = positional_params(method)[0]
-                if reads_self != any(
-                    isinstance(n, ast.Name) and n.id == me for n in walk_nodes(value)
-                ):
-                    continue
-                result = self._evaluate_in(method, value, {me: Object(class_name, known)})
-                found[name] = merge_values(found[name], result) if name in found else result
-        return tuple(sorted((n, v) for n, v in found.items() if v is not Kind.UNKNOWN))
-
-    def _evaluate_in(
-        self, method: ast.FunctionDef | ast.AsyncFunctionDef, value: ast.expr, env: dict[str, Value]
-    ) -> Value:
-        """The value of one expression of a method, every other name the method binds unknown
-        (only module names and what `env` gives are known)."""
-        bound = self.model.scopes.bound_in.get(method)
-        if bound is None:
-            bound = self.model.scopes.bound_in[method] = frozenset(
-                [
-                    *(
-                        n.id
-                        for n in walk_nodes(method)
-                        if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)
-                    ),
-                    *all_params(method),
-                ]
-            )
-        names: dict[str, Value] = dict.fromkeys(bound, Kind.UNKNOWN)
-        names.update(env)
-        resolver = self.model.resolver.child(local_imports(method), frozenset(names))
-        context = ScopeContext(
-            resolver,
-            False,
-            self.model.module_globals.global_values,
-            external=self.model.external or {},
-            returns=self.model.scopes.return_value,
-        )
-        interpreter = FlowInterpreter(context, {}, {})
-        interpreter.env = names
-        return interpreter.eval(value)
-
     def object_classes(self, node: FunctionNode) -> dict[str, str]:
         """`classes_in`, with `self` of a method of a class of the module."""
         classes = self.classes_in(node)
@@ -675,11 +612,7 @@ class ObjectFacts(ModelFact):
             return None
         every_leaf = every_leaf and flattens_fields(record)
         source = self.model._source_of[record.node]
-        key = ("fields", self.model.alias_key, class_name, every_leaf)
-        if key not in source.memo:
-            fields = field_values(record.node, self.model.resolver, every_leaf)
-            source.memo[key] = Instance(class_name, tuple(sorted(fields.items())))
-        return source.memo[key]
+        return _traced_instance(source, record, self.model.aliases, every_leaf)
 
     @cached_property
     def boolean_fields(self) -> dict[str, frozenset[str]]:
@@ -707,11 +640,7 @@ class ObjectFacts(ModelFact):
         found: dict[tuple[str, str], str] = {}
         for record in self.model.classes.values():
             source = self.model._source_of[record.node]
-            key = ("attribute-constructors", record.node)
-            constructors = source.memo.get(key)
-            if constructors is None:  # syntax only: memoised on the class's unit
-                constructors = source.memo[key] = attribute_constructors(record.node)
-            for attribute, class_name in constructors:
+            for attribute, class_name in _attribute_constructors(source, record.node):
                 if class_name in self.model.classes:
                     found.setdefault((record.name, attribute), class_name)
         for value in self.model.module_globals.stable_globals.values():
@@ -859,12 +788,10 @@ class ObjectFacts(ModelFact):
         for unit in self.model.document.units:
             if unit.tree is None:
                 continue
-            if "instance-events" not in unit.source.memo:
-                unit.source.memo["instance-events"] = instance_events(unit.tree)
             start = unit.start_line
             events += (
                 (kind, name, detail, start + line)
-                for kind, name, detail, line in unit.source.memo["instance-events"]
+                for kind, name, detail, line in _instance_events(unit.source)
             )
         return events
 
@@ -918,10 +845,118 @@ _HAIKU_TRANSFORMS = {"haiku.transform": 2, "haiku.transform_with_state": 3}
 
 def _unit_attribute_writes(unit: Unit) -> frozenset[str | FreshWrite]:
     """`attribute_writes` of a unit, memoised on its parse."""
-    memo = unit.source.memo
-    if "attribute-writes" not in memo:
-        memo["attribute-writes"] = attribute_writes(unit.tree, unit.source.text)
-    return memo["attribute-writes"]
+    return _attribute_writes(unit.source)
+
+
+@per_unit
+def _attribute_writes(source: UnitSource) -> frozenset[str | FreshWrite]:
+    return attribute_writes(source.tree, source.text)
+
+
+def _object_fields(
+    source: UnitSource,
+    record: ClassRecord,
+    aliases: Keyed[Resolver],
+    imported: Keyed[Mapping[str, ExternalFacts]],
+    module_globals: Keyed[Mapping[str, Value]],
+    returns: Keyed[Callable[[str], Value | None]],
+) -> tuple[tuple[str, Value], ...]:
+    """Each attribute's value: every assignment of it in a method, merged (the key of the
+    plain object's fields on the class's unit: `ObjectFacts._plain_fields`)."""
+    assigned, unknown = _self_assignments(source, record.node)
+    assignments = tuple((name, tuple(found)) for name, found in assigned.items())
+    return _fields_of_assignments(
+        record.name, assignments, unknown, aliases, imported, module_globals, returns
+    )
+
+
+def _fields_of_assignments(
+    class_name: str,
+    assignments: tuple[tuple[str, tuple], ...],
+    unknown: frozenset[str],
+    aliases: Keyed[Resolver],
+    imported: Keyed[Mapping[str, ExternalFacts]],
+    module_globals: Keyed[Mapping[str, Value]],
+    returns: Keyed[Callable[[str], Value | None]],
+) -> tuple[tuple[str, Value], ...]:
+    """Each attribute's value: every assignment of it in a method, merged. Values that read
+    `self` are found once those that do not are known (`self.x = self.x.at[i].set(v)` keeps
+    the kind `__init__` gave)."""
+    writes = [
+        (name, method, value)
+        for name, found in assignments
+        if name not in unknown
+        for method, value in found
+    ]
+    context = (aliases.value, module_globals.value, imported.value, returns.value)
+    found: dict[str, Value] = {}
+    for reads_self in (False, True):
+        known = tuple((name, value) for name, value in found.items())
+        for name, method, value in writes:
+            me = positional_params(method)[0]
+            if reads_self != any(isinstance(n, ast.Name) and n.id == me for n in walk_nodes(value)):
+                continue
+            result = _evaluate_in(method, value, {me: Object(class_name, known)}, *context)
+            found[name] = merge_values(found[name], result) if name in found else result
+    return tuple(sorted((n, v) for n, v in found.items() if v is not Kind.UNKNOWN))
+
+
+def _evaluate_in(
+    method: ast.FunctionDef | ast.AsyncFunctionDef,
+    value: ast.expr,
+    env: dict[str, Value],
+    resolver: Resolver,
+    module_globals: Mapping[str, Value],
+    external: Mapping[str, ExternalFacts],
+    returns: Callable[[str], Value | None],
+) -> Value:
+    """The value of one expression of a method, every other name the method binds unknown
+    (only module names and what `env` gives are known)."""
+    bound = frozenset(
+        [
+            *(
+                n.id
+                for n in walk_nodes(method)
+                if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)
+            ),
+            *all_params(method),
+        ]
+    )
+    names: dict[str, Value] = dict.fromkeys(bound, Kind.UNKNOWN)
+    names.update(env)
+    context = ScopeContext(
+        resolver.child(local_imports(method), frozenset(names)),
+        False,
+        module_globals,
+        external=external,
+        returns=returns,
+    )
+    interpreter = FlowInterpreter(context, {}, {})
+    interpreter.env = names
+    return interpreter.eval(value)
+
+
+@per_unit
+def _self_assignments(source: UnitSource, node: ast.ClassDef) -> tuple[dict, frozenset[str]]:
+    return self_assignments(node, source.text)  # syntax only
+
+
+@per_unit
+def _traced_instance(
+    source: UnitSource, record: ClassRecord, aliases: Keyed[Resolver], every_leaf: bool
+) -> Instance:
+    fields = field_values(record.node, aliases.value, every_leaf)
+    return Instance(record.name, tuple(sorted(fields.items())))
+
+
+@per_unit
+def _attribute_constructors(source: UnitSource, node: ast.ClassDef) -> list[tuple[str, str]]:
+    return attribute_constructors(node)  # syntax only
+
+
+@per_unit
+def _instance_events(source: UnitSource) -> list:
+    return instance_events(source.tree)
 
 
 def _haiku_transformed(value: ast.expr, resolver: Resolver) -> tuple[str | ast.Lambda, int] | None:
@@ -974,3 +1009,12 @@ def _instances_passed(
     for keyword in call.keywords:
         if keyword.arg in known and (class_name := class_of(keyword.value)) is not None:
             yield keyword.arg, class_name
+
+
+def _stable_shapes(
+    aliases: Keyed[Resolver], stable: tuple[tuple[str, ast.expr], ...]
+) -> dict[str, ArrayShape]:
+    tracker = ShapeTracker(aliases.value, frozenset())
+    for name, value in stable:
+        tracker.bind(ast.Name(name, ast.Store()), value)
+    return tracker.env

@@ -34,7 +34,7 @@ from jax_lsp.analysis.crossing import (
     IncomingTrace,
     passed_in,
 )
-from jax_lsp.analysis.document import Document
+from jax_lsp.analysis.document import Document, UnitSource
 from jax_lsp.analysis.imports import Resolver, import_bindings
 from jax_lsp.analysis.infer import (
     _MAX_REEXPORT_DEPTH,
@@ -46,6 +46,7 @@ from jax_lsp.analysis.infer import (
 from jax_lsp.analysis.model import ModuleModel
 from jax_lsp.analysis.pytrees import LINEN_MODULE
 from jax_lsp.analysis.summary import FunctionNode
+from jax_lsp.analysis.unit_memo import per_unit
 from jax_lsp.analysis.workspace import (
     Target,
     absolute_module,
@@ -541,11 +542,7 @@ class ProjectTraces:
             if unit.changed_text is not None:
                 found += _top_level_definitions(unit.changed_text)
                 continue
-            memo = unit.source.memo
-            names = memo.get("defined-names")
-            if names is None:
-                names = memo["defined-names"] = tuple(_top_level_definitions(unit.source.text))
-            found += names
+            found += _unit_definitions(unit.source)
         return frozenset(found)
 
     def _names(self, file: str, text: str) -> frozenset[str]:
@@ -916,3 +913,8 @@ def library_traces(
         IncomingTrace(pattern, "jit", True, True, frozenset(), frozenset(), (here,), module=module)
         for pattern in patterns
     )
+
+
+@per_unit
+def _unit_definitions(source: UnitSource) -> tuple[str, ...]:
+    return tuple(_top_level_definitions(source.text))

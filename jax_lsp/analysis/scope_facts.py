@@ -9,11 +9,12 @@ from __future__ import annotations
 import ast
 import math
 import weakref
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from functools import cached_property
 
 from jax_lsp.analysis.document import UnitSource
+from jax_lsp.analysis.external import ExternalFacts
 from jax_lsp.analysis.flow import (
     ARRAYS,
     NEW_REF,
@@ -52,6 +53,7 @@ from jax_lsp.analysis.traced import (
     passed_params,
     transform_name,
 )
+from jax_lsp.analysis.unit_memo import Keyed, memo_key, per_unit
 from jax_lsp.analysis.values import REF, Container, Function, Value, as_jax, merge_values_all
 
 _WRAPPED = ".__wrapped__"
@@ -65,18 +67,20 @@ class ScopeFacts(ModelFact):
     def __init__(self, model: ModelView) -> None:
         super().__init__(model)
         self.contexts: dict[ast.AST, TraceInfo | None] = {}
-        self.bound_in: dict[ast.AST, frozenset[str]] = {}
         self.rebound: dict[ast.AST, frozenset[str]] = {}
         self.carries: dict[ast.AST, tuple] = {}
         # scope_kinds's answers by function once the trace is settled (None while it grows): every
         # part of their keys is then fixed for this model, and the rules ask again and again.
         self.settled_scopes: dict[FunctionNode, ScopeKinds] | None = None
+        # `_scope_inputs` of the functions enclosing others, once the trace is settled.
+        self._settled_inputs: dict[FunctionNode, tuple] = {}
 
     def trace_settled(self) -> None:
         """The trace is complete: forget the carries shaped while it grew, and keep
         `scope_kinds`'s answers from now on."""
         self.carries.clear()
         self.settled_scopes = {}
+        self._settled_inputs = {}
 
     def explain(self, node: FunctionNode) -> tuple[TraceStep, ...]:
         """Why a function is traced: the transformation that traces it, or the traced caller
@@ -160,86 +164,51 @@ class ScopeFacts(ModelFact):
         return self._scope_kinds(node)
 
     def _scope_kinds(self, node: FunctionNode) -> ScopeKinds:
+        return _interpret_scope(self.model._source_of[node], *self._scope_inputs(node))
+
+    def _scope_inputs(self, node: FunctionNode) -> tuple:
+        """What `_interpret_scope` reads of the model for `node`: the facts of each function
+        of its chain (outermost first) and the unit's view of the module."""
         chain = [*self.model.enclosing_chain(node), node]
         source = self.model._source_of[node]
-        key = (
-            "scope",
-            self.model.alias_key,
-            self.model.unit_keys.unit_globals_key(source),
-            tuple((fn, self.context_of(fn)) for fn in chain),
-            self.lambda_traces(source),
-            self.returns_key(source),
-            tuple([self.ref_params.get(fn) for fn in chain]) if self.ref_params else (),
-            tuple([self.carry_values(fn) for fn in chain]) if self.loop_bodies else (),
-            tuple([self.model.objects.object_params(fn) for fn in chain]),
-            tuple([self.model.objects.self_object(fn) for fn in chain]),
-            tuple([self.method_returns_key(fn) for fn in chain]),
+        links = tuple(
+            [
+                (
+                    fn,
+                    self.context_of(fn),
+                    self.ref_params.get(fn) if self.ref_params else None,
+                    self.carry_values(fn) if self.loop_bodies else (),
+                    self.model.objects.object_params(fn),
+                    self.model.objects.self_object(fn),
+                )
+                for fn in chain
+            ]
         )
-        if key in source.memo:
-            return source.memo[key]
-        outer = dict(self.model.module_globals.global_values)
-        if len(chain) > 1:
-            outer.update(self.scope_kinds(chain[-2]).final_env)
-        info = self.context_of(node)
-        params: dict[str, Value] = {}
-        containers: dict[str, str] = {}
-        declared_kinds: dict[str, Kind | None] = {}
-        for arg in [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]:
-            declared = declared_kinds[arg.arg] = annotation_kind(
-                arg.annotation, self.model.resolver
+        info = links[-1][1]
+        if len(chain) > 1:  # the names of the scope around it, as its own inputs give them
+            around = chain[-2]
+            inputs = self._settled_inputs.get(around) if self.settled_scopes is not None else None
+            if inputs is None:
+                inputs = self._scope_inputs(around)
+                if self.settled_scopes is not None:
+                    self._settled_inputs[around] = inputs
+            outer: Keyed | None = Keyed(
+                self.scope_kinds(around).final_env, memo_key(_interpret_scope, inputs)
             )
-            params[arg.arg] = declared or Kind.UNKNOWN
-            form = annotation_container(arg.annotation, self.model.resolver)
-            if form is not None:
-                containers[arg.arg] = form
-        for name in all_params(node):
-            params.setdefault(name, Kind.UNKNOWN)
-            if info and name in info.traced_params:
-                form = containers.get(name)
-                params[name] = Container(form, leaf=Kind.TRACED) if form else Kind.TRACED
-                for passed, value in info.containers:  # every trace passes a container
-                    if passed == name:
-                        params[name] = value
-            elif info and name in info.static_params:
-                params[name] = Kind.STATIC
-        for name in info.array_functions if info else ():
-            if name not in info.traced_params:  # `y = act(x)` computes a tracer
-                params[name] = Function(None, ARRAYS)
-        for name in self.ref_params.get(node, ()):
-            params[name] = REF
-        params.update(self.model.objects.object_params(node))
-        params.update(self.model.objects.self_object(node))
-        params.update(self.carry_values(node))
-        arrays = {name for name, kind in declared_kinds.items() if kind is not None}
-        tree_params = frozenset(
-            name
-            for name in (info.all_leaves & info.traced_params if info else ())
-            if params.get(name) is Kind.TRACED and name not in arrays
-        )
-        bindings = local_imports(node)
-        if info and info.module_defaults:  # `xp=xp` left alone: the module itself
-            bindings = {**bindings, **dict(info.module_defaults)}
-        resolver = self.model.resolver.child(bindings, frozenset(params))
-        context = ScopeContext(
-            resolver,
-            bool(info and info.abstract),
+        else:
+            outer = None
+        abstract = info is not None and info.abstract
+        return (
+            links,
+            self.model.aliases,
+            self.model.imported,
+            self.model.unit_keys.unit_globals(source),
             outer,
-            self.lambda_params,
-            self.model.external or {},
-            self.return_value,
-            self._traced_return_value,
+            Keyed(self.lambda_params, self.lambda_traces(source)),
+            Keyed((self.return_value, self._traced_return_value), self.returns_key(source)),
+            Keyed(self._method_call_returns, self.method_returns_key(node)) if abstract else None,
             self.model.records[node].path if node in self.model.records else "",
-            tree_params,
-            _fixed_flags(node, info),
-            self._method_call_returns if info is not None and info.abstract else _no_method,
         )
-        kinds: dict[ast.AST, Kind] = {}
-        values: dict[ast.AST, Value] = {}
-        interpreter = FlowInterpreter(context, kinds, values)
-        final = interpreter.run_function(node, params)
-        result = ScopeKinds(kinds, final, values)
-        source.memo[key] = result
-        return result
 
     @cached_property
     def loop_bodies(self) -> dict[FunctionNode, list[tuple[Application, int]]]:
@@ -543,17 +512,7 @@ class ScopeFacts(ModelFact):
         record = self._resolved_method(call)
         if record is None or isinstance(record.node, ast.AsyncFunctionDef):
             return None
-        node = record.node
-        source = self.model._source_of[node]
-        key = (
-            "method-returns",
-            self.model.alias_key,
-            self.model.unit_keys.unit_globals_key(source),
-            record.path,
-        )
-        if key not in source.memo:
-            source.memo[key] = self.interpret_returns(node, self.model.module_globals.global_values)
-        return source.memo[key]
+        return self.interpret_returns(record.node, self.model.unit_keys.unit_globals)
 
     def method_returns_key(self, node: FunctionNode) -> tuple:
         """The methods whose return summaries a traced function's values read (the calls in
@@ -589,20 +548,7 @@ class ScopeFacts(ModelFact):
         record = self.model.functions.get(path)
         if record is None or record.class_name or isinstance(record.node, ast.Lambda):
             return None
-        node = record.node
-        source = self.model._source_of[node]
-        key = (
-            "returns",
-            self.model.alias_key,
-            self.model.unit_keys.unit_globals_key(source),
-            path,
-            given_tracers,
-        )
-        if key not in source.memo:
-            source.memo[key] = self.interpret_returns(
-                node, self.model.module_globals.global_values, given_tracers
-            )
-        return source.memo[key]
+        return self.interpret_returns(record.node, self.model.unit_keys.unit_globals, given_tracers)
 
     def _traced_return_value(self, path: str) -> Value | None:
         return self.return_value(path, given_tracers=True)
@@ -610,37 +556,21 @@ class ScopeFacts(ModelFact):
     def interpret_returns(
         self,
         node: ast.FunctionDef | ast.AsyncFunctionDef,
-        outer: Mapping[str, Value],
+        outer: Callable[[UnitSource], Keyed[Mapping[str, Value]]] | None,
         given_tracers: bool = False,
     ) -> Value | None:
-        if isinstance(node, ast.AsyncFunctionDef):
-            return None  # a call gives a coroutine
-        returns = own_returns(node, "yield" in self.model._source_of[node].text)
-        if returns is None:
-            return None
-        if all(value is None or is_none(value) for value in returns):
-            return Kind.UNKNOWN  # no return gives a value: nothing to interpret
-        params: dict[str, Value] = {name: Kind.UNKNOWN for name in all_params(node)}
-        for arg in [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]:
-            params[arg.arg] = annotation_kind(arg.annotation, self.model.resolver) or Kind.UNKNOWN
-        if given_tracers:
-            params = dict.fromkeys(params, Kind.TRACED)
-        resolver = self.model.resolver.child(local_imports(node), frozenset(params))
-        kinds: dict[ast.AST, Kind] = {}
-        values: dict[ast.AST, Value] = {}
-        # Its path names the functions it defines (`make_step.step`, what a call returns).
-        path = self.model.records[node].path if node in self.model.records else ""
-        context = ScopeContext(
-            resolver, given_tracers, outer, external=self.model.external or {}, scope_path=path
+        """What calling `node` returns, interpreted on its own (memoised on its unit), with the
+        module's globals as `outer` gives them for the unit (None: none)."""
+        source = self.model._source_of[node]
+        return _interpret_returns(
+            source,
+            node,
+            self.model.aliases,
+            self.model.imported,
+            outer(source) if outer is not None else None,
+            given_tracers,
+            self.model.records[node].path if node in self.model.records else "",
         )
-        FlowInterpreter(context, kinds, values).run_function(node, params)
-        found = [
-            Kind.UNKNOWN
-            if value is None or is_none(value)
-            else values.get(value, kinds.get(value, Kind.UNKNOWN))
-            for value in returns
-        ]
-        return merge_values_all(found) if found else Kind.UNKNOWN
 
     def returns_key(self, source: UnitSource) -> tuple:
         """The units defining the module functions this unit may call (by name, or through
@@ -656,6 +586,126 @@ class ScopeFacts(ModelFact):
         """How each lambda of the unit is traced: part of the keys of its cached kinds."""
         trace = self.model.tracing.trace
         return tuple([trace.get(node) for node in self.model._summary(source).lambdas])
+
+
+@per_unit
+def _interpret_scope(
+    source: UnitSource,
+    links: tuple,
+    aliases: Keyed[Resolver],
+    imported: Keyed[Mapping[str, ExternalFacts]],
+    module_globals: Keyed[Mapping[str, Value]],
+    outer_scope: Keyed[dict[str, Value]] | None,
+    lambdas: Keyed[Callable[[ast.Lambda], dict[str, Kind] | None]],
+    returns: Keyed[tuple[Callable[[str], Value | None], Callable[[str], Value | None]]],
+    method_returns: Keyed[Callable[[ast.Call], Value | None]] | None,
+    path: str,
+) -> ScopeKinds:
+    """The kinds of the names of the last function of `links` (`ScopeFacts._scope_inputs`)."""
+    node, info, refs, carries, object_params, self_object = links[-1]
+    outer = dict(module_globals.value)
+    if outer_scope is not None:
+        outer.update(outer_scope.value)
+    params: dict[str, Value] = {}
+    containers: dict[str, str] = {}
+    declared_kinds: dict[str, Kind | None] = {}
+    for arg in [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]:
+        declared = declared_kinds[arg.arg] = annotation_kind(arg.annotation, aliases.value)
+        params[arg.arg] = declared or Kind.UNKNOWN
+        form = annotation_container(arg.annotation, aliases.value)
+        if form is not None:
+            containers[arg.arg] = form
+    for name in all_params(node):
+        params.setdefault(name, Kind.UNKNOWN)
+        if info and name in info.traced_params:
+            form = containers.get(name)
+            params[name] = Container(form, leaf=Kind.TRACED) if form else Kind.TRACED
+            for passed, value in info.containers:  # every trace passes a container
+                if passed == name:
+                    params[name] = value
+        elif info and name in info.static_params:
+            params[name] = Kind.STATIC
+    for name in info.array_functions if info else ():
+        if name not in info.traced_params:  # `y = act(x)` computes a tracer
+            params[name] = Function(None, ARRAYS)
+    for name in refs or ():
+        params[name] = REF
+    params.update(object_params)
+    params.update(self_object)
+    params.update(carries)
+    arrays = {name for name, kind in declared_kinds.items() if kind is not None}
+    tree_params = frozenset(
+        name
+        for name in (info.all_leaves & info.traced_params if info else ())
+        if params.get(name) is Kind.TRACED and name not in arrays
+    )
+    bindings = local_imports(node)
+    if info and info.module_defaults:  # `xp=xp` left alone: the module itself
+        bindings = {**bindings, **dict(info.module_defaults)}
+    resolver = aliases.value.child(bindings, frozenset(params))
+    return_value, traced_return_value = returns.value
+    context = ScopeContext(
+        resolver,
+        bool(info and info.abstract),
+        outer,
+        lambdas.value,
+        imported.value,
+        return_value,
+        traced_return_value,
+        path,
+        tree_params,
+        _fixed_flags(node, info),
+        method_returns.value if method_returns is not None else _no_method,
+    )
+    kinds: dict[ast.AST, Kind] = {}
+    values: dict[ast.AST, Value] = {}
+    interpreter = FlowInterpreter(context, kinds, values)
+    final = interpreter.run_function(node, params)
+    return ScopeKinds(kinds, final, values)
+
+
+@per_unit
+def _interpret_returns(
+    source: UnitSource,
+    node: ast.FunctionDef | ast.AsyncFunctionDef,
+    aliases: Keyed[Resolver],
+    imported: Keyed[Mapping[str, ExternalFacts]],
+    outer: Keyed[Mapping[str, Value]] | None,
+    given_tracers: bool,
+    path: str,
+) -> Value | None:
+    """What calling `node` returns, its parameters unknown (with `given_tracers`, every one a
+    tracer in abstract code); `path` names the functions it defines (`make_step.step`)."""
+    if isinstance(node, ast.AsyncFunctionDef):
+        return None  # a call gives a coroutine
+    returns = own_returns(node, "yield" in source.text)
+    if returns is None:
+        return None
+    if all(value is None or is_none(value) for value in returns):
+        return Kind.UNKNOWN  # no return gives a value: nothing to interpret
+    params: dict[str, Value] = {name: Kind.UNKNOWN for name in all_params(node)}
+    for arg in [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]:
+        params[arg.arg] = annotation_kind(arg.annotation, aliases.value) or Kind.UNKNOWN
+    if given_tracers:
+        params = dict.fromkeys(params, Kind.TRACED)
+    resolver = aliases.value.child(local_imports(node), frozenset(params))
+    kinds: dict[ast.AST, Kind] = {}
+    values: dict[ast.AST, Value] = {}
+    context = ScopeContext(
+        resolver,
+        given_tracers,
+        outer.value if outer is not None else {},
+        external=imported.value,
+        scope_path=path,
+    )
+    FlowInterpreter(context, kinds, values).run_function(node, params)
+    found = [
+        Kind.UNKNOWN
+        if value is None or is_none(value)
+        else values.get(value, kinds.get(value, Kind.UNKNOWN))
+        for value in returns
+    ]
+    return merge_values_all(found) if found else Kind.UNKNOWN
 
 
 def context_from_enclosing(
@@ -716,11 +766,9 @@ def _carry_leaves(value: Value) -> Value:
     return value
 
 
+@per_unit
 def _may_make_refs(source: UnitSource) -> bool:
-    found = source.memo.get("makes-refs")
-    if found is None:
-        found = source.memo["makes-refs"] = "_ref" in source.text
-    return found
+    return "_ref" in source.text
 
 
 # `ModelView._local_refs` by function node: (the imports' key, the names). Weak keys: a

@@ -13,18 +13,17 @@ from __future__ import annotations
 import ast
 
 from jax_lsp.analysis.document import UnitSource
+from jax_lsp.analysis.unit_memo import per_unit
 
 # The names that build, or ask for, explicit mesh axes.
 EXPLICIT_MESH_NAMES = frozenset({"make_mesh", "AxisType"})
 
 
+@per_unit
 def names_explicit_meshes(source: UnitSource) -> bool:
     """Whether the unit's code names `make_mesh` or `AxisType` (as a name, an attribute or an
     import), memoised on the parse; comments and strings do not count."""
-    found = source.memo.get("explicit_meshes")
-    if found is None:
-        found = source.memo["explicit_meshes"] = _names_them(source)
-    return found
+    return _names_them(source)
 
 
 def _names_them(source: UnitSource) -> bool:

@@ -21,6 +21,7 @@ from jax_lsp.analysis.hashing import (
     statement_bindings,
     wrapped_statics,
 )
+from jax_lsp.analysis.imports import Resolver
 from jax_lsp.analysis.jitted import StaticSignature, jit_call_signature, unit_signatures
 from jax_lsp.analysis.model_view import ModelFact, ModelView
 from jax_lsp.analysis.names import binds_locally
@@ -30,7 +31,7 @@ from jax_lsp.analysis.repetition import CallOf, names_loaded, runs
 from jax_lsp.analysis.summary import ClassRecord, FunctionNode
 from jax_lsp.analysis.traced import trace_info_for
 from jax_lsp.analysis.transforms import ParamPolicy
-from jax_lsp.analysis.unit_memo import reuse_reading
+from jax_lsp.analysis.unit_memo import Keyed, per_unit, reuse_reading
 
 
 class StagingFacts(ModelFact):
@@ -52,12 +53,7 @@ class StagingFacts(ModelFact):
                 # another unit: reused only while each function it looked up is the same.
                 signatures.update(
                     reuse_reading(
-                        unit.source.memo,
-                        ("static-signatures", self.model.alias_key),
-                        self.model.function_node,
-                        lambda resolve, tree=unit.tree: unit_signatures(
-                            tree, self.model.resolver, resolve
-                        ),
+                        unit.source, _unit_signatures, self.model.function_node, self.model.aliases
                     )
                 )
             for name, facts in (self.model.external or {}).items():
@@ -180,55 +176,29 @@ class StagingFacts(ModelFact):
             for name, node in module_functions
             if (statics := self._wrapped_statics(node))
         }
-        trees = [(unit.tree, unit.start_line) for unit in units]
-        # Everything the facts are computed from: an edit inside a function body changes
-        # none of it unless the function wraps a jitted call (then the trees are read).
-        inputs = (
-            self.model.alias_key,
-            global_writes,
-            bindings,
-            tuple(class_facts.items()),
-            tuple((name, record.node) for name, record in self.model.classes.items()),
-            jitted,
-            tuple((name, statics) for name, (_, statics) in wrappers.items()),
-            tuple(trees) if wrappers else (),
-        )
+        # An edit inside a function body changes none of the inputs unless the function
+        # wraps a jitted call (then the trees are read).
+        trees = tuple([(unit.tree, unit.start_line) for unit in units]) if wrappers else ()
         return self.model.document.lineage.reuse(
-            "hash-facts",
-            inputs,
-            lambda: compute_hash_facts(
-                trees,
-                bindings,
-                self.model.resolver,
-                self.model.classes,
-                class_facts,
-                jitted,
-                wrappers,
-                global_writes,
-            ),
+            _hash_facts,
+            trees,
+            bindings,
+            self.model.aliases,
+            tuple(self.model.classes.items()),
+            tuple(class_facts.items()),
+            jitted,
+            tuple(wrappers.items()),
+            global_writes,
         )
 
     def _statement_bindings(self, source: UnitSource) -> tuple:
-        found = source.memo.get("statement-bindings")
-        if found is None:  # syntax only
-            found = source.memo["statement-bindings"] = statement_bindings(source.tree)
-        return found
+        return _unit_statement_bindings(source)
 
     def _staged(self, function: FunctionNode) -> bool:
-        source = self.model._source_of[function]
-        key = ("staged", function, self.model.alias_key)
-        found = source.memo.get(key)
-        if found is None:  # its decorators and the module's imports decide it
-            found = source.memo[key] = staged_by_decorator(function, self.model.resolver)
-        return found
+        return _staged(self.model._source_of[function], function, self.model.aliases)
 
     def _class_hash_facts(self, record: ClassRecord) -> ClassHashFacts:
-        source = self.model._source_of[record.node]
-        key = ("class-hash-facts", record.node, self.model.alias_key)
-        found = source.memo.get(key)
-        if found is None:  # the class's text and the module's imports decide it
-            found = source.memo[key] = class_hash_facts(record, self.model.resolver)
-        return found
+        return _class_hash_facts(self.model._source_of[record.node], record, self.model.aliases)
 
     def _module_lookup(self, question: tuple[str, str]) -> object:
         """("function", path): a module function's definition; ("signature", name): the
@@ -242,53 +212,104 @@ class StagingFacts(ModelFact):
         """Parameters `function` passes on in a static position of a jitted call: memoised
         on its unit, reused while the signatures of what it calls are the same."""
         source = self.model._source_of[function]
-        passing = source.memo.get(("passing-calls", function))
-        if passing is None:  # syntax only
-            passing = source.memo[("passing-calls", function)] = parameter_passing_calls(function)
-        if not passing[1]:
+        if not _passing_calls(source, function)[1]:
             return frozenset()
-
-        def compute(lookup: Callable[[tuple[str, str]], object]) -> frozenset[str]:
-            def signature_of_call(call: ast.Call) -> StaticSignature | None:
-                if isinstance(call.func, ast.Call):
-                    return jit_call_signature(
-                        call.func, self.model.resolver, lambda name: lookup(("function", name))
-                    )
-                if isinstance(call.func, ast.Name):
-                    return lookup(("signature", call.func.id))
-                return None
-
-            return wrapped_statics(passing, signature_of_call)
-
-        key = ("wrapped-statics", function, self.model.alias_key)
-        return reuse_reading(source.memo, key, self._module_lookup, compute)
+        return reuse_reading(
+            source, _wrapped_statics, self._module_lookup, function, self.model.aliases
+        )
 
 
+def _unit_signatures(
+    source: UnitSource, lookup: Callable[[tuple[str, str]], object], aliases: Keyed[Resolver]
+) -> dict[str, StaticSignature]:
+    """The static signatures the unit's top-level statements bind; `g = jax.jit(f,
+    static_argnames=...)` looks up `f`, maybe in another unit (`reuse_reading`)."""
+    return unit_signatures(source.tree, aliases.value, lookup)
+
+
+@per_unit
+def _unit_statement_bindings(source: UnitSource) -> tuple:
+    return statement_bindings(source.tree)  # syntax only
+
+
+@per_unit
+def _staged(source: UnitSource, function: FunctionNode, aliases: Keyed[Resolver]) -> bool:
+    # Its decorators and the module's imports decide it.
+    return staged_by_decorator(function, aliases.value)
+
+
+@per_unit
+def _class_hash_facts(
+    source: UnitSource, record: ClassRecord, aliases: Keyed[Resolver]
+) -> ClassHashFacts:
+    # The class's text and the module's imports decide it.
+    return class_hash_facts(record, aliases.value)
+
+
+@per_unit
+def _passing_calls(source: UnitSource, function: FunctionNode) -> tuple:
+    return parameter_passing_calls(function)  # syntax only
+
+
+def _wrapped_statics(
+    source: UnitSource,
+    lookup: Callable[[tuple[str, str]], object],
+    function: FunctionNode,
+    aliases: Keyed[Resolver],
+) -> frozenset[str]:
+    def signature_of_call(call: ast.Call) -> StaticSignature | None:
+        if isinstance(call.func, ast.Call):
+            return jit_call_signature(
+                call.func, aliases.value, lambda name: lookup(("function", name))
+            )
+        if isinstance(call.func, ast.Name):
+            return lookup(("signature", call.func.id))  # type: ignore[return-value]
+        return None
+
+    return wrapped_statics(_passing_calls(source, function), signature_of_call)
+
+
+@per_unit
 def _may_bind_signature(source: UnitSource) -> bool:
     """Can the unit bind a jitted callable with static arguments (`jitted.unit_signatures`
     looks at no other statement): a decorated `def` or `name = call(...)` at its top level.
     Memoised on the unit: `static_signatures` asks it of every unit on each edit."""
-    found = source.memo.get("may-bind-signature")
-    if found is None:
-        found = source.memo["may-bind-signature"] = any(
-            (
-                isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef)
-                and statement.decorator_list
-            )
-            or (
-                isinstance(statement, ast.Assign)
-                and len(statement.targets) == 1
-                and isinstance(statement.targets[0], ast.Name)
-                and isinstance(statement.value, ast.Call)
-            )
-            for statement in source.tree.body  # type: ignore[union-attr]
+    return any(
+        (isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef) and statement.decorator_list)
+        or (
+            isinstance(statement, ast.Assign)
+            and len(statement.targets) == 1
+            and isinstance(statement.targets[0], ast.Name)
+            and isinstance(statement.value, ast.Call)
         )
-    return found
+        for statement in source.tree.body  # type: ignore[union-attr]
+    )
 
 
+@per_unit
 def _mentions_staging(source: UnitSource) -> bool:
-    found = source.memo.get("mentions-staging")
-    if found is None:
-        text = source.text
-        found = source.memo["mentions-staging"] = "jit" in text or "pmap" in text
-    return found
+    text = source.text
+    return "jit" in text or "pmap" in text
+
+
+def _hash_facts(
+    trees: tuple[tuple[ast.Module, int], ...],
+    bindings: list,
+    aliases: Keyed[Resolver],
+    classes: tuple[tuple[str, ClassRecord], ...],
+    class_facts: tuple[tuple[str, ClassHashFacts], ...],
+    jitted: frozenset[str],
+    wrappers: tuple[tuple[str, tuple[FunctionNode, frozenset[str]]], ...],
+    global_writes: frozenset[str],
+) -> HashFacts:
+    """`compute_hash_facts`, of inputs the lineage compares (in order)."""
+    return compute_hash_facts(
+        list(trees),
+        bindings,
+        aliases.value,
+        dict(classes),
+        dict(class_facts),
+        jitted,
+        dict(wrappers),
+        global_writes,
+    )

@@ -12,6 +12,7 @@ import weakref
 from collections.abc import Hashable
 from dataclasses import dataclass, field, replace
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 from jax_lsp.analysis.free_writes import FreeWrites, mutated_name
 from jax_lsp.analysis.imports import Resolver, import_bindings, record_local_imports
@@ -31,6 +32,10 @@ from jax_lsp.analysis.transforms import (
     TREE_MAPS,
     TransformSpec,
 )
+from jax_lsp.analysis.unit_memo import Keyed, per_unit
+
+if TYPE_CHECKING:
+    from jax_lsp.analysis.document import UnitSource
 
 FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
 _UNBOUND = object()
@@ -115,7 +120,7 @@ class FunctionRecord:
     parent: FunctionNode | None  # the enclosing function
 
 
-@dataclass
+@dataclass(frozen=True)
 class ClassRecord:
     name: str
     node: ast.ClassDef
@@ -920,6 +925,12 @@ _HANDLERS = {
     for name, handler in vars(_Collector).items()
     if name.startswith("visit_") and hasattr(ast, name.removeprefix("visit_"))
 }
+
+
+@per_unit
+def unit_summary(source: UnitSource, aliases: Keyed[Resolver]) -> UnitSummary:
+    """The summary of a unit's parse under the module's import aliases."""
+    return summarize(source.tree, aliases.value, aliases.key)
 
 
 def summarize(tree: ast.Module, resolver: Resolver, aliases: Hashable | None = None) -> UnitSummary:

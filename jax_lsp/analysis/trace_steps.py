@@ -31,6 +31,7 @@ from jax_lsp.analysis.traced import (
     python_value_params,
 )
 from jax_lsp.analysis.transforms import TREE_MAPS
+from jax_lsp.analysis.unit_memo import per_unit
 from jax_lsp.analysis.values import Instance, Object, Value, contains_traced
 
 # Decorators making a method a property: reading the attribute runs it.
@@ -396,20 +397,18 @@ class TraceSteps(ModelFact):
         return frozenset(positional_params(callee)[:1]) if traced else frozenset()
 
 
+@per_unit
 def _module_level_lambdas(source: UnitSource) -> frozenset[ast.Lambda]:
     """The lambdas of a unit outside any function or class (`f = lambda x: ...`,
     `hk.transform(lambda x: ...)`), memoised on its parse."""
-    found = source.memo.get("module-level-lambdas")
-    if found is None:
-        lambdas: set[ast.Lambda] = set()
-        pending: list[ast.AST] = list(source.tree.body) if source.tree is not None else []
-        while pending:
-            node = pending.pop()
-            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-                continue
-            if isinstance(node, ast.Lambda):
-                lambdas.add(node)
-                continue  # a lambda inside it belongs to it
-            pending.extend(ast.iter_child_nodes(node))
-        found = source.memo["module-level-lambdas"] = frozenset(lambdas)
-    return found
+    lambdas: set[ast.Lambda] = set()
+    pending: list[ast.AST] = list(source.tree.body) if source.tree is not None else []
+    while pending:
+        node = pending.pop()
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            continue
+        if isinstance(node, ast.Lambda):
+            lambdas.add(node)
+            continue  # a lambda inside it belongs to it
+        pending.extend(ast.iter_child_nodes(node))
+    return frozenset(lambdas)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 from bisect import bisect_right
+from collections.abc import KeysView, Mapping
 from functools import cached_property
 from typing import NamedTuple
 
@@ -18,7 +19,8 @@ from jax_lsp.analysis.model_view import ModelFact, ModelView
 from jax_lsp.analysis.recorded import ReadLog, Recheck, RecordedObject, RecordingView, whole
 from jax_lsp.analysis.scope_facts import context_from_enclosing
 from jax_lsp.analysis.summary import FunctionNode, UnitSummary
-from jax_lsp.analysis.values import Function
+from jax_lsp.analysis.unit_memo import Keyed, per_unit
+from jax_lsp.analysis.values import Function, Value
 
 
 class UnitKey(NamedTuple):
@@ -61,15 +63,11 @@ class UnitKeys(ModelFact):
 
     def named_functions(self, source: UnitSource) -> tuple[str, ...]:
         """The module-level names bound to module functions that the unit's text holds."""
-        key = ("named-functions", self.function_names_key)
-        named = source.memo.get(key)
-        if named is None:
-            # A name among the text's words may be called. Memoised on the unit: a scan of
-            # every unit for every name on each edit cost the editor its speed; the words'
-            # intersection costs the unit's size, not the module's (a search of the text for
-            # each of a thousand names, in each of a thousand units, was quadratic).
-            named = source.memo[key] = tuple(sorted(source.words() & self.function_units.keys()))
-        return named
+        return _named_functions(source, self._function_names)
+
+    @cached_property
+    def _function_names(self) -> Keyed[KeysView[str]]:
+        return Keyed(self.function_units.keys(), self.function_names_key)
 
     def named_function_units(self, source: UnitSource) -> tuple:
         """`_returns_key` with the unit's own functions: for a fact kept across parses."""
@@ -85,16 +83,12 @@ class UnitKeys(ModelFact):
         Everything keyed on this rather than on all globals survives a new module-level
         statement that binds a name the unit does not mention."""
         # Memoised on the unit while all globals are the same (an edit inside a function).
-        key = ("globals-used", self.model.module_globals.globals_key)
-        found = source.memo.get(key)
-        if found is None:
-            values = self.model.module_globals.global_values
-            words = source.words()
-            used = sorted(words & values.keys()) if len(words) < len(values) else None
-            if used is None:
-                used = sorted(name for name in values if name in words)
-            found = source.memo[key] = intern_key(tuple([(name, values[name]) for name in used]))
-        return found
+        return _unit_globals_key(source, self.model.module_globals.keyed_values)
+
+    def unit_globals(self, source: UnitSource) -> Keyed[Mapping[str, Value]]:
+        """The module's globals as the unit's code reads them (by the names its text
+        mentions), for per-unit computations: keyed by `unit_globals_key`."""
+        return Keyed(self.model.module_globals.global_values, self.unit_globals_key(source))
 
     @cached_property
     def function_names_key(self) -> int:
@@ -214,7 +208,7 @@ class UnitKeys(ModelFact):
     @cached_property
     def _kept_keys(self) -> dict[tuple[int, int], tuple[UnitSource, UnitKey, ReadLog]]:
         """The last model's keys, each with its parse and reads (see `unit_key`)."""
-        return self.model.document.lineage.hand_over("unit-keys", self._record) or {}
+        return self.model.document.lineage.hand_over(UnitKeys.unit_key, self._record) or {}
 
     def compute_unit_key(self, unit: Unit, log: ReadLog) -> UnitKey:
         """The key of `unit`, every module fact it reads recorded in `log`."""
@@ -363,3 +357,22 @@ def _explanation_in(explanation: tuple, unit_start: int) -> tuple:
     return tuple(
         [step if step[3] != unit_start else (*step[:3], None, *step[4:]) for step in explanation]
     )
+
+
+@per_unit
+def _named_functions(source: UnitSource, names: Keyed[KeysView[str]]) -> tuple[str, ...]:
+    # A name among the text's words may be called. Memoised on the unit: a scan of every unit
+    # for every name on each edit cost the editor its speed; the words' intersection costs
+    # the unit's size, not the module's (a search of the text for each of a thousand names,
+    # in each of a thousand units, was quadratic).
+    return tuple(sorted(source.words() & names.value))
+
+
+@per_unit
+def _unit_globals_key(source: UnitSource, module_globals: Keyed[Mapping[str, Value]]) -> int:
+    values = module_globals.value
+    words = source.words()
+    used = sorted(words & values.keys()) if len(words) < len(values) else None
+    if used is None:
+        used = sorted(name for name in values if name in words)
+    return intern_key(tuple([(name, values[name]) for name in used]))

@@ -15,6 +15,7 @@ from typing import TypeVar
 
 from jax_lsp.analysis.document import UnitSource
 from jax_lsp.analysis.nodes import all_params
+from jax_lsp.analysis.unit_memo import per_unit
 
 # An update statement: `x = x.at[i].set(v)` (Assign) or `x += v` (AugAssign).
 Update = TypeVar("Update", bound=ast.stmt)
@@ -85,20 +86,17 @@ def updated_after(body: Iterable[ast.stmt], name: str, key: str, line: int) -> b
     )
 
 
+@per_unit
 def top_level_self_updates(source: UnitSource) -> tuple[tuple[str, int, str], ...]:
     """(name, unit-relative 0-based line, index key) of each self-update the unit's top-level
     code makes, memoised on the parse."""
-    found = source.memo.get("self_updates")
-    if found is None:
-        found = ()
-        if source.tree is not None and ".at[" in source.text:
-            found = tuple(
-                (update[0], statement.lineno - 1, update[1])
-                for statement in scope_statements(source.tree.body)
-                if (update := self_update(statement)) is not None
-            )
-        source.memo["self_updates"] = found
-    return found
+    if source.tree is None or ".at[" not in source.text:
+        return ()
+    return tuple(
+        (update[0], statement.lineno - 1, update[1])
+        for statement in scope_statements(source.tree.body)
+        if (update := self_update(statement)) is not None
+    )
 
 
 # Calls whose arguments are output, not computation: a counter shown by a trace-time log.

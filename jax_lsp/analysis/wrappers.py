@@ -29,7 +29,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from typing import Protocol
 
-from jax_lsp.analysis.document import Document
+from jax_lsp.analysis.document import Document, UnitSource
 from jax_lsp.analysis.imports import Resolver
 from jax_lsp.analysis.names import scope_bound_names
 from jax_lsp.analysis.nodes import all_params, contains, own_returns, positional_params, walk_nodes
@@ -40,7 +40,9 @@ from jax_lsp.analysis.summary import (
     FunctionRef,
     UnitSummary,
     function_ref_of,
+    unit_summary,
 )
+from jax_lsp.analysis.unit_memo import Keyed, per_unit
 
 
 class WrapperInputs(Protocol):
@@ -49,7 +51,7 @@ class WrapperInputs(Protocol):
     document: Document
     summaries: list[UnitSummary]
     resolver: Resolver
-    alias_key: int
+    aliases: Keyed[Resolver]
     functions: dict[str, FunctionRecord]
     records: dict[FunctionNode, FunctionRecord]
 
@@ -123,13 +125,7 @@ class Wrappers:
     # -- what wrappers do with their parameters -------------------------------------------
     def _owner(self, name: str, function: FunctionNode | None) -> FunctionNode | None:
         """The function, `function` or one enclosing it, whose parameter `name` is."""
-        records = self._model.records
-        while function is not None:
-            if name in all_params(function):
-                return None if isinstance(function, ast.Lambda) else function
-            record = records.get(function)
-            function = record.parent if record is not None else None
-        return None
+        return _param_owner(self._model.records, name, function)
 
     def _applied_to_param(self, application: Application) -> tuple[FunctionNode, str] | None:
         """`jax.jit(f)` where `f` is a parameter of the function applying it (or of one
@@ -148,28 +144,9 @@ class Wrappers:
         """`meth(*args)` / `meth.__func__(*args)` in a function nested in the wrapper whose
         parameter `meth` is (a function the wrapper transforms: see `called`). Found once per
         unit text: they depend on nothing else."""
-        model = self._model
-        units = [unit for unit in model.document.units if unit.tree is not None]
-        for unit, summary in zip(units, model.summaries, strict=True):
-            key = ("param-calls", model.alias_key)
-            found = unit.source.memo.get(key)
-            if found is None:
-                found = unit.source.memo[key] = tuple(self._param_calls(summary))
-            self._called.update(found)
-
-    def _param_calls(self, summary) -> Iterator[tuple[ast.Call, tuple[FunctionNode, str]]]:
-        records = self._model.records
-        for call in summary.calls:
-            caller = call.caller
-            record = records.get(caller) if caller is not None else None
-            if record is None or record.parent is None:
-                continue
-            name = call.callee.name.removesuffix(_UNBOUND_METHOD)
-            if "." in name or name in all_params(caller):
-                continue
-            owner = self._owner(name, record.parent)
-            if owner is not None:
-                yield call.node, (owner, name)
+        for unit in self._model.document.units:
+            if unit.tree is not None:
+                self._called.update(_unit_param_calls(unit.source, self._model.aliases))
 
     # -- the functions bound to their parameters ------------------------------------------
     def _bind(self, owners: set[FunctionNode]) -> None:
@@ -391,3 +368,38 @@ def _only_named(wrapper: FunctionNode, call: ast.Call) -> bool:
         and not any(isinstance(arg, ast.Starred) for arg in call.args)
         and all(keyword.arg in named for keyword in call.keywords)
     )
+
+
+def _param_owner(
+    records: dict[FunctionNode, FunctionRecord], name: str, function: FunctionNode | None
+) -> FunctionNode | None:
+    """The function, `function` or one enclosing it, whose parameter `name` is."""
+    while function is not None:
+        if name in all_params(function):
+            return None if isinstance(function, ast.Lambda) else function
+        record = records.get(function)
+        function = record.parent if record is not None else None
+    return None
+
+
+@per_unit
+def _unit_param_calls(
+    source: UnitSource, aliases: Keyed[Resolver]
+) -> tuple[tuple[ast.Call, tuple[FunctionNode, str]], ...]:
+    """`meth(*args)` calls in a nested function of the unit, whose parameter `meth` is (of the
+    function enclosing it): read from the unit's summary alone."""
+    summary = unit_summary(source, aliases)
+    records = {record.node: record for record in summary.functions}
+    found = []
+    for call in summary.calls:
+        caller = call.caller
+        record = records.get(caller) if caller is not None else None
+        if record is None or record.parent is None:
+            continue
+        name = call.callee.name.removesuffix(_UNBOUND_METHOD)
+        if "." in name or name in all_params(caller):
+            continue
+        owner = _param_owner(records, name, record.parent)
+        if owner is not None:
+            found.append((call.node, (owner, name)))
+    return tuple(found)

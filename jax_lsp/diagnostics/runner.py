@@ -548,7 +548,7 @@ def analyze(
     for unit in document.units:
         if unit.tree is None:
             continue
-        key = ("findings", rules_key, model.unit_key(unit)) if reuse_findings else None
+        key = (rules_key, model.unit_key(unit)) if reuse_findings else None
         cached = _cached_findings(unit, key)
         # Reused only while every module fact the rules read answers the same (recorded.py).
         if cached is None or not recheck.holds(cached.reads, unit.start_line):
@@ -567,7 +567,7 @@ def analyze(
             cached = _UnitFindings(found, walker.failures, walker.reads, walker.lines.read)
             if key is not None and not walker.failures:
                 own = key if unit.changed_text is None else (*key, unit.changed_text)
-                unit.source.memo[own] = cached
+                unit.source.memo.keep(cached, analyze, *own)
         failures.extend(cached.failures)
         findings.extend(shift_finding(f, unit.start_line) for f in cached.findings)
     findings = [f for f in findings if not is_suppressed(f, document.lines)]
@@ -585,11 +585,12 @@ def _cached_findings(unit: Unit, key: tuple | None) -> _UnitFindings | None:
     rules read none of the changed lines: what they quote or rewrite came from the others."""
     if key is None:
         return None
+    memo = unit.source.memo
     if unit.changed_text is None:
-        return unit.source.memo.get(key)
-    cached = unit.source.memo.get((*key, unit.changed_text))
+        return memo.kept(analyze, *key)  # type: ignore[return-value]
+    cached = memo.kept(analyze, *key, unit.changed_text)
     if cached is None:
-        cached = unit.source.memo.get(key)
+        cached = memo.kept(analyze, *key)
         if cached is not None and not unit.changed_lines().isdisjoint(cached.lines_read):
             return None
     return cached

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -377,24 +378,28 @@ class Buffer:
 
 
 def test_an_edit_in_one_method_keeps_the_facts_of_the_other_methods(monkeypatch):
-    from jax_lsp.analysis import scope_facts
-    from jax_lsp.analysis.object_facts import ObjectFacts
+    from jax_lsp.analysis import object_facts, scope_facts
 
-    before = Document(_BUFFER)
-    fields = analyze(before).model._plain_object("Buffer")
-    assert fields is not None and [name for name, _ in fields.fields] == ["data", "ref"]
     computed, walked = [], []
-    original_fields, original_refs = ObjectFacts._object_fields, scope_facts._local_refs
-    monkeypatch.setattr(
-        ObjectFacts,
-        "_object_fields",
-        lambda self, *args: computed.append(args[-1]) or original_fields(self, *args),
-    )
+    original_fields = object_facts._fields_of_assignments
+    original_refs = scope_facts._local_refs
+
+    def counted_fields(class_name, *args, log=computed, fields_of=original_fields):
+        # No closure: the lineage keeps a fact under a plain function of its inputs.
+        log.append(class_name)
+        return fields_of(class_name, *args)
+
+    monkeypatch.setattr(object_facts, "_fields_of_assignments", counted_fields)
     monkeypatch.setattr(
         scope_facts,
         "_local_refs",
         lambda node, resolver: walked.append(node.name) or original_refs(node, resolver),
     )
+    before = Document(_BUFFER)
+    fields = analyze(before).model._plain_object("Buffer")
+    assert fields is not None and [name for name, _ in fields.fields] == ["data", "ref"]
+    computed.clear()
+    walked.clear()
     # A new parse of the class, sharing the untouched methods' nodes with the last one.
     after = Document(
         _BUFFER.replace("return self.data.sum()", "return self.data.sum() + 1"), previous=before
@@ -419,27 +424,47 @@ def _fresh(document: Document) -> ModuleModel:
         document.lineage = kept
 
 
+_CALLS: list[str] = []
+
+
+def _upper(value: str, version: int) -> str:
+    _CALLS.append(value)
+    return value.upper()
+
+
 def test_a_family_of_facts_keeps_only_what_the_last_two_generations_asked():
     lineage = Lineage()
-    calls: list[str] = []
-
-    def compute(value: str):
-        return lambda: calls.append(value) or value.upper()
-
+    _CALLS.clear()
     first, second, third = object(), object(), object()
-    assert lineage.reuse_each("names", first, "A", 1, compute("a")) == "A"
-    assert lineage.reuse_each("names", first, "B", 1, compute("b")) == "B"
+    assert lineage.reuse_each(_upper, first, "A", "a", 1) == "A"
+    assert lineage.reuse_each(_upper, first, "B", "b", 1) == "B"
     # The next generation reuses what the last computed from equal inputs.
-    assert lineage.reuse_each("names", second, "A", 1, compute("a")) == "A"
-    assert lineage.reuse_each("names", second, "B", 2, compute("b")) == "B"
-    assert calls == ["a", "b", "b"]
+    assert lineage.reuse_each(_upper, second, "A", "a", 1) == "A"
+    assert lineage.reuse_each(_upper, second, "B", "b", 2) == "B"
+    assert _CALLS == ["a", "b", "b"]
     # `A` was asked by the last generation: kept; `B` only from its new inputs.
-    assert lineage.reuse_each("names", third, "A", 1, compute("a")) == "A"
-    assert lineage.reuse_each("names", third, "B", 1, compute("b")) == "B"
-    assert calls == ["a", "b", "b", "b"]
+    assert lineage.reuse_each(_upper, third, "A", "a", 1) == "A"
+    assert lineage.reuse_each(_upper, third, "B", "b", 1) == "B"
+    assert _CALLS == ["a", "b", "b", "b"]
     # Nothing asked by the last generation is kept: a renamed class's entry goes.
     fourth = object()
-    assert lineage.reuse_each("names", fourth, "A", 1, compute("a")) == "A"
+    assert lineage.reuse_each(_upper, fourth, "A", "a", 1) == "A"
     fifth = object()
-    assert lineage.reuse_each("names", fifth, "B", 1, compute("b")) == "B"
-    assert calls == ["a", "b", "b", "b", "b"]
+    assert lineage.reuse_each(_upper, fifth, "B", "b", 1) == "B"
+    assert _CALLS == ["a", "b", "b", "b", "b"]
+
+
+def test_a_fact_is_kept_under_its_function_with_its_inputs():
+    lineage = Lineage()
+    _CALLS.clear()
+    assert lineage.reuse(_upper, "a", 1) == "A"
+    assert lineage.reuse(_upper, "a", 1) == "A"
+    assert lineage.reuse(_upper, "b", 1) == "B"  # other inputs: computed again
+    assert _CALLS == ["a", "b"]
+    captured = "!"
+
+    def reads_more(value: str) -> str:
+        return value + captured
+
+    with pytest.raises(TypeError):  # a closure reads what is not among its inputs
+        lineage.reuse(reads_more, "a")

@@ -3,34 +3,83 @@ unchanged: an edit of one function never leaves another unit's fact stale."""
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 
 from jax_lsp.analysis import recorded
 from jax_lsp.analysis.document import Document, clear_caches
 from jax_lsp.analysis.model import ModuleModel
-from jax_lsp.analysis.unit_memo import reuse_reading
+from jax_lsp.analysis.unit_memo import Keyed, per_unit, reuse_reading
 from tests.analysis.editing import edit_sequences, edited_versions
+
+_COMPUTED: list = []
+
+
+def _looked_up_sum(source, lookup, first):
+    _COMPUTED.append(first)
+    return lookup(first) + lookup("b")
+
+
+@per_unit
+def _scaled(source, factor: int, keyed: Keyed[int]):
+    _COMPUTED.append(factor)
+    return factor + keyed.value
 
 
 def test_a_memo_is_reused_while_its_lookups_answer_the_same(monkeypatch):
     monkeypatch.setattr(recorded, "VERIFY_REUSE", False)  # count only the computations needed
+    _COMPUTED.clear()
     table = {"a": 1, "b": 2}
-    computed = []
-
-    def compute(lookup):
-        computed.append(1)
-        return lookup("a") + lookup("b")
-
-    memo: dict = {}
-    assert reuse_reading(memo, "sum", table.get, compute) == 3
-    assert reuse_reading(memo, "sum", table.get, compute) == 3
-    assert len(computed) == 1
+    source = Document("looked_up = 1\n").units[0].source
+    assert reuse_reading(source, _looked_up_sum, table.get, "a") == 3
+    assert reuse_reading(source, _looked_up_sum, table.get, "a") == 3
+    assert len(_COMPUTED) == 1
     table["c"] = 10  # not looked up: the memo stays good
-    assert reuse_reading(memo, "sum", table.get, compute) == 3
-    assert len(computed) == 1
+    assert reuse_reading(source, _looked_up_sum, table.get, "a") == 3
+    assert len(_COMPUTED) == 1
     table["b"] = 5
-    assert reuse_reading(memo, "sum", table.get, compute) == 6
-    assert len(computed) == 2
+    assert reuse_reading(source, _looked_up_sum, table.get, "a") == 6
+    assert len(_COMPUTED) == 2
+    assert reuse_reading(source, _looked_up_sum, table.get, "b") == 10  # its own entry
+    assert len(_COMPUTED) == 3
+
+
+def test_a_per_unit_memo_is_keyed_by_its_function_and_arguments():
+    _COMPUTED.clear()
+    source = Document("scaled = 1\n").units[0].source
+    assert _scaled(source, 2, Keyed(100, "a")) == 102
+    assert _scaled(source, 2, Keyed(100, "a")) == 102
+    assert _scaled(source, 2, Keyed(999, "a")) == 102  # the key stands for the value
+    assert _COMPUTED == [2]
+    assert _scaled(source, 3, Keyed(100, "a")) == 103
+    assert _scaled(source, 2, Keyed(100, "b")) == 102
+    assert _COMPUTED == [2, 3, 2]
+
+
+def test_a_memoised_computation_reads_nothing_but_its_arguments():
+    """A method reads its object and a closure what it captured: neither is in the key."""
+    offset = 1
+
+    def captures(source):
+        return offset
+
+    with pytest.raises(TypeError):
+        per_unit(captures)
+    with pytest.raises(TypeError):
+        per_unit(Document("x = 1\n").units[0].source.words)
+
+
+@per_unit
+def _unannotated(source, keyed):
+    return keyed.value
+
+
+def test_a_keyed_argument_is_annotated_so(monkeypatch):
+    """The memo keys a `Keyed` argument by its key as its annotation says; one not annotated
+    so would be kept whole (its fact alive, compared by identity): checked when reuse is."""
+    monkeypatch.setattr(recorded, "VERIFY_REUSE", True)
+    with pytest.raises(TypeError, match="not annotated"):
+        _unannotated(Document("unannotated = 1\n").units[0].source, Keyed(1, "a"))
 
 
 PROGRAM = """\
