@@ -362,8 +362,9 @@ class ProjectTraces:
         self._kept_lines = 0
         self._read: dict[Path, tuple[_ModuleEntry, ModuleDefinitions]] = {}
         self._defined: dict[str, tuple[str, frozenset[str]]] = {}
-        # Each file's import statements at the version read (the index is rebuilt often).
-        self._statements: dict[str, tuple[_ModuleEntry, tuple]] = {}
+        # Each file's import statements and `_defined_names` at the version read (the index is
+        # rebuilt often).
+        self._statements: dict[str, tuple[_ModuleEntry, tuple, frozenset[str]]] = {}
 
     def definitions(self, file: Path, entry: _ModuleEntry) -> ModuleDefinitions | None:
         """What the module defines, at the entry's version (memoised)."""
@@ -468,8 +469,7 @@ class ProjectTraces:
             entry = self._cache.entry(Path(file))
             if entry is None:
                 continue
-            names = self._names(file, self._cache.text(Path(file), entry))
-            for other in self._importers(file, names):
+            for other in self._importers(file, self._imports_and_names(file, entry)[1]):
                 if other not in checked and other not in found:
                     found.add(other)
                     pending.append(other)
@@ -500,7 +500,7 @@ class ProjectTraces:
             entry = self._cache.entry(Path(real[file]))
             if entry is None:
                 continue
-            names = self._names(real[file], self._cache.text(Path(real[file]), entry))
+            names = self._imports_and_names(real[file], entry)[1]
             importers = [by_real[o] for o in self._importers(real[file], names) if o in by_real]
             waiting[file] = len(importers)
             for importer in importers:
@@ -547,6 +547,19 @@ class ProjectTraces:
                 names = memo["defined-names"] = tuple(_top_level_definitions(unit.source.text))
             found += names
         return frozenset(found)
+
+    def _imports_and_names(self, file: str, entry: _ModuleEntry) -> tuple[tuple, frozenset[str]]:
+        """The file's import statements (`_import_statements`) and `_defined_names`, read from
+        one read of its text at the entry's version (memoised with it)."""
+        known = self._statements.get(file)
+        if known is None or known[0] is not entry:
+            text = self._cache.text(Path(file), entry)
+            known = self._statements[file] = (
+                entry,
+                _import_statements(text, package_of(file)),
+                _defined_names(text, file),
+            )
+        return known[1], known[2]
 
     def _names(self, file: str, text: str) -> frozenset[str]:
         """`_defined_names`, memoised on the text (asked at every keystroke)."""
@@ -708,7 +721,8 @@ class ProjectTraces:
         if (
             known is not None
             and known[1] == built
-            and now - known[2] < _RESOLVED_SECONDS
+            # In one `check` run the file system does not change: answers hold for good.
+            and (now - known[2] < _RESOLVED_SECONDS or self.fresh_seconds == math.inf)
             and known[0] == names
         ):
             return known[3]
@@ -768,14 +782,7 @@ class ProjectTraces:
             entry = self._cache.entry(Path(other))
             if entry is None:
                 continue
-            known = self._statements.get(other)
-            if known is None or known[0] is not entry:
-                text = self._cache.text(Path(other), entry)
-                known = self._statements[other] = (
-                    entry,
-                    _import_statements(text, package_of(other)),
-                )
-            for imported, bound in known[1]:
+            for imported, bound in self._imports_and_names(other, entry)[0]:
                 importing.setdefault(imported, []).append((other, bound))
         index = {module: tuple(files) for module, files in importing.items()}
         self._index = self._indexes[top] = (now, top, index)
