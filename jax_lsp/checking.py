@@ -254,8 +254,11 @@ def _check_paths(
     rounds = TraceRounds()
     reported = set(files)
     results: dict[str, FileResult] = {}
-    pending = workspace.importers_first([*files, *workspace.tracing_files(files)])
     with Workers(jobs, _PARALLEL_THRESHOLD) as workers:
+        # Every module's importers are asked first: the project's files are read for their
+        # imports on the workers (which start with that batch), in this process if few.
+        workspace.read_ahead(files, partial(_map_reads, workers))
+        pending = workspace.importers_first([*files, *workspace.tracing_files(files)])
         while pending:
             for result in _analyse(pending, settings, None, unsafe, workers, rounds, reported):
                 rounds.record(result.path, result.gives, result.given)
@@ -288,6 +291,14 @@ def _analyse(
     return workers.map(
         partial(_check_item, check), items, [_size(p) for p in files], _lost_item, _serially
     )
+
+
+def _map_reads(workers: Workers, read: Callable[[str], object], paths: list[str]) -> list:
+    return workers.map(read, paths, [_size(p) for p in paths], _unread)
+
+
+def _unread(path: str, reason: str) -> None:
+    return None  # read again where it is asked for
 
 
 def _serially(

@@ -135,6 +135,13 @@ class Workspace:
         built = self._traces.model_given(str(file), entry, False, lambda _document: given)
         return _by_file(*built) if built is not None else {}
 
+    def read_ahead(
+        self, files: list[str], map_files: Callable[[Callable[[str], object], list[str]], list]
+    ) -> None:
+        """Read the project's import statements through `map_files` (`check`'s worker
+        processes; see `ProjectTraces.read_ahead`)."""
+        self._traces.read_ahead(files, map_files)
+
     def tracing_files(self, files: list[str]) -> list[str]:
         """The project files, other than `files`, whose traced code may reach them (see
         `ProjectTraces.tracing_files`)."""

@@ -42,6 +42,7 @@ from jax_lsp.analysis.infer import (
     ModuleFactsCache,
     _ModuleEntry,
     document_file,
+    file_stamp,
 )
 from jax_lsp.analysis.model import ModuleModel
 from jax_lsp.analysis.pytrees import LINEN_MODULE
@@ -52,6 +53,7 @@ from jax_lsp.analysis.workspace import (
     module_file,
     package_of,
     project_folder,
+    read_disk,
     real_file,
     search_roots,
 )
@@ -777,8 +779,13 @@ class ProjectTraces:
         if known is not None and now - known[0] < fresh:
             self._index = known
             return known[2]
+        return self._index_files(top, _python_files(top), now)
+
+    def _index_files(
+        self, top: str, files: tuple[str, ...], now: float
+    ) -> dict[str, tuple[tuple[str, tuple[str, ...]], ...]]:
         importing: dict[str, list[tuple[str, tuple[str, ...]]]] = {}
-        for other in _python_files(top):
+        for other in files:
             entry = self._cache.entry(Path(other))
             if entry is None:
                 continue
@@ -787,6 +794,36 @@ class ProjectTraces:
         index = {module: tuple(files) for module, files in importing.items()}
         self._index = self._indexes[top] = (now, top, index)
         return index
+
+    def read_ahead(
+        self, files: list[str], map_files: Callable[[Callable[[str], object], list[str]], list]
+    ) -> None:
+        """Read every file of the project folders holding `files` for its import statements
+        and the names it defines through `map_files` (`check`'s worker processes), and build
+        their import indexes: `check` asks every module's importers before it analyses any.
+        What a worker read is kept only for the version of the file found here."""
+        if self._cache.reads_open_documents:
+            return  # an open document's text is the editor's, not the file's
+        tops = sorted({project_folder(self.root, real_file(file)) for file in files})
+        listed = {top: _python_files(top) for top in tops}
+        unread = sorted({other for found in listed.values() for other in found})
+        for other, found in zip(unread, map_files(read_imports_and_names, unread), strict=True):
+            entry = self._cache.entry(Path(other))
+            if entry is not None and found is not None and found[0] == entry.stamp:
+                self._statements[other] = (entry, found[1], found[2])
+        now = time.monotonic()
+        for top, found in listed.items():
+            self._index_files(top, found, now)
+
+
+def read_imports_and_names(file: str) -> tuple[object, tuple, frozenset[str]] | None:
+    """The stamp of the file on disk (before it was read), its import statements and the
+    names it defines (`ProjectTraces._imports_and_names`); None if it cannot be read."""
+    stamp = file_stamp(Path(file))
+    text = read_disk(file)
+    if stamp is None or text is None:
+        return None
+    return stamp, _import_statements(text, package_of(file)), _defined_names(text, file)
 
 
 _DEFINED = re.compile(r"^(?:async[ \t]+)?(?:def|class)[ \t]+(\w+)", re.MULTILINE)

@@ -119,3 +119,24 @@ def test_modules_are_analysed_after_their_importers(tmp_path):
     names = ["deeper.py", "helpers.py", "train.py"]
     order = Workspace(str(tmp_path)).importers_first([str(tmp_path / n) for n in names])
     assert [Path(file).name for file in order] == ["train.py", "helpers.py", "deeper.py"]
+
+
+def test_imports_read_ahead_elsewhere_give_the_same_importers(tmp_path):
+    # `check` reads the project's import statements on its workers: a file changed since it
+    # was read there is read again here.
+    write(tmp_path, {"train.py": TRAIN, "helpers.py": HELPERS, "deeper.py": DEEPER})
+    files = [str(tmp_path / name) for name in ("train.py", "helpers.py", "deeper.py")]
+    workspace = Workspace(str(tmp_path))
+    read: list[str] = []
+
+    def map_files(function, paths):
+        read.extend(paths)
+        found = [function(path) for path in paths]
+        # helpers.py no longer imports deeper.py: nothing waits for deeper.py's importers
+        (tmp_path / "helpers.py").write_text("def clip_update(params, grads, lr):\n    return 0\n")
+        return found
+
+    workspace.read_ahead(files, map_files)
+    assert sorted(read) == sorted(files)
+    order = workspace.importers_first(files)
+    assert [Path(file).name for file in order] == ["deeper.py", "train.py", "helpers.py"]
