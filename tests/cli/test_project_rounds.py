@@ -66,6 +66,17 @@ def test_a_chain_of_modules_is_settled_across_worker_processes(tmp_path):
     assert findings(run.stdout) == EXPECTED, run.stderr
 
 
+def test_fixes_across_worker_processes_are_applied_once_the_traces_hold(tmp_path):
+    # The workers that settled the rounds apply the fixes too.
+    fillers = {f"filler_{index:02}.py": f"VALUE_{index} = {index}\n" for index in range(40)}
+    write(tmp_path, {"train.py": TRAIN, "helpers.py": HELPERS, "deeper.py": DEEPER, **fillers})
+    run = jax_lsp_process(
+        "check", "--fix", "--output-format", "json", "--jobs", "2", ".", cwd=tmp_path
+    )
+    assert "params = params.at[0].set(" in (tmp_path / "helpers.py").read_text()
+    assert findings(run.stdout) == [("deeper.py", 5, "JAX701")], run.stderr
+
+
 def test_a_file_checked_alone_is_traced_by_its_importers(tmp_path):
     write(tmp_path, {"train.py": TRAIN, "helpers.py": HELPERS, "deeper.py": DEEPER})
     run = jax_lsp("check", "--output-format", "json", "deeper.py", cwd=tmp_path)
