@@ -243,6 +243,8 @@ class Workers:
         other workers finish the dead worker's run. Before the workers are started, a batch
         of fewer items than the threshold runs in this process (through `serially`, if
         given)."""
+        if self.started and not self._alive:
+            self.close()  # every worker died: this batch starts afresh
         if not self.started and (self.jobs <= 1 or len(items) < self._threshold):
             if serially is not None:
                 return serially(function, items)

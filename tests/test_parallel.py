@@ -90,3 +90,16 @@ def test_few_items_before_the_workers_start_are_done_here():
     with Workers(2, threshold=10) as workers:
         assert workers.map(_pid, [1, 2], [1, 1], _lost) == [(1, os.getpid()), (2, os.getpid())]
         assert not workers.started
+
+
+def _die_on_odd(value: int) -> int:
+    if value % 2:
+        os._exit(3)
+    return value * value
+
+
+def test_a_batch_after_every_worker_died_starts_new_ones():
+    with Workers(2) as workers:
+        first = workers.map(_die_on_odd, [1, 3], [1, 1], _lost)
+        assert first == [-1, -1]
+        assert workers.map(_square, list(range(6)), [1] * 6, _lost) == [i * i for i in range(6)]
