@@ -15,7 +15,6 @@ from functools import partial
 from pathlib import Path
 from typing import Literal
 
-from jax_lsp.analysis.workspace import file_system_trusted
 from jax_lsp.config import ConfigError, Settings, load_settings
 from jax_lsp.engine import (
     analysing_once,
@@ -38,7 +37,7 @@ from jax_lsp.ipynb import Notebook, NotebookError
 from jax_lsp.parallel import Workers, available_cores, collect_after_item, tune_gc_for_batch
 from jax_lsp.reporting import FORMATTERS, Entry, ReportOptions, display_path, use_color
 from jax_lsp.text import split_lines
-from jax_lsp.workspace import TraceRounds, Workspace
+from jax_lsp.workspace import TraceRounds, Workspace, file_system_trusted
 
 _WATCHING = [False]  # `check --watch`: files are checked again, unchanged units reused
 _PARALLEL_THRESHOLD = 32  # below this many files, worker start-up costs more than it saves

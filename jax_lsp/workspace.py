@@ -28,7 +28,13 @@ from jax_lsp.analysis.infer import (
 )
 from jax_lsp.analysis.model import ModuleModel
 from jax_lsp.analysis.project import ProjectTraces, WorkspaceForeign
-from jax_lsp.analysis.workspace import Target, module_file, real_file, search_roots
+from jax_lsp.analysis.workspace import (
+    Target,
+    file_system_trusted,
+    module_file,
+    real_file,
+    search_roots,
+)
 
 # What a question to jedi is cached under: (document path, call spelling, target, imported
 # module file stamp). A new version of the imported module asks again.
@@ -37,7 +43,14 @@ AnswerKey = tuple[str | None, str, Target, tuple[int, int] | None]
 # Lines of the project's modules whose parses a `check` run keeps (see `trust_files`).
 _BATCH_MODEL_LINES = 120_000
 
-__all__ = ["AnswerKey", "CallSite", "ExternalFacts", "TraceRounds", "Workspace"]
+__all__ = [
+    "AnswerKey",
+    "CallSite",
+    "ExternalFacts",
+    "TraceRounds",
+    "Workspace",
+    "file_system_trusted",  # for `check` (one run, whose files stay where they are)
+]
 
 
 class Workspace:
