@@ -174,11 +174,14 @@ def _work(
     items and their weights, from `orders`) or the end (None). The parses and models made for
     one batch serve the next: `check`'s later rounds analyse again modules analysed before."""
     os.chdir(working_directory)  # a spawned worker was started elsewhere (see above)
-    tune_gc_for_batch()  # again after fork (harmless); needed in a spawned worker
     parent = os.getppid()
-    done = 0
     try:
         while True:
+            # Again after fork (harmless), needed in a spawned worker; at each later batch,
+            # what the last ones left (kept for this one) is frozen out of the collections,
+            # which then look at this batch's objects only, as a fresh worker's would.
+            tune_gc_for_batch()
+            done = 0
             while (index := claims.claim(worker)) is not None:
                 # A pipe of its own, written synchronously: what a worker sent before it died
                 # arrives (a queue's feeder thread would lose its buffer with the process).
