@@ -6,9 +6,10 @@ Kept out of `jax_lsp.cli` so that `jax-lsp serve` does not import it."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
@@ -33,15 +34,10 @@ from jax_lsp.files import (
 )
 from jax_lsp.findings import SYNTAX_ERROR, Finding, Fix, Position, Severity, Span
 from jax_lsp.ipynb import Notebook, NotebookError
-from jax_lsp.parallel import (
-    available_cores,
-    collect_after_item,
-    map_with_locality,
-    tune_gc_for_batch,
-)
+from jax_lsp.parallel import Workers, available_cores, collect_after_item, tune_gc_for_batch
 from jax_lsp.reporting import FORMATTERS, Entry, ReportOptions, display_path, use_color
 from jax_lsp.text import split_lines
-from jax_lsp.workspace import TraceRounds, Workspace
+from jax_lsp.workspace import TraceRounds, Workspace, file_system_trusted
 
 _WATCHING = [False]  # `check --watch`: files are checked again, unchanged units reused
 _PARALLEL_THRESHOLD = 32  # below this many files, worker start-up costs more than it saves
@@ -243,22 +239,35 @@ def check_paths(
     """The results of `files`, in their order. The project's modules trace each other's
     functions: every file, and every project file whose traced code may reach one of them, is
     analysed with the traces found so far, and again while the traces it receives change
-    (`TraceRounds`). Fixes are applied once those hold."""
+    (`TraceRounds`). Fixes are applied once those hold. The worker processes (if the first
+    round starts them) serve every round and the fixes."""
+    # Files are neither made nor moved under one run (`--watch` checks again when they are).
+    with contextlib.nullcontext() if _WATCHING[0] else file_system_trusted():
+        return _check_paths(files, settings, fix, unsafe, jobs)
+
+
+def _check_paths(
+    files: list[str], settings: Settings, fix: FixMode, unsafe: bool, jobs: int
+) -> list[FileResult]:
     workspace = _workspace(settings)
     rounds = TraceRounds()
     reported = set(files)
     results: dict[str, FileResult] = {}
-    pending = workspace.importers_first([*files, *workspace.tracing_files(files)])
-    while pending:
-        for result in _analyse(pending, settings, None, unsafe, jobs, rounds, reported):
-            rounds.record(result.path, result.gives, result.given)
-            if result.path in reported:
+    with Workers(jobs, _PARALLEL_THRESHOLD) as workers:
+        # Every module's importers are asked first: the project's files are read for their
+        # imports on the workers (which start with that batch), in this process if few.
+        workspace.read_ahead(files, partial(_map_reads, workers))
+        pending = workspace.importers_first([*files, *workspace.tracing_files(files)])
+        while pending:
+            for result in _analyse(pending, settings, None, unsafe, workers, rounds, reported):
+                rounds.record(result.path, result.gives, result.given)
+                if result.path in reported:
+                    results[result.path] = result
+            pending = workspace.importers_first(rounds.to_redo())
+        if fix:
+            fixable = [path for path in files if any(f.fix for f in results[path].findings)]
+            for result in _analyse(fixable, settings, fix, unsafe, workers, rounds, reported):
                 results[result.path] = result
-        pending = workspace.importers_first(rounds.to_redo())
-    if fix:
-        fixable = [path for path in files if any(f.fix for f in results[path].findings)]
-        for result in _analyse(fixable, settings, fix, unsafe, jobs, rounds, reported):
-            results[result.path] = result
     return [results[path] for path in files]
 
 
@@ -267,26 +276,40 @@ def _analyse(
     settings: Settings,
     fix: FixMode,
     unsafe: bool,
-    jobs: int,
+    workers: Workers,
     rounds: TraceRounds,
     reported: set[str],
 ) -> list[FileResult]:
-    """`check_file` of each file in their order, in worker processes when there are many.
-    Each process records into its own view of `rounds` as it goes; `rounds` itself learns
-    from the results."""
+    """`check_file` of each file in their order, on `workers` once there are enough files
+    (a module done before goes to the worker that did it). Each process records into its
+    own view of `rounds` as it goes; `rounds` itself learns from the results."""
     check = partial(check_file, settings=settings, fix=fix, unsafe=unsafe, rounds=rounds.view())
-    if jobs <= 1 or len(files) < _PARALLEL_THRESHOLD:
-        results = []
-        for done, path in enumerate(files, 1):
-            results.append(check(path, reported=path in reported))
-            collect_after_item(done)
-        return results
     # Contiguous runs of this order: a package's modules (which import each other) go to the
     # same worker, which sees the traces its modules give before the modules they reach.
     items = [(path, path in reported) for path in files]
-    return map_with_locality(
-        partial(_check_item, check), items, [_size(p) for p in files], jobs, _lost_item
+    return workers.map(
+        partial(_check_item, check), items, [_size(p) for p in files], _lost_item, _serially
     )
+
+
+def _map_reads(workers: Workers, read: Callable[[str], object], paths: list[str]) -> list:
+    # Each file alike: a file's size is one more system call here, and the workers share
+    # out what is left of their runs at the end.
+    return workers.map(read, paths, [1] * len(paths), _unread)
+
+
+def _unread(path: str, reason: str) -> None:
+    return None  # read again where it is asked for
+
+
+def _serially(
+    check: Callable[[tuple[str, bool]], FileResult], items: Sequence[tuple[str, bool]]
+) -> list[FileResult]:
+    results = []
+    for done, item in enumerate(items, 1):
+        results.append(check(item))
+        collect_after_item(done)
+    return results
 
 
 def _check_item(check: Callable[..., FileResult], item: tuple[str, bool]) -> FileResult:

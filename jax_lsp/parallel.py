@@ -88,10 +88,21 @@ class _Claims:
         self._lock = context.Lock()
         self._ends = context.Array("q", [end for run in runs for end in run], lock=False)
         self._current = context.Array("q", [-1] * len(runs), lock=False)
+        self.set_weights(weights)
+
+    def set_weights(self, weights: Sequence[float]) -> None:
+        """The weights of a new batch's items (each process keeps its own copy)."""
         prefix = [0.0]
         for weight in weights:
             prefix.append(prefix[-1] + weight)
         self._prefix = prefix  # left-over work of a run: prefix[back] - prefix[front]
+
+    def set_runs(self, runs: list[tuple[int, int]]) -> None:
+        """Each worker's run of a new batch (while no worker claims)."""
+        with self._lock:
+            for worker, (front, back) in enumerate(runs):
+                self._ends[2 * worker], self._ends[2 * worker + 1] = front, back
+                self._current[worker] = -1
 
     def claim(self, worker: int) -> int | None:
         """The next item for `worker`: from its own run, else stolen; None when all is done."""
@@ -143,27 +154,222 @@ def _started_outside_the_working_directory(start_method: str) -> Iterator[None]:
         os.chdir(working_directory)
 
 
+# What a worker sends when its claims for a batch are done (results are (index, result)).
+_BATCH_DONE = "batch done"
+# Seconds between a waiting worker's looks at whether the process that started it still runs.
+_PARENT_CHECK_SECONDS = 1.0
+_END_SECONDS = 5.0  # a worker told to end is ended if it has not after this long
+
+
 def _work(
     function: Callable[[Item], Any],
     items: Sequence[Item],
     claims: _Claims,
     worker: int,
     results: Connection,
+    orders: Connection,
     working_directory: str,
 ) -> None:
+    """Do the items `claims` gives this worker, then wait for the next batch (a function, its
+    items and their weights, from `orders`) or the end (None). The parses and models made for
+    one batch serve the next: `check`'s later rounds analyse again modules analysed before."""
     os.chdir(working_directory)  # a spawned worker was started elsewhere (see above)
-    tune_gc_for_batch()  # again after fork (harmless); needed in a spawned worker
+    parent = os.getppid()
     try:
-        for done in itertools.count(1):
-            index = claims.claim(worker)
-            if index is None:
-                break
-            # A pipe of its own, written synchronously: what a worker sent before it died
-            # arrives (a queue's feeder thread would lose its buffer with the process).
-            results.send((index, function(items[index])))
-            collect_after_item(done)
-    except KeyboardInterrupt:
+        while True:
+            # Again after fork (harmless), needed in a spawned worker; at each later batch,
+            # what the last ones left (kept for this one) is frozen out of the collections,
+            # which then look at this batch's objects only, as a fresh worker's would.
+            tune_gc_for_batch()
+            done = 0
+            while (index := claims.claim(worker)) is not None:
+                # A pipe of its own, written synchronously: what a worker sent before it died
+                # arrives (a queue's feeder thread would lose its buffer with the process).
+                results.send((index, function(items[index])))
+                done += 1
+                collect_after_item(done)
+            results.send(_BATCH_DONE)
+            # Another worker may hold this pipe's other end too (a fork inherits what the
+            # parent had open): a parent that was killed would never close it.
+            while not orders.poll(_PARENT_CHECK_SECONDS):
+                if os.getppid() != parent:
+                    return
+            order = orders.recv()
+            if order is None:
+                return
+            function, items, weights = order
+            claims.set_weights(weights)
+    except (KeyboardInterrupt, EOFError, BrokenPipeError):
         pass
+
+
+class Workers:
+    """Worker processes that do batches of items (`map`), kept from one batch to the next
+    with what they built: `check` analyses in rounds, and a later round's modules were
+    analysed by some worker before, which then analyses them again (its parses and models
+    still in memory, where the parent process would parse and model them anew). Started by
+    the first batch of enough items; until then, and with one job, batches run here."""
+
+    def __init__(self, jobs: int, threshold: int = 1) -> None:
+        self.jobs = jobs
+        self._threshold = threshold  # the fewest items worth starting the workers for
+        self._context: Any = None
+        self._processes: list[Any] = []
+        self._results: list[Connection] = []
+        self._orders: list[Connection] = []
+        self._claims: _Claims | None = None
+        self._alive: list[int] = []
+        self._owners: dict[Any, int] = {}  # item -> the worker that last did it
+
+    def __enter__(self) -> Workers:
+        return self
+
+    def __exit__(self, kind: object, *exc: object) -> None:
+        self.close(at_once=kind is not None)
+
+    @property
+    def started(self) -> bool:
+        return bool(self._processes)
+
+    def map(
+        self,
+        function: Callable[[Item], Result],
+        items: Sequence[Item],
+        weights: Sequence[float],
+        lost: Callable[[Item, str], Result],
+        serially: Callable[[Callable[[Item], Result], Sequence[Item]], list[Result]] | None = None,
+    ) -> list[Result]:
+        """`[function(item) for item in items]`, on the workers once started (`function` must
+        be picklable: a module-level function or a partial of one; it should not raise). An
+        item done before goes to the worker that did it; the rest in contiguous runs of about
+        equal weight. An item whose worker died while on it gets `lost(item, reason)`; the
+        other workers finish the dead worker's run. Before the workers are started, a batch
+        of fewer items than the threshold runs in this process (through `serially`, if
+        given)."""
+        if self.started and not self._alive:
+            self.close()  # every worker died: this batch starts afresh
+        if not self.started and (self.jobs <= 1 or len(items) < self._threshold):
+            if serially is not None:
+                return serially(function, items)
+            return [function(item) for item in items]
+        if not items:
+            return []
+        if not self.started:
+            order = list(range(len(items)))
+            runs = split_runs(weights, self.jobs)
+            self._start(function, items, runs, weights)
+        else:
+            order, runs = self._by_owner(items, weights)
+            ordered = [items[i] for i in order]
+            ordered_weights = [weights[i] for i in order]
+            self._claims.set_runs(runs)  # type: ignore[union-attr]
+            self._claims.set_weights(ordered_weights)  # type: ignore[union-attr]
+            for worker in self._alive:
+                # A worker that died is seen below, as the end of its results.
+                with contextlib.suppress(OSError):
+                    self._orders[worker].send((function, ordered, ordered_weights))
+        done = self._collect([items[i] for i in order], lost)
+        results: list[Any] = [None] * len(items)
+        for position, index in enumerate(order):
+            results[index] = done[position]
+        return results
+
+    def _by_owner(
+        self, items: Sequence[Item], weights: Sequence[float]
+    ) -> tuple[list[int], list[tuple[int, int]]]:
+        """The items ordered so that each live worker's run holds those it did before, in their
+        order (and the items none of them did, split by weight): the positions in `items`, and
+        each worker's run (empty for a dead worker)."""
+        alive = set(self._alive)
+        mine: dict[int, list[int]] = {worker: [] for worker in self._alive}
+        unowned: list[int] = []
+        for index, item in enumerate(items):
+            owner = self._owners.get(item)
+            (mine[owner] if owner in alive else unowned).append(index)
+        if unowned:
+            shares = split_runs([weights[i] for i in unowned], len(self._alive))
+            for worker, (start, end) in zip(self._alive, shares, strict=True):
+                mine[worker] += unowned[start:end]
+        order: list[int] = []
+        runs = [(0, 0)] * self.jobs
+        for worker in self._alive:
+            runs[worker] = (len(order), len(order) + len(mine[worker]))
+            order += mine[worker]
+        return order, runs
+
+    def _start(
+        self,
+        function: Callable[[Item], Any],
+        items: Sequence[Item],
+        runs: list[tuple[int, int]],
+        weights: Sequence[float],
+    ) -> None:
+        context = self._context = multiprocessing.get_context(_start_method())
+        here = os.getcwd()
+        with _started_outside_the_working_directory(context.get_start_method()):
+            # The claims' lock starts multiprocessing's resource tracker where it spawns.
+            claims = self._claims = _Claims(context, runs, weights)
+            for worker in range(self.jobs):
+                # Each pipe made just before its worker starts, and the worker's ends closed
+                # here at once: no other worker inherits them, so a worker's results end
+                # (EOF) when it exits.
+                results, sender = context.Pipe(duplex=False)
+                receiver, orders = context.Pipe(duplex=False)
+                process = context.Process(
+                    target=_work,
+                    args=(function, items, claims, worker, sender, receiver, here),
+                    daemon=True,
+                )
+                process.start()
+                sender.close()
+                receiver.close()
+                self._processes.append(process)
+                self._results.append(results)
+                self._orders.append(orders)
+        self._alive = list(range(self.jobs))
+
+    def _collect(self, items: Sequence[Item], lost: Callable[[Item, str], Result]) -> list[Result]:
+        """The results of one batch, as the live workers send them, until each has said it is
+        done or has exited."""
+        done: dict[int, Result] = {}
+        readers = {self._results[worker]: worker for worker in self._alive}
+        while readers:
+            for reader in wait(list(readers)):
+                worker = readers[reader]
+                try:
+                    message = reader.recv()
+                except (EOFError, OSError):  # that worker has exited
+                    del readers[reader]
+                    self._alive.remove(worker)
+                    process = self._processes[worker]
+                    process.join()
+                    current = self._claims.current(worker)  # type: ignore[union-attr]
+                    _account_for_dead(process, current, items, done, lost)
+                    continue
+                if message == _BATCH_DONE:
+                    del readers[reader]
+                    continue
+                index, result = message
+                done[index] = result
+                self._owners[items[index]] = worker
+        reason = "not checked: every worker process stopped"
+        return [done[i] if i in done else lost(item, reason) for i, item in enumerate(items)]
+
+    def close(self, at_once: bool = False) -> None:
+        """Tell the workers to end, and wait for them; `at_once` (the batch was interrupted,
+        they may be busy): end them."""
+        for worker in self._alive:
+            with contextlib.suppress(OSError):
+                self._orders[worker].send(None)
+        for process in self._processes:
+            if not at_once:
+                process.join(timeout=_END_SECONDS)
+            if process.is_alive():
+                process.terminate()
+                process.join()
+        for connection in (*self._results, *self._orders):
+            connection.close()
+        self._processes, self._results, self._orders, self._alive = [], [], [], []
 
 
 def map_with_locality(
@@ -173,49 +379,10 @@ def map_with_locality(
     jobs: int,
     lost: Callable[[Item, str], Result],
 ) -> list[Result]:
-    """`[function(item) for item in items]` on `jobs` worker processes. `function` must be
-    picklable (a module-level function or a partial of one) and should not raise. An item
-    whose worker died while on it gets `lost(item, reason)`; the other workers finish the
-    dead worker's run."""
-    context = multiprocessing.get_context(_start_method())
-    here = os.getcwd()
-    workers: list[Any] = []
-    done: dict[int, Result] = {}
-    try:
-        with _started_outside_the_working_directory(context.get_start_method()):
-            # The claims' lock starts multiprocessing's resource tracker where it spawns.
-            claims = _Claims(context, split_runs(weights, jobs), weights)
-            pipes = [context.Pipe(duplex=False) for _ in range(jobs)]
-            workers = [
-                context.Process(
-                    target=_work,
-                    args=(function, items, claims, worker, pipes[worker][1], here),
-                    daemon=True,
-                )
-                for worker in range(jobs)
-            ]
-            for process in workers:
-                process.start()
-        for _, sender in pipes:
-            sender.close()  # a pipe then ends (EOF) once the workers holding it have exited
-        readers = {reader: worker for worker, (reader, _) in enumerate(pipes)}
-        while readers:
-            for reader in wait(list(readers)):
-                try:
-                    index, result = reader.recv()
-                except (EOFError, OSError):  # that worker has exited
-                    worker = readers.pop(reader)
-                    workers[worker].join()
-                    _account_for_dead(workers[worker], claims.current(worker), items, done, lost)
-                    continue
-                done[index] = result
-    finally:
-        for process in workers:
-            if process.is_alive():
-                process.terminate()
-            process.join()
-    reason = "not checked: every worker process stopped"
-    return [done[i] if i in done else lost(item, reason) for i, item in enumerate(items)]
+    """`[function(item) for item in items]` on `jobs` worker processes, started for this batch
+    alone (see `Workers.map`)."""
+    with Workers(jobs) as workers:
+        return workers.map(function, items, weights, lost)
 
 
 def _account_for_dead(

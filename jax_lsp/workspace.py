@@ -28,7 +28,13 @@ from jax_lsp.analysis.infer import (
 )
 from jax_lsp.analysis.model import ModuleModel
 from jax_lsp.analysis.project import ProjectTraces, WorkspaceForeign
-from jax_lsp.analysis.workspace import Target, module_file, real_file, search_roots
+from jax_lsp.analysis.workspace import (
+    Target,
+    file_system_trusted,
+    module_file,
+    real_file,
+    search_roots,
+)
 
 # What a question to jedi is cached under: (document path, call spelling, target, imported
 # module file stamp). A new version of the imported module asks again.
@@ -37,7 +43,14 @@ AnswerKey = tuple[str | None, str, Target, tuple[int, int] | None]
 # Lines of the project's modules whose parses a `check` run keeps (see `trust_files`).
 _BATCH_MODEL_LINES = 120_000
 
-__all__ = ["AnswerKey", "CallSite", "ExternalFacts", "TraceRounds", "Workspace"]
+__all__ = [
+    "AnswerKey",
+    "CallSite",
+    "ExternalFacts",
+    "TraceRounds",
+    "Workspace",
+    "file_system_trusted",  # for `check` (one run, whose files stay where they are)
+]
 
 
 class Workspace:
@@ -134,6 +147,13 @@ class Workspace:
             return {}  # answered from its text, unparsed
         built = self._traces.model_given(str(file), entry, False, lambda _document: given)
         return _by_file(*built) if built is not None else {}
+
+    def read_ahead(
+        self, files: list[str], map_files: Callable[[Callable[[str], object], list[str]], list]
+    ) -> None:
+        """Read the project's import statements through `map_files` (`check`'s worker
+        processes; see `ProjectTraces.read_ahead`)."""
+        self._traces.read_ahead(files, map_files)
 
     def tracing_files(self, files: list[str]) -> list[str]:
         """The project files, other than `files`, whose traced code may reach them (see

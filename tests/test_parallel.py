@@ -1,13 +1,14 @@
 """`check`'s worker processes: every item done once, in order, and a dead worker costs only
-the item it was on."""
+the item it was on; workers kept for later batches do again what they did before."""
 
 from __future__ import annotations
 
 import os
+import time
 
 import pytest
 
-from jax_lsp.parallel import map_with_locality, split_runs
+from jax_lsp.parallel import Workers, map_with_locality, split_runs
 
 
 def _square(value: int) -> int:
@@ -48,3 +49,57 @@ def test_a_dead_worker_loses_only_its_item():
     items = list(range(20))
     results = map_with_locality(_die_on_seven, items, [1] * 20, 2, _lost)
     assert results == [-1 if i == 7 else i * i for i in items]
+
+
+def _pid(value: int) -> tuple[int, int]:
+    time.sleep(0.01)  # long enough for both workers to start before the items run out
+    return value, os.getpid()
+
+
+def _slow_pid(value: int) -> tuple[int, int]:
+    time.sleep(0.3)
+    return value, os.getpid()
+
+
+def test_a_later_batch_goes_to_the_worker_that_did_each_item():
+    items = list(range(40))
+    with Workers(2) as workers:
+        first = workers.map(_pid, items, [1] * 40, _lost)
+        assert [value for value, _ in first] == items
+        by_worker: dict[int, list[int]] = {}
+        for value, pid in first:
+            by_worker.setdefault(pid, []).append(value)
+        assert len(by_worker) == 2  # both workers took part
+        # One item of each (long enough that neither worker is done before the other starts
+        # and takes the other's item, as a worker whose run is done does).
+        again = [done[len(done) // 2] for done in by_worker.values()]
+        second = workers.map(_slow_pid, again, [1] * len(again), _lost)
+    assert second == [first[i] for i in again]  # each item where it was done before
+
+
+def test_a_worker_dead_in_one_batch_leaves_the_next_to_the_others():
+    items = list(range(20))
+    with Workers(2) as workers:
+        first = workers.map(_die_on_seven, items, [1] * 20, _lost)
+        assert first == [-1 if i == 7 else i * i for i in items]
+        second = workers.map(_square, items, [1] * 20, _lost)
+    assert second == [i * i for i in items]
+
+
+def test_few_items_before_the_workers_start_are_done_here():
+    with Workers(2, threshold=10) as workers:
+        assert workers.map(_pid, [1, 2], [1, 1], _lost) == [(1, os.getpid()), (2, os.getpid())]
+        assert not workers.started
+
+
+def _die_on_odd(value: int) -> int:
+    if value % 2:
+        os._exit(3)
+    return value * value
+
+
+def test_a_batch_after_every_worker_died_starts_new_ones():
+    with Workers(2) as workers:
+        first = workers.map(_die_on_odd, [1, 3], [1, 1], _lost)
+        assert first == [-1, -1]
+        assert workers.map(_square, list(range(6)), [1] * 6, _lost) == [i * i for i in range(6)]

@@ -42,6 +42,7 @@ from jax_lsp.analysis.infer import (
     ModuleFactsCache,
     _ModuleEntry,
     document_file,
+    file_stamp,
 )
 from jax_lsp.analysis.model import ModuleModel
 from jax_lsp.analysis.pytrees import LINEN_MODULE
@@ -53,6 +54,7 @@ from jax_lsp.analysis.workspace import (
     module_file,
     package_of,
     project_folder,
+    read_disk,
     real_file,
     search_roots,
 )
@@ -363,8 +365,9 @@ class ProjectTraces:
         self._kept_lines = 0
         self._read: dict[Path, tuple[_ModuleEntry, ModuleDefinitions]] = {}
         self._defined: dict[str, tuple[str, frozenset[str]]] = {}
-        # Each file's import statements at the version read (the index is rebuilt often).
-        self._statements: dict[str, tuple[_ModuleEntry, tuple]] = {}
+        # Each file's import statements and `_defined_names` at the version read (the index is
+        # rebuilt often).
+        self._statements: dict[str, tuple[_ModuleEntry, tuple, frozenset[str]]] = {}
 
     def definitions(self, file: Path, entry: _ModuleEntry) -> ModuleDefinitions | None:
         """What the module defines, at the entry's version (memoised)."""
@@ -469,8 +472,7 @@ class ProjectTraces:
             entry = self._cache.entry(Path(file))
             if entry is None:
                 continue
-            names = self._names(file, self._cache.text(Path(file), entry))
-            for other in self._importers(file, names):
+            for other in self._importers(file, self._imports_and_names(file, entry)[1]):
                 if other not in checked and other not in found:
                     found.add(other)
                     pending.append(other)
@@ -501,7 +503,7 @@ class ProjectTraces:
             entry = self._cache.entry(Path(real[file]))
             if entry is None:
                 continue
-            names = self._names(real[file], self._cache.text(Path(real[file]), entry))
+            names = self._imports_and_names(real[file], entry)[1]
             importers = [by_real[o] for o in self._importers(real[file], names) if o in by_real]
             waiting[file] = len(importers)
             for importer in importers:
@@ -544,6 +546,19 @@ class ProjectTraces:
                 continue
             found += _unit_definitions(unit.source)
         return frozenset(found)
+
+    def _imports_and_names(self, file: str, entry: _ModuleEntry) -> tuple[tuple, frozenset[str]]:
+        """The file's import statements (`_import_statements`) and `_defined_names`, read from
+        one read of its text at the entry's version (memoised with it)."""
+        known = self._statements.get(file)
+        if known is None or known[0] is not entry:
+            text = self._cache.text(Path(file), entry)
+            known = self._statements[file] = (
+                entry,
+                _import_statements(text, package_of(file)),
+                _defined_names(text, file),
+            )
+        return known[1], known[2]
 
     def _names(self, file: str, text: str) -> frozenset[str]:
         """`_defined_names`, memoised on the text (asked at every keystroke)."""
@@ -705,7 +720,8 @@ class ProjectTraces:
         if (
             known is not None
             and known[1] == built
-            and now - known[2] < _RESOLVED_SECONDS
+            # In one `check` run the file system does not change: answers hold for good.
+            and (now - known[2] < _RESOLVED_SECONDS or self.fresh_seconds == math.inf)
             and known[0] == names
         ):
             return known[3]
@@ -760,23 +776,51 @@ class ProjectTraces:
         if known is not None and now - known[0] < fresh:
             self._index = known
             return known[2]
+        return self._index_files(top, _python_files(top), now)
+
+    def _index_files(
+        self, top: str, files: tuple[str, ...], now: float
+    ) -> dict[str, tuple[tuple[str, tuple[str, ...]], ...]]:
         importing: dict[str, list[tuple[str, tuple[str, ...]]]] = {}
-        for other in _python_files(top):
+        for other in files:
             entry = self._cache.entry(Path(other))
             if entry is None:
                 continue
-            known = self._statements.get(other)
-            if known is None or known[0] is not entry:
-                text = self._cache.text(Path(other), entry)
-                known = self._statements[other] = (
-                    entry,
-                    _import_statements(text, package_of(other)),
-                )
-            for imported, bound in known[1]:
+            for imported, bound in self._imports_and_names(other, entry)[0]:
                 importing.setdefault(imported, []).append((other, bound))
         index = {module: tuple(files) for module, files in importing.items()}
         self._index = self._indexes[top] = (now, top, index)
         return index
+
+    def read_ahead(
+        self, files: list[str], map_files: Callable[[Callable[[str], object], list[str]], list]
+    ) -> None:
+        """Read every file of the project folders holding `files` for its import statements
+        and the names it defines through `map_files` (`check`'s worker processes), and build
+        their import indexes: `check` asks every module's importers before it analyses any.
+        What a worker read is kept only for the version of the file found here."""
+        if self._cache.reads_open_documents:
+            return  # an open document's text is the editor's, not the file's
+        tops = sorted({project_folder(self.root, real_file(file)) for file in files})
+        listed = {top: _python_files(top) for top in tops}
+        unread = sorted({other for found in listed.values() for other in found})
+        for other, found in zip(unread, map_files(read_imports_and_names, unread), strict=True):
+            entry = self._cache.entry(Path(other))
+            if entry is not None and found is not None and found[0] == entry.stamp:
+                self._statements[other] = (entry, found[1], found[2])
+        now = time.monotonic()
+        for top, found in listed.items():
+            self._index_files(top, found, now)
+
+
+def read_imports_and_names(file: str) -> tuple[object, tuple, frozenset[str]] | None:
+    """The stamp of the file on disk (before it was read), its import statements and the
+    names it defines (`ProjectTraces._imports_and_names`); None if it cannot be read."""
+    stamp = file_stamp(Path(file))
+    text = read_disk(file)
+    if stamp is None or text is None:
+        return None
+    return stamp, _import_statements(text, package_of(file)), _defined_names(text, file)
 
 
 _DEFINED = re.compile(r"^(?:async[ \t]+)?(?:def|class)[ \t]+(\w+)", re.MULTILINE)

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
+import math
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import wraps
 from pathlib import Path
@@ -44,15 +46,31 @@ class Target:
     attribute: str
 
 
+@contextlib.contextmanager
+def file_system_trusted() -> Iterator[None]:
+    """Within it the file system is taken as unchanging (one `check` run): the answers above
+    are kept for good, however many (worker processes forked meanwhile inherit that)."""
+    global _FRESH_SECONDS, _MAX_REMEMBERED
+    saved = _FRESH_SECONDS, _MAX_REMEMBERED
+    _FRESH_SECONDS, _MAX_REMEMBERED = math.inf, 1 << 20
+    try:
+        yield
+    finally:
+        _FRESH_SECONDS, _MAX_REMEMBERED = saved
+
+
 def real_file(path: str) -> str:
     """`os.path.realpath(path)`, the file's folder resolved once per folder (for a while, as
     the lookups below): `realpath` is a system call per path component, and a `check` asks
     for every file of the same few folders. A file that is itself a link is resolved whole."""
     # Not `abspath`: it removes `..` before the links are resolved, which `realpath` does not.
     folder, name = os.path.split(os.path.join(os.getcwd(), path))
-    if name in ("", ".", "..") or os.path.islink(path):
+    if name in ("", ".", "..") or _is_link(path):
         return os.path.realpath(path)
     return os.path.join(_real_folder(folder), name)
+
+
+_is_link = _recently_asked(os.path.islink)
 
 
 @_recently_asked

@@ -66,6 +66,17 @@ def test_a_chain_of_modules_is_settled_across_worker_processes(tmp_path):
     assert findings(run.stdout) == EXPECTED, run.stderr
 
 
+def test_fixes_across_worker_processes_are_applied_once_the_traces_hold(tmp_path):
+    # The workers that settled the rounds apply the fixes too.
+    fillers = {f"filler_{index:02}.py": f"VALUE_{index} = {index}\n" for index in range(40)}
+    write(tmp_path, {"train.py": TRAIN, "helpers.py": HELPERS, "deeper.py": DEEPER, **fillers})
+    run = jax_lsp_process(
+        "check", "--fix", "--output-format", "json", "--jobs", "2", ".", cwd=tmp_path
+    )
+    assert "params = params.at[0].set(" in (tmp_path / "helpers.py").read_text()
+    assert findings(run.stdout) == [("deeper.py", 5, "JAX701")], run.stderr
+
+
 def test_a_file_checked_alone_is_traced_by_its_importers(tmp_path):
     write(tmp_path, {"train.py": TRAIN, "helpers.py": HELPERS, "deeper.py": DEEPER})
     run = jax_lsp("check", "--output-format", "json", "deeper.py", cwd=tmp_path)
@@ -119,3 +130,24 @@ def test_modules_are_analysed_after_their_importers(tmp_path):
     names = ["deeper.py", "helpers.py", "train.py"]
     order = Workspace(str(tmp_path)).importers_first([str(tmp_path / n) for n in names])
     assert [Path(file).name for file in order] == ["train.py", "helpers.py", "deeper.py"]
+
+
+def test_imports_read_ahead_elsewhere_give_the_same_importers(tmp_path):
+    # `check` reads the project's import statements on its workers: a file changed since it
+    # was read there is read again here.
+    write(tmp_path, {"train.py": TRAIN, "helpers.py": HELPERS, "deeper.py": DEEPER})
+    files = [str(tmp_path / name) for name in ("train.py", "helpers.py", "deeper.py")]
+    workspace = Workspace(str(tmp_path))
+    read: list[str] = []
+
+    def map_files(function, paths):
+        read.extend(paths)
+        found = [function(path) for path in paths]
+        # helpers.py no longer imports deeper.py: nothing waits for deeper.py's importers
+        (tmp_path / "helpers.py").write_text("def clip_update(params, grads, lr):\n    return 0\n")
+        return found
+
+    workspace.read_ahead(files, map_files)
+    assert sorted(read) == sorted(files)
+    order = workspace.importers_first(files)
+    assert [Path(file).name for file in order] == ["deeper.py", "train.py", "helpers.py"]
