@@ -785,6 +785,9 @@ class Tracing(ModelFact):
                 boolean_params=seed.boolean_params,
             )
             self.set_trace(node, info)
+            if seed.given_tracers:
+                given = self.given_tracers.get(node, frozenset())
+                self.given_tracers[node] = given | seed.given_tracers
 
     def _seed_untraced_booleans(self, seed: IncomingTrace) -> None:
         """The boolean arrays calls outside any trace in another module give a function
