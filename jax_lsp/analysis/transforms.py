@@ -205,6 +205,12 @@ FRAMEWORK_CONTRACTS = (
     FrameworkContract(
         "flax.linen", "model.apply(..., method=Cls.encode)", "the method", "linen_apply_method"
     ),
+    FrameworkContract(
+        "flax.linen",
+        "TrainState.create(apply_fn=CNN().apply); state.apply_fn(...) in jit",
+        "`CNN.__call__`",
+        "linen_train_state",
+    ),
     FrameworkContract("flax.linen", "nn.scan(Cell, ...)", "`Cell.__call__`", "linen_scan"),
     FrameworkContract("flax.linen", "nn.remat(Cell)", "`Cell.__call__`", "linen_remat"),
     FrameworkContract("flax.linen", "nn.vmap(Cell, ...)", "`Cell.__call__`", "linen_vmap"),
