@@ -27,6 +27,7 @@ from jax_lsp.analysis.kinds import (
     ARRAY_MODULES,
     CONCRETIZING_METHODS,
     JAXTYPING_DTYPES,
+    NNX_VARIABLES,
     SAME_KIND_ATTRIBUTES,
     STATIC_ATTRIBUTES,
     STATIC_BUILTINS,
@@ -93,11 +94,6 @@ _SHAPED_LIKE = {
 # schedules of a step count, jax.nn's initializers of a key and shape): Function(None, ARRAYS).
 # Not `optax.constant_schedule`: it gives back its Python value.
 ARRAYS = "arrays"
-# flax nnx's variables: `nnx.Param(jnp.zeros(3))` holds the array it is given as its
-# `.value` (an object whose item assignment `v[i] = y` nnx rewrites with `.at`; not the array).
-NNX_VARIABLES = frozenset(
-    f"flax.nnx.{name}" for name in ("Variable", "Param", "BatchStat", "Cache", "Intermediate")
-)
 _ARRAY_CALLABLE_FACTORIES = frozenset(
     [
         *(f"optax.{name}" for name in ("exponential_decay", "join_schedules")),
@@ -705,12 +701,9 @@ class FlowInterpreter:
                 self._store_item(target.value.id, target.slice, value)
             elif type(target) is ast.Attribute and type(target.value) is ast.Name:
                 held = self.eval(target.value)
-                if type(held) is Object:  # `v.value = np.zeros(3)`: the field holds it now
-                    fields = dict(held.fields)
-                    fields[target.attr] = value
-                    self.env[target.value.id] = Object(
-                        held.class_name, tuple(sorted(fields.items()))
-                    )
+                if type(held) is Object and held.class_name in NNX_VARIABLES:
+                    # `v.value = np.zeros(3)`: the variable holds that now
+                    self.env[target.value.id] = Object(held.class_name, (("value", value),))
 
     def _store_item(self, name: str, key: ast.expr, value: Value) -> None:
         """`name[key] = value` on a list or dict the scope built: a dict's constant key takes

@@ -14,15 +14,9 @@ import re
 import weakref
 from collections.abc import Iterable
 
-from jax_lsp.analysis.flow import (
-    ARRAYS,
-    NEW_REF,
-    NNX_VARIABLES,
-    annotation_container,
-    annotation_kind,
-)
+from jax_lsp.analysis.flow import ARRAYS, NEW_REF, annotation_container, annotation_kind
 from jax_lsp.analysis.imports import Resolver
-from jax_lsp.analysis.kinds import ARRAY_LAYERS, Kind
+from jax_lsp.analysis.kinds import ARRAY_LAYERS, NNX_VARIABLES, Kind
 from jax_lsp.analysis.nodes import per_member, walk_nodes, walk_statements
 from jax_lsp.analysis.values import DERIVED, REF, Container, Function, Object, Value
 

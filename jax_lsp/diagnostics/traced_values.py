@@ -12,7 +12,8 @@ import ast
 from dataclasses import dataclass
 
 from jax_lsp.analysis.kinds import Kind
-from jax_lsp.analysis.names import binds_locally
+from jax_lsp.analysis.names import stored_names
+from jax_lsp.analysis.nodes import all_params
 from jax_lsp.analysis.traced import literal_default_params
 from jax_lsp.diagnostics.base import Rule, RuleContext
 from jax_lsp.findings import Finding, Fix
@@ -89,6 +90,15 @@ def _has_literal_default(name: str, ctx: RuleContext, transformed: bool = False)
                 if info is None or not info.direct:
                     return False
             return name not in ctx.model.passed_defaults(function)
-        if binds_locally(name, function):
+        if _binds(name, function):
             return False
     return False
+
+
+def _binds(name: str, function: ast.AST) -> bool:
+    """`function` binds `name` itself (a parameter, or a name its statements store), which
+    hides an enclosing function's parameter of that name."""
+    if name in all_params(function):
+        return True
+    body = function.body if isinstance(function.body, list) else []
+    return any(name in stored_names(statement) for statement in body)
