@@ -195,3 +195,52 @@ def test_haiku_apply_jitted_directly_of_an_imported_forward_function(tmp_path):
     write(tmp_path, {"net.py": HAIKU_NET, "train.py": train})
     assert codes(tmp_path, "net.py") == [(8, "JAX701")]
     assert check_codes(tmp_path) == [("net.py", 8, "JAX701")]
+
+
+GRID = """
+    import jax
+    import jax.numpy as jnp
+
+
+    class Grid:
+        def __init__(self):
+            self.size = 4
+
+        def step(self, state, action):
+            if state.sum() > action:
+                state = state - 1
+            return state
+
+
+    step = jax.jit(Grid().step)
+    step(jnp.ones(3), 1)
+"""
+
+
+DENSE_HERE = """
+    import flax.linen as nn
+    import jax
+    import jax.numpy as jnp
+
+
+    class Dense(nn.Module):
+        @nn.compact
+        def __call__(self, x):
+            print("x", x)
+            return nn.Dense(2)(x)
+
+
+    @jax.jit
+    def run(params, x):
+        return Dense().apply(params, x)
+
+
+    params = Dense().init(jax.random.key(0), jnp.ones(3))
+    run(params, jnp.ones(3))
+"""
+
+
+def test_a_method_of_an_instance_made_inline_is_traced_bound_to_it(tmp_path):
+    write(tmp_path, {"grid.py": GRID, "dense.py": DENSE_HERE})
+    assert codes(tmp_path, "grid.py") == [(10, "JAX701")]
+    assert codes(tmp_path, "dense.py") == [(9, "JAX101")]
