@@ -62,6 +62,9 @@ class IncomingTrace:
     literals: frozenset[tuple[str, bool | None]] = frozenset()
     array_functions: frozenset[str] = frozenset()
     boolean_params: frozenset[str] = frozenset()
+    # Parameters the traced calls there give a tracer of their own (not a parameter of the
+    # caller with a literal default passed on): a literal default of those is overridden.
+    given_tracers: frozenset[str] = frozenset()
     # Library mode: `function` is a glob pattern over the dotted names of the module's
     # top-level functions and methods (`mylib.ops.*`), the module being `module`; each one
     # matched is traced in every parameter.

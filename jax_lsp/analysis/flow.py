@@ -27,6 +27,7 @@ from jax_lsp.analysis.kinds import (
     ARRAY_MODULES,
     CONCRETIZING_METHODS,
     JAXTYPING_DTYPES,
+    NNX_VARIABLES,
     SAME_KIND_ATTRIBUTES,
     STATIC_ATTRIBUTES,
     STATIC_BUILTINS,
@@ -698,6 +699,11 @@ class FlowInterpreter:
             self.eval(target)
             if type(target) is ast.Subscript and type(target.value) is ast.Name:
                 self._store_item(target.value.id, target.slice, value)
+            elif type(target) is ast.Attribute and type(target.value) is ast.Name:
+                held = self.eval(target.value)
+                if type(held) is Object and held.class_name in NNX_VARIABLES:
+                    # `v.value = np.zeros(3)`: the variable holds that now
+                    self.env[target.value.id] = Object(held.class_name, (("value", value),))
 
     def _store_item(self, name: str, key: ast.expr, value: Value) -> None:
         """`name[key] = value` on a list or dict the scope built: a dict's constant key takes
@@ -1069,6 +1075,12 @@ class FlowInterpreter:
                 return called_result(summary, self.context.abstract or any_traced(every))
         if type(callee) is Function:
             return self._call_function(callee, args, every)
+        if (type(receiver) is Instance or type(receiver) is Object) and isinstance(
+            func, ast.Attribute
+        ):
+            held = receiver.attribute(func.attr)  # `self.lin(x)` of a layer it holds
+            if type(held) is Function and held.transform == ARRAYS:
+                return self._array_result(every)
         if receiver is not None:  # `self.helper(x)`, `model.apply(v, x)`: a method of here
             summary = self.context.method_returns(node)
             if summary is not None and summary is not Kind.UNKNOWN:
@@ -1175,6 +1187,8 @@ class FlowInterpreter:
             return REF
         if qualname in _ARRAY_CALLABLE_FACTORIES:
             return Function(None, ARRAYS)
+        if qualname in NNX_VARIABLES and args and kind_of(args[0]).is_jax:
+            return Object(qualname, (("value", kind_of(args[0])),))
         if qualname == "builtins.dict":
             return _dict_call(args, keywords)
         if qualname in ("builtins.list", "builtins.tuple") and len(args) == 1:

@@ -213,6 +213,7 @@ class ForeignTraces(ModelFact):
                 array_functions=info.array_functions,
                 boolean_params=info.boolean_params,
                 param_classes=self._param_classes(node),
+                given_tracers=self.model.tracing.given_tracers.get(node, frozenset()),
             )
             outgoing.append((function, seed))
         outgoing += self._optimizer_update_traces()

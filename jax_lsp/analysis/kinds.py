@@ -142,6 +142,11 @@ _LAYER_NAMES = {
 ARRAY_LAYERS = frozenset(
     f"{module}.{name}" for module, names in _LAYER_NAMES.items() for name in names
 )
+# flax nnx's variables: `nnx.Param(jnp.zeros(3))` holds the array it is given as its
+# `.value` (an object whose item assignment `v[i] = y` nnx rewrites with `.at`; not the array).
+NNX_VARIABLES = frozenset(
+    f"flax.nnx.{name}" for name in ("Variable", "Param", "BatchStat", "Cache", "Intermediate")
+)
 # Array attributes that are Python values even on a tracer.
 STATIC_ATTRIBUTES = frozenset(
     [

@@ -110,12 +110,17 @@ class ObjectFacts(ModelFact):
     @cached_property
     def apply_fn_class(self) -> str | None:
         """The class of the objects whose `apply` the module passes as `apply_fn=`, when
-        there is one such class."""
-        classes = {
-            self.instances.get(name)
-            for summary in self.model.summaries
-            for name in summary.apply_fns
-        }
+        there is one such class: its name here (a class of the module, or one imported from
+        another workspace module, which `references` resolves there)."""
+        classes = set()
+        for summary in self.model.summaries:
+            for name, made_here in summary.apply_fns:
+                if made_here:
+                    classes.add(name)
+                    continue
+                value = self.model.module_globals.stable_globals.get(name)
+                made = isinstance(value, ast.Call) and isinstance(value.func, ast.Name)
+                classes.add(value.func.id if made else None)
         return classes.pop() if len(classes) == 1 else None
 
     def annotated_params(self, function: FunctionNode) -> dict[str, str]:

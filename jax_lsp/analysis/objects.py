@@ -14,11 +14,11 @@ import re
 import weakref
 from collections.abc import Iterable
 
-from jax_lsp.analysis.flow import NEW_REF, annotation_container, annotation_kind
+from jax_lsp.analysis.flow import ARRAYS, NEW_REF, annotation_container, annotation_kind
 from jax_lsp.analysis.imports import Resolver
-from jax_lsp.analysis.kinds import Kind
+from jax_lsp.analysis.kinds import ARRAY_LAYERS, NNX_VARIABLES, Kind
 from jax_lsp.analysis.nodes import per_member, walk_nodes, walk_statements
-from jax_lsp.analysis.values import DERIVED, REF, Container, Value
+from jax_lsp.analysis.values import DERIVED, REF, Container, Function, Object, Value
 
 # Field specifiers and the keyword (and value) that makes a field static; None: always static.
 _STATIC_SPECIFIERS: dict[str, tuple[str, bool] | None] = {
@@ -57,7 +57,57 @@ def field_values(
         found.update({name: Kind.TRACED for name in children if name not in found})
         found.update({name: Kind.STATIC for name in aux})
     found.update({name: REF for name in _ref_attributes(node, resolver)})
+    for name in _layer_attributes(node, resolver):
+        if found.get(name) is not Kind.STATIC:
+            found[name] = LAYER
+    for name, variable in _array_variables(node, resolver):
+        found.setdefault(name, Object(variable, (("value", Kind.TRACED),)))
     return found
+
+
+def _array_variables(node: ast.ClassDef, resolver: Resolver) -> Iterable[tuple[str, str]]:
+    """(attribute, variable class) of the attributes every assignment in the methods makes an
+    nnx variable of a `jax.numpy` array (`self.hist = nnx.Variable(jnp.zeros(4))`): traced
+    with its module, the variable's `.value` is a tracer."""
+    assigned, unknown = self_assignments(node)
+    for name, values in assigned.items():
+        variables = {
+            resolver.qualname(value.func)
+            for _, value in values
+            if isinstance(value, ast.Call)
+            and value.args
+            and isinstance(value.args[0], ast.Call)
+            and (resolver.qualname(value.args[0].func) or "").startswith("jax.numpy.")
+        }
+        if name not in unknown and len(variables) == 1 and len(values) == 1:
+            variable = variables.pop()
+            if variable in NNX_VARIABLES:
+                yield name, variable
+
+
+# A library layer returning one array (`nnx.Linear`, `eqx.nn.Linear`): called, it computes a
+# JAX array from its input, a tracer in traced code.
+LAYER = Function(None, ARRAYS)
+
+
+def _layer_attributes(node: ast.ClassDef, resolver: Resolver) -> Iterable[str]:
+    """Attributes holding a library layer (`ARRAY_LAYERS`): a field annotated with one
+    (`lin: eqx.nn.Linear`), or one every assignment in the methods makes (`self.lin =
+    nnx.Linear(2, 2, rngs=rngs)`)."""
+    for statement in node.body:
+        if (
+            isinstance(statement, ast.AnnAssign)
+            and isinstance(statement.target, ast.Name)
+            and resolver.qualname(statement.annotation) in ARRAY_LAYERS
+        ):
+            yield statement.target.id
+    assigned, unknown = self_assignments(node)
+    for name, values in assigned.items():
+        if name not in unknown and all(
+            isinstance(value, ast.Call) and resolver.qualname(value.func) in ARRAY_LAYERS
+            for _, value in values
+        ):
+            yield name
 
 
 # Annotations of a Python number: as a pytree leaf through `jax.jit`, a tracer.

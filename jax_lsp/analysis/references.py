@@ -50,6 +50,8 @@ class References(ModelFact):
     ) -> tuple[FunctionNode, FunctionRef] | None:
         if ref.node is not None:
             return ref.node, ref
+        if ref.new_instance:
+            return self._new_instance_method(ref, line, caller)
         for scope in reversed(ref.scopes):
             node = self.definition(f"{scope}.{ref.name}", line)
             if node is not None:
@@ -76,6 +78,9 @@ class References(ModelFact):
             function, apply_leading = haiku  # `model.apply(params, rng, x)` runs `f(x)`
             node = function if isinstance(function, ast.Lambda) else self.definition(function, line)
             leading = ref.leading_args + (apply_leading if attribute == "apply" else 1)
+            if node is None and isinstance(function, str):
+                # `hk.transform(forward)` of a function imported from another workspace module.
+                return self._foreign_ref(replace(ref, name=function, leading_args=leading), None)
             return None if node is None else (node, replace(ref, leading_args=leading))
         if ref.owner_class is not None:  # `self.encoder.apply`
             class_name = self.model.objects.attribute_classes.get((ref.owner_class, owner))
@@ -99,6 +104,26 @@ class References(ModelFact):
         if class_name is None:
             return self._foreign_ref(ref, caller)
         return self._method_of(class_name, attribute if owner else "", ref, line)
+
+    def _new_instance_method(
+        self, ref: FunctionRef, line: int | None, caller: FunctionNode | None
+    ) -> tuple[FunctionNode, FunctionRef] | None:
+        """`Model(...).apply`, `Env().step`: the method of a new instance of the class named,
+        of the module or imported from another workspace module, bound to it (a linen
+        module's `apply` runs `__call__`)."""
+        class_name, _, attribute = ref.name.rpartition(".")
+        if caller is not None and binds_locally(class_name, caller):
+            return None
+        if class_name in self.model.classes:
+            return self._method_of(class_name, attribute, ref, line)
+        foreign = self.model._foreign
+        if foreign is NO_FOREIGN or not foreign.is_class(class_name):
+            return None
+        found = self._foreign_method(class_name, attribute, ref)
+        if found is None or found[0].node is None:
+            return None
+        self.foreign_nodes[found[0].node] = found[0]
+        return found[0].node, found[1]
 
     # -- definitions in other modules ------------------------------------------------------
     def _foreign_ref(

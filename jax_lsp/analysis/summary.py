@@ -78,6 +78,9 @@ class FunctionRef:
     # `model.apply(variables, x, method=Model.encode)` (or `method="encode"`): the method a
     # linen module's `apply` runs instead of `__call__`.
     apply_method: str | None = None
+    # `Model(...).apply`, `Env().step`: a method of an instance made where it is named; `name`
+    # is then "Model.apply" (the class, if `Model` is one, and the method).
+    new_instance: bool = False
 
 
 @dataclass
@@ -148,8 +151,9 @@ class UnitSummary:
     module_call_arguments: set[str] = field(default_factory=set)
     # Names its functions write without owning them (`jax_lsp.analysis.free_writes`).
     free_writes: frozenset[str] = frozenset()
-    # Objects whose `apply` is passed as `apply_fn=` (a flax TrainState's `state.apply_fn`).
-    apply_fns: list[str] = field(default_factory=list)
+    # Objects whose `apply` is passed as `apply_fn=` (a flax TrainState's `state.apply_fn`):
+    # (the name holding one, False) for `model.apply`, (the class, True) for `CNN().apply`.
+    apply_fns: list[tuple[str, bool]] = field(default_factory=list)
     # `name[index]` read in a function: (the function, `name`, the subscript). On an instance
     # of a class of the module that defines `__getitem__`, Python runs that method there.
     item_reads: list[tuple[FunctionNode, str, ast.Subscript]] = field(default_factory=list)
@@ -231,6 +235,12 @@ def _function_ref(expr: ast.expr, scopes: tuple[str, ...], class_name: str | Non
         and class_name
     ):  # `self.encoder.apply(...)`: a method of the object an attribute holds
         return FunctionRef(f"{expr.value.attr}.{expr.attr}", (), owner_class=class_name)
+    if (
+        isinstance(expr, ast.Attribute)
+        and isinstance(expr.value, ast.Call)
+        and isinstance(expr.value.func, ast.Name)
+    ):  # `Model(...).apply`: a method of the new instance (found only if `Model` is a class)
+        return FunctionRef(f"{expr.value.func.id}.{expr.attr}", (), new_instance=True)
     if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name):
         # `Model(...)(x)`: the new instance's `__call__` (found only if `Model` is a class).
         return FunctionRef(f"{expr.func.id}.__call__", (), bound_positional=1)
@@ -658,12 +668,15 @@ class _Collector:
         for keyword in node.keywords:
             value = keyword.value
             if (
-                keyword.arg == "apply_fn"
-                and isinstance(value, ast.Attribute)
-                and value.attr == "apply"
-                and isinstance(value.value, ast.Name)
-            ):  # `TrainState.create(apply_fn=model.apply, ...)`
-                self.summary.apply_fns.append(value.value.id)
+                keyword.arg != "apply_fn"
+                or not isinstance(value, ast.Attribute)
+                or value.attr != "apply"
+            ):
+                continue
+            if isinstance(value.value, ast.Name):  # `TrainState.create(apply_fn=model.apply)`
+                self.summary.apply_fns.append((value.value.id, False))
+            elif isinstance(value.value, ast.Call) and isinstance(value.value.func, ast.Name):
+                self.summary.apply_fns.append((value.value.func.id, True))  # `CNN().apply`
         if self._at_top:
             qualname = self.resolver.qualname(node.func)
             if qualname:

@@ -75,9 +75,10 @@ class TraceInfo:
     # on values varying across the mesh).
     eager: bool = False
     # Traced parameters each of whose leaves is a tracer, Python numbers included: those of a
-    # transformation that flattens its arguments whole (`jax.jit`, `vmap`, `grad`), not of a
-    # filtered one (`eqx.filter_jit`, `nnx.jit`: only array leaves). A pytree's fields then
-    # hold tracers whatever their annotation says.
+    # transformation that flattens its arguments whole (`jax.jit`, `vmap`, `grad`, `nnx.jit`),
+    # not of a filtered one (`eqx.filter_jit`: only array leaves). A pytree's fields then
+    # hold tracers whatever their annotation says (an `nnx.Module` has no such fields: its
+    # plain attributes stay static).
     all_leaves: frozenset[str] = frozenset()
     # Parameters every trace leaves at a default naming an imported module or function
     # (`xp=xp` bound to `jax.numpy`, `act=jax.nn.relu`), with its qualname: the parameter is

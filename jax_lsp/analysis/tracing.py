@@ -129,7 +129,7 @@ class Tracing(ModelFact):
             leaves = self._filtered_leaves(target, ref, application, unit_start)
             static = static_parameters(target, application.keywords, _STATIC_KEYWORDS)
             if static is not None:  # statics unreadable: leave the called parameters alone
-                used = self._module_params(target, application.spec.label)
+                used = self._module_params(target)
                 used |= array_used_params(target, self.model.resolver)
                 leaves |= used - static
             info = replace(info, traced_params=info.traced_params | leaves)
@@ -185,7 +185,7 @@ class Tracing(ModelFact):
     def _filtered_leaves(
         self, target: FunctionNode, ref: FunctionRef, application: Application, unit_start: int
     ) -> frozenset[str]:
-        """Parameters a filtered transformation (`eqx.filter_jit`, `nnx.jit`) traces beyond
+        """Parameters a filtered transformation (`eqx.filter_jit`) traces beyond
         the annotated arrays: those holding an object of a PyTree class of the module (its
         array leaves are traced; `self` of a method, `model` given an `MLP`) and those some
         call gives a JAX array: a call of the transformed function by its name (a lambda's:
@@ -216,29 +216,16 @@ class Tracing(ModelFact):
                 found |= call_site_params(target, call, kinds, site_ref, kind)
         return frozenset(found - bound)
 
-    def _module_params(self, target: FunctionNode, label: str) -> frozenset[str]:
-        """Parameters of a function a filtered transformation traces that hold a library
-        module, whose array leaves it traces: annotated `eqx.Module` / `nnx.Module`, and
-        under an `nnx` transformation any parameter the body calls (`model(x)`): `nnx.jit`
-        takes no plain function (it raises TypeError), so a callable it is given is a graph
-        node, a module."""
+    def _module_params(self, target: FunctionNode) -> frozenset[str]:
+        """Parameters of a function a filtered transformation traces annotated with a library
+        module (`eqx.Module`), whose array leaves it traces."""
         arguments = [*target.args.posonlyargs, *target.args.args, *target.args.kwonlyargs]
-        found = {
+        return frozenset(
             arg.arg
             for arg in arguments
             if arg.annotation is not None
             and self.model.resolver.qualname(arg.annotation) in _LIBRARY_MODULES
-        }
-        if label.startswith("nnx."):
-            names = {arg.arg for arg in arguments}
-            found |= {
-                node.func.id
-                for node in walk_nodes(target)
-                if isinstance(node, ast.Call)
-                and isinstance(node.func, ast.Name)
-                and node.func.id in names
-            }
-        return frozenset(found)
+        )
 
     def array_passed(self, node: FunctionNode) -> frozenset[str]:
         """Parameters of `node` to which some call of the module naming it (or a `jax.jit` of
@@ -800,6 +787,9 @@ class Tracing(ModelFact):
                 boolean_params=seed.boolean_params,
             )
             self.set_trace(node, info)
+            if seed.given_tracers:
+                given = self.given_tracers.get(node, frozenset())
+                self.given_tracers[node] = given | seed.given_tracers
 
     def _seed_untraced_booleans(self, seed: IncomingTrace) -> None:
         """The boolean arrays calls outside any trace in another module give a function

@@ -124,12 +124,17 @@ TRANSFORMS: dict[str, TransformSpec] = {
     "equinox.filter_grad": TransformSpec("eqx.filter_grad", False, _FILTERED),
     "equinox.filter_value_and_grad": TransformSpec("eqx.filter_value_and_grad", False, _FILTERED),
     "equinox.filter_checkpoint": TransformSpec("eqx.filter_checkpoint", True, _FILTERED),
-    "flax.nnx.jit": TransformSpec("nnx.jit", True, _FILTERED, disabled_with_jit=True),
-    "flax.nnx.vmap": TransformSpec("nnx.vmap", True, _FILTERED),
-    "flax.nnx.grad": TransformSpec("nnx.grad", False, _FILTERED),
-    "flax.nnx.value_and_grad": TransformSpec("nnx.value_and_grad", False, _FILTERED),
-    "flax.nnx.scan": TransformSpec("nnx.scan", True, _FILTERED),
-    "flax.nnx.remat": TransformSpec("nnx.remat", True, _FILTERED),
+    # nnx's transformations take their arguments as `jax.*` does (a Python number given
+    # `nnx.jit` is a tracer, unlike `eqx.filter_jit`); only a module's (graph node's) plain
+    # attributes stay static. `nnx.scan` traces even the arguments its `in_axes` broadcast.
+    "flax.nnx.jit": TransformSpec(
+        "nnx.jit", True, ParamPolicy.ALL_BUT_STATIC, disabled_with_jit=True
+    ),
+    "flax.nnx.vmap": TransformSpec("nnx.vmap", True, ParamPolicy.IN_AXES),
+    "flax.nnx.grad": TransformSpec("nnx.grad", False, ParamPolicy.ARGNUMS),
+    "flax.nnx.value_and_grad": TransformSpec("nnx.value_and_grad", False, ParamPolicy.ARGNUMS),
+    "flax.nnx.scan": TransformSpec("nnx.scan", True, ParamPolicy.ALL),
+    "flax.nnx.remat": TransformSpec("nnx.remat", True, ParamPolicy.ALL_BUT_STATIC),
 }
 
 # What the frameworks trace, beyond `jax.*` (one row a contract; each row has a program run
@@ -200,6 +205,12 @@ FRAMEWORK_CONTRACTS = (
     FrameworkContract(
         "flax.linen", "model.apply(..., method=Cls.encode)", "the method", "linen_apply_method"
     ),
+    FrameworkContract(
+        "flax.linen",
+        "TrainState.create(apply_fn=CNN().apply); state.apply_fn(...) in jit",
+        "`CNN.__call__`",
+        "linen_train_state",
+    ),
     FrameworkContract("flax.linen", "nn.scan(Cell, ...)", "`Cell.__call__`", "linen_scan"),
     FrameworkContract("flax.linen", "nn.remat(Cell)", "`Cell.__call__`", "linen_remat"),
     FrameworkContract("flax.linen", "nn.vmap(Cell, ...)", "`Cell.__call__`", "linen_vmap"),
@@ -207,8 +218,22 @@ FRAMEWORK_CONTRACTS = (
     FrameworkContract(
         "flax.nnx", "nnx.jit(f)(model, x)", "`model.__call__`, layers it iterates", "nnx_jit"
     ),
+    FrameworkContract(
+        "flax.nnx", "nnx.jit(f)(x, 1.0)", "`f`, a Python number as a tracer", "nnx_jit_number"
+    ),
     FrameworkContract("flax.nnx", "nnx.vmap(f)(model, xs)", "`model.__call__`", "nnx_vmap"),
+    FrameworkContract(
+        "flax.nnx", "nnx.vmap(f, in_axes=(0, 0, None))", "`f`, but `None` axes", "nnx_vmap_number"
+    ),
     FrameworkContract("flax.nnx", "nnx.scan(body)(model, xs)", "`model.__call__`", "nnx_scan"),
+    FrameworkContract(
+        "flax.nnx",
+        "nnx.scan(body, in_axes=(nnx.Carry, 0, None))",
+        "`body`, every argument",
+        "nnx_scan_broadcast",
+    ),
+    FrameworkContract("flax.nnx", "nnx.remat(f)(x, 2.0)", "`f`, all but static", "nnx_remat"),
+    FrameworkContract("flax.nnx", "nnx.grad(f)(x, w)", "`f`: the `argnums` arguments", "nnx_grad"),
     FrameworkContract(
         "flax.nnx", "for layer in self.layers (nnx.List)", "each layer's `__call__`", "nnx_list"
     ),

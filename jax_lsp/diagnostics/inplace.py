@@ -208,6 +208,23 @@ class IndexAssign(Rule):
             """,
             raises="TypeError",
         ),
+        Example(
+            """
+            import jax.numpy as jnp
+            from flax import nnx
+
+            class Mask(nnx.Module):
+                def __init__(self):
+                    self.keep = nnx.Variable(jnp.ones(4))
+
+                def drop(self, i):
+                    v = self.keep.value  # the variable's array
+                    v[i] = 0.0  # error
+
+            Mask().drop(1)
+            """,
+            raises="TypeError",
+        ),
     )
     valid = (
         Example(
@@ -441,6 +458,23 @@ class IndexAugAssign(Rule):
             v = v.at[2:4].add(1)
             """,
         ),
+        Example(
+            """
+            import jax.numpy as jnp
+            from flax import nnx
+
+            class Counter(nnx.Module):
+                def __init__(self):
+                    self.hist = nnx.Variable(jnp.zeros(4))
+
+                def __call__(self, i):
+                    self.hist.value[i] += 1  # error
+                    return self.hist.value
+
+            Counter()(1)
+            """,
+            raises="TypeError",
+        ),
     )
     valid = (
         Example(
@@ -451,6 +485,28 @@ class IndexAugAssign(Rule):
             x = x.at[1].add(5.0)
             """,
             check="assert float(x[1]) == 6.0",
+        ),
+        Example(
+            """
+            import jax.numpy as jnp
+            from flax import nnx
+
+            class Counter(nnx.Module):
+                def __init__(self):
+                    self.hist = nnx.Variable(jnp.zeros(4))
+
+                def __call__(self, i):
+                    self.hist[i] += 1  # the variable rewrites it with `.at`
+                    return self.hist.value
+
+            @nnx.jit
+            def count(counter, i):
+                return counter(i)
+
+            counter = Counter()
+            count(counter, 1)
+            """,
+            check="assert float(counter.hist.value[1]) == 1.0",
         ),
         Example(
             """

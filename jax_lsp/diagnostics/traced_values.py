@@ -12,6 +12,8 @@ import ast
 from dataclasses import dataclass
 
 from jax_lsp.analysis.kinds import Kind
+from jax_lsp.analysis.names import stored_names
+from jax_lsp.analysis.nodes import all_params
 from jax_lsp.analysis.traced import literal_default_params
 from jax_lsp.diagnostics.base import Rule, RuleContext
 from jax_lsp.findings import Finding, Fix
@@ -50,15 +52,53 @@ def is_traced(ctx: RuleContext, node: ast.AST | None) -> bool:
     """`node` is certainly a tracer here."""
     if node is None or ctx.kind(node) is not Kind.TRACED:
         return False
-    return not (isinstance(node, ast.Name) and _has_literal_default(node.id, ctx))
+    return not _only_from_literal_defaults(node, ctx)
 
 
-def _has_literal_default(name: str, ctx: RuleContext) -> bool:
+# What a value computed from parameters and constants alone is built of (`temperature > 0.0`).
+_PLAIN_ARITHMETIC = (
+    *(ast.Name, ast.Constant, ast.Compare, ast.BoolOp, ast.UnaryOp, ast.BinOp),
+    *(ast.expr_context, ast.operator, ast.cmpop, ast.boolop, ast.unaryop),
+)
+
+
+def _only_from_literal_defaults(node: ast.AST, ctx: RuleContext) -> bool:
+    """Traced only through parameters with a literal default no call passes (see
+    `_has_literal_default`): the bare parameter, or arithmetic and comparisons of such
+    parameters and constants (`temperature > 0.0`)."""
+    parts = list(ast.walk(node))
+    if not all(isinstance(part, _PLAIN_ARITHMETIC) for part in parts):
+        return False
+    traced = [p for p in parts if isinstance(p, ast.Name) and ctx.kind(p) is Kind.TRACED]
+    if isinstance(node, ast.Name):
+        return _has_literal_default(node.id, ctx)
+    # Computed with: only where a transformation traces the function in this module, whose
+    # calls of what it makes the model sees all (a call forwarding `**kwargs` may pass it).
+    return bool(traced) and all(_has_literal_default(name.id, ctx, True) for name in traced)
+
+
+def _has_literal_default(name: str, ctx: RuleContext, transformed: bool = False) -> bool:
     """A parameter with a literal default that no call in the module passes to the transformed
-    function: its default, a Python value, may be all the function ever sees."""
-    function = ctx.functions[-1] if ctx.functions else None
-    if function is None:
-        return False
-    if name not in literal_default_params(function):
-        return False
-    return name not in ctx.model.passed_defaults(function)
+    function: its default, a Python value, may be all the function ever sees. The parameter
+    may be an enclosing function's, which a nested one reads (`if temperature > 0:` in a
+    loop body defined in the jitted function). `transformed`: of a function a transformation
+    of the module traces itself."""
+    for function in reversed(ctx.functions):
+        if name in literal_default_params(function):
+            if transformed:
+                info = ctx.model.context_of(function)
+                if info is None or not info.direct:
+                    return False
+            return name not in ctx.model.passed_defaults(function)
+        if _binds(name, function):
+            return False
+    return False
+
+
+def _binds(name: str, function: ast.AST) -> bool:
+    """`function` binds `name` itself (a parameter, or a name its statements store), which
+    hides an enclosing function's parameter of that name."""
+    if name in all_params(function):
+        return True
+    body = function.body if isinstance(function.body, list) else []
+    return any(name in stored_names(statement) for statement in body)

@@ -648,6 +648,24 @@ class PythonBranchOnTraced(Rule):
             import jax
             import jax.numpy as jnp
 
+            @jax.jit
+            def decode(logits, *, temperature: float = 1.0):
+                def step(i, logits):
+                    if temperature > 0.0:  # the call leaves the default: a Python float
+                        logits = logits / temperature
+                    return logits
+
+                return jax.lax.fori_loop(0, 3, step, logits)
+
+            out = decode(jnp.ones(2))
+            """,
+            check="assert out.tolist() == [1.0, 1.0]",
+        ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
             def shrink(x, n):
                 def body(i, state):
                     x, steps, aux = state

@@ -327,6 +327,54 @@ class PrintInTraced(Rule):
             """,
             check="assert 'Tracer' in _stdout, _stdout",
         ),
+        Example(
+            """
+            import jax.numpy as jnp
+            from flax import nnx
+
+            class Model(nnx.Module):
+                def __init__(self, rngs):
+                    self.lin = nnx.Linear(2, 2, rngs=rngs)
+                    self.depth = 2
+
+                def __call__(self, x):
+                    h = self.lin(x)  # a sublayer's output: a tracer under nnx.jit
+                    print("h", h, "depth", self.depth)  # error
+                    return h
+
+            @nnx.jit
+            def forward(model, x):
+                return model(x)
+
+            forward(Model(nnx.Rngs(0)), jnp.ones(2))
+            """,
+            check="assert 'Tracer' in _stdout, _stdout",
+        ),
+        Example(
+            """
+            import equinox as eqx
+            import jax
+            import jax.numpy as jnp
+
+            class Model(eqx.Module):
+                lin: eqx.nn.Linear
+
+                def __init__(self, key):
+                    self.lin = eqx.nn.Linear(2, 2, key=key)
+
+                def __call__(self, x):
+                    h = self.lin(x)
+                    print("h", h)  # error
+                    return h
+
+            @eqx.filter_jit
+            def forward(model, x):
+                return model(x)
+
+            forward(Model(jax.random.key(0)), jnp.ones(2))
+            """,
+            check="assert 'Tracer' in _stdout, _stdout",
+        ),
     )
     valid = (
         Example(
