@@ -11,6 +11,7 @@ import weakref
 from collections.abc import Callable
 from functools import cached_property, partial
 
+from jax_lsp.analysis import recorded
 from jax_lsp.analysis.attributes import ANY_ATTRIBUTE
 from jax_lsp.analysis.document import UnitSource
 from jax_lsp.analysis.key_consumers import (
@@ -44,6 +45,7 @@ from jax_lsp.analysis.keys import (
     returned_arguments,
 )
 from jax_lsp.analysis.model_view import ModelFact, ModelView
+from jax_lsp.analysis.nodes import is_staticmethod, positional_params
 from jax_lsp.analysis.summary import FunctionNode
 from jax_lsp.analysis.traced import all_params
 
@@ -192,28 +194,24 @@ class KeyFacts(ModelFact):
         being consumed."""
         if self._key_summaries is None:
             helpers = self.key_helpers
+            # What does not change from one round to the next, found once.
+            candidates = []
+            for name, record in self.model.functions.items():
+                node = record.node
+                if isinstance(node, ast.Lambda) or not all_params(node):
+                    continue
+                if not named_by_calls(record):
+                    continue
+                returned = returned_keys(node, helpers.get(name, frozenset()))
+                text = self.model._source_of[node].node_lines(node)
+                candidates.append((name, node, returned, text, may_use_library_key(text)))
             summaries: dict[str, KeySummary] = {}
             for _ in range(2):  # a derived use through one helper of the module
                 found: dict[str, KeySummary] = {}
-                for name, record in self.model.functions.items():
-                    node = record.node
-                    if isinstance(node, ast.Lambda) or not all_params(node):
-                        continue
-                    if not named_by_calls(record):
-                        continue
-                    returned = returned_keys(node, helpers.get(name, frozenset()))
+                for name, node, returned, text, library in candidates:
                     derived: tuple = ()
-                    text = self.model._source_of[node].node_lines(node)
-                    if may_use_library_key(text) or any(h in text for h in summaries):
-                        base = self._consumer_role(node)
-
-                        def role(call, base=base, known=summaries):
-                            found_role = base(call)
-                            if found_role is None and known:
-                                found_role = derived_helper_key(call, self.model.functions, known)
-                            return found_role
-
-                        derived = derived_params(node, role)
+                    if library or any(h in text for h in summaries):
+                        derived = self._derived_params(node, summaries)
                     if returned or derived:
                         found[name] = KeySummary(derived, returned)
                 if found == summaries:
@@ -221,6 +219,58 @@ class KeyFacts(ModelFact):
                 summaries = found
             self._key_summaries = summaries
         return self._key_summaries
+
+    def _derived_params(self, node: FunctionNode, known: dict[str, KeySummary]) -> tuple:
+        """`derived_params` of a module function, its calls' roles read as a sampler, a library
+        consumer, an imported function or a helper `known` to derive from a key parameter.
+
+        Memoised on the node (a fact of its subtree, as `_own_makers`), under all else the
+        roles read: the imports with the imported names' facts, the module's library objects
+        and random initializers (as `key_helpers`' unit memo), and of each known helper that
+        derives, the parameters a call's arguments line up with (`derived_helper_key`).
+        `key_summaries` asks it of the same functions at every edit."""
+        functions = self.model.functions
+        helpers = []
+        for path, summary in known.items():
+            record = functions.get(path) if summary.derived else None
+            if record is not None:
+                callee = record.node
+                helpers.append(
+                    (
+                        path,
+                        summary.derived,
+                        record.class_name,
+                        is_staticmethod(callee),
+                        tuple(positional_params(callee)),
+                    )
+                )
+        inputs = (
+            self.model.alias_key,
+            tuple(sorted(self.key_makers.items())),
+            self.model.module_globals.initializer_globals,
+            tuple(sorted(helpers)),
+        )
+        memo = _DERIVED_PARAMS.get(node)
+        if memo is None:
+            memo = _DERIVED_PARAMS[node] = {}
+        found = memo.get(inputs)
+        if found is not None and not recorded.VERIFY_REUSE:
+            return found
+        base = self._consumer_role(node)
+
+        def role(call: ast.Call):
+            found_role = base(call)
+            if found_role is None and known:
+                found_role = derived_helper_key(call, functions, known)
+            return found_role
+
+        derived = derived_params(node, role)
+        if found is not None and found != derived:
+            raise AssertionError(f"derived key parameters kept stale (line {node.lineno})")
+        if len(memo) >= _DERIVED_PARAMS_KEPT:  # inputs of earlier imports and helpers
+            memo.clear()
+        memo[inputs] = derived
+        return derived
 
     def _helpers_through_calls(
         self, helpers: dict[str, frozenset[str]]
@@ -422,6 +472,13 @@ def _state_root(path: str) -> str:
     """The name a key flow's state entry is held under (a derived use's too)."""
     return path_root(path).partition("<")[0]
 
+
+# `KeyFacts._derived_params` by function node: inputs -> (parameter, family) pairs; a few
+# inputs are kept (each round of `key_summaries` asks with the helpers found so far).
+_DERIVED_PARAMS: weakref.WeakKeyDictionary[ast.AST, dict[tuple, tuple]] = (
+    weakref.WeakKeyDictionary()
+)
+_DERIVED_PARAMS_KEPT = 4
 
 # `KeyFacts._own_makers` by function node: (the imports' key, name -> maker). Weak keys: a
 # forgotten tree takes its entries along; the values hold no node.
