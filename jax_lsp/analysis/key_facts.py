@@ -78,12 +78,14 @@ class KeyFacts(ModelFact):
                 if unit.tree is None:
                     continue
                 if key not in unit.source.memo:
-                    unit.source.memo[key] = self._unit_key_helpers(unit.source)
+                    unit.source.memo[key] = self._unit_key_helpers(unit.source, key)
                 helpers.update(unit.source.memo[key])
             self._key_helpers = self._helpers_through_calls(helpers)
         return self._key_helpers
 
-    def _unit_key_helpers(self, source: UnitSource) -> dict[str, frozenset[str]]:
+    def _unit_key_helpers(self, source: UnitSource, inputs: tuple) -> dict[str, frozenset[str]]:
+        """The unit's part of `key_helpers` before `_helpers_through_calls`; `inputs`: all its
+        functions' consumer roles read beyond their own nodes."""
         if not self._may_consume_keys(source.text):
             return {}
         helpers = {}
@@ -94,9 +96,22 @@ class KeyFacts(ModelFact):
             # Only a function whose own text can name a consumer passes a key to one.
             if not self._may_consume_keys(source.node_lines(node)):
                 continue
-            if drawn := consumed_params(node, self._consumer_role(node)):
+            if drawn := self._consumed_params(node, inputs):
                 helpers[record.path] = drawn
         return helpers
+
+    def _consumed_params(self, node: FunctionNode, inputs: tuple) -> frozenset[str]:
+        """`consumed_params` with the module's consumer roles, memoised on the node (a fact
+        of its subtree and `inputs`): a class edited in one method keeps the others' nodes
+        (`document._splice_member`), whose answers its new parse would otherwise ask again."""
+        known = _CONSUMED_PARAMS.get(node)
+        if known is not None and known[0] == inputs and not recorded.VERIFY_REUSE:
+            return known[1]
+        found = consumed_params(node, self._consumer_role(node))
+        if known is not None and known[0] == inputs and known[1] != found:
+            raise AssertionError(f"consumed key parameters kept stale (line {node.lineno})")
+        _CONSUMED_PARAMS[node] = (inputs, found)
+        return found
 
     def _may_consume_keys(self, text: str) -> bool:
         """Can code with this text hand a key to a consumer: a sampler, a library consumer,
@@ -195,16 +210,20 @@ class KeyFacts(ModelFact):
         if self._key_summaries is None:
             helpers = self.key_helpers
             # What does not change from one round to the next, found once.
+            functions = self.model.functions
             candidates = []
-            for name, record in self.model.functions.items():
-                node = record.node
-                if isinstance(node, ast.Lambda) or not all_params(node):
+            memo = ("key-summary-candidates", self.model._bindings_key)
+            for unit in self.model.document.units:
+                if unit.tree is None:
                     continue
-                if not named_by_calls(record):
-                    continue
-                returned = returned_keys(node, helpers.get(name, frozenset()))
-                text = self.model._source_of[node].node_lines(node)
-                candidates.append((name, node, returned, text, may_use_library_key(text)))
+                found_in_unit = unit.source.memo.get(memo)
+                if found_in_unit is None:
+                    found_in_unit = unit.source.memo[memo] = self._candidates(unit.source)
+                for name, node, text, library in found_in_unit:
+                    if functions[name].node is not node:
+                        continue  # a name defined again later: the last definition counts
+                    returned = returned_keys(node, helpers.get(name, frozenset()))
+                    candidates.append((name, node, returned, text, library))
             summaries: dict[str, KeySummary] = {}
             for _ in range(2):  # a derived use through one helper of the module
                 found: dict[str, KeySummary] = {}
@@ -219,6 +238,19 @@ class KeyFacts(ModelFact):
                 summaries = found
             self._key_summaries = summaries
         return self._key_summaries
+
+    def _candidates(self, source: UnitSource) -> tuple:
+        """The unit's functions that `key_summaries` summarises (a call can name them, they
+        take parameters): path, node, text, and whether the text may name a library
+        consumer. A fact of the unit's parse, asked at every edit."""
+        found = []
+        for record in self.model._summary(source).functions:
+            node = record.node
+            if isinstance(node, ast.Lambda) or not named_by_calls(record) or not all_params(node):
+                continue
+            text = source.node_lines(node)
+            found.append((record.path, node, text, may_use_library_key(text)))
+        return tuple(found)
 
     def _derived_params(self, node: FunctionNode, known: dict[str, KeySummary]) -> tuple:
         """`derived_params` of a module function, its calls' roles read as a sampler, a library
@@ -479,6 +511,11 @@ _DERIVED_PARAMS: weakref.WeakKeyDictionary[ast.AST, dict[tuple, tuple]] = (
     weakref.WeakKeyDictionary()
 )
 _DERIVED_PARAMS_KEPT = 4
+
+# `KeyFacts._consumed_params` by function node: (inputs, parameters).
+_CONSUMED_PARAMS: weakref.WeakKeyDictionary[ast.AST, tuple[tuple, frozenset[str]]] = (
+    weakref.WeakKeyDictionary()
+)
 
 # `KeyFacts._own_makers` by function node: (the imports' key, name -> maker). Weak keys: a
 # forgotten tree takes its entries along; the values hold no node.
