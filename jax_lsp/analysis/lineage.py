@@ -77,6 +77,11 @@ class Lineage:
         self._facts[name] = (None, fact)
         return old[1] if old is not None else None  # type: ignore[return-value]
 
+    def kept(self, name: str) -> object | None:
+        """The last fact `hand_over` kept as `name` (None if none), left in place."""
+        old = self._facts.get(name)
+        return old[1] if old is not None else None
+
     def reuse_while(
         self, name: str, inputs: object, compute: Callable[[], tuple[T, Callable[[], bool]]]
     ) -> T:

@@ -42,6 +42,7 @@ class ModuleGlobals(ModelFact):
         # Module functions top-level code names: the hash of their unit's text (see
         # `compute_globals`).
         self._top_callees: dict[str, int] = {}
+        self._callees_read: set[str] = set()  # the callees the fold's steps read
 
     def compute_globals(self, units: list[Unit]) -> None:
         counts: dict[str, int] = {}
@@ -52,15 +53,34 @@ class ModuleGlobals(ModelFact):
             mutated |= summary.mutated_names
         # Each unit's bindings depend on the kinds of the names bound before it: a fold. A
         # top-level call of a module function gives what the function returns, so the texts
-        # of the functions top-level code names are part of the fold's context.
+        # of the functions top-level code calls are part of the fold's context: those its
+        # steps read, as the last fold found them, not all that top-level code names (an
+        # edit inside one that no step reads, as most units need no interpreter, keeps the
+        # fold); and which names are callees (a step reads callees by membership).
         self._top_callees = self._top_level_callees(units)
-        bindings, kinds = self.model.document.lineage.fold(
+        lineage = self.model.document.lineage
+        last = lineage.kept("global-kinds-read")
+        read_before: frozenset[str] = last[1] if last is not None else frozenset()
+        callees = self._top_callees
+        context = (
+            self.model.alias_key,
+            tuple(sorted(callees)),
+            tuple(sorted((path, callees[path]) for path in read_before if path in callees)),
+        )
+        self._callees_read = set()
+        bindings, kinds = lineage.fold(
             "global-kinds",
-            (self.model.alias_key, intern_key(tuple(sorted(self._top_callees.items())))),
+            context,
             [unit.source for unit in units],
             self._top_level_bindings,
             _merge_bindings,
         )
+        # What every result of the fold read: the last fold's reads still stand for the
+        # results it kept (all of them when the context was the same).
+        read = frozenset(self._callees_read)
+        if last is not None and last[0] == context:
+            read |= read_before
+        lineage.hand_over("global-kinds-read", (context, read))
         self.global_values = kinds
         self.global_kinds, self.globals_key = self.model.document.lineage.reuse(
             "globals-key",
@@ -147,6 +167,7 @@ class ModuleGlobals(ModelFact):
         the module's globals (which are being found): the summary top-level code follows."""
         if path not in self._top_callees:
             return None
+        self._callees_read.add(path)
         node = self.model.functions[path].node
         source = self.model._source_of[node]
         key = ("plain-returns", self.model.alias_key, path)
@@ -169,6 +190,7 @@ class ModuleGlobals(ModelFact):
                 if type(value) is Function and value.path in self._top_callees
             )
         )
+        self._callees_read.update(path for path, _ in callees)
         key = ("bindings", self.model.alias_key, used, callees)
         if key not in source.memo:
             interpreter = FlowInterpreter(
