@@ -41,6 +41,7 @@ from jax_lsp.analysis.summary import (
     FunctionNode,
     FunctionRecord,
     FunctionRef,
+    UnitSummary,
 )
 from jax_lsp.analysis.traced import (
     TraceInfo,
@@ -451,53 +452,82 @@ class ScopeFacts(ModelFact):
         module_refs = frozenset(
             n for n, v in self.model.module_globals.global_values.items() if v is REF
         )
-        local_refs = {
-            record.node: self.local_refs(record.node)
-            for record in self.model.functions.values()
-            if not isinstance(record.node, ast.Lambda)
-        }
+        functions = self.model.functions
+        local_refs = {}
+        key = ("local-refs", self.model.alias_key)
+        for source in sources:
+            own = source.memo.get(key)
+            if own is None:
+                own = source.memo[key] = tuple(
+                    [
+                        (record.path, record.node, self.local_refs(record.node))
+                        for record in self.model._summary(source).functions
+                        if not isinstance(record.node, ast.Lambda)
+                    ]
+                )
+            for path, node, refs in own:
+                if functions[path].node is node:  # a name defined again: the last counts
+                    local_refs[node] = refs
         if not module_refs and not any(local_refs.values()):
             return {}  # no ref is made anywhere, so none is passed
-        calls = [call for summary in self.model.summaries for call in summary.calls]
-        # `jax.vmap(f)(xs, ref)`: a transformed function called at once passes its arguments
-        # on to `f`'s parameters.
-        calls += [
-            CallSite(application.enclosing, application.target, application.call)
-            for summary in self.model.summaries
-            for application in summary.applications
-            if application.call is not None
-        ]
+        # Each unit's calls, then each unit's applications (`_ref_calls`), with the names
+        # their arguments spell: a unit none of whose calls passes a name that may hold a
+        # ref is passed over whole.
+        key = ("ref-calls", self.model._bindings_key)
+        chunks = []
+        for source in sources:
+            own = source.memo.get(key)
+            if own is None:
+                own = source.memo[key] = _ref_calls(self.model._summary(source))
+            chunks.append(own[0])
+        chunks += [source.memo[key][1] for source in sources]
         found: dict[FunctionNode, frozenset[str]] = {}
-        held = module_refs.union(*local_refs.values())  # every name that may hold a ref
+        held = set(module_refs.union(*local_refs.values()))  # every name that may hold a ref
         changed = True
         while changed:  # a parameter that receives a ref may pass it on
             changed = False
-            for call in calls:
-                arguments = call.argument_names
-                if held.isdisjoint(arguments):
+            for spelled, calls in chunks:
+                if held.isdisjoint(spelled):
                     continue
-                refs = (
-                    module_refs
-                    if call.caller is None
-                    else self._refs_in(call.caller, module_refs, local_refs, found)
-                )
-                # Only a call passing a name that holds a ref can pass one: resolving every
-                # call of the module on every edit cost the editor its speed.
-                if refs.isdisjoint(arguments):
-                    continue
-                callee = self.model.references.resolve(call.callee)
-                if callee is None or isinstance(callee, ast.Lambda):
-                    continue
-                record = self.model.records.get(callee)
-                method = bool(record and record.class_name and "." in call.callee.name)
-                method = method and not is_staticmethod(callee)
-                passed = _params_passed(callee, call.node, refs, method)
-                passed -= found.get(callee, frozenset())
-                if passed:
-                    found[callee] = found.get(callee, frozenset()) | passed
-                    held |= passed
-                    changed = True
+                for call in calls:
+                    changed = self._pass_refs(call, held, module_refs, local_refs, found) or changed
         return found
+
+    def _pass_refs(
+        self,
+        call: CallSite,
+        held: set[str],
+        module_refs: frozenset[str],
+        local_refs: dict[FunctionNode, frozenset[str]],
+        found: dict[FunctionNode, frozenset[str]],
+    ) -> bool:
+        """One step of `ref_params`: the parameters `call` passes a ref to added to `found`
+        (and to `held`); whether any was new."""
+        arguments = call.argument_names
+        if held.isdisjoint(arguments):
+            return False
+        refs = (
+            module_refs
+            if call.caller is None
+            else self._refs_in(call.caller, module_refs, local_refs, found)
+        )
+        # Only a call passing a name that holds a ref can pass one: resolving every
+        # call of the module on every edit cost the editor its speed.
+        if refs.isdisjoint(arguments):
+            return False
+        callee = self.model.references.resolve(call.callee)
+        if callee is None or isinstance(callee, ast.Lambda):
+            return False
+        record = self.model.records.get(callee)
+        method = bool(record and record.class_name and "." in call.callee.name)
+        method = method and not is_staticmethod(callee)
+        passed = _params_passed(callee, call.node, refs, method)
+        passed -= found.get(callee, frozenset())
+        if passed:
+            found[callee] = found.get(callee, frozenset()) | passed
+            held.update(passed)
+            return True
+        return False
 
     @staticmethod
     def _refs_in(caller, module_refs, local_refs, found) -> frozenset[str]:
@@ -714,6 +744,23 @@ def _carry_leaves(value: Value) -> Value:
         items = tuple(_carry_leaves(v) for v in value.items)
         return Container(value.form, items, value.keys, value.leaf)
     return value
+
+
+def _ref_calls(summary: UnitSummary) -> tuple[tuple[frozenset[str], tuple], ...]:
+    """A unit's calls and its applications called at once (`jax.vmap(f)(xs, ref)` passes its
+    arguments on to `f`'s parameters), each with the names all their arguments spell."""
+    calls = tuple(summary.calls)
+    applied = tuple(
+        [
+            CallSite(application.enclosing, application.target, application.call)
+            for application in summary.applications
+            if application.call is not None
+        ]
+    )
+    return tuple(
+        (frozenset().union(*(call.argument_names for call in group)), group)
+        for group in (calls, applied)
+    )
 
 
 def _may_make_refs(source: UnitSource) -> bool:
