@@ -84,6 +84,11 @@ class Lineage:
         self._facts[owner] = (None, fact)
         return old[1] if old is not None else None  # type: ignore[return-value]
 
+    def kept(self, owner: Callable[..., T]) -> T | None:
+        """The last fact `owner` kept (`hand_over`; None if none), left in place."""
+        old = self._facts.get(owner)
+        return old[1] if old is not None else None
+
     def reuse_while(
         self, compute: Callable[..., tuple[T, Callable[[], bool]]], *inputs: object
     ) -> T:

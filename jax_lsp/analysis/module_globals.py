@@ -47,6 +47,7 @@ class ModuleGlobals(ModelFact):
         # Module functions top-level code names: the hash of their unit's text (see
         # `compute_globals`).
         self._top_callees: dict[str, int] = {}
+        self._callees_read: set[str] = set()  # the callees the fold's steps read
 
     def compute_globals(self, units: list[Unit]) -> None:
         counts: dict[str, int] = {}
@@ -57,19 +58,38 @@ class ModuleGlobals(ModelFact):
             mutated |= summary.mutated_names
         # Each unit's bindings depend on the kinds of the names bound before it: a fold. A
         # top-level call of a module function gives what the function returns, so the texts
-        # of the functions top-level code names are part of the fold's context.
+        # of the functions top-level code calls are part of the fold's context: those its
+        # steps read, as the last fold found them, not all that top-level code names (an
+        # edit inside one that no step reads, as most units need no interpreter, keeps the
+        # fold); and which names are callees (a step reads callees by membership).
         self._top_callees = self._top_level_callees(units)
-        bindings, kinds = self.model.document.lineage.fold(
+        lineage = self.model.document.lineage
+        last = lineage.kept(ModuleGlobals.compute_globals)
+        read_before: frozenset[str] = last[1] if last is not None else frozenset()
+        callees = self._top_callees
+        callees_key = intern_key(
+            (
+                tuple(sorted(callees)),
+                tuple(sorted((path, callees[path]) for path in read_before if path in callees)),
+            )
+        )
+        aliases, imported = self.model.aliases, self.model.imported
+        context = (aliases.key, imported.key, callees_key)
+        self._callees_read = set()
+        bindings, kinds = lineage.fold(
             _top_level_bindings,
             [unit.source for unit in units],
             _merge_bindings,
-            self.model.aliases,
-            self.model.imported,
-            Keyed(
-                (self._top_callees, self._plain_return_value),
-                intern_key(tuple(sorted(self._top_callees.items()))),
-            ),
+            aliases,
+            imported,
+            Keyed((callees, self._plain_return_value, self._callees_read), callees_key),
         )
+        # What every result of the fold read: the last fold's reads still stand for the
+        # results it kept (all of them when the context was the same).
+        read = frozenset(self._callees_read)
+        if last is not None and last[0] == context:
+            read |= read_before
+        lineage.hand_over(ModuleGlobals.compute_globals, (context, read))
         self.global_values = kinds
         self.global_kinds, self.globals_key = self.model.document.lineage.reuse(
             _global_kinds, kinds
@@ -153,6 +173,7 @@ class ModuleGlobals(ModelFact):
         the module's globals (which are being found): the summary top-level code follows."""
         if path not in self._top_callees:
             return None
+        self._callees_read.add(path)
         return self.model.scopes.interpret_returns(self.model.functions[path].node, None)
 
     def module_shapes(self, unit_start: int) -> Mapping[str, KnownValue]:
@@ -256,17 +277,18 @@ def _top_level_bindings(
     known: dict[str, Value],
     aliases: Keyed[Resolver],
     imported: Keyed[Mapping[str, ExternalFacts]],
-    top_callees: Keyed[tuple[dict[str, int], Callable[[str], Value | None]]],
+    top_callees: Keyed[tuple[dict[str, int], Callable[[str], Value | None], set[str]]],
 ) -> dict[str, Value]:
     """What a unit's top-level code binds, the names bound before it at their `known` values;
     `top_callees`: the module functions top-level code calls (path -> their unit's text
-    hash) and what each returns (`ModuleGlobals._plain_return_value`)."""
+    hash), what each returns (`ModuleGlobals._plain_return_value`) and the set noting the
+    callees read (the fold's context holds the texts of those alone)."""
     plain = _plain_bindings(source)
     if plain is not None:
         return _with_imported_values(source, plain, imported.value)
     loads = _loaded_words(source)
     used = frozenset((name, known[name]) for name in loads & known.keys())
-    callees, returns = top_callees.value
+    callees, returns, read = top_callees.value
     called = tuple(
         sorted(
             (value.path, callees[value.path])
@@ -274,6 +296,7 @@ def _top_level_bindings(
             if type(value) is Function and value.path in callees
         )
     )
+    read.update(path for path, _ in called)
     return _interpret_top_level(source, aliases, imported, used, Keyed(returns, called))
 
 

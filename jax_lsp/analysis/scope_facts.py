@@ -42,6 +42,8 @@ from jax_lsp.analysis.summary import (
     FunctionNode,
     FunctionRecord,
     FunctionRef,
+    UnitSummary,
+    unit_summary,
 )
 from jax_lsp.analysis.traced import (
     TraceInfo,
@@ -397,17 +399,9 @@ class ScopeFacts(ModelFact):
         return found
 
     def local_refs(self, node: FunctionNode) -> frozenset[str]:
-        """`_local_refs` memoised on the function's node and the module's imports: a whole
-        walk of every function on every edit cost the editor its speed. On the node, not its
-        unit: an edit in one method of a class shares the other methods' nodes with the last
-        parse (`document._splice_member`), and the names a function binds to a new ref are
-        a fact of its subtree and the imports alone."""
-        known = _LOCAL_REFS.get(node)
-        if known is not None and known[0] == self.model.alias_key:
-            return known[1]
-        found = _local_refs(node, self.model.resolver)
-        _LOCAL_REFS[node] = (self.model.alias_key, found)
-        return found
+        """The names `node` binds to a new ref (`_node_local_refs`): a whole walk of every
+        function on every edit cost the editor its speed."""
+        return _node_local_refs(node, self.model.aliases)
 
     @cached_property
     def ref_params(self) -> dict[FunctionNode, frozenset[str]]:
@@ -420,53 +414,67 @@ class ScopeFacts(ModelFact):
         module_refs = frozenset(
             n for n, v in self.model.module_globals.global_values.items() if v is REF
         )
-        local_refs = {
-            record.node: self.local_refs(record.node)
-            for record in self.model.functions.values()
-            if not isinstance(record.node, ast.Lambda)
-        }
+        functions = self.model.functions
+        local_refs = {}
+        aliases = self.model.aliases
+        for source in sources:
+            for path, node, refs in _unit_local_refs(source, aliases):
+                if functions[path].node is node:  # a name defined again: the last counts
+                    local_refs[node] = refs
         if not module_refs and not any(local_refs.values()):
             return {}  # no ref is made anywhere, so none is passed
-        calls = [call for summary in self.model.summaries for call in summary.calls]
-        # `jax.vmap(f)(xs, ref)`: a transformed function called at once passes its arguments
-        # on to `f`'s parameters.
-        calls += [
-            CallSite(application.enclosing, application.target, application.call)
-            for summary in self.model.summaries
-            for application in summary.applications
-            if application.call is not None
-        ]
+        # Each unit's calls, then each unit's applications (`_ref_calls`), with the names
+        # their arguments spell: a unit none of whose calls passes a name that may hold a
+        # ref is passed over whole.
+        unit_calls = [_unit_ref_calls(source, aliases) for source in sources]
+        chunks = [own[0] for own in unit_calls] + [own[1] for own in unit_calls]
         found: dict[FunctionNode, frozenset[str]] = {}
-        held = module_refs.union(*local_refs.values())  # every name that may hold a ref
+        held = set(module_refs.union(*local_refs.values()))  # every name that may hold a ref
         changed = True
         while changed:  # a parameter that receives a ref may pass it on
             changed = False
-            for call in calls:
-                arguments = call.argument_names
-                if held.isdisjoint(arguments):
+            for spelled, calls in chunks:
+                if held.isdisjoint(spelled):
                     continue
-                refs = (
-                    module_refs
-                    if call.caller is None
-                    else self._refs_in(call.caller, module_refs, local_refs, found)
-                )
-                # Only a call passing a name that holds a ref can pass one: resolving every
-                # call of the module on every edit cost the editor its speed.
-                if refs.isdisjoint(arguments):
-                    continue
-                callee = self.model.references.resolve(call.callee)
-                if callee is None or isinstance(callee, ast.Lambda):
-                    continue
-                record = self.model.records.get(callee)
-                method = bool(record and record.class_name and "." in call.callee.name)
-                method = method and not is_staticmethod(callee)
-                passed = _params_passed(callee, call.node, refs, method)
-                passed -= found.get(callee, frozenset())
-                if passed:
-                    found[callee] = found.get(callee, frozenset()) | passed
-                    held |= passed
-                    changed = True
+                for call in calls:
+                    changed = self._pass_refs(call, held, module_refs, local_refs, found) or changed
         return found
+
+    def _pass_refs(
+        self,
+        call: CallSite,
+        held: set[str],
+        module_refs: frozenset[str],
+        local_refs: dict[FunctionNode, frozenset[str]],
+        found: dict[FunctionNode, frozenset[str]],
+    ) -> bool:
+        """One step of `ref_params`: the parameters `call` passes a ref to added to `found`
+        (and to `held`); whether any was new."""
+        arguments = call.argument_names
+        if held.isdisjoint(arguments):
+            return False
+        refs = (
+            module_refs
+            if call.caller is None
+            else self._refs_in(call.caller, module_refs, local_refs, found)
+        )
+        # Only a call passing a name that holds a ref can pass one: resolving every
+        # call of the module on every edit cost the editor its speed.
+        if refs.isdisjoint(arguments):
+            return False
+        callee = self.model.references.resolve(call.callee)
+        if callee is None or isinstance(callee, ast.Lambda):
+            return False
+        record = self.model.records.get(callee)
+        method = bool(record and record.class_name and "." in call.callee.name)
+        method = method and not is_staticmethod(callee)
+        passed = _params_passed(callee, call.node, refs, method)
+        passed -= found.get(callee, frozenset())
+        if passed:
+            found[callee] = found.get(callee, frozenset()) | passed
+            held.update(passed)
+            return True
+        return False
 
     @staticmethod
     def _refs_in(caller, module_refs, local_refs, found) -> frozenset[str]:
@@ -767,13 +775,66 @@ def _carry_leaves(value: Value) -> Value:
 
 
 @per_unit
+def _unit_local_refs(
+    source: UnitSource, aliases: Keyed[Resolver]
+) -> tuple[tuple[str, FunctionNode, frozenset[str]], ...]:
+    """The names each function of the unit binds to a new ref (`_local_refs`), with its path
+    and node: a name defined again in a later unit is its last definition's."""
+    return tuple(
+        [
+            (record.path, record.node, _node_local_refs(record.node, aliases))
+            for record in unit_summary(source, aliases).functions
+            if not isinstance(record.node, ast.Lambda)
+        ]
+    )
+
+
+def _node_local_refs(node: FunctionNode, aliases: Keyed[Resolver]) -> frozenset[str]:
+    """`_local_refs` memoised on the function's node and the module's import aliases: an
+    edit in one method of a class shares the other methods' nodes with the last parse
+    (`document._splice_member`), and what a function binds to a new ref is a fact of its
+    subtree and the imports alone."""
+    known = _LOCAL_REFS.get(node)
+    if known is not None and known[0] == aliases.key:
+        return known[1]
+    found = _local_refs(node, aliases.value)
+    _LOCAL_REFS[node] = (aliases.key, found)
+    return found
+
+
+@per_unit
+def _unit_ref_calls(
+    source: UnitSource, aliases: Keyed[Resolver]
+) -> tuple[tuple[frozenset[str], tuple], ...]:
+    """`_ref_calls` of the unit's summary."""
+    return _ref_calls(unit_summary(source, aliases))
+
+
+def _ref_calls(summary: UnitSummary) -> tuple[tuple[frozenset[str], tuple], ...]:
+    """A unit's calls and its applications called at once (`jax.vmap(f)(xs, ref)` passes its
+    arguments on to `f`'s parameters), each with the names all their arguments spell."""
+    calls = tuple(summary.calls)
+    applied = tuple(
+        [
+            CallSite(application.enclosing, application.target, application.call)
+            for application in summary.applications
+            if application.call is not None
+        ]
+    )
+    return tuple(
+        (frozenset().union(*(call.argument_names for call in group)), group)
+        for group in (calls, applied)
+    )
+
+
+@per_unit
 def _may_make_refs(source: UnitSource) -> bool:
     return "_ref" in source.text
 
 
 # `ModelView._local_refs` by function node: (the imports' key, the names). Weak keys: a
 # forgotten tree takes its entries along.
-_LOCAL_REFS: weakref.WeakKeyDictionary[ast.AST, tuple[int, frozenset[str]]] = (
+_LOCAL_REFS: weakref.WeakKeyDictionary[ast.AST, tuple[object, frozenset[str]]] = (
     weakref.WeakKeyDictionary()
 )
 

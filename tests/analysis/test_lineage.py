@@ -202,6 +202,32 @@ def test_an_edit_inside_a_method_reuses_the_module_facts():
     assert _facts(copied) == _facts(edited)
 
 
+def test_the_globals_follow_edits_of_the_functions_top_level_code_calls():
+    """The globals' fold is kept across an edit of a function that top-level code names but
+    whose return no top-level statement reads; one whose return it reads is read again."""
+    versions = [
+        ("return 1.0", "return x"),
+        ("return jnp.zeros(3)", "return x"),  # `make` is read: SCALE changes
+        ("return jnp.zeros(3)", "return x + 1"),  # `other` is named at the top, not read
+        ("return 2", "return x + 1"),
+        ("return 2", "return [x]"),
+        ("return jnp.ones(2)", "return [x]"),
+    ]
+    template = (
+        "import jax.numpy as jnp\n\n\ndef make():\n    MAKE\n\n\n"
+        "def other(x):\n    OTHER\n\n\nSCALE = make()\nNAMES = [other]\n\n\n"
+        "def f(x):\n    return x * SCALE\n"
+    )
+    document = None
+    for made, other in versions:
+        text = template.replace("MAKE", made).replace("OTHER", other)
+        document = Document(text, previous=document)
+        model = analyze(document).model
+        fresh = ModuleModel(Document(text))
+        assert model.global_values == fresh.global_values
+        assert _facts(model) == _facts(fresh)
+
+
 def test_imported_callables_follow_the_edits():
     text = "from inputs import step\n\n\ndef f(x):\n    return x\n"
     before = Document(text)
