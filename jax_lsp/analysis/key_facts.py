@@ -17,6 +17,7 @@ from jax_lsp.analysis.key_consumers import (
     LIBRARY_MAKER_ROOTS,
     KeySummary,
     derived_params,
+    draws_from_stream,
     library_key,
     library_makers,
     may_use_library_key,
@@ -45,6 +46,7 @@ from jax_lsp.analysis.keys import (
 )
 from jax_lsp.analysis.model_view import ModelFact, ModelView
 from jax_lsp.analysis.summary import FunctionNode
+from jax_lsp.analysis.text import contains_word
 from jax_lsp.analysis.traced import all_params
 
 
@@ -157,12 +159,56 @@ class KeyFacts(ModelFact):
         imports: a fact of its subtree and the imports alone, which every key summary and key
         helper asks again at each edit. On the node, not its unit: an edit in one method
         shares the other methods' nodes with the last parse (`document._splice_member`)."""
+        inputs = (self.model.alias_key, self.rng_stream_drawers)
         known = _OWN_MAKERS.get(function)
-        if known is not None and known[0] == self.model.alias_key:
+        if known is not None and known[0] == inputs:
             return known[1]
-        found = library_makers(function.body, self.model.resolver)
-        _OWN_MAKERS[function] = (self.model.alias_key, found)
+        found = library_makers(function.body, self.model.resolver, self.rng_stream_drawers)
+        _OWN_MAKERS[function] = (inputs, found)
         return found
+
+    @cached_property
+    def rng_stream_drawers(self) -> frozenset[str]:
+        """The module's top-level functions and classes whose code takes a key from haiku's
+        stream (`hk.next_rng_key()`, ...), itself or through others of them it names: a
+        haiku transform of one of them splits the key its `apply` is given."""
+        if not self.model.resolver.binds_module("haiku"):
+            return frozenset()
+        memo = ("rng-stream-draws", self.model.alias_key)
+        defined: list[tuple[UnitSource, frozenset[str]]] = []
+        drawers: set[str] = set()
+        for unit in self.model.document.units:
+            if unit.tree is None:
+                continue
+            names = frozenset(
+                statement.name
+                for statement in unit.tree.body
+                if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
+            )
+            if not names:
+                continue
+            source = unit.source
+            if memo not in source.memo:
+                # Every spelling of a stream draw names `rng_key` (`next_rng_key`, ...).
+                source.memo[memo] = "rng_key" in source.text and draws_from_stream(
+                    source.tree, self.model.resolver, frozenset()
+                )
+            if source.memo[memo]:
+                drawers |= names
+            else:
+                defined.append((source, names))
+        while defined:  # those naming a drawer draw too
+            naming = [
+                (source, names)
+                for source, names in defined
+                if any(contains_word(source.text, drawer) for drawer in drawers)
+            ]
+            if not naming:
+                break
+            for _, names in naming:
+                drawers |= names
+            defined = [entry for entry in defined if entry not in naming]
+        return frozenset(drawers)
 
     @cached_property
     def key_makers(self) -> dict[str, str]:
@@ -179,10 +225,11 @@ class KeyFacts(ModelFact):
                 for name, values in assigned.items()
                 for value in values
             ]
-            return library_makers(statements, self.model.resolver)
+            return library_makers(statements, self.model.resolver, drawers)
 
+        drawers = self.rng_stream_drawers
         return self.model.document.lineage.reuse(
-            "key-makers", (self.model.alias_key, assigned), compute
+            "key-makers", (self.model.alias_key, assigned, drawers), compute
         )
 
     @property
@@ -423,8 +470,8 @@ def _state_root(path: str) -> str:
     return path_root(path).partition("<")[0]
 
 
-# `KeyFacts._own_makers` by function node: (the imports' key, name -> maker). Weak keys: a
-# forgotten tree takes its entries along; the values hold no node.
-_OWN_MAKERS: weakref.WeakKeyDictionary[ast.AST, tuple[int, dict[str, str]]] = (
+# `KeyFacts._own_makers` by function node: (the imports' key and the stream drawers, name ->
+# maker). Weak keys: a forgotten tree takes its entries along; the values hold no node.
+_OWN_MAKERS: weakref.WeakKeyDictionary[ast.AST, tuple[tuple, dict[str, str]]] = (
     weakref.WeakKeyDictionary()
 )

@@ -21,16 +21,23 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from functools import partial
 from typing import Protocol
 
 from jax_lsp.analysis.external import ExternalFacts
 from jax_lsp.analysis.imports import Resolver
 from jax_lsp.analysis.key_consumers import (
+    NEVER_READ,
     DerivedKey,
+    DrawCondition,
     KeySummary,
     arguments_by_param,
+    breaks_condition,
+    draw_conditions,
     given_values,
+    handing_over,
     library_key,
+    parameter_defaults,
     root_name,
     store_counts,
 )
@@ -919,7 +926,7 @@ def helper_key(
         record = functions.get(path)
         drawn = helpers.get(path)
         if record is not None and drawn:
-            return _argument_for(call, record.node, drawn, maybe_none)
+            return _argument_for(call, record.node, drawn, maybe_none, functions, helpers)
     return None
 
 
@@ -958,7 +965,12 @@ def _helper_path(call: ast.Call, functions: dict) -> str | None:
 
 
 def _argument_for(
-    call: ast.Call, function: ast.FunctionDef, drawn: frozenset[str], maybe_none: frozenset[str]
+    call: ast.Call,
+    function: ast.FunctionDef,
+    drawn: frozenset[str],
+    maybe_none: frozenset[str],
+    functions: dict,
+    helpers: dict[str, frozenset[str]],
 ):
     if not drawn:
         return None
@@ -967,69 +979,87 @@ def _argument_for(
     if given is None:
         return None
     for name, arg in given.items():
-        if name in drawn and not _spared(function, name, given, maybe_none):
+        if name not in drawn:
+            continue
+        conditions = _read_conditions(function, name, functions, helpers)
+        may_be_none = partial(_may_be_none, maybe_none=maybe_none)
+        if _breaks_any(conditions, function, call, given, may_be_none) is None:
             return arg
     return None
 
 
-def _spared(
-    function: ast.FunctionDef, key: str, given: Mapping[str, ast.expr], maybe_none: frozenset[str]
-) -> bool:
-    """The function reads `key` only where another parameter is None (`if cache is None:
-    cache = draw(key)`: a fallback for a value the caller may give), and this call gives
-    that parameter a value: neither `None` nor a name in `maybe_none` (a parameter of the
-    caller, which may be None itself). The key stays unused."""
-    return any(
-        guard in given and not _may_be_none(given[guard], maybe_none)
-        for guard in _none_guards(function, key)
-    )
+def _breaks_any(
+    conditions: frozenset[DrawCondition],
+    function: ast.FunctionDef,
+    call: ast.Call,
+    given: Mapping[str, ast.expr],
+    may_be_none: Callable[[ast.expr], bool],
+) -> DrawCondition | None:
+    """The condition the function reads its key under (`draw_conditions`: `if train:`, `if
+    cache is None:`) that this call breaks: it passes `train=False`, or leaves a default that
+    does, or gives `cache` a value that cannot be None (`may_be_none`). The key stays unread."""
+    if not conditions:
+        return None
+    # A `**kwargs` may pass any parameter: a default may not be what the function sees.
+    defaults = {} if any(k.arg is None for k in call.keywords) else parameter_defaults(function)
+    for condition in conditions:
+        value = given.get(condition[0], defaults.get(condition[0]))
+        if value is not None and breaks_condition(condition, value, may_be_none):
+            return condition
+    return None
+
+
+def _read_conditions(
+    function: ast.FunctionDef,
+    key: str,
+    functions: dict,
+    helpers: dict[str, frozenset[str]],
+    depth: int = 2,
+) -> frozenset[DrawCondition]:
+    """`draw_conditions` of the function's parameter `key`, following the key into the helpers
+    of the module it is handed to (`depth` calls deep): `forward(x, key, train)` reads it
+    only where the function's own `train` is true when `forward` reads it only then."""
+    if depth == 0 or not any(
+        helpers.get(_helper_path(call, functions) or "") for call in handing_over(function, key)
+    ):
+        return draw_conditions(function, key)
+    stores = store_counts(function)
+
+    def passed(inner: ast.Call, name: str) -> frozenset[DrawCondition] | None:
+        path = _helper_path(inner, functions)
+        record = functions.get(path) if path else None
+        if record is None or isinstance(record.node, ast.Lambda) or not helpers.get(path):
+            return None
+        callee = record.node
+        given = given_values(inner, positional_params(callee))
+        if given is None:
+            return None
+        received = [p for p, v in given.items() if isinstance(v, ast.Name) and v.id == name]
+        if len(received) != 1 or received[0] not in helpers[path]:
+            return None
+        inner_conditions = _read_conditions(callee, received[0], functions, helpers, depth - 1)
+        if _breaks_any(inner_conditions, callee, inner, given, _unless_literal) is not None:
+            return NEVER_READ
+        defaults = {} if any(k.arg is None for k in inner.keywords) else parameter_defaults(callee)
+        mapped = set()
+        for parameter, state in inner_conditions:
+            value = given.get(parameter, defaults.get(parameter))
+            # The function's own parameter, passed on as it came: the same condition on it.
+            if isinstance(value, ast.Name) and value.id in own and not stores.get(value.id):
+                mapped.add((value.id, state))
+        return frozenset(mapped) or None
+
+    own = frozenset(all_params(function))
+    return draw_conditions(function, key, passed)
+
+
+def _unless_literal(value: ast.expr) -> bool:
+    """May `value` be None, in code that only its literal tells: unless it is a literal."""
+    return not isinstance(value, ast.Constant) or value.value is None
 
 
 def _may_be_none(value: ast.expr, maybe_none: frozenset[str]) -> bool:
     return is_none(value) or (isinstance(value, ast.Name) and value.id in maybe_none)
-
-
-def _none_guards(function: ast.FunctionDef, key: str) -> frozenset[str]:
-    """The parameters that are None wherever the function reads `key`: every read sits in
-    the body of `if guard is None:` (or the `else` of `if guard is not None:`)."""
-    params = frozenset(all_params(function)) - {key}
-    found: frozenset[str] | None = None
-
-    def visit(node: ast.AST, guards: frozenset[str]) -> None:
-        nonlocal found
-        if isinstance(node, ast.Name) and node.id == key:
-            found = guards if found is None else found & guards
-            return
-        if isinstance(node, ast.If):
-            tested = _none_test(node.test, params)
-            if tested is not None:
-                guard, is_none_branch = tested
-                visit(node.test, guards)
-                for statement in node.body:
-                    visit(statement, guards | {guard} if is_none_branch else guards)
-                for statement in node.orelse:
-                    visit(statement, guards if is_none_branch else guards | {guard})
-                return
-        for child in ast.iter_child_nodes(node):
-            visit(child, guards)
-
-    for statement in function.body:
-        visit(statement, frozenset())
-    return found or frozenset()
-
-
-def _none_test(test: ast.expr, params: frozenset[str]) -> tuple[str, bool] | None:
-    """`p is None` (p, True) or `p is not None` (p, False) for a parameter `p`."""
-    if (
-        isinstance(test, ast.Compare)
-        and len(test.ops) == 1
-        and isinstance(test.ops[0], ast.Is | ast.IsNot)
-        and isinstance(test.left, ast.Name)
-        and test.left.id in params
-        and is_none(test.comparators[0])
-    ):
-        return test.left.id, isinstance(test.ops[0], ast.Is)
-    return None
 
 
 # Calls that run a function argument again and again, by the positions and keywords of that

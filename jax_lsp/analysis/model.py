@@ -572,6 +572,10 @@ class ModuleModel:
         return self.key_facts.key_summaries
 
     @property
+    def rng_stream_drawers(self) -> frozenset[str]:
+        return self.key_facts.rng_stream_drawers
+
+    @property
     def module_key_reuses(self) -> dict[int, tuple[Reuse, ...]]:
         return self.key_facts.module_key_reuses
 

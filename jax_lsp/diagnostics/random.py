@@ -247,11 +247,14 @@ class PrngKeyReuse(Rule):
         (`eqx.nn.Linear(3, 3, key=key)`: its initial weights are drawn from it), and so does a
         random initializer (`jax.nn.initializers.lecun_normal()(key, shape)`, or through a
         module-level name bound to one: it draws its values from the key), and so do the
-        library calls that draw from a key they are given (haiku `init`/`apply`/`dropout`,
-        numpyro `seed`, `SVI.init`, `MCMC.run`, `Predictive`, a distribution's `sample`,
-        distrax and TFP `sample(seed=key)`, flax `Dropout`, an equinox layer called with
-        `key=`), and a function of this or an imported module that consumes its key
-        parameter. A flax `init(key, ...)` or `apply(..., rngs={...: key})` derives its
+        library calls that draw from a key they are given (haiku `init`/`dropout`, and
+        `apply` of a transformed function known to draw from the key stream with
+        `hk.next_rng_key()`, itself or through a function or module of this module: an MLP's
+        `apply` reads no key; numpyro `seed`, `SVI.init`, `MCMC.run`, `Predictive`, a
+        distribution's `sample`, distrax and TFP `sample(seed=key)`, flax `Dropout`, an
+        equinox `Dropout`, `MultiheadAttention` or `Sequential` called with `key=`; the other
+        equinox layers ignore it), and a function of this or an imported module that consumes
+        its key parameter. A flax `init(key, ...)` or `apply(..., rngs={...: key})` derives its
         numbers from the key without consuming it: a second `init` (or `apply`) with the same
         key is flagged (the same weights, the same dropout mask), a `jax.random` draw after it
         is not. A helper that returns the key it consumed (`return action, key`) hands back a
@@ -282,7 +285,11 @@ class PrngKeyReuse(Rule):
         `__init__` and never replaces (no other method, no code outside and no subclass
         assigns it) draws from that key again: every call gives the same numbers. A helper
         that reads its key only where another parameter is None (`if noise is None: noise =
-        normal(key, shape)`) uses no key when the call gives that parameter a value. The
+        normal(key, shape)`) uses no key when the call gives that parameter a value; one that
+        reads it only under a test of a flag parameter (`if train:`, `if not deterministic:`,
+        after `if deterministic: return x`, or by handing both on to such a helper) uses no
+        key when the call passes a literal, or leaves a default, that fails the test
+        (`train=False`). The
         finding links the earlier use.
     """
     why_bad = """
@@ -658,6 +665,58 @@ class PrngKeyReuse(Rule):
             """,
             check="assert (v1 == v2).all()  # the same numbers twice",
         ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            def forward(w, x, key, train):
+                if train:
+                    x = x * jax.random.bernoulli(key, 0.5, x.shape)
+                return x @ w
+
+            def train_epoch(w, xs, key):
+                total = 0.0
+                for x in xs:
+                    total += forward(w, x, key, train=True).sum()  # error
+                return total
+            """,
+            check=(
+                "from jax.errors import KeyReuseError\n"
+                "try:\n"
+                "    with jax.debug_key_reuse(True):\n"
+                "        train_epoch(jnp.ones((3, 3)), [jnp.ones(3)] * 2, jax.random.key(0))\n"
+                "    raise AssertionError('no KeyReuseError')\n"
+                "except KeyReuseError:\n"
+                "    pass  # every epoch step draws the same dropout mask"
+            ),
+        ),
+        Example(
+            """
+            import haiku as hk
+            import jax
+            import jax.numpy as jnp
+
+            def forward(x):
+                x = hk.nets.MLP([4, 2])(x)
+                return hk.dropout(hk.next_rng_key(), 0.5, x)  # draws from apply's key
+
+            model = hk.transform(forward)
+
+            def init_and_apply(rng, x):
+                params = model.init(rng, x)
+                return model.apply(params, rng, x)  # error
+            """,
+            check=(
+                "from jax.errors import KeyReuseError\n"
+                "try:\n"
+                "    with jax.debug_key_reuse(True):\n"
+                "        init_and_apply(jax.random.key(0), jnp.ones((1, 3)))\n"
+                "    raise AssertionError('no KeyReuseError')\n"
+                "except KeyReuseError:\n"
+                "    pass  # `init` split the key; `apply` splits it again for the dropout"
+            ),
+        ),
     )
     valid = (
         Example(
@@ -955,6 +1014,57 @@ class PrngKeyReuse(Rule):
             """,
             check="assert bias is None",
         ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            def forward(w, x, key, train):
+                if train:  # dropout only while training
+                    x = x * jax.random.bernoulli(key, 0.5, x.shape)
+                return x @ w
+
+            def evaluate(w, xs, key):
+                total = 0.0
+                for x in xs:
+                    total += forward(w, x, key, train=False).sum()  # draws nothing
+                return total
+            """,
+            check=(
+                "with jax.debug_key_reuse(True):\n"
+                "    evaluate(jnp.ones((3, 3)), [jnp.ones(3)] * 2, jax.random.key(0))"
+            ),
+        ),
+        Example(
+            """
+            import haiku as hk
+            import jax
+            import jax.numpy as jnp
+
+            # An MLP draws no random numbers: `apply` leaves its key unread.
+            model = hk.transform(lambda x: hk.nets.MLP([4, 2])(x))
+
+            def init_and_apply(rng, x):
+                params = model.init(rng, x)
+                return model.apply(params, rng, x)
+            """,
+            check=(
+                "with jax.debug_key_reuse(True):\n"
+                "    init_and_apply(jax.random.key(0), jnp.ones((1, 3)))"
+            ),
+        ),
+        Example(
+            """
+            import equinox as eqx
+            import jax
+            import jax.numpy as jnp
+
+            def predict(key, x):
+                mlp = eqx.nn.MLP(3, 2, 4, 1, key=key)
+                return mlp(x, key=key)  # an MLP ignores the key it is called with
+            """,
+            check=("with jax.debug_key_reuse(True):\n    predict(jax.random.key(0), jnp.ones(3))"),
+        ),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> Iterable[Finding]:
@@ -970,7 +1080,7 @@ class PrngKeyReuse(Rule):
             if not resolver.binds_module("jax"):
                 return ()
             params = frozenset(all_params(node))  # may be None where the call is
-            local_makers = library_makers(node.body, resolver)
+            local_makers = library_makers(node.body, resolver, ctx.model.rng_stream_drawers)
             makers = {**ctx.model.key_makers, **local_makers} if local_makers else None
             classify_here = partial(
                 classify_call, resolver=resolver, model=ctx.model, maybe_none=params, makers=makers

@@ -332,6 +332,75 @@ ROWS = [
         """,
     ),
     (
+        "haiku-apply-of-a-module-that-draws",
+        "haiku",
+        """
+        import haiku as hk
+        import jax
+        import jax.numpy as jnp
+
+        class NoisyLinear(hk.Module):
+            def __call__(self, x):
+                x = hk.Linear(2)(x)
+                return x + jax.random.normal(hk.next_rng_key(), x.shape)
+
+        model = hk.transform(lambda x: NoisyLinear()(x))
+        rng = jax.random.key(0)
+        x = jnp.ones((1, 3))
+        params = model.init(rng, x)
+        out = model.apply(params, rng, x)  # error
+        """,
+        """
+        import haiku as hk
+        import jax
+        import jax.numpy as jnp
+
+        class NoisyLinear(hk.Module):
+            def __call__(self, x):
+                x = hk.Linear(2)(x)
+                return x + jax.random.normal(hk.next_rng_key(), x.shape)
+
+        model = hk.transform(lambda x: NoisyLinear()(x))
+        init_rng, apply_rng = jax.random.split(jax.random.key(0))
+        x = jnp.ones((1, 3))
+        params = model.init(init_rng, x)
+        out = model.apply(params, apply_rng, x)
+        """,
+    ),
+    (
+        "helper-drawing-while-training",
+        "jax",
+        """
+        import jax
+        import jax.numpy as jnp
+
+        def forward(x, key, train):
+            if train:
+                x = x * jax.random.bernoulli(key, 0.5, x.shape)
+            return x.sum()
+
+        key = jax.random.key(0)
+        total = 0.0
+        for x in [jnp.ones(3), jnp.ones(3)]:
+            total += forward(x, key, train=True)  # error
+        """,
+        """
+        import jax
+        import jax.numpy as jnp
+
+        def forward(x, key, train):
+            if train:
+                x = x * jax.random.bernoulli(key, 0.5, x.shape)
+            return x.sum()
+
+        key = jax.random.key(0)
+        total = 0.0
+        for x in [jnp.ones(3), jnp.ones(3)]:
+            key, subkey = jax.random.split(key)
+            total += forward(x, subkey, train=True)
+        """,
+    ),
+    (
         "helper-hands-back-its-key",
         "jax",
         """
@@ -395,6 +464,149 @@ def test_flagged_reuse_misbehaves_under_the_library(name, library, invalid, vali
             assert isinstance(outcome.error, KeyReuseError), outcome.error
         clean = run_snippet(valid)
     assert clean.error is None, f"{name}: the valid program failed: {clean.error!r}"
+
+
+# Programs handing one key twice to calls that leave it unread: JAX's checker accepts them, and
+# they are not flagged.
+UNREAD = [
+    (
+        "haiku-apply-of-an-mlp",
+        "haiku",
+        """
+        import haiku as hk
+        import jax
+        import jax.numpy as jnp
+
+        model = hk.transform(lambda x: hk.nets.MLP([4, 2])(x))
+        rng = jax.random.key(0)
+        x = jnp.ones((1, 3))
+        params = model.init(rng, x)
+        out = model.apply(params, rng, x)
+        again = model.apply(params, rng, x)
+        """,
+    ),
+    (
+        "haiku-apply-of-a-function-of-the-scope",
+        "haiku",
+        """
+        import haiku as hk
+        import jax
+        import jax.numpy as jnp
+
+        def main():
+            def forward(x):
+                return hk.Linear(2)(x)
+
+            model = hk.transform(forward)
+            rng = jax.random.key(0)
+            x = jnp.ones((1, 3))
+            params = model.init(rng, x)
+            return model.apply(params, rng, x)
+
+        main()
+        """,
+    ),
+    (
+        "equinox-mlp-called-with-its-key",
+        "equinox",
+        """
+        import equinox as eqx
+        import jax
+        import jax.numpy as jnp
+
+        key = jax.random.key(0)
+        mlp = eqx.nn.MLP(3, 2, 4, 1, key=key)
+        first = mlp(jnp.ones(3), key=key)
+        second = mlp(jnp.ones(3), key=key)
+        """,
+    ),
+    (
+        "flax-init-then-apply-with-the-dropout-key",
+        "flax",
+        """
+        import flax.linen as nn
+        import jax
+        import jax.numpy as jnp
+
+        class Net(nn.Module):
+            @nn.compact
+            def __call__(self, x, train):
+                return nn.Dropout(0.5, deterministic=not train)(nn.Dense(3)(x))
+
+        key = jax.random.key(0)
+        x = jnp.ones((1, 3))
+        variables = Net().init(key, x, train=False)
+        out = Net().apply(variables, x, train=True, rngs={"dropout": key})
+        """,
+    ),
+    (
+        "helper-drawing-only-while-training",
+        "jax",
+        """
+        import jax
+        import jax.numpy as jnp
+
+        def forward(w, x, key, train):
+            if train:
+                mask = jax.random.bernoulli(key, 0.5, x.shape)
+                x = x * mask
+            return x @ w
+
+        key = jax.random.key(0)
+        w = jnp.ones((3, 3))
+        total = 0.0
+        for x in [jnp.ones(3), jnp.ones(3)]:
+            total += forward(w, x, key, train=False).sum()
+        """,
+    ),
+    (
+        "dropout-leaving-early-by-default",
+        "jax",
+        """
+        import jax
+        import jax.numpy as jnp
+
+        def dropout(x, key, rate=0.5, deterministic=True):
+            if deterministic or rate == 0.0:
+                return x
+            return x * jax.random.bernoulli(key, 1 - rate, x.shape) / (1 - rate)
+
+        def evaluate(xs, key):
+            return [dropout(x, key) for x in xs]
+
+        outs = evaluate([jnp.ones(3), jnp.ones(3)], jax.random.key(0))
+        """,
+    ),
+    (
+        "wrapper-passing-the-flag-on",
+        "jax",
+        """
+        import jax
+        import jax.numpy as jnp
+
+        def forward(x, key, train):
+            if not train:
+                return x.sum()
+            return (x * jax.random.bernoulli(key, 0.5, x.shape)).sum()
+
+        def loss(x, key, train):
+            return forward(x, key, train) ** 2
+
+        key = jax.random.key(0)
+        losses = [loss(x, key, False) for x in [jnp.ones(3), jnp.ones(3)]]
+        """,
+    ),
+]
+
+
+@pytest.mark.parametrize(("name", "library", "source"), UNREAD, ids=[r[0] for r in UNREAD])
+def test_key_left_unread_is_no_reuse(name, library, source):
+    pytest.importorskip(library)
+    source = textwrap.dedent(source)
+    assert _flagged_lines(source) == []
+    with jax.debug_key_reuse(True):
+        outcome = run_snippet(source)
+    assert outcome.error is None, f"{name}: JAX's checker rejects it: {outcome.error!r}"
 
 
 def test_optimizer_init_is_no_key_use():
