@@ -26,6 +26,7 @@ from jax_lsp.analysis.key_consumers import (
 from jax_lsp.analysis.keys import (
     KeyFlow,
     Reuse,
+    called_as,
     classify_call,
     consumed_params,
     consumer_key,
@@ -95,7 +96,7 @@ class KeyFacts(ModelFact):
             if not self._may_consume_keys(source.node_lines(node)):
                 continue
             if drawn := consumed_params(node, self._consumer_role(node)):
-                helpers[record.path] = drawn
+                helpers[called_as(record)] = drawn
         return helpers
 
     def _may_consume_keys(self, text: str) -> bool:
@@ -293,8 +294,12 @@ class KeyFacts(ModelFact):
             added = False
             for name, record in functions.items():
                 node = record.node
-                if "." in name or isinstance(node, ast.Lambda) or not all_params(node):
+                if isinstance(node, ast.Lambda) or not all_params(node):
                     continue
+                if "." in name:
+                    if not (name.endswith(".__init__") and named_by_calls(record)):
+                        continue
+                    name = called_as(record)  # a class's `__init__` runs when it is called
                 # Only a function whose text names a helper can call one.
                 text = self.model._source_of[node].node_lines(node)
                 named = [helper for helper in helpers if helper in text]

@@ -925,8 +925,13 @@ def helper_key(
     if path is not None:
         record = functions.get(path)
         drawn = helpers.get(path)
+        bound = record is None  # a class called: its `__init__` takes the arguments after self
+        if bound:
+            record = functions.get(f"{path}.__init__")
+            if record is not None and record.class_name != path:
+                return None
         if record is not None and drawn:
-            return _argument_for(call, record.node, drawn, maybe_none, functions, helpers)
+            return _argument_for(call, record.node, drawn, maybe_none, functions, helpers, bound)
     return None
 
 
@@ -939,15 +944,24 @@ _IN_PLACE_TRANSFORMS = frozenset(
 
 def named_by_calls(record: FunctionRecord) -> bool:
     """Can a call name this module function as `_helper_path` finds it: a top-level
-    function, or a static method of a top-level class? (A nested function or another
-    method is never a key helper's callee, whatever it consumes.)"""
+    function, a static method of a top-level class, or the `__init__` of one (the class
+    called: `Model(key)`)? (A nested function or another method is never a key helper's
+    callee, whatever it consumes.)"""
     if "." not in record.path:
         return True
     return (
         record.class_name is not None
         and record.path == f"{record.class_name}.{record.node.name}"
-        and is_staticmethod(record.node)
+        and (is_staticmethod(record.node) or record.node.name == "__init__")
     )
+
+
+def called_as(record: FunctionRecord) -> str:
+    """The name a call spells to run this function (`named_by_calls`): its path, or for a
+    class's `__init__` the class (`Model(key)`)."""
+    if record.class_name is not None and record.path == f"{record.class_name}.__init__":
+        return record.class_name
+    return record.path
 
 
 def _helper_path(call: ast.Call, functions: dict) -> str | None:
@@ -971,10 +985,11 @@ def _argument_for(
     maybe_none: frozenset[str],
     functions: dict,
     helpers: dict[str, frozenset[str]],
+    bound: bool = False,
 ):
     if not drawn:
         return None
-    positional = positional_params(function)
+    positional = positional_params(function)[1:] if bound else positional_params(function)
     given = given_values(call, positional)
     if given is None:
         return None

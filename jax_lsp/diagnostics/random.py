@@ -254,8 +254,9 @@ class PrngKeyReuse(Rule):
         distribution's `sample`, distrax and TFP `sample(seed=key)`, flax `Dropout`, an
         equinox `Dropout`, `MultiheadAttention` or `Sequential` called with `key=`; the other
         equinox layers ignore it), and a function of this or an imported module that consumes
-        its key parameter. A flax `init(key, ...)` or `apply(..., rngs={...: key})` derives its
-        numbers from the key without consuming it: a second `init` (or `apply`) with the same
+        its key parameter, or a class of this module whose `__init__` does (`Model(key)`). A
+        flax `init(key, ...)` or `apply(..., rngs={...: key})` derives its numbers from the
+        key without consuming it: a second `init` (or `apply`) with the same
         key is flagged (the same weights, the same dropout mask), a `jax.random` draw after it
         is not. A helper that returns the key it consumed (`return action, key`) hands back a
         used key: the caller's next use of it is flagged. A key held
@@ -715,6 +716,34 @@ class PrngKeyReuse(Rule):
                 "    raise AssertionError('no KeyReuseError')\n"
                 "except KeyReuseError:\n"
                 "    pass  # `init` split the key; `apply` splits it again for the dropout"
+            ),
+        ),
+        Example(
+            """
+            import equinox as eqx
+            import jax
+            import jax.random as jr
+
+            class Model(eqx.Module):
+                layers: list
+
+                def __init__(self, key):
+                    k1, k2 = jr.split(key)
+                    self.layers = [eqx.nn.Linear(2, 2, key=k1), eqx.nn.Linear(2, 2, key=k2)]
+
+            def setup(key):
+                model = Model(key)
+                x = jr.normal(key, (2,))  # error
+                return model, x
+            """,
+            check=(
+                "from jax.errors import KeyReuseError\n"
+                "try:\n"
+                "    with jax.debug_key_reuse(True):\n"
+                "        setup(jr.key(0))\n"
+                "    raise AssertionError('no KeyReuseError')\n"
+                "except KeyReuseError:\n"
+                "    pass  # `Model(key)` split the key in `__init__`"
             ),
         ),
     )

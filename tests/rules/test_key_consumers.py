@@ -401,6 +401,48 @@ ROWS = [
         """,
     ),
     (
+        "equinox-module-built-from-the-key",
+        "equinox",
+        """
+        import equinox as eqx
+        import jax.numpy as jnp
+        import jax.random as jr
+
+        class Model(eqx.Module):
+            layers: list
+
+            def __init__(self, key):
+                k1, k2 = jr.split(key)
+                self.layers = [eqx.nn.Linear(2, 2, key=k1), eqx.nn.Linear(2, 2, key=k2)]
+
+        def make_model(key):
+            return Model(key)
+
+        key = jr.key(0)
+        model = make_model(key)
+        x = jr.normal(key, (2,))  # error
+        """,
+        """
+        import equinox as eqx
+        import jax.numpy as jnp
+        import jax.random as jr
+
+        class Model(eqx.Module):
+            layers: list
+
+            def __init__(self, key):
+                k1, k2 = jr.split(key)
+                self.layers = [eqx.nn.Linear(2, 2, key=k1), eqx.nn.Linear(2, 2, key=k2)]
+
+        def make_model(key):
+            return Model(key)
+
+        model_key, data_key = jr.split(jr.key(0))
+        model = make_model(model_key)
+        x = jr.normal(data_key, (2,))
+        """,
+    ),
+    (
         "helper-hands-back-its-key",
         "jax",
         """
