@@ -853,7 +853,8 @@ def external_key(call: ast.Call, external: Mapping) -> ast.expr | DerivedKey | N
     if given is None:
         return None
     for name in facts.key_params:
-        if name in facts.consumed_keys and name in given:
+        consumed = name in facts.consumed_keys and name in given
+        if consumed and not _spared_by_imported(call, facts, name, given):
             return given[name]
     for name, family in facts.derived_keys:
         if name in given:
@@ -1066,6 +1067,47 @@ def _read_conditions(
 
     own = frozenset(all_params(function))
     return draw_conditions(function, key, passed)
+
+
+def key_conditions(
+    function: ast.FunctionDef, consumed: frozenset[str], functions: dict, helpers: dict
+) -> dict[str, tuple]:
+    """`ExternalFacts.key_conditions` and `condition_defaults` of a function consuming the
+    keys `consumed`: what an importer needs to see a call leave a key unread."""
+    conditions = tuple(
+        (key, tuple(sorted(found)))
+        for key in sorted(consumed)
+        if (found := _read_conditions(function, key, functions, helpers))
+    )
+    if not conditions:
+        return {}
+    tested = {parameter for _, found in conditions for parameter, _ in found}
+    defaults = tuple(
+        sorted(
+            (parameter, default.value)
+            for parameter, default in parameter_defaults(function).items()
+            if parameter in tested and isinstance(default, ast.Constant)
+        )
+    )
+    return {"key_conditions": conditions, "condition_defaults": defaults}
+
+
+def _spared_by_imported(
+    call: ast.Call, facts: ExternalFacts, key: str, given: Mapping[str, ast.expr]
+) -> bool:
+    """An imported function reads `key` only under conditions (`key_conditions`) that this
+    call's literal arguments, or the defaults it leaves, break."""
+    conditions = dict(facts.key_conditions).get(key)
+    if not conditions:
+        return False
+    defaults = {} if any(k.arg is None for k in call.keywords) else dict(facts.condition_defaults)
+    for condition in conditions:
+        value = given.get(condition[0])
+        if value is None and condition[0] in defaults:
+            value = ast.Constant(defaults[condition[0]])
+        if value is not None and breaks_condition(condition, value, _unless_literal):
+            return True
+    return False
 
 
 def _unless_literal(value: ast.expr) -> bool:

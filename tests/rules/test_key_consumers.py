@@ -765,3 +765,53 @@ def test_imported_functions_carry_their_key_facts(tmp_path):
     marked = [i for i, line in enumerate(source.split("\n")) if line.endswith("# error")]
     flagged = _flagged_lines(source, str(main), Workspace(str(tmp_path)))
     assert flagged == marked
+
+
+def test_imported_helper_drawing_only_while_training(tmp_path):
+    """An imported function reads its key only when training (`key_conditions`): a call
+    passing `train=False`, or leaving `deterministic=True`, leaves the key unread."""
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "model.py").write_text(
+        textwrap.dedent(
+            """
+            import jax
+
+            def forward(w, x, key, train):
+                if train:
+                    x = x * jax.random.bernoulli(key, 0.5, x.shape)
+                return x @ w
+
+            def dropout(x, key, deterministic=True):
+                if deterministic:
+                    return x
+                return x * jax.random.bernoulli(key, 0.5, x.shape)
+            """
+        )
+    )
+    source = textwrap.dedent(
+        """
+        import jax
+
+        from .model import dropout, forward
+
+        def evaluate(w, xs, key):
+            total = 0.0
+            for x in xs:
+                total += forward(w, x, key, train=False).sum()
+            for x in xs:
+                total += dropout(x, key).sum()
+            return total
+
+        def train(w, xs, key):
+            total = 0.0
+            for x in xs:
+                total += forward(w, x, key, True).sum()  # error
+            return total
+        """
+    )
+    main = package / "train.py"
+    main.write_text(source)
+    flagged = _flagged_lines(source, str(main), Workspace(str(tmp_path)))
+    assert flagged == [_marked_line(source)]
