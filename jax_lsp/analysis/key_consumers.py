@@ -222,6 +222,10 @@ def library_key(
         consumer = LIBRARY_FUNCTIONS.get(qualname)
         return consumer.key_of(call) if consumer is not None else None
     if isinstance(func, ast.Attribute):
+        held = _maker_methods(makers.get(_dotted(func) or ""))
+        if held is not None:  # `self.drop(x, key=key)`: an attribute holding a library object
+            consumer = held.get("__call__")
+            return consumer.key_of(call) if consumer is not None else None
         method = func.attr
         if method not in _LIBRARY_METHOD_NAMES:
             return None
@@ -341,6 +345,61 @@ def draws_from_stream(node: ast.AST, resolver: Resolver, drawers: frozenset[str]
         if isinstance(child, ast.Call) and resolver.qualname(child.func) in HAIKU_STREAM_DRAWS:
             return True
     return False
+
+
+def _dotted(expr: ast.expr) -> str | None:
+    """`self.drop` for an attribute chain on a name, else None."""
+    if isinstance(expr, ast.Name):
+        return expr.id
+    if isinstance(expr, ast.Attribute):
+        base = _dotted(expr.value)
+        return None if base is None else f"{base}.{expr.attr}"
+    return None
+
+
+def attribute_makers(cls: ast.ClassDef, resolver: Resolver) -> dict[str, str]:
+    """Attributes of the instance that the class's methods bind (always to the same maker)
+    to an object a library call made (`self.drop = eqx.nn.Dropout(0.1)`): attribute -> the
+    maker's qualified name, for the makers `LIBRARY_METHODS` lists (a haiku transform, whose
+    `apply` depends on the function it transforms, is left out). Memoised on the class node
+    and the resolver."""
+    known = _ATTRIBUTE_MAKERS.get(cls)
+    if known is not None and known[0] is resolver:
+        return known[1]
+    found: dict[str, str] = {}
+    mixed: set[str] = set()
+    for method in cls.body:
+        if not isinstance(method, ast.FunctionDef | ast.AsyncFunctionDef):
+            continue
+        positional = [*method.args.posonlyargs, *method.args.args]
+        if not positional:
+            continue
+        me = positional[0].arg
+        for node in walk_nodes(method):
+            if isinstance(node, ast.Assign | ast.AnnAssign) and node.value is not None:
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                value = node.value
+                for target in targets:
+                    if not (
+                        isinstance(target, ast.Attribute)
+                        and isinstance(target.value, ast.Name)
+                        and target.value.id == me
+                    ):
+                        continue
+                    maker = resolver.qualname(value.func) if isinstance(value, ast.Call) else None
+                    listed = maker not in _STREAM_MAKERS and _maker_methods(maker) is not None
+                    if not listed or found.setdefault(target.attr, maker) != maker:
+                        mixed.add(target.attr)
+    result = {attribute: maker for attribute, maker in found.items() if attribute not in mixed}
+    _ATTRIBUTE_MAKERS[cls] = (resolver, result)
+    return result
+
+
+# `attribute_makers` by class node: (the resolver asked with, attribute -> maker). Weak keys: a
+# forgotten tree takes its entries along.
+_ATTRIBUTE_MAKERS: weakref.WeakKeyDictionary[ast.AST, tuple[Resolver, dict[str, str]]] = (
+    weakref.WeakKeyDictionary()
+)
 
 
 # -- what a function does with its key parameters, for its callers ------------------------------

@@ -43,6 +43,7 @@ from jax_lsp.analysis.key_consumers import (
 )
 
 # The rules ask these here, beside the key flow.
+from jax_lsp.analysis.key_consumers import attribute_makers as attribute_makers
 from jax_lsp.analysis.key_consumers import library_makers as library_makers
 from jax_lsp.analysis.key_consumers import may_use_library_key as may_use_library_key
 from jax_lsp.analysis.kinds import Kind

@@ -8,7 +8,7 @@ from dataclasses import replace
 from functools import partial
 
 from jax_lsp.analysis.imports import Resolver
-from jax_lsp.analysis.key_consumers import LIBRARY_KEY_WORDS
+from jax_lsp.analysis.key_consumers import LIBRARY_KEY_WORDS, LIBRARY_MAKER_ROOTS
 from jax_lsp.analysis.keys import (
     DrawnThroughGlobal,
     DrawnThroughObject,
@@ -19,6 +19,7 @@ from jax_lsp.analysis.keys import (
     aligned_helper_pair,
     aligned_over_items,
     aligned_pair,
+    attribute_makers,
     carried_key_reuses,
     classify_call,
     in_assertion,
@@ -201,9 +202,19 @@ def _key_function_spellings(model: KeyInputs) -> Iterator[str]:
 # helper of the module (or one whose callers see more than a key consumed), a random
 # initializer held by a module-level name, an imported function that consumes or derives from
 # a key. No scope that cannot name `jax` draws a key.
+def _may_call_a_stored_layer(text: str, resolver: Resolver) -> bool:
+    """`self.drop(x, key=key)`: a method handing a key to a library layer its object holds
+    (`attribute_makers`)."""
+    return (
+        "self." in text
+        and ("key=" in text or "rng=" in text)
+        and any(resolver.binds_module(root) for root in LIBRARY_MAKER_ROOTS)
+    )
+
+
 _CONSUMES_A_KEY = Spelled(
     LIBRARY_KEY_WORDS,
-    tests=(may_draw,),
+    tests=(may_draw, _may_call_a_stored_layer),
     named_by=(
         lambda model: model.key_helpers,
         lambda model: model.key_summaries,
@@ -1110,12 +1121,16 @@ class PrngKeyReuse(Rule):
                 return ()
             params = frozenset(all_params(node))  # may be None where the call is
             local_makers = library_makers(node.body, resolver, ctx.model.rng_stream_drawers)
+            record = ctx.model.records.get(node)
+            me = _instance_param(node) if record is not None and record.class_name else None
+            owner = ctx.model.classes.get(record.class_name) if me is not None else None
+            if owner is not None:  # `self.drop(x, key=key)`: a layer the class stores
+                held = attribute_makers(owner.node, ctx.model.resolver)
+                local_makers = {**{f"{me}.{a}": maker for a, maker in held.items()}, **local_makers}
             makers = {**ctx.model.key_makers, **local_makers} if local_makers else None
             classify_here = partial(
                 classify_call, resolver=resolver, model=ctx.model, maybe_none=params, makers=makers
             )
-            record = ctx.model.records.get(node)
-            me = _instance_param(node) if record is not None and record.class_name else None
 
             def opaque(path: str) -> bool:
                 root = path_root(path)

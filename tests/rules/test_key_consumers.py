@@ -443,6 +443,51 @@ ROWS = [
         """,
     ),
     (
+        "equinox-stored-dropout-in-a-loop",
+        "equinox",
+        """
+        import equinox as eqx
+        import jax.numpy as jnp
+        import jax.random as jr
+
+        class Block(eqx.Module):
+            linears: list
+            drop: eqx.nn.Dropout
+
+            def __init__(self, key):
+                self.linears = [eqx.nn.Linear(2, 2, key=k) for k in jr.split(key, 2)]
+                self.drop = eqx.nn.Dropout(0.5)
+
+            def __call__(self, x, *, key):
+                for linear in self.linears:
+                    x = self.drop(linear(x), key=key)  # error
+                return x
+
+        Block(jr.key(0))(jnp.ones(2), key=jr.key(1))
+        """,
+        """
+        import equinox as eqx
+        import jax.numpy as jnp
+        import jax.random as jr
+
+        class Block(eqx.Module):
+            linears: list
+            drop: eqx.nn.Dropout
+
+            def __init__(self, key):
+                self.linears = [eqx.nn.Linear(2, 2, key=k) for k in jr.split(key, 2)]
+                self.drop = eqx.nn.Dropout(0.5)
+
+            def __call__(self, x, *, key):
+                for linear in self.linears:
+                    key, subkey = jr.split(key)
+                    x = self.drop(linear(x), key=subkey)
+                return x
+
+        Block(jr.key(0))(jnp.ones(2), key=jr.key(1))
+        """,
+    ),
+    (
         "helper-hands-back-its-key",
         "jax",
         """
