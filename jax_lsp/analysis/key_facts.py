@@ -401,11 +401,30 @@ class KeyFacts(ModelFact):
         by_class: dict[str, dict[str, str]] = {}
         for name, class_name in self.model.objects.instances.items():
             if class_name not in by_class:
-                by_class[class_name] = self._stored_key_draws(class_name)
+                by_class[class_name] = self.stored_key_draws(class_name)
             for method, attribute in by_class[class_name].items():
                 spelling = name if method == "__call__" else f"{name}.{method}"
                 found[spelling] = (f"{class_name}.{method}", attribute)
         return found
+
+    def stored_key_draws(self, class_name: str) -> dict[str, str]:
+        """`_stored_key_draws` of a class of the module (memoised; empty for another name)."""
+        found = self._stored_draws.get(class_name)
+        if found is None:
+            known = class_name in self.model.classes
+            found = self._stored_key_draws(class_name) if known else {}
+            self._stored_draws[class_name] = found
+        return found
+
+    @cached_property
+    def _stored_draws(self) -> dict[str, dict[str, str]]:
+        return {}
+
+    @cached_property
+    def stored_draw_classes(self) -> frozenset[str]:
+        """The module's classes with a method drawing from a key they store once
+        (`stored_key_draws`)."""
+        return frozenset(c for c in self.model.classes if self.stored_key_draws(c))
 
     def _stored_key_draws(self, class_name: str) -> dict[str, str]:
         """Methods of the class -> the attribute of `self` holding a key that `__init__`

@@ -25,6 +25,7 @@ from jax_lsp.analysis.keys import (
     in_assertion,
     library_makers,
     may_draw,
+    object_key,
     opaque_global,
     path_root,
     rebuilt_key_draws,
@@ -35,7 +36,7 @@ from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.model import local_imports
 from jax_lsp.analysis.names import binds_locally, local_names
 from jax_lsp.analysis.nodes import walk_nodes
-from jax_lsp.analysis.text import document_span
+from jax_lsp.analysis.text import contains_word, document_span
 from jax_lsp.analysis.traced import all_params
 from jax_lsp.codeactions.key_split import SplitFixer
 from jax_lsp.diagnostics.base import Example, Rule, RuleContext, Spelled, prefiltered
@@ -1123,7 +1124,11 @@ class PrngKeyReuse(Rule):
             local_makers = library_makers(node.body, resolver, ctx.model.rng_stream_drawers)
             record = ctx.model.records.get(node)
             me = _instance_param(node) if record is not None and record.class_name else None
-            owner = ctx.model.classes.get(record.class_name) if me is not None else None
+            text = ctx.code_text(node)
+            # (The class read only where the text may call a stored layer: a method's findings
+            # that read its class are not kept across edits of the other methods.)
+            stored_layer = me is not None and _may_call_a_stored_layer(text, resolver)
+            owner = ctx.model.classes.get(record.class_name) if stored_layer else None
             if owner is not None:  # `self.drop(x, key=key)`: a layer the class stores
                 held = attribute_makers(owner.node, ctx.model.resolver)
                 local_makers = {**{f"{me}.{a}": maker for a, maker in held.items()}, **local_makers}
@@ -1131,6 +1136,20 @@ class PrngKeyReuse(Rule):
             classify_here = partial(
                 classify_call, resolver=resolver, model=ctx.model, maybe_none=params, makers=makers
             )
+            # Objects of the module's classes the function holds whose methods draw from a key
+            # their class stores once: `sampler.sample(n)` twice draws the same numbers.
+            # (Only where the text names such a class: instances are looked for then.)
+            drawing = any(contains_word(text, c) for c in ctx.model.stored_draw_classes)
+            held_draws = {
+                name if method == "__call__" else f"{name}.{method}": (f"{cls}.{method}", stored)
+                for name, cls in (ctx.model.classes_in(node).items() if drawing else ())
+                for method, stored in ctx.model.stored_key_draws(cls)
+            }
+            if held_draws:
+                classify_held = classify_here
+
+                def classify_here(call: ast.Call, draws=held_draws, base=classify_held):
+                    return object_key(call, draws) or base(call)
 
             def opaque(path: str) -> bool:
                 root = path_root(path)

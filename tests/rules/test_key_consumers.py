@@ -488,6 +488,43 @@ ROWS = [
         """,
     ),
     (
+        "stored-key-sampler-in-a-loop",
+        "jax",
+        """
+        import jax
+
+        class Sampler:
+            def __init__(self, seed):
+                self.rng = jax.random.key(seed)
+
+            def sample(self, n):
+                return jax.random.normal(self.rng, (n,))
+
+        def batches(n):
+            sampler = Sampler(0)
+            return [sampler.sample(2) for _ in range(n)]  # error
+
+        batches(3)
+        """,
+        """
+        import jax
+
+        class Sampler:
+            def __init__(self, seed):
+                self.rng = jax.random.key(seed)
+
+            def sample(self, n):
+                self.rng, key = jax.random.split(self.rng)
+                return jax.random.normal(key, (n,))
+
+        def batches(n):
+            sampler = Sampler(0)
+            return [sampler.sample(2) for _ in range(n)]
+
+        batches(3)
+        """,
+    ),
+    (
         "helper-hands-back-its-key",
         "jax",
         """
