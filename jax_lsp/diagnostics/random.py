@@ -296,7 +296,10 @@ class PrngKeyReuse(Rule):
         test drew from (the checker counts it). In module-level code, a second call of a
         module-level object whose method (or `__call__`) consumes a key its class stores in
         `__init__` and never replaces (no other method, no code outside and no subclass
-        assigns it) draws from that key again: every call gives the same numbers. A helper
+        assigns it) draws from that key again: every call gives the same numbers; so does one
+        a function holds (`sampler = Sampler(0)`, then `sampler.sample(n)` twice or in a
+        loop). A library layer an object stores (`self.drop = eqx.nn.Dropout(0.1)`) consumes
+        the key it is called with (`self.drop(x, key=key)`). A helper
         that reads its key only where another parameter is None (`if noise is None: noise =
         normal(key, shape)`) uses no key when the call gives that parameter a value; one that
         reads it only under a test of a flag parameter (`if train:`, `if not deterministic:`,
