@@ -16,6 +16,7 @@ from jax_lsp.analysis.document import UnitSource
 from jax_lsp.analysis.key_consumers import (
     LIBRARY_MAKER_ROOTS,
     KeySummary,
+    attribute_makers,
     derived_params,
     draws_from_stream,
     library_key,
@@ -48,7 +49,7 @@ from jax_lsp.analysis.keys import (
 from jax_lsp.analysis.model_view import ModelFact, ModelView
 from jax_lsp.analysis.summary import FunctionNode
 from jax_lsp.analysis.text import contains_word
-from jax_lsp.analysis.traced import all_params
+from jax_lsp.analysis.traced import all_params, positional_params
 
 
 class KeyFacts(ModelFact):
@@ -420,11 +421,46 @@ class KeyFacts(ModelFact):
     def _stored_draws(self) -> dict[str, dict[str, str]]:
         return {}
 
+    def method_key_params(self, class_name: str, method: str) -> frozenset[str]:
+        """The parameters (after `self`) whose key a plain method of a class of the module
+        consumes: itself, through a library layer the object stores (`self.drop(x,
+        key=key)`), or through a key helper of the module. Memoised."""
+        memo = self._method_keys
+        found = memo.get((class_name, method))
+        if found is None:
+            found = memo[(class_name, method)] = self._method_key_params(class_name, method)
+        return found
+
     @cached_property
-    def stored_draw_classes(self) -> frozenset[str]:
-        """The module's classes with a method drawing from a key they store once
-        (`stored_key_draws`)."""
-        return frozenset(c for c in self.model.classes if self.stored_key_draws(c))
+    def _method_keys(self) -> dict[tuple[str, str], frozenset[str]]:
+        return {}
+
+    def _method_key_params(self, class_name: str, method: str) -> frozenset[str]:
+        owner = self.model.classes.get(class_name)
+        record = self.model.functions.get(f"{class_name}.{method}")
+        if owner is None or record is None or record.class_name != class_name:
+            return frozenset()
+        node = record.node
+        if isinstance(node, ast.Lambda | ast.AsyncFunctionDef) or node.decorator_list:
+            return frozenset()  # a static, class or transformed method, a property: not plain
+        positional = positional_params(node)
+        if len(positional) < 2 or not self._may_draw(self.model._source_of[owner.node]):
+            return frozenset()
+        me = positional[0]
+        resolver = self.model.resolver
+        stored = {f"{me}.{a}": m for a, m in attribute_makers(owner.node, resolver).items()}
+        base = self._consumer_role(node)
+        params = frozenset(all_params(node))
+
+        def role(call: ast.Call):
+            found = base(call)
+            if found is None and stored:
+                found = library_key(call, resolver, stored)
+            if found is None:
+                found = helper_key(call, self.model.functions, self.key_helpers, params, resolver)
+            return found
+
+        return consumed_params(node, role) - {me}
 
     def _stored_key_draws(self, class_name: str) -> dict[str, str]:
         """Methods of the class -> the attribute of `self` holding a key that `__init__`

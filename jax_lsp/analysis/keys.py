@@ -1005,6 +1005,20 @@ def _argument_for(
     return None
 
 
+def method_argument(
+    call: ast.Call,
+    method: ast.FunctionDef,
+    drawn: frozenset[str],
+    maybe_none: frozenset[str],
+    model: KeyInputs,
+):
+    """The argument an object's call of its method (`obj(x, key=key)`, `obj.sample(key)`)
+    gives a parameter the method consumes (`drawn`, after `self`)."""
+    return _argument_for(
+        call, method, drawn, maybe_none, model.functions, model.key_helpers, bound=True
+    )
+
+
 def _breaks_any(
     conditions: frozenset[DrawCondition],
     function: ast.FunctionDef,

@@ -587,9 +587,8 @@ class ModuleModel:
     def object_key_draws(self) -> dict[str, tuple[str, str]]:
         return self.key_facts.object_key_draws
 
-    @property
-    def stored_draw_classes(self) -> frozenset[str]:
-        return self.key_facts.stored_draw_classes
+    def method_key_params(self, class_name: str, method: str) -> frozenset[str]:
+        return self.key_facts.method_key_params(class_name, method)
 
     def stored_key_draws(self, class_name: str) -> tuple[tuple[str, str], ...]:
         return tuple(sorted(self.key_facts.stored_key_draws(class_name).items()))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import replace
 from functools import partial
 
@@ -25,6 +25,7 @@ from jax_lsp.analysis.keys import (
     in_assertion,
     library_makers,
     may_draw,
+    method_argument,
     object_key,
     opaque_global,
     path_root,
@@ -36,7 +37,7 @@ from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.model import local_imports
 from jax_lsp.analysis.names import binds_locally, local_names
 from jax_lsp.analysis.nodes import walk_nodes
-from jax_lsp.analysis.text import contains_word, document_span
+from jax_lsp.analysis.text import document_span
 from jax_lsp.analysis.traced import all_params
 from jax_lsp.codeactions.key_split import SplitFixer
 from jax_lsp.diagnostics.base import Example, Rule, RuleContext, Spelled, prefiltered
@@ -225,6 +226,40 @@ _CONSUMES_A_KEY = Spelled(
     binds=("jax",),
     on=(ast.FunctionDef, ast.AsyncFunctionDef),
 )
+
+
+def _held_object_key(
+    call: ast.Call,
+    held: dict[str, str],
+    ctx: RuleContext,
+    maybe_none: frozenset[str],
+    base: Callable[[ast.Call], object],
+) -> object:
+    """The role of `obj(...)` or `obj.method(...)` for an object of a class of the module the
+    function holds (`held`: name -> class): the stored key its method draws from
+    (`stored_key_draws`), or the argument it gives a key parameter the method consumes
+    (`method_key_params`); else what `base` says."""
+    func = call.func
+    if isinstance(func, ast.Name):
+        name, method = func.id, "__call__"
+    elif isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+        name, method = func.value.id, func.attr
+    else:
+        return base(call)
+    class_name = held.get(name)
+    if class_name is None:
+        return base(call)
+    stored = dict(ctx.model.stored_key_draws(class_name)).get(method)
+    if stored is not None:
+        spelling = name if method == "__call__" else f"{name}.{method}"
+        return object_key(call, {spelling: (f"{class_name}.{method}", stored)})
+    drawn = ctx.model.method_key_params(class_name, method)
+    if drawn:
+        record = ctx.model.functions.get(f"{class_name}.{method}")
+        found = method_argument(call, record.node, drawn, maybe_none, ctx.model)
+        if found is not None:
+            return found
+    return base(call)
 
 
 def _module_reuses(node: ast.AST, ctx: RuleContext) -> object:
@@ -1139,20 +1174,15 @@ class PrngKeyReuse(Rule):
             classify_here = partial(
                 classify_call, resolver=resolver, model=ctx.model, maybe_none=params, makers=makers
             )
-            # Objects of the module's classes the function holds whose methods draw from a key
-            # their class stores once: `sampler.sample(n)` twice draws the same numbers.
-            # (Only where the text names such a class: instances are looked for then.)
-            drawing = any(contains_word(text, c) for c in ctx.model.stored_draw_classes)
-            held_draws = {
-                name if method == "__call__" else f"{name}.{method}": (f"{cls}.{method}", stored)
-                for name, cls in (ctx.model.classes_in(node).items() if drawing else ())
-                for method, stored in ctx.model.stored_key_draws(cls)
-            }
-            if held_draws:
-                classify_held = classify_here
-
-                def classify_here(call: ast.Call, draws=held_draws, base=classify_held):
-                    return object_key(call, draws) or base(call)
+            # Objects of the module's classes a function (not a method: a method's findings
+            # are kept while its siblings change) holds: a method drawing from a key the class
+            # stores once (`sampler.sample(n)` twice draws the same numbers), or consuming a
+            # key it is given (`model(x, key=key)`).
+            held = ctx.model.classes_in(node) if me is None and ctx.model.classes else {}
+            if held:
+                classify_here = partial(
+                    _held_object_key, held=held, ctx=ctx, maybe_none=params, base=classify_here
+                )
 
             def opaque(path: str) -> bool:
                 root = path_root(path)

@@ -525,6 +525,60 @@ ROWS = [
         """,
     ),
     (
+        "equinox-module-called-twice-with-one-key",
+        "equinox",
+        """
+        import equinox as eqx
+        import jax.numpy as jnp
+        import jax.random as jr
+
+        class Model(eqx.Module):
+            linear: eqx.nn.Linear
+            drop: eqx.nn.Dropout
+
+            def __init__(self, key):
+                self.linear = eqx.nn.Linear(2, 2, key=key)
+                self.drop = eqx.nn.Dropout(0.5)
+
+            def __call__(self, x, *, key):
+                return self.drop(self.linear(x), key=key)
+
+        def run(key):
+            model_key, key = jr.split(key)
+            model = Model(model_key)
+            first = model(jnp.ones(2), key=key)
+            second = model(jnp.ones(2), key=key)  # error
+            return first, second
+
+        run(jr.key(0))
+        """,
+        """
+        import equinox as eqx
+        import jax.numpy as jnp
+        import jax.random as jr
+
+        class Model(eqx.Module):
+            linear: eqx.nn.Linear
+            drop: eqx.nn.Dropout
+
+            def __init__(self, key):
+                self.linear = eqx.nn.Linear(2, 2, key=key)
+                self.drop = eqx.nn.Dropout(0.5)
+
+            def __call__(self, x, *, key):
+                return self.drop(self.linear(x), key=key)
+
+        def run(key):
+            model_key, first_key, second_key = jr.split(key, 3)
+            model = Model(model_key)
+            first = model(jnp.ones(2), key=first_key)
+            second = model(jnp.ones(2), key=second_key)
+            return first, second
+
+        run(jr.key(0))
+        """,
+    ),
+    (
         "helper-hands-back-its-key",
         "jax",
         """
