@@ -225,7 +225,9 @@ def library_key(
         held = _maker_methods(makers.get(_dotted(func) or ""))
         if held is not None:  # `self.drop(x, key=key)`: an attribute holding a library object
             consumer = held.get("__call__")
-            return consumer.key_of(call) if consumer is not None else None
+            if consumer is None or switched_off(call):
+                return None
+            return consumer.key_of(call)
         method = func.attr
         if method not in _LIBRARY_METHOD_NAMES:
             return None
@@ -260,12 +262,29 @@ def library_key(
     if isinstance(func, ast.Call):  # `nn.Dropout(0.5)(x, rng=key)`
         table = _maker_methods(resolver.qualname(func.func))
         consumer = table.get("__call__") if table else None
-        return consumer.key_of(call) if consumer is not None else None
+        if consumer is None or switched_off(call) or switched_off(func):
+            return None
+        return consumer.key_of(call)
     if isinstance(func, ast.Name):
         table = _maker_methods(makers.get(func.id))
         consumer = table.get("__call__") if table else None
-        return consumer.key_of(call) if consumer is not None else None
+        if consumer is None or switched_off(call):
+            return None
+        return consumer.key_of(call)
     return None
+
+
+# Keywords that switch a dropout layer off, given `True` when it is built or called (equinox's
+# `inference`, flax's `deterministic`): it returns its input and reads no key.
+_SWITCHES_OFF = frozenset({"inference", "deterministic"})
+
+
+def switched_off(call: ast.Call) -> bool:
+    """`Dropout(0.5, inference=True)`, `drop(x, key=key, deterministic=True)`."""
+    return any(
+        k.arg in _SWITCHES_OFF and isinstance(k.value, ast.Constant) and k.value.value is True
+        for k in call.keywords
+    )
 
 
 # What code spells where it may hand a key to a library consumer (`library_key`).
@@ -311,6 +330,8 @@ def library_makers(
                     }
                 if not _transformed_draws(node.value, local, resolver, drawers):
                     maker += DRAWS_NOTHING
+            if maker and switched_off(node.value):
+                maker = None  # `eqx.nn.Dropout(0.1, inference=True)`: draws nothing
             for name in names:
                 if maker and _maker_methods(maker) is not None:
                     if found.setdefault(name, maker) != maker:
@@ -388,6 +409,7 @@ def attribute_makers(cls: ast.ClassDef, resolver: Resolver) -> dict[str, str]:
                         continue
                     maker = resolver.qualname(value.func) if isinstance(value, ast.Call) else None
                     listed = maker not in _STREAM_MAKERS and _maker_methods(maker) is not None
+                    listed = listed and not switched_off(value)
                     if not listed or found.setdefault(target.attr, maker) != maker:
                         mixed.add(target.attr)
     result = {attribute: maker for attribute, maker in found.items() if attribute not in mixed}

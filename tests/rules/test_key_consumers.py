@@ -718,6 +718,32 @@ UNREAD = [
         """,
     ),
     (
+        "equinox-dropout-switched-off",
+        "equinox",
+        """
+        import equinox as eqx
+        import jax.numpy as jnp
+        import jax.random as jr
+
+        class Block(eqx.Module):
+            drop: eqx.nn.Dropout
+
+            def __init__(self):
+                self.drop = eqx.nn.Dropout(0.5, inference=True)
+
+            def __call__(self, x, *, key):
+                for _ in range(2):
+                    x = self.drop(x, key=key)
+                return x
+
+        key = jr.key(0)
+        out = Block()(jnp.ones(2), key=key)
+        drop = eqx.nn.Dropout(0.5)
+        first = drop(jnp.ones(2), key=key, inference=True)
+        second = drop(jnp.ones(2), key=key, inference=True)
+        """,
+    ),
+    (
         "helper-drawing-only-while-training",
         "jax",
         """
