@@ -228,6 +228,39 @@ _CONSUMES_A_KEY = Spelled(
 )
 
 
+def _scope_classify(
+    node: ast.FunctionDef | ast.AsyncFunctionDef,
+    ctx: RuleContext,
+    resolver: Resolver,
+    params: frozenset[str],
+    record,
+    me: str | None,
+) -> Callable[[ast.Call], object]:
+    """The KeyFlow role of a call in a function (`classify_call`), with the library objects
+    its body binds, the library layers its object stores (`self.drop`), and the objects of
+    the module's classes it holds (`_held_object_key`)."""
+    local_makers = library_makers(node.body, resolver, ctx.model.rng_stream_drawers)
+    # (The class read only where the text may call a stored layer: a method's findings that
+    # read its class are not kept across edits of the other methods.)
+    stored_layer = me is not None and _may_call_a_stored_layer(ctx.code_text(node), resolver)
+    owner = ctx.model.classes.get(record.class_name) if stored_layer else None
+    if owner is not None:  # `self.drop(x, key=key)`: a layer the class stores
+        held = attribute_makers(owner.node, ctx.model.resolver)
+        local_makers = {**{f"{me}.{a}": maker for a, maker in held.items()}, **local_makers}
+    makers = {**ctx.model.key_makers, **local_makers} if local_makers else None
+    classify = partial(
+        classify_call, resolver=resolver, model=ctx.model, maybe_none=params, makers=makers
+    )
+    # Objects of the module's classes a function (not a method: a method's findings are kept
+    # while its siblings change) holds: a method drawing from a key the class stores once
+    # (`sampler.sample(n)` twice draws the same numbers), or consuming a key it is given
+    # (`model(x, key=key)`).
+    objects = ctx.model.classes_in(node) if me is None and ctx.model.classes else {}
+    if objects:
+        return partial(_held_object_key, held=objects, ctx=ctx, maybe_none=params, base=classify)
+    return classify
+
+
 def _held_object_key(
     call: ast.Call,
     held: dict[str, str],
@@ -1159,30 +1192,9 @@ class PrngKeyReuse(Rule):
             if not resolver.binds_module("jax"):
                 return ()
             params = frozenset(all_params(node))  # may be None where the call is
-            local_makers = library_makers(node.body, resolver, ctx.model.rng_stream_drawers)
             record = ctx.model.records.get(node)
             me = _instance_param(node) if record is not None and record.class_name else None
-            text = ctx.code_text(node)
-            # (The class read only where the text may call a stored layer: a method's findings
-            # that read its class are not kept across edits of the other methods.)
-            stored_layer = me is not None and _may_call_a_stored_layer(text, resolver)
-            owner = ctx.model.classes.get(record.class_name) if stored_layer else None
-            if owner is not None:  # `self.drop(x, key=key)`: a layer the class stores
-                held = attribute_makers(owner.node, ctx.model.resolver)
-                local_makers = {**{f"{me}.{a}": maker for a, maker in held.items()}, **local_makers}
-            makers = {**ctx.model.key_makers, **local_makers} if local_makers else None
-            classify_here = partial(
-                classify_call, resolver=resolver, model=ctx.model, maybe_none=params, makers=makers
-            )
-            # Objects of the module's classes a function (not a method: a method's findings
-            # are kept while its siblings change) holds: a method drawing from a key the class
-            # stores once (`sampler.sample(n)` twice draws the same numbers), or consuming a
-            # key it is given (`model(x, key=key)`).
-            held = ctx.model.classes_in(node) if me is None and ctx.model.classes else {}
-            if held:
-                classify_here = partial(
-                    _held_object_key, held=held, ctx=ctx, maybe_none=params, base=classify_here
-                )
+            classify_here = _scope_classify(node, ctx, resolver, params, record, me)
 
             def opaque(path: str) -> bool:
                 root = path_root(path)
