@@ -41,6 +41,11 @@ class ExternalFacts:
     consumed_keys: frozenset[str] = frozenset()
     derived_keys: tuple[tuple[str, str], ...] = ()
     returned_keys: tuple[tuple[int, str], ...] = ()
+    # The conditions on its other parameters under which it reads each consumed key
+    # (`key_consumers.draw_conditions`): (key, ((parameter, state), ...)), with the literal
+    # defaults of those parameters: a call passing `train=False` leaves the key unread.
+    key_conditions: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = ()
+    condition_defaults: tuple[tuple[str, object], ...] = ()
     # The places of its result that every return fills with a boolean array (-1: the value
     # itself; else an index of the tuple it returns): `x, y, mask = load_batch()`.
     returned_booleans: frozenset[int] = frozenset()

@@ -26,6 +26,7 @@ from jax_lsp.analysis.boolean_args import returned_booleans
 from jax_lsp.analysis.document import Document, UnitSource, first_line
 from jax_lsp.analysis.external import CallSite, ExternalFacts, facts_key
 from jax_lsp.analysis.flow import annotation_kind, dotted_name
+from jax_lsp.analysis.keys import key_conditions
 from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.lineage import Lineage
 from jax_lsp.analysis.model import ModuleModel
@@ -846,11 +847,13 @@ def _key_facts(model: ModuleModel, path: str) -> dict[str, object]:
     derived = summary.derived if summary is not None else ()
     if not consumed and not derived:
         return {}
+    node = model.functions[path].node
     return {
-        "key_params": tuple(positional_params(model.functions[path].node)),
+        "key_params": tuple(positional_params(node)),
         "consumed_keys": consumed,
         "derived_keys": derived,
         "returned_keys": summary.returned if summary is not None else (),
+        **key_conditions(node, consumed, model.functions, model.key_helpers),
     }
 
 

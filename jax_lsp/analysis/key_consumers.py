@@ -15,7 +15,7 @@ from types import MappingProxyType
 
 from jax_lsp.analysis.imports import Resolver
 from jax_lsp.analysis.names import local_names
-from jax_lsp.analysis.nodes import own_returns, scope_nodes, walk_nodes
+from jax_lsp.analysis.nodes import is_none, own_returns, scope_nodes, walk_nodes
 from jax_lsp.analysis.traced import all_params
 
 _NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
@@ -128,8 +128,29 @@ LIBRARY_METHODS: dict[str, dict[str, KeyConsumer]] = {
     },
     "flax.linen.Dropout": {"__call__": KeyConsumer(None, "rng")},
     "flax.linen.": {},  # modules: `init` and `apply` as any module's
-    "equinox.nn.": {"__call__": KeyConsumer(None, "key")},
+    # Of equinox's layers, only these read the key they are called with (dropout, a split
+    # per layer or head); the others take `key=` for a uniform API and ignore it.
+    "equinox.nn.Dropout": {"__call__": KeyConsumer(None, "key")},
+    "equinox.nn.MultiheadAttention": {"__call__": KeyConsumer(None, "key")},
+    "equinox.nn.Sequential": {"__call__": KeyConsumer(None, "key")},
+    "equinox.nn.": {},
 }
+
+# Haiku calls that take a key from the transformed function's stream: `apply` splits the key
+# it is given for them. A transformed function that calls none (an MLP, a linear model)
+# leaves `apply`'s key unread (`init` draws the initial parameters from its own).
+HAIKU_STREAM_DRAWS = frozenset(
+    {"haiku.next_rng_key", "haiku.maybe_next_rng_key", "haiku.reserve_rng_keys"}
+)
+# What these makers' `apply` does with its key depends on the function they transform: made
+# from a function not known to draw from the stream, the object is held under the maker's
+# name with `DRAWS_NOTHING` added, whose `apply` reads no key.
+_STREAM_MAKERS = frozenset({"haiku.transform", "haiku.transform_with_state"})
+DRAWS_NOTHING = " of a function drawing nothing"
+for _maker in _STREAM_MAKERS:
+    LIBRARY_METHODS[_maker + DRAWS_NOTHING] = {
+        m: c for m, c in LIBRARY_METHODS[_maker].items() if m != "apply"
+    }
 
 
 # Methods of an object the model cannot place, told by their spelling: a distribution's
@@ -201,6 +222,12 @@ def library_key(
         consumer = LIBRARY_FUNCTIONS.get(qualname)
         return consumer.key_of(call) if consumer is not None else None
     if isinstance(func, ast.Attribute):
+        held = _maker_methods(makers.get(_dotted(func) or ""))
+        if held is not None:  # `self.drop(x, key=key)`: an attribute holding a library object
+            consumer = held.get("__call__")
+            if consumer is None or switched_off(call):
+                return None
+            return consumer.key_of(call)
         method = func.attr
         if method not in _LIBRARY_METHOD_NAMES:
             return None
@@ -210,9 +237,13 @@ def library_key(
             maker = makers.get(receiver.id)
         elif isinstance(receiver, ast.Call):
             maker = resolver.qualname(receiver.func)
+            if maker in _STREAM_MAKERS:
+                maker += DRAWS_NOTHING  # the function it transforms is not looked into here
         consumer = (_maker_methods(maker) or {}).get(method)
         if consumer is not None:
             return consumer.key_of(call)
+        if maker is not None and maker.endswith(DRAWS_NOTHING):
+            return None  # its `apply` reads no key: not a module's `apply` told by spelling
         if method == "sample":
             return _SAMPLE_SEED.key_of(call)
         if method == "apply":
@@ -231,12 +262,29 @@ def library_key(
     if isinstance(func, ast.Call):  # `nn.Dropout(0.5)(x, rng=key)`
         table = _maker_methods(resolver.qualname(func.func))
         consumer = table.get("__call__") if table else None
-        return consumer.key_of(call) if consumer is not None else None
+        if consumer is None or switched_off(call) or switched_off(func):
+            return None
+        return consumer.key_of(call)
     if isinstance(func, ast.Name):
         table = _maker_methods(makers.get(func.id))
         consumer = table.get("__call__") if table else None
-        return consumer.key_of(call) if consumer is not None else None
+        if consumer is None or switched_off(call):
+            return None
+        return consumer.key_of(call)
     return None
+
+
+# Keywords that switch a dropout layer off, given `True` when it is built or called (equinox's
+# `inference`, flax's `deterministic`): it returns its input and reads no key.
+_SWITCHES_OFF = frozenset({"inference", "deterministic"})
+
+
+def switched_off(call: ast.Call) -> bool:
+    """`Dropout(0.5, inference=True)`, `drop(x, key=key, deterministic=True)`."""
+    return any(
+        k.arg in _SWITCHES_OFF and isinstance(k.value, ast.Constant) and k.value.value is True
+        for k in call.keywords
+    )
 
 
 # What code spells where it may hand a key to a library consumer (`library_key`).
@@ -257,17 +305,33 @@ def may_use_library_key(text: str) -> bool:
     return any(map(text.__contains__, LIBRARY_KEY_WORDS))
 
 
-def library_makers(statements: list[ast.stmt], resolver: Resolver) -> dict[str, str]:
+def library_makers(
+    statements: list[ast.stmt], resolver: Resolver, drawers: frozenset[str] = frozenset()
+) -> dict[str, str]:
     """Names a scope binds (once, or always to the same maker) to an object a library call
     made (`net = hk.transform(f)`, `d = distrax.Normal(0, 1)`): name -> the maker's qualified
-    name, for the makers `LIBRARY_METHODS` lists."""
+    name, for the makers `LIBRARY_METHODS` lists (with `DRAWS_NOTHING` added for a haiku
+    transform of a function not known to draw from the key stream). `drawers`: the module's
+    functions and classes that draw from it (`KeyFacts.rng_stream_drawers`)."""
     found: dict[str, str] = {}
     mixed: set[str] = set()
+    local: dict[str, ast.AST] | None = None
     for node in scope_nodes(statements):
         if isinstance(node, ast.Assign | ast.AnnAssign) and node.value is not None:
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             names = [t.id for t in targets if isinstance(t, ast.Name)]
             maker = resolver.qualname(node.value.func) if isinstance(node.value, ast.Call) else None
+            if maker in _STREAM_MAKERS:
+                if local is None:
+                    local = {
+                        n.name: n
+                        for n in scope_nodes(statements)
+                        if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)
+                    }
+                if not _transformed_draws(node.value, local, resolver, drawers):
+                    maker += DRAWS_NOTHING
+            if maker and switched_off(node.value):
+                maker = None  # `eqx.nn.Dropout(0.1, inference=True)`: draws nothing
             for name in names:
                 if maker and _maker_methods(maker) is not None:
                     if found.setdefault(name, maker) != maker:
@@ -275,6 +339,89 @@ def library_makers(statements: list[ast.stmt], resolver: Resolver) -> dict[str, 
                 else:
                     mixed.add(name)
     return {name: maker for name, maker in found.items() if name not in mixed}
+
+
+def _transformed_draws(
+    call: ast.Call, local: Mapping[str, ast.AST], resolver: Resolver, drawers: frozenset[str]
+) -> bool:
+    """Is the function a haiku transform is given known to draw from the key stream: a lambda
+    or a function of the scope whose code does (`draws_from_stream`), or a function of the
+    module among `drawers`? One the model cannot see is not."""
+    function = call.args[0] if call.args else None
+    if isinstance(function, ast.Lambda):
+        return draws_from_stream(function, resolver, drawers)
+    if isinstance(function, ast.Name):
+        if function.id in local:
+            return draws_from_stream(local[function.id], resolver, drawers)
+        return function.id in drawers
+    return False
+
+
+def draws_from_stream(node: ast.AST, resolver: Resolver, drawers: frozenset[str]) -> bool:
+    """Does the code under `node` take a key from haiku's stream (`HAIKU_STREAM_DRAWS`), or
+    name one of the module's functions and classes that do (`drawers`)?"""
+    for child in walk_nodes(node):
+        if isinstance(child, ast.Name) and child.id in drawers:
+            return True
+        if isinstance(child, ast.Call) and resolver.qualname(child.func) in HAIKU_STREAM_DRAWS:
+            return True
+    return False
+
+
+def _dotted(expr: ast.expr) -> str | None:
+    """`self.drop` for an attribute chain on a name, else None."""
+    if isinstance(expr, ast.Name):
+        return expr.id
+    if isinstance(expr, ast.Attribute):
+        base = _dotted(expr.value)
+        return None if base is None else f"{base}.{expr.attr}"
+    return None
+
+
+def attribute_makers(cls: ast.ClassDef, resolver: Resolver) -> dict[str, str]:
+    """Attributes of the instance that the class's methods bind (always to the same maker)
+    to an object a library call made (`self.drop = eqx.nn.Dropout(0.1)`): attribute -> the
+    maker's qualified name, for the makers `LIBRARY_METHODS` lists (a haiku transform, whose
+    `apply` depends on the function it transforms, is left out). Memoised on the class node
+    and the resolver."""
+    known = _ATTRIBUTE_MAKERS.get(cls)
+    if known is not None and known[0] is resolver:
+        return known[1]
+    found: dict[str, str] = {}
+    mixed: set[str] = set()
+    for method in cls.body:
+        if not isinstance(method, ast.FunctionDef | ast.AsyncFunctionDef):
+            continue
+        positional = [*method.args.posonlyargs, *method.args.args]
+        if not positional:
+            continue
+        me = positional[0].arg
+        for node in walk_nodes(method):
+            if isinstance(node, ast.Assign | ast.AnnAssign) and node.value is not None:
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                value = node.value
+                for target in targets:
+                    if not (
+                        isinstance(target, ast.Attribute)
+                        and isinstance(target.value, ast.Name)
+                        and target.value.id == me
+                    ):
+                        continue
+                    maker = resolver.qualname(value.func) if isinstance(value, ast.Call) else None
+                    listed = maker not in _STREAM_MAKERS and _maker_methods(maker) is not None
+                    listed = listed and not switched_off(value)
+                    if not listed or found.setdefault(target.attr, maker) != maker:
+                        mixed.add(target.attr)
+    result = {attribute: maker for attribute, maker in found.items() if attribute not in mixed}
+    _ATTRIBUTE_MAKERS[cls] = (resolver, result)
+    return result
+
+
+# `attribute_makers` by class node: (the resolver asked with, attribute -> maker). Weak keys: a
+# forgotten tree takes its entries along.
+_ATTRIBUTE_MAKERS: weakref.WeakKeyDictionary[ast.AST, tuple[Resolver, dict[str, str]]] = (
+    weakref.WeakKeyDictionary()
+)
 
 
 # -- what a function does with its key parameters, for its callers ------------------------------
@@ -346,3 +493,198 @@ def returned_keys(
 def arguments_by_param(call: ast.Call, positional: tuple[str, ...]) -> dict[str, ast.expr] | None:
     """The call's arguments by the parameter they bind (None: a `*args` hides which)."""
     return given_values(call, list(positional))
+
+
+# -- when a function reads its key parameter ----------------------------------------------------
+# What a parameter is where a key is read: None, not None, true or false (`if train:`).
+IS_NONE, NOT_NONE, TRUTHY, FALSY = "none", "not-none", "truthy", "falsy"
+_OPPOSITE = {IS_NONE: NOT_NONE, NOT_NONE: IS_NONE, TRUTHY: FALSY, FALSY: TRUTHY}
+DrawCondition = tuple[str, str]  # (parameter, IS_NONE | NOT_NONE | TRUTHY | FALSY)
+
+
+# What a call gives a key to: the conditions (on the caller's parameters) under which the
+# callee reads it, or `NEVER_READ` when the call's arguments break them (None: not known).
+PassedKey = Callable[[ast.Call, str], "frozenset[DrawCondition] | None"]
+NEVER_READ: frozenset[DrawCondition] = frozenset({("", "never")})
+
+
+def draw_conditions(
+    function: ast.FunctionDef | ast.AsyncFunctionDef, key: str, passed: PassedKey | None = None
+) -> frozenset[DrawCondition]:
+    """What holds of the function's other parameters wherever it reads its parameter `key`:
+    every read sits under `if train:`, `if not deterministic:`, `if cache is None:` (or the
+    `else`, or after `if deterministic: return x`). A caller whose arguments break one of
+    them (`train=False`, or leaving a default that does) has its key left unread. A
+    parameter the function rebinds tells nothing. `passed` says what a call the function
+    hands `key` to does with it (a helper reading it under a condition on an argument the
+    function passes on: `forward(x, key, train)`). Without `passed`, memoised on the node: a
+    fact of its subtree."""
+    if passed is not None:
+        return _draw_conditions(function, key, passed)
+    known = _DRAW_CONDITIONS.get(function)
+    if known is None:
+        known = _DRAW_CONDITIONS[function] = {}
+    found = known.get(key)
+    if found is None:
+        found = known[key] = _draw_conditions(function, key, None)
+    return found
+
+
+def _draw_conditions(
+    function: ast.FunctionDef | ast.AsyncFunctionDef, key: str, passed: PassedKey | None
+) -> frozenset[DrawCondition]:
+    # A test tells what a parameter holds as passed only before the function rebinds it
+    # (`if noise is None: noise = normal(key, shape)` rebinds it after).
+    first_store: dict[str, int] = {}
+    for node in scope_nodes(function.body):
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            first_store[node.id] = min(node.lineno, first_store.get(node.id, node.lineno))
+    candidates = frozenset(all_params(function)) - {key}
+    found: frozenset[DrawCondition] | None = None
+
+    def holding_when(test: ast.expr, truth: bool) -> frozenset[DrawCondition]:
+        params = frozenset(
+            p for p in candidates if first_store.get(p, test.lineno + 1) > test.lineno
+        )
+        return _holding_when(test, params, truth)
+
+    def visit(node: ast.AST, holding: frozenset[DrawCondition]) -> None:
+        nonlocal found
+        if isinstance(node, ast.Name) and node.id == key:
+            found = holding if found is None else found & holding
+        elif passed is not None and isinstance(node, ast.Call) and _hands_over(node, key):
+            extra = passed(node, key)
+            for child in ast.iter_child_nodes(node):
+                value = child.value if isinstance(child, ast.keyword) else child
+                if extra is None or not (isinstance(value, ast.Name) and value.id == key):
+                    visit(child, holding)
+                elif extra is not NEVER_READ:
+                    visit(value, holding | extra)
+        elif isinstance(node, ast.If | ast.IfExp):
+            visit(node.test, holding)
+            when_true = holding | holding_when(node.test, True)
+            when_false = holding | holding_when(node.test, False)
+            if isinstance(node, ast.If):
+                block(node.body, when_true)
+                block(node.orelse, when_false)
+            else:
+                visit(node.body, when_true)
+                visit(node.orelse, when_false)
+        else:
+            for child in ast.iter_child_nodes(node):
+                if not isinstance(child, _STATEMENT_PARTS):
+                    visit(child, holding)
+            for field in ("body", "orelse", "finalbody"):
+                statements = getattr(node, field, None)
+                if isinstance(statements, list):  # (a lambda's body is an expression)
+                    block(statements, holding)
+            for part in (*getattr(node, "handlers", ()), *getattr(node, "cases", ())):
+                visit(part, holding)
+
+    def block(statements: list[ast.stmt], holding: frozenset[DrawCondition]) -> None:
+        for statement in statements:
+            visit(statement, holding)
+            if isinstance(statement, ast.If):
+                # `if deterministic: return x`: what follows runs only when the test failed.
+                if _exits(statement.body) and not _exits(statement.orelse):
+                    holding = holding | holding_when(statement.test, False)
+                elif _exits(statement.orelse) and not _exits(statement.body):
+                    holding = holding | holding_when(statement.test, True)
+
+    block(function.body, frozenset())
+    return found or frozenset()
+
+
+_STATEMENT_PARTS = (ast.stmt, ast.excepthandler, ast.match_case)
+
+
+def handing_over(function: ast.AST, key: str) -> tuple[ast.Call, ...]:
+    """The calls under the function that take the name `key` itself as an argument.
+    Memoised on the node: a fact of its subtree."""
+    known = _HANDING_OVER.get(function)
+    if known is None:
+        known = _HANDING_OVER[function] = {}
+    found = known.get(key)
+    if found is None:
+        found = known[key] = tuple(
+            node
+            for node in walk_nodes(function)
+            if isinstance(node, ast.Call) and _hands_over(node, key)
+        )
+    return found
+
+
+def _hands_over(call: ast.Call, key: str) -> bool:
+    """Does the call take the name `key` itself as an argument?"""
+    return any(isinstance(a, ast.Name) and a.id == key for a in call.args) or any(
+        isinstance(k.value, ast.Name) and k.value.id == key for k in call.keywords
+    )
+
+
+def _exits(body: list[ast.stmt]) -> bool:
+    """The block leaves what holds it: the statements after it run only when it did not."""
+    return bool(body) and isinstance(body[-1], ast.Return | ast.Raise | ast.Continue | ast.Break)
+
+
+def _holding_when(test: ast.expr, params: frozenset[str], truth: bool) -> frozenset[DrawCondition]:
+    """What `test` being `truth` says of the parameters: `train` true -> (train, TRUTHY);
+    `not a and b is None` true -> (a, FALSY), (b, IS_NONE); `a or b` false -> both FALSY."""
+    if isinstance(test, ast.Name) and test.id in params:
+        return frozenset({(test.id, TRUTHY if truth else FALSY)})
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        return _holding_when(test.operand, params, not truth)
+    if (
+        isinstance(test, ast.Compare)
+        and len(test.ops) == 1
+        and isinstance(test.ops[0], ast.Is | ast.IsNot)
+        and isinstance(test.left, ast.Name)
+        and test.left.id in params
+        and is_none(test.comparators[0])
+    ):
+        state = IS_NONE if isinstance(test.ops[0], ast.Is) else NOT_NONE
+        return frozenset({(test.left.id, state if truth else _OPPOSITE[state])})
+    # Every operand of a true `and` (of a false `or`) holds; of the others, nothing is known.
+    if isinstance(test, ast.BoolOp) and truth == isinstance(test.op, ast.And):
+        return frozenset().union(*(_holding_when(v, params, truth) for v in test.values))
+    return frozenset()
+
+
+def breaks_condition(
+    condition: DrawCondition, value: ast.expr, may_be_none: Callable[[ast.expr], bool]
+) -> bool:
+    """Does the argument (or default) `value` make `condition` false? A literal does
+    (`train=False` against TRUTHY); for IS_NONE, any value that cannot be None
+    (`may_be_none`: the caller's judgement of a name it passes)."""
+    state = condition[1]
+    if state == IS_NONE:
+        return not may_be_none(value)
+    if not isinstance(value, ast.Constant):
+        return False
+    if state == NOT_NONE:
+        return value.value is None
+    return bool(value.value) is (state == FALSY)
+
+
+def parameter_defaults(function: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, ast.expr]:
+    """The function's parameters with a default, to that default."""
+    args = function.args
+    positional = [*args.posonlyargs, *args.args]
+    with_default = positional[len(positional) - len(args.defaults) :]
+    found = {arg.arg: default for arg, default in zip(with_default, args.defaults, strict=True)}
+    found.update(
+        (arg.arg, default)
+        for arg, default in zip(args.kwonlyargs, args.kw_defaults, strict=True)
+        if default is not None
+    )
+    return found
+
+
+# `handing_over` by function node, then key name. Weak keys, as below.
+_HANDING_OVER: weakref.WeakKeyDictionary[ast.AST, dict[str, tuple[ast.Call, ...]]] = (
+    weakref.WeakKeyDictionary()
+)
+# `draw_conditions` by function node, then key parameter. Weak keys: a forgotten tree takes its
+# entries along.
+_DRAW_CONDITIONS: weakref.WeakKeyDictionary[ast.AST, dict[str, frozenset[DrawCondition]]] = (
+    weakref.WeakKeyDictionary()
+)

@@ -18,7 +18,9 @@ from jax_lsp.analysis.imports import Resolver
 from jax_lsp.analysis.key_consumers import (
     LIBRARY_MAKER_ROOTS,
     KeySummary,
+    attribute_makers,
     derived_params,
+    draws_from_stream,
     library_key,
     library_makers,
     may_use_library_key,
@@ -27,6 +29,7 @@ from jax_lsp.analysis.key_consumers import (
 from jax_lsp.analysis.keys import (
     KeyFlow,
     Reuse,
+    called_as,
     classify_call,
     consumed_params,
     consumer_key,
@@ -47,7 +50,8 @@ from jax_lsp.analysis.keys import (
 )
 from jax_lsp.analysis.model_view import ModelFact, ModelView
 from jax_lsp.analysis.summary import FunctionNode, unit_summary
-from jax_lsp.analysis.traced import all_params
+from jax_lsp.analysis.text import contains_word
+from jax_lsp.analysis.traced import all_params, positional_params
 from jax_lsp.analysis.unit_memo import Keyed, per_unit
 
 
@@ -77,6 +81,7 @@ class KeyFacts(ModelFact):
                             self._keyed_makers,
                             self.model.module_globals.initializer_globals,
                             self._external_key_functions,
+                            self.rng_stream_drawers,
                         )
                     )
             self._key_helpers = self._helpers_through_calls(helpers)
@@ -108,7 +113,45 @@ class KeyFacts(ModelFact):
             self.model.module_globals.initializer_globals,
             self.key_makers,
             self.model.external,
+            self.rng_stream_drawers,
         )
+
+    @cached_property
+    def rng_stream_drawers(self) -> frozenset[str]:
+        """The module's top-level functions and classes whose code takes a key from haiku's
+        stream (`hk.next_rng_key()`, ...), itself or through others of them it names: a
+        haiku transform of one of them splits the key its `apply` is given."""
+        if not self.model.resolver.binds_module("haiku"):
+            return frozenset()
+        defined: list[tuple[UnitSource, frozenset[str]]] = []
+        drawers: set[str] = set()
+        for unit in self.model.document.units:
+            if unit.tree is None:
+                continue
+            names = frozenset(
+                statement.name
+                for statement in unit.tree.body
+                if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
+            )
+            if not names:
+                continue
+            source = unit.source
+            if _draws_from_stream(source, self.model.aliases):
+                drawers |= names
+            else:
+                defined.append((source, names))
+        while defined:  # those naming a drawer draw too
+            naming = [
+                (source, names)
+                for source, names in defined
+                if any(contains_word(source.text, drawer) for drawer in drawers)
+            ]
+            if not naming:
+                break
+            for _, names in naming:
+                drawers |= names
+            defined = [entry for entry in defined if entry not in naming]
+        return frozenset(drawers)
 
     @cached_property
     def key_makers(self) -> dict[str, str]:
@@ -118,7 +161,9 @@ class KeyFacts(ModelFact):
         if not any(self.model.resolver.binds_module(root) for root in LIBRARY_MAKER_ROOTS):
             return {}
         assigned = self.model.module_globals.top_level_values
-        return self.model.document.lineage.reuse(_key_makers, self.model.aliases, assigned)
+        return self.model.document.lineage.reuse(
+            _key_makers, self.model.aliases, assigned, self.rng_stream_drawers
+        )
 
     @property
     def key_summaries(self) -> dict[str, KeySummary]:
@@ -181,8 +226,12 @@ class KeyFacts(ModelFact):
             added = False
             for name, record in functions.items():
                 node = record.node
-                if "." in name or isinstance(node, ast.Lambda) or not all_params(node):
+                if isinstance(node, ast.Lambda) or not all_params(node):
                     continue
+                if "." in name:
+                    if not (name.endswith(".__init__") and named_by_calls(record)):
+                        continue
+                    name = called_as(record)  # a class's `__init__` runs when it is called
                 # Only a function whose text names a helper can call one.
                 text = self.model._source_of[node].node_lines(node)
                 named = [helper for helper in helpers if helper in text]
@@ -271,11 +320,65 @@ class KeyFacts(ModelFact):
         by_class: dict[str, dict[str, str]] = {}
         for name, class_name in self.model.objects.instances.items():
             if class_name not in by_class:
-                by_class[class_name] = self._stored_key_draws(class_name)
+                by_class[class_name] = self.stored_key_draws(class_name)
             for method, attribute in by_class[class_name].items():
                 spelling = name if method == "__call__" else f"{name}.{method}"
                 found[spelling] = (f"{class_name}.{method}", attribute)
         return found
+
+    def stored_key_draws(self, class_name: str) -> dict[str, str]:
+        """`_stored_key_draws` of a class of the module (memoised; empty for another name)."""
+        found = self._stored_draws.get(class_name)
+        if found is None:
+            known = class_name in self.model.classes
+            found = self._stored_key_draws(class_name) if known else {}
+            self._stored_draws[class_name] = found
+        return found
+
+    @cached_property
+    def _stored_draws(self) -> dict[str, dict[str, str]]:
+        return {}
+
+    def method_key_params(self, class_name: str, method: str) -> frozenset[str]:
+        """The parameters (after `self`) whose key a plain method of a class of the module
+        consumes: itself, through a library layer the object stores (`self.drop(x,
+        key=key)`), or through a key helper of the module. Memoised."""
+        memo = self._method_keys
+        found = memo.get((class_name, method))
+        if found is None:
+            found = memo[(class_name, method)] = self._method_key_params(class_name, method)
+        return found
+
+    @cached_property
+    def _method_keys(self) -> dict[tuple[str, str], frozenset[str]]:
+        return {}
+
+    def _method_key_params(self, class_name: str, method: str) -> frozenset[str]:
+        owner = self.model.classes.get(class_name)
+        record = self.model.functions.get(f"{class_name}.{method}")
+        if owner is None or record is None or record.class_name != class_name:
+            return frozenset()
+        node = record.node
+        if isinstance(node, ast.Lambda | ast.AsyncFunctionDef) or node.decorator_list:
+            return frozenset()  # a static, class or transformed method, a property: not plain
+        positional = positional_params(node)
+        if len(positional) < 2 or not self._may_draw(self.model._source_of[owner.node]):
+            return frozenset()
+        me = positional[0]
+        resolver = self.model.resolver
+        stored = {f"{me}.{a}": m for a, m in attribute_makers(owner.node, resolver).items()}
+        base = self._consumer_role(node)
+        params = frozenset(all_params(node))
+
+        def role(call: ast.Call):
+            found = base(call)
+            if found is None and stored:
+                found = library_key(call, resolver, stored)
+            if found is None:
+                found = helper_key(call, self.model.functions, self.key_helpers, params, resolver)
+            return found
+
+        return consumed_params(node, role) - {me}
 
     def _stored_key_draws(self, class_name: str) -> dict[str, str]:
         """Methods of the class -> the attribute of `self` holding a key that `__init__`
@@ -340,9 +443,9 @@ def _state_root(path: str) -> str:
     return path_root(path).partition("<")[0]
 
 
-# `_own_makers` by function node: (the imports' key, name -> maker). Weak keys: a
-# forgotten tree takes its entries along; the values hold no node.
-_OWN_MAKERS: weakref.WeakKeyDictionary[ast.AST, tuple[int, dict[str, str]]] = (
+# `_own_makers` by function node: (the imports' key and the stream drawers, name -> maker).
+# Weak keys: a forgotten tree takes its entries along; the values hold no node.
+_OWN_MAKERS: weakref.WeakKeyDictionary[ast.AST, tuple[tuple, dict[str, str]]] = (
     weakref.WeakKeyDictionary()
 )
 
@@ -357,6 +460,13 @@ def _unit_global_key_draws(source: UnitSource, aliases: Keyed[Resolver]) -> dict
         if len(drawn) == 1:
             draws[statement.name] = next(iter(drawn))
     return draws
+
+
+@per_unit
+def _draws_from_stream(source: UnitSource, aliases: Keyed[Resolver]) -> bool:
+    """Does the unit's code take a key from haiku's stream (`draws_from_stream`)?"""
+    # Every spelling of a stream draw names `rng_key` (`next_rng_key`, ...).
+    return "rng_key" in source.text and draws_from_stream(source.tree, aliases.value, frozenset())
 
 
 @per_unit
@@ -396,6 +506,7 @@ def _unit_key_helpers(
     makers: Keyed[dict[str, str]],
     initializers: frozenset[str],
     external_functions: tuple[str, ...],
+    drawers: frozenset[str],
 ) -> dict[str, frozenset[str]]:
     """The unit's module functions a call can name -> the parameters whose key they consume
     themselves (`KeyFacts.key_helpers` adds those they pass to other helpers)."""
@@ -411,9 +522,9 @@ def _unit_key_helpers(
         text = source.node_lines(node)
         if not _may_consume_keys(text, resolver, initializers, external_functions):
             continue
-        role = consumer_role(node, aliases, initializers, makers.value, imported.value)
+        role = consumer_role(node, aliases, initializers, makers.value, imported.value, drawers)
         if drawn := consumed_params(node, role):
-            helpers[record.path] = drawn
+            helpers[called_as(record)] = drawn
     return helpers
 
 
@@ -423,11 +534,13 @@ def consumer_role(
     initializers: frozenset[str],
     makers: dict[str, str],
     external: Mapping[str, ExternalFacts] | None,
+    drawers: frozenset[str] = frozenset(),
 ) -> Callable[[ast.Call], object]:
     """The role of a call in `function` as the module's key summaries start from: what a
     sampler, a library consumer, a random initializer of the module (`initializers`) or an
     imported function draws with (no helper of the module: `_helpers_through_calls` adds
-    those); `makers`: the module-level names bound to library objects (`key_makers`)."""
+    those); `makers`: the module-level names bound to library objects (`key_makers`);
+    `drawers`: the module's functions and classes drawing from haiku's key stream."""
     resolver = aliases.value
     function_makers: dict[str, str] | None = None
 
@@ -442,7 +555,7 @@ def consumer_role(
         ):
             return key_argument(call)  # a random initializer draws from its key
         if function_makers is None:
-            function_makers = _function_makers(function, aliases, makers)
+            function_makers = _function_makers(function, aliases, makers, drawers)
         found = library_key(call, resolver, function_makers)
         if found is None and external:
             found = external_key(call, external)
@@ -452,36 +565,44 @@ def consumer_role(
 
 
 def _function_makers(
-    function: FunctionNode, aliases: Keyed[Resolver], makers: dict[str, str]
+    function: FunctionNode,
+    aliases: Keyed[Resolver],
+    makers: dict[str, str],
+    drawers: frozenset[str],
 ) -> dict[str, str]:
     """Names bound to library objects where `function`'s body runs: its own and the
     module's (`makers`)."""
     if isinstance(function, ast.Lambda):
         return makers
-    local = _own_makers(function, aliases)
+    local = _own_makers(function, aliases, drawers)
     return {**makers, **local} if local else makers
 
 
 def _own_makers(
-    function: ast.FunctionDef | ast.AsyncFunctionDef, aliases: Keyed[Resolver]
+    function: ast.FunctionDef | ast.AsyncFunctionDef,
+    aliases: Keyed[Resolver],
+    drawers: frozenset[str],
 ) -> dict[str, str]:
     """`library_makers` of the function's body, memoised on its node and the module's
     imports: a fact of its subtree and the imports alone, which every key summary and key
     helper asks again at each edit. On the node, not its unit: an edit in one method shares
     the other methods' nodes with the last parse (`document._splice_member`)."""
+    inputs = (aliases.key, drawers)
     known = _OWN_MAKERS.get(function)
-    if known is not None and known[0] == aliases.key:
+    if known is not None and known[0] == inputs:
         return known[1]
-    found = library_makers(function.body, aliases.value)
-    _OWN_MAKERS[function] = (aliases.key, found)
+    found = library_makers(function.body, aliases.value, drawers)
+    _OWN_MAKERS[function] = (inputs, found)
     return found
 
 
-def _key_makers(aliases: Keyed[Resolver], assigned: dict[str, list[ast.expr]]) -> dict[str, str]:
+def _key_makers(
+    aliases: Keyed[Resolver], assigned: dict[str, list[ast.expr]], drawers: frozenset[str]
+) -> dict[str, str]:
     """`KeyFacts.key_makers` of the module's top-level assignments."""
     statements = [
         ast.Assign([ast.Name(name, ast.Store())], value)
         for name, values in assigned.items()
         for value in values
     ]
-    return library_makers(statements, aliases.value)
+    return library_makers(statements, aliases.value, drawers)

@@ -25,6 +25,15 @@ from typing import Protocol
 
 from jax_lsp.analysis.external import ExternalFacts
 from jax_lsp.analysis.imports import Resolver
+from jax_lsp.analysis.key_calls import NONE as NONE
+
+# The rules and the key facts ask these here, beside the key flow.
+from jax_lsp.analysis.key_calls import called_as as called_as
+from jax_lsp.analysis.key_calls import helper_key as helper_key
+from jax_lsp.analysis.key_calls import helper_path, spared_by_imported
+from jax_lsp.analysis.key_calls import key_conditions as key_conditions
+from jax_lsp.analysis.key_calls import method_argument as method_argument
+from jax_lsp.analysis.key_calls import named_by_calls as named_by_calls
 from jax_lsp.analysis.key_consumers import (
     DerivedKey,
     KeySummary,
@@ -34,8 +43,7 @@ from jax_lsp.analysis.key_consumers import (
     root_name,
     store_counts,
 )
-
-# The rules ask these here, beside the key flow.
+from jax_lsp.analysis.key_consumers import attribute_makers as attribute_makers
 from jax_lsp.analysis.key_consumers import library_makers as library_makers
 from jax_lsp.analysis.key_consumers import may_use_library_key as may_use_library_key
 from jax_lsp.analysis.kinds import Kind
@@ -43,8 +51,6 @@ from jax_lsp.analysis.names import local_names
 from jax_lsp.analysis.nodes import (
     argument_of,
     child_nodes,
-    is_none,
-    is_staticmethod,
     own_returns,
     runs_at_least_once,
     scope_nodes,
@@ -121,7 +127,6 @@ _RANDOM_INITIALIZERS = frozenset(
 # Calls into these never consume a key (fold_in/clone derive new keys, jnp computes).
 _NON_CONSUMING_PREFIXES = ("jax.random.", "jax.numpy.", "jax.lax.", "builtins.", "numpy.", "math.")
 _UNSURE = "unsure"
-NONE: frozenset[str] = frozenset()  # no name that may hold None
 PASS = "pass"
 _TERMINATORS = (ast.Return, ast.Raise, ast.Continue, ast.Break)
 _NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
@@ -846,7 +851,8 @@ def external_key(call: ast.Call, external: Mapping) -> ast.expr | DerivedKey | N
     if given is None:
         return None
     for name in facts.key_params:
-        if name in facts.consumed_keys and name in given:
+        consumed = name in facts.consumed_keys and name in given
+        if consumed and not spared_by_imported(call, facts, name, given):
             return given[name]
     for name, family in facts.derived_keys:
         if name in given:
@@ -868,7 +874,7 @@ def derived_helper_key(
 ) -> DerivedKey | None:
     """`DerivedKey` of the argument a call of a module function gives to a parameter it
     derives from."""
-    path = _helper_path(call, functions)
+    path = helper_path(call, functions)
     summary = summaries.get(path) if path else None
     record = functions.get(path) if summary is not None else None
     if record is None or not summary.derived:
@@ -885,7 +891,7 @@ def returned_arguments(call: ast.Call, model: KeyInputs) -> list[tuple[int, ast.
     returned_keys`): (place in the returned value, the argument)."""
     places: tuple[tuple[int, str], ...] = ()
     given: dict[str, ast.expr] | None = None
-    path = _helper_path(call, model.functions) if model.key_summaries else None
+    path = helper_path(call, model.functions) if model.key_summaries else None
     summary = model.key_summaries.get(path) if path else None
     if summary is not None and summary.returned:
         places = summary.returned
@@ -898,138 +904,6 @@ def returned_arguments(call: ast.Call, model: KeyInputs) -> list[tuple[int, ast.
     if not given:
         return []
     return [(index, given[name]) for index, name in places if name in given]
-
-
-def helper_key(
-    call: ast.Call,
-    functions: dict,
-    helpers: dict[str, frozenset[str]],
-    maybe_none: frozenset[str] = NONE,
-    resolver: Resolver | None = None,
-):
-    """The argument a call of a module function gives to a parameter it consumes (also
-    through a transformation that passes the arguments on in place, `jax.grad(loss)(p, key)`,
-    when `resolver` is given)."""
-    if resolver is not None and isinstance(call.func, ast.Call):
-        inner = call.func
-        if resolver.qualname(inner.func) in _IN_PLACE_TRANSFORMS and inner.args:
-            call = ast.Call(inner.args[0], call.args, call.keywords)
-    path = _helper_path(call, functions)
-    if path is not None:
-        record = functions.get(path)
-        drawn = helpers.get(path)
-        if record is not None and drawn:
-            return _argument_for(call, record.node, drawn, maybe_none)
-    return None
-
-
-# Transformations whose result takes the function's arguments at the same places (and runs
-# it once per call): a key the function draws with is drawn by the transformed call too.
-_IN_PLACE_TRANSFORMS = frozenset(
-    {"jax.jit", "jax.grad", "jax.value_and_grad", "jax.checkpoint", "jax.remat"}
-)
-
-
-def named_by_calls(record: FunctionRecord) -> bool:
-    """Can a call name this module function as `_helper_path` finds it: a top-level
-    function, or a static method of a top-level class? (A nested function or another
-    method is never a key helper's callee, whatever it consumes.)"""
-    if "." not in record.path:
-        return True
-    return (
-        record.class_name is not None
-        and record.path == f"{record.class_name}.{record.node.name}"
-        and is_staticmethod(record.node)
-    )
-
-
-def _helper_path(call: ast.Call, functions: dict) -> str | None:
-    """The module function a call names: `helper(...)`, or a staticmethod called through its
-    class, `Noise.sample(key, shape)` (no instance is passed, so the arguments line up with
-    the parameters)."""
-    if isinstance(call.func, ast.Name):
-        return call.func.id
-    if isinstance(call.func, ast.Attribute) and isinstance(call.func.value, ast.Name):
-        owner = call.func.value.id
-        record = functions.get(f"{owner}.{call.func.attr}")
-        if record is not None and record.class_name == owner and is_staticmethod(record.node):
-            return f"{owner}.{call.func.attr}"
-    return None
-
-
-def _argument_for(
-    call: ast.Call, function: ast.FunctionDef, drawn: frozenset[str], maybe_none: frozenset[str]
-):
-    if not drawn:
-        return None
-    positional = positional_params(function)
-    given = given_values(call, positional)
-    if given is None:
-        return None
-    for name, arg in given.items():
-        if name in drawn and not _spared(function, name, given, maybe_none):
-            return arg
-    return None
-
-
-def _spared(
-    function: ast.FunctionDef, key: str, given: Mapping[str, ast.expr], maybe_none: frozenset[str]
-) -> bool:
-    """The function reads `key` only where another parameter is None (`if cache is None:
-    cache = draw(key)`: a fallback for a value the caller may give), and this call gives
-    that parameter a value: neither `None` nor a name in `maybe_none` (a parameter of the
-    caller, which may be None itself). The key stays unused."""
-    return any(
-        guard in given and not _may_be_none(given[guard], maybe_none)
-        for guard in _none_guards(function, key)
-    )
-
-
-def _may_be_none(value: ast.expr, maybe_none: frozenset[str]) -> bool:
-    return is_none(value) or (isinstance(value, ast.Name) and value.id in maybe_none)
-
-
-def _none_guards(function: ast.FunctionDef, key: str) -> frozenset[str]:
-    """The parameters that are None wherever the function reads `key`: every read sits in
-    the body of `if guard is None:` (or the `else` of `if guard is not None:`)."""
-    params = frozenset(all_params(function)) - {key}
-    found: frozenset[str] | None = None
-
-    def visit(node: ast.AST, guards: frozenset[str]) -> None:
-        nonlocal found
-        if isinstance(node, ast.Name) and node.id == key:
-            found = guards if found is None else found & guards
-            return
-        if isinstance(node, ast.If):
-            tested = _none_test(node.test, params)
-            if tested is not None:
-                guard, is_none_branch = tested
-                visit(node.test, guards)
-                for statement in node.body:
-                    visit(statement, guards | {guard} if is_none_branch else guards)
-                for statement in node.orelse:
-                    visit(statement, guards if is_none_branch else guards | {guard})
-                return
-        for child in ast.iter_child_nodes(node):
-            visit(child, guards)
-
-    for statement in function.body:
-        visit(statement, frozenset())
-    return found or frozenset()
-
-
-def _none_test(test: ast.expr, params: frozenset[str]) -> tuple[str, bool] | None:
-    """`p is None` (p, True) or `p is not None` (p, False) for a parameter `p`."""
-    if (
-        isinstance(test, ast.Compare)
-        and len(test.ops) == 1
-        and isinstance(test.ops[0], ast.Is | ast.IsNot)
-        and isinstance(test.left, ast.Name)
-        and test.left.id in params
-        and is_none(test.comparators[0])
-    ):
-        return test.left.id, isinstance(test.ops[0], ast.Is)
-    return None
 
 
 # Calls that run a function argument again and again, by the positions and keywords of that

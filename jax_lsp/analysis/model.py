@@ -622,6 +622,10 @@ class ModuleModel:
 
     @keyed
     @property
+    def rng_stream_drawers(self) -> frozenset[str]:
+        return self.key_facts.rng_stream_drawers
+
+    @property
     def module_key_reuses(self) -> dict[int, tuple[Reuse, ...]]:
         return self.key_facts.module_key_reuses
 
@@ -632,6 +636,12 @@ class ModuleModel:
     @property
     def object_key_draws(self) -> dict[str, tuple[str, str]]:
         return self.key_facts.object_key_draws
+
+    def method_key_params(self, class_name: str, method: str) -> frozenset[str]:
+        return self.key_facts.method_key_params(class_name, method)
+
+    def stored_key_draws(self, class_name: str) -> tuple[tuple[str, str], ...]:
+        return tuple(sorted(self.key_facts.stored_key_draws(class_name).items()))
 
     # -- staging facts (`StagingFacts`)
 

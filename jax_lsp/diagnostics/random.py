@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import replace
 from functools import partial
 
 from jax_lsp.analysis.imports import Resolver
-from jax_lsp.analysis.key_consumers import LIBRARY_KEY_WORDS
+from jax_lsp.analysis.key_consumers import LIBRARY_KEY_WORDS, LIBRARY_MAKER_ROOTS
 from jax_lsp.analysis.keys import (
     DrawnThroughGlobal,
     DrawnThroughObject,
@@ -19,11 +19,14 @@ from jax_lsp.analysis.keys import (
     aligned_helper_pair,
     aligned_over_items,
     aligned_pair,
+    attribute_makers,
     carried_key_reuses,
     classify_call,
     in_assertion,
     library_makers,
     may_draw,
+    method_argument,
+    object_key,
     opaque_global,
     path_root,
     rebuilt_key_draws,
@@ -201,9 +204,19 @@ def _key_function_spellings(model: KeyInputs) -> Iterator[str]:
 # helper of the module (or one whose callers see more than a key consumed), a random
 # initializer held by a module-level name, an imported function that consumes or derives from
 # a key. No scope that cannot name `jax` draws a key.
+def _may_call_a_stored_layer(text: str, resolver: Resolver) -> bool:
+    """`self.drop(x, key=key)`: a method handing a key to a library layer its object holds
+    (`attribute_makers`)."""
+    return (
+        "self." in text
+        and ("key=" in text or "rng=" in text)
+        and any(resolver.binds_module(root) for root in LIBRARY_MAKER_ROOTS)
+    )
+
+
 _CONSUMES_A_KEY = Spelled(
     LIBRARY_KEY_WORDS,
-    tests=(may_draw,),
+    tests=(may_draw, _may_call_a_stored_layer),
     named_by=(
         lambda model: model.key_helpers,
         lambda model: model.key_summaries,
@@ -213,6 +226,73 @@ _CONSUMES_A_KEY = Spelled(
     binds=("jax",),
     on=(ast.FunctionDef, ast.AsyncFunctionDef),
 )
+
+
+def _scope_classify(
+    node: ast.FunctionDef | ast.AsyncFunctionDef,
+    ctx: RuleContext,
+    resolver: Resolver,
+    params: frozenset[str],
+    record,
+    me: str | None,
+) -> Callable[[ast.Call], object]:
+    """The KeyFlow role of a call in a function (`classify_call`), with the library objects
+    its body binds, the library layers its object stores (`self.drop`), and the objects of
+    the module's classes it holds (`_held_object_key`)."""
+    local_makers = library_makers(node.body, resolver, ctx.model.rng_stream_drawers)
+    # (The class read only where the text may call a stored layer: a method's findings that
+    # read its class are not kept across edits of the other methods.)
+    stored_layer = me is not None and _may_call_a_stored_layer(ctx.code_text(node), resolver)
+    owner = ctx.model.classes.get(record.class_name) if stored_layer else None
+    if owner is not None:  # `self.drop(x, key=key)`: a layer the class stores
+        held = attribute_makers(owner.node, ctx.model.resolver)
+        local_makers = {**{f"{me}.{a}": maker for a, maker in held.items()}, **local_makers}
+    makers = {**ctx.model.key_makers, **local_makers} if local_makers else None
+    classify = partial(
+        classify_call, resolver=resolver, model=ctx.model, maybe_none=params, makers=makers
+    )
+    # Objects of the module's classes a function (not a method: a method's findings are kept
+    # while its siblings change) holds: a method drawing from a key the class stores once
+    # (`sampler.sample(n)` twice draws the same numbers), or consuming a key it is given
+    # (`model(x, key=key)`).
+    objects = ctx.model.classes_in(node) if me is None and ctx.model.classes else {}
+    if objects:
+        return partial(_held_object_key, held=objects, ctx=ctx, maybe_none=params, base=classify)
+    return classify
+
+
+def _held_object_key(
+    call: ast.Call,
+    held: dict[str, str],
+    ctx: RuleContext,
+    maybe_none: frozenset[str],
+    base: Callable[[ast.Call], object],
+) -> object:
+    """The role of `obj(...)` or `obj.method(...)` for an object of a class of the module the
+    function holds (`held`: name -> class): the stored key its method draws from
+    (`stored_key_draws`), or the argument it gives a key parameter the method consumes
+    (`method_key_params`); else what `base` says."""
+    func = call.func
+    if isinstance(func, ast.Name):
+        name, method = func.id, "__call__"
+    elif isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+        name, method = func.value.id, func.attr
+    else:
+        return base(call)
+    class_name = held.get(name)
+    if class_name is None:
+        return base(call)
+    stored = dict(ctx.model.stored_key_draws(class_name)).get(method)
+    if stored is not None:
+        spelling = name if method == "__call__" else f"{name}.{method}"
+        return object_key(call, {spelling: (f"{class_name}.{method}", stored)})
+    drawn = ctx.model.method_key_params(class_name, method)
+    if drawn:
+        record = ctx.model.functions.get(f"{class_name}.{method}")
+        found = method_argument(call, record.node, drawn, maybe_none, ctx.model)
+        if found is not None:
+            return found
+    return base(call)
 
 
 def _module_reuses(node: ast.AST, ctx: RuleContext) -> object:
@@ -247,12 +327,16 @@ class PrngKeyReuse(Rule):
         (`eqx.nn.Linear(3, 3, key=key)`: its initial weights are drawn from it), and so does a
         random initializer (`jax.nn.initializers.lecun_normal()(key, shape)`, or through a
         module-level name bound to one: it draws its values from the key), and so do the
-        library calls that draw from a key they are given (haiku `init`/`apply`/`dropout`,
-        numpyro `seed`, `SVI.init`, `MCMC.run`, `Predictive`, a distribution's `sample`,
-        distrax and TFP `sample(seed=key)`, flax `Dropout`, an equinox layer called with
-        `key=`), and a function of this or an imported module that consumes its key
-        parameter. A flax `init(key, ...)` or `apply(..., rngs={...: key})` derives its
-        numbers from the key without consuming it: a second `init` (or `apply`) with the same
+        library calls that draw from a key they are given (haiku `init`/`dropout`, and
+        `apply` of a transformed function known to draw from the key stream with
+        `hk.next_rng_key()`, itself or through a function or module of this module: an MLP's
+        `apply` reads no key; numpyro `seed`, `SVI.init`, `MCMC.run`, `Predictive`, a
+        distribution's `sample`, distrax and TFP `sample(seed=key)`, flax `Dropout`, an
+        equinox `Dropout`, `MultiheadAttention` or `Sequential` called with `key=`; the other
+        equinox layers ignore it), and a function of this or an imported module that consumes
+        its key parameter, or a class of this module whose `__init__` does (`Model(key)`). A
+        flax `init(key, ...)` or `apply(..., rngs={...: key})` derives its numbers from the
+        key without consuming it: a second `init` (or `apply`) with the same
         key is flagged (the same weights, the same dropout mask), a `jax.random` draw after it
         is not. A helper that returns the key it consumed (`return action, key`) hands back a
         used key: the caller's next use of it is flagged. A key held
@@ -280,9 +364,16 @@ class PrngKeyReuse(Rule):
         test drew from (the checker counts it). In module-level code, a second call of a
         module-level object whose method (or `__call__`) consumes a key its class stores in
         `__init__` and never replaces (no other method, no code outside and no subclass
-        assigns it) draws from that key again: every call gives the same numbers. A helper
+        assigns it) draws from that key again: every call gives the same numbers; so does one
+        a function holds (`sampler = Sampler(0)`, then `sampler.sample(n)` twice or in a
+        loop). A library layer an object stores (`self.drop = eqx.nn.Dropout(0.1)`) consumes
+        the key it is called with (`self.drop(x, key=key)`). A helper
         that reads its key only where another parameter is None (`if noise is None: noise =
-        normal(key, shape)`) uses no key when the call gives that parameter a value. The
+        normal(key, shape)`) uses no key when the call gives that parameter a value; one that
+        reads it only under a test of a flag parameter (`if train:`, `if not deterministic:`,
+        after `if deterministic: return x`, or by handing both on to such a helper) uses no
+        key when the call passes a literal, or leaves a default, that fails the test
+        (`train=False`). The
         finding links the earlier use.
     """
     why_bad = """
@@ -658,6 +749,86 @@ class PrngKeyReuse(Rule):
             """,
             check="assert (v1 == v2).all()  # the same numbers twice",
         ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            def forward(w, x, key, train):
+                if train:
+                    x = x * jax.random.bernoulli(key, 0.5, x.shape)
+                return x @ w
+
+            def train_epoch(w, xs, key):
+                total = 0.0
+                for x in xs:
+                    total += forward(w, x, key, train=True).sum()  # error
+                return total
+            """,
+            check=(
+                "from jax.errors import KeyReuseError\n"
+                "try:\n"
+                "    with jax.debug_key_reuse(True):\n"
+                "        train_epoch(jnp.ones((3, 3)), [jnp.ones(3)] * 2, jax.random.key(0))\n"
+                "    raise AssertionError('no KeyReuseError')\n"
+                "except KeyReuseError:\n"
+                "    pass  # every epoch step draws the same dropout mask"
+            ),
+        ),
+        Example(
+            """
+            import haiku as hk
+            import jax
+            import jax.numpy as jnp
+
+            def forward(x):
+                x = hk.nets.MLP([4, 2])(x)
+                return hk.dropout(hk.next_rng_key(), 0.5, x)  # draws from apply's key
+
+            model = hk.transform(forward)
+
+            def init_and_apply(rng, x):
+                params = model.init(rng, x)
+                return model.apply(params, rng, x)  # error
+            """,
+            check=(
+                "from jax.errors import KeyReuseError\n"
+                "try:\n"
+                "    with jax.debug_key_reuse(True):\n"
+                "        init_and_apply(jax.random.key(0), jnp.ones((1, 3)))\n"
+                "    raise AssertionError('no KeyReuseError')\n"
+                "except KeyReuseError:\n"
+                "    pass  # `init` split the key; `apply` splits it again for the dropout"
+            ),
+        ),
+        Example(
+            """
+            import equinox as eqx
+            import jax
+            import jax.random as jr
+
+            class Model(eqx.Module):
+                layers: list
+
+                def __init__(self, key):
+                    k1, k2 = jr.split(key)
+                    self.layers = [eqx.nn.Linear(2, 2, key=k1), eqx.nn.Linear(2, 2, key=k2)]
+
+            def setup(key):
+                model = Model(key)
+                x = jr.normal(key, (2,))  # error
+                return model, x
+            """,
+            check=(
+                "from jax.errors import KeyReuseError\n"
+                "try:\n"
+                "    with jax.debug_key_reuse(True):\n"
+                "        setup(jr.key(0))\n"
+                "    raise AssertionError('no KeyReuseError')\n"
+                "except KeyReuseError:\n"
+                "    pass  # `Model(key)` split the key in `__init__`"
+            ),
+        ),
     )
     valid = (
         Example(
@@ -955,6 +1126,57 @@ class PrngKeyReuse(Rule):
             """,
             check="assert bias is None",
         ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            def forward(w, x, key, train):
+                if train:  # dropout only while training
+                    x = x * jax.random.bernoulli(key, 0.5, x.shape)
+                return x @ w
+
+            def evaluate(w, xs, key):
+                total = 0.0
+                for x in xs:
+                    total += forward(w, x, key, train=False).sum()  # draws nothing
+                return total
+            """,
+            check=(
+                "with jax.debug_key_reuse(True):\n"
+                "    evaluate(jnp.ones((3, 3)), [jnp.ones(3)] * 2, jax.random.key(0))"
+            ),
+        ),
+        Example(
+            """
+            import haiku as hk
+            import jax
+            import jax.numpy as jnp
+
+            # An MLP draws no random numbers: `apply` leaves its key unread.
+            model = hk.transform(lambda x: hk.nets.MLP([4, 2])(x))
+
+            def init_and_apply(rng, x):
+                params = model.init(rng, x)
+                return model.apply(params, rng, x)
+            """,
+            check=(
+                "with jax.debug_key_reuse(True):\n"
+                "    init_and_apply(jax.random.key(0), jnp.ones((1, 3)))"
+            ),
+        ),
+        Example(
+            """
+            import equinox as eqx
+            import jax
+            import jax.numpy as jnp
+
+            def predict(key, x):
+                mlp = eqx.nn.MLP(3, 2, 4, 1, key=key)
+                return mlp(x, key=key)  # an MLP ignores the key it is called with
+            """,
+            check=("with jax.debug_key_reuse(True):\n    predict(jax.random.key(0), jnp.ones(3))"),
+        ),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> Iterable[Finding]:
@@ -970,13 +1192,9 @@ class PrngKeyReuse(Rule):
             if not resolver.binds_module("jax"):
                 return ()
             params = frozenset(all_params(node))  # may be None where the call is
-            local_makers = library_makers(node.body, resolver)
-            makers = {**ctx.model.key_makers, **local_makers} if local_makers else None
-            classify_here = partial(
-                classify_call, resolver=resolver, model=ctx.model, maybe_none=params, makers=makers
-            )
             record = ctx.model.records.get(node)
             me = _instance_param(node) if record is not None and record.class_name else None
+            classify_here = _scope_classify(node, ctx, resolver, params, record, me)
 
             def opaque(path: str) -> bool:
                 root = path_root(path)

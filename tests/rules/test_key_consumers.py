@@ -332,6 +332,253 @@ ROWS = [
         """,
     ),
     (
+        "haiku-apply-of-a-module-that-draws",
+        "haiku",
+        """
+        import haiku as hk
+        import jax
+        import jax.numpy as jnp
+
+        class NoisyLinear(hk.Module):
+            def __call__(self, x):
+                x = hk.Linear(2)(x)
+                return x + jax.random.normal(hk.next_rng_key(), x.shape)
+
+        model = hk.transform(lambda x: NoisyLinear()(x))
+        rng = jax.random.key(0)
+        x = jnp.ones((1, 3))
+        params = model.init(rng, x)
+        out = model.apply(params, rng, x)  # error
+        """,
+        """
+        import haiku as hk
+        import jax
+        import jax.numpy as jnp
+
+        class NoisyLinear(hk.Module):
+            def __call__(self, x):
+                x = hk.Linear(2)(x)
+                return x + jax.random.normal(hk.next_rng_key(), x.shape)
+
+        model = hk.transform(lambda x: NoisyLinear()(x))
+        init_rng, apply_rng = jax.random.split(jax.random.key(0))
+        x = jnp.ones((1, 3))
+        params = model.init(init_rng, x)
+        out = model.apply(params, apply_rng, x)
+        """,
+    ),
+    (
+        "helper-drawing-while-training",
+        "jax",
+        """
+        import jax
+        import jax.numpy as jnp
+
+        def forward(x, key, train):
+            if train:
+                x = x * jax.random.bernoulli(key, 0.5, x.shape)
+            return x.sum()
+
+        key = jax.random.key(0)
+        total = 0.0
+        for x in [jnp.ones(3), jnp.ones(3)]:
+            total += forward(x, key, train=True)  # error
+        """,
+        """
+        import jax
+        import jax.numpy as jnp
+
+        def forward(x, key, train):
+            if train:
+                x = x * jax.random.bernoulli(key, 0.5, x.shape)
+            return x.sum()
+
+        key = jax.random.key(0)
+        total = 0.0
+        for x in [jnp.ones(3), jnp.ones(3)]:
+            key, subkey = jax.random.split(key)
+            total += forward(x, subkey, train=True)
+        """,
+    ),
+    (
+        "equinox-module-built-from-the-key",
+        "equinox",
+        """
+        import equinox as eqx
+        import jax.numpy as jnp
+        import jax.random as jr
+
+        class Model(eqx.Module):
+            layers: list
+
+            def __init__(self, key):
+                k1, k2 = jr.split(key)
+                self.layers = [eqx.nn.Linear(2, 2, key=k1), eqx.nn.Linear(2, 2, key=k2)]
+
+        def make_model(key):
+            return Model(key)
+
+        key = jr.key(0)
+        model = make_model(key)
+        x = jr.normal(key, (2,))  # error
+        """,
+        """
+        import equinox as eqx
+        import jax.numpy as jnp
+        import jax.random as jr
+
+        class Model(eqx.Module):
+            layers: list
+
+            def __init__(self, key):
+                k1, k2 = jr.split(key)
+                self.layers = [eqx.nn.Linear(2, 2, key=k1), eqx.nn.Linear(2, 2, key=k2)]
+
+        def make_model(key):
+            return Model(key)
+
+        model_key, data_key = jr.split(jr.key(0))
+        model = make_model(model_key)
+        x = jr.normal(data_key, (2,))
+        """,
+    ),
+    (
+        "equinox-stored-dropout-in-a-loop",
+        "equinox",
+        """
+        import equinox as eqx
+        import jax.numpy as jnp
+        import jax.random as jr
+
+        class Block(eqx.Module):
+            linears: list
+            drop: eqx.nn.Dropout
+
+            def __init__(self, key):
+                self.linears = [eqx.nn.Linear(2, 2, key=k) for k in jr.split(key, 2)]
+                self.drop = eqx.nn.Dropout(0.5)
+
+            def __call__(self, x, *, key):
+                for linear in self.linears:
+                    x = self.drop(linear(x), key=key)  # error
+                return x
+
+        Block(jr.key(0))(jnp.ones(2), key=jr.key(1))
+        """,
+        """
+        import equinox as eqx
+        import jax.numpy as jnp
+        import jax.random as jr
+
+        class Block(eqx.Module):
+            linears: list
+            drop: eqx.nn.Dropout
+
+            def __init__(self, key):
+                self.linears = [eqx.nn.Linear(2, 2, key=k) for k in jr.split(key, 2)]
+                self.drop = eqx.nn.Dropout(0.5)
+
+            def __call__(self, x, *, key):
+                for linear in self.linears:
+                    key, subkey = jr.split(key)
+                    x = self.drop(linear(x), key=subkey)
+                return x
+
+        Block(jr.key(0))(jnp.ones(2), key=jr.key(1))
+        """,
+    ),
+    (
+        "stored-key-sampler-in-a-loop",
+        "jax",
+        """
+        import jax
+
+        class Sampler:
+            def __init__(self, seed):
+                self.rng = jax.random.key(seed)
+
+            def sample(self, n):
+                return jax.random.normal(self.rng, (n,))
+
+        def batches(n):
+            sampler = Sampler(0)
+            return [sampler.sample(2) for _ in range(n)]  # error
+
+        batches(3)
+        """,
+        """
+        import jax
+
+        class Sampler:
+            def __init__(self, seed):
+                self.rng = jax.random.key(seed)
+
+            def sample(self, n):
+                self.rng, key = jax.random.split(self.rng)
+                return jax.random.normal(key, (n,))
+
+        def batches(n):
+            sampler = Sampler(0)
+            return [sampler.sample(2) for _ in range(n)]
+
+        batches(3)
+        """,
+    ),
+    (
+        "equinox-module-called-twice-with-one-key",
+        "equinox",
+        """
+        import equinox as eqx
+        import jax.numpy as jnp
+        import jax.random as jr
+
+        class Model(eqx.Module):
+            linear: eqx.nn.Linear
+            drop: eqx.nn.Dropout
+
+            def __init__(self, key):
+                self.linear = eqx.nn.Linear(2, 2, key=key)
+                self.drop = eqx.nn.Dropout(0.5)
+
+            def __call__(self, x, *, key):
+                return self.drop(self.linear(x), key=key)
+
+        def run(key):
+            model_key, key = jr.split(key)
+            model = Model(model_key)
+            first = model(jnp.ones(2), key=key)
+            second = model(jnp.ones(2), key=key)  # error
+            return first, second
+
+        run(jr.key(0))
+        """,
+        """
+        import equinox as eqx
+        import jax.numpy as jnp
+        import jax.random as jr
+
+        class Model(eqx.Module):
+            linear: eqx.nn.Linear
+            drop: eqx.nn.Dropout
+
+            def __init__(self, key):
+                self.linear = eqx.nn.Linear(2, 2, key=key)
+                self.drop = eqx.nn.Dropout(0.5)
+
+            def __call__(self, x, *, key):
+                return self.drop(self.linear(x), key=key)
+
+        def run(key):
+            model_key, first_key, second_key = jr.split(key, 3)
+            model = Model(model_key)
+            first = model(jnp.ones(2), key=first_key)
+            second = model(jnp.ones(2), key=second_key)
+            return first, second
+
+        run(jr.key(0))
+        """,
+    ),
+    (
         "helper-hands-back-its-key",
         "jax",
         """
@@ -395,6 +642,175 @@ def test_flagged_reuse_misbehaves_under_the_library(name, library, invalid, vali
             assert isinstance(outcome.error, KeyReuseError), outcome.error
         clean = run_snippet(valid)
     assert clean.error is None, f"{name}: the valid program failed: {clean.error!r}"
+
+
+# Programs handing one key twice to calls that leave it unread: JAX's checker accepts them, and
+# they are not flagged.
+UNREAD = [
+    (
+        "haiku-apply-of-an-mlp",
+        "haiku",
+        """
+        import haiku as hk
+        import jax
+        import jax.numpy as jnp
+
+        model = hk.transform(lambda x: hk.nets.MLP([4, 2])(x))
+        rng = jax.random.key(0)
+        x = jnp.ones((1, 3))
+        params = model.init(rng, x)
+        out = model.apply(params, rng, x)
+        again = model.apply(params, rng, x)
+        """,
+    ),
+    (
+        "haiku-apply-of-a-function-of-the-scope",
+        "haiku",
+        """
+        import haiku as hk
+        import jax
+        import jax.numpy as jnp
+
+        def main():
+            def forward(x):
+                return hk.Linear(2)(x)
+
+            model = hk.transform(forward)
+            rng = jax.random.key(0)
+            x = jnp.ones((1, 3))
+            params = model.init(rng, x)
+            return model.apply(params, rng, x)
+
+        main()
+        """,
+    ),
+    (
+        "equinox-mlp-called-with-its-key",
+        "equinox",
+        """
+        import equinox as eqx
+        import jax
+        import jax.numpy as jnp
+
+        key = jax.random.key(0)
+        mlp = eqx.nn.MLP(3, 2, 4, 1, key=key)
+        first = mlp(jnp.ones(3), key=key)
+        second = mlp(jnp.ones(3), key=key)
+        """,
+    ),
+    (
+        "flax-init-then-apply-with-the-dropout-key",
+        "flax",
+        """
+        import flax.linen as nn
+        import jax
+        import jax.numpy as jnp
+
+        class Net(nn.Module):
+            @nn.compact
+            def __call__(self, x, train):
+                return nn.Dropout(0.5, deterministic=not train)(nn.Dense(3)(x))
+
+        key = jax.random.key(0)
+        x = jnp.ones((1, 3))
+        variables = Net().init(key, x, train=False)
+        out = Net().apply(variables, x, train=True, rngs={"dropout": key})
+        """,
+    ),
+    (
+        "equinox-dropout-switched-off",
+        "equinox",
+        """
+        import equinox as eqx
+        import jax.numpy as jnp
+        import jax.random as jr
+
+        class Block(eqx.Module):
+            drop: eqx.nn.Dropout
+
+            def __init__(self):
+                self.drop = eqx.nn.Dropout(0.5, inference=True)
+
+            def __call__(self, x, *, key):
+                for _ in range(2):
+                    x = self.drop(x, key=key)
+                return x
+
+        key = jr.key(0)
+        out = Block()(jnp.ones(2), key=key)
+        drop = eqx.nn.Dropout(0.5)
+        first = drop(jnp.ones(2), key=key, inference=True)
+        second = drop(jnp.ones(2), key=key, inference=True)
+        """,
+    ),
+    (
+        "helper-drawing-only-while-training",
+        "jax",
+        """
+        import jax
+        import jax.numpy as jnp
+
+        def forward(w, x, key, train):
+            if train:
+                mask = jax.random.bernoulli(key, 0.5, x.shape)
+                x = x * mask
+            return x @ w
+
+        key = jax.random.key(0)
+        w = jnp.ones((3, 3))
+        total = 0.0
+        for x in [jnp.ones(3), jnp.ones(3)]:
+            total += forward(w, x, key, train=False).sum()
+        """,
+    ),
+    (
+        "dropout-leaving-early-by-default",
+        "jax",
+        """
+        import jax
+        import jax.numpy as jnp
+
+        def dropout(x, key, rate=0.5, deterministic=True):
+            if deterministic or rate == 0.0:
+                return x
+            return x * jax.random.bernoulli(key, 1 - rate, x.shape) / (1 - rate)
+
+        def evaluate(xs, key):
+            return [dropout(x, key) for x in xs]
+
+        outs = evaluate([jnp.ones(3), jnp.ones(3)], jax.random.key(0))
+        """,
+    ),
+    (
+        "wrapper-passing-the-flag-on",
+        "jax",
+        """
+        import jax
+        import jax.numpy as jnp
+
+        def forward(x, key, train):
+            if not train:
+                return x.sum()
+            return (x * jax.random.bernoulli(key, 0.5, x.shape)).sum()
+
+        def loss(x, key, train):
+            return forward(x, key, train) ** 2
+
+        key = jax.random.key(0)
+        losses = [loss(x, key, False) for x in [jnp.ones(3), jnp.ones(3)]]
+        """,
+    ),
+]
+
+
+@pytest.mark.parametrize(("name", "library", "source"), UNREAD, ids=[r[0] for r in UNREAD])
+def test_key_left_unread_is_no_reuse(name, library, source):
+    pytest.importorskip(library)
+    source = textwrap.dedent(source)
+    assert _flagged_lines(source) == []
+    with jax.debug_key_reuse(True):
+        outcome = run_snippet(source)
+    assert outcome.error is None, f"{name}: JAX's checker rejects it: {outcome.error!r}"
 
 
 def test_optimizer_init_is_no_key_use():
@@ -511,3 +927,53 @@ def test_imported_functions_carry_their_key_facts(tmp_path):
     marked = [i for i, line in enumerate(source.split("\n")) if line.endswith("# error")]
     flagged = _flagged_lines(source, str(main), Workspace(str(tmp_path)))
     assert flagged == marked
+
+
+def test_imported_helper_drawing_only_while_training(tmp_path):
+    """An imported function reads its key only when training (`key_conditions`): a call
+    passing `train=False`, or leaving `deterministic=True`, leaves the key unread."""
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "model.py").write_text(
+        textwrap.dedent(
+            """
+            import jax
+
+            def forward(w, x, key, train):
+                if train:
+                    x = x * jax.random.bernoulli(key, 0.5, x.shape)
+                return x @ w
+
+            def dropout(x, key, deterministic=True):
+                if deterministic:
+                    return x
+                return x * jax.random.bernoulli(key, 0.5, x.shape)
+            """
+        )
+    )
+    source = textwrap.dedent(
+        """
+        import jax
+
+        from .model import dropout, forward
+
+        def evaluate(w, xs, key):
+            total = 0.0
+            for x in xs:
+                total += forward(w, x, key, train=False).sum()
+            for x in xs:
+                total += dropout(x, key).sum()
+            return total
+
+        def train(w, xs, key):
+            total = 0.0
+            for x in xs:
+                total += forward(w, x, key, True).sum()  # error
+            return total
+        """
+    )
+    main = package / "train.py"
+    main.write_text(source)
+    flagged = _flagged_lines(source, str(main), Workspace(str(tmp_path)))
+    assert flagged == [_marked_line(source)]
