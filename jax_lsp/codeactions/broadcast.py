@@ -63,7 +63,7 @@ _OPERAND_KEYWORDS = frozenset({"min", "max", "a_min", "a_max", "x1", "x2", "nan"
 _SHAPE_KEEPING_METHODS = frozenset({"astype", "clip", "conj", "round"})
 _SHAPE_KEEPING_ATTRIBUTES = frozenset({"real", "imag"})
 # Builtins that give a Python number (a scalar), and array attributes that are Python ints.
-_NUMBER_BUILTINS = frozenset({"len", "int", "float"})
+_NUMBER_BUILTINS = frozenset({"builtins.len", "builtins.int", "builtins.float"})
 _INT_ATTRIBUTES = frozenset({"ndim", "size"})
 
 
@@ -145,7 +145,7 @@ def _python_number(node: ast.expr, ctx: FixSite) -> bool:
     if isinstance(node, ast.Constant):
         return isinstance(node.value, bool | int | float | complex)
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
-        return node.func.id in _NUMBER_BUILTINS and ctx.qualname(node.func) in (None, node.func.id)
+        return ctx.qualname(node.func) in _NUMBER_BUILTINS
     if isinstance(node, ast.Attribute):
         return node.attr in _INT_ATTRIBUTES
     return (

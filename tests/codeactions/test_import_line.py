@@ -162,3 +162,11 @@ def test_a_codemod_import_gets_the_same_blank_lines(head: str, expected: str):
     module.alias("jax.numpy")
     fixed = apply_edits(text, [module.import_edit()])
     assert fixed == (expected + TRACED).replace("|", "\n")
+
+
+def test_a_fix_whose_condition_and_selection_need_one_import_adds_it_once():
+    text = "from jax import jit\n\n\n@jit\ndef h(x):\n    return x if (x > 0 and x < 1) else -x\n"
+    fixed, applied = fix_source(text, "a.py", Settings())
+    assert applied == 1
+    assert fixed.count("import jax.numpy as jnp") == 1
+    assert "jnp.where(jnp.logical_and(x > 0, x < 1), x, -x)" in fixed
