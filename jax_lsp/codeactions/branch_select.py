@@ -107,12 +107,12 @@ def branch_select_fix(
             return None
     verb = "Select" if function == "where" else "Branch"
     title = f"{verb} with `{prefix}.{function}(...)`"
-    if not alike:
-        title += " (both values must have one shape: `where` broadcasts them)"
-    elif guarded:
+    if guarded:
         title += ", guarding the inputs of `sqrt`/`log`/division so gradients stay finite"
     elif function == "where" and not smooth:
         title += " (under `jax.grad`, NaN where the value not selected is not finite)"
+    if not alike:
+        title += " (both values must have one shape: `where` broadcasts them)"
     # The condition's rewrite may add the same import as the selection.
     imports = tuple(edit for edit in import_edits if edit not in condition_edits)
     return Fix(title, (edit, *condition_edits, *imports), safety)
