@@ -33,11 +33,11 @@ _ELEMENTWISE = frozenset(
                 *("sin", "cos", "tan", "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh"),
                 *("arcsinh", "arccosh", "arctanh", "floor", "ceil", "round", "rint", "trunc"),
                 *("real", "imag", "conj", "conjugate", "isnan", "isinf", "isfinite", "sinc"),
-                *("maximum", "minimum", "clip", "where", "add", "subtract", "multiply"),
+                *("maximum", "minimum", "clip", "add", "subtract", "multiply"),
                 *("divide", "true_divide", "floor_divide", "power", "float_power", "mod"),
                 *("arctan2", "hypot", "logaddexp", "copysign", "heaviside", "fmax", "fmin"),
                 *("logical_and", "logical_or", "logical_not", "logical_xor", "nan_to_num"),
-                *("zeros_like", "ones_like", "full_like", "deg2rad", "rad2deg"),
+                *("deg2rad", "rad2deg"),
             )
         ),
         *(
@@ -55,16 +55,17 @@ _ELEMENTWISE = frozenset(
     }
 )
 # Functions whose result has the shape of their first argument, and those that fill a shape.
-_FIRST_SHAPED = frozenset({"jax.numpy.triu", "jax.numpy.tril"})
+_FIRST_SHAPED = frozenset(
+    f"jax.numpy.{name}" for name in ("triu", "tril", "zeros_like", "ones_like", "full_like")
+)
 _FILLED = frozenset(f"jax.numpy.{name}" for name in ("ones", "zeros", "empty", "full"))
 # Keywords of those functions that take an array operand; another (`dtype=`) is no operand.
 _OPERAND_KEYWORDS = frozenset({"min", "max", "a_min", "a_max", "x1", "x2", "nan"})
 # Methods of an array that keep its shape, and attributes that keep it.
 _SHAPE_KEEPING_METHODS = frozenset({"astype", "clip", "conj", "round"})
 _SHAPE_KEEPING_ATTRIBUTES = frozenset({"real", "imag"})
-# Builtins that give a Python number (a scalar), and array attributes that are Python ints.
+# Builtins that give a Python number (a scalar).
 _NUMBER_BUILTINS = frozenset({"builtins.len", "builtins.int", "builtins.float"})
-_INT_ATTRIBUTES = frozenset({"ndim", "size"})
 
 
 def broadcast_operands(node: ast.expr, ctx: FixSite) -> frozenset[str]:
@@ -128,26 +129,26 @@ def _elementwise_operands(call: ast.Call, ctx: FixSite) -> list[ast.expr] | None
         and func.attr in _SHAPE_KEEPING_METHODS
         and ctx.qualname(func) is None  # a method of a value, not a module function
     ):
-        return [func.value]  # the arguments are a dtype, bounds or decimals
+        if func.attr == "clip":  # its bounds broadcast with the array
+            return [func.value, *call.args, *(keyword.value for keyword in call.keywords)]
+        return [func.value]  # the arguments are a dtype or decimals
     qualname = ctx.qualname(func)
     if qualname in _FIRST_SHAPED and call.args:
-        return [call.args[0]]  # the other arguments pick the diagonal
-    if qualname not in _ELEMENTWISE:
-        return None
+        return [call.args[0]]  # the other arguments pick a diagonal or give a fill value
+    if qualname not in _ELEMENTWISE and not (qualname == "jax.numpy.where" and len(call.args) == 3):
+        return None  # `jnp.where(mask)` alone gives indices
     if any(keyword.arg not in _OPERAND_KEYWORDS for keyword in call.keywords):
         return None
     return [*call.args, *(keyword.value for keyword in call.keywords)]
 
 
 def _python_number(node: ast.expr, ctx: FixSite) -> bool:
-    """A Python number: a literal, `len(...)`/`int(...)`/`float(...)`, `x.shape[i]`,
-    `x.ndim`, `x.size`."""
+    """A Python number: a literal, `len(...)`/`int(...)`/`float(...)`, `x.shape[i]` (not
+    `x.size`: an object's own `size` may be an array)."""
     if isinstance(node, ast.Constant):
         return isinstance(node.value, bool | int | float | complex)
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
         return ctx.qualname(node.func) in _NUMBER_BUILTINS
-    if isinstance(node, ast.Attribute):
-        return node.attr in _INT_ATTRIBUTES
     return (
         isinstance(node, ast.Subscript)
         and isinstance(node.value, ast.Attribute)

@@ -100,6 +100,10 @@ ALIKE = {
             return 1.0
         return -1.0
         """,
+    "a fill of the array's shape": """
+        y = jnp.zeros_like(x) if x.sum() > 0 else jnp.clip(x, 0.0, 1.0)
+        return y
+        """,
     "an update of the value": """
         y = x * 3
         if x.sum() > 0:
@@ -126,6 +130,8 @@ UNALIKE = {
     "a number and an array of unknown shape": "y = 0.0 if x.sum() > 0 else x",
     "two arrays of unknown shapes": "y = x if x.sum() > 0 else lo",
     "a boolean and a number": "y = x > 0 if x.sum() > 0 else x",
+    "indices of a mask": "y = jnp.where(x > 0)[0] if x.sum() > 0 else x",
+    "an attribute that may be an array": "y = x.size if x.sum() > 0 else x",
     "one pair of a tuple": "y, z = (x[0], x) if x.sum() > 0 else (x[1], x[2:])",
 }
 
