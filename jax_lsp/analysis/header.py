@@ -5,6 +5,9 @@ After the module's header: the leading docstring, imports (`from __future__` one
 lines that must stay first (a `#!` line, an encoding declaration) and a leading comment block
 that a blank line separates from the code (a licence); a comment right above the first
 statement stays with it. An import placed there runs before any other top-level statement.
+
+`import_blank_lines` says how many blank lines such an import needs around it, as ruff's isort
+and formatter lay them out.
 """
 
 from __future__ import annotations
@@ -17,6 +20,8 @@ from jax_lsp.compat import TRY_STATEMENTS
 
 # PEP 263: an encoding declaration is honoured on the first or second line only.
 _ENCODING = re.compile(r"^[ \t\f]*#.*?coding[:=][ \t]*[-\w.]+")
+# The start of a line of code that takes two blank lines after imports.
+_DEFINITION = re.compile(r"(async\s+def|def|class)\b|@")
 
 
 def import_insertion_line(document: Document) -> int:
@@ -82,3 +87,51 @@ def _first_code_line(lines: list[str]) -> int:
         if stripped and not stripped.startswith("#"):
             return index
     return len(lines)
+
+
+def import_blank_lines(document: Document, line: int) -> tuple[int, int]:
+    """The blank lines an import inserted at `line` (the import line) needs before and after
+    it: one before it after a module docstring or `from __future__` imports; where code
+    follows it (no import above it), enough after it to make two blank lines before a `def`,
+    a `class` or a decorator and one before other code. Below other imports it joins their
+    block as it is: (0, 0)."""
+    above = _statement_above(document, line)
+    if above is not None and not _docstring_or_future(above):
+        return 0, 0
+    lines = document.lines
+    before = int(above is not None and line > 0 and bool(lines[line - 1].strip()))
+    blank = 0
+    while line + blank < len(lines) and not lines[line + blank].strip():
+        blank += 1
+    following = _next_code(lines, line + blank)
+    if following is None:
+        return before, 0
+    wanted = 2 if _DEFINITION.match(following) else 1
+    return before, max(wanted - blank, 0)
+
+
+def _statement_above(document: Document, line: int) -> ast.stmt | None:
+    """The last top-level statement ending before `line`."""
+    above = None
+    for unit in document.units:
+        if unit.start_line >= line:
+            break
+        for statement in unit.tree.body if unit.tree is not None else ():
+            if unit.start_line + statement.end_lineno - 1 < line:
+                above = statement
+    return above
+
+
+def _docstring_or_future(statement: ast.stmt) -> bool:
+    return is_docstring(statement) or (
+        isinstance(statement, ast.ImportFrom) and statement.module == "__future__"
+    )
+
+
+def _next_code(lines: list[str], start: int) -> str | None:
+    """The first line from `start` that is neither blank nor a comment, without its indent."""
+    for text in lines[start:]:
+        stripped = text.strip()
+        if stripped and not stripped.startswith("#"):
+            return stripped
+    return None

@@ -25,7 +25,7 @@ from jax_lsp.analysis.document import Document, Unit, UnitSource
 from jax_lsp.analysis.external import ExternalFacts, facts_key
 from jax_lsp.analysis.foreign_traces import ForeignTraces
 from jax_lsp.analysis.hashing import HashFacts
-from jax_lsp.analysis.header import import_insertion_line
+from jax_lsp.analysis.header import import_blank_lines, import_insertion_line
 from jax_lsp.analysis.imports import Resolver, import_bindings
 from jax_lsp.analysis.imports import local_imports as local_imports
 from jax_lsp.analysis.jitted import StaticSignature
@@ -120,6 +120,13 @@ class ModuleModel:
     _generation: object = field(init=False, repr=False)
     # While `outgoing_traces` runs: the definitions the imports name in other modules.
     _foreign: ForeignDefinitions = field(init=False, default=NO_FOREIGN, repr=False)
+
+    @property
+    def import_blank_lines(self) -> tuple[int, int]:
+        """The blank lines an import added at `import_line` needs before and after it
+        (`header.import_blank_lines`). Not kept: a copy of the model for a version whose
+        comments changed may need others, and the fixes that read it record the answer."""
+        return import_blank_lines(self.document, self.import_line)
 
     @classmethod
     def of(

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import ast
 
+from jax_lsp.analysis.nodes import all_params
 from jax_lsp.analysis.updates import at_update, index_key, updated_after
+from jax_lsp.codeactions.broadcast import has_shape_of
 from jax_lsp.codeactions.holders import rebinding
 from jax_lsp.codeactions.import_edits import module_prefix_and_edits
 from jax_lsp.codeactions.site import FixSite, node_edit
@@ -36,7 +38,7 @@ def at_update_fix(
         # The array may sit on a mesh with explicit axes, where `.at[...]` raises unless told
         # the result's sharding: the fix works or not by how the mesh was made.
         safety = Applicability.UNSAFE
-    return Fix(f"Replace with `{replacement}`", edits, safety)
+    return _caller_checked(Fix(f"Replace with `{replacement}`", edits, safety), ctx, statement)
 
 
 def masked_update_fix(
@@ -59,8 +61,12 @@ def masked_update_fix(
     replacement, holder_imports = rebound
     edits = (node_edit(ctx, statement, replacement), *imports, *holder_imports)
     number = _is_number(value, ctx)
-    safety = _safety(array) if number else Applicability.UNSAFE
-    return Fix(f"Replace with `{replacement}`", edits, safety)
+    shaped = has_shape_of(mask, array, ctx)
+    safety = _safety(array) if number and shaped else Applicability.UNSAFE
+    title = f"Replace with `{replacement}`"
+    if not shaped:  # a mask of rows would be broadcast along the last axis instead
+        title += f" (the mask must have `{ctx.segment(array)}`'s shape: `where` broadcasts it)"
+    return _caller_checked(Fix(title, edits, safety), ctx, statement)
 
 
 # Named Python floats: `x[mask] = -jnp.inf` (a causal mask) puts one number everywhere too.
@@ -94,7 +100,73 @@ def assign_result_fix(ctx: FixSite, statement: ast.Expr, array: ast.expr) -> Fix
     update = at_update(statement.value)
     if update is not None and _performed_later(ctx, statement, array, update[1]):
         safety = Applicability.UNSAFE
-    return Fix(f"Assign the result: `{assigned} = ...`", edits, safety)
+    fix = Fix(f"Assign the result: `{assigned} = ...`", edits, safety)
+    return _caller_checked(fix, ctx, statement)
+
+
+def _caller_checked(fix: Fix, ctx: FixSite, statement: ast.stmt) -> Fix:
+    """`fix`, unsafe and saying so when the name it rebinds is a parameter that nothing in the
+    function reads afterwards: the update was meant for the caller's array (`def bump(counts,
+    i): counts[i] += 1`), which the rebinding leaves as it was. The TypeError the in-place
+    update raised becomes an update lost without a word; the callers must take a returned
+    array instead, which no rewrite here can make them do."""
+    (rewrite, *_) = fix.edits
+    assigned = rewrite.content.partition(" = ")[0]
+    if not (assigned.isidentifier() and _unread_parameter(ctx, assigned, statement)):
+        return fix
+    title = f"{fix.title} (the caller's `{assigned}` stays unchanged: return it and use the result)"
+    return Fix(title, fix.edits, Applicability.UNSAFE)
+
+
+def _unread_parameter(ctx: FixSite, name: str, statement: ast.stmt) -> bool:
+    """Is `name` a parameter of the function holding `statement` (neither global nor
+    nonlocal there) that no code of the function may read after `statement` runs (later, or
+    anywhere in a loop holding it but that loop's iterable)?"""
+    function = ctx.functions[-1] if ctx.functions else None
+    if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
+        return False
+    if name not in all_params(function) or any(
+        isinstance(node, ast.Global | ast.Nonlocal) and name in node.names
+        for node in ast.walk(function)
+    ):
+        return False
+    inside = {id(node) for node in ast.walk(statement)}
+    end = (statement.end_lineno, statement.end_col_offset)
+    loops = [
+        loop
+        for loop in ast.walk(function)
+        if isinstance(loop, ast.For | ast.AsyncFor | ast.While) and _within(statement, loop)
+    ]
+    for read in _reads(function, name):
+        if id(read) in inside:
+            continue
+        if (read.lineno, read.col_offset) > end or any(
+            _within(read, loop) and not _in_iterable(read, loop) for loop in loops
+        ):
+            return False
+    return True
+
+
+def _reads(function: ast.AST, name: str) -> list[ast.Name]:
+    """The reads of `name` in `function` (nested scopes included: they see the rebinding; an
+    augmented assignment reads its target)."""
+    augmented = {id(node.target) for node in ast.walk(function) if isinstance(node, ast.AugAssign)}
+    return [
+        node
+        for node in ast.walk(function)
+        if isinstance(node, ast.Name)
+        and node.id == name
+        and (isinstance(node.ctx, ast.Load) or id(node) in augmented)
+    ]
+
+
+def _within(node: ast.AST, outer: ast.AST) -> bool:
+    return any(sub is node for sub in ast.walk(outer))
+
+
+def _in_iterable(node: ast.AST, loop: ast.stmt) -> bool:
+    """Is `node` in a `for` loop's iterable, evaluated once before the first pass?"""
+    return isinstance(loop, ast.For | ast.AsyncFor) and _within(node, loop.iter)
 
 
 def _performed_later(ctx: FixSite, statement: ast.stmt, array: ast.expr, index: ast.expr) -> bool:

@@ -7,11 +7,12 @@ itself). Tuples of one length (`return x, 1` / `return -x, 0`) select element by
 a value can be NaN/inf or have an infinite derivative outside its branch (`sqrt`, `log`, `exp`,
 division, fractional powers), its inputs are guarded ("double where"), so that `jax.grad` stays
 finite. Both values are computed by `jnp.where`, so the fix is safe only when neither can have
-a side effect. A value that calls a function (effectful or costly) is selected with
-`lax.cond(cond, lambda: a, lambda: b)` instead, which runs only the branch taken (unsafe: both
-branches are traced, the condition must be a scalar and both values of one type). A branch that
-calls back into the function it is in (recursion) gets no rewrite: tracing it recurses forever
-under either form.
+a side effect, and when both are known to have one shape (`codeactions.broadcast`): `where`
+broadcasts `x[0]` against `x` where the `if` gave the one element. A value that calls a
+function (effectful or costly) is selected with `lax.cond(cond, lambda: a, lambda: b)`
+instead, which runs only the branch taken (unsafe: both branches are traced, the condition
+must be a scalar and both values of one type). A branch that calls back into the function it
+is in (recursion) gets no rewrite: tracing it recurses forever under either form.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ import tokenize
 from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.names import assigned_name
 from jax_lsp.analysis.nodes import all_params
+from jax_lsp.codeactions.broadcast import select_alike
 from jax_lsp.codeactions.import_edits import module_prefix_and_edits
 from jax_lsp.codeactions.site import FixSite, node_edit
 from jax_lsp.findings import Applicability, Edit, Fix, Span
@@ -90,7 +92,11 @@ def branch_select_fix(
         arguments = guards if guarded else [[text for _, text in pair] for pair in pairs]
         selected = [f"{call}{if_true}, {if_false})" for if_true, if_false in arguments]
     text = ", ".join(selected) + ("," if len(pairs) == 1 and _is_tuple(values) else "")
-    safe = pure and smooth and condition_safety is Applicability.SAFE
+    # `lax.cond` raises on branches of two shapes; `jnp.where` broadcasts them.
+    alike = lifted or all(
+        select_alike(if_true, if_false, node.test, ctx) for (if_true, _), (if_false, _) in pairs
+    )
+    safe = pure and smooth and alike and condition_safety is Applicability.SAFE
     safety = Applicability.SAFE if safe else Applicability.UNSAFE
     if isinstance(node, ast.IfExp):
         edit = node_edit(ctx, node, f"({text})" if _is_tuple(values) else text)
@@ -105,7 +111,11 @@ def branch_select_fix(
         title += ", guarding the inputs of `sqrt`/`log`/division so gradients stay finite"
     elif function == "where" and not smooth:
         title += " (under `jax.grad`, NaN where the value not selected is not finite)"
-    return Fix(title, (edit, *condition_edits, *import_edits), safety)
+    if not alike:
+        title += " (both values must have one shape: `where` broadcasts them)"
+    # The condition's rewrite may add the same import as the selection.
+    imports = tuple(edit for edit in import_edits if edit not in condition_edits)
+    return Fix(title, (edit, *condition_edits, *imports), safety)
 
 
 _WHERE = ("jax.numpy", "jnp", "where")

@@ -54,6 +54,11 @@ def node_edit(at: Located, node: ast.AST, content: str) -> Edit:
 
 def import_line_edit(site: FixSite, statement: str) -> Edit:
     """An edit adding `statement` (e.g. "import jax") at the module's import line, after its
-    imports (document-anchored: the line is the document's, not the unit's)."""
+    imports (document-anchored: the line is the document's, not the unit's); an import with
+    the blank lines it needs there (`ModuleModel.import_blank_lines`)."""
     line = site.model.import_line
-    return Edit(Span.of(line, 0, line, 0), f"{statement}\n", document_anchored=True)
+    content = f"{statement}\n"
+    if statement.startswith(("import ", "from ")) and "\n" not in statement:
+        before, after = site.model.import_blank_lines
+        content = "\n" * before + content + "\n" * after
+    return Edit(Span.of(line, 0, line, 0), content, document_anchored=True)

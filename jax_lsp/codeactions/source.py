@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from jax_lsp.analysis.document import Document, Unit
-from jax_lsp.analysis.header import import_insertion_line
+from jax_lsp.analysis.header import import_blank_lines, import_insertion_line
 from jax_lsp.analysis.imports import Resolver, canonical, import_bindings
 from jax_lsp.codeactions.import_edits import insert_lines
 from jax_lsp.findings import Edit, Span
@@ -115,7 +115,9 @@ class ModuleSource:
         if not self._added:
             return None
         block = "".join(f"{statement}\n" for statement in self._added)
-        return insert_lines(self.lines, import_insertion_line(self.document), block)
+        line = import_insertion_line(self.document)
+        before, after = import_blank_lines(self.document, line)
+        return insert_lines(self.lines, line, "\n" * before + block + "\n" * after)
 
     def with_imports(self, edits: list[Edit]) -> tuple[Edit, ...]:
         """`edits` plus the import edit, merged with an insertion at the same place (so the

@@ -71,7 +71,13 @@ class IndexAssign(Rule):
         placed on one, may come in through it): on a mesh with explicit axes (`jax.make_mesh`'s
         default in recent JAX), `.at[idx].set(v)` raises unless given `out_sharding=`, so whether
         the fix runs depends on how the array's mesh was made. Unsafe too when code after it in the
-        same scope already does `x = x.at[idx]...` at the same index, as for JAX202.
+        same scope already does `x = x.at[idx]...` at the same index, as for JAX202. The
+        `jnp.where` rewrite is safe only for a mask known to have the array's shape (`x > 0`,
+        `~jnp.isnan(x)`, a name bound once to one): a mask of rows would be broadcast along the
+        last axis. Unsafe, and its title says so, when the array is a parameter that nothing in
+        the function reads afterwards (`def record(buf, i, v): buf[i] = v`): the update was
+        meant for the caller's array, which rebinding the name leaves unchanged, so the
+        TypeError would become an update silently lost.
     """
     fix_applicabilities = frozenset({Applicability.SAFE, Applicability.UNSAFE})
     node_types = (ast.Assign,)
@@ -397,7 +403,9 @@ class IndexAugAssign(Rule):
         a field of an object as for JAX201. `/=` is safe only on an array known to hold
         floats: NumPy's `ints[i] /= 2` keeps the integer dtype, `.at[i].divide(2)` makes the
         whole array float. With a traced boolean mask in traced code,
-        `x = jnp.where(mask, x + v, x)`, as for JAX201. Unsafe in a module that may build a
+        `x = jnp.where(mask, x + v, x)`, as for JAX201. Unsafe, as for JAX201, when `x` is a
+        parameter that nothing in the function reads afterwards (`def bump(counts, i):
+        counts[i] += 1`: the caller's array stays unchanged). Unsafe in a module that may build a
         mesh with explicit axes, as for JAX201, and when code after it in the same scope
         already does `x = x.at[idx]...` at the same index (a notebook's next cell doing the
         update right after this one raised): fixed, the update would happen twice.
@@ -668,7 +676,8 @@ class DiscardedUpdate(Rule):
         object as for JAX201 (`p = p._replace(vel=p.vel.at[i].set(v))` for a NamedTuple).
         Unsafe when code after it in the same scope already does `x = x.at[idx]...` at the
         same index (a notebook's next cell doing the update right): assigned, the update
-        would happen twice.
+        would happen twice. Unsafe, as for JAX201, when `x` is a parameter that nothing in the
+        function reads afterwards: the caller's array stays unchanged.
     """
     fix_applicabilities = frozenset({Applicability.SAFE, Applicability.UNSAFE})
     node_types = (ast.Expr, ast.FunctionDef, ast.AsyncFunctionDef, ast.For, ast.AsyncFor)

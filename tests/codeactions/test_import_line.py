@@ -14,6 +14,8 @@ from jax_lsp.analysis.model import ModuleModel
 from jax_lsp.codeactions.apply import apply_edits
 from jax_lsp.codeactions.import_edits import debug_nans_edit, insert_lines
 from jax_lsp.codeactions.source import ModuleSource
+from jax_lsp.config import Settings
+from jax_lsp.engine import fix_source
 from jax_lsp.ipynb import Notebook
 
 # Each case: the module, its lines separated by "|", and the line a new import goes on.
@@ -58,7 +60,10 @@ def test_every_consumer_puts_a_new_import_on_the_same_line(lines: str, expected:
         assert ast.parse(fixed)  # the text still parses with the import in place
         lines = fixed.split("\n")
         added = edit.content.strip("\n").split("\n")
-        assert lines[expected : expected + len(added)] == added
+        first = expected
+        if edit.span.start.line == expected:  # not appended to a last line without "\n"
+            first += len(edit.content) - len(edit.content.lstrip("\n"))  # blank lines first
+        assert lines[first : first + len(added)] == added
 
 
 def test_an_import_is_not_added_twice_and_debug_nans_reuses_jax():
@@ -100,3 +105,68 @@ def test_a_notebook_import_lands_in_the_cell_of_the_imports():
     sources = ["".join(cell["source"]) for cell in json.loads(notebook.with_text(fixed))["cells"]]
     assert sources[0].split("\n")[1:3] == ["import numpy as np", "import functools"]
     assert sources[1].strip() == "x = np.zeros(3)"
+
+
+# A fix adding `import jax.numpy as jnp` (JAX701's `jnp.where`) to a module whose header is
+# what the key says: the module's first lines before and after (`|` separating lines), as
+# ruff's isort and formatter lay them out.
+TRACED = "from jax import jit  # noqa: E402|||@jit|def h(x):|    return x if x > 0 else -x|"
+LAYOUTS = {
+    "code first, a class": (
+        "class Grid:|    size = 3|||",
+        "import jax.numpy as jnp|||class Grid:|    size = 3|||",
+    ),
+    "code first, a decorated function": (
+        "@staticmethod|def helper():|    pass|||",
+        "import jax.numpy as jnp|||@staticmethod|def helper():|    pass|||",
+    ),
+    "code first, a statement": ("SIZE = 3|", "import jax.numpy as jnp||SIZE = 3|"),
+    "a docstring, then code": (
+        '"""Grid steps."""|SIZE = 3|',
+        '"""Grid steps."""||import jax.numpy as jnp||SIZE = 3|',
+    ),
+    "a docstring, a blank line, then a class": (
+        '"""Grid steps."""||class Grid:|    pass|||',
+        '"""Grid steps."""||import jax.numpy as jnp|||class Grid:|    pass|||',
+    ),
+    "future imports, then a function": (
+        "from __future__ import annotations|def helper():|    pass|||",
+        "from __future__ import annotations||import jax.numpy as jnp|||def helper():|    pass|||",
+    ),
+    "a licence, then the comment of a class": (
+        "# Copyright 2026|# Licence: MIT||# The grid|class Grid:|    pass|||",
+        "# Copyright 2026|# Licence: MIT||import jax.numpy as jnp|||# The grid|class Grid:"
+        "|    pass|||",
+    ),
+    "after other imports: one block with them": (
+        "import os||SIZE = 3|",
+        "import os|import jax.numpy as jnp||SIZE = 3|",
+    ),
+}
+
+
+@pytest.mark.parametrize(("head", "expected"), LAYOUTS.values(), ids=LAYOUTS.keys())
+def test_an_added_import_gets_the_blank_lines_ruff_gives_it(head: str, expected: str):
+    text = (head + TRACED).replace("|", "\n")
+    fixed, applied = fix_source(text, "a.py", Settings())
+    assert applied == 1
+    assert fixed == (expected + TRACED).replace("|", "\n").replace(
+        "x if x > 0 else -x", "jnp.where(x > 0, x, -x)"
+    )
+
+
+@pytest.mark.parametrize(("head", "expected"), LAYOUTS.values(), ids=LAYOUTS.keys())
+def test_a_codemod_import_gets_the_same_blank_lines(head: str, expected: str):
+    text = (head + TRACED).replace("|", "\n")
+    module = ModuleSource(text)
+    module.alias("jax.numpy")
+    fixed = apply_edits(text, [module.import_edit()])
+    assert fixed == (expected + TRACED).replace("|", "\n")
+
+
+def test_a_fix_whose_condition_and_selection_need_one_import_adds_it_once():
+    text = "from jax import jit\n\n\n@jit\ndef h(x):\n    return x if (x > 0 and x < 1) else -x\n"
+    fixed, applied = fix_source(text, "a.py", Settings())
+    assert applied == 1
+    assert fixed.count("import jax.numpy as jnp") == 1
+    assert "jnp.where(jnp.logical_and(x > 0, x < 1), x, -x)" in fixed

@@ -192,6 +192,7 @@ PAIRS = [
         0,
         '''
         """Totals."""
+
         import jax.numpy as jnp
 
         总和 = jnp.where(x > 0, x, 0).sum()  # 求和 😀

@@ -403,7 +403,7 @@ PAIRS = [
                 y = y * 2
             for i in range(2):
                 if x > i:
-                    x -= jnp.abs(y - i)
+                    x -= jnp.abs(x - i)
             return x, y
         """,
         """
@@ -415,10 +415,38 @@ PAIRS = [
             y = x + 1
             y = jnp.where(c > 0, y * 2, y)  # double it
             for i in range(2):
-                x = jnp.where(x > i, x - jnp.abs(y - i), x)
+                x = jnp.where(x > i, x - jnp.abs(x - i), x)
             return x, y
         """,
         SAFE,
+    ),
+    (
+        # `y`'s shape is not known to be `x`'s: `where` would broadcast `x` against it.
+        "701-update-by-a-value-of-unknown-shape-is-unsafe",
+        "JAX701",
+        main_fix,
+        """
+        import jax
+        import jax.numpy as jnp
+
+        @jax.jit
+        def f(x, y):
+            for i in range(2):
+                if x > i:
+                    x -= jnp.abs(y - i)
+            return x
+        """,
+        """
+        import jax
+        import jax.numpy as jnp
+
+        @jax.jit
+        def f(x, y):
+            for i in range(2):
+                x = jnp.where(x > i, x - jnp.abs(y - i), x)
+            return x
+        """,
+        UNSAFE,
     ),
     (
         "701-calls-branch-with-lax-cond",

@@ -87,7 +87,13 @@ class PythonBranchOnTraced(Rule):
         condition is boolean and both values are free of side effects and finite and
         differentiable wherever their inputs are finite: names, numbers, indexing, `+`, `-`,
         `*`, division by a non-zero number, whole powers and `abs`, `maximum`, `minimum`,
-        `clip`, `sin`, `cos`, `tanh`, `relu`, `sigmoid`. Over `sqrt`, `log`, division by a value
+        `clip`, `sin`, `cos`, `tanh`, `relu`, `sigmoid`, and when both values are known to have
+        one shape: `jnp.where` broadcasts them, so `y = jnp.where(c, x[0], x)` gives a vector
+        where the `if` gave one element (or raises ValueError for `x[:2]`). Known alike are
+        values over the same arrays combined elementwise (`x * 2` and `-x`), numbers, elements
+        read at literal indices of one array (`y[0]` and `y[1]`), and values the condition
+        compares (those hold one element); otherwise the title says both values must have one
+        shape. Over `sqrt`, `log`, division by a value
         or any other call it is unsafe. Where each such part is `sqrt`, `log`, `log1p`, `exp`,
         `reciprocal`, `arcsin`, `arccos`, `arctanh`, a division or a power, with a smooth input,
         the fix also guards that input (the divisor, the base) where its branch is not taken
