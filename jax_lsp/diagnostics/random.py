@@ -764,6 +764,8 @@ class PrngKeyReuse(Rule):
                 for x in xs:
                     total += forward(w, x, key, train=True).sum()  # error
                 return total
+
+            total = train_epoch(jnp.ones((3, 3)), [jnp.ones(3)] * 2, jax.random.key(0))
             """,
             check=(
                 "from jax.errors import KeyReuseError\n"
@@ -790,6 +792,8 @@ class PrngKeyReuse(Rule):
             def init_and_apply(rng, x):
                 params = model.init(rng, x)
                 return model.apply(params, rng, x)  # error
+
+            out = init_and_apply(jax.random.key(0), jnp.ones((1, 3)))
             """,
             check=(
                 "from jax.errors import KeyReuseError\n"
@@ -818,6 +822,8 @@ class PrngKeyReuse(Rule):
                 model = Model(key)
                 x = jr.normal(key, (2,))  # error
                 return model, x
+
+            model, x = setup(jr.key(0))
             """,
             check=(
                 "from jax.errors import KeyReuseError\n"
