@@ -310,6 +310,11 @@ _JAX_REQUIREMENT = re.compile(
 _LOWER_BOUND = re.compile(r"(?:===?|>=|~=|>)\s*(?P<version>\d+(?:\.\d+)*)")
 
 
+# The files a project's settings are read from: `[tool.jax-lsp]` and the project's `jax`
+# requirement (`declared_jax_version`).
+SETTINGS_FILES = ("pyproject.toml", "requirements.txt")
+
+
 def declared_jax_version(requirements: list[str]) -> str | None:
     """The lowest JAX release the project's requirements allow (`jax==0.4.20`, `jax>=0.4.30`),
     as ruff takes `requires-python`'s lower bound for its target: None when they name none."""

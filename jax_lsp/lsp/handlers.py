@@ -12,6 +12,7 @@ from lsprotocol import types
 from pygls.uris import to_fs_path
 
 from jax_lsp import __version__
+from jax_lsp.config import SETTINGS_FILES
 from jax_lsp.files import VIRTUAL_DOCUMENTS
 from jax_lsp.lsp.language_server import JaxLanguageServer
 from jax_lsp.lsp.settings import SECTION
@@ -158,7 +159,7 @@ async def did_change_configuration(
 def did_change_watched_files(
     ls: JaxLanguageServer, params: types.DidChangeWatchedFilesParams
 ) -> None:
-    if any(change.uri.endswith("pyproject.toml") for change in params.changes):
+    if any(change.uri.endswith(SETTINGS_FILES) for change in params.changes):
         ls.settings.reload_projects()
         ls.scheduler.refresh_all()
 
@@ -185,11 +186,12 @@ async def fetch_configuration(ls: JaxLanguageServer) -> None:
 
 
 async def register_pyproject_watcher(ls: JaxLanguageServer) -> None:
-    """Ask the client to tell us when a pyproject.toml changes (its settings apply)."""
+    """Ask the client to tell us when a pyproject.toml or requirements.txt changes (the
+    settings and the JAX release they give apply)."""
     if not ls.client.supports("workspace", "did_change_watched_files", "dynamic_registration"):
         return
     options = types.DidChangeWatchedFilesRegistrationOptions(
-        watchers=[types.FileSystemWatcher(glob_pattern="**/pyproject.toml")]
+        watchers=[types.FileSystemWatcher(glob_pattern=f"**/{name}") for name in SETTINGS_FILES]
     )
     registration = types.Registration(
         id="jax-lsp-pyproject",

@@ -77,6 +77,18 @@ async def test_pyproject_reloaded_and_editor_settings_win(client, tmp_path):
     await diagnostics_for(client, uri, lambda found: codes(found) == ["JAX202", "JAX203"])
 
 
+async def test_requirements_reloaded_give_the_jax_release(client, tmp_path):
+    requirements = tmp_path / "requirements.txt"
+    requirements.write_text("jax==0.4.20\n")
+    await start(client, root=tmp_path)
+    uri = open_document(client, tmp_path / "a.py", "import jax\n\ny = jax.tree_map(abs, [1])\n")
+    await diagnostics_for(client, uri, lambda found: codes(found) == [])
+
+    requirements.write_text("jax>=0.6\n")
+    watched_change(client, requirements.as_uri())
+    await diagnostics_for(client, uri, lambda found: codes(found) == ["JAX1101"])
+
+
 async def test_bad_settings_are_logged_and_ignored(client, tmp_path):
     (tmp_path / "pyproject.toml").write_text("[tool.jax-lsp\n")
     await start(client, root=tmp_path, options={"select": ["NOPE1"]})
