@@ -53,7 +53,8 @@ function clientOptions(): LanguageClientOptions {
     initializationOptions: readServerSettings(workspaceResource()),
     synchronize: {
       configurationSection: SECTION,
-      fileEvents: vscode.workspace.createFileSystemWatcher('**/pyproject.toml'),
+      // The files the project's settings and its JAX release are read from.
+      fileEvents: vscode.workspace.createFileSystemWatcher('**/{pyproject.toml,requirements.txt}'),
     },
     middleware: {
       workspace: {
