@@ -171,18 +171,17 @@ class Settings:
         (memoised: the editor asks it of the open file on every keystroke)."""
         known = self._exclusions.get(path)
         if known is None:
-            relative = os.path.normcase(self.relative(path))
-            matches_part, matches_path = _exclusion_matchers(self.exclude + self.extend_exclude)
-            known = self._exclusions[path] = matches_path(relative) or any(
-                matches_part(p) for p in PurePath(relative).parts
-            )
+            known = self._exclusions[path] = self._excludes(self.relative(path))
         return known
 
     def is_excluded_below(self, path: str, top: str) -> bool:
         """`is_excluded` of the part of `path` below the folder `top`: for the files of a
         folder named on the command line that the excludes name (a package inside a
         virtualenv), whose own place must not exclude what it holds."""
-        relative = os.path.normcase(PurePath(os.path.relpath(path, top)).as_posix())
+        return self._excludes(PurePath(os.path.relpath(path, top)).as_posix())
+
+    def _excludes(self, relative: str) -> bool:
+        relative = os.path.normcase(relative)
         matches_part, matches_path = _exclusion_matchers(self.exclude + self.extend_exclude)
         return matches_path(relative) or any(matches_part(p) for p in PurePath(relative).parts)
 
