@@ -174,12 +174,6 @@ class Settings:
             known = self._exclusions[path] = self._excludes(self.relative(path))
         return known
 
-    def is_excluded_below(self, path: str, top: str) -> bool:
-        """`is_excluded` of the part of `path` below the folder `top`: for the files of a
-        folder named on the command line that the excludes name (a package inside a
-        virtualenv), whose own place must not exclude what it holds."""
-        return self._excludes(PurePath(os.path.relpath(path, top)).as_posix())
-
     def _excludes(self, relative: str) -> bool:
         relative = os.path.normcase(relative)
         matches_part, matches_path = _exclusion_matchers(self.exclude + self.extend_exclude)
@@ -282,9 +276,14 @@ def _parse(raw: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def find_pyproject(start: Path) -> Path | None:
+    return _nearest(start, "pyproject.toml")
+
+
+def _nearest(start: Path, name: str) -> Path | None:
+    """The file `name` in the folder `start` (or holding it) or the nearest one above."""
     start = start.resolve()
     for folder in [start, *start.parents] if start.is_dir() else start.parents:
-        candidate = folder / "pyproject.toml"
+        candidate = folder / name
         if candidate.is_file():
             return candidate
     return None
@@ -323,7 +322,7 @@ def declared_jax_version(requirements: list[str]) -> str | None:
             continue
         bounds = [m.group("version") for m in _LOWER_BOUND.finditer(found.group("specifiers"))]
         if bounds:
-            return max(bounds, key=lambda version: tuple(int(p) for p in version.split(".")))
+            return max(bounds, key=parse_version)
     return None
 
 
@@ -353,12 +352,11 @@ def load_settings(start: Path, config: Path | None = None) -> Settings:
         raise ConfigError(f"{config}: no such file")
     x64_env = os.environ.get("JAX_ENABLE_X64", "").lower() in ("1", "true", "yes")
     if pyproject is None:
-        folder = start.resolve() if start.is_dir() else start.resolve().parent
-        for place in [folder, *folder.parents]:
-            if (place / "requirements.txt").is_file():
-                declared = declared_jax_version(_requirement_lines(place))
-                return Settings(enable_x64=x64_env, target_jax_version=declared)
-        return Settings(enable_x64=x64_env)
+        requirements = _nearest(start, "requirements.txt")
+        declared = (
+            declared_jax_version(_requirement_lines(requirements.parent)) if requirements else None
+        )
+        return Settings(enable_x64=x64_env, target_jax_version=declared)
     # Imported once a settings file is read, not with the engine (a folder may have none).
     if sys.version_info >= (3, 11):
         import tomllib

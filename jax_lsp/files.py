@@ -13,7 +13,7 @@ import os
 import stat
 import tokenize
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -184,21 +184,14 @@ def _skipped(
     chain: list[Path],
     settings: Settings,
     rules: _IgnoreRules | None,
-    excluded_top: str | None,
     name: str,
     is_dir: bool,
 ) -> bool:
     """Whether `name` in `folder` (resolved: `here`) is excluded or ignored by the ignore
-    files of `chain`; below `excluded_top`, a folder named on the command line that the
-    excludes name, only by the part of its path below that folder."""
+    files of `chain`."""
     if is_dir and name in NOTEBOOK_TOOL_FOLDERS:
         return True
-    path = os.path.join(folder, name)
-    if (
-        settings.is_excluded_below(path, excluded_top)
-        if excluded_top is not None
-        else settings.is_excluded(path)
-    ):
+    if settings.is_excluded(os.path.join(folder, name)):
         return True
     return bool(rules and rules.ignored(here / name, is_dir, chain))
 
@@ -218,13 +211,14 @@ def iter_python_files(paths: list[Path], settings: Settings) -> Iterator[Path]:
         above = rules.parents(path) if rules else []
         if rules and above and rules.ignored(path.resolve(), True, above):
             above = []  # a folder named on the command line is checked even if ignored
-        # A folder named on the command line is checked even where the excludes name it.
-        excluded_top = str(path) if settings.is_excluded(str(path)) else None
+        # A folder named on the command line is checked even where the excludes name it:
+        # what it holds is then judged by the part of its path below it.
+        walking = replace(settings, root=str(path)) if settings.is_excluded(str(path)) else settings
         chains: dict[str, list[Path]] = {}  # folder -> the folders whose ignore files apply
         for folder, dirs, files in os.walk(path):
             here = Path(folder).resolve()
             chain = chains.pop(folder, None) or [*above, here]
-            skipped = partial(_skipped, folder, here, chain, settings, rules, excluded_top)
+            skipped = partial(_skipped, folder, here, chain, walking, rules)
             dirs[:] = sorted(d for d in dirs if not skipped(d, True))
             for name in dirs:
                 chains[os.path.join(folder, name)] = [*chain, here / name]

@@ -9,10 +9,9 @@ import ast
 
 from jax_lsp.analysis.booleans import is_boolean
 from jax_lsp.analysis.crossing import NO_FOREIGN
-from jax_lsp.analysis.flow import dotted_name
 from jax_lsp.analysis.model_view import ModelView
 from jax_lsp.analysis.names import binds_locally
-from jax_lsp.analysis.nodes import own_returns
+from jax_lsp.analysis.nodes import dotted_name, own_returns
 from jax_lsp.analysis.summary import FunctionNode, FunctionRef
 from jax_lsp.analysis.traced import passed_arguments
 

@@ -34,7 +34,7 @@ from jax_lsp.analysis.kinds import (
     STATIC_RESULTS,
     Kind,
 )
-from jax_lsp.analysis.nodes import child_nodes, is_none, runs_at_least_once
+from jax_lsp.analysis.nodes import child_nodes, dotted_name, is_none, runs_at_least_once
 from jax_lsp.analysis.numpy_tracers import RETURNS_TRACERS
 from jax_lsp.analysis.records import direct_init
 from jax_lsp.analysis.summary import transform_of
@@ -1422,16 +1422,6 @@ def _handlers(prefix: str) -> dict[type, Callable]:
 
 _STATEMENT_HANDLERS = _handlers("_stmt_")
 _EXPRESSION_HANDLERS = _handlers("_expr_")
-
-
-def dotted_name(node: ast.expr) -> str | None:
-    """`a.b.c` for a chain of attributes on a name, else None."""
-    if isinstance(node, ast.Name):
-        return node.id
-    if isinstance(node, ast.Attribute):
-        base = dotted_name(node.value)
-        return f"{base}.{node.attr}" if base else None
-    return None
 
 
 def _pattern_names(pattern: ast.pattern) -> list[str]:

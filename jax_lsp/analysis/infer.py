@@ -25,13 +25,14 @@ from pathlib import Path
 from jax_lsp.analysis.boolean_args import returned_booleans
 from jax_lsp.analysis.document import Document, UnitSource, first_line
 from jax_lsp.analysis.external import CallSite, ExternalFacts, facts_key
-from jax_lsp.analysis.flow import annotation_kind, dotted_name
+from jax_lsp.analysis.flow import annotation_kind
 from jax_lsp.analysis.keys import key_conditions
 from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.lineage import Lineage
 from jax_lsp.analysis.model import ModuleModel
 from jax_lsp.analysis.nodes import (
     class_header,
+    dotted_name,
     lone_class,
     own_returns,
     per_member,

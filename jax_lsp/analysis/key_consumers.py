@@ -15,8 +15,8 @@ from types import MappingProxyType
 
 from jax_lsp.analysis.imports import Resolver
 from jax_lsp.analysis.names import local_names
-from jax_lsp.analysis.nodes import is_none, own_returns, scope_nodes, walk_nodes
-from jax_lsp.analysis.traced import all_params
+from jax_lsp.analysis.nodes import dotted_name, is_none, own_returns, scope_nodes, walk_nodes
+from jax_lsp.analysis.traced import all_params, parameter_default_items
 
 _NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
 
@@ -222,7 +222,7 @@ def library_key(
         consumer = LIBRARY_FUNCTIONS.get(qualname)
         return consumer.key_of(call) if consumer is not None else None
     if isinstance(func, ast.Attribute):
-        held = _maker_methods(makers.get(_dotted(func) or ""))
+        held = _maker_methods(makers.get(dotted_name(func) or ""))
         if held is not None:  # `self.drop(x, key=key)`: an attribute holding a library object
             consumer = held.get("__call__")
             if consumer is None or switched_off(call):
@@ -366,16 +366,6 @@ def draws_from_stream(node: ast.AST, resolver: Resolver, drawers: frozenset[str]
         if isinstance(child, ast.Call) and resolver.qualname(child.func) in HAIKU_STREAM_DRAWS:
             return True
     return False
-
-
-def _dotted(expr: ast.expr) -> str | None:
-    """`self.drop` for an attribute chain on a name, else None."""
-    if isinstance(expr, ast.Name):
-        return expr.id
-    if isinstance(expr, ast.Attribute):
-        base = _dotted(expr.value)
-        return None if base is None else f"{base}.{expr.attr}"
-    return None
 
 
 def attribute_makers(cls: ast.ClassDef, resolver: Resolver) -> dict[str, str]:
@@ -667,16 +657,7 @@ def breaks_condition(
 
 def parameter_defaults(function: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, ast.expr]:
     """The function's parameters with a default, to that default."""
-    args = function.args
-    positional = [*args.posonlyargs, *args.args]
-    with_default = positional[len(positional) - len(args.defaults) :]
-    found = {arg.arg: default for arg, default in zip(with_default, args.defaults, strict=True)}
-    found.update(
-        (arg.arg, default)
-        for arg, default in zip(args.kwonlyargs, args.kw_defaults, strict=True)
-        if default is not None
-    )
-    return found
+    return dict(parameter_default_items(function))
 
 
 # `handing_over` by function node, then key name. Weak keys, as below.

@@ -50,7 +50,6 @@ from jax_lsp.analysis.keys import (
 )
 from jax_lsp.analysis.model_view import ModelFact, ModelView
 from jax_lsp.analysis.summary import FunctionNode, unit_summary
-from jax_lsp.analysis.text import contains_word
 from jax_lsp.analysis.traced import all_params, positional_params
 from jax_lsp.analysis.unit_memo import Keyed, per_unit
 
@@ -144,7 +143,7 @@ class KeyFacts(ModelFact):
             naming = [
                 (source, names)
                 for source, names in defined
-                if any(contains_word(source.text, drawer) for drawer in drawers)
+                if not drawers.isdisjoint(source.words())
             ]
             if not naming:
                 break

@@ -51,6 +51,7 @@ from jax_lsp.analysis.names import local_names
 from jax_lsp.analysis.nodes import (
     argument_of,
     child_nodes,
+    dotted_name,
     own_returns,
     runs_at_least_once,
     scope_nodes,
@@ -843,7 +844,7 @@ def classify_call(
 def external_key(call: ast.Call, external: Mapping) -> ast.expr | DerivedKey | None:
     """The argument a call of an imported function gives to a key parameter it consumes (or a
     `DerivedKey` for one it derives from), as its module's model found (`ExternalFacts`)."""
-    spelling = _spelling(call.func)
+    spelling = dotted_name(call.func)
     facts = external.get(spelling) if spelling else None
     if facts is None or not facts.key_params:
         return None
@@ -857,15 +858,6 @@ def external_key(call: ast.Call, external: Mapping) -> ast.expr | DerivedKey | N
     for name, family in facts.derived_keys:
         if name in given:
             return DerivedKey(given[name], family)
-    return None
-
-
-def _spelling(func: ast.expr) -> str | None:
-    if isinstance(func, ast.Name):
-        return func.id
-    if isinstance(func, ast.Attribute):
-        base = _spelling(func.value)
-        return f"{base}.{func.attr}" if base else None
     return None
 
 
@@ -897,7 +889,7 @@ def returned_arguments(call: ast.Call, model: KeyInputs) -> list[tuple[int, ast.
         places = summary.returned
         given = given_values(call, positional_params(model.functions[path].node))
     elif model.external:
-        spelling = _spelling(call.func)
+        spelling = dotted_name(call.func)
         facts = model.external.get(spelling) if spelling else None
         if facts is not None and facts.returned_keys:
             places, given = facts.returned_keys, arguments_by_param(call, facts.key_params)

@@ -583,9 +583,6 @@ class ModuleModel:
     def differentiated(self, node: FunctionNode) -> frozenset[str]:
         return self.scopes.differentiated(node)
 
-    def _local_refs(self, node: FunctionNode) -> frozenset[str]:
-        return self.scopes.local_refs(node)
-
     @keyed
     @property
     def ref_params(self) -> dict[FunctionNode, frozenset[str]]:

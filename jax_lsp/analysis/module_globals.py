@@ -173,7 +173,6 @@ class ModuleGlobals(ModelFact):
         the module's globals (which are being found): the summary top-level code follows."""
         if path not in self._top_callees:
             return None
-        self._callees_read.add(path)
         return self.model.scopes.interpret_returns(self.model.functions[path].node, None)
 
     def module_shapes(self, unit_start: int) -> Mapping[str, KnownValue]:

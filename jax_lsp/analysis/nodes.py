@@ -454,3 +454,13 @@ _NAMED_BINDINGS = (
     ast.MatchAs,
     ast.MatchStar,
 )
+
+
+def dotted_name(node: ast.expr) -> str | None:
+    """`a.b.c` for a chain of attributes on a name, else None."""
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        base = dotted_name(node.value)
+        return f"{base}.{node.attr}" if base else None
+    return None

@@ -398,11 +398,6 @@ class ScopeFacts(ModelFact):
                 note(callee, frozenset(n for n, arg in passed if _mentions(arg, params)))
         return found
 
-    def local_refs(self, node: FunctionNode) -> frozenset[str]:
-        """The names `node` binds to a new ref (`_node_local_refs`): a whole walk of every
-        function on every edit cost the editor its speed."""
-        return _node_local_refs(node, self.model.aliases)
-
     @cached_property
     def ref_params(self) -> dict[FunctionNode, frozenset[str]]:
         """Parameters of module functions that a call in the module passes a `jax.Ref` (a name

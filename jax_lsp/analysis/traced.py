@@ -374,7 +374,7 @@ def literal_flag_params(
         return frozenset()
     found = dict(passed_arguments(node, call, target))
     given = _given_params(node, call, target)
-    for name, default in _defaults(node):
+    for name, default in parameter_default_items(node):
         if name not in given:
             found[name] = default
     return frozenset(
@@ -395,7 +395,7 @@ def _is_flag(value: object) -> bool:
     return value is None or type(value) is bool
 
 
-def _defaults(node: FunctionNode) -> Iterator[tuple[str, ast.expr]]:
+def parameter_default_items(node: FunctionNode) -> Iterator[tuple[str, ast.expr]]:
     """(parameter, default expression) for each parameter with a default."""
     args = node.args
     defaults = zip(reversed(args.posonlyargs + args.args), reversed(args.defaults), strict=False)
@@ -415,7 +415,9 @@ def _given_params(node: FunctionNode, call: ast.Call, target: FunctionRef) -> se
 
 def literal_default_params(node: FunctionNode) -> frozenset[str]:
     """Parameters whose default is a literal (`training=True`, `n=3`)."""
-    return frozenset(name for name, default in _defaults(node) if isinstance(default, ast.Constant))
+    return frozenset(
+        name for name, default in parameter_default_items(node) if isinstance(default, ast.Constant)
+    )
 
 
 def string_list_default_params(node: FunctionNode) -> frozenset[str]:
@@ -423,7 +425,7 @@ def string_list_default_params(node: FunctionNode) -> frozenset[str]:
     sequence of settings, the kind of value callers pass in its place."""
     return frozenset(
         name
-        for name, default in _defaults(node)
+        for name, default in parameter_default_items(node)
         if isinstance(default, ast.List | ast.Tuple)
         and default.elts
         and all(isinstance(e, ast.Constant) and isinstance(e.value, str) for e in default.elts)

@@ -15,14 +15,13 @@ from functools import cached_property
 from jax_lsp.analysis.boolean_args import booleans_passed
 from jax_lsp.analysis.crossing import IncomingTrace
 from jax_lsp.analysis.document import Unit, UnitSource
-from jax_lsp.analysis.flow import dotted_name
 from jax_lsp.analysis.imports import Resolver
 from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.lengths import ancestors_of, entries_counted, parent_map
 from jax_lsp.analysis.model_parts import ScopeKinds
 from jax_lsp.analysis.model_view import ModelFact
 from jax_lsp.analysis.names import binds_locally
-from jax_lsp.analysis.nodes import is_staticmethod, positional_params, walk_nodes
+from jax_lsp.analysis.nodes import dotted_name, is_staticmethod, positional_params, walk_nodes
 from jax_lsp.analysis.pytrees import is_registered_pytree
 from jax_lsp.analysis.summary import Application, CallSite, FunctionNode, FunctionRef, transform_of
 from jax_lsp.analysis.traced import (
