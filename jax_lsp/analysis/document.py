@@ -844,7 +844,8 @@ def _spliced(
                 inner, window, edited_first, edited_end, True, region_end, depth + 1
             )
             if spliced_inner is not None:
-                return _with_members(block, [*members[:begin], spliced_inner, *members[end:]])
+                spliced_members = [*members[:begin], spliced_inner, *members[end:]]
+                return _with_members(block, spliced_members, window)
     region = "\n".join(window[region_start:region_end])
     headers = "".join(" " * level + "class _:\n" for level in range(depth))
     parsed = _parse("\n" * (region_start - depth) + headers + region + "\n")
@@ -860,15 +861,24 @@ def _spliced(
         stand_in.body[0].col_offset != members[0].col_offset
     ):
         return None
-    return _with_members(block, [*members[:begin], *stand_in.body, *members[end:]])
+    return _with_members(block, [*members[:begin], *stand_in.body, *members[end:]], window)
 
 
-def _with_members(block: ast.stmt, members: list[ast.stmt]) -> ast.stmt:
-    """A copy of `block` whose body is `members`, ending where its last member ends."""
+def _with_members(block: ast.stmt, members: list[ast.stmt], window: list[str]) -> ast.stmt:
+    """A copy of `block` whose body is `members`, ending where its last member ends: after
+    the `;` that may close the last line's statements, as the parser ends a block there
+    (`window`: the unit's lines)."""
     spliced = copy.copy(block)
     spliced.body = members  # type: ignore[attr-defined]
-    spliced.end_lineno = members[-1].end_lineno
-    spliced.end_col_offset = members[-1].end_col_offset
+    last = members[-1]
+    end = last.end_col_offset
+    if not hasattr(last, "body"):  # a simple statement: a `;` may follow it on its line
+        tail = window[last.end_lineno - 1].encode("utf-8")[end:]  # type: ignore[operator]
+        rest = tail.lstrip(b" \t")
+        if rest.startswith(b";"):
+            end += len(tail) - len(rest) + 1  # type: ignore[operator]
+    spliced.end_lineno = last.end_lineno
+    spliced.end_col_offset = end
     return spliced
 
 

@@ -482,3 +482,14 @@ def test_an_edit_on_a_line_two_statements_share_parses_both(header, before, afte
             assert unit.source.problem is not None
             continue
         assert_same_tree(unit.tree, expected)
+
+
+@pytest.mark.parametrize("typed", [";", " ;  # done", "; pass;"])
+def test_a_semicolon_after_a_blocks_last_statement_ends_the_block_where_the_parser_does(typed):
+    text = (
+        "class C:\n    def m(self, x):\n        y = x\n        return y\n\n\n"
+        "def f(x):\n    return x\n"
+    )
+    lines = text.split("\n")
+    placed = [((index + 0.5) / len(lines), 1, [lines[index] + typed]) for index in (3, 7)]
+    _assert_edited_units_parse_as_written(text, placed)
