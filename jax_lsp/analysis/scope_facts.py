@@ -194,9 +194,10 @@ class ScopeFacts(ModelFact):
                 inputs = self._scope_inputs(around)
                 if self.settled_scopes is not None:
                     self._settled_inputs[around] = inputs
-            outer: Keyed | None = Keyed(
-                self.scope_kinds(around).final_env, memo_key(_interpret_scope, inputs)
-            )
+            # From the inputs in hand (a memo hit): `scope_kinds(around)` would find them
+            # again, and so each function around it, doubling the work at each level.
+            around_kinds = _interpret_scope(self.model._source_of[around], *inputs)
+            outer: Keyed | None = Keyed(around_kinds.final_env, memo_key(_interpret_scope, inputs))
         else:
             outer = None
         abstract = info is not None and info.abstract
