@@ -213,7 +213,6 @@ class Workers:
     def __init__(self, jobs: int, threshold: int = 1) -> None:
         self.jobs = jobs
         self._threshold = threshold  # the fewest items worth starting the workers for
-        self._context: Any = None
         self._processes: list[Any] = []
         self._results: list[Connection] = []
         self._orders: list[Connection] = []
@@ -304,7 +303,7 @@ class Workers:
         runs: list[tuple[int, int]],
         weights: Sequence[float],
     ) -> None:
-        context = self._context = multiprocessing.get_context(_start_method())
+        context = multiprocessing.get_context(_start_method())
         here = os.getcwd()
         with _started_outside_the_working_directory(context.get_start_method()):
             # The claims' lock starts multiprocessing's resource tracker where it spawns.

@@ -12,8 +12,7 @@ import ast
 from dataclasses import dataclass
 
 from jax_lsp.analysis.kinds import Kind
-from jax_lsp.analysis.names import stored_names
-from jax_lsp.analysis.nodes import all_params
+from jax_lsp.analysis.names import scope_bound_names
 from jax_lsp.analysis.traced import literal_default_params
 from jax_lsp.diagnostics.base import Rule, RuleContext
 from jax_lsp.findings import Finding, Fix
@@ -90,15 +89,6 @@ def _has_literal_default(name: str, ctx: RuleContext, transformed: bool = False)
                 if info is None or not info.direct:
                     return False
             return name not in ctx.model.passed_defaults(function)
-        if _binds(name, function):
+        if name in scope_bound_names(function):  # it hides the enclosing one's parameter
             return False
     return False
-
-
-def _binds(name: str, function: ast.AST) -> bool:
-    """`function` binds `name` itself (a parameter, or a name its statements store), which
-    hides an enclosing function's parameter of that name."""
-    if name in all_params(function):
-        return True
-    body = function.body if isinstance(function.body, list) else []
-    return any(name in stored_names(statement) for statement in body)
