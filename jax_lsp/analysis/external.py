@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
 from jax_lsp.analysis.jitted import StaticSignature
+from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.values import Container, Value
 
 
@@ -23,9 +24,10 @@ class ExternalFacts:
     static: StaticSignature | None = None  # its static arguments, when jitted with some
     origin: str = "engine"  # "engine" or "jedi": who answered
     # A tuple or dict it returns, with its items where known (`{"mean": x.mean()}`): read
-    # with its parameters unknown, and with each of them a tracer inside traced code.
+    # with its parameters unknown, and with each of them a tracer inside traced code (where
+    # a Python value, `Kind.STATIC`, is known too: `sum(jnp.size(v) for v in leaves)`).
     returns: Container | None = None
-    traced_returns: Container | None = None
+    traced_returns: Container | Kind | None = None
     # Imported from a workspace module whose code may build a mesh with explicit axes
     # (`analysis.sharding`): an array on such a mesh may come in through it. Also held for a
     # name that is not called (`from setup import mesh`), with no call facts.
@@ -75,6 +77,7 @@ class ExternalFacts:
             or self.instance_fields is not None
             or bool(self.instance_attributes)
             or self.returns is not None
+            or self.traced_returns is not None
             or self.static is not None
             or self.explicit_meshes
             or bool(self.consumed_keys or self.derived_keys)

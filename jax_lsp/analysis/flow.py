@@ -28,6 +28,7 @@ from jax_lsp.analysis.kinds import (
     CONCRETIZING_METHODS,
     JAXTYPING_DTYPES,
     NNX_VARIABLES,
+    PYTHON_REDUCTIONS,
     SAME_KIND_ATTRIBUTES,
     STATIC_ATTRIBUTES,
     STATIC_BUILTINS,
@@ -52,10 +53,12 @@ from jax_lsp.analysis.values import (
     any_traced,
     as_jax,
     called_result,
+    element_value,
     kind_of,
     merge_values,
     merge_values_all,
     pytree_of,
+    reduces_python_values,
 )
 
 if TYPE_CHECKING:
@@ -289,17 +292,6 @@ def _tree_leaf(value: Value) -> Value:
     return Kind.UNKNOWN
 
 
-def _element_value(value: Value) -> Value:
-    """The value of one element when iterating or unpacking `value`."""
-    if type(value) is Container:
-        if value.form == "dict":  # iterating a dict gives its keys
-            return Kind.STATIC if value.keys is not None else Kind.UNKNOWN
-        return value.element()
-    if value in (Kind.TRACED, Kind.ARRAY, Kind.NUMPY, Kind.STATIC):
-        return value
-    return Kind.UNKNOWN
-
-
 # List methods that add an element (`append`, `insert`) or those of an iterable (`extend`).
 _LIST_GROWTH = frozenset(("append", "insert", "extend"))
 
@@ -389,7 +381,7 @@ class FlowInterpreter:
             return
         added = self.values.get(call.args[-1], self.kinds.get(call.args[-1], Kind.UNKNOWN))
         if call.func.attr == "extend":
-            added = _element_value(added)
+            added = element_value(added)
         self.env[name] = _grown(container, added, call.func.attr == "append")
 
     def _stmt_AnnAssign(self, node: ast.AnnAssign) -> None:
@@ -687,12 +679,12 @@ class FlowInterpreter:
                 and value.keys is None
                 and len(value.items) == len(elements)
             ):
-                for element, element_value in zip(elements, value.items, strict=True):
-                    self.bind(element, element_value, None)
+                for element, item_value in zip(elements, value.items, strict=True):
+                    self.bind(element, item_value, None)
             else:
-                element_value = _element_value(value)
+                item_value = element_value(value)
                 for element in elements:
-                    self.bind(element, element_value, None)
+                    self.bind(element, item_value, None)
         elif isinstance(target, ast.Starred):
             self.bind(target.value, Kind.UNKNOWN, None)
         else:
@@ -961,16 +953,16 @@ class FlowInterpreter:
         an element of each, for `enumerate(a)` a Python int and an element of `a`."""
         value = self.eval(iterable)
         if not isinstance(iterable, ast.Call) or iterable.keywords or not iterable.args:
-            return _element_value(value)
+            return element_value(value)
         if any(isinstance(arg, ast.Starred) for arg in iterable.args):
-            return _element_value(value)
-        parts = [_element_value(self._value_at(arg)) for arg in iterable.args]
+            return element_value(value)
+        parts = [element_value(self._value_at(arg)) for arg in iterable.args]
         qualname = self.resolver.qualname(iterable.func)
         if qualname == "builtins.zip":
             return Container("tuple", tuple(parts))
         if qualname == "builtins.enumerate" and len(parts) == 1:
             return Container("tuple", (Kind.STATIC, parts[0]))
-        return _element_value(value)
+        return element_value(value)
 
     def _value_at(self, node: ast.expr) -> Value:
         """What the walk found `node` (evaluated already) to hold."""
@@ -1068,6 +1060,9 @@ class FlowInterpreter:
             if self._imported_returns_array(func):
                 return self._array_result(every)
             facts = self._imported_facts(func)
+            given_tracers = self._given_only_tracers(every)
+            if given_tracers and facts is not None and facts.traced_returns is Kind.STATIC:
+                return Kind.STATIC  # a Python value made of the tracers' shapes
             if facts is not None and facts.returns is not None:
                 summary: Value = facts.returns
                 if self.context.abstract and every and all(v is Kind.TRACED for v in every):
@@ -1196,7 +1191,11 @@ class FlowInterpreter:
             form = qualname.removeprefix("builtins.")
             if type(source) is Container and source.keys is None:
                 return Container(form, source.items, None, source.leaf)
-            return Container(form, None, None, _element_value(source))
+            return Container(form, None, None, element_value(source))
+        if qualname in PYTHON_REDUCTIONS and reduces_python_values(
+            qualname, node, args, keywords, self._value_at
+        ):
+            return Kind.STATIC
         if self._returns_tracer(qualname, args):
             return Kind.TRACED
         return self._call_kind(qualname, [kind_of(value) for value in every])

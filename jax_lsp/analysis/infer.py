@@ -826,14 +826,16 @@ def _facts_in_model(model: ModuleModel, name: str) -> ExternalFacts | None:
     container = _returned_container(model, record.path, transform)
     keys = _key_facts(model, record.path)
     booleans = returned_booleans(model, record.node) if transform is None else frozenset()
-    if returns is None and container is None and not keys and not booleans:
+    traced_returns = _returned_given_tracers(model, record.path, transform)
+    known = (returns, container, traced_returns)
+    if all(fact is None for fact in known) and not keys and not booleans:
         return None
     return ExternalFacts(
         bool(returns),
         transform,
         model.static_signatures.get(name),
         returns=container,
-        traced_returns=_returned_container(model, record.path, transform, given_tracers=True),
+        traced_returns=traced_returns,
         returned_booleans=booleans,
         **keys,
     )
@@ -858,15 +860,24 @@ def _key_facts(model: ModuleModel, path: str) -> dict[str, object]:
     }
 
 
-def _returned_container(
-    model: ModuleModel, path: str, transform: str | None, given_tracers: bool = False
-) -> Container | None:
+def _returned_container(model: ModuleModel, path: str, transform: str | None) -> Container | None:
     """The tuple or dict a plain (untransformed) function of the model returns, if it
     returns one."""
     if transform is not None:
         return None
-    found = model.return_value(path, given_tracers)
+    found = model.return_value(path, False)
     return found if type(found) is Container else None
+
+
+def _returned_given_tracers(
+    model: ModuleModel, path: str, transform: str | None
+) -> Container | Kind | None:
+    """What a plain function returns when every parameter is a tracer: a tuple or dict, or
+    a Python value made from their static parts (`sum(jnp.size(v) for v in leaves)`)."""
+    if transform is not None:
+        return None
+    found = model.return_value(path, True)
+    return found if type(found) is Container or found is Kind.STATIC else None
 
 
 def _reexports(document: Document, file: Path) -> dict[str, Target | None]:

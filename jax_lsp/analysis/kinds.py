@@ -245,6 +245,10 @@ ARRAY_ATTRIBUTES = (
     | CONCRETIZING_METHODS
     | _OTHER_ARRAY_ATTRIBUTES
 )
+# Python's reductions of an iterable (or of their arguments): a Python number when every
+# element is one.
+PYTHON_REDUCTIONS = frozenset(["builtins.sum", "builtins.min", "builtins.max"])
+
 STATIC_BUILTINS = frozenset(
     [
         "builtins.len",

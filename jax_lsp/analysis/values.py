@@ -12,7 +12,9 @@ rules read, so a rule that only knows Kinds keeps working.
 
 from __future__ import annotations
 
+import ast
 import functools
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from jax_lsp.analysis.kinds import Kind, merge
@@ -262,6 +264,41 @@ def called_result(value: Value, traced: bool) -> Value:
         )
         return Container(value.form, items, value.keys, called_result(value.leaf, traced))
     return value
+
+
+def element_value(value: Value) -> Value:
+    """The value of one element when iterating or unpacking `value`."""
+    if type(value) is Container:
+        if value.form == "dict":  # iterating a dict gives its keys
+            return Kind.STATIC if value.keys is not None else Kind.UNKNOWN
+        return value.element()
+    if value in (Kind.TRACED, Kind.ARRAY, Kind.NUMPY, Kind.STATIC):
+        return value
+    return Kind.UNKNOWN
+
+
+def reduces_python_values(
+    qualname: str,
+    node: ast.Call,
+    args: list[Value],
+    keywords: dict[str | None, Value],
+    value_at: Callable[[ast.expr], Value],
+) -> bool:
+    """`sum(jnp.size(v) for v in leaves)`, `max(a, b)` of Python values: Python's own
+    reductions (`qualname`, one of `PYTHON_REDUCTIONS`) of Python numbers give a Python
+    number, whatever made the iterable. `value_at` gives what a walked node held."""
+    if any(isinstance(arg, ast.Starred) for arg in node.args) or not args:
+        return False
+    given = [value for name, value in keywords.items() if name != "key"]
+    if len(args) > 1 and qualname != "builtins.sum":  # `max(a, b)`: the values themselves
+        return all(value is Kind.STATIC for value in [*given, *args])
+    source = node.args[0]
+    if isinstance(source, ast.GeneratorExp | ast.ListComp | ast.SetComp):
+        given.append(value_at(source.elt))
+    else:
+        given.append(element_value(args[0]))
+    given += args[1:]  # `sum(values, start)`
+    return all(value is Kind.STATIC for value in given)
 
 
 def portable(value: Value) -> Value:

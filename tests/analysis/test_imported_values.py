@@ -297,3 +297,36 @@ def test_a_boolean_entry_of_a_dict_every_caller_passes_indexes(tmp_path: Path):
         return total + rebound(x, {"mask": x > 0})
     """
     assert codes_of(tmp_path, {"losses.py": text}, "losses.py") == [("JAX801", 7)]
+
+
+def test_imported_helper_giving_a_python_number_of_the_tracers_shapes(tmp_path: Path):
+    """`pytree_size` sums `jnp.size` of the leaves: given tracers it still returns a Python
+    int, in the importing module as in its own; a sum of the tracers' values stays traced."""
+    util = """
+    import jax
+    import jax.numpy as jnp
+
+
+    def pytree_size(tree):
+        return sum(jnp.size(leaf) for leaf in jax.tree.leaves(tree))
+
+
+    def leaf_total(tree):
+        return sum(leaf.sum() for leaf in jax.tree.leaves(tree))
+    """
+    main = """
+    import jax
+
+    from util import leaf_total, pytree_size
+
+
+    @jax.jit
+    def init(position):
+        if pytree_size(position) < 2:
+            raise ValueError("needs two dimensions")
+        if leaf_total(position) < 0:
+            raise ValueError("negative")
+        return position
+    """
+    files = {"util.py": util, "main.py": main}
+    assert codes_of(tmp_path, files, "main.py") == [("JAX701", 11)]

@@ -455,6 +455,26 @@ class PythonBranchOnTraced(Rule):
             """
             import jax
             import jax.numpy as jnp
+
+            def leaf_count(tree):
+                return sum(jnp.size(leaf) for leaf in jax.tree_util.tree_leaves(tree))
+
+            @jax.jit
+            def init(position):
+                if leaf_count(position) < 2:  # sizes are Python ints: so is their sum
+                    raise ValueError("needs at least two dimensions")
+                if max(jnp.ndim(position), 1) > 1 or min([jnp.size(position), 9]) > 8:
+                    raise ValueError("needs a short vector")
+                return position * 2
+
+            out = init(jnp.ones(3))
+            """,
+            check="assert float(out.sum()) == 6.0",
+        ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
             import numpy as np
 
             WEIGHTS = np.array([0.5, 1.5])
