@@ -615,7 +615,7 @@ class ObjectFacts(ModelFact):
             return None  # a class of another module (see `outgoing_traces`): unknown fields
         if not is_registered_pytree(record, self.model.summaries):
             return None
-        every_leaf = every_leaf and flattens_fields(record)
+        every_leaf = every_leaf and flattens_fields(record, self.model.summaries)
         source = self.model._source_of[record.node]
         return _traced_instance(source, record, self.model.aliases, every_leaf)
 

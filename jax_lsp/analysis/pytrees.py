@@ -45,8 +45,17 @@ FIELD_PYTREE_DECORATORS = frozenset(
 FIELD_PYTREE_BASES = frozenset(["equinox.Module", "flax.struct.PyTreeNode", "typing.NamedTuple"])
 
 
-def flattens_fields(record: ClassRecord) -> bool:
-    """Is each declared field of the class a child when JAX flattens an instance?"""
+# Field specifiers that only a PyTree dataclass reads (`struct.field(pytree_node=False)`): a
+# class declaring fields with them is one, whatever base the model cannot see made it so
+# (brax's `System(mjx.Model)`).
+PYTREE_FIELD_SPECIFIERS = frozenset(
+    ["equinox.field", "equinox.static_field", "flax.struct.field", "chex.field"]
+)
+
+
+def flattens_fields(record: ClassRecord, summaries: Iterable[UnitSummary] = ()) -> bool:
+    """Is each declared field of the class a child when JAX flattens an instance? Also so
+    for a class deriving from such a class of the module (`summaries`)."""
     if any(
         isinstance(statement, ast.FunctionDef) and statement.name == "tree_flatten"
         for statement in record.node.body
@@ -54,9 +63,12 @@ def flattens_fields(record: ClassRecord) -> bool:
         return False
     if any(_lists_fields(decorator) for decorator in record.node.decorator_list):
         return False  # `partial(register_dataclass, meta_fields=[...])`: it says which
-    return any(d in FIELD_PYTREE_DECORATORS for d in record.decorators) or any(
+    if any(d in FIELD_PYTREE_DECORATORS for d in record.decorators) or any(
         base in FIELD_PYTREE_BASES for base in record.bases
-    )
+    ):
+        return True
+    summaries = list(summaries)
+    return any(flattens_fields(base, summaries) for base in _module_bases(record, summaries))
 
 
 def is_registered_pytree(record: ClassRecord, summaries: Iterable[UnitSummary]) -> bool:
@@ -65,7 +77,11 @@ def is_registered_pytree(record: ClassRecord, summaries: Iterable[UnitSummary]) 
         return True
     if any(base in PYTREE_BASES for base in record.bases):
         return True
+    if record.field_specifiers & PYTREE_FIELD_SPECIFIERS:
+        return True
     summaries = list(summaries)
+    if any(is_registered_pytree(base, summaries) for base in _module_bases(record, summaries)):
+        return True
     registrations = [
         (index, call.lineno)
         for index, summary in enumerate(summaries)
@@ -91,6 +107,33 @@ def _registers(at: tuple[int, int], definitions: list[tuple[int, int, bool]]) ->
     """Does a registration at `at` (unit index, line) register the definition flagged True?"""
     before = [is_record for index, line, is_record in definitions if (index, line) < at]
     return before[-1] if before else definitions[0][2]
+
+
+def _module_bases(record: ClassRecord, summaries: list[UnitSummary]) -> list[ClassRecord]:
+    """The classes of the module the class derives from: for each base named by a plain
+    name, the last class of that name defined before it (a notebook may redefine one)."""
+    position = _position(record, summaries)
+    found = []
+    for base in record.node.bases:
+        if not isinstance(base, ast.Name) or base.id == record.name:
+            continue
+        earlier = [
+            (_position(other, summaries), other)
+            for summary in summaries
+            for other in summary.classes
+            if other.name == base.id and _position(other, summaries) < position
+        ]
+        if earlier:
+            found.append(max(earlier, key=lambda pair: pair[0])[1])
+    return found
+
+
+def _position(record: ClassRecord, summaries: list[UnitSummary]) -> tuple[int, int]:
+    """(unit index, line) of the class's definition."""
+    for index, summary in enumerate(summaries):
+        if any(other is record for other in summary.classes):
+            return (index, record.node.lineno)
+    return (len(summaries), record.node.lineno)
 
 
 def names_class(call: ast.Call, name: str) -> bool:

@@ -128,7 +128,9 @@ class ClassRecord:
     name: str
     node: ast.ClassDef
     decorators: tuple[str, ...]  # resolved qualnames of the decorators
-    bases: tuple[str, ...]  # resolved qualnames of the bases
+    bases: tuple[str, ...]  # resolved qualnames of the bases ("" for one of the module)
+    # Resolved qualnames of the calls its annotated fields are given (`struct.field(...)`).
+    field_specifiers: frozenset[str] = frozenset()
 
 
 @dataclass
@@ -478,6 +480,12 @@ class _Collector:
                     node,
                     tuple(self._qualname_of_decorator(d) for d in node.decorator_list),
                     tuple(self.resolver.qualname(b) or "" for b in node.bases),
+                    frozenset(
+                        self.resolver.qualname(statement.value.func) or ""
+                        for statement in node.body
+                        if isinstance(statement, ast.AnnAssign)
+                        and isinstance(statement.value, ast.Call)
+                    ),
                 )
             )
         memoised = (

@@ -487,3 +487,62 @@ def test_a_lambda_parameter_the_function_rebinds_keeps_no_class():
     rebinding = "    m = jnp.tanh\n    m(x)\n    opt.update(model, grads)\n"
     source = LAMBDA_GIVEN_AN_OBJECT.replace("    opt.update(model, grads)\n", rebinding)
     assert codes_at(source) == []
+
+
+DERIVED_STRUCT_PROGRAM = """
+import jax
+import jax.numpy as jnp
+from flax import struct
+
+
+class Base(struct.PyTreeNode):
+    scale: jax.Array
+
+
+class System(Base):
+    damping: jax.Array
+    iterations: int = struct.field(pytree_node=False)
+
+
+@jax.jit
+def integrate(sys: System, x):
+    if sys.iterations == 0:  # a static field of a class deriving from a PyTreeNode
+        x = x * sys.damping
+    if sys.damping.sum() > 0:
+        return x
+    return -x
+
+
+out = integrate(System(jnp.ones(()), jnp.ones(()), 0), jnp.ones(2))
+"""
+
+
+def test_a_class_deriving_from_a_pytree_class_of_the_module_keeps_its_static_fields():
+    assert codes_at(DERIVED_STRUCT_PROGRAM) == [("JAX701", 20)]
+    outcome = run_snippet(DERIVED_STRUCT_PROGRAM)
+    assert type(outcome.error).__name__ == "TracerBoolConversionError"
+
+
+def test_fields_declared_with_pytree_field_specifiers_make_a_class_a_pytree():
+    """`class System(mjx.Model)`: the model cannot see that its base is a PyTreeNode, but
+    `struct.field(pytree_node=False)` has meaning only in a PyTree dataclass."""
+    source = """
+    import jax
+    from flax import struct
+    from mujoco import mjx
+
+
+    class System(mjx.Model):
+        damping: jax.Array
+        iterations: int = struct.field(pytree_node=False)
+
+
+    @jax.jit
+    def integrate(sys: System, x):
+        if sys.iterations == 0:
+            return x * sys.damping
+        if sys.damping > 0:
+            return x
+        return -x
+    """
+    assert codes_at(source) == [("JAX701", 16)]
