@@ -95,6 +95,13 @@ class Workspace:
         self._traces.fresh_seconds = float("inf")
         self._modules.model_lines = _BATCH_MODEL_LINES
 
+    def files_changed(self, paths: list[str]) -> None:
+        """The files at `paths` changed on disk, or were made or removed (the editor's file
+        watcher says so): what was read from them, and which module imports which, is read
+        again at the next ask."""
+        self._modules.expire(paths)
+        self._traces.files_changed()
+
     def incoming(self, document: Document, x64: bool) -> tuple[IncomingTrace, ...]:
         """The traces the project's other modules give the document's functions (their
         traced code calls or transforms them)."""

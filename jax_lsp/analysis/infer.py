@@ -451,6 +451,15 @@ class ModuleFactsCache:
         self.generation += 1
         return entry
 
+    def expire(self, paths: list[str]) -> None:
+        """The files at `paths` changed on disk (or were made or removed): their stamps are
+        read again at the next ask, however recently they were read."""
+        for file in {Path(path) for path in paths} | {Path(real_file(path)) for path in paths}:
+            entry = self._entries.get(file)
+            if entry is not None:
+                entry.checked = float("-inf")
+        self.generation += 1  # what was confirmed against the entries is asked again
+
     def model(self, file: Path, entry: _ModuleEntry) -> ModuleModel | None:
         """The entry's model, built again if it was dropped."""
         if entry.model is None:

@@ -455,6 +455,14 @@ class ProjectTraces:
             self._confirmed.clear()
         self._confirmed[file] = (state, self._oldest_read + _UPSTREAM_TRUST)
 
+    def files_changed(self) -> None:
+        """Files of the project changed on disk, or were made or removed: the import indexes
+        (which file imports which module) are read again, and no walk of a module's upstream
+        holds without being made again."""
+        self._indexes.clear()
+        self._index = None
+        self._confirmed.clear()
+
     def gathered(self, path: str) -> bool:
         """Were the traces given to the module at `path` gathered before? Then `incoming`
         confirms them; else it reads the project's files and models the module's importers."""

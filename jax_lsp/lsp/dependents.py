@@ -20,6 +20,8 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from pygls.uris import to_fs_path as uri_to_path
+
 from jax_lsp.lsp.documents import DocumentStore, OpenDocument
 
 # Seconds without edits of a module before the documents importing it are analyzed again:
@@ -98,6 +100,22 @@ class Dependents:
         if self._timer is not None:
             self._timer.cancel()
         self._timer = asyncio.get_running_loop().call_later(delay, self._refresh)
+
+    def changed_on_disk(self, files: dict[str, str | None]) -> None:
+        """Files that are not open changed on disk, or were made or removed (uri -> its
+        text now, None if gone): refresh the documents that may import them, at once."""
+        for uri, text in files.items():
+            path = uri_to_path(uri)
+            name = module_name(path)
+            if name is None or not name.isidentifier():
+                continue
+            self._changed[uri] = name
+            self._paths[uri] = path
+            if text is not None:
+                self._before.setdefault(uri, text)  # its imports name what it traces
+        if self._timer is not None:
+            self._timer.cancel()
+        self._timer = asyncio.get_running_loop().call_later(0, self._refresh)
 
     def seen(self, document: OpenDocument) -> None:
         """`document` is about to change: what its import statements name now counts too."""

@@ -7,13 +7,14 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+from pathlib import Path
 
 from lsprotocol import types
 from pygls.uris import to_fs_path
 
 from jax_lsp import __version__
 from jax_lsp.config import SETTINGS_FILES
-from jax_lsp.files import VIRTUAL_DOCUMENTS
+from jax_lsp.files import VIRTUAL_DOCUMENTS, UnreadableFile, read_source
 from jax_lsp.lsp.language_server import JaxLanguageServer
 from jax_lsp.lsp.settings import SECTION
 from jax_lsp.lsp.transport import watch_parent
@@ -156,12 +157,34 @@ async def did_change_configuration(
         ls.scheduler.refresh_all()
 
 
-def did_change_watched_files(
+async def did_change_watched_files(
     ls: JaxLanguageServer, params: types.DidChangeWatchedFilesParams
 ) -> None:
+    open_uris = {document.uri for document in ls.documents}
+    modules = {
+        change.uri: change.type
+        for change in params.changes
+        if change.uri.endswith(".py") and change.uri not in open_uris
+    }
+    if modules:
+        # What another module's traced code does to a helper here, or what a helper there
+        # returns, may have changed (a `git checkout`, a `--fix` in a terminal).
+        paths = [to_fs_path(uri) for uri in modules]
+        await ls.engine.run(ls.engine.workspace.files_changed, paths)
+        ls.workspace_diagnostics.files_changed(
+            any(kind != types.FileChangeType.Changed for kind in modules.values())
+        )
+        ls.dependents.changed_on_disk({uri: _disk_text(uri) for uri in modules})
     if any(change.uri.endswith(SETTINGS_FILES) for change in params.changes):
         ls.settings.reload_projects()
         ls.scheduler.refresh_all()
+
+
+def _disk_text(uri: str) -> str | None:
+    try:
+        return read_source(Path(to_fs_path(uri)))
+    except UnreadableFile:
+        return None  # removed, or not text
 
 
 def shutdown(ls: JaxLanguageServer, params: None) -> None:
@@ -187,11 +210,14 @@ async def fetch_configuration(ls: JaxLanguageServer) -> None:
 
 async def register_pyproject_watcher(ls: JaxLanguageServer) -> None:
     """Ask the client to tell us when a pyproject.toml or requirements.txt changes (the
-    settings and the JAX release they give apply)."""
+    settings and the JAX release they give apply), and when a Python file changes on disk
+    (the traces and facts other modules take from it)."""
     if not ls.client.supports("workspace", "did_change_watched_files", "dynamic_registration"):
         return
     options = types.DidChangeWatchedFilesRegistrationOptions(
-        watchers=[types.FileSystemWatcher(glob_pattern=f"**/{name}") for name in SETTINGS_FILES]
+        watchers=[
+            types.FileSystemWatcher(glob_pattern=f"**/{name}") for name in (*SETTINGS_FILES, "*.py")
+        ]
     )
     registration = types.Registration(
         id="jax-lsp-pyproject",

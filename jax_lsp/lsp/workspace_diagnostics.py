@@ -230,6 +230,12 @@ class WorkspaceDiagnostics:
         )
 
     # -- changes --------------------------------------------------------------------------
+    def files_changed(self, made_or_removed: bool) -> None:
+        """Python files changed on disk: when some were made or removed, the project's files
+        are listed again at the next pull."""
+        if made_or_removed:
+            self._listing = None
+
     def changed(self, paths: set[str], names: set[str], imported: set[str]) -> None:
         """Modules changed (their files `paths`, their `names`, the words of their import
         statements): the files they may reach are analyzed again, now if the client pulls

@@ -12,6 +12,7 @@ from lsprotocol import types
 
 from tests.e2e.conftest import (
     TIMEOUT,
+    capabilities,
     change,
     codes,
     diagnostics_for,
@@ -257,3 +258,75 @@ async def test_an_edit_reaches_a_file_two_imports_away(client, tmp_path):
     await _pulled(client, given, norms_uri, lambda found: len(found) == 1)
     change(client, train_uri, 2, "", (5, 0), (6, 0))
     assert await _pulled(client, given, norms_uri, lambda found: found == [], 8.0) == []
+
+
+def _files_changed(client, *files) -> None:
+    """The editor's file watcher reports `files` changed on disk."""
+    client.workspace_did_change_watched_files(
+        types.DidChangeWatchedFilesParams(
+            changes=[
+                types.FileEvent(uri=file.as_uri(), type=types.FileChangeType.Changed)
+                for file in files
+            ]
+        )
+    )
+
+
+async def test_a_jit_site_changed_on_disk_republishes_the_helper(client, tmp_path):
+    """train.py is not open: `@jax.jit` removed from it on disk (a `git checkout`, a `--fix`
+    in a terminal) makes utils.py's findings go once the watcher says so; restored, they come
+    back. Within a second of the first analysis, as a quick checkout would be."""
+    train = tmp_path / "train.py"
+    train.write_text(TRAIN)
+    (tmp_path / "utils.py").write_text(UTILS)
+    await start(client, root=tmp_path)
+    utils_uri = open_document(client, tmp_path / "utils.py", UTILS)
+    assert len(await diagnostics_for(client, utils_uri, lambda found: len(found) == 3)) == 3
+    train.write_text(TRAIN.replace("@jax.jit\n", ""))
+    _files_changed(client, train)
+    assert await diagnostics_for(client, utils_uri, lambda found: found == []) == []
+    train.write_text(TRAIN)
+    _files_changed(client, train)
+    found = await diagnostics_for(client, utils_uri, lambda found: len(found) == 3)
+    assert sorted(codes(found)) == sorted(EXPECTED)
+
+
+async def test_a_new_file_on_disk_that_jits_a_helper_is_seen(client, tmp_path):
+    """A module made on disk (not opened) whose jitted step calls the open helper: the
+    helper's findings appear once the watcher reports the new file."""
+    (tmp_path / "utils.py").write_text(UTILS)
+    await start(client, root=tmp_path)
+    utils_uri = open_document(client, tmp_path / "utils.py", UTILS)
+    assert await diagnostics_for(client, utils_uri, lambda found: found == []) == []
+    train = tmp_path / "train.py"
+    train.write_text(TRAIN)
+    client.workspace_did_change_watched_files(
+        types.DidChangeWatchedFilesParams(
+            changes=[types.FileEvent(uri=train.as_uri(), type=types.FileChangeType.Created)]
+        )
+    )
+    found = await diagnostics_for(client, utils_uri, lambda found: len(found) == 3)
+    assert sorted(codes(found)) == sorted(EXPECTED)
+
+
+async def test_the_server_asks_to_be_told_of_python_files_changed_on_disk(client, tmp_path):
+    """A client that registers file watchers dynamically is asked to watch the Python files
+    as well as the settings files (the other modules' traces come from them)."""
+    registered: list[types.RegistrationParams] = []
+
+    def register(params: types.RegistrationParams) -> None:
+        registered.append(params)
+
+    client.feature(types.CLIENT_REGISTER_CAPABILITY)(register)
+    supported = capabilities()
+    supported.workspace.did_change_watched_files = types.DidChangeWatchedFilesClientCapabilities(
+        dynamic_registration=True
+    )
+    await client.initialize_session(
+        types.InitializeParams(capabilities=supported, root_uri=tmp_path.as_uri())
+    )
+    await wait_for(lambda: registered)
+    (registration,) = registered[0].registrations
+    assert registration.method == types.WORKSPACE_DID_CHANGE_WATCHED_FILES
+    patterns = [watcher["globPattern"] for watcher in registration.register_options["watchers"]]
+    assert sorted(patterns) == ["**/*.py", "**/pyproject.toml", "**/requirements.txt"]
