@@ -35,7 +35,7 @@ def initialize(ls: JaxLanguageServer, params: types.InitializeParams) -> None:
         if os.path.basename(root) == VIRTUAL_DOCUMENTS:
             root = os.path.dirname(root)
         ls.settings.root = ls.cross.workspace.root = root
-    ls.settings.set_editor(params.initialization_options or {})
+    ls.settings.set_initial(params.initialization_options or {})
     watch_parent(params.process_id)
 
 
@@ -204,7 +204,7 @@ async def fetch_configuration(ls: JaxLanguageServer) -> None:
         ls.log_to_client(f"jax-lsp: could not read the editor settings: {error}")
         return
     if values:
-        ls.settings.set_editor(values[0] or {})
+        ls.settings.set_editor(values[0])
     ls.report_settings_errors()
 
 

@@ -3,7 +3,9 @@
 Precedence, highest first:
 1. editor settings: the `jax-lsp` section of `workspace/configuration` (re-read on
    `workspace/didChangeConfiguration`), else the settings sent with `didChangeConfiguration`,
-   else `initializationOptions`. Keys: `select`, `ignore`, `severity`, `fixAll`, `unsafeFixes`
+   else `initializationOptions` (also when the client answers `workspace/configuration`
+   with null: it has no `jax-lsp` section, as a client configured by its initialization
+   options alone answers). Keys: `select`, `ignore`, `severity`, `fixAll`, `unsafeFixes`
    (plus the other `config.py` keys, camelCase or kebab-case); a key the editor sets replaces
    the project's value, it does not extend it; a key whose value does not parse is reported
    (window/logMessage) and left out, the others still apply; `severity` levels may use LSP's
@@ -57,7 +59,8 @@ def _with_jax_lsp_levels(section: dict[str, Any]) -> dict[str, Any]:
 class SettingsStore:
     def __init__(self, root: str | None = None) -> None:
         self.root = root
-        self.editor: dict[str, Any] = {}
+        self.editor: dict[str, Any] = {}  # the editor's settings in force
+        self._initial: dict[str, Any] = {}  # those of `initializationOptions`
         self.generation = 0  # bumped on every change: analyses under older settings are stale
         self._projects: dict[str, Settings] = {}
         # path -> ((root, generation) it was made under, its settings): one object while
@@ -65,8 +68,20 @@ class SettingsStore:
         self._for_path: dict[str | None, tuple[tuple[str | None, int], Settings]] = {}
         self.errors: list[str] = []  # problems not yet reported to the client
 
+    def set_initial(self, raw: Any) -> None:
+        """The settings of `initializationOptions`: in force until the editor sends others."""
+        self._initial = self._valid(_with_jax_lsp_levels(editor_section(raw)))
+        self._apply(self._initial)
+
     def set_editor(self, raw: Any) -> None:
-        section = self._valid(_with_jax_lsp_levels(editor_section(raw)))
+        """The settings of `workspace/configuration` or `didChangeConfiguration`; None: the
+        client has no `jax-lsp` section, and the initialization options stay in force."""
+        if raw is None:
+            self._apply(self._initial)
+        else:
+            self._apply(self._valid(_with_jax_lsp_levels(editor_section(raw))))
+
+    def _apply(self, section: dict[str, Any]) -> None:
         if section != self.editor:
             self.editor = section
             self.generation += 1

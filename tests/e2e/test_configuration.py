@@ -40,6 +40,18 @@ async def test_workspace_configuration_and_change(client, tmp_path):
     await diagnostics_for(client, uri, lambda found: codes(found) == ["JAX202"])
 
 
+async def test_initialization_options_stay_when_the_client_has_no_section(client, tmp_path):
+    """A client configured by its initialization options alone answers
+    `workspace/configuration` with null: the options stay in force."""
+    await start(client, configuration=True, options={"ignore": ["JAX202"]})
+    uri = open_document(client, tmp_path / "a.py", TEXT)
+    await diagnostics_for(client, uri, lambda found: codes(found) == ["JAX203"])
+    client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings=None))
+    client.set_configuration({"ignore": ["JAX203"]}, section="jax-lsp")
+    client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings=None))
+    await diagnostics_for(client, uri, lambda found: codes(found) == ["JAX202"])
+
+
 async def test_did_change_configuration_without_pull(client, tmp_path):
     await start(client)
     uri = open_document(client, tmp_path / "a.py", TEXT)
