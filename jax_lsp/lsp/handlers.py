@@ -136,12 +136,22 @@ async def workspace_diagnostics(
     return await ls.workspace_diagnostics.pull(params)
 
 
-async def show_trace_site(ls: JaxLanguageServer, uri: str, site: types.Range) -> None:
-    """The code lens's command (`hints.SHOW_TRACE_SITE`): the client shows the other module
-    at the site that traces the function."""
-    await ls.window_show_document_async(
-        types.ShowDocumentParams(uri=uri, take_focus=True, selection=site)
+def show_trace_site(ls: JaxLanguageServer, uri: str, site: types.Range) -> None:
+    """The code lens's command (`hints.SHOW_TRACE_SITE`): the client is asked to show the
+    other module at the site that traces the function. The command is answered at once, not
+    after the client's reply: a reply pygls cannot read (`null` for a ShowDocumentResult)
+    would leave it unanswered."""
+    shown = asyncio.ensure_future(
+        ls.window_show_document_async(
+            types.ShowDocumentParams(uri=uri, take_focus=True, selection=site)
+        )
     )
+    shown.add_done_callback(_log_show_failure)
+
+
+def _log_show_failure(shown: asyncio.Future) -> None:
+    if not shown.cancelled() and shown.exception() is not None:
+        log.warning("window/showDocument failed: %s", shown.exception())
 
 
 async def did_change_configuration(

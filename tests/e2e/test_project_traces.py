@@ -189,7 +189,7 @@ async def test_the_lens_and_hints_name_the_jit_site_in_the_other_module(client, 
     await client.workspace_execute_command_async(
         types.ExecuteCommandParams(command=lens.command.command, arguments=lens.command.arguments)
     )
-    [shown] = client.shown_documents
+    [shown] = await wait_for(lambda: client.shown_documents)
     assert (shown.uri, shown.selection) == (train_uri, site)
     hints = await client.text_document_inlay_hint_async(
         types.InlayHintParams(
