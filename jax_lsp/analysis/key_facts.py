@@ -15,6 +15,7 @@ from jax_lsp.analysis.attributes import ANY_ATTRIBUTE
 from jax_lsp.analysis.document import UnitSource
 from jax_lsp.analysis.external import ExternalFacts
 from jax_lsp.analysis.imports import Resolver
+from jax_lsp.analysis.key_calls import KeyHelpers
 from jax_lsp.analysis.key_consumers import (
     LIBRARY_MAKER_ROOTS,
     KeySummary,
@@ -83,7 +84,7 @@ class KeyFacts(ModelFact):
                             self.rng_stream_drawers,
                         )
                     )
-            self._key_helpers = self._helpers_through_calls(helpers)
+            self._key_helpers = KeyHelpers(self._helpers_through_calls(helpers))
         return self._key_helpers
 
     @cached_property
