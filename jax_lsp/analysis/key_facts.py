@@ -366,7 +366,8 @@ class KeyFacts(ModelFact):
             return frozenset()
         me = positional[0]
         resolver = self.model.resolver
-        stored = {f"{me}.{a}": m for a, m in attribute_makers(owner.node, resolver).items()}
+        held = attribute_makers(owner.node, self.model.aliases)
+        stored = {f"{me}.{a}": m for a, m in held.items()}
         base = self._consumer_role(node)
         params = frozenset(all_params(node))
 

@@ -245,7 +245,7 @@ def _scope_classify(
     stored_layer = me is not None and _may_call_a_stored_layer(ctx.code_text(node), resolver)
     owner = ctx.model.classes.get(record.class_name) if stored_layer else None
     if owner is not None:  # `self.drop(x, key=key)`: a layer the class stores
-        held = attribute_makers(owner.node, ctx.model.resolver)
+        held = attribute_makers(owner.node, ctx.model.aliases)
         local_makers = {**{f"{me}.{a}": maker for a, maker in held.items()}, **local_makers}
     makers = {**ctx.model.key_makers, **local_makers} if local_makers else None
     classify = partial(
