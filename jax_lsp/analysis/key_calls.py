@@ -110,6 +110,20 @@ def helper_path(call: ast.Call, functions: dict) -> str | None:
     return None
 
 
+def own_static_call(call: ast.Call, me: str, class_name: str, functions: dict) -> ast.Call | None:
+    """A method's call `self.f(...)` (`me`: its instance parameter) of a static method `f` of
+    its class `class_name`, spelled as the class calls it, `Cls.f(...)`, which `helper_path`
+    names (a static method is given no instance either way); None for another call."""
+    func = call.func
+    if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)):
+        return None
+    record = functions.get(f"{class_name}.{func.attr}") if func.value.id == me else None
+    if record is None or record.class_name != class_name or not is_staticmethod(record.node):
+        return None
+    owner = ast.Attribute(ast.Name(class_name, ast.Load()), func.attr, ast.Load())
+    return ast.Call(owner, call.args, call.keywords)
+
+
 def _argument_for(
     call: ast.Call,
     function: ast.FunctionDef,

@@ -229,9 +229,11 @@ class KeyFacts(ModelFact):
                 if isinstance(node, ast.Lambda) or not all_params(node):
                     continue
                 if "." in name:
-                    if not (name.endswith(".__init__") and named_by_calls(record)):
+                    # A static method called through its class, or a class's `__init__`,
+                    # which runs when the class is called.
+                    if not named_by_calls(record):
                         continue
-                    name = called_as(record)  # a class's `__init__` runs when it is called
+                    name = called_as(record)
                 # Only a function whose text names a helper can call one.
                 text = self.model._source_of[node].node_lines(node)
                 named = [helper for helper in helpers if helper in text]
