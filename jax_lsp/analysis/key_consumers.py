@@ -212,11 +212,16 @@ def key_named(expr: ast.expr) -> bool:
 
 
 def library_key(
-    call: ast.Call, resolver: Resolver, makers: Mapping[str, str]
+    call: ast.Call,
+    resolver: Resolver,
+    makers: Mapping[str, str],
+    drawers: frozenset[str] = frozenset(),
 ) -> ast.expr | DerivedKey | None:
     """The key a library call draws from (`LIBRARY_FUNCTIONS`, `LIBRARY_METHODS`), a
     `DerivedKey` for a derived use, else None. `makers`: names bound to an object a library
-    call made -> the maker's qualified name."""
+    call made -> the maker's qualified name; `drawers`: the module's functions and classes
+    that draw from haiku's key stream (`KeyFacts.rng_stream_drawers`), whose transform's
+    `apply` called at once (`hk.transform(f).apply(params, key, x)`) draws from its key."""
     func = call.func
     qualname = resolver.qualname(func)
     if qualname:
@@ -238,8 +243,8 @@ def library_key(
             maker = makers.get(receiver.id)
         elif isinstance(receiver, ast.Call):
             maker = resolver.qualname(receiver.func)
-            if maker in _STREAM_MAKERS:
-                maker += DRAWS_NOTHING  # the function it transforms is not looked into here
+            if maker in _STREAM_MAKERS and not _transformed_draws(receiver, {}, resolver, drawers):
+                maker += DRAWS_NOTHING
         consumer = (_maker_methods(maker) or {}).get(method)
         if consumer is not None:
             return consumer.key_of(call)

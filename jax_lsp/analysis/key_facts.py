@@ -559,7 +559,7 @@ def consumer_role(
             return key_argument(call)  # a random initializer draws from its key
         if function_makers is None:
             function_makers = _function_makers(function, aliases, makers, drawers)
-        found = library_key(call, resolver, function_makers)
+        found = library_key(call, resolver, function_makers, drawers)
         if found is None and external:
             found = external_key(call, external)
         return found
