@@ -243,43 +243,6 @@ PROGRAMS += [
         "assert len({tuple(n.tolist()) for n in noise}) == 4",
     ),
     (
-        "static-method-passing-its-key-on",
-        """
-        import jax
-
-        def draw(key):
-            return jax.random.normal(key, (3,))
-
-        class Noise:
-            @staticmethod
-            def sample(key):
-                return draw(key)
-
-        def both(key):
-            return Noise.sample(key), Noise.sample(key)
-
-        a, b = both(jax.random.key(0))
-        """,
-        "assert a.tolist() != b.tolist()",
-    ),
-    (
-        "static-method-called-through-self",
-        """
-        import jax
-
-        class Model:
-            @staticmethod
-            def sample(key):
-                return jax.random.normal(key, (3,))
-
-            def pair(self, key):
-                return self.sample(key), self.sample(key)
-
-        a, b = Model().pair(jax.random.key(0))
-        """,
-        "assert a.tolist() != b.tolist()",
-    ),
-    (
         "comprehension-reading-its-index",
         """
         import jax

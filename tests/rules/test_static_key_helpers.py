@@ -1,7 +1,7 @@
 """JAX602 through static methods: one that consumes its key, itself or by passing it to
 another helper, consumes it at each call, through its class (`Noise.sample(key)`) or from a
-method of the class (`self.sample(key)`); JAX's checker rejects the second call
-(`tests/rules/test_key_reuse_runtime.py` runs such programs)."""
+method of the class (`self.sample(key)`); JAX's checker rejects the second call, and
+accepts the clean programs."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ import pytest
 from jax_lsp.analysis.document import Document
 from jax_lsp.diagnostics.random import PrngKeyReuse
 from jax_lsp.engine import analyze
+from tests.runtime import run_snippet
 
 DRAW = """
 import jax
@@ -118,3 +119,24 @@ def test_a_key_given_twice_to_a_static_method_that_consumes_it_is_reused(body: s
 @pytest.mark.parametrize("body", CLEAN.values(), ids=CLEAN.keys())
 def test_a_static_method_given_distinct_keys_or_drawing_nothing_is_clean(body: str):
     assert _reuses(body) == []
+
+
+# How each program is run: the function or method giving the key twice.
+RUNS = ("both(jax.random.key(0))", "Model().pair(jax.random.key(0))")
+
+
+@pytest.mark.slow  # programs run under JAX's key-reuse checker
+@pytest.mark.parametrize(
+    ("body", "reused"),
+    [*((body, True) for body in REUSED.values()), *((body, False) for body in CLEAN.values())],
+    ids=[*REUSED, *CLEAN],
+)
+def test_jax_checker_agrees(body: str, reused: bool):
+    import jax
+    from jax.errors import KeyReuseError
+
+    text = DRAW + textwrap.dedent(body)
+    run = next(run for run in RUNS if run.partition("(")[0] in text)
+    with jax.debug_key_reuse(True):
+        outcome = run_snippet(text, run)
+    assert isinstance(outcome.error, KeyReuseError) if reused else outcome.error is None
