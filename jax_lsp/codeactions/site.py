@@ -57,11 +57,12 @@ def node_edit(at: Located, node: ast.AST, content: str) -> Edit:
 def import_line_edit(site: FixSite, statement: str) -> Edit:
     """An edit adding `statement` (e.g. "import jax") at the module's import line, after its
     imports (document-anchored: the line is the document's, not the unit's), with the blank
-    lines an import needs there (`ModuleModel.import_blank_lines`)."""
+    lines an import needs there (`ModuleModel.import_blank_lines`); other code (the x64
+    switch, with the `import jax` it may need) goes in as it is."""
     model = site.model
-    edit = header_insertion(
-        model.document.lines, model.import_line, f"{statement}\n", model.import_blank_lines
-    )
+    one_import = statement.startswith(("import ", "from ")) and "\n" not in statement
+    blank_lines = model.import_blank_lines if one_import else (0, 0)
+    edit = header_insertion(model.document.lines, model.import_line, f"{statement}\n", blank_lines)
     return replace(edit, document_anchored=True)
 
 
