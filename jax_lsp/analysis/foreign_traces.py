@@ -132,14 +132,10 @@ class ForeignTraces(ModelFact):
                 if self._local_ref(call.callee, line, node) is not None:
                     continue
                 found = self._replayed(self.model.references.resolve_ref, call.callee, line, node)
-                choices = (
-                    [found]
-                    if found is not None
-                    else self._replayed(
-                        self.model.references.resolve_choices, call.callee, line, node
-                    )
+                callees = self._replayed(
+                    self.model.references.resolve_all, call.callee, line, node, found
                 )
-                for callee in choices or ():
+                for callee in callees or ():
                     self._replayed(
                         self.model.steps.trace_call, node, info, scope, call, *callee, unit_start
                     )

@@ -89,14 +89,15 @@ def _first_code_line(lines: list[str]) -> int:
     return len(lines)
 
 
-def import_blank_lines(document: Document, line: int) -> tuple[int, int]:
+def import_blank_lines(document: Document, line: int, code: bool = False) -> tuple[int, int]:
     """The blank lines an import inserted at `line` (the import line) needs before and after
     it: one before it after a module docstring or `from __future__` imports; where code
     follows it (no import above it), enough after it to make two blank lines before a `def`,
     a `class` or a decorator and one before other code. Below other imports it joins their
-    block as it is: (0, 0)."""
+    block as it is: (0, 0). `code`: what is inserted starts with a statement that is not an
+    import (`jax.config.update(...)`), which takes one blank line below any statement too."""
     above = _statement_above(document, line)
-    if above is not None and not _docstring_or_future(above):
+    if above is not None and not code and not _docstring_or_future(above):
         return 0, 0
     lines = document.lines
     before = int(above is not None and line > 0 and bool(lines[line - 1].strip()))

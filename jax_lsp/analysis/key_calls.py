@@ -7,7 +7,7 @@ for each call of a key helper it meets."""
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from functools import partial
 
 from jax_lsp.analysis.external import ExternalFacts
@@ -27,6 +27,16 @@ from jax_lsp.analysis.summary import FunctionRecord
 from jax_lsp.analysis.traced import all_params, positional_params
 
 NONE: frozenset[str] = frozenset()  # no name that may hold None
+
+
+class KeyHelpers(dict[str, frozenset[str]]):
+    """A model's key helpers once all are found (`KeyFacts.key_helpers`), with the conditions
+    each function reads a key parameter under (`read_conditions`), found once for the model:
+    a helper's are asked at every call of it."""
+
+    def __init__(self, helpers: Mapping[str, frozenset[str]]) -> None:
+        super().__init__(helpers)
+        self.conditions: dict[tuple[ast.AST, str], frozenset[DrawCondition]] = {}
 
 
 def helper_key(
@@ -100,6 +110,20 @@ def helper_path(call: ast.Call, functions: dict) -> str | None:
     return None
 
 
+def own_static_call(call: ast.Call, me: str, class_name: str, functions: dict) -> ast.Call | None:
+    """A method's call `self.f(...)` (`me`: its instance parameter) of a static method `f` of
+    its class `class_name`, spelled as the class calls it, `Cls.f(...)`, which `helper_path`
+    names (a static method is given no instance either way); None for another call."""
+    func = call.func
+    if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)):
+        return None
+    record = functions.get(f"{class_name}.{func.attr}") if func.value.id == me else None
+    if record is None or record.class_name != class_name or not is_staticmethod(record.node):
+        return None
+    owner = ast.Attribute(ast.Name(class_name, ast.Load()), func.attr, ast.Load())
+    return ast.Call(owner, call.args, call.keywords)
+
+
 def _argument_for(
     call: ast.Call,
     function: ast.FunctionDef,
@@ -118,7 +142,7 @@ def _argument_for(
     for name, arg in given.items():
         if name not in drawn:
             continue
-        conditions = _read_conditions(function, name, functions, helpers)
+        conditions = read_conditions(function, name, functions, helpers)
         may_be_none = partial(_may_be_none, maybe_none=maybe_none)
         if _breaks_any(conditions, function, call, given, may_be_none) is None:
             return arg
@@ -151,13 +175,46 @@ def _breaks_any(
     does, or gives `cache` a value that cannot be None (`may_be_none`). The key stays unread."""
     if not conditions:
         return None
-    # A `**kwargs` may pass any parameter: a default may not be what the function sees.
-    defaults = {} if any(k.arg is None for k in call.keywords) else parameter_defaults(function)
+    seen = _values_seen(call, given, parameter_defaults(function))
+    return _broken(conditions, seen, may_be_none)
+
+
+def _values_seen(
+    call: ast.Call, given: Mapping[str, ast.expr], defaults: Mapping[str, ast.expr]
+) -> Mapping[str, ast.expr]:
+    """What the function a call runs sees in its parameters: the arguments `given`, and the
+    `defaults` of those it leaves (none past a `**kwargs`, which may pass any of them)."""
+    if any(k.arg is None for k in call.keywords):
+        return given
+    return {**defaults, **given}
+
+
+def _broken(
+    conditions: Iterable[DrawCondition],
+    seen: Mapping[str, ast.expr],
+    may_be_none: Callable[[ast.expr], bool],
+) -> DrawCondition | None:
+    """The first of `conditions` that the values `seen` (`_values_seen`) make false."""
     for condition in conditions:
-        value = given.get(condition[0], defaults.get(condition[0]))
+        value = seen.get(condition[0])
         if value is not None and breaks_condition(condition, value, may_be_none):
             return condition
     return None
+
+
+def read_conditions(
+    function: ast.FunctionDef, key: str, functions: dict, helpers: dict[str, frozenset[str]]
+) -> frozenset[DrawCondition]:
+    """`_read_conditions`, found once per model when `helpers` are its final ones (while they
+    are being found, a function's answer may change)."""
+    if not isinstance(helpers, KeyHelpers):
+        return _read_conditions(function, key, functions, helpers)
+    found = helpers.conditions.get((function, key))
+    if found is None:
+        found = helpers.conditions[function, key] = _read_conditions(
+            function, key, functions, helpers
+        )
+    return found
 
 
 def _read_conditions(
@@ -189,12 +246,12 @@ def _read_conditions(
         if len(received) != 1 or received[0] not in helpers[path]:
             return None
         inner_conditions = _read_conditions(callee, received[0], functions, helpers, depth - 1)
-        if _breaks_any(inner_conditions, callee, inner, given, _unless_literal) is not None:
+        seen = _values_seen(inner, given, parameter_defaults(callee))
+        if _broken(inner_conditions, seen, _unless_literal) is not None:
             return NEVER_READ
-        defaults = {} if any(k.arg is None for k in inner.keywords) else parameter_defaults(callee)
         mapped = set()
         for parameter, state in inner_conditions:
-            value = given.get(parameter, defaults.get(parameter))
+            value = seen.get(parameter)
             # The function's own parameter, passed on as it came: the same condition on it.
             if isinstance(value, ast.Name) and value.id in own and not stores.get(value.id):
                 mapped.add((value.id, state))
@@ -212,7 +269,7 @@ def key_conditions(
     conditions = tuple(
         (key, tuple(sorted(found)))
         for key in sorted(consumed)
-        if (found := _read_conditions(function, key, functions, helpers))
+        if (found := read_conditions(function, key, functions, helpers))
     )
     if not conditions:
         return {}
@@ -235,14 +292,8 @@ def spared_by_imported(
     conditions = dict(facts.key_conditions).get(key)
     if not conditions:
         return False
-    defaults = {} if any(k.arg is None for k in call.keywords) else dict(facts.condition_defaults)
-    for condition in conditions:
-        value = given.get(condition[0])
-        if value is None and condition[0] in defaults:
-            value = ast.Constant(defaults[condition[0]])
-        if value is not None and breaks_condition(condition, value, _unless_literal):
-            return True
-    return False
+    defaults = {parameter: ast.Constant(value) for parameter, value in facts.condition_defaults}
+    return _broken(conditions, _values_seen(call, given, defaults), _unless_literal) is not None
 
 
 def _unless_literal(value: ast.expr) -> bool:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import ast
 import weakref
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
@@ -17,6 +17,7 @@ from jax_lsp.analysis.imports import Resolver
 from jax_lsp.analysis.names import local_names
 from jax_lsp.analysis.nodes import dotted_name, is_none, own_returns, scope_nodes, walk_nodes
 from jax_lsp.analysis.traced import all_params, parameter_default_items
+from jax_lsp.analysis.unit_memo import Keyed
 
 _NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
 
@@ -211,11 +212,16 @@ def key_named(expr: ast.expr) -> bool:
 
 
 def library_key(
-    call: ast.Call, resolver: Resolver, makers: Mapping[str, str]
+    call: ast.Call,
+    resolver: Resolver,
+    makers: Mapping[str, str],
+    drawers: frozenset[str] = frozenset(),
 ) -> ast.expr | DerivedKey | None:
     """The key a library call draws from (`LIBRARY_FUNCTIONS`, `LIBRARY_METHODS`), a
     `DerivedKey` for a derived use, else None. `makers`: names bound to an object a library
-    call made -> the maker's qualified name."""
+    call made -> the maker's qualified name; `drawers`: the module's functions and classes
+    that draw from haiku's key stream (`KeyFacts.rng_stream_drawers`), whose transform's
+    `apply` called at once (`hk.transform(f).apply(params, key, x)`) draws from its key."""
     func = call.func
     qualname = resolver.qualname(func)
     if qualname:
@@ -237,8 +243,8 @@ def library_key(
             maker = makers.get(receiver.id)
         elif isinstance(receiver, ast.Call):
             maker = resolver.qualname(receiver.func)
-            if maker in _STREAM_MAKERS:
-                maker += DRAWS_NOTHING  # the function it transforms is not looked into here
+            if maker in _STREAM_MAKERS and not _transformed_draws(receiver, {}, resolver, drawers):
+                maker += DRAWS_NOTHING
         consumer = (_maker_methods(maker) or {}).get(method)
         if consumer is not None:
             return consumer.key_of(call)
@@ -368,15 +374,17 @@ def draws_from_stream(node: ast.AST, resolver: Resolver, drawers: frozenset[str]
     return False
 
 
-def attribute_makers(cls: ast.ClassDef, resolver: Resolver) -> dict[str, str]:
+def attribute_makers(cls: ast.ClassDef, aliases: Keyed[Resolver]) -> dict[str, str]:
     """Attributes of the instance that the class's methods bind (always to the same maker)
     to an object a library call made (`self.drop = eqx.nn.Dropout(0.1)`): attribute -> the
     maker's qualified name, for the makers `LIBRARY_METHODS` lists (a haiku transform, whose
     `apply` depends on the function it transforms, is left out). Memoised on the class node
-    and the resolver."""
+    and the import aliases' key (`ModuleModel.aliases`: a later model's resolver, made anew
+    from the same imports, answers alike)."""
     known = _ATTRIBUTE_MAKERS.get(cls)
-    if known is not None and known[0] is resolver:
+    if known is not None and known[0] == aliases.key:
         return known[1]
+    resolver = aliases.value
     found: dict[str, str] = {}
     mixed: set[str] = set()
     for method in cls.body:
@@ -403,13 +411,13 @@ def attribute_makers(cls: ast.ClassDef, resolver: Resolver) -> dict[str, str]:
                     if not listed or found.setdefault(target.attr, maker) != maker:
                         mixed.add(target.attr)
     result = {attribute: maker for attribute, maker in found.items() if attribute not in mixed}
-    _ATTRIBUTE_MAKERS[cls] = (resolver, result)
+    _ATTRIBUTE_MAKERS[cls] = (aliases.key, result)
     return result
 
 
-# `attribute_makers` by class node: (the resolver asked with, attribute -> maker). Weak keys: a
-# forgotten tree takes its entries along.
-_ATTRIBUTE_MAKERS: weakref.WeakKeyDictionary[ast.AST, tuple[Resolver, dict[str, str]]] = (
+# `attribute_makers` by class node: (the aliases' key asked with, attribute -> maker). Weak
+# keys: a forgotten tree takes its entries along.
+_ATTRIBUTE_MAKERS: weakref.WeakKeyDictionary[ast.AST, tuple[Hashable, dict[str, str]]] = (
     weakref.WeakKeyDictionary()
 )
 

@@ -15,6 +15,7 @@ from jax_lsp.analysis.attributes import ANY_ATTRIBUTE
 from jax_lsp.analysis.document import UnitSource
 from jax_lsp.analysis.external import ExternalFacts
 from jax_lsp.analysis.imports import Resolver
+from jax_lsp.analysis.key_calls import KeyHelpers
 from jax_lsp.analysis.key_consumers import (
     LIBRARY_MAKER_ROOTS,
     KeySummary,
@@ -83,7 +84,7 @@ class KeyFacts(ModelFact):
                             self.rng_stream_drawers,
                         )
                     )
-            self._key_helpers = self._helpers_through_calls(helpers)
+            self._key_helpers = KeyHelpers(self._helpers_through_calls(helpers))
         return self._key_helpers
 
     @cached_property
@@ -228,9 +229,11 @@ class KeyFacts(ModelFact):
                 if isinstance(node, ast.Lambda) or not all_params(node):
                     continue
                 if "." in name:
-                    if not (name.endswith(".__init__") and named_by_calls(record)):
+                    # A static method called through its class, or a class's `__init__`,
+                    # which runs when the class is called.
+                    if not named_by_calls(record):
                         continue
-                    name = called_as(record)  # a class's `__init__` runs when it is called
+                    name = called_as(record)
                 # Only a function whose text names a helper can call one.
                 text = self.model._source_of[node].node_lines(node)
                 named = [helper for helper in helpers if helper in text]
@@ -365,7 +368,8 @@ class KeyFacts(ModelFact):
             return frozenset()
         me = positional[0]
         resolver = self.model.resolver
-        stored = {f"{me}.{a}": m for a, m in attribute_makers(owner.node, resolver).items()}
+        held = attribute_makers(owner.node, self.model.aliases)
+        stored = {f"{me}.{a}": m for a, m in held.items()}
         base = self._consumer_role(node)
         params = frozenset(all_params(node))
 
@@ -555,7 +559,7 @@ def consumer_role(
             return key_argument(call)  # a random initializer draws from its key
         if function_makers is None:
             function_makers = _function_makers(function, aliases, makers, drawers)
-        found = library_key(call, resolver, function_makers)
+        found = library_key(call, resolver, function_makers, drawers)
         if found is None and external:
             found = external_key(call, external)
         return found

@@ -806,6 +806,9 @@ class KeyInputs(Protocol):
     @property
     def key_summaries(self) -> dict[str, KeySummary]: ...
 
+    @property
+    def rng_stream_drawers(self) -> frozenset[str]: ...
+
 
 def classify_call(
     call: ast.Call,
@@ -831,7 +834,9 @@ def classify_call(
         return key_argument(call)  # `jax.nn.initializers.normal()(key, shape)`
     if type(func) is ast.Name and func.id in model.initializer_globals and not qualname:
         return key_argument(call)  # `init = jax.nn.initializers.normal()` at module level
-    found = library_key(call, resolver, model.key_makers if makers is None else makers)
+    found = library_key(
+        call, resolver, model.key_makers if makers is None else makers, model.rng_stream_drawers
+    )
     if found is None and model.external:
         found = external_key(call, model.external)
     if found is None:

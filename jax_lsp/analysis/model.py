@@ -97,7 +97,8 @@ class ModuleModel:
     # traced code calls or transforms them): see `jax_lsp.analysis.project`.
     incoming: tuple[IncomingTrace, ...] = ()
     resolver: Resolver = field(init=False, metadata=keyed_metadata())
-    aliases: Keyed[Resolver] = field(init=False, repr=False)  # the resolver, for per-unit memos
+    # The resolver, for per-unit memos: keyed by the bindings, which `alias_key` holds.
+    aliases: Keyed[Resolver] = field(init=False, repr=False, metadata=keyed_metadata())
     imported: Keyed[Mapping[str, ExternalFacts]] = field(init=False, repr=False)  # `external`
     alias_key: int = field(init=False, metadata=keyed_metadata())
     # The top-level imports of every unit: local name -> qualified name (keyed by alias_key).

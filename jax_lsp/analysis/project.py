@@ -683,16 +683,13 @@ class ProjectTraces:
         if document is None:
             return None
         foreign = self._foreign(document)
-        incoming = None
+        incoming = incoming_of(document)
         if foreign is NO_FOREIGN:
             # It imports nothing of the project: it traces nothing of it, unless objects of
             # the project's classes are passed in.
-            incoming = incoming_of(document)
             if not passed_in(incoming):
                 return None
             foreign = self._foreign(document, True)
-        if incoming is None:
-            incoming = incoming_of(document)
         if incoming:
             # Without the facts of the functions it imports (what its own analysis adds): what
             # its traced code passes them is known all the same where it is its own parameter.

@@ -320,6 +320,20 @@ class References(ModelFact):
                 return self.constructing_functions.get(f"{owner}.{func.attr}")
         return None
 
+    def resolve_all(
+        self,
+        ref: FunctionRef,
+        line: int | None,
+        caller: FunctionNode | None,
+        found: tuple[FunctionNode, FunctionRef] | None,
+    ) -> list[tuple[FunctionNode, FunctionRef]]:
+        """Every function `ref` may run: `found`, the one function a resolution found for it
+        (`resolve_ref`'s, `resolve_transformed`'s), else a method of each class the name it
+        calls on may hold (`resolve_choices`)."""
+        if found is not None:
+            return [found]
+        return self.resolve_choices(ref, line, caller)
+
     def resolve_choices(
         self, ref: FunctionRef, line: int | None, caller: FunctionNode | None
     ) -> list[tuple[FunctionNode, FunctionRef]]:

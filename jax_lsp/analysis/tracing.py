@@ -104,15 +104,13 @@ class Tracing(ModelFact):
         found = self.model.references.resolve_transformed(
             application.target, line, application.enclosing, application.spec.class_method
         )
-        if found is None:
-            # A method of a name holding one of several classes: each is transformed.
-            traced = None
-            for choice in self.model.references.resolve_choices(
-                application.target, line, application.enclosing
-            ):
-                traced = self._apply_to(*choice, application, unit_start, eager) or traced
-            return traced
-        return self._apply_to(*found, application, unit_start, eager)
+        # On a name holding one of several classes, the method of each is transformed.
+        traced = None
+        for callee in self.model.references.resolve_all(
+            application.target, line, application.enclosing, found
+        ):
+            traced = self._apply_to(*callee, application, unit_start, eager) or traced
+        return traced
 
     def _apply_to(
         self,
@@ -553,9 +551,12 @@ class Tracing(ModelFact):
             for call, unit_start in calls_by_caller.get(node, []):
                 line = unit_start + call.node.lineno
                 found = self.model.references.resolve_ref(call.callee, line, node)
-                callees = [found] if found else wrappers.called(call.node, node, unit_start)
-                if not callees:  # a method of a name holding one of several classes
-                    callees = self.model.references.resolve_choices(call.callee, line, node)
+                # A wrapper's parameter called runs what the wrapper was given; else the
+                # methods of the classes a name may hold (`resolve_all`).
+                wrapped = [] if found else wrappers.called(call.node, node, unit_start)
+                callees = wrapped or self.model.references.resolve_all(
+                    call.callee, line, node, found
+                )
                 if not callees and call.callee.name in self.model.classes:
                     pending += self.model.steps.trace_construction(
                         node, info, scope, call, unit_start

@@ -296,22 +296,27 @@ def unread_loop_updates(
 def _unread(
     updates: dict[str, list[Update]], scope: ast.AST, rebinding: ast.stmt | None = None
 ) -> list[Update]:
-    """The statements of `updates` (per name) whose name no load in `scope` outside them
-    reads after the first of them (later, or anywhere in a loop holding one but
-    `rebinding`, the loop that binds the name again before each pass)."""
-    if not updates:
-        return []
-    shared = _shared_names(scope)
+    """The statements of `updates` (per name) that `unread_after` finds unread in `scope`."""
     unread: list[Update] = []
     for name, statements in updates.items():
-        if name in shared:
-            continue
-        inside = {id(node) for statement in statements for node in ast.walk(statement)}
-        loops = [found for found in _loops_holding(scope, statements) if found is not rebinding]
-        first = min((s.lineno, s.col_offset) for s in statements)
-        if not any(
-            id(load) not in inside and _may_run_after(load, first, loops)
-            for load in _loads(scope, name)
-        ):
+        if unread_after(scope, name, statements, rebinding):
             unread += statements
     return unread
+
+
+def unread_after(
+    scope: ast.AST, name: str, statements: list[Update], rebinding: ast.stmt | None = None
+) -> bool:
+    """Does no load of `name` in `scope` outside `statements` (its updates) read it after the
+    first of them (later, or anywhere in a loop holding one but `rebinding`, the loop that
+    binds the name again before each pass)? A name declared global or nonlocal, or used by a
+    nested scope (which may read it whenever it is called), is read."""
+    if name in _shared_names(scope):
+        return False
+    inside = {id(node) for statement in statements for node in ast.walk(statement)}
+    loops = [found for found in _loops_holding(scope, statements) if found is not rebinding]
+    first = min((s.lineno, s.col_offset) for s in statements)
+    return not any(
+        id(load) not in inside and _may_run_after(load, first, loops)
+        for load in _loads(scope, name)
+    )

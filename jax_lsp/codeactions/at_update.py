@@ -11,7 +11,7 @@ from __future__ import annotations
 import ast
 
 from jax_lsp.analysis.nodes import all_params
-from jax_lsp.analysis.updates import at_update, index_key, updated_after
+from jax_lsp.analysis.updates import at_update, index_key, unread_after, updated_after
 from jax_lsp.codeactions.broadcast import has_shape_of
 from jax_lsp.codeactions.holders import rebinding
 from jax_lsp.codeactions.import_edits import module_prefix_and_edits
@@ -119,54 +119,12 @@ def _caller_checked(fix: Fix, ctx: FixSite, statement: ast.stmt) -> Fix:
 
 
 def _unread_parameter(ctx: FixSite, name: str, statement: ast.stmt) -> bool:
-    """Is `name` a parameter of the function holding `statement` (neither global nor
-    nonlocal there) that no code of the function may read after `statement` runs (later, or
-    anywhere in a loop holding it but that loop's iterable)?"""
+    """Is `name` a parameter of the function holding `statement` that no code of the function
+    may read after `statement` runs (`updates.unread_after`)?"""
     function = ctx.functions[-1] if ctx.functions else None
     if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
         return False
-    if name not in all_params(function) or any(
-        isinstance(node, ast.Global | ast.Nonlocal) and name in node.names
-        for node in ast.walk(function)
-    ):
-        return False
-    inside = {id(node) for node in ast.walk(statement)}
-    end = (statement.end_lineno, statement.end_col_offset)
-    loops = [
-        loop
-        for loop in ast.walk(function)
-        if isinstance(loop, ast.For | ast.AsyncFor | ast.While) and _within(statement, loop)
-    ]
-    for read in _reads(function, name):
-        if id(read) in inside:
-            continue
-        if (read.lineno, read.col_offset) > end or any(
-            _within(read, loop) and not _in_iterable(read, loop) for loop in loops
-        ):
-            return False
-    return True
-
-
-def _reads(function: ast.AST, name: str) -> list[ast.Name]:
-    """The reads of `name` in `function` (nested scopes included: they see the rebinding; an
-    augmented assignment reads its target)."""
-    augmented = {id(node.target) for node in ast.walk(function) if isinstance(node, ast.AugAssign)}
-    return [
-        node
-        for node in ast.walk(function)
-        if isinstance(node, ast.Name)
-        and node.id == name
-        and (isinstance(node.ctx, ast.Load) or id(node) in augmented)
-    ]
-
-
-def _within(node: ast.AST, outer: ast.AST) -> bool:
-    return any(sub is node for sub in ast.walk(outer))
-
-
-def _in_iterable(node: ast.AST, loop: ast.stmt) -> bool:
-    """Is `node` in a `for` loop's iterable, evaluated once before the first pass?"""
-    return isinstance(loop, ast.For | ast.AsyncFor) and _within(node, loop.iter)
+    return name in all_params(function) and unread_after(function, name, [statement])
 
 
 def _performed_later(ctx: FixSite, statement: ast.stmt, array: ast.expr, index: ast.expr) -> bool:

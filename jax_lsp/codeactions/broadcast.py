@@ -18,42 +18,10 @@ from __future__ import annotations
 import ast
 
 from jax_lsp.analysis.booleans import is_boolean
+from jax_lsp.analysis.elementwise import ELEMENTWISE_FUNCTIONS
 from jax_lsp.analysis.nodes import all_params
 from jax_lsp.codeactions.site import FixSite
 
-# Functions applied element by element: their result has the broadcast shape of their array
-# arguments (the dtype may change: `jnp.sin` of ints gives floats).
-_ELEMENTWISE = frozenset(
-    {
-        *(
-            f"jax.numpy.{name}"
-            for name in (
-                *("abs", "absolute", "negative", "positive", "square", "sign", "sqrt", "cbrt"),
-                *("exp", "exp2", "expm1", "log", "log1p", "log2", "log10", "reciprocal"),
-                *("sin", "cos", "tan", "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh"),
-                *("arcsinh", "arccosh", "arctanh", "floor", "ceil", "round", "rint", "trunc"),
-                *("real", "imag", "conj", "conjugate", "isnan", "isinf", "isfinite", "sinc"),
-                *("maximum", "minimum", "clip", "add", "subtract", "multiply"),
-                *("divide", "true_divide", "floor_divide", "power", "float_power", "mod"),
-                *("arctan2", "hypot", "logaddexp", "copysign", "heaviside", "fmax", "fmin"),
-                *("logical_and", "logical_or", "logical_not", "logical_xor", "nan_to_num"),
-                *("deg2rad", "rad2deg"),
-            )
-        ),
-        *(
-            f"jax.nn.{name}"
-            for name in ("relu", "sigmoid", "softplus", "silu", "swish", "gelu", "elu")
-        ),
-        *(
-            f"jax.lax.{name}"
-            for name in ("max", "min", "neg", "abs", "select", "exp", "log", "sqrt", "rsqrt")
-        ),
-        *(f"jax.lax.{name}" for name in ("stop_gradient", "tanh", "sin", "cos", "integer_pow")),
-        "jax.scipy.special.erf",
-        "jax.scipy.special.expit",
-        "jax.scipy.special.logit",
-    }
-)
 # Functions whose result has the shape of their first argument, and those that fill a shape.
 _FIRST_SHAPED = frozenset(
     f"jax.numpy.{name}" for name in ("triu", "tril", "zeros_like", "ones_like", "full_like")
@@ -135,7 +103,9 @@ def _elementwise_operands(call: ast.Call, ctx: FixSite) -> list[ast.expr] | None
     qualname = ctx.qualname(func)
     if qualname in _FIRST_SHAPED and call.args:
         return [call.args[0]]  # the other arguments pick a diagonal or give a fill value
-    if qualname not in _ELEMENTWISE and not (qualname == "jax.numpy.where" and len(call.args) == 3):
+    if qualname not in ELEMENTWISE_FUNCTIONS and not (
+        qualname == "jax.numpy.where" and len(call.args) == 3
+    ):
         return None  # `jnp.where(mask)` alone gives indices
     if any(keyword.arg not in _OPERAND_KEYWORDS for keyword in call.keywords):
         return None

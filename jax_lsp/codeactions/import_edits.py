@@ -4,8 +4,9 @@
 function, `jnp.logical_and(...)`); when there is none, `add_import_edit` inserts the import at
 the module's import line (`analysis.header`; a document-anchored edit: the engine keys cached
 findings on that position, so it never goes stale). `debug_nans_edit` inserts the
-`jax_debug_nans` setting at the same line. `unused_import_removal` takes an import away once
-a fix removed its last use (`functools.partial` of a jit decorator made plain).
+`jax_debug_nans` setting at the same line, with the same blank lines around it
+(`site.header_insertion`). `unused_import_removal` takes an import away once a fix removed its
+last use (`functools.partial` of a jit decorator made plain).
 """
 
 from __future__ import annotations
@@ -15,9 +16,9 @@ import re
 from collections.abc import Sequence
 
 from jax_lsp.analysis.document import Document
-from jax_lsp.analysis.header import import_insertion_line
+from jax_lsp.analysis.header import import_blank_lines, import_insertion_line
 from jax_lsp.analysis.imports import canonical
-from jax_lsp.codeactions.site import FixSite, import_line_edit
+from jax_lsp.codeactions.site import FixSite, header_insertion, import_line_edit
 from jax_lsp.findings import Edit, Position, Span
 from jax_lsp.text import byte_col_to_char
 
@@ -84,16 +85,6 @@ def ensure_import(ctx: FixSite, module: str) -> tuple[str, tuple[Edit, ...]] | N
     return module, (import_line_edit(ctx, f"import {module}"),)
 
 
-def insert_lines(lines: list[str], line: int, block: str, newline: str = "\n") -> Edit:
-    """The edit inserting `block` (whole lines, each ending in `newline`) before `line`; past
-    the last line of a text without a final newline, after a newline added to that line."""
-    if line >= len(lines):
-        end = len(lines) - 1
-        at_end = Span.of(end, len(lines[end]), end, len(lines[end]))
-        return Edit(at_end, newline + block.removesuffix(newline))
-    return Edit(Span.of(line, 0, line, 0), block)
-
-
 def debug_nans_edit(document: Document, newline: str) -> Edit | None:
     """Insert `jax.config.update("jax_debug_nans", True)` at the import line (with `import jax`
     when no import above it binds `jax`); None when the module mentions the setting already."""
@@ -112,8 +103,10 @@ def debug_nans_edit(document: Document, newline: str) -> Edit | None:
         for statement in above
         for alias in statement.names
     )
-    block = ("" if binds_jax else f"import jax{newline}") + DEBUG_NANS + newline
-    return insert_lines(document.lines, line, block, newline)
+    # ruff's formatter puts a blank line between imports and the code after them.
+    block = ("" if binds_jax else f"import jax{newline}{newline}") + DEBUG_NANS + newline
+    blank_lines = import_blank_lines(document, line, code=binds_jax)
+    return header_insertion(document.lines, line, block, blank_lines, newline)
 
 
 def unused_import_removal(document: Document, name: str, edits: Sequence[Edit]) -> Edit | None:

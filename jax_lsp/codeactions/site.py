@@ -1,11 +1,13 @@
 """What a fix reads about the place it rewrites: protocols, so that fixes depend on analysis and
 findings only. A rule's `RuleContext` is a `FixSite`; a codemod's view of a module unit
 (`ModuleSource.unit`) is `Located`. And the two edits most fixes write: a node's text replaced
-(`node_edit`), a statement added at the module's import line (`import_line_edit`)."""
+(`node_edit`), a statement added at the module's import line (`import_line_edit`, through
+`header_insertion`, which every edit adding to the header uses)."""
 
 from __future__ import annotations
 
 import ast
+from dataclasses import replace
 from typing import TYPE_CHECKING, Protocol
 
 from jax_lsp.findings import Edit, Span
@@ -54,11 +56,31 @@ def node_edit(at: Located, node: ast.AST, content: str) -> Edit:
 
 def import_line_edit(site: FixSite, statement: str) -> Edit:
     """An edit adding `statement` (e.g. "import jax") at the module's import line, after its
-    imports (document-anchored: the line is the document's, not the unit's); an import with
-    the blank lines it needs there (`ModuleModel.import_blank_lines`)."""
-    line = site.model.import_line
-    content = f"{statement}\n"
-    if statement.startswith(("import ", "from ")) and "\n" not in statement:
-        before, after = site.model.import_blank_lines
-        content = "\n" * before + content + "\n" * after
-    return Edit(Span.of(line, 0, line, 0), content, document_anchored=True)
+    imports (document-anchored: the line is the document's, not the unit's), with the blank
+    lines an import needs there (`ModuleModel.import_blank_lines`); other code (the x64
+    switch, with the `import jax` it may need) goes in as it is."""
+    model = site.model
+    one_import = statement.startswith(("import ", "from ")) and "\n" not in statement
+    blank_lines = model.import_blank_lines if one_import else (0, 0)
+    edit = header_insertion(model.document.lines, model.import_line, f"{statement}\n", blank_lines)
+    return replace(edit, document_anchored=True)
+
+
+def header_insertion(
+    lines: list[str], line: int, block: str, blank_lines: tuple[int, int], newline: str = "\n"
+) -> Edit:
+    """The edit inserting `block` (whole lines, each ending in `newline`) at the import line
+    `line`, with the blank lines (before, after: `header.import_blank_lines`) that ruff's
+    isort and formatter give an import there: every statement a fix adds to the header."""
+    before, after = blank_lines
+    return insert_lines(lines, line, newline * before + block + newline * after, newline)
+
+
+def insert_lines(lines: list[str], line: int, block: str, newline: str = "\n") -> Edit:
+    """The edit inserting `block` (whole lines, each ending in `newline`) before `line`; past
+    the last line of a text without a final newline, after a newline added to that line."""
+    if line >= len(lines):
+        end = len(lines) - 1
+        at_end = Span.of(end, len(lines[end]), end, len(lines[end]))
+        return Edit(at_end, newline + block.removesuffix(newline))
+    return Edit(Span.of(line, 0, line, 0), block)

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from jax_lsp.analysis.document import Document, Unit
 from jax_lsp.analysis.header import import_blank_lines, import_insertion_line
 from jax_lsp.analysis.imports import Resolver, canonical, import_bindings
-from jax_lsp.codeactions.import_edits import insert_lines
+from jax_lsp.codeactions.site import header_insertion
 from jax_lsp.findings import Edit, Span
 from jax_lsp.text import byte_col_to_char
 
@@ -116,8 +116,7 @@ class ModuleSource:
             return None
         block = "".join(f"{statement}\n" for statement in self._added)
         line = import_insertion_line(self.document)
-        before, after = import_blank_lines(self.document, line)
-        return insert_lines(self.lines, line, "\n" * before + block + "\n" * after)
+        return header_insertion(self.lines, line, block, import_blank_lines(self.document, line))
 
     def with_imports(self, edits: list[Edit]) -> tuple[Edit, ...]:
         """`edits` plus the import edit, merged with an insertion at the same place (so the

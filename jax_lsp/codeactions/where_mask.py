@@ -26,6 +26,7 @@ from dataclasses import dataclass
 
 import libcst as cst
 
+from jax_lsp.analysis.elementwise import ELEMENTWISE_FUNCTIONS
 from jax_lsp.codeactions.source import ModuleSource, edit, minimal_edit
 from jax_lsp.findings import Applicability, Edit, Fix
 
@@ -44,24 +45,6 @@ _FUNCTIONS = {f"jax.numpy.{name}": name for name in IDENTITIES} | {
     "jax.numpy.amin": "min",
 }
 _NEEDS_INITIAL = frozenset({"max", "min"})
-# Calls whose result has the shape of their (array) argument.
-_ELEMENTWISE_CALLS = frozenset(
-    f"jax.numpy.{name}"
-    for name in [
-        "isnan",
-        "isfinite",
-        "isinf",
-        "isneginf",
-        "isposinf",
-        "logical_not",
-        "logical_and",
-        "logical_or",
-        "logical_xor",
-        "signbit",
-        "isreal",
-        "iscomplex",
-    ]
-)
 # Contexts where a division needs no parentheses around it.
 _LOOSE_PARENTS = (
     ast.Assign,
@@ -210,7 +193,9 @@ def _elementwise_in(module: ModuleSource, mask: ast.expr, array: ast.expr, match
         operands = [mask.operand]
     elif isinstance(mask, ast.BinOp) and isinstance(mask.op, ast.BitAnd | ast.BitOr | ast.BitXor):
         operands = [mask.left, mask.right]
-    elif isinstance(mask, ast.Call) and module.resolver.qualname(mask.func) in _ELEMENTWISE_CALLS:
+    elif (
+        isinstance(mask, ast.Call) and module.resolver.qualname(mask.func) in ELEMENTWISE_FUNCTIONS
+    ):
         operands = list(mask.args)
     else:
         return False

@@ -8,6 +8,7 @@ from dataclasses import replace
 from functools import partial
 
 from jax_lsp.analysis.imports import Resolver
+from jax_lsp.analysis.key_calls import own_static_call
 from jax_lsp.analysis.key_consumers import LIBRARY_KEY_WORDS, LIBRARY_MAKER_ROOTS
 from jax_lsp.analysis.keys import (
     DrawnThroughGlobal,
@@ -192,6 +193,14 @@ def _shadowed_root(func: ast.expr, ctx: RuleContext) -> bool:
     return binds_locally(func.id, ctx.functions[-1])
 
 
+def _static_helper_spellings(model: KeyInputs) -> Iterator[str]:
+    """The method part of each static method among the key helpers (`Noise.sample`:
+    ".sample("), which a method of the class calls as `self.sample(key)`."""
+    for path in model.key_helpers:
+        if "." in path:
+            yield f".{path.rpartition('.')[2]}("
+
+
 def _key_function_spellings(model: KeyInputs) -> Iterator[str]:
     """The first name of each imported function's spelling whose facts say it consumes or
     derives from a key (`rng.split`: "rng")."""
@@ -219,6 +228,7 @@ _CONSUMES_A_KEY = Spelled(
     tests=(may_draw, _may_call_a_stored_layer),
     named_by=(
         lambda model: model.key_helpers,
+        _static_helper_spellings,
         lambda model: model.key_summaries,
         lambda model: model.initializer_globals,
         _key_function_spellings,
@@ -245,7 +255,7 @@ def _scope_classify(
     stored_layer = me is not None and _may_call_a_stored_layer(ctx.code_text(node), resolver)
     owner = ctx.model.classes.get(record.class_name) if stored_layer else None
     if owner is not None:  # `self.drop(x, key=key)`: a layer the class stores
-        held = attribute_makers(owner.node, ctx.model.resolver)
+        held = attribute_makers(owner.node, ctx.model.aliases)
         local_makers = {**{f"{me}.{a}": maker for a, maker in held.items()}, **local_makers}
     makers = {**ctx.model.key_makers, **local_makers} if local_makers else None
     classify = partial(
@@ -258,7 +268,17 @@ def _scope_classify(
     objects = ctx.model.classes_in(node) if me is None and ctx.model.classes else {}
     if objects:
         return partial(_held_object_key, held=objects, ctx=ctx, maybe_none=params, base=classify)
+    if me is not None:  # `self.sample(key)`: a static method of the class, `Cls.sample(key)`
+        return partial(_own_static_key, me=me, class_name=record.class_name, ctx=ctx, base=classify)
     return classify
+
+
+def _own_static_key(
+    call: ast.Call, me: str, class_name: str, ctx: RuleContext, base: Callable[[ast.Call], object]
+) -> object:
+    """What `base` says of a call, `self.f(...)` of a static method as `Cls.f(...)`."""
+    spelled = own_static_call(call, me, class_name, ctx.model.functions)
+    return base(call if spelled is None else spelled)
 
 
 def _held_object_key(

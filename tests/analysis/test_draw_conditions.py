@@ -9,6 +9,7 @@ import textwrap
 import pytest
 
 from jax_lsp.analysis.document import Document
+from jax_lsp.analysis.key_calls import KeyHelpers, helper_key, read_conditions
 from jax_lsp.analysis.key_consumers import (
     FALSY,
     IS_NONE,
@@ -160,3 +161,44 @@ def test_no_stream_drawers_without_haiku():
             return next_rng_key()
         """
     )
+
+
+HANDED_ON = """
+import jax
+
+
+def noisy(x, key, train):
+    if train:
+        return x + jax.random.normal(key, x.shape)
+    return x
+
+
+def forward(x, key, train):
+    return noisy(x, key, train)
+
+
+def step(x, key):
+    a = forward(x, key, False)
+    b = forward(x, key, True)
+    c = forward(x, key, train=False)
+    return a + b + c
+"""
+
+
+def test_the_conditions_a_key_is_read_under_are_found_once_per_model():
+    """`forward` reads its key only when its `train` is true (through `noisy`): found once for
+    the model, not again at each call of `forward`."""
+    model = ModuleModel(Document(HANDED_ON))
+    helpers = model.key_helpers
+    assert isinstance(helpers, KeyHelpers)
+    forward = model.functions["forward"].node
+    found = read_conditions(forward, "key", model.functions, helpers)
+    assert found == {("train", TRUTHY)}
+    assert helpers.conditions[forward, "key"] is found
+    step = model.functions["step"].node
+    calls = [node for node in ast.walk(step) if isinstance(node, ast.Call)]
+    given = [helper_key(call, model.functions, helpers) for call in calls]
+    assert [ast.unparse(arg) if arg is not None else None for arg in given] == [None, "key", None]
+    assert read_conditions(forward, "key", model.functions, helpers) is found
+    # While the helpers are being found (a plain dict), nothing is kept.
+    assert read_conditions(forward, "key", model.functions, dict(helpers)) == found

@@ -9,6 +9,9 @@ import textwrap
 
 import pytest
 
+from jax_lsp.analysis.document import Document
+from jax_lsp.analysis.key_consumers import attribute_makers
+from jax_lsp.analysis.model import ModuleModel
 from tests.conftest import findings_of
 from tests.runtime import run_snippet
 
@@ -107,3 +110,20 @@ def test_a_subclass_may_replace_the_key_so_is_not_judged():
         "        return jax.random.normal(k, shape)\n\n\nnoise = Noise(0)",
     )
     assert _codes(source) == []
+
+
+def test_the_layers_a_class_stores_are_found_once_for_the_same_imports():
+    """`attribute_makers` is memoised by the import aliases' key: the model of a later
+    version, with a resolver of its own over the same imports, finds them kept."""
+    text = (
+        "import equinox as eqx\n\n\nclass Block:\n"
+        "    def __init__(self):\n        self.drop = eqx.nn.Dropout(0.1)\n"
+    )
+    document = Document(text)
+    first = ModuleModel(document)
+    block = first.classes["Block"].node
+    found = attribute_makers(block, first.aliases)
+    assert found == {"drop": "equinox.nn.Dropout"}
+    second = ModuleModel(document)
+    assert second.resolver is not first.resolver and second.aliases.key == first.aliases.key
+    assert attribute_makers(block, second.aliases) is found

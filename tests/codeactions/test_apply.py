@@ -78,4 +78,4 @@ def test_debug_nans_from_an_edited_versions_parse_is_the_fresh_parses():
         assert enable_debug_nans(text, analysis) == enable_debug_nans(text)
         assert enable_debug_nans(text, analysis) != text
     stale = enable_debug_nans("x = 1\n", analysis)  # an analysis of another text: not used
-    assert stale == 'import jax\njax.config.update("jax_debug_nans", True)\nx = 1\n'
+    assert stale == 'import jax\n\njax.config.update("jax_debug_nans", True)\n\nx = 1\n'

@@ -66,6 +66,12 @@ CASES = {
         "return zero_first(counts)",
         None,
     ),
+    "read by a closure called afterwards": (
+        "def bump(counts, i):\n    def total():\n        return counts.sum()\n"
+        "    counts[i] += 1\n    return total()\n",
+        "return bump(counts, 0)",
+        None,
+    ),
     "read again by the loop's next pass": (
         "def cumulate(x):\n    for i in range(1, 3):\n        x[i] += x[i - 1]\n    return x\n",
         "return cumulate(counts)",

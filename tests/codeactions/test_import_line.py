@@ -12,7 +12,8 @@ from jax_lsp.analysis.document import Document
 from jax_lsp.analysis.header import import_insertion_line
 from jax_lsp.analysis.model import ModuleModel
 from jax_lsp.codeactions.apply import apply_edits
-from jax_lsp.codeactions.import_edits import debug_nans_edit, insert_lines
+from jax_lsp.codeactions.import_edits import debug_nans_edit
+from jax_lsp.codeactions.site import insert_lines
 from jax_lsp.codeactions.source import ModuleSource
 from jax_lsp.config import Settings
 from jax_lsp.engine import fix_source
@@ -70,7 +71,7 @@ def test_an_import_is_not_added_twice_and_debug_nans_reuses_jax():
     text = '"""Doc."""\nimport jax\n\nx = 1\n'
     edit = debug_nans_edit(Document(text), "\n")
     assert apply_edits(text, [edit]) == (
-        '"""Doc."""\nimport jax\njax.config.update("jax_debug_nans", True)\n\nx = 1\n'
+        '"""Doc."""\nimport jax\n\njax.config.update("jax_debug_nans", True)\n\nx = 1\n'
     )
     assert debug_nans_edit(Document(apply_edits(text, [edit])), "\n") is None
 
@@ -78,7 +79,7 @@ def test_an_import_is_not_added_twice_and_debug_nans_reuses_jax():
 def test_an_import_under_type_checking_does_not_bind_jax_at_run_time():
     text = "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import jax\n\nx = 1\n"
     fixed = apply_edits(text, [debug_nans_edit(Document(text), "\n")])
-    assert fixed.split("\n")[3:5] == ["import jax", 'jax.config.update("jax_debug_nans", True)']
+    assert fixed.split("\n")[3:6] == ["import jax", "", 'jax.config.update("jax_debug_nans", True)']
 
 
 def test_insertion_keeps_the_line_endings_and_a_missing_final_newline():
@@ -88,7 +89,7 @@ def test_insertion_keeps_the_line_endings_and_a_missing_final_newline():
     text = "import numpy\r\nx = 1\r\n"
     edit = debug_nans_edit(Document(text), "\r\n")
     assert apply_edits(text, [edit]) == (
-        'import numpy\r\nimport jax\r\njax.config.update("jax_debug_nans", True)\r\nx = 1\r\n'
+        'import numpy\r\nimport jax\r\n\r\njax.config.update("jax_debug_nans", True)\r\nx = 1\r\n'
     )
 
 
@@ -170,3 +171,32 @@ def test_a_fix_whose_condition_and_selection_need_one_import_adds_it_once():
     assert applied == 1
     assert fixed.count("import jax.numpy as jnp") == 1
     assert "jnp.where(jnp.logical_and(x > 0, x < 1), x, -x)" in fixed
+
+
+NANS = 'jax.config.update("jax_debug_nans", True)'
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n"])
+@pytest.mark.parametrize(("head", "expected"), LAYOUTS.values(), ids=LAYOUTS.keys())
+def test_debug_nans_gets_the_blank_lines_ruff_gives_the_imports(head, expected, newline):
+    """The layouts above, ruff-format stable: the debug-NaNs setting and its `import jax` get
+    the same blank lines as an added import, and one more between them (imports end there)."""
+    text = (head + TRACED).replace("|", newline)
+    fixed = apply_edits(text, [debug_nans_edit(Document(text), newline)])
+    with_nans = expected.replace("import jax.numpy as jnp|", f"import jax||{NANS}|")
+    assert fixed == (with_nans + TRACED).replace("|", newline)
+    assert ast.parse(fixed)
+
+
+@pytest.mark.parametrize(
+    ("head", "expected"),
+    [
+        ("import jax||SIZE = 3|", f"import jax||{NANS}||SIZE = 3|"),
+        ("import jax|||class A:|    pass|", f"import jax||{NANS}|||class A:|    pass|"),
+        ('"""D."""||import jax||x = 1|', f'"""D."""||import jax||{NANS}||x = 1|'),
+    ],
+)
+def test_debug_nans_below_the_import_of_jax_is_set_apart_from_it(head, expected):
+    text = head.replace("|", "\n")
+    fixed = apply_edits(text, [debug_nans_edit(Document(text), "\n")])
+    assert fixed == expected.replace("|", "\n")

@@ -209,15 +209,15 @@ async def test_stale_markers_get_the_current_findings_at_the_range(client, tmp_p
     [
         (
             '"""Doc."""\nimport jax.numpy as jnp\n\nx = 1\n',
-            '"""Doc."""\nimport jax.numpy as jnp\nimport jax\n'
+            '"""Doc."""\nimport jax.numpy as jnp\nimport jax\n\n'
             'jax.config.update("jax_debug_nans", True)\n\nx = 1\n',
         ),
         (
             "import jax\r\nfrom jax import numpy as jnp\r\nx = 1\r\n",
-            "import jax\r\nfrom jax import numpy as jnp\r\n"
-            'jax.config.update("jax_debug_nans", True)\r\nx = 1\r\n',
+            "import jax\r\nfrom jax import numpy as jnp\r\n\r\n"
+            'jax.config.update("jax_debug_nans", True)\r\n\r\nx = 1\r\n',
         ),
-        ("import jax", 'import jax\njax.config.update("jax_debug_nans", True)'),
+        ("import jax", 'import jax\n\njax.config.update("jax_debug_nans", True)'),
     ],
 )
 async def test_enable_debug_nans(client, tmp_path, text, expected):

@@ -460,7 +460,7 @@ async def test_enable_debug_nans_in_a_cell_edits_the_import_cell(client, tmp_pat
     assert changed[cells[1]].text_document.version == 1
     fixed_cell = apply_edits(NAN_CELLS[1][1], changed[cells[1]].edits, "utf-16")
     assert fixed_cell == (
-        "%matplotlib inline\nimport jax.numpy as jnp\nimport jax\n"
+        "%matplotlib inline\nimport jax.numpy as jnp\nimport jax\n\n"
         'jax.config.update("jax_debug_nans", True)\n'
     )
     # The cells as the kernel runs them (without the magic), in a fresh interpreter (the
@@ -514,7 +514,8 @@ async def test_source_actions_right_after_a_fix_edited_two_cells(client, tmp_pat
     assert set(changed) == {cells[0]} and changed[cells[0]].text_document.version == 2
     first = "import jax\nimport jax.numpy as jnp\nfrom functools import partial\n"
     assert apply_edits(first, changed[cells[0]].edits, "utf-16") == (
-        first + 'jax.config.update("jax_debug_nans", True)\n'
+        # The blank lines an added import gets, ruff's: the cell after it starts with a `def`.
+        first + '\njax.config.update("jax_debug_nans", True)\n\n\n'
     )
 
 

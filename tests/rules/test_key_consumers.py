@@ -368,6 +368,76 @@ ROWS = [
         """,
     ),
     (
+        "haiku-inline-apply-of-a-function-that-draws",
+        "haiku",
+        """
+        import haiku as hk
+        import jax
+        import jax.numpy as jnp
+
+        def forward(x):
+            return hk.dropout(hk.next_rng_key(), 0.5, x)
+
+        x = jnp.ones((1, 8))
+        params = hk.transform(forward).init(jax.random.key(1), x)
+        key = jax.random.key(2)
+        a = hk.transform(forward).apply(params, key, x)
+        b = hk.transform(forward).apply(params, key, x)  # error
+        """,
+        """
+        import haiku as hk
+        import jax
+        import jax.numpy as jnp
+
+        def forward(x):
+            return hk.dropout(hk.next_rng_key(), 0.5, x)
+
+        x = jnp.ones((1, 8))
+        params = hk.transform(forward).init(jax.random.key(1), x)
+        first, second = jax.random.split(jax.random.key(2))
+        a = hk.transform(forward).apply(params, first, x)
+        b = hk.transform(forward).apply(params, second, x)
+        """,
+    ),
+    (
+        "haiku-inline-apply-in-a-helper",
+        "haiku",
+        """
+        import haiku as hk
+        import jax
+        import jax.numpy as jnp
+
+        def forward(x):
+            return hk.dropout(hk.next_rng_key(), 0.5, x)
+
+        def step(params, key, x):
+            return hk.transform(forward).apply(params, key, x)
+
+        x = jnp.ones((1, 8))
+        params = hk.transform(forward).init(jax.random.key(1), x)
+        key = jax.random.key(2)
+        a = step(params, key, x)
+        b = step(params, key, x)  # error
+        """,
+        """
+        import haiku as hk
+        import jax
+        import jax.numpy as jnp
+
+        def forward(x):
+            return hk.dropout(hk.next_rng_key(), 0.5, x)
+
+        def step(params, key, x):
+            return hk.transform(forward).apply(params, key, x)
+
+        x = jnp.ones((1, 8))
+        params = hk.transform(forward).init(jax.random.key(1), x)
+        first, second = jax.random.split(jax.random.key(2))
+        a = step(params, first, x)
+        b = step(params, second, x)
+        """,
+    ),
+    (
         "helper-drawing-while-training",
         "jax",
         """
@@ -647,6 +717,24 @@ def test_flagged_reuse_misbehaves_under_the_library(name, library, invalid, vali
 # Programs handing one key twice to calls that leave it unread: JAX's checker accepts them, and
 # they are not flagged.
 UNREAD = [
+    (
+        "haiku-inline-apply-of-an-mlp",
+        "haiku",
+        """
+        import haiku as hk
+        import jax
+        import jax.numpy as jnp
+
+        def mlp(x):
+            return hk.nets.MLP([4, 2])(x)
+
+        x = jnp.ones((1, 3))
+        params = hk.transform(mlp).init(jax.random.key(0), x)
+        key = jax.random.key(1)
+        a = hk.transform(mlp).apply(params, key, x)
+        b = hk.transform(mlp).apply(params, key, x)
+        """,
+    ),
     (
         "haiku-apply-of-an-mlp",
         "haiku",
