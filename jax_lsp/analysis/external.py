@@ -62,6 +62,9 @@ class ExternalFacts:
     # those of its bases there, or its body), none of them a method or property: for a
     # class deriving from it, `self.attr` reads what was stored.
     instance_attributes: frozenset[str] | None = None
+    # A flax linen module class whose `apply` draws no random numbers (`linen_draws`): the
+    # key a caller gives it in `rngs=` is not read.
+    quiet_linen: bool = False
 
     @property
     def read_by_models(self) -> bool:
@@ -80,6 +83,7 @@ class ExternalFacts:
             or bool(self.consumed_keys or self.derived_keys)
             or self.wraps is not None
             or bool(self.returned_booleans)
+            or self.quiet_linen
         )
 
 

@@ -770,6 +770,8 @@ def _class_facts(model: ModuleModel, name: str) -> ExternalFacts | None:
         fields["leaf_instance_fields"] = tuple(
             (key, portable(value)) for key, value in every.fields
         )
+    if name in model.key_facts.quiet_linen_classes:
+        fields["quiet_linen"] = True
     return ExternalFacts(False, instance_attributes=model.instance_attributes(name), **fields)
 
 
@@ -1020,6 +1022,8 @@ def local_external_facts(
     spelled = _spelled_callables(document, bindings)
     bases = _base_names(document) if bindings[0] else frozenset()
     readers = _class_readers(document, bindings[0].keys())
+    if "rngs" in document.text:  # `apply(..., rngs=...)`: whether the modules called draw
+        readers = readers.union(spelled)
     return document.lineage.reuse_while(
         _workspace_facts, cache, roots, bindings, spelled, bases, readers
     )
