@@ -28,7 +28,7 @@ _FLOAT_DTYPES = ("float", "bfloat16", "complex")
 # Every function `ShapeTracker._call_shape` reads a shape from (the `_like` ones need another).
 _SHAPE_MAKERS = frozenset(
     {"arange", *_FILLED, "linspace", "eye", "identity", "array", "asarray", "normal", "uniform"}
-    | {"split", "PRNGKey"}
+    | {"split", "PRNGKey", "stack"}
 )
 
 
@@ -209,6 +209,9 @@ class ShapeTracker:
             listed = self._shape_of(call.args[0]) if len(call.args) == 1 else None
             if listed is not None and listed.pieces and not call.keywords:
                 return ArrayShape(listed.shape, listed.floating)
+            stacked = self._stacked(call)
+            if stacked is not None:
+                return stacked
         if qualname in ("jax.random.split", "jax.random.PRNGKey"):
             return self._keys(call, function)
         if module == "jax.random" and function in ("normal", "uniform") and len(call.args) >= 2:
@@ -260,6 +263,21 @@ class ShapeTracker:
                 return None
             return like
         return None
+
+    def _stacked(self, call: ast.Call) -> ArrayShape | None:
+        """`jnp.stack([a, b])`, `jnp.array((a, b, c))`: a list or tuple of arrays of one known
+        shape gives an array of that many of them (the number of elements is the leading
+        dimension)."""
+        listed = call.args[0] if len(call.args) == 1 else None
+        if not isinstance(listed, ast.List | ast.Tuple) or not listed.elts or call.keywords:
+            return None
+        shapes = [self.shape_of(element) for element in listed.elts]
+        first = shapes[0]
+        if first is None or any(s is None or s.shape != first.shape for s in shapes):
+            return None
+        floating = any(s.floating for s in shapes if s is not None)
+        keys = all(s.keys for s in shapes if s is not None)
+        return ArrayShape((len(shapes), *first.shape), floating, keys=keys)
 
     def _keys(self, call: ast.Call, function: str) -> ArrayShape | None:
         """`split(key)`: 2 keys; `split(key, n)`: n; `split(key, (a, b))`: shape (a, b). A

@@ -289,6 +289,19 @@ class ConstantOutOfBounds(Rule):
             """
             import jax.numpy as jnp
 
+            def views():
+                left = jnp.zeros((3, 4))
+                both = jnp.stack([left, jnp.ones((3, 4))])  # two arrays: shape (2, 3, 4)
+                return both[2]  # error
+
+            view = views()
+            """,
+            check="assert float(view.sum()) == 12.0  # clamped to the second view",
+        ),
+        Example(
+            """
+            import jax.numpy as jnp
+
             N = 100
             x = jnp.linspace(0.0, 1.0, N)
             psi = jnp.sin(jnp.pi * x) * x  # elementwise: the shape of `x`
@@ -298,6 +311,18 @@ class ConstantOutOfBounds(Rule):
         ),
     )
     valid = (
+        Example(
+            """
+            import numpy as np
+
+            stacked = np.stack([np.zeros(3), np.ones(3)])
+            try:
+                row = stacked[2]  # NumPy raises IndexError: not a JAX array
+            except IndexError:
+                row = None
+            """,
+            check="assert row is None",
+        ),
         Example(
             """
             import jax.numpy as jnp
