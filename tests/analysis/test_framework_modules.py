@@ -6,8 +6,13 @@ under the real library."""
 
 from __future__ import annotations
 
+import textwrap
+
+import jax
+
 from tests.analysis.test_boolean_args import check_codes
 from tests.analysis.test_project_traces import codes, write
+from tests.runtime import run_snippet
 
 CNN = """
     import flax.linen as nn
@@ -244,3 +249,61 @@ def test_a_method_of_an_instance_made_inline_is_traced_bound_to_it(tmp_path):
     write(tmp_path, {"grid.py": GRID, "dense.py": DENSE_HERE})
     assert codes(tmp_path, "grid.py") == [(10, "JAX701")]
     assert codes(tmp_path, "dense.py") == [(9, "JAX101")]
+
+
+GATE = """
+    import flax.linen as nn
+
+
+    class Gate(nn.Module):
+        features: int
+
+        @nn.compact
+        def __call__(self, x):
+            h = nn.Dense(self.features)(x)
+            if h.mean() > 0:
+                return h
+            return -h
+"""
+
+GATED_NET = """
+    import flax.linen as nn
+
+    from layers import Gate
+
+
+    class GatedNet(nn.Module):
+        def setup(self):
+            self.gate = Gate(3)
+
+        def __call__(self, x):
+            return self.gate(x)
+"""
+
+GATED_MAIN = """
+    import jax
+    import jax.numpy as jnp
+
+    from net import GatedNet
+
+
+    def main():
+        net = GatedNet()
+        x = jnp.ones((2, 4))
+        variables = net.init(jax.random.key(0), x)
+        return jax.jit(net.apply)(variables, x)
+"""
+
+
+def test_a_sublayer_its_setup_stores_runs_in_the_trace_of_the_module(tmp_path):
+    """`self.gate = Gate(3)` in `setup`, then `self.gate(x)` in `__call__`: jitting the
+    outer module's `apply` traces the imported layer's `__call__` (and under flax raises
+    TracerBoolConversionError there)."""
+    write(tmp_path, {"layers.py": GATE, "net.py": GATED_NET, "main.py": GATED_MAIN})
+    assert codes(tmp_path, "layers.py") == [(10, "JAX701")]
+    assert check_codes(tmp_path) == [("layers.py", 10, "JAX701")]
+    imports = ("from layers import Gate", "from net import GatedNet")
+    texts = [textwrap.dedent(text) for text in (GATE, GATED_NET, GATED_MAIN)]
+    program = "\n".join(t.replace(imports[0], "").replace(imports[1], "") for t in texts)
+    outcome = run_snippet(program + "\nmain()\n")
+    assert isinstance(outcome.error, jax.errors.TracerBoolConversionError)
