@@ -123,6 +123,11 @@ class ForeignDefinitions:
         """An imported flax linen module class: `apply`/`init` run its `__call__`."""
         return False
 
+    def pytree_class(self, local: str) -> bool:
+        """An imported PyTree class (an `eqx.Module`, a flax struct, ...): a filtered
+        transformation traces the array leaves of its instances."""
+        return False
+
     def imported_names(self) -> frozenset[str]:
         """The local names the module's imports bind to other workspace modules or to
         their definitions."""

@@ -22,7 +22,7 @@ from jax_lsp.analysis.names import binds_locally
 from jax_lsp.analysis.summary import Application, CallSite, FunctionNode, FunctionRef
 from jax_lsp.analysis.text import document_span
 from jax_lsp.analysis.traced import TraceStep, transform_name
-from jax_lsp.analysis.transforms import OPTAX_UPDATE_FUNCTION
+from jax_lsp.analysis.transforms import OPTAX_UPDATE_FUNCTION, ParamPolicy
 
 
 class ForeignTraces(ModelFact):
@@ -94,7 +94,10 @@ class ForeignTraces(ModelFact):
         ]
         for application, unit_start in applications:
             line = unit_start + application.node.lineno
-            if self._local_ref(application.target, line, application.enclosing) is None:
+            # A filtered transformation (`eqx.filter_jit`) of a function of the module traces
+            # more of it when a parameter holds an object of an imported PyTree class.
+            filtered = application.spec.policy is ParamPolicy.ARRAY_ANNOTATED
+            if filtered or self._local_ref(application.target, line, application.enclosing) is None:
                 self._replayed(self.model.tracing.apply, application, unit_start)
         calls_by_caller: dict[ast.AST | None, list[tuple[CallSite, int]]] = {}
         for unit, summary in zip(units, self.model.summaries, strict=True):

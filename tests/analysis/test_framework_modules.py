@@ -307,3 +307,59 @@ def test_a_sublayer_its_setup_stores_runs_in_the_trace_of_the_module(tmp_path):
     program = "\n".join(t.replace(imports[0], "").replace(imports[1], "") for t in texts)
     outcome = run_snippet(program + "\nmain()\n")
     assert isinstance(outcome.error, jax.errors.TracerBoolConversionError)
+
+
+SCALER = """
+    import equinox as eqx
+    import jax
+
+
+    class Scaler(eqx.Module):
+        weight: jax.Array
+
+        def __init__(self, key):
+            self.weight = jax.random.normal(key, (3,))
+
+        def __call__(self, x):
+            y = self.weight * x
+            if y.sum() > 0:
+                return y
+            return -y
+"""
+
+FILTERED_LOSS = """
+    import equinox as eqx
+
+
+    @eqx.filter_jit
+    def loss(model, x):
+        return model(x).sum()
+"""
+
+SCALER_MAIN = """
+    import jax
+    import jax.numpy as jnp
+
+    from scaler import Scaler
+    from steps import loss
+
+
+    def main():
+        model = Scaler(jax.random.key(0))
+        return loss(model, jnp.ones(3))
+"""
+
+
+def test_an_equinox_module_passed_to_a_filter_jit_of_another_module(tmp_path):
+    """`main` passes a `Scaler` (an `eqx.Module` of a third module) to `loss`, which
+    `eqx.filter_jit` traces in `steps`: the module's array leaves are traced, so its
+    `__call__` runs in the trace (and under equinox raises TracerBoolConversionError)."""
+    files = {"scaler.py": SCALER, "steps.py": FILTERED_LOSS, "main.py": SCALER_MAIN}
+    write(tmp_path, files)
+    assert codes(tmp_path, "scaler.py") == [(13, "JAX701")]
+    assert check_codes(tmp_path) == [("scaler.py", 13, "JAX701")]
+    imports = ("from scaler import Scaler", "from steps import loss")
+    texts = [textwrap.dedent(text) for text in files.values()]
+    program = "\n".join(t.replace(imports[0], "").replace(imports[1], "") for t in texts)
+    outcome = run_snippet(program + "\nmain()\n")
+    assert isinstance(outcome.error, jax.errors.TracerBoolConversionError)
