@@ -65,6 +65,11 @@ class ExternalFacts:
     # A flax linen module class whose `apply` draws no random numbers (`linen_draws`): the
     # key a caller gives it in `rngs=` is not read.
     quiet_linen: bool = False
+    # Why JAX cannot hash what it stands for, passed as a static argument: of a class, its
+    # instances (`Config()` of a dataclass not frozen); of a module-level value, the value
+    # (`DEFAULT = Config()`).
+    unhashable_instances: str | None = None
+    unhashable_value: str | None = None
 
     @property
     def read_by_models(self) -> bool:
@@ -84,6 +89,8 @@ class ExternalFacts:
             or self.wraps is not None
             or bool(self.returned_booleans)
             or self.quiet_linen
+            or self.unhashable_instances is not None
+            or self.unhashable_value is not None
         )
 
 
