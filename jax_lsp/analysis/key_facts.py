@@ -168,6 +168,7 @@ class KeyFacts(ModelFact):
             module_bound_names(trees),
             self.model.resolver,
             self.model.external,
+            (self.model.aliases.key, self.model.imported.key),
         )
 
     @cached_property

@@ -8,7 +8,8 @@ module reads no key: calling it twice with one key repeats nothing random.
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterable, Mapping
+import weakref
+from collections.abc import Hashable, Iterable, Mapping
 
 from jax_lsp.analysis.external import ExternalFacts
 from jax_lsp.analysis.imports import Resolver
@@ -50,12 +51,14 @@ def quiet_linen_classes(
     globals_bound: Iterable[str],
     resolver: Resolver,
     external: Mapping[str, ExternalFacts] | None,
+    memo_key: Hashable = None,
 ) -> frozenset[str]:
     """The module's linen module classes (deriving from `nn.Module` or from one of them)
     known to draw nothing when applied: their code, and that of the module's classes and
     functions they name, draws from no rngs stream and names nothing unknown.
     `functions`: the module's top-level functions by name; `globals_bound`: every name the
-    module binds at top level."""
+    module binds at top level; `memo_key`: what stands for the resolver and `external` (the
+    answers of each class or function are memoised on its node while it and they hold)."""
     linen = {
         name
         for name, record in classes.items()
@@ -68,8 +71,15 @@ def quiet_linen_classes(
     local.update((name, node) for name, node in functions.items() if name not in local)
     module_names = frozenset(globals_bound) | local.keys()
     named: dict[str, frozenset[str] | None] = {}  # unit -> the local units it names; None: draws
+    inputs = (memo_key, frozenset(local), module_names)
     for name, node in local.items():
+        known = _NAMED_UNITS.get(node) if memo_key is not None else None
+        if known is not None and known[0] == inputs:
+            named[name] = known[1]
+            continue
         named[name] = _named_units(node, local, module_names, resolver, external or {})
+        if memo_key is not None:
+            _NAMED_UNITS[node] = (inputs, named[name])
     quiet = {name for name, names in named.items() if names is not None}
     changed = True
     while changed:
@@ -79,6 +89,13 @@ def quiet_linen_classes(
                 quiet.discard(name)
                 changed = True
     return frozenset(quiet & linen)
+
+
+# `_named_units` by class or function node: (its inputs, the answer). Weak keys: a forgotten
+# tree takes its entries along.
+_NAMED_UNITS: weakref.WeakKeyDictionary[ast.AST, tuple[tuple, frozenset[str] | None]] = (
+    weakref.WeakKeyDictionary()
+)
 
 
 def _named_units(
