@@ -43,6 +43,21 @@ class ArrayShape:
     keys: bool = False
 
 
+def broadcast(first: tuple[int, ...], second: tuple[int, ...]) -> tuple[int, ...] | None:
+    """The shape two arrays broadcast to (`(10,) * (4, 10)`: `(4, 10)`), aligned from the
+    last axis: each pair of sizes equal, or one of them 1. None when they do not broadcast."""
+    if first == second:
+        return first
+    width = max(len(first), len(second))
+    first, second = (1,) * (width - len(first)) + first, (1,) * (width - len(second)) + second
+    shape = []
+    for a, b in zip(first, second, strict=True):
+        if a != b and 1 not in (a, b):
+            return None
+        shape.append(b if a == 1 else a)
+    return tuple(shape)
+
+
 # -- literal evaluation ----------------------------------------------------------------------
 # Names bound to int literals where an expression is evaluated (`N = 100`), if any are known.
 Integers = Mapping[str, int]
@@ -169,7 +184,8 @@ class ShapeTracker:
                     continue
                 number = self._scalar(other)
                 partner = None if number is not None else self.shape_of(other)
-                if number is None and (partner is None or partner.shape != known.shape):
+                shape = known.shape if partner is None else broadcast(known.shape, partner.shape)
+                if shape is None or (number is None and partner is None):
                     continue
                 floating = (
                     known.floating
@@ -177,7 +193,7 @@ class ShapeTracker:
                     or (partner is not None and partner.floating)
                     or isinstance(expr.op, ast.Div)
                 )
-                return ArrayShape(known.shape, floating)
+                return ArrayShape(shape, floating)
             return None
         if isinstance(expr, ast.Call):
             return self._call_shape(expr)

@@ -289,6 +289,17 @@ class ConstantOutOfBounds(Rule):
             """
             import jax.numpy as jnp
 
+            params = jnp.ones(10)
+            obs = jnp.ones((4, 10))
+            network_output = params * obs  # broadcast: shape (4, 10)
+            row = network_output[20]  # error
+            """,
+            check="assert row.shape == (10,)  # clamped to the last of the 4 rows",
+        ),
+        Example(
+            """
+            import jax.numpy as jnp
+
             def views():
                 left = jnp.zeros((3, 4))
                 both = jnp.stack([left, jnp.ones((3, 4))])  # two arrays: shape (2, 3, 4)
