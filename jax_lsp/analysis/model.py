@@ -417,6 +417,9 @@ class ModuleModel:
     def module_shapes(self, unit_start: int) -> Mapping[str, KnownValue]:
         return self.module_globals.module_shapes(unit_start)
 
+    def param_shapes(self, function: FunctionNode) -> Mapping[str, ArrayShape]:
+        return self.module_globals.param_shapes(function)
+
     @keyed(reaches_members=True)
     def module_kinds(self, source: UnitSource) -> dict[ast.AST, Kind]:
         return self.module_globals.module_kinds(source)

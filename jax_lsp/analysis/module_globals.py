@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping
 from functools import cached_property
 from types import MappingProxyType
 
+from jax_lsp.analysis.call_shapes import function_uses, param_shapes
 from jax_lsp.analysis.document import Unit, UnitSource
 from jax_lsp.analysis.dtypes import FloatOracle, IntArrayOracle, assigned_values
 from jax_lsp.analysis.external import ExternalFacts
@@ -22,7 +23,7 @@ from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.model_parts import DEFINITIONS, evaluated_text, intern_key
 from jax_lsp.analysis.model_view import ModelFact, ModelView
 from jax_lsp.analysis.nodes import walk_nodes
-from jax_lsp.analysis.shapes import KnownValue, run_top_level
+from jax_lsp.analysis.shapes import ArrayShape, KnownValue, run_top_level
 from jax_lsp.analysis.text import identifiers
 from jax_lsp.analysis.unit_memo import Keyed, per_unit
 from jax_lsp.analysis.values import Function, Value, kind_of, merge_values
@@ -181,6 +182,43 @@ class ModuleGlobals(ModelFact):
         statements before it (a script's `x = jnp.array(x)`): the names its text mentions.
         Read-only: rules' calls record the answer."""
         return MappingProxyType(dict(self.shapes_by_unit.get(unit_start, ())))
+
+    def param_shapes(self, function: ast.AST) -> Mapping[str, ArrayShape]:
+        """The shapes the module's calls give the parameters of a top-level function
+        (`call_shapes.param_shapes`). Read-only: rules' calls record the answer."""
+        if not isinstance(function, ast.FunctionDef) or function.decorator_list:
+            return MappingProxyType({})
+        memo = self._param_shapes
+        if function not in memo:
+            functions = {
+                path: record.node
+                for path, record in self.model.functions.items()
+                if "." not in path and record.parent is None
+            }
+            found = param_shapes(
+                function, functions, self._function_uses, self.module_shapes, self.model.resolver
+            )
+            memo[function] = MappingProxyType(found)
+        return memo[function]
+
+    @cached_property
+    def _param_shapes(self) -> dict[ast.AST, Mapping[str, ArrayShape]]:
+        return {}
+
+    def _function_uses(self, name: str) -> list:
+        memo = self._uses
+        if name not in memo:
+            trees = [
+                (unit.tree, unit.start_line)
+                for unit in self.model.document.units
+                if unit.tree is not None and name in unit.source.text
+            ]
+            memo[name] = function_uses(trees, name, self.model.resolver)
+        return memo[name]
+
+    @cached_property
+    def _uses(self) -> dict[str, list]:
+        return {}
 
     @cached_property
     def shapes_by_unit(self) -> dict[int, tuple[tuple[str, KnownValue], ...]]:

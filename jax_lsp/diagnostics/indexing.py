@@ -298,6 +298,24 @@ class ConstantOutOfBounds(Rule):
         ),
         Example(
             """
+            import jax
+            import jax.numpy as jnp
+
+            def loss(params, obs):
+                network_output = params * obs  # the calls below give shape (4, 10)
+                return network_output[20].sum()  # error
+
+            def update(params, obs):
+                return params + jax.grad(loss)(params, obs)
+
+            params = jnp.ones((10,))
+            obs = jnp.ones((4, 10))
+            updated = update(params, obs)
+            """,
+            check="assert updated.shape == (10,)  # row 20 was read as row 3: no error",
+        ),
+        Example(
+            """
             import jax.numpy as jnp
 
             def views():
@@ -322,6 +340,19 @@ class ConstantOutOfBounds(Rule):
         ),
     )
     valid = (
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            def pick(row):
+                return row[5]  # each row under vmap has 8 entries
+
+            rows = jnp.ones((3, 8))
+            picked = jax.vmap(pick)(rows)  # vmap strips the leading axis: not followed
+            """,
+            check="assert picked.shape == (3,)",
+        ),
         Example(
             """
             import numpy as np
@@ -430,6 +461,8 @@ class ConstantOutOfBounds(Rule):
             for scope in [*ctx.model.enclosing_chain(node), node] if inherited else ():
                 for name in scope_bound_names(scope):
                     inherited.pop(name, None)
+            # Parameters every call of the module gives an array of one known shape.
+            inherited.update(ctx.model.param_shapes(node))
         untracked = frozenset(self._declared_elsewhere(node, ctx))
         if isinstance(node, ast.Module):  # a function may rebind these through `global`
             untracked |= ctx.model.global_writes
