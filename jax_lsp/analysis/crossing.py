@@ -79,6 +79,10 @@ class IncomingTrace:
     # Not a trace: only the classes calls outside any trace pass (`param_classes`), which
     # tell what the function's own transformations run (`lax.scan(cell.step, ...)`).
     untraced: bool = False
+    # Values of other modules (`settings.SCALE`, qualified) that the other module changes
+    # after calling `function` outside any trace: a jitted function that read one while it
+    # was traced keeps the old value.
+    globals_changed: frozenset[str] = frozenset()
 
 
 def passed_in(incoming: tuple[IncomingTrace, ...]) -> bool:

@@ -17,6 +17,11 @@ from jax_lsp.analysis.crossing import (
     ForeignStep,
     IncomingTrace,
 )
+from jax_lsp.analysis.imported_globals import (
+    MAY_STORE_ELSEWHERE,
+    ImportedNames,
+    changed_after,
+)
 from jax_lsp.analysis.model_view import ModelFact
 from jax_lsp.analysis.names import binds_locally
 from jax_lsp.analysis.summary import Application, CallSite, FunctionNode, FunctionRef
@@ -267,6 +272,10 @@ class ForeignTraces(ModelFact):
                 classes,
                 booleans,
             )
+        changes = self._untraced_changes()
+        for node in changes:
+            if node not in given:
+                given[node] = (self.model.references.foreign_nodes[node], frozenset(), frozenset())
         return [
             (
                 function,
@@ -281,10 +290,49 @@ class ForeignTraces(ModelFact):
                     boolean_params=booleans,
                     param_classes=classes,
                     untraced=True,
+                    globals_changed=changes.get(node, frozenset()),
                 ),
             )
-            for function, classes, booleans in given.values()
+            for node, (function, classes, booleans) in given.items()
         ]
+
+    def _untraced_changes(self) -> dict[FunctionNode, frozenset[str]]:
+        """Values of other modules (`settings.SCALE`) that the module changes after it calls
+        another module's function outside any trace: by that function."""
+        text = self.model.document.text
+        if MAY_STORE_ELSEWHERE.search(text) is None:
+            return {}
+        units = [unit for unit in self.model.document.units if unit.tree is not None]
+        statements = [s for unit in units for s in unit.tree.body]
+        imported = ImportedNames(statements, self.model.document.path)
+        if not imported.modules and not imported.names:
+            return {}
+        trace = self.model.tracing.trace
+        found: dict[FunctionNode, frozenset[str]] = {}
+        for index, (unit, summary) in enumerate(zip(units, self.model.summaries, strict=True)):
+            for call in summary.calls:
+                caller = call.caller
+                if isinstance(caller, ast.Lambda) or (caller is not None and caller in trace):
+                    continue
+                if caller is None:  # the rest of the unit, then the later units
+                    changed = changed_after(unit.tree.body, call.node.lineno, imported)
+                    for later in units[index + 1 :]:
+                        changed |= changed_after(later.tree.body, 0, imported)
+                else:
+                    changed = changed_after(caller.body, call.node.lineno, imported)
+                if not changed:
+                    continue
+                line = unit.start_line + call.node.lineno
+                if self._local_ref(call.callee, line, caller) is not None:
+                    continue
+                resolved = self._replayed(
+                    self.model.references.resolve_ref, call.callee, line, caller
+                )
+                if resolved is None or resolved[0] in trace:
+                    continue
+                if resolved[0] in self.model.references.foreign_nodes:
+                    found[resolved[0]] = found.get(resolved[0], frozenset()) | changed
+        return found
 
     def _untraced_booleans(self) -> dict[FunctionNode, frozenset[str]]:
         """Parameters of other modules' functions (not traced here) that a call outside any

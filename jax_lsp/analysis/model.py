@@ -420,6 +420,10 @@ class ModuleModel:
     def param_shapes(self, function: FunctionNode) -> Mapping[str, ArrayShape]:
         return self.module_globals.param_shapes(function)
 
+    @property
+    def changed_elsewhere(self) -> dict[str, frozenset[str]]:
+        return self.module_globals.changed_elsewhere
+
     @keyed(reaches_members=True)
     def module_kinds(self, source: UnitSource) -> dict[ast.AST, Kind]:
         return self.module_globals.module_kinds(source)

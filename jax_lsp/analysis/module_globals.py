@@ -17,6 +17,7 @@ from jax_lsp.analysis.document import Unit, UnitSource
 from jax_lsp.analysis.dtypes import FloatOracle, IntArrayOracle, assigned_values
 from jax_lsp.analysis.external import ExternalFacts
 from jax_lsp.analysis.flow import FlowInterpreter, ScopeContext, plain_bindings
+from jax_lsp.analysis.imported_globals import ImportedNames
 from jax_lsp.analysis.imports import Resolver
 from jax_lsp.analysis.keys import makes_random_initializer
 from jax_lsp.analysis.kinds import Kind
@@ -182,6 +183,28 @@ class ModuleGlobals(ModelFact):
         statements before it (a script's `x = jnp.array(x)`): the names its text mentions.
         Read-only: rules' calls record the answer."""
         return MappingProxyType(dict(self.shapes_by_unit.get(unit_start, ())))
+
+    @cached_property
+    def changed_elsewhere(self) -> dict[str, frozenset[str]]:
+        """How this module spells the values of other modules (`settings.SCALE`, an imported
+        `OPTIONS`) that modules calling its functions outside any trace change after the
+        call (`IncomingTrace.globals_changed`): by spelling, the paths of those functions."""
+        seeds = [seed for seed in self.model.incoming if seed.globals_changed]
+        if not seeds:
+            return {}
+        units = [unit for unit in self.model.document.units if unit.tree is not None]
+        imported = ImportedNames([s for u in units for s in u.tree.body], self.model.document.path)
+        found: dict[str, set[str]] = {}
+        for seed in seeds:
+            for qualified in seed.globals_changed:
+                module, _, attribute = qualified.rpartition(".")
+                spellings = [local for local, q in imported.names.items() if q == qualified]
+                spellings += [
+                    f"{a}.{attribute}" for a, m in imported.modules.items() if m == module
+                ]
+                for spelling in spellings:
+                    found.setdefault(spelling, set()).add(seed.function)
+        return {spelling: frozenset(paths) for spelling, paths in found.items()}
 
     def param_shapes(self, function: ast.AST) -> Mapping[str, ArrayShape]:
         """The shapes the module's calls give the parameters of a top-level function

@@ -35,6 +35,7 @@ from jax_lsp.analysis.crossing import (
     passed_in,
 )
 from jax_lsp.analysis.document import Document, UnitSource
+from jax_lsp.analysis.imported_globals import MAY_STORE_ELSEWHERE
 from jax_lsp.analysis.imports import Resolver, import_bindings
 from jax_lsp.analysis.infer import (
     _MAX_REEXPORT_DEPTH,
@@ -548,7 +549,10 @@ class ProjectTraces:
         it applies a transformation itself or is traced by its importers; or tell another
         module the classes of the objects or the boolean arrays it passes."""
         return (
-            bool(incoming) or _may_pass_objects(text) or _TRANSFORM_WORDS.search(text) is not None
+            bool(incoming)
+            or _may_pass_objects(text)
+            or _TRANSFORM_WORDS.search(text) is not None
+            or MAY_STORE_ELSEWHERE.search(text) is not None
         )
 
     def _document_names(self, file: str, document: Document) -> frozenset[str]:
