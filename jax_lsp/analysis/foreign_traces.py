@@ -18,9 +18,9 @@ from jax_lsp.analysis.crossing import (
     IncomingTrace,
 )
 from jax_lsp.analysis.imported_globals import (
-    MAY_STORE_ELSEWHERE,
     ImportedNames,
     changed_after,
+    may_store_elsewhere,
 )
 from jax_lsp.analysis.model_view import ModelFact
 from jax_lsp.analysis.names import binds_locally
@@ -300,7 +300,7 @@ class ForeignTraces(ModelFact):
         """Values of other modules (`settings.SCALE`) that the module changes after it calls
         another module's function outside any trace: by that function."""
         text = self.model.document.text
-        if MAY_STORE_ELSEWHERE.search(text) is None:
+        if not may_store_elsewhere(text):
             return {}
         units = [unit for unit in self.model.document.units if unit.tree is not None]
         statements = [s for unit in units for s in unit.tree.body]

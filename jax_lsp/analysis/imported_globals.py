@@ -15,10 +15,22 @@ from collections.abc import Iterable
 from jax_lsp.analysis.workspace import absolute_module, package_of
 
 # A line that may store into a value of another module: `settings.SCALE = 3.0`,
-# `OPTIONS["scale"] = 3.0` (not `self.attr = ...`, a method storing on its object).
-MAY_STORE_ELSEWHERE = re.compile(
-    r"^[ \t]*(?!self\b)[A-Za-z_]\w*(?:\.\w+|\[[^\]\n]*\])+[ \t]*(?:[-+*/]?=)(?!=)", re.M
+# `OPTIONS["scale"] = 3.0` (not `self.attr = ...`, a method storing on its object); the
+# name it stores through.
+_STORE_THROUGH = re.compile(
+    r"^[ \t]*(?!self\b)([A-Za-z_]\w*)(?:\.\w+|\[[^\]\n]*\])+[ \t]*(?:[-+*/]?=)(?!=)", re.M
 )
+_IMPORT_LINE = re.compile(r"^[ \t]*(?:from[ \t]+\S+[ \t]+)?import[ \t].*$", re.M)
+
+
+def may_store_elsewhere(text: str) -> bool:
+    """Can code with this text store into a value of another module: a store through a name
+    (`settings.SCALE = ...`, `OPTIONS[k] = ...`) that an import line of the text names."""
+    roots = {match.group(1) for match in _STORE_THROUGH.finditer(text)}
+    if not roots:
+        return False
+    imported = {word for line in _IMPORT_LINE.findall(text) for word in re.findall(r"\w+", line)}
+    return not roots.isdisjoint(imported)
 
 
 class ImportedNames:

@@ -35,7 +35,7 @@ from jax_lsp.analysis.crossing import (
     passed_in,
 )
 from jax_lsp.analysis.document import Document, UnitSource
-from jax_lsp.analysis.imported_globals import MAY_STORE_ELSEWHERE
+from jax_lsp.analysis.imported_globals import may_store_elsewhere
 from jax_lsp.analysis.imports import Resolver, import_bindings
 from jax_lsp.analysis.infer import (
     _MAX_REEXPORT_DEPTH,
@@ -552,7 +552,7 @@ class ProjectTraces:
             bool(incoming)
             or _may_pass_objects(text)
             or _TRANSFORM_WORDS.search(text) is not None
-            or MAY_STORE_ELSEWHERE.search(text) is not None
+            or may_store_elsewhere(text)
         )
 
     def _document_names(self, file: str, document: Document) -> frozenset[str]:
