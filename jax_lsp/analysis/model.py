@@ -417,8 +417,8 @@ class ModuleModel:
     def module_shapes(self, unit_start: int) -> Mapping[str, KnownValue]:
         return self.module_globals.module_shapes(unit_start)
 
-    def param_shapes(self, function: FunctionNode) -> Mapping[str, ArrayShape]:
-        return self.module_globals.param_shapes(function)
+    def param_shapes(self, name: str) -> Mapping[str, ArrayShape]:
+        return self.module_globals.param_shapes(name)
 
     @property
     def changed_elsewhere(self) -> dict[str, frozenset[str]]:

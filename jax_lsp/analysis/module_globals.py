@@ -206,10 +206,14 @@ class ModuleGlobals(ModelFact):
                     found.setdefault(spelling, set()).add(seed.function)
         return {spelling: frozenset(paths) for spelling, paths in found.items()}
 
-    def param_shapes(self, function: ast.AST) -> Mapping[str, ArrayShape]:
-        """The shapes the module's calls give the parameters of a top-level function
-        (`call_shapes.param_shapes`). Read-only: rules' calls record the answer."""
-        if not isinstance(function, ast.FunctionDef) or function.decorator_list:
+    def param_shapes(self, name: str) -> Mapping[str, ArrayShape]:
+        """The shapes the module's calls give the parameters of the top-level function `name`
+        (`call_shapes.param_shapes`), defined once. Read-only: rules' calls record the
+        answer (asked by name: a recorded node would keep its tree)."""
+        record = self.model.functions.get(name)
+        function = record.node if record is not None and record.parent is None else None
+        definitions = self.model.tracing.definitions.get(name, ())
+        if not isinstance(function, ast.FunctionDef) or len(definitions) != 1:
             return MappingProxyType({})
         memo = self._param_shapes
         if function not in memo:

@@ -461,8 +461,11 @@ class ConstantOutOfBounds(Rule):
             for scope in [*ctx.model.enclosing_chain(node), node] if inherited else ():
                 for name in scope_bound_names(scope):
                     inherited.pop(name, None)
-            # Parameters every call of the module gives an array of one known shape.
-            inherited.update(ctx.model.param_shapes(node))
+            # Parameters every call of the module gives an array of one known shape (asked of
+            # a function of the module's top level by its name).
+            parent = ctx.ancestors[-1] if ctx.ancestors else None
+            if isinstance(node, ast.FunctionDef) and isinstance(parent, ast.Module):
+                inherited.update(ctx.model.param_shapes(node.name))
         untracked = frozenset(self._declared_elsewhere(node, ctx))
         if isinstance(node, ast.Module):  # a function may rebind these through `global`
             untracked |= ctx.model.global_writes
