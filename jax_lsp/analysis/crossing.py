@@ -79,6 +79,10 @@ class IncomingTrace:
     # Not a trace: only the classes calls outside any trace pass (`param_classes`), which
     # tell what the function's own transformations run (`lax.scan(cell.step, ...)`).
     untraced: bool = False
+    # Values of other modules (`settings.SCALE`, qualified) that the other module changes
+    # after calling `function` outside any trace: a jitted function that read one while it
+    # was traced keeps the old value.
+    globals_changed: frozenset[str] = frozenset()
 
 
 def passed_in(incoming: tuple[IncomingTrace, ...]) -> bool:
@@ -121,6 +125,11 @@ class ForeignDefinitions:
 
     def linen_class(self, local: str) -> bool:
         """An imported flax linen module class: `apply`/`init` run its `__call__`."""
+        return False
+
+    def pytree_class(self, local: str) -> bool:
+        """An imported PyTree class (an `eqx.Module`, a flax struct, ...): a filtered
+        transformation traces the array leaves of its instances."""
         return False
 
     def imported_names(self) -> frozenset[str]:

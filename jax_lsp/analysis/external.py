@@ -64,6 +64,14 @@ class ExternalFacts:
     # those of its bases there, or its body), none of them a method or property: for a
     # class deriving from it, `self.attr` reads what was stored.
     instance_attributes: frozenset[str] | None = None
+    # A flax linen module class whose `apply` draws no random numbers (`linen_draws`): the
+    # key a caller gives it in `rngs=` is not read.
+    quiet_linen: bool = False
+    # Why JAX cannot hash what it stands for, passed as a static argument: of a class, its
+    # instances (`Config()` of a dataclass not frozen); of a module-level value, the value
+    # (`DEFAULT = Config()`).
+    unhashable_instances: str | None = None
+    unhashable_value: str | None = None
 
     @property
     def read_by_models(self) -> bool:
@@ -83,6 +91,9 @@ class ExternalFacts:
             or bool(self.consumed_keys or self.derived_keys)
             or self.wraps is not None
             or bool(self.returned_booleans)
+            or self.quiet_linen
+            or self.unhashable_instances is not None
+            or self.unhashable_value is not None
         )
 
 

@@ -17,12 +17,17 @@ from jax_lsp.analysis.crossing import (
     ForeignStep,
     IncomingTrace,
 )
+from jax_lsp.analysis.imported_globals import (
+    ImportedNames,
+    changed_after,
+    may_store_elsewhere,
+)
 from jax_lsp.analysis.model_view import ModelFact
 from jax_lsp.analysis.names import binds_locally
 from jax_lsp.analysis.summary import Application, CallSite, FunctionNode, FunctionRef
 from jax_lsp.analysis.text import document_span
 from jax_lsp.analysis.traced import TraceStep, transform_name
-from jax_lsp.analysis.transforms import OPTAX_UPDATE_FUNCTION
+from jax_lsp.analysis.transforms import OPTAX_UPDATE_FUNCTION, ParamPolicy
 
 
 class ForeignTraces(ModelFact):
@@ -94,7 +99,10 @@ class ForeignTraces(ModelFact):
         ]
         for application, unit_start in applications:
             line = unit_start + application.node.lineno
-            if self._local_ref(application.target, line, application.enclosing) is None:
+            # A filtered transformation (`eqx.filter_jit`) of a function of the module traces
+            # more of it when a parameter holds an object of an imported PyTree class.
+            filtered = application.spec.policy is ParamPolicy.ARRAY_ANNOTATED
+            if filtered or self._local_ref(application.target, line, application.enclosing) is None:
                 self._replayed(self.model.tracing.apply, application, unit_start)
         calls_by_caller: dict[ast.AST | None, list[tuple[CallSite, int]]] = {}
         for unit, summary in zip(units, self.model.summaries, strict=True):
@@ -260,6 +268,10 @@ class ForeignTraces(ModelFact):
                 classes,
                 booleans,
             )
+        changes = self._untraced_changes()
+        for node in changes:
+            if node not in given:
+                given[node] = (self.model.references.foreign_nodes[node], frozenset(), frozenset())
         return [
             (
                 function,
@@ -274,10 +286,49 @@ class ForeignTraces(ModelFact):
                     boolean_params=booleans,
                     param_classes=classes,
                     untraced=True,
+                    globals_changed=changes.get(node, frozenset()),
                 ),
             )
-            for function, classes, booleans in given.values()
+            for node, (function, classes, booleans) in given.items()
         ]
+
+    def _untraced_changes(self) -> dict[FunctionNode, frozenset[str]]:
+        """Values of other modules (`settings.SCALE`) that the module changes after it calls
+        another module's function outside any trace: by that function."""
+        text = self.model.document.text
+        if not may_store_elsewhere(text):
+            return {}
+        units = [unit for unit in self.model.document.units if unit.tree is not None]
+        statements = [s for unit in units for s in unit.tree.body]
+        imported = ImportedNames(statements, self.model.document.path)
+        if not imported.modules and not imported.names:
+            return {}
+        trace = self.model.tracing.trace
+        found: dict[FunctionNode, frozenset[str]] = {}
+        for index, (unit, summary) in enumerate(zip(units, self.model.summaries, strict=True)):
+            for call in summary.calls:
+                caller = call.caller
+                if isinstance(caller, ast.Lambda) or (caller is not None and caller in trace):
+                    continue
+                if caller is None:  # the rest of the unit, then the later units
+                    changed = changed_after(unit.tree.body, call.node.lineno, imported)
+                    for later in units[index + 1 :]:
+                        changed |= changed_after(later.tree.body, 0, imported)
+                else:
+                    changed = changed_after(caller.body, call.node.lineno, imported)
+                if not changed:
+                    continue
+                line = unit.start_line + call.node.lineno
+                if self._local_ref(call.callee, line, caller) is not None:
+                    continue
+                resolved = self._replayed(
+                    self.model.references.resolve_ref, call.callee, line, caller
+                )
+                if resolved is None or resolved[0] in trace:
+                    continue
+                if resolved[0] in self.model.references.foreign_nodes:
+                    found[resolved[0]] = found.get(resolved[0], frozenset()) | changed
+        return found
 
     def _untraced_booleans(self) -> dict[FunctionNode, frozenset[str]]:
         """Parameters of other modules' functions (not traced here) that a call outside any

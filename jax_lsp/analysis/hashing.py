@@ -10,9 +10,10 @@ class instances) are hashable but never equal to a rebuilt copy: a cache miss ev
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from jax_lsp.analysis.external import ExternalFacts
 from jax_lsp.analysis.imports import Resolver
 from jax_lsp.analysis.kinds import STATIC_RESULTS, Kind
 from jax_lsp.analysis.names import stored_names
@@ -220,6 +221,24 @@ def class_unhashable(record: ClassRecord) -> str | None:
 Lookup = Callable[[str], Binding | None]
 # The value the module's model gives a module-level name that never changes (None: unknown).
 GlobalValue = Callable[[str], Value | None]
+
+
+def with_imported(
+    classes: dict[str, str],
+    module_values: dict[str, str],
+    external: Mapping[str, ExternalFacts] | None,
+) -> tuple[dict[str, str], dict[str, str]]:
+    """`classes` (class -> why its instances cannot be hashed) and `module_values` (name ->
+    the unhashable value it holds) with those of the imported names whose facts say so
+    (`ExternalFacts.unhashable_instances`, `unhashable_value`); the module's own win."""
+    if not external:
+        return classes, module_values
+    imported_classes = {n: f.unhashable_instances for n, f in external.items()}
+    imported_values = {n: f.unhashable_value for n, f in external.items()}
+    return (
+        {**{n: w for n, w in imported_classes.items() if w}, **classes},
+        {**{n: w for n, w in imported_values.items() if w}, **module_values},
+    )
 
 
 def unhashable_value(value: Value | None) -> str | None:

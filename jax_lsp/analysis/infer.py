@@ -26,6 +26,8 @@ from jax_lsp.analysis.boolean_args import returned_booleans
 from jax_lsp.analysis.document import Document, UnitSource, first_line
 from jax_lsp.analysis.external import CallSite, ExternalFacts, facts_key
 from jax_lsp.analysis.flow import annotation_kind
+from jax_lsp.analysis.hashing import class_unhashable
+from jax_lsp.analysis.imports import Resolver, import_bindings
 from jax_lsp.analysis.keys import key_conditions
 from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.lineage import Lineage
@@ -42,7 +44,7 @@ from jax_lsp.analysis.nodes import (
     walk_statements,
 )
 from jax_lsp.analysis.sharding import EXPLICIT_MESH_NAMES
-from jax_lsp.analysis.summary import FunctionNode, transform_of
+from jax_lsp.analysis.summary import ClassRecord, FunctionNode, transform_of
 from jax_lsp.analysis.unit_memo import per_unit
 from jax_lsp.analysis.values import Container, portable
 from jax_lsp.analysis.workspace import (
@@ -326,6 +328,8 @@ class _ParsedFacts:
     # Top-level classes, and those that may be PyTrees (`_maybe_pytree_classes`).
     classes: frozenset[str] = frozenset()
     pytree_classes: frozenset[str] = frozenset()
+    # Classes whose instances JAX cannot hash (`hashing.class_unhashable`): why.
+    unhashable_classes: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -519,6 +523,7 @@ class ModuleFactsCache:
                 _assigned(document),
                 _classes(document),
                 _maybe_pytree_classes(document),
+                _unhashable_classes(document),
             )
         return entry.parsed
 
@@ -738,6 +743,29 @@ def _maybe_pytree_classes(document: Document) -> frozenset[str]:
     )
 
 
+def _unhashable_classes(document: Document) -> dict[str, str]:
+    """The module's top-level classes whose instances JAX cannot hash (a dataclass not
+    frozen, `__eq__` without `__hash__`), read from the parse: why."""
+    statements = [s for unit in document.units if unit.tree is not None for s in unit.tree.body]
+    candidates = [
+        s
+        for s in statements
+        if isinstance(s, ast.ClassDef)
+        and (s.decorator_list or any(getattr(m, "name", None) == "__eq__" for m in s.body))
+    ]
+    if not candidates:
+        return {}
+    resolver = Resolver(import_bindings(statements))
+    found: dict[str, str] = {}
+    for node in candidates:
+        decorators = tuple(resolver.qualname(d) or "" for d in node.decorator_list)
+        bases = tuple(resolver.qualname(b) or "" for b in node.bases)
+        why = class_unhashable(ClassRecord(node.name, node, decorators, bases))
+        if why is not None:
+            found[node.name] = why
+    return found
+
+
 def _lone_classes(document: Document, classes: frozenset[str]) -> frozenset[str]:
     """Those of the module's top-level `classes` that only their own class statement binds,
     nested blocks and definitions included."""
@@ -779,6 +807,11 @@ def _class_facts(model: ModuleModel, name: str) -> ExternalFacts | None:
         fields["leaf_instance_fields"] = tuple(
             (key, portable(value)) for key, value in every.fields
         )
+    if name in model.key_facts.quiet_linen_classes:
+        fields["quiet_linen"] = True
+    unhashable = class_unhashable(model.classes[name])
+    if unhashable is not None:
+        fields["unhashable_instances"] = unhashable
     return ExternalFacts(False, instance_attributes=model.instance_attributes(name), **fields)
 
 
@@ -811,7 +844,24 @@ def _value_facts(model: ModuleModel, name: str) -> ExternalFacts | None:
     if name not in model.stable_globals or name in model.functions:
         return None
     value = portable(model.global_values.get(name, Kind.UNKNOWN))
+    unhashable = _unhashable_instance(model, name)
+    if unhashable is not None:
+        known = None if value is Kind.UNKNOWN else value
+        return ExternalFacts(False, value=known, unhashable_value=unhashable)
     return None if value is Kind.UNKNOWN else ExternalFacts(False, value=value)
+
+
+def _unhashable_instance(model: ModuleModel, name: str) -> str | None:
+    """Why JAX cannot hash the value of a module-level name bound once to an instance of a
+    class of the module whose instances it cannot hash (`DEFAULT = Config()`)."""
+    values = model.module_globals.top_level_values.get(name, [])
+    if len(values) != 1 or not isinstance(values[0], ast.Call):
+        return None
+    func = values[0].func
+    record = model.classes.get(func.id) if isinstance(func, ast.Name) else None
+    if record is None or model.class_defined_twice(func.id):
+        return None
+    return class_unhashable(record)
 
 
 def _facts_in_model(model: ModuleModel, name: str) -> ExternalFacts | None:
@@ -923,6 +973,9 @@ def _answer(
             and name in parsed.pytree_classes
             and name in cache.lone_classes(file, entry)
         ):
+            unhashable = parsed.unhashable_classes.get(name)
+            if unhashable is not None:
+                return ExternalFacts(False, unhashable_instances=unhashable)
             return _UNREAD_CLASS_FACTS
         if name in parsed.may_have_facts:  # else a class, a constant, ...: no model needed
             model = cache.model(file, entry)
@@ -1003,7 +1056,9 @@ def _engine_value(
             parsed = cache.parsed_facts(file, entry)
             if parsed is not None and name in parsed.assigned:
                 answer = _answer(cache, entry, name, file)
-                if isinstance(answer, ExternalFacts) and answer.value is not None:
+                if isinstance(answer, ExternalFacts) and (
+                    answer.value is not None or answer.unhashable_value is not None
+                ):
                     return answer
                 return None
             if parsed is not None and name in parsed.classes:
@@ -1040,6 +1095,8 @@ def local_external_facts(
     spelled = _spelled_callables(document, bindings)
     bases = _base_names(document) if bindings[0] else frozenset()
     readers = _class_readers(document, bindings[0].keys())
+    if "rngs" in document.text:  # `apply(..., rngs=...)`: whether the modules called draw
+        readers = readers.union(spelled)
     return document.lineage.reuse_while(
         _workspace_facts, cache, roots, bindings, spelled, bases, readers
     )

@@ -152,6 +152,10 @@ for _maker in _STREAM_MAKERS:
     LIBRARY_METHODS[_maker + DRAWS_NOTHING] = {
         m: c for m, c in LIBRARY_METHODS[_maker].items() if m != "apply"
     }
+# What names bound to an instance of a flax linen module class known to draw nothing when
+# applied (`linen_draws`) are held under: its `apply` reads no key from `rngs=` (its `init`
+# still derives the initial parameters from the key, as any module's).
+QUIET_LINEN_MODULE = "flax.linen.Module drawing nothing"
 
 
 # Methods of an object the model cannot place, told by their spelling: a distribution's
@@ -245,6 +249,8 @@ def library_key(
             maker = resolver.qualname(receiver.func)
             if maker in _STREAM_MAKERS and not _transformed_draws(receiver, {}, resolver, drawers):
                 maker += DRAWS_NOTHING
+        if maker == QUIET_LINEN_MODULE and method == "apply":
+            return None
         consumer = (_maker_methods(maker) or {}).get(method)
         if consumer is not None:
             return consumer.key_of(call)
@@ -312,13 +318,18 @@ def may_use_library_key(text: str) -> bool:
 
 
 def library_makers(
-    statements: list[ast.stmt], resolver: Resolver, drawers: frozenset[str] = frozenset()
+    statements: list[ast.stmt],
+    resolver: Resolver,
+    drawers: frozenset[str] = frozenset(),
+    quiet: frozenset[str] = frozenset(),
 ) -> dict[str, str]:
     """Names a scope binds (once, or always to the same maker) to an object a library call
     made (`net = hk.transform(f)`, `d = distrax.Normal(0, 1)`): name -> the maker's qualified
     name, for the makers `LIBRARY_METHODS` lists (with `DRAWS_NOTHING` added for a haiku
     transform of a function not known to draw from the key stream). `drawers`: the module's
-    functions and classes that draw from it (`KeyFacts.rng_stream_drawers`)."""
+    functions and classes that draw from it (`KeyFacts.rng_stream_drawers`); `quiet`: the
+    names of flax linen module classes known to draw nothing when applied, whose instances
+    are held under `QUIET_LINEN_MODULE`."""
     found: dict[str, str] = {}
     mixed: set[str] = set()
     local: dict[str, ast.AST] | None = None
@@ -327,6 +338,8 @@ def library_makers(
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             names = [t.id for t in targets if isinstance(t, ast.Name)]
             maker = resolver.qualname(node.value.func) if isinstance(node.value, ast.Call) else None
+            if quiet and _calls_one_of(node.value, quiet):
+                maker = QUIET_LINEN_MODULE
             if maker in _STREAM_MAKERS:
                 if local is None:
                     local = {
@@ -345,6 +358,13 @@ def library_makers(
                 else:
                     mixed.add(name)
     return {name: maker for name, maker in found.items() if name not in mixed}
+
+
+def _calls_one_of(value: ast.expr, names: frozenset[str]) -> bool:
+    """`MLP(...)` for a name among `names`."""
+    return (
+        isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id in names
+    )
 
 
 def _transformed_draws(

@@ -49,6 +49,7 @@ from jax_lsp.analysis.keys import (
     path_root,
     returned_arguments,
 )
+from jax_lsp.analysis.linen_draws import module_bound_names, quiet_linen_classes
 from jax_lsp.analysis.model_view import ModelFact, ModelView
 from jax_lsp.analysis.summary import FunctionNode, unit_summary
 from jax_lsp.analysis.traced import all_params, positional_params
@@ -82,6 +83,7 @@ class KeyFacts(ModelFact):
                             self.model.module_globals.initializer_globals,
                             self._external_key_functions,
                             self.rng_stream_drawers,
+                            self.quiet_linen_makers,
                         )
                     )
             self._key_helpers = KeyHelpers(self._helpers_through_calls(helpers))
@@ -114,6 +116,7 @@ class KeyFacts(ModelFact):
             self.key_makers,
             self.model.external,
             self.rng_stream_drawers,
+            self.quiet_linen_makers,
         )
 
     @cached_property
@@ -154,6 +157,29 @@ class KeyFacts(ModelFact):
         return frozenset(drawers)
 
     @cached_property
+    def quiet_linen_classes(self) -> frozenset[str]:
+        """The module's flax linen module classes known to draw nothing when applied
+        (`linen_draws.quiet_linen_classes`)."""
+        if not self.model.resolver.binds_module("flax"):
+            return frozenset()
+        trees = [unit.tree for unit in self.model.document.units if unit.tree is not None]
+        return quiet_linen_classes(
+            self.model.classes,
+            {p: r.node for p, r in self.model.functions.items() if "." not in p},
+            module_bound_names(trees),
+            self.model.resolver,
+            self.model.external,
+            (self.model.aliases.key, self.model.imported.key),
+        )
+
+    @cached_property
+    def quiet_linen_makers(self) -> frozenset[str]:
+        """The names that make a flax linen module known to draw nothing when applied: the
+        module's `quiet_linen_classes` and the imported classes whose facts say so."""
+        imported = (n for n, facts in (self.model.external or {}).items() if facts.quiet_linen)
+        return self.quiet_linen_classes.union(imported)
+
+    @cached_property
     def key_makers(self) -> dict[str, str]:
         """Module-level names bound (every time, to the same maker) to an object a library
         call made whose methods draw from a key (`critic = hk.transform(f)`): name -> the
@@ -162,7 +188,11 @@ class KeyFacts(ModelFact):
             return {}
         assigned = self.model.module_globals.top_level_values
         return self.model.document.lineage.reuse(
-            _key_makers, self.model.aliases, assigned, self.rng_stream_drawers
+            _key_makers,
+            self.model.aliases,
+            assigned,
+            self.rng_stream_drawers,
+            self.quiet_linen_makers,
         )
 
     @property
@@ -446,7 +476,8 @@ def _state_root(path: str) -> str:
     return path_root(path).partition("<")[0]
 
 
-# `_own_makers` by function node: (the imports' key and the stream drawers, name -> maker).
+# `_own_makers` by function node: (the imports' key, the stream drawers and the quiet linen
+# makers; name -> maker).
 # Weak keys: a forgotten tree takes its entries along; the values hold no node.
 _OWN_MAKERS: weakref.WeakKeyDictionary[ast.AST, tuple[tuple, dict[str, str]]] = (
     weakref.WeakKeyDictionary()
@@ -510,6 +541,7 @@ def _unit_key_helpers(
     initializers: frozenset[str],
     external_functions: tuple[str, ...],
     drawers: frozenset[str],
+    quiet: frozenset[str],
 ) -> dict[str, frozenset[str]]:
     """The unit's module functions a call can name -> the parameters whose key they consume
     themselves (`KeyFacts.key_helpers` adds those they pass to other helpers)."""
@@ -525,7 +557,9 @@ def _unit_key_helpers(
         text = source.node_lines(node)
         if not _may_consume_keys(text, resolver, initializers, external_functions):
             continue
-        role = consumer_role(node, aliases, initializers, makers.value, imported.value, drawers)
+        role = consumer_role(
+            node, aliases, initializers, makers.value, imported.value, drawers, quiet
+        )
         if drawn := consumed_params(node, role):
             helpers[called_as(record)] = drawn
     return helpers
@@ -538,12 +572,14 @@ def consumer_role(
     makers: dict[str, str],
     external: Mapping[str, ExternalFacts] | None,
     drawers: frozenset[str] = frozenset(),
+    quiet: frozenset[str] = frozenset(),
 ) -> Callable[[ast.Call], object]:
     """The role of a call in `function` as the module's key summaries start from: what a
     sampler, a library consumer, a random initializer of the module (`initializers`) or an
     imported function draws with (no helper of the module: `_helpers_through_calls` adds
     those); `makers`: the module-level names bound to library objects (`key_makers`);
-    `drawers`: the module's functions and classes drawing from haiku's key stream."""
+    `drawers`: the module's functions and classes drawing from haiku's key stream; `quiet`:
+    the names making flax linen modules that draw nothing (`KeyFacts.quiet_linen_makers`)."""
     resolver = aliases.value
     function_makers: dict[str, str] | None = None
 
@@ -558,7 +594,7 @@ def consumer_role(
         ):
             return key_argument(call)  # a random initializer draws from its key
         if function_makers is None:
-            function_makers = _function_makers(function, aliases, makers, drawers)
+            function_makers = _function_makers(function, aliases, makers, drawers, quiet)
         found = library_key(call, resolver, function_makers, drawers)
         if found is None and external:
             found = external_key(call, external)
@@ -572,12 +608,13 @@ def _function_makers(
     aliases: Keyed[Resolver],
     makers: dict[str, str],
     drawers: frozenset[str],
+    quiet: frozenset[str],
 ) -> dict[str, str]:
     """Names bound to library objects where `function`'s body runs: its own and the
     module's (`makers`)."""
     if isinstance(function, ast.Lambda):
         return makers
-    local = _own_makers(function, aliases, drawers)
+    local = _own_makers(function, aliases, drawers, quiet)
     return {**makers, **local} if local else makers
 
 
@@ -585,22 +622,26 @@ def _own_makers(
     function: ast.FunctionDef | ast.AsyncFunctionDef,
     aliases: Keyed[Resolver],
     drawers: frozenset[str],
+    quiet: frozenset[str],
 ) -> dict[str, str]:
     """`library_makers` of the function's body, memoised on its node and the module's
     imports: a fact of its subtree and the imports alone, which every key summary and key
     helper asks again at each edit. On the node, not its unit: an edit in one method shares
     the other methods' nodes with the last parse (`document._splice_member`)."""
-    inputs = (aliases.key, drawers)
+    inputs = (aliases.key, drawers, quiet)
     known = _OWN_MAKERS.get(function)
     if known is not None and known[0] == inputs:
         return known[1]
-    found = library_makers(function.body, aliases.value, drawers)
+    found = library_makers(function.body, aliases.value, drawers, quiet)
     _OWN_MAKERS[function] = (inputs, found)
     return found
 
 
 def _key_makers(
-    aliases: Keyed[Resolver], assigned: dict[str, list[ast.expr]], drawers: frozenset[str]
+    aliases: Keyed[Resolver],
+    assigned: dict[str, list[ast.expr]],
+    drawers: frozenset[str],
+    quiet: frozenset[str],
 ) -> dict[str, str]:
     """`KeyFacts.key_makers` of the module's top-level assignments."""
     statements = [
@@ -608,4 +649,4 @@ def _key_makers(
         for name, values in assigned.items()
         for value in values
     ]
-    return library_makers(statements, aliases.value, drawers)
+    return library_makers(statements, aliases.value, drawers, quiet)

@@ -418,6 +418,13 @@ class ModuleModel:
     def module_shapes(self, unit_start: int) -> Mapping[str, KnownValue]:
         return self.module_globals.module_shapes(unit_start)
 
+    def param_shapes(self, name: str) -> Mapping[str, ArrayShape]:
+        return self.module_globals.param_shapes(name)
+
+    @property
+    def changed_elsewhere(self) -> dict[str, frozenset[str]]:
+        return self.module_globals.changed_elsewhere
+
     @keyed(reaches_members=True)
     def module_kinds(self, source: UnitSource) -> dict[ast.AST, Kind]:
         return self.module_globals.module_kinds(source)

@@ -12,17 +12,19 @@ from collections.abc import Callable, Mapping
 from functools import cached_property
 from types import MappingProxyType
 
+from jax_lsp.analysis.call_shapes import function_uses, param_shapes
 from jax_lsp.analysis.document import Unit, UnitSource
 from jax_lsp.analysis.dtypes import FloatOracle, IntArrayOracle, assigned_values
 from jax_lsp.analysis.external import ExternalFacts
 from jax_lsp.analysis.flow import FlowInterpreter, ScopeContext, plain_bindings
+from jax_lsp.analysis.imported_globals import ImportedNames
 from jax_lsp.analysis.imports import Resolver
 from jax_lsp.analysis.keys import makes_random_initializer
 from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.model_parts import DEFINITIONS, evaluated_text, intern_key
 from jax_lsp.analysis.model_view import ModelFact, ModelView
 from jax_lsp.analysis.nodes import walk_nodes
-from jax_lsp.analysis.shapes import KnownValue, run_top_level
+from jax_lsp.analysis.shapes import ArrayShape, KnownValue, run_top_level
 from jax_lsp.analysis.text import identifiers
 from jax_lsp.analysis.unit_memo import Keyed, per_unit
 from jax_lsp.analysis.values import Function, Value, kind_of, merge_values
@@ -181,6 +183,69 @@ class ModuleGlobals(ModelFact):
         statements before it (a script's `x = jnp.array(x)`): the names its text mentions.
         Read-only: rules' calls record the answer."""
         return MappingProxyType(dict(self.shapes_by_unit.get(unit_start, ())))
+
+    @cached_property
+    def changed_elsewhere(self) -> dict[str, frozenset[str]]:
+        """How this module spells the values of other modules (`settings.SCALE`, an imported
+        `OPTIONS`) that modules calling its functions outside any trace change after the
+        call (`IncomingTrace.globals_changed`): by spelling, the paths of those functions."""
+        seeds = [seed for seed in self.model.incoming if seed.globals_changed]
+        if not seeds:
+            return {}
+        units = [unit for unit in self.model.document.units if unit.tree is not None]
+        imported = ImportedNames([s for u in units for s in u.tree.body], self.model.document.path)
+        found: dict[str, set[str]] = {}
+        for seed in seeds:
+            for qualified in seed.globals_changed:
+                module, _, attribute = qualified.rpartition(".")
+                spellings = [local for local, q in imported.names.items() if q == qualified]
+                spellings += [
+                    f"{a}.{attribute}" for a, m in imported.modules.items() if m == module
+                ]
+                for spelling in spellings:
+                    found.setdefault(spelling, set()).add(seed.function)
+        return {spelling: frozenset(paths) for spelling, paths in found.items()}
+
+    def param_shapes(self, name: str) -> Mapping[str, ArrayShape]:
+        """The shapes the module's calls give the parameters of the top-level function `name`
+        (`call_shapes.param_shapes`), defined once. Read-only: rules' calls record the
+        answer (asked by name: a recorded node would keep its tree)."""
+        record = self.model.functions.get(name)
+        function = record.node if record is not None and record.parent is None else None
+        definitions = self.model.tracing.definitions.get(name, ())
+        if not isinstance(function, ast.FunctionDef) or len(definitions) != 1:
+            return MappingProxyType({})
+        memo = self._param_shapes
+        if function not in memo:
+            functions = {
+                path: record.node
+                for path, record in self.model.functions.items()
+                if "." not in path and record.parent is None
+            }
+            found = param_shapes(
+                function, functions, self._function_uses, self.module_shapes, self.model.resolver
+            )
+            memo[function] = MappingProxyType(found)
+        return memo[function]
+
+    @cached_property
+    def _param_shapes(self) -> dict[ast.AST, Mapping[str, ArrayShape]]:
+        return {}
+
+    def _function_uses(self, name: str) -> list:
+        memo = self._uses
+        if name not in memo:
+            trees = [
+                (unit.tree, unit.start_line)
+                for unit in self.model.document.units
+                if unit.tree is not None and name in unit.source.text
+            ]
+            memo[name] = function_uses(trees, name, self.model.resolver)
+        return memo[name]
+
+    @cached_property
+    def _uses(self) -> dict[str, list]:
+        return {}
 
     @cached_property
     def shapes_by_unit(self) -> dict[int, tuple[tuple[str, KnownValue], ...]]:

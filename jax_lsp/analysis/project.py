@@ -35,6 +35,7 @@ from jax_lsp.analysis.crossing import (
     passed_in,
 )
 from jax_lsp.analysis.document import Document, UnitSource
+from jax_lsp.analysis.imported_globals import may_store_elsewhere
 from jax_lsp.analysis.imports import Resolver, import_bindings
 from jax_lsp.analysis.infer import (
     _MAX_REEXPORT_DEPTH,
@@ -45,7 +46,7 @@ from jax_lsp.analysis.infer import (
     file_stamp,
 )
 from jax_lsp.analysis.model import ModuleModel
-from jax_lsp.analysis.pytrees import LINEN_MODULE
+from jax_lsp.analysis.pytrees import LINEN_MODULE, PYTREE_BASES, PYTREE_DECORATORS
 from jax_lsp.analysis.summary import FunctionNode
 from jax_lsp.analysis.unit_memo import per_unit
 from jax_lsp.analysis.workspace import (
@@ -167,6 +168,10 @@ class WorkspaceForeign(ForeignDefinitions):
         found = self._class(local)
         return found is not None and found[1] in found[0].linen
 
+    def pytree_class(self, local: str) -> bool:
+        found = self._class(local)
+        return found is not None and found[1] in found[0].pytrees
+
     def imported_names(self) -> frozenset[str]:
         return frozenset(self._names.keys() | self._modules.keys())
 
@@ -281,6 +286,10 @@ class ModuleDefinitions:
     classes: dict[str, ast.ClassDef]
     linen: frozenset[str]
     reexports: dict[str, Target | None]
+    # The PyTree classes (an `eqx.Module`, a flax struct, a registered dataclass, or one
+    # deriving from such a class of the module): a filtered transformation traces the array
+    # leaves of their instances.
+    pytrees: frozenset[str] = frozenset()
 
 
 def module_definitions(
@@ -293,12 +302,16 @@ def module_definitions(
     functions: dict[str, FunctionNode] = {}
     classes: dict[str, ast.ClassDef] = {}
     bases: dict[str, list[str]] = {}
+    pytrees: set[str] = set()
     for statement in statements:
         if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef):
             functions[statement.name] = statement
         elif isinstance(statement, ast.ClassDef):
             classes[statement.name] = statement
             bases[statement.name] = [resolver.qualname(b) or "" for b in statement.bases]
+            decorators = (resolver.qualname(d) for d in statement.decorator_list)
+            if any(d in PYTREE_DECORATORS for d in decorators):
+                pytrees.add(statement.name)
             for member in statement.body:
                 if isinstance(member, ast.FunctionDef | ast.AsyncFunctionDef):
                     functions[f"{statement.name}.{member.name}"] = member
@@ -310,7 +323,12 @@ def module_definitions(
             if name not in linen and any(b == LINEN_MODULE or b in linen for b in found):
                 linen.add(name)
                 changed = True
-    return ModuleDefinitions(real_file(file), functions, classes, frozenset(linen), reexports)
+            if name not in pytrees and any(b in PYTREE_BASES or b in pytrees for b in found):
+                pytrees.add(name)
+                changed = True
+    return ModuleDefinitions(
+        real_file(file), functions, classes, frozenset(linen), reexports, frozenset(pytrees)
+    )
 
 
 class ProjectTraces:
@@ -539,7 +557,10 @@ class ProjectTraces:
         it applies a transformation itself or is traced by its importers; or tell another
         module the classes of the objects or the boolean arrays it passes."""
         return (
-            bool(incoming) or _may_pass_objects(text) or _TRANSFORM_WORDS.search(text) is not None
+            bool(incoming)
+            or _may_pass_objects(text)
+            or _TRANSFORM_WORDS.search(text) is not None
+            or may_store_elsewhere(text)
         )
 
     def _document_names(self, file: str, document: Document) -> frozenset[str]:

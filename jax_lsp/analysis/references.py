@@ -146,8 +146,12 @@ class References(ModelFact):
             held = self._foreign_instances.get(caller, {}).get(local)
             held = held or self._foreign_annotated(caller).get(local)
             found = self._foreign_method(held, attribute if owner else "", ref) if held else None
-        elif owner in self.model.classes:  # a method a class of the module inherits
-            found = self._inherited_method(owner, attribute, ref)
+        elif owner in self.model.classes:
+            held = self.foreign_attribute_classes.get((owner, attribute))
+            if held is not None:  # `self.gate(x)`: an imported layer its `setup` stores
+                found = self._foreign_method(held, "", replace(ref, bound_positional=0))
+            else:  # a method a class of the module inherits
+                found = self._inherited_method(owner, attribute, ref)
         elif owner and (held := self._foreign_instances.get(None, {}).get(owner)):
             found = self._foreign_method(held, attribute, ref)  # a module-level instance
         elif owner:

@@ -28,7 +28,7 @@ _FLOAT_DTYPES = ("float", "bfloat16", "complex")
 # Every function `ShapeTracker._call_shape` reads a shape from (the `_like` ones need another).
 _SHAPE_MAKERS = frozenset(
     {"arange", *_FILLED, "linspace", "eye", "identity", "array", "asarray", "normal", "uniform"}
-    | {"split", "PRNGKey"}
+    | {"split", "PRNGKey", "stack"}
 )
 
 
@@ -41,6 +41,21 @@ class ArrayShape:
     pieces: bool = False
     # An array of PRNG keys (`jax.random.split(key, n)`): a clamped read gives a key again.
     keys: bool = False
+
+
+def broadcast(first: tuple[int, ...], second: tuple[int, ...]) -> tuple[int, ...] | None:
+    """The shape two arrays broadcast to (`(10,) * (4, 10)`: `(4, 10)`), aligned from the
+    last axis: each pair of sizes equal, or one of them 1. None when they do not broadcast."""
+    if first == second:
+        return first
+    width = max(len(first), len(second))
+    first, second = (1,) * (width - len(first)) + first, (1,) * (width - len(second)) + second
+    shape = []
+    for a, b in zip(first, second, strict=True):
+        if a != b and 1 not in (a, b):
+            return None
+        shape.append(b if a == 1 else a)
+    return tuple(shape)
 
 
 # -- literal evaluation ----------------------------------------------------------------------
@@ -169,7 +184,8 @@ class ShapeTracker:
                     continue
                 number = self._scalar(other)
                 partner = None if number is not None else self.shape_of(other)
-                if number is None and (partner is None or partner.shape != known.shape):
+                shape = known.shape if partner is None else broadcast(known.shape, partner.shape)
+                if shape is None or (number is None and partner is None):
                     continue
                 floating = (
                     known.floating
@@ -177,7 +193,7 @@ class ShapeTracker:
                     or (partner is not None and partner.floating)
                     or isinstance(expr.op, ast.Div)
                 )
-                return ArrayShape(known.shape, floating)
+                return ArrayShape(shape, floating)
             return None
         if isinstance(expr, ast.Call):
             return self._call_shape(expr)
@@ -209,6 +225,9 @@ class ShapeTracker:
             listed = self._shape_of(call.args[0]) if len(call.args) == 1 else None
             if listed is not None and listed.pieces and not call.keywords:
                 return ArrayShape(listed.shape, listed.floating)
+            stacked = self._stacked(call)
+            if stacked is not None:
+                return stacked
         if qualname in ("jax.random.split", "jax.random.PRNGKey"):
             return self._keys(call, function)
         if module == "jax.random" and function in ("normal", "uniform") and len(call.args) >= 2:
@@ -260,6 +279,21 @@ class ShapeTracker:
                 return None
             return like
         return None
+
+    def _stacked(self, call: ast.Call) -> ArrayShape | None:
+        """`jnp.stack([a, b])`, `jnp.array((a, b, c))`: a list or tuple of arrays of one known
+        shape gives an array of that many of them (the number of elements is the leading
+        dimension)."""
+        listed = call.args[0] if len(call.args) == 1 else None
+        if not isinstance(listed, ast.List | ast.Tuple) or not listed.elts or call.keywords:
+            return None
+        shapes = [self.shape_of(element) for element in listed.elts]
+        first = shapes[0]
+        if first is None or any(s is None or s.shape != first.shape for s in shapes):
+            return None
+        floating = any(s.floating for s in shapes if s is not None)
+        keys = all(s.keys for s in shapes if s is not None)
+        return ArrayShape((len(shapes), *first.shape), floating, keys=keys)
 
     def _keys(self, call: ast.Call, function: str) -> ArrayShape | None:
         """`split(key)`: 2 keys; `split(key, n)`: n; `split(key, (a, b))`: shape (a, b). A

@@ -193,7 +193,11 @@ class Tracing(ModelFact):
         found = {
             param
             for param, class_name in self.model.objects.object_classes(target).items()
-            if is_registered_pytree(self.model.classes[class_name], self.model.summaries)
+            if (
+                is_registered_pytree(self.model.classes[class_name], self.model.summaries)
+                if class_name in self.model.classes
+                else self.model._foreign.pytree_class(class_name)  # imported (`outgoing`)
+            )
         }
         # A lambda's calls are those of the name bound to it (`f = nnx.jit(lambda ...)`).
         called = target if isinstance(target, ast.Lambda) else application.target.name

@@ -178,6 +178,7 @@ class UnitKeys(ModelFact):
                 tuple(sorted(self.model.key_facts.key_helpers.items())),
                 tuple(sorted(self.model.key_facts.key_summaries.items())),
                 tuple(sorted(self.model.key_facts.key_makers.items())),
+                tuple(sorted(self.model.key_facts.quiet_linen_makers)),
                 tuple(
                     sorted(self.model.staging.static_signatures.items(), key=lambda item: item[0])
                 ),

@@ -289,6 +289,48 @@ class ConstantOutOfBounds(Rule):
             """
             import jax.numpy as jnp
 
+            params = jnp.ones(10)
+            obs = jnp.ones((4, 10))
+            network_output = params * obs  # broadcast: shape (4, 10)
+            row = network_output[20]  # error
+            """,
+            check="assert row.shape == (10,)  # clamped to the last of the 4 rows",
+        ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            def loss(params, obs):
+                network_output = params * obs  # the calls below give shape (4, 10)
+                return network_output[20].sum()  # error
+
+            def update(params, obs):
+                return params + jax.grad(loss)(params, obs)
+
+            params = jnp.ones((10,))
+            obs = jnp.ones((4, 10))
+            updated = update(params, obs)
+            """,
+            check="assert updated.shape == (10,)  # row 20 was read as row 3: no error",
+        ),
+        Example(
+            """
+            import jax.numpy as jnp
+
+            def views():
+                left = jnp.zeros((3, 4))
+                both = jnp.stack([left, jnp.ones((3, 4))])  # two arrays: shape (2, 3, 4)
+                return both[2]  # error
+
+            view = views()
+            """,
+            check="assert float(view.sum()) == 12.0  # clamped to the second view",
+        ),
+        Example(
+            """
+            import jax.numpy as jnp
+
             N = 100
             x = jnp.linspace(0.0, 1.0, N)
             psi = jnp.sin(jnp.pi * x) * x  # elementwise: the shape of `x`
@@ -298,6 +340,31 @@ class ConstantOutOfBounds(Rule):
         ),
     )
     valid = (
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            def pick(row):
+                return row[5]  # each row under vmap has 8 entries
+
+            rows = jnp.ones((3, 8))
+            picked = jax.vmap(pick)(rows)  # vmap strips the leading axis: not followed
+            """,
+            check="assert picked.shape == (3,)",
+        ),
+        Example(
+            """
+            import numpy as np
+
+            stacked = np.stack([np.zeros(3), np.ones(3)])
+            try:
+                row = stacked[2]  # NumPy raises IndexError: not a JAX array
+            except IndexError:
+                row = None
+            """,
+            check="assert row is None",
+        ),
         Example(
             """
             import jax.numpy as jnp
@@ -394,6 +461,11 @@ class ConstantOutOfBounds(Rule):
             for scope in [*ctx.model.enclosing_chain(node), node] if inherited else ():
                 for name in scope_bound_names(scope):
                     inherited.pop(name, None)
+            # Parameters every call of the module gives an array of one known shape (asked of
+            # a function of the module's top level by its name).
+            parent = ctx.ancestors[-1] if ctx.ancestors else None
+            if isinstance(node, ast.FunctionDef) and isinstance(parent, ast.Module):
+                inherited.update(ctx.model.param_shapes(node.name))
         untracked = frozenset(self._declared_elsewhere(node, ctx))
         if isinstance(node, ast.Module):  # a function may rebind these through `global`
             untracked |= ctx.model.global_writes

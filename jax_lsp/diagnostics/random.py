@@ -249,7 +249,10 @@ def _scope_classify(
     """The KeyFlow role of a call in a function (`classify_call`), with the library objects
     its body binds, the library layers its object stores (`self.drop`), and the objects of
     the module's classes it holds (`_held_object_key`)."""
-    local_makers = library_makers(node.body, resolver, ctx.model.rng_stream_drawers)
+    key_facts = ctx.model.key_facts
+    local_makers = library_makers(
+        node.body, resolver, key_facts.rng_stream_drawers, key_facts.quiet_linen_makers
+    )
     # (The class read only where the text may call a stored layer: a method's findings that
     # read its class are not kept across edits of the other methods.)
     stored_layer = me is not None and _may_call_a_stored_layer(ctx.code_text(node), resolver)

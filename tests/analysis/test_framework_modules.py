@@ -6,8 +6,13 @@ under the real library."""
 
 from __future__ import annotations
 
+import textwrap
+
+import jax
+
 from tests.analysis.test_boolean_args import check_codes
 from tests.analysis.test_project_traces import codes, write
+from tests.runtime import run_snippet
 
 CNN = """
     import flax.linen as nn
@@ -244,3 +249,117 @@ def test_a_method_of_an_instance_made_inline_is_traced_bound_to_it(tmp_path):
     write(tmp_path, {"grid.py": GRID, "dense.py": DENSE_HERE})
     assert codes(tmp_path, "grid.py") == [(10, "JAX701")]
     assert codes(tmp_path, "dense.py") == [(9, "JAX101")]
+
+
+GATE = """
+    import flax.linen as nn
+
+
+    class Gate(nn.Module):
+        features: int
+
+        @nn.compact
+        def __call__(self, x):
+            h = nn.Dense(self.features)(x)
+            if h.mean() > 0:
+                return h
+            return -h
+"""
+
+GATED_NET = """
+    import flax.linen as nn
+
+    from layers import Gate
+
+
+    class GatedNet(nn.Module):
+        def setup(self):
+            self.gate = Gate(3)
+
+        def __call__(self, x):
+            return self.gate(x)
+"""
+
+GATED_MAIN = """
+    import jax
+    import jax.numpy as jnp
+
+    from net import GatedNet
+
+
+    def main():
+        net = GatedNet()
+        x = jnp.ones((2, 4))
+        variables = net.init(jax.random.key(0), x)
+        return jax.jit(net.apply)(variables, x)
+"""
+
+
+def test_a_sublayer_its_setup_stores_runs_in_the_trace_of_the_module(tmp_path):
+    """`self.gate = Gate(3)` in `setup`, then `self.gate(x)` in `__call__`: jitting the
+    outer module's `apply` traces the imported layer's `__call__` (and under flax raises
+    TracerBoolConversionError there)."""
+    write(tmp_path, {"layers.py": GATE, "net.py": GATED_NET, "main.py": GATED_MAIN})
+    assert codes(tmp_path, "layers.py") == [(10, "JAX701")]
+    assert check_codes(tmp_path) == [("layers.py", 10, "JAX701")]
+    imports = ("from layers import Gate", "from net import GatedNet")
+    texts = [textwrap.dedent(text) for text in (GATE, GATED_NET, GATED_MAIN)]
+    program = "\n".join(t.replace(imports[0], "").replace(imports[1], "") for t in texts)
+    outcome = run_snippet(program + "\nmain()\n")
+    assert isinstance(outcome.error, jax.errors.TracerBoolConversionError)
+
+
+SCALER = """
+    import equinox as eqx
+    import jax
+
+
+    class Scaler(eqx.Module):
+        weight: jax.Array
+
+        def __init__(self, key):
+            self.weight = jax.random.normal(key, (3,))
+
+        def __call__(self, x):
+            y = self.weight * x
+            if y.sum() > 0:
+                return y
+            return -y
+"""
+
+FILTERED_LOSS = """
+    import equinox as eqx
+
+
+    @eqx.filter_jit
+    def loss(model, x):
+        return model(x).sum()
+"""
+
+SCALER_MAIN = """
+    import jax
+    import jax.numpy as jnp
+
+    from scaler import Scaler
+    from steps import loss
+
+
+    def main():
+        model = Scaler(jax.random.key(0))
+        return loss(model, jnp.ones(3))
+"""
+
+
+def test_an_equinox_module_passed_to_a_filter_jit_of_another_module(tmp_path):
+    """`main` passes a `Scaler` (an `eqx.Module` of a third module) to `loss`, which
+    `eqx.filter_jit` traces in `steps`: the module's array leaves are traced, so its
+    `__call__` runs in the trace (and under equinox raises TracerBoolConversionError)."""
+    files = {"scaler.py": SCALER, "steps.py": FILTERED_LOSS, "main.py": SCALER_MAIN}
+    write(tmp_path, files)
+    assert codes(tmp_path, "scaler.py") == [(13, "JAX701")]
+    assert check_codes(tmp_path) == [("scaler.py", 13, "JAX701")]
+    imports = ("from scaler import Scaler", "from steps import loss")
+    texts = [textwrap.dedent(text) for text in files.values()]
+    program = "\n".join(t.replace(imports[0], "").replace(imports[1], "") for t in texts)
+    outcome = run_snippet(program + "\nmain()\n")
+    assert isinstance(outcome.error, jax.errors.TracerBoolConversionError)

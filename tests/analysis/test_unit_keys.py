@@ -487,6 +487,60 @@ def test_a_key_helper_follows_the_initializer_it_draws_through():
     assert _codes(drawing_again) == _codes(drawing)
 
 
+# A linen module in one unit, applied twice with one dropout key in another: whether the
+# module draws (a `Dropout` left on) decides whether the second apply repeats its numbers.
+LINEN_APPLY = """\
+import flax.linen as nn
+import jax
+import jax.numpy as jnp
+
+
+class Net(nn.Module):
+    @nn.compact
+    def __call__(self, x):
+        return LAYER(nn.Dense(3)(x))
+
+
+def run(variables, x, key):
+    model = Net()
+    first = model.apply(variables, x, rngs={"dropout": key})
+    again = model.apply(variables, x, rngs={"dropout": key})
+    return first, again
+"""
+
+
+def test_a_sublayer_that_draws_reaches_the_applies_of_its_module():
+    quiet = LINEN_APPLY.replace("LAYER", "nn.relu")
+    drawing = LINEN_APPLY.replace("LAYER", "nn.Dropout(0.5, deterministic=False)")
+    before, after, again = _check_versions(quiet, drawing, quiet)
+    assert _codes(before) == _codes(again) == []
+    assert [code for _, code in _codes(after)] == ["JAX602"]
+
+
+# A function indexing a parameter whose shape the module's calls give, in another unit.
+CALLED_WITH_A_SHAPE = """\
+import jax.numpy as jnp
+
+
+def loss(params, obs):
+    network_output = params * obs
+    return network_output[20].sum()
+
+
+params = jnp.ones((10,))
+obs = jnp.ones((ROWS, 10))
+total = loss(params, obs)
+"""
+
+
+def test_the_shape_a_call_gives_a_parameter_reaches_the_index_reading_it():
+    short = CALLED_WITH_A_SHAPE.replace("ROWS", "4")
+    tall = CALLED_WITH_A_SHAPE.replace("ROWS", "40")
+    before, after, again = _check_versions(short, tall, short)
+    assert _codes(before) == _codes(again) == [(5, "JAX301")]
+    assert _codes(after) == []
+
+
 def test_an_edit_recomputes_only_the_keys_whose_recorded_reads_changed(monkeypatch):
     """A unit's key is built by reading the model through a recording view; on the next
     version it is kept while every recorded question answers the same. An edit inside one

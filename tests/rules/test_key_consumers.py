@@ -852,6 +852,35 @@ UNREAD = [
         """,
     ),
     (
+        "flax-apply-of-a-module-drawing-nothing",
+        "flax",
+        """
+        import flax.linen as nn
+        import jax
+        import jax.numpy as jnp
+
+        class Block(nn.Module):
+            features: int = 3
+
+            @nn.compact
+            def __call__(self, x):
+                x = nn.Dropout(0.5, deterministic=True)(nn.Dense(self.features)(x))
+                return nn.LayerNorm()(nn.relu(x))
+
+        class MLP(nn.Module):
+            @nn.compact
+            def __call__(self, x):
+                return nn.Dense(1)(Block()(x))
+
+        model = MLP()
+        x = jnp.ones((2, 4))
+        variables = model.init(jax.random.key(1), x)
+        key = jax.random.key(0)
+        first = model.apply(variables, x, rngs={"dropout": key})
+        again = model.apply(variables, x, rngs={"dropout": key})
+        """,
+    ),
+    (
         "dropout-leaving-early-by-default",
         "jax",
         """
@@ -1065,3 +1094,91 @@ def test_imported_helper_drawing_only_while_training(tmp_path):
     main.write_text(source)
     flagged = _flagged_lines(source, str(main), Workspace(str(tmp_path)))
     assert flagged == [_marked_line(source)]
+
+
+LINEN_LAYERS = """
+import flax.linen as nn
+
+
+class Quiet(nn.Module):
+    features: int = 3
+
+    @nn.compact
+    def __call__(self, x):
+        return nn.relu(nn.Dense(self.features)(x))
+
+
+class Noisy(nn.Module):
+    @nn.compact
+    def __call__(self, x):
+        return nn.Dropout(0.5, deterministic=False)(nn.Dense(3)(x))
+
+
+class Holding(nn.Module):
+    inner: nn.Module
+
+    def __call__(self, x):
+        return self.inner(x)
+"""
+
+LINEN_MAIN = """
+import jax
+import jax.numpy as jnp
+
+from .layers import Holding, Noisy, Quiet
+
+
+def run():
+    key = jax.random.key(0)
+    x = jnp.ones((2, 4))
+    quiet = Quiet()
+    v = quiet.init(jax.random.key(1), x)
+    a = quiet.apply(v, x, rngs={"dropout": key})
+    b = quiet.apply(v, x, rngs={"dropout": key})
+    noisy = Noisy()
+    w = noisy.init(jax.random.key(2), x)
+    c = noisy.apply(w, x, rngs={"dropout": key})
+    d = noisy.apply(w, x, rngs={"dropout": key})  # error
+    held = Holding(Noisy())
+    h = held.init(jax.random.key(3), x)
+    other = jax.random.key(9)
+    e = held.apply(h, x, rngs={"dropout": other})
+    f = held.apply(h, x, rngs={"dropout": other})  # error
+    return bool((a == b).all()), bool((c == d).all()), bool((e == f).all())
+
+
+same = run()
+"""
+
+
+def test_imported_linen_module_drawing_nothing_reads_no_apply_key(tmp_path):
+    """`apply(..., rngs={"dropout": key})` twice with one key repeats random numbers only
+    where the module draws: an imported module drawing nothing (its class's facts say so)
+    is not flagged; one with a dropout layer, or holding a module it was given, is."""
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "layers.py").write_text(LINEN_LAYERS)
+    main = package / "main.py"
+    main.write_text(LINEN_MAIN)
+    flagged = _flagged_lines(LINEN_MAIN, str(main), Workspace(str(tmp_path)))
+    marked = [i for i, line in enumerate(LINEN_MAIN.split("\n")) if line.endswith("# error")]
+    assert flagged == marked
+    # Under flax (JAX's checker on) the key changes the outputs of the modules that draw
+    # only: reusing it repeats their dropout masks, and repeats nothing of the quiet one.
+    program = LINEN_LAYERS + LINEN_MAIN.replace("from .layers import Holding, Noisy, Quiet", "")
+    check = textwrap.dedent(
+        """
+        x = jnp.ones((2, 4))
+        keys = jax.random.key(5), jax.random.key(6)
+        def varies(model):
+            v = model.init(jax.random.key(1), x)
+            a, b = (model.apply(v, x, rngs={"dropout": k}) for k in keys)
+            return not bool((a == b).all())
+        assert same == (True, True, True)
+        assert (varies(Quiet()), varies(Noisy()), varies(Holding(Noisy()))) == (False, True, True)
+        """
+    )
+    with jax.debug_key_reuse(True):
+        outcome = run_snippet(program, check)
+    assert outcome.error is None, outcome.error

@@ -6,7 +6,13 @@ import ast
 from collections.abc import Iterable, Iterator
 from dataclasses import replace
 
-from jax_lsp.analysis.hashing import Binding, ValueJudge, dominating_binding, static_arguments
+from jax_lsp.analysis.hashing import (
+    Binding,
+    ValueJudge,
+    dominating_binding,
+    static_arguments,
+    with_imported,
+)
 from jax_lsp.analysis.jitted import StaticSignature
 from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.nodes import walk_nodes
@@ -375,9 +381,8 @@ class UnhashableStaticArg(Rule):
         if signature is None:
             return
         facts = ctx.model.hash_facts
-        judge = ValueJudge(
-            ctx.resolvers[-1], facts.classes, facts.module_values, _settled_global(ctx)
-        )
+        classes, values = with_imported(facts.classes, facts.module_values, ctx.model.external)
+        judge = ValueJudge(ctx.resolvers[-1], classes, values, _settled_global(ctx))
         for value, where in static_arguments(node, signature):
             if isinstance(value, _UNHASHABLE):
                 yield self._finding(value, where, ctx)

@@ -73,7 +73,9 @@ class GlobalReadInTraced(StateRule):
         flagged, nor are absl `FLAGS` and flag holders (parsed once, at startup). Also flags
         a variable of an enclosing function read by a jitted closure and rebound after the
         closure was created, and `self.attr` read in a method jitted as a bound method
-        (`self.f = jax.jit(self.step)`) when another method of the class assigns it.
+        (`self.f = jax.jit(self.step)`) when another method of the class assigns it, and a
+        value of another module (`settings.SCALE`, an imported `OPTIONS`) that a module
+        calling the jitted function changes after the call (`settings.SCALE = 3.0`).
         A change after the last call that may reach the compiled function is not flagged: a
         plain function jitted where it is called (`params = jax.jit(init_model)()`), never
         stored nor decorated, runs again only where later code names it. Nor is a global set
@@ -398,6 +400,11 @@ class GlobalReadInTraced(StateRule):
             if isinstance(ctx.parent, ast.Attribute) and ctx.parent.value is node:
                 yield from self._self_attribute(ctx.parent, ctx)
             return
+        if ctx.model.changed_elsewhere:
+            found = self._changed_elsewhere(node, ctx)
+            if found is not None:
+                yield found
+                return
         if (
             len(ctx.functions) > 1
             and ctx.model.context_of(ctx.functions[0]) is None
@@ -442,6 +449,32 @@ class GlobalReadInTraced(StateRule):
                 f"shapes silently keep using it. Pass `{name}` as an argument instead"
             )
         yield ctx.finding(self, node, message)
+
+    def _changed_elsewhere(self, node: ast.Name, ctx: RuleContext) -> Finding | None:
+        """A value of another module (`settings.SCALE`, an imported `OPTIONS`) read in a
+        jitted function that a module calling it changes after the call."""
+        parent = ctx.parent
+        spelling = node.id
+        if isinstance(parent, ast.Attribute) and parent.value is node:
+            spelling = f"{node.id}.{parent.attr}"
+        paths = ctx.model.changed_elsewhere.get(spelling)
+        if not paths or self._scopes.is_local(ctx, node.id):
+            return None
+        record = ctx.model.records.get(ctx.functions[0])
+        if record is None or record.path not in paths or not in_compiled_code(ctx):
+            return None
+        key = (id(ctx.functions[0]), spelling)
+        if key in self._seen:
+            return None
+        self._seen.add(key)
+        message = (
+            f"`{spelling}` is read in {ctx.where_traced}, and a module calling "
+            f"`{record.path}` changes it after the call: its value at the first trace is "
+            f"compiled in, and later calls with the same shapes silently keep using it. Pass "
+            f"`{spelling}` as an argument instead"
+        )
+        target = parent if spelling != node.id else node
+        return ctx.finding(self, target, message)
 
     def _stale_closure(self, node: ast.Name, ctx: RuleContext) -> Iterator[Finding]:
         """A variable of an enclosing (untraced) function, rebound after the jitted closure

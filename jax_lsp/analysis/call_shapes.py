@@ -1,0 +1,160 @@
+"""The shapes a module's calls give the parameters of one of its functions: where every use of
+a top-level function is a call (itself, or through a transformation that keeps the shapes of
+its arguments: `jax.jit(update)(p, x)`, `jax.grad(loss)(p, x)`) and every call passes an
+array of one known shape for a parameter (a module-level name of known shape, a constructor
+with literal sizes, a parameter of a calling function known the same way), the parameter has
+that shape in the function's body (a script's `loss(params, obs)`)."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable, Iterator, Mapping
+
+from jax_lsp.analysis.imports import Resolver
+from jax_lsp.analysis.names import scope_bound_names
+from jax_lsp.analysis.nodes import all_params, positional_params
+from jax_lsp.analysis.shapes import ArrayShape, KnownValue, ShapeTracker
+
+# Transformations whose function, called at once, sees its arguments with their own shapes.
+_SHAPE_KEEPING = frozenset(
+    {"jax.jit", "jax.grad", "jax.value_and_grad", "jax.checkpoint", "jax.remat"}
+)
+
+# A use of a function: (the call that gives its arguments, or None for any other use; the
+# function whose body holds it, or None at module level; the first line of its unit).
+_Use = tuple[ast.Call | None, ast.FunctionDef | None, int]
+
+
+def function_uses(trees: list[tuple[ast.Module, int]], name: str, resolver: Resolver) -> list[_Use]:
+    """Every use of the module-level `name` in the units (`trees`: each unit's tree and first
+    document line; those whose text names it), as a call of it or another use. A function
+    binding the name itself uses its own."""
+    found: list[_Use] = []
+    for tree, start in trees:
+        for node, parent, grandparent, function in _walk(tree):
+            if not (isinstance(node, ast.Name) and node.id == name):
+                continue
+            if function is not None and name in scope_bound_names(function):
+                continue
+            if not isinstance(node.ctx, ast.Load):
+                found.append((None, function, start))
+                continue
+            call = None
+            if isinstance(parent, ast.Call) and parent.func is node:
+                call = parent
+            elif (
+                isinstance(parent, ast.Call)
+                and parent.args[:1] == [node]
+                and len(parent.args) == 1
+                and not parent.keywords
+                and resolver.qualname(parent.func) in _SHAPE_KEEPING
+                and isinstance(grandparent, ast.Call)
+                and grandparent.func is parent
+            ):
+                call = grandparent  # `jax.grad(loss)(params, obs)`
+            found.append((call, function, start))
+    return found
+
+
+_Placed = tuple[ast.AST, ast.AST | None, ast.AST | None, ast.AST | None]
+_FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+
+
+def _walk(tree: ast.AST) -> Iterator[_Placed]:
+    """Each node with its parent, grandparent and innermost enclosing function."""
+    stack: list[_Placed] = [(tree, None, None, None)]
+    while stack:
+        node, parent, grandparent, function = stack.pop()
+        yield node, parent, grandparent, function
+        inner = node if isinstance(node, _FUNCTIONS) else function
+        for child in ast.iter_child_nodes(node):
+            stack.append((child, node, parent, inner))
+
+
+def param_shapes(
+    function: ast.FunctionDef,
+    functions: Mapping[str, ast.AST],
+    uses: Callable[[str], list[_Use]],
+    module_shapes: Callable[[int], Mapping[str, KnownValue]],
+    resolver: Resolver,
+    seen: frozenset[str] = frozenset(),
+) -> dict[str, ArrayShape]:
+    """The parameters of the top-level `function` every use of which gives an array of one
+    known shape (see the module docstring). `functions`: the module's top-level functions by
+    name; `uses`: `function_uses` of a name; `module_shapes`: the module-level shapes the top-
+    level code of the unit starting at a line sees."""
+    name = function.name
+    if name in seen or function.decorator_list or functions.get(name) is not function:
+        return {}
+    found = uses(name)
+    if not found or any(call is None for call, _, _ in found):
+        return {}
+    positional = positional_params(function)
+    params = set(all_params(function))
+    agreed: dict[str, ArrayShape] | None = None
+    for call, caller, start in found:
+        given = _given(call, positional, params)
+        if given is None:
+            return {}
+        shapes: dict[str, ArrayShape] = {}
+        for param, argument in given.items():
+            shape = _argument_shape(
+                argument, caller, start, functions, uses, module_shapes, resolver, seen | {name}
+            )
+            if shape is not None:
+                shapes[param] = shape
+        if agreed is None:
+            agreed = shapes
+        else:
+            agreed = {p: s for p, s in agreed.items() if shapes.get(p) == s}
+        if not agreed:
+            return {}
+    return agreed or {}
+
+
+def _given(call: ast.Call, positional: list[str], params: set[str]) -> dict[str, ast.expr] | None:
+    """The call's arguments by parameter (None: a `*args` or `**kwargs` hides which)."""
+    if any(isinstance(a, ast.Starred) for a in call.args) or any(
+        k.arg is None for k in call.keywords
+    ):
+        return None
+    if len(call.args) > len(positional):
+        return None
+    given = dict(zip(positional, call.args, strict=False))
+    given.update((k.arg, k.value) for k in call.keywords if k.arg in params)
+    return given
+
+
+def _argument_shape(
+    argument: ast.expr,
+    caller: ast.AST | None,
+    start: int,
+    functions: Mapping[str, ast.AST],
+    uses: Callable[[str], list[_Use]],
+    module_shapes: Callable[[int], Mapping[str, KnownValue]],
+    resolver: Resolver,
+    seen: frozenset[str],
+) -> ArrayShape | None:
+    if isinstance(argument, ast.Call):
+        known = ShapeTracker(resolver, frozenset()).shape_of(argument)
+        return known if known is not None and not known.keys else None
+    if not isinstance(argument, ast.Name):
+        return None
+    if caller is None:
+        known = module_shapes(start).get(argument.id)
+        return known if isinstance(known, ArrayShape) and not known.keys else None
+    if not isinstance(caller, ast.FunctionDef) or functions.get(caller.name) is not caller:
+        return None  # a method, a nested function, a lambda: not followed
+    if argument.id not in all_params(caller) or _rebinds(caller, argument.id):
+        return None
+    shapes = param_shapes(caller, functions, uses, module_shapes, resolver, seen)
+    return shapes.get(argument.id)
+
+
+def _rebinds(function: ast.FunctionDef, name: str) -> bool:
+    """Does the function's body bind `name` again (beyond it being a parameter)?"""
+    return any(
+        isinstance(node, ast.Name) and node.id == name and not isinstance(node.ctx, ast.Load)
+        for statement in function.body
+        for node in ast.walk(statement)
+    ) or name in (scope_bound_names(function) - set(all_params(function)))
