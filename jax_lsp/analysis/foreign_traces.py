@@ -345,10 +345,10 @@ class ForeignTraces(ModelFact):
                 # A function of another module, called by the name an import binds (`loss`,
                 # `losses.loss`), not rebound in the caller.
                 head = call.callee.name.partition(".")[0]
-                if head not in imported or (caller is not None and binds_locally(head, caller)):
+                if head not in imported:
                     continue
                 arguments = [*call.node.args, *(keyword.value for keyword in call.node.keywords)]
-                if not arguments:
+                if not arguments or (caller is not None and binds_locally(head, caller)):
                     continue
                 scope = CallerScope(self.model, caller)
                 if not any(is_boolean(argument, scope) for argument in arguments):

@@ -15,7 +15,14 @@ from types import MappingProxyType
 
 from jax_lsp.analysis.imports import Resolver
 from jax_lsp.analysis.names import local_names
-from jax_lsp.analysis.nodes import dotted_name, is_none, own_returns, scope_nodes, walk_nodes
+from jax_lsp.analysis.nodes import (
+    dotted_name,
+    is_none,
+    own_returns,
+    scope_nodes,
+    scope_statements,
+    walk_nodes,
+)
 from jax_lsp.analysis.traced import all_params, parameter_default_items
 from jax_lsp.analysis.unit_memo import Keyed
 
@@ -333,7 +340,7 @@ def library_makers(
     found: dict[str, str] = {}
     mixed: set[str] = set()
     local: dict[str, ast.AST] | None = None
-    for node in scope_nodes(statements):
+    for node in scope_statements(statements):  # assignments and definitions only
         if isinstance(node, ast.Assign | ast.AnnAssign) and node.value is not None:
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             names = [t.id for t in targets if isinstance(t, ast.Name)]
@@ -344,7 +351,7 @@ def library_makers(
                 if local is None:
                     local = {
                         n.name: n
-                        for n in scope_nodes(statements)
+                        for n in scope_statements(statements)
                         if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)
                     }
                 if not _transformed_draws(node.value, local, resolver, drawers):

@@ -17,9 +17,11 @@ def local_names(function: FunctionNode) -> frozenset[str]:
     """Parameters, assigned names and nested defs anywhere in `function`."""
     names = set(all_params(function))
     for node in walk_nodes(function):
-        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
-            names.add(node.id)
-        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node is not function:
+        kind = type(node)  # exact types: the parser makes no subclasses
+        if kind is ast.Name:
+            if type(node.ctx) is ast.Store:
+                names.add(node.id)
+        elif (kind is ast.FunctionDef or kind is ast.AsyncFunctionDef) and node is not function:
             names.add(node.name)
     return frozenset(names)
 

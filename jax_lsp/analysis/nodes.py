@@ -130,6 +130,18 @@ def scope_nodes(statements: list[ast.stmt]) -> Iterator[ast.AST]:
             stack.extend(reversed(child_nodes(node)))
 
 
+def scope_statements(statements: list[ast.stmt]) -> Iterator[ast.AST]:
+    """What `scope_nodes` yields of the statements (with the handlers, cases and `with`
+    items between them), in its order, without visiting an expression: none holds a
+    statement."""
+    stack: list[ast.AST] = list(reversed(statements))
+    while stack:
+        node = stack.pop()
+        yield node
+        if not isinstance(node, _SCOPES):
+            stack.extend(reversed(block_children(node)))
+
+
 def forget_walks() -> None:
     """Drop the kept walks (and the trees they hold): with the parse caches."""
     _RECENT_WALKS.clear()

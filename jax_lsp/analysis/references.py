@@ -294,6 +294,8 @@ class References(ModelFact):
         """Functions and methods of the module (by path) each of whose returns builds an
         instance of one class of the module (`def reset(self): return State(...)`)."""
         found: dict[str, str] = {}
+        if not self.model.classes:
+            return found  # no return builds an instance of one
         for path, record in self.model.functions.items():
             if isinstance(record.node, ast.Lambda | ast.AsyncFunctionDef):
                 continue

@@ -63,8 +63,15 @@ def real_file(path: str) -> str:
     """`os.path.realpath(path)`, the file's folder resolved once per folder (for a while, as
     the lookups below): `realpath` is a system call per path component, and a `check` asks
     for every file of the same few folders. A file that is itself a link is resolved whole."""
+    # A relative path is relative to the working directory of the moment.
+    return _real_file(path if os.path.isabs(path) else os.path.join(os.getcwd(), path))
+
+
+@_recently_asked
+def _real_file(path: str) -> str:
+    """`real_file` of an absolute path: asked for the same files over and over."""
     # Not `abspath`: it removes `..` before the links are resolved, which `realpath` does not.
-    folder, name = os.path.split(os.path.join(os.getcwd(), path))
+    folder, name = os.path.split(path)
     if name in ("", ".", "..") or _is_link(path):
         return os.path.realpath(path)
     return os.path.join(_real_folder(folder), name)

@@ -12,7 +12,7 @@ import annotations`), and an assignment to the name (a compatibility shim).
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import ClassVar
 
 from jax_lsp.analysis.api_changes import (
@@ -64,13 +64,18 @@ class _ApiChangeRule(Rule):
             _ApiChangeRule._variants[key] = variant
         return variant
 
-    def check(self, node: ast.AST, ctx: RuleContext) -> Iterator[Finding]:
+    def check(self, node: ast.AST, ctx: RuleContext) -> Iterable[Finding]:
+        # Not a generator: most attributes are no name of the table, and leave here without
+        # the cost of making one.
         if isinstance(node, ast.Attribute):
-            yield from self._attribute(node, ctx)
-        elif isinstance(node, ast.ImportFrom):
-            yield from self._import_from(node, ctx)
-        elif isinstance(node, ast.Import):
-            yield from self._import(node, ctx)
+            if node.attr not in LAST_PARTS or not isinstance(node.ctx, ast.Load):
+                return ()
+            return self._attribute(node, ctx)
+        if isinstance(node, ast.ImportFrom):
+            return self._import_from(node, ctx)
+        if isinstance(node, ast.Import):
+            return self._import(node, ctx)
+        return ()
 
     # -- where the names are --------------------------------------------------------------
     def _attribute(self, node: ast.Attribute, ctx: RuleContext) -> Iterator[Finding]:

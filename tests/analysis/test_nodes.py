@@ -1,6 +1,7 @@
 """`child_nodes` (children read by functions made from each node class's grammar line) must
 list exactly what `ast.iter_child_nodes` lists, less the marker nodes; `block_children` (the
-fields each grammar line types as blocks) what a look at every field's values finds."""
+fields each grammar line types as blocks) what a look at every field's values finds;
+`scope_statements` what `scope_nodes` meets of the statements, in its order."""
 
 from __future__ import annotations
 
@@ -14,6 +15,8 @@ from jax_lsp.analysis.nodes import (
     MARKER_NODE_TYPES,
     block_children,
     child_nodes,
+    scope_nodes,
+    scope_statements,
     walk_nodes,
 )
 
@@ -110,3 +113,21 @@ def test_kept_walks_answer_as_fresh_walks() -> None:
         assert walked[0] is root  # each entry holds its root: its id stays its own
     nodes.forget_walks()
     assert not nodes._RECENT_WALKS
+
+
+@pytest.mark.parametrize("path", SOURCES, ids=lambda p: str(p.relative_to(REPO)))
+def test_scope_statements_are_those_scope_nodes_meets(path: Path) -> None:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    scopes = [tree, *(n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef | ast.ClassDef))]
+    for scope in scopes:
+        expected = [n for n in scope_nodes(scope.body) if isinstance(n, _BLOCKS)]
+        assert list(scope_statements(scope.body)) == expected
+
+
+def test_scope_statements_of_rare_syntax() -> None:
+    star = sys.version_info >= (3, 11)
+    tree = ast.parse(EXTRA + EXCEPT_STAR if star else EXTRA)
+    expected = [n for n in scope_nodes(tree.body) if isinstance(n, _BLOCKS)]
+    found = list(scope_statements(tree.body))
+    assert found == expected
+    assert any(isinstance(n, ast.match_case) for n in found)
