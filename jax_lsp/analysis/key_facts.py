@@ -338,6 +338,16 @@ class KeyFacts(ModelFact):
     def _stored_draws(self) -> dict[str, dict[str, str]]:
         return {}
 
+    @cached_property
+    def drawing_classes(self) -> frozenset[str]:
+        """The classes of the module whose code may draw from a key: the only ones whose
+        methods `stored_key_draws` and `method_key_params` can find a draw in."""
+        return frozenset(
+            name
+            for name, record in self.model.classes.items()
+            if self._may_draw(self.model._source_of[record.node])
+        )
+
     def method_key_params(self, class_name: str, method: str) -> frozenset[str]:
         """The parameters (after `self`) whose key a plain method of a class of the module
         consumes: itself, through a library layer the object stores (`self.drop(x,
