@@ -48,8 +48,10 @@ from jax_lsp.analysis.keys import (
     path_root,
     returned_arguments,
 )
+from jax_lsp.analysis.model_parts import intern_key
 from jax_lsp.analysis.model_view import ModelFact, ModelView
-from jax_lsp.analysis.summary import FunctionNode, unit_summary
+from jax_lsp.analysis.nodes import is_staticmethod
+from jax_lsp.analysis.summary import FunctionNode, FunctionRecord, unit_summary
 from jax_lsp.analysis.traced import all_params, positional_params
 from jax_lsp.analysis.unit_memo import Keyed, per_unit
 
@@ -171,7 +173,11 @@ class KeyFacts(ModelFact):
         being consumed."""
         if self._key_summaries is None:
             helpers = self.key_helpers
+            aliases, imported = self.model.aliases, self.model.imported
+            makers, drawers = self._keyed_makers, self.rng_stream_drawers
+            initializers = self.model.module_globals.initializer_globals
             summaries: dict[str, KeySummary] = {}
+            known = _NO_SUMMARIES
             for _ in range(2):  # a derived use through one helper of the module
                 found: dict[str, KeySummary] = {}
                 for name, record in self.model.functions.items():
@@ -180,26 +186,41 @@ class KeyFacts(ModelFact):
                         continue
                     if not named_by_calls(record):
                         continue
-                    returned = returned_keys(node, helpers.get(name, frozenset()))
-                    derived: tuple = ()
-                    text = self.model._source_of[node].node_lines(node)
-                    if may_use_library_key(text) or any(h in text for h in summaries):
-                        base = self._consumer_role(node)
-
-                        def role(call, base=base, known=summaries):
-                            found_role = base(call)
-                            if found_role is None and known:
-                                found_role = derived_helper_key(call, self.model.functions, known)
-                            return found_role
-
-                        derived = derived_params(node, role)
-                    if returned or derived:
-                        found[name] = KeySummary(derived, returned)
+                    summary = _function_key_summary(
+                        self.model._source_of[node],
+                        node,
+                        helpers.get(name, frozenset()),
+                        aliases,
+                        imported,
+                        makers,
+                        initializers,
+                        drawers,
+                        known,
+                    )
+                    if summary is not None:
+                        found[name] = summary
                 if found == summaries:
                     break
                 summaries = found
+                known = self._known_summaries(summaries)
             self._key_summaries = summaries
         return self._key_summaries
+
+    def _known_summaries(self, summaries: dict[str, KeySummary]) -> Keyed[KnownSummaries]:
+        """`summaries` with the records of their functions, as a derived use through one of
+        them reads them (`derived_helper_key`): keyed by what it reads of each."""
+        functions = {path: self.model.functions[path] for path in summaries}
+        key = tuple(
+            (
+                path,
+                summary,
+                functions[path].class_name,
+                is_staticmethod(functions[path].node),
+                tuple(positional_params(functions[path].node)),
+            )
+            for path, summary in sorted(summaries.items())
+        )
+        return Keyed((summaries, functions), intern_key(key))
 
     def _helpers_through_calls(
         self, helpers: dict[str, frozenset[str]]
@@ -535,6 +556,45 @@ def _unit_key_helpers(
         if drawn := consumed_params(node, role):
             helpers[called_as(record)] = drawn
     return helpers
+
+
+# Key summaries known so far, with the records of their functions (`_known_summaries`).
+KnownSummaries = tuple[dict[str, KeySummary], dict[str, FunctionRecord]]
+_NO_SUMMARIES: Keyed[KnownSummaries] = Keyed(({}, {}), intern_key(()))
+
+
+@per_unit
+def _function_key_summary(
+    source: UnitSource,
+    node: ast.FunctionDef | ast.AsyncFunctionDef,
+    consumed: frozenset[str],
+    aliases: Keyed[Resolver],
+    imported: Keyed[Mapping[str, ExternalFacts]],
+    makers: Keyed[dict[str, str]],
+    initializers: frozenset[str],
+    drawers: frozenset[str],
+    known: Keyed[KnownSummaries],
+) -> KeySummary | None:
+    """What the callers of a module function (`node`, of the unit) see of its key
+    parameters (`KeyFacts.key_summaries`), given the parameters it consumes and the
+    summaries found so far (`known`): None when nothing."""
+    returned = returned_keys(node, consumed)
+    derived: tuple = ()
+    summaries, functions = known.value
+    text = source.node_lines(node)
+    if may_use_library_key(text) or any(h in text for h in summaries):
+        base = consumer_role(node, aliases, initializers, makers.value, imported.value, drawers)
+
+        def role(call: ast.Call) -> object:
+            found_role = base(call)
+            if found_role is None and summaries:
+                found_role = derived_helper_key(call, functions, summaries)
+            return found_role
+
+        derived = derived_params(node, role)
+    if returned or derived:
+        return KeySummary(derived, returned)
+    return None
 
 
 def consumer_role(
