@@ -50,7 +50,7 @@ from jax_lsp.analysis.keys import (
 )
 from jax_lsp.analysis.model_parts import intern_key
 from jax_lsp.analysis.model_view import ModelFact, ModelView
-from jax_lsp.analysis.nodes import is_staticmethod
+from jax_lsp.analysis.nodes import has_params, is_staticmethod
 from jax_lsp.analysis.summary import FunctionNode, FunctionRecord, unit_summary
 from jax_lsp.analysis.traced import all_params, positional_params
 from jax_lsp.analysis.unit_memo import Keyed, per_unit
@@ -176,18 +176,21 @@ class KeyFacts(ModelFact):
             aliases, imported = self.model.aliases, self.model.imported
             makers, drawers = self._keyed_makers, self.rng_stream_drawers
             initializers = self.model.module_globals.initializer_globals
+            source_of = self.model._source_of
+            candidates = [
+                (name, record.node)
+                for name, record in self.model.functions.items()
+                if named_by_calls(record)
+                and not isinstance(record.node, ast.Lambda)
+                and has_params(record.node)
+            ]
             summaries: dict[str, KeySummary] = {}
             known = _NO_SUMMARIES
             for _ in range(2):  # a derived use through one helper of the module
                 found: dict[str, KeySummary] = {}
-                for name, record in self.model.functions.items():
-                    node = record.node
-                    if isinstance(node, ast.Lambda) or not all_params(node):
-                        continue
-                    if not named_by_calls(record):
-                        continue
+                for name, node in candidates:
                     summary = _function_key_summary(
-                        self.model._source_of[node],
+                        source_of[node],
                         node,
                         helpers.get(name, frozenset()),
                         aliases,
