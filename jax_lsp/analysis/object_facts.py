@@ -34,7 +34,7 @@ from jax_lsp.analysis.nodes import is_staticmethod, positional_params, walk_node
 from jax_lsp.analysis.objects import field_values, self_assignments
 from jax_lsp.analysis.pytrees import flattens_fields, is_registered_pytree
 from jax_lsp.analysis.shapes import ArrayShape, ShapeTracker
-from jax_lsp.analysis.summary import ClassRecord, FunctionNode, FunctionRef
+from jax_lsp.analysis.summary import ClassRecord, FunctionNode, FunctionRef, unit_summary
 from jax_lsp.analysis.text import identifiers
 from jax_lsp.analysis.traced import TraceInfo, all_params
 from jax_lsp.analysis.unit_memo import Keyed, per_unit
@@ -272,19 +272,12 @@ class ObjectFacts(ModelFact):
             self.__dict__["passed_choices"] = {}
             return {}
         names = {name for bound in constructed.values() for name in bound}
-        units = [unit for unit in self.model.document.units if unit.tree is not None]
-        sites: list[tuple[FunctionNode | None, FunctionRef, ast.Call, int]] = []
-        for unit, summary in zip(units, self.model.summaries, strict=True):
-            sites += [(c.caller, c.callee, c.node, unit.start_line) for c in summary.calls]
-            sites += [
-                (a.enclosing, a.target, a.call, unit.start_line)
-                for a in summary.applications
-                if a.call is not None
-            ]
         found: dict[FunctionNode, dict[str, str]] = {}
         mixed: set[tuple[FunctionNode, str]] = set()
         # The classes each parameter is given: two or more make it one of them.
         seen: dict[tuple[FunctionNode, str], set[str]] = {}
+        # The parameters of each function in `seen`, in the order they entered it.
+        seen_params: dict[FunctionNode, list[str]] = {}
         for node, params in incoming.items():
             found[node] = dict(params)
             names |= params.keys()
@@ -292,25 +285,37 @@ class ObjectFacts(ModelFact):
             for param, held in params.items():
                 mixed.add((node, param))
                 seen[(node, param)] = set(held)
+                seen_params.setdefault(node, []).append(param)
                 names.add(param)
         choices = self.construction_choices
         names |= {name for bound in choices.values() for name in bound}
         constructing = bool(self.model.references.constructing_functions)
-        # Only a name or a call can be an instance: the other calls pass none in any round.
+        aliases = self.model.aliases
+        # A call passes an instance when an argument is `Cls(...)` (or any call, while some
+        # function constructs), or a name that may hold one (`names`, which grows).
         candidates = []
-        for caller, ref, call, unit_start in sites:
-            arguments = [*call.args, *(k.value for k in call.keywords)]
-            if any(type(arg) is ast.Name or type(arg) is ast.Call for arg in arguments):
-                candidates.append((caller, ref, call, unit_start, arguments))
+        for unit in self.model.document.units:
+            if unit.tree is None:
+                continue
+            for caller, ref, call, given, called, calls in _class_sites(unit.source, aliases):
+                sure = calls and (constructing or not classes.keys().isdisjoint(called))
+                candidates.append((caller, ref, call, unit.start_line, given, sure))
+        # A call's instances passed read only its caller's entries (`found`, `seen` and
+        # `mixed` of the caller), and passing the same again changes nothing: a call is
+        # worked out again only when its caller's entries changed since (`changes`: the
+        # count of changes so far, `changed_at` by function, `asked_at` by call).
+        changes = 0
+        changed_at: dict[FunctionNode, int] = {}
+        asked_at: dict[int, int] = {}
         for _ in range(_MAX_CLASS_ROUNDS):  # a parameter that receives one may pass it on
             changed = False
-            for caller, ref, call, unit_start, arguments in candidates:
-                if not any(
-                    _may_hold_instance(arg, names, classes)
-                    or (constructing and type(arg) is ast.Call)
-                    for arg in arguments
-                ):
+            for index, (caller, ref, call, unit_start, given, sure) in enumerate(candidates):
+                if not sure and names.isdisjoint(given):
                     continue
+                last = asked_at.get(index)
+                if last is not None and changed_at.get(caller, -1) <= last:  # type: ignore[arg-type]
+                    continue
+                asked_at[index] = changes
                 resolved = self.model.references.resolve_ref(ref, unit_start + call.lineno)
                 if resolved is None:
                     continue
@@ -325,16 +330,15 @@ class ObjectFacts(ModelFact):
                     own.update(found.get(caller, {}))
                     own_choices.update(choices.get(caller, {}))
                     own_choices.update(
-                        (param, frozenset(held))
-                        for (node, param), held in seen.items()
-                        if node is caller and (node, param) in mixed
+                        (param, frozenset(seen[(caller, param)]))
+                        for param in seen_params.get(caller, ())
+                        if (caller, param) in mixed
                     )
                 passed = list(
                     _instances_passed(
                         callee, call, ref, own, classes, self.model.references.returned_class
                     )
                 )
-                given = {arg.id for arg in arguments if type(arg) is ast.Name}
                 for name, held in own_choices.items():
                     if name not in given:
                         continue
@@ -348,10 +352,15 @@ class ObjectFacts(ModelFact):
                             self.model.references.returned_class,
                         )
                 for param, class_name in passed:
-                    held = seen.setdefault((callee, param), set())
+                    held = seen.get((callee, param))
+                    if held is None:
+                        held = seen[(callee, param)] = set()
+                        seen_params.setdefault(callee, []).append(param)
                     if class_name not in held:
                         held.add(class_name)
                         changed = True
+                        changes += 1
+                        changed_at[callee] = changes
                     params = found.setdefault(callee, {})
                     if (callee, param) in mixed or params.get(param) == class_name:
                         continue
@@ -362,6 +371,8 @@ class ObjectFacts(ModelFact):
                         params[param] = class_name
                         names.add(param)
                     changed = True
+                    changes += 1
+                    changed_at[callee] = changes
             if not changed:
                 break
         passed_choices: dict[FunctionNode, dict[str, frozenset[str]]] = {}
@@ -826,6 +837,31 @@ _BARE_BASES = frozenset(
 )
 
 
+@per_unit
+def _class_sites(
+    source: UnitSource, aliases: Keyed[Resolver]
+) -> tuple[
+    tuple[FunctionNode | None, FunctionRef, ast.Call, frozenset[str], frozenset[str], bool], ...
+]:
+    """The unit's calls and called transformations that may pass an instance of a class
+    (`ObjectFacts.passed_classes`): those with an argument that is a name or a call. Each
+    with its caller, what it calls, the names among its arguments, the names its argument
+    calls call (`Cls(...)`), and whether an argument is a call."""
+    summary = unit_summary(source, aliases)
+    sites = [(c.caller, c.callee, c.node) for c in summary.calls]
+    sites += [(a.enclosing, a.target, a.call) for a in summary.applications if a.call is not None]
+    found = []
+    for caller, ref, call in sites:
+        arguments = [*call.args, *(k.value for k in call.keywords)]
+        calls = [arg for arg in arguments if isinstance(arg, ast.Call)]
+        given = frozenset(arg.id for arg in arguments if isinstance(arg, ast.Name))
+        if not calls and not given:
+            continue  # only a name or a call can be an instance
+        called = frozenset(c.func.id for c in calls if isinstance(c.func, ast.Name))
+        found.append((caller, ref, call, given, called, bool(calls)))
+    return tuple(found)
+
+
 def _own_lambdas(function: FunctionNode) -> Iterator[ast.Lambda]:
     """The lambdas of `function`'s body, not those of the functions and classes it defines."""
     pending: list[ast.AST] = [*function.args.defaults, *function.body]
@@ -836,12 +872,6 @@ def _own_lambdas(function: FunctionNode) -> Iterator[ast.Lambda]:
         if isinstance(node, ast.Lambda):
             yield node
         pending.extend(ast.iter_child_nodes(node))
-
-
-def _may_hold_instance(arg: ast.expr, names: set[str], classes: Mapping[str, ClassRecord]) -> bool:
-    if isinstance(arg, ast.Name):
-        return arg.id in names
-    return isinstance(arg, ast.Call) and isinstance(arg.func, ast.Name) and arg.func.id in classes
 
 
 # Haiku transformations: how many arguments `apply` takes before the function's own.
