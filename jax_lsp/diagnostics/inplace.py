@@ -48,7 +48,10 @@ class IndexAssign(Rule):
     name = "index-assign"
     summary = "Item assignment `x[idx] = v` on a JAX array"
     severity = Severity.ERROR
-    what_it_does = "Flags item assignment (`x[idx] = v`) to a value known to be a JAX array."
+    what_it_does = """
+        Flags item assignment (`x[idx] = v`, and an item among the targets of an unpacking
+        assignment: `x[0], x[1] = x[1], x[0]`) to a value known to be a JAX array.
+    """
     why_bad = """
         JAX arrays are immutable: `x[idx] = v` raises `TypeError: JAX arrays are immutable and
         do not support in-place item assignment`, inside `jax.jit` and out. The functional
@@ -98,6 +101,20 @@ class IndexAssign(Rule):
             x = jnp.zeros((3, 3))
             x = x.at[1, :].set(1.0)
             """,
+        ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def swap(x):
+                x[0], x[1] = x[1], x[0]  # error
+                return x
+
+            swap(jnp.arange(3.0))
+            """,
+            raises="TypeError",
         ),
         Example(
             """
@@ -329,7 +346,31 @@ class IndexAssign(Rule):
         for target in node.targets:
             if isinstance(target, ast.Subscript):
                 return self._subscripts(node, ctx)
+            if isinstance(target, ast.Tuple | ast.List):
+                return self._unpacked(node, ctx)
         return ()
+
+    def _unpacked(self, node: ast.Assign, ctx: RuleContext) -> Iterator[Finding]:
+        """`x[0], x[1] = x[1], x[0]`: assigning an item raises as `x[0] = v` does; one finding
+        an array, at its first item (no fix: later updates would read what earlier ones
+        left)."""
+        items: dict[str, list[ast.Subscript]] = {}
+        for target in _unpacked_items(node.targets):
+            if ctx.kind(target.value).is_jax:
+                items.setdefault(ctx.segment(target.value), []).append(target)
+        for name, assigned in items.items():
+            remedy = f"Use `{name} = {name}.at[...].set(...)`"
+            if len(assigned) > 1:
+                remedy += (
+                    f" (all at once: `{name} = {name}.at[jnp.array([i, j])]"
+                    f".set(jnp.array([a, b]))`)"
+                )
+            yield ctx.finding(
+                self,
+                assigned[0],
+                f"`{name}` is a JAX array, which is immutable: item assignment raises "
+                f"TypeError. {remedy}",
+            )
 
     def _subscripts(self, node: ast.Assign, ctx: RuleContext) -> Iterator[Finding]:
         for target in node.targets:
@@ -373,6 +414,17 @@ class IndexAssign(Rule):
             f"raises TypeError. Use `{name} = {name}.at[...].set(...)`",
             fix=fix,
         )
+
+
+def _unpacked_items(targets: list[ast.expr]) -> Iterator[ast.Subscript]:
+    """The items (`x[i]`) an unpacking assignment's tuple or list targets assign."""
+    for target in targets:
+        if isinstance(target, ast.Starred):
+            target = target.value
+        if isinstance(target, ast.Tuple | ast.List):
+            yield from _unpacked_items(target.elts)
+        elif isinstance(target, ast.Subscript):
+            yield target
 
 
 def _at_helper_of(target: ast.expr, ctx: RuleContext) -> ast.expr | None:
