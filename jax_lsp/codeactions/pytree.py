@@ -55,6 +55,7 @@ import libcst as cst
 
 from jax_lsp.analysis.attributes import attributes_set_per_class, instance_events
 from jax_lsp.analysis.header import is_docstring
+from jax_lsp.analysis.imports import Resolver
 from jax_lsp.analysis.summary import transform_of
 from jax_lsp.codeactions.import_edits import unused_import_removal
 from jax_lsp.codeactions.placement import (
@@ -563,12 +564,12 @@ def _control_flow_attributes(facts: _Class, methods: dict[str, _FunctionNode]) -
     found: set[str] = set()
     for method in _traced_methods(facts, methods):
         self_name = _self_name(method)
-        for expression in _deciding_expressions(method):
+        for expression in _deciding_expressions(method, facts.module.resolver):
             found |= _attributes_read(expression, self_name)
     return found
 
 
-def _deciding_expressions(function: _FunctionNode) -> list[ast.expr]:
+def _deciding_expressions(function: _FunctionNode, resolver: Resolver) -> list[ast.expr]:
     found: list[ast.expr] = []
     for node in ast.walk(function):
         if isinstance(node, ast.If | ast.While | ast.IfExp | ast.Assert):
@@ -585,6 +586,30 @@ def _deciding_expressions(function: _FunctionNode) -> list[ast.expr]:
             and node.func.id in ("range", "bool", "int")
         ):
             found.extend(node.args)
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            found.extend(_shape_arguments(node, resolver))
+    return found
+
+
+# Functions (`jnp.zeros(shape)`) and array methods (`x.reshape(shape)`) whose arguments are
+# shapes, which must be Python ints while tracing.
+_SHAPE_FIRST = frozenset({"zeros", "ones", "empty", "full", "eye", "identity"})
+_SHAPE_METHODS = frozenset({"reshape", "broadcast_to"})
+
+
+def _shape_arguments(call: ast.Call, resolver: Resolver) -> list[ast.expr]:
+    """The arguments of `call` that are shapes."""
+    func = call.func
+    name = func.attr if isinstance(func, ast.Attribute) else ""
+    module_function = resolver.qualname(func) or ""
+    found = [k.value for k in call.keywords if k.arg in ("shape", "newshape")]
+    if module_function.startswith(("jax.numpy.", "numpy.")):
+        if name in _SHAPE_FIRST and call.args:
+            found.append(call.args[0])
+        elif name in _SHAPE_METHODS:
+            found.extend(call.args[1:])  # jnp.reshape(x, shape)
+    elif not module_function and name in _SHAPE_METHODS:
+        found.extend(call.args)  # x.reshape(n, m)
     return found
 
 

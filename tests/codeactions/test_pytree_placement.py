@@ -255,3 +255,16 @@ def test_a_float_setting_stays_safe_child_or_aux_by_its_use():
     assert "children = (self.w, self.lr)" in fixed and "aux_data = (self.clip,)" in fixed
     outcome = run_snippet(fixed, "assert Step(2.0).apply(jnp.array(3.0)).tolist() == 1.0")
     assert outcome.error is None, f"{outcome.error!r}\n{fixed}"
+
+
+def test_an_attribute_used_as_a_shape_is_aux_data_even_when_its_value_is_not_known():
+    text = CONTAINERS.replace("sized = Sizes(jnp.array(1.0), [2])", "sized = build([2])")
+    text = text.replace(
+        "\nplain = ", "\ndef build(sizes):\n    return Sizes(jnp.array(1.0), sizes)\n\n\nplain = "
+    )
+    fix = register_fix(text, *position_of(text, "class Sizes"))
+    assert fix is not None and fix.applicability is Applicability.UNSAFE  # a guess
+    fixed = _fixed(_fixed(applied(text, fix), "Layers"), "Opt")
+    assert "children = (self.w,)\n        aux_data = (self.sizes,)" in fixed
+    outcome = run_snippet(fixed, CONTAINERS_CHECK)
+    assert outcome.error is None, f"{outcome.error!r}\n{fixed}"
