@@ -138,7 +138,12 @@ class _ApiChangeRule(Rule):
     def _message(self, row: ApiChange, error: str) -> str:
         version = ".".join(str(part) for part in self.target_version)
         instead = row.use_instead
-        if self.reported == "removed":
+        if self.reported == "removed" and row.never_public:
+            text = (
+                f"`{row.name}` is no JAX name (no release since 0.3 defines it; checked against JAX "
+                f"{version}): {error} when this line runs"
+            )
+        elif self.reported == "removed":
             text = (
                 f"`{row.name}` was removed in JAX {row.removed} (checked against JAX {version}; "
                 f"`target-jax-version` sets another): "
