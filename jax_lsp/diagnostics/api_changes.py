@@ -140,8 +140,8 @@ class _ApiChangeRule(Rule):
         instead = row.use_instead
         if self.reported == "removed" and row.never_public:
             text = (
-                f"`{row.name}` is no JAX name (no release since 0.3 defines it; checked against JAX "
-                f"{version}): {error} when this line runs"
+                f"`{row.name}` is no JAX name (no release since 0.3 defines it; checked "
+                f"against JAX {version}): {error} when this line runs"
             )
         elif self.reported == "removed":
             text = (
