@@ -32,6 +32,7 @@ from jax_lsp.analysis.keys import (
     path_root,
     rebuilt_key_draws,
     repeated_uses,
+    results_compared,
     returned_arguments,
 )
 from jax_lsp.analysis.kinds import Kind
@@ -1261,8 +1262,13 @@ class PrngKeyReuse(Rule):
         # One key seeding two numpyro programs replays the same draws in both (a model and its
         # guide subsampling the same plate, a trace taken again): by intent.
         reuses = [r for r in reuses if not _replayed_seed(r, resolver)]
-        # A draw inside an assertion recomputes the expected value from the same key: by intent.
-        reuses = [r for r in reuses if not in_assertion(r.call, scope)]
+        # A draw inside an assertion recomputes the expected value from the same key, two draws
+        # whose results an assertion compares test one implementation against another: by intent.
+        reuses = [
+            r
+            for r in reuses
+            if not in_assertion(r.call, scope) and not results_compared(r.first, r.call, scope)
+        ]
         if reuses and not isinstance(node, ast.Module):
             # One helper's random transformation of two arrays (`features(key, x)`, then of y).
             kinds = ctx.model.scope_kinds(node).kinds
