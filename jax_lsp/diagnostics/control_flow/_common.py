@@ -29,6 +29,8 @@ def truth_tested_traced(node: ast.expr, ctx: RuleContext) -> ast.expr | None:
         return None
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
         return truth_tested_traced(node.operand, ctx)
+    if ctx.pytree_object(node):
+        return None  # Python's truth of the object (true; a NamedTuple's length is static)
     return node if is_traced(ctx, node) else None
 
 

@@ -723,6 +723,41 @@ class PythonBranchOnTraced(Rule):
             """,
             check="assert out.shape == (2, 2, 1)",
         ),
+        Example(
+            """
+            import dataclasses
+            import enum
+
+            import jax
+            import jax.numpy as jnp
+
+            class Mode(enum.Enum):
+                FIXED = "fixed"
+                ADAPTIVE = "adaptive"
+
+            @jax.tree_util.register_dataclass
+            @dataclasses.dataclass(frozen=True)
+            class Pedestal:
+                height: jax.Array
+                mode: Mode = dataclasses.field(metadata={"static": True})
+
+            @jax.tree_util.register_dataclass
+            @dataclasses.dataclass(frozen=True)
+            class Params:
+                pedestal: Pedestal
+
+            @jax.jit
+            def evaluate(params: Params, x):
+                if params.pedestal.mode == Mode.ADAPTIVE:  # aux data: a Python enum
+                    x = x * 2.0
+                if params.pedestal:  # a Python object: true
+                    x = x + params.pedestal.height
+                return x
+
+            out = evaluate(Params(Pedestal(jnp.asarray(1.0), Mode.ADAPTIVE)), jnp.ones(2))
+            """,
+            check="assert out.tolist() == [3.0, 3.0]",
+        ),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> Iterator[Finding]:
