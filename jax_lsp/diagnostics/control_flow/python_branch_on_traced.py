@@ -758,6 +758,33 @@ class PythonBranchOnTraced(Rule):
             """,
             check="assert out.tolist() == [3.0, 3.0]",
         ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+            import numpy as np
+
+            def as_array(data) -> jax.Array | np.ndarray:
+                if isinstance(data, np.ndarray):
+                    return data
+                return jnp.asarray(data)
+
+            def check_rows(shape: jax.Array, rows):
+                if shape[0] != rows:  # the caller passes a shape: a tuple of ints
+                    raise ValueError(f"expected {rows} rows")
+
+            @jax.jit
+            def as_column(x):
+                data = as_array(x * 2)
+                if data.ndim == 1:
+                    data = data.reshape(data.shape[0], 1)
+                check_rows(data.shape, x.shape[0])  # an array's shape either way
+                return data
+
+            out = as_column(jnp.ones(3))
+            """,
+            check="assert out.shape == (3, 1)",
+        ),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> Iterator[Finding]:
