@@ -64,6 +64,9 @@ def is_test_of(parent: ast.AST | None, child: ast.AST, ctx: RuleContext) -> bool
 # value of an array with more than one element is ambiguous"), traced or not. A traced value's
 # shape is seldom known from the source: the message names both.
 TRUTH_ERROR = "TracerBoolConversionError (ValueError if it has more than one element)"
+# The error a `try` must catch for a truth test of a tracer to be a deliberate probe (of a
+# scalar, as validation code tests: `except jax.errors.ConcretizationTypeError`).
+TRUTH_ERRORS = ("TracerBoolConversionError",)
 
 
 def tested_operands(condition: ast.expr) -> list[ast.expr]:

@@ -16,8 +16,10 @@ from jax_lsp.codeactions.static_argnames import (
     static_argnames_fix,
 )
 from jax_lsp.diagnostics.base import Example, Rule, RuleContext
+from jax_lsp.diagnostics.caught_errors import caught_here
 from jax_lsp.diagnostics.control_flow._common import (
     TRUTH_ERROR,
+    TRUTH_ERRORS,
     is_test_of,
     tested_operands,
     truth_tested_traced,
@@ -449,6 +451,24 @@ class PythonBranchOnTraced(Rule):
             """,
             raises="jax.errors.TracerBoolConversionError",
         ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def checked(x, rate):
+                try:
+                    if rate >= 1:  # error
+                        raise ValueError("rate must be below 1")
+                except ValueError:  # not the tracer's error
+                    rate = 0.5
+                return x * rate
+
+            out = checked(jnp.ones(2), 0.25)
+            """,
+            raises="jax.errors.TracerBoolConversionError",
+        ),
     )
     valid = (
         Example(
@@ -785,9 +805,34 @@ class PythonBranchOnTraced(Rule):
             """,
             check="assert out.shape == (3, 1)",
         ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def dropout(x, rate):
+                try:  # checks a Python rate; a traced one raises, and passes
+                    if rate < 0 or rate >= 1:
+                        raise ValueError("rate must be in [0, 1)")
+                    if rate == 0.0:
+                        return x
+                except jax.errors.ConcretizationTypeError:
+                    pass
+                return x * (1 - rate)
+
+            out = dropout(jnp.ones(3), 0.25)
+            """,
+            check="assert out.tolist() == [0.75, 0.75, 0.75]",
+        ),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> Iterator[Finding]:
+        findings = list(self._findings(node, ctx))
+        if findings and not caught_here(ctx, node, TRUTH_ERRORS):
+            yield from findings
+
+    def _findings(self, node: ast.AST, ctx: RuleContext) -> Iterator[Finding]:
         if not ctx.abstract:
             return
         if isinstance(node, ast.comprehension):
