@@ -25,7 +25,7 @@ from pathlib import Path
 from jax_lsp.analysis.boolean_args import returned_booleans
 from jax_lsp.analysis.document import Document, UnitSource, first_line
 from jax_lsp.analysis.external import CallSite, ExternalFacts, facts_key
-from jax_lsp.analysis.flow import annotation_kind
+from jax_lsp.analysis.flow import annotation_container, annotation_kind
 from jax_lsp.analysis.hashing import class_unhashable
 from jax_lsp.analysis.imports import Resolver, import_bindings
 from jax_lsp.analysis.keys import key_conditions
@@ -852,6 +852,9 @@ def _value_facts(model: ModuleModel, name: str) -> ExternalFacts | None:
     its importers may hold it: None when nothing of it is known."""
     if name not in model.stable_globals or name in model.functions:
         return None
+    form = annotation_container(model.stable_globals[name], model.resolver)
+    if form is not None:  # `Cache = dict[str, jax.Array]`: a type alias
+        return ExternalFacts(False, container_form=form)
     value = portable(model.global_values.get(name, Kind.UNKNOWN))
     unhashable = _unhashable_instance(model, name)
     if unhashable is not None:
@@ -1070,7 +1073,9 @@ def _engine_value(
             if parsed is not None and name in parsed.assigned:
                 answer = _answer(cache, entry, name, file)
                 if isinstance(answer, ExternalFacts) and (
-                    answer.value is not None or answer.unhashable_value is not None
+                    answer.value is not None
+                    or answer.unhashable_value is not None
+                    or answer.container_form is not None
                 ):
                     return answer
                 return None

@@ -21,6 +21,7 @@ from jax_lsp.analysis.attributes import (
     instance_events,
 )
 from jax_lsp.analysis.crossing import NO_FOREIGN
+from jax_lsp.analysis.declared_containers import without_none
 from jax_lsp.analysis.document import Unit, UnitSource
 from jax_lsp.analysis.external import ExternalFacts
 from jax_lsp.analysis.fields import boolean_entries, boolean_fields
@@ -464,7 +465,7 @@ class ObjectFacts(ModelFact):
         workspace module (`EnvState`, `params.RuntimeParams`), with the fields that module
         gives it. `Cls | None` too: a traced None is no object, and the fields are read only
         where the object is given."""
-        spelling = dotted_name(_without_none(annotation, self.model.resolver))
+        spelling = dotted_name(without_none(annotation, self.model.resolver))
         if spelling is None:
             return None
         facts = (self.model.external or {}).get(spelling)
@@ -971,20 +972,6 @@ def _evaluate_in(
     interpreter = FlowInterpreter(context, {}, {})
     interpreter.env = names
     return interpreter.eval(value)
-
-
-def _without_none(annotation: ast.expr, resolver: Resolver) -> ast.expr:
-    """`T` of `T | None` and `Optional[T]`; else the annotation."""
-    if isinstance(annotation, ast.BinOp) and isinstance(annotation.op, ast.BitOr):
-        sides = [annotation.left, annotation.right]
-        others = [s for s in sides if not (isinstance(s, ast.Constant) and s.value is None)]
-        return others[0] if len(others) == 1 else annotation
-    if (
-        isinstance(annotation, ast.Subscript)
-        and resolver.qualname(annotation.value) == "typing.Optional"
-    ):
-        return annotation.slice
-    return annotation
 
 
 def _field_annotations(node: ast.ClassDef) -> Iterator[tuple[str, ast.expr]]:

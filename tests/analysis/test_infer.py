@@ -838,3 +838,43 @@ def test_static_fields_of_pytree_classes_nested_across_modules(tmp_path: Path):
     assert dict(pedestal.fields)["mode"] is Kind.STATIC
     # The array field is still a tracer: its truth is the one error.
     assert [c for c in codes(document, facts) if c[0] == "JAX701"] == [("JAX701", 11)]
+
+
+def test_a_parameter_annotated_with_an_imported_container_alias_is_a_container(tmp_path: Path):
+    """`cache: config.Cache | None` where the other module binds `Cache = dict[str, ...]`:
+    a dict (or None), whose truth is Python's; `Optional[dict[...]]` too. A parameter
+    annotated with an array is still a tracer."""
+    write(
+        tmp_path,
+        {
+            "gm/__init__.py": "",
+            "gm/config.py": """
+            import jax
+
+            LayerCache = dict[str, jax.Array]
+            Cache = dict[str, LayerCache]
+            """,
+        },
+    )
+    model = """
+    from typing import Optional
+
+    import jax
+
+    from gm import config
+
+
+    @jax.jit
+    def forward(x, cache: config.Cache | None = None, extra: Optional[dict] = None):
+        old = cache or {}
+        more = extra or {}
+        return x, old, more
+
+
+    @jax.jit
+    def plain(x: jax.Array):
+        return x or 1.0
+    """
+    document, facts, _ = facts_of(tmp_path, "gm/transformer.py", model)
+    assert facts["config.Cache"].container_form == "dict"
+    assert [c for c in codes(document, facts) if c[0] == "JAX702"] == [("JAX702", 17)]
