@@ -21,6 +21,7 @@ from jax_lsp.analysis.attributes import (
     instance_events,
 )
 from jax_lsp.analysis.crossing import NO_FOREIGN
+from jax_lsp.analysis.declared_containers import without_none
 from jax_lsp.analysis.document import Unit, UnitSource
 from jax_lsp.analysis.external import ExternalFacts
 from jax_lsp.analysis.fields import boolean_entries, boolean_fields
@@ -30,7 +31,7 @@ from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.model_parts import ELEMENTS, attribute_constructors
 from jax_lsp.analysis.model_view import ModelFact, ModelView
 from jax_lsp.analysis.names import binds_locally
-from jax_lsp.analysis.nodes import is_staticmethod, positional_params, walk_nodes
+from jax_lsp.analysis.nodes import dotted_name, is_staticmethod, positional_params, walk_nodes
 from jax_lsp.analysis.objects import field_values, self_assignments
 from jax_lsp.analysis.pytrees import flattens_fields, is_registered_pytree
 from jax_lsp.analysis.shapes import ArrayShape, ShapeTracker
@@ -42,6 +43,7 @@ from jax_lsp.analysis.values import Instance, Object, Value, merge_values
 from jax_lsp.analysis.workspace import real_file
 
 _MAX_CLASS_ROUNDS = 4  # helpers passing an object on to helpers
+_MAX_NESTED_INSTANCES = 3  # a PyTree field of a PyTree field of ...
 
 
 class ObjectFacts(ModelFact):
@@ -451,31 +453,41 @@ class ObjectFacts(ModelFact):
 
     def instance_of_class(self, class_name: str, every_leaf: bool = False) -> Instance | None:
         """A traced instance of the module's class `class_name`, if it is a PyTree (what its
-        importers' traced code holds: `ExternalFacts.instance_fields`)."""
-        return self._instance(class_name, every_leaf)
+        importers' traced code holds: `ExternalFacts.instance_fields`). Its fields holding
+        instances of imported classes are the importer's to fill (`infer.py`): what this
+        model knows of them depends on the facts it was built with."""
+        return self._instance(class_name, every_leaf, imported=False)
 
     def _imported_instances(self, node: FunctionNode, info: TraceInfo) -> dict[str, Instance]:
         """Traced parameters annotated with a PyTree class imported from a workspace module
         (`state: EnvState`): instances whose fields have the values that module gives them."""
-        external = self.model.external or {}
         args = node.args
         found: dict[str, Instance] = {}
         for arg in [*args.posonlyargs, *args.args, *args.kwonlyargs]:
-            annotation = arg.annotation
-            if arg.arg not in info.traced_params or not isinstance(annotation, ast.Name):
+            if arg.arg not in info.traced_params or arg.annotation is None:
                 continue
-            facts = external.get(annotation.id)
-            if facts is None or facts.instance_fields is None:
-                continue
-            if (
-                annotation.id in self.model.classes
-                or annotation.id in self.model.module_globals.global_values
-            ):
-                continue  # bound here too: the annotation may name another class
-            every_leaf = arg.arg in info.all_leaves and facts.leaf_instance_fields is not None
-            fields = facts.leaf_instance_fields if every_leaf else facts.instance_fields
-            found[arg.arg] = Instance(annotation.id, fields)
+            held = self._imported_instance(arg.annotation, arg.arg in info.all_leaves)
+            if held is not None:
+                found[arg.arg] = held
         return found
+
+    def _imported_instance(self, annotation: ast.expr, every_leaf: bool) -> Instance | None:
+        """A traced instance of the PyTree class `annotation` names, imported from a
+        workspace module (`EnvState`, `params.RuntimeParams`), with the fields that module
+        gives it. `Cls | None` too: a traced None is no object, and the fields are read only
+        where the object is given."""
+        spelling = dotted_name(without_none(annotation, self.model.resolver))
+        if spelling is None:
+            return None
+        facts = (self.model.external or {}).get(spelling)
+        if facts is None or facts.instance_fields is None:
+            return None
+        head = spelling.partition(".")[0]
+        if head in self.model.classes or head in self.model.module_globals.global_values:
+            return None  # bound here too: the annotation may name another class
+        every_leaf = every_leaf and facts.leaf_instance_fields is not None
+        fields = facts.leaf_instance_fields if every_leaf else facts.instance_fields
+        return Instance(spelling, fields)
 
     def self_object(self, node: FunctionNode) -> tuple[tuple[str, Object], ...]:
         """The `self` of a method nothing traces: an object of its class whose attributes hold
@@ -618,7 +630,9 @@ class ObjectFacts(ModelFact):
             classes = {**classes, positional[0]: record.class_name}
         return classes
 
-    def _instance(self, class_name: str, every_leaf: bool = False) -> Instance | None:
+    def _instance(
+        self, class_name: str, every_leaf: bool = False, depth: int = 0, imported: bool = True
+    ) -> Instance | None:
         """A traced instance of the class, if it is a PyTree (else JAX would not take it).
         `every_leaf`: passed through a transformation tracing every leaf (`jax.jit`)."""
         record = self.model.classes.get(class_name)
@@ -628,7 +642,26 @@ class ObjectFacts(ModelFact):
             return None
         every_leaf = every_leaf and flattens_fields(record, self.model.summaries)
         source = self.model._source_of[record.node]
-        return _traced_instance(source, record, self.model.aliases, every_leaf)
+        instance = _traced_instance(source, record, self.model.aliases, every_leaf)
+        if depth >= _MAX_NESTED_INSTANCES:
+            return instance
+        # A field declared with a PyTree class holds an instance of it, flattened in turn:
+        # its own static fields stay Python values (`params.pedestal.mode`).
+        nested: dict[str, Value] = {}
+        for name, annotation in _field_annotations(record.node):
+            if instance.attribute(name) is Kind.STATIC:
+                continue
+            if isinstance(annotation, ast.Name) and annotation.id in self.model.classes:
+                held = self._instance(annotation.id, every_leaf, depth + 1, imported)
+            else:
+                held = self._imported_instance(annotation, every_leaf) if imported else None
+            if held is not None:
+                nested[name] = held
+        if not nested:
+            return instance
+        return Instance(
+            instance.class_name, tuple(sorted({**dict(instance.fields), **nested}.items()))
+        )
 
     @cached_property
     def boolean_fields(self) -> dict[str, frozenset[str]]:
@@ -969,6 +1002,13 @@ def _evaluate_in(
     interpreter = FlowInterpreter(context, {}, {})
     interpreter.env = names
     return interpreter.eval(value)
+
+
+def _field_annotations(node: ast.ClassDef) -> Iterator[tuple[str, ast.expr]]:
+    """(field, annotation) of each field the class body declares (`pedestal: Params`)."""
+    for statement in node.body:
+        if isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name):
+            yield statement.target.id, statement.annotation
 
 
 @per_unit

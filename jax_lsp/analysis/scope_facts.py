@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 from functools import cached_property
 
+from jax_lsp.analysis.declared_containers import declared_container
 from jax_lsp.analysis.document import UnitSource
 from jax_lsp.analysis.external import ExternalFacts
 from jax_lsp.analysis.flow import (
@@ -20,7 +21,6 @@ from jax_lsp.analysis.flow import (
     NEW_REF,
     FlowInterpreter,
     ScopeContext,
-    annotation_container,
     annotation_kind,
 )
 from jax_lsp.analysis.imports import Resolver, local_imports
@@ -616,7 +616,7 @@ def _interpret_scope(
     for arg in [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]:
         declared = declared_kinds[arg.arg] = annotation_kind(arg.annotation, aliases.value)
         params[arg.arg] = declared or Kind.UNKNOWN
-        form = annotation_container(arg.annotation, aliases.value)
+        form = declared_container(arg.annotation, aliases.value, imported.value or {})
         if form is not None:
             containers[arg.arg] = form
     for name in all_params(node):

@@ -254,6 +254,27 @@ class IndexAssign(Rule):
     valid = (
         Example(
             """
+            import jax
+            import jax.numpy as jnp
+
+            def advance(state):
+                return {"step": state["step"] + 1, "total": state["total"] * 2}
+
+            def body(state):
+                new = advance(state)
+                for key in new.keys() & state.keys():
+                    state[key] = new[key]  # the loop state is a dict
+                return state
+
+            def more(state):
+                return state["step"] < 3
+
+            out = jax.lax.while_loop(more, body, {"step": 0, "total": jnp.ones(2)})
+            """,
+            check="assert int(out['step']) == 3 and out['total'].tolist() == [8.0, 8.0]",
+        ),
+        Example(
+            """
             import jax.numpy as jnp
 
             x = jnp.zeros((3, 3))
@@ -379,8 +400,8 @@ class IndexAssign(Rule):
                 yield self._assigned_helper(node, target, helper, ctx)
                 continue
             if isinstance(target, ast.Subscript) and ctx.kind(target.value).is_jax:
-                if min_max_update(node, ctx):
-                    continue  # JAX202's pattern
+                if min_max_update(node, ctx) or _used_as_dict(target.value, ctx):
+                    continue  # JAX202's pattern; a dict (a pytree's node), not an array
                 fix = None
                 mask = _traced_mask(target, ctx)
                 if len(node.targets) == 1 and mask is not None:
@@ -425,6 +446,26 @@ def _unpacked_items(targets: list[ast.expr]) -> Iterator[ast.Subscript]:
             yield from _unpacked_items(target.elts)
         elif isinstance(target, ast.Subscript):
             yield target
+
+
+# Methods of a dict no JAX array has: a value they are called on is a mapping (a pytree
+# state of `lax.while_loop` read with `state.keys()`).
+_DICT_ONLY_METHODS = frozenset(["keys", "items", "values", "get", "update", "setdefault"])
+
+
+def _used_as_dict(value: ast.expr, ctx: RuleContext) -> bool:
+    """`value` is a name the enclosing function calls a dict-only method on."""
+    function = ctx.functions[-1] if ctx.functions else None
+    if not isinstance(value, ast.Name) or function is None:
+        return False
+    return any(
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr in _DICT_ONLY_METHODS
+        and isinstance(node.func.value, ast.Name)
+        and node.func.value.id == value.id
+        for node in ast.walk(function)
+    )
 
 
 def _at_helper_of(target: ast.expr, ctx: RuleContext) -> ast.expr | None:
