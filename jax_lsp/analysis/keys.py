@@ -1035,11 +1035,13 @@ def in_assertion(call: ast.Call, scope: ast.AST) -> bool:
 
 
 def results_compared(first: ast.Call, second: ast.Call, scope: ast.AST) -> bool:
-    """Are what `first` and `second` give bound to names that one assertion compares
-    (`expected = sample_a(key)`, `actual = sample_b(key)`, `assert_allclose(expected,
-    actual)`)? Two implementations given one key on purpose: the same numbers are the point."""
+    """Are what `first` and `second` give bound to names that one assertion compares with
+    each other (`expected = sample_a(key)`, `actual = sample_b(key)`, `assert_allclose(expected,
+    actual)`)? Two implementations given one key on purpose: the same numbers are the point.
+    Each side must name one result and not the other (`assert_allclose(f(x1, x2), k)`, where
+    both feed one computation, compares nothing drawn)."""
     bound: dict[int, set[str]] = {id(first): set(), id(second): set()}
-    assertions: list[ast.AST] = []
+    compared: list[list[ast.expr]] = []
     for node in walk_nodes(scope):
         if isinstance(node, ast.Assign | ast.AnnAssign) and node.value is not None:
             inside = {id(n) for n in walk_nodes(node.value)}
@@ -1050,16 +1052,35 @@ def results_compared(first: ast.Call, second: ast.Call, scope: ast.AST) -> bool:
                         n.id for t in targets for n in walk_nodes(t) if isinstance(n, ast.Name)
                     }
         elif isinstance(node, ast.Assert):
-            assertions.append(node.test)
+            compared.append(_compared_operands(node.test))
         elif _is_assertion_call(node):
-            assertions.append(node)
-    if not bound[id(first)] or not bound[id(second)]:
+            operands = _call_arguments(node)
+            mapped = (_last_name(node.func) or "") in ("map", "tree_map")
+            compared.append(operands[1:] if mapped else operands)  # less the mapped assertion
+    first_names, second_names = bound[id(first)], bound[id(second)]
+    if not first_names or not second_names:
         return False
-    for assertion in assertions:
-        named = {n.id for n in walk_nodes(assertion) if isinstance(n, ast.Name)}
-        if named & bound[id(first)] and named & bound[id(second)]:
+
+    def names(operand: ast.expr) -> set[str]:
+        return {n.id for n in walk_nodes(operand) if isinstance(n, ast.Name)}
+
+    for operands in compared:
+        named = [names(operand) for operand in operands]
+        one = any(n & first_names and not n & second_names for n in named)
+        other = any(n & second_names and not n & first_names for n in named)
+        if one and other:
             return True
     return False
+
+
+def _compared_operands(test: ast.expr) -> list[ast.expr]:
+    """The values an `assert` compares: the sides of `a == b`, the arguments of
+    `np.allclose(a, b)`."""
+    if isinstance(test, ast.Compare):
+        return [test.left, *test.comparators]
+    if isinstance(test, ast.Call):
+        return _call_arguments(test)
+    return []
 
 
 def _call_arguments(call: ast.Call) -> list[ast.expr]:

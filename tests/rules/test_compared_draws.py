@@ -51,6 +51,20 @@ NOT_COMPARED = {
             np.testing.assert_allclose(first, 0.0, atol=5.0)
             np.testing.assert_allclose(second, 0.0, atol=5.0)
         """,
+    "both-feed-one-computation": """
+        def test_kernel():
+            key = jax.random.PRNGKey(0)
+            x1 = sample_a(key, 4)
+            x2 = sample_b(key, 4)
+            np.testing.assert_allclose(np.dot(x1, x2), np.dot(x2, x1))
+        """,
+    "input-drawn-then-init-with-the-key": """
+        def test_init():
+            key = jax.random.PRNGKey(0)
+            x = sample_a(key, 4)
+            params = sample_b(key, 4) + x
+            jax.tree.map(np.testing.assert_allclose, params + x, x + params)
+        """,
     "no-assertion": """
         def noisy_pair():
             key = jax.random.PRNGKey(0)
