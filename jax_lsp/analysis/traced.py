@@ -360,6 +360,36 @@ def passed_arguments(
             yield keyword.arg, keyword.value
 
 
+def unfilled_params(
+    node: FunctionNode, target: FunctionRef, calls: list[ast.Call]
+) -> frozenset[str]:
+    """Parameters of `node` with a default, and its `*args` and `**kwargs`, that none of
+    `calls` (of `node` as `target` names it) fills: Python gives them the defaults, and
+    what a `partial` binds, never an argument of the call. Nothing when a call unpacks
+    `*` or `**` (which may fill any); without calls, the parameters with a default alone
+    (a function made to forward what it is given, `def fun(*args)`, is called elsewhere)."""
+    arguments = node.args
+    left = {name for name, _ in parameter_default_items(node)} - target.bound_keywords
+    left -= set(positional_params(node)[: target.bound_positional])
+    if arguments.vararg is not None and calls:
+        left.add(arguments.vararg.arg)
+    if arguments.kwarg is not None and calls:
+        left.add(arguments.kwarg.arg)
+    named = {arg.arg for arg in [*arguments.args, *arguments.kwonlyargs]}
+    positional = positional_params(node)[target.bound_positional :]
+    for call in calls:
+        if not left:
+            break
+        if _unpacks(call):
+            return frozenset()
+        left -= passed_params(node, call, target)
+        if arguments.vararg is not None and len(call.args) - target.leading_args > len(positional):
+            left.discard(arguments.vararg.arg)
+        if arguments.kwarg is not None and any(k.arg not in named for k in call.keywords):
+            left.discard(arguments.kwarg.arg)
+    return frozenset(left)
+
+
 def passed_params(node: FunctionNode, call: ast.Call, target: FunctionRef) -> frozenset[str]:
     """Parameters of `node` that the call gives an argument (positionally or by keyword)."""
     return frozenset(name for name, _ in passed_arguments(node, call, target))

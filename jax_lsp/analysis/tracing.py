@@ -14,6 +14,7 @@ from functools import cached_property
 
 from jax_lsp.analysis.boolean_args import booleans_passed
 from jax_lsp.analysis.crossing import IncomingTrace
+from jax_lsp.analysis.declared_statics import declared_static
 from jax_lsp.analysis.document import Unit, UnitSource
 from jax_lsp.analysis.imports import Resolver
 from jax_lsp.analysis.kinds import Kind
@@ -34,6 +35,7 @@ from jax_lsp.analysis.traced import (
     static_parameters,
     trace_info_for,
     transform_name,
+    unfilled_params,
 )
 from jax_lsp.analysis.transforms import (
     CUSTOM_DERIVATIVES,
@@ -51,6 +53,10 @@ _MAX_FIXPOINT_ROUNDS = 20
 _LIBRARY_MODULES = frozenset({"equinox.Module", "flax.nnx.Module"})
 
 _STATIC_KEYWORDS = ("static_argnums", "static_argnames")
+
+# Transformations whose made function passes the arguments it is called with on to the
+# function (`jax.jit(f)(x)` calls `f(x)`).
+_PASSING_ON = frozenset({ParamPolicy.ALL_BUT_STATIC, ParamPolicy.IN_AXES, ParamPolicy.ARGNUMS})
 
 
 def _item_call(name: str, read: ast.Subscript, caller: FunctionNode) -> CallSite | None:
@@ -73,6 +79,14 @@ class Tracing(ModelFact):
         that changed it. A parameter is static where a transformation says so, or where every
         traced call gives it a Python value."""
         info = self.model.objects.admitted(node, info)
+        declared = self._declared_static(node)
+        if declared & info.traced_params:
+            info = replace(
+                info,
+                traced_params=info.traced_params - declared,
+                static_params=info.static_params | declared,
+                all_leaves=info.all_leaves - declared,
+            )
         old = self.trace.get(node)
         combined = old.merged(info) if old is not None else info
         if call is not None:
@@ -94,6 +108,18 @@ class Tracing(ModelFact):
         self.model.scopes.contexts.clear()
         self.model.objects.object_params_memo.clear()
         return True
+
+    def _declared_static(self, node: FunctionNode) -> frozenset[str]:
+        """Parameters a decorator of `node` keeps Python values on every call of its name,
+        whatever the caller passes (a tracer there fails at the call, not in `node`): the
+        static ones of a jit-like transformation (`@partial(jax.jit, static_argnames=...)`),
+        and a `jax.custom_vjp`'s `nondiff_argnums`."""
+        if isinstance(node, ast.Lambda) or not node.decorator_list:
+            return frozenset()
+        found = self._declared.get(node)
+        if found is None:
+            found = self._declared[node] = declared_static(node, self.model.resolver)
+        return found
 
     def apply(
         self, application: Application, unit_start: int, eager: bool = False
@@ -122,6 +148,18 @@ class Tracing(ModelFact):
     ) -> TraceInfo | None:
         """`apply` to the function the transformation's target resolved to."""
         info = trace_info_for(application, target, self.model.objects.is_array_annotation, ref)
+        if (
+            application.spec.policy in _PASSING_ON
+            and type(application.node) is ast.Call
+            and application.node not in getattr(target, "decorator_list", ())
+        ):  # a decorated function's calls: of its name, anywhere
+            left = self._left_unfilled(application, unit_start, target, ref)
+            if left:
+                info = replace(
+                    info,
+                    traced_params=info.traced_params - left,
+                    all_leaves=info.all_leaves - left,
+                )
         if application.spec.policy is ParamPolicy.ARRAY_ANNOTATED:
             leaves = self._filtered_leaves(target, ref, application, unit_start)
             static = static_parameters(target, application.keywords, _STATIC_KEYWORDS)
@@ -149,6 +187,38 @@ class Tracing(ModelFact):
             self.model._source_of.setdefault(target, source)
             self.lambda_homes.setdefault(target, (enclosing, unit_start))
         return self.trace[target]
+
+    def _left_unfilled(
+        self, application: Application, unit_start: int, target: FunctionNode, ref: FunctionRef
+    ) -> frozenset[str]:
+        """Parameters of `target` with a default, and its `*args` and `**kwargs`, that no
+        call of what the transformation makes fills (`jax.jit(f)(x)`, `jax.vmap(partial(f,
+        k=1))`, `jax.vmap(jax.vmap(f))(x)`): the transformation traces the arguments it is
+        given, and Python fills the rest with the defaults (and with what a `partial`
+        binds), values of the definition. Nothing when a call unpacks `*` or `**`."""
+        unit = next((u for u in self.model.document.units if u.start_line == unit_start), None)
+        if unit is None or unit.tree is None:
+            return frozenset()
+        outermost = application
+        summary = self.model.summaries[
+            [u for u in self.model.document.units if u.tree is not None].index(unit)
+        ]
+        while True:  # a transformation of the transformed function runs it with its calls
+            outer = next(
+                (
+                    other
+                    for other in summary.applications
+                    if other.spec.policy in _PASSING_ON
+                    and type(other.node) is ast.Call
+                    and other.node.args[:1] == [outermost.node]
+                ),
+                None,
+            )
+            if outer is None:
+                break
+            outermost = outer
+        calls = [call for _, call, _, _ in self._calls_of_made(outermost, unit, ref)]
+        return unfilled_params(target, ref, calls)
 
     def _booleans_given(
         self, application: Application, unit_start: int, target: FunctionNode, ref: FunctionRef
@@ -476,6 +546,7 @@ class Tracing(ModelFact):
         self.module_object_methods: set[FunctionNode] = set()
         self._call_statics: dict[ast.AST, dict[ast.Call, frozenset[str]]] = {}
         self._direct_statics: dict[ast.AST, frozenset[str]] = {}
+        self._declared: dict[ast.AST, frozenset[str]] = {}
         # Parameters of each called function that a traced call passes a tracer, not counting
         # the caller's own parameters with a literal default (which may never be passed).
         self.given_tracers: dict[ast.AST, frozenset[str]] = {}
