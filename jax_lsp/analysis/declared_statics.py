@@ -56,3 +56,12 @@ def _nondiff_params(
         )
         or frozenset()
     )
+
+
+def declared_abstract(node: ast.AST, resolver: Resolver) -> bool:
+    """Is `node` decorated with a transformation tracing it abstractly (`@jax.jit`)?"""
+    for decorator in getattr(node, "decorator_list", ()):
+        transform = transform_of(decorator, resolver)
+        if transform is not None and transform[0].abstract:
+            return True
+    return False

@@ -94,6 +94,12 @@ class TraceInfo:
     # np.zeros(n, bool)`): indexing with one fails under abstract tracing, whichever run
     # gives it.
     boolean_params: frozenset[str] = frozenset()
+    # A differentiation runs it (`jax.grad(f)`, or a call from code one runs); and some run
+    # of it is differentiated inside an abstract trace (`jax.jit(jax.grad(f))`, a gradient
+    # taken in jitted code): only there do the rules of a `custom_vjp` / `custom_jvp` run,
+    # on tracers (a `lax.while_loop` alone runs the function itself, and never its rules).
+    differentiated: bool = False
+    differentiated_abstractly: bool = False
 
     @property
     def traced_here(self) -> bool:
@@ -129,6 +135,8 @@ class TraceInfo:
             self.literals & other.literals,  # a flag both traces give alike
             self.array_functions & other.array_functions,
             self.boolean_params | other.boolean_params,
+            self.differentiated or other.differentiated,
+            self.differentiated_abstractly or other.differentiated_abstractly,
         )
 
 

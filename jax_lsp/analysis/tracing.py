@@ -14,7 +14,7 @@ from functools import cached_property
 
 from jax_lsp.analysis.boolean_args import booleans_passed
 from jax_lsp.analysis.crossing import IncomingTrace
-from jax_lsp.analysis.declared_statics import declared_static
+from jax_lsp.analysis.declared_statics import declared_abstract, declared_static
 from jax_lsp.analysis.document import Unit, UnitSource
 from jax_lsp.analysis.imports import Resolver
 from jax_lsp.analysis.kinds import Kind
@@ -53,6 +53,8 @@ _MAX_FIXPOINT_ROUNDS = 20
 _LIBRARY_MODULES = frozenset({"equinox.Module", "flax.nnx.Module"})
 
 _STATIC_KEYWORDS = ("static_argnums", "static_argnames")
+# It runs BFGS on `jax.grad` of its function in a `lax.while_loop`.
+_MINIMIZE = "scipy.optimize.minimize"
 
 # Transformations whose made function passes the arguments it is called with on to the
 # function (`jax.jit(f)(x)` calls `f(x)`).
@@ -87,6 +89,12 @@ class Tracing(ModelFact):
                 static_params=info.static_params | declared,
                 all_leaves=info.all_leaves - declared,
             )
+        if (
+            info.differentiated
+            and not info.differentiated_abstractly
+            and declared_abstract(node, self.model.resolver)
+        ):  # a jitted function differentiated: its derivative is traced too
+            info = replace(info, differentiated_abstractly=True)
         old = self.trace.get(node)
         combined = old.merged(info) if old is not None else info
         if call is not None:
@@ -168,6 +176,9 @@ class Tracing(ModelFact):
                 used |= array_used_params(target, self.model.resolver)
                 leaves |= used - static
             info = replace(info, traced_params=info.traced_params | leaves)
+        differentiated, abstract = self._nested_chain(application, unit_start)
+        if differentiated:
+            info = replace(info, differentiated=True, differentiated_abstractly=abstract)
         booleans = self._booleans_given(application, unit_start, target, ref)
         if booleans:
             info = replace(info, boolean_params=booleans)
@@ -200,25 +211,57 @@ class Tracing(ModelFact):
         if unit is None or unit.tree is None:
             return frozenset()
         outermost = application
-        summary = self.model.summaries[
-            [u for u in self.model.document.units if u.tree is not None].index(unit)
-        ]
-        while True:  # a transformation of the transformed function runs it with its calls
-            outer = next(
-                (
-                    other
-                    for other in summary.applications
-                    if other.spec.policy in _PASSING_ON
-                    and type(other.node) is ast.Call
-                    and other.node.args[:1] == [outermost.node]
-                ),
-                None,
-            )
-            if outer is None:
+        # A transformation of the transformed function runs it with its calls.
+        for outer in self._nesting(application, unit_start, outward=True):
+            if outer.spec.policy not in _PASSING_ON:
                 break
             outermost = outer
         calls = [call for _, call, _, _ in self._calls_of_made(outermost, unit, ref)]
         return unfilled_params(target, ref, calls)
+
+    def _nested_chain(self, application: Application, unit_start: int) -> tuple[bool, bool]:
+        """Whether the transformations nested with `application` (`jax.jit(jax.grad(f))`:
+        both, from either) differentiate, and whether they also trace abstractly."""
+        chain = [
+            application,
+            *self._nesting(application, unit_start, outward=True),
+            *self._nesting(application, unit_start, outward=False),
+        ]
+        differentiated = any(a.spec.label in GRADIENTS or a.spec.label == _MINIMIZE for a in chain)
+        return differentiated, differentiated and any(a.spec.abstract for a in chain)
+
+    def _nesting(
+        self, application: Application, unit_start: int, outward: bool
+    ) -> list[Application]:
+        """The transformations applied to what `application` makes (`outward`), or that
+        make what it is applied to, nearest first."""
+        if type(application.node) is not ast.Call:
+            return []
+        units = [u for u in self.model.document.units if u.tree is not None]
+        index = next((i for i, u in enumerate(units) if u.start_line == unit_start), None)
+        if index is None:
+            return []
+        by_node = {id(a.node): a for a in self.model.summaries[index].applications}
+        found: list[Application] = []
+        current = application
+        while len(found) < 8:
+            if outward:
+                following = next(
+                    (
+                        other
+                        for other in self.model.summaries[index].applications
+                        if type(other.node) is ast.Call and other.node.args[:1] == [current.node]
+                    ),
+                    None,
+                )
+            else:
+                inner = current.node.args[:1] if type(current.node) is ast.Call else []
+                following = by_node.get(id(inner[0])) if inner else None
+            if following is None or following is current:
+                break
+            found.append(following)
+            current = following
+        return found
 
     def _booleans_given(
         self, application: Application, unit_start: int, target: FunctionNode, ref: FunctionRef
@@ -744,6 +787,8 @@ class Tracing(ModelFact):
             steps = tuple(replace(step, function=path) for step in seed.steps)
             origin = TraceOrigin(None, 0, None, foreign=steps)
             info = TraceInfo(seed.via, True, params, frozenset(), True, origin, all_leaves=params)
+            # A library's functions: its users may differentiate them under jit.
+            info = replace(info, differentiated=True, differentiated_abstractly=True)
             self.set_trace(record.node, info)
 
     def _seed_optimizer_updates(self, seed: IncomingTrace) -> None:
@@ -799,8 +844,10 @@ class Tracing(ModelFact):
         """A transformation applied in the traced `node` traces its function inside this
         trace: abstractly if this is abstract, and in every argument the call passes a tracer
         to. The function, if its trace changed."""
-        if application.spec.abstract_only and not info.abstract:
-            return None  # a `custom_vjp` rule under `grad` alone: concrete values
+        if application.spec.abstract_only and not info.differentiated_abstractly:
+            # A custom derivative rule: not run where nothing differentiates the function,
+            # on concrete values under `grad` alone.
+            return None
         line = unit_start + application.node.lineno
         found = self.model.references.resolve_transformed(
             application.target, line, node, application.spec.class_method
@@ -819,11 +866,17 @@ class Tracing(ModelFact):
             given = given.args[0] if isinstance(given, ast.Call) and given.args else None
             traced |= self.model.steps.traced_receiver(target, ref, given, scope)
             traced -= old.static_params
+        gradient = application.spec.label in GRADIENTS
         new = replace(
             old,
             abstract=old.abstract or info.abstract or application.spec.abstract,
             traced_params=traced,
             eager=info.eager,
+            differentiated=old.differentiated or info.differentiated or gradient,
+            differentiated_abstractly=old.differentiated_abstractly
+            or info.differentiated_abstractly
+            or (info.differentiated and application.spec.abstract)
+            or (gradient and info.abstract),
         )
         changed = self.set_trace(target, new) or first
         return target if changed else None
@@ -860,6 +913,8 @@ class Tracing(ModelFact):
                 array_functions=seed.array_functions
                 & array_defaults(node, self.model.resolver.qualname),
                 boolean_params=seed.boolean_params,
+                differentiated=seed.differentiated,
+                differentiated_abstractly=seed.differentiated_abstractly,
             )
             self.set_trace(node, info)
             if seed.given_tracers:
