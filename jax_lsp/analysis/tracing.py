@@ -53,6 +53,10 @@ _MAX_FIXPOINT_ROUNDS = 20
 _LIBRARY_MODULES = frozenset({"equinox.Module", "flax.nnx.Module"})
 
 _STATIC_KEYWORDS = ("static_argnums", "static_argnames")
+# They call the function they are given on the host, with NumPy arrays.
+_HOST_CALLBACKS = frozenset(
+    {"jax.pure_callback", "jax.experimental.io_callback", "jax.debug.callback"}
+)
 # It runs BFGS on `jax.grad` of its function in a `lax.while_loop`.
 _MINIMIZE = "scipy.optimize.minimize"
 
@@ -423,6 +427,45 @@ class Tracing(ModelFact):
                 here = application.enclosing is None or caller is application.enclosing
                 if site_ref.name == name and here:
                     yield caller, call, ref, source
+
+    @cached_property
+    def host_callbacks(self) -> frozenset[FunctionNode]:
+        """Functions handed to a host callback (`jax.pure_callback(f, ...)`,
+        `partial(jax.pure_callback, f, spec)`, `io_callback`, `jax.debug.callback`): JAX
+        calls them on the host with NumPy arrays, outside any trace, even when the function
+        is defined in traced code."""
+        found: set[FunctionNode] = set()
+        qualname = self.model.resolver.qualname
+        for name in ("pure_callback", "io_callback", "callback", "partial"):
+            for caller, call, _, _, unit_start in self.calls_by_name.get(name, ()):
+                arguments = call.args
+                if name == "partial":
+                    if qualname(call.func) not in PARTIAL or not arguments:
+                        continue
+                    callee, arguments = arguments[0], arguments[1:]
+                else:
+                    callee = call.func
+                if qualname(callee) not in _HOST_CALLBACKS or not arguments:
+                    continue
+                if type(arguments[0]) is not ast.Name:
+                    continue
+                name = arguments[0].id
+                nested = [  # a function defined in the caller (the usual host function)
+                    record.node
+                    for record in self.model.records.values()
+                    if caller is not None
+                    and record.parent is caller
+                    and getattr(record.node, "name", None) == name
+                ]
+                if nested:
+                    found.update(nested)
+                    continue
+                resolved = self.model.references.resolve_ref(
+                    FunctionRef(name, ()), unit_start + call.lineno, caller
+                )
+                if resolved is not None and not isinstance(resolved[0], ast.Lambda):
+                    found.add(resolved[0])
+        return frozenset(found)
 
     @cached_property
     def calls_by_name(

@@ -184,3 +184,39 @@ def test_a_static_parameter_of_a_jitted_function_stays_static_whatever_an_import
 ):
     files = {"fock.py": FOCK, "homogeneous.py": HOMOGENEOUS}
     assert codes_of(tmp_path, files, "fock.py") == []
+
+
+HOST_CALLBACKS = """
+from functools import partial
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+
+@jax.jit
+def rollout(actions):
+    spec = jax.ShapeDtypeStruct((3,), jnp.float32)
+
+    def _step(actions):  # run on the host: a concrete array, NumPy converts it
+        actions = jax.lax.collapse(actions, 0, 1)
+        return np.asarray(actions).astype(np.float32) * 2
+
+    def _traced(actions):
+        return np.asarray(actions)  # called in the trace: a true finding
+
+    a = jax.pure_callback(_step, spec, actions)
+    b = partial(jax.pure_callback, _step, spec, vmap_method="expand_dims")(actions)
+    return a + b
+"""
+
+
+def test_a_function_handed_to_a_host_callback_runs_outside_the_trace():
+    source = textwrap.dedent(HOST_CALLBACKS)
+    assert findings_of(source) == []
+    check = "assert rollout(jnp.ones(3)).tolist() == [4.0, 4.0, 4.0]"
+    assert run_snippet(source, check).error is None
+    called = source.replace("return a + b", "return a + b + _traced(actions)")
+    assert [(f.span.start.line + 1, f.code) for f in findings_of(called)] == [(18, "JAX703")]
+    error = run_snippet(called, "rollout(jnp.ones(3))").error
+    assert type(error).__name__ == "TracerArrayConversionError"
