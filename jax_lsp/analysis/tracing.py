@@ -221,7 +221,38 @@ class Tracing(ModelFact):
                 break
             outermost = outer
         calls = [call for _, call, _, _ in self._calls_of_made(outermost, unit, ref)]
-        return unfilled_params(target, ref, calls)
+        return unfilled_params(target, ref, calls + self._attribute_calls(outermost))
+
+    def _attribute_calls(self, application: Application) -> list[ast.Call]:
+        """Calls of what a method makes and stores on its object (`self.fn = jax.jit(f)`),
+        by the methods of its class (`self.fn(x)`)."""
+        owner = application.enclosing
+        record = self.model.records.get(owner) if owner is not None else None
+        if record is None or record.class_name is None or isinstance(owner, ast.Lambda):
+            return []
+        receiver = positional_params(owner)[:1]
+        attributes = [
+            target.attr
+            for statement in walk_nodes(owner)
+            if type(statement) is ast.Assign and statement.value is application.node
+            for target in statement.targets
+            if type(target) is ast.Attribute
+            and type(target.value) is ast.Name
+            and [target.value.id] == receiver
+        ]
+        found = []
+        for attribute in attributes:
+            for caller, call, site_ref, _, _ in self.calls_by_name.get(attribute, ()):
+                called = self.model.records.get(caller) if caller is not None else None
+                if (
+                    called is not None
+                    and called.class_name == record.class_name
+                    and not isinstance(caller, ast.Lambda)
+                    and site_ref.name.rpartition(".")[0]
+                    in (record.class_name, *positional_params(caller)[:1])
+                ):
+                    found.append(call)
+        return found
 
     def _nested_chain(self, application: Application, unit_start: int) -> tuple[bool, bool]:
         """Whether the transformations nested with `application` (`jax.jit(jax.grad(f))`:
@@ -436,10 +467,10 @@ class Tracing(ModelFact):
         is defined in traced code."""
         found: set[FunctionNode] = set()
         qualname = self.model.resolver.qualname
-        for name in ("pure_callback", "io_callback", "callback", "partial"):
-            for caller, call, _, _, unit_start in self.calls_by_name.get(name, ()):
+        for called in ("pure_callback", "io_callback", "callback", "partial"):
+            for caller, call, _, _, unit_start in self.calls_by_name.get(called, ()):
                 arguments = call.args
-                if name == "partial":
+                if called == "partial":
                     if qualname(call.func) not in PARTIAL or not arguments:
                         continue
                     callee, arguments = arguments[0], arguments[1:]

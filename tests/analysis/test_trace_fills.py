@@ -100,9 +100,33 @@ out = align(jax.random.key(0), jnp.ones(2), jnp.ones(2), 0.1)
 """
 
 
+STORED = """
+
+class Loader:
+    def __init__(self):
+        self._align_fn = jax.jit(functools.partial(_align, threshold=1e-3))
+
+    def next(self, x):
+        return self._align_fn(jax.random.key(0), x, x, 0.1)
+
+
+out = Loader().next(jnp.ones(2))
+"""
+
+
 def test_keywords_a_partial_binds_are_python_values_in_the_kwargs_passed_on():
-    assert findings_of(textwrap.dedent(PARTIAL_KWARGS)) == []
-    assert run_snippet(textwrap.dedent(PARTIAL_KWARGS)).error is None
+    source = textwrap.dedent(PARTIAL_KWARGS)
+    assert findings_of(source) == []
+    assert run_snippet(source).error is None
+    # Stored on the object, called by its methods.
+    stored = source + textwrap.dedent(STORED)
+    assert findings_of(stored) == []
+    assert run_snippet(stored).error is None
+    # A call giving `rank` a tracer through the `**kwargs`: a true finding.
+    passed = stored.replace("x, x, 0.1)", "x, x, 0.1, rank=x.sum())")
+    assert [(f.span.start.line + 1, f.code) for f in findings_of(passed)] == [(9, "JAX701")]
+    error = run_snippet(passed).error
+    assert type(error).__name__ == "TracerBoolConversionError"
 
 
 DECLARED_STATIC = """
@@ -202,21 +226,25 @@ def rollout(actions):
         actions = jax.lax.collapse(actions, 0, 1)
         return np.asarray(actions).astype(np.float32) * 2
 
+    def _step2(actions):  # a second one, through a second partial
+        return np.asarray(jnp.asarray(actions)) * 2
+
     def _traced(actions):
         return np.asarray(actions)  # called in the trace: a true finding
 
     a = jax.pure_callback(_step, spec, actions)
     b = partial(jax.pure_callback, _step, spec, vmap_method="expand_dims")(actions)
-    return a + b
+    c = partial(jax.pure_callback, _step2, spec)(actions)
+    return a + b + c
 """
 
 
 def test_a_function_handed_to_a_host_callback_runs_outside_the_trace():
     source = textwrap.dedent(HOST_CALLBACKS)
     assert findings_of(source) == []
-    check = "assert rollout(jnp.ones(3)).tolist() == [4.0, 4.0, 4.0]"
+    check = "assert rollout(jnp.ones(3)).tolist() == [6.0, 6.0, 6.0]"
     assert run_snippet(source, check).error is None
-    called = source.replace("return a + b", "return a + b + _traced(actions)")
-    assert [(f.span.start.line + 1, f.code) for f in findings_of(called)] == [(18, "JAX703")]
+    called = source.replace("return a + b + c", "return a + b + c + _traced(actions)")
+    assert [(f.span.start.line + 1, f.code) for f in findings_of(called)] == [(21, "JAX703")]
     error = run_snippet(called, "rollout(jnp.ones(3))").error
     assert type(error).__name__ == "TracerArrayConversionError"
