@@ -257,13 +257,21 @@ class Tracing(ModelFact):
     def _nested_chain(self, application: Application, unit_start: int) -> tuple[bool, bool]:
         """Whether the transformations nested with `application` (`jax.jit(jax.grad(f))`:
         both, from either) differentiate, and whether they also trace abstractly."""
+        if not any(_differentiates(a) for a in self._unit_applications(unit_start)):
+            return False, False
         chain = [
             application,
             *self._nesting(application, unit_start, outward=True),
             *self._nesting(application, unit_start, outward=False),
         ]
-        differentiated = any(a.spec.label in GRADIENTS or a.spec.label == _MINIMIZE for a in chain)
+        differentiated = any(_differentiates(a) for a in chain)
         return differentiated, differentiated and any(a.spec.abstract for a in chain)
+
+    def _unit_applications(self, unit_start: int) -> list[Application]:
+        """The transformations the unit starting at `unit_start` applies."""
+        units = [u for u in self.model.document.units if u.tree is not None]
+        index = next((i for i, u in enumerate(units) if u.start_line == unit_start), None)
+        return self.model.summaries[index].applications if index is not None else []
 
     def _nesting(
         self, application: Application, unit_start: int, outward: bool
@@ -272,11 +280,8 @@ class Tracing(ModelFact):
         make what it is applied to, nearest first."""
         if type(application.node) is not ast.Call:
             return []
-        units = [u for u in self.model.document.units if u.tree is not None]
-        index = next((i for i, u in enumerate(units) if u.start_line == unit_start), None)
-        if index is None:
-            return []
-        by_node = {id(a.node): a for a in self.model.summaries[index].applications}
+        applications = self._unit_applications(unit_start)
+        by_node = {id(a.node): a for a in applications}
         found: list[Application] = []
         current = application
         while len(found) < 8:
@@ -284,7 +289,7 @@ class Tracing(ModelFact):
                 following = next(
                     (
                         other
-                        for other in self.model.summaries[index].applications
+                        for other in applications
                         if type(other.node) is ast.Call and other.node.args[:1] == [current.node]
                     ),
                     None,
@@ -1010,6 +1015,10 @@ class Tracing(ModelFact):
         self.set_trace(
             node, replace(info, boolean_params=info.boolean_params | seed.boolean_params)
         )
+
+
+def _differentiates(application: Application) -> bool:
+    return application.spec.label in GRADIENTS or application.spec.label == _MINIMIZE
 
 
 def _sets_disable_jit(call: ast.Call) -> bool:
