@@ -88,6 +88,7 @@ class Settings:
     # Library mode: what the project's users trace, as glob patterns over dotted names
     # (`mylib.ops.*`, `mylib.envs.*.step`): checked as code `jax.jit` traces.
     traced: tuple[str, ...] = ()
+    traced_line: int = 0  # where the settings file sets `traced` (0-based), for the editor
     respect_gitignore: bool = True  # `check` skips what .gitignore and .ignore files name
     # The command line's selection, applied after the file's (as ruff does): rules it adds
     # even if the file ignores them, and rules it removes.
@@ -344,6 +345,22 @@ def _project_jax_version(data: Mapping[str, Any], folder: Path) -> str | None:
     return declared or declared_jax_version(_requirement_lines(folder))
 
 
+def _key_line(text: str, key: str, in_tool_table: bool) -> int:
+    """The 0-based line where a settings file sets `key` (in `[tool.jax-lsp]` when
+    `in_tool_table`); 0 if it cannot be told."""
+    in_table = not in_tool_table
+    for number, line in enumerate(text.splitlines()):
+        stripped = line.strip()
+        if stripped.startswith("["):
+            in_table = not in_tool_table or stripped.replace(" ", "") in (
+                "[tool.jax-lsp]",
+                '[tool."jax-lsp"]',
+            )
+        elif in_table and re.match(rf"{re.escape(key)}\s*=", stripped):
+            return number
+    return 0
+
+
 def load_settings(start: Path, config: Path | None = None) -> Settings:
     """Settings from `config` (a pyproject.toml's `[tool.jax-lsp]`, or a TOML file of those
     keys), else from the nearest pyproject.toml at or above `start` (defaults if none)."""
@@ -363,7 +380,8 @@ def load_settings(start: Path, config: Path | None = None) -> Settings:
     else:  # pragma: no cover
         import tomli as tomllib
     try:
-        data = tomllib.loads(pyproject.read_text(encoding="utf-8"))
+        text = pyproject.read_text(encoding="utf-8")
+        data = tomllib.loads(text)
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
         raise ConfigError(f"{pyproject}: {error}") from None
     table = data.get("tool", {}).get("jax-lsp")
@@ -371,6 +389,9 @@ def load_settings(start: Path, config: Path | None = None) -> Settings:
         table = {} if pyproject.name == "pyproject.toml" else data
     settings = Settings(root=str(pyproject.parent.resolve()), enable_x64=x64_env)
     settings = replace(settings, **_parse(table))
+    if settings.traced:
+        in_tool_table = data.get("tool", {}).get("jax-lsp") is not None
+        settings = replace(settings, traced_line=_key_line(text, "traced", in_tool_table))
     if settings.target_jax_version is None and pyproject.name == "pyproject.toml":
         declared = _project_jax_version(data, pyproject.parent)
         settings = replace(settings, target_jax_version=declared)

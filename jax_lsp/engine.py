@@ -118,7 +118,7 @@ def check_source(
         external, questions = workspace.facts(document)
     if settings.traced:  # library mode: what the project's users trace
         config = os.path.join(settings.root, "pyproject.toml") if settings.root else None
-        incoming += library_traces(settings.traced, document, config)
+        incoming += library_traces(settings.traced, document, config, settings.traced_line)
     if answers:
         external = with_answers(external, answers)
     analysis = analyze_with(

@@ -7,10 +7,10 @@ Standard library only: the Jupyter server imports this module at its start.
 
 from __future__ import annotations
 
-import sys
 from typing import Any
 
 from jax_lsp import __version__
+from jax_lsp.import_path import module_command
 
 SERVER_KEY = "jax-lsp"
 SPEC_VERSION = 2  # the version of jupyter-lsp's spec schema this follows
@@ -56,7 +56,8 @@ def spec(manager: object = None) -> dict[str, dict[str, Any]]:
     return {
         SERVER_KEY: {
             "version": SPEC_VERSION,
-            "argv": [sys.executable, "-m", "jax_lsp", "serve"],
+            # Not `python -m`, which would import a `types.py` of the folder Jupyter runs in.
+            "argv": [*module_command("jax_lsp"), "serve"],
             "languages": ["python"],
             "mime_types": ["text/python", "text/x-python", "text/x-ipython"],
             "display_name": f"jax-lsp {__version__}",

@@ -12,6 +12,7 @@ import pytest
 import tomllib
 
 from jax_lsp import __version__
+from jax_lsp.import_path import module_command
 from jax_lsp.jupyter import SERVER_KEY, spec
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -22,7 +23,7 @@ def test_the_spec_starts_this_python_s_server():
     assert list(specs) == [SERVER_KEY]
     server = specs[SERVER_KEY]
     assert server["version"] == 2  # jupyter-lsp's spec schema version
-    assert server["argv"] == [sys.executable, "-m", "jax_lsp", "serve"]
+    assert server["argv"] == [*module_command("jax_lsp"), "serve"]  # never the user folder
     assert server["languages"] == ["python"]
     assert "text/x-ipython" in server["mime_types"]
     assert server["requires_documents_on_disk"] is False  # the text comes in the messages

@@ -18,8 +18,9 @@ from jax_lsp.settings_table import OPTIONS, SETTING_KEYS
 ROOT = Path(__file__).resolve().parent.parent
 EXTENSION = ROOT / "vscode-extension"
 
-# `Settings` fields no user sets by name: the command line's late selection, where the file was.
-INTERNAL_FIELDS = {"late_select", "late_ignore", "root", "extra"}
+# `Settings` fields no user sets by name: the command line's late selection, where the file
+# was and where it sets `traced`.
+INTERNAL_FIELDS = {"late_select", "late_ignore", "root", "traced_line", "extra"}
 # `check` flags that choose what the run does, not a setting of the project.
 RUN_FLAGS = {
     "--config",

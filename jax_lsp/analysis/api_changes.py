@@ -32,6 +32,9 @@ class ApiChange:
     advice: str = ""  # what to do, when no plain replacement says it
     # For `jax.ops.index_update`-style calls: the `.at[...]` method that replaces the call.
     at_method: str | None = None
+    # A name no release the table covers defines (users borrow it from `jax.tree_util` or
+    # NumPy): reported with every version, as AttributeError.
+    never_public: bool = False
 
     @property
     def use_instead(self) -> str:
@@ -41,6 +44,9 @@ class ApiChange:
             text = f"`{self.replacement}`"
             return f"{text} ({self.advice})" if self.advice else text
         return self.advice
+
+
+_NEVER = "0"  # the "release" removing a name no release had: before every version
 
 
 def _rows() -> tuple[ApiChange, ...]:
@@ -60,6 +66,11 @@ def _rows() -> tuple[ApiChange, ...]:
     ):
         add(f"jax.{old}", "0.4.26", "0.6.0", f"jax.tree.{new}", True)
     add("jax.treedef_is_leaf", "0.4.26", "0.6.0", "jax.tree_util.treedef_is_leaf", True)
+    # Never top-level aliases (0.3.25 to 0.10.2 checked): `jax.tree_util` has them.
+    for old in ("tree_reduce",):
+        rows.append(
+            ApiChange(f"jax.{old}", None, _NEVER, f"jax.tree_util.{old}", True, never_public=True)
+        )
     add("jax.tree_multimap", "0.3.5", "0.3.16", "jax.tree.map", True)
     add("jax.tree_util.tree_multimap", "0.3.5", "0.3.16", "jax.tree_util.tree_map", True)
     add(
@@ -120,6 +131,15 @@ def _rows() -> tuple[ApiChange, ...]:
     )
     # NumPy aliases that NumPy itself dropped.
     add("jax.numpy.msort", "0.4.1", "0.4.9", advice="`jnp.sort(a, axis=0)`")
+    rows.append(
+        ApiChange(
+            "jax.numpy.asfarray",
+            None,
+            _NEVER,
+            advice="`jnp.asarray(a, dtype=float)` (NumPy 2 removed `np.asfarray` too)",
+            never_public=True,
+        )
+    )
     for old, new in (
         ("alltrue", "all"),
         ("sometrue", "any"),

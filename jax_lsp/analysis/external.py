@@ -72,6 +72,9 @@ class ExternalFacts:
     # (`DEFAULT = Config()`).
     unhashable_instances: str | None = None
     unhashable_value: str | None = None
+    # A module-level alias of a container type (`Cache = dict[str, jax.Array]`): "dict",
+    # "list" or "tuple", what a parameter annotated with it holds (a pytree node, no array).
+    container_form: str | None = None
 
     @property
     def read_by_models(self) -> bool:
@@ -94,6 +97,7 @@ class ExternalFacts:
             or self.quiet_linen
             or self.unhashable_instances is not None
             or self.unhashable_value is not None
+            or self.container_form is not None
         )
 
 

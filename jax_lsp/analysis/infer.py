@@ -18,14 +18,14 @@ import sys
 import time
 import weakref
 from collections import OrderedDict
-from collections.abc import Callable, Collection, Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from jax_lsp.analysis.boolean_args import returned_booleans
 from jax_lsp.analysis.document import Document, UnitSource, first_line
 from jax_lsp.analysis.external import CallSite, ExternalFacts, facts_key
-from jax_lsp.analysis.flow import annotation_kind
+from jax_lsp.analysis.flow import annotation_container, annotation_kind
 from jax_lsp.analysis.hashing import class_unhashable
 from jax_lsp.analysis.imports import Resolver, import_bindings
 from jax_lsp.analysis.keys import key_conditions
@@ -46,7 +46,7 @@ from jax_lsp.analysis.nodes import (
 from jax_lsp.analysis.sharding import EXPLICIT_MESH_NAMES
 from jax_lsp.analysis.summary import ClassRecord, FunctionNode, transform_of
 from jax_lsp.analysis.unit_memo import per_unit
-from jax_lsp.analysis.values import Container, portable
+from jax_lsp.analysis.values import Container, Instance, Value, portable
 from jax_lsp.analysis.workspace import (
     Target,
     absolute_module,
@@ -803,16 +803,25 @@ def _class_facts(model: ModuleModel, name: str) -> ExternalFacts | None:
     every = model.instance_of_class(name, every_leaf=True)
     fields: dict[str, object] = {}
     if some is not None and every is not None:
-        fields["instance_fields"] = tuple((key, portable(value)) for key, value in some.fields)
-        fields["leaf_instance_fields"] = tuple(
-            (key, portable(value)) for key, value in every.fields
-        )
+        fields["instance_fields"] = _portable_fields(some)
+        fields["leaf_instance_fields"] = _portable_fields(every)
     if name in model.key_facts.quiet_linen_classes:
         fields["quiet_linen"] = True
     unhashable = class_unhashable(model.classes[name])
     if unhashable is not None:
         fields["unhashable_instances"] = unhashable
     return ExternalFacts(False, instance_attributes=model.instance_attributes(name), **fields)
+
+
+def _portable_fields(instance: Instance) -> tuple[tuple[str, Value], ...]:
+    """The fields of a traced instance as an importer holds them: a field holding an
+    instance of a PyTree class keeps its own fields (`params.pedestal.mode`)."""
+    return tuple(
+        (key, Instance(value.class_name, _portable_fields(value)))
+        if type(value) is Instance
+        else (key, portable(value))
+        for key, value in instance.fields
+    )
 
 
 def _class_answer(
@@ -843,6 +852,9 @@ def _value_facts(model: ModuleModel, name: str) -> ExternalFacts | None:
     its importers may hold it: None when nothing of it is known."""
     if name not in model.stable_globals or name in model.functions:
         return None
+    form = annotation_container(model.stable_globals[name], model.resolver)
+    if form is not None:  # `Cache = dict[str, jax.Array]`: a type alias
+        return ExternalFacts(False, container_form=form)
     value = portable(model.global_values.get(name, Kind.UNKNOWN))
     unhashable = _unhashable_instance(model, name)
     if unhashable is not None:
@@ -1000,6 +1012,10 @@ class _Lookups:
         self._files: dict[str, Path | None] = {}
         self._entries: dict[Path, _ModuleEntry | None] = {}
 
+    @property
+    def roots(self) -> tuple[Path, ...]:
+        return self._roots
+
     def file(self, module: str) -> Path | None:
         if module not in self._files:
             self._files[module] = module_file(module, self._roots)
@@ -1057,7 +1073,9 @@ def _engine_value(
             if parsed is not None and name in parsed.assigned:
                 answer = _answer(cache, entry, name, file)
                 if isinstance(answer, ExternalFacts) and (
-                    answer.value is not None or answer.unhashable_value is not None
+                    answer.value is not None
+                    or answer.unhashable_value is not None
+                    or answer.container_form is not None
                 ):
                     return answer
                 return None
@@ -1094,7 +1112,7 @@ def local_external_facts(
     bindings = imported_bindings(document, path, roots, cache)
     spelled = _spelled_callables(document, bindings)
     bases = _base_names(document) if bindings[0] else frozenset()
-    readers = _class_readers(document, bindings[0].keys())
+    readers = _class_readers(document, bindings)
     if "rngs" in document.text:  # `apply(..., rngs=...)`: whether the modules called draw
         readers = readers.union(spelled)
     return document.lineage.reuse_while(
@@ -1151,18 +1169,24 @@ def _unit_class_readers(source: UnitSource) -> frozenset[str]:
     )
 
 
-def _class_readers(document: Document, names: Collection[str]) -> frozenset[str]:
-    """Those of `names` whose class facts the document's model may read: the names that
-    annotate a parameter of one of its functions bare (`def step(state: EnvState)`, where a
-    PyTree class's fields are read: `ObjectFacts._imported_instances`) or that one of its
-    classes derives from (`class Agent(Base)`, `Base[T]`, where the attributes instances
-    hold are read: `ObjectFacts._imported_class_attributes`). Each unit's statements are
-    walked once per text (a class member by member): cheaper than testing its text for the
-    names at every keystroke."""
-    if not names:
+def _class_readers(document: Document, bindings: Bindings) -> frozenset[str]:
+    """The spellings of imported names whose class facts the document's model may read:
+    those that annotate a parameter of one of its functions or a field of one of its classes
+    bare (`def step(state: EnvState)`, `params: config.Params`, where a PyTree class's fields
+    are read: `ObjectFacts._imported_instances`) or that one of its classes derives from
+    (`class Agent(Base)`, `Base[T]`, where the attributes instances hold are read:
+    `ObjectFacts._imported_class_attributes`). Each unit's statements are walked once per
+    text (a class member by member): cheaper than testing its text for the names at every
+    keystroke."""
+    names, modules = bindings
+    if not names and not modules:
         return frozenset()
     found = _units_union(document, _unit_class_readers)
-    return frozenset(found.intersection(names))
+    return frozenset(
+        spelling
+        for spelling in found
+        if spelling in names or spelling.rpartition(".")[0] in modules
+    )
 
 
 _MEMBER_CLASS_READERS: weakref.WeakKeyDictionary[ast.AST, frozenset[str]] = (
@@ -1171,25 +1195,50 @@ _MEMBER_CLASS_READERS: weakref.WeakKeyDictionary[ast.AST, frozenset[str]] = (
 
 
 def _class_fact_readers(root: ast.AST) -> frozenset[str]:
-    """The names that annotate a parameter bare or are a class's base, under `root`."""
+    """The names (`Cls`, `module.Cls`) that annotate a parameter bare or are a class's base,
+    under `root`."""
     found: set[str] = set()
     for node in walk_statements(root):
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
             arguments = node.args
             for arg in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs):
-                if isinstance(arg.annotation, ast.Name):
-                    found.add(arg.annotation.id)
+                if arg.annotation is not None and (spelling := _class_spelling(arg.annotation)):
+                    found.add(spelling)
         elif isinstance(node, ast.ClassDef):
             found |= _class_fact_readers_of(node)
     return frozenset(found)
 
 
+def _class_spelling(annotation: ast.expr) -> str | None:
+    """The name an annotation gives a class by (`Cls`, `module.Cls`), `Cls | None` and
+    `Optional[Cls]` included."""
+    if isinstance(annotation, ast.BinOp) and isinstance(annotation.op, ast.BitOr):
+        sides = [annotation.left, annotation.right]
+        others = [s for s in sides if not (isinstance(s, ast.Constant) and s.value is None)]
+        return dotted_name(others[0]) if len(others) == 1 else None
+    if isinstance(annotation, ast.Subscript):
+        head = dotted_name(annotation.value) or ""
+        return dotted_name(annotation.slice) if head.rpartition(".")[2] == "Optional" else None
+    return dotted_name(annotation)
+
+
 def _class_fact_readers_of(node: ast.ClassDef) -> frozenset[str]:
-    """The names a class statement derives from (`Base`, `Base[T]`)."""
+    """The names a class statement derives from (`Base`, `Base[T]`), and those its fields
+    are annotated with bare (`pedestal: params.Pedestal`)."""
     return frozenset(
-        base.id
-        for base in (b.value if isinstance(b, ast.Subscript) else b for b in node.bases)
-        if isinstance(base, ast.Name)
+        [
+            *(
+                base.id
+                for base in (b.value if isinstance(b, ast.Subscript) else b for b in node.bases)
+                if isinstance(base, ast.Name)
+            ),
+            *(
+                spelling
+                for statement in node.body
+                if isinstance(statement, ast.AnnAssign)
+                and (spelling := dotted_name(statement.annotation))
+            ),
+        ]
     )
 
 
@@ -1216,6 +1265,19 @@ def _read_facts(
             found = _engine_value(target, lookups, local in bases, local in readers)
             if found is not None:
                 facts[local] = found
+    # Classes of imported modules whose class facts are read (`state: envs.EnvState`).
+    for spelling in readers:
+        head, _, attribute = spelling.rpartition(".")
+        if head in bindings[1] and spelling not in facts and spelling not in unanswered:
+            found = _engine_value(Target(bindings[1][head], attribute), lookups, False, True)
+            if found is not None:
+                facts[spelling] = found
+    for spelling in readers:
+        known = facts.get(spelling)
+        if known is not None and known.instance_fields is not None:
+            target = spelled.get(spelling) or _reader_target(spelling, bindings)
+            if target is not None:
+                facts[spelling] = _with_imported_fields(known, target, lookups, 0)
     # Names (and modules) imported from a module that may build meshes with explicit axes: a
     # mesh, or an array placed on one, may come in through any of them. Held by the imported
     # name's spelling, as a call's facts are; a name called too keeps its call facts, and
@@ -1228,6 +1290,80 @@ def _read_facts(
             else replace(known, explicit_meshes=True)
         )
     return (facts, unanswered), lookups.still_hold
+
+
+def _reader_target(spelling: str, bindings: Bindings) -> Target | None:
+    """What an imported name (`Cls`) or a module's attribute (`module.Cls`) names."""
+    names, modules = bindings
+    if spelling in names:
+        return names[spelling]
+    head, _, attribute = spelling.rpartition(".")
+    return Target(modules[head], attribute) if head in modules else None
+
+
+_MAX_NESTED_CLASSES = 3  # a PyTree field of a PyTree field of ...
+
+
+def _with_imported_fields(
+    facts: ExternalFacts, target: Target, lookups: _Lookups, depth: int
+) -> ExternalFacts:
+    """The facts of a PyTree class with the fields its module declares with a PyTree class
+    imported in turn (`pedestal: pedestal_params.RuntimeParams`) holding instances of it,
+    whose own static fields stay Python values (`params.pedestal.mode`). Read through
+    `lookups`, so that an edit of any module on the way is seen."""
+    defined = _class_definition(target, lookups)
+    if defined is None or depth >= _MAX_NESTED_CLASSES:
+        return facts
+    file, entry, node = defined
+    document = lookups.cache.document(file, entry)
+    if document is None:
+        return facts
+    bindings = imported_bindings(document, str(file), lookups.roots, lookups.cache)
+    some, every = dict(facts.instance_fields or ()), dict(facts.leaf_instance_fields or ())
+    for statement in node.body:
+        if not (isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name)):
+            continue
+        name = statement.target.id
+        spelling = dotted_name(statement.annotation)
+        held_target = _reader_target(spelling, bindings) if spelling else None
+        if held_target is None or some.get(name) is Kind.STATIC:
+            continue
+        held = _engine_value(held_target, lookups, False, True)
+        if held is None or held.instance_fields is None:
+            continue
+        held = _with_imported_fields(held, held_target, lookups, depth + 1)
+        some[name] = Instance(spelling, held.instance_fields or ())
+        every[name] = Instance(spelling, held.leaf_instance_fields or ())
+    return replace(
+        facts,
+        instance_fields=tuple(sorted(some.items())),
+        leaf_instance_fields=tuple(sorted(every.items())),
+    )
+
+
+def _class_definition(
+    target: Target, lookups: _Lookups
+) -> tuple[Path, _ModuleEntry, ast.ClassDef] | None:
+    """The module file, version and class statement of the class `target` names, following
+    re-exports."""
+    cache = lookups.cache
+    for _ in range(_MAX_REEXPORT_DEPTH):
+        found = lookups.entry(target.module)
+        if found is None:
+            return None
+        file, entry = found
+        parsed = cache.parsed_facts(file, entry)
+        if parsed is None:
+            return None
+        if target.attribute in parsed.classes:
+            model = cache.model(file, entry)
+            record = model.classes.get(target.attribute) if model is not None else None
+            return (file, entry, record.node) if record is not None else None
+        following = parsed.reexports.get(target.attribute)
+        if following is None:
+            return None
+        target = following
+    return None
 
 
 def _from_explicit_mesh_modules(bindings: Bindings, lookups: _Lookups) -> list[str]:

@@ -50,8 +50,10 @@ from jax_lsp.analysis.keys import (
     returned_arguments,
 )
 from jax_lsp.analysis.linen_draws import module_bound_names, quiet_linen_classes
+from jax_lsp.analysis.model_parts import intern_key
 from jax_lsp.analysis.model_view import ModelFact, ModelView
-from jax_lsp.analysis.summary import FunctionNode, unit_summary
+from jax_lsp.analysis.nodes import has_params, is_staticmethod
+from jax_lsp.analysis.summary import FunctionNode, FunctionRecord, unit_summary
 from jax_lsp.analysis.traced import all_params, positional_params
 from jax_lsp.analysis.unit_memo import Keyed, per_unit
 
@@ -202,35 +204,57 @@ class KeyFacts(ModelFact):
         being consumed."""
         if self._key_summaries is None:
             helpers = self.key_helpers
+            aliases, imported = self.model.aliases, self.model.imported
+            makers, drawers = self._keyed_makers, self.rng_stream_drawers
+            initializers = self.model.module_globals.initializer_globals
+            source_of = self.model._source_of
+            candidates = [
+                (name, record.node)
+                for name, record in self.model.functions.items()
+                if named_by_calls(record)
+                and not isinstance(record.node, ast.Lambda)
+                and has_params(record.node)
+            ]
             summaries: dict[str, KeySummary] = {}
+            known = _NO_SUMMARIES
             for _ in range(2):  # a derived use through one helper of the module
                 found: dict[str, KeySummary] = {}
-                for name, record in self.model.functions.items():
-                    node = record.node
-                    if isinstance(node, ast.Lambda) or not all_params(node):
-                        continue
-                    if not named_by_calls(record):
-                        continue
-                    returned = returned_keys(node, helpers.get(name, frozenset()))
-                    derived: tuple = ()
-                    text = self.model._source_of[node].node_lines(node)
-                    if may_use_library_key(text) or any(h in text for h in summaries):
-                        base = self._consumer_role(node)
-
-                        def role(call, base=base, known=summaries):
-                            found_role = base(call)
-                            if found_role is None and known:
-                                found_role = derived_helper_key(call, self.model.functions, known)
-                            return found_role
-
-                        derived = derived_params(node, role)
-                    if returned or derived:
-                        found[name] = KeySummary(derived, returned)
+                for name, node in candidates:
+                    summary = _function_key_summary(
+                        source_of[node],
+                        node,
+                        helpers.get(name, frozenset()),
+                        aliases,
+                        imported,
+                        makers,
+                        initializers,
+                        drawers,
+                        known,
+                    )
+                    if summary is not None:
+                        found[name] = summary
                 if found == summaries:
                     break
                 summaries = found
+                known = self._known_summaries(summaries)
             self._key_summaries = summaries
         return self._key_summaries
+
+    def _known_summaries(self, summaries: dict[str, KeySummary]) -> Keyed[KnownSummaries]:
+        """`summaries` with the records of their functions, as a derived use through one of
+        them reads them (`derived_helper_key`): keyed by what it reads of each."""
+        functions = {path: self.model.functions[path] for path in summaries}
+        key = tuple(
+            (
+                path,
+                summary,
+                functions[path].class_name,
+                is_staticmethod(functions[path].node),
+                tuple(positional_params(functions[path].node)),
+            )
+            for path, summary in sorted(summaries.items())
+        )
+        return Keyed((summaries, functions), intern_key(key))
 
     def _helpers_through_calls(
         self, helpers: dict[str, frozenset[str]]
@@ -370,6 +394,16 @@ class KeyFacts(ModelFact):
     @cached_property
     def _stored_draws(self) -> dict[str, dict[str, str]]:
         return {}
+
+    @cached_property
+    def drawing_classes(self) -> frozenset[str]:
+        """The classes of the module whose code may draw from a key: the only ones whose
+        methods `stored_key_draws` and `method_key_params` can find a draw in."""
+        return frozenset(
+            name
+            for name, record in self.model.classes.items()
+            if self._may_draw(self.model._source_of[record.node])
+        )
 
     def method_key_params(self, class_name: str, method: str) -> frozenset[str]:
         """The parameters (after `self`) whose key a plain method of a class of the module
@@ -563,6 +597,45 @@ def _unit_key_helpers(
         if drawn := consumed_params(node, role):
             helpers[called_as(record)] = drawn
     return helpers
+
+
+# Key summaries known so far, with the records of their functions (`_known_summaries`).
+KnownSummaries = tuple[dict[str, KeySummary], dict[str, FunctionRecord]]
+_NO_SUMMARIES: Keyed[KnownSummaries] = Keyed(({}, {}), intern_key(()))
+
+
+@per_unit
+def _function_key_summary(
+    source: UnitSource,
+    node: ast.FunctionDef | ast.AsyncFunctionDef,
+    consumed: frozenset[str],
+    aliases: Keyed[Resolver],
+    imported: Keyed[Mapping[str, ExternalFacts]],
+    makers: Keyed[dict[str, str]],
+    initializers: frozenset[str],
+    drawers: frozenset[str],
+    known: Keyed[KnownSummaries],
+) -> KeySummary | None:
+    """What the callers of a module function (`node`, of the unit) see of its key
+    parameters (`KeyFacts.key_summaries`), given the parameters it consumes and the
+    summaries found so far (`known`): None when nothing."""
+    returned = returned_keys(node, consumed)
+    derived: tuple = ()
+    summaries, functions = known.value
+    text = source.node_lines(node)
+    if may_use_library_key(text) or any(h in text for h in summaries):
+        base = consumer_role(node, aliases, initializers, makers.value, imported.value, drawers)
+
+        def role(call: ast.Call) -> object:
+            found_role = base(call)
+            if found_role is None and summaries:
+                found_role = derived_helper_key(call, functions, summaries)
+            return found_role
+
+        derived = derived_params(node, role)
+    if returned or derived:
+        return KeySummary(derived, returned)
+    return None
 
 
 def consumer_role(

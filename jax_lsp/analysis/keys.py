@@ -1034,6 +1034,34 @@ def in_assertion(call: ast.Call, scope: ast.AST) -> bool:
     return False
 
 
+def results_compared(first: ast.Call, second: ast.Call, scope: ast.AST) -> bool:
+    """Are what `first` and `second` give bound to names that one assertion compares
+    (`expected = sample_a(key)`, `actual = sample_b(key)`, `assert_allclose(expected,
+    actual)`)? Two implementations given one key on purpose: the same numbers are the point."""
+    bound: dict[int, set[str]] = {id(first): set(), id(second): set()}
+    assertions: list[ast.AST] = []
+    for node in walk_nodes(scope):
+        if isinstance(node, ast.Assign | ast.AnnAssign) and node.value is not None:
+            inside = {id(n) for n in walk_nodes(node.value)}
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for call in (first, second):
+                if id(call) in inside:
+                    bound[id(call)] |= {
+                        n.id for t in targets for n in walk_nodes(t) if isinstance(n, ast.Name)
+                    }
+        elif isinstance(node, ast.Assert):
+            assertions.append(node.test)
+        elif _is_assertion_call(node):
+            assertions.append(node)
+    if not bound[id(first)] or not bound[id(second)]:
+        return False
+    for assertion in assertions:
+        named = {n.id for n in walk_nodes(assertion) if isinstance(n, ast.Name)}
+        if named & bound[id(first)] and named & bound[id(second)]:
+            return True
+    return False
+
+
 def _call_arguments(call: ast.Call) -> list[ast.expr]:
     return [*call.args, *(k.value for k in call.keywords)]
 

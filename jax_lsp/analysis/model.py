@@ -649,6 +649,10 @@ class ModuleModel:
     def object_key_draws(self) -> dict[str, tuple[str, str]]:
         return self.key_facts.object_key_draws
 
+    @property
+    def key_drawing_classes(self) -> frozenset[str]:
+        return self.key_facts.drawing_classes
+
     def method_key_params(self, class_name: str, method: str) -> frozenset[str]:
         return self.key_facts.method_key_params(class_name, method)
 

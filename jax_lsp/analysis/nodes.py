@@ -299,6 +299,12 @@ def is_classmethod(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) ->
     )
 
 
+def has_params(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> bool:
+    """Does the function take any parameter (`all_params` not empty)?"""
+    args = node.args
+    return bool(args.posonlyargs or args.args or args.kwonlyargs or args.vararg or args.kwarg)
+
+
 def all_params(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> list[str]:
     args = node.args
     names = [*map(_PARAM_NAME, args.posonlyargs), *map(_PARAM_NAME, args.args)]

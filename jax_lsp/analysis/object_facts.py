@@ -21,6 +21,7 @@ from jax_lsp.analysis.attributes import (
     instance_events,
 )
 from jax_lsp.analysis.crossing import NO_FOREIGN
+from jax_lsp.analysis.declared_containers import without_none
 from jax_lsp.analysis.document import Unit, UnitSource
 from jax_lsp.analysis.external import ExternalFacts
 from jax_lsp.analysis.fields import boolean_entries, boolean_fields
@@ -30,11 +31,11 @@ from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.model_parts import ELEMENTS, attribute_constructors
 from jax_lsp.analysis.model_view import ModelFact, ModelView
 from jax_lsp.analysis.names import binds_locally
-from jax_lsp.analysis.nodes import is_staticmethod, positional_params, walk_nodes
+from jax_lsp.analysis.nodes import dotted_name, is_staticmethod, positional_params, walk_nodes
 from jax_lsp.analysis.objects import field_values, self_assignments
 from jax_lsp.analysis.pytrees import flattens_fields, is_registered_pytree
 from jax_lsp.analysis.shapes import ArrayShape, ShapeTracker
-from jax_lsp.analysis.summary import ClassRecord, FunctionNode, FunctionRef
+from jax_lsp.analysis.summary import ClassRecord, FunctionNode, FunctionRef, unit_summary
 from jax_lsp.analysis.text import identifiers
 from jax_lsp.analysis.traced import TraceInfo, all_params
 from jax_lsp.analysis.unit_memo import Keyed, per_unit
@@ -42,6 +43,7 @@ from jax_lsp.analysis.values import Instance, Object, Value, merge_values
 from jax_lsp.analysis.workspace import real_file
 
 _MAX_CLASS_ROUNDS = 4  # helpers passing an object on to helpers
+_MAX_NESTED_INSTANCES = 3  # a PyTree field of a PyTree field of ...
 
 
 class ObjectFacts(ModelFact):
@@ -272,19 +274,12 @@ class ObjectFacts(ModelFact):
             self.__dict__["passed_choices"] = {}
             return {}
         names = {name for bound in constructed.values() for name in bound}
-        units = [unit for unit in self.model.document.units if unit.tree is not None]
-        sites: list[tuple[FunctionNode | None, FunctionRef, ast.Call, int]] = []
-        for unit, summary in zip(units, self.model.summaries, strict=True):
-            sites += [(c.caller, c.callee, c.node, unit.start_line) for c in summary.calls]
-            sites += [
-                (a.enclosing, a.target, a.call, unit.start_line)
-                for a in summary.applications
-                if a.call is not None
-            ]
         found: dict[FunctionNode, dict[str, str]] = {}
         mixed: set[tuple[FunctionNode, str]] = set()
         # The classes each parameter is given: two or more make it one of them.
         seen: dict[tuple[FunctionNode, str], set[str]] = {}
+        # The parameters of each function in `seen`, in the order they entered it.
+        seen_params: dict[FunctionNode, list[str]] = {}
         for node, params in incoming.items():
             found[node] = dict(params)
             names |= params.keys()
@@ -292,25 +287,37 @@ class ObjectFacts(ModelFact):
             for param, held in params.items():
                 mixed.add((node, param))
                 seen[(node, param)] = set(held)
+                seen_params.setdefault(node, []).append(param)
                 names.add(param)
         choices = self.construction_choices
         names |= {name for bound in choices.values() for name in bound}
         constructing = bool(self.model.references.constructing_functions)
-        # Only a name or a call can be an instance: the other calls pass none in any round.
+        aliases = self.model.aliases
+        # A call passes an instance when an argument is `Cls(...)` (or any call, while some
+        # function constructs), or a name that may hold one (`names`, which grows).
         candidates = []
-        for caller, ref, call, unit_start in sites:
-            arguments = [*call.args, *(k.value for k in call.keywords)]
-            if any(type(arg) is ast.Name or type(arg) is ast.Call for arg in arguments):
-                candidates.append((caller, ref, call, unit_start, arguments))
+        for unit in self.model.document.units:
+            if unit.tree is None:
+                continue
+            for caller, ref, call, given, called, calls in _class_sites(unit.source, aliases):
+                sure = calls and (constructing or not classes.keys().isdisjoint(called))
+                candidates.append((caller, ref, call, unit.start_line, given, sure))
+        # A call's instances passed read only its caller's entries (`found`, `seen` and
+        # `mixed` of the caller), and passing the same again changes nothing: a call is
+        # worked out again only when its caller's entries changed since (`changes`: the
+        # count of changes so far, `changed_at` by function, `asked_at` by call).
+        changes = 0
+        changed_at: dict[FunctionNode, int] = {}
+        asked_at: dict[int, int] = {}
         for _ in range(_MAX_CLASS_ROUNDS):  # a parameter that receives one may pass it on
             changed = False
-            for caller, ref, call, unit_start, arguments in candidates:
-                if not any(
-                    _may_hold_instance(arg, names, classes)
-                    or (constructing and type(arg) is ast.Call)
-                    for arg in arguments
-                ):
+            for index, (caller, ref, call, unit_start, given, sure) in enumerate(candidates):
+                if not sure and names.isdisjoint(given):
                     continue
+                last = asked_at.get(index)
+                if last is not None and changed_at.get(caller, -1) <= last:  # type: ignore[arg-type]
+                    continue
+                asked_at[index] = changes
                 resolved = self.model.references.resolve_ref(ref, unit_start + call.lineno)
                 if resolved is None:
                     continue
@@ -325,16 +332,15 @@ class ObjectFacts(ModelFact):
                     own.update(found.get(caller, {}))
                     own_choices.update(choices.get(caller, {}))
                     own_choices.update(
-                        (param, frozenset(held))
-                        for (node, param), held in seen.items()
-                        if node is caller and (node, param) in mixed
+                        (param, frozenset(seen[(caller, param)]))
+                        for param in seen_params.get(caller, ())
+                        if (caller, param) in mixed
                     )
                 passed = list(
                     _instances_passed(
                         callee, call, ref, own, classes, self.model.references.returned_class
                     )
                 )
-                given = {arg.id for arg in arguments if type(arg) is ast.Name}
                 for name, held in own_choices.items():
                     if name not in given:
                         continue
@@ -348,10 +354,15 @@ class ObjectFacts(ModelFact):
                             self.model.references.returned_class,
                         )
                 for param, class_name in passed:
-                    held = seen.setdefault((callee, param), set())
+                    held = seen.get((callee, param))
+                    if held is None:
+                        held = seen[(callee, param)] = set()
+                        seen_params.setdefault(callee, []).append(param)
                     if class_name not in held:
                         held.add(class_name)
                         changed = True
+                        changes += 1
+                        changed_at[callee] = changes
                     params = found.setdefault(callee, {})
                     if (callee, param) in mixed or params.get(param) == class_name:
                         continue
@@ -362,6 +373,8 @@ class ObjectFacts(ModelFact):
                         params[param] = class_name
                         names.add(param)
                     changed = True
+                    changes += 1
+                    changed_at[callee] = changes
             if not changed:
                 break
         passed_choices: dict[FunctionNode, dict[str, frozenset[str]]] = {}
@@ -440,31 +453,41 @@ class ObjectFacts(ModelFact):
 
     def instance_of_class(self, class_name: str, every_leaf: bool = False) -> Instance | None:
         """A traced instance of the module's class `class_name`, if it is a PyTree (what its
-        importers' traced code holds: `ExternalFacts.instance_fields`)."""
-        return self._instance(class_name, every_leaf)
+        importers' traced code holds: `ExternalFacts.instance_fields`). Its fields holding
+        instances of imported classes are the importer's to fill (`infer.py`): what this
+        model knows of them depends on the facts it was built with."""
+        return self._instance(class_name, every_leaf, imported=False)
 
     def _imported_instances(self, node: FunctionNode, info: TraceInfo) -> dict[str, Instance]:
         """Traced parameters annotated with a PyTree class imported from a workspace module
         (`state: EnvState`): instances whose fields have the values that module gives them."""
-        external = self.model.external or {}
         args = node.args
         found: dict[str, Instance] = {}
         for arg in [*args.posonlyargs, *args.args, *args.kwonlyargs]:
-            annotation = arg.annotation
-            if arg.arg not in info.traced_params or not isinstance(annotation, ast.Name):
+            if arg.arg not in info.traced_params or arg.annotation is None:
                 continue
-            facts = external.get(annotation.id)
-            if facts is None or facts.instance_fields is None:
-                continue
-            if (
-                annotation.id in self.model.classes
-                or annotation.id in self.model.module_globals.global_values
-            ):
-                continue  # bound here too: the annotation may name another class
-            every_leaf = arg.arg in info.all_leaves and facts.leaf_instance_fields is not None
-            fields = facts.leaf_instance_fields if every_leaf else facts.instance_fields
-            found[arg.arg] = Instance(annotation.id, fields)
+            held = self._imported_instance(arg.annotation, arg.arg in info.all_leaves)
+            if held is not None:
+                found[arg.arg] = held
         return found
+
+    def _imported_instance(self, annotation: ast.expr, every_leaf: bool) -> Instance | None:
+        """A traced instance of the PyTree class `annotation` names, imported from a
+        workspace module (`EnvState`, `params.RuntimeParams`), with the fields that module
+        gives it. `Cls | None` too: a traced None is no object, and the fields are read only
+        where the object is given."""
+        spelling = dotted_name(without_none(annotation, self.model.resolver))
+        if spelling is None:
+            return None
+        facts = (self.model.external or {}).get(spelling)
+        if facts is None or facts.instance_fields is None:
+            return None
+        head = spelling.partition(".")[0]
+        if head in self.model.classes or head in self.model.module_globals.global_values:
+            return None  # bound here too: the annotation may name another class
+        every_leaf = every_leaf and facts.leaf_instance_fields is not None
+        fields = facts.leaf_instance_fields if every_leaf else facts.instance_fields
+        return Instance(spelling, fields)
 
     def self_object(self, node: FunctionNode) -> tuple[tuple[str, Object], ...]:
         """The `self` of a method nothing traces: an object of its class whose attributes hold
@@ -607,7 +630,9 @@ class ObjectFacts(ModelFact):
             classes = {**classes, positional[0]: record.class_name}
         return classes
 
-    def _instance(self, class_name: str, every_leaf: bool = False) -> Instance | None:
+    def _instance(
+        self, class_name: str, every_leaf: bool = False, depth: int = 0, imported: bool = True
+    ) -> Instance | None:
         """A traced instance of the class, if it is a PyTree (else JAX would not take it).
         `every_leaf`: passed through a transformation tracing every leaf (`jax.jit`)."""
         record = self.model.classes.get(class_name)
@@ -617,7 +642,26 @@ class ObjectFacts(ModelFact):
             return None
         every_leaf = every_leaf and flattens_fields(record, self.model.summaries)
         source = self.model._source_of[record.node]
-        return _traced_instance(source, record, self.model.aliases, every_leaf)
+        instance = _traced_instance(source, record, self.model.aliases, every_leaf)
+        if depth >= _MAX_NESTED_INSTANCES:
+            return instance
+        # A field declared with a PyTree class holds an instance of it, flattened in turn:
+        # its own static fields stay Python values (`params.pedestal.mode`).
+        nested: dict[str, Value] = {}
+        for name, annotation in _field_annotations(record.node):
+            if instance.attribute(name) is Kind.STATIC:
+                continue
+            if isinstance(annotation, ast.Name) and annotation.id in self.model.classes:
+                held = self._instance(annotation.id, every_leaf, depth + 1, imported)
+            else:
+                held = self._imported_instance(annotation, every_leaf) if imported else None
+            if held is not None:
+                nested[name] = held
+        if not nested:
+            return instance
+        return Instance(
+            instance.class_name, tuple(sorted({**dict(instance.fields), **nested}.items()))
+        )
 
     @cached_property
     def boolean_fields(self) -> dict[str, frozenset[str]]:
@@ -826,6 +870,31 @@ _BARE_BASES = frozenset(
 )
 
 
+@per_unit
+def _class_sites(
+    source: UnitSource, aliases: Keyed[Resolver]
+) -> tuple[
+    tuple[FunctionNode | None, FunctionRef, ast.Call, frozenset[str], frozenset[str], bool], ...
+]:
+    """The unit's calls and called transformations that may pass an instance of a class
+    (`ObjectFacts.passed_classes`): those with an argument that is a name or a call. Each
+    with its caller, what it calls, the names among its arguments, the names its argument
+    calls call (`Cls(...)`), and whether an argument is a call."""
+    summary = unit_summary(source, aliases)
+    sites = [(c.caller, c.callee, c.node) for c in summary.calls]
+    sites += [(a.enclosing, a.target, a.call) for a in summary.applications if a.call is not None]
+    found = []
+    for caller, ref, call in sites:
+        arguments = [*call.args, *(k.value for k in call.keywords)]
+        calls = [arg for arg in arguments if isinstance(arg, ast.Call)]
+        given = frozenset(arg.id for arg in arguments if isinstance(arg, ast.Name))
+        if not calls and not given:
+            continue  # only a name or a call can be an instance
+        called = frozenset(c.func.id for c in calls if isinstance(c.func, ast.Name))
+        found.append((caller, ref, call, given, called, bool(calls)))
+    return tuple(found)
+
+
 def _own_lambdas(function: FunctionNode) -> Iterator[ast.Lambda]:
     """The lambdas of `function`'s body, not those of the functions and classes it defines."""
     pending: list[ast.AST] = [*function.args.defaults, *function.body]
@@ -836,12 +905,6 @@ def _own_lambdas(function: FunctionNode) -> Iterator[ast.Lambda]:
         if isinstance(node, ast.Lambda):
             yield node
         pending.extend(ast.iter_child_nodes(node))
-
-
-def _may_hold_instance(arg: ast.expr, names: set[str], classes: Mapping[str, ClassRecord]) -> bool:
-    if isinstance(arg, ast.Name):
-        return arg.id in names
-    return isinstance(arg, ast.Call) and isinstance(arg.func, ast.Name) and arg.func.id in classes
 
 
 # Haiku transformations: how many arguments `apply` takes before the function's own.
@@ -939,6 +1002,13 @@ def _evaluate_in(
     interpreter = FlowInterpreter(context, {}, {})
     interpreter.env = names
     return interpreter.eval(value)
+
+
+def _field_annotations(node: ast.ClassDef) -> Iterator[tuple[str, ast.expr]]:
+    """(field, annotation) of each field the class body declares (`pedestal: Params`)."""
+    for statement in node.body:
+        if isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name):
+            yield statement.target.id, statement.annotation
 
 
 @per_unit

@@ -960,11 +960,11 @@ __all__ = ["ProjectTraces", "WorkspaceForeign"]
 
 
 def library_traces(
-    patterns: tuple[str, ...], document: Document, config_file: str | None
+    patterns: tuple[str, ...], document: Document, config_file: str | None, line: int = 0
 ) -> tuple[IncomingTrace, ...]:
     """Library mode: the traces the project's users give its API (`traced` in the settings,
-    glob patterns over dotted names), for the module of `document`: its model traces the
-    functions whose dotted names they match."""
+    glob patterns over dotted names, set at `line` of `config_file`), for the module of
+    `document`: its model traces the functions whose dotted names they match."""
     path = document_file(document)
     if not patterns or path is None:
         return ()
@@ -977,7 +977,7 @@ def library_traces(
         "[tool.jax-lsp] traced",
         None,
         config_file or "pyproject.toml",
-        Span(Position(0, 0), Position(0, 0)),
+        Span(Position(line, 0), Position(line, len("traced"))),
     )
     return tuple(
         IncomingTrace(pattern, "jit", True, True, frozenset(), frozenset(), (here,), module=module)

@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 from functools import cached_property
 
+from jax_lsp.analysis.declared_containers import declared_container
 from jax_lsp.analysis.document import UnitSource
 from jax_lsp.analysis.external import ExternalFacts
 from jax_lsp.analysis.flow import (
@@ -20,7 +21,6 @@ from jax_lsp.analysis.flow import (
     NEW_REF,
     FlowInterpreter,
     ScopeContext,
-    annotation_container,
     annotation_kind,
 )
 from jax_lsp.analysis.imports import Resolver, local_imports
@@ -421,7 +421,7 @@ class ScopeFacts(ModelFact):
             for path, node, refs in _unit_local_refs(source, aliases):
                 if functions[path].node is node:  # a name defined again: the last counts
                     local_refs[node] = refs
-        if not module_refs and not any(local_refs.values()):
+        if not module_refs and not local_refs:
             return {}  # no ref is made anywhere, so none is passed
         # Each unit's calls, then each unit's applications (`_ref_calls`), with the names
         # their arguments spell: a unit none of whose calls passes a name that may hold a
@@ -620,7 +620,7 @@ def _interpret_scope(
     for arg in [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]:
         declared = declared_kinds[arg.arg] = annotation_kind(arg.annotation, aliases.value)
         params[arg.arg] = declared or Kind.UNKNOWN
-        form = annotation_container(arg.annotation, aliases.value)
+        form = declared_container(arg.annotation, aliases.value, imported.value or {})
         if form is not None:
             containers[arg.arg] = form
     for name in all_params(node):
@@ -779,14 +779,14 @@ def _unit_local_refs(
     source: UnitSource, aliases: Keyed[Resolver]
 ) -> tuple[tuple[str, FunctionNode, frozenset[str]], ...]:
     """The names each function of the unit binds to a new ref (`_local_refs`), with its path
-    and node: a name defined again in a later unit is its last definition's."""
-    return tuple(
-        [
-            (record.path, record.node, _node_local_refs(record.node, aliases))
-            for record in unit_summary(source, aliases).functions
-            if not isinstance(record.node, ast.Lambda)
-        ]
-    )
+    and node, for the functions that bind some: a name defined again in a later unit is its
+    last definition's."""
+    found = [
+        (record.path, record.node, _node_local_refs(record.node, aliases))
+        for record in unit_summary(source, aliases).functions
+        if not isinstance(record.node, ast.Lambda)
+    ]
+    return tuple([entry for entry in found if entry[2]])
 
 
 def _node_local_refs(node: FunctionNode, aliases: Keyed[Resolver]) -> frozenset[str]:

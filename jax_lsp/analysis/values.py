@@ -201,6 +201,10 @@ def merge_values(first: Value, second: Value) -> Value:
         )
         kept = tuple((name, value) for name, value in fields if value is not Kind.UNKNOWN)
         return Object(first.class_name, kept) if kept else Kind.UNKNOWN
+    if (first is DERIVED and second is Kind.TRACED) or (first is Kind.TRACED and second is DERIVED):
+        # A tracer on one path, what an unseen call makes of tracers on the other (`x =
+        # helper(x)`, then `x = x.reshape(...)` under an `if`): still most likely a tracer.
+        return DERIVED
     return merge(kind_of(first), kind_of(second))
 
 

@@ -114,6 +114,25 @@ def _top_folder(folder: str) -> str:
     return folder
 
 
+_MAX_NAMESPACE_FOLDERS = 4
+
+
+def _enclosing_top_folder(folder: str) -> str:
+    """`_top_folder`, past folders without an `__init__.py` inside a package: namespace
+    subpackages (`pkg/_src/models/ops.py` with `pkg/__init__.py` only), which
+    `import pkg._src.models.ops` finds from the folder holding `pkg`. `folder`'s own top
+    when no package holds it."""
+    top = above = _top_folder(folder)
+    for _ in range(_MAX_NAMESPACE_FOLDERS):
+        parent = os.path.dirname(above)
+        if parent == above:
+            break
+        if os.path.isfile(os.path.join(parent, "__init__.py")):
+            return _top_folder(parent)
+        above = parent
+    return top
+
+
 def absolute_module(module: str | None, level: int, package: tuple[str, ...] | None) -> str | None:
     """The module `from <level dots><module> import` names, relative to `package`."""
     if not level:
@@ -156,7 +175,7 @@ def _folder_roots(root: str | None, folder: str | None) -> tuple[Path, ...]:
     if root:
         candidates += [root, os.path.join(root, "src")]
     if folder:
-        candidates += [folder, _top_folder(folder)]
+        candidates += [folder, _top_folder(folder), _enclosing_top_folder(folder)]
     roots: list[str] = []
     for candidate in candidates:
         resolved = os.path.realpath(candidate)

@@ -68,8 +68,10 @@ def _numbers_only(ctx: FixSite, value: ast.expr) -> bool:
     return ctx.kind(value) is Kind.STATIC
 
 
-def as_tuple_fix(value: ast.List, ctx: FixSite) -> Fix:
-    """The list display `[a, b]` as the tuple `(a, b)`: hashable, the same items."""
+def as_tuple_fix(value: ast.List, ctx: FixSite, tuple_alike: bool) -> Fix:
+    """The list display `[a, b]` as the tuple `(a, b)`: hashable, the same items. Safe when
+    the receiving function uses the value only as a tuple is used alike (`tuple_alike`)."""
     items = [ctx.segment(element) for element in value.elts]
     text = f"({items[0]},)" if len(items) == 1 else f"({', '.join(items)})"
-    return Fix(f"Pass a tuple: `{text}`", (node_edit(ctx, value, text),), Applicability.SAFE)
+    safety = Applicability.SAFE if tuple_alike else Applicability.UNSAFE
+    return Fix(f"Pass a tuple: `{text}`", (node_edit(ctx, value, text),), safety)

@@ -1,11 +1,14 @@
 """Where a PyTree rewrite puts each attribute, from what the values assigned to it are.
 
-Arrays, containers and registered PyTrees are children: JAX traces them. Python settings (ints,
-strings, bools, shapes, dtypes), functions and objects of plain classes are aux data: hashed,
-compared, and kept as Python values inside the trace (a function or a plain object among the
-children is the "Error interpreting argument ... as an abstract array" TypeError). The values
-are read through the analysis' kinds: at the assignment, through a local name's one binding,
-and for `self.a = a` in `__init__` at the calls that construct the class (or the default).
+Arrays, containers of arrays and registered PyTrees are children: JAX traces them. Python
+settings (ints, strings, bools, shapes, dtypes), containers of those, functions and objects of
+plain classes are aux data: hashed, compared, and kept as Python values inside the trace (a
+function or a plain object among the children is the "Error interpreting argument ... as an
+abstract array" TypeError; a list of ints among them becomes tracers, which no shape takes). A
+Python float fits either. The values are read through the analysis' kinds: at the assignment,
+through a local name's one binding, and for `self.a = a` in `__init__` at the calls that
+construct the class (or the default). What none of these shows is not known (None): the fix
+guesses then, and says so by being unsafe.
 """
 
 from __future__ import annotations
@@ -46,6 +49,8 @@ class Placement(enum.Enum):
     CHILD = "child"  # traced: arrays, containers of arrays, registered PyTrees
     AUX = "aux"  # a Python value: settings, functions, classes
     NEUTRAL = "neutral"  # None: fits either
+    SCALAR = "scalar"  # a Python float: traced, or aux where Python control flow reads it
+    SETTINGS = "settings"  # a list, dict or set of Python settings: aux, and unhashable
 
 
 @dataclass(frozen=True)
@@ -67,9 +72,31 @@ def merge(placed: Iterable[Placed]) -> Placed:
     if Placement.CHILD in found:
         return Placement.CHILD
     if None in found:
-        return None
+        # A number here, a value not known there: only a leaf takes both a float and an array.
+        return (
+            Placement.CHILD
+            if Placement.SCALAR in found and set(found) <= {None, Placement.SCALAR}
+            else None
+        )
+    if all(p is Placement.SCALAR for p in found):
+        return Placement.SCALAR
+    if Placement.SETTINGS in found:
+        return Placement.SETTINGS
     held = [p for p in found if isinstance(p, HeldObject)]
     return held[0] if held else Placement.AUX
+
+
+def _container(parts: list[Placed], hashable: bool) -> Placed:
+    """A container is a child when it holds arrays, aux data when it holds Python settings
+    only (a list of sizes), and not known when empty or holding what is not known."""
+    if not parts:
+        return None  # filled later, with what is not seen here
+    placed = merge(parts)
+    if placed is Placement.SCALAR:
+        return Placement.CHILD  # floats: leaves JAX traces
+    if placed is Placement.AUX and not hashable:
+        return Placement.SETTINGS
+    return placed
 
 
 class ValuePlacement:
@@ -146,22 +173,24 @@ class ValuePlacement:
         if isinstance(value, ast.Constant):
             if value.value is None:
                 return Placement.NEUTRAL
-            return Placement.CHILD if isinstance(value.value, float | complex) else Placement.AUX
+            return Placement.SCALAR if isinstance(value.value, float | complex) else Placement.AUX
         if kind.is_jax or kind is Kind.NUMPY:
             return Placement.CHILD
         if isinstance(value, ast.Lambda):
             return Placement.AUX
-        if isinstance(value, ast.List | ast.Dict | ast.ListComp | ast.DictComp):
-            return Placement.CHILD  # a container is a PyTree (and unhashable as aux data)
-        if isinstance(value, ast.Tuple | ast.BinOp):
-            parts = value.elts if isinstance(value, ast.Tuple) else [value.left, value.right]
+        parts = _container_parts(value)
+        if parts is not None:
+            placed = [self._place(p, kinds, scope, owner, depth) for p in parts]
+            return _container(placed, isinstance(value, ast.Tuple))
+        if isinstance(value, ast.BinOp):
+            parts = [value.left, value.right]
             return merge(self._place(p, kinds, scope, owner, depth) for p in parts)
         if isinstance(value, ast.Subscript) and _is_static_attribute(value.value):
             return Placement.AUX  # x.shape[0]
         if _is_static_attribute(value):
             return Placement.AUX
         if isinstance(value, ast.Call):
-            placed = self._place_call(value)
+            placed = self._place_call(value, kinds, scope, owner, depth)
             if placed is not None:
                 return placed
         elif isinstance(value, ast.Name):
@@ -172,7 +201,14 @@ class ValuePlacement:
             return Placement.AUX  # a member of a module: a function, a dtype, a constant
         return Placement.AUX if kind is Kind.STATIC else None
 
-    def _place_call(self, call: ast.Call) -> Placed:
+    def _place_call(
+        self,
+        call: ast.Call,
+        kinds: Mapping[ast.AST, Kind],
+        scope: _FunctionNode | None,
+        owner: ast.ClassDef | None,
+        depth: int,
+    ) -> Placed:
         func = call.func
         if isinstance(func, ast.Name) and func.id in self.classes:
             cls = self.classes[func.id]
@@ -182,8 +218,14 @@ class ValuePlacement:
         qualname = self.resolver.qualname(func) or ""
         if qualname in _FUNCTION_FACTORIES or qualname in _SETTING_CALLS:
             return Placement.AUX
-        if qualname in _CONTAINER_CALLS:
-            return Placement.CHILD
+        if qualname in _CONTAINER_CALLS and not any(k.arg is None for k in call.keywords):
+            if not call.args:  # dict(w=..., b=...), or an empty container
+                parts = [k.value for k in call.keywords]
+                placed = [self._place(p, kinds, scope, owner, depth) for p in parts]
+                return _container(placed, hashable=False)
+            if len(call.args) == 1 and not call.keywords:  # list(ws): what ws holds
+                placed = self._place(call.args[0], kinds, scope, owner, depth)
+                return Placement.SETTINGS if placed is Placement.AUX else placed
         return None
 
     def _place_name(
@@ -203,6 +245,12 @@ class ValuePlacement:
                 return Placement.AUX
             return None
         if name.id in _parameters(scope):
+            if scope.args.vararg is not None and name.id == scope.args.vararg.arg:
+                return None
+            if scope.args.kwarg is not None and name.id == scope.args.kwarg.arg:
+                if owner is not None and scope.name == "__init__":
+                    return _container(self._extra_keywords(owner, scope, depth), hashable=False)
+                return None
             if owner is not None and scope.name == "__init__":
                 return merge(self._arguments(owner, scope, name.id, depth))
             return None
@@ -251,8 +299,41 @@ class ValuePlacement:
             return [None if default is None else self._place(default, {}, None, None, depth + 1)]
         return found
 
+    def _extra_keywords(self, owner: ast.ClassDef, init: _FunctionNode, depth: int) -> list[Placed]:
+        """Placements of the keywords the module's calls of the class pass into `**kwargs`."""
+        named = _parameters(init)
+        found: list[Placed] = []
+        for statement in self.statements:
+            for call in ast.walk(statement):
+                if not (
+                    isinstance(call, ast.Call)
+                    and isinstance(call.func, ast.Name)
+                    and call.func.id == owner.name
+                ):
+                    continue
+                scope = _enclosing_function(statement, call)
+                for keyword in call.keywords:
+                    if keyword.arg is None:
+                        return [None]  # `**more`: not known
+                    if keyword.arg not in named:
+                        found.append(self._place(keyword.value, self.kinds, scope, None, depth + 1))
+        return found
+
 
 _MISSING = ast.Constant(value=None)  # a parameter a call does not pass
+
+
+def _container_parts(value: ast.expr) -> list[ast.expr] | None:
+    """The values a literal or comprehension container holds (None: not a container)."""
+    if isinstance(value, ast.List | ast.Tuple | ast.Set):
+        return list(value.elts)
+    if isinstance(value, ast.Dict):
+        return None if None in value.keys else list(value.values)  # `**more`: not known
+    if isinstance(value, ast.ListComp | ast.SetComp | ast.GeneratorExp):
+        return [value.elt]
+    if isinstance(value, ast.DictComp):
+        return [value.value]
+    return None
 
 
 def _passed(call: ast.Call, positional: list[str], parameter: str) -> ast.expr | None:

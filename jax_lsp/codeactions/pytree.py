@@ -13,7 +13,10 @@ and code-point column anywhere in it, e.g. of its `class` keyword or of the jitt
    bool/int/str/Literal/Callable/an enum of the module, and those whose values are settings,
    functions or objects of unregistered classes (`codeactions.placement`, from the kinds of the
    values assigned and of the arguments that construct the class). An attribute annotated as an
-   array stays a child whatever its use. Everything else is a child (traced). Attributes set
+   array stays a child whatever its use. Iterating over an attribute or testing it against
+   None says nothing of its leaves (a list of weights, an optional bias). Everything else is a
+   child (traced), and where that is a guess (a value not known, `**kwargs`, an attribute
+   inherited from a base class) the registration and the helper are unsafe. Attributes set
    by other methods than `__init__` are included (unsafe: flattening before they are set
    fails), and so is an aux object holding arrays (unsafe: its arrays become constants of the
    compiled code; the title names its class for registration). Attributes top-level code sets
@@ -52,6 +55,7 @@ import libcst as cst
 
 from jax_lsp.analysis.attributes import attributes_set_per_class, instance_events
 from jax_lsp.analysis.header import is_docstring
+from jax_lsp.analysis.imports import Resolver
 from jax_lsp.analysis.summary import transform_of
 from jax_lsp.codeactions.import_edits import unused_import_removal
 from jax_lsp.codeactions.placement import (
@@ -98,6 +102,14 @@ class _Class:
     # Attributes a traced method reads that the registration would not carry (set where the
     # fix cannot see, or on a dataclass outside its fields): the rebuilt `self` lacks them.
     unheld: set[str] = field(default_factory=set)
+    # Attributes whose place (child or aux data) is a guess: a value not known, a container of
+    # such values, `**kwargs`, an inherited attribute, or a read the class's text does not
+    # show. A wrong guess runs with wrong numbers (arrays in aux data are constants: zero
+    # gradients), so the fixes that place attributes are unsafe then.
+    guessed: set[str] = field(default_factory=set)
+    # Aux attributes holding a list, dict or set: fine as aux data (compared, not hashed),
+    # but no static argument of jit (hashed).
+    unhashable: set[str] = field(default_factory=set)
 
     @property
     def first_line(self) -> int:
@@ -247,6 +259,18 @@ def _analyze(module: ModuleSource, line: int, column: int) -> _Class | None:
         later = [a for a in _assigned_attributes(methods.values()) if a not in facts.attributes]
         facts.set_later = set(later)
         facts.attributes += later
+        bases, unseen_base = _module_bases(module, node)
+        inherited = [
+            a
+            for base in bases
+            for a in _assigned_attributes(m for m in base.body if isinstance(m, _FunctionNode))
+            if a not in facts.attributes
+        ]
+        # Base classes' attributes are flattened too (the rebuilt `self` must hold them);
+        # what their constructors are given is not seen from here.
+        facts.attributes += list(dict.fromkeys(inherited))
+        facts.guessed |= set(inherited)
+        facts.guessed |= _given_packed_arguments(facts.init)
     # Attributes top-level code sets on instances (`sim.scale = 2.0`): the rebuilt object
     # must hold them too, or the method reading them raises AttributeError once registered.
     outside = sorted(_set_on_instances(module, node) - set(facts.attributes))
@@ -256,7 +280,14 @@ def _analyze(module: ModuleSource, line: int, column: int) -> _Class | None:
     else:
         facts.set_later |= set(outside)
         facts.attributes += outside
-    facts.unheld |= _read_unheld(facts, traced)
+    if facts.node.bases and not facts.dataclass:
+        unseen = _read_unheld(facts, traced, bases)
+        if unseen_base:
+            facts.guessed |= unseen  # a base this module does not define may set them
+        else:
+            facts.unheld |= unseen
+    elif not facts.node.bases:
+        facts.unheld |= _read_unheld(facts, traced, [])
     facts.assigned_in_trace = _assigned_attributes(traced)
     controlling = _control_flow_attributes(facts, methods)
     placements = ValuePlacement(module).of_class(node) if not facts.dataclass else {}
@@ -267,19 +298,71 @@ def _analyze(module: ModuleSource, line: int, column: int) -> _Class | None:
     }
     if not facts.dataclass:
         facts.arrays |= ValuePlacement(module).array_attributes(node) & set(facts.attributes)
+    literal = _literal_static_attributes(facts)
     for name in facts.attributes:
         kind = _annotation_kind(module, annotations.get(name))
         placed = placements.get(name)
         if kind == "array":
             continue
-        if kind == "static" or name in controlling or placed in (Placement.AUX, Placement.NEUTRAL):
+        if kind == "static" or name in literal or placed in (Placement.AUX, Placement.NEUTRAL):
             facts.aux.add(name)
+        elif placed is Placement.SETTINGS:
+            facts.aux.add(name)
+            facts.unhashable.add(name)
         elif isinstance(placed, HeldObject):
             facts.aux.add(name)
             if placed.holds_arrays:
                 facts.held_objects[name] = placed.class_name
-    facts.aux |= _literal_static_attributes(facts)
+        elif kind == "scalar" or placed is Placement.SCALAR:
+            if name in controlling:  # a Python number deciding a branch stays one
+                facts.aux.add(name)
+        elif placed is Placement.CHILD:
+            if name in controlling:
+                facts.guessed.add(name)  # arrays deciding a Python branch: tracing may fail
+        else:  # what the attribute holds is not known
+            facts.guessed.add(name)
+            if name in controlling:
+                facts.aux.add(name)
     return facts
+
+
+def _given_packed_arguments(init: _FunctionNode) -> set[str]:
+    """Attributes `__init__` gives from its `*args` or `**kwargs`: other callers may pass
+    anything there."""
+    packed = {a.arg for a in (init.args.vararg, init.args.kwarg) if a is not None}
+    self_name = _self_name(init)
+    found: set[str] = set()
+    for node in ast.walk(init):
+        if isinstance(node, ast.Assign) and any(
+            isinstance(n, ast.Name) and n.id in packed for n in ast.walk(node.value)
+        ):
+            found.update(a for t in node.targets if (a := _self_attribute(t, self_name)))
+    return found
+
+
+def _module_bases(module: ModuleSource, node: ast.ClassDef) -> tuple[list[ast.ClassDef], bool]:
+    """The module's classes `node` derives from (transitively), and whether some base is one
+    the module does not define (besides `object`)."""
+    classes = {
+        statement.name: statement
+        for unit in module.document.units
+        for statement in (unit.tree.body if unit.tree else ())
+        if isinstance(statement, ast.ClassDef)
+    }
+    found: list[ast.ClassDef] = []
+    unseen = bool(node.keywords)  # a metaclass may do anything
+    pending = list(node.bases)
+    while pending:
+        base = pending.pop(0)
+        if isinstance(base, ast.Name) and base.id in classes and classes[base.id] is not node:
+            cls = classes[base.id]
+            if cls not in found:
+                found.append(cls)
+                pending.extend(cls.bases)
+                unseen |= bool(cls.keywords)
+        elif module.resolver.qualname(base) != "builtins.object":
+            unseen = True
+    return found, unseen
 
 
 def _set_on_instances(module: ModuleSource, node: ast.ClassDef) -> set[str]:
@@ -292,13 +375,13 @@ def _set_on_instances(module: ModuleSource, node: ast.ClassDef) -> set[str]:
     return set(attributes_set_per_class(events).get(node, frozenset()))
 
 
-def _read_unheld(facts: _Class, traced: list[_FunctionNode]) -> set[str]:
+def _read_unheld(facts: _Class, traced: list[_FunctionNode], bases: list[ast.ClassDef]) -> set[str]:
     """`self.x` read by the traced methods that neither the flattened attributes nor the class
-    itself (a method, a class attribute, a base class) provide."""
-    if facts.node.bases or facts.dataclass:
-        return set()  # a base class may provide them; the dataclass case is checked above
+    itself or its module bases (a method, a class attribute) provide."""
+    if facts.dataclass:
+        return set()  # checked above
     provided = set(facts.attributes)
-    for statement in facts.node.body:
+    for statement in [s for cls in (facts.node, *bases) for s in cls.body]:
         if isinstance(statement, _FunctionNode | ast.ClassDef):
             provided.add(statement.name)
         for target in getattr(statement, "targets", [getattr(statement, "target", None)]):
@@ -396,7 +479,8 @@ def _is_class_var(module: ModuleSource, annotation: ast.expr) -> bool:
 
 
 def _annotation_kind(module: ModuleSource, annotation: ast.expr | None) -> str | None:
-    """ "static" for bool/int/str/Literal/Callable/enum, "array" for array types, else None."""
+    """ "static" for bool/int/str/Literal/Callable/enum, "scalar" for float/complex, "array" for
+    array types (each optional too), else None."""
     if annotation is None:
         return None
     if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
@@ -404,13 +488,30 @@ def _annotation_kind(module: ModuleSource, annotation: ast.expr | None) -> str |
             annotation = ast.parse(annotation.value, mode="eval").body
         except SyntaxError:
             return None
+    annotation = _without_none(module, annotation)
     base = annotation.value if isinstance(annotation, ast.Subscript) else annotation
     qualname = module.resolver.qualname(base) or ""
     if qualname in _STATIC_TYPES or _is_module_enum(module, base):
         return "static"
+    if qualname in ("builtins.float", "builtins.complex"):
+        return "scalar"
     if qualname in _ARRAY_TYPES or qualname.startswith("jaxtyping."):
         return "array"
     return None
+
+
+def _without_none(module: ModuleSource, annotation: ast.expr) -> ast.expr:
+    """`T` for `T | None` and `Optional[T]`: None fits a child and aux data alike."""
+    if isinstance(annotation, ast.BinOp) and isinstance(annotation.op, ast.BitOr):
+        parts = [annotation.left, annotation.right]
+        kept = [p for p in parts if not (isinstance(p, ast.Constant) and p.value is None)]
+        return kept[0] if len(kept) == 1 else annotation
+    if (
+        isinstance(annotation, ast.Subscript)
+        and module.resolver.qualname(annotation.value) == "typing.Optional"
+    ):
+        return annotation.slice
+    return annotation
 
 
 def _is_module_enum(module: ModuleSource, node: ast.expr) -> bool:
@@ -463,18 +564,16 @@ def _control_flow_attributes(facts: _Class, methods: dict[str, _FunctionNode]) -
     found: set[str] = set()
     for method in _traced_methods(facts, methods):
         self_name = _self_name(method)
-        for expression in _deciding_expressions(method):
+        for expression in _deciding_expressions(method, facts.module.resolver):
             found |= _attributes_read(expression, self_name)
     return found
 
 
-def _deciding_expressions(function: _FunctionNode) -> list[ast.expr]:
+def _deciding_expressions(function: _FunctionNode, resolver: Resolver) -> list[ast.expr]:
     found: list[ast.expr] = []
     for node in ast.walk(function):
         if isinstance(node, ast.If | ast.While | ast.IfExp | ast.Assert):
             found.append(node.test)
-        elif isinstance(node, ast.For):
-            found.append(node.iter)
         elif isinstance(node, ast.comprehension):
             found.extend(node.ifs)
         elif isinstance(node, ast.BoolOp):
@@ -487,6 +586,30 @@ def _deciding_expressions(function: _FunctionNode) -> list[ast.expr]:
             and node.func.id in ("range", "bool", "int")
         ):
             found.extend(node.args)
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            found.extend(_shape_arguments(node, resolver))
+    return found
+
+
+# Functions (`jnp.zeros(shape)`) and array methods (`x.reshape(shape)`) whose arguments are
+# shapes, which must be Python ints while tracing.
+_SHAPE_FIRST = frozenset({"zeros", "ones", "empty", "full", "eye", "identity"})
+_SHAPE_METHODS = frozenset({"reshape", "broadcast_to"})
+
+
+def _shape_arguments(call: ast.Call, resolver: Resolver) -> list[ast.expr]:
+    """The arguments of `call` that are shapes."""
+    func = call.func
+    name = func.attr if isinstance(func, ast.Attribute) else ""
+    module_function = resolver.qualname(func) or ""
+    found = [k.value for k in call.keywords if k.arg in ("shape", "newshape")]
+    if module_function.startswith(("jax.numpy.", "numpy.")):
+        if name in _SHAPE_FIRST and call.args:
+            found.append(call.args[0])
+        elif name in _SHAPE_METHODS:
+            found.extend(call.args[1:])  # jnp.reshape(x, shape)
+    elif not module_function and name in _SHAPE_METHODS:
+        found.extend(call.args)  # x.reshape(n, m)
     return found
 
 
@@ -501,6 +624,11 @@ def _attributes_read(expression: ast.expr, self_name: str | None) -> set[str]:
             isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "len"
         ):
             hidden.update(id(arg) for arg in node.args)
+        elif isinstance(node, ast.Compare) and all(
+            isinstance(op, ast.Is | ast.IsNot) for op in node.ops
+        ):
+            # `self.b is not None`: which PyTree, not what its leaves hold
+            hidden.update(id(operand) for operand in [node.left, *node.comparators])
     for node in ast.walk(expression):
         name = _self_attribute(node, self_name)
         if name and id(node) not in hidden:
@@ -603,7 +731,7 @@ def _node_class_fix(facts: _Class) -> Fix | None:
 def _registration_safety(facts: _Class) -> Applicability:
     """Unsafe when flattening may meet a missing attribute (one set after `__init__`) or an
     object whose arrays JAX would bake into the compiled code (stale once they change)."""
-    if facts.set_later or facts.held_objects:
+    if facts.set_later or facts.held_objects or facts.guessed:
         return Applicability.UNSAFE
     return Applicability.SAFE
 
@@ -626,7 +754,8 @@ def _dataclass_fix(facts: _Class) -> Fix | None:
     decorator = f"{partial}({register}, data_fields={data!r}, meta_fields={meta!r})"
     decorator = decorator.replace("'", '"')
     # __post_init__ would run again on every unflatten, with tracers.
-    safety = Applicability.UNSAFE if "__post_init__" in facts.methods() else Applicability.SAFE
+    unsafe = "__post_init__" in facts.methods() or facts.guessed
+    safety = Applicability.UNSAFE if unsafe else Applicability.SAFE
     return Fix(
         "Register the dataclass as a PyTree (register_dataclass)",
         facts.module.with_imports([_insert_decorator(facts, decorator)]),
@@ -718,6 +847,8 @@ def _helper(facts: _Class, method: _FunctionNode, name: str) -> tuple[str, str] 
     helper = function.with_changes(name=cst.Name(name), params=params, body=body, decorators=[])
     jit = facts.text(decorator)
     static = [a for a in rewriter.used if a in facts.aux]
+    if facts.unhashable.intersection(static):
+        return None  # jit hashes its static arguments: a list raises ValueError
     if static:
         partial = facts.module.alias("functools.partial")
         names = _tuple([f'"{a}"' for a in static])
@@ -785,8 +916,14 @@ def _static_helper(facts: _Class) -> Fix | None:
     last = facts.last_line
     end = (last, len(facts.module.lines[last]))
     edits.append(edit(end, end, "".join(f"\n\n\n{h.rstrip()}" for h in helpers)))
+    # A guessed place may make an array static (unhashable) or a shape traced.
+    safety = (
+        Applicability.UNSAFE if set(facts.guessed) & set(facts.attributes) else Applicability.SAFE
+    )
     return Fix(
-        "Move the jitted method body to a module-level helper", facts.module.with_imports(edits)
+        "Move the jitted method body to a module-level helper",
+        facts.module.with_imports(edits),
+        safety,
     )
 
 
@@ -811,7 +948,8 @@ def _static_self(facts: _Class) -> Fix | None:
     methods = facts.methods()
     hashed_here = "__hash__" not in methods and "__eq__" not in methods
     by_identity = False
-    if hashed_here and (facts.arrays or any(a not in facts.aux for a in facts.attributes)):
+    unhashable = facts.arrays | facts.unhashable
+    if hashed_here and (unhashable or any(a not in facts.aux for a in facts.attributes)):
         # An attribute that may hold an array: a written `__hash__` would raise TypeError.
         # Where no registration can carry `self` (an attribute it reads is set where the fix
         # cannot see) and nothing visible changes it after construction, the default

@@ -138,7 +138,12 @@ class _ApiChangeRule(Rule):
     def _message(self, row: ApiChange, error: str) -> str:
         version = ".".join(str(part) for part in self.target_version)
         instead = row.use_instead
-        if self.reported == "removed":
+        if self.reported == "removed" and row.never_public:
+            text = (
+                f"`{row.name}` is no JAX name (no release since 0.3 defines it; checked "
+                f"against JAX {version}): {error} when this line runs"
+            )
+        elif self.reported == "removed":
             text = (
                 f"`{row.name}` was removed in JAX {row.removed} (checked against JAX {version}; "
                 f"`target-jax-version` sets another): "
@@ -304,8 +309,16 @@ class RemovedJaxApi(_ApiChangeRule):
             else:
                 tree_map = jax.tree.map
             total = np.prod(np.arange(1, 5))  # NumPy's own
+
+            def is_key(x):
+                return hasattr(jax.random, "PRNGKeyArray") and isinstance(
+                    x, jax.random.PRNGKeyArray  # read only where it exists
+                )
             """,
-            check="assert host_callback is None and tree_map is jax.tree.map",
+            check=(
+                "assert host_callback is None and tree_map is jax.tree.map"
+                " and not is_key(jax.random.key(0))"
+            ),
         ),
     )
 
@@ -397,7 +410,29 @@ def _guarded(node: ast.AST, ctx: RuleContext) -> bool:
             and _tests_availability(ancestor.test)
         ):
             return True
+        elif (
+            isinstance(ancestor, ast.BoolOp)
+            and child in ancestor.values
+            and any(
+                _lets_through(earlier, ancestor.op)
+                for earlier in ancestor.values[: ancestor.values.index(child)]
+            )
+        ):
+            return True  # `hasattr(jax, "x") and jax.x(...)`: read only where it exists
     return False
+
+
+def _lets_through(operand: ast.expr, op: ast.boolop) -> bool:
+    """An operand of `and` testing availability (`hasattr(...)`, a version), or one of `or`
+    testing unavailability (`not hasattr(...)`): the operands after it run only when it
+    lets them."""
+    if isinstance(op, ast.Or):
+        return (
+            isinstance(operand, ast.UnaryOp)
+            and isinstance(operand.op, ast.Not)
+            and _tests_availability(operand.operand)
+        )
+    return _tests_availability(operand)
 
 
 def _catches_missing(handler: ast.ExceptHandler) -> bool:

@@ -345,6 +345,15 @@ class RuleContext:
         value = self.model.scope_kinds(function).values.get(node)
         return (type(value) is Container or type(value) is Object) and contains_traced(value)
 
+    def pytree_object(self, node: ast.expr) -> bool:
+        """`node` is a traced object of a PyTree class (a registered dataclass, a NamedTuple,
+        an `eqx.Module`) as the value model sees it here: its leaves are tracers, itself it
+        is a Python object."""
+        function = self.functions[-1] if self.functions else None
+        if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
+            return False
+        return type(self.model.scope_kinds(function).values.get(node)) is Instance
+
     def unseen_result(self, node: ast.expr) -> bool:
         """`node` is what a call the value model cannot see makes of tracers in traced code
         (`model.apply(params, x)` in a jitted function): a tracer, or a pytree or object

@@ -9,6 +9,8 @@ from dataclasses import replace
 from jax_lsp.analysis.booleans import is_boolean
 from jax_lsp.analysis.dtypes import FloatOracle, scope_bindings
 from jax_lsp.analysis.kinds import Kind
+from jax_lsp.analysis.names import stored_names
+from jax_lsp.analysis.shapes import ArrayShape
 from jax_lsp.analysis.updates import at_update, unread_loop_updates, unread_self_updates
 from jax_lsp.codeactions.at_update import assign_result_fix, at_update_fix, masked_update_fix
 from jax_lsp.diagnostics.base import Example, Rule, RuleContext, Spelled
@@ -46,7 +48,10 @@ class IndexAssign(Rule):
     name = "index-assign"
     summary = "Item assignment `x[idx] = v` on a JAX array"
     severity = Severity.ERROR
-    what_it_does = "Flags item assignment (`x[idx] = v`) to a value known to be a JAX array."
+    what_it_does = """
+        Flags item assignment (`x[idx] = v`, and an item among the targets of an unpacking
+        assignment: `x[0], x[1] = x[1], x[0]`) to a value known to be a JAX array.
+    """
     why_bad = """
         JAX arrays are immutable: `x[idx] = v` raises `TypeError: JAX arrays are immutable and
         do not support in-place item assignment`, inside `jax.jit` and out. The functional
@@ -96,6 +101,20 @@ class IndexAssign(Rule):
             x = jnp.zeros((3, 3))
             x = x.at[1, :].set(1.0)
             """,
+        ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def swap(x):
+                x[0], x[1] = x[1], x[0]  # error
+                return x
+
+            swap(jnp.arange(3.0))
+            """,
+            raises="TypeError",
         ),
         Example(
             """
@@ -235,6 +254,27 @@ class IndexAssign(Rule):
     valid = (
         Example(
             """
+            import jax
+            import jax.numpy as jnp
+
+            def advance(state):
+                return {"step": state["step"] + 1, "total": state["total"] * 2}
+
+            def body(state):
+                new = advance(state)
+                for key in new.keys() & state.keys():
+                    state[key] = new[key]  # the loop state is a dict
+                return state
+
+            def more(state):
+                return state["step"] < 3
+
+            out = jax.lax.while_loop(more, body, {"step": 0, "total": jnp.ones(2)})
+            """,
+            check="assert int(out['step']) == 3 and out['total'].tolist() == [8.0, 8.0]",
+        ),
+        Example(
+            """
             import jax.numpy as jnp
 
             x = jnp.zeros((3, 3))
@@ -327,7 +367,31 @@ class IndexAssign(Rule):
         for target in node.targets:
             if isinstance(target, ast.Subscript):
                 return self._subscripts(node, ctx)
+            if isinstance(target, ast.Tuple | ast.List):
+                return self._unpacked(node, ctx)
         return ()
+
+    def _unpacked(self, node: ast.Assign, ctx: RuleContext) -> Iterator[Finding]:
+        """`x[0], x[1] = x[1], x[0]`: assigning an item raises as `x[0] = v` does; one finding
+        an array, at its first item (no fix: later updates would read what earlier ones
+        left)."""
+        items: dict[str, list[ast.Subscript]] = {}
+        for target in _unpacked_items(node.targets):
+            if ctx.kind(target.value).is_jax:
+                items.setdefault(ctx.segment(target.value), []).append(target)
+        for name, assigned in items.items():
+            remedy = f"Use `{name} = {name}.at[...].set(...)`"
+            if len(assigned) > 1:
+                remedy += (
+                    f" (all at once: `{name} = {name}.at[jnp.array([i, j])]"
+                    f".set(jnp.array([a, b]))`)"
+                )
+            yield ctx.finding(
+                self,
+                assigned[0],
+                f"`{name}` is a JAX array, which is immutable: item assignment raises "
+                f"TypeError. {remedy}",
+            )
 
     def _subscripts(self, node: ast.Assign, ctx: RuleContext) -> Iterator[Finding]:
         for target in node.targets:
@@ -336,8 +400,8 @@ class IndexAssign(Rule):
                 yield self._assigned_helper(node, target, helper, ctx)
                 continue
             if isinstance(target, ast.Subscript) and ctx.kind(target.value).is_jax:
-                if min_max_update(node, ctx):
-                    continue  # JAX202's pattern
+                if min_max_update(node, ctx) or _used_as_dict(target.value, ctx):
+                    continue  # JAX202's pattern; a dict (a pytree's node), not an array
                 fix = None
                 mask = _traced_mask(target, ctx)
                 if len(node.targets) == 1 and mask is not None:
@@ -373,6 +437,37 @@ class IndexAssign(Rule):
         )
 
 
+def _unpacked_items(targets: list[ast.expr]) -> Iterator[ast.Subscript]:
+    """The items (`x[i]`) an unpacking assignment's tuple or list targets assign."""
+    for target in targets:
+        if isinstance(target, ast.Starred):
+            target = target.value
+        if isinstance(target, ast.Tuple | ast.List):
+            yield from _unpacked_items(target.elts)
+        elif isinstance(target, ast.Subscript):
+            yield target
+
+
+# Methods of a dict no JAX array has: a value they are called on is a mapping (a pytree
+# state of `lax.while_loop` read with `state.keys()`).
+_DICT_ONLY_METHODS = frozenset(["keys", "items", "values", "get", "update", "setdefault"])
+
+
+def _used_as_dict(value: ast.expr, ctx: RuleContext) -> bool:
+    """`value` is a name the enclosing function calls a dict-only method on."""
+    function = ctx.functions[-1] if ctx.functions else None
+    if not isinstance(value, ast.Name) or function is None:
+        return False
+    return any(
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr in _DICT_ONLY_METHODS
+        and isinstance(node.func.value, ast.Name)
+        and node.func.value.id == value.id
+        for node in ast.walk(function)
+    )
+
+
 def _at_helper_of(target: ast.expr, ctx: RuleContext) -> ast.expr | None:
     """`x` of an assignment target `x.at[i]` when `x` is a JAX array, else None."""
     if not isinstance(target, ast.Subscript):
@@ -400,7 +495,12 @@ class IndexAugAssign(Rule):
     """
     fix_safety = """
         Rewrites to `x = x.at[idx].add(v)` (or the matching method). Safe for a plain name;
-        a field of an object as for JAX201. `/=` is safe only on an array known to hold
+        a field of an object as for JAX201. Unsafe when the index may repeat a position (an
+        integer array, or an index of unknown shape such as a traced parameter): NumPy's
+        `x[idx] += 1` with `idx = [0, 0, 1]` adds once per distinct position, `.at[idx].add(1)`
+        once per occurrence (and `.at[idx].min` takes every value where NumPy keeps the last
+        write). Ints, slices, `...`, `None`, a boolean mask, the items of a 1-D array and
+        tuples of those reach each position once: safe. `/=` is safe only on an array known to hold
         floats: NumPy's `ints[i] /= 2` keeps the integer dtype, `.at[i].divide(2)` makes the
         whole array float. With a traced boolean mask in traced code,
         `x = jnp.where(mask, x + v, x)`, as for JAX201. Unsafe, as for JAX201, when `x` is a
@@ -583,6 +683,8 @@ class IndexAugAssign(Rule):
             # NumPy's `ints[i] /= 2` keeps the integer dtype (the quotient is cast back);
             # `.at[i].divide` makes the whole array float.
             fix = replace(fix, applicability=Applicability.UNSAFE)
+        if fix is not None and mask is None and not _distinct_positions(target.slice, ctx):
+            fix = replace(fix, applicability=Applicability.UNSAFE)
         name = ctx.segment(target.value)
         remedy = f"Use `{name} = {name}.at[...].{method}(...)`" if method else "Compute a new array"
         if mask is not None:
@@ -601,6 +703,8 @@ class IndexAugAssign(Rule):
         if method is None or not ctx.kind(target.value).is_jax:
             return
         fix = at_update_fix(ctx, node, target, method, ctx.segment(node.value.args[1]))
+        if fix is not None and not _distinct_positions(target.slice, ctx):
+            fix = replace(fix, applicability=Applicability.UNSAFE)
         name = ctx.segment(target.value)
         yield ctx.finding(
             self,
@@ -641,6 +745,47 @@ def _traced_mask(target: ast.Subscript, ctx: RuleContext) -> ast.expr | None:
     if ctx.abstract and is_traced(ctx, index) and is_boolean(index, ctx):
         return index
     return None
+
+
+def _distinct_positions(index: ast.expr, ctx: RuleContext) -> bool:
+    """Does the index reach each position of the array at most once? An integer array may
+    repeat one (`idx = [0, 0, 1]`): NumPy's `x[idx] += 1` then adds once per distinct
+    position (the items are read, added to, and written back), `.at[idx].add(1)` once per
+    occurrence. Ints, slices, `...`, `None`, a boolean mask and tuples of those cannot."""
+    if isinstance(index, ast.Tuple):
+        return all(_distinct_positions(part, ctx) for part in index.elts)
+    if isinstance(index, ast.Slice):
+        return True
+    if isinstance(index, ast.UnaryOp) and isinstance(index.op, ast.USub | ast.UAdd):
+        index = index.operand
+    if isinstance(index, ast.Constant):
+        return index.value is None or index.value is Ellipsis or type(index.value) is int
+    return ctx.kind(index) is Kind.STATIC or is_boolean(index, ctx) or _vector_item(index, ctx)
+
+
+def _vector_item(index: ast.expr, ctx: RuleContext) -> bool:
+    """Is `index` the variable of a top-level loop over a 1-D array (`for l in labels`): a
+    scalar each pass?"""
+    if ctx.functions or not isinstance(index, ast.Name):
+        return False
+    loop = next(
+        (
+            node
+            for node in reversed(ctx.ancestors)
+            if isinstance(node, ast.For)
+            and isinstance(node.target, ast.Name)
+            and node.target.id == index.id
+        ),
+        None,
+    )
+    if loop is None or not isinstance(loop.iter, ast.Name):
+        return False
+    if any(index.id in stored_names(statement) for statement in loop.body):
+        return False  # rebound inside the loop
+    if loop.iter.id not in ctx.model.stable_globals:
+        return False  # rebound: which binding the loop reads is not known here
+    known = ctx.model.module_shapes(ctx.unit_start).get(loop.iter.id)
+    return isinstance(known, ArrayShape) and len(known.shape) == 1 and not known.pieces
 
 
 def _known_float(array: ast.expr, ctx: RuleContext) -> bool:

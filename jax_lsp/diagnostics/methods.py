@@ -165,19 +165,27 @@ class JitMethodSelf(Rule):
         instead needs an immutable, hashable class (see JAX402).
     """
     fix_safety = """
-        Three rewrites are offered. Safe: register the class as a PyTree
+        Three rewrites are offered. Register the class as a PyTree
         (`@jax.tree_util.register_pytree_node_class` with generated `tree_flatten` and
-        `tree_unflatten`; attributes used in Python control flow or annotated bool/int/str
-        become aux data, the rest children; a `@dataclass` gets `register_dataclass`). Safe:
-        move the method body into a module-level helper jitted with `static_argnums`. Unsafe:
-        mark `self` static and add `__hash__`/`__eq__` (stale results if the object mutates),
-        offered only when every attribute is a Python value (aux data), since the `__hash__`
-        hashes them all and an array raises TypeError. Attributes set after construction (by
-        a method, or on an instance by top-level code) are flattened too, which makes the
-        registration unsafe; where a traced method reads an attribute no registration can
-        carry (set where the fix cannot see) and nothing sets one after construction, `self`
-        is marked static with its default identity hash and equality instead (unsafe: its
-        attributes become constants of the compiled code).
+        `tree_unflatten`; a `@dataclass` gets `register_dataclass`), or move the method body
+        into a module-level helper jitted with `static_argnames`: both place each attribute
+        from what it is given. Arrays, containers holding arrays, and optional arrays
+        (`b=None`, read as `if self.b is not None`) are children; attributes annotated or
+        given bool/int/str, lists of sizes, functions, and attributes deciding Python control
+        flow (`if self.mul:`, `range(self.n)`) are aux data; a Python float is a child unless
+        it decides control flow. Both are safe only when every attribute's place is known:
+        where one is a guess (a value the module does not show, a container of such values,
+        `**kwargs`, an attribute a base class sets), they are unsafe, since an array placed
+        in aux data becomes a constant of the compiled code (zero gradients) and a size
+        placed among the children a tracer. Unsafe: mark `self` static and add
+        `__hash__`/`__eq__` (stale results if the object mutates), offered only when every
+        attribute is a hashable Python value (aux data), since the `__hash__` hashes them
+        all and an array raises TypeError. Attributes set after construction (by a method,
+        or on an instance by top-level code) are flattened too, which makes the registration
+        unsafe; where a traced method reads an attribute no registration can carry (set
+        where the fix cannot see) and nothing sets one after construction, `self` is marked
+        static with its default identity hash and equality instead (unsafe: its attributes
+        become constants of the compiled code).
     """
     fix_applicabilities = frozenset({Applicability.SAFE, Applicability.UNSAFE})
     fix_in_some_cases_only = True

@@ -32,6 +32,7 @@ from jax_lsp.analysis.keys import (
     path_root,
     rebuilt_key_draws,
     repeated_uses,
+    results_compared,
     returned_arguments,
 )
 from jax_lsp.analysis.kinds import Kind
@@ -267,10 +268,13 @@ def _scope_classify(
     # Objects of the module's classes a function (not a method: a method's findings are kept
     # while its siblings change) holds: a method drawing from a key the class stores once
     # (`sampler.sample(n)` twice draws the same numbers), or consuming a key it is given
-    # (`model(x, key=key)`).
-    objects = ctx.model.classes_in(node) if me is None and ctx.model.classes else {}
-    if objects:
-        return partial(_held_object_key, held=objects, ctx=ctx, maybe_none=params, base=classify)
+    # (`model(x, key=key)`). Only a class whose code may draw has such methods: the classes
+    # held (found through every call of the module) are asked only when one does.
+    drawing = ctx.model.key_drawing_classes if me is None and ctx.model.classes else frozenset()
+    objects = ctx.model.classes_in(node) if drawing else {}
+    holding = {name: held for name, held in objects.items() if held in drawing}
+    if holding:
+        return partial(_held_object_key, held=holding, ctx=ctx, maybe_none=params, base=classify)
     if me is not None:  # `self.sample(key)`: a static method of the class, `Cls.sample(key)`
         return partial(_own_static_key, me=me, class_name=record.class_name, ctx=ctx, base=classify)
     return classify
@@ -1258,8 +1262,13 @@ class PrngKeyReuse(Rule):
         # One key seeding two numpyro programs replays the same draws in both (a model and its
         # guide subsampling the same plate, a trace taken again): by intent.
         reuses = [r for r in reuses if not _replayed_seed(r, resolver)]
-        # A draw inside an assertion recomputes the expected value from the same key: by intent.
-        reuses = [r for r in reuses if not in_assertion(r.call, scope)]
+        # A draw inside an assertion recomputes the expected value from the same key, two draws
+        # whose results an assertion compares test one implementation against another: by intent.
+        reuses = [
+            r
+            for r in reuses
+            if not in_assertion(r.call, scope) and not results_compared(r.first, r.call, scope)
+        ]
         if reuses and not isinstance(node, ast.Module):
             # One helper's random transformation of two arrays (`features(key, x)`, then of y).
             kinds = ctx.model.scope_kinds(node).kinds

@@ -12,6 +12,7 @@ from typing import Any
 from lsprotocol import types
 
 from jax_lsp.diagnostics import RULES_BY_CODE
+from jax_lsp.files import line_ending, newlines_as
 from jax_lsp.findings import Codemod, DeferredFix, Finding, Fix, Position, Severity, Span
 from jax_lsp.lsp.documents import OpenDocument
 from jax_lsp.lsp.edits import replacement_edit
@@ -258,3 +259,18 @@ def workspace_edit(
             ]
         )
     return types.WorkspaceEdit(changes={uri: text_edits for uri, _, text_edits in edits})
+
+
+def in_document_newlines(text_edits: list[types.TextEdit], text: str) -> list[types.TextEdit]:
+    """The edits with the line breaks of the document they edit: fixes write "\n", and a
+    CRLF (or CR) document keeps its one line ending, as `check --fix` keeps the file's. A
+    document mixing several is left to the edits' own."""
+    ending = line_ending(text)
+    if ending is None or ending == "\n":
+        return text_edits
+    return [
+        types.TextEdit(range=edit.range, new_text=newlines_as(edit.new_text, ending))
+        if "\n" in edit.new_text or "\r" in edit.new_text
+        else edit
+        for edit in text_edits
+    ]

@@ -22,7 +22,7 @@ from jax_lsp import __version__
 from jax_lsp.engine import TracedFunction
 from jax_lsp.lsp.analyzer import Analyzer
 from jax_lsp.lsp.client import ClientFeatures
-from jax_lsp.lsp.conversion import workspace_edit
+from jax_lsp.lsp.conversion import in_document_newlines, workspace_edit
 from jax_lsp.lsp.crossmodule import CrossModuleFacts
 from jax_lsp.lsp.dependents import Dependents
 from jax_lsp.lsp.documents import DocumentStore, OpenDocument
@@ -135,7 +135,7 @@ class JaxLanguageServer(LanguageServer):
         """Edits of several documents (a notebook's cells) as one workspace edit, in the form
         the client takes."""
         return workspace_edit(
-            [(d.uri, d.version, text_edits) for d, text_edits in edits],
+            [(d.uri, d.version, in_document_newlines(found, d.text)) for d, found in edits],
             self.client.versioned_edits(),
         )
 

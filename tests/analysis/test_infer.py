@@ -768,3 +768,113 @@ def test_facts_no_model_reads_leave_the_importers_model_shared() -> None:
     assert told.external == {"helper": ExternalFacts(True)} and told.trace is not plain.trace
     assert ExternalFacts(False, explicit_meshes=True).read_by_models
     assert ExternalFacts(False, returns=Container("tuple")).read_by_models
+
+
+def test_static_fields_of_pytree_classes_nested_across_modules(tmp_path: Path):
+    """A parameter annotated `module.Cls` (or `Cls | None`) of a registered dataclass from
+    another module holds an object whose fields are those its module declares, and a field
+    declared with a PyTree class of a third module holds an object of it in turn: its
+    `metadata={"static": True}` fields are aux data, Python values under `jax.jit`. The
+    modules live in a namespace subpackage (`pkg/_src/` without `__init__.py`)."""
+    write(
+        tmp_path,
+        {
+            "pkg/__init__.py": "",
+            "pkg/_src/pedestal/params.py": """
+            import dataclasses
+            import enum
+
+            import jax
+
+
+            class Mode(enum.Enum):
+                FIXED = "fixed"
+                ADAPTIVE = "adaptive"
+
+
+            @jax.tree_util.register_dataclass
+            @dataclasses.dataclass(frozen=True)
+            class Pedestal:
+                height: jax.Array
+                mode: Mode = dataclasses.field(metadata={"static": True})
+            """,
+            "pkg/_src/config/runtime.py": """
+            import dataclasses
+
+            import jax
+
+            from pkg._src.pedestal import params as pedestal_params
+
+
+            @jax.tree_util.register_dataclass
+            @dataclasses.dataclass(frozen=True)
+            class Runtime:
+                pedestal: pedestal_params.Pedestal
+            """,
+        },
+    )
+    model = """
+    import jax
+
+    from pkg._src.config import runtime as runtime_lib
+    from pkg._src.pedestal import params as pedestal_params
+
+
+    @jax.jit
+    def evaluate(runtime: runtime_lib.Runtime, x):
+        if runtime.pedestal.mode == pedestal_params.Mode.ADAPTIVE:
+            x = x * 2.0
+        if runtime.pedestal.height > 0:
+            x = x + 1.0
+        return x
+
+
+    @jax.jit
+    def maybe(runtime: runtime_lib.Runtime | None, x):
+        return x * 2.0 if runtime else x
+    """
+    document, facts, _ = facts_of(tmp_path, "pkg/_src/fvm/model.py", model)
+    pedestal = dict(facts["runtime_lib.Runtime"].leaf_instance_fields)["pedestal"]
+    assert dict(pedestal.fields)["mode"] is Kind.STATIC
+    # The array field is still a tracer: its truth is the one error.
+    assert [c for c in codes(document, facts) if c[0] == "JAX701"] == [("JAX701", 11)]
+
+
+def test_a_parameter_annotated_with_an_imported_container_alias_is_a_container(tmp_path: Path):
+    """`cache: config.Cache | None` where the other module binds `Cache = dict[str, ...]`:
+    a dict (or None), whose truth is Python's; `Optional[dict[...]]` too. A parameter
+    annotated with an array is still a tracer."""
+    write(
+        tmp_path,
+        {
+            "gm/__init__.py": "",
+            "gm/config.py": """
+            import jax
+
+            LayerCache = dict[str, jax.Array]
+            Cache = dict[str, LayerCache]
+            """,
+        },
+    )
+    model = """
+    from typing import Optional
+
+    import jax
+
+    from gm import config
+
+
+    @jax.jit
+    def forward(x, cache: config.Cache | None = None, extra: Optional[dict] = None):
+        old = cache or {}
+        more = extra or {}
+        return x, old, more
+
+
+    @jax.jit
+    def plain(x: jax.Array):
+        return x or 1.0
+    """
+    document, facts, _ = facts_of(tmp_path, "gm/transformer.py", model)
+    assert facts["config.Cache"].container_form == "dict"
+    assert [c for c in codes(document, facts) if c[0] == "JAX702"] == [("JAX702", 17)]

@@ -104,6 +104,8 @@ def _facts(model: ModuleModel) -> dict:
         "may_make_explicit_meshes": model.may_make_explicit_meshes,
         "self_updates": model.self_updates,
         "key_helpers": model.key_helpers,
+        "key_summaries": model.key_summaries,
+        "key_drawing_classes": model.key_drawing_classes,
         "global_key_draws": model.global_key_draws,
         "static_signatures": model.static_signatures,
         "module_key_reuses": model.module_key_reuses,

@@ -330,6 +330,17 @@ def test_library_mode_traces_what_the_settings_name(tmp_path):
         found[name] = [(f.span.start.line + 1, f.code) for f in analysis.findings]
     assert found == {"mylib/ops.py": [(2, "JAX701")], "mylib/envs/grid.py": [(3, "JAX701")]}
     assert check(tmp_path, "mylib/ops.py").findings == []  # without the setting
+    # The related place is the line that sets `traced`.
+    ops = tmp_path / "mylib/ops.py"
+    [finding] = check_source(ops.read_text(), str(ops), settings, Workspace(str(tmp_path))).findings
+    lines = (tmp_path / "pyproject.toml").read_text().splitlines()
+    places = [(r.path, r.span.start.line) for r in finding.related if r.path]
+    assert places == [
+        (
+            str(tmp_path / "pyproject.toml"),
+            lines.index('traced = ["mylib.ops.*", "mylib.envs.*.step"]'),
+        )
+    ]
 
 
 def test_the_traces_a_module_gives_do_not_depend_on_the_rules_run_before(tmp_path):

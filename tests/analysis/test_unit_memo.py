@@ -179,6 +179,13 @@ KEYED_SNIPPETS = [
     "key = jax.random.PRNGKey(0)",
     "c = draw(key)",
     "d = draw(key)",
+    # Derived uses (a flax `init`), through a helper too, and keys handed back.
+    "import flax.linen as nn",
+    "model = nn.Dense(3)",
+    "def setup(key, x):",
+    "    return model.init(key, x)",
+    "    return setup(key, x)",
+    "    return x, key",
     "    pass",
 ]
 
@@ -188,6 +195,8 @@ def _keyed_facts(model: ModuleModel) -> dict:
     return {
         "static_signatures": model.static_signatures,
         "key_helpers": model.key_helpers,
+        "key_summaries": model.key_summaries,
+        "key_drawing_classes": model.key_drawing_classes,
         "object_key_draws": model.object_key_draws,
         "module_key_reuses": {
             line: [(r.call.lineno, r.call.col_offset, r.name) for r in reuses]

@@ -174,3 +174,26 @@ def test_numpy_and_shims_are_not_flagged():
         "if hasattr(jax, 'tree_flatten'):\n    f = jax.tree_flatten\n"
     )
     assert _codes(text, Settings()) == []
+
+
+def test_names_no_release_defines_are_removed_at_every_version():
+    """`jax.tree_reduce` (never a top-level alias) and `jnp.asfarray` (never in jax.numpy):
+    AttributeError whatever the release, so reported against the oldest target too."""
+    text = (
+        "import jax\nimport jax.numpy as jnp\n\n"
+        "t = jax.tree_reduce(max, [1, 3, 2])\na = jnp.asfarray([1, 2])\n"
+    )
+    for version in (None, "0.4.20"):
+        settings = (
+            Settings() if version is None else Settings().merged({"target-jax-version": version})
+        )
+        assert _codes(text, settings) == ["JAX1101", "JAX1101"]
+    findings = analyze_with(Document(text), Settings()).findings
+    assert "no release since 0.3 defines it" in findings[0].message
+    assert "jnp.asarray(a, dtype=float)" in findings[1].message
+    fixed = text.replace("jax.tree_reduce", "jax.tree_util.tree_reduce")
+    assert findings[0].fix is not None and findings[0].fix.is_safe
+    assert findings[1].fix is None  # float64 or float32 by the x64 setting: the user picks
+    namespace: dict = {}
+    exec(fixed.split("a = ")[0], namespace)
+    assert namespace["t"] == 3

@@ -29,6 +29,8 @@ def truth_tested_traced(node: ast.expr, ctx: RuleContext) -> ast.expr | None:
         return None
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
         return truth_tested_traced(node.operand, ctx)
+    if ctx.pytree_object(node):
+        return None  # Python's truth of the object (true; a NamedTuple's length is static)
     return node if is_traced(ctx, node) else None
 
 
@@ -62,6 +64,9 @@ def is_test_of(parent: ast.AST | None, child: ast.AST, ctx: RuleContext) -> bool
 # value of an array with more than one element is ambiguous"), traced or not. A traced value's
 # shape is seldom known from the source: the message names both.
 TRUTH_ERROR = "TracerBoolConversionError (ValueError if it has more than one element)"
+# The error a `try` must catch for a truth test of a tracer to be a deliberate probe (of a
+# scalar, as validation code tests: `except jax.errors.ConcretizationTypeError`).
+TRUTH_ERRORS = ("TracerBoolConversionError",)
 
 
 def tested_operands(condition: ast.expr) -> list[ast.expr]:

@@ -17,6 +17,7 @@ from jax_lsp.codeactions.static_argnames import (
     static_argnames_fix,
 )
 from jax_lsp.diagnostics.base import Example, Rule, RuleContext
+from jax_lsp.diagnostics.caught_errors import caught_here, error_names
 from jax_lsp.diagnostics.numpy_table import CONVERTS_TRACERS, FAILS_TO_COMPILE
 from jax_lsp.diagnostics.static_arguments import traced_static_argument
 from jax_lsp.diagnostics.traced_values import Misuse, is_traced
@@ -480,6 +481,28 @@ class ConcretizeTraced(Rule):
             import jax
             import jax.numpy as jnp
             import numpy as np
+
+            def validate(delta):
+                try:
+                    if int(np.asarray(delta)) <= 0:
+                        raise ValueError("delta must be positive")
+                except TypeError:  # a tracer: JAX's conversion errors are TypeErrors
+                    return
+
+            @jax.jit
+            def plan(delta, x):
+                validate(delta)
+                return x + delta
+
+            out = plan(jnp.asarray(2), jnp.ones(2))
+            """,
+            check="assert out.tolist() == [3.0, 3.0]",
+        ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+            import numpy as np
             from jax.scipy.special import betainc
 
             data = np.ma.masked_invalid(np.array([0.2, np.nan, 0.7]))
@@ -620,7 +643,7 @@ class ConcretizeTraced(Rule):
             misuse = self._conversion(node, ctx)
             if misuse is None and ctx.abstract:
                 misuse, relation = self._static_argument(node, ctx), "set to"
-        if misuse is None:
+        if misuse is None or caught_here(ctx, node, error_names(misuse.error)):
             return
         if misuse.numpy_function is not None and isinstance(node, ast.Call):
             # The value is an array handed to NumPy: the `jnp.` function takes it; making the

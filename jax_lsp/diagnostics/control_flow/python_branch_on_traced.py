@@ -16,8 +16,10 @@ from jax_lsp.codeactions.static_argnames import (
     static_argnames_fix,
 )
 from jax_lsp.diagnostics.base import Example, Rule, RuleContext
+from jax_lsp.diagnostics.caught_errors import caught_here
 from jax_lsp.diagnostics.control_flow._common import (
     TRUTH_ERROR,
+    TRUTH_ERRORS,
     is_test_of,
     tested_operands,
     truth_tested_traced,
@@ -449,6 +451,24 @@ class PythonBranchOnTraced(Rule):
             """,
             raises="jax.errors.TracerBoolConversionError",
         ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def checked(x, rate):
+                try:
+                    if rate >= 1:  # error
+                        raise ValueError("rate must be below 1")
+                except ValueError:  # not the tracer's error
+                    rate = 0.5
+                return x * rate
+
+            out = checked(jnp.ones(2), 0.25)
+            """,
+            raises="jax.errors.TracerBoolConversionError",
+        ),
     )
     valid = (
         Example(
@@ -723,9 +743,96 @@ class PythonBranchOnTraced(Rule):
             """,
             check="assert out.shape == (2, 2, 1)",
         ),
+        Example(
+            """
+            import dataclasses
+            import enum
+
+            import jax
+            import jax.numpy as jnp
+
+            class Mode(enum.Enum):
+                FIXED = "fixed"
+                ADAPTIVE = "adaptive"
+
+            @jax.tree_util.register_dataclass
+            @dataclasses.dataclass(frozen=True)
+            class Pedestal:
+                height: jax.Array
+                mode: Mode = dataclasses.field(metadata={"static": True})
+
+            @jax.tree_util.register_dataclass
+            @dataclasses.dataclass(frozen=True)
+            class Params:
+                pedestal: Pedestal
+
+            @jax.jit
+            def evaluate(params: Params, x):
+                if params.pedestal.mode == Mode.ADAPTIVE:  # aux data: a Python enum
+                    x = x * 2.0
+                if params.pedestal:  # a Python object: true
+                    x = x + params.pedestal.height
+                return x
+
+            out = evaluate(Params(Pedestal(jnp.asarray(1.0), Mode.ADAPTIVE)), jnp.ones(2))
+            """,
+            check="assert out.tolist() == [3.0, 3.0]",
+        ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+            import numpy as np
+
+            def as_array(data) -> jax.Array | np.ndarray:
+                if isinstance(data, np.ndarray):
+                    return data
+                return jnp.asarray(data)
+
+            def check_rows(shape: jax.Array, rows):
+                if shape[0] != rows:  # the caller passes a shape: a tuple of ints
+                    raise ValueError(f"expected {rows} rows")
+
+            @jax.jit
+            def as_column(x):
+                data = as_array(x * 2)
+                if data.ndim == 1:
+                    data = data.reshape(data.shape[0], 1)
+                check_rows(data.shape, x.shape[0])  # an array's shape either way
+                return data
+
+            out = as_column(jnp.ones(3))
+            """,
+            check="assert out.shape == (3, 1)",
+        ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def dropout(x, rate):
+                try:  # checks a Python rate; a traced one raises, and passes
+                    if rate < 0 or rate >= 1:
+                        raise ValueError("rate must be in [0, 1)")
+                    if rate == 0.0:
+                        return x
+                except jax.errors.ConcretizationTypeError:
+                    pass
+                return x * (1 - rate)
+
+            out = dropout(jnp.ones(3), 0.25)
+            """,
+            check="assert out.tolist() == [0.75, 0.75, 0.75]",
+        ),
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> Iterator[Finding]:
+        findings = list(self._findings(node, ctx))
+        if findings and not caught_here(ctx, node, TRUTH_ERRORS):
+            yield from findings
+
+    def _findings(self, node: ast.AST, ctx: RuleContext) -> Iterator[Finding]:
         if not ctx.abstract:
             return
         if isinstance(node, ast.comprehension):

@@ -13,8 +13,10 @@ from jax_lsp.codeactions.static_argnames import (
     static_argnames_fix,
 )
 from jax_lsp.diagnostics.base import Example, Rule, RuleContext
+from jax_lsp.diagnostics.caught_errors import caught_here
 from jax_lsp.diagnostics.control_flow._common import (
     TRUTH_ERROR,
+    TRUTH_ERRORS,
     is_test_of,
     tested_operands,
     truth_tested_traced,
@@ -250,6 +252,11 @@ class PythonLogicOnTraced(Rule):
     )
 
     def check(self, node: ast.AST, ctx: RuleContext) -> Iterator[Finding]:
+        findings = list(self._findings(node, ctx))
+        if findings and not caught_here(ctx, node, TRUTH_ERRORS):
+            yield from findings
+
+    def _findings(self, node: ast.AST, ctx: RuleContext) -> Iterator[Finding]:
         if isinstance(node, ast.Compare) and ctx.abstract:
             yield from self._chained(node, ctx)
             return

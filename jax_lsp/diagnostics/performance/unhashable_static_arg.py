@@ -16,7 +16,9 @@ from jax_lsp.analysis.hashing import (
 from jax_lsp.analysis.jitted import StaticSignature
 from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.nodes import walk_nodes
-from jax_lsp.analysis.summary import transform_of
+from jax_lsp.analysis.sequence_uses import used_as_tuple_alike
+from jax_lsp.analysis.summary import FunctionNode, transform_of
+from jax_lsp.analysis.traced import positional_params
 from jax_lsp.codeactions.call_arguments import as_tuple_fix
 from jax_lsp.diagnostics.base import Example, Rule, RuleContext
 from jax_lsp.diagnostics.performance._common import static_signature
@@ -93,8 +95,15 @@ class UnhashableStaticArg(Rule):
         cannot be compared: the second call with another instance raises `ValueError`. Pass a
         tuple (or a frozenset, or a frozen dataclass) instead, and keep arrays as leaves.
     """
-    fix_safety = "Rewrites a list literal to a tuple (`[0, 1]` to `(0, 1)`). Safe."
-    fix_applicabilities = frozenset({Applicability.SAFE})
+    fix_safety = """
+        Rewrites a list literal to a tuple (`[0, 1]` to `(0, 1)`). Safe when the jitted
+        function (of this module) only iterates, indexes, measures or tests membership of the
+        value, or passes it as a shape or axes to JAX or NumPy: a tuple does all of that as
+        the list does. Unsafe when it may use the value as a list (`dims + [1]`,
+        `axes.sort()`, `x[idx]`, a comparison, passing it to other code), or when the
+        function is not seen.
+    """
+    fix_applicabilities = frozenset({Applicability.SAFE, Applicability.UNSAFE})
     fix_in_some_cases_only = True
     node_types = (ast.Call, ast.ClassDef)
     invalid = (
@@ -385,7 +394,7 @@ class UnhashableStaticArg(Rule):
         judge = ValueJudge(ctx.resolvers[-1], classes, values, _settled_global(ctx))
         for value, where in static_arguments(node, signature):
             if isinstance(value, _UNHASHABLE):
-                yield self._finding(value, where, ctx)
+                yield self._finding(value, where, ctx, _tuple_alike(node, value, ctx))
                 continue
             if _traced_parameter(value, ctx):
                 yield self._tracer_finding(value, where, ctx)
@@ -401,9 +410,9 @@ class UnhashableStaticArg(Rule):
             elif isinstance(value, ast.Name):
                 yield from self._through_parameter(value, lookup(value.id), where, ctx)
 
-    def _finding(self, value: ast.expr, where: str, ctx: RuleContext) -> Finding:
+    def _finding(self, value: ast.expr, where: str, ctx: RuleContext, tuple_alike: bool) -> Finding:
         kind = type(value).__name__.removesuffix("Comp").lower()
-        fix = as_tuple_fix(value, ctx) if isinstance(value, ast.List) else None
+        fix = as_tuple_fix(value, ctx, tuple_alike) if isinstance(value, ast.List) else None
         return ctx.finding(
             self,
             value,
@@ -548,3 +557,40 @@ def _settled_global(ctx: RuleContext):
         return ctx.model.global_values.get(name)
 
     return value
+
+
+def _tuple_alike(call: ast.Call, value: ast.expr, ctx: RuleContext) -> bool:
+    """Does the jitted function `call` invokes use the parameter `value` is passed to only
+    as a tuple would be used the same (so passing a tuple changes nothing)?"""
+    function = _jitted_function(call, ctx)
+    if function is None:
+        return False
+    if value in call.args:
+        positional = positional_params(function)
+        index = call.args.index(value)
+        if index >= len(positional):
+            return False
+        parameter = positional[index]
+    else:
+        parameter = next((k.arg for k in call.keywords if k.value is value), None)
+    return parameter is not None and used_as_tuple_alike(function, parameter, ctx.resolvers[-1])
+
+
+def _jitted_function(call: ast.Call, ctx: RuleContext) -> FunctionNode | None:
+    """The module function a call of a jitted callable runs: `f(...)` for a decorated `f`,
+    `g(...)` for `g = jax.jit(f, ...)`, `jax.jit(f, ...)(...)`."""
+    func = call.func
+    if isinstance(func, ast.Name):
+        record = ctx.model.functions.get(func.id)
+        if record is not None:
+            return record.node if record.node.decorator_list else None
+        func = ctx.model.stable_globals.get(func.id)
+    if not (isinstance(func, ast.Call) and func.args):
+        return None
+    target = func.args[0]
+    if isinstance(target, ast.Lambda):
+        return target
+    if isinstance(target, ast.Name):
+        record = ctx.model.functions.get(target.id)
+        return record.node if record is not None else None
+    return None
