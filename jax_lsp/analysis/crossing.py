@@ -83,6 +83,9 @@ class IncomingTrace:
     # after calling `function` outside any trace: a jitted function that read one while it
     # was traced keeps the old value.
     globals_changed: frozenset[str] = frozenset()
+    # A differentiation runs it there; inside an abstract trace (see `TraceInfo`).
+    differentiated: bool = False
+    differentiated_abstractly: bool = False
 
 
 def passed_in(incoming: tuple[IncomingTrace, ...]) -> bool:

@@ -218,6 +218,8 @@ class ForeignTraces(ModelFact):
                 boolean_params=info.boolean_params,
                 param_classes=self._param_classes(node),
                 given_tracers=self.model.tracing.given_tracers.get(node, frozenset()),
+                differentiated=info.differentiated,
+                differentiated_abstractly=info.differentiated_abstractly,
             )
             outgoing.append((function, seed))
         outgoing += self._optimizer_update_traces()

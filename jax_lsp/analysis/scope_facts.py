@@ -148,7 +148,11 @@ class ScopeFacts(ModelFact):
         trace = self.model.tracing.trace
         if node in trace:
             return trace[node]
-        return context_from_enclosing(trace, self.model.enclosing_chain(node))
+        chain = self.model.enclosing_chain(node)
+        host = self.model.tracing.host_callbacks
+        if host and any(function in host for function in [*chain, node]):
+            return None  # JAX runs it on the host, on NumPy arrays
+        return context_from_enclosing(trace, chain)
 
     def lambda_params(self, node: ast.Lambda) -> dict[str, Kind] | None:
         info = self.model.tracing.trace.get(node)

@@ -270,6 +270,8 @@ class TraceSteps(ModelFact):
                 self.model, callee, call.node, ref, node, info.boolean_params
             ),
             all_leaves=self._leaves_passed(node, info, callee, call.node, ref),
+            differentiated=info.differentiated,
+            differentiated_abstractly=info.differentiated_abstractly,
         )
         return self.model.tracing.set_trace(callee, new, call.node)
 

@@ -94,6 +94,12 @@ class TraceInfo:
     # np.zeros(n, bool)`): indexing with one fails under abstract tracing, whichever run
     # gives it.
     boolean_params: frozenset[str] = frozenset()
+    # A differentiation runs it (`jax.grad(f)`, or a call from code one runs); and some run
+    # of it is differentiated inside an abstract trace (`jax.jit(jax.grad(f))`, a gradient
+    # taken in jitted code): only there do the rules of a `custom_vjp` / `custom_jvp` run,
+    # on tracers (a `lax.while_loop` alone runs the function itself, and never its rules).
+    differentiated: bool = False
+    differentiated_abstractly: bool = False
 
     @property
     def traced_here(self) -> bool:
@@ -129,6 +135,8 @@ class TraceInfo:
             self.literals & other.literals,  # a flag both traces give alike
             self.array_functions & other.array_functions,
             self.boolean_params | other.boolean_params,
+            self.differentiated or other.differentiated,
+            self.differentiated_abstractly or other.differentiated_abstractly,
         )
 
 
@@ -358,6 +366,36 @@ def passed_arguments(
     for keyword in call.keywords:
         if keyword.arg in known:
             yield keyword.arg, keyword.value
+
+
+def unfilled_params(
+    node: FunctionNode, target: FunctionRef, calls: list[ast.Call]
+) -> frozenset[str]:
+    """Parameters of `node` with a default, and its `*args` and `**kwargs`, that none of
+    `calls` (of `node` as `target` names it) fills: Python gives them the defaults, and
+    what a `partial` binds, never an argument of the call. Nothing when a call unpacks
+    `*` or `**` (which may fill any); without calls, the parameters with a default alone
+    (a function made to forward what it is given, `def fun(*args)`, is called elsewhere)."""
+    arguments = node.args
+    left = {name for name, _ in parameter_default_items(node)} - target.bound_keywords
+    left -= set(positional_params(node)[: target.bound_positional])
+    if arguments.vararg is not None and calls:
+        left.add(arguments.vararg.arg)
+    if arguments.kwarg is not None and calls:
+        left.add(arguments.kwarg.arg)
+    named = {arg.arg for arg in [*arguments.args, *arguments.kwonlyargs]}
+    positional = positional_params(node)[target.bound_positional :]
+    for call in calls:
+        if not left:
+            break
+        if _unpacks(call):
+            return frozenset()
+        left -= passed_params(node, call, target)
+        if arguments.vararg is not None and len(call.args) - target.leading_args > len(positional):
+            left.discard(arguments.vararg.arg)
+        if arguments.kwarg is not None and any(k.arg not in named for k in call.keywords):
+            left.discard(arguments.kwarg.arg)
+    return frozenset(left)
 
 
 def passed_params(node: FunctionNode, call: ast.Call, target: FunctionRef) -> frozenset[str]:

@@ -14,6 +14,7 @@ from functools import cached_property
 
 from jax_lsp.analysis.boolean_args import booleans_passed
 from jax_lsp.analysis.crossing import IncomingTrace
+from jax_lsp.analysis.declared_statics import declared_abstract, declared_static
 from jax_lsp.analysis.document import Unit, UnitSource
 from jax_lsp.analysis.imports import Resolver
 from jax_lsp.analysis.kinds import Kind
@@ -34,6 +35,7 @@ from jax_lsp.analysis.traced import (
     static_parameters,
     trace_info_for,
     transform_name,
+    unfilled_params,
 )
 from jax_lsp.analysis.transforms import (
     CUSTOM_DERIVATIVES,
@@ -51,6 +53,16 @@ _MAX_FIXPOINT_ROUNDS = 20
 _LIBRARY_MODULES = frozenset({"equinox.Module", "flax.nnx.Module"})
 
 _STATIC_KEYWORDS = ("static_argnums", "static_argnames")
+# They call the function they are given on the host, with NumPy arrays.
+_HOST_CALLBACKS = frozenset(
+    {"jax.pure_callback", "jax.experimental.io_callback", "jax.debug.callback"}
+)
+# It runs BFGS on `jax.grad` of its function in a `lax.while_loop`.
+_MINIMIZE = "scipy.optimize.minimize"
+
+# Transformations whose made function passes the arguments it is called with on to the
+# function (`jax.jit(f)(x)` calls `f(x)`).
+_PASSING_ON = frozenset({ParamPolicy.ALL_BUT_STATIC, ParamPolicy.IN_AXES, ParamPolicy.ARGNUMS})
 
 
 def _item_call(name: str, read: ast.Subscript, caller: FunctionNode) -> CallSite | None:
@@ -73,6 +85,20 @@ class Tracing(ModelFact):
         that changed it. A parameter is static where a transformation says so, or where every
         traced call gives it a Python value."""
         info = self.model.objects.admitted(node, info)
+        declared = self._declared_static(node)
+        if declared & info.traced_params:
+            info = replace(
+                info,
+                traced_params=info.traced_params - declared,
+                static_params=info.static_params | declared,
+                all_leaves=info.all_leaves - declared,
+            )
+        if (
+            info.differentiated
+            and not info.differentiated_abstractly
+            and declared_abstract(node, self.model.resolver)
+        ):  # a jitted function differentiated: its derivative is traced too
+            info = replace(info, differentiated_abstractly=True)
         old = self.trace.get(node)
         combined = old.merged(info) if old is not None else info
         if call is not None:
@@ -94,6 +120,18 @@ class Tracing(ModelFact):
         self.model.scopes.contexts.clear()
         self.model.objects.object_params_memo.clear()
         return True
+
+    def _declared_static(self, node: FunctionNode) -> frozenset[str]:
+        """Parameters a decorator of `node` keeps Python values on every call of its name,
+        whatever the caller passes (a tracer there fails at the call, not in `node`): the
+        static ones of a jit-like transformation (`@partial(jax.jit, static_argnames=...)`),
+        and a `jax.custom_vjp`'s `nondiff_argnums`."""
+        if isinstance(node, ast.Lambda) or not node.decorator_list:
+            return frozenset()
+        found = self._declared.get(node)
+        if found is None:
+            found = self._declared[node] = declared_static(node, self.model.resolver)
+        return found
 
     def apply(
         self, application: Application, unit_start: int, eager: bool = False
@@ -122,6 +160,18 @@ class Tracing(ModelFact):
     ) -> TraceInfo | None:
         """`apply` to the function the transformation's target resolved to."""
         info = trace_info_for(application, target, self.model.objects.is_array_annotation, ref)
+        if (
+            application.spec.policy in _PASSING_ON
+            and type(application.node) is ast.Call
+            and application.node not in getattr(target, "decorator_list", ())
+        ):  # a decorated function's calls: of its name, anywhere
+            left = self._left_unfilled(application, unit_start, target, ref)
+            if left:
+                info = replace(
+                    info,
+                    traced_params=info.traced_params - left,
+                    all_leaves=info.all_leaves - left,
+                )
         if application.spec.policy is ParamPolicy.ARRAY_ANNOTATED:
             leaves = self._filtered_leaves(target, ref, application, unit_start)
             static = static_parameters(target, application.keywords, _STATIC_KEYWORDS)
@@ -130,6 +180,9 @@ class Tracing(ModelFact):
                 used |= array_used_params(target, self.model.resolver)
                 leaves |= used - static
             info = replace(info, traced_params=info.traced_params | leaves)
+        differentiated, abstract = self._nested_chain(application, unit_start)
+        if differentiated:
+            info = replace(info, differentiated=True, differentiated_abstractly=abstract)
         booleans = self._booleans_given(application, unit_start, target, ref)
         if booleans:
             info = replace(info, boolean_params=booleans)
@@ -149,6 +202,106 @@ class Tracing(ModelFact):
             self.model._source_of.setdefault(target, source)
             self.lambda_homes.setdefault(target, (enclosing, unit_start))
         return self.trace[target]
+
+    def _left_unfilled(
+        self, application: Application, unit_start: int, target: FunctionNode, ref: FunctionRef
+    ) -> frozenset[str]:
+        """Parameters of `target` with a default, and its `*args` and `**kwargs`, that no
+        call of what the transformation makes fills (`jax.jit(f)(x)`, `jax.vmap(partial(f,
+        k=1))`, `jax.vmap(jax.vmap(f))(x)`): the transformation traces the arguments it is
+        given, and Python fills the rest with the defaults (and with what a `partial`
+        binds), values of the definition. Nothing when a call unpacks `*` or `**`."""
+        unit = next((u for u in self.model.document.units if u.start_line == unit_start), None)
+        if unit is None or unit.tree is None:
+            return frozenset()
+        outermost = application
+        # A transformation of the transformed function runs it with its calls.
+        for outer in self._nesting(application, unit_start, outward=True):
+            if outer.spec.policy not in _PASSING_ON:
+                break
+            outermost = outer
+        calls = [call for _, call, _, _ in self._calls_of_made(outermost, unit, ref)]
+        return unfilled_params(target, ref, calls + self._attribute_calls(outermost))
+
+    def _attribute_calls(self, application: Application) -> list[ast.Call]:
+        """Calls of what a method makes and stores on its object (`self.fn = jax.jit(f)`),
+        by the methods of its class (`self.fn(x)`)."""
+        owner = application.enclosing
+        record = self.model.records.get(owner) if owner is not None else None
+        if record is None or record.class_name is None or isinstance(owner, ast.Lambda):
+            return []
+        receiver = positional_params(owner)[:1]
+        attributes = [
+            target.attr
+            for statement in walk_nodes(owner)
+            if type(statement) is ast.Assign and statement.value is application.node
+            for target in statement.targets
+            if type(target) is ast.Attribute
+            and type(target.value) is ast.Name
+            and [target.value.id] == receiver
+        ]
+        found = []
+        for attribute in attributes:
+            for caller, call, site_ref, _, _ in self.calls_by_name.get(attribute, ()):
+                called = self.model.records.get(caller) if caller is not None else None
+                if (
+                    called is not None
+                    and called.class_name == record.class_name
+                    and not isinstance(caller, ast.Lambda)
+                    and site_ref.name.rpartition(".")[0]
+                    in (record.class_name, *positional_params(caller)[:1])
+                ):
+                    found.append(call)
+        return found
+
+    def _nested_chain(self, application: Application, unit_start: int) -> tuple[bool, bool]:
+        """Whether the transformations nested with `application` (`jax.jit(jax.grad(f))`:
+        both, from either) differentiate, and whether they also trace abstractly."""
+        if not any(_differentiates(a) for a in self._unit_applications(unit_start)):
+            return False, False
+        chain = [
+            application,
+            *self._nesting(application, unit_start, outward=True),
+            *self._nesting(application, unit_start, outward=False),
+        ]
+        differentiated = any(_differentiates(a) for a in chain)
+        return differentiated, differentiated and any(a.spec.abstract for a in chain)
+
+    def _unit_applications(self, unit_start: int) -> list[Application]:
+        """The transformations the unit starting at `unit_start` applies."""
+        units = [u for u in self.model.document.units if u.tree is not None]
+        index = next((i for i, u in enumerate(units) if u.start_line == unit_start), None)
+        return self.model.summaries[index].applications if index is not None else []
+
+    def _nesting(
+        self, application: Application, unit_start: int, outward: bool
+    ) -> list[Application]:
+        """The transformations applied to what `application` makes (`outward`), or that
+        make what it is applied to, nearest first."""
+        if type(application.node) is not ast.Call:
+            return []
+        applications = self._unit_applications(unit_start)
+        by_node = {id(a.node): a for a in applications}
+        found: list[Application] = []
+        current = application
+        while len(found) < 8:
+            if outward:
+                following = next(
+                    (
+                        other
+                        for other in applications
+                        if type(other.node) is ast.Call and other.node.args[:1] == [current.node]
+                    ),
+                    None,
+                )
+            else:
+                inner = current.node.args[:1] if type(current.node) is ast.Call else []
+                following = by_node.get(id(inner[0])) if inner else None
+            if following is None or following is current:
+                break
+            found.append(following)
+            current = following
+        return found
 
     def _booleans_given(
         self, application: Application, unit_start: int, target: FunctionNode, ref: FunctionRef
@@ -310,6 +463,45 @@ class Tracing(ModelFact):
                 here = application.enclosing is None or caller is application.enclosing
                 if site_ref.name == name and here:
                     yield caller, call, ref, source
+
+    @cached_property
+    def host_callbacks(self) -> frozenset[FunctionNode]:
+        """Functions handed to a host callback (`jax.pure_callback(f, ...)`,
+        `partial(jax.pure_callback, f, spec)`, `io_callback`, `jax.debug.callback`): JAX
+        calls them on the host with NumPy arrays, outside any trace, even when the function
+        is defined in traced code."""
+        found: set[FunctionNode] = set()
+        qualname = self.model.resolver.qualname
+        for called in ("pure_callback", "io_callback", "callback", "partial"):
+            for caller, call, _, _, unit_start in self.calls_by_name.get(called, ()):
+                arguments = call.args
+                if called == "partial":
+                    if qualname(call.func) not in PARTIAL or not arguments:
+                        continue
+                    callee, arguments = arguments[0], arguments[1:]
+                else:
+                    callee = call.func
+                if qualname(callee) not in _HOST_CALLBACKS or not arguments:
+                    continue
+                if type(arguments[0]) is not ast.Name:
+                    continue
+                name = arguments[0].id
+                nested = [  # a function defined in the caller (the usual host function)
+                    record.node
+                    for record in self.model.records.values()
+                    if caller is not None
+                    and record.parent is caller
+                    and getattr(record.node, "name", None) == name
+                ]
+                if nested:
+                    found.update(nested)
+                    continue
+                resolved = self.model.references.resolve_ref(
+                    FunctionRef(name, ()), unit_start + call.lineno, caller
+                )
+                if resolved is not None and not isinstance(resolved[0], ast.Lambda):
+                    found.add(resolved[0])
+        return frozenset(found)
 
     @cached_property
     def calls_by_name(
@@ -476,6 +668,7 @@ class Tracing(ModelFact):
         self.module_object_methods: set[FunctionNode] = set()
         self._call_statics: dict[ast.AST, dict[ast.Call, frozenset[str]]] = {}
         self._direct_statics: dict[ast.AST, frozenset[str]] = {}
+        self._declared: dict[ast.AST, frozenset[str]] = {}
         # Parameters of each called function that a traced call passes a tracer, not counting
         # the caller's own parameters with a literal default (which may never be passed).
         self.given_tracers: dict[ast.AST, frozenset[str]] = {}
@@ -673,6 +866,8 @@ class Tracing(ModelFact):
             steps = tuple(replace(step, function=path) for step in seed.steps)
             origin = TraceOrigin(None, 0, None, foreign=steps)
             info = TraceInfo(seed.via, True, params, frozenset(), True, origin, all_leaves=params)
+            # A library's functions: its users may differentiate them under jit.
+            info = replace(info, differentiated=True, differentiated_abstractly=True)
             self.set_trace(record.node, info)
 
     def _seed_optimizer_updates(self, seed: IncomingTrace) -> None:
@@ -728,8 +923,10 @@ class Tracing(ModelFact):
         """A transformation applied in the traced `node` traces its function inside this
         trace: abstractly if this is abstract, and in every argument the call passes a tracer
         to. The function, if its trace changed."""
-        if application.spec.abstract_only and not info.abstract:
-            return None  # a `custom_vjp` rule under `grad` alone: concrete values
+        if application.spec.abstract_only and not info.differentiated_abstractly:
+            # A custom derivative rule: not run where nothing differentiates the function,
+            # on concrete values under `grad` alone.
+            return None
         line = unit_start + application.node.lineno
         found = self.model.references.resolve_transformed(
             application.target, line, node, application.spec.class_method
@@ -748,11 +945,17 @@ class Tracing(ModelFact):
             given = given.args[0] if isinstance(given, ast.Call) and given.args else None
             traced |= self.model.steps.traced_receiver(target, ref, given, scope)
             traced -= old.static_params
+        gradient = application.spec.label in GRADIENTS
         new = replace(
             old,
             abstract=old.abstract or info.abstract or application.spec.abstract,
             traced_params=traced,
             eager=info.eager,
+            differentiated=old.differentiated or info.differentiated or gradient,
+            differentiated_abstractly=old.differentiated_abstractly
+            or info.differentiated_abstractly
+            or (info.differentiated and application.spec.abstract)
+            or (gradient and info.abstract),
         )
         changed = self.set_trace(target, new) or first
         return target if changed else None
@@ -789,6 +992,8 @@ class Tracing(ModelFact):
                 array_functions=seed.array_functions
                 & array_defaults(node, self.model.resolver.qualname),
                 boolean_params=seed.boolean_params,
+                differentiated=seed.differentiated,
+                differentiated_abstractly=seed.differentiated_abstractly,
             )
             self.set_trace(node, info)
             if seed.given_tracers:
@@ -810,6 +1015,10 @@ class Tracing(ModelFact):
         self.set_trace(
             node, replace(info, boolean_params=info.boolean_params | seed.boolean_params)
         )
+
+
+def _differentiates(application: Application) -> bool:
+    return application.spec.label in GRADIENTS or application.spec.label == _MINIMIZE
 
 
 def _sets_disable_jit(call: ast.Call) -> bool:

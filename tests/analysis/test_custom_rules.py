@@ -115,3 +115,37 @@ def test_nondiff_arguments_reach_the_rules_as_python_values():
     source = textwrap.dedent(NONDIFF)
     assert _codes(source) == []
     assert run_snippet(source, "assert float(out) == 12.0").error is None
+
+
+STEP = """
+@{decorator}
+def step(x):
+    return {body}
+
+
+out = {outer}(2.0)
+"""
+
+
+@pytest.mark.parametrize(
+    ("decorator", "body", "outer"),
+    [
+        ("jax.jit", "jax.grad(safe_log)(x)", "step"),  # a gradient taken in jitted code
+        ("jax.jit", "safe_log(x)", "jax.grad(step)"),  # the gradient of a jitted function
+    ],
+)
+def test_bwd_rule_of_a_gradient_taken_with_jit_is_traced(decorator: str, body: str, outer: str):
+    step = STEP.format(decorator=decorator, body=body, outer=outer)
+    source = textwrap.dedent(VJP).replace("out = {call}(2.0)\n", step)
+    assert _codes(source) == [(17, "JAX701")]
+    assert type(run_snippet(source).error).__name__ == "TracerBoolConversionError"
+
+
+def test_bwd_rule_is_not_traced_by_a_loop_that_runs_the_function_alone():
+    # `lax.while_loop` cannot be reverse-differentiated: it runs `safe_log` itself, never
+    # its rules; the eager gradient runs `bwd` on concrete values.
+    loop = "jax.lax.while_loop(lambda c: c < 1.0, lambda c: c + safe_log(c), 0.5)\n"
+    source = textwrap.dedent(VJP).replace("out = {call}(2.0)", loop)
+    source += "grads = jax.grad(safe_log)(2.0)\n"
+    assert _codes(source) == []
+    assert run_snippet(source, "assert float(grads) == 0.5").error is None
