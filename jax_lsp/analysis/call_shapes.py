@@ -25,34 +25,42 @@ _SHAPE_KEEPING = frozenset(
 _Use = tuple[ast.Call | None, ast.FunctionDef | None, int]
 
 
-def function_uses(trees: list[tuple[ast.Module, int]], name: str, resolver: Resolver) -> list[_Use]:
-    """Every use of the module-level `name` in the units (`trees`: each unit's tree and first
-    document line; those whose text names it), as a call of it or another use. A function
-    binding the name itself uses its own."""
-    found: list[_Use] = []
-    for tree, start in trees:
-        for node, parent, grandparent, function in _walk(tree):
-            if not (isinstance(node, ast.Name) and node.id == name):
+def unit_uses(
+    tree: ast.Module, resolver: Resolver
+) -> dict[str, list[tuple[ast.Call | None, ast.FunctionDef | None]]]:
+    """Every use of each name in a unit's tree, as a call of it or another use (the calling
+    call, or None; the function whose body holds it, or None at module level). A function
+    binding the name itself uses its own, not the module's: left out. One walk serves every
+    name asked of the unit."""
+    found: dict[str, list[tuple[ast.Call | None, ast.FunctionDef | None]]] = {}
+    bound: dict[ast.AST, frozenset[str]] = {}
+    for node, parent, grandparent, function in _walk(tree):
+        if not isinstance(node, ast.Name):
+            continue
+        name = node.id
+        if function is not None:
+            if function not in bound:
+                bound[function] = frozenset(scope_bound_names(function))
+            if name in bound[function]:
                 continue
-            if function is not None and name in scope_bound_names(function):
-                continue
-            if not isinstance(node.ctx, ast.Load):
-                found.append((None, function, start))
-                continue
-            call = None
-            if isinstance(parent, ast.Call) and parent.func is node:
-                call = parent
-            elif (
-                isinstance(parent, ast.Call)
-                and parent.args[:1] == [node]
-                and len(parent.args) == 1
-                and not parent.keywords
-                and resolver.qualname(parent.func) in _SHAPE_KEEPING
-                and isinstance(grandparent, ast.Call)
-                and grandparent.func is parent
-            ):
-                call = grandparent  # `jax.grad(loss)(params, obs)`
-            found.append((call, function, start))
+        uses = found.setdefault(name, [])
+        if not isinstance(node.ctx, ast.Load):
+            uses.append((None, function))
+            continue
+        call = None
+        if isinstance(parent, ast.Call) and parent.func is node:
+            call = parent
+        elif (
+            isinstance(parent, ast.Call)
+            and parent.args[:1] == [node]
+            and len(parent.args) == 1
+            and not parent.keywords
+            and resolver.qualname(parent.func) in _SHAPE_KEEPING
+            and isinstance(grandparent, ast.Call)
+            and grandparent.func is parent
+        ):
+            call = grandparent  # `jax.grad(loss)(params, obs)`
+        uses.append((call, function))
     return found
 
 
@@ -81,8 +89,9 @@ def param_shapes(
 ) -> dict[str, ArrayShape]:
     """The parameters of the top-level `function` every use of which gives an array of one
     known shape (see the module docstring). `functions`: the module's top-level functions by
-    name; `uses`: `function_uses` of a name; `module_shapes`: the module-level shapes the top-
-    level code of the unit starting at a line sees."""
+    name; `uses`: the uses of a name (`unit_uses`, with each unit's first line);
+    `module_shapes`: the module-level shapes the top-level code of the unit starting at a
+    line sees."""
     name = function.name
     if name in seen or function.decorator_list or functions.get(name) is not function:
         return {}

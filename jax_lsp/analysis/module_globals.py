@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping
 from functools import cached_property
 from types import MappingProxyType
 
-from jax_lsp.analysis.call_shapes import function_uses, param_shapes
+from jax_lsp.analysis.call_shapes import param_shapes, unit_uses
 from jax_lsp.analysis.document import Unit, UnitSource
 from jax_lsp.analysis.dtypes import FloatOracle, IntArrayOracle, assigned_values
 from jax_lsp.analysis.external import ExternalFacts
@@ -233,14 +233,17 @@ class ModuleGlobals(ModelFact):
         return {}
 
     def _function_uses(self, name: str) -> list:
+        """Every use of the module-level `name` (`call_shapes.unit_uses`), with the first line
+        of the unit holding it: each unit is walked once for all names, and kept while it is."""
         memo = self._uses
         if name not in memo:
-            trees = [
-                (unit.tree, unit.start_line)
+            aliases = self.model.aliases
+            memo[name] = [
+                (call, function, unit.start_line)
                 for unit in self.model.document.units
                 if unit.tree is not None and name in unit.source.text
+                for call, function in _unit_uses(unit.source, aliases).get(name, ())
             ]
-            memo[name] = function_uses(trees, name, self.model.resolver)
         return memo[name]
 
     @cached_property
@@ -548,3 +551,8 @@ def _top_level_assignments(source: UnitSource) -> dict[str, list[ast.expr]]:
         if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
     }
     return {name: assigned_values(name, tree) or [] for name in names}
+
+
+@per_unit
+def _unit_uses(source: UnitSource, aliases: Keyed[Resolver]) -> dict[str, list]:
+    return unit_uses(source.tree, aliases.value)
