@@ -320,17 +320,24 @@ class ForeignTraces(ModelFact):
                     changed = changed_after(caller.body, call.node.lineno, imported)
                 if not changed:
                     continue
-                line = unit.start_line + call.node.lineno
-                if self._local_ref(call.callee, line, caller) is not None:
-                    continue
-                resolved = self._replayed(
-                    self.model.references.resolve_ref, call.callee, line, caller
-                )
-                if resolved is None or resolved[0] in trace:
-                    continue
-                if resolved[0] in self.model.references.foreign_nodes:
+                resolved = self._untraced_callee(call, unit.start_line)
+                if resolved is not None:
                     found[resolved[0]] = found.get(resolved[0], frozenset()) | changed
         return found
+
+    def _untraced_callee(
+        self, call: CallSite, start_line: int
+    ) -> tuple[FunctionNode, FunctionRef] | None:
+        """The function of another module a call outside any trace calls (in the unit whose
+        first line is `start_line`), and how it names it; None for this module's own
+        functions, traced ones and what cannot be resolved."""
+        line = start_line + call.node.lineno
+        if self._local_ref(call.callee, line, call.caller) is not None:
+            return None
+        resolved = self._replayed(self.model.references.resolve_ref, call.callee, line, call.caller)
+        if resolved is None or resolved[0] in self.model.tracing.trace:
+            return None
+        return resolved if resolved[0] in self.model.references.foreign_nodes else None
 
     def _untraced_booleans(self) -> dict[FunctionNode, frozenset[str]]:
         """Parameters of other modules' functions (not traced here) that a call outside any
@@ -355,17 +362,10 @@ class ForeignTraces(ModelFact):
                 scope = CallerScope(self.model, caller)
                 if not any(is_boolean(argument, scope) for argument in arguments):
                     continue
-                line = unit.start_line + call.node.lineno
-                if self._local_ref(call.callee, line, caller) is not None:
-                    continue
-                resolved = self._replayed(
-                    self.model.references.resolve_ref, call.callee, line, caller
-                )
-                if resolved is None or resolved[0] in trace:
+                resolved = self._untraced_callee(call, unit.start_line)
+                if resolved is None:
                     continue
                 node, ref = resolved
-                if node not in self.model.references.foreign_nodes:
-                    continue
                 booleans = booleans_passed(self.model, node, call.node, ref, caller)
                 if booleans:
                     found[node] = found.get(node, frozenset()) | booleans

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import ast
 import enum
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
 from jax_lsp.analysis.kinds import Kind
@@ -276,25 +276,17 @@ class ValuePlacement:
         positional = [a.arg for a in [*init.args.posonlyargs, *init.args.args][1:]]
         default = _default(init, parameter)
         found: list[Placed] = []
-        for statement in self.statements:
-            for call in ast.walk(statement):
-                if not (
-                    isinstance(call, ast.Call)
-                    and isinstance(call.func, ast.Name)
-                    and call.func.id == owner.name
-                ):
-                    continue
-                passed = _passed(call, positional, parameter)
-                if passed is None:
-                    return [None]  # *args / **kwargs: unknown
-                if passed is _MISSING:
-                    value = default
-                    if value is None:
-                        return [None]
-                    found.append(self._place(value, {}, None, None, depth + 1))
-                else:
-                    scope = _enclosing_function(statement, call)
-                    found.append(self._place(passed, self.kinds, scope, None, depth + 1))
+        for statement, call in self._constructions(owner):
+            passed = _passed(call, positional, parameter)
+            if passed is None:
+                return [None]  # *args / **kwargs: unknown
+            if passed is _MISSING:
+                if default is None:
+                    return [None]
+                found.append(self._place(default, {}, None, None, depth + 1))
+            else:
+                scope = _enclosing_function(statement, call)
+                found.append(self._place(passed, self.kinds, scope, None, depth + 1))
         if not found:
             return [None if default is None else self._place(default, {}, None, None, depth + 1)]
         return found
@@ -303,21 +295,25 @@ class ValuePlacement:
         """Placements of the keywords the module's calls of the class pass into `**kwargs`."""
         named = _parameters(init)
         found: list[Placed] = []
+        for statement, call in self._constructions(owner):
+            scope = _enclosing_function(statement, call)
+            for keyword in call.keywords:
+                if keyword.arg is None:
+                    return [None]  # `**more`: not known
+                if keyword.arg not in named:
+                    found.append(self._place(keyword.value, self.kinds, scope, None, depth + 1))
+        return found
+
+    def _constructions(self, owner: ast.ClassDef) -> Iterator[tuple[ast.stmt, ast.Call]]:
+        """The module's calls of the class by its name (`Owner(...)`), with their statement."""
         for statement in self.statements:
             for call in ast.walk(statement):
-                if not (
+                if (
                     isinstance(call, ast.Call)
                     and isinstance(call.func, ast.Name)
                     and call.func.id == owner.name
                 ):
-                    continue
-                scope = _enclosing_function(statement, call)
-                for keyword in call.keywords:
-                    if keyword.arg is None:
-                        return [None]  # `**more`: not known
-                    if keyword.arg not in named:
-                        found.append(self._place(keyword.value, self.kinds, scope, None, depth + 1))
-        return found
+                    yield statement, call
 
 
 _MISSING = ast.Constant(value=None)  # a parameter a call does not pass

@@ -184,7 +184,8 @@ async def did_change_watched_files(
         ls.workspace_diagnostics.files_changed(
             any(kind != types.FileChangeType.Changed for kind in modules.values())
         )
-        ls.dependents.changed_on_disk({uri: _disk_text(uri) for uri in modules})
+        texts = await asyncio.to_thread(lambda: {uri: _disk_text(uri) for uri in modules})
+        ls.dependents.changed_on_disk(texts)  # read off the loop: a checkout changes many
     if any(change.uri.endswith(SETTINGS_FILES) for change in params.changes):
         ls.settings.reload_projects()
         ls.scheduler.refresh_all()
