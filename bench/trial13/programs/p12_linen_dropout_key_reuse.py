@@ -1,5 +1,5 @@
-# Dropout rng: the same key every step, so the same dropout mask every step
-# (a real mistake, but not one the catalogue's JAX602 describes: no two sampling calls).
+# Dropout rng: the same key every step, so the same dropout mask every step.
+# JAX602 covers keys consumed by `apply(..., rngs=)`, so this line is expected.
 import jax
 import jax.numpy as jnp
 import flax.linen as nn
@@ -35,5 +35,5 @@ def step(params, opt_state, dropout_key):
 
 
 for i in range(3):
-    params, opt_state, loss = step(params, opt_state, dropout_key)
+    params, opt_state, loss = step(params, opt_state, dropout_key)  # expect: JAX602
 print(loss)
