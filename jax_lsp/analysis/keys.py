@@ -1039,18 +1039,20 @@ def results_compared(first: ast.Call, second: ast.Call, scope: ast.AST) -> bool:
     each other (`expected = sample_a(key)`, `actual = sample_b(key)`, `assert_allclose(expected,
     actual)`)? Two implementations given one key on purpose: the same numbers are the point.
     Each side must name one result and not the other (`assert_allclose(f(x1, x2), k)`, where
-    both feed one computation, compares nothing drawn)."""
+    both feed one computation, compares nothing drawn). A name computed from a result stands for
+    it too (`loss_a = metrics_a.loss`), and for both when computed from both."""
     bound: dict[int, set[str]] = {id(first): set(), id(second): set()}
     compared: list[list[ast.expr]] = []
+    assignments: list[tuple[set[str], set[str]]] = []  # (names bound, names read)
     for node in walk_nodes(scope):
         if isinstance(node, ast.Assign | ast.AnnAssign) and node.value is not None:
             inside = {id(n) for n in walk_nodes(node.value)}
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            names_bound = {n.id for t in targets for n in walk_nodes(t) if isinstance(n, ast.Name)}
+            assignments.append((names_bound, _names(node.value)))
             for call in (first, second):
                 if id(call) in inside:
-                    bound[id(call)] |= {
-                        n.id for t in targets for n in walk_nodes(t) if isinstance(n, ast.Name)
-                    }
+                    bound[id(call)] |= names_bound
         elif isinstance(node, ast.Assert):
             compared.append(_compared_operands(node.test))
         elif _is_assertion_call(node):
@@ -1060,17 +1062,25 @@ def results_compared(first: ast.Call, second: ast.Call, scope: ast.AST) -> bool:
     first_names, second_names = bound[id(first)], bound[id(second)]
     if not first_names or not second_names:
         return False
-
-    def names(operand: ast.expr) -> set[str]:
-        return {n.id for n in walk_nodes(operand) if isinstance(n, ast.Name)}
-
+    for names in (first_names, second_names):
+        grown = True
+        while grown:
+            grown = False
+            for names_bound, names_read in assignments:
+                if names_read & names and not names_bound <= names:
+                    names |= names_bound
+                    grown = True
     for operands in compared:
-        named = [names(operand) for operand in operands]
+        named = [_names(operand) for operand in operands]
         one = any(n & first_names and not n & second_names for n in named)
         other = any(n & second_names and not n & first_names for n in named)
         if one and other:
             return True
     return False
+
+
+def _names(expression: ast.expr) -> set[str]:
+    return {n.id for n in walk_nodes(expression) if isinstance(n, ast.Name)}
 
 
 def _compared_operands(test: ast.expr) -> list[ast.expr]:

@@ -40,6 +40,16 @@ COMPARED = {
             actual = sample_b(key, 4)
             assert np.allclose(expected, actual)
         """,
+    "derived-results-compared": """
+        def test_same_samples():
+            key = jax.random.PRNGKey(0)
+            whole = sample_a(key, 4)
+            total_whole = whole.sum()
+            part = sample_b(key, 4)
+            first_half, second_half = part[:2], part[2:]
+            total_parts = first_half.sum() + second_half.sum()
+            np.testing.assert_allclose(total_whole, total_parts, rtol=1e-5)
+        """,
 }
 
 NOT_COMPARED = {
@@ -64,6 +74,14 @@ NOT_COMPARED = {
             x = sample_a(key, 4)
             params = sample_b(key, 4) + x
             jax.tree.map(np.testing.assert_allclose, params + x, x + params)
+        """,
+    "derived-from-both": """
+        def test_noise():
+            key = jax.random.PRNGKey(0)
+            signal = sample_a(key, 4)
+            noise = sample_b(key, 4)
+            noisy = signal + noise
+            np.testing.assert_allclose(noisy - signal, noise)
         """,
     "no-assertion": """
         def noisy_pair():
