@@ -1,0 +1,3 @@
+from sparsenet.model import SparseMLP
+
+__all__ = ["SparseMLP"]

@@ -1,0 +1,2 @@
+from hknets.modules import MaskedPool
+from hknets.nets import make_forward

@@ -1,0 +1,2 @@
+from research.compile import compiled
+from research import metrics

@@ -1,0 +1,1 @@
+from .networks import MLP, create_train_states

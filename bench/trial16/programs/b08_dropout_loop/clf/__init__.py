@@ -1,0 +1,2 @@
+from clf.model import Classifier
+from clf.train import train

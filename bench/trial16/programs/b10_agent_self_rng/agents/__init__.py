@@ -1,0 +1,1 @@
+from agents.ddpg import GaussianExploration

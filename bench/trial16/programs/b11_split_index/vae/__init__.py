@@ -1,0 +1,1 @@
+from .sampling import reparameterize, sample_prior_and_posterior

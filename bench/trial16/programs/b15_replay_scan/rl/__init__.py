@@ -1,0 +1,2 @@
+from .buffer import Buffer, init_buffer, push
+from .collect import collect

@@ -1,0 +1,1 @@
+from gen.sampling import sample_token, set_temperature

@@ -1,0 +1,2 @@
+from ae.params import init_autoencoder
+from ae.model import reconstruct

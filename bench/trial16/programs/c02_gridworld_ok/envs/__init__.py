@@ -1,0 +1,1 @@
+from envs.gridworld import GridWorld, EnvState

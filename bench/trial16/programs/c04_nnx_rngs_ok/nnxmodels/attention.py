@@ -1,0 +1,22 @@
+import math
+
+import jax
+import jax.numpy as jnp
+from flax import nnx
+
+
+class ScaledAttention(nnx.Module):
+    def __init__(self, dim: int, dropout: float, *, rngs: nnx.Rngs):
+        self.q = nnx.Linear(dim, dim, rngs=rngs)
+        self.k = nnx.Linear(dim, dim, rngs=rngs)
+        self.v = nnx.Linear(dim, dim, rngs=rngs)
+        self.drop = nnx.Dropout(dropout, rngs=rngs)
+        self.log_temp = nnx.Param(jnp.zeros(()))
+
+    def __call__(self, x, mask=None):
+        q, k, v = self.q(x), self.k(x), self.v(x)
+        temp = jnp.exp(self.log_temp.value)
+        scores = q @ k.swapaxes(-1, -2) / (math.sqrt(x.shape[-1]) * temp)
+        if mask is not None:
+            scores = jnp.where(mask, scores, -jnp.inf)
+        return self.drop(jax.nn.softmax(scores, axis=-1)) @ v

@@ -1,0 +1,3 @@
+from .rnn import StackedRNN
+from .eqx_head import Head
+from .data import load_windows
