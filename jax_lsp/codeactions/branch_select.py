@@ -1,18 +1,23 @@
 """JAX701's fix: a Python branch that only selects a value becomes `jnp.where(cond, a, b)`.
 
-Handled: `a if cond else b`; an `if`/`else` whose branches each only assign the same single
-name, or each only `return` a value; `if cond: return a` followed by `return b`; and `if cond:
-y = f(y)` (or `y *= 2`) with no `else`, when `y` is bound before it (the value if false is `y`
-itself). Tuples of one length (`return x, 1` / `return -x, 0`) select element by element. Where
-a value can be NaN/inf or have an infinite derivative outside its branch (`sqrt`, `log`, `exp`,
-division, fractional powers), its inputs are guarded ("double where"), so that `jax.grad` stays
-finite. Both values are computed by `jnp.where`, so the fix is safe only when neither can have
-a side effect, and when both are known to have one shape (`codeactions.broadcast`): `where`
-broadcasts `x[0]` against `x` where the `if` gave the one element. A value that calls a
-function (effectful or costly) is selected with `lax.cond(cond, lambda: a, lambda: b)`
-instead, which runs only the branch taken (unsafe: both branches are traced, the condition
-must be a scalar and both values of one type). A branch that calls back into the function it
-is in (recursion) gets no rewrite: tracing it recurses forever under either form.
+Handled: `a if cond else b`; an `if`/`else` whose branches each only `return` a value, or only
+assign the same names, one a statement; `if cond: return a` followed by `return b`; and `if
+cond:` assigning names (`y = f(y)`, `y *= 2`) with no `else`, when each is bound before it (the
+value if false is the name itself). Several names get one `jnp.where` each, in order (see
+`_assignments` for when that order computes what the branches did); a condition that calls
+something is then computed once, first. Tuples of one length (`return x, 1` / `return -x, 0`)
+select element by element. Where a value can be NaN/inf or have an infinite derivative outside
+its branch (`sqrt`, `log`, `exp`, division, fractional powers), its inputs are guarded
+("double where"), so that `jax.grad` stays finite. Both values are computed by `jnp.where`, so
+the fix is safe only when neither can have a side effect, and when both are known to have one
+shape (`codeactions.broadcast`): `where` broadcasts `x[0]` against `x` where the `if` gave the
+one element. A value that calls a function (effectful or costly) is selected with
+`lax.cond(cond, lambda: a, lambda: b)` instead, which runs only the branch taken (unsafe: both
+branches are traced, the condition must be a scalar and both values of one type); several
+names with one `lax.cond` returning a tuple, when no value reads a name its branch assigned
+above it (the lambdas see the names as they were before the `if`). A branch that calls back
+into the function it is in (recursion) gets no rewrite: tracing it recurses forever under
+either form.
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ import ast
 import io
 import textwrap
 import tokenize
+from dataclasses import dataclass
 
 from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.names import assigned_name
@@ -57,21 +63,29 @@ def branch_select_fix(
     for `and`/`or`/`not`), the edits that text needs and its safety; None if not a selection."""
     if isinstance(node, ast.IfExp):
         values = ((node.body, ctx.segment(node.body)), (node.orelse, ctx.segment(node.orelse)))
-        selection = (None, values, node, node)
+        selection = _Selection([(None, values)], node, node)
     elif _is_elif(node, ctx):
         return None
     else:
         selection = _statement_selection(node, ctx)
     if selection is None:
         return None
-    target, values, start, end = selection
-    pairs = _selected_pairs(values, ctx)
-    if pairs is None:
+    assignments = selection.assignments
+    pairs_of = [_selected_pairs(values, ctx) for _, values in assignments]
+    if any(pairs is None for pairs in pairs_of):
         return None
+    pairs = [pair for assigned in pairs_of for pair in assigned]
+    every_value = [value for _, values in assignments for value in values]
     pure = all(_pure(value, ctx) for pair in pairs for value, _ in pair)
-    calls = [n for value, _ in values for n in ast.walk(value) if isinstance(n, ast.Call)]
+    calls = [n for value, _ in every_value for n in ast.walk(value) if isinstance(n, ast.Call)]
     lifted = not pure and bool(calls)
-    if lifted and (_is_tuple(values) or _recursive(calls, ctx) or _unliftable(values)):
+    if not (selection.apart if lifted else selection.in_order):
+        return None
+    if lifted and (
+        any(_is_tuple(values) for _, values in assignments)
+        or _recursive(calls, ctx)
+        or _unliftable(every_value)
+    ):
         return None
     module, alias, function = ("jax.lax", "lax", "cond") if lifted else _WHERE
     spelled = module_prefix_and_edits(ctx, module, alias)
@@ -82,16 +96,30 @@ def branch_select_fix(
     call = f"{prefix}.{function}({condition_text}, "
     smooth = guarded = False
     if lifted:
-        (_, first_text), (_, second_text) = values
-        selected = [f"{call}lambda: {first_text}, lambda: {second_text})"]
+        statements = [_lifted(assignments, call)]
     else:
+        statements = []
+        tested_once = _pure(node.test, ctx)
+        if len(assignments) > 1 and not tested_once:
+            # One `where` a name would evaluate the condition (a call) once each: it is
+            # computed once, first.
+            held = _unused_name("condition", ctx)
+            if held is None:
+                return None
+            statements.append(f"{held} = {condition_text}")
+            call, tested_once = f"{prefix}.{function}({held}, ", True
         smooth = all(_finite_gradient(value, ctx) for pair in pairs for value, _ in pair)
         # The guards repeat the condition: only one that evaluates without side effects.
-        guards = None if smooth or not _pure(node.test, ctx) else _guards(pairs, call, ctx)
+        guards = None if smooth or not tested_once else _guards(pairs, call, ctx)
         guarded = guards is not None
         arguments = guards if guarded else [[text for _, text in pair] for pair in pairs]
-        selected = [f"{call}{if_true}, {if_false})" for if_true, if_false in arguments]
-    text = ", ".join(selected) + ("," if len(pairs) == 1 and _is_tuple(values) else "")
+        selected = iter(f"{call}{if_true}, {if_false})" for if_true, if_false in arguments)
+        for (target, values), assigned in zip(assignments, pairs_of, strict=True):
+            text = ", ".join(next(selected) for _ in assigned)
+            if _is_tuple(values):
+                text += "," if len(assigned) == 1 else ""
+                text = f"({text})" if target is None else text
+            statements.append(_statement(target, text))
     # `lax.cond` raises on branches of two shapes; `jnp.where` broadcasts them.
     alike = lifted or all(
         select_alike(if_true, if_false, node.test, ctx) for (if_true, _), (if_false, _) in pairs
@@ -99,10 +127,9 @@ def branch_select_fix(
     safe = pure and smooth and alike and condition_safety is Applicability.SAFE
     safety = Applicability.SAFE if safe else Applicability.UNSAFE
     if isinstance(node, ast.IfExp):
-        edit = node_edit(ctx, node, f"({text})" if _is_tuple(values) else text)
+        edit = node_edit(ctx, node, statements[0])
     else:
-        statement = f"return {text}" if target == "return" else f"{target} = {text}"
-        edit = _statement_edit(start, end, statement, ctx)
+        edit = _statement_edit(selection.start, selection.end, statements, ctx)
         if edit is None:
             return None
     verb = "Select" if function == "where" else "Branch"
@@ -116,6 +143,43 @@ def branch_select_fix(
     # The condition's rewrite may add the same import as the selection.
     imports = tuple(edit for edit in import_edits if edit not in condition_edits)
     return Fix(title, (edit, *condition_edits, *imports), safety)
+
+
+def _unused_name(base: str, ctx: FixSite) -> str | None:
+    """`base` (or `base_2`, ...) where the enclosing function names nothing so; None outside
+    a function (a module-level name may be read from anywhere)."""
+    function = ctx.functions[-1] if ctx.functions else None
+    if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
+        return None
+    taken = {n.id for n in ast.walk(function) if isinstance(n, ast.Name)} | set(
+        all_params(function)
+    )
+    return next(
+        name
+        for name in (base, *(f"{base}_{index}" for index in range(2, len(taken) + 3)))
+        if name not in taken
+    )
+
+
+def _statement(target: str | None, text: str) -> str:
+    """The selected `text` as the expression it replaces (no target), a `return` or an
+    assignment."""
+    if target is None:
+        return text
+    return f"return {text}" if target == "return" else f"{target} = {text}"
+
+
+def _lifted(assignments, call: str) -> str:
+    """`y = lax.cond(c, lambda: a, lambda: b)`; for several names one `lax.cond` returning a
+    tuple (`y, z = lax.cond(c, lambda: (a, c), lambda: (b, d))`)."""
+    if len(assignments) == 1:
+        ((target, ((_, first), (_, second))),) = assignments
+        return _statement(target, f"{call}lambda: {first}, lambda: {second})")
+    targets = ", ".join(target for target, _ in assignments)
+    branches = [
+        "(" + ", ".join(values[taken][1] for _, values in assignments) + ")" for taken in (0, 1)
+    ]
+    return f"{targets} = {call}lambda: {branches[0]}, lambda: {branches[1]})"
 
 
 _WHERE = ("jax.numpy", "jnp", "where")
@@ -160,30 +224,96 @@ def _is_tuple(values) -> bool:
     return isinstance(values[0][0], ast.Tuple)
 
 
-def _statement_selection(node: ast.If, ctx: FixSite):
-    """(assigned name or "return", ((value, its text) if true, (value, its text) if false),
-    first statement, last statement) for an `if` statement that only selects a value; None
-    otherwise."""
-    if len(node.body) != 1 or len(node.orelse) > 1:
-        return None
-    (then,) = node.body
+def _statement_selection(node: ast.If, ctx: FixSite) -> _Selection | None:
+    """What an `if` statement that only selects values selects: both branches `return` a
+    value (or the `if` returns and the statement after it does), or assign names (see
+    `_assignments`); None otherwise."""
+    then = node.body[0]
     if node.orelse:
         otherwise = node.orelse[0]
         if isinstance(otherwise, ast.If):
             return None  # elif chains
     else:
         otherwise = _next_statement(node, ctx)
-        if not (isinstance(then, ast.Return) and isinstance(otherwise, ast.Return)):
-            return _update_selection(node, then, ctx)
     if isinstance(then, ast.Return) and isinstance(otherwise, ast.Return):
+        if len(node.body) != 1 or len(node.orelse) > 1:
+            return None
         if then.value is None or otherwise.value is None:
             return None
-        return "return", (_value(then.value, ctx), _value(otherwise.value, ctx)), node, otherwise
-    name = assigned_name(then)
-    if name is not None and name == assigned_name(otherwise):
         values = (_value(then.value, ctx), _value(otherwise.value, ctx))
-        return name, values, node, otherwise
-    return None
+        return _Selection([("return", values)], node, otherwise)
+    return _assignments(node, ctx)
+
+
+@dataclass(frozen=True)
+class _Selection:
+    """What a branch selects: (target, ((value, its text) if true, (value, its text) if
+    false)) in order, the target a name, "return", or None for a conditional expression; the
+    first and last statement the rewrite replaces."""
+
+    assignments: list[tuple[str | None, tuple[tuple[ast.expr, str], tuple[ast.expr, str]]]]
+    start: ast.AST
+    end: ast.AST
+    # One `jnp.where` per name, in order, computes what the branches did.
+    in_order: bool = True
+    # Every value reads only what was bound before the `if`: one `lax.cond` returning them
+    # all (each name once) computes what the branches did.
+    apart: bool = True
+
+
+def _assignments(node: ast.If, ctx: FixSite) -> _Selection | None:
+    """Branches that only assign names, one name a statement (`y = v`, `y op= v`).
+
+    Without an `else`, each name keeps its value if false and must be bound before the `if`;
+    one `jnp.where(cond, v, y)` per statement, in order, computes what the branch did even
+    where a value reads a name assigned above it (where the condition is false, every name
+    still holds its old value). With an `else`, both branches assign the same names, each
+    once, paired in the first branch's order; a value of the `else` must see the names the
+    rewrite assigned before its `where` exactly as the `else` did (`in_order`): where the
+    `else` assigned a name it reads only after it, or before, and the first branch in the
+    other order, the rewrite gives it another value."""
+    body = [_assigned(statement, ctx) for statement in node.body]
+    if any(assigned is None for assigned in body):
+        return None
+    if not node.orelse:
+        if not all(_bound_before(name, node, ctx) for name, _ in body):
+            return None
+        names = [name for name, _ in body]
+        assignments = [
+            (name, (value, (ast.Name(id=name, ctx=ast.Load()), name))) for name, value in body
+        ]
+        apart = len(set(names)) == len(names) and _reads_none_before(body)
+        return _Selection(assignments, node, node, True, apart)
+    otherwise = [_assigned(statement, ctx) for statement in node.orelse]
+    if any(assigned is None for assigned in otherwise):
+        return None
+    names = [name for name, _ in body]
+    other_names = [name for name, _ in otherwise]
+    if len(set(names)) != len(names) or sorted(names) != sorted(other_names):
+        return None
+    values_otherwise = dict(otherwise)
+    assignments = [(name, (value, values_otherwise[name])) for name, value in body]
+    in_order = all(
+        _reads(values_otherwise[name][0]) & set(names[:position])
+        == _reads(values_otherwise[name][0]) & set(other_names[: other_names.index(name)])
+        for position, name in enumerate(names)
+    )
+    apart = _reads_none_before(body) and _reads_none_before(otherwise)
+    return _Selection(assignments, node, node.orelse[-1], in_order, apart)
+
+
+def _reads(value: ast.expr) -> set[str]:
+    return {
+        n.id for n in ast.walk(value) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)
+    }
+
+
+def _reads_none_before(branch: list[tuple[str, tuple[ast.expr, str]]]) -> bool:
+    """No value of the branch reads a name the branch assigned above it."""
+    return not any(
+        _reads(value) & {name for name, _ in branch[:position]}
+        for position, (_, (value, _)) in enumerate(branch)
+    )
 
 
 # `y op= v` as the value `y op (v)`.
@@ -205,25 +335,21 @@ _OPERATORS = {
 _ATOMS = (ast.Name, ast.Constant, ast.Call, ast.Attribute, ast.Subscript)
 
 
-def _update_selection(node: ast.If, then: ast.stmt, ctx: FixSite):
-    """`if cond: y = value` / `if cond: y op= value` with no `else`: the value if false is `y`
-    itself, which must be bound before the `if`."""
-    if isinstance(then, ast.AugAssign) and isinstance(then.target, ast.Name):
-        name = then.target.id
-        value = ctx.segment(then.value)
-        if not isinstance(then.value, _ATOMS):
+def _assigned(statement: ast.stmt, ctx: FixSite) -> tuple[str, tuple[ast.expr, str]] | None:
+    """The name `y = value` / `y op= value` assigns, and the value (`y op (value)`) with its
+    text; None for another statement."""
+    if isinstance(statement, ast.AugAssign) and isinstance(statement.target, ast.Name):
+        name = statement.target.id
+        value = ctx.segment(statement.value)
+        if not isinstance(statement.value, _ATOMS):
             value = f"({value})"
-        text = f"{name} {_OPERATORS[type(then.op)]} {value}"
-        first = ast.BinOp(left=ast.Name(id=name, ctx=ast.Load()), op=then.op, right=then.value)
-    else:
-        name = assigned_name(then)
-        if name is None:
-            return None
-        first, text = _value(then.value, ctx)
-    if not _bound_before(name, node, ctx):
+        text = f"{name} {_OPERATORS[type(statement.op)]} {value}"
+        load = ast.Name(id=name, ctx=ast.Load())
+        return name, (ast.BinOp(left=load, op=statement.op, right=statement.value), text)
+    name = assigned_name(statement)
+    if name is None:
         return None
-    unchanged = ast.Name(id=name, ctx=ast.Load())
-    return name, ((first, text), (unchanged, name)), node, node
+    return name, _value(statement.value, ctx)
 
 
 def _bound_before(name: str, node: ast.stmt, ctx: FixSite) -> bool:
@@ -347,6 +473,7 @@ _SMOOTH_FUNCTIONS = frozenset(
                 *("abs", "absolute", "maximum", "minimum", "clip", "where", "sin", "cos"),
                 *("tanh", "negative", "positive", "square", "zeros_like", "ones_like"),
                 *("full_like", "sign", "real", "imag", "conj", "conjugate"),
+                *("zeros", "ones", "full", "array", "asarray"),
             )
         ),
         *(f"jax.nn.{name}" for name in ("relu", "sigmoid", "softplus", "silu", "gelu")),
@@ -476,9 +603,12 @@ def _guarded(text: str, call: str, taken: bool, ctx: FixSite) -> str | None:
     return encoded.decode()
 
 
-def _statement_edit(start: ast.stmt, end: ast.stmt, text: str, ctx: FixSite) -> Edit | None:
-    """An edit replacing the statements from `start` to the end of `end`'s line by `text`,
-    keeping their comments (one as a trailing comment, several on lines of their own)."""
+def _statement_edit(
+    start: ast.AST, end: ast.AST, statements: list[str], ctx: FixSite
+) -> Edit | None:
+    """An edit replacing the statements from `start` to the end of `end`'s line by
+    `statements`, one a line, keeping their comments (one as a trailing comment of the first,
+    several on lines of their own)."""
     first, last = start.lineno - 1, end.end_lineno - 1
     comments = _comments(ctx.lines[first : last + 1])
     if comments is None:
@@ -486,11 +616,11 @@ def _statement_edit(start: ast.stmt, end: ast.stmt, text: str, ctx: FixSite) -> 
     start_column = ctx.span(start).start.column
     indent = ctx.lines[first][:start_column]
     if len(comments) == 1:
-        text = f"{text}  {comments[0]}"
+        statements = [f"{statements[0]}  {comments[0]}", *statements[1:]]
     elif comments:
-        text = "".join(f"{comment}\n{indent}" for comment in comments) + text
+        statements = [*comments, *statements]
     span = Span.of(first, start_column, last, len(ctx.lines[last]))
-    return Edit(span, text)
+    return Edit(span, f"\n{indent}".join(statements))
 
 
 def _comments(lines: list[str]) -> list[str] | None:

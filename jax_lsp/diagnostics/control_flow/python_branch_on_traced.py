@@ -81,7 +81,14 @@ class PythonBranchOnTraced(Rule):
         expression `a if cond else b`; an `if`/`else` whose branches each only assign the same
         name (`y = jnp.where(cond, a, b)`) or each only `return` a value; `if cond: return a`
         followed by `return b`; and `if cond: y = y * 2` (or `y *= 2`) with no `else`, when `y`
-        is bound before (`y = jnp.where(cond, y * 2, y)`). `and`/`or`/`not` in the condition
+        is bound before (`y = jnp.where(cond, y * 2, y)`). Branches assigning several names,
+        one a statement, get one `jnp.where` per name, in order (`if done: pos = p0; t = 0`
+        becomes `pos = jnp.where(done, p0, pos)` then `t = jnp.where(done, 0, t)`): with no
+        `else` each name must be bound before; with an `else` both branches assign the same
+        names once each, and no fix is offered where a value of the `else` reads a name the
+        rewrite would already have assigned and the `else` had not (or the other way round).
+        A condition that calls something is then computed once, into a name of its own.
+        `and`/`or`/`not` in the condition
         become `jnp.logical_*`. Comments of the replaced lines are kept. `jnp.where` evaluates
         both values, and `jax.grad` differentiates both and multiplies the one not selected by
         zero, so `0 * inf` makes the gradient NaN: `jnp.where(x > 0, jnp.sqrt(x), 0.0)` has
@@ -104,7 +111,10 @@ class PythonBranchOnTraced(Rule):
         original's on each side; otherwise its title warns of NaN gradients. A value that calls
         another function (effectful or costly) is selected with `lax.cond(cond, lambda: a,
         lambda: b)` instead, which runs only the branch taken: unsafe, since both branches are
-        traced, the condition must be a scalar and both values of the same shape and dtype. A
+        traced, the condition must be a scalar and both values of the same shape and dtype;
+        several names get one `lax.cond` returning a tuple (`pos, t = lax.cond(done, lambda:
+        (reset(pos), 0), lambda: (pos, t))`), and none where a value reads a name its branch
+        assigned above it (the lambdas would see the old value). A
         branch that calls back into its own function (recursion) gets no rewrite: tracing it
         recurses forever under either form. Tuples of one length (`return x, 1` / `return -x,
         0`) become a tuple of `jnp.where`s, one per element. No fix for `elif` chains, lists
