@@ -27,6 +27,7 @@ from jax_lsp.analysis.shapes import (
 from jax_lsp.analysis.traced import all_params
 from jax_lsp.analysis.updates import UPDATE_METHODS
 from jax_lsp.codeactions.at_update import fill_read_fix
+from jax_lsp.codeactions.key_count import split_count_fix
 from jax_lsp.compat import TRY_STATEMENTS
 from jax_lsp.diagnostics.base import Example, Rule, RuleContext, Spelled, prefiltered
 from jax_lsp.findings import Applicability, Finding, Severity
@@ -163,6 +164,14 @@ class ConstantOutOfBounds(Rule):
     fix_safety = """
         For float arrays, offers `x.at[idx].get(mode="fill", fill_value=jnp.nan)`, which makes
         the mistake visible as NaN. Unsafe: it changes the value returned. Updates get no fix.
+        For a read past the keys of `keys = jax.random.split(key)`, offers the split into as
+        many keys as the function reads (`jax.random.split(key, 3)`), when `keys` is bound
+        once in the function and every read of it is a literal index (`keys[2]`, not
+        `keys[-1]`) or an unpack (`a, b, c = keys`). Unsafe: the key read past the end was
+        the last key and becomes a new one, so what is drawn from it changes. Under JAX's
+        default `jax_threefry_partitionable=True` (and with the `rbg` implementations),
+        `jax.random.split(key, 3)[:2]` equals `jax.random.split(key)`: the keys read before
+        keep their values. With that option off, every key changes.
     """
     fix_applicabilities = frozenset({Applicability.UNSAFE})
     fix_in_some_cases_only = True
@@ -183,12 +192,22 @@ class ConstantOutOfBounds(Rule):
             import jax
 
             def noisy_pair(key):
-                rngs = jax.random.split(key)  # two keys
+                rngs = jax.random.split(key)
                 return jax.random.normal(rngs[1]), jax.random.normal(rngs[2])  # error
 
             a, b = noisy_pair(jax.random.key(0))
             """,
             check="assert a == b  # rngs[2] is clamped to rngs[1]: the same key twice",
+            fixed="""
+            import jax
+
+            def noisy_pair(key):
+                rngs = jax.random.split(key, 3)
+                return jax.random.normal(rngs[1]), jax.random.normal(rngs[2])
+
+            a, b = noisy_pair(jax.random.key(0))
+            """,
+            fixed_check="assert a != b  # three keys: each draw has its own",
         ),
         Example(
             """
@@ -447,6 +466,8 @@ class ConstantOutOfBounds(Rule):
 
     # The spellings the scope being checked gives a subscript, a `take` or a walrus.
     _walk_words: tuple[str, ...] = ()
+    # The scope being checked (a module or a function).
+    _scope: ast.AST | None = None
 
     def check(self, node: ast.AST, ctx: RuleContext) -> Iterable[Finding]:
         resolver = ctx.resolvers[-1]
@@ -472,6 +493,7 @@ class ConstantOutOfBounds(Rule):
         tracker = ShapeTracker(resolver, untracked)
         # What an expression's lines must spell for its walk to find or change anything.
         self._walk_words = _SPELLED.words(resolver)
+        self._scope = node
         for name, known in inherited.items():
             if type(known) is int:
                 tracker.integers[name] = known
@@ -598,6 +620,7 @@ class ConstantOutOfBounds(Rule):
                     f"does not raise: the read is clamped and returns {clamped} key, the same key "
                     f"as index {hit.size - 1 if hit.index >= 0 else 0}. Split into as many keys "
                     "as are read",
+                    fix=split_count_fix(node, self._scope, ctx) if update is None else None,
                 )
             return ctx.finding(
                 self,
