@@ -5,7 +5,8 @@ assign the same names, one a statement; `if cond: return a` followed by `return 
 cond:` assigning names (`y = f(y)`, `y *= 2`) with no `else`, when each is bound before it (the
 value if false is the name itself). Several names get one `jnp.where` each, in order (see
 `_assignments` for when that order computes what the branches did); a condition that calls
-something is then computed once, first. Tuples of one length (`return x, 1` / `return -x, 0`)
+something, or reads a name a `where` before the last assigns, is then computed once, first.
+Tuples of one length (`return x, 1` / `return -x, 0`)
 select element by element. Where a value can be NaN/inf or have an infinite derivative outside
 its branch (`sqrt`, `log`, `exp`, division, fractional powers), its inputs are guarded
 ("double where"), so that `jax.grad` stays finite. Both values are computed by `jnp.where`, so
@@ -100,9 +101,11 @@ def branch_select_fix(
     else:
         statements = []
         tested_once = _pure(node.test, ctx)
-        if len(assignments) > 1 and not tested_once:
-            # One `where` a name would evaluate the condition (a call) once each: it is
-            # computed once, first.
+        rebound = {target for target, _ in assignments[:-1]} & _reads(node.test)
+        if len(assignments) > 1 and (rebound or not tested_once):
+            # One `where` a name evaluates the condition once each: one that calls something
+            # or reads a name an earlier `where` assigns is computed once, first, as the `if`
+            # did.
             held = _unused_name("condition", ctx)
             if held is None:
                 return None

@@ -183,6 +183,38 @@ PAIRS = [
         UNSAFE,
     ),
     (
+        # The branch resets the flag it tests: the later `where` must see the flag as the
+        # `if` tested it.
+        "condition-reads-a-name-assigned",
+        """
+        import jax
+        import jax.numpy as jnp
+
+        @jax.jit
+        def f(x):
+            done = x > 1
+            t = x
+            if done:
+                done = x < -10
+                t = x * 0.0
+            return done, t
+        """,
+        """
+        import jax
+        import jax.numpy as jnp
+
+        @jax.jit
+        def f(x):
+            done = x > 1
+            t = x
+            condition = done
+            done = jnp.where(condition, x < -10, done)
+            t = jnp.where(condition, x * 0.0, t)
+            return done, t
+        """,
+        UNSAFE,
+    ),
+    (
         # Each name's NaN-prone value guarded ("double where"); comments on lines of their own.
         "guards-for-each-name",
         """
@@ -364,8 +396,9 @@ RUNS = {
     "else-same-order": (PAIRS[1][1], "f(v, v - 1.0)", True),
     "adds-the-import": (PAIRS[2][1], "f(v, v - 1.0)", True),
     "condition-computed-once": (PAIRS[3][1], "f(v)", False),
-    "guards-for-each-name": (PAIRS[4][1], "f(v)", True),
-    "lax-cond-tuple": (PAIRS[5][1], "f(v)", False),
+    "condition-reads-a-name-assigned": (PAIRS[4][1], "f(v)", False),
+    "guards-for-each-name": (PAIRS[5][1], "f(v)", True),
+    "lax-cond-tuple": (PAIRS[6][1], "f(v)", False),
     "no-else-later-reads-earlier": (
         """
         import jax

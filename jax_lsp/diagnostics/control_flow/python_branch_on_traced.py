@@ -87,7 +87,8 @@ class PythonBranchOnTraced(Rule):
         `else` each name must be bound before; with an `else` both branches assign the same
         names once each, and no fix is offered where a value of the `else` reads a name the
         rewrite would already have assigned and the `else` had not (or the other way round).
-        A condition that calls something is then computed once, into a name of its own.
+        A condition that calls something, or reads a name the branch assigns, is then
+        computed once, first, into a name of its own (`condition = done`).
         `and`/`or`/`not` in the condition
         become `jnp.logical_*`. Comments of the replaced lines are kept. `jnp.where` evaluates
         both values, and `jax.grad` differentiates both and multiplies the one not selected by
