@@ -6,19 +6,18 @@ cond:` assigning names (`y = f(y)`, `y *= 2`) with no `else`, when each is bound
 value if false is the name itself). Several names get one `jnp.where` each, in order (see
 `_assignments` for when that order computes what the branches did); a condition that calls
 something, or reads a name a `where` before the last assigns, is then computed once, first.
-Tuples of one length (`return x, 1` / `return -x, 0`)
-select element by element. Where a value can be NaN/inf or have an infinite derivative outside
-its branch (`sqrt`, `log`, `exp`, division, fractional powers), its inputs are guarded
-("double where"), so that `jax.grad` stays finite. Both values are computed by `jnp.where`, so
-the fix is safe only when neither can have a side effect, and when both are known to have one
-shape (`codeactions.broadcast`): `where` broadcasts `x[0]` against `x` where the `if` gave the
-one element. A value that calls a function (effectful or costly) is selected with
-`lax.cond(cond, lambda: a, lambda: b)` instead, which runs only the branch taken (unsafe: both
-branches are traced, the condition must be a scalar and both values of one type); several
-names with one `lax.cond` returning a tuple, when no value reads a name its branch assigned
-above it (the lambdas see the names as they were before the `if`). A branch that calls back
-into the function it is in (recursion) gets no rewrite: tracing it recurses forever under
-either form.
+Tuples of one length (`return x, 1` / `return -x, 0`) select element by element. Where a value
+can be NaN/inf or have an infinite derivative outside its branch (`sqrt`, `log`, `exp`,
+division, fractional powers), its inputs are guarded ("double where"), so that `jax.grad` stays
+finite. Both values are computed by `jnp.where`, so the fix is safe only when neither can have
+a side effect, and when both are known to have one shape (`codeactions.broadcast`): `where`
+broadcasts `x[0]` against `x` where the `if` gave the one element. A value that calls a
+function (effectful or costly) is selected with `lax.cond(cond, lambda: a, lambda: b)`
+instead, which runs only the branch taken (unsafe: both branches are traced, the condition
+must be a scalar and both values of one type); several names with one `lax.cond` returning a
+tuple, when no value reads a name its branch assigned above it (the lambdas see the names as
+they were before the `if`). A branch that calls back into the function it is in (recursion)
+gets no rewrite: tracing it recurses forever under either form.
 """
 
 from __future__ import annotations
