@@ -59,7 +59,7 @@ class IncomingTrace:
     # Parameters every trace leaves at a default naming a module or function (qualname), and
     # those every trace gives the same flag: see `TraceInfo`.
     module_defaults: frozenset[tuple[str, str]] = frozenset()
-    literals: frozenset[tuple[str, bool | None]] = frozenset()
+    literals: frozenset[tuple[str, bool | str | None]] = frozenset()
     array_functions: frozenset[str] = frozenset()
     boolean_params: frozenset[str] = frozenset()
     # Parameters the traced calls there give a tracer of their own (not a parameter of the

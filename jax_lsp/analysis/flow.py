@@ -37,6 +37,7 @@ from jax_lsp.analysis.kinds import (
 )
 from jax_lsp.analysis.nodes import child_nodes, dotted_name, is_none, runs_at_least_once
 from jax_lsp.analysis.numpy_tracers import RETURNS_TRACERS
+from jax_lsp.analysis.passed_values import Flags, calls_in, flag_test
 from jax_lsp.analysis.records import direct_init
 from jax_lsp.analysis.summary import transform_of
 from jax_lsp.analysis.transformed import FILTERED_JIT, transformed_function
@@ -225,9 +226,9 @@ class ScopeContext:
     # `jax.jit` function): an attribute no array has is one of their fields, so a tracer or
     # a subtree of tracers.
     tree_params: frozenset[str] = frozenset()
-    # Parameters every trace gives the same flag (True, False, None) and the code never
-    # rebinds (`skip_checks=True` from each traced call): the branches they decide.
-    flags: Mapping[str, bool | None] = field(default_factory=dict)
+    # Parameters every trace gives the same constant (True, False, None, a string) and the
+    # code never rebinds (`skip_checks=True` from each traced call): the branches they decide.
+    flags: Flags = field(default_factory=dict)
     # What a call the model resolves to a method of a class of the module returns
     # (`self.helper(x)`, a linen module's `model.apply(variables, x)` or a TrainState's
     # `state.apply_fn(variables, x)`, which run `__call__`): its return summary; None: no
@@ -335,6 +336,7 @@ class FlowInterpreter:
         self.values: dict[ast.AST, Value] = {} if values is None else values
         self.env: Env = {}
         self.nested: list[ast.AST] = []  # nested defs/classes, analyzed by the caller
+        self.unreached: list[ast.AST] = []  # calls of the branches the flags rule out
 
     # -- entry points -------------------------------------------------------------------
     def run_function(self, node: ast.FunctionDef | ast.AsyncFunctionDef, params: Env) -> Env:
@@ -404,9 +406,10 @@ class FlowInterpreter:
             self.eval(node.test)
         else:
             self._eval_flagged_test(node.test)
-            flagged = _flag_test(node.test, self.context.flags)
+            flagged = flag_test(node.test, self.context.flags)
             if flagged is not None:  # the other branch never runs in this trace: no values
                 self.run_block(node.body if flagged else node.orelse)
+                self.unreached += calls_in(node.orelse if flagged else node.body)
                 return
         before = dict(self.env)
         narrowed, negated = self._narrowing(node.test)
@@ -435,7 +438,7 @@ class FlowInterpreter:
         deciding = type(test.op) is ast.Or
         for value in test.values:
             self._eval_flagged_test(value)
-            if _flag_test(value, self.context.flags) is deciding:
+            if flag_test(value, self.context.flags) is deciding:
                 return
 
     def _decided(self, test: ast.expr) -> bool | None:
@@ -820,6 +823,10 @@ class FlowInterpreter:
 
     def _expr_IfExp(self, node: ast.IfExp) -> Value:
         self.eval(node.test)
+        flagged = flag_test(node.test, self.context.flags) if self.context.flags else None
+        if flagged is not None:  # `a if validate else b`: only one runs in this trace
+            self.unreached += calls_in([node.orelse if flagged else node.body])
+            return self.eval(node.body if flagged else node.orelse)
         return merge_values(self.eval(node.body), self.eval(node.orelse))
 
     def _expr_NamedExpr(self, node: ast.NamedExpr) -> Value:
@@ -1362,33 +1369,6 @@ def _gradient_result(
     if function.has_aux:
         value = Container("tuple", (value, aux))
     return Container("tuple", (value, grads))
-
-
-def _flag_test(test: ast.expr, flags: Mapping[str, bool | None]) -> bool | None:
-    """Whether `test` holds, decided by flag parameters alone (`not skip_checks`,
-    `cache is None`, `debug and x > 0` with `debug` False); None: not decided."""
-    if type(test) is ast.Name:
-        return bool(flags[test.id]) if test.id in flags else None
-    if type(test) is ast.UnaryOp and type(test.op) is ast.Not:
-        inner = _flag_test(test.operand, flags)
-        return None if inner is None else not inner
-    if type(test) is ast.BoolOp:
-        decided = [_flag_test(value, flags) for value in test.values]
-        deciding = type(test.op) is ast.Or  # one True decides an `or`, one False an `and`
-        if deciding in decided:
-            return deciding
-        return None if None in decided else not deciding
-    if (
-        type(test) is ast.Compare
-        and len(test.ops) == 1
-        and type(test.ops[0]) in (ast.Is, ast.IsNot)
-        and type(test.left) is ast.Name
-        and test.left.id in flags
-        and type(test.comparators[0]) is ast.Constant
-        and test.comparators[0].value is None
-    ):
-        return (flags[test.left.id] is None) == (type(test.ops[0]) is ast.Is)
-    return None
 
 
 def _isinstance_test(test: ast.expr) -> tuple[str, list[ast.expr], bool] | None:

@@ -36,6 +36,7 @@ from jax_lsp.analysis.nodes import (
     rebound_names,
     walk_nodes,
 )
+from jax_lsp.analysis.passed_values import PassedValue
 from jax_lsp.analysis.summary import (
     Application,
     CallSite,
@@ -662,14 +663,14 @@ def _interpret_scope(
         traced_return_value,
         path,
         tree_params,
-        _fixed_flags(node, info),
+        fixed_flags(node, info),
         method_returns.value if method_returns is not None else _no_method,
     )
     kinds: dict[ast.AST, Kind] = {}
     values: dict[ast.AST, Value] = {}
     interpreter = FlowInterpreter(context, kinds, values)
     final = interpreter.run_function(node, params)
-    return ScopeKinds(kinds, final, values)
+    return ScopeKinds(kinds, final, values, frozenset(interpreter.unreached))
 
 
 @per_unit
@@ -878,8 +879,8 @@ def _no_method(call: ast.Call) -> None:
     return None
 
 
-def _fixed_flags(node: FunctionNode, info: TraceInfo | None) -> dict[str, bool | None]:
-    """The flags every trace of `node` gives a parameter that its code never rebinds."""
+def fixed_flags(node: FunctionNode, info: TraceInfo | None) -> dict[str, PassedValue]:
+    """The constants every trace of `node` gives a parameter that its code never rebinds."""
     if info is None or not info.literals:
         return {}
     rebound = rebound_names(node)

@@ -15,6 +15,7 @@ from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.model_parts import ScopeKinds
 from jax_lsp.analysis.model_view import ModelFact
 from jax_lsp.analysis.nodes import is_staticmethod, positional_params, rebound_names, walk_nodes
+from jax_lsp.analysis.passed_values import PassedValue
 from jax_lsp.analysis.pytrees import LINEN_MODULE
 from jax_lsp.analysis.summary import CallSite, FunctionNode, FunctionRef
 from jax_lsp.analysis.traced import (
@@ -264,7 +265,7 @@ class TraceSteps(ModelFact):
             containers,
             info.eager,
             module_defaults=self._imported_defaults(callee, call.node, ref),
-            literals=literal_flag_params(callee, call.node, ref),
+            literals=literal_flag_params(callee, call.node, ref, self._caller_flags(node, info)),
             array_functions=self._array_functions(callee, call.node, ref),
             boolean_params=booleans_passed(
                 self.model, callee, call.node, ref, node, info.boolean_params
@@ -274,6 +275,16 @@ class TraceSteps(ModelFact):
             differentiated_abstractly=info.differentiated_abstractly,
         )
         return self.model.tracing.set_trace(callee, new, call.node)
+
+    def _caller_flags(self, node: FunctionNode, info: TraceInfo) -> dict[str, PassedValue]:
+        """The constants every trace of the traced caller `node` gives its parameters, which
+        its calls pass on (`clip=force_positivity`)."""
+        if not info.literals or isinstance(node, ast.Lambda):
+            return {}
+        rebound = self.model.scopes.rebound.get(node)
+        if rebound is None:
+            rebound = self.model.scopes.rebound[node] = rebound_names(node)
+        return {name: value for name, value in info.literals if name not in rebound}
 
     def _leaves_passed(
         self,

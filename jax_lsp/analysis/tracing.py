@@ -746,6 +746,8 @@ class Tracing(ModelFact):
                 if target is not None and not isinstance(target, ast.Lambda):
                     pending.append(target)
             for call, unit_start in calls_by_caller.get(node, []):
+                if call.node in scope.unreached:
+                    continue  # in a branch no trace of `node` takes
                 line = unit_start + call.node.lineno
                 found = self.model.references.resolve_ref(call.callee, line, node)
                 # A wrapper's parameter called runs what the wrapper was given; else the
