@@ -234,6 +234,8 @@ class ScopeContext:
     # `state.apply_fn(variables, x)`, which run `__call__`): its return summary; None: no
     # such method, or nothing known.
     method_returns: Callable[[ast.Call], Value | None] = lambda call: None
+    # The tests run before a parameter with a known value is first rebound: with its value.
+    test_flags: Mapping[ast.expr, Flags] = field(default_factory=dict)
 
 
 def annotation_kind(annotation: ast.expr | None, resolver: Resolver) -> Kind | None:
@@ -402,11 +404,12 @@ class FlowInterpreter:
             self.env[node.target.id] = result
 
     def _stmt_If(self, node: ast.If) -> None:
-        if not self.context.flags:
+        flags = self.context.test_flags.get(node.test, self.context.flags)
+        if not flags:
             self.eval(node.test)
         else:
-            self._eval_flagged_test(node.test)
-            flagged = flag_test(node.test, self.context.flags)
+            self._eval_flagged_test(node.test, flags)
+            flagged = flag_test(node.test, flags)
             if flagged is not None:  # the other branch never runs in this trace: no values
                 self.run_block(node.body if flagged else node.orelse)
                 self.unreached += calls_in(node.orelse if flagged else node.body)
@@ -429,7 +432,7 @@ class FlowInterpreter:
             return
         self.env = _merge_envs(after_body, self.env)
 
-    def _eval_flagged_test(self, test: ast.expr) -> None:
+    def _eval_flagged_test(self, test: ast.expr, flags: Flags) -> None:
         """Evaluate what of `test` runs: a flag that decides an `and` or `or`
         (`not skip_checks and gap < tol`) leaves the operands after it unevaluated."""
         if type(test) is not ast.BoolOp:
@@ -437,8 +440,8 @@ class FlowInterpreter:
             return
         deciding = type(test.op) is ast.Or
         for value in test.values:
-            self._eval_flagged_test(value)
-            if flag_test(value, self.context.flags) is deciding:
+            self._eval_flagged_test(value, flags)
+            if flag_test(value, flags) is deciding:
                 return
 
     def _decided(self, test: ast.expr) -> bool | None:
@@ -823,7 +826,8 @@ class FlowInterpreter:
 
     def _expr_IfExp(self, node: ast.IfExp) -> Value:
         self.eval(node.test)
-        flagged = flag_test(node.test, self.context.flags) if self.context.flags else None
+        flags = self.context.test_flags.get(node.test, self.context.flags)
+        flagged = flag_test(node.test, flags) if flags else None
         if flagged is not None:  # `a if validate else b`: only one runs in this trace
             self.unreached += calls_in([node.orelse if flagged else node.body])
             return self.eval(node.body if flagged else node.orelse)

@@ -15,7 +15,13 @@ from dataclasses import dataclass, field, replace
 from jax_lsp.analysis.crossing import ForeignStep
 from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.nodes import all_params, positional_params
-from jax_lsp.analysis.passed_values import Flags, PassedValue, argument_constant, known
+from jax_lsp.analysis.passed_values import (
+    Flags,
+    PassedValue,
+    argument_constant,
+    joined,
+    known,
+)
 from jax_lsp.analysis.summary import Application, FunctionNode, FunctionRef
 from jax_lsp.analysis.transforms import ParamPolicy, TransformSpec
 from jax_lsp.analysis.values import Container, Object, Value, contains_traced, merge_values
@@ -134,7 +140,7 @@ class TraceInfo:
             - (self.traced_params - self.all_leaves)
             - (other.traced_params - other.all_leaves),
             self.module_defaults & other.module_defaults,
-            self.literals & other.literals,  # a flag both traces give alike
+            joined(self.literals, other.literals),  # what both traces give alike
             self.array_functions & other.array_functions,
             self.boolean_params | other.boolean_params,
             self.differentiated or other.differentiated,
