@@ -54,7 +54,16 @@ _NAMED_BINDINGS = (
     ast.MatchStar,
 )
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
-_LOOPS = (ast.For, ast.AsyncFor, ast.While)
+# Code that may run again after a later binding: loops, and comprehensions (a walrus).
+_LOOPS = (
+    ast.For,
+    ast.AsyncFor,
+    ast.While,
+    ast.ListComp,
+    ast.SetComp,
+    ast.DictComp,
+    ast.GeneratorExp,
+)
 
 
 def is_passed_constant(value: object) -> bool:
