@@ -439,9 +439,10 @@ class FlowInterpreter:
             self.eval(test)
             return
         deciding = type(test.op) is ast.Or
-        for value in test.values:
+        for index, value in enumerate(test.values):
             self._eval_flagged_test(value, flags)
             if flag_test(value, flags) is deciding:
+                self.unreached += calls_in(test.values[index + 1 :])
                 return
 
     def _decided(self, test: ast.expr) -> bool | None:

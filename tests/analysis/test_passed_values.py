@@ -248,3 +248,38 @@ def test_names_bound_only_to_what_jnp_makes():
 
     resolver = Resolver({"jnp": "jax.numpy"})
     assert names_bound_to_arrays(function.body[1], resolver.qualname) == {"Q", "R", "w"}
+
+
+SHORT_CIRCUIT = """
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+
+def all_positive(x):
+    doubled = jnp.asarray(x) * 2
+    return bool(np.all(np.asarray(doubled) > 0))
+
+
+def update(x, validate=False):
+    state = jnp.asarray(x) * 2
+    if validate and not all_positive(x):
+        raise ValueError("a non-positive entry")
+    return state
+
+
+@jax.jit
+def step(x):
+    return update(x)
+"""
+
+
+def test_an_operand_a_flag_short_circuits_calls_nothing_in_the_trace():
+    assert findings_of(SHORT_CIRCUIT) == []
+    source = textwrap.dedent(SHORT_CIRCUIT)
+    assert run_snippet(source, "step(jnp.ones(2)); update(np.ones(2), True)").error is None
+    on = source.replace("return update(x)", "return update(x, True)")
+    assert [(f.code, f.span.start.line + 1) for f in findings_of(on)] == [("JAX703", 9)]
+    assert type(run_snippet(on, "step(jnp.ones(2))").error).__name__ == (
+        "TracerArrayConversionError"
+    )
