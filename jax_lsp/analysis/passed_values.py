@@ -278,8 +278,9 @@ def flags_before_rebinding(
         pending += [(child, looping) for child in ast.iter_child_nodes(node)]
     found: dict[ast.expr, Flags] = {}
     for test in tests:
-        place = (test.lineno, test.col_offset)
-        known_here = {name: v for name, v in late.items() if place < first.get(name, place)}
+        # Bound after the test has run: a walrus inside the test binds before it is read.
+        end = (test.end_lineno or test.lineno, test.end_col_offset or 0)
+        known_here = {name: v for name, v in late.items() if end <= first.get(name, (0, 0))}
         if known_here:
             found[test] = {**fixed, **known_here}
     return found

@@ -206,7 +206,7 @@ def test_a_parameter_bound_again_is_known_only_in_tests_before_and_outside_loops
     function = ast.parse(
         textwrap.dedent(
             """
-            def init(n, U=None, k=None):
+            def init(n, U=None, k=None, m=None):
                 if U is None:
                     U = make(n)
                 for _ in range(n):
@@ -214,16 +214,22 @@ def test_a_parameter_bound_again_is_known_only_in_tests_before_and_outside_loops
                         k = 1
                 if U is None:
                     pass
+                if (m := 2) is None:
+                    pass
             """
         )
     ).body[0]
-    facts = frozenset({("U", Passed.ARRAY), ("k", Passed.NOT_NONE)})
+    facts = frozenset({("U", Passed.ARRAY), ("k", Passed.NOT_NONE), ("m", Passed.NOT_NONE)})
     found = {
         test.lineno: flags for test, flags in flags_before_rebinding(function, facts, {}).items()
     }
-    # The first test runs before both are bound; the one in the loop runs again after `k = 1`;
-    # the last one after `U = make(n)`.
-    assert found == {3: {"U": Passed.ARRAY, "k": Passed.NOT_NONE}}
+    # The first test runs before any is bound; the one in the loop runs again after `k = 1`;
+    # the third after `U = make(n)` (before `m` is bound); the last reads the `m` its walrus
+    # binds.
+    assert found == {
+        3: {"U": Passed.ARRAY, "k": Passed.NOT_NONE, "m": Passed.NOT_NONE},
+        8: {"m": Passed.NOT_NONE},
+    }
 
 
 def test_names_bound_only_to_what_jnp_makes():
