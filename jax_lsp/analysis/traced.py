@@ -416,7 +416,8 @@ def literal_flag_params(
 ) -> frozenset[tuple[str, PassedValue]]:
     """Parameters this call gives True, False, None or a string: a literal argument, a
     parameter of the traced caller that every trace gives one (`caller_flags`), or a literal
-    default it leaves alone. Nothing when `*args` or `**kwargs` may fill any of them."""
+    default it leaves alone; `NOT_NONE` for another literal (a number, a tuple). Nothing when
+    `*args` or `**kwargs` may fill any of them."""
     if _unpacks(call):
         return frozenset()
     flags = caller_flags or {}
