@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Hashable
 from dataclasses import dataclass
 
+from jax_lsp.analysis.passed_values import PassedValue
 from jax_lsp.analysis.summary import FunctionNode
 from jax_lsp.findings import Span
 
@@ -57,9 +58,9 @@ class IncomingTrace:
     steps: tuple[ForeignStep, ...]
     all_leaves: frozenset[str] = frozenset()
     # Parameters every trace leaves at a default naming a module or function (qualname), and
-    # those every trace gives the same flag: see `TraceInfo`.
+    # what every trace gives a parameter (`passed_values`): see `TraceInfo`.
     module_defaults: frozenset[tuple[str, str]] = frozenset()
-    literals: frozenset[tuple[str, bool | None]] = frozenset()
+    literals: frozenset[tuple[str, PassedValue]] = frozenset()
     array_functions: frozenset[str] = frozenset()
     boolean_params: frozenset[str] = frozenset()
     # Parameters the traced calls there give a tracer of their own (not a parameter of the

@@ -37,6 +37,7 @@ from jax_lsp.analysis.kinds import (
 )
 from jax_lsp.analysis.nodes import child_nodes, dotted_name, is_none, runs_at_least_once
 from jax_lsp.analysis.numpy_tracers import RETURNS_TRACERS
+from jax_lsp.analysis.passed_values import Flags, calls_in, flag_test
 from jax_lsp.analysis.records import direct_init
 from jax_lsp.analysis.summary import transform_of
 from jax_lsp.analysis.transformed import FILTERED_JIT, transformed_function
@@ -225,14 +226,16 @@ class ScopeContext:
     # `jax.jit` function): an attribute no array has is one of their fields, so a tracer or
     # a subtree of tracers.
     tree_params: frozenset[str] = frozenset()
-    # Parameters every trace gives the same flag (True, False, None) and the code never
-    # rebinds (`skip_checks=True` from each traced call): the branches they decide.
-    flags: Mapping[str, bool | None] = field(default_factory=dict)
+    # Parameters every trace gives the same constant (True, False, None, a string) and the
+    # code never rebinds (`skip_checks=True` from each traced call): the branches they decide.
+    flags: Flags = field(default_factory=dict)
     # What a call the model resolves to a method of a class of the module returns
     # (`self.helper(x)`, a linen module's `model.apply(variables, x)` or a TrainState's
     # `state.apply_fn(variables, x)`, which run `__call__`): its return summary; None: no
     # such method, or nothing known.
     method_returns: Callable[[ast.Call], Value | None] = lambda call: None
+    # The tests run before a parameter with a known value is first rebound: with its value.
+    test_flags: Mapping[ast.expr, Flags] = field(default_factory=dict)
 
 
 def annotation_kind(annotation: ast.expr | None, resolver: Resolver) -> Kind | None:
@@ -335,6 +338,7 @@ class FlowInterpreter:
         self.values: dict[ast.AST, Value] = {} if values is None else values
         self.env: Env = {}
         self.nested: list[ast.AST] = []  # nested defs/classes, analyzed by the caller
+        self.unreached: list[ast.AST] = []  # calls of the branches the flags rule out
 
     # -- entry points -------------------------------------------------------------------
     def run_function(self, node: ast.FunctionDef | ast.AsyncFunctionDef, params: Env) -> Env:
@@ -400,13 +404,15 @@ class FlowInterpreter:
             self.env[node.target.id] = result
 
     def _stmt_If(self, node: ast.If) -> None:
-        if not self.context.flags:
+        flags = self.context.test_flags.get(node.test, self.context.flags)
+        if not flags:
             self.eval(node.test)
         else:
-            self._eval_flagged_test(node.test)
-            flagged = _flag_test(node.test, self.context.flags)
+            self._eval_flagged_test(node.test, flags)
+            flagged = flag_test(node.test, flags)
             if flagged is not None:  # the other branch never runs in this trace: no values
                 self.run_block(node.body if flagged else node.orelse)
+                self.unreached += calls_in(node.orelse if flagged else node.body)
                 return
         before = dict(self.env)
         narrowed, negated = self._narrowing(node.test)
@@ -426,16 +432,17 @@ class FlowInterpreter:
             return
         self.env = _merge_envs(after_body, self.env)
 
-    def _eval_flagged_test(self, test: ast.expr) -> None:
+    def _eval_flagged_test(self, test: ast.expr, flags: Flags) -> None:
         """Evaluate what of `test` runs: a flag that decides an `and` or `or`
         (`not skip_checks and gap < tol`) leaves the operands after it unevaluated."""
         if type(test) is not ast.BoolOp:
             self.eval(test)
             return
         deciding = type(test.op) is ast.Or
-        for value in test.values:
-            self._eval_flagged_test(value)
-            if _flag_test(value, self.context.flags) is deciding:
+        for index, value in enumerate(test.values):
+            self._eval_flagged_test(value, flags)
+            if flag_test(value, flags) is deciding:
+                self.unreached += calls_in(test.values[index + 1 :])
                 return
 
     def _decided(self, test: ast.expr) -> bool | None:
@@ -820,6 +827,11 @@ class FlowInterpreter:
 
     def _expr_IfExp(self, node: ast.IfExp) -> Value:
         self.eval(node.test)
+        flags = self.context.test_flags.get(node.test, self.context.flags)
+        flagged = flag_test(node.test, flags) if flags else None
+        if flagged is not None:  # `a if validate else b`: only one runs in this trace
+            self.unreached += calls_in([node.orelse if flagged else node.body])
+            return self.eval(node.body if flagged else node.orelse)
         return merge_values(self.eval(node.body), self.eval(node.orelse))
 
     def _expr_NamedExpr(self, node: ast.NamedExpr) -> Value:
@@ -1362,33 +1374,6 @@ def _gradient_result(
     if function.has_aux:
         value = Container("tuple", (value, aux))
     return Container("tuple", (value, grads))
-
-
-def _flag_test(test: ast.expr, flags: Mapping[str, bool | None]) -> bool | None:
-    """Whether `test` holds, decided by flag parameters alone (`not skip_checks`,
-    `cache is None`, `debug and x > 0` with `debug` False); None: not decided."""
-    if type(test) is ast.Name:
-        return bool(flags[test.id]) if test.id in flags else None
-    if type(test) is ast.UnaryOp and type(test.op) is ast.Not:
-        inner = _flag_test(test.operand, flags)
-        return None if inner is None else not inner
-    if type(test) is ast.BoolOp:
-        decided = [_flag_test(value, flags) for value in test.values]
-        deciding = type(test.op) is ast.Or  # one True decides an `or`, one False an `and`
-        if deciding in decided:
-            return deciding
-        return None if None in decided else not deciding
-    if (
-        type(test) is ast.Compare
-        and len(test.ops) == 1
-        and type(test.ops[0]) in (ast.Is, ast.IsNot)
-        and type(test.left) is ast.Name
-        and test.left.id in flags
-        and type(test.comparators[0]) is ast.Constant
-        and test.comparators[0].value is None
-    ):
-        return (flags[test.left.id] is None) == (type(test.ops[0]) is ast.Is)
-    return None
 
 
 def _isinstance_test(test: ast.expr) -> tuple[str, list[ast.expr], bool] | None:

@@ -126,6 +126,8 @@ class ForeignTraces(ModelFact):
                 continue
             for application, unit_start in applied_in.get(node, []):
                 line = unit_start + application.node.lineno
+                if application.node in scope.unreached:
+                    continue
                 if self._local_ref(application.target, line, node) is None:
                     self._replayed(
                         self.model.tracing.trace_application_in,
@@ -136,6 +138,8 @@ class ForeignTraces(ModelFact):
                         unit_start,
                     )
             for call, unit_start in calls_by_caller.get(node, []):
+                if call.node in scope.unreached:
+                    continue  # in a branch no trace of `node` takes
                 line = unit_start + call.node.lineno
                 if self._local_ref(call.callee, line, node) is not None:
                     continue

@@ -28,6 +28,8 @@ class ScopeKinds:
     kinds: dict[ast.AST, Kind]
     final_env: dict[str, Value]
     values: dict[ast.AST, Value] = field(default_factory=dict)  # richer than their Kind
+    # The calls and lambdas of branches no trace of the scope takes (`passed_values`).
+    unreached: frozenset[ast.AST] = frozenset()
 
 
 DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)

@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 from functools import cached_property
 
+from jax_lsp.analysis import passed_values
 from jax_lsp.analysis.declared_containers import declared_container
 from jax_lsp.analysis.document import UnitSource
 from jax_lsp.analysis.external import ExternalFacts
@@ -36,6 +37,7 @@ from jax_lsp.analysis.nodes import (
     rebound_names,
     walk_nodes,
 )
+from jax_lsp.analysis.passed_values import PassedValue
 from jax_lsp.analysis.summary import (
     Application,
     CallSite,
@@ -652,6 +654,12 @@ def _interpret_scope(
         bindings = {**bindings, **dict(info.module_defaults)}
     resolver = aliases.value.child(bindings, frozenset(params))
     return_value, traced_return_value = returns.value
+    flags = fixed_flags(node, info)
+    test_flags = (
+        passed_values.flags_before_rebinding(node, info.literals, flags)
+        if info and info.literals and not isinstance(node, ast.Lambda)
+        else {}
+    )
     context = ScopeContext(
         resolver,
         bool(info and info.abstract),
@@ -662,14 +670,15 @@ def _interpret_scope(
         traced_return_value,
         path,
         tree_params,
-        _fixed_flags(node, info),
+        flags,
         method_returns.value if method_returns is not None else _no_method,
+        test_flags,
     )
     kinds: dict[ast.AST, Kind] = {}
     values: dict[ast.AST, Value] = {}
     interpreter = FlowInterpreter(context, kinds, values)
     final = interpreter.run_function(node, params)
-    return ScopeKinds(kinds, final, values)
+    return ScopeKinds(kinds, final, values, frozenset(interpreter.unreached))
 
 
 @per_unit
@@ -878,9 +887,8 @@ def _no_method(call: ast.Call) -> None:
     return None
 
 
-def _fixed_flags(node: FunctionNode, info: TraceInfo | None) -> dict[str, bool | None]:
-    """The flags every trace of `node` gives a parameter that its code never rebinds."""
+def fixed_flags(node: FunctionNode, info: TraceInfo | None) -> dict[str, PassedValue]:
+    """The values every trace of `node` gives a parameter that its code never rebinds."""
     if info is None or not info.literals:
         return {}
-    rebound = rebound_names(node)
-    return {name: value for name, value in info.literals if name not in rebound}
+    return passed_values.fixed_flags(info.literals, rebound_names(node))

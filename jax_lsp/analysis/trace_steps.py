@@ -15,6 +15,12 @@ from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.model_parts import ScopeKinds
 from jax_lsp.analysis.model_view import ModelFact
 from jax_lsp.analysis.nodes import is_staticmethod, positional_params, rebound_names, walk_nodes
+from jax_lsp.analysis.passed_values import (
+    PassedValue,
+    array_arguments,
+    fixed_flags,
+    names_bound_to_arrays,
+)
 from jax_lsp.analysis.pytrees import LINEN_MODULE
 from jax_lsp.analysis.summary import CallSite, FunctionNode, FunctionRef
 from jax_lsp.analysis.traced import (
@@ -36,10 +42,23 @@ from jax_lsp.analysis.values import Instance, Object, Value, contains_traced
 
 # Decorators making a method a property: reading the attribute runs it.
 _PROPERTY_DECORATORS = frozenset({"builtins.property", "functools.cached_property"})
+_JAX_KINDS = (Kind.TRACED, Kind.ARRAY)
 
 
 class TraceSteps(ModelFact):
     """The steps of the trace's fixpoint (see the module docstring)."""
+
+    @cached_property
+    def _made_arrays(self) -> dict[FunctionNode, frozenset[str]]:
+        """By traced caller, the names it binds only to arrays `jnp` makes (memo)."""
+        return {}
+
+    def _names_made_arrays(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> frozenset[str]:
+        found = self._made_arrays.get(node)
+        if found is None:
+            qualname = self.model.resolver.qualname
+            found = self._made_arrays[node] = names_bound_to_arrays(node, qualname)
+        return found
 
     def param_initializers(self, node: FunctionNode) -> list[CallSite]:
         """`self.param(name, init_fn, *args)` in a traced method of a linen module, as the
@@ -264,7 +283,7 @@ class TraceSteps(ModelFact):
             containers,
             info.eager,
             module_defaults=self._imported_defaults(callee, call.node, ref),
-            literals=literal_flag_params(callee, call.node, ref),
+            literals=self._passed_values(node, info, scope, callee, call.node, ref),
             array_functions=self._array_functions(callee, call.node, ref),
             boolean_params=booleans_passed(
                 self.model, callee, call.node, ref, node, info.boolean_params
@@ -274,6 +293,42 @@ class TraceSteps(ModelFact):
             differentiated_abstractly=info.differentiated_abstractly,
         )
         return self.model.tracing.set_trace(callee, new, call.node)
+
+    def _caller_flags(self, node: FunctionNode, info: TraceInfo) -> dict[str, PassedValue]:
+        """The values every trace of the traced caller `node` gives its parameters, which its
+        calls pass on (`clip=force_positivity`)."""
+        if not info.literals or isinstance(node, ast.Lambda):
+            return {}
+        return fixed_flags(info.literals, self._rebound(node))
+
+    def _rebound(self, node: FunctionNode) -> frozenset[str]:
+        rebound = self.model.scopes.rebound.get(node)
+        if rebound is None:
+            rebound = self.model.scopes.rebound[node] = rebound_names(node)
+        return rebound
+
+    def _passed_values(
+        self,
+        node: FunctionNode,
+        info: TraceInfo,
+        scope: ScopeKinds,
+        callee: FunctionNode,
+        call: ast.Call,
+        ref: FunctionRef,
+    ) -> frozenset[tuple[str, PassedValue]]:
+        """What the traced call gives the parameters of `callee` (`passed_values`)."""
+        constants = literal_flag_params(callee, call, ref, self._caller_flags(node, info))
+        if isinstance(node, ast.Lambda):
+            return constants
+        given = {name for name, _ in constants}
+        qualname = self.model.resolver.qualname
+        arrays = array_arguments(
+            [(name, arg) for name, arg in passed_arguments(callee, call, ref) if name not in given],
+            lambda argument: scope.kinds.get(argument) in _JAX_KINDS,
+            lambda: self._names_made_arrays(node),
+            qualname,
+        )
+        return constants | arrays
 
     def _leaves_passed(
         self,
@@ -288,9 +343,7 @@ class TraceSteps(ModelFact):
         helper's parameter is such a pytree too."""
         if not info.all_leaves or isinstance(node, ast.Lambda):
             return frozenset()
-        rebound = self.model.scopes.rebound.get(node)
-        if rebound is None:
-            rebound = self.model.scopes.rebound[node] = rebound_names(node)
+        rebound = self._rebound(node)
         return frozenset(
             name
             for name, argument in passed_arguments(callee, call, ref)

@@ -15,6 +15,13 @@ from dataclasses import dataclass, field, replace
 from jax_lsp.analysis.crossing import ForeignStep
 from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.nodes import all_params, positional_params
+from jax_lsp.analysis.passed_values import (
+    Flags,
+    PassedValue,
+    argument_constant,
+    joined,
+    known,
+)
 from jax_lsp.analysis.summary import Application, FunctionNode, FunctionRef
 from jax_lsp.analysis.transforms import ParamPolicy, TransformSpec
 from jax_lsp.analysis.values import Container, Object, Value, contains_traced, merge_values
@@ -84,9 +91,10 @@ class TraceInfo:
     # (`xp=xp` bound to `jax.numpy`, `act=jax.nn.relu`), with its qualname: the parameter is
     # that module or function in the traced body.
     module_defaults: frozenset[tuple[str, str]] = frozenset()
-    # Parameters every trace gives the same flag, True, False or None (a literal argument or
-    # a literal default left alone): `if not skip_checks:` then runs one way in the trace.
-    literals: frozenset[tuple[str, bool | None]] = frozenset()
+    # Parameters every trace gives the same constant, True, False, None or a string (a literal
+    # argument or default left alone, a caller's own such parameter passed on): `if not
+    # skip_checks:` and `if method == "jax":` then run one way in the trace.
+    literals: frozenset[tuple[str, PassedValue]] = frozenset()
     # Parameters every trace gives a function computing a JAX array from arrays (a
     # `jax.nn.relu` default, a `lambda h: h` argument): calling one gives a tracer.
     array_functions: frozenset[str] = frozenset()
@@ -132,7 +140,7 @@ class TraceInfo:
             - (self.traced_params - self.all_leaves)
             - (other.traced_params - other.all_leaves),
             self.module_defaults & other.module_defaults,
-            self.literals & other.literals,  # a flag both traces give alike
+            joined(self.literals, other.literals),  # what both traces give alike
             self.array_functions & other.array_functions,
             self.boolean_params | other.boolean_params,
             self.differentiated or other.differentiated,
@@ -404,22 +412,24 @@ def passed_params(node: FunctionNode, call: ast.Call, target: FunctionRef) -> fr
 
 
 def literal_flag_params(
-    node: FunctionNode, call: ast.Call, target: FunctionRef
-) -> frozenset[tuple[str, bool | None]]:
-    """Parameters this call gives True, False or None: a literal argument, or a literal
-    default it leaves alone. Nothing when `*args` or `**kwargs` may fill any of them."""
+    node: FunctionNode, call: ast.Call, target: FunctionRef, caller_flags: Flags | None = None
+) -> frozenset[tuple[str, PassedValue]]:
+    """Parameters this call gives True, False, None or a string: a literal argument, a
+    parameter of the traced caller that every trace gives one (`caller_flags`), or a literal
+    default it leaves alone; `NOT_NONE` for another literal (a number, a tuple). Nothing when
+    `*args` or `**kwargs` may fill any of them."""
     if _unpacks(call):
         return frozenset()
-    found = dict(passed_arguments(node, call, target))
+    flags = caller_flags or {}
+    found = {
+        name: argument_constant(argument, flags)
+        for name, argument in passed_arguments(node, call, target)
+    }
     given = _given_params(node, call, target)
     for name, default in parameter_default_items(node):
         if name not in given:
-            found[name] = default
-    return frozenset(
-        (name, value.value)
-        for name, value in found.items()
-        if isinstance(value, ast.Constant) and _is_flag(value.value)
-    )
+            found[name] = argument_constant(default, {})
+    return frozenset((name, value) for name, value in found.items() if known(value))  # type: ignore[misc]
 
 
 def _unpacks(call: ast.Call) -> bool:
@@ -427,10 +437,6 @@ def _unpacks(call: ast.Call) -> bool:
     return any(isinstance(a, ast.Starred) for a in call.args) or any(
         k.arg is None for k in call.keywords
     )
-
-
-def _is_flag(value: object) -> bool:
-    return value is None or type(value) is bool
 
 
 def parameter_default_items(node: FunctionNode) -> Iterator[tuple[str, ast.expr]]:

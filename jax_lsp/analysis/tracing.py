@@ -742,10 +742,14 @@ class Tracing(ModelFact):
             # Transformations applied here trace their function inside this trace: abstractly
             # if this is abstract, and in every argument the call passes a tracer to.
             for application, unit_start in apps_by_enclosing.get(node, []):
+                if application.node in scope.unreached:
+                    continue  # in a branch no trace of `node` takes
                 target = self.trace_application_in(node, info, scope, application, unit_start)
                 if target is not None and not isinstance(target, ast.Lambda):
                     pending.append(target)
             for call, unit_start in calls_by_caller.get(node, []):
+                if call.node in scope.unreached:
+                    continue  # in a branch no trace of `node` takes
                 line = unit_start + call.node.lineno
                 found = self.model.references.resolve_ref(call.callee, line, node)
                 # A wrapper's parameter called runs what the wrapper was given; else the
