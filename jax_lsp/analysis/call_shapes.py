@@ -43,38 +43,42 @@ def unit_uses(
     # Names a call is found to use as it is walked (called, or given to `jax.grad`), by node.
     calling: dict[ast.Name, ast.Call] = {}
     getters = CHILD_GETTERS
-    stack: list[tuple[ast.AST, ast.AST | None]] = [(tree, None)]
-    while stack:
-        node, function = stack.pop()
-        node_type = type(node)
-        if node_type is ast.Name:
-            uses = found.get(node.id)
-            if uses is None:
-                uses = found[node.id] = []
-            uses.append((calling.get(node) if calling else None, function))
-            continue
-        if node_type is ast.Call:
-            func = node.func
-            if type(func) is ast.Name:
-                calling[func] = node
-            elif (
-                type(func) is ast.Call
-                and len(func.args) == 1
-                and type(func.args[0]) is ast.Name
-                and not func.keywords
-                and resolver.qualname(func.func) in _SHAPE_KEEPING
-            ):
-                calling[func.args[0]] = node  # `jax.grad(loss)(params, obs)`
-        elif node_type in _FUNCTIONS:
-            function = node
-        getter = getters[node_type]
-        if getter is None:
-            continue
-        try:
-            children = getter(node)
-        except AttributeError:  # a node built by hand without all its fields
-            children = child_nodes(node)
-        stack += [(child, function) for child in children]
+    # Scope by scope: the nodes under a function (its decorators and defaults too) are walked
+    # with it as theirs, after the nodes around it.
+    scopes: list[tuple[ast.AST, ast.AST | None]] = [(tree, None)]
+    while scopes:
+        root, function = scopes.pop()
+        nodes: list = [root]
+        for node in nodes:  # the list grows while it is read
+            node_type = type(node)
+            if node_type is ast.Name:
+                uses = found.get(node.id)
+                if uses is None:
+                    uses = found[node.id] = []
+                uses.append((calling.get(node) if calling else None, function))
+                continue
+            if node_type is ast.Call:
+                func = node.func
+                if type(func) is ast.Name:
+                    calling[func] = node
+                elif (
+                    type(func) is ast.Call
+                    and len(func.args) == 1
+                    and type(func.args[0]) is ast.Name
+                    and not func.keywords
+                    and resolver.qualname(func.func) in _SHAPE_KEEPING
+                ):
+                    calling[func.args[0]] = node  # `jax.grad(loss)(params, obs)`
+            elif node_type in _FUNCTIONS and node is not root:
+                scopes.append((node, node))
+                continue
+            getter = getters[node_type]
+            if getter is None:
+                continue
+            try:
+                nodes += getter(node)
+            except AttributeError:  # a node built by hand without all its fields
+                nodes += child_nodes(node)
     return found
 
 
