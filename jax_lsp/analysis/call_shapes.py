@@ -8,11 +8,17 @@ that shape in the function's body (a script's `loss(params, obs)`)."""
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 
 from jax_lsp.analysis.imports import Resolver
 from jax_lsp.analysis.names import scope_bound_names
-from jax_lsp.analysis.nodes import all_params, positional_params
+from jax_lsp.analysis.nodes import (
+    CHILD_GETTERS,
+    all_params,
+    child_nodes,
+    positional_params,
+    walk_nodes,
+)
 from jax_lsp.analysis.shapes import ArrayShape, KnownValue, ShapeTracker
 
 # Transformations whose function, called at once, sees its arguments with their own shapes.
@@ -29,54 +35,66 @@ def unit_uses(
     tree: ast.Module, resolver: Resolver
 ) -> dict[str, list[tuple[ast.Call | None, ast.FunctionDef | None]]]:
     """Every use of each name in a unit's tree, as a call of it or another use (the calling
-    call, or None; the function whose body holds it, or None at module level). A function
-    binding the name itself uses its own, not the module's: left out. One walk serves every
-    name asked of the unit."""
+    call, or None; the function whose body holds it, or None at module level), uses inside a
+    function binding the name itself included: `module_uses` leaves those out for the name
+    asked (a function's bound names are gathered only where an asked name is used). One walk
+    serves every name asked of the unit."""
     found: dict[str, list[tuple[ast.Call | None, ast.FunctionDef | None]]] = {}
-    bound: dict[ast.AST, frozenset[str]] = {}
-    for node, parent, grandparent, function in _walk(tree):
-        if not isinstance(node, ast.Name):
-            continue
-        name = node.id
-        if function is not None:
-            if function not in bound:
-                bound[function] = frozenset(scope_bound_names(function))
-            if name in bound[function]:
+    # Names a call is found to use as it is walked (called, or given to `jax.grad`), by node.
+    calling: dict[ast.Name, ast.Call] = {}
+    getters = CHILD_GETTERS
+    # Scope by scope: the nodes under a function (its decorators and defaults too) are walked
+    # with it as theirs, after the nodes around it.
+    scopes: list[tuple[ast.AST, ast.AST | None]] = [(tree, None)]
+    while scopes:
+        root, function = scopes.pop()
+        nodes: list = [root]
+        for node in nodes:  # the list grows while it is read
+            node_type = type(node)
+            if node_type is ast.Name:
+                uses = found.get(node.id)
+                if uses is None:
+                    uses = found[node.id] = []
+                uses.append((calling.get(node) if calling else None, function))
                 continue
-        uses = found.setdefault(name, [])
-        if not isinstance(node.ctx, ast.Load):
-            uses.append((None, function))
-            continue
-        call = None
-        if isinstance(parent, ast.Call) and parent.func is node:
-            call = parent
-        elif (
-            isinstance(parent, ast.Call)
-            and parent.args[:1] == [node]
-            and len(parent.args) == 1
-            and not parent.keywords
-            and resolver.qualname(parent.func) in _SHAPE_KEEPING
-            and isinstance(grandparent, ast.Call)
-            and grandparent.func is parent
-        ):
-            call = grandparent  # `jax.grad(loss)(params, obs)`
-        uses.append((call, function))
+            if node_type is ast.Call:
+                func = node.func
+                if type(func) is ast.Name:
+                    calling[func] = node
+                elif (
+                    type(func) is ast.Call
+                    and len(func.args) == 1
+                    and type(func.args[0]) is ast.Name
+                    and not func.keywords
+                    and resolver.qualname(func.func) in _SHAPE_KEEPING
+                ):
+                    calling[func.args[0]] = node  # `jax.grad(loss)(params, obs)`
+            elif node_type in _FUNCTIONS and node is not root:
+                scopes.append((node, node))
+                continue
+            getter = getters[node_type]
+            if getter is None:
+                continue
+            try:
+                nodes += getter(node)
+            except AttributeError:  # a node built by hand without all its fields
+                nodes += child_nodes(node)
     return found
 
 
-_Placed = tuple[ast.AST, ast.AST | None, ast.AST | None, ast.AST | None]
-_FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+def module_uses(
+    name: str, found: list[tuple[ast.Call | None, ast.FunctionDef | None]]
+) -> list[tuple[ast.Call | None, ast.FunctionDef | None]]:
+    """The uses of `name` a unit's `unit_uses` found that are the module's: not those in a
+    function binding the name itself, which uses its own."""
+    return [
+        (call, function)
+        for call, function in found
+        if function is None or name not in scope_bound_names(function)
+    ]
 
 
-def _walk(tree: ast.AST) -> Iterator[_Placed]:
-    """Each node with its parent, grandparent and innermost enclosing function."""
-    stack: list[_Placed] = [(tree, None, None, None)]
-    while stack:
-        node, parent, grandparent, function = stack.pop()
-        yield node, parent, grandparent, function
-        inner = node if isinstance(node, _FUNCTIONS) else function
-        for child in ast.iter_child_nodes(node):
-            stack.append((child, node, parent, inner))
+_FUNCTIONS = frozenset((ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
 
 
 def param_shapes(
@@ -95,11 +113,13 @@ def param_shapes(
     name = function.name
     if name in seen or function.decorator_list or functions.get(name) is not function:
         return {}
+    params = set(all_params(function))
+    if not params:
+        return {}  # nothing to give a shape: the uses are not looked for
     found = uses(name)
     if not found or any(call is None for call, _, _ in found):
         return {}
     positional = positional_params(function)
-    params = set(all_params(function))
     agreed: dict[str, ArrayShape] | None = None
     for call, caller, start in found:
         given = _given(call, positional, params)
@@ -165,5 +185,5 @@ def _rebinds(function: ast.FunctionDef, name: str) -> bool:
     return any(
         isinstance(node, ast.Name) and node.id == name and not isinstance(node.ctx, ast.Load)
         for statement in function.body
-        for node in ast.walk(statement)
+        for node in walk_nodes(statement)
     ) or name in (scope_bound_names(function) - set(all_params(function)))

@@ -580,7 +580,8 @@ def _unit_key_helpers(
     """The unit's module functions a call can name -> the parameters whose key they consume
     themselves (`KeyFacts.key_helpers` adds those they pass to other helpers)."""
     resolver = aliases.value
-    if not _may_consume_keys(source.text, resolver, initializers, external_functions):
+    # The unit's answer memoised (`global_key_draws` asks the same of every unit).
+    if not _may_draw(source, aliases, initializers, external_functions):
         return {}
     helpers = {}
     for record in unit_summary(source, aliases).functions:

@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping
 from functools import cached_property
 from types import MappingProxyType
 
-from jax_lsp.analysis.call_shapes import param_shapes, unit_uses
+from jax_lsp.analysis.call_shapes import module_uses, param_shapes, unit_uses
 from jax_lsp.analysis.document import Unit, UnitSource
 from jax_lsp.analysis.dtypes import FloatOracle, IntArrayOracle, assigned_values
 from jax_lsp.analysis.external import ExternalFacts
@@ -242,7 +242,9 @@ class ModuleGlobals(ModelFact):
                 (call, function, unit.start_line)
                 for unit in self.model.document.units
                 if unit.tree is not None and name in unit.source.text
-                for call, function in _unit_uses(unit.source, aliases).get(name, ())
+                for call, function in module_uses(
+                    name, _unit_uses(unit.source, aliases).get(name, ())
+                )
             ]
         return memo[name]
 

@@ -100,6 +100,16 @@ def child_nodes(node: ast.AST) -> list[ast.AST]:
 # as long as its root lives; bounded, the oldest walk dropped first.
 _RECENT_WALKS: dict[int, tuple[ast.AST, list[ast.AST]]] = {}
 _RECENT_WALKS_KEPT = 64
+# A batch analysing each text once keeps more (`keep_more_walks`): with 64, four walks in ten
+# were of roots walked before, the facts of a module asking for its units far apart.
+_WALKS_KEPT = {False: 64, True: 256}
+
+
+def keep_more_walks(on: bool) -> None:
+    """Keep more recent walks (on: for a batch analysing each text once, whose memory is
+    freed with the process), or the default few: the walks are the same either way."""
+    global _RECENT_WALKS_KEPT
+    _RECENT_WALKS_KEPT = _WALKS_KEPT[on]
 
 
 def walk_nodes(node: ast.AST) -> list[ast.AST]:

@@ -884,14 +884,20 @@ def _class_sites(
     sites = [(c.caller, c.callee, c.node) for c in summary.calls]
     sites += [(a.enclosing, a.target, a.call) for a in summary.applications if a.call is not None]
     found = []
+    name, call_type = ast.Name, ast.Call
     for caller, ref, call in sites:
-        arguments = [*call.args, *(k.value for k in call.keywords)]
-        calls = [arg for arg in arguments if isinstance(arg, ast.Call)]
-        given = frozenset(arg.id for arg in arguments if isinstance(arg, ast.Name))
-        if not calls and not given:
+        names: list[str] = []
+        calls: list[ast.Call] = []
+        for argument in (*call.args, *[k.value for k in call.keywords]):
+            argument_type = type(argument)
+            if argument_type is name:
+                names.append(argument.id)  # type: ignore[attr-defined]
+            elif argument_type is call_type:
+                calls.append(argument)  # type: ignore[arg-type]
+        if not calls and not names:
             continue  # only a name or a call can be an instance
-        called = frozenset(c.func.id for c in calls if isinstance(c.func, ast.Name))
-        found.append((caller, ref, call, given, called, bool(calls)))
+        called = frozenset(c.func.id for c in calls if type(c.func) is name)  # type: ignore[attr-defined]
+        found.append((caller, ref, call, frozenset(names), called, bool(calls)))
     return tuple(found)
 
 
