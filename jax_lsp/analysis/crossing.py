@@ -86,6 +86,8 @@ class IncomingTrace:
     # A differentiation runs it there; inside an abstract trace (see `TraceInfo`).
     differentiated: bool = False
     differentiated_abstractly: bool = False
+    # Every transformation that traces it there directly (see `TraceInfo`).
+    transforms: frozenset[str] = frozenset()
 
 
 def passed_in(incoming: tuple[IncomingTrace, ...]) -> bool:

@@ -192,7 +192,7 @@ class ForeignTraces(ModelFact):
                 caller = origin.caller
                 here = ForeignStep(
                     function.path,
-                    None if origin.called else transform_name(info.via),
+                    None if origin.called else origin.label(info.via),
                     self.model.scopes.display_name(caller) if caller is not None else None,
                     path,
                     document_span(lines, origin.unit_start, origin.node),
@@ -220,6 +220,7 @@ class ForeignTraces(ModelFact):
                 given_tracers=self.model.tracing.given_tracers.get(node, frozenset()),
                 differentiated=info.differentiated,
                 differentiated_abstractly=info.differentiated_abstractly,
+                transforms=info.transforms,
             )
             outgoing.append((function, seed))
         outgoing += self._optimizer_update_traces()

@@ -186,7 +186,14 @@ class Tracing(ModelFact):
         booleans = self._booleans_given(application, unit_start, target, ref)
         if booleans:
             info = replace(info, boolean_params=booleans)
-        origin = TraceOrigin(application.node, unit_start, application.enclosing)
+        # Nested with others (`jax.jit(jax.vmap(f))`): the site shown is the outermost.
+        nested = self._applied_together(application, unit_start)
+        origin = TraceOrigin(
+            nested[0].node,
+            unit_start,
+            application.enclosing,
+            nesting=tuple(a.spec.label for a in nested) if len(nested) > 1 else (),
+        )
         if eager:
             info = replace(info, abstract=False, eager=True)
         self.set_trace(target, replace(info, origin=origin))
@@ -266,6 +273,21 @@ class Tracing(ModelFact):
         ]
         differentiated = any(_differentiates(a) for a in chain)
         return differentiated, differentiated and any(a.spec.abstract for a in chain)
+
+    def _applied_together(self, application: Application, unit_start: int) -> list[Application]:
+        """The transformations applied together where `application` is (`jax.jit(jax.vmap(
+        f))`), outermost first; `application` alone when nothing nests with it."""
+        node = application.node
+        if type(node) is not ast.Call:
+            return [application]
+        inner = node.args[:1]
+        outward = self._nesting(application, unit_start, outward=True)
+        inward = (
+            self._nesting(application, unit_start, outward=False)
+            if inner and type(inner[0]) is ast.Call
+            else []
+        )
+        return [*reversed(outward), application, *inward]
 
     def _unit_applications(self, unit_start: int) -> list[Application]:
         """The transformations the unit starting at `unit_start` applies."""
@@ -956,6 +978,7 @@ class Tracing(ModelFact):
             or info.differentiated_abstractly
             or (info.differentiated and application.spec.abstract)
             or (gradient and info.abstract),
+            transforms=old.transforms | {application.spec.label},
         )
         changed = self.set_trace(target, new) or first
         return target if changed else None
@@ -994,6 +1017,7 @@ class Tracing(ModelFact):
                 boolean_params=seed.boolean_params,
                 differentiated=seed.differentiated,
                 differentiated_abstractly=seed.differentiated_abstractly,
+                transforms=seed.transforms,
             )
             self.set_trace(node, info)
             if seed.given_tracers:

@@ -149,6 +149,27 @@ class GlobalReadInTraced(StateRule):
         Example(
             """
             import jax
+            import jax.numpy as jnp
+
+            temperature = 1.0
+
+            def set_temperature(value):
+                global temperature
+                temperature = value
+
+            def scaled(logits):
+                return logits / temperature  # error
+
+            batched = jax.jit(jax.vmap(scaled))  # the jit caches the batched trace
+            batched(jnp.ones((2, 3)))
+            set_temperature(0.5)
+            result = batched(jnp.ones((2, 3)))
+            """,
+            check="assert float(result[0, 0]) == 1.0  # still the old temperature",
+        ),
+        Example(
+            """
+            import jax
 
             def decay(xs):
                 scale = 1.0
