@@ -152,6 +152,12 @@ class ForeignDefinitions:
         answer for it as for an imported name."""
         return None
 
+    def haiku_transformed(self, local: str, called: bool) -> tuple[ForeignFunction, int] | None:
+        """The function the `init` and `apply` of a haiku transformed object run, and the
+        arguments `apply` takes before its own: of the object the imported name stands for,
+        or (`called`) of the one a call of the imported function returns."""
+        return None
+
     def returned_booleans(self, function: ForeignFunction) -> frozenset[int]:
         """The places of what `function` (a top-level function) returns that hold a boolean
         array, as its module's model reads them (`boolean_args.returned_booleans`)."""

@@ -101,6 +101,8 @@ class ScopeFacts(ModelFact):
                     for step in origin.foreign
                 ]
                 break
+            if origin.node is None:
+                break  # traced from elsewhere, with no site to show
             caller = origin.caller
             steps.append(
                 TraceStep(

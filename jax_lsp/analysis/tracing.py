@@ -892,7 +892,7 @@ class Tracing(ModelFact):
             info = replace(info, differentiated=True, differentiated_abstractly=True)
             self.set_trace(record.node, info)
 
-    def _seed_optimizer_updates(self, seed: IncomingTrace) -> None:
+    def seed_optimizer_updates(self, seed: IncomingTrace) -> None:
         """Trace the update functions and schedules given to optax in `seed.function` or in
         the module functions its calls reach (`make_optimizer` calling `adaptive_clip`, which
         returns `GradientTransformation(init_fn, update_fn)`): another module runs the
@@ -996,7 +996,7 @@ class Tracing(ModelFact):
                 self._seed_pattern(seed)
                 continue
             if seed.runs_updates:
-                self._seed_optimizer_updates(seed)
+                self.seed_optimizer_updates(seed)
                 continue
             node = self.model.references.definition(seed.function, None)
             if node is None or isinstance(node, ast.Lambda):
