@@ -188,6 +188,15 @@ class Tracing(ModelFact):
             info = replace(info, boolean_params=booleans)
         # Nested with others (`jax.jit(jax.vmap(f))`): the site shown is the outermost.
         nested = self._applied_together(application, unit_start)
+        if application.call is not None and nested[-1] is not application:
+            # A jit of a wrapper made where it runs (`jax.jit(jax.vmap(f))(x)`): a new
+            # function each time, traced and compiled anew, as the wrapper alone would be.
+            inner = nested[nested.index(application) + 1 :]
+            info = replace(
+                info,
+                via=inner[-1].spec.label,
+                transforms=frozenset(a.spec.label for a in inner),
+            )
         origin = TraceOrigin(
             nested[0].node,
             unit_start,
@@ -273,6 +282,14 @@ class Tracing(ModelFact):
         ]
         differentiated = any(_differentiates(a) for a in chain)
         return differentiated, differentiated and any(a.spec.abstract for a in chain)
+
+    def _reused(self, application: Application, unit_start: int) -> frozenset[str]:
+        """The transformation's label, as the trace it keeps (`TraceInfo.transforms`): none
+        for a jit of a wrapper made where it runs (`jax.jit(jax.vmap(f))(x)`), which traces
+        anew every time."""
+        if application.call is not None and self._nesting(application, unit_start, False):
+            return frozenset()
+        return frozenset([application.spec.label])
 
     def _applied_together(self, application: Application, unit_start: int) -> list[Application]:
         """The transformations applied together where `application` is (`jax.jit(jax.vmap(
@@ -978,7 +995,7 @@ class Tracing(ModelFact):
             or info.differentiated_abstractly
             or (info.differentiated and application.spec.abstract)
             or (gradient and info.abstract),
-            transforms=old.transforms | {application.spec.label},
+            transforms=old.transforms | self._reused(application, unit_start),
         )
         changed = self.set_trace(target, new) or first
         return target if changed else None

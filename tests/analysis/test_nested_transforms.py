@@ -81,3 +81,37 @@ def test_an_if_under_a_jit_of_a_vmap_names_both():
     [finding] = analysis.findings
     assert finding.code == "JAX701"
     assert "(traced by `jax.jit(jax.vmap(...))`)" in finding.message
+
+
+def test_a_closure_transformed_and_run_where_it_is_made_sees_each_calls_variables():
+    text = """
+        import jax
+
+
+        def update(state, keys):
+            def one(key):
+                return jax.random.normal(key) + state
+
+            moved = jax.jit(jax.vmap(one))(keys)
+            state = state + moved.sum()
+            return state
+        """
+    assert [f.code for f in check(text).findings] == ["JAX1001"]  # not JAX102
+    looped = text.replace(
+        "            moved = jax.jit(jax.vmap(one))(keys)\n            state = state + moved.sum()",
+        "            for _ in range(3):\n"
+        "                moved = jax.jit(jax.vmap(one))(keys)\n"
+        "                state = state + moved.sum()",
+    )
+    # `jax.vmap(one)` is a new function each time: the jit around it reuses no trace.
+    assert [f.code for f in check(looped).findings] == ["JAX1001"]
+    direct = looped.replace("jax.jit(jax.vmap(one))(keys)", "jax.jit(one)(keys)")
+    assert [f.code for f in check(direct).findings] == ["JAX102"]  # the same `one`: reused
+
+
+def test_a_jit_of_a_vmap_made_where_it_runs_compiles_anew_and_is_never_stale():
+    text = SAMPLING + (
+        "\n\ndef generate(keys, logits):\n"
+        "    return jax.jit(jax.vmap(sample_token, in_axes=(0, None)))(keys, logits)\n"
+    )
+    assert [f.code for f in check(text).findings] == ["JAX1001"]
