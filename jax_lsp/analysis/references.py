@@ -133,12 +133,10 @@ class References(ModelFact):
         if not isinstance(factory, ast.FunctionDef):
             return None
         returns = own_returns(factory, may_yield=False)
-        names = {value.id for value in returns or () if isinstance(value, ast.Name)}
-        if not returns or len(names) != 1 or len(returns) != sum(1 for v in returns if v):
+        if not returns or not all(isinstance(value, ast.Name) for value in returns):
             return None
-        if not all(isinstance(value, ast.Name) for value in returns):
-            return None
-        node = own_def(factory, names.pop())
+        names = {value.id for value in returns if isinstance(value, ast.Name)}
+        node = own_def(factory, names.pop()) if len(names) == 1 else None
         if node is None:
             return None
         made_in = self.foreign_nodes.get(factory)

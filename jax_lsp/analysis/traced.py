@@ -112,7 +112,9 @@ class TraceInfo:
     differentiated: bool = False
     differentiated_abstractly: bool = False
     # Every transformation that traces it directly, whichever `via` names (`jax.jit(jax.vmap(
-    # f))`: jit and vmap): a jit among them compiles the trace and reuses it.
+    # f))`: jit and vmap), as the trace it keeps: a jit among them compiles the trace and
+    # reuses it; a jit of a wrapper made where it runs (`jax.jit(jax.vmap(f))(x)`) compiles
+    # a new function every time and counts as the wrapper. Empty: only `via` is known.
     transforms: frozenset[str] = frozenset()
 
     @property

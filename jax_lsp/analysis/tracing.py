@@ -190,13 +190,9 @@ class Tracing(ModelFact):
         nested = self._applied_together(application, unit_start)
         if application.call is not None and nested[-1] is not application:
             # A jit of a wrapper made where it runs (`jax.jit(jax.vmap(f))(x)`): a new
-            # function each time, traced and compiled anew, as the wrapper alone would be.
+            # function each time, traced and compiled anew: it keeps the wrapper's trace.
             inner = nested[nested.index(application) + 1 :]
-            info = replace(
-                info,
-                via=inner[-1].spec.label,
-                transforms=frozenset(a.spec.label for a in inner),
-            )
+            info = replace(info, transforms=frozenset(a.spec.label for a in inner))
         origin = TraceOrigin(
             nested[0].node,
             unit_start,
@@ -904,7 +900,16 @@ class Tracing(ModelFact):
                 params -= frozenset(positional_params(record.node)[:1])  # self, cls
             steps = tuple(replace(step, function=path) for step in seed.steps)
             origin = TraceOrigin(None, 0, None, foreign=steps)
-            info = TraceInfo(seed.via, True, params, frozenset(), True, origin, all_leaves=params)
+            info = TraceInfo(
+                seed.via,
+                True,
+                params,
+                frozenset(),
+                True,
+                origin,
+                all_leaves=params,
+                transforms=frozenset([seed.via]),
+            )
             # A library's functions: its users may differentiate them under jit.
             info = replace(info, differentiated=True, differentiated_abstractly=True)
             self.set_trace(record.node, info)
