@@ -87,6 +87,8 @@ class IncomingTrace:
     # A differentiation runs it there; inside an abstract trace (see `TraceInfo`).
     differentiated: bool = False
     differentiated_abstractly: bool = False
+    # Every transformation that traces it there directly (see `TraceInfo`).
+    transforms: frozenset[str] = frozenset()
 
 
 def passed_in(incoming: tuple[IncomingTrace, ...]) -> bool:
@@ -149,6 +151,12 @@ class ForeignDefinitions:
         """A local name standing for the class `name` of the module at `file`, which the
         module need not import (an object of it passed in by a caller): the other methods
         answer for it as for an imported name."""
+        return None
+
+    def haiku_transformed(self, local: str, called: bool) -> tuple[ForeignFunction, int] | None:
+        """The function the `init` and `apply` of a haiku transformed object run, and the
+        arguments `apply` takes before its own: of the object the imported name stands for,
+        or (`called`) of the one a call of the imported function returns."""
         return None
 
     def returned_booleans(self, function: ForeignFunction) -> frozenset[int]:

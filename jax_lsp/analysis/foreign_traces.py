@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable, Hashable
+from dataclasses import replace
 from functools import cached_property
 
 from jax_lsp.analysis.boolean_args import CallerScope, booleans_passed
@@ -104,6 +105,9 @@ class ForeignTraces(ModelFact):
             filtered = application.spec.policy is ParamPolicy.ARRAY_ANNOTATED
             if filtered or self._local_ref(application.target, line, application.enclosing) is None:
                 self._replayed(self.model.tracing.apply, application, unit_start)
+        for seed in self.model.incoming:
+            if seed.runs_updates:  # a schedule the optimizer's maker got from another module
+                self._replayed(self.model.tracing.seed_optimizer_updates, seed)
         calls_by_caller: dict[ast.AST | None, list[tuple[CallSite, int]]] = {}
         for unit, summary in zip(units, self.model.summaries, strict=True):
             for call in summary.calls:
@@ -196,7 +200,7 @@ class ForeignTraces(ModelFact):
                 caller = origin.caller
                 here = ForeignStep(
                     function.path,
-                    None if origin.called else transform_name(info.via),
+                    None if origin.called else origin.label(info.via),
                     self.model.scopes.display_name(caller) if caller is not None else None,
                     path,
                     document_span(lines, origin.unit_start, origin.node),
@@ -207,6 +211,11 @@ class ForeignTraces(ModelFact):
                     else ()
                 )
                 steps = (here, *(self._foreign_step(step, lines) for step in chain))
+            elif origin is not None and origin.foreign:
+                # Traced by a third module's code (a schedule given to optax here, run by the
+                # update another module jits): its sites, naming the function there.
+                first, *rest = origin.foreign
+                steps = (replace(first, function=function.path), *rest)
             seed = IncomingTrace(
                 function.path,
                 info.via,
@@ -224,6 +233,7 @@ class ForeignTraces(ModelFact):
                 given_tracers=self.model.tracing.given_tracers.get(node, frozenset()),
                 differentiated=info.differentiated,
                 differentiated_abstractly=info.differentiated_abstractly,
+                transforms=info.transforms,
             )
             outgoing.append((function, seed))
         outgoing += self._optimizer_update_traces()

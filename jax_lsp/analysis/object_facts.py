@@ -26,6 +26,7 @@ from jax_lsp.analysis.document import Unit, UnitSource
 from jax_lsp.analysis.external import ExternalFacts
 from jax_lsp.analysis.fields import boolean_entries, boolean_fields
 from jax_lsp.analysis.flow import FlowInterpreter, ScopeContext, annotation_kind
+from jax_lsp.analysis.haiku import HAIKU_TRANSFORMS, haiku_transformed, returned_haiku_transform
 from jax_lsp.analysis.imports import Resolver, local_imports
 from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.model_parts import ELEMENTS, attribute_constructors
@@ -93,14 +94,16 @@ class ObjectFacts(ModelFact):
         of a lambda (`model = hk.transform(forward)`, `hk.transform(lambda x: Net()(x))`,
         `@hk.transform` on a function): the function's path or the lambda, and how many
         arguments of `apply` come before its own (params, state, rng)."""
-        found = {
-            name: transformed
-            for name, value in self.model.module_globals.stable_globals.items()
-            if (transformed := _haiku_transformed(value, self.model.resolver)) is not None
-        }
+        found = {}
+        for name, value in self.model.module_globals.stable_globals.items():
+            transformed = haiku_transformed(value, self.model.resolver)
+            if transformed is None:
+                transformed = self._made_by_factory(value)
+            if transformed is not None:
+                found[name] = transformed
         for path, record in self.model.functions.items():
             for decorator in getattr(record.node, "decorator_list", ()):
-                leading = _HAIKU_TRANSFORMS.get(self.model.resolver.qualname(decorator) or "")
+                leading = HAIKU_TRANSFORMS.get(self.model.resolver.qualname(decorator) or "")
                 if (
                     leading is not None
                     and "." not in path
@@ -108,6 +111,16 @@ class ObjectFacts(ModelFact):
                 ):
                     found[path] = (path, leading)
         return found
+
+    def _made_by_factory(self, value: ast.expr) -> tuple[str | ast.Lambda, int] | None:
+        """The haiku transformation a call of a module function returns (`net =
+        make_net()`), when each of its returns is one of the same function."""
+        if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Name)):
+            return None
+        record = self.model.functions.get(value.func.id)
+        if record is None or record.parent is not None:
+            return None
+        return returned_haiku_transform(record.node, record.path, self.model.resolver)
 
     @cached_property
     def apply_fn_class(self) -> str | None:
@@ -913,10 +926,6 @@ def _own_lambdas(function: FunctionNode) -> Iterator[ast.Lambda]:
         pending.extend(ast.iter_child_nodes(node))
 
 
-# Haiku transformations: how many arguments `apply` takes before the function's own.
-_HAIKU_TRANSFORMS = {"haiku.transform": 2, "haiku.transform_with_state": 3}
-
-
 def _unit_attribute_writes(unit: Unit) -> frozenset[str | FreshWrite]:
     """`attribute_writes` of a unit, memoised on its parse."""
     return _attribute_writes(unit.source)
@@ -1038,25 +1047,6 @@ def _attribute_constructors(source: UnitSource, node: ast.ClassDef) -> list[tupl
 @per_unit
 def _instance_events(source: UnitSource) -> list:
     return instance_events(source.tree)
-
-
-def _haiku_transformed(value: ast.expr, resolver: Resolver) -> tuple[str | ast.Lambda, int] | None:
-    """`hk.transform(f)`, `hk.without_apply_rng(hk.transform_with_state(f))`,
-    `hk.transform(lambda x: Net()(x))`: (`f` or the lambda, the arguments `apply` takes
-    before its own)."""
-    if not (isinstance(value, ast.Call) and len(value.args) == 1):
-        return None
-    qualname = resolver.qualname(value.func) or ""
-    given = value.args[0]
-    if qualname == "haiku.without_apply_rng":
-        inner = _haiku_transformed(given, resolver)
-        return None if inner is None else (inner[0], inner[1] - 1)
-    leading = _HAIKU_TRANSFORMS.get(qualname)
-    if leading is None:
-        return None
-    if isinstance(given, ast.Name):
-        return given.id, leading
-    return (given, leading) if isinstance(given, ast.Lambda) else None
 
 
 def _instances_passed(

@@ -22,7 +22,7 @@ import re
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from jax_lsp.analysis.boolean_args import returned_booleans
@@ -35,6 +35,7 @@ from jax_lsp.analysis.crossing import (
     passed_in,
 )
 from jax_lsp.analysis.document import Document, UnitSource
+from jax_lsp.analysis.haiku import haiku_transformed, own_def, returned_haiku_transform
 from jax_lsp.analysis.imported_globals import may_store_elsewhere
 from jax_lsp.analysis.imports import Resolver, import_bindings
 from jax_lsp.analysis.infer import (
@@ -191,6 +192,18 @@ class WorkspaceForeign(ForeignDefinitions):
     def _target(self, local: str) -> Target | None:
         return self._names.get(local) or self._aliases.get(local)
 
+    def haiku_transformed(self, local: str, called: bool) -> tuple[ForeignFunction, int] | None:
+        target = self._target(local)
+        found = self._definition_module(target) if target is not None else None
+        if found is None:
+            return None
+        definitions, name = found
+        made = (definitions.haiku_factories if called else definitions.haiku_values).get(name)
+        if made is None:
+            return None
+        path, node, leading = made
+        return ForeignFunction(definitions.file, path, node), leading
+
     def returned_booleans(self, function: ForeignFunction) -> frozenset[int]:
         if function.method or "." in function.path:
             return frozenset()
@@ -231,7 +244,11 @@ class WorkspaceForeign(ForeignDefinitions):
             if definitions is None:
                 return None
             name = target.attribute
-            if name in definitions.functions or name in definitions.classes:
+            if (
+                name in definitions.functions
+                or name in definitions.classes
+                or name in definitions.haiku_values
+            ):
                 return definitions, name
             following = definitions.reexports.get(name)
             if following is None:
@@ -290,6 +307,12 @@ class ModuleDefinitions:
     # deriving from such a class of the module): a filtered transformation traces the array
     # leaves of their instances.
     pytrees: frozenset[str] = frozenset()
+    # Haiku transformed objects (`analysis.haiku`): the module-level names bound once to one
+    # (`net = hk.transform(forward)`), and the functions returning one (`make_net`): the
+    # path of the function its `init` and `apply` run, its definition, and the arguments
+    # `apply` takes before its own.
+    haiku_values: dict[str, tuple[str, ast.FunctionDef, int]] = field(default_factory=dict)
+    haiku_factories: dict[str, tuple[str, ast.FunctionDef, int]] = field(default_factory=dict)
 
 
 def module_definitions(
@@ -326,9 +349,56 @@ def module_definitions(
             if name not in pytrees and any(b in PYTREE_BASES or b in pytrees for b in found):
                 pytrees.add(name)
                 changed = True
+    values, factories = _haiku_objects(statements, functions, resolver)
     return ModuleDefinitions(
-        real_file(file), functions, classes, frozenset(linen), reexports, frozenset(pytrees)
+        real_file(file),
+        functions,
+        classes,
+        frozenset(linen),
+        reexports,
+        frozenset(pytrees),
+        values,
+        factories,
     )
+
+
+def _haiku_objects(
+    statements: list[ast.stmt], functions: dict[str, FunctionNode], resolver: Resolver
+) -> tuple[
+    dict[str, tuple[str, ast.FunctionDef, int]], dict[str, tuple[str, ast.FunctionDef, int]]
+]:
+    """The module's haiku transformed objects (see `ModuleDefinitions`), of its named
+    functions only (a lambda stays in its module)."""
+    values: dict[str, tuple[str, ast.FunctionDef, int]] = {}
+    factories: dict[str, tuple[str, ast.FunctionDef, int]] = {}
+    assigned: dict[str, int] = {}
+    for statement in statements:
+        if isinstance(statement, ast.Assign | ast.AnnAssign | ast.AugAssign):
+            targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
+            for target in targets:
+                if isinstance(target, ast.Name):
+                    assigned[target.id] = assigned.get(target.id, 0) + 1
+        if (
+            isinstance(statement, ast.Assign)
+            and len(statement.targets) == 1
+            and isinstance(statement.targets[0], ast.Name)
+        ):
+            found = haiku_transformed(statement.value, resolver)
+            node = functions.get(found[0]) if found and isinstance(found[0], str) else None
+            if found is not None and isinstance(node, ast.FunctionDef):
+                values[statement.targets[0].id] = (found[0], node, found[1])
+        elif isinstance(statement, ast.FunctionDef):
+            found = returned_haiku_transform(statement, statement.name, resolver)
+            if found is None or not isinstance(found[0], str):
+                continue
+            path, leading = found
+            if path.startswith(f"{statement.name}."):
+                node = own_def(statement, path.rpartition(".")[2])
+            else:
+                node = functions.get(path)
+            if isinstance(node, ast.FunctionDef):
+                factories[statement.name] = (path, node, leading)
+    return {name: found for name, found in values.items() if assigned.get(name) == 1}, factories
 
 
 class ProjectTraces:

@@ -11,6 +11,7 @@ from dataclasses import replace
 from functools import cached_property
 
 from jax_lsp.analysis.crossing import NO_FOREIGN, ForeignFunction
+from jax_lsp.analysis.haiku import own_def
 from jax_lsp.analysis.model_parts import attribute_constructors, bound_method_alias
 from jax_lsp.analysis.model_view import ModelFact
 from jax_lsp.analysis.names import binds_locally
@@ -50,6 +51,8 @@ class References(ModelFact):
     ) -> tuple[FunctionNode, FunctionRef] | None:
         if ref.node is not None:
             return ref.node, ref
+        if ref.returned_from is not None:
+            return self._returned_function(ref, line, caller)
         if ref.new_instance:
             return self._new_instance_method(ref, line, caller)
         for scope in reversed(ref.scopes):
@@ -82,6 +85,19 @@ class References(ModelFact):
                 # `hk.transform(forward)` of a function imported from another workspace module.
                 return self._foreign_ref(replace(ref, name=function, leading_args=leading), None)
             return None if node is None else (node, replace(ref, leading_args=leading))
+        if (
+            haiku is None
+            and attribute in ("init", "apply")
+            and owner
+            and "." not in owner
+            and not (caller and binds_locally(owner, caller))
+        ):
+            made = self._foreign_haiku(owner)
+            if made is not None:  # `net.apply` of a transformed object made in another module
+                function, apply_leading = made
+                self.foreign_nodes[function.node] = function
+                leading = ref.leading_args + (apply_leading if attribute == "apply" else 1)
+                return function.node, replace(ref, leading_args=leading)
         if ref.owner_class is not None:  # `self.encoder.apply`
             class_name = self.model.objects.attribute_classes.get((ref.owner_class, owner))
         elif attribute == "apply_fn" and owner:  # `state.apply_fn(variables, x)`
@@ -104,6 +120,49 @@ class References(ModelFact):
         if class_name is None:
             return self._foreign_ref(ref, caller)
         return self._method_of(class_name, attribute if owner else "", ref, line)
+
+    def _returned_function(
+        self, ref: FunctionRef, line: int | None, caller: FunctionNode | None
+    ) -> tuple[FunctionNode, FunctionRef] | None:
+        """The def a factory returns, for a name assigned a call of it (`lr =
+        make_schedule(n)`, the factory of the module or imported from another workspace
+        module): each of its returns names the same def of its own body."""
+        factory_ref = FunctionRef(ref.returned_from or "", ref.scopes)
+        found = self._resolve_ref(factory_ref, line, caller)
+        factory = found[0] if found is not None else None
+        if not isinstance(factory, ast.FunctionDef):
+            return None
+        returns = own_returns(factory, may_yield=False)
+        if not returns or not all(isinstance(value, ast.Name) for value in returns):
+            return None
+        names = {value.id for value in returns if isinstance(value, ast.Name)}
+        node = own_def(factory, names.pop()) if len(names) == 1 else None
+        if node is None:
+            return None
+        made_in = self.foreign_nodes.get(factory)
+        if made_in is not None:  # defined in another module: traced there
+            self.foreign_nodes[node] = ForeignFunction(
+                made_in.file, f"{made_in.path}.{node.name}", node
+            )
+        return node, replace(ref, returned_from=None)
+
+    def _foreign_haiku(self, owner: str) -> tuple[ForeignFunction, int] | None:
+        """The haiku transformed object a module-level name holds that another workspace
+        module made: imported (`from nets import net`), or returned by an imported factory
+        (`net = make_net(4)`)."""
+        foreign = self.model._foreign
+        if foreign is NO_FOREIGN:
+            return None
+        value = self.model.module_globals.stable_globals.get(owner)
+        if value is None:
+            return foreign.haiku_transformed(owner, called=False)
+        if (
+            isinstance(value, ast.Call)
+            and isinstance(value.func, ast.Name)
+            and value.func.id not in self.model.functions
+        ):
+            return foreign.haiku_transformed(value.func.id, called=True)
+        return None
 
     def _new_instance_method(
         self, ref: FunctionRef, line: int | None, caller: FunctionNode | None

@@ -55,7 +55,6 @@ from jax_lsp.analysis.traced import (
     literal_default_params,
     passed_arguments,
     passed_params,
-    transform_name,
 )
 from jax_lsp.analysis.unit_memo import Keyed, memo_key, per_unit
 from jax_lsp.analysis.values import REF, Container, Function, Value, as_jax, merge_values_all
@@ -104,11 +103,13 @@ class ScopeFacts(ModelFact):
                     for step in origin.foreign
                 ]
                 break
+            if origin.node is None:
+                break  # traced from elsewhere, with no site to show
             caller = origin.caller
             steps.append(
                 TraceStep(
                     self.display_name(current),
-                    None if origin.called else transform_name(info.via),
+                    None if origin.called else origin.label(info.via),
                     self.display_name(caller) if caller is not None else None,
                     origin.node,
                     origin.unit_start,

@@ -81,6 +81,9 @@ class FunctionRef:
     # `Model(...).apply`, `Env().step`: a method of an instance made where it is named; `name`
     # is then "Model.apply" (the class, if `Model` is one, and the method).
     new_instance: bool = False
+    # A local name assigned what a call of this function returns (`lr = make_schedule(n)`):
+    # the function the factory returns, when each of its returns names one def of its body.
+    returned_from: str | None = None
 
 
 @dataclass
@@ -730,7 +733,9 @@ class _Collector:
             for depth in range(len(scopes), -1, -1):
                 bound = self._bindings.get((scopes[:depth], func.id), _UNBOUND)
                 if bound is not _UNBOUND:
-                    return bound or _function_ref(func, scopes, method_class)
+                    if bound is None or bound.returned_from is not None:
+                        return _function_ref(func, scopes, method_class)
+                    return bound
         return _function_ref(func, scopes, method_class)
 
     def _target_ref(
@@ -748,9 +753,10 @@ class _Collector:
             return self._bindings[(scopes, target.id)]
         return _function_ref(target, scopes, method_class)
 
-    def _bound_function(self, value: ast.expr) -> FunctionRef | None:
+    def _bound_function(self, value: ast.expr, name: str) -> FunctionRef | None:
         """What a name assigned `value` refers to as a function: `partial(f, ...)` and
-        `jax.jit(f)` keep referring to `f` (with its bound arguments), a lambda to itself;
+        `jax.jit(f)` keep referring to `f` (with its bound arguments), a lambda to itself, a
+        call of a named function to what it returns (`references` finds the def, if any);
         anything else, nothing."""
         if isinstance(value, ast.Lambda):
             return FunctionRef("<lambda>", self._scopes, value)
@@ -761,6 +767,9 @@ class _Collector:
         found = transform_of(value.func, self.resolver)
         if found and value.args and found[0].function_positions[:1] == (0,):
             return self._target_ref(value.args[0], self._scopes, self._method_class)
+        if self._scopes and type(value.func) is ast.Name and not found:
+            # In a function (at module level, the model's values say what a factory returns).
+            return FunctionRef(name, self._scopes, returned_from=value.func.id)
         return None
 
     def _transform_targets(
@@ -832,7 +841,7 @@ class _Collector:
             self._note_object(node.targets[0], node.value)
         if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
             key = (self._scopes, node.targets[0].id)
-            self._bind(key, self._bound_function(node.value))
+            self._bind(key, self._bound_function(node.value, node.targets[0].id))
             self._note_construction(node.targets[0], node.value)
             elements = node.value.elts if type(node.value) in _DISPLAYS else None
             self._display(key, elements)

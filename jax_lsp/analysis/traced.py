@@ -41,6 +41,17 @@ class TraceOrigin:
     called: bool = False  # a call from traced code, not a transformation
     # Traced by code in another module of the project: why, there (its sites, in order).
     foreign: tuple[ForeignStep, ...] = ()
+    # The transformations applied together at the site, outermost first, when there are
+    # several (`jax.jit(jax.vmap(f))`: jit, vmap): the explanation names them all.
+    nesting: tuple[str, ...] = ()
+
+    def label(self, via: str) -> str:
+        """The transformation as the explanation shows it: `jax.jit(jax.vmap(...))` for a
+        nested site, else `via` as users spell it."""
+        if len(self.nesting) < 2:
+            return transform_name(via)
+        names = [transform_name(label) for label in self.nesting]
+        return "(".join(names) + "(...)" + ")" * (len(names) - 1)
 
 
 @dataclass(frozen=True)
@@ -108,6 +119,11 @@ class TraceInfo:
     # on tracers (a `lax.while_loop` alone runs the function itself, and never its rules).
     differentiated: bool = False
     differentiated_abstractly: bool = False
+    # Every transformation that traces it directly, whichever `via` names (`jax.jit(jax.vmap(
+    # f))`: jit and vmap), as the trace it keeps: a jit among them compiles the trace and
+    # reuses it; a jit of a wrapper made where it runs (`jax.jit(jax.vmap(f))(x)`) compiles
+    # a new function every time and counts as the wrapper. Empty: only `via` is known.
+    transforms: frozenset[str] = frozenset()
 
     @property
     def traced_here(self) -> bool:
@@ -145,6 +161,7 @@ class TraceInfo:
             self.boolean_params | other.boolean_params,
             self.differentiated or other.differentiated,
             self.differentiated_abstractly or other.differentiated_abstractly,
+            self.transforms | other.transforms,
         )
 
 
@@ -229,10 +246,13 @@ def trace_info_for(
     params = [name for name in all_params(node) if name not in bound]
     keywords = application.keywords
     static: frozenset[str] = frozenset(bound)
+    applied = frozenset([spec.label])
     if spec.policy is ParamPolicy.ALL_BUT_STATIC:
         found = static_parameters(node, keywords, spec.static_keywords, positional)
         if found is None:
-            return TraceInfo(spec.label, spec.abstract, frozenset(), static, True)
+            return TraceInfo(
+                spec.label, spec.abstract, frozenset(), static, True, transforms=applied
+            )
         static |= found - {_NO_PARAM}
         traced = frozenset(params) - static
     elif spec.policy is ParamPolicy.IN_AXES:
@@ -253,7 +273,15 @@ def trace_info_for(
         traced = frozenset(params)
     traced -= {_NO_PARAM}
     every_leaf = traced if spec.policy is not ParamPolicy.ARRAY_ANNOTATED else frozenset()
-    return TraceInfo(spec.label, spec.abstract, traced, static, True, all_leaves=every_leaf)
+    return TraceInfo(
+        spec.label,
+        spec.abstract,
+        traced,
+        static,
+        True,
+        all_leaves=every_leaf,
+        transforms=applied,
+    )
 
 
 def _operands_passed(spec: TransformSpec, call: ast.AST) -> int | None:

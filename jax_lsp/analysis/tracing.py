@@ -186,7 +186,19 @@ class Tracing(ModelFact):
         booleans = self._booleans_given(application, unit_start, target, ref)
         if booleans:
             info = replace(info, boolean_params=booleans)
-        origin = TraceOrigin(application.node, unit_start, application.enclosing)
+        # Nested with others (`jax.jit(jax.vmap(f))`): the site shown is the outermost.
+        nested = self._applied_together(application, unit_start)
+        if application.call is not None and nested[-1] is not application:
+            # A jit of a wrapper made where it runs (`jax.jit(jax.vmap(f))(x)`): a new
+            # function each time, traced and compiled anew: it keeps the wrapper's trace.
+            inner = nested[nested.index(application) + 1 :]
+            info = replace(info, transforms=frozenset(a.spec.label for a in inner))
+        origin = TraceOrigin(
+            nested[0].node,
+            unit_start,
+            application.enclosing,
+            nesting=tuple(a.spec.label for a in nested) if len(nested) > 1 else (),
+        )
         if eager:
             info = replace(info, abstract=False, eager=True)
         self.set_trace(target, replace(info, origin=origin))
@@ -266,6 +278,29 @@ class Tracing(ModelFact):
         ]
         differentiated = any(_differentiates(a) for a in chain)
         return differentiated, differentiated and any(a.spec.abstract for a in chain)
+
+    def _reused(self, application: Application, unit_start: int) -> frozenset[str]:
+        """The transformation's label, as the trace it keeps (`TraceInfo.transforms`): none
+        for a jit of a wrapper made where it runs (`jax.jit(jax.vmap(f))(x)`), which traces
+        anew every time."""
+        if application.call is not None and self._nesting(application, unit_start, False):
+            return frozenset()
+        return frozenset([application.spec.label])
+
+    def _applied_together(self, application: Application, unit_start: int) -> list[Application]:
+        """The transformations applied together where `application` is (`jax.jit(jax.vmap(
+        f))`), outermost first; `application` alone when nothing nests with it."""
+        node = application.node
+        if type(node) is not ast.Call:
+            return [application]
+        inner = node.args[:1]
+        outward = self._nesting(application, unit_start, outward=True)
+        inward = (
+            self._nesting(application, unit_start, outward=False)
+            if inner and type(inner[0]) is ast.Call
+            else []
+        )
+        return [*reversed(outward), application, *inward]
 
     def _unit_applications(self, unit_start: int) -> list[Application]:
         """The transformations the unit starting at `unit_start` applies."""
@@ -869,12 +904,21 @@ class Tracing(ModelFact):
                 params -= frozenset(positional_params(record.node)[:1])  # self, cls
             steps = tuple(replace(step, function=path) for step in seed.steps)
             origin = TraceOrigin(None, 0, None, foreign=steps)
-            info = TraceInfo(seed.via, True, params, frozenset(), True, origin, all_leaves=params)
+            info = TraceInfo(
+                seed.via,
+                True,
+                params,
+                frozenset(),
+                True,
+                origin,
+                all_leaves=params,
+                transforms=frozenset([seed.via]),
+            )
             # A library's functions: its users may differentiate them under jit.
             info = replace(info, differentiated=True, differentiated_abstractly=True)
             self.set_trace(record.node, info)
 
-    def _seed_optimizer_updates(self, seed: IncomingTrace) -> None:
+    def seed_optimizer_updates(self, seed: IncomingTrace) -> None:
         """Trace the update functions and schedules given to optax in `seed.function` or in
         the module functions its calls reach (`make_optimizer` calling `adaptive_clip`, which
         returns `GradientTransformation(init_fn, update_fn)`): another module runs the
@@ -960,6 +1004,7 @@ class Tracing(ModelFact):
             or info.differentiated_abstractly
             or (info.differentiated and application.spec.abstract)
             or (gradient and info.abstract),
+            transforms=old.transforms | self._reused(application, unit_start),
         )
         changed = self.set_trace(target, new) or first
         return target if changed else None
@@ -977,7 +1022,7 @@ class Tracing(ModelFact):
                 self._seed_pattern(seed)
                 continue
             if seed.runs_updates:
-                self._seed_optimizer_updates(seed)
+                self.seed_optimizer_updates(seed)
                 continue
             node = self.model.references.definition(seed.function, None)
             if node is None or isinstance(node, ast.Lambda):
@@ -998,6 +1043,7 @@ class Tracing(ModelFact):
                 boolean_params=seed.boolean_params,
                 differentiated=seed.differentiated,
                 differentiated_abstractly=seed.differentiated_abstractly,
+                transforms=seed.transforms,
             )
             self.set_trace(node, info)
             if seed.given_tracers:

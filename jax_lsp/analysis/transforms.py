@@ -261,6 +261,12 @@ FRAMEWORK_CONTRACTS = (
     FrameworkContract(
         "optax", "optax.chain(GradientTransformation(...), ...)", "its `update`", "optax_chain"
     ),
+    FrameworkContract(
+        "optax",
+        "optax.adamw(learning_rate=schedule); tx.update(...) in jit",
+        "`schedule`, given the traced step count",
+        "optax_schedule",
+    ),
     FrameworkContract("environments", "jax.jit(env.step)", "`Env.step`", "env_step"),
     FrameworkContract("environments", "jax.jit(self.step)", "`Env.step`", "env_self_step"),
 )

@@ -772,6 +772,28 @@ class TracedShape(Rule):
             """,
             raises="TypeError",
         ),
+        Example(
+            """
+            import haiku as hk
+            import jax
+            import jax.numpy as jnp
+
+            class Pool(hk.Module):
+                def __call__(self, lengths):
+                    return jnp.arange(lengths.max())  # error
+
+            def make_net():  # the object it returns is the one jitted below
+                def forward(lengths):
+                    return Pool()(lengths)
+
+                return hk.without_apply_rng(hk.transform(forward))
+
+            net = make_net()
+            lengths = jnp.array([3, 7])
+            jax.jit(net.apply)(net.init(jax.random.key(0), lengths), lengths)
+            """,
+            raises="jax.errors.ConcretizationTypeError",
+        ),
     )
     valid = (
         Example(

@@ -480,6 +480,35 @@ class PythonBranchOnTraced(Rule):
             """,
             raises="jax.errors.TracerBoolConversionError",
         ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+            import optax
+
+            def warmup(peak, steps):
+                def schedule(count):  # optax calls it with the traced step count
+                    if count < steps:  # error
+                        return peak * count / steps
+                    return peak
+
+                return schedule
+
+            def build_optimizer():
+                learning_rate = warmup(1e-3, 100)
+                return optax.adam(learning_rate=learning_rate)
+
+            tx = build_optimizer()
+            params = {"w": jnp.ones(3)}
+
+            @jax.jit
+            def step(params, state):
+                return tx.update(params, state, params)
+
+            step(params, tx.init(params))
+            """,
+            raises="jax.errors.TracerBoolConversionError",
+        ),
     )
     valid = (
         Example(

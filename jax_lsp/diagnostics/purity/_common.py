@@ -167,6 +167,8 @@ def staged(function: FunctionNode, model: ModuleModel, depth: int = 0) -> bool:
     if info is not None:
         if info.via in STAGING_TRANSFORMS or info.via.startswith("lax."):
             return True
+        if info.transforms & STAGING_TRANSFORMS:
+            return True
         caller = model.functions.get(info.via.removeprefix("called from "))
         if (
             info.via.startswith("called from ")
@@ -198,7 +200,9 @@ def compiled_once(function: FunctionNode, model: ModuleModel, depth: int = 0) ->
     info = model.trace.get(function)
     if info is not None and depth < _MAX_CALL_DEPTH:
         record = model.records.get(function)
-        if info.via in CACHING_TRANSFORMS:
+        # Every transformation tracing it, as the trace it keeps (else only `via` is known).
+        applied = info.transforms or frozenset([info.via])
+        if applied & CACHING_TRANSFORMS:
             return True
         if info.via.startswith("lax.") and record is not None and record.parent is None:
             return True

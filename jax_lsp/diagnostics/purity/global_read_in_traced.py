@@ -9,8 +9,9 @@ from collections.abc import Iterator
 from dataclasses import replace
 
 from jax_lsp.analysis.attributes import bound_method_transforms
+from jax_lsp.analysis.imports import Resolver
 from jax_lsp.analysis.nodes import all_params, child_nodes, walk_nodes
-from jax_lsp.analysis.summary import FunctionNode
+from jax_lsp.analysis.summary import FunctionNode, transform_of
 from jax_lsp.analysis.updates import stepped_and_read
 from jax_lsp.diagnostics.base import Example, RuleContext
 from jax_lsp.diagnostics.purity._common import (
@@ -145,6 +146,27 @@ class GlobalReadInTraced(StateRule):
             result = clip(3.0)
             """,
             check="assert float(result) == 0.5  # still the old threshold",
+        ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            temperature = 1.0
+
+            def set_temperature(value):
+                global temperature
+                temperature = value
+
+            def scaled(logits):
+                return logits / temperature  # error
+
+            batched = jax.jit(jax.vmap(scaled))  # the jit caches the batched trace
+            batched(jnp.ones((2, 3)))
+            set_temperature(0.5)
+            result = batched(jnp.ones((2, 3)))
+            """,
+            check="assert float(result[0, 0]) == 1.0  # still the old temperature",
         ),
         Example(
             """
@@ -501,7 +523,11 @@ class GlobalReadInTraced(StateRule):
             return  # `nonlocal`: a write, reported by JAX103
         rebound = _rebound_after(name, owner, closure)
         key = (id(closure), name)
-        if rebound is None or key in self._seen or not _may_run_after(closure, owner, rebound):
+        if (
+            rebound is None
+            or key in self._seen
+            or not _may_run_after(closure, owner, rebound, ctx.resolvers[-1])
+        ):
             return
         self._seen.add(key)
         owner_name = getattr(owner, "name", "the enclosing function")
@@ -642,11 +668,14 @@ def _rebound_after(name: str, owner: FunctionNode, closure: ast.AST) -> ast.Name
     return None
 
 
-def _may_run_after(closure: ast.AST, owner: FunctionNode, rebinding: ast.Name) -> bool:
+def _may_run_after(
+    closure: ast.AST, owner: FunctionNode, rebinding: ast.Name, resolver: Resolver
+) -> bool:
     """Whether the jitted closure may be called after `rebinding`. Not when every name that
     holds it (its `def` name, `h = jax.jit(...)`) is read only as a callee, or to jit it into
     another such name, and never after the rebinding (nor in a loop around it) while it still
-    holds this closure; nor when it is called where it is made (`jax.jit(lambda ...)(x)`)."""
+    holds this closure; nor when it is called where it is made (`jax.jit(lambda ...)(x)`,
+    `jax.jit(jax.vmap(f))(x)`)."""
     parents = {child: node for node in walk_nodes(owner) for child in child_nodes(node)}
     if isinstance(closure, ast.Lambda):
         made = parents.get(closure)  # `jax.jit(lambda ...)`
@@ -671,7 +700,11 @@ def _may_run_after(closure: ast.AST, owner: FunctionNode, rebinding: ast.Name) -
         stores = [n.lineno for n in names if not isinstance(n.ctx, ast.Load)]
         for use in (n for n in names if isinstance(n.ctx, ast.Load)):
             parent = parents.get(use)
-            if not (isinstance(parent, ast.Call) and parent.func is use):
+            transformed = _transformed_at_once(use, parents, resolver)
+            if transformed > 1:
+                continue  # compiled anew where it runs: no trace of it is reused
+            called = transformed == 1 or (isinstance(parent, ast.Call) and parent.func is use)
+            if not called:
                 jitted = parents.get(parent)
                 if not (
                     isinstance(parent, ast.Call)
@@ -686,6 +719,20 @@ def _may_run_after(closure: ast.AST, owner: FunctionNode, rebinding: ast.Name) -
             if use.lineno > rebinding.lineno or loops & _loops_around(use, parents):
                 return True
     return False
+
+
+def _transformed_at_once(use: ast.Name, parents: dict[ast.AST, ast.AST], resolver: Resolver) -> int:
+    """How many transformations of `use` make what is called where they make it: 1 for
+    `jax.jit(f)(x)`, a call of `f`'s compiled trace; 2 for `jax.jit(jax.vmap(f))(x)`, whose
+    jit compiles a new wrapper every time and reuses nothing; 0 when not so called."""
+    current, parent, count = use, parents.get(use), 0
+    while (
+        isinstance(parent, ast.Call)
+        and parent.args[:1] == [current]
+        and transform_of(parent.func, resolver) is not None
+    ):
+        current, parent, count = parent, parents.get(parent), count + 1
+    return count if isinstance(parent, ast.Call) and parent.func is current else 0
 
 
 def _single_name(node: ast.Assign) -> str | None:
