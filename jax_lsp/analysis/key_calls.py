@@ -51,7 +51,7 @@ def helper_key(
     when `resolver` is given)."""
     if resolver is not None and isinstance(call.func, ast.Call):
         inner = call.func
-        if resolver.qualname(inner.func) in _IN_PLACE_TRANSFORMS and inner.args:
+        if resolver.qualname(inner.func) in IN_PLACE_TRANSFORMS and inner.args:
             call = ast.Call(inner.args[0], call.args, call.keywords)
     path = helper_path(call, functions)
     if path is not None:
@@ -69,7 +69,7 @@ def helper_key(
 
 # Transformations whose result takes the function's arguments at the same places (and runs
 # it once per call): a key the function draws with is drawn by the transformed call too.
-_IN_PLACE_TRANSFORMS = frozenset(
+IN_PLACE_TRANSFORMS = frozenset(
     {"jax.jit", "jax.grad", "jax.value_and_grad", "jax.checkpoint", "jax.remat"}
 )
 

@@ -36,6 +36,7 @@ from jax_lsp.analysis.keys import (
     returned_arguments,
 )
 from jax_lsp.analysis.kinds import Kind
+from jax_lsp.analysis.local_key_helpers import local_key_role
 from jax_lsp.analysis.model import local_imports
 from jax_lsp.analysis.names import binds_locally, local_names
 from jax_lsp.analysis.nodes import walk_nodes
@@ -265,6 +266,10 @@ def _scope_classify(
     classify = partial(
         classify_call, resolver=resolver, model=ctx.model, maybe_none=params, makers=makers
     )
+    # Functions the scope defines (or jits) itself and hands a key to.
+    model = ctx.model
+    local = local_key_role(node, classify, resolver, model.functions, model.key_helpers, params)
+    classify = local or classify
     # Objects of the module's classes a function (not a method: a method's findings are kept
     # while its siblings change) holds: a method drawing from a key the class stores once
     # (`sampler.sample(n)` twice draws the same numbers), or consuming a key it is given
@@ -348,9 +353,9 @@ class PrngKeyReuse(Rule):
         consumed with no rebinding in between, following straight-line code, branches
         (exclusive `if`/`else` branches may each use the key) and loops (a key consumed in a
         loop body that does not rebind it is reused on every iteration; so is one consumed in
-        a comprehension's element, by every element). A call of a function
-        of the same module that consumes its key parameter (itself or through another such
-        function) counts as a use, and so does an equinox layer built with it
+        a comprehension's element, by every element). A call of a function of the module
+        (or one the scope defines or jits) that consumes its key parameter (itself or via
+        another such function) counts as a use, and so does an equinox layer built with it
         (`eqx.nn.Linear(3, 3, key=key)`: its initial weights are drawn from it), and so does a
         random initializer (`jax.nn.initializers.lecun_normal()(key, shape)`, or through a
         module-level name bound to one: it draws its values from the key), and so do the
