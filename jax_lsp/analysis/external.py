@@ -64,6 +64,10 @@ class ExternalFacts:
     # those of its bases there, or its body), none of them a method or property: for a
     # class deriving from it, `self.attr` reads what was stored.
     instance_attributes: frozenset[str] | None = None
+    # A class whose plain methods draw from a key `__init__` alone stores (no other method,
+    # subclass or code of its module assigns it): (method, attribute) pairs. Two calls of
+    # such a method on one instance draw the same numbers.
+    stored_key_draws: tuple[tuple[str, str], ...] = ()
     # A flax linen module class whose `apply` draws no random numbers (`linen_draws`): the
     # key a caller gives it in `rngs=` is not read.
     quiet_linen: bool = False
@@ -95,6 +99,7 @@ class ExternalFacts:
             or self.wraps is not None
             or bool(self.returned_booleans)
             or self.quiet_linen
+            or bool(self.stored_key_draws)
             or self.unhashable_instances is not None
             or self.unhashable_value is not None
             or self.container_form is not None

@@ -14,6 +14,7 @@ from functools import cached_property, partial
 from jax_lsp.analysis.attributes import ANY_ATTRIBUTE
 from jax_lsp.analysis.document import UnitSource
 from jax_lsp.analysis.external import ExternalFacts
+from jax_lsp.analysis.imported_key_holders import imported_object_key_draws
 from jax_lsp.analysis.imports import Resolver
 from jax_lsp.analysis.key_calls import KeyHelpers
 from jax_lsp.analysis.key_consumers import (
@@ -380,6 +381,7 @@ class KeyFacts(ModelFact):
             for method, attribute in by_class[class_name].items():
                 spelling = name if method == "__call__" else f"{name}.{method}"
                 found[spelling] = (f"{class_name}.{method}", attribute)
+        found.update(imported_object_key_draws(self.model))
         return found
 
     def stored_key_draws(self, class_name: str) -> dict[str, str]:
