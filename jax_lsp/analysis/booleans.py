@@ -114,6 +114,7 @@ def is_boolean(node: ast.expr, ctx: Scope, depth: int = 0) -> bool:
             or _returned_boolean(node, -1, ctx)
             or _boolean_array(node, qualname, ctx)
             or _boolean_reduction(node, ctx)
+            or _cast_to_boolean(node, ctx)
             or (
                 qualname in _REARRANGING
                 and bool(node.args)
@@ -270,6 +271,20 @@ def _boolean_reduction(call: ast.Call, ctx: Scope) -> bool:
         and isinstance(func.value, ast.Call)
         and (ctx.qualname(func.value.func) or "").startswith("jax.numpy.")
     )
+
+
+def _cast_to_boolean(call: ast.Call, ctx: Scope) -> bool:
+    """`x.astype(bool)`, `x.astype(jnp.bool_)`, `x.astype(dtype="bool")`: an array's cast to
+    booleans is a boolean array (NumPy's and JAX's alike)."""
+    func = call.func
+    if not (isinstance(func, ast.Attribute) and func.attr == "astype"):
+        return False
+    dtype = call.args[0] if call.args else None
+    if dtype is None:
+        dtype = next((k.value for k in call.keywords if k.arg == "dtype"), None)
+    if isinstance(dtype, ast.Constant):
+        return dtype.value == "bool"
+    return dtype is not None and ctx.qualname(dtype) in _BOOLEAN_DTYPES
 
 
 @dataclass(frozen=True)

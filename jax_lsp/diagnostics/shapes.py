@@ -149,6 +149,20 @@ class BooleanMaskInTraced(Rule):
             """,
             raises="jax.errors.NonConcreteBooleanIndexError",
         ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def masked_mean(x, batch):
+                keep = batch["mask"].astype(bool)
+                return x[keep].mean()  # error
+
+            result = masked_mean(jnp.arange(4.0), {"mask": jnp.array([1, 0, 1, 1])})
+            """,
+            raises="jax.errors.NonConcreteBooleanIndexError",
+        ),
     )
     valid = (
         Example(
@@ -176,8 +190,10 @@ class BooleanMaskInTraced(Rule):
             eager = positive_sum(jnp.array([-1.0, 2.0]))
             table = np.arange(4.0)
             host = table[table > 1]
+            kept = table[np.array([1, 0, 1, 1]).astype(bool)]
             """,
-            check="assert float(eager) == 2.0 and host.tolist() == [2.0, 3.0]",
+            check="assert float(eager) == 2.0 and host.tolist() == [2.0, 3.0]\n"
+            "assert kept.tolist() == [0.0, 2.0, 3.0]",
         ),
         Example(
             """
