@@ -296,6 +296,17 @@ class Unpacked:
     place: int
 
 
+def bound_values(name: str, ctx: Scope) -> list[ast.expr | Unpacked]:
+    """`_local_bindings`: every value bound to `name` where `ctx` stands ([] when unsure)."""
+    return _local_bindings(name, ctx)
+
+
+def items_written(name: str, function: ast.AST) -> bool:
+    """`_items_written`: does the function store an item of `name` or call a method of it
+    that may change its items?"""
+    return _items_written(name, function)
+
+
 def _local_bindings(name: str, ctx: Scope) -> list[ast.expr | Unpacked]:
     """Every value bound to `name` in the enclosing function, or [] when any binding is not a
     plain `name = value` or the unpacking of a call's result into names (loop targets,

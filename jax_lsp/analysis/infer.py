@@ -23,6 +23,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from jax_lsp.analysis.boolean_args import returned_booleans
+from jax_lsp.analysis.boolean_entries import returned_boolean_keys
 from jax_lsp.analysis.document import Document, UnitSource, first_line
 from jax_lsp.analysis.external import CallSite, ExternalFacts, facts_key
 from jax_lsp.analysis.flow import annotation_container, annotation_kind
@@ -917,9 +918,10 @@ def _facts_in_model(model: ModuleModel, name: str) -> ExternalFacts | None:
     container = _returned_container(model, record.path, transform)
     keys = _key_facts(model, record.path)
     booleans = returned_booleans(model, record.node) if transform is None else frozenset()
+    boolean_keys = returned_boolean_keys(model, record.node) if transform is None else frozenset()
     traced_returns = _returned_given_tracers(model, record.path, transform)
     known = (returns, container, traced_returns)
-    if all(fact is None for fact in known) and not keys and not booleans:
+    if all(fact is None for fact in known) and not keys and not booleans and not boolean_keys:
         return None
     return ExternalFacts(
         bool(returns),
@@ -928,6 +930,7 @@ def _facts_in_model(model: ModuleModel, name: str) -> ExternalFacts | None:
         returns=container,
         traced_returns=traced_returns,
         returned_booleans=booleans,
+        returned_boolean_keys=boolean_keys,
         **keys,
     )
 
