@@ -19,7 +19,7 @@ from jax_lsp.analysis.summary import FunctionRecord
 _DEFS = ast.FunctionDef | ast.AsyncFunctionDef
 
 
-def _bound_once(function: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, ast.AST]:
+def bound_once(function: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, ast.AST]:
     """The names the function's own scope binds exactly once, by a `def` or by a plain
     `name = value`: name -> the definition or the value."""
     defined: dict[str, list[ast.AST]] = {}
@@ -65,7 +65,7 @@ def local_key_role(
     derive from) a key parameter, and its names bound to a transformation of one or of a
     module function, known: None when it has neither. `functions` and `helpers`: the
     module's records and key helpers."""
-    once = _bound_once(function)
+    once = bound_once(function)
     if not once:
         return None
     nested = {name: node for name, node in once.items() if isinstance(node, _DEFS)}

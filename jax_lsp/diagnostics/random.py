@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import replace
 from functools import partial
 
+from jax_lsp.analysis.imported_key_holders import held_imported_role
 from jax_lsp.analysis.imports import Resolver
 from jax_lsp.analysis.key_calls import own_static_call
 from jax_lsp.analysis.key_consumers import LIBRARY_KEY_WORDS, LIBRARY_MAKER_ROOTS
@@ -234,6 +235,7 @@ _CONSUMES_A_KEY = Spelled(
         lambda model: model.key_summaries,
         lambda model: model.initializer_globals,
         _key_function_spellings,
+        lambda model: [n for n, f in (model.external or {}).items() if f.stored_key_draws],
     ),
     binds=("jax",),
     on=(ast.FunctionDef, ast.AsyncFunctionDef),
@@ -270,6 +272,7 @@ def _scope_classify(
     model = ctx.model
     local = local_key_role(node, classify, resolver, model.functions, model.key_helpers, params)
     classify = local or classify
+    classify = held_imported_role(node, classify, model) or classify
     # Objects of the module's classes a function (not a method: a method's findings are kept
     # while its siblings change) holds: a method drawing from a key the class stores once
     # (`sampler.sample(n)` twice draws the same numbers), or consuming a key it is given

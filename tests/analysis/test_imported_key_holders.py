@@ -114,3 +114,39 @@ def test_the_importer_assigning_the_key_is_clean(tmp_path, between):
     )
     source, _ = _project(tmp_path, main)
     assert _flagged(tmp_path, source) == []
+
+
+IN_A_FUNCTION = """
+import jax.numpy as jnp
+
+from agents import GaussianExploration
+
+
+def rollout(n):
+    explore = GaussianExploration(action_dim=2)
+    actions = []
+    for _ in range(n):
+        actions.append(explore.perturb(jnp.zeros(2)))
+    return actions
+
+
+def once():
+    explore = GaussianExploration(action_dim=2)
+    return explore.perturb(jnp.zeros(2))
+
+
+def fresh_each_step(n):
+    actions = []
+    for i in range(n):
+        explore = GaussianExploration(action_dim=2, seed=i)
+        actions.append(explore.perturb(jnp.zeros(2)))
+    return actions
+"""
+
+
+def test_an_object_a_function_holds_drawing_in_a_loop(tmp_path):
+    source, agent = _project(tmp_path, IN_A_FUNCTION)
+    assert _flagged(tmp_path, source) == ["actions.append(explore.perturb(jnp.zeros(2)))"]
+    program = agent + source.replace("from agents import GaussianExploration", "")
+    outcome = run_snippet(program, "a, b = rollout(2)\nsame = bool(jnp.allclose(a, b))")
+    assert outcome.error is None and outcome.namespace["same"]
