@@ -401,15 +401,14 @@ class PrngKeyReuse(Rule):
         `__init__` and never replaces (no other method, no code outside and no subclass
         assigns it) draws from that key again: every call gives the same numbers; so does one
         a function holds (`sampler = Sampler(0)`, then `sampler.sample(n)` twice or in a
-        loop). A library layer an object stores (`self.drop = eqx.nn.Dropout(0.1)`) consumes
-        the key it is called with (`self.drop(x, key=key)`). A helper
-        that reads its key only where another parameter is None (`if noise is None: noise =
-        normal(key, shape)`) uses no key when the call gives that parameter a value; one that
-        reads it only under a test of a flag parameter (`if train:`, `if not deterministic:`,
-        after `if deterministic: return x`, or by handing both on to such a helper) uses no
-        key when the call passes a literal, or leaves a default, that fails the test
-        (`train=False`). The
-        finding links the earlier use.
+        loop), the class of this module or, deriving from nothing, of an imported one. A layer an
+        object stores (`self.drop = eqx.nn.Dropout(0.1)`) consumes the key it is called with
+        (`self.drop(x, key=key)`). A helper that reads its key only where another parameter is None
+        (`if noise is None: noise = normal(key, shape)`) uses no key when the call gives that
+        parameter a value; one that reads it only under a test of a flag parameter (`if train:`, `if
+        not deterministic:`, after `if deterministic: return x`, or by handing both on to such a
+        helper) uses no key when the call passes a literal, or leaves a default, that fails the test
+        (`train=False`). The finding links the earlier use.
     """
     why_bad = """
         JAX's random numbers are a pure function of the key: the same key gives the same
