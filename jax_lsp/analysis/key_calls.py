@@ -74,6 +74,17 @@ IN_PLACE_TRANSFORMS = frozenset(
 )
 
 
+def in_place_transformed(value: ast.AST, resolver: Resolver) -> str | None:
+    """The function name a `jax.jit(f)` (or another transformation that takes the
+    arguments in place and runs `f` once per call) is given."""
+    if not isinstance(value, ast.Call) or not value.args:
+        return None
+    if resolver.qualname(value.func) not in IN_PLACE_TRANSFORMS:
+        return None
+    inner = value.args[0]
+    return inner.id if isinstance(inner, ast.Name) else None
+
+
 def named_by_calls(record: FunctionRecord) -> bool:
     """Can a call name this module function as `helper_path` finds it: a top-level
     function, a static method of a top-level class, or the `__init__` of one (the class

@@ -16,7 +16,7 @@ from jax_lsp.analysis.document import UnitSource
 from jax_lsp.analysis.external import ExternalFacts
 from jax_lsp.analysis.imported_key_holders import imported_object_key_draws
 from jax_lsp.analysis.imports import Resolver
-from jax_lsp.analysis.key_calls import KeyHelpers
+from jax_lsp.analysis.key_calls import KeyHelpers, in_place_transformed
 from jax_lsp.analysis.key_consumers import (
     LIBRARY_MAKER_ROOTS,
     KeySummary,
@@ -351,6 +351,22 @@ class KeyFacts(ModelFact):
                         reuses[unit.start_line] = tuple(found)
             self._module_reuses = reuses
         return self._module_reuses
+
+    @cached_property
+    def jit_aliases(self) -> dict[str, str]:
+        """Module-level names bound once to a transformation that runs a key helper of the
+        module with its arguments in place (`step = jax.jit(draw)`): name -> the helper."""
+        helpers, summaries = self.key_helpers, self.key_summaries
+        if not helpers and not summaries:
+            return {}
+        found = {}
+        for name, value in self.model.module_globals.stable_globals.items():
+            target = in_place_transformed(value, self.model.resolver)
+            if target is None or target == name or name in self.model.functions:
+                continue
+            if target in helpers or target in summaries:
+                found[name] = target
+        return found
 
     @cached_property
     def global_key_draws(self) -> dict[str, str]:

@@ -10,7 +10,7 @@ from collections import ChainMap
 from collections.abc import Callable, Mapping
 
 from jax_lsp.analysis.imports import Resolver
-from jax_lsp.analysis.key_calls import IN_PLACE_TRANSFORMS, helper_key
+from jax_lsp.analysis.key_calls import helper_key, in_place_transformed
 from jax_lsp.analysis.key_consumers import KeySummary, derived_params, store_counts
 from jax_lsp.analysis.keys import PASS, consumed_params, derived_helper_key
 from jax_lsp.analysis.nodes import scope_statements
@@ -42,17 +42,6 @@ def bound_once(function: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, as
     return once
 
 
-def _transformed(value: ast.AST, resolver: Resolver) -> str | None:
-    """The function name a `jax.jit(f)` (or another transformation that takes the
-    arguments in place and runs `f` once per call) is given."""
-    if not isinstance(value, ast.Call) or not value.args:
-        return None
-    if resolver.qualname(value.func) not in IN_PLACE_TRANSFORMS:
-        return None
-    inner = value.args[0]
-    return inner.id if isinstance(inner, ast.Name) else None
-
-
 def local_key_role(
     function: ast.FunctionDef | ast.AsyncFunctionDef,
     classify: Callable[[ast.Call], object],
@@ -71,7 +60,7 @@ def local_key_role(
     nested = {name: node for name, node in once.items() if isinstance(node, _DEFS)}
     aliases = {}
     for name, value in once.items():
-        target = _transformed(value, resolver) if not isinstance(value, _DEFS) else None
+        target = in_place_transformed(value, resolver) if not isinstance(value, _DEFS) else None
         if target is not None and (target in nested or target not in once):
             aliases[name] = target
     if not nested and not aliases:

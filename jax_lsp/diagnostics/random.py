@@ -231,6 +231,7 @@ _CONSUMES_A_KEY = Spelled(
     tests=(may_draw, _may_call_a_stored_layer),
     named_by=(
         lambda model: model.key_helpers,
+        lambda model: model.jit_aliases,
         _static_helper_spellings,
         lambda model: model.key_summaries,
         lambda model: model.initializer_globals,

@@ -301,6 +301,24 @@ PROGRAMS += [
         """,
         "import jax.numpy as jnp\nassert not jnp.allclose(ws[1] - ws[0], ws[2] - ws[1])",
     ),
+    (
+        "module-level-jit-of-a-helper-given-one-key-every-iteration",
+        """
+        import jax
+        import jax.numpy as jnp
+
+        def draw(key, w):
+            return w + jax.random.normal(key, w.shape)
+
+        jitted_draw = jax.jit(draw)
+
+        key = jax.random.key(0)
+        ws = [jnp.zeros(2)]
+        for i in range(2):
+            ws.append(jitted_draw(key, ws[-1]))
+        """,
+        "import jax.numpy as jnp\nassert not jnp.allclose(ws[1] - ws[0], ws[2] - ws[1])",
+    ),
 ]
 
 

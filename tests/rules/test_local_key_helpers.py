@@ -84,6 +84,32 @@ def test_a_local_jit_of_a_drawing_helper_and_the_helper_itself_in_loops():
     assert _flagged_lines(source) == ["x = step(key, x)", "x = draw(key, x)"]
 
 
+def test_a_module_level_jit_of_a_drawing_helper_in_a_loop():
+    source = """
+    import jax
+
+
+    def draw(key, x):
+        return x + jax.random.normal(key, x.shape)
+
+
+    jitted_draw = jax.jit(draw)
+
+
+    def train(x, key):
+        for i in range(10):
+            x = jitted_draw(key, x)
+        return x
+
+
+    def train_folded(x, key):
+        for i in range(10):
+            x = jitted_draw(jax.random.fold_in(key, i), x)
+        return x
+    """
+    assert _flagged_lines(source) == ["x = jitted_draw(key, x)"]
+
+
 CLEAN = {
     "a nested step that draws nothing hides the module's drawing helper": """
         def shadow(x, key):
