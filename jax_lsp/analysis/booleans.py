@@ -114,6 +114,7 @@ def is_boolean(node: ast.expr, ctx: Scope, depth: int = 0) -> bool:
             or _returned_boolean(node, -1, ctx)
             or _boolean_array(node, qualname, ctx)
             or _boolean_reduction(node, ctx)
+            or _cast_to_boolean(node, ctx)
             or (
                 qualname in _REARRANGING
                 and bool(node.args)
@@ -272,6 +273,20 @@ def _boolean_reduction(call: ast.Call, ctx: Scope) -> bool:
     )
 
 
+def _cast_to_boolean(call: ast.Call, ctx: Scope) -> bool:
+    """`x.astype(bool)`, `x.astype(jnp.bool_)`, `x.astype(dtype="bool")`: an array's cast to
+    booleans is a boolean array (NumPy's and JAX's alike)."""
+    func = call.func
+    if not (isinstance(func, ast.Attribute) and func.attr == "astype"):
+        return False
+    dtype = call.args[0] if call.args else None
+    if dtype is None:
+        dtype = next((k.value for k in call.keywords if k.arg == "dtype"), None)
+    if isinstance(dtype, ast.Constant):
+        return dtype.value == "bool"
+    return dtype is not None and ctx.qualname(dtype) in _BOOLEAN_DTYPES
+
+
 @dataclass(frozen=True)
 class Unpacked:
     """`name` bound by unpacking what a call returns (`x, y, mask = load(...)`): the item at
@@ -279,6 +294,17 @@ class Unpacked:
 
     call: ast.Call
     place: int
+
+
+def bound_values(name: str, ctx: Scope) -> list[ast.expr | Unpacked]:
+    """`_local_bindings`: every value bound to `name` where `ctx` stands ([] when unsure)."""
+    return _local_bindings(name, ctx)
+
+
+def items_written(name: str, function: ast.AST) -> bool:
+    """`_items_written`: does the function store an item of `name` or call a method of it
+    that may change its items?"""
+    return _items_written(name, function)
 
 
 def _local_bindings(name: str, ctx: Scope) -> list[ast.expr | Unpacked]:

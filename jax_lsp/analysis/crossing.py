@@ -164,5 +164,10 @@ class ForeignDefinitions:
         array, as its module's model reads them (`boolean_args.returned_booleans`)."""
         return frozenset()
 
+    def returned_boolean_keys(self, function: ForeignFunction) -> frozenset[str]:
+        """The keys under which every dict `function` (a top-level function) returns holds
+        a boolean array (`boolean_entries.returned_boolean_keys`)."""
+        return frozenset()
+
 
 NO_FOREIGN = ForeignDefinitions()

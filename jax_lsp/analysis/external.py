@@ -51,6 +51,9 @@ class ExternalFacts:
     # The places of its result that every return fills with a boolean array (-1: the value
     # itself; else an index of the tuple it returns): `x, y, mask = load_batch()`.
     returned_booleans: frozenset[int] = frozenset()
+    # The keys under which every dict it returns holds a boolean array (a data loader's
+    # `{"tokens": tokens, "mask": lengths[:, None] > positions}`).
+    returned_boolean_keys: frozenset[str] = frozenset()
     # Not a function: a name its module binds once at top level and never changes
     # (`CONFIG = {"sizes": [32, 32]}`, `KERNEL = jnp.array(...)`), with the value that
     # module's model gives it (`values.portable`: kinds and containers only).
@@ -64,6 +67,10 @@ class ExternalFacts:
     # those of its bases there, or its body), none of them a method or property: for a
     # class deriving from it, `self.attr` reads what was stored.
     instance_attributes: frozenset[str] | None = None
+    # A class whose plain methods draw from a key `__init__` alone stores (no other method,
+    # subclass or code of its module assigns it): (method, attribute) pairs. Two calls of
+    # such a method on one instance draw the same numbers.
+    stored_key_draws: tuple[tuple[str, str], ...] = ()
     # A flax linen module class whose `apply` draws no random numbers (`linen_draws`): the
     # key a caller gives it in `rngs=` is not read.
     quiet_linen: bool = False
@@ -94,7 +101,9 @@ class ExternalFacts:
             or bool(self.consumed_keys or self.derived_keys)
             or self.wraps is not None
             or bool(self.returned_booleans)
+            or bool(self.returned_boolean_keys)
             or self.quiet_linen
+            or bool(self.stored_key_draws)
             or self.unhashable_instances is not None
             or self.unhashable_value is not None
             or self.container_form is not None

@@ -9,7 +9,8 @@ from collections.abc import Callable, Hashable
 from dataclasses import replace
 from functools import cached_property
 
-from jax_lsp.analysis.boolean_args import CallerScope, booleans_passed
+from jax_lsp.analysis.boolean_args import CallerScope
+from jax_lsp.analysis.boolean_entries import boolean_keys, passed_booleans
 from jax_lsp.analysis.booleans import is_boolean
 from jax_lsp.analysis.crossing import (
     NO_FOREIGN,
@@ -98,6 +99,7 @@ class ForeignTraces(ModelFact):
             for item in self.model.tracing.applied_to_instances(self.model.tracing.wrapper_applied)
             if item not in applications
         ]
+        self._booleans_through_foreign(applications)
         for application, unit_start in applications:
             line = unit_start + application.node.lineno
             # A filtered transformation (`eqx.filter_jit`) of a function of the module traces
@@ -164,6 +166,23 @@ class ForeignTraces(ModelFact):
                     self._replayed(
                         self.model.steps.trace_call, node, info, scope, call, *found, start
                     )
+
+    def _booleans_through_foreign(self, applications: list[tuple[Application, int]]) -> None:
+        """What the calls running the module's own traced functions give them, read again
+        with other modules' definitions known: a dict a loader of another module returns,
+        holding a boolean array (`batch = make_batch(rng)`, then `loss(params, batch)`)."""
+        tracing = self.model.tracing
+        for application, unit_start in applications:
+            line = unit_start + application.node.lineno
+            found = self._local_ref(application.target, line, application.enclosing)
+            info = tracing.trace.get(found[0]) if found is not None else None
+            if info is None:
+                continue
+            target, ref = found
+            booleans = self._replayed(tracing.booleans_given, application, unit_start, target, ref)
+            if booleans and not booleans <= info.boolean_params:
+                merged = replace(info, boolean_params=info.boolean_params | booleans)
+                self._replayed(tracing.set_trace, target, merged)
 
     @staticmethod
     def _replayed(step: Callable, *args: object) -> object:
@@ -374,13 +393,16 @@ class ForeignTraces(ModelFact):
                 if not arguments or (caller is not None and binds_locally(head, caller)):
                     continue
                 scope = CallerScope(self.model, caller)
-                if not any(is_boolean(argument, scope) for argument in arguments):
+                if not any(
+                    is_boolean(argument, scope) or boolean_keys(argument, scope, frozenset())
+                    for argument in arguments
+                ):
                     continue
                 resolved = self._untraced_callee(call, unit.start_line)
                 if resolved is None:
                     continue
                 node, ref = resolved
-                booleans = booleans_passed(self.model, node, call.node, ref, caller)
+                booleans = passed_booleans(self.model, node, call.node, ref, caller)
                 if booleans:
                     found[node] = found.get(node, frozenset()) | booleans
         return found

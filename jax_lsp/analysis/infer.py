@@ -23,6 +23,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from jax_lsp.analysis.boolean_args import returned_booleans
+from jax_lsp.analysis.boolean_entries import returned_boolean_keys
 from jax_lsp.analysis.document import Document, UnitSource, first_line
 from jax_lsp.analysis.external import CallSite, ExternalFacts, facts_key
 from jax_lsp.analysis.flow import annotation_container, annotation_kind
@@ -330,6 +331,9 @@ class _ParsedFacts:
     pytree_classes: frozenset[str] = frozenset()
     # Classes whose instances JAX cannot hash (`hashing.class_unhashable`): why.
     unhashable_classes: dict[str, str] = field(default_factory=dict)
+    # Top-level classes of a module whose text may draw random numbers: a method may draw
+    # from a key the class stores (`stored_key_draws`).
+    drawing_classes: frozenset[str] = frozenset()
 
 
 @dataclass
@@ -524,6 +528,7 @@ class ModuleFactsCache:
                 _classes(document),
                 _maybe_pytree_classes(document),
                 _unhashable_classes(document),
+                _classes(document) if "random" in document.text else frozenset(),
             )
         return entry.parsed
 
@@ -807,10 +812,26 @@ def _class_facts(model: ModuleModel, name: str) -> ExternalFacts | None:
         fields["leaf_instance_fields"] = _portable_fields(every)
     if name in model.key_facts.quiet_linen_classes:
         fields["quiet_linen"] = True
+    stored = _stored_key_draws(model, name)
+    if stored:
+        fields["stored_key_draws"] = stored
     unhashable = class_unhashable(model.classes[name])
     if unhashable is not None:
         fields["unhashable_instances"] = unhashable
     return ExternalFacts(False, instance_attributes=model.instance_attributes(name), **fields)
+
+
+def _stored_key_draws(model: ModuleModel, name: str) -> tuple[tuple[str, str], ...]:
+    """`KeyFacts.stored_key_draws` of a class of the module deriving from nothing (a base
+    the model cannot see may assign the key), as (method, attribute) pairs."""
+    record = model.classes.get(name)
+    if record is None or model.class_defined_twice(name):
+        return ()
+    if record.node.keywords or any(
+        not (isinstance(base, ast.Name) and base.id == "object") for base in record.node.bases
+    ):
+        return ()
+    return tuple(sorted(model.key_facts.stored_key_draws(name).items()))
 
 
 def _portable_fields(instance: Instance) -> tuple[tuple[str, Value], ...]:
@@ -897,9 +918,10 @@ def _facts_in_model(model: ModuleModel, name: str) -> ExternalFacts | None:
     container = _returned_container(model, record.path, transform)
     keys = _key_facts(model, record.path)
     booleans = returned_booleans(model, record.node) if transform is None else frozenset()
+    boolean_keys = returned_boolean_keys(model, record.node) if transform is None else frozenset()
     traced_returns = _returned_given_tracers(model, record.path, transform)
     known = (returns, container, traced_returns)
-    if all(fact is None for fact in known) and not keys and not booleans:
+    if all(fact is None for fact in known) and not keys and not booleans and not boolean_keys:
         return None
     return ExternalFacts(
         bool(returns),
@@ -908,6 +930,7 @@ def _facts_in_model(model: ModuleModel, name: str) -> ExternalFacts | None:
         returns=container,
         traced_returns=traced_returns,
         returned_booleans=booleans,
+        returned_boolean_keys=boolean_keys,
         **keys,
     )
 
@@ -995,6 +1018,13 @@ def _answer(
                 return None
             facts = _facts_in_model(model, name)
             if facts is not None or name in model.functions:
+                entry.facts[name] = facts
+                return facts
+        elif name in parsed.drawing_classes:  # a plain class: only its stored keys are read
+            model = cache.model(file, entry)
+            stored = _stored_key_draws(model, name) if model is not None else ()
+            if stored:
+                facts = ExternalFacts(False, stored_key_draws=stored)
                 entry.facts[name] = facts
                 return facts
         entry.facts[name] = parsed.reexports.get(name)

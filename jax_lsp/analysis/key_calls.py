@@ -51,7 +51,7 @@ def helper_key(
     when `resolver` is given)."""
     if resolver is not None and isinstance(call.func, ast.Call):
         inner = call.func
-        if resolver.qualname(inner.func) in _IN_PLACE_TRANSFORMS and inner.args:
+        if resolver.qualname(inner.func) in IN_PLACE_TRANSFORMS and inner.args:
             call = ast.Call(inner.args[0], call.args, call.keywords)
     path = helper_path(call, functions)
     if path is not None:
@@ -69,9 +69,20 @@ def helper_key(
 
 # Transformations whose result takes the function's arguments at the same places (and runs
 # it once per call): a key the function draws with is drawn by the transformed call too.
-_IN_PLACE_TRANSFORMS = frozenset(
+IN_PLACE_TRANSFORMS = frozenset(
     {"jax.jit", "jax.grad", "jax.value_and_grad", "jax.checkpoint", "jax.remat"}
 )
+
+
+def in_place_transformed(value: ast.AST, resolver: Resolver) -> str | None:
+    """The function name a `jax.jit(f)` (or another transformation that takes the
+    arguments in place and runs `f` once per call) is given."""
+    if not isinstance(value, ast.Call) or not value.args:
+        return None
+    if resolver.qualname(value.func) not in IN_PLACE_TRANSFORMS:
+        return None
+    inner = value.args[0]
+    return inner.id if isinstance(inner, ast.Name) else None
 
 
 def named_by_calls(record: FunctionRecord) -> bool:

@@ -14,8 +14,9 @@ from functools import cached_property, partial
 from jax_lsp.analysis.attributes import ANY_ATTRIBUTE
 from jax_lsp.analysis.document import UnitSource
 from jax_lsp.analysis.external import ExternalFacts
+from jax_lsp.analysis.imported_key_holders import imported_object_key_draws
 from jax_lsp.analysis.imports import Resolver
-from jax_lsp.analysis.key_calls import KeyHelpers
+from jax_lsp.analysis.key_calls import KeyHelpers, in_place_transformed
 from jax_lsp.analysis.key_consumers import (
     LIBRARY_MAKER_ROOTS,
     KeySummary,
@@ -352,6 +353,22 @@ class KeyFacts(ModelFact):
         return self._module_reuses
 
     @cached_property
+    def jit_aliases(self) -> dict[str, str]:
+        """Module-level names bound once to a transformation that runs a key helper of the
+        module with its arguments in place (`step = jax.jit(draw)`): name -> the helper."""
+        helpers, summaries = self.key_helpers, self.key_summaries
+        if not helpers and not summaries:
+            return {}
+        found = {}
+        for name, value in self.model.module_globals.stable_globals.items():
+            target = in_place_transformed(value, self.model.resolver)
+            if target is None or target == name or name in self.model.functions:
+                continue
+            if target in helpers or target in summaries:
+                found[name] = target
+        return found
+
+    @cached_property
     def global_key_draws(self) -> dict[str, str]:
         """Module functions (plain, undecorated) -> the module-level key they consume and
         never rebind: `def sample(n): return jax.random.normal(key, (n,))` draws from the
@@ -380,6 +397,7 @@ class KeyFacts(ModelFact):
             for method, attribute in by_class[class_name].items():
                 spelling = name if method == "__call__" else f"{name}.{method}"
                 found[spelling] = (f"{class_name}.{method}", attribute)
+        found.update(imported_object_key_draws(self.model))
         return found
 
     def stored_key_draws(self, class_name: str) -> dict[str, str]:

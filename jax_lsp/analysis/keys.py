@@ -809,6 +809,9 @@ class KeyInputs(Protocol):
     @property
     def rng_stream_drawers(self) -> frozenset[str]: ...
 
+    @property
+    def jit_aliases(self) -> dict[str, str]: ...
+
 
 def classify_call(
     call: ast.Call,
@@ -843,6 +846,12 @@ def classify_call(
         found = helper_key(call, model.functions, model.key_helpers, maybe_none, resolver)
     if found is None and model.key_summaries:
         found = derived_helper_key(call, model.functions, model.key_summaries)
+    if found is None and type(call.func) is ast.Name and call.func.id in model.jit_aliases:
+        # `step = jax.jit(draw)` at module level: `step(key, x)` runs `draw(key, x)`.
+        helper = ast.Name(model.jit_aliases[call.func.id], ast.Load())
+        return classify_call(
+            ast.Call(helper, call.args, call.keywords), resolver, model, maybe_none
+        )
     return PASS if found is None else found
 
 

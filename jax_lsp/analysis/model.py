@@ -638,6 +638,10 @@ class ModuleModel:
         return self.key_facts.rng_stream_drawers
 
     @property
+    def jit_aliases(self) -> dict[str, str]:
+        return self.key_facts.jit_aliases
+
+    @property
     def module_key_reuses(self) -> dict[int, tuple[Reuse, ...]]:
         return self.key_facts.module_key_reuses
 

@@ -695,6 +695,11 @@ class ObjectFacts(ModelFact):
         return {}
 
     @cached_property
+    def returned_keys_memo(self) -> dict[ast.AST, frozenset[str]]:
+        """`boolean_entries.returned_boolean_keys` of each function asked."""
+        return {}
+
+    @cached_property
     def attribute_classes(self) -> dict[tuple[str, str], str]:
         """(class, attribute) -> the class of the module whose instance the attribute holds:
         from `self.attr = Cls(...)` in its methods, `attr: Cls` in its body, and module-level

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from jax_lsp.analysis.boolean_args import returned_booleans
+from jax_lsp.analysis.boolean_entries import returned_boolean_keys
 from jax_lsp.analysis.crossing import (
     NO_FOREIGN,
     ForeignDefinitions,
@@ -214,6 +215,17 @@ class WorkspaceForeign(ForeignDefinitions):
         if record is None or record.parent is not None:
             return frozenset()
         return returned_booleans(model, record.node)
+
+    def returned_boolean_keys(self, function: ForeignFunction) -> frozenset[str]:
+        if function.method or "." in function.path:
+            return frozenset()
+        file = Path(function.file)
+        entry = self._cache.entry(file)
+        model = self._cache.model(file, entry) if entry is not None else None
+        record = model.functions.get(function.path) if model is not None else None
+        if record is None or record.parent is not None:
+            return frozenset()
+        return returned_boolean_keys(model, record.node)
 
     # -- reading the other modules -----------------------------------------------------------
     def _class(self, local: str) -> tuple[ModuleDefinitions, str] | None:

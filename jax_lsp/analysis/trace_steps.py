@@ -9,7 +9,7 @@ import ast
 from dataclasses import replace
 from functools import cached_property
 
-from jax_lsp.analysis.boolean_args import booleans_passed
+from jax_lsp.analysis.boolean_entries import passed_booleans
 from jax_lsp.analysis.document import Unit, UnitSource
 from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.model_parts import ScopeKinds
@@ -285,7 +285,7 @@ class TraceSteps(ModelFact):
             module_defaults=self._imported_defaults(callee, call.node, ref),
             literals=self._passed_values(node, info, scope, callee, call.node, ref),
             array_functions=self._array_functions(callee, call.node, ref),
-            boolean_params=booleans_passed(
+            boolean_params=passed_booleans(
                 self.model, callee, call.node, ref, node, info.boolean_params
             ),
             all_leaves=self._leaves_passed(node, info, callee, call.node, ref),

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from dataclasses import replace
 from functools import cached_property
 
-from jax_lsp.analysis.boolean_args import booleans_passed
+from jax_lsp.analysis.boolean_entries import passed_booleans
 from jax_lsp.analysis.crossing import IncomingTrace
 from jax_lsp.analysis.declared_statics import declared_abstract, declared_static
 from jax_lsp.analysis.document import Unit, UnitSource
@@ -183,7 +183,7 @@ class Tracing(ModelFact):
         differentiated, abstract = self._nested_chain(application, unit_start)
         if differentiated:
             info = replace(info, differentiated=True, differentiated_abstractly=abstract)
-        booleans = self._booleans_given(application, unit_start, target, ref)
+        booleans = self.booleans_given(application, unit_start, target, ref)
         if booleans:
             info = replace(info, boolean_params=booleans)
         # Nested with others (`jax.jit(jax.vmap(f))`): the site shown is the outermost.
@@ -338,7 +338,7 @@ class Tracing(ModelFact):
             current = following
         return found
 
-    def _booleans_given(
+    def booleans_given(
         self, application: Application, unit_start: int, target: FunctionNode, ref: FunctionRef
     ) -> frozenset[str]:
         """Parameters of `target` given a boolean array by a call that runs what the
@@ -364,7 +364,7 @@ class Tracing(ModelFact):
                 continue
             traced = self.trace.get(caller) if caller is not None else None
             given = traced.boolean_params if traced is not None else frozenset()
-            found |= booleans_passed(self.model, target, call, site_ref, caller, given)
+            found |= passed_booleans(self.model, target, call, site_ref, caller, given)
         return found
 
     def _filtered_leaves(

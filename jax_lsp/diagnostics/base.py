@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
+from jax_lsp.analysis.boolean_entries import entry_spelling
 from jax_lsp.analysis.imports import Resolver, local_imports
 from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.text import RecordedLines, document_span
@@ -327,7 +328,12 @@ class RuleContext:
         if record is None:
             return False
         entries = self.model.boolean_entries.get(record.path, {})
-        return key in entries.get(parameter, frozenset())
+        if key in entries.get(parameter, frozenset()):
+            return True
+        # A run of the traced function gives it one (`loss(params, batch)` with a batch
+        # whose "mask" a NumPy comparison built), in this module or another.
+        trace = self.trace
+        return trace is not None and entry_spelling(parameter, key) in trace.boolean_params
 
     def boolean_parameter(self, name: str) -> bool:
         """A run of the enclosing traced function gives its parameter `name` a boolean array

@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import replace
 from functools import partial
 
+from jax_lsp.analysis.imported_key_holders import held_imported_role
 from jax_lsp.analysis.imports import Resolver
 from jax_lsp.analysis.key_calls import own_static_call
 from jax_lsp.analysis.key_consumers import LIBRARY_KEY_WORDS, LIBRARY_MAKER_ROOTS
@@ -36,6 +37,7 @@ from jax_lsp.analysis.keys import (
     returned_arguments,
 )
 from jax_lsp.analysis.kinds import Kind
+from jax_lsp.analysis.local_key_helpers import local_key_role
 from jax_lsp.analysis.model import local_imports
 from jax_lsp.analysis.names import binds_locally, local_names
 from jax_lsp.analysis.nodes import walk_nodes
@@ -229,10 +231,12 @@ _CONSUMES_A_KEY = Spelled(
     tests=(may_draw, _may_call_a_stored_layer),
     named_by=(
         lambda model: model.key_helpers,
+        lambda model: model.jit_aliases,
         _static_helper_spellings,
         lambda model: model.key_summaries,
         lambda model: model.initializer_globals,
         _key_function_spellings,
+        lambda model: [n for n, f in (model.external or {}).items() if f.stored_key_draws],
     ),
     binds=("jax",),
     on=(ast.FunctionDef, ast.AsyncFunctionDef),
@@ -265,6 +269,11 @@ def _scope_classify(
     classify = partial(
         classify_call, resolver=resolver, model=ctx.model, maybe_none=params, makers=makers
     )
+    # Functions the scope defines (or jits) itself and hands a key to.
+    model = ctx.model
+    local = local_key_role(node, classify, resolver, model.functions, model.key_helpers, params)
+    classify = local or classify
+    classify = held_imported_role(node, classify, model) or classify
     # Objects of the module's classes a function (not a method: a method's findings are kept
     # while its siblings change) holds: a method drawing from a key the class stores once
     # (`sampler.sample(n)` twice draws the same numbers), or consuming a key it is given
@@ -348,9 +357,9 @@ class PrngKeyReuse(Rule):
         consumed with no rebinding in between, following straight-line code, branches
         (exclusive `if`/`else` branches may each use the key) and loops (a key consumed in a
         loop body that does not rebind it is reused on every iteration; so is one consumed in
-        a comprehension's element, by every element). A call of a function
-        of the same module that consumes its key parameter (itself or through another such
-        function) counts as a use, and so does an equinox layer built with it
+        a comprehension's element, by every element). A call of a function of the module
+        (or one the scope defines or jits) that consumes its key parameter (itself or via
+        another such function) counts as a use, and so does an equinox layer built with it
         (`eqx.nn.Linear(3, 3, key=key)`: its initial weights are drawn from it), and so does a
         random initializer (`jax.nn.initializers.lecun_normal()(key, shape)`, or through a
         module-level name bound to one: it draws its values from the key), and so do the
@@ -393,15 +402,14 @@ class PrngKeyReuse(Rule):
         `__init__` and never replaces (no other method, no code outside and no subclass
         assigns it) draws from that key again: every call gives the same numbers; so does one
         a function holds (`sampler = Sampler(0)`, then `sampler.sample(n)` twice or in a
-        loop). A library layer an object stores (`self.drop = eqx.nn.Dropout(0.1)`) consumes
-        the key it is called with (`self.drop(x, key=key)`). A helper
-        that reads its key only where another parameter is None (`if noise is None: noise =
-        normal(key, shape)`) uses no key when the call gives that parameter a value; one that
-        reads it only under a test of a flag parameter (`if train:`, `if not deterministic:`,
-        after `if deterministic: return x`, or by handing both on to such a helper) uses no
-        key when the call passes a literal, or leaves a default, that fails the test
-        (`train=False`). The
-        finding links the earlier use.
+        loop), the class of this module or, deriving from nothing, of an imported one. A layer an
+        object stores (`self.drop = eqx.nn.Dropout(0.1)`) consumes the key it is called with
+        (`self.drop(x, key=key)`). A helper that reads its key only where another parameter is None
+        (`if noise is None: noise = normal(key, shape)`) uses no key when the call gives that
+        parameter a value; one that reads it only under a test of a flag parameter (`if train:`, `if
+        not deterministic:`, after `if deterministic: return x`, or by handing both on to such a
+        helper) uses no key when the call passes a literal, or leaves a default, that fails the test
+        (`train=False`). The finding links the earlier use.
     """
     why_bad = """
         JAX's random numbers are a pure function of the key: the same key gives the same

@@ -45,7 +45,9 @@ class BooleanMaskInTraced(Rule):
         `x[mask]` where `mask` is such an expression, `x.at[mask].set(v)`) inside `jax.jit`,
         `jax.vmap` or `lax` control flow; also a parameter that a call running the traced
         function gives a boolean array (`loss(x, mask)` with `mask = np.ones(n, dtype=bool)`,
-        or unpacked from what a helper returns, in this module or another).
+        or unpacked from what a helper returns, in this module or another), and an entry of a
+        dict parameter such a call fills with one (`x[batch["mask"]]`, the batch a data
+        loader builds with a NumPy comparison), and an array cast with `.astype(bool)`.
     """
     why_bad = """
         The result of `x[mask]` has as many elements as `mask` has `True` values, which is
@@ -149,6 +151,37 @@ class BooleanMaskInTraced(Rule):
             """,
             raises="jax.errors.NonConcreteBooleanIndexError",
         ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            @jax.jit
+            def masked_mean(x, batch):
+                keep = batch["mask"].astype(bool)
+                return x[keep].mean()  # error
+
+            result = masked_mean(jnp.arange(4.0), {"mask": jnp.array([1, 0, 1, 1])})
+            """,
+            raises="jax.errors.NonConcreteBooleanIndexError",
+        ),
+        Example(
+            """
+            import jax
+            import numpy as np
+
+            @jax.jit
+            def masked_mean(x, batch):
+                return x[batch["mask"]].mean()  # error
+
+            def load(n):
+                lengths = np.array([2, 3])
+                return {"mask": np.arange(n)[None, :] < lengths[:, None]}
+
+            result = masked_mean(np.ones((2, 4)), load(4))
+            """,
+            raises="jax.errors.NonConcreteBooleanIndexError",
+        ),
     )
     valid = (
         Example(
@@ -176,8 +209,10 @@ class BooleanMaskInTraced(Rule):
             eager = positive_sum(jnp.array([-1.0, 2.0]))
             table = np.arange(4.0)
             host = table[table > 1]
+            kept = table[np.array([1, 0, 1, 1]).astype(bool)]
             """,
-            check="assert float(eager) == 2.0 and host.tolist() == [2.0, 3.0]",
+            check="assert float(eager) == 2.0 and host.tolist() == [2.0, 3.0]\n"
+            "assert kept.tolist() == [0.0, 2.0, 3.0]",
         ),
         Example(
             """

@@ -258,6 +258,70 @@ PROGRAMS += [
 ]
 
 
+# A training step the driver defines (or jits) for itself, handed the same key on every
+# iteration: each step draws the same numbers.
+PROGRAMS += [
+    (
+        "nested-jitted-step-given-one-key-every-iteration",
+        """
+        import jax
+        import jax.numpy as jnp
+
+        def train(w, key, n_steps):
+            @jax.jit
+            def step(w, step_key):
+                return w + jax.random.normal(step_key, w.shape)
+
+            ws = [w]
+            for i in range(n_steps):
+                ws.append(step(ws[-1], key))
+            return ws
+
+        ws = train(jnp.zeros(2), jax.random.key(0), 2)
+        """,
+        "import jax.numpy as jnp\nassert not jnp.allclose(ws[1] - ws[0], ws[2] - ws[1])",
+    ),
+    (
+        "local-jit-of-a-helper-given-one-key-every-iteration",
+        """
+        import jax
+        import jax.numpy as jnp
+
+        def draw(key, w):
+            return w + jax.random.normal(key, w.shape)
+
+        def train(w, key, n_steps):
+            step = jax.jit(draw)
+            ws = [w]
+            for i in range(n_steps):
+                ws.append(step(key, ws[-1]))
+            return ws
+
+        ws = train(jnp.zeros(2), jax.random.key(0), 2)
+        """,
+        "import jax.numpy as jnp\nassert not jnp.allclose(ws[1] - ws[0], ws[2] - ws[1])",
+    ),
+    (
+        "module-level-jit-of-a-helper-given-one-key-every-iteration",
+        """
+        import jax
+        import jax.numpy as jnp
+
+        def draw(key, w):
+            return w + jax.random.normal(key, w.shape)
+
+        jitted_draw = jax.jit(draw)
+
+        key = jax.random.key(0)
+        ws = [jnp.zeros(2)]
+        for i in range(2):
+            ws.append(jitted_draw(key, ws[-1]))
+        """,
+        "import jax.numpy as jnp\nassert not jnp.allclose(ws[1] - ws[0], ws[2] - ws[1])",
+    ),
+]
+
+
 def test_a_comprehension_in_a_loop_gets_no_fix():
     # Split in the comprehension's loop, every iteration of the outer loop would split the
     # same key into the same keys.
