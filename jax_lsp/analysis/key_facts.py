@@ -164,11 +164,17 @@ class KeyFacts(ModelFact):
         (`linen_draws.quiet_linen_classes`)."""
         if not self.model.resolver.binds_module("flax"):
             return frozenset()
-        trees = [unit.tree for unit in self.model.document.units if unit.tree is not None]
+        bound = frozenset().union(
+            *(
+                _bound_names(unit.source)
+                for unit in self.model.document.units
+                if unit.tree is not None
+            )
+        )
         return quiet_linen_classes(
             self.model.classes,
             {p: r.node for p, r in self.model.functions.items() if "." not in p},
-            module_bound_names(trees),
+            bound,
             self.model.resolver,
             self.model.external,
             (self.model.aliases.key, self.model.imported.key),
@@ -528,6 +534,13 @@ def _unit_global_key_draws(source: UnitSource, aliases: Keyed[Resolver]) -> dict
         if len(drawn) == 1:
             draws[statement.name] = next(iter(drawn))
     return draws
+
+
+@per_unit
+def _bound_names(source: UnitSource) -> frozenset[str]:
+    """The names the unit's top-level statements bind (`module_bound_names`): the
+    module's are the union, asked again at every edit."""
+    return module_bound_names([source.tree])
 
 
 @per_unit

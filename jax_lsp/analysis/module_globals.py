@@ -240,8 +240,8 @@ class ModuleGlobals(ModelFact):
             aliases = self.model.aliases
             memo[name] = [
                 (call, function, unit.start_line)
-                for unit in self.model.document.units
-                if unit.tree is not None and name in unit.source.text
+                for unit, words in self._unit_words
+                if name in words
                 for call, function in _unit_uses(unit.source, aliases).get(name, ())
             ]
         return memo[name]
@@ -249,6 +249,16 @@ class ModuleGlobals(ModelFact):
     @cached_property
     def _uses(self) -> dict[str, list]:
         return {}
+
+    @cached_property
+    def _unit_words(self) -> list[tuple[Unit, frozenset[str]]]:
+        """Each parsed unit with the words of its text: a unit whose text does not name a
+        function holds no use of it (looked up for every name asked)."""
+        return [
+            (unit, unit.source.words())
+            for unit in self.model.document.units
+            if unit.tree is not None
+        ]
 
     @cached_property
     def shapes_by_unit(self) -> dict[int, tuple[tuple[str, KnownValue], ...]]:
