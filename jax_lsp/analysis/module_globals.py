@@ -217,13 +217,12 @@ class ModuleGlobals(ModelFact):
             return MappingProxyType({})
         memo = self._param_shapes
         if function not in memo:
-            functions = {
-                path: record.node
-                for path, record in self.model.functions.items()
-                if "." not in path and record.parent is None
-            }
             found = param_shapes(
-                function, functions, self._function_uses, self.module_shapes, self.model.resolver
+                function,
+                self._top_level_functions,
+                self._function_uses,
+                self.module_shapes,
+                self.model.resolver,
             )
             memo[function] = MappingProxyType(found)
         return memo[function]
@@ -231,6 +230,15 @@ class ModuleGlobals(ModelFact):
     @cached_property
     def _param_shapes(self) -> dict[ast.AST, Mapping[str, ArrayShape]]:
         return {}
+
+    @cached_property
+    def _top_level_functions(self) -> dict[str, ast.AST]:
+        """The module's top-level functions by name, as `param_shapes` reads them."""
+        return {
+            path: record.node
+            for path, record in self.model.functions.items()
+            if "." not in path and record.parent is None
+        }
 
     def _function_uses(self, name: str) -> list:
         """Every use of the module-level `name` (`call_shapes.unit_uses`), with the first line
