@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping
 from functools import cached_property, partial
 
 from jax_lsp.analysis.attributes import ANY_ATTRIBUTE
-from jax_lsp.analysis.document import UnitSource
+from jax_lsp.analysis.document import Unit, UnitSource
 from jax_lsp.analysis.external import ExternalFacts
 from jax_lsp.analysis.imports import Resolver
 from jax_lsp.analysis.key_calls import KeyHelpers
@@ -74,20 +74,18 @@ class KeyFacts(ModelFact):
         the module."""
         if self._key_helpers is None:
             helpers: dict[str, frozenset[str]] = {}
-            for unit in self.model.document.units:
-                if unit.tree is not None:
-                    helpers.update(
-                        _unit_key_helpers(
-                            unit.source,
-                            self.model.aliases,
-                            self.model.imported,
-                            self._keyed_makers,
-                            self.model.module_globals.initializer_globals,
-                            self._external_key_functions,
-                            self.rng_stream_drawers,
-                            self.quiet_linen_makers,
-                        )
-                    )
+            for found in self.model.document.lineage.each_unit(
+                _unit_key_helpers,
+                self._sources,
+                self.model.aliases,
+                self.model.imported,
+                self._keyed_makers,
+                self.model.module_globals.initializer_globals,
+                self._external_key_functions,
+                self.rng_stream_drawers,
+                self.quiet_linen_makers,
+            ):
+                helpers.update(found)
             self._key_helpers = KeyHelpers(self._helpers_through_calls(helpers))
         return self._key_helpers
 
@@ -164,12 +162,12 @@ class KeyFacts(ModelFact):
         (`linen_draws.quiet_linen_classes`)."""
         if not self.model.resolver.binds_module("flax"):
             return frozenset()
-        bound = frozenset().union(
-            *(
-                _bound_names(unit.source)
-                for unit in self.model.document.units
-                if unit.tree is not None
-            )
+        # Read only when a class of the module derives from a linen module.
+        bound = (
+            name
+            for unit in self.model.document.units
+            if unit.tree is not None
+            for name in _bound_names(unit.source)
         )
         return quiet_linen_classes(
             self.model.classes,
@@ -341,12 +339,12 @@ class KeyFacts(ModelFact):
                     *{name.partition(".")[0] for name in draws},
                     *free_draws,
                 )
-                for unit in self.model.document.units:
+                for unit, drawing in zip(self._parsed_units, self._drawing, strict=True):
                     text = unit.source.text
                     # A unit that neither samples nor names a tracked key or a key helper
                     # cannot change what matters of the state: skip it.
-                    if unit.tree is None or not (
-                        self._may_draw(unit.source)
+                    if not (
+                        drawing
                         or (state and any(_state_root(path) in text for path in state))
                         or (helpers and self._names_any(unit.source, helpers))
                     ):
@@ -365,10 +363,9 @@ class KeyFacts(ModelFact):
         give the same numbers (the `np.random.seed` habit). Not a name any function rebinds
         through `global`."""
         found: dict[str, str] = {}
-        for unit in self.model.document.units:
-            if unit.tree is None or not self._may_draw(unit.source):
-                continue
-            found.update(_unit_global_key_draws(unit.source, self.model.aliases))
+        for source, drawing in zip(self._sources, self._drawing, strict=True):
+            if drawing:
+                found.update(_unit_global_key_draws(source, self.model.aliases))
         rebound = self.model.module_globals.global_writes
         return {function: name for function, name in found.items() if name not in rebound}
 
@@ -501,6 +498,27 @@ class KeyFacts(ModelFact):
         """Does the unit's text hold one of `names` (as a substring)? Memoised on the unit:
         module_key_reuses asks it of every unit on each edit."""
         return _names_any(source, names)
+
+    @cached_property
+    def _parsed_units(self) -> list[Unit]:
+        """The units with a parse, in order."""
+        return [unit for unit in self.model.document.units if unit.tree is not None]
+
+    @cached_property
+    def _sources(self) -> list[UnitSource]:
+        """The parses of `_parsed_units`."""
+        return [unit.source for unit in self._parsed_units]
+
+    @cached_property
+    def _drawing(self) -> list[bool]:
+        """`_may_draw` of each of `_sources`."""
+        return self.model.document.lineage.each_unit(
+            _may_draw,
+            self._sources,
+            self.model.aliases,
+            self.model.module_globals.initializer_globals,
+            self._external_key_functions,
+        )
 
     def _may_draw(self, source: UnitSource) -> bool:
         return _may_draw(

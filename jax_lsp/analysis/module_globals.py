@@ -148,8 +148,10 @@ class ModuleGlobals(ModelFact):
     def _compute_stable_globals(self, units: list[Unit], counts: dict[str, int]) -> None:
         values: dict[str, ast.expr] = {}
         key = []
-        for unit in units:
-            for name, value in _single_assignments(unit.source):
+        sources = [unit.source for unit in units]
+        assignments = self.model.document.lineage.each_unit(_single_assignments, sources)
+        for unit, assigned in zip(units, assignments, strict=True):
+            for name, value in assigned:
                 if counts.get(name) != 1 or name in self.mutable_globals:
                     continue
                 values[name] = value
@@ -164,8 +166,9 @@ class ModuleGlobals(ModelFact):
         if not names:
             return {}
         found: dict[str, int] = {}
-        for unit in units:
-            for name in _loaded_words(unit.source) & names:
+        sources = [unit.source for unit in units]
+        for loaded in self.model.document.lineage.each_unit(_loaded_words, sources):
+            for name in loaded & names:
                 if name not in found:
                     found[name] = hash(self.model._source_of[self.model.functions[name].node].text)
         return found
@@ -334,10 +337,9 @@ class ModuleGlobals(ModelFact):
     @cached_property
     def top_level_values(self) -> dict[str, list[ast.expr]]:
         assigned: dict[str, list[ast.expr]] = {}
-        for unit in self.model.document.units:
-            if unit.tree is None:
-                continue
-            for name, values in _top_level_assignments(unit.source).items():
+        sources = [unit.source for unit in self.model.document.units if unit.tree is not None]
+        for found in self.model.document.lineage.each_unit(_top_level_assignments, sources):
+            for name, values in found.items():
                 assigned.setdefault(name, []).extend(values)
         return assigned
 
