@@ -212,12 +212,13 @@ class KeyFacts(ModelFact):
             makers, drawers = self._keyed_makers, self.rng_stream_drawers
             initializers = self.model.module_globals.initializer_globals
             source_of = self.model._source_of
+            passing = frozenset().union(
+                *self.model.document.lineage.each_unit(_summary_candidates, self._sources, aliases)
+            )
             candidates = [
                 (name, record.node)
                 for name, record in self.model.functions.items()
-                if named_by_calls(record)
-                and not isinstance(record.node, ast.Lambda)
-                and has_params(record.node)
+                if record.node in passing
             ]
             summaries: dict[str, KeySummary] = {}
             known = _NO_SUMMARIES
@@ -504,10 +505,10 @@ class KeyFacts(ModelFact):
         """The units with a parse, in order."""
         return [unit for unit in self.model.document.units if unit.tree is not None]
 
-    @cached_property
+    @property
     def _sources(self) -> list[UnitSource]:
         """The parses of `_parsed_units`."""
-        return [unit.source for unit in self._parsed_units]
+        return self.model.document.parsed_sources
 
     @cached_property
     def _drawing(self) -> list[bool]:
@@ -552,6 +553,19 @@ def _unit_global_key_draws(source: UnitSource, aliases: Keyed[Resolver]) -> dict
         if len(drawn) == 1:
             draws[statement.name] = next(iter(drawn))
     return draws
+
+
+@per_unit
+def _summary_candidates(source: UnitSource, aliases: Keyed[Resolver]) -> frozenset[FunctionNode]:
+    """The unit's functions whose key summaries `key_summaries` looks for: named by calls,
+    not lambdas, with parameters (found by record, for every function at each edit)."""
+    return frozenset(
+        record.node
+        for record in unit_summary(source, aliases).functions
+        if named_by_calls(record)
+        and not isinstance(record.node, ast.Lambda)
+        and has_params(record.node)
+    )
 
 
 @per_unit

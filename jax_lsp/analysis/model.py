@@ -191,7 +191,7 @@ class ModuleModel:
         self.staging = StagingFacts(self)
         self.unit_keys = UnitKeys(self)
         units = [unit for unit in self.document.units if unit.tree is not None]
-        sources = [unit.source for unit in units]
+        sources = self.document.parsed_sources
         lineage = self.document.lineage
         imports = tuple(lineage.each_unit(_unit_import_bindings, sources))
         bindings, self.alias_key, self._bindings_key, external_key = self.document.lineage.reuse(

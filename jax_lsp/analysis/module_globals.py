@@ -265,11 +265,8 @@ class ModuleGlobals(ModelFact):
     def _unit_words(self) -> list[tuple[Unit, frozenset[str]]]:
         """Each parsed unit with the words of its text: a unit whose text does not name a
         function holds no use of it (looked up for every name asked)."""
-        return [
-            (unit, unit.source.words())
-            for unit in self.model.document.units
-            if unit.tree is not None
-        ]
+        units = [unit for unit in self.model.document.units if unit.tree is not None]
+        return list(zip(units, self.model.document.words_by_unit(), strict=True))
 
     @cached_property
     def shapes_by_unit(self) -> dict[int, tuple[tuple[str, KnownValue], ...]]:
@@ -314,11 +311,7 @@ class ModuleGlobals(ModelFact):
         # Every spelling of an initializer factory passes through the word `initializers` (in
         # the call, or in the import binding its name): a module without it makes none, and
         # a keystroke there skips gathering the top-level values (asked on every edit).
-        if not any(
-            "initializers" in unit.source.words()
-            for unit in self.model.document.units
-            if unit.tree is not None
-        ):
+        if not any("initializers" in words for words in self.model.document.words_by_unit()):
             return frozenset()
         return self.model.document.lineage.reuse(
             _initializer_globals, self.model.aliases, self.top_level_values
@@ -337,7 +330,7 @@ class ModuleGlobals(ModelFact):
     @cached_property
     def top_level_values(self) -> dict[str, list[ast.expr]]:
         assigned: dict[str, list[ast.expr]] = {}
-        sources = [unit.source for unit in self.model.document.units if unit.tree is not None]
+        sources = self.model.document.parsed_sources
         for found in self.model.document.lineage.each_unit(_top_level_assignments, sources):
             for name, values in found.items():
                 assigned.setdefault(name, []).extend(values)

@@ -408,7 +408,7 @@ class ScopeFacts(ModelFact):
         """Parameters of module functions that a call in the module passes a `jax.Ref` (a name
         bound by `jax.new_ref(...)` at module level or in the caller, or a parameter that
         receives one): `ref[...] = v` is legal on them."""
-        sources = [unit.source for unit in self.model.document.units if unit.tree is not None]
+        sources = self.model.document.parsed_sources
         each_unit = self.model.document.lineage.each_unit
         if not any(each_unit(_may_make_refs, sources)):
             return {}

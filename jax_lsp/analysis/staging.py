@@ -46,7 +46,7 @@ class StagingFacts(ModelFact):
         """Module-level names bound to jitted callables with static arguments."""
         if self._signatures is None:
             signatures: dict[str, StaticSignature] = {}
-            sources = [unit.source for unit in self.model.document.units if unit.tree is not None]
+            sources = self.model.document.parsed_sources
             binding = self.model.document.lineage.each_unit(_may_bind_signature, sources)
             for source, may_bind in zip(sources, binding, strict=True):
                 if not may_bind:
