@@ -16,6 +16,7 @@ from array import array
 from bisect import bisect_left, bisect_right
 from collections import OrderedDict
 from dataclasses import InitVar, dataclass, field
+from functools import cached_property
 from itertools import accumulate, pairwise
 from sys import intern
 
@@ -911,6 +912,16 @@ class Document:
     @property
     def problems(self) -> list[SyntaxProblem]:
         return [unit.problem for unit in self.units if unit.problem is not None]
+
+    @cached_property
+    def parsed_sources(self) -> list[UnitSource]:
+        """The parses of the units that have one, in order (the caller's, not to change)."""
+        return [unit.source for unit in self.units if unit.tree is not None]
+
+    def words_by_unit(self) -> list[frozenset[str]]:
+        """`UnitSource.words` of each of `parsed_sources`: the last version's sets for the
+        units an edit left alone (`Lineage.each_unit`)."""
+        return self.lineage.each_unit(_unit_words, self.parsed_sources)
 
 
 def _own_parses(units: list[Unit]) -> list[Unit]:

@@ -176,7 +176,7 @@ def imported_bindings(
     """The document's local names bound to functions (or values) of workspace modules, and to
     workspace modules."""
     sources = [unit.source for unit in document.units if unit.tree is not None]
-    pieces = tuple([_unit_imports(source) for source in sources])
+    pieces = tuple(document.lineage.each_unit(_unit_imports, sources))
     # A keystroke rarely changes the document's imports: the last version's.
     imports = document.lineage.reuse(_merged, pieces)
     return cache.bindings(imports, path, roots)
@@ -190,7 +190,10 @@ def _spelled_callables(document: Document, bindings: Bindings) -> dict[str, Targ
     # A call spelling that names a workspace import starts with the bound name: only the units
     # whose text may call one are walked for their calls.
     heads = frozenset([*names, *(module.partition(".")[0] for module in modules)])
-    calls = tuple([_head_calls(s, heads) for s in sources if _may_call_one_of(s, heads)])
+    lineage = document.lineage
+    may_call = lineage.each_unit(_may_call_one_of, sources, heads)
+    calling = [source for source, may in zip(sources, may_call, strict=True) if may]
+    calls = tuple(lineage.each_unit(_head_calls, calling, heads))
     # A keystroke rarely changes the calls or the imports: the last version's answer.
     return document.lineage.reuse(_spelled, calls, names, modules)
 
@@ -1164,9 +1167,9 @@ def _workspace_facts(
 def _units_union(document: Document, compute: Callable[[UnitSource], frozenset[str]]) -> set[str]:
     """The union over the document's parsed units of `compute(unit)` (a `per_unit` fact)."""
     found: set[str] = set()
-    for unit in document.units:
-        if unit.tree is not None:
-            found |= compute(unit.source)
+    sources = [unit.source for unit in document.units if unit.tree is not None]
+    for part in document.lineage.each_unit(compute, sources):
+        found |= part
     return found
 
 

@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping
 from functools import cached_property, partial
 
 from jax_lsp.analysis.attributes import ANY_ATTRIBUTE
-from jax_lsp.analysis.document import UnitSource
+from jax_lsp.analysis.document import Unit, UnitSource
 from jax_lsp.analysis.external import ExternalFacts
 from jax_lsp.analysis.imported_key_holders import imported_object_key_draws
 from jax_lsp.analysis.imports import Resolver
@@ -75,20 +75,18 @@ class KeyFacts(ModelFact):
         the module."""
         if self._key_helpers is None:
             helpers: dict[str, frozenset[str]] = {}
-            for unit in self.model.document.units:
-                if unit.tree is not None:
-                    helpers.update(
-                        _unit_key_helpers(
-                            unit.source,
-                            self.model.aliases,
-                            self.model.imported,
-                            self._keyed_makers,
-                            self.model.module_globals.initializer_globals,
-                            self._external_key_functions,
-                            self.rng_stream_drawers,
-                            self.quiet_linen_makers,
-                        )
-                    )
+            for found in self.model.document.lineage.each_unit(
+                _unit_key_helpers,
+                self._sources,
+                self.model.aliases,
+                self.model.imported,
+                self._keyed_makers,
+                self.model.module_globals.initializer_globals,
+                self._external_key_functions,
+                self.rng_stream_drawers,
+                self.quiet_linen_makers,
+            ):
+                helpers.update(found)
             self._key_helpers = KeyHelpers(self._helpers_through_calls(helpers))
         return self._key_helpers
 
@@ -165,11 +163,17 @@ class KeyFacts(ModelFact):
         (`linen_draws.quiet_linen_classes`)."""
         if not self.model.resolver.binds_module("flax"):
             return frozenset()
-        trees = [unit.tree for unit in self.model.document.units if unit.tree is not None]
+        # Read only when a class of the module derives from a linen module.
+        bound = (
+            name
+            for unit in self.model.document.units
+            if unit.tree is not None
+            for name in _bound_names(unit.source)
+        )
         return quiet_linen_classes(
             self.model.classes,
             {p: r.node for p, r in self.model.functions.items() if "." not in p},
-            module_bound_names(trees),
+            bound,
             self.model.resolver,
             self.model.external,
             (self.model.aliases.key, self.model.imported.key),
@@ -209,12 +213,13 @@ class KeyFacts(ModelFact):
             makers, drawers = self._keyed_makers, self.rng_stream_drawers
             initializers = self.model.module_globals.initializer_globals
             source_of = self.model._source_of
+            passing = frozenset().union(
+                *self.model.document.lineage.each_unit(_summary_candidates, self._sources, aliases)
+            )
             candidates = [
                 (name, record.node)
                 for name, record in self.model.functions.items()
-                if named_by_calls(record)
-                and not isinstance(record.node, ast.Lambda)
-                and has_params(record.node)
+                if record.node in passing
             ]
             summaries: dict[str, KeySummary] = {}
             known = _NO_SUMMARIES
@@ -336,12 +341,12 @@ class KeyFacts(ModelFact):
                     *{name.partition(".")[0] for name in draws},
                     *free_draws,
                 )
-                for unit in self.model.document.units:
+                for unit, drawing in zip(self._parsed_units, self._drawing, strict=True):
                     text = unit.source.text
                     # A unit that neither samples nor names a tracked key or a key helper
                     # cannot change what matters of the state: skip it.
-                    if unit.tree is None or not (
-                        self._may_draw(unit.source)
+                    if not (
+                        drawing
                         or (state and any(_state_root(path) in text for path in state))
                         or (helpers and self._names_any(unit.source, helpers))
                     ):
@@ -376,10 +381,9 @@ class KeyFacts(ModelFact):
         give the same numbers (the `np.random.seed` habit). Not a name any function rebinds
         through `global`."""
         found: dict[str, str] = {}
-        for unit in self.model.document.units:
-            if unit.tree is None or not self._may_draw(unit.source):
-                continue
-            found.update(_unit_global_key_draws(unit.source, self.model.aliases))
+        for source, drawing in zip(self._sources, self._drawing, strict=True):
+            if drawing:
+                found.update(_unit_global_key_draws(source, self.model.aliases))
         rebound = self.model.module_globals.global_writes
         return {function: name for function, name in found.items() if name not in rebound}
 
@@ -514,6 +518,27 @@ class KeyFacts(ModelFact):
         module_key_reuses asks it of every unit on each edit."""
         return _names_any(source, names)
 
+    @cached_property
+    def _parsed_units(self) -> list[Unit]:
+        """The units with a parse, in order."""
+        return [unit for unit in self.model.document.units if unit.tree is not None]
+
+    @property
+    def _sources(self) -> list[UnitSource]:
+        """The parses of `_parsed_units`."""
+        return self.model.document.parsed_sources
+
+    @cached_property
+    def _drawing(self) -> list[bool]:
+        """`_may_draw` of each of `_sources`."""
+        return self.model.document.lineage.each_unit(
+            _may_draw,
+            self._sources,
+            self.model.aliases,
+            self.model.module_globals.initializer_globals,
+            self._external_key_functions,
+        )
+
     def _may_draw(self, source: UnitSource) -> bool:
         return _may_draw(
             source,
@@ -546,6 +571,26 @@ def _unit_global_key_draws(source: UnitSource, aliases: Keyed[Resolver]) -> dict
         if len(drawn) == 1:
             draws[statement.name] = next(iter(drawn))
     return draws
+
+
+@per_unit
+def _summary_candidates(source: UnitSource, aliases: Keyed[Resolver]) -> frozenset[FunctionNode]:
+    """The unit's functions whose key summaries `key_summaries` looks for: named by calls,
+    not lambdas, with parameters (found by record, for every function at each edit)."""
+    return frozenset(
+        record.node
+        for record in unit_summary(source, aliases).functions
+        if named_by_calls(record)
+        and not isinstance(record.node, ast.Lambda)
+        and has_params(record.node)
+    )
+
+
+@per_unit
+def _bound_names(source: UnitSource) -> frozenset[str]:
+    """The names the unit's top-level statements bind (`module_bound_names`): the
+    module's are the union, asked again at every edit."""
+    return module_bound_names([source.tree])
 
 
 @per_unit

@@ -30,7 +30,7 @@ class Lineage:
     """Facts of the last model built for one document's versions (shared by the versions
     built from each other with `Document(text, previous=...)`)."""
 
-    __slots__ = ("_earlier_models", "_facts", "_families", "_last_model")
+    __slots__ = ("_earlier_models", "_facts", "_families", "_last_model", "_lists")
 
     def __init__(self) -> None:
         # By the function computing each fact: its inputs' keys and the fact.
@@ -38,6 +38,9 @@ class Lineage:
         # Facts of one kind, one per key (a class's object fields), as `reuse_each` keeps them:
         # the generation that asked last, what it asked, and what the one before asked.
         self._families: dict[Callable, tuple[object, dict, dict]] = {}
+        # By per-unit computation (`each_unit`): its arguments' keys, the units asked, and
+        # their results.
+        self._lists: dict[Callable, tuple[object, list, list]] = {}
         # The model of the last version analysed (a `ModuleModel`; see `ModuleModel.of`),
         # held weakly: see `last_model`.
         self._last_model: Callable[[], object | None] = _no_model
@@ -88,6 +91,27 @@ class Lineage:
         """The last fact `owner` kept (`hand_over`; None if none), left in place."""
         old = self._facts.get(owner)
         return old[1] if old is not None else None
+
+    def each_unit(self, compute: Callable[..., R], sources: Sequence[S], *args: object) -> list[R]:
+        """`[compute(source, *args) for source in sources]`, `compute` a `unit_memo.per_unit`
+        fact (a function of the unit's parse and `args` alone): the last call's results for
+        the units before and after the edited ones (the same parses, by identity) when its
+        `args` were equal (a `Keyed` by its key), the units' memos asked for the others only.
+        A module fact gathered from every unit at each keystroke then costs an identity
+        check for each unit the keystroke left alone."""
+        key = _inputs_key(compute, args)
+        old = self._lists.get(compute)
+        if old is None or old[0] != key:
+            results = [compute(source, *args) for source in sources]
+        else:
+            _, old_sources, old_results = old
+            head = _common_prefix(sources, old_sources)
+            tail = _common_suffix(sources, old_sources, head)
+            results = old_results[:head]
+            results += [compute(source, *args) for source in sources[head : len(sources) - tail]]
+            results += old_results[len(old_results) - tail :] if tail else []
+        self._lists[compute] = (key, list(sources), results)
+        return results[:]  # the caller's own: the kept list is the next call's
 
     def reuse_while(
         self, compute: Callable[..., tuple[T, Callable[[], bool]]], *inputs: object

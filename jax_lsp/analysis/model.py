@@ -191,7 +191,9 @@ class ModuleModel:
         self.staging = StagingFacts(self)
         self.unit_keys = UnitKeys(self)
         units = [unit for unit in self.document.units if unit.tree is not None]
-        imports = tuple([_unit_import_bindings(unit.source) for unit in units])
+        sources = self.document.parsed_sources
+        lineage = self.document.lineage
+        imports = tuple(lineage.each_unit(_unit_import_bindings, sources))
         bindings, self.alias_key, self._bindings_key, external_key = self.document.lineage.reuse(
             _aliases, imports, self.external
         )
@@ -201,7 +203,8 @@ class ModuleModel:
         # The resolver as per-unit computations take it: its answers follow the bindings.
         self.aliases = Keyed(self.resolver, self._bindings_key)
         self.imported = Keyed(self.external or {}, external_key)
-        self.summaries = [self._summary(unit.source) for unit in units]
+        # `_summary` of each unit.
+        self.summaries = lineage.each_unit(unit_summary, sources, self.aliases)
         self.functions, self.records, self.classes, self._source_of = {}, {}, {}, {}
         self._method_classes: dict[FunctionNode, ClassRecord] = {}
         for unit, summary in zip(units, self.summaries, strict=True):

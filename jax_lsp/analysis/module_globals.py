@@ -148,8 +148,10 @@ class ModuleGlobals(ModelFact):
     def _compute_stable_globals(self, units: list[Unit], counts: dict[str, int]) -> None:
         values: dict[str, ast.expr] = {}
         key = []
-        for unit in units:
-            for name, value in _single_assignments(unit.source):
+        sources = [unit.source for unit in units]
+        assignments = self.model.document.lineage.each_unit(_single_assignments, sources)
+        for unit, assigned in zip(units, assignments, strict=True):
+            for name, value in assigned:
                 if counts.get(name) != 1 or name in self.mutable_globals:
                     continue
                 values[name] = value
@@ -164,8 +166,9 @@ class ModuleGlobals(ModelFact):
         if not names:
             return {}
         found: dict[str, int] = {}
-        for unit in units:
-            for name in _loaded_words(unit.source) & names:
+        sources = [unit.source for unit in units]
+        for loaded in self.model.document.lineage.each_unit(_loaded_words, sources):
+            for name in loaded & names:
                 if name not in found:
                     found[name] = hash(self.model._source_of[self.model.functions[name].node].text)
         return found
@@ -217,13 +220,12 @@ class ModuleGlobals(ModelFact):
             return MappingProxyType({})
         memo = self._param_shapes
         if function not in memo:
-            functions = {
-                path: record.node
-                for path, record in self.model.functions.items()
-                if "." not in path and record.parent is None
-            }
             found = param_shapes(
-                function, functions, self._function_uses, self.module_shapes, self.model.resolver
+                function,
+                self._top_level_functions,
+                self._function_uses,
+                self.module_shapes,
+                self.model.resolver,
             )
             memo[function] = MappingProxyType(found)
         return memo[function]
@@ -231,6 +233,15 @@ class ModuleGlobals(ModelFact):
     @cached_property
     def _param_shapes(self) -> dict[ast.AST, Mapping[str, ArrayShape]]:
         return {}
+
+    @cached_property
+    def _top_level_functions(self) -> dict[str, ast.AST]:
+        """The module's top-level functions by name, as `param_shapes` reads them."""
+        return {
+            path: record.node
+            for path, record in self.model.functions.items()
+            if "." not in path and record.parent is None
+        }
 
     def _function_uses(self, name: str) -> list:
         """Every use of the module-level `name` (`call_shapes.unit_uses`), with the first line
@@ -240,8 +251,8 @@ class ModuleGlobals(ModelFact):
             aliases = self.model.aliases
             memo[name] = [
                 (call, function, unit.start_line)
-                for unit in self.model.document.units
-                if unit.tree is not None and name in unit.source.text
+                for unit, words in self._unit_words
+                if name in words
                 for call, function in module_uses(
                     name, _unit_uses(unit.source, aliases).get(name, ())
                 )
@@ -251,6 +262,13 @@ class ModuleGlobals(ModelFact):
     @cached_property
     def _uses(self) -> dict[str, list]:
         return {}
+
+    @cached_property
+    def _unit_words(self) -> list[tuple[Unit, frozenset[str]]]:
+        """Each parsed unit with the words of its text: a unit whose text does not name a
+        function holds no use of it (looked up for every name asked)."""
+        units = [unit for unit in self.model.document.units if unit.tree is not None]
+        return list(zip(units, self.model.document.words_by_unit(), strict=True))
 
     @cached_property
     def shapes_by_unit(self) -> dict[int, tuple[tuple[str, KnownValue], ...]]:
@@ -295,11 +313,7 @@ class ModuleGlobals(ModelFact):
         # Every spelling of an initializer factory passes through the word `initializers` (in
         # the call, or in the import binding its name): a module without it makes none, and
         # a keystroke there skips gathering the top-level values (asked on every edit).
-        if not any(
-            "initializers" in unit.source.words()
-            for unit in self.model.document.units
-            if unit.tree is not None
-        ):
+        if not any("initializers" in words for words in self.model.document.words_by_unit()):
             return frozenset()
         return self.model.document.lineage.reuse(
             _initializer_globals, self.model.aliases, self.top_level_values
@@ -318,10 +332,9 @@ class ModuleGlobals(ModelFact):
     @cached_property
     def top_level_values(self) -> dict[str, list[ast.expr]]:
         assigned: dict[str, list[ast.expr]] = {}
-        for unit in self.model.document.units:
-            if unit.tree is None:
-                continue
-            for name, values in _top_level_assignments(unit.source).items():
+        sources = self.model.document.parsed_sources
+        for found in self.model.document.lineage.each_unit(_top_level_assignments, sources):
+            for name, values in found.items():
                 assigned.setdefault(name, []).extend(values)
         return assigned
 

@@ -6,6 +6,7 @@ classes, the objects the object facts place, and the globals bound to transforma
 from __future__ import annotations
 
 import ast
+import weakref
 from collections.abc import Mapping
 from dataclasses import replace
 from functools import cached_property
@@ -355,22 +356,13 @@ class References(ModelFact):
         found: dict[str, str] = {}
         if not self.model.classes:
             return found  # no return builds an instance of one
+        classes = self.model.classes
         for path, record in self.model.functions.items():
             if isinstance(record.node, ast.Lambda | ast.AsyncFunctionDef):
                 continue
-            returns = own_returns(record.node, may_yield=False)
-            built = {
-                value.func.id
-                for value in returns or ()
-                if isinstance(value, ast.Call) and isinstance(value.func, ast.Name)
-            }
-            if (
-                returns
-                and len(built) == 1
-                and len(returns) == sum(isinstance(v, ast.Call) for v in returns)
-                and next(iter(built)) in self.model.classes
-            ):
-                found[path] = next(iter(built))
+            built = _returns_build(record.node)
+            if built and built in classes:
+                found[path] = built
         return found
 
     def returned_class(self, call: ast.Call, instances: Mapping[str, str]) -> str | None:
@@ -502,3 +494,30 @@ class References(ModelFact):
             return definitions[-1][1]
         before = [node for start, node in definitions if start <= line]
         return before[-1] if before else definitions[0][1]
+
+
+# The name every return of a function calls (`_returns_build`), by the function's node:
+# asked of every function at every edit, and a function of the node's subtree, which an
+# edit elsewhere shares with the last parse. Weak keys: a forgotten tree takes its entries.
+_RETURNS_BUILD: weakref.WeakKeyDictionary[ast.AST, str] = weakref.WeakKeyDictionary()
+
+
+def _returns_build(node: ast.FunctionDef) -> str:
+    """The one name each of the function's returns calls (`return State(...)`), or ""."""
+    found = _RETURNS_BUILD.get(node)
+    if found is None:
+        returns = own_returns(node, may_yield=False)
+        built = {
+            value.func.id
+            for value in returns or ()
+            if isinstance(value, ast.Call) and isinstance(value.func, ast.Name)
+        }
+        found = ""
+        if (
+            returns
+            and len(built) == 1
+            and len(returns) == sum(isinstance(v, ast.Call) for v in returns)
+        ):
+            found = next(iter(built))
+        _RETURNS_BUILD[node] = found
+    return found

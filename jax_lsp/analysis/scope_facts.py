@@ -411,8 +411,9 @@ class ScopeFacts(ModelFact):
         """Parameters of module functions that a call in the module passes a `jax.Ref` (a name
         bound by `jax.new_ref(...)` at module level or in the caller, or a parameter that
         receives one): `ref[...] = v` is legal on them."""
-        sources = [unit.source for unit in self.model.document.units if unit.tree is not None]
-        if not any(_may_make_refs(source) for source in sources):
+        sources = self.model.document.parsed_sources
+        each_unit = self.model.document.lineage.each_unit
+        if not any(each_unit(_may_make_refs, sources)):
             return {}
         module_refs = frozenset(
             n for n, v in self.model.module_globals.global_values.items() if v is REF
@@ -420,8 +421,8 @@ class ScopeFacts(ModelFact):
         functions = self.model.functions
         local_refs = {}
         aliases = self.model.aliases
-        for source in sources:
-            for path, node, refs in _unit_local_refs(source, aliases):
+        for found in each_unit(_unit_local_refs, sources, aliases):
+            for path, node, refs in found:
                 if functions[path].node is node:  # a name defined again: the last counts
                     local_refs[node] = refs
         if not module_refs and not local_refs:
@@ -429,7 +430,7 @@ class ScopeFacts(ModelFact):
         # Each unit's calls, then each unit's applications (`_ref_calls`), with the names
         # their arguments spell: a unit none of whose calls passes a name that may hold a
         # ref is passed over whole.
-        unit_calls = [_unit_ref_calls(source, aliases) for source in sources]
+        unit_calls = each_unit(_unit_ref_calls, sources, aliases)
         chunks = [own[0] for own in unit_calls] + [own[1] for own in unit_calls]
         found: dict[FunctionNode, frozenset[str]] = {}
         held = set(module_refs.union(*local_refs.values()))  # every name that may hold a ref

@@ -46,14 +46,16 @@ class StagingFacts(ModelFact):
         """Module-level names bound to jitted callables with static arguments."""
         if self._signatures is None:
             signatures: dict[str, StaticSignature] = {}
-            for unit in self.model.document.units:
-                if unit.tree is None or not _may_bind_signature(unit.source):
+            sources = self.model.document.parsed_sources
+            binding = self.model.document.lineage.each_unit(_may_bind_signature, sources)
+            for source, may_bind in zip(sources, binding, strict=True):
+                if not may_bind:
                     continue
                 # `g = jax.jit(f, static_argnames=...)` reads f's parameters, maybe in
                 # another unit: reused only while each function it looked up is the same.
                 signatures.update(
                     reuse_reading(
-                        unit.source, _unit_signatures, self.model.function_node, self.model.aliases
+                        source, _unit_signatures, self.model.function_node, self.model.aliases
                     )
                 )
             for name, facts in (self.model.external or {}).items():

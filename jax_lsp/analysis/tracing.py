@@ -57,6 +57,8 @@ _STATIC_KEYWORDS = ("static_argnums", "static_argnames")
 _HOST_CALLBACKS = frozenset(
     {"jax.pure_callback", "jax.experimental.io_callback", "jax.debug.callback"}
 )
+# The last part of the names calls spell to reach them, or `partial` of one.
+_HOST_CALLBACK_CALLS = frozenset({"pure_callback", "io_callback", "callback", "partial"})
 # It runs BFGS on `jax.grad` of its function in a `lax.while_loop`.
 _MINIMIZE = "scipy.optimize.minimize"
 
@@ -507,8 +509,18 @@ class Tracing(ModelFact):
         is defined in traced code."""
         found: set[FunctionNode] = set()
         qualname = self.model.resolver.qualname
-        for called in ("pure_callback", "io_callback", "callback", "partial"):
-            for caller, call, _, _, unit_start in self.calls_by_name.get(called, ()):
+        units = [unit for unit in self.model.document.units if unit.tree is not None]
+        # Only the units whose text names one of the calls, not every call of the module
+        # (`calls_by_name`): this fact is asked again at every edit.
+        for unit, summary in zip(units, self.model.summaries, strict=True):
+            if _HOST_CALLBACK_CALLS.isdisjoint(unit.source.words()):
+                continue
+            unit_start = unit.start_line
+            for site in summary.calls:
+                called = site.callee.name.rpartition(".")[2]
+                if called not in _HOST_CALLBACK_CALLS:
+                    continue
+                caller, call = site.caller, site.node
                 arguments = call.args
                 if called == "partial":
                     if qualname(call.func) not in PARTIAL or not arguments:
