@@ -67,20 +67,24 @@ def boolean_keys(
     if not isinstance(argument, ast.Name):
         return frozenset()
     caller = scope.functions[-1] if scope.functions else None
-    if caller is not None and _unbound_parameter(argument.id, caller):
-        prefix = f"{argument.id}["
-        return frozenset(
-            spelled[len(prefix) + 1 : -2] for spelled in given if spelled.startswith(prefix)
-        )
+    # A parameter the run gives entries of, never bound again: those entries. (A parameter
+    # given none, never bound again, has no bound values either: none, as below.)
+    prefix = f"{argument.id}["
+    given_entries = [spelled for spelled in given if spelled.startswith(prefix)]
+    if given_entries and caller is not None and _unbound_parameter(argument.id, caller):
+        return frozenset(spelled[len(prefix) + 1 : -2] for spelled in given_entries)
     values = bound_values(argument.id, scope)
-    if not values or (caller is not None and items_written(argument.id, caller)):
+    if not values or any(type(value) is Unpacked for value in values):
         return frozenset()
     found: frozenset[str] | None = None
     for value in values:
-        if type(value) is Unpacked:
-            return frozenset()
         keys = boolean_keys(value, scope, given, depth + 1)
         found = keys if found is None else found & keys
+        if not found:
+            return frozenset()
+    # Entries the function may store or change after binding the dict: none sure.
+    if caller is not None and items_written(argument.id, caller):
+        return frozenset()
     return found or frozenset()
 
 
