@@ -8,7 +8,7 @@ from __future__ import annotations
 import ast
 
 from jax_lsp.analysis.booleans import is_boolean
-from jax_lsp.analysis.crossing import NO_FOREIGN
+from jax_lsp.analysis.crossing import NO_FOREIGN, ForeignFunction
 from jax_lsp.analysis.model_view import ModelView
 from jax_lsp.analysis.names import binds_locally
 from jax_lsp.analysis.nodes import dotted_name, own_returns
@@ -77,18 +77,22 @@ class CallerScope:
         facts = (self.model.external or {}).get(spelling)
         if facts is not None:
             return facts.returned_booleans
-        # Tracing into other modules (`outgoing_traces`): their definitions are known.
-        foreign = self.model._foreign
-        if foreign is NO_FOREIGN:
-            return frozenset()
-        func = call.func
-        if type(func) is ast.Name:
-            found = foreign.function(func.id)
-        elif type(func) is ast.Attribute and type(func.value) is ast.Name:
-            found = foreign.member(func.value.id, func.attr)
-        else:
-            return frozenset()
-        return foreign.returned_booleans(found) if found is not None else frozenset()
+        found = foreign_callee(self.model, call)
+        return self.model._foreign.returned_booleans(found) if found is not None else frozenset()
+
+
+def foreign_callee(model: ModelView, call: ast.Call) -> ForeignFunction | None:
+    """The function of another module a call names (`loss(...)`, `losses.loss(...)`), where
+    the model traces into other modules (`outgoing_traces`) and knows their definitions."""
+    foreign = model._foreign
+    if foreign is NO_FOREIGN:
+        return None
+    func = call.func
+    if type(func) is ast.Name:
+        return foreign.function(func.id)
+    if type(func) is ast.Attribute and type(func.value) is ast.Name:
+        return foreign.member(func.value.id, func.attr)
+    return None
 
 
 def returned_booleans(

@@ -11,9 +11,8 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterable
 
-from jax_lsp.analysis.boolean_args import CallerScope, booleans_passed
+from jax_lsp.analysis.boolean_args import CallerScope, booleans_passed, foreign_callee
 from jax_lsp.analysis.booleans import Unpacked, bound_values, is_boolean, items_written
-from jax_lsp.analysis.crossing import NO_FOREIGN
 from jax_lsp.analysis.model_view import ModelView
 from jax_lsp.analysis.names import binds_locally
 from jax_lsp.analysis.nodes import dotted_name, own_returns
@@ -132,18 +131,8 @@ def _returned_keys(call: ast.Call, scope) -> frozenset[str]:
     facts = (model.external or {}).get(spelling)
     if facts is not None:
         return facts.returned_boolean_keys
-    # Tracing into other modules (`outgoing_traces`): their definitions are known.
-    foreign = model._foreign
-    if foreign is NO_FOREIGN:
-        return frozenset()
-    func = call.func
-    if type(func) is ast.Name:
-        found = foreign.function(func.id)
-    elif type(func) is ast.Attribute and type(func.value) is ast.Name:
-        found = foreign.member(func.value.id, func.attr)
-    else:
-        return frozenset()
-    return foreign.returned_boolean_keys(found) if found is not None else frozenset()
+    found = foreign_callee(model, call)
+    return model._foreign.returned_boolean_keys(found) if found is not None else frozenset()
 
 
 def returned_boolean_keys(model: ModelView, node: FunctionNode) -> frozenset[str]:

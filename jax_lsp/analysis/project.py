@@ -206,26 +206,25 @@ class WorkspaceForeign(ForeignDefinitions):
         return ForeignFunction(definitions.file, path, node), leading
 
     def returned_booleans(self, function: ForeignFunction) -> frozenset[int]:
-        if function.method or "." in function.path:
-            return frozenset()
-        file = Path(function.file)
-        entry = self._cache.entry(file)
-        model = self._cache.model(file, entry) if entry is not None else None
-        record = model.functions.get(function.path) if model is not None else None
-        if record is None or record.parent is not None:
-            return frozenset()
-        return returned_booleans(model, record.node)
+        found = self._module_function(function)
+        return returned_booleans(*found) if found is not None else frozenset()
 
     def returned_boolean_keys(self, function: ForeignFunction) -> frozenset[str]:
+        found = self._module_function(function)
+        return returned_boolean_keys(*found) if found is not None else frozenset()
+
+    def _module_function(self, function: ForeignFunction) -> tuple[ModuleModel, ast.AST] | None:
+        """The model of the module defining `function` and its node, for a function of that
+        module's top level (None for methods and nested functions)."""
         if function.method or "." in function.path:
-            return frozenset()
+            return None
         file = Path(function.file)
         entry = self._cache.entry(file)
         model = self._cache.model(file, entry) if entry is not None else None
         record = model.functions.get(function.path) if model is not None else None
         if record is None or record.parent is not None:
-            return frozenset()
-        return returned_boolean_keys(model, record.node)
+            return None
+        return model, record.node
 
     # -- reading the other modules -----------------------------------------------------------
     def _class(self, local: str) -> tuple[ModuleDefinitions, str] | None:
