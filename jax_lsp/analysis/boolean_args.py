@@ -12,8 +12,7 @@ from jax_lsp.analysis.crossing import NO_FOREIGN, ForeignFunction
 from jax_lsp.analysis.model_view import ModelView
 from jax_lsp.analysis.names import binds_locally
 from jax_lsp.analysis.nodes import dotted_name, own_returns
-from jax_lsp.analysis.summary import FunctionNode, FunctionRef
-from jax_lsp.analysis.traced import passed_arguments
+from jax_lsp.analysis.summary import FunctionNode
 
 WHOLE = -1  # the place of a function's whole result
 
@@ -133,24 +132,3 @@ def _returned_booleans(
     if all(is_boolean(value, scope) for value in returns):  # type: ignore[arg-type]
         return frozenset((WHOLE,))
     return frozenset()
-
-
-def booleans_passed(
-    model: ModelView,
-    callee: FunctionNode,
-    call: ast.Call,
-    ref: FunctionRef,
-    caller: FunctionNode | None,
-    caller_booleans: frozenset[str] = frozenset(),
-) -> frozenset[str]:
-    """Parameters of `callee` to which `call`, made in `caller` (None: at module level; a
-    run of it giving its parameters `caller_booleans` boolean arrays), passes a boolean
-    array."""
-    scope: CallerScope | None = None
-    found = set()
-    for name, argument in passed_arguments(callee, call, ref):
-        if scope is None:
-            scope = CallerScope(model, caller, caller_booleans)
-        if is_boolean(argument, scope):
-            found.add(name)
-    return frozenset(found)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterable
 
-from jax_lsp.analysis.boolean_args import CallerScope, booleans_passed, foreign_callee
+from jax_lsp.analysis.boolean_args import CallerScope, foreign_callee
 from jax_lsp.analysis.booleans import Unpacked, bound_values, is_boolean, items_written
 from jax_lsp.analysis.model_view import ModelView
 from jax_lsp.analysis.names import binds_locally
@@ -35,19 +35,22 @@ def passed_booleans(
     caller: FunctionNode | None,
     caller_booleans: frozenset[str] = frozenset(),
 ) -> frozenset[str]:
-    """`boolean_args.booleans_passed`, with the entries of the dicts the call passes that
-    hold boolean arrays (`entry_spelling`)."""
-    found = booleans_passed(model, callee, call, ref, caller, caller_booleans)
+    """Parameters of `callee` to which `call`, made in `caller` (None: at module level; a
+    run of it giving its parameters `caller_booleans` boolean arrays), passes a boolean
+    array, and the entries of the dicts it passes that hold boolean arrays
+    (`entry_spelling`)."""
     scope: CallerScope | None = None
-    entries = set()
+    found = set()
     for name, argument in passed_arguments(callee, call, ref):
-        if name in found or not isinstance(argument, ast.Dict | ast.Name | ast.Call):
-            continue
         if scope is None:
             scope = CallerScope(model, caller, caller_booleans)
-        for key in boolean_keys(argument, scope, caller_booleans):
-            entries.add(entry_spelling(name, key))
-    return found | entries if entries else found
+        if is_boolean(argument, scope):
+            found.add(name)
+        elif isinstance(argument, ast.Dict | ast.Name | ast.Call):
+            found.update(
+                entry_spelling(name, key) for key in boolean_keys(argument, scope, caller_booleans)
+            )
+    return frozenset(found)
 
 
 def boolean_keys(

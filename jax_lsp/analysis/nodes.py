@@ -469,12 +469,13 @@ def rebound_names(node: ast.AST) -> frozenset[str]:
             found.update(child.names)
         elif type(child) is ast.alias:
             found.add((child.asname or child.name).split(".")[0])
-        elif child is not node and isinstance(child, _NAMED_BINDINGS) and child.name:
+        elif child is not node and isinstance(child, NAMED_BINDINGS) and child.name:
             found.add(child.name)  # `def p`, `class p`, `except E as p`, `case p` / `[*p]`
     return frozenset(found)
 
 
-_NAMED_BINDINGS = (
+# Statements and patterns that bind the name they carry (`def p`, `except E as p`, `case p`).
+NAMED_BINDINGS = (
     ast.FunctionDef,
     ast.AsyncFunctionDef,
     ast.ClassDef,

@@ -21,7 +21,7 @@ import ast
 import enum
 from collections.abc import Callable, Iterable, Mapping
 
-from jax_lsp.analysis.nodes import is_none, rebound_names
+from jax_lsp.analysis.nodes import NAMED_BINDINGS, is_none, rebound_names
 
 
 class Passed(enum.Enum):
@@ -45,14 +45,6 @@ _STRING_METHODS = frozenset({"lower", "upper", "casefold", "strip", "lstrip", "r
 _UNKNOWN = object()
 _LITERAL_COLLECTIONS = (ast.Tuple, ast.List, ast.Set)
 _LITERAL_VALUES = (ast.Tuple, ast.List, ast.Set, ast.Dict, ast.JoinedStr, ast.Lambda)
-_NAMED_BINDINGS = (
-    ast.FunctionDef,
-    ast.AsyncFunctionDef,
-    ast.ClassDef,
-    ast.ExceptHandler,
-    ast.MatchAs,
-    ast.MatchStar,
-)
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
 # Code that may run again after a later binding: loops, and comprehensions (a walrus).
 _LOOPS = (
@@ -135,14 +127,12 @@ def names_bound_to_arrays(
         return frozenset()
     other = {arg.arg for arg in ast.walk(function.args) if type(arg) is ast.arg}
     for node in ast.walk(function):
-        if type(node) is ast.Name and type(node.ctx) is not ast.Load and id(node) not in kept:
-            other.add(node.id)
-        elif type(node) is ast.Global or type(node) is ast.Nonlocal:
+        if node is function or id(node) in kept:
+            continue
+        if type(node) is ast.Global or type(node) is ast.Nonlocal:
             other.update(node.names)
-        elif type(node) is ast.alias:
-            other.add((node.asname or node.name).split(".")[0])
-        elif node is not function and type(node) in _NAMED_BINDINGS:
-            other.add(node.name)  # type: ignore[attr-defined]
+        elif (bound := _bound_name(node)) is not None:
+            other.add(bound)
     return frozenset(made - other)
 
 
@@ -294,7 +284,7 @@ def _bound_name(node: ast.AST) -> str | None:
         return None if type(node.ctx) is ast.Load else node.id  # type: ignore[attr-defined]
     if node_type is ast.alias:
         return (node.asname or node.name).split(".")[0]  # type: ignore[attr-defined]
-    if node_type in _NAMED_BINDINGS:
+    if node_type in NAMED_BINDINGS:
         return node.name  # type: ignore[attr-defined]
     return None
 
