@@ -36,7 +36,7 @@ class ReadLog:
     path of the fact asked (`"module_globals.global_values"`), and the facts they were last
     checked against (see `Recheck`)."""
 
-    __slots__ = ("checked", "facts", "recording", "unit_start")
+    __slots__ = ("checked", "facts", "recording", "shape", "unit_start")
 
     def __init__(self) -> None:
         # path -> {(question, argument key): (argument, answer)}
@@ -49,12 +49,16 @@ class ReadLog:
         # The first line of the unit whose computation read a fact at document lines (its
         # questions, or what it did with the answers, hold there only); None: read none.
         self.unit_start: int | None = None
+        # The paths of `facts`, in order (None: not known since one was added): what
+        # `Recheck.holds` looks the log up by when every fact it read is unchanged.
+        self.shape: tuple[str, ...] | None = None
 
     def note(self, path: str, question: str, argument: object, answer: object) -> None:
         self.checked = self.recording  # a new answer holds on the model recorded on
         entries = self.facts.get(path)
         if entries is None:
             entries = self.facts[path] = {}
+            self.shape = None
         try:
             entries[(question, argument)] = (argument, answer)
         except TypeError:  # an argument that is not hashable (a unit's parse)
@@ -74,8 +78,31 @@ class ReadLog:
             own = self.facts.get(path)
             if own is None:
                 self.facts[path] = dict(entries)
+                self.shape = None
             else:
                 own.update(entries)
+
+    @classmethod
+    def joined(cls, logs: list[ReadLog]) -> ReadLog:
+        """The questions of all `logs` in one log, checked with one `Recheck.holds` (each fact
+        looked up once, one look-up when none changed). Read-only: it shares the entries of a
+        path only one of them asked, so nothing may be noted in it."""
+        joined = cls()
+        facts = joined.facts
+        checked = [log.checked for log in logs if log.facts]
+        for log in logs:
+            if log.unit_start is not None:
+                joined.unit_start = log.unit_start
+            for path, entries in log.facts.items():
+                own = facts.get(path)
+                if own is None:
+                    facts[path] = entries
+                else:
+                    facts[path] = own = dict(own)
+                    own.update(entries)
+        if checked and all(ref is checked[0] for ref in checked):
+            joined.checked = checked[0]
+        return joined
 
     def __len__(self) -> int:
         return sum(len(entries) for entries in self.facts.values())
@@ -152,6 +179,7 @@ class _RecordedWhole:
             entries = log.facts.get(self._path)
             if entries is None:
                 entries = log.facts[self._path] = {}
+                log.shape = None
             self._entries = entries
         self._log.checked = self._log.recording  # a new answer holds on the model recorded on
         return entries
@@ -387,7 +415,9 @@ class Recheck:
                 entry = self._since[id(checked)] = (checked, {})
             unchanged = entry[1]
             # Most logs read the same few facts, all unchanged: one look-up for all of them.
-            shape = tuple(log.facts)
+            shape = log.shape
+            if shape is None:
+                shape = log.shape = tuple(log.facts)
             if unchanged.get(shape):
                 log.checked = self.facts_ref
                 return True

@@ -206,6 +206,20 @@ class UnitKeys(ModelFact):
             self._record[place] = (unit.source, key, log)
         return key
 
+    def key_reads(self, unit: Unit) -> ReadLog:
+        """What `unit_key(unit)` read (asked after it)."""
+        return self._record[(id(unit.source), unit.start_line)][2]
+
+    def adopt(self, unit: Unit, key: UnitKey, reads: ReadLog) -> None:
+        """Take `key` as `unit`'s, built on an earlier model from `reads`, which the caller
+        found to hold on this one (`unit_key` would have kept it)."""
+        if recorded.VERIFY_REUSE and key != self.compute_unit_key(unit, ReadLog()):
+            raise AssertionError(f"unit key kept stale (unit at line {unit.start_line + 1})")
+        place = (id(unit.source), unit.start_line)
+        self._kept_keys  # noqa: B018  (the last model's records handed on, this one's taken)
+        self._unit_keys[place] = key
+        self._record[place] = (unit.source, key, reads)
+
     @cached_property
     def _kept_keys(self) -> dict[tuple[int, int], tuple[UnitSource, UnitKey, ReadLog]]:
         """The last model's keys, each with its parse and reads (see `unit_key`)."""

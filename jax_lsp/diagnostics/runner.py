@@ -98,6 +98,31 @@ class _MethodFindings(NamedTuple):
     class_kinds: tuple[tuple[ast.AST, Kind | None], ...]
 
 
+class _UnitOutcome(NamedTuple):
+    """A unit's findings as one analysis took them, handed to the next analysis of the
+    document: for the same parse at the same line and text, they hold while `reads` does, the
+    questions of the unit's key and of its rules in one log (each unit of a keystroke that left
+    it alone costs one check, not a key and a look-up in its memo)."""
+
+    source: object  # the unit's parse (`UnitSource`), compared by identity
+    changed_text: str | None
+    key: object  # the unit's key (`UnitKey`), and what building it read
+    key_reads: ReadLog
+    findings: _UnitFindings
+    reads: ReadLog
+
+
+class _Outcomes(dict):
+    """The units' outcomes of one analysis, by the id of the unit's parse and its first line,
+    under the rules they were found with."""
+
+    __slots__ = ("rules",)
+
+    def __init__(self, rules: tuple) -> None:
+        super().__init__()
+        self.rules = rules
+
+
 # Method node -> its kept findings; an entry goes with its parse.
 _METHOD_FINDINGS: weakref.WeakKeyDictionary[ast.stmt, _MethodFindings] = weakref.WeakKeyDictionary()
 
@@ -543,10 +568,28 @@ def analyze(
     rules_key = tuple(rules)
     tables: _RuleTables | None = None  # built when a unit is not in the cache
     recheck = model.unit_keys.recheck  # the cached units' reads checked on this model
+    unit_keys = model.unit_keys
+    # The last analysis's outcomes, by unit (under other rules: none), and this one's.
+    outcomes = _Outcomes(rules_key)
+    last = document.lineage.hand_over(analyze, outcomes) if reuse_findings else None
+    if last is None or last.rules != rules_key:
+        last = {}
     findings: list[Finding] = []
     failures: list[RuleFailure] = []
     for unit in document.units:
         if unit.tree is None:
+            continue
+        place = (id(unit.source), unit.start_line)
+        kept = last.get(place)
+        if (
+            kept is not None
+            and kept.source is unit.source
+            and kept.changed_text == unit.changed_text
+            and recheck.holds(kept.reads, unit.start_line)
+        ):
+            unit_keys.adopt(unit, kept.key, kept.key_reads)
+            outcomes[place] = kept
+            findings.extend(shift_finding(f, unit.start_line) for f in kept.findings.findings)
             continue
         key = (rules_key, model.unit_key(unit)) if reuse_findings else None
         cached = _cached_findings(unit, key)
@@ -568,6 +611,12 @@ def analyze(
             if key is not None and not walker.failures:
                 own = key if unit.changed_text is None else (*key, unit.changed_text)
                 unit.source.memo.keep(cached, analyze, *own)
+        if key is not None and not cached.failures:
+            key_reads = unit_keys.key_reads(unit)
+            reads = ReadLog.joined([key_reads, cached.reads])
+            outcomes[place] = _UnitOutcome(
+                unit.source, unit.changed_text, key[1], key_reads, cached, reads
+            )
         failures.extend(cached.failures)
         findings.extend(shift_finding(f, unit.start_line) for f in cached.findings)
     findings = [f for f in findings if not is_suppressed(f, document.lines)]
