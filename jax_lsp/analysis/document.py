@@ -923,6 +923,11 @@ class Document:
         units an edit left alone (`Lineage.each_unit`)."""
         return self.lineage.each_unit(_unit_words, self.parsed_sources)
 
+    def units_holding(self, sources: list[UnitSource], word: str) -> list[int]:
+        """The indices of the parses `sources` (this version's `parsed_sources`, in one list
+        the caller asks every word with) among whose words `word` is (`Lineage.holding`)."""
+        return self.lineage.holding(_unit_words, sources, word)
+
 
 def _own_parses(units: list[Unit]) -> list[Unit]:
     """`units` with no parse shared by two of them. A unit's parse is shared wherever its text

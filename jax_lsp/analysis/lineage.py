@@ -14,7 +14,7 @@ would give (tests/analysis/test_lineage.py compares both on random edit sequence
 from __future__ import annotations
 
 import weakref
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence, Set
 from typing import TypeVar
 
 from jax_lsp.analysis.unit_memo import Keyed, check_computation
@@ -30,7 +30,7 @@ class Lineage:
     """Facts of the last model built for one document's versions (shared by the versions
     built from each other with `Document(text, previous=...)`)."""
 
-    __slots__ = ("_earlier_models", "_facts", "_families", "_last_model", "_lists")
+    __slots__ = ("_earlier_models", "_facts", "_families", "_holding", "_last_model", "_lists")
 
     def __init__(self) -> None:
         # By the function computing each fact: its inputs' keys and the fact.
@@ -41,6 +41,9 @@ class Lineage:
         # By per-unit computation (`each_unit`): its arguments' keys, the units asked, and
         # their results.
         self._lists: dict[Callable, tuple[object, list, list]] = {}
+        # By per-unit word set (`holding`): the units last asked about and, by word, which
+        # of them hold it; the units asked before those, with their answers.
+        self._holding: dict[Callable, _Holding] = {}
         # The model of the last version analysed (a `ModuleModel`; see `ModuleModel.of`),
         # held weakly: see `last_model`.
         self._last_model: Callable[[], object | None] = _no_model
@@ -113,6 +116,21 @@ class Lineage:
         self._lists[compute] = (key, list(sources), results)
         return results[:]  # the caller's own: the kept list is the next call's
 
+    def holding(self, words: Callable[[S], Set[str]], sources: list[S], word: str) -> list[int]:
+        """The indices of the units of `sources` among whose `words` (a `unit_memo.per_unit`
+        fact of the unit's parse alone) `word` is: for the units before and after the edited
+        ones (the same parses, by identity), as last found for the units asked about before,
+        so that a word costs the units an edit changed and those that hold it, not a look-up
+        in every unit's words. `sources` is the caller's list for one model (its identity
+        tells a new model's list from the last)."""
+        kept = self._holding.get(words)
+        if kept is None or kept.sources is not sources:
+            kept = self._holding[words] = _Holding(sources, kept)
+        found = kept.found.get(word)
+        if found is None:
+            found = kept.found[word] = kept.find(words, word)
+        return found
+
     def reuse_while(
         self, compute: Callable[..., tuple[T, Callable[[], bool]]], *inputs: object
     ) -> T:
@@ -184,6 +202,37 @@ class Lineage:
             results = old_results[:head] + middle + rest
         self._facts[step] = (key, (list(items), results, state))
         return results, state
+
+
+class _Holding:
+    """`Lineage.holding`'s answers for one list of units, and how to carry over those for
+    the list before it."""
+
+    __slots__ = ("found", "head", "previous", "shift", "sources", "tail")
+
+    def __init__(self, sources: list, previous: _Holding | None) -> None:
+        self.sources = sources
+        self.found: dict[str, list[int]] = {}
+        # The last list's answers (only those: they are not carried further) and how many
+        # units before and after the edited ones the two lists share.
+        self.previous = previous.found if previous is not None else None
+        if previous is not None:
+            self.head = _common_prefix(sources, previous.sources)
+            self.tail = _common_suffix(sources, previous.sources, self.head)
+            # indices past the shared head move with the edited units' count
+            self.shift = len(sources) - len(previous.sources)
+
+    def find(self, words: Callable, word: str) -> list[int]:
+        sources, previous = self.sources, self.previous
+        old = previous.get(word) if previous is not None else None
+        if old is None:
+            return [index for index, source in enumerate(sources) if word in words(source)]
+        head, tail = self.head, self.tail
+        after = len(sources) - tail  # the first index of the shared tail
+        found = [index for index in old if index < head]
+        found += [index for index in range(head, after) if word in words(sources[index])]
+        found += [index + self.shift for index in old if index + self.shift >= after]
+        return found
 
 
 def _inputs_key(compute: Callable, inputs: tuple) -> tuple:

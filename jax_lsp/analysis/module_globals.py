@@ -249,12 +249,12 @@ class ModuleGlobals(ModelFact):
         memo = self._uses
         if name not in memo:
             aliases = self.model.aliases
+            units, sources = self._parsed_units
             memo[name] = [
-                (call, function, unit.start_line)
-                for unit, words in self._unit_words
-                if name in words
+                (call, function, units[index].start_line)
+                for index in self.model.document.units_holding(sources, name)
                 for call, function in module_uses(
-                    name, _unit_uses(unit.source, aliases).get(name, ())
+                    name, _unit_uses(sources[index], aliases).get(name, ())
                 )
             ]
         return memo[name]
@@ -264,11 +264,11 @@ class ModuleGlobals(ModelFact):
         return {}
 
     @cached_property
-    def _unit_words(self) -> list[tuple[Unit, frozenset[str]]]:
-        """Each parsed unit with the words of its text: a unit whose text does not name a
-        function holds no use of it (looked up for every name asked)."""
+    def _parsed_units(self) -> tuple[list[Unit], list[UnitSource]]:
+        """The parsed units and their parses: a unit whose words do not hold a function's
+        name holds no use of it (`Lineage.holding`, asked with this list of parses)."""
         units = [unit for unit in self.model.document.units if unit.tree is not None]
-        return list(zip(units, self.model.document.words_by_unit(), strict=True))
+        return units, [unit.source for unit in units]
 
     @cached_property
     def shapes_by_unit(self) -> dict[int, tuple[tuple[str, KnownValue], ...]]:

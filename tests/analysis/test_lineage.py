@@ -496,3 +496,43 @@ def test_a_fact_is_kept_under_its_function_with_its_inputs():
 
     with pytest.raises(TypeError):  # a closure reads what is not among its inputs
         lineage.reuse(reads_more, "a")
+
+
+class _Unit:
+    """A unit's parse as `Lineage.holding` sees it: compared by identity, with its words."""
+
+    def __init__(self, words: str) -> None:
+        self.words = frozenset(words.split())
+
+
+def _words_of(unit: _Unit) -> frozenset[str]:
+    _CALLS.append(" ".join(sorted(unit.words)))
+    return unit.words
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.data())
+def test_the_units_holding_a_word_follow_edits_and_look_only_at_the_edited_units(data):
+    lineage = Lineage()
+    vocabulary = st.text(alphabet="abc", min_size=1, max_size=3)
+    units = [_Unit(" ".join(data.draw(st.lists(vocabulary, max_size=3)))) for _ in range(6)]
+    for _ in range(4):
+        sources = list(units)
+        for word in data.draw(st.lists(vocabulary, min_size=1, max_size=4)):
+            _CALLS.clear()
+            found = lineage.holding(_words_of, sources, word)
+            assert found == [i for i, unit in enumerate(sources) if word in unit.words]
+        # An edit: some units replaced by new parses, some added or removed.
+        start = data.draw(st.integers(0, len(units)))
+        end = data.draw(st.integers(start, len(units)))
+        added = data.draw(st.lists(st.lists(vocabulary, max_size=3), max_size=3))
+        units[start:end] = [_Unit(" ".join(words)) for words in added]
+    # A word asked of the last list is looked up in the edited units only.
+    sources = list(units)
+    lineage.holding(_words_of, sources, "a")
+    edited = _Unit("a")
+    units = [*sources[:2], edited, *sources[2:]]
+    _CALLS.clear()
+    expected = [i for i, unit in enumerate(units) if "a" in unit.words]
+    assert lineage.holding(_words_of, units, "a") == expected
+    assert _CALLS == ["a"]
