@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Callable, Hashable, Sequence, Set
+from operator import is_
 from typing import TypeVar
 
 from jax_lsp.analysis.unit_memo import Keyed, check_computation
@@ -257,16 +258,13 @@ def _fold(items: Sequence[S], state: dict, step, apply, context: tuple) -> tuple
 
 
 def _common_prefix(new: Sequence, old: Sequence) -> int:
-    limit = min(len(new), len(old))
-    index = 0
-    while index < limit and new[index] is old[index]:
-        index += 1
-    return index
+    # Compared in C (`map(is_, ...)`): asked of every unit by each per-unit fact at every
+    # keystroke, a loop in Python cost more than the facts it kept.
+    same = list(map(is_, new, old))
+    return same.index(False) if False in same else len(same)
 
 
 def _common_suffix(new: Sequence, old: Sequence, prefix: int) -> int:
     limit = min(len(new), len(old)) - prefix
-    count = 0
-    while count < limit and new[-1 - count] is old[-1 - count]:
-        count += 1
-    return count
+    same = list(map(is_, reversed(new), reversed(old)))[:limit]
+    return same.index(False) if False in same else len(same)

@@ -589,7 +589,8 @@ def analyze(
         ):
             unit_keys.adopt(unit, kept.key, kept.key_reads)
             outcomes[place] = kept
-            findings.extend(shift_finding(f, unit.start_line) for f in kept.findings.findings)
+            if kept.findings.findings:  # most units have none
+                findings.extend(shift_finding(f, unit.start_line) for f in kept.findings.findings)
             continue
         key = (rules_key, model.unit_key(unit)) if reuse_findings else None
         cached = _cached_findings(unit, key)
