@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping
 from functools import cached_property
 from types import MappingProxyType
 
+from jax_lsp.analysis import recorded
 from jax_lsp.analysis.call_shapes import module_uses, param_shapes, unit_uses
 from jax_lsp.analysis.document import Unit, UnitSource
 from jax_lsp.analysis.dtypes import FloatOracle, IntArrayOracle, assigned_values
@@ -24,6 +25,7 @@ from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.model_parts import DEFINITIONS, evaluated_text, intern_key
 from jax_lsp.analysis.model_view import ModelFact, ModelView
 from jax_lsp.analysis.nodes import walk_nodes
+from jax_lsp.analysis.recorded import ReadLog, RecordingView
 from jax_lsp.analysis.shapes import ArrayShape, KnownValue, run_top_level
 from jax_lsp.analysis.text import identifiers
 from jax_lsp.analysis.unit_memo import Keyed, per_unit
@@ -219,20 +221,45 @@ class ModuleGlobals(ModelFact):
         if not isinstance(function, ast.FunctionDef) or len(definitions) != 1:
             return MappingProxyType({})
         memo = self._param_shapes
-        if function not in memo:
-            found = param_shapes(
-                function,
-                self._top_level_functions,
-                self._function_uses,
-                self.module_shapes,
-                self.model.resolver,
-            )
-            memo[function] = MappingProxyType(found)
-        return memo[function]
+        found = memo.get(function)
+        if found is None:
+            found = memo[function] = self._kept_param_shapes(function)
+        return found[0]
+
+    def _kept_param_shapes(self, function: ast.FunctionDef) -> tuple[Mapping, ReadLog]:
+        """`param_shapes` of `function` with what it read of the model: the last model's
+        while every read answers the same (the same parse of the function, its uses and
+        theirs unchanged), else computed."""
+        recheck = self.model.unit_keys.recheck
+        kept = self._last_param_shapes.get(function)
+        if kept is not None and recheck.holds(kept[1]):
+            if recorded.VERIFY_REUSE and kept[0] != self._param_shapes_of(function, ReadLog())[0]:
+                raise AssertionError(f"param_shapes of {function.name} kept stale")
+            return kept
+        return self._param_shapes_of(function, ReadLog())
+
+    def _param_shapes_of(self, function: ast.FunctionDef, log: ReadLog) -> tuple[Mapping, ReadLog]:
+        view = RecordingView(self.model, log, self.model.unit_keys.recheck)
+        facts = view.module_globals
+        view.value("_bindings_key")  # the resolver's answers follow the bindings
+        found = param_shapes(
+            function,
+            facts._top_level_functions,
+            facts._function_uses,
+            facts.module_shapes,
+            self.model.resolver,
+        )
+        return MappingProxyType(found), log
 
     @cached_property
-    def _param_shapes(self) -> dict[ast.AST, Mapping[str, ArrayShape]]:
+    def _param_shapes(self) -> dict[ast.AST, tuple[Mapping[str, ArrayShape], ReadLog]]:
         return {}
+
+    @cached_property
+    def _last_param_shapes(self) -> dict[ast.AST, tuple[Mapping[str, ArrayShape], ReadLog]]:
+        """The last model's `_param_shapes`, this one's handed on in their place."""
+        lineage = self.model.document.lineage
+        return lineage.hand_over(ModuleGlobals.param_shapes, self._param_shapes) or {}
 
     @cached_property
     def _top_level_functions(self) -> dict[str, ast.AST]:
@@ -243,24 +270,26 @@ class ModuleGlobals(ModelFact):
             if "." not in path and record.parent is None
         }
 
-    def _function_uses(self, name: str) -> list:
+    def _function_uses(self, name: str) -> tuple:
         """Every use of the module-level `name` (`call_shapes.unit_uses`), with the first line
         of the unit holding it: each unit is walked once for all names, and kept while it is."""
         memo = self._uses
         if name not in memo:
             aliases = self.model.aliases
             units, sources = self._parsed_units
-            memo[name] = [
-                (call, function, units[index].start_line)
-                for index in self.model.document.units_holding(sources, name)
-                for call, function in module_uses(
-                    name, _unit_uses(sources[index], aliases).get(name, ())
-                )
-            ]
+            memo[name] = tuple(
+                [
+                    (call, function, units[index].start_line)
+                    for index in self.model.document.units_holding(sources, name)
+                    for call, function in module_uses(
+                        name, _unit_uses(sources[index], aliases).get(name, ())
+                    )
+                ]
+            )
         return memo[name]
 
     @cached_property
-    def _uses(self) -> dict[str, list]:
+    def _uses(self) -> dict[str, tuple]:
         return {}
 
     @cached_property
