@@ -294,8 +294,8 @@ class ModuleGlobals(ModelFact):
 
     @cached_property
     def _parsed_units(self) -> tuple[list[Unit], list[UnitSource]]:
-        """The parsed units and their parses: a unit whose words do not hold a function's
-        name holds no use of it (`Lineage.holding`, asked with this list of parses)."""
+        """The parsed units and their parses, one list for the model: what
+        `Document.units_holding` is asked with (which units' words hold a name)."""
         units = [unit for unit in self.model.document.units if unit.tree is not None]
         return units, [unit.source for unit in units]
 
@@ -342,7 +342,8 @@ class ModuleGlobals(ModelFact):
         # Every spelling of an initializer factory passes through the word `initializers` (in
         # the call, or in the import binding its name): a module without it makes none, and
         # a keystroke there skips gathering the top-level values (asked on every edit).
-        if not any("initializers" in words for words in self.model.document.words_by_unit()):
+        sources = self._parsed_units[1]
+        if not self.model.document.units_holding(sources, "initializers"):
             return frozenset()
         return self.model.document.lineage.reuse(
             _initializer_globals, self.model.aliases, self.top_level_values
