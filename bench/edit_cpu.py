@@ -3,11 +3,11 @@ timed with `time.process_time` in one process instead of across two (steadier on
 machine than the round trip, and comparable between versions of the code).
 
 Run `python bench/edit_cpu.py [--edits 30] [--kind code] [--only NAME] [--tree PATH]
-[--profile cumulative|tottime]`. For each of `latency.py`'s files the script does what the
-server does on `didChange`: the open document (`lsp.documents`) takes the same incremental
-edit `latency.py` sends, and the engine thread's `check` analyses it with the server's own
-`Workspace` (open documents' text, the project's traces; rooted at the file's folder, as
-`latency.py` starts the server there), then the findings become diagnostics. The garbage
+[--profile cumulative|tottime] [--instructions]`. For each of `latency.py`'s files the script
+does what the server does on `didChange`: the open document (`lsp.documents`) takes the same
+incremental edit `latency.py` sends, and the engine thread's `check` analyses it with the
+server's own `Workspace` (open documents' text, the project's traces; rooted at the file's
+folder, as `latency.py` starts the server there), then the findings become diagnostics. The garbage
 collector is held during each edit, as the server holds it until the diagnostics are out.
 Reported: the cold first analysis, and the median, fastest and 90th percentile CPU
 milliseconds of the measured edits (after `latency.WARMUP`); `--profile` adds cProfile's view of
@@ -15,6 +15,13 @@ the measured edits.
 
 `--tree PATH` analyses with the `jax_lsp` of another checkout (another commit's worktree):
 the same edits, for a side-by-side figure (run it once per tree, taking turns).
+
+`--instructions` counts instead of timing: each file's run is repeated under `valgrind
+--tool=callgrind`, which counts only inside the measured edits' analyses (called through
+`sys.call_tracing`, the function callgrind is told to toggle on), so the figure (millions of
+instructions per edit) does not depend on the machine's load and compares commits exactly. The
+clock the analysis reads (`time.monotonic`: it trusts a file read within the last second) moves
+30 ms per edit there, as between an editor's keystrokes, whatever valgrind's slowness.
 """
 
 from __future__ import annotations
@@ -23,9 +30,13 @@ import argparse
 import cProfile
 import gc
 import io
+import os
 import pstats
+import re
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -35,8 +46,17 @@ if __package__ in (None, ""):  # run as a script: make `bench` importable
 from bench.corpus import ensure_corpus
 from bench.latency import FILES, SUFFIXES, WARMUP, _utf16_length, edit_lines
 
+_PAUSE_SECONDS = 0.03  # between two keystrokes, on the clock `--instructions` runs give
+_CALLGRIND_FLAG = "--counted-by-callgrind"  # the run under valgrind (internal)
 
-def measure(path: Path, edits: int, kind: str, profile: cProfile.Profile | None) -> dict:
+
+def measure(
+    path: Path,
+    edits: int,
+    kind: str,
+    profile: cProfile.Profile | None,
+    counted: bool = False,
+) -> dict:
     from lsprotocol import types
     from pygls.uris import from_fs_path
 
@@ -57,6 +77,8 @@ def measure(path: Path, edits: int, kind: str, profile: cProfile.Profile | None)
     settings = SettingsStore(root).for_path(document.path)
 
     def analyse() -> list:
+        if counted:
+            _PAUSED[0] += _PAUSE_SECONDS
         lines = document.split_already()
         analysis = engine.check(uri, document.text, document.path, settings, None, lines)
         parsed = analysis.document.lines
@@ -78,7 +100,10 @@ def measure(path: Path, edits: int, kind: str, profile: cProfile.Profile | None)
             profile.enable()
         started = time.process_time()
         document.apply([change], (document.version or 0) + 1, "utf-16")
-        analyse()
+        if counted and measured:
+            sys.call_tracing(analyse, ())  # what callgrind counts
+        else:
+            analyse()
         spent = time.process_time() - started
         if profile is not None and measured:
             profile.disable()
@@ -94,6 +119,35 @@ def measure(path: Path, edits: int, kind: str, profile: cProfile.Profile | None)
     }
 
 
+_PAUSED = [1000.0]  # the clock of a counted run
+
+
+def instructions(name: str, edits: int, kind: str, tree: str | None) -> float:
+    """Millions of instructions per measured edit of `name`, counted by callgrind."""
+    with tempfile.TemporaryDirectory() as folder:
+        output = Path(folder) / "callgrind.out"
+        command = [
+            "valgrind",
+            "--tool=callgrind",
+            "--collect-atstart=no",
+            "--toggle-collect=sys_call_tracing",
+            f"--callgrind-out-file={output}",
+            sys.executable,
+            __file__,
+            _CALLGRIND_FLAG,
+            f"--only={name}",
+            f"--edits={edits}",
+            f"--kind={kind}",
+            *([f"--tree={tree}"] if tree else []),
+        ]
+        env = {**os.environ, "PYTHONHASHSEED": "0"}  # both runs of a comparison hash alike
+        subprocess.run(command, env=env, check=True, capture_output=True)
+        totals = re.search(r"^totals: (\d+)", output.read_text(), re.MULTILINE)
+        if totals is None:
+            raise RuntimeError(f"callgrind counted nothing for {name}")
+        return int(totals.group(1)) / edits / 1e6
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--edits", type=int, default=30, help="measured edits per file")
@@ -102,15 +156,30 @@ def main() -> None:
     parser.add_argument("--tree", help="a checkout whose jax_lsp to measure")
     parser.add_argument("--profile", help="cProfile sort key (cumulative, tottime, ...)")
     parser.add_argument("--top", type=int, default=40, help="profile lines shown")
+    parser.add_argument(
+        "--instructions", action="store_true", help="count instructions (valgrind) instead"
+    )
+    parser.add_argument(_CALLGRIND_FLAG, action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     corpus = ensure_corpus()
     if args.tree:
         sys.path.insert(0, str(Path(args.tree).resolve()))
+    counted = getattr(args, _CALLGRIND_FLAG.strip("-").replace("-", "_"))
+    if counted:
+        time.monotonic = lambda: _PAUSED[0]
     import jax_lsp
 
-    print(f"jax_lsp: {Path(jax_lsp.__file__).parent}")
+    if not counted:
+        print(f"jax_lsp: {Path(jax_lsp.__file__).parent}")
     for name in FILES:
         if args.only not in name:
+            continue
+        if counted:
+            measure(corpus.root / name, args.edits, args.kind, None, counted=True)
+            continue
+        if args.instructions:
+            count = instructions(name, args.edits, args.kind, args.tree)
+            print(f"{name:<48} {count:8.2f} M instructions per edit")
             continue
         profile = cProfile.Profile() if args.profile else None
         figures = measure(corpus.root / name, args.edits, args.kind, profile)
