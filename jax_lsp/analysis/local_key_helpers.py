@@ -122,6 +122,8 @@ def local_key_role(
             derived = derived_params(node, role)  # type: ignore[arg-type]
             if derived:
                 summaries[name] = KeySummary(derived)
+        if not consumed and not summaries:
+            break  # the second pass would start where the first did: the same answers
     shadowing = any(name in functions for name in nested)
     if not consumed and not summaries and not aliases and not shadowing:
         return None
