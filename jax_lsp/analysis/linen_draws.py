@@ -14,6 +14,7 @@ from collections.abc import Hashable, Iterable, Mapping
 from jax_lsp.analysis.external import ExternalFacts
 from jax_lsp.analysis.imports import Resolver
 from jax_lsp.analysis.key_consumers import switched_off
+from jax_lsp.analysis.nodes import walk_once
 from jax_lsp.analysis.summary import ClassRecord
 
 _LINEN_MODULE = "flax.linen.Module"
@@ -117,7 +118,7 @@ def _named_units(
     (or names what the model cannot see into)."""
     body = node.body if isinstance(node, ast.ClassDef) else [node]
     off: set[int] = set()  # the layers built or called switched off
-    nodes = [n for statement in body for n in ast.walk(statement)]
+    nodes = [n for statement in body for n in walk_once(statement)]
     for child in nodes:
         if isinstance(child, ast.Call) and switched_off(child):
             off.add(id(child.func))

@@ -152,6 +152,12 @@ def scope_statements(statements: list[ast.stmt]) -> Iterator[ast.AST]:
             stack.extend(reversed(block_children(node)))
 
 
+def walk_once(node: ast.AST) -> list[ast.AST]:
+    """`walk_nodes` of a root no other pass walks (an expression, a lambda's body): not kept
+    among the recent walks, whose room is for the functions and units walked again."""
+    return _walk(node)
+
+
 def forget_walks() -> None:
     """Drop the kept walks (and the trees they hold): with the parse caches."""
     _RECENT_WALKS.clear()

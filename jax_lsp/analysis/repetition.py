@@ -16,6 +16,8 @@ import ast
 from collections.abc import Callable, Iterable, Iterator
 from enum import Enum
 
+from jax_lsp.analysis.nodes import walk_nodes
+
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
 _LOOPS = (ast.For, ast.AsyncFor, ast.While, *_COMPREHENSIONS)
@@ -44,7 +46,7 @@ def calls_in_loops(scope: ast.AST) -> frozenset[int]:
 
 def names_loaded(trees: Iterable[ast.AST], name: str) -> Iterator[ast.Name]:
     for tree in trees:
-        for node in ast.walk(tree):
+        for node in walk_nodes(tree):
             if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Load):
                 yield node
 

@@ -14,7 +14,13 @@ from jax_lsp.analysis.document import Unit, UnitSource
 from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.model_parts import ScopeKinds
 from jax_lsp.analysis.model_view import ModelFact
-from jax_lsp.analysis.nodes import is_staticmethod, positional_params, rebound_names, walk_nodes
+from jax_lsp.analysis.nodes import (
+    is_staticmethod,
+    positional_params,
+    rebound_names,
+    walk_nodes,
+    walk_once,
+)
 from jax_lsp.analysis.passed_values import (
     PassedValue,
     array_arguments,
@@ -200,7 +206,7 @@ class TraceSteps(ModelFact):
         if home is None:
             return []  # traced inside a traced function: its calls are that function's
         enclosing, lambda_start = home
-        inside = {id(sub) for sub in ast.walk(node.body) if type(sub) is ast.Call}
+        inside = {id(sub) for sub in walk_once(node.body) if type(sub) is ast.Call}
         sites = [
             (call, unit_start)
             for call, unit_start in calls_by_caller.get(enclosing, [])
