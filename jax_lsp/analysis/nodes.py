@@ -120,7 +120,7 @@ def walk_nodes(node: ast.AST) -> list[ast.AST]:
     if recent is not None and recent[0] is node:
         return recent[1]
     nodes = _walk(node)
-    if len(_RECENT_WALKS) >= _RECENT_WALKS_KEPT:
+    while len(_RECENT_WALKS) >= _RECENT_WALKS_KEPT:  # more than one after `keep_more_walks`
         del _RECENT_WALKS[next(iter(_RECENT_WALKS))]
     _RECENT_WALKS[id(node)] = (node, nodes)
     return nodes

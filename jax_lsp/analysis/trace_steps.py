@@ -15,6 +15,7 @@ from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.model_parts import ScopeKinds
 from jax_lsp.analysis.model_view import ModelFact
 from jax_lsp.analysis.nodes import (
+    child_nodes,
     is_staticmethod,
     positional_params,
     rebound_names,
@@ -471,5 +472,5 @@ def _module_level_lambdas(source: UnitSource) -> frozenset[ast.Lambda]:
         if isinstance(node, ast.Lambda):
             lambdas.add(node)
             continue  # a lambda inside it belongs to it
-        pending.extend(ast.iter_child_nodes(node))
+        pending.extend(child_nodes(node))
     return frozenset(lambdas)
