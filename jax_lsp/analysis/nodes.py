@@ -282,14 +282,18 @@ def own_returns(node: ast.FunctionDef, may_yield: bool = True) -> list[ast.expr 
     children = child_nodes if may_yield else block_children
     while pending:
         current = pending.pop()
-        if isinstance(current, ast.Return):
-            found.append(current.value)
-        elif isinstance(current, ast.Yield | ast.YieldFrom):
+        kind = type(current)  # exact types: the parser makes no subclasses
+        if kind is ast.Return:
+            found.append(current.value)  # type: ignore[attr-defined]
+        elif kind is ast.Yield or kind is ast.YieldFrom:
             return None
-        if isinstance(current, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Lambda):
+        elif kind in _OWN_SCOPES:
             continue
         pending.extend(children(current))
     return found
+
+
+_OWN_SCOPES = frozenset((ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda))
 
 
 # A parameter's name (`map` over an argument list reads them without a comprehension's call).
