@@ -124,10 +124,11 @@ def _call_spellings(roots: list[ast.AST]) -> frozenset[str]:
     found = set()
     for root in roots:
         for node in walk_nodes(root):
-            if isinstance(node, ast.Call):
-                if spelling := dotted_name(node.func):
+            kind = type(node)  # exact types: the parser makes no subclasses
+            if kind is ast.Call:
+                if spelling := dotted_name(node.func):  # type: ignore[attr-defined]
                     found.add(spelling)
-            elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            elif kind is ast.FunctionDef or kind is ast.AsyncFunctionDef:
                 found.update(
                     spelling
                     for decorator in node.decorator_list
