@@ -108,12 +108,14 @@ def _writes(node: ast.AST) -> _Writes:
     bound: set[str] = set()
     names_setattr = False
     for n in walk_nodes(node):
-        if isinstance(n, ast.Attribute) and not isinstance(n.ctx, ast.Load):
-            attributes.append(n.attr)
-        elif isinstance(n, ast.Name):
-            names_setattr = names_setattr or n.id == "setattr"
-            if not isinstance(n.ctx, ast.Load):
-                bound.add(n.id)
+        kind = type(n)  # exact types: the parser makes no subclasses
+        if kind is ast.Attribute:
+            if type(n.ctx) is not ast.Load:  # type: ignore[attr-defined]
+                attributes.append(n.attr)  # type: ignore[attr-defined]
+        elif kind is ast.Name:
+            names_setattr = names_setattr or n.id == "setattr"  # type: ignore[attr-defined]
+            if type(n.ctx) is not ast.Load:  # type: ignore[attr-defined]
+                bound.add(n.id)  # type: ignore[attr-defined]
     return _Writes(tuple(attributes), frozenset(bound), names_setattr)
 
 

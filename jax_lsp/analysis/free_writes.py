@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import ast
 
-from jax_lsp.analysis.nodes import all_params
+from jax_lsp.analysis.nodes import all_params, child_nodes
 
 # Methods that change their object in place: `x.append(v)` mutates `x`.
 MUTATING_METHODS = frozenset(
@@ -108,7 +108,7 @@ def once_initialized(function: ast.FunctionDef | ast.AsyncFunctionDef, names: se
             mutated = mutated_name(node)
             if mutated in names:
                 stores.append((mutated, guards))
-        for child in ast.iter_child_nodes(node):
+        for child in child_nodes(node):  # markers (Load, Add, ...) store nothing
             if isinstance(child, ast.stmt):
                 block([child], guards)
             else:

@@ -42,6 +42,7 @@ from jax_lsp.analysis.nodes import (
     per_member_of,
     positional_params,
     walk_nodes,
+    walk_once,
     walk_statements,
 )
 from jax_lsp.analysis.sharding import EXPLICIT_MESH_NAMES
@@ -123,10 +124,11 @@ def _call_spellings(roots: list[ast.AST]) -> frozenset[str]:
     found = set()
     for root in roots:
         for node in walk_nodes(root):
-            if isinstance(node, ast.Call):
-                if spelling := dotted_name(node.func):
+            kind = type(node)  # exact types: the parser makes no subclasses
+            if kind is ast.Call:
+                if spelling := dotted_name(node.func):  # type: ignore[attr-defined]
                     found.add(spelling)
-            elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            elif kind is ast.FunctionDef or kind is ast.AsyncFunctionDef:
                 found.update(
                     spelling
                     for decorator in node.decorator_list
@@ -789,7 +791,7 @@ def _lone_classes(document: Document, classes: frozenset[str]) -> frozenset[str]
             elif isinstance(node, ast.Assign | ast.AnnAssign | ast.AugAssign):
                 targets = node.targets if type(node) is ast.Assign else [node.target]
                 for target in targets:
-                    for bound in ast.walk(target):
+                    for bound in walk_once(target):
                         if isinstance(bound, ast.Name):
                             bindings[bound.id] = bindings.get(bound.id, 0) + 1
     return frozenset(name for name in classes if bindings.get(name) == 1)

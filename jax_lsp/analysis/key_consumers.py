@@ -16,6 +16,7 @@ from types import MappingProxyType
 from jax_lsp.analysis.imports import Resolver
 from jax_lsp.analysis.names import local_names
 from jax_lsp.analysis.nodes import (
+    child_nodes,
     dotted_name,
     is_none,
     own_returns,
@@ -596,7 +597,7 @@ def _draw_conditions(
                 visit(node.body, when_true)
                 visit(node.orelse, when_false)
         else:
-            for child in ast.iter_child_nodes(node):
+            for child in child_nodes(node):  # markers (Load, Add, ...) hold no key
                 if not isinstance(child, _STATEMENT_PARTS):
                     visit(child, holding)
             for field in ("body", "orelse", "finalbody"):

@@ -73,6 +73,10 @@ class KeyFacts(ModelFact):
         """Module functions a call can name (`named_by_calls`) -> the parameters whose key
         they consume (sample with or split), themselves or through other such functions of
         the module."""
+        if self._key_helpers is None and not any(self._drawing):
+            # No unit can draw or hand a key on (`_unit_key_helpers` asks each the same):
+            # no helper, and the makers and drawers it would classify calls with are unread.
+            self._key_helpers = KeyHelpers({})
         if self._key_helpers is None:
             helpers: dict[str, frozenset[str]] = {}
             for found in self.model.document.lineage.each_unit(
@@ -208,11 +212,7 @@ class KeyFacts(ModelFact):
         parameters beyond consuming them (`KeySummary`): derived uses, keys returned after
         being consumed."""
         if self._key_summaries is None:
-            helpers = self.key_helpers
             aliases, imported = self.model.aliases, self.model.imported
-            makers, drawers = self._keyed_makers, self.rng_stream_drawers
-            initializers = self.model.module_globals.initializer_globals
-            source_of = self.model._source_of
             passing = frozenset().union(
                 *self.model.document.lineage.each_unit(_summary_candidates, self._sources, aliases)
             )
@@ -222,6 +222,13 @@ class KeyFacts(ModelFact):
                 if record.node in passing
             ]
             summaries: dict[str, KeySummary] = {}
+            if not candidates:  # what the summaries read is not worked out for none
+                self._key_summaries = summaries
+                return summaries
+            helpers = self.key_helpers
+            makers, drawers = self._keyed_makers, self.rng_stream_drawers
+            initializers = self.model.module_globals.initializer_globals
+            source_of = self.model._source_of
             known = _NO_SUMMARIES
             for _ in range(2):  # a derived use through one helper of the module
                 found: dict[str, KeySummary] = {}

@@ -14,6 +14,7 @@ from collections.abc import Hashable, Iterable, Mapping
 from jax_lsp.analysis.external import ExternalFacts
 from jax_lsp.analysis.imports import Resolver
 from jax_lsp.analysis.key_consumers import switched_off
+from jax_lsp.analysis.nodes import walk_once
 from jax_lsp.analysis.summary import ClassRecord
 
 _LINEN_MODULE = "flax.linen.Module"
@@ -72,14 +73,22 @@ def quiet_linen_classes(
     module_names = frozenset(globals_bound) | local.keys()
     named: dict[str, frozenset[str] | None] = {}  # unit -> the local units it names; None: draws
     inputs = (memo_key, frozenset(local), module_names)
-    for name, node in local.items():
+    # Only the units the linen classes reach through the names they spell decide their
+    # answer: the module's other functions and classes are never read.
+    pending = list(linen)
+    while pending:
+        name = pending.pop()
+        if name in named:
+            continue
+        node = local[name]
         known = _NAMED_UNITS.get(node) if memo_key is not None else None
         if known is not None and known[0] == inputs:
             named[name] = known[1]
-            continue
-        named[name] = _named_units(node, local, module_names, resolver, external or {})
-        if memo_key is not None:
-            _NAMED_UNITS[node] = (inputs, named[name])
+        else:
+            named[name] = _named_units(node, local, module_names, resolver, external or {})
+            if memo_key is not None:
+                _NAMED_UNITS[node] = (inputs, named[name])
+        pending.extend(named[name] or ())
     quiet = {name for name, names in named.items() if names is not None}
     changed = True
     while changed:
@@ -109,7 +118,7 @@ def _named_units(
     (or names what the model cannot see into)."""
     body = node.body if isinstance(node, ast.ClassDef) else [node]
     off: set[int] = set()  # the layers built or called switched off
-    nodes = [n for statement in body for n in ast.walk(statement)]
+    nodes = [n for statement in body for n in walk_once(statement)]
     for child in nodes:
         if isinstance(child, ast.Call) and switched_off(child):
             off.add(id(child.func))

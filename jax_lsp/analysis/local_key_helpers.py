@@ -22,6 +22,12 @@ _DEFS = ast.FunctionDef | ast.AsyncFunctionDef
 def bound_once(function: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, ast.AST]:
     """The names the function's own scope binds exactly once, by a `def` or by a plain
     `name = value`: name -> the definition or the value."""
+    return _bound_once(function, _definitions(function))
+
+
+def _definitions(function: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, list[ast.AST]]:
+    """The `def`s, classes and plain `name = value` values of the function's own scope, by
+    name."""
     defined: dict[str, list[ast.AST]] = {}
     for node in scope_statements(function.body):
         if node is function:
@@ -32,6 +38,12 @@ def bound_once(function: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, as
             target = node.targets[0]
             if isinstance(target, ast.Name):
                 defined.setdefault(target.id, []).append(node.value)
+    return defined
+
+
+def _bound_once(
+    function: ast.FunctionDef | ast.AsyncFunctionDef, defined: dict[str, list[ast.AST]]
+) -> dict[str, ast.AST]:
     stores = store_counts(function)
     once = {}
     for name, bindings in defined.items():
@@ -54,7 +66,16 @@ def local_key_role(
     derive from) a key parameter, and its names bound to a transformation of one or of a
     module function, known: None when it has neither. `functions` and `helpers`: the
     module's records and key helpers."""
-    once = bound_once(function)
+    defined = _definitions(function)
+    # Neither a `def` nor a transformation bound once (most functions): no role of its own,
+    # and the scope's stores need not be counted.
+    if not any(
+        len(bindings) == 1
+        and (isinstance(bindings[0], _DEFS) or in_place_transformed(bindings[0], resolver))
+        for bindings in defined.values()
+    ):
+        return None
+    once = _bound_once(function, defined)
     if not once:
         return None
     nested = {name: node for name, node in once.items() if isinstance(node, _DEFS)}
@@ -101,6 +122,8 @@ def local_key_role(
             derived = derived_params(node, role)  # type: ignore[arg-type]
             if derived:
                 summaries[name] = KeySummary(derived)
+        if not consumed and not summaries:
+            break  # the second pass would start where the first did: the same answers
     shadowing = any(name in functions for name in nested)
     if not consumed and not summaries and not aliases and not shadowing:
         return None

@@ -59,25 +59,30 @@ def _collect_stored(root: ast.AST) -> frozenset[str]:
     stack = [root]
     while stack:
         current = stack.pop()
-        if current is not root and isinstance(current, ast.stmt):
+        kind = type(current)  # exact types: the parser makes no subclasses
+        if kind in _STATEMENTS and current is not root:
             names |= stored_names(current)
             continue
-        if isinstance(current, ast.Name):
-            if isinstance(current.ctx, ast.Store | ast.Del):
-                names.add(current.id)
+        if kind is ast.Name:
+            if isinstance(current.ctx, ast.Store | ast.Del):  # type: ignore[attr-defined]
+                names.add(current.id)  # type: ignore[attr-defined]
             continue  # only a context under it
-        if isinstance(current, ast.alias):
-            names.add((current.asname or current.name).split(".")[0])
-        elif isinstance(current, ast.ExceptHandler) and current.name:
-            names.add(current.name)
-        elif isinstance(current, ast.Global | ast.Nonlocal):
-            names.update(current.names)
-        elif isinstance(current, ast.MatchAs | ast.MatchStar) and current.name:
-            names.add(current.name)
-        elif isinstance(current, ast.Lambda):
+        if kind is ast.alias:
+            names.add((current.asname or current.name).split(".")[0])  # type: ignore[attr-defined]
+        elif kind is ast.ExceptHandler and current.name:  # type: ignore[attr-defined]
+            names.add(current.name)  # type: ignore[attr-defined]
+        elif kind is ast.Global or kind is ast.Nonlocal:
+            names.update(current.names)  # type: ignore[attr-defined]
+        elif (kind is ast.MatchAs or kind is ast.MatchStar) and current.name:  # type: ignore[attr-defined]
+            names.add(current.name)  # type: ignore[attr-defined]
+        elif kind is ast.Lambda:
             continue
         stack.extend(child_nodes(current))
     return frozenset(names)
+
+
+# Every statement type (`ast.stmt`'s subclasses: the parser makes no others).
+_STATEMENTS = frozenset(ast.stmt.__subclasses__())
 
 
 def scope_bound_names(function: FunctionNode) -> frozenset[str]:

@@ -120,7 +120,7 @@ def walk_nodes(node: ast.AST) -> list[ast.AST]:
     if recent is not None and recent[0] is node:
         return recent[1]
     nodes = _walk(node)
-    if len(_RECENT_WALKS) >= _RECENT_WALKS_KEPT:
+    while len(_RECENT_WALKS) >= _RECENT_WALKS_KEPT:  # more than one after `keep_more_walks`
         del _RECENT_WALKS[next(iter(_RECENT_WALKS))]
     _RECENT_WALKS[id(node)] = (node, nodes)
     return nodes
@@ -150,6 +150,12 @@ def scope_statements(statements: list[ast.stmt]) -> Iterator[ast.AST]:
         yield node
         if not isinstance(node, _SCOPES):
             stack.extend(reversed(block_children(node)))
+
+
+def walk_once(node: ast.AST) -> list[ast.AST]:
+    """`walk_nodes` of a root no other pass walks (an expression, a lambda's body): not kept
+    among the recent walks, whose room is for the functions and units walked again."""
+    return _walk(node)
 
 
 def forget_walks() -> None:
@@ -276,14 +282,18 @@ def own_returns(node: ast.FunctionDef, may_yield: bool = True) -> list[ast.expr 
     children = child_nodes if may_yield else block_children
     while pending:
         current = pending.pop()
-        if isinstance(current, ast.Return):
-            found.append(current.value)
-        elif isinstance(current, ast.Yield | ast.YieldFrom):
+        kind = type(current)  # exact types: the parser makes no subclasses
+        if kind is ast.Return:
+            found.append(current.value)  # type: ignore[attr-defined]
+        elif kind is ast.Yield or kind is ast.YieldFrom:
             return None
-        if isinstance(current, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Lambda):
+        elif kind in _OWN_SCOPES:
             continue
         pending.extend(children(current))
     return found
+
+
+_OWN_SCOPES = frozenset((ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda))
 
 
 # A parameter's name (`map` over an argument list reads them without a comprehension's call).

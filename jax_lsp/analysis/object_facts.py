@@ -32,7 +32,13 @@ from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.model_parts import ELEMENTS, attribute_constructors
 from jax_lsp.analysis.model_view import ModelFact, ModelView
 from jax_lsp.analysis.names import binds_locally
-from jax_lsp.analysis.nodes import dotted_name, is_staticmethod, positional_params, walk_nodes
+from jax_lsp.analysis.nodes import (
+    child_nodes,
+    dotted_name,
+    is_staticmethod,
+    positional_params,
+    walk_nodes,
+)
 from jax_lsp.analysis.objects import field_values, self_assignments
 from jax_lsp.analysis.pytrees import flattens_fields, is_registered_pytree
 from jax_lsp.analysis.shapes import ArrayShape, ShapeTracker
@@ -928,7 +934,7 @@ def _own_lambdas(function: FunctionNode) -> Iterator[ast.Lambda]:
             continue
         if isinstance(node, ast.Lambda):
             yield node
-        pending.extend(ast.iter_child_nodes(node))
+        pending.extend(child_nodes(node))
 
 
 def _unit_attribute_writes(unit: Unit) -> frozenset[str | FreshWrite]:

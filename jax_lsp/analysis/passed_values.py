@@ -21,7 +21,7 @@ import ast
 import enum
 from collections.abc import Callable, Iterable, Mapping
 
-from jax_lsp.analysis.nodes import NAMED_BINDINGS, is_none, rebound_names
+from jax_lsp.analysis.nodes import NAMED_BINDINGS, is_none, rebound_names, walk_nodes, walk_once
 
 
 class Passed(enum.Enum):
@@ -111,7 +111,7 @@ def names_bound_to_arrays(
     parameters, nor a name anything else binds (a loop target, an import, `nonlocal`)."""
     made: set[str] = set()
     kept: set[int] = set()  # the Store names of those bindings
-    for node in ast.walk(function):
+    for node in walk_nodes(function):
         if type(node) is ast.Assign and type(node.value) is ast.Call:
             targets = [
                 element
@@ -125,8 +125,8 @@ def names_bound_to_arrays(
             kept.add(id(node.target))
     if not made:
         return frozenset()
-    other = {arg.arg for arg in ast.walk(function.args) if type(arg) is ast.arg}
-    for node in ast.walk(function):
+    other = {arg.arg for arg in walk_once(function.args) if type(arg) is ast.arg}
+    for node in walk_nodes(function):
         if node is function or id(node) in kept:
             continue
         if type(node) is ast.Global or type(node) is ast.Nonlocal:

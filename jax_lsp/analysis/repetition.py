@@ -16,6 +16,8 @@ import ast
 from collections.abc import Callable, Iterable, Iterator
 from enum import Enum
 
+from jax_lsp.analysis.nodes import child_nodes, walk_nodes
+
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
 _LOOPS = (ast.For, ast.AsyncFor, ast.While, *_COMPREHENSIONS)
@@ -30,7 +32,7 @@ def calls_in_loops(scope: ast.AST) -> frozenset[int]:
     """The ids of the calls inside a loop of `scope`'s own code (nested functions and
     classes left out: they run when called)."""
     found: set[int] = set()
-    stack: list[tuple[ast.AST, bool]] = [(child, False) for child in ast.iter_child_nodes(scope)]
+    stack: list[tuple[ast.AST, bool]] = [(child, False) for child in child_nodes(scope)]
     while stack:
         node, looped = stack.pop()
         if isinstance(node, (*_FUNCTIONS, ast.ClassDef)):
@@ -38,13 +40,13 @@ def calls_in_loops(scope: ast.AST) -> frozenset[int]:
         if looped and isinstance(node, ast.Call):
             found.add(id(node))
         inner = looped or isinstance(node, _LOOPS)
-        stack.extend((child, inner) for child in ast.iter_child_nodes(node))
+        stack.extend((child, inner) for child in child_nodes(node))
     return frozenset(found)
 
 
 def names_loaded(trees: Iterable[ast.AST], name: str) -> Iterator[ast.Name]:
     for tree in trees:
-        for node in ast.walk(tree):
+        for node in walk_nodes(tree):
             if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Load):
                 yield node
 

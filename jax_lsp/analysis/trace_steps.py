@@ -14,7 +14,14 @@ from jax_lsp.analysis.document import Unit, UnitSource
 from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.model_parts import ScopeKinds
 from jax_lsp.analysis.model_view import ModelFact
-from jax_lsp.analysis.nodes import is_staticmethod, positional_params, rebound_names, walk_nodes
+from jax_lsp.analysis.nodes import (
+    child_nodes,
+    is_staticmethod,
+    positional_params,
+    rebound_names,
+    walk_nodes,
+    walk_once,
+)
 from jax_lsp.analysis.passed_values import (
     PassedValue,
     array_arguments,
@@ -200,7 +207,7 @@ class TraceSteps(ModelFact):
         if home is None:
             return []  # traced inside a traced function: its calls are that function's
         enclosing, lambda_start = home
-        inside = {id(sub) for sub in ast.walk(node.body) if type(sub) is ast.Call}
+        inside = {id(sub) for sub in walk_once(node.body) if type(sub) is ast.Call}
         sites = [
             (call, unit_start)
             for call, unit_start in calls_by_caller.get(enclosing, [])
@@ -465,5 +472,5 @@ def _module_level_lambdas(source: UnitSource) -> frozenset[ast.Lambda]:
         if isinstance(node, ast.Lambda):
             lambdas.add(node)
             continue  # a lambda inside it belongs to it
-        pending.extend(ast.iter_child_nodes(node))
+        pending.extend(child_nodes(node))
     return frozenset(lambdas)

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 
 from jax_lsp.analysis.crossing import ForeignStep
 from jax_lsp.analysis.kinds import Kind
-from jax_lsp.analysis.nodes import all_params, positional_params
+from jax_lsp.analysis.nodes import all_params, positional_params, walk_nodes
 from jax_lsp.analysis.passed_values import (
     Flags,
     PassedValue,
@@ -662,7 +662,7 @@ def array_used_params(node: FunctionNode, resolver) -> frozenset[str]:
     params = set(all_params(node))
     found: set[str] = set()
     rebound: set[str] = set()
-    for child in ast.walk(node):
+    for child in walk_nodes(node):
         if isinstance(child, ast.Name) and not isinstance(child.ctx, ast.Load):
             rebound.add(child.id)
         elif (

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Iterator
 from typing import TypeVar
 
 from jax_lsp.analysis.document import UnitSource
-from jax_lsp.analysis.nodes import all_params
+from jax_lsp.analysis.nodes import all_params, child_nodes, walk_once
 from jax_lsp.analysis.unit_memo import per_unit
 
 # An update statement: `x = x.at[i].set(v)` (Assign) or `x += v` (AugAssign).
@@ -70,7 +70,7 @@ def scope_statements(body: Iterable[ast.stmt]) -> Iterator[ast.stmt]:
         yield statement
         if isinstance(statement, _SCOPES):
             continue
-        for child in ast.iter_child_nodes(statement):
+        for child in child_nodes(statement):
             if isinstance(child, ast.stmt):
                 stack.append(child)
             elif isinstance(child, ast.excepthandler | ast.match_case):
@@ -126,7 +126,7 @@ def _stepped(statement: ast.stmt) -> str | None:
 def _paths_read(expr: ast.AST) -> set[str]:
     return {
         path
-        for node in ast.walk(expr)
+        for node in walk_once(expr)
         if isinstance(node, ast.Name | ast.Attribute)
         and isinstance(node.ctx, ast.Load)
         and (path := state_path(node)) is not None
@@ -172,7 +172,7 @@ def _stepped_and_read(body: Iterable[ast.stmt]) -> frozenset[str]:
         if _is_output(statement):
             continue
         stepped = _stepped(statement)
-        for child in ast.iter_child_nodes(statement):
+        for child in child_nodes(statement):
             if isinstance(child, ast.expr):
                 read |= _paths_read(child) - {stepped}
     return frozenset(steps & read)

@@ -543,14 +543,14 @@ class ConstantOutOfBounds(Rule):
         elif isinstance(node, _BRANCHING):
             # Anything bound inside may hold another value on the next pass or after a jump.
             tracker.forget([node])
-            for child in ast.iter_child_nodes(node):
+            for child in child_nodes(node):
                 if isinstance(child, ast.expr):
                     yield from self._expression(child, tracker, ctx)
             for block in _blocks(node):
                 yield from self._block(block, tracker, ctx)
                 tracker.forget(block)
         else:
-            for child in ast.iter_child_nodes(node):
+            for child in child_nodes(node):
                 if isinstance(child, ast.expr):
                     yield from self._expression(child, tracker, ctx)
                 elif isinstance(child, ast.stmt):

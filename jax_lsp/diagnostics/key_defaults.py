@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
+from jax_lsp.analysis.nodes import walk_once
 from jax_lsp.codeactions.key_default import require_key_fix
 from jax_lsp.diagnostics.base import Example, Rule, RuleContext
 from jax_lsp.findings import Applicability, Finding, Severity
@@ -106,7 +107,7 @@ class KeyInDefaultArgument(Rule):
     @staticmethod
     def _key_maker(default: ast.expr, ctx: RuleContext) -> str | None:
         """The key-making call in `default` (`jax.random.split(jax.random.key(0))[0]`)."""
-        for part in ast.walk(default):
+        for part in walk_once(default):
             if isinstance(part, ast.Call) and ctx.qualname(part.func) in _KEY_MAKERS:
                 return ctx.segment(part.func)
             if isinstance(part, ast.Lambda):  # a lambda's body runs at each call

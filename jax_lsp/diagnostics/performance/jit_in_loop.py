@@ -21,7 +21,7 @@ from jax_lsp.analysis.names import (
     rebinds,
     stored_names,
 )
-from jax_lsp.analysis.nodes import all_params, contains, passes_keyword, walk_nodes
+from jax_lsp.analysis.nodes import all_params, child_nodes, contains, passes_keyword, walk_nodes
 from jax_lsp.analysis.paths import is_test_path
 from jax_lsp.analysis.summary import FunctionNode, transform_of
 from jax_lsp.analysis.traced import string_list_default_params
@@ -66,13 +66,13 @@ def _local_loops(ctx: RuleContext) -> list[ast.AST]:
 
 def _defined_in(name: str, scope: ast.AST) -> FunctionNode | None:
     """A def named `name` directly in `scope`'s body (any depth of compound statements)."""
-    stack = list(ast.iter_child_nodes(scope))
+    stack = list(child_nodes(scope))
     while stack:
         node = stack.pop()
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name == name:
             return node
         if not isinstance(node, (*_FUNCTIONS, ast.ClassDef)):
-            stack.extend(ast.iter_child_nodes(node))
+            stack.extend(child_nodes(node))
     return None
 
 
