@@ -304,7 +304,7 @@ class ScopeFacts(ModelFact):
         # the method and the reference as the calls of the name see it (`self` fixed).
         method_aliases: dict[str, tuple[FunctionNode, FunctionRef]] = {}
         found: dict[FunctionNode, frozenset[str]] = {}
-        units = [unit for unit in self.model.document.units if unit.tree is not None]
+        units = self.model.document.parsed_units
         for unit, summary in zip(units, self.model.summaries, strict=True):
             for application in summary.applications:
                 target = application.target
@@ -382,7 +382,7 @@ class ScopeFacts(ModelFact):
                 note(resolved[0], differentiated_params(application, *resolved))
         if not found:
             return found
-        units = [unit for unit in self.model.document.units if unit.tree is not None]
+        units = self.model.document.parsed_units
         call_sites = {
             call.node: (call, unit.start_line)
             for unit, summary in zip(units, self.model.summaries, strict=True)
@@ -493,7 +493,7 @@ class ScopeFacts(ModelFact):
     @cached_property
     def _call_sites(self) -> dict[ast.Call, tuple[CallSite, int]]:
         """Every call of the module, with the first line of its unit."""
-        units = [unit for unit in self.model.document.units if unit.tree is not None]
+        units = self.model.document.parsed_units
         return {
             call.node: (call, unit.start_line)
             for unit, summary in zip(units, self.model.summaries, strict=True)
