@@ -914,9 +914,15 @@ class Document:
         return [unit.problem for unit in self.units if unit.problem is not None]
 
     @cached_property
+    def parsed_units(self) -> list[Unit]:
+        """The units that have a parse, in order (the caller's, not to change): asked by many
+        module facts at each edit."""
+        return [unit for unit in self.units if unit.tree is not None]
+
+    @cached_property
     def parsed_sources(self) -> list[UnitSource]:
-        """The parses of the units that have one, in order (the caller's, not to change)."""
-        return [unit.source for unit in self.units if unit.tree is not None]
+        """The parses of `parsed_units`, in order (the caller's, not to change)."""
+        return [unit.source for unit in self.parsed_units]
 
     def words_by_unit(self) -> list[frozenset[str]]:
         """`UnitSource.words` of each of `parsed_sources`: the last version's sets for the

@@ -91,7 +91,7 @@ class ForeignTraces(ModelFact):
         """Replay, with other modules' definitions resolvable, the steps of the fixpoint that
         found nothing in the module: transformations of a name it cannot resolve, and the
         calls and property reads of its traced functions."""
-        units = [unit for unit in self.model.document.units if unit.tree is not None]
+        units = self.model.document.parsed_units
         # With imported classes known, more parameters hold an object a transformation runs.
         applications = list(self.model.tracing.trace_applications)
         applications += [
@@ -333,7 +333,7 @@ class ForeignTraces(ModelFact):
         text = self.model.document.text
         if not may_store_elsewhere(text):
             return {}
-        units = [unit for unit in self.model.document.units if unit.tree is not None]
+        units = self.model.document.parsed_units
         statements = [s for unit in units for s in unit.tree.body]
         imported = ImportedNames(statements, self.model.document.path)
         if not imported.modules and not imported.names:
@@ -378,7 +378,7 @@ class ForeignTraces(ModelFact):
         found: dict[FunctionNode, frozenset[str]] = {}
         trace = self.model.tracing.trace
         imported = self.model._foreign.imported_names()
-        units = [unit for unit in self.model.document.units if unit.tree is not None]
+        units = self.model.document.parsed_units
         for unit, summary in zip(units, self.model.summaries, strict=True):
             for call in summary.calls:
                 caller = call.caller
@@ -414,7 +414,7 @@ class ForeignTraces(ModelFact):
         in that trace."""
         found = []
         lines = self.model.document.lines
-        units = [unit for unit in self.model.document.units if unit.tree is not None]
+        units = self.model.document.parsed_units
         for unit, summary in zip(units, self.model.summaries, strict=True):
             for function, call in summary.optimizer_updates:
                 info = self.model.tracing.trace.get(function)

@@ -177,7 +177,7 @@ def imported_bindings(
 ) -> Bindings:
     """The document's local names bound to functions (or values) of workspace modules, and to
     workspace modules."""
-    sources = [unit.source for unit in document.units if unit.tree is not None]
+    sources = document.parsed_sources
     pieces = tuple(document.lineage.each_unit(_unit_imports, sources))
     # A keystroke rarely changes the document's imports: the last version's.
     imports = document.lineage.reuse(_merged, pieces)
@@ -188,7 +188,7 @@ def _spelled_callables(document: Document, bindings: Bindings) -> dict[str, Targ
     names, modules = bindings
     if not names and not modules:
         return {}
-    sources = [unit.source for unit in document.units if unit.tree is not None]
+    sources = document.parsed_sources
     # A call spelling that names a workspace import starts with the bound name: only the units
     # whose text may call one are walked for their calls.
     heads = frozenset([*names, *(module.partition(".")[0] for module in modules)])
@@ -1169,7 +1169,7 @@ def _workspace_facts(
 def _units_union(document: Document, compute: Callable[[UnitSource], frozenset[str]]) -> set[str]:
     """The union over the document's parsed units of `compute(unit)` (a `per_unit` fact)."""
     found: set[str] = set()
-    sources = [unit.source for unit in document.units if unit.tree is not None]
+    sources = document.parsed_sources
     for part in document.lineage.each_unit(compute, sources):
         found |= part
     return found

@@ -528,7 +528,7 @@ class KeyFacts(ModelFact):
     @cached_property
     def _parsed_units(self) -> list[Unit]:
         """The units with a parse, in order."""
-        return [unit for unit in self.model.document.units if unit.tree is not None]
+        return self.model.document.parsed_units
 
     @property
     def _sources(self) -> list[UnitSource]:

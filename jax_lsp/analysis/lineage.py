@@ -25,13 +25,24 @@ S = TypeVar("S")
 R = TypeVar("R")
 # Models from other inputs kept (weakly) beside the last one.
 _EARLIER_MODELS = 2
+# Sequences of items whose kept copies are shared (`Lineage._kept`).
+_KEPT_SEQUENCES = 4
 
 
 class Lineage:
     """Facts of the last model built for one document's versions (shared by the versions
     built from each other with `Document(text, previous=...)`)."""
 
-    __slots__ = ("_earlier_models", "_facts", "_families", "_holding", "_last_model", "_lists")
+    __slots__ = (
+        "_earlier_models",
+        "_facts",
+        "_families",
+        "_holding",
+        "_kept_items",
+        "_last_model",
+        "_lists",
+        "_spans",
+    )
 
     def __init__(self) -> None:
         # By the function computing each fact: its inputs' keys and the fact.
@@ -51,6 +62,14 @@ class Lineage:
         # The models built before it from other inputs (the model an importer reads facts
         # from, the one the project graph built), held weakly as well: most recent first.
         self._earlier_models: list[Callable[[], object | None]] = []
+        # The sequences of items given lately (a document's parses, mostly), by identity, with
+        # the copy kept of each: most per-unit facts of a version are asked over the same list,
+        # and share one copy.
+        self._kept_items: dict[int, tuple[Sequence, tuple]] = {}
+        # For the copy last compared with others (`_span`): by each other copy's identity, the
+        # lengths of the runs of the same items both start and end with, found once for all
+        # the facts asked over both. Only one version's copy: an older version's parses go.
+        self._spans: tuple[tuple | None, dict[int, tuple[tuple, int, int]]] = (None, {})
 
     @property
     def last_model(self) -> object | None:
@@ -105,16 +124,16 @@ class Lineage:
         check for each unit the keystroke left alone."""
         key = _inputs_key(compute, args)
         old = self._lists.get(compute)
+        kept = self._kept(sources)
         if old is None or old[0] != key:
-            results = [compute(source, *args) for source in sources]
+            results = [compute(source, *args) for source in kept]
         else:
             _, old_sources, old_results = old
-            head = _common_prefix(sources, old_sources)
-            tail = _common_suffix(sources, old_sources, head)
+            head, tail = self._span(kept, old_sources)
             results = old_results[:head]
-            results += [compute(source, *args) for source in sources[head : len(sources) - tail]]
+            results += [compute(source, *args) for source in kept[head : len(kept) - tail]]
             results += old_results[len(old_results) - tail :] if tail else []
-        self._lists[compute] = (key, list(sources), results)
+        self._lists[compute] = (key, kept, results)
         return results[:]  # the caller's own: the kept list is the next call's
 
     def holding(self, words: Callable[[S], Set[str]], sources: list[S], word: str) -> list[int]:
@@ -183,13 +202,13 @@ class Lineage:
         and the final state (not to be mutated: it may be the last fold's)."""
         key = _inputs_key(step, context)
         old = self._facts.get(step)
+        items = self._kept(items)
         if old is None or old[0] != key:
             results, state = _fold(items, {}, step, apply, context)
-            self._facts[step] = (key, (list(items), results, state))
+            self._facts[step] = (key, (items, results, state))
             return results, state
         old_items, old_results, old_state = old[1]  # type: ignore[misc]
-        head = _common_prefix(items, old_items)
-        tail = _common_suffix(items, old_items, head)
+        head, tail = self._span(items, old_items)
         state: dict = {}
         for result in old_results[:head]:
             apply(state, result)
@@ -201,8 +220,33 @@ class Lineage:
         else:
             rest, state = _fold(items[len(items) - tail :], state, step, apply, context)
             results = old_results[:head] + middle + rest
-        self._facts[step] = (key, (list(items), results, state))
+        self._facts[step] = (key, (items, results, state))
         return results, state
+
+    def _kept(self, items: Sequence[S]) -> tuple[S, ...]:
+        """A copy of `items` to keep (the caller's sequence may change), the same copy as the
+        last calls' when given one of the same sequences (held: its identity stays its own)."""
+        kept = self._kept_items.get(id(items))
+        if kept is not None and kept[0] is items:
+            return kept[1]
+        if len(self._kept_items) >= _KEPT_SEQUENCES:
+            self._kept_items.clear()
+        copy = tuple(items)
+        self._kept_items[id(items)] = (items, copy)
+        return copy
+
+    def _span(self, new: tuple, old: tuple) -> tuple[int, int]:
+        """How many items `new` and `old` (kept copies) share at their start and, after
+        that, at their end (the same objects): found once per pair."""
+        of, spans = self._spans
+        if of is not new:
+            spans = {}
+            self._spans = (new, spans)
+        found = spans.get(id(old))
+        if found is None or found[0] is not old:
+            head = _common_prefix(new, old)
+            found = spans[id(old)] = (old, head, _common_suffix(new, old, head))
+        return found[1], found[2]
 
 
 class _Holding:

@@ -190,7 +190,7 @@ class ModuleModel:
         self.key_facts = KeyFacts(self)
         self.staging = StagingFacts(self)
         self.unit_keys = UnitKeys(self)
-        units = [unit for unit in self.document.units if unit.tree is not None]
+        units = self.document.parsed_units
         sources = self.document.parsed_sources
         lineage = self.document.lineage
         imports = tuple(lineage.each_unit(_unit_import_bindings, sources))
@@ -207,24 +207,22 @@ class ModuleModel:
         self.summaries = lineage.each_unit(unit_summary, sources, self.aliases)
         self.functions, self.records, self.classes, self._source_of = {}, {}, {}, {}
         self._method_classes: dict[FunctionNode, ClassRecord] = {}
-        for unit, summary in zip(units, self.summaries, strict=True):
-            for record in summary.functions:
-                self.functions[record.path] = record
-                self.records[record.node] = record
-                self._source_of[record.node] = unit.source
-            for record in summary.classes:
-                self.classes[record.name] = record
-                self._source_of[record.node] = unit.source
-                for statement in record.node.body:
-                    if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef):
-                        self._method_classes[statement] = record
+        # Merged from each unit's own index (the last version's for the units an edit left
+        # alone), a dict update each: the same dicts, in the same order, as a pass over every
+        # record, which touched every summary and class body at each keystroke.
+        passed: set[str] = set()
+        indexes = lineage.each_unit(_unit_index, sources, self.aliases)
+        for source, index in zip(sources, indexes, strict=True):
+            if index is _NO_INDEX:
+                continue
+            self.functions.update(index.functions)
+            self.records.update(index.records)
+            self._source_of.update(dict.fromkeys(index.defined, source))
+            self.classes.update(index.classes)
+            self._method_classes.update(index.method_classes)
+            passed |= index.passed_names
         self.import_line = import_insertion_line(self.document)
-        self.classes_passed_to_calls = frozenset(
-            name
-            for summary in self.summaries
-            for name in summary.module_call_arguments
-            if name in self.classes
-        )
+        self.classes_passed_to_calls = frozenset(passed & self.classes.keys())
         self.module_globals.compute_globals(units)
         self.tracing.compute_trace(units)
         self.scopes.trace_settled()
@@ -325,7 +323,10 @@ class ModuleModel:
         needs `out_sharding=`."""
         if any(facts.explicit_meshes for facts in (self.external or {}).values()):
             return True
-        return any(names_explicit_meshes(unit.source) for unit in self.document.units)
+        # Asked at every edit (the unit keys hold it): the last version's answers for the
+        # units an edit left alone.
+        sources = self.document.parsed_sources
+        return any(self.document.lineage.each_unit(names_explicit_meshes, sources))
 
     @cached_property
     def nnx_objects(self) -> dict[tuple[str, str], str]:
@@ -690,6 +691,45 @@ class ModuleModel:
 
     def _wrapped_statics(self, function: FunctionNode) -> frozenset[str]:
         return self.staging._wrapped_statics(function)
+
+
+@dataclass(frozen=True, eq=False)
+class _UnitIndex:
+    """What one unit adds to the model's indexes (`ModuleModel.functions`, `records`,
+    `classes`, `_source_of`, `_method_classes`), in the order its records come, and the
+    names its module-level calls pass (`classes_passed_to_calls`). Not the parse: a memo
+    entry on it must not hold it."""
+
+    functions: dict[str, FunctionRecord]
+    records: dict[FunctionNode, FunctionRecord]
+    classes: dict[str, ClassRecord]
+    defined: tuple[ast.AST, ...]  # the functions', then the classes' nodes
+    method_classes: dict[FunctionNode, ClassRecord]
+    passed_names: frozenset[str]
+
+
+_NO_INDEX = _UnitIndex({}, {}, {}, (), {}, frozenset())
+
+
+@per_unit
+def _unit_index(source: UnitSource, aliases: Keyed[Resolver]) -> _UnitIndex:
+    summary = unit_summary(source, aliases)
+    if not summary.functions and not summary.classes and not summary.module_call_arguments:
+        return _NO_INDEX
+    method_classes = {
+        statement: record
+        for record in summary.classes
+        for statement in record.node.body
+        if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef)
+    }
+    return _UnitIndex(
+        {record.path: record for record in summary.functions},
+        {record.node: record for record in summary.functions},
+        {record.name: record for record in summary.classes},
+        (*(r.node for r in summary.functions), *(r.node for r in summary.classes)),
+        method_classes,
+        frozenset(summary.module_call_arguments),
+    )
 
 
 @per_unit

@@ -82,7 +82,7 @@ class ModuleGlobals(ModelFact):
         self._callees_read = set()
         bindings, kinds = lineage.fold(
             _top_level_bindings,
-            [unit.source for unit in units],
+            self.model.document.parsed_sources,
             _merge_bindings,
             aliases,
             imported,
@@ -150,7 +150,7 @@ class ModuleGlobals(ModelFact):
     def _compute_stable_globals(self, units: list[Unit], counts: dict[str, int]) -> None:
         values: dict[str, ast.expr] = {}
         key = []
-        sources = [unit.source for unit in units]
+        sources = self.model.document.parsed_sources
         assignments = self.model.document.lineage.each_unit(_single_assignments, sources)
         for unit, assigned in zip(units, assignments, strict=True):
             for name, value in assigned:
@@ -168,7 +168,7 @@ class ModuleGlobals(ModelFact):
         if not names:
             return {}
         found: dict[str, int] = {}
-        sources = [unit.source for unit in units]
+        sources = self.model.document.parsed_sources
         for loaded in self.model.document.lineage.each_unit(_loaded_words, sources):
             for name in loaded & names:
                 if name not in found:
@@ -197,7 +197,7 @@ class ModuleGlobals(ModelFact):
         seeds = [seed for seed in self.model.incoming if seed.globals_changed]
         if not seeds:
             return {}
-        units = [unit for unit in self.model.document.units if unit.tree is not None]
+        units = self.model.document.parsed_units
         imported = ImportedNames([s for u in units for s in u.tree.body], self.model.document.path)
         found: dict[str, set[str]] = {}
         for seed in seeds:
@@ -296,17 +296,17 @@ class ModuleGlobals(ModelFact):
     def _parsed_units(self) -> tuple[list[Unit], list[UnitSource]]:
         """The parsed units and their parses, one list for the model: what
         `Document.units_holding` is asked with (which units' words hold a name)."""
-        units = [unit for unit in self.model.document.units if unit.tree is not None]
-        return units, [unit.source for unit in units]
+        document = self.model.document
+        return document.parsed_units, document.parsed_sources
 
     @cached_property
     def shapes_by_unit(self) -> dict[int, tuple[tuple[str, KnownValue], ...]]:
-        units = [unit for unit in self.model.document.units if unit.tree is not None]
+        units = self.model.document.parsed_units
         untracked = self.global_writes
 
         results, _ = self.model.document.lineage.fold(
             _shapes_step,
-            [unit.source for unit in units],
+            self.model.document.parsed_sources,
             _apply_known,
             self.model.aliases,
             untracked,

@@ -415,7 +415,7 @@ class ModuleState:
         # No reference back to the model: it holds this object (a cycle only the cycle
         # collector frees), and copies of it share this object (`ModuleModel.of`).
         self._mutable_globals = model.mutable_globals
-        units = [unit for unit in model.document.units if unit.tree is not None]
+        units = model.document.parsed_units
         self._index = {id(unit.tree): index for index, unit in enumerate(units)}
         facts = tuple([_unit_facts(unit.source, model.aliases) for unit in units])
         # The same facts in the same order (a keystroke inside a function body): the same state.

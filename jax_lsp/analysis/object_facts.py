@@ -626,10 +626,9 @@ class ObjectFacts(ModelFact):
         `assigned_attributes`), "*" for any: only units whose text holds one of the names
         (or `setattr`) are walked."""
         found: set[str] = set()
-        for unit in self.model.document.units:
-            if unit.tree is None:
-                continue
-            words = unit.source.words()
+        units = self.model.document.parsed_units
+        # The words of the units an edit left alone: the last version's (asked at each edit).
+        for unit, words in zip(units, self.model.document.words_by_unit(), strict=True):
             if "setattr" not in words and words.isdisjoint(names):
                 continue
             written = {

@@ -650,11 +650,14 @@ class ProjectTraces:
         if "\r" in document.text:  # `^` of the pattern starts a line after "\n" only
             return self._names(file, document.text)
         found = [_module_word(file)]
-        for unit in document.units:
+        # The definitions of the units an edit left alone: the last version's.
+        units = document.units
+        defined = document.lineage.each_unit(_unit_definitions, [unit.source for unit in units])
+        for unit, names in zip(units, defined, strict=True):
             if unit.changed_text is not None:
                 found += _top_level_definitions(unit.changed_text)
                 continue
-            found += _unit_definitions(unit.source)
+            found += names
         return frozenset(found)
 
     def _imports_and_names(self, file: str, entry: _ModuleEntry) -> tuple[tuple, frozenset[str]]:

@@ -337,7 +337,7 @@ class References(ModelFact):
         jax.jit(env.step)`): the method, and how many leading parameters the object fixes
         (its `self`). Calls of the name run the method."""
         found: dict[str, tuple[FunctionNode, int]] = {}
-        units = [unit for unit in self.model.document.units if unit.tree is not None]
+        units = self.model.document.parsed_units
         for unit, summary in zip(units, self.model.summaries, strict=True):
             for application in summary.applications:
                 name = bound_method_alias(unit.tree, application)

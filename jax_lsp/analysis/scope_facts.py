@@ -304,7 +304,7 @@ class ScopeFacts(ModelFact):
         # the method and the reference as the calls of the name see it (`self` fixed).
         method_aliases: dict[str, tuple[FunctionNode, FunctionRef]] = {}
         found: dict[FunctionNode, frozenset[str]] = {}
-        units = [unit for unit in self.model.document.units if unit.tree is not None]
+        units = self.model.document.parsed_units
         for unit, summary in zip(units, self.model.summaries, strict=True):
             for application in summary.applications:
                 target = application.target
@@ -382,7 +382,7 @@ class ScopeFacts(ModelFact):
                 note(resolved[0], differentiated_params(application, *resolved))
         if not found:
             return found
-        units = [unit for unit in self.model.document.units if unit.tree is not None]
+        units = self.model.document.parsed_units
         call_sites = {
             call.node: (call, unit.start_line)
             for unit, summary in zip(units, self.model.summaries, strict=True)
@@ -493,20 +493,28 @@ class ScopeFacts(ModelFact):
     @cached_property
     def _call_sites(self) -> dict[ast.Call, tuple[CallSite, int]]:
         """Every call of the module, with the first line of its unit."""
-        units = [unit for unit in self.model.document.units if unit.tree is not None]
+        units = self.model.document.parsed_units
         return {
             call.node: (call, unit.start_line)
             for unit, summary in zip(units, self.model.summaries, strict=True)
             for call in summary.calls
         }
 
-    def _resolved_method(self, call: ast.Call) -> FunctionRecord | None:
+    @cached_property
+    def _unit_starts(self) -> dict[int, int]:
+        """The first line of each parsed unit, by the identity of its parse."""
+        return {id(unit.source): unit.start_line for unit in self.model.document.parsed_units}
+
+    def _resolved_method(
+        self, call: ast.Call, located: tuple[CallSite, int] | None = None
+    ) -> FunctionRecord | None:
         """The method of a class of the module a call through an object runs, when the model
         resolves it (`self.helper(x)`, a linen module's `model.apply(variables, x)`, a
-        TrainState's `state.apply_fn(variables, x)`: `__call__`)."""
+        TrainState's `state.apply_fn(variables, x)`: `__call__`). `located`: the call's site
+        and unit start, when known (else looked up among all calls of the module)."""
         if type(call.func) is not ast.Attribute:
             return None
-        located = self._call_sites.get(call)
+        located = located or self._call_sites.get(call)
         if located is None:
             return None
         site, unit_start = located
@@ -537,10 +545,19 @@ class ScopeFacts(ModelFact):
             info = self.context_of(node)
             entries = []
             if info is not None and info.abstract:
+                # Its calls' sites from its unit's summary, not from an index of every call of
+                # the module (asked at each edit, for each abstractly traced function).
+                home = self.model._source_of.get(node)
+                sites = _unit_call_sites(home, self.model.aliases) if home is not None else None
+                start = self._unit_starts.get(id(home), 0)
                 for call in walk_nodes(node):
                     if type(call) is not ast.Call or type(call.func) is not ast.Attribute:
                         continue
-                    record = self._resolved_method(call)
+                    if sites is None:
+                        record = self._resolved_method(call)
+                    else:
+                        site = sites.get(call)
+                        record = self._resolved_method(call, (site, start)) if site else None
                     if record is None:
                         continue
                     source = self.model._source_of[record.node]
@@ -598,6 +615,12 @@ class ScopeFacts(ModelFact):
         """How each lambda of the unit is traced: part of the keys of its cached kinds."""
         trace = self.model.tracing.trace
         return tuple([trace.get(node) for node in self.model._summary(source).lambdas])
+
+
+@per_unit
+def _unit_call_sites(source: UnitSource, aliases: Keyed[Resolver]) -> dict[ast.Call, CallSite]:
+    """The unit's calls (`UnitSummary.calls`) by their node."""
+    return {call.node: call for call in unit_summary(source, aliases).calls}
 
 
 @per_unit

@@ -163,7 +163,7 @@ class StagingFacts(ModelFact):
         """Unhashable module values and classes, instances, and wrapper parameters given
         unhashable values (read across statements by the JAX1001/JAX1002 rules): only in
         modules that jit."""
-        units = [unit for unit in self.model.document.units if unit.tree is not None]
+        units = self.model.document.parsed_units
         if not any(_mentions_staging(unit.source) for unit in units):
             return EMPTY_FACTS
         global_writes = self.model.module_globals.global_writes

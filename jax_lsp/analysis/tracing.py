@@ -470,7 +470,7 @@ class Tracing(ModelFact):
         """Calls that run `node` through a `jax.jit(node, ...)` made of it: at once
         (`jax.jit(f)(x)`) or through the name it is bound to (`fast = jax.jit(f)`, then
         `fast(x)`, in the scope that binds it; any scope for a module-level name)."""
-        units = [unit for unit in self.model.document.units if unit.tree is not None]
+        units = self.model.document.parsed_units
         for unit, summary in zip(units, self.model.summaries, strict=True):
             for application in summary.applications:
                 if application.spec.label != "jit" or type(application.node) is not ast.Call:
@@ -509,11 +509,11 @@ class Tracing(ModelFact):
         is defined in traced code."""
         found: set[FunctionNode] = set()
         qualname = self.model.resolver.qualname
-        units = [unit for unit in self.model.document.units if unit.tree is not None]
-        # Only the units whose text names one of the calls, not every call of the module
-        # (`calls_by_name`): this fact is asked again at every edit.
-        for unit, summary in zip(units, self.model.summaries, strict=True):
-            if _HOST_CALLBACK_CALLS.isdisjoint(unit.source.words()):
+        units = self.model.document.parsed_units
+        # Only the units whose text names one of the calls: asked at every edit.
+        words = self.model.document.words_by_unit()  # the last version's for most units
+        for unit, summary, unit_words in zip(units, self.model.summaries, words, strict=True):
+            if _HOST_CALLBACK_CALLS.isdisjoint(unit_words):
                 continue
             unit_start = unit.start_line
             for site in summary.calls:
@@ -556,7 +556,7 @@ class Tracing(ModelFact):
     ) -> dict[str, list[tuple[FunctionNode | None, ast.Call, FunctionRef, UnitSource, int]]]:
         """Every call of the module, by the last part of the name it calls (`f`, `self.f`)."""
         found: dict[str, list] = {}
-        units = [unit for unit in self.model.document.units if unit.tree is not None]
+        units = self.model.document.parsed_units
         for unit, summary in zip(units, self.model.summaries, strict=True):
             for call in summary.calls:
                 site = (call.caller, call.node, call.callee, unit.source, unit.start_line)
@@ -589,7 +589,7 @@ class Tracing(ModelFact):
             for name, node in summary.transformed_lambdas
             if node in lambdas and name in self.model.module_globals.stable_globals
         }
-        units = [unit for unit in self.model.document.units if unit.tree is not None]
+        units = self.model.document.parsed_units
         for unit, summary in zip(units, self.model.summaries, strict=True):
             for call in summary.calls:
                 site = (call.caller, call.node, call.callee, unit.source)
@@ -683,7 +683,7 @@ class Tracing(ModelFact):
         """Each function path's definitions in document order: (first line, node). Gathered
         when a name is first resolved: a module whose edits resolve nothing never pays it."""
         definitions: dict[str, list[tuple[int, FunctionNode]]] = {}
-        units = [unit for unit in self.model.document.units if unit.tree is not None]
+        units = self.model.document.parsed_units
         for unit, summary in zip(units, self.model.summaries, strict=True):
             for record in summary.functions:
                 start = unit.start_line + record.node.lineno
@@ -701,7 +701,7 @@ class Tracing(ModelFact):
         """Where each lambda is written (its unit's start and parse): a lambda reached through
         a name (`jax.jit(model.apply)` of `model = hk.transform(lambda x: ...)`) lives in the
         unit of that binding, not in the unit applying the transformation."""
-        units = [unit for unit in self.model.document.units if unit.tree is not None]
+        units = self.model.document.parsed_units
         return {
             node: (unit.start_line, unit.source)
             for unit, summary in zip(units, self.model.summaries, strict=True)
@@ -938,7 +938,7 @@ class Tracing(ModelFact):
         maker = self.model.references.definition(seed.function, None)
         if maker is None or isinstance(maker, ast.Lambda):
             return
-        units = [unit for unit in self.model.document.units if unit.tree is not None]
+        units = self.model.document.parsed_units
         calls: dict[FunctionNode | None, list[tuple[CallSite, int]]] = {}
         for unit, summary in zip(units, self.model.summaries, strict=True):
             for call in summary.calls:

@@ -159,7 +159,7 @@ class Wrappers:
             if isinstance(parent, ast.FunctionDef) and _returns_only(parent, owner.name):
                 factories[parent] = owner
         names = {node.name for node in [*owners, *factories]}
-        units = [unit for unit in model.document.units if unit.tree is not None]
+        units = model.document.parsed_units
         for unit, summary in zip(units, model.summaries, strict=True):
             for decorator, decorated, enclosing in summary.decorations:
                 called = decorator.func if isinstance(decorator, ast.Call) else decorator
