@@ -929,10 +929,10 @@ class Document:
         units an edit left alone (`Lineage.each_unit`)."""
         return self.lineage.each_unit(_unit_words, self.parsed_sources)
 
-    def units_holding(self, sources: list[UnitSource], word: str) -> list[int]:
-        """The indices of the parses `sources` (this version's `parsed_sources`, in one list
-        the caller asks every word with) among whose words `word` is (`Lineage.holding`)."""
-        return self.lineage.holding(_unit_words, sources, word)
+    def units_holding(self, word: str) -> list[int]:
+        """The indices in `parsed_units` of the units whose words hold `word`
+        (`Lineage.holding`: the edited units looked in, the others' answers carried over)."""
+        return self.lineage.holding(_unit_words, self.parsed_sources, word)
 
 
 def _own_parses(units: list[Unit]) -> list[Unit]:

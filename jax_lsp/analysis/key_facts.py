@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping
 from functools import cached_property, partial
 
 from jax_lsp.analysis.attributes import ANY_ATTRIBUTE
-from jax_lsp.analysis.document import Unit, UnitSource
+from jax_lsp.analysis.document import UnitSource
 from jax_lsp.analysis.external import ExternalFacts
 from jax_lsp.analysis.imported_key_holders import imported_object_key_draws
 from jax_lsp.analysis.imports import Resolver
@@ -348,7 +348,8 @@ class KeyFacts(ModelFact):
                     *{name.partition(".")[0] for name in draws},
                     *free_draws,
                 )
-                for unit, drawing in zip(self._parsed_units, self._drawing, strict=True):
+                units = self.model.document.parsed_units
+                for unit, drawing in zip(units, self._drawing, strict=True):
                     text = unit.source.text
                     # A unit that neither samples nor names a tracked key or a key helper
                     # cannot change what matters of the state: skip it.
@@ -525,14 +526,9 @@ class KeyFacts(ModelFact):
         module_key_reuses asks it of every unit on each edit."""
         return _names_any(source, names)
 
-    @cached_property
-    def _parsed_units(self) -> list[Unit]:
-        """The units with a parse, in order."""
-        return self.model.document.parsed_units
-
     @property
     def _sources(self) -> list[UnitSource]:
-        """The parses of `_parsed_units`."""
+        """The parses of the units that have one (`Document.parsed_units`)."""
         return self.model.document.parsed_sources
 
     @cached_property

@@ -143,12 +143,14 @@ class Lineage:
         so that a word costs the units an edit changed and those that hold it, not a look-up
         in every unit's words. `sources` is the caller's list for one model (its identity
         tells a new model's list from the last)."""
-        kept = self._holding.get(words)
-        if kept is None or kept.sources is not sources:
-            kept = self._holding[words] = _Holding(sources, kept)
-        found = kept.found.get(word)
+        units = self._kept(sources)
+        held = self._holding.get(words)
+        if held is None or held.sources is not units:
+            span = self._span(units, held.sources) if held is not None else (0, 0)
+            held = self._holding[words] = _Holding(units, held, *span)
+        found = held.found.get(word)
         if found is None:
-            found = kept.found[word] = kept.find(words, word)
+            found = held.found[word] = held.find(words, word)
         return found
 
     def reuse_while(
@@ -255,17 +257,15 @@ class _Holding:
 
     __slots__ = ("found", "head", "previous", "shift", "sources", "tail")
 
-    def __init__(self, sources: list, previous: _Holding | None) -> None:
+    def __init__(self, sources: tuple, previous: _Holding | None, head: int, tail: int) -> None:
         self.sources = sources
         self.found: dict[str, list[int]] = {}
         # The last list's answers (only those: they are not carried further) and how many
-        # units before and after the edited ones the two lists share.
+        # units before and after the edited ones the two lists share (`Lineage._span`).
         self.previous = previous.found if previous is not None else None
-        if previous is not None:
-            self.head = _common_prefix(sources, previous.sources)
-            self.tail = _common_suffix(sources, previous.sources, self.head)
-            # indices past the shared head move with the edited units' count
-            self.shift = len(sources) - len(previous.sources)
+        self.head, self.tail = head, tail
+        # indices past the shared head move with the edited units' count
+        self.shift = len(sources) - len(previous.sources) if previous is not None else 0
 
     def find(self, words: Callable, word: str) -> list[int]:
         sources, previous = self.sources, self.previous

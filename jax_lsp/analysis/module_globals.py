@@ -276,11 +276,12 @@ class ModuleGlobals(ModelFact):
         memo = self._uses
         if name not in memo:
             aliases = self.model.aliases
-            units, sources = self._parsed_units
+            document = self.model.document
+            units, sources = document.parsed_units, document.parsed_sources
             memo[name] = tuple(
                 [
                     (call, function, units[index].start_line)
-                    for index in self.model.document.units_holding(sources, name)
+                    for index in document.units_holding(name)
                     for call, function in module_uses(
                         name, _unit_uses(sources[index], aliases).get(name, ())
                     )
@@ -291,13 +292,6 @@ class ModuleGlobals(ModelFact):
     @cached_property
     def _uses(self) -> dict[str, tuple]:
         return {}
-
-    @cached_property
-    def _parsed_units(self) -> tuple[list[Unit], list[UnitSource]]:
-        """The parsed units and their parses, one list for the model: what
-        `Document.units_holding` is asked with (which units' words hold a name)."""
-        document = self.model.document
-        return document.parsed_units, document.parsed_sources
 
     @cached_property
     def shapes_by_unit(self) -> dict[int, tuple[tuple[str, KnownValue], ...]]:
@@ -342,8 +336,7 @@ class ModuleGlobals(ModelFact):
         # Every spelling of an initializer factory passes through the word `initializers` (in
         # the call, or in the import binding its name): a module without it makes none, and
         # a keystroke there skips gathering the top-level values (asked on every edit).
-        sources = self._parsed_units[1]
-        if not self.model.document.units_holding(sources, "initializers"):
+        if not self.model.document.units_holding("initializers"):
             return frozenset()
         return self.model.document.lineage.reuse(
             _initializer_globals, self.model.aliases, self.top_level_values
