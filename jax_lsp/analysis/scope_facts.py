@@ -75,7 +75,7 @@ class ScopeFacts(ModelFact):
         # scope_kinds's answers by function once the trace is settled (None while it grows): every
         # part of their keys is then fixed for this model, and the rules ask again and again.
         self.settled_scopes: dict[FunctionNode, ScopeKinds] | None = None
-        # `_scope_inputs` of the functions enclosing others, once the trace is settled.
+        # `_scope_inputs` of the functions asked about, once the trace is settled.
         self._settled_inputs: dict[FunctionNode, tuple] = {}
 
     def trace_settled(self) -> None:
@@ -176,6 +176,16 @@ class ScopeFacts(ModelFact):
         return _interpret_scope(self.model._source_of[node], *self._scope_inputs(node))
 
     def _scope_inputs(self, node: FunctionNode) -> tuple:
+        """What `_interpret_scope` reads of the model for `node`, kept once the trace is
+        settled (a function's inputs are also its nested functions' outer scope's)."""
+        if self.settled_scopes is None:
+            return self._gather_scope_inputs(node)
+        inputs = self._settled_inputs.get(node)
+        if inputs is None:
+            inputs = self._settled_inputs[node] = self._gather_scope_inputs(node)
+        return inputs
+
+    def _gather_scope_inputs(self, node: FunctionNode) -> tuple:
         """What `_interpret_scope` reads of the model for `node`: the facts of each function
         of its chain (outermost first) and the unit's view of the module."""
         chain = [*self.model.enclosing_chain(node), node]
@@ -196,11 +206,7 @@ class ScopeFacts(ModelFact):
         info = links[-1][1]
         if len(chain) > 1:  # the names of the scope around it, as its own inputs give them
             around = chain[-2]
-            inputs = self._settled_inputs.get(around) if self.settled_scopes is not None else None
-            if inputs is None:
-                inputs = self._scope_inputs(around)
-                if self.settled_scopes is not None:
-                    self._settled_inputs[around] = inputs
+            inputs = self._scope_inputs(around)
             # From the inputs in hand (a memo hit): `scope_kinds(around)` would find them
             # again, and so each function around it, doubling the work at each level.
             around_kinds = _interpret_scope(self.model._source_of[around], *inputs)

@@ -49,6 +49,7 @@ class _ApiChangeRule(Rule):
     # name of the table is met (its metadata costs an import at start-up).
     target_setting: ClassVar[str | None] = None
     node_types = (ast.Attribute, ast.ImportFrom, ast.Import)
+    attribute_names = LAST_PARTS  # the last part of each name of the table
     _variants: ClassVar[dict[tuple[type, str], type[Rule]]] = {}
 
     @classmethod
@@ -65,8 +66,8 @@ class _ApiChangeRule(Rule):
         return variant
 
     def check(self, node: ast.AST, ctx: RuleContext) -> Iterable[Finding]:
-        # Not a generator: most attributes are no name of the table, and leave here without
-        # the cost of making one.
+        # Not a generator: an attribute of another name or not read (without the walker's
+        # `attribute_names`, most attributes) leaves here without the cost of making one.
         if isinstance(node, ast.Attribute):
             if node.attr not in LAST_PARTS or not isinstance(node.ctx, ast.Load):
                 return ()

@@ -198,6 +198,9 @@ class Rule:
     # import stack as st`: "stack"; `x.astype(...)`: "astype"). The walker hands it no other
     # call (nor one of a callee that is no name: `f(a)(b)`). None: every call.
     call_names: ClassVar[frozenset[str] | None] = None
+    # For a rule on `Attribute` nodes: the attribute names it can act on (`x.at`: "at"). The
+    # walker hands it no other attribute. None: every attribute.
+    attribute_names: ClassVar[frozenset[str] | None] = None
     # Where the rule can find anything: None (anywhere), "traced" (inside traced code) or
     # "abstract" (where values are abstract tracers). The walker calls it nowhere else.
     needs_trace: ClassVar[str | None] = None

@@ -181,14 +181,16 @@ def _dispatch(rules: Sequence[type[Rule]], chosen: Callable[[type[Rule]], bool])
 
 # Node type -> the rules that look at it: their codes and places in the analysis's list of rules.
 _Table = dict[type[ast.AST], tuple[tuple[str, int], ...]]
-# A table's rules on `Call` nodes by the name a call ends with (`Rule.call_names`), for the
-# names some rule declares; and the rules that take every call, for any other name.
-_CallTable = tuple[dict[str, tuple[tuple[str, int], ...]], tuple[tuple[str, int], ...]]
+# A table's rules on `Call` nodes by the name a call ends with (`Rule.call_names`), or on
+# `Attribute` nodes by the attribute's name (`Rule.attribute_names`), for the names some rule
+# declares; and the rules that take every such node, for any other name.
+_NameTable = tuple[dict[str, tuple[tuple[str, int], ...]], tuple[tuple[str, int], ...]]
 
 
-def _call_table(rules: Sequence[type[Rule]], table: _Table) -> _CallTable:
-    entries = table.get(ast.Call, ())
-    declared = [rules[index].call_names for _, index in entries]
+def _name_table(rules: Sequence[type[Rule]], table: _Table, node_type: type[ast.AST]) -> _NameTable:
+    entries = table.get(node_type, ())
+    declaration = "call_names" if node_type is ast.Call else "attribute_names"
+    declared = [getattr(rules[index], declaration) for _, index in entries]
     every = tuple(entry for entry, names in zip(entries, declared, strict=True) if names is None)
     by_name = {
         name: tuple(
@@ -234,7 +236,11 @@ class _RuleLayout:
             rules, lambda r: r.needs_trace is None or r.fails_in_eager_shard_map
         )
         self.calls_by_scope = {
-            scope: _call_table(rules, table) for scope, table in self.by_scope.items()
+            scope: _name_table(rules, table, ast.Call) for scope, table in self.by_scope.items()
+        }
+        self.attributes_by_scope = {
+            scope: _name_table(rules, table, ast.Attribute)
+            for scope, table in self.by_scope.items()
         }
         # Marker nodes (Load, Add, ...) are skipped unless a rule asks for them.
         wants_markers = not MARKER_NODE_TYPES.isdisjoint(self.by_scope["abstract"])
@@ -253,6 +259,7 @@ class _RuleTables:
         self.checks = [_prefiltered(instance) for instance in instances]
         self.by_scope = layout.by_scope
         self.calls_by_scope = layout.calls_by_scope
+        self.attributes_by_scope = layout.attributes_by_scope
         self.getters = layout.getters
         self.leaves = layout.leaves
 
@@ -312,9 +319,11 @@ class _Walker:
         self.ctx.unit_text = unit.text
         self._tables = tables.by_scope
         self._call_tables = tables.calls_by_scope
+        self._attribute_tables = tables.attributes_by_scope
         self._checks = tables.checks
         self.dispatch = self._tables[None]
         self.call_dispatch = self._call_tables[None]
+        self.attribute_dispatch = self._attribute_tables[None]
         self.getters = tables.getters
         self.leaves = tables.leaves
         self.findings: list[Finding] = []
@@ -330,14 +339,20 @@ class _Walker:
         node_type = type(node)
         dispatch = self.dispatch
         rules = dispatch.get(node_type)
-        if rules and node_type is ast.Call:
-            # Only the rules that may act on a call of this name (most calls: few rules).
-            by_name, every = self.call_dispatch
-            if by_name:
-                called = _called_name(node.func, self.ctx.resolvers[-1])  # type: ignore[attr-defined]
-                rules = by_name.get(called, every) if called is not None else every
         if rules:
-            self._check(node, rules)
+            if node_type is ast.Call:
+                # Only the rules that may act on a call of this name (most calls: few rules).
+                by_name, every = self.call_dispatch
+                if by_name:
+                    called = _called_name(node.func, self.ctx.resolvers[-1])  # type: ignore[attr-defined]
+                    rules = by_name.get(called, every) if called is not None else every
+            elif node_type is ast.Attribute:
+                # Only the rules that may act on an attribute of this name (most: none).
+                by_name, every = self.attribute_dispatch
+                if by_name:
+                    rules = by_name.get(node.attr, every)  # type: ignore[attr-defined]
+            if rules:
+                self._check(node, rules)
         if node_type in _SCOPE_OR_CLASS_TYPES:
             self._visit_scope(node)
             return
@@ -498,6 +513,7 @@ class _Walker:
             scope = "abstract" if trace.abstract else "traced"
         self.dispatch = self._tables[scope]
         self.call_dispatch = self._call_tables[scope]
+        self.attribute_dispatch = self._attribute_tables[scope]
 
 
 def _evaluated_at_definition(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):

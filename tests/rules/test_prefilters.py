@@ -1,5 +1,6 @@
 """What a rule declares it can act on, applied by the runner before `check`: the names its calls
-end with (`Rule.call_names`) and the words the lines of a node must spell (`Rule.prefilter`),
+end with (`Rule.call_names`), the names of the attributes it looks at (`Rule.attribute_names`)
+and the words the lines of a node must spell (`Rule.prefilter`),
 or, for a part of its check, the words that part needs (`prefiltered`). A rule's findings are
 the same without each declaration, on every documented example and fixture, and under an
 import alias."""
@@ -20,6 +21,7 @@ from jax_lsp.findings import Finding
 
 FIXTURES = Path(__file__).parent.parent / "fixtures"
 CALLING = [rule for rule in ALL_RULES if rule.call_names is not None]
+NAMING_ATTRIBUTES = [rule for rule in ALL_RULES if rule.attribute_names is not None]
 PREFILTERED = [rule for rule in ALL_RULES if rule.prefilter is not None]
 
 
@@ -48,6 +50,7 @@ EACH_FILTER = [
 ]
 DECLARATIONS = (
     [(rule, "call_names") for rule in CALLING]
+    + [(rule, "attribute_names") for rule in NAMING_ATTRIBUTES]
     + [(rule, "prefilter") for rule in PREFILTERED]
     + EACH_FILTER
     + PARTS
@@ -55,7 +58,7 @@ DECLARATIONS = (
 
 
 def _undeclared(rule: type[Rule], declaration: str) -> type[Rule]:
-    if declaration in ("call_names", "prefilter"):
+    if declaration in ("call_names", "attribute_names", "prefilter"):
         return type(rule.__name__, (rule,), {declaration: None})
     if declaration.startswith("prefilter["):
         index = int(declaration[len("prefilter[") : -1])
@@ -80,6 +83,8 @@ def _findings(source: str, rules: list[type[Rule]]) -> list[tuple]:
 def test_some_rules_declare_their_calls_or_words() -> None:
     assert {rule.code for rule in CALLING} >= {"JAX501", "JAX902", "JAX903"}
     assert all(ast.Call in rule.node_types for rule in CALLING)
+    assert {rule.code for rule in NAMING_ATTRIBUTES} >= {"JAX1101", "JAX1102"}
+    assert all(ast.Attribute in rule.node_types for rule in NAMING_ATTRIBUTES)
     assert {rule.code for rule in PREFILTERED} >= {"JAX203", "JAX301", "JAX602"}
     for rule in PREFILTERED:
         for spelled in _filters(rule):
