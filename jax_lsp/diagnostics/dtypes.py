@@ -268,6 +268,9 @@ class Float64WithoutX64(Rule):
 
     def check(self, node: ast.AST, ctx: RuleContext) -> Iterable[Finding]:
         if not isinstance(node, ast.Call):
+            args = node.args  # type: ignore[attr-defined]
+            if not args.defaults and not args.kw_defaults:
+                return ()  # most functions have no default to look at
             return self._defaults(node, ctx)  # type: ignore[arg-type]
         # Not a generator: most calls ask for no 64-bit dtype, and leave here without the
         # cost of making one.

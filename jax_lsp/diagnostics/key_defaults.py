@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 from jax_lsp.analysis.nodes import walk_once
 from jax_lsp.codeactions.key_default import require_key_fix
@@ -76,8 +76,16 @@ class KeyInDefaultArgument(Rule):
         ),
     )
 
-    def check(self, node: ast.AST, ctx: RuleContext) -> Iterator[Finding]:
+    def check(self, node: ast.AST, ctx: RuleContext) -> Iterable[Finding]:
         assert isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+        # Not a generator: most functions have no default, and leave without making one.
+        if not node.args.defaults and not node.args.kw_defaults:
+            return ()
+        return self._defaults(node, ctx)
+
+    def _defaults(
+        self, node: ast.FunctionDef | ast.AsyncFunctionDef, ctx: RuleContext
+    ) -> Iterator[Finding]:
         arguments = node.args
         positional = [*arguments.posonlyargs, *arguments.args]
         pairs = list(

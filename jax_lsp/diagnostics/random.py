@@ -332,8 +332,25 @@ def _held_object_key(
 
 
 def _module_reuses(node: ast.AST, ctx: RuleContext) -> object:
-    """The key reuses the model found in the unit's top-level code, across units."""
+    """The key reuses the model found in the unit's top-level code, across units: none where
+    that code calls nothing (the model's key flow is not asked, for the whole module)."""
+    if not _calls_at_top_level(node):  # type: ignore[arg-type]
+        return None
     return ctx.model.module_key_reuses.get(ctx.unit_start)
+
+
+_DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+
+
+def _calls_at_top_level(unit: ast.Module) -> bool:
+    """Does the unit's top-level code make a call, where a key may be consumed? The key flow
+    of module-level code walks the decorators of a definition, not its body."""
+    for statement in unit.body:
+        parts = statement.decorator_list if isinstance(statement, _DEFINITIONS) else (statement,)
+        for part in parts:
+            if any(type(node) is ast.Call for node in walk_nodes(part)):
+                return True
+    return False
 
 
 # A unit's top-level code draws with a sampler, or the model found reuses in it.
