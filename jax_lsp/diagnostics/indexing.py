@@ -569,12 +569,10 @@ class ConstantOutOfBounds(Rule):
         # Only a subscript, a `take` call or a walrus matters below, and each is spelled in
         # the expression's lines: most expressions are skipped on their text (a comment or a
         # string naming one only costs the walk).
-        words = self._walk_words
-        if not any(
-            word in line
-            for line in ctx.code_lines[expr.lineno - 1 : expr.end_lineno]  # type: ignore[index]
-            for word in words
-        ):
+        lines, first, last = ctx.code_lines, expr.lineno - 1, expr.end_lineno
+        # Joined when several (no word holds a line break: they spell one where a line does).
+        text = lines[first] if last == first + 1 else "\n".join(lines[first:last])  # type: ignore
+        if not any(map(text.__contains__, self._walk_words)):
             return
         # (node, parent, grandparent): `x.at[i].set(v)` is recognised from `x.at[i]` upwards.
         stack: list[tuple[ast.AST, ast.AST | None, ast.AST | None]] = [(expr, None, None)]

@@ -344,7 +344,8 @@ class _Walker:
                 # Only the rules that may act on a call of this name (most calls: few rules).
                 by_name, every = self.call_dispatch
                 if by_name:
-                    called = _called_name(node.func, self.ctx.resolvers[-1])  # type: ignore[attr-defined]
+                    func = node.func  # type: ignore[attr-defined]
+                    called = _called_name(func, self.ctx.resolvers[-1])
                     rules = by_name.get(called, every) if called is not None else every
             elif node_type is ast.Attribute:
                 # Only the rules that may act on an attribute of this name (most: none).
