@@ -40,7 +40,7 @@ from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.local_key_helpers import local_key_role
 from jax_lsp.analysis.model import local_imports
 from jax_lsp.analysis.names import binds_locally, local_names
-from jax_lsp.analysis.nodes import walk_nodes
+from jax_lsp.analysis.nodes import child_nodes, walk_nodes
 from jax_lsp.analysis.text import document_span
 from jax_lsp.analysis.traced import all_params
 from jax_lsp.codeactions.key_split import SplitFixer
@@ -345,11 +345,17 @@ _DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 def _calls_at_top_level(unit: ast.Module) -> bool:
     """Does the unit's top-level code make a call, where a key may be consumed? The key flow
     of module-level code walks the decorators of a definition, not its body."""
+    stack: list[ast.AST] = []
     for statement in unit.body:
-        parts = statement.decorator_list if isinstance(statement, _DEFINITIONS) else (statement,)
-        for part in parts:
-            if any(type(node) is ast.Call for node in walk_nodes(part)):
-                return True
+        if isinstance(statement, _DEFINITIONS):
+            stack.extend(statement.decorator_list)
+        else:
+            stack.append(statement)
+    while stack:  # depth first, to the first call
+        node = stack.pop()
+        if type(node) is ast.Call:
+            return True
+        stack.extend(child_nodes(node))
     return False
 
 
