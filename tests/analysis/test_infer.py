@@ -561,6 +561,31 @@ def test_check_shares_a_modules_model_with_its_importers(workspace: Path):
     assert second.findings == fresh_codes(importer, workspace / "c.py")
 
 
+def test_check_reads_a_modules_file_once_unless_its_analysis_finds_it_written(
+    workspace: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """In one `check` run (`trust_files`) an imported module's file is looked at once, not at
+    each importer; a module that `--fix` rewrote is analysed again with its new text, and
+    the importers after it read that text."""
+    settings = Settings()
+    shared = Workspace(str(workspace))
+    shared.trust_files()
+    stamps: list[Path | None] = []
+    file_stamp = infer.file_stamp
+    monkeypatch.setattr(infer, "file_stamp", lambda file: stamps.append(file) or file_stamp(file))
+    importer = "from mypkg.ops import make_state\n\nx = make_state()\nx[0] = 1\n"
+    first = check_source(importer, str(workspace / "b.py"), settings, shared).findings
+    assert [f.code for f in first] == ["JAX201"]  # an in-place update of a JAX array
+    ops = workspace / "mypkg" / "ops.py"
+    looked_at = stamps.count(ops)
+    check_source(importer, str(workspace / "c.py"), settings, shared)
+    assert stamps.count(ops) == looked_at  # trusted: not looked at again
+    fixed = OPS.replace("return jnp.zeros(3)", "return np.zeros(3)")
+    ops.write_text(fixed)  # what `--fix` does before it analyses the fixed text
+    check_source(fixed, str(ops), settings, shared)
+    assert check_source(importer, str(workspace / "d.py"), settings, shared).findings == []
+
+
 def test_check_parses_a_module_once_for_its_importers_and_itself(workspace: Path):
     """A module whose facts are read from its parse alone (it only re-exports) is analysed on
     that parse; a module analysed with facts of other modules (so its model is not the one
