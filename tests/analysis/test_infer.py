@@ -903,3 +903,21 @@ def test_a_parameter_annotated_with_an_imported_container_alias_is_a_container(t
     document, facts, _ = facts_of(tmp_path, "gm/transformer.py", model)
     assert facts["config.Cache"].container_form == "dict"
     assert [c for c in codes(document, facts) if c[0] == "JAX702"] == [("JAX702", 17)]
+
+
+@hypothesis_settings(max_examples=500, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(["x", "class", "_a1", "é", " ", "\t", "\n", "\r\n", ":", "=", "==", "#"]),
+        max_size=16,
+    ).map("".join)
+)
+def test_line_start_definitions_are_the_multiline_patterns(text: str):
+    """The names lines start assigning or defining as a class, found after a newline put
+    before the text, are those the multiline `^` patterns find."""
+    entry = infer._ModuleEntry(None, {}, document=Document(text, "<mod>"))
+    expected = {
+        *re.findall(r"^(\w+)[ \t]*[:=]", text, re.MULTILINE),
+        *re.findall(r"^class[ \t]+(\w+)", text, re.MULTILINE),
+    }
+    assert ModuleFactsCache().line_start_definitions(Path("mod.py"), entry) == expected
