@@ -94,6 +94,7 @@ class Workspace:
         project's file index is read once."""
         self._traces.fresh_seconds = float("inf")
         self._modules.model_lines = _BATCH_MODEL_LINES
+        self._modules.trusted = True
 
     def files_changed(self, paths: list[str]) -> None:
         """The files at `paths` changed on disk, or were made or removed (the editor's file

@@ -390,13 +390,17 @@ class ForeignTraces(ModelFact):
                 if head not in imported:
                     continue
                 arguments = [*call.node.args, *(keyword.value for keyword in call.node.keywords)]
-                if not arguments or (caller is not None and binds_locally(head, caller)):
+                if not arguments:
                     continue
                 scope = CallerScope(self.model, caller)
                 if not any(
                     is_boolean(argument, scope) or boolean_keys(argument, scope, frozenset())
                     for argument in arguments
                 ):
+                    continue
+                # After the arguments (a boolean among them is rare): the caller's own names
+                # are found by a walk of all of it, the first time they are asked.
+                if caller is not None and binds_locally(head, caller):
                     continue
                 resolved = self._untraced_callee(call, unit.start_line)
                 if resolved is None:

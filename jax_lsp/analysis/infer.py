@@ -72,9 +72,14 @@ _MAX_MODEL_LINES = 20_000  # lines of imported modules whose models are kept
 # Lines of the models analysed last (`ModuleFactsCache.offer`) kept in case a module imports
 # them: apart from the imported modules' models, so that they never push those out.
 _MAX_OFFERED_LINES = 20_000
+# `_ModuleEntry.checked` of an entry whose file must be read again (`ModuleFactsCache.expire`).
+_EXPIRED = float("-inf")
 _WORD = re.compile(r"\w+")
-_LINE_START_ASSIGNMENT = re.compile(r"^(\w+)[ \t]*[:=]", re.MULTILINE)
-_LINE_START_CLASS = re.compile(r"^class[ \t]+(\w+)", re.MULTILINE)
+# Searched in the text after a newline put before it: a literal first character is skipped
+# to, where a multiline `^` is tried at every character (seven times slower). Possessive: no
+# part gives back what it took, as none could let the rest match.
+_LINE_START_ASSIGNMENT = re.compile(r"\n(\w++)[ \t]*+[:=]")
+_LINE_START_CLASS = re.compile(r"\nclass[ \t]++(\w++)")
 _IMPORT = re.compile(r"\bimport\b")
 # A comment, unless a quote comes before it on its line (import statements hold no strings).
 _COMMENT = re.compile(r"^([^'\"#\n]*)#[^\n]*", re.MULTILINE)
@@ -385,6 +390,10 @@ class ModuleFactsCache:
         # Bumped whenever a module's entry is made (a module read first, or at a new version):
         # what was confirmed against the entries holds while it stands.
         self.generation = 0
+        # The files do not change but by the analyses offered (one `check` run, whose --fix
+        # writes the file it analyses): a file's stamp is read once, and again only when
+        # `offer` finds it changed.
+        self.trusted = False
 
     @property
     def reads_open_documents(self) -> bool:
@@ -412,6 +421,9 @@ class ModuleFactsCache:
             return
         kept = model.document if model.external or model.x64_setting else model
         file = self._real_file(path)
+        known = self._entries.get(file) if self.trusted else None
+        if known is not None and known.stamp != file_stamp(file):
+            known.checked = _EXPIRED  # written since it was read (`check --fix`)
         self._offered_lines -= _lines(self._offered.pop(file, None))
         self._offered[file] = kept
         self._offered_lines += _lines(kept)
@@ -450,6 +462,8 @@ class ModuleFactsCache:
         open document is always compared)."""
         text = self._open_text(str(file)) if self._open_text else None
         entry = self._entries.get(file)
+        if text is None and entry is not None and self.trusted and entry.checked > _EXPIRED:
+            return entry
         now = time.monotonic()
         if text is None and entry is not None and now - entry.checked < trust_seconds:
             return entry
@@ -470,7 +484,7 @@ class ModuleFactsCache:
         for file in {Path(path) for path in paths} | {Path(real_file(path)) for path in paths}:
             entry = self._entries.get(file)
             if entry is not None:
-                entry.checked = float("-inf")
+                entry.checked = _EXPIRED
         self.generation += 1  # what was confirmed against the entries is asked again
 
     def model(self, file: Path, entry: _ModuleEntry) -> ModuleModel | None:
@@ -582,9 +596,9 @@ class ModuleFactsCache:
         defining as a class: a superset of those its top-level statements assign or define,
         read without a parse (memoised with its version)."""
         if entry.line_start_definitions is None:
-            text = self._known_text(file, entry)
+            lines = "\n" + self._known_text(file, entry)
             entry.line_start_definitions = frozenset(
-                [*_LINE_START_ASSIGNMENT.findall(text), *_LINE_START_CLASS.findall(text)]
+                [*_LINE_START_ASSIGNMENT.findall(lines), *_LINE_START_CLASS.findall(lines)]
             )
         return entry.line_start_definitions
 

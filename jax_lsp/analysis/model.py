@@ -116,6 +116,8 @@ class ModuleModel:
     # Classes of the module passed to some module-level call (maybe a PyTree registration).
     classes_passed_to_calls: frozenset[str] = field(init=False)
     _source_of: dict[ast.AST, UnitSource] = field(init=False, repr=False)
+    # `enclosing_chain` by node, worked out once per model (its records never change).
+    _chains: dict[ast.AST, list[FunctionNode]] = field(init=False, repr=False)
     _x64: X64Facts | None = field(init=False, default=None, repr=False)
     _bindings_key: int = field(init=False, repr=False)  # alias_key without external facts
     _generation: object = field(init=False, repr=False)
@@ -206,6 +208,7 @@ class ModuleModel:
         # `_summary` of each unit.
         self.summaries = lineage.each_unit(unit_summary, sources, self.aliases)
         self.functions, self.records, self.classes, self._source_of = {}, {}, {}, {}
+        self._chains = {}
         self._method_classes: dict[FunctionNode, ClassRecord] = {}
         # Merged from each unit's own index (the last version's for the units an edit left
         # alone), a dict update each: the same dicts, in the same order, as a pass over every
@@ -357,12 +360,18 @@ class ModuleModel:
     # -- scopes and 64-bit mode --------------------------------------------------------------------
     @keyed
     def enclosing_chain(self, node: ast.AST) -> list[FunctionNode]:
-        chain = []
-        record = self.records.get(node)
-        while record is not None and record.parent is not None:
-            chain.append(record.parent)
-            record = self.records.get(record.parent)
-        return list(reversed(chain))
+        """The functions `node` is defined in, outermost first (the callers' to read, not to
+        change: the model keeps it, as each function's context and scope inputs ask for it
+        again and again)."""
+        chain = self._chains.get(node)
+        if chain is None:
+            chain = []
+            record = self.records.get(node)
+            while record is not None and record.parent is not None:
+                chain.append(record.parent)
+                record = self.records.get(record.parent)
+            chain = self._chains[node] = list(reversed(chain))
+        return chain
 
     @at_document_lines
     @property

@@ -91,11 +91,22 @@ _TRANSFORM_WORDS = re.compile(
 # What a module outside any trace may tell the functions of other modules it calls: a call of
 # a capitalised name (`Cell(key, 3)`) may construct an object, whose class it tells; a
 # comparison, `~`, or a spelling of `bool` may make a boolean array (`mask = x > 0`).
-_MAY_PASS = re.compile(r"\b[A-Z]\w*\(|[<>~]|[!=]=|\bbool")
+_CAPITALISED_CALL = re.compile(r"\b[A-Z]\w*+\(")
+_BOOL = re.compile(r"\bbool")
 
 
 def _may_pass_objects(text: str) -> bool:
-    return _MAY_PASS.search(text) is not None
+    # Each spelling searched apart, the characters by `in`: one pattern of all of them was
+    # tried at every character of a text where none comes early (six times slower).
+    return (
+        "<" in text
+        or ">" in text
+        or "~" in text
+        or "==" in text
+        or "!=" in text
+        or _BOOL.search(text) is not None
+        or _CAPITALISED_CALL.search(text) is not None
+    )
 
 
 class WorkspaceForeign(ForeignDefinitions):

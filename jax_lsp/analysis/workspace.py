@@ -191,9 +191,36 @@ def module_file(module: str, roots: tuple[Path, ...]) -> Path | None:
     for root in roots:
         base = os.path.join(root, *parts)
         for candidate in (base + ".py", os.path.join(base, "__init__.py")):
-            if os.path.isfile(candidate):
+            if _may_be_file(candidate) and os.path.isfile(candidate):
                 return Path(candidate)
     return None
+
+
+def _may_be_file(path: str) -> bool:
+    """While the file system is trusted (`file_system_trusted`: one `check` run), False when
+    the listing of the path's folder lacks its name (or there is no such folder): most
+    candidates of `module_file` are not there (each module is looked for under every search
+    root, as a file and as a package), and one listing of a folder answers for all its
+    candidates, where each `os.path.isfile` cost a system call. True otherwise, or when the
+    folder cannot be listed: `os.path.isfile` then tells. (In the editor a file made since
+    the folder was listed must be found: each candidate is asked.)"""
+    if not math.isinf(_FRESH_SECONDS):
+        return True
+    folder, name = os.path.split(path)
+    names = _folder_names(folder)
+    return names is None or name in names
+
+
+@_recently_asked
+def _folder_names(folder: str) -> frozenset[str] | None:
+    """The names in `folder`: empty if there is no such folder; None if it cannot be
+    listed otherwise (a folder that may be searched but not read)."""
+    try:
+        return frozenset(os.listdir(folder))
+    except (FileNotFoundError, NotADirectoryError):
+        return frozenset()
+    except OSError:
+        return None
 
 
 def read_disk(path: str) -> str | None:

@@ -561,6 +561,31 @@ def test_check_shares_a_modules_model_with_its_importers(workspace: Path):
     assert second.findings == fresh_codes(importer, workspace / "c.py")
 
 
+def test_check_reads_a_modules_file_once_unless_its_analysis_finds_it_written(
+    workspace: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """In one `check` run (`trust_files`) an imported module's file is looked at once, not at
+    each importer; a module that `--fix` rewrote is analysed again with its new text, and
+    the importers after it read that text."""
+    settings = Settings()
+    shared = Workspace(str(workspace))
+    shared.trust_files()
+    stamps: list[Path | None] = []
+    file_stamp = infer.file_stamp
+    monkeypatch.setattr(infer, "file_stamp", lambda file: stamps.append(file) or file_stamp(file))
+    importer = "from mypkg.ops import make_state\n\nx = make_state()\nx[0] = 1\n"
+    first = check_source(importer, str(workspace / "b.py"), settings, shared).findings
+    assert [f.code for f in first] == ["JAX201"]  # an in-place update of a JAX array
+    ops = workspace / "mypkg" / "ops.py"
+    looked_at = stamps.count(ops)
+    check_source(importer, str(workspace / "c.py"), settings, shared)
+    assert stamps.count(ops) == looked_at  # trusted: not looked at again
+    fixed = OPS.replace("return jnp.zeros(3)", "return np.zeros(3)")
+    ops.write_text(fixed)  # what `--fix` does before it analyses the fixed text
+    check_source(fixed, str(ops), settings, shared)
+    assert check_source(importer, str(workspace / "d.py"), settings, shared).findings == []
+
+
 def test_check_parses_a_module_once_for_its_importers_and_itself(workspace: Path):
     """A module whose facts are read from its parse alone (it only re-exports) is analysed on
     that parse; a module analysed with facts of other modules (so its model is not the one
@@ -878,3 +903,21 @@ def test_a_parameter_annotated_with_an_imported_container_alias_is_a_container(t
     document, facts, _ = facts_of(tmp_path, "gm/transformer.py", model)
     assert facts["config.Cache"].container_form == "dict"
     assert [c for c in codes(document, facts) if c[0] == "JAX702"] == [("JAX702", 17)]
+
+
+@hypothesis_settings(max_examples=500, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(["x", "class", "_a1", "é", " ", "\t", "\n", "\r\n", ":", "=", "==", "#"]),
+        max_size=16,
+    ).map("".join)
+)
+def test_line_start_definitions_are_the_multiline_patterns(text: str):
+    """The names lines start assigning or defining as a class, found after a newline put
+    before the text, are those the multiline `^` patterns find."""
+    entry = infer._ModuleEntry(None, {}, document=Document(text, "<mod>"))
+    expected = {
+        *re.findall(r"^(\w+)[ \t]*[:=]", text, re.MULTILINE),
+        *re.findall(r"^class[ \t]+(\w+)", text, re.MULTILINE),
+    }
+    assert ModuleFactsCache().line_start_definitions(Path("mod.py"), entry) == expected

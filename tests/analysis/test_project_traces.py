@@ -3,9 +3,15 @@ code in another, checked in their own file. Each case is a small project written
 
 from __future__ import annotations
 
+import re
 import textwrap
 from pathlib import Path
 
+from hypothesis import given
+from hypothesis import settings as hypothesis_settings
+from hypothesis import strategies as st
+
+from jax_lsp.analysis import project
 from jax_lsp.analysis.project import ProjectTraces
 from jax_lsp.config import Settings, load_settings
 from jax_lsp.engine import check_source, traces_given
@@ -558,3 +564,16 @@ def test_a_root_given_after_the_workspace_is_made_reaches_the_importers_it_holds
         (7, "JAX101"),
         (8, "JAX201"),
     ]
+
+
+@hypothesis_settings(max_examples=500, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(["A", "b", "Cell", "(", " ", "<", ">", "~", "=", "!", "bool", "_", "é"]),
+        max_size=12,
+    ).map("".join)
+)
+def test_may_pass_objects_is_the_one_pattern(text: str):
+    """The spellings searched one by one answer as the one pattern of all of them did."""
+    pattern = re.compile(r"\b[A-Z]\w*\(|[<>~]|[!=]=|\bbool")
+    assert project._may_pass_objects(text) == (pattern.search(text) is not None)
