@@ -132,6 +132,21 @@ def test_modules_are_analysed_after_their_importers(tmp_path):
     assert [Path(file).name for file in order] == ["train.py", "helpers.py", "deeper.py"]
 
 
+def test_modules_linked_by_imports_are_one_group(tmp_path):
+    # `check` gives each worker whole groups: an unrelated module is a group of its own.
+    lone = "import jax\n\n\ndef noise(key):\n    return jax.random.normal(key)\n"
+    write(tmp_path, {"train.py": TRAIN, "helpers.py": HELPERS, "deeper.py": DEEPER})
+    (tmp_path / "lone.py").write_text(lone)
+    names = ["deeper.py", "lone.py", "train.py", "helpers.py"]
+    groups = Workspace(str(tmp_path)).linked_groups([str(tmp_path / n) for n in names])
+    assert {Path(file).name: group for file, group in groups.items()} == {
+        "deeper.py": 0,
+        "lone.py": 1,
+        "train.py": 0,
+        "helpers.py": 0,
+    }
+
+
 def test_imports_read_ahead_elsewhere_give_the_same_importers(tmp_path):
     # `check` reads the project's import statements on its workers: a file changed since it
     # was read there is read again here.
