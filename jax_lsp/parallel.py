@@ -335,7 +335,7 @@ class Workers:
         if not self.started:
             order, runs = share_out(weights, keys, self.jobs)
         else:
-            order, runs = self._by_owner(items, weights, keys)
+            order, runs = self._by_owner(items, weights, groups)
         ordered = [items[i] for i in order]
         ordered_weights = [weights[i] for i in order]
         starts = group_starts([keys[i] for i in order], runs)
@@ -355,20 +355,38 @@ class Workers:
         return results
 
     def _by_owner(
-        self, items: Sequence[Item], weights: Sequence[float], groups: Sequence[Hashable]
+        self,
+        items: Sequence[Item],
+        weights: Sequence[float],
+        groups: Sequence[Hashable] | None,
     ) -> tuple[list[int], list[tuple[int, int]]]:
         """The items ordered so that each live worker's run holds those it did before, in their
-        order (and the items none of them did, shared out by weight and group): the positions
-        in `items`, and each worker's run (empty for a dead worker)."""
+        order, with the rest of their groups (a group whose items several workers did goes
+        whole to the one that did most: its items' results depend on each other, as `check`'s
+        modules on the traces they give each other); the items none of them did are shared
+        out by weight and group. The positions in `items`, and each worker's run (empty for a
+        dead worker)."""
         alive = set(self._alive)
+        owners = [self._owners.get(item) for item in items]
+        owners = [owner if owner in alive else None for owner in owners]
+        if groups is not None:
+            done_by: dict[Hashable, dict[int, float]] = {}
+            for group, owner, weight in zip(groups, owners, weights, strict=True):
+                if owner is not None:
+                    votes = done_by.setdefault(group, {})
+                    votes[owner] = votes.get(owner, 0.0) + weight
+            most = {
+                group: max(sorted(votes), key=votes.__getitem__) for group, votes in done_by.items()
+            }
+            owners = [most.get(group) for group in groups]
         mine: dict[int, list[int]] = {worker: [] for worker in self._alive}
         unowned: list[int] = []
-        for index, item in enumerate(items):
-            owner = self._owners.get(item)
-            (mine[owner] if owner in alive else unowned).append(index)
+        for index, owner in enumerate(owners):
+            (mine[owner] if owner is not None else unowned).append(index)
         if unowned:
+            keys = groups if groups is not None else [0] * len(items)
             shared, shares = share_out(
-                [weights[i] for i in unowned], [groups[i] for i in unowned], len(self._alive)
+                [weights[i] for i in unowned], [keys[i] for i in unowned], len(self._alive)
             )
             for worker, (start, end) in zip(self._alive, shares, strict=True):
                 mine[worker] += [unowned[i] for i in shared[start:end]]

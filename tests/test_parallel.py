@@ -134,6 +134,18 @@ def test_a_later_batch_goes_to_the_worker_that_did_each_item():
     assert second == [first[i] for i in again]  # each item where it was done before
 
 
+def test_a_later_batch_gives_each_group_whole_to_the_worker_that_did_most_of_it():
+    workers = Workers(2)
+    workers._alive = [0, 1]
+    workers._owners = {"a1": 0, "a2": 1, "a3": 1, "b1": 0, "c1": 1}
+    items = ["a1", "b1", "a2", "new", "a3", "c1", "b2"]
+    groups = ["a", "b", "a", "d", "a", "c", "b"]
+    order, runs = workers._by_owner(items, [1] * 7, groups)
+    mine = [[items[i] for i in order[front:back]] for front, back in runs]
+    # a to worker 1 (two of its three), b where b1 was done; the new group d to the lighter.
+    assert mine == [["b1", "b2", "new"], ["a1", "a2", "a3", "c1"]]
+
+
 def test_a_worker_dead_in_one_batch_leaves_the_next_to_the_others():
     items = list(range(20))
     with Workers(2) as workers:
