@@ -305,13 +305,26 @@ def _analyse(
 
 
 def _map_reads(workers: Workers, read: Callable[[str], object], paths: list[str]) -> list:
-    # Each file alike: a file's size is one more system call here, and the workers share
-    # out what is left of their runs at the end.
-    return workers.map(read, paths, [1] * len(paths), _unread)
+    # Several files an item: an item costs a claim, a message and a wake-up of this process,
+    # more than reading a file's imports does. As many items as files up to `_READ_ITEMS`
+    # (more than the threshold: the workers start for as many files as before). Each file
+    # alike: a file's size is one more system call here, and the workers share out what is
+    # left of their runs at the end.
+    size = max(1, len(paths) // _READ_ITEMS)
+    batches = [tuple(paths[start : start + size]) for start in range(0, len(paths), size)]
+    found = workers.map(partial(_read_each, read), batches, list(map(len, batches)), _unread)
+    return [result for batch in found for result in batch]
 
 
-def _unread(path: str, reason: str) -> None:
-    return None  # read again where it is asked for
+_READ_ITEMS = 2 * _PARALLEL_THRESHOLD
+
+
+def _read_each(read: Callable[[str], object], paths: tuple[str, ...]) -> list:
+    return [read(path) for path in paths]
+
+
+def _unread(paths: tuple[str, ...], reason: str) -> list[None]:
+    return [None] * len(paths)  # read again where they are asked for
 
 
 def _serially(
