@@ -306,10 +306,10 @@ def _analyse(
 
 def _map_reads(workers: Workers, read: Callable[[str], object], paths: list[str]) -> list:
     # Several files an item: an item costs a claim, a message and a wake-up of this process,
-    # more than reading a file's imports does. As many items as files up to `_READ_ITEMS`
-    # (more than the threshold: the workers start for as many files as before). Each file
-    # alike: a file's size is one more system call here, and the workers share out what is
-    # left of their runs at the end.
+    # more than reading a file's imports does. One file an item below `_READ_ITEMS` files,
+    # at least that many items above (more than the threshold: the workers start for as
+    # many files as before). Each file alike: a file's size is one more system call here,
+    # and the workers share out what is left of their runs at the end.
     size = max(1, len(paths) // _READ_ITEMS)
     batches = [tuple(paths[start : start + size]) for start in range(0, len(paths), size)]
     found = workers.map(partial(_read_each, read), batches, list(map(len, batches)), _unread)
