@@ -258,15 +258,20 @@ def _check_paths(
         # imports on the workers (which start with that batch), in this process if few.
         workspace.read_ahead(files, partial(_map_reads, workers))
         pending = workspace.importers_first([*files, *workspace.tracing_files(files)])
+        # Each worker is given whole groups of modules linked by imports: the modules a module
+        # imports, read for its analysis, are then mostly its worker's own, read once.
+        groups = workspace.linked_groups(pending) if workers.jobs > 1 else {}
         while pending:
-            for result in _analyse(pending, settings, None, unsafe, workers, rounds, reported):
+            analysed = _analyse(pending, settings, None, unsafe, workers, rounds, reported, groups)
+            for result in analysed:
                 rounds.record(result.path, result.gives, result.given)
                 if result.path in reported:
                     results[result.path] = result
             pending = workspace.importers_first(rounds.to_redo())
         if fix:
             fixable = [path for path in files if any(f.fix for f in results[path].findings)]
-            for result in _analyse(fixable, settings, fix, unsafe, workers, rounds, reported):
+            fixed = _analyse(fixable, settings, fix, unsafe, workers, rounds, reported, groups)
+            for result in fixed:
                 results[result.path] = result
     return [results[path] for path in files]
 
@@ -279,27 +284,47 @@ def _analyse(
     workers: Workers,
     rounds: TraceRounds,
     reported: set[str],
+    groups: dict[str, int],
 ) -> list[FileResult]:
     """`check_file` of each file in their order, on `workers` once there are enough files
-    (a module done before goes to the worker that did it). Each process records into its
-    own view of `rounds` as it goes; `rounds` itself learns from the results."""
+    (a module done before goes to the worker that did it; the others by their `groups`).
+    Each process records into its own view of `rounds` as it goes; `rounds` itself learns
+    from the results."""
     check = partial(check_file, settings=settings, fix=fix, unsafe=unsafe, rounds=rounds.view())
-    # Contiguous runs of this order: a package's modules (which import each other) go to the
-    # same worker, which sees the traces its modules give before the modules they reach.
+    # Each worker keeps this order within its groups: it sees the traces its modules give
+    # before the modules they reach.
     items = [(path, path in reported) for path in files]
     return workers.map(
-        partial(_check_item, check), items, [_size(p) for p in files], _lost_item, _serially
+        partial(_check_item, check),
+        items,
+        [_size(p) for p in files],
+        _lost_item,
+        _serially,
+        [groups.get(path, -1) for path in files],
     )
 
 
 def _map_reads(workers: Workers, read: Callable[[str], object], paths: list[str]) -> list:
-    # Each file alike: a file's size is one more system call here, and the workers share
-    # out what is left of their runs at the end.
-    return workers.map(read, paths, [1] * len(paths), _unread)
+    # Several files an item: an item costs a claim, a message and a wake-up of this process,
+    # more than reading a file's imports does. One file an item below `_READ_ITEMS` files,
+    # at least that many items above (more than the threshold: the workers start for as
+    # many files as before). Each file alike: a file's size is one more system call here,
+    # and the workers share out what is left of their runs at the end.
+    size = max(1, len(paths) // _READ_ITEMS)
+    batches = [tuple(paths[start : start + size]) for start in range(0, len(paths), size)]
+    found = workers.map(partial(_read_each, read), batches, list(map(len, batches)), _unread)
+    return [result for batch in found for result in batch]
 
 
-def _unread(path: str, reason: str) -> None:
-    return None  # read again where it is asked for
+_READ_ITEMS = 2 * _PARALLEL_THRESHOLD
+
+
+def _read_each(read: Callable[[str], object], paths: tuple[str, ...]) -> list:
+    return [read(path) for path in paths]
+
+
+def _unread(paths: tuple[str, ...], reason: str) -> list[None]:
+    return [None] * len(paths)  # read again where they are asked for
 
 
 def _serially(

@@ -1,18 +1,21 @@
-"""Work spread over processes for `check`, with locality: each worker is given a contiguous
-run of the (path-sorted) items and works through it from the front, so the modules of one
-package stay in one process, whose parse cache and cross-module models then serve them all.
-A worker whose run is done takes items from the end of the run with the most work left.
+"""Work spread over processes for `check`, with locality: each worker is given a run of the
+items and works through it from the front. Items may come in groups (the modules linked by
+imports), each kept whole in one run where the balance allows, so the modules of one project
+stay in one process, whose parse cache and cross-module models then serve them all. A worker
+whose run is done takes over the back half of the run with the most work left, cut where a
+group starts if one does there.
 """
 
 from __future__ import annotations
 
+import bisect
 import contextlib
 import gc
 import itertools
 import multiprocessing
 import os
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from multiprocessing.connection import Connection, wait
 from typing import Any, TypeVar
 
@@ -80,22 +83,92 @@ def split_runs(weights: Sequence[float], parts: int) -> list[tuple[int, int]]:
     return list(itertools.pairwise(bounds))
 
 
+def share_out(
+    weights: Sequence[float], groups: Sequence[Hashable], parts: int
+) -> tuple[list[int], list[tuple[int, int]]]:
+    """The items (their positions) ordered in `parts` runs of about equal total weight, and
+    each run (a half-open range of that order). The items of a group (same key in `groups`)
+    stay together, in their order, in one run: the heaviest groups first, each to the run
+    with the least weight so far; a group heavier than the room left there is cut (its first
+    items there, the rest to the next lightest run)."""
+    members: dict[Hashable, list[int]] = {}
+    for index, group in enumerate(groups):
+        members.setdefault(group, []).append(index)
+    if len(members) <= 1:
+        return list(range(len(weights))), split_runs(weights, parts)
+    total = sum(weights)
+    share = total / parts if parts else 0.0
+    slack = share / 50  # a group this much over the room left is placed whole all the same
+    runs: list[list[int]] = [[] for _ in range(parts)]
+    loads = [0.0] * parts
+    heaviest_first = sorted(members.values(), key=lambda m: -sum(weights[i] for i in m))
+    for member in heaviest_first:
+        left = member
+        while left:
+            part = min(range(parts), key=loads.__getitem__)
+            room = share - loads[part]
+            weight = sum(weights[i] for i in left)
+            if weight <= room + slack or room <= 0:
+                runs[part] += left
+                loads[part] += weight
+                break
+            taken, reached = 0, 0.0
+            while taken < len(left) and reached + weights[left[taken]] <= room:
+                reached += weights[left[taken]]
+                taken += 1
+            taken = max(taken, 1)
+            runs[part] += left[:taken]
+            loads[part] += sum(weights[i] for i in left[:taken])
+            left = left[taken:]
+    order = [index for run in runs for index in run]
+    bounds = list(itertools.accumulate([0] + [len(run) for run in runs]))
+    return order, list(itertools.pairwise(bounds))
+
+
+def group_starts(groups: Sequence[Hashable], runs: list[tuple[int, int]]) -> list[int]:
+    """The positions (of the ordered items' `groups`) where a group or a run starts."""
+    starts = {front for front, back in runs if front < back}
+    starts.update(i for i in range(1, len(groups)) if groups[i] != groups[i - 1])
+    return sorted(starts)
+
+
 class _Claims:
     """Which items are still to do, shared by the workers: per worker its run's next item
     (`front`) and the end of what is left of it (`back`), and the item it is working on."""
 
-    def __init__(self, context: Any, runs: list[tuple[int, int]], weights: Sequence[float]):
+    def __init__(
+        self,
+        context: Any,
+        runs: list[tuple[int, int]],
+        weights: Sequence[float],
+        starts: Sequence[int] = (),
+    ):
         self._lock = context.Lock()
         self._ends = context.Array("q", [end for run in runs for end in run], lock=False)
         self._current = context.Array("q", [-1] * len(runs), lock=False)
-        self.set_weights(weights)
+        self.set_weights(weights, starts)
 
-    def set_weights(self, weights: Sequence[float]) -> None:
-        """The weights of a new batch's items (each process keeps its own copy)."""
+    def set_weights(self, weights: Sequence[float], starts: Sequence[int] = ()) -> None:
+        """The weights of a new batch's items, and where its groups start (sorted positions):
+        each process keeps its own copy."""
         prefix = [0.0]
         for weight in weights:
             prefix.append(prefix[-1] + weight)
         self._prefix = prefix  # left-over work of a run: prefix[back] - prefix[front]
+        self._starts = list(starts)
+
+    def _cut(self, front: int, back: int) -> int:
+        """Where a worker taking over part of the run left from `front` to `back` starts: at
+        the group start nearest the middle of the work left, if a group starts there; else in
+        the middle (at least the last item)."""
+        prefix = self._prefix
+        middle = (prefix[front] + prefix[back]) / 2
+        starts = self._starts[bisect.bisect_left(self._starts, front) :]
+        starts = starts[: bisect.bisect_left(starts, back)]
+        if starts:
+            return min(reversed(starts), key=lambda start: abs(prefix[start] - middle))
+        cut = bisect.bisect_left(prefix, middle, front + 1, back)
+        return min(cut, back - 1)
 
     def set_runs(self, runs: list[tuple[int, int]]) -> None:
         """Each worker's run of a new batch (while no worker claims)."""
@@ -121,9 +194,11 @@ class _Claims:
             if front >= back:
                 self._current[worker] = -1
                 return None
-            ends[2 * victim + 1] = back - 1
-            self._current[worker] = back - 1
-            return back - 1
+            cut = self._cut(front, back)
+            ends[2 * victim + 1] = cut
+            ends[2 * worker], ends[2 * worker + 1] = cut + 1, back
+            self._current[worker] = cut
+            return cut
 
     def current(self, worker: int) -> int:
         with self._lock:
@@ -171,8 +246,9 @@ def _work(
     working_directory: str,
 ) -> None:
     """Do the items `claims` gives this worker, then wait for the next batch (a function, its
-    items and their weights, from `orders`) or the end (None). The parses and models made for
-    one batch serve the next: `check`'s later rounds analyse again modules analysed before."""
+    items, their weights and where their groups start, from `orders`) or the end (None).
+    The parses and models made for one batch serve the next: `check`'s later rounds analyse
+    again modules analysed before."""
     os.chdir(working_directory)  # a spawned worker was started elsewhere (see above)
     parent = os.getppid()
     try:
@@ -197,8 +273,8 @@ def _work(
             order = orders.recv()
             if order is None:
                 return
-            function, items, weights = order
-            claims.set_weights(weights)
+            function, items, weights, starts = order
+            claims.set_weights(weights, starts)
     except (KeyboardInterrupt, EOFError, BrokenPipeError):
         pass
 
@@ -237,14 +313,16 @@ class Workers:
         weights: Sequence[float],
         lost: Callable[[Item, str], Result],
         serially: Callable[[Callable[[Item], Result], Sequence[Item]], list[Result]] | None = None,
+        groups: Sequence[Hashable] | None = None,
     ) -> list[Result]:
         """`[function(item) for item in items]`, on the workers once started (`function` must
         be picklable: a module-level function or a partial of one; it should not raise). An
-        item done before goes to the worker that did it; the rest in contiguous runs of about
-        equal weight. An item whose worker died while on it gets `lost(item, reason)`; the
-        other workers finish the dead worker's run. Before the workers are started, a batch
-        of fewer items than the threshold runs in this process (through `serially`, if
-        given)."""
+        item done before goes to the worker that did it; the rest in runs of about equal
+        weight, each of `groups`' groups (a key per item; none: the items in one group) whole
+        in one run where the balance allows, in their order. An item whose worker died while
+        on it gets `lost(item, reason)`; the other workers finish the dead worker's run.
+        Before the workers are started, a batch of fewer items than the threshold runs in
+        this process (through `serially`, if given)."""
         if self.started and not self._alive:
             self.close()  # every worker died: this batch starts afresh
         if not self.started and (self.jobs <= 1 or len(items) < self._threshold):
@@ -253,20 +331,23 @@ class Workers:
             return [function(item) for item in items]
         if not items:
             return []
+        keys: Sequence[Hashable] = groups if groups is not None else [0] * len(items)
         if not self.started:
-            order = list(range(len(items)))
-            runs = split_runs(weights, self.jobs)
-            self._start(function, items, runs, weights)
+            order, runs = share_out(weights, keys, self.jobs)
         else:
-            order, runs = self._by_owner(items, weights)
-            ordered = [items[i] for i in order]
-            ordered_weights = [weights[i] for i in order]
+            order, runs = self._by_owner(items, weights, groups)
+        ordered = [items[i] for i in order]
+        ordered_weights = [weights[i] for i in order]
+        starts = group_starts([keys[i] for i in order], runs)
+        if not self.started:
+            self._start(function, ordered, runs, ordered_weights, starts)
+        else:
             self._claims.set_runs(runs)  # type: ignore[union-attr]
-            self._claims.set_weights(ordered_weights)  # type: ignore[union-attr]
+            self._claims.set_weights(ordered_weights, starts)  # type: ignore[union-attr]
             for worker in self._alive:
                 # A worker that died is seen below, as the end of its results.
                 with contextlib.suppress(OSError):
-                    self._orders[worker].send((function, ordered, ordered_weights))
+                    self._orders[worker].send((function, ordered, ordered_weights, starts))
         done = self._collect([items[i] for i in order], lost)
         results: list[Any] = [None] * len(items)
         for position, index in enumerate(order):
@@ -274,21 +355,41 @@ class Workers:
         return results
 
     def _by_owner(
-        self, items: Sequence[Item], weights: Sequence[float]
+        self,
+        items: Sequence[Item],
+        weights: Sequence[float],
+        groups: Sequence[Hashable] | None,
     ) -> tuple[list[int], list[tuple[int, int]]]:
         """The items ordered so that each live worker's run holds those it did before, in their
-        order (and the items none of them did, split by weight): the positions in `items`, and
-        each worker's run (empty for a dead worker)."""
+        order, with the rest of their groups (a group whose items several workers did goes
+        whole to the one that did most: its items' results depend on each other, as `check`'s
+        modules on the traces they give each other); the items none of them did are shared
+        out by weight and group. The positions in `items`, and each worker's run (empty for a
+        dead worker)."""
         alive = set(self._alive)
+        owners = [self._owners.get(item) for item in items]
+        owners = [owner if owner in alive else None for owner in owners]
+        if groups is not None:
+            done_by: dict[Hashable, dict[int, float]] = {}
+            for group, owner, weight in zip(groups, owners, weights, strict=True):
+                if owner is not None:
+                    votes = done_by.setdefault(group, {})
+                    votes[owner] = votes.get(owner, 0.0) + weight
+            most = {
+                group: max(sorted(votes), key=votes.__getitem__) for group, votes in done_by.items()
+            }
+            owners = [most.get(group) for group in groups]
         mine: dict[int, list[int]] = {worker: [] for worker in self._alive}
         unowned: list[int] = []
-        for index, item in enumerate(items):
-            owner = self._owners.get(item)
-            (mine[owner] if owner in alive else unowned).append(index)
+        for index, owner in enumerate(owners):
+            (mine[owner] if owner is not None else unowned).append(index)
         if unowned:
-            shares = split_runs([weights[i] for i in unowned], len(self._alive))
+            keys = groups if groups is not None else [0] * len(items)
+            shared, shares = share_out(
+                [weights[i] for i in unowned], [keys[i] for i in unowned], len(self._alive)
+            )
             for worker, (start, end) in zip(self._alive, shares, strict=True):
-                mine[worker] += unowned[start:end]
+                mine[worker] += [unowned[i] for i in shared[start:end]]
         order: list[int] = []
         runs = [(0, 0)] * self.jobs
         for worker in self._alive:
@@ -302,12 +403,13 @@ class Workers:
         items: Sequence[Item],
         runs: list[tuple[int, int]],
         weights: Sequence[float],
+        starts: Sequence[int],
     ) -> None:
         context = multiprocessing.get_context(_start_method())
         here = os.getcwd()
         with _started_outside_the_working_directory(context.get_start_method()):
             # The claims' lock starts multiprocessing's resource tracker where it spawns.
-            claims = self._claims = _Claims(context, runs, weights)
+            claims = self._claims = _Claims(context, runs, weights, starts)
             for worker in range(self.jobs):
                 # Each pipe made just before its worker starts, and the worker's ends closed
                 # here at once: no other worker inherits them, so a worker's results end

@@ -130,6 +130,11 @@ class Workspace:
         where the imports allow (see `ProjectTraces.importers_first`)."""
         return self._traces.importers_first(files)
 
+    def linked_groups(self, files: list[str]) -> dict[str, int]:
+        """Each of `files` -> the number of its group of files linked by imports (see
+        `ProjectTraces.linked_groups`): `check` gives each worker whole groups."""
+        return self._traces.linked_groups(files)
+
     def outgoing(self, model: ModuleModel) -> dict[str, tuple[IncomingTrace, ...]]:
         """The traces the module's traced code gives functions of other project modules, by
         their file."""

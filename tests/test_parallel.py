@@ -3,12 +3,20 @@ the item it was on; workers kept for later batches do again what they did before
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import time
 
 import pytest
 
-from jax_lsp.parallel import Workers, map_with_locality, split_runs
+from jax_lsp.parallel import (
+    Workers,
+    _Claims,
+    group_starts,
+    map_with_locality,
+    share_out,
+    split_runs,
+)
 
 
 def _square(value: int) -> int:
@@ -38,11 +46,60 @@ def test_runs_are_contiguous_and_balanced_by_weight(weights, parts, runs):
     assert split_runs(weights, parts) == runs
 
 
+def test_groups_stay_whole_in_one_run_heaviest_first_to_the_lightest():
+    groups = ["a", "b", "a", "c", "b", "a"]
+    weights = [2, 3, 2, 1, 3, 2]
+    order, runs = share_out(weights, groups, 2)
+    # a (6) to the first run, b (6) to the second, then c (1) to the first: each in its order.
+    assert [order[front:back] for front, back in runs] == [[0, 2, 5, 3], [1, 4]]
+
+
+def test_a_group_heavier_than_a_share_is_cut_in_its_order():
+    order, runs = share_out([1] * 6 + [2], ["big"] * 6 + ["small"], 2)
+    # big (6) is more than half of 8: its first four items fill one run.
+    assert [order[front:back] for front, back in runs] == [[0, 1, 2, 3], [4, 5, 6]]
+
+
+def test_items_without_groups_are_split_in_contiguous_runs():
+    assert share_out([1] * 10, [0] * 10, 2) == (list(range(10)), [(0, 5), (5, 10)])
+
+
+def test_a_worker_done_takes_over_whole_groups_then_half_of_one():
+    runs = [(0, 0), (0, 8)]
+    groups = ["a"] * 4 + ["b"] * 2 + ["c"] * 2
+    claims = _Claims(multiprocessing.get_context(), runs, [1] * 8, group_starts(groups, runs))
+    assert claims.claim(1) == 0  # the second worker starts its run
+    assert claims.claim(0) == 4  # the first takes b and c over, whole: half of what is left
+    assert claims.claim(0) == 5
+    assert [claims.claim(1) for _ in range(3)] == [1, 2, 3]
+    assert claims.claim(1) == 6  # the second takes c back, whole
+    assert claims.claim(0) == 7  # no group starts in what is left: its back half
+    assert claims.claim(0) is None
+    assert claims.claim(1) is None
+
+
+def test_a_worker_done_takes_over_the_back_half_of_a_group():
+    runs = [(0, 0), (0, 8)]
+    claims = _Claims(multiprocessing.get_context(), runs, [1] * 8, group_starts([0] * 8, runs))
+    assert claims.claim(1) == 0
+    assert [claims.claim(0) for _ in range(3)] == [5, 6, 7]
+    assert [claims.claim(1) for _ in range(4)] == [1, 2, 3, 4]
+
+
 @pytest.mark.parametrize("jobs", [2, 3, 8])
 def test_every_item_is_done_once_and_in_order(jobs: int):
     items = list(range(40))
     weights = [1 + (i % 7) for i in items]
     assert map_with_locality(_square, items, weights, jobs, _lost) == [i * i for i in items]
+
+
+def test_grouped_items_are_each_done_once_and_in_order():
+    items = list(range(60))
+    with Workers(3) as workers:
+        done = workers.map(
+            _square, items, [1 + i % 5 for i in items], _lost, None, [i % 4 for i in items]
+        )
+    assert done == [i * i for i in items]
 
 
 def test_a_dead_worker_loses_only_its_item():
@@ -75,6 +132,18 @@ def test_a_later_batch_goes_to_the_worker_that_did_each_item():
         again = [done[len(done) // 2] for done in by_worker.values()]
         second = workers.map(_slow_pid, again, [1] * len(again), _lost)
     assert second == [first[i] for i in again]  # each item where it was done before
+
+
+def test_a_later_batch_gives_each_group_whole_to_the_worker_that_did_most_of_it():
+    workers = Workers(2)
+    workers._alive = [0, 1]
+    workers._owners = {"a1": 0, "a2": 1, "a3": 1, "b1": 0, "c1": 1}
+    items = ["a1", "b1", "a2", "new", "a3", "c1", "b2"]
+    groups = ["a", "b", "a", "d", "a", "c", "b"]
+    order, runs = workers._by_owner(items, [1] * 7, groups)
+    mine = [[items[i] for i in order[front:back]] for front, back in runs]
+    # a to worker 1 (two of its three), b where b1 was done; the new group d to the lighter.
+    assert mine == [["b1", "b2", "new"], ["a1", "a2", "a3", "c1"]]
 
 
 def test_a_worker_dead_in_one_batch_leaves_the_next_to_the_others():

@@ -644,6 +644,32 @@ class ProjectTraces:
                     heapq.heappush(ready, imported)
         return placed
 
+    def linked_groups(self, files: list[str]) -> dict[str, int]:
+        """Each of `files` -> its group: the files linked to each other by imports (a file,
+        its importers among `files`, theirs, ...), numbered in the order of `files`. A module's
+        imports are read with it, and the traces it gives reach its imports: a process that
+        analyses a whole group reads and models each of its modules once."""
+        real = {file: real_file(file) for file in files}
+        by_real = {path: file for file, path in real.items()}
+        parent = {file: file for file in files}
+
+        def root(file: str) -> str:
+            while parent[file] != file:
+                parent[file] = parent[parent[file]]
+                file = parent[file]
+            return file
+
+        for file in files:
+            entry = self._cache.entry(Path(real[file]))
+            if entry is None:
+                continue
+            names = self._imports_and_names(real[file], entry)[1]
+            for importer in self._importers(real[file], names):
+                if importer in by_real:
+                    parent[root(by_real[importer])] = root(file)
+        numbers: dict[str, int] = {}
+        return {file: numbers.setdefault(root(file), len(numbers)) for file in files}
+
     def may_trace(self, text: str, incoming: tuple[IncomingTrace, ...]) -> bool:
         """Can a module with this text, given these traces, trace something of another module:
         it applies a transformation itself or is traced by its importers; or tell another

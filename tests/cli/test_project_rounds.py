@@ -5,8 +5,11 @@ with `--fix`, and for a file checked alone (its importers are read for their tra
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
+from jax_lsp.checking import _PARALLEL_THRESHOLD, _map_reads
+from jax_lsp.parallel import Workers
 from jax_lsp.workspace import TraceRounds, Workspace
 from tests.analysis.test_project_traces import write
 from tests.cli.helpers import jax_lsp, jax_lsp_process
@@ -132,6 +135,21 @@ def test_modules_are_analysed_after_their_importers(tmp_path):
     assert [Path(file).name for file in order] == ["train.py", "helpers.py", "deeper.py"]
 
 
+def test_modules_linked_by_imports_are_one_group(tmp_path):
+    # `check` gives each worker whole groups: an unrelated module is a group of its own.
+    lone = "import jax\n\n\ndef noise(key):\n    return jax.random.normal(key)\n"
+    write(tmp_path, {"train.py": TRAIN, "helpers.py": HELPERS, "deeper.py": DEEPER})
+    (tmp_path / "lone.py").write_text(lone)
+    names = ["deeper.py", "lone.py", "train.py", "helpers.py"]
+    groups = Workspace(str(tmp_path)).linked_groups([str(tmp_path / n) for n in names])
+    assert {Path(file).name: group for file, group in groups.items()} == {
+        "deeper.py": 0,
+        "lone.py": 1,
+        "train.py": 0,
+        "helpers.py": 0,
+    }
+
+
 def test_imports_read_ahead_elsewhere_give_the_same_importers(tmp_path):
     # `check` reads the project's import statements on its workers: a file changed since it
     # was read there is read again here.
@@ -151,3 +169,23 @@ def test_imports_read_ahead_elsewhere_give_the_same_importers(tmp_path):
     assert sorted(read) == sorted(files)
     order = workspace.importers_first(files)
     assert [Path(file).name for file in order] == ["deeper.py", "train.py", "helpers.py"]
+
+
+def _stamped(path: str) -> tuple[str, int]:
+    return path, os.getpid()
+
+
+def test_imports_are_read_ahead_on_the_workers_several_files_an_item():
+    paths = [f"/p/m{number}.py" for number in range(200)]
+    with Workers(2, _PARALLEL_THRESHOLD) as workers:
+        found = _map_reads(workers, _stamped, paths)
+        assert workers.started
+    assert [path for path, _ in found] == paths
+    assert os.getpid() not in {pid for _, pid in found}
+
+
+def test_few_files_are_read_ahead_here():
+    paths = [f"/p/m{number}.py" for number in range(_PARALLEL_THRESHOLD - 1)]
+    with Workers(2, _PARALLEL_THRESHOLD) as workers:
+        assert _map_reads(workers, _stamped, paths) == [(path, os.getpid()) for path in paths]
+        assert not workers.started
