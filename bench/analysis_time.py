@@ -30,7 +30,6 @@ import json
 import os
 import pstats
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -41,6 +40,7 @@ from pathlib import Path
 if __package__ in (None, ""):  # run as a script: make `bench` and `jax_lsp` importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench import callgrind
 from bench.corpus import REPO_ROOT, ensure_corpus
 from bench.latency import edit_lines
 from jax_lsp.analysis.document import Document, clear_caches
@@ -190,26 +190,9 @@ def count_instructions(path: Path, step: str | None = None, edits: int = 4) -> f
     first-use caches are not counted), or with `step`, of one edit of that kind on the
     server's path (the mean of `edits`, after two warm-up edits), under callgrind."""
     child = ["--one-cold-analysis"] if step is None else [f"--edits={step}:{edits}"]
-    with tempfile.TemporaryDirectory() as scratch:
-        out = Path(scratch) / "callgrind.out"
-        command = [
-            "valgrind",
-            "--tool=callgrind",
-            # Collect only inside functools.reduce, which the measured child calls once.
-            "--collect-atstart=no",
-            "--toggle-collect=functools_reduce",
-            f"--callgrind-out-file={out}",
-            sys.executable,
-            __file__,
-            *child,
-            str(path),
-        ]
-        env = {**os.environ, "PYTHONHASHSEED": "0"}  # set and dict orders fixed between runs
-        subprocess.run(command, check=True, capture_output=True, env=env)
-        for line in out.read_text().splitlines():
-            if line.startswith("summary:") or line.startswith("totals:"):
-                return int(line.split()[1]) / (1 if step is None else edits)
-    raise RuntimeError("callgrind wrote no totals")
+    # Counted inside functools.reduce, which the measured child calls once.
+    total = callgrind.count_instructions([__file__, *child, str(path)], "functools_reduce")
+    return total / (1 if step is None else edits)
 
 
 def one_cold_analysis(path: Path) -> None:

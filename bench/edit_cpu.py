@@ -30,19 +30,16 @@ import argparse
 import cProfile
 import gc
 import io
-import os
 import pstats
-import re
 import statistics
-import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 if __package__ in (None, ""):  # run as a script: make `bench` importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench import callgrind
 from bench.corpus import ensure_corpus
 from bench.latency import FILES, SUFFIXES, WARMUP, _utf16_length, edit_lines
 
@@ -124,28 +121,9 @@ _PAUSED = [1000.0]  # the clock of a counted run
 
 def instructions(name: str, edits: int, kind: str, tree: str | None) -> float:
     """Millions of instructions per measured edit of `name`, counted by callgrind."""
-    with tempfile.TemporaryDirectory() as folder:
-        output = Path(folder) / "callgrind.out"
-        command = [
-            "valgrind",
-            "--tool=callgrind",
-            "--collect-atstart=no",
-            "--toggle-collect=sys_call_tracing",
-            f"--callgrind-out-file={output}",
-            sys.executable,
-            __file__,
-            _CALLGRIND_FLAG,
-            f"--only={name}",
-            f"--edits={edits}",
-            f"--kind={kind}",
-            *([f"--tree={tree}"] if tree else []),
-        ]
-        env = {**os.environ, "PYTHONHASHSEED": "0"}  # both runs of a comparison hash alike
-        subprocess.run(command, env=env, check=True, capture_output=True)
-        totals = re.search(r"^totals: (\d+)", output.read_text(), re.MULTILINE)
-        if totals is None:
-            raise RuntimeError(f"callgrind counted nothing for {name}")
-        return int(totals.group(1)) / edits / 1e6
+    arguments = [__file__, _CALLGRIND_FLAG, f"--only={name}", f"--edits={edits}", f"--kind={kind}"]
+    arguments += [f"--tree={tree}"] if tree else []
+    return callgrind.count_instructions(arguments, "sys_call_tracing") / edits / 1e6
 
 
 def main() -> None:

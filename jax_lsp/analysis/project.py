@@ -612,17 +612,23 @@ class ProjectTraces:
             ordered += self._importers_first_in(sorted(groups[top]))
         return ordered
 
-    def _importers_first_in(self, files: list[str]) -> list[str]:
+    def _importers_among(self, files: list[str]) -> dict[str, list[str]]:
+        """Each of `files` that can be read -> its importers among `files`."""
         real = {file: real_file(file) for file in files}
         by_real = {path: file for file, path in real.items()}
-        waiting: dict[str, int] = {}  # file -> its importers among `files` not yet placed
-        imports: dict[str, list[str]] = {file: [] for file in files}
+        found: dict[str, list[str]] = {}
         for file in files:
             entry = self._cache.entry(Path(real[file]))
             if entry is None:
                 continue
             names = self._imports_and_names(real[file], entry)[1]
-            importers = [by_real[o] for o in self._importers(real[file], names) if o in by_real]
+            found[file] = [by_real[o] for o in self._importers(real[file], names) if o in by_real]
+        return found
+
+    def _importers_first_in(self, files: list[str]) -> list[str]:
+        waiting: dict[str, int] = {}  # file -> its importers among `files` not yet placed
+        imports: dict[str, list[str]] = {file: [] for file in files}
+        for file, importers in self._importers_among(files).items():
             waiting[file] = len(importers)
             for importer in importers:
                 imports[importer].append(file)
@@ -649,8 +655,6 @@ class ProjectTraces:
         its importers among `files`, theirs, ...), numbered in the order of `files`. A module's
         imports are read with it, and the traces it gives reach its imports: a process that
         analyses a whole group reads and models each of its modules once."""
-        real = {file: real_file(file) for file in files}
-        by_real = {path: file for file, path in real.items()}
         parent = {file: file for file in files}
 
         def root(file: str) -> str:
@@ -659,14 +663,9 @@ class ProjectTraces:
                 file = parent[file]
             return file
 
-        for file in files:
-            entry = self._cache.entry(Path(real[file]))
-            if entry is None:
-                continue
-            names = self._imports_and_names(real[file], entry)[1]
-            for importer in self._importers(real[file], names):
-                if importer in by_real:
-                    parent[root(by_real[importer])] = root(file)
+        for file, importers in self._importers_among(files).items():
+            for importer in importers:
+                parent[root(importer)] = root(file)
         numbers: dict[str, int] = {}
         return {file: numbers.setdefault(root(file), len(numbers)) for file in files}
 
