@@ -211,6 +211,11 @@ class KeyFacts(ModelFact):
         """Module functions a call can name -> what their callers see of their key
         parameters beyond consuming them (`KeySummary`): derived uses, keys returned after
         being consumed."""
+        if self._key_summaries is None and not any(self._drawing):
+            # A summary needs a key the function consumes (a key helper: none when no unit
+            # may draw) or a library consumer its text names (`may_use_library_key`, which
+            # `_may_draw` asks of the unit's text): none.
+            self._key_summaries = {}
         if self._key_summaries is None:
             aliases, imported = self.model.aliases, self.model.imported
             passing = frozenset().union(
@@ -229,12 +234,20 @@ class KeyFacts(ModelFact):
             makers, drawers = self._keyed_makers, self.rng_stream_drawers
             initializers = self.model.module_globals.initializer_globals
             source_of = self.model._source_of
+            # With no summary known yet, a function of a unit that cannot draw (whose text
+            # names no library consumer) has one only if it consumes a key (a key helper).
+            drawing = dict(zip(map(id, self._sources), self._drawing, strict=True))
             known = _NO_SUMMARIES
             for _ in range(2):  # a derived use through one helper of the module
                 found: dict[str, KeySummary] = {}
                 for name, node in candidates:
+                    source = source_of[node]
+                    if known is _NO_SUMMARIES and not (
+                        name in helpers or drawing.get(id(source), True)
+                    ):
+                        continue
                     summary = _function_key_summary(
-                        source_of[node],
+                        source,
                         node,
                         helpers.get(name, frozenset()),
                         aliases,
