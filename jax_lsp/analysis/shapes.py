@@ -8,7 +8,7 @@ from __future__ import annotations
 import ast
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
@@ -156,14 +156,42 @@ _ELEMENTWISE = _KEEPS_DTYPE | {
 _SAME_ARRAY = frozenset({"jax.device_put", "jax.lax.stop_gradient", "jax.block_until_ready"})
 
 
+class _AskedWhenRead:
+    """What `ShapeTracker.env` holds for a name whose shape is asked only when read
+    (`ShapeTracker.given_when_read`)."""
+
+
+ASKED_WHEN_READ = _AskedWhenRead()
+
+
 class ShapeTracker:
     """Literal shapes of the names of one scope, updated statement by statement."""
 
     def __init__(self, resolver: Resolver, untracked: frozenset[str]) -> None:
         self.resolver = resolver
         self.untracked = untracked  # names another scope may rebind (global/nonlocal)
-        self.env: dict[str, ArrayShape] = {}
+        self.env: dict[str, ArrayShape | _AskedWhenRead] = {}
         self.integers: dict[str, int] = {}  # names bound to an int literal (`chunks = 5`)
+        self._given: Callable[[], Mapping[str, ArrayShape]] | None = None
+        self._given_shapes: Mapping[str, ArrayShape] | None = None
+
+    def given_when_read(
+        self, names: list[str], shapes: Callable[[], Mapping[str, ArrayShape]]
+    ) -> None:
+        """Start the scope with `names` (its parameters) holding the shapes `shapes()` gives
+        (none for a name it leaves out), asked once one of them is read before being bound
+        again: most scopes read none, and the answer walks the module's calls."""
+        self._given, self._given_shapes = shapes, None
+        for name in names:
+            self.env[name] = ASKED_WHEN_READ
+
+    def known(self, value: ArrayShape | _AskedWhenRead | None, name: str) -> ArrayShape | None:
+        """`value`, held in `env` for `name`, as a shape (or None)."""
+        if value is not ASKED_WHEN_READ:
+            return value  # type: ignore[return-value]
+        if self._given_shapes is None:
+            self._given_shapes = self._given() if self._given is not None else {}
+        return self._given_shapes.get(name)
 
     def integer(self, expr: ast.expr | None) -> int | None:
         return literal_int(expr, self.integers)
@@ -175,7 +203,8 @@ class ShapeTracker:
     def _shape_of(self, expr: ast.expr) -> ArrayShape | None:
         """The shape of `expr`, or of the pieces it lists (ArrayShape.pieces)."""
         if isinstance(expr, ast.Name):
-            return self.env.get(expr.id)
+            known = self.env.get(expr.id)
+            return self.known(known, expr.id) if known is ASKED_WHEN_READ else known  # type: ignore[return-value]
         if isinstance(expr, ast.BinOp) and not isinstance(expr.op, ast.MatMult):
             # An array combined with a number, or with an array of its shape, keeps its shape.
             for array, other in ((expr.left, expr.right), (expr.right, expr.left)):

@@ -11,6 +11,7 @@ import ast
 import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from functools import partial
 
 from jax_lsp.analysis.model import local_imports
 from jax_lsp.analysis.names import declared_elsewhere, scope_bound_names
@@ -78,6 +79,34 @@ def _out_of_bounds(
         if value >= size or value < -size:
             return _OutOfBounds(value, axis, size)
     return None
+
+
+def _literal_indices_only(index: ast.expr, integers: Integers) -> bool:
+    """Can `_out_of_bounds` find an index of `index` outside some shape: a literal integer
+    among slices, `None`s and `...` only?"""
+    elements = index.elts if isinstance(index, ast.Tuple) else [index]
+    found = False
+    for element in elements:
+        if isinstance(element, ast.Slice) or (
+            isinstance(element, ast.Constant) and (element.value is None or element.value is ...)
+        ):
+            continue
+        if isinstance(element, ast.Constant) and type(element.value) is bool:
+            return False
+        if literal_int(element, integers) is None:
+            return False
+        found = True
+    return found
+
+
+def _same_shape(
+    first: ArrayShape | object | None, second: ArrayShape | object, name: str, tracker: ShapeTracker
+) -> bool:
+    """Do two branches leave `name` with the same shape (`env` entries: one still to be
+    asked is compared as its answer, unless both are)?"""
+    if first is second:
+        return True
+    return tracker.known(first, name) == tracker.known(second, name)  # type: ignore[arg-type]
 
 
 def _is_none(expr: ast.expr) -> bool:
@@ -475,6 +504,7 @@ class ConstantOutOfBounds(Rule):
         # a parameter or a local binding hides them; top-level code also sees the shapes and
         # ints carried across the top-level statements before it.
         inherited: dict[str, ArrayShape | int] = dict(_stable_shapes_named(node, ctx))
+        given = None  # the shapes the module's calls give the parameters
         if _top_level_code(node):
             inherited.update(ctx.model.module_shapes(ctx.unit_start))
         if not isinstance(node, ast.Module):
@@ -486,11 +516,13 @@ class ConstantOutOfBounds(Rule):
             # a function of the module's top level by its name).
             parent = ctx.ancestors[-1] if ctx.ancestors else None
             if isinstance(node, ast.FunctionDef) and isinstance(parent, ast.Module):
-                inherited.update(ctx.model.param_shapes(node.name))
+                given = partial(ctx.model.param_shapes, node.name)
         untracked = frozenset(self._declared_elsewhere(node, ctx))
         if isinstance(node, ast.Module):  # a function may rebind these through `global`
             untracked |= ctx.model.global_writes
         tracker = ShapeTracker(resolver, untracked)
+        if given is not None:  # asked once a parameter's shape is read (the params hide
+            tracker.given_when_read(all_params(node), given)  # the inherited names)
         # What an expression's lines must spell for its walk to find or change anything.
         self._walk_words = _SPELLED.words(resolver)
         self._scope = node
@@ -533,7 +565,9 @@ class ConstantOutOfBounds(Rule):
             integers_after_body, tracker.integers = tracker.integers, integers_before
             yield from self._block(node.orelse, tracker, ctx)
             tracker.env = {
-                name: shape for name, shape in tracker.env.items() if after_body.get(name) == shape
+                name: shape
+                for name, shape in tracker.env.items()
+                if _same_shape(after_body.get(name), shape, name, tracker)
             }
             tracker.integers = {
                 name: value
@@ -600,6 +634,8 @@ class ConstantOutOfBounds(Rule):
         array = base.value if update else base
         if not update and isinstance(base, ast.Attribute) and base.attr == "at":
             return None  # `.at[i]` with a mode=, or not followed by a call
+        if not _literal_indices_only(node.slice, tracker.integers):
+            return None  # nothing `_out_of_bounds` can judge, whatever the shape
         known = tracker.shape_of(array)
         if known is None:
             return None
