@@ -17,6 +17,7 @@ from jax_lsp.analysis.nodes import scope_statements
 from jax_lsp.analysis.summary import FunctionRecord
 
 _DEFS = ast.FunctionDef | ast.AsyncFunctionDef
+_UNASKED = object()
 
 
 def bound_once(function: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, ast.AST]:
@@ -97,6 +98,9 @@ def local_key_role(
     # A function of the scope hides the module's function of its name, key helper or not.
     hidden = dict.fromkeys(records, frozenset())
     all_helpers = ChainMap(consumed, hidden, helpers)  # type: ignore[arg-type]
+    # `classify`'s answer for each call, asked once: the passes below walk every nested
+    # function two to four times, and the scope's own flow asks again of the calls it walks.
+    classified: dict[ast.Call, object] = {}
 
     def role(call: ast.Call) -> object:
         func = call.func
@@ -110,7 +114,10 @@ def local_key_role(
             if found is None and func.id in summaries:
                 found = derived_helper_key(call, records, summaries)
             return PASS if found is None else found
-        return classify(call)
+        found = classified.get(call, _UNASKED)
+        if found is _UNASKED:
+            found = classified[call] = classify(call)
+        return found
 
     # In order: a function may call one defined before it (twice, for one defined after).
     for _ in range(2):
