@@ -30,8 +30,9 @@ def held_imported_role(
     """`classify` of the calls in `function`, with the draws of the objects of imported
     classes its own names hold (bound once: `explore = GaussianExploration(2)`) known: None
     when it holds none."""
-    if not model.external:
-        return None
+    external = model.external
+    if not external or not any(facts.stored_key_draws for facts in external.values()):
+        return None  # no imported class's object draws (its names bound once not looked for)
     draws = _object_draws(model, bound_once(function))
     if not draws:
         return None
