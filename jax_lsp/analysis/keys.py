@@ -925,7 +925,8 @@ _REPEATING: dict[str, tuple[tuple[int, ...], tuple[str, ...]]] = {
     "jax.tree_util.tree_map": ((0,), ("f",)),
     "jax.tree_map": ((0,), ("f",)),
 }
-_REPEATING_NAMES = frozenset(name.rpartition(".")[2] for name in _REPEATING)
+# The names a call `repeated_uses` follows ends with (or an assignment naming one ends with).
+REPEATING_NAMES = frozenset(name.rpartition(".")[2] for name in _REPEATING)
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
 
 
@@ -1123,14 +1124,14 @@ def repeated_uses(
             target = node.targets[0]
             if isinstance(target, ast.Name) and isinstance(node.value, ast.Lambda):
                 local[target.id] = node.value
-            elif isinstance(target, ast.Name) and _last_name(node.value) in _REPEATING_NAMES:
+            elif isinstance(target, ast.Name) and _last_name(node.value) in REPEATING_NAMES:
                 qualname = resolver.qualname(node.value)
                 if qualname in _REPEATING:
                     aliases[target.id] = qualname
         elif isinstance(node, ast.Call):
             calls.append(node)
     # Resolve only calls spelled like a runner or an alias of one (qualname costs).
-    calls = [c for c in calls if _last_name(c.func) in _REPEATING_NAMES | aliases.keys()]
+    calls = [c for c in calls if _last_name(c.func) in REPEATING_NAMES | aliases.keys()]
     runners: list[tuple[ast.Call, str]] = []
     for call in calls:
         qualname = resolver.qualname(call.func)

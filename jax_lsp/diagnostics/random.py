@@ -12,6 +12,7 @@ from jax_lsp.analysis.imports import Resolver
 from jax_lsp.analysis.key_calls import own_static_call
 from jax_lsp.analysis.key_consumers import LIBRARY_KEY_WORDS, LIBRARY_MAKER_ROOTS
 from jax_lsp.analysis.keys import (
+    REPEATING_NAMES,
     DrawnThroughGlobal,
     DrawnThroughObject,
     KeyFlow,
@@ -41,7 +42,7 @@ from jax_lsp.analysis.local_key_helpers import local_key_role
 from jax_lsp.analysis.model import local_imports
 from jax_lsp.analysis.names import binds_locally, local_names
 from jax_lsp.analysis.nodes import child_nodes, walk_nodes
-from jax_lsp.analysis.text import document_span
+from jax_lsp.analysis.text import contains_word, document_span
 from jax_lsp.analysis.traced import all_params
 from jax_lsp.codeactions.key_split import SplitFixer
 from jax_lsp.diagnostics.base import Example, Rule, RuleContext, Spelled, prefiltered
@@ -362,9 +363,16 @@ def _calls_at_top_level(unit: ast.Module) -> bool:
 # A unit's top-level code draws with a sampler, or the model found reuses in it.
 _DRAWS_AT_TOP_LEVEL = Spelled(tests=(may_draw,), found_by=_module_reuses, on=(ast.Module,))
 
-# Every spelling of a call that runs a function repeatedly (`lax.while_loop`, `fori_loop`,
-# `scan`, `lax.map`, `jax.tree.map`, `tree_map`, or an alias bound to one) names one of these.
-_REPEATING_WORDS = ("_loop", "scan", "map")
+
+def _names_a_repeating_call(text: str, resolver: Resolver) -> bool:
+    """Does the text spell, as a whole name, the last name of a call that runs a function
+    repeatedly (`lax.while_loop`, `fori_loop`, `scan`, `lax.map`, `jax.tree.map`, `tree_map`:
+    `keys.REPEATING_NAMES`), as each call `repeated_uses` follows and each name it binds to
+    one does? (`vmap` names none.)"""
+    return any(contains_word(text, name) for name in REPEATING_NAMES)
+
+
+_REPEATING = Spelled(tests=(_names_a_repeating_call,))
 
 
 class PrngKeyReuse(Rule):
@@ -1315,7 +1323,7 @@ class PrngKeyReuse(Rule):
             return ()
         return self._report(node, ctx, reuses, repeated, resolver, body)
 
-    @prefiltered(Spelled(_REPEATING_WORDS))
+    @prefiltered(_REPEATING)
     def _repeated_uses(
         self, node: ast.AST, ctx: RuleContext, resolver: Resolver
     ) -> Sequence[RepeatedUse]:
