@@ -18,6 +18,7 @@ from collections import OrderedDict
 from dataclasses import InitVar, dataclass, field
 from functools import cached_property
 from itertools import accumulate, pairwise
+from operator import attrgetter
 from sys import intern
 
 from jax_lsp.analysis.lineage import Lineage
@@ -202,6 +203,10 @@ class Unit:
         if problem is None:
             return None
         return SyntaxProblem(problem.line + self.start_line, problem.column, problem.message)
+
+
+_START_LINE = attrgetter("start_line")
+_SOURCE = attrgetter("source")
 
 
 @dataclass(frozen=True)
@@ -628,7 +633,7 @@ def resplit_units(previous: Document, lines: list[str]) -> list[Unit] | None:
         return list(units)
     if _may_move_strings(old[first:old_end], lines[first:new_end]):
         return None  # string interiors, hence unit starts, may change anywhere after
-    starts = [unit.start_line for unit in units]
+    starts = list(map(_START_LINE, units))
     start = bisect_right(starts, first) - 1
     if start > 0 and starts[start] == first:
         start -= 1  # the unit's own first line changed: it may now continue the previous one
@@ -658,6 +663,8 @@ def resplit_units(previous: Document, lines: list[str]) -> list[Unit] | None:
             _same_code_kept(old_unit, new_unit, first, old_end)
             for old_unit, new_unit in zip(units[start:stop], middle, strict=True)
         ]
+    if shift == 0:  # the units after the edit stay where they were (units are values)
+        return [*units[:start], *middle, *units[stop:]]
     return [
         *units[:start],
         *middle,
@@ -941,6 +948,8 @@ def _own_parses(units: list[Unit]) -> list[Unit]:
     same `def f(x): ...` in two cells (jitted with a static `x` in one, differentiated in the
     other) must have two functions. A repeat gets a copy of the parse of its own, the same copy
     each time (the n-th copy of a text), so edits elsewhere keep reusing its analyses."""
+    if len(set(map(id, map(_SOURCE, units)))) == len(units):
+        return units  # no parse shared (the rule): one pass in C, at every keystroke
     used: set[int] = set()
     owned = []
     for unit in units:

@@ -68,6 +68,7 @@ _KNOWN_ROOTS = frozenset(
 )
 _MAX_REEXPORT_DEPTH = 4
 _MAX_BINDINGS = 1024  # memoised import sets (documents x their import versions)
+_MAX_PATHS = 20_000  # files' path objects kept (`ModuleFactsCache._paths`)
 _MAX_MODEL_LINES = 20_000  # lines of imported modules whose models are kept
 # Lines of the models analysed last (`ModuleFactsCache.offer`) kept in case a module imports
 # them: apart from the imported modules' models, so that they never push those out.
@@ -198,11 +199,17 @@ def _spelled_callables(document: Document, bindings: Bindings) -> dict[str, Targ
     # whose text may call one are walked for their calls.
     heads = frozenset([*names, *(module.partition(".")[0] for module in modules)])
     lineage = document.lineage
-    may_call = lineage.each_unit(_may_call_one_of, sources, heads)
-    calling = [source for source, may in zip(sources, may_call, strict=True) if may]
-    calls = tuple(lineage.each_unit(_head_calls, calling, heads))
+    calls = tuple(lineage.each_unit(_unit_head_calls, sources, heads))
     # A keystroke rarely changes the calls or the imports: the last version's answer.
-    return document.lineage.reuse(_spelled, calls, names, modules)
+    return lineage.reuse(_spelled, calls, names, modules)
+
+
+def _unit_head_calls(source: UnitSource, heads: frozenset[str]) -> frozenset[str]:
+    """`_head_calls` of a unit whose text may call a spelling starting with one of `heads`;
+    none for another (not walked). Over every unit, so that the units an edit left alone
+    answer as last time by identity (a list of the calling units alone was a new one at each
+    keystroke)."""
+    return _head_calls(source, heads) if _may_call_one_of(source, heads) else frozenset()
 
 
 def _spelled(
@@ -380,6 +387,10 @@ class ModuleFactsCache:
         # whose project graph reads every module that may import another.
         self.model_lines = _MAX_MODEL_LINES
         self._entries: dict[Path, _ModuleEntry] = {}
+        # One path object per file, by its name: a dict looks a path up by identity before
+        # comparing it (a Python-level comparison of its parts), and the callers make their
+        # own paths for the files they ask about again at every keystroke.
+        self._paths: dict[str, Path] = {}
         self._bindings: dict[tuple, Bindings] = {}
         self._models: OrderedDict[Path, int] = OrderedDict()  # files with a parse: lines
         self._model_lines = 0
@@ -460,7 +471,9 @@ class ModuleFactsCache:
         build explicit meshes, which their text answers without a parse. `trust_seconds`: a
         file on disk whose stamp was read that recently is taken as unchanged, unread (an
         open document is always compared)."""
-        text = self._open_text(str(file)) if self._open_text else None
+        name = str(file)
+        file = self._paths.get(name) or self._path(name, file)
+        text = self._open_text(name) if self._open_text else None
         entry = self._entries.get(file)
         if text is None and entry is not None and self.trusted and entry.checked > _EXPIRED:
             return entry
@@ -477,6 +490,12 @@ class ModuleFactsCache:
         entry = self._entries[file] = _ModuleEntry(stamp, {}, checked=now)
         self.generation += 1
         return entry
+
+    def _path(self, name: str, file: Path) -> Path:
+        if len(self._paths) > _MAX_PATHS:
+            self._paths.clear()
+        self._paths[name] = file
+        return file
 
     def expire(self, paths: list[str]) -> None:
         """The files at `paths` changed on disk (or were made or removed): their stamps are
@@ -1180,13 +1199,24 @@ def _workspace_facts(
     return _read_facts(bindings, spelled, _Lookups(roots, cache), bases, readers)
 
 
-def _units_union(document: Document, compute: Callable[[UnitSource], frozenset[str]]) -> set[str]:
-    """The union over the document's parsed units of `compute(unit)` (a `per_unit` fact)."""
-    found: set[str] = set()
-    sources = document.parsed_sources
-    for part in document.lineage.each_unit(compute, sources):
-        found |= part
-    return found
+def _units_union(
+    document: Document,
+    compute: Callable[[UnitSource], frozenset[str]],
+    union: Callable[[tuple[frozenset[str], ...]], frozenset[str]],
+) -> frozenset[str]:
+    """The union over the document's parsed units of `compute(unit)` (a `per_unit` fact),
+    made by `union` (`_union_of_bases`, `_union_of_readers`: one each, as the lineage keeps
+    one last answer per function): the last version's while every unit's part is the same."""
+    parts = tuple(document.lineage.each_unit(compute, document.parsed_sources))
+    return document.lineage.reuse(union, parts)
+
+
+def _union_of_bases(parts: tuple[frozenset[str], ...]) -> frozenset[str]:
+    return frozenset().union(*parts)
+
+
+def _union_of_readers(parts: tuple[frozenset[str], ...]) -> frozenset[str]:
+    return frozenset().union(*parts)
 
 
 @per_unit
@@ -1203,7 +1233,7 @@ def _top_level_bases(source: UnitSource) -> frozenset[str]:
 
 def _base_names(document: Document) -> frozenset[str]:
     """The names the document's top-level classes derive from (`class Agent(Base)`: Base)."""
-    return frozenset(_units_union(document, _top_level_bases))
+    return _units_union(document, _top_level_bases, _union_of_bases)
 
 
 @per_unit
@@ -1230,7 +1260,7 @@ def _class_readers(document: Document, bindings: Bindings) -> frozenset[str]:
     names, modules = bindings
     if not names and not modules:
         return frozenset()
-    found = _units_union(document, _unit_class_readers)
+    found = _units_union(document, _unit_class_readers, _union_of_readers)
     return frozenset(
         spelling
         for spelling in found

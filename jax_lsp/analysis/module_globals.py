@@ -354,12 +354,12 @@ class ModuleGlobals(ModelFact):
 
     @cached_property
     def top_level_values(self) -> dict[str, list[ast.expr]]:
-        assigned: dict[str, list[ast.expr]] = {}
-        sources = self.model.document.parsed_sources
-        for found in self.model.document.lineage.each_unit(_top_level_assignments, sources):
-            for name, values in found.items():
-                assigned.setdefault(name, []).extend(values)
-        return assigned
+        """The values assigned to each name at the top level (not to be changed: the last
+        version's while every unit's are the same, as after an edit inside a function, so that
+        the facts reused while it is equal find it so by identity)."""
+        lineage = self.model.document.lineage
+        found = lineage.each_unit(_top_level_assignments, self.model.document.parsed_sources)
+        return lineage.reuse(_merged_assignments, tuple(found))
 
     @property
     def float_globals(self) -> frozenset[str]:
@@ -575,6 +575,16 @@ def _apply_known(state: dict, result: tuple[tuple, tuple]) -> None:
             state.pop(name, None)
         else:
             state[name] = value
+
+
+def _merged_assignments(
+    found: tuple[dict[str, list[ast.expr]], ...],
+) -> dict[str, list[ast.expr]]:
+    assigned: dict[str, list[ast.expr]] = {}
+    for unit_assignments in found:
+        for name, values in unit_assignments.items():
+            assigned.setdefault(name, []).extend(values)
+    return assigned
 
 
 @per_unit

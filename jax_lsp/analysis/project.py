@@ -685,16 +685,18 @@ class ProjectTraces:
         at every keystroke: the units cover the text, line by line)."""
         if "\r" in document.text:  # `^` of the pattern starts a line after "\n" only
             return self._names(file, document.text)
-        found = [_module_word(file)]
-        # The definitions of the units an edit left alone: the last version's.
+        # The definitions of the units an edit left alone: the last version's; and the set
+        # of them all, while every unit's are the same (one comparison per unit, mostly by
+        # identity): the set is then the last one, which `_importers` knows at once.
         units = document.units
         defined = document.lineage.each_unit(_unit_definitions, [unit.source for unit in units])
-        for unit, names in zip(units, defined, strict=True):
-            if unit.changed_text is not None:
-                found += _top_level_definitions(unit.changed_text)
-                continue
-            found += names
-        return frozenset(found)
+        pieces = tuple(
+            [
+                names if unit.changed_text is None else unit.changed_text
+                for unit, names in zip(units, defined, strict=True)
+            ]
+        )
+        return document.lineage.reuse(_names_of_units, _module_word(file), pieces)
 
     def _imports_and_names(self, file: str, entry: _ModuleEntry) -> tuple[tuple, frozenset[str]]:
         """The file's import statements (`_import_statements`) and `_defined_names`, read from
@@ -868,7 +870,7 @@ class ProjectTraces:
             and known[1] == built
             # In one `check` run the file system does not change: answers hold for good.
             and (now - known[2] < _RESOLVED_SECONDS or self.fresh_seconds == math.inf)
-            and known[0] == names
+            and (known[0] is names or known[0] == names)
         ):
             return known[3]
         found = self._importers_in(index, file, names)
@@ -1108,3 +1110,12 @@ def library_traces(
 @per_unit
 def _unit_definitions(source: UnitSource) -> tuple[str, ...]:
     return tuple(_top_level_definitions(source.text))
+
+
+def _names_of_units(module_word: str, pieces: tuple[tuple[str, ...] | str, ...]) -> frozenset[str]:
+    """`_defined_names` from each unit's definitions (`_unit_definitions`), or its text where
+    it differs from its parse's in comments only (`Unit.changed_text`)."""
+    found = [module_word]
+    for piece in pieces:
+        found += _top_level_definitions(piece) if type(piece) is str else piece
+    return frozenset(found)

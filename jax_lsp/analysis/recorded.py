@@ -379,8 +379,8 @@ class Recheck:
         self._found: dict[str, object] = {}
         # id of the facts logs were checked against -> those facts (kept alive, so that no
         # other takes the id) and, by path, whether this model's fact is equal (by the
-        # paths of a log, whether all are)
-        self._since: dict[int, tuple[dict[str, object], dict[object, bool]]] = {}
+        # paths of a log, its shape: those that are not)
+        self._since: dict[int, tuple[dict[str, object], dict[object, object]]] = {}
 
     def fact(self, path: str) -> object:
         found = self._found.get(path, _MISSING)
@@ -408,32 +408,40 @@ class Recheck:
         if not log.facts:
             return True  # nothing read: nothing to check (and nothing to compare later)
         checked = log.checked() if log.checked is not None else None
-        unchanged = None
-        if checked is not None and checked is not self.facts:
-            entry = self._since.get(id(checked))
-            if entry is None:
-                entry = self._since[id(checked)] = (checked, {})
-            unchanged = entry[1]
-            # Most logs read the same few facts, all unchanged: one look-up for all of them.
-            shape = log.shape
-            if shape is None:
-                shape = log.shape = tuple(log.facts)
-            if unchanged.get(shape):
-                log.checked = self.facts_ref
-                return True
-        asked = False
-        for path, entries in log.facts.items():
-            if unchanged is not None:
-                verdict = unchanged.get(path)
+        if checked is None or checked is self.facts:
+            for path, entries in log.facts.items():
+                if not entries_hold(self.fact(path), entries, unit_start):
+                    return False
+            log.checked = self.facts_ref
+            return True
+        entry = self._since.get(id(checked))
+        if entry is None:
+            entry = self._since[id(checked)] = (checked, {})
+        verdicts = entry[1]
+        shape = log.shape
+        if shape is None:
+            shape = log.shape = tuple(log.facts)
+        # Most logs read the same few facts, of which one or two changed (the edited unit's
+        # nodes are in them): the paths that changed are found once per shape of log, and
+        # each log asks its questions of those alone.
+        changed = verdicts.get(shape)
+        if changed is None:
+            found = []
+            for path in shape:
+                verdict = verdicts.get(path)
                 if verdict is None:
-                    old = checked.get(path, _MISSING)  # type: ignore[union-attr]
-                    verdict = unchanged[path] = old is not _MISSING and same(old, self.fact(path))
+                    old = checked.get(path, _MISSING)
+                    verdict = verdicts[path] = old is not _MISSING and same(old, self.fact(path))
                 if verdict:
                     continue
-            asked = True
-            if not entries_hold(self.fact(path), entries, unit_start):
-                return False
-        if unchanged is not None and not asked:
-            unchanged[shape] = True
+                found.append(path)
+                if not entries_hold(self.fact(path), log.facts[path], unit_start):
+                    return False
+            verdicts[shape] = tuple(found)
+        else:
+            facts = log.facts
+            for path in changed:
+                if not entries_hold(self.fact(path), facts[path], unit_start):
+                    return False
         log.checked = self.facts_ref
         return True

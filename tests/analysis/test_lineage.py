@@ -9,10 +9,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from jax_lsp.analysis import infer
 from jax_lsp.analysis.document import Document
 from jax_lsp.analysis.infer import ModuleFactsCache, imported_callables, local_external_facts
 from jax_lsp.analysis.lineage import Lineage
 from jax_lsp.analysis.model import ModuleModel
+from jax_lsp.analysis.project import ProjectTraces
 from jax_lsp.engine import analyze
 from tests.analysis.editing import (
     FIXTURES,
@@ -139,12 +141,28 @@ def _external(document: Document, cache: ModuleFactsCache) -> tuple:
     return local_external_facts(document, str(TESTS / "fixtures"), cache)
 
 
+def _words(document: Document, cache: ModuleFactsCache) -> tuple:
+    """What the workspace reads of the document's words at each keystroke, each reused while
+    the units' parts are the same: the bases and class readers its imported facts are read
+    for, the imported call spellings, the names an importer of the module may import."""
+    roots = (TESTS / "fixtures",)
+    bindings = infer.imported_bindings(document, None, roots, cache)
+    traces = ProjectTraces(None, cache, lambda *args: None)
+    return (
+        infer._base_names(document),
+        infer._class_readers(document, bindings),
+        infer._spelled_callables(document, bindings),
+        traces._document_names("/project/module.py", document),
+    )
+
+
 def _check_edits(text: str, edits) -> None:
     document = Document(text)
     analyze(document)
     _callables(document)
     cache = ModuleFactsCache()  # one for the versions: their facts are kept on the lineage
     _external(document, cache)
+    _words(document, cache)
     for where, removed, inserted in edits:
         edited_text = "\n".join(edited_lines(document.lines, where, removed, inserted))
         edited = Document(edited_text, previous=document)
@@ -152,6 +170,7 @@ def _check_edits(text: str, edits) -> None:
         fresh_document = Document(edited_text)
         assert _callables(edited) == _callables(fresh_document)
         assert _external(edited, cache) == _external(fresh_document, ModuleFactsCache())
+        assert _words(edited, cache) == _words(fresh_document, ModuleFactsCache())
         assert _facts(incremental.model) == _facts(ModuleModel(edited))
         # The same parses without the lineage: a fully fresh model over them.
         edited.lineage = Lineage()
@@ -536,3 +555,33 @@ def test_the_units_holding_a_word_follow_edits_and_look_only_at_the_edited_units
     expected = [i for i, unit in enumerate(units) if "a" in unit.words]
     assert lineage.holding(_words_of, units, "a") == expected
     assert _CALLS == ["a"]
+
+
+def test_top_level_values_are_kept_while_no_unit_assigns_anew_and_follow_an_assignment():
+    """The values assigned at the top level are the last version's (the same dict, which
+    the facts computed from them find by identity) after an edit inside a function, and
+    follow an edit that adds, changes or removes an assignment."""
+    text = "import jax\n\nSCALE = 2.0\n\n\ndef f(x):\n    return x * SCALE\n"
+    versions = [Document(text)]
+    models = [ModuleModel.of(versions[0])]
+
+    def edit(new_text: str) -> ModuleModel:
+        versions.append(Document(new_text, previous=versions[-1]))
+        models.append(ModuleModel.of(versions[-1]))
+        fresh = ModuleModel(Document(new_text))
+        assert models[-1].float_globals == fresh.float_globals
+        assert models[-1].initializer_globals == fresh.initializer_globals
+        return models[-1]
+
+    def values(model: ModuleModel, name: str) -> list[str]:
+        return [ast.unparse(value) for value in model.module_globals.top_level_values[name]]
+
+    first = models[0].module_globals.top_level_values
+    body = edit(text.replace("x * SCALE", "x * SCALE + 1"))
+    assert body.module_globals.top_level_values is first
+    assigned = edit(versions[-1].text + "\nSCALE = 3.0\n")
+    assert values(assigned, "SCALE") == ["2.0", "3.0"]
+    changed = edit(versions[-1].text.replace("SCALE = 2.0", "SCALE = jax.numpy.ones(2)"))
+    assert values(changed, "SCALE") == ["jax.numpy.ones(2)", "3.0"]
+    removed = edit(text.replace("SCALE = 2.0\n", ""))
+    assert "SCALE" not in removed.module_globals.top_level_values

@@ -577,3 +577,29 @@ def test_may_pass_objects_is_the_one_pattern(text: str):
     """The spellings searched one by one answer as the one pattern of all of them did."""
     pattern = re.compile(r"\b[A-Z]\w*\(|[<>~]|[!=]=|\bbool")
     assert project._may_pass_objects(text) == (pattern.search(text) is not None)
+
+
+def test_the_names_a_module_defines_follow_each_edit_and_are_kept_while_the_same():
+    """The names an importer may import from the module being typed in (asked at every
+    keystroke) are the last version's set while every unit's definitions are the same, and
+    follow an edit that adds, renames or removes a definition, or changes only comments."""
+    from jax_lsp.analysis.document import Document
+    from jax_lsp.analysis.infer import ModuleFactsCache
+
+    traces = ProjectTraces(None, ModuleFactsCache(), lambda *args: None)
+
+    def names(document: Document) -> frozenset[str]:
+        return traces._document_names("/project/module.py", document)
+
+    first = Document("import jax\n\n\ndef f(x):\n    return x\n")
+    added = Document(first.text + "\n\ndef g(y):\n    return y\n", previous=first)
+    body = Document(added.text.replace("return y", "return y + 1"), previous=added)
+    renamed = Document(body.text.replace("def g(", "def h("), previous=body)
+    commented = Document(renamed.text.replace("def h(y):", "def h(y):  # h"), previous=renamed)
+    removed = Document(first.text, previous=commented)
+    assert names(first) == {"module", "f"}
+    assert names(added) == {"module", "f", "g"}
+    assert names(body) is names(added)
+    assert names(renamed) == {"module", "f", "h"}
+    assert names(commented) == names(renamed)
+    assert names(removed) == {"module", "f"}

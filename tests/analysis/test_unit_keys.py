@@ -597,6 +597,38 @@ def test_a_kept_key_is_never_stale_after_a_change_it_read():
     assert not Recheck(Model({"f": 2, "g": 3})).holds(log)
 
 
+def test_logs_of_one_shape_each_ask_their_own_questions_of_a_changed_fact():
+    """Logs that read the same facts share which of those changed since the model they were
+    checked on (found once per shape); each then asks its own questions of the changed ones:
+    one log holding does not make another of its shape hold."""
+
+    class Model:
+        def __init__(self, trace, names):
+            self.trace, self.names = trace, names
+
+    recorded_on = Recheck(Model({"f": 1, "g": 2}, {"a": 1}))
+    logs = {}
+    for function in ("f", "g"):
+        log = logs[function] = ReadLog()
+        view = RecordingView(recorded_on.subject, log, recorded_on)
+        view.trace.get(function)
+        view.names.get("a")
+    assert logs["f"].facts.keys() == logs["g"].facts.keys()  # one shape
+    # `g` changed, `names` is the same dict: the first log holds, the second does not.
+    edited = Recheck(Model({"f": 1, "g": 3}, recorded_on.subject.names))
+    assert edited.holds(logs["f"])
+    assert not edited.holds(logs["g"])
+    assert not edited.holds(logs["g"])  # asked again, the shape's paths already known
+    # Asked in the other order on another model, the same answers.
+    again = Recheck(Model({"f": 1, "g": 3}, recorded_on.subject.names))
+    fresh_g = ReadLog()
+    view = RecordingView(recorded_on.subject, fresh_g, recorded_on)
+    view.trace.get("g")
+    view.names.get("a")
+    assert not again.holds(fresh_g)
+    assert again.holds(logs["f"])
+
+
 # -- facts at document lines, and the facts the key no longer holds ------------------------
 # `x` asks for 64 bits before the module switches them on, then (moved below the switch, the
 # switch on the same line) after: the unit's parse, and every 64-bit fact, are the same.
