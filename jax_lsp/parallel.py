@@ -21,6 +21,9 @@ from typing import Any, TypeVar
 
 Item = TypeVar("Item")
 Result = TypeVar("Result")
+# Given the items one worker did in a batch (in its order), the positions of those it should
+# do again before the batch ends (see `Workers.map`).
+Again = Callable[[list[Any]], Sequence[int]]
 
 
 # Items between collections of the objects made since the last one, and of everything. Rare:
@@ -231,6 +234,8 @@ def _started_outside_the_working_directory(start_method: str) -> Iterator[None]:
 
 # What a worker sends when its claims for a batch are done (results are (index, result)).
 _BATCH_DONE = "batch done"
+# Passes of a batch's `again` at most in one worker (each a chain's next link, as a round).
+_MAX_AGAIN_PASSES = 8
 # Seconds between a waiting worker's looks at whether the process that started it still runs.
 _PARENT_CHECK_SECONDS = 1.0
 _END_SECONDS = 5.0  # a worker told to end is ended if it has not after this long
@@ -244,11 +249,12 @@ def _work(
     results: Connection,
     orders: Connection,
     working_directory: str,
+    again: Again | None = None,
 ) -> None:
-    """Do the items `claims` gives this worker, then wait for the next batch (a function, its
-    items, their weights and where their groups start, from `orders`) or the end (None).
-    The parses and models made for one batch serve the next: `check`'s later rounds analyse
-    again modules analysed before."""
+    """Do the items `claims` gives this worker, and those `again` says to do again, then
+    wait for the next batch (a function, its items, their weights, where their groups start
+    and its `again`, from `orders`) or the end (None). The parses and models made for one
+    batch serve the next: `check`'s later rounds analyse again modules analysed before."""
     os.chdir(working_directory)  # a spawned worker was started elsewhere (see above)
     parent = os.getppid()
     try:
@@ -257,13 +263,15 @@ def _work(
             # what the last ones left (kept for this one) is frozen out of the collections,
             # which then look at this batch's objects only, as a fresh worker's would.
             tune_gc_for_batch()
-            done = 0
+            done: list[int] = []
             while (index := claims.claim(worker)) is not None:
                 # A pipe of its own, written synchronously: what a worker sent before it died
                 # arrives (a queue's feeder thread would lose its buffer with the process).
                 results.send((index, function(items[index])))
-                done += 1
-                collect_after_item(done)
+                done.append(index)
+                collect_after_item(len(done))
+            if again is not None:
+                _do_again(function, again, [items[i] for i in done], done, results)
             results.send(_BATCH_DONE)
             # Another worker may hold this pipe's other end too (a fork inherits what the
             # parent had open): a parent that was killed would never close it.
@@ -273,10 +281,29 @@ def _work(
             order = orders.recv()
             if order is None:
                 return
-            function, items, weights, starts = order
+            function, items, weights, starts, again = order
             claims.set_weights(weights, starts)
     except (KeyboardInterrupt, EOFError, BrokenPipeError):
         pass
+
+
+def _do_again(
+    function: Callable[[Item], Any],
+    again: Again,
+    done: list[Item],
+    indexes: list[int],
+    results: Connection,
+) -> None:
+    """Once the batch has no item left to claim: the items of `done` (at `indexes` of the
+    batch) that `again` asks for, done again in their order and sent (the parent keeps each
+    item's last result), until it asks for none. The other workers are finishing their last
+    items meanwhile, or done: what this asks for would otherwise wait for a later batch."""
+    for _ in range(_MAX_AGAIN_PASSES):
+        positions = again(done)
+        if not positions:
+            return
+        for position in sorted(positions):
+            results.send((indexes[position], function(done[position])))
 
 
 class Workers:
@@ -314,6 +341,7 @@ class Workers:
         lost: Callable[[Item, str], Result],
         serially: Callable[[Callable[[Item], Result], Sequence[Item]], list[Result]] | None = None,
         groups: Sequence[Hashable] | None = None,
+        again: Again | None = None,
     ) -> list[Result]:
         """`[function(item) for item in items]`, on the workers once started (`function` must
         be picklable: a module-level function or a partial of one; it should not raise). An
@@ -321,8 +349,11 @@ class Workers:
         weight, each of `groups`' groups (a key per item; none: the items in one group) whole
         in one run where the balance allows, in their order. An item whose worker died while
         on it gets `lost(item, reason)`; the other workers finish the dead worker's run.
+        On the workers, `again` (picklable with `function`: the two may share state, such as
+        what the items learn from each other) is asked, once a worker has nothing left to
+        claim, which of the items it did to do again there: their result is the last one.
         Before the workers are started, a batch of fewer items than the threshold runs in
-        this process (through `serially`, if given)."""
+        this process (through `serially`, if given; `again` is not asked)."""
         if self.started and not self._alive:
             self.close()  # every worker died: this batch starts afresh
         if not self.started and (self.jobs <= 1 or len(items) < self._threshold):
@@ -340,14 +371,15 @@ class Workers:
         ordered_weights = [weights[i] for i in order]
         starts = group_starts([keys[i] for i in order], runs)
         if not self.started:
-            self._start(function, ordered, runs, ordered_weights, starts)
+            self._start(function, ordered, runs, ordered_weights, starts, again)
         else:
             self._claims.set_runs(runs)  # type: ignore[union-attr]
             self._claims.set_weights(ordered_weights, starts)  # type: ignore[union-attr]
             for worker in self._alive:
                 # A worker that died is seen below, as the end of its results.
                 with contextlib.suppress(OSError):
-                    self._orders[worker].send((function, ordered, ordered_weights, starts))
+                    batch = (function, ordered, ordered_weights, starts, again)
+                    self._orders[worker].send(batch)
         done = self._collect([items[i] for i in order], lost)
         results: list[Any] = [None] * len(items)
         for position, index in enumerate(order):
@@ -404,6 +436,7 @@ class Workers:
         runs: list[tuple[int, int]],
         weights: Sequence[float],
         starts: Sequence[int],
+        again: Again | None,
     ) -> None:
         context = multiprocessing.get_context(_start_method())
         here = os.getcwd()
@@ -418,7 +451,7 @@ class Workers:
                 receiver, orders = context.Pipe(duplex=False)
                 process = context.Process(
                     target=_work,
-                    args=(function, items, claims, worker, sender, receiver, here),
+                    args=(function, items, claims, worker, sender, receiver, here, again),
                     daemon=True,
                 )
                 process.start()

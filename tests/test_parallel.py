@@ -102,6 +102,36 @@ def test_grouped_items_are_each_done_once_and_in_order():
     assert done == [i * i for i in items]
 
 
+_DONE_HERE: dict[int, int] = {}  # in each worker: item -> times done there
+
+
+def _counted(value: int) -> tuple[int, int]:
+    _DONE_HERE[value] = _DONE_HERE.get(value, 0) + 1
+    return value, _DONE_HERE[value]
+
+
+def _evens_until_done_thrice(done: list[int]) -> list[int]:
+    return [
+        position for position, value in enumerate(done) if value % 2 == 0 and _DONE_HERE[value] < 3
+    ]
+
+
+def test_a_worker_out_of_items_does_again_those_it_is_asked_to_until_none():
+    items = list(range(40))
+    with Workers(2) as workers:
+        done = workers.map(_counted, items, [1] * 40, _lost, None, None, _evens_until_done_thrice)
+    # Each even item done three times where it was done first (the last result is kept).
+    assert done == [(value, 3 if value % 2 == 0 else 1) for value in items]
+
+
+def test_items_done_here_are_not_asked_again():
+    with Workers(2, threshold=10) as workers:
+        done = workers.map(
+            _counted, [100, 102], [1, 1], _lost, None, None, _evens_until_done_thrice
+        )
+    assert done == [(100, 1), (102, 1)]
+
+
 def test_a_dead_worker_loses_only_its_item():
     items = list(range(20))
     results = map_with_locality(_die_on_seven, items, [1] * 20, 2, _lost)

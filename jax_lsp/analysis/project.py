@@ -891,7 +891,7 @@ class ProjectTraces:
             for other, bound in index.get(imported, ()):
                 if (
                     other not in found
-                    and (imported == module or any(name in names for name in bound))
+                    and (imported == module or not names.isdisjoint(bound))
                     and self._resolves_to(other, imported, file)
                 ):
                     found.add(other)

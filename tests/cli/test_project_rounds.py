@@ -8,7 +8,7 @@ import json
 import os
 from pathlib import Path
 
-from jax_lsp.checking import _PARALLEL_THRESHOLD, _map_reads
+from jax_lsp.checking import _PARALLEL_THRESHOLD, _map_reads, _stale_items
 from jax_lsp.parallel import Workers
 from jax_lsp.workspace import TraceRounds, Workspace
 from tests.analysis.test_project_traces import write
@@ -126,6 +126,20 @@ def test_a_worker_records_into_its_own_view():
     view.record("/p/a.py", {"/p/b.py": ("trace from a",)}, ())  # type: ignore[dict-item]
     assert view.incoming("/p/b.py") == ("trace from a",)
     assert rounds.incoming("/p/b.py") == ()
+
+
+def test_a_view_says_which_files_it_analysed_with_other_traces_than_it_now_gives():
+    view = TraceRounds().view()
+    view.record("/p/b.py", {}, ())  # analysed first: a cycle, b imports a
+    assert not view.stale("/p/b.py")
+    view.record("/p/a.py", {"/p/b.py": ("trace from a",)}, ())  # type: ignore[dict-item]
+    assert view.stale("/p/b.py")
+    assert not view.stale("/p/a.py")
+    assert not view.stale("/p/c.py")  # not analysed here
+    items = [("/p/b.py", True), ("/p/a.py", True)]
+    assert _stale_items(view, items) == [0]  # the worker analyses b again
+    view.record("/p/b.py", {}, view.incoming("/p/b.py"))
+    assert _stale_items(view, items) == []
 
 
 def test_modules_are_analysed_after_their_importers(tmp_path):
