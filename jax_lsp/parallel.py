@@ -159,6 +159,7 @@ class _Claims:
             prefix.append(prefix[-1] + weight)
         self._prefix = prefix  # left-over work of a run: prefix[back] - prefix[front]
         self._starts = list(starts)
+        self._start_set = set(starts)
 
     def _cut(self, front: int, back: int) -> int:
         """Where a worker taking over part of the run left from `front` to `back` starts: at
@@ -202,6 +203,11 @@ class _Claims:
             ends[2 * worker], ends[2 * worker + 1] = cut + 1, back
             self._current[worker] = cut
             return cut
+
+    def starts_group(self, index: int, last: int) -> bool:
+        """Does the item at `index`, claimed after the one at `last`, start another group (or
+        another run, taken over)?"""
+        return index != last + 1 or index in self._start_set
 
     def current(self, worker: int) -> int:
         with self._lock:
@@ -264,14 +270,21 @@ def _work(
             # which then look at this batch's objects only, as a fresh worker's would.
             tune_gc_for_batch()
             done: list[int] = []
+            group = 0  # where in `done` the items of the last group began
             while (index := claims.claim(worker)) is not None:
+                if again is not None and done and claims.starts_group(index, done[-1]):
+                    # The last group is done here: what it gives its own items is known now,
+                    # while the other workers are busy (the runs' ends are shared out after).
+                    _do_again(function, again, items, done[group:], results)
+                    group = len(done)
                 # A pipe of its own, written synchronously: what a worker sent before it died
                 # arrives (a queue's feeder thread would lose its buffer with the process).
                 results.send((index, function(items[index])))
                 done.append(index)
                 collect_after_item(len(done))
             if again is not None:
-                _do_again(function, again, [items[i] for i in done], done, results)
+                _do_again(function, again, items, done[group:], results)
+                _do_again(function, again, items, done, results)  # across groups (rare)
             results.send(_BATCH_DONE)
             # Another worker may hold this pipe's other end too (a fork inherits what the
             # parent had open): a parent that was killed would never close it.
@@ -290,20 +303,19 @@ def _work(
 def _do_again(
     function: Callable[[Item], Any],
     again: Again,
-    done: list[Item],
-    indexes: list[int],
+    items: Sequence[Item],
+    done: list[int],
     results: Connection,
 ) -> None:
-    """Once the batch has no item left to claim: the items of `done` (at `indexes` of the
-    batch) that `again` asks for, done again in their order and sent (the parent keeps each
-    item's last result), until it asks for none. The other workers are finishing their last
-    items meanwhile, or done: what this asks for would otherwise wait for a later batch."""
+    """The items done (their indexes in `items`) that `again` asks for, done again in their
+    order and sent (the parent keeps each item's last result), until it asks for none: what
+    it asks for would otherwise wait for a later batch."""
     for _ in range(_MAX_AGAIN_PASSES):
-        positions = again(done)
+        positions = again([items[index] for index in done])
         if not positions:
             return
         for position in sorted(positions):
-            results.send((indexes[position], function(done[position])))
+            results.send((done[position], function(items[done[position]])))
 
 
 class Workers:
