@@ -587,7 +587,7 @@ class ProjectTraces:
         pending = sorted(checked)
         while pending:
             file = pending.pop()
-            entry = self._cache.entry(Path(file))
+            entry = self._cache.entry(self._path(file))
             if entry is None:
                 continue
             for other in self._importers(file, self._imports_and_names(file, entry)[1]):
@@ -618,7 +618,7 @@ class ProjectTraces:
         by_real = {path: file for file, path in real.items()}
         found: dict[str, list[str]] = {}
         for file in files:
-            entry = self._cache.entry(Path(real[file]))
+            entry = self._cache.entry(self._path(real[file]))
             if entry is None:
                 continue
             names = self._imports_and_names(real[file], entry)[1]
@@ -929,7 +929,7 @@ class ProjectTraces:
     ) -> dict[str, tuple[tuple[str, tuple[str, ...]], ...]]:
         importing: dict[str, list[tuple[str, tuple[str, ...]]]] = {}
         for other in files:
-            entry = self._cache.entry(Path(other))
+            entry = self._cache.entry(self._path(other))
             if entry is None:
                 continue
             for imported, bound in self._imports_and_names(other, entry)[0]:
@@ -951,7 +951,7 @@ class ProjectTraces:
         listed = {top: _python_files(top) for top in tops}
         unread = sorted({other for found in listed.values() for other in found})
         for other, found in zip(unread, map_files(read_imports_and_names, unread), strict=True):
-            entry = self._cache.entry(Path(other))
+            entry = self._cache.entry(self._path(other))
             if entry is not None and found is not None and found[0] == entry.stamp:
                 self._statements[other] = (entry, found[1], found[2])
         now = time.monotonic()
@@ -1036,7 +1036,7 @@ _PLAIN_IMPORT = re.compile(r"^[ \t]*import[ \t]+([^\n#]*)", re.MULTILINE)
 def _module_name(file: str) -> str:
     """The dotted name an import of the module spells (`pkg/sub/mod.py`: pkg.sub.mod)."""
     package = package_of(file) or ()
-    stem = Path(file).stem
+    stem = os.path.splitext(os.path.basename(file))[0]  # `Path.stem`, without a `Path`
     return ".".join(package if stem == "__init__" else (*package, stem)) or stem
 
 
