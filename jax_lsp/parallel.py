@@ -3,7 +3,8 @@ items and works through it from the front. Items may come in groups (the modules
 imports), each kept whole in one run where the balance allows, so the modules of one project
 stay in one process, whose parse cache and cross-module models then serve them all. A worker
 whose run is done takes over the back half of the run with the most work left, cut where a
-group starts if one does there.
+group starts if one does there. A worker may be asked to do items of a group again once the
+group is done there (`check`: the modules its later modules gave other traces).
 """
 
 from __future__ import annotations
@@ -362,8 +363,9 @@ class Workers:
         in one run where the balance allows, in their order. An item whose worker died while
         on it gets `lost(item, reason)`; the other workers finish the dead worker's run.
         On the workers, `again` (picklable with `function`: the two may share state, such as
-        what the items learn from each other) is asked, once a worker has nothing left to
-        claim, which of the items it did to do again there: their result is the last one.
+        what the items learn from each other) is asked which of the items a worker did to do
+        again there (their result is the last one): about each group's once the worker is
+        done with it, then about all of them once it has nothing left to claim.
         Before the workers are started, a batch of fewer items than the threshold runs in
         this process (through `serially`, if given; `again` is not asked)."""
         if self.started and not self._alive:
