@@ -1061,19 +1061,55 @@ def _import_statements(
 
 
 def _python_files(top: str) -> tuple[str, ...]:
+    """The project's Python files below `top` (links resolved), as `os.walk` finds them (links
+    to folders not followed), but hidden, skipped and virtual-environment folders; none if
+    there are more than `_MAX_PROJECT_FILES`. Each folder's listing tells which of its files
+    are links: the others are resolved with their folder, where `real_file` asked the system
+    about each file (a `check` lists every file of the project before it can start)."""
     found: list[str] = []
-    for folder, folders, files in os.walk(top):
-        folders[:] = [
-            name
-            for name in folders
-            if not name.startswith(".")
-            and name not in _SKIPPED_FOLDERS
-            and not os.path.exists(os.path.join(folder, name, "pyvenv.cfg"))
-        ]
-        found += [real_file(os.path.join(folder, name)) for name in files if name.endswith(".py")]
+    folders = [top]
+    while folders:
+        folder = folders.pop()
+        try:
+            with os.scandir(folder) as listing:
+                entries = list(listing)
+        except OSError:
+            continue
+        real_folder: str | None = None
+        for entry in entries:
+            name = entry.name
+            if _is_folder(entry):
+                if (
+                    not _is_link(entry)
+                    and not name.startswith(".")
+                    and name not in _SKIPPED_FOLDERS
+                    and not os.path.exists(os.path.join(folder, name, "pyvenv.cfg"))
+                ):
+                    folders.append(os.path.join(folder, name))
+            elif name.endswith(".py"):
+                if _is_link(entry):
+                    found.append(real_file(os.path.join(folder, name)))
+                    continue
+                if real_folder is None:
+                    real_folder = real_file(folder)
+                found.append(os.path.join(real_folder, name))
         if len(found) > _MAX_PROJECT_FILES:
             return ()
     return tuple(sorted(found))
+
+
+def _is_folder(entry: os.DirEntry) -> bool:
+    try:
+        return entry.is_dir()  # links followed, as `os.walk` sorts them
+    except OSError:
+        return False
+
+
+def _is_link(entry: os.DirEntry) -> bool:
+    try:
+        return entry.is_symlink()
+    except OSError:
+        return True  # resolved by `real_file`, whole
 
 
 __all__ = ["ProjectTraces", "WorkspaceForeign"]
