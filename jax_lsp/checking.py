@@ -293,9 +293,9 @@ def _analyse(
     view = rounds.view()
     check = partial(check_file, settings=settings, fix=fix, unsafe=unsafe, rounds=view)
     # Each worker keeps this order within its groups: it sees the traces its modules give
-    # before the modules they reach. Once out of items, it analyses again those of its modules
-    # that its later ones gave other traces (an import cycle) instead of leaving them to the
-    # next round: the other worker is finishing its last module meanwhile.
+    # before the modules they reach. Once done with a group, it analyses again those of the
+    # group's modules that later ones gave other traces (an import cycle) instead of leaving
+    # them to the next round, while the other worker is still busy.
     items = [(path, path in reported) for path in files]
     return workers.map(
         partial(_check_item, check),
