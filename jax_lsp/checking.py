@@ -290,9 +290,12 @@ def _analyse(
     (a module done before goes to the worker that did it; the others by their `groups`).
     Each process records into its own view of `rounds` as it goes; `rounds` itself learns
     from the results."""
-    check = partial(check_file, settings=settings, fix=fix, unsafe=unsafe, rounds=rounds.view())
+    view = rounds.view()
+    check = partial(check_file, settings=settings, fix=fix, unsafe=unsafe, rounds=view)
     # Each worker keeps this order within its groups: it sees the traces its modules give
-    # before the modules they reach.
+    # before the modules they reach. Once done with a group, it analyses again those of the
+    # group's modules that later ones gave other traces (an import cycle) instead of leaving
+    # them to the next round, while the other worker is still busy.
     items = [(path, path in reported) for path in files]
     return workers.map(
         partial(_check_item, check),
@@ -301,6 +304,7 @@ def _analyse(
         _lost_item,
         _serially,
         [groups.get(path, -1) for path in files],
+        None if fix else partial(_stale_items, view),
     )
 
 
@@ -340,6 +344,12 @@ def _serially(
 def _check_item(check: Callable[..., FileResult], item: tuple[str, bool]) -> FileResult:
     path, reported = item
     return check(path, reported=reported)
+
+
+def _stale_items(rounds: TraceRounds, done: list[tuple[str, bool]]) -> list[int]:
+    """The positions of the files of `done` that `rounds` (a worker's view) now gives other
+    traces than they were analysed with."""
+    return [position for position, (path, _) in enumerate(done) if rounds.stale(path)]
 
 
 def _lost_item(item: tuple[str, bool], reason: str) -> FileResult:

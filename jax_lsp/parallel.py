@@ -3,7 +3,8 @@ items and works through it from the front. Items may come in groups (the modules
 imports), each kept whole in one run where the balance allows, so the modules of one project
 stay in one process, whose parse cache and cross-module models then serve them all. A worker
 whose run is done takes over the back half of the run with the most work left, cut where a
-group starts if one does there.
+group starts if one does there. A worker may be asked to do items of a group again once the
+group is done there (`check`: the modules its later modules gave other traces).
 """
 
 from __future__ import annotations
@@ -21,6 +22,9 @@ from typing import Any, TypeVar
 
 Item = TypeVar("Item")
 Result = TypeVar("Result")
+# Given the items one worker did in a batch (in its order), the positions of those it should
+# do again before the batch ends (see `Workers.map`).
+Again = Callable[[list[Any]], Sequence[int]]
 
 
 # Items between collections of the objects made since the last one, and of everything. Rare:
@@ -156,6 +160,7 @@ class _Claims:
             prefix.append(prefix[-1] + weight)
         self._prefix = prefix  # left-over work of a run: prefix[back] - prefix[front]
         self._starts = list(starts)
+        self._start_set = set(starts)
 
     def _cut(self, front: int, back: int) -> int:
         """Where a worker taking over part of the run left from `front` to `back` starts: at
@@ -200,6 +205,11 @@ class _Claims:
             self._current[worker] = cut
             return cut
 
+    def starts_group(self, index: int, last: int) -> bool:
+        """Does the item at `index`, claimed after the one at `last`, start another group (or
+        another run, taken over)?"""
+        return index != last + 1 or index in self._start_set
+
     def current(self, worker: int) -> int:
         with self._lock:
             return self._current[worker]
@@ -231,6 +241,8 @@ def _started_outside_the_working_directory(start_method: str) -> Iterator[None]:
 
 # What a worker sends when its claims for a batch are done (results are (index, result)).
 _BATCH_DONE = "batch done"
+# Passes of a batch's `again` at most in one worker (each a chain's next link, as a round).
+_MAX_AGAIN_PASSES = 8
 # Seconds between a waiting worker's looks at whether the process that started it still runs.
 _PARENT_CHECK_SECONDS = 1.0
 _END_SECONDS = 5.0  # a worker told to end is ended if it has not after this long
@@ -244,11 +256,12 @@ def _work(
     results: Connection,
     orders: Connection,
     working_directory: str,
+    again: Again | None = None,
 ) -> None:
-    """Do the items `claims` gives this worker, then wait for the next batch (a function, its
-    items, their weights and where their groups start, from `orders`) or the end (None).
-    The parses and models made for one batch serve the next: `check`'s later rounds analyse
-    again modules analysed before."""
+    """Do the items `claims` gives this worker, and those `again` says to do again, then
+    wait for the next batch (a function, its items, their weights, where their groups start
+    and its `again`, from `orders`) or the end (None). The parses and models made for one
+    batch serve the next: `check`'s later rounds analyse again modules analysed before."""
     os.chdir(working_directory)  # a spawned worker was started elsewhere (see above)
     parent = os.getppid()
     try:
@@ -257,13 +270,22 @@ def _work(
             # what the last ones left (kept for this one) is frozen out of the collections,
             # which then look at this batch's objects only, as a fresh worker's would.
             tune_gc_for_batch()
-            done = 0
+            done: list[int] = []
+            group = 0  # where in `done` the items of the last group began
             while (index := claims.claim(worker)) is not None:
+                if again is not None and done and claims.starts_group(index, done[-1]):
+                    # The last group is done here: what it gives its own items is known now,
+                    # while the other workers are busy (the runs' ends are shared out after).
+                    _do_again(function, again, items, done[group:], results)
+                    group = len(done)
                 # A pipe of its own, written synchronously: what a worker sent before it died
                 # arrives (a queue's feeder thread would lose its buffer with the process).
                 results.send((index, function(items[index])))
-                done += 1
-                collect_after_item(done)
+                done.append(index)
+                collect_after_item(len(done))
+            if again is not None:
+                _do_again(function, again, items, done[group:], results)
+                _do_again(function, again, items, done, results)  # across groups (rare)
             results.send(_BATCH_DONE)
             # Another worker may hold this pipe's other end too (a fork inherits what the
             # parent had open): a parent that was killed would never close it.
@@ -273,10 +295,28 @@ def _work(
             order = orders.recv()
             if order is None:
                 return
-            function, items, weights, starts = order
+            function, items, weights, starts, again = order
             claims.set_weights(weights, starts)
     except (KeyboardInterrupt, EOFError, BrokenPipeError):
         pass
+
+
+def _do_again(
+    function: Callable[[Item], Any],
+    again: Again,
+    items: Sequence[Item],
+    done: list[int],
+    results: Connection,
+) -> None:
+    """The items done (their indexes in `items`) that `again` asks for, done again in their
+    order and sent (the parent keeps each item's last result), until it asks for none: what
+    it asks for would otherwise wait for a later batch."""
+    for _ in range(_MAX_AGAIN_PASSES):
+        positions = again([items[index] for index in done])
+        if not positions:
+            return
+        for position in sorted(positions):
+            results.send((done[position], function(items[done[position]])))
 
 
 class Workers:
@@ -314,6 +354,7 @@ class Workers:
         lost: Callable[[Item, str], Result],
         serially: Callable[[Callable[[Item], Result], Sequence[Item]], list[Result]] | None = None,
         groups: Sequence[Hashable] | None = None,
+        again: Again | None = None,
     ) -> list[Result]:
         """`[function(item) for item in items]`, on the workers once started (`function` must
         be picklable: a module-level function or a partial of one; it should not raise). An
@@ -321,8 +362,12 @@ class Workers:
         weight, each of `groups`' groups (a key per item; none: the items in one group) whole
         in one run where the balance allows, in their order. An item whose worker died while
         on it gets `lost(item, reason)`; the other workers finish the dead worker's run.
+        On the workers, `again` (picklable with `function`: the two may share state, such as
+        what the items learn from each other) is asked which of the items a worker did to do
+        again there (their result is the last one): about each group's once the worker is
+        done with it, then about all of them once it has nothing left to claim.
         Before the workers are started, a batch of fewer items than the threshold runs in
-        this process (through `serially`, if given)."""
+        this process (through `serially`, if given; `again` is not asked)."""
         if self.started and not self._alive:
             self.close()  # every worker died: this batch starts afresh
         if not self.started and (self.jobs <= 1 or len(items) < self._threshold):
@@ -340,14 +385,15 @@ class Workers:
         ordered_weights = [weights[i] for i in order]
         starts = group_starts([keys[i] for i in order], runs)
         if not self.started:
-            self._start(function, ordered, runs, ordered_weights, starts)
+            self._start(function, ordered, runs, ordered_weights, starts, again)
         else:
             self._claims.set_runs(runs)  # type: ignore[union-attr]
             self._claims.set_weights(ordered_weights, starts)  # type: ignore[union-attr]
             for worker in self._alive:
                 # A worker that died is seen below, as the end of its results.
                 with contextlib.suppress(OSError):
-                    self._orders[worker].send((function, ordered, ordered_weights, starts))
+                    batch = (function, ordered, ordered_weights, starts, again)
+                    self._orders[worker].send(batch)
         done = self._collect([items[i] for i in order], lost)
         results: list[Any] = [None] * len(items)
         for position, index in enumerate(order):
@@ -404,6 +450,7 @@ class Workers:
         runs: list[tuple[int, int]],
         weights: Sequence[float],
         starts: Sequence[int],
+        again: Again | None,
     ) -> None:
         context = multiprocessing.get_context(_start_method())
         here = os.getcwd()
@@ -418,7 +465,7 @@ class Workers:
                 receiver, orders = context.Pipe(duplex=False)
                 process = context.Process(
                     target=_work,
-                    args=(function, items, claims, worker, sender, receiver, here),
+                    args=(function, items, claims, worker, sender, receiver, here, again),
                     daemon=True,
                 )
                 process.start()

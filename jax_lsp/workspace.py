@@ -298,8 +298,12 @@ class TraceRounds:
         self.rounds += 1
         if self.rounds >= _MAX_ROUNDS:
             return []
-        return sorted(
-            self._names[file]
-            for file, given in self._analysed_with.items()
-            if self.incoming(file) != given
-        )
+        return sorted(self._names[file] for file in self._analysed_with if self._stale(file))
+
+    def stale(self, name: str) -> bool:
+        """Was the file `name` analysed, here, with other traces than it now receives?"""
+        file = real_file(name)
+        return file in self._analysed_with and self._stale(file)
+
+    def _stale(self, file: str) -> bool:
+        return self.incoming(file) != self._analysed_with[file]

@@ -3,6 +3,7 @@ the item it was on; workers kept for later batches do again what they did before
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import os
 import time
@@ -10,8 +11,10 @@ import time
 import pytest
 
 from jax_lsp.parallel import (
+    _BATCH_DONE,
     Workers,
     _Claims,
+    _work,
     group_starts,
     map_with_locality,
     share_out,
@@ -100,6 +103,66 @@ def test_grouped_items_are_each_done_once_and_in_order():
             _square, items, [1 + i % 5 for i in items], _lost, None, [i % 4 for i in items]
         )
     assert done == [i * i for i in items]
+
+
+_DONE_HERE: dict[int, int] = {}  # in each worker: item -> times done there
+
+
+def _counted(value: int) -> tuple[int, int]:
+    _DONE_HERE[value] = _DONE_HERE.get(value, 0) + 1
+    return value, _DONE_HERE[value]
+
+
+def _evens_until_done_thrice(done: list[int]) -> list[int]:
+    return [
+        position for position, value in enumerate(done) if value % 2 == 0 and _DONE_HERE[value] < 3
+    ]
+
+
+def test_a_worker_out_of_items_does_again_those_it_is_asked_to_until_none():
+    items = list(range(40))
+    with Workers(2) as workers:
+        done = workers.map(_counted, items, [1] * 40, _lost, None, None, _evens_until_done_thrice)
+    # Each even item done three times where it was done first (the last result is kept).
+    assert done == [(value, 3 if value % 2 == 0 else 1) for value in items]
+
+
+def test_a_worker_is_asked_again_about_each_group_once_done_then_about_all():
+    # `_work` itself, here: one worker's run of two groups, then the end of the batches.
+    items = ["a1", "a2", "b1", "b2"]
+    runs = [(0, 4)]
+    claims = _Claims(multiprocessing.get_context(), runs, [1] * 4, group_starts("aabb", runs))
+    assert claims.starts_group(2, 1)  # b starts
+    assert not claims.starts_group(1, 0)
+    assert claims.starts_group(3, 0)  # taken over from elsewhere
+    asked: list[list[str]] = []
+
+    def a1_once(done: list[str]) -> list[int]:
+        asked.append(done)
+        return [0] if len(asked) == 1 else []
+
+    receiver, results = multiprocessing.Pipe(duplex=False)
+    orders, sender = multiprocessing.Pipe(duplex=False)
+    sender.send(None)  # no batch after this one
+    try:
+        _work(str.upper, items, claims, 0, results, orders, os.getcwd(), a1_once)
+    finally:
+        gc.unfreeze()
+        gc.enable()
+    sent = []
+    while receiver.poll():
+        sent.append(receiver.recv())
+    # a's items once a is done (a1 again, then none), b's at the end, then all of them.
+    assert asked == [["a1", "a2"], ["a1", "a2"], ["b1", "b2"], items]
+    assert sent == [(0, "A1"), (1, "A2"), (0, "A1"), (2, "B1"), (3, "B2"), _BATCH_DONE]
+
+
+def test_items_done_here_are_not_asked_again():
+    with Workers(2, threshold=10) as workers:
+        done = workers.map(
+            _counted, [100, 102], [1, 1], _lost, None, None, _evens_until_done_thrice
+        )
+    assert done == [(100, 1), (102, 1)]
 
 
 def test_a_dead_worker_loses_only_its_item():

@@ -587,7 +587,7 @@ class ProjectTraces:
         pending = sorted(checked)
         while pending:
             file = pending.pop()
-            entry = self._cache.entry(Path(file))
+            entry = self._cache.entry(self._path(file))
             if entry is None:
                 continue
             for other in self._importers(file, self._imports_and_names(file, entry)[1]):
@@ -618,7 +618,7 @@ class ProjectTraces:
         by_real = {path: file for file, path in real.items()}
         found: dict[str, list[str]] = {}
         for file in files:
-            entry = self._cache.entry(Path(real[file]))
+            entry = self._cache.entry(self._path(real[file]))
             if entry is None:
                 continue
             names = self._imports_and_names(real[file], entry)[1]
@@ -893,7 +893,7 @@ class ProjectTraces:
             for other, bound in index.get(imported, ()):
                 if (
                     other not in found
-                    and (imported == module or any(name in names for name in bound))
+                    and (imported == module or not names.isdisjoint(bound))
                     and self._resolves_to(other, imported, file)
                 ):
                     found.add(other)
@@ -931,7 +931,7 @@ class ProjectTraces:
     ) -> dict[str, tuple[tuple[str, tuple[str, ...]], ...]]:
         importing: dict[str, list[tuple[str, tuple[str, ...]]]] = {}
         for other in files:
-            entry = self._cache.entry(Path(other))
+            entry = self._cache.entry(self._path(other))
             if entry is None:
                 continue
             for imported, bound in self._imports_and_names(other, entry)[0]:
@@ -953,7 +953,7 @@ class ProjectTraces:
         listed = {top: _python_files(top) for top in tops}
         unread = sorted({other for found in listed.values() for other in found})
         for other, found in zip(unread, map_files(read_imports_and_names, unread), strict=True):
-            entry = self._cache.entry(Path(other))
+            entry = self._cache.entry(self._path(other))
             if entry is not None and found is not None and found[0] == entry.stamp:
                 self._statements[other] = (entry, found[1], found[2])
         now = time.monotonic()
@@ -1038,7 +1038,7 @@ _PLAIN_IMPORT = re.compile(r"^[ \t]*import[ \t]+([^\n#]*)", re.MULTILINE)
 def _module_name(file: str) -> str:
     """The dotted name an import of the module spells (`pkg/sub/mod.py`: pkg.sub.mod)."""
     package = package_of(file) or ()
-    stem = Path(file).stem
+    stem = os.path.splitext(os.path.basename(file))[0]  # `Path.stem`, without a `Path`
     return ".".join(package if stem == "__init__" else (*package, stem)) or stem
 
 
@@ -1063,19 +1063,55 @@ def _import_statements(
 
 
 def _python_files(top: str) -> tuple[str, ...]:
+    """The project's Python files below `top` (links resolved), as `os.walk` finds them (links
+    to folders not followed), but hidden, skipped and virtual-environment folders; none if
+    there are more than `_MAX_PROJECT_FILES`. Each folder's listing tells which of its files
+    are links: the others are resolved with their folder, where `real_file` asked the system
+    about each file (a `check` lists every file of the project before it can start)."""
     found: list[str] = []
-    for folder, folders, files in os.walk(top):
-        folders[:] = [
-            name
-            for name in folders
-            if not name.startswith(".")
-            and name not in _SKIPPED_FOLDERS
-            and not os.path.exists(os.path.join(folder, name, "pyvenv.cfg"))
-        ]
-        found += [real_file(os.path.join(folder, name)) for name in files if name.endswith(".py")]
+    folders = [top]
+    while folders:
+        folder = folders.pop()
+        try:
+            with os.scandir(folder) as listing:
+                entries = list(listing)
+        except OSError:
+            continue
+        real_folder: str | None = None
+        for entry in entries:
+            name = entry.name
+            if _is_folder(entry):
+                if (
+                    not _is_link(entry)
+                    and not name.startswith(".")
+                    and name not in _SKIPPED_FOLDERS
+                    and not os.path.exists(os.path.join(folder, name, "pyvenv.cfg"))
+                ):
+                    folders.append(os.path.join(folder, name))
+            elif name.endswith(".py"):
+                if _is_link(entry):
+                    found.append(real_file(os.path.join(folder, name)))
+                    continue
+                if real_folder is None:
+                    real_folder = real_file(folder)
+                found.append(os.path.join(real_folder, name))
         if len(found) > _MAX_PROJECT_FILES:
             return ()
     return tuple(sorted(found))
+
+
+def _is_folder(entry: os.DirEntry) -> bool:
+    try:
+        return entry.is_dir()  # links followed, as `os.walk` sorts them
+    except OSError:
+        return False
+
+
+def _is_link(entry: os.DirEntry) -> bool:
+    try:
+        return entry.is_symlink()
+    except OSError:
+        return True  # resolved by `real_file`, whole
 
 
 __all__ = ["ProjectTraces", "WorkspaceForeign"]

@@ -178,7 +178,7 @@ def _folder_roots(root: str | None, folder: str | None) -> tuple[Path, ...]:
         candidates += [folder, _top_folder(folder), _enclosing_top_folder(folder)]
     roots: list[str] = []
     for candidate in candidates:
-        resolved = os.path.realpath(candidate)
+        resolved = _real_folder(candidate)  # the same few folders for every file
         if os.path.isdir(resolved) and resolved not in roots:
             roots.append(resolved)
     return tuple(Path(root) for root in roots)

@@ -603,3 +603,27 @@ def test_the_names_a_module_defines_follow_each_edit_and_are_kept_while_the_same
     assert names(renamed) == {"module", "f", "h"}
     assert names(commented) == names(renamed)
     assert names(removed) == {"module", "f"}
+
+
+def test_the_project_files_are_listed_with_links_resolved_as_os_walk_finds_them(tmp_path):
+    project_folder = tmp_path / "project"
+    elsewhere = tmp_path / "elsewhere"
+    for name in ("pkg/__init__.py", "pkg/sub/mod.py", ".hidden/h.py", "venv/v.py", "notes.txt"):
+        (project_folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (project_folder / name).write_text("")
+    (project_folder / "venv" / "pyvenv.cfg").write_text("")
+    (elsewhere / "inner").mkdir(parents=True)
+    (elsewhere / "inner" / "far.py").write_text("")
+    (elsewhere / "target.py").write_text("")
+    (project_folder / "linked_folder").symlink_to(elsewhere / "inner")  # not followed
+    (project_folder / "pkg" / "linked.py").symlink_to(elsewhere / "target.py")
+    (tmp_path / "link_to_project").symlink_to(project_folder)
+    real = project_folder.resolve()
+    expected = (
+        str(real / "pkg" / "__init__.py"),
+        str(real / "pkg" / "sub" / "mod.py"),
+        str((elsewhere / "target.py").resolve()),
+    )
+    assert project._python_files(str(project_folder)) == tuple(sorted(expected))
+    assert project._python_files(str(tmp_path / "link_to_project")) == tuple(sorted(expected))
+    assert project._python_files(str(tmp_path / "nowhere")) == ()

@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import json
 import os
+import pickle
 from pathlib import Path
 
-from jax_lsp.checking import _PARALLEL_THRESHOLD, _map_reads
+from jax_lsp.checking import _PARALLEL_THRESHOLD, _analyse, _map_reads, _stale_items
+from jax_lsp.config import Settings
 from jax_lsp.parallel import Workers
 from jax_lsp.workspace import TraceRounds, Workspace
 from tests.analysis.test_project_traces import write
@@ -126,6 +128,37 @@ def test_a_worker_records_into_its_own_view():
     view.record("/p/a.py", {"/p/b.py": ("trace from a",)}, ())  # type: ignore[dict-item]
     assert view.incoming("/p/b.py") == ("trace from a",)
     assert rounds.incoming("/p/b.py") == ()
+
+
+def test_a_view_says_which_files_it_analysed_with_other_traces_than_it_now_gives():
+    view = TraceRounds().view()
+    view.record("/p/b.py", {}, ())  # analysed first: a cycle, b imports a
+    assert not view.stale("/p/b.py")
+    view.record("/p/a.py", {"/p/b.py": ("trace from a",)}, ())  # type: ignore[dict-item]
+    assert view.stale("/p/b.py")
+    assert not view.stale("/p/a.py")
+    assert not view.stale("/p/c.py")  # not analysed here
+    items = [("/p/b.py", True), ("/p/a.py", True)]
+    assert _stale_items(view, items) == [0]  # the worker analyses b again
+    view.record("/p/b.py", {}, view.incoming("/p/b.py"))
+    assert _stale_items(view, items) == []
+
+
+class _Captured:
+    """Stands for `Workers`: keeps what `_analyse` asks of it."""
+
+    def map(self, function, items, weights, lost, serially, groups, again):
+        self.sent = pickle.loads(pickle.dumps((function, again)))  # as a later batch is sent
+        return []
+
+
+def test_a_worker_asks_what_to_analyse_again_of_the_view_its_analyses_record_into():
+    workers = _Captured()
+    _analyse(["/p/a.py"], Settings(), None, False, workers, TraceRounds(), {"/p/a.py"}, {})
+    function, again = workers.sent
+    assert function.args[0].keywords["rounds"] is again.args[0]
+    _analyse(["/p/a.py"], Settings(), "write", False, workers, TraceRounds(), {"/p/a.py"}, {})
+    assert workers.sent[1] is None  # fixes are applied once, the traces settled
 
 
 def test_modules_are_analysed_after_their_importers(tmp_path):
