@@ -472,7 +472,7 @@ class ModuleFactsCache:
         file on disk whose stamp was read that recently is taken as unchanged, unread (an
         open document is always compared)."""
         name = str(file)
-        file = self._paths.get(name) or self._path(name, file)
+        file = self.path(name, file)
         text = self._open_text(name) if self._open_text else None
         entry = self._entries.get(file)
         if text is None and entry is not None and self.trusted and entry.checked > _EXPIRED:
@@ -491,11 +491,16 @@ class ModuleFactsCache:
         self.generation += 1
         return entry
 
-    def _path(self, name: str, file: Path) -> Path:
-        if len(self._paths) > _MAX_PATHS:
-            self._paths.clear()
-        self._paths[name] = file
-        return file
+    def path(self, name: str, made: Path | None = None) -> Path:
+        """The one path object of the file `name` (`made`, or a new one, the first time): a
+        dict looks a key up by identity before comparing it, and a `Path` compares its parts
+        in Python; the files asked about again at every keystroke are found by identity."""
+        path = self._paths.get(name)
+        if path is None:
+            if len(self._paths) > _MAX_PATHS:
+                self._paths.clear()
+            path = self._paths[name] = made if made is not None else Path(name)
+        return path
 
     def expire(self, paths: list[str]) -> None:
         """The files at `paths` changed on disk (or were made or removed): their stamps are

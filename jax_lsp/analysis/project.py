@@ -468,7 +468,6 @@ class ProjectTraces:
         self._importers_of: dict[
             str, tuple[frozenset[str], tuple[float, str], float, frozenset[str]]
         ] = {}
-        self._paths: dict[str, Path] = {}
         # The importers' models, kept for their own analysis (a `check` analyses them too):
         # the most recent ones, up to _MAX_KEPT_LINES lines.
         self._models: OrderedDict[str, ModuleModel] = OrderedDict()
@@ -587,7 +586,7 @@ class ProjectTraces:
         pending = sorted(checked)
         while pending:
             file = pending.pop()
-            entry = self._cache.entry(self._path(file))
+            entry = self._cache.entry(self._cache.path(file))
             if entry is None:
                 continue
             for other in self._importers(file, self._imports_and_names(file, entry)[1]):
@@ -618,7 +617,7 @@ class ProjectTraces:
         by_real = {path: file for file, path in real.items()}
         found: dict[str, list[str]] = {}
         for file in files:
-            entry = self._cache.entry(self._path(real[file]))
+            entry = self._cache.entry(self._cache.path(real[file]))
             if entry is None:
                 continue
             names = self._imports_and_names(real[file], entry)[1]
@@ -726,20 +725,11 @@ class ProjectTraces:
         objects to, follow from what the importers are."""
         files = {file for file, _, _ in read}
         return importers <= files and all(
-            self._cache.entry(self._path(file)) is entry
+            self._cache.entry(self._cache.path(file)) is entry
             and self._last_given(file) == given
             and (upstream_confirmed or self._upstream_unchanged(file))
             for file, entry, given in read
         )
-
-    def _path(self, file: str) -> Path:
-        """`Path(file)`, made once (the upstream of a module is confirmed at each keystroke)."""
-        path = self._paths.get(file)
-        if path is None:
-            if len(self._paths) > _MAX_PROJECT_FILES:
-                self._paths.clear()
-            path = self._paths[file] = Path(file)
-        return path
 
     def _last_given(self, file: str) -> tuple[IncomingTrace, ...]:
         known = self._incoming.get(file)
@@ -757,7 +747,7 @@ class ProjectTraces:
         for other, entry, _ in known[1]:
             if other == self._asked:
                 continue
-            if self._cache.entry(self._path(other), _UPSTREAM_TRUST) is not entry:
+            if self._cache.entry(self._cache.path(other), _UPSTREAM_TRUST) is not entry:
                 return False
             self._oldest_read = min(self._oldest_read, entry.checked)
             if not self._upstream_unchanged(other):
@@ -931,7 +921,7 @@ class ProjectTraces:
     ) -> dict[str, tuple[tuple[str, tuple[str, ...]], ...]]:
         importing: dict[str, list[tuple[str, tuple[str, ...]]]] = {}
         for other in files:
-            entry = self._cache.entry(self._path(other))
+            entry = self._cache.entry(self._cache.path(other))
             if entry is None:
                 continue
             for imported, bound in self._imports_and_names(other, entry)[0]:
@@ -953,7 +943,7 @@ class ProjectTraces:
         listed = {top: _python_files(top) for top in tops}
         unread = sorted({other for found in listed.values() for other in found})
         for other, found in zip(unread, map_files(read_imports_and_names, unread), strict=True):
-            entry = self._cache.entry(self._path(other))
+            entry = self._cache.entry(self._cache.path(other))
             if entry is not None and found is not None and found[0] == entry.stamp:
                 self._statements[other] = (entry, found[1], found[2])
         now = time.monotonic()
