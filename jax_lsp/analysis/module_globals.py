@@ -10,6 +10,7 @@ import ast
 from collections import ChainMap
 from collections.abc import Callable, Mapping
 from functools import cached_property
+from operator import is_
 from types import MappingProxyType
 
 from jax_lsp.analysis import recorded
@@ -272,26 +273,56 @@ class ModuleGlobals(ModelFact):
 
     def _function_uses(self, name: str) -> tuple:
         """Every use of the module-level `name` (`call_shapes.unit_uses`), with the first line
-        of the unit holding it: each unit is walked once for all names, and kept while it is."""
+        of the unit holding it: each unit is walked once for all names, and kept while it is.
+        The last model's tuple (the same object, which the logs that read it find unchanged
+        by identity) while the units holding `name` are the same parses at the same lines."""
         memo = self._uses
-        if name not in memo:
+        found = memo.get(name)
+        if found is None:
             aliases = self.model.aliases
             document = self.model.document
             units, sources = document.parsed_units, document.parsed_sources
-            memo[name] = tuple(
-                [
-                    (call, function, units[index].start_line)
-                    for index in document.units_holding(name)
-                    for call, function in module_uses(
-                        name, _unit_uses(sources[index], aliases).get(name, ())
-                    )
-                ]
-            )
-        return memo[name]
+            holding = document.units_holding(name)
+            parses = tuple([sources[index] for index in holding])
+            starts = tuple([units[index].start_line for index in holding])
+            kept = self._kept_uses.get(name)
+            if (
+                kept is not None
+                and kept[0] == aliases.key
+                and kept[2] == starts
+                and len(kept[1]) == len(parses)
+                and all(map(is_, kept[1], parses))
+            ):
+                found = kept[3]
+            else:
+                found = tuple(
+                    [
+                        (call, function, start)
+                        for source, start in zip(parses, starts, strict=True)
+                        for call, function in module_uses(
+                            name, _unit_uses(source, aliases).get(name, ())
+                        )
+                    ]
+                )
+            memo[name] = found
+            self._uses_made[name] = (aliases.key, parses, starts, found)
+        return found
 
     @cached_property
     def _uses(self) -> dict[str, tuple]:
         return {}
+
+    @cached_property
+    def _uses_made(self) -> dict[str, tuple[object, tuple, tuple, tuple]]:
+        """`_function_uses`' answers with what they were found from (the aliases' key, the
+        parses holding the name and their first lines), handed on to the next model."""
+        return {}
+
+    @cached_property
+    def _kept_uses(self) -> dict[str, tuple[object, tuple, tuple, tuple]]:
+        """The last model's `_uses_made`, this one's handed on in their place."""
+        lineage = self.model.document.lineage
+        return lineage.hand_over(ModuleGlobals._function_uses, self._uses_made) or {}
 
     @cached_property
     def shapes_by_unit(self) -> dict[int, tuple[tuple[str, KnownValue], ...]]:

@@ -128,6 +128,16 @@ def _facts(model: ModuleModel) -> dict:
         "plain_objects": {name: model._plain_object(name) for name in model.classes},
         "pytree_static_children": _nodes(model.pytree_static_children),
         "function_runs": {name: model.function_runs(name) for name in model.functions},
+        # The uses of each top-level function (kept from the last model while the units
+        # holding its name are the same) and the shapes its calls give its parameters.
+        "function_uses": {
+            name: model.module_globals._function_uses(name)
+            for name in model.module_globals._top_level_functions
+        },
+        "param_shapes": {
+            name: dict(model.param_shapes(name))
+            for name in model.module_globals._top_level_functions
+        },
     }
 
 
@@ -585,3 +595,38 @@ def test_top_level_values_are_kept_while_no_unit_assigns_anew_and_follow_an_assi
     assert values(changed, "SCALE") == ["jax.numpy.ones(2)", "3.0"]
     removed = edit(text.replace("SCALE = 2.0\n", ""))
     assert "SCALE" not in removed.module_globals.top_level_values
+
+
+def test_the_uses_of_a_function_are_kept_while_their_units_are_and_follow_a_new_use():
+    """The uses of a top-level function are the last model's (the same tuple, which the
+    logs that read it find unchanged by identity) after an edit in a unit that does not
+    name it, and follow an edit that adds a use (in a unit holding one, or another), moves
+    the units holding one, or removes one."""
+    text = (
+        "import jax.numpy as jnp\n\n\ndef f(x):\n    return x\n\n\n"
+        "def g(y):\n    return f(y)\n\n\ndef h(z):\n    return z\n"
+    )
+    versions = [Document(text)]
+    models: list[ModuleModel] = []
+
+    def uses(new_text: str | None = None) -> list[tuple[int, int]]:
+        if new_text is not None:
+            versions.append(Document(new_text, previous=versions[-1]))
+        models.append(ModuleModel.of(versions[-1]))  # kept: a fact holds its model weakly
+        found = models[-1].module_globals._function_uses("f")
+        fresh_model = ModuleModel(Document(versions[-1].text))
+        fresh = fresh_model.module_globals._function_uses("f")
+        places = [(start + call.lineno, call.col_offset) for call, _, start in found]
+        assert places == [(start + c.lineno, c.col_offset) for c, _, start in fresh]
+        uses.last = found
+        return places
+
+    assert uses() == [(9, 11)]
+    first = uses.last
+    assert uses(text.replace("return z", "return z + 1")) == [(9, 11)]
+    assert uses.last is first  # an edit in `h`, which does not name `f`
+    assert uses(versions[-1].text.replace("return f(y)", "return f(f(y))")) == [(9, 11), (9, 13)]
+    edited = versions[-1].text.replace("return z + 1", "return f(z)")
+    assert uses(edited) == [(9, 11), (9, 13), (13, 11)]
+    assert uses("# a line\n" + versions[-1].text) == [(10, 11), (10, 13), (14, 11)]
+    assert uses(versions[-1].text.replace("return f(f(y))", "return y")) == [(14, 11)]
