@@ -28,6 +28,7 @@ from jax_lsp.analysis.model_view import ModelFact, ModelView
 from jax_lsp.analysis.nodes import walk_nodes
 from jax_lsp.analysis.recorded import ReadLog, RecordingView
 from jax_lsp.analysis.shapes import ArrayShape, KnownValue, run_top_level
+from jax_lsp.analysis.summary import unit_summary
 from jax_lsp.analysis.text import identifiers
 from jax_lsp.analysis.unit_memo import Keyed, per_unit
 from jax_lsp.analysis.values import Function, Value, kind_of, merge_values
@@ -404,8 +405,12 @@ class ModuleGlobals(ModelFact):
 
     @cached_property
     def global_writes(self) -> frozenset[str]:
-        """Module-level names some function writes through `global`."""
-        return frozenset().union(*(summary.global_writes for summary in self.model.summaries))
+        """Module-level names some function writes through `global`: the last version's set
+        while every unit's are the same."""
+        lineage = self.model.document.lineage
+        sources, aliases = self.model.document.parsed_sources, self.model.aliases
+        written = lineage.each_unit(_unit_global_writes, sources, aliases)
+        return lineage.reuse(_union, tuple(written))
 
 
 def _top_level_bindings(
@@ -635,3 +640,12 @@ def _top_level_assignments(source: UnitSource) -> dict[str, list[ast.expr]]:
 @per_unit
 def _unit_uses(source: UnitSource, aliases: Keyed[Resolver]) -> dict[str, list]:
     return unit_uses(source.tree, aliases.value)
+
+
+@per_unit
+def _unit_global_writes(source: UnitSource, aliases: Keyed[Resolver]) -> frozenset[str]:
+    return frozenset(unit_summary(source, aliases).global_writes)
+
+
+def _union(parts: tuple[frozenset[str], ...]) -> frozenset[str]:
+    return frozenset().union(*parts)

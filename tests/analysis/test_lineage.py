@@ -128,6 +128,9 @@ def _facts(model: ModuleModel) -> dict:
         "plain_objects": {name: model._plain_object(name) for name in model.classes},
         "pytree_static_children": _nodes(model.pytree_static_children),
         "function_runs": {name: model.function_runs(name) for name in model.functions},
+        "module_function_names": model.module_function_names,
+        "global_writes": model.module_globals.global_writes,
+        "classes_defined_twice": model._classes_defined_twice,
         # The uses of each top-level function (kept from the last model while the units
         # holding its name are the same) and the shapes its calls give its parameters.
         "function_uses": {
@@ -630,3 +633,68 @@ def test_the_uses_of_a_function_are_kept_while_their_units_are_and_follow_a_new_
     assert uses(edited) == [(9, 11), (9, 13), (13, 11)]
     assert uses("# a line\n" + versions[-1].text) == [(10, 11), (10, 13), (14, 11)]
     assert uses(versions[-1].text.replace("return f(f(y))", "return y")) == [(14, 11)]
+
+
+def test_the_module_wide_names_are_kept_while_the_units_parts_are_and_follow_edits():
+    """The module's functions, the names written through `global` and the classes defined
+    twice are the last model's sets after an edit inside a function body, and follow an
+    edit that adds a function writing a global, a class again, or removes a function or a
+    `global`."""
+    text = "import jax\n\n\ndef f(x):\n    return x\n\n\nclass A:\n    pass\n"
+    versions = [Document(text)]
+    models: list[ModuleModel] = []
+
+    def names(new_text: str | None = None) -> tuple[frozenset[str], ...]:
+        if new_text is not None:
+            versions.append(Document(new_text, previous=versions[-1]))
+        models.append(ModuleModel.of(versions[-1]))  # kept: a fact holds its model weakly
+        fresh = ModuleModel(Document(versions[-1].text))
+        found = [_module_wide_names(model) for model in (models[-1], fresh)]
+        assert found[0] == found[1]
+        return found[0]
+
+    first = names()
+    assert first == ({"f"}, set(), set())
+    body = names(text.replace("return x", "return x + 1"))
+    assert all(kept is old for kept, old in zip(body, first, strict=True))
+    added = versions[-1].text + "\n\ndef g():\n    global N\n    N = 1\n"
+    assert names(added) == ({"f", "g"}, {"N"}, set())
+    assert names(versions[-1].text + "\n\nclass A:\n    x = 1\n") == ({"f", "g"}, {"N"}, {"A"})
+    assert names(versions[-1].text.replace("def f(x):\n    return x + 1\n", ""))[0] == {"g"}
+    assert names(versions[-1].text.replace("    global N\n", "")) == ({"g"}, set(), {"A"})
+
+
+def _module_wide_names(model: ModuleModel) -> tuple[frozenset[str], ...]:
+    globals_written = model.module_globals.global_writes
+    return model.module_function_names, globals_written, model._classes_defined_twice
+
+
+def test_the_refs_passed_follow_a_module_level_name_made_a_ref():
+    """The parameters a call passes a module-level ref (read from the module's refs, the last
+    version's while the globals are the same dict) follow an edit that makes the name a ref,
+    and one that makes it an array again."""
+    text = (
+        "import jax\nimport jax.numpy as jnp\n\nR = jnp.zeros(3)\n\n\n"
+        "def f(r):\n    r[...] = 1\n\n\ndef g(x):\n    return x  # not a new_ref\n\n\nf(R)\n"
+    )
+    versions = [Document(text)]
+    models: list[ModuleModel] = []
+
+    def passed(new_text: str | None = None) -> dict[str, frozenset[str]]:
+        if new_text is not None:
+            versions.append(Document(new_text, previous=versions[-1]))
+        models.append(ModuleModel.of(versions[-1]))  # kept: a fact holds its model weakly
+        fresh = ModuleModel(Document(versions[-1].text))
+        found = [
+            {node.name: params for node, params in m.ref_params.items()}
+            for m in (models[-1], fresh)
+        ]
+        assert found[0] == found[1]
+        return found[0]
+
+    assert passed() == {}
+    assert passed(text.replace("return x", "return x + 1")) == {}
+    made = versions[-1].text.replace("R = jnp.zeros(3)", "R = jax.new_ref(jnp.zeros(3))")
+    assert passed(made) == {"f": {"r"}}
+    assert passed(versions[-1].text.replace("return x + 1", "return x")) == {"f": {"r"}}
+    assert passed(text) == {}
