@@ -56,12 +56,12 @@ class ModuleGlobals(ModelFact):
         self._callees_read: set[str] = set()  # the callees the fold's steps read
 
     def compute_globals(self, units: list[Unit]) -> None:
-        counts: dict[str, int] = {}
-        mutated: set[str] = set()
-        for summary in self.model.summaries:
-            for name in summary.top_level_bindings:
-                counts[name] = counts.get(name, 0) + 1
-            mutated |= summary.mutated_names
+        # How often each name is bound at the top level, which are bound more than once, and
+        # which are mutated: the last version's while every unit's are the same.
+        lineage = self.model.document.lineage
+        sources = self.model.document.parsed_sources
+        bound = lineage.each_unit(_unit_bindings, sources, self.model.aliases)
+        counts, rebound, mutated = lineage.reuse(_binding_counts, tuple(bound))
         # Each unit's bindings depend on the kinds of the names bound before it: a fold. A
         # top-level call of a module function gives what the function returns, so the texts
         # of the functions top-level code calls are part of the fold's context: those its
@@ -69,7 +69,6 @@ class ModuleGlobals(ModelFact):
         # edit inside one that no step reads, as most units need no interpreter, keeps the
         # fold); and which names are callees (a step reads callees by membership).
         self._top_callees = self._top_level_callees(units)
-        lineage = self.model.document.lineage
         last = lineage.kept(ModuleGlobals.compute_globals)
         read_before: frozenset[str] = last[1] if last is not None else frozenset()
         callees = self._top_callees
@@ -102,7 +101,6 @@ class ModuleGlobals(ModelFact):
         )
         # The globals as per-unit computations take them whole.
         self.keyed_values: Keyed[dict[str, Value]] = Keyed(kinds, self.globals_key)
-        rebound = {name for name, count in counts.items() if count > 1}
         self.mutable_globals = frozenset((rebound | self.global_writes | mutated) & counts.keys())
         self._compute_stable_globals(units, counts)
         self._compute_reaching(units, bindings, rebound - self.global_writes)
@@ -169,13 +167,15 @@ class ModuleGlobals(ModelFact):
         names = self.model.module_function_names
         if not names:
             return {}
-        found: dict[str, int] = {}
-        sources = self.model.document.parsed_sources
-        for loaded in self.model.document.lineage.each_unit(_loaded_words, sources):
-            for name in loaded & names:
-                if name not in found:
-                    found[name] = hash(self.model._source_of[self.model.functions[name].node].text)
-        return found
+        lineage = self.model.document.lineage
+        loaded = lineage.each_unit(_loaded_words, self.model.document.parsed_sources)
+        # The names, in the order first read: the last version's while every unit reads the
+        # same words; the texts they hash are read again (an edit inside one changes it).
+        functions, source_of = self.model.functions, self.model._source_of
+        return {
+            name: hash(source_of[functions[name].node].text)
+            for name in lineage.reuse(_names_read, tuple(loaded), names)
+        }
 
     def _plain_return_value(self, path: str) -> Value | None:
         """What calling the module function `path` returns, interpreted on its own without
@@ -649,3 +649,34 @@ def _unit_global_writes(source: UnitSource, aliases: Keyed[Resolver]) -> frozens
 
 def _union(parts: tuple[frozenset[str], ...]) -> frozenset[str]:
     return frozenset().union(*parts)
+
+
+@per_unit
+def _unit_bindings(
+    source: UnitSource, aliases: Keyed[Resolver]
+) -> tuple[tuple[str, ...], frozenset[str]]:
+    """The names a unit's top-level code binds (in order, each time) and those it mutates."""
+    summary = unit_summary(source, aliases)
+    return tuple(summary.top_level_bindings), frozenset(summary.mutated_names)
+
+
+def _binding_counts(
+    bound: tuple[tuple[tuple[str, ...], frozenset[str]], ...],
+) -> tuple[dict[str, int], frozenset[str], frozenset[str]]:
+    """From each unit's `_unit_bindings`: how often each name is bound at the top level (not
+    to be changed), the names bound more than once, the names mutated."""
+    counts: dict[str, int] = {}
+    for names, _ in bound:
+        for name in names:
+            counts[name] = counts.get(name, 0) + 1
+    rebound = frozenset([name for name, count in counts.items() if count > 1])
+    return counts, rebound, frozenset().union(*[mutated for _, mutated in bound])
+
+
+def _names_read(loaded: tuple[frozenset[str], ...], names: frozenset[str]) -> tuple[str, ...]:
+    """The `names` among the units' `loaded` words, in the order first read."""
+    found: dict[str, None] = {}
+    for words in loaded:
+        for name in words & names:
+            found.setdefault(name)
+    return tuple(found)

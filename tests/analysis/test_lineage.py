@@ -698,3 +698,41 @@ def test_the_refs_passed_follow_a_module_level_name_made_a_ref():
     assert passed(made) == {"f": {"r"}}
     assert passed(versions[-1].text.replace("return x + 1", "return x")) == {"f": {"r"}}
     assert passed(text) == {}
+
+
+def test_the_names_bound_again_mutated_and_called_at_the_top_level_follow_edits():
+    """The top-level names bound more than once or mutated (from each unit's bindings, the
+    last version's counts while they are the same) and the module functions top-level code
+    calls (the last version's names while every unit reads the same words) follow an edit
+    that binds a name again, mutates one, calls a function, or edits the function called."""
+    text = "import jax\n\nX = [1]\n\n\ndef f(x):\n    return x\n\n\ndef g(y):\n    return y\n"
+    versions = [Document(text)]
+    models: list[ModuleModel] = []
+
+    def facts(new_text: str | None = None) -> tuple[frozenset[str], dict[str, int]]:
+        if new_text is not None:
+            versions.append(Document(new_text, previous=versions[-1]))
+        models.append(ModuleModel.of(versions[-1]))  # kept: a fact holds its model weakly
+        fresh = ModuleModel(Document(versions[-1].text))
+        found = [
+            (model.mutable_globals, model.module_globals._top_callees)
+            for model in (models[-1], fresh)
+        ]
+        assert found[0] == found[1]
+        return found[0]
+
+    first = facts()
+    assert first[0] == set()
+    body = facts(text.replace("return y", "return y + 1"))
+    assert body[0] == set() and body[1].keys() == first[1].keys()
+    called = facts(versions[-1].text + "\n\nh = 1\nZ = h(2)\n")
+    assert "h" not in called[1]  # not a function
+    called = facts(versions[-1].text.replace("h = 1\n", "\n\ndef h(z):\n    return z\n"))
+    assert "h" in called[1]
+    edited = facts(versions[-1].text.replace("return z", "return z * 2"))
+    assert edited[1]["h"] != called[1]["h"]  # the text of the function called
+    assert facts(versions[-1].text + "\n\nX = [2]\n")[0] == {"X"}
+    assert facts(versions[-1].text.replace("\n\nX = [2]\n", "\nX.append(3)\n"))[0] == {"X"}
+    assert facts(versions[-1].text.replace("\nX.append(3)\n", "\n"))[0] == set()
+    removed = versions[-1].text.replace("Z = h(2)", "Z = 2").replace("def h(z):", "def k(z):")
+    assert "h" not in facts(removed)[1]
