@@ -736,3 +736,28 @@ def test_the_names_bound_again_mutated_and_called_at_the_top_level_follow_edits(
     assert facts(versions[-1].text.replace("\nX.append(3)\n", "\n"))[0] == set()
     removed = versions[-1].text.replace("Z = h(2)", "Z = 2").replace("def h(z):", "def k(z):")
     assert "h" not in facts(removed)[1]
+
+
+def test_the_names_bound_to_functions_follow_a_function_added_and_a_name_rebound():
+    """The module-level names bound to the module's functions (from the globals, the last
+    version's while they are the same dict) follow an added function and a name rebound to
+    something else; an edit inside a function changes its text's hash alone."""
+    text = "import jax\n\n\ndef f(x):\n    return x\n\n\nstep = jax.jit(f)\n"
+    versions = [Document(text)]
+    models: list[ModuleModel] = []
+
+    def units(new_text: str | None = None) -> dict[str, tuple]:
+        if new_text is not None:
+            versions.append(Document(new_text, previous=versions[-1]))
+        models.append(ModuleModel.of(versions[-1]))  # kept: a fact holds its model weakly
+        fresh = ModuleModel(Document(versions[-1].text))
+        found = [model.unit_keys.function_units for model in (models[-1], fresh)]
+        assert found[0] == found[1]
+        return found[0]
+
+    first = units()
+    assert set(first) == {"f", "step"}
+    body = units(text.replace("return x", "return x + 1"))
+    assert set(body) == {"f", "step"} and body["f"][1] != first["f"][1]
+    assert set(units(versions[-1].text + "\n\ndef g(y):\n    return y\n")) == {"f", "g", "step"}
+    assert set(units(versions[-1].text.replace("step = jax.jit(f)", "step = 2"))) == {"f", "g"}
