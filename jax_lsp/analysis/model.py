@@ -265,11 +265,9 @@ class ModuleModel:
 
     @cached_property
     def _classes_defined_twice(self) -> frozenset[str]:
-        counts: dict[str, int] = {}
-        for summary in self.summaries:
-            for record in summary.classes:
-                counts[record.name] = counts.get(record.name, 0) + 1
-        return frozenset(name for name, count in counts.items() if count > 1)
+        lineage = self.document.lineage
+        names = lineage.each_unit(_unit_class_names, self.document.parsed_sources, self.aliases)
+        return lineage.reuse(_names_defined_twice, tuple(names))
 
     def _redefined_classes_order(self) -> tuple:
         """For class names defined more than once: the order of their definitions and of the
@@ -297,14 +295,12 @@ class ModuleModel:
     @keyed
     @cached_property
     def module_function_names(self) -> frozenset[str]:
-        """The names of the module-level functions (not methods, nested functions, lambdas)."""
-        return frozenset(
-            path
-            for path, record in self.functions.items()
-            if record.parent is None
-            and record.class_name is None
-            and not isinstance(record.node, ast.Lambda)
-        )
+        """The names of the module-level functions (not methods, nested functions, lambdas):
+        the last version's set while every unit's functions are of the same kinds (asked at
+        every edit, which mostly changes one function's body)."""
+        lineage = self.document.lineage
+        kinds = lineage.each_unit(_unit_function_kinds, self.document.parsed_sources, self.aliases)
+        return lineage.reuse(_module_function_names, tuple(kinds))
 
     @at_document_lines
     @cached_property
@@ -775,3 +771,44 @@ def _same_units(old: Document, new: Document) -> bool:
         a.source is b.source and a.start_line == b.start_line
         for a, b in zip(old.units, new.units, strict=True)
     )
+
+
+@per_unit
+def _unit_function_kinds(
+    source: UnitSource, aliases: Keyed[Resolver]
+) -> tuple[tuple[str, bool], ...]:
+    """Each function path the unit defines (its last definition there) and whether that is a
+    module-level function (not a method, a nested function or a lambda)."""
+    return tuple(
+        [
+            (
+                path,
+                record.parent is None
+                and record.class_name is None
+                and not isinstance(record.node, ast.Lambda),
+            )
+            for path, record in _unit_index(source, aliases).functions.items()
+        ]
+    )
+
+
+def _module_function_names(kinds: tuple[tuple[tuple[str, bool], ...], ...]) -> frozenset[str]:
+    """`ModuleModel.module_function_names` from each unit's `_unit_function_kinds`: a path
+    defined again in a later unit is that definition's (as `ModuleModel.functions` keeps)."""
+    last: dict[str, bool] = {}
+    for unit_kinds in kinds:
+        last.update(unit_kinds)
+    return frozenset([path for path, plain in last.items() if plain])
+
+
+@per_unit
+def _unit_class_names(source: UnitSource, aliases: Keyed[Resolver]) -> tuple[str, ...]:
+    return tuple([record.name for record in unit_summary(source, aliases).classes])
+
+
+def _names_defined_twice(names: tuple[tuple[str, ...], ...]) -> frozenset[str]:
+    counts: dict[str, int] = {}
+    for unit_names in names:
+        for name in unit_names:
+            counts[name] = counts.get(name, 0) + 1
+    return frozenset(name for name, count in counts.items() if count > 1)

@@ -10,6 +10,7 @@ import ast
 from collections import ChainMap
 from collections.abc import Callable, Mapping
 from functools import cached_property
+from operator import is_
 from types import MappingProxyType
 
 from jax_lsp.analysis import recorded
@@ -27,6 +28,7 @@ from jax_lsp.analysis.model_view import ModelFact, ModelView
 from jax_lsp.analysis.nodes import walk_nodes
 from jax_lsp.analysis.recorded import ReadLog, RecordingView
 from jax_lsp.analysis.shapes import ArrayShape, KnownValue, run_top_level
+from jax_lsp.analysis.summary import unit_summary
 from jax_lsp.analysis.text import identifiers
 from jax_lsp.analysis.unit_memo import Keyed, per_unit
 from jax_lsp.analysis.values import Function, Value, kind_of, merge_values
@@ -54,12 +56,12 @@ class ModuleGlobals(ModelFact):
         self._callees_read: set[str] = set()  # the callees the fold's steps read
 
     def compute_globals(self, units: list[Unit]) -> None:
-        counts: dict[str, int] = {}
-        mutated: set[str] = set()
-        for summary in self.model.summaries:
-            for name in summary.top_level_bindings:
-                counts[name] = counts.get(name, 0) + 1
-            mutated |= summary.mutated_names
+        # How often each name is bound at the top level, which are bound more than once, and
+        # which are mutated: the last version's while every unit's are the same.
+        lineage = self.model.document.lineage
+        sources = self.model.document.parsed_sources
+        bound = lineage.each_unit(_unit_bindings, sources, self.model.aliases)
+        counts, rebound, mutated = lineage.reuse(_binding_counts, tuple(bound))
         # Each unit's bindings depend on the kinds of the names bound before it: a fold. A
         # top-level call of a module function gives what the function returns, so the texts
         # of the functions top-level code calls are part of the fold's context: those its
@@ -67,7 +69,6 @@ class ModuleGlobals(ModelFact):
         # edit inside one that no step reads, as most units need no interpreter, keeps the
         # fold); and which names are callees (a step reads callees by membership).
         self._top_callees = self._top_level_callees(units)
-        lineage = self.model.document.lineage
         last = lineage.kept(ModuleGlobals.compute_globals)
         read_before: frozenset[str] = last[1] if last is not None else frozenset()
         callees = self._top_callees
@@ -100,7 +101,6 @@ class ModuleGlobals(ModelFact):
         )
         # The globals as per-unit computations take them whole.
         self.keyed_values: Keyed[dict[str, Value]] = Keyed(kinds, self.globals_key)
-        rebound = {name for name, count in counts.items() if count > 1}
         self.mutable_globals = frozenset((rebound | self.global_writes | mutated) & counts.keys())
         self._compute_stable_globals(units, counts)
         self._compute_reaching(units, bindings, rebound - self.global_writes)
@@ -167,13 +167,15 @@ class ModuleGlobals(ModelFact):
         names = self.model.module_function_names
         if not names:
             return {}
-        found: dict[str, int] = {}
-        sources = self.model.document.parsed_sources
-        for loaded in self.model.document.lineage.each_unit(_loaded_words, sources):
-            for name in loaded & names:
-                if name not in found:
-                    found[name] = hash(self.model._source_of[self.model.functions[name].node].text)
-        return found
+        lineage = self.model.document.lineage
+        loaded = lineage.each_unit(_loaded_words, self.model.document.parsed_sources)
+        # The names, in the order first read: the last version's while every unit reads the
+        # same words; the texts they hash are read again (an edit inside one changes it).
+        functions, source_of = self.model.functions, self.model._source_of
+        return {
+            name: hash(source_of[functions[name].node].text)
+            for name in lineage.reuse(_names_read, tuple(loaded), names)
+        }
 
     def _plain_return_value(self, path: str) -> Value | None:
         """What calling the module function `path` returns, interpreted on its own without
@@ -272,26 +274,56 @@ class ModuleGlobals(ModelFact):
 
     def _function_uses(self, name: str) -> tuple:
         """Every use of the module-level `name` (`call_shapes.unit_uses`), with the first line
-        of the unit holding it: each unit is walked once for all names, and kept while it is."""
+        of the unit holding it: each unit is walked once for all names, and kept while it is.
+        The last model's tuple (the same object, which the logs that read it find unchanged
+        by identity) while the units holding `name` are the same parses at the same lines."""
         memo = self._uses
-        if name not in memo:
+        found = memo.get(name)
+        if found is None:
             aliases = self.model.aliases
             document = self.model.document
             units, sources = document.parsed_units, document.parsed_sources
-            memo[name] = tuple(
-                [
-                    (call, function, units[index].start_line)
-                    for index in document.units_holding(name)
-                    for call, function in module_uses(
-                        name, _unit_uses(sources[index], aliases).get(name, ())
-                    )
-                ]
-            )
-        return memo[name]
+            holding = document.units_holding(name)
+            parses = tuple([sources[index] for index in holding])
+            starts = tuple([units[index].start_line for index in holding])
+            kept = self._kept_uses.get(name)
+            if (
+                kept is not None
+                and kept[0] == aliases.key
+                and kept[2] == starts
+                and len(kept[1]) == len(parses)
+                and all(map(is_, kept[1], parses))
+            ):
+                found = kept[3]
+            else:
+                found = tuple(
+                    [
+                        (call, function, start)
+                        for source, start in zip(parses, starts, strict=True)
+                        for call, function in module_uses(
+                            name, _unit_uses(source, aliases).get(name, ())
+                        )
+                    ]
+                )
+            memo[name] = found
+            self._uses_made[name] = (aliases.key, parses, starts, found)
+        return found
 
     @cached_property
     def _uses(self) -> dict[str, tuple]:
         return {}
+
+    @cached_property
+    def _uses_made(self) -> dict[str, tuple[object, tuple, tuple, tuple]]:
+        """`_function_uses`' answers with what they were found from (the aliases' key, the
+        parses holding the name and their first lines), handed on to the next model."""
+        return {}
+
+    @cached_property
+    def _kept_uses(self) -> dict[str, tuple[object, tuple, tuple, tuple]]:
+        """The last model's `_uses_made`, this one's handed on in their place."""
+        lineage = self.model.document.lineage
+        return lineage.hand_over(ModuleGlobals._function_uses, self._uses_made) or {}
 
     @cached_property
     def shapes_by_unit(self) -> dict[int, tuple[tuple[str, KnownValue], ...]]:
@@ -373,8 +405,12 @@ class ModuleGlobals(ModelFact):
 
     @cached_property
     def global_writes(self) -> frozenset[str]:
-        """Module-level names some function writes through `global`."""
-        return frozenset().union(*(summary.global_writes for summary in self.model.summaries))
+        """Module-level names some function writes through `global`: the last version's set
+        while every unit's are the same."""
+        lineage = self.model.document.lineage
+        sources, aliases = self.model.document.parsed_sources, self.model.aliases
+        written = lineage.each_unit(_unit_global_writes, sources, aliases)
+        return lineage.reuse(_union, tuple(written))
 
 
 def _top_level_bindings(
@@ -604,3 +640,43 @@ def _top_level_assignments(source: UnitSource) -> dict[str, list[ast.expr]]:
 @per_unit
 def _unit_uses(source: UnitSource, aliases: Keyed[Resolver]) -> dict[str, list]:
     return unit_uses(source.tree, aliases.value)
+
+
+@per_unit
+def _unit_global_writes(source: UnitSource, aliases: Keyed[Resolver]) -> frozenset[str]:
+    return frozenset(unit_summary(source, aliases).global_writes)
+
+
+def _union(parts: tuple[frozenset[str], ...]) -> frozenset[str]:
+    return frozenset().union(*parts)
+
+
+@per_unit
+def _unit_bindings(
+    source: UnitSource, aliases: Keyed[Resolver]
+) -> tuple[tuple[str, ...], frozenset[str]]:
+    """The names a unit's top-level code binds (in order, each time) and those it mutates."""
+    summary = unit_summary(source, aliases)
+    return tuple(summary.top_level_bindings), frozenset(summary.mutated_names)
+
+
+def _binding_counts(
+    bound: tuple[tuple[tuple[str, ...], frozenset[str]], ...],
+) -> tuple[dict[str, int], frozenset[str], frozenset[str]]:
+    """From each unit's `_unit_bindings`: how often each name is bound at the top level (not
+    to be changed), the names bound more than once, the names mutated."""
+    counts: dict[str, int] = {}
+    for names, _ in bound:
+        for name in names:
+            counts[name] = counts.get(name, 0) + 1
+    rebound = frozenset([name for name, count in counts.items() if count > 1])
+    return counts, rebound, frozenset().union(*[mutated for _, mutated in bound])
+
+
+def _names_read(loaded: tuple[frozenset[str], ...], names: frozenset[str]) -> tuple[str, ...]:
+    """The `names` among the units' `loaded` words, in the order first read."""
+    found: dict[str, None] = {}
+    for words in loaded:
+        for name in words & names:
+            found.setdefault(name)
+    return tuple(found)

@@ -59,12 +59,12 @@ class StaticChild:
 def static_children(
     classes: dict[str, ast.ClassDef],
     module_calls: Iterable[tuple[str, ast.Call]],
-    functions: dict[str, ast.AST],
+    function: Callable[[str], ast.AST | None],
     qualname: Qualname,
 ) -> dict[ast.AST, tuple[StaticChild, ...]]:
     """The listed children to move to the aux data, by the node a rule visits there: the
     class (decorator forms: its `tree_flatten`, its decorator's `data_fields`), or the
-    module-level registration call."""
+    module-level registration call. `function`: the module function of a name, if any."""
     found: dict[ast.AST, tuple[StaticChild, ...]] = {}
     registrations = [
         call for target, call in module_calls if target.startswith(f"{_TREE_UTIL}.register")
@@ -74,11 +74,21 @@ def static_children(
         for call in registrations
         if call.args and isinstance(call.args[0], ast.Name)
     }
-    plain = {
-        name
-        for name, node in classes.items()
-        if name not in registered and _plain_class(node, qualname)
-    }
+    plain_found: list[set[str]] = []
+
+    def plain() -> set[str]:
+        # Found when a class or a registration lists children (asked at every edit, most
+        # modules register none: their classes' decorators are not read twice).
+        if not plain_found:
+            plain_found.append(
+                {
+                    name
+                    for name, node in classes.items()
+                    if name not in registered and _plain_class(node, qualname)
+                }
+            )
+        return plain_found[0]
+
     for name, node in classes.items():
         children: list[StaticChild] = []
         for decorator in node.decorator_list:
@@ -88,11 +98,11 @@ def static_children(
                 flatten = _method(node, "tree_flatten")
                 unflatten = _method(node, "tree_unflatten")
                 if flatten is not None:
-                    children += _from_flatten(node, name, flatten, unflatten, plain, qualname)
+                    children += _from_flatten(node, name, flatten, unflatten, plain(), qualname)
             elif isinstance(decorator, ast.Call):
                 registration = _dataclass_registration(decorator, qualname)
                 if registration is not None:
-                    children += _from_data_fields(node, name, registration, plain, qualname)
+                    children += _from_data_fields(node, name, registration, plain(), qualname)
         if children:
             found[node] = tuple(children)
     for call in registrations:
@@ -104,12 +114,12 @@ def static_children(
         target = qualname(call.func)
         children = []
         if target in _NODE_REGISTRATIONS and len(call.args) >= 3:
-            flatten = _function(call.args[1], functions)
-            unflatten = _function(call.args[2], functions)
+            flatten = _function(call.args[1], function)
+            unflatten = _function(call.args[2], function)
             if flatten is not None:
-                children = _from_flatten(node, node.name, flatten, unflatten, plain, qualname)
+                children = _from_flatten(node, node.name, flatten, unflatten, plain(), qualname)
         elif target == _DATACLASS_REGISTRATION:
-            children = _from_data_fields(node, node.name, call, plain, qualname)
+            children = _from_data_fields(node, node.name, call, plain(), qualname)
         if children:
             found[call] = tuple(children)
     return found
@@ -122,12 +132,14 @@ def _method(cls: ast.ClassDef, name: str) -> ast.FunctionDef | None:
     )
 
 
-def _function(node: ast.expr, functions: dict[str, ast.AST]) -> ast.FunctionDef | ast.Lambda | None:
+def _function(
+    node: ast.expr, function: Callable[[str], ast.AST | None]
+) -> ast.FunctionDef | ast.Lambda | None:
     """The function a registration names: a module function, or a lambda written there."""
     if isinstance(node, ast.Lambda):
         return node
     if isinstance(node, ast.Name):
-        found = functions.get(node.id)
+        found = function(node.id)
         return found if isinstance(found, ast.FunctionDef) else None
     return None
 

@@ -421,9 +421,9 @@ class ScopeFacts(ModelFact):
         each_unit = self.model.document.lineage.each_unit
         if not any(each_unit(_may_make_refs, sources)):
             return {}
-        module_refs = frozenset(
-            n for n, v in self.model.module_globals.global_values.items() if v is REF
-        )
+        # The globals are mostly the last version's dict (an edit inside a function).
+        lineage = self.model.document.lineage
+        module_refs = lineage.reuse(_module_refs, self.model.module_globals.global_values)
         functions = self.model.functions
         local_refs = {}
         aliases = self.model.aliases
@@ -923,3 +923,8 @@ def fixed_flags(node: FunctionNode, info: TraceInfo | None) -> dict[str, PassedV
     if info is None or not info.literals:
         return {}
     return passed_values.fixed_flags(info.literals, rebound_names(node))
+
+
+def _module_refs(global_values: dict[str, Value]) -> frozenset[str]:
+    """The module-level names bound to a new ref."""
+    return frozenset([name for name, value in global_values.items() if value is REF])

@@ -72,7 +72,7 @@ class StagingFacts(ModelFact):
         return static_children(
             {name: record.node for name, record in self.model.classes.items()},
             [pair for summary in self.model.summaries for pair in summary.module_calls],
-            {name: record.node for name, record in self.model.functions.items()},
+            self.model.function_node,
             self.model.resolver.qualname,
         )
 

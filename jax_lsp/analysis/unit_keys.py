@@ -101,14 +101,17 @@ class UnitKeys(ModelFact):
         function's path, the hash of the text of the unit that defines it and the key of the
         globals that text mentions."""
         found = {}
-        for name, value in self.model.module_globals.global_values.items():
-            if type(value) is Function and value.path is not None:
-                record = self.model.functions.get(value.path)
-                if record is not None:
-                    source = self.model._source_of[record.node]
-                    # The function's return summary depends on its unit's text and on the
-                    # globals that text mentions (`return_value`).
-                    found[name] = (value.path, hash(source.text), self.unit_globals_key(source))
+        functions, source_of = self.model.functions, self.model._source_of
+        # The names bound to functions: the last version's while the globals are the same
+        # dict (an edit inside a function), not a pass over every global at each edit.
+        lineage = self.model.document.lineage
+        for name, path in lineage.reuse(_function_globals, self.model.module_globals.global_values):
+            record = functions.get(path)
+            if record is not None:
+                source = source_of[record.node]
+                # The function's return summary depends on its unit's text and on the globals
+                # that text mentions (`return_value`).
+                found[name] = (path, hash(source.text), self.unit_globals_key(source))
         return found
 
     @cached_property
@@ -391,3 +394,14 @@ def _unit_globals_key(source: UnitSource, module_globals: Keyed[Mapping[str, Val
     if used is None:
         used = sorted(name for name in values if name in words)
     return intern_key(tuple([(name, values[name]) for name in used]))
+
+
+def _function_globals(global_values: Mapping[str, Value]) -> tuple[tuple[str, str], ...]:
+    """The module-level names bound to a function of the module, with its path."""
+    return tuple(
+        [
+            (name, value.path)
+            for name, value in global_values.items()
+            if type(value) is Function and value.path is not None
+        ]
+    )

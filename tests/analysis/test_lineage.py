@@ -128,6 +128,19 @@ def _facts(model: ModuleModel) -> dict:
         "plain_objects": {name: model._plain_object(name) for name in model.classes},
         "pytree_static_children": _nodes(model.pytree_static_children),
         "function_runs": {name: model.function_runs(name) for name in model.functions},
+        "module_function_names": model.module_function_names,
+        "global_writes": model.module_globals.global_writes,
+        "classes_defined_twice": model._classes_defined_twice,
+        # The uses of each top-level function (kept from the last model while the units
+        # holding its name are the same) and the shapes its calls give its parameters.
+        "function_uses": {
+            name: model.module_globals._function_uses(name)
+            for name in model.module_globals._top_level_functions
+        },
+        "param_shapes": {
+            name: dict(model.param_shapes(name))
+            for name in model.module_globals._top_level_functions
+        },
     }
 
 
@@ -585,3 +598,166 @@ def test_top_level_values_are_kept_while_no_unit_assigns_anew_and_follow_an_assi
     assert values(changed, "SCALE") == ["jax.numpy.ones(2)", "3.0"]
     removed = edit(text.replace("SCALE = 2.0\n", ""))
     assert "SCALE" not in removed.module_globals.top_level_values
+
+
+def test_the_uses_of_a_function_are_kept_while_their_units_are_and_follow_a_new_use():
+    """The uses of a top-level function are the last model's (the same tuple, which the
+    logs that read it find unchanged by identity) after an edit in a unit that does not
+    name it, and follow an edit that adds a use (in a unit holding one, or another), moves
+    the units holding one, or removes one."""
+    text = (
+        "import jax.numpy as jnp\n\n\ndef f(x):\n    return x\n\n\n"
+        "def g(y):\n    return f(y)\n\n\ndef h(z):\n    return z\n"
+    )
+    versions = [Document(text)]
+    models: list[ModuleModel] = []
+
+    def uses(new_text: str | None = None) -> list[tuple[int, int]]:
+        if new_text is not None:
+            versions.append(Document(new_text, previous=versions[-1]))
+        models.append(ModuleModel.of(versions[-1]))  # kept: a fact holds its model weakly
+        found = models[-1].module_globals._function_uses("f")
+        fresh_model = ModuleModel(Document(versions[-1].text))
+        fresh = fresh_model.module_globals._function_uses("f")
+        places = [(start + call.lineno, call.col_offset) for call, _, start in found]
+        assert places == [(start + c.lineno, c.col_offset) for c, _, start in fresh]
+        uses.last = found
+        return places
+
+    assert uses() == [(9, 11)]
+    first = uses.last
+    assert uses(text.replace("return z", "return z + 1")) == [(9, 11)]
+    assert uses.last is first  # an edit in `h`, which does not name `f`
+    assert uses(versions[-1].text.replace("return f(y)", "return f(f(y))")) == [(9, 11), (9, 13)]
+    edited = versions[-1].text.replace("return z + 1", "return f(z)")
+    assert uses(edited) == [(9, 11), (9, 13), (13, 11)]
+    assert uses("# a line\n" + versions[-1].text) == [(10, 11), (10, 13), (14, 11)]
+    assert uses(versions[-1].text.replace("return f(f(y))", "return y")) == [(14, 11)]
+
+
+def test_the_module_wide_names_are_kept_while_the_units_parts_are_and_follow_edits():
+    """The module's functions, the names written through `global` and the classes defined
+    twice are the last model's sets after an edit inside a function body, and follow an
+    edit that adds a function writing a global, a class again, or removes a function or a
+    `global`."""
+    text = "import jax\n\n\ndef f(x):\n    return x\n\n\nclass A:\n    pass\n"
+    versions = [Document(text)]
+    models: list[ModuleModel] = []
+
+    def names(new_text: str | None = None) -> tuple[frozenset[str], ...]:
+        if new_text is not None:
+            versions.append(Document(new_text, previous=versions[-1]))
+        models.append(ModuleModel.of(versions[-1]))  # kept: a fact holds its model weakly
+        fresh = ModuleModel(Document(versions[-1].text))
+        found = [_module_wide_names(model) for model in (models[-1], fresh)]
+        assert found[0] == found[1]
+        return found[0]
+
+    first = names()
+    assert first == ({"f"}, set(), set())
+    body = names(text.replace("return x", "return x + 1"))
+    assert all(kept is old for kept, old in zip(body, first, strict=True))
+    added = versions[-1].text + "\n\ndef g():\n    global N\n    N = 1\n"
+    assert names(added) == ({"f", "g"}, {"N"}, set())
+    assert names(versions[-1].text + "\n\nclass A:\n    x = 1\n") == ({"f", "g"}, {"N"}, {"A"})
+    assert names(versions[-1].text.replace("def f(x):\n    return x + 1\n", ""))[0] == {"g"}
+    assert names(versions[-1].text.replace("    global N\n", "")) == ({"g"}, set(), {"A"})
+
+
+def _module_wide_names(model: ModuleModel) -> tuple[frozenset[str], ...]:
+    globals_written = model.module_globals.global_writes
+    return model.module_function_names, globals_written, model._classes_defined_twice
+
+
+def test_the_refs_passed_follow_a_module_level_name_made_a_ref():
+    """The parameters a call passes a module-level ref (read from the module's refs, the last
+    version's while the globals are the same dict) follow an edit that makes the name a ref,
+    and one that makes it an array again."""
+    text = (
+        "import jax\nimport jax.numpy as jnp\n\nR = jnp.zeros(3)\n\n\n"
+        "def f(r):\n    r[...] = 1\n\n\ndef g(x):\n    return x  # not a new_ref\n\n\nf(R)\n"
+    )
+    versions = [Document(text)]
+    models: list[ModuleModel] = []
+
+    def passed(new_text: str | None = None) -> dict[str, frozenset[str]]:
+        if new_text is not None:
+            versions.append(Document(new_text, previous=versions[-1]))
+        models.append(ModuleModel.of(versions[-1]))  # kept: a fact holds its model weakly
+        fresh = ModuleModel(Document(versions[-1].text))
+        found = [
+            {node.name: params for node, params in m.ref_params.items()}
+            for m in (models[-1], fresh)
+        ]
+        assert found[0] == found[1]
+        return found[0]
+
+    assert passed() == {}
+    assert passed(text.replace("return x", "return x + 1")) == {}
+    made = versions[-1].text.replace("R = jnp.zeros(3)", "R = jax.new_ref(jnp.zeros(3))")
+    assert passed(made) == {"f": {"r"}}
+    assert passed(versions[-1].text.replace("return x + 1", "return x")) == {"f": {"r"}}
+    assert passed(text) == {}
+
+
+def test_the_names_bound_again_mutated_and_called_at_the_top_level_follow_edits():
+    """The top-level names bound more than once or mutated (from each unit's bindings, the
+    last version's counts while they are the same) and the module functions top-level code
+    calls (the last version's names while every unit reads the same words) follow an edit
+    that binds a name again, mutates one, calls a function, or edits the function called."""
+    text = "import jax\n\nX = [1]\n\n\ndef f(x):\n    return x\n\n\ndef g(y):\n    return y\n"
+    versions = [Document(text)]
+    models: list[ModuleModel] = []
+
+    def facts(new_text: str | None = None) -> tuple[frozenset[str], dict[str, int]]:
+        if new_text is not None:
+            versions.append(Document(new_text, previous=versions[-1]))
+        models.append(ModuleModel.of(versions[-1]))  # kept: a fact holds its model weakly
+        fresh = ModuleModel(Document(versions[-1].text))
+        found = [
+            (model.mutable_globals, model.module_globals._top_callees)
+            for model in (models[-1], fresh)
+        ]
+        assert found[0] == found[1]
+        return found[0]
+
+    first = facts()
+    assert first[0] == set()
+    body = facts(text.replace("return y", "return y + 1"))
+    assert body[0] == set() and body[1].keys() == first[1].keys()
+    called = facts(versions[-1].text + "\n\nh = 1\nZ = h(2)\n")
+    assert "h" not in called[1]  # not a function
+    called = facts(versions[-1].text.replace("h = 1\n", "\n\ndef h(z):\n    return z\n"))
+    assert "h" in called[1]
+    edited = facts(versions[-1].text.replace("return z", "return z * 2"))
+    assert edited[1]["h"] != called[1]["h"]  # the text of the function called
+    assert facts(versions[-1].text + "\n\nX = [2]\n")[0] == {"X"}
+    assert facts(versions[-1].text.replace("\n\nX = [2]\n", "\nX.append(3)\n"))[0] == {"X"}
+    assert facts(versions[-1].text.replace("\nX.append(3)\n", "\n"))[0] == set()
+    removed = versions[-1].text.replace("Z = h(2)", "Z = 2").replace("def h(z):", "def k(z):")
+    assert "h" not in facts(removed)[1]
+
+
+def test_the_names_bound_to_functions_follow_a_function_added_and_a_name_rebound():
+    """The module-level names bound to the module's functions (from the globals, the last
+    version's while they are the same dict) follow an added function and a name rebound to
+    something else; an edit inside a function changes its text's hash alone."""
+    text = "import jax\n\n\ndef f(x):\n    return x\n\n\nstep = jax.jit(f)\n"
+    versions = [Document(text)]
+    models: list[ModuleModel] = []
+
+    def units(new_text: str | None = None) -> dict[str, tuple]:
+        if new_text is not None:
+            versions.append(Document(new_text, previous=versions[-1]))
+        models.append(ModuleModel.of(versions[-1]))  # kept: a fact holds its model weakly
+        fresh = ModuleModel(Document(versions[-1].text))
+        found = [model.unit_keys.function_units for model in (models[-1], fresh)]
+        assert found[0] == found[1]
+        return found[0]
+
+    first = units()
+    assert set(first) == {"f", "step"}
+    body = units(text.replace("return x", "return x + 1"))
+    assert set(body) == {"f", "step"} and body["f"][1] != first["f"][1]
+    assert set(units(versions[-1].text + "\n\ndef g(y):\n    return y\n")) == {"f", "g", "step"}
+    assert set(units(versions[-1].text.replace("step = jax.jit(f)", "step = 2"))) == {"f", "g"}
