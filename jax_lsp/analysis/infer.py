@@ -1204,26 +1204,6 @@ def _workspace_facts(
     return _read_facts(bindings, spelled, _Lookups(roots, cache), bases, readers)
 
 
-def _units_union(
-    document: Document,
-    compute: Callable[[UnitSource], frozenset[str]],
-    union: Callable[[tuple[frozenset[str], ...]], frozenset[str]],
-) -> frozenset[str]:
-    """The union over the document's parsed units of `compute(unit)` (a `per_unit` fact),
-    made by `union` (`_union_of_bases`, `_union_of_readers`: one each, as the lineage keeps
-    one last answer per function): the last version's while every unit's part is the same."""
-    parts = tuple(document.lineage.each_unit(compute, document.parsed_sources))
-    return document.lineage.reuse(union, parts)
-
-
-def _union_of_bases(parts: tuple[frozenset[str], ...]) -> frozenset[str]:
-    return frozenset().union(*parts)
-
-
-def _union_of_readers(parts: tuple[frozenset[str], ...]) -> frozenset[str]:
-    return frozenset().union(*parts)
-
-
 @per_unit
 def _top_level_bases(source: UnitSource) -> frozenset[str]:
     tree = source.tree
@@ -1238,7 +1218,7 @@ def _top_level_bases(source: UnitSource) -> frozenset[str]:
 
 def _base_names(document: Document) -> frozenset[str]:
     """The names the document's top-level classes derive from (`class Agent(Base)`: Base)."""
-    return _units_union(document, _top_level_bases, _union_of_bases)
+    return document.lineage.union(_top_level_bases, document.parsed_sources)
 
 
 @per_unit
@@ -1265,7 +1245,7 @@ def _class_readers(document: Document, bindings: Bindings) -> frozenset[str]:
     names, modules = bindings
     if not names and not modules:
         return frozenset()
-    found = _units_union(document, _unit_class_readers, _union_of_readers)
+    found = document.lineage.union(_unit_class_readers, document.parsed_sources)
     return frozenset(
         spelling
         for spelling in found

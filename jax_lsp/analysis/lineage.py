@@ -42,11 +42,14 @@ class Lineage:
         "_last_model",
         "_lists",
         "_spans",
+        "_unions",
     )
 
     def __init__(self) -> None:
         # By the function computing each fact: its inputs' keys and the fact.
         self._facts: dict[Callable, tuple[object, object]] = {}
+        # By per-unit fact (`union`): the units' parts and their union.
+        self._unions: dict[Callable, tuple[tuple, frozenset]] = {}
         # Facts of one kind, one per key (a class's object fields), as `reuse_each` keeps them:
         # the generation that asked last, what it asked, and what the one before asked.
         self._families: dict[Callable, tuple[object, dict, dict]] = {}
@@ -135,6 +138,20 @@ class Lineage:
             results += old_results[len(old_results) - tail :] if tail else []
         self._lists[compute] = (key, kept, results)
         return results[:]  # the caller's own: the kept list is the next call's
+
+    def union(
+        self, parts_of: Callable[..., Set[R]], sources: Sequence[S], *args: object
+    ) -> frozenset[R]:
+        """The union over `sources` of the per-unit fact `parts_of` (`each_unit`): the last one
+        made while every unit's part is the same (the same set, which the facts and logs that
+        compare it find unchanged by identity)."""
+        parts = tuple(self.each_unit(parts_of, sources, *args))
+        old = self._unions.get(parts_of)
+        if old is not None and old[0] == parts:
+            return old[1]
+        found: frozenset[R] = frozenset().union(*parts)
+        self._unions[parts_of] = (parts, found)
+        return found
 
     def holding(self, words: Callable[[S], Set[str]], sources: list[S], word: str) -> list[int]:
         """The indices of the units of `sources` among whose `words` (a `unit_memo.per_unit`

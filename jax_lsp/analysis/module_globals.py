@@ -10,7 +10,6 @@ import ast
 from collections import ChainMap
 from collections.abc import Callable, Mapping
 from functools import cached_property
-from operator import is_
 from types import MappingProxyType
 
 from jax_lsp.analysis import recorded
@@ -277,53 +276,25 @@ class ModuleGlobals(ModelFact):
         of the unit holding it: each unit is walked once for all names, and kept while it is.
         The last model's tuple (the same object, which the logs that read it find unchanged
         by identity) while the units holding `name` are the same parses at the same lines."""
-        memo = self._uses
-        found = memo.get(name)
+        found = self._uses.get(name)
         if found is None:
-            aliases = self.model.aliases
             document = self.model.document
             units, sources = document.parsed_units, document.parsed_sources
             holding = document.units_holding(name)
-            parses = tuple([sources[index] for index in holding])
-            starts = tuple([units[index].start_line for index in holding])
-            kept = self._kept_uses.get(name)
-            if (
-                kept is not None
-                and kept[0] == aliases.key
-                and kept[2] == starts
-                and len(kept[1]) == len(parses)
-                and all(map(is_, kept[1], parses))
-            ):
-                found = kept[3]
-            else:
-                found = tuple(
-                    [
-                        (call, function, start)
-                        for source, start in zip(parses, starts, strict=True)
-                        for call, function in module_uses(
-                            name, _unit_uses(source, aliases).get(name, ())
-                        )
-                    ]
-                )
-            memo[name] = found
-            self._uses_made[name] = (aliases.key, parses, starts, found)
+            found = self._uses[name] = document.lineage.reuse_each(
+                _module_uses_of,
+                self.model._generation,
+                name,
+                name,
+                self.model.aliases,
+                tuple([sources[index] for index in holding]),
+                tuple([units[index].start_line for index in holding]),
+            )
         return found
 
     @cached_property
     def _uses(self) -> dict[str, tuple]:
         return {}
-
-    @cached_property
-    def _uses_made(self) -> dict[str, tuple[object, tuple, tuple, tuple]]:
-        """`_function_uses`' answers with what they were found from (the aliases' key, the
-        parses holding the name and their first lines), handed on to the next model."""
-        return {}
-
-    @cached_property
-    def _kept_uses(self) -> dict[str, tuple[object, tuple, tuple, tuple]]:
-        """The last model's `_uses_made`, this one's handed on in their place."""
-        lineage = self.model.document.lineage
-        return lineage.hand_over(ModuleGlobals._function_uses, self._uses_made) or {}
 
     @cached_property
     def shapes_by_unit(self) -> dict[int, tuple[tuple[str, KnownValue], ...]]:
@@ -407,10 +378,10 @@ class ModuleGlobals(ModelFact):
     def global_writes(self) -> frozenset[str]:
         """Module-level names some function writes through `global`: the last version's set
         while every unit's are the same."""
-        lineage = self.model.document.lineage
-        sources, aliases = self.model.document.parsed_sources, self.model.aliases
-        written = lineage.each_unit(_unit_global_writes, sources, aliases)
-        return lineage.reuse(_union, tuple(written))
+        document = self.model.document
+        return document.lineage.union(
+            _unit_global_writes, document.parsed_sources, self.model.aliases
+        )
 
 
 def _top_level_bindings(
@@ -642,13 +613,23 @@ def _unit_uses(source: UnitSource, aliases: Keyed[Resolver]) -> dict[str, list]:
     return unit_uses(source.tree, aliases.value)
 
 
+def _module_uses_of(
+    name: str, aliases: Keyed[Resolver], parses: tuple[UnitSource, ...], starts: tuple[int, ...]
+) -> tuple:
+    """The module's uses of `name` in the units `parses` (those holding it, starting at the
+    lines `starts`), each with its unit's first line."""
+    return tuple(
+        [
+            (call, function, start)
+            for source, start in zip(parses, starts, strict=True)
+            for call, function in module_uses(name, _unit_uses(source, aliases).get(name, ()))
+        ]
+    )
+
+
 @per_unit
 def _unit_global_writes(source: UnitSource, aliases: Keyed[Resolver]) -> frozenset[str]:
     return frozenset(unit_summary(source, aliases).global_writes)
-
-
-def _union(parts: tuple[frozenset[str], ...]) -> frozenset[str]:
-    return frozenset().union(*parts)
 
 
 @per_unit

@@ -542,6 +542,17 @@ def _words_of(unit: _Unit) -> frozenset[str]:
     return unit.words
 
 
+def test_a_union_over_the_units_is_the_last_one_while_every_part_is_the_same():
+    lineage = Lineage()
+    first, second = _Unit("a b"), _Unit("c")
+    found = lineage.union(_words_of, [first, second])
+    assert found == {"a", "b", "c"}
+    assert lineage.union(_words_of, [first, second]) is found  # the same parts: the same set
+    edited = _Unit("c d")
+    assert lineage.union(_words_of, [first, edited]) == {"a", "b", "c", "d"}
+    assert lineage.union(_words_of, [first]) == {"a", "b"}  # a unit removed
+
+
 @settings(max_examples=60, deadline=None)
 @given(st.data())
 def test_the_units_holding_a_word_follow_edits_and_look_only_at_the_edited_units(data):
