@@ -36,7 +36,7 @@ from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.model_parts import ScopeKinds, intern_key
 from jax_lsp.analysis.model_parts import evaluated_text as _evaluated_text  # noqa: F401 (tests)
 from jax_lsp.analysis.model_view import ModelFact
-from jax_lsp.analysis.module_globals import ModuleGlobals
+from jax_lsp.analysis.module_globals import ModuleGlobals, UnitNames, unit_names
 from jax_lsp.analysis.module_globals import _loaded_words as _loaded_words
 from jax_lsp.analysis.module_state import ModuleState
 from jax_lsp.analysis.object_facts import ObjectFacts
@@ -264,10 +264,16 @@ class ModuleModel:
         return name in self._classes_defined_twice
 
     @cached_property
+    def unit_names(self) -> list[UnitNames]:
+        """Each unit's module-level names (`module_globals.UnitNames`): the parts of the
+        module's class names defined twice, function names, binding counts, global writes."""
+        sources = self.document.parsed_sources
+        return self.document.lineage.each_unit(unit_names, sources, self.aliases)
+
+    @cached_property
     def _classes_defined_twice(self) -> frozenset[str]:
-        lineage = self.document.lineage
-        names = lineage.each_unit(_unit_class_names, self.document.parsed_sources, self.aliases)
-        return lineage.reuse(_names_defined_twice, tuple(names))
+        names = tuple([names.class_names for names in self.unit_names])
+        return self.document.lineage.reuse(_names_defined_twice, names)
 
     def _redefined_classes_order(self) -> tuple:
         """For class names defined more than once: the order of their definitions and of the
@@ -298,9 +304,8 @@ class ModuleModel:
         """The names of the module-level functions (not methods, nested functions, lambdas):
         the last version's set while every unit's functions are of the same kinds (asked at
         every edit, which mostly changes one function's body)."""
-        lineage = self.document.lineage
-        kinds = lineage.each_unit(_unit_function_kinds, self.document.parsed_sources, self.aliases)
-        return lineage.reuse(_module_function_names, tuple(kinds))
+        kinds = tuple([names.function_kinds for names in self.unit_names])
+        return self.document.lineage.reuse(_module_function_names, kinds)
 
     @at_document_lines
     @cached_property
@@ -773,27 +778,8 @@ def _same_units(old: Document, new: Document) -> bool:
     )
 
 
-@per_unit
-def _unit_function_kinds(
-    source: UnitSource, aliases: Keyed[Resolver]
-) -> tuple[tuple[str, bool], ...]:
-    """Each function path the unit defines (its last definition there) and whether that is a
-    module-level function (not a method, a nested function or a lambda)."""
-    return tuple(
-        [
-            (
-                path,
-                record.parent is None
-                and record.class_name is None
-                and not isinstance(record.node, ast.Lambda),
-            )
-            for path, record in _unit_index(source, aliases).functions.items()
-        ]
-    )
-
-
 def _module_function_names(kinds: tuple[tuple[tuple[str, bool], ...], ...]) -> frozenset[str]:
-    """`ModuleModel.module_function_names` from each unit's `_unit_function_kinds`: a path
+    """`ModuleModel.module_function_names` from each unit's function kinds (`UnitNames`): a path
     defined again in a later unit is that definition's (as `ModuleModel.functions` keeps)."""
     last: dict[str, bool] = {}
     for unit_kinds in kinds:
@@ -801,14 +787,9 @@ def _module_function_names(kinds: tuple[tuple[tuple[str, bool], ...], ...]) -> f
     return frozenset([path for path, plain in last.items() if plain])
 
 
-@per_unit
-def _unit_class_names(source: UnitSource, aliases: Keyed[Resolver]) -> tuple[str, ...]:
-    return tuple([record.name for record in unit_summary(source, aliases).classes])
-
-
 def _names_defined_twice(names: tuple[tuple[str, ...], ...]) -> frozenset[str]:
     counts: dict[str, int] = {}
-    for unit_names in names:
-        for name in unit_names:
+    for names_of_unit in names:
+        for name in names_of_unit:
             counts[name] = counts.get(name, 0) + 1
     return frozenset(name for name, count in counts.items() if count > 1)

@@ -34,6 +34,7 @@ class ModelView(Protocol):
     alias_key: int
     import_bindings: dict[str, str]
     summaries: list[UnitSummary]
+    unit_names: list[Any]  # each unit's `module_globals.UnitNames`
     functions: dict[str, FunctionRecord]
     records: dict[FunctionNode, FunctionRecord]
     classes: dict[str, ClassRecord]

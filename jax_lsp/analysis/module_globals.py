@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 from collections import ChainMap
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from functools import cached_property
 from types import MappingProxyType
 
@@ -58,9 +59,8 @@ class ModuleGlobals(ModelFact):
         # How often each name is bound at the top level, which are bound more than once, and
         # which are mutated: the last version's while every unit's are the same.
         lineage = self.model.document.lineage
-        sources = self.model.document.parsed_sources
-        bound = lineage.each_unit(_unit_bindings, sources, self.model.aliases)
-        counts, rebound, mutated = lineage.reuse(_binding_counts, tuple(bound))
+        bound = tuple([(names.bindings, names.mutated) for names in self.model.unit_names])
+        counts, rebound, mutated = lineage.reuse(_binding_counts, bound)
         # Each unit's bindings depend on the kinds of the names bound before it: a fold. A
         # top-level call of a module function gives what the function returns, so the texts
         # of the functions top-level code calls are part of the fold's context: those its
@@ -378,10 +378,8 @@ class ModuleGlobals(ModelFact):
     def global_writes(self) -> frozenset[str]:
         """Module-level names some function writes through `global`: the last version's set
         while every unit's are the same."""
-        document = self.model.document
-        return document.lineage.union(
-            _unit_global_writes, document.parsed_sources, self.model.aliases
-        )
+        writes = tuple([names.global_writes for names in self.model.unit_names])
+        return self.model.document.lineage.reuse(_union, writes)
 
 
 def _top_level_bindings(
@@ -627,25 +625,54 @@ def _module_uses_of(
     )
 
 
-@per_unit
-def _unit_global_writes(source: UnitSource, aliases: Keyed[Resolver]) -> frozenset[str]:
-    return frozenset(unit_summary(source, aliases).global_writes)
+@dataclass(frozen=True)
+class UnitNames:
+    """The module-level names one unit defines, binds and writes, from its summary: what the
+    module-wide name facts are gathered from (`ModuleModel.unit_names`), one memo entry for
+    them all. Equal parts, equal module facts: each is reused while its parts are equal."""
+
+    class_names: tuple[str, ...]  # each class the unit defines, in order
+    # Each function path the unit defines (its last definition there) and whether that is a
+    # module-level function (not a method, a nested function or a lambda).
+    function_kinds: tuple[tuple[str, bool], ...]
+    bindings: tuple[str, ...]  # the names its top-level code binds, in order, each time
+    mutated: frozenset[str]  # the names its top-level code mutates
+    global_writes: frozenset[str]  # the module names its functions write through `global`
 
 
 @per_unit
-def _unit_bindings(
-    source: UnitSource, aliases: Keyed[Resolver]
-) -> tuple[tuple[str, ...], frozenset[str]]:
-    """The names a unit's top-level code binds (in order, each time) and those it mutates."""
+def unit_names(source: UnitSource, aliases: Keyed[Resolver]) -> UnitNames:
     summary = unit_summary(source, aliases)
-    return tuple(summary.top_level_bindings), frozenset(summary.mutated_names)
+    last = {record.path: record for record in summary.functions}
+    return UnitNames(
+        tuple([record.name for record in summary.classes]),
+        tuple(
+            [
+                (
+                    path,
+                    record.parent is None
+                    and record.class_name is None
+                    and not isinstance(record.node, ast.Lambda),
+                )
+                for path, record in last.items()
+            ]
+        ),
+        tuple(summary.top_level_bindings),
+        frozenset(summary.mutated_names),
+        frozenset(summary.global_writes),
+    )
+
+
+def _union(parts: tuple[frozenset[str], ...]) -> frozenset[str]:
+    return frozenset().union(*parts)
 
 
 def _binding_counts(
     bound: tuple[tuple[tuple[str, ...], frozenset[str]], ...],
 ) -> tuple[dict[str, int], frozenset[str], frozenset[str]]:
-    """From each unit's `_unit_bindings`: how often each name is bound at the top level (not
-    to be changed), the names bound more than once, the names mutated."""
+    """From each unit's bindings and mutated names (`UnitNames`): how often each name is
+    bound at the top level (not to be changed), the names bound more than once, the names
+    mutated."""
     counts: dict[str, int] = {}
     for names, _ in bound:
         for name in names:
