@@ -232,3 +232,17 @@ def test_filters_from_module_facts_tests_and_imports_must_all_let_a_node_through
     _Filtered.handed = []
     analyze(Document(source.replace("import jax", "import numpy")), [_Filtered])
     assert _Filtered.handed == []  # nothing can name `jax`: no function is handed
+
+
+def test_a_key_flow_passing_over_a_scope_with_no_key_consumed_loses_no_finding(
+    monkeypatch,
+) -> None:
+    """`KeyFlow.run` from a fresh state returns at once where no call consumes a key (its
+    classifier's answer): the findings of every rule on every example and fixture are those
+    of the walk made everywhere."""
+    from jax_lsp.analysis import keys
+
+    sources = _sources()
+    skipping = [_findings(source, ALL_RULES) for source in sources]
+    monkeypatch.setattr(keys.KeyFlow, "_may_consume", lambda self, statements: True)
+    assert skipping == [_findings(source, ALL_RULES) for source in sources]
