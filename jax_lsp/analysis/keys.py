@@ -320,7 +320,7 @@ class KeyFlow:
         """Reuses in `statements`, walked from `state` (updated in place: the state after)."""
         self.reuses = {}
         self.unit = unit
-        if state is None and not self._may_consume(statements):
+        if state is None and not may_consume(statements, self.classify):
             # A reuse is a call consuming a key a call of this walk consumed before: none
             # is found where no call consumes one (and a fresh state leaves nothing after).
             return []
@@ -330,18 +330,6 @@ class KeyFlow:
             state.clear()
             state.update(after)
         return sorted(self.reuses.values(), key=lambda r: (r.call.lineno, r.call.col_offset))
-
-    def _may_consume(self, statements: list[ast.stmt]) -> bool:
-        """Does a call among `statements` (nested scopes included: more than the walk looks
-        at) consume a key, by `classify` (what `_call` records a use of)?"""
-        classify, call_type = self.classify, ast.Call
-        for statement in statements:
-            for node in walk_nodes(statement):
-                if type(node) is call_type:
-                    role = classify(node)
-                    if role is not None and role != PASS:
-                        return True
-        return False
 
     # -- statements -----------------------------------------------------------------------
     def block(self, statements: list[ast.stmt], state: State) -> State:
@@ -635,6 +623,19 @@ class KeyFlow:
         if wanted:
             for path in [p for p in state if p not in wanted and path_root(p) in wanted]:
                 del state[path]
+
+
+def may_consume(statements: list[ast.stmt], classify: Callable[[ast.Call], object]) -> bool:
+    """Does a call among `statements` (nested scopes included: more than a `KeyFlow` walk
+    looks at) consume a key, by `classify` (what `KeyFlow` records a use of)?"""
+    call_type = ast.Call
+    for statement in statements:
+        for node in walk_nodes(statement):
+            if type(node) is call_type:
+                role = classify(node)
+                if role is not None and role != PASS:
+                    return True
+    return False
 
 
 def _targets(node: ast.stmt) -> list[ast.expr]:
