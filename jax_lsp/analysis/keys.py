@@ -320,6 +320,10 @@ class KeyFlow:
         """Reuses in `statements`, walked from `state` (updated in place: the state after)."""
         self.reuses = {}
         self.unit = unit
+        if state is None and not may_consume(statements, self.classify):
+            # A reuse is a call consuming a key a call of this walk consumed before: none
+            # is found where no call consumes one (and a fresh state leaves nothing after).
+            return []
         state = {} if state is None else state
         after = self.block(statements, state)
         if after is not state:
@@ -619,6 +623,19 @@ class KeyFlow:
         if wanted:
             for path in [p for p in state if p not in wanted and path_root(p) in wanted]:
                 del state[path]
+
+
+def may_consume(statements: list[ast.stmt], classify: Callable[[ast.Call], object]) -> bool:
+    """Does a call among `statements` (nested scopes included: more than a `KeyFlow` walk
+    looks at) consume a key, by `classify` (what `KeyFlow` records a use of)?"""
+    call_type = ast.Call
+    for statement in statements:
+        for node in walk_nodes(statement):
+            if type(node) is call_type:
+                role = classify(node)
+                if role is not None and role != PASS:
+                    return True
+    return False
 
 
 def _targets(node: ast.stmt) -> list[ast.expr]:

@@ -55,6 +55,22 @@ def _bound_once(
     return once
 
 
+def binds_transformation(
+    function: ast.FunctionDef | ast.AsyncFunctionDef, resolver: Resolver
+) -> bool:
+    """Does the function's own scope bind a name once (by `defined`, before the stores are
+    counted) to a transformation called in place (`step = jax.jit(draw)`)? Without one,
+    `local_key_role` gives a call a role other than `classify`'s only for a call of a function
+    the scope defines: PASS, unless `classify` gives some call in the function (nested ones
+    included) a key (a key argument, or a `DerivedKey` of a parameter it derives from)."""
+    return any(
+        len(bindings) == 1
+        and not isinstance(bindings[0], _DEFS)
+        and in_place_transformed(bindings[0], resolver) is not None
+        for bindings in _definitions(function).values()
+    )
+
+
 def local_key_role(
     function: ast.FunctionDef | ast.AsyncFunctionDef,
     classify: Callable[[ast.Call], object],

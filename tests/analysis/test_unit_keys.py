@@ -441,6 +441,31 @@ def test_an_edit_in_one_function_reaches_the_key_of_another():
     assert keys[3] is keys[2]  # `x + 1` -> `x + 2` changes nothing `inner` reads
 
 
+# A jitted caller branching on what `count` returns given tracers: a Python int (its
+# shape), then a tracer (JAX701), while what it returns of unknown arguments stays unknown.
+COUNTED_IN_JIT = """\
+import jax
+
+
+def count(x):
+    return x.shape[0]
+
+
+@jax.jit
+def step(x):
+    n = count(x)
+    if n > 2:
+        return x
+    return -x
+"""
+
+
+def test_a_traced_caller_follows_what_the_callee_returns_given_tracers():
+    summed = COUNTED_IN_JIT.replace("return x.shape[0]", "return x.sum()   ")
+    found = _check_versions(COUNTED_IN_JIT, summed, COUNTED_IN_JIT)
+    assert [_codes(findings) for findings in found] == [[], [(10, "JAX701")], []]
+
+
 def test_a_caller_counting_a_padded_result_reaches_the_fix():
     """JAX802's `size=` fix is withdrawn when a caller in another unit starts to take the
     length of the returned result (the padding would count there)."""

@@ -232,3 +232,41 @@ def test_filters_from_module_facts_tests_and_imports_must_all_let_a_node_through
     _Filtered.handed = []
     analyze(Document(source.replace("import jax", "import numpy")), [_Filtered])
     assert _Filtered.handed == []  # nothing can name `jax`: no function is handed
+
+
+def test_a_key_flow_passing_over_a_scope_with_no_key_consumed_loses_no_finding(
+    monkeypatch,
+) -> None:
+    """`KeyFlow.run` from a fresh state returns at once where no call consumes a key (its
+    classifier's answer), and JAX602 builds no classifier of a function's own helpers where
+    no call of it consumes one by the module's roles: the findings of every rule on every
+    example and fixture are those of the walk made everywhere, with every classifier."""
+    from jax_lsp.analysis import keys
+    from jax_lsp.diagnostics import key_scopes
+
+    sources = [*_sources(), _NESTED_KEY_HELPERS]
+    skipping = [_findings(source, ALL_RULES) for source in sources]
+    assert any(finding[0] == "JAX602" for finding in skipping[-1])
+    monkeypatch.setattr(keys, "may_consume", lambda statements, classify: True)
+    monkeypatch.setattr(key_scopes, "may_consume", lambda statements, classify: True)
+    assert skipping == [_findings(source, ALL_RULES) for source in sources]
+
+
+# A function whose only draws are in functions it defines: found through `local_key_role`.
+_NESTED_KEY_HELPERS = textwrap.dedent(
+    """
+    import jax
+
+    def outer(key, x):
+        def noise(k):
+            return jax.random.normal(k, x.shape)
+
+        def halves(k):
+            return jax.random.split(k)
+
+        a = noise(key)
+        b = noise(key)
+        first, _ = halves(key)
+        return a + b + jax.random.uniform(first) + jax.random.uniform(first)
+    """
+)
