@@ -416,8 +416,21 @@ class KeyFacts(ModelFact):
         outside, no subclass): every such call draws the same numbers."""
         found: dict[str, tuple[str, str]] = {}
         by_class: dict[str, dict[str, str]] = {}
-        for name, class_name in self.model.objects.instances.items():
+        instances = self.model.objects.instances
+        # A class whose unit cannot draw stores no key it draws from (`_stored_key_draws`):
+        # most are not looked at (the units that may draw are known for every edit).
+        drawing = (
+            {id(s) for s, may in zip(self._sources, self._drawing, strict=True) if may}
+            if instances
+            else set()
+        )
+        classes, source_of = self.model.classes, self.model._source_of
+        for name, class_name in instances.items():
             if class_name not in by_class:
+                record = classes.get(class_name)
+                if record is not None and id(source_of[record.node]) not in drawing:
+                    by_class[class_name] = {}
+                    continue
                 by_class[class_name] = self.stored_key_draws(class_name)
             for method, attribute in by_class[class_name].items():
                 spelling = name if method == "__call__" else f"{name}.{method}"

@@ -85,14 +85,12 @@ class ObjectFacts(ModelFact):
 
     @cached_property
     def instances(self) -> dict[str, str]:
-        """Module-level names bound once to an instance of a class of the module."""
-        return {
-            name: value.func.id
-            for name, value in self.model.module_globals.stable_globals.items()
-            if isinstance(value, ast.Call)
-            and isinstance(value.func, ast.Name)
-            and value.func.id in self.model.classes
-        }
+        """Module-level names bound once to an instance of a class of the module: the last
+        version's while the names bound once hold the same values (the same nodes) and the
+        classes are the same names (an edit inside a function or a method)."""
+        return self.model.document.lineage.reuse(
+            _instances, self.model.module_globals.stable_globals, frozenset(self.model.classes)
+        )
 
     @cached_property
     def haiku_transforms(self) -> dict[str, tuple[str | ast.Lambda, int]]:
@@ -604,22 +602,25 @@ class ObjectFacts(ModelFact):
     @cached_property
     def _written_outside(self) -> frozenset[str]:
         """The attributes that any class's methods assign which the module also assigns
-        outside constructors: one pass over the units for all classes."""
-        names: set[str] = set()
-        for record in self.model.classes.values():
-            assigned, unknown = self.self_assignments(record)
-            names |= assigned.keys() - unknown
-        return self.assigned_outside(frozenset(names))
+        outside constructors (`assigned_outside`): the last version's while every unit's
+        classes assign the same attributes and every unit writes the same of them (asked at
+        every edit, which mostly leaves both alone)."""
+        lineage = self.model.document.lineage
+        sources = self.model.document.parsed_sources
+        assigned = lineage.each_unit(_unit_assigned_attributes, sources, self.model.aliases)
+        names = lineage.reuse(_assigned_attributes, tuple(assigned))
+        written = lineage.union(_unit_writes_among, sources, names)
+        return frozenset([ANY_ATTRIBUTE]) if ANY_ATTRIBUTE in written else written
 
     @cached_property
     def subclassed(self) -> frozenset[str]:
-        """Names that a class of the module derives from (`class B(A)`, `class B(mod.A)`)."""
-        return frozenset(
-            base.id if isinstance(base, ast.Name) else base.attr
-            for record in self.model.classes.values()
-            for base in record.node.bases
-            if isinstance(base, ast.Name | ast.Attribute)
-        )
+        """Names that a class of the module derives from (`class B(A)`, `class B(mod.A)`):
+        the last version's while every unit's classes have the same names and bases (asked at
+        every edit, which mostly changes a method's body)."""
+        lineage = self.model.document.lineage
+        sources = self.model.document.parsed_sources
+        bases = lineage.each_unit(_unit_class_bases, sources, self.model.aliases)
+        return lineage.reuse(_subclassed, tuple(bases))
 
     def assigned_outside(self, names: frozenset[str]) -> frozenset[str]:
         """Which of `names` the module assigns outside constructors (`obj.attr = v`, see
@@ -1099,3 +1100,85 @@ def _stable_shapes(
     for name, value in stable:
         tracker.bind(ast.Name(name, ast.Store()), value)
     return tracker.env
+
+
+def _instances(stable_globals: Mapping[str, ast.expr], classes: frozenset[str]) -> dict[str, str]:
+    """`ObjectFacts.instances` from the names bound once and the classes' names."""
+    return {
+        name: value.func.id
+        for name, value in stable_globals.items()
+        if isinstance(value, ast.Call)
+        and isinstance(value.func, ast.Name)
+        and value.func.id in classes
+    }
+
+
+@per_unit
+def _unit_class_bases(
+    source: UnitSource, aliases: Keyed[Resolver]
+) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """Each class of the unit's summary (what `ModuleModel.classes` holds, in its order) with
+    the names it derives from."""
+    return tuple(
+        [
+            (
+                record.name,
+                tuple(
+                    [
+                        base.id if isinstance(base, ast.Name) else base.attr
+                        for base in record.node.bases
+                        if isinstance(base, ast.Name | ast.Attribute)
+                    ]
+                ),
+            )
+            for record in unit_summary(source, aliases).classes
+        ]
+    )
+
+
+def _subclassed(bases: tuple[tuple[tuple[str, tuple[str, ...]], ...], ...]) -> frozenset[str]:
+    """`ObjectFacts.subclassed` from each unit's `_unit_class_bases`: a class name defined
+    again is that definition's (as `ModuleModel.classes` keeps the last)."""
+    last: dict[str, tuple[str, ...]] = {}
+    for unit_bases in bases:
+        last.update(unit_bases)
+    return frozenset().union(*last.values())
+
+
+@per_unit
+def _unit_assigned_attributes(
+    source: UnitSource, aliases: Keyed[Resolver]
+) -> tuple[tuple[str, frozenset[str]], ...]:
+    """Each class of the unit's summary with the attributes its methods assign to `self`
+    (but those of unknown value)."""
+    found = []
+    for record in unit_summary(source, aliases).classes:
+        assigned, unknown = _self_assignments(source, record.node)
+        found.append((record.name, frozenset(assigned.keys() - unknown)))
+    return tuple(found)
+
+
+def _assigned_attributes(
+    assigned: tuple[tuple[tuple[str, frozenset[str]], ...], ...],
+) -> frozenset[str]:
+    """The attributes the module's classes assign, from each unit's
+    `_unit_assigned_attributes`: a class name defined again is that definition's (as
+    `ModuleModel.classes` keeps the last)."""
+    last: dict[str, frozenset[str]] = {}
+    for unit_assigned in assigned:
+        last.update(unit_assigned)
+    return frozenset().union(*last.values())
+
+
+@per_unit
+def _unit_writes_among(source: UnitSource, names: frozenset[str]) -> frozenset[str]:
+    """Which of `names` the unit assigns outside constructors, or `ANY_ATTRIBUTE` alone (see
+    `ObjectFacts.assigned_outside`): a unit whose text holds none of them (nor `setattr`) is
+    not walked."""
+    words = source.words()
+    if "setattr" not in words and words.isdisjoint(names):
+        return frozenset()
+    written = {w.attribute if type(w) is FreshWrite else w for w in _attribute_writes(source)}
+    if ANY_ATTRIBUTE in written:
+        return frozenset([ANY_ATTRIBUTE])
+    return frozenset(written & names)

@@ -772,3 +772,38 @@ def test_the_names_bound_to_functions_follow_a_function_added_and_a_name_rebound
     assert set(body) == {"f", "step"} and body["f"][1] != first["f"][1]
     assert set(units(versions[-1].text + "\n\ndef g(y):\n    return y\n")) == {"f", "g", "step"}
     assert set(units(versions[-1].text.replace("step = jax.jit(f)", "step = 2"))) == {"f", "g"}
+
+
+def test_the_classes_derived_from_their_instances_and_attributes_written_follow_edits():
+    """The names classes derive from, the module-level instances of its classes and the
+    attributes their methods assign that code outside writes are the last model's after an
+    edit inside a method, and follow a base changed, a class defined again, an instance
+    rebound and a write outside added."""
+    text = (
+        "class A:\n    def __init__(self, n):\n        self.n = n\n\n\n"
+        "class B(A):\n    def get(self):\n        return self.n\n\n\na = A(1)\n"
+    )
+    versions = [Document(text)]
+    models: list[ModuleModel] = []
+
+    def facts(new_text: str | None = None) -> tuple:
+        if new_text is not None:
+            versions.append(Document(new_text, previous=versions[-1]))
+        models.append(ModuleModel.of(versions[-1]))  # kept: a fact holds its model weakly
+        fresh = ModuleModel(Document(versions[-1].text))
+        found = [
+            (model.objects.subclassed, model.objects.instances, model.objects._written_outside)
+            for model in (models[-1], fresh)
+        ]
+        assert found[0] == found[1]
+        return found[0]
+
+    first = facts()
+    assert first == ({"A"}, {"a": "A"}, set())
+    body = facts(text.replace("return self.n", "return self.n + 1"))
+    assert all(kept is old for kept, old in zip(body, first, strict=True))
+    assert facts(versions[-1].text.replace("class B(A)", "class B(object)"))[0] == {"object"}
+    again = versions[-1].text + "\n\nclass B(A):\n    pass\n"
+    assert facts(again)[0] == {"A"}  # the last definition of `B`
+    assert facts(versions[-1].text.replace("a = A(1)", "a = B()"))[1] == {"a": "B"}
+    assert facts(versions[-1].text + "\na.n = 2\n")[2] == {"n"}
