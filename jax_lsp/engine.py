@@ -105,6 +105,10 @@ def check_source(
     if kept:
         previous = workspace.parsed(path, text)  # parsed when a module imported it
     document = Document(text, path or "<unknown>", previous=previous, known_lines=known_lines)
+    if reuse_findings:
+        # Analysed again (see `analyze`): the models built for it before its analysis (for
+        # the traces its importers give it) keep what the next version reuses too.
+        document.lineage.analysed_again = True
     external: dict[str, ExternalFacts] = {}
     questions: dict[AnswerKey, CallSite] = {}
     incoming: tuple[IncomingTrace, ...] = ()
