@@ -18,7 +18,6 @@ from jax_lsp.analysis.document import Document, words_for_later_versions
 from jax_lsp.analysis.external import CallSite, ExternalFacts, with_answers
 from jax_lsp.analysis.nodes import keep_more_walks
 from jax_lsp.analysis.project import library_traces
-from jax_lsp.analysis.summary import record_member_parts
 from jax_lsp.analysis.traced_functions import TracedFunction
 from jax_lsp.analysis.traced_functions import traced_functions as _traced_functions
 from jax_lsp.codeactions import with_deferred_fixes
@@ -73,9 +72,8 @@ def analyze_with(
 def analysing_once(once: bool) -> None:
     """Whether the texts analysed next are analysed once (`check` without `--fix` or
     `--watch`): then what only a later version of a text replays is not recorded (class
-    members' summary parts, class members' words, interned words), and more recent walks
-    are kept. The analyses are the same either way."""
-    record_member_parts(not once)
+    members' words, interned words), and more recent walks are kept. The analyses are the
+    same either way."""
     words_for_later_versions(not once)
     keep_more_walks(once)
 
@@ -107,6 +105,10 @@ def check_source(
     if kept:
         previous = workspace.parsed(path, text)  # parsed when a module imported it
     document = Document(text, path or "<unknown>", previous=previous, known_lines=known_lines)
+    if reuse_findings:
+        # Analysed again (see `analyze`): the models built for it before its analysis (for
+        # the traces its importers give it) keep what the next version reuses too.
+        document.lineage.analysed_again = True
     external: dict[str, ExternalFacts] = {}
     questions: dict[AnswerKey, CallSite] = {}
     incoming: tuple[IncomingTrace, ...] = ()

@@ -12,6 +12,7 @@ import ast
 import copy
 import re
 import warnings
+import weakref
 from array import array
 from bisect import bisect_left, bisect_right
 from collections import OrderedDict
@@ -84,6 +85,11 @@ class UnitSource:
     # The analysis layers' results on this parse, each keyed by its computation and the
     # arguments it was given (`unit_memo.per_unit`).
     memo: UnitMemo = field(init=False, repr=False, compare=False)
+    # The parse this one was spliced from (`_splice_member`: an edit inside one member of a
+    # class or function), whose other members' nodes it shares, held weakly: what was found
+    # for those members there (their summary parts, a method's findings) is carried over
+    # while what it read is unchanged. None for a parse of the whole text.
+    spliced_from: weakref.ref[UnitSource] | None = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         self.memo = UnitMemo(self.text)
@@ -792,7 +798,7 @@ def _splice_member(unit: Unit, window: list[str], first: int, old_end: int) -> U
     if cached is None:
         new_tree = ast.Module(body=[spliced], type_ignores=[])
         _CACHE.put(text, _Parsed(new_tree, None, frozenset()))
-        cached = UnitSource(text, len(window), new_tree)
+        cached = UnitSource(text, len(window), new_tree, spliced_from=weakref.ref(source))
         _SOURCE_CACHE.put(text, cached)
     return Unit(cached, 0)
 

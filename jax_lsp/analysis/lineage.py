@@ -43,9 +43,16 @@ class Lineage:
         "_lists",
         "_spans",
         "_unions",
+        "analysed_again",
     )
 
     def __init__(self) -> None:
+        # Whether the document's versions are analysed one after another, each handed what
+        # the last found (an editor's document, `check --watch`): then a version's model also
+        # keeps what only the next version's reuses (what each member of a class adds to its
+        # unit's summary). Set by the analysis that hands its findings over; a text analysed
+        # once keeps nothing it would not read again.
+        self.analysed_again = False
         # By the function computing each fact: its inputs' keys and the fact.
         self._facts: dict[Callable, tuple[object, object]] = {}
         # By per-unit fact (`union`): the units' parts and their union.

@@ -61,6 +61,7 @@ from jax_lsp.analysis.summary import (
     FunctionRecord,
     FunctionRef,
     UnitSummary,
+    summary_for_later_versions,
     unit_summary,
 )
 from jax_lsp.analysis.trace_steps import TraceSteps
@@ -205,8 +206,9 @@ class ModuleModel:
         # The resolver as per-unit computations take it: its answers follow the bindings.
         self.aliases = Keyed(self.resolver, self._bindings_key)
         self.imported = Keyed(self.external or {}, external_key)
-        # `_summary` of each unit.
-        self.summaries = lineage.each_unit(unit_summary, sources, self.aliases)
+        # `_summary` of each unit (with what a class's members add, for the next version).
+        summarize = summary_for_later_versions if lineage.analysed_again else unit_summary
+        self.summaries = lineage.each_unit(summarize, sources, self.aliases)
         self.functions, self.records, self.classes, self._source_of = {}, {}, {}, {}
         self._chains = {}
         self._method_classes: dict[FunctionNode, ClassRecord] = {}

@@ -8,10 +8,10 @@ on the unit and reused until one of the two changes.
 from __future__ import annotations
 
 import ast
-import weakref
-from collections.abc import Hashable
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from functools import cached_property
+from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from jax_lsp.analysis.free_writes import FreeWrites, mutated_name
@@ -197,9 +197,6 @@ class UnitSummary:
     # Module-level assignments of a name: the elements of the list or tuple display it is
     # assigned (None: it is assigned something else).
     module_displays: list[tuple[str, tuple[ast.expr, ...] | None]] = field(default_factory=list)
-    # What each statement of a top-level class's body added (see `_MemberPart`), held here:
-    # the parts live as long as a summary that used them.
-    member_parts: list[_MemberPart] = field(default_factory=list, compare=False, repr=False)
 
 
 def _partial_ref(
@@ -303,18 +300,13 @@ _SET_FIELDS = ("mutated_names", "global_writes")
 @dataclass(frozen=True)
 class _MemberPart:
     """What walking one statement of a top-level class's body (a method, a field) added to
-    its unit's summary, and what the walk read from outside it (`context`): the import
-    aliases, the class's name and the class-level names bound before it (to functions, and to
-    list or tuple displays). Kept for the statement's node, so a keystroke in one method of a
-    long class walks that method alone (`document._splice_member` shares the other members'
-    nodes with the last parse).
+    its unit's summary, and what the walk read from outside it (`context`): the class's name
+    and the class-level names bound before it (to functions, and to list or tuple displays).
+    Kept with the unit's parse by the statement's node, under the import aliases the walk
+    resolved with (`_summary_keeping_parts`), so that the next version's parse, which an edit
+    in one method of a long class splices from this one (`UnitSource.spliced_from`, sharing
+    the other members' nodes), walks that method alone."""
 
-    What it added holds the statement's node (a method's record, its calls' caller): keyed
-    weakly on the node, an entry would keep its own key, and every tree walked, alive. So the
-    parts are found by the node's id and held by the summaries that used them (memoised on
-    their units' parses, bounded with them); a part holds its node, so the id stays its own."""
-
-    member: ast.stmt
     context: tuple
     lists: tuple[tuple[str, tuple], ...]
     sets: tuple[tuple[str, frozenset[str]], ...]
@@ -323,26 +315,23 @@ class _MemberPart:
     bindings: tuple[tuple[bool, BindingKey, object], ...]
 
 
-_MEMBER_PARTS: weakref.WeakValueDictionary[int, _MemberPart] = weakref.WeakValueDictionary()
-# Whether members' parts are recorded at all: only a later version of the same document (an
-# edit, which shares the other members' nodes) replays them. A batch that analyses each text
-# once turns it off (`record_member_parts`): the bookkeeping is 0.7 % of such a `check`.
-_RECORDING_PARTS = [True]
-
-
-def record_member_parts(on: bool) -> None:
-    """Record what each class member adds to its summary, for the next version's replay (on,
-    the default), or not (a text analysed once): the summaries are the same either way."""
-    _RECORDING_PARTS[0] = on
+# What each statement of a top-level class's body added to a summary, by the statement.
+MemberParts = dict[ast.stmt, _MemberPart]
+_NO_PARTS: Mapping[ast.stmt, _MemberPart] = MappingProxyType({})
 
 
 class _Collector:
-    def __init__(self, resolver: Resolver, aliases: Hashable | None = None) -> None:
+    def __init__(
+        self, resolver: Resolver, earlier: MemberParts | None = None, recording: bool = False
+    ) -> None:
         self.resolver = resolver
-        # What identifies the resolver's answers (None: class members are walked, not memoised).
-        self._aliases = aliases
+        # The parts of an earlier parse that shares members with this one, replayed where what
+        # they read is unchanged; this parse's own parts, when recorded (None: not recorded, as
+        # for a text analysed once).
+        self._earlier: Mapping[ast.stmt, _MemberPart] = earlier or _NO_PARTS
+        self.parts: MemberParts | None = {} if recording else None
         # Writes to `_bindings` (False) and `_displays` (True) while a class member is walked
-        # for `_MEMBER_PARTS`.
+        # for its part.
         self._binding_log: list[tuple[bool, BindingKey, object]] | None = None
         # `_bindings` and `_displays` at the scope of a top-level class's body (`()`).
         self._outermost: dict[str, FunctionRef | None] = {}
@@ -491,12 +480,7 @@ class _Collector:
                     ),
                 )
             )
-        memoised = (
-            self._aliases is not None
-            and _RECORDING_PARTS[0]
-            and self._at_top
-            and not self._functions
-        )
+        memoised = self.parts is not None and self._at_top and not self._functions
         self._segments.append((node.name, True))
         self._imports.append(None)
         defined: set[str] = set()
@@ -516,17 +500,17 @@ class _Collector:
 
     def _visit_member(self, member: ast.stmt, class_name: str) -> None:
         """Walk a statement of a top-level class's body (a method, mostly), or replay what
-        walking it added last time when nothing it reads from outside has changed."""
+        walking it added to the earlier parse's summary when nothing it reads from outside the
+        statement has changed; either way, keep what it added."""
         context = (
-            self._aliases,
             class_name,
             tuple(self._outermost.items()),
             tuple(self._outermost_displays.items()),
         )
-        part = _MEMBER_PARTS.get(id(member))
+        part = self._earlier.get(member)
         if part is not None and part.context == context:
             summary = self.summary
-            summary.member_parts.append(part)
+            self.parts[member] = part  # type: ignore[index]
             for name, items in part.lists:
                 getattr(summary, name).extend(items)
             for name, names in part.sets:
@@ -548,7 +532,6 @@ class _Collector:
         self.visit(member)
         log, self._binding_log = self._binding_log, None
         part = _MemberPart(
-            member,
             context,
             tuple(
                 (name, tuple(getattr(summary, name)[length:]))
@@ -563,8 +546,7 @@ class _Collector:
             self.writes.settled() - settled,
             tuple(log),
         )
-        _MEMBER_PARTS[id(member)] = part
-        summary.member_parts.append(part)
+        self.parts[member] = part  # type: ignore[index]
 
     def _bind(self, key: BindingKey, value: FunctionRef | None) -> None:
         self._bindings[key] = value
@@ -957,17 +939,53 @@ _HANDLERS = {
 }
 
 
-@per_unit
-def unit_summary(source: UnitSource, aliases: Keyed[Resolver]) -> UnitSummary:
-    """The summary of a unit's parse under the module's import aliases."""
-    return summarize(source.tree, aliases.value, aliases.key)
+def _unit_summary(source: UnitSource, aliases: Keyed[Resolver]) -> UnitSummary:
+    """The summary of a unit's parse under the module's import aliases. A parse spliced from
+    another (an edit inside a class, `UnitSource.spliced_from`) is a version analysed after
+    another, and before the next: what its class's members add is kept, and replayed from the
+    parse it was spliced from."""
+    if source.spliced_from is None:
+        return summarize(source.tree, aliases.value)  # type: ignore[arg-type]
+    return _summary_keeping_parts(source, aliases)
 
 
-def summarize(tree: ast.Module, resolver: Resolver, aliases: Hashable | None = None) -> UnitSummary:
-    """The unit's summary. `aliases`: a key of the resolver's import aliases, under which what
-    each statement of a top-level class's body adds is memoised on its node (None: not
-    memoised)."""
-    collector = _Collector(resolver, aliases)
+unit_summary = per_unit(_unit_summary)
+
+
+def summary_for_later_versions(source: UnitSource, aliases: Keyed[Resolver]) -> UnitSummary:
+    """`unit_summary`, with what each statement of its top-level class's body adds kept with
+    the parse, for the next version's (a document analysed again after an edit: see
+    `Lineage.analysed_again`). A summary made without them (the text was first summarized for
+    a model that is not analysed again) is walked again for them, once."""
+    summary = source.memo.kept(_unit_summary, aliases)
+    if summary is None:
+        summary = _summary_keeping_parts(source, aliases)
+        source.memo.keep(summary, _unit_summary, aliases)
+    elif summary.classes and source.memo.kept(_MemberPart, aliases) is None:  # type: ignore[attr-defined]
+        _summary_keeping_parts(source, aliases)
+    return summary  # type: ignore[return-value]
+
+
+def _summary_keeping_parts(source: UnitSource, aliases: Keyed[Resolver]) -> UnitSummary:
+    """The unit's summary, what each statement of a top-level class's body adds kept with the
+    parse under the aliases (replayed from the parse it was spliced from, where kept there
+    under the same aliases)."""
+    earlier_source = source.spliced_from() if source.spliced_from is not None else None
+    earlier = None
+    if earlier_source is not None:
+        earlier = earlier_source.memo.kept(_MemberPart, aliases)
+    collector = _Collector(aliases.value, earlier, recording=True)  # type: ignore[arg-type]
+    collector.visit(source.tree)  # type: ignore[arg-type]
+    summary = collector.summary
+    summary.free_writes = collector.writes.result
+    if summary.classes:
+        source.memo.keep(collector.parts, _MemberPart, aliases)
+    return summary
+
+
+def summarize(tree: ast.Module, resolver: Resolver) -> UnitSummary:
+    """The unit's summary."""
+    collector = _Collector(resolver)
     collector.visit(tree)
     collector.summary.free_writes = collector.writes.result
     return collector.summary

@@ -10,10 +10,10 @@ from __future__ import annotations
 import ast
 import logging
 import os
-import weakref
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
+from types import MappingProxyType
 from typing import NamedTuple
 
 from jax_lsp.analysis.crossing import IncomingTrace
@@ -74,28 +74,36 @@ class Analysis:
         return self.model.document if self.model is not None else None
 
 
-class _UnitFindings(NamedTuple):
-    """A unit's walk, kept on its parse: its findings and failures (unit-relative lines), the
-    module facts its rules read (reused only while they answer the same) and the lines of the
-    unit's text they read (reused for a text changed elsewhere)."""
-
-    findings: list[Finding]
-    failures: list[RuleFailure]
-    reads: ReadLog
-    lines_read: set[int]
-
-
 class _MethodFindings(NamedTuple):
-    """A method's part of its class's walk, kept on the method's node (shared by the next
-    parse when another method of the class is edited): under its part of the unit key
-    (`ModuleModel.member_keys`), its findings, the module facts its rules read, and the
-    kinds the class body's flow gave them (definition-time parts: decorators, defaults)."""
+    """A method's part of its class's walk, kept with the walk (`_UnitFindings.methods`) for
+    the next version's parse, spliced from this one when another method of the class is
+    edited (`UnitSource.spliced_from`: it shares this method's node): under its part of the
+    unit key (`ModuleModel.member_keys`), its findings, the module facts its rules read, and
+    the kinds the class body's flow gave them (definition-time parts: decorators, defaults)."""
 
     key: tuple
     findings: list[Finding]
     reads: ReadLog
     lines_read: frozenset[int]
     class_kinds: tuple[tuple[ast.AST, Kind | None], ...]
+
+
+class _UnitFindings(NamedTuple):
+    """A unit's walk, kept on its parse: its findings and failures (unit-relative lines), the
+    module facts its rules read (reused only while they answer the same), the lines of the
+    unit's text they read (reused for a text changed elsewhere), and its class's methods'
+    parts that may be reused on their own (by the method's node; none when findings are not
+    kept)."""
+
+    findings: list[Finding]
+    failures: list[RuleFailure]
+    reads: ReadLog
+    lines_read: set[int]
+    methods: Mapping[ast.stmt, _MethodFindings]
+
+
+# No method's findings kept.
+_NO_METHODS: Mapping[ast.stmt, _MethodFindings] = MappingProxyType({})
 
 
 class _UnitOutcome(NamedTuple):
@@ -121,10 +129,6 @@ class _Outcomes(dict):
     def __init__(self, rules: tuple) -> None:
         super().__init__()
         self.rules = rules
-
-
-# Method node -> its kept findings; an entry goes with its parse.
-_METHOD_FINDINGS: weakref.WeakKeyDictionary[ast.stmt, _MethodFindings] = weakref.WeakKeyDictionary()
 
 
 class _RecordingKinds:
@@ -301,12 +305,17 @@ class _Walker:
         record_reads: bool = True,
         methods: Mapping[ast.stmt, tuple] | None = None,
         recheck: Recheck | None = None,
+        earlier: Mapping[ast.stmt, _MethodFindings] = _NO_METHODS,
     ) -> None:
         self.model = model
         self.unit = unit
         # The class's methods and their keys, whose findings are kept and reused (none when
-        # findings are not reused); the checks of kept reads against this model.
+        # findings are not reused), the findings kept for them by the walk of the parse this
+        # one was spliced from, and those kept by this walk; the checks of kept reads against
+        # this model.
         self.methods = methods or {}
+        self.earlier = earlier
+        self.kept_methods: Mapping[ast.stmt, _MethodFindings] = {} if methods else _NO_METHODS
         self.recheck = recheck if recheck is not None else Recheck(model)
         # The rules see the module facts through a view that records what they read, when the
         # findings may be reused (their reuse is checked on the recorded answers).
@@ -419,7 +428,7 @@ class _Walker:
         (no fact that reaches other members, no line outside it) and none failed."""
         ctx = self.ctx
         class_kinds = ctx.kind_maps[0]
-        kept = _METHOD_FINDINGS.get(method)
+        kept = self.earlier.get(method)
         if (
             kept is not None
             and kept.key == key
@@ -429,6 +438,7 @@ class _Walker:
             self.findings.extend(kept.findings)
             self.reads.update(kept.reads)
             self.lines.read.update(kept.lines_read)
+            self.kept_methods[method] = kept  # type: ignore[index]
             return
         unit_view, unit_lines = ctx.model, ctx.lines
         reads = ReadLog()
@@ -450,7 +460,7 @@ class _Walker:
             and not view.reached
             and all(first <= line <= last for line in lines.read)
         ):
-            _METHOD_FINDINGS[method] = _MethodFindings(
+            self.kept_methods[method] = _MethodFindings(  # type: ignore[index]
                 key, self.findings[found:], reads, frozenset(lines.read), tuple(recording.noted)
             )
 
@@ -573,6 +583,10 @@ def analyze(
     `incoming`: the traces the project's other modules give the document's functions
     (`Workspace.incoming`).
     """
+    if reuse_findings:
+        # What this analysis finds is handed to the next version's: its model keeps what only
+        # that version reuses (set before the model is built, which makes the summaries).
+        document.lineage.analysed_again = True
     model = ModuleModel.of(document, x64, external, incoming)
     # Instances per analysis: some rules keep state for one analysis (JAX102 reports a global
     # once per function, scope caches keyed by node).
@@ -621,11 +635,14 @@ def analyze(
                 if key is not None and unit.changed_text is None and not unit.source.problem
                 else None
             )
-            walker = _Walker(model, unit, tables, key is not None, methods, recheck)
+            earlier = _earlier_methods(unit, last) if methods else _NO_METHODS
+            walker = _Walker(model, unit, tables, key is not None, methods, recheck, earlier)
             walker.run()
             # Failures carry absolute lines; recompute them if the unit moves.
             found = _outside_repairs(walker.findings, unit.source.blanked_lines)
-            cached = _UnitFindings(found, walker.failures, walker.reads, walker.lines.read)
+            cached = _UnitFindings(
+                found, walker.failures, walker.reads, walker.lines.read, walker.kept_methods
+            )
             if key is not None and not walker.failures:
                 own = key if unit.changed_text is None else (*key, unit.changed_text)
                 unit.source.memo.keep(cached, analyze, *own)
@@ -644,6 +661,23 @@ def analyze(
         ]
     findings.sort(key=lambda f: (f.span.start, f.code))
     return Analysis(findings, document.problems, failures, model)
+
+
+def _earlier_methods(
+    unit: Unit, last: Mapping[tuple, _UnitOutcome]
+) -> Mapping[ast.stmt, _MethodFindings]:
+    """The methods' findings the last analysis kept for the class of `unit`: of its own parse
+    (walked again, its reads having changed elsewhere), or else of the parse it was spliced
+    from (an edit inside one of the class's members, which left its first line in place)."""
+    source = unit.source
+    kept = last.get((id(source), unit.start_line))
+    if kept is None or kept.source is not source:
+        spliced_from = source.spliced_from
+        source = spliced_from() if spliced_from is not None else None
+        kept = last.get((id(source), unit.start_line)) if source is not None else None
+    if kept is None or kept.source is not source:
+        return _NO_METHODS
+    return kept.findings.methods
 
 
 def _cached_findings(unit: Unit, key: tuple | None) -> _UnitFindings | None:

@@ -4,11 +4,13 @@ attributes one assigns and another reads, helpers one calls, keys one draws, a s
 
 from __future__ import annotations
 
+import ast
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from jax_lsp.analysis.document import Document, clear_caches
-from jax_lsp.diagnostics.runner import _METHOD_FINDINGS
+from jax_lsp.diagnostics import runner
 from jax_lsp.engine import analyze
 from tests.analysis.editing import FIXTURES, REAL_FILES, edit_sequences, edited_versions
 
@@ -124,21 +126,62 @@ def _edit(document: Document, old: str, new: str) -> Document:
     return Document(document.text.replace(old, new, 1), previous=document)
 
 
-def test_an_edit_in_one_method_keeps_the_findings_of_the_others():
+def _kept_methods(document: Document) -> dict:
+    """The methods' findings the last analysis of `document` kept for its class, by name."""
+    outcomes = document.lineage.kept(runner.analyze)
+    unit = document.units[-1]
+    methods = outcomes[(id(unit.source), unit.start_line)].findings.methods  # type: ignore[index]
+    return {method.name: kept for method, kept in methods.items()}
+
+
+def _walked_methods(monkeypatch) -> list[str]:
+    """The names of the class's methods the runner walks from now on (not taken as kept)."""
+    walked: list[str] = []
+    visit = runner._Walker.visit
+
+    def counting(self, node):
+        if type(node) is ast.FunctionDef and node in self.methods:
+            walked.append(node.name)
+        visit(self, node)
+
+    monkeypatch.setattr(runner._Walker, "visit", counting)
+    return walked
+
+
+def test_an_edit_in_one_method_keeps_the_findings_of_the_others(monkeypatch):
     clear_caches()  # a parse of its own: other tests analysed the same text in other modules
     document = Document(MODEL)
     before = analyze(document)
-    members = document.units[-1].tree.body[0].body
-    noise = next(m for m in members if getattr(m, "name", "") == "noise")
-    kept = _METHOD_FINDINGS.get(noise)
-    assert kept is not None and kept.findings  # the key reused in `noise` (JAX602)
+    kept = _kept_methods(document)
+    assert kept["noise"].findings  # the key reused in `noise` (JAX602)
+    walked = _walked_methods(monkeypatch)
     edited = _edit(document, "        self.n += 1", "        self.n += 2")
     after = analyze(edited)
     # `noise` is the same node in the new parse, and its kept findings were taken (a walk
-    # would have kept new ones: it reads nothing of the other methods).
-    assert _METHOD_FINDINGS.get(noise) is kept
+    # would have kept new ones: it reads nothing of the other methods); of the methods whose
+    # findings were kept, only the edited one was walked again.
+    assert _kept_methods(edited)["noise"] is kept["noise"]
+    assert [name for name in walked if name in kept] == ["bump"]
     assert after.findings == _nothing_kept(edited.text)
     assert len(after.findings) == len(before.findings)
+
+
+def test_a_change_outside_a_kept_method_walks_it_again(monkeypatch):
+    """An import alias the method's rules resolve with changed outside the method: its kept
+    findings are not taken (never stale); an edit inside another method takes them."""
+    clear_caches()
+    document = Document(MODEL)
+    analyze(document)
+    assert "noise" in _kept_methods(document)
+    walked = _walked_methods(monkeypatch)
+    for old, new in [
+        ("        self.n += 1", "        self.n += 2"),  # inside another method: kept
+        ("import jax\n", "import numpy as jax\n"),  # the aliases its rules resolve with
+    ]:
+        walked.clear()
+        document = _edit(document, old, new)
+        assert analyze(document).findings == _nothing_kept(document.text)
+        assert ("noise" in walked) == (old != "        self.n += 1"), (old, walked)
 
 
 def test_a_method_reading_what_another_assigns_is_walked_again():

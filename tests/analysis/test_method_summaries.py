@@ -14,7 +14,13 @@ from hypothesis import strategies as st
 from jax_lsp.analysis import summary as summary_module
 from jax_lsp.analysis.document import Document, clear_caches
 from jax_lsp.analysis.model import ModuleModel
-from jax_lsp.analysis.summary import _LIST_FIELDS, _SET_FIELDS, UnitSummary, summarize
+from jax_lsp.analysis.summary import (
+    _LIST_FIELDS,
+    _SET_FIELDS,
+    UnitSummary,
+    _MemberPart,
+    summarize,
+)
 from tests.analysis.editing import FIXTURES, REAL_FILES, edit_sequences, edited_versions
 
 # Methods whose summary reads what lies outside them: a class-level `partial` binding, a
@@ -83,10 +89,18 @@ def _assert_summaries_match_whole_walks(document: Document) -> None:
         assert kept == summarize(unit.tree, model.resolver)
 
 
+def _analysed_again(text: str) -> Document:
+    """A document whose versions are analysed one after another (an editor's): its models
+    keep what each class member adds to the summary, for the next version."""
+    document = Document(text)
+    document.lineage.analysed_again = True
+    return document
+
+
 @settings(max_examples=200, deadline=None)
 @given(text=st.sampled_from(TEXTS), edits=edit_sequences(SNIPPETS, 2, 4))
 def test_summaries_of_edited_classes_equal_whole_walks(text, edits):
-    first = Document(text)
+    first = _analysed_again(text)
     versions = [first, *(edited for _, edited in edited_versions(first, edits))]
     for document in versions:  # built one after the other, then checked
         _assert_summaries_match_whole_walks(document)
@@ -109,7 +123,7 @@ def _walked_methods(monkeypatch) -> list[str]:
 
 def test_an_edit_in_one_method_walks_that_method_alone(monkeypatch):
     clear_caches()  # parses of its own: another test's may carry what other contexts added
-    before = Document(MODEL)
+    before = _analysed_again(MODEL)
     ModuleModel.of(before)
     walked = _walked_methods(monkeypatch)
     after = Document(MODEL.replace("return total", "return total + 1"), previous=before)
@@ -121,7 +135,7 @@ def test_an_edit_in_one_method_walks_that_method_alone(monkeypatch):
 
 def test_a_class_level_binding_changed_walks_the_methods_again(monkeypatch):
     clear_caches()
-    before = Document(MODEL)
+    before = _analysed_again(MODEL)
     ModuleModel.of(before)
     walked = _walked_methods(monkeypatch)
     # The first `step` calls `fast`: what it calls changes with the binding.
@@ -138,29 +152,47 @@ def test_every_field_a_member_may_add_to_is_replayed():
     next keystroke in another method: every field is replayed or only written at the top."""
     top_level_only = {"classes", "top_level_bindings", "module_calls", "module_call_arguments"}
     top_level_only |= {"module_displays", "transformed_lambdas"}
-    # `member_parts` holds the parts replayed (or walked), it is no fact a member adds to.
     fields = {field.name for field in dataclasses.fields(UnitSummary)}
-    fields -= {"free_writes", "member_parts"}
+    fields -= {"free_writes"}
     assert fields == {*_LIST_FIELDS, *_SET_FIELDS, *top_level_only}
 
 
-def test_summaries_without_recorded_parts_are_the_same():
-    """`check` of a text analysed once records no member parts (`record_member_parts`): each
-    unit's summary equals the one walked recording them; recording on again, it records."""
+def test_an_import_alias_changed_walks_the_methods_again(monkeypatch):
+    clear_caches()
+    document = _analysed_again(MODEL)
+    ModuleModel.of(document)
+    walked = _walked_methods(monkeypatch)
+    document = Document(MODEL.replace("return total", "return total + 1"), previous=document)
+    ModuleModel.of(document)
+    assert walked == ["run", "step"]  # the edited method, and `step` defined again
+    walked.clear()
+    document = Document(
+        document.text.replace("import jax\n", "import numpy as jax\n"), previous=document
+    )
+    _assert_summaries_match_whole_walks(document)
+    assert walked[:4] == ["step", "loss", "run", "step"]  # under other aliases: all walked
+    walked.clear()
+    document = Document(
+        document.text.replace("return total + 1", "return total + 2"), previous=document
+    )
+    ModuleModel.of(document)
+    assert walked == ["run", "step"]  # the parts kept under the new aliases replayed
+
+
+def test_a_document_analysed_once_keeps_no_parts():
+    """A text analysed once (`check`) keeps no member parts with its parses: each unit's
+    summary equals the one made keeping them, which a document analysed again keeps."""
     for text in TEXTS[:8]:
-        document = Document(text)
-        model = ModuleModel.of(document)
-        for unit in [unit for unit in document.units if unit.tree is not None]:
-            summary_module._MEMBER_PARTS.clear()
-            summary_module.record_member_parts(False)
-            try:
-                unrecorded = summarize(unit.tree, model.resolver, model.alias_key)
-            finally:
-                summary_module.record_member_parts(True)
-            assert not summary_module._MEMBER_PARTS
-            assert not unrecorded.member_parts
-            recorded = summarize(unit.tree, model.resolver, model.alias_key)
-            assert unrecorded == recorded
-            assert bool(recorded.member_parts) == any(
+        clear_caches()
+        once = Document(text)
+        model = ModuleModel.of(once)
+        units = [unit for unit in once.units if unit.tree is not None]
+        assert all(unit.source.memo.kept(_MemberPart, model.aliases) is None for unit in units)
+        again = _analysed_again(text)
+        kept = ModuleModel.of(again)
+        for unit, summary in zip(units, kept.summaries, strict=True):
+            assert summary == summarize(unit.tree, model.resolver)
+            parts = unit.source.memo.kept(_MemberPart, kept.aliases)
+            assert (parts is not None) == any(
                 isinstance(statement, ast.ClassDef) for statement in unit.tree.body
             )
