@@ -11,6 +11,7 @@ import fnmatch
 from collections.abc import Iterator
 from dataclasses import replace
 from functools import cached_property
+from itertools import compress
 
 from jax_lsp.analysis.boolean_entries import passed_booleans
 from jax_lsp.analysis.crossing import IncomingTrace
@@ -24,7 +25,15 @@ from jax_lsp.analysis.model_view import ModelFact
 from jax_lsp.analysis.names import binds_locally
 from jax_lsp.analysis.nodes import dotted_name, is_staticmethod, positional_params, walk_nodes
 from jax_lsp.analysis.pytrees import is_registered_pytree
-from jax_lsp.analysis.summary import Application, CallSite, FunctionNode, FunctionRef, transform_of
+from jax_lsp.analysis.summary import (
+    Application,
+    CallSite,
+    FunctionNode,
+    FunctionRef,
+    UnitSummary,
+    transform_of,
+    unit_summary,
+)
 from jax_lsp.analysis.traced import (
     TraceInfo,
     TraceOrigin,
@@ -45,6 +54,7 @@ from jax_lsp.analysis.transforms import (
     TRANSFORMS,
     ParamPolicy,
 )
+from jax_lsp.analysis.unit_memo import Keyed, per_unit
 from jax_lsp.analysis.wrappers import Wrappers
 
 _MAX_FIXPOINT_ROUNDS = 20
@@ -607,11 +617,11 @@ class Tracing(ModelFact):
                     found.setdefault(call.callee.node, []).append(site)
         return found
 
-    def _custom_rule_applications(self, units: list[Unit]) -> list[tuple[Application, int]]:
+    def _custom_rule_applications(self, seeded: _Seeded) -> list[tuple[Application, int]]:
         """The rules registered on `jax.custom_vjp` / `jax.custom_jvp` functions, as
         transformations applied inside the function (traced where it is traced)."""
         found = []
-        for unit, summary in zip(units, self.model.summaries, strict=True):
+        for unit, summary in seeded:
             for primal_name, rule, role, node, method in summary.custom_rules:
                 primal = self.model.references.definition(
                     primal_name, unit.start_line + node.lineno
@@ -627,12 +637,12 @@ class Tracing(ModelFact):
                 found.append((application, unit.start_line))
         return found
 
-    def _module_branch_applications(self, units: list[Unit]) -> list[tuple[Application, int]]:
+    def _module_branch_applications(self, seeded: _Seeded) -> list[tuple[Application, int]]:
         """`lax.switch(i, branches, x)` where `branches` is a module-level list or tuple
         display of other units (`branches = [f, g]`): the switch traces each function it
         names. A name the module also binds to anything else is left alone."""
         displays: dict[str, list[ast.expr] | None] = {}
-        for summary in self.model.summaries:
+        for _, summary in seeded:
             for name, elements in summary.module_displays:
                 known = displays.setdefault(name, [])
                 if elements is None or known is None:
@@ -640,7 +650,7 @@ class Tracing(ModelFact):
                 else:
                     known += elements
         found = []
-        for unit, summary in zip(units, self.model.summaries, strict=True):
+        for unit, summary in seeded:
             for application, around in summary.branch_lists:
                 name = application.target.name
                 elements = displays.get(name)
@@ -652,31 +662,6 @@ class Tracing(ModelFact):
                     if isinstance(element, ast.Name)
                 ]
         return found
-
-    def _schedule_applications(self, units: list[Unit]) -> list[tuple[Application, int]]:
-        """Each function given to optax as a schedule, applied in every function that runs an
-        optimizer's update (`tx.update(grads, state)`, `state.apply_gradients(...)`): optax
-        calls the schedule there, so it is traced where that function is."""
-        updates = [
-            (function, call, unit.start_line)
-            for unit, summary in zip(units, self.model.summaries, strict=True)
-            for function, call in summary.optimizer_updates
-        ]
-        return [
-            (replace(schedule, enclosing=function, node=call), unit_start)
-            for summary in self.model.summaries
-            for schedule in summary.schedules
-            for function, call, unit_start in updates
-        ]
-
-    def _jit_disabled_from(self, units: list[Unit]) -> float:
-        """The document line after which `jax.config.update("jax_disable_jit", True)` has
-        switched jit off for the rest of the module (infinity: never)."""
-        for unit, summary in zip(units, self.model.summaries, strict=True):
-            for qualname, call in summary.module_calls:
-                if qualname == "jax.config.update" and _sets_disable_jit(call):
-                    return unit.start_line + call.lineno
-        return float("inf")
 
     @cached_property
     def definitions(self) -> dict[str, list[tuple[int, FunctionNode]]]:
@@ -721,11 +706,17 @@ class Tracing(ModelFact):
         self.given_tracers: dict[ast.AST, frozenset[str]] = {}
         # Traced lambdas: the function whose body holds each (None: module level), its unit.
         self.lambda_homes: dict[ast.Lambda, tuple[FunctionNode | None, int]] = {}
+        # The units with something to seed the trace from (few): one identity check for each
+        # unit a keystroke left alone, where each seed was a pass over every unit's summary.
+        flags = self.model.document.lineage.each_unit(
+            _seeds_trace, self.model.document.parsed_sources, self.model.aliases
+        )
+        seeded: _Seeded = list(compress(zip(units, self.model.summaries, strict=True), flags))
         applications: list[tuple[Application, int]] = []
-        applications += self._module_branch_applications(units)
-        for unit, summary in zip(units, self.model.summaries, strict=True):
+        applications += self._module_branch_applications(seeded)
+        for unit, summary in seeded:
             applications += [(a, unit.start_line) for a in summary.applications]
-        jit_disabled_from = self._jit_disabled_from(units)
+        jit_disabled_from = _jit_disabled_from(seeded)
         apps_by_enclosing: dict[ast.AST | None, list[tuple[Application, int]]] = {}
         # Functions of the module that transform the function they are given (`my_jit(f)`).
         applications += self._imported_wrapper_applications(units)
@@ -749,8 +740,8 @@ class Tracing(ModelFact):
             # code applying it traces it (below).
             self.apply(application, unit_start, eager=application.spec.eager_outside_trace)
         for application, unit_start in [
-            *self._custom_rule_applications(units),
-            *self._schedule_applications(units),
+            *self._custom_rule_applications(seeded),
+            *_schedule_applications(seeded),
         ]:
             apps_by_enclosing.setdefault(application.enclosing, []).append(
                 (application, unit_start)
@@ -1077,6 +1068,56 @@ class Tracing(ModelFact):
         self.set_trace(
             node, replace(info, boolean_params=info.boolean_params | seed.boolean_params)
         )
+
+
+_Seeded = list[tuple[Unit, UnitSummary]]
+
+
+@per_unit
+def _seeds_trace(source: UnitSource, aliases: Keyed[Resolver]) -> bool:
+    """Whether the unit's summary holds anything `Tracing.compute_trace` starts a trace
+    from: a transformation applied, a switch over a module-level display of functions (or
+    such a display), `jax_disable_jit` set, a custom derivative rule, a schedule or an
+    optimizer update."""
+    summary = unit_summary(source, aliases)
+    return bool(
+        summary.applications
+        or summary.module_displays
+        or summary.branch_lists
+        or summary.custom_rules
+        or summary.optimizer_updates
+        or summary.schedules
+        or any(qualname == "jax.config.update" for qualname, _ in summary.module_calls)
+    )
+
+
+def _schedule_applications(seeded: _Seeded) -> list[tuple[Application, int]]:
+    """Each function given to optax as a schedule, applied in every function that runs an
+    optimizer's update (`tx.update(grads, state)`, `state.apply_gradients(...)`): optax
+    calls the schedule there, so it is traced where that function is."""
+    updates = [
+        (function, call, unit.start_line)
+        for unit, summary in seeded
+        for function, call in summary.optimizer_updates
+    ]
+    if not updates:
+        return []
+    return [
+        (replace(schedule, enclosing=function, node=call), unit_start)
+        for _, summary in seeded
+        for schedule in summary.schedules
+        for function, call, unit_start in updates
+    ]
+
+
+def _jit_disabled_from(seeded: _Seeded) -> float:
+    """The document line after which `jax.config.update("jax_disable_jit", True)` has
+    switched jit off for the rest of the module (infinity: never)."""
+    for unit, summary in seeded:
+        for qualname, call in summary.module_calls:
+            if qualname == "jax.config.update" and _sets_disable_jit(call):
+                return unit.start_line + call.lineno
+    return float("inf")
 
 
 def _differentiates(application: Application) -> bool:
