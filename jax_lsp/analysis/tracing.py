@@ -762,7 +762,7 @@ class Tracing(ModelFact):
                     calls_by_caller.setdefault(call.caller, []).append((call, unit.start_line))
         item_reads_by_caller = self.model.steps.item_reads(units) if pending else {}
         item_calls: dict[ast.Subscript, CallSite | None] = {}  # one per read: one vote each
-        unit_starts = {id(unit.source): unit.start_line for unit in units}
+        unit_starts = {id(unit.source): unit.start_line for unit in units} if pending else {}
         self.property_named_reads: dict[FunctionNode, list[ast.Attribute]] = {}
         rounds = 0
         while pending and rounds < _MAX_FIXPOINT_ROUNDS * max(len(self.trace), 1):
