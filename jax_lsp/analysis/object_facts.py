@@ -6,7 +6,7 @@ and records, the globals, and resolves calls through the references."""
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Set
 from dataclasses import replace
 from functools import cached_property
 from types import MappingProxyType
@@ -608,7 +608,9 @@ class ObjectFacts(ModelFact):
         lineage = self.model.document.lineage
         sources = self.model.document.parsed_sources
         assigned = lineage.each_unit(_unit_assigned_attributes, sources, self.model.aliases)
-        names = lineage.reuse(_assigned_attributes, tuple(assigned))
+        names = lineage.reuse_each(
+            _union_of_last, self.model._generation, "assigned", tuple(assigned)
+        )
         written = lineage.union(_unit_writes_among, sources, names)
         return frozenset([ANY_ATTRIBUTE]) if ANY_ATTRIBUTE in written else written
 
@@ -620,7 +622,7 @@ class ObjectFacts(ModelFact):
         lineage = self.model.document.lineage
         sources = self.model.document.parsed_sources
         bases = lineage.each_unit(_unit_class_bases, sources, self.model.aliases)
-        return lineage.reuse(_subclassed, tuple(bases))
+        return lineage.reuse_each(_union_of_last, self.model._generation, "bases", tuple(bases))
 
     def assigned_outside(self, names: frozenset[str]) -> frozenset[str]:
         """Which of `names` the module assigns outside constructors (`obj.attr = v`, see
@@ -1136,12 +1138,13 @@ def _unit_class_bases(
     )
 
 
-def _subclassed(bases: tuple[tuple[tuple[str, tuple[str, ...]], ...], ...]) -> frozenset[str]:
-    """`ObjectFacts.subclassed` from each unit's `_unit_class_bases`: a class name defined
-    again is that definition's (as `ModuleModel.classes` keeps the last)."""
-    last: dict[str, tuple[str, ...]] = {}
-    for unit_bases in bases:
-        last.update(unit_bases)
+def _union_of_last(parts: tuple[tuple[tuple[str, Set[str]], ...], ...]) -> frozenset[str]:
+    """The union of the names each class gives, from each unit's (class name, names) pairs
+    (`_unit_class_bases`, `_unit_assigned_attributes`): a class name defined again gives its
+    last definition's, as `ModuleModel.classes` keeps the last."""
+    last: dict[str, Set[str]] = {}
+    for unit_parts in parts:
+        last.update(unit_parts)
     return frozenset().union(*last.values())
 
 
@@ -1156,18 +1159,6 @@ def _unit_assigned_attributes(
         assigned, unknown = _self_assignments(source, record.node)
         found.append((record.name, frozenset(assigned.keys() - unknown)))
     return tuple(found)
-
-
-def _assigned_attributes(
-    assigned: tuple[tuple[tuple[str, frozenset[str]], ...], ...],
-) -> frozenset[str]:
-    """The attributes the module's classes assign, from each unit's
-    `_unit_assigned_attributes`: a class name defined again is that definition's (as
-    `ModuleModel.classes` keeps the last)."""
-    last: dict[str, frozenset[str]] = {}
-    for unit_assigned in assigned:
-        last.update(unit_assigned)
-    return frozenset().union(*last.values())
 
 
 @per_unit
