@@ -362,14 +362,27 @@ class KeyFacts(ModelFact):
                     *free_draws,
                 )
                 units = self.model.document.parsed_units
-                for unit, drawing in zip(units, self._drawing, strict=True):
+                # Which units name a key helper: the last version's answers for the units an
+                # edit left alone (asked at every edit, where a look-up in each unit's memo
+                # cost a pass over the module).
+                naming = (
+                    self.model.document.lineage.each_unit(_names_any, self._sources, helpers)
+                    if helpers
+                    else None
+                )
+                drawing = self._drawing
+                if not any(drawing) and (naming is None or not any(naming)):
+                    # Nothing samples a key or names a helper: the state stays empty, and no
+                    # unit's code runs through the flow.
+                    units = []
+                for index, unit in enumerate(units):
                     text = unit.source.text
                     # A unit that neither samples nor names a tracked key or a key helper
                     # cannot change what matters of the state: skip it.
                     if not (
-                        drawing
+                        drawing[index]
                         or (state and any(_state_root(path) in text for path in state))
-                        or (helpers and self._names_any(unit.source, helpers))
+                        or (naming is not None and naming[index])
                     ):
                         continue
                     found = flow.run(unit.tree.body, state, unit.start_line)
@@ -546,12 +559,6 @@ class KeyFacts(ModelFact):
                 draws[name] = next(iter(drawn & stored))
         return draws
 
-    @staticmethod
-    def _names_any(source: UnitSource, names: tuple[str, ...]) -> bool:
-        """Does the unit's text hold one of `names` (as a substring)? Memoised on the unit:
-        module_key_reuses asks it of every unit on each edit."""
-        return _names_any(source, names)
-
     @property
     def _sources(self) -> list[UnitSource]:
         """The parses of the units that have one (`Document.parsed_units`)."""
@@ -631,6 +638,7 @@ def _draws_from_stream(source: UnitSource, aliases: Keyed[Resolver]) -> bool:
 
 @per_unit
 def _names_any(source: UnitSource, names: tuple[str, ...]) -> bool:
+    """Does the unit's text hold one of `names` (as a substring)?"""
     return any(name in source.text for name in names)
 
 

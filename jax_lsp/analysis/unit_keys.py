@@ -119,6 +119,8 @@ class UnitKeys(ModelFact):
         """What unit keys hold of the key reuses in module-level code, by the unit's first
         line."""
         reuses = self.model.key_facts.module_key_reuses
+        if not reuses:  # most modules: no pass over the units
+            return {}
         return {
             unit.start_line: self._module_reuse_key(unit, reuses[unit.start_line])
             for unit in self.model.document.units

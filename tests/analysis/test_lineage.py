@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from jax_lsp.analysis import infer
+from jax_lsp.analysis import infer, key_facts
 from jax_lsp.analysis.document import Document
 from jax_lsp.analysis.infer import ModuleFactsCache, imported_callables, local_external_facts
 from jax_lsp.analysis.lineage import Lineage
@@ -807,3 +807,44 @@ def test_the_classes_derived_from_their_instances_and_attributes_written_follow_
     assert facts(again)[0] == {"A"}  # the last definition of `B`
     assert facts(versions[-1].text.replace("a = A(1)", "a = B()"))[1] == {"a": "B"}
     assert facts(versions[-1].text + "\na.n = 2\n")[2] == {"n"}
+
+
+_ASKED_NAMES: list[str] = []
+_NAMES_ANY = key_facts._names_any
+
+
+def _counting_names_any(source, names: tuple[str, ...]) -> bool:
+    _ASKED_NAMES.append(source.text)
+    return _NAMES_ANY(source, names)
+
+
+def test_the_units_naming_a_key_helper_are_asked_again_only_where_an_edit_changed_them(
+    monkeypatch,
+):
+    """Module-level key reuses look at the units naming a key helper: after an edit inside a
+    function, only the edited unit is asked whether it names one (the others' answers are the
+    last version's), and an edit that makes a unit name a helper changes the reuses found."""
+    monkeypatch.setattr(key_facts, "_names_any", _counting_names_any)
+    text = (
+        "import jax\n\n\ndef split(key):\n    return jax.random.split(key)\n\n\n"
+        "def f(x):\n    return x\n\n\nk = jax.random.PRNGKey(0)\na = split(k)\n"
+    )
+    versions = [Document(text)]
+    models: list[ModuleModel] = []
+
+    def reuses(new_text: str | None = None) -> list[int]:
+        if new_text is not None:
+            versions.append(Document(new_text, previous=versions[-1]))
+        _ASKED_NAMES.clear()
+        models.append(ModuleModel.of(versions[-1]))  # kept: a fact holds its model weakly
+        found = models[-1].module_key_reuses
+        asked = list(_ASKED_NAMES)
+        assert found == ModuleModel(Document(versions[-1].text)).module_key_reuses
+        _ASKED_NAMES[:] = asked
+        return sorted(found)
+
+    assert reuses() == []
+    assert len(_ASKED_NAMES) == 5  # every unit, once
+    assert reuses(text.replace("return x", "return x + 1")) == []
+    assert [asked.split("\n")[0] for asked in _ASKED_NAMES] == ["def f(x):"]
+    assert reuses(versions[-1].text + "b = split(k)\n") == [13]  # the unit of both uses
