@@ -101,7 +101,7 @@ class ModuleGlobals(ModelFact):
         # The globals as per-unit computations take them whole.
         self.keyed_values: Keyed[dict[str, Value]] = Keyed(kinds, self.globals_key)
         self.mutable_globals = frozenset((rebound | self.global_writes | mutated) & counts.keys())
-        self._compute_stable_globals(units, counts)
+        self._compute_stable_globals(counts)
         self._compute_reaching(units, bindings, rebound - self.global_writes)
 
     def _compute_reaching(
@@ -146,19 +146,15 @@ class ModuleGlobals(ModelFact):
         values = self.reaching_values(source)
         return intern_key(tuple(sorted(values.items(), key=lambda item: item[0]))) if values else 0
 
-    def _compute_stable_globals(self, units: list[Unit], counts: dict[str, int]) -> None:
-        values: dict[str, ast.expr] = {}
-        key = []
-        sources = self.model.document.parsed_sources
-        assignments = self.model.document.lineage.each_unit(_single_assignments, sources)
-        for unit, assigned in zip(units, assignments, strict=True):
-            for name, value in assigned:
-                if counts.get(name) != 1 or name in self.mutable_globals:
-                    continue
-                values[name] = value
-                key.append((name, hash(unit.source.text)))
-        self.stable_globals = values
-        self.stable_globals_key = intern_key(tuple(key))
+    def _compute_stable_globals(self, counts: dict[str, int]) -> None:
+        """The names bound once and never changed, with their values: the last version's
+        while every unit's assignments and the counts are the same (an edit inside a
+        function), where a pass over every unit's assignments made them again."""
+        lineage = self.model.document.lineage
+        assigned = lineage.each_unit(_stable_candidates, self.model.document.parsed_sources)
+        self.stable_globals, self.stable_globals_key = lineage.reuse(
+            _stable_globals, tuple(assigned), counts, self.mutable_globals
+        )
 
     def _top_level_callees(self, units: list[Unit]) -> dict[str, int]:
         """Module functions (not methods, not nested) whose name some unit's top-level code
@@ -553,7 +549,6 @@ def _loaded_words(source: UnitSource) -> frozenset[str]:
     return source.words() if text is source.text else identifiers(text)
 
 
-@per_unit
 def _single_assignments(source: UnitSource) -> list[tuple[str, ast.expr]]:
     """(name, value) of a unit's top-level `name = value` and `name: T = value` statements."""
     found = []
@@ -567,6 +562,34 @@ def _single_assignments(source: UnitSource) -> list[tuple[str, ast.expr]]:
         if isinstance(target, ast.Name):
             found.append((target.id, value))
     return found
+
+
+@per_unit
+def _stable_candidates(source: UnitSource) -> tuple:
+    """The unit's top-level single assignments (`_single_assignments`) with the hash of its
+    text, which the key of the stable globals holds; none for a unit with none (an edit of a
+    function leaves its unit's answer equal)."""
+    assigned = _single_assignments(source)
+    return (tuple(assigned), hash(source.text)) if assigned else ()
+
+
+def _stable_globals(
+    candidates: tuple[tuple, ...], counts: dict[str, int], mutable: frozenset[str]
+) -> tuple[dict[str, ast.expr], int]:
+    """The values of the names bound once and never changed, and their key: each name with
+    the hash of the text of the unit binding it."""
+    values: dict[str, ast.expr] = {}
+    key = []
+    for unit in candidates:
+        if not unit:
+            continue
+        assigned, text_hash = unit
+        for name, value in assigned:
+            if counts.get(name) != 1 or name in mutable:
+                continue
+            values[name] = value
+            key.append((name, text_hash))
+    return values, intern_key(tuple(key))
 
 
 def _merge_bindings(values: dict[str, Value], bound: dict[str, Value]) -> None:

@@ -848,3 +848,34 @@ def test_the_units_naming_a_key_helper_are_asked_again_only_where_an_edit_change
     assert reuses(text.replace("return x", "return x + 1")) == []
     assert [asked.split("\n")[0] for asked in _ASKED_NAMES] == ["def f(x):"]
     assert reuses(versions[-1].text + "b = split(k)\n") == [13]  # the unit of both uses
+
+
+def test_the_stable_globals_are_kept_while_the_assignments_are_and_follow_edits():
+    """The names bound once (and their key): the last version's dict after an edit inside a
+    function, and new ones after an edit that binds a name, rebinds one, or changes the text
+    of a unit binding one."""
+    text = "import jax\n\nA = 1\n\n\ndef f(x):\n    return x + A\n"
+    versions = [Document(text)]
+    models: list[ModuleModel] = []
+
+    def stable(new_text: str | None = None) -> tuple[dict, int]:
+        if new_text is not None:
+            versions.append(Document(new_text, previous=versions[-1]))
+        models.append(ModuleModel.of(versions[-1]))  # kept: a fact holds its model weakly
+        fresh = ModuleModel(Document(versions[-1].text))
+        kept = models[-1].stable_globals
+        assert {name: ast.dump(value) for name, value in kept.items()} == {
+            name: ast.dump(value) for name, value in fresh.stable_globals.items()
+        }
+        assert models[-1].stable_globals_key == fresh.stable_globals_key
+        return kept, models[-1].stable_globals_key
+
+    first, key = stable()
+    assert list(first) == ["A"]
+    body, body_key = stable(text.replace("return x + A", "return x * A"))
+    assert body is first and body_key == key
+    added, _ = stable(versions[-1].text + "\n\nB = 2\n")
+    assert list(added) == ["A", "B"]
+    assert list(stable(versions[-1].text + "\n\nB = 3\n")[0]) == ["A"]  # bound twice
+    _, changed_key = stable(versions[-1].text.replace("A = 1", "A = 1  + 0"))
+    assert changed_key != key
