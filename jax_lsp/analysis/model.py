@@ -33,7 +33,7 @@ from jax_lsp.analysis.key_consumers import KeySummary
 from jax_lsp.analysis.key_facts import KeyFacts
 from jax_lsp.analysis.keys import Reuse
 from jax_lsp.analysis.kinds import Kind
-from jax_lsp.analysis.model_parts import ScopeKinds, intern_key
+from jax_lsp.analysis.model_parts import ModuleKinds, ScopeKinds, intern_key
 from jax_lsp.analysis.model_parts import evaluated_text as _evaluated_text  # noqa: F401 (tests)
 from jax_lsp.analysis.model_view import ModelFact
 from jax_lsp.analysis.module_globals import ModuleGlobals, UnitNames, unit_names
@@ -453,8 +453,8 @@ class ModuleModel:
     def changed_elsewhere(self) -> dict[str, frozenset[str]]:
         return self.module_globals.changed_elsewhere
 
-    @keyed(reaches_members=True)
-    def module_kinds(self, source: UnitSource) -> dict[ast.AST, Kind]:
+    @keyed(reaches_members=True, carries_returns=True)
+    def module_kinds(self, source: UnitSource) -> ModuleKinds:
         return self.module_globals.module_kinds(source)
 
     @property
@@ -604,7 +604,7 @@ class ModuleModel:
     def context_of(self, node: FunctionNode) -> TraceInfo | None:
         return self.scopes.context_of(node)
 
-    @keyed
+    @keyed(carries_returns=True)
     def scope_kinds(self, node: FunctionNode) -> ScopeKinds:
         return self.scopes.scope_kinds(node)
 
