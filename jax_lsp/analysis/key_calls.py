@@ -54,15 +54,17 @@ def helper_key(
         if resolver.qualname(inner.func) in IN_PLACE_TRANSFORMS and inner.args:
             call = ast.Call(inner.args[0], call.args, call.keywords)
     path = helper_path(call, functions)
-    if path is not None:
+    # The helpers first: a call of a function that draws no key reads nothing of its record
+    # (which changes with each edit of the function).
+    drawn = helpers.get(path) if path is not None else None
+    if drawn:
         record = functions.get(path)
-        drawn = helpers.get(path)
         bound = record is None  # a class called: its `__init__` takes the arguments after self
         if bound:
             record = functions.get(f"{path}.__init__")
             if record is not None and record.class_name != path:
                 return None
-        if record is not None and drawn:
+        if record is not None:
             return _argument_for(call, record.node, drawn, maybe_none, functions, helpers, bound)
     return None
 

@@ -33,7 +33,7 @@ from jax_lsp.analysis.key_consumers import KeySummary
 from jax_lsp.analysis.key_facts import KeyFacts
 from jax_lsp.analysis.keys import Reuse
 from jax_lsp.analysis.kinds import Kind
-from jax_lsp.analysis.model_parts import ScopeKinds, intern_key
+from jax_lsp.analysis.model_parts import ModuleKinds, ScopeKinds, intern_key
 from jax_lsp.analysis.model_parts import evaluated_text as _evaluated_text  # noqa: F401 (tests)
 from jax_lsp.analysis.model_view import ModelFact
 from jax_lsp.analysis.module_globals import ModuleGlobals, UnitNames, unit_names
@@ -45,7 +45,6 @@ from jax_lsp.analysis.pytree_children import StaticChild
 from jax_lsp.analysis.reads import (
     asked_at_unit_start,
     at_document_lines,
-    dotted_path_looked_up,
     keyed,
     keyed_metadata,
     own_class_looked_up,
@@ -62,6 +61,7 @@ from jax_lsp.analysis.summary import (
     FunctionRef,
     UnitSummary,
     summary_for_later_versions,
+    transform_of,
     unit_summary,
 )
 from jax_lsp.analysis.trace_steps import TraceSteps
@@ -105,9 +105,9 @@ class ModuleModel:
     # The top-level imports of every unit: local name -> qualified name (keyed by alias_key).
     import_bindings: dict[str, str] = field(init=False, metadata=keyed_metadata())
     summaries: list[UnitSummary] = field(init=False, metadata=keyed_metadata(reaches_members=True))
-    functions: dict[str, FunctionRecord] = field(
-        init=False, metadata=keyed_metadata(dotted_path_looked_up)
-    )
+    # Recorded as rules read it: a rule reading a callee's record (its node, its body) reads
+    # what the callers' keys do not hold (they hold what the callee returns).
+    functions: dict[str, FunctionRecord] = field(init=False)
     records: dict[FunctionNode, FunctionRecord] = field(init=False, metadata=keyed_metadata())
     classes: dict[str, ClassRecord] = field(
         init=False, metadata=keyed_metadata(own_class_looked_up)
@@ -309,6 +309,18 @@ class ModuleModel:
         kinds = tuple([names.function_kinds for names in self.unit_names])
         return self.document.lineage.reuse(_module_function_names, kinds)
 
+    @cached_property
+    def abstract_decorated_functions(self) -> frozenset[str]:
+        """The names of the module functions (a name's last definition) whose decorators
+        apply a jit-like transform (`@jax.jit`, `@partial(jax.jit, ...)`): what a rule reads
+        of a callee to tell a call of a jitted function, where reading its record (whose node
+        is new at each edit of its body) would tie the caller's findings to the callee's
+        text. The last version's set while every unit's functions are decorated alike."""
+        lineage = self.document.lineage
+        sources = self.document.parsed_sources
+        parts = lineage.each_unit(_abstract_decorations, sources, self.aliases)
+        return lineage.reuse(_abstract_decorated, tuple(parts))
+
     @at_document_lines
     @cached_property
     def self_updates(self) -> dict[str, tuple[tuple[int, str], ...]]:
@@ -441,8 +453,8 @@ class ModuleModel:
     def changed_elsewhere(self) -> dict[str, frozenset[str]]:
         return self.module_globals.changed_elsewhere
 
-    @keyed(reaches_members=True)
-    def module_kinds(self, source: UnitSource) -> dict[ast.AST, Kind]:
+    @keyed(reaches_members=True, carries_returns=True)
+    def module_kinds(self, source: UnitSource) -> ModuleKinds:
         return self.module_globals.module_kinds(source)
 
     @property
@@ -592,7 +604,7 @@ class ModuleModel:
     def context_of(self, node: FunctionNode) -> TraceInfo | None:
         return self.scopes.context_of(node)
 
-    @keyed
+    @keyed(carries_returns=True)
     def scope_kinds(self, node: FunctionNode) -> ScopeKinds:
         return self.scopes.scope_kinds(node)
 
@@ -721,6 +733,29 @@ class _UnitIndex:
 
 
 _NO_INDEX = _UnitIndex({}, {}, {}, (), {}, frozenset())
+
+
+@per_unit
+def _abstract_decorations(
+    source: UnitSource, aliases: Keyed[Resolver]
+) -> tuple[tuple[str, bool], ...]:
+    """For each function of the unit a name can call (not nested, not a method): whether a
+    decorator applies a jit-like transform (`ModuleModel.abstract_decorated_functions`)."""
+    found = []
+    for record in unit_summary(source, aliases).functions:
+        if "." in record.path:
+            continue
+        transforms = [
+            transform_of(decorator, aliases.value)
+            for decorator in getattr(record.node, "decorator_list", ())
+        ]
+        found.append((record.path, any(t and t[0].abstract for t in transforms)))
+    return tuple(found)
+
+
+def _abstract_decorated(parts: tuple[tuple[tuple[str, bool], ...], ...]) -> frozenset[str]:
+    last = {name: decorated for part in parts for name, decorated in part}
+    return frozenset(name for name, decorated in last.items() if decorated)
 
 
 @per_unit

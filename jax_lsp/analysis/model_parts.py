@@ -4,6 +4,7 @@ of a scope's names, how an object's class is read from its construction."""
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from jax_lsp.analysis.document import UnitSource
@@ -30,6 +31,42 @@ class ScopeKinds:
     values: dict[ast.AST, Value] = field(default_factory=dict)  # richer than their Kind
     # The calls and lambdas of branches no trace of the scope takes (`passed_values`).
     unreached: frozenset[ast.AST] = frozenset()
+    # What the interpretation asked of the module functions' return summaries, its own scope
+    # and those around it (`ReturnsAsked.read`): what its kinds read of other units.
+    returns_read: tuple = ()
+
+
+class ModuleKinds(dict):
+    """Kinds of a unit's top-level statements, with the return summaries their
+    interpretation asked (`ReturnsAsked.read`)."""
+
+    __slots__ = ("returns_read",)
+
+
+class ReturnsAsked:
+    """The return summaries of module functions (`ScopeFacts.return_value`, plain or given
+    tracers) as an interpretation asks them, each question noted with its answer: what the
+    kinds it finds read of the units defining those functions, which rules reading the kinds
+    record (`reads.Keyed.carries_returns`) instead of keying on those units' texts."""
+
+    __slots__ = ("_plain", "_traced", "asked")
+
+    def __init__(self, plain: Callable, traced: Callable | None = None) -> None:
+        self._plain, self._traced = plain, traced
+        self.asked: dict[tuple[str, bool], object] = {}
+
+    def plain(self, path: str):
+        value = self._plain(path)
+        self.asked[(path, False)] = value
+        return value
+
+    def traced(self, path: str):
+        value = self._traced(path)  # type: ignore[misc]
+        self.asked[(path, True)] = value
+        return value
+
+    def read(self) -> tuple:
+        return tuple(self.asked.items())
 
 
 DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)

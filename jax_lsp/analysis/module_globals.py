@@ -23,7 +23,13 @@ from jax_lsp.analysis.imported_globals import ImportedNames
 from jax_lsp.analysis.imports import Resolver
 from jax_lsp.analysis.keys import makes_random_initializer
 from jax_lsp.analysis.kinds import Kind
-from jax_lsp.analysis.model_parts import DEFINITIONS, evaluated_text, intern_key
+from jax_lsp.analysis.model_parts import (
+    DEFINITIONS,
+    ModuleKinds,
+    ReturnsAsked,
+    evaluated_text,
+    intern_key,
+)
 from jax_lsp.analysis.model_view import ModelFact, ModelView
 from jax_lsp.analysis.nodes import walk_nodes
 from jax_lsp.analysis.recorded import ReadLog, RecordingView
@@ -306,7 +312,7 @@ class ModuleGlobals(ModelFact):
         )
         return {unit.start_line: seen for unit, (seen, _) in zip(units, results, strict=True)}
 
-    def module_kinds(self, source: UnitSource) -> dict[ast.AST, Kind]:
+    def module_kinds(self, source: UnitSource) -> ModuleKinds:
         """Kinds of a unit's top-level statements (outside any function)."""
         reaching = self.reaching_values(source)
         scopes = self.model.scopes
@@ -524,19 +530,21 @@ def _interpret_module_scope(
     reaching: Keyed[dict[str, Value]],
     lambdas: Keyed[Callable[[ast.Lambda], dict[str, Kind] | None]],
     returns: Keyed[Callable[[str], Value | None]],
-) -> dict[ast.AST, Kind]:
+) -> ModuleKinds:
     """Kinds of a unit's top-level statements, its names rebound earlier at their `reaching`
     values."""
-    kinds: dict[ast.AST, Kind] = {}
+    kinds = ModuleKinds()
+    asked = ReturnsAsked(returns.value)
     context = ScopeContext(
         aliases.value,
         False,
         ChainMap(reaching.value, module_globals.value) if reaching.value else module_globals.value,
         lambdas.value,
         imported.value,
-        returns.value,
+        asked.plain,
     )
     FlowInterpreter(context, kinds).run_block(source.tree.body)
+    kinds.returns_read = asked.read()
     return kinds
 
 

@@ -44,9 +44,13 @@ class Keyed:
     """A fact the unit key holds: rules read it unrecorded. `reaches_members`: whether a
     method's rules reading it may reach the other members of its class (the class node, the
     document, functions resolved): True, or for a mapping, which keys do (given the key and
-    the method's class)."""
+    the method's class). `carries_returns`: a method whose answers (kinds) hold what their
+    interpretation asked of the module functions' return summaries (`returns_read`), which
+    the log records as questions of `return_value`: the key holds the unit's own text, not
+    the texts of the functions it calls."""
 
     reaches_members: bool | Callable[[object, str], bool] = False
+    carries_returns: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,10 +77,15 @@ def _declare(fact, reuse: FactReuse):
     return fact
 
 
-def keyed(fact=None, *, reaches_members: bool | Callable[[object, str], bool] = False):
+def keyed(
+    fact=None,
+    *,
+    reaches_members: bool | Callable[[object, str], bool] = False,
+    carries_returns: bool = False,
+):
     """Declare a fact of the model (a method, property or cached property) held by the unit
     key: `@keyed`, or `@keyed(reaches_members=True)` (see `Keyed`)."""
-    reuse = Keyed(reaches_members)
+    reuse = Keyed(reaches_members, carries_returns)
     if fact is None:
         return lambda fact: _declare(fact, reuse)
     return _declare(fact, reuse)
@@ -163,7 +172,21 @@ class UnitReads:
         return value
 
     def _keyed(self, name: str, reuse: Keyed) -> object:
-        return getattr(self._model, name)
+        value = getattr(self._model, name)
+        return _noting_returns(value, self._log) if reuse.carries_returns else value  # type: ignore[arg-type]
+
+
+def _noting_returns(method: Callable, log: ReadLog) -> Callable:
+    """`method`, the return summaries each answer's interpretation asked (`returns_read`)
+    noted in `log` as questions of the model's `return_value`."""
+
+    def call(*args):
+        found = method(*args)
+        for question, answer in found.returns_read:
+            log.note("return_value", "call", question, answer)
+        return found
+
+    return call
 
 
 class MethodReads(UnitReads):
@@ -193,7 +216,7 @@ class MethodReads(UnitReads):
         return self._reach.reached
 
     def _keyed(self, name: str, reuse: Keyed) -> object:
-        value = getattr(self._model, name)
+        value = super()._keyed(name, reuse)
         reaches = reuse.reaches_members
         if reaches is True:
             self._reach.reached = True

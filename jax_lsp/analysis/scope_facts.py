@@ -26,7 +26,7 @@ from jax_lsp.analysis.flow import (
 )
 from jax_lsp.analysis.imports import Resolver, local_imports
 from jax_lsp.analysis.kinds import Kind
-from jax_lsp.analysis.model_parts import ScopeKinds, bound_method_alias
+from jax_lsp.analysis.model_parts import ReturnsAsked, ScopeKinds, bound_method_alias
 from jax_lsp.analysis.model_view import ModelFact, ModelView
 from jax_lsp.analysis.names import binds_locally
 from jax_lsp.analysis.nodes import (
@@ -77,6 +77,9 @@ class ScopeFacts(ModelFact):
         self.settled_scopes: dict[FunctionNode, ScopeKinds] | None = None
         # `_scope_inputs` of the functions asked about, once the trace is settled.
         self._settled_inputs: dict[FunctionNode, tuple] = {}
+        # `return_value`'s answers, by path and whether given tracers: asked again by each
+        # log of findings whose kinds read them (`ReturnsAsked`), at every keystroke.
+        self._returns: dict[tuple[str, bool], Value | None] = {}
 
     def trace_settled(self) -> None:
         """The trace is complete: forget the carries shaped while it grew, and keep
@@ -210,7 +213,7 @@ class ScopeFacts(ModelFact):
             # From the inputs in hand (a memo hit): `scope_kinds(around)` would find them
             # again, and so each function around it, doubling the work at each level.
             around_kinds = _interpret_scope(self.model._source_of[around], *inputs)
-            outer: Keyed | None = Keyed(around_kinds.final_env, memo_key(_interpret_scope, inputs))
+            outer: Keyed | None = Keyed(around_kinds, memo_key(_interpret_scope, inputs))
         else:
             outer = None
         abstract = info is not None and info.abstract
@@ -580,10 +583,17 @@ class ScopeFacts(ModelFact):
         in abstract code): JAX arrays it makes, pytrees it builds, Python values. Calls of
         other module functions inside are not followed, so the summary depends only on the
         function's own unit (and the module facts every key holds)."""
-        record = self.model.functions.get(path)
-        if record is None or record.class_name or isinstance(record.node, ast.Lambda):
-            return None
-        return self.interpret_returns(record.node, self.model.unit_keys.unit_globals, given_tracers)
+        asked = (path, given_tracers)
+        found = self._returns.get(asked, _NOT_ASKED)
+        if found is _NOT_ASKED:
+            record = self.model.functions.get(path)
+            if record is None or record.class_name or isinstance(record.node, ast.Lambda):
+                found = None
+            else:
+                outer = self.model.unit_keys.unit_globals
+                found = self.interpret_returns(record.node, outer, given_tracers)
+            self._returns[asked] = found
+        return found  # type: ignore[return-value]
 
     def _traced_return_value(self, path: str) -> Value | None:
         return self.return_value(path, given_tracers=True)
@@ -623,6 +633,9 @@ class ScopeFacts(ModelFact):
         return tuple([trace.get(node) for node in self.model._summary(source).lambdas])
 
 
+_NOT_ASKED = object()
+
+
 @per_unit
 def _unit_call_sites(source: UnitSource, aliases: Keyed[Resolver]) -> dict[ast.Call, CallSite]:
     """The unit's calls (`UnitSummary.calls`) by their node."""
@@ -636,7 +649,7 @@ def _interpret_scope(
     aliases: Keyed[Resolver],
     imported: Keyed[Mapping[str, ExternalFacts]],
     module_globals: Keyed[Mapping[str, Value]],
-    outer_scope: Keyed[dict[str, Value]] | None,
+    outer_scope: Keyed[ScopeKinds] | None,
     lambdas: Keyed[Callable[[ast.Lambda], dict[str, Kind] | None]],
     returns: Keyed[tuple[Callable[[str], Value | None], Callable[[str], Value | None]]],
     method_returns: Keyed[Callable[[ast.Call], Value | None]] | None,
@@ -646,7 +659,7 @@ def _interpret_scope(
     node, info, refs, carries, object_params, self_object = links[-1]
     outer = dict(module_globals.value)
     if outer_scope is not None:
-        outer.update(outer_scope.value)
+        outer.update(outer_scope.value.final_env)
     params: dict[str, Value] = {}
     containers: dict[str, str] = {}
     declared_kinds: dict[str, Kind | None] = {}
@@ -684,7 +697,7 @@ def _interpret_scope(
     if info and info.module_defaults:  # `xp=xp` left alone: the module itself
         bindings = {**bindings, **dict(info.module_defaults)}
     resolver = aliases.value.child(bindings, frozenset(params))
-    return_value, traced_return_value = returns.value
+    asked = ReturnsAsked(*returns.value)
     flags = fixed_flags(node, info)
     test_flags = (
         passed_values.flags_before_rebinding(node, info.literals, flags)
@@ -697,8 +710,8 @@ def _interpret_scope(
         outer,
         lambdas.value,
         imported.value,
-        return_value,
-        traced_return_value,
+        asked.plain,
+        asked.traced,
         path,
         tree_params,
         flags,
@@ -709,7 +722,10 @@ def _interpret_scope(
     values: dict[ast.AST, Value] = {}
     interpreter = FlowInterpreter(context, kinds, values)
     final = interpreter.run_function(node, params)
-    return ScopeKinds(kinds, final, values, frozenset(interpreter.unreached))
+    read = asked.read()
+    if outer_scope is not None and outer_scope.value.returns_read:
+        read = outer_scope.value.returns_read + read
+    return ScopeKinds(kinds, final, values, frozenset(interpreter.unreached), read)
 
 
 @per_unit

@@ -16,7 +16,7 @@ from jax_lsp.analysis import recorded
 from jax_lsp.analysis.document import Unit, UnitSource, first_line
 from jax_lsp.analysis.model_parts import intern_key
 from jax_lsp.analysis.model_view import ModelFact, ModelView
-from jax_lsp.analysis.recorded import ReadLog, Recheck, RecordedObject, RecordingView, whole
+from jax_lsp.analysis.recorded import ReadLog, Recheck, RecordingView, whole
 from jax_lsp.analysis.scope_facts import context_from_enclosing
 from jax_lsp.analysis.summary import FunctionNode, UnitSummary
 from jax_lsp.analysis.unit_memo import Keyed, per_unit
@@ -31,7 +31,6 @@ class UnitKey(NamedTuple):
     globals: object
     reaching: object
     module_key_reuses: object
-    returns: object
     functions: tuple  # one entry per function of the unit, in the summary's order
     lambdas: tuple  # one entry per lambda of the unit
 
@@ -70,7 +69,8 @@ class UnitKeys(ModelFact):
         return Keyed(self.function_units.keys(), self.function_names_key)
 
     def named_function_units(self, source: UnitSource) -> tuple:
-        """`_returns_key` with the unit's own functions: for a fact kept across parses."""
+        """The module functions the unit's text names (`named_functions`), its own included,
+        with their `function_units` entries: for a fact kept across parses."""
         defined = self.function_units
         return tuple([(name, defined[name]) for name in self.named_functions(source)])
 
@@ -247,23 +247,9 @@ class UnitKeys(ModelFact):
                 else 0
             ),
             module_key_reuses=keys.module_reuse_keys.get(start, ()),
-            returns=self._returns_key(keys, source),
             functions=self._functions_key(facts, summary, start) if summary.functions else (),
             lambdas=self._lambdas_key(facts, summary, start) if summary.lambdas else (),
         )
-
-    def _returns_key(self, keys: RecordedObject, source: UnitSource) -> tuple:
-        """`ScopeFacts.returns_key` read through the recorded `keys`: the names the unit's
-        text holds are memoised on it by the key of all such names."""
-        keys.function_names_key  # noqa: B018  (read: what `named_functions` is memoised by)
-        defined = keys.function_units
-        own = hash(source.text)
-        found = []
-        for name in self.named_functions(source):
-            entry = defined[name]
-            if entry[1] != own:
-                found.append((name, entry))
-        return tuple(found)
 
     def member_keys(self, unit: Unit) -> dict[ast.stmt, tuple]:
         """For a unit that is a class (the common case of a long unit): each method's part of

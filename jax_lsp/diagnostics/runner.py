@@ -340,8 +340,10 @@ class _Walker:
         self.broken: set[str] = set()
 
     def run(self) -> None:
-        model, source = self.model, self.unit.source  # no closure over the walker: no cycle
-        self.ctx.kind_maps.append(_LazyKinds(lambda: model.module_kinds(source)))
+        # Through the rules' view, which records what the kinds read of other units (the
+        # functions' returns). No closure over the walker: no cycle.
+        view, source = self.ctx.model, self.unit.source
+        self.ctx.kind_maps.append(_LazyKinds(lambda: view.module_kinds(source)))
         self.visit(self.unit.tree)
 
     def visit(self, node: ast.AST) -> None:
@@ -483,8 +485,8 @@ class _Walker:
         if isinstance(node, _FUNCTION_TYPES):
             ctx.functions.append(node)
             ctx.traces.append(self.model.context_of(node))
-            model = self.model
-            ctx.kind_maps.append(_LazyKinds(lambda: model.scope_kinds(node).kinds))
+            view = ctx.model  # the method's own view within a method (see `run`)
+            ctx.kind_maps.append(_LazyKinds(lambda: view.scope_kinds(node).kinds))
             ctx.resolvers.append(ctx.resolvers[-1].child(local_imports(node), frozenset()))
             self._retable()
             return True

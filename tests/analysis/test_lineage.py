@@ -129,6 +129,7 @@ def _facts(model: ModuleModel) -> dict:
         "pytree_static_children": _nodes(model.pytree_static_children),
         "function_runs": {name: model.function_runs(name) for name in model.functions},
         "module_function_names": model.module_function_names,
+        "abstract_decorated_functions": model.abstract_decorated_functions,
         "global_writes": model.module_globals.global_writes,
         "classes_defined_twice": model._classes_defined_twice,
         # The uses of each top-level function (kept from the last model while the units
@@ -772,6 +773,31 @@ def test_the_names_bound_to_functions_follow_a_function_added_and_a_name_rebound
     assert set(body) == {"f", "step"} and body["f"][1] != first["f"][1]
     assert set(units(versions[-1].text + "\n\ndef g(y):\n    return y\n")) == {"f", "g", "step"}
     assert set(units(versions[-1].text.replace("step = jax.jit(f)", "step = 2"))) == {"f", "g"}
+
+
+def test_the_jitted_definitions_are_kept_while_the_decorators_are_and_follow_edits():
+    """The module functions decorated with a jit-like transform are the last model's set
+    after an edit inside a function body, and follow a decorator added or removed and a name
+    defined again without one (its last definition counts)."""
+    text = "import jax\n\n\n@jax.jit\ndef f(x):\n    return x\n\n\ndef g(y):\n    return y\n"
+    versions = [Document(text)]
+    models: list[ModuleModel] = []
+
+    def jitted(new_text: str | None = None) -> frozenset[str]:
+        if new_text is not None:
+            versions.append(Document(new_text, previous=versions[-1]))
+        models.append(ModuleModel.of(versions[-1]))  # kept: a fact holds its model weakly
+        fresh = ModuleModel(Document(versions[-1].text))
+        found = [model.abstract_decorated_functions for model in (models[-1], fresh)]
+        assert found[0] == found[1]
+        return found[0]
+
+    first = jitted()
+    assert first == {"f"}
+    assert jitted(text.replace("return x", "return x + 1")) is first
+    assert jitted(versions[-1].text.replace("def g", "@jax.jit\ndef g")) == {"f", "g"}
+    assert jitted(versions[-1].text.replace("@jax.jit\ndef f", "def f")) == {"g"}
+    assert jitted(versions[-1].text + "\n\ndef g(y):\n    return 2\n") == set()
 
 
 def test_the_classes_derived_from_their_instances_and_attributes_written_follow_edits():

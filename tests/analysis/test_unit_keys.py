@@ -569,8 +569,8 @@ def test_the_shape_a_call_gives_a_parameter_reaches_the_index_reading_it():
 def test_an_edit_recomputes_only_the_keys_whose_recorded_reads_changed(monkeypatch):
     """A unit's key is built by reading the model through a recording view; on the next
     version it is kept while every recorded question answers the same. An edit inside one
-    function rebuilds that unit's key and the keys of the units that read what changed (the
-    caller of the edited function), and no other."""
+    function rebuilds that unit's key and no other: a caller's key holds its own text, and
+    what its findings read of the callee (what it returns) is recorded with them."""
     from jax_lsp.analysis import unit_keys
 
     monkeypatch.setattr(recorded, "VERIFY_REUSE", False)  # count only the keys needed
@@ -595,15 +595,58 @@ def test_an_edit_recomputes_only_the_keys_whose_recorded_reads_changed(monkeypat
     (f5,) = [unit.start_line for unit in edited.units if "def f5" in unit.text]
     assert built == [f5]
     built.clear()
-    # An edit inside f3, whose return the caller reads: both are keyed again.
+    # An edit inside f3, whose return the caller reads: only f3's unit is keyed again.
     again = Document(edited.text.replace("x + 3", "x * 3"), previous=edited)
     analyze(again)
-    starts = {
-        unit.start_line for unit in again.units if "def f3" in unit.text or "caller" in unit.text
-    }
-    assert sorted(built) == sorted(starts)
+    assert built == [unit.start_line for unit in again.units if "def f3" in unit.text]
     # Both analyses equal fresh ones.
     assert analyze(again).findings == _fresh(again.text)
+
+
+CALLER_OF_A_HELPER = """import jax
+
+
+def helper(x):
+    return 3
+
+
+@jax.jit
+def caller(x):
+    y = helper(x)
+    if y > 0:
+        return x
+    return -x
+"""
+
+
+def test_a_caller_is_walked_again_only_when_what_its_callee_returns_changes(monkeypatch):
+    """A caller's findings record the return summaries their kinds read (`return_value`):
+    kept while the callee, edited, returns the same; found again when it returns otherwise
+    (a tracer, tested by `if`)."""
+    from jax_lsp.diagnostics import runner
+
+    monkeypatch.setattr(recorded, "VERIFY_REUSE", False)  # count only the walks needed
+    walked: list[int] = []
+    run = runner._Walker.run
+
+    def counting(self):
+        walked.append(self.unit.start_line)
+        return run(self)
+
+    monkeypatch.setattr(runner._Walker, "run", counting)
+    clear_caches()
+    document = Document(CALLER_OF_A_HELPER)
+    assert _codes(analyze(document).findings) == []
+    walked.clear()
+    traced = Document(document.text.replace("return 3", "return x + 3"), previous=document)
+    assert _codes(analyze(traced).findings) == [(10, "JAX701")]
+    assert len(walked) == 2  # the helper, and its caller: what the helper returns changed
+    walked.clear()
+    same = Document(traced.text.replace("return x + 3", "return x * 3"), previous=traced)
+    assert _codes(analyze(same).findings) == [(10, "JAX701")]
+    assert len(walked) == 1  # the helper alone: it returns a tracer still
+    for version in (traced, same):
+        assert analyze(version).findings == _fresh(version.text)
 
 
 def test_a_kept_key_is_never_stale_after_a_change_it_read():

@@ -10,7 +10,7 @@ from collections.abc import Iterable, Iterator
 from jax_lsp.analysis.hashing import Binding, dominating_binding, instance_of, static_arguments
 from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.module_state import bound_names
-from jax_lsp.analysis.summary import FunctionNode, transform_of
+from jax_lsp.analysis.summary import transform_of
 from jax_lsp.diagnostics.base import Example, Rule, RuleContext
 from jax_lsp.findings import Finding, Severity
 
@@ -25,16 +25,10 @@ def _operands(call: ast.Call) -> list[ast.expr]:
     return [*arguments, *(keyword.value for keyword in call.keywords if keyword.arg)]
 
 
-def _jitted_definition(call: ast.Call, ctx: RuleContext) -> FunctionNode | None:
-    """The module function a call invokes when it is decorated with a jit-like transform."""
-    if not isinstance(call.func, ast.Name) or call.func.id not in ctx.model.functions:
-        return None
-    node = ctx.model.functions[call.func.id].node
-    for decorator in getattr(node, "decorator_list", ()):
-        found = transform_of(decorator, ctx.model.resolver)
-        if found and found[0].abstract:
-            return node
-    return None
+def _calls_jitted_definition(call: ast.Call, ctx: RuleContext) -> bool:
+    """Does a call invoke a module function decorated with a jit-like transform?"""
+    func = call.func
+    return isinstance(func, ast.Name) and func.id in ctx.model.abstract_decorated_functions
 
 
 _ITERATION_METHODS = frozenset({"__iter__", "__next__"})
@@ -217,7 +211,7 @@ class IteratorInTraced(Rule):
         inline = isinstance(node.func, ast.Call) and transform_of(
             node.func.func, ctx.model.resolver
         )
-        if not (inline and inline[0].abstract) and _jitted_definition(node, ctx) is None:
+        if not (inline and inline[0].abstract) and not _calls_jitted_definition(node, ctx):
             return ()
         return self._jitted_call(node, ctx)
 
