@@ -77,6 +77,9 @@ class ScopeFacts(ModelFact):
         self.settled_scopes: dict[FunctionNode, ScopeKinds] | None = None
         # `_scope_inputs` of the functions asked about, once the trace is settled.
         self._settled_inputs: dict[FunctionNode, tuple] = {}
+        # `return_value`'s answers, by path and whether given tracers: asked again by each
+        # log of findings whose kinds read them (`ReturnsAsked`), at every keystroke.
+        self._returns: dict[tuple[str, bool], Value | None] = {}
 
     def trace_settled(self) -> None:
         """The trace is complete: forget the carries shaped while it grew, and keep
@@ -580,10 +583,17 @@ class ScopeFacts(ModelFact):
         in abstract code): JAX arrays it makes, pytrees it builds, Python values. Calls of
         other module functions inside are not followed, so the summary depends only on the
         function's own unit (and the module facts every key holds)."""
-        record = self.model.functions.get(path)
-        if record is None or record.class_name or isinstance(record.node, ast.Lambda):
-            return None
-        return self.interpret_returns(record.node, self.model.unit_keys.unit_globals, given_tracers)
+        asked = (path, given_tracers)
+        found = self._returns.get(asked, _NOT_ASKED)
+        if found is _NOT_ASKED:
+            record = self.model.functions.get(path)
+            if record is None or record.class_name or isinstance(record.node, ast.Lambda):
+                found = None
+            else:
+                outer = self.model.unit_keys.unit_globals
+                found = self.interpret_returns(record.node, outer, given_tracers)
+            self._returns[asked] = found
+        return found  # type: ignore[return-value]
 
     def _traced_return_value(self, path: str) -> Value | None:
         return self.return_value(path, given_tracers=True)
@@ -621,6 +631,9 @@ class ScopeFacts(ModelFact):
         """How each lambda of the unit is traced: part of the keys of its cached kinds."""
         trace = self.model.tracing.trace
         return tuple([trace.get(node) for node in self.model._summary(source).lambdas])
+
+
+_NOT_ASKED = object()
 
 
 @per_unit
