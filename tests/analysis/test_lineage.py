@@ -647,21 +647,38 @@ def test_the_uses_of_a_function_are_kept_while_their_units_are_and_follow_a_new_
     assert uses(versions[-1].text.replace("return f(f(y))", "return y")) == [(14, 11)]
 
 
+class _Edits:
+    """A document edited version after version: each version's model, built from the last
+    one's, and a model of the same text built afresh (what the kept one must equal)."""
+
+    def __init__(self, text: str) -> None:
+        self._versions = [Document(text)]
+        self._models: list[ModuleModel] = []  # kept: a fact holds its model weakly
+
+    @property
+    def text(self) -> str:
+        return self._versions[-1].text
+
+    def models(self, new_text: str | None = None) -> tuple[ModuleModel, ModuleModel]:
+        """The models of `new_text` (the last version's text if None): the one built from
+        the last version's, and a fresh one."""
+        if new_text is not None:
+            self._versions.append(Document(new_text, previous=self._versions[-1]))
+        self._models.append(ModuleModel.of(self._versions[-1]))
+        return self._models[-1], ModuleModel(Document(self.text))
+
+
 def test_the_module_wide_names_are_kept_while_the_units_parts_are_and_follow_edits():
     """The module's functions, the names written through `global` and the classes defined
     twice are the last model's sets after an edit inside a function body, and follow an
     edit that adds a function writing a global, a class again, or removes a function or a
     `global`."""
     text = "import jax\n\n\ndef f(x):\n    return x\n\n\nclass A:\n    pass\n"
-    versions = [Document(text)]
-    models: list[ModuleModel] = []
+    edits = _Edits(text)
 
     def names(new_text: str | None = None) -> tuple[frozenset[str], ...]:
-        if new_text is not None:
-            versions.append(Document(new_text, previous=versions[-1]))
-        models.append(ModuleModel.of(versions[-1]))  # kept: a fact holds its model weakly
-        fresh = ModuleModel(Document(versions[-1].text))
-        found = [_module_wide_names(model) for model in (models[-1], fresh)]
+        kept, fresh = edits.models(new_text)
+        found = [_module_wide_names(model) for model in (kept, fresh)]
         assert found[0] == found[1]
         return found[0]
 
@@ -669,11 +686,11 @@ def test_the_module_wide_names_are_kept_while_the_units_parts_are_and_follow_edi
     assert first == ({"f"}, set(), set())
     body = names(text.replace("return x", "return x + 1"))
     assert all(kept is old for kept, old in zip(body, first, strict=True))
-    added = versions[-1].text + "\n\ndef g():\n    global N\n    N = 1\n"
+    added = edits.text + "\n\ndef g():\n    global N\n    N = 1\n"
     assert names(added) == ({"f", "g"}, {"N"}, set())
-    assert names(versions[-1].text + "\n\nclass A:\n    x = 1\n") == ({"f", "g"}, {"N"}, {"A"})
-    assert names(versions[-1].text.replace("def f(x):\n    return x + 1\n", ""))[0] == {"g"}
-    assert names(versions[-1].text.replace("    global N\n", "")) == ({"g"}, set(), {"A"})
+    assert names(edits.text + "\n\nclass A:\n    x = 1\n") == ({"f", "g"}, {"N"}, {"A"})
+    assert names(edits.text.replace("def f(x):\n    return x + 1\n", ""))[0] == {"g"}
+    assert names(edits.text.replace("    global N\n", "")) == ({"g"}, set(), {"A"})
 
 
 def _module_wide_names(model: ModuleModel) -> tuple[frozenset[str], ...]:
@@ -689,26 +706,21 @@ def test_the_refs_passed_follow_a_module_level_name_made_a_ref():
         "import jax\nimport jax.numpy as jnp\n\nR = jnp.zeros(3)\n\n\n"
         "def f(r):\n    r[...] = 1\n\n\ndef g(x):\n    return x  # not a new_ref\n\n\nf(R)\n"
     )
-    versions = [Document(text)]
-    models: list[ModuleModel] = []
+    edits = _Edits(text)
 
     def passed(new_text: str | None = None) -> dict[str, frozenset[str]]:
-        if new_text is not None:
-            versions.append(Document(new_text, previous=versions[-1]))
-        models.append(ModuleModel.of(versions[-1]))  # kept: a fact holds its model weakly
-        fresh = ModuleModel(Document(versions[-1].text))
+        kept, fresh = edits.models(new_text)
         found = [
-            {node.name: params for node, params in m.ref_params.items()}
-            for m in (models[-1], fresh)
+            {node.name: params for node, params in m.ref_params.items()} for m in (kept, fresh)
         ]
         assert found[0] == found[1]
         return found[0]
 
     assert passed() == {}
     assert passed(text.replace("return x", "return x + 1")) == {}
-    made = versions[-1].text.replace("R = jnp.zeros(3)", "R = jax.new_ref(jnp.zeros(3))")
+    made = edits.text.replace("R = jnp.zeros(3)", "R = jax.new_ref(jnp.zeros(3))")
     assert passed(made) == {"f": {"r"}}
-    assert passed(versions[-1].text.replace("return x + 1", "return x")) == {"f": {"r"}}
+    assert passed(edits.text.replace("return x + 1", "return x")) == {"f": {"r"}}
     assert passed(text) == {}
 
 
@@ -718,17 +730,12 @@ def test_the_names_bound_again_mutated_and_called_at_the_top_level_follow_edits(
     calls (the last version's names while every unit reads the same words) follow an edit
     that binds a name again, mutates one, calls a function, or edits the function called."""
     text = "import jax\n\nX = [1]\n\n\ndef f(x):\n    return x\n\n\ndef g(y):\n    return y\n"
-    versions = [Document(text)]
-    models: list[ModuleModel] = []
+    edits = _Edits(text)
 
     def facts(new_text: str | None = None) -> tuple[frozenset[str], dict[str, int]]:
-        if new_text is not None:
-            versions.append(Document(new_text, previous=versions[-1]))
-        models.append(ModuleModel.of(versions[-1]))  # kept: a fact holds its model weakly
-        fresh = ModuleModel(Document(versions[-1].text))
+        kept, fresh = edits.models(new_text)
         found = [
-            (model.mutable_globals, model.module_globals._top_callees)
-            for model in (models[-1], fresh)
+            (model.mutable_globals, model.module_globals._top_callees) for model in (kept, fresh)
         ]
         assert found[0] == found[1]
         return found[0]
@@ -737,16 +744,16 @@ def test_the_names_bound_again_mutated_and_called_at_the_top_level_follow_edits(
     assert first[0] == set()
     body = facts(text.replace("return y", "return y + 1"))
     assert body[0] == set() and body[1].keys() == first[1].keys()
-    called = facts(versions[-1].text + "\n\nh = 1\nZ = h(2)\n")
+    called = facts(edits.text + "\n\nh = 1\nZ = h(2)\n")
     assert "h" not in called[1]  # not a function
-    called = facts(versions[-1].text.replace("h = 1\n", "\n\ndef h(z):\n    return z\n"))
+    called = facts(edits.text.replace("h = 1\n", "\n\ndef h(z):\n    return z\n"))
     assert "h" in called[1]
-    edited = facts(versions[-1].text.replace("return z", "return z * 2"))
+    edited = facts(edits.text.replace("return z", "return z * 2"))
     assert edited[1]["h"] != called[1]["h"]  # the text of the function called
-    assert facts(versions[-1].text + "\n\nX = [2]\n")[0] == {"X"}
-    assert facts(versions[-1].text.replace("\n\nX = [2]\n", "\nX.append(3)\n"))[0] == {"X"}
-    assert facts(versions[-1].text.replace("\nX.append(3)\n", "\n"))[0] == set()
-    removed = versions[-1].text.replace("Z = h(2)", "Z = 2").replace("def h(z):", "def k(z):")
+    assert facts(edits.text + "\n\nX = [2]\n")[0] == {"X"}
+    assert facts(edits.text.replace("\n\nX = [2]\n", "\nX.append(3)\n"))[0] == {"X"}
+    assert facts(edits.text.replace("\nX.append(3)\n", "\n"))[0] == set()
+    removed = edits.text.replace("Z = h(2)", "Z = 2").replace("def h(z):", "def k(z):")
     assert "h" not in facts(removed)[1]
 
 
@@ -755,15 +762,11 @@ def test_the_names_bound_to_functions_follow_a_function_added_and_a_name_rebound
     version's while they are the same dict) follow an added function and a name rebound to
     something else; an edit inside a function changes its text's hash alone."""
     text = "import jax\n\n\ndef f(x):\n    return x\n\n\nstep = jax.jit(f)\n"
-    versions = [Document(text)]
-    models: list[ModuleModel] = []
+    edits = _Edits(text)
 
     def units(new_text: str | None = None) -> dict[str, tuple]:
-        if new_text is not None:
-            versions.append(Document(new_text, previous=versions[-1]))
-        models.append(ModuleModel.of(versions[-1]))  # kept: a fact holds its model weakly
-        fresh = ModuleModel(Document(versions[-1].text))
-        found = [model.unit_keys.function_units for model in (models[-1], fresh)]
+        kept, fresh = edits.models(new_text)
+        found = [model.unit_keys.function_units for model in (kept, fresh)]
         assert found[0] == found[1]
         return found[0]
 
@@ -771,8 +774,8 @@ def test_the_names_bound_to_functions_follow_a_function_added_and_a_name_rebound
     assert set(first) == {"f", "step"}
     body = units(text.replace("return x", "return x + 1"))
     assert set(body) == {"f", "step"} and body["f"][1] != first["f"][1]
-    assert set(units(versions[-1].text + "\n\ndef g(y):\n    return y\n")) == {"f", "g", "step"}
-    assert set(units(versions[-1].text.replace("step = jax.jit(f)", "step = 2"))) == {"f", "g"}
+    assert set(units(edits.text + "\n\ndef g(y):\n    return y\n")) == {"f", "g", "step"}
+    assert set(units(edits.text.replace("step = jax.jit(f)", "step = 2"))) == {"f", "g"}
 
 
 def test_the_jitted_definitions_are_kept_while_the_decorators_are_and_follow_edits():
@@ -780,24 +783,20 @@ def test_the_jitted_definitions_are_kept_while_the_decorators_are_and_follow_edi
     after an edit inside a function body, and follow a decorator added or removed and a name
     defined again without one (its last definition counts)."""
     text = "import jax\n\n\n@jax.jit\ndef f(x):\n    return x\n\n\ndef g(y):\n    return y\n"
-    versions = [Document(text)]
-    models: list[ModuleModel] = []
+    edits = _Edits(text)
 
     def jitted(new_text: str | None = None) -> frozenset[str]:
-        if new_text is not None:
-            versions.append(Document(new_text, previous=versions[-1]))
-        models.append(ModuleModel.of(versions[-1]))  # kept: a fact holds its model weakly
-        fresh = ModuleModel(Document(versions[-1].text))
-        found = [model.abstract_decorated_functions for model in (models[-1], fresh)]
+        kept, fresh = edits.models(new_text)
+        found = [model.abstract_decorated_functions for model in (kept, fresh)]
         assert found[0] == found[1]
         return found[0]
 
     first = jitted()
     assert first == {"f"}
     assert jitted(text.replace("return x", "return x + 1")) is first
-    assert jitted(versions[-1].text.replace("def g", "@jax.jit\ndef g")) == {"f", "g"}
-    assert jitted(versions[-1].text.replace("@jax.jit\ndef f", "def f")) == {"g"}
-    assert jitted(versions[-1].text + "\n\ndef g(y):\n    return 2\n") == set()
+    assert jitted(edits.text.replace("def g", "@jax.jit\ndef g")) == {"f", "g"}
+    assert jitted(edits.text.replace("@jax.jit\ndef f", "def f")) == {"g"}
+    assert jitted(edits.text + "\n\ndef g(y):\n    return 2\n") == set()
 
 
 def test_the_classes_derived_from_their_instances_and_attributes_written_follow_edits():
@@ -809,17 +808,13 @@ def test_the_classes_derived_from_their_instances_and_attributes_written_follow_
         "class A:\n    def __init__(self, n):\n        self.n = n\n\n\n"
         "class B(A):\n    def get(self):\n        return self.n\n\n\na = A(1)\n"
     )
-    versions = [Document(text)]
-    models: list[ModuleModel] = []
+    edits = _Edits(text)
 
     def facts(new_text: str | None = None) -> tuple:
-        if new_text is not None:
-            versions.append(Document(new_text, previous=versions[-1]))
-        models.append(ModuleModel.of(versions[-1]))  # kept: a fact holds its model weakly
-        fresh = ModuleModel(Document(versions[-1].text))
+        kept, fresh = edits.models(new_text)
         found = [
             (model.objects.subclassed, model.objects.instances, model.objects._written_outside)
-            for model in (models[-1], fresh)
+            for model in (kept, fresh)
         ]
         assert found[0] == found[1]
         return found[0]
@@ -828,11 +823,11 @@ def test_the_classes_derived_from_their_instances_and_attributes_written_follow_
     assert first == ({"A"}, {"a": "A"}, set())
     body = facts(text.replace("return self.n", "return self.n + 1"))
     assert all(kept is old for kept, old in zip(body, first, strict=True))
-    assert facts(versions[-1].text.replace("class B(A)", "class B(object)"))[0] == {"object"}
-    again = versions[-1].text + "\n\nclass B(A):\n    pass\n"
+    assert facts(edits.text.replace("class B(A)", "class B(object)"))[0] == {"object"}
+    again = edits.text + "\n\nclass B(A):\n    pass\n"
     assert facts(again)[0] == {"A"}  # the last definition of `B`
-    assert facts(versions[-1].text.replace("a = A(1)", "a = B()"))[1] == {"a": "B"}
-    assert facts(versions[-1].text + "\na.n = 2\n")[2] == {"n"}
+    assert facts(edits.text.replace("a = A(1)", "a = B()"))[1] == {"a": "B"}
+    assert facts(edits.text + "\na.n = 2\n")[2] == {"n"}
 
 
 _ASKED_NAMES: list[str] = []
@@ -881,27 +876,23 @@ def test_the_stable_globals_are_kept_while_the_assignments_are_and_follow_edits(
     function, and new ones after an edit that binds a name, rebinds one, or changes the text
     of a unit binding one."""
     text = "import jax\n\nA = 1\n\n\ndef f(x):\n    return x + A\n"
-    versions = [Document(text)]
-    models: list[ModuleModel] = []
+    edits = _Edits(text)
 
     def stable(new_text: str | None = None) -> tuple[dict, int]:
-        if new_text is not None:
-            versions.append(Document(new_text, previous=versions[-1]))
-        models.append(ModuleModel.of(versions[-1]))  # kept: a fact holds its model weakly
-        fresh = ModuleModel(Document(versions[-1].text))
-        kept = models[-1].stable_globals
-        assert {name: ast.dump(value) for name, value in kept.items()} == {
+        kept, fresh = edits.models(new_text)
+        found = kept.stable_globals
+        assert {name: ast.dump(value) for name, value in found.items()} == {
             name: ast.dump(value) for name, value in fresh.stable_globals.items()
         }
-        assert models[-1].stable_globals_key == fresh.stable_globals_key
-        return kept, models[-1].stable_globals_key
+        assert kept.stable_globals_key == fresh.stable_globals_key
+        return found, kept.stable_globals_key
 
     first, key = stable()
     assert list(first) == ["A"]
     body, body_key = stable(text.replace("return x + A", "return x * A"))
     assert body is first and body_key == key
-    added, _ = stable(versions[-1].text + "\n\nB = 2\n")
+    added, _ = stable(edits.text + "\n\nB = 2\n")
     assert list(added) == ["A", "B"]
-    assert list(stable(versions[-1].text + "\n\nB = 3\n")[0]) == ["A"]  # bound twice
-    _, changed_key = stable(versions[-1].text.replace("A = 1", "A = 1  + 0"))
+    assert list(stable(edits.text + "\n\nB = 3\n")[0]) == ["A"]  # bound twice
+    _, changed_key = stable(edits.text.replace("A = 1", "A = 1  + 0"))
     assert changed_key != key
