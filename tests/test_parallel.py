@@ -7,6 +7,7 @@ import gc
 import multiprocessing
 import os
 import time
+from functools import partial
 
 import pytest
 
@@ -176,24 +177,38 @@ def _pid(value: int) -> tuple[int, int]:
     return value, os.getpid()
 
 
-def _slow_pid(value: int) -> tuple[int, int]:
-    time.sleep(0.3)
+def _pid_once_both_started(folder: str, value: int) -> tuple[int, int]:
+    """`_pid`, but a worker's first item of the batch waits until the other worker has
+    taken one (each marks `folder` when it does): both workers take part, and neither is done
+    before the other starts (a worker done with its run takes the others' items), however
+    late a loaded machine runs one of them."""
+    mark = os.path.join(folder, str(os.getpid()))
+    if not os.path.exists(mark):
+        open(mark, "w").close()
+        deadline = time.monotonic() + 60
+        while len(os.listdir(folder)) < 2 and time.monotonic() < deadline:
+            time.sleep(0.005)
     return value, os.getpid()
 
 
-def test_a_later_batch_goes_to_the_worker_that_did_each_item():
+def test_a_later_batch_goes_to_the_worker_that_did_each_item(tmp_path):
     items = list(range(40))
+    first_batch, second_batch = tmp_path / "first", tmp_path / "second"
+    first_batch.mkdir()
+    second_batch.mkdir()
     with Workers(2) as workers:
-        first = workers.map(_pid, items, [1] * 40, _lost)
+        first = workers.map(
+            partial(_pid_once_both_started, str(first_batch)), items, [1] * 40, _lost
+        )
         assert [value for value, _ in first] == items
         by_worker: dict[int, list[int]] = {}
         for value, pid in first:
             by_worker.setdefault(pid, []).append(value)
         assert len(by_worker) == 2  # both workers took part
-        # One item of each (long enough that neither worker is done before the other starts
-        # and takes the other's item, as a worker whose run is done does).
-        again = [done[len(done) // 2] for done in by_worker.values()]
-        second = workers.map(_slow_pid, again, [1] * len(again), _lost)
+        again = [done[len(done) // 2] for done in by_worker.values()]  # one item of each
+        second = workers.map(
+            partial(_pid_once_both_started, str(second_batch)), again, [1] * len(again), _lost
+        )
     assert second == [first[i] for i in again]  # each item where it was done before
 
 
