@@ -232,11 +232,6 @@ def own_class_looked_up(key: object, own_class: str) -> bool:
     return key == own_class
 
 
-def dotted_path_looked_up(key: object, own_class: str) -> bool:
-    """`reaches_members` of a mapping by function path: a method's (`Cls.method`)."""
-    return isinstance(key, str) and "." in key
-
-
 class _Reach:
     """Whether a method's rules read a fact that may reach the class's other members."""
 
