@@ -17,11 +17,11 @@ from array import array
 from bisect import bisect_left, bisect_right
 from collections import OrderedDict
 from dataclasses import InitVar, dataclass, field
-from functools import cached_property
 from itertools import accumulate, pairwise
 from operator import attrgetter
 from sys import intern
 
+from jax_lsp.analysis.cached import cached_property
 from jax_lsp.analysis.lineage import Lineage
 from jax_lsp.analysis.nodes import child_nodes, forget_walks, lone_class
 from jax_lsp.analysis.text import identifiers

@@ -7,11 +7,11 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable, Hashable
 from dataclasses import replace
-from functools import cached_property
 
 from jax_lsp.analysis.boolean_args import CallerScope
 from jax_lsp.analysis.boolean_entries import boolean_keys, passed_booleans
 from jax_lsp.analysis.booleans import is_boolean
+from jax_lsp.analysis.cached import cached_property
 from jax_lsp.analysis.crossing import (
     NO_FOREIGN,
     ForeignDefinitions,

@@ -9,9 +9,10 @@ from __future__ import annotations
 import ast
 import weakref
 from collections.abc import Callable, Mapping
-from functools import cached_property, partial
+from functools import partial
 
 from jax_lsp.analysis.attributes import ANY_ATTRIBUTE
+from jax_lsp.analysis.cached import cached_property
 from jax_lsp.analysis.document import UnitSource
 from jax_lsp.analysis.external import ExternalFacts
 from jax_lsp.analysis.imported_key_holders import imported_object_key_draws

@@ -17,9 +17,9 @@ import ast
 import copy
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from functools import cached_property
 
 from jax_lsp.analysis.attributes import FreshWrite
+from jax_lsp.analysis.cached import cached_property
 from jax_lsp.analysis.crossing import NO_FOREIGN, ForeignDefinitions, ForeignFunction, IncomingTrace
 from jax_lsp.analysis.document import Document, Unit, UnitSource
 from jax_lsp.analysis.external import ExternalFacts, facts_key

@@ -10,10 +10,10 @@ import ast
 from collections import ChainMap
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from functools import cached_property
 from types import MappingProxyType
 
 from jax_lsp.analysis import recorded
+from jax_lsp.analysis.cached import cached_property
 from jax_lsp.analysis.call_shapes import module_uses, param_shapes, unit_uses
 from jax_lsp.analysis.document import Unit, UnitSource
 from jax_lsp.analysis.dtypes import FloatOracle, IntArrayOracle, assigned_values

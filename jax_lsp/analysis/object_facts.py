@@ -8,7 +8,6 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable, Iterator, Mapping, Set
 from dataclasses import replace
-from functools import cached_property
 from types import MappingProxyType
 
 from jax_lsp.analysis.attributes import (
@@ -20,6 +19,7 @@ from jax_lsp.analysis.attributes import (
     defined_attributes,
     instance_events,
 )
+from jax_lsp.analysis.cached import cached_property
 from jax_lsp.analysis.crossing import NO_FOREIGN
 from jax_lsp.analysis.declared_containers import without_none
 from jax_lsp.analysis.document import Unit, UnitSource

@@ -31,9 +31,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
-from functools import cached_property
 from types import MappingProxyType
 
+from jax_lsp.analysis.cached import cached_property
 from jax_lsp.analysis.recorded import ReadLog, Recheck, _wrap, recorded_call
 
 _DECLARED = "__fact_reuse__"  # the attribute of a fact's function, or its field's metadata key

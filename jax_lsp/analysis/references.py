@@ -9,8 +9,8 @@ import ast
 import weakref
 from collections.abc import Mapping
 from dataclasses import replace
-from functools import cached_property
 
+from jax_lsp.analysis.cached import cached_property
 from jax_lsp.analysis.crossing import NO_FOREIGN, ForeignFunction
 from jax_lsp.analysis.haiku import own_def
 from jax_lsp.analysis.model_parts import attribute_constructors, bound_method_alias

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable
-from functools import cached_property
 
+from jax_lsp.analysis.cached import cached_property
 from jax_lsp.analysis.document import UnitSource
 from jax_lsp.analysis.hashing import (
     EMPTY_FACTS,

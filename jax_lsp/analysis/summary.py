@@ -10,10 +10,10 @@ from __future__ import annotations
 import ast
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from functools import cached_property
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
+from jax_lsp.analysis.cached import cached_property
 from jax_lsp.analysis.free_writes import FreeWrites, mutated_name
 from jax_lsp.analysis.imports import Resolver, import_bindings, record_local_imports
 from jax_lsp.analysis.nodes import CHILD_GETTERS, all_params, argument_of, child_nodes

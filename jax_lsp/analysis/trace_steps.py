@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import ast
 from dataclasses import replace
-from functools import cached_property
 
 from jax_lsp.analysis.boolean_entries import passed_booleans
+from jax_lsp.analysis.cached import cached_property
 from jax_lsp.analysis.document import Unit, UnitSource
 from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.model_parts import ScopeKinds

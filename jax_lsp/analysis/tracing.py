@@ -10,10 +10,10 @@ import ast
 import fnmatch
 from collections.abc import Iterator
 from dataclasses import replace
-from functools import cached_property
 from itertools import compress
 
 from jax_lsp.analysis.boolean_entries import passed_booleans
+from jax_lsp.analysis.cached import cached_property
 from jax_lsp.analysis.crossing import IncomingTrace
 from jax_lsp.analysis.declared_statics import declared_abstract, declared_static
 from jax_lsp.analysis.document import Unit, UnitSource

@@ -9,10 +9,10 @@ from __future__ import annotations
 import ast
 from bisect import bisect_right
 from collections.abc import KeysView, Mapping
-from functools import cached_property
 from typing import NamedTuple
 
 from jax_lsp.analysis import recorded
+from jax_lsp.analysis.cached import cached_property
 from jax_lsp.analysis.document import Unit, UnitSource, first_line
 from jax_lsp.analysis.model_parts import intern_key
 from jax_lsp.analysis.model_view import ModelFact, ModelView
