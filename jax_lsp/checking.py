@@ -483,8 +483,11 @@ def run_check(args: argparse.Namespace) -> int:
     # another working directory (`parallel`, starting spawned workers).
     paths = [os.path.abspath(p) for p in args.paths or ["."]]
     print("Watching for file changes.", flush=True)
-    for _ in watchfiles.watch(*paths, watch_filter=_watched, raise_interrupt=False):
+    for changes in watchfiles.watch(*paths, watch_filter=_watched, raise_interrupt=False):
         print("File change detected: checking again.", flush=True)
+        changed = [path for _, path in changes]
+        for workspace in _WORKSPACES.values():  # what it read from them is read again
+            workspace.files_changed(changed)
         status = check_once(args)
         sys.stdout.flush()
     return status

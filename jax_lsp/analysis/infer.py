@@ -75,6 +75,12 @@ _MAX_MODEL_LINES = 20_000  # lines of imported modules whose models are kept
 _MAX_OFFERED_LINES = 20_000
 # `_ModuleEntry.checked` of an entry whose file must be read again (`ModuleFactsCache.expire`).
 _EXPIRED = float("-inf")
+# Seconds a file on disk (not open in the editor) is taken as unchanged since its stamp was
+# read (`ModuleFactsCache.entry`'s `trust_seconds`): every keystroke confirms the modules the
+# one being typed in imports, its importers and their whole upstream, a stat each otherwise.
+# The editor's file watcher expires a saved file at once (`files_changed`); this bounds how
+# long a change it does not report goes unseen.
+STAMP_TRUST_SECONDS = 1.0
 _WORD = re.compile(r"\w+")
 # Searched in the text after a newline put before it: a literal first character is skipped
 # to, where a multiline `^` is tried at every character (seven times slower). Possessive: no
@@ -1106,10 +1112,14 @@ class _Lookups:
 
     def still_hold(self) -> bool:
         """Every module is found where it was, each file at the version read (an open
-        document's text, a file's stamp: one stat each)."""
+        document's text; a file's stamp, a stat each unless read within
+        `STAMP_TRUST_SECONDS`)."""
         return all(
             module_file(module, self._roots) == file for module, file in self._files.items()
-        ) and all(self.cache.entry(file) is entry for file, entry in self._entries.items())
+        ) and all(
+            self.cache.entry(file, STAMP_TRUST_SECONDS) is entry
+            for file, entry in self._entries.items()
+        )
 
 
 def engine_facts(target: Target, lookups: _Lookups, classes: bool = True) -> ExternalFacts | None:

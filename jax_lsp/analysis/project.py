@@ -41,6 +41,7 @@ from jax_lsp.analysis.imported_globals import may_store_elsewhere
 from jax_lsp.analysis.imports import Resolver, import_bindings
 from jax_lsp.analysis.infer import (
     _MAX_REEXPORT_DEPTH,
+    STAMP_TRUST_SECONDS,
     Bindings,
     ModuleFactsCache,
     _ModuleEntry,
@@ -68,9 +69,6 @@ _FRESH = 5.0  # seconds: the project's files are listed and indexed again after 
 _MAX_DEPTH = 24  # importers of importers followed at most this far
 _MAX_RECEIVERS = 8  # modules an importer passes objects to, read for one module at most
 _MAX_KEPT_LINES = 60_000  # lines of importers' models kept for their own analysis
-# Seconds a file two or more imports away, on disk, is taken as unchanged since its stamp was
-# read: every keystroke confirms the whole upstream of the module being typed in.
-_UPSTREAM_TRUST = 1.0
 # Seconds an answer of `_importers` is kept (with the same import index): where the imports
 # resolve is read from the file system, whose answers are reused for as long
 # (`analysis.workspace`).
@@ -546,7 +544,7 @@ class ProjectTraces:
     def _upstream_confirmed(self, file: str, path: str) -> bool:
         """Does the last confirmation of the upstream of `file` hold without walking it again:
         nothing it read changed since, and no file on disk it trusted is due to be read
-        again (`_UPSTREAM_TRUST`)? Then the walk would trust every file it reads and find
+        again (`STAMP_TRUST_SECONDS`)? Then the walk would trust every file it reads and find
         each at the version it found then."""
         known = self._confirmed.get(file)
         return (
@@ -562,7 +560,7 @@ class ProjectTraces:
             return
         if len(self._confirmed) > _MAX_PROJECT_FILES:
             self._confirmed.clear()
-        self._confirmed[file] = (state, self._oldest_read + _UPSTREAM_TRUST)
+        self._confirmed[file] = (state, self._oldest_read + STAMP_TRUST_SECONDS)
 
     def files_changed(self) -> None:
         """Files of the project changed on disk, or were made or removed: the import indexes
@@ -725,7 +723,7 @@ class ProjectTraces:
         objects to, follow from what the importers are."""
         files = {file for file, _, _ in read}
         return importers <= files and all(
-            self._cache.entry(self._cache.path(file)) is entry
+            self._cache.entry(self._cache.path(file), STAMP_TRUST_SECONDS) is entry
             and self._last_given(file) == given
             and (upstream_confirmed or self._upstream_unchanged(file))
             for file, entry, given in read
@@ -747,7 +745,7 @@ class ProjectTraces:
         for other, entry, _ in known[1]:
             if other == self._asked:
                 continue
-            if self._cache.entry(self._cache.path(other), _UPSTREAM_TRUST) is not entry:
+            if self._cache.entry(self._cache.path(other), STAMP_TRUST_SECONDS) is not entry:
                 return False
             self._oldest_read = min(self._oldest_read, entry.checked)
             if not self._upstream_unchanged(other):

@@ -386,11 +386,15 @@ def test_meshes_are_followed_through_re_exports_without_models_of_other_modules(
 
 
 def test_a_documents_next_versions_reuse_its_facts_until_an_imported_module_changes(
-    workspace: Path,
+    workspace: Path, monkeypatch: pytest.MonkeyPatch
 ):
     """The facts are kept on the document's lineage: a keystroke that changes neither the
     imports nor the calls reuses them, but a module they were read from that changes (saved
-    on disk, or edited while open) is read again, as is a module file that appears."""
+    on disk, or edited while open) is read again, as is a module file that appears. A file
+    saved on disk is seen at once when the editor's file watcher reports it, and otherwise
+    once its stamp is older than `STAMP_TRUST_SECONDS`."""
+    now = [1000.0]
+    monkeypatch.setattr(infer.time, "monotonic", lambda: now[0])
     cache_open: dict[str, str] = {}
     cache = ModuleFactsCache(open_text=lambda path: cache_open.get(path))
     path = workspace / "b.py"
@@ -409,8 +413,15 @@ def test_a_documents_next_versions_reuse_its_facts_until_an_imported_module_chan
     assert again is first  # nothing it read changed: reused, not read again
     ops = workspace / "mypkg" / "ops.py"
     ops.write_text(OPS.replace("return jnp.zeros(3)", "return np.zeros(3)") + "\n# longer\n")
+    _, unseen = edited("def f():  # no watcher")
+    assert unseen is first  # its stamp was read within the trust, and nothing reported it
+    cache.expire([str(ops)])  # the editor's file watcher reports the save
     _, saved = edited("def f(): ")
     assert saved is not first and saved[0]["make_state"] == ExternalFacts(False)
+    ops.write_text(OPS + "\n# longer again\n")
+    now[0] += infer.STAMP_TRUST_SECONDS + 0.1  # unreported, but its stamp is read again
+    _, later = edited("def f():  # later")
+    assert later[0]["make_state"] == ExternalFacts(True)
     cache_open[str(ops)] = OPS  # opened in the editor, edited back
     _, opened = edited("def f():")
     assert opened[0]["make_state"] == ExternalFacts(True)

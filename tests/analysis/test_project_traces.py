@@ -286,13 +286,16 @@ def test_an_import_cycle_is_followed_once(tmp_path):
 
 def test_a_changed_caller_changes_the_traces_the_same_workspace_gives(tmp_path):
     """The graph is kept while the modules it read are unchanged, and read again when one
-    changes (the server's workspace lives as long as the session)."""
+    changes (the server's workspace lives as long as the session; its file watcher reports
+    each save)."""
     write(tmp_path, {"train.py": TRAIN, "utils.py": UTILS})
     workspace = Workspace(str(tmp_path))
     assert len(check(tmp_path, "utils.py", workspace).findings) == 3
     write(tmp_path, {"train.py": TRAIN.replace("@jax.jit\n", "")})
+    workspace.files_changed([str(tmp_path / "train.py")])
     assert check(tmp_path, "utils.py", workspace).findings == []
     write(tmp_path, {"train.py": TRAIN})
+    workspace.files_changed([str(tmp_path / "train.py")])
     assert len(check(tmp_path, "utils.py", workspace).findings) == 3
 
 
@@ -496,7 +499,7 @@ def test_an_open_document_two_imports_away_edited_is_seen_at_the_next_keystroke(
     """The walk of a module's upstream is made once while nothing it read changed (a minute's
     trust of the files on disk here, so that no time passes for it): asked again, it is not
     walked; an open document upstream edited, it is walked again and the edit is seen."""
-    monkeypatch.setattr("jax_lsp.analysis.project._UPSTREAM_TRUST", 60.0)
+    monkeypatch.setattr("jax_lsp.analysis.project.STAMP_TRUST_SECONDS", 60.0)
     write(tmp_path, RELAY)
     workspace, open_document = _editor_workspace(tmp_path)
     top = open_document("top.py")
@@ -528,9 +531,9 @@ def test_an_open_document_two_imports_away_edited_is_seen_at_the_next_keystroke(
 def test_a_file_on_disk_two_imports_away_is_read_again_once_its_trust_is_over(
     tmp_path, monkeypatch
 ):
-    """A file on disk upstream is trusted for `_UPSTREAM_TRUST` seconds after its stamp was
+    """A file on disk upstream is trusted for `STAMP_TRUST_SECONDS` after its stamp was
     read (none here): a confirmation made before does not outlive that."""
-    monkeypatch.setattr("jax_lsp.analysis.project._UPSTREAM_TRUST", 0.0)
+    monkeypatch.setattr("jax_lsp.analysis.project.STAMP_TRUST_SECONDS", 0.0)
     write(tmp_path, RELAY)
     workspace, open_document = _editor_workspace(tmp_path)
     base = open_document("base.py")

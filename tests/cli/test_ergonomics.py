@@ -232,46 +232,91 @@ def test_quiet_prints_findings_only(tmp_path: Path):
     assert jax_lsp("check", "-q", "clean.py", cwd=tmp_path).stdout == ""
 
 
-@pytest.mark.slow  # a watching process waits for a save
-def test_watch_checks_again_when_a_file_is_saved(tmp_path: Path):
-    pytest.importorskip("watchfiles")
-    path = tmp_path / "a.py"
-    path.write_text("x = 1\n")
-    process = subprocess.Popen(
-        [sys.executable, "-m", "jax_lsp", "check", "--watch", "--output-format", "concise", "."],
-        cwd=tmp_path,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
-    lines: queue.Queue[str] = queue.Queue()
-    threading.Thread(
-        target=lambda: [lines.put(line) for line in process.stdout], daemon=True
-    ).start()
+class _Watching:
+    """A `check --watch` process in `folder`, its output read line by line."""
 
-    def save_until(text: str, content: str | None, timeout: float = 60) -> None:
-        """Save `content` (again every few seconds: the watcher starts just after it says it
-        is watching) until `text` is printed."""
+    def __init__(self, folder: Path) -> None:
+        self.process = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "jax_lsp",
+                "check",
+                "--watch",
+                "--output-format",
+                "concise",
+                ".",
+            ],
+            cwd=folder,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        self.lines: queue.Queue[str] = queue.Queue()
+        threading.Thread(
+            target=lambda: [self.lines.put(line) for line in self.process.stdout], daemon=True
+        ).start()
+
+    def save_until(
+        self,
+        text: str,
+        path: Path | None = None,
+        content: str = "",
+        timeout: float = 60,
+        again: bool = True,
+    ) -> None:
+        """Save `content` at `path` (again every few seconds if `again`: the watcher starts
+        just after it says it is watching) until `text` is printed."""
         deadline = time.monotonic() + timeout
         saved = 0.0
         while time.monotonic() < deadline:
-            if content is not None and time.monotonic() - saved > 3:
+            if path is not None and time.monotonic() - saved > 3 and (again or not saved):
                 path.write_text(content)
                 saved = time.monotonic()
             try:
-                if text in lines.get(timeout=0.5):
+                if text in self.lines.get(timeout=0.5):
                     return
             except queue.Empty:
                 continue
         raise AssertionError(f"no {text!r} within {timeout} s")
 
+    def stop(self) -> None:
+        self.process.terminate()
+        self.process.wait(timeout=10)
+
+
+@pytest.mark.slow  # a watching process waits for a save
+def test_watch_checks_again_when_a_file_is_saved(tmp_path: Path):
+    pytest.importorskip("watchfiles")
+    path = tmp_path / "a.py"
+    path.write_text("x = 1\n")
+    watching = _Watching(tmp_path)
     try:
-        save_until("Watching for file changes.", None)
-        save_until("a.py:4:1: error: JAX201", FIXABLE)
-        save_until("All checks passed!", FIXED)
+        watching.save_until("Watching for file changes.")
+        watching.save_until("a.py:4:1: error: JAX201", path, FIXABLE)
+        watching.save_until("All checks passed!", path, FIXED)
     finally:
-        process.terminate()
-        process.wait(timeout=10)
+        watching.stop()
+
+
+@pytest.mark.slow  # a watching process waits for a save
+def test_watch_reads_a_saved_module_again_for_the_modules_importing_it(tmp_path: Path):
+    """What a module's helper returns reaches the module using it at the next save of the
+    helper's file, however recently its last version was read: saved once, at once after a
+    check that read it."""
+    pytest.importorskip("watchfiles")
+    helper = tmp_path / "helpers.py"
+    helper.write_text("import jax.numpy as jnp\n\n\ndef make():\n    return jnp.zeros(3)\n")
+    use = tmp_path / "use.py"
+    use.write_text("from helpers import make\n\nx = make()\nx[0] = 1.0\n")
+    watching = _Watching(tmp_path)
+    try:
+        watching.save_until("Watching for file changes.")
+        watching.save_until("use.py:5:1: error: JAX201", use, "\n" + use.read_text())
+        list_maker = "def make():\n    return [0.0] * 3\n"
+        watching.save_until("All checks passed!", helper, list_maker, timeout=30, again=False)
+    finally:
+        watching.stop()
 
 
 def test_summary_counts_hidden_fixes_in_english(tmp_path: Path):
