@@ -20,6 +20,7 @@ from jax_lsp.analysis.nodes import keep_more_walks
 from jax_lsp.analysis.project import library_traces
 from jax_lsp.analysis.traced_functions import TracedFunction
 from jax_lsp.analysis.traced_functions import traced_functions as _traced_functions
+from jax_lsp.analysis.unit_memo import keep_more_entries
 from jax_lsp.codeactions import with_deferred_fixes
 from jax_lsp.codeactions.apply import apply_edits, fix_text
 from jax_lsp.codeactions.import_edits import debug_nans_edit
@@ -72,10 +73,11 @@ def analyze_with(
 def analysing_once(once: bool) -> None:
     """Whether the texts analysed next are analysed once (`check` without `--fix` or
     `--watch`): then what only a later version of a text replays is not recorded (class
-    members' words, interned words), and more recent walks are kept. The analyses are the
-    same either way."""
+    members' words, interned words), and more recent walks and memo entries are kept. The
+    analyses are the same either way."""
     words_for_later_versions(not once)
     keep_more_walks(once)
+    keep_more_entries(once)
 
 
 def check_source(

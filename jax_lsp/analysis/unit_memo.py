@@ -116,7 +116,20 @@ def _memo_limit(text: str) -> int:
     return _MEMO_FLOOR + 16 * (text.count("def ") + text.count("lambda"))
 
 
-_MEMO_FLOOR = 64
+_EDITOR_MEMO_FLOOR = 64
+# The floor of a batch analysing each text once (`keep_more_entries`): its units' entries do
+# not pile up version after version, and one dropped is only computed again (a summary, read
+# by each model of the module, was among the first to go from a class's memo).
+_BATCH_MEMO_FLOOR = 1024
+_MEMO_FLOOR = _EDITOR_MEMO_FLOOR
+
+
+def keep_more_entries(on: bool) -> None:
+    """Give the memos made from now on room for more entries (on: for a batch analysing each
+    text once, whose memory is freed with the process), or the default: the results are the
+    same either way."""
+    global _MEMO_FLOOR
+    _MEMO_FLOOR = _BATCH_MEMO_FLOOR if on else _EDITOR_MEMO_FLOOR
 
 
 def per_unit(compute: Callable[..., R]) -> Callable[..., R]:
