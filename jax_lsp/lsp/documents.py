@@ -136,7 +136,13 @@ class OpenDocument:
                 continue
             start = from_lsp_position(self.lines, change.range.start, encoding)
             end = from_lsp_position(self.lines, change.range.end, encoding)
-            start_offset, end_offset = self._offset(start), self._offset(end)
+            start_offset = self._offset(start)
+            # A change within one line (a keystroke's) needs no second count of the lines
+            # before it.
+            if end.line == start.line:
+                end_offset = start_offset + end.column - start.column
+            else:
+                end_offset = self._offset(end)
             if end_offset < start_offset:
                 end, end_offset = start, start_offset
             text = self.text[:start_offset] + change.text + self.text[end_offset:]
