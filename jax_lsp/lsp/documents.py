@@ -98,8 +98,13 @@ class OpenDocument:
         if self._has_cr:
             return self.line_starts[point.line] + point.column
         # The lines are the text cut at each "\n": their lengths give the offset, without
-        # the start of every line (a keystroke needs one or two offsets).
-        return sum(map(len, self.lines[: point.line])) + point.line + point.column
+        # the start of every line (a keystroke needs one or two offsets), counted from the
+        # nearer end of the text.
+        lines, line = self.lines, point.line
+        if 2 * line <= len(lines):
+            return sum(map(len, lines[:line])) + line + point.column
+        after = sum(map(len, lines[line:])) + len(lines) - 1 - line
+        return len(self.text) - after + point.column
 
     def current(self, generation: int) -> AnalysisResult | None:
         """The analysis of exactly this version under the current settings, if there is one."""
