@@ -6,9 +6,11 @@ Run `python bench/edit_instructions.py [--edits 10] [--kind code] [FILE ...]` (F
 `valgrind --tool=callgrind --instr-atstart=no`: it opens the file and takes `latency.WARMUP`
 edits uninstrumented, then `callgrind_control -i on` starts counting, and the run makes either
 N edits (the same lines and texts as `latency.py`, each waited for until its diagnostics
-arrive) or none, then shuts the server down. Instructions per edit = (count with N edits -
-count with none) / N: the difference leaves out what both runs share (switching the count on,
-the idle event loop, shutting down). PYTHONHASHSEED is fixed so that both runs hash alike.
+arrive) or none, then `-i off` ends the count before the server is shut down. Instructions per
+edit = (count with N edits - count with none) / N: the difference leaves out what both runs
+share (switching the count on and off, the idle event loop). PYTHONHASHSEED is fixed so that
+both runs hash alike, and what valgrind's slowness would change in the server's work is set as
+at full speed (`as_at_full_speed`), so that the count does not move with the machine's load.
 `--actions`: each edit is followed by the `textDocument/codeAction` request `latency.py` sends
 on the edited line (the server's whole work per edit there), reported as `with-actions` kinds.
 Results: `results/edit-instructions.json`.
@@ -26,12 +28,14 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import math
 import os
 import re
 import subprocess
 import sys
 import tempfile
 import time
+import types
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -43,25 +47,71 @@ from bench.latency import FILES, SUFFIXES, WARMUP, Session, edit_lines
 from bench.lsp_client import LspClient
 
 RESULTS = REPO_ROOT / "bench" / "results"
-_TOTALS = re.compile(r"^(?:summary|totals):\s+(\d+)", re.MULTILINE)
+_PAUSE_SECONDS = 0.03  # between two keystrokes, on the clock the analysis reads
+# "totals", not "summary": the summary reads 0 once the count was switched off before the end.
+_TOTALS = re.compile(r"^totals:\s+(\d+)", re.MULTILINE)
 
 
 def _server(out_file: Path, within: str | None = None) -> list[str]:
     valgrind = ["valgrind", "--tool=callgrind", "--instr-atstart=no"]
-    if within is None:
-        server = ["-m", "jax_lsp", "serve"]
-    else:
+    if within is not None:
         valgrind += ["--collect-atstart=no", "--toggle-collect=sys_call_tracing"]
-        server = [str(Path(__file__).resolve()), "--serve-within", within]
+    server = [str(Path(__file__).resolve()), "--serve-within", within or ""]
     return [*valgrind, f"--callgrind-out-file={out_file}", sys.executable, *server]
 
 
+def as_at_full_speed() -> None:
+    """What valgrind's slowness (some 50x) would change in the server's work per edit, set as
+    it is at full speed, so that the count does not move with the time each edit takes:
+
+    - the clock the analysis reads (its answers about the file system and the importers are
+      trusted for a second) moves `_PAUSE_SECONDS` per analysis, as in `edit_cpu.py`'s counted
+      runs, instead of the seconds valgrind spends;
+    - an analysis runs on the event loop, as one of these files' does at full speed (the last
+      one's CPU time decides, and under valgrind it always looked long);
+    - the refresh of the importers of the edited module, due after a pause in the typing,
+      never comes (under valgrind every edit was such a pause);
+    - garbage is collected once before the count starts, so that the first analyses' objects
+      are not promoted during the counted edits (one collection of some 60 ms)."""
+    import gc
+
+    from jax_lsp.lsp import dependents, engine_thread, handlers
+
+    clock = [1000.0]
+    steady = types.SimpleNamespace(**vars(time))
+    steady.monotonic = lambda: clock[0]
+    for name, module in list(sys.modules.items()):
+        if name.startswith("jax_lsp.analysis") and getattr(module, "time", None) is time:
+            module.time = steady
+    check = engine_thread.EngineThread.check
+
+    def timed_check(*args: object, **kwargs: object) -> object:
+        clock[0] += _PAUSE_SECONDS
+        return check(*args, **kwargs)
+
+    engine_thread.EngineThread.check = timed_check
+    engine_thread.INLINE_SECONDS = math.inf
+    dependents.Dependents.changed.__defaults__ = (math.inf,)
+    did_change = handlers.did_change
+
+    def collected_before_count(ls: object, params: object) -> None:
+        if params.text_document.version == WARMUP:
+            gc.collect()
+        did_change(ls, params)
+
+    handlers.did_change = collected_before_count
+
+
 def serve_within(spec: str) -> int:
-    """Run `jax-lsp serve` with the function `spec` (MODULE:QUALNAME) called through
-    `sys.call_tracing`, wherever the server's modules hold it (`from m import f` copies)."""
+    """Run `jax-lsp serve` `as_at_full_speed`, with the function `spec` (MODULE:QUALNAME)
+    called through `sys.call_tracing`, wherever the server's modules hold it (`from m import f`
+    copies); the whole server when `spec` is empty."""
     from jax_lsp.cli import main as cli_main
 
     importlib.import_module("jax_lsp.server")  # every module the server uses, loaded
+    as_at_full_speed()
+    if not spec:
+        return cli_main(["serve"])
     module_name, _, qualname = spec.partition(":")
     owner: object = importlib.import_module(module_name)
     *path, name = qualname.split(".")
@@ -105,6 +155,15 @@ def _stop(session: Session) -> None:
     client.process.wait(timeout=600)
 
 
+def _callgrind_control(*arguments: str, session: Session) -> None:
+    subprocess.run(
+        ["callgrind_control", *arguments, str(session.client.pid)],
+        check=True,
+        capture_output=True,
+    )
+    time.sleep(1)  # the switch takes effect asynchronously; the idle loop is cheap
+
+
 def count_run(
     path: Path,
     text: str,
@@ -126,16 +185,13 @@ def count_run(
                 session.edit(lines[index], SUFFIXES[kind].format(index=index))
                 if actions:
                     session.code_action(lines[index])
-            subprocess.run(
-                ["callgrind_control", "-i", "on", str(session.client.pid)],
-                check=True,
-                capture_output=True,
-            )
-            time.sleep(1)  # the switch takes effect asynchronously; the idle loop is cheap
+            _callgrind_control("-i", "on", session=session)
             for index in range(WARMUP, WARMUP + measured):
                 session.edit(lines[index], SUFFIXES[kind].format(index=index))
                 if actions:
                     session.code_action(lines[index])
+            # Not the exit: its collection over the whole heap varies with the heap's size.
+            _callgrind_control("-i", "off", session=session)
             _stop(session)
         finally:
             if session.client.process.poll() is None:
@@ -177,7 +233,7 @@ def main() -> None:
     )
     parser.add_argument("--serve-within", help=argparse.SUPPRESS)
     args = parser.parse_args()
-    if args.serve_within:
+    if args.serve_within is not None:
         sys.exit(serve_within(args.serve_within))
     corpus = ensure_corpus()
     LspClient.timeout = 900  # valgrind starts the server slowly, more so on a loaded machine

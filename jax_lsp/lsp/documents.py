@@ -98,8 +98,13 @@ class OpenDocument:
         if self._has_cr:
             return self.line_starts[point.line] + point.column
         # The lines are the text cut at each "\n": their lengths give the offset, without
-        # the start of every line (a keystroke needs one or two offsets).
-        return sum(map(len, self.lines[: point.line])) + point.line + point.column
+        # the start of every line (a keystroke needs one or two offsets), counted from the
+        # nearer end of the text.
+        lines, line = self.lines, point.line
+        if 2 * line <= len(lines):
+            return sum(map(len, lines[:line])) + line + point.column
+        after = sum(map(len, lines[line:])) + len(lines) - 1 - line
+        return len(self.text) - after + point.column
 
     def current(self, generation: int) -> AnalysisResult | None:
         """The analysis of exactly this version under the current settings, if there is one."""
@@ -136,7 +141,13 @@ class OpenDocument:
                 continue
             start = from_lsp_position(self.lines, change.range.start, encoding)
             end = from_lsp_position(self.lines, change.range.end, encoding)
-            start_offset, end_offset = self._offset(start), self._offset(end)
+            start_offset = self._offset(start)
+            # A change within one line (a keystroke's) needs no second count of the lines
+            # before it.
+            if end.line == start.line:
+                end_offset = start_offset + end.column - start.column
+            else:
+                end_offset = self._offset(end)
             if end_offset < start_offset:
                 end, end_offset = start, start_offset
             text = self.text[:start_offset] + change.text + self.text[end_offset:]
