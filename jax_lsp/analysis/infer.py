@@ -476,7 +476,8 @@ class ModuleFactsCache:
         when a fact first needs one: most imported modules are only asked whether they may
         build explicit meshes, which their text answers without a parse. `trust_seconds`: a
         file on disk whose stamp was read that recently is taken as unchanged, unread (an
-        open document is always compared)."""
+        open document is always compared, and so is a file whose entry was an open document's
+        text: it was closed since)."""
         name = str(file)
         file = self.path(name, file)
         text = self._open_text(name) if self._open_text else None
@@ -484,7 +485,12 @@ class ModuleFactsCache:
         if text is None and entry is not None and self.trusted and entry.checked > _EXPIRED:
             return entry
         now = time.monotonic()
-        if text is None and entry is not None and now - entry.checked < trust_seconds:
+        if (
+            text is None
+            and entry is not None
+            and now - entry.checked < trust_seconds
+            and type(entry.stamp) is not str  # not a document closed since (its text then)
+        ):
             return entry
         stamp: object = text if text is not None else file_stamp(file)
         if entry is not None and entry.stamp == stamp:

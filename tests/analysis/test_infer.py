@@ -429,6 +429,9 @@ def test_a_documents_next_versions_reuse_its_facts_until_an_imported_module_chan
     _, typed = edited("def f():  #")
     assert not typed[0]["make_state"].returns_array  # a list now
     assert typed[0]["make_state"].returns.form == "list"  # type: ignore[union-attr]
+    del cache_open[str(ops)]  # closed unsaved: the file on disk counts again, at once
+    _, closed = edited("def f():  # closed")
+    assert closed[0]["make_state"] == ExternalFacts(True)
 
 
 def test_a_call_typed_or_an_import_changed_reaches_the_next_versions_facts(workspace: Path):
