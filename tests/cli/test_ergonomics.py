@@ -233,7 +233,8 @@ def test_quiet_prints_findings_only(tmp_path: Path):
 
 
 class _Watching:
-    """A `check --watch` process in `folder`, its output read line by line."""
+    """A `check --watch` process in `folder`, its output read line by line; entered once it
+    says it is watching, terminated on exit."""
 
     def __init__(self, folder: Path) -> None:
         self.process = subprocess.Popen(
@@ -280,7 +281,15 @@ class _Watching:
                 continue
         raise AssertionError(f"no {text!r} within {timeout} s")
 
-    def stop(self) -> None:
+    def __enter__(self) -> _Watching:
+        try:
+            self.save_until("Watching for file changes.")
+        except BaseException:
+            self.__exit__()
+            raise
+        return self
+
+    def __exit__(self, *exception: object) -> None:
         self.process.terminate()
         self.process.wait(timeout=10)
 
@@ -290,13 +299,9 @@ def test_watch_checks_again_when_a_file_is_saved(tmp_path: Path):
     pytest.importorskip("watchfiles")
     path = tmp_path / "a.py"
     path.write_text("x = 1\n")
-    watching = _Watching(tmp_path)
-    try:
-        watching.save_until("Watching for file changes.")
+    with _Watching(tmp_path) as watching:
         watching.save_until("a.py:4:1: error: JAX201", path, FIXABLE)
         watching.save_until("All checks passed!", path, FIXED)
-    finally:
-        watching.stop()
 
 
 @pytest.mark.slow  # a watching process waits for a save
@@ -309,14 +314,10 @@ def test_watch_reads_a_saved_module_again_for_the_modules_importing_it(tmp_path:
     helper.write_text("import jax.numpy as jnp\n\n\ndef make():\n    return jnp.zeros(3)\n")
     use = tmp_path / "use.py"
     use.write_text("from helpers import make\n\nx = make()\nx[0] = 1.0\n")
-    watching = _Watching(tmp_path)
-    try:
-        watching.save_until("Watching for file changes.")
+    with _Watching(tmp_path) as watching:
         watching.save_until("use.py:5:1: error: JAX201", use, "\n" + use.read_text())
         list_maker = "def make():\n    return [0.0] * 3\n"
         watching.save_until("All checks passed!", helper, list_maker, timeout=30, again=False)
-    finally:
-        watching.stop()
 
 
 def test_summary_counts_hidden_fixes_in_english(tmp_path: Path):
