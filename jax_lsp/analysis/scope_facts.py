@@ -11,9 +11,9 @@ import math
 import weakref
 from collections.abc import Callable, Mapping
 from dataclasses import replace
-from functools import cached_property
 
 from jax_lsp.analysis import passed_values
+from jax_lsp.analysis.cached import cached_property
 from jax_lsp.analysis.declared_containers import declared_container
 from jax_lsp.analysis.document import UnitSource
 from jax_lsp.analysis.external import ExternalFacts
