@@ -284,8 +284,17 @@ def project_enables_x64(path: str | None) -> bool:
         enabling = frozenset(f for f in _candidate_files(package, project) if _file_enables_x64(f))
         known = _project_answers[key] = (now, enabling)
     others = known[1] - {file}
-    if package != project or not others:
-        return bool(others)
+    if package != project:
+        # A script beside the package starts the program only when it imports the package.
+        return any(
+            f.parent != project
+            or f.suffix != ".py"
+            or f.name == "conftest.py"
+            or _imports(f, package.name)
+            for f in others
+        )
+    if not others:
+        return False
     # A folder of scripts: each is its own program. A configuration file or conftest counts;
     # a sibling script only when it imports this module (it starts the program).
     return any(
@@ -339,6 +348,8 @@ def _candidate_files(package: Path, project: Path) -> Iterator[Path]:
     if package == project:  # a folder of scripts: not recursive (it may be a home folder)
         yield from sorted(package.glob("*.py"))[:_MAX_FILES]
         return
+    # The scripts beside the package (`main.py` next to `pkg/`), not recursive.
+    yield from (f for f in sorted(project.glob("*.py"))[:_MAX_FILES] if f.name != "conftest.py")
     tests = project / "tests"
     if tests.is_dir():
         yield from sorted(tests.rglob("conftest.py"))[:_MAX_FILES]
@@ -354,12 +365,14 @@ def _candidate_files(package: Path, project: Path) -> Iterator[Path]:
 
 
 def _imports(script: Path, module: str) -> bool:
+    """Does `script` import `module` (a top-level name: `import pkg.ops`, `from pkg import`)?"""
     try:
         text = script.read_text(encoding="utf-8", errors="replace")
     except OSError:
         return False
     pattern = (
-        rf"^\s*(from\s+{re.escape(module)}\s+import\b|import\s+[\w., ]*\b{re.escape(module)}\b)"
+        rf"^\s*(from\s+{re.escape(module)}(\.[\w.]+)?\s+import\b"
+        rf"|import\s+[\w., ]*\b{re.escape(module)}\b)"
     )
     return re.search(pattern, text, re.MULTILINE) is not None
 

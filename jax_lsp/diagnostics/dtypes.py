@@ -96,8 +96,8 @@ class Float64WithoutX64(Rule):
         or as the default of a parameter that the function passes as a JAX dtype
         (`def init(key, dtype=jnp.float_)`), when nothing enables 64-bit mode: no
         `jax.config.update("jax_enable_x64", True)` earlier in the module or in another
-        module of its package (a script that imports it, for a folder of scripts; a value
-        read at run time, like a package setting that defaults to on, counts as on), not
+        module of its package or a script beside the package that imports it (a script
+        that imports it, for a folder of scripts; a value read at run time, like a package setting that defaults to on, counts as on), not
         inside `with jax.enable_x64(True):`, no `JAX_ENABLE_X64` in the project's test or
         tool configuration (pytest `env`, `tox.ini`, `pytest.ini`, `setup.cfg`, a
         `conftest.py`), and no `enable-x64 = true` (or `x64 = true`) under `[tool.jax-lsp]`.

@@ -127,3 +127,11 @@ def test_a_package_s_folder_is_not_a_namespace_of_the_project_around_it(tmp_path
 def test_tool_setting_states_x64(tmp_path):
     (tmp_path / "pyproject.toml").write_text("[tool.jax-lsp]\nx64 = true\n", encoding="utf-8")
     assert load_settings(tmp_path).enable_x64
+
+
+def test_a_script_beside_the_package_that_imports_it_enables_x64(tmp_path):
+    _write(tmp_path, {"pkg/__init__.py": "", "pkg/utils.py": USER, "other.py": ENABLES})
+    utils = tmp_path / "pkg" / "utils.py"
+    assert _jax901_lines(utils) == [2]  # a script that does not import the package
+    _write(tmp_path, {"main.py": ENABLES + "from pkg.utils import x\n"})
+    assert _jax901_lines(utils) == []  # main.py starts the program with x64 on
