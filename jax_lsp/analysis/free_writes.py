@@ -15,6 +15,7 @@ from __future__ import annotations
 import ast
 
 from jax_lsp.analysis.nodes import all_params, child_nodes
+from jax_lsp.compat import TRY_STATEMENTS
 
 # Methods that change their object in place: `x.append(v)` mutates `x`.
 MUTATING_METHODS = frozenset(
@@ -124,11 +125,101 @@ def once_initialized(function: ast.FunctionDef | ast.AsyncFunctionDef, names: se
     }
 
 
+# Statements whose bodies run at most once each time the statement runs.
+_ONCE_BLOCKS = (ast.If, ast.With, ast.AsyncWith, *TRY_STATEMENTS)
+_LOOPS = (ast.For, ast.AsyncFor, ast.While)
+
+
+def _loaded_names(nodes: list[ast.AST]) -> set[str]:
+    """Names read in `nodes`, the bodies of functions and classes they define left out (those
+    do not run there); lambdas and comprehensions count (called or run at once, maybe)."""
+    found: set[str] = set()
+    stack = list(nodes)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.Name):
+            if isinstance(node.ctx, ast.Load):
+                found.add(node.id)
+            continue
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            stack.extend(node.decorator_list)
+            if not isinstance(node, ast.ClassDef):
+                defaults = [*node.args.defaults, *node.args.kw_defaults]
+                stack.extend(default for default in defaults if default is not None)
+            continue
+        stack.extend(child_nodes(node))
+    return found
+
+
+def _stores(nodes: list[ast.AST], names: set[str]) -> set[str]:
+    """The names among `names` that `nodes` bind, delete or mutate (nested functions and
+    classes left out)."""
+    found: set[str] = set()
+    stack = list(nodes)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Lambda):
+            continue
+        if isinstance(node, ast.Name) and type(node.ctx) is not ast.Load and node.id in names:
+            found.add(node.id)
+        else:
+            mutated = mutated_name(node)
+            if mutated in names:
+                found.add(mutated)
+        stack.extend(child_nodes(node))
+    return found
+
+
+def set_up_writes(
+    function: ast.FunctionDef | ast.AsyncFunctionDef, names: set[str]
+) -> dict[str, frozenset[str]]:
+    """The names among `names` that the function writes only as set-up, each with the names
+    read before its writes: every write of it is outside any loop of the body, so that one
+    run of the function writes it at most once in each place (`LR = args.lr` in `main`).
+    Whether a trace can come between the writes and a later call is the module's to tell:
+    nothing of the module read before them, and the function run once (`ModuleState`)."""
+    read: set[str] = set()
+    before: dict[str, frozenset[str]] = {}
+    looped: set[str] = set()
+
+    def block(statements: list[ast.stmt]) -> None:
+        for statement in statements:
+            if isinstance(statement, _LOOPS) or not isinstance(statement, _ONCE_BLOCKS):
+                heads: list[ast.AST] = [statement]
+            elif isinstance(statement, ast.If):
+                heads = [statement.test]
+            elif isinstance(statement, ast.With | ast.AsyncWith):
+                heads = list(statement.items)
+            else:
+                heads = []
+            read.update(_loaded_names(heads))
+            stored = _stores(heads, names)
+            if isinstance(statement, _LOOPS):
+                looped.update(stored)
+            for name in stored:
+                before[name] = before.get(name, frozenset()) | frozenset(read)
+            if isinstance(statement, ast.If):
+                block(statement.body)
+                block(statement.orelse)
+            elif isinstance(statement, ast.With | ast.AsyncWith):
+                block(statement.body)
+            elif isinstance(statement, TRY_STATEMENTS):
+                block(statement.body)
+                for handler in statement.handlers:
+                    read.update(_loaded_names([handler.type] if handler.type else []))
+                    block(handler.body)
+                block(statement.orelse)
+                block(statement.finalbody)
+
+    block(function.body)
+    return {name: found for name, found in before.items() if name not in looped}
+
+
 class _Scope:
     """A function body being walked (`recording`), or a region that owns nothing: the module,
     a class body, a lambda, a function's decorators and signature."""
 
-    __slots__ = ("declared", "free", "function", "local", "recording")
+    __slots__ = ("declared", "free", "function", "local", "nested", "recording")
 
     def __init__(
         self,
@@ -140,6 +231,7 @@ class _Scope:
         self.local: set[str] = set(params)
         self.declared: set[str] = set()
         self.free: set[str] = set()  # candidates, and the settled writes of nested scopes
+        self.nested: set[str] = set()  # the settled writes of nested scopes alone
         self.function = function
 
     def writes(self) -> set[str]:
@@ -156,11 +248,20 @@ class _Scope:
 class FreeWrites:
     def __init__(self) -> None:
         self._scopes = [_Scope(False)]
+        # (name, top-level function, names read before its writes): written only as set-up
+        # (`set_up_writes`), left out of `result`.
+        self._set_up: list[tuple[str, str, frozenset[str]]] = []
 
     @property
     def result(self) -> frozenset[str]:
         """The unit's free writes, once the walk is over."""
         return frozenset(self._scopes[0].free)
+
+    @property
+    def set_up(self) -> tuple[tuple[str, str, frozenset[str]], ...]:
+        """The names the unit's top-level functions write only as set-up (`set_up_writes`):
+        (name, function, names read before its writes), once the walk is over."""
+        return tuple(self._set_up)
 
     def enter_function(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
         self._scopes.append(_Scope(True, tuple(all_params(node)), node))
@@ -172,7 +273,14 @@ class FreeWrites:
         """Leave the innermost scope; `name` is the def or class it binds in its parent."""
         done = self._scopes.pop()
         parent = self._scopes[-1]
-        parent.free |= done.writes()
+        writes = done.writes()
+        if len(self._scopes) == 1 and done.function is not None and name is not None:
+            # A top-level function: its set-up writes are the module's to judge.
+            for written, read in set_up_writes(done.function, writes - done.nested).items():
+                self._set_up.append((written, name, read))
+                writes.discard(written)
+        parent.free |= writes
+        parent.nested |= writes
         if name is not None and parent.recording:
             parent.local.add(name)
 

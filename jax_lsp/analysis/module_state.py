@@ -151,6 +151,9 @@ class _UnitFacts:
     # its own: it runs again only where a later statement names it.
     plain_functions: frozenset[str] = frozenset()
     escaping: frozenset[str] = frozenset()
+    # What its top-level functions write only as set-up (`FreeWrites.set_up`): not a change a
+    # trace can miss if the module runs the function once, before anything else of its own.
+    set_up_writes: tuple[tuple[str, str, frozenset[str]], ...] = ()
     # The definitions of the "def" events, in order: what they read is looked at only when a
     # change follows a call (scripts, notebooks), so an edit inside a body keeps the facts.
     definitions: tuple[ast.AST, ...] = field(default=(), compare=False)
@@ -172,7 +175,12 @@ class _UnitScanner:
         self.plain_functions: set[str] = set()
         self.escaping: set[str] = set()
 
-    def scan(self, tree: ast.Module, free_writes: frozenset[str]) -> _UnitFacts:
+    def scan(
+        self,
+        tree: ast.Module,
+        free_writes: frozenset[str],
+        set_up_writes: tuple[tuple[str, str, frozenset[str]], ...],
+    ) -> _UnitFacts:
         self.block(tree.body)
         self.runtime_writes = set(free_writes)
         return _UnitFacts(
@@ -187,6 +195,7 @@ class _UnitScanner:
             frozenset(self.runtime_writes),
             frozenset(self.plain_functions),
             frozenset(self.escaping),
+            set_up_writes,
             tuple(self.definitions),
         )
 
@@ -429,6 +438,12 @@ class ModuleState:
             self._unit_names,
             self.key,
         ) = model.document.lineage.reuse(_combined, facts)
+        # Read after the facts are combined: it reads what the functions' bodies name, which
+        # an edit inside a body changes without changing the facts.
+        late = self._set_up_too_late(facts, reachable)
+        if late:
+            self.runtime_writes = self.runtime_writes | late
+            self.key = (self.key, late)
         self._last_call: dict[str, tuple[tuple[int, frozenset[str]], ...]] = {}
         if changes:  # a change after a call: which code may run after it (bodies read now)
             # Module-level names holding data (arrays, Python values): no code of theirs runs.
@@ -487,6 +502,52 @@ class ModuleState:
         return frozenset(code)
 
     @staticmethod
+    def _set_up_too_late(facts: tuple[_UnitFacts, ...], code: frozenset[str]) -> frozenset[str]:
+        """The names written as set-up (`_UnitFacts.set_up_writes`) that a trace may still
+        see change. A write is early enough when its function reads nothing of the module's
+        code before it, and runs once before any other of that code: called at once by one
+        top-level statement outside any loop, the first statement to call the module's code,
+        and named nowhere else (no other function, nothing storing or passing it)."""
+        writes = [write for unit_facts in facts for write in unit_facts.set_up_writes]
+        if not writes:
+            return _NOTHING
+        first_call: frozenset[str] | None = None  # the module code the first call names
+        calls: dict[str, int] = {}  # function -> the top-level statements calling it
+        for unit_facts in facts:
+            for tag, payload, _, _ in unit_facts.events:
+                if tag != "call" or not isinstance(payload, frozenset):
+                    continue
+                named = payload & code
+                if named and first_call is None:
+                    first_call = named
+                for name in named:
+                    calls[name] = calls.get(name, 0) + 1
+        named_elsewhere = frozenset().union(*(f.escaping for f in facts)) | {
+            name
+            for unit_facts in facts
+            for tag, name, _, _ in unit_facts.events
+            if tag == "bind" and isinstance(name, str)
+        }
+        plain = frozenset().union(*(f.plain_functions for f in facts))
+        definitions = [d for f in facts for d in f.definitions]
+
+        def early(function: str, read: frozenset[str]) -> bool:
+            return (
+                not read & code
+                and function in plain
+                and function not in named_elsewhere
+                and first_call == {function}
+                and calls.get(function) == 1
+                and not any(
+                    function in _read_names(definition)
+                    for definition in definitions
+                    if getattr(definition, "name", None) != function
+                )
+            )
+
+        return frozenset(name for name, function, read in writes if not early(function, read))
+
+    @staticmethod
     def _changes_after_calls(
         facts: tuple[_UnitFacts, ...], code: frozenset[str]
     ) -> dict[str, tuple[tuple[int, int], ...]]:
@@ -531,8 +592,8 @@ class ModuleState:
 
 @per_unit
 def _unit_facts(source: UnitSource, aliases: Keyed[Resolver]) -> _UnitFacts:
-    free_writes = unit_summary(source, aliases).free_writes
-    return _UnitScanner(aliases.value).scan(source.tree, free_writes)
+    summary = unit_summary(source, aliases)
+    return _UnitScanner(aliases.value).scan(source.tree, summary.free_writes, summary.set_up_writes)
 
 
 def _combined(facts: tuple[_UnitFacts, ...]) -> tuple:

@@ -156,6 +156,9 @@ class UnitSummary:
     module_call_arguments: set[str] = field(default_factory=set)
     # Names its functions write without owning them (`jax_lsp.analysis.free_writes`).
     free_writes: frozenset[str] = frozenset()
+    # The names its top-level functions write only as set-up: (name, function, names read
+    # before its writes), `FreeWrites.set_up`.
+    set_up_writes: tuple[tuple[str, str, frozenset[str]], ...] = ()
     # Objects whose `apply` is passed as `apply_fn=` (a flax TrainState's `state.apply_fn`):
     # (the name holding one, False) for `model.apply`, (the class, True) for `CNN().apply`.
     apply_fns: list[tuple[str, bool]] = field(default_factory=list)
@@ -978,6 +981,7 @@ def _summary_keeping_parts(source: UnitSource, aliases: Keyed[Resolver]) -> Unit
     collector.visit(source.tree)  # type: ignore[arg-type]
     summary = collector.summary
     summary.free_writes = collector.writes.result
+    summary.set_up_writes = collector.writes.set_up
     if summary.classes:
         source.memo.keep(collector.parts, _MemberPart, aliases)
     return summary
@@ -988,6 +992,7 @@ def summarize(tree: ast.Module, resolver: Resolver) -> UnitSummary:
     collector = _Collector(resolver)
     collector.visit(tree)
     collector.summary.free_writes = collector.writes.result
+    collector.summary.set_up_writes = collector.writes.set_up
     return collector.summary
 
 

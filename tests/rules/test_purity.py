@@ -148,6 +148,84 @@ def test_rebinding_after_library_calls_only_is_not_stale():
     assert codes(source.replace("        args.scale = 3.0\n", "")) == []
 
 
+_SET_UP = """
+    import argparse
+    import jax
+    import jax.numpy as jnp
+
+    LR = 0.1
+
+    @jax.jit
+    def update(w, g):
+        return w - LR * g
+"""
+
+
+@pytest.mark.parametrize(
+    ("rest", "stale"),
+    [
+        # Set up by the entry function, run once, before anything else of the module.
+        (
+            "def main():\n    global LR\n    args = argparse.ArgumentParser().parse_args([])\n"
+            "    if args:\n        LR = 0.2\n    return update(jnp.ones(3), jnp.ones(3))\n\n"
+            "if __name__ == '__main__':\n    main()\n",
+            False,
+        ),
+        # The entry function called in a loop: set again after a trace.
+        (
+            "def main():\n    global LR\n    LR = 0.2\n    return update(1.0, 1.0)\n\n"
+            "for _ in range(2):\n    main()\n",
+            True,
+        ),
+        # Written after the function called the jitted one.
+        (
+            "def main():\n    global LR\n    w = update(1.0, 1.0)\n    LR = 0.2\n"
+            "    return update(w, 1.0)\n\nmain()\n",
+            True,
+        ),
+        # Written in a loop of the entry function.
+        (
+            "def main():\n    global LR\n    for lr in (0.1, 0.2):\n        LR = lr\n"
+            "        update(1.0, 1.0)\n\nmain()\n",
+            True,
+        ),
+        # A setter another function calls between steps.
+        (
+            "def set_lr(v):\n    global LR\n    LR = v\n\ndef main():\n"
+            "    for lr in (0.1, 0.2):\n        set_lr(lr)\n        update(1.0, 1.0)\n\nmain()\n",
+            True,
+        ),
+        # The jitted function called at top level before the set-up.
+        (
+            "def main():\n    global LR\n    LR = 0.2\n    return update(1.0, 1.0)\n\n"
+            "update(1.0, 1.0)\nmain()\n",
+            True,
+        ),
+        # A library's setter, which its users may call at any time.
+        ("def configure(v):\n    global LR\n    LR = v\n", True),
+        # The entry function passed on (`app.run(main)`): not known to run once, first.
+        (
+            "def main(argv):\n    global LR\n    LR = 0.2\n    return update(1.0, 1.0)\n\n"
+            "run(main)\n",
+            True,
+        ),
+    ],
+    ids=[
+        "main-once",
+        "main-in-a-loop",
+        "after-a-call",
+        "in-a-loop",
+        "setter",
+        "called-before",
+        "library-setter",
+        "passed-on",
+    ],
+)
+def test_a_global_set_up_before_anything_is_traced_is_not_stale(rest: str, stale: bool):
+    source = textwrap.dedent(_SET_UP) + rest
+    assert codes(source) == ([(9, "JAX102")] if stale else [])
+
+
 def test_fresh_lambda_in_lax_outside_jit_is_retraced_not_stale():
     source = """
         from jax import lax
@@ -237,3 +315,18 @@ def test_bound_method_reading_what_it_just_assigned_is_not_stale():
         """
     )
     assert codes(source) == [(11, "JAX103"), (12, "JAX102")]
+
+
+def test_an_edit_inside_another_body_that_calls_the_set_up_function_again_is_seen():
+    source = textwrap.dedent(_SET_UP) + (
+        "def main():\n    global LR\n    LR = 0.2\n    return update(1.0, 1.0)\n\n"
+        "def other():\n    return 1\n\nmain()\n"
+    )
+    first = Document(source)
+    assert analyze(first, PURITY).findings == []
+    edited = Document(source.replace("    return 1\n", "    return main()\n"), previous=first)
+    assert [(f.span.start.line, f.code) for f in analyze(edited, PURITY).findings] == [
+        (9, "JAX102")
+    ]
+    back = Document(source, previous=edited)
+    assert analyze(back, PURITY).findings == []

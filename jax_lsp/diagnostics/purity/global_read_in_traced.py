@@ -81,7 +81,10 @@ class GlobalReadInTraced(StateRule):
         plain function jitted where it is called (`params = jax.jit(init_model)()`), never
         stored nor decorated, runs again only where later code names it. Nor is a global set
         once by a lazy initialisation (`if _model is None: _model = build()`, or after
-        `if _ready: return`): once set, it does not change.
+        `if _ready: return`): once set, it does not change. Nor is a global set up by the
+        script's entry function (`LR = args.lr` in `main`) outside any loop and before it
+        calls anything of the module, where the module calls that function once, before
+        anything else of its own: nothing was traced before it was set.
     """
     why_bad = """
         JAX reads the global while tracing and bakes its value into the compiled function as a
@@ -146,6 +149,26 @@ class GlobalReadInTraced(StateRule):
             result = clip(3.0)
             """,
             check="assert float(result) == 0.5  # still the old threshold",
+        ),
+        Example(
+            """
+            import jax
+
+            LR = 0.1
+
+            @jax.jit
+            def update(w, g):
+                return w - LR * g  # error
+
+            def main():
+                global LR
+                w = update(1.0, 1.0)
+                LR = 0.5  # set after the first trace
+                return update(w, 1.0)
+
+            result = main()
+            """,
+            check="assert abs(float(result) - 0.8) < 1e-6  # not 0.4: the old rate",
         ),
         Example(
             """
@@ -295,6 +318,31 @@ class GlobalReadInTraced(StateRule):
             second = apply(1.0)
             """,
             check="assert float(first) == float(second) == 2.0",
+        ),
+        Example(
+            """
+            import argparse
+
+            import jax
+
+            LR = 0.1
+
+            @jax.jit
+            def update(w, g):
+                return w - LR * g
+
+            def main(argv):
+                global LR
+                args = argparse.ArgumentParser().parse_args(argv)
+                LR = 0.5  # set up before anything is traced
+                w = 1.0
+                for _ in range(2):
+                    w = update(w, 1.0)
+                return w, args
+
+            result, _ = main([])
+            """,
+            check="assert abs(float(result)) < 1e-6  # 1 - 0.5 - 0.5",
         ),
         Example(
             """
