@@ -208,7 +208,19 @@ class Unit:
         problem = self.source.problem
         if problem is None:
             return None
-        return SyntaxProblem(problem.line + self.start_line, problem.column, problem.message)
+        message = problem.message
+        if self.start_line and "line " in message:
+            message = _shifted_line_numbers(message, self.start_line)
+        return SyntaxProblem(problem.line + self.start_line, problem.column, message)
+
+
+# "line 4" in Python's messages ("(detected at line 4)", "after 'if' statement on line 2"):
+# a line of the unit's own text, which starts elsewhere in the document.
+_MESSAGE_LINE = re.compile(r"\bline (\d+)")
+
+
+def _shifted_line_numbers(message: str, start_line: int) -> str:
+    return _MESSAGE_LINE.sub(lambda match: f"line {int(match.group(1)) + start_line}", message)
 
 
 _START_LINE = attrgetter("start_line")

@@ -97,8 +97,9 @@ class Float64WithoutX64(Rule):
         (`def init(key, dtype=jnp.float_)`), when nothing enables 64-bit mode: no
         `jax.config.update("jax_enable_x64", True)` earlier in the module or in another
         module of its package or a script beside the package that imports it (a script
-        that imports it, for a folder of scripts; a value read at run time, like a package setting that defaults to on, counts as on), not
-        inside `with jax.enable_x64(True):`, no `JAX_ENABLE_X64` in the project's test or
+        that imports it, for a folder of scripts; a value read at run time, like a package
+        setting that defaults to on, counts as on), not inside `with jax.enable_x64(True):`,
+        no `JAX_ENABLE_X64` in the project's test or
         tool configuration (pytest `env`, `tox.ini`, `pytest.ini`, `setup.cfg`, a
         `conftest.py`), and no `enable-x64 = true` (or `x64 = true`) under `[tool.jax-lsp]`.
         Also flags NumPy data the code asks to be `float64` (`np.float64(x)`,

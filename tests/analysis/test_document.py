@@ -359,3 +359,21 @@ def test_words_for_one_analysis_equal_those_for_later_versions() -> None:
     finally:
         document_module.words_for_later_versions(True)
     assert later == once == identifiers(text) and "m5" in once
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'import jax\n\n\n@jax.jit\ndef f(x):\n    y = 1\n    s = "unterminated\n    return x\n',
+        "import jax\n@jax.jit\ndef f(x):\n",
+        "import jax\n\nif jax:\n    x = (1,\n         2]\n",
+    ],
+    ids=["detected-at", "after-definition", "closing-bracket"],
+)
+def test_a_syntax_error_names_the_lines_python_names(text: str):
+    """The unit that does not parse starts further down: the lines Python's message names
+    are the document's, as `python file.py` reports them."""
+    with pytest.raises(SyntaxError) as raised:
+        compile(text, "<file>", "exec")
+    (problem,) = Document(text).problems
+    assert problem.message == raised.value.msg
