@@ -608,6 +608,10 @@ class ModuleModel:
     def scope_kinds(self, node: FunctionNode) -> ScopeKinds:
         return self.scopes.scope_kinds(node)
 
+    @keyed(carries_returns=True)
+    def caller_free_kinds(self, node: FunctionNode) -> ScopeKinds:
+        return self.scopes.caller_free_kinds(node)
+
     @keyed
     def carry_values(self, node: FunctionNode) -> tuple[tuple[str, Value], ...]:
         return self.scopes.carry_values(node)

@@ -82,7 +82,12 @@ class IndexAssign(Rule):
         last axis. Unsafe, and its title says so, when the array is a parameter that nothing in
         the function reads afterwards (`def record(buf, i, v): buf[i] = v`): the update was
         meant for the caller's array, which rebinding the name leaves unchanged, so the
-        TypeError would become an update silently lost.
+        TypeError would become an update silently lost. Unsafe, too, in a function traced only
+        because traced code calls it, when the array is a JAX array only through what the
+        callers pass (a parameter, or a value computed from one): an untraced caller may pass a
+        NumPy array, which has no `.at` (and which `jnp.where` would turn into a JAX array). An
+        array the function makes with `jnp`, or a parameter of the jitted function itself, is
+        a JAX array whoever calls: safe.
     """
     fix_applicabilities = frozenset({Applicability.SAFE, Applicability.UNSAFE})
     node_types = (ast.Assign,)
@@ -200,6 +205,38 @@ class IndexAssign(Rule):
                 "s = causal_scores(jnp.ones((3, 2)), jnp.ones((3, 2)))\n"
                 "assert s[0, 1] == -jnp.inf and s[1, 0] == 2.0"
             ),
+        ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            def zero_first(x):  # untraced callers may pass NumPy arrays: the fix is unsafe
+                x[0] = 0.0  # error
+                return x
+
+            @jax.jit
+            def step(params):
+                return zero_first(params)
+
+            step(jnp.ones(2))
+            """,
+            raises="TypeError",
+            fixed="""
+            import jax
+            import jax.numpy as jnp
+
+            def zero_first(x):  # untraced callers may pass NumPy arrays: the fix is unsafe
+                x = x.at[0].set(0.0)
+                return x
+
+            @jax.jit
+            def step(params):
+                return zero_first(params)
+
+            step(jnp.ones(2))
+            """,
+            fixed_check="assert step(jnp.ones(2)).tolist() == [0.0, 1.0]",
         ),
         Example(
             """
@@ -505,7 +542,9 @@ class IndexAugAssign(Rule):
         whole array float. With a traced boolean mask in traced code,
         `x = jnp.where(mask, x + v, x)`, as for JAX201. Unsafe, as for JAX201, when `x` is a
         parameter that nothing in the function reads afterwards (`def bump(counts, i):
-        counts[i] += 1`: the caller's array stays unchanged). Unsafe in a module that may build a
+        counts[i] += 1`: the caller's array stays unchanged), and when it is a JAX array only
+        through what the callers of a function traced through calls pass, as for JAX201 (an
+        untraced caller may pass a NumPy array). Unsafe in a module that may build a
         mesh with explicit axes, as for JAX201, and when code after it in the same scope
         already does `x = x.at[idx]...` at the same index (a notebook's next cell doing the
         update right after this one raised): fixed, the update would happen twice.
