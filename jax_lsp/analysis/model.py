@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 
 from jax_lsp.analysis.attributes import FreshWrite
 from jax_lsp.analysis.cached import cached_property
+from jax_lsp.analysis.cells import displayed_lines
 from jax_lsp.analysis.crossing import NO_FOREIGN, ForeignDefinitions, ForeignFunction, IncomingTrace
 from jax_lsp.analysis.document import Document, Unit, UnitSource
 from jax_lsp.analysis.external import ExternalFacts, facts_key
@@ -331,6 +332,13 @@ class ModuleModel:
             for name, line, key in top_level_self_updates(unit.source):
                 found.setdefault(name, []).append((unit.start_line + line, key))
         return {name: tuple(entries) for name, entries in found.items()}
+
+    @at_document_lines
+    @cached_property
+    def displayed_expressions(self) -> frozenset[int]:
+        """The document lines where a notebook cell's last expression statement starts, whose
+        value the cell displays (`analysis.cells`): empty outside notebooks."""
+        return displayed_lines(self.document)
 
     @keyed
     @cached_property

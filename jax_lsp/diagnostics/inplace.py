@@ -834,6 +834,14 @@ def _known_float(array: ast.expr, ctx: RuleContext) -> bool:
     return FloatOracle(ctx.resolvers[-1], bindings, floats, default_dtype=True).is_float(array)
 
 
+def _displayed(statement: ast.Expr, ctx: RuleContext) -> bool:
+    """Is `statement` a notebook cell's last expression, whose value the cell displays
+    (IPython's `last_expr`) rather than discards?"""
+    if ctx.functions or not isinstance(ctx.parent, ast.Module):
+        return False
+    return ctx.unit_start + statement.lineno - 1 in ctx.model.displayed_expressions
+
+
 class DiscardedUpdate(Rule):
     code = "JAX203"
     name = "discarded-update"
@@ -843,7 +851,9 @@ class DiscardedUpdate(Rule):
         Flags a statement `x.at[idx].set(v)` (any `.at` update) whose result is unused, and a
         function's `x = x.at[idx].set(v)` of a parameter that nothing reads afterwards (not
         returned, not used later, not even by a later pass of the loop but to update itself).
-        An array the function makes itself and leaves unused is dead code, not flagged. Also
+        An array the function makes itself and leaves unused is dead code, not flagged. A
+        notebook cell's last expression is not flagged either: the cell displays its value
+        (`w.at[0].set(5.0)` alone in a cell shows the updated copy), unless a `;` ends it. Also
         flags `x -= v` (any augmented assignment) on a loop variable holding a JAX array
         (`for param, grad in zip(params, grads)`) that nothing reads afterwards.
     """
@@ -991,7 +1001,7 @@ class DiscardedUpdate(Rule):
         if update is None:
             return
         array = update[0]
-        if ctx.kind(array) in _NOT_JAX:
+        if ctx.kind(array) in _NOT_JAX or _displayed(node, ctx):
             return
         yield ctx.finding(
             self,
