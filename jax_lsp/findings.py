@@ -80,6 +80,10 @@ class DeferredFix:
 
     codemod: Codemod
     anchor: Position  # the node the codemod starts from
+    # The rule knows the rewrite may change what the code does in a way the text does not
+    # show (an array a traced caller passes, where an untraced one may pass a NumPy array):
+    # its fixes are unsafe whatever the codemod finds.
+    unsafe: bool = False
 
 
 @dataclass(frozen=True)

@@ -15,10 +15,10 @@ import json
 import re
 from dataclasses import dataclass, replace
 
+from jax_lsp.analysis.cells import CELL_MARKER
 from jax_lsp.findings import Edit, Position, Span
 from jax_lsp.ipython import blank_ipython
 
-CELL_MARKER = "# jax-lsp: cell boundary"
 _LINES = re.compile(r"[^\n]*\n|[^\n]+")  # as Jupyter stores a source: lines with their \n
 _INDENT = re.compile(r"\{\s*?\n([ \t]+)\"")
 

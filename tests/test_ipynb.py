@@ -31,7 +31,7 @@ def notebook_json(*cells: tuple[str, str]) -> str:
 NOTEBOOK = notebook_json(
     ("markdown", "# Updating arrays\n"),
     ("code", "%matplotlib inline\nimport jax.numpy as jnp\nx = jnp.zeros(3)"),
-    ("code", "!nvidia-smi\nx[0] = 1.0\nx.at[1].set(2.0)"),
+    ("code", "!nvidia-smi\nx[0] = 1.0\nx.at[1].set(2.0)\nx.sum()"),
     ("code", "%%bash\necho not python"),
 )
 
@@ -46,6 +46,7 @@ def test_cells_join_in_order_with_magics_blanked():
         "",
         "x[0] = 1.0",
         "x.at[1].set(2.0)",
+        "x.sum()",
         CELL_MARKER,
         "",
         "",
@@ -75,7 +76,7 @@ def test_check_reports_cells_and_fix_writes_cells_back(tmp_path: Path):
     assert cells == [
         "# Updating arrays\n",
         "%matplotlib inline\nimport jax.numpy as jnp\nx = jnp.zeros(3)",
-        "!nvidia-smi\nx = x.at[0].set(1.0)\nx = x.at[1].set(2.0)",
+        "!nvidia-smi\nx = x.at[0].set(1.0)\nx = x.at[1].set(2.0)\nx.sum()",
         "%%bash\necho not python",
     ]
 
@@ -331,3 +332,55 @@ def test_json_fix_edits_name_their_cell_as_fix_applies_them(tmp_path: Path, endi
     after = ["".join(c["source"]) for c in json.loads(path.read_text())["cells"]]
     assert after == by_json
     assert after[1] == "import jax\nimport jax.numpy as jnp\nfrom functools import partial" + ending
+
+
+# A cell's last expression is displayed (IPython's `last_expr`), not discarded: only the `.at`
+# updates that are not a cell's last expression, or whose cell ends with `;`, lose their result.
+DISPLAYED = [
+    "import jax.numpy as jnp\nw = jnp.zeros(3)",
+    "w.at[0].set(5.0)",
+    "w.at[1].add(1.0)\nw",
+    "w.at[2].set(1.0);  # shown nothing",
+    "for i in range(2):\n    w.at[i].set(0.0)",
+]
+
+
+def test_a_cells_displayed_last_expression_is_no_discarded_update(tmp_path: Path):
+    from tests.cli.helpers import jax_lsp
+
+    path = tmp_path / "disp.ipynb"
+    path.write_text(notebook_json(*(("code", cell) for cell in DISPLAYED)))
+    run = jax_lsp("check", "--output-format", "json", "--exit-zero", path.name, cwd=tmp_path)
+    rows = json.loads(run.stdout)
+    assert [(r["code"], r["cell"], r["location"]["row"]) for r in rows] == [
+        ("JAX203", 3, 1),
+        ("JAX203", 4, 1),
+        ("JAX203", 5, 2),
+    ]
+    jax_lsp("check", "--fix", path.name, cwd=tmp_path)
+    cells = ["".join(c["source"]) for c in json.loads(path.read_text())["cells"]]
+    assert cells[1] == "w.at[0].set(5.0)"  # displayed: left as it is
+    assert cells[2] == "w = w.at[1].add(1.0)\nw"
+
+
+def test_the_server_reads_a_cells_displayed_expression_as_check_does():
+    """The server's cells go to the engine joined as `check` joins an .ipynb's
+    (`lsp.analyzer.analyze_notebook`): the same findings, in each cell."""
+    from jax_lsp.config import Settings
+    from jax_lsp.engine import check_source
+    from jax_lsp.lsp.notebook_cells import findings_by_cell
+
+    text, slices = combine([(f"cell{i}", 1, cell) for i, cell in enumerate(DISPLAYED)])
+    findings = check_source(text, "/nb/disp.ipynb", Settings()).findings
+    by_cell = findings_by_cell(findings, slices, {})
+    found = {
+        uri: [(f.finding.code, f.finding.span.start.line) for f in items]
+        for uri, items in by_cell.items()
+    }
+    assert found == {
+        "cell0": [],
+        "cell1": [],
+        "cell2": [("JAX203", 0)],
+        "cell3": [("JAX203", 0)],
+        "cell4": [("JAX203", 1)],
+    }

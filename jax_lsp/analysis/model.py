@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 
 from jax_lsp.analysis.attributes import FreshWrite
 from jax_lsp.analysis.cached import cached_property
+from jax_lsp.analysis.cells import displayed_lines
 from jax_lsp.analysis.crossing import NO_FOREIGN, ForeignDefinitions, ForeignFunction, IncomingTrace
 from jax_lsp.analysis.document import Document, Unit, UnitSource
 from jax_lsp.analysis.external import ExternalFacts, facts_key
@@ -332,6 +333,13 @@ class ModuleModel:
                 found.setdefault(name, []).append((unit.start_line + line, key))
         return {name: tuple(entries) for name, entries in found.items()}
 
+    @at_document_lines
+    @cached_property
+    def displayed_expressions(self) -> frozenset[int]:
+        """The document lines where a notebook cell's last expression statement starts, whose
+        value the cell displays (`analysis.cells`): empty outside notebooks."""
+        return displayed_lines(self.document)
+
     @keyed
     @cached_property
     def may_make_explicit_meshes(self) -> bool:
@@ -607,6 +615,10 @@ class ModuleModel:
     @keyed(carries_returns=True)
     def scope_kinds(self, node: FunctionNode) -> ScopeKinds:
         return self.scopes.scope_kinds(node)
+
+    @keyed(carries_returns=True)
+    def caller_free_kinds(self, node: FunctionNode) -> ScopeKinds:
+        return self.scopes.caller_free_kinds(node)
 
     @keyed
     def carry_values(self, node: FunctionNode) -> tuple[tuple[str, Value], ...]:

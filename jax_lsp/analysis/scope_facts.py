@@ -178,6 +178,21 @@ class ScopeFacts(ModelFact):
     def _scope_kinds(self, node: FunctionNode) -> ScopeKinds:
         return _interpret_scope(self.model._source_of[node], *self._scope_inputs(node))
 
+    def caller_free_kinds(self, node: FunctionNode) -> ScopeKinds:
+        """The kinds of `node`'s names whoever calls it: for a function traced only because
+        traced code calls it (`direct` False), as an untraced caller running it sees them
+        (its parameters of unknown kind, no object given it), so that a value is a JAX array
+        here only when the function makes it one (`jnp.asarray(x)`), not when a traced caller
+        passes one. For any other function, its kinds (`scope_kinds`)."""
+        info = self.model.tracing.trace.get(node)
+        if info is None or info.direct:
+            return self.scope_kinds(node)
+        links, *rest = self._scope_inputs(node)
+        function, _, refs, _, _, _ = links[-1]
+        uncalled = (*links[:-1], (function, None, refs, (), (), ()))
+        # `rest[-2]`: the returns of method calls on tracers, read in abstract traces only.
+        return _interpret_scope(self.model._source_of[node], uncalled, *rest[:-2], None, rest[-1])
+
     def _scope_inputs(self, node: FunctionNode) -> tuple:
         """What `_interpret_scope` reads of the model for `node`, kept once the trace is
         settled (a function's inputs are also its nested functions' outer scope's)."""

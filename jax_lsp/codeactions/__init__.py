@@ -14,7 +14,7 @@ import logging
 from collections.abc import Callable
 from dataclasses import replace
 
-from jax_lsp.findings import Codemod, DeferredFix, Finding, Fix
+from jax_lsp.findings import Applicability, Codemod, DeferredFix, Finding, Fix
 
 log = logging.getLogger(__name__)
 
@@ -62,7 +62,10 @@ def build_deferred(deferred: DeferredFix, source: str) -> tuple[Fix, ...]:
     """The fixes a deferred codemod offers on `source` (none if it cannot rewrite safely)."""
     codemod = CODEMODS[deferred.codemod]
     try:
-        return codemod(source, deferred.anchor.line, deferred.anchor.column)
+        fixes = codemod(source, deferred.anchor.line, deferred.anchor.column)
+        if deferred.unsafe:
+            return tuple(replace(fix, applicability=Applicability.UNSAFE) for fix in fixes)
+        return fixes
     except ModuleNotFoundError as error:  # e.g. libcst, left out of the VS Code extension's bundle
         _warn_missing(error.name or str(error))
         return ()

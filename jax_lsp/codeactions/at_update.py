@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 
+from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.nodes import all_params
 from jax_lsp.analysis.updates import at_update, index_key, unread_after, updated_after
 from jax_lsp.codeactions.broadcast import has_shape_of
@@ -32,7 +33,7 @@ def at_update_fix(
     replacement, imports = rebound
     edits = (node_edit(ctx, statement, replacement), *imports)
     safety = _safety(array)
-    if _performed_later(ctx, statement, array, target.slice):
+    if _performed_later(ctx, statement, array, target.slice) or given_by_callers(ctx, array):
         safety = Applicability.UNSAFE
     if ctx.model.may_make_explicit_meshes:
         # The array may sit on a mesh with explicit axes, where `.at[...]` raises unless told
@@ -63,6 +64,8 @@ def masked_update_fix(
     number = _is_number(value, ctx)
     shaped = has_shape_of(mask, array, ctx)
     safety = _safety(array) if number and shaped else Applicability.UNSAFE
+    if given_by_callers(ctx, array):
+        safety = Applicability.UNSAFE
     title = f"Replace with `{replacement}`"
     if not shaped:  # a mask of rows would be broadcast along the last axis instead
         title += f" (the mask must have `{ctx.segment(array)}`'s shape: `where` broadcasts it)"
@@ -143,6 +146,21 @@ def _performed_later(ctx: FixSite, statement: ast.stmt, array: ast.expr, index: 
         later > line and later_key == key
         for later, later_key in ctx.model.self_updates.get(array.id, ())
     )
+
+
+def given_by_callers(ctx: FixSite, array: ast.expr) -> bool:
+    """Is `array` a JAX array here only because traced callers pass one: a value of a
+    function traced through calls alone, which is no JAX array whoever calls it (its
+    parameter, or computed from one; `ModuleModel.caller_free_kinds`)? An untraced caller
+    may pass a NumPy array, which has no `.at` and which `jnp.where` turns into a JAX one:
+    the rewrite would change the function for it."""
+    function = ctx.functions[-1] if ctx.functions else None
+    if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
+        return False
+    trace = ctx.trace
+    if trace is None or trace.direct:
+        return False
+    return not ctx.model.caller_free_kinds(function).kinds.get(array, Kind.UNKNOWN).is_jax
 
 
 def _safety(array: ast.expr) -> Applicability:

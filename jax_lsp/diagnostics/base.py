@@ -485,9 +485,9 @@ class RuleContext:
             related.append(Related(span, message, document_anchored=True))
         return tuple(related)
 
-    def deferred(self, codemod: Codemod, node: ast.AST) -> DeferredFix:
-        """A codemod to run on demand, starting from `node`."""
-        return DeferredFix(codemod, self.span(node).start)
+    def deferred(self, codemod: Codemod, node: ast.AST, unsafe: bool = False) -> DeferredFix:
+        """A codemod to run on demand, starting from `node` (`unsafe`: its fixes are)."""
+        return DeferredFix(codemod, self.span(node).start, unsafe)
 
 
 def _display(function: str) -> str:

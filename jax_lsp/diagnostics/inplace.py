@@ -82,7 +82,12 @@ class IndexAssign(Rule):
         last axis. Unsafe, and its title says so, when the array is a parameter that nothing in
         the function reads afterwards (`def record(buf, i, v): buf[i] = v`): the update was
         meant for the caller's array, which rebinding the name leaves unchanged, so the
-        TypeError would become an update silently lost.
+        TypeError would become an update silently lost. Unsafe, too, in a function traced only
+        because traced code calls it, when the array is a JAX array only through what the
+        callers pass (a parameter, or a value computed from one): an untraced caller may pass a
+        NumPy array, which has no `.at` (and which `jnp.where` would turn into a JAX array). An
+        array the function makes with `jnp`, or a parameter of the jitted function itself, is
+        a JAX array whoever calls: safe.
     """
     fix_applicabilities = frozenset({Applicability.SAFE, Applicability.UNSAFE})
     node_types = (ast.Assign,)
@@ -200,6 +205,38 @@ class IndexAssign(Rule):
                 "s = causal_scores(jnp.ones((3, 2)), jnp.ones((3, 2)))\n"
                 "assert s[0, 1] == -jnp.inf and s[1, 0] == 2.0"
             ),
+        ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            def zero_first(x):  # untraced callers may pass NumPy arrays: the fix is unsafe
+                x[0] = 0.0  # error
+                return x
+
+            @jax.jit
+            def step(params):
+                return zero_first(params)
+
+            step(jnp.ones(2))
+            """,
+            raises="TypeError",
+            fixed="""
+            import jax
+            import jax.numpy as jnp
+
+            def zero_first(x):  # untraced callers may pass NumPy arrays: the fix is unsafe
+                x = x.at[0].set(0.0)
+                return x
+
+            @jax.jit
+            def step(params):
+                return zero_first(params)
+
+            step(jnp.ones(2))
+            """,
+            fixed_check="assert step(jnp.ones(2)).tolist() == [0.0, 1.0]",
         ),
         Example(
             """
@@ -505,7 +542,9 @@ class IndexAugAssign(Rule):
         whole array float. With a traced boolean mask in traced code,
         `x = jnp.where(mask, x + v, x)`, as for JAX201. Unsafe, as for JAX201, when `x` is a
         parameter that nothing in the function reads afterwards (`def bump(counts, i):
-        counts[i] += 1`: the caller's array stays unchanged). Unsafe in a module that may build a
+        counts[i] += 1`: the caller's array stays unchanged), and when it is a JAX array only
+        through what the callers of a function traced through calls pass, as for JAX201 (an
+        untraced caller may pass a NumPy array). Unsafe in a module that may build a
         mesh with explicit axes, as for JAX201, and when code after it in the same scope
         already does `x = x.at[idx]...` at the same index (a notebook's next cell doing the
         update right after this one raised): fixed, the update would happen twice.
@@ -795,6 +834,14 @@ def _known_float(array: ast.expr, ctx: RuleContext) -> bool:
     return FloatOracle(ctx.resolvers[-1], bindings, floats, default_dtype=True).is_float(array)
 
 
+def _displayed(statement: ast.Expr, ctx: RuleContext) -> bool:
+    """Is `statement` a notebook cell's last expression, whose value the cell displays
+    (IPython's `last_expr`) rather than discards?"""
+    if ctx.functions or not isinstance(ctx.parent, ast.Module):
+        return False
+    return ctx.unit_start + statement.lineno - 1 in ctx.model.displayed_expressions
+
+
 class DiscardedUpdate(Rule):
     code = "JAX203"
     name = "discarded-update"
@@ -804,7 +851,9 @@ class DiscardedUpdate(Rule):
         Flags a statement `x.at[idx].set(v)` (any `.at` update) whose result is unused, and a
         function's `x = x.at[idx].set(v)` of a parameter that nothing reads afterwards (not
         returned, not used later, not even by a later pass of the loop but to update itself).
-        An array the function makes itself and leaves unused is dead code, not flagged. Also
+        An array the function makes itself and leaves unused is dead code, not flagged. A
+        notebook cell's last expression is not flagged either: the cell displays its value
+        (`w.at[0].set(5.0)` alone in a cell shows the updated copy), unless a `;` ends it. Also
         flags `x -= v` (any augmented assignment) on a loop variable holding a JAX array
         (`for param, grad in zip(params, grads)`) that nothing reads afterwards.
     """
@@ -952,7 +1001,7 @@ class DiscardedUpdate(Rule):
         if update is None:
             return
         array = update[0]
-        if ctx.kind(array) in _NOT_JAX:
+        if ctx.kind(array) in _NOT_JAX or _displayed(node, ctx):
             return
         yield ctx.finding(
             self,

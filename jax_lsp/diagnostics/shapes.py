@@ -14,6 +14,7 @@ from dataclasses import replace
 from jax_lsp.analysis.booleans import is_boolean
 from jax_lsp.analysis.names import assigned_name
 from jax_lsp.analysis.nodes import argument_of, passes_keyword, walk_nodes
+from jax_lsp.codeactions.at_update import given_by_callers
 from jax_lsp.codeactions.size_argument import size_fix
 from jax_lsp.codeactions.static_argnames import (
     parameter_names,
@@ -64,7 +65,10 @@ class BooleanMaskInTraced(Rule):
         `jnp.where(mask, x, identity)` reduced (mean: a masked sum over `mask.sum()`), or to
         the reduction's own `where=` argument. Safe when the mask is visibly elementwise in `x`
         (`x > 0`, `~jnp.isnan(x)`); unsafe otherwise, and always for max/min (an empty mask
-        gives -inf/inf where eager code raises). A bare `y = x[mask]` gets no fix.
+        gives -inf/inf where eager code raises), and in a function traced only because traced
+        code calls it when `x` is a JAX array only through what the callers pass (an untraced
+        caller's NumPy array would come back a JAX array, in 32 bits). A bare `y = x[mask]`
+        gets no fix.
     """
     fix_applicabilities = frozenset({Applicability.SAFE, Applicability.UNSAFE})
     fix_in_some_cases_only = True
@@ -259,7 +263,11 @@ class BooleanMaskInTraced(Rule):
             f"Indexing with the traced boolean mask `{mask}` raises "
             f"NonConcreteBooleanIndexError in {ctx.where_traced}: the result's shape depends "
             f"on the mask's values. {remedy}",
-            deferred=(ctx.deferred(Codemod.WHERE_MASK, reduction),) if reduction else (),
+            deferred=(
+                (ctx.deferred(Codemod.WHERE_MASK, reduction, given_by_callers(ctx, node.value)),)
+                if reduction
+                else ()
+            ),
         )
 
 

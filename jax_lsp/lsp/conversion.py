@@ -71,6 +71,7 @@ def to_diagnostic(
     if finding.deferred:  # codemods built only when asked: named, with their anchor
         data["deferred"] = [
             {"codemod": d.codemod.value, "line": d.anchor.line, "column": d.anchor.column}
+            | ({"unsafe": True} if d.unsafe else {})
             for d in finding.deferred
         ]
     return types.Diagnostic(
@@ -212,7 +213,7 @@ def deferred_of(diagnostic: types.Diagnostic) -> list[DeferredFix]:
     entries = data.get("deferred", []) if isinstance(data, dict) else []
     known = {codemod.value for codemod in Codemod}  # data from an older server may name others
     return [
-        DeferredFix(Codemod(e["codemod"]), Position(e["line"], e["column"]))
+        DeferredFix(Codemod(e["codemod"]), Position(e["line"], e["column"]), bool(e.get("unsafe")))
         for e in entries
         if e.get("codemod") in known
     ]

@@ -25,7 +25,8 @@ CELLS = [
     (types.NotebookCellKind.Code, "%matplotlib inline\nimport jax.numpy as jnp\n"),
     (types.NotebookCellKind.Markup, "# Updating arrays\n"),
     (types.NotebookCellKind.Code, "x = jnp.arange(5.0)\n\nx[1] += 5.0"),
-    (types.NotebookCellKind.Code, "y = x\ny.at[0].set(1.0)\n"),
+    # Not the cell's last expression, which the cell would display: its result is discarded.
+    (types.NotebookCellKind.Code, "y = x\ny.at[0].set(1.0)\ny\n"),
 ]
 
 
@@ -110,6 +111,24 @@ async def test_cells_pushed_to_a_client_that_pulls_only_files(client, tmp_path):
     assert codes(await diagnostics_for(client, cells[3], bool)) == ["JAX203"]
 
 
+DISPLAYED_CELLS = [
+    (types.NotebookCellKind.Code, "import jax.numpy as jnp\nw = jnp.zeros(3)"),
+    (types.NotebookCellKind.Code, "w.at[0].set(5.0)"),
+    (types.NotebookCellKind.Code, "w.at[1].add(1.0)\nw"),
+]
+
+
+async def test_a_cells_displayed_last_expression_is_no_discarded_update(client, tmp_path):
+    """The cell shows the value of its last expression (IPython's `last_expr`), as `check`
+    reads an .ipynb's cells (tests/test_ipynb.py): only the third cell's first line loses its
+    update."""
+    await start(client)
+    _, cells = open_notebook(client, tmp_path, DISPLAYED_CELLS)
+    (third,) = await diagnostics_for(client, cells[2], bool)
+    assert third.code == "JAX203" and third.range.start == types.Position(0, 0)
+    assert list(client.diagnostics[cells[1]]) == []
+
+
 async def test_cells_pulled(client, tmp_path):
     """A client that pulls cells gets them pulled only: what was pushed is withdrawn."""
     await start(client, pull=True)
@@ -153,7 +172,7 @@ TRACED_CELLS = [
     (types.NotebookCellKind.Markup, "# Steps\n"),
     (types.NotebookCellKind.Code, "x = jnp.arange(5.0)\n\nx[1] += 5.0"),
     (types.NotebookCellKind.Code, "@jax.jit\ndef step(v, n):\n    return v * n\n"),
-    (types.NotebookCellKind.Code, "y = x\ny.at[0].set(1.0)\n"),
+    (types.NotebookCellKind.Code, "y = x\ny.at[0].set(1.0)\ny\n"),
 ]
 
 
@@ -175,9 +194,9 @@ async def test_quick_fix_right_after_a_cell_edit(client, tmp_path, pull):
     fixes = [action for action in actions or [] if action.is_preferred]
     assert len(fixes) == 1 and "JAX201" in fixes[0].title
     fixed = apply_edits(
-        "y = x\ny.at[0].set(1.0)\nx[2] = 0.0\n", edits_of(fixes[0].edit, cells[4]), "utf-16"
+        "y = x\ny.at[0].set(1.0)\nx[2] = 0.0\ny\n", edits_of(fixes[0].edit, cells[4]), "utf-16"
     )
-    assert fixed == "y = x\ny.at[0].set(1.0)\nx = x.at[2].set(0.0)\n"
+    assert fixed == "y = x\ny.at[0].set(1.0)\nx = x.at[2].set(0.0)\ny\n"
 
 
 def fix_all_params(uri: str) -> types.CodeActionParams:
@@ -206,7 +225,7 @@ async def test_fix_all_fixes_every_cell(client, tmp_path, lazy):
         "x = jnp.arange(5.0)\n\nx = x.at[1].add(5.0)"
     )
     assert apply_edits(texts[cells[4]], changed[cells[4]].edits, "utf-16") == (
-        "y = x\ny = y.at[0].set(1.0)\n"
+        "y = x\ny = y.at[0].set(1.0)\ny\n"
     )
 
 
