@@ -187,11 +187,8 @@ class ScopeFacts(ModelFact):
         info = self.model.tracing.trace.get(node)
         if info is None or info.direct:
             return self.scope_kinds(node)
-        links, *rest = self._scope_inputs(node)
-        function, _, refs, _, _, _ = links[-1]
-        uncalled = (*links[:-1], (function, None, refs, (), (), ()))
-        # `rest[-2]`: the returns of method calls on tracers, read in abstract traces only.
-        return _interpret_scope(self.model._source_of[node], uncalled, *rest[:-2], None, rest[-1])
+        inputs = self._gather_scope_inputs(node, caller_free=True)
+        return _interpret_scope(self.model._source_of[node], *inputs)
 
     def _scope_inputs(self, node: FunctionNode) -> tuple:
         """What `_interpret_scope` reads of the model for `node`, kept once the trace is
@@ -203,14 +200,18 @@ class ScopeFacts(ModelFact):
             inputs = self._settled_inputs[node] = self._gather_scope_inputs(node)
         return inputs
 
-    def _gather_scope_inputs(self, node: FunctionNode) -> tuple:
+    def _gather_scope_inputs(self, node: FunctionNode, caller_free: bool = False) -> tuple:
         """What `_interpret_scope` reads of the model for `node`: the facts of each function
-        of its chain (outermost first) and the unit's view of the module."""
+        of its chain (outermost first) and the unit's view of the module. `caller_free`:
+        `node` itself as an untraced caller runs it (`caller_free_kinds`): no trace, no loop
+        carry, no objects given to it."""
         chain = [*self.model.enclosing_chain(node), node]
         source = self.model._source_of[node]
         links = tuple(
             [
-                (
+                (fn, None, self.ref_params.get(fn) if self.ref_params else None, (), (), ())
+                if caller_free and fn is node
+                else (
                     fn,
                     self.context_of(fn),
                     self.ref_params.get(fn) if self.ref_params else None,
