@@ -38,6 +38,7 @@ from jax_lsp.analysis.summary import unit_summary
 from jax_lsp.analysis.text import identifiers
 from jax_lsp.analysis.unit_memo import Keyed, per_unit
 from jax_lsp.analysis.values import Function, Value, kind_of, merge_values
+from jax_lsp.compat import TRY_STATEMENTS
 
 
 class ModuleGlobals(ModelFact):
@@ -558,9 +559,31 @@ def _loaded_words(source: UnitSource) -> frozenset[str]:
 
 
 def _single_assignments(source: UnitSource) -> list[tuple[str, ast.expr]]:
-    """(name, value) of a unit's top-level `name = value` and `name: T = value` statements."""
-    found = []
-    for statement in source.tree.body:
+    """(name, value) of a unit's top-level `name = value` and `name: T = value` statements,
+    those in the blocks of its top-level `if`, `with` and `try` statements too (run once at
+    most, as `if __name__ == "__main__":`'s body), not in loops."""
+    found: list[tuple[str, ast.expr]] = []
+    _gather_single_assignments(source.tree.body, found)
+    return found
+
+
+def _gather_single_assignments(
+    statements: list[ast.stmt], found: list[tuple[str, ast.expr]]
+) -> None:
+    for statement in statements:
+        if isinstance(statement, ast.If):
+            _gather_single_assignments(statement.body, found)
+            _gather_single_assignments(statement.orelse, found)
+            continue
+        if isinstance(statement, ast.With):
+            _gather_single_assignments(statement.body, found)
+            continue
+        if isinstance(statement, TRY_STATEMENTS):
+            for block in (statement.body, statement.orelse, statement.finalbody):
+                _gather_single_assignments(block, found)
+            for handler in statement.handlers:
+                _gather_single_assignments(handler.body, found)
+            continue
         if isinstance(statement, ast.Assign) and len(statement.targets) == 1:
             target, value = statement.targets[0], statement.value
         elif isinstance(statement, ast.AnnAssign) and statement.value is not None:
@@ -569,7 +592,6 @@ def _single_assignments(source: UnitSource) -> list[tuple[str, ast.expr]]:
             continue
         if isinstance(target, ast.Name):
             found.append((target.id, value))
-    return found
 
 
 @per_unit

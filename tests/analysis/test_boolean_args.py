@@ -144,6 +144,34 @@ def test_a_module_level_mask_and_a_decorated_function(tmp_path):
     assert codes(tmp_path, "script.py") == [(9, "JAX801")]
 
 
+def test_a_mask_bound_in_the_main_guard_is_known_there(tmp_path):
+    """`if __name__ == "__main__":` runs once, at module level: a name bound once in it
+    holds what it was bound to (the jitted function called there gets a mask)."""
+    write(
+        tmp_path,
+        {
+            "script.py": """
+                import jax
+                import jax.numpy as jnp
+
+
+                @jax.jit
+                def step(x, mask):
+                    return x[mask].mean()
+
+
+                if __name__ == "__main__":
+                    m = jnp.array([True, False, True])
+                    print(step(jnp.ones(3), m))
+                else:
+                    n = jnp.array([0, 2])
+                    print(step(jnp.ones(3), n))
+            """,
+        },
+    )
+    assert codes(tmp_path, "script.py") == [(7, "JAX801")]
+
+
 def test_a_name_rebound_by_the_caller_or_the_function_is_unsure(tmp_path):
     write(
         tmp_path,
