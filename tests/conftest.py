@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import textwrap
 from pathlib import Path
@@ -13,6 +14,19 @@ from hypothesis import is_hypothesis_test
 # because its recorded reads answer the same (a unit key kept from the last model, a per-unit
 # memo) is checked against one computed afresh (`recorded.VERIFY_REUSE`).
 os.environ["JAX_LSP_VERIFY_REUSE"] = "1"
+
+# Before JAX is imported (here, in the other xdist worker and in the processes the tests start):
+# JAX's persistent compilation cache keeps every program the tests compile, the smallest too
+# (JAX keeps only those compiled in over a second by default). Compiling the examples is most
+# of what running them costs, and a test's verdict is the same with the executable loaded: it is
+# the one XLA compiled, under a key of the program, the compile options and JAX's version. A
+# user's own `JAX_COMPILATION_CACHE_DIR` (empty: no cache) wins.
+os.environ.setdefault(
+    "JAX_COMPILATION_CACHE_DIR",
+    str(Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "jax-lsp-tests" / "jax"),
+)
+os.environ.setdefault("JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS", "0")
+os.environ.setdefault("JAX_PERSISTENT_CACHE_MIN_ENTRY_SIZE_BYTES", "-1")
 
 from jax_lsp.analysis.document import Document
 from jax_lsp.diagnostics import ALL_RULES, RULES_BY_CODE
@@ -63,9 +77,13 @@ _LONGEST = tuple(
 
 @pytest.hookimpl(tryfirst=True)  # before `-m` deselects
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    in_slow_folder: dict[Path, bool] = {}  # by file: thousands of items, a few hundred files
     for item in items:
-        in_slow_folder = any(item.path.is_relative_to(folder) for folder in _SLOW_FOLDERS)
-        if in_slow_folder or is_hypothesis_test(getattr(item, "obj", None)):
+        slow_folder = in_slow_folder.get(item.path)
+        if slow_folder is None:
+            slow_folder = any(item.path.is_relative_to(folder) for folder in _SLOW_FOLDERS)
+            in_slow_folder[item.path] = slow_folder
+        if slow_folder or is_hypothesis_test(getattr(item, "obj", None)):
             item.add_marker(pytest.mark.slow)
     # The longest files, then the other files with a slow test, then the rest; a stable sort
     # keeps each file's tests together (module fixtures are set up once) and in their order.
@@ -75,6 +93,22 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         here = _LONGEST.index(item.path) if item.path in _LONGEST else len(_LONGEST) + (not slow)
         rank[item.path] = min(here, rank.get(item.path, here))
     items.sort(key=lambda item: rank[item.path])
+
+
+# The cycle collector during collection: each full collection walks every object the imports
+# and the items made so far (half a million at the end), and the heap grows by a quarter, which
+# starts the next one, some twenty times. Off while collecting; then what collection made,
+# which lives as long as the session, is frozen (left out of the collections while the tests
+# run and at their end). The tests' own objects are collected as usual.
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection(session: pytest.Session) -> None:
+    gc.disable()
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_finish(session: pytest.Session) -> None:
+    gc.freeze()
+    gc.enable()
 
 
 def findings_of(source: str, codes: tuple[str, ...] | None = None) -> list[Finding]:

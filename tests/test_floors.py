@@ -5,12 +5,30 @@ engine (`jax_lsp.engine`, `jax_lsp.workspace`); no module or class is too big to
 from __future__ import annotations
 
 import ast
+from dataclasses import dataclass
 from pathlib import Path
+
+import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "jax_lsp"
 
 # The faces: they convert and deliver, and call the engine.
 FACES = ("jax_lsp.cli", "jax_lsp.checking", "jax_lsp.reporting", "jax_lsp.server", "jax_lsp.lsp")
+
+
+@dataclass(frozen=True)
+class SourceFile:
+    path: Path
+    text: str
+    tree: ast.Module
+
+
+def read_package() -> tuple[SourceFile, ...]:
+    files = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        files.append(SourceFile(path, text, ast.parse(text)))
+    return tuple(files)
 
 
 def module_name(path: Path) -> str:
@@ -25,13 +43,13 @@ def _type_checking_only(node: ast.If) -> bool:
     )
 
 
-def imported_modules(path: Path, known: set[str], type_checking: bool = False) -> set[str]:
-    """The jax_lsp modules `path` imports when it runs (at import time or later, in a function),
+def imported_modules(file: SourceFile, known: set[str], type_checking: bool = False) -> set[str]:
+    """The jax_lsp modules `file` imports when it runs (at import time or later, in a function),
     and with `type_checking` those imported for type checkers only."""
+    path, tree = file.path, file.tree
     name = module_name(path)
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     skipped: set[ast.AST] = set()
-    tree = ast.parse(path.read_text(encoding="utf-8"))
     for node in ast.walk(tree):
         if not type_checking and isinstance(node, ast.If) and _type_checking_only(node):
             skipped.update(ast.walk(node))
@@ -52,10 +70,9 @@ def imported_modules(path: Path, known: set[str], type_checking: bool = False) -
     return {module for module in found if module in known and module != name}
 
 
-def import_graph(type_checking: bool = False) -> dict[str, set[str]]:
-    files = sorted(PACKAGE.rglob("*.py"))
-    known = {module_name(path) for path in files}
-    return {module_name(path): imported_modules(path, known, type_checking) for path in files}
+def import_graph(files: tuple[SourceFile, ...], type_checking: bool = False) -> dict[str, set[str]]:
+    known = {module_name(file.path) for file in files}
+    return {module_name(file.path): imported_modules(file, known, type_checking) for file in files}
 
 
 def cycles(graph: dict[str, set[str]]) -> list[set[str]]:
@@ -93,36 +110,50 @@ def cycles(graph: dict[str, set[str]]) -> list[set[str]]:
     return found
 
 
+# Read, parsed and graphed once for the tests of this file (none changes them), and let go
+# after them.
+@pytest.fixture(scope="module")
+def package_files() -> tuple[SourceFile, ...]:
+    return read_package()
+
+
+@pytest.fixture(scope="module")
+def graph(package_files: tuple[SourceFile, ...]) -> dict[str, set[str]]:
+    return import_graph(package_files)
+
+
+@pytest.fixture(scope="module")
+def typed_graph(package_files: tuple[SourceFile, ...]) -> dict[str, set[str]]:
+    return import_graph(package_files, type_checking=True)
+
+
 def test_the_cycle_finder_finds_a_cycle():
     graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
     assert cycles(graph) == [{"a", "b", "c"}]
     assert cycles({"a": {"b"}, "b": set()}) == []
 
 
-def test_the_import_graph_is_read():
-    graph = import_graph()
+def test_the_import_graph_is_read(graph, typed_graph):
     assert "jax_lsp.engine" in graph["jax_lsp.checking"]
     assert "jax_lsp.checking" in graph["jax_lsp.cli"]  # an import inside a function counts
     assert "jax_lsp.lsp.language_server" not in graph["jax_lsp.lsp.hints"]  # TYPE_CHECKING
-    typed = import_graph(type_checking=True)
-    assert "jax_lsp.lsp.server_view" in typed["jax_lsp.lsp.hints"]
+    assert "jax_lsp.lsp.server_view" in typed_graph["jax_lsp.lsp.hints"]
     assert "jax_lsp.lsp.server_view" not in graph["jax_lsp.lsp.hints"]
 
 
-def test_no_import_cycle():
+def test_no_import_cycle(graph):
     # None is tolerated: `infer.py` builds a `ModuleModel` of an imported module, so the facts
     # the model reads from `infer.py` live below both, in `analysis/external.py`.
-    assert cycles(import_graph()) == []
+    assert cycles(graph) == []
 
 
-def test_no_import_cycle_through_type_checking_imports():
+def test_no_import_cycle_through_type_checking_imports(typed_graph):
     # A module imported for its types only still has to be read first: the layers hold for
     # the reader too (a Protocol below names what a module needs of one above it).
-    assert cycles(import_graph(type_checking=True)) == []
+    assert cycles(typed_graph) == []
 
 
-def test_faces_reach_analysis_only_through_the_engine():
-    graph = import_graph()
+def test_faces_reach_analysis_only_through_the_engine(graph):
     reached = {
         (module, target)
         for module, targets in graph.items()
@@ -139,15 +170,14 @@ MAX_MODULE_LINES = 1500
 MAX_CLASS_LINES = 1000  # a rule's examples included
 
 
-def test_no_module_or_class_too_big_to_read():
+def test_no_module_or_class_too_big_to_read(package_files):
     # A rule family too big for one file is a folder, one file a rule.
     modules, classes = set(), set()
-    for path in sorted(PACKAGE.rglob("*.py")):
-        name = path.relative_to(PACKAGE.parent).as_posix()
-        text = path.read_text(encoding="utf-8")
-        if text.count("\n") > MAX_MODULE_LINES:
+    for file in package_files:
+        name = file.path.relative_to(PACKAGE.parent).as_posix()
+        if file.text.count("\n") > MAX_MODULE_LINES:
             modules.add(name)
-        for node in ast.walk(ast.parse(text)):
+        for node in ast.walk(file.tree):
             if isinstance(node, ast.ClassDef):
                 start = min([node.lineno, *(d.lineno for d in node.decorator_list)])
                 if node.end_lineno - start + 1 > MAX_CLASS_LINES:
@@ -172,13 +202,13 @@ def _memo_access(node: ast.AST) -> bool:
     return False
 
 
-def test_no_memo_key_is_spelled_by_hand():
+def test_no_memo_key_is_spelled_by_hand(package_files):
     # A unit's memo is keyed by the computation and its arguments (`unit_memo.per_unit`,
     # `UnitMemo.kept`): a string key could collide, a tuple key forget an input.
     found = []
-    for path in sorted(PACKAGE.rglob("*.py")):
-        name = path.relative_to(PACKAGE.parent).as_posix()
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for file in package_files:
+        name = file.path.relative_to(PACKAGE.parent).as_posix()
+        for node in ast.walk(file.tree):
             if _memo_access(node):
                 found.append(f"{name}:{node.lineno}")
             elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):

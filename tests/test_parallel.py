@@ -148,7 +148,8 @@ def test_a_worker_is_asked_again_about_each_group_once_done_then_about_all():
     try:
         _work(str.upper, items, claims, 0, results, orders, os.getcwd(), a1_once)
     finally:
-        gc.unfreeze()
+        # What `_work` froze stays out of the collections, as what the suite's collection
+        # made (tests/conftest.py): unfrozen, every later full collection would walk it again.
         gc.enable()
     sent = []
     while receiver.poll():
