@@ -274,9 +274,10 @@ class FreeWrites:
         done = self._scopes.pop()
         parent = self._scopes[-1]
         writes = done.writes()
-        if len(self._scopes) == 1 and done.function is not None and name is not None:
+        own = writes - done.nested
+        if own and len(self._scopes) == 1 and done.function is not None and name is not None:
             # A top-level function: its set-up writes are the module's to judge.
-            for written, read in set_up_writes(done.function, writes - done.nested).items():
+            for written, read in set_up_writes(done.function, own).items():
                 self._set_up.append((written, name, read))
                 writes.discard(written)
         parent.free |= writes
