@@ -222,3 +222,62 @@ def test_few_files_are_read_ahead_here():
     with Workers(2, _PARALLEL_THRESHOLD) as workers:
         assert _map_reads(workers, _stamped, paths) == [(path, os.getpid()) for path in paths]
         assert not workers.started
+
+
+# `train.py` traces `zero_first` of `utils.py` and has a fix of its own: analysed for its diff,
+# it still gives `utils.py` that trace, so both modules' fixes are shown.
+UTILS = """
+    def zero_first(x):
+        x[0] = 0.0
+        return x
+"""
+
+TRAIN_WITH_FIX = """
+    import jax
+    import jax.numpy as jnp
+    from pkg.utils import zero_first
+
+
+    @jax.jit
+    def step(params):
+        grads = zero_first(params)
+        return grads
+
+
+    @jax.jit
+    def accumulate(x):
+        total = jnp.zeros(3)
+        total[0] += x.sum()
+        return total
+"""
+
+
+def _written_as_diff(before: dict[str, str], root: Path) -> str:
+    """The unified diff, as `--diff` prints it, of each file of `before` to its text now."""
+    import difflib
+
+    return "".join(
+        "".join(
+            difflib.unified_diff(
+                text.splitlines(keepends=True),
+                (root / name).read_text().splitlines(keepends=True),
+                fromfile=f"a/{name}",
+                tofile=f"b/{name}",
+            )
+        )
+        for name, text in sorted(before.items())
+    )
+
+
+def test_diff_shows_what_fix_writes_in_the_modules_a_fixed_module_traces(tmp_path):
+    files = {"pkg/__init__.py": "", "pkg/utils.py": UTILS, "pkg/train.py": TRAIN_WITH_FIX}
+    write(tmp_path, files)
+    before = {name: (tmp_path / name).read_text() for name in files}
+    # Unsafe fixes too: the diff must show whatever set `--fix` applies, safe or not.
+    diff = jax_lsp("check", "--unsafe-fixes", "--diff", "--jobs", "1", ".", cwd=tmp_path)
+    assert {name: (tmp_path / name).read_text() for name in files} == before
+    fix = jax_lsp("check", "--unsafe-fixes", "--fix", "--jobs", "1", ".", cwd=tmp_path)
+    assert "Fixed 2 findings" in fix.stdout
+    assert "x = x.at[0].set(0.0)" in (tmp_path / "pkg/utils.py").read_text()
+    assert diff.stdout == _written_as_diff(before, tmp_path)
+    assert "Would fix 2 findings." in diff.stderr
