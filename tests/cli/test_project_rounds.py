@@ -281,3 +281,41 @@ def test_diff_shows_what_fix_writes_in_the_modules_a_fixed_module_traces(tmp_pat
     assert "x = x.at[0].set(0.0)" in (tmp_path / "pkg/utils.py").read_text()
     assert diff.stdout == _written_as_diff(before, tmp_path)
     assert "Would fix 2 findings." in diff.stderr
+
+
+# `step` passes `zero_first` what `clip` returned: an array by `clip`'s facts, which every way of
+# checking reads into train.py's model of the traces it gives.
+CLIPPING_UTILS = """
+    import jax.numpy as jnp
+
+
+    def clip(grads):
+        return jnp.where(grads > 1.0, 1.0, grads)
+
+
+    def zero_first(x):
+        x[0] = 0.0
+        return x
+"""
+
+CLIPPING_TRAIN = """
+    import jax
+    from pkg.utils import clip, zero_first
+
+
+    @jax.jit
+    def step(params):
+        grads = jax.grad(lambda p: (p ** 2).sum())(params)
+        grads = clip(grads)
+        grads = zero_first(grads)
+        return grads
+"""
+
+
+def test_a_file_checked_alone_gets_what_the_project_check_finds_in_it(tmp_path):
+    files = {"pkg/__init__.py": "", "pkg/utils.py": CLIPPING_UTILS, "pkg/train.py": CLIPPING_TRAIN}
+    write(tmp_path, files)
+    whole = jax_lsp("check", "--output-format", "json", ".", cwd=tmp_path)
+    alone = jax_lsp("check", "--output-format", "json", "pkg/utils.py", cwd=tmp_path)
+    assert findings(whole.stdout) == [("utils.py", 9, "JAX201")]
+    assert findings(alone.stdout) == findings(whole.stdout)
