@@ -319,3 +319,40 @@ def test_a_file_checked_alone_gets_what_the_project_check_finds_in_it(tmp_path):
     alone = jax_lsp("check", "--output-format", "json", "pkg/utils.py", cwd=tmp_path)
     assert findings(whole.stdout) == [("utils.py", 9, "JAX201")]
     assert findings(alone.stdout) == findings(whole.stdout)
+
+
+# `train.py` passes a `Cell` to `runner.run`, which scans `cell.step`: runner.py traces a method
+# of cells.py without importing it.
+CELLS = """
+    class Cell:
+        def step(self, carry, x):
+            carry[0] = x
+            return carry, x
+"""
+
+RUNNER = """
+    import jax
+
+
+    def run(cell, carry, xs):
+        return jax.lax.scan(cell.step, carry, xs)
+"""
+
+CELL_TRAIN = """
+    import jax.numpy as jnp
+
+    from cells import Cell
+    from runner import run
+
+
+    def main():
+        return run(Cell(), jnp.zeros(3), jnp.ones(4))
+"""
+
+
+def test_a_file_checked_alone_is_traced_by_the_modules_given_its_objects(tmp_path):
+    write(tmp_path, {"cells.py": CELLS, "runner.py": RUNNER, "train.py": CELL_TRAIN})
+    whole = jax_lsp("check", "--output-format", "json", ".", cwd=tmp_path)
+    alone = jax_lsp("check", "--output-format", "json", "cells.py", cwd=tmp_path)
+    assert findings(whole.stdout) == [("cells.py", 3, "JAX201")]
+    assert findings(alone.stdout) == findings(whole.stdout)
