@@ -118,10 +118,12 @@ def _check_file(
                 new_content = notebook.with_text(fixed_text) if notebook else fixed_text
                 data = source.encode(new_content)
                 if fix == "diff":
+                    # Shown, not written, and analysed as `--fix` analyses what it wrote: the
+                    # traces it gives the project's other modules are the same, so their
+                    # fixes are too.
                     result.diff = _unified_diff(path, source.text, new_content)
-                    result.fixed = fixed
-                    return result
-                write_atomically(Path(path), data)
+                else:
+                    write_atomically(Path(path), data)
             except (NotebookError, UnwritableFile, OSError) as error:
                 # The file is whole and was checked: its findings are still reported.
                 result.fix_error = f"fixes not written: {error}"
@@ -130,8 +132,6 @@ def _check_file(
                 if notebook is not None:
                     # Fixes add and remove lines: the cells now start elsewhere.
                     notebook = Notebook.parse(new_content)
-        elif fix == "diff":
-            return result
     # Analysed once: unit findings are kept for reuse only when the text may be analysed
     # again (after --fix, whose last analysis was of this text; by --watch).
     reuse = bool(fix) or _WATCHING[0]
@@ -267,7 +267,9 @@ def _check_paths(
                 rounds.record(result.path, result.gives, result.given)
                 if result.path in reported:
                     results[result.path] = result
-            pending = workspace.importers_first(rounds.to_redo())
+            # Files given objects of analysed modules' classes by the traces found may trace
+            # their methods: analysed for the traces they give (none unseen: `check .`).
+            pending = workspace.importers_first([*rounds.to_redo(), *rounds.receivers()])
         if fix:
             fixable = [path for path in files if any(f.fix for f in results[path].findings)]
             fixed = _analyse(fixable, settings, fix, unsafe, workers, rounds, reported, groups)

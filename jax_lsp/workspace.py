@@ -300,6 +300,25 @@ class TraceRounds:
             return []
         return sorted(self._names[file] for file in self._analysed_with if self._stale(file))
 
+    def receivers(self) -> list[str]:
+        """The files, not analysed here, that analysed files pass objects of the classes of
+        analysed files to (`IncomingTrace.param_classes`): what they do with those objects
+        (`lax.scan(cell.step, ...)`) may trace the classes' methods, though they need not
+        import their modules. `check` of some files only analyses these too, as the editor
+        reads them for a module's traces (`ProjectTraces._gather`)."""
+        analysed = self._analysed_with
+        return sorted(
+            target
+            for target, sources in self._sources.items()
+            if target not in analysed
+            and any(
+                real_file(origin) in analysed
+                for source in sources
+                for seed in self._gives[source][target]
+                for _, origin, _ in seed.param_classes
+            )
+        )
+
     def stale(self, name: str) -> bool:
         """Was the file `name` analysed, here, with other traces than it now receives?"""
         file = real_file(name)

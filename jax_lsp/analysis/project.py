@@ -47,6 +47,7 @@ from jax_lsp.analysis.infer import (
     _ModuleEntry,
     document_file,
     file_stamp,
+    local_external_facts,
 )
 from jax_lsp.analysis.model import ModuleModel
 from jax_lsp.analysis.pytrees import LINEN_MODULE, PYTREE_BASES, PYTREE_DECORATORS
@@ -795,7 +796,7 @@ class ProjectTraces:
         if not self.may_trace(text, ()) and not self._importers(file, _defined_names(text, file)):
             return None  # it traces nothing itself, and nothing of the project imports it
         built = self.model_given(file, entry, x64, lambda document: self.incoming(document, x64))
-        if built is not None and built[0].incoming:
+        if built is not None and (built[0].incoming or built[0].external):
             self._keep(file, built[0])
         return built
 
@@ -821,12 +822,14 @@ class ProjectTraces:
             if not passed_in(incoming):
                 return None
             foreign = self._foreign(document, True)
-        if incoming:
-            # Without the facts of the functions it imports (what its own analysis adds): what
-            # its traced code passes them is known all the same where it is its own parameter.
-            return ModuleModel.of(document, x64, None, incoming), foreign
-        if not self.may_trace(document.text, ()):
+        if not incoming and not self.may_trace(document.text, ()):
             return None
+        # With the facts of the functions it imports, as its own analysis has them: what its
+        # traced code passes them may be what another module's function returned
+        # (`grads = clip(grads)`). Those facts are read from the imported modules' own models.
+        external = local_external_facts(document, self.root, self._cache)[0]
+        if incoming or any(facts.read_by_models for facts in external.values()):
+            return ModuleModel.of(document, x64, external, incoming), foreign
         # The model its importers read facts from: built once, shared.
         model = self._cache.model(Path(file), entry)
         return (model, foreign) if model is not None else None

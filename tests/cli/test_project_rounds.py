@@ -226,3 +226,137 @@ def test_few_files_are_read_ahead_here():
     with Workers(2, _PARALLEL_THRESHOLD) as workers:
         assert _map_reads(workers, _stamped, paths) == [(path, os.getpid()) for path in paths]
         assert not workers.started
+
+
+# `train.py` traces `zero_first` of `utils.py` and has a fix of its own: analysed for its diff,
+# it still gives `utils.py` that trace, so both modules' fixes are shown.
+UTILS = """
+    def zero_first(x):
+        x[0] = 0.0
+        return x
+"""
+
+TRAIN_WITH_FIX = """
+    import jax
+    import jax.numpy as jnp
+    from pkg.utils import zero_first
+
+
+    @jax.jit
+    def step(params):
+        grads = zero_first(params)
+        return grads
+
+
+    @jax.jit
+    def accumulate(x):
+        total = jnp.zeros(3)
+        total[0] += x.sum()
+        return total
+"""
+
+
+def _written_as_diff(before: dict[str, str], root: Path) -> str:
+    """The unified diff, as `--diff` prints it, of each file of `before` to its text now."""
+    import difflib
+
+    return "".join(
+        "".join(
+            difflib.unified_diff(
+                text.splitlines(keepends=True),
+                (root / name).read_text().splitlines(keepends=True),
+                fromfile=f"a/{name}",
+                tofile=f"b/{name}",
+            )
+        )
+        for name, text in sorted(before.items())
+    )
+
+
+def test_diff_shows_what_fix_writes_in_the_modules_a_fixed_module_traces(tmp_path):
+    files = {"pkg/__init__.py": "", "pkg/utils.py": UTILS, "pkg/train.py": TRAIN_WITH_FIX}
+    write(tmp_path, files)
+    before = {name: (tmp_path / name).read_text() for name in files}
+    # Unsafe fixes too: the diff must show whatever set `--fix` applies, safe or not.
+    diff = jax_lsp("check", "--unsafe-fixes", "--diff", "--jobs", "1", ".", cwd=tmp_path)
+    assert {name: (tmp_path / name).read_text() for name in files} == before
+    fix = jax_lsp("check", "--unsafe-fixes", "--fix", "--jobs", "1", ".", cwd=tmp_path)
+    assert "Fixed 2 findings" in fix.stdout
+    assert "x = x.at[0].set(0.0)" in (tmp_path / "pkg/utils.py").read_text()
+    assert diff.stdout == _written_as_diff(before, tmp_path)
+    assert "Would fix 2 findings." in diff.stderr
+
+
+# `step` passes `zero_first` what `clip` returned: an array by `clip`'s facts, which every way of
+# checking reads into train.py's model of the traces it gives.
+CLIPPING_UTILS = """
+    import jax.numpy as jnp
+
+
+    def clip(grads):
+        return jnp.where(grads > 1.0, 1.0, grads)
+
+
+    def zero_first(x):
+        x[0] = 0.0
+        return x
+"""
+
+CLIPPING_TRAIN = """
+    import jax
+    from pkg.utils import clip, zero_first
+
+
+    @jax.jit
+    def step(params):
+        grads = jax.grad(lambda p: (p ** 2).sum())(params)
+        grads = clip(grads)
+        grads = zero_first(grads)
+        return grads
+"""
+
+
+def test_a_file_checked_alone_gets_what_the_project_check_finds_in_it(tmp_path):
+    files = {"pkg/__init__.py": "", "pkg/utils.py": CLIPPING_UTILS, "pkg/train.py": CLIPPING_TRAIN}
+    write(tmp_path, files)
+    whole = jax_lsp("check", "--output-format", "json", ".", cwd=tmp_path)
+    alone = jax_lsp("check", "--output-format", "json", "pkg/utils.py", cwd=tmp_path)
+    assert findings(whole.stdout) == [("utils.py", 9, "JAX201")]
+    assert findings(alone.stdout) == findings(whole.stdout)
+
+
+# `train.py` passes a `Cell` to `runner.run`, which scans `cell.step`: runner.py traces a method
+# of cells.py without importing it.
+CELLS = """
+    class Cell:
+        def step(self, carry, x):
+            carry[0] = x
+            return carry, x
+"""
+
+RUNNER = """
+    import jax
+
+
+    def run(cell, carry, xs):
+        return jax.lax.scan(cell.step, carry, xs)
+"""
+
+CELL_TRAIN = """
+    import jax.numpy as jnp
+
+    from cells import Cell
+    from runner import run
+
+
+    def main():
+        return run(Cell(), jnp.zeros(3), jnp.ones(4))
+"""
+
+
+def test_a_file_checked_alone_is_traced_by_the_modules_given_its_objects(tmp_path):
+    write(tmp_path, {"cells.py": CELLS, "runner.py": RUNNER, "train.py": CELL_TRAIN})
+    whole = jax_lsp("check", "--output-format", "json", ".", cwd=tmp_path)
+    alone = jax_lsp("check", "--output-format", "json", "cells.py", cwd=tmp_path)
+    assert findings(whole.stdout) == [("cells.py", 3, "JAX201")]
+    assert findings(alone.stdout) == findings(whole.stdout)

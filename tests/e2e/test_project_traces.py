@@ -330,3 +330,60 @@ async def test_the_server_asks_to_be_told_of_python_files_changed_on_disk(client
     assert registration.method == types.WORKSPACE_DID_CHANGE_WATCHED_FILES
     patterns = [watcher["globPattern"] for watcher in registration.register_options["watchers"]]
     assert sorted(patterns) == ["**/*.py", "**/pyproject.toml", "**/requirements.txt"]
+
+
+# `step` passes `zero_first` what `clip` (imported too) returned: the helper's parameter is an
+# array because `clip`'s facts say it returns one, as `check .` knows from train.py's analysis.
+CLIPPED_TRAIN = """import jax
+
+from utils import clip, zero_first
+
+
+@jax.jit
+def step(params):
+    grads = jax.grad(lambda p: (p ** 2).sum())(params)
+    grads = clip(grads)
+    grads = zero_first(grads)
+    return grads
+"""
+
+CLIPPED_UTILS = """import jax.numpy as jnp
+
+
+def clip(grads):
+    return jnp.where(grads > 1.0, 1.0, grads)
+
+
+def zero_first(x):
+    x[0] = 0.0
+    return x
+"""
+
+
+async def test_what_an_imported_function_returned_is_traced_into_a_helper(client, tmp_path):
+    """Both files open: the helper's finding is published, its lens names its traced
+    parameter."""
+    (tmp_path / "train.py").write_text(CLIPPED_TRAIN)
+    (tmp_path / "utils.py").write_text(CLIPPED_UTILS)
+    await start(client, root=tmp_path)
+    open_document(client, tmp_path / "train.py", CLIPPED_TRAIN)
+    utils_uri = open_document(client, tmp_path / "utils.py", CLIPPED_UTILS)
+    found = await diagnostics_for(client, utils_uri, lambda found: len(found) == 1)
+    assert [(d.code, d.range.start.line) for d in found] == [("JAX201", 8)]
+    lenses = await client.text_document_code_lens_async(
+        types.CodeLensParams(text_document=types.TextDocumentIdentifier(uri=utils_uri))
+    )
+    assert [lens.command.title for lens in lenses] == [
+        "traced by jax.jit in train.py:6 through step · traced: grads",
+        "traced by jax.jit in train.py:6 through step · traced: x",
+    ]
+
+
+async def test_the_workspace_pull_traces_what_an_imported_function_returned(client, tmp_path):
+    (tmp_path / "train.py").write_text(CLIPPED_TRAIN)
+    (tmp_path / "utils.py").write_text(CLIPPED_UTILS)
+    await start(client, root=tmp_path, pull=True)
+    open_document(client, tmp_path / "train.py", CLIPPED_TRAIN)
+    utils_uri = (tmp_path / "utils.py").as_uri()
+    found = await _pulled(client, {}, utils_uri, lambda found: len(found) == 1)
+    assert [(d.code, d.range.start.line) for d in found] == [("JAX201", 8)]
