@@ -18,6 +18,8 @@ def displayed_lines(document: Document) -> frozenset[int]:
     """The document lines where a cell's displayed last expression starts: the last top-level
     statement of a cell, when it is an expression statement and the cell does not end with
     `;` (which tells IPython to show nothing). Empty for a document of no cells."""
+    if CELL_MARKER not in document.text:  # no notebook: no pass over its lines
+        return frozenset()
     lines = document.lines
     boundaries = [line for line, text in enumerate(lines) if text == CELL_MARKER]
     if not boundaries:

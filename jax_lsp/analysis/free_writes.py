@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import ast
 
-from jax_lsp.analysis.nodes import all_params, child_nodes
+from jax_lsp.analysis.nodes import all_params, child_nodes, scope_nodes
 from jax_lsp.compat import TRY_STATEMENTS
 
 # Methods that change their object in place: `x.append(v)` mutates `x`.
@@ -152,21 +152,15 @@ def _loaded_names(nodes: list[ast.AST]) -> set[str]:
 
 
 def _stores(nodes: list[ast.AST], names: set[str]) -> set[str]:
-    """The names among `names` that `nodes` bind, delete or mutate (nested functions and
-    classes left out)."""
+    """The names among `names` that `nodes` bind, delete or mutate (nested functions, classes
+    and lambdas left out)."""
     found: set[str] = set()
-    stack = list(nodes)
-    while stack:
-        node = stack.pop()
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Lambda):
-            continue
-        if isinstance(node, ast.Name) and type(node.ctx) is not ast.Load and node.id in names:
-            found.add(node.id)
-        else:
-            mutated = mutated_name(node)
-            if mutated in names:
-                found.add(mutated)
-        stack.extend(child_nodes(node))
+    for node in scope_nodes(nodes):  # type: ignore[arg-type]
+        if type(node) is ast.Name:
+            if type(node.ctx) is not ast.Load and node.id in names:
+                found.add(node.id)
+        elif (mutated := mutated_name(node)) in names:
+            found.add(mutated)  # type: ignore[arg-type]
     return found
 
 

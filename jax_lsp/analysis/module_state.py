@@ -321,6 +321,20 @@ class _UnitScanner:
         )
 
 
+def _called_at_once(facts: tuple[_UnitFacts, ...]) -> frozenset[str]:
+    """Undecorated top-level functions only ever called at once by top-level code, never
+    stored, passed nor bound otherwise."""
+    plain = frozenset().union(*(f.plain_functions for f in facts))
+    escaping = frozenset().union(*(f.escaping for f in facts))
+    bound_otherwise = {
+        name
+        for f in facts
+        for tag, name, _, _ in f.events
+        if tag == "bind" and isinstance(name, str)
+    }
+    return plain - escaping - bound_otherwise
+
+
 class _Reach:
     """Which module code may run again after an event: a function or value bound before it,
     still the one its name holds, that a later call names (or a later definition reads)
@@ -332,15 +346,7 @@ class _Reach:
         self._code = code
         # Functions only ever called at once by top-level code, never stored nor decorated:
         # their last binding runs again only where later code names it.
-        plain = frozenset().union(*(f.plain_functions for f in facts))
-        escaping = frozenset().union(*(f.escaping for f in facts))
-        bound_otherwise = {
-            name
-            for f in facts
-            for tag, name, _, _ in f.events
-            if tag == "bind" and isinstance(name, str)
-        }
-        self._called_at_once = plain - escaping - bound_otherwise
+        self._called_at_once = _called_at_once(facts)
         self._binds: dict[str, list[int]] = {}  # name -> event numbers binding it
         self._reads: dict[str, list[frozenset[str]]] = {}  # what each of those reads
         self._uses: dict[str, list[int]] = {}  # name -> event numbers that may run it
@@ -522,20 +528,13 @@ class ModuleState:
                     first_call = named
                 for name in named:
                     calls[name] = calls.get(name, 0) + 1
-        named_elsewhere = frozenset().union(*(f.escaping for f in facts)) | {
-            name
-            for unit_facts in facts
-            for tag, name, _, _ in unit_facts.events
-            if tag == "bind" and isinstance(name, str)
-        }
-        plain = frozenset().union(*(f.plain_functions for f in facts))
+        called_at_once = _called_at_once(facts)
         definitions = [d for f in facts for d in f.definitions]
 
         def early(function: str, read: frozenset[str]) -> bool:
             return (
                 not read & code
-                and function in plain
-                and function not in named_elsewhere
+                and function in called_at_once
                 and first_call == {function}
                 and calls.get(function) == 1
                 and not any(

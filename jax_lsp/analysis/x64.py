@@ -281,25 +281,30 @@ def project_enables_x64(path: str | None) -> bool:
     if known is None or now - known[0] >= _PROJECT_FRESH_SECONDS:
         if len(_project_answers) > 1024:
             _project_answers.clear()
-        enabling = frozenset(f for f in _candidate_files(package, project) if _file_enables_x64(f))
+        enabling = frozenset(
+            f
+            for f in _candidate_files(package, project)
+            if _file_enables_x64(f) and _starts_package(f, package, project)
+        )
         known = _project_answers[key] = (now, enabling)
     others = known[1] - {file}
-    if package != project:
-        # A script beside the package starts the program only when it imports the package.
-        return any(
-            f.parent != project
-            or f.suffix != ".py"
-            or f.name == "conftest.py"
-            or _imports(f, package.name)
-            for f in others
-        )
-    if not others:
-        return False
+    if package != project or not others:
+        return bool(others)
     # A folder of scripts: each is its own program. A configuration file or conftest counts;
     # a sibling script only when it imports this module (it starts the program).
     return any(
         f.suffix != ".py" or f.name == "conftest.py" or _imports(f, file.stem) for f in others
     )
+
+
+def _starts_package(file: Path, package: Path, project: Path) -> bool:
+    """Does a file that switches x64 on run before the package's code? A script beside the
+    package (`main.py` next to `pkg/`) only when it imports the package; any other file
+    (the package's own modules, the configuration, a conftest) always. A folder of scripts
+    is judged per module (`project_enables_x64`)."""
+    if package == project or file.parent != project or file.suffix != ".py":
+        return True
+    return file.name == "conftest.py" or _imports(file, package.name)
 
 
 # Folders without `__init__.py` between a module and its package (`netket/_src/stats/` above
