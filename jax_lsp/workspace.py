@@ -139,7 +139,9 @@ class Workspace:
         """The traces the module's traced code gives functions of other project modules, by
         their file."""
         document = model.document
-        if not self._traces.may_trace(document.text, model.incoming):
+        if not self._traces.may_trace(document.text, model.incoming) and not any(
+            facts.wraps is not None for facts in (model.external or {}).values()
+        ):
             return {}
         foreign = self._foreign(document, passed_in(model.incoming))
         if foreign is NO_FOREIGN:
@@ -157,7 +159,9 @@ class Workspace:
             return {}
         given = self._given.incoming(str(file)) if self._given is not None else ()
         if not self._traces.may_trace(self._modules.text(file, entry), given):
-            return {}  # answered from its text, unparsed
+            document = self._modules.document(file, entry)
+            if document is None or not self._traces.applies_imported_wrapper(document):
+                return {}  # answered from its text and its imports' facts
         built = self._traces.model_given(str(file), entry, False, lambda _document: given)
         return _by_file(*built) if built is not None else {}
 

@@ -678,6 +678,14 @@ class ProjectTraces:
             or may_store_elsewhere(text)
         )
 
+    def applies_imported_wrapper(self, document: Document) -> bool:
+        """Does the module call a function that another project module's facts say
+        transforms the function it is given (`compiled(step)` of `def compiled(f): return
+        jax.jit(f)`)? It then traces what it passes, though its text may name no
+        transformation (which `may_trace` reads first, as it costs no facts)."""
+        facts = local_external_facts(document, self.root, self._cache)[0]
+        return any(fact.wraps is not None for fact in facts.values())
+
     def _document_names(self, file: str, document: Document) -> frozenset[str]:
         """`_defined_names` of the document's text, each unit's read once per unit text (asked
         at every keystroke: the units cover the text, line by line)."""
@@ -794,7 +802,9 @@ class ProjectTraces:
         only if it may trace anything: it applies a transformation, or is imported)."""
         text = self._cache.text(Path(file), entry)
         if not self.may_trace(text, ()) and not self._importers(file, _defined_names(text, file)):
-            return None  # it traces nothing itself, and nothing of the project imports it
+            document = self._cache.document(Path(file), entry)
+            if document is None or not self.applies_imported_wrapper(document):
+                return None  # it traces nothing itself, and nothing of the project imports it
         built = self.model_given(file, entry, x64, lambda document: self.incoming(document, x64))
         if built is not None and (built[0].incoming or built[0].external):
             self._keep(file, built[0])
@@ -822,7 +832,11 @@ class ProjectTraces:
             if not passed_in(incoming):
                 return None
             foreign = self._foreign(document, True)
-        if not incoming and not self.may_trace(document.text, ()):
+        if (
+            not incoming
+            and not self.may_trace(document.text, ())
+            and not self.applies_imported_wrapper(document)
+        ):
             return None
         # With the facts of the functions it imports, as its own analysis has them: what its
         # traced code passes them may be what another module's function returned

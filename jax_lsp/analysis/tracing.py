@@ -55,7 +55,7 @@ from jax_lsp.analysis.transforms import (
     ParamPolicy,
 )
 from jax_lsp.analysis.unit_memo import Keyed, per_unit
-from jax_lsp.analysis.wrappers import Wrappers
+from jax_lsp.analysis.wrappers import Wrappers, given_function
 
 _MAX_FIXPOINT_ROUNDS = 20
 
@@ -855,8 +855,9 @@ class Tracing(ModelFact):
         ]
 
     def _imported_wrapper_applications(self, units: list[Unit]) -> list[tuple[Application, int]]:
-        """`@compiled` on a function of the module, `compiled` a wrapper imported from another
-        workspace module that applies a transformation to the function it is given."""
+        """`@compiled` on a function of the module, or `compiled(step)` given a function,
+        `compiled` a wrapper imported from another workspace module that applies a
+        transformation to the function it is given first (`wraps`)."""
         external = self.model.external
         if not external or not any(facts.wraps for facts in external.values()):
             return []
@@ -871,6 +872,20 @@ class Tracing(ModelFact):
                 spec = TRANSFORMS[facts.wraps]
                 target = FunctionRef(self.model.records[decorated].path, (), decorated)
                 found.append((Application(spec, target, {}, enclosing, decorator), unit.start_line))
+            for call in summary.calls:
+                facts = external.get(call.callee.name)
+                if facts is None or facts.wraps is None:
+                    continue
+                # The function alone: what else the call passes may be options the wrapper
+                # hands its transformation (`static_argnames`), which are not read.
+                if len(call.node.args) != 1 or call.node.keywords:
+                    continue
+                target = given_function(self.model, call.node.args[0], call.caller)
+                if target is not None:
+                    application = Application(
+                        TRANSFORMS[facts.wraps], target, {}, call.caller, call.node
+                    )
+                    found.append((application, unit.start_line))
         return found
 
     @cached_property

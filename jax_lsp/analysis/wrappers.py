@@ -209,31 +209,16 @@ class Wrappers:
         made: tuple[tuple[FunctionNode, ast.Call], ...],
     ) -> None:
         """The functions `wrapper(f, ...)` gives its parameters."""
-        model = self._model
-        record = model.records.get(caller) if caller is not None else None
-        class_name = record.class_name if record is not None else None
-        scopes = _scopes(model, caller)
         positional = positional_params(wrapper)
         passed = list(zip(positional, call.args, strict=False))
         passed += [(k.arg, k.value) for k in call.keywords if k.arg in all_params(wrapper)]
         for name, arg in passed:
             if isinstance(arg, ast.Starred):
                 break
-            if isinstance(arg, ast.Name) and self._local_value(arg.id, caller):
-                continue
-            ref = function_ref_of(arg, scopes, class_name, model.resolver)
+            ref = given_function(self._model, arg, caller)
             if ref is not None:
                 binding = Binding(ref, line, caller, (*made, (wrapper, call)))
                 self._bindings.setdefault((wrapper, name), []).append(binding)
-
-    def _local_value(self, name: str, caller: FunctionNode | None) -> bool:
-        """`name` is a parameter or variable of the calling function, not a function it
-        defines (`ntk_fn = make_fn(...)`, or a function it was given)."""
-        if caller is None or name not in scope_bound_names(caller):
-            return False
-        record = self._model.records.get(caller)
-        nested = self._model.functions.get(f"{record.path}.{name}") if record else None
-        return nested is None or name in all_params(caller)
 
     # -- what they give the trace ---------------------------------------------------------
     def applications(self) -> Iterator[tuple[Application, int]]:
@@ -316,6 +301,29 @@ class Wrappers:
             if resolved is not None and resolved[0] is function:
                 found += [*model.enclosing_chain(application.enclosing), application.enclosing]
         return found
+
+
+def given_function(
+    model: WrapperInputs, arg: ast.expr, caller: FunctionNode | None
+) -> FunctionRef | None:
+    """The function an argument of a call made in `caller` names (`step`, `self.update`,
+    `partial(f, a)`); None for a value of the caller's own (a parameter, or a variable such
+    as `fn = make_fn(...)`), which may hold any function."""
+    if isinstance(arg, ast.Name) and _local_value(model, arg.id, caller):
+        return None
+    record = model.records.get(caller) if caller is not None else None
+    class_name = record.class_name if record is not None else None
+    return function_ref_of(arg, _scopes(model, caller), class_name, model.resolver)
+
+
+def _local_value(model: WrapperInputs, name: str, caller: FunctionNode | None) -> bool:
+    """`name` is a parameter or variable of the calling function, not a function it
+    defines (`ntk_fn = make_fn(...)`, or a function it was given)."""
+    if caller is None or name not in scope_bound_names(caller):
+        return False
+    record = model.records.get(caller)
+    nested = model.functions.get(f"{record.path}.{name}") if record else None
+    return nested is None or name in all_params(caller)
 
 
 def _scopes(model: WrapperInputs, caller: FunctionNode | None) -> tuple[str, ...]:

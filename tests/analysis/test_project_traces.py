@@ -16,6 +16,7 @@ from jax_lsp.analysis.project import ProjectTraces
 from jax_lsp.config import Settings, load_settings
 from jax_lsp.engine import check_source, traces_given
 from jax_lsp.workspace import TraceRounds, Workspace
+from tests.cli.helpers import jax_lsp
 
 
 def write(root: Path, files: dict[str, str]) -> None:
@@ -197,6 +198,87 @@ def test_a_project_decorator_that_jits(tmp_path):
         },
     )
     assert codes(tmp_path, "pkg/ops.py") == [(6, "JAX703")]
+
+
+COMPILE = """
+    import jax
+
+
+    def compiled(fn=None, *, static=()):
+        return jax.jit(fn, static_argnames=static)
+"""
+
+LOSS = """
+    def loss(x):
+        if x > 0:
+            return x
+        return -x
+"""
+
+
+def test_a_project_wrapper_called_on_a_function_of_the_module(tmp_path):
+    write(
+        tmp_path,
+        {
+            "pkg/__init__.py": "",
+            "pkg/compile.py": COMPILE,
+            "pkg/ops.py": "from .compile import compiled\n\n\n"
+            + textwrap.dedent(LOSS)
+            + ("\n\nstep = compiled(loss)\n"),
+        },
+    )
+    assert codes(tmp_path, "pkg/ops.py") == [(6, "JAX701")]
+
+
+def test_a_project_wrapper_called_where_no_transformation_is_named(tmp_path):
+    """`train.py` names no transformation: the wrapper's facts say it applies one, so the
+    function it hands the wrapper is traced in its own module, as `check .` and a check of
+    that module alone both find."""
+    write(
+        tmp_path,
+        {
+            "pkg/__init__.py": "",
+            "pkg/compile.py": COMPILE,
+            "pkg/losses.py": LOSS,
+            "pkg/train.py": """
+                from pkg.compile import compiled
+                from pkg.losses import loss
+
+                step = compiled(loss)
+            """,
+        },
+    )
+    assert codes(tmp_path, "pkg/losses.py") == [(2, "JAX701")]
+    run = jax_lsp("check", "--output-format", "concise", ".", cwd=tmp_path)
+    assert run.stdout.splitlines()[0].startswith("pkg/losses.py:2:5: error: JAX701")
+    assert "traced by `jax.jit` in train.py" in run.stdout
+
+
+def test_a_project_wrapper_given_more_than_the_function_traces_nothing(tmp_path):
+    """What else the call passes may be options of the transformation (`static`), and a
+    name the caller binds may hold any function: neither is claimed."""
+    write(
+        tmp_path,
+        {
+            "pkg/__init__.py": "",
+            "pkg/compile.py": COMPILE,
+            "pkg/losses.py": LOSS,
+            "pkg/train.py": """
+                from pkg.compile import compiled
+                from pkg.losses import loss
+
+
+                def make(choose):
+                    fn = choose()
+                    return compiled(fn)
+
+
+                step = compiled(loss, static=("x",))
+            """,
+        },
+    )
+    assert codes(tmp_path, "pkg/losses.py") == []
+    assert codes(tmp_path, "pkg/train.py") == []
 
 
 def test_tests_that_jit_library_code_count_as_callers(tmp_path):
