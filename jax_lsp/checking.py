@@ -490,6 +490,7 @@ def run_check(args: argparse.Namespace) -> int:
         changed = [path for _, path in changes]
         for workspace in _WORKSPACES.values():  # what it read from them is read again
             workspace.files_changed(changed)
+            workspace.drop_stale()
         status = check_once(args)
         sys.stdout.flush()
     return status

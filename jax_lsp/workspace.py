@@ -111,6 +111,11 @@ class Workspace:
             return self._given.incoming(real_file(path)) if path is not None else ()
         return self._traces.incoming(document, x64)
 
+    def drop_stale(self) -> list[str]:
+        """The files whose traces, gathered from their importers, changed with what those
+        read (`ProjectTraces.drop_stale`): to be analysed again."""
+        return self._traces.drop_stale()
+
     def traces_known(self, path: str | None) -> bool:
         """Does `incoming` know the traces given to the file at `path` without reading the
         project (they were gathered before, or `check`'s rounds give them)?"""

@@ -110,6 +110,11 @@ class ExternalFacts:
         )
 
 
+def read_by_models(facts: Mapping[str, ExternalFacts]) -> dict[str, ExternalFacts]:
+    """The facts of `facts` a module's model reads (`ExternalFacts.read_by_models`)."""
+    return {name: fact for name, fact in facts.items() if fact.read_by_models}
+
+
 @dataclass(frozen=True)
 class CallSite:
     """Where the document calls an imported name (0-based line, column of the last part)."""

@@ -1209,6 +1209,40 @@ def local_external_facts(
     )
 
 
+class FactsRead:
+    """Facts of a document's imported names as read from the modules they come from
+    (`local_external_facts`), and how to tell whether they still hold without the document:
+    `still_read()`, are those modules at the versions read; `read_again()`, the facts as
+    they read now (the inputs the document gave, kept)."""
+
+    def __init__(
+        self,
+        facts: dict[str, ExternalFacts],
+        lookups: _Lookups,
+        inputs: tuple[Bindings, dict[str, Target], frozenset[str], frozenset[str]],
+    ) -> None:
+        self.facts = facts
+        self._lookups = lookups
+        self._inputs = inputs
+
+    def still_read(self) -> bool:
+        return self._lookups.still_hold()
+
+    __call__ = still_read  # the check `Lineage.reuse_while` asks
+
+    def read_again(self) -> FactsRead:
+        bindings, spelled, bases, readers = self._inputs
+        lookups = _Lookups(self._lookups.roots, self._lookups.cache)
+        return _read_facts(bindings, spelled, lookups, bases, readers)[1]
+
+
+def last_external_facts(document: Document) -> FactsRead | None:
+    """What `local_external_facts` last gave the document, and what it was read from; None
+    if it was never asked, or reads no module of the project."""
+    last = document.lineage.last_checked(_workspace_facts)
+    return last[1] if last is not None else None  # type: ignore[return-value]
+
+
 def _workspace_facts(
     cache: ModuleFactsCache,
     roots: tuple[Path, ...],
@@ -1216,7 +1250,7 @@ def _workspace_facts(
     spelled: dict[str, Target],
     bases: frozenset[str],
     readers: frozenset[str],
-) -> tuple[tuple[dict[str, ExternalFacts], dict[str, Target]], Callable[[], bool]]:
+) -> tuple[tuple[dict[str, ExternalFacts], dict[str, Target]], FactsRead]:
     return _read_facts(bindings, spelled, _Lookups(roots, cache), bases, readers)
 
 
@@ -1328,8 +1362,9 @@ def _read_facts(
     lookups: _Lookups,
     bases: frozenset[str] = frozenset(),
     readers: frozenset[str] = frozenset(),
-) -> tuple[tuple[dict[str, ExternalFacts], dict[str, Target]], Callable[[], bool]]:
-    """`local_external_facts` read from the imported modules, and whether they still hold."""
+) -> tuple[tuple[dict[str, ExternalFacts], dict[str, Target]], FactsRead]:
+    """`local_external_facts` read from the imported modules, and what they were read from
+    (its `still_read` tells whether they still hold)."""
     facts: dict[str, ExternalFacts] = {}
     unanswered: dict[str, Target] = {}
     for spelling, target in spelled.items():
@@ -1369,7 +1404,7 @@ def _read_facts(
             if known is None
             else replace(known, explicit_meshes=True)
         )
-    return (facts, unanswered), lookups.still_hold
+    return (facts, unanswered), FactsRead(facts, lookups, (bindings, spelled, bases, readers))
 
 
 def _reader_target(spelling: str, bindings: Bindings) -> Target | None:

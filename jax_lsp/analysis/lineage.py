@@ -193,6 +193,14 @@ class Lineage:
         self._facts[compute] = (key, (fact, holds))
         return fact
 
+    def last_checked(
+        self, compute: Callable[..., tuple[T, Callable[[], bool]]]
+    ) -> tuple[T, Callable[[], bool]] | None:
+        """The fact `reuse_while` last kept for `compute`, with its check of what it read
+        (None: never computed)."""
+        old = self._facts.get(compute)
+        return old[1] if old is not None else None  # type: ignore[return-value]
+
     def reuse_each(
         self, compute: Callable[..., T], generation: object, key: Hashable, *inputs: object
     ) -> T:

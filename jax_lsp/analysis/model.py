@@ -23,7 +23,7 @@ from jax_lsp.analysis.cached import cached_property
 from jax_lsp.analysis.cells import displayed_lines
 from jax_lsp.analysis.crossing import NO_FOREIGN, ForeignDefinitions, ForeignFunction, IncomingTrace
 from jax_lsp.analysis.document import Document, Unit, UnitSource
-from jax_lsp.analysis.external import ExternalFacts, facts_key
+from jax_lsp.analysis.external import ExternalFacts, facts_key, read_by_models
 from jax_lsp.analysis.foreign_traces import ForeignTraces
 from jax_lsp.analysis.hashing import HashFacts
 from jax_lsp.analysis.header import import_blank_lines, import_insertion_line
@@ -152,7 +152,7 @@ class ModuleModel:
         if external:
             # Facts a model reads nothing from are left out: a module whose imports tell it
             # nothing then has the model its importers build (no facts), and shares it.
-            external = {name: facts for name, facts in external.items() if facts.read_by_models}
+            external = read_by_models(external)
         previous = next(
             (
                 earlier

@@ -36,6 +36,7 @@ from jax_lsp.analysis.crossing import (
     passed_in,
 )
 from jax_lsp.analysis.document import Document, UnitSource
+from jax_lsp.analysis.external import ExternalFacts, read_by_models
 from jax_lsp.analysis.haiku import haiku_transformed, own_def, returned_haiku_transform
 from jax_lsp.analysis.imported_globals import may_store_elsewhere
 from jax_lsp.analysis.imports import Resolver, import_bindings
@@ -43,10 +44,12 @@ from jax_lsp.analysis.infer import (
     _MAX_REEXPORT_DEPTH,
     STAMP_TRUST_SECONDS,
     Bindings,
+    FactsRead,
     ModuleFactsCache,
     _ModuleEntry,
     document_file,
     file_stamp,
+    last_external_facts,
     local_external_facts,
 )
 from jax_lsp.analysis.model import ModuleModel
@@ -729,14 +732,55 @@ class ProjectTraces:
         were modelled with, by importers of theirs still at the versions read then (an edit
         two imports away changes those; `upstream_confirmed`: known to be)? Read from what
         was gathered, nothing parsed. The other files read, those the importers passed
-        objects to, follow from what the importers are."""
-        files = {file for file, _, _ in read}
+        objects to, follow from what the importers are. What the importers are told of the
+        functions they import is `drop_stale`'s to judge."""
+        files = {file for file, _, _, _ in read}
         return importers <= files and all(
             self._cache.entry(self._cache.path(file), STAMP_TRUST_SECONDS) is entry
             and self._last_given(file) == given
             and (upstream_confirmed or self._upstream_unchanged(file))
-            for file, entry, given in read
+            for file, entry, given, _ in read
         )
+
+    def _same_facts(
+        self,
+        file: str,
+        entry: _ModuleEntry,
+        known: _ImporterFacts | None,
+        read_now: dict[tuple[str, int], FactsRead],
+    ) -> bool:
+        """Do the modules the importer `file` imports tell it the facts its model read (None:
+        it read none)? Read again only when one of those modules changed (once per importer
+        version in `read_now`), and then compared: an edit seldom changes what they tell
+        (early cutoff)."""
+        if known is None or known.read.still_read():
+            return True
+        now = read_now.get((file, id(entry)))
+        if now is None:
+            now = read_now[(file, id(entry))] = known.read.read_again()
+        if read_by_models(now.facts) != known.facts:
+            return False
+        known.read = now  # the same facts, read from the modules as they are now
+        return True
+
+    def drop_stale(self) -> list[str]:
+        """The files whose gathered traces no longer hold as their importers are told other
+        facts of the functions they import now (a wrapper that stopped jitting), the asked
+        module's own included; dropped, so that each gathers them again at its next
+        analysis. Each keystroke's `incoming` leaves those facts out: reading them takes a
+        model of each new version, and a look at every module each importer imports.
+        Asked when edits pause, and when files change on disk."""
+        read_now: dict[tuple[str, int], FactsRead] = {}
+        stale = [
+            file
+            for file, (_, read) in self._incoming.items()
+            if not all(
+                self._same_facts(other, entry, facts, read_now) for other, entry, _, facts in read
+            )
+        ]
+        for file in stale:
+            del self._incoming[file]
+        return stale
 
     def _last_given(self, file: str) -> tuple[IncomingTrace, ...]:
         known = self._incoming.get(file)
@@ -751,7 +795,7 @@ class ProjectTraces:
         known = self._incoming.get(file)
         if known is None:
             return True
-        for other, entry, _ in known[1]:
+        for other, entry, _, _ in known[1]:
             if other == self._asked:
                 continue
             if self._cache.entry(self._cache.path(other), STAMP_TRUST_SECONDS) is not entry:
@@ -765,7 +809,7 @@ class ProjectTraces:
         self, file: str, importers: frozenset[str], x64: bool
     ) -> tuple[tuple[IncomingTrace, ...], tuple]:
         found: list[IncomingTrace] = []
-        read: list[tuple[str, _ModuleEntry, tuple[IncomingTrace, ...]]] = []
+        read: list[tuple[str, _ModuleEntry, tuple[IncomingTrace, ...], _ImporterFacts | None]] = []
         # Modules the importers pass objects of the module's classes to (`param_classes`):
         # what they do with them (`lax.scan(cell.step, ...)`) traces the module's methods,
         # though they need not import it.
@@ -777,8 +821,10 @@ class ProjectTraces:
             if entry is None:
                 continue
             built = self._model(other, entry, x64)
-            # With the traces it was modelled with: they change when its own importers do.
-            read.append((other, entry, built[0].incoming if built is not None else ()))
+            # With the traces it was modelled with (they change when its own importers do),
+            # and the facts its imports told it.
+            given = built[0].incoming if built is not None else ()
+            read.append((other, entry, given, self._facts_read(other, entry)))
             if built is None:
                 continue
             model, foreign = built
@@ -794,6 +840,17 @@ class ProjectTraces:
                     receivers.add(function.file)
                     pending.append(function.file)
         return tuple(found), tuple(read)
+
+    def _facts_read(self, file: str, entry: _ModuleEntry) -> _ImporterFacts | None:
+        """The facts of the names it imports that the importer's model was built with, or
+        that told it to trace nothing (none of them wraps a transformation); None where
+        none were read (it imports nothing of the project)."""
+        document = self._cache.document(Path(file), entry)
+        if document is None:
+            return None
+        local_external_facts(document, self.root, self._cache)
+        read = last_external_facts(document)
+        return _ImporterFacts(read_by_models(read.facts), read) if read is not None else None
 
     def _model(
         self, file: str, entry: _ModuleEntry, x64: bool
@@ -1017,6 +1074,15 @@ def _findall_on_lines(pattern: re.Pattern, text: str, words: tuple[str, ...]) ->
             found.append(match.group(1) if pattern.groups == 1 else match.groups())
             end = match.end()
     return found
+
+
+@dataclass
+class _ImporterFacts:
+    """The facts a model of an importer read of the names it imports (`read_by_models`),
+    and where they were read from."""
+
+    facts: dict[str, ExternalFacts]
+    read: FactsRead
 
 
 def _defined_names(text: str, file: str) -> frozenset[str]:

@@ -10,14 +10,18 @@ Which documents: those whose text names the module as a word (an import of it mu
 and those whose module name or top-level definitions the changed module's import statements
 name; one named by chance is only analyzed once more, from its caches. The files that are not
 open are told too (`others`: the workspace diagnostics a client pulls), with the same words.
+Then those whose traces, gathered from their importers, no longer hold (`stale_traces`): a
+wrapper of a third module that stopped jitting, or what the edited module itself tells its
+importers, which its own keystrokes leave out.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import re
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from pygls.uris import to_fs_path as uri_to_path
@@ -62,6 +66,10 @@ class ModuleWords:
 
 # Told of the modules that changed: their files, their names, the words of their imports.
 OthersChanged = Callable[[set[str], set[str], set[str]], None]
+# The files whose gathered traces went stale (real paths), dropped by the engine.
+StaleTraces = Callable[[], Awaitable[list[str]]]
+
+log = logging.getLogger(__name__)
 
 
 class Dependents:
@@ -75,11 +83,14 @@ class Dependents:
         renew: Callable[[OpenDocument], None],
         renew_notebook: Callable[[str], None],
         others: OthersChanged | None = None,
+        stale_traces: StaleTraces | None = None,
     ) -> None:
         self._documents = documents
         self._renew = renew
         self._renew_notebook = renew_notebook
         self._others = others
+        self._stale_traces = stale_traces
+        self._renewals: set[asyncio.Future] = set()  # held until done (a task is weakly held)
         self._paths: dict[str, str] = {}  # uri of a changed module -> its file
         self._changed: dict[str, str] = {}  # uri of a changed module -> its name
         # The changed modules' texts before their edits: an import an edit removed still
@@ -140,11 +151,30 @@ class Dependents:
                 continue
             if named.search(document.text) is None and not _named_by(document, imported):
                 continue
-            if document.notebook is None:
-                self._renew(document)
-            elif document.notebook not in notebooks:
-                notebooks.add(document.notebook)
-                self._renew_notebook(document.notebook)
+            self._renew_one(document, notebooks)
+        if self._stale_traces is not None:
+            renewal = asyncio.ensure_future(self._renew_stale_traces(self._stale_traces))
+            self._renewals.add(renewal)
+            renewal.add_done_callback(self._renewals.discard)
+
+    def _renew_one(self, document: OpenDocument, notebooks: set[str]) -> None:
+        if document.notebook is None:
+            self._renew(document)
+        elif document.notebook not in notebooks:
+            notebooks.add(document.notebook)
+            self._renew_notebook(document.notebook)
+
+    async def _renew_stale_traces(self, stale_traces: StaleTraces) -> None:
+        """Renew the open documents whose gathered traces the engine dropped as stale."""
+        try:
+            stale = set(await stale_traces())
+        except Exception:  # an engine bug: the documents keep what they show
+            log.exception("checking the gathered traces failed")
+            return
+        notebooks: set[str] = set()
+        for document in list(self._documents):
+            if document.path is not None and os.path.realpath(document.path) in stale:
+                self._renew_one(document, notebooks)
 
 
 _IMPORT_LINE = re.compile(r"^[ \t]*(?:from[ \t]+[\w.]+[ \t]+)?import\b.*$", re.MULTILINE)

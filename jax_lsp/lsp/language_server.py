@@ -99,6 +99,7 @@ class JaxLanguageServer(LanguageServer):
             self.jedi.answered,
             self.jedi.notebook_answered,
             self.workspace_diagnostics.changed,
+            lambda: self.engine.run(self.engine.workspace.drop_stale),
         )
 
     # -- messages -----------------------------------------------------------------------------

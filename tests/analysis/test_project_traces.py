@@ -3,6 +3,7 @@ code in another, checked in their own file. Each case is a small project written
 
 from __future__ import annotations
 
+import os
 import re
 import textwrap
 from pathlib import Path
@@ -279,6 +280,61 @@ def test_a_project_wrapper_given_more_than_the_function_traces_nothing(tmp_path)
     )
     assert codes(tmp_path, "pkg/losses.py") == []
     assert codes(tmp_path, "pkg/train.py") == []
+
+
+def test_traces_gathered_through_a_wrapper_follow_the_wrappers_module(tmp_path):
+    """The traces losses.py is given were read from train.py's model, built with what
+    compile.py tells it: a change of compile.py alone reaches them, once the server (or
+    `check --watch`) asks for the stale ones."""
+    write(
+        tmp_path,
+        {
+            "pkg/__init__.py": "",
+            "pkg/compile.py": COMPILE,
+            "pkg/losses.py": LOSS,
+            "pkg/train.py": """
+                from pkg.compile import compiled
+                from pkg.losses import loss
+
+                step = compiled(loss)
+            """,
+        },
+    )
+    workspace = Workspace(str(tmp_path))
+    assert [f.code for f in check(tmp_path, "pkg/losses.py", workspace).findings] == ["JAX701"]
+    compile_file = tmp_path / "pkg/compile.py"
+    compile_file.write_text(compile_file.read_text().replace("jax.jit(fn, ", "dict(f=fn, "))
+    workspace.files_changed([str(compile_file)])
+    assert workspace.drop_stale() == [os.path.realpath(tmp_path / "pkg/losses.py")]
+    assert check(tmp_path, "pkg/losses.py", workspace).findings == []
+    write(tmp_path, {"pkg/compile.py": COMPILE})
+    workspace.files_changed([str(compile_file)])
+    workspace.drop_stale()
+    assert [f.code for f in check(tmp_path, "pkg/losses.py", workspace).findings] == ["JAX701"]
+
+
+def test_what_the_edited_module_tells_its_importers_is_read_once_its_edits_pause(tmp_path):
+    """A keystroke's analysis leaves out what the edited module tells its importers of its
+    own functions (reading it takes a model of the new version); `drop_stale`, asked when
+    the edits pause, reads it, and drops the traces it changed."""
+    text = textwrap.dedent(COMPILE) + "\n\n" + textwrap.dedent(LOSS)
+    write(tmp_path, {"b.py": "from a import compiled, loss\n\nstep = compiled(loss)\n"})
+    path = tmp_path / "a.py"
+    texts = {str(path): text}
+    path.write_text(text)
+    workspace = Workspace(str(tmp_path), open_text=texts.get)
+
+    def findings(version: str) -> list[str]:
+        texts[str(path)] = version
+        return [f.code for f in check_source(version, str(path), Settings(), workspace).findings]
+
+    assert findings(text) == ["JAX701"]
+    assert workspace.drop_stale() == []
+    unjitted = text.replace("jax.jit(fn, static_argnames=static)", "fn")
+    assert findings(unjitted) == ["JAX701"]  # typing: the traces gathered before
+    assert workspace.drop_stale() == [os.path.realpath(path)]
+    assert findings(unjitted) == []
+    assert workspace.drop_stale() == []
 
 
 def test_tests_that_jit_library_code_count_as_callers(tmp_path):

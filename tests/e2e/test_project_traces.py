@@ -387,3 +387,62 @@ async def test_the_workspace_pull_traces_what_an_imported_function_returned(clie
     utils_uri = (tmp_path / "utils.py").as_uri()
     found = await _pulled(client, {}, utils_uri, lambda found: len(found) == 1)
     assert [(d.code, d.range.start.line) for d in found] == [("JAX201", 8)]
+
+
+COMPILE = """import jax
+
+
+def compiled(fn):
+    return jax.jit(fn)
+"""
+
+LOSS = """def loss(x):
+    if x > 0:
+        return x
+    return -x
+"""
+
+
+async def test_a_wrapper_that_stops_jitting_in_a_third_module_clears_the_traced_function(
+    client, tmp_path
+):
+    """train.py (not open) hands `loss` to `compiled`, a wrapper in compile.py: editing the
+    wrapper so that it no longer jits makes losses.py's finding go, though losses.py neither
+    imports compile.py nor is imported by it; restoring it brings the finding back."""
+    (tmp_path / "compile.py").write_text(COMPILE)
+    (tmp_path / "losses.py").write_text(LOSS)
+    (tmp_path / "train.py").write_text(
+        "from compile import compiled\nfrom losses import loss\n\nstep = compiled(loss)\n"
+    )
+    await start(client, root=tmp_path)
+    compile_uri = open_document(client, tmp_path / "compile.py", COMPILE)
+    losses_uri = open_document(client, tmp_path / "losses.py", LOSS)
+    found = await diagnostics_for(client, losses_uri, lambda found: len(found) == 1)
+    assert codes(found) == ["JAX701"]
+    assert "train.py" in found[0].message
+    # Line 4 is `    return jax.jit(fn)`: `jax.jit(fn)` becomes `fn`.
+    change(client, compile_uri, 2, "fn", (4, 11), (4, 22))
+    assert await diagnostics_for(client, losses_uri, lambda found: found == []) == []
+    change(client, compile_uri, 3, "jax.jit(fn)", (4, 11), (4, 13))
+    found = await diagnostics_for(client, losses_uri, lambda found: len(found) == 1)
+    assert codes(found) == ["JAX701"]
+
+
+async def test_the_edited_modules_own_wrapper_that_stops_jitting_clears_its_function(
+    client, tmp_path
+):
+    """b.py (not open) hands `loss` to `compiled`, both defined in the open a.py: what a.py
+    tells its importers of its own functions changes with the edit, and once the edits
+    pause, the traces b.py gives it follow."""
+    text = COMPILE + "\n\n" + LOSS
+    (tmp_path / "a.py").write_text(text)
+    (tmp_path / "b.py").write_text("from a import compiled, loss\n\nstep = compiled(loss)\n")
+    await start(client, root=tmp_path)
+    uri = open_document(client, tmp_path / "a.py", text)
+    found = await diagnostics_for(client, uri, lambda found: len(found) == 1)
+    assert codes(found) == ["JAX701"]
+    change(client, uri, 2, "fn", (4, 11), (4, 22))
+    assert await diagnostics_for(client, uri, lambda found: found == []) == []
+    change(client, uri, 3, "jax.jit(fn)", (4, 11), (4, 13))
+    found = await diagnostics_for(client, uri, lambda found: len(found) == 1)
+    assert codes(found) == ["JAX701"]
