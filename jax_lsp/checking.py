@@ -410,7 +410,8 @@ def check_once(args: argparse.Namespace) -> int:
     try:
         settings = _settings(args, paths)
     except ConfigError as error:
-        print(f"jax-lsp: error: {error}", file=sys.stderr)
+        for problem in str(error).splitlines():  # one line each (an unknown key each)
+            print(f"jax-lsp: error: {problem}", file=sys.stderr)
         return EXIT_USAGE
     files = [str(path) for path in iter_python_files(paths, settings)]
     if not files and not args.quiet:
