@@ -361,6 +361,33 @@ def _key_line(text: str, key: str, in_tool_table: bool) -> int | None:
     return None
 
 
+# The tables that make a TOML file a pyproject.toml rather than a file of jax-lsp settings.
+_PYPROJECT_TABLES = frozenset({"build-system", "project", "tool"})
+
+
+def _settings_table(
+    data: Mapping[str, Any], source: Path, named: bool
+) -> tuple[Mapping[str, Any], bool]:
+    """The settings `source` holds, and whether they are its `[tool.jax-lsp]` table: that
+    table, else for a file `--config` names (`named`) that is no pyproject.toml, its top
+    level. A named file holding neither is an error; a pyproject.toml found above the files
+    checked may hold none (the defaults apply)."""
+    tool = data.get("tool")
+    table = tool.get("jax-lsp") if isinstance(tool, Mapping) else None
+    if table is not None:
+        if not isinstance(table, Mapping):
+            raise ConfigError(f"{source}: `tool.jax-lsp` must be a table")
+        return table, True
+    if not named:
+        return {}, True
+    if source.name != "pyproject.toml" and data and not data.keys() & _PYPROJECT_TABLES:
+        return data, False
+    raise ConfigError(
+        f"{source}: no jax-lsp settings: expected a `[tool.jax-lsp]` table, or (in a file "
+        "other than pyproject.toml) settings such as `select = [...]` at its top level"
+    )
+
+
 def _kebab(key: str) -> str:
     """`unsafe_fixes` and `unsafeFixes` as `[tool.jax-lsp]` spells them: `unsafe-fixes`."""
     return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "-", key).replace("_", "-").lower()
@@ -407,9 +434,9 @@ def _check_keys(table: Mapping[str, Any], source: Path, text: str, in_tool_table
 
 
 def load_settings(start: Path, config: Path | None = None) -> Settings:
-    """Settings from `config` (a pyproject.toml's `[tool.jax-lsp]`, or a TOML file of those
-    keys), else from the nearest pyproject.toml at or above `start` (defaults if none). A key
-    that names no setting is a `ConfigError`."""
+    """Settings from `config` (a TOML file with a `[tool.jax-lsp]` table, or holding those
+    keys at its top level), else from the nearest pyproject.toml at or above `start` (defaults
+    if none). A key that names no setting is a `ConfigError`."""
     pyproject = config if config is not None else find_pyproject(start)
     if config is not None and not config.is_file():
         raise ConfigError(f"{config}: no such file")
@@ -430,10 +457,7 @@ def load_settings(start: Path, config: Path | None = None) -> Settings:
         data = tomllib.loads(text)
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
         raise ConfigError(f"{pyproject}: {error}") from None
-    table = data.get("tool", {}).get("jax-lsp")
-    in_tool_table = table is not None
-    if table is None:
-        table = {} if pyproject.name == "pyproject.toml" else data
+    table, in_tool_table = _settings_table(data, pyproject, named=config is not None)
     _check_keys(table, pyproject, text, in_tool_table)
     settings = Settings(root=str(pyproject.parent.resolve()), enable_x64=x64_env)
     try:

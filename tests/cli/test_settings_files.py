@@ -1,5 +1,7 @@
 """The settings files `check` reads, as ruff reads its own: a key that names no setting is an
-error naming the key, its file and line and the closest setting (never silently unused)."""
+error naming the key, its file and line and the closest setting (never silently unused), and
+`--config` reads a pyproject.toml-style file's `[tool.jax-lsp]` table as well as a file of bare
+settings, and says so when a file holds neither."""
 
 from __future__ import annotations
 
@@ -101,6 +103,47 @@ def test_a_bad_value_names_its_file(project: Path):
     run = check(project)
     assert run.code == EXIT_USAGE
     assert "pyproject.toml: `select`: unknown rule code 'JAX9999'" in run.stderr
+
+
+@pytest.mark.parametrize("name", ["ci.toml", "pyproject.toml"])
+def test_config_reads_the_tool_table_of_a_pyproject_style_file(project: Path, name: str):
+    # The project's own pyproject.toml ignores JAX901; the named file selects it alone.
+    (project / "pyproject.toml").write_text('[tool.jax-lsp]\nignore = ["JAX901"]\n')
+    (project / "other").mkdir()
+    (project / "other" / name).write_text(
+        '[project]\nname = "other"\n\n[tool.jax-lsp]\nselect = ["JAX901"]\n'
+    )
+
+    run = check(project, "--config", f"other/{name}")
+
+    assert run.stderr == "" and codes(run) == ["JAX901"]
+
+
+@pytest.mark.parametrize(
+    ("name", "text"),
+    [
+        ("ruff.toml", '[tool.ruff]\nselect = ["E"]\n'),
+        ("pyproject.toml", '[project]\nname = "other"\n'),
+        ("pyproject.toml", 'select = ["JAX901"]\n'),  # a pyproject.toml's settings are its table
+        ("empty.toml", ""),
+    ],
+    ids=["another-tool", "pyproject-without-table", "pyproject-top-level", "empty"],
+)
+def test_config_holding_no_settings_is_an_error(project: Path, name: str, text: str):
+    (project / "other").mkdir()
+    (project / "other" / name).write_text(text)
+
+    run = check(project, "--config", f"other/{name}")
+
+    assert run.code == EXIT_USAGE and run.stdout == ""
+    assert run.stderr.startswith(f"jax-lsp: error: other/{name}: no jax-lsp settings: ")
+    assert "`[tool.jax-lsp]`" in run.stderr
+
+
+def test_a_pyproject_found_without_a_table_gives_the_defaults(project: Path):
+    (project / "pyproject.toml").write_text('[project]\nname = "demo"\n')
+    run = check(project)
+    assert run.stderr == "" and codes(run) == ["JAX201", "JAX901"]
 
 
 @pytest.mark.slow  # a process
