@@ -121,7 +121,8 @@ def serve_stdio(server: JsonRPCServer, stdin: BinaryIO, stdout: BinaryIO) -> Non
 def serve_tcp(server: JsonRPCServer, host: str, port: int) -> None:
     """pygls's `start_tcp` (one client, then the server ends), its frames read as stdin's are
     (`PipeInput`); `exit` ends the connection without a traceback (the exit status is
-    `serve`'s). Any other error still reaches asyncio's handler, which logs it."""
+    `serve`'s), a client gone without one is logged in a line, as `serve_stdio` logs a broken
+    pipe. Any other error still reaches asyncio's handler, which logs it whole."""
     log.info("Starting TCP server on %s:%s", host, port)
     server._stop_event = stop_event = threading.Event()
 
@@ -137,6 +138,8 @@ def serve_tcp(server: JsonRPCServer, host: str, port: int) -> None:
             )
         except SystemExit:  # `exit`, raised by pygls's handler to end the process
             pass
+        except ConnectionError as error:  # reset by the client, or written to once it left
+            log.error("Connection to the client is lost (%s): shutting down the server.", error)
         finally:
             server.shutdown()  # closes the listening socket: `serve_forever` ends
 

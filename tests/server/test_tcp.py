@@ -1,13 +1,15 @@
 """`jax-lsp serve --tcp`: the real server over a socket. A clean end (`shutdown`, then `exit`)
 writes nothing on stderr (pygls's `exit` handler raises SystemExit, which asyncio logged as an
 unhandled exception of the connection); an `exit` without `shutdown` ends with status 1, as LSP
-asks; an error of the server's own still shows."""
+asks; a client gone without a word is one line; an error of the server's own still shows."""
 
 from __future__ import annotations
 
 import json
 import os
+import select
 import socket
+import struct
 import subprocess
 import sys
 import time
@@ -127,6 +129,21 @@ def test_exit_without_shutdown_ends_with_status_one(tmp_path: Path) -> None:
     status, stderr = _ended(server)
     client.close()
     assert (status, stderr) == (1, "")
+
+
+def test_a_client_gone_without_exit_is_one_line(tmp_path: Path) -> None:
+    """A client that closes with the server's answer unread resets the connection: said in a
+    line, as a broken pipe is over stdio, not as an unhandled exception of the connection."""
+    port = _free_port()
+    server = _serve(port)
+    client = TcpClient(port)
+    client.send({"id": 1, "method": "initialize", "params": {"capabilities": {}}})
+    select.select([client._socket], [], [], TIMEOUT)  # the answer arrived, unread
+    client._socket.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+    client.close()
+    status, stderr = _ended(server)
+    assert status == 1
+    assert stderr.startswith("Connection to the client is lost") and "Traceback" not in stderr
 
 
 def test_a_port_in_use_is_still_reported() -> None:
