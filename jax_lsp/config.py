@@ -1,7 +1,8 @@
 """Settings: `[tool.jax-lsp]` in pyproject.toml, then the editor's settings on top.
 
 Keys (kebab-case in pyproject, camelCase accepted from editors): those of
-`settings_table.OPTIONS`. Codes match by prefix: "JAX7" selects JAX701-JAX703.
+`settings_table.OPTIONS`; any other key of a settings file is an error (an editor's are left
+out: it sends its own settings too). Codes match by prefix: "JAX7" selects JAX701-JAX703.
 """
 
 from __future__ import annotations
