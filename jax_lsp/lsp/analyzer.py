@@ -151,7 +151,7 @@ class Analyzer:
             fixed), and the traced functions."""
             by_cell = notebook_cells.findings_by_cell(analysis.findings, slices, numbers)
             syntax = syntax_error(analysis)
-            errors = {}
+            errors: dict[str, list[notebook_cells.CellFinding]] = {}
             if syntax is not None:
                 errors = notebook_cells.findings_by_cell([syntax], slices, numbers)
             return by_cell, errors, traced_functions(analysis)
