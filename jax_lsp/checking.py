@@ -20,6 +20,7 @@ from jax_lsp.engine import (
     analysing_once,
     check_source,
     fix_source,
+    syntax_error,
     traces_given,
     with_fixes_built,
 )
@@ -32,7 +33,7 @@ from jax_lsp.files import (
     read_file,
     write_atomically,
 )
-from jax_lsp.findings import SYNTAX_ERROR, Finding, Fix, Position, Severity, Span
+from jax_lsp.findings import Finding, Fix, Severity, Span
 from jax_lsp.ipynb import Notebook, NotebookError
 from jax_lsp.parallel import Workers, available_cores, collect_after_item, tune_gc_for_batch
 from jax_lsp.reporting import FORMATTERS, Entry, ReportOptions, display_path, use_color
@@ -149,18 +150,12 @@ def _check_file(
         result.findings = [_in_cell(f, notebook) for f in result.findings]
     else:
         result.cells = [None] * len(result.findings)
-    if analysis.problems:
+    syntax = syntax_error(analysis)
+    if syntax is not None:
         # Reported as a finding of its own, as ruff does: in every output format, counted in
         # the summary, so a report never says "All checks passed!" of a file it could not read.
-        problem = analysis.problems[0]
-        where = Position(problem.line, problem.column)
-        syntax = Finding(
-            SYNTAX_ERROR,
-            f"SyntaxError: {problem.message}",
-            Span(where, Position(where.line, where.column + 1)),
-            Severity.ERROR,
-        )
         result.syntax_error = syntax.message
+        where = syntax.span.start
         cell = None
         if notebook is not None:
             cell = notebook.locate(where)[0]
@@ -410,7 +405,8 @@ def check_once(args: argparse.Namespace) -> int:
     try:
         settings = _settings(args, paths)
     except ConfigError as error:
-        print(f"jax-lsp: error: {error}", file=sys.stderr)
+        for problem in str(error).splitlines():  # one line each (an unknown key each)
+            print(f"jax-lsp: error: {problem}", file=sys.stderr)
         return EXIT_USAGE
     files = [str(path) for path in iter_python_files(paths, settings)]
     if not files and not args.quiet:

@@ -1,7 +1,8 @@
 """Settings: `[tool.jax-lsp]` in pyproject.toml, then the editor's settings on top.
 
 Keys (kebab-case in pyproject, camelCase accepted from editors): those of
-`settings_table.OPTIONS`. Codes match by prefix: "JAX7" selects JAX701-JAX703.
+`settings_table.OPTIONS`; any other key of a settings file is an error (an editor's are left
+out: it sends its own settings too). Codes match by prefix: "JAX7" selects JAX701-JAX703.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from jax_lsp.analysis.api_changes import jax_release, parse_version
 from jax_lsp.diagnostics import ALL_RULES
 from jax_lsp.diagnostics.base import Rule
 from jax_lsp.findings import Severity
-from jax_lsp.settings_table import SETTING_KEYS
+from jax_lsp.settings_table import OPTIONS, SETTING_KEYS
 
 DEFAULT_EXCLUDE = (
     ".git",
@@ -345,9 +346,9 @@ def _project_jax_version(data: Mapping[str, Any], folder: Path) -> str | None:
     return declared or declared_jax_version(_requirement_lines(folder))
 
 
-def _key_line(text: str, key: str, in_tool_table: bool) -> int:
+def _key_line(text: str, key: str, in_tool_table: bool) -> int | None:
     """The 0-based line where a settings file sets `key` (in `[tool.jax-lsp]` when
-    `in_tool_table`); 0 if it cannot be told."""
+    `in_tool_table`); None if it cannot be told."""
     in_table = not in_tool_table
     for number, line in enumerate(text.splitlines()):
         stripped = line.strip()
@@ -358,12 +359,85 @@ def _key_line(text: str, key: str, in_tool_table: bool) -> int:
             )
         elif in_table and re.match(rf"{re.escape(key)}\s*=", stripped):
             return number
-    return 0
+    return None
+
+
+# The tables that make a TOML file a pyproject.toml rather than a file of jax-lsp settings.
+_PYPROJECT_TABLES = frozenset({"build-system", "project", "tool"})
+
+
+def _settings_table(
+    data: Mapping[str, Any], source: Path, named: bool
+) -> tuple[Mapping[str, Any], bool]:
+    """The settings `source` holds, and whether they are its `[tool.jax-lsp]` table: that
+    table, else for a file `--config` names (`named`) that is no pyproject.toml, its top
+    level. A named file holding neither is an error; a pyproject.toml found above the files
+    checked may hold none (the defaults apply)."""
+    tool = data.get("tool")
+    table = tool.get("jax-lsp") if isinstance(tool, Mapping) else None
+    if table is not None:
+        if not isinstance(table, Mapping):
+            raise ConfigError(f"{source}: `tool.jax-lsp` must be a table")
+        return table, True
+    if not named:
+        return {}, True
+    if source.name != "pyproject.toml" and data and not data.keys() & _PYPROJECT_TABLES:
+        return data, False
+    raise ConfigError(
+        f"{source}: no jax-lsp settings: expected a `[tool.jax-lsp]` table, or (in a file "
+        "other than pyproject.toml) settings such as `select = [...]` at its top level"
+    )
+
+
+def _kebab(key: str) -> str:
+    """`unsafe_fixes` and `unsafeFixes` as `[tool.jax-lsp]` spells them: `unsafe-fixes`."""
+    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "-", key).replace("_", "-").lower()
+
+
+def _unknown_key(key: str, in_tool_table: bool) -> str:
+    """Why `key` is no setting of a settings file, with the setting it most likely means."""
+    kebab = _kebab(key)
+    for option in OPTIONS:
+        if option.field is None and kebab == option.key:
+            return (
+                f"`{key}` is a setting of the editor, not of the project: set "
+                f"`jax-lsp.{option.camel}` in the editor's settings"
+            )
+    # Each key a file may use -> the setting's own spelling (the one to suggest).
+    spelled = {
+        name: option.key
+        for option in OPTIONS
+        if option.field is not None
+        for name in (option.key, *option.aliases)
+    }
+    guess = spelled.get(kebab)
+    if guess is None:
+        import difflib  # an unknown key only
+
+        close = difflib.get_close_matches(kebab, list(spelled), n=1, cutoff=0.6)
+        guess = spelled[close[0]] if close else None
+    where = " in `[tool.jax-lsp]`" if in_tool_table else ""
+    hint = f"; did you mean `{guess}`?" if guess else ""
+    return f"unknown setting `{key}`{where}{hint}"
+
+
+def _check_keys(table: Mapping[str, Any], source: Path, text: str, in_tool_table: bool) -> None:
+    """Every key of `table` names a setting (as ruff rejects an unknown field): a misspelled
+    key is an error that names it, its line and the closest setting, never silently unused."""
+    problems = []
+    for key in table:
+        if key not in SETTING_KEYS:
+            line = _key_line(text, key, in_tool_table)
+            where = f"{source}:{line + 1}" if line is not None else f"{source}"
+            problems.append(f"{where}: {_unknown_key(key, in_tool_table)}")
+    if problems:
+        raise ConfigError("\n".join(problems))
 
 
 def load_settings(start: Path, config: Path | None = None) -> Settings:
-    """Settings from `config` (a pyproject.toml's `[tool.jax-lsp]`, or a TOML file of those
-    keys), else from the nearest pyproject.toml at or above `start` (defaults if none)."""
+    """Settings from `config` (a TOML file with a `[tool.jax-lsp]` table, or holding those
+    keys at its top level), else from the nearest pyproject.toml at or above `start` (defaults
+    if none). A key that names no setting is a `ConfigError`."""
     pyproject = config if config is not None else find_pyproject(start)
     if config is not None and not config.is_file():
         raise ConfigError(f"{config}: no such file")
@@ -384,14 +458,16 @@ def load_settings(start: Path, config: Path | None = None) -> Settings:
         data = tomllib.loads(text)
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
         raise ConfigError(f"{pyproject}: {error}") from None
-    table = data.get("tool", {}).get("jax-lsp")
-    if table is None:
-        table = {} if pyproject.name == "pyproject.toml" else data
+    table, in_tool_table = _settings_table(data, pyproject, named=config is not None)
+    _check_keys(table, pyproject, text, in_tool_table)
     settings = Settings(root=str(pyproject.parent.resolve()), enable_x64=x64_env)
-    settings = replace(settings, **_parse(table))
+    try:
+        settings = replace(settings, **_parse(table))
+    except ConfigError as error:
+        raise ConfigError(f"{pyproject}: {error}") from None
     if settings.traced:
-        in_tool_table = data.get("tool", {}).get("jax-lsp") is not None
-        settings = replace(settings, traced_line=_key_line(text, "traced", in_tool_table))
+        traced_line = _key_line(text, "traced", in_tool_table) or 0
+        settings = replace(settings, traced_line=traced_line)
     if settings.target_jax_version is None and pyproject.name == "pyproject.toml":
         declared = _project_jax_version(data, pyproject.parent)
         settings = replace(settings, target_jax_version=declared)

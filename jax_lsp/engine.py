@@ -26,7 +26,7 @@ from jax_lsp.codeactions.apply import apply_edits, fix_text
 from jax_lsp.codeactions.import_edits import debug_nans_edit
 from jax_lsp.config import Settings
 from jax_lsp.diagnostics.runner import Analysis, analyze
-from jax_lsp.findings import Finding, Fix, Position, Span, shift_finding
+from jax_lsp.findings import SYNTAX_ERROR, Finding, Fix, Position, Severity, Span, shift_finding
 from jax_lsp.workspace import AnswerKey, Workspace
 
 # The rule runner's `analyze` and its `Analysis`, and `shift_finding`, reach the faces from here.
@@ -41,6 +41,7 @@ __all__ = [
     "fix_source",
     "parses",
     "shift_finding",
+    "syntax_error",
     "traced_functions",
     "traces_given",
     "with_fixes_built",
@@ -139,6 +140,22 @@ def check_source(
     if workspace is not None and analysis.model is not None:
         workspace.analysed(analysis.model)
     return analysis
+
+
+def syntax_error(analysis: Analysis) -> Finding | None:
+    """The text's first syntax error as a finding of its own (ruff's `invalid-syntax`), which
+    every face reports beside the findings of the lines that parse (half-typed code is still
+    checked): an error one character wide; no rule's, so never selected, ignored or fixed."""
+    if not analysis.problems:
+        return None
+    problem = analysis.problems[0]
+    where = Position(problem.line, problem.column)
+    return Finding(
+        SYNTAX_ERROR,
+        f"SyntaxError: {problem.message}",
+        Span(where, Position(where.line, where.column + 1)),
+        Severity.ERROR,
+    )
 
 
 def traces_given(analysis: Analysis, workspace: Workspace) -> dict[str, tuple[IncomingTrace, ...]]:

@@ -14,6 +14,7 @@ from jax_lsp.import_path import module_command
 
 SERVER_KEY = "jax-lsp"
 SPEC_VERSION = 2  # the version of jupyter-lsp's spec schema this follows
+INSTALL = 'pip install "/path/to/jax-lsp[jupyterlab]"'  # a clone of jax-lsp's repository
 
 # The settings jupyterlab-lsp's settings editor offers under `serverSettings`, and sends
 # (dotted keys expanded) as the `jax-lsp` section of the configuration.
@@ -67,7 +68,9 @@ def spec(manager: object = None) -> dict[str, dict[str, Any]]:
                 "home": "https://github.com/jax-lsp/jax-lsp",
                 "issues": "https://github.com/jax-lsp/jax-lsp/issues",
             },
-            "install": {"pip": "pip install jax-lsp"},
+            # Not on PyPI yet: installed from a clone, with the extra JupyterLab needs (not
+            # editable: that leaves out the prebuilt JupyterLab extension), as the README says.
+            "install": {"pip": INSTALL},
             "config_schema": _CONFIG_SCHEMA,
         }
     }

@@ -21,7 +21,7 @@ from jax_lsp.lsp.action_handlers import DEBUG_NANS, FIX_ALL, QUICKFIX, code_acti
 from jax_lsp.lsp.hover import hover
 from jax_lsp.lsp.language_server import JaxLanguageServer
 from jax_lsp.lsp.settings import SECTION
-from jax_lsp.lsp.transport import serve_stdio
+from jax_lsp.lsp.transport import serve_stdio, serve_tcp
 
 
 def _features() -> list[tuple[str, Callable[..., Any], Any]]:
@@ -80,7 +80,7 @@ def serve(tcp: str | None = None, log_file: str | None = None) -> int:
     server = build_server()
     if tcp:
         host, _, port = tcp.rpartition(":")
-        server.start_tcp(host or "127.0.0.1", int(port))
+        serve_tcp(server, host or "127.0.0.1", int(port))
     else:
         serve_stdio(server, sys.stdin.buffer, sys.stdout.buffer)
     server.cross.close()  # the jedi worker must not outlive the server

@@ -1,7 +1,8 @@
 """Every user setting, once: its pyproject key, its `Settings` field, its `jax-lsp check` flag and
 whether the VS Code extension offers it.
 
-`config.py` reads `[tool.jax-lsp]` and the editor's settings through `SETTING_KEYS`, built here;
+`config.py` reads `[tool.jax-lsp]` and the editor's settings through `SETTING_KEYS`, built here
+(a key of `[tool.jax-lsp]` it lacks is an error that names the closest row);
 `tests/test_settings_table.py` checks the places that cannot import this module against it: the
 `check` parser's flags, the extension's `package.json` and `src/settings.ts`, the documentation.
 A new setting is a row here, then whatever that test names as missing.

@@ -102,6 +102,33 @@ def test_commands_that_need_the_network_install_what_exists():
             assert "git+" in command or "." in shlex.split(command)[-1], command
 
 
+# A command installing jax-lsp from PyPI, where it is not published yet (not `jax-lsp @ git+...`).
+_FROM_PYPI = re.compile(r"""pip install\s+["']?jax-lsp(\[[\w,]+\])?["']?(?!\s*@)""")
+_TEXT_FILES = (".md", ".py", ".ts", ".rs", ".lua", ".el", ".toml", ".yml", ".yaml", ".sh")
+
+
+def test_installing_jax_lsp_is_from_a_clone_until_it_is_published():
+    """Every document, message and spec that says how to install jax-lsp gives a command that
+    works from a clone; installing it from PyPI is named only as what will do once published."""
+    tracked = subprocess.run(
+        ["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout.splitlines()
+    unqualified = []
+    for name in tracked:
+        if name.startswith("tests/") or not name.endswith(_TEXT_FILES):
+            continue
+        path = ROOT / name
+        if not path.is_file():  # deleted in the working tree
+            continue
+        text = path.read_text(encoding="utf-8")
+        for found in _FROM_PYPI.finditer(text):
+            around = text[max(found.start() - 120, 0) : found.end() + 120]
+            if "publish" not in around and "not on PyPI" not in around:
+                unqualified.append(f"{name}: {found.group()}")
+    assert unqualified == []
+    assert "pip install -e ." in (ROOT / "README.md").read_text(encoding="utf-8")
+
+
 def test_readme_sample_output_is_what_the_command_prints():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     sample = readme.split("<!-- sample:start")[1].split("<!-- sample:end -->")[0]

@@ -4,6 +4,7 @@ it, which must start this package's server."""
 from __future__ import annotations
 
 import importlib
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -32,6 +33,18 @@ def test_the_spec_starts_this_python_s_server():
 
     settings = server["config_schema"]["properties"]
     assert settings and all(key.startswith(f"{SECTION}.") for key in settings)
+
+
+def test_the_install_command_is_the_readmes_from_a_clone():
+    """jax-lsp is not on PyPI: the command jupyter-lsp shows installs a clone, with the extra
+    JupyterLab needs, as the README's JupyterLab line does (`pip install ".[jupyterlab]"`)."""
+    command = shlex.split(spec()[SERVER_KEY]["install"]["pip"])
+    assert command[:2] == ["pip", "install"] and "-e" not in command  # editable: no labextension
+    clone, _, extras = command[-1].partition("[")
+    assert Path(clone).is_absolute() and extras == "jupyterlab]"
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    assert "jupyterlab" in project["project"]["optional-dependencies"]
+    assert 'pip install ".[jupyterlab]"` from the clone' in (ROOT / "README.md").read_text()
 
 
 def test_the_spec_command_runs():

@@ -17,6 +17,7 @@ from pygls.uris import to_fs_path
 from jax_lsp.codeactions import build_deferred
 from jax_lsp.config import Settings
 from jax_lsp.engine import enable_debug_nans, fix_source
+from jax_lsp.findings import SYNTAX_ERROR
 from jax_lsp.ipynb import NotebookError
 from jax_lsp.lsp import edits, notebook_cells
 from jax_lsp.lsp.conversion import (
@@ -280,7 +281,8 @@ async def _quickfixes(
         found += quickfixes(diagnostic, partial(_fix_edit, ls, document), built)
     for diagnostic in diagnostics:
         key = (diagnostic.range.start.line, str(diagnostic.code))
-        if key in silenced or key[0] >= len(document.lines):
+        # A syntax error is no rule's finding: a noqa comment does not silence it.
+        if key in silenced or key[0] >= len(document.lines) or key[1] == SYNTAX_ERROR:
             continue
         silenced.add(key)
         edit = edits.noqa_edit(document, key[0], key[1], ls.client.encoding)

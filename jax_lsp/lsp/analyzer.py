@@ -15,9 +15,9 @@ from lsprotocol import types
 from pygls.uris import to_fs_path
 
 from jax_lsp.config import Settings
-from jax_lsp.engine import Analysis, TracedFunction, traced_functions
+from jax_lsp.engine import Analysis, TracedFunction, syntax_error, traced_functions
 from jax_lsp.lsp import notebook_cells
-from jax_lsp.lsp.conversion import cell_diagnostic, to_diagnostic
+from jax_lsp.lsp.conversion import analysis_diagnostics, cell_diagnostic
 from jax_lsp.lsp.crossmodule import Asker
 from jax_lsp.lsp.documents import AnalysisResult, OpenDocument
 from jax_lsp.workspace import ExternalFacts
@@ -67,8 +67,7 @@ class Analyzer:
                 return None
             engine = self._ls.engine
             analysis = engine.check(uri, text, path, settings, None, known_lines, False)
-            lines = analysis.document.lines
-            return [to_diagnostic(f, lines, encoding, version, uri) for f in analysis.findings]
+            return analysis_diagnostics(analysis, encoding, version, uri)
 
         return await self._ls.engine.run(work)
 
@@ -86,13 +85,9 @@ class Analyzer:
             if self.excluded(path, settings):
                 return Analysis([], []), []
             analysis = self._ls.engine.check(uri, text, path, settings, answers, known_lines)
-            # The parse's lines, not the open document's: those are split only when a request
-            # needs them (most open files are never edited).
-            lines = analysis.document.lines
-            diagnostics = [
-                to_diagnostic(f, lines, encoding, version, uri) for f in analysis.findings
-            ]
-            return analysis, diagnostics
+            # On the parse's lines, not the open document's: those are split only when a
+            # request needs them (most open files are never edited).
+            return analysis, analysis_diagnostics(analysis, encoding, version, uri)
 
         quick = self._ls.engine.quick(uri, text)
         analysis, diagnostics = await self._ls.engine.run(work, inline=quick)
@@ -147,9 +142,19 @@ class Analyzer:
 
         def in_cells(
             analysis: Analysis,
-        ) -> tuple[dict[str, list[notebook_cells.CellFinding]], list[TracedFunction]]:
+        ) -> tuple[
+            dict[str, list[notebook_cells.CellFinding]],
+            dict[str, list[notebook_cells.CellFinding]],
+            list[TracedFunction],
+        ]:
+            """The findings of each cell, its syntax error (`engine.syntax_error`: shown, never
+            fixed), and the traced functions."""
             by_cell = notebook_cells.findings_by_cell(analysis.findings, slices, numbers)
-            return by_cell, traced_functions(analysis)
+            syntax = syntax_error(analysis)
+            errors: dict[str, list[notebook_cells.CellFinding]] = {}
+            if syntax is not None:
+                errors = notebook_cells.findings_by_cell([syntax], slices, numbers)
+            return by_cell, errors, traced_functions(analysis)
 
         quick = self._ls.engine.quick(notebook_uri, text)
         analysis = await self._ls.engine.run(work, inline=quick)
@@ -167,7 +172,7 @@ class Analyzer:
                 analysis = await self._ls.engine.run(work, found, inline=quick)
         self.report_failures(analysis, path)
         # Fixes that edit other cells are split into them here, off the event loop.
-        by_cell, traced = await self._ls.engine.run(in_cells, analysis, inline=quick)
+        by_cell, errors, traced = await self._ls.engine.run(in_cells, analysis, inline=quick)
         if (
             self._ls.settings.generation != generation
             or code_cells != self._code_cells(notebook_uri)
@@ -181,7 +186,8 @@ class Analyzer:
         others_changed = False  # the diagnostics of a cell not edited since its last analysis
         for cell in cells:
             found = by_cell[cell.uri]
-            diagnostics = [cell_diagnostic(f, cell, by_uri, encoding) for f in found]
+            shown = [*found, *errors.get(cell.uri, ())]
+            diagnostics = [cell_diagnostic(f, cell, by_uri, encoding) for f in shown]
             findings = [f.finding for f in found]
             old = cell.result
             if old is not None and old.version == cell.version:

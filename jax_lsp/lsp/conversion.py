@@ -12,6 +12,7 @@ from typing import Any
 from lsprotocol import types
 
 from jax_lsp.diagnostics import RULES_BY_CODE
+from jax_lsp.engine import Analysis, syntax_error
 from jax_lsp.files import line_ending, newlines_as
 from jax_lsp.findings import Codemod, DeferredFix, Finding, Fix, Position, Severity, Span
 from jax_lsp.lsp.documents import OpenDocument
@@ -86,6 +87,17 @@ def to_diagnostic(
         or None,
         data=data,
     )
+
+
+def analysis_diagnostics(
+    analysis: Analysis, encoding: str, version: int | None, uri: str
+) -> list[types.Diagnostic]:
+    """The diagnostics of an analysed document: its findings', then its first syntax error's
+    (`engine.syntax_error`, as `check` reports it: the lines that parse are still checked)."""
+    lines = analysis.document.lines if analysis.document is not None else []
+    syntax = syntax_error(analysis)
+    found = analysis.findings if syntax is None else [*analysis.findings, syntax]
+    return [to_diagnostic(finding, lines, encoding, version, uri) for finding in found]
 
 
 def _related_information(

@@ -11,7 +11,9 @@ Precedence, highest first:
    (window/logMessage) and left out, the others still apply; `severity` levels may use LSP's
    name `information` for `info`;
 2. `[tool.jax-lsp]` in the nearest pyproject.toml above the document (reloaded when the client
-   reports a pyproject.toml change through `workspace/didChangeWatchedFiles`);
+   reports a pyproject.toml change through `workspace/didChangeWatchedFiles`); a file that
+   cannot be used (it does not parse, a key names no setting, a value does not parse) is
+   reported (window/logMessage) and the defaults apply to the documents under it;
 3. the defaults (`config.Settings()`: the rules on by default, fix-all on, unsafe fixes off).
 
 Two settings are the editor's alone: `codeLens` (on by default: `jit · traced: x · static: n`
@@ -127,7 +129,7 @@ class SettingsStore:
             try:
                 cached = load_settings(Path(folder))
             except ConfigError as error:
-                self.errors.append(f"jax-lsp: {error}; using the defaults")
+                self.errors.append(f"jax-lsp: settings file ignored, using the defaults: {error}")
                 cached = Settings()
             self._projects[folder] = cached
         return cached

@@ -8,6 +8,10 @@
   for each header line and each body (three round trips per message). When stdin is a pipe or
   a socket, the event loop reads it itself instead: no thread between a keystroke and its
   handler. pygls's own message loop still cuts the frames.
+- `serve_tcp`: pygls's `start_tcp`, quiet at a clean end. pygls ends the process at `exit` by
+  raising SystemExit from the handler; over TCP that handler runs in the connection's callback,
+  where asyncio logged it as an unhandled exception (a traceback ending in `SystemExit: 0`)
+  before it ended the event loop, and `serve`'s own clean-up was skipped.
 - `watch_parent`: the LSP `processId` is the editor's; when it dies while our stdin is still
   held open by someone else, exit rather than linger as an orphan.
 """
@@ -15,6 +19,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 import stat
@@ -111,6 +116,40 @@ def serve_stdio(server: JsonRPCServer, stdin: BinaryIO, stdout: BinaryIO) -> Non
         pass
     finally:
         server.shutdown()
+
+
+def serve_tcp(server: JsonRPCServer, host: str, port: int) -> None:
+    """pygls's `start_tcp` (one client, then the server ends), its frames read as stdin's are
+    (`PipeInput`); `exit` ends the connection without a traceback (the exit status is
+    `serve`'s), a client gone without one is logged in a line, as `serve_stdio` logs a broken
+    pipe. Any other error still reaches asyncio's handler, which logs it whole."""
+    log.info("Starting TCP server on %s:%s", host, port)
+    server._stop_event = stop_event = threading.Event()
+
+    async def connection(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        server.protocol.set_writer(writer)  # type: ignore[arg-type]  # as pygls's start_tcp
+        try:
+            await run_async(
+                stop_event=stop_event,
+                reader=PipeInput(reader),
+                protocol=server.protocol,
+                logger=log,
+                error_handler=server.report_server_error,
+            )
+        except SystemExit:  # `exit`, raised by pygls's handler to end the process
+            pass
+        except ConnectionError as error:  # reset by the client, or written to once it left
+            log.error("Connection to the client is lost (%s): shutting down the server.", error)
+        finally:
+            server.shutdown()  # closes the listening socket: `serve_forever` ends
+
+    async def listen() -> None:
+        server._server = await asyncio.start_server(connection, host, port)
+        async with server._server:
+            await server._server.serve_forever()
+
+    with contextlib.suppress(asyncio.CancelledError):  # the listening socket closed
+        asyncio.run(listen())
 
 
 def _alive(pid: int) -> bool:

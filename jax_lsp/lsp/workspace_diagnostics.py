@@ -35,7 +35,7 @@ from pygls.uris import from_fs_path, to_fs_path
 
 from jax_lsp.config import Settings
 from jax_lsp.files import UnreadableFile, iter_python_files, read_file
-from jax_lsp.lsp.conversion import diagnostic_json, to_diagnostic
+from jax_lsp.lsp.conversion import analysis_diagnostics, diagnostic_json
 from jax_lsp.lsp.dependents import ModuleWords
 
 if TYPE_CHECKING:
@@ -295,8 +295,7 @@ class WorkspaceDiagnostics:
             if excluded or not text:
                 return _Report(stamp, generation, change, [], _result_id([]), words)
             analysis = self._ls.engine.check_unopened(text, path, settings)
-            lines = analysis.document.lines
-            items = [to_diagnostic(f, lines, encoding, None, uri) for f in analysis.findings]
+            items = analysis_diagnostics(analysis, encoding, None, uri)
             return _Report(stamp, generation, change, items, _result_id(items), words)
 
         self._reports[path] = await self._ls.engine.run(work)

@@ -13,6 +13,8 @@ from pathlib import Path
 
 from jax_lsp.cli import main
 
+ROOT = Path(__file__).resolve().parents[2]
+
 # One JAX201 with a safe fix (`x[0] = 1.0` -> `x = x.at[0].set(1.0)`).
 FIXABLE = "import jax.numpy as jnp\n\nx = jnp.zeros(3)\nx[0] = 1.0\n"
 FIXED = "import jax.numpy as jnp\n\nx = jnp.zeros(3)\nx = x.at[0].set(1.0)\n"
@@ -48,10 +50,12 @@ def jax_lsp(*args: str, cwd: Path, env: dict[str, str] | None = None) -> Run:
 def jax_lsp_process(
     *args: str, cwd: Path, timeout: float = 600
 ) -> subprocess.CompletedProcess[str]:
-    """`python -m jax_lsp *args` run as its own process in `cwd`: what a shell or a hook sees."""
+    """`python -m jax_lsp *args` run as its own process in `cwd`: what a shell or a hook sees.
+    This tree's jax_lsp, as the server tests start it (not whichever one is installed)."""
     return subprocess.run(
         [sys.executable, "-m", "jax_lsp", *args],
         cwd=cwd,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
         capture_output=True,
         text=True,
         timeout=timeout,

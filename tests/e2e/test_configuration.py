@@ -111,6 +111,32 @@ async def test_bad_settings_are_logged_and_ignored(client, tmp_path):
     assert any("pyproject.toml" in m and "using the defaults" in m for m in messages)
 
 
+async def test_an_unknown_pyproject_key_is_reported_once_and_the_defaults_apply(client, tmp_path):
+    pyproject = tmp_path / "pyproject.toml"
+    pyproject.write_text('[tool.jax-lsp]\nignroe = ["JAX203"]\n')
+    await start(client, root=tmp_path)
+    uri = open_document(client, tmp_path / "a.py", TEXT)
+    await diagnostics_for(client, uri, lambda found: codes(found) == ["JAX202", "JAX203"])
+    # Analysed again (an edit): the file's problem is not reported again.
+    client.text_document_did_change(
+        types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=2),
+            content_changes=[types.TextDocumentContentChangeWholeDocument(text=TEXT + "\n")],
+        )
+    )
+    await diagnostics_for(client, uri, lambda found: codes(found) == ["JAX202", "JAX203"])
+    (message,) = [m for m in client.log_messages if "ignroe" in m.message]
+    assert message.type == types.MessageType.Error
+    assert message.message == (
+        "jax-lsp: settings file ignored, using the defaults: "
+        f"{pyproject}:2: unknown setting `ignroe` in `[tool.jax-lsp]`; did you mean `ignore`?"
+    )
+
+    pyproject.write_text('[tool.jax-lsp]\nignore = ["JAX203"]\n')  # corrected: read again
+    watched_change(client, pyproject.as_uri())
+    await diagnostics_for(client, uri, lambda found: codes(found) == ["JAX202"])
+
+
 async def test_lsp_level_name_and_one_bad_key_keep_the_other_settings(client, tmp_path):
     # VS Code's settings offer LSP's `information`; a value the server cannot read (`hint`) is
     # reported and dropped alone: the `ignore` sent with it still applies.

@@ -78,7 +78,11 @@ async def test_typing_a_block_header_keeps_the_rest(client, tmp_path, header):
     change(client, uri, 2, "    \n", (TYPED_LINE, 0))
     for count in range(1, len(header) + 1):
         change(client, uri, 2 + count, header[count - 1], (TYPED_LINE, 3 + count))
-        assert await observe(client, uri, typed=True) == before, repr(header[:count])
+        found, hints, lenses = await observe(client, uri, typed=True)
+        # The half-typed line's syntax error (on the line after a header waiting for its body)
+        # shows as ruff shows it; the rules' findings, hints and lenses stay as they were.
+        ours = [d for d in found if d[0] != "invalid-syntax"]
+        assert (ours, hints, lenses) == before, repr(header[:count])
 
 
 async def test_a_half_typed_line_shows_no_finding_of_its_own_until_it_parses(client, tmp_path):

@@ -83,8 +83,8 @@ async function offerBundled(launch: Extract<Launch, { kind: 'missing' }>): Promi
   const selectInterpreter = 'Select Interpreter';
   const answer = await vscode.window.showWarningMessage(
     `jax-lsp: the interpreter ${launch.interpreter.join(' ')} (Python ${launch.facts.version}) ` +
-      'has no jax_lsp module. Install it there (pip install jax-lsp), or use the copy bundled ' +
-      'with this extension.',
+      'has no jax_lsp module. Install it there from a clone of jax-lsp ' +
+      '(pip install -e /path/to/jax-lsp), or use the copy bundled with this extension.',
     useBundled,
     selectInterpreter,
   );

@@ -14,9 +14,10 @@ impl zed::Extension for JaxLspExtension {
         _language_server_id: &zed::LanguageServerId,
         worktree: &zed::Worktree,
     ) -> zed::Result<zed::Command> {
-        let command = worktree
-            .which("jax-lsp")
-            .ok_or("jax-lsp is not on PATH: pip install jax-lsp in the project's environment")?;
+        let command = worktree.which("jax-lsp").ok_or(
+            "jax-lsp is not on PATH: in the project's environment, install it from a clone \
+                 of jax-lsp (pip install -e /path/to/jax-lsp)",
+        )?;
         Ok(zed::Command {
             command,
             args: vec!["serve".into()],
