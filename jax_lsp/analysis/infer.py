@@ -24,6 +24,7 @@ from pathlib import Path
 
 from jax_lsp.analysis.boolean_args import returned_booleans
 from jax_lsp.analysis.boolean_entries import returned_boolean_keys
+from jax_lsp.analysis.class_readers import base_names, class_readers
 from jax_lsp.analysis.document import Document, UnitSource, first_line
 from jax_lsp.analysis.external import CallSite, ExternalFacts, facts_key
 from jax_lsp.analysis.flow import annotation_container, annotation_kind
@@ -50,6 +51,7 @@ from jax_lsp.analysis.summary import ClassRecord, FunctionNode, transform_of
 from jax_lsp.analysis.unit_memo import per_unit
 from jax_lsp.analysis.values import Container, Instance, Value, portable
 from jax_lsp.analysis.workspace import (
+    Bindings,
     Target,
     absolute_module,
     module_file,
@@ -95,7 +97,6 @@ ReadText = Callable[[str], str | None]
 
 
 ImportSignature = tuple[tuple[str | None, int, tuple[tuple[str, str | None], ...]], ...]
-Bindings = tuple[dict[str, Target], dict[str, str]]
 
 
 @per_unit
@@ -847,7 +848,7 @@ def _lone_classes(document: Document, classes: frozenset[str]) -> frozenset[str]
     return frozenset(name for name in classes if bindings.get(name) == 1)
 
 
-# What an importer that reads no class facts (`_class_readers`) is given for a lone class it
+# What an importer that reads no class facts (`class_readers`) is given for a lone class it
 # calls (`EnvState(...)`): answered, as the class's facts would answer it, with nothing read.
 _UNREAD_CLASS_FACTS = ExternalFacts(False)
 
@@ -1147,7 +1148,7 @@ def _engine_value(
 ) -> ExternalFacts | None:
     """The engine's facts for an imported module-level value or class (following
     re-exports): a PyTree class, or any class when the document `derived` from it, if the
-    document may `read` its class facts at all (`_class_readers`). A module whose text cannot
+    document may `read` its class facts at all (`class_readers`). A module whose text cannot
     assign or define the name nor re-export it is not parsed, and only the one assigning or
     defining it is modelled: most imported names are functions and plain classes."""
     cache = lookups.cache
@@ -1200,8 +1201,8 @@ def local_external_facts(
         return {}, {}
     bindings = imported_bindings(document, path, roots, cache)
     spelled = _spelled_callables(document, bindings)
-    bases = _base_names(document) if bindings[0] else frozenset()
-    readers = _class_readers(document, bindings)
+    bases = base_names(document) if bindings[0] else frozenset()
+    readers = class_readers(document, bindings)
     if "rngs" in document.text:  # `apply(..., rngs=...)`: whether the modules called draw
         readers = readers.union(spelled)
     return document.lineage.reuse_while(
@@ -1252,108 +1253,6 @@ def _workspace_facts(
     readers: frozenset[str],
 ) -> tuple[tuple[dict[str, ExternalFacts], dict[str, Target]], FactsRead]:
     return _read_facts(bindings, spelled, _Lookups(roots, cache), bases, readers)
-
-
-@per_unit
-def _top_level_bases(source: UnitSource) -> frozenset[str]:
-    tree = source.tree
-    return frozenset(
-        base.id
-        for statement in tree.body
-        if isinstance(statement, ast.ClassDef)
-        for base in statement.bases
-        if isinstance(base, ast.Name)
-    )
-
-
-def _base_names(document: Document) -> frozenset[str]:
-    """The names the document's top-level classes derive from (`class Agent(Base)`: Base)."""
-    return document.lineage.union(_top_level_bases, document.parsed_sources)
-
-
-@per_unit
-def _unit_class_readers(source: UnitSource) -> frozenset[str]:
-    tree = source.tree
-    cls = lone_class(tree)
-    if cls is None:
-        return _class_fact_readers(tree)
-    # member by member: an edit in a class shares the others' nodes
-    return _class_fact_readers_of(cls).union(
-        *per_member(cls, _MEMBER_CLASS_READERS, _class_fact_readers)
-    )
-
-
-def _class_readers(document: Document, bindings: Bindings) -> frozenset[str]:
-    """The spellings of imported names whose class facts the document's model may read:
-    those that annotate a parameter of one of its functions or a field of one of its classes
-    bare (`def step(state: EnvState)`, `params: config.Params`, where a PyTree class's fields
-    are read: `ObjectFacts._imported_instances`) or that one of its classes derives from
-    (`class Agent(Base)`, `Base[T]`, where the attributes instances hold are read:
-    `ObjectFacts._imported_class_attributes`). Each unit's statements are walked once per
-    text (a class member by member): cheaper than testing its text for the names at every
-    keystroke."""
-    names, modules = bindings
-    if not names and not modules:
-        return frozenset()
-    found = document.lineage.union(_unit_class_readers, document.parsed_sources)
-    return frozenset(
-        spelling
-        for spelling in found
-        if spelling in names or spelling.rpartition(".")[0] in modules
-    )
-
-
-_MEMBER_CLASS_READERS: weakref.WeakKeyDictionary[ast.AST, frozenset[str]] = (
-    weakref.WeakKeyDictionary()
-)
-
-
-def _class_fact_readers(root: ast.AST) -> frozenset[str]:
-    """The names (`Cls`, `module.Cls`) that annotate a parameter bare or are a class's base,
-    under `root`."""
-    found: set[str] = set()
-    for node in walk_statements(root):
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
-            arguments = node.args
-            for arg in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs):
-                if arg.annotation is not None and (spelling := _class_spelling(arg.annotation)):
-                    found.add(spelling)
-        elif isinstance(node, ast.ClassDef):
-            found |= _class_fact_readers_of(node)
-    return frozenset(found)
-
-
-def _class_spelling(annotation: ast.expr) -> str | None:
-    """The name an annotation gives a class by (`Cls`, `module.Cls`), `Cls | None` and
-    `Optional[Cls]` included."""
-    if isinstance(annotation, ast.BinOp) and isinstance(annotation.op, ast.BitOr):
-        sides = [annotation.left, annotation.right]
-        others = [s for s in sides if not (isinstance(s, ast.Constant) and s.value is None)]
-        return dotted_name(others[0]) if len(others) == 1 else None
-    if isinstance(annotation, ast.Subscript):
-        head = dotted_name(annotation.value) or ""
-        return dotted_name(annotation.slice) if head.rpartition(".")[2] == "Optional" else None
-    return dotted_name(annotation)
-
-
-def _class_fact_readers_of(node: ast.ClassDef) -> frozenset[str]:
-    """The names a class statement derives from (`Base`, `Base[T]`), and those its fields
-    are annotated with bare (`pedestal: params.Pedestal`)."""
-    return frozenset(
-        [
-            *(
-                base.id
-                for base in (b.value if isinstance(b, ast.Subscript) else b for b in node.bases)
-                if isinstance(base, ast.Name)
-            ),
-            *(
-                spelling
-                for statement in node.body
-                if isinstance(statement, ast.AnnAssign)
-                and (spelling := dotted_name(statement.annotation))
-            ),
-        ]
-    )
 
 
 def _read_facts(

@@ -46,6 +46,11 @@ class Target:
     attribute: str
 
 
+# What a module's imports bind: each imported name's target (`from m import f`: f), and each
+# imported module's dotted name by the name it is bound to (`import m as n`: n).
+Bindings = tuple[dict[str, Target], dict[str, str]]
+
+
 @contextlib.contextmanager
 def file_system_trusted() -> Iterator[None]:
     """Within it the file system is taken as unchanging (one `check` run): the answers above
