@@ -217,6 +217,27 @@ LOSS = """
 """
 
 
+WRAPPED_LOSS = """
+    from pkg.compile import compiled
+    from pkg.losses import loss
+
+    step = compiled(loss)
+"""
+
+
+def write_wrapper_project(root: Path, train: str) -> None:
+    """pkg/train.py (`train`) and the wrapper and the loss it may hand the wrapper."""
+    write(
+        root,
+        {
+            "pkg/__init__.py": "",
+            "pkg/compile.py": COMPILE,
+            "pkg/losses.py": LOSS,
+            "pkg/train.py": train,
+        },
+    )
+
+
 def test_a_project_wrapper_called_on_a_function_of_the_module(tmp_path):
     write(
         tmp_path,
@@ -235,20 +256,7 @@ def test_a_project_wrapper_called_where_no_transformation_is_named(tmp_path):
     """`train.py` names no transformation: the wrapper's facts say it applies one, so the
     function it hands the wrapper is traced in its own module, as `check .` and a check of
     that module alone both find."""
-    write(
-        tmp_path,
-        {
-            "pkg/__init__.py": "",
-            "pkg/compile.py": COMPILE,
-            "pkg/losses.py": LOSS,
-            "pkg/train.py": """
-                from pkg.compile import compiled
-                from pkg.losses import loss
-
-                step = compiled(loss)
-            """,
-        },
-    )
+    write_wrapper_project(tmp_path, WRAPPED_LOSS)
     assert codes(tmp_path, "pkg/losses.py") == [(2, "JAX701")]
     run = jax_lsp("check", "--output-format", "concise", ".", cwd=tmp_path)
     assert run.stdout.splitlines()[0].startswith("pkg/losses.py:2:5: error: JAX701")
@@ -258,25 +266,20 @@ def test_a_project_wrapper_called_where_no_transformation_is_named(tmp_path):
 def test_a_project_wrapper_given_more_than_the_function_traces_nothing(tmp_path):
     """What else the call passes may be options of the transformation (`static`), and a
     name the caller binds may hold any function: neither is claimed."""
-    write(
+    write_wrapper_project(
         tmp_path,
-        {
-            "pkg/__init__.py": "",
-            "pkg/compile.py": COMPILE,
-            "pkg/losses.py": LOSS,
-            "pkg/train.py": """
-                from pkg.compile import compiled
-                from pkg.losses import loss
+        """
+        from pkg.compile import compiled
+        from pkg.losses import loss
 
 
-                def make(choose):
-                    fn = choose()
-                    return compiled(fn)
+        def make(choose):
+            fn = choose()
+            return compiled(fn)
 
 
-                step = compiled(loss, static=("x",))
-            """,
-        },
+        step = compiled(loss, static=("x",))
+        """,
     )
     assert codes(tmp_path, "pkg/losses.py") == []
     assert codes(tmp_path, "pkg/train.py") == []
@@ -286,20 +289,7 @@ def test_traces_gathered_through_a_wrapper_follow_the_wrappers_module(tmp_path):
     """The traces losses.py is given were read from train.py's model, built with what
     compile.py tells it: a change of compile.py alone reaches them, once the server (or
     `check --watch`) asks for the stale ones."""
-    write(
-        tmp_path,
-        {
-            "pkg/__init__.py": "",
-            "pkg/compile.py": COMPILE,
-            "pkg/losses.py": LOSS,
-            "pkg/train.py": """
-                from pkg.compile import compiled
-                from pkg.losses import loss
-
-                step = compiled(loss)
-            """,
-        },
-    )
+    write_wrapper_project(tmp_path, WRAPPED_LOSS)
     workspace = Workspace(str(tmp_path))
     assert [f.code for f in check(tmp_path, "pkg/losses.py", workspace).findings] == ["JAX701"]
     compile_file = tmp_path / "pkg/compile.py"
