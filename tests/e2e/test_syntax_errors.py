@@ -13,6 +13,7 @@ from lsprotocol import types
 
 from tests.cli.helpers import jax_lsp
 from tests.e2e.conftest import TIMEOUT, change, codes, diagnostics_for, open_document, start
+from tests.e2e.test_notebooks import open_notebook
 
 # JAX203 on line 4; `def broken(:` does not parse.
 BROKEN = "import jax.numpy as jnp\n\nx = jnp.zeros(3)\nx.at[0].set(1.0)\ndef broken(:\n    pass\n"
@@ -127,24 +128,8 @@ async def test_in_the_cell_that_holds_it_as_check_reports_a_notebook(client, tmp
         json.dumps({"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5})
     )
     await start(client)
-    notebook_uri = path.as_uri()
-    cell_uris = [f"{notebook_uri}#cell{index}" for index in range(len(CELLS))]
-    client.notebook_document_did_open(
-        types.DidOpenNotebookDocumentParams(
-            notebook_document=types.NotebookDocument(
-                uri=notebook_uri,
-                notebook_type="jupyter-notebook",
-                version=1,
-                cells=[
-                    types.NotebookCell(kind=types.NotebookCellKind.Code, document=uri)
-                    for uri in cell_uris
-                ],
-            ),
-            cell_text_documents=[
-                types.TextDocumentItem(uri=uri, language_id="python", version=1, text=text)
-                for uri, text in zip(cell_uris, CELLS, strict=True)
-            ],
-        )
+    _, cell_uris = open_notebook(
+        client, tmp_path, [(types.NotebookCellKind.Code, text) for text in CELLS]
     )
     await diagnostics_for(client, cell_uris[2], has_syntax_error)
     await diagnostics_for(client, cell_uris[1], bool)
