@@ -844,12 +844,9 @@ class ProjectTraces:
     def _facts_read(self, file: str, entry: _ModuleEntry) -> _ImporterFacts | None:
         """The facts of the names it imports that the importer's model was built with, or
         that told it to trace nothing (none of them wraps a transformation); None where
-        none were read (it imports nothing of the project)."""
+        none were asked (it imports nothing of the project)."""
         document = self._cache.document(Path(file), entry)
-        if document is None:
-            return None
-        local_external_facts(document, self.root, self._cache)
-        read = last_external_facts(document)
+        read = last_external_facts(document) if document is not None else None
         return _ImporterFacts(read_by_models(read.facts), read) if read is not None else None
 
     def _model(
