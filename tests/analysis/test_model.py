@@ -178,6 +178,59 @@ def test_functions_given_to_a_wrapper_that_transforms_them_are_traced():
     assert trace_of(model, "my_jit") is None
 
 
+def test_options_a_wrapper_takes_as_parameters_are_read_at_its_sites():
+    model = model_of(
+        """
+        import jax
+
+        STATIC = ("n",)
+
+        def jit_static(*names):
+            return lambda f: jax.jit(f, static_argnames=names)
+
+        def jit_named(names=()):
+            def decorate(f):
+                return jax.jit(f, static_argnames=names)
+            return decorate
+
+        def my_jit(f, *names):
+            return jax.jit(f, static_argnames=names)
+
+        @jit_static("n")
+        def by_lambda(x, n):
+            return x
+
+        @jit_named(names=("n",))
+        def by_keyword(x, n):
+            return x
+
+        @jit_named()
+        def by_default(x, n):
+            return x
+
+        def called(x, n):
+            return x
+
+        fast = my_jit(called, "n")
+
+        @jit_static(*STATIC)
+        def unpacked(x, n):
+            return x
+
+        @jit_named(STATIC)
+        def by_constant(x, n):
+            return x
+        """
+    )
+    for name in ("by_lambda", "by_keyword", "called"):
+        info = trace_of(model, name)
+        assert (info.traced_params, info.static_params) == ({"x"}, {"n"}), name
+    assert trace_of(model, "by_default").traced_params == {"x", "n"}
+    # Static names the site does not show: traced, no parameter claimed traced.
+    for name in ("unpacked", "by_constant"):
+        assert trace_of(model, name).traced_params == frozenset(), name
+
+
 def test_wrappers_that_may_not_transform_trace_nothing():
     source = textwrap.dedent(
         """

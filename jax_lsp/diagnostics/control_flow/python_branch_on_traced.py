@@ -509,6 +509,25 @@ class PythonBranchOnTraced(Rule):
             """,
             raises="jax.errors.TracerBoolConversionError",
         ),
+        Example(
+            """
+            import jax
+
+            def jit_static(*names):
+                return lambda f: jax.jit(f, static_argnames=names)
+
+            @jit_static("n")
+            def power(x, n):
+                if n > 2:  # a static argument: a Python int
+                    x = x * x
+                if x > 1:  # error
+                    return x
+                return -x
+
+            out = power(2.0, 3)
+            """,
+            raises="jax.errors.TracerBoolConversionError",
+        ),
     )
     valid = (
         Example(
