@@ -832,3 +832,54 @@ def test_units_of_imports_and_plain_defs_bind_as_the_interpreter_finds(source):
 )
 def test_other_units_are_left_to_the_interpreter(source):
     assert plain_bindings(ast.parse(source).body) is None
+
+
+def test_methods_a_class_inherits_from_a_class_of_the_module_are_traced():
+    model = model_of(
+        """
+        import jax
+
+        class Base:
+            def helper(self, x):
+                return x
+
+            def __call__(self, x):
+                return x
+
+        class Child(Base):
+            def run(self, x):
+                return self.helper(x)
+
+        @jax.jit
+        def step(x):
+            return Child().run(x)
+
+        def batched(xs):
+            child = Child()
+            return jax.vmap(child)(xs)
+        """
+    )
+    assert trace_of(model, "Base.helper").traced_params == {"x"}  # `self.helper` of `Child`
+    assert trace_of(model, "Base.__call__").traced_params == {"x"}  # `vmap` of an instance
+
+
+def test_a_base_defined_elsewhere_before_the_local_one_leaves_the_method_unknown():
+    model = model_of(
+        """
+        import equinox as eqx
+        import jax
+
+        class Base(eqx.Module):
+            def __call__(self, x):
+                return x
+
+        class Child(Base):
+            pass
+
+        class Other(Mixin, Base):  # `Mixin` may define `__call__`
+            pass
+        """
+    )
+    base_call = model.functions["Base.__call__"].node
+    assert model.references.definition("Child.__call__", None) is base_call
+    assert model.references.definition("Other.__call__", None) is None
