@@ -1075,11 +1075,14 @@ class FlowInterpreter:
             given_tracers = self._given_only_tracers(every)
             if given_tracers and facts is not None and facts.traced_returns is Kind.STATIC:
                 return Kind.STATIC  # a Python value made of the tracers' shapes
-            if facts is not None and facts.returns is not None:
-                summary: Value = facts.returns
+            if facts is not None and (
+                facts.returns is not None or facts.traced_returns is not None
+            ):
+                summary: Value = Kind.UNKNOWN if facts.returns is None else facts.returns
                 if self.context.abstract and every and all(v is Kind.TRACED for v in every):
                     summary = _given_tracers(summary, facts.traced_returns)
-                return called_result(summary, self.context.abstract or any_traced(every))
+                if summary is not Kind.UNKNOWN:
+                    return called_result(summary, self.context.abstract or any_traced(every))
         if type(callee) is Function:
             return self._call_function(callee, args, every)
         if (type(receiver) is Instance or type(receiver) is Object) and isinstance(
@@ -1324,8 +1327,14 @@ def _dict_call(args: list[Value], keywords: dict[str | None, Value]) -> Value:
 
 
 def _given_tracers(summary: Value, traced_summary: Value | None) -> Value:
-    """The sequence or dict a helper returns when given only tracers (`mu, sd = stats(x)`):
-    items its summary leaves unknown are what it makes of the tracers."""
+    """What a helper returns when given only tracers: where its summary (its parameters
+    unknown) is unknown, what it makes of tracers. `double(x)` returning `x * 2` gives a
+    tracer; of a sequence or dict (`mu, sd = stats(x)`), the items its summary leaves
+    unknown."""
+    if summary is Kind.UNKNOWN:
+        # A tracer only: a sequence or dict is read item by item, where the summary knows
+        # its form.
+        return traced_summary if traced_summary is Kind.TRACED else summary
     if (
         type(summary) is not Container
         or summary.items is None

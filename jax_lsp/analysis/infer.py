@@ -1022,11 +1022,14 @@ def _returned_container(model: ModuleModel, path: str, transform: str | None) ->
 def _returned_given_tracers(
     model: ModuleModel, path: str, transform: str | None
 ) -> Container | Kind | None:
-    """What a plain function returns when every parameter is a tracer: a tuple or dict, or
-    a Python value made from their static parts (`sum(jnp.size(v) for v in leaves)`)."""
+    """What a plain function returns when every parameter is a tracer: a tuple or dict, a
+    tracer computed from them, or a Python value made from their static parts
+    (`sum(jnp.size(v) for v in leaves)`)."""
     if transform is not None:
         return None
     found = model.return_value(path, True)
+    if found is Kind.TRACED:  # news only where its summary does not say it already
+        return found if model.return_value(path, False) is Kind.UNKNOWN else None
     return found if type(found) is Container or found is Kind.STATIC else None
 
 

@@ -53,7 +53,14 @@ class References(ModelFact):
         if ref.node is not None:
             return ref.node, ref
         if ref.returned_from is not None:
-            return self._returned_function(ref, line, caller)
+            found = self._returned_function(ref, line, caller)
+            if found is None and caller is not None and "." not in ref.name:
+                # `net = Net(...)`: an instance of a class of the module, whose `__call__`
+                # a transformation given it traces.
+                class_name = self.model.objects.classes_in(caller).get(ref.name)
+                if class_name is not None:
+                    return self._method_of(class_name, "", replace(ref, returned_from=None), line)
+            return found
         if ref.new_instance:
             return self._new_instance_method(ref, line, caller)
         for scope in reversed(ref.scopes):
@@ -484,12 +491,34 @@ class References(ModelFact):
             return node, ref
         return node, replace(ref, bound_positional=ref.bound_positional + 1)
 
+    def _inherited_definition(
+        self, path: str, line: int | None, seen: frozenset[str] = frozenset()
+    ) -> FunctionNode | None:
+        """The method `Class.attribute` a class of the module inherits from a base of the
+        module (`class ENet(Base)`, `Base` defining `__call__`), the bases searched in order
+        and depth first; None once a base defined elsewhere comes first (it may define the
+        method: `_inherited_method` answers for one of another workspace module)."""
+        class_name, _, attribute = path.rpartition(".")
+        record = self.model.classes.get(class_name) if class_name else None
+        if record is None or class_name in seen or self.model.class_defined_twice(class_name):
+            return None
+        seen = seen | {class_name}
+        for base in record.node.bases:
+            if not isinstance(base, ast.Name) or base.id not in self.model.classes:
+                return None
+            if self.model.tracing.definitions.get(f"{base.id}.{attribute}"):
+                return self.definition(f"{base.id}.{attribute}", line)
+            found = self._inherited_definition(f"{base.id}.{attribute}", line, seen)
+            if found is not None:
+                return found
+        return None
+
     def definition(self, path: str, line: int | None) -> FunctionNode | None:
         """The definition of `path` bound at document `line`: the last one before it (a
         function defined twice, in a notebook or a script), else the first."""
         definitions = self.model.tracing.definitions.get(path)
         if not definitions:
-            return None
+            return self._inherited_definition(path, line)
         if line is None or len(definitions) == 1:
             return definitions[-1][1]
         before = [node for start, node in definitions if start <= line]

@@ -9,6 +9,9 @@ traced as their transformation says.
             return jax.jit(f, **options)
         return deco
 
+    def jit_static(*names):                 # a factory returning a lambda
+        return lambda f: jax.jit(f, static_argnames=names)
+
     def module_jit(meth):                   # jits a function that calls its parameter
         def fun(*args, **kwargs):
             return meth.__func__(*args, **kwargs)
@@ -17,9 +20,12 @@ traced as their transformation says.
 A wrapper's parameter is bound by the sites that give it a function: `@my_jit`,
 `@jit_with(static_argnames="n")`, `my_jit(step)`, `jit_with(...)(step)`. Each transformation the
 wrapper applies to the parameter applies to every function bound to it, with the options the
-site passes through `**options`; a function traced inside the wrapper that calls the parameter
-calls every function bound to it. Options the model cannot read leave the function untraced:
-a wrongly traced parameter costs more than a missed one.
+site passes through `**options` or gives a parameter an option names (`static_argnames=names`
+is `("n",)` at `@jit_static("n")`); a function traced inside the wrapper that calls the
+parameter calls every function bound to it. Options passed through `**options` that the model
+cannot read leave the function untraced, and an option naming what the site does not show
+stays unread (a jitted function with unreadable static arguments has no parameter known
+traced): a wrongly traced parameter costs more than a missed one.
 """
 
 from __future__ import annotations
@@ -31,7 +37,7 @@ from typing import Protocol
 
 from jax_lsp.analysis.document import Document, UnitSource
 from jax_lsp.analysis.imports import Resolver
-from jax_lsp.analysis.names import scope_bound_names
+from jax_lsp.analysis.names import scope_bound_names, stored_names
 from jax_lsp.analysis.nodes import all_params, contains, own_returns, positional_params, walk_nodes
 from jax_lsp.analysis.summary import (
     Application,
@@ -42,6 +48,7 @@ from jax_lsp.analysis.summary import (
     function_ref_of,
     unit_summary,
 )
+from jax_lsp.analysis.traced import parameter_default_items
 from jax_lsp.analysis.unit_memo import Keyed, per_unit
 
 
@@ -99,6 +106,9 @@ class Wrappers:
         self.plain: list[tuple[Application, int]] = []  # the other applications
         # Applications inside functions to a function they name or define, by its name.
         self._nested_applications: dict[str, list[Application]] = {}
+        # The function holding each wrapper that is a lambda (`lambda f: jax.jit(f)`).
+        self._lambda_homes: dict[ast.Lambda, FunctionNode] = {}
+        self._lambdas_by_param: dict[str, list[ast.Lambda]] | None = None
         for application, unit_start in applications:
             owner = self._applied_to_param(application)
             if owner is None:
@@ -135,10 +145,28 @@ class Wrappers:
             return None
         owner = self._owner(target.name, application.enclosing)
         if owner is None:
-            return None
+            owner = self._lambda_owner(target.name, application)
+            if owner is None:
+                return None
+            self._lambda_homes[owner] = application.enclosing
         if _maybe_untransformed(owner, target.name, application.node):
             return owner, ""  # a parameter it may leave alone: traced by nothing known
         return owner, target.name
+
+    def _lambda_owner(self, name: str, application: Application) -> ast.Lambda | None:
+        """The lambda of the applying function whose parameter `name` the application
+        transforms (`lambda f: jax.jit(f, ...)`)."""
+        if self._lambdas_by_param is None:
+            found: dict[str, list[ast.Lambda]] = {}
+            for summary in self._model.summaries:
+                for node in summary.lambdas:
+                    for param in all_params(node):
+                        found.setdefault(param, []).append(node)
+            self._lambdas_by_param = found
+        for node in self._lambdas_by_param.get(name, ()):
+            if contains(node, application.node):
+                return node
+        return None
 
     def _find_param_calls(self) -> None:
         """`meth(*args)` / `meth.__func__(*args)` in a function nested in the wrapper whose
@@ -154,11 +182,16 @@ class Wrappers:
         # Factories: a function whose every return gives one wrapper defined in it.
         factories: dict[FunctionNode, FunctionNode] = {}
         for owner in owners:
+            if type(owner) is ast.Lambda:
+                parent = self._lambda_homes.get(owner)
+                if isinstance(parent, ast.FunctionDef) and _returns_only(parent, owner):
+                    factories[parent] = owner
+                continue
             record = model.records.get(owner)
             parent = record.parent if record is not None else None
             if isinstance(parent, ast.FunctionDef) and _returns_only(parent, owner.name):
                 factories[parent] = owner
-        names = {node.name for node in [*owners, *factories]}
+        names = {node.name for node in [*owners, *factories] if type(node) is not ast.Lambda}
         units = model.document.parsed_units
         for unit, summary in zip(units, model.summaries, strict=True):
             for decorator, decorated, enclosing in summary.decorations:
@@ -226,7 +259,7 @@ class Wrappers:
         parameter it transforms (with the options the binding site passes through)."""
         for application, unit_start, owner, param in self.applied:
             for binding in self._bindings.get((owner, param), ()):
-                keywords = self._keywords(application, binding)
+                keywords = self._keywords(application, binding, owner)
                 found = self._model.resolve_ref(binding.ref, binding.line, binding.caller)
                 if keywords is None or found is None:
                     continue
@@ -234,12 +267,14 @@ class Wrappers:
                 target = replace(ref, node=node)
                 yield replace(application, target=target, keywords=keywords), unit_start
 
-    def _keywords(self, application: Application, binding: Binding) -> dict | None:
+    def _keywords(
+        self, application: Application, binding: Binding, wrapper: FunctionNode
+    ) -> dict | None:
         """The application's options with those a `**options` parameter of the wrapper (or
         its factory) receives at the binding site; None when they cannot be read."""
         forwarded = application.forwarded
         if forwarded is None:
-            return application.keywords
+            return self._passed_options(application, binding, wrapper)
         owner = application.enclosing
         records = self._model.records
         while owner is not None:
@@ -257,7 +292,41 @@ class Wrappers:
             return None
         named = set(all_params(owner))
         extra = {k.arg: k.value for k in call.keywords if k.arg not in named}
-        return {**application.keywords, **extra}
+        return {**self._passed_options(application, binding, wrapper), **extra}
+
+    def _passed_options(
+        self, application: Application, binding: Binding, wrapper: FunctionNode
+    ) -> dict:
+        """The application's options, each naming a parameter of the wrapper or its factory
+        (`static_argnames=names`) replaced by what the binding site gives that parameter,
+        where the site shows it; the others as they are written."""
+        keywords = application.keywords
+        if not any(type(value) is ast.Name for value in keywords.values()):
+            return keywords
+        # A lambda wrapper sits inside the applying function; a def wrapper is that function
+        # or one enclosing it.
+        chain: list[FunctionNode] = [wrapper] if type(wrapper) is ast.Lambda else []
+        function: FunctionNode | None = application.enclosing
+        records = self._model.records
+        while function is not None:
+            chain.append(function)
+            record = records.get(function)
+            function = record.parent if record is not None else None
+        passed = dict(binding.calls)
+        found = dict(keywords)
+        for option, value in keywords.items():
+            if type(value) is not ast.Name:
+                continue
+            owner = next((f for f in chain if value.id in all_params(f)), None)
+            if owner is None or _rebinds(owner, value.id):
+                continue
+            call = passed.get(owner)
+            if call is None and owner is not wrapper:
+                continue  # a factory whose call the site does not show
+            given = _argument(owner, value.id, call)
+            if given is not None:
+                found[option] = given
+        return found
 
     def called(
         self, call: ast.Call, caller: FunctionNode, unit_start: int
@@ -360,11 +429,44 @@ def _as_list(value: ast.AST | list) -> list:
     return value if isinstance(value, list) else [value]
 
 
-def _returns_only(function: ast.FunctionDef, name: str) -> bool:
+def _returns_only(function: ast.FunctionDef, wrapper: str | ast.Lambda) -> bool:
+    """Every return of `function` gives the wrapper: the def of that name, or the lambda."""
     returns = own_returns(function)
+    if isinstance(wrapper, ast.Lambda):
+        return bool(returns) and all(value is wrapper for value in returns)
     return bool(returns) and all(
-        isinstance(value, ast.Name) and value.id == name for value in returns
+        isinstance(value, ast.Name) and value.id == wrapper for value in returns
     )
+
+
+def _rebinds(function: FunctionNode, name: str) -> bool:
+    """The function's body may bind its parameter `name` anew."""
+    body = function.body if isinstance(function.body, list) else [function.body]
+    return any(name in stored_names(statement) for statement in body)
+
+
+def _argument(function: FunctionNode, name: str, call: ast.Call | None) -> ast.expr | None:
+    """What `call` of `function` gives its parameter `name` (None: the site does not show
+    it): the argument, a tuple of those `*name` collects, or the parameter's default where
+    the call leaves it out (with no call, a bare decorator: every default)."""
+    args = function.args
+    positional = positional_params(function)
+    if call is not None:
+        if any(isinstance(arg, ast.Starred) for arg in call.args) or any(
+            keyword.arg is None for keyword in call.keywords
+        ):
+            return None
+        if args.vararg is not None and name == args.vararg.arg:
+            extra = call.args[len(positional) :]
+            return ast.Tuple(elts=list(extra), ctx=ast.Load())
+        if name in positional and positional.index(name) < len(call.args):
+            return call.args[positional.index(name)]
+        for keyword in call.keywords:
+            if keyword.arg == name:
+                return keyword.value
+    elif args.vararg is not None and name == args.vararg.arg:
+        return ast.Tuple(elts=[], ctx=ast.Load())
+    return dict(parameter_default_items(function)).get(name)
 
 
 def _only_named(wrapper: FunctionNode, call: ast.Call) -> bool:

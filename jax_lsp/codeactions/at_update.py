@@ -10,13 +10,12 @@ from __future__ import annotations
 
 import ast
 
-from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.nodes import all_params
 from jax_lsp.analysis.updates import at_update, index_key, unread_after, updated_after
 from jax_lsp.codeactions.broadcast import has_shape_of
 from jax_lsp.codeactions.holders import rebinding
 from jax_lsp.codeactions.import_edits import module_prefix_and_edits
-from jax_lsp.codeactions.site import FixSite, node_edit
+from jax_lsp.codeactions.site import FixSite, given_by_callers, node_edit
 from jax_lsp.findings import Applicability, Fix
 
 
@@ -146,21 +145,6 @@ def _performed_later(ctx: FixSite, statement: ast.stmt, array: ast.expr, index: 
         later > line and later_key == key
         for later, later_key in ctx.model.self_updates.get(array.id, ())
     )
-
-
-def given_by_callers(ctx: FixSite, array: ast.expr) -> bool:
-    """Is `array` a JAX array here only because traced callers pass one: a value of a
-    function traced through calls alone, which is no JAX array whoever calls it (its
-    parameter, or computed from one; `ModuleModel.caller_free_kinds`)? An untraced caller
-    may pass a NumPy array, which has no `.at` and which `jnp.where` turns into a JAX one:
-    the rewrite would change the function for it."""
-    function = ctx.functions[-1] if ctx.functions else None
-    if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
-        return False
-    trace = ctx.trace
-    if trace is None or trace.direct:
-        return False
-    return not ctx.model.caller_free_kinds(function).kinds.get(array, Kind.UNKNOWN).is_jax
 
 
 def _safety(array: ast.expr) -> Applicability:

@@ -17,7 +17,10 @@ instead, which runs only the branch taken (unsafe: both branches are traced, the
 must be a scalar and both values of one type); several names with one `lax.cond` returning a
 tuple, when no value reads a name its branch assigned above it (the lambdas see the names as
 they were before the `if`). A branch that calls back into the function it is in (recursion)
-gets no rewrite: tracing it recurses forever under either form.
+gets no rewrite: tracing it recurses forever under either form. In a function traced through
+its callers alone, a value (or the condition) that is a JAX array only as they call it makes
+the fix unsafe: an untraced caller may pass NumPy or Python values, which the `if` keeps and
+`jnp.where` turns into a JAX array.
 """
 
 from __future__ import annotations
@@ -33,7 +36,7 @@ from jax_lsp.analysis.names import assigned_name
 from jax_lsp.analysis.nodes import all_params
 from jax_lsp.codeactions.broadcast import select_alike
 from jax_lsp.codeactions.import_edits import module_prefix_and_edits
-from jax_lsp.codeactions.site import FixSite, node_edit
+from jax_lsp.codeactions.site import FixSite, given_by_callers, node_edit
 from jax_lsp.findings import Applicability, Edit, Fix, Span
 
 # Modules whose functions compute values without side effects (jnp.log, lax.select, ...).
@@ -126,7 +129,16 @@ def branch_select_fix(
     alike = lifted or all(
         select_alike(if_true, if_false, node.test, ctx) for (if_true, _), (if_false, _) in pairs
     )
-    safe = pure and smooth and alike and condition_safety is Applicability.SAFE
+    safe = (
+        pure
+        and smooth
+        and alike
+        and condition_safety is Applicability.SAFE
+        and not any(
+            given_by_callers(ctx, value)
+            for value in [node.test, *(value for pair in pairs for value, _ in pair)]
+        )
+    )
     safety = Applicability.SAFE if safe else Applicability.UNSAFE
     if isinstance(node, ast.IfExp):
         edit = node_edit(ctx, node, statements[0])

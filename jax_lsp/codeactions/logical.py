@@ -1,6 +1,7 @@
 """JAX702's fix: `a and b`, `a or b`, `not a` on traced values rewritten to
 `jnp.logical_and(a, b)` / `logical_or` / `logical_not`, importing `jax.numpy as jnp` when the
-module has no spelling for it. Safe when every operand is boolean (`analysis.booleans`); an
+module has no spelling for it. Safe when every operand is boolean (`analysis.booleans`) and,
+in a function traced through its callers alone, a JAX array whoever calls it; an
 `and`/`or` of other values has no rewrite (Python returns an operand, not a truth value). The
 same rewrite gives JAX701's `jnp.where` fix its condition."""
 
@@ -10,7 +11,7 @@ import ast
 
 from jax_lsp.analysis.booleans import LOGIC_FUNCTIONS, is_boolean, is_logic
 from jax_lsp.codeactions.import_edits import module_prefix_and_edits
-from jax_lsp.codeactions.site import FixSite, node_edit
+from jax_lsp.codeactions.site import FixSite, given_by_callers, node_edit
 from jax_lsp.findings import Applicability, Edit, Fix
 
 Rewrite = tuple[str, tuple[Edit, ...], Applicability]
@@ -36,7 +37,10 @@ def logic_rewrite(node: ast.BoolOp | ast.UnaryOp, function: str, ctx: FixSite) -
         replacement = f"{call}({text}, {replacement})"
     if len(texts) == 1:
         replacement = f"{call}({replacement})"
-    return replacement, import_edits, Applicability.SAFE if boolean else Applicability.UNSAFE
+    # An untraced caller of a function traced through calls alone may pass Python or NumPy
+    # values, of which the rewrite makes a JAX array.
+    safe = boolean and not any(given_by_callers(ctx, operand) for operand in operands)
+    return replacement, import_edits, Applicability.SAFE if safe else Applicability.UNSAFE
 
 
 def logical_fix(node: ast.BoolOp | ast.UnaryOp, function: str, ctx: FixSite) -> Fix | None:

@@ -10,11 +10,11 @@ import ast
 from dataclasses import replace
 from typing import TYPE_CHECKING, Protocol
 
+from jax_lsp.analysis.kinds import Kind
 from jax_lsp.findings import Edit, Span
 
 if TYPE_CHECKING:
     from jax_lsp.analysis.imports import Resolver
-    from jax_lsp.analysis.kinds import Kind
     from jax_lsp.analysis.model import ModuleModel
     from jax_lsp.analysis.traced import TraceInfo
 
@@ -47,6 +47,21 @@ class FixSite(Located, Protocol):
     def qualname(self, node: ast.AST) -> str | None: ...
 
     def kind(self, node: ast.AST) -> Kind: ...
+
+
+def given_by_callers(site: FixSite, value: ast.expr) -> bool:
+    """Is `value` a JAX array here only because traced callers pass one: a value of a
+    function traced through calls alone, which is no JAX array whoever calls it (its
+    parameter, or computed from one; `ModuleModel.caller_free_kinds`)? An untraced caller
+    may pass a NumPy array or a Python value, which has no `.at` and which `jnp.where` or
+    `jnp.logical_and` turns into a JAX array: a rewrite would change the function for it."""
+    function = site.functions[-1] if site.functions else None
+    if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
+        return False
+    trace = site.trace
+    if trace is None or trace.direct:
+        return False
+    return not site.model.caller_free_kinds(function).kinds.get(value, Kind.UNKNOWN).is_jax
 
 
 def node_edit(at: Located, node: ast.AST, content: str) -> Edit:

@@ -287,6 +287,27 @@ class IndexAssign(Rule):
             """,
             raises="TypeError",
         ),
+        Example(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            def scale(p):
+                return p * 0.5
+
+            def zero_first(g):
+                g[0] = 0.0  # error
+                return g
+
+            @jax.jit
+            def update(params):
+                grads = scale(params)  # a helper's result: what it makes of the tracer
+                return params - zero_first(grads)
+
+            update(jnp.ones(3))
+            """,
+            raises="TypeError",
+        ),
     )
     valid = (
         Example(

@@ -14,7 +14,7 @@ from dataclasses import replace
 from jax_lsp.analysis.booleans import is_boolean
 from jax_lsp.analysis.names import assigned_name
 from jax_lsp.analysis.nodes import argument_of, passes_keyword, walk_nodes
-from jax_lsp.codeactions.at_update import given_by_callers
+from jax_lsp.codeactions.site import given_by_callers
 from jax_lsp.codeactions.size_argument import size_fix
 from jax_lsp.codeactions.static_argnames import (
     parameter_names,

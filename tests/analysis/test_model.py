@@ -178,6 +178,59 @@ def test_functions_given_to_a_wrapper_that_transforms_them_are_traced():
     assert trace_of(model, "my_jit") is None
 
 
+def test_options_a_wrapper_takes_as_parameters_are_read_at_its_sites():
+    model = model_of(
+        """
+        import jax
+
+        STATIC = ("n",)
+
+        def jit_static(*names):
+            return lambda f: jax.jit(f, static_argnames=names)
+
+        def jit_named(names=()):
+            def decorate(f):
+                return jax.jit(f, static_argnames=names)
+            return decorate
+
+        def my_jit(f, *names):
+            return jax.jit(f, static_argnames=names)
+
+        @jit_static("n")
+        def by_lambda(x, n):
+            return x
+
+        @jit_named(names=("n",))
+        def by_keyword(x, n):
+            return x
+
+        @jit_named()
+        def by_default(x, n):
+            return x
+
+        def called(x, n):
+            return x
+
+        fast = my_jit(called, "n")
+
+        @jit_static(*STATIC)
+        def unpacked(x, n):
+            return x
+
+        @jit_named(STATIC)
+        def by_constant(x, n):
+            return x
+        """
+    )
+    for name in ("by_lambda", "by_keyword", "called"):
+        info = trace_of(model, name)
+        assert (info.traced_params, info.static_params) == ({"x"}, {"n"}), name
+    assert trace_of(model, "by_default").traced_params == {"x", "n"}
+    # Static names the site does not show: traced, no parameter claimed traced.
+    for name in ("unpacked", "by_constant"):
+        assert trace_of(model, name).traced_params == frozenset(), name
+
+
 def test_wrappers_that_may_not_transform_trace_nothing():
     source = textwrap.dedent(
         """
@@ -779,3 +832,54 @@ def test_units_of_imports_and_plain_defs_bind_as_the_interpreter_finds(source):
 )
 def test_other_units_are_left_to_the_interpreter(source):
     assert plain_bindings(ast.parse(source).body) is None
+
+
+def test_methods_a_class_inherits_from_a_class_of_the_module_are_traced():
+    model = model_of(
+        """
+        import jax
+
+        class Base:
+            def helper(self, x):
+                return x
+
+            def __call__(self, x):
+                return x
+
+        class Child(Base):
+            def run(self, x):
+                return self.helper(x)
+
+        @jax.jit
+        def step(x):
+            return Child().run(x)
+
+        def batched(xs):
+            child = Child()
+            return jax.vmap(child)(xs)
+        """
+    )
+    assert trace_of(model, "Base.helper").traced_params == {"x"}  # `self.helper` of `Child`
+    assert trace_of(model, "Base.__call__").traced_params == {"x"}  # `vmap` of an instance
+
+
+def test_a_base_defined_elsewhere_before_the_local_one_leaves_the_method_unknown():
+    model = model_of(
+        """
+        import equinox as eqx
+        import jax
+
+        class Base(eqx.Module):
+            def __call__(self, x):
+                return x
+
+        class Child(Base):
+            pass
+
+        class Other(Mixin, Base):  # `Mixin` may define `__call__`
+            pass
+        """
+    )
+    base_call = model.functions["Base.__call__"].node
+    assert model.references.definition("Child.__call__", None) is base_call
+    assert model.references.definition("Other.__call__", None) is None

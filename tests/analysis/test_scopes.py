@@ -497,3 +497,53 @@ def test_items_a_helper_computes_from_tracers_are_traced():
 def test_has_aux_output_keeps_the_helpers_arrays_and_python_values():
     # `aux["acc"]` is a tracer; `aux["n"]` the Python int the function returns.
     assert lines_of(HELPER_RESULTS, "JAX703") == [28]
+
+
+HELPER_CHAIN = """
+import jax
+import jax.numpy as jnp
+
+
+def scale(p):
+    return p * 0.5
+
+
+def clip(g):
+    if jnp.linalg.norm(g) > 1:
+        return g / jnp.linalg.norm(g)
+    return g
+
+
+def zero_first(g):
+    g[0] = 0.0
+    return g
+
+
+def width(p):
+    return p.shape[0]
+
+
+def leaves(p):
+    return jax.tree.leaves(p)
+
+
+@jax.jit
+def update(params):
+    grads = scale(params)
+    print(grads)
+    grads = zero_first(clip(grads))
+    n = width(params)
+    if n > 2:
+        grads = grads * 2
+    if leaves(params):
+        grads = grads + 1
+    return params - grads
+"""
+
+
+def test_a_helper_given_tracers_returns_what_it_makes_of_them():
+    # `scale(params)` is `params * 0.5`, a tracer: printed, and passed on to helpers that
+    # branch on it and assign into it; a shape and a list of leaves are Python values.
+    assert lines_of(HELPER_CHAIN, "JAX101") == [31]  # 0-based
+    assert lines_of(HELPER_CHAIN, "JAX701") == [10]
+    assert lines_of(HELPER_CHAIN, "JAX201") == [16]

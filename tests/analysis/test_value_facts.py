@@ -141,7 +141,9 @@ def main(x):
         (_STATIC_LIST, _STATIC_LIST.replace("dummy = [0]", "dummy = (0,)"), "JAX1002"),
         (
             _PRINT_JITTED_RESULT,
-            _PRINT_JITTED_RESULT.replace("@jax.jit\ndef predict", "def predict"),
+            _PRINT_JITTED_RESULT.replace(
+                "@jax.jit\ndef predict(x):\n    return x * 2", "def predict(x):\n    return x.shape"
+            ),
             "JAX101",
         ),
     ],

@@ -2,12 +2,16 @@
 `zero_first(params)`) may be called by untraced code too, with a NumPy array: rewriting its
 in-place update to `.at[...]` (or `jnp.where`) would break those callers, so the fix is unsafe
 (shown, left out of `--fix`). An array the helper makes itself with `jnp`, or a parameter of
-the jitted function itself, is a JAX array whoever calls: the fix stays safe. Run under JAX."""
+the jitted function itself, is a JAX array whoever calls: the fix stays safe. The same holds
+for JAX701's `jnp.where` and JAX702's `jnp.logical_*` rewrites, which turn a NumPy caller's
+values into JAX arrays. Run under JAX."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+import jax
+import numpy as np
 import pytest
 
 from jax_lsp.codeactions import with_deferred_fixes
@@ -189,3 +193,69 @@ def test_the_unsafe_codemod_keeps_its_safety_through_the_servers_diagnostic_data
         diagnostic = to_diagnostic(finding, lines, "utf-16", 1)
         assert deferred_of(diagnostic) == list(finding.deferred)
     assert [d.unsafe for f in analysis.findings for d in f.deferred] == [True, False]
+
+
+SELECTED = source(
+    """
+    import jax
+    import jax.numpy as jnp
+    import numpy as np
+
+    def relu(x):
+        if x > 0:
+            return x
+        return 0.0 * x
+
+    @jax.jit
+    def step(params):
+        return relu(params)
+
+    def preprocess(value):
+        return relu(np.float32(value))
+    """
+)
+
+
+def test_a_branch_on_a_callers_array_is_rewritten_unsafely_only():
+    """JAX701's `jnp.where` rewrite in the helper gives its NumPy caller a JAX array where the
+    `if` gave the NumPy scalar back: unsafe, left out of `--fix`."""
+    ((place, fix),) = _fixes(SELECTED).items()
+    assert place == (6, "JAX701") and not fix.is_safe
+    check = "out = preprocess(2.0)"
+    assert isinstance(run_snippet(SELECTED, check).namespace["out"], np.float32)
+    fixed, applied = fix_source(SELECTED, "m.py", Settings(), unsafe=True)
+    assert applied == 1 and "jnp.where(" in fixed
+    assert isinstance(run_snippet(fixed, check).namespace["out"], jax.Array)
+
+
+# (the helper called from a jitted function, whether its one fix is safe)
+LOGIC_CASES = {
+    "`if` on a parameter": (
+        "def helper(x):\n    if x > 0:\n        return x\n    return -x\n",
+        False,
+    ),
+    "`if` on an array the helper makes": (
+        "def helper(x):\n    y = jnp.asarray(x)\n    if y > 0:\n        return y\n    return -y\n",
+        True,
+    ),
+    "`and` of a parameter's comparisons": (
+        "def helper(x):\n    return x > 0 and x < 1\n",
+        False,
+    ),
+    "`and` of comparisons of an array the helper makes": (
+        "def helper(x):\n    y = jnp.asarray(x)\n    return y > 0 and y < 1\n",
+        True,
+    ),
+}
+
+
+@pytest.mark.parametrize(("helper", "safe"), LOGIC_CASES.values(), ids=LOGIC_CASES.keys())
+def test_a_branch_or_logic_fix_is_safe_only_for_values_jax_whoever_calls(helper, safe):
+    ((_, fix),) = _fixes(HEADER + helper + CALLER).items()
+    assert fix.is_safe is safe, fix.title
+
+
+def test_a_branch_in_the_jitted_function_itself_keeps_its_safe_fix():
+    text = HEADER + "@jax.jit\ndef step(x):\n    if x > 0:\n        return x\n    return -x\n"
+    ((_, fix),) = _fixes(text).items()
+    assert fix.is_safe

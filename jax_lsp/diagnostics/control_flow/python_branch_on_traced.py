@@ -103,7 +103,11 @@ class PythonBranchOnTraced(Rule):
         values over the same arrays combined elementwise (`x * 2` and `-x`), numbers, elements
         read at literal indices of one array (`y[0]` and `y[1]`), and values the condition
         compares (those hold one element); otherwise the title says both values must have one
-        shape. Over `sqrt`, `log`, division by a value
+        shape. In a function traced only because traced callers call it, the fix is unsafe
+        when the condition or a value is a JAX array only as those callers pass it (a
+        parameter, or computed from one): an untraced caller may pass NumPy or Python values,
+        which the `if` gives back as they are and `jnp.where` as a JAX array. Over `sqrt`,
+        `log`, division by a value
         or any other call it is unsafe. Where each such part is `sqrt`, `log`, `log1p`, `exp`,
         `reciprocal`, `arcsin`, `arccos`, `arctanh`, a division or a power, with a smooth input,
         the fix also guards that input (the divisor, the base) where its branch is not taken
@@ -506,6 +510,25 @@ class PythonBranchOnTraced(Rule):
                 return tx.update(params, state, params)
 
             step(params, tx.init(params))
+            """,
+            raises="jax.errors.TracerBoolConversionError",
+        ),
+        Example(
+            """
+            import jax
+
+            def jit_static(*names):
+                return lambda f: jax.jit(f, static_argnames=names)
+
+            @jit_static("n")
+            def power(x, n):
+                if n > 2:  # a static argument: a Python int
+                    x = x * x
+                if x > 1:  # error
+                    return x
+                return -x
+
+            out = power(2.0, 3)
             """,
             raises="jax.errors.TracerBoolConversionError",
         ),

@@ -63,6 +63,9 @@ class PythonLogicOnTraced(Rule):
         comparison, `jnp.isnan(...)`, ...). When an operand is not boolean the rewrite is
         unsafe: `x or default` returns `x` in Python but a boolean from `jnp.logical_or`, so
         for `and`/`or` no fix is offered then, and `not x` is rewritten as an unsafe fix.
+        In a function traced only because traced callers call it, an operand that is a JAX
+        array only as those callers pass it makes the fix unsafe: an untraced caller may pass
+        Python or NumPy values, of which the rewrite makes a JAX array.
         A result passed to a callee outside JAX, directly or through a name
         (`nn.Dropout(deterministic=not training)`, a helper that branches on it), must be a
         Python bool: a `jnp.logical_*` array fails there the same way. The fix then makes the

@@ -174,6 +174,25 @@ class PrintInTraced(Rule):
         Example(
             """
             import jax
+            import jax.numpy as jnp
+
+            def double(p):
+                return p * 2
+
+            @jax.jit
+            def step(params):
+                g = double(params)
+                print("g =", g)  # error
+                return g
+
+            step(jnp.ones(3))
+            step(jnp.ones(3))
+            """,
+            check="assert 'Tracer' in _stdout and _stdout.count('g =') == 1, _stdout",
+        ),
+        Example(
+            """
+            import jax
             from jax import lax
 
             def body(i, total):
