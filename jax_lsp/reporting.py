@@ -142,8 +142,8 @@ _LINE_BREAK = re.compile(r"[ \t]*(?:\r\n|\r|\n)\s*")
 
 def one_line(text: str) -> str:
     """`text` with each line break (and the indentation after it) made one space: a message
-    or a fix title quoting a multi-line expression (`if (x.sum()\n        > 0):`) stays on
-    the one line of its finding, which tools read line by line."""
+    quoting a multi-line expression (`if (x.sum()\n        > 0):`) stays on the one line of
+    its finding, which tools read line by line."""
     return _LINE_BREAK.sub(" ", text)
 
 
@@ -234,7 +234,7 @@ def _choices(entries: Sequence[Entry], options: ReportOptions) -> list[str]:
     for entry, fixes in open_choices:
         start = entry.finding.span.start
         where = f"cell {entry.cell}:" if entry.cell is not None else ""
-        titles = " | ".join(one_line(fix.title) for fix in fixes)
+        titles = " | ".join(fix.title for fix in fixes)  # one line each (`Fix`)
         lines.append(
             f"  {display_path(entry.path)}:{where}{start.line + 1}:{start.column + 1}: "
             f"{entry.finding.code}: {titles}"
