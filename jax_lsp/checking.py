@@ -15,6 +15,7 @@ from functools import partial
 from pathlib import Path
 from typing import Literal
 
+from jax_lsp.codeactions.noqa import noqa_line
 from jax_lsp.config import ConfigError, Settings, load_settings
 from jax_lsp.engine import (
     analysing_once,
@@ -57,6 +58,7 @@ class FileResult:
     syntax_error: str | None = None
     fixed: int = 0
     lines: list[str] = field(default_factory=list)  # the line each finding starts on
+    noqa_lines: list[int] = field(default_factory=list)  # where each finding's noqa comment goes
     diff: str = ""  # --diff: what --fix would change, as a unified diff
     rule_failures: dict[str, str] = field(default_factory=dict)  # rule code -> first error
     # The traces the module was analysed with, and those it gives functions of other project
@@ -144,10 +146,18 @@ def _check_file(
         result.rule_failures.setdefault(failure.code, f"{failure.error} (line {failure.line + 1})")
     lines = split_lines(text)
     result.lines = [lines[f.line] if f.line < len(lines) else "" for f in result.findings]
+    document = analysis.document
+    result.noqa_lines = [
+        noqa_line(lines, f.line, document.unit_lines(f.line) if document else None)
+        for f in result.findings
+    ]
     if notebook is not None:
         located = [notebook.locate(f.span.start) for f in result.findings]
         result.cells = [cell for cell, _ in located]
         result.findings = [_in_cell(f, notebook) for f in result.findings]
+        result.noqa_lines = [
+            notebook.locate(Position(line, 0))[1].line for line in result.noqa_lines
+        ]
     else:
         result.cells = [None] * len(result.findings)
     syntax = syntax_error(analysis)
@@ -163,6 +173,7 @@ def _check_file(
         result.findings.append(syntax)
         result.cells.append(cell)
         result.lines.append(lines[where.line] if where.line < len(lines) else "")
+        result.noqa_lines.append(syntax.span.start.line)
     return result
 
 
@@ -420,9 +431,9 @@ def check_once(args: argparse.Namespace) -> int:
         return _report_diffs(results, unchecked, unwritten)
     output_format = args.output_format or ("full" if sys.stdout.isatty() else "concise")
     entries = [
-        Entry(r.path, f, cell, line)
+        Entry(r.path, f, cell, line, noqa)
         for r in results
-        for f, cell, line in zip(r.findings, r.cells, r.lines, strict=True)
+        for f, cell, line, noqa in zip(r.findings, r.cells, r.lines, r.noqa_lines, strict=True)
     ]
     options = ReportOptions(
         statistics=args.statistics,

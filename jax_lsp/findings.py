@@ -9,6 +9,8 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, field, replace
 
+from jax_lsp.snippets import one_line_title
+
 
 class Severity(enum.Enum):
     ERROR = "error"
@@ -57,6 +59,13 @@ class Fix:
     title: str
     edits: tuple[Edit, ...]
     applicability: Applicability = Applicability.SAFE
+
+    def __post_init__(self) -> None:
+        # Every title one line, whoever built it: the code it quotes may span lines, hold
+        # comments or be long (an editor's menu, a terminal row show one line).
+        title = one_line_title(self.title)
+        if title is not self.title:
+            object.__setattr__(self, "title", title)
 
     @property
     def is_safe(self) -> bool:

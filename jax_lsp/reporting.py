@@ -24,10 +24,14 @@ class Entry(NamedTuple):
     finding: Finding
     cell: int | None  # the notebook cell number (1-based), or None
     source_line: str = ""  # the line the finding starts on, for the `full` text output
+    # The 0-based line where its noqa comment goes (`noqa_line`), in the finding's rows (a cell's
+    # in a notebook); None: the line it starts on.
+    noqa_line: int | None = None
 
 
 def _entries(entries: Sequence[tuple]) -> list[Entry]:
-    """Entries from (path, finding, cell) or (path, finding, cell, source_line) tuples."""
+    """Entries from (path, finding, cell), (path, finding, cell, source_line) or
+    (path, finding, cell, source_line, noqa_line) tuples."""
     return [entry if isinstance(entry, Entry) else Entry(*entry) for entry in entries]
 
 
@@ -138,8 +142,8 @@ _LINE_BREAK = re.compile(r"[ \t]*(?:\r\n|\r|\n)\s*")
 
 def one_line(text: str) -> str:
     """`text` with each line break (and the indentation after it) made one space: a message
-    or a fix title quoting a multi-line expression (`if (x.sum()\n        > 0):`) stays on
-    the one line of its finding, which tools read line by line."""
+    quoting a multi-line expression (`if (x.sum()\n        > 0):`) stays on the one line of
+    its finding, which tools read line by line."""
     return _LINE_BREAK.sub(" ", text)
 
 
@@ -230,7 +234,7 @@ def _choices(entries: Sequence[Entry], options: ReportOptions) -> list[str]:
     for entry, fixes in open_choices:
         start = entry.finding.span.start
         where = f"cell {entry.cell}:" if entry.cell is not None else ""
-        titles = " | ".join(one_line(fix.title) for fix in fixes)
+        titles = " | ".join(fix.title for fix in fixes)  # one line each (`Fix`)
         lines.append(
             f"  {display_path(entry.path)}:{where}{start.line + 1}:{start.column + 1}: "
             f"{entry.finding.code}: {titles}"
@@ -276,7 +280,7 @@ def format_json(entries: Sequence[Entry], options: ReportOptions = ReportOptions
             "fix": _fix_json(finding.fix),
             "location": _location(finding.span.start),
             "message": finding.message,
-            "noqa_row": finding.span.start.line + 1,
+            "noqa_row": (finding.span.start.line if noqa_line is None else noqa_line) + 1,
             "severity": finding.severity.value,
             # Beside ruff's shape: the other fixes the editor offers for this finding.
             "alternatives": [_fix_json(alternative) for alternative in finding.alternatives],
@@ -292,7 +296,7 @@ def format_json(entries: Sequence[Entry], options: ReportOptions = ReportOptions
             ],
             "url": _url(finding.code),
         }
-        for path, finding, cell, _ in entries
+        for path, finding, cell, _, noqa_line in entries
     ]
     return json.dumps(rows, indent=2, ensure_ascii=False) + "\n"
 
@@ -397,7 +401,7 @@ def format_sarif(entries: Sequence[Entry], options: ReportOptions = ReportOption
     rule_index[SYNTAX_ERROR] = len(rules)  # its descriptor follows the rules' (`_syntax_rule`)
     results = []
     layouts: dict[str, object] = {}
-    for path, finding, cell, _ in entries:
+    for path, finding, cell, *_ in entries:
         if cell is not None:
             # Positions are relative to the cell; the artifact is the JSON file. Fixes and
             # related locations (edits of the cell's text) are left out.

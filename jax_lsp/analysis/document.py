@@ -949,6 +949,16 @@ class Document:
         """The parses of `parsed_units`, in order (the caller's, not to change)."""
         return [unit.source for unit in self.parsed_units]
 
+    def unit_lines(self, line: int) -> tuple[int, int]:
+        """The half-open line range of the unit holding `line`: no string, bracket or
+        continuation crosses its bounds, so a scan for them need not look past it."""
+        units = self.units
+        index = bisect_right(units, line, key=_START_LINE) - 1
+        if index < 0:  # no unit: an empty text
+            return 0, len(self.lines)
+        end = units[index + 1].start_line if index + 1 < len(units) else len(self.lines)
+        return units[index].start_line, end
+
     def words_by_unit(self) -> list[frozenset[str]]:
         """`UnitSource.words` of each of `parsed_sources`: the last version's sets for the
         units an edit left alone (`Lineage.each_unit`)."""

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Protocol
 
 from jax_lsp.analysis.external import ExternalFacts
@@ -134,9 +134,16 @@ _NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
 
 # access path -> the call that consumed it (or _UNSURE). Paths absent are fresh or not keys.
 # A state holding a path beyond a bare name also holds _PATHS: without it, forgetting a name
-# has no paths under it to look for.
+# has no paths under it to look for. A consumed path that was reused also holds its `Ways`
+# under `path + _REUSED` (absent: `_NOT_REUSED`).
 State = dict[str, object]
 _PATHS = "<paths>"
+_REUSED = "<reused>"
+# The ways to a place, as the reuses of one consumption each met (only the fewest matter: a
+# way that met more than another is covered by it).
+Ways = frozenset[frozenset[ast.Call]]
+_NOT_REUSED: Ways = frozenset({frozenset()})  # one way, with no reuse on it
+_MAX_WAYS = 16  # more (branches upon branches): forgotten, as if none met a reuse
 
 
 def key_path(node: ast.expr) -> str | None:
@@ -207,6 +214,10 @@ class Reuse:
     derived: bool = False
     # The first use returned the key it consumed, and the code kept it as its new key.
     handed_back: bool = False
+    # For each way to this call on which the key is consumed, the reuses of that consumption
+    # met on the way (`Ways`). Where every way met one the rule reports, JAX's checker has
+    # stopped there: this call is never reached with the key (empty: not followed).
+    after: Ways = frozenset()
 
     @property
     def name(self) -> str:
@@ -240,7 +251,32 @@ def _merge(first: State, second: State) -> State:
     merged = dict(first)
     for name, use in second.items():
         merged.setdefault(name, use)
+    for held in [name for name in merged if name.endswith(_REUSED)]:
+        # A path consumed on both sides was reused before here only if it was on both.
+        path = held[: -len(_REUSED)]
+        if not isinstance(merged.get(path), ast.Call):
+            del merged[held]
+            continue
+        ways = _ways(first, path) | _ways(second, path)
+        if ways == _NOT_REUSED:
+            del merged[held]
+        else:
+            merged[held] = _fewest(ways)
     return merged
+
+
+def _ways(state: State, path: str) -> Ways:
+    """The ways the state stands for on which `path` is consumed (none if it is not)."""
+    if not isinstance(state.get(path), ast.Call):
+        return frozenset()
+    return state.get(path + _REUSED, _NOT_REUSED)  # type: ignore[return-value]
+
+
+def _fewest(ways: Ways) -> Ways:
+    """`ways` without those covered by another (having met all its reuses and more)."""
+    if len(ways) > 1:
+        ways = frozenset(way for way in ways if not any(other < way for other in ways))
+    return ways if len(ways) <= _MAX_WAYS else _NOT_REUSED
 
 
 def _terminates(body: list[ast.stmt]) -> bool:
@@ -311,6 +347,7 @@ class KeyFlow:
         # Bound per element by the enclosing comprehensions and `for` loops.
         self._item_names: frozenset[str] = frozenset()
         self.unit = 0  # the document line of the unit being walked
+        self.end: State = {}  # the state after the statements last walked
         # consuming call -> the unit it sits in and the argument it consumed the key through
         self._uses: dict[ast.Call, tuple[int, ast.expr]] = {}
 
@@ -320,6 +357,7 @@ class KeyFlow:
         """Reuses in `statements`, walked from `state` (updated in place: the state after)."""
         self.reuses = {}
         self.unit = unit
+        self.end = {}
         if state is None and not may_consume(statements, self.classify):
             # A reuse is a call consuming a key a call of this walk consumed before: none
             # is found where no call consumes one (and a fresh state leaves nothing after).
@@ -329,7 +367,21 @@ class KeyFlow:
         if after is not state:
             state.clear()
             state.update(after)
+        self.end = state
         return sorted(self.reuses.values(), key=lambda r: (r.call.lineno, r.call.col_offset))
+
+    def next_iteration(self, reuse: Reuse, body: ast.FunctionDef | ast.AsyncFunctionDef) -> Reuse:
+        """`reuse` of a key a loop body (`body`, walked last) consumed and hands its next
+        iteration (`carried_key_reuses`), with the reuses of that consumption the walk met on
+        every way to the body's end (`Reuse.after`): JAX's checker stops there, in the first
+        iteration. Only for a body whose one return ends it (an early one leaves sooner)."""
+        path = key_path(reuse.key)
+        returns = own_returns(body)
+        if path is None or self.end.get(path) is not reuse.call or returns is None:
+            return reuse
+        if len(returns) != 1 or not isinstance(body.body[-1], ast.Return):
+            return reuse
+        return replace(reuse, after=self.end.get(path + _REUSED, _NOT_REUSED))  # type: ignore[arg-type]
 
     # -- statements -----------------------------------------------------------------------
     def block(self, statements: list[ast.stmt], state: State) -> State:
@@ -439,6 +491,7 @@ class KeyFlow:
             return
         for name in names:
             state.pop(name, None)
+            state.pop(name + _REUSED, None)
         if _PATHS in state:
             KeyFlow._forget_under(state, names)
             wanted = set(names)
@@ -561,9 +614,21 @@ class KeyFlow:
                     handed_back=previous in self.handed_back,
                 )
                 self.reuses[call] = reuse
+            self._met(call, path, state)
         else:
             state[path] = call
+            state.pop(path + _REUSED, None)
             self._uses[call] = (self.unit, role)
+
+    def _met(self, call: ast.Call, path: str, state: State) -> None:
+        """The reuse `call` of the key at `path`: its ways here (joined with those of an
+        earlier walk of a loop body) recorded, and met on every way on from here."""
+        held = path + _REUSED
+        ways: Ways = state.get(held, _NOT_REUSED)  # type: ignore[assignment]
+        reuse = self.reuses[call]
+        if not reuse.after >= ways:
+            self.reuses[call] = replace(reuse, after=_fewest(reuse.after | ways))
+        state[held] = _fewest(frozenset(way | {call} for way in ways))
 
     def _derived(self, call: ast.Call, role: DerivedKey, state: State) -> None:
         """A derived use: a reuse of an earlier derived use of the same family only."""
@@ -587,8 +652,10 @@ class KeyFlow:
                     item_names=self._item_names,
                     derived=True,
                 )
+            self._met(call, held, state)
         elif previous is None:
             state[held] = call
+            state.pop(held + _REUSED, None)
             self._uses[call] = (self.unit, role.key)
 
     def _handed_back(self, node: ast.stmt, state: State) -> list[tuple[str, ast.Call]]:

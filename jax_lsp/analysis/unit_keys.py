@@ -129,8 +129,11 @@ class UnitKeys(ModelFact):
 
     @staticmethod
     def _module_reuse_key(unit: Unit, reuses: tuple) -> tuple:
+        own = {r.call for r in reuses}
         return tuple(
             (
+                # the reuses of the unit met on the ways to it (JAX's checker stops at one)
+                tuple(sorted(_positions(way & own) for way in r.after)),
                 r.call.lineno,
                 r.call.col_offset,
                 r.name,
@@ -393,3 +396,7 @@ def _function_globals(global_values: Mapping[str, Value]) -> tuple[tuple[str, st
             if type(value) is Function and value.path is not None
         ]
     )
+
+
+def _positions(calls: frozenset[ast.Call] | set[ast.Call]) -> tuple[tuple[int, int], ...]:
+    return tuple(sorted((call.lineno, call.col_offset) for call in calls))

@@ -42,14 +42,21 @@ def noqa_edit(text: str, line: int, code: str) -> Edit:
     return Edit(Span.of(line, column, line, len(text)), f"  # noqa: {code}")
 
 
-def noqa_line(lines: Sequence[str], line: int) -> int:
+def noqa_line(lines: Sequence[str], line: int, scope: tuple[int, int] | None = None) -> int:
     """The line whose `# noqa` covers a finding that starts on `line`: that line, unless it
-    ends inside a triple-quoted string or with a backslash, where no comment can go; then the
-    line where the string or the continuation ends (as ruff places it)."""
-    if line >= len(lines) or not _continues(lines[line]):
-        return line  # the common case, without a scan of the text
-    interior = string_interior_lines(list(lines))
-    while line + 1 < len(lines):
+    ends inside a triple-quoted string (one it opens, or one it lies in: a field of a
+    multi-line f-string) or with a backslash, where a comment cannot go or is string text;
+    then the line where the string or the continuation ends (as ruff places it).
+
+    `scope`: the half-open range of lines around `line` that no string or continuation
+    crosses (`Document.unit_lines`), the only ones scanned; else the whole text."""
+    start, stop = scope if scope is not None else (0, len(lines))
+    if line >= stop:
+        return line
+    if not _continues(lines[line]) and not any(map(_has_triple_quote, lines[start:line])):
+        return line  # the common case, without a scan of the strings
+    interior = {start + index for index in string_interior_lines(list(lines[start:stop]))}
+    while line + 1 < stop:
         if line + 1 in interior:
             while line + 1 in interior:
                 line += 1  # to the line where the string closes
@@ -60,5 +67,9 @@ def noqa_line(lines: Sequence[str], line: int) -> int:
     return line
 
 
+def _has_triple_quote(text: str) -> bool:
+    return '"""' in text or "'''" in text
+
+
 def _continues(text: str) -> bool:
-    return '"""' in text or "'''" in text or text.rstrip().endswith("\\")
+    return _has_triple_quote(text) or text.rstrip().endswith("\\")

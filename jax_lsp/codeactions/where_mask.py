@@ -279,10 +279,13 @@ def _where_fix(module: ModuleSource, match: _Match) -> Fix | None:
         new = cst.BinaryOperation(total, cst.Divide(), count)
         if not isinstance(match.ancestors[-1], _LOOSE_PARENTS):
             new = new.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
-        edits = _replace(module, match, match.call, _code(new))
+        written = _code(new)
+        edits = _replace(module, match, match.call, written)
     else:
-        edits = _replace(module, match, match.masked, _code(where))
-    title = f"Replace the boolean mask with `{np}.where(mask, x, {_code(identity)})`"
+        written = _code(where)
+        edits = _replace(module, match, match.masked, written)
+    # What the fix writes, with the user's mask, array and the reduction's identity.
+    title = f"Replace the boolean mask with `{written}`"
     return Fix(title, tuple(edits), _safety(module, match))
 
 

@@ -135,11 +135,15 @@ def scope_reuses(
         return root not in local_names(node) and opaque_global(ctx.model.global_values, root)
 
     returned = partial(returned_arguments, model=ctx.model)
-    reuses = KeyFlow(classify, opaque, resolver, returned).run(node.body, unit=ctx.unit_start)
+    flow = KeyFlow(classify, opaque, resolver, returned)
+    reuses = flow.run(node.body, unit=ctx.unit_start)
     info = ctx.model.context_of(node)
     if info is not None and info.direct:  # a loop body may pass a used key on
         seen = {reuse.call for reuse in reuses}
-        carried = carried_key_reuses(node, info.via, classify, resolver)
+        carried = [
+            flow.next_iteration(reuse, node)
+            for reuse in carried_key_reuses(node, info.via, classify, resolver)
+        ]
         carried += rebuilt_key_draws(node, info.via, classify, resolver)
         reuses += [reuse for reuse in carried if reuse.call not in seen]
     return reuses

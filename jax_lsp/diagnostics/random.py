@@ -329,7 +329,9 @@ class PrngKeyReuse(Rule):
         parameter a value; one that reads it only under a test of a flag parameter (`if train:`, `if
         not deterministic:`, after `if deterministic: return x`, or by handing both on to such a
         helper) uses no key when the call passes a literal, or leaves a default, that fails the test
-        (`train=False`). The finding links the earlier use.
+        (`train=False`). The finding links the earlier use. As JAX's checker stops at the
+        first reuse of a consumed key, only that one is reported on each way through the code:
+        a later use of the key (a split after the reuse, a third draw) is not reported again.
     """
     why_bad = """
         JAX's random numbers are a pure function of the key: the same key gives the same
@@ -790,6 +792,21 @@ class PrngKeyReuse(Rule):
                 "    pass  # `Model(key)` split the key in `__init__`"
             ),
         ),
+        Example(
+            """
+            import jax
+
+            def noise_pair(key, n):
+                a = jax.random.normal(key, (n,))
+                b = jax.random.normal(key, (n,))  # error
+                key, subkey = jax.random.split(key)  # not reached with the key: not reported
+                return a, b, jax.random.uniform(subkey, (n,)), key
+
+            a, b, c, key = noise_pair(jax.random.key(0), 3)
+            """,
+            # JAX's checker raises at `b` only (tests/rules/test_first_reuse_only.py)
+            check="assert (a == b).all()  # the same numbers twice",
+        ),
     )
     valid = (
         Example(
@@ -1188,6 +1205,10 @@ class PrngKeyReuse(Rule):
                 if r.across_iterations
                 or not aligned_helper_pair(r.first, r.call, resolver, is_array)
             ]
+        # JAX's checker stops at the first reuse of a consumed key: a later use of it, after a
+        # reuse reported on every way there, is never reached with it.
+        reported = {reuse.call for reuse in reuses}
+        reuses = [r for r in reuses if not r.after or not all(w & reported for w in r.after)]
         repeated = self._repeated_uses(node, ctx, resolver)
         if not reuses and not repeated:
             return ()

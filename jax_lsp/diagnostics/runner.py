@@ -557,10 +557,12 @@ def _fail_on_purpose(node: ast.AST, ctx: RuleContext) -> list[Finding]:
     raise RuntimeError("failing on purpose (JAX_LSP_FAIL_RULE)")
 
 
-def is_suppressed(finding: Finding, lines: list[str]) -> bool:
-    line = noqa_line(lines, finding.span.start.line)
-    if line >= len(lines):
+def is_suppressed(finding: Finding, document: Document) -> bool:
+    start = finding.span.start.line
+    lines = document.lines
+    if start >= len(lines):
         return False
+    line = noqa_line(lines, start, document.unit_lines(start))
     codes = noqa_codes(lines[line])
     return codes is not None and (not codes or finding.code in codes)
 
@@ -656,7 +658,7 @@ def analyze(
             )
         failures.extend(cached.failures)
         findings.extend(shift_finding(f, unit.start_line) for f in cached.findings)
-    findings = [f for f in findings if not is_suppressed(f, document.lines)]
+    findings = [f for f in findings if not is_suppressed(f, document)]
     if severities:
         findings = [
             replace(f, severity=severities[f.code]) if f.code in severities else f for f in findings

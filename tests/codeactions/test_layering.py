@@ -17,7 +17,9 @@ from jax_lsp.findings import Codemod
 
 PACKAGE = Path(jax_lsp.codeactions.__file__).parent
 ALLOWED = ("jax_lsp.analysis", "jax_lsp.findings", "jax_lsp.text", "jax_lsp.codeactions")
-BASE = ("jax_lsp.compat",)  # Python version differences, which analysis reads
+# Below every floor: Python version differences, which analysis reads; the one-line code
+# quoted in fix titles, which `Fix` makes.
+BASE = ("jax_lsp.compat", "jax_lsp.snippets")
 RULE_PACKAGE = Path(jax_lsp.diagnostics.__file__).parent
 # What builds an edit: the findings' types, the LSP's, and codeactions' edit helpers.
 EDIT_BUILDERS = frozenset(

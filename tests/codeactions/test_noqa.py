@@ -60,6 +60,12 @@ MULTILINE = [
         "JAX101",
         5,
     ),
+    (  # on a line inside the string (a field of an f-string): a comment there is its text
+        'import jax\n\n@jax.jit\ndef step(x):\n    s = f"""a {\n        x.item()\n    } b"""\n'
+        "    return x\n",
+        "JAX703",
+        6,
+    ),
 ]
 
 
@@ -75,3 +81,7 @@ def test_a_noqa_goes_where_the_string_or_continuation_ends(text: str, code: str,
     # The string's text is unchanged, and the engine honours the comment where it is.
     assert analyze(Document(silenced)).findings == []
     assert silenced.replace(f"  # noqa: {code}", "") == text
+    # Scanned within the finding's unit only (as the engine does), the line is the same.
+    document = Document(text)
+    start = finding.span.start.line
+    assert noqa_line(lines, start, document.unit_lines(start)) == noqa_row

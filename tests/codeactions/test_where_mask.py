@@ -234,6 +234,22 @@ def test_in_out_pairs(name, before, needle, index, after, safety):
 
 
 @pytest.mark.parametrize(
+    ("call", "written"),
+    [
+        ("arr[m].sum()", "jnp.where(m, arr, 0)"),
+        ("jnp.prod(arr[arr > 0])", "jnp.where(arr > 0, arr, 1)"),
+        ("arr[~jnp.isnan(arr)].max()", "jnp.where(~jnp.isnan(arr), arr, -jnp.inf)"),
+        ("arr[m].mean()", "jnp.where(m, arr, 0).sum() / m.sum()"),
+    ],
+)
+def test_the_title_names_what_the_fix_writes(call: str, written: str):
+    text = f"import jax.numpy as jnp\n\ntotal = {call}\n"
+    fix = mask_reduction_fixes(text, *position_of(text, call))[0]
+    assert fix.title == f"Replace the boolean mask with `{written}`"
+    assert written in applied(text, fix)
+
+
+@pytest.mark.parametrize(
     "text",
     [
         "import jax.numpy as jnp\n\ny = x[mask]\n",  # bare boolean index: advice only
