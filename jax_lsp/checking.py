@@ -34,7 +34,7 @@ from jax_lsp.files import (
     read_file,
     write_atomically,
 )
-from jax_lsp.findings import Finding, Fix, Severity, Span
+from jax_lsp.findings import Finding, Fix, Position, Severity, Span
 from jax_lsp.ipynb import Notebook, NotebookError
 from jax_lsp.parallel import Workers, available_cores, collect_after_item, tune_gc_for_batch
 from jax_lsp.reporting import FORMATTERS, Entry, ReportOptions, display_path, use_color
