@@ -27,23 +27,10 @@ from dataclasses import dataclass
 import libcst as cst
 
 from jax_lsp.analysis.elementwise import ELEMENTWISE_FUNCTIONS
+from jax_lsp.analysis.reductions import IDENTITIES, REDUCTION_FUNCTIONS
 from jax_lsp.codeactions.source import ModuleSource, edit, minimal_edit
 from jax_lsp.findings import Applicability, Edit, Fix
 
-# Reduction -> identity element, written with `{np}` for the jax.numpy alias.
-IDENTITIES = {
-    "sum": "0",
-    "prod": "1",
-    "max": "-{np}.inf",
-    "min": "{np}.inf",
-    "any": "False",
-    "all": "True",
-    "mean": "0",
-}
-_FUNCTIONS = {f"jax.numpy.{name}": name for name in IDENTITIES} | {
-    "jax.numpy.amax": "max",
-    "jax.numpy.amin": "min",
-}
 _NEEDS_INITIAL = frozenset({"max", "min"})
 # Contexts where a division needs no parentheses around it.
 _LOOSE_PARENTS = (
@@ -111,8 +98,8 @@ def _match(
     func = call.func
     if isinstance(func, ast.Attribute) and func.attr in IDENTITIES and not call.args:
         reduction, method_form, masked = func.attr, True, func.value
-    elif len(call.args) == 1 and (module.resolver.qualname(func) or "") in _FUNCTIONS:
-        reduction = _FUNCTIONS[module.resolver.qualname(func)]
+    elif len(call.args) == 1 and (module.resolver.qualname(func) or "") in REDUCTION_FUNCTIONS:
+        reduction = REDUCTION_FUNCTIONS[module.resolver.qualname(func)]
         method_form, masked = False, call.args[0]
     else:
         return None

@@ -14,6 +14,7 @@ from dataclasses import replace
 from jax_lsp.analysis.booleans import is_boolean
 from jax_lsp.analysis.names import assigned_name
 from jax_lsp.analysis.nodes import argument_of, passes_keyword, walk_nodes
+from jax_lsp.analysis.reductions import IDENTITIES, REDUCTION_FUNCTIONS
 from jax_lsp.codeactions.site import given_by_callers
 from jax_lsp.codeactions.size_argument import size_fix
 from jax_lsp.codeactions.static_argnames import (
@@ -249,14 +250,15 @@ class BooleanMaskInTraced(Rule):
         else:
             return
         mask = ctx.segment(part)
+        reduction = None if _is_at(node.value) else _reduction_of(node, ctx)
         if _is_at(node.value):
             remedy = f"Use `jnp.where({mask}, new_values, {ctx.segment(node.value.value)})`"
         else:
+            fill = _masked_fill(reduction, ctx)
             remedy = (
-                f"Use `jnp.where({mask}, {ctx.segment(node.value)}, 0.0)` feeding the "
+                f"Use `jnp.where({mask}, {ctx.segment(node.value)}, {fill})` feeding the "
                 f"reduction, or a `where={mask}` argument"
             )
-        reduction = None if _is_at(node.value) else _reduction_of(node, ctx)
         yield ctx.finding(
             self,
             node,
@@ -287,6 +289,21 @@ def _reduction_of(subscript: ast.Subscript, ctx: RuleContext) -> ast.Call | None
             if isinstance(node, ast.Call) and _reads_name(node, name):
                 return node
     return None
+
+
+def _masked_fill(reduction: ast.Call | None, ctx: RuleContext) -> str:
+    """What the masked-out elements hold so that the reduction consuming them ignores them:
+    its identity (prod 1, max -inf, ...); 0.0 for a sum, a mean's masked sum, or a use that
+    is no known reduction."""
+    name = None
+    if reduction is not None:
+        func = reduction.func
+        if isinstance(func, ast.Attribute) and not reduction.args:
+            name = func.attr
+        else:
+            name = REDUCTION_FUNCTIONS.get(ctx.qualname(func) or "")
+    identity = IDENTITIES.get(name or "", "0")
+    return "0.0" if identity == "0" else identity.format(np="jnp")
 
 
 def _reads_name(call: ast.Call, name: str) -> bool:

@@ -256,3 +256,29 @@ def test_an_update_at_a_traced_boolean_mask_is_told_to_use_where():
     assert len(messages) == 3
     assert all("jnp.where(mask, ..., scores)" in m for m in messages[:2]), messages
     assert messages[2].endswith("Use `scores = scores.at[...].set(...)`"), messages[2]
+
+
+def test_the_masked_fill_the_message_advises_is_the_reductions_identity():
+    """`jnp.where(mask, x, 0.0)` feeding a product zeroes it: the message names the identity
+    of the reduction that consumes `x[mask]` (as the fix writes it), 0.0 for a sum or any
+    other use."""
+    source = """
+        import jax
+        import jax.numpy as jnp
+
+        @jax.jit
+        def f(x):
+            a = x[x > 0].prod()
+            b = jnp.max(x[x > 1])
+            c = x[x > 2].sum()
+            y = x[x > 3]
+            return a + b + c + y.min() + x[x > 4]
+    """
+    advised = [f.message.split("Use `")[1].split("`")[0] for f in findings_of(source, ("JAX801",))]
+    assert advised == [
+        "jnp.where(x > 0, x, 1)",
+        "jnp.where(x > 1, x, -jnp.inf)",
+        "jnp.where(x > 2, x, 0.0)",
+        "jnp.where(x > 3, x, jnp.inf)",
+        "jnp.where(x > 4, x, 0.0)",
+    ]
