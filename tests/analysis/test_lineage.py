@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from jax_lsp.analysis import infer, key_facts
+from jax_lsp.analysis import class_readers, infer, key_facts
 from jax_lsp.analysis.document import Document
 from jax_lsp.analysis.infer import ModuleFactsCache, imported_callables, local_external_facts
 from jax_lsp.analysis.lineage import Lineage
@@ -163,8 +163,8 @@ def _words(document: Document, cache: ModuleFactsCache) -> tuple:
     bindings = infer.imported_bindings(document, None, roots, cache)
     traces = ProjectTraces(None, cache, lambda *args: None)
     return (
-        infer._base_names(document),
-        infer._class_readers(document, bindings),
+        class_readers.base_names(document),
+        class_readers.class_readers(document, bindings),
         infer._spelled_callables(document, bindings),
         traces._document_names("/project/module.py", document),
     )

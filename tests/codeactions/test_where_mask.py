@@ -12,7 +12,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from jax_lsp.codeactions.where_mask import IDENTITIES, mask_reduction_fixes, where_mask_fix
+from jax_lsp.analysis.reductions import IDENTITIES
+from jax_lsp.codeactions.where_mask import mask_reduction_fixes, where_mask_fix
 from jax_lsp.findings import Applicability
 from tests.codeactions.helpers import applied, position_of, source
 from tests.runtime import run_snippet
