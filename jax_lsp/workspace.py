@@ -15,7 +15,7 @@ from pathlib import Path
 
 from jax_lsp.analysis.crossing import NO_FOREIGN, ForeignDefinitions, IncomingTrace, passed_in
 from jax_lsp.analysis.document import Document
-from jax_lsp.analysis.external import with_answers
+from jax_lsp.analysis.external import imports_a_wrapper, with_answers
 from jax_lsp.analysis.infer import (
     CallSite,
     ExternalFacts,
@@ -144,8 +144,8 @@ class Workspace:
         """The traces the module's traced code gives functions of other project modules, by
         their file."""
         document = model.document
-        if not self._traces.may_trace(document.text, model.incoming) and not any(
-            facts.wraps is not None for facts in (model.external or {}).values()
+        if not self._traces.may_trace(document.text, model.incoming) and not imports_a_wrapper(
+            model.external
         ):
             return {}
         foreign = self._foreign(document, passed_in(model.incoming))

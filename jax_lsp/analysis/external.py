@@ -110,6 +110,12 @@ class ExternalFacts:
         )
 
 
+def imports_a_wrapper(facts: Mapping[str, ExternalFacts] | None) -> bool:
+    """Does one of the imported names transform the function it is given (`wraps`)? Then a
+    module traces what it hands that name, though its text may name no transformation."""
+    return facts is not None and any(fact.wraps is not None for fact in facts.values())
+
+
 def read_by_models(facts: Mapping[str, ExternalFacts]) -> dict[str, ExternalFacts]:
     """The facts of `facts` a module's model reads (`ExternalFacts.read_by_models`)."""
     return {name: fact for name, fact in facts.items() if fact.read_by_models}

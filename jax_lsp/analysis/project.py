@@ -36,7 +36,7 @@ from jax_lsp.analysis.crossing import (
     passed_in,
 )
 from jax_lsp.analysis.document import Document, UnitSource
-from jax_lsp.analysis.external import ExternalFacts, read_by_models
+from jax_lsp.analysis.external import ExternalFacts, imports_a_wrapper, read_by_models
 from jax_lsp.analysis.haiku import haiku_transformed, own_def, returned_haiku_transform
 from jax_lsp.analysis.imported_globals import may_store_elsewhere
 from jax_lsp.analysis.imports import Resolver, import_bindings
@@ -686,8 +686,7 @@ class ProjectTraces:
         transforms the function it is given (`compiled(step)` of `def compiled(f): return
         jax.jit(f)`)? It then traces what it passes, though its text may name no
         transformation (which `may_trace` reads first, as it costs no facts)."""
-        facts = local_external_facts(document, self.root, self._cache)[0]
-        return any(fact.wraps is not None for fact in facts.values())
+        return imports_a_wrapper(local_external_facts(document, self.root, self._cache)[0])
 
     def _document_names(self, file: str, document: Document) -> frozenset[str]:
         """`_defined_names` of the document's text, each unit's read once per unit text (asked

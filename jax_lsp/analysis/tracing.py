@@ -17,6 +17,7 @@ from jax_lsp.analysis.cached import cached_property
 from jax_lsp.analysis.crossing import IncomingTrace
 from jax_lsp.analysis.declared_statics import declared_abstract, declared_static
 from jax_lsp.analysis.document import Unit, UnitSource
+from jax_lsp.analysis.external import imports_a_wrapper
 from jax_lsp.analysis.imports import Resolver
 from jax_lsp.analysis.kinds import Kind
 from jax_lsp.analysis.lengths import ancestors_of, entries_counted, parent_map
@@ -859,7 +860,7 @@ class Tracing(ModelFact):
         `compiled` a wrapper imported from another workspace module that applies a
         transformation to the function it is given first (`wraps`)."""
         external = self.model.external
-        if not external or not any(facts.wraps for facts in external.values()):
+        if not imports_a_wrapper(external):
             return []
         found = []
         for unit, summary in zip(units, self.model.summaries, strict=True):
